@@ -1,2 +1,6 @@
 //! AMD RDNA3 (gfx11) for wavesim: instruction table, decoder, disassembler and executor.
+pub mod decode;
+pub mod exec;
 pub mod isa;
+pub mod testing;
+pub mod wave;

@@ -1,0 +1,10 @@
+//! FLAT, GLOBAL and SCRATCH memory instructions.
+
+use crate::exec::Handler;
+use crate::isa::Op;
+
+/// The ops of this family that wavesim implements.
+pub fn handler(op: Op) -> Option<Handler> {
+    let _ = op;
+    None
+}

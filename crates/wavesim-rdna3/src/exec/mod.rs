@@ -1,0 +1,247 @@
+//! Executing predecoded instructions on a wave.
+//!
+//! `Program` is a kernel's code decoded once; `step` runs one instruction and dispatches on the
+//! instruction's family to the semantic modules (`salu`, `sopp`, `valu`, ...). Each family module
+//! exposes `exec(wave, inst, ctx) -> Result<Flow, ExecError>`; an op a module does not handle
+//! returns `ExecError::Unimplemented`, never a silent no-op.
+
+pub mod buffer;
+pub mod dpp;
+pub mod flat;
+pub mod lds;
+pub mod operand;
+pub mod salu;
+pub mod smem;
+pub mod sopp;
+pub mod vcmp;
+pub mod vfloat;
+pub mod vint;
+pub mod vlane;
+pub mod vopd;
+pub mod vpacked;
+
+use crate::decode::{decode_all, DecodeError, Enc, Inst};
+use crate::isa::Op;
+use std::sync::OnceLock;
+use crate::wave::Wave;
+use thiserror::Error;
+
+/// A kernel's code, decoded once (the hot loop never looks at raw bits).
+#[derive(Clone, Debug)]
+pub struct Program {
+    /// Instructions in address order.
+    pub insts: Vec<Inst>,
+    /// Byte offset of each instruction.
+    pub pcs: Vec<u64>,
+    /// For each dword offset of the code, the index of the instruction starting there, or
+    /// `u32::MAX` inside an instruction / past the end (a jump there is an error).
+    pub index_of_dword: Vec<u32>,
+    /// Byte offset (within the code) of the first instruction, e.g. the kernel entry.
+    pub base: u64,
+}
+
+impl Program {
+    /// Decodes `code`, whose first byte is at byte offset `base` of the code object.
+    pub fn new(code: &[u8], base: u64) -> Result<Program, DecodeError> {
+        let decoded = decode_all(code)?;
+        let mut index_of_dword = vec![u32::MAX; code.len().div_ceil(4) + 1];
+        let mut insts = Vec::with_capacity(decoded.len());
+        let mut pcs = Vec::with_capacity(decoded.len());
+        for (k, (off, inst)) in decoded.into_iter().enumerate() {
+            index_of_dword[off / 4] = k as u32;
+            insts.push(inst);
+            pcs.push(base + off as u64);
+        }
+        Ok(Program {
+            insts,
+            pcs,
+            index_of_dword,
+            base,
+        })
+    }
+
+    /// The instruction at byte address `pc`, if one starts there.
+    #[inline]
+    pub fn index_at(&self, pc: u64) -> Option<usize> {
+        let off = pc.checked_sub(self.base)?;
+        if off % 4 != 0 {
+            return None;
+        }
+        match self.index_of_dword.get((off / 4) as usize) {
+            Some(&k) if k != u32::MAX => Some(k as usize),
+            _ => None,
+        }
+    }
+}
+
+/// What the wave does after an instruction.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Flow {
+    /// Fall through to the next instruction.
+    Next,
+    /// PC was set by the instruction (branch, call, setpc, trap).
+    Jump,
+    /// s_barrier: wait for the other waves of the workgroup.
+    Barrier,
+    /// s_endpgm.
+    End,
+}
+
+/// What went wrong while executing one instruction. The dispatcher adds kernel, wave and
+/// disassembly (see `crate::dispatch`).
+#[derive(Debug, Error, Clone, PartialEq, Eq)]
+pub enum ExecError {
+    #[error("invalid instruction word {word:#010x}")]
+    InvalidInstruction { word: u32 },
+    #[error("instruction not supported by wavesim yet: {name}")]
+    Unimplemented { name: &'static str },
+    #[error("memory fault: lane {lane}, address {addr:#x} ({size} bytes, {kind})")]
+    MemoryFault {
+        lane: u32,
+        addr: u64,
+        size: u32,
+        kind: &'static str,
+    },
+    #[error("memory violation (MEMVIOL): lane {lane}, address {addr:#x}: {why}")]
+    MemViol { lane: u32, addr: u64, why: &'static str },
+    #[error("jump to {target:#x}, which is not the start of an instruction")]
+    BadJump { target: u64 },
+    #[error("PC {pc:#x} ran past the end of the code")]
+    PcOutOfCode { pc: u64 },
+    #[error("floating-point exception {what} enabled in MODE.EXCP_EN and no trap handler installed")]
+    FpException { what: &'static str },
+    #[error("trap {id} (s_trap) with a trap handler that is not installed")]
+    Trap { id: u32 },
+    #[error("{0}")]
+    Other(String),
+}
+
+/// Per-dispatch resources a wave's instructions reach: device memory, the workgroup's LDS,
+/// settings. Memory families take what they need from here.
+pub struct Ctx<'a> {
+    pub mem: &'a wavesim_core::memory::DeviceMemory,
+    pub lds: &'a mut [u8],
+    pub cfg: &'a ExecConfig,
+}
+
+/// Settings that change instruction behaviour.
+#[derive(Clone, Debug, Default)]
+pub struct ExecConfig {
+    /// SH_MEM_CONFIG.alignment_mode (0 DWORD, 1 DWORD_STRICT, 2 STRICT, 3 UNALIGNED).
+    pub alignment_mode: u8,
+}
+
+/// The name used in errors for an instruction (`v_add_f32` etc.).
+pub fn op_name(inst: &Inst) -> &'static str {
+    if inst.is_invalid() {
+        "<invalid>"
+    } else {
+        inst.op.name()
+    }
+}
+
+/// Runs the instruction at the wave's PC and advances the PC.
+#[inline]
+pub fn step(w: &mut Wave, prog: &Program, idx: usize, ctx: &mut Ctx) -> Result<Flow, ExecError> {
+    let inst = &prog.insts[idx];
+    let next = prog.pcs[idx] + inst.len as u64;
+    w.pc = next;
+    w.wave_insts += 1;
+    let flow = execute(w, inst, ctx)?;
+    Ok(flow)
+}
+
+/// The semantic function of one instruction.
+pub type Handler = fn(&mut Wave, &Inst, &mut Ctx) -> Result<Flow, ExecError>;
+
+/// Each family module claims the ops it implements; the first claim wins and the coverage
+/// test checks that every op is claimed exactly once.
+pub const FAMILIES: &[(&str, fn(Op) -> Option<Handler>)] = &[
+    ("salu", salu::handler),
+    ("sopp", sopp::handler),
+    ("smem", smem::handler),
+    ("vfloat", vfloat::handler),
+    ("vcmp", vcmp::handler),
+    ("vint", vint::handler),
+    ("vpacked", vpacked::handler),
+    ("vlane", vlane::handler),
+    ("vopd", vopd::handler),
+    ("lds", lds::handler),
+    ("flat", flat::handler),
+    ("buffer", buffer::handler),
+];
+
+fn unimplemented(_: &mut Wave, inst: &Inst, _: &mut Ctx) -> Result<Flow, ExecError> {
+    Err(ExecError::Unimplemented {
+        name: op_name(inst),
+    })
+}
+
+fn invalid(_: &mut Wave, inst: &Inst, _: &mut Ctx) -> Result<Flow, ExecError> {
+    Err(ExecError::InvalidInstruction { word: inst.lit })
+}
+
+/// The handler for every op, indexed by `Op as usize`, resolved once.
+pub fn handlers() -> &'static [Handler] {
+    static H: OnceLock<Vec<Handler>> = OnceLock::new();
+    H.get_or_init(|| {
+        Op::ALL
+            .iter()
+            .map(|&op| {
+                FAMILIES
+                    .iter()
+                    .find_map(|(_, f)| f(op))
+                    .unwrap_or(unimplemented as Handler)
+            })
+            .collect()
+    })
+}
+
+/// The handler for a decoded instruction (VOPD and invalid words have their own).
+#[inline]
+pub fn handler_for(inst: &Inst) -> Handler {
+    match inst.enc {
+        Enc::Invalid => invalid,
+        Enc::Vopd => vopd::exec,
+        _ => handlers()[inst.op as usize],
+    }
+}
+
+/// Executes one instruction (PC already points to the next one).
+#[inline]
+pub fn execute(w: &mut Wave, inst: &Inst, ctx: &mut Ctx) -> Result<Flow, ExecError> {
+    handler_for(inst)(w, inst, ctx)
+}
+
+/// Every op the executor must implement, for the coverage test.
+pub fn all_ops() -> &'static [Op] {
+    Op::ALL
+}
+
+/// Runs one wave alone until s_endpgm (barriers are no-ops for a single wave, seed 002), or
+/// until `max_insts` instructions have run.
+pub fn run_single_wave(
+    w: &mut Wave,
+    prog: &Program,
+    ctx: &mut Ctx,
+    max_insts: u64,
+) -> Result<(), ExecError> {
+    let start = w.wave_insts;
+    loop {
+        let Some(idx) = prog.index_at(w.pc) else {
+            return Err(ExecError::BadJump { target: w.pc });
+        };
+        match step(w, prog, idx, ctx)? {
+            Flow::End => {
+                w.ended = true;
+                return Ok(());
+            }
+            Flow::Next | Flow::Jump | Flow::Barrier => {}
+        }
+        if w.wave_insts - start >= max_insts {
+            return Err(ExecError::Other(format!(
+                "watchdog: {max_insts} instructions executed without s_endpgm"
+            )));
+        }
+    }
+}

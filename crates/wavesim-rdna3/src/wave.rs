@@ -1,0 +1,183 @@
+//! Programmer-visible state of one wave (seed 000, "State overview").
+//!
+//! Struct-of-arrays: VGPR `r` of lane `l` lives at `vgpr[r * 64 + l]`, so a vector instruction is a
+//! tight loop over consecutive lanes. VCC, TTMPs, M0 and EXEC live in the scalar file at their
+//! operand codes (VCC = 106/107, TTMP = 108..123, M0 = 125, EXEC = 126/127), so operand reads need
+//! no special cases for them.
+
+use crate::decode::opnd;
+
+/// Lanes per VGPR row in the register file (wave32 uses the first 32).
+pub const LANES: usize = 64;
+/// Addressable SGPRs (seed 000: 106 SGPRs, then VCC at 106/107).
+pub const NUM_SGPRS: u16 = 106;
+
+/// Hardware registers reached through s_getreg/s_setreg (RDNA3 ISA, "Hardware registers").
+#[derive(Clone, Debug, Default)]
+pub struct HwRegs {
+    /// MODE: FP rounding [3:0], FP denormals [7:4], DX10 clamp [8], IEEE [9], LOD clamped [10],
+    /// trap after instruction [11], excp_en [20:12] ...
+    pub mode: u32,
+    /// STATUS: SCC [0], SPI_PRIO, ... PRIV [5], TRAP_EN [6], EXECZ [9], VCCZ [10], ...
+    pub status: u32,
+    /// TRAPSTS: exception status bits, EXCP_CYCLE, DP_RATE...
+    pub trapsts: u32,
+    pub hw_id1: u32,
+    pub hw_id2: u32,
+    pub gpr_alloc: u32,
+    pub lds_alloc: u32,
+    pub ib_sts: u32,
+    pub sh_mem_bases: u32,
+    pub flat_scratch_lo: u32,
+    pub flat_scratch_hi: u32,
+}
+
+/// STATUS bit positions (seed 000, "STATUS register").
+pub mod status {
+    pub const SCC: u32 = 1 << 0;
+    pub const PRIV: u32 = 1 << 5;
+    pub const TRAP_EN: u32 = 1 << 6;
+    pub const EXECZ: u32 = 1 << 9;
+    pub const VCCZ: u32 = 1 << 10;
+    pub const HALT: u32 = 1 << 13;
+}
+
+#[derive(Clone, Debug)]
+pub struct Wave {
+    /// wave64 (else wave32): decides the active lanes and the width of lane masks.
+    pub wave64: bool,
+    /// Byte offset of the next instruction from the start of the code object's text.
+    pub pc: u64,
+    /// Scalar operand space 0..=127 (SGPRs, VCC, TTMP, NULL, M0, EXEC).
+    pub sgpr: [u32; 128],
+    pub scc: bool,
+    /// VGPRs, `num_vgprs` rows of `LANES` lanes.
+    pub vgpr: Vec<u32>,
+    pub num_vgprs: u16,
+    pub hw: HwRegs,
+    /// Trap base/memory addresses (shared by all waves on hardware; per dispatch here).
+    pub tba: u64,
+    pub tma: u64,
+    /// Index of this wave within its workgroup and of the workgroup in the grid (for errors).
+    pub wave_id: u32,
+    pub workgroup: [u32; 3],
+    /// Instructions executed (wave-instructions) and lanes active over them (lane-instructions).
+    pub wave_insts: u64,
+    pub lane_insts: u64,
+    pub ended: bool,
+    /// Device address of this wave's private (scratch) segment, lane 0 (seed 000,
+    /// "FLAT_SCRATCH"); 0 when the kernel has no scratch.
+    pub scratch_base: u64,
+    /// Private segment bytes per lane.
+    pub scratch_lane_bytes: u32,
+}
+
+impl Wave {
+    pub fn new(wave64: bool, num_vgprs: u16) -> Wave {
+        Wave {
+            wave64,
+            pc: 0,
+            sgpr: [0; 128],
+            scc: false,
+            vgpr: vec![0; num_vgprs as usize * LANES],
+            num_vgprs,
+            hw: HwRegs::default(),
+            tba: 0,
+            tma: 0,
+            wave_id: 0,
+            workgroup: [0; 3],
+            wave_insts: 0,
+            lane_insts: 0,
+            ended: false,
+            scratch_base: 0,
+            scratch_lane_bytes: 0,
+        }
+    }
+
+    #[inline]
+    pub fn lanes(&self) -> usize {
+        if self.wave64 {
+            64
+        } else {
+            32
+        }
+    }
+
+    /// Mask of lanes that exist in this wave size.
+    #[inline]
+    pub fn lane_mask(&self) -> u64 {
+        if self.wave64 {
+            u64::MAX
+        } else {
+            u32::MAX as u64
+        }
+    }
+
+    #[inline]
+    pub fn exec(&self) -> u64 {
+        (self.sgpr[opnd::EXEC_LO as usize] as u64 | (self.sgpr[opnd::EXEC_HI as usize] as u64) << 32)
+            & self.lane_mask()
+    }
+
+    #[inline]
+    pub fn set_exec(&mut self, v: u64) {
+        self.sgpr[opnd::EXEC_LO as usize] = v as u32;
+        if self.wave64 {
+            self.sgpr[opnd::EXEC_HI as usize] = (v >> 32) as u32;
+        }
+    }
+
+    #[inline]
+    pub fn vcc(&self) -> u64 {
+        (self.sgpr[opnd::VCC_LO as usize] as u64 | (self.sgpr[opnd::VCC_HI as usize] as u64) << 32)
+            & self.lane_mask()
+    }
+
+    #[inline]
+    pub fn set_vcc(&mut self, v: u64) {
+        self.sgpr[opnd::VCC_LO as usize] = v as u32;
+        if self.wave64 {
+            self.sgpr[opnd::VCC_HI as usize] = (v >> 32) as u32;
+        }
+    }
+
+    #[inline]
+    pub fn m0(&self) -> u32 {
+        self.sgpr[opnd::M0 as usize]
+    }
+
+    /// True in trap handlers: TTMPs are writable only then (seed 000, "Trap temporaries").
+    #[inline]
+    pub fn privileged(&self) -> bool {
+        self.hw.status & status::PRIV != 0
+    }
+
+    /// VGPR row `r` (all 64 lanes). Out-of-range rows clamp to v0 (seed 000: an out-of-range
+    /// VGPR source reads VGPR0).
+    #[inline]
+    pub fn vrow(&self, r: usize) -> &[u32] {
+        let r = if r < self.num_vgprs as usize { r } else { 0 };
+        &self.vgpr[r * LANES..r * LANES + LANES]
+    }
+
+    #[inline]
+    pub fn vrow_mut(&mut self, r: usize) -> Option<&mut [u32]> {
+        if r < self.num_vgprs as usize {
+            Some(&mut self.vgpr[r * LANES..r * LANES + LANES])
+        } else {
+            None
+        }
+    }
+
+    #[inline]
+    pub fn vgpr_get(&self, r: usize, lane: usize) -> u32 {
+        self.vrow(r)[lane]
+    }
+
+    #[inline]
+    pub fn vgpr_set(&mut self, r: usize, lane: usize, v: u32) {
+        if let Some(row) = self.vrow_mut(r) {
+            row[lane] = v;
+        }
+    }
+}
