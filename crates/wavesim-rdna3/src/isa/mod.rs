@@ -79,6 +79,11 @@ pub enum Ty {
     Simm16,
     /// An unsigned 16-bit immediate printed in hexadecimal.
     Imm16,
+    /// An unsigned 16-bit immediate that llvm prints like an integer operand: in decimal when it
+    /// is an inline integer constant (0..=64), in hexadecimal otherwise (`s_nop 5`,
+    /// `s_nop 0x91`; also s_sleep, s_trap, s_setprio, s_setkill, s_sethalt, s_denorm_mode,
+    /// s_incperflevel, s_decperflevel).
+    Imm16Inline,
     /// A branch target: signed 16-bit dword offset from the next instruction.
     Label,
     /// `s_waitcnt` counters.
@@ -149,6 +154,7 @@ impl Ty {
             b"b512" => Ty::B512,
             b"simm16" => Ty::Simm16,
             b"imm16" => Ty::Imm16,
+            b"imm16_inline" => Ty::Imm16Inline,
             b"label" => Ty::Label,
             b"waitcnt" => Ty::Waitcnt,
             b"sendmsg" => Ty::Sendmsg,
