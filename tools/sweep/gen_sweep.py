@@ -356,10 +356,15 @@ class Spec:
                   (plus the _raw ones).
     fixup:        function (vals, neutral set) adjusting a non-_raw profile to the
                   probed operand count (clears modifier bits of absent sources).
+    alt_probe:    {field: (probe value, pool)}: when the probe neutralised the
+                  field, try the probe value too; if that decodes cleanly the
+                  field is an SGPR-only operand (e.g. the carry-in / mask src2 of
+                  v_add_co_ci_u32_e64 / v_cndmask_b32_e64) and profiles take
+                  values from pool instead of the neutral value.
     """
 
     def __init__(self, name, enc, ops, base, profiles, opfields=None, probe_fields=(), probe_tail=(),
-                 lit_srcs=(), dpp_src=None, invalid_keep=4, fixup=None):
+                 lit_srcs=(), dpp_src=None, invalid_keep=4, fixup=None, alt_probe=None):
         self.name = name
         self.enc = enc
         self.ops = ops
@@ -372,6 +377,7 @@ class Spec:
         self.dpp_src = dpp_src
         self.invalid_keep = invalid_keep
         self.fixup = fixup
+        self.alt_probe = alt_probe or {}
 
 
 def subsets(items):
@@ -391,7 +397,7 @@ def _combinations(items, k):
 
 
 def probe(spec, workdir):
-    """op -> (neutral field set or None, takes_literal)."""
+    """op -> (neutral field set or None, takes_literal, SGPR-only fields)."""
     neutral = dict(spec.probe_fields)
     sets = subsets([f for f, _ in spec.probe_fields])
     cases, keys = [], []
@@ -406,16 +412,38 @@ def probe(spec, workdir):
     res = run_objdump(cases, workdir, spec.name + "_probe")
     info = {}
     need = spec.enc.ndw + len(spec.probe_tail)
-    for (op, s), lines in zip(keys, res):
-        if op in info:
-            continue
-        words, text = lines[0]
-        n = len(words.split())
-        if not text.startswith(".long") and n >= need:
-            info[op] = (s, n > need)
+    # First choice: the smallest neutral set giving a clean decode; fallback:
+    # one that decodes only with an inline "/*Invalid ...*/" comment.
+    for clean in (True, False):
+        for (op, s), lines in zip(keys, res):
+            if op in info:
+                continue
+            words, text = lines[0]
+            n = len(words.split())
+            if not text.startswith(".long") and n >= need and (not clean or "/*" not in text):
+                info[op] = (s, n > need)
     for op in spec.ops:
         info.setdefault(op, (None, False))
-    return info
+    # SGPR-only operands among the neutralised fields
+    alt_cases, alt_keys = [], []
+    for op in spec.ops:
+        nset = info[op][0]
+        for f, (val, _) in spec.alt_probe.items():
+            if nset and f in nset:
+                vals = dict(spec.base)
+                vals.update(spec.opfields(op))
+                for g in nset:
+                    vals[g] = neutral[g]
+                vals[f] = val
+                alt_cases.append(spec.enc.encode(vals) + spec.probe_tail + [PROBE_LIT])
+                alt_keys.append((op, f))
+    alt = {op: set() for op in spec.ops}
+    if alt_cases:
+        for (op, f), lines in zip(alt_keys, run_objdump(alt_cases, workdir, spec.name + "_alt_probe")):
+            text = lines[0][1]
+            if not text.startswith(".long") and "/*" not in text:
+                alt[op].add(f)
+    return {op: (info[op][0], info[op][1], alt[op]) for op in spec.ops}
 
 
 def generate(spec, rng, workdir):
@@ -423,7 +451,7 @@ def generate(spec, rng, workdir):
     neutral = dict(spec.probe_fields)
     cases, seen = [], set()
     for op in spec.ops:
-        nset, takes_lit = info[op]
+        nset, takes_lit, altset = info[op]
         profs = spec.profiles(rng, op)
         if nset is None:
             raw = [p for p in profs if p.get("_raw")]
@@ -433,7 +461,7 @@ def generate(spec, rng, workdir):
             vals.update(spec.opfields(op))
             if nset and not p.get("_raw"):
                 for f in nset:
-                    vals[f] = neutral[f]
+                    vals[f] = pick(rng, spec.alt_probe[f][1]) if f in altset else neutral[f]
                 if spec.fixup:
                     spec.fixup(vals, nset)
             words = spec.enc.encode(vals) + list(vals.get("_tail", []))
@@ -529,22 +557,23 @@ def p_sopc(rng, op):
 
 
 SOPP_IMMS = [
-    0x0000, 0x0001, 0x0003, 0x0004, 0x003F, 0xFFFF, 0xFFFE, 0x8000, 0x7FFF, 0x1234,
+    0x0000, 0x0001, 0x0003, 0x0004, 0x003F, 0xFFFF, 0xFFFE, 0xFFC0, 0x8000, 0x7FFF, 0x1234,
     # s_waitcnt: vmcnt [15:10], lgkmcnt [9:4], expcnt [2:0]
-    0xFC07, 0x0007, 0xFC00, 0x03F7, 0x0407, 0xFC0F, 0x03F0,
+    0xFC07, 0x0007, 0xFC00, 0x03F7, 0x0407, 0xFC0F, 0x03F0, 0xFFF7, 0x0C17, 0xFFF8, 0x0008,
     # s_delay_alu: instid0 [3:0], instskip [6:4], instid1 [10:7]
-    0x0091, 0x05A3, 0x0405, 0x000B, 0x0102, 0x07FF,
-    # s_sendmsg / s_sendmsghalt / s_sendmsg_rtn: msg [7:0], op [10:8], stream [13:12]
-    0x0002, 0x0022, 0x0033, 0x0080, 0x0083, 0x0084, 0x0009, 0x000A, 0x0122, 0x0313,
+    0x0091, 0x05A3, 0x0405, 0x000B, 0x0102, 0x07FF, 0x0009, 0x00A4, 0x0380, 0x0800,
+    # s_sendmsg / s_sendmsghalt: msg [7:0], op [10:8], stream [9:8]/[13:12] depending on msg
+    0x0002, 0x0005, 0x0006, 0x0008, 0x0009, 0x000A, 0x000F, 0x0010, 0x0022, 0x0033, 0x0080,
+    0x0083, 0x0084, 0x0085, 0x0122, 0x0202, 0x0313, 0x00FF,
+    # s_waitcnt_depctr / s_clause / s_set_inst_prefetch_distance / s_wait_event
+    0xFFE3, 0x0FFF, 0xE01F, 0x0021,
 ]
 
 
 def p_sopp(rng, op):
-    imms = list(SOPP_IMMS)
-    rng.shuffle(imms)
-    # every op gets 14 of the interesting immediates plus random ones
-    out = [dict(simm16=i) for i in sorted(imms[:14])]
-    out += [dict(simm16=rng.getrandbits(16))]
+    # every op gets all interesting immediates plus random ones
+    out = [dict(simm16=i) for i in SOPP_IMMS]
+    out += [dict(simm16=rng.getrandbits(16)) for _ in range(2)]
     out += [dict(simm16=rng.getrandbits(16), _raw=True), dict(simm16=pick(rng, [1, 0xFFFF, 0x3F]), _raw=True)]
     return out
 
@@ -890,6 +919,7 @@ def clear_absent(mod_fields):
 # The formats
 # ---------------------------------------------------------------------------
 _DPP_PROBE = [dpp16_dword(2, 0x0E4)]
+SGPR_SRC2 = {"src2": (VCC_LO, [VCC_LO, VCC_LO, 10, 100, 105, NULL, TTMP0 + 4, EXEC_LO, 7, 128])}
 
 SPECS = [
     Spec("SOP1", E_SOP1, list(range(256)), dict(sdst=4, ssrc0=2), p_sop1,
@@ -914,7 +944,7 @@ SPECS = [
          probe_fields=[("src0", 0), ("vsrc1", 0)], lit_srcs=["src0"], dpp_src="src0"),
     Spec("VOP3", E_VOP3, list(range(1024)), dict(vdst=1, src0=v(2), src1=v(3), src2=v(4)), p_vop3,
          probe_fields=[("vdst", 0), ("src0", 0), ("src1", 0), ("src2", 0)], lit_srcs=S9, dpp_src="src0",
-         invalid_keep=3, fixup=clear_absent(("abs", "neg", "opsel"))),
+         invalid_keep=3, fixup=clear_absent(("abs", "neg", "opsel")), alt_probe=SGPR_SRC2),
     Spec("VOP3P", E_VOP3P, list(range(128)),
          vop3p_fields(1, v(2), v(3), v(4)), p_vop3p,
          probe_fields=[("vdst", 0), ("src0", 0), ("src1", 0), ("src2", 0)], lit_srcs=S9, dpp_src="src0",
@@ -952,7 +982,7 @@ SPECS = [
          probe_fields=[("vsrc1", 0)], probe_tail=_DPP_PROBE, invalid_keep=3),
     Spec("VOP3_DPP", E_VOP3, list(range(1024)), dict(vdst=1, src0=DPP16, src1=v(3), src2=v(4)), p_vop3_dpp,
          probe_fields=[("vdst", 0), ("src1", 0), ("src2", 0)], probe_tail=_DPP_PROBE, invalid_keep=2,
-         fixup=clear_absent(("abs", "neg", "opsel"))),
+         fixup=clear_absent(("abs", "neg", "opsel")), alt_probe=SGPR_SRC2),
     Spec("VOP3P_DPP", E_VOP3P, list(range(128)), vop3p_fields(1, DPP16, v(3), v(4)), p_vop3p_dpp,
          probe_fields=[("vdst", 0), ("src1", 0), ("src2", 0)], probe_tail=_DPP_PROBE, invalid_keep=2,
          fixup=clear_absent(("neg_lo", "neg_hi", "opsel"))),
@@ -1015,8 +1045,8 @@ def main():
                         invalid += 1
                     else:
                         mnems.add(mnemonic(first))
-            valid_ops = sum(1 for s, _ in info.values() if s is not None)
-            lit_ops = sum(1 for _, lit in info.values() if lit)
+            valid_ops = sum(1 for s, _, _ in info.values() if s is not None)
+            lit_ops = sum(1 for _, lit, _ in info.values() if lit)
             row = (name, len(spec.ops), valid_ops, lit_ops, len(cases), len(mnems), invalid,
                    lines_total, WARNINGS.get(name, 0), os.path.getsize(path))
             summary.append(row)
