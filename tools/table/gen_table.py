@@ -562,7 +562,8 @@ def gen_valu_structure():
     for op, (vi, (text, _), _) in res.items():
         e32[("Vop1", op)] = classify_valu(text, True) + (text,)
     # VOP2 opcodes 0x3e/0x3f would be the VOPC/VOP1 encodings
-    res = probe_family(range(0x3E), [lambda op: enc_vop2(op)])
+    # (the all-zero word is v_illegal, which llvm decodes as VOP2 opcode 0 without operands)
+    res = probe_family(range(0x3E), [lambda op: enc_vop2(op), lambda op: [op << 25]])
     for op, (vi, (text, _), _) in res.items():
         e32[("Vop2", op)] = classify_valu(text, True) + (text,)
     res = probe_family(range(256), [lambda op: enc_vopc(op)])
