@@ -20,17 +20,18 @@ Environment overrides: LLVM_MC (default llvm-mc-19), LLVM_OBJDUMP
 
 Golden file format (see the README.md next to the golden files):
     line 1: a '#' comment saying how the file was generated
-    then one block per case, blocks separated by one empty line; each block has
+    then one block per case, each preceded by one empty line; each block has
     one line per instruction objdump printed for that case:
         WORDS<TAB>TEXT
     WORDS = the instruction's dwords as objdump prints them (upper-case hex,
     space separated), TEXT = objdump's instruction text without the trailing
     `// address: words` comment, without branch-target `<...>` annotations and
-    with trailing whitespace removed.
+    `; Warning: ...` comments, and with trailing whitespace removed.
 
-Layout of the encodings (bit ranges, LSB = 0, dword 1 = bits 63..32 etc.) are
-documented next to each generator below; they were taken from LLVM's AMDGPU
-TableGen files and checked by round-tripping through
+The layouts of the encodings (bit ranges, LSB = 0, dword 1 = bits 63..32 etc.)
+are documented next to each Enc definition below; they follow LLVM's AMDGPU
+TableGen files and are checked on every run (check_layouts) by encoding sample
+instructions field by field and comparing with
 `llvm-mc-19 -arch=amdgcn -mcpu=gfx1100 -show-encoding`.
 """
 
@@ -990,6 +991,75 @@ SPECS = [
 FORMATS = OrderedDict((s.name, s) for s in SPECS)
 
 
+
+# ---------------------------------------------------------------------------
+# Layout self-check: encode sample instructions field by field and compare
+# with what llvm-mc assembles.
+# ---------------------------------------------------------------------------
+LAYOUT_SAMPLES = [
+    ("s_add_u32 s5, s1, s104", E_SOP2, dict(op=0, sdst=5, ssrc0=1, ssrc1=104)),
+    ("s_movk_i32 s5, 0x1234", E_SOPK, dict(op=0, sdst=5, simm16=0x1234)),
+    ("s_mov_b32 m0, null", E_SOP1, dict(op=0, sdst=M0, ssrc0=NULL)),
+    ("s_cmp_eq_u32 s1, exec_lo", E_SOPC, dict(op=6, ssrc0=1, ssrc1=EXEC_LO)),
+    ("s_branch 3", E_SOPP, dict(op=0x20, simm16=3)),
+    ("s_load_b32 s5, s[2:3], s7 offset:0x12 glc dlc", E_SMEM,
+     dict(op=0, sdata=5, sbase=1, soffset=7, offset=0x12, glc=1, dlc=1)),
+    ("v_mov_b32_e32 v1, s2", E_VOP1, dict(op=1, vdst=1, src0=2)),
+    ("v_add_f32_e32 v1, v2, v3", E_VOP2, dict(op=3, vdst=1, src0=v(2), vsrc1=3)),
+    ("v_cmp_lt_f32_e32 vcc_lo, v2, v3", E_VOPC, dict(op=0x11, src0=v(2), vsrc1=3)),
+    ("v_fma_f32 v1, -|v2|, v3, |v4| clamp mul:4", E_VOP3,
+     dict(op=0x213, vdst=1, src0=v(2), src1=v(3), src2=v(4), abs=5, neg=1, clamp=1, omod=2)),
+    ("v_add_co_u32 v1, s5, v2, v3", E_VOP3, dict(op=0x300, vdst=1, mid=5, src0=v(2), src1=v(3))),
+    ("v_pk_fma_f16 v1, v2, v3, v4 op_sel:[1,0,1] op_sel_hi:[0,1,0] neg_lo:[1,0,1] neg_hi:[0,1,1] clamp",
+     E_VOP3P, dict(op=0x0E, vdst=1, src0=v(2), src1=v(3), src2=v(4), opsel=5, opsel_hi2=0, opsel_hi=2,
+                   neg_lo=5, neg_hi=6, clamp=1)),
+    ("v_dual_mul_f32 v0, v1, v2 :: v_dual_add_f32 v3, v4, v5", E_VOPD,
+     dict(opx=3, opy=4, vdstx=0, srcx0=v(1), vsrcx1=2, vdsty=1, srcy0=v(4), vsrcy1=5)),
+    ("v_interp_p10_f32 v1, -v2, v3, v4 clamp wait_exp:7", E_VINTERP,
+     dict(op=0, vdst=1, src0=v(2), src1=v(3), src2=v(4), neg=1, clamp=1, waitexp=7)),
+    ("lds_param_load v1, attr32.w wait_vdst:3", E_LDSDIR, dict(op=0, vdst=1, attr=32, chan=3, wait=3)),
+    ("ds_store_2addr_b32 v1, v2, v3 offset0:3 offset1:200 gds", E_DS,
+     dict(op=0x0E, addr=1, data0=2, data1=3, offset0=3, offset1=200, gds=1)),
+    ("buffer_load_b32 v1, v2, s[8:11], s3 idxen offset:4095 glc slc dlc", E_MUBUF,
+     dict(op=0x14, vdata=1, vaddr=2, srsrc=2, soffset=3, idxen=1, offset=4095, glc=1, slc=1, dlc=1)),
+    ("buffer_load_b32 v[1:2], v2, s[8:11], m0 offen tfe", E_MUBUF,
+     dict(op=0x14, vdata=1, vaddr=2, srsrc=2, soffset=M0, offen=1, tfe=1)),
+    ("tbuffer_load_format_x v1, v2, s[4:7], s3 format:[BUF_FMT_32_FLOAT] idxen offset:12 glc", E_MTBUF,
+     dict(op=0, format=22, vdata=1, vaddr=2, srsrc=1, soffset=3, idxen=1, offset=12, glc=1)),
+    ("image_sample v[1:2], v[5:6], s[8:15], s[16:19] dmask:0xf dim:SQ_RSRC_IMG_2D unorm glc slc dlc r128 d16",
+     E_MIMG, dict(op=0x1B, vdata=1, vaddr=5, srsrc=2, ssamp=4, dmask=0xF, dim=1, unorm=1, glc=1, slc=1,
+                  dlc=1, r128=1, d16=1)),
+    ("image_load v[1:5], v5, s[8:15] dmask:0xf dim:SQ_RSRC_IMG_2D a16 tfe", E_MIMG,
+     dict(op=0, vdata=1, vaddr=5, srsrc=2, dmask=0xF, dim=1, a16=1, tfe=1)),
+    ("exp pos0 v1, off, v3, off done row_en", E_EXP,
+     dict(target=12, en=5, vsrc0=1, vsrc2=3, done=1, row_en=1)),
+    ("global_load_b32 v1, v2, s[4:5] offset:-4096 glc slc dlc", E_FLAT,
+     dict(op=0x14, seg=2, vdst=1, addr=2, saddr=4, offset=-4096, glc=1, slc=1, dlc=1)),
+    ("scratch_load_b32 v1, v2, s4 offset:12", E_FLAT,
+     dict(op=0x14, seg=1, vdst=1, addr=2, saddr=4, sve=1, offset=12)),
+]
+
+
+def check_layouts(workdir):
+    """Fail loudly if an Enc layout disagrees with llvm-mc."""
+    path = os.path.join(workdir, "layouts.s")
+    with open(path, "w") as f:
+        for text, _, _ in LAYOUT_SAMPLES:
+            f.write(text + "\n")
+    out = subprocess.run([LLVM_MC, "-arch=amdgcn", "-mcpu=" + MCPU, "-show-encoding", path],
+                         stdout=subprocess.PIPE, universal_newlines=True, check=True).stdout
+    encs = re.findall(r"encoding: \[([^\]]*)\]", out)
+    if len(encs) != len(LAYOUT_SAMPLES):
+        raise RuntimeError("llvm-mc did not assemble every layout sample:\n" + out)
+    for (text, enc, vals), e in zip(LAYOUT_SAMPLES, encs):
+        b = [int(x, 16) for x in e.split(",")]
+        want = [int.from_bytes(bytes(b[i:i + 4]), "little") for i in range(0, len(b), 4)]
+        got = enc.encode(vals)
+        if got != want[:len(got)]:
+            raise RuntimeError("layout mismatch for %r: ours %s, llvm-mc %s"
+                               % (text, ["%08X" % w for w in got], ["%08X" % w for w in want]))
+
+
 def tool_version(tool):
     out = subprocess.run([tool, "--version"], stdout=subprocess.PIPE, universal_newlines=True,
                          check=True).stdout
@@ -1024,6 +1094,7 @@ def main():
 
     summary = []
     with tempfile.TemporaryDirectory(prefix="gen_sweep_") as workdir:
+        check_layouts(workdir)
         for name in names:
             spec = FORMATS[name]
             rng = random.Random("%d:%s" % (SEED, name))
