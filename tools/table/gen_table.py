@@ -334,15 +334,6 @@ def tokens(name):
 
 # -------------------------------- SALU -----------------------------------------------------------
 
-def salu_kind(name, bits):
-    """Type of a SALU register operand from the mnemonic's last type token and the printed width."""
-    toks = [t for t in tokens(name) if t[-2:] in ("32", "64", "16") or t[-1] == "8"]
-    kind = toks[0][0] if toks else "b"
-    if kind not in "iubf":
-        kind = "b"
-    return kind
-
-
 def gen_sop2():
     res = probe_family(range(0x60), [enc_sop2])
     rows = []
@@ -380,7 +371,6 @@ def gen_sopc():
 def gen_sop1():
     res = probe_family(range(256), [lambda op: enc_sop1(op), lambda op: enc_sop1(op, dst=0),
                                     lambda op: enc_sop1(op, src=0)])
-    # s_sendmsg_rtn: the source is a message id
     rows = []
     for op, (vi, (text, _), _) in res.items():
         m, ops, _ = parse_insn(text)
@@ -392,7 +382,7 @@ def gen_sop1():
                 srcs.append("sendmsg")
                 continue
             r = reg(o)
-            if r[1] == 10 or (vi == 2 and r[1] == 10):
+            if r[1] == 10:
                 dsts.append(r[2])
             else:
                 srcs.append(r[2])
@@ -520,11 +510,11 @@ class Opnd:
         return "%s%d:%d%s" % (self.role, self.idx, self.bits, self.kind)
 
 
-def classify_valu(text, e32, sdst_mask_names=()):
+def classify_valu(text):
     """Printed operands -> list of Opnd, using the distinctive register numbers."""
     m, ops, _ = parse_insn(text)
     out = []
-    for pos, o in enumerate(ops):
+    for o in ops:
         r = reg(o)
         if r is None:
             if re.match(r"^0x[0-9a-f]+$", o):
@@ -533,8 +523,9 @@ def classify_valu(text, e32, sdst_mask_names=()):
             raise SystemExit("unexpected VALU operand %r in %r" % (o, text))
         f, n, bits = r
         if f == "vcc":
-            out.append(Opnd("dst" if pos == 0 or (pos == 1 and out and out[0].role == "dst")
-                            and not any(x.role == "src" for x in out) else "src", -1, 32, "mask"))
+            # e32 VCC: a destination until the first source has been printed
+            role = "src" if any(x.role == "src" for x in out) else "dst"
+            out.append(Opnd(role, 1 if role == "dst" else -1, 32, "mask"))
         elif n == 10:
             out.append(Opnd("dst", 0, bits, "v" if f == "v" else "s"))
         elif n == 0 and f == "s" and out and out[-1].role == "dst":
@@ -560,15 +551,15 @@ def gen_valu_structure():
     res = probe_family(range(256), [lambda op: enc_vop1(op), lambda op: enc_vop1(op, s0=0),
                                     lambda op: enc_vop1(op, s0=0, dst=0)])
     for op, (vi, (text, _), _) in res.items():
-        e32[("Vop1", op)] = classify_valu(text, True) + (text,)
+        e32[("Vop1", op)] = classify_valu(text) + (text,)
     # VOP2 opcodes 0x3e/0x3f would be the VOPC/VOP1 encodings
     # (the all-zero word is v_illegal, which llvm decodes as VOP2 opcode 0 without operands)
     res = probe_family(range(0x3E), [lambda op: enc_vop2(op), lambda op: [op << 25]])
     for op, (vi, (text, _), _) in res.items():
-        e32[("Vop2", op)] = classify_valu(text, True) + (text,)
+        e32[("Vop2", op)] = classify_valu(text) + (text,)
     res = probe_family(range(256), [lambda op: enc_vopc(op)])
     for op, (vi, (text, _), _) in res.items():
-        e32[("Vopc", op)] = classify_valu(text, True) + (text,)
+        e32[("Vopc", op)] = classify_valu(text) + (text,)
 
     vs = src_variants(3)
     srcregs = lambda v: [VSRC[c](20 + 10 * i) for i, c in enumerate(v)]
@@ -576,12 +567,12 @@ def gen_valu_structure():
     variants += [lambda op: enc_vop3(op, [], dst=0)]  # v_nop, v_pipeflush
     vop3 = OrderedDict()
     for op, (vi, (text, _), _) in probe_family(range(1024), variants).items():
-        name, opnds = classify_valu(text, False)
+        name, opnds = classify_valu(text)
         vop3[op] = (name, opnds, text, vs[vi] if vi < len(vs) else "ZZZ")
     variants = [lambda op, v=v: enc_vop3p(op, srcregs(v)) for v in vs]
     vop3p = OrderedDict()
     for op, (vi, (text, _), _) in probe_family(range(128), variants).items():
-        name, opnds = classify_valu(text, False)
+        name, opnds = classify_valu(text)
         vop3p[op] = (name, opnds, text, vs[vi])
     return e32, vop3, vop3p
 
@@ -879,7 +870,7 @@ def gen_vinterp():
     res = probe_family(range(128), [lambda op: enc_vinterp(op, srcs)])
     rows = []
     for op, (vi, (text, _), _) in res.items():
-        name, opnds = classify_valu(text, False)
+        name, opnds = classify_valu(text)
         dts, sts = valu_types(name, opnds)
         check_types(name, opnds, dts, sts, None)
         rows.append(Row("Vinterp", op, name, dts, sts))
