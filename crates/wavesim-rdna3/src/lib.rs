@@ -1,5 +1,7 @@
 //! AMD RDNA3 (gfx11) for wavesim: instruction table, decoder, disassembler and executor.
+pub mod codeobj;
 pub mod decode;
+pub mod dispatch;
 pub mod exec;
 pub mod isa;
 pub mod testing;

@@ -1,0 +1,753 @@
+//! Dispatch: a grid of work-items -> workgroups -> waves, each wave started with the state the
+//! hardware gives a compute wave (seed 000, "Initial wave state"; AMDGPUUsage, "Initial Kernel
+//! Execution State"), and the waves of a workgroup run together with a shared LDS and s_barrier
+//! (seed 002, "Workgroups").
+//!
+//! Scheduling is deterministic: workgroups in x-fastest order, and inside a workgroup the waves
+//! take turns (round robin) for at most [`QUANTUM`] instructions or until they reach s_barrier or
+//! s_endpgm. With `threads > 1` workgroups run on a rayon pool; race-free kernels give identical
+//! results, and the error reported is always the one of the lowest-numbered failing workgroup.
+
+use crate::codeobj::{kcp, rsrc2, KernArg, ValueKind};
+use crate::decode::Inst;
+use crate::exec::operand::{PRIVATE_APERTURE, SHARED_APERTURE};
+use crate::exec::{self, Ctx, ExecConfig, ExecError, Flow, Program};
+use crate::wave::Wave;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+use thiserror::Error;
+use wavesim_core::memory::DeviceMemory;
+
+/// Instructions a wave runs before the next wave of its workgroup gets a turn (so a wave that
+/// spins on a flag another wave sets still makes progress).
+pub const QUANTUM: u64 = 4096;
+/// Most work-items in one workgroup (seed 002).
+pub const MAX_WORKGROUP_ITEMS: u32 = 1024;
+/// LDS one workgroup may use (seed 002: up to 64 KiB in CU and in WGP mode).
+pub const MAX_LDS_BYTES: u32 = 65536;
+/// LDS is allocated in 1024-byte blocks (seed 000, "LDS"); accesses inside the last block are in
+/// range, as on hardware.
+pub const LDS_GRANULE: u32 = 1024;
+/// Default watchdog: wave-instructions one wave may execute.
+pub const DEFAULT_MAX_WAVE_INSTRUCTIONS: u64 = 100_000_000;
+/// FLAT_SCRATCH must be 256-byte aligned (seed 000, "FLAT_SCRATCH").
+pub const SCRATCH_WAVE_ALIGN: u64 = 256;
+
+/// Where something went wrong: enough for a user to find it in the disassembly.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Location {
+    pub kernel: String,
+    pub workgroup: [u32; 3],
+    /// Wave index inside the workgroup.
+    pub wave: u32,
+    /// Address of the instruction in the code object (ELF virtual address for code objects).
+    pub pc: u64,
+    /// The instruction as the disassembler prints it (empty when the PC is not an instruction).
+    pub inst: String,
+}
+
+impl std::fmt::Display for Location {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let [x, y, z] = self.workgroup;
+        write!(
+            f,
+            "kernel {}, workgroup ({x},{y},{z}), wave {}, PC {:#x}",
+            self.kernel, self.wave, self.pc
+        )?;
+        if !self.inst.is_empty() {
+            write!(f, " `{}`", self.inst)?;
+        }
+        Ok(())
+    }
+}
+
+/// Why a dispatch failed.
+#[derive(Debug, Error, Clone, PartialEq, Eq)]
+pub enum DispatchError {
+    #[error("invalid dispatch: {0}")]
+    BadLaunch(String),
+    #[error("{at}: {error}")]
+    Exec { at: Box<Location>, error: ExecError },
+    #[error("{at}: watchdog: {limit} instructions executed without reaching s_endpgm")]
+    Watchdog { at: Box<Location>, limit: u64 },
+    #[error(
+        "{at}: barrier deadlock: waves {waiting:?} wait at s_barrier while this wave ran \
+         {limit} instructions without reaching it"
+    )]
+    BarrierDeadlock {
+        at: Box<Location>,
+        waiting: Vec<u32>,
+        limit: u64,
+    },
+}
+
+/// Counters of one dispatch.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct DispatchStats {
+    pub workgroups: u64,
+    pub waves: u64,
+    /// Instructions executed, counted once per wave.
+    pub wave_instructions: u64,
+    /// Instructions executed, counted once per active lane (EXEC bits at issue).
+    pub lane_instructions: u64,
+    pub elapsed: Duration,
+}
+
+/// Grid shape of a dispatch, in work-items (as AQL and OpenCL count).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Geometry {
+    pub grid: [u32; 3],
+    pub local: [u32; 3],
+    /// Number of dimensions the user gave (1..=3): `hidden_grid_dims` and the packet's setup.
+    pub dims: u16,
+    /// OpenCL global work offset (`hidden_global_offset_*`).
+    pub offset: [u64; 3],
+}
+
+impl Geometry {
+    /// A geometry of `dims` dimensions; missing trailing dimensions are 1.
+    pub fn new(grid: &[u32], local: &[u32]) -> Result<Geometry, DispatchError> {
+        let bad = |m: String| Err(DispatchError::BadLaunch(m));
+        if grid.is_empty() || grid.len() > 3 || local.len() > 3 {
+            return bad("the grid has 1 to 3 dimensions".into());
+        }
+        if !local.is_empty() && local.len() != grid.len() {
+            return bad(format!(
+                "--global has {} dimensions but --local has {}",
+                grid.len(),
+                local.len()
+            ));
+        }
+        let mut g = [1u32; 3];
+        let mut l = [1u32; 3];
+        g[..grid.len()].copy_from_slice(grid);
+        l[..local.len()].copy_from_slice(local);
+        let geo = Geometry {
+            grid: g,
+            local: l,
+            dims: grid.len() as u16,
+            offset: [0; 3],
+        };
+        geo.check()?;
+        Ok(geo)
+    }
+
+    fn check(&self) -> Result<(), DispatchError> {
+        let bad = |m: String| Err(DispatchError::BadLaunch(m));
+        if self.grid.contains(&0) {
+            return bad(format!("grid size {:?} has a zero dimension", self.grid));
+        }
+        if self.local.contains(&0) {
+            return bad(format!(
+                "workgroup size {:?} has a zero dimension",
+                self.local
+            ));
+        }
+        if !(1..=3).contains(&self.dims) {
+            return bad(format!("{} grid dimensions", self.dims));
+        }
+        let items = self.local.iter().map(|&v| v as u64).product::<u64>();
+        if items > MAX_WORKGROUP_ITEMS as u64 {
+            return bad(format!(
+                "workgroup of {items} work-items ({}x{}x{}); at most {MAX_WORKGROUP_ITEMS}",
+                self.local[0], self.local[1], self.local[2]
+            ));
+        }
+        Ok(())
+    }
+
+    /// Workgroups per dimension (the last one may be partial).
+    pub fn workgroups(&self) -> [u32; 3] {
+        [0, 1, 2].map(|i| self.grid[i].div_ceil(self.local[i]))
+    }
+
+    /// Work-items of workgroup `wg` per dimension (smaller at the grid's upper edge).
+    pub fn items_in(&self, wg: [u32; 3]) -> [u32; 3] {
+        [0, 1, 2].map(|i| {
+            let start = wg[i] as u64 * self.local[i] as u64;
+            (self.grid[i] as u64 - start).min(self.local[i] as u64) as u32
+        })
+    }
+
+    /// Waves of a full workgroup.
+    pub fn max_waves_per_group(&self, wave64: bool) -> u32 {
+        let items = self.local[0] * self.local[1] * self.local[2];
+        items.div_ceil(if wave64 { 64 } else { 32 })
+    }
+}
+
+/// The hidden kernel arguments (code object v5 implicit arguments) of a dispatch.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct HiddenValues {
+    pub dynamic_lds: u32,
+    pub queue_ptr: u64,
+    /// Buffers the runtime would provide (printf, hostcall, heap); 0 = none (a kernel that uses
+    /// one then faults at address 0, which names the problem).
+    pub printf_buffer: u64,
+    pub hostcall_buffer: u64,
+    pub heap_v1: u64,
+}
+
+/// Writes every hidden argument of `args` into `kernarg` (code object v5 semantics; AMDGPUUsage,
+/// "Code Object V5 Metadata", and the device libraries: `hidden_block_count_*` counts the full
+/// workgroups, `hidden_remainder_*` the work-items of the partial last one, so that
+/// `get_local_size` = id < block_count ? group_size : remainder).
+pub fn write_hidden_args(kernarg: &mut [u8], args: &[KernArg], geo: &Geometry, h: &HiddenValues) {
+    for a in args {
+        let v: u64 = match &a.kind {
+            ValueKind::HiddenBlockCountX => (geo.grid[0] / geo.local[0]) as u64,
+            ValueKind::HiddenBlockCountY => (geo.grid[1] / geo.local[1]) as u64,
+            ValueKind::HiddenBlockCountZ => (geo.grid[2] / geo.local[2]) as u64,
+            ValueKind::HiddenGroupSizeX => geo.local[0] as u64,
+            ValueKind::HiddenGroupSizeY => geo.local[1] as u64,
+            ValueKind::HiddenGroupSizeZ => geo.local[2] as u64,
+            ValueKind::HiddenRemainderX => (geo.grid[0] % geo.local[0]) as u64,
+            ValueKind::HiddenRemainderY => (geo.grid[1] % geo.local[1]) as u64,
+            ValueKind::HiddenRemainderZ => (geo.grid[2] % geo.local[2]) as u64,
+            ValueKind::HiddenGlobalOffsetX => geo.offset[0],
+            ValueKind::HiddenGlobalOffsetY => geo.offset[1],
+            ValueKind::HiddenGlobalOffsetZ => geo.offset[2],
+            ValueKind::HiddenGridDims => geo.dims as u64,
+            ValueKind::HiddenDynamicLdsSize => h.dynamic_lds as u64,
+            // High halves of the flat apertures (the 64-bit aperture bases have zero low halves).
+            ValueKind::HiddenPrivateBase => PRIVATE_APERTURE >> 32,
+            ValueKind::HiddenSharedBase => SHARED_APERTURE >> 32,
+            ValueKind::HiddenQueuePtr => h.queue_ptr,
+            ValueKind::HiddenPrintfBuffer => h.printf_buffer,
+            ValueKind::HiddenHostcallBuffer => h.hostcall_buffer,
+            ValueKind::HiddenHeapV1 => h.heap_v1,
+            // No device-side enqueue, completion actions or multi-grid sync: null.
+            ValueKind::HiddenDefaultQueue
+            | ValueKind::HiddenCompletionAction
+            | ValueKind::HiddenMultigridSyncArg
+            | ValueKind::HiddenNone => 0,
+            _ => continue,
+        };
+        let (off, size) = (a.offset as usize, (a.size as usize).min(8));
+        if let Some(dst) = kernarg.get_mut(off..off + size) {
+            dst.copy_from_slice(&v.to_le_bytes()[..size]);
+        }
+    }
+}
+
+/// The 64-byte AQL kernel dispatch packet (hsa_kernel_dispatch_packet_t) the dispatch pointer
+/// SGPRs point to; code object v4 kernels read the workgroup and grid sizes from it.
+pub fn aql_packet(
+    geo: &Geometry,
+    private_segment_size: u32,
+    group_segment_size: u32,
+    kernel_object: u64,
+    kernarg_address: u64,
+) -> [u8; 64] {
+    let mut p = [0u8; 64];
+    // Header: packet type KERNEL_DISPATCH (2), system-scope acquire and release fences.
+    let header: u16 = 2 | (2 << 9) | (2 << 11);
+    p[0..2].copy_from_slice(&header.to_le_bytes());
+    p[2..4].copy_from_slice(&geo.dims.to_le_bytes());
+    for i in 0..3 {
+        p[4 + 2 * i..6 + 2 * i].copy_from_slice(&(geo.local[i] as u16).to_le_bytes());
+        p[12 + 4 * i..16 + 4 * i].copy_from_slice(&geo.grid[i].to_le_bytes());
+    }
+    p[24..28].copy_from_slice(&private_segment_size.to_le_bytes());
+    p[28..32].copy_from_slice(&group_segment_size.to_le_bytes());
+    p[32..40].copy_from_slice(&kernel_object.to_le_bytes());
+    p[40..48].copy_from_slice(&kernarg_address.to_le_bytes());
+    p
+}
+
+/// Everything that is the same for every wave of a dispatch.
+#[derive(Clone, Debug)]
+pub struct Launch<'a> {
+    /// For errors.
+    pub kernel_name: String,
+    pub prog: &'a Program,
+    /// Address of the first instruction (the same address space as `prog`).
+    pub entry: u64,
+    /// Subtracted from PCs in error messages (the load base, so they match the ELF/objdump).
+    pub pc_display_base: u64,
+    pub wave64: bool,
+    /// VGPRs each wave is allocated.
+    pub num_vgprs: u16,
+    /// Initial MODE register.
+    pub mode: u32,
+    /// kernel_code_properties: which user SGPRs to preload.
+    pub code_properties: u16,
+    /// COMPUTE_PGM_RSRC2: USER_SGPR_COUNT, workgroup id / info enables, private segment,
+    /// VGPR work-item id count.
+    pub rsrc2: u32,
+    /// gfx11 packs the work-item ids in v0 (x | y << 10 | z << 20); else v0, v1, v2.
+    pub packed_tid: bool,
+    pub geo: Geometry,
+    /// LDS bytes per workgroup (static + dynamic).
+    pub lds_bytes: u32,
+    /// WGP mode (else CU mode); both give a workgroup up to 64 KiB of LDS.
+    pub wgp_mode: bool,
+    /// Private bytes per work-item (0: no scratch).
+    pub scratch_lane_bytes: u32,
+    /// Device address of the scratch area of [`Launch::scratch_bytes`] bytes.
+    pub scratch_addr: u64,
+    pub kernarg_addr: u64,
+    pub dispatch_ptr: u64,
+    pub queue_ptr: u64,
+    pub dispatch_id: u64,
+    /// Host threads running workgroups (1 = in order on the calling thread).
+    pub threads: usize,
+    /// Watchdog: most instructions one wave may execute.
+    pub max_wave_insts: u64,
+    pub cfg: ExecConfig,
+}
+
+impl Launch<'_> {
+    fn lanes(&self) -> u64 {
+        if self.wave64 {
+            64
+        } else {
+            32
+        }
+    }
+
+    /// Scratch bytes of one wave (256-byte aligned so every wave's FLAT_SCRATCH is).
+    pub fn wave_scratch_bytes(&self) -> u64 {
+        (self.lanes() * self.scratch_lane_bytes as u64).next_multiple_of(SCRATCH_WAVE_ALIGN)
+    }
+
+    /// Scratch slots: one per host thread that may run a workgroup at the same time.
+    fn slots(&self) -> u64 {
+        let wgs = self
+            .geo
+            .workgroups()
+            .iter()
+            .map(|&v| v as u64)
+            .product::<u64>();
+        if self.threads <= 1 || wgs == 1 {
+            1
+        } else {
+            self.threads as u64
+        }
+    }
+
+    /// Device bytes the caller must provide at `scratch_addr`: one workgroup's scratch per host
+    /// thread (a thread runs one workgroup at a time).
+    pub fn scratch_bytes(&self) -> u64 {
+        if self.scratch_lane_bytes == 0 {
+            return 0;
+        }
+        self.slots() * self.geo.max_waves_per_group(self.wave64) as u64 * self.wave_scratch_bytes()
+    }
+
+    /// LDS allocated per workgroup (whole 1024-byte blocks).
+    pub fn lds_alloc(&self) -> usize {
+        self.lds_bytes.next_multiple_of(LDS_GRANULE) as usize
+    }
+
+    fn check(&self) -> Result<(), DispatchError> {
+        self.geo.check()?;
+        let bad = |m: String| Err(DispatchError::BadLaunch(m));
+        if self.lds_bytes > MAX_LDS_BYTES {
+            return bad(format!(
+                "{} bytes of LDS per workgroup (static + dynamic); at most {MAX_LDS_BYTES}",
+                self.lds_bytes
+            ));
+        }
+        if self.num_vgprs == 0 || self.num_vgprs > 256 {
+            return bad(format!("{} VGPRs per wave; 1 to 256", self.num_vgprs));
+        }
+        if self.prog.index_at(self.entry).is_none() {
+            return bad(format!(
+                "entry point {:#x} is not an instruction",
+                self.entry.wrapping_sub(self.pc_display_base)
+            ));
+        }
+        if self.max_wave_insts == 0 {
+            return bad("the instruction limit is 0".into());
+        }
+        Ok(())
+    }
+
+    fn location(&self, w: &Wave, pc: u64) -> Box<Location> {
+        let inst = match self.prog.index_at(pc) {
+            Some(i) => inst_text(&self.prog.insts[i], pc, w.wave64),
+            None => String::new(),
+        };
+        Box::new(Location {
+            kernel: self.kernel_name.clone(),
+            workgroup: w.workgroup,
+            wave: w.wave_id,
+            pc: pc.wrapping_sub(self.pc_display_base),
+            inst,
+        })
+    }
+}
+
+/// The text of an instruction for error messages.
+fn inst_text(inst: &Inst, _pc: u64, _wave64: bool) -> String {
+    exec::op_name(inst).to_string()
+}
+
+/// Sets up `w` as wave `wave_idx` of `n_waves` of workgroup `wg` (seed 000, "Initial wave
+/// state": SGPRs are packed in order, only enabled values are loaded; EXEC = the lanes that hold
+/// work-items; FLAT_SCRATCH = the wave's scratch or 0).
+pub fn init_wave(w: &mut Wave, l: &Launch, wg: [u32; 3], wave_idx: u32, n_waves: u32, slot: u64) {
+    w.pc = l.entry;
+    w.sgpr = [0; 128];
+    w.scc = false;
+    w.vgpr.iter_mut().for_each(|v| *v = 0);
+    w.hw = Default::default();
+    w.hw.mode = l.mode;
+    w.wave_id = wave_idx;
+    w.workgroup = wg;
+    w.wave_insts = 0;
+    w.lane_insts = 0;
+    w.ended = false;
+
+    // Scratch of this wave.
+    let wave_scratch = l.wave_scratch_bytes();
+    let slot_bytes = l.geo.max_waves_per_group(l.wave64) as u64 * wave_scratch;
+    let scratch_offset = slot * slot_bytes + wave_idx as u64 * wave_scratch;
+    if l.scratch_lane_bytes != 0 {
+        w.scratch_base = l.scratch_addr + scratch_offset;
+        w.scratch_lane_bytes = l.scratch_lane_bytes;
+    } else {
+        w.scratch_base = 0;
+        w.scratch_lane_bytes = 0;
+    }
+    w.hw.flat_scratch_lo = w.scratch_base as u32;
+    w.hw.flat_scratch_hi = (w.scratch_base >> 32) as u32;
+
+    // User SGPRs, in the order of AMDGPUUsage "Initial Kernel Execution State".
+    let mut s = 0usize;
+    let mut put = |w: &mut Wave, vals: &[u32]| {
+        for &v in vals {
+            if s < 106 {
+                w.sgpr[s] = v;
+            }
+            s += 1;
+        }
+    };
+    let lo_hi = |v: u64| [v as u32, (v >> 32) as u32];
+    let p = l.code_properties;
+    if p & kcp::ENABLE_SGPR_PRIVATE_SEGMENT_BUFFER != 0 {
+        // A V# covering the dispatch's scratch area; the wave adds its wave offset SGPR.
+        let base = l.scratch_addr;
+        put(
+            w,
+            &[
+                base as u32,
+                (base >> 32) as u32 & 0xffff,
+                l.scratch_bytes().min(u32::MAX as u64) as u32,
+                0,
+            ],
+        );
+    }
+    if p & kcp::ENABLE_SGPR_DISPATCH_PTR != 0 {
+        put(w, &lo_hi(l.dispatch_ptr));
+    }
+    if p & kcp::ENABLE_SGPR_QUEUE_PTR != 0 {
+        put(w, &lo_hi(l.queue_ptr));
+    }
+    if p & kcp::ENABLE_SGPR_KERNARG_SEGMENT_PTR != 0 {
+        put(w, &lo_hi(l.kernarg_addr));
+    }
+    if p & kcp::ENABLE_SGPR_DISPATCH_ID != 0 {
+        put(w, &lo_hi(l.dispatch_id));
+    }
+    if p & kcp::ENABLE_SGPR_FLAT_SCRATCH_INIT != 0 {
+        put(w, &lo_hi(w.scratch_base));
+    }
+    if p & kcp::ENABLE_SGPR_PRIVATE_SEGMENT_SIZE != 0 {
+        put(w, &[l.scratch_lane_bytes]);
+    }
+    // System SGPRs start right after USER_SGPR_COUNT user SGPRs.
+    let r2 = l.rsrc2;
+    let mut s = ((r2 >> rsrc2::USER_SGPR_COUNT_SHIFT) & rsrc2::USER_SGPR_COUNT_MASK) as usize;
+    let mut put = |w: &mut Wave, v: u32| {
+        if s < 106 {
+            w.sgpr[s] = v;
+        }
+        s += 1;
+    };
+    if r2 & rsrc2::ENABLE_SGPR_WORKGROUP_ID_X != 0 {
+        put(w, wg[0]);
+    }
+    if r2 & rsrc2::ENABLE_SGPR_WORKGROUP_ID_Y != 0 {
+        put(w, wg[1]);
+    }
+    if r2 & rsrc2::ENABLE_SGPR_WORKGROUP_ID_Z != 0 {
+        put(w, wg[2]);
+    }
+    if r2 & rsrc2::ENABLE_SGPR_WORKGROUP_INFO != 0 {
+        // {first_wave[31], ordered_append_term[16:6] = 0, threadgroup_size_in_waves[5:0]}
+        put(w, (u32::from(wave_idx == 0) << 31) | (n_waves & 0x3f));
+    }
+    if r2 & rsrc2::ENABLE_PRIVATE_SEGMENT != 0 {
+        put(w, scratch_offset as u32);
+    }
+
+    // Work-item ids and EXEC.
+    let items = l.geo.items_in(wg);
+    let n_items = items[0] * items[1] * items[2];
+    let lanes = if l.wave64 { 64 } else { 32 };
+    let id_count = ((r2 >> rsrc2::ENABLE_VGPR_WORKITEM_ID_SHIFT) & 3).min(2) + 1;
+    let mut exec = 0u64;
+    for lane in 0..lanes {
+        let f = wave_idx * lanes + lane;
+        if f >= n_items {
+            break;
+        }
+        exec |= 1 << lane;
+        let x = f % items[0];
+        let y = (f / items[0]) % items[1];
+        let z = f / (items[0] * items[1]);
+        let (y, z) = (
+            if id_count >= 2 { y } else { 0 },
+            if id_count >= 3 { z } else { 0 },
+        );
+        let lane = lane as usize;
+        if l.packed_tid {
+            w.vgpr_set(0, lane, x | y << 10 | z << 20);
+        } else {
+            w.vgpr_set(0, lane, x);
+            if id_count >= 2 {
+                w.vgpr_set(1, lane, y);
+            }
+            if id_count >= 3 {
+                w.vgpr_set(2, lane, z);
+            }
+        }
+    }
+    w.set_exec(exec);
+}
+
+/// How a wave's turn ended.
+enum Stop {
+    Barrier,
+    End,
+    Quantum,
+}
+
+/// Runs `w` for up to `budget` instructions. On an error, returns it with the PC of the
+/// instruction that raised it.
+#[inline]
+fn run_slice(
+    w: &mut Wave,
+    prog: &Program,
+    ctx: &mut Ctx,
+    budget: u64,
+) -> Result<Stop, (ExecError, u64)> {
+    let mut lane_insts = 0u64;
+    let mut result = Ok(Stop::Quantum);
+    for _ in 0..budget {
+        let Some(idx) = prog.index_at(w.pc) else {
+            let pc = w.pc;
+            result = Err((
+                if pc >= prog.base && pc < prog.base + 4 * prog.index_of_dword.len() as u64 {
+                    ExecError::BadJump { target: pc }
+                } else {
+                    ExecError::PcOutOfCode { pc }
+                },
+                pc,
+            ));
+            break;
+        };
+        lane_insts += w.exec().count_ones() as u64;
+        match exec::step(w, prog, idx, ctx) {
+            Ok(Flow::Next | Flow::Jump) => {}
+            Ok(Flow::Barrier) => {
+                result = Ok(Stop::Barrier);
+                break;
+            }
+            Ok(Flow::End) => {
+                w.ended = true;
+                result = Ok(Stop::End);
+                break;
+            }
+            Err(e) => {
+                result = Err((e, prog.pcs[idx]));
+                break;
+            }
+        }
+    }
+    w.lane_insts += lane_insts;
+    result
+}
+
+/// Reusable per-thread state: waves and LDS.
+struct Worker {
+    waves: Vec<Wave>,
+    lds: Vec<u8>,
+    at_barrier: Vec<bool>,
+}
+
+impl Worker {
+    fn new() -> Worker {
+        Worker {
+            waves: Vec::new(),
+            lds: Vec::new(),
+            at_barrier: Vec::new(),
+        }
+    }
+}
+
+/// Runs one workgroup to completion; returns (wave-instructions, lane-instructions, waves).
+fn run_workgroup(
+    l: &Launch,
+    mem: &DeviceMemory,
+    wg: [u32; 3],
+    slot: u64,
+    wk: &mut Worker,
+) -> Result<(u64, u64, u64), DispatchError> {
+    let items = l.geo.items_in(wg);
+    let n_items = items[0] * items[1] * items[2];
+    let lanes = if l.wave64 { 64 } else { 32 };
+    let n_waves = n_items.div_ceil(lanes) as usize;
+    while wk.waves.len() < n_waves {
+        wk.waves.push(Wave::new(l.wave64, l.num_vgprs));
+    }
+    for (i, w) in wk.waves[..n_waves].iter_mut().enumerate() {
+        if w.wave64 != l.wave64 || w.num_vgprs != l.num_vgprs {
+            *w = Wave::new(l.wave64, l.num_vgprs);
+        }
+        init_wave(w, l, wg, i as u32, n_waves as u32, slot);
+    }
+    // LDS contents are undefined at launch on hardware; zero for determinism.
+    let lds_len = l.lds_alloc();
+    wk.lds.clear();
+    wk.lds.resize(lds_len, 0);
+    wk.at_barrier.clear();
+    wk.at_barrier.resize(n_waves, false);
+
+    let mut ctx = Ctx {
+        mem,
+        lds: &mut wk.lds[..],
+        cfg: &l.cfg,
+    };
+    let waves = &mut wk.waves[..n_waves];
+    let at_barrier = &mut wk.at_barrier[..];
+    let limit = l.max_wave_insts;
+    let mut live = n_waves;
+    // A single wave never waits: its barriers complete at once (seed 002: a one-wave workgroup
+    // treats s_barrier as s_nop), so it runs without turns.
+    let quantum = if n_waves == 1 { u64::MAX } else { QUANTUM };
+    while live > 0 {
+        for i in 0..n_waves {
+            let w = &mut waves[i];
+            if w.ended || at_barrier[i] {
+                continue;
+            }
+            let budget = quantum.min(limit - w.wave_insts);
+            let stop = run_slice(w, l.prog, &mut ctx, budget).map_err(|(error, pc)| {
+                DispatchError::Exec {
+                    at: l.location(w, pc),
+                    error,
+                }
+            })?;
+            match stop {
+                Stop::End => live -= 1,
+                Stop::Barrier => at_barrier[i] = n_waves > 1,
+                Stop::Quantum => {}
+            }
+            if !w.ended && !at_barrier[i] && w.wave_insts >= limit {
+                let at = l.location(w, w.pc);
+                let waiting: Vec<u32> = (0..n_waves as u32)
+                    .filter(|&j| at_barrier[j as usize])
+                    .collect();
+                return Err(if waiting.is_empty() {
+                    DispatchError::Watchdog { at, limit }
+                } else {
+                    DispatchError::BarrierDeadlock { at, waiting, limit }
+                });
+            }
+        }
+        // The barrier completes when every wave that has not ended is waiting at it (a wave
+        // that ended counts as arrived).
+        let waiting = at_barrier.iter().filter(|&&b| b).count();
+        if waiting > 0 && waiting == live {
+            at_barrier.iter_mut().for_each(|b| *b = false);
+        }
+    }
+    let (mut wi, mut li) = (0, 0);
+    for w in waves.iter() {
+        wi += w.wave_insts;
+        li += w.lane_insts;
+    }
+    Ok((wi, li, n_waves as u64))
+}
+
+/// Runs a dispatch to completion.
+pub fn run(l: &Launch, mem: &DeviceMemory) -> Result<DispatchStats, DispatchError> {
+    l.check()?;
+    if l.scratch_lane_bytes != 0 && l.scratch_addr == 0 {
+        return Err(DispatchError::BadLaunch(
+            "the kernel needs scratch but no scratch area was provided".into(),
+        ));
+    }
+    let start = Instant::now();
+    let counts = l.geo.workgroups();
+    let total = counts.iter().map(|&v| v as u64).product::<u64>();
+    let wg_of = |i: u64| {
+        let x = (i % counts[0] as u64) as u32;
+        let y = ((i / counts[0] as u64) % counts[1] as u64) as u32;
+        let z = (i / (counts[0] as u64 * counts[1] as u64)) as u32;
+        [x, y, z]
+    };
+    let mut stats = DispatchStats {
+        workgroups: total,
+        ..Default::default()
+    };
+    let threads = l.threads.max(1);
+    if threads == 1 || total == 1 {
+        let mut wk = Worker::new();
+        for i in 0..total {
+            let (wi, li, nw) = run_workgroup(l, mem, wg_of(i), 0, &mut wk)?;
+            stats.wave_instructions += wi;
+            stats.lane_instructions += li;
+            stats.waves += nw;
+        }
+    } else {
+        use rayon::prelude::*;
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .map_err(|e| {
+                DispatchError::BadLaunch(format!("cannot start {threads} threads: {e}"))
+            })?;
+        let first_err = AtomicUsize::new(usize::MAX);
+        let errors: Mutex<Vec<(u64, DispatchError)>> = Mutex::new(Vec::new());
+        let (wi, li, nw) = (AtomicU64::new(0), AtomicU64::new(0), AtomicU64::new(0));
+        pool.install(|| {
+            (0..total)
+                .into_par_iter()
+                .for_each_init(Worker::new, |wk, i| {
+                    // Workgroups after a failed one are skipped; earlier ones still run, so the
+                    // error reported is the lowest-numbered one, whatever the thread timing.
+                    if i as usize > first_err.load(Ordering::Relaxed) {
+                        return;
+                    }
+                    let slot = rayon::current_thread_index().unwrap_or(0) as u64 % l.slots();
+                    match run_workgroup(l, mem, wg_of(i), slot, wk) {
+                        Ok((a, b, c)) => {
+                            wi.fetch_add(a, Ordering::Relaxed);
+                            li.fetch_add(b, Ordering::Relaxed);
+                            nw.fetch_add(c, Ordering::Relaxed);
+                        }
+                        Err(e) => {
+                            first_err.fetch_min(i as usize, Ordering::Relaxed);
+                            if let Ok(mut v) = errors.lock() {
+                                v.push((i, e));
+                            }
+                        }
+                    }
+                })
+        });
+        let errs = errors.into_inner().unwrap_or_else(|p| p.into_inner());
+        if let Some((_, e)) = errs.into_iter().min_by_key(|(i, _)| *i) {
+            return Err(e);
+        }
+        stats.wave_instructions = wi.into_inner();
+        stats.lane_instructions = li.into_inner();
+        stats.waves = nw.into_inner();
+    }
+    stats.elapsed = start.elapsed();
+    Ok(stats)
+}
