@@ -551,8 +551,9 @@ pub const VOPD_OPS: [Option<Op>; 19] = [
     Some(Op::V_CNDMASK_B32),
     Some(Op::V_MAX_F32),
     Some(Op::V_MIN_F32),
-    Some(Op::V_DOT2C_F32_F16),
-    Some(Op::V_DOT2C_F32_BF16),
+    Some(Op::V_DOT2ACC_F32_F16),
+    // v_dual_dot2c_f32_bf16: LLVM 19 does not decode it for gfx1100.
+    None,
     None,
     None,
     Some(Op::V_ADD_NC_U32),
