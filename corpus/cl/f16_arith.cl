@@ -2,13 +2,13 @@
 #pragma OPENCL EXTENSION cl_khr_fp16 : enable
 #pragma OPENCL FP_CONTRACT OFF
 __kernel void f16_arith(__global const half *a, __global const half *b, __global const half *c,
-                        __global half *out, uint n)
+                        __global half *out, __global half *out2, uint n)
 {
     uint i = get_global_id(0);
     if (i >= n)
         return;
     half x = a[i], y = b[i], z = c[i];
-    __global half *o = out + i * 12u;
+    __global half *o = out + i * 10u;
     o[0] = x + y;
     o[1] = x - y;
     o[2] = x * y;
@@ -19,8 +19,8 @@ __kernel void f16_arith(__global const half *a, __global const half *b, __global
     o[7] = (x < y) ? z : -z;
     o[8] = floor(x);
     o[9] = rint(y);
-    o[10] = x / y;
-    o[11] = sqrt(fabs(z));
+    out2[2u * i] = x / y;
+    out2[2u * i + 1u] = sqrt(fabs(z));
 }
 
 __kernel void f16_vec(__global const half2 *a, __global const half2 *b, __global half2 *out, half k, uint n)

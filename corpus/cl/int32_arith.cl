@@ -21,7 +21,7 @@ __kernel void int32_arith(__global const uint *a, __global const uint *b, __glob
     o[10] = mul_hi(x, y);
     o[11] = (uint)mul_hi(sx, sy);
     o[12] = mul24(x & 0xffffffu, y & 0xffffffu);
-    o[13] = (uint)mad24((sx << 8) >> 8, (sy << 8) >> 8, sx);
+    o[13] = (uint)mad24((int)(x << 8) >> 8, (int)(y << 8) >> 8, sx);
     o[14] = (uint)abs(sx);
     o[15] = abs_diff(sx, sy);
     o[16] = add_sat(x, y);

@@ -12,8 +12,8 @@ __kernel void subgroups(__global const int *in, __global int *out)
     o[4] = sub_group_scan_inclusive_add(v);
     o[5] = sub_group_scan_exclusive_add(v);
     o[6] = sub_group_scan_inclusive_max(v);
-    o[7] = sub_group_any(v > 900);
-    o[8] = sub_group_all(v > -1000);
+    o[7] = sub_group_any(v > 900) != 0;
+    o[8] = sub_group_all(v > -1000) != 0;
     o[9] = (int)get_sub_group_local_id();
     o[10] = (int)get_sub_group_id();
     o[11] = (int)(get_sub_group_size() * 1000u + get_num_sub_groups());

@@ -10,6 +10,6 @@ __kernel void workgroup_collectives(__global const int *in, __global int *out)
     o[3] = work_group_broadcast(v, 7u);
     o[4] = work_group_scan_inclusive_add(v);
     o[5] = work_group_scan_exclusive_max(v);
-    o[6] = work_group_any(v == 123);
-    o[7] = work_group_all(v >= -500);
+    o[6] = work_group_any(v == 123) != 0;
+    o[7] = work_group_all(v >= -500) != 0;
 }
