@@ -1,10 +1,731 @@
-//! FLAT, GLOBAL and SCRATCH memory instructions.
+//! FLAT, GLOBAL and SCRATCH memory instructions (RDNA3 ISA chapter 11, "Global, Scratch and Flat
+//! Address Space").
+//!
+//! Addressing (ISA 11.2, one address per lane):
+//! - GLOBAL: `saddr == NULL` ("off"): 64-bit VGPR pair + imm13 (signed); otherwise SGPR pair +
+//!   32-bit unsigned VGPR offset + imm13. `*_addtid_b32`: SGPR pair + imm[11:0] + lane * 4.
+//! - SCRATCH: private offset = (SVE ? VGPR : 0) + (saddr != NULL ? SGPR : 0) + imm13, which must
+//!   not be negative, then swizzled into the wave's scratch memory (see [`private_addr`]).
+//! - FLAT: 64-bit VGPR address classified by aperture, ignoring the offset (imm[11:0]; bit 12 is
+//!   ignored for FLAT): `[SHARED_APERTURE, +4 GiB)` is LDS at `addr + offset - SHARED_APERTURE`
+//!   (seed 000's LDS out-of-range rules apply), `[PRIVATE_APERTURE, +4 GiB)` is scratch at private
+//!   offset `addr + offset - PRIVATE_APERTURE`, anything else is global memory.
+//!
+//! Alignment follows SH_MEM_CONFIG.alignment_mode (seed 004, "Alignment"; `ExecConfig`): DWORD
+//! clears the address bits below min(size, 4), DWORD_STRICT / STRICT raise MEMVIOL for addresses
+//! not aligned to min(size, 4) / the access size, UNALIGNED accepts any address. Atomics must be
+//! aligned to their size in every mode (MEMVIOL otherwise). With no trap handler installed, MEMVIOL
+//! ends the dispatch as `ExecError::MemViol`.
+//!
+//! A global or scratch access outside every allocation (or outside the lane's private segment) is
+//! `ExecError::MemoryFault` naming the lane and address: the sandbox never lets guest code reach
+//! anything else. A load or returning atomic whose destination VGPRs are out of range is nullified
+//! before any memory is touched (seed 000, "Memory, LDS and GDS: reads and atomics with return").
 
-use crate::exec::Handler;
+use crate::decode::{iflags, opnd, Inst};
+use crate::exec::lds::{lds_load, lds_store};
+use crate::exec::operand::{read_sgpr, vdst_in_range, PRIVATE_APERTURE, SHARED_APERTURE};
+use crate::exec::{op_name, Ctx, ExecError, Flow, Handler};
 use crate::isa::Op;
+use crate::wave::{Wave, LANES};
+use std::sync::OnceLock;
+use wavesim_core::memory::{apply32, apply64, AtomicOp, DeviceMemory, MemError, Region};
+
+/// SH_MEM_CONFIG.alignment_mode values (seed 004, "Alignment").
+pub mod align_mode {
+    /// Addresses are forced to min(access size, 4)-byte alignment by clearing low bits.
+    pub const DWORD: u8 = 0;
+    /// Addresses not aligned to min(access size, 4) raise MEMVIOL.
+    pub const DWORD_STRICT: u8 = 1;
+    /// Addresses not aligned to the access size raise MEMVIOL.
+    pub const STRICT: u8 = 2;
+    /// Any alignment is accepted (what amdgpu programs for gfx11 compute queues).
+    pub const UNALIGNED: u8 = 3;
+}
+
+const FLAT: u8 = 0;
+const SCRATCH: u8 = 1;
+const GLOBAL: u8 = 2;
+
+/// Size of the LDS and private apertures.
+const APERTURE: u64 = 1 << 32;
+
+/// Device address of private (scratch) byte `offset` of `lane`.
+///
+/// ISA 11.2/11.3: scratch is swizzled with element size 4 and index stride = wave size, i.e.
+/// `FLAT_SCRATCH + (offset / 4) * 4 * wave_size + lane * 4 + offset % 4`: consecutive dwords of one
+/// lane are `4 * wave_size` bytes apart and the lanes' dwords are interleaved. A wave's scratch is
+/// therefore `wave_size * scratch_lane_bytes` bytes at `wave.scratch_base` (which the dispatcher
+/// also writes to FLAT_SCRATCH, see [`init_flat_scratch`]).
+#[inline]
+pub fn private_addr(w: &Wave, lane: usize, offset: u64) -> u64 {
+    let lanes = w.lanes() as u64;
+    w.scratch_base
+        .wrapping_add((offset / 4) * 4 * lanes)
+        .wrapping_add(lane as u64 * 4 + offset % 4)
+}
+
+/// Initialises FLAT_SCRATCH from the wave's scratch base (seed 000, "FLAT_SCRATCH
+/// initialization": zero when the wave has no scratch).
+pub fn init_flat_scratch(w: &mut Wave) {
+    let base = if w.scratch_lane_bytes == 0 {
+        0
+    } else {
+        w.scratch_base
+    };
+    w.hw.flat_scratch_lo = base as u32;
+    w.hw.flat_scratch_hi = (base >> 32) as u32;
+}
+
+/// Where one lane's access goes.
+#[derive(Clone, Copy, Debug)]
+enum Target {
+    Global(u64),
+    /// LDS byte address (may be out of range: seed 000's LDS rules then apply).
+    Lds(u64),
+    /// Offset in the lane's private segment.
+    Private(u64),
+}
+
+impl Target {
+    #[inline]
+    fn map(self, f: impl Fn(u64) -> u64) -> Target {
+        match self {
+            Target::Global(a) => Target::Global(f(a)),
+            Target::Lds(a) => Target::Lds(f(a)),
+            Target::Private(a) => Target::Private(f(a)),
+        }
+    }
+
+    #[inline]
+    fn raw(self) -> u64 {
+        match self {
+            Target::Global(a) | Target::Lds(a) | Target::Private(a) => a,
+        }
+    }
+}
+
+/// Per-instruction memory access state: the last allocation hit (so a wave whose lanes all hit one
+/// buffer does one bounds check per lane) and what errors should name.
+struct Mem<'a> {
+    mem: &'a DeviceMemory,
+    last: Option<&'a Region>,
+    name: &'static str,
+}
+
+impl<'a> Mem<'a> {
+    #[inline]
+    fn region(&mut self, lane: usize, addr: u64, n: u64) -> Result<&'a Region, ExecError> {
+        if let Some(r) = self.last {
+            if r.contains(addr, n) {
+                return Ok(r);
+            }
+        }
+        match self.mem.find(addr, n) {
+            Ok(r) => {
+                self.last = Some(r);
+                Ok(r)
+            }
+            Err(_) => Err(self.fault(lane, addr, n)),
+        }
+    }
+
+    fn fault(&self, lane: usize, addr: u64, n: u64) -> ExecError {
+        ExecError::MemoryFault {
+            lane: lane as u32,
+            addr,
+            size: n as u32,
+            kind: self.name,
+        }
+    }
+
+    /// Device address of private offset `off`..`off + n` of `lane`, checked against the lane's
+    /// private segment (hardware does no range check; the sandbox faults instead of touching
+    /// another wave's scratch).
+    #[inline]
+    fn private(&self, w: &Wave, lane: usize, off: u64, n: u64) -> Result<u64, ExecError> {
+        if off
+            .checked_add(n)
+            .is_none_or(|e| e > w.scratch_lane_bytes as u64)
+        {
+            return Err(self.fault(lane, PRIVATE_APERTURE.wrapping_add(off), n));
+        }
+        Ok(private_addr(w, lane, off))
+    }
+
+    #[inline]
+    fn read<const N: usize>(
+        &mut self,
+        w: &Wave,
+        lds: &[u8],
+        lane: usize,
+        t: Target,
+    ) -> Result<[u8; N], ExecError> {
+        match t {
+            Target::Global(a) => {
+                let r = self.region(lane, a, N as u64)?;
+                r.load::<N>(a).ok_or_else(|| self.fault(lane, a, N as u64))
+            }
+            Target::Lds(a) => Ok(lds_load::<N>(lds, a).unwrap_or([0; N])),
+            Target::Private(off) => {
+                self.private(w, lane, off, N as u64)?;
+                let mut out = [0u8; N];
+                if off % 4 == 0 && N % 4 == 0 {
+                    // Whole dwords: one translation each (they are 4 * wave_size bytes apart).
+                    for k in (0..N).step_by(4) {
+                        let a = private_addr(w, lane, off + k as u64);
+                        let r = self.region(lane, a, 4)?;
+                        let b = r.load::<4>(a).ok_or_else(|| self.fault(lane, a, 4))?;
+                        out[k..k + 4].copy_from_slice(&b);
+                    }
+                } else {
+                    for (k, o) in out.iter_mut().enumerate() {
+                        let a = private_addr(w, lane, off + k as u64);
+                        let r = self.region(lane, a, 1)?;
+                        *o = r.load::<1>(a).ok_or_else(|| self.fault(lane, a, 1))?[0];
+                    }
+                }
+                Ok(out)
+            }
+        }
+    }
+
+    #[inline]
+    fn write<const N: usize>(
+        &mut self,
+        w: &Wave,
+        lds: &mut [u8],
+        lane: usize,
+        t: Target,
+        bytes: [u8; N],
+    ) -> Result<(), ExecError> {
+        match t {
+            Target::Global(a) => {
+                let r = self.region(lane, a, N as u64)?;
+                r.store::<N>(a, bytes);
+            }
+            Target::Lds(a) => lds_store_dwords(lds, a, &bytes),
+            Target::Private(off) => {
+                self.private(w, lane, off, N as u64)?;
+                if off % 4 == 0 && N % 4 == 0 {
+                    for k in (0..N).step_by(4) {
+                        let a = private_addr(w, lane, off + k as u64);
+                        let r = self.region(lane, a, 4)?;
+                        r.store::<4>(a, [bytes[k], bytes[k + 1], bytes[k + 2], bytes[k + 3]]);
+                    }
+                } else {
+                    for (k, b) in bytes.iter().enumerate() {
+                        let a = private_addr(w, lane, off + k as u64);
+                        let r = self.region(lane, a, 1)?;
+                        r.store::<1>(a, [*b]);
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Stores `bytes` to LDS dword by dword: an out-of-range part is dropped (seed 000).
+#[inline]
+fn lds_store_dwords(lds: &mut [u8], a: u64, bytes: &[u8]) {
+    for (k, chunk) in bytes.chunks(4).enumerate() {
+        lds_store(lds, a.wrapping_add(4 * k as u64), chunk);
+    }
+}
+
+/// Applies the alignment mode to one lane's address for an access of `size` bytes.
+#[inline]
+fn align(mode: u8, lane: usize, t: Target, size: u64, atomic: bool) -> Result<Target, ExecError> {
+    let a = t.raw();
+    let small = size.min(4);
+    let t = match mode {
+        align_mode::UNALIGNED => t,
+        align_mode::DWORD => t.map(|a| a & !(small - 1)),
+        align_mode::DWORD_STRICT if a % small != 0 => {
+            return Err(memviol(
+                lane,
+                a,
+                "misaligned access (DWORD_STRICT alignment mode)",
+            ))
+        }
+        align_mode::STRICT if a % size.next_power_of_two() != 0 => {
+            return Err(memviol(
+                lane,
+                a,
+                "misaligned access (STRICT alignment mode)",
+            ))
+        }
+        _ => t,
+    };
+    // Seed 000/004: atomics must be aligned to their data size in every mode.
+    if atomic && t.raw() % size != 0 {
+        return Err(memviol(lane, t.raw(), "misaligned atomic"));
+    }
+    Ok(t)
+}
+
+fn memviol(lane: usize, addr: u64, why: &'static str) -> ExecError {
+    ExecError::MemViol {
+        lane: lane as u32,
+        addr,
+        why,
+    }
+}
+
+/// 64-bit scalar base of GLOBAL saddr (an aligned SGPR pair; NULL reads 0).
+#[inline]
+fn sbase64(w: &Wave, code: u16) -> u64 {
+    let c = code & !1;
+    read_sgpr(w, c) as u64 | (read_sgpr(w, c + 1) as u64) << 32
+}
+
+/// Computes every lane's target (all lanes, so the loop has no EXEC branches).
+#[inline]
+fn targets<const SEG: u8>(
+    w: &Wave,
+    inst: &Inst,
+    out: &mut [Target; LANES],
+) -> Result<(), ExecError> {
+    let vaddr = (inst.src[0] - opnd::VGPR0) as usize;
+    let saddr = inst.src[2];
+    let lo = w.vrow(vaddr);
+    match SEG {
+        GLOBAL => {
+            let imm = inst.imm as i64 as u64;
+            if saddr == opnd::NULL {
+                let hi = w.vrow(vaddr + 1);
+                for l in 0..LANES {
+                    let a = lo[l] as u64 | (hi[l] as u64) << 32;
+                    out[l] = Target::Global(a.wrapping_add(imm));
+                }
+            } else {
+                let base = sbase64(w, saddr).wrapping_add(imm);
+                for l in 0..LANES {
+                    out[l] = Target::Global(base.wrapping_add(lo[l] as u64));
+                }
+            }
+        }
+        SCRATCH => {
+            let soff = if saddr == opnd::NULL {
+                0
+            } else {
+                read_sgpr(w, saddr) as i64
+            };
+            let base = soff + inst.imm as i64;
+            let sve = inst.flags & iflags::SVE != 0;
+            for l in 0..LANES {
+                let v = if sve { lo[l] as i64 } else { 0 };
+                // ISA 11.2: the combined offset must not be negative; a negative one is outside
+                // the private segment, which `Mem::private` reports as a fault.
+                out[l] = Target::Private((base + v) as u64);
+            }
+        }
+        _ => {
+            // FLAT: the offset MSB is ignored (ISA 11.1 instruction fields).
+            let imm = (inst.imm & 0xfff) as u64;
+            let hi = w.vrow(vaddr + 1);
+            for l in 0..LANES {
+                let a = lo[l] as u64 | (hi[l] as u64) << 32;
+                out[l] = if a.wrapping_sub(SHARED_APERTURE) < APERTURE {
+                    Target::Lds(a - SHARED_APERTURE + imm)
+                } else if a.wrapping_sub(PRIVATE_APERTURE) < APERTURE {
+                    Target::Private(a - PRIVATE_APERTURE + imm)
+                } else {
+                    Target::Global(a.wrapping_add(imm))
+                };
+            }
+        }
+    }
+    Ok(())
+}
+
+// Load kinds: what is read and how it lands in the destination VGPR(s).
+pub(crate) const L_U8: u8 = 0;
+pub(crate) const L_I8: u8 = 1;
+pub(crate) const L_U16: u8 = 2;
+pub(crate) const L_I16: u8 = 3;
+pub(crate) const L_B32: u8 = 4;
+pub(crate) const L_B64: u8 = 5;
+pub(crate) const L_B96: u8 = 6;
+pub(crate) const L_B128: u8 = 7;
+pub(crate) const L_D16_U8: u8 = 8;
+pub(crate) const L_D16_I8: u8 = 9;
+pub(crate) const L_D16_B16: u8 = 10;
+pub(crate) const L_D16_HI_U8: u8 = 11;
+pub(crate) const L_D16_HI_I8: u8 = 12;
+pub(crate) const L_D16_HI_B16: u8 = 13;
+
+/// The 32-bit value a sub-dword load produces (d16 forms: the 16-bit half, merged later).
+#[inline]
+fn extend<const K: u8>(b: &[u8]) -> u32 {
+    match K {
+        L_U8 | L_D16_U8 | L_D16_HI_U8 => b[0] as u32,
+        L_I8 => b[0] as i8 as i32 as u32,
+        L_D16_I8 | L_D16_HI_I8 => b[0] as i8 as i16 as u16 as u32,
+        L_U16 | L_D16_B16 | L_D16_HI_B16 => u16::from_le_bytes([b[0], b[1]]) as u32,
+        L_I16 => i16::from_le_bytes([b[0], b[1]]) as i32 as u32,
+        _ => u32::from_le_bytes([b[0], b[1], b[2], b[3]]),
+    }
+}
+
+/// Writes `rows` to VGPRs starting at `dst` in the lanes of `mask` (range checked by the caller).
+#[inline]
+pub(crate) fn write_rows<const D: usize>(
+    w: &mut Wave,
+    dst: u16,
+    rows: &[[u32; LANES]; D],
+    mask: u64,
+) {
+    let base = (dst - opnd::VGPR0) as usize;
+    let full = mask == w.lane_mask();
+    let n = w.lanes();
+    for (k, vals) in rows.iter().enumerate() {
+        let Some(row) = w.vrow_mut(base + k) else {
+            return;
+        };
+        if full {
+            row[..n].copy_from_slice(&vals[..n]);
+        } else {
+            for l in 0..n {
+                if mask >> l & 1 != 0 {
+                    row[l] = vals[l];
+                }
+            }
+        }
+    }
+}
+
+/// `*_load_*`: `N` bytes per lane into `D` VGPRs.
+fn load<const SEG: u8, const K: u8, const N: usize, const D: usize>(
+    w: &mut Wave,
+    inst: &Inst,
+    ctx: &mut Ctx,
+) -> Result<Flow, ExecError> {
+    let dst = inst.dst[0];
+    if !vdst_in_range(w, dst, D) {
+        return Ok(Flow::Next);
+    }
+    let mut t = [Target::Global(0); LANES];
+    targets::<SEG>(w, inst, &mut t)?;
+    let exec = w.exec();
+    let mode = ctx.cfg.alignment_mode;
+    let mut m = Mem {
+        mem: ctx.mem,
+        last: None,
+        name: op_name(inst),
+    };
+    let mut rows = [[0u32; LANES]; D];
+    for l in 0..w.lanes() {
+        if exec >> l & 1 == 0 {
+            continue;
+        }
+        let tl = align(mode, l, t[l], N as u64, false)?;
+        let b = m.read::<N>(w, ctx.lds, l, tl)?;
+        if N >= 4 {
+            for k in 0..D {
+                rows[k][l] =
+                    u32::from_le_bytes([b[4 * k], b[4 * k + 1], b[4 * k + 2], b[4 * k + 3]]);
+            }
+        } else {
+            rows[0][l] = extend::<K>(&b);
+        }
+    }
+    if matches!(K, L_D16_U8 | L_D16_I8 | L_D16_B16) {
+        // d16: the low half is loaded, the high half of the VGPR is preserved.
+        let old = w.vrow((dst - opnd::VGPR0) as usize);
+        for l in 0..LANES {
+            rows[0][l] = (old[l] & 0xffff_0000) | (rows[0][l] & 0xffff);
+        }
+    } else if matches!(K, L_D16_HI_U8 | L_D16_HI_I8 | L_D16_HI_B16) {
+        let old = w.vrow((dst - opnd::VGPR0) as usize);
+        for l in 0..LANES {
+            rows[0][l] = (old[l] & 0xffff) | (rows[0][l] << 16);
+        }
+    }
+    write_rows(w, dst, &rows, exec);
+    Ok(Flow::Next)
+}
+
+// Store kinds.
+pub(crate) const S_B8: u8 = 0;
+pub(crate) const S_B16: u8 = 1;
+pub(crate) const S_DWORDS: u8 = 2;
+pub(crate) const S_HI_B8: u8 = 3;
+pub(crate) const S_HI_B16: u8 = 4;
+
+/// `*_store_*`: `N` bytes per lane from the data VGPR(s).
+fn store<const SEG: u8, const K: u8, const N: usize>(
+    w: &mut Wave,
+    inst: &Inst,
+    ctx: &mut Ctx,
+) -> Result<Flow, ExecError> {
+    let mut t = [Target::Global(0); LANES];
+    targets::<SEG>(w, inst, &mut t)?;
+    let exec = w.exec();
+    let mode = ctx.cfg.alignment_mode;
+    let data = (inst.src[1] - opnd::VGPR0) as usize;
+    let mut m = Mem {
+        mem: ctx.mem,
+        last: None,
+        name: op_name(inst),
+    };
+    for l in 0..w.lanes() {
+        if exec >> l & 1 == 0 {
+            continue;
+        }
+        let tl = align(mode, l, t[l], N as u64, false)?;
+        let mut b = [0u8; N];
+        match K {
+            S_DWORDS => {
+                for k in 0..N / 4 {
+                    b[4 * k..4 * k + 4].copy_from_slice(&w.vgpr_get(data + k, l).to_le_bytes());
+                }
+            }
+            _ => {
+                let v = w.vgpr_get(data, l);
+                let v = if matches!(K, S_HI_B8 | S_HI_B16) {
+                    v >> 16
+                } else {
+                    v
+                };
+                let le = v.to_le_bytes();
+                b.copy_from_slice(&le[..N]);
+            }
+        }
+        m.write::<N>(w, ctx.lds, l, tl, b)?;
+    }
+    Ok(Flow::Next)
+}
+
+/// `global_load_addtid_b32` / `global_store_addtid_b32`: SGPR base + imm[11:0] + lane * 4.
+fn addtid<const STORE: bool>(w: &mut Wave, inst: &Inst, ctx: &mut Ctx) -> Result<Flow, ExecError> {
+    let dst = inst.dst[0];
+    if !STORE && !vdst_in_range(w, dst, 1) {
+        return Ok(Flow::Next);
+    }
+    let base = sbase64(w, inst.src[2]).wrapping_add((inst.imm & 0xfff) as u64);
+    let exec = w.exec();
+    let mode = ctx.cfg.alignment_mode;
+    let data = (inst.src[1] - opnd::VGPR0) as usize;
+    let mut m = Mem {
+        mem: ctx.mem,
+        last: None,
+        name: op_name(inst),
+    };
+    let mut row = [[0u32; LANES]; 1];
+    for l in 0..w.lanes() {
+        if exec >> l & 1 == 0 {
+            continue;
+        }
+        let t = align(
+            mode,
+            l,
+            Target::Global(base.wrapping_add(4 * l as u64)),
+            4,
+            false,
+        )?;
+        if STORE {
+            let v = w.vgpr_get(data, l);
+            m.write::<4>(w, ctx.lds, l, t, v.to_le_bytes())?;
+        } else {
+            row[0][l] = u32::from_le_bytes(m.read::<4>(w, ctx.lds, l, t)?);
+        }
+    }
+    if !STORE {
+        write_rows(w, dst, &row, exec);
+    }
+    Ok(Flow::Next)
+}
+
+/// ISA atomic operation of each FLAT/GLOBAL atomic op, parsed once from the mnemonics.
+fn atomic_op(op: Op) -> AtomicOp {
+    static T: OnceLock<Vec<Option<AtomicOp>>> = OnceLock::new();
+    T.get_or_init(|| {
+        Op::ALL
+            .iter()
+            .map(|o| {
+                let n = o.name();
+                let rest = n
+                    .strip_prefix("flat_atomic_")
+                    .or_else(|| n.strip_prefix("global_atomic_"))?;
+                parse_atomic(rest)
+            })
+            .collect()
+    })[op as usize]
+        .unwrap_or(AtomicOp::Add)
+}
+
+/// The ISA operation of an atomic mnemonic body such as `add_u32`, `min_rtn_f64`, `cmpswap_b32`,
+/// `storexchg_rtn_b64` (shared with the DS atomics).
+pub(crate) fn parse_atomic(body: &str) -> Option<AtomicOp> {
+    let body = body.replace("_rtn", "");
+    let (tok, ty) = body.rsplit_once('_')?;
+    let f = ty.starts_with('f');
+    let i = ty.starts_with('i');
+    Some(match tok {
+        "add" if f => AtomicOp::AddF,
+        "add" => AtomicOp::Add,
+        "sub" => AtomicOp::Sub,
+        "rsub" => AtomicOp::Rsub,
+        "csub" => AtomicOp::CSub,
+        "inc" => AtomicOp::Inc,
+        "dec" => AtomicOp::Dec,
+        "min" if f => AtomicOp::MinF,
+        "min" if i => AtomicOp::MinI,
+        "min" => AtomicOp::MinU,
+        "max" if f => AtomicOp::MaxF,
+        "max" if i => AtomicOp::MaxI,
+        "max" => AtomicOp::MaxU,
+        "and" => AtomicOp::And,
+        "or" => AtomicOp::Or,
+        "xor" => AtomicOp::Xor,
+        "mskor" => AtomicOp::MskOr,
+        "swap" | "storexchg" => AtomicOp::Xchg,
+        "cmpswap" | "cmpstore" if f => AtomicOp::CmpSwapF,
+        "cmpswap" | "cmpstore" => AtomicOp::CmpSwap,
+        "wrap" => AtomicOp::Wrap,
+        _ => return None,
+    })
+}
+
+/// `*_atomic_*`: read-modify-write per lane in lane order; with GLC the pre-op value is returned
+/// (ISA 11.1: "GLC: 1 = return the memory value before the atomic operation"). Cmpswap data is
+/// {cmp, src} with src in the low half.
+fn atomic<const SEG: u8, const W64: bool>(
+    w: &mut Wave,
+    inst: &Inst,
+    ctx: &mut Ctx,
+) -> Result<Flow, ExecError> {
+    let op = atomic_op(inst.op);
+    let rtn = inst.flags & iflags::GLC != 0;
+    let dst = inst.dst[0];
+    let dwords = if W64 { 2 } else { 1 };
+    if rtn && !vdst_in_range(w, dst, dwords) {
+        return Ok(Flow::Next);
+    }
+    let mut t = [Target::Global(0); LANES];
+    targets::<SEG>(w, inst, &mut t)?;
+    let exec = w.exec();
+    let mode = ctx.cfg.alignment_mode;
+    let data = (inst.src[1] - opnd::VGPR0) as usize;
+    let cmpswap = matches!(op, AtomicOp::CmpSwap | AtomicOp::CmpSwapF);
+    let mut m = Mem {
+        mem: ctx.mem,
+        last: None,
+        name: op_name(inst),
+    };
+    let mut rows = [[0u32; LANES]; 2];
+    let size = 4 * dwords as u64;
+    for l in 0..w.lanes() {
+        if exec >> l & 1 == 0 {
+            continue;
+        }
+        let rd = |k: usize| w.vgpr_get(data + k, l);
+        let (src, cmp) = if W64 {
+            let src = rd(0) as u64 | (rd(1) as u64) << 32;
+            let cmp = if cmpswap {
+                rd(2) as u64 | (rd(3) as u64) << 32
+            } else {
+                0
+            };
+            (src, cmp)
+        } else {
+            (rd(0) as u64, if cmpswap { rd(1) as u64 } else { 0 })
+        };
+        let tl = align(mode, l, t[l], size, true)?;
+        let old = match tl {
+            Target::Global(a) => {
+                let r = m.region(l, a, size)?;
+                let res = if W64 {
+                    r.atomic64(a, op, src, cmp)
+                } else {
+                    r.atomic32(a, op, src as u32, cmp as u32).map(|v| v as u64)
+                };
+                res.map_err(|e| match e {
+                    MemError::Misaligned { addr, .. } => memviol(l, addr, "misaligned atomic"),
+                    _ => m.fault(l, a, size),
+                })?
+            }
+            Target::Lds(a) => crate::exec::lds::lds_atomic(ctx.lds, a, op, src, cmp, W64),
+            Target::Private(_) => {
+                // Scratch is private to the lane, so a plain read-modify-write is exact.
+                if W64 {
+                    let old = u64::from_le_bytes(m.read::<8>(w, ctx.lds, l, tl)?);
+                    let new = apply64(op, old, src, cmp);
+                    m.write::<8>(w, ctx.lds, l, tl, new.to_le_bytes())?;
+                    old
+                } else {
+                    let old = u32::from_le_bytes(m.read::<4>(w, ctx.lds, l, tl)?);
+                    let new = apply32(op, old, src as u32, cmp as u32);
+                    m.write::<4>(w, ctx.lds, l, tl, new.to_le_bytes())?;
+                    old as u64
+                }
+            }
+        };
+        rows[0][l] = old as u32;
+        rows[1][l] = (old >> 32) as u32;
+    }
+    if rtn {
+        if W64 {
+            write_rows(w, dst, &rows, exec);
+        } else {
+            write_rows(w, dst, &[rows[0]], exec);
+        }
+    }
+    Ok(Flow::Next)
+}
+
+macro_rules! seg_handlers {
+    ($S:expr, $rest:expr) => {
+        match $rest {
+            "load_u8" => load::<$S, L_U8, 1, 1> as Handler,
+            "load_i8" => load::<$S, L_I8, 1, 1>,
+            "load_u16" => load::<$S, L_U16, 2, 1>,
+            "load_i16" => load::<$S, L_I16, 2, 1>,
+            "load_b32" => load::<$S, L_B32, 4, 1>,
+            "load_b64" => load::<$S, L_B64, 8, 2>,
+            "load_b96" => load::<$S, L_B96, 12, 3>,
+            "load_b128" => load::<$S, L_B128, 16, 4>,
+            "load_d16_u8" => load::<$S, L_D16_U8, 1, 1>,
+            "load_d16_i8" => load::<$S, L_D16_I8, 1, 1>,
+            "load_d16_b16" => load::<$S, L_D16_B16, 2, 1>,
+            "load_d16_hi_u8" => load::<$S, L_D16_HI_U8, 1, 1>,
+            "load_d16_hi_i8" => load::<$S, L_D16_HI_I8, 1, 1>,
+            "load_d16_hi_b16" => load::<$S, L_D16_HI_B16, 2, 1>,
+            "store_b8" => store::<$S, S_B8, 1>,
+            "store_b16" => store::<$S, S_B16, 2>,
+            "store_b32" => store::<$S, S_DWORDS, 4>,
+            "store_b64" => store::<$S, S_DWORDS, 8>,
+            "store_b96" => store::<$S, S_DWORDS, 12>,
+            "store_b128" => store::<$S, S_DWORDS, 16>,
+            "store_d16_hi_b8" => store::<$S, S_HI_B8, 1>,
+            "store_d16_hi_b16" => store::<$S, S_HI_B16, 2>,
+            r if r.starts_with("atomic_") && parse_atomic(&r[7..]).is_some() => {
+                if r.ends_with("64") {
+                    atomic::<$S, true>
+                } else {
+                    atomic::<$S, false>
+                }
+            }
+            _ => return None,
+        }
+    };
+}
 
 /// The ops of this family that wavesim implements.
 pub fn handler(op: Op) -> Option<Handler> {
-    let _ = op;
-    None
+    let name = op.name();
+    if let Some(rest) = name.strip_prefix("flat_") {
+        return Some(seg_handlers!(FLAT, rest));
+    }
+    if let Some(rest) = name.strip_prefix("scratch_") {
+        return Some(seg_handlers!(SCRATCH, rest));
+    }
+    let rest = name.strip_prefix("global_")?;
+    match rest {
+        "load_addtid_b32" => Some(addtid::<false>),
+        "store_addtid_b32" => Some(addtid::<true>),
+        _ => Some(seg_handlers!(GLOBAL, rest)),
+    }
 }

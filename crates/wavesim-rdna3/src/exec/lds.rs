@@ -1,10 +1,679 @@
-//! Local data share instructions (DS) with seed 000's alignment and out-of-range rules.
+//! Local data share instructions (DS) with seed 000's alignment and out-of-range rules
+//! (RDNA3 ISA 16.15 "LDS & GDS Instructions"; seed 000 "LDS/GDS alignment and out of range").
+//!
+//! - Address: `ADDR VGPR + offset` (offset = {offset1, offset0}, unsigned 16 bits; the 2addr forms
+//!   add `offsetN * element size`, times 64 for stride64), 32-bit arithmetic.
+//! - Alignment (seed 000): UNALIGNED uses the address as is; every other mode clears the bits
+//!   below the local alignment (B16 2, B32 4, B64 8, B96/B128 16 bytes). DWORD_STRICT / STRICT
+//!   additionally raise MEMVIOL when the address is not aligned to min(local, 4) / local.
+//!   Atomics must be aligned to their size in every mode (MEMVIOL). The seed's `0xffff`-style masks
+//!   are read as "clear the low bits": the address keeps all 32 bits, so an address at or beyond
+//!   the workgroup's LDS size is out of range rather than wrapping.
+//! - Out of range (`addr >= LDS size`, the size of `Ctx::lds`): writes are dropped (per dword),
+//!   reads return 0, and a multi-dword read returns all zeros if any part is out of range. Atomics
+//!   out of range do nothing and return 0.
+//! - A returning op whose destination VGPRs are out of range is nullified (nothing is read or
+//!   written); out-of-range source VGPRs read VGPR0 (`Wave::vrow`).
+//! - M0 does not limit LDS accesses on gfx11 except where an instruction reads it
+//!   (ds_append/consume and the addtid forms use M0[15:0] as their base).
+//! - GDS, GWS, ordered count and the GS streamout registers are not emulated: those instructions
+//!   (and any DS instruction with the GDS bit) are `ExecError::Unimplemented`.
 
-use crate::exec::Handler;
+use crate::decode::{iflags, opnd, Inst};
+use crate::exec::flat::{
+    align_mode, parse_atomic, write_rows, L_B128, L_B32, L_B64, L_B96, L_D16_B16, L_D16_HI_B16,
+    L_D16_HI_I8, L_D16_HI_U8, L_D16_I8, L_D16_U8, L_I16, L_I8, L_U16, L_U8, S_B16, S_B8, S_DWORDS,
+    S_HI_B16, S_HI_B8,
+};
+use crate::exec::operand::vdst_in_range;
+use crate::exec::{op_name, Ctx, ExecError, Flow, Handler};
 use crate::isa::Op;
+use crate::wave::{Wave, LANES};
+use std::sync::OnceLock;
+use wavesim_core::memory::{apply32, apply64, AtomicOp};
+
+/// Reads `N` bytes of LDS at `a`; None if any part is out of range.
+#[inline]
+pub(crate) fn lds_load<const N: usize>(lds: &[u8], a: u64) -> Option<[u8; N]> {
+    let a = usize::try_from(a).ok()?;
+    let s = lds.get(a..a.checked_add(N)?)?;
+    let mut b = [0u8; N];
+    b.copy_from_slice(s);
+    Some(b)
+}
+
+/// Writes `bytes` (at most one dword) to LDS at `a`; dropped if out of range.
+#[inline]
+pub(crate) fn lds_store(lds: &mut [u8], a: u64, bytes: &[u8]) {
+    let Ok(a) = usize::try_from(a) else { return };
+    let Some(end) = a.checked_add(bytes.len()) else {
+        return;
+    };
+    if let Some(d) = lds.get_mut(a..end) {
+        d.copy_from_slice(bytes);
+    }
+}
+
+/// An LDS atomic at `a` (already aligned); out of range: no effect, returns 0.
+#[inline]
+pub(crate) fn lds_atomic(
+    lds: &mut [u8],
+    a: u64,
+    op: AtomicOp,
+    src: u64,
+    cmp: u64,
+    w64: bool,
+) -> u64 {
+    if w64 {
+        let Some(b) = lds_load::<8>(lds, a) else {
+            return 0;
+        };
+        let old = u64::from_le_bytes(b);
+        lds_store(lds, a, &apply64(op, old, src, cmp).to_le_bytes()[..4]);
+        lds_store(lds, a + 4, &apply64(op, old, src, cmp).to_le_bytes()[4..]);
+        old
+    } else {
+        let Some(b) = lds_load::<4>(lds, a) else {
+            return 0;
+        };
+        let old = u32::from_le_bytes(b);
+        lds_store(
+            lds,
+            a,
+            &apply32(op, old, src as u32, cmp as u32).to_le_bytes(),
+        );
+        old as u64
+    }
+}
+
+fn memviol(lane: usize, addr: u32, why: &'static str) -> ExecError {
+    ExecError::MemViol {
+        lane: lane as u32,
+        addr: addr as u64,
+        why,
+    }
+}
+
+/// Seed 000's LDS address alignment for an element with local alignment `local` (a power of two).
+#[inline]
+fn lds_align(mode: u8, lane: usize, addr: u32, local: u32) -> Result<u32, ExecError> {
+    match mode {
+        align_mode::UNALIGNED => Ok(addr),
+        align_mode::DWORD_STRICT if addr % local.min(4) != 0 => Err(memviol(
+            lane,
+            addr,
+            "misaligned LDS access (DWORD_STRICT alignment mode)",
+        )),
+        align_mode::STRICT if addr % local != 0 => Err(memviol(
+            lane,
+            addr,
+            "misaligned LDS access (STRICT alignment mode)",
+        )),
+        _ => Ok(addr & !(local - 1)),
+    }
+}
+
+/// Atomics: the mode's alignment, then the size alignment every mode requires.
+#[inline]
+fn lds_align_atomic(mode: u8, lane: usize, addr: u32, size: u32) -> Result<u32, ExecError> {
+    let a = lds_align(mode, lane, addr, size)?;
+    if a % size != 0 {
+        return Err(memviol(lane, a, "misaligned LDS atomic"));
+    }
+    Ok(a)
+}
+
+/// Local alignment of an access of `n` bytes (seed 000: B96 and B128 are 16-byte aligned).
+const fn local_align(n: usize) -> u32 {
+    match n {
+        0 | 1 => 1,
+        2 => 2,
+        3 | 4 => 4,
+        5..=8 => 8,
+        _ => 16,
+    }
+}
+
+#[inline]
+fn gds_check(inst: &Inst) -> Result<(), ExecError> {
+    if inst.flags & iflags::GDS != 0 {
+        return Err(ExecError::Unimplemented {
+            name: op_name(inst),
+        });
+    }
+    Ok(())
+}
+
+#[inline]
+fn vreg(code: u16) -> usize {
+    (code - opnd::VGPR0) as usize
+}
+
+/// Single-address loads: `N` bytes into `D` VGPRs (d16 forms merge into half the VGPR).
+fn ds_load<const K: u8, const N: usize, const D: usize>(
+    w: &mut Wave,
+    inst: &Inst,
+    ctx: &mut Ctx,
+) -> Result<Flow, ExecError> {
+    gds_check(inst)?;
+    let dst = inst.dst[0];
+    if !vdst_in_range(w, dst, D) {
+        return Ok(Flow::Next);
+    }
+    let exec = w.exec();
+    let mode = ctx.cfg.alignment_mode;
+    let off = (inst.imm & 0xffff) as u32;
+    let addr = w.vrow(vreg(inst.src[0]));
+    let mut rows = [[0u32; LANES]; D];
+    for l in 0..w.lanes() {
+        if exec >> l & 1 == 0 {
+            continue;
+        }
+        let a = lds_align(mode, l, addr[l].wrapping_add(off), local_align(N))?;
+        let b = lds_load::<N>(ctx.lds, a as u64).unwrap_or([0; N]);
+        if N >= 4 {
+            for k in 0..D {
+                rows[k][l] =
+                    u32::from_le_bytes([b[4 * k], b[4 * k + 1], b[4 * k + 2], b[4 * k + 3]]);
+            }
+        } else {
+            rows[0][l] = match K {
+                L_I8 => b[0] as i8 as i32 as u32,
+                L_D16_I8 | L_D16_HI_I8 => b[0] as i8 as i16 as u16 as u32,
+                L_I16 => i16::from_le_bytes([b[0], b[1]]) as i32 as u32,
+                _ if N == 2 => u16::from_le_bytes([b[0], b[1]]) as u32,
+                _ => b[0] as u32,
+            };
+        }
+    }
+    if matches!(K, L_D16_U8 | L_D16_I8 | L_D16_B16) {
+        let old = w.vrow(vreg(dst));
+        for l in 0..LANES {
+            rows[0][l] = (old[l] & 0xffff_0000) | (rows[0][l] & 0xffff);
+        }
+    } else if matches!(K, L_D16_HI_U8 | L_D16_HI_I8 | L_D16_HI_B16) {
+        let old = w.vrow(vreg(dst));
+        for l in 0..LANES {
+            rows[0][l] = (old[l] & 0xffff) | (rows[0][l] << 16);
+        }
+    }
+    write_rows(w, dst, &rows, exec);
+    Ok(Flow::Next)
+}
+
+/// Single-address stores of `N` bytes.
+fn ds_store<const K: u8, const N: usize>(
+    w: &mut Wave,
+    inst: &Inst,
+    ctx: &mut Ctx,
+) -> Result<Flow, ExecError> {
+    gds_check(inst)?;
+    let exec = w.exec();
+    let mode = ctx.cfg.alignment_mode;
+    let off = (inst.imm & 0xffff) as u32;
+    let addr = vreg(inst.src[0]);
+    let data = vreg(inst.src[1]);
+    for l in 0..w.lanes() {
+        if exec >> l & 1 == 0 {
+            continue;
+        }
+        let a = lds_align(
+            mode,
+            l,
+            w.vgpr_get(addr, l).wrapping_add(off),
+            local_align(N),
+        )? as u64;
+        if K == S_DWORDS {
+            for k in 0..N / 4 {
+                let v = w.vgpr_get(data + k, l);
+                lds_store(ctx.lds, a + 4 * k as u64, &v.to_le_bytes());
+            }
+        } else {
+            let v = w.vgpr_get(data, l);
+            let v = if matches!(K, S_HI_B8 | S_HI_B16) {
+                v >> 16
+            } else {
+                v
+            };
+            lds_store(ctx.lds, a, &v.to_le_bytes()[..N]);
+        }
+    }
+    Ok(Flow::Next)
+}
+
+/// `ds_load_2addr[_stride64]_b32/b64`: two elements of `E` bytes at offset0/offset1 * E * STRIDE.
+fn ds_load2<const E: usize, const STRIDE: u32>(
+    w: &mut Wave,
+    inst: &Inst,
+    ctx: &mut Ctx,
+) -> Result<Flow, ExecError> {
+    gds_check(inst)?;
+    let dst = inst.dst[0];
+    let dw = E / 4;
+    if !vdst_in_range(w, dst, 2 * dw) {
+        return Ok(Flow::Next);
+    }
+    let exec = w.exec();
+    let mode = ctx.cfg.alignment_mode;
+    let offs = [
+        (inst.imm & 0xff) as u32 * E as u32 * STRIDE,
+        (inst.imm >> 8 & 0xff) as u32 * E as u32 * STRIDE,
+    ];
+    let addr = w.vrow(vreg(inst.src[0]));
+    let mut rows = [[0u32; LANES]; 4];
+    for l in 0..w.lanes() {
+        if exec >> l & 1 == 0 {
+            continue;
+        }
+        for (j, off) in offs.iter().enumerate() {
+            let a = lds_align(mode, l, addr[l].wrapping_add(*off), E as u32)? as u64;
+            // Each element is read whole or returns zeros (seed 000: multi-dword reads).
+            if E == 8 {
+                let b = lds_load::<8>(ctx.lds, a).unwrap_or([0; 8]);
+                rows[2 * j][l] = u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
+                rows[2 * j + 1][l] = u32::from_le_bytes([b[4], b[5], b[6], b[7]]);
+            } else {
+                rows[j][l] = u32::from_le_bytes(lds_load::<4>(ctx.lds, a).unwrap_or([0; 4]));
+            }
+        }
+    }
+    if E == 8 {
+        write_rows(w, dst, &rows, exec);
+    } else {
+        write_rows(w, dst, &[rows[0], rows[1]], exec);
+    }
+    Ok(Flow::Next)
+}
+
+/// `ds_store_2addr[_stride64]_b32/b64`: data0 at offset0, data1 at offset1.
+fn ds_store2<const E: usize, const STRIDE: u32>(
+    w: &mut Wave,
+    inst: &Inst,
+    ctx: &mut Ctx,
+) -> Result<Flow, ExecError> {
+    gds_check(inst)?;
+    let exec = w.exec();
+    let mode = ctx.cfg.alignment_mode;
+    let offs = [
+        (inst.imm & 0xff) as u32 * E as u32 * STRIDE,
+        (inst.imm >> 8 & 0xff) as u32 * E as u32 * STRIDE,
+    ];
+    let addr = vreg(inst.src[0]);
+    let data = [vreg(inst.src[1]), vreg(inst.src[2])];
+    for l in 0..w.lanes() {
+        if exec >> l & 1 == 0 {
+            continue;
+        }
+        for j in 0..2 {
+            let a = lds_align(mode, l, w.vgpr_get(addr, l).wrapping_add(offs[j]), E as u32)? as u64;
+            for k in 0..E / 4 {
+                let v = w.vgpr_get(data[j] + k, l);
+                lds_store(ctx.lds, a + 4 * k as u64, &v.to_le_bytes());
+            }
+        }
+    }
+    Ok(Flow::Next)
+}
+
+/// ISA operation of each DS atomic op, parsed once from the mnemonics.
+fn ds_atomic_op(op: Op) -> AtomicOp {
+    static T: OnceLock<Vec<Option<AtomicOp>>> = OnceLock::new();
+    T.get_or_init(|| {
+        Op::ALL
+            .iter()
+            .map(|o| parse_atomic(o.name().strip_prefix("ds_")?))
+            .collect()
+    })[op as usize]
+        .unwrap_or(AtomicOp::Add)
+}
+
+/// DS atomics: `MEM = op(MEM, DATA, DATA2)` per lane in lane order; `_rtn_` returns the old value.
+fn ds_atomic<const W64: bool, const RTN: bool>(
+    w: &mut Wave,
+    inst: &Inst,
+    ctx: &mut Ctx,
+) -> Result<Flow, ExecError> {
+    gds_check(inst)?;
+    let op = ds_atomic_op(inst.op);
+    let dst = inst.dst[0];
+    let dw = if W64 { 2 } else { 1 };
+    if RTN && !vdst_in_range(w, dst, dw) {
+        return Ok(Flow::Next);
+    }
+    let exec = w.exec();
+    let mode = ctx.cfg.alignment_mode;
+    let off = (inst.imm & 0xffff) as u32;
+    let addr = vreg(inst.src[0]);
+    let (d0, d1) = (vreg(inst.src[1]), vreg(inst.src[2]));
+    let mut rows = [[0u32; LANES]; 2];
+    for l in 0..w.lanes() {
+        if exec >> l & 1 == 0 {
+            continue;
+        }
+        let a = lds_align_atomic(
+            mode,
+            l,
+            w.vgpr_get(addr, l).wrapping_add(off),
+            4 * dw as u32,
+        )? as u64;
+        let rd = |r: usize| {
+            if W64 {
+                w.vgpr_get(r, l) as u64 | (w.vgpr_get(r + 1, l) as u64) << 32
+            } else {
+                w.vgpr_get(r, l) as u64
+            }
+        };
+        let old = lds_atomic(ctx.lds, a, op, rd(d0), rd(d1), W64);
+        rows[0][l] = old as u32;
+        rows[1][l] = (old >> 32) as u32;
+    }
+    if RTN {
+        if W64 {
+            write_rows(w, dst, &rows, exec);
+        } else {
+            write_rows(w, dst, &[rows[0]], exec);
+        }
+    }
+    Ok(Flow::Next)
+}
+
+/// `ds_storexchg_2addr[_stride64]_rtn_b32/b64`: two exchanges, both old values returned.
+fn ds_xchg2<const E: usize, const STRIDE: u32>(
+    w: &mut Wave,
+    inst: &Inst,
+    ctx: &mut Ctx,
+) -> Result<Flow, ExecError> {
+    gds_check(inst)?;
+    let dst = inst.dst[0];
+    let dw = E / 4;
+    if !vdst_in_range(w, dst, 2 * dw) {
+        return Ok(Flow::Next);
+    }
+    let exec = w.exec();
+    let mode = ctx.cfg.alignment_mode;
+    let offs = [
+        (inst.imm & 0xff) as u32 * E as u32 * STRIDE,
+        (inst.imm >> 8 & 0xff) as u32 * E as u32 * STRIDE,
+    ];
+    let addr = vreg(inst.src[0]);
+    let data = [vreg(inst.src[1]), vreg(inst.src[2])];
+    let mut rows = [[0u32; LANES]; 4];
+    for l in 0..w.lanes() {
+        if exec >> l & 1 == 0 {
+            continue;
+        }
+        for j in 0..2 {
+            let a = lds_align_atomic(mode, l, w.vgpr_get(addr, l).wrapping_add(offs[j]), E as u32)?
+                as u64;
+            let mut v = w.vgpr_get(data[j], l) as u64;
+            if E == 8 {
+                v |= (w.vgpr_get(data[j] + 1, l) as u64) << 32;
+            }
+            let old = lds_atomic(ctx.lds, a, AtomicOp::Xchg, v, 0, E == 8);
+            rows[j * dw][l] = old as u32;
+            if E == 8 {
+                rows[j * dw + 1][l] = (old >> 32) as u32;
+            }
+        }
+    }
+    if E == 8 {
+        write_rows(w, dst, &rows, exec);
+    } else {
+        write_rows(w, dst, &[rows[0], rows[1]], exec);
+    }
+    Ok(Flow::Next)
+}
+
+/// `ds_condxchg32_rtn_b64`: two dwords at `(ADDR + offset) & ~7`; each is replaced by DATA's
+/// half with bit 31 cleared when that half's bit 31 is set; both old dwords are returned.
+fn ds_condxchg(w: &mut Wave, inst: &Inst, ctx: &mut Ctx) -> Result<Flow, ExecError> {
+    gds_check(inst)?;
+    let dst = inst.dst[0];
+    if !vdst_in_range(w, dst, 2) {
+        return Ok(Flow::Next);
+    }
+    let exec = w.exec();
+    let off = (inst.imm & 0xffff) as u32;
+    let addr = vreg(inst.src[0]);
+    let data = vreg(inst.src[1]);
+    let mut rows = [[0u32; LANES]; 2];
+    for l in 0..w.lanes() {
+        if exec >> l & 1 == 0 {
+            continue;
+        }
+        let a0 = (w.vgpr_get(addr, l).wrapping_add(off) & !7) as u64;
+        for k in 0..2 {
+            let a = a0 + 4 * k as u64;
+            let d = w.vgpr_get(data + k, l);
+            rows[k][l] = lds_load::<4>(ctx.lds, a).map_or(0, u32::from_le_bytes);
+            if d >> 31 != 0 {
+                lds_store(ctx.lds, a, &(d & 0x7fff_ffff).to_le_bytes());
+            }
+        }
+    }
+    write_rows(w, dst, &rows, exec);
+    Ok(Flow::Next)
+}
+
+/// `ds_store_addtid_b32` / `ds_load_addtid_b32`: `offset + M0[15:0] + lane * 4`.
+fn ds_addtid<const STORE: bool>(
+    w: &mut Wave,
+    inst: &Inst,
+    ctx: &mut Ctx,
+) -> Result<Flow, ExecError> {
+    gds_check(inst)?;
+    let dst = inst.dst[0];
+    if !STORE && !vdst_in_range(w, dst, 1) {
+        return Ok(Flow::Next);
+    }
+    let exec = w.exec();
+    let mode = ctx.cfg.alignment_mode;
+    let base = (inst.imm & 0xffff) as u32 + (w.m0() & 0xffff);
+    let data = vreg(inst.src[1]);
+    let mut row = [[0u32; LANES]; 1];
+    for l in 0..w.lanes() {
+        if exec >> l & 1 == 0 {
+            continue;
+        }
+        let a = lds_align(mode, l, base + 4 * l as u32, 4)? as u64;
+        if STORE {
+            lds_store(ctx.lds, a, &w.vgpr_get(data, l).to_le_bytes());
+        } else {
+            row[0][l] = lds_load::<4>(ctx.lds, a).map_or(0, u32::from_le_bytes);
+        }
+    }
+    if !STORE {
+        write_rows(w, dst, &row, exec);
+    }
+    Ok(Flow::Next)
+}
+
+/// `ds_append` / `ds_consume`: one atomic add/subtract of popcount(EXEC) at M0[15:0] + offset,
+/// the pre-op value broadcast to all active lanes (ISA 16.15).
+fn ds_append<const CONSUME: bool>(
+    w: &mut Wave,
+    inst: &Inst,
+    ctx: &mut Ctx,
+) -> Result<Flow, ExecError> {
+    gds_check(inst)?;
+    let dst = inst.dst[0];
+    if !vdst_in_range(w, dst, 1) {
+        return Ok(Flow::Next);
+    }
+    let exec = w.exec();
+    let addr = (w.m0() & 0xffff).wrapping_add((inst.imm & 0xffff) as u32);
+    if addr % 4 != 0 {
+        return Err(memviol(
+            exec.trailing_zeros() as usize % 64,
+            addr,
+            "misaligned LDS atomic",
+        ));
+    }
+    let n = exec.count_ones();
+    let op = if CONSUME {
+        AtomicOp::Sub
+    } else {
+        AtomicOp::Add
+    };
+    let old = lds_atomic(ctx.lds, addr as u64, op, n as u64, 0, false) as u32;
+    write_rows(w, dst, &[[old; LANES]], exec);
+    Ok(Flow::Next)
+}
+
+/// `ds_swizzle_b32`: the ISA 16.15 pseudocode (FFT, rotate, quad-permute and bitmask modes), per
+/// 32-lane group; a source lane that is not in EXEC gives 0. The data comes from the ADDR VGPR.
+fn ds_swizzle(w: &mut Wave, inst: &Inst, _ctx: &mut Ctx) -> Result<Flow, ExecError> {
+    gds_check(inst)?;
+    let dst = inst.dst[0];
+    if !vdst_in_range(w, dst, 1) {
+        return Ok(Flow::Next);
+    }
+    let exec = w.exec();
+    let off = (inst.imm & 0xffff) as u32;
+    let src = w.vrow(vreg(inst.src[0]));
+    let mut out = [0u32; LANES];
+    for (i, o) in out.iter_mut().enumerate().take(w.lanes()) {
+        let i32_ = i as u32;
+        let j = if off >= 0xe000 {
+            let mask = off & 0x1f;
+            let mut j = (i32_ & 0x1f).reverse_bits() >> 27;
+            j >>= mask.count_ones();
+            j | (i32_ & mask) | (i32_ & 0x20)
+        } else if off >= 0xc000 {
+            let mask = off & 0x1f;
+            let mut rot = (off >> 5) & 0x1f;
+            if off & (1 << 10) != 0 {
+                rot = rot.wrapping_neg();
+            }
+            ((i32_ & mask) | (i32_.wrapping_add(rot) & !mask)) & 0x1f | (i32_ & 0x20)
+        } else if off & 0x8000 != 0 {
+            (i32_ & !3) | (off >> (2 * (i32_ & 3)) & 3)
+        } else {
+            let and = off & 0x1f;
+            let or = (off >> 5) & 0x1f;
+            let xor = (off >> 10) & 0x1f;
+            ((((i32_ & 0x1f) & and) | or) ^ xor) | (i32_ & 0x20)
+        } as usize;
+        *o = if exec >> j & 1 != 0 { src[j] } else { 0 };
+    }
+    write_rows(w, dst, &[out], exec);
+    Ok(Flow::Next)
+}
+
+/// The source/destination lane a permute address selects: `(addr + offset) / 4 mod 32`, within the
+/// lane's own 32-lane half (ISA 16.15: "destination lane is MOD 32 regardless of wave size"; a
+/// wave64 DS instruction is issued per half, seed 002).
+#[inline]
+fn perm_lane(i: usize, addr: u32, off: u32) -> usize {
+    (i & 32) | ((addr.wrapping_add(off) / 4) % 32) as usize
+}
+
+/// `ds_permute_b32` (forward: lane i sends DATA0 to lane addr/4) and `ds_bpermute_b32` (backward:
+/// lane i reads DATA0 of lane addr/4). EXEC applies to sources and destinations; lanes nobody
+/// writes (permute) or whose source is inactive (bpermute) get 0; the highest source lane wins.
+fn ds_permute<const BACK: bool>(
+    w: &mut Wave,
+    inst: &Inst,
+    _ctx: &mut Ctx,
+) -> Result<Flow, ExecError> {
+    gds_check(inst)?;
+    let dst = inst.dst[0];
+    if !vdst_in_range(w, dst, 1) {
+        return Ok(Flow::Next);
+    }
+    let exec = w.exec();
+    let off = (inst.imm & 0xffff) as u32;
+    let addr = w.vrow(vreg(inst.src[0]));
+    let data = w.vrow(vreg(inst.src[1]));
+    let mut tmp = [0u32; LANES];
+    for i in 0..w.lanes() {
+        let j = perm_lane(i, addr[i], off);
+        if BACK {
+            if exec >> j & 1 != 0 {
+                tmp[i] = data[j];
+            }
+        } else if exec >> i & 1 != 0 {
+            tmp[j] = data[i];
+        }
+    }
+    write_rows(w, dst, &[tmp], exec);
+    Ok(Flow::Next)
+}
+
+fn ds_nop(_: &mut Wave, _: &Inst, _: &mut Ctx) -> Result<Flow, ExecError> {
+    Ok(Flow::Next)
+}
+
+/// GDS/GWS/ordered-count/GS-register and BVH-stack instructions: not emulated.
+fn not_emulated(_: &mut Wave, inst: &Inst, _: &mut Ctx) -> Result<Flow, ExecError> {
+    Err(ExecError::Unimplemented {
+        name: op_name(inst),
+    })
+}
 
 /// The ops of this family that wavesim implements.
 pub fn handler(op: Op) -> Option<Handler> {
-    let _ = op;
-    None
+    let rest = op.name().strip_prefix("ds_")?;
+    Some(match rest {
+        "load_u8" => ds_load::<L_U8, 1, 1> as Handler,
+        "load_i8" => ds_load::<L_I8, 1, 1>,
+        "load_u16" => ds_load::<L_U16, 2, 1>,
+        "load_i16" => ds_load::<L_I16, 2, 1>,
+        "load_b32" => ds_load::<L_B32, 4, 1>,
+        "load_b64" => ds_load::<L_B64, 8, 2>,
+        "load_b96" => ds_load::<L_B96, 12, 3>,
+        "load_b128" => ds_load::<L_B128, 16, 4>,
+        "load_u8_d16" => ds_load::<L_D16_U8, 1, 1>,
+        "load_i8_d16" => ds_load::<L_D16_I8, 1, 1>,
+        "load_u16_d16" => ds_load::<L_D16_B16, 2, 1>,
+        "load_u8_d16_hi" => ds_load::<L_D16_HI_U8, 1, 1>,
+        "load_i8_d16_hi" => ds_load::<L_D16_HI_I8, 1, 1>,
+        "load_u16_d16_hi" => ds_load::<L_D16_HI_B16, 2, 1>,
+        "store_b8" => ds_store::<S_B8, 1>,
+        "store_b16" => ds_store::<S_B16, 2>,
+        "store_b32" => ds_store::<S_DWORDS, 4>,
+        "store_b64" => ds_store::<S_DWORDS, 8>,
+        "store_b96" => ds_store::<S_DWORDS, 12>,
+        "store_b128" => ds_store::<S_DWORDS, 16>,
+        "store_b8_d16_hi" => ds_store::<S_HI_B8, 1>,
+        "store_b16_d16_hi" => ds_store::<S_HI_B16, 2>,
+        "load_2addr_b32" => ds_load2::<4, 1>,
+        "load_2addr_stride64_b32" => ds_load2::<4, 64>,
+        "load_2addr_b64" => ds_load2::<8, 1>,
+        "load_2addr_stride64_b64" => ds_load2::<8, 64>,
+        "store_2addr_b32" => ds_store2::<4, 1>,
+        "store_2addr_stride64_b32" => ds_store2::<4, 64>,
+        "store_2addr_b64" => ds_store2::<8, 1>,
+        "store_2addr_stride64_b64" => ds_store2::<8, 64>,
+        "storexchg_2addr_rtn_b32" => ds_xchg2::<4, 1>,
+        "storexchg_2addr_stride64_rtn_b32" => ds_xchg2::<4, 64>,
+        "storexchg_2addr_rtn_b64" => ds_xchg2::<8, 1>,
+        "storexchg_2addr_stride64_rtn_b64" => ds_xchg2::<8, 64>,
+        "condxchg32_rtn_b64" => ds_condxchg,
+        "store_addtid_b32" => ds_addtid::<true>,
+        "load_addtid_b32" => ds_addtid::<false>,
+        "append" => ds_append::<false>,
+        "consume" => ds_append::<true>,
+        "swizzle_b32" => ds_swizzle,
+        "permute_b32" => ds_permute::<false>,
+        "bpermute_b32" => ds_permute::<true>,
+        "nop" => ds_nop,
+        r if r.starts_with("gws_")
+            || r == "ordered_count"
+            || r.ends_with("gs_reg_rtn")
+            || r.starts_with("bvh_stack") =>
+        {
+            not_emulated
+        }
+        r if parse_atomic(r).is_some() => {
+            let w64 = r.ends_with("64");
+            match (w64, r.contains("_rtn_")) {
+                (false, false) => ds_atomic::<false, false>,
+                (false, true) => ds_atomic::<false, true>,
+                (true, false) => ds_atomic::<true, false>,
+                (true, true) => ds_atomic::<true, true>,
+            }
+        }
+        _ => return None,
+    })
 }

@@ -125,10 +125,20 @@ pub struct Ctx<'a> {
 }
 
 /// Settings that change instruction behaviour.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct ExecConfig {
     /// SH_MEM_CONFIG.alignment_mode (0 DWORD, 1 DWORD_STRICT, 2 STRICT, 3 UNALIGNED).
     pub alignment_mode: u8,
+}
+
+impl Default for ExecConfig {
+    /// As hardware runs compute: amdgpu programs SH_MEM_CONFIG.alignment_mode = UNALIGNED for
+    /// gfx11 (`DEFAULT_SH_MEM_CONFIG`), and LLVM relies on it for unaligned global/LDS accesses.
+    fn default() -> Self {
+        ExecConfig {
+            alignment_mode: crate::exec::flat::align_mode::UNALIGNED,
+        }
+    }
 }
 
 /// The name used in errors for an instruction (`v_add_f32` etc.).
