@@ -66,7 +66,7 @@ build_one() { # $1 = source path relative to corpus/ (cl/NAME.cl or ll/NAME.ll)
                 -Xclang -finclude-default-header -Wno-linker-warnings -Werror=implicit-function-declaration \
                 "${libs[@]}" "${extra[@]}" -c "$src" -o "$TMP/$name.o" || return 1
         else
-            "$CLANG" -x ir -target amdgcn-amd-amdhsa -mcpu=gfx1100 "${wflag[@]}" -O2 "${extra[@]}" \
+            "$CLANG" -x ir -target amdgcn-amd-amdhsa -mcpu=gfx1100 "${wflag[@]}" -O2 -nogpulib "${extra[@]}" \
                 -c "$src" -o "$TMP/$name.o" || return 1
         fi
         "$LLD" -shared "$TMP/$name.o" -o "$dir/$name.hsaco" || return 1

@@ -23,11 +23,19 @@ SCALAR_SIZE = {"u8": 1, "i8": 1, "u16": 2, "i16": 2, "f16": 2, "u32": 4, "i32": 
                "u64": 8, "i64": 8, "f64": 8}
 
 
+class _Loader(yaml.SafeLoader):
+    pass
+
+
+# LLVM tags some metadata strings (e.g. an argument called "n") with a local !str tag
+_Loader.add_constructor("!str", lambda loader, node: loader.construct_scalar(node))
+
+
 def load_notes(path):
     text = open(path).read()
     y = text[text.index("---"):]
     y = y[:y.index("\n...")]
-    return {k[".name"]: k for k in yaml.safe_load(y)["amdhsa.kernels"]}
+    return {k[".name"]: k for k in yaml.load(y, Loader=_Loader)["amdhsa.kernels"]}
 
 
 def main():

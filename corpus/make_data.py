@@ -1383,6 +1383,24 @@ def define_memory_runs():
                  "stores past 2976 bytes are dropped (no access straddles a limit)"))
 
 
+def define_ir_runs():
+    # ---- ll/buffer_struct.ll: structured buffer loads, raw store, buffer atomics ----------------
+    r = rng(801)
+    n = 300
+    recs = r.integers(0, 2**32, (n, 4), dtype=np.uint64).astype(np.uint32)
+
+    def m_bstruct(run):
+        R = run.inbuf(0, np.uint32).reshape(n, 4).astype(np.uint64)
+        key, a, b, c = R[:, 0], R[:, 1], R[:, 2], R[:, 3]
+        out = (((a + b * key) & M32) ^ c).astype(np.uint32)
+        acc = np.array([int(key.sum()) & M32, int(c.max()), n, (n * (n - 1) // 2) & M32], np.uint32)
+        return {1: asbytes(out), 2: asbytes(acc)}
+    add(Run("buffer_struct", "buffer_struct", "buffer_struct", [320], [64],
+            [Buf(recs), Zeros(n * 4), Zeros(16), Scalar("u32", n)], [1, 2], model=m_bstruct, pocl=False,
+            note="LLVM IR kernel (ll/buffer_struct.ll), work-group size fixed at 64; acc[3] = sum of the old "
+                 "values returned by acc[2] += 1, i.e. n(n-1)/2 in any order"))
+
+
 def define_control_runs():
     r = rng(601)
     # ---- divergent: branchy -----------------------------------------------------------------
@@ -1683,6 +1701,7 @@ def main():
     define_f16_runs()
     define_memory_runs()
     define_control_runs()
+    define_ir_runs()
     define_grid_runs()
     define_wave_runs()
     names = [r.name for r in RUNS]
