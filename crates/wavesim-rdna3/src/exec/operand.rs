@@ -103,11 +103,14 @@ pub fn read_scalar(w: &Wave, inst: &Inst, code: u16, ty: Ty) -> u64 {
 }
 
 /// A 32-bit literal widened to the operand type (RDNA3 ISA, "Literal constants": a 64-bit float
-/// operand takes the literal as its high 32 bits; 64-bit integer operands zero-extend it).
+/// operand takes the literal as its high 32 bits; 64-bit integer operands zero-extend it, except
+/// signed (i64) operands, which the hardware sign-extends — the rule LLVM's AMDGPU backend
+/// encodes for 64-bit literals in `SIInstrInfo::isOperandLegal`).
 #[inline]
 pub fn literal(lit: u32, ty: Ty) -> u64 {
     match ty {
         Ty::F64 => (lit as u64) << 32,
+        Ty::I64 => lit as i32 as i64 as u64,
         t if t.is_16bit() => lit as u64 & 0xffff,
         _ => lit as u64,
     }
@@ -294,4 +297,256 @@ pub fn status_with_summaries(w: &Wave) -> u32 {
         s |= status::SCC;
     }
     s
+}
+
+// ---------------------------------------------------------------------------------------------
+// Shared VALU plumbing: MODE decoding, typed source fetch with op_sel / true16 halves and the
+// abs/neg input modifiers, 16-bit half writes. Used by the float, compare and integer families.
+// ---------------------------------------------------------------------------------------------
+
+use crate::decode::Enc;
+use crate::exec::vfloat::soft::{self, FpCtl, FpFmt, Round};
+
+/// The MODE fields that change VALU results (RDNA3 ISA, "MODE register"): FP_ROUND [3:0]
+/// (f32 in [1:0], f64 and f16 in [3:2]), FP_DENORM [7:4] (f32 in [5:4], f64/f16 in [7:6]; in
+/// each pair bit 0 keeps input denormals and bit 1 keeps output denormals, so 3 = keep all and
+/// 0 = flush all), DX10_CLAMP [8] (clamp turns NaN into 0), IEEE [9] (sNaN-aware min/max, no
+/// output modifier).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct FpMode {
+    pub f32: FpCtl,
+    /// f64 and f16 share MODE's second rounding and denormal fields.
+    pub f64: FpCtl,
+    pub dx10_clamp: bool,
+    pub ieee: bool,
+}
+
+impl FpMode {
+    /// Decodes the wave's MODE register (done once per instruction, outside lane loops).
+    #[inline]
+    pub fn of(w: &Wave) -> FpMode {
+        let m = w.hw.mode;
+        let ctl = |round: u32, den: u32| FpCtl {
+            rm: Round::from_bits(round),
+            ftz_in: den & 1 == 0,
+            ftz_out: den & 2 == 0,
+        };
+        FpMode {
+            f32: ctl(m, (m >> 4) & 3),
+            f64: ctl(m >> 2, (m >> 6) & 3),
+            dx10_clamp: m & (1 << 8) != 0,
+            ieee: m & (1 << 9) != 0,
+        }
+    }
+
+    /// Rounding/denormal control of a float format: f32 (and bf16) use the f32 fields, f64 and
+    /// f16 the f64/f16 fields.
+    #[inline]
+    pub fn ctl(&self, f: FpFmt) -> FpCtl {
+        if f == soft::F32 || f == soft::BF16 {
+            self.f32
+        } else {
+            self.f64
+        }
+    }
+}
+
+/// The float format of an operand type, if it is a float type (packed types give their half).
+#[inline]
+pub fn float_fmt(ty: Ty) -> Option<FpFmt> {
+    match ty {
+        Ty::F16 | Ty::PkF16 => Some(soft::F16),
+        Ty::Bf16 | Ty::PkBf16 => Some(soft::BF16),
+        Ty::F32 => Some(soft::F32),
+        Ty::F64 => Some(soft::F64),
+        _ => None,
+    }
+}
+
+/// True for the 32-bit encodings (VOP1/VOP2/VOPC, with or without DPP), where a 16-bit VGPR
+/// operand uses bit 7 of its register number to select the high half ("true16": v0-v127 only).
+#[inline]
+pub fn is_e32(inst: &Inst) -> bool {
+    matches!(inst.enc, Enc::Vop1 | Enc::Vop2 | Enc::Vopc)
+}
+
+/// Sign bit of a float operand type (abs/neg act on it, also for NaN); 0 for non-float types.
+#[inline]
+fn sign_bit_of(ty: Ty) -> u64 {
+    match ty {
+        Ty::F16 | Ty::Bf16 => 0x8000,
+        Ty::PkF16 | Ty::PkBf16 => 0x8000_8000,
+        Ty::F32 => 0x8000_0000,
+        Ty::F64 => 0x8000_0000_0000_0000,
+        _ => 0,
+    }
+}
+
+/// Applies the abs/neg input modifiers of source `k` (VOP3 fields, or the DPP16 word of the
+/// e32 forms) to `v` of type `ty`: abs clears, neg then flips the sign bit. Non-float types are
+/// left alone (integer ops give those bits other meanings).
+#[inline]
+pub fn src_mods(inst: &Inst, k: usize, ty: Ty, v: u64) -> u64 {
+    let s = sign_bit_of(ty);
+    let mut v = v;
+    if inst.abs >> k & 1 != 0 {
+        v &= !s;
+    }
+    if inst.neg >> k & 1 != 0 {
+        v ^= s;
+    }
+    v
+}
+
+/// Reads source `k` of a VALU instruction typed `ty` (at most 32 bits) into `out`, one value per
+/// lane in the low bits: 16-bit types take the half chosen by op_sel bit k (VOP3) or by VGPR
+/// bit 7 (e32 true16) and are zero-extended; float types get abs/neg. DPP applies to src0.
+/// Returns the lanes whose DPP source was invalid (they must keep their destination).
+pub fn vsrc32_typed(w: &Wave, inst: &Inst, k: usize, ty: Ty, out: &mut Lanes32) -> u64 {
+    let code = inst.src[k];
+    let mut kill = 0;
+    if ty.is_16bit() {
+        let (row, hi) = if opnd::is_vgpr(code) && is_e32(inst) && code >= opnd::VGPR0 + 128 {
+            (Some((code - opnd::VGPR0 - 128) as usize), true)
+        } else if opnd::is_vgpr(code) {
+            (
+                Some((code - opnd::VGPR0) as usize),
+                inst.op_sel >> k & 1 != 0,
+            )
+        } else {
+            (None, inst.op_sel >> k & 1 != 0 && !is_e32(inst))
+        };
+        match row {
+            Some(r) if k == 0 && inst.dpp != Dpp::None => {
+                kill = dpp::apply(w, inst, w.vrow(r), out);
+            }
+            Some(r) => out.copy_from_slice(w.vrow(r)),
+            None => {
+                // Scalars and constants: op_sel picks bits [31:16] of the 32-bit value.
+                let v = if hi {
+                    read_scalar(w, inst, code, Ty::B32) as u32
+                } else {
+                    read_scalar(w, inst, code, ty) as u32
+                };
+                *out = [v; LANES];
+            }
+        }
+        if hi {
+            for v in out.iter_mut() {
+                *v >>= 16;
+            }
+        } else {
+            for v in out.iter_mut() {
+                *v &= 0xffff;
+            }
+        }
+    } else {
+        kill = vsrc32(w, inst, k, ty, out);
+    }
+    if (inst.abs | inst.neg) >> k & 1 != 0 && sign_bit_of(ty) != 0 {
+        for v in out.iter_mut() {
+            *v = src_mods(inst, k, ty, *v as u64) as u32;
+        }
+    }
+    kill
+}
+
+/// Like `vsrc32_typed` for 64-bit types (a VGPR pair, an aligned SGPR pair, a constant).
+pub fn vsrc64_typed(w: &Wave, inst: &Inst, k: usize, ty: Ty, out: &mut Lanes64) -> u64 {
+    let kill = vsrc64(w, inst, k, ty, out);
+    if (inst.abs | inst.neg) >> k & 1 != 0 && sign_bit_of(ty) != 0 {
+        for v in out.iter_mut() {
+            *v = src_mods(inst, k, ty, *v);
+        }
+    }
+    kill
+}
+
+/// Reads source `k` of any width into 64-bit lanes (see `vsrc32_typed` / `vsrc64_typed`).
+pub fn vsrc_typed(w: &Wave, inst: &Inst, k: usize, ty: Ty, out: &mut Lanes64) -> u64 {
+    if ty.dwords() == 2 {
+        return vsrc64_typed(w, inst, k, ty, out);
+    }
+    let mut t = [0u32; LANES];
+    let kill = vsrc32_typed(w, inst, k, ty, &mut t);
+    for l in 0..LANES {
+        out[l] = t[l] as u64;
+    }
+    kill
+}
+
+/// The VGPR and half a 16-bit result goes to: VOP3 op_sel bit 3 selects the high half; the e32
+/// encodings use bit 7 of the VGPR number (true16).
+#[inline]
+pub fn dst16(inst: &Inst) -> (u16, bool) {
+    let code = inst.dst[0];
+    if is_e32(inst) && code >= opnd::VGPR0 + 128 {
+        (code - 128, true)
+    } else {
+        (code, inst.op_sel & 8 != 0)
+    }
+}
+
+/// Writes the low 16 bits of `vals` into the chosen half of VGPR `code` in the lanes of `mask`,
+/// keeping the other half (RDNA3 16-bit VALU results preserve the unwritten half). An
+/// out-of-range VGPR makes this a no-op (seed 000).
+pub fn vdst16(w: &mut Wave, code: u16, hi: bool, vals: &Lanes32, mask: u64) {
+    if !vdst_in_range(w, code, 1) {
+        return;
+    }
+    let n = w.lanes();
+    let Some(dst) = w.vrow_mut((code - opnd::VGPR0) as usize) else {
+        return;
+    };
+    for l in 0..n {
+        if mask >> l & 1 != 0 {
+            dst[l] = if hi {
+                (dst[l] & 0xffff) | (vals[l] << 16)
+            } else {
+                (dst[l] & 0xffff_0000) | (vals[l] & 0xffff)
+            };
+        }
+    }
+}
+
+/// Reads the current destination of an accumulating op (v_fmac_*: D is also a source) typed
+/// `ty`, honouring the 16-bit half selection of `dst16`.
+pub fn vdst_as_src(w: &Wave, inst: &Inst, ty: Ty, out: &mut Lanes64) {
+    if ty.is_16bit() {
+        let (code, hi) = dst16(inst);
+        let row = w.vrow((code - opnd::VGPR0) as usize);
+        for l in 0..LANES {
+            out[l] = if hi { row[l] >> 16 } else { row[l] & 0xffff } as u64;
+        }
+    } else if ty.dwords() == 2 {
+        let r = (inst.dst[0] - opnd::VGPR0) as usize;
+        let (lo, hi) = (w.vrow(r), w.vrow(r + 1));
+        for l in 0..LANES {
+            out[l] = lo[l] as u64 | (hi[l] as u64) << 32;
+        }
+    } else {
+        let row = w.vrow((inst.dst[0] - opnd::VGPR0) as usize);
+        for l in 0..LANES {
+            out[l] = row[l] as u64;
+        }
+    }
+}
+
+/// Writes a typed VALU result held in 64-bit lanes to `inst.dst[0]`: 16-bit types into a half
+/// (`dst16`), 64-bit types into a VGPR pair, everything else into one VGPR.
+pub fn vdst_typed(w: &mut Wave, inst: &Inst, ty: Ty, vals: &Lanes64, mask: u64) {
+    if ty.dwords() == 2 {
+        vdst64(w, inst.dst[0], vals, mask);
+        return;
+    }
+    let mut t = [0u32; LANES];
+    for l in 0..LANES {
+        t[l] = vals[l] as u32;
+    }
+    if ty.is_16bit() {
+        let (code, hi) = dst16(inst);
+        vdst16(w, code, hi, &t, mask);
+    } else {
+        vdst32(w, inst.dst[0], &t, mask);
+    }
 }

@@ -1,0 +1,515 @@
+//! Per-lane semantics of the floating-point VALU ops, on raw bit patterns (RDNA3 ISA opcode
+//! pseudocode). Inputs arrive with abs/neg already applied; each function applies MODE's input
+//! flushing and rounding itself through `FpMode`.
+//!
+//! Transcendentals (rcp, rsq, sqrt, exp, log, sin, cos): the hardware guarantees about 1 ULP.
+//! wavesim evaluates them in f64 (sqrt and division correctly rounded, exp2/log2/sin/cos to
+//! within an f64 ULP) and rounds once to the destination, so results are the correctly rounded
+//! value in all but rare near-tie cases and always within the ISA's 1 ULP. They honour denormal
+//! flushing; rounding is to nearest even.
+
+use super::soft::{self, FpFmt, Round, F16, F32, F64};
+use crate::exec::operand::FpMode;
+
+#[inline]
+fn flush_in(f: FpFmt, x: u64, m: &FpMode) -> u64 {
+    f.flush_in(x, &m.ctl(f))
+}
+
+#[inline]
+fn flush_out(f: FpFmt, x: u64, m: &FpMode) -> u64 {
+    if m.ctl(f).ftz_out {
+        f.flush(x)
+    } else {
+        x
+    }
+}
+
+pub fn add(f: FpFmt, a: u64, b: u64, m: &FpMode) -> u64 {
+    soft::add(f, a, b, &m.ctl(f))
+}
+
+pub fn sub(f: FpFmt, a: u64, b: u64, m: &FpMode) -> u64 {
+    // a - b = a + (-b), except that a NaN b propagates with its own sign.
+    if f.is_nan(b) && !f.is_nan(flush_in(f, a, m)) {
+        return f.quiet(b);
+    }
+    soft::add(f, a, b ^ f.sign_bit(), &m.ctl(f))
+}
+
+pub fn mul(f: FpFmt, a: u64, b: u64, m: &FpMode) -> u64 {
+    soft::mul(f, a, b, &m.ctl(f))
+}
+
+pub fn fma(f: FpFmt, a: u64, b: u64, c: u64, m: &FpMode) -> u64 {
+    soft::fma(f, a, b, c, &m.ctl(f))
+}
+
+/// DX9 rule: 0 * anything (NaN, inf included) = +0.
+pub fn mul_dx9(f: FpFmt, a: u64, b: u64, m: &FpMode) -> u64 {
+    let (fa, fb) = (flush_in(f, a, m), flush_in(f, b, m));
+    if f.is_zero(fa) || f.is_zero(fb) {
+        return 0;
+    }
+    mul(f, a, b, m)
+}
+
+/// DX9 rule: if either factor is 0 the result is the addend unchanged.
+pub fn fma_dx9(f: FpFmt, a: u64, b: u64, c: u64, m: &FpMode) -> u64 {
+    let (fa, fb) = (flush_in(f, a, m), flush_in(f, b, m));
+    if f.is_zero(fa) || f.is_zero(fb) {
+        return c;
+    }
+    fma(f, a, b, c, m)
+}
+
+/// `a < b` with -0 < +0 (the ISA's LT_NEG_ZERO).
+fn lt_neg_zero(f: FpFmt, a: u64, b: u64) -> bool {
+    let (x, y) = (soft::to_f64(f, a), soft::to_f64(f, b));
+    x < y || (x == 0.0 && y == 0.0 && f.sign(a) && !f.sign(b))
+}
+
+/// `a > b` with +0 > -0 (the ISA's GT_NEG_ZERO).
+fn gt_neg_zero(f: FpFmt, a: u64, b: u64) -> bool {
+    let (x, y) = (soft::to_f64(f, a), soft::to_f64(f, b));
+    x > y || (x == 0.0 && y == 0.0 && !f.sign(a) && f.sign(b))
+}
+
+/// v_min_*/v_max_* (ISA pseudocode): with MODE.IEEE an sNaN input returns itself quieted and a
+/// qNaN input returns the other operand; without it any NaN returns the other operand.
+fn minmax(f: FpFmt, a: u64, b: u64, m: &FpMode, max: bool) -> u64 {
+    let (a, b) = (flush_in(f, a, m), flush_in(f, b, m));
+    if m.ieee {
+        if f.is_snan(a) {
+            return f.quiet(a);
+        }
+        if f.is_snan(b) {
+            return f.quiet(b);
+        }
+    }
+    if f.is_nan(b) {
+        return flush_out(f, a, m);
+    }
+    if f.is_nan(a) {
+        return flush_out(f, b, m);
+    }
+    let pick_a = if max {
+        gt_neg_zero(f, a, b)
+    } else {
+        lt_neg_zero(f, a, b)
+    };
+    flush_out(f, if pick_a { a } else { b }, m)
+}
+
+pub fn min(f: FpFmt, a: u64, b: u64, m: &FpMode) -> u64 {
+    minmax(f, a, b, m, false)
+}
+
+pub fn max(f: FpFmt, a: u64, b: u64, m: &FpMode) -> u64 {
+    minmax(f, a, b, m, true)
+}
+
+/// v_med3_*: with any NaN input the result is min3; otherwise the median (ISA pseudocode,
+/// comparing the max3 result with `==`, so -0 and +0 are equal there).
+pub fn med3(f: FpFmt, a: u64, b: u64, c: u64, m: &FpMode) -> u64 {
+    let (fa, fb, fc) = (flush_in(f, a, m), flush_in(f, b, m), flush_in(f, c, m));
+    if f.is_nan(fa) || f.is_nan(fb) || f.is_nan(fc) {
+        return min(f, min(f, a, b, m), c, m);
+    }
+    let mx = soft::to_f64(f, max(f, max(f, a, b, m), c, m));
+    if mx == soft::to_f64(f, fa) {
+        max(f, b, c, m)
+    } else if mx == soft::to_f64(f, fb) {
+        max(f, a, c, m)
+    } else {
+        max(f, a, b, m)
+    }
+}
+
+/// Float to float conversion (input flushed per the source type, output rounded per the
+/// destination type's MODE fields).
+pub fn cvt(from: FpFmt, to: FpFmt, x: u64, m: &FpMode) -> u64 {
+    soft::convert(from, to, flush_in(from, x, m), &m.ctl(to))
+}
+
+/// Float to integer: truncate toward zero, saturate to [lo, hi], NaN gives 0 (ISA f32_to_i32
+/// and friends).
+pub fn to_int(f: FpFmt, x: u64, m: &FpMode, lo: i64, hi: i64) -> u64 {
+    let v = soft::to_f64(f, flush_in(f, x, m));
+    if v.is_nan() {
+        return 0;
+    }
+    (v.trunc().clamp(lo as f64, hi as f64) as i64) as u64
+}
+
+/// Integer to float, rounded per MODE of the destination.
+pub fn from_int(f: FpFmt, v: i64, m: &FpMode) -> u64 {
+    soft::from_i64(f, v, &m.ctl(f))
+}
+
+/// f16_to_snorm / f32_to_snorm: clamp to [-1, 1], scale by 32767, round to nearest even; NaN 0.
+pub fn to_snorm(f: FpFmt, x: u64, m: &FpMode) -> u64 {
+    let v = soft::to_f64(f, flush_in(f, x, m));
+    if v.is_nan() {
+        return 0;
+    }
+    ((v.clamp(-1.0, 1.0) * 32767.0).round_ties_even() as i64 as u64) & 0xffff
+}
+
+/// f16_to_unorm / f32_to_unorm: clamp to [0, 1], scale by 65535, round to nearest even; NaN 0.
+pub fn to_unorm(f: FpFmt, x: u64, m: &FpMode) -> u64 {
+    let v = soft::to_f64(f, flush_in(f, x, m));
+    if v.is_nan() {
+        return 0;
+    }
+    (v.clamp(0.0, 1.0) * 65535.0).round_ties_even() as u64
+}
+
+/// v_trunc/v_floor/v_ceil/v_rndne: exact, NaN quieted.
+pub fn round_int(f: FpFmt, x: u64, rm: Round, m: &FpMode) -> u64 {
+    flush_out(f, soft::round_int(f, flush_in(f, x, m), rm), m)
+}
+
+/// v_fract: S0 + -floor(S0), rounded per MODE (so it can round up to 1.0, as on hardware).
+pub fn fract(f: FpFmt, x: u64, m: &FpMode) -> u64 {
+    let x = flush_in(f, x, m);
+    if f.is_nan(x) {
+        return f.quiet(x);
+    }
+    let fl = soft::round_int(f, x, Round::Down);
+    soft::add(f, x, fl ^ f.sign_bit(), &m.ctl(f))
+}
+
+/// v_ldexp: S0 * 2^S1.
+pub fn ldexp(f: FpFmt, x: u64, n: i32, m: &FpMode) -> u64 {
+    soft::ldexp(f, x, n, &m.ctl(f))
+}
+
+/// v_frexp_mant: the significand scaled into [0.5, 1) with the sign of S0; inf/NaN return S0.
+pub fn frexp_mant(f: FpFmt, x: u64, m: &FpMode) -> u64 {
+    let x = flush_in(f, x, m);
+    if f.is_nan(x) || f.is_inf(x) || f.is_zero(x) {
+        return x;
+    }
+    let (s, _, mant) = f.unpack(x);
+    // Normalise the significand so its MSB sits at the hidden-bit position, exponent -1.
+    let lz = mant.leading_zeros() as i32 - (63 - f.mbits as i32);
+    let norm = mant << lz;
+    f.zero(s) | ((f.bias() - 1) as u64) << f.mbits | (norm & f.mant_mask())
+}
+
+/// v_frexp_exp: the exponent e with S0 = mant * 2^e, mant in [0.5, 1); 0 for inf/NaN/zero.
+pub fn frexp_exp(f: FpFmt, x: u64, m: &FpMode) -> i32 {
+    let x = flush_in(f, x, m);
+    if f.is_nan(x) || f.is_inf(x) || f.is_zero(x) {
+        return 0;
+    }
+    let (_, e, mant) = f.unpack(x);
+    e + 64 - mant.leading_zeros() as i32
+}
+
+/// A special-case-free evaluation in f64 rounded into `f`; NaN inputs propagate quieted and a
+/// NaN produced from a non-NaN input is the default NaN.
+fn via_f64(f: FpFmt, x: u64, m: &FpMode, g: impl Fn(f64) -> f64) -> u64 {
+    let x = flush_in(f, x, m);
+    if f.is_nan(x) {
+        return f.quiet(x);
+    }
+    let r = g(soft::to_f64(f, x));
+    if r.is_nan() {
+        return f.default_nan();
+    }
+    let c = m.ctl(f).with_round(Round::NearestEven);
+    soft::from_f64(f, r, &c)
+}
+
+pub fn rcp(f: FpFmt, x: u64, m: &FpMode) -> u64 {
+    via_f64(f, x, m, |v| 1.0 / v)
+}
+
+pub fn sqrt(f: FpFmt, x: u64, m: &FpMode) -> u64 {
+    via_f64(f, x, m, f64::sqrt)
+}
+
+/// 1/sqrt: rsq(-0) = -inf, rsq(+inf) = +0 (ISA examples).
+pub fn rsq(f: FpFmt, x: u64, m: &FpMode) -> u64 {
+    via_f64(f, x, m, |v| if v == 0.0 { 1.0 / v } else { 1.0 / v.sqrt() })
+}
+
+pub fn exp2(f: FpFmt, x: u64, m: &FpMode) -> u64 {
+    via_f64(f, x, m, f64::exp2)
+}
+
+/// log2: log(±0) = -inf, log(negative) = NaN (ISA examples).
+pub fn log2(f: FpFmt, x: u64, m: &FpMode) -> u64 {
+    via_f64(f, x, m, |v| {
+        if v == 0.0 {
+            f64::NEG_INFINITY
+        } else {
+            v.log2()
+        }
+    })
+}
+
+/// sin/cos of 2*pi*S0 (S0 in revolutions). The argument is reduced exactly to a quarter turn
+/// and a remainder in [-1/8, 1/8] turn, so quarter turns give exact 0 and ±1. An exact zero
+/// from a non-zero input is +0; sin(±0) = ±0.
+pub fn sincos(f: FpFmt, x: u64, m: &FpMode, cos: bool) -> u64 {
+    let xf = flush_in(f, x, m);
+    if !cos && f.is_zero(xf) {
+        return xf;
+    }
+    via_f64(f, x, m, |v| {
+        if v.is_infinite() {
+            return f64::NAN;
+        }
+        let t = v * 4.0; // exact for every f16/f32 input and f64 below 2^1021
+        let q = t.round_ties_even();
+        let r = (t - q) * core::f64::consts::FRAC_PI_2;
+        let quadrant = (q.rem_euclid(4.0)) as u32 + cos as u32;
+        let res = match quadrant & 3 {
+            0 => r.sin(),
+            1 => r.cos(),
+            2 => -r.sin(),
+            _ => -r.cos(),
+        };
+        if res == 0.0 {
+            0.0
+        } else {
+            res
+        }
+    })
+}
+
+/// v_cvt_off_f32_i4: S0[3:0] as a signed 4-bit integer divided by 16.
+pub fn cvt_off_i4(x: u64) -> u64 {
+    let v = ((x as u32) << 28) as i32 >> 28;
+    (v as f32 / 16.0).to_bits() as u64
+}
+
+/// v_div_fixup (ISA pseudocode): S0 quotient, S1 denominator, S2 numerator.
+pub fn div_fixup(f: FpFmt, q: u64, d: u64, n: u64, m: &FpMode) -> u64 {
+    let (q, d, n) = (flush_in(f, q, m), flush_in(f, d, m), flush_in(f, n, m));
+    let sign_out = f.sign(d) != f.sign(n);
+    if f.is_nan(n) {
+        return f.quiet(n);
+    }
+    if f.is_nan(d) {
+        return f.quiet(d);
+    }
+    if (f.is_zero(d) && f.is_zero(n)) || (f.is_inf(d) && f.is_inf(n)) {
+        return f.default_nan();
+    }
+    if f.is_zero(d) || f.is_inf(n) {
+        return f.inf(sign_out);
+    }
+    if f.is_inf(d) || f.is_zero(n) {
+        return f.zero(sign_out);
+    }
+    if f != F16 {
+        // Quotient too small for the format: UNDERFLOW (zero); S1 inf/NaN already handled.
+        let under = if f == F64 { -1075 } else { -150 };
+        if (f.exp_field(n) as i64) - (f.exp_field(d) as i64) < under {
+            return f.zero(sign_out);
+        }
+    }
+    f.zero(sign_out) | (q & f.abs_mask())
+}
+
+/// Scale applied by v_div_scale (2^64 for f32, 2^128 for f64) and v_div_fmas (2^32 / 2^64),
+/// per the ISA pseudocode.
+fn scales(f: FpFmt) -> (i32, i32, i64, i64) {
+    if f == F64 {
+        (128, 64, 768, 53)
+    } else {
+        (64, 32, 96, 23)
+    }
+}
+
+/// v_div_scale (ISA pseudocode): returns (result, vcc bit). S0 is the value to scale (the
+/// numerator or the denominator), S1 the denominator, S2 the numerator.
+pub fn div_scale(f: FpFmt, s0: u64, d: u64, n: u64, m: &FpMode) -> (u64, bool) {
+    let c = m.ctl(f);
+    let (s0, d, n) = (f.flush_in(s0, &c), f.flush_in(d, &c), f.flush_in(n, &c));
+    let (up, _, big_gap, tiny_exp) = scales(f);
+    if f.is_zero(n) || f.is_zero(d) {
+        return (f.default_nan(), false);
+    }
+    let (en, ed) = (f.exp_field(n) as i64, f.exp_field(d) as i64);
+    let (fd, fnn) = (soft::to_f64(f, d), soft::to_f64(f, n));
+    let min_normal = if f == F64 {
+        f64::MIN_POSITIVE
+    } else {
+        f32::MIN_POSITIVE as f64
+    };
+    // "1/S1 is denormal" and "S2/S1 is denormal" in the operation's own format.
+    let rcp_denorm = 1.0 / fd.abs() < min_normal;
+    let quot_denorm = if f == F64 {
+        // |n/d| < 2^-1022, decided from exponents without underflowing the host division.
+        let (a, b) = (fnn.abs().log2(), fd.abs().log2());
+        a - b < -1022.0
+    } else {
+        (fnn / fd).abs() < min_normal
+    };
+    let scaled = |x: u64, e: i32| soft::ldexp(f, x, e, &c);
+    if en - ed >= big_gap {
+        (if s0 == d { scaled(s0, up) } else { s0 }, true)
+    } else if f.is_denorm(d) {
+        (scaled(s0, up), false)
+    } else if rcp_denorm && quot_denorm {
+        (if s0 == d { scaled(s0, up) } else { s0 }, true)
+    } else if rcp_denorm {
+        (scaled(s0, -up), false)
+    } else if quot_denorm {
+        (if s0 == n { scaled(s0, up) } else { s0 }, true)
+    } else if en <= tiny_exp {
+        (scaled(s0, up), false)
+    } else {
+        (s0, false)
+    }
+}
+
+/// v_div_fmas (ISA pseudocode): fma, scaled by 2^32 (f32) / 2^64 (f64) when the lane's VCC is
+/// set.
+pub fn div_fmas(f: FpFmt, a: u64, b: u64, c: u64, vcc: bool, m: &FpMode) -> u64 {
+    let r = fma(f, a, b, c, m);
+    if vcc {
+        soft::ldexp(f, r, scales(f).1, &m.ctl(f))
+    } else {
+        r
+    }
+}
+
+/// The cube-map face of (x, y, z) (v_cubeid/sc/tc/ma share the major-axis choice).
+#[inline]
+fn cube_axis(x: f64, y: f64, z: f64) -> u8 {
+    if z.abs() >= x.abs() && z.abs() >= y.abs() {
+        2
+    } else if y.abs() >= x.abs() {
+        1
+    } else {
+        0
+    }
+}
+
+pub fn cubeid(x: u64, y: u64, z: u64, m: &FpMode) -> u64 {
+    let [x, y, z] = [x, y, z].map(|v| soft::to_f64(F32, flush_in(F32, v, m)));
+    let id: f32 = match cube_axis(x, y, z) {
+        2 => {
+            if z < 0.0 {
+                5.0
+            } else {
+                4.0
+            }
+        }
+        1 => {
+            if y < 0.0 {
+                3.0
+            } else {
+                2.0
+            }
+        }
+        _ => {
+            if x < 0.0 {
+                1.0
+            } else {
+                0.0
+            }
+        }
+    };
+    id.to_bits() as u64
+}
+
+pub fn cubesc(x: u64, y: u64, z: u64, m: &FpMode) -> u64 {
+    let (xb, zb) = (flush_in(F32, x, m), flush_in(F32, z, m));
+    let [fx, fy, fz] = [x, y, z].map(|v| soft::to_f64(F32, flush_in(F32, v, m)));
+    let neg = |v: u64| v ^ F32.sign_bit();
+    match cube_axis(fx, fy, fz) {
+        2 => {
+            if fz < 0.0 {
+                neg(xb)
+            } else {
+                xb
+            }
+        }
+        1 => xb,
+        _ => {
+            if fx < 0.0 {
+                zb
+            } else {
+                neg(zb)
+            }
+        }
+    }
+}
+
+pub fn cubetc(x: u64, y: u64, z: u64, m: &FpMode) -> u64 {
+    let (yb, zb) = (flush_in(F32, y, m), flush_in(F32, z, m));
+    let [fx, fy, fz] = [x, y, z].map(|v| soft::to_f64(F32, flush_in(F32, v, m)));
+    let neg = |v: u64| v ^ F32.sign_bit();
+    match cube_axis(fx, fy, fz) {
+        1 => {
+            if fy < 0.0 {
+                neg(zb)
+            } else {
+                zb
+            }
+        }
+        _ => neg(yb),
+    }
+}
+
+pub fn cubema(x: u64, y: u64, z: u64, m: &FpMode) -> u64 {
+    let [fx, fy, fz] = [x, y, z].map(|v| soft::to_f64(F32, flush_in(F32, v, m)));
+    let major = match cube_axis(fx, fy, fz) {
+        2 => z,
+        1 => y,
+        _ => x,
+    };
+    mul(F32, major, 2.0f32.to_bits() as u64, m)
+}
+
+/// v_mullit_f32 (ISA pseudocode).
+pub fn mullit(a: u64, b: u64, c: u64, m: &FpMode) -> u64 {
+    let (fb, fc) = (flush_in(F32, b, m), flush_in(F32, c, m));
+    let neg_max = F32.max_finite(true);
+    let vb = soft::to_f64(F32, fb);
+    let vc = soft::to_f64(F32, fc);
+    if fb == neg_max || vb == f64::NEG_INFINITY || vb.is_nan() || vc <= 0.0 || vc.is_nan() {
+        return neg_max;
+    }
+    mul(F32, a, b, m)
+}
+
+/// 2/pi as a 1201-bit binary fraction, most significant bit first, for v_trig_preop_f64:
+/// bit 1200 of the ISA's `1201'B(2.0 / PI)` is the MSB of word 0.
+const TWO_OVER_PI: [u64; 19] = include!("two_over_pi.in");
+
+/// Bit `i` (1200 = first fractional bit) of the ISA's 1201-bit 2/pi constant; 0 outside.
+fn two_over_pi_bit(i: i64) -> u64 {
+    if !(0..=1200).contains(&i) {
+        return 0;
+    }
+    let pos = (1200 - i) as usize; // 0 = MSB
+    TWO_OVER_PI[pos / 64] >> (63 - pos % 64) & 1
+}
+
+/// v_trig_preop_f64: 53 bits of 2/pi starting S1[4:0]*53 bits (plus an exponent-dependent
+/// shift) below the binary point, scaled so a large S0 times it keeps its integer part small.
+pub fn trig_preop(x: u64, sel: u32) -> u64 {
+    let e = F64.exp_field(x) as i64;
+    let mut shift = (sel & 31) as i64 * 53;
+    if e > 1077 {
+        shift += e - 1077;
+    }
+    // Bits [1200-shift .. 1200-shift-52] of the constant form the 53-bit integer result.
+    let mut r: u64 = 0;
+    for k in 0..53 {
+        r = r << 1 | two_over_pi_bit(1200 - shift - k);
+    }
+    let mut scale = -53 - shift;
+    if e >= 1968 {
+        scale += 128;
+    }
+    soft::round_pack(F64, false, scale as i32, r as u128, &soft::FpCtl::IEEE)
+}
