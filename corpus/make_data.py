@@ -25,7 +25,10 @@ import sys
 import zlib
 from fractions import Fraction
 
-import numpy as np
+try:
+    import numpy as np
+except ImportError:
+    sys.exit("make_data.py: numpy is missing: pip install numpy")
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 DATA = os.path.join(HERE, "data")
@@ -241,7 +244,12 @@ _programs = {}
 
 def pocl_init():
     global _cl, _ctx, _queue
-    import pyopencl as cl
+    try:
+        import pyopencl as cl
+    except ImportError:
+        sys.exit("make_data.py: pyopencl is missing. Install PoCL and pyopencl:\n"
+                 "    apt-get install -y pocl-opencl-icd ocl-icd-opencl-dev && pip install pyopencl\n"
+                 "or run with --no-pocl (keeps the existing expect files of PoCL-only runs).")
     _cl = cl
     plats = [p for p in cl.get_platforms() if "Portable Computing Language" in p.name]
     if not plats:
@@ -327,10 +335,6 @@ def u64_mix(r, n, specials=()):
     for i, s in enumerate(specials):
         a[i * 7 % n] = np.uint64(s)
     return a
-
-
-def f32(x):
-    return np.asarray(x, dtype=np.float32)
 
 
 def ceil_to(x, m):
