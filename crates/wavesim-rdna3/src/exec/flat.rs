@@ -22,6 +22,8 @@
 //! anything else. A load or returning atomic whose destination VGPRs are out of range is nullified
 //! before any memory is touched (seed 000, "Memory, LDS and GDS: reads and atomics with return").
 
+#![allow(clippy::needless_range_loop)] // lane loops index several per-lane arrays
+
 use crate::decode::{iflags, opnd, Inst};
 use crate::exec::lds::{lds_load, lds_store};
 use crate::exec::operand::{read_sgpr, vdst_in_range, PRIVATE_APERTURE, SHARED_APERTURE};
@@ -170,7 +172,7 @@ impl<'a> Mem<'a> {
             Target::Private(off) => {
                 self.private(w, lane, off, N as u64)?;
                 let mut out = [0u8; N];
-                if off % 4 == 0 && N % 4 == 0 {
+                if off % 4 == 0 && N.is_multiple_of(4) {
                     // Whole dwords: one translation each (they are 4 * wave_size bytes apart).
                     for k in (0..N).step_by(4) {
                         let a = private_addr(w, lane, off + k as u64);
@@ -207,7 +209,7 @@ impl<'a> Mem<'a> {
             Target::Lds(a) => lds_store_dwords(lds, a, &bytes),
             Target::Private(off) => {
                 self.private(w, lane, off, N as u64)?;
-                if off % 4 == 0 && N % 4 == 0 {
+                if off % 4 == 0 && N.is_multiple_of(4) {
                     for k in (0..N).step_by(4) {
                         let a = private_addr(w, lane, off + k as u64);
                         let r = self.region(lane, a, 4)?;
@@ -242,14 +244,14 @@ fn align(mode: u8, lane: usize, t: Target, size: u64, atomic: bool) -> Result<Ta
     let t = match mode {
         align_mode::UNALIGNED => t,
         align_mode::DWORD => t.map(|a| a & !(small - 1)),
-        align_mode::DWORD_STRICT if a % small != 0 => {
+        align_mode::DWORD_STRICT if !a.is_multiple_of(small) => {
             return Err(memviol(
                 lane,
                 a,
                 "misaligned access (DWORD_STRICT alignment mode)",
             ))
         }
-        align_mode::STRICT if a % size.next_power_of_two() != 0 => {
+        align_mode::STRICT if !a.is_multiple_of(size.next_power_of_two()) => {
             return Err(memviol(
                 lane,
                 a,

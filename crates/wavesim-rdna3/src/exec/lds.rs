@@ -19,6 +19,8 @@
 //! - GDS, GWS, ordered count and the GS streamout registers are not emulated: those instructions
 //!   (and any DS instruction with the GDS bit) are `ExecError::Unimplemented`.
 
+#![allow(clippy::needless_range_loop)] // lane loops index several per-lane arrays
+
 use crate::decode::{iflags, opnd, Inst};
 use crate::exec::flat::{
     align_mode, parse_atomic, write_rows, L_B128, L_B32, L_B64, L_B96, L_D16_B16, L_D16_HI_B16,
@@ -99,12 +101,12 @@ fn memviol(lane: usize, addr: u32, why: &'static str) -> ExecError {
 fn lds_align(mode: u8, lane: usize, addr: u32, local: u32) -> Result<u32, ExecError> {
     match mode {
         align_mode::UNALIGNED => Ok(addr),
-        align_mode::DWORD_STRICT if addr % local.min(4) != 0 => Err(memviol(
+        align_mode::DWORD_STRICT if !addr.is_multiple_of(local.min(4)) => Err(memviol(
             lane,
             addr,
             "misaligned LDS access (DWORD_STRICT alignment mode)",
         )),
-        align_mode::STRICT if addr % local != 0 => Err(memviol(
+        align_mode::STRICT if !addr.is_multiple_of(local) => Err(memviol(
             lane,
             addr,
             "misaligned LDS access (STRICT alignment mode)",
@@ -502,7 +504,7 @@ fn ds_append<const CONSUME: bool>(
     }
     let exec = w.exec();
     let addr = (w.m0() & 0xffff).wrapping_add((inst.imm & 0xffff) as u32);
-    if addr % 4 != 0 {
+    if !addr.is_multiple_of(4) {
         return Err(memviol(
             exec.trailing_zeros() as usize % 64,
             addr,
