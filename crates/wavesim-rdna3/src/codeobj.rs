@@ -319,6 +319,8 @@ pub struct KernArg {
     /// `global`, `local`, `constant`, ... for pointers.
     pub address_space: Option<String>,
     pub is_const: bool,
+    /// Alignment of what a pointer argument points to (dynamic LDS placement).
+    pub pointee_align: Option<u32>,
 }
 
 /// The metadata of one kernel (`amdhsa.kernels` entry).
@@ -496,6 +498,8 @@ struct RawArg {
     address_space: Option<String>,
     #[serde(rename = ".is_const", default)]
     is_const: bool,
+    #[serde(rename = ".pointee_align", default)]
+    pointee_align: Option<u32>,
 }
 
 impl CodeObject {
@@ -573,7 +577,7 @@ impl CodeObject {
         let text_size = text.size();
         if text_addr
             .checked_add(text_size)
-            .map_or(true, |end| end > image_end)
+            .is_none_or(|end| end > image_end)
         {
             return Err(malformed(".text is not inside a PT_LOAD segment"));
         }
@@ -608,7 +612,7 @@ impl CodeObject {
                         )))
                     }
                 };
-                if at.checked_add(8).map_or(true, |end| end > image_end) {
+                if at.checked_add(8).is_none_or(|end| end > image_end) {
                     return Err(malformed(format!(
                         "relocation at {at:#x} outside the image"
                     )));
@@ -677,6 +681,7 @@ impl CodeObject {
                     kind: ValueKind::parse(&a.value_kind),
                     address_space: a.address_space.clone(),
                     is_const: a.is_const,
+                    pointee_align: a.pointee_align,
                 })
                 .collect::<Vec<_>>();
             for a in &args {

@@ -412,8 +412,7 @@ pub fn init_wave(w: &mut Wave, l: &Launch, wg: [u32; 3], wave_idx: u32, n_waves:
         w.scratch_base = 0;
         w.scratch_lane_bytes = 0;
     }
-    w.hw.flat_scratch_lo = w.scratch_base as u32;
-    w.hw.flat_scratch_hi = (w.scratch_base >> 32) as u32;
+    exec::flat::init_flat_scratch(w);
 
     // User SGPRs, in the order of AMDGPUUsage "Initial Kernel Execution State".
     let mut s = 0usize;

@@ -1,0 +1,670 @@
+//! Code objects and dispatch: descriptor/metadata parsing against llvm-readelf's notes for every
+//! corpus code object, malformed inputs, the initial wave state (seed 000 "Initial wave state"),
+//! workgroups, barriers (seed 002), the watchdog, deadlock detection and parallel determinism.
+//!
+//! Instruction words come from `llvm-mc-19 -arch=amdgcn -mcpu=gfx1100 -show-encoding`; the
+//! assembly is in the comment next to each word.
+
+use std::path::PathBuf;
+use wavesim_core::memory::DeviceMemory;
+use wavesim_rdna3::codeobj::{kcp, CodeObject, CodeObjectError, ValueKind};
+use wavesim_rdna3::dispatch::{
+    self, init_wave, write_hidden_args, DispatchError, Geometry, HiddenValues, Launch,
+};
+use wavesim_rdna3::exec::{ExecConfig, ExecError, Program};
+use wavesim_rdna3::wave::Wave;
+
+fn corpus() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../corpus")
+}
+
+fn corpus_objects() -> Vec<PathBuf> {
+    let mut v = Vec::new();
+    for dir in ["gfx1100-w32", "gfx1100-w64"] {
+        for e in std::fs::read_dir(corpus().join(dir)).unwrap() {
+            let p = e.unwrap().path();
+            if p.extension().is_some_and(|x| x == "hsaco") {
+                v.push(p);
+            }
+        }
+    }
+    v.sort();
+    v
+}
+
+/// The metadata of one kernel as llvm-readelf prints it (YAML), reduced to what we compare.
+#[derive(Default, Debug)]
+struct NoteKernel {
+    name: String,
+    args: Vec<(u32, u32, String)>,
+    kernarg_segment_size: u32,
+    group: u32,
+    private: u32,
+    wavefront: u32,
+    sgpr: u32,
+    vgpr: u32,
+}
+
+fn parse_notes(text: &str) -> Vec<NoteKernel> {
+    let mut ks: Vec<NoteKernel> = Vec::new();
+    let mut cur = NoteKernel::default();
+    let mut in_args = false;
+    let val = |l: &str| {
+        l.split_once(':')
+            .unwrap()
+            .1
+            .trim()
+            .trim_matches('\'')
+            .to_string()
+    };
+    for line in text.lines() {
+        let t = line.trim_start();
+        let indent = line.len() - t.len();
+        if t.starts_with("- .args:") {
+            if !cur.name.is_empty() {
+                ks.push(std::mem::take(&mut cur));
+            }
+            in_args = true;
+            continue;
+        }
+        if in_args && indent >= 6 {
+            // Inside .args: each "- ." starts an argument.
+            if let Some(rest) = t.strip_prefix("- ") {
+                cur.args.push((0, 0, String::new()));
+                parse_arg_field(rest, cur.args.last_mut().unwrap(), &val);
+            } else if let Some(a) = cur.args.last_mut() {
+                parse_arg_field(t, a, &val);
+            }
+            continue;
+        }
+        in_args = false;
+        let num = |l: &str| val(l).parse::<u32>().unwrap();
+        match t.split(':').next().unwrap() {
+            ".name" if indent == 4 => cur.name = val(t),
+            ".kernarg_segment_size" => cur.kernarg_segment_size = num(t),
+            ".group_segment_fixed_size" => cur.group = num(t),
+            ".private_segment_fixed_size" => cur.private = num(t),
+            ".wavefront_size" => cur.wavefront = num(t),
+            ".sgpr_count" => cur.sgpr = num(t),
+            ".vgpr_count" => cur.vgpr = num(t),
+            _ => {}
+        }
+    }
+    if !cur.name.is_empty() {
+        ks.push(cur);
+    }
+    ks
+}
+
+fn parse_arg_field(t: &str, a: &mut (u32, u32, String), val: &dyn Fn(&str) -> String) {
+    match t.split(':').next().unwrap() {
+        ".offset" => a.0 = val(t).parse().unwrap(),
+        ".size" => a.1 = val(t).parse().unwrap(),
+        ".value_kind" => a.2 = val(t),
+        _ => {}
+    }
+}
+
+#[test]
+fn corpus_metadata_matches_llvm_readelf() {
+    let objs = corpus_objects();
+    assert!(objs.len() >= 50, "corpus missing? found {}", objs.len());
+    let mut kernels = 0;
+    for p in objs {
+        let co = CodeObject::parse(&std::fs::read(&p).unwrap())
+            .unwrap_or_else(|e| panic!("{}: {e}", p.display()));
+        assert_eq!(co.version, 5, "{}", p.display());
+        assert_eq!(co.target, "gfx1100");
+        let notes = parse_notes(&std::fs::read_to_string(p.with_extension("notes")).unwrap());
+        assert_eq!(notes.len(), co.kernels.len(), "{}", p.display());
+        let wave64 = p.to_string_lossy().contains("w64");
+        for n in &notes {
+            let k = co
+                .kernel(&n.name)
+                .unwrap_or_else(|| panic!("{}: {}", p.display(), n.name));
+            let m = &k.meta;
+            let ctx = format!("{} {}", p.display(), n.name);
+            assert_eq!(m.kernarg_segment_size, n.kernarg_segment_size, "{ctx}");
+            assert_eq!(m.group_segment_fixed_size, n.group, "{ctx}");
+            assert_eq!(m.private_segment_fixed_size, n.private, "{ctx}");
+            assert_eq!(m.wavefront_size, n.wavefront, "{ctx}");
+            assert_eq!(m.sgpr_count, n.sgpr, "{ctx}");
+            assert_eq!(m.vgpr_count, n.vgpr, "{ctx}");
+            let args: Vec<(u32, u32, String)> = m
+                .args
+                .iter()
+                .map(|a| (a.offset, a.size, a.kind.as_str().to_string()))
+                .collect();
+            assert_eq!(args, n.args, "{ctx}");
+            assert!(
+                m.args
+                    .iter()
+                    .all(|a| !matches!(a.kind, ValueKind::Unknown(_))),
+                "{ctx}"
+            );
+            // The descriptor agrees with the metadata (kernel_code_properties bit 10 = wave32).
+            let d = &k.descriptor;
+            assert_eq!(d.wave32(), !wave64, "{ctx}");
+            assert_eq!(k.wave_size(), n.wavefront, "{ctx}");
+            assert_eq!(d.group_segment_fixed_size, n.group, "{ctx}");
+            assert_eq!(d.private_segment_fixed_size, n.private, "{ctx}");
+            assert_eq!(d.kernarg_size, n.kernarg_segment_size, "{ctx}");
+            assert!(
+                d.vgpr_count() >= n.vgpr,
+                "{ctx}: {} < {}",
+                d.vgpr_count(),
+                n.vgpr
+            );
+            // Entry = descriptor address + kernel_code_entry_byte_offset, inside .text.
+            assert_eq!(
+                k.entry,
+                k.kd_addr
+                    .wrapping_add(d.kernel_code_entry_byte_offset as u64)
+            );
+            assert!(k.entry >= co.text_addr && k.entry < co.text_addr + co.text_size);
+            // clang-19 gfx11: kernarg pointer in s[0:1] is the only user SGPR pair loaded.
+            assert!(d.kernel_code_properties & kcp::ENABLE_SGPR_KERNARG_SEGMENT_PTR != 0);
+            kernels += 1;
+        }
+    }
+    assert!(kernels >= 100, "{kernels}");
+}
+
+#[test]
+fn saxpy_descriptor_fields() {
+    let co = CodeObject::parse(&std::fs::read(corpus().join("gfx1100-w32/saxpy.hsaco")).unwrap())
+        .unwrap();
+    let k = co.kernel("saxpy").unwrap();
+    let d = &k.descriptor;
+    // From the .rodata bytes of saxpy.kd: rsrc1 0x60af0080, rsrc2 0x9e, properties 0x408.
+    assert_eq!(d.compute_pgm_rsrc1, 0x60af_0080);
+    assert_eq!(d.compute_pgm_rsrc2, 0x9e);
+    assert_eq!(d.kernel_code_properties, 0x408);
+    // rsrc2 0x9e: USER_SGPR_COUNT = (0x9e >> 1) & 0x1f = 15, workgroup id X enabled (bit 7).
+    assert_eq!(d.user_sgpr_count(), 15);
+    assert_eq!(d.vgpr_workitem_id(), 0);
+    assert!(!d.private_segment_enabled());
+    // rsrc1: denorm modes 3/3 -> MODE[7:4] = 0xf, DX10 clamp (bit 21) -> MODE[8], IEEE (bit 23)
+    // -> MODE[9]; round modes 0.
+    assert_eq!(d.initial_mode(), 0x3f0);
+    assert!(d.wgp_mode());
+    // GRANULATED_WORKITEM_VGPR_COUNT 0 -> (0 + 1) * 8 VGPRs in wave32.
+    assert_eq!(d.vgpr_count(), 8);
+    assert_eq!(k.entry, 0x1f00);
+    assert_eq!(k.kd_addr, 0xd80);
+    let explicit: Vec<_> = k.explicit_args().map(|a| a.kind.clone()).collect();
+    assert_eq!(
+        explicit,
+        [
+            ValueKind::ByValue,
+            ValueKind::ByValue,
+            ValueKind::GlobalBuffer,
+            ValueKind::GlobalBuffer
+        ]
+    );
+    assert_eq!(
+        k.signature(),
+        "saxpy(uint, float, global float*, global float*)"
+    );
+}
+
+#[test]
+fn malformed_code_objects_are_errors() {
+    let good = std::fs::read(corpus().join("gfx1100-w32/saxpy.hsaco")).unwrap();
+    assert!(matches!(
+        CodeObject::parse(b""),
+        Err(CodeObjectError::Malformed(_))
+    ));
+    assert!(matches!(
+        CodeObject::parse(b"hello world, not an ELF"),
+        Err(CodeObjectError::Malformed(_))
+    ));
+    // Every truncation is an error, never a panic.
+    for cut in (0..good.len()).step_by(97) {
+        assert!(CodeObject::parse(&good[..cut]).is_err(), "cut at {cut}");
+    }
+    // EI_ABIVERSION (byte 8): 1 = code object v3, not supported.
+    let mut v3 = good.clone();
+    v3[8] = 1;
+    assert_eq!(
+        CodeObject::parse(&v3).unwrap_err(),
+        CodeObjectError::UnsupportedVersion { abi_version: 1 }
+    );
+    // e_flags (offset 48) mach 0x3f = gfx90a.
+    let mut gfx90a = good.clone();
+    gfx90a[48] = 0x3f;
+    assert!(matches!(
+        CodeObject::parse(&gfx90a),
+        Err(CodeObjectError::UnsupportedTarget(_))
+    ));
+    // OS/ABI (byte 7) not AMDGPU_HSA.
+    let mut osabi = good.clone();
+    osabi[7] = 0;
+    assert!(matches!(
+        CodeObject::parse(&osabi),
+        Err(CodeObjectError::NotAmdgpu(_))
+    ));
+    // Random corruption never panics.
+    let mut x = 0x1234_5678_9abc_def0u64;
+    for _ in 0..300 {
+        let mut b = good.clone();
+        for _ in 0..8 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let i = (x as usize) % b.len();
+            b[i] = (x >> 32) as u8;
+        }
+        let _ = CodeObject::parse(&b);
+    }
+}
+
+#[test]
+fn hidden_arguments_follow_code_object_v5() {
+    let co = CodeObject::parse(&std::fs::read(corpus().join("gfx1100-w32/saxpy.hsaco")).unwrap())
+        .unwrap();
+    let k = co.kernel("saxpy").unwrap();
+    let mut geo = Geometry::new(&[1000], &[256]).unwrap();
+    geo.offset = [7, 0, 0];
+    let mut ka = vec![0xaau8; k.meta.kernarg_segment_size as usize];
+    write_hidden_args(&mut ka, &k.meta.args, &geo, &HiddenValues::default());
+    let u32_at = |o: usize| u32::from_le_bytes(ka[o..o + 4].try_into().unwrap());
+    let u16_at = |o: usize| u16::from_le_bytes(ka[o..o + 2].try_into().unwrap());
+    let u64_at = |o: usize| u64::from_le_bytes(ka[o..o + 8].try_into().unwrap());
+    // 1000 = 3 full groups of 256 + 232: block count counts full groups, remainder the rest.
+    assert_eq!((u32_at(24), u32_at(28), u32_at(32)), (3, 1, 1));
+    assert_eq!((u16_at(36), u16_at(38), u16_at(40)), (256, 1, 1));
+    assert_eq!((u16_at(42), u16_at(44), u16_at(46)), (232, 0, 0));
+    assert_eq!((u64_at(64), u64_at(72), u64_at(80)), (7, 0, 0));
+    assert_eq!(u16_at(88), 1);
+    // Explicit argument bytes are untouched.
+    assert_eq!(&ka[0..24], &[0xaa; 24]);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Initial wave state
+
+fn words_to_bytes(w: &[u32]) -> Vec<u8> {
+    w.iter().flat_map(|x| x.to_le_bytes()).collect()
+}
+
+const S_ENDPGM: u32 = 0xbfb0_0000;
+const CODE_BASE: u64 = 0x4000;
+
+fn launch<'a>(prog: &'a Program, wave64: bool, grid: &[u32], local: &[u32]) -> Launch<'a> {
+    Launch {
+        kernel_name: "test".into(),
+        prog,
+        entry: CODE_BASE,
+        pc_display_base: CODE_BASE,
+        wave64,
+        num_vgprs: 16,
+        mode: 0x3f0,
+        code_properties: kcp::ENABLE_SGPR_KERNARG_SEGMENT_PTR
+            | if wave64 {
+                0
+            } else {
+                kcp::ENABLE_WAVEFRONT_SIZE32
+            },
+        // USER_SGPR_COUNT = 2, workgroup id X.
+        rsrc2: 2 << 1 | 1 << 7,
+        packed_tid: true,
+        geo: Geometry::new(grid, local).unwrap(),
+        lds_bytes: 0,
+        wgp_mode: true,
+        scratch_lane_bytes: 0,
+        scratch_addr: 0,
+        kernarg_addr: 0,
+        dispatch_ptr: 0,
+        queue_ptr: 0,
+        dispatch_id: 0,
+        threads: 1,
+        max_wave_insts: 1_000_000,
+        cfg: ExecConfig::default(),
+    }
+}
+
+fn endpgm_prog() -> Program {
+    Program::new(&words_to_bytes(&[S_ENDPGM]), CODE_BASE).unwrap()
+}
+
+#[test]
+fn user_and_system_sgprs_are_packed_in_order() {
+    let prog = endpgm_prog();
+    let mut l = launch(&prog, false, &[64, 4, 4], &[32, 2, 2]);
+    l.code_properties = kcp::ENABLE_SGPR_DISPATCH_PTR
+        | kcp::ENABLE_SGPR_QUEUE_PTR
+        | kcp::ENABLE_SGPR_KERNARG_SEGMENT_PTR
+        | kcp::ENABLE_SGPR_DISPATCH_ID
+        | kcp::ENABLE_SGPR_PRIVATE_SEGMENT_SIZE
+        | kcp::ENABLE_WAVEFRONT_SIZE32;
+    l.dispatch_ptr = 0x1111_2222_3333;
+    l.queue_ptr = 0x4444_5555_6666;
+    l.kernarg_addr = 0x7777_8888_9999;
+    l.dispatch_id = 0xabcd_0000_0001;
+    l.scratch_lane_bytes = 48;
+    l.scratch_addr = 0x10_0000;
+    // USER_SGPR_COUNT 10 (> the 9 loaded), ids X, Y, Z, workgroup info, private segment offset.
+    l.rsrc2 = 1 | 10 << 1 | 1 << 7 | 1 << 8 | 1 << 9 | 1 << 10 | 2 << 11;
+    let mut w = Wave::new(false, 16);
+    // Workgroup (1,1,1) has 32*2*2 = 128 work-items = 4 waves; look at wave 2.
+    init_wave(&mut w, &l, [1, 1, 1], 2, 4, 0);
+    let s = &w.sgpr;
+    assert_eq!((s[0], s[1]), (0x2222_3333, 0x1111));
+    assert_eq!((s[2], s[3]), (0x5555_6666, 0x4444));
+    assert_eq!((s[4], s[5]), (0x8888_9999, 0x7777));
+    assert_eq!((s[6], s[7]), (0x0000_0001, 0xabcd));
+    assert_eq!(s[8], 48);
+    assert_eq!(s[9], 0, "user SGPR beyond the enabled ones");
+    // System SGPRs start at USER_SGPR_COUNT = 10.
+    assert_eq!((s[10], s[11], s[12]), (1, 1, 1));
+    // Workgroup info: threadgroup_size_in_waves = 4, first_wave = 0 for wave 2.
+    assert_eq!(s[13], 4);
+    // Private segment wave offset: wave 2 of slot 0; wave scratch = 32 lanes * 48 B = 1536 B.
+    assert_eq!(s[14], 2 * 1536);
+    assert_eq!(w.scratch_base, 0x10_0000 + 2 * 1536);
+    assert_eq!(w.scratch_lane_bytes, 48);
+    assert_eq!(
+        (w.hw.flat_scratch_lo as u64) | (w.hw.flat_scratch_hi as u64) << 32,
+        w.scratch_base
+    );
+    assert_eq!(w.pc, CODE_BASE);
+    assert_eq!(w.hw.mode, 0x3f0);
+    // Wave 0 sets first_wave.
+    init_wave(&mut w, &l, [1, 1, 1], 0, 4, 0);
+    assert_eq!(w.sgpr[13], 1 << 31 | 4);
+}
+
+#[test]
+fn flat_scratch_is_zero_without_scratch() {
+    let prog = endpgm_prog();
+    let l = launch(&prog, true, &[64], &[64]);
+    let mut w = Wave::new(true, 16);
+    w.hw.flat_scratch_lo = 5;
+    init_wave(&mut w, &l, [0, 0, 0], 0, 1, 0);
+    assert_eq!((w.hw.flat_scratch_lo, w.hw.flat_scratch_hi), (0, 0));
+    assert_eq!(w.scratch_base, 0);
+}
+
+#[test]
+fn work_item_ids_and_exec_at_the_grid_edge() {
+    let prog = endpgm_prog();
+    for wave64 in [false, true] {
+        // 3-D grid 5x3x2 in workgroups of 4x2x2: workgroup (1,1,0) holds 1x1x2 work-items.
+        let mut l = launch(&prog, wave64, &[5, 3, 2], &[4, 2, 2]);
+        l.rsrc2 |= 2 << 11; // VGPR work-item ids X, Y, Z
+        let mut w = Wave::new(wave64, 16);
+        init_wave(&mut w, &l, [1, 1, 0], 0, 1, 0);
+        assert_eq!(w.exec(), 0b11, "wave64={wave64}");
+        assert_eq!(w.vgpr_get(0, 0), 0);
+        assert_eq!(w.vgpr_get(0, 1), 1 << 20, "z = 1 packed in v0[29:20]");
+        // Full workgroup (0,0,0): 16 work-items, x fastest, then y, then z.
+        init_wave(&mut w, &l, [0, 0, 0], 0, 1, 0);
+        assert_eq!(w.exec(), 0xffff);
+        for lane in 0..16u32 {
+            let (x, y, z) = (lane % 4, (lane / 4) % 2, lane / 8);
+            assert_eq!(w.vgpr_get(0, lane as usize), x | y << 10 | z << 20);
+        }
+        // Unpacked ids: v0 = x, v1 = y, v2 = z.
+        l.packed_tid = false;
+        init_wave(&mut w, &l, [0, 0, 0], 0, 1, 0);
+        assert_eq!(
+            (w.vgpr_get(0, 13), w.vgpr_get(1, 13), w.vgpr_get(2, 13)),
+            (1, 1, 1)
+        );
+        // Only X enabled: Y and Z stay zero even in a 3-D workgroup.
+        l.packed_tid = true;
+        l.rsrc2 &= !(3 << 11);
+        init_wave(&mut w, &l, [0, 0, 0], 0, 1, 0);
+        assert_eq!(w.vgpr_get(0, 13), 1);
+    }
+    // 1-D: 100 work-items in groups of 64; the last group has 36 -> wave32: waves of 32 and 4.
+    let l = launch(&prog, false, &[100], &[64]);
+    let mut w = Wave::new(false, 16);
+    init_wave(&mut w, &l, [1, 0, 0], 1, 2, 0);
+    assert_eq!(w.exec(), 0xf);
+    assert_eq!(w.vgpr_get(0, 3), 35);
+    assert_eq!(w.sgpr[2], 1, "workgroup id X in s[USER_SGPR_COUNT]");
+    let l = launch(&prog, true, &[100], &[64]);
+    let mut w = Wave::new(true, 16);
+    init_wave(&mut w, &l, [1, 0, 0], 0, 1, 0);
+    assert_eq!(w.exec(), (1u64 << 36) - 1);
+}
+
+#[test]
+fn bad_launches_are_errors() {
+    let prog = endpgm_prog();
+    let mem = DeviceMemory::new();
+    assert!(Geometry::new(&[0], &[1]).is_err());
+    assert!(Geometry::new(&[64], &[0]).is_err());
+    assert!(Geometry::new(&[64, 1], &[64]).is_err());
+    assert!(
+        Geometry::new(&[2048], &[2048]).is_err(),
+        "more than 1024 work-items"
+    );
+    assert!(Geometry::new(&[1, 1, 1, 1], &[1, 1, 1, 1]).is_err());
+    let mut l = launch(&prog, false, &[64], &[64]);
+    l.lds_bytes = 65537;
+    assert!(matches!(
+        dispatch::run(&l, &mem),
+        Err(DispatchError::BadLaunch(_))
+    ));
+    let mut l = launch(&prog, false, &[64], &[64]);
+    l.entry = CODE_BASE + 2;
+    assert!(matches!(
+        dispatch::run(&l, &mem),
+        Err(DispatchError::BadLaunch(_))
+    ));
+    let mut l = launch(&prog, false, &[64], &[64]);
+    l.scratch_lane_bytes = 16;
+    assert!(matches!(
+        dispatch::run(&l, &mem),
+        Err(DispatchError::BadLaunch(_))
+    ));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Running waves
+
+/// Each work-item stores its work-item id to out[group * 64 + id]:
+const STORE_IDS: &[u32] = &[
+    0x9603_c002, // s_mul_i32 s3, s2, 64
+    0x4a02_0003, // v_add_nc_u32_e32 v1, s3, v0
+    0x3002_0282, // v_lshlrev_b32_e32 v1, 2, v1
+    0xdc6a_0000,
+    0x0000_0001, // global_store_b32 v1, v0, s[0:1]
+    S_ENDPGM,
+];
+
+fn run_store_ids(wave64: bool, threads: usize) -> Vec<u32> {
+    let prog = Program::new(&words_to_bytes(STORE_IDS), CODE_BASE).unwrap();
+    let mut mem = DeviceMemory::new();
+    let out = mem.alloc(4 * 1024, 256).unwrap();
+    mem.write(out, &[0xef; 4 * 1024]).unwrap();
+    let mut l = launch(&prog, wave64, &[1000], &[64]);
+    l.kernarg_addr = out;
+    l.threads = threads;
+    let stats = dispatch::run(&l, &mem).unwrap();
+    // 1000 work-items: 16 workgroups (15 full, 1 of 40).
+    assert_eq!(stats.workgroups, 16);
+    let waves = if wave64 { 16 } else { 15 * 2 + 2 };
+    assert_eq!(stats.waves, waves);
+    assert_eq!(stats.wave_instructions, 5 * waves);
+    assert_eq!(stats.lane_instructions, 5 * 1000);
+    let mut b = vec![0u8; 4 * 1024];
+    mem.read(out, &mut b).unwrap();
+    b.chunks(4)
+        .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
+        .collect()
+}
+
+#[test]
+fn grid_runs_every_work_item_once() {
+    for wave64 in [false, true] {
+        let got = run_store_ids(wave64, 1);
+        for (i, &v) in got.iter().enumerate() {
+            let want = if i < 1000 {
+                (i % 64) as u32
+            } else {
+                0xefef_efef
+            };
+            assert_eq!(v, want, "wave64={wave64} element {i}");
+        }
+        assert_eq!(run_store_ids(wave64, 4), got, "parallel run differs");
+    }
+}
+
+/// Every lane writes its id to LDS, waits at s_barrier, then reads its right neighbour's slot
+/// (which another wave of the workgroup wrote) and stores it.
+const LDS_ROTATE: &[u32] = &[
+    0x3002_0082, // v_lshlrev_b32_e32 v1, 2, v0
+    0xd834_0000,
+    0x0000_0001, // ds_store_b32 v1, v0
+    0xbfbd_0000, // s_barrier
+    0x4a04_0081, // v_add_nc_u32_e32 v2, 1, v0
+    0x3604_04ff,
+    0x0000_007f, // v_and_b32_e32 v2, 0x7f, v2
+    0x3004_0482, // v_lshlrev_b32_e32 v2, 2, v2
+    0xd8d8_0000,
+    0x0300_0002, // ds_load_b32 v3, v2
+    0xbf89_fc07, // s_waitcnt lgkmcnt(0)
+    0xdc6a_0000,
+    0x0000_0301, // global_store_b32 v1, v3, s[0:1]
+    S_ENDPGM,
+];
+
+#[test]
+fn barrier_makes_lds_writes_of_other_waves_visible() {
+    for wave64 in [false, true] {
+        let prog = Program::new(&words_to_bytes(LDS_ROTATE), CODE_BASE).unwrap();
+        let mut mem = DeviceMemory::new();
+        let out = mem.alloc(512, 256).unwrap();
+        let mut l = launch(&prog, wave64, &[128], &[128]);
+        l.kernarg_addr = out;
+        l.lds_bytes = 512;
+        dispatch::run(&l, &mem).unwrap();
+        let mut b = vec![0u8; 512];
+        mem.read(out, &mut b).unwrap();
+        for x in 0..128u32 {
+            let v = u32::from_le_bytes(b[4 * x as usize..4 * x as usize + 4].try_into().unwrap());
+            assert_eq!(v, (x + 1) % 128, "wave64={wave64} lane {x}");
+        }
+    }
+}
+
+#[test]
+fn a_wave_that_never_arrives_is_a_barrier_deadlock() {
+    let words = [
+        0x7e08_0500, // v_readfirstlane_b32 s4, v0
+        0xbf06_8004, // s_cmp_eq_u32 s4, 0
+        0xbfa2_0002, // s_cbranch_scc1 2      (wave 0 -> the loop)
+        0xbfbd_0000, // s_barrier
+        S_ENDPGM,
+        0xbfa0_ffff, // s_branch -1
+    ];
+    let prog = Program::new(&words_to_bytes(&words), CODE_BASE).unwrap();
+    let mem = DeviceMemory::new();
+    let mut l = launch(&prog, false, &[128], &[128]);
+    l.max_wave_insts = 10_000;
+    match dispatch::run(&l, &mem) {
+        Err(DispatchError::BarrierDeadlock { at, waiting, limit }) => {
+            assert_eq!(waiting, [1, 2, 3]);
+            assert_eq!(limit, 10_000);
+            assert_eq!(at.wave, 0);
+            assert_eq!(at.pc, 20, "the looping s_branch");
+        }
+        r => panic!("expected a barrier deadlock, got {r:?}"),
+    }
+    // A wave that ends counts as arrived: waves 1..3 pass the barrier when wave 0 ends.
+    let words = [
+        0x7e08_0500, // v_readfirstlane_b32 s4, v0
+        0xbf06_8004, // s_cmp_eq_u32 s4, 0
+        0xbfa2_0002, // s_cbranch_scc1 2      (wave 0 -> s_endpgm at the end)
+        0xbfbd_0000, // s_barrier
+        S_ENDPGM,
+        S_ENDPGM,
+    ];
+    let prog = Program::new(&words_to_bytes(&words), CODE_BASE).unwrap();
+    let l = launch(&prog, false, &[128], &[128]);
+    let st = dispatch::run(&l, &mem).unwrap();
+    assert_eq!(st.wave_instructions, 4 + 3 * 5);
+}
+
+#[test]
+fn watchdog_stops_an_endless_wave() {
+    let prog = Program::new(&words_to_bytes(&[0xbfa0_ffff]), CODE_BASE).unwrap(); // s_branch -1
+    let mem = DeviceMemory::new();
+    let mut l = launch(&prog, true, &[64], &[64]);
+    l.max_wave_insts = 1000;
+    match dispatch::run(&l, &mem) {
+        Err(DispatchError::Watchdog { at, limit }) => {
+            assert_eq!(limit, 1000);
+            assert_eq!(at.pc, 0);
+            assert_eq!(at.workgroup, [0, 0, 0]);
+        }
+        r => panic!("expected the watchdog, got {r:?}"),
+    }
+}
+
+#[test]
+fn errors_name_the_lowest_failing_workgroup_even_in_parallel() {
+    // Workgroups >= 5 store to address 0 (unmapped).
+    let words = [
+        0xbf09_8502, // s_cmp_ge_u32 s2, 5
+        0xbfa1_0004, // s_cbranch_scc0 4
+        0x7e02_0280, // v_mov_b32_e32 v1, 0
+        0x7e04_0280, // v_mov_b32_e32 v2, 0
+        0xdc6a_0000,
+        0x007c_0001, // global_store_b32 v[1:2], v0, off
+        S_ENDPGM,
+    ];
+    let prog = Program::new(&words_to_bytes(&words), CODE_BASE).unwrap();
+    let mem = DeviceMemory::new();
+    for threads in [1, 2, 4] {
+        let mut l = launch(&prog, false, &[64 * 40], &[64]);
+        l.threads = threads;
+        match dispatch::run(&l, &mem) {
+            Err(DispatchError::Exec { at, error }) => {
+                assert_eq!(at.workgroup, [5, 0, 0], "threads={threads}");
+                assert_eq!(at.wave, 0);
+                assert_eq!(at.pc, 16);
+                assert!(matches!(
+                    error,
+                    ExecError::MemoryFault {
+                        addr: 0,
+                        lane: 0,
+                        ..
+                    }
+                ));
+                let msg = DispatchError::Exec { at, error }.to_string();
+                assert!(
+                    msg.contains("workgroup (5,0,0)") && msg.contains("0x10"),
+                    "{msg}"
+                );
+            }
+            r => panic!("expected a memory fault, got {r:?}"),
+        }
+    }
+}
+
+#[test]
+fn invalid_instruction_reports_its_pc() {
+    // A word no gfx11 encoding defines (SOPP opcode 0x7f) after one s_nop.
+    let prog = Program::new(
+        &words_to_bytes(&[0xbf80_0000, 0xbfff_0000, S_ENDPGM]),
+        CODE_BASE,
+    )
+    .unwrap();
+    let mem = DeviceMemory::new();
+    let l = launch(&prog, false, &[32], &[32]);
+    match dispatch::run(&l, &mem) {
+        Err(DispatchError::Exec { at, error }) => {
+            assert_eq!(at.pc, 4);
+            assert!(
+                matches!(error, ExecError::InvalidInstruction { word: 0xbfff_0000 }),
+                "{error:?}"
+            );
+        }
+        r => panic!("expected an invalid instruction, got {r:?}"),
+    }
+}

@@ -1,0 +1,391 @@
+//! The C ABI (declared in `include/wavesim.h`).
+//!
+//! * `run_asm`: bare instruction bytes with *host* addresses, as tinygrad-style emulator callers
+//!   use it (unsandboxed by design).
+//! * A handle-based sandboxed API: devices, buffers, code objects, dispatches.
+//!
+//! Every entry point catches panics (`catch_unwind`), so none ever crosses into C; errors are
+//! reported by return code, with the message available from `wavesim_last_error`.
+
+use crate::{run_host_asm, Arg, Device, Error, Geometry, Module};
+use std::cell::RefCell;
+use std::ffi::{c_char, c_void, CStr, CString};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+/// Success.
+pub const WAVESIM_OK: i32 = 0;
+/// Bad arguments (null pointers, sizes, unknown kernel, wrong kernel arguments).
+pub const WAVESIM_ERR_INVALID: i32 = 1;
+/// The kernel failed: invalid or unsupported instruction, memory fault, trap.
+pub const WAVESIM_ERR_EXEC: i32 = 2;
+/// The watchdog stopped a wave.
+pub const WAVESIM_ERR_WATCHDOG: i32 = 3;
+/// Waves of a workgroup deadlocked at s_barrier.
+pub const WAVESIM_ERR_DEADLOCK: i32 = 4;
+/// The code object could not be read.
+pub const WAVESIM_ERR_CODE_OBJECT: i32 = 5;
+/// Device memory: out of bounds, allocation failed.
+pub const WAVESIM_ERR_MEMORY: i32 = 6;
+/// wavesim itself failed (a bug): the panic was caught.
+pub const WAVESIM_ERR_INTERNAL: i32 = 7;
+
+thread_local! {
+    static LAST_ERROR: RefCell<CString> = RefCell::new(CString::default());
+}
+
+fn set_error(msg: &str) {
+    let c = CString::new(msg.replace('\0', " ")).unwrap_or_default();
+    LAST_ERROR.with(|e| *e.borrow_mut() = c);
+}
+
+fn code_of(e: &Error) -> i32 {
+    use crate::DispatchError as D;
+    match e {
+        Error::CodeObject(_) | Error::Decode(_) => WAVESIM_ERR_CODE_OBJECT,
+        Error::UnknownKernel { .. } | Error::Args(_) | Error::Io(_) => WAVESIM_ERR_INVALID,
+        Error::Memory(_) => WAVESIM_ERR_MEMORY,
+        Error::Dispatch(D::BadLaunch(_)) => WAVESIM_ERR_INVALID,
+        Error::Dispatch(D::Exec { .. }) => WAVESIM_ERR_EXEC,
+        Error::Dispatch(D::Watchdog { .. }) => WAVESIM_ERR_WATCHDOG,
+        Error::Dispatch(D::BarrierDeadlock { .. }) => WAVESIM_ERR_DEADLOCK,
+    }
+}
+
+/// Runs `f`, turning errors and panics into return codes and `wavesim_last_error` messages.
+fn guard(f: impl FnOnce() -> Result<(), Error>) -> i32 {
+    match catch_unwind(AssertUnwindSafe(f)) {
+        Ok(Ok(())) => {
+            set_error("");
+            WAVESIM_OK
+        }
+        Ok(Err(e)) => {
+            set_error(&e.to_string());
+            code_of(&e)
+        }
+        Err(p) => {
+            let what = p
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| p.downcast_ref::<String>().cloned())
+                .unwrap_or_default();
+            set_error(&format!("internal error (please report): {what}"));
+            WAVESIM_ERR_INTERNAL
+        }
+    }
+}
+
+fn invalid(m: &str) -> Error {
+    Error::Args(m.to_string())
+}
+
+/// Runs bare gfx11 code on host memory. See `include/wavesim.h`.
+///
+/// # Safety
+/// `code` must point to `code_size` readable bytes; every address the kernel touches (kernarg
+/// segment, buffers) must be valid host memory for the access.
+#[no_mangle]
+pub unsafe extern "C" fn run_asm(
+    code: *const c_void,
+    code_size: u32,
+    gx: u32,
+    gy: u32,
+    gz: u32,
+    lx: u32,
+    ly: u32,
+    lz: u32,
+    kernarg: *const c_void,
+    rsrc2: u32,
+    scratch_size: u32,
+) -> i32 {
+    guard(|| {
+        if code.is_null() || code_size == 0 {
+            return Err(invalid("run_asm: no code"));
+        }
+        // SAFETY: the caller guarantees `code` points to `code_size` bytes.
+        let code = unsafe { std::slice::from_raw_parts(code as *const u8, code_size as usize) };
+        // SAFETY: the caller guarantees host addresses are valid (documented in the header).
+        unsafe {
+            run_host_asm(
+                code,
+                [gx, gy, gz],
+                [lx, ly, lz],
+                kernarg as u64,
+                rsrc2,
+                scratch_size,
+                crate::DEFAULT_MAX_WAVE_INSTRUCTIONS,
+            )
+        }
+        .map(|_| ())
+    })
+}
+
+/// The message of the last failed call on this thread ("" after a success). Valid until the
+/// next wavesim call on this thread.
+#[no_mangle]
+pub extern "C" fn wavesim_last_error() -> *const c_char {
+    LAST_ERROR.with(|e| e.borrow().as_ptr())
+}
+
+/// Opaque device handle.
+pub struct WavesimDevice(Device);
+/// Opaque module handle.
+pub struct WavesimModule(Module);
+
+/// Creates a sandboxed device (NULL only if wavesim fails internally).
+#[no_mangle]
+pub extern "C" fn wavesim_device_create() -> *mut WavesimDevice {
+    catch_unwind(|| Box::into_raw(Box::new(WavesimDevice(Device::new()))))
+        .unwrap_or(std::ptr::null_mut())
+}
+
+/// Destroys a device (NULL is ignored). Its modules must be destroyed separately.
+///
+/// # Safety
+/// `dev` must come from `wavesim_device_create` and not be used afterwards.
+#[no_mangle]
+pub unsafe extern "C" fn wavesim_device_destroy(dev: *mut WavesimDevice) {
+    if !dev.is_null() {
+        // SAFETY: created by Box::into_raw in wavesim_device_create.
+        let _ = catch_unwind(AssertUnwindSafe(|| drop(unsafe { Box::from_raw(dev) })));
+    }
+}
+
+/// # Safety
+/// `dev` must be NULL or a live device handle.
+unsafe fn dev_mut<'a>(dev: *mut WavesimDevice) -> Result<&'a mut Device, Error> {
+    // SAFETY: per the caller's contract.
+    unsafe { dev.as_mut() }
+        .map(|d| &mut d.0)
+        .ok_or_else(|| invalid("null device"))
+}
+
+/// Sets the number of host threads running workgroups (1 = deterministic order).
+///
+/// # Safety
+/// `dev` must be a live device handle.
+#[no_mangle]
+pub unsafe extern "C" fn wavesim_set_threads(dev: *mut WavesimDevice, threads: u32) -> i32 {
+    guard(|| {
+        // SAFETY: per the caller's contract.
+        unsafe { dev_mut(dev) }?.threads = threads.max(1) as usize;
+        Ok(())
+    })
+}
+
+/// Allocates `size` zeroed bytes of device memory; writes the device address to `*addr`.
+///
+/// # Safety
+/// `dev` must be a live device handle and `addr` writable.
+#[no_mangle]
+pub unsafe extern "C" fn wavesim_alloc(dev: *mut WavesimDevice, size: u64, addr: *mut u64) -> i32 {
+    guard(|| {
+        // SAFETY: per the caller's contract.
+        let d = unsafe { dev_mut(dev) }?;
+        if addr.is_null() {
+            return Err(invalid("null address output"));
+        }
+        let a = d.alloc(size)?;
+        // SAFETY: checked non-null; writable per the contract.
+        unsafe { *addr = a };
+        Ok(())
+    })
+}
+
+/// Frees an allocation.
+///
+/// # Safety
+/// `dev` must be a live device handle.
+#[no_mangle]
+pub unsafe extern "C" fn wavesim_free(dev: *mut WavesimDevice, addr: u64) -> i32 {
+    // SAFETY: per the caller's contract.
+    guard(|| unsafe { dev_mut(dev) }?.free(addr))
+}
+
+/// Copies `size` host bytes to device address `addr`.
+///
+/// # Safety
+/// `dev` must be a live device handle, `src` readable for `size` bytes.
+#[no_mangle]
+pub unsafe extern "C" fn wavesim_write(
+    dev: *mut WavesimDevice,
+    addr: u64,
+    src: *const c_void,
+    size: u64,
+) -> i32 {
+    guard(|| {
+        // SAFETY: per the caller's contract.
+        let d = unsafe { dev_mut(dev) }?;
+        if size == 0 {
+            return Ok(());
+        }
+        if src.is_null() {
+            return Err(invalid("null source"));
+        }
+        // SAFETY: readable for `size` bytes per the contract.
+        let s = unsafe { std::slice::from_raw_parts(src as *const u8, size as usize) };
+        d.write(addr, s)
+    })
+}
+
+/// Copies `size` bytes at device address `addr` to host memory.
+///
+/// # Safety
+/// `dev` must be a live device handle, `dst` writable for `size` bytes.
+#[no_mangle]
+pub unsafe extern "C" fn wavesim_read(
+    dev: *mut WavesimDevice,
+    addr: u64,
+    dst: *mut c_void,
+    size: u64,
+) -> i32 {
+    guard(|| {
+        // SAFETY: per the caller's contract.
+        let d = unsafe { dev_mut(dev) }?;
+        if size == 0 {
+            return Ok(());
+        }
+        if dst.is_null() {
+            return Err(invalid("null destination"));
+        }
+        // SAFETY: writable for `size` bytes per the contract.
+        let s = unsafe { std::slice::from_raw_parts_mut(dst as *mut u8, size as usize) };
+        d.read(addr, s)
+    })
+}
+
+/// Loads a code object (ELF bytes) into the device; writes the module handle to `*module`.
+///
+/// # Safety
+/// `dev` must be a live device handle, `elf` readable for `size` bytes, `module` writable.
+#[no_mangle]
+pub unsafe extern "C" fn wavesim_load(
+    dev: *mut WavesimDevice,
+    elf: *const c_void,
+    size: u64,
+    module: *mut *mut WavesimModule,
+) -> i32 {
+    guard(|| {
+        // SAFETY: per the caller's contract.
+        let d = unsafe { dev_mut(dev) }?;
+        if elf.is_null() || module.is_null() {
+            return Err(invalid("null code object or module output"));
+        }
+        // SAFETY: readable for `size` bytes per the contract.
+        let bytes = unsafe { std::slice::from_raw_parts(elf as *const u8, size as usize) };
+        let m = d.load(bytes)?;
+        // SAFETY: checked non-null.
+        unsafe { *module = Box::into_raw(Box::new(WavesimModule(m))) };
+        Ok(())
+    })
+}
+
+/// Destroys a module (NULL is ignored).
+///
+/// # Safety
+/// `module` must come from `wavesim_load` and not be used afterwards.
+#[no_mangle]
+pub unsafe extern "C" fn wavesim_module_destroy(module: *mut WavesimModule) {
+    if !module.is_null() {
+        // SAFETY: created by Box::into_raw in wavesim_load.
+        let _ = catch_unwind(AssertUnwindSafe(|| drop(unsafe { Box::from_raw(module) })));
+    }
+}
+
+/// Runs `kernel` over `grid` work-items in workgroups of `local` (`dims` = 1..3 entries used).
+/// `kernarg` holds the explicit arguments laid out as the kernel's metadata says (the first
+/// `kernarg_size` bytes of its kernarg segment; hidden arguments are filled in, and so are the
+/// slots of `__local` pointer arguments). `local_arg_sizes[i]` is the byte size of the i-th
+/// `__local` pointer argument (`n_local_args` entries, which must match the kernel).
+///
+/// # Safety
+/// Handles must be live; `kernel` a NUL-terminated string; `grid`/`local` readable for `dims`
+/// entries; `kernarg` readable for `kernarg_size` bytes; `local_arg_sizes` for `n_local_args`.
+#[no_mangle]
+pub unsafe extern "C" fn wavesim_dispatch(
+    dev: *mut WavesimDevice,
+    module: *const WavesimModule,
+    kernel: *const c_char,
+    dims: u32,
+    grid: *const u32,
+    local: *const u32,
+    kernarg: *const c_void,
+    kernarg_size: u64,
+    local_arg_sizes: *const u32,
+    n_local_args: u32,
+) -> i32 {
+    guard(|| {
+        // SAFETY: per the caller's contract.
+        let d = unsafe { dev_mut(dev) }?;
+        // SAFETY: per the caller's contract.
+        let m = unsafe { module.as_ref() }.ok_or_else(|| invalid("null module"))?;
+        if kernel.is_null() || grid.is_null() || local.is_null() || !(1..=3).contains(&dims) {
+            return Err(invalid(
+                "null kernel name, grid or local size, or dims not 1..3",
+            ));
+        }
+        // SAFETY: NUL-terminated per the contract.
+        let name = unsafe { CStr::from_ptr(kernel) }
+            .to_str()
+            .map_err(|_| invalid("kernel name is not UTF-8"))?;
+        // SAFETY: readable for `dims` entries per the contract.
+        let (g, l) = unsafe {
+            (
+                std::slice::from_raw_parts(grid, dims as usize),
+                std::slice::from_raw_parts(local, dims as usize),
+            )
+        };
+        let bytes: &[u8] = if kernarg_size == 0 {
+            &[]
+        } else if kernarg.is_null() {
+            return Err(invalid("null kernarg"));
+        } else {
+            // SAFETY: readable for `kernarg_size` bytes per the contract.
+            unsafe { std::slice::from_raw_parts(kernarg as *const u8, kernarg_size as usize) }
+        };
+        let local_sizes: &[u32] = if n_local_args == 0 {
+            &[]
+        } else if local_arg_sizes.is_null() {
+            return Err(invalid("null local_arg_sizes"));
+        } else {
+            // SAFETY: readable for `n_local_args` entries per the contract.
+            unsafe { std::slice::from_raw_parts(local_arg_sizes, n_local_args as usize) }
+        };
+        let geo = Geometry::new(g, l)?;
+        let k = m.0.kernel(name)?;
+        // Slice the raw segment into the kernel's explicit arguments.
+        let mut args = Vec::new();
+        let mut locals = local_sizes.iter();
+        for a in k.explicit_args() {
+            let (o, n) = (a.offset as usize, a.size as usize);
+            let raw = bytes.get(o..o + n).ok_or_else(|| {
+                invalid(&format!(
+                    "kernarg of {} bytes does not hold argument {} (offset {o}, {n} bytes) of {}",
+                    bytes.len(),
+                    a.name.as_deref().unwrap_or("unnamed"),
+                    k.signature()
+                ))
+            })?;
+            args.push(match a.kind {
+                crate::ValueKind::GlobalBuffer if n == 8 => {
+                    Arg::Buffer(u64::from_le_bytes(raw.try_into().unwrap_or([0; 8])))
+                }
+                crate::ValueKind::DynamicSharedPointer => {
+                    Arg::Local(*locals.next().ok_or_else(|| {
+                        invalid(&format!(
+                            "more __local arguments than the {n_local_args} sizes given: {}",
+                            k.signature()
+                        ))
+                    })?)
+                }
+                _ => Arg::Value(raw.to_vec()),
+            });
+        }
+        if locals.next().is_some() {
+            return Err(invalid(&format!(
+                "{n_local_args} __local sizes given but fewer __local arguments: {}",
+                k.signature()
+            )));
+        }
+        d.dispatch(&m.0, name, &geo, &args).map(|_| ())
+    })
+}

@@ -1,0 +1,190 @@
+//! The `wavesim` command line: run kernels of a code object, describe it, disassemble it.
+
+use clap::{Parser, Subcommand};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use wavesim::{describe, parse_spec, run_specs, write_outputs, ArgSpec, Device, Geometry};
+
+#[derive(Parser)]
+#[command(
+    name = "wavesim",
+    version,
+    about = "Run AMD RDNA3 (gfx11) kernels on the CPU, bit-exactly"
+)]
+struct Cli {
+    #[command(subcommand)]
+    cmd: Cmd,
+}
+
+#[derive(Subcommand)]
+enum Cmd {
+    /// Run one kernel of a code object over a grid.
+    Run {
+        /// The code object (.hsaco / .co / .o as clang emits it).
+        file: PathBuf,
+        /// Name of the kernel to run.
+        #[arg(long)]
+        kernel: String,
+        /// Grid size in work-items: X[,Y[,Z]].
+        #[arg(long, value_parser = parse_dims)]
+        global: Dims,
+        /// Workgroup size in work-items: X[,Y[,Z]] (as many dimensions as --global).
+        #[arg(long, value_parser = parse_dims)]
+        local: Dims,
+        /// One per kernel argument, in order: u8:V .. i64:V, f16:V, f32:V, f64:V, buf:PATH[:OUT],
+        /// zeros:N[:OUT], local:N.
+        #[arg(long = "arg", value_name = "SPEC", allow_hyphen_values = true)]
+        args: Vec<String>,
+        /// Host threads running workgroups in parallel (default 1: deterministic order).
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+        /// Watchdog: most instructions one wave may execute.
+        #[arg(long = "max-instructions", default_value_t = wavesim::DEFAULT_MAX_WAVE_INSTRUCTIONS)]
+        max_instructions: u64,
+        /// OpenCL global work offset: X[,Y[,Z]].
+        #[arg(long, value_parser = parse_offset)]
+        offset: Option<Offsets>,
+        /// Print wave-instructions, lane-instructions, time and throughput.
+        #[arg(long)]
+        stats: bool,
+    },
+    /// List the kernels of a code object with their arguments and descriptor fields.
+    Info { file: PathBuf },
+    /// Disassemble a code object like llvm-objdump -d --mcpu=gfx1100 (or bare bytes with --raw).
+    Disasm {
+        /// The code object.
+        file: Option<PathBuf>,
+        /// Bare instruction bytes instead of a code object.
+        #[arg(long, value_name = "FILE", conflicts_with = "file")]
+        raw: Option<PathBuf>,
+    },
+}
+
+/// X[,Y[,Z]] sizes.
+#[derive(Clone, Debug)]
+struct Dims(Vec<u32>);
+/// X[,Y[,Z]] offsets.
+#[derive(Clone, Debug)]
+struct Offsets(Vec<u64>);
+
+fn parse_dims(s: &str) -> Result<Dims, String> {
+    let v: Result<Vec<u32>, _> = s.split(',').map(|p| p.trim().parse::<u32>()).collect();
+    match v {
+        Ok(v) if (1..=3).contains(&v.len()) => Ok(Dims(v)),
+        _ => Err(format!(
+            "`{s}`: expected X[,Y[,Z]] with non-negative integers"
+        )),
+    }
+}
+
+fn parse_offset(s: &str) -> Result<Offsets, String> {
+    let v: Result<Vec<u64>, _> = s.split(',').map(|p| p.trim().parse::<u64>()).collect();
+    match v {
+        Ok(v) if (1..=3).contains(&v.len()) => Ok(Offsets(v)),
+        _ => Err(format!("`{s}`: expected X[,Y[,Z]]")),
+    }
+}
+
+fn read(path: &PathBuf) -> Result<Vec<u8>, String> {
+    std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))
+}
+
+fn rate(n: u64, secs: f64) -> String {
+    let r = if secs > 0.0 { n as f64 / secs } else { 0.0 };
+    if r >= 1e9 {
+        format!("{:.2} G/s", r / 1e9)
+    } else if r >= 1e6 {
+        format!("{:.2} M/s", r / 1e6)
+    } else if r >= 1e3 {
+        format!("{:.2} K/s", r / 1e3)
+    } else {
+        format!("{r:.0} /s")
+    }
+}
+
+fn real_main(cli: Cli) -> Result<(), String> {
+    match cli.cmd {
+        Cmd::Run {
+            file,
+            kernel,
+            global,
+            local,
+            args,
+            threads,
+            max_instructions,
+            offset,
+            stats,
+        } => {
+            let specs: Vec<ArgSpec> = args
+                .iter()
+                .map(|a| parse_spec(a))
+                .collect::<Result<_, _>>()?;
+            let (global, local) = (global.0, local.0);
+            let geo = Geometry::new(&global, &local).map_err(|e| e.to_string())?;
+            let bytes = read(&file)?;
+            let mut dev = Device::new();
+            dev.threads = threads.max(1);
+            dev.max_wave_instructions = max_instructions;
+            if let Some(Offsets(o)) = offset {
+                if o.len() != global.len() {
+                    return Err(format!(
+                        "--offset has {} dimensions but --global has {}",
+                        o.len(),
+                        global.len()
+                    ));
+                }
+                dev.global_offset[..o.len()].copy_from_slice(&o);
+            }
+            let module = dev
+                .load(&bytes)
+                .map_err(|e| format!("{}: {e}", file.display()))?;
+            let run =
+                run_specs(&mut dev, &module, &kernel, &geo, &specs).map_err(|e| e.to_string())?;
+            write_outputs(&specs, &run).map_err(|e| e.to_string())?;
+            if stats {
+                let s = &run.stats;
+                let secs = s.elapsed.as_secs_f64();
+                println!("workgroups:        {}", s.workgroups);
+                println!("waves:             {}", s.waves);
+                println!("wave-instructions: {}", s.wave_instructions);
+                println!("lane-instructions: {}", s.lane_instructions);
+                println!("time:              {:.6} s", secs);
+                println!(
+                    "throughput:        {} wave-instructions, {} lane-instructions",
+                    rate(s.wave_instructions, secs),
+                    rate(s.lane_instructions, secs)
+                );
+            }
+            Ok(())
+        }
+        Cmd::Info { file } => {
+            let bytes = read(&file)?;
+            let co = wavesim::CodeObject::parse(&bytes)
+                .map_err(|e| format!("{}: {e}", file.display()))?;
+            print!("{}", describe(&co));
+            Ok(())
+        }
+        Cmd::Disasm { file, raw } => {
+            let text = match (file, raw) {
+                (_, Some(raw)) => wavesim::disassemble_raw(&read(&raw)?)?,
+                (Some(file), None) => wavesim::disassemble(&read(&file)?)
+                    .map_err(|e| format!("{}: {e}", file.display()))?,
+                (None, None) => return Err("disasm: give a code object or --raw FILE".into()),
+            };
+            print!("{text}");
+            Ok(())
+        }
+    }
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match real_main(cli) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            // One line a user can act on.
+            eprintln!("wavesim: error: {}", e.replace('\n', " "));
+            ExitCode::FAILURE
+        }
+    }
+}
