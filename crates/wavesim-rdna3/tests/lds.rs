@@ -431,12 +431,16 @@ fn append_consume_and_addtid() {
 #[test]
 fn gds_and_bvh_are_reported_as_unimplemented() {
     let mut h = Harness::new(false);
-    assert!(matches!(
-        h.run(&[0xd8660000, 0x00000001]),
-        Err(ExecError::Unimplemented { .. })
-    ));
-    assert!(matches!(
-        h.run(&[0xdab40000, 0x03040201]),
-        Err(ExecError::Unimplemented { .. })
-    ));
+    let words: [[u32; 2]; 4] = [
+        [0xd86a0000, 0x00000000], // ds_gws_sema_v gds
+        [0xd8fe0000, 0x03000001], // ds_ordered_count v3, v1 gds
+        [0xd8020000, 0x00000201], // ds_add_u32 v1, v2 gds (GDS is not emulated)
+        [0xdab40000, 0x03040201], // ds_bvh_stack_rtn_b32 v3, v1, v2, v[4:7]
+    ];
+    for w in words {
+        assert!(
+            matches!(h.run(&w), Err(ExecError::Unimplemented { .. })),
+            "{w:x?}"
+        );
+    }
 }
