@@ -1,0 +1,84 @@
+/* wavesim: run AMD RDNA3 (gfx11) machine code on the CPU with the hardware's exact results.
+ *
+ * Build: `cargo build --release` produces target/release/libwavesim.so (and the `wavesim` CLI).
+ * Link:  cc app.c -Icrates/wavesim/include -Ltarget/release -lwavesim
+ *
+ * Every function catches internal failures: none aborts the host process. Functions returning
+ * int32_t return WAVESIM_OK (0) on success and one of the WAVESIM_ERR_* codes otherwise; the
+ * message is then available from wavesim_last_error() on the same thread.
+ */
+#ifndef WAVESIM_H
+#define WAVESIM_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define WAVESIM_OK 0
+#define WAVESIM_ERR_INVALID 1     /* bad arguments, unknown kernel, wrong kernel arguments */
+#define WAVESIM_ERR_EXEC 2        /* invalid/unsupported instruction, memory fault, trap */
+#define WAVESIM_ERR_WATCHDOG 3    /* a wave ran too many instructions */
+#define WAVESIM_ERR_DEADLOCK 4    /* waves of a workgroup deadlocked at s_barrier */
+#define WAVESIM_ERR_CODE_OBJECT 5 /* malformed or unsupported code object */
+#define WAVESIM_ERR_MEMORY 6      /* device memory: out of bounds, allocation failed */
+#define WAVESIM_ERR_INTERNAL 7    /* a wavesim bug (caught) */
+
+/* ---- Raw mode: bare instructions, HOST addresses (unsandboxed by design) ------------------
+ *
+ * Runs `code_size` bytes of gfx11 instructions at `code` (executed in place: the PC is the host
+ * address of the bytes, so s_getpc_b64-relative data works) over gx*gy*gz workgroups of
+ * lx*ly*lz work-items, in wave32. Initial state of every wave:
+ *   s[0:1]  = kernarg (a host pointer; all memory addresses the kernel uses are host addresses)
+ *   rsrc2   = COMPUTE_PGM_RSRC2: USER_SGPR_COUNT (bits 5:1) says where the system SGPRs start:
+ *             workgroup id X/Y/Z (bits 7/8/9), workgroup info (bit 10), private segment wave
+ *             offset (bit 0), in that order; clang-19 code uses USER_SGPR_COUNT = 15, so the
+ *             workgroup id X is in s15. LDS_SIZE (bits 23:15, 512-byte granules) sets the
+ *             workgroup's LDS; 0 gives the 64 KiB maximum.
+ *   v0      = packed work-item ids: x | y << 10 | z << 20
+ *   EXEC    = the lanes holding work-items
+ *   FLAT_SCRATCH = the wave's scratch (scratch_size bytes per work-item), or 0
+ * Returns WAVESIM_OK or an error code (message: wavesim_last_error()).
+ * The caller guarantees that every address the kernel touches is valid host memory. */
+int32_t run_asm(const void *code, uint32_t code_size, uint32_t gx, uint32_t gy, uint32_t gz,
+                uint32_t lx, uint32_t ly, uint32_t lz, const void *kernarg, uint32_t rsrc2,
+                uint32_t scratch_size);
+
+/* Message of the last failed call on this thread ("" after a success). */
+const char *wavesim_last_error(void);
+
+/* ---- Sandboxed mode: a device with its own address space -------------------------------- */
+
+typedef struct WavesimDevice wavesim_device;
+typedef struct WavesimModule wavesim_module;
+
+wavesim_device *wavesim_device_create(void);
+void wavesim_device_destroy(wavesim_device *dev);
+/* Host threads that run workgroups in parallel (default 1 = deterministic order). */
+int32_t wavesim_set_threads(wavesim_device *dev, uint32_t threads);
+
+/* Device memory: `addr` values are device addresses, not host pointers. */
+int32_t wavesim_alloc(wavesim_device *dev, uint64_t size, uint64_t *addr);
+int32_t wavesim_free(wavesim_device *dev, uint64_t addr);
+int32_t wavesim_write(wavesim_device *dev, uint64_t addr, const void *src, uint64_t size);
+int32_t wavesim_read(wavesim_device *dev, uint64_t addr, void *dst, uint64_t size);
+
+/* Loads a code object (the ELF bytes clang/hipcc emit, code object v4-v6, gfx11). */
+int32_t wavesim_load(wavesim_device *dev, const void *elf, uint64_t size, wavesim_module **module);
+void wavesim_module_destroy(wavesim_module *module);
+
+/* Runs `kernel` over grid[0..dims) work-items in workgroups of local[0..dims).
+ * kernarg/kernarg_size: the explicit arguments laid out at the offsets of the kernel's metadata
+ * (buffers as 64-bit device addresses); hidden arguments and __local pointer slots are filled
+ * in. local_arg_sizes[i] = bytes of dynamic LDS for the i-th __local pointer argument. */
+int32_t wavesim_dispatch(wavesim_device *dev, const wavesim_module *module, const char *kernel,
+                         uint32_t dims, const uint32_t *grid, const uint32_t *local,
+                         const void *kernarg, uint64_t kernarg_size,
+                         const uint32_t *local_arg_sizes, uint32_t n_local_args);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* WAVESIM_H */

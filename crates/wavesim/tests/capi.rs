@@ -1,0 +1,173 @@
+//! The C ABI from C: compiles tests/c/capi_test.c against include/wavesim.h, links it with the
+//! libwavesim.so cargo built for this test run, and runs it (run_asm with raw code and host
+//! buffers; the handle API with the corpus saxpy code object). Also calls run_asm from Rust.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn manifest() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The cdylib of this build: target/<profile>/libwavesim.so next to the deps/ of this test.
+fn cdylib() -> Option<PathBuf> {
+    let exe = std::env::current_exe().ok()?;
+    let deps = exe.parent()?;
+    for dir in [deps.parent()?, deps] {
+        let p = dir.join("libwavesim.so");
+        if p.exists() {
+            return Some(p);
+        }
+    }
+    None
+}
+
+fn compiler() -> Option<String> {
+    for cc in [
+        std::env::var("CC").unwrap_or_default().as_str(),
+        "cc",
+        "gcc",
+        "clang",
+    ] {
+        if !cc.is_empty() && Command::new(cc).arg("--version").output().is_ok() {
+            return Some(cc.to_string());
+        }
+    }
+    None
+}
+
+#[test]
+fn c_program_drives_run_asm_and_the_handle_api() {
+    let Some(so) = cdylib() else {
+        panic!("libwavesim.so was not built next to the test binary");
+    };
+    let Some(cc) = compiler() else {
+        eprintln!("SKIP: no C compiler (cc/gcc/clang) on this machine");
+        return;
+    };
+    let out_dir = std::env::temp_dir().join(format!("wavesim-capi-{}", std::process::id()));
+    std::fs::create_dir_all(&out_dir).unwrap();
+    let exe = out_dir.join("capi_test");
+    let lib_dir = so.parent().unwrap();
+    let st = Command::new(&cc)
+        .arg("-std=c99")
+        .arg("-Wall")
+        .arg("-Werror")
+        .arg("-I")
+        .arg(manifest().join("include"))
+        .arg(manifest().join("tests/c/capi_test.c"))
+        .arg("-o")
+        .arg(&exe)
+        .arg(format!("-L{}", lib_dir.display()))
+        .arg(format!("-Wl,-rpath,{}", lib_dir.display()))
+        .arg("-lwavesim")
+        .arg("-lm")
+        .output()
+        .unwrap();
+    assert!(
+        st.status.success(),
+        "C compile failed:\n{}",
+        String::from_utf8_lossy(&st.stderr)
+    );
+    let saxpy = manifest().join("../../corpus/gfx1100-w32/saxpy.hsaco");
+    let run = Command::new(&exe).arg(&saxpy).output().unwrap();
+    let stdout = String::from_utf8_lossy(&run.stdout);
+    println!("{stdout}");
+    assert!(
+        run.status.success(),
+        "C test failed:\n{stdout}\n{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let _ = std::fs::remove_dir_all(Path::new(&out_dir));
+}
+
+#[test]
+fn run_asm_from_rust_with_host_buffers() {
+    // s_load_b64 s[2:3], s[0:1], 0 / s_mul_i32 s4, s15, 64 / v_add_nc_u32 v1, s4, v0 /
+    // v_lshlrev_b32 v1, 2, v1 / s_waitcnt lgkmcnt(0) / global_store_b32 v1, v0, s[2:3] / s_endpgm
+    let code: [u32; 9] = [
+        0xf404_0080,
+        0xf800_0000,
+        0x9604_c00f,
+        0x4a02_0004,
+        0x3002_0282,
+        0xbf89_fc07,
+        0xdc6a_0000,
+        0x0002_0001,
+        0xbfb0_0000,
+    ];
+    let mut out = vec![0xdead_beefu32; 2 * 64 + 4];
+    let kernarg: [u64; 1] = [out.as_mut_ptr() as u64];
+    let rsrc2 = 15 << 1 | 1 << 7;
+    // SAFETY: the code only stores to out[0..128] through the kernarg pointer.
+    let rc = unsafe {
+        wavesim::capi::run_asm(
+            code.as_ptr().cast(),
+            (code.len() * 4) as u32,
+            2,
+            1,
+            1,
+            64,
+            1,
+            1,
+            kernarg.as_ptr().cast(),
+            rsrc2,
+            0,
+        )
+    };
+    assert_eq!(rc, 0, "{:?}", unsafe {
+        std::ffi::CStr::from_ptr(wavesim::capi::wavesim_last_error())
+    });
+    for (i, &v) in out.iter().enumerate() {
+        let want = if i < 128 {
+            (i % 64) as u32
+        } else {
+            0xdead_beef
+        };
+        assert_eq!(v, want, "element {i}");
+    }
+}
+
+#[test]
+fn run_asm_errors_never_unwind() {
+    let kernarg = [0u64; 1];
+    // An endless loop hits the watchdog only after DEFAULT_MAX_WAVE_INSTRUCTIONS; use an
+    // invalid word instead, and a null pointer.
+    let invalid: [u32; 2] = [0xbfff_0000, 0xbfb0_0000];
+    // SAFETY: the code touches no memory.
+    let rc = unsafe {
+        wavesim::capi::run_asm(
+            invalid.as_ptr().cast(),
+            8,
+            1,
+            1,
+            1,
+            32,
+            1,
+            1,
+            kernarg.as_ptr().cast(),
+            0,
+            0,
+        )
+    };
+    assert_eq!(rc, wavesim::capi::WAVESIM_ERR_EXEC);
+    // SAFETY: null code is rejected before use.
+    let rc = unsafe {
+        wavesim::capi::run_asm(
+            std::ptr::null(),
+            0,
+            1,
+            1,
+            1,
+            32,
+            1,
+            1,
+            std::ptr::null(),
+            0,
+            0,
+        )
+    };
+    assert_eq!(rc, wavesim::capi::WAVESIM_ERR_INVALID);
+    let msg = unsafe { std::ffi::CStr::from_ptr(wavesim::capi::wavesim_last_error()) };
+    assert!(msg.to_string_lossy().contains("no code"), "{msg:?}");
+}
