@@ -1,10 +1,886 @@
-//! Buffer memory instructions (MUBUF, MTBUF) with V# resources, as seed 004 describes.
+//! Buffer memory instructions, MUBUF and MTBUF, with V# resources (seed 004; seed 000 for the
+//! out-of-range VGPR and alignment rules).
+//!
+//! Operands (decoder): `src[0]` vaddr, `src[1]` vdata, `src[2]` srsrc (4-aligned SGPRs), `src[3]`
+//! soffset (SGPR, M0, NULL or an inline constant), `imm` the 12-bit inst_offset, `imm2` the MTBUF
+//! format, flags IDXEN/OFFEN/GLC/TFE.
+//!
+//! Rules implemented here (the submodules hold addressing, the V# and formats):
+//! - **Formats and DST_SEL** (seed 004, "Buffer data"): MTBUF takes the format from the
+//!   instruction and uses the identity selects; MUBUF `*_format_*` takes format and dst_sel from
+//!   the V#; every other MUBUF op derives its format from the opcode (u8, i16, b32...) with the
+//!   identity selects. The identity is X000 / XY00 / XYZ0 / XYZW by the format's component count:
+//!   components a format lacks read as 0, SEL_0 gives 0 and SEL_1 gives 1 (or 1.0).
+//! - **Count mismatch**: a format op moves one whole format element; a load returns the
+//!   instruction's components through dst_sel (load_format_x of 32_32_32_32 reads 16 bytes and
+//!   returns X); a store writes every component of the element, each from the dst_sel-chosen
+//!   instruction component, 0 where the instruction supplies none (store_format_xyzw of 32 writes
+//!   X only).
+//! - **Range checks** (`address`): out-of-range loads return 0 except SEL_1 components; stores and
+//!   atomics are dropped. B64/B96/B128 are checked per dword (only the outside dwords read 0 / are
+//!   dropped); format ops, MTBUF and atomics all-or-nothing on the whole element.
+//! - **Null V#** (all zero): loads return 0, stores are ignored. A V# whose format is INVALID (0)
+//!   or undefined (64..127) does the same for format ops (seed 004 ties the null resource to
+//!   "data format zero"). **Type mismatch** (V#.type != 0): the instruction is ignored, loads write
+//!   no VGPR.
+//! - **Alignment** (seed 004, "Alignment"; `ExecConfig::alignment_mode`): format ops need
+//!   min(element size, 4)-byte alignment and atomics their data size in every mode; other ops:
+//!   DWORD clears the address bits below min(size, 4), DWORD_STRICT requires min(size, 4), STRICT
+//!   the (power-of-two) access size, UNALIGNED nothing. A misaligned lane loads 0 and stores
+//!   nothing; after the whole instruction has executed that way the first such lane is reported as
+//!   `ExecError::MemViol` (no trap handler is emulated, so MEMVIOL ends the wave). Only accesses
+//!   that are at least partly in range are checked: out-of-range ones touch no memory.
+//! - **Destinations** (seed 000): if any returned VGPR (incl. the TFE status VGPR) is out of
+//!   range the instruction is nullified before touching memory; atomics check only when they
+//!   return data (GLC). TFE writes 0 (success) to the VGPR after the data. D16 loads keep the other
+//!   half of each VGPR they write half of.
+//! - **Faults**: an in-range access whose address is in no allocation is `ExecError::MemoryFault`
+//!   with the lane and address (the sandbox never reaches other memory).
+//! - `buffer_gl0_inv` / `buffer_gl1_inv` invalidate caches wavesim does not model (every access
+//!   goes to the one coherent memory), so they have no visible effect; they are NEVER_SKIP in
+//!   the table and run even with EXEC = 0.
+//! - `buffer_load_lds_*`: the RDNA3 ISA has no buffer load-to-LDS (LLVM 19 assembles these
+//!   encodings but cannot generate them for gfx11, and later LLVM removed them); executing one is
+//!   a typed error naming it.
 
-use crate::exec::Handler;
-use crate::isa::Op;
+pub mod address;
+pub mod formats;
+pub mod resource;
 
-/// The ops of this family that wavesim implements.
+use crate::decode::{iflags, opnd, Inst};
+use crate::exec::operand::{read_scalar, vdst_in_range};
+use crate::exec::{op_name, Ctx, ExecError, Flow, Handler};
+use crate::isa::{Op, Ty};
+use crate::wave::{Wave, LANES};
+use address::{lane_addrs, Addresser, LaneAddr};
+use formats::{buf_fmt, one16, one32, pack, store_one, store_val, unpack16, unpack32, BufFmt};
+use resource::{sel, BufferResource};
+use wavesim_core::memory::{AtomicOp, DeviceMemory, MemError, Region};
+
+/// SH_MEM_CONFIG.alignment_mode values (seed 004, "Alignment").
+mod align_mode {
+    pub const DWORD: u8 = 0;
+    pub const DWORD_STRICT: u8 = 1;
+    pub const STRICT: u8 = 2;
+}
+
+/// Rows of lane values for up to 4 data VGPRs plus the TFE status VGPR.
+type Rows = [[u32; LANES]; 5];
+
+/// Memory access of one instruction: the last allocation hit (all lanes of a wave usually hit
+/// one buffer, so a lane costs one bounds check) and the first MEMVIOL seen.
+struct Mem<'a> {
+    mem: &'a DeviceMemory,
+    last: Option<&'a Region>,
+    name: &'static str,
+    viol: Option<ExecError>,
+}
+
+impl<'a> Mem<'a> {
+    fn new(ctx: &Ctx<'a>, inst: &Inst) -> Mem<'a> {
+        Mem {
+            mem: ctx.mem,
+            last: None,
+            name: op_name(inst),
+            viol: None,
+        }
+    }
+
+    #[inline]
+    fn region(&mut self, lane: usize, addr: u64, n: u64) -> Result<&'a Region, ExecError> {
+        if let Some(r) = self.last {
+            if r.contains(addr, n) {
+                return Ok(r);
+            }
+        }
+        match self.mem.find(addr, n) {
+            Ok(r) => {
+                self.last = Some(r);
+                Ok(r)
+            }
+            Err(_) => Err(self.fault(lane, addr, n)),
+        }
+    }
+
+    fn fault(&self, lane: usize, addr: u64, n: u64) -> ExecError {
+        ExecError::MemoryFault {
+            lane: lane as u32,
+            addr,
+            size: n as u32,
+            kind: self.name,
+        }
+    }
+
+    /// Records a MEMVIOL (the first one is reported once the instruction is done).
+    #[inline]
+    fn memviol(&mut self, lane: usize, addr: u64, why: &'static str) {
+        if self.viol.is_none() {
+            self.viol = Some(ExecError::MemViol {
+                lane: lane as u32,
+                addr,
+                why,
+            });
+        }
+    }
+
+    #[inline]
+    fn read<const N: usize>(&mut self, lane: usize, addr: u64) -> Result<[u8; N], ExecError> {
+        let r = self.region(lane, addr, N as u64)?;
+        r.load::<N>(addr)
+            .ok_or_else(|| self.fault(lane, addr, N as u64))
+    }
+
+    #[inline]
+    fn read_u32(&mut self, lane: usize, addr: u64) -> Result<u32, ExecError> {
+        self.read::<4>(lane, addr).map(u32::from_le_bytes)
+    }
+
+    #[inline]
+    fn write<const N: usize>(
+        &mut self,
+        lane: usize,
+        addr: u64,
+        b: [u8; N],
+    ) -> Result<(), ExecError> {
+        let r = self.region(lane, addr, N as u64)?;
+        if r.store::<N>(addr, b) {
+            Ok(())
+        } else {
+            Err(self.fault(lane, addr, N as u64))
+        }
+    }
+
+    /// Reads a format element of `bytes` bytes (1, 2, or whole dwords) as little-endian dwords.
+    fn read_element(&mut self, lane: usize, addr: u64, bytes: u32) -> Result<[u32; 4], ExecError> {
+        let mut words = [0u32; 4];
+        match bytes {
+            1 => words[0] = self.read::<1>(lane, addr)?[0] as u32,
+            2 => words[0] = u16::from_le_bytes(self.read::<2>(lane, addr)?) as u32,
+            _ => {
+                self.region(lane, addr, bytes as u64)?;
+                for (k, wd) in words.iter_mut().enumerate().take(bytes as usize / 4) {
+                    *wd = self.read_u32(lane, addr + 4 * k as u64)?;
+                }
+            }
+        }
+        Ok(words)
+    }
+
+    fn write_element(
+        &mut self,
+        lane: usize,
+        addr: u64,
+        bytes: u32,
+        words: &[u32; 4],
+    ) -> Result<(), ExecError> {
+        match bytes {
+            1 => self.write::<1>(lane, addr, [words[0] as u8]),
+            2 => self.write::<2>(lane, addr, (words[0] as u16).to_le_bytes()),
+            _ => {
+                // The whole element first, so a fault leaves nothing half-written.
+                self.region(lane, addr, bytes as u64)?;
+                for (k, wd) in words.iter().enumerate().take(bytes as usize / 4) {
+                    self.write::<4>(lane, addr + 4 * k as u64, wd.to_le_bytes())?;
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+/// The alignment a non-format access of `size` bytes needs in `mode`, and whether the DWORD mode
+/// forces it instead of faulting. Returns (required alignment, force).
+#[inline]
+fn plain_alignment(mode: u8, size: u64) -> (u64, bool) {
+    match mode {
+        align_mode::DWORD => (size.min(4), true),
+        align_mode::DWORD_STRICT => (size.min(4), false),
+        align_mode::STRICT => (size.next_power_of_two(), false),
+        _ => (1, false),
+    }
+}
+
+/// The V#, the addressing state and every lane's index/offset, or None when the instruction is
+/// ignored (resource type mismatch).
+struct Setup {
+    rsrc: BufferResource,
+    at: Addresser,
+    lanes: [LaneAddr; LANES],
+}
+
+fn setup(w: &Wave, inst: &Inst) -> Result<Option<Setup>, ExecError> {
+    let rsrc = BufferResource::read(w, inst.src[2]);
+    if !rsrc.is_buffer() {
+        return Ok(None);
+    }
+    let soffset = read_scalar(w, inst, inst.src[3], Ty::U32) as u32;
+    let at = Addresser::new(&rsrc, soffset).map_err(|_| {
+        ExecError::Other(format!(
+            "{}: V# swizzle_enable = 2 is reserved on gfx11 (0 linear, 1 and 3 swizzled)",
+            op_name(inst)
+        ))
+    })?;
+    let mut lanes = [LaneAddr::default(); LANES];
+    lane_addrs(w, inst, rsrc.add_tid, &mut lanes);
+    Ok(Some(Setup { rsrc, at, lanes }))
+}
+
+/// Writes `regs` rows to the VGPRs from `dst` in the lanes of `exec` (range checked already).
+fn write_rows(w: &mut Wave, dst: u16, rows: &Rows, regs: usize, exec: u64) {
+    let base = (dst - opnd::VGPR0) as usize;
+    let n = w.lanes();
+    let full = exec == w.lane_mask();
+    for (k, vals) in rows.iter().enumerate().take(regs) {
+        let Some(row) = w.vrow_mut(base + k) else {
+            return;
+        };
+        if full {
+            row[..n].copy_from_slice(&vals[..n]);
+        } else {
+            for l in 0..n {
+                if exec >> l & 1 != 0 {
+                    row[l] = vals[l];
+                }
+            }
+        }
+    }
+}
+
+/// The TFE status VGPR index within the destination, if TFE is set.
+#[inline]
+fn tfe_regs(inst: &Inst) -> usize {
+    (inst.flags & iflags::TFE != 0) as usize
+}
+
+// ------------------------------------------------------------------------------------------------
+// Non-format loads and stores (format derived from the opcode).
+
+/// What a non-format load reads and where it puts it.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Ld {
+    U8,
+    I8,
+    U16,
+    I16,
+    /// 1..=4 dwords.
+    Dw(u8),
+    D16U8,
+    D16I8,
+    D16B16,
+    D16HiU8,
+    D16HiI8,
+    D16HiB16,
+}
+
+impl Ld {
+    fn size(self) -> u64 {
+        match self {
+            Ld::U8 | Ld::I8 | Ld::D16U8 | Ld::D16I8 | Ld::D16HiU8 | Ld::D16HiI8 => 1,
+            Ld::U16 | Ld::I16 | Ld::D16B16 | Ld::D16HiB16 => 2,
+            Ld::Dw(n) => 4 * n as u64,
+        }
+    }
+
+    fn regs(self) -> usize {
+        match self {
+            Ld::Dw(n) => n as usize,
+            _ => 1,
+        }
+    }
+
+    /// The 32-bit (or 16-bit for D16) value of the loaded bytes.
+    #[inline]
+    fn extend(self, raw: u32) -> u32 {
+        match self {
+            Ld::I8 => raw as u8 as i8 as i32 as u32,
+            Ld::I16 => raw as u16 as i16 as i32 as u32,
+            Ld::D16I8 | Ld::D16HiI8 => raw as u8 as i8 as i16 as u16 as u32,
+            _ => raw,
+        }
+    }
+}
+
+fn load(w: &mut Wave, inst: &Inst, ctx: &mut Ctx, kind: Ld) -> Result<Flow, ExecError> {
+    let dst = inst.dst[0];
+    let regs = kind.regs();
+    let tfe = tfe_regs(inst);
+    if !vdst_in_range(w, dst, regs + tfe) {
+        return Ok(Flow::Next);
+    }
+    let Some(s) = setup(w, inst)? else {
+        return Ok(Flow::Next);
+    };
+    let exec = w.exec();
+    let size = kind.size();
+    let (need, force) = plain_alignment(ctx.cfg.alignment_mode, size);
+    let mut m = Mem::new(ctx, inst);
+    let mut rows: Rows = [[0; LANES]; 5];
+    for l in 0..w.lanes() {
+        if exec >> l & 1 == 0 {
+            continue;
+        }
+        let a = s.lanes[l];
+        match kind {
+            Ld::Dw(n) => {
+                // Each dword is range-checked on its own (seed 004: B64/B96/B128).
+                let mut inr = [false; 4];
+                for (k, f) in inr.iter_mut().enumerate().take(n as usize) {
+                    *f = !s.at.out_of_range(a, 4 * k as u64, 4);
+                }
+                if !inr.iter().any(|&f| f) {
+                    continue;
+                }
+                let start = s.at.addr(a, 0);
+                if !force && start % need != 0 {
+                    m.memviol(l, start, "misaligned buffer load");
+                    continue;
+                }
+                for k in 0..n as usize {
+                    if inr[k] {
+                        let mut ad = s.at.addr(a, 4 * k as u64);
+                        if force {
+                            ad &= !(need - 1);
+                        }
+                        rows[k][l] = m.read_u32(l, ad)?;
+                    }
+                }
+            }
+            _ => {
+                if s.at.out_of_range(a, 0, size) {
+                    continue;
+                }
+                let mut ad = s.at.addr(a, 0);
+                if force {
+                    ad &= !(need - 1);
+                } else if ad % need != 0 {
+                    m.memviol(l, ad, "misaligned buffer load");
+                    continue;
+                }
+                let raw = if size == 1 {
+                    m.read::<1>(l, ad)?[0] as u32
+                } else {
+                    u16::from_le_bytes(m.read::<2>(l, ad)?) as u32
+                };
+                rows[0][l] = kind.extend(raw);
+            }
+        }
+    }
+    // D16: merge into the half being loaded, keeping the other half.
+    let old = w.vrow((dst - opnd::VGPR0) as usize);
+    match kind {
+        Ld::D16U8 | Ld::D16I8 | Ld::D16B16 => {
+            for l in 0..LANES {
+                rows[0][l] = (old[l] & 0xffff_0000) | (rows[0][l] & 0xffff);
+            }
+        }
+        Ld::D16HiU8 | Ld::D16HiI8 | Ld::D16HiB16 => {
+            for l in 0..LANES {
+                rows[0][l] = (old[l] & 0xffff) | (rows[0][l] << 16);
+            }
+        }
+        _ => {}
+    }
+    // TFE: status 0 (the fetch completed) in the VGPR after the data; rows[regs] is all zero.
+    write_rows(w, dst, &rows, regs + tfe, exec);
+    finish(m)
+}
+
+/// What a non-format store writes.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum St {
+    B8,
+    B16,
+    Dw(u8),
+    HiB8,
+    HiB16,
+}
+
+fn store(w: &mut Wave, inst: &Inst, ctx: &mut Ctx, kind: St) -> Result<Flow, ExecError> {
+    let Some(s) = setup(w, inst)? else {
+        return Ok(Flow::Next);
+    };
+    let exec = w.exec();
+    let vdata = (inst.src[1] - opnd::VGPR0) as usize;
+    let size = match kind {
+        St::B8 | St::HiB8 => 1,
+        St::B16 | St::HiB16 => 2,
+        St::Dw(n) => 4 * n as u64,
+    };
+    let (need, force) = plain_alignment(ctx.cfg.alignment_mode, size);
+    let mut m = Mem::new(ctx, inst);
+    for l in 0..w.lanes() {
+        if exec >> l & 1 == 0 {
+            continue;
+        }
+        let a = s.lanes[l];
+        let v0 = w.vgpr_get(vdata, l);
+        match kind {
+            St::Dw(n) => {
+                let mut inr = [false; 4];
+                for (k, f) in inr.iter_mut().enumerate().take(n as usize) {
+                    *f = !s.at.out_of_range(a, 4 * k as u64, 4);
+                }
+                if !inr.iter().any(|&f| f) {
+                    continue;
+                }
+                let start = s.at.addr(a, 0);
+                if !force && start % need != 0 {
+                    m.memviol(l, start, "misaligned buffer store");
+                    continue;
+                }
+                for k in 0..n as usize {
+                    if inr[k] {
+                        let mut ad = s.at.addr(a, 4 * k as u64);
+                        if force {
+                            ad &= !(need - 1);
+                        }
+                        // Out-of-range source VGPRs read VGPR0 one by one (seed 000).
+                        let v = w.vgpr_get(vdata + k, l);
+                        m.write::<4>(l, ad, v.to_le_bytes())?;
+                    }
+                }
+            }
+            _ => {
+                if s.at.out_of_range(a, 0, size) {
+                    continue;
+                }
+                let mut ad = s.at.addr(a, 0);
+                if force {
+                    ad &= !(need - 1);
+                } else if ad % need != 0 {
+                    m.memviol(l, ad, "misaligned buffer store");
+                    continue;
+                }
+                match kind {
+                    St::B8 => m.write::<1>(l, ad, [v0 as u8])?,
+                    St::HiB8 => m.write::<1>(l, ad, [(v0 >> 16) as u8])?,
+                    St::B16 => m.write::<2>(l, ad, (v0 as u16).to_le_bytes())?,
+                    _ => m.write::<2>(l, ad, ((v0 >> 16) as u16).to_le_bytes())?,
+                }
+            }
+        }
+    }
+    finish(m)
+}
+
+/// Ends an instruction: the first MEMVIOL, if any, is the error (the instruction has already
+/// executed with misaligned lanes loading 0 / storing nothing).
+#[inline]
+fn finish(m: Mem) -> Result<Flow, ExecError> {
+    match m.viol {
+        Some(e) => Err(e),
+        None => Ok(Flow::Next),
+    }
+}
+
+// ------------------------------------------------------------------------------------------------
+// Format loads and stores (MUBUF *_format_* with the V#'s format, MTBUF with the instruction's).
+
+/// Shape of a format op: components, D16 (16-bit halves), D16_HI (the high half of one VGPR),
+/// MTBUF (format from the instruction, identity dst_sel).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+struct Fo {
+    n: u8,
+    d16: bool,
+    hi: bool,
+    mtbuf: bool,
+}
+
+impl Fo {
+    /// Data VGPRs: one per component, or two 16-bit components per VGPR for D16.
+    fn regs(self) -> usize {
+        if self.d16 {
+            (self.n as usize).div_ceil(2)
+        } else {
+            self.n as usize
+        }
+    }
+}
+
+/// The format and component selects of a format op, or None for an INVALID/undefined format.
+fn format_of(inst: &Inst, s: &Setup, fo: Fo) -> Result<Option<(BufFmt, [u8; 4])>, ExecError> {
+    let code = if fo.mtbuf {
+        inst.imm2
+    } else {
+        s.rsrc.format as u32
+    };
+    let Some(f) = buf_fmt(code) else {
+        return Ok(None);
+    };
+    let sels = if fo.mtbuf {
+        identity(f.comps)
+    } else {
+        let d = s.rsrc.dst_sel;
+        if let Some(&bad) = d.iter().find(|&&v| v == 2 || v == 3) {
+            return Err(ExecError::Other(format!(
+                "{}: V# dst_sel value {bad} is reserved (0 SEL_0, 1 SEL_1, 4-7 X-W)",
+                op_name(inst)
+            )));
+        }
+        d
+    };
+    Ok(Some((f, sels)))
+}
+
+/// Identity selects for a format with `comps` components: X000, XY00, XYZ0 or XYZW.
+fn identity(comps: u8) -> [u8; 4] {
+    let mut s = [sel::SEL_0; 4];
+    for (c, v) in s.iter_mut().enumerate().take(comps as usize) {
+        *v = sel::X + c as u8;
+    }
+    s
+}
+
+/// Format element alignment (seed 004: 1-byte formats 1, 2-byte 2, 4 bytes and larger 4), in
+/// every alignment mode.
+#[inline]
+fn format_alignment(f: &BufFmt) -> u64 {
+    (f.bytes as u64).min(4)
+}
+
+fn load_format(w: &mut Wave, inst: &Inst, ctx: &mut Ctx, fo: Fo) -> Result<Flow, ExecError> {
+    let dst = inst.dst[0];
+    let regs = fo.regs();
+    let tfe = tfe_regs(inst);
+    if !vdst_in_range(w, dst, regs + tfe) {
+        return Ok(Flow::Next);
+    }
+    let Some(s) = setup(w, inst)? else {
+        return Ok(Flow::Next);
+    };
+    let exec = w.exec();
+    let mut rows: Rows = [[0; LANES]; 5];
+    let mut m = Mem::new(ctx, inst);
+    // VGPR components before packing (16-bit values for D16).
+    let mut comps = [[0u32; LANES]; 4];
+    if let Some((f, sels)) = format_of(inst, &s, fo)? {
+        let num = f.num;
+        let one = if fo.d16 { one16(num) } else { one32(num) };
+        let need = format_alignment(&f);
+        for l in 0..w.lanes() {
+            if exec >> l & 1 == 0 {
+                continue;
+            }
+            let a = s.lanes[l];
+            // All or nothing (seed 004): out of range reads as an all-zero element.
+            let mut words = [0u32; 4];
+            if !s.at.out_of_range(a, 0, f.bytes as u64) {
+                let ad = s.at.addr(a, 0);
+                if ad % need != 0 {
+                    // Misaligned: returns zero (no select applies).
+                    m.memviol(l, ad, "misaligned buffer format load");
+                    continue;
+                }
+                words = m.read_element(l, ad, f.bytes as u32)?;
+            }
+            for (i, out) in comps.iter_mut().enumerate().take(fo.n as usize) {
+                let sl = sels[i];
+                out[l] = match sl {
+                    sel::SEL_1 => one,
+                    sel::X..=sel::W if ((sl - sel::X) as u8) < f.comps => {
+                        let c = (sl - sel::X) as usize;
+                        let raw = f.get(&words, c);
+                        let bits = f.bits[c] as u32;
+                        if fo.d16 {
+                            unpack16(num, bits, raw)
+                        } else {
+                            unpack32(num, bits, raw)
+                        }
+                    }
+                    _ => 0,
+                };
+            }
+        }
+    }
+    // Invalid format: every component reads 0 (comps stays zero).
+    let old = w.vrow((dst - opnd::VGPR0) as usize);
+    if !fo.d16 {
+        rows[..fo.n as usize].copy_from_slice(&comps[..fo.n as usize]);
+    } else if fo.hi {
+        for l in 0..LANES {
+            rows[0][l] = (old[l] & 0xffff) | comps[0][l] << 16;
+        }
+    } else {
+        let old_last = w.vrow((dst - opnd::VGPR0) as usize + regs - 1);
+        for r in 0..regs {
+            for l in 0..LANES {
+                let lo = comps[2 * r][l] & 0xffff;
+                rows[r][l] = if 2 * r + 1 < fo.n as usize {
+                    lo | comps[2 * r + 1][l] << 16
+                } else {
+                    // An odd last component fills the low half; the high half is kept.
+                    (old_last[l] & 0xffff_0000) | lo
+                };
+            }
+        }
+    }
+    write_rows(w, dst, &rows, regs + tfe, exec);
+    finish(m)
+}
+
+fn store_format(w: &mut Wave, inst: &Inst, ctx: &mut Ctx, fo: Fo) -> Result<Flow, ExecError> {
+    let Some(s) = setup(w, inst)? else {
+        return Ok(Flow::Next);
+    };
+    let Some((f, sels)) = format_of(inst, &s, fo)? else {
+        // INVALID format: nothing is stored.
+        return Ok(Flow::Next);
+    };
+    let exec = w.exec();
+    let vdata = (inst.src[1] - opnd::VGPR0) as usize;
+    let need = format_alignment(&f);
+    let num = f.num;
+    let mut m = Mem::new(ctx, inst);
+    for l in 0..w.lanes() {
+        if exec >> l & 1 == 0 {
+            continue;
+        }
+        let a = s.lanes[l];
+        if s.at.out_of_range(a, 0, f.bytes as u64) {
+            continue;
+        }
+        let ad = s.at.addr(a, 0);
+        if ad % need != 0 {
+            m.memviol(l, ad, "misaligned buffer format store");
+            continue;
+        }
+        // The instruction's components as store values.
+        let mut src = [formats::StoreVal::Int(0); 4];
+        for (i, v) in src.iter_mut().enumerate().take(fo.n as usize) {
+            let raw = if !fo.d16 {
+                w.vgpr_get(vdata + i, l)
+            } else if fo.hi {
+                w.vgpr_get(vdata, l) >> 16
+            } else {
+                w.vgpr_get(vdata + i / 2, l) >> (16 * (i % 2)) & 0xffff
+            };
+            *v = store_val(num, fo.d16, raw);
+        }
+        let mut words = [0u32; 4];
+        for (c, &sl) in sels.iter().enumerate().take(f.comps as usize) {
+            let v = match sl {
+                sel::SEL_1 => store_one(num),
+                sel::X..=sel::W if ((sl - sel::X) as usize) < fo.n as usize => {
+                    src[(sl - sel::X) as usize]
+                }
+                _ => formats::StoreVal::Int(0),
+            };
+            f.set(&mut words, c, pack(num, f.bits[c] as u32, v));
+        }
+        m.write_element(l, ad, f.bytes as u32, &words)?;
+    }
+    finish(m)
+}
+
+// ------------------------------------------------------------------------------------------------
+// Atomics
+
+/// `buffer_atomic_*`: read-modify-write per lane, in lane order; with GLC the pre-op value is
+/// returned to vdata. Cmpswap data is {src, cmp}: the new value in the first register(s), the
+/// compare value after it. All-or-nothing range check on the memory size (4 or 8 bytes); an
+/// out-of-range or misaligned lane does nothing and returns 0.
+fn atomic(
+    w: &mut Wave,
+    inst: &Inst,
+    ctx: &mut Ctx,
+    op: AtomicOp,
+    w64: bool,
+) -> Result<Flow, ExecError> {
+    let rtn = inst.flags & iflags::GLC != 0;
+    let dregs = if w64 { 2 } else { 1 };
+    let vdata = inst.src[1];
+    if rtn && !vdst_in_range(w, vdata, dregs) {
+        // Seed 000: a returning atomic with an out-of-range destination is nullified.
+        return Ok(Flow::Next);
+    }
+    let Some(s) = setup(w, inst)? else {
+        return Ok(Flow::Next);
+    };
+    let exec = w.exec();
+    let vd = (vdata - opnd::VGPR0) as usize;
+    let size = if w64 { 8 } else { 4 };
+    let cmp = matches!(op, AtomicOp::CmpSwap | AtomicOp::CmpSwapF);
+    let mut m = Mem::new(ctx, inst);
+    let mut rows: Rows = [[0; LANES]; 5];
+    for l in 0..w.lanes() {
+        if exec >> l & 1 == 0 {
+            continue;
+        }
+        let a = s.lanes[l];
+        if s.at.out_of_range(a, 0, size) {
+            continue;
+        }
+        let ad = s.at.addr(a, 0);
+        if ad % size != 0 {
+            m.memviol(l, ad, "misaligned buffer atomic");
+            continue;
+        }
+        let r = m.region(l, ad, size)?;
+        let get = |k: usize| w.vgpr_get(vd + k, l);
+        let res = if w64 {
+            let src = get(0) as u64 | (get(1) as u64) << 32;
+            let c = if cmp {
+                get(2) as u64 | (get(3) as u64) << 32
+            } else {
+                0
+            };
+            r.atomic64(ad, op, src, c).map(|old| {
+                rows[0][l] = old as u32;
+                rows[1][l] = (old >> 32) as u32;
+            })
+        } else {
+            let c = if cmp { get(1) } else { 0 };
+            r.atomic32(ad, op, get(0), c).map(|old| rows[0][l] = old)
+        };
+        if let Err(e) = res {
+            return Err(match e {
+                MemError::Misaligned { addr, .. } => ExecError::MemViol {
+                    lane: l as u32,
+                    addr,
+                    why: "misaligned buffer atomic",
+                },
+                _ => m.fault(l, ad, size),
+            });
+        }
+    }
+    if rtn {
+        write_rows(w, vdata, &rows, dregs, exec);
+    }
+    finish(m)
+}
+
+// ------------------------------------------------------------------------------------------------
+
+fn no_lds_dma(_: &mut Wave, inst: &Inst, _: &mut Ctx) -> Result<Flow, ExecError> {
+    Err(ExecError::Other(format!(
+        "{}: not an RDNA3 instruction (gfx11 has no buffer load-to-LDS; LLVM 19 assembles the \
+         encoding but cannot generate it)",
+        op_name(inst)
+    )))
+}
+
+/// The handler for each MUBUF/MTBUF op.
 pub fn handler(op: Op) -> Option<Handler> {
-    let _ = op;
-    None
+    use Op::*;
+    macro_rules! fmt_op {
+        ($f:ident, $n:literal, $d16:literal, $hi:literal, $mt:literal) => {
+            |w, i, c| {
+                $f(
+                    w,
+                    i,
+                    c,
+                    Fo {
+                        n: $n,
+                        d16: $d16,
+                        hi: $hi,
+                        mtbuf: $mt,
+                    },
+                )
+            }
+        };
+    }
+    let h: Handler = match op {
+        BUFFER_LOAD_U8 => |w, i, c| load(w, i, c, Ld::U8),
+        BUFFER_LOAD_I8 => |w, i, c| load(w, i, c, Ld::I8),
+        BUFFER_LOAD_U16 => |w, i, c| load(w, i, c, Ld::U16),
+        BUFFER_LOAD_I16 => |w, i, c| load(w, i, c, Ld::I16),
+        BUFFER_LOAD_B32 => |w, i, c| load(w, i, c, Ld::Dw(1)),
+        BUFFER_LOAD_B64 => |w, i, c| load(w, i, c, Ld::Dw(2)),
+        BUFFER_LOAD_B96 => |w, i, c| load(w, i, c, Ld::Dw(3)),
+        BUFFER_LOAD_B128 => |w, i, c| load(w, i, c, Ld::Dw(4)),
+        BUFFER_LOAD_D16_U8 => |w, i, c| load(w, i, c, Ld::D16U8),
+        BUFFER_LOAD_D16_I8 => |w, i, c| load(w, i, c, Ld::D16I8),
+        BUFFER_LOAD_D16_B16 => |w, i, c| load(w, i, c, Ld::D16B16),
+        BUFFER_LOAD_D16_HI_U8 => |w, i, c| load(w, i, c, Ld::D16HiU8),
+        BUFFER_LOAD_D16_HI_I8 => |w, i, c| load(w, i, c, Ld::D16HiI8),
+        BUFFER_LOAD_D16_HI_B16 => |w, i, c| load(w, i, c, Ld::D16HiB16),
+        BUFFER_STORE_B8 => |w, i, c| store(w, i, c, St::B8),
+        BUFFER_STORE_B16 => |w, i, c| store(w, i, c, St::B16),
+        BUFFER_STORE_B32 => |w, i, c| store(w, i, c, St::Dw(1)),
+        BUFFER_STORE_B64 => |w, i, c| store(w, i, c, St::Dw(2)),
+        BUFFER_STORE_B96 => |w, i, c| store(w, i, c, St::Dw(3)),
+        BUFFER_STORE_B128 => |w, i, c| store(w, i, c, St::Dw(4)),
+        BUFFER_STORE_D16_HI_B8 => |w, i, c| store(w, i, c, St::HiB8),
+        BUFFER_STORE_D16_HI_B16 => |w, i, c| store(w, i, c, St::HiB16),
+
+        BUFFER_LOAD_FORMAT_X => fmt_op!(load_format, 1, false, false, false),
+        BUFFER_LOAD_FORMAT_XY => fmt_op!(load_format, 2, false, false, false),
+        BUFFER_LOAD_FORMAT_XYZ => fmt_op!(load_format, 3, false, false, false),
+        BUFFER_LOAD_FORMAT_XYZW => fmt_op!(load_format, 4, false, false, false),
+        BUFFER_LOAD_D16_FORMAT_X => fmt_op!(load_format, 1, true, false, false),
+        BUFFER_LOAD_D16_FORMAT_XY => fmt_op!(load_format, 2, true, false, false),
+        BUFFER_LOAD_D16_FORMAT_XYZ => fmt_op!(load_format, 3, true, false, false),
+        BUFFER_LOAD_D16_FORMAT_XYZW => fmt_op!(load_format, 4, true, false, false),
+        BUFFER_LOAD_D16_HI_FORMAT_X => fmt_op!(load_format, 1, true, true, false),
+        BUFFER_STORE_FORMAT_X => fmt_op!(store_format, 1, false, false, false),
+        BUFFER_STORE_FORMAT_XY => fmt_op!(store_format, 2, false, false, false),
+        BUFFER_STORE_FORMAT_XYZ => fmt_op!(store_format, 3, false, false, false),
+        BUFFER_STORE_FORMAT_XYZW => fmt_op!(store_format, 4, false, false, false),
+        BUFFER_STORE_D16_FORMAT_X => fmt_op!(store_format, 1, true, false, false),
+        BUFFER_STORE_D16_FORMAT_XY => fmt_op!(store_format, 2, true, false, false),
+        BUFFER_STORE_D16_FORMAT_XYZ => fmt_op!(store_format, 3, true, false, false),
+        BUFFER_STORE_D16_FORMAT_XYZW => fmt_op!(store_format, 4, true, false, false),
+        BUFFER_STORE_D16_HI_FORMAT_X => fmt_op!(store_format, 1, true, true, false),
+
+        TBUFFER_LOAD_FORMAT_X => fmt_op!(load_format, 1, false, false, true),
+        TBUFFER_LOAD_FORMAT_XY => fmt_op!(load_format, 2, false, false, true),
+        TBUFFER_LOAD_FORMAT_XYZ => fmt_op!(load_format, 3, false, false, true),
+        TBUFFER_LOAD_FORMAT_XYZW => fmt_op!(load_format, 4, false, false, true),
+        TBUFFER_LOAD_D16_FORMAT_X => fmt_op!(load_format, 1, true, false, true),
+        TBUFFER_LOAD_D16_FORMAT_XY => fmt_op!(load_format, 2, true, false, true),
+        TBUFFER_LOAD_D16_FORMAT_XYZ => fmt_op!(load_format, 3, true, false, true),
+        TBUFFER_LOAD_D16_FORMAT_XYZW => fmt_op!(load_format, 4, true, false, true),
+        TBUFFER_STORE_FORMAT_X => fmt_op!(store_format, 1, false, false, true),
+        TBUFFER_STORE_FORMAT_XY => fmt_op!(store_format, 2, false, false, true),
+        TBUFFER_STORE_FORMAT_XYZ => fmt_op!(store_format, 3, false, false, true),
+        TBUFFER_STORE_FORMAT_XYZW => fmt_op!(store_format, 4, false, false, true),
+        TBUFFER_STORE_D16_FORMAT_X => fmt_op!(store_format, 1, true, false, true),
+        TBUFFER_STORE_D16_FORMAT_XY => fmt_op!(store_format, 2, true, false, true),
+        TBUFFER_STORE_D16_FORMAT_XYZ => fmt_op!(store_format, 3, true, false, true),
+        TBUFFER_STORE_D16_FORMAT_XYZW => fmt_op!(store_format, 4, true, false, true),
+
+        BUFFER_ATOMIC_SWAP_B32 => |w, i, c| atomic(w, i, c, AtomicOp::Xchg, false),
+        BUFFER_ATOMIC_CMPSWAP_B32 => |w, i, c| atomic(w, i, c, AtomicOp::CmpSwap, false),
+        BUFFER_ATOMIC_ADD_U32 => |w, i, c| atomic(w, i, c, AtomicOp::Add, false),
+        BUFFER_ATOMIC_SUB_U32 => |w, i, c| atomic(w, i, c, AtomicOp::Sub, false),
+        BUFFER_ATOMIC_CSUB_U32 => |w, i, c| atomic(w, i, c, AtomicOp::CSub, false),
+        BUFFER_ATOMIC_MIN_I32 => |w, i, c| atomic(w, i, c, AtomicOp::MinI, false),
+        BUFFER_ATOMIC_MIN_U32 => |w, i, c| atomic(w, i, c, AtomicOp::MinU, false),
+        BUFFER_ATOMIC_MAX_I32 => |w, i, c| atomic(w, i, c, AtomicOp::MaxI, false),
+        BUFFER_ATOMIC_MAX_U32 => |w, i, c| atomic(w, i, c, AtomicOp::MaxU, false),
+        BUFFER_ATOMIC_AND_B32 => |w, i, c| atomic(w, i, c, AtomicOp::And, false),
+        BUFFER_ATOMIC_OR_B32 => |w, i, c| atomic(w, i, c, AtomicOp::Or, false),
+        BUFFER_ATOMIC_XOR_B32 => |w, i, c| atomic(w, i, c, AtomicOp::Xor, false),
+        BUFFER_ATOMIC_INC_U32 => |w, i, c| atomic(w, i, c, AtomicOp::Inc, false),
+        BUFFER_ATOMIC_DEC_U32 => |w, i, c| atomic(w, i, c, AtomicOp::Dec, false),
+        BUFFER_ATOMIC_SWAP_B64 => |w, i, c| atomic(w, i, c, AtomicOp::Xchg, true),
+        BUFFER_ATOMIC_CMPSWAP_B64 => |w, i, c| atomic(w, i, c, AtomicOp::CmpSwap, true),
+        BUFFER_ATOMIC_ADD_U64 => |w, i, c| atomic(w, i, c, AtomicOp::Add, true),
+        BUFFER_ATOMIC_SUB_U64 => |w, i, c| atomic(w, i, c, AtomicOp::Sub, true),
+        BUFFER_ATOMIC_MIN_I64 => |w, i, c| atomic(w, i, c, AtomicOp::MinI, true),
+        BUFFER_ATOMIC_MIN_U64 => |w, i, c| atomic(w, i, c, AtomicOp::MinU, true),
+        BUFFER_ATOMIC_MAX_I64 => |w, i, c| atomic(w, i, c, AtomicOp::MaxI, true),
+        BUFFER_ATOMIC_MAX_U64 => |w, i, c| atomic(w, i, c, AtomicOp::MaxU, true),
+        BUFFER_ATOMIC_AND_B64 => |w, i, c| atomic(w, i, c, AtomicOp::And, true),
+        BUFFER_ATOMIC_OR_B64 => |w, i, c| atomic(w, i, c, AtomicOp::Or, true),
+        BUFFER_ATOMIC_XOR_B64 => |w, i, c| atomic(w, i, c, AtomicOp::Xor, true),
+        BUFFER_ATOMIC_INC_U64 => |w, i, c| atomic(w, i, c, AtomicOp::Inc, true),
+        BUFFER_ATOMIC_DEC_U64 => |w, i, c| atomic(w, i, c, AtomicOp::Dec, true),
+        BUFFER_ATOMIC_CMPSWAP_F32 => |w, i, c| atomic(w, i, c, AtomicOp::CmpSwapF, false),
+        BUFFER_ATOMIC_MIN_F32 => |w, i, c| atomic(w, i, c, AtomicOp::MinF, false),
+        BUFFER_ATOMIC_MAX_F32 => |w, i, c| atomic(w, i, c, AtomicOp::MaxF, false),
+        BUFFER_ATOMIC_ADD_F32 => |w, i, c| atomic(w, i, c, AtomicOp::AddF, false),
+
+        // Cache invalidations: no cache is modelled, so nothing is stale (see the module docs).
+        BUFFER_GL0_INV | BUFFER_GL1_INV => |_, _, _| Ok(Flow::Next),
+
+        BUFFER_LOAD_LDS_U8
+        | BUFFER_LOAD_LDS_I8
+        | BUFFER_LOAD_LDS_U16
+        | BUFFER_LOAD_LDS_I16
+        | BUFFER_LOAD_LDS_B32
+        | BUFFER_LOAD_LDS_FORMAT_X => no_lds_dma,
+        _ => return None,
+    };
+    Some(h)
 }
