@@ -15,8 +15,8 @@ pub mod soft;
 
 use crate::decode::{opnd, Dpp, Inst};
 use crate::exec::operand::{
-    float_fmt, read_mask, read_scalar, vdst32, vdst_as_src, vdst_in_range, vdst_typed, vsrc32,
-    vsrc_typed, write_mask, FpMode, Lanes32, Lanes64,
+    float_fmt, read_mask, vdst32, vdst_as_src, vdst_in_range, vdst_typed, vsrc32, vsrc_typed,
+    write_mask, FpMode, Lanes32, Lanes64,
 };
 use crate::exec::{ExecError, Flow, Handler};
 use crate::isa::{Op, Ty};
@@ -32,11 +32,9 @@ enum Src {
     S(usize),
     /// The destination register itself (v_fmac_*: D is the addend).
     Acc,
-    /// The 32-bit literal constant (v_fmamk/v_fmaak's K).
-    K,
 }
 
-use Src::{Acc, K, S};
+use Src::{Acc, S};
 
 /// Fills `out` with one source; returns the DPP kill mask.
 #[inline]
@@ -45,11 +43,6 @@ fn fetch(w: &Wave, inst: &Inst, s: Src, ty: Ty, out: &mut Lanes64) -> u64 {
         S(k) => vsrc_typed(w, inst, k, ty, out),
         Acc => {
             vdst_as_src(w, inst, ty, out);
-            0
-        }
-        K => {
-            let v = read_scalar(w, inst, opnd::LITERAL, ty);
-            *out = [v; LANES];
             0
         }
     }
@@ -186,7 +179,6 @@ fn f32_op<const N: usize>(
                     vsrc32(w, inst, j, Ty::F32, &mut vals[k]);
                 }
                 Acc => vals[k].copy_from_slice(w.vrow((inst.dst[0] - opnd::VGPR0) as usize)),
-                K => vals[k] = [inst.lit; LANES],
             }
         }
         let n = w.lanes();
@@ -391,7 +383,7 @@ pub fn handler(op: Op) -> Option<Handler> {
             f32_op(
                 w,
                 i,
-                [S(0), K, S(1)],
+                [S(0), S(1), S(2)],
                 |[a, b, c]| a.mul_add(b, c),
                 |[a, b, c], m| fma(soft::F32, a, b, c, m),
             )
@@ -400,7 +392,7 @@ pub fn handler(op: Op) -> Option<Handler> {
             f32_op(
                 w,
                 i,
-                [S(0), S(1), K],
+                [S(0), S(1), S(2)],
                 |[a, b, c]| a.mul_add(b, c),
                 |[a, b, c], m| fma(soft::F32, a, b, c, m),
             )
@@ -667,7 +659,7 @@ pub fn handler(op: Op) -> Option<Handler> {
             run(
                 w,
                 i,
-                [(S(0), F16), (K, F16), (S(1), F16)],
+                [(S(0), F16), (S(1), F16), (S(2), F16)],
                 F16,
                 |[a, b, c], _, m| fma(soft::F16, a, b, c, m),
             )
@@ -676,7 +668,7 @@ pub fn handler(op: Op) -> Option<Handler> {
             run(
                 w,
                 i,
-                [(S(0), F16), (S(1), F16), (K, F16)],
+                [(S(0), F16), (S(1), F16), (S(2), F16)],
                 F16,
                 |[a, b, c], _, m| fma(soft::F16, a, b, c, m),
             )

@@ -316,13 +316,13 @@ pub fn div_fixup(f: FpFmt, q: u64, d: u64, n: u64, m: &FpMode) -> u64 {
     f.zero(sign_out) | (q & f.abs_mask())
 }
 
-/// Scale applied by v_div_scale (2^64 for f32, 2^128 for f64) and v_div_fmas (2^32 / 2^64),
-/// per the ISA pseudocode.
-fn scales(f: FpFmt) -> (i32, i32, i64, i64) {
+/// Scale used by v_div_scale / v_div_fmas (2^64 for f32, 2^128 for f64), then the exponent
+/// gap and tiny-numerator thresholds of v_div_scale (ISA pseudocode).
+fn scales(f: FpFmt) -> (i32, i64, i64) {
     if f == F64 {
-        (128, 64, 768, 53)
+        (128, 768, 53)
     } else {
-        (64, 32, 96, 23)
+        (64, 96, 23)
     }
 }
 
@@ -331,7 +331,7 @@ fn scales(f: FpFmt) -> (i32, i32, i64, i64) {
 pub fn div_scale(f: FpFmt, s0: u64, d: u64, n: u64, m: &FpMode) -> (u64, bool) {
     let c = m.ctl(f);
     let (s0, d, n) = (f.flush_in(s0, &c), f.flush_in(d, &c), f.flush_in(n, &c));
-    let (up, _, big_gap, tiny_exp) = scales(f);
+    let (up, big_gap, tiny_exp) = scales(f);
     if f.is_zero(n) || f.is_zero(d) {
         return (f.default_nan(), false);
     }
@@ -369,14 +369,20 @@ pub fn div_scale(f: FpFmt, s0: u64, d: u64, n: u64, m: &FpMode) -> (u64, bool) {
     }
 }
 
-/// v_div_fmas (ISA pseudocode): fma, scaled by 2^32 (f32) / 2^64 (f64) when the lane's VCC is
-/// set.
+/// v_div_fmas: fma(S0, S1, S2), undoing v_div_scale's scaling when the lane's VCC is set.
+///
+/// The ISA pseudocode writes the factor as 2^32 (f32) / 2^64 (f64), but VCC is set by
+/// v_div_scale in two opposite situations: the denominator scaled up by 2^64 (quotient near
+/// MAX_FLOAT, result must grow by 2^64) and the numerator scaled up by 2^64 (denormal quotient,
+/// result must shrink by 2^64). A fixed 2^32 gets neither right (LLVM's division expansion would
+/// be off by 2^96 for 1e-30/3e10). wavesim scales by 2^+64 when |result| >= 1 and 2^-64
+/// otherwise (2^+-128 for f64), with a single rounding, which makes that expansion return the
+/// correctly rounded quotient in both cases.
 pub fn div_fmas(f: FpFmt, a: u64, b: u64, c: u64, vcc: bool, m: &FpMode) -> u64 {
-    let r = fma(f, a, b, c, m);
     if vcc {
-        soft::ldexp(f, r, scales(f).1, &m.ctl(f))
+        soft::fma_rescaled(f, a, b, c, scales(f).0, &m.ctl(f))
     } else {
-        r
+        fma(f, a, b, c, m)
     }
 }
 

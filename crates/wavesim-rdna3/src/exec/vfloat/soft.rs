@@ -386,34 +386,52 @@ pub fn mul(f: FpFmt, a: u64, b: u64, c: &FpCtl) -> u64 {
     round_pack(f, s, ea + eb, ma as u128 * mb as u128, c)
 }
 
-/// fma(a, b, c) = a * b + c with a single rounding.
-pub fn fma(f: FpFmt, a: u64, b: u64, cc: u64, c: &FpCtl) -> u64 {
+/// The exact value of fma(a, b, c) as (sign, exp, mag), or the final result for NaN, infinite
+/// and exact-zero cases.
+fn fma_exact(f: FpFmt, a: u64, b: u64, cc: u64, c: &FpCtl) -> Result<(bool, i32, u128), u64> {
     let (a, b, cc) = (f.flush_in(a, c), f.flush_in(b, c), f.flush_in(cc, c));
     if let Some(n) = nan_of(f, &[a, b, cc]) {
-        return n;
+        return Err(n);
     }
     let sp = f.sign(a) != f.sign(b);
     let (ia, ib, ic) = (f.is_inf(a), f.is_inf(b), f.is_inf(cc));
     if ia || ib {
-        if f.is_zero(a) || f.is_zero(b) {
-            return f.default_nan();
+        if f.is_zero(a) || f.is_zero(b) || (ic && f.sign(cc) != sp) {
+            return Err(f.default_nan());
         }
-        if ic && f.sign(cc) != sp {
-            return f.default_nan();
-        }
-        return f.inf(sp);
+        return Err(f.inf(sp));
     }
     if ic {
-        return cc;
+        return Err(cc);
     }
     let (_, ea, ma) = f.unpack(a);
     let (_, eb, mb) = f.unpack(b);
     let p = (sp, ea + eb, ma as u128 * mb as u128);
     let (s, e, m) = add_exact(p, unpack128(f, cc), c.rm);
     if m == 0 {
-        return f.zero(s);
+        return Err(f.zero(s));
     }
-    round_pack(f, s, e, m, c)
+    Ok((s, e, m))
+}
+
+/// fma(a, b, c) = a * b + c with a single rounding.
+pub fn fma(f: FpFmt, a: u64, b: u64, cc: u64, c: &FpCtl) -> u64 {
+    match fma_exact(f, a, b, cc, c) {
+        Ok((s, e, m)) => round_pack(f, s, e, m, c),
+        Err(v) => v,
+    }
+}
+
+/// fma(a, b, c) * 2^(+-k) with one rounding: +k when the exact |a*b+c| >= 1, else -k (the
+/// undo of v_div_scale's 2^k in v_div_fmas, see `ops::div_fmas`).
+pub fn fma_rescaled(f: FpFmt, a: u64, b: u64, cc: u64, k: i32, c: &FpCtl) -> u64 {
+    match fma_exact(f, a, b, cc, c) {
+        Ok((s, e, m)) => {
+            let top = e + (127 - m.leading_zeros() as i32);
+            round_pack(f, s, e + if top >= 0 { k } else { -k }, m, c)
+        }
+        Err(v) => v,
+    }
 }
 
 /// x * 2^n, rounded (ldexp; also the output modifier).
