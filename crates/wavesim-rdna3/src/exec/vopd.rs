@@ -1,9 +1,20 @@
-//! Dual-issue VALU (VOPD): two VOP2-like operations read their sources before either writes.
+//! Dual-issue VALU (VOPD, RDNA3 ISA 7.6): two VOP2-like operations X and Y in one
+//! instruction. Both read all their sources before either writes ("the 'read' gets the old
+//! value"); they share the one literal (also the K of v_dual_fmaak/fmamk).
+//!
+//! Rules modelled: VOPD is wave32-only and "skipped for wave64" (ISA 7.6), so a wave64 VOPD does
+//! nothing; an out-of-range source VGPR reads VGPR (address % 4) (seed 000); if either
+//! destination is out of range neither is written (seed 000, multiple destinations);
+//! v_dual_cndmask selects with VCC; v_dual_dot2acc_f32_f16 accumulates into its destination and
+//! an inline constant source feeds both halves (ISA 7.5.1: "duplicate lo to hi").
 
-use crate::decode::Inst;
-use crate::exec::{op_name, Ctx, ExecError, Flow, Handler};
-use crate::isa::Op;
-use crate::wave::Wave;
+use crate::decode::{opnd, Inst};
+use crate::exec::operand::{read_scalar, vdst32, vdst_in_range, FpMode, Lanes32};
+use crate::exec::vfloat::ops;
+use crate::exec::vfloat::soft::{self, F16, F32};
+use crate::exec::{Ctx, ExecError, Flow, Handler};
+use crate::isa::{Op, Ty};
+use crate::wave::{Wave, LANES};
 
 /// VOPD instructions are dispatched through `exec`, not through per-op handlers.
 pub fn handler(op: Op) -> Option<Handler> {
@@ -11,8 +22,170 @@ pub fn handler(op: Op) -> Option<Handler> {
     None
 }
 
-pub fn exec(_w: &mut Wave, inst: &Inst, _ctx: &mut Ctx) -> Result<Flow, ExecError> {
-    Err(ExecError::Unimplemented {
-        name: op_name(inst),
-    })
+/// A VOPD source operand for all lanes. `dot` marks v_dual_dot2acc's packed f16 sources.
+fn read(w: &Wave, inst: &Inst, code: u16, dot: bool) -> Lanes32 {
+    let mut out = [0u32; LANES];
+    if opnd::is_vgpr(code) {
+        let mut r = (code - opnd::VGPR0) as usize;
+        if r >= w.num_vgprs as usize {
+            r %= 4;
+        }
+        out.copy_from_slice(w.vrow(r));
+    } else if dot && matches!(code, 240..=248) {
+        let v = read_scalar(w, inst, code, Ty::F16) as u32 & 0xffff;
+        out = [v | v << 16; LANES];
+    } else if dot && matches!(code, 128..=208) {
+        let v = read_scalar(w, inst, code, Ty::B32) as u32 & 0xffff;
+        out = [v | v << 16; LANES];
+    } else {
+        out = [read_scalar(w, inst, code, Ty::B32) as u32; LANES];
+    }
+    out
+}
+
+/// f32 binary op through the host FPU when MODE allows (round to nearest even, denormals
+/// kept), redoing NaN results exactly so NaN propagation follows the ISA.
+#[inline(always)]
+fn f32_host(
+    host_ok: bool,
+    a: u32,
+    b: u32,
+    host: impl Fn(f32, f32) -> f32,
+    exact: impl Fn(u64, u64) -> u64,
+) -> u32 {
+    if host_ok {
+        let r = host(f32::from_bits(a), f32::from_bits(b));
+        if !r.is_nan() {
+            return r.to_bits();
+        }
+    }
+    exact(a as u64, b as u64) as u32
+}
+
+/// Computes one component (X or Y) into `out`: `s0`, `s1` are its sources, `d` the old value
+/// of its destination, `k` the shared literal.
+fn component(
+    w: &Wave,
+    op: Op,
+    s0: &Lanes32,
+    s1: &Lanes32,
+    d: &Lanes32,
+    k: u32,
+    out: &mut Lanes32,
+) -> Result<(), ExecError> {
+    let m = FpMode::of(w);
+    let host = m.f32.is_ieee();
+    let fma = |a: u32, b: u32, c: u32| -> u32 {
+        if host {
+            let r = f32::from_bits(a).mul_add(f32::from_bits(b), f32::from_bits(c));
+            if !r.is_nan() {
+                return r.to_bits();
+            }
+        }
+        ops::fma(F32, a as u64, b as u64, c as u64, &m) as u32
+    };
+    let n = w.lanes();
+    match op {
+        Op::V_FMAC_F32 => (0..n).for_each(|l| out[l] = fma(s0[l], s1[l], d[l])),
+        Op::V_FMAAK_F32 => (0..n).for_each(|l| out[l] = fma(s0[l], s1[l], k)),
+        // D = S0 * K + S1
+        Op::V_FMAMK_F32 => (0..n).for_each(|l| out[l] = fma(s0[l], k, s1[l])),
+        Op::V_MUL_F32 => (0..n).for_each(|l| {
+            out[l] = f32_host(
+                host,
+                s0[l],
+                s1[l],
+                |a, b| a * b,
+                |a, b| ops::mul(F32, a, b, &m),
+            )
+        }),
+        Op::V_ADD_F32 => (0..n).for_each(|l| {
+            out[l] = f32_host(
+                host,
+                s0[l],
+                s1[l],
+                |a, b| a + b,
+                |a, b| ops::add(F32, a, b, &m),
+            )
+        }),
+        Op::V_SUB_F32 => (0..n).for_each(|l| {
+            out[l] = f32_host(
+                host,
+                s0[l],
+                s1[l],
+                |a, b| a - b,
+                |a, b| ops::sub(F32, a, b, &m),
+            )
+        }),
+        Op::V_SUBREV_F32 => (0..n).for_each(|l| {
+            out[l] = f32_host(
+                host,
+                s1[l],
+                s0[l],
+                |a, b| a - b,
+                |a, b| ops::sub(F32, a, b, &m),
+            )
+        }),
+        Op::V_MUL_DX9_ZERO_F32 => {
+            (0..n).for_each(|l| out[l] = ops::mul_dx9(F32, s0[l] as u64, s1[l] as u64, &m) as u32)
+        }
+        Op::V_MAX_F32 => {
+            (0..n).for_each(|l| out[l] = ops::max(F32, s0[l] as u64, s1[l] as u64, &m) as u32)
+        }
+        Op::V_MIN_F32 => {
+            (0..n).for_each(|l| out[l] = ops::min(F32, s0[l] as u64, s1[l] as u64, &m) as u32)
+        }
+        Op::V_MOV_B32 => out[..n].copy_from_slice(&s0[..n]),
+        Op::V_CNDMASK_B32 => {
+            let vcc = w.vcc();
+            (0..n).for_each(|l| out[l] = if (vcc >> l) & 1 != 0 { s1[l] } else { s0[l] });
+        }
+        // D = D + S0.lo * S1.lo + S0.hi * S1.hi (f16 products are exact in f32).
+        Op::V_DOT2ACC_F32_F16 => (0..n).for_each(|l| {
+            let up = |x: u32| soft::convert(F16, F32, (x & 0xffff) as u64, &soft::FpCtl::IEEE);
+            let mut t = d[l] as u64;
+            for sh in [0, 16] {
+                let p = ops::mul(F32, up(s0[l] >> sh), up(s1[l] >> sh), &m);
+                t = ops::add(F32, t, p, &m);
+            }
+            out[l] = t as u32;
+        }),
+        Op::V_ADD_NC_U32 => (0..n).for_each(|l| out[l] = s0[l].wrapping_add(s1[l])),
+        Op::V_LSHLREV_B32 => (0..n).for_each(|l| out[l] = s1[l] << (s0[l] & 31)),
+        Op::V_AND_B32 => (0..n).for_each(|l| out[l] = s0[l] & s1[l]),
+        _ => return Err(ExecError::Unimplemented { name: op.name() }),
+    }
+    Ok(())
+}
+
+pub fn exec(w: &mut Wave, inst: &Inst, _ctx: &mut Ctx) -> Result<Flow, ExecError> {
+    if w.wave64 {
+        // RDNA3 ISA 7.6: "legal only for wave32 ... It is skipped for wave64."
+        return Ok(Flow::Next);
+    }
+    let (opx, opy) = (inst.op, inst.op_y);
+    let k = inst.lit;
+    let dotx = opx == Op::V_DOT2ACC_F32_F16;
+    let doty = opy == Op::V_DOT2ACC_F32_F16;
+    let (x0, x1) = (
+        read(w, inst, inst.src[0], dotx),
+        read(w, inst, inst.src[1], dotx),
+    );
+    let (y0, y1) = (
+        read(w, inst, inst.src[2], doty),
+        read(w, inst, inst.src[3], doty),
+    );
+    let dx = read(w, inst, inst.dst[0], false);
+    let dy = read(w, inst, inst.dst[1], false);
+    let mut rx = [0u32; LANES];
+    let mut ry = [0u32; LANES];
+    component(w, opx, &x0, &x1, &dx, k, &mut rx)?;
+    component(w, opy, &y0, &y1, &dy, k, &mut ry)?;
+    if !vdst_in_range(w, inst.dst[0], 1) || !vdst_in_range(w, inst.dst[1], 1) {
+        return Ok(Flow::Next);
+    }
+    let m = w.exec();
+    vdst32(w, inst.dst[0], &rx, m);
+    vdst32(w, inst.dst[1], &ry, m);
+    Ok(Flow::Next)
 }
