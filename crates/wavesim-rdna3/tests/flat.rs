@@ -481,3 +481,46 @@ fn fuzzed_addresses_never_panic_or_escape() {
         }
     }
 }
+
+#[test]
+fn memory_families_claim_every_table_op() {
+    use wavesim_rdna3::exec::{flat, lds, smem};
+    use wavesim_rdna3::isa::{Fmt, Op};
+    for &op in Op::ALL {
+        let claimed = match op.fmt() {
+            Fmt::Ds => lds::handler(op).is_some(),
+            Fmt::Flat | Fmt::Global | Fmt::Scratch => flat::handler(op).is_some(),
+            Fmt::Smem => smem::handler(op).is_some(),
+            _ => continue,
+        };
+        assert!(claimed, "{} is not handled", op.name());
+    }
+}
+
+/// Prints the cost of one global_load_b32 over 32 lanes (run with `--release --ignored`); asserts
+/// only the values, never the timing.
+#[test]
+#[ignore]
+fn global_load_b32_cost() {
+    let (mut h, buf) = setup(false);
+    set_addr(&mut h, 2, |l| buf + 4 * l as u64);
+    let mut body: Vec<u32> = std::iter::repeat_n(GLOBAL_LOAD_B32, 1000)
+        .flatten()
+        .collect();
+    body.push(0xbfb0_0000);
+    let bytes: Vec<u8> = body.iter().flat_map(|w| w.to_le_bytes()).collect();
+    let prog = wavesim_rdna3::exec::Program::new(&bytes, 0).unwrap();
+    let t = std::time::Instant::now();
+    for _ in 0..100 {
+        h.wave.pc = 0;
+        let mut ctx = wavesim_rdna3::exec::Ctx {
+            mem: &h.mem,
+            lds: &mut h.lds,
+            cfg: &h.cfg,
+        };
+        wavesim_rdna3::exec::run_single_wave(&mut h.wave, &prog, &mut ctx, 10_000).unwrap();
+    }
+    let ns = t.elapsed().as_nanos() as f64 / 100_000.0;
+    println!("global_load_b32 (32 lanes): {ns:.1} ns per instruction");
+    assert_eq!(h.v(1, 5), 0);
+}

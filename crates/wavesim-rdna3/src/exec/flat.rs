@@ -116,6 +116,14 @@ struct Mem<'a> {
 }
 
 impl<'a> Mem<'a> {
+    fn new(mem: &'a DeviceMemory, inst: &Inst) -> Mem<'a> {
+        Mem {
+            mem,
+            last: None,
+            name: op_name(inst),
+        }
+    }
+
     #[inline]
     fn region(&mut self, lane: usize, addr: u64, n: u64) -> Result<&'a Region, ExecError> {
         if let Some(r) = self.last {
@@ -239,32 +247,98 @@ fn lds_store_dwords(lds: &mut [u8], a: u64, bytes: &[u8]) {
 /// Applies the alignment mode to one lane's address for an access of `size` bytes.
 #[inline]
 fn align(mode: u8, lane: usize, t: Target, size: u64, atomic: bool) -> Result<Target, ExecError> {
-    let a = t.raw();
-    let small = size.min(4);
-    let t = match mode {
-        align_mode::UNALIGNED => t,
-        align_mode::DWORD => t.map(|a| a & !(small - 1)),
-        align_mode::DWORD_STRICT if !a.is_multiple_of(small) => {
-            return Err(memviol(
-                lane,
-                a,
-                "misaligned access (DWORD_STRICT alignment mode)",
-            ))
-        }
-        align_mode::STRICT if !a.is_multiple_of(size.next_power_of_two()) => {
-            return Err(memviol(
-                lane,
-                a,
-                "misaligned access (STRICT alignment mode)",
-            ))
-        }
-        _ => t,
-    };
+    let a = align_addr(mode, lane, t.raw(), size)?;
     // Seed 000/004: atomics must be aligned to their data size in every mode.
-    if atomic && t.raw() % size != 0 {
-        return Err(memviol(lane, t.raw(), "misaligned atomic"));
+    if atomic && !a.is_multiple_of(size) {
+        return Err(memviol(lane, a, "misaligned atomic"));
     }
-    Ok(t)
+    Ok(t.map(|_| a))
+}
+
+/// The address an access of `size` bytes uses under alignment `mode` (or MEMVIOL).
+#[inline(always)]
+fn align_addr(mode: u8, lane: usize, a: u64, size: u64) -> Result<u64, ExecError> {
+    let small = size.min(4);
+    match mode {
+        align_mode::UNALIGNED => Ok(a),
+        align_mode::DWORD => Ok(a & !(small - 1)),
+        align_mode::DWORD_STRICT if !a.is_multiple_of(small) => Err(memviol(
+            lane,
+            a,
+            "misaligned access (DWORD_STRICT alignment mode)",
+        )),
+        align_mode::STRICT if !a.is_multiple_of(size.next_power_of_two()) => Err(memviol(
+            lane,
+            a,
+            "misaligned access (STRICT alignment mode)",
+        )),
+        _ => Ok(a),
+    }
+}
+
+/// GLOBAL addresses of every lane (the fast path skips the per-lane aperture `Target`).
+#[inline(always)]
+fn global_addrs(w: &Wave, inst: &Inst, out: &mut [u64; LANES]) {
+    let vaddr = (inst.src[0] - opnd::VGPR0) as usize;
+    let saddr = inst.src[2];
+    let lo = w.vrow(vaddr);
+    let imm = inst.imm as i64 as u64;
+    if saddr == opnd::NULL {
+        let hi = w.vrow(vaddr + 1);
+        for l in 0..LANES {
+            out[l] = (lo[l] as u64 | (hi[l] as u64) << 32).wrapping_add(imm);
+        }
+    } else {
+        let base = sbase64(w, saddr).wrapping_add(imm);
+        for l in 0..LANES {
+            out[l] = base.wrapping_add(lo[l] as u64);
+        }
+    }
+}
+
+/// The allocation holding `[a, a + n)`, trying the last one hit first.
+#[inline(always)]
+fn region_cached<'m>(
+    mem: &'m DeviceMemory,
+    last: &mut Option<&'m Region>,
+    inst: &Inst,
+    lane: usize,
+    a: u64,
+    n: u64,
+) -> Result<&'m Region, ExecError> {
+    if let Some(r) = *last {
+        if r.contains(a, n) {
+            return Ok(r);
+        }
+    }
+    match mem.find(a, n) {
+        Ok(r) => {
+            *last = Some(r);
+            Ok(r)
+        }
+        Err(_) => Err(ExecError::MemoryFault {
+            lane: lane as u32,
+            addr: a,
+            size: n as u32,
+            kind: op_name(inst),
+        }),
+    }
+}
+
+/// Places one lane's loaded bytes into the result rows.
+#[inline(always)]
+fn put_lane<const K: u8, const N: usize, const D: usize>(
+    rows: &mut [[u32; LANES]; D],
+    l: usize,
+    b: &[u8; N],
+) {
+    if N >= 4 {
+        for k in 0..D {
+            rows[k][l] = u32::from_le_bytes([b[4 * k], b[4 * k + 1], b[4 * k + 2], b[4 * k + 3]]);
+        }
+    } else {
+        rows[0][l] = extend::<K>(b);
+    }
 }
 
 fn memviol(lane: usize, addr: u64, why: &'static str) -> ExecError {
@@ -408,29 +482,36 @@ fn load<const SEG: u8, const K: u8, const N: usize, const D: usize>(
     if !vdst_in_range(w, dst, D) {
         return Ok(Flow::Next);
     }
-    let mut t = [Target::Global(0); LANES];
-    targets::<SEG>(w, inst, &mut t)?;
     let exec = w.exec();
     let mode = ctx.cfg.alignment_mode;
-    let mut m = Mem {
-        mem: ctx.mem,
-        last: None,
-        name: op_name(inst),
-    };
     let mut rows = [[0u32; LANES]; D];
-    for l in 0..w.lanes() {
-        if exec >> l & 1 == 0 {
-            continue;
-        }
-        let tl = align(mode, l, t[l], N as u64, false)?;
-        let b = m.read::<N>(w, ctx.lds, l, tl)?;
-        if N >= 4 {
-            for k in 0..D {
-                rows[k][l] =
-                    u32::from_le_bytes([b[4 * k], b[4 * k + 1], b[4 * k + 2], b[4 * k + 3]]);
+    if SEG == GLOBAL {
+        // Fast path: one cached bounds check and one host load per lane.
+        let mut addrs = [0u64; LANES];
+        global_addrs(w, inst, &mut addrs);
+        let mut last = None;
+        for l in 0..w.lanes() {
+            if exec >> l & 1 == 0 {
+                continue;
             }
-        } else {
-            rows[0][l] = extend::<K>(&b);
+            let a = align_addr(mode, l, addrs[l], N as u64)?;
+            let r = region_cached(ctx.mem, &mut last, inst, l, a, N as u64)?;
+            let Some(b) = r.load::<N>(a) else {
+                return Err(Mem::new(ctx.mem, inst).fault(l, a, N as u64));
+            };
+            put_lane::<K, N, D>(&mut rows, l, &b);
+        }
+    } else {
+        let mut t = [Target::Global(0); LANES];
+        targets::<SEG>(w, inst, &mut t)?;
+        let mut m = Mem::new(ctx.mem, inst);
+        for l in 0..w.lanes() {
+            if exec >> l & 1 == 0 {
+                continue;
+            }
+            let tl = align(mode, l, t[l], N as u64, false)?;
+            let b = m.read::<N>(w, ctx.lds, l, tl)?;
+            put_lane::<K, N, D>(&mut rows, l, &b);
         }
     }
     if matches!(K, L_D16_U8 | L_D16_I8 | L_D16_B16) {
