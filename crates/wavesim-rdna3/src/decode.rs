@@ -1,9 +1,15 @@
 //! Decoding gfx11 machine code into `Inst`, driven by the instruction table (`crate::isa`).
 //!
 //! Field layouts follow the RDNA3 ISA "Microcode Formats" chapter (checked against
-//! `llvm-mc-19 -show-encoding`). Every word either decodes to an instruction the table defines or
-//! to `Inst::invalid` (the raw word kept, printed as `.long` like llvm-objdump does); only running
-//! out of bytes in the middle of an instruction is an error.
+//! `llvm-mc-19 -show-encoding`). What counts as a valid encoding follows LLVM 19's gfx1100
+//! disassembler, the reference the project is measured against: every word either decodes to an
+//! instruction LLVM accepts or to `Inst::invalid` (the raw word kept, printed as `.long` like
+//! llvm-objdump does). LLVM rejects, for example, an operand field that a given opcode does not use
+//! but that is not zero, modifier bits on sources that take no modifiers, and source codes that
+//! name no register (209-232, 249). Only running out of bytes in the middle of an instruction is
+//! an error.
+//!
+//! Decoding never allocates; an `Inst` is a small `Copy` value.
 
 use crate::isa::{Fmt, Lookup, Op, Ty};
 use thiserror::Error;
@@ -95,54 +101,69 @@ pub enum Dpp {
 
 /// Bits of `Inst::flags` (memory and misc. control bits).
 pub mod iflags {
-    pub const GLC: u16 = 1 << 0;
-    pub const SLC: u16 = 1 << 1;
-    pub const DLC: u16 = 1 << 2;
-    pub const GDS: u16 = 1 << 3;
-    pub const OFFEN: u16 = 1 << 4;
-    pub const IDXEN: u16 = 1 << 5;
-    pub const TFE: u16 = 1 << 6;
-    pub const LDS: u16 = 1 << 7;
+    pub const GLC: u32 = 1 << 0;
+    pub const SLC: u32 = 1 << 1;
+    pub const DLC: u32 = 1 << 2;
+    pub const GDS: u32 = 1 << 3;
+    pub const OFFEN: u32 = 1 << 4;
+    pub const IDXEN: u32 = 1 << 5;
+    pub const TFE: u32 = 1 << 6;
+    /// MUBUF: the load writes LDS. MIMG: `lwe`.
+    pub const LDS: u32 = 1 << 7;
     /// SCRATCH: a VGPR address is present (`sve`).
-    pub const SVE: u16 = 1 << 8;
+    pub const SVE: u32 = 1 << 8;
     /// The instruction carries a 32-bit literal in `Inst::lit`.
-    pub const LIT: u16 = 1 << 9;
+    pub const LIT: u32 = 1 << 9;
     /// EXP: done / row / vm bits.
-    pub const DONE: u16 = 1 << 10;
-    pub const ROW: u16 = 1 << 11;
-    pub const VM: u16 = 1 << 12;
-    /// MIMG: a16, d16, unorm, r128, lwe, nsa.
-    pub const A16: u16 = 1 << 13;
-    pub const D16: u16 = 1 << 14;
-    pub const UNORM: u16 = 1 << 15;
+    pub const DONE: u32 = 1 << 10;
+    pub const ROW: u32 = 1 << 11;
+    pub const VM: u32 = 1 << 12;
+    /// MIMG: a16, d16, unorm, r128, non-sequential addresses.
+    pub const A16: u32 = 1 << 13;
+    pub const D16: u32 = 1 << 14;
+    pub const UNORM: u32 = 1 << 15;
+    pub const R128: u32 = 1 << 16;
+    pub const NSA: u32 = 1 << 17;
 }
 
 /// One decoded instruction. Fields are used per encoding as documented; unused fields are zero.
 ///
 /// Operand codes (`dst`, `src`) are in the 9-bit source space of `opnd` (VGPR n = 256 + n).
+/// Sources are in assembly order (the order of `op.sig().src`); a source that is the literal
+/// constant has code `opnd::LITERAL` and its value in `lit`. Scalar register operands wider than
+/// 32 bits are aligned the way the hardware and LLVM read them (an SGPR pair starts at an even
+/// register, 128 bits and more at a multiple of 4).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct Inst {
     pub op: Op,
     pub enc: Enc,
-    /// Length in bytes (4, 8, 12 or 16; NSA image instructions up to 20).
+    /// Length in bytes (4 to 20).
     pub len: u8,
-    /// Destinations: VALU vdst / SALU sdst in `dst[0]`; VOP3SD/VOPC-e64 scalar dst in `dst[1]`;
-    /// VOPD: X destination in `dst[0]`, Y destination in `dst[1]`. Memory: vdst / sdata.
+    /// Destinations: VALU vdst / SALU sdst in `dst[0]`; the lane-mask destination of VOPC (e32:
+    /// VCC_LO, v_cmpx_e32: EXEC_LO, e64: the sdst field), of VOP3SD and of the carry-out VOP2
+    /// forms in `dst[1]`; VOPD: X destination in `dst[0]`, Y destination in `dst[1]`.
+    /// Memory: vdst / sdata in `dst[0]` when the instruction returns data.
     pub dst: [u16; 2],
-    /// Sources: ALU src0..src2 (VOPD: X srcs in src[0..2], Y srcs in src[2..4]).
-    /// DS: addr, data0, data1. FLAT: addr, data, saddr. MUBUF/MTBUF: vaddr, vdata, srsrc, soffset.
-    /// SMEM: sbase, soffset. MIMG: vaddr, srsrc, ssamp. EXP: vsrc0..3.
+    /// Sources: ALU src0..src2 in assembly order (VOPD: X srcs in src[0..2], Y srcs in src[2..4];
+    /// the implicit VCC of e32 carry-in/cndmask forms is spelled out as VCC_LO; v_fmamk's K is
+    /// src[1], v_fmaak's src[2], both as LITERAL). DS: addr, data0, data1. FLAT: addr, data,
+    /// saddr. MUBUF/MTBUF: vaddr, vdata, srsrc, soffset. SMEM: sbase, soffset.
+    /// MIMG: vaddr0, srsrc, ssamp. EXP: vsrc0..3. SOPK with a register source (s_cmpk_*,
+    /// s_waitcnt_*cnt): src[0]; s_setreg*: src[1] (the data).
     pub src: [u16; 4],
-    /// Literal constant (valid when `flags & LIT`).
+    /// Literal constant (valid when `flags & LIT`). MIMG with NSA: the address VGPRs 1..4, one
+    /// per byte.
     pub lit: u32,
-    /// Immediate: SOPP/SOPK simm16, memory offset (sign-extended where the format is signed),
-    /// DS offset0 | offset1 << 8, LDSDIR/VINTERP wait counts, EXP target.
+    /// Immediate: SOPP/SOPK simm16 (sign-extended), memory offset (sign-extended where the format
+    /// is signed), DS offset0 | offset1 << 8, LDSDIR wait_vdst, VINTERP wait_exp, EXP target,
+    /// MIMG number of address VGPRs, s_getreg/s_setreg hwreg.
     pub imm: i32,
-    /// Second immediate: MTBUF format, MIMG dmask | dim << 4, EXP enable mask, LDSDIR attr,
-    /// VOPD Y opcode index.
+    /// Second immediate: MTBUF format, MIMG dmask | dim << 4, EXP enable mask, LDSDIR
+    /// attr << 2 | channel, VOPD Y opcode index, s_atc_probe* probe bits.
     pub imm2: u32,
-    pub flags: u16,
-    /// VOP3/VOP3P/VINTERP input modifiers: bit i applies to src i.
+    pub flags: u32,
+    /// VOP3/VOP3P/VINTERP/DPP input modifiers: bit i applies to src i. For sources LLVM gives
+    /// integer modifiers (v_ldexp's exponent), `neg` bit i is `sext`.
     pub neg: u8,
     pub abs: u8,
     /// VOP3P: neg_hi (shares the bits of `abs` in the encoding).
@@ -237,6 +258,151 @@ impl Inst {
     pub fn has_literal(&self) -> bool {
         self.flags & iflags::LIT != 0
     }
+
+    /// Number of sources in assembly order.
+    pub fn num_src(&self) -> usize {
+        self.op.sig().num_src()
+    }
+}
+
+/// Which VOP3 modifiers an opcode takes, as LLVM 19's gfx11 VOP3 profiles define them.
+///
+/// `fmods` (bit i): src i takes `neg`/`abs` (float input modifiers). `imods` (bit i): src i takes
+/// the integer modifier `sext` (the neg bit; abs is ignored). `ign_mods`: neg/abs bits are
+/// accepted and ignored (16-bit integer ops whose modifier operands only carry op_sel).
+/// `op_sel`: which op_sel bits (0-2 sources, 3 destination) exist; other op_sel bits are ignored.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub struct Vop3Mods {
+    pub fmods: u8,
+    pub imods: u8,
+    pub ign_mods: bool,
+    pub clamp: bool,
+    pub omod: bool,
+    pub op_sel: u8,
+}
+
+#[inline]
+fn is_float(t: Ty) -> bool {
+    t.is_float()
+}
+
+/// The VOP3 (e64) modifier capabilities of `op` (VOP1/VOP2/VOPC promoted or VOP3-only).
+pub fn vop3_mods(op: Op) -> Vop3Mods {
+    use Op::*;
+    let sig = op.sig();
+    let n = sig.num_src();
+    let all = (1u8 << n) - 1;
+    let mut m = Vop3Mods::default();
+    let mut fmods = 0u8;
+    for (i, t) in sig.src.iter().take(n).enumerate() {
+        if is_float(*t) {
+            fmods |= 1 << i;
+        }
+    }
+    let dst_float = is_float(sig.dst[0]);
+    let src0_float = sig.src[0] != Ty::None && is_float(sig.src[0]);
+    match op {
+        // Lane selects of v_cndmask take float modifiers (gfx10+); no clamp.
+        V_CNDMASK_B32 | V_CNDMASK_B16 => {
+            m.fmods = 0b011;
+        }
+        V_CMP_CLASS_F16 | V_CMP_CLASS_F32 | V_CMP_CLASS_F64 | V_CMPX_CLASS_F16
+        | V_CMPX_CLASS_F32 | V_CMPX_CLASS_F64 => {
+            m.fmods = 0b001;
+        }
+        V_DOT2_F16_F16 | V_DOT2_BF16_BF16 => {
+            m.fmods = 0b111;
+            m.op_sel = 0b1100;
+        }
+        V_PERMLANE16_B32 | V_PERMLANEX16_B32 => {
+            m.ign_mods = true;
+            m.op_sel = 0b0011;
+        }
+        V_PACK_B32_F16 | V_CVT_PK_NORM_I16_F16 | V_CVT_PK_NORM_U16_F16 => {
+            m.fmods = 0b011;
+            m.clamp = true;
+            m.op_sel = 0b1011;
+        }
+        V_ADD_NC_U16 | V_SUB_NC_U16 | V_ADD_NC_I16 | V_SUB_NC_I16 => {
+            m.ign_mods = true;
+            m.clamp = true;
+            m.op_sel = 0b1011;
+        }
+        V_MAD_U16 | V_MAD_I16 | V_MIN3_I16 | V_MIN3_U16 | V_MAX3_I16 | V_MAX3_U16 | V_MED3_I16
+        | V_MED3_U16 | V_MAD_U32_U16 | V_MAD_I32_I16 => {
+            m.ign_mods = true;
+            m.clamp = true;
+            m.op_sel = 0b1111;
+        }
+        // In VOP3 the exponent of v_ldexp_f16 takes float modifiers like the mantissa.
+        V_LDEXP_F16 => {
+            m.fmods = 0b011;
+            m.clamp = true;
+            m.omod = true;
+        }
+        V_FMAC_F16 => {
+            m.fmods = 0b011;
+            m.clamp = true;
+            m.omod = true;
+            m.op_sel = 0b1011;
+        }
+        V_FMA_F16 | V_MIN3_F16 | V_MAX3_F16 | V_MED3_F16 | V_DIV_FIXUP_F16 => {
+            m.fmods = 0b111;
+            m.clamp = true;
+            m.omod = true;
+            m.op_sel = 0b1111;
+        }
+        V_LDEXP_F32 | V_LDEXP_F64 | V_TRIG_PREOP_F64 => {
+            m.fmods = 0b001;
+            m.imods = 0b010;
+            m.clamp = true;
+            m.omod = true;
+        }
+        V_CVT_PK_U8_F32 => {
+            m.fmods = 0b001;
+            m.imods = 0b110;
+            m.clamp = true;
+        }
+        V_CVT_PK_I16_F32
+        | V_CVT_PK_U16_F32
+        | V_CVT_PK_NORM_I16_F32
+        | V_CVT_PK_NORM_U16_F32
+        | V_CVT_NEAREST_I32_F32
+        | V_CVT_FLOOR_I32_F32
+        | V_FREXP_EXP_I32_F32 => {
+            m.fmods = fmods;
+            m.clamp = true;
+        }
+        // Carry and 64-bit multiply-add ops: the bits above vdst hold sdst; clamp only.
+        V_ADD_CO_CI_U32 | V_SUB_CO_CI_U32 | V_SUBREV_CO_CI_U32 | V_MAD_U64_U32 | V_MAD_I64_I32
+        | V_ADD_CO_U32 | V_SUB_CO_U32 | V_SUBREV_CO_U32 => {
+            m.clamp = true;
+        }
+        V_MAD_I32_I24 | V_MAD_U32_U24 | V_SAD_U8 | V_SAD_HI_U8 | V_SAD_U16 | V_SAD_U32
+        | V_MSAD_U8 | V_QSAD_PK_U16_U8 | V_MQSAD_PK_U16_U8 | V_MQSAD_U32_U8 | V_MUL_I32_I24
+        | V_MUL_U32_U24 | V_ADD_NC_U32 | V_SUB_NC_U32 | V_SUBREV_NC_U32 | V_SUB_NC_I32
+        | V_ADD_NC_I32 => {
+            m.clamp = true;
+        }
+        _ => {
+            if op.fmt() == Fmt::Vopc {
+                // Float compares: modifiers and clamp, no omod; integer compares: nothing.
+                if fmods != 0 {
+                    m.fmods = all;
+                    m.clamp = true;
+                }
+            } else if src0_float || fmods != 0 {
+                m.fmods = fmods;
+                m.clamp = true;
+                m.omod = true;
+            } else if dst_float {
+                // Integer to float conversions: clamp and output modifier, no input modifiers.
+                m.clamp = true;
+                m.omod = true;
+            }
+        }
+    }
+    m
 }
 
 /// Decodes the instruction at the start of `bytes`. `offset` is only used in errors.
@@ -244,61 +410,91 @@ pub fn decode(bytes: &[u8], offset: usize) -> Result<Inst, DecodeError> {
     let w = Words { bytes, offset };
     let w0 = w.get(0)?;
     let lk = Lookup::get();
-    let hi6 = w0 >> 26;
-    let hi9 = w0 >> 23;
     let inst = if w0 >> 31 == 0 {
         decode_vop12c(&w, w0, lk)?
-    } else if hi9 == 0x17d {
-        decode_sop1(&w, w0, lk)?
-    } else if hi9 == 0x17e {
-        decode_sopc(&w, w0, lk)?
-    } else if hi9 == 0x17f {
-        lk.find(Fmt::Sopp, bits(w0, 22, 16)).map(|op| {
-            let mut i = Inst::new(op, Enc::Sopp, 4);
-            i.imm = sext(w0 & 0xffff, 16);
-            i
-        })
-    } else if w0 >> 28 == 0xb {
-        match lk.find(Fmt::Sopk, bits(w0, 27, 23)) {
-            Some(op) => {
-                let mut i = Inst::new(op, Enc::Sopk, 4);
-                i.dst[0] = bits(w0, 22, 16) as u16;
-                i.imm = sext(w0 & 0xffff, 16);
-                // s_setreg_imm32_b32 carries its data as a 32-bit literal.
-                if op == Op::S_SETREG_IMM32_B32 {
-                    i.flags |= iflags::LIT;
-                }
-                take_literal(&w, &mut i, 1)?;
-                Some(i)
-            }
-            None => None,
-        }
-    } else if w0 >> 30 == 2 {
-        decode_sop2(&w, w0, lk)?
     } else {
-        match hi6 {
-            0x3d => decode_smem(&w, w0, lk)?,
-            0x35 => decode_vop3(&w, w0, lk)?,
-            0x33 if bits(w0, 25, 24) == 0 => decode_vop3p(&w, w0, lk)?,
-            0x33 if bits(w0, 25, 24) == 1 => decode_vinterp(&w, w0, lk)?,
-            0x33 if bits(w0, 25, 24) == 2 => decode_ldsdir(w0, lk),
-            0x32 => decode_vopd(&w, w0, lk)?,
-            0x36 => decode_ds(&w, w0, lk)?,
-            0x37 => decode_flat(&w, w0, lk)?,
-            0x38 => decode_mubuf(&w, w0, lk)?,
-            0x3a => decode_mtbuf(&w, w0, lk)?,
-            0x3c => decode_mimg(&w, w0, lk)?,
-            0x3e => decode_exp(&w, w0, lk)?,
-            _ => None,
+        match w0 >> 23 {
+            0x17d => decode_sop1(&w, w0, lk)?,
+            0x17e => decode_sopc(&w, w0, lk)?,
+            0x17f => decode_sopp(w0, lk),
+            _ if w0 >> 28 == 0xb => decode_sopk(&w, w0, lk)?,
+            _ if w0 >> 30 == 2 => decode_sop2(&w, w0, lk)?,
+            _ => match w0 >> 26 {
+                0x3d => decode_smem(&w, w0, lk)?,
+                0x35 => decode_vop3(&w, w0, lk)?,
+                0x33 => match bits(w0, 25, 24) {
+                    0 => decode_vop3p(&w, w0, lk)?,
+                    1 => decode_vinterp(&w, w0, lk)?,
+                    2 => decode_ldsdir(w0, lk),
+                    _ => None,
+                },
+                0x32 => decode_vopd(&w, w0)?,
+                0x36 => decode_ds(&w, w0, lk)?,
+                0x37 => decode_flat(&w, w0, lk)?,
+                0x38 => decode_mubuf(&w, w0, lk)?,
+                0x3a => decode_mtbuf(&w, w0, lk)?,
+                0x3c => decode_mimg(&w, w0, lk)?,
+                0x3e => decode_exp(&w, w0, lk)?,
+                _ => None,
+            },
         }
     };
     Ok(inst.unwrap_or_else(|| Inst::invalid(w0)))
 }
 
-/// Fetches the literal if any source uses it; sets `len`.
+// ------------------------------------------------------------------------------------------------
+// Operand validity (what LLVM's gfx11 decoder accepts)
+// ------------------------------------------------------------------------------------------------
+
+/// Is `code` (8 or 9 bits) a valid scalar-or-constant source of a `dwords`-wide operand?
+/// Codes 209-232 and 249 name nothing; DPP markers are handled by the callers.
+fn valid_ssrc(code: u16, dwords: u8) -> bool {
+    match code {
+        0..=105 | 108..=123 | 124 | 126 => true,
+        // vcc_hi, m0, exec_hi have no 64-bit form.
+        107 | 125 | 127 => dwords == 1,
+        106 => true,
+        128..=208 | 240..=248 | 255 => true,
+        235..=239 | 251..=253 => true,
+        254 => dwords == 1,
+        _ => false,
+    }
+}
+
+/// Does a scalar register range starting at (aligned) `code` stay inside its register file?
+/// Special registers (vcc, exec, ...) are accepted at any width; the printer remarks on them.
+fn sreg_fits(code: u16, dwords: u8) -> bool {
+    let last = code + dwords.max(1) as u16 - 1;
+    match code {
+        0..=105 => last <= 105,
+        108..=123 => last <= 123,
+        _ => true,
+    }
+}
+
+/// Aligns a scalar register code to the operand width (LLVM decodes `code >> shift`).
+fn align_sreg(code: u16, dwords: u8) -> u16 {
+    let mask = match dwords {
+        0 | 1 => 0,
+        2 => 1,
+        _ => 3,
+    };
+    match code {
+        0..=105 => code & !mask,
+        108..=123 => opnd::TTMP0 + ((code - opnd::TTMP0) & !mask),
+        _ => code,
+    }
+}
+
+/// Operand width in dwords for a table type (lane masks are one SGPR in the encoding).
+fn dw(t: Ty) -> u8 {
+    t.dwords()
+}
+
+/// Fetches the literal if any source uses it; sets `len` to the base length plus the literal.
 fn take_literal(w: &Words, i: &mut Inst, base_words: usize) -> Result<(), DecodeError> {
     i.len = (base_words * 4) as u8;
-    if i.src.iter().any(|&s| s == opnd::LITERAL) || i.flags & iflags::LIT != 0 {
+    if i.src.contains(&opnd::LITERAL) || i.flags & iflags::LIT != 0 {
         i.lit = w.get(base_words)?;
         i.flags |= iflags::LIT;
         i.len += 4;
@@ -306,15 +502,51 @@ fn take_literal(w: &Words, i: &mut Inst, base_words: usize) -> Result<(), Decode
     Ok(())
 }
 
+// ------------------------------------------------------------------------------------------------
+// Scalar formats
+// ------------------------------------------------------------------------------------------------
+
+/// Scalar operand checks for SOP1/SOP2/SOPC: sets the aligned codes, or returns false.
+fn scalar_srcs(i: &mut Inst, codes: &[u16]) -> bool {
+    let sig = *i.op.sig();
+    for (k, &c) in codes.iter().enumerate() {
+        let t = sig.src[k];
+        if t == Ty::None {
+            continue;
+        }
+        if !valid_ssrc(c, dw(t)) {
+            return false;
+        }
+        i.src[k] = align_sreg(c, dw(t));
+    }
+    true
+}
+
+fn valid_sdst(code: u16, dwords: u8) -> bool {
+    match code {
+        0..=105 | 108..=123 | 124 | 106 | 126 => true,
+        107 | 125 | 127 => dwords == 1,
+        _ => false,
+    }
+}
+
 fn decode_sop1(w: &Words, w0: u32, lk: &Lookup) -> Result<Option<Inst>, DecodeError> {
     let Some(op) = lk.find(Fmt::Sop1, bits(w0, 15, 8)) else {
         return Ok(None);
     };
     let mut i = Inst::new(op, Enc::Sop1, 4);
-    i.dst[0] = bits(w0, 22, 16) as u16;
-    i.src[0] = bits(w0, 7, 0) as u16;
-    if op.sig().src[0] == Ty::None {
-        i.src[0] = 0;
+    let sig = *op.sig();
+    let d = bits(w0, 22, 16) as u16;
+    if sig.dst[0] != Ty::None {
+        if !valid_sdst(d, dw(sig.dst[0])) {
+            return Ok(None);
+        }
+        i.dst[0] = align_sreg(d, dw(sig.dst[0]));
+    }
+    if sig.src[0] == Ty::Sendmsg {
+        i.imm = bits(w0, 7, 0) as i32;
+    } else if !scalar_srcs(&mut i, &[bits(w0, 7, 0) as u16]) {
+        return Ok(None);
     }
     take_literal(w, &mut i, 1)?;
     Ok(Some(i))
@@ -325,9 +557,15 @@ fn decode_sop2(w: &Words, w0: u32, lk: &Lookup) -> Result<Option<Inst>, DecodeEr
         return Ok(None);
     };
     let mut i = Inst::new(op, Enc::Sop2, 4);
-    i.dst[0] = bits(w0, 22, 16) as u16;
-    i.src[0] = bits(w0, 7, 0) as u16;
-    i.src[1] = bits(w0, 15, 8) as u16;
+    let sig = *op.sig();
+    let d = bits(w0, 22, 16) as u16;
+    if !valid_sdst(d, dw(sig.dst[0])) {
+        return Ok(None);
+    }
+    i.dst[0] = align_sreg(d, dw(sig.dst[0]));
+    if !scalar_srcs(&mut i, &[bits(w0, 7, 0) as u16, bits(w0, 15, 8) as u16]) {
+        return Ok(None);
+    }
     take_literal(w, &mut i, 1)?;
     Ok(Some(i))
 }
@@ -337,10 +575,55 @@ fn decode_sopc(w: &Words, w0: u32, lk: &Lookup) -> Result<Option<Inst>, DecodeEr
         return Ok(None);
     };
     let mut i = Inst::new(op, Enc::Sopc, 4);
-    i.src[0] = bits(w0, 7, 0) as u16;
-    i.src[1] = bits(w0, 15, 8) as u16;
+    if !scalar_srcs(&mut i, &[bits(w0, 7, 0) as u16, bits(w0, 15, 8) as u16]) {
+        return Ok(None);
+    }
     take_literal(w, &mut i, 1)?;
     Ok(Some(i))
+}
+
+fn decode_sopk(w: &Words, w0: u32, lk: &Lookup) -> Result<Option<Inst>, DecodeError> {
+    let Some(op) = lk.find(Fmt::Sopk, bits(w0, 27, 23)) else {
+        return Ok(None);
+    };
+    let mut i = Inst::new(op, Enc::Sopk, 4);
+    let sig = *op.sig();
+    let r = bits(w0, 22, 16) as u16;
+    i.imm = sext(w0 & 0xffff, 16);
+    if sig.dst[0] != Ty::None {
+        if !valid_sdst(r, dw(sig.dst[0])) {
+            return Ok(None);
+        }
+        i.dst[0] = align_sreg(r, dw(sig.dst[0]));
+    } else if matches!(sig.src[0], Ty::Hwreg) {
+        // s_setreg_b32 hwreg, sdata / s_setreg_imm32_b32 hwreg, literal.
+        if op == Op::S_SETREG_IMM32_B32 {
+            i.src[1] = opnd::LITERAL;
+        } else {
+            if !valid_sdst(r, 1) {
+                return Ok(None);
+            }
+            i.src[1] = r;
+        }
+    } else if sig.src[0] != Ty::None && sig.src[0] != Ty::Imm16 {
+        if !valid_sdst(r, dw(sig.src[0])) {
+            return Ok(None);
+        }
+        i.src[0] = r;
+    }
+    take_literal(w, &mut i, 1)?;
+    Ok(Some(i))
+}
+
+fn decode_sopp(w0: u32, lk: &Lookup) -> Option<Inst> {
+    let op = lk.find(Fmt::Sopp, bits(w0, 22, 16))?;
+    let mut i = Inst::new(op, Enc::Sopp, 4);
+    i.imm = sext(w0 & 0xffff, 16);
+    // Instructions without an operand must have a zero immediate (s_endpgm prints it instead).
+    if op.sig().src[0] == Ty::None && op != Op::S_ENDPGM && w0 & 0xffff != 0 {
+        return None;
+    }
+    Some(i)
 }
 
 fn decode_smem(w: &Words, w0: u32, lk: &Lookup) -> Result<Option<Inst>, DecodeError> {
@@ -349,8 +632,22 @@ fn decode_smem(w: &Words, w0: u32, lk: &Lookup) -> Result<Option<Inst>, DecodeEr
     };
     let w1 = w.get(1)?;
     let mut i = Inst::new(op, Enc::Smem, 8);
-    i.dst[0] = bits(w0, 12, 6) as u16;
-    i.src[0] = (bits(w0, 5, 0) << 1) as u16;
+    let sig = *op.sig();
+    let sdata = bits(w0, 12, 6) as u16;
+    if sig.dst[0] != Ty::None {
+        i.dst[0] = align_sreg(sdata, dw(sig.dst[0]));
+        if !sreg_fits(i.dst[0], dw(sig.dst[0])) {
+            return Ok(None);
+        }
+    } else {
+        i.imm2 = sdata as u32;
+    }
+    let base_ty = if sig.src[0] == Ty::Simm16 {
+        sig.src[1]
+    } else {
+        sig.src[0]
+    };
+    i.src[0] = align_sreg((bits(w0, 5, 0) << 1) as u16, dw(base_ty).max(2));
     i.src[1] = bits(w1, 31, 25) as u16;
     i.imm = sext(bits(w1, 20, 0), 21);
     if w0 & (1 << 14) != 0 {
@@ -359,11 +656,24 @@ fn decode_smem(w: &Words, w0: u32, lk: &Lookup) -> Result<Option<Inst>, DecodeEr
     if w0 & (1 << 13) != 0 {
         i.flags |= iflags::DLC;
     }
+    // Cache invalidations and ATC probes take no cache-policy bits.
+    if sig.dst[0] == Ty::None && i.flags != 0 {
+        return Ok(None);
+    }
     Ok(Some(i))
 }
 
+// ------------------------------------------------------------------------------------------------
+// Vector ALU formats
+// ------------------------------------------------------------------------------------------------
+
+/// Is `code` a valid 9-bit VALU source (not counting DPP markers)?
+fn valid_vsrc(code: u16, dwords: u8) -> bool {
+    code >= opnd::VGPR0 || valid_ssrc(code, dwords)
+}
+
 /// DPP16 / DPP8 control word following a VOP1/VOP2/VOPC/VOP3/VOP3P instruction.
-fn decode_dpp(i: &mut Inst, sel: u16, dw: u32) {
+fn decode_dpp(i: &mut Inst, sel: u16, dw: u32, e32: bool) {
     i.src[0] = opnd::vgpr(dw & 0xff);
     if sel == opnd::DPP16 {
         i.dpp = Dpp::Dpp16 {
@@ -374,7 +684,7 @@ fn decode_dpp(i: &mut Inst, sel: u16, dw: u32) {
             bank_mask: bits(dw, 27, 24) as u8,
         };
         // The e32 forms carry src0/src1 neg/abs in the DPP word.
-        if matches!(i.enc, Enc::Vop1 | Enc::Vop2 | Enc::Vopc) {
+        if e32 {
             i.neg = (bits(dw, 20, 20) | bits(dw, 22, 22) << 1) as u8;
             i.abs = (bits(dw, 21, 21) | bits(dw, 23, 23) << 1) as u8;
         }
@@ -391,6 +701,15 @@ fn is_dpp_sel(s: u16) -> bool {
     s == opnd::DPP16 || s == opnd::DPP8 || s == opnd::DPP8FI
 }
 
+/// v_fmamk/v_fmaak: the K constant is a literal operand in the middle / at the end.
+#[inline]
+fn is_fmak(op: Op) -> bool {
+    matches!(
+        op,
+        Op::V_FMAMK_F32 | Op::V_FMAAK_F32 | Op::V_FMAMK_F16 | Op::V_FMAAK_F16
+    )
+}
+
 fn decode_vop12c(w: &Words, w0: u32, lk: &Lookup) -> Result<Option<Inst>, DecodeError> {
     let (op, enc) = match w0 >> 25 {
         0x3f => (lk.find(Fmt::Vop1, bits(w0, 16, 9)), Enc::Vop1),
@@ -400,31 +719,112 @@ fn decode_vop12c(w: &Words, w0: u32, lk: &Lookup) -> Result<Option<Inst>, Decode
     let Some(op) = op else {
         return Ok(None);
     };
+    // v_illegal is only the all-zero word.
+    if op == Op::V_ILLEGAL && w0 != 0 {
+        return Ok(None);
+    }
+    let sig = *op.sig();
     let mut i = Inst::new(op, enc, 4);
-    i.src[0] = bits(w0, 8, 0) as u16;
+    let src0 = bits(w0, 8, 0) as u16;
+    let vsrc1 = opnd::vgpr(bits(w0, 16, 9));
+    let vdst = bits(w0, 24, 17);
+    let dpp = is_dpp_sel(src0);
     match enc {
-        Enc::Vop1 => i.dst[0] = opnd::vgpr(bits(w0, 24, 17)),
+        Enc::Vop1 => {
+            if sig.dst[0] != Ty::None {
+                // v_readfirstlane_b32 writes an SGPR from the vdst field.
+                i.dst[0] = if op == Op::V_READFIRSTLANE_B32 {
+                    if !valid_sdst(vdst as u16, 1) {
+                        return Ok(None);
+                    }
+                    vdst as u16
+                } else {
+                    opnd::vgpr(vdst)
+                };
+            } else if vdst != 0 {
+                return Ok(None);
+            }
+            // v_nop / v_pipeflush ignore the src0 field.
+            if sig.src[0] != Ty::None {
+                i.src[0] = src0;
+            }
+        }
         Enc::Vop2 => {
-            i.dst[0] = opnd::vgpr(bits(w0, 24, 17));
-            i.src[1] = opnd::vgpr(bits(w0, 16, 9));
+            i.dst[0] = opnd::vgpr(vdst);
+            i.src[0] = src0;
+            match op {
+                Op::V_FMAMK_F32 | Op::V_FMAMK_F16 => {
+                    i.src[1] = opnd::LITERAL;
+                    i.src[2] = vsrc1;
+                }
+                Op::V_FMAAK_F32 | Op::V_FMAAK_F16 => {
+                    i.src[1] = vsrc1;
+                    i.src[2] = opnd::LITERAL;
+                }
+                _ => {
+                    i.src[1] = vsrc1;
+                    if sig.src[2] == Ty::Mask {
+                        i.src[2] = opnd::VCC_LO;
+                    }
+                    if sig.dst[1] == Ty::Mask {
+                        i.dst[1] = opnd::VCC_LO;
+                    }
+                }
+            }
         }
         _ => {
-            i.dst[0] = opnd::VCC_LO;
-            i.src[1] = opnd::vgpr(bits(w0, 16, 9));
+            i.dst[1] = if op.info().flags & crate::isa::flags::WRITES_EXEC != 0 {
+                opnd::EXEC_LO
+            } else {
+                opnd::VCC_LO
+            };
+            i.src[0] = src0;
+            i.src[1] = vsrc1;
         }
     }
-    // v_fmamk/v_fmaak always carry a literal (the K constant).
-    if matches!(
-        op,
-        Op::V_FMAMK_F32 | Op::V_FMAAK_F32 | Op::V_FMAMK_F16 | Op::V_FMAAK_F16
-    ) {
+    // 16-bit operands of e32/DPP encodings are in LLVM's "Lo128" classes: a 16-bit VGPR
+    // destination (and v_ldexp_f16's exponent) must be one of v0-v127.
+    if sig.dst[0].is_16bit() && op != Op::V_MOV_B16 && i.dst[0] >= opnd::VGPR0 + 128 {
+        return Ok(None);
+    }
+    if matches!(op, Op::V_LDEXP_F16 | Op::V_FMAMK_F16 | Op::V_FMAAK_F16)
+        && i.src[if op == Op::V_FMAMK_F16 { 2 } else { 1 }] >= opnd::VGPR0 + 128
+    {
+        return Ok(None);
+    }
+    if is_fmak(op) {
         i.flags |= iflags::LIT;
     }
-    if is_dpp_sel(i.src[0]) {
-        let sel = i.src[0];
-        decode_dpp(&mut i, sel, w.get(1)?);
+    if dpp {
+        if !has_dpp(op) {
+            return Ok(None);
+        }
+        let sel = src0;
+        decode_dpp(&mut i, sel, w.get(1)?, true);
         i.len = 8;
+        // Input modifiers only on sources that take them.
+        let (fm, im) = dpp_e32_mods(op);
+        if op == Op::V_MOV_B16 {
+            i.neg = 0;
+            i.abs = 0;
+        }
+        if i.neg & !(fm | im) != 0 || i.abs & !(fm | im) != 0 {
+            return Ok(None);
+        }
+        i.abs &= fm;
+        if !valu_fits(&i) {
+            return Ok(None);
+        }
         return Ok(Some(i));
+    }
+    if sig.src[0] != Ty::None {
+        if !valid_vsrc(i.src[0], dw(sig.src[0])) {
+            return Ok(None);
+        }
+        i.src[0] = align_sreg(i.src[0], dw(sig.src[0]));
+    }
+    if !valu_fits(&i) {
+        return Ok(None);
     }
     take_literal(w, &mut i, 1)?;
     Ok(Some(i))
@@ -447,7 +847,53 @@ fn vop3_op(lk: &Lookup, opc: u32) -> Option<(Op, Enc)> {
     if promoted.info().flags & crate::isa::flags::NO_VOP3 != 0 {
         return None;
     }
+    // VOP2 carry forms use the VOP3SD layout (sdst in bits 14:8).
+    if promoted.sig().dst[1] == Ty::Mask {
+        return Some((promoted, Enc::Vop3sd));
+    }
     Some((promoted, Enc::Vop3))
+}
+
+/// Checks the modifier bits of a VOP3/VOP3SD instruction against the op's capabilities and keeps
+/// the meaningful ones. Returns false when LLVM would reject the encoding.
+fn vop3_check_mods(i: &mut Inst, m: &Vop3Mods, sd: bool) -> bool {
+    let n = i.op.sig().num_src();
+    let exist = ((1u16 << n) - 1) as u8;
+    let (neg, abs) = (i.neg, i.abs);
+    if m.ign_mods {
+        // Modifier bits of sources that exist are ignored; others must be zero.
+        if neg & !exist != 0 || (!sd && abs & !exist != 0) {
+            return false;
+        }
+        i.neg = 0;
+        i.abs = 0;
+    } else {
+        let negok = m.fmods | m.imods;
+        if neg & !negok != 0 {
+            return false;
+        }
+        if !sd {
+            // abs on an integer-modifier source is ignored, elsewhere it must be zero.
+            if abs & !(m.fmods | m.imods) != 0 {
+                return false;
+            }
+            i.abs = abs & m.fmods;
+        }
+    }
+    if !sd {
+        // An op_sel bit for a missing src2 is invalid when the op has op_sel at all.
+        if m.op_sel != 0 && n == 2 && i.op_sel & 4 != 0 {
+            return false;
+        }
+        i.op_sel &= m.op_sel;
+    }
+    if i.clamp && !m.clamp {
+        return false;
+    }
+    if i.omod != 0 && !m.omod {
+        return false;
+    }
+    true
 }
 
 fn decode_vop3(w: &Words, w0: u32, lk: &Lookup) -> Result<Option<Inst>, DecodeError> {
@@ -455,32 +901,81 @@ fn decode_vop3(w: &Words, w0: u32, lk: &Lookup) -> Result<Option<Inst>, DecodeEr
         return Ok(None);
     };
     let w1 = w.get(1)?;
+    let sig = *op.sig();
+    let n = sig.num_src();
     let mut i = Inst::new(op, enc, 8);
-    i.dst[0] = bits(w0, 7, 0) as u16;
-    if enc == Enc::Vop3sd {
+    let vdst = bits(w0, 7, 0) as u16;
+    let sd = enc == Enc::Vop3sd;
+    if sd {
         i.dst[1] = bits(w0, 14, 8) as u16;
     } else {
         i.abs = bits(w0, 10, 8) as u8;
         i.op_sel = bits(w0, 14, 11) as u8;
     }
-    // VOPC promoted to VOP3 writes a scalar mask; the encoding's vdst field holds the SGPR.
-    if op.fmt() == Fmt::Vopc {
-        i.dst[1] = i.dst[0];
-        i.dst[0] = 0;
-    } else {
-        i.dst[0] = opnd::vgpr(i.dst[0] as u32);
-    }
     i.clamp = w0 & (1 << 15) != 0;
-    i.src[0] = bits(w1, 8, 0) as u16;
-    i.src[1] = bits(w1, 17, 9) as u16;
-    i.src[2] = bits(w1, 26, 18) as u16;
+    let raw = [
+        bits(w1, 8, 0) as u16,
+        bits(w1, 17, 9) as u16,
+        bits(w1, 26, 18) as u16,
+    ];
     i.omod = bits(w1, 28, 27) as u8;
     i.neg = bits(w1, 31, 29) as u8;
-    if is_dpp_sel(i.src[0]) {
-        let sel = i.src[0];
-        decode_dpp(&mut i, sel, w.get(2)?);
+    // Destination: VOPC writes a lane mask from the vdst field; v_readlane writes an SGPR.
+    if op.fmt() == Fmt::Vopc {
+        // The lane-mask destination decodes like a scalar source (constants are accepted by
+        // LLVM and printed with a remark); codes that name nothing are invalid. v_cmpx has no
+        // destination operand and ignores the field.
+        if sig.dst[0] == Ty::Mask && (!valid_ssrc(vdst, 1) || vdst == opnd::LITERAL) {
+            return Ok(None);
+        }
+        i.dst[1] = vdst;
+    } else if op == Op::V_READLANE_B32 {
+        if !valid_sdst(vdst, 1) {
+            return Ok(None);
+        }
+        i.dst[0] = vdst;
+    } else if sig.dst[0] != Ty::None {
+        i.dst[0] = opnd::vgpr(vdst as u32);
+    } else if vdst != 0 {
+        return Ok(None);
+    }
+    if sd && sig.dst[1] == Ty::Mask && !valid_sdst(i.dst[1], 1) {
+        return Ok(None);
+    }
+    // Unused source fields must be zero.
+    for (k, &c) in raw.iter().enumerate() {
+        if k >= n {
+            if c != 0 {
+                return Ok(None);
+            }
+        } else {
+            i.src[k] = c;
+        }
+    }
+    let m = vop3_mods(op);
+    if !vop3_check_mods(&mut i, &m, sd) {
+        return Ok(None);
+    }
+    if n > 0 && is_dpp_sel(raw[0]) {
+        decode_dpp(&mut i, raw[0], w.get(2)?, false);
         i.len = 12;
+        for k in 1..n {
+            if !valid_vsrc(i.src[k], dw(sig.src[k])) || i.src[k] == opnd::LITERAL {
+                return Ok(None);
+            }
+        }
         return Ok(Some(i));
+    }
+    for k in 0..n {
+        if !valid_vsrc(i.src[k], dw(sig.src[k])) {
+            return Ok(None);
+        }
+        if sig.src[k].dwords() >= 2 || sig.src[k] == Ty::Mask {
+            i.src[k] = align_sreg(i.src[k], dw(sig.src[k]));
+        }
+    }
+    if !valu_fits(&i) {
+        return Ok(None);
     }
     take_literal(w, &mut i, 2)?;
     Ok(Some(i))
@@ -491,21 +986,43 @@ fn decode_vop3p(w: &Words, w0: u32, lk: &Lookup) -> Result<Option<Inst>, DecodeE
         return Ok(None);
     };
     let w1 = w.get(1)?;
+    let sig = *op.sig();
+    let n = sig.num_src();
     let mut i = Inst::new(op, Enc::Vop3p, 8);
     i.dst[0] = opnd::vgpr(bits(w0, 7, 0));
     i.neg_hi = bits(w0, 10, 8) as u8;
     i.op_sel = bits(w0, 13, 11) as u8;
     i.op_sel_hi = (bits(w1, 28, 27) | bits(w0, 14, 14) << 2) as u8;
     i.clamp = w0 & (1 << 15) != 0;
-    i.src[0] = bits(w1, 8, 0) as u16;
-    i.src[1] = bits(w1, 17, 9) as u16;
-    i.src[2] = bits(w1, 26, 18) as u16;
+    let raw = [
+        bits(w1, 8, 0) as u16,
+        bits(w1, 17, 9) as u16,
+        bits(w1, 26, 18) as u16,
+    ];
     i.neg = bits(w1, 31, 29) as u8;
-    if is_dpp_sel(i.src[0]) {
-        let sel = i.src[0];
-        decode_dpp(&mut i, sel, w.get(2)?);
+    for (k, &c) in raw.iter().enumerate() {
+        if k >= n {
+            if c != 0 {
+                return Ok(None);
+            }
+        } else {
+            i.src[k] = c;
+        }
+    }
+    if n > 0 && is_dpp_sel(raw[0]) {
+        decode_dpp(&mut i, raw[0], w.get(2)?, false);
         i.len = 12;
+        for k in 1..n {
+            if !valid_vsrc(i.src[k], dw(sig.src[k])) || i.src[k] == opnd::LITERAL {
+                return Ok(None);
+            }
+        }
         return Ok(Some(i));
+    }
+    for k in 0..n {
+        if !valid_vsrc(i.src[k], dw(sig.src[k])) {
+            return Ok(None);
+        }
     }
     take_literal(w, &mut i, 2)?;
     Ok(Some(i))
@@ -525,10 +1042,22 @@ fn decode_vinterp(w: &Words, w0: u32, lk: &Lookup) -> Result<Option<Inst>, Decod
     i.src[1] = bits(w1, 17, 9) as u16;
     i.src[2] = bits(w1, 26, 18) as u16;
     i.neg = bits(w1, 31, 29) as u8;
+    for k in 0..3 {
+        if !valid_vsrc(i.src[k], 1) || is_dpp_sel(i.src[k]) || i.src[k] == opnd::LITERAL {
+            return Ok(None);
+        }
+    }
+    // Only the f16 forms select halves.
+    if i.op_sel != 0 && matches!(op, Op::V_INTERP_P10_F32 | Op::V_INTERP_P2_F32) {
+        return Ok(None);
+    }
     Ok(Some(i))
 }
 
 fn decode_ldsdir(w0: u32, lk: &Lookup) -> Option<Inst> {
+    if bits(w0, 23, 22) != 0 {
+        return None;
+    }
     let op = lk.find(Fmt::Ldsdir, bits(w0, 21, 20))?;
     let mut i = Inst::new(op, Enc::Ldsdir, 4);
     i.dst[0] = opnd::vgpr(bits(w0, 7, 0));
@@ -561,15 +1090,15 @@ pub const VOPD_OPS: [Option<Op>; 19] = [
     Some(Op::V_AND_B32),
 ];
 
-fn decode_vopd(w: &Words, w0: u32, _lk: &Lookup) -> Result<Option<Inst>, DecodeError> {
+fn decode_vopd(w: &Words, w0: u32) -> Result<Option<Inst>, DecodeError> {
     let opx = bits(w0, 25, 22) as usize;
     let opy = bits(w0, 21, 17) as usize;
+    if opx > 12 {
+        return Ok(None);
+    }
     let (Some(Some(x)), Some(Some(y))) = (VOPD_OPS.get(opx), VOPD_OPS.get(opy)) else {
         return Ok(None);
     };
-    if opx > 13 {
-        return Ok(None);
-    }
     let w1 = w.get(1)?;
     let mut i = Inst::new(*x, Enc::Vopd, 8);
     i.op_y = *y;
@@ -578,16 +1107,112 @@ fn decode_vopd(w: &Words, w0: u32, _lk: &Lookup) -> Result<Option<Inst>, DecodeE
     i.src[1] = opnd::vgpr(bits(w0, 16, 9));
     i.src[2] = bits(w1, 8, 0) as u16;
     i.src[3] = opnd::vgpr(bits(w1, 16, 9));
-    let vdstx = bits(w1, 24, 17);
+    let vdstx = bits(w1, 31, 24);
     i.dst[0] = opnd::vgpr(vdstx);
     // VDSTY's low bit is implied: the opposite of VDSTX's, so the two land in different banks.
-    i.dst[1] = opnd::vgpr((bits(w1, 31, 25) << 1) | ((vdstx & 1) ^ 1));
+    i.dst[1] = opnd::vgpr((bits(w1, 23, 17) << 1) | ((vdstx & 1) ^ 1));
+    for s in [i.src[0], i.src[2]] {
+        if !valid_vsrc(s, 1) || is_dpp_sel(s) {
+            return Ok(None);
+        }
+    }
     let k = |op: Op| matches!(op, Op::V_FMAAK_F32 | Op::V_FMAMK_F32);
     if k(*x) || k(*y) {
         i.flags |= iflags::LIT;
     }
     take_literal(w, &mut i, 2)?;
     Ok(Some(i))
+}
+
+// ------------------------------------------------------------------------------------------------
+// Memory formats
+// ------------------------------------------------------------------------------------------------
+
+/// global_load/store_addtid_b32 address by lane id: no VGPR address.
+pub fn flat_has_vaddr(op: Op) -> bool {
+    !matches!(op, Op::GLOBAL_LOAD_ADDTID_B32 | Op::GLOBAL_STORE_ADDTID_B32)
+}
+
+/// Memory atomics (FLAT/GLOBAL/SCRATCH, MUBUF, MIMG) return the old value only when GLC is set.
+pub fn is_mem_atomic(op: Op) -> bool {
+    matches!(
+        op.fmt(),
+        Fmt::Flat | Fmt::Global | Fmt::Scratch | Fmt::Mubuf | Fmt::Mimg
+    ) && op.name().contains("_atomic_")
+}
+
+/// Does the memory instruction write its `dst[0]` (loads, and atomics with GLC)?
+pub fn returns_data(i: &Inst) -> bool {
+    i.op.sig().dst[0] != Ty::None && (!is_mem_atomic(i.op) || i.flags & iflags::GLC != 0)
+}
+
+/// Input modifiers of the VOP1/VOP2/VOPC DPP forms: (float `neg`/`abs` sources, integer `sext`
+/// sources). v_ldexp_f16's exponent takes sext here (but float modifiers in VOP3).
+pub fn dpp_e32_mods(op: Op) -> (u8, u8) {
+    match op {
+        Op::V_LDEXP_F16 => (0b01, 0b10),
+        Op::V_MOV_B16 => (0b11, 0),
+        _ => (vop3_mods(op).fmods & 0b11, 0),
+    }
+}
+
+/// Does the VALU instruction have DPP forms (DPP16 and DPP8)? Not for 64-bit operands, not for
+/// lane reads, swaps and v_fmac_dx9_zero_f32 (LLVM 19, gfx11).
+pub fn has_dpp(op: Op) -> bool {
+    let sig = op.sig();
+    if sig.num_src() == 0 || is_fmak(op) {
+        return false;
+    }
+    let wide = |t: &Ty| t.dwords() >= 2;
+    if sig.dst.iter().any(wide) || sig.src.iter().any(wide) {
+        return false;
+    }
+    !matches!(
+        op,
+        Op::V_READFIRSTLANE_B32
+            | Op::V_SWAP_B32
+            | Op::V_PERMLANE64_B32
+            | Op::V_SWAPREL_B32
+            | Op::V_FMAC_DX9_ZERO_F32
+    )
+}
+
+/// Do all VALU register operands (destinations and sources) fit in their register files?
+fn valu_fits(i: &Inst) -> bool {
+    let sig = i.op.sig();
+    let dst_ok = (0..2).all(|k| {
+        let t = sig.dst[k];
+        t == Ty::None || t == Ty::Mask || vfits(i.dst[k], dw(t))
+    });
+    let src_ok = (0..sig.num_src()).all(|k| {
+        let t = sig.src[k];
+        let c = i.src[k];
+        t == Ty::Mask || (vfits(c, dw(t)) && (c >= opnd::VGPR0 || sreg_fits(c, dw(t))))
+    });
+    dst_ok && src_ok
+}
+
+/// Does a VGPR range of `dwords` starting at `code` stay inside v0-v255?
+fn vfits(code: u16, dwords: u8) -> bool {
+    dwords == 0 || code < opnd::VGPR0 || (code - opnd::VGPR0) as u32 + dwords.max(1) as u32 <= 256
+}
+
+/// DS instructions that take a VGPR address (the others work on M0 / the wave id).
+pub fn ds_has_addr(op: Op) -> bool {
+    !matches!(
+        op,
+        Op::DS_NOP
+            | Op::DS_CONSUME
+            | Op::DS_APPEND
+            | Op::DS_STORE_ADDTID_B32
+            | Op::DS_LOAD_ADDTID_B32
+            | Op::DS_GWS_INIT
+            | Op::DS_GWS_SEMA_V
+            | Op::DS_GWS_SEMA_BR
+            | Op::DS_GWS_SEMA_P
+            | Op::DS_GWS_BARRIER
+            | Op::DS_GWS_SEMA_RELEASE_ALL
+    )
 }
 
 fn decode_ds(w: &Words, w0: u32, lk: &Lookup) -> Result<Option<Inst>, DecodeError> {
@@ -604,6 +1229,35 @@ fn decode_ds(w: &Words, w0: u32, lk: &Lookup) -> Result<Option<Inst>, DecodeErro
     i.src[1] = opnd::vgpr(bits(w1, 15, 8));
     i.src[2] = opnd::vgpr(bits(w1, 23, 16));
     i.dst[0] = opnd::vgpr(bits(w1, 31, 24));
+    // Operand fields the instruction does not use must be zero; register ranges must fit.
+    let sig = *op.sig();
+    let n = sig.num_src();
+    if (sig.dst[0] == Ty::None && bits(w1, 31, 24) != 0)
+        || (n < 1 && bits(w1, 15, 8) != 0)
+        || (n < 2 && bits(w1, 23, 16) != 0)
+        || (!ds_has_addr(op) && bits(w1, 7, 0) != 0)
+    {
+        return Ok(None);
+    }
+    if !vfits(i.dst[0], dw(sig.dst[0]))
+        || !vfits(i.src[1], dw(sig.src[0]))
+        || !vfits(i.src[2], dw(sig.src[1]))
+    {
+        return Ok(None);
+    }
+    // Lane permutes and the BVH stack op have no GDS form.
+    if i.flags & iflags::GDS != 0
+        && matches!(
+            op,
+            Op::DS_PERMUTE_B32 | Op::DS_BPERMUTE_B32 | Op::DS_BVH_STACK_RTN_B32
+        )
+    {
+        return Ok(None);
+    }
+    // ds_nop takes no offset or gds bit either.
+    if op == Op::DS_NOP && bits(w0, 17, 0) != 0 {
+        return Ok(None);
+    }
     Ok(Some(i))
 }
 
@@ -619,7 +1273,12 @@ fn decode_flat(w: &Words, w0: u32, lk: &Lookup) -> Result<Option<Inst>, DecodeEr
     };
     let w1 = w.get(1)?;
     let mut i = Inst::new(op, enc, 8);
-    i.imm = sext(bits(w0, 12, 0), 13);
+    // FLAT offsets are unsigned; GLOBAL and SCRATCH offsets are signed 13-bit.
+    i.imm = if enc == Enc::Flat {
+        bits(w0, 12, 0) as i32
+    } else {
+        sext(bits(w0, 12, 0), 13)
+    };
     mem_cache_bits(&mut i, w0, 14, 15, 13);
     i.src[0] = opnd::vgpr(bits(w1, 7, 0));
     i.src[1] = opnd::vgpr(bits(w1, 15, 8));
@@ -628,6 +1287,33 @@ fn decode_flat(w: &Words, w0: u32, lk: &Lookup) -> Result<Option<Inst>, DecodeEr
         i.flags |= iflags::SVE;
     }
     i.dst[0] = opnd::vgpr(bits(w1, 31, 24));
+    let sig = *op.sig();
+    // FLAT has no scalar address; only SCRATCH has the sve bit.
+    if enc == Enc::Flat && i.src[2] != opnd::NULL {
+        return Ok(None);
+    }
+    if enc != Enc::Scratch && i.flags & iflags::SVE != 0 {
+        return Ok(None);
+    }
+    // GLOBAL's scalar address is an SGPR pair (or null).
+    if enc == Enc::Global && i.src[2] != opnd::NULL {
+        if !valid_sdst(i.src[2], 2) {
+            return Ok(None);
+        }
+        i.src[2] = align_sreg(i.src[2], 2);
+    }
+    let addr_dw = match enc {
+        _ if !flat_has_vaddr(op) => 0,
+        Enc::Flat => 2,
+        Enc::Global if i.src[2] == opnd::NULL => 2,
+        _ => 1,
+    };
+    if !vfits(i.src[0], addr_dw)
+        || (returns_data(&i) && !vfits(i.dst[0], dw(sig.dst[0])))
+        || !vfits(i.src[1], dw(sig.src[0]))
+    {
+        return Ok(None);
+    }
     Ok(Some(i))
 }
 
@@ -658,6 +1344,41 @@ fn buffer_word1(i: &mut Inst, w1: u32) {
     if w1 & (1 << 23) != 0 {
         i.flags |= iflags::IDXEN;
     }
+    if i.op.sig().dst[0] != Ty::None {
+        i.dst[0] = i.src[1];
+    }
+}
+
+/// Operand checks shared by MUBUF and MTBUF: soffset must name a register or inline constant,
+/// the data VGPRs (plus one for tfe) must fit in v0-v255.
+fn buffer_valid(i: &Inst) -> bool {
+    let sig = i.op.sig();
+    let soff = i.src[3];
+    if !valid_ssrc(soff, 1) || !sreg_fits(i.src[2], 4) {
+        return false;
+    }
+    // Atomics and LDS loads have no tfe form; cache invalidations take no operand bits at all.
+    let name = i.op.name();
+    if i.flags & iflags::TFE != 0
+        && (name.contains("_atomic_") || name.contains("_lds_") || i.enc == Enc::Mtbuf)
+    {
+        return false;
+    }
+    if matches!(i.op, Op::BUFFER_GL0_INV | Op::BUFFER_GL1_INV)
+        && (i.imm != 0 || i.flags & (iflags::GLC | iflags::SLC | iflags::DLC | iflags::LDS) != 0)
+    {
+        return false;
+    }
+    let mut data = dw(sig.dst[0]).max(dw(sig.src[0]));
+    if data > 0 && i.flags & iflags::TFE != 0 {
+        data += 1;
+    }
+    let addr = match (i.flags & iflags::OFFEN != 0, i.flags & iflags::IDXEN != 0) {
+        (true, true) => 2,
+        (false, false) => 0,
+        _ => 1,
+    };
+    vfits(i.src[1], data) && vfits(i.src[0], addr)
 }
 
 fn decode_mubuf(w: &Words, w0: u32, lk: &Lookup) -> Result<Option<Inst>, DecodeError> {
@@ -672,6 +1393,11 @@ fn decode_mubuf(w: &Words, w0: u32, lk: &Lookup) -> Result<Option<Inst>, DecodeE
         i.flags |= iflags::LDS;
     }
     buffer_word1(&mut i, w1);
+    if !buffer_valid(&i) {
+        return Ok(None);
+    }
+    // soffset may be a literal constant.
+    take_literal(w, &mut i, 2)?;
     Ok(Some(i))
 }
 
@@ -685,7 +1411,83 @@ fn decode_mtbuf(w: &Words, w0: u32, lk: &Lookup) -> Result<Option<Inst>, DecodeE
     i.imm2 = bits(w0, 25, 19);
     mem_cache_bits(&mut i, w0, 14, 12, 13);
     buffer_word1(&mut i, w1);
+    if !buffer_valid(&i) {
+        return Ok(None);
+    }
+    // soffset may be a literal constant.
+    take_literal(w, &mut i, 2)?;
     Ok(Some(i))
+}
+
+/// Number of address VGPRs an image instruction reads (LLVM `getAddrSizeMIMGOp` for gfx11):
+/// extra arguments (offset, bias, z-compare), gradients, coordinates by dimension and the
+/// lod/clamp/mip argument; 16-bit addresses (a16) pack two components per VGPR.
+pub fn mimg_addr_dwords(op: Op, dim: u32, a16: bool) -> u32 {
+    let name = op.name();
+    // (coordinates, gradients) per dimension: 1D 2D 3D CUBE 1D_ARRAY 2D_ARRAY 2D_MSAA 2D_MSAA_ARRAY
+    const COORDS: [u32; 8] = [1, 2, 3, 3, 2, 3, 3, 4];
+    const GRADS: [u32; 8] = [2, 4, 6, 4, 2, 4, 4, 4];
+    let d = dim as usize & 7;
+    if name.starts_with("image_bvh") {
+        let is64 = name.starts_with("image_bvh64");
+        return match (is64, a16) {
+            (false, false) => 11,
+            (false, true) => 8,
+            (true, false) => 12,
+            (true, true) => 9,
+        };
+    }
+    let sample = name.starts_with("image_sample") || name.starts_with("image_gather4");
+    let parts: Vec<&str> = name.split('_').collect();
+    let has = |s: &str| parts.iter().skip(2).any(|p| *p == s);
+    let mut extra = 0;
+    let mut lod = false;
+    let mut grads = false;
+    let mut g16 = false;
+    let mut coords = true;
+    if sample {
+        if has("o") {
+            extra += 1;
+        }
+        if has("b") {
+            extra += 1;
+        }
+        if has("c") {
+            extra += 1;
+        }
+        if has("d") {
+            grads = true;
+        }
+        if has("g16") {
+            g16 = true;
+        }
+        if has("l") || has("cl") {
+            lod = true;
+        }
+        if name == "image_get_lod" {
+            lod = false;
+        }
+    } else if name == "image_get_resinfo" {
+        coords = false;
+        lod = true;
+    } else if name == "image_get_lod" {
+        // Coordinates only.
+    } else if has("mip") {
+        lod = true;
+    }
+    if name == "image_msaa_load" {
+        // Sample index is part of the MSAA coordinates.
+    }
+    let comps = if coords { COORDS[d] } else { 0 } + u32::from(lod);
+    let mut words = extra + if a16 { comps.div_ceil(2) } else { comps };
+    if grads {
+        if a16 || g16 {
+            words += (GRADS[d] / 2).next_multiple_of(2);
+        } else {
+            words += GRADS[d];
+        }
+    }
+    words
 }
 
 fn decode_mimg(w: &Words, w0: u32, lk: &Lookup) -> Result<Option<Inst>, DecodeError> {
@@ -694,16 +1496,22 @@ fn decode_mimg(w: &Words, w0: u32, lk: &Lookup) -> Result<Option<Inst>, DecodeEr
     };
     let w1 = w.get(1)?;
     let mut i = Inst::new(op, Enc::Mimg, 8);
-    let nsa = bits(w0, 1, 0);
-    // dmask, dim, unorm, dlc, glc, slc, r128/a16/d16 (RDNA3 ISA, "MIMG").
-    i.imm2 = bits(w0, 11, 8) | bits(w0, 4, 2) << 4;
-    i.imm = nsa as i32;
+    let nsa = w0 & 1 != 0;
+    let dim = bits(w0, 4, 2);
+    // dmask, dim, unorm, dlc, glc, slc, r128, a16, d16 (RDNA3 ISA, "MIMG").
+    i.imm2 = bits(w0, 11, 8) | dim << 4;
     if w0 & (1 << 7) != 0 {
         i.flags |= iflags::UNORM;
     }
     mem_cache_bits(&mut i, w0, 14, 12, 13);
+    if w0 & (1 << 15) != 0 {
+        i.flags |= iflags::R128;
+    }
     if w0 & (1 << 16) != 0 {
         i.flags |= iflags::A16;
+    }
+    if w0 & (1 << 17) != 0 {
+        i.flags |= iflags::D16;
     }
     if w1 & (1 << 21) != 0 {
         i.flags |= iflags::TFE;
@@ -711,21 +1519,23 @@ fn decode_mimg(w: &Words, w0: u32, lk: &Lookup) -> Result<Option<Inst>, DecodeEr
     if w1 & (1 << 22) != 0 {
         i.flags |= iflags::LDS; // lwe
     }
-    if w1 & (1 << 23) != 0 {
-        i.flags |= iflags::D16;
-    }
     i.src[0] = opnd::vgpr(bits(w1, 7, 0));
     i.dst[0] = opnd::vgpr(bits(w1, 15, 8));
     i.src[1] = (bits(w1, 20, 16) << 2) as u16;
     i.src[2] = (bits(w1, 30, 26) << 2) as u16;
-    if nsa != 0 {
-        // Non-sequential addresses: one extra dword per four address VGPRs.
-        let mut lit = 0;
-        for k in 0..nsa as usize {
-            lit = w.get(2 + k)?;
+    let addrs = mimg_addr_dwords(op, dim, i.flags & iflags::A16 != 0);
+    i.imm = addrs as i32;
+    if nsa {
+        i.flags |= iflags::NSA;
+        // Non-sequential addresses: one extra dword per four address VGPRs after the first.
+        let extra = (addrs.saturating_sub(1)).div_ceil(4) as usize;
+        for k in 0..extra {
+            let v = w.get(2 + k)?;
+            if k == 0 {
+                i.lit = v;
+            }
         }
-        i.lit = lit;
-        i.len = (8 + 4 * nsa) as u8;
+        i.len = (8 + 4 * extra) as u8;
     }
     Ok(Some(i))
 }
@@ -758,15 +1568,7 @@ pub fn decode_all(bytes: &[u8]) -> Result<Vec<(usize, Inst)>, DecodeError> {
     let mut out = Vec::with_capacity(bytes.len() / 6);
     let mut pc = 0;
     while pc < bytes.len() {
-        let inst = decode(&bytes[pc..], pc).map_err(|e| match e {
-            DecodeError::Truncated {
-                needed, available, ..
-            } => DecodeError::Truncated {
-                offset: pc,
-                needed,
-                available,
-            },
-        })?;
+        let inst = decode(&bytes[pc..], pc)?;
         out.push((pc, inst));
         pc += inst.len as usize;
     }
