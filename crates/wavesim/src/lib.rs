@@ -41,6 +41,9 @@ use wavesim_rdna3::exec::{ExecConfig, Program};
 /// (kernel_code_properties USES_DYNAMIC_STACK), on top of their fixed private segment.
 pub const DYNAMIC_STACK_BYTES: u32 = 16 * 1024;
 
+/// Zero bytes after the kernarg segment (the widest scalar load, s_load_b512, reads 64 bytes).
+pub const KERNARG_SLACK: u64 = 256;
+
 /// Everything that can go wrong, each with a message a user can act on.
 #[derive(Debug, Error)]
 pub enum Error {
@@ -257,7 +260,11 @@ impl Device {
 
         let queue = self.mem.alloc(256, 64)?;
         temps.push(queue);
-        let kernarg_addr = self.mem.alloc(kernarg.len() as u64, 64)?;
+        // Compilers load kernel arguments in wide scalar loads that may read past the end of
+        // the segment (e.g. s_load_b128 of the last 8 bytes); runtimes allocate the segment
+        // with room to spare, so do we (zero-filled).
+        let kernarg_alloc = (kernarg.len() as u64).next_multiple_of(64) + KERNARG_SLACK;
+        let kernarg_addr = self.mem.alloc(kernarg_alloc, 64)?;
         temps.push(kernarg_addr);
         let packet_addr = self.mem.alloc(64, 64)?;
         temps.push(packet_addr);

@@ -1,0 +1,379 @@
+//! `wavesim` CLI: the main command on the shipped example, `info`, and one bad-input test per
+//! error the CLI contract lists. Every error is one line on stderr with a non-zero exit code,
+//! and nothing panics.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn saxpy() -> PathBuf {
+    root().join("corpus/gfx1100-w32/saxpy.hsaco")
+}
+
+fn wavesim(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_wavesim"))
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+fn tmpdir(tag: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("wavesim-cli-{tag}-{}", std::process::id()));
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+/// Asserts a failed run with one line on stderr containing every `needle`; returns the line.
+fn expect_error(o: &Output, needles: &[&str]) -> String {
+    let err = String::from_utf8_lossy(&o.stderr).to_string();
+    assert!(!o.status.success(), "expected failure, got success: {err}");
+    assert_ne!(o.status.code(), Some(101), "panicked: {err}");
+    assert!(!err.contains("panicked"), "panicked: {err}");
+    assert_eq!(err.trim_end().lines().count(), 1, "not one line: {err:?}");
+    for n in needles {
+        assert!(err.contains(n), "{n:?} not in {err:?}");
+    }
+    err
+}
+
+fn f32s(v: &[f32]) -> Vec<u8> {
+    v.iter().flat_map(|x| x.to_le_bytes()).collect()
+}
+
+/// A copy of saxpy.hsaco whose saxpy kernel starts with `words` (patched in place).
+fn patched_saxpy(dir: &Path, words: &[u32]) -> PathBuf {
+    let mut bytes = std::fs::read(saxpy()).unwrap();
+    let co = wavesim::CodeObject::parse(&bytes).unwrap();
+    let entry = co.kernel("saxpy").unwrap().entry as usize;
+    // Find the kernel's first 16 bytes in the file (the text segment is mapped 1:1).
+    let head = &co.image[entry..entry + 16];
+    let at = bytes.windows(16).position(|w| w == head).unwrap();
+    for (i, w) in words.iter().enumerate() {
+        bytes[at + 4 * i..at + 4 * i + 4].copy_from_slice(&w.to_le_bytes());
+    }
+    let p = dir.join(format!("patched-{:08x}.hsaco", words[0]));
+    std::fs::write(&p, bytes).unwrap();
+    p
+}
+
+#[test]
+fn run_saxpy_writes_the_output_and_prints_stats() {
+    let d = tmpdir("saxpy");
+    let n = 1000usize;
+    let x: Vec<f32> = (0..n).map(|i| i as f32 * 0.5 - 3.0).collect();
+    let y: Vec<f32> = (0..n).map(|i| 1.0 / (i as f32 + 1.0)).collect();
+    std::fs::write(d.join("x.bin"), f32s(&x)).unwrap();
+    std::fs::write(d.join("y.bin"), f32s(&y)).unwrap();
+    let out = d.join("out.bin");
+    let o = wavesim(&[
+        "run",
+        saxpy().to_str().unwrap(),
+        "--kernel",
+        "saxpy",
+        "--global",
+        "1000",
+        "--local",
+        "256",
+        "--arg",
+        "u32:1000",
+        "--arg",
+        "f32:2.5",
+        "--arg",
+        &format!("buf:{}", d.join("x.bin").display()),
+        "--arg",
+        &format!("buf:{}:{}", d.join("y.bin").display(), out.display()),
+        "--stats",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let got = std::fs::read(&out).unwrap();
+    // The kernel computes a*x+y as one fused multiply-add (v_fmac_f32).
+    let want: Vec<f32> = x
+        .iter()
+        .zip(&y)
+        .map(|(x, y)| 2.5f32.mul_add(*x, *y))
+        .collect();
+    assert_eq!(got, f32s(&want));
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    for k in [
+        "wave-instructions:",
+        "lane-instructions:",
+        "time:",
+        "throughput:",
+    ] {
+        assert!(stdout.contains(k), "{k} missing in {stdout}");
+    }
+    // 1000 work-items in workgroups of 256: 4 workgroups, 8+8+8+8 wave32 waves (the last
+    // workgroup has 232 work-items = 8 waves).
+    assert!(stdout.contains("waves:             32"), "{stdout}");
+    let _ = std::fs::remove_dir_all(d);
+}
+
+#[test]
+fn info_lists_kernels_arguments_and_descriptor_fields() {
+    let o = wavesim(&["info", saxpy().to_str().unwrap()]);
+    assert!(o.status.success());
+    let s = String::from_utf8_lossy(&o.stdout);
+    for k in [
+        "saxpy(uint, float, global float*, global float*)",
+        "daxpy(",
+        "hidden_block_count_x",
+        "COMPUTE_PGM_RSRC1 0x60af0080",
+        "RSRC2 0x0000009e",
+        "kernarg segment 280 B",
+        "wave32",
+    ] {
+        assert!(s.contains(k), "{k:?} missing in:\n{s}");
+    }
+}
+
+#[test]
+fn unknown_kernel_lists_the_names() {
+    let o = wavesim(&[
+        "run",
+        saxpy().to_str().unwrap(),
+        "--kernel",
+        "sxapy",
+        "--global",
+        "64",
+        "--local",
+        "64",
+    ]);
+    expect_error(&o, &["unknown kernel", "sxapy", "saxpy, daxpy"]);
+}
+
+#[test]
+fn wrong_argument_count_or_kind_shows_the_signature() {
+    let s = saxpy();
+    let base = [
+        "run",
+        s.to_str().unwrap(),
+        "--kernel",
+        "saxpy",
+        "--global",
+        "64",
+        "--local",
+        "64",
+    ];
+    let mut a = base.to_vec();
+    a.extend(["--arg", "u32:64"]);
+    expect_error(
+        &wavesim(&a),
+        &[
+            "takes 4 arguments, got 1",
+            "saxpy(uint, float, global float*, global float*)",
+        ],
+    );
+    let mut a = base.to_vec();
+    a.extend([
+        "--arg",
+        "u32:64",
+        "--arg",
+        "f64:2",
+        "--arg",
+        "zeros:256",
+        "--arg",
+        "zeros:256",
+    ]);
+    expect_error(
+        &wavesim(&a),
+        &["argument 2", "4-byte value", "got a 8-byte value", "saxpy("],
+    );
+    let mut a = base.to_vec();
+    a.extend([
+        "--arg",
+        "u32:64",
+        "--arg",
+        "f32:2",
+        "--arg",
+        "u64:0",
+        "--arg",
+        "zeros:256",
+    ]);
+    expect_error(&wavesim(&a), &["argument 3", "global buffer", "saxpy("]);
+    let mut a = base.to_vec();
+    a.extend([
+        "--arg",
+        "u32:64",
+        "--arg",
+        "f32:2",
+        "--arg",
+        "zeros:256",
+        "--arg",
+        "local:64",
+    ]);
+    expect_error(&wavesim(&a), &["argument 4", "local:N"]);
+    // A malformed spec.
+    let mut a = base.to_vec();
+    a.extend(["--arg", "u32:x"]);
+    expect_error(&wavesim(&a), &["u32:x", "not an integer"]);
+}
+
+#[test]
+fn malformed_elf_and_unsupported_version() {
+    let d = tmpdir("elf");
+    let junk = d.join("junk.hsaco");
+    std::fs::write(&junk, b"this is not an ELF file").unwrap();
+    let o = wavesim(&[
+        "run",
+        junk.to_str().unwrap(),
+        "--kernel",
+        "k",
+        "--global",
+        "1",
+        "--local",
+        "1",
+    ]);
+    expect_error(&o, &["malformed ELF"]);
+    expect_error(
+        &wavesim(&["info", junk.to_str().unwrap()]),
+        &["malformed ELF"],
+    );
+    // EI_ABIVERSION 1 = code object v3.
+    let mut b = std::fs::read(saxpy()).unwrap();
+    b[8] = 1;
+    let v3 = d.join("v3.hsaco");
+    std::fs::write(&v3, b).unwrap();
+    let o = wavesim(&[
+        "run",
+        v3.to_str().unwrap(),
+        "--kernel",
+        "saxpy",
+        "--global",
+        "1",
+        "--local",
+        "1",
+    ]);
+    expect_error(&o, &["unsupported code object version", "v3"]);
+    let missing = d.join("missing.hsaco");
+    expect_error(
+        &wavesim(&["info", missing.to_str().unwrap()]),
+        &["cannot read"],
+    );
+    let _ = std::fs::remove_dir_all(d);
+}
+
+fn run_patched(code: &Path, extra: &[&str], local: &str) -> Output {
+    let mut a = vec![
+        "run",
+        code.to_str().unwrap(),
+        "--kernel",
+        "saxpy",
+        "--global",
+        "256",
+        "--local",
+        local,
+        "--arg",
+        "u32:256",
+        "--arg",
+        "f32:1",
+        "--arg",
+        "zeros:1024",
+        "--arg",
+        "zeros:1024",
+    ];
+    a.extend_from_slice(extra);
+    wavesim(&a)
+}
+
+#[test]
+fn invalid_instruction_names_pc_and_instruction() {
+    let d = tmpdir("invalid");
+    // s_nop 0, then a word no gfx11 encoding defines (SOPP opcode 0x7f).
+    let p = patched_saxpy(&d, &[0xbf80_0000, 0xbfff_0000]);
+    expect_error(
+        &run_patched(&p, &[], "64"),
+        &[
+            "kernel saxpy",
+            "workgroup (0,0,0)",
+            "wave 0",
+            "PC 0x1f04",
+            "invalid instruction",
+        ],
+    );
+    let _ = std::fs::remove_dir_all(d);
+}
+
+#[test]
+fn memory_fault_names_lane_and_address() {
+    let o = wavesim(&[
+        "run",
+        saxpy().to_str().unwrap(),
+        "--kernel",
+        "saxpy",
+        "--global",
+        "64",
+        "--local",
+        "64",
+        "--arg",
+        "u32:64",
+        "--arg",
+        "f32:1",
+        "--arg",
+        "zeros:16",
+        "--arg",
+        "zeros:256",
+    ]);
+    // x has 4 floats: lane 4 reads past its end.
+    expect_error(&o, &["memory fault", "lane", "address 0x", "global_load"]);
+}
+
+#[test]
+fn watchdog_stops_an_endless_kernel() {
+    let d = tmpdir("watchdog");
+    let p = patched_saxpy(&d, &[0xbfa0_ffff]); // s_branch -1
+    expect_error(
+        &run_patched(&p, &["--max-instructions", "5000"], "64"),
+        &["watchdog", "5000 instructions", "PC 0x1f00"],
+    );
+    let _ = std::fs::remove_dir_all(d);
+}
+
+#[test]
+fn barrier_deadlock_is_reported() {
+    let d = tmpdir("deadlock");
+    let p = patched_saxpy(
+        &d,
+        &[
+            0x7e08_0500, // v_readfirstlane_b32 s4, v0
+            0xbf06_8004, // s_cmp_eq_u32 s4, 0
+            0xbfa2_0002, // s_cbranch_scc1 2   (wave 0 loops, never reaching the barrier)
+            0xbfbd_0000, // s_barrier
+            0xbfb0_0000, // s_endpgm
+            0xbfa0_ffff, // s_branch -1
+        ],
+    );
+    expect_error(
+        &run_patched(&p, &["--max-instructions", "5000"], "128"),
+        &["barrier deadlock", "waves [1, 2, 3]", "wave 0"],
+    );
+    let _ = std::fs::remove_dir_all(d);
+}
+
+#[test]
+fn bad_geometry_is_an_error() {
+    let s = saxpy();
+    let s = s.to_str().unwrap();
+    expect_error(
+        &wavesim(&[
+            "run", s, "--kernel", "saxpy", "--global", "64,2", "--local", "64",
+        ]),
+        &["dimensions"],
+    );
+    expect_error(
+        &wavesim(&[
+            "run", s, "--kernel", "saxpy", "--global", "0", "--local", "64",
+        ]),
+        &["zero"],
+    );
+    // saxpy's max_flat_workgroup_size is 256.
+    expect_error(
+        &wavesim(&[
+            "run", s, "--kernel", "saxpy", "--global", "512", "--local", "512", "--arg", "u32:1",
+            "--arg", "f32:1", "--arg", "zeros:4", "--arg", "zeros:4",
+        ]),
+        &["max_flat_workgroup_size 256"],
+    );
+}
