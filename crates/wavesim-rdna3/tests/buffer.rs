@@ -268,7 +268,10 @@ impl T {
 
     fn fill_words(&self, n: usize, f: impl Fn(u32) -> u32) {
         for k in 0..n {
-            self.h.mem.write_u32(self.base + 4 * k as u64, f(k as u32)).unwrap();
+            self.h
+                .mem
+                .write_u32(self.base + 4 * k as u64, f(k as u32))
+                .unwrap();
         }
     }
 
@@ -626,9 +629,15 @@ fn raw_range_check_is_exact_for_unaligned_accesses() {
         t.run(LOAD_B64).unwrap();
         assert_eq!(
             [t.v(4, 0), t.v(5, 0)],
-            [u32::from_le_bytes([2, 3, 4, 5]), u32::from_le_bytes([6, 7, 8, 9])]
+            [
+                u32::from_le_bytes([2, 3, 4, 5]),
+                u32::from_le_bytes([6, 7, 8, 9])
+            ]
         );
-        assert_eq!([t.v(4, 1), t.v(5, 1)], [u32::from_le_bytes([3, 4, 5, 6]), 0]);
+        assert_eq!(
+            [t.v(4, 1), t.v(5, 1)],
+            [u32::from_le_bytes([3, 4, 5, 6]), 0]
+        );
     });
 }
 
@@ -641,7 +650,8 @@ fn mtbuf_out_of_range_is_whole_thread_mubuf_per_dword() {
         t.h.set_v(0, |l| if l % 2 == 0 { 0 } else { 16 });
         // tbuffer xyzw 32_32_32_32_UINT: element 16 bytes. Lane at 0: 16 <= 24, all four.
         // Lane at 16: 32 > 24 -> the whole thread reads 0 although dwords 16..24 are inside.
-        t.run(mtbuf(TLOAD_FORMAT_XYZW, FMT_32_32_32_32_UINT)).unwrap();
+        t.run(mtbuf(TLOAD_FORMAT_XYZW, FMT_32_32_32_32_UINT))
+            .unwrap();
         assert_eq!(
             [t.v(4, 0), t.v(5, 0), t.v(6, 0), t.v(7, 0)],
             [0xb000, 0xb001, 0xb002, 0xb003]
@@ -649,7 +659,10 @@ fn mtbuf_out_of_range_is_whole_thread_mubuf_per_dword() {
         assert_eq!([t.v(4, 1), t.v(5, 1), t.v(6, 1), t.v(7, 1)], [0, 0, 0, 0]);
         // buffer_load_b128 at 16: only the dwords past 24 read 0.
         t.run(LOAD_B128).unwrap();
-        assert_eq!([t.v(4, 1), t.v(5, 1), t.v(6, 1), t.v(7, 1)], [0xb004, 0xb005, 0, 0]);
+        assert_eq!(
+            [t.v(4, 1), t.v(5, 1), t.v(6, 1), t.v(7, 1)],
+            [0xb004, 0xb005, 0, 0]
+        );
         // And a format op on the same V# is all-or-nothing too (MUBUF format: V# format).
         let mut v = VSharp::raw(t.base, 24);
         v.format = FMT_32_32_32_32_UINT;
@@ -670,7 +683,11 @@ fn stores_out_of_range_are_dropped() {
         t.run(STORE_B32).unwrap();
         // In range: 4l + 4 <= 40 -> l <= 9; others dropped (memory stays 0).
         for l in 0..t.lanes() {
-            let want = if l <= 9 && t.active(l) { 0x100 + l as u32 } else { 0 };
+            let want = if l <= 9 && t.active(l) {
+                0x100 + l as u32
+            } else {
+                0
+            };
             assert_eq!(t.word(4 * l as u64), want, "lane {l}");
         }
     });
@@ -687,10 +704,10 @@ fn byte_and_short_loads_extend() {
         t.rsrc(VSharp::raw(t.base, 64));
         t.h.set_v(0, |_| 0);
         let cases: [([u32; 2], u32); 4] = [
-            (LOAD_U8, 0xfe),             // zero-extended byte
-            (LOAD_I8, 0xffff_fffe),      // sign-extended byte
-            (LOAD_U16, 0x81fe),          // zero-extended short
-            (LOAD_I16, 0xffff_81fe),     // sign-extended short
+            (LOAD_U8, 0xfe),         // zero-extended byte
+            (LOAD_I8, 0xffff_fffe),  // sign-extended byte
+            (LOAD_U16, 0x81fe),      // zero-extended short
+            (LOAD_I16, 0xffff_81fe), // sign-extended short
         ];
         for (w, want) in cases {
             t.run(w).unwrap();
@@ -878,7 +895,11 @@ fn every_format_loads() {
                 [ONE, 2f32.to_bits(), 3f32.to_bits(), 0x7fc0_0001]),
         ];
         for (fmt, mem, want) in cases {
-            assert_eq!(load_fmt(&mut t, *fmt, mem), *want, "format {fmt} mem {mem:x?}");
+            assert_eq!(
+                load_fmt(&mut t, *fmt, mem),
+                *want,
+                "format {fmt} mem {mem:x?}"
+            );
         }
     });
 }
@@ -988,7 +1009,11 @@ fn every_format_stores() {
             (63, [f(1.0), 2, 3, NAN], &[0, 0, 0x80, 0x3f, 2, 0, 0, 0, 3, 0, 0, 0, 0, 0, 0xc0, 0x7f]),
         ];
         for (fmt, vals, want) in cases {
-            assert_eq!(store_fmt(&mut t, *fmt, *vals, want.len()), *want, "format {fmt} vals {vals:x?}");
+            assert_eq!(
+                store_fmt(&mut t, *fmt, *vals, want.len()),
+                *want,
+                "format {fmt} vals {vals:x?}"
+            );
         }
     });
 }
@@ -1017,7 +1042,10 @@ fn format_count_mismatch() {
         v.dst_sel = [X, Y, Z, SEL_1];
         t.rsrc(v);
         t.run(LOAD_FORMAT_XYZW).unwrap();
-        assert_eq!([t.v(4, 0), t.v(5, 0), t.v(6, 0), t.v(7, 0)], [0xc000, 0, 0, 1]);
+        assert_eq!(
+            [t.v(4, 0), t.v(5, 0), t.v(6, 0), t.v(7, 0)],
+            [0xc000, 0, 0, 1]
+        );
         // xy / xyz return the first components.
         let mut v = VSharp::raw(t.base, 64);
         v.format = FMT_32_32_32_32_UINT;
@@ -1037,12 +1065,18 @@ fn format_count_mismatch() {
         t.h.set_v(1, |_| 0x1234);
         t.h.wave.set_exec(1);
         t.run(STORE_FORMAT_X).unwrap();
-        assert_eq!([t.word(0), t.word(4), t.word(8), t.word(12)], [0x1234, 1, 0, 0x1234]);
+        assert_eq!(
+            [t.word(0), t.word(4), t.word(8), t.word(12)],
+            [0x1234, 1, 0, 0x1234]
+        );
         // With identity selects the components the instruction does not supply are 0.
         v.dst_sel = [X, Y, Z, W];
         t.rsrc(v);
         t.run(STORE_FORMAT_X).unwrap();
-        assert_eq!([t.word(0), t.word(4), t.word(8), t.word(12)], [0x1234, 0, 0, 0]);
+        assert_eq!(
+            [t.word(0), t.word(4), t.word(8), t.word(12)],
+            [0x1234, 0, 0, 0]
+        );
         // store_format_xyzw with 32: X only, the next dword is untouched.
         t.fill_words(16, |_| 0xeeee_eeee);
         v.format = FMT_32_UINT;
@@ -1075,7 +1109,10 @@ fn dst_sel_swizzles_and_sel_1_survives_out_of_range() {
         t.rsrc(v);
         t.run(LOAD_FORMAT_XYZW).unwrap();
         // W = 4/255 = 0x3c808081, Z = 3/255 = 0x3c40c0c1
-        assert_eq!([t.v(4, 0), t.v(5, 0), t.v(6, 0), t.v(7, 0)], [0x3c80_8081, 0x3c40_c0c1, ONE, 0]);
+        assert_eq!(
+            [t.v(4, 0), t.v(5, 0), t.v(6, 0), t.v(7, 0)],
+            [0x3c80_8081, 0x3c40_c0c1, ONE, 0]
+        );
         assert_eq!([t.v(4, 1), t.v(5, 1), t.v(6, 1), t.v(7, 1)], [0, 0, ONE, 0]);
         // Non-format loads ignore dst_sel (identity): SEL_1 does not apply out of range.
         t.run(LOAD_B32).unwrap();
@@ -1103,7 +1140,8 @@ fn mtbuf_takes_the_format_from_the_instruction() {
             t.h.set_v(4 + k, |_| *val);
         }
         t.h.wave.set_exec(1);
-        t.run(mtbuf(TSTORE_FORMAT_XYZW, FMT_16_16_16_16_FLOAT)).unwrap();
+        t.run(mtbuf(TSTORE_FORMAT_XYZW, FMT_16_16_16_16_FLOAT))
+            .unwrap();
         assert_eq!(t.bytes(0, 8), vec![0, 0x3c, 0, 0x38, 0, 0xc0, 0, 0x7c]);
     });
 }
@@ -1389,7 +1427,10 @@ fn alignment_unaligned_and_format_and_atomic_rules() {
         t.h.set_v(0, |_| 2);
         t.h.set_v(1, |_| 1);
         t.h.wave.set_exec(1);
-        assert!(matches!(t.run(ATOMIC_ADD_RTN), Err(ExecError::MemViol { lane: 0, .. })));
+        assert!(matches!(
+            t.run(ATOMIC_ADD_RTN),
+            Err(ExecError::MemViol { lane: 0, .. })
+        ));
         assert_eq!(t.bytes(0, 8), (0..8).collect::<Vec<u8>>());
     });
 }
@@ -1427,7 +1468,8 @@ fn out_of_range_destination_nullifies() {
         assert_eq!((t.word(0), t.word(4)), (0x100, 0x101));
         // Without GLC the atomic returns nothing, so it runs; its out-of-range data VGPR v8
         // reads v0 (= 0): 0x101_00000100 + 0x0_00000001.
-        t.run(with_vdata(ATOMIC_ADD_U64_RTN.map(|w| w & !(1 << 14)), 7)).unwrap();
+        t.run(with_vdata(ATOMIC_ADD_U64_RTN.map(|w| w & !(1 << 14)), 7))
+            .unwrap();
         assert_eq!((t.word(0), t.word(4)), (0x101, 0x101));
         // b32 into v7 is in range.
         t.run(with_vdata(LOAD_B32, 7)).unwrap();

@@ -26,7 +26,7 @@
 //! index; nothing more is needed here (TID / 64, the part folded into the base, is always 0 for a
 //! wave of at most 64 lanes).
 
-use super::resource::BufferResource;
+use super::resource::{BufferResource, ReservedSwizzle};
 use crate::decode::{iflags, opnd, Inst};
 use crate::wave::{Wave, LANES};
 
@@ -51,15 +51,10 @@ pub struct Addresser {
     structured3: bool,
 }
 
-/// The reserved swizzle_enable value 2.
-#[derive(Clone, Copy, Debug)]
-pub struct ReservedSwizzle;
-
 impl Addresser {
     pub fn new(r: &BufferResource, soffset: u32) -> Result<Addresser, ReservedSwizzle> {
         let swizzle = r
-            .element_size()
-            .map_err(|_| ReservedSwizzle)?
+            .element_size()?
             .map(|e| (e as u64, r.index_stride_records() as u64));
         Ok(Addresser {
             base: r.base.wrapping_add(soffset as u64),
@@ -117,10 +112,10 @@ pub fn lane_addrs(w: &Wave, inst: &Inst, add_tid: bool, out: &mut [LaneAddr; LAN
         (false, true) => (&zero, w.vrow(v)),
         (false, false) => (&zero, &zero),
     };
-    for l in 0..LANES {
-        out[l] = LaneAddr {
-            index: idx[l] as u64 + if add_tid { l as u64 } else { 0 },
-            offset: off[l] as u64 + inst_offset,
+    for (l, (o, (&i, &f))) in out.iter_mut().zip(idx.iter().zip(off)).enumerate() {
+        *o = LaneAddr {
+            index: i as u64 + if add_tid { l as u64 } else { 0 },
+            offset: f as u64 + inst_offset,
         };
     }
 }

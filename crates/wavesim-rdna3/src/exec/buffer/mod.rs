@@ -335,13 +335,13 @@ fn load(w: &mut Wave, inst: &Inst, ctx: &mut Ctx, kind: Ld) -> Result<Flow, Exec
                     m.memviol(l, start, "misaligned buffer load");
                     continue;
                 }
-                for k in 0..n as usize {
+                for (k, row) in rows.iter_mut().enumerate().take(n as usize) {
                     if inr[k] {
                         let mut ad = s.at.addr(a, 4 * k as u64);
                         if force {
                             ad &= !(need - 1);
                         }
-                        rows[k][l] = m.read_u32(l, ad)?;
+                        row[l] = m.read_u32(l, ad)?;
                     }
                 }
             }
@@ -369,13 +369,13 @@ fn load(w: &mut Wave, inst: &Inst, ctx: &mut Ctx, kind: Ld) -> Result<Flow, Exec
     let old = w.vrow((dst - opnd::VGPR0) as usize);
     match kind {
         Ld::D16U8 | Ld::D16I8 | Ld::D16B16 => {
-            for l in 0..LANES {
-                rows[0][l] = (old[l] & 0xffff_0000) | (rows[0][l] & 0xffff);
+            for (r, &o) in rows[0].iter_mut().zip(old) {
+                *r = (o & 0xffff_0000) | (*r & 0xffff);
             }
         }
         Ld::D16HiU8 | Ld::D16HiI8 | Ld::D16HiB16 => {
-            for l in 0..LANES {
-                rows[0][l] = (old[l] & 0xffff) | (rows[0][l] << 16);
+            for (r, &o) in rows[0].iter_mut().zip(old) {
+                *r = (o & 0xffff) | (*r << 16);
             }
         }
         _ => {}
@@ -428,8 +428,8 @@ fn store(w: &mut Wave, inst: &Inst, ctx: &mut Ctx, kind: St) -> Result<Flow, Exe
                     m.memviol(l, start, "misaligned buffer store");
                     continue;
                 }
-                for k in 0..n as usize {
-                    if inr[k] {
+                for (k, &inside) in inr.iter().enumerate().take(n as usize) {
+                    if inside {
                         let mut ad = s.at.addr(a, 4 * k as u64);
                         if force {
                             ad &= !(need - 1);
@@ -577,7 +577,7 @@ fn load_format(w: &mut Wave, inst: &Inst, ctx: &mut Ctx, fo: Fo) -> Result<Flow,
                 let sl = sels[i];
                 out[l] = match sl {
                     sel::SEL_1 => one,
-                    sel::X..=sel::W if ((sl - sel::X) as u8) < f.comps => {
+                    sel::X..=sel::W if sl - sel::X < f.comps => {
                         let c = (sl - sel::X) as usize;
                         let raw = f.get(&words, c);
                         let bits = f.bits[c] as u32;
@@ -597,15 +597,16 @@ fn load_format(w: &mut Wave, inst: &Inst, ctx: &mut Ctx, fo: Fo) -> Result<Flow,
     if !fo.d16 {
         rows[..fo.n as usize].copy_from_slice(&comps[..fo.n as usize]);
     } else if fo.hi {
-        for l in 0..LANES {
-            rows[0][l] = (old[l] & 0xffff) | comps[0][l] << 16;
+        for ((r, &o), &c) in rows[0].iter_mut().zip(old).zip(&comps[0]) {
+            *r = (o & 0xffff) | c << 16;
         }
     } else {
         let old_last = w.vrow((dst - opnd::VGPR0) as usize + regs - 1);
-        for r in 0..regs {
-            for l in 0..LANES {
+        for (r, row) in rows.iter_mut().enumerate().take(regs) {
+            let paired = 2 * r + 1 < fo.n as usize;
+            for (l, v) in row.iter_mut().enumerate() {
                 let lo = comps[2 * r][l] & 0xffff;
-                rows[r][l] = if 2 * r + 1 < fo.n as usize {
+                *v = if paired {
                     lo | comps[2 * r + 1][l] << 16
                 } else {
                     // An odd last component fills the low half; the high half is kept.
@@ -679,6 +680,7 @@ fn store_format(w: &mut Wave, inst: &Inst, ctx: &mut Ctx, fo: Fo) -> Result<Flow
 /// returned to vdata. Cmpswap data is {src, cmp}: the new value in the first register(s), the
 /// compare value after it. All-or-nothing range check on the memory size (4 or 8 bytes); an
 /// out-of-range or misaligned lane does nothing and returns 0.
+#[allow(clippy::needless_range_loop)] // one lane loop filling two rows
 fn atomic(
     w: &mut Wave,
     inst: &Inst,

@@ -28,6 +28,10 @@ pub mod sel {
     pub const W: u8 = 7;
 }
 
+/// The reserved V#.swizzle_enable value 2.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct ReservedSwizzle;
+
 /// A decoded V#.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct BufferResource {
@@ -105,14 +109,14 @@ impl BufferResource {
     }
 
     /// const_element_size of swizzled addressing (seed 004: 4 or 16 bytes), None when addressing
-    /// is linear. `Err` for the reserved value 2.
+    /// is linear; an error for the reserved value 2.
     #[inline]
-    pub fn element_size(&self) -> Result<Option<u32>, ()> {
+    pub fn element_size(&self) -> Result<Option<u32>, ReservedSwizzle> {
         match self.swizzle_enable {
             0 => Ok(None),
             1 => Ok(Some(4)),
             3 => Ok(Some(16)),
-            _ => Err(()),
+            _ => Err(ReservedSwizzle),
         }
     }
 }
