@@ -380,9 +380,9 @@ impl Launch<'_> {
     }
 }
 
-/// The text of an instruction for error messages.
-fn inst_text(inst: &Inst, _pc: u64, _wave64: bool) -> String {
-    exec::op_name(inst).to_string()
+/// The text of an instruction for error messages, as llvm-objdump prints it.
+fn inst_text(inst: &Inst, pc: u64, wave64: bool) -> String {
+    crate::disasm::format(inst, pc, wave64)
 }
 
 /// Sets up `w` as wave `wave_idx` of `n_waves` of workgroup `wg` (seed 000, "Initial wave

@@ -659,12 +659,10 @@ pub unsafe fn run_host_asm(
 
 /// Disassembles a code object the way `llvm-objdump -d --mcpu=gfx1100` prints it.
 pub fn disassemble(elf: &[u8]) -> Result<String, String> {
-    let _ = elf;
-    Err("the disassembler is not part of this build yet".into())
+    wavesim_rdna3::disasm::disassemble_elf(elf).map_err(|e| e.to_string())
 }
 
 /// Disassembles bare instruction bytes (addresses from 0).
-pub fn disassemble_raw(code: &[u8]) -> Result<String, String> {
-    let _ = code;
-    Err("the disassembler is not part of this build yet".into())
+pub fn disassemble_raw(code: &[u8], wave64: bool) -> Result<String, String> {
+    wavesim_rdna3::disasm::disassemble_raw(code, wave64).map_err(|e| e.to_string())
 }

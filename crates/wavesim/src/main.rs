@@ -57,6 +57,9 @@ enum Cmd {
         /// Bare instruction bytes instead of a code object.
         #[arg(long, value_name = "FILE", conflicts_with = "file")]
         raw: Option<PathBuf>,
+        /// Print bare bytes as wave64 code (affects VCC/EXEC-sized operands).
+        #[arg(long)]
+        wave64: bool,
     },
 }
 
@@ -164,9 +167,10 @@ fn real_main(cli: Cli) -> Result<(), String> {
             print!("{}", describe(&co));
             Ok(())
         }
-        Cmd::Disasm { file, raw } => {
+        Cmd::Disasm { file, raw, wave64 } => {
             let text = match (file, raw) {
-                (_, Some(raw)) => wavesim::disassemble_raw(&read(&raw)?)?,
+                (_, Some(raw)) => wavesim::disassemble_raw(&read(&raw)?, wave64)
+                    .map_err(|e| format!("{}: {e}", raw.display()))?,
                 (Some(file), None) => wavesim::disassemble(&read(&file)?)
                     .map_err(|e| format!("{}: {e}", file.display()))?,
                 (None, None) => return Err("disasm: give a code object or --raw FILE".into()),

@@ -377,3 +377,41 @@ fn bad_geometry_is_an_error() {
         &["max_flat_workgroup_size 256"],
     );
 }
+
+fn normalize(s: &str) -> Vec<String> {
+    s.lines()
+        .map(|l| l.split_whitespace().collect::<Vec<_>>().join(" "))
+        .filter(|l| !l.is_empty())
+        .collect()
+}
+
+#[test]
+fn disasm_prints_what_llvm_objdump_prints() {
+    let o = wavesim(&["disasm", saxpy().to_str().unwrap()]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let golden = std::fs::read_to_string(root().join("corpus/gfx1100-w32/saxpy.objdump")).unwrap();
+    assert_eq!(
+        normalize(&String::from_utf8_lossy(&o.stdout)),
+        normalize(&golden)
+    );
+    // Bare bytes: s_mov_b32 s0, 5 / s_endpgm
+    let d = tmpdir("raw");
+    let raw = d.join("code.bin");
+    std::fs::write(&raw, [0x85, 0x00, 0x80, 0xbe, 0x00, 0x00, 0xb0, 0xbf]).unwrap();
+    let o = wavesim(&["disasm", "--raw", raw.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(
+        normalize(&String::from_utf8_lossy(&o.stdout)),
+        [
+            "s_mov_b32 s0, 5 // 000000000000: BE800085",
+            "s_endpgm // 000000000004: BFB00000"
+        ]
+    );
+    // A truncated instruction (a 64-bit SMEM word alone) is an error naming the offset.
+    std::fs::write(&raw, [0x80, 0x00, 0x04, 0xf4]).unwrap();
+    expect_error(
+        &wavesim(&["disasm", "--raw", raw.to_str().unwrap()]),
+        &["truncated", "0x0"],
+    );
+    let _ = std::fs::remove_dir_all(d);
+}
