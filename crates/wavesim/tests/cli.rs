@@ -415,3 +415,29 @@ fn disasm_prints_what_llvm_objdump_prints() {
     );
     let _ = std::fs::remove_dir_all(d);
 }
+
+#[test]
+fn readme_main_command_runs_the_shipped_example() {
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    let cmd = readme
+        .lines()
+        .find_map(|l| l.strip_prefix("cargo run --release -- "))
+        .expect("README has the main command");
+    let d = tmpdir("readme");
+    let out = d.join("out.bin");
+    let args: Vec<String> = cmd
+        .split_whitespace()
+        .map(|a| a.replace(":out.bin", &format!(":{}", out.display())))
+        .collect();
+    let o = Command::new(env!("CARGO_BIN_EXE_wavesim"))
+        .current_dir(root())
+        .args(&args)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(
+        std::fs::read(&out).unwrap(),
+        std::fs::read(root().join("examples/expected.bin")).unwrap()
+    );
+    let _ = std::fs::remove_dir_all(d);
+}
