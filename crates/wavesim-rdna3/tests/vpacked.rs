@@ -15,8 +15,8 @@ fn check(name: &str, words: &[u32], v0: u32, ins: [u32; 3], want: u32) {
         let mut h = Harness::new(w64);
         h.wave.hw.mode = MODE_DEFAULT;
         h.set_v(0, |_| v0);
-        for k in 0..3 {
-            h.set_v(k + 1, |_| ins[k]);
+        for (k, &x) in ins.iter().enumerate() {
+            h.set_v(k + 1, |_| x);
         }
         h.run(words).unwrap();
         for l in 0..h.wave.lanes() {

@@ -59,9 +59,9 @@ pub fn apply(w: &Wave, inst: &Inst, row: &[u32], out: &mut Lanes32) -> u64 {
             0
         }
         Dpp::Dpp8 { sel, fi } => {
-            for l in 0..LANES {
+            for (l, o) in out.iter_mut().enumerate() {
                 let s = (l & !7) | ((sel as usize >> (3 * (l & 7))) & 7);
-                out[l] = if fi || (exec >> s) & 1 != 0 {
+                *o = if fi || (exec >> s) & 1 != 0 {
                     row[s]
                 } else {
                     0
@@ -77,16 +77,16 @@ pub fn apply(w: &Wave, inst: &Inst, row: &[u32], out: &mut Lanes32) -> u64 {
             fi,
         } => {
             let mut kill = 0u64;
-            for l in 0..n {
+            for (l, o) in out.iter_mut().enumerate().take(n) {
                 let masked =
                     (row_mask >> (l / 16)) & 1 == 0 || (bank_mask >> ((l & 15) / 4)) & 1 == 0;
                 let valid = match dpp16_source(ctrl, l) {
                     Some(s) if fi || (exec >> s) & 1 != 0 => {
-                        out[l] = row[s];
+                        *o = row[s];
                         true
                     }
                     _ => {
-                        out[l] = 0;
+                        *o = 0;
                         bound_ctrl
                     }
                 };

@@ -97,14 +97,15 @@ fn permlane16(w: &mut Wave, inst: &Inst, cross: bool) -> R {
     }
     let mut d = [0u32; LANES];
     let mut kill = 0u64;
-    for l in 0..w.lanes() {
+    let n = w.lanes();
+    for (l, dl) in d.iter_mut().enumerate().take(n) {
         let row = l / 16;
         let from_row = if cross { row ^ 1 } else { row };
         let s = from_row * 16 + ((sel >> (4 * (l & 15))) & 15) as usize;
         if fi || (exec >> s) & 1 != 0 {
-            d[l] = src[s];
+            *dl = src[s];
         } else if bc {
-            d[l] = 0;
+            *dl = 0;
         } else {
             kill |= 1 << l;
         }

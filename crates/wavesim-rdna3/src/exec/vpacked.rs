@@ -462,7 +462,7 @@ fn wmma(w: &mut Wave, inst: &Inst, tin: WmmaIn, tout: WmmaOut) -> R {
             // NEG / NEG_HI [1:0] negate the low / high 16-bit elements of A and B; {NEG_HI[2],
             // NEG[2]} are {ABS, NEG} on C.
             let sgn = |src: usize, k: usize| -> u32 {
-                let bits = if k % 2 == 0 { neg_lo } else { neg_hi };
+                let bits = if k.is_multiple_of(2) { neg_lo } else { neg_hi };
                 (((bits >> src) & 1) as u32) << 15
             };
             let af: [[u32; 16]; 16] = core::array::from_fn(|mrow| {
