@@ -635,6 +635,9 @@ fn decode_smem(w: &Words, w0: u32, lk: &Lookup) -> Result<Option<Inst>, DecodeEr
     let sig = *op.sig();
     let sdata = bits(w0, 12, 6) as u16;
     if sig.dst[0] != Ty::None {
+        if !valid_sdst(sdata, dw(sig.dst[0])) {
+            return Ok(None);
+        }
         i.dst[0] = align_sreg(sdata, dw(sig.dst[0]));
         if !sreg_fits(i.dst[0], dw(sig.dst[0])) {
             return Ok(None);
@@ -957,6 +960,13 @@ fn decode_vop3(w: &Words, w0: u32, lk: &Lookup) -> Result<Option<Inst>, DecodeEr
         return Ok(None);
     }
     if n > 0 && is_dpp_sel(raw[0]) {
+        if !has_dpp(op) {
+            return Ok(None);
+        }
+        // The 16-bit integer ops keep their (sext) neg bits in the DPP form.
+        if m.ign_mods && !matches!(op, Op::V_PERMLANE16_B32 | Op::V_PERMLANEX16_B32) {
+            i.neg = bits(w1, 31, 29) as u8 & ((1u8 << n) - 1);
+        }
         decode_dpp(&mut i, raw[0], w.get(2)?, false);
         i.len = 12;
         for k in 1..n {
@@ -1010,6 +1020,10 @@ fn decode_vop3p(w: &Words, w0: u32, lk: &Lookup) -> Result<Option<Inst>, DecodeE
         }
     }
     if n > 0 && is_dpp_sel(raw[0]) {
+        // Of the VOP3P instructions only v_fma_mix* and v_dot2_f32_f16 have DPP forms.
+        if !is_fma_mix(op) && op != Op::V_DOT2_F32_F16 {
+            return Ok(None);
+        }
         decode_dpp(&mut i, raw[0], w.get(2)?, false);
         i.len = 12;
         for k in 1..n {
@@ -1023,6 +1037,24 @@ fn decode_vop3p(w: &Words, w0: u32, lk: &Lookup) -> Result<Option<Inst>, DecodeE
         if !valid_vsrc(i.src[k], dw(sig.src[k])) {
             return Ok(None);
         }
+        if sig.src[k].dwords() >= 2 {
+            i.src[k] = align_sreg(i.src[k], dw(sig.src[k]));
+        }
+    }
+    if is_wmma(op) {
+        let int = !matches!(
+            op,
+            Op::V_WMMA_F32_16X16X16_F16
+                | Op::V_WMMA_F32_16X16X16_BF16
+                | Op::V_WMMA_F16_16X16X16_F16
+                | Op::V_WMMA_BF16_16X16X16_BF16
+        );
+        if (!wmma_has_op_sel(op) && i.op_sel != 0) || (i.clamp && !int) {
+            return Ok(None);
+        }
+    }
+    if !valu_fits(&i) {
+        return Ok(None);
     }
     take_literal(w, &mut i, 2)?;
     Ok(Some(i))
@@ -1116,6 +1148,12 @@ fn decode_vopd(w: &Words, w0: u32) -> Result<Option<Inst>, DecodeError> {
             return Ok(None);
         }
     }
+    // v_dual_mov_b32 has no vsrc1: the field must be zero.
+    if (*x == Op::V_MOV_B32 && bits(w0, 16, 9) != 0)
+        || (*y == Op::V_MOV_B32 && bits(w1, 16, 9) != 0)
+    {
+        return Ok(None);
+    }
     let k = |op: Op| matches!(op, Op::V_FMAAK_F32 | Op::V_FMAMK_F32);
     if k(*x) || k(*y) {
         i.flags |= iflags::LIT;
@@ -1146,6 +1184,28 @@ pub fn returns_data(i: &Inst) -> bool {
     i.op.sig().dst[0] != Ty::None && (!is_mem_atomic(i.op) || i.flags & iflags::GLC != 0)
 }
 
+/// v_fma_mix*: VOP3P encodings with VOP3-style modifiers (neg_hi bits are abs).
+pub fn is_fma_mix(op: Op) -> bool {
+    matches!(
+        op,
+        Op::V_FMA_MIX_F32 | Op::V_FMA_MIXLO_F16 | Op::V_FMA_MIXHI_F16
+    )
+}
+
+/// Wave matrix multiply-accumulate instructions.
+pub fn is_wmma(op: Op) -> bool {
+    op.name().starts_with("v_wmma_")
+}
+
+/// The 16-bit-accumulator WMMAs have op_sel/op_sel_hi (and no clamp); the others have neither
+/// op_sel nor op_sel_hi; the integer ones take clamp.
+pub fn wmma_has_op_sel(op: Op) -> bool {
+    matches!(
+        op,
+        Op::V_WMMA_F16_16X16X16_F16 | Op::V_WMMA_BF16_16X16X16_BF16
+    )
+}
+
 /// Input modifiers of the VOP1/VOP2/VOPC DPP forms: (float `neg`/`abs` sources, integer `sext`
 /// sources). v_ldexp_f16's exponent takes sext here (but float modifiers in VOP3).
 pub fn dpp_e32_mods(op: Op) -> (u8, u8) {
@@ -1174,6 +1234,17 @@ pub fn has_dpp(op: Op) -> bool {
             | Op::V_PERMLANE64_B32
             | Op::V_SWAPREL_B32
             | Op::V_FMAC_DX9_ZERO_F32
+            | Op::V_FMA_DX9_ZERO_F32
+            | Op::V_DIV_FIXUP_F32
+            | Op::V_DIV_FMAS_F32
+            | Op::V_DIV_SCALE_F32
+            | Op::V_PERMLANE16_B32
+            | Op::V_PERMLANEX16_B32
+            | Op::V_MUL_LO_U32
+            | Op::V_MUL_HI_U32
+            | Op::V_MUL_HI_I32
+            | Op::V_READLANE_B32
+            | Op::V_WRITELANE_B32
     )
 }
 

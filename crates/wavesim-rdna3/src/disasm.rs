@@ -132,6 +132,32 @@ fn half_name(v: u16) -> Option<&'static str> {
     })
 }
 
+fn bf16_name(v: u16) -> Option<&'static str> {
+    Some(match v {
+        0x3f00 => "0.5",
+        0xbf00 => "-0.5",
+        0x3f80 => "1.0",
+        0xbf80 => "-1.0",
+        0x4000 => "2.0",
+        0xc000 => "-2.0",
+        0x4080 => "4.0",
+        0xc080 => "-4.0",
+        0x3e22 => "0.15915494",
+        _ => return None,
+    })
+}
+
+/// LLVM `printImmediateBF16` (bf16 operands).
+fn imm16bf(v: u16) -> String {
+    let s = v as i16;
+    if (-16..=64).contains(&s) {
+        return s.to_string();
+    }
+    bf16_name(v)
+        .map(str::to_string)
+        .unwrap_or_else(|| hex(v as u64))
+}
+
 /// LLVM `printImmediate16` (float 16-bit operands).
 fn imm16f(v: u16) -> String {
     let s = v as i16;
@@ -197,6 +223,16 @@ fn constant(code: u16, t: Ty, lit: u32) -> String {
                 }
             }
             ConstClass::PkI16 => imm32(lit),
+            ConstClass::Bf16 => imm16bf(lit as u16),
+            ConstClass::PkBf16 => {
+                if (-16..=64).contains(&(lit as i32)) {
+                    (lit as i32).to_string()
+                } else if let Some(n) = (lit <= 0xffff).then(|| bf16_name(lit as u16)).flatten() {
+                    n.to_string()
+                } else {
+                    hex(lit as u64)
+                }
+            }
         };
     }
     match code {
@@ -224,6 +260,8 @@ enum ConstClass {
     I16,
     PkF16,
     PkI16,
+    Bf16,
+    PkBf16,
 }
 
 impl ConstClass {
@@ -232,9 +270,11 @@ impl ConstClass {
             Ty::B64 | Ty::I64 | Ty::U64 => ConstClass::I64,
             Ty::F64 => ConstClass::F64,
             Ty::F16 => ConstClass::F16,
-            Ty::B16 | Ty::I16 | Ty::U16 | Ty::Bf16 => ConstClass::I16,
+            Ty::B16 | Ty::I16 | Ty::U16 => ConstClass::I16,
+            Ty::Bf16 => ConstClass::Bf16,
             Ty::PkF16 => ConstClass::PkF16,
-            Ty::PkI16 | Ty::PkU16 | Ty::PkBf16 => ConstClass::PkI16,
+            Ty::PkBf16 => ConstClass::PkBf16,
+            Ty::PkI16 | Ty::PkU16 => ConstClass::PkI16,
             _ => ConstClass::B32,
         }
     }
@@ -750,19 +790,7 @@ impl Printer<'_> {
     fn wrap_mods(&self, k: usize, base: String, is_imm: bool) -> String {
         let neg = self.i.neg >> k & 1 != 0;
         let abs = self.i.abs >> k & 1 != 0;
-        if neg && !abs && is_imm {
-            return format!("neg({base})");
-        }
-        let mut s = String::new();
-        if neg {
-            s.push('-');
-        }
-        if abs {
-            let _ = write!(s, "|{base}|");
-        } else {
-            s.push_str(&base);
-        }
-        s
+        mods_text(base, neg, abs, is_imm)
     }
 
     fn dpp_suffix(&self) -> String {
@@ -854,7 +882,7 @@ impl Printer<'_> {
                 self.mask_src(code)
             } else if m.fmods >> k & 1 != 0 {
                 self.src_fmods(k, t, code)
-            } else if m.imods >> k & 1 != 0 {
+            } else if m.imods >> k & 1 != 0 || (dpp && m.ign_mods) {
                 self.src_imods(k, t, code)
             } else {
                 src(code, t, self.lit(), self.w64)
@@ -939,9 +967,32 @@ impl Printer<'_> {
         if dpp {
             name.push_str("_e64_dpp");
         }
+        let mix = decode::is_fma_mix(op);
+        let wmma = decode::is_wmma(op);
         let mut ops: Vec<String> = vec![reg(i.dst[0], ty_dwords(sig.dst[0], self.w64))];
         for k in 0..n {
-            ops.push(src(i.src[k], sig.src[k], self.lit(), self.w64));
+            let t = sig.src[k];
+            let code = i.src[k];
+            let text = if mix {
+                // v_fma_mix*: VOP3-style modifiers (neg_lo = neg, neg_hi = abs). Their DPP form
+                // takes a VGPR src1.
+                let mut base = src(code, t, self.lit(), self.w64);
+                if dpp && k == 1 {
+                    if is_const(code) {
+                        base.push_str(INVALID_IMM);
+                    } else if !opnd::is_vgpr(code) && !is_inline_value(code) {
+                        base.push_str(&invalid_reg("VGPR_32"));
+                    }
+                }
+                let neg = i.neg >> k & 1 != 0;
+                let abs = i.neg_hi >> k & 1 != 0;
+                mods_text(base, neg, abs, is_const(code))
+            } else if wmma {
+                self.wmma_src(k, t, code)
+            } else {
+                src(code, t, self.lit(), self.w64)
+            };
+            ops.push(text);
         }
         let mut s = join(&name, &ops);
         let mask = (1u8 << n) - 1;
@@ -959,14 +1010,19 @@ impl Printer<'_> {
         if i.op_sel & mask != 0 {
             let _ = write!(s, " op_sel:{}", list(i.op_sel));
         }
-        if i.op_sel_hi & mask != mask {
+        // Packed math defaults op_sel_hi to all ones; the mix ops (not packed) to zeros; the
+        // 32-bit-accumulator WMMAs have no op_sel_hi at all.
+        let hi_default = if mix { 0 } else { mask };
+        if !(wmma && !decode::wmma_has_op_sel(op)) && i.op_sel_hi & mask != hi_default {
             let _ = write!(s, " op_sel_hi:{}", list(i.op_sel_hi));
         }
-        if i.neg & mask != 0 {
-            let _ = write!(s, " neg_lo:{}", list(i.neg));
-        }
-        if i.neg_hi & mask != 0 {
-            let _ = write!(s, " neg_hi:{}", list(i.neg_hi));
+        if !mix {
+            if i.neg & mask != 0 {
+                let _ = write!(s, " neg_lo:{}", list(i.neg));
+            }
+            if i.neg_hi & mask != 0 {
+                let _ = write!(s, " neg_hi:{}", list(i.neg_hi));
+            }
         }
         if i.clamp {
             s.push_str(" clamp");
@@ -975,13 +1031,47 @@ impl Printer<'_> {
         s
     }
 
+    /// A WMMA source: matrices live in VGPR tuples, so constants and SGPRs get remarks (src2, the
+    /// accumulator, also accepts inline constants).
+    fn wmma_src(&self, k: usize, t: Ty, code: u16) -> String {
+        let dwd = ty_dwords(t, self.w64);
+        if k == 2 {
+            if code == opnd::LITERAL {
+                // LLVM does not attach the literal to the accumulator operand.
+                return "0x0".into();
+            }
+            if is_const(code) {
+                return constant(code, wmma_acc_ty(self.i.op), self.lit());
+            }
+            return reg(code, dwd);
+        }
+        if is_const(code) {
+            let v = if code == opnd::LITERAL {
+                imm32(self.lit())
+            } else {
+                constant(code, Ty::B32, 0)
+            };
+            return format!("{v}{INVALID_IMM}");
+        }
+        let mut r = reg(code, dwd);
+        if !opnd::is_vgpr(code) {
+            r.push_str(&invalid_reg(&format!("VReg_{}", dwd * 32)));
+        }
+        r
+    }
+
     fn vopd(&self) -> String {
         let i = self.i;
         let half = |op: Op, d: u16, s0: u16, s1: u16| -> String {
             let name = format!("v_dual_{}", &op.name()[2..]);
-            let sig = op.sig();
             let lit = self.lit();
-            let a = src(s0, sig.src[0], lit, self.w64);
+            // With a K-constant op in the pair LLVM decodes the shared literal as a 32-bit
+            // value for both halves; otherwise it follows the op's type (packed f16 for dot2acc).
+            let has_k = [i.op, i.op_y]
+                .iter()
+                .any(|o| matches!(o, Op::V_FMAAK_F32 | Op::V_FMAMK_F32));
+            let t = if has_k { Ty::B32 } else { op.sig().src[0] };
+            let a = src(s0, t, lit, self.w64);
             let k = hex(lit as u64);
             let b = vreg(s1, 1);
             let d = vreg(d, 1);
@@ -989,10 +1079,6 @@ impl Printer<'_> {
                 Op::V_MOV_B32 => format!("{name} {d}, {a}"),
                 Op::V_FMAMK_F32 => format!("{name} {d}, {a}, {k}, {b}"),
                 Op::V_FMAAK_F32 => format!("{name} {d}, {a}, {b}, {k}"),
-                Op::V_CNDMASK_B32 => format!(
-                    "{name} {d}, {a}, {b}, {}",
-                    sreg(opnd::VCC_LO, ty_dwords(Ty::Mask, self.w64))
-                ),
                 _ => format!("{name} {d}, {a}, {b}"),
             }
         };
@@ -1463,6 +1549,33 @@ fn smem_dst_remark(code: u16, dwords: u32) -> String {
         (8, _) => invalid_reg("SReg_256"),
         (16, _) => invalid_reg("SReg_512"),
         _ => String::new(),
+    }
+}
+
+/// Float input modifiers around an operand: `-x`, `|x|`, `-|x|`, and `neg(c)` for a negated
+/// constant without abs (LLVM avoids `-1` meaning neg(1)).
+fn mods_text(base: String, neg: bool, abs: bool, is_imm: bool) -> String {
+    if neg && !abs && is_imm {
+        return format!("neg({base})");
+    }
+    let mut s = String::new();
+    if neg {
+        s.push('-');
+    }
+    if abs {
+        let _ = write!(s, "|{base}|");
+    } else {
+        s.push_str(&base);
+    }
+    s
+}
+
+/// Type the WMMA accumulator's inline constants print as.
+fn wmma_acc_ty(op: Op) -> Ty {
+    match op {
+        Op::V_WMMA_F16_16X16X16_F16 => Ty::F16,
+        Op::V_WMMA_BF16_16X16X16_BF16 => Ty::Bf16,
+        _ => Ty::B32,
     }
 }
 
