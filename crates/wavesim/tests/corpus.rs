@@ -159,6 +159,11 @@ fn code_object(r: &Run, w: &str) -> PathBuf {
 
 /// Runs `r` for wave size `w` through the Rust API; Ok(()) if every expectation holds.
 fn run_api(r: &Run, w: &str) -> Result<(), String> {
+    run_api_threads(r, w, 1)
+}
+
+/// [`run_api`] with workgroups on `threads` host threads.
+fn run_api_threads(r: &Run, w: &str, threads: usize) -> Result<(), String> {
     let data = corpus().join("data");
     let specs: Vec<ArgSpec> = r
         .args
@@ -166,7 +171,8 @@ fn run_api(r: &Run, w: &str) -> Result<(), String> {
         .map(|a| parse_spec(a).map(|s| s.relative_to(&data)))
         .collect::<Result<_, _>>()?;
     let mut dev = Device::new();
-    dev.max_wave_instructions = 20_000_000;
+    dev.max_wave_instructions = 2_000_000;
+    dev.threads = threads;
     if let Some(o) = &r.offset {
         dev.global_offset[..o.len()].copy_from_slice(o);
     }
@@ -214,7 +220,7 @@ fn run_cli(r: &Run, w: &str, tmp: &Path) -> Result<(), String> {
                 .join(","),
         )
         .arg("--max-instructions")
-        .arg("20000000");
+        .arg("2000000");
     if let Some(o) = &r.offset {
         cmd.arg("--offset").arg(
             o.iter()
@@ -375,6 +381,39 @@ fn corpus_runs_through_the_cli() {
         "wavesim run failed:\n{}",
         failures.join("\n")
     );
+}
+
+/// Workgroups on several host threads give the reference results too (race-free kernels, and
+/// kernels whose atomics commute), for the listed runs with many workgroups.
+#[test]
+fn listed_runs_pass_with_parallel_workgroups() {
+    let expected = expected_pass();
+    let jobs: Vec<(Run, &str)> = runs()
+        .into_iter()
+        .flat_map(|r| [(r.clone(), "w32"), (r, "w64")])
+        .filter(|(r, w)| expected.contains(&(r.name.clone(), w.to_string())))
+        .filter(|(r, _)| {
+            let wgs: u64 = r
+                .global
+                .iter()
+                .zip(&r.local)
+                .map(|(g, l)| g.div_ceil(*l) as u64)
+                .product();
+            wgs >= 4
+        })
+        .collect();
+    let mut failures = Vec::new();
+    for (r, w) in &jobs {
+        if let Err(e) = run_api_threads(r, w, 3) {
+            failures.push(format!("{} {w}: {e}", r.name));
+        }
+    }
+    println!(
+        "parallel workgroups: {} of {} listed runs pass",
+        jobs.len() - failures.len(),
+        jobs.len()
+    );
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
 #[test]
