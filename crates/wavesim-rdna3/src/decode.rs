@@ -158,7 +158,7 @@ pub struct Inst {
     /// is signed), DS offset0 | offset1 << 8, LDSDIR wait_vdst, VINTERP wait_exp, EXP target,
     /// MIMG number of address VGPRs, s_getreg/s_setreg hwreg.
     pub imm: i32,
-    /// Second immediate: MTBUF format, MIMG dmask | dim << 4, EXP enable mask, LDSDIR
+    /// Second immediate: MTBUF format, MIMG dmask | dim << 4 | data VGPR count << 8, EXP enable mask, LDSDIR
     /// attr << 2 | channel, VOPD Y opcode index, s_atc_probe* probe bits.
     pub imm2: u32,
     pub flags: u32,
@@ -1552,7 +1552,8 @@ pub fn mimg_addr_dwords(op: Op, dim: u32, a16: bool) -> u32 {
     let comps = if coords { COORDS[d] } else { 0 } + u32::from(lod);
     let mut words = extra + if a16 { comps.div_ceil(2) } else { comps };
     if grads {
-        if a16 || g16 {
+        // gfx11 has separate g16 opcodes, so a16 alone does not pack the gradients.
+        if g16 {
             words += (GRADS[d] / 2).next_multiple_of(2);
         } else {
             words += GRADS[d];
@@ -1594,12 +1595,56 @@ fn decode_mimg(w: &Words, w0: u32, lk: &Lookup) -> Result<Option<Inst>, DecodeEr
     i.dst[0] = opnd::vgpr(bits(w1, 15, 8));
     i.src[1] = (bits(w1, 20, 16) << 2) as u16;
     i.src[2] = (bits(w1, 30, 26) << 2) as u16;
-    let addrs = mimg_addr_dwords(op, dim, i.flags & iflags::A16 != 0);
+    // Instructions without a sampler must leave the ssamp field zero; the packed (_pck)
+    // loads and stores have no d16 form.
+    let name = op.name();
+    let sampler = name.starts_with("image_sample") || name.starts_with("image_gather4");
+    if (!sampler && bits(w1, 30, 26) != 0) || (name.contains("_pck") && i.flags & iflags::D16 != 0)
+    {
+        return Ok(None);
+    }
+    let mut addrs = mimg_addr_dwords(op, dim, i.flags & iflags::A16 != 0);
+    // Data VGPRs: one per enabled channel (four for gather4), halved by d16, plus one for tfe.
+    let dmask = bits(w0, 11, 8);
+    let chans = if name.starts_with("image_gather4") {
+        4
+    } else {
+        dmask.count_ones().max(1)
+    };
+    let d16 = i.flags & iflags::D16 != 0;
+    let mut vdata = if d16 { chans.div_ceil(2) } else { chans };
+    if i.flags & iflags::TFE != 0 {
+        vdata += 1;
+    }
+    if name.starts_with("image_atomic") {
+        // LLVM only has atomic variants with 1, 2 and 4 data dwords (cmpswap: 2 and 4; 4 is
+        // printed as a 5-register tuple for the non-cmpswap ones); any other size keeps the
+        // default variant: 1 (cmpswap 2) data and 1 address VGPR.
+        if d16 {
+            return Ok(None);
+        }
+        let cmpswap = name.starts_with("image_atomic_cmpswap");
+        vdata = match (cmpswap, vdata) {
+            (false, 1 | 2) => vdata,
+            (false, 4) => 5,
+            (true, 2 | 4) => vdata,
+            (true, _) => {
+                addrs = 1;
+                2
+            }
+            (false, _) => {
+                addrs = 1;
+                1
+            }
+        };
+    }
+    i.imm2 |= vdata << 8;
     i.imm = addrs as i32;
     if nsa {
         i.flags |= iflags::NSA;
-        // Non-sequential addresses: one extra dword per four address VGPRs after the first.
-        let extra = (addrs.saturating_sub(1)).div_ceil(4) as usize;
+        // Non-sequential addresses: up to five address operands (the fifth takes all remaining
+        // VGPRs as one tuple), the second to fifth in one extra dword.
+        let extra = (addrs.min(5).saturating_sub(1)).div_ceil(4) as usize;
         for k in 0..extra {
             let v = w.get(2 + k)?;
             if k == 0 {

@@ -1302,31 +1302,19 @@ impl Printer<'_> {
         let sig = i.op.sig();
         let name = self.name();
         let dmask = i.imm2 & 0xf;
-        let dim = i.imm2 >> 4;
+        let dim = i.imm2 >> 4 & 7;
         let mut ops: Vec<String> = Vec::new();
-        let comps = if name.starts_with("image_gather4") {
-            4
-        } else {
-            dmask.count_ones().max(1)
-        };
-        let mut dwd = if i.flags & iflags::D16 != 0 {
-            comps.div_ceil(2)
-        } else {
-            comps
-        };
-        if i.flags & iflags::TFE != 0 {
-            dwd += 1;
-        }
+        let dwd = i.imm2 >> 8 & 0xff;
         let _ = sig;
         ops.push(vreg(i.dst[0], dwd));
         let addrs = i.imm as u32;
         if i.flags & iflags::NSA != 0 {
             let mut v = vec![vreg(i.src[0], 1)];
-            for k in 1..addrs {
-                v.push(vreg(
-                    opnd::vgpr(i.lit.checked_shr(8 * (k - 1)).unwrap_or(0) & 0xff),
-                    1,
-                ));
+            let n = addrs.min(5);
+            for k in 1..n {
+                // The fifth operand holds all remaining address VGPRs.
+                let width = if k == 4 { addrs - 4 } else { 1 };
+                v.push(vreg(opnd::vgpr(i.lit >> (8 * (k - 1)) & 0xff), width));
             }
             ops.push(format!("[{}]", v.join(", ")));
         } else {
@@ -1336,7 +1324,13 @@ impl Printer<'_> {
         if name.starts_with("image_sample") || name.starts_with("image_gather4") {
             ops.push(sreg(i.src[2], 4));
         }
-        let mut s = join(name, &ops);
+        // LLVM's NSA sampler syntax has an extra space after the mnemonic.
+        let sampler = name.starts_with("image_sample") || name.starts_with("image_gather4");
+        let mut s = if sampler && i.flags & iflags::NSA != 0 {
+            format!("{name}  {}", ops.join(", "))
+        } else {
+            join(name, &ops)
+        };
         if dmask != 0 {
             let _ = write!(s, " dmask:{dmask:#x}");
         }
