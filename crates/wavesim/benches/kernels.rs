@@ -567,21 +567,31 @@ fn main() {
     let all = std::thread::available_parallelism().map_or(1, |n| n.get());
     let threads: Vec<usize> = if all > 1 { vec![1, all] } else { vec![1] };
     type Make = fn() -> Case;
-    let cases: &[Make] = &[
-        || hash_mix(false),
-        || hash_mix(true),
-        || mandelbrot(false),
-        || mandelbrot(true),
-        saxpy,
-        sgemm_naive,
-        sgemm_tiled,
-        lds_reduce,
-        || histogram(false),
-        || histogram(true),
-        f64_horner,
+    let cases: &[(&str, Make)] = &[
+        ("hash_mix", || hash_mix(false)),
+        ("hash_mix_w64", || hash_mix(true)),
+        ("mandelbrot", || mandelbrot(false)),
+        ("mandelbrot_w64", || mandelbrot(true)),
+        ("saxpy", saxpy),
+        ("sgemm_naive", sgemm_naive),
+        ("sgemm_tiled", sgemm_tiled),
+        ("lds_reduce", lds_reduce),
+        ("histogram_global", || histogram(false)),
+        ("histogram_local", || histogram(true)),
+        ("f64_horner", f64_horner),
     ];
-    for make in cases {
-        bench_case(&mut cr, make(), &threads);
+    let filters = name_filters();
+    for (name, make) in cases {
+        // Build (and model) only the cases the name filter selects.
+        let selected = filters.is_empty()
+            || threads.iter().any(|t| {
+                filters
+                    .iter()
+                    .any(|f| format!("{name}/threads={t}").contains(f.as_str()))
+            });
+        if selected {
+            bench_case(&mut cr, make(), &threads);
+        }
     }
     cr.final_summary();
     print_summary();
