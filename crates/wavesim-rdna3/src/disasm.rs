@@ -1013,7 +1013,7 @@ impl Printer<'_> {
         // Packed math defaults op_sel_hi to all ones; the mix ops (not packed) to zeros; the
         // 32-bit-accumulator WMMAs have no op_sel_hi at all.
         let hi_default = if mix { 0 } else { mask };
-        if !(wmma && !decode::wmma_has_op_sel(op)) && i.op_sel_hi & mask != hi_default {
+        if (!wmma || decode::wmma_has_op_sel(op)) && i.op_sel_hi & mask != hi_default {
             let _ = write!(s, " op_sel_hi:{}", list(i.op_sel_hi));
         }
         if !mix {
