@@ -1598,7 +1598,9 @@ fn decode_mimg(w: &Words, w0: u32, lk: &Lookup) -> Result<Option<Inst>, DecodeEr
     // Instructions without a sampler must leave the ssamp field zero; the packed (_pck)
     // loads and stores have no d16 form.
     let name = op.name();
-    let sampler = name.starts_with("image_sample") || name.starts_with("image_gather4");
+    let sampler = name.starts_with("image_sample")
+        || name.starts_with("image_gather4")
+        || name == "image_get_lod";
     if (!sampler && bits(w1, 30, 26) != 0) || (name.contains("_pck") && i.flags & iflags::D16 != 0)
     {
         return Ok(None);

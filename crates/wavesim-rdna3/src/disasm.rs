@@ -1321,11 +1321,16 @@ impl Printer<'_> {
             ops.push(vreg(i.src[0], addrs));
         }
         ops.push(sreg(i.src[1], 8));
-        if name.starts_with("image_sample") || name.starts_with("image_gather4") {
+        if name.starts_with("image_sample")
+            || name.starts_with("image_gather4")
+            || name == "image_get_lod"
+        {
             ops.push(sreg(i.src[2], 4));
         }
         // LLVM's NSA sampler syntax has an extra space after the mnemonic.
-        let sampler = name.starts_with("image_sample") || name.starts_with("image_gather4");
+        let sampler = name.starts_with("image_sample")
+            || name.starts_with("image_gather4")
+            || name == "image_get_lod";
         let mut s = if sampler && i.flags & iflags::NSA != 0 {
             format!("{name}  {}", ops.join(", "))
         } else {
