@@ -483,8 +483,17 @@ fn rounding_to_integers_and_frexp() {
     assert_eq!(un32(m, &rndne, f(3.5)), f(4.0));
     assert_eq!(un32(m, &rndne, f(-0.5)), f(-0.0));
     assert_eq!(un32(m, &fract, f(-1.25)), f(0.75));
-    // fract of a tiny negative rounds up to 1.0 per the pseudocode (S0 + -floor(S0)).
-    assert_eq!(un32(m, &fract, f(-1e-10)), f(1.0));
+    // fract of a tiny negative: S0 + -floor(S0) rounds to 1.0, which v_fract caps at the
+    // largest f32 below 1.0 (OpenCL fract's fmin(x - floor(x), 0x1.fffffep-1f)).
+    assert_eq!(un32(m, &fract, f(-1e-10)), 0x3f7f_ffff);
+    // -2^-149, the smallest negative denormal.
+    assert_eq!(un32(m, &fract, 0x8000_0001), 0x3f7f_ffff);
+    // 1 - 2^-25 is a tie between 1 - 2^-24 and 1.0, rounding to even gives 1.0: capped too.
+    assert_eq!(un32(m, &fract, f(-(2f32.powi(-25)))), 0x3f7f_ffff);
+    // -2^-24 gives exactly 1 - 2^-24 (no rounding, no cap); -0 gives +0.
+    assert_eq!(un32(m, &fract, f(-(2f32.powi(-24)))), 0x3f7f_ffff);
+    assert_eq!(un32(m, &fract, f(-(2f32.powi(-23)))), 0x3f7f_fffe);
+    assert_eq!(un32(m, &fract, f(-0.0)), 0);
     assert_eq!(un32(m, &fract, f(f32::INFINITY)), 0xffc0_0000);
     let mant = [0x7e048100];
     let expo = [0x7e047f00];
@@ -598,4 +607,188 @@ fn div_scale_writes_mask_in_wave64() {
     assert_eq!(h.wave.vcc(), 1 << 40);
     assert_eq!(h.v(3, 40), f(1e-30 * 2f32.powi(64)));
     assert_eq!(h.v(3, 0), f(1.0));
+}
+
+/// v_fract caps at the largest value below 1.0 in every width (f16 0x3bff, f64
+/// 0x3fef_ffff_ffff_ffff), lane by lane, wave32 and wave64 with EXEC partly off.
+#[test]
+fn fract_caps_below_one_all_widths() {
+    for w64 in [false, true] {
+        let mut h = h(w64);
+        // f16: lanes alternate -2^-20 (1 - 2^-20 rounds to 1.0 in f16) and -1.25 (0.75).
+        h.set_v(0, |l| if l % 2 == 0 { 0x8000 | 0x0010 } else { 0xbd00 });
+        h.set_v(2, |_| 0xdead_0000);
+        h.wave.set_exec(0xffff_0000_ffff_fffe);
+        h.run(&[0x7e04bf00]).unwrap(); // v_fract_f16_e32 v2, v0
+        for l in 0..h.wave.lanes() {
+            let active = 0xffff_0000_ffff_fffeu64 >> l & 1 != 0;
+            let want = match (active, l % 2) {
+                (false, _) => 0xdead_0000,
+                // a VOP1 f16 result keeps the destination's high half
+                (true, 0) => 0xdead_3bff,
+                _ => 0xdead_3a00,
+            };
+            assert_eq!(h.v(2, l), want, "f16 wave64={w64} lane {l}");
+        }
+        // f64: -2^-60 -> 1 - 2^-60 rounds to 1.0 -> capped; 2.75 -> 0.75.
+        h.wave.set_exec(u64::MAX);
+        h.set_v(0, |_| 0);
+        h.set_v(1, |l| if l < 8 { 0xbc30_0000 } else { 0x4006_0000 });
+        h.run(&[0x7e047d00]).unwrap(); // v_fract_f64_e32 v[2:3], v[0:1]
+        for l in 0..h.wave.lanes() {
+            let want = if l < 8 {
+                0x3fef_ffff_ffff_ffff
+            } else {
+                0.75f64.to_bits()
+            };
+            assert_eq!(d(&h, 2, l).to_bits(), want, "f64 wave64={w64} lane {l}");
+        }
+    }
+}
+
+/// LLVM's correctly rounded f32 division expansion in lanes of one wave: quotients that
+/// overflow even after v_div_scale's 2^64 scaling (the fma refinements meet inf - inf; the
+/// hardware's v_div_fixup returns OVERFLOW, a signed infinity, for the NaN), and denominators
+/// above 2^126 with denormal quotients (v_div_scale's "1/S1 denormal" test is an f64 test,
+/// never true for f32, so the numerator is scaled up instead of the denominator to +inf).
+#[test]
+fn division_sequence_overflow_and_huge_denominators() {
+    let cases: [(u32, u32); 10] = [
+        (0x7f7f_ffff, 0x0000_0001), // FLT_MAX / 2^-149 = +inf
+        (0x6f16_890e, 0x8c28_50a2), // 4.66e28 / -1.30e-31 = -inf (normal operands)
+        (0xedcc_277f, 0x093e_ce5a), // -7.9e27 / 2.3e-33 = -inf
+        (0xf536_69cb, 0x8000_3375), // -2.3e32 / -1.8e-41 = +inf
+        (0x3b65_2682, 0x7e90_127b), // 0.0035 / 9.6e37: a denormal quotient
+        (0x3f80_0000, 0x7e90_127b), // 1 / 9.6e37: denormal
+        (0x3f80_0000, 0x7f7f_ffff), // 1 / FLT_MAX: denormal
+        (0x7f00_0000, 0x7f7f_ffff), // 2^127 / FLT_MAX: normal, huge denominator
+        (0x3f80_0000, 0x4040_0000), // 1 / 3
+        (0x0000_0400, 0x0000_0003), // denormal / denormal = 341.33
+    ];
+    let words = [
+        0xd6fc0a02, 0x04020301, // v_div_scale_f32 v2, s10, v1, v1, v0
+        0xd6fc6a03, 0x04020300, // v_div_scale_f32 v3, vcc_lo, v0, v1, v0
+        0x7e085502, // v_rcp_f32_e32 v4, v2
+        0xd6130005, 0x23ca0902, // v_fma_f32 v5, -v2, v4, 1.0
+        0xd6130004, 0x04120905, // v_fma_f32 v4, v5, v4, v4
+        0x100a0903, // v_mul_f32_e32 v5, v3, v4
+        0xd6130006, 0x240e0b02, // v_fma_f32 v6, -v2, v5, v3
+        0xd6130005, 0x04160906, // v_fma_f32 v5, v6, v4, v5
+        0xd6130002, 0x240e0b02, // v_fma_f32 v2, -v2, v5, v3
+        0xd6370002, 0x04160902, // v_div_fmas_f32 v2, v2, v4, v5
+        0xd6270002, 0x04020302, // v_div_fixup_f32 v2, v2, v1, v0
+    ];
+    for w64 in [false, true] {
+        let mut h = h(w64);
+        let n = cases.len();
+        h.set_v(0, |l| cases[l % n].0);
+        h.set_v(1, |l| cases[l % n].1);
+        h.run(&words).unwrap();
+        for l in 0..h.wave.lanes() {
+            let (a, b) = (
+                f32::from_bits(cases[l % n].0),
+                f32::from_bits(cases[l % n].1),
+            );
+            // Rust's f32 division is IEEE correctly rounded (denormals kept).
+            let want = (a / b).to_bits();
+            assert_eq!(h.v(2, l), want, "wave64={w64} lane {l}: {a:e} / {b:e}");
+        }
+    }
+}
+
+/// xorshift64 for reproducible operand sweeps.
+fn xorshift(s: &mut u64) -> u64 {
+    *s ^= *s << 13;
+    *s ^= *s >> 7;
+    *s ^= *s << 17;
+    *s
+}
+
+/// LLVM's division expansions exist to give the IEEE quotient; with v_div_scale,
+/// v_div_fmas and v_div_fixup behaving as the hardware does they must, for every operand pair
+/// (all exponents: zeros, denormals, huge, infinities; NaN results only compared as NaN).
+#[test]
+fn division_sequences_are_correctly_rounded_over_random_operands() {
+    const F32_DIV: [u32; 20] = [
+        0xd6fc0a02, 0x04020301, // v_div_scale_f32 v2, s10, v1, v1, v0
+        0xd6fc6a03, 0x04020300, // v_div_scale_f32 v3, vcc_lo, v0, v1, v0
+        0x7e085502, // v_rcp_f32_e32 v4, v2
+        0xd6130005, 0x23ca0902, // v_fma_f32 v5, -v2, v4, 1.0
+        0xd6130004, 0x04120905, // v_fma_f32 v4, v5, v4, v4
+        0x100a0903, // v_mul_f32_e32 v5, v3, v4
+        0xd6130006, 0x240e0b02, // v_fma_f32 v6, -v2, v5, v3
+        0xd6130005, 0x04160906, // v_fma_f32 v5, v6, v4, v5
+        0xd6130002, 0x240e0b02, // v_fma_f32 v2, -v2, v5, v3
+        0xd6370002, 0x04160902, // v_div_fmas_f32 v2, v2, v4, v5
+        0xd6270002, 0x04020302, // v_div_fixup_f32 v2, v2, v1, v0
+    ];
+    const F64_DIV: [u32; 21] = [
+        0xd6fd0a04, 0x04020502, // v_div_scale_f64 v[4:5], s10, v[2:3], v[2:3], v[0:1]
+        0xd6fd6a06, 0x04020500, // v_div_scale_f64 v[6:7], vcc_lo, v[0:1], v[2:3], v[0:1]
+        0x7e105f04, // v_rcp_f64_e32 v[8:9], v[4:5]
+        0xd614000a, 0x23ca1104, // v_fma_f64 v[10:11], -v[4:5], v[8:9], 1.0
+        0xd6140008, 0x04221508, // v_fma_f64 v[8:9], v[8:9], v[10:11], v[8:9]
+        0xd614000a, 0x23ca1104, // v_fma_f64 v[10:11], -v[4:5], v[8:9], 1.0
+        0xd6140008, 0x04221508, // v_fma_f64 v[8:9], v[8:9], v[10:11], v[8:9]
+        0xd728000a, 0x00021106, // v_mul_f64 v[10:11], v[6:7], v[8:9]
+        0xd614000c, 0x241a1504, // v_fma_f64 v[12:13], -v[4:5], v[10:11], v[6:7]
+        0xd638000c, 0x042a110c, // v_div_fmas_f64 v[12:13], v[12:13], v[8:9], v[10:11]
+        0xd6280004, 0x0402050c, // v_div_fixup_f64 v[4:5], v[12:13], v[2:3], v[0:1]
+    ];
+    let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+    // f32: random sign, exponent field and mantissa (NaN inputs replaced by 1.0).
+    let mut r32 = |s: &mut u64| {
+        let b = xorshift(s) as u32;
+        if f32::from_bits(b).is_nan() {
+            0x3f80_0000
+        } else {
+            b
+        }
+    };
+    for round in 0..150 {
+        let w64 = round % 2 == 1;
+        let mut h = h(w64);
+        let ops: Vec<(u32, u32)> = (0..64).map(|_| (r32(&mut seed), r32(&mut seed))).collect();
+        h.set_v(0, |l| ops[l].0);
+        h.set_v(1, |l| ops[l].1);
+        h.run(&F32_DIV).unwrap();
+        for l in 0..h.wave.lanes() {
+            let (a, b) = (f32::from_bits(ops[l].0), f32::from_bits(ops[l].1));
+            let (got, want) = (f32::from_bits(h.v(2, l)), a / b);
+            assert!(
+                got.to_bits() == want.to_bits() || (got.is_nan() && want.is_nan()),
+                "f32 {a:e} / {b:e} ({:#x} / {:#x}): got {got:e} want {want:e}",
+                ops[l].0,
+                ops[l].1
+            );
+        }
+    }
+    let mut r64 = |s: &mut u64| {
+        let b = xorshift(s);
+        if f64::from_bits(b).is_nan() {
+            1f64.to_bits()
+        } else {
+            b
+        }
+    };
+    for round in 0..150 {
+        let w64 = round % 2 == 1;
+        let mut h = h(w64);
+        let ops: Vec<(u64, u64)> = (0..64).map(|_| (r64(&mut seed), r64(&mut seed))).collect();
+        h.set_v(0, |l| ops[l].0 as u32);
+        h.set_v(1, |l| (ops[l].0 >> 32) as u32);
+        h.set_v(2, |l| ops[l].1 as u32);
+        h.set_v(3, |l| (ops[l].1 >> 32) as u32);
+        h.run(&F64_DIV).unwrap();
+        for l in 0..h.wave.lanes() {
+            let (a, b) = (f64::from_bits(ops[l].0), f64::from_bits(ops[l].1));
+            let (got, want) = (d(&h, 4, l), a / b);
+            assert!(
+                got.to_bits() == want.to_bits() || (got.is_nan() && want.is_nan()),
+                "f64 {a:e} / {b:e} ({:#x} / {:#x}): got {got:e} want {want:e}",
+                ops[l].0,
+                ops[l].1
+            );
+        }
+    }
 }

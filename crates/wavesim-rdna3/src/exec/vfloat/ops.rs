@@ -170,14 +170,25 @@ pub fn round_int(f: FpFmt, x: u64, rm: Round, m: &FpMode) -> u64 {
     flush_out(f, soft::round_int(f, flush_in(f, x, m), rm), m)
 }
 
-/// v_fract: S0 + -floor(S0), rounded per MODE (so it can round up to 1.0, as on hardware).
+/// v_fract: S0 + -floor(S0), then capped at the largest value below 1.0. For a tiny negative
+/// S0 the sum rounds up to 1.0; the hardware (CI and later) returns 0x3f7fffff (f32) instead,
+/// the OpenCL `fmin(x - floor(x), 0x1.fffffep-1f)` definition: LLVM relies on it (its
+/// `amdgcn.fract` constant folding applies that minimum, and it emits no clamp after v_fract
+/// except on SI, whose v_fract lacked it). inf gives NaN (inf - inf).
 pub fn fract(f: FpFmt, x: u64, m: &FpMode) -> u64 {
     let x = flush_in(f, x, m);
     if f.is_nan(x) {
         return f.quiet(x);
     }
     let fl = soft::round_int(f, x, Round::Down);
-    soft::add(f, x, fl ^ f.sign_bit(), &m.ctl(f))
+    let r = soft::add(f, x, fl ^ f.sign_bit(), &m.ctl(f));
+    // The result is >= +0 unless NaN; 1.0 is the only value to cap.
+    let below_one = ((f.bias() as u64) << f.mbits) - 1;
+    if !f.is_nan(r) && r > below_one {
+        below_one
+    } else {
+        r
+    }
 }
 
 /// v_ldexp: S0 * 2^S1.
@@ -313,6 +324,12 @@ pub fn div_fixup(f: FpFmt, q: u64, d: u64, n: u64, m: &FpMode) -> u64 {
             return f.zero(sign_out);
         }
     }
+    if f.is_nan(q) {
+        // The quotient the macro computed overflowed on the way (inf - inf in its fma
+        // refinements, e.g. 1e28 / 1e-31 where even the 2^64-scaled quotient exceeds the
+        // range): the hardware returns OVERFLOW (signed infinity), not the NaN.
+        return f.inf(sign_out);
+    }
     f.zero(sign_out) | (q & f.abs_mask())
 }
 
@@ -342,8 +359,10 @@ pub fn div_scale(f: FpFmt, s0: u64, d: u64, n: u64, m: &FpMode) -> (u64, bool) {
     } else {
         f32::MIN_POSITIVE as f64
     };
-    // "1/S1 is denormal" and "S2/S1 is denormal" in the operation's own format.
+    // "1/S1 is denormal" (S1 above 2^126 for f32, 2^1022 for f64) in the operation's own
+    // format, so that the reciprocal the macro refines keeps full precision.
     let rcp_denorm = 1.0 / fd.abs() < min_normal;
+    // "S2/S1 is denormal" in the operation's own format.
     let quot_denorm = if f == F64 {
         // |n/d| < 2^-1022, decided from exponents without underflowing the host division.
         let (a, b) = (fnn.abs().log2(), fd.abs().log2());
@@ -357,7 +376,13 @@ pub fn div_scale(f: FpFmt, s0: u64, d: u64, n: u64, m: &FpMode) -> (u64, bool) {
     } else if f.is_denorm(d) {
         (scaled(s0, up), false)
     } else if rcp_denorm && quot_denorm {
-        (if s0 == d { scaled(s0, up) } else { s0 }, true)
+        // Huge denominator, denormal quotient. The pseudocode's comment says "only scale the
+        // denominator"; it must go down by 2^64 (up, it would overflow to +inf since it
+        // exceeds 2^126): the scaled quotient n / (d * 2^-64) is then normal, the reciprocal
+        // too, and v_div_fmas (VCC set, result below 1) scales the result back by 2^-64 with
+        // one rounding, which is what keeps LLVM's division expansion correctly rounded
+        // (x / 1e38 for small x).
+        (if s0 == d { scaled(s0, -up) } else { s0 }, true)
     } else if rcp_denorm {
         (scaled(s0, -up), false)
     } else if quot_denorm {
