@@ -159,6 +159,7 @@ fn f32_directed_rounding_of_exact_products_and_sums() {
             rm,
             ftz_in: false,
             ftz_out: false,
+            detect: false,
         };
         for _ in 0..100_000 {
             // normal inputs of moderate range: products and sums are exact in f64

@@ -80,16 +80,7 @@ pub fn read_scalar(w: &Wave, inst: &Inst, code: u16, ty: Ty) -> u64 {
                 v as u32 as u64
             }
         }
-        240..=248 => {
-            let k = (code - 240) as usize;
-            if wide {
-                INLINE_F64[k]
-            } else if ty.is_16bit() {
-                INLINE_F16[k] as u64
-            } else {
-                INLINE_F32[k] as u64
-            }
-        }
+        240..=248 => inline_float(code, ty),
         opnd::SHARED_BASE => aperture(SHARED_APERTURE, wide),
         opnd::SHARED_LIMIT => aperture(SHARED_APERTURE + APERTURE_SIZE - 1, wide),
         opnd::PRIVATE_BASE => aperture(PRIVATE_APERTURE, wide),
@@ -100,6 +91,44 @@ pub fn read_scalar(w: &Wave, inst: &Inst, code: u16, ty: Ty) -> u64 {
         opnd::LITERAL => literal(inst.lit, ty),
         _ => 0,
     }
+}
+
+/// The value of float inline constant `code` (240..=248) for an operand of type `ty` (RDNA3 ISA
+/// 4.1 and 7.5.1): 64-bit operands get the f64 value; 16-bit operands, packed or not, the f16
+/// value zero-extended ("the 16-bit floating point in the low bits and zeros in the high
+/// bits"); bf16 operands the upper 16 bits of the f32 value ("BF16 uses 32-bit float constants
+/// and then the BF16 operand selects the upper 16 bits"); everything else the f32 value.
+#[inline]
+pub fn inline_float(code: u16, ty: Ty) -> u64 {
+    let k = (code.clamp(240, 248) - 240) as usize;
+    match ty {
+        Ty::Bf16 | Ty::PkBf16 => (INLINE_F32[k] >> 16) as u64,
+        Ty::PkF16 => INLINE_F16[k] as u64,
+        t if t.dwords() == 2 => INLINE_F64[k],
+        t if t.is_16bit() => INLINE_F16[k] as u64,
+        _ => INLINE_F32[k] as u64,
+    }
+}
+
+/// True for the inline-constant operand codes (integers 128..=208, floats 240..=248).
+#[inline]
+pub fn is_inline_const(code: u16) -> bool {
+    matches!(code, 128..=208 | 240..=248)
+}
+
+/// An inline constant as a packed 2 x 16-bit source of a dot instruction that has no OPSEL for
+/// it (v_dot2acc_f32_f16 in VOP2 and VOPD, v_dot2_f16_f16, v_dot2_bf16_bf16): its 16-bit value
+/// is duplicated into both halves (RDNA3 ISA 7.5.1 table: DOT2ACC "Duplicate lo to hi, ignore
+/// OPSEL"). Float constants are f16 (or the bf16 upper half of the f32 value, `ty` = PkBf16);
+/// integer constants their low 16 bits. None for any other operand.
+#[inline]
+pub fn dot_inline_const(code: u16, ty: Ty) -> Option<u32> {
+    let v = match code {
+        128..=208 => inline_int(code) as u32 & 0xffff,
+        240..=248 => inline_float(code, ty) as u32 & 0xffff,
+        _ => return None,
+    };
+    Some(v | v << 16)
 }
 
 /// A 32-bit literal widened to the operand type (RDNA3 ISA, "Literal constants": a 64-bit float
@@ -319,6 +348,11 @@ pub struct FpMode {
     pub f64: FpCtl,
     pub dx10_clamp: bool,
     pub ieee: bool,
+    /// IEEE exception flags are recorded (`soft::raise`): MODE.EXCP_EN has an enabled float or
+    /// integer-divide bit and DX10_CLAMP, which suppresses all VALU exceptions, is clear (RDNA3
+    /// ISA 3.4.2). Only then does TRAPSTS.EXCP accumulate: the ISA accumulates it regardless of
+    /// EXCP_EN, which would cost the default path the bookkeeping.
+    pub detect: bool,
 }
 
 impl FpMode {
@@ -326,16 +360,19 @@ impl FpMode {
     #[inline]
     pub fn of(w: &Wave) -> FpMode {
         let m = w.hw.mode;
+        let detect = m & MODE_EXCP_EN_VALU != 0 && m & (1 << 8) == 0;
         let ctl = |round: u32, den: u32| FpCtl {
             rm: Round::from_bits(round),
             ftz_in: den & 1 == 0,
             ftz_out: den & 2 == 0,
+            detect,
         };
         FpMode {
             f32: ctl(m, (m >> 4) & 3),
             f64: ctl(m >> 2, (m >> 6) & 3),
             dx10_clamp: m & (1 << 8) != 0,
             ieee: m & (1 << 9) != 0,
+            detect,
         }
     }
 
@@ -350,6 +387,11 @@ impl FpMode {
         }
     }
 }
+
+/// MODE.EXCP_EN bits of the exceptions VALU instructions raise: invalid [12], input denormal
+/// [13], divide by zero [14], overflow [15], underflow [16], inexact [17], integer divide by
+/// zero [18] (RDNA3 ISA 3.4.2, Table 6).
+pub const MODE_EXCP_EN_VALU: u32 = 0x7f << 12;
 
 /// The float format of an operand type, if it is a float type (packed types give their half).
 #[inline]

@@ -278,13 +278,39 @@ fn trap(w: &mut Wave, i: &Inst, _: &mut Ctx) -> Result<Flow, ExecError> {
         return NEXT;
     }
     let trap_id = i.imm as u32 & 0xff;
-    let pc = w.pc.wrapping_sub(i.len as u64) & PC_MASK;
-    // Trap entry is done by hardware, so the TTMP writes do not need PRIV.
+    let pc = w.pc.wrapping_sub(i.len as u64);
+    Ok(enter_trap(w, trap_id, pc))
+}
+
+/// Trap entry, as hardware performs it for s_trap, exceptions and illegal instructions (seed
+/// 000, "Trap and exception registers"): {TTMP1, TTMP0} = {7'h0, HT = 0, trapID[7:0],
+/// PC[47:0]}, STATUS.PRIV = 1, PC = TBA. The caller checks STATUS.TRAP_EN. Trap entry is done by
+/// hardware, so the TTMP writes do not need PRIV.
+pub fn enter_trap(w: &mut Wave, trap_id: u32, pc: u64) -> Flow {
+    let pc = pc & PC_MASK;
     w.sgpr[108] = pc as u32;
-    w.sgpr[109] = (pc >> 32) as u32 | trap_id << 16;
+    w.sgpr[109] = (pc >> 32) as u32 | (trap_id & 0xff) << 16;
     w.hw.status |= status::PRIV;
     w.pc = w.tba & PC_MASK;
-    Ok(Flow::Jump)
+    Flow::Jump
+}
+
+/// TRAPSTS.ILLEGAL_INST (RDNA3 ISA 3.4.9).
+pub const TRAPSTS_ILLEGAL_INST: u32 = 1 << 11;
+
+/// An illegal instruction at `inst` (its PC is `w.pc - inst.len`): with a trap handler present
+/// and the wave not already in it, TRAPSTS.ILLEGAL_INST is set and the handler entered with
+/// trapID 0 and the PC of the illegal instruction, which never executes (the hardware's
+/// generated s_trap takes its place); otherwise the dispatch ends with `err`, the ISA's "send
+/// an interrupt and halt" (RDNA3 ISA 3.4.9 TRAPSTS.ILLEGAL_INST; illegal instructions cannot be
+/// masked).
+pub fn illegal(w: &mut Wave, inst: &Inst, err: ExecError) -> Result<Flow, ExecError> {
+    if w.hw.status & status::TRAP_EN == 0 || w.privileged() {
+        return Err(err);
+    }
+    w.hw.trapsts |= TRAPSTS_ILLEGAL_INST;
+    let pc = w.pc.wrapping_sub(inst.len as u64);
+    Ok(enter_trap(w, 0, pc))
 }
 
 /// The handler for each program-control op.
@@ -356,12 +382,13 @@ pub fn handler(op: Op) -> Option<Handler> {
         // ---------------------------------------------------------------- end, barrier
         S_ENDPGM | S_ENDPGM_SAVED => |_, _, _| Ok(Flow::End),
         S_BARRIER => |_, _, _| Ok(Flow::Barrier),
-        S_CODE_END => |_, _, _| {
-            Err(other(
+        S_CODE_END => |w, i, _| {
+            let e = other(
                 "s_code_end: executed end-of-code padding (an illegal instruction on gfx11); \
                  the program ran past its s_endpgm"
                     .into(),
-            ))
+            );
+            illegal(w, i, e)
         },
 
         // ---------------------------------------------------------------- waits and hints

@@ -12,6 +12,7 @@
 
 use crate::decode::{opnd, Enc, Inst};
 use crate::exec::operand::{vsrc_typed, write_mask, FpMode, Lanes64};
+use crate::exec::vfloat::fpexc;
 use crate::exec::vfloat::soft::{self, FpFmt};
 use crate::exec::{Ctx, ExecError, Flow, Handler};
 use crate::isa::{flags, Fmt, Op, Ty};
@@ -130,7 +131,19 @@ fn cmp<const T: u8, const C: u8, const X: bool>(
     let mut bits = 0u64;
     if T <= T_F64 {
         let f = fmt_of(T);
-        let ctl = FpMode::of(w).ctl(f);
+        let mode = FpMode::of(w);
+        let ctl = mode.ctl(f);
+        if mode.detect {
+            // Compares raise invalid for a signalling NaN and input denormal for a subnormal
+            // input (RDNA3 ISA 3.4.9), in the lanes that execute.
+            fpexc::begin(&mode);
+            for l in 0..n {
+                if active >> l & 1 != 0 {
+                    soft::input(f, a[l], &ctl);
+                    soft::input(f, b[l], &ctl);
+                }
+            }
+        }
         for l in 0..n {
             let (x, y) = (f.flush_in(a[l], &ctl), f.flush_in(b[l], &ctl));
             let r = match T {
@@ -143,6 +156,10 @@ fn cmp<const T: u8, const C: u8, const X: bool>(
                 _ => fcond(C, soft::to_f64(f, x), soft::to_f64(f, y)),
             };
             bits |= (r as u64) << l;
+        }
+        if mode.detect {
+            write_result::<X>(w, inst, bits & active);
+            return fpexc::finish(w, inst, &mode, Flow::Next);
         }
     } else {
         for l in 0..n {

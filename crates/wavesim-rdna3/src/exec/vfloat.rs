@@ -10,13 +10,14 @@
 //! with denormals kept and no modifiers are set; NaN lanes are redone exactly so NaN
 //! propagation stays the ISA's.
 
+pub mod fpexc;
 pub mod ops;
 pub mod soft;
 
 use crate::decode::{opnd, Dpp, Inst};
 use crate::exec::operand::{
-    float_fmt, read_mask, vdst32, vdst_as_src, vdst_in_range, vdst_typed, vsrc32, vsrc_typed,
-    write_mask, FpMode, Lanes32, Lanes64,
+    dot_inline_const, float_fmt, read_mask, src_mods, vdst32, vdst_as_src, vdst_in_range,
+    vdst_typed, vsrc32, vsrc_typed, write_mask, FpMode, Lanes32, Lanes64,
 };
 use crate::exec::{ExecError, Flow, Handler};
 use crate::isa::{Op, Ty};
@@ -32,9 +33,12 @@ enum Src {
     S(usize),
     /// The destination register itself (v_fmac_*: D is the addend).
     Acc,
+    /// Instruction source k of a dot instruction without OPSEL for it: an inline constant
+    /// feeds its 16-bit value to both halves (`operand::dot_inline_const`).
+    Dup(usize),
 }
 
-use Src::{Acc, S};
+use Src::{Acc, Dup, S};
 
 /// Fills `out` with one source; returns the DPP kill mask.
 #[inline]
@@ -45,6 +49,13 @@ fn fetch(w: &Wave, inst: &Inst, s: Src, ty: Ty, out: &mut Lanes64) -> u64 {
             vdst_as_src(w, inst, ty, out);
             0
         }
+        Dup(k) => match dot_inline_const(inst.src[k], ty) {
+            Some(v) => {
+                *out = [src_mods(inst, k, ty, v as u64); LANES];
+                0
+            }
+            None => vsrc_typed(w, inst, k, ty, out),
+        },
     }
 }
 
@@ -114,6 +125,7 @@ fn run<const N: usize>(
         return Ok(Flow::Next);
     }
     let m = FpMode::of(w);
+    fpexc::begin(&m);
     let n = w.lanes();
     let mut out = [0u64; LANES];
     for l in 0..n {
@@ -121,9 +133,18 @@ fn run<const N: usize>(
             out[l] = f(core::array::from_fn(|k| vals[k][l]), l, &m);
         }
     }
-    post(inst, dty, &m, &mut out[..n]);
+    if m.detect {
+        // Output modifiers round too; only executing lanes may raise.
+        for (l, v) in out[..n].iter_mut().enumerate() {
+            if mask >> l & 1 != 0 {
+                post(inst, dty, &m, core::slice::from_mut(v));
+            }
+        }
+    } else {
+        post(inst, dty, &m, &mut out[..n]);
+    }
     vdst_typed(w, inst, dty, &out, mask);
-    Ok(Flow::Next)
+    fpexc::finish(w, inst, &m, Flow::Next)
 }
 
 fn un(w: &mut Wave, i: &Inst, s: Ty, d: Ty, f: impl Fn(u64, &FpMode) -> u64) -> R {
@@ -175,7 +196,8 @@ fn f32_op<const N: usize>(
         let mut vals = [[0u32; LANES]; N];
         for k in 0..N {
             match srcs[k] {
-                S(j) => {
+                // (Dup sources belong to the dot ops, which never come through here.)
+                S(j) | Dup(j) => {
                     vsrc32(w, inst, j, Ty::F32, &mut vals[k]);
                 }
                 Acc => vals[k].copy_from_slice(w.vrow((inst.dst[0] - opnd::VGPR0) as usize)),
@@ -259,6 +281,7 @@ fn exec_div_scale(w: &mut Wave, inst: &Inst, f: FpFmt) -> R {
     }
     let mask = w.exec() & !kill;
     let m = FpMode::of(w);
+    fpexc::begin(&m);
     let mut out = [0u64; LANES];
     let mut vcc = 0u64;
     for l in 0..w.lanes() {
@@ -271,7 +294,7 @@ fn exec_div_scale(w: &mut Wave, inst: &Inst, f: FpFmt) -> R {
     post(inst, ty, &m, &mut out);
     vdst_typed(w, inst, ty, &out, mask);
     write_mask(w, inst.dst[1], vcc);
-    Ok(Flow::Next)
+    fpexc::finish(w, inst, &m, Flow::Next)
 }
 
 /// v_div_fmas_f32/f64: fma scaled when the lane's VCC bit is set (VCC is implicit, even in
@@ -305,6 +328,25 @@ fn dot2(half: FpFmt, acc: FpFmt, a: u64, b: u64, c: u64, m: &FpMode) -> u64 {
         t = ops::add(acc, t, p, m);
     }
     t
+}
+
+/// MODE as v_dot2_f16_f16 / v_dot2_bf16_bf16 see it: round to nearest even always; f16 keeps
+/// denormals, bf16 flushes all of them (RDNA3 ISA 7.2.4: "DOT2_F16_F16 and DOT2_BF16_BF16
+/// support round-to-nearest-even rounding. DOT2_F16_F16 supports denorms, and DOT2_BF16_BF16
+/// disables all denorms").
+fn dot2_mode(m: &FpMode, bf16: bool) -> FpMode {
+    let fix = |c: soft::FpCtl| soft::FpCtl {
+        rm: Round::NearestEven,
+        ftz_in: bf16,
+        ftz_out: bf16,
+        detect: c.detect,
+    };
+    // bf16 uses the f32 fields of `FpMode::ctl`, f16 the f64/f16 ones; set both.
+    FpMode {
+        f32: fix(m.f32),
+        f64: fix(m.f64),
+        ..*m
+    }
 }
 
 /// Packs two 16-bit results (low half from `lo`).
@@ -473,9 +515,9 @@ pub fn handler(op: Op) -> Option<Handler> {
         },
         Op::V_EXP_F32 => |w, i, _| un(w, i, F32, F32, |a, m| exp2(soft::F32, a, m)),
         Op::V_LOG_F32 => |w, i, _| un(w, i, F32, F32, |a, m| log2(soft::F32, a, m)),
-        Op::V_RCP_F32 | Op::V_RCP_IFLAG_F32 => {
-            |w, i, _| un(w, i, F32, F32, |a, m| rcp(soft::F32, a, m))
-        }
+        Op::V_RCP_F32 => |w, i, _| un(w, i, F32, F32, |a, m| rcp(soft::F32, a, m)),
+        // The same reciprocal; only its exceptions differ (integer divide by zero only).
+        Op::V_RCP_IFLAG_F32 => |w, i, _| un(w, i, F32, F32, rcp_iflag),
         Op::V_RSQ_F32 => |w, i, _| un(w, i, F32, F32, |a, m| rsq(soft::F32, a, m)),
         Op::V_SQRT_F32 => |w, i, _| un(w, i, F32, F32, |a, m| sqrt(soft::F32, a, m)),
         Op::V_SIN_F32 => |w, i, _| un(w, i, F32, F32, |a, m| sincos(soft::F32, a, m, false)),
@@ -587,8 +629,9 @@ pub fn handler(op: Op) -> Option<Handler> {
         Op::V_CVT_PK_RTZ_F16_F32 => |w, i, _| {
             bin(w, i, [F32, F32], PkF16, |a, b, m| {
                 let c = m.f64.with_round(Round::Zero);
-                let h =
-                    |x: u64| soft::convert(soft::F32, soft::F16, soft::F32.flush_in(x, &m.f32), &c);
+                let h = |x: u64| {
+                    soft::convert(soft::F32, soft::F16, soft::input(soft::F32, x, &m.f32), &c)
+                };
                 pk(h(a), h(b))
             })
         },
@@ -760,25 +803,25 @@ pub fn handler(op: Op) -> Option<Handler> {
             run(
                 w,
                 i,
-                [(S(0), PkF16), (S(1), PkF16), (S(2), F16)],
+                [(Dup(0), PkF16), (Dup(1), PkF16), (S(2), F16)],
                 F16,
-                |[a, b, c], _, m| dot2(soft::F16, soft::F16, a, b, c, m),
+                |[a, b, c], _, m| dot2(soft::F16, soft::F16, a, b, c, &dot2_mode(m, false)),
             )
         },
         Op::V_DOT2_BF16_BF16 => |w, i, _| {
             run(
                 w,
                 i,
-                [(S(0), PkBf16), (S(1), PkBf16), (S(2), Bf16)],
+                [(Dup(0), PkBf16), (Dup(1), PkBf16), (S(2), Bf16)],
                 Bf16,
-                |[a, b, c], _, m| dot2(BF16, BF16, a, b, c, m),
+                |[a, b, c], _, m| dot2(BF16, BF16, a, b, c, &dot2_mode(m, true)),
             )
         },
         Op::V_DOT2ACC_F32_F16 => |w, i, _| {
             run(
                 w,
                 i,
-                [(S(0), PkF16), (S(1), PkF16), (Acc, F32)],
+                [(Dup(0), PkF16), (Dup(1), PkF16), (Acc, F32)],
                 F32,
                 |[a, b, c], _, m| dot2(soft::F16, soft::F32, a, b, c, m),
             )

@@ -856,9 +856,11 @@ pub fn handler(op: Op) -> Option<Handler> {
             }
             put16(w, i, &d, kill)
         }),
-        // v_illegal (the all-zero word) raises the illegal-instruction exception; with no trap
-        // handler modelled here the dispatch ends with an error naming the word.
-        Op::V_ILLEGAL => h!(|_w, _i| Err(ExecError::InvalidInstruction { word: 0 })),
+        // v_illegal (the all-zero word) raises the illegal-instruction exception: the trap
+        // handler runs if one is installed, else the dispatch ends with an error naming the word.
+        Op::V_ILLEGAL => {
+            h!(|w, i| crate::exec::sopp::illegal(w, i, ExecError::InvalidInstruction { word: 0 }))
+        }
         // ---- no-ops by definition (RDNA3 ISA: "Do nothing") ----
         Op::V_NOP | Op::V_PIPEFLUSH => h!(|_w, _i| Ok(Flow::Next)),
         _ => None,

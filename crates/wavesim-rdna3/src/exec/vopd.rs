@@ -9,7 +9,8 @@
 //! an inline constant source feeds both halves (ISA 7.5.1: "duplicate lo to hi").
 
 use crate::decode::{opnd, Inst};
-use crate::exec::operand::{read_scalar, vdst32, vdst_in_range, FpMode, Lanes32};
+use crate::exec::operand::{dot_inline_const, read_scalar, vdst32, vdst_in_range, FpMode, Lanes32};
+use crate::exec::vfloat::fpexc;
 use crate::exec::vfloat::ops;
 use crate::exec::vfloat::soft::{self, F16, F32};
 use crate::exec::{Ctx, ExecError, Flow, Handler};
@@ -31,12 +32,8 @@ fn read(w: &Wave, inst: &Inst, code: u16, dot: bool) -> Lanes32 {
             r %= 4;
         }
         out.copy_from_slice(w.vrow(r));
-    } else if dot && matches!(code, 240..=248) {
-        let v = read_scalar(w, inst, code, Ty::F16) as u32 & 0xffff;
-        out = [v | v << 16; LANES];
-    } else if dot && matches!(code, 128..=208) {
-        let v = read_scalar(w, inst, code, Ty::B32) as u32 & 0xffff;
-        out = [v | v << 16; LANES];
+    } else if let Some(v) = dot_inline_const(code, Ty::PkF16).filter(|_| dot) {
+        out = [v; LANES];
     } else {
         out = [read_scalar(w, inst, code, Ty::B32) as u32; LANES];
     }
@@ -179,13 +176,38 @@ pub fn exec(w: &mut Wave, inst: &Inst, _ctx: &mut Ctx) -> Result<Flow, ExecError
     let dy = read(w, inst, inst.dst[1], false);
     let mut rx = [0u32; LANES];
     let mut ry = [0u32; LANES];
-    component(w, opx, &x0, &x1, &dx, k, &mut rx)?;
-    component(w, opy, &y0, &y1, &dy, k, &mut ry)?;
+    let m = w.exec();
+    let mode = FpMode::of(w);
+    if mode.detect {
+        // Float exceptions come only from executing lanes: the others get the inputs of the
+        // first executing lane, so they raise nothing new (their results are discarded).
+        if m == 0 {
+            return Ok(Flow::Next);
+        }
+        let mut srcs = [x0, x1, dx, y0, y1, dy];
+        {
+            let first = m.trailing_zeros() as usize;
+            for v in srcs.iter_mut() {
+                let x0 = v[first];
+                for (l, x) in v.iter_mut().enumerate() {
+                    if m >> l & 1 == 0 {
+                        *x = x0;
+                    }
+                }
+            }
+        }
+        let [x0, x1, dx, y0, y1, dy] = srcs;
+        fpexc::begin(&mode);
+        component(w, opx, &x0, &x1, &dx, k, &mut rx)?;
+        component(w, opy, &y0, &y1, &dy, k, &mut ry)?;
+    } else {
+        component(w, opx, &x0, &x1, &dx, k, &mut rx)?;
+        component(w, opy, &y0, &y1, &dy, k, &mut ry)?;
+    }
     if !vdst_in_range(w, inst.dst[0], 1) || !vdst_in_range(w, inst.dst[1], 1) {
         return Ok(Flow::Next);
     }
-    let m = w.exec();
     vdst32(w, inst.dst[0], &rx, m);
     vdst32(w, inst.dst[1], &ry, m);
-    Ok(Flow::Next)
+    fpexc::finish(w, inst, &mode, Flow::Next)
 }

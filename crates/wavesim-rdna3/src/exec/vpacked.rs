@@ -16,8 +16,8 @@
 
 use crate::decode::{opnd, Inst};
 use crate::exec::operand::{read_scalar, vdst32, vdst_in_range, vsrc32, FpMode, Lanes32};
-use crate::exec::vfloat::ops;
 use crate::exec::vfloat::soft::{self, FpCtl, FpFmt, BF16, F16, F32};
+use crate::exec::vfloat::{fpexc, ops};
 use crate::exec::{Ctx, ExecError, Flow, Handler};
 use crate::isa::{Op, Ty};
 use crate::wave::{Wave, LANES};
@@ -88,8 +88,18 @@ fn pk<const N: usize>(w: &mut Wave, inst: &Inst, kind: Konst, f: impl Fn([u32; N
         v
     });
     let float = kind == Konst::F16;
+    // With float exceptions enabled only executing lanes may raise them (fpexc).
+    let mode = FpMode::of(w);
+    let detect = float && mode.detect;
+    let live = w.exec() & !kill;
+    if detect {
+        fpexc::begin(&mode);
+    }
     let mut d = [0u32; LANES];
     for l in 0..LANES {
+        if detect && live >> l & 1 == 0 {
+            continue;
+        }
         let mut lo = [0u32; N];
         let mut hi = [0u32; N];
         for k in 0..N {
@@ -102,8 +112,10 @@ fn pk<const N: usize>(w: &mut Wave, inst: &Inst, kind: Konst, f: impl Fn([u32; N
         }
         d[l] = (f(lo) & 0xffff) | (f(hi) & 0xffff) << 16;
     }
-    let m = w.exec() & !kill;
-    vdst32(w, inst.dst[0], &d, m);
+    vdst32(w, inst.dst[0], &d, live);
+    if detect {
+        return fpexc::finish(w, inst, &mode, Flow::Next);
+    }
     Ok(Flow::Next)
 }
 
@@ -191,8 +203,13 @@ fn dot2_f32(w: &mut Wave, inst: &Inst, half: FpFmt) -> R {
     let c = f32_src2(w, inst);
     let m = FpMode::of(w);
     let ctl = FpCtl::IEEE;
+    let live = w.exec() & !(ka | kb);
+    fpexc::begin(&m);
     let mut d = [0u32; LANES];
     for l in 0..LANES {
+        if m.detect && live >> l & 1 == 0 {
+            continue;
+        }
         // v_dot2_f32_bf16 ignores OPSEL for inline constants (they are replicated already).
         let (alo, ahi) = fneg(inst, 0, halves(inst, 0, a[l]));
         let (blo, bhi) = fneg(inst, 1, halves(inst, 1, b[l]));
@@ -205,9 +222,8 @@ fn dot2_f32(w: &mut Wave, inst: &Inst, half: FpFmt) -> R {
         }
         d[l] = t as u32;
     }
-    let mask = w.exec() & !(ka | kb);
-    vdst32(w, inst.dst[0], &d, mask);
-    Ok(Flow::Next)
+    vdst32(w, inst.dst[0], &d, live);
+    fpexc::finish(w, inst, &m, Flow::Next)
 }
 
 /// v_dot4_{i32_iu8,u32_u8} / v_dot8_{i32_iu4,u32_u4}: `bits`-wide elements; for the IU forms
@@ -274,8 +290,13 @@ fn fma_mix(w: &mut Wave, inst: &Inst, out: u8) -> R {
         r.copy_from_slice(w.vrow((inst.dst[0] - opnd::VGPR0) as usize));
         Some(r)
     };
+    let live = w.exec() & !kill;
+    fpexc::begin(&m);
     let mut d = [0u32; LANES];
     for l in 0..LANES {
+        if m.detect && live >> l & 1 == 0 {
+            continue;
+        }
         let x: [u64; 3] = core::array::from_fn(|k| {
             let v = srcs[k][l];
             let mut f = if inst.op_sel_hi >> k & 1 == 0 {
@@ -306,9 +327,8 @@ fn fma_mix(w: &mut Wave, inst: &Inst, out: u8) -> R {
             _ => r as u32,
         };
     }
-    let mask = w.exec() & !kill;
-    vdst32(w, inst.dst[0], &d, mask);
-    Ok(Flow::Next)
+    vdst32(w, inst.dst[0], &d, live);
+    fpexc::finish(w, inst, &m, Flow::Next)
 }
 
 // ---------------------------------------------------------------------------------------------

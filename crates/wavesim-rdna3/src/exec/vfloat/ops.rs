@@ -8,12 +8,19 @@
 //! value in all but rare near-tie cases and always within the ISA's 1 ULP. They honour denormal
 //! flushing; rounding is to nearest even.
 
-use super::soft::{self, FpFmt, Round, F16, F32, F64};
+use super::soft::{self, exc, FpFmt, Round, F16, F32, F64};
 use crate::exec::operand::FpMode;
 
+/// An input operand flushed per MODE (raising the input-denormal / sNaN exceptions when
+/// exceptions are being detected).
 #[inline]
 fn flush_in(f: FpFmt, x: u64, m: &FpMode) -> u64 {
-    f.flush_in(x, &m.ctl(f))
+    soft::input(f, x, &m.ctl(f))
+}
+
+#[inline]
+fn raise(f: FpFmt, m: &FpMode, bits: u32) {
+    soft::raise(&m.ctl(f), bits)
 }
 
 #[inline]
@@ -137,9 +144,15 @@ pub fn cvt(from: FpFmt, to: FpFmt, x: u64, m: &FpMode) -> u64 {
 pub fn to_int(f: FpFmt, x: u64, m: &FpMode, lo: i64, hi: i64) -> u64 {
     let v = soft::to_f64(f, flush_in(f, x, m));
     if v.is_nan() {
+        raise(f, m, exc::INVALID);
         return 0;
     }
-    (v.trunc().clamp(lo as f64, hi as f64) as i64) as u64
+    let t = v.trunc();
+    if t < lo as f64 || t > hi as f64 {
+        // Out of range (infinity included): saturated, an invalid conversion per IEEE.
+        raise(f, m, exc::INVALID);
+    }
+    (t.clamp(lo as f64, hi as f64) as i64) as u64
 }
 
 /// Integer to float, rounded per MODE of the destination.
@@ -167,6 +180,8 @@ pub fn to_unorm(f: FpFmt, x: u64, m: &FpMode) -> u64 {
 
 /// v_trunc/v_floor/v_ceil/v_rndne: exact, NaN quieted.
 pub fn round_int(f: FpFmt, x: u64, rm: Round, m: &FpMode) -> u64 {
+    // Rounding to an integral value is exact by definition (no inexact flag); flush_in raises
+    // the input exceptions.
     flush_out(f, soft::round_int(f, flush_in(f, x, m), rm), m)
 }
 
@@ -228,14 +243,43 @@ fn via_f64(f: FpFmt, x: u64, m: &FpMode, g: impl Fn(f64) -> f64) -> u64 {
     }
     let r = g(soft::to_f64(f, x));
     if r.is_nan() {
+        // sqrt/log of a negative number, sin/cos of infinity.
+        raise(f, m, exc::INVALID);
         return f.default_nan();
     }
     let c = m.ctl(f).with_round(Round::NearestEven);
     soft::from_f64(f, r, &c)
 }
 
+/// Raises divide-by-zero when the (flushed) input is zero: 1/0, rsq(0), log(0).
+#[inline]
+fn div0_if_zero(f: FpFmt, x: u64, m: &FpMode) {
+    if m.detect && f.is_zero(f.flush_in(x, &m.ctl(f))) {
+        raise(f, m, exc::DIV0);
+    }
+}
+
 pub fn rcp(f: FpFmt, x: u64, m: &FpMode) -> u64 {
+    div0_if_zero(f, x, m);
     via_f64(f, x, m, |v| 1.0 / v)
+}
+
+/// v_rcp_iflag_f32: the reciprocal of v_rcp_f32, but as a step of integer division it raises
+/// only the integer divide-by-zero exception, never a float one (RDNA3 ISA V_RCP_IFLAG_F32:
+/// "Can only raise integer DIV_BY_ZERO exception").
+pub fn rcp_iflag(x: u64, m: &FpMode) -> u64 {
+    if !m.detect {
+        return rcp(F32, x, m);
+    }
+    let before = soft::take_flags();
+    let r = rcp(F32, x, m);
+    // Drop the float flags of this lane, keep those of earlier lanes.
+    soft::take_flags();
+    soft::raise(&m.f32, before);
+    if F32.is_zero(F32.flush_in(x, &m.f32)) {
+        raise(F32, m, exc::INT_DIV0);
+    }
+    r
 }
 
 pub fn sqrt(f: FpFmt, x: u64, m: &FpMode) -> u64 {
@@ -244,6 +288,7 @@ pub fn sqrt(f: FpFmt, x: u64, m: &FpMode) -> u64 {
 
 /// 1/sqrt: rsq(-0) = -inf, rsq(+inf) = +0 (ISA examples).
 pub fn rsq(f: FpFmt, x: u64, m: &FpMode) -> u64 {
+    div0_if_zero(f, x, m);
     via_f64(f, x, m, |v| if v == 0.0 { 1.0 / v } else { 1.0 / v.sqrt() })
 }
 
@@ -253,6 +298,7 @@ pub fn exp2(f: FpFmt, x: u64, m: &FpMode) -> u64 {
 
 /// log2: log(±0) = -inf, log(negative) = NaN (ISA examples).
 pub fn log2(f: FpFmt, x: u64, m: &FpMode) -> u64 {
+    div0_if_zero(f, x, m);
     via_f64(f, x, m, |v| {
         if v == 0.0 {
             f64::NEG_INFINITY
@@ -309,9 +355,18 @@ pub fn div_fixup(f: FpFmt, q: u64, d: u64, n: u64, m: &FpMode) -> u64 {
         return f.quiet(d);
     }
     if (f.is_zero(d) && f.is_zero(n)) || (f.is_inf(d) && f.is_inf(n)) {
+        // 0/0 and inf/inf.
+        raise(f, m, exc::INVALID);
         return f.default_nan();
     }
-    if f.is_zero(d) || f.is_inf(n) {
+    if f.is_zero(d) {
+        // x/0 of a finite non-zero x (or of inf, which is exact and raises nothing).
+        if !f.is_inf(n) {
+            raise(f, m, exc::DIV0);
+        }
+        return f.inf(sign_out);
+    }
+    if f.is_inf(n) {
         return f.inf(sign_out);
     }
     if f.is_inf(d) || f.is_zero(n) {
@@ -347,7 +402,11 @@ fn scales(f: FpFmt) -> (i32, i64, i64) {
 /// numerator or the denominator), S1 the denominator, S2 the numerator.
 pub fn div_scale(f: FpFmt, s0: u64, d: u64, n: u64, m: &FpMode) -> (u64, bool) {
     let c = m.ctl(f);
-    let (s0, d, n) = (f.flush_in(s0, &c), f.flush_in(d, &c), f.flush_in(n, &c));
+    let (s0, d, n) = (
+        soft::input(f, s0, &c),
+        soft::input(f, d, &c),
+        soft::input(f, n, &c),
+    );
     let (up, big_gap, tiny_exp) = scales(f);
     if f.is_zero(n) || f.is_zero(d) {
         return (f.default_nan(), false);

@@ -12,6 +12,61 @@
 //! the first NaN source in operand order wins; an invalid operation (inf-inf, 0*inf, ...) returns
 //! the negative default NaN (0xffc00000 for f32, as the ISA's V_LOG_F32(-1.0) example shows).
 
+use std::cell::Cell;
+
+/// IEEE exception flags as MODE.EXCP_EN / TRAPSTS.EXCP number them (RDNA3 ISA 3.4.9).
+pub mod exc {
+    /// Invalid operation (0 * inf, inf - inf, sqrt(-x), ...) or a signalling NaN input.
+    pub const INVALID: u32 = 1 << 0;
+    /// An input operand was subnormal.
+    pub const DENORM: u32 = 1 << 1;
+    /// Float x / 0 (rcp, rsq, log of zero; the fixup of a division by zero).
+    pub const DIV0: u32 = 1 << 2;
+    /// The rounded result is larger than the largest finite number.
+    pub const OVERFLOW: u32 = 1 << 3;
+    /// The exact result is non-zero and smaller than the smallest normal number.
+    pub const UNDERFLOW: u32 = 1 << 4;
+    /// The rounded result differs from the exact one.
+    pub const INEXACT: u32 = 1 << 5;
+    /// Integer x / 0 (v_rcp_iflag_f32 of zero).
+    pub const INT_DIV0: u32 = 1 << 6;
+}
+
+thread_local! {
+    /// Exception flags raised since the last `take_flags`, only while an `FpCtl` has `detect`
+    /// set (MODE.EXCP_EN != 0); the default path never touches it.
+    static FLAGS: Cell<u32> = const { Cell::new(0) };
+}
+
+/// Records exception `bits` if the control asks for exception detection.
+#[inline(always)]
+pub fn raise(c: &FpCtl, bits: u32) {
+    if c.detect {
+        FLAGS.with(|f| f.set(f.get() | bits));
+    }
+}
+
+/// Returns and clears the exception flags raised on this thread.
+#[inline]
+pub fn take_flags() -> u32 {
+    FLAGS.with(|f| f.replace(0))
+}
+
+/// An input operand: raises DENORM for a subnormal (before flushing) and INVALID for a
+/// signalling NaN, then applies MODE's input flushing.
+#[inline(always)]
+pub fn input(f: FpFmt, x: u64, c: &FpCtl) -> u64 {
+    if c.detect {
+        if f.is_denorm(x) {
+            raise(c, exc::DENORM);
+        }
+        if f.is_snan(x) {
+            raise(c, exc::INVALID);
+        }
+    }
+    f.flush_in(x, c)
+}
+
 /// An IEEE binary format: exponent and fraction widths.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct FpFmt {
@@ -62,6 +117,10 @@ pub struct FpCtl {
     pub ftz_in: bool,
     /// Denormal results are written as zero of the same sign (after rounding).
     pub ftz_out: bool,
+    /// Record IEEE exception flags (`raise`): set while MODE.EXCP_EN has an enabled bit, so
+    /// the default path skips the bookkeeping (and the host-FPU fast paths, which cannot
+    /// report flags, are not taken because `is_ieee` is false).
+    pub detect: bool,
 }
 
 impl FpCtl {
@@ -70,6 +129,7 @@ impl FpCtl {
         rm: Round::NearestEven,
         ftz_in: false,
         ftz_out: false,
+        detect: false,
     };
 
     #[inline]
@@ -243,6 +303,15 @@ pub fn round_pack(f: FpFmt, sign: bool, exp: i32, mag: u128, c: &FpCtl) -> u64 {
         Round::Up => inexact && !sign,
         Round::Down => inexact && sign,
     };
+    if c.detect {
+        // Underflow: the exact non-zero value lies below the smallest normal (ISA 3.4.9:
+        // "the exact or rounded result is less than the smallest normal").
+        let mut e = if inexact { exc::INEXACT } else { 0 };
+        if top < emin {
+            e |= exc::UNDERFLOW;
+        }
+        raise(c, e);
+    }
     q += up as u128;
     if q >> (f.mbits + 1) != 0 {
         // Rounding carried into a new binade; q was all ones so this shift is exact.
@@ -258,6 +327,7 @@ pub fn round_pack(f: FpFmt, sign: bool, exp: i32, mag: u128, c: &FpCtl) -> u64 {
         )
     };
     if biased >= f.exp_max() as i64 {
+        raise(c, exc::OVERFLOW | exc::INEXACT);
         let to_inf = match c.rm {
             Round::NearestEven => true,
             Round::Zero => false,
@@ -271,6 +341,8 @@ pub fn round_pack(f: FpFmt, sign: bool, exp: i32, mag: u128, c: &FpCtl) -> u64 {
         };
     }
     if c.ftz_out && biased == 0 && frac != 0 {
+        // Flushing a tiny result loses it: inexact (and tiny, so underflow, raised above).
+        raise(c, exc::INEXACT);
         return f.zero(sign);
     }
     f.zero(sign) | (biased as u64) << f.mbits | frac
@@ -281,6 +353,9 @@ pub fn round_pack(f: FpFmt, sign: bool, exp: i32, mag: u128, c: &FpCtl) -> u64 {
 #[inline]
 pub fn convert(from: FpFmt, to: FpFmt, x: u64, c: &FpCtl) -> u64 {
     if from.is_nan(x) {
+        if from.is_snan(x) {
+            raise(c, exc::INVALID);
+        }
         // Quiet, keep the top payload bits (RDNA3: NaNs propagate through conversions).
         let payload = (x & from.mant_mask()) as u128;
         let p = if to.mbits >= from.mbits {
@@ -345,6 +420,13 @@ fn unpack128(f: FpFmt, x: u64) -> (bool, i32, u128) {
     (s, e, m as u128)
 }
 
+/// The default NaN of an invalid operation, raising INVALID.
+#[inline]
+pub fn invalid(f: FpFmt, c: &FpCtl) -> u64 {
+    raise(c, exc::INVALID);
+    f.default_nan()
+}
+
 /// The NaN result for NaN inputs: the first NaN operand, quieted.
 #[inline]
 pub fn nan_of(f: FpFmt, xs: &[u64]) -> Option<u64> {
@@ -353,12 +435,12 @@ pub fn nan_of(f: FpFmt, xs: &[u64]) -> Option<u64> {
 
 /// a + b (inputs already input-flushed by the caller via `c`).
 pub fn add(f: FpFmt, a: u64, b: u64, c: &FpCtl) -> u64 {
-    let (a, b) = (f.flush_in(a, c), f.flush_in(b, c));
+    let (a, b) = (input(f, a, c), input(f, b, c));
     if let Some(n) = nan_of(f, &[a, b]) {
         return n;
     }
     match (f.is_inf(a), f.is_inf(b)) {
-        (true, true) if f.sign(a) != f.sign(b) => return f.default_nan(),
+        (true, true) if f.sign(a) != f.sign(b) => return invalid(f, c),
         (true, _) => return a,
         (_, true) => return b,
         _ => {}
@@ -369,7 +451,7 @@ pub fn add(f: FpFmt, a: u64, b: u64, c: &FpCtl) -> u64 {
 
 /// a * b.
 pub fn mul(f: FpFmt, a: u64, b: u64, c: &FpCtl) -> u64 {
-    let (a, b) = (f.flush_in(a, c), f.flush_in(b, c));
+    let (a, b) = (input(f, a, c), input(f, b, c));
     if let Some(n) = nan_of(f, &[a, b]) {
         return n;
     }
@@ -377,7 +459,7 @@ pub fn mul(f: FpFmt, a: u64, b: u64, c: &FpCtl) -> u64 {
     let (ia, ib) = (f.is_inf(a), f.is_inf(b));
     if ia || ib {
         if f.is_zero(a) || f.is_zero(b) {
-            return f.default_nan();
+            return invalid(f, c);
         }
         return f.inf(s);
     }
@@ -389,7 +471,7 @@ pub fn mul(f: FpFmt, a: u64, b: u64, c: &FpCtl) -> u64 {
 /// The exact value of fma(a, b, c) as (sign, exp, mag), or the final result for NaN, infinite
 /// and exact-zero cases.
 fn fma_exact(f: FpFmt, a: u64, b: u64, cc: u64, c: &FpCtl) -> Result<(bool, i32, u128), u64> {
-    let (a, b, cc) = (f.flush_in(a, c), f.flush_in(b, c), f.flush_in(cc, c));
+    let (a, b, cc) = (input(f, a, c), input(f, b, c), input(f, cc, c));
     if let Some(n) = nan_of(f, &[a, b, cc]) {
         return Err(n);
     }
@@ -397,7 +479,7 @@ fn fma_exact(f: FpFmt, a: u64, b: u64, cc: u64, c: &FpCtl) -> Result<(bool, i32,
     let (ia, ib, ic) = (f.is_inf(a), f.is_inf(b), f.is_inf(cc));
     if ia || ib {
         if f.is_zero(a) || f.is_zero(b) || (ic && f.sign(cc) != sp) {
-            return Err(f.default_nan());
+            return Err(invalid(f, c));
         }
         return Err(f.inf(sp));
     }
@@ -436,7 +518,7 @@ pub fn fma_rescaled(f: FpFmt, a: u64, b: u64, cc: u64, k: i32, c: &FpCtl) -> u64
 
 /// x * 2^n, rounded (ldexp; also the output modifier).
 pub fn ldexp(f: FpFmt, x: u64, n: i32, c: &FpCtl) -> u64 {
-    let x = f.flush_in(x, c);
+    let x = input(f, x, c);
     if f.is_nan(x) {
         return f.quiet(x);
     }
@@ -485,6 +567,7 @@ pub fn round_int(f: FpFmt, x: u64, rm: Round) -> u64 {
         rm,
         ftz_in: false,
         ftz_out: false,
+        detect: false,
     };
     // Round the significand at the binary point, then re-pack (result is an integer).
     let sh = (-e) as u32;
