@@ -342,8 +342,9 @@ fn illegal_program(word: u32) -> Vec<u32> {
 
 #[test]
 fn illegal_instructions_enter_the_trap_handler_when_one_is_installed() {
-    // v_illegal and s_code_end (end-of-code padding is illegal to execute).
-    for word in [0x0000_0000, 0xbf9f_0000] {
+    // v_illegal, s_code_end (end-of-code padding is illegal to execute) and a word that is no
+    // gfx11 instruction (SOPP opcode 127; llvm-mc: "invalid instruction encoding").
+    for word in [0x0000_0000, 0xbf9f_0000, 0xbfff_0000] {
         for w in SIZES {
             let mut h = Harness::new(w);
             h.wave.tba = 12;
@@ -379,6 +380,9 @@ fn illegal_instructions_end_the_dispatch_without_a_handler_or_inside_it() {
         h.wave.hw.status |= status::TRAP_EN | status::PRIV;
         let r = h.run(&[0x0000_0000]);
         assert_eq!(r, Err(ExecError::InvalidInstruction { word: 0 }));
+        let mut h = Harness::new(w);
+        let r = h.run(&[0xbfff_0000]);
+        assert_eq!(r, Err(ExecError::InvalidInstruction { word: 0xbfff_0000 }));
         let mut h = Harness::new(w);
         match h.run(&[0xbf9f_0000]) {
             Err(ExecError::Other(m)) => assert!(m.contains("s_code_end"), "{m}"),

@@ -187,8 +187,10 @@ fn unimplemented(_: &mut Wave, inst: &Inst, _: &mut Ctx) -> Result<Flow, ExecErr
     })
 }
 
-fn invalid(_: &mut Wave, inst: &Inst, _: &mut Ctx) -> Result<Flow, ExecError> {
-    Err(ExecError::InvalidInstruction { word: inst.lit })
+/// An undecodable word is an illegal instruction: the trap handler runs if one is installed
+/// (`sopp::illegal`), else the dispatch ends with the word.
+fn invalid(w: &mut Wave, inst: &Inst, _: &mut Ctx) -> Result<Flow, ExecError> {
+    sopp::illegal(w, inst, ExecError::InvalidInstruction { word: inst.lit })
 }
 
 /// The handler for every op, indexed by `Op as usize`, resolved once.
