@@ -74,7 +74,8 @@ class Local:
 
 class Run:
     def __init__(self, name, obj, kernel, glob, local, args, expect, compare=None, offset=None,
-                 model=None, model_w64=None, pocl=True, pocl_pad=False, pocl_options="", note=""):
+                 model=None, model_w64=None, pocl=True, pocl_pad=False, pocl_options="", note="",
+                 pocl_exempt=None):
         self.name, self.obj, self.kernel = name, obj, kernel
         self.glob, self.local = list(glob), list(local)
         assert len(self.glob) == len(self.local)
@@ -87,6 +88,11 @@ class Run:
         self.pocl = pocl
         self.pocl_pad = pocl_pad            # PoCL needs a uniform grid: pad it (kernel bounds-checks)
         self.pocl_options = pocl_options
+        # f(run) -> {index: bool array over the buffer's 32-bit words}: words where the AMD device
+        # libraries linked into the code objects define the result differently from PoCL's
+        # library (documented at the run). The model follows the code object there; those
+        # words are not cross-checked against PoCL.
+        self.pocl_exempt = pocl_exempt
         self.note = note
 
     # helpers for models
@@ -436,16 +442,30 @@ def define_integer_runs():
             return [to_u32(v) for v in [
                 x + y, x - y, x * y, x << s, x >> s, sx >> s, x & y, x | y, x ^ y, ~x,
                 (x * y) >> 32, (sx * sy) >> 32, (x & 0xFFFFFF) * (y & 0xFFFFFF), se24(x) * se24(y) + sx,
-                abs(sx), abs(sx - sy), min(x + y, M32), max(min(sx + sy, 2**31 - 1), -2**31),
+                abs(sx), abs(s32(x - y)), min(x + y, M32), max(min(sx + sy, 2**31 - 1), -2**31),
                 max(x - y, 0), max(min(sx - sy, 2**31 - 1), -2**31), (x + y) >> 1, (x + y + 1) >> 1,
                 min(x, y), max(sx, sy), max(min(sx, 100000), -100000),
                 (sx < sy) | ((x < y) << 1) | ((x == y) << 2) | ((sx >= sy) << 3) | ((x != y) << 4),
                 x * 0x9E3779B9 + 12345, x // 10, x % 1000, cdiv(sx, -7), crem(sx, 13),
                 cdiv(sx, 16) + (x >> 3) * 5 - (x << 30)]]
         return {2: asbytes(per_elem(n, 32, np.uint32, f))}
+
+    # abs_diff(int, int): the ROCm device library computes max(x, y) - min(x, y) as a signed
+    # `sub nsw`, which LLVM folds into abs(x - y) (v_sub + v_max_i32 of d and -d in the code
+    # object): where x - y overflows int it yields |wrapped difference|, not OpenCL's exact
+    # |x - y|. The model follows the code object (o[15]); PoCL's exact value is not compared there.
+    def abs_diff_overflows(run):
+        A, B = run.inbuf(0, np.uint32), run.inbuf(1, np.uint32)
+        mask = np.zeros(len(A) * 32, bool)
+        for i in range(len(A)):
+            dlt = s32(int(A[i])) - s32(int(B[i]))
+            mask[i * 32 + 15] = not (-2**31 <= dlt < 2**31)
+        return {2: mask}
     add(Run("int32_arith", "int32_arith", "int32_arith", [640], [128],
             [Buf(a), Buf(b), Zeros(n * 32 * 4), Scalar("u32", n)], [2], model=m_int32_arith,
-            note="padded grid: last work-group has 40 idle lanes"))
+            pocl_exempt=abs_diff_overflows,
+            note="padded grid: last work-group has 40 idle lanes; abs_diff(int) follows the ROCm "
+                 "device library (|x - y| of the wrapped 32-bit difference)"))
 
     # ---- int32_bits -------------------------------------------------------------------------
     r = rng(102)
@@ -1125,7 +1145,9 @@ def define_f16_runs():
                 oh[2 * i] = np.float16(yv)
             oh[2 * i + 1] = int_to_float(math.trunc(float(yv * np.float32(16))), "f16")
             fy = Fraction(float(yv))
-            ob[4 * i:4 * i + 3] = [round_frac(fy, "f16", m).view(np.uint16) for m in ("rtz", "rtp", "rtn")]
+            # Fraction() drops the sign of -0.0; a conversion keeps it in every rounding mode.
+            zs = int(np.signbit(yv))
+            ob[4 * i:4 * i + 3] = [round_frac(fy, "f16", m, zs).view(np.uint16) for m in ("rtz", "rtp", "rtn")]
             ob[4 * i + 3] = np.float16(np.float32(xv) + np.float32(1)).view(np.uint16)
         return {2: asbytes(of), 3: asbytes(oi), 4: asbytes(oh), 5: asbytes(ob)}
     add(Run("f16_convert", "f16_arith", "f16_convert", [512], [128],
@@ -1554,11 +1576,14 @@ def grid_model(glob, local, offset):
                 lid = [idx[d] % Lc[d] for d in range(3)]
                 lsz = [Lc[d] if (grp[d] < ng[d] - 1 or G[d] % Lc[d] == 0) else G[d] % Lc[d] for d in range(3)]
                 lin = (z * G[1] + y) * G[0] + x
+                # get_local_linear_id: ockl's __ockl_get_local_linear_id multiplies by the
+                # enqueued work-group sizes (hidden_group_size_*), also in a partial last group
+                # (OpenCL 2.0 would use the actual get_local_size there).
                 out[lin * 20:(lin + 1) * 20] = [
                     x + O[0], y + O[1], z + O[2], lid[0], lid[1], lid[2], grp[0], grp[1], grp[2],
                     lsz[0], lsz[1], lsz[2], ng[0] | ng[1] << 8 | ng[2] << 16, G[0] | G[1] << 8 | G[2] << 16,
                     O[0] | O[1] << 8 | O[2] << 16, dims, Lc[0] | Lc[1] << 8 | Lc[2] << 16,
-                    (lid[2] * lsz[1] + lid[1]) * lsz[0] + lid[0], lin, 0xC0FFEE]
+                    (lid[2] * Lc[1] + lid[1]) * Lc[0] + lid[0], lin, 0xC0FFEE]
     return out
 
 
@@ -1572,8 +1597,9 @@ def define_grid_runs():
         add(Run(name, "grid_ids", "grid_ids", glob, local, [Zeros(total * 20 * 4)], [0], offset=offset,
                 model=lambda run: {0: asbytes(grid_model(run.glob, run.local, run.offset))}, pocl=uniform,
                 pocl_options="-cl-std=CL2.0",
-                note="non-uniform groups report their actual get_local_size (OpenCL 2.0); PoCL cannot run "
-                     "non-uniform grids, so only the uniform run is cross-checked with it"))
+                note="non-uniform groups report their actual get_local_size (OpenCL 2.0); get_local_linear_id "
+                     "follows the ROCm device library, which uses the enqueued sizes (hidden_group_size_*); "
+                     "PoCL cannot run non-uniform grids, so only the uniform run is cross-checked with it"))
 
 
 def subgroup_model(vals, L, W):
@@ -1748,7 +1774,15 @@ def main():
         if run.pocl and use_pocl:
             pres = pocl_run(run)
         if model is not None and pres is not None:
+            exempt = run.pocl_exempt(run) if run.pocl_exempt else {}
             for k in run.expect:
+                if k in exempt:
+                    p = np.frombuffer(pres[k], np.uint32).copy()
+                    m = np.frombuffer(model[k], np.uint32)
+                    p[exempt[k]] = m[exempt[k]]
+                    print("  %-28s arg %d: %d words exempt from the PoCL cross-check" %
+                          (run.name, k, int(np.count_nonzero(exempt[k]))))
+                    pres[k] = p.tobytes()
                 msg = compare_bytes(pres[k], model[k], run.compare.get(k, "exact"))
                 if msg:
                     problems.append("%s arg %d: PoCL vs model: %s" % (run.name, k, msg))
