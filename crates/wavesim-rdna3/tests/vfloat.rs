@@ -736,19 +736,47 @@ fn division_sequences_are_correctly_rounded_over_random_operands() {
         0xd6280004, 0x0402050c, // v_div_fixup_f64 v[4:5], v[12:13], v[2:3], v[0:1]
     ];
     let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-    // f32: random sign, exponent field and mantissa (NaN inputs replaced by 1.0).
-    let mut r32 = |s: &mut u64| {
-        let b = xorshift(s) as u32;
-        if f32::from_bits(b).is_nan() {
-            0x3f80_0000
+    // Operand pairs: odd rounds take random bit patterns (NaN inputs replaced by 1.0); even
+    // rounds put the exponent difference next to v_div_scale's thresholds (denormal quotient,
+    // overflow, the big-gap test) with random denominator exponents (denormal and huge ones
+    // included) and random mantissas.
+    fn pair(s: &mut u64, round: usize, ebits: u32, mbits: u32) -> (u64, u64) {
+        let width = 1 + ebits + mbits;
+        let mask = if width == 64 {
+            u64::MAX
         } else {
-            b
+            (1u64 << width) - 1
+        };
+        let emax = (1u64 << ebits) - 1;
+        let is_nan = |x: u64| (x >> mbits) & emax == emax && x & ((1u64 << mbits) - 1) != 0;
+        let one = (emax >> 1) << mbits;
+        if round % 2 == 1 {
+            let (a, b) = (xorshift(s) & mask, xorshift(s) & mask);
+            return (
+                if is_nan(a) { one } else { a },
+                if is_nan(b) { one } else { b },
+            );
         }
-    };
-    for round in 0..150 {
-        let w64 = round % 2 == 1;
+        let bias = (emax >> 1) as i64;
+        let thresholds = [-bias + 1, -bias - (mbits as i64), bias, 3 * bias / 4 + 1, 0];
+        let r = xorshift(s);
+        let t = thresholds[(r % 5) as usize] + (r >> 8) as i64 % 5 - 2;
+        let eb = (r >> 16) as i64 % (emax as i64);
+        let ea = (eb + t).clamp(0, emax as i64 - 1);
+        let m = (1u64 << mbits) - 1;
+        let a = (xorshift(s) & m) | (ea as u64) << mbits | (r >> 40 & 1) << (width - 1);
+        let b = (xorshift(s) & m) | (eb as u64) << mbits | (r >> 41 & 1) << (width - 1);
+        (a, b)
+    }
+    for round in 0..200 {
+        let w64 = round % 4 >= 2;
         let mut h = h(w64);
-        let ops: Vec<(u32, u32)> = (0..64).map(|_| (r32(&mut seed), r32(&mut seed))).collect();
+        let ops: Vec<(u32, u32)> = (0..64)
+            .map(|_| {
+                let (a, b) = pair(&mut seed, round, 8, 23);
+                (a as u32, b as u32)
+            })
+            .collect();
         h.set_v(0, |l| ops[l].0);
         h.set_v(1, |l| ops[l].1);
         h.run(&F32_DIV).unwrap();
@@ -763,18 +791,10 @@ fn division_sequences_are_correctly_rounded_over_random_operands() {
             );
         }
     }
-    let mut r64 = |s: &mut u64| {
-        let b = xorshift(s);
-        if f64::from_bits(b).is_nan() {
-            1f64.to_bits()
-        } else {
-            b
-        }
-    };
-    for round in 0..150 {
-        let w64 = round % 2 == 1;
+    for round in 0..200 {
+        let w64 = round % 4 >= 2;
         let mut h = h(w64);
-        let ops: Vec<(u64, u64)> = (0..64).map(|_| (r64(&mut seed), r64(&mut seed))).collect();
+        let ops: Vec<(u64, u64)> = (0..64).map(|_| pair(&mut seed, round, 11, 52)).collect();
         h.set_v(0, |l| ops[l].0 as u32);
         h.set_v(1, |l| (ops[l].0 >> 32) as u32);
         h.set_v(2, |l| ops[l].1 as u32);
