@@ -780,14 +780,12 @@ fn division_sequences_are_correctly_rounded_over_random_operands() {
         h.set_v(0, |l| ops[l].0);
         h.set_v(1, |l| ops[l].1);
         h.run(&F32_DIV).unwrap();
-        for l in 0..h.wave.lanes() {
-            let (a, b) = (f32::from_bits(ops[l].0), f32::from_bits(ops[l].1));
+        for (l, &(x, y)) in ops.iter().enumerate().take(h.wave.lanes()) {
+            let (a, b) = (f32::from_bits(x), f32::from_bits(y));
             let (got, want) = (f32::from_bits(h.v(2, l)), a / b);
             assert!(
                 got.to_bits() == want.to_bits() || (got.is_nan() && want.is_nan()),
-                "f32 {a:e} / {b:e} ({:#x} / {:#x}): got {got:e} want {want:e}",
-                ops[l].0,
-                ops[l].1
+                "f32 {a:e} / {b:e} ({x:#x} / {y:#x}): got {got:e} want {want:e}"
             );
         }
     }
@@ -800,14 +798,12 @@ fn division_sequences_are_correctly_rounded_over_random_operands() {
         h.set_v(2, |l| ops[l].1 as u32);
         h.set_v(3, |l| (ops[l].1 >> 32) as u32);
         h.run(&F64_DIV).unwrap();
-        for l in 0..h.wave.lanes() {
-            let (a, b) = (f64::from_bits(ops[l].0), f64::from_bits(ops[l].1));
+        for (l, &(x, y)) in ops.iter().enumerate().take(h.wave.lanes()) {
+            let (a, b) = (f64::from_bits(x), f64::from_bits(y));
             let (got, want) = (d(&h, 4, l), a / b);
             assert!(
                 got.to_bits() == want.to_bits() || (got.is_nan() && want.is_nan()),
-                "f64 {a:e} / {b:e} ({:#x} / {:#x}): got {got:e} want {want:e}",
-                ops[l].0,
-                ops[l].1
+                "f64 {a:e} / {b:e} ({x:#x} / {y:#x}): got {got:e} want {want:e}"
             );
         }
     }
