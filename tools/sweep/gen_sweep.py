@@ -357,6 +357,11 @@ class Spec:
                   (plus the _raw ones).
     fixup:        function (vals, neutral set) adjusting a non-_raw profile to the
                   probed operand count (clears modifier bits of absent sources).
+    probe_bases:  list of field overrides of `base` the probe tries in turn (the
+                  first is normally {}): opcodes that only decode with some fixed
+                  field values (the gds bit of ds_gws_*, r128/unorm/dmask of
+                  image_bvh*) are found with a later entry, whose overrides are
+                  then applied to that opcode's non-_raw profiles too.
     alt_probe:    {field: (probe value, pool)}: when the probe neutralised the
                   field, try the probe value too; if that decodes cleanly the
                   field is an SGPR-only operand (e.g. the carry-in / mask src2 of
@@ -365,7 +370,8 @@ class Spec:
     """
 
     def __init__(self, name, enc, ops, base, profiles, opfields=None, probe_fields=(), probe_tail=(),
-                 lit_srcs=(), dpp_src=None, invalid_keep=4, fixup=None, alt_probe=None):
+                 lit_srcs=(), dpp_src=None, invalid_keep=4, fixup=None, alt_probe=None,
+                 probe_bases=None):
         self.name = name
         self.enc = enc
         self.ops = ops
@@ -379,6 +385,7 @@ class Spec:
         self.invalid_keep = invalid_keep
         self.fixup = fixup
         self.alt_probe = alt_probe or {}
+        self.probe_bases = probe_bases or [{}]
 
 
 def subsets(items):
@@ -398,33 +405,35 @@ def _combinations(items, k):
 
 
 def probe(spec, workdir):
-    """op -> (neutral field set or None, takes_literal, SGPR-only fields)."""
+    """op -> (neutral field set or None, takes_literal, SGPR-only fields, base overrides)."""
     neutral = dict(spec.probe_fields)
     sets = subsets([f for f, _ in spec.probe_fields])
     cases, keys = [], []
     for op in spec.ops:
-        for s in sets:
-            vals = dict(spec.base)
-            vals.update(spec.opfields(op))
-            for f in s:
-                vals[f] = neutral[f]
-            cases.append(spec.enc.encode(vals) + spec.probe_tail + [PROBE_LIT])
-            keys.append((op, s))
+        for b, over in enumerate(spec.probe_bases):
+            for s in sets:
+                vals = dict(spec.base)
+                vals.update(over)
+                vals.update(spec.opfields(op))
+                for f in s:
+                    vals[f] = neutral[f]
+                cases.append(spec.enc.encode(vals) + spec.probe_tail + [PROBE_LIT])
+                keys.append((op, s, b))
     res = run_objdump(cases, workdir, spec.name + "_probe")
     info = {}
     need = spec.enc.ndw + len(spec.probe_tail)
     # First choice: the smallest neutral set giving a clean decode; fallback:
     # one that decodes only with an inline "/*Invalid ...*/" comment.
     for clean in (True, False):
-        for (op, s), lines in zip(keys, res):
+        for (op, s, b), lines in zip(keys, res):
             if op in info:
                 continue
             words, text = lines[0]
             n = len(words.split())
             if not text.startswith(".long") and n >= need and (not clean or "/*" not in text):
-                info[op] = (s, n > need)
+                info[op] = (s, n > need, b)
     for op in spec.ops:
-        info.setdefault(op, (None, False))
+        info.setdefault(op, (None, False, 0))
     # SGPR-only operands among the neutralised fields
     alt_cases, alt_keys = [], []
     for op in spec.ops:
@@ -432,6 +441,7 @@ def probe(spec, workdir):
         for f, (val, _) in spec.alt_probe.items():
             if nset and f in nset:
                 vals = dict(spec.base)
+                vals.update(spec.probe_bases[info[op][2]])
                 vals.update(spec.opfields(op))
                 for g in nset:
                     vals[g] = neutral[g]
@@ -444,7 +454,7 @@ def probe(spec, workdir):
             text = lines[0][1]
             if not text.startswith(".long") and "/*" not in text:
                 alt[op].add(f)
-    return {op: (info[op][0], info[op][1], alt[op]) for op in spec.ops}
+    return {op: (info[op][0], info[op][1], alt[op], spec.probe_bases[info[op][2]]) for op in spec.ops}
 
 
 def generate(spec, rng, workdir):
@@ -452,13 +462,15 @@ def generate(spec, rng, workdir):
     neutral = dict(spec.probe_fields)
     cases, seen = [], set()
     for op in spec.ops:
-        nset, takes_lit, altset = info[op]
+        nset, takes_lit, altset, over = info[op]
         profs = spec.profiles(rng, op)
         if nset is None:
             raw = [p for p in profs if p.get("_raw")]
             profs = [p for p in profs if not p.get("_raw")][:spec.invalid_keep] + raw[:1]
         for p in profs:
             vals = dict(p)
+            if not p.get("_raw"):
+                vals.update(over)
             vals.update(spec.opfields(op))
             if nset and not p.get("_raw"):
                 for f in nset:
@@ -774,8 +786,73 @@ def nsa_dwords(regs):
     return words
 
 
+# Fixed fields of image_bvh_intersect_ray / image_bvh64_intersect_ray (ops 0x19, 0x1A): dmask
+# 0xf, unorm, r128, dim 1D, no d16/tfe/lwe/cache bits. Only a16 and the registers vary.
+BVH_FIXED = dict(r128=1, unorm=1, dmask=0xF, dim=0, d16=0, tfe=0, lwe=0, glc=0, slc=0, dlc=0)
+BVH_OPS = (0x19, 0x1A)
+
+
+def p_bvh(rng, op):
+    R = rng.randrange
+    # NSA address operands: node pointer (2 VGPRs for bvh64), ray extent, then 3-VGPR tuples
+    # (origin, direction, inverse direction; a16 packs the last two into two tuples). Tuples
+    # must stay below v256: llvm-objdump 19 crashes on NSA tuples that run past v255.
+    def nsa(a16):
+        return nsa_dwords([R(255), R(253), R(253), R(253) if not a16 else 0])
+    out = [
+        dict(vdata=4, vaddr=9, srsrc=1),
+        dict(vdata=4, vaddr=9, srsrc=1, a16=1),
+        dict(vdata=252, vaddr=244, srsrc=25),
+        dict(vdata=253, vaddr=9, srsrc=1),
+        dict(vdata=0, vaddr=245, srsrc=27, a16=1),
+        dict(vdata=0, vaddr=248, srsrc=30),
+        dict(vdata=8, vaddr=248, srsrc=30, a16=1),
+        dict(vdata=R(253), vaddr=R(240), srsrc=26),
+        dict(vdata=R(253), vaddr=R(240), srsrc=31, a16=1),
+        dict(vdata=4, vaddr=9, srsrc=1, nsa=1, _tail=nsa_dwords([10, 11, 14, 17])),
+        dict(vdata=4, vaddr=9, srsrc=1, nsa=1, a16=1, _tail=nsa_dwords([10, 11, 14, 0])),
+        dict(vdata=R(253), vaddr=R(254), srsrc=R(32), nsa=1, _tail=nsa(0)),
+        dict(vdata=R(253), vaddr=R(254), srsrc=R(32), nsa=1, a16=1, _tail=nsa(1)),
+        dict(BVH_FIXED, vdata=4, vaddr=9, srsrc=1, ssamp=R(1, 32), _raw=True),
+        # Fixed fields off: do not decode.
+        dict(BVH_FIXED, vdata=4, vaddr=9, srsrc=1, r128=0, _raw=True),
+        dict(BVH_FIXED, vdata=4, vaddr=9, srsrc=1, dmask=0x7, _raw=True),
+        dict(BVH_FIXED, vdata=4, vaddr=9, srsrc=1, glc=1, _raw=True),
+        dict(BVH_FIXED, vdata=4, vaddr=9, srsrc=1, unorm=0, a16=1, _raw=True),
+        dict(BVH_FIXED, vdata=4, vaddr=9, srsrc=1, dim=1, _raw=True),
+        dict(BVH_FIXED, vdata=4, vaddr=9, srsrc=1, tfe=1, _raw=True),
+        dict(BVH_FIXED, vdata=4, vaddr=9, srsrc=1, d16=1, _raw=True),
+    ]
+    return out
+
+
+def p_mimg_widths(rng, op):
+    """Variations aimed at LLVM's choice of data/address widths: sampling ops on MSAA
+    dimensions (no variant fits: default widths), d16 + tfe (gather4 has no 3-dword form),
+    register tuples running past v255 (default widths, or no decode if even those do not fit),
+    non-sequential addresses needing more than five VGPRs (the fifth becomes a tuple),
+    atomic data sizes, descriptors outside the SGPR/TTMP tuples."""
+    R = rng.randrange
+    nsa_tail = lambda: nsa_dwords([R(250) for _ in range(3)] + [pick(rng, [R(250), 250, 252, 255])])
+    return [
+        dict(vdata=12, vaddr=30, srsrc=2, ssamp=4, dmask=pick(rng, [0x1, 0x3, 0x7, 0xF]), dim=pick(rng, [6, 7]),
+             a16=R(2)),
+        dict(vdata=12, vaddr=30, srsrc=2, ssamp=4, dmask=pick(rng, [0x1, 0x3, 0x7, 0xF]), dim=R(8), d16=1, tfe=1),
+        dict(vdata=pick(rng, [252, 253, 254, 255]), vaddr=30, srsrc=2, ssamp=4, dmask=0xF, dim=R(8),
+             tfe=R(2)),
+        dict(vdata=12, vaddr=pick(rng, [248, 250, 252, 253, 254, 255]), srsrc=2, ssamp=4, dmask=0x3, dim=R(8),
+             a16=R(2)),
+        dict(vdata=12, vaddr=30, srsrc=2, ssamp=4, dmask=pick(rng, [0x3, 0xF]), dim=pick(rng, [2, 3, 5, 7]),
+             nsa=1, a16=R(2), _tail=nsa_tail()),
+        dict(vdata=12, vaddr=30, srsrc=pick(rng, [24, 25, 26, 27, 29, 30, 31]),
+             ssamp=pick(rng, [25, 26, 27, 30, 31]), dmask=R(16), dim=R(8), tfe=R(2)),
+    ]
+
+
 def p_mimg(rng, op):
     R = rng.randrange
+    if op in BVH_OPS:
+        return p_bvh(rng, op)
     return [
         dict(vdata=1, vaddr=5, srsrc=2, ssamp=4, dmask=0x1, dim=0),
         dict(vdata=1, vaddr=5, srsrc=2, ssamp=4, dmask=0xF, dim=1, unorm=1, glc=1),
@@ -793,7 +870,7 @@ def p_mimg(rng, op):
         dict(vdata=R(256), vaddr=R(256), srsrc=R(32), ssamp=R(32), dmask=R(16), dim=R(8), unorm=R(2),
              glc=R(2), dlc=R(2), slc=R(2), r128=R(2), a16=R(2), d16=R(2), tfe=R(2), lwe=R(2),
              junk0=R(4), junk1=R(2), junk2=R(8), _raw=True),
-    ]
+    ] + p_mimg_widths(rng, op)
 
 
 def p_exp(rng, op):
@@ -959,7 +1036,8 @@ SPECS = [
     Spec("LDSDIR", E_LDSDIR, list(range(4)), dict(vdst=1, attr=1, chan=1, wait=1), p_ldsdir,
          probe_fields=[("attr", 0), ("chan", 0)], invalid_keep=12),
     Spec("DS", E_DS, list(range(256)), dict(addr=1, data0=2, data1=3, vdst=4), p_ds,
-         probe_fields=[("addr", 0), ("data0", 0), ("data1", 0), ("vdst", 0)]),
+         probe_fields=[("addr", 0), ("data0", 0), ("data1", 0), ("vdst", 0)],
+         probe_bases=[{}, dict(gds=1)]),
     Spec("MUBUF", E_MUBUF, list(range(256)), dict(vaddr=2, vdata=1, srsrc=2, soffset=3, offen=1),
          p_buf, probe_fields=[("vaddr", 0), ("vdata", 0), ("srsrc", 0), ("soffset", 0), ("offen", 0)],
          lit_srcs=["soffset"]),
@@ -968,7 +1046,8 @@ SPECS = [
          probe_fields=[("vaddr", 0), ("vdata", 0), ("srsrc", 0), ("soffset", 0), ("offen", 0)],
          lit_srcs=["soffset"]),
     Spec("MIMG", E_MIMG, list(range(256)), dict(vdata=1, vaddr=5, srsrc=2, ssamp=4, dmask=0xF, dim=1),
-         p_mimg, probe_fields=[("ssamp", 0), ("vaddr", 0), ("vdata", 0), ("dmask", 1)]),
+         p_mimg, probe_fields=[("ssamp", 0), ("vaddr", 0), ("vdata", 0), ("dmask", 1)],
+         probe_bases=[{}, BVH_FIXED]),
     Spec("EXP", E_EXP, list(range(64)), dict(en=0xF, vsrc0=1, vsrc1=2, vsrc2=3, vsrc3=4), p_exp,
          opfields=lambda t: {"target": t}, invalid_keep=8),
     Spec("FLAT", E_FLAT, [(s, o) for s in range(4) for o in range(128)],
@@ -1116,8 +1195,8 @@ def main():
                         invalid += 1
                     else:
                         mnems.add(mnemonic(first))
-            valid_ops = sum(1 for s, _, _ in info.values() if s is not None)
-            lit_ops = sum(1 for _, lit, _ in info.values() if lit)
+            valid_ops = sum(1 for s, _, _, _ in info.values() if s is not None)
+            lit_ops = sum(1 for _, lit, _, _ in info.values() if lit)
             row = (name, len(spec.ops), valid_ops, lit_ops, len(cases), len(mnems), invalid,
                    lines_total, WARNINGS.get(name, 0), os.path.getsize(path))
             summary.append(row)

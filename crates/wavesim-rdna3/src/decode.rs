@@ -1283,6 +1283,8 @@ pub fn ds_has_addr(op: Op) -> bool {
             | Op::DS_GWS_SEMA_P
             | Op::DS_GWS_BARRIER
             | Op::DS_GWS_SEMA_RELEASE_ALL
+            | Op::DS_ADD_GS_REG_RTN
+            | Op::DS_SUB_GS_REG_RTN
     )
 }
 
@@ -1300,8 +1302,32 @@ fn decode_ds(w: &Words, w0: u32, lk: &Lookup) -> Result<Option<Inst>, DecodeErro
     i.src[1] = opnd::vgpr(bits(w1, 15, 8));
     i.src[2] = opnd::vgpr(bits(w1, 23, 16));
     i.dst[0] = opnd::vgpr(bits(w1, 31, 24));
-    // Operand fields the instruction does not use must be zero; register ranges must fit.
     let sig = *op.sig();
+    if matches!(
+        op,
+        Op::DS_GWS_INIT
+            | Op::DS_GWS_SEMA_V
+            | Op::DS_GWS_SEMA_BR
+            | Op::DS_GWS_SEMA_P
+            | Op::DS_GWS_BARRIER
+            | Op::DS_GWS_SEMA_RELEASE_ALL
+    ) {
+        // Global wave sync ops exist only with the gds bit set; their data0 VGPR (if any) is
+        // encoded in the addr field and every other operand field is zero (LLVM's gfx11
+        // encoding of DS_GWS_*; `ds_gws_init v1 gds` = D8660000 00000001).
+        let data0 = bits(w1, 7, 0);
+        if i.flags & iflags::GDS == 0 || bits(w1, 31, 8) != 0 || (sig.num_src() == 0 && data0 != 0)
+        {
+            return Ok(None);
+        }
+        i.src = [0; 4];
+        if sig.num_src() > 0 {
+            i.src[1] = opnd::vgpr(data0);
+        }
+        i.dst[0] = 0;
+        return Ok(Some(i));
+    }
+    // Operand fields the instruction does not use must be zero; register ranges must fit.
     let n = sig.num_src();
     if (sig.dst[0] == Ty::None && bits(w1, 31, 24) != 0)
         || (n < 1 && bits(w1, 15, 8) != 0)
@@ -1323,6 +1349,10 @@ fn decode_ds(w: &Words, w0: u32, lk: &Lookup) -> Result<Option<Inst>, DecodeErro
             Op::DS_PERMUTE_B32 | Op::DS_BPERMUTE_B32 | Op::DS_BVH_STACK_RTN_B32
         )
     {
+        return Ok(None);
+    }
+    // The GS register ops (no address; the offset selects the register) exist only with gds.
+    if i.flags & iflags::GDS == 0 && matches!(op, Op::DS_ADD_GS_REG_RTN | Op::DS_SUB_GS_REG_RTN) {
         return Ok(None);
     }
     // ds_nop takes no offset or gds bit either.
@@ -1490,76 +1520,252 @@ fn decode_mtbuf(w: &Words, w0: u32, lk: &Lookup) -> Result<Option<Inst>, DecodeE
     Ok(Some(i))
 }
 
-/// Number of address VGPRs an image instruction reads (LLVM `getAddrSizeMIMGOp` for gfx11):
-/// extra arguments (offset, bias, z-compare), gradients, coordinates by dimension and the
-/// lod/clamp/mip argument; 16-bit addresses (a16) pack two components per VGPR.
-pub fn mimg_addr_dwords(op: Op, dim: u32, a16: bool) -> u32 {
-    let name = op.name();
-    // (coordinates, gradients) per dimension: 1D 2D 3D CUBE 1D_ARRAY 2D_ARRAY 2D_MSAA 2D_MSAA_ARRAY
-    const COORDS: [u32; 8] = [1, 2, 3, 3, 2, 3, 3, 4];
-    const GRADS: [u32; 8] = [2, 4, 6, 4, 2, 4, 4, 4];
-    let d = dim as usize & 7;
-    if name.starts_with("image_bvh") {
-        let is64 = name.starts_with("image_bvh64");
-        return match (is64, a16) {
-            (false, false) => 11,
-            (false, true) => 8,
-            (true, false) => 12,
-            (true, true) => 9,
+/// What an image opcode is, as far as operand widths go (RDNA3 ISA "MIMG"; the variant sets
+/// follow LLVM 19's MIMG instruction definitions, which the disassembler has to reproduce).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MimgKind {
+    /// image_load*, image_get_resinfo: no sampler.
+    Load,
+    /// image_store*.
+    Store,
+    /// image_atomic_* except cmpswap.
+    Atomic,
+    /// image_atomic_cmpswap: data and compare value.
+    AtomicCmpswap,
+    /// image_msaa_load: returns four channels like gather4.
+    MsaaLoad,
+    /// image_sample*, image_get_lod.
+    Sample,
+    /// image_gather4*: always four channels.
+    Gather,
+    /// image_bvh_intersect_ray / image_bvh64_intersect_ray.
+    Bvh { is64: bool },
+}
+
+/// Address and data properties of an image opcode, derived from its mnemonic (LLVM's
+/// `MIMGBaseOpcode` fields): extra arguments (offset, bias, z-compare), gradients (16-bit with
+/// the `_g16` forms), a lod/clamp/mip argument, whether it has coordinates and a d16 form.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MimgOpInfo {
+    pub kind: MimgKind,
+    pub extra: u32,
+    pub gradients: bool,
+    pub g16: bool,
+    pub lod: bool,
+    pub coords: bool,
+    pub has_d16: bool,
+}
+
+/// Bit set of the dword counts `lo..=hi`.
+const fn dword_set(lo: u32, hi: u32) -> u32 {
+    ((1u32 << (hi + 1)) - 1) & !((1u32 << lo) - 1)
+}
+
+impl MimgOpInfo {
+    pub fn of(op: Op) -> MimgOpInfo {
+        let name = op.name();
+        let mut m = MimgOpInfo {
+            kind: MimgKind::Load,
+            extra: 0,
+            gradients: false,
+            g16: false,
+            lod: false,
+            coords: true,
+            has_d16: true,
         };
-    }
-    let sample = name.starts_with("image_sample") || name.starts_with("image_gather4");
-    let parts: Vec<&str> = name.split('_').collect();
-    let has = |s: &str| parts.iter().skip(2).any(|p| *p == s);
-    let mut extra = 0;
-    let mut lod = false;
-    let mut grads = false;
-    let mut g16 = false;
-    let mut coords = true;
-    if sample {
-        if has("o") {
-            extra += 1;
-        }
-        if has("b") {
-            extra += 1;
-        }
-        if has("c") {
-            extra += 1;
-        }
-        if has("d") {
-            grads = true;
-        }
-        if has("g16") {
-            g16 = true;
-        }
-        if has("l") || has("cl") {
-            lod = true;
-        }
-        if name == "image_get_lod" {
-            lod = false;
-        }
-    } else if name == "image_get_resinfo" {
-        coords = false;
-        lod = true;
-    } else if name == "image_get_lod" {
-        // Coordinates only.
-    } else if has("mip") {
-        lod = true;
-    }
-    if name == "image_msaa_load" {
-        // Sample index is part of the MSAA coordinates.
-    }
-    let comps = if coords { COORDS[d] } else { 0 } + u32::from(lod);
-    let mut words = extra + if a16 { comps.div_ceil(2) } else { comps };
-    if grads {
-        // gfx11 has separate g16 opcodes, so a16 alone does not pack the gradients.
-        if g16 {
-            words += (GRADS[d] / 2).next_multiple_of(2);
+        let parts: Vec<&str> = name.split('_').collect();
+        let has = |s: &str| parts.iter().skip(2).any(|p| *p == s);
+        if name.starts_with("image_bvh") {
+            m.kind = MimgKind::Bvh {
+                is64: name.starts_with("image_bvh64"),
+            };
+            m.has_d16 = false;
+        } else if name.starts_with("image_sample")
+            || name.starts_with("image_gather4")
+            || name == "image_get_lod"
+        {
+            m.kind = if name.starts_with("image_gather4") {
+                MimgKind::Gather
+            } else {
+                MimgKind::Sample
+            };
+            // The address layout of a sample variant: [offset] [bias] [z-compare] [gradients]
+            // coordinates [lod/clamp].
+            m.extra = u32::from(has("o")) + u32::from(has("b")) + u32::from(has("c"));
+            m.gradients = has("d");
+            m.g16 = has("g16");
+            m.lod = has("l") || has("cl");
+            m.has_d16 = name != "image_get_lod";
+        } else if name.starts_with("image_atomic") {
+            m.kind = if name.starts_with("image_atomic_cmpswap") {
+                MimgKind::AtomicCmpswap
+            } else {
+                MimgKind::Atomic
+            };
+            m.has_d16 = false;
+        } else if name == "image_msaa_load" {
+            m.kind = MimgKind::MsaaLoad;
         } else {
-            words += GRADS[d];
+            m.kind = if name.starts_with("image_store") {
+                MimgKind::Store
+            } else {
+                MimgKind::Load
+            };
+            m.lod = has("mip") || name == "image_get_resinfo";
+            m.coords = name != "image_get_resinfo";
+            m.has_d16 = !name.contains("_pck") && name != "image_get_resinfo";
+        }
+        m
+    }
+
+    /// The instruction has a sampler operand (ssamp).
+    pub fn sampler(&self) -> bool {
+        matches!(self.kind, MimgKind::Sample | MimgKind::Gather)
+    }
+
+    /// Number of address VGPRs the instruction reads (LLVM `getAddrSizeMIMGOp` for gfx11, which
+    /// has separate g16 opcodes: a16 alone does not pack the gradients).
+    pub fn addr_dwords(&self, dim: u32, a16: bool) -> u32 {
+        // (coordinates, gradients) per dimension: 1D 2D 3D CUBE 1D_ARRAY 2D_ARRAY 2D_MSAA
+        // 2D_MSAA_ARRAY.
+        const COORDS: [u32; 8] = [1, 2, 3, 3, 2, 3, 3, 4];
+        const GRADS: [u32; 8] = [2, 4, 6, 4, 2, 4, 4, 4];
+        let d = dim as usize & 7;
+        if let MimgKind::Bvh { is64 } = self.kind {
+            return match (is64, a16) {
+                (false, false) => 11,
+                (false, true) => 8,
+                (true, false) => 12,
+                (true, true) => 9,
+            };
+        }
+        let comps = if self.coords { COORDS[d] } else { 0 } + u32::from(self.lod);
+        let mut words = self.extra + if a16 { comps.div_ceil(2) } else { comps };
+        if self.gradients {
+            words += if self.g16 {
+                (GRADS[d] / 2).next_multiple_of(2)
+            } else {
+                GRADS[d]
+            };
+        }
+        words
+    }
+
+    /// Address sizes of a sample/gather variant over all dimensions without MSAA and both a16
+    /// settings (LLVM `MIMG_Sampler_AddrSizes::AllNumAddrWords`), as a bit set.
+    fn sample_addr_words(&self) -> u32 {
+        let (lo, hi) = match (self.gradients, self.g16, self.lod) {
+            (true, true, false) => (2, 7),
+            (true, true, true) => (2, 8),
+            (true, false, false) => (2, 9),
+            (true, false, true) => (2, 10),
+            (false, _, false) => (1, 3),
+            (false, _, true) => (1, 4),
+        };
+        dword_set(lo + self.extra, hi + self.extra)
+    }
+
+    /// Address sizes (bit n = n dwords) LLVM has an instruction variant for, with sequential
+    /// (`nsa == false`) or non-sequential addresses. Not meaningful for BVH.
+    pub fn llvm_addr_variants(&self, nsa: bool) -> u32 {
+        match self.kind {
+            MimgKind::Sample | MimgKind::Gather => {
+                let all = self.sample_addr_words();
+                if nsa {
+                    all & dword_set(2, 12)
+                } else {
+                    // Besides every exact size, codegen's rounded sizes 4, 8 and 16.
+                    let mut v = all;
+                    if all & dword_set(3, 4) != 0 {
+                        v |= 1 << 4;
+                    }
+                    if all & dword_set(5, 8) != 0 {
+                        v |= 1 << 8;
+                    }
+                    if all & dword_set(13, 16) != 0 {
+                        v |= 1 << 16;
+                    }
+                    v
+                }
+            }
+            _ => {
+                if nsa {
+                    dword_set(2, 4)
+                } else {
+                    dword_set(1, 4)
+                }
+            }
         }
     }
-    words
+
+    /// The address size of the variant LLVM's decoder tables hold: the smallest sequential one,
+    /// the largest non-sequential one with at most five addresses.
+    pub fn llvm_default_addr(&self, nsa: bool) -> u32 {
+        let v = self.llvm_addr_variants(nsa);
+        if nsa {
+            31 - (v & dword_set(0, 5)).leading_zeros()
+        } else {
+            v.trailing_zeros()
+        }
+    }
+
+    /// Data sizes (bit n = n dwords) LLVM has a variant for.
+    pub fn llvm_data_variants(&self) -> u32 {
+        match self.kind {
+            MimgKind::Gather => 1 << 2 | 1 << 4 | 1 << 5,
+            MimgKind::MsaaLoad => dword_set(2, 5),
+            MimgKind::Atomic => 1 << 1 | 1 << 2 | 1 << 4,
+            MimgKind::AtomicCmpswap => 1 << 2 | 1 << 4,
+            MimgKind::Bvh { .. } => 1 << 4,
+            _ => dword_set(1, 5),
+        }
+    }
+
+    /// The data size of the variant LLVM's decoder tables hold.
+    pub fn llvm_default_data(&self) -> u32 {
+        match self.kind {
+            MimgKind::Gather | MimgKind::MsaaLoad | MimgKind::Bvh { .. } => 4,
+            MimgKind::AtomicCmpswap => 2,
+            _ => 1,
+        }
+    }
+
+    /// Registers LLVM's data operand spans for a variant of `dwords` data dwords: the 4-dword
+    /// variant of the plain atomics has a 5-register (160-bit) data class in LLVM 19.
+    pub fn llvm_data_regs(&self, dwords: u32) -> u32 {
+        if self.kind == MimgKind::Atomic && dwords == 4 {
+            5
+        } else {
+            dwords
+        }
+    }
+}
+
+/// Number of address VGPRs an image instruction reads (see `MimgOpInfo::addr_dwords`).
+pub fn mimg_addr_dwords(op: Op, dim: u32, a16: bool) -> u32 {
+    MimgOpInfo::of(op).addr_dwords(dim, a16)
+}
+
+/// BVH non-sequential address operands (node pointer, ray extent, origin, direction, inverse
+/// direction; a16 packs direction and inverse direction into two tuples): VGPRs per operand.
+pub fn bvh_nsa_widths(is64: bool, a16: bool) -> &'static [u32] {
+    match (is64, a16) {
+        (false, false) => &[1, 1, 3, 3, 3],
+        (false, true) => &[1, 1, 3, 3],
+        (true, false) => &[2, 1, 3, 3, 3],
+        (true, true) => &[2, 1, 3, 3],
+    }
+}
+
+/// A 256-bit resource descriptor operand LLVM accepts: an aligned SGPR octet up to s[96:103],
+/// ttmp[0:7]..ttmp[8:15], or null.
+fn srsrc256_ok(code: u32) -> bool {
+    code <= 96 || (108..=116).contains(&code) || code == opnd::NULL as u32
+}
+
+/// A 128-bit descriptor operand (sampler, BVH resource): s[0:3]..s[100:103], ttmp quads, null.
+fn srsrc128_ok(code: u32) -> bool {
+    code <= 100 || (108..=120).contains(&code) || code == opnd::NULL as u32
 }
 
 fn decode_mimg(w: &Words, w0: u32, lk: &Lookup) -> Result<Option<Inst>, DecodeError> {
@@ -1568,10 +1774,12 @@ fn decode_mimg(w: &Words, w0: u32, lk: &Lookup) -> Result<Option<Inst>, DecodeEr
     };
     let w1 = w.get(1)?;
     let mut i = Inst::new(op, Enc::Mimg, 8);
+    let info = MimgOpInfo::of(op);
     let nsa = w0 & 1 != 0;
     let dim = bits(w0, 4, 2);
+    let dmask = bits(w0, 11, 8);
     // dmask, dim, unorm, dlc, glc, slc, r128, a16, d16 (RDNA3 ISA, "MIMG").
-    i.imm2 = bits(w0, 11, 8) | dim << 4;
+    i.imm2 = dmask | dim << 4;
     if w0 & (1 << 7) != 0 {
         i.flags |= iflags::UNORM;
     }
@@ -1591,69 +1799,87 @@ fn decode_mimg(w: &Words, w0: u32, lk: &Lookup) -> Result<Option<Inst>, DecodeEr
     if w1 & (1 << 22) != 0 {
         i.flags |= iflags::LDS; // lwe
     }
-    i.src[0] = opnd::vgpr(bits(w1, 7, 0));
-    i.dst[0] = opnd::vgpr(bits(w1, 15, 8));
-    i.src[1] = (bits(w1, 20, 16) << 2) as u16;
-    i.src[2] = (bits(w1, 30, 26) << 2) as u16;
-    // Instructions without a sampler must leave the ssamp field zero; the packed (_pck)
-    // loads and stores have no d16 form.
-    let name = op.name();
-    let sampler = name.starts_with("image_sample")
-        || name.starts_with("image_gather4")
-        || name == "image_get_lod";
-    if (!sampler && bits(w1, 30, 26) != 0) || (name.contains("_pck") && i.flags & iflags::D16 != 0)
-    {
+    let vaddr = bits(w1, 7, 0);
+    let vdata = bits(w1, 15, 8);
+    let srsrc = bits(w1, 20, 16) << 2;
+    let ssamp = bits(w1, 30, 26) << 2;
+    i.src[0] = opnd::vgpr(vaddr);
+    i.dst[0] = opnd::vgpr(vdata);
+    i.src[1] = srsrc as u16;
+    i.src[2] = ssamp as u16;
+    let a16 = i.flags & iflags::A16 != 0;
+    let d16 = i.flags & iflags::D16 != 0;
+    let tfe = i.flags & iflags::TFE != 0;
+    // Fields an opcode does not have must be zero (LLVM has no encoding with them set): the
+    // sampler of non-sampling ops, d16 of ops without a 16-bit form.
+    if (!info.sampler() && ssamp != 0) || (d16 && !info.has_d16) {
         return Ok(None);
     }
-    let mut addrs = mimg_addr_dwords(op, dim, i.flags & iflags::A16 != 0);
-    // Data VGPRs: one per enabled channel (four for gather4), halved by d16, plus one for tfe.
-    let dmask = bits(w0, 11, 8);
-    let chans = if name.starts_with("image_gather4") {
-        4
-    } else {
-        dmask.count_ones().max(1)
-    };
-    let d16 = i.flags & iflags::D16 != 0;
-    let mut vdata = if d16 { chans.div_ceil(2) } else { chans };
-    if i.flags & iflags::TFE != 0 {
-        vdata += 1;
-    }
-    if name.starts_with("image_atomic") {
-        // LLVM only has atomic variants with 1, 2 and 4 data dwords (cmpswap: 2 and 4; 4 is
-        // printed as a 5-register tuple for the non-cmpswap ones); any other size keeps the
-        // default variant: 1 (cmpswap 2) data and 1 address VGPR.
-        if d16 {
+    let addrs = info.addr_dwords(dim, a16);
+    // Registers must exist for the operand classes of the form LLVM decodes first (its default
+    // widths); a tuple running past v255 or a descriptor outside the SGPR/TTMP tuples does not
+    // decode.
+    if let MimgKind::Bvh { is64 } = info.kind {
+        // The ray-tracing ops have fixed fields: dmask 0xf, unorm, r128, 1D, no d16/tfe/lwe/cache
+        // bits; the resource is 128 bits.
+        let fixed = dmask == 0xf
+            && i.flags & (iflags::UNORM | iflags::R128) == iflags::UNORM | iflags::R128
+            && dim == 0
+            && i.flags & (iflags::D16 | iflags::TFE | iflags::LDS | iflags::GLC | iflags::SLC) == 0
+            && i.flags & iflags::DLC == 0;
+        if !fixed || !srsrc128_ok(srsrc) || vdata > 252 {
             return Ok(None);
         }
-        let cmpswap = name.starts_with("image_atomic_cmpswap");
-        vdata = match (cmpswap, vdata) {
-            (false, 1 | 2) => vdata,
-            (false, 4) => 5,
-            (true, 2 | 4) => vdata,
-            (true, _) => {
-                addrs = 1;
-                2
+        i.imm2 |= 4 << 8;
+        i.imm = addrs as i32;
+        if nsa {
+            let extra = w.get(2)?;
+            let widths = bvh_nsa_widths(is64, a16);
+            // LLVM cannot print tuples that run past v255 (llvm-objdump 19 crashes on them):
+            // treat them as undecodable.
+            let regs = [
+                vaddr,
+                extra & 0xff,
+                extra >> 8 & 0xff,
+                extra >> 16 & 0xff,
+                extra >> 24,
+            ];
+            if widths.iter().zip(regs).any(|(&n, r)| r + n - 1 > 255) {
+                return Ok(None);
             }
-            (false, _) => {
-                addrs = 1;
-                1
-            }
-        };
+            i.flags |= iflags::NSA;
+            i.lit = extra;
+            i.len = 12;
+        } else if vaddr + addrs - 1 > 255 {
+            return Ok(None);
+        }
+        return Ok(Some(i));
     }
-    i.imm2 |= vdata << 8;
+    if !srsrc256_ok(srsrc) || (info.sampler() && !srsrc128_ok(ssamp)) {
+        return Ok(None);
+    }
+    let def_data = info.llvm_data_regs(info.llvm_default_data());
+    if vdata + def_data - 1 > 255 || (!nsa && vaddr + info.llvm_default_addr(false) - 1 > 255) {
+        return Ok(None);
+    }
+    // Data VGPRs the hardware transfers: one per enabled channel (four for gather4 and
+    // msaa_load), two 16-bit channels per VGPR with d16, plus one for the tfe/lwe status.
+    let chans = match info.kind {
+        MimgKind::Gather | MimgKind::MsaaLoad => 4,
+        _ => dmask.count_ones().max(1),
+    };
+    let mut vdwords = if d16 { chans.div_ceil(2) } else { chans };
+    if tfe {
+        vdwords += 1;
+    }
+    i.imm2 |= vdwords << 8;
     i.imm = addrs as i32;
     if nsa {
+        // Non-sequential addresses: up to five address VGPRs (the fifth starts the tuple of all
+        // remaining ones), the second to fifth one per byte of one extra dword.
         i.flags |= iflags::NSA;
-        // Non-sequential addresses: up to five address operands (the fifth takes all remaining
-        // VGPRs as one tuple), the second to fifth in one extra dword.
-        let extra = (addrs.min(5).saturating_sub(1)).div_ceil(4) as usize;
-        for k in 0..extra {
-            let v = w.get(2 + k)?;
-            if k == 0 {
-                i.lit = v;
-            }
-        }
-        i.len = (8 + 4 * extra) as u8;
+        i.lit = w.get(2)?;
+        i.len = 12;
     }
     Ok(Some(i))
 }

@@ -1269,7 +1269,12 @@ impl Printer<'_> {
         };
         ops.push(addr);
         ops.push(sreg(i.src[2], 4));
-        ops.push(src(i.src[3], Ty::B32, self.lit(), false));
+        let mut soffset = src(i.src[3], Ty::B32, self.lit(), false);
+        if i.src[3] == opnd::LDS_DIRECT {
+            // LDS_DIRECT is a source code but not a register of soffset's class.
+            soffset.push_str(&invalid_reg("SReg_32"));
+        }
+        ops.push(soffset);
         let mut s = join(name, &ops);
         if i.enc == Enc::Mtbuf && i.imm2 != 1 {
             match BUF_FORMATS.get(i.imm2 as usize) {
@@ -1299,39 +1304,53 @@ impl Printer<'_> {
 
     fn mimg(&self) -> String {
         let i = self.i;
-        let sig = i.op.sig();
         let name = self.name();
+        let info = decode::MimgOpInfo::of(i.op);
         let dmask = i.imm2 & 0xf;
         let dim = i.imm2 >> 4 & 7;
-        let mut ops: Vec<String> = Vec::new();
-        let dwd = i.imm2 >> 8 & 0xff;
-        let _ = sig;
-        ops.push(vreg(i.dst[0], dwd));
-        let addrs = i.imm as u32;
-        if i.flags & iflags::NSA != 0 {
+        let nsa = i.flags & iflags::NSA != 0;
+        let a16 = i.flags & iflags::A16 != 0;
+        let nsa_reg = |k: u32| opnd::vgpr(i.lit >> (8 * (k - 1)) & 0xff);
+        if let decode::MimgKind::Bvh { is64 } = info.kind {
+            let addr = if nsa {
+                let v: Vec<String> = decode::bvh_nsa_widths(is64, a16)
+                    .iter()
+                    .enumerate()
+                    .map(|(k, &n)| {
+                        let r = if k == 0 { i.src[0] } else { nsa_reg(k as u32) };
+                        vreg(r, n)
+                    })
+                    .collect();
+                format!("[{}]", v.join(", "))
+            } else {
+                vreg(i.src[0], i.imm as u32)
+            };
+            let mut s = join(name, &[vreg(i.dst[0], 4), addr, sreg(i.src[1], 4)]);
+            if a16 {
+                s.push_str(" a16");
+            }
+            return s;
+        }
+        let (data, addr) = mimg_llvm_widths(i, &info);
+        let mut ops: Vec<String> = vec![vreg(i.dst[0], info.llvm_data_regs(data))];
+        if nsa {
+            // Up to five address operands; the fifth holds all remaining address VGPRs.
+            let n = addr.min(5);
             let mut v = vec![vreg(i.src[0], 1)];
-            let n = addrs.min(5);
             for k in 1..n {
-                // The fifth operand holds all remaining address VGPRs.
-                let width = if k == 4 { addrs - 4 } else { 1 };
-                v.push(vreg(opnd::vgpr(i.lit >> (8 * (k - 1)) & 0xff), width));
+                let width = if k == 4 { addr - 4 } else { 1 };
+                v.push(vreg(nsa_reg(k), width));
             }
             ops.push(format!("[{}]", v.join(", ")));
         } else {
-            ops.push(vreg(i.src[0], addrs));
+            ops.push(vreg(i.src[0], addr));
         }
         ops.push(sreg(i.src[1], 8));
-        if name.starts_with("image_sample")
-            || name.starts_with("image_gather4")
-            || name == "image_get_lod"
-        {
+        if info.sampler() {
             ops.push(sreg(i.src[2], 4));
         }
         // LLVM's NSA sampler syntax has an extra space after the mnemonic.
-        let sampler = name.starts_with("image_sample")
-            || name.starts_with("image_gather4")
-            || name == "image_get_lod";
-        let mut s = if sampler && i.flags & iflags::NSA != 0 {
+        let mut s = if info.sampler() && nsa {
             format!("{name}  {}", ops.join(", "))
         } else {
             join(name, &ops)
@@ -1347,7 +1366,7 @@ impl Printer<'_> {
         if i.flags & iflags::R128 != 0 {
             s.push_str(" r128");
         }
-        if i.flags & iflags::A16 != 0 {
+        if a16 {
             s.push_str(" a16");
         }
         if i.flags & iflags::TFE != 0 {
@@ -1383,6 +1402,46 @@ impl Printer<'_> {
         }
         s
     }
+}
+
+/// The data and address widths LLVM 19 prints for an image instruction (its `convertMIMGInst`):
+/// the decoder tables hold one form per opcode (default widths); it is widened to the sizes the
+/// dmask/d16/tfe and dimension/a16 fields call for only if LLVM has a variant of exactly those
+/// sizes and the widened register tuples stay within v0-v255. Otherwise the default widths are
+/// printed, whatever the hardware reads.
+fn mimg_llvm_widths(i: &Inst, info: &decode::MimgOpInfo) -> (u32, u32) {
+    let nsa = i.flags & iflags::NSA != 0;
+    let def_data = info.llvm_default_data();
+    let def_addr = info.llvm_default_addr(nsa);
+    let data = i.imm2 >> 8 & 0xff;
+    let mut addr = i.imm as u32;
+    if !nsa && addr > 12 {
+        addr = 16;
+    }
+    // With non-sequential addresses, more than the default count means the last address
+    // operand becomes a tuple ("partial NSA").
+    let partial = nsa && addr > def_addr;
+    if data == def_data && addr == def_addr {
+        return (def_data, def_addr);
+    }
+    if info.llvm_data_variants() >> data & 1 == 0 || info.llvm_addr_variants(nsa) >> addr & 1 == 0 {
+        return (def_data, def_addr);
+    }
+    let vdata = (i.dst[0] - opnd::VGPR0) as u32;
+    if data != def_data && vdata + info.llvm_data_regs(data) - 1 > 255 {
+        return (def_data, def_addr);
+    }
+    if addr != def_addr && (!nsa || partial) {
+        let (first, width) = if partial {
+            (i.lit >> 24 & 0xff, addr - 4)
+        } else {
+            ((i.src[0] - opnd::VGPR0) as u32, addr)
+        };
+        if first + width - 1 > 255 {
+            return (def_data, def_addr);
+        }
+    }
+    (data, addr)
 }
 
 /// gfx11 unified buffer formats 0-63 (MTBUF `format`); 1 is the default and not printed.

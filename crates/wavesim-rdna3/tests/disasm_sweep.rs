@@ -86,24 +86,12 @@ fn check(case: &Case) -> Result<(), String> {
     Ok(())
 }
 
-/// Formats whose sweep does not pass yet; checked by the ignored `sweep_mimg` test.
-const INCOMPLETE: &[&str] = &["MIMG"];
-
 #[test]
 fn sweep_matches_llvm_objdump() {
-    run_sweep(|fmt| !INCOMPLETE.contains(&fmt));
+    run_sweep();
 }
 
-/// MIMG: LLVM falls back to an opcode's default register widths when no variant matches the
-/// dmask/dimension/d16/tfe combination; those fallback rules (mostly MSAA dimensions with
-/// sampling ops and gather4 with d16) are not all reproduced yet. Run with `--ignored`.
-#[test]
-#[ignore = "MIMG sweep not complete: ~80 of 1690 cases still differ (variant fallback rules)"]
-fn sweep_mimg() {
-    run_sweep(|fmt| INCOMPLETE.contains(&fmt));
-}
-
-fn run_sweep(select: impl Fn(&str) -> bool) {
+fn run_sweep() {
     let dir = std::env::var("SWEEP_DIR")
         .map(PathBuf::from)
         .unwrap_or_else(|_| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/golden/sweep"));
@@ -126,9 +114,6 @@ fn run_sweep(select: impl Fn(&str) -> bool) {
     let (mut total, mut total_pass) = (0usize, 0usize);
     for f in &files {
         let fmt = f.file_stem().unwrap().to_string_lossy().to_string();
-        if !select(&fmt) {
-            continue;
-        }
         if let Some(o) = &only {
             if !o.contains(&fmt) {
                 continue;
