@@ -524,3 +524,37 @@ fn global_load_b32_cost() {
     println!("global_load_b32 (32 lanes): {ns:.1} ns per instruction");
     assert_eq!(h.v(1, 5), 0);
 }
+
+/// Prints the cost of global_store_b32 and global_atomic_add_u32 (no return) over 32 lanes
+/// (run with `--release --ignored --nocapture`); asserts only the values, never the timing.
+#[test]
+#[ignore]
+fn global_store_and_atomic_cost() {
+    let (mut h, buf) = setup(false);
+    set_addr(&mut h, 2, |l| buf + 4 * l as u64);
+    h.set_v(1, |l| l as u32);
+    // global_store_b32 v[2:3], v1, off / global_atomic_add_u32 v[2:3], v1, off
+    for (name, word) in [
+        ("global_store_b32", [0xdc6a0000u32, 0x007c0102]),
+        ("global_atomic_add_u32", [0xdcd60000, 0x007c0102]),
+    ] {
+        let mut body: Vec<u32> = std::iter::repeat_n(word, 1000).flatten().collect();
+        body.push(0xbfb0_0000);
+        let bytes: Vec<u8> = body.iter().flat_map(|w| w.to_le_bytes()).collect();
+        let prog = wavesim_rdna3::exec::Program::new(&bytes, 0).unwrap();
+        let t = std::time::Instant::now();
+        for _ in 0..100 {
+            h.wave.pc = 0;
+            let mut ctx = wavesim_rdna3::exec::Ctx {
+                mem: &h.mem,
+                lds: &mut h.lds,
+                cfg: &h.cfg,
+            };
+            wavesim_rdna3::exec::run_single_wave(&mut h.wave, &prog, &mut ctx, 10_000).unwrap();
+        }
+        let ns = t.elapsed().as_nanos() as f64 / 100_000.0;
+        println!("{name} (32 lanes): {ns:.1} ns per instruction");
+    }
+    // Lane 5 stored 5, then 100_000 atomic adds of 5.
+    assert_eq!(h.mem.read_u32(buf + 20).unwrap(), 5 + 100_000 * 5);
+}

@@ -234,6 +234,32 @@ impl<'a> Mem<'a> {
         }
         Ok(())
     }
+
+    /// Checks that a write of `N` bytes to `t` by `lane` would succeed, doing the same
+    /// translations as [`Mem::write`] without writing (the first pass of a store, so a faulting
+    /// instruction has no effect at all).
+    #[inline]
+    fn probe<const N: usize>(&mut self, w: &Wave, lane: usize, t: Target) -> Result<(), ExecError> {
+        match t {
+            Target::Global(a) => {
+                self.region(lane, a, N as u64)?;
+            }
+            Target::Lds(_) => {}
+            Target::Private(off) => {
+                self.private(w, lane, off, N as u64)?;
+                let step = if off % 4 == 0 && N.is_multiple_of(4) {
+                    4
+                } else {
+                    1
+                };
+                for k in (0..N).step_by(step) {
+                    let a = private_addr(w, lane, off + k as u64);
+                    self.region(lane, a, step as u64)?;
+                }
+            }
+        }
+        Ok(())
+    }
 }
 
 /// Stores `bytes` to LDS dword by dword: an out-of-range part is dropped (seed 000).
@@ -325,6 +351,94 @@ fn region_cached<'m>(
     }
 }
 
+/// Where the active lanes' GLOBAL accesses go, found and checked before any lane is performed.
+// Lives on the stack for one instruction; boxing the per-lane table would allocate.
+#[allow(clippy::large_enum_variant)]
+enum Plan<'m> {
+    /// Every active lane's access lies in this allocation.
+    One(&'m Region),
+    /// The allocation of each active lane (the lanes hit several allocations).
+    PerLane([Option<&'m Region>; LANES]),
+}
+
+/// Applies the alignment mode to every lane's GLOBAL address (`addrs`, in place) and finds the
+/// allocation of each active lane's access of `n` bytes, or the MEMVIOL / fault of the lowest
+/// failing lane. Nothing is accessed here, so callers perform side effects only once every lane
+/// is known to succeed: a faulting store or atomic has no partial effect.
+///
+/// Fast path: one OR over the lanes shows that no address is misaligned and one lookup of the
+/// span `[min address, max address + n)` finds a single allocation holding every lane.
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn plan_global<'m>(
+    mem: &'m DeviceMemory,
+    inst: &Inst,
+    mode: u8,
+    exec: u64,
+    lanes: usize,
+    addrs: &mut [u64; LANES],
+    n: u64,
+    atomic: bool,
+) -> Result<Plan<'m>, ExecError> {
+    if mode == align_mode::DWORD {
+        let m = !(n.min(4) - 1);
+        for a in addrs.iter_mut() {
+            *a &= m;
+        }
+    }
+    // Address bits that must be zero (MEMVIOL otherwise), see `align_addr`.
+    let mut must_zero = match mode {
+        align_mode::DWORD_STRICT => n.min(4) - 1,
+        align_mode::STRICT => n.next_power_of_two() - 1,
+        _ => 0,
+    };
+    if atomic {
+        must_zero |= n - 1;
+    }
+    let (mut lo, mut hi, mut bits) = (u64::MAX, 0u64, 0u64);
+    if exec == u64::MAX >> (64 - lanes) {
+        for &a in &addrs[..lanes] {
+            lo = lo.min(a);
+            hi = hi.max(a);
+            bits |= a;
+        }
+    } else {
+        for l in 0..lanes {
+            if exec >> l & 1 != 0 {
+                let a = addrs[l];
+                lo = lo.min(a);
+                hi = hi.max(a);
+                bits |= a;
+            }
+        }
+    }
+    if exec == 0 {
+        return Ok(Plan::PerLane([None; LANES]));
+    }
+    if bits & must_zero == 0 {
+        if let Some(len) = (hi - lo).checked_add(n) {
+            if let Ok(r) = mem.find(lo, len) {
+                return Ok(Plan::One(r));
+            }
+        }
+    }
+    // Lane by lane, so the error names the lowest failing lane.
+    let mut regs = [None; LANES];
+    let mut last = None;
+    for l in 0..lanes {
+        if exec >> l & 1 == 0 {
+            continue;
+        }
+        // In place already for DWORD, where `align_addr` is idempotent.
+        let a = align_addr(mode, l, addrs[l], n)?;
+        if atomic && !a.is_multiple_of(n) {
+            return Err(memviol(l, a, "misaligned atomic"));
+        }
+        regs[l] = Some(region_cached(mem, &mut last, inst, l, a, n)?);
+    }
+    Ok(Plan::PerLane(regs))
+}
+
 /// Places one lane's loaded bytes into the result rows.
 #[inline(always)]
 fn put_lane<const K: u8, const N: usize, const D: usize>(
@@ -346,6 +460,15 @@ fn memviol(lane: usize, addr: u64, why: &'static str) -> ExecError {
         lane: lane as u32,
         addr,
         why,
+    }
+}
+
+fn fault(inst: &Inst, lane: usize, addr: u64, n: u64) -> ExecError {
+    ExecError::MemoryFault {
+        lane: lane as u32,
+        addr,
+        size: n as u32,
+        kind: op_name(inst),
     }
 }
 
@@ -486,20 +609,32 @@ fn load<const SEG: u8, const K: u8, const N: usize, const D: usize>(
     let mode = ctx.cfg.alignment_mode;
     let mut rows = [[0u32; LANES]; D];
     if SEG == GLOBAL {
-        // Fast path: one cached bounds check and one host load per lane.
+        // Fast path: every lane checked at once, then one host load per lane.
         let mut addrs = [0u64; LANES];
         global_addrs(w, inst, &mut addrs);
-        let mut last = None;
-        for l in 0..w.lanes() {
-            if exec >> l & 1 == 0 {
-                continue;
+        let lanes = w.lanes();
+        let n = N as u64;
+        match plan_global(ctx.mem, inst, mode, exec, lanes, &mut addrs, n, false)? {
+            Plan::One(r) => {
+                for l in 0..lanes {
+                    if exec >> l & 1 != 0 {
+                        let b = r
+                            .load::<N>(addrs[l])
+                            .ok_or_else(|| fault(inst, l, addrs[l], n))?;
+                        put_lane::<K, N, D>(&mut rows, l, &b);
+                    }
+                }
             }
-            let a = align_addr(mode, l, addrs[l], N as u64)?;
-            let r = region_cached(ctx.mem, &mut last, inst, l, a, N as u64)?;
-            let Some(b) = r.load::<N>(a) else {
-                return Err(Mem::new(ctx.mem, inst).fault(l, a, N as u64));
-            };
-            put_lane::<K, N, D>(&mut rows, l, &b);
+            Plan::PerLane(regs) => {
+                for l in 0..lanes {
+                    if let Some(r) = regs[l] {
+                        let b = r
+                            .load::<N>(addrs[l])
+                            .ok_or_else(|| fault(inst, l, addrs[l], n))?;
+                        put_lane::<K, N, D>(&mut rows, l, &b);
+                    }
+                }
+            }
         }
     } else {
         let mut t = [Target::Global(0); LANES];
@@ -537,51 +672,82 @@ pub(crate) const S_DWORDS: u8 = 2;
 pub(crate) const S_HI_B8: u8 = 3;
 pub(crate) const S_HI_B16: u8 = 4;
 
-/// `*_store_*`: `N` bytes per lane from the data VGPR(s).
+/// The `N` bytes lane `l` stores from the data VGPR rows `src` (an out-of-range data VGPR
+/// reads VGPR0, seed 000, which `Wave::vrow` provides).
+#[inline(always)]
+fn store_bytes<const K: u8, const N: usize>(src: &[&[u32]; 4], l: usize) -> [u8; N] {
+    let mut b = [0u8; N];
+    if K == S_DWORDS {
+        for k in 0..N / 4 {
+            b[4 * k..4 * k + 4].copy_from_slice(&src[k][l].to_le_bytes());
+        }
+    } else {
+        let v = src[0][l];
+        let v = if matches!(K, S_HI_B8 | S_HI_B16) {
+            v >> 16
+        } else {
+            v
+        };
+        b.copy_from_slice(&v.to_le_bytes()[..N]);
+    }
+    b
+}
+
+/// `*_store_*`: `N` bytes per lane from the data VGPR(s). Every lane's address is aligned and
+/// translated before the first byte is written, so a store that faults in any lane writes
+/// nothing.
 fn store<const SEG: u8, const K: u8, const N: usize>(
     w: &mut Wave,
     inst: &Inst,
     ctx: &mut Ctx,
 ) -> Result<Flow, ExecError> {
-    let mut t = [Target::Global(0); LANES];
-    targets::<SEG>(w, inst, &mut t)?;
     let exec = w.exec();
     let mode = ctx.cfg.alignment_mode;
+    let lanes = w.lanes();
     let data = (inst.src[1] - opnd::VGPR0) as usize;
-    let mut m = Mem {
-        mem: ctx.mem,
-        last: None,
-        name: op_name(inst),
-    };
-    for l in 0..w.lanes() {
-        if exec >> l & 1 == 0 {
-            continue;
-        }
-        let tl = align(mode, l, t[l], N as u64, false)?;
-        let mut b = [0u8; N];
-        match K {
-            S_DWORDS => {
-                for k in 0..N / 4 {
-                    b[4 * k..4 * k + 4].copy_from_slice(&w.vgpr_get(data + k, l).to_le_bytes());
+    let src: [&[u32]; 4] = std::array::from_fn(|k| w.vrow(data + k));
+    if SEG == GLOBAL {
+        let mut addrs = [0u64; LANES];
+        global_addrs(w, inst, &mut addrs);
+        match plan_global(
+            ctx.mem, inst, mode, exec, lanes, &mut addrs, N as u64, false,
+        )? {
+            Plan::One(r) => {
+                for l in 0..lanes {
+                    if exec >> l & 1 != 0 {
+                        r.store::<N>(addrs[l], store_bytes::<K, N>(&src, l));
+                    }
                 }
             }
-            _ => {
-                let v = w.vgpr_get(data, l);
-                let v = if matches!(K, S_HI_B8 | S_HI_B16) {
-                    v >> 16
-                } else {
-                    v
-                };
-                let le = v.to_le_bytes();
-                b.copy_from_slice(&le[..N]);
+            Plan::PerLane(regs) => {
+                for l in 0..lanes {
+                    if let Some(r) = regs[l] {
+                        r.store::<N>(addrs[l], store_bytes::<K, N>(&src, l));
+                    }
+                }
             }
         }
-        m.write::<N>(w, ctx.lds, l, tl, b)?;
+        return Ok(Flow::Next);
+    }
+    let mut t = [Target::Global(0); LANES];
+    targets::<SEG>(w, inst, &mut t)?;
+    let mut m = Mem::new(ctx.mem, inst);
+    for l in 0..lanes {
+        if exec >> l & 1 != 0 {
+            t[l] = align(mode, l, t[l], N as u64, false)?;
+            m.probe::<N>(w, l, t[l])?;
+        }
+    }
+    for l in 0..lanes {
+        if exec >> l & 1 != 0 {
+            m.write::<N>(w, ctx.lds, l, t[l], store_bytes::<K, N>(&src, l))?;
+        }
     }
     Ok(Flow::Next)
 }
 
-/// `global_load_addtid_b32` / `global_store_addtid_b32`: SGPR base + imm[11:0] + lane * 4.
+/// `global_load_addtid_b32` / `global_store_addtid_b32`: SGPR base + imm[11:0] + lane * 4
+/// (all lanes checked before any is performed).
 fn addtid<const STORE: bool>(w: &mut Wave, inst: &Inst, ctx: &mut Ctx) -> Result<Flow, ExecError> {
     let dst = inst.dst[0];
     if !STORE && !vdst_in_range(w, dst, 1) {
@@ -589,30 +755,35 @@ fn addtid<const STORE: bool>(w: &mut Wave, inst: &Inst, ctx: &mut Ctx) -> Result
     }
     let base = sbase64(w, inst.src[2]).wrapping_add((inst.imm & 0xfff) as u64);
     let exec = w.exec();
-    let mode = ctx.cfg.alignment_mode;
-    let data = (inst.src[1] - opnd::VGPR0) as usize;
-    let mut m = Mem {
-        mem: ctx.mem,
-        last: None,
-        name: op_name(inst),
-    };
+    let lanes = w.lanes();
+    let mut addrs: [u64; LANES] = std::array::from_fn(|l| base.wrapping_add(4 * l as u64));
+    let plan = plan_global(
+        ctx.mem,
+        inst,
+        ctx.cfg.alignment_mode,
+        exec,
+        lanes,
+        &mut addrs,
+        4,
+        false,
+    )?;
+    let data = w.vrow((inst.src[1] - opnd::VGPR0) as usize);
     let mut row = [[0u32; LANES]; 1];
-    for l in 0..w.lanes() {
-        if exec >> l & 1 == 0 {
-            continue;
-        }
-        let t = align(
-            mode,
-            l,
-            Target::Global(base.wrapping_add(4 * l as u64)),
-            4,
-            false,
-        )?;
+    for l in 0..lanes {
+        let r = match &plan {
+            Plan::One(r) if exec >> l & 1 != 0 => *r,
+            Plan::PerLane(regs) => match regs[l] {
+                Some(r) => r,
+                None => continue,
+            },
+            _ => continue,
+        };
         if STORE {
-            let v = w.vgpr_get(data, l);
-            m.write::<4>(w, ctx.lds, l, t, v.to_le_bytes())?;
+            r.store_u32(addrs[l], data[l]);
         } else {
-            row[0][l] = u32::from_le_bytes(m.read::<4>(w, ctx.lds, l, t)?);
+            row[0][l] = r
+                .load_u32(addrs[l])
+                .ok_or_else(|| fault(inst, l, addrs[l], 4))?;
         }
     }
     if !STORE {
@@ -674,7 +845,8 @@ pub(crate) fn parse_atomic(body: &str) -> Option<AtomicOp> {
 
 /// `*_atomic_*`: read-modify-write per lane in lane order; with GLC the pre-op value is returned
 /// (ISA 11.1: "GLC: 1 = return the memory value before the atomic operation"). Cmpswap data is
-/// {cmp, src} with src in the low half.
+/// {cmp, src} with src in the low half. Every lane's address is checked (alignment, allocation)
+/// before the first lane's operation, so a faulting atomic changes no memory.
 fn atomic<const SEG: u8, const W64: bool>(
     w: &mut Wave,
     inst: &Inst,
@@ -687,67 +859,108 @@ fn atomic<const SEG: u8, const W64: bool>(
     if rtn && !vdst_in_range(w, dst, dwords) {
         return Ok(Flow::Next);
     }
-    let mut t = [Target::Global(0); LANES];
-    targets::<SEG>(w, inst, &mut t)?;
     let exec = w.exec();
+    let lanes = w.lanes();
     let mode = ctx.cfg.alignment_mode;
     let data = (inst.src[1] - opnd::VGPR0) as usize;
     let cmpswap = matches!(op, AtomicOp::CmpSwap | AtomicOp::CmpSwapF);
-    let mut m = Mem {
-        mem: ctx.mem,
-        last: None,
-        name: op_name(inst),
-    };
-    let mut rows = [[0u32; LANES]; 2];
-    let size = 4 * dwords as u64;
-    for l in 0..w.lanes() {
-        if exec >> l & 1 == 0 {
-            continue;
-        }
-        let rd = |k: usize| w.vgpr_get(data + k, l);
-        let (src, cmp) = if W64 {
-            let src = rd(0) as u64 | (rd(1) as u64) << 32;
+    let d: [&[u32]; 4] = std::array::from_fn(|k| w.vrow(data + k));
+    // (src, cmp) of lane l.
+    let operands = |l: usize| -> (u64, u64) {
+        if W64 {
+            let src = d[0][l] as u64 | (d[1][l] as u64) << 32;
             let cmp = if cmpswap {
-                rd(2) as u64 | (rd(3) as u64) << 32
+                d[2][l] as u64 | (d[3][l] as u64) << 32
             } else {
                 0
             };
             (src, cmp)
         } else {
-            (rd(0) as u64, if cmpswap { rd(1) as u64 } else { 0 })
-        };
-        let tl = align(mode, l, t[l], size, true)?;
-        let old = match tl {
-            Target::Global(a) => {
-                let r = m.region(l, a, size)?;
-                let res = if W64 {
-                    r.atomic64(a, op, src, cmp)
-                } else {
-                    r.atomic32(a, op, src as u32, cmp as u32).map(|v| v as u64)
-                };
-                res.map_err(|e| match e {
-                    MemError::Misaligned { addr, .. } => memviol(l, addr, "misaligned atomic"),
-                    _ => m.fault(l, a, size),
-                })?
-            }
-            Target::Lds(a) => crate::exec::lds::lds_atomic(ctx.lds, a, op, src, cmp, W64),
-            Target::Private(_) => {
-                // Scratch is private to the lane, so a plain read-modify-write is exact.
+            (d[0][l] as u64, if cmpswap { d[1][l] as u64 } else { 0 })
+        }
+    };
+    let size = 4 * dwords as u64;
+    let mut rows = [[0u32; LANES]; 2];
+    if SEG == GLOBAL {
+        let mut addrs = [0u64; LANES];
+        global_addrs(w, inst, &mut addrs);
+        let plan = plan_global(ctx.mem, inst, mode, exec, lanes, &mut addrs, size, true)?;
+        for l in 0..lanes {
+            let r = match &plan {
+                Plan::One(r) if exec >> l & 1 != 0 => *r,
+                Plan::PerLane(regs) => match regs[l] {
+                    Some(r) => r,
+                    None => continue,
+                },
+                _ => continue,
+            };
+            let (src, cmp) = operands(l);
+            let a = addrs[l];
+            let res = if W64 {
+                r.atomic64(a, op, src, cmp)
+            } else {
+                r.atomic32(a, op, src as u32, cmp as u32).map(|v| v as u64)
+            };
+            // Checked by `plan_global`; kept as errors rather than assumptions.
+            let old = res.map_err(|e| match e {
+                MemError::Misaligned { addr, .. } => memviol(l, addr, "misaligned atomic"),
+                _ => fault(inst, l, a, size),
+            })?;
+            rows[0][l] = old as u32;
+            rows[1][l] = (old >> 32) as u32;
+        }
+    } else {
+        let mut t = [Target::Global(0); LANES];
+        targets::<SEG>(w, inst, &mut t)?;
+        let mut m = Mem::new(ctx.mem, inst);
+        for l in 0..lanes {
+            if exec >> l & 1 != 0 {
+                t[l] = align(mode, l, t[l], size, true)?;
                 if W64 {
-                    let old = u64::from_le_bytes(m.read::<8>(w, ctx.lds, l, tl)?);
-                    let new = apply64(op, old, src, cmp);
-                    m.write::<8>(w, ctx.lds, l, tl, new.to_le_bytes())?;
-                    old
+                    m.probe::<8>(w, l, t[l])?;
                 } else {
-                    let old = u32::from_le_bytes(m.read::<4>(w, ctx.lds, l, tl)?);
-                    let new = apply32(op, old, src as u32, cmp as u32);
-                    m.write::<4>(w, ctx.lds, l, tl, new.to_le_bytes())?;
-                    old as u64
+                    m.probe::<4>(w, l, t[l])?;
                 }
             }
-        };
-        rows[0][l] = old as u32;
-        rows[1][l] = (old >> 32) as u32;
+        }
+        for l in 0..lanes {
+            if exec >> l & 1 == 0 {
+                continue;
+            }
+            let (src, cmp) = operands(l);
+            let tl = t[l];
+            let old = match tl {
+                Target::Global(a) => {
+                    let r = m.region(l, a, size)?;
+                    let res = if W64 {
+                        r.atomic64(a, op, src, cmp)
+                    } else {
+                        r.atomic32(a, op, src as u32, cmp as u32).map(|v| v as u64)
+                    };
+                    res.map_err(|e| match e {
+                        MemError::Misaligned { addr, .. } => memviol(l, addr, "misaligned atomic"),
+                        _ => m.fault(l, a, size),
+                    })?
+                }
+                Target::Lds(a) => crate::exec::lds::lds_atomic(ctx.lds, a, op, src, cmp, W64),
+                Target::Private(_) => {
+                    // Scratch is private to the lane, so a plain read-modify-write is exact.
+                    if W64 {
+                        let old = u64::from_le_bytes(m.read::<8>(w, ctx.lds, l, tl)?);
+                        let new = apply64(op, old, src, cmp);
+                        m.write::<8>(w, ctx.lds, l, tl, new.to_le_bytes())?;
+                        old
+                    } else {
+                        let old = u32::from_le_bytes(m.read::<4>(w, ctx.lds, l, tl)?);
+                        let new = apply32(op, old, src as u32, cmp as u32);
+                        m.write::<4>(w, ctx.lds, l, tl, new.to_le_bytes())?;
+                        old as u64
+                    }
+                }
+            };
+            rows[0][l] = old as u32;
+            rows[1][l] = (old >> 32) as u32;
+        }
     }
     if rtn {
         if W64 {

@@ -213,18 +213,20 @@ fn ds_store<const K: u8, const N: usize>(
     let exec = w.exec();
     let mode = ctx.cfg.alignment_mode;
     let off = (inst.imm & 0xffff) as u32;
-    let addr = vreg(inst.src[0]);
+    let addr = w.vrow(vreg(inst.src[0]));
     let data = vreg(inst.src[1]);
+    // Every lane's address first: a MEMVIOL in any lane leaves LDS untouched.
+    let mut aligned = [0u32; LANES];
+    for l in 0..w.lanes() {
+        if exec >> l & 1 != 0 {
+            aligned[l] = lds_align(mode, l, addr[l].wrapping_add(off), local_align(N))?;
+        }
+    }
     for l in 0..w.lanes() {
         if exec >> l & 1 == 0 {
             continue;
         }
-        let a = lds_align(
-            mode,
-            l,
-            w.vgpr_get(addr, l).wrapping_add(off),
-            local_align(N),
-        )? as u64;
+        let a = aligned[l] as u64;
         if K == S_DWORDS {
             for k in 0..N / 4 {
                 let v = w.vgpr_get(data + k, l);
@@ -300,14 +302,23 @@ fn ds_store2<const E: usize, const STRIDE: u32>(
         (inst.imm & 0xff) as u32 * E as u32 * STRIDE,
         (inst.imm >> 8 & 0xff) as u32 * E as u32 * STRIDE,
     ];
-    let addr = vreg(inst.src[0]);
+    let addr = w.vrow(vreg(inst.src[0]));
     let data = [vreg(inst.src[1]), vreg(inst.src[2])];
+    // Every lane's two addresses first: a MEMVIOL in any lane leaves LDS untouched.
+    let mut aligned = [[0u32; 2]; LANES];
+    for l in 0..w.lanes() {
+        if exec >> l & 1 != 0 {
+            for j in 0..2 {
+                aligned[l][j] = lds_align(mode, l, addr[l].wrapping_add(offs[j]), E as u32)?;
+            }
+        }
+    }
     for l in 0..w.lanes() {
         if exec >> l & 1 == 0 {
             continue;
         }
         for j in 0..2 {
-            let a = lds_align(mode, l, w.vgpr_get(addr, l).wrapping_add(offs[j]), E as u32)? as u64;
+            let a = aligned[l][j] as u64;
             for k in 0..E / 4 {
                 let v = w.vgpr_get(data[j] + k, l);
                 lds_store(ctx.lds, a + 4 * k as u64, &v.to_le_bytes());
@@ -345,19 +356,21 @@ fn ds_atomic<const W64: bool, const RTN: bool>(
     let exec = w.exec();
     let mode = ctx.cfg.alignment_mode;
     let off = (inst.imm & 0xffff) as u32;
-    let addr = vreg(inst.src[0]);
+    let addr = w.vrow(vreg(inst.src[0]));
     let (d0, d1) = (vreg(inst.src[1]), vreg(inst.src[2]));
     let mut rows = [[0u32; LANES]; 2];
+    // Every lane's address first: a MEMVIOL in any lane leaves LDS untouched.
+    let mut aligned = [0u32; LANES];
+    for l in 0..w.lanes() {
+        if exec >> l & 1 != 0 {
+            aligned[l] = lds_align_atomic(mode, l, addr[l].wrapping_add(off), 4 * dw as u32)?;
+        }
+    }
     for l in 0..w.lanes() {
         if exec >> l & 1 == 0 {
             continue;
         }
-        let a = lds_align_atomic(
-            mode,
-            l,
-            w.vgpr_get(addr, l).wrapping_add(off),
-            4 * dw as u32,
-        )? as u64;
+        let a = aligned[l] as u64;
         let rd = |r: usize| {
             if W64 {
                 w.vgpr_get(r, l) as u64 | (w.vgpr_get(r + 1, l) as u64) << 32
@@ -397,16 +410,24 @@ fn ds_xchg2<const E: usize, const STRIDE: u32>(
         (inst.imm & 0xff) as u32 * E as u32 * STRIDE,
         (inst.imm >> 8 & 0xff) as u32 * E as u32 * STRIDE,
     ];
-    let addr = vreg(inst.src[0]);
+    let addr = w.vrow(vreg(inst.src[0]));
     let data = [vreg(inst.src[1]), vreg(inst.src[2])];
     let mut rows = [[0u32; LANES]; 4];
+    // Every lane's two addresses first: a MEMVIOL in any lane leaves LDS untouched.
+    let mut aligned = [[0u32; 2]; LANES];
+    for l in 0..w.lanes() {
+        if exec >> l & 1 != 0 {
+            for j in 0..2 {
+                aligned[l][j] = lds_align_atomic(mode, l, addr[l].wrapping_add(offs[j]), E as u32)?;
+            }
+        }
+    }
     for l in 0..w.lanes() {
         if exec >> l & 1 == 0 {
             continue;
         }
         for j in 0..2 {
-            let a = lds_align_atomic(mode, l, w.vgpr_get(addr, l).wrapping_add(offs[j]), E as u32)?
-                as u64;
+            let a = aligned[l][j] as u64;
             let mut v = w.vgpr_get(data[j], l) as u64;
             if E == 8 {
                 v |= (w.vgpr_get(data[j] + 1, l) as u64) << 32;
@@ -473,11 +494,18 @@ fn ds_addtid<const STORE: bool>(
     let base = (inst.imm & 0xffff) as u32 + (w.m0() & 0xffff);
     let data = vreg(inst.src[1]);
     let mut row = [[0u32; LANES]; 1];
+    // Every lane's address first: a MEMVIOL in any lane leaves LDS untouched.
+    let mut aligned = [0u32; LANES];
+    for l in 0..w.lanes() {
+        if exec >> l & 1 != 0 {
+            aligned[l] = lds_align(mode, l, base + 4 * l as u32, 4)?;
+        }
+    }
     for l in 0..w.lanes() {
         if exec >> l & 1 == 0 {
             continue;
         }
-        let a = lds_align(mode, l, base + 4 * l as u32, 4)? as u64;
+        let a = aligned[l] as u64;
         if STORE {
             lds_store(ctx.lds, a, &w.vgpr_get(data, l).to_le_bytes());
         } else {

@@ -1,0 +1,433 @@
+//! Memory faults end to end: a faulting store/atomic has no partial effect (every lane is checked
+//! before any is performed), a guest kernel writing outside its buffer fails through the
+//! dispatcher with an error naming workgroup, wave, PC, instruction, lane and address, and random
+//! addresses through real load/store/atomic instructions match a reference model of the sandbox
+//! (no panic, nothing outside the allocations written, faults and MEMVIOLs where the ISA rules
+//! put them).
+//!
+//! Instruction words come from `llvm-mc-19 -arch=amdgcn -mcpu=gfx1100 -show-encoding`; the
+//! assembly is in the comment next to each word.
+
+use wavesim_core::memory::DeviceMemory;
+use wavesim_rdna3::codeobj::kcp;
+use wavesim_rdna3::dispatch::{self, DispatchError, Geometry, Launch};
+use wavesim_rdna3::exec::flat::align_mode;
+use wavesim_rdna3::exec::operand::SHARED_APERTURE;
+use wavesim_rdna3::exec::{ExecConfig, ExecError, Program};
+use wavesim_rdna3::testing::Harness;
+
+const GLOBAL_STORE_B32: [u32; 2] = [0xdc6a0000, 0x007c0402]; // global_store_b32 v[2:3], v4, off
+const GLOBAL_STORE_B128: [u32; 2] = [0xdc760000, 0x007c0402]; // global_store_b128 v[2:3], v[4:7], off
+const GLOBAL_ATOMIC_ADD_RTN: [u32; 2] = [0xdcd64000, 0x0a7c0402]; // global_atomic_add_u32 v10, v[2:3], v4, off glc
+const FLAT_STORE_B32: [u32; 2] = [0xdc680000, 0x007c0402]; // flat_store_b32 v[2:3], v4
+const SCRATCH_STORE_B32: [u32; 2] = [0xdc690000, 0x00fc0400]; // scratch_store_b32 v0, v4, off
+const DS_STORE_B32: [u32; 2] = [0xd8340000, 0x00000201]; // ds_store_b32 v1, v2
+const DS_ADD_U32: [u32; 2] = [0xd8000000, 0x00000201]; // ds_add_u32 v1, v2
+const DS_STORE_2ADDR_B32: [u32; 2] = [0xd8380401, 0x00030201]; // ds_store_2addr_b32 v1, v2, v3 offset0:1 offset1:4
+const DS_STOREXCHG_RTN_B32: [u32; 2] = [0xd8b40000, 0x03000201]; // ds_storexchg_rtn_b32 v3, v1, v2
+const GLOBAL_STORE_ADDTID: [u32; 2] = [0xdca60000, 0x00040100]; // global_store_addtid_b32 v1, s[4:5]
+
+fn lanes(w64: bool) -> usize {
+    if w64 {
+        64
+    } else {
+        32
+    }
+}
+
+fn set_addr(h: &mut Harness, r: usize, f: impl Fn(usize) -> u64) {
+    h.set_v(r, |l| f(l) as u32);
+    h.set_v(r + 1, |l| (f(l) >> 32) as u32);
+}
+
+fn bytes_of(mem: &DeviceMemory, addr: u64, len: usize) -> Vec<u8> {
+    let mut v = vec![0; len];
+    mem.read(addr, &mut v).unwrap();
+    v
+}
+
+// ---------------------------------------------------------------------------------------------
+// No partial effects
+
+#[test]
+fn a_store_faulting_in_its_last_lane_writes_nothing() {
+    for w64 in [false, true] {
+        let n = lanes(w64);
+        let mut h = Harness::new(w64);
+        let buf = h.mem.alloc(4096, 256).unwrap();
+        // Every lane but the last stores inside the buffer; the last one past its end.
+        set_addr(&mut h, 2, |l| {
+            if l == n - 1 {
+                buf + 4096
+            } else {
+                buf + 16 * l as u64
+            }
+        });
+        for k in 0..4 {
+            h.set_v(4 + k, move |l| 0x1000 * (k as u32 + 1) + l as u32);
+        }
+        for word in [GLOBAL_STORE_B32, GLOBAL_STORE_B128, FLAT_STORE_B32] {
+            match h.run(&word) {
+                Err(ExecError::MemoryFault { lane, addr, .. }) => {
+                    assert_eq!((lane as usize, addr), (n - 1, buf + 4096), "{word:x?}")
+                }
+                r => panic!("{word:x?}: expected a fault, got {r:?}"),
+            }
+            assert!(
+                bytes_of(&h.mem, buf, 4096).iter().all(|&b| b == 0),
+                "wave64={w64} {word:x?}: the lower lanes' stores must not happen"
+            );
+        }
+        // The same store with the faulting lane off writes every other lane.
+        h.wave.set_exec(!(1u64 << (n - 1)));
+        h.run(&GLOBAL_STORE_B128).unwrap();
+        assert_eq!(h.mem.read_u32(buf + 16 * 3 + 8).unwrap(), 0x3003);
+    }
+}
+
+#[test]
+fn a_store_to_a_second_allocation_and_a_guard_gap() {
+    for w64 in [false, true] {
+        let n = lanes(w64);
+        let mut h = Harness::new(w64);
+        let a = h.mem.alloc(256, 256).unwrap();
+        let b = h.mem.alloc(256, 256).unwrap();
+        // Even lanes write A, odd lanes B: two allocations, one instruction.
+        set_addr(
+            &mut h,
+            2,
+            |l| if l % 2 == 0 { a } else { b } + 4 * (l as u64 / 2),
+        );
+        h.set_v(4, |l| 100 + l as u32);
+        h.run(&GLOBAL_STORE_B32).unwrap();
+        assert_eq!(h.mem.read_u32(a + 4 * 5).unwrap(), 110);
+        assert_eq!(h.mem.read_u32(b + 4 * 5).unwrap(), 111);
+        // Lane 7 now points into the guard gap after A: nothing at all is written.
+        h.set_v(4, |_| 7);
+        set_addr(&mut h, 2, |l| match l {
+            7 => a + 256,
+            _ if l % 2 == 0 => a + 4 * (l as u64 / 2),
+            _ => b + 4 * (l as u64 / 2),
+        });
+        assert!(matches!(
+            h.run(&GLOBAL_STORE_B32),
+            Err(ExecError::MemoryFault { lane: 7, .. })
+        ));
+        assert_eq!(h.mem.read_u32(a + 4 * 5).unwrap(), 110);
+        assert_eq!(h.mem.read_u32(b).unwrap(), 101);
+        assert_eq!(
+            h.mem.read_u32(b + 4 * (n as u64 / 2 - 1)).unwrap(),
+            100 + n as u32 - 1
+        );
+    }
+}
+
+#[test]
+fn a_faulting_atomic_changes_no_memory_and_no_vgpr() {
+    for w64 in [false, true] {
+        let n = lanes(w64);
+        let mut h = Harness::new(w64);
+        let buf = h.mem.alloc(256, 256).unwrap();
+        h.mem.write_u32(buf, 1000).unwrap();
+        // All lanes add to one counter, except lane 9 which points below the buffer.
+        set_addr(&mut h, 2, |l| if l == 9 { buf - 4 } else { buf });
+        h.set_v(4, |_| 1);
+        h.set_v(10, |_| 0xdead);
+        assert!(matches!(
+            h.run(&GLOBAL_ATOMIC_ADD_RTN),
+            Err(ExecError::MemoryFault { lane: 9, .. })
+        ));
+        assert_eq!(
+            h.mem.read_u32(buf).unwrap(),
+            1000,
+            "lanes 0..8 must not add"
+        );
+        assert!((0..n).all(|l| h.v(10, l) == 0xdead));
+        // A misaligned lane (MEMVIOL in every alignment mode) stops it the same way.
+        set_addr(&mut h, 2, |l| if l == n - 1 { buf + 2 } else { buf });
+        assert!(matches!(
+            h.run(&GLOBAL_ATOMIC_ADD_RTN),
+            Err(ExecError::MemViol { lane, .. }) if lane as usize == n - 1
+        ));
+        assert_eq!(h.mem.read_u32(buf).unwrap(), 1000);
+        // Without the bad lane: n - 1 adds, each lane sees the sum before its own.
+        h.wave.set_exec(!(1u64 << (n - 1)));
+        h.run(&GLOBAL_ATOMIC_ADD_RTN).unwrap();
+        assert_eq!(h.mem.read_u32(buf).unwrap(), 1000 + n as u32 - 1);
+        assert_eq!((h.v(10, 0), h.v(10, 5)), (1000, 1005));
+    }
+}
+
+#[test]
+fn strict_alignment_memviol_in_one_lane_stops_the_whole_store() {
+    for w64 in [false, true] {
+        let mut h = Harness::new(w64);
+        let buf = h.mem.alloc(1024, 256).unwrap();
+        set_addr(&mut h, 2, |l| {
+            buf + 4 * l as u64 + if l == 12 { 2 } else { 0 }
+        });
+        h.set_v(4, |l| l as u32 + 1);
+        for mode in [align_mode::STRICT, align_mode::DWORD_STRICT] {
+            h.cfg.alignment_mode = mode;
+            assert!(matches!(
+                h.run(&GLOBAL_STORE_B32),
+                Err(ExecError::MemViol { lane: 12, .. })
+            ));
+            assert!(bytes_of(&h.mem, buf, 1024).iter().all(|&b| b == 0));
+        }
+        // DWORD mode clears the low bits instead: lane 12 writes its own dword.
+        h.cfg.alignment_mode = align_mode::DWORD;
+        h.run(&GLOBAL_STORE_B32).unwrap();
+        assert_eq!(h.mem.read_u32(buf + 48).unwrap(), 13);
+    }
+}
+
+#[test]
+fn faulting_scratch_and_flat_stores_leave_scratch_and_lds_untouched() {
+    for w64 in [false, true] {
+        let n = lanes(w64) as u64;
+        let mut h = Harness::new(w64);
+        let scratch = h.mem.alloc(n * 16, 256).unwrap();
+        h.wave.scratch_base = scratch;
+        h.wave.scratch_lane_bytes = 16;
+        // Lane 3's private offset 16 is past its 16-byte segment.
+        h.set_v(0, |l| if l == 3 { 16 } else { 4 });
+        h.set_v(4, |l| 0x500 + l as u32);
+        assert!(matches!(
+            h.run(&SCRATCH_STORE_B32),
+            Err(ExecError::MemoryFault { lane: 3, .. })
+        ));
+        assert!(bytes_of(&h.mem, scratch, (n * 16) as usize)
+            .iter()
+            .all(|&b| b == 0));
+        // FLAT: lanes 0..4 go to LDS, lane 5 to an unmapped global address.
+        set_addr(&mut h, 2, |l| {
+            if l == 5 {
+                0x10
+            } else {
+                SHARED_APERTURE + 4 * l as u64
+            }
+        });
+        assert!(matches!(
+            h.run(&FLAT_STORE_B32),
+            Err(ExecError::MemoryFault {
+                lane: 5,
+                addr: 0x10,
+                ..
+            })
+        ));
+        assert!(h.lds.iter().all(|&b| b == 0));
+    }
+}
+
+#[test]
+fn lds_memviol_in_one_lane_leaves_lds_untouched() {
+    for w64 in [false, true] {
+        let n = lanes(w64);
+        let mut h = Harness::new(w64);
+        h.lds[0x200..0x204].copy_from_slice(&50u32.to_le_bytes());
+        // Lane 6's address is 2 bytes off: MEMVIOL under STRICT and DWORD_STRICT.
+        h.set_v(1, |l| 4 * l as u32 + if l == 6 { 2 } else { 0 });
+        h.set_v(2, |l| l as u32 + 1);
+        h.set_v(3, |_| 0xabc);
+        for mode in [align_mode::STRICT, align_mode::DWORD_STRICT] {
+            h.cfg.alignment_mode = mode;
+            for word in [DS_STORE_B32, DS_STORE_2ADDR_B32] {
+                assert!(matches!(
+                    h.run(&word),
+                    Err(ExecError::MemViol { lane: 6, .. })
+                ));
+                assert!(h.lds[..0x200].iter().all(|&b| b == 0), "{word:x?}");
+            }
+        }
+        // Atomics need size alignment in every mode, UNALIGNED included.
+        h.cfg.alignment_mode = align_mode::UNALIGNED;
+        h.set_v(1, |l| if l == n - 2 { 0x201 } else { 0x200 });
+        for word in [DS_ADD_U32, DS_STOREXCHG_RTN_B32] {
+            assert!(matches!(
+                h.run(&word),
+                Err(ExecError::MemViol { lane, .. }) if lane as usize == n - 2
+            ));
+            assert_eq!(&h.lds[0x200..0x204], &50u32.to_le_bytes());
+            assert!((0..n).all(|l| h.v(3, l) == 0xabc));
+        }
+        // Lane n-2 off: the others add 1..=n except n-1.
+        h.wave.set_exec(!(1u64 << (n - 2)));
+        h.run(&DS_ADD_U32).unwrap();
+        let added: u32 = (1..=n as u32).filter(|&k| k != n as u32 - 1).sum();
+        assert_eq!(&h.lds[0x200..0x204], &(50 + added).to_le_bytes());
+    }
+}
+
+#[test]
+fn addtid_store_past_the_end_writes_nothing() {
+    for w64 in [false, true] {
+        let n = lanes(w64) as u64;
+        let mut h = Harness::new(w64);
+        // One dword short: the last lane's dword is outside the allocation.
+        let buf = h.mem.alloc(4 * n - 4, 256).unwrap();
+        h.wave.sgpr[4] = buf as u32;
+        h.wave.sgpr[5] = (buf >> 32) as u32;
+        h.set_v(1, |l| l as u32 + 1);
+        match h.run(&GLOBAL_STORE_ADDTID) {
+            Err(ExecError::MemoryFault { lane, addr, .. }) => {
+                assert_eq!((lane as u64, addr), (n - 1, buf + 4 * (n - 1)))
+            }
+            r => panic!("{r:?}"),
+        }
+        assert!(bytes_of(&h.mem, buf, (4 * n - 4) as usize)
+            .iter()
+            .all(|&b| b == 0));
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// End to end through the dispatcher
+
+const CODE_BASE: u64 = 0x1000;
+
+/// `buf[wg * lanes + tid] = wg * lanes + tid` with the buffer pointer at kernarg offset 0.
+fn store_ids_prog(wave64: bool) -> Vec<u32> {
+    vec![
+        0xf4040100,
+        0xf8000000,                                   // s_load_b64 s[4:5], s[0:1], 0x0
+        if wave64 { 0x84038602 } else { 0x84038502 }, // s_lshl_b32 s3, s2, 6 / 5
+        0x4a020003,                                   // v_add_nc_u32_e32 v1, s3, v0
+        0x30040282,                                   // v_lshlrev_b32_e32 v2, 2, v1
+        0xbf89fc07,                                   // s_waitcnt lgkmcnt(0)
+        0xdc6a0000,
+        0x00040102, // global_store_b32 v2, v1, s[4:5]
+        0xbfb00000, // s_endpgm
+    ]
+}
+
+fn launch(prog: &Program, wave64: bool, grid: u32, kernarg: u64) -> Launch<'_> {
+    let local = if wave64 { 64 } else { 32 };
+    Launch {
+        kernel_name: "store_ids".into(),
+        prog,
+        entry: CODE_BASE,
+        pc_display_base: CODE_BASE,
+        wave64,
+        num_vgprs: 8,
+        mode: 0x3f0,
+        code_properties: kcp::ENABLE_SGPR_KERNARG_SEGMENT_PTR
+            | if wave64 {
+                0
+            } else {
+                kcp::ENABLE_WAVEFRONT_SIZE32
+            },
+        // USER_SGPR_COUNT = 2 (kernarg pointer), workgroup id X in s2.
+        rsrc2: 2 << 1 | 1 << 7,
+        packed_tid: true,
+        geo: Geometry::new(&[grid], &[local]).unwrap(),
+        lds_bytes: 0,
+        wgp_mode: true,
+        scratch_lane_bytes: 0,
+        scratch_addr: 0,
+        kernarg_addr: kernarg,
+        dispatch_ptr: 0,
+        queue_ptr: 0,
+        dispatch_id: 0,
+        threads: 1,
+        max_wave_insts: 10_000,
+        cfg: ExecConfig::default(),
+    }
+}
+
+#[test]
+fn a_kernel_writing_past_its_buffer_fails_naming_lane_and_address() {
+    for wave64 in [false, true] {
+        let n = lanes(wave64) as u64;
+        let words = store_ids_prog(wave64);
+        let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+        let prog = Program::new(&bytes, CODE_BASE).unwrap();
+        let mut mem = DeviceMemory::new();
+        // Room for n + 8 ids; the grid has 2n work-items.
+        let buf = mem.alloc(4 * (n + 8), 256).unwrap();
+        let kernarg = mem.alloc(8, 256).unwrap();
+        mem.write_u64(kernarg, buf).unwrap();
+        for threads in [1, 2] {
+            mem.fill(buf, 0xee, 4 * (n + 8)).unwrap();
+            let mut l = launch(&prog, wave64, 2 * n as u32, kernarg);
+            l.threads = threads;
+            let err = dispatch::run(&l, &mem).unwrap_err();
+            let DispatchError::Exec { at, error } = &err else {
+                panic!("expected an execution error, got {err}");
+            };
+            // Workgroup 1, lane 8 is work-item n + 8: the first dword past the buffer.
+            assert_eq!(
+                *error,
+                ExecError::MemoryFault {
+                    lane: 8,
+                    addr: buf + 4 * (n + 8),
+                    size: 4,
+                    kind: "global_store_b32",
+                }
+            );
+            assert_eq!((at.workgroup, at.wave), ([1, 0, 0], 0));
+            assert_eq!(at.pc, 6 * 4, "PC of the store inside the kernel");
+            assert_eq!(at.inst, "global_store_b32 v2, v1, s[4:5]");
+            let text = err.to_string();
+            for part in [
+                "store_ids",
+                "workgroup (1,0,0)",
+                "lane 8",
+                &format!("{:#x}", buf + 4 * (n + 8)),
+                "global_store_b32 v2, v1, s[4:5]",
+            ] {
+                assert!(text.contains(part), "{text:?} lacks {part:?}");
+            }
+            // Workgroup 0 completed; the faulting instruction wrote none of its lanes.
+            for i in 0..n + 8 {
+                let want = if i < n { i as u32 } else { 0xeeee_eeee };
+                assert_eq!(mem.read_u32(buf + 4 * i).unwrap(), want, "id {i}");
+            }
+        }
+        // With the buffer large enough the same kernel runs clean.
+        let big = mem.alloc(8 * n, 256).unwrap();
+        mem.write_u64(kernarg, big).unwrap();
+        dispatch::run(&launch(&prog, wave64, 2 * n as u32, kernarg), &mem).unwrap();
+        assert_eq!(
+            mem.read_u32(big + 4 * (2 * n - 1)).unwrap(),
+            2 * n as u32 - 1
+        );
+    }
+}
+
+#[test]
+fn flat_scratch_reads_zero_without_scratch_and_the_base_with_it() {
+    // s_getreg_b32 s10, hwreg(HW_REG_FLAT_SCR_LO); s_getreg_b32 s11, hwreg(HW_REG_FLAT_SCR_HI);
+    // then store both through s[0:1] (the kernarg pointer, here the output buffer).
+    let words = [
+        0xb88af814u32, // s_getreg_b32 s10, hwreg(HW_REG_FLAT_SCR_LO)
+        0xb88bf815,    // s_getreg_b32 s11, hwreg(HW_REG_FLAT_SCR_HI)
+        0x7e02020a,    // v_mov_b32_e32 v1, s10
+        0x7e04020b,    // v_mov_b32_e32 v2, s11
+        0x7e060280,    // v_mov_b32_e32 v3, 0
+        0xdc6e0000,
+        0x00000103, // global_store_b64 v3, v[1:2], s[0:1]
+        0xbfb00000, // s_endpgm
+    ];
+    let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+    let prog = Program::new(&bytes, CODE_BASE).unwrap();
+    for wave64 in [false, true] {
+        let mut mem = DeviceMemory::new();
+        let out = mem.alloc(8, 256).unwrap();
+        mem.write_u64(out, u64::MAX).unwrap();
+        let mut l = launch(&prog, wave64, 1, out);
+        dispatch::run(&l, &mem).unwrap();
+        assert_eq!(
+            mem.read_u64(out).unwrap(),
+            0,
+            "no scratch: FLAT_SCRATCH = 0"
+        );
+        l.scratch_lane_bytes = 64;
+        let scratch = mem.alloc(l.scratch_bytes(), 256).unwrap();
+        l.scratch_addr = scratch;
+        dispatch::run(&l, &mem).unwrap();
+        // The only wave's scratch starts at the area's base (256-byte aligned).
+        assert_eq!(mem.read_u64(out).unwrap(), scratch);
+        assert_eq!(scratch % 256, 0);
+    }
+}
