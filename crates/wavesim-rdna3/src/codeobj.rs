@@ -158,9 +158,12 @@ impl KernelDescriptor {
     /// The MODE register a wave starts with (rounding and denormal modes, DX10 clamp, IEEE,
     /// FP16 overflow), from COMPUTE_PGM_RSRC1. MODE layout: FP_ROUND [3:0] (round32 in [1:0],
     /// round16/64 in [3:2]), FP_DENORM [7:4] (denorm32 in [5:4], denorm16/64 in [7:6]),
-    /// DX10_CLAMP [8], IEEE [9], FP16_OVFL [23].
+    /// DX10_CLAMP [8], IEEE [9], EXCP_EN [18:12], FP16_OVFL [23]. The exception enables come
+    /// from COMPUTE_PGM_RSRC2 [30:24] (invalid, input denormal, divide by zero, overflow,
+    /// underflow, inexact, integer divide by zero), in the same order as MODE.EXCP_EN.
     pub fn initial_mode(&self) -> u32 {
         let r = self.compute_pgm_rsrc1;
+        let excp_en = (self.compute_pgm_rsrc2 >> 24) & 0x7f;
         let f = |shift: u32| (r >> shift) & 3;
         f(rsrc1::FLOAT_ROUND_MODE_32_SHIFT)
             | f(rsrc1::FLOAT_ROUND_MODE_16_64_SHIFT) << 2
@@ -168,6 +171,7 @@ impl KernelDescriptor {
             | f(rsrc1::FLOAT_DENORM_MODE_16_64_SHIFT) << 6
             | u32::from(r & rsrc1::ENABLE_DX10_CLAMP != 0) << 8
             | u32::from(r & rsrc1::ENABLE_IEEE_MODE != 0) << 9
+            | excp_en << 12
             | u32::from(r & rsrc1::FP16_OVFL != 0) << 23
     }
 

@@ -668,3 +668,14 @@ fn invalid_instruction_reports_its_pc() {
         r => panic!("expected an invalid instruction, got {r:?}"),
     }
 }
+
+#[test]
+fn exception_enables_from_rsrc2_reach_mode() {
+    // COMPUTE_PGM_RSRC2 [30:24] enable IEEE exceptions (invalid, denormal, div-by-zero, overflow,
+    // underflow, inexact, int div-by-zero); they start the wave in MODE.EXCP_EN [18:12].
+    let mut b = [0u8; 64];
+    let rsrc2: u32 = (1 << 24) | (1 << 26) | (1 << 30);
+    b[52..56].copy_from_slice(&rsrc2.to_le_bytes());
+    let d = wavesim_rdna3::codeobj::KernelDescriptor::parse(&b).expect("64 bytes");
+    assert_eq!(d.initial_mode(), (1 << 12) | (1 << 14) | (1 << 18));
+}
