@@ -431,3 +431,414 @@ fn flat_scratch_reads_zero_without_scratch_and_the_base_with_it() {
         assert_eq!(scratch % 256, 0);
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// Fuzz: random addresses through real instructions against a reference model
+
+#[derive(Clone, Copy, Debug)]
+enum Kind {
+    /// Load of `size` bytes into `size.div_ceil(4)` VGPRs from v10; `sext` sign-extends a
+    /// sub-dword value, otherwise it is zero-extended.
+    Load {
+        sext: bool,
+    },
+    Store,
+    AddU32,
+    SwapB64,
+    CmpSwapB32,
+}
+
+struct FuzzOp {
+    words: [u32; 2],
+    kind: Kind,
+    size: u64,
+    offset: i64,
+    name: &'static str,
+}
+
+const fn op(words: [u32; 2], kind: Kind, size: u64, offset: i64, name: &'static str) -> FuzzOp {
+    FuzzOp {
+        words,
+        kind,
+        size,
+        offset,
+        name,
+    }
+}
+
+/// Address in v[2:3], data in v[4:7], results in v[10:13].
+const FUZZ_OPS: &[FuzzOp] = &[
+    op(
+        [0xdc520000, 0x0a7c0002],
+        Kind::Load { sext: false },
+        4,
+        0,
+        "global_load_b32 v10, v[2:3], off",
+    ),
+    op(
+        [0xdc560000, 0x0a7c0002],
+        Kind::Load { sext: false },
+        8,
+        0,
+        "global_load_b64 v[10:11], v[2:3], off",
+    ),
+    op(
+        [0xdc420000, 0x0a7c0002],
+        Kind::Load { sext: false },
+        1,
+        0,
+        "global_load_u8 v10, v[2:3], off",
+    ),
+    op(
+        [0xdc4e0000, 0x0a7c0002],
+        Kind::Load { sext: true },
+        2,
+        0,
+        "global_load_i16 v10, v[2:3], off",
+    ),
+    op(
+        [0xdc5e0000, 0x0a7c0002],
+        Kind::Load { sext: false },
+        16,
+        0,
+        "global_load_b128 v[10:13], v[2:3], off",
+    ),
+    op(
+        [0xdc5a1ff8, 0x0a7c0002],
+        Kind::Load { sext: false },
+        12,
+        -8,
+        "global_load_b96 v[10:12], v[2:3], off offset:-8",
+    ),
+    op(
+        [0xdc620000, 0x007c0402],
+        Kind::Store,
+        1,
+        0,
+        "global_store_b8 v[2:3], v4, off",
+    ),
+    op(
+        [0xdc660000, 0x007c0402],
+        Kind::Store,
+        2,
+        0,
+        "global_store_b16 v[2:3], v4, off",
+    ),
+    op(
+        [0xdc6a000c, 0x007c0402],
+        Kind::Store,
+        4,
+        12,
+        "global_store_b32 v[2:3], v4, off offset:12",
+    ),
+    op(
+        [0xdc6e0000, 0x007c0402],
+        Kind::Store,
+        8,
+        0,
+        "global_store_b64 v[2:3], v[4:5], off",
+    ),
+    op(
+        [0xdc760000, 0x007c0402],
+        Kind::Store,
+        16,
+        0,
+        "global_store_b128 v[2:3], v[4:7], off",
+    ),
+    op(
+        [0xdcd64000, 0x0a7c0402],
+        Kind::AddU32,
+        4,
+        0,
+        "global_atomic_add_u32 v10, v[2:3], v4, off glc",
+    ),
+    op(
+        [0xdd064000, 0x0a7c0402],
+        Kind::SwapB64,
+        8,
+        0,
+        "global_atomic_swap_b64 v[10:11], v[2:3], v[4:5], off glc",
+    ),
+    op(
+        [0xdcd24000, 0x0a7c0402],
+        Kind::CmpSwapB32,
+        4,
+        0,
+        "global_atomic_cmpswap_b32 v10, v[2:3], v[4:5], off glc",
+    ),
+    op(
+        [0xdc500000, 0x0a7c0002],
+        Kind::Load { sext: false },
+        4,
+        0,
+        "flat_load_b32 v10, v[2:3]",
+    ),
+    op(
+        [0xdc680004, 0x007c0402],
+        Kind::Store,
+        4,
+        4,
+        "flat_store_b32 v[2:3], v4 offset:4",
+    ),
+    op(
+        [0xdcd44000, 0x0a7c0402],
+        Kind::AddU32,
+        4,
+        0,
+        "flat_atomic_add_u32 v10, v[2:3], v4 glc",
+    ),
+];
+
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        // xorshift64*
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+}
+
+/// The sandbox as the ISA rules and the memory model define it: allocations with shadow bytes.
+struct Model {
+    regions: Vec<(u64, Vec<u8>)>,
+}
+
+impl Model {
+    fn find(&self, a: u64, n: u64) -> Option<usize> {
+        self.regions.iter().position(|(base, bytes)| {
+            a >= *base
+                && a.checked_add(n)
+                    .is_some_and(|e| e <= base + bytes.len() as u64)
+        })
+    }
+
+    fn read(&self, r: usize, a: u64, n: u64) -> u128 {
+        let (base, bytes) = &self.regions[r];
+        let o = (a - base) as usize;
+        let mut v = [0u8; 16];
+        v[..n as usize].copy_from_slice(&bytes[o..o + n as usize]);
+        u128::from_le_bytes(v)
+    }
+
+    fn write(&mut self, r: usize, a: u64, n: u64, v: u128) {
+        let (base, bytes) = &mut self.regions[r];
+        let o = (a - *base) as usize;
+        bytes[o..o + n as usize].copy_from_slice(&v.to_le_bytes()[..n as usize]);
+    }
+}
+
+/// What one instruction must do under the ISA rules: the error of the lowest failing lane
+/// (alignment is checked before the allocation), or the effect of every active lane in order.
+fn model_step(
+    m: &mut Model,
+    op: &FuzzOp,
+    mode: u8,
+    exec: u64,
+    n_lanes: usize,
+    addr: &[u64],
+    data: &[[u32; 4]],
+    out: &mut [[u32; 4]],
+) -> Result<(), ExecError> {
+    let n = op.size;
+    let atomic = matches!(op.kind, Kind::AddU32 | Kind::SwapB64 | Kind::CmpSwapB32);
+    let mut plan = Vec::new();
+    for l in 0..n_lanes {
+        if exec >> l & 1 == 0 {
+            continue;
+        }
+        let mut a = addr[l].wrapping_add(op.offset as u64);
+        let small = n.min(4);
+        let viol = |why| ExecError::MemViol {
+            lane: l as u32,
+            addr: a,
+            why,
+        };
+        match mode {
+            align_mode::DWORD => a &= !(small - 1),
+            align_mode::DWORD_STRICT if a % small != 0 => {
+                return Err(viol("misaligned access (DWORD_STRICT alignment mode)"))
+            }
+            align_mode::STRICT if a % n.next_power_of_two() != 0 => {
+                return Err(viol("misaligned access (STRICT alignment mode)"))
+            }
+            _ => {}
+        }
+        if atomic && a % n != 0 {
+            return Err(ExecError::MemViol {
+                lane: l as u32,
+                addr: a,
+                why: "misaligned atomic",
+            });
+        }
+        let Some(r) = m.find(a, n) else {
+            return Err(ExecError::MemoryFault {
+                lane: l as u32,
+                addr: a,
+                size: n as u32,
+                kind: op.name.split(' ').next().unwrap_or(""),
+            });
+        };
+        plan.push((l, r, a));
+    }
+    for (l, r, a) in plan {
+        let d = data[l];
+        let old = m.read(r, a, n);
+        let ret = match op.kind {
+            Kind::Load { sext } => {
+                let v = match (n, sext) {
+                    (1, true) => old as u8 as i8 as i32 as u32 as u128,
+                    (2, true) => old as u16 as i16 as i32 as u32 as u128,
+                    _ => old,
+                };
+                Some(v)
+            }
+            Kind::Store => {
+                let v = d[0] as u128
+                    | (d[1] as u128) << 32
+                    | (d[2] as u128) << 64
+                    | (d[3] as u128) << 96;
+                m.write(r, a, n, v);
+                None
+            }
+            Kind::AddU32 => {
+                m.write(r, a, 4, (old as u32).wrapping_add(d[0]) as u128);
+                Some(old)
+            }
+            Kind::SwapB64 => {
+                m.write(r, a, 8, d[0] as u128 | (d[1] as u128) << 32);
+                Some(old)
+            }
+            Kind::CmpSwapB32 => {
+                if old as u32 == d[1] {
+                    m.write(r, a, 4, d[0] as u128);
+                }
+                Some(old)
+            }
+        };
+        if let Some(v) = ret {
+            let regs = n.div_ceil(4) as usize;
+            for (k, o) in out[l].iter_mut().enumerate().take(regs) {
+                *o = (v >> (32 * k)) as u32;
+            }
+        }
+    }
+    Ok(())
+}
+
+#[test]
+fn fuzzed_addresses_match_the_sandbox_model() {
+    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    let (mut ok, mut faults, mut viols) = (0, 0, 0);
+    for w64 in [false, true] {
+        let n_lanes = lanes(w64);
+        let mut h = Harness::new(w64);
+        // A page, a small buffer and an odd-sized one whose host storage is rounded up to 8
+        // bytes: the 4 bytes after it exist on the host but must fault.
+        let sizes = [4096u64, 256, 20];
+        let mut model = Model {
+            regions: Vec::new(),
+        };
+        for &s in &sizes {
+            let base = h.mem.alloc(s, 256).unwrap();
+            let init: Vec<u8> = (0..s).map(|_| rng.next() as u8).collect();
+            h.mem.write(base, &init).unwrap();
+            model.regions.push((base, init));
+        }
+        let (a, b, c) = (model.regions[0].0, model.regions[1].0, model.regions[2].0);
+        for iter in 0..3000 {
+            let op = &FUZZ_OPS[rng.next() as usize % FUZZ_OPS.len()];
+            let mode = (rng.next() % 4) as u8;
+            h.cfg.alignment_mode = mode;
+            // Half the instructions stay inside the page (mostly succeeding); the rest mix in
+            // edges, gaps, the null page and arbitrary 64-bit addresses.
+            let tame = rng.next() % 2 == 0;
+            let shared = a + (rng.next() % 4096 & !3);
+            let addr: Vec<u64> = (0..64)
+                .map(|_| {
+                    let r = rng.next();
+                    let s = rng.next();
+                    if tame {
+                        return match r % 3 {
+                            0 => shared,
+                            1 => a + s % 4000,
+                            _ => a + (s % 1000) * 4,
+                        };
+                    }
+                    let x = match r % 8 {
+                        0 => a + s % 4096,
+                        1 => a + 4096 - s % 24,
+                        2 => b + s % 272,
+                        3 => c + s % 32,
+                        4 => shared,
+                        5 => s,
+                        6 => s % 0x2000,
+                        _ => a.wrapping_sub(s % 16 + 1),
+                    };
+                    // FLAT addresses in the LDS/private apertures would leave global memory.
+                    if matches!(x >> 48, 1 | 2) {
+                        x ^ 1 << 62
+                    } else {
+                        x
+                    }
+                })
+                .collect();
+            let exec = match rng.next() % 4 {
+                0 => u64::MAX,
+                1 => 0,
+                _ => rng.next(),
+            } & if w64 { u64::MAX } else { u32::MAX as u64 };
+            let data: Vec<[u32; 4]> = (0..64)
+                .map(|_| std::array::from_fn(|_| rng.next() as u32))
+                .collect();
+            let sentinel = rng.next() as u32;
+            set_addr(&mut h, 2, |l| addr[l]);
+            for k in 0..4 {
+                h.set_v(4 + k, |l| data[l][k]);
+                h.set_v(10 + k, |_| sentinel);
+            }
+            h.wave.set_exec(exec);
+            let mut out = vec![[sentinel; 4]; 64];
+            let want = model_step(&mut model, op, mode, exec, n_lanes, &addr, &data, &mut out);
+            let got = h.run(&op.words);
+            let ctx = format!("iter {iter} wave64={w64} {} mode {mode}", op.name);
+            match (&want, &got) {
+                (Ok(()), Ok(())) => ok += 1,
+                (Err(ExecError::MemoryFault { .. }), Err(ExecError::MemoryFault { .. })) => {
+                    assert_eq!(want, got, "{ctx}");
+                    faults += 1;
+                }
+                (
+                    Err(ExecError::MemViol { lane, addr, .. }),
+                    Err(ExecError::MemViol {
+                        lane: gl, addr: ga, ..
+                    }),
+                ) => {
+                    assert_eq!((lane, addr), (gl, ga), "{ctx}");
+                    viols += 1;
+                }
+                _ => panic!("{ctx}: model {want:?}, emulator {got:?}"),
+            }
+            for l in 0..64 {
+                for k in 0..4 {
+                    assert_eq!(h.v(10 + k, l), out[l][k], "{ctx}: v{} lane {l}", 10 + k);
+                }
+            }
+            for (base, bytes) in &model.regions {
+                assert_eq!(
+                    &bytes_of(&h.mem, *base, bytes.len()),
+                    bytes,
+                    "{ctx}: allocation {base:#x}"
+                );
+            }
+        }
+    }
+    println!("{ok} ok, {faults} faults, {viols} MEMVIOLs");
+    // Every outcome is exercised, not just faults.
+    assert!(
+        ok > 1000 && faults > 300 && viols > 100,
+        "{ok} ok, {faults} faults, {viols} MEMVIOLs"
+    );
+}
