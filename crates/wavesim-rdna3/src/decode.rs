@@ -811,10 +811,10 @@ fn decode_vop12c(w: &Words, w0: u32, lk: &Lookup) -> Result<Option<Inst>, Decode
             i.neg = 0;
             i.abs = 0;
         }
+        // abs on an integer source is accepted and not printed; it stays as encoded.
         if i.neg & !(fm | im) != 0 || i.abs & !(fm | im) != 0 {
             return Ok(None);
         }
-        i.abs &= fm;
         if !valu_fits(&i) {
             return Ok(None);
         }
@@ -857,9 +857,12 @@ fn vop3_op(lk: &Lookup, opc: u32) -> Option<(Op, Enc)> {
     Some((promoted, Enc::Vop3))
 }
 
-/// Checks the modifier bits of a VOP3/VOP3SD instruction against the op's capabilities and keeps
-/// the meaningful ones. Returns false when LLVM would reject the encoding.
-fn vop3_check_mods(i: &mut Inst, m: &Vop3Mods, sd: bool) -> bool {
+/// Checks the modifier bits of a VOP3/VOP3SD instruction against the op's capabilities. Returns
+/// false when LLVM would reject the encoding. Bits LLVM accepts but does not print (op_sel of
+/// the 16-bit ops it models without op_sel, abs/neg of integer sources) stay in the `Inst` as
+/// encoded: the hardware honours op_sel on every 16-bit operand, and the executor ignores
+/// float modifiers on integer operands by itself. The disassembler masks them when printing.
+fn vop3_check_mods(i: &Inst, m: &Vop3Mods, sd: bool) -> bool {
     let n = i.op.sig().num_src();
     let exist = ((1u16 << n) - 1) as u8;
     let (neg, abs) = (i.neg, i.abs);
@@ -868,27 +871,19 @@ fn vop3_check_mods(i: &mut Inst, m: &Vop3Mods, sd: bool) -> bool {
         if neg & !exist != 0 || (!sd && abs & !exist != 0) {
             return false;
         }
-        i.neg = 0;
-        i.abs = 0;
     } else {
         let negok = m.fmods | m.imods;
         if neg & !negok != 0 {
             return false;
         }
-        if !sd {
-            // abs on an integer-modifier source is ignored, elsewhere it must be zero.
-            if abs & !(m.fmods | m.imods) != 0 {
-                return false;
-            }
-            i.abs = abs & m.fmods;
-        }
-    }
-    if !sd {
-        // An op_sel bit for a missing src2 is invalid when the op has op_sel at all.
-        if m.op_sel != 0 && n == 2 && i.op_sel & 4 != 0 {
+        // abs on an integer-modifier source is ignored, elsewhere it must be zero.
+        if !sd && abs & !(m.fmods | m.imods) != 0 {
             return false;
         }
-        i.op_sel &= m.op_sel;
+    }
+    // An op_sel bit for a missing src2 is invalid when the op has op_sel at all.
+    if !sd && m.op_sel != 0 && n == 2 && i.op_sel & 4 != 0 {
+        return false;
     }
     if i.clamp && !m.clamp {
         return false;
@@ -956,7 +951,7 @@ fn decode_vop3(w: &Words, w0: u32, lk: &Lookup) -> Result<Option<Inst>, DecodeEr
         }
     }
     let m = vop3_mods(op);
-    if !vop3_check_mods(&mut i, &m, sd) {
+    if !vop3_check_mods(&i, &m, sd) {
         return Ok(None);
     }
     if n > 0 && is_dpp_sel(raw[0]) {

@@ -936,20 +936,22 @@ impl Printer<'_> {
     fn op_sel_text(&self, m: &decode::Vop3Mods) -> String {
         let i = self.i;
         let n = i.op.sig().num_src();
-        if i.op_sel == 0 {
+        // The decoder keeps every encoded op_sel bit; LLVM prints only the ones the op has.
+        let sel = i.op_sel & m.op_sel;
+        if sel == 0 {
             return String::new();
         }
         if matches!(i.op, Op::V_PERMLANE16_B32 | Op::V_PERMLANEX16_B32) {
-            return format!(" op_sel:[{},{}]", i.op_sel & 1, i.op_sel >> 1 & 1);
+            return format!(" op_sel:[{},{}]", sel & 1, sel >> 1 & 1);
         }
         // v_fmac_f16's op_sel also has a slot for its tied accumulator.
         let n = if i.op == Op::V_FMAC_F16 { 3 } else { n };
         let mut s = String::from(" op_sel:[");
         for k in 0..n {
-            let _ = write!(s, "{},", i.op_sel >> k & 1);
+            let _ = write!(s, "{},", sel >> k & 1);
         }
         if m.op_sel & 8 != 0 {
-            let _ = write!(s, "{}", i.op_sel >> 3 & 1);
+            let _ = write!(s, "{}", sel >> 3 & 1);
         } else {
             s.pop();
         }
