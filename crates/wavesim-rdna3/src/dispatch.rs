@@ -525,33 +525,92 @@ enum Stop {
     Quantum,
 }
 
+/// One instruction of a [`Linked`] program: its handler, resolved once per dispatch, and the
+/// address of the instruction after it.
+#[derive(Clone, Copy)]
+struct Slot {
+    handler: exec::Handler,
+    next_pc: u64,
+}
+
+/// A program prepared for the hot loop: the handler of every instruction looked up once, so
+/// stepping is an indexed load and an indirect call. The instruction index follows the PC:
+/// after `Flow::Next` it is the next index, and only a jump looks the new PC up.
+struct Linked<'a> {
+    prog: &'a Program,
+    slots: Vec<Slot>,
+}
+
+impl<'a> Linked<'a> {
+    fn new(prog: &'a Program) -> Linked<'a> {
+        let slots = prog
+            .insts
+            .iter()
+            .zip(&prog.pcs)
+            .map(|(inst, &pc)| Slot {
+                handler: exec::handler_for(inst),
+                next_pc: pc + inst.len as u64,
+            })
+            .collect();
+        Linked { prog, slots }
+    }
+
+    /// The index of the instruction at `pc`, or the error of jumping there.
+    fn index_at(&self, pc: u64) -> Result<usize, (ExecError, u64)> {
+        let prog = self.prog;
+        prog.index_at(pc).ok_or_else(|| {
+            let e = if pc >= prog.base && pc < prog.base + 4 * prog.index_of_dword.len() as u64 {
+                ExecError::BadJump { target: pc }
+            } else {
+                ExecError::PcOutOfCode { pc }
+            };
+            (e, pc)
+        })
+    }
+}
+
 /// Runs `w` for up to `budget` instructions. On an error, returns it with the PC of the
 /// instruction that raised it.
 #[inline]
 fn run_slice(
     w: &mut Wave,
-    prog: &Program,
+    code: &Linked,
     ctx: &mut Ctx,
     budget: u64,
 ) -> Result<Stop, (ExecError, u64)> {
+    let insts = &code.prog.insts[..];
+    let slots = &code.slots[..insts.len()];
+    let mut idx = match code.index_at(w.pc) {
+        Ok(i) => i,
+        Err(e) => return Err(e),
+    };
+    // Lane-instructions: EXEC rarely changes between instructions, so its popcount is cached.
     let mut lane_insts = 0u64;
+    let (mut last_exec, mut last_count) = (0u64, 0u64);
     let mut result = Ok(Stop::Quantum);
     for _ in 0..budget {
-        let Some(idx) = prog.index_at(w.pc) else {
-            let pc = w.pc;
-            result = Err((
-                if pc >= prog.base && pc < prog.base + 4 * prog.index_of_dword.len() as u64 {
-                    ExecError::BadJump { target: pc }
-                } else {
-                    ExecError::PcOutOfCode { pc }
-                },
-                pc,
-            ));
+        // Falling off the last instruction leaves the code (a PC past the end).
+        let (Some(inst), Some(slot)) = (insts.get(idx), slots.get(idx)) else {
+            result = code.index_at(w.pc).map(|_| Stop::Quantum);
             break;
         };
-        lane_insts += w.exec().count_ones() as u64;
-        match exec::step(w, prog, idx, ctx) {
-            Ok(Flow::Next | Flow::Jump) => {}
+        let exec_mask = w.exec();
+        if exec_mask != last_exec {
+            last_exec = exec_mask;
+            last_count = exec_mask.count_ones() as u64;
+        }
+        lane_insts += last_count;
+        w.pc = slot.next_pc;
+        w.wave_insts += 1;
+        match (slot.handler)(w, inst, ctx) {
+            Ok(Flow::Next) => idx += 1,
+            Ok(Flow::Jump) => match code.index_at(w.pc) {
+                Ok(i) => idx = i,
+                Err(e) => {
+                    result = Err(e);
+                    break;
+                }
+            },
             Ok(Flow::Barrier) => {
                 result = Ok(Stop::Barrier);
                 break;
@@ -562,7 +621,7 @@ fn run_slice(
                 break;
             }
             Err(e) => {
-                result = Err((e, prog.pcs[idx]));
+                result = Err((e, code.prog.pcs[idx]));
                 break;
             }
         }
@@ -591,6 +650,7 @@ impl Worker {
 /// Runs one workgroup to completion; returns (wave-instructions, lane-instructions, waves).
 fn run_workgroup(
     l: &Launch,
+    code: &Linked,
     mem: &DeviceMemory,
     wg: [u32; 3],
     slot: u64,
@@ -635,7 +695,7 @@ fn run_workgroup(
                 continue;
             }
             let budget = quantum.min(limit - w.wave_insts);
-            let stop = run_slice(w, l.prog, &mut ctx, budget).map_err(|(error, pc)| {
+            let stop = run_slice(w, code, &mut ctx, budget).map_err(|(error, pc)| {
                 DispatchError::Exec {
                     at: l.location(w, pc),
                     error,
@@ -682,6 +742,7 @@ pub fn run(l: &Launch, mem: &DeviceMemory) -> Result<DispatchStats, DispatchErro
         ));
     }
     let start = Instant::now();
+    let code = Linked::new(l.prog);
     let counts = l.geo.workgroups();
     let total = counts.iter().map(|&v| v as u64).product::<u64>();
     let wg_of = |i: u64| {
@@ -698,7 +759,7 @@ pub fn run(l: &Launch, mem: &DeviceMemory) -> Result<DispatchStats, DispatchErro
     if threads == 1 || total == 1 {
         let mut wk = Worker::new();
         for i in 0..total {
-            let (wi, li, nw) = run_workgroup(l, mem, wg_of(i), 0, &mut wk)?;
+            let (wi, li, nw) = run_workgroup(l, &code, mem, wg_of(i), 0, &mut wk)?;
             stats.wave_instructions += wi;
             stats.lane_instructions += li;
             stats.waves += nw;
@@ -724,7 +785,7 @@ pub fn run(l: &Launch, mem: &DeviceMemory) -> Result<DispatchStats, DispatchErro
                         return;
                     }
                     let slot = rayon::current_thread_index().unwrap_or(0) as u64 % l.slots();
-                    match run_workgroup(l, mem, wg_of(i), slot, wk) {
+                    match run_workgroup(l, &code, mem, wg_of(i), slot, wk) {
                         Ok((a, b, c)) => {
                             wi.fetch_add(a, Ordering::Relaxed);
                             li.fetch_add(b, Ordering::Relaxed);
