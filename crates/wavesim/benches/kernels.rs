@@ -562,8 +562,49 @@ fn print_summary() {
     }
 }
 
+/// CPU time this thread has run, from /proc/thread-self/schedstat (Linux); None elsewhere.
+fn thread_cpu_time() -> Option<Duration> {
+    let s = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    let ns: u64 = s.split_whitespace().next()?.parse().ok()?;
+    Some(Duration::from_nanos(ns))
+}
+
+/// `WAVESIM_BENCH_ITERS=N`: instead of criterion, run each selected case N times on one thread
+/// and report the best wall time and the best CPU time of this thread per dispatch. CPU time is
+/// what to compare on a busy machine (other processes inflate wall time, not CPU time).
+fn fixed_iterations(cases: &[(&str, fn() -> Case)], iters: u32) {
+    println!(
+        "{:<18} {:>13} {:>13} {:>9} {:>9} {:>12} {:>12}",
+        "kernel", "wave-instr", "lane-instr", "wall ms", "cpu ms", "wave-inst/s", "lane-inst/s"
+    );
+    for (_, make) in cases {
+        let mut case = make();
+        case.dev.threads = 1;
+        let stats = case.run_checked();
+        let (mut wall, mut cpu) = (Duration::MAX, Duration::MAX);
+        for _ in 0..iters {
+            let (t0, c0) = (Instant::now(), thread_cpu_time());
+            case.dispatch();
+            wall = wall.min(t0.elapsed());
+            if let (Some(a), Some(b)) = (c0, thread_cpu_time()) {
+                cpu = cpu.min(b.saturating_sub(a));
+            }
+        }
+        let secs = if cpu == Duration::MAX { wall } else { cpu }.as_secs_f64();
+        println!(
+            "{:<18} {:>13} {:>13} {:>9.1} {:>9.1} {:>12.3e} {:>12.3e}",
+            case.name,
+            stats.wave_instructions,
+            stats.lane_instructions,
+            wall.as_secs_f64() * 1e3,
+            secs * 1e3,
+            stats.wave_instructions as f64 / secs,
+            stats.lane_instructions as f64 / secs,
+        );
+    }
+}
+
 fn main() {
-    let mut cr = Criterion::default().configure_from_args();
     let all = std::thread::available_parallelism().map_or(1, |n| n.get());
     let threads: Vec<usize> = if all > 1 { vec![1, all] } else { vec![1] };
     type Make = fn() -> Case;
@@ -581,17 +622,28 @@ fn main() {
         ("f64_horner", f64_horner),
     ];
     let filters = name_filters();
-    for (name, make) in cases {
-        // Build (and model) only the cases the name filter selects.
-        let selected = filters.is_empty()
-            || threads.iter().any(|t| {
-                filters
-                    .iter()
-                    .any(|f| format!("{name}/threads={t}").contains(f.as_str()))
-            });
-        if selected {
-            bench_case(&mut cr, make(), &threads);
-        }
+    // Build (and model) only the cases the name filter selects.
+    let selected: Vec<(&str, Make)> = cases
+        .iter()
+        .filter(|(name, _)| {
+            filters.is_empty()
+                || threads.iter().any(|t| {
+                    let id = format!("{name}/threads={t}");
+                    filters.iter().any(|f| id.contains(f.as_str()))
+                })
+        })
+        .copied()
+        .collect();
+    if let Some(n) = std::env::var("WAVESIM_BENCH_ITERS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+    {
+        fixed_iterations(&selected, n);
+        return;
+    }
+    let mut cr = Criterion::default().configure_from_args();
+    for (_, make) in selected {
+        bench_case(&mut cr, make(), &threads);
     }
     cr.final_summary();
     print_summary();
