@@ -42,6 +42,56 @@ pub mod status {
     pub const HALT: u32 = 1 << 13;
 }
 
+/// Outstanding-operation counters that s_waitcnt waits on (RDNA3 ISA "Data dependency
+/// resolution"; LLVM AMDGPU gfx11 waitcnt fields). The functional model completes every access
+/// when it issues, so nothing ever waits on them; they are kept (incremented when a memory
+/// instruction issues, lowered to the waited value by s_waitcnt*) so a timing model can use them.
+/// Each saturates at its field's maximum, where hardware stalls issue instead of overflowing.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct WaitCounts {
+    /// VM_CNT: vector memory loads and atomics with return (FLAT/GLOBAL/SCRATCH/buffer/image).
+    pub vm: u8,
+    /// VS_CNT: vector memory stores and atomics without return.
+    pub vs: u8,
+    /// LGKM_CNT: LDS, GDS, scalar memory and messages (FLAT counts here too, as it may be LDS).
+    pub lgkm: u8,
+    /// EXP_CNT: exports and LDS-direct/parameter loads.
+    pub exp: u8,
+}
+
+impl WaitCounts {
+    /// Largest values of the gfx11 s_waitcnt fields (vmcnt [15:10], lgkmcnt [9:4], expcnt [2:0];
+    /// s_waitcnt_vscnt [5:0]).
+    pub const VM_MAX: u8 = 63;
+    pub const VS_MAX: u8 = 63;
+    pub const LGKM_MAX: u8 = 63;
+    pub const EXP_MAX: u8 = 7;
+
+    /// A vector memory load / returning atomic issued.
+    #[inline(always)]
+    pub fn vm_issue(&mut self) {
+        self.vm += (self.vm < Self::VM_MAX) as u8;
+    }
+
+    /// A vector memory store / non-returning atomic issued.
+    #[inline(always)]
+    pub fn vs_issue(&mut self) {
+        self.vs += (self.vs < Self::VS_MAX) as u8;
+    }
+
+    /// An LDS, GDS, SMEM or message instruction issued.
+    #[inline(always)]
+    pub fn lgkm_issue(&mut self) {
+        self.lgkm += (self.lgkm < Self::LGKM_MAX) as u8;
+    }
+
+    /// An export or LDS-direct load issued.
+    #[inline(always)]
+    pub fn exp_issue(&mut self) {
+        self.exp += (self.exp < Self::EXP_MAX) as u8;
+    }
+}
+
 #[derive(Clone, Debug)]
 pub struct Wave {
     /// wave64 (else wave32): decides the active lanes and the width of lane masks.
@@ -70,6 +120,8 @@ pub struct Wave {
     pub scratch_base: u64,
     /// Private segment bytes per lane.
     pub scratch_lane_bytes: u32,
+    /// s_waitcnt counters (see [`WaitCounts`]).
+    pub cnt: WaitCounts,
 }
 
 impl Wave {
@@ -91,6 +143,7 @@ impl Wave {
             ended: false,
             scratch_base: 0,
             scratch_lane_bytes: 0,
+            cnt: WaitCounts::default(),
         }
     }
 

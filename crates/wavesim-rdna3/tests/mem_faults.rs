@@ -842,3 +842,100 @@ fn fuzzed_addresses_match_the_sandbox_model() {
         "{ok} ok, {faults} faults, {viols} MEMVIOLs"
     );
 }
+
+// ---------------------------------------------------------------------------------------------
+// MEMVIOL with a trap handler installed
+
+/// `bad` (two words) at 0, then `v_mov_b32 v9, 7` at 8 and s_endpgm at 12; the trap handler at
+/// 16 saves TRAPSTS and TTMP0/1 in s10, s20, s21 and returns with s_rfe.
+fn trap_program(bad: [u32; 2]) -> Vec<u32> {
+    vec![
+        bad[0], bad[1], 0x7e120287, // v_mov_b32_e32 v9, 7
+        0xbfb00000, // s_endpgm
+        // Trap handler (TBA = 16).
+        0xb88af803, // s_getreg_b32 s10, hwreg(HW_REG_TRAPSTS)
+        0xbe94006c, // s_mov_b32 s20, ttmp0
+        0xbe95006d, // s_mov_b32 s21, ttmp1
+        0xbe804a6c, // s_rfe_b64 ttmp[0:1]
+    ]
+}
+
+const TRAP_EN: u32 = 1 << 6;
+const PRIV: u32 = 1 << 5;
+const TRAPSTS_MEMVIOL: u32 = 1 << 8;
+
+#[test]
+fn memory_violations_enter_the_trap_handler_when_one_is_installed() {
+    for w64 in [false, true] {
+        let n = lanes(w64);
+        for case in 0..3 {
+            let mut h = Harness::new(w64);
+            let buf = h.mem.alloc(256, 256).unwrap();
+            let bad = match case {
+                // A store with one lane past the buffer (a fault).
+                0 => {
+                    set_addr(&mut h, 2, |l| buf + if l == 3 { 256 } else { 4 * l as u64 });
+                    GLOBAL_STORE_B32
+                }
+                // A misaligned LDS atomic (MEMVIOL in every alignment mode).
+                1 => {
+                    h.set_v(1, |l| if l == n - 1 { 6 } else { 8 });
+                    DS_ADD_U32
+                }
+                // An SMEM load from the null page.
+                _ => [0xf4000280, 0xf8000000], // s_load_b32 s10, s[0:1], 0x0
+            };
+            h.set_v(4, |_| 5);
+            h.wave.tba = 16;
+            h.wave.hw.status |= TRAP_EN;
+            h.run(&trap_program(bad))
+                .unwrap_or_else(|e| panic!("case {case} wave64={w64}: {e}"));
+            assert_ne!(
+                h.s(10) & TRAPSTS_MEMVIOL,
+                0,
+                "case {case}: TRAPSTS.MEM_VIOL"
+            );
+            // TTMP0/1 = PC of the instruction after the faulting one, trapID 0, HT 0.
+            assert_eq!((h.s(20), h.s(21)), (8, 0), "case {case}");
+            // s_rfe resumed there, out of the handler.
+            assert!((0..n).all(|l| h.v(9, l) == 7), "case {case}");
+            assert_eq!(h.wave.hw.status & PRIV, 0);
+            // The faulting instruction did nothing.
+            assert!(bytes_of(&h.mem, buf, 256).iter().all(|&b| b == 0));
+            assert!(h.lds.iter().all(|&b| b == 0));
+        }
+    }
+}
+
+#[test]
+fn memory_violations_without_a_handler_or_inside_it_end_the_dispatch() {
+    for w64 in [false, true] {
+        let mut h = Harness::new(w64);
+        h.set_v(1, |_| 6);
+        h.wave.tba = 16;
+        // No handler (TRAP_EN = 0): the error ends the run, TRAPSTS is untouched.
+        assert!(matches!(
+            h.run(&trap_program(DS_ADD_U32)),
+            Err(ExecError::MemViol {
+                lane: 0,
+                addr: 6,
+                ..
+            })
+        ));
+        assert_eq!(h.wave.hw.trapsts, 0);
+        // Inside the handler (PRIV) a memory violation cannot trap again.
+        h.wave.hw.status |= TRAP_EN | PRIV;
+        assert!(matches!(
+            h.run(&trap_program(DS_ADD_U32)),
+            Err(ExecError::MemViol { .. })
+        ));
+        // Other errors never go to the handler.
+        h.wave.hw.status &= !PRIV;
+        // s_sethalt 1; s_nop 0: the wave halts, which only the host can undo.
+        assert!(matches!(
+            h.run(&trap_program([0xbf820001, 0xbf800000])),
+            Err(ExecError::Other(_))
+        ));
+        assert_eq!(h.wave.hw.trapsts, 0);
+    }
+}

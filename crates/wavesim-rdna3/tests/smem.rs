@@ -53,30 +53,57 @@ fn s_load_faults_name_the_address() {
     }
 }
 
+/// Executes the SMEM instruction `words` with its destination replaced by `sdata`: the decoder
+/// (like LLVM's) refuses encodings whose destination crosses a register region, but hardware
+/// executes them with seed 000's out-of-range rule, which the executor implements.
+fn run_with_sdata(h: &mut Harness, words: [u32; 2], sdata: u16) {
+    let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+    let mut inst = wavesim_rdna3::decode::decode(&bytes, 0).unwrap();
+    inst.dst[0] = sdata;
+    let mut ctx = wavesim_rdna3::exec::Ctx {
+        mem: &h.mem,
+        lds: &mut h.lds,
+        cfg: &h.cfg,
+    };
+    wavesim_rdna3::exec::execute(&mut h.wave, &inst, &mut ctx).unwrap();
+}
+
 #[test]
 fn destination_region_rules() {
-    let (mut h, _) = setup(false);
-    // s_load_b128 s[104:107]: s104, s105 and VCC are written; nothing spills into the TTMPs.
-    h.wave.hw.status |= 1 << 5; // even in the trap handler
-    h.wave.sgpr[108] = 0x55;
-    h.run(&[0xf4081a01, 0xf8000000]).unwrap();
-    assert_eq!(
-        (h.s(104), h.s(105), h.s(106), h.s(107)),
-        (0x100, 0x101, 0x102, 0x103)
-    );
-    assert_eq!(h.s(108), 0x55);
-    h.wave.hw.status &= !(1 << 5);
-    // s_load_b64 with an odd destination (s11) is forced to s[10:11].
-    h.wave.sgpr[12] = 0x77;
-    h.run(&[0xf40402c1, 0xf8000000]).unwrap();
-    assert_eq!((h.s(10), h.s(11), h.s(12)), (0x100, 0x101, 0x77));
-    // M0 cannot be loaded.
-    h.wave.sgpr[125] = 9;
-    h.run(&[0xf4001f41, 0xf8000000]).unwrap();
-    assert_eq!(h.s(125), 9);
-    // TTMPs are not written outside the trap handler.
-    h.run(&[0xf4001b01, 0xf8000000]).unwrap(); // s_load_b32 ttmp0
-    assert_eq!(h.s(108), 0x55);
+    for w64 in [false, true] {
+        let (mut h, _) = setup(w64);
+        // s_load_b128 s[104:107]: s104, s105 and VCC are written; nothing spills into the TTMPs,
+        // even in the trap handler (seed 000: data from SGPRs/VCC into the TTMPs is out of range).
+        h.wave.hw.status |= 1 << 5;
+        h.wave.sgpr[108] = 0x55;
+        run_with_sdata(&mut h, [0xf4081901, 0xf8000000], 104); // s_load_b128 s[100:103], s[2:3], 0x0
+        assert_eq!(
+            (h.s(104), h.s(105), h.s(106), h.s(107)),
+            (0x100, 0x101, 0x102, 0x103)
+        );
+        assert_eq!(h.s(108), 0x55);
+        // s_load_b256 from ttmp12: ttmp12..15 are written, nothing past the TTMPs (NULL, M0,
+        // EXEC keep their values).
+        h.wave.sgpr[125] = 0x99;
+        let exec = h.wave.sgpr[126];
+        run_with_sdata(&mut h, [0xf40c1d01, 0xf8000000], 120); // s_load_b256 ttmp[8:15], s[2:3], 0x0
+        assert_eq!((h.s(120), h.s(123)), (0x100, 0x103));
+        assert_eq!((h.s(125), h.s(126)), (0x99, exec));
+        // A legal TTMP destination in the trap handler: s_load_b64 ttmp[14:15].
+        h.run(&[0xf4041e81, 0xf8000000]).unwrap();
+        assert_eq!((h.s(122), h.s(123)), (0x100, 0x101));
+        h.wave.hw.status &= !(1 << 5);
+        // s_load_b64 with an odd destination (s11) is forced to s[10:11].
+        h.wave.sgpr[12] = 0x77;
+        h.run(&[0xf40402c1, 0xf8000000]).unwrap();
+        assert_eq!((h.s(10), h.s(11), h.s(12)), (0x100, 0x101, 0x77));
+        // M0 cannot be loaded.
+        h.run(&[0xf4001f41, 0xf8000000]).unwrap();
+        assert_eq!(h.s(125), 0x99);
+        // TTMPs are not written outside the trap handler.
+        h.run(&[0xf4001b01, 0xf8000000]).unwrap(); // s_load_b32 ttmp0
+        assert_eq!(h.s(108), 0x55);
+    }
 }
 
 #[test]

@@ -439,6 +439,21 @@ fn plan_global<'m>(
     Ok(Plan::PerLane(regs))
 }
 
+/// Counts an issued instruction of segment `SEG` for s_waitcnt: loads and returning atomics in
+/// VM_CNT, stores and other atomics in VS_CNT; FLAT also in LGKM_CNT, as it may reach LDS (RDNA3
+/// ISA 11, "Data dependencies"). Nullified and EXEC = 0 instructions still issue and count.
+#[inline(always)]
+fn count<const SEG: u8>(w: &mut Wave, returns: bool) {
+    if returns {
+        w.cnt.vm_issue();
+    } else {
+        w.cnt.vs_issue();
+    }
+    if SEG == FLAT {
+        w.cnt.lgkm_issue();
+    }
+}
+
 /// Places one lane's loaded bytes into the result rows.
 #[inline(always)]
 fn put_lane<const K: u8, const N: usize, const D: usize>(
@@ -601,6 +616,7 @@ fn load<const SEG: u8, const K: u8, const N: usize, const D: usize>(
     inst: &Inst,
     ctx: &mut Ctx,
 ) -> Result<Flow, ExecError> {
+    count::<SEG>(w, true);
     let dst = inst.dst[0];
     if !vdst_in_range(w, dst, D) {
         return Ok(Flow::Next);
@@ -701,6 +717,7 @@ fn store<const SEG: u8, const K: u8, const N: usize>(
     inst: &Inst,
     ctx: &mut Ctx,
 ) -> Result<Flow, ExecError> {
+    count::<SEG>(w, false);
     let exec = w.exec();
     let mode = ctx.cfg.alignment_mode;
     let lanes = w.lanes();
@@ -749,6 +766,7 @@ fn store<const SEG: u8, const K: u8, const N: usize>(
 /// `global_load_addtid_b32` / `global_store_addtid_b32`: SGPR base + imm[11:0] + lane * 4
 /// (all lanes checked before any is performed).
 fn addtid<const STORE: bool>(w: &mut Wave, inst: &Inst, ctx: &mut Ctx) -> Result<Flow, ExecError> {
+    count::<GLOBAL>(w, !STORE);
     let dst = inst.dst[0];
     if !STORE && !vdst_in_range(w, dst, 1) {
         return Ok(Flow::Next);
@@ -854,6 +872,7 @@ fn atomic<const SEG: u8, const W64: bool>(
 ) -> Result<Flow, ExecError> {
     let op = atomic_op(inst.op);
     let rtn = inst.flags & iflags::GLC != 0;
+    count::<SEG>(w, rtn);
     let dst = inst.dst[0];
     let dwords = if W64 { 2 } else { 1 };
     if rtn && !vdst_in_range(w, dst, dwords) {

@@ -16,6 +16,7 @@
 //!   written); out-of-range source VGPRs read VGPR0 (`Wave::vrow`).
 //! - M0 does not limit LDS accesses on gfx11 except where an instruction reads it
 //!   (ds_append/consume and the addtid forms use M0[15:0] as their base).
+//! - Every DS instruction counts in LGKM_CNT when it issues (`Wave::cnt`, for s_waitcnt).
 //! - GDS, GWS, ordered count and the GS streamout registers are not emulated: those instructions
 //!   (and any DS instruction with the GDS bit) are `ExecError::Unimplemented`.
 
@@ -157,6 +158,7 @@ fn ds_load<const K: u8, const N: usize, const D: usize>(
     inst: &Inst,
     ctx: &mut Ctx,
 ) -> Result<Flow, ExecError> {
+    w.cnt.lgkm_issue();
     gds_check(inst)?;
     let dst = inst.dst[0];
     if !vdst_in_range(w, dst, D) {
@@ -209,6 +211,7 @@ fn ds_store<const K: u8, const N: usize>(
     inst: &Inst,
     ctx: &mut Ctx,
 ) -> Result<Flow, ExecError> {
+    w.cnt.lgkm_issue();
     gds_check(inst)?;
     let exec = w.exec();
     let mode = ctx.cfg.alignment_mode;
@@ -251,6 +254,7 @@ fn ds_load2<const E: usize, const STRIDE: u32>(
     inst: &Inst,
     ctx: &mut Ctx,
 ) -> Result<Flow, ExecError> {
+    w.cnt.lgkm_issue();
     gds_check(inst)?;
     let dst = inst.dst[0];
     let dw = E / 4;
@@ -295,6 +299,7 @@ fn ds_store2<const E: usize, const STRIDE: u32>(
     inst: &Inst,
     ctx: &mut Ctx,
 ) -> Result<Flow, ExecError> {
+    w.cnt.lgkm_issue();
     gds_check(inst)?;
     let exec = w.exec();
     let mode = ctx.cfg.alignment_mode;
@@ -346,6 +351,7 @@ fn ds_atomic<const W64: bool, const RTN: bool>(
     inst: &Inst,
     ctx: &mut Ctx,
 ) -> Result<Flow, ExecError> {
+    w.cnt.lgkm_issue();
     gds_check(inst)?;
     let op = ds_atomic_op(inst.op);
     let dst = inst.dst[0];
@@ -398,6 +404,7 @@ fn ds_xchg2<const E: usize, const STRIDE: u32>(
     inst: &Inst,
     ctx: &mut Ctx,
 ) -> Result<Flow, ExecError> {
+    w.cnt.lgkm_issue();
     gds_check(inst)?;
     let dst = inst.dst[0];
     let dw = E / 4;
@@ -450,6 +457,7 @@ fn ds_xchg2<const E: usize, const STRIDE: u32>(
 /// `ds_condxchg32_rtn_b64`: two dwords at `(ADDR + offset) & ~7`; each is replaced by DATA's
 /// half with bit 31 cleared when that half's bit 31 is set; both old dwords are returned.
 fn ds_condxchg(w: &mut Wave, inst: &Inst, ctx: &mut Ctx) -> Result<Flow, ExecError> {
+    w.cnt.lgkm_issue();
     gds_check(inst)?;
     let dst = inst.dst[0];
     if !vdst_in_range(w, dst, 2) {
@@ -484,6 +492,7 @@ fn ds_addtid<const STORE: bool>(
     inst: &Inst,
     ctx: &mut Ctx,
 ) -> Result<Flow, ExecError> {
+    w.cnt.lgkm_issue();
     gds_check(inst)?;
     let dst = inst.dst[0];
     if !STORE && !vdst_in_range(w, dst, 1) {
@@ -525,6 +534,7 @@ fn ds_append<const CONSUME: bool>(
     inst: &Inst,
     ctx: &mut Ctx,
 ) -> Result<Flow, ExecError> {
+    w.cnt.lgkm_issue();
     gds_check(inst)?;
     let dst = inst.dst[0];
     if !vdst_in_range(w, dst, 1) {
@@ -553,6 +563,7 @@ fn ds_append<const CONSUME: bool>(
 /// `ds_swizzle_b32`: the ISA 16.15 pseudocode (FFT, rotate, quad-permute and bitmask modes), per
 /// 32-lane group; a source lane that is not in EXEC gives 0. The data comes from the ADDR VGPR.
 fn ds_swizzle(w: &mut Wave, inst: &Inst, _ctx: &mut Ctx) -> Result<Flow, ExecError> {
+    w.cnt.lgkm_issue();
     gds_check(inst)?;
     let dst = inst.dst[0];
     if !vdst_in_range(w, dst, 1) {
@@ -606,6 +617,7 @@ fn ds_permute<const BACK: bool>(
     inst: &Inst,
     _ctx: &mut Ctx,
 ) -> Result<Flow, ExecError> {
+    w.cnt.lgkm_issue();
     gds_check(inst)?;
     let dst = inst.dst[0];
     if !vdst_in_range(w, dst, 1) {
@@ -630,7 +642,8 @@ fn ds_permute<const BACK: bool>(
     Ok(Flow::Next)
 }
 
-fn ds_nop(_: &mut Wave, _: &Inst, _: &mut Ctx) -> Result<Flow, ExecError> {
+fn ds_nop(w: &mut Wave, _: &Inst, _: &mut Ctx) -> Result<Flow, ExecError> {
+    w.cnt.lgkm_issue();
     Ok(Flow::Next)
 }
 

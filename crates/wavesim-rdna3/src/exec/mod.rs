@@ -157,8 +157,32 @@ pub fn step(w: &mut Wave, prog: &Program, idx: usize, ctx: &mut Ctx) -> Result<F
     let next = prog.pcs[idx] + inst.len as u64;
     w.pc = next;
     w.wave_insts += 1;
-    let flow = execute(w, inst, ctx)?;
-    Ok(flow)
+    match execute(w, inst, ctx) {
+        Ok(flow) => Ok(flow),
+        Err(e) => memory_exception(w, e),
+    }
+}
+
+/// TRAPSTS.MEM_VIOL: EXCP[8] (RDNA3 ISA 3.4.9).
+pub const TRAPSTS_MEMVIOL: u32 = 1 << 8;
+
+/// Routes a memory violation to the trap handler when one is installed: a MEMVIOL (misaligned
+/// atomic, STRICT/DWORD_STRICT alignment) or an access outside every allocation (a page fault,
+/// which hardware also reports as a memory violation) sets TRAPSTS.MEM_VIOL and enters the
+/// handler with trapID 0 when STATUS.TRAP_EN is set and the wave is not already in the handler;
+/// MEMVIOL cannot be masked (seed 000, "MODE.EXCP_EN"). The faulting instruction had no effect
+/// (the memory families check every lane before performing any) and TTMP0/1 hold the PC of the
+/// instruction after it, where the handler's s_rfe resumes. Without a handler, and for every other
+/// error, the error ends the dispatch.
+#[cold]
+fn memory_exception(w: &mut Wave, e: ExecError) -> Result<Flow, ExecError> {
+    let memory = matches!(e, ExecError::MemViol { .. } | ExecError::MemoryFault { .. });
+    if !memory || w.hw.status & crate::wave::status::TRAP_EN == 0 || w.privileged() {
+        return Err(e);
+    }
+    w.hw.trapsts |= TRAPSTS_MEMVIOL;
+    let pc = w.pc;
+    Ok(sopp::enter_trap(w, 0, pc))
 }
 
 /// The semantic function of one instruction.

@@ -14,6 +14,7 @@
 //!   the TTMPs, or starting in the TTMPs and running past them, is dropped for the out-of-range
 //!   registers; NULL, M0 and EXEC cannot be loaded (nothing is written). TTMPs are written only in
 //!   the trap handler (`write_sgpr`).
+//! - Every SMEM instruction counts in LGKM_CNT when it issues (`Wave::cnt`, for s_waitcnt).
 //! - `s_dcache_inv`, `s_gl1_inv`, `s_atc_probe[_buffer]` only affect caches and address-translation
 //!   hints, which a functional emulator does not model: executing them changes no visible state.
 
@@ -67,6 +68,7 @@ fn fault(inst: &Inst, addr: u64, size: u64) -> ExecError {
 
 /// `s_load_b32` .. `s_load_b512`: `N` dwords.
 fn s_load<const N: usize>(w: &mut Wave, inst: &Inst, ctx: &mut Ctx) -> Result<Flow, ExecError> {
+    w.cnt.lgkm_issue();
     let base = sgpr64(w, inst.src[0] & !1);
     let soff = read_sgpr(w, inst.src[1]) as u64;
     let addr = base.wrapping_add(inst.imm as i64 as u64).wrapping_add(soff) & !3;
@@ -90,6 +92,7 @@ fn s_buffer_load<const N: usize>(
     inst: &Inst,
     ctx: &mut Ctx,
 ) -> Result<Flow, ExecError> {
+    w.cnt.lgkm_issue();
     // A V# occupies four SGPRs; the hardware forces 4-alignment (seed 000).
     let sb = inst.src[0] & !3;
     let v1 = read_sgpr(w, sb + 1);
@@ -122,7 +125,8 @@ fn s_buffer_load<const N: usize>(
 }
 
 /// Cache invalidations and translation probes: no architectural effect to emulate.
-fn cache_op(_: &mut Wave, _: &Inst, _: &mut Ctx) -> Result<Flow, ExecError> {
+fn cache_op(w: &mut Wave, _: &Inst, _: &mut Ctx) -> Result<Flow, ExecError> {
+    w.cnt.lgkm_issue();
     Ok(Flow::Next)
 }
 

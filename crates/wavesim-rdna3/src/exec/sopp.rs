@@ -7,8 +7,9 @@
 //! instruction, which is what branches, s_getpc, s_swappc and s_call are relative to (seed 000,
 //! "Program counter"). s_trap saves its own address instead.
 //!
-//! Waits, hints and scheduling ops are correct no-ops for a functional model: every
-//! instruction completes before the next one starts, so counters are always zero.
+//! Waits, hints and scheduling ops never stall a functional model: every instruction completes
+//! before the next one starts. s_waitcnt* still lower the wave's counters (`Wave::cnt`) to the
+//! waited values, so a timing model can follow them.
 
 use crate::decode::Inst;
 use crate::exec::operand::{
@@ -237,6 +238,13 @@ fn sendmsg_rtn(w: &Wave, i: &Inst, name: &str) -> Result<u64, ExecError> {
     })
 }
 
+/// The count of a SOPK s_waitcnt_*cnt: SIMM16, saturated to the counters' width (a larger value
+/// waits for nothing).
+#[inline(always)]
+fn wait_imm(i: &Inst) -> u8 {
+    (i.imm as u32 & 0xffff).min(u8::MAX as u32) as u8
+}
+
 /// s_sendmsg / s_sendmsghalt.
 fn sendmsg(w: &mut Wave, i: &Inst, halt: bool) -> Result<Flow, ExecError> {
     let name = if halt { "s_sendmsghalt" } else { "s_sendmsg" };
@@ -399,13 +407,7 @@ pub fn handler(op: Op) -> Option<Handler> {
         | S_CLAUSE
         | S_DELAY_ALU
         | S_WAITCNT_DEPCTR
-        | S_WAITCNT
-        | S_WAIT_IDLE
         | S_WAIT_EVENT
-        | S_WAITCNT_VSCNT
-        | S_WAITCNT_VMCNT
-        | S_WAITCNT_EXPCNT
-        | S_WAITCNT_LGKMCNT
         | S_VERSION
         | S_ICACHE_INV
         // No wave of this model ever sleeps, so a wake-up ping has nobody to wake.
@@ -416,6 +418,38 @@ pub fn handler(op: Op) -> Option<Handler> {
         | S_DECPERFLEVEL
         | S_TTRACEDATA
         | S_TTRACEDATA_IMM => |_, _, _| NEXT,
+        // The wave continues once each counter is at or below its field (gfx11: vmcnt [15:10],
+        // lgkmcnt [9:4], expcnt [2:0]); everything has completed, so the counters drop to it.
+        S_WAITCNT => |w, i, _| {
+            let v = i.imm as u32 & 0xffff;
+            w.cnt.vm = w.cnt.vm.min((v >> 10 & 0x3f) as u8);
+            w.cnt.lgkm = w.cnt.lgkm.min((v >> 4 & 0x3f) as u8);
+            w.cnt.exp = w.cnt.exp.min((v & 7) as u8);
+            NEXT
+        },
+        // SOPK forms: one counter, the count in SIMM16 (the SGPR field must be NULL; llvm-mc
+        // rejects anything else, so only the immediate is used).
+        S_WAITCNT_VSCNT => |w, i, _| {
+            w.cnt.vs = w.cnt.vs.min(wait_imm(i));
+            NEXT
+        },
+        S_WAITCNT_VMCNT => |w, i, _| {
+            w.cnt.vm = w.cnt.vm.min(wait_imm(i));
+            NEXT
+        },
+        S_WAITCNT_EXPCNT => |w, i, _| {
+            w.cnt.exp = w.cnt.exp.min(wait_imm(i));
+            NEXT
+        },
+        S_WAITCNT_LGKMCNT => |w, i, _| {
+            w.cnt.lgkm = w.cnt.lgkm.min(wait_imm(i));
+            NEXT
+        },
+        // Waits until all of the wave's outstanding work has completed.
+        S_WAIT_IDLE => |w, _, _| {
+            w.cnt = Default::default();
+            NEXT
+        },
 
         // ---------------------------------------------------------------- wave state
         S_SETPRIO => |w, i, _| {
@@ -468,15 +502,24 @@ pub fn handler(op: Op) -> Option<Handler> {
 
         // ---------------------------------------------------------------- traps, messages
         S_TRAP => trap,
-        S_SENDMSG => |w, i, _| sendmsg(w, i, false),
-        S_SENDMSGHALT => |w, i, _| sendmsg(w, i, true),
+        // Messages count in LGKM_CNT.
+        S_SENDMSG => |w, i, _| {
+            w.cnt.lgkm_issue();
+            sendmsg(w, i, false)
+        },
+        S_SENDMSGHALT => |w, i, _| {
+            w.cnt.lgkm_issue();
+            sendmsg(w, i, true)
+        },
         S_SENDMSG_RTN_B32 => |w, i, _| {
+            w.cnt.lgkm_issue();
             // A 64-bit answer is truncated to its low half (RDNA3 ISA S_SENDMSG_RTN_B32).
             let v = sendmsg_rtn(w, i, "s_sendmsg_rtn_b32")?;
             write_sgpr(w, i.dst[0], v as u32);
             NEXT
         },
         S_SENDMSG_RTN_B64 => |w, i, _| {
+            w.cnt.lgkm_issue();
             let v = sendmsg_rtn(w, i, "s_sendmsg_rtn_b64")?;
             write_sgpr64(w, i.dst[0], v);
             NEXT
