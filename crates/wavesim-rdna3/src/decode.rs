@@ -156,7 +156,8 @@ pub struct Inst {
     pub lit: u32,
     /// Immediate: SOPP/SOPK simm16 (sign-extended), memory offset (sign-extended where the format
     /// is signed), DS offset0 | offset1 << 8, LDSDIR wait_vdst, VINTERP wait_exp, EXP target,
-    /// MIMG number of address VGPRs, s_getreg/s_setreg hwreg.
+    /// MIMG number of address VGPRs, s_getreg/s_setreg hwreg, VOPD the first dword as encoded
+    /// (LLVM has no VOPD in wave64 and lists it as `.long`).
     pub imm: i32,
     /// Second immediate: MTBUF format, MIMG dmask | dim << 4 | data VGPR count << 8, EXP enable mask, LDSDIR
     /// attr << 2 | channel, VOPD Y opcode index, s_atc_probe* probe bits.
@@ -406,7 +407,31 @@ pub fn vop3_mods(op: Op) -> Vop3Mods {
 }
 
 /// Decodes the instruction at the start of `bytes`. `offset` is only used in errors.
+///
+/// The operand rules are those of wave32 code (LLVM's default for gfx1100); `decode_wave64`
+/// applies the wave64 ones. Both give the same result for everything but VOPD and WMMA.
 pub fn decode(bytes: &[u8], offset: usize) -> Result<Inst, DecodeError> {
+    decode_mode(bytes, offset, false)
+}
+
+/// Decodes an instruction of wave64 code (what llvm-objdump decodes with
+/// `--mattr=+wavefrontsize64`): VOPD (dual issue, wave32 only) does not exist and decodes as an
+/// invalid first dword, and the D and C matrices of WMMA are 4 VGPRs instead of 8 (a lane
+/// holds half as many elements), so register ranges are checked at that width.
+pub fn decode_wave64(bytes: &[u8], offset: usize) -> Result<Inst, DecodeError> {
+    decode_mode(bytes, offset, true)
+}
+
+/// VGPRs of a WMMA D or C matrix operand (RDNA3 ISA, "WMMA": 8 per lane in wave32, 4 in wave64).
+pub fn wmma_acc_dwords(wave64: bool) -> u8 {
+    if wave64 {
+        4
+    } else {
+        8
+    }
+}
+
+fn decode_mode(bytes: &[u8], offset: usize, wave64: bool) -> Result<Inst, DecodeError> {
     let w = Words { bytes, offset };
     let w0 = w.get(0)?;
     let lk = Lookup::get();
@@ -423,11 +448,12 @@ pub fn decode(bytes: &[u8], offset: usize) -> Result<Inst, DecodeError> {
                 0x3d => decode_smem(&w, w0, lk)?,
                 0x35 => decode_vop3(&w, w0, lk)?,
                 0x33 => match bits(w0, 25, 24) {
-                    0 => decode_vop3p(&w, w0, lk)?,
+                    0 => decode_vop3p(&w, w0, lk, wave64)?,
                     1 => decode_vinterp(&w, w0, lk)?,
                     2 => decode_ldsdir(w0, lk),
                     _ => None,
                 },
+                0x32 if wave64 => None,
                 0x32 => decode_vopd(&w, w0)?,
                 0x36 => decode_ds(&w, w0, lk)?,
                 0x37 => decode_flat(&w, w0, lk)?,
@@ -986,7 +1012,12 @@ fn decode_vop3(w: &Words, w0: u32, lk: &Lookup) -> Result<Option<Inst>, DecodeEr
     Ok(Some(i))
 }
 
-fn decode_vop3p(w: &Words, w0: u32, lk: &Lookup) -> Result<Option<Inst>, DecodeError> {
+fn decode_vop3p(
+    w: &Words,
+    w0: u32,
+    lk: &Lookup,
+    wave64: bool,
+) -> Result<Option<Inst>, DecodeError> {
     let Some(op) = lk.find(Fmt::Vop3p, bits(w0, 22, 16)) else {
         return Ok(None);
     };
@@ -1028,12 +1059,28 @@ fn decode_vop3p(w: &Words, w0: u32, lk: &Lookup) -> Result<Option<Inst>, DecodeE
         }
         return Ok(Some(i));
     }
+    // Register widths: WMMA's D and C matrices depend on the wave size.
+    let acc = is_wmma(op).then(|| wmma_acc_dwords(wave64));
+    let width = |k: usize| match acc {
+        Some(a) if k == 2 => a,
+        _ => dw(sig.src[k]),
+    };
     for k in 0..n {
-        if !valid_vsrc(i.src[k], dw(sig.src[k])) {
+        if !valid_vsrc(i.src[k], width(k)) {
             return Ok(None);
         }
-        if sig.src[k].dwords() >= 2 {
-            i.src[k] = align_sreg(i.src[k], dw(sig.src[k]));
+        if width(k) >= 2 {
+            i.src[k] = align_sreg(i.src[k], width(k));
+        }
+    }
+    if let Some(a) = acc {
+        let fits = vfits(i.dst[0], a)
+            && (0..n).all(|k| {
+                let c = i.src[k];
+                vfits(c, width(k)) && (c >= opnd::VGPR0 || sreg_fits(c, width(k)))
+            });
+        if !fits {
+            return Ok(None);
         }
     }
     if is_wmma(op) {
@@ -1048,7 +1095,7 @@ fn decode_vop3p(w: &Words, w0: u32, lk: &Lookup) -> Result<Option<Inst>, DecodeE
             return Ok(None);
         }
     }
-    if !valu_fits(&i) {
+    if acc.is_none() && !valu_fits(&i) {
         return Ok(None);
     }
     take_literal(w, &mut i, 2)?;
@@ -1130,6 +1177,7 @@ fn decode_vopd(w: &Words, w0: u32) -> Result<Option<Inst>, DecodeError> {
     let mut i = Inst::new(*x, Enc::Vopd, 8);
     i.op_y = *y;
     i.imm2 = opy as u32;
+    i.imm = w0 as i32;
     i.src[0] = bits(w0, 8, 0) as u16;
     i.src[1] = opnd::vgpr(bits(w0, 16, 9));
     i.src[2] = bits(w1, 8, 0) as u16;

@@ -321,6 +321,8 @@ const INVALID_IMM: &str = "/*Invalid immediate*/";
 /// The instruction text exactly as `llvm-objdump-19 -d --mcpu=gfx1100` prints it (without the
 /// trailing `// address: words` comment). `pc` is the instruction's address (used by nothing
 /// printed in the text itself; branch targets are printed as the raw offset like LLVM does).
+/// With `wave64` the spelling of `--mattr=+wavefrontsize64`: a VOPD instruction prints as
+/// `.long` of its first dword (`listing` then continues with its second dword, as objdump does).
 pub fn format(inst: &Inst, pc: u64, wave64: bool) -> String {
     let _ = pc;
     let p = Printer {
@@ -329,6 +331,9 @@ pub fn format(inst: &Inst, pc: u64, wave64: bool) -> String {
     };
     let mut s = match inst.enc {
         Enc::Invalid => format!(".long {:#010x}", inst.lit),
+        // VOPD (dual issue) exists in wave32 only: LLVM's wave64 disassembler does not decode
+        // it and prints the first dword as data (listings then go on with the next dword).
+        Enc::Vopd if wave64 => format!(".long {:#010x}", inst.imm as u32),
         Enc::Sop1 | Enc::Sop2 | Enc::Sopc => p.salu(),
         Enc::Sopk => p.sopk(),
         Enc::Sopp => p.sopp(),
@@ -391,7 +396,11 @@ pub fn listing(
     let mut out = Vec::new();
     let mut off = 0usize;
     while off < code.len() {
-        let inst = decode::decode(&code[off..], off)?;
+        let inst = if wave64 {
+            decode::decode_wave64(&code[off..], off)?
+        } else {
+            decode::decode(&code[off..], off)?
+        };
         let pc = base + off as u64;
         let mut l = line(&inst, pc, &code[off..], wave64);
         if let Some(t) = branch_target(&inst, pc) {
@@ -857,7 +866,7 @@ impl Printer<'_> {
                 ops.push(reg(i.dst[0], dwd));
             }
             if sig.dst[1] == Ty::Mask {
-                ops.push(sreg(i.dst[1], ty_dwords(Ty::Mask, self.w64)));
+                ops.push(self.mask_reg(i.dst[1]));
             }
         }
         for k in 0..n {
@@ -917,11 +926,26 @@ impl Printer<'_> {
             };
             return format!("{v}{INVALID_IMM}");
         }
-        let mut s = reg(code, ty_dwords(Ty::Mask, self.w64));
+        let mut s = if opnd::is_vgpr(code) {
+            reg(code, ty_dwords(Ty::Mask, self.w64))
+        } else {
+            self.mask_reg(code)
+        };
         if opnd::is_vgpr(code) || matches!(code, opnd::EXEC_LO | opnd::EXEC_HI) {
             s.push_str(&invalid_reg("SReg_1_XEXEC"));
         }
         s
+    }
+
+    /// A scalar lane-mask register: one SGPR in wave32, an SGPR pair in wave64, where LLVM
+    /// decodes the field as a 64-bit register and drops bit 0 of an odd SGPR/TTMP number.
+    fn mask_reg(&self, code: u16) -> String {
+        let code = match code {
+            0..=105 if self.w64 => code & !1,
+            108..=123 if self.w64 => opnd::TTMP0 + ((code - opnd::TTMP0) & !1),
+            _ => code,
+        };
+        sreg(code, ty_dwords(Ty::Mask, self.w64))
     }
 
     /// A lane-mask destination of VOPC e64 / VOP3SD: constants print with a remark.
@@ -929,7 +953,7 @@ impl Printer<'_> {
         if is_const(code) {
             format!("{}{INVALID_IMM}", constant(code, Ty::B32, 0))
         } else {
-            sreg(code, ty_dwords(Ty::Mask, self.w64))
+            self.mask_reg(code)
         }
     }
 
@@ -971,7 +995,12 @@ impl Printer<'_> {
         }
         let mix = decode::is_fma_mix(op);
         let wmma = decode::is_wmma(op);
-        let mut ops: Vec<String> = vec![reg(i.dst[0], ty_dwords(sig.dst[0], self.w64))];
+        let dst_dwords = if wmma {
+            decode::wmma_acc_dwords(self.w64) as u32
+        } else {
+            ty_dwords(sig.dst[0], self.w64)
+        };
+        let mut ops: Vec<String> = vec![reg(i.dst[0], dst_dwords)];
         for k in 0..n {
             let t = sig.src[k];
             let code = i.src[k];
@@ -1039,13 +1068,23 @@ impl Printer<'_> {
         let dwd = ty_dwords(t, self.w64);
         if k == 2 {
             if code == opnd::LITERAL {
-                // LLVM does not attach the literal to the accumulator operand.
-                return "0x0".into();
+                // LLVM's wave32 decoder does not attach the literal to the accumulator operand
+                // (it prints 0); the wave64 one does.
+                return if self.w64 {
+                    imm32(self.lit())
+                } else {
+                    "0x0".into()
+                };
             }
             if is_const(code) {
                 return constant(code, wmma_acc_ty(self.i.op), self.lit());
             }
-            return reg(code, dwd);
+            let acc = decode::wmma_acc_dwords(self.w64) as u32;
+            let mut r = reg(code, acc);
+            if !opnd::is_vgpr(code) {
+                r.push_str(&invalid_reg(&format!("VReg_{}", acc * 32)));
+            }
+            return r;
         }
         if is_const(code) {
             let v = if code == opnd::LITERAL {

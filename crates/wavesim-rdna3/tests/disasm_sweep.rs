@@ -7,11 +7,13 @@
 //! count per format and fails on any mismatch, listing the first ones.
 //!
 //! Set `SWEEP_DIR` to check another golden directory, `SWEEP_ONLY=VOP3,SMEM` to restrict the
-//! formats and `SWEEP_SHOW=n` to list more mismatches.
+//! formats and `SWEEP_SHOW=n` to list more mismatches. The wave64 goldens (tests/golden/
+//! sweep_wave64: the cases whose wave64 text differs) are checked with wave64 decoding and
+//! spelling; `SWEEP_WAVE64_DIR` points that test elsewhere.
 
 use std::fmt::Write;
 use std::path::PathBuf;
-use wavesim_rdna3::decode::{decode, DecodeError, Inst};
+use wavesim_rdna3::decode::{decode, decode_wave64, DecodeError, Inst};
 use wavesim_rdna3::disasm::format;
 
 struct Case {
@@ -52,18 +54,23 @@ fn parse(text: &str) -> Vec<Case> {
 }
 
 /// Checks one case; returns a description of the first mismatch.
-fn check(case: &Case) -> Result<(), String> {
+fn check(case: &Case, wave64: bool) -> Result<(), String> {
     let words: Vec<u32> = case.lines.iter().flat_map(|l| l.0.clone()).collect();
     let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
     let mut off = 0;
     for (want_words, want_text) in &case.lines {
         // Like llvm-objdump, an instruction cut off by the end of the case is printed as `.long`
         // of its first word (the decoder itself reports it as truncated).
-        let inst = match decode(&bytes[off..], off) {
+        let decoded = if wave64 {
+            decode_wave64(&bytes[off..], off)
+        } else {
+            decode(&bytes[off..], off)
+        };
+        let inst = match decoded {
             Ok(i) => i,
             Err(DecodeError::Truncated { .. }) => Inst::invalid(words[off / 4]),
         };
-        let got = format(&inst, off as u64, false);
+        let got = format(&inst, off as u64, wave64);
         let got_words: Vec<u32> =
             words[off / 4..(off + inst.len as usize).min(bytes.len()) / 4].to_vec();
         if got != *want_text || got_words != *want_words {
@@ -88,13 +95,20 @@ fn check(case: &Case) -> Result<(), String> {
 
 #[test]
 fn sweep_matches_llvm_objdump() {
-    run_sweep();
+    run_sweep("SWEEP_DIR", "tests/golden/sweep", false);
 }
 
-fn run_sweep() {
-    let dir = std::env::var("SWEEP_DIR")
+/// The cases whose text differs in wave64 (`llvm-objdump-19 --mattr=+wavefrontsize64`): lane
+/// masks as SGPR pairs, VOPD not decoded, 4-VGPR WMMA accumulators.
+#[test]
+fn sweep_wave64_matches_llvm_objdump() {
+    run_sweep("SWEEP_WAVE64_DIR", "tests/golden/sweep_wave64", true);
+}
+
+fn run_sweep(dir_var: &str, default_dir: &str, wave64: bool) {
+    let dir = std::env::var(dir_var)
         .map(PathBuf::from)
-        .unwrap_or_else(|_| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/golden/sweep"));
+        .unwrap_or_else(|_| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(default_dir));
     let only: Option<Vec<String>> = std::env::var("SWEEP_ONLY")
         .ok()
         .map(|s| s.split(',').map(|x| x.trim().to_uppercase()).collect());
@@ -124,7 +138,7 @@ fn run_sweep() {
         let mut pass = 0;
         let mut shown = 0;
         for c in &cases {
-            match check(c) {
+            match check(c, wave64) {
                 Ok(()) => pass += 1,
                 Err(e) => {
                     if shown < show {
