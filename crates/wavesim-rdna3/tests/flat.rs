@@ -558,3 +558,30 @@ fn global_store_and_atomic_cost() {
     // Lane 5 stored 5, then 100_000 atomic adds of 5.
     assert_eq!(h.mem.read_u32(buf + 20).unwrap(), 5 + 100_000 * 5);
 }
+
+#[test]
+fn atomic_add_u64_with_return_serialises_lanes_on_one_address() {
+    for w64 in [false, true] {
+        let (mut h, buf) = setup(w64);
+        h.mem.write_u64(buf + 8, 0x1_0000_0005).unwrap();
+        set_addr(&mut h, 2, |_| buf + 8);
+        // Each lane adds 0xffff_ffff: every add carries into the high dword.
+        h.set_v(4, |_| 0xffff_ffff);
+        h.set_v(5, |_| 0);
+        h.wave.set_exec(!(1u64 << 4)); // lane 4 inactive
+        h.run(&[0xdd0e4000, 0x0a7c0402]).unwrap(); // global_atomic_add_u64 v[10:11], v[2:3], v[4:5], off glc
+        let mut acc = 0x1_0000_0005u64;
+        for l in 0..lanes(w64) {
+            if l == 4 {
+                continue;
+            }
+            assert_eq!(
+                (h.v(10, l), h.v(11, l)),
+                (acc as u32, (acc >> 32) as u32),
+                "lane {l}"
+            );
+            acc += 0xffff_ffff;
+        }
+        assert_eq!(h.mem.read_u64(buf + 8).unwrap(), acc);
+    }
+}

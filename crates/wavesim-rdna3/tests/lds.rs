@@ -444,3 +444,110 @@ fn gds_and_bvh_are_reported_as_unimplemented() {
         );
     }
 }
+
+#[test]
+fn b96_and_b16_alignment_per_mode_in_both_wave_sizes() {
+    const DS_LOAD_B96: [u32; 2] = [0xdbf80000, 0x08000001]; // ds_load_b96 v[8:10], v1
+    const DS_STORE_B96: [u32; 2] = [0xdb780000, 0x00000401]; // ds_store_b96 v1, v[4:6]
+    const DS_LOAD_U16: [u32; 2] = [0xd8f00000, 0x03000001]; // ds_load_u16 v3, v1
+    const DS_STORE_B16: [u32; 2] = [0xd87c0000, 0x00000201]; // ds_store_b16 v1, v2
+    for w64 in [false, true] {
+        let mut h = Harness::new(w64);
+        for (i, b) in h.lds[0..64].iter_mut().enumerate() {
+            *b = i as u8;
+        }
+        h.set_v(1, |_| 20);
+        // UNALIGNED: bytes 20..32.
+        h.cfg.alignment_mode = align_mode::UNALIGNED;
+        h.run(&DS_LOAD_B96).unwrap();
+        assert_eq!((h.v(8, 0), h.v(10, 0)), (0x1716_1514, 0x1f1e_1d1c));
+        // DWORD: B96 has 16-byte local alignment (seed 000: & 0xfff0): bytes 16..28.
+        h.cfg.alignment_mode = align_mode::DWORD;
+        h.run(&DS_LOAD_B96).unwrap();
+        assert_eq!((h.v(8, 0), h.v(10, 0)), (0x1312_1110, 0x1b1a_1918));
+        // DWORD_STRICT: 20 is dword aligned, so no MEMVIOL, and the address is still forced to
+        // 16; STRICT: 20 is not 16-byte aligned, MEMVIOL.
+        h.cfg.alignment_mode = align_mode::DWORD_STRICT;
+        h.run(&DS_LOAD_B96).unwrap();
+        assert_eq!(h.v(8, 1), 0x1312_1110);
+        h.cfg.alignment_mode = align_mode::STRICT;
+        assert!(matches!(
+            h.run(&DS_LOAD_B96),
+            Err(ExecError::MemViol {
+                lane: 0,
+                addr: 20,
+                ..
+            })
+        ));
+        // Stores mask the same way: a b96 store to 0x234 under DWORD lands at 0x230.
+        h.cfg.alignment_mode = align_mode::DWORD;
+        h.set_v(1, |_| 0x234);
+        for k in 0..3 {
+            h.set_v(4 + k, move |_| 0xa0 + k as u32);
+        }
+        h.wave.set_exec(1 << 1);
+        h.run(&DS_STORE_B96).unwrap();
+        assert_eq!(
+            (lds_u32(&h, 0x230), lds_u32(&h, 0x234), lds_u32(&h, 0x238)),
+            (0xa0, 0xa1, 0xa2)
+        );
+        assert_eq!(lds_u32(&h, 0x23c), 0);
+        // B16: 2-byte local alignment. An odd address reads/writes the even halfword below.
+        h.set_v(1, |_| 0x45);
+        h.set_v(2, |_| 0xbeef);
+        h.run(&DS_STORE_B16).unwrap();
+        assert_eq!(&h.lds[0x44..0x46], &[0xef, 0xbe]);
+        h.set_v(3, |_| 0);
+        h.run(&DS_LOAD_U16).unwrap();
+        assert_eq!(h.v(3, 1), 0xbeef);
+        h.cfg.alignment_mode = align_mode::UNALIGNED;
+        h.run(&DS_LOAD_U16).unwrap();
+        assert_eq!(h.v(3, 1), 0x00be, "bytes 0x45, 0x46");
+        // DWORD_STRICT: a B16 access only needs 2-byte alignment.
+        h.cfg.alignment_mode = align_mode::DWORD_STRICT;
+        assert!(matches!(
+            h.run(&DS_LOAD_U16),
+            Err(ExecError::MemViol {
+                lane: 1,
+                addr: 0x45,
+                ..
+            })
+        ));
+        h.set_v(1, |_| 0x46);
+        h.run(&DS_LOAD_U16).unwrap();
+    }
+}
+
+#[test]
+fn multi_dword_reads_are_all_or_nothing_per_element_in_wave64() {
+    const DS_LOAD_B96: [u32; 2] = [0xdbf80000, 0x08000001]; // ds_load_b96 v[8:10], v1
+    const DS_LOAD_2ADDR_B64: [u32; 2] = [0xd9dc0201, 0x08000001]; // ds_load_2addr_b64 v[8:11], v1 offset0:1 offset1:2
+    let mut h = Harness::new(true);
+    h.lds = vec![0x77; 1024];
+    // Lane 40 straddles the end by one dword, lane 41 is exactly at the end, lane 0 fits.
+    h.set_v(1, |l| match l {
+        40 => 1016,
+        41 => 1012,
+        _ => 0,
+    });
+    h.run(&DS_LOAD_B96).unwrap();
+    assert_eq!((h.v(8, 40), h.v(9, 40), h.v(10, 40)), (0, 0, 0));
+    assert_eq!((h.v(8, 41), h.v(10, 41)), (0x7777_7777, 0x7777_7777));
+    assert_eq!(h.v(10, 0), 0x7777_7777);
+    // 2addr b64 at 1004 + 8 and 1004 + 16: the first element fits, the second ends 4 bytes past
+    // the LDS, so the whole instruction returns zeros for the lane (seed 000); lane 0 at 992
+    // reads both elements.
+    h.set_v(1, |l| if l == 0 { 992 } else { 1004 });
+    h.run(&DS_LOAD_2ADDR_B64).unwrap();
+    assert_eq!(
+        (h.v(8, 63), h.v(9, 63), h.v(10, 63), h.v(11, 63)),
+        (0, 0, 0, 0)
+    );
+    assert_eq!((h.v(8, 0), h.v(11, 0)), (0x7777_7777, 0x7777_7777));
+    // A destination past the wave's VGPRs nullifies the load: ds_load_b64 v[20:21] with 21 VGPRs.
+    let mut w = Wave::new(true, 21);
+    w.set_exec(u64::MAX);
+    h.wave = w;
+    h.run(&[0xd9d80000, 0x14000001]).unwrap(); // ds_load_b64 v[20:21], v1
+    assert!((0..64).all(|l| h.v(20, l) == 0));
+}

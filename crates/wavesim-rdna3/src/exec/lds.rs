@@ -273,15 +273,17 @@ fn ds_load2<const E: usize, const STRIDE: u32>(
         if exec >> l & 1 == 0 {
             continue;
         }
-        for (j, off) in offs.iter().enumerate() {
-            let a = lds_align(mode, l, addr[l].wrapping_add(*off), E as u32)? as u64;
-            // Each element is read whole or returns zeros (seed 000: multi-dword reads).
-            if E == 8 {
-                let b = lds_load::<8>(ctx.lds, a).unwrap_or([0; 8]);
-                rows[2 * j][l] = u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
-                rows[2 * j + 1][l] = u32::from_le_bytes([b[4], b[5], b[6], b[7]]);
-            } else {
-                rows[j][l] = u32::from_le_bytes(lds_load::<4>(ctx.lds, a).unwrap_or([0; 4]));
+        let a0 = lds_align(mode, l, addr[l].wrapping_add(offs[0]), E as u32)? as u64;
+        let a1 = lds_align(mode, l, addr[l].wrapping_add(offs[1]), E as u32)? as u64;
+        // Seed 000: a multi-dword read with any part out of range returns zeros for the whole
+        // instruction, so both elements are read or neither.
+        let (Some(b0), Some(b1)) = (lds_load::<E>(ctx.lds, a0), lds_load::<E>(ctx.lds, a1)) else {
+            continue;
+        };
+        for (j, b) in [b0, b1].iter().enumerate() {
+            for k in 0..E / 4 {
+                rows[j * (E / 4) + k][l] =
+                    u32::from_le_bytes([b[4 * k], b[4 * k + 1], b[4 * k + 2], b[4 * k + 3]]);
             }
         }
     }
