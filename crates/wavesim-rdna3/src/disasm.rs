@@ -387,6 +387,12 @@ pub fn line(inst: &Inst, pc: u64, bytes: &[u8], wave64: bool) -> String {
 
 /// Listing of a code region loaded at `base`: one objdump line per instruction, with objdump's
 /// branch target annotation ` <sym+0x..>` when `symbolize` names the target.
+///
+/// Code that ends inside an instruction is listed the way llvm-objdump lists it: an
+/// instruction cut off by the end prints as `.long` of its first dword (and listing goes on
+/// with the next dword), and 1-3 trailing bytes print as one `.byte 0x.., ..` line. (The
+/// decoder itself reports `DecodeError::Truncated`; executing such code is an error.) The
+/// result is therefore always `Ok`.
 pub fn listing(
     code: &[u8],
     base: u64,
@@ -394,15 +400,42 @@ pub fn listing(
     symbolize: &dyn Fn(u64) -> Option<String>,
 ) -> Result<Vec<String>, decode::DecodeError> {
     let mut out = Vec::new();
-    let mut off = 0usize;
-    while off < code.len() {
-        let inst = if wave64 {
-            decode::decode_wave64(&code[off..], off)?
-        } else {
-            decode::decode(&code[off..], off)?
-        };
+    list_range(&mut out, code, 0, code.len(), base, wave64, symbolize);
+    Ok(out)
+}
+
+/// Lists the instructions starting in `code[lo..hi]` (`code[0]` is at address `base`). Like
+/// objdump, an instruction may extend past `hi` (into the next symbol's range) as long as the
+/// bytes exist; only the end of `code` truncates.
+fn list_range(
+    out: &mut Vec<String>,
+    code: &[u8],
+    lo: usize,
+    hi: usize,
+    base: u64,
+    wave64: bool,
+    symbolize: &dyn Fn(u64) -> Option<String>,
+) {
+    let mut off = lo;
+    while off < hi {
+        let rest = &code[off..];
         let pc = base + off as u64;
-        let mut l = line(&inst, pc, &code[off..], wave64);
+        let decoded = if wave64 {
+            decode::decode_wave64(rest, off)
+        } else {
+            decode::decode(rest, off)
+        };
+        let inst = match decoded {
+            Ok(i) => i,
+            Err(decode::DecodeError::Truncated { .. }) if rest.len() >= 4 => {
+                Inst::invalid(u32::from_le_bytes([rest[0], rest[1], rest[2], rest[3]]))
+            }
+            Err(decode::DecodeError::Truncated { .. }) => {
+                out.push(byte_line(rest, pc));
+                return;
+            }
+        };
+        let mut l = line(&inst, pc, rest, wave64);
         if let Some(t) = branch_target(&inst, pc) {
             if let Some(sym) = symbolize(t) {
                 let _ = write!(l, " <{sym}>");
@@ -411,10 +444,25 @@ pub fn listing(
         out.push(l);
         off += inst.len as usize;
     }
-    Ok(out)
 }
 
-/// Listing of bare instruction bytes (no symbols), addresses starting at 0.
+/// objdump's line for 1-3 bytes that do not make a dword: `.byte 0x01, 0x02  // addr: 01 02`.
+fn byte_line(bytes: &[u8], pc: u64) -> String {
+    let text = bytes
+        .iter()
+        .map(|b| format!("{b:#04x}"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let mut out = format!("\t{:<59}// {pc:012X}:", format!(".byte {text}"));
+    for b in bytes {
+        let _ = write!(out, " {b:02X}");
+    }
+    out
+}
+
+/// Listing of bare instruction bytes, addresses starting at 0: objdump's line format for the
+/// same bytes in a `.text` section, without symbols (llvm-objdump itself cannot read raw
+/// binaries), hence without branch-target annotations. Never fails (see `listing`).
 pub fn disassemble_raw(code: &[u8], wave64: bool) -> Result<String, decode::DecodeError> {
     let lines = listing(code, 0, wave64, &|_| None)?;
     let mut s = String::new();
@@ -468,7 +516,16 @@ pub fn disassemble_elf(bytes: &[u8]) -> Result<String, Error> {
             }
             let lo = (a - sec.address) as usize;
             let hi = (b - sec.address) as usize;
-            let lines = listing(&sec.data[lo..hi], a, false, &symbolize)?;
+            let mut lines = Vec::new();
+            list_range(
+                &mut lines,
+                &sec.data,
+                lo,
+                hi,
+                sec.address,
+                false,
+                &symbolize,
+            );
             for l in lines {
                 s.push_str(&l);
                 s.push('\n');
