@@ -14,13 +14,18 @@
 //! Alignment follows SH_MEM_CONFIG.alignment_mode (seed 004, "Alignment"; `ExecConfig`): DWORD
 //! clears the address bits below min(size, 4), DWORD_STRICT / STRICT raise MEMVIOL for addresses
 //! not aligned to min(size, 4) / the access size, UNALIGNED accepts any address. Atomics must be
-//! aligned to their size in every mode (MEMVIOL otherwise). With no trap handler installed, MEMVIOL
-//! ends the dispatch as `ExecError::MemViol`.
+//! aligned to their size in every mode (MEMVIOL otherwise), reported as `ExecError::MemViol`.
 //!
 //! A global or scratch access outside every allocation (or outside the lane's private segment) is
 //! `ExecError::MemoryFault` naming the lane and address: the sandbox never lets guest code reach
-//! anything else. A load or returning atomic whose destination VGPRs are out of range is nullified
-//! before any memory is touched (seed 000, "Memory, LDS and GDS: reads and atomics with return").
+//! anything else. Both errors enter the trap handler instead when one is installed
+//! (`exec::step`, TRAPSTS.MEM_VIOL). Every active lane is aligned and translated before any lane
+//! is performed, so a faulting instruction has no partial effect. A load or returning atomic
+//! whose destination VGPRs are out of range is nullified before any memory is touched (seed 000,
+//! "Memory, LDS and GDS: reads and atomics with return").
+//!
+//! Counters: loads and returning atomics count in VM_CNT, stores and other atomics in VS_CNT,
+//! FLAT additionally in LGKM_CNT (`Wave::cnt`).
 
 #![allow(clippy::needless_range_loop)] // lane loops index several per-lane arrays
 
