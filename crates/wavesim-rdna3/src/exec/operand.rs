@@ -5,6 +5,7 @@ use crate::decode::{opnd, Dpp, Inst};
 use crate::exec::dpp;
 use crate::isa::Ty;
 use crate::wave::{status, Wave, LANES, NUM_SGPRS};
+use std::mem::MaybeUninit;
 
 /// One 32-bit value per lane.
 pub type Lanes32 = [u32; LANES];
@@ -266,18 +267,67 @@ pub fn vdst32(w: &mut Wave, code: u16, vals: &Lanes32, mask: u64) {
     if !vdst_in_range(w, code, 1) {
         return;
     }
-    let n = w.lanes();
+    let wave64 = w.wave64;
     let row = (code - opnd::VGPR0) as usize;
     let Some(dst) = w.vrow_mut(row) else { return };
-    if mask == u64::MAX >> (64 - n) {
-        dst[..n].copy_from_slice(&vals[..n]);
+    // A lane count known at compile time lets the copy / blend be inlined and vectorised.
+    if wave64 {
+        write_lanes::<64>(dst, vals, mask);
     } else {
-        for l in 0..n {
-            if mask >> l & 1 != 0 {
-                dst[l] = vals[l];
-            }
+        write_lanes::<32>(dst, vals, mask);
+    }
+}
+
+/// `dst[l] = vals[l]` for the first `N` lanes whose bit is set in `mask` (branch-free blend).
+#[inline(always)]
+fn write_lanes<const N: usize>(dst: &mut [u32], vals: &Lanes32, mask: u64) {
+    let (Some(dst), Some(vals)) = (dst.first_chunk_mut::<N>(), vals.first_chunk::<N>()) else {
+        return;
+    };
+    if mask & (u64::MAX >> (64 - N)) == u64::MAX >> (64 - N) {
+        *dst = *vals;
+    } else {
+        for l in 0..N {
+            // All ones where the lane keeps its old value.
+            let keep = ((mask >> l) as u32 & 1).wrapping_sub(1);
+            dst[l] = (dst[l] & keep) | (vals[l] & !keep);
         }
     }
+}
+
+/// Lanes of a VGPR row when no row exists (unreachable: `Wave::vrow` always returns a row).
+static ZERO_LANES: Lanes32 = [0; LANES];
+
+/// VGPR row `r` as a lane array, borrowed (out-of-range rows read v0, as `Wave::vrow`).
+#[inline(always)]
+pub fn vrow_lanes(w: &Wave, r: usize) -> &Lanes32 {
+    w.vrow(r).first_chunk::<LANES>().unwrap_or(&ZERO_LANES)
+}
+
+/// Source `k` of a VALU instruction as 32-bit lanes, like `vsrc32_typed`, but without a copy
+/// in the common case: a plain VGPR source (no DPP on it, not a 16-bit half, no abs/neg) is
+/// the register row itself; anything else is materialised into `buf` by `vsrc32_typed`. The
+/// DPP kill mask is ORed into `kill`. For the hot lane loops: no memset, no memcpy per source.
+#[inline(always)]
+pub fn vsrc32_ref<'a>(
+    w: &'a Wave,
+    inst: &Inst,
+    k: usize,
+    ty: Ty,
+    buf: &'a mut MaybeUninit<Lanes32>,
+    kill: &mut u64,
+) -> &'a Lanes32 {
+    let code = inst.src[k];
+    if opnd::is_vgpr(code)
+        && !(k == 0 && inst.dpp != Dpp::None)
+        && !ty.is_16bit()
+        && (inst.abs | inst.neg) >> k & 1 == 0
+    {
+        return vrow_lanes(w, (code - opnd::VGPR0) as usize);
+    }
+    let out = buf.write([0; LANES]);
+    *kill |= vsrc32_typed(w, inst, k, ty, out);
+    out
 }
 
 /// Writes 64-bit `vals` to the VGPR pair at `code` in the lanes set in `mask`.
