@@ -9,13 +9,16 @@
 //! an inline constant source feeds both halves (ISA 7.5.1: "duplicate lo to hi").
 
 use crate::decode::{opnd, Inst};
-use crate::exec::operand::{dot_inline_const, read_scalar, vdst32, vdst_in_range, FpMode, Lanes32};
+use crate::exec::operand::{
+    dot_inline_const, read_scalar, vdst32, vdst_in_range, vrow_lanes, FpMode, Lanes32,
+};
 use crate::exec::vfloat::fpexc;
 use crate::exec::vfloat::ops;
 use crate::exec::vfloat::soft::{self, F16, F32};
 use crate::exec::{Ctx, ExecError, Flow, Handler};
 use crate::isa::{Op, Ty};
 use crate::wave::{Wave, LANES};
+use std::mem::MaybeUninit;
 
 /// VOPD instructions are dispatched through `exec`, not through per-op handlers.
 pub fn handler(op: Op) -> Option<Handler> {
@@ -23,21 +26,28 @@ pub fn handler(op: Op) -> Option<Handler> {
     None
 }
 
-/// A VOPD source operand for all lanes. `dot` marks v_dual_dot2acc's packed f16 sources.
-fn read(w: &Wave, inst: &Inst, code: u16, dot: bool) -> Lanes32 {
-    let mut out = [0u32; LANES];
+/// A VOPD source operand for all lanes: a VGPR row is borrowed (no copy), a scalar or
+/// constant is splatted into `buf`. `dot` marks v_dual_dot2acc's packed f16 sources.
+#[inline(always)]
+fn read<'a>(
+    w: &'a Wave,
+    inst: &Inst,
+    code: u16,
+    dot: bool,
+    buf: &'a mut MaybeUninit<Lanes32>,
+) -> &'a Lanes32 {
     if opnd::is_vgpr(code) {
         let mut r = (code - opnd::VGPR0) as usize;
         if r >= w.num_vgprs as usize {
             r %= 4;
         }
-        out.copy_from_slice(w.vrow(r));
-    } else if let Some(v) = dot_inline_const(code, Ty::PkF16).filter(|_| dot) {
-        out = [v; LANES];
-    } else {
-        out = [read_scalar(w, inst, code, Ty::B32) as u32; LANES];
+        return vrow_lanes(w, r);
     }
-    out
+    let v = match dot_inline_const(code, Ty::PkF16).filter(|_| dot) {
+        Some(v) => v,
+        None => read_scalar(w, inst, code, Ty::B32) as u32,
+    };
+    buf.write([v; LANES])
 }
 
 /// f32 binary op through the host FPU when MODE allows (round to nearest even, denormals
@@ -164,16 +174,18 @@ pub fn exec(w: &mut Wave, inst: &Inst, _ctx: &mut Ctx) -> Result<Flow, ExecError
     let k = inst.lit;
     let dotx = opx == Op::V_DOT2ACC_F32_F16;
     let doty = opy == Op::V_DOT2ACC_F32_F16;
+    let mut bufs = [MaybeUninit::uninit(); 6];
+    let [b0, b1, b2, b3, b4, b5] = &mut bufs;
     let (x0, x1) = (
-        read(w, inst, inst.src[0], dotx),
-        read(w, inst, inst.src[1], dotx),
+        read(w, inst, inst.src[0], dotx, b0),
+        read(w, inst, inst.src[1], dotx, b1),
     );
     let (y0, y1) = (
-        read(w, inst, inst.src[2], doty),
-        read(w, inst, inst.src[3], doty),
+        read(w, inst, inst.src[2], doty, b2),
+        read(w, inst, inst.src[3], doty, b3),
     );
-    let dx = read(w, inst, inst.dst[0], false);
-    let dy = read(w, inst, inst.dst[1], false);
+    let dx = read(w, inst, inst.dst[0], false, b4);
+    let dy = read(w, inst, inst.dst[1], false, b5);
     let mut rx = [0u32; LANES];
     let mut ry = [0u32; LANES];
     let m = w.exec();
@@ -184,7 +196,7 @@ pub fn exec(w: &mut Wave, inst: &Inst, _ctx: &mut Ctx) -> Result<Flow, ExecError
         if m == 0 {
             return Ok(Flow::Next);
         }
-        let mut srcs = [x0, x1, dx, y0, y1, dy];
+        let mut srcs = [*x0, *x1, *dx, *y0, *y1, *dy];
         {
             let first = m.trailing_zeros() as usize;
             for v in srcs.iter_mut() {
@@ -201,8 +213,8 @@ pub fn exec(w: &mut Wave, inst: &Inst, _ctx: &mut Ctx) -> Result<Flow, ExecError
         component(w, opx, &x0, &x1, &dx, k, &mut rx)?;
         component(w, opy, &y0, &y1, &dy, k, &mut ry)?;
     } else {
-        component(w, opx, &x0, &x1, &dx, k, &mut rx)?;
-        component(w, opy, &y0, &y1, &dy, k, &mut ry)?;
+        component(w, opx, x0, x1, dx, k, &mut rx)?;
+        component(w, opy, y0, y1, dy, k, &mut ry)?;
     }
     if !vdst_in_range(w, inst.dst[0], 1) || !vdst_in_range(w, inst.dst[1], 1) {
         return Ok(Flow::Next);
