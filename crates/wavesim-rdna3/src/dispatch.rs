@@ -400,6 +400,7 @@ pub fn init_wave(w: &mut Wave, l: &Launch, wg: [u32; 3], wave_idx: u32, n_waves:
     w.wave_insts = 0;
     w.lane_insts = 0;
     w.ended = false;
+    w.cnt = Default::default();
 
     // Scratch of this wave.
     let wave_scratch = l.wave_scratch_bytes();
