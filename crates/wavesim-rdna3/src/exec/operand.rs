@@ -234,19 +234,21 @@ pub fn vsrc64(w: &Wave, inst: &Inst, k: usize, ty: Ty, out: &mut Lanes64) -> u64
     let code = inst.src[k];
     if opnd::is_vgpr(code) {
         let r = (code - opnd::VGPR0) as usize;
-        let (mut lo, mut hi) = ([0u32; LANES], [0u32; LANES]);
-        let mut kill = 0;
         if k == 0 && inst.dpp != Dpp::None {
-            kill = dpp::apply(w, inst, w.vrow(r), &mut lo);
+            let (mut lo, mut hi) = ([0u32; LANES], [0u32; LANES]);
+            let kill = dpp::apply(w, inst, w.vrow(r), &mut lo);
             dpp::apply(w, inst, w.vrow(r + 1), &mut hi);
-        } else {
-            lo.copy_from_slice(w.vrow(r));
-            hi.copy_from_slice(w.vrow(r + 1));
+            for l in 0..LANES {
+                out[l] = lo[l] as u64 | (hi[l] as u64) << 32;
+            }
+            return kill;
         }
+        // Straight from the two rows (no intermediate copies).
+        let (lo, hi) = (vrow_lanes(w, r), vrow_lanes(w, r + 1));
         for l in 0..LANES {
             out[l] = lo[l] as u64 | (hi[l] as u64) << 32;
         }
-        kill
+        0
     } else {
         let v = read_scalar64(w, inst, code, ty);
         *out = [v; LANES];
