@@ -10,12 +10,13 @@
 
 use crate::decode::{opnd, Enc, Inst};
 use crate::exec::operand::{
-    dst16, read_mask, read_scalar, read_sgpr, vdst16, vdst32, vdst64, vdst_in_range, vsrc32_typed,
-    vsrc64, write_mask, Lanes32, Lanes64,
+    dst16, read_mask, read_scalar, read_sgpr, vdst16, vdst32, vdst64, vdst_in_range, vsrc32_ref,
+    vsrc32_typed, vsrc64, write_mask, Lanes32, Lanes64,
 };
 use crate::exec::{Ctx, ExecError, Flow, Handler};
 use crate::isa::{Op, Ty};
 use crate::wave::{Wave, LANES};
+use std::mem::MaybeUninit;
 
 type R = Result<Flow, ExecError>;
 
@@ -63,7 +64,8 @@ fn put16(w: &mut Wave, inst: &Inst, d: &Lanes32, kill: u64) -> R {
 #[inline(always)]
 fn un32(w: &mut Wave, i: &Inst, t: Ty, f: impl Fn(u32) -> u32) -> R {
     let mut kill = 0;
-    let a = src(w, i, 0, t, &mut kill);
+    let mut ba = MaybeUninit::uninit();
+    let a = vsrc32_ref(w, i, 0, t, &mut ba, &mut kill);
     let mut d = [0u32; LANES];
     for l in 0..LANES {
         d[l] = f(a[l]);
@@ -74,8 +76,9 @@ fn un32(w: &mut Wave, i: &Inst, t: Ty, f: impl Fn(u32) -> u32) -> R {
 #[inline(always)]
 fn bin32(w: &mut Wave, i: &Inst, t: [Ty; 2], f: impl Fn(u32, u32) -> u32) -> R {
     let mut kill = 0;
-    let a = src(w, i, 0, t[0], &mut kill);
-    let b = src(w, i, 1, t[1], &mut kill);
+    let (mut ba, mut bb) = (MaybeUninit::uninit(), MaybeUninit::uninit());
+    let a = vsrc32_ref(w, i, 0, t[0], &mut ba, &mut kill);
+    let b = vsrc32_ref(w, i, 1, t[1], &mut bb, &mut kill);
     let mut d = [0u32; LANES];
     for l in 0..LANES {
         d[l] = f(a[l], b[l]);
@@ -99,9 +102,11 @@ fn bin32_lane(w: &mut Wave, i: &Inst, f: impl Fn(usize, u32, u32) -> u32) -> R {
 #[inline(always)]
 fn tri32(w: &mut Wave, i: &Inst, t: [Ty; 3], f: impl Fn(u32, u32, u32) -> u32) -> R {
     let mut kill = 0;
-    let a = src(w, i, 0, t[0], &mut kill);
-    let b = src(w, i, 1, t[1], &mut kill);
-    let c = src(w, i, 2, t[2], &mut kill);
+    let mut bufs = [MaybeUninit::uninit(); 3];
+    let [ba, bb, bc] = &mut bufs;
+    let a = vsrc32_ref(w, i, 0, t[0], ba, &mut kill);
+    let b = vsrc32_ref(w, i, 1, t[1], bb, &mut kill);
+    let c = vsrc32_ref(w, i, 2, t[2], bc, &mut kill);
     let mut d = [0u32; LANES];
     for l in 0..LANES {
         d[l] = f(a[l], b[l], c[l]);
@@ -317,12 +322,15 @@ fn carry_op(w: &mut Wave, i: &Inst, cin: bool, f: impl Fn(u32, u32, u32) -> (u32
 /// v_mad_u64_u32 / v_mad_i64_i32: {D1.u1, D0.u64} = 65-bit S0 * S1 + S2 (VOP3SD).
 fn mad64(w: &mut Wave, i: &Inst, signed: bool) -> R {
     let mut kill = 0;
-    let a = src(w, i, 0, Ty::U32, &mut kill);
-    let b = src(w, i, 1, Ty::U32, &mut kill);
+    let (mut ba, mut bb) = (MaybeUninit::uninit(), MaybeUninit::uninit());
+    let a = vsrc32_ref(w, i, 0, Ty::U32, &mut ba, &mut kill);
+    let b = vsrc32_ref(w, i, 1, Ty::U32, &mut bb, &mut kill);
     let c = src64(w, i, 2, if signed { Ty::I64 } else { Ty::U64 }, &mut kill);
     let mut d = [0u64; LANES];
     let mut co = 0u64;
-    for l in 0..LANES {
+    // Only the wave's lanes: the 128-bit lane math does not vectorise, and wave32 would
+    // otherwise compute 32 results that are never written.
+    for l in 0..w.lanes() {
         let (lo, bit64) = if signed {
             let r = (a[l] as i32 as i128) * (b[l] as i32 as i128) + c[l] as i64 as i128;
             let lo = if i.clamp {
