@@ -1642,3 +1642,370 @@ fn buffer_load_lds_is_a_typed_error() {
         }
     });
 }
+
+// ---------------------------------------------------------------------------------------------
+// Faults are all or nothing; misalignment is per lane (seed 004 "Alignment").
+
+/// The highest active lane of `exec` (the last one performed in lane order, so every other active
+/// lane would already have been performed by an instruction that faults lane by lane).
+fn last_active(exec: u64) -> usize {
+    63 - exec.leading_zeros() as usize
+}
+
+/// A V# whose range check passes everywhere (OOB_SELECT 2, num_records != 0) over a buffer at
+/// `base`, so an offset past the allocation is an in-range access to unmapped memory.
+fn unchecked(base: u64, format: u32) -> VSharp {
+    let mut v = VSharp::raw(base, 0x10_0000);
+    v.oob = 2;
+    v.format = format;
+    v
+}
+
+/// Far past the test buffer: in range for `unchecked`, in no allocation.
+const UNMAPPED: u32 = 0x8000;
+
+/// Data VGPRs v1 and v4..v7 hold recognisable values (every byte and half that a store of a lane
+/// writes is nonzero).
+fn fill_data(t: &mut T) {
+    t.h.set_v(1, |l| 0x1180 + l as u32);
+    for r in 4..8 {
+        t.h.set_v(r, |l| (r as u32) << 12 | l as u32);
+    }
+}
+
+fn data_unchanged(t: &T) -> bool {
+    (0..64).all(|l| {
+        t.v(1, l) == 0x1180 + l as u32 && (4..8).all(|r| t.v(r, l) == (r as u32) << 12 | l as u32)
+    })
+}
+
+/// (name, word, bytes per lane, V# format) of every kind of buffer store and atomic.
+const WRITERS: [(&str, [u32; 2], u32, u32); 8] = [
+    ("store_b8", STORE_B8, 4, FMT_32_FLOAT),
+    ("store_b32", STORE_B32, 4, FMT_32_FLOAT),
+    ("store_b128", STORE_B128, 16, FMT_32_FLOAT),
+    (
+        "store_format_xyzw",
+        STORE_FORMAT_XYZW,
+        16,
+        FMT_32_32_32_32_UINT,
+    ),
+    (
+        "store_d16_format_xyzw",
+        STORE_D16_FORMAT_XYZW,
+        8,
+        FMT_16_16_16_16_SINT,
+    ),
+    ("atomic_add_u32 glc", ATOMIC_ADD_RTN, 4, FMT_32_FLOAT),
+    ("atomic_add_u32", ATOMIC_ADD, 4, FMT_32_FLOAT),
+    ("atomic_add_u64 glc", ATOMIC_ADD_U64_RTN, 8, FMT_32_FLOAT),
+];
+
+#[test]
+fn a_fault_in_any_lane_changes_no_memory_and_no_vgpr() {
+    both(|w64| {
+        for exec in [u64::MAX, EXEC_MIX] {
+            for (name, word, stride, fmt) in WRITERS {
+                let mut t = T::new(w64, 1024);
+                t.rsrc(unchecked(t.base, fmt));
+                t.h.wave.set_exec(exec);
+                let fl = last_active(t.exec());
+                // Every lane has its own slot; the last active lane's address is unmapped.
+                t.h.set_v(0, |l| if l == fl { UNMAPPED } else { stride * l as u32 });
+                fill_data(&mut t);
+                match t.run(word) {
+                    Err(ExecError::MemoryFault { lane, addr, .. }) => {
+                        assert_eq!(
+                            (lane as usize, addr),
+                            (fl, t.base + UNMAPPED as u64),
+                            "{name} wave64={w64}"
+                        )
+                    }
+                    other => panic!("{name} wave64={w64}: expected a fault, got {other:?}"),
+                }
+                assert!(
+                    t.bytes(0, 1024).iter().all(|&b| b == 0),
+                    "{name} wave64={w64} exec={exec:#x}: no lane may have written memory"
+                );
+                assert!(data_unchanged(&t), "{name} wave64={w64}: no VGPR written");
+            }
+        }
+    });
+}
+
+#[test]
+fn a_fault_in_an_inactive_lane_is_no_fault() {
+    both(|w64| {
+        for (name, word, stride, fmt) in WRITERS {
+            let mut t = T::new(w64, 1024);
+            t.rsrc(unchecked(t.base, fmt));
+            t.h.wave.set_exec(EXEC_MIX);
+            // Lane 1 is off in EXEC_MIX (0x...0ff1); only it has the unmapped address.
+            assert!(!t.active(1));
+            t.h.set_v(0, |l| if l == 1 { UNMAPPED } else { stride * l as u32 });
+            fill_data(&mut t);
+            t.run(word)
+                .unwrap_or_else(|e| panic!("{name} wave64={w64}: {e}"));
+            // Every active lane wrote its (nonzero) data into its slot.
+            for l in 0..t.lanes() {
+                let slot = t.bytes(stride as u64 * l as u64, stride as usize);
+                let written = slot.iter().any(|&b| b != 0);
+                assert_eq!(written, t.active(l), "{name} wave64={w64} lane {l}");
+            }
+        }
+    });
+}
+
+#[test]
+fn misaligned_lanes_are_dropped_one_by_one_while_the_others_store() {
+    both(|w64| {
+        let mut t = T::new(w64, 512);
+        t.rsrc(VSharp::raw(t.base, 512));
+        t.h.cfg.alignment_mode = 1; // DWORD_STRICT
+        t.h.wave.set_exec(EXEC_MIX);
+        // Lane 4 (active) stores to 4 * 4 + 2: misaligned. The others to 4l.
+        assert!(t.active(4));
+        t.h.set_v(0, |l| 4 * l as u32 + if l == 4 { 2 } else { 0 });
+        t.h.set_v(1, |l| 0x5500 + l as u32);
+        let e = t.run(STORE_B32).unwrap_err();
+        assert_eq!(memviol_lane(e), (4, t.base + 18));
+        for l in 0..t.lanes() {
+            let want = if t.active(l) && l != 4 {
+                0x5500 + l as u32
+            } else {
+                0
+            };
+            assert_eq!(t.word(4 * l as u64), want, "lane {l}");
+        }
+        // A misaligned atomic (any mode): that lane does nothing and returns 0, the others run.
+        t.h.cfg.alignment_mode = 3;
+        t.h.set_v(1, |_| 1);
+        let e = t.run(ATOMIC_ADD_RTN).unwrap_err();
+        assert_eq!(memviol_lane(e), (4, t.base + 18));
+        for l in 0..t.lanes() {
+            if !t.active(l) {
+                assert_eq!(t.v(1, l), 1, "inactive lane {l} keeps its data");
+            } else if l == 4 {
+                assert_eq!(t.v(1, l), 0, "the misaligned lane returns 0");
+                assert_eq!(t.word(16), 0, "and adds nothing");
+            } else {
+                assert_eq!(t.v(1, l), 0x5500 + l as u32, "lane {l} pre-op value");
+                assert_eq!(t.word(4 * l as u64), 0x5501 + l as u32, "lane {l}");
+            }
+        }
+    });
+}
+
+#[test]
+fn a_fault_beats_a_misaligned_lane_and_nothing_is_stored() {
+    both(|w64| {
+        let mut t = T::new(w64, 512);
+        t.rsrc(unchecked(t.base, FMT_32_FLOAT));
+        t.h.cfg.alignment_mode = 1; // DWORD_STRICT
+        let fl = t.lanes() - 1;
+        // Lane 0 is misaligned, the last lane faults, the rest are fine.
+        t.h.set_v(0, |l| match l {
+            0 => 2,
+            _ if l == fl => UNMAPPED,
+            _ => 4 * l as u32,
+        });
+        t.h.set_v(1, |l| 0x7700 + l as u32);
+        for word in [STORE_B32, ATOMIC_ADD] {
+            match t.run(word) {
+                Err(ExecError::MemoryFault { lane, .. }) => assert_eq!(lane as usize, fl),
+                other => panic!("expected a fault, got {other:?}"),
+            }
+            assert!(t.bytes(0, 512).iter().all(|&b| b == 0));
+        }
+    });
+}
+
+// ---------------------------------------------------------------------------------------------
+// s_waitcnt counters (RDNA3 ISA "Data dependency resolution"; LLVM SIInsertWaitcnts for gfx11).
+
+#[test]
+fn loads_and_returning_atomics_count_in_vm_stores_and_other_atomics_in_vs() {
+    both(|w64| {
+        // (word, VM_CNT, VS_CNT) after running it once from zero.
+        let cases: [([u32; 2], u8, u8); 12] = [
+            (LOAD_B32, 1, 0),
+            (LOAD_B128, 1, 0),
+            (LOAD_D16_HI_B16, 1, 0),
+            (LOAD_FORMAT_XYZW, 1, 0),
+            (mtbuf(TLOAD_FORMAT_X, FMT_32_UINT), 1, 0),
+            (STORE_B8, 0, 1),
+            (STORE_FORMAT_XYZW, 0, 1),
+            (mtbuf(TSTORE_FORMAT_XYZW, FMT_32_32_32_32_UINT), 0, 1),
+            (ATOMIC_ADD_RTN, 1, 0),
+            (ATOMIC_ADD, 0, 1),
+            (ATOMIC_CMPSWAP_B64_RTN, 1, 0),
+            // Cache invalidations are not waited for (LLVM counts them in no counter).
+            (GL0_INV, 0, 0),
+        ];
+        for (k, (word, vm, vs)) in cases.into_iter().enumerate() {
+            for exec in [u64::MAX, EXEC_MIX, 0] {
+                let mut t = T::new(w64, 256);
+                t.rsrc(VSharp::raw(t.base, 256));
+                // 8-byte aligned (the 64-bit atomic needs it).
+                t.h.set_v(0, |l| 8 * l as u32 % 256);
+                t.h.wave.set_exec(exec);
+                t.h.wave.cnt = Default::default();
+                t.run(word).unwrap();
+                let c = t.h.wave.cnt;
+                assert_eq!(
+                    (c.vm, c.vs, c.lgkm, c.exp),
+                    (vm, vs, 0, 0),
+                    "case {k} exec {exec:#x}"
+                );
+            }
+        }
+    });
+}
+
+#[test]
+fn nullified_and_ignored_buffer_instructions_still_count() {
+    both(|w64| {
+        let mut t = T::new(w64, 64);
+        t.h.wave = wavesim_rdna3::wave::Wave::new(w64, 8);
+        t.h.wave.set_exec(u64::MAX);
+        t.rsrc(VSharp::raw(t.base, 64));
+        t.h.set_v(0, |_| 0);
+        // buffer_load_b64 v[7:8] with 8 VGPRs: nullified (seed 000), but it issued.
+        t.run(with_vdata(LOAD_B64, 7)).unwrap();
+        assert_eq!((t.h.wave.cnt.vm, t.h.wave.cnt.vs), (1, 0));
+        // A V# of the wrong type: ignored, issued.
+        let mut v = VSharp::raw(t.base, 64);
+        v.rtype = 1;
+        t.rsrc(v);
+        t.run(STORE_B32).unwrap();
+        assert_eq!((t.h.wave.cnt.vm, t.h.wave.cnt.vs), (1, 1));
+        // A faulting store issued too (the fault ends it without effect).
+        t.rsrc(unchecked(t.base, FMT_32_FLOAT));
+        t.h.set_v(0, |_| UNMAPPED);
+        assert!(t.run(STORE_B32).is_err());
+        assert_eq!((t.h.wave.cnt.vm, t.h.wave.cnt.vs), (1, 2));
+    });
+}
+
+#[test]
+fn wait_counters_saturate_at_the_field_maximum() {
+    both(|w64| {
+        let mut t = T::new(w64, 256);
+        t.rsrc(VSharp::raw(t.base, 256));
+        t.h.set_v(0, |_| 0);
+        t.h.wave.cnt = Default::default();
+        // 70 loads and 70 stores: both counters stop at 63 (6-bit vmcnt / vscnt fields).
+        let prog: Vec<u32> = (0..70)
+            .flat_map(|_| LOAD_B32.into_iter().chain(STORE_B32))
+            .collect();
+        t.h.run(&prog).unwrap();
+        assert_eq!((t.h.wave.cnt.vm, t.h.wave.cnt.vs), (63, 63));
+        // s_waitcnt vmcnt(0) (0xbf8903f7) and s_waitcnt_vscnt null, 0 (0xbc7c0000) clear them.
+        t.h.run(&[0xbf8903f7, 0xbc7c0000]).unwrap();
+        assert_eq!((t.h.wave.cnt.vm, t.h.wave.cnt.vs), (0, 0));
+    });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Memory violations with a trap handler installed (seed 000 "MODE.EXCP_EN": MEMVIOL cannot be
+// masked; exec::step sets TRAPSTS.MEM_VIOL and enters the handler).
+
+const TRAP_EN: u32 = 1 << 6;
+const PRIV: u32 = 1 << 5;
+const TRAPSTS_MEMVIOL: u32 = 1 << 8;
+
+/// `bad` at 0, `v_mov_b32 v9, 7` at 8, s_endpgm at 12; the handler at TBA = 16 saves TRAPSTS
+/// and TTMP0/1 in s10, s20, s21 and returns with s_rfe_b64.
+fn trap_program(bad: [u32; 2]) -> Vec<u32> {
+    vec![
+        bad[0], bad[1], 0x7e120287, // v_mov_b32_e32 v9, 7
+        0xbfb00000, // s_endpgm
+        0xb88af803, // s_getreg_b32 s10, hwreg(HW_REG_TRAPSTS)
+        0xbe94006c, // s_mov_b32 s20, ttmp0
+        0xbe95006d, // s_mov_b32 s21, ttmp1
+        0xbe804a6c, // s_rfe_b64 ttmp[0:1]
+    ]
+}
+
+/// Runs `bad` with the handler installed and checks the trap was taken and returned from.
+fn run_trapping(t: &mut T, bad: [u32; 2]) {
+    t.h.wave.tba = 16;
+    t.h.wave.hw.status |= TRAP_EN;
+    t.h.wave.hw.trapsts = 0;
+    t.h.set_v(9, |_| 0);
+    t.h.run(&trap_program(bad)).unwrap();
+    assert_ne!(t.h.s(10) & TRAPSTS_MEMVIOL, 0, "TRAPSTS.MEM_VIOL");
+    // The handler saw TTMP0/1 = the PC after the buffer instruction (8), trapID 0, HT 0.
+    assert_eq!((t.h.s(20), t.h.s(21)), (8, 0));
+    assert_eq!(t.h.wave.hw.status & PRIV, 0, "s_rfe left the handler");
+    // The program went on after the buffer instruction.
+    for l in 0..t.lanes() {
+        assert_eq!(t.v(9, l), if t.active(l) { 7 } else { 0 }, "lane {l}");
+    }
+}
+
+#[test]
+fn buffer_faults_and_memviols_enter_the_trap_handler() {
+    both(|w64| {
+        for exec in [u64::MAX, EXEC_MIX] {
+            // A faulting store: the handler runs, memory is untouched.
+            let mut t = T::new(w64, 256);
+            t.rsrc(unchecked(t.base, FMT_32_FLOAT));
+            t.h.wave.set_exec(exec);
+            let fl = last_active(t.exec());
+            t.h.set_v(0, |l| if l == fl { UNMAPPED } else { 4 * l as u32 });
+            t.h.set_v(1, |_| 0xabcd);
+            run_trapping(&mut t, STORE_B32);
+            assert!(t.bytes(0, 256).iter().all(|&b| b == 0));
+            // A faulting returning atomic: no VGPR written either.
+            run_trapping(&mut t, ATOMIC_ADD_RTN);
+            assert!(t.bytes(0, 256).iter().all(|&b| b == 0));
+            assert!((0..64).all(|l| t.v(1, l) == 0xabcd));
+            // A misaligned load under DWORD_STRICT: that lane reads 0, the others loaded.
+            t.fill_words(64, |k| 0x300 + k);
+            t.rsrc(VSharp::raw(t.base, 256));
+            t.h.cfg.alignment_mode = 1;
+            t.h.set_v(0, |l| 4 * l as u32 + if l == fl { 1 } else { 0 });
+            t.poison(1);
+            run_trapping(&mut t, LOAD_B32);
+            for l in 0..t.lanes() {
+                let want = match l {
+                    _ if !t.active(l) => 0xdead_0000 | l as u32,
+                    _ if l == fl => 0,
+                    _ => 0x300 + l as u32,
+                };
+                assert_eq!(t.v(1, l), want, "lane {l}");
+            }
+            // A misaligned atomic (MEMVIOL in every mode), UNALIGNED mode: the others add.
+            t.h.cfg.alignment_mode = 3;
+            t.h.set_v(1, |_| 1);
+            run_trapping(&mut t, ATOMIC_ADD);
+            for l in 0..t.lanes() {
+                let add = (t.active(l) && l != fl) as u32;
+                assert_eq!(t.word(4 * l as u64), 0x300 + l as u32 + add, "lane {l}");
+            }
+        }
+    });
+}
+
+#[test]
+fn buffer_memviol_inside_the_handler_or_without_one_ends_the_wave() {
+    both(|w64| {
+        let mut t = T::new(w64, 64);
+        t.rsrc(VSharp::raw(t.base, 64));
+        t.h.set_v(0, |_| 2);
+        t.h.wave.tba = 16;
+        // No handler: the MEMVIOL is the error and TRAPSTS is untouched.
+        assert!(matches!(
+            t.h.run(&trap_program(ATOMIC_ADD)),
+            Err(ExecError::MemViol { lane: 0, .. })
+        ));
+        assert_eq!(t.h.wave.hw.trapsts, 0);
+        // In the handler (PRIV) a memory violation cannot trap again.
+        t.h.wave.hw.status |= TRAP_EN | PRIV;
+        assert!(matches!(
+            t.h.run(&trap_program(ATOMIC_ADD)),
+            Err(ExecError::MemViol { .. })
+        ));
+    });
+}

@@ -26,16 +26,29 @@
 //! - **Alignment** (seed 004, "Alignment"; `ExecConfig::alignment_mode`): format ops need
 //!   min(element size, 4)-byte alignment and atomics their data size in every mode; other ops:
 //!   DWORD clears the address bits below min(size, 4), DWORD_STRICT requires min(size, 4), STRICT
-//!   the (power-of-two) access size, UNALIGNED nothing. A misaligned lane loads 0 and stores
-//!   nothing; after the whole instruction has executed that way the first such lane is reported as
-//!   `ExecError::MemViol` (no trap handler is emulated, so MEMVIOL ends the wave). Only accesses
-//!   that are at least partly in range are checked: out-of-range ones touch no memory.
+//!   the (power-of-two) access size, UNALIGNED nothing. Misalignment is per lane (seed 004: "in
+//!   options 1 and 2, misaligned loads return zero and misaligned stores are discarded"): a
+//!   misaligned lane loads 0 and stores nothing while the other lanes proceed, and after the whole
+//!   instruction has executed that way the first such lane is reported as `ExecError::MemViol`.
+//!   Only accesses that are at least partly in range are checked: out-of-range ones touch no
+//!   memory.
 //! - **Destinations** (seed 000): if any returned VGPR (incl. the TFE status VGPR) is out of
 //!   range the instruction is nullified before touching memory; atomics check only when they
 //!   return data (GLC). TFE writes 0 (success) to the VGPR after the data. D16 loads keep the other
 //!   half of each VGPR they write half of.
 //! - **Faults**: an in-range access whose address is in no allocation is `ExecError::MemoryFault`
-//!   with the lane and address (the sandbox never reaches other memory).
+//!   with the lane and address (the sandbox never reaches other memory). A fault is all or
+//!   nothing: loads fill their result rows before writing any VGPR, and stores and atomics make a
+//!   checking pass over every active lane (allocation lookups only) before the pass that writes,
+//!   so a faulting instruction changes no memory and no VGPR. When a fault and a misaligned lane
+//!   meet in one instruction the fault wins and nothing is performed.
+//! - **Traps**: both errors are memory violations; with a trap handler installed (STATUS.TRAP_EN)
+//!   `exec::step` sets TRAPSTS.MEM_VIOL and enters the handler, which resumes after the buffer
+//!   instruction with s_rfe; without one the error ends the dispatch.
+//! - **Counters** (`Wave::cnt`, for s_waitcnt): loads and returning (GLC) atomics count in
+//!   VM_CNT, stores and non-returning atomics in VS_CNT, when they issue (nullified, ignored and
+//!   EXEC = 0 instructions included). The cache invalidations count in neither, as in LLVM's
+//!   waitcnt model (SIInsertWaitcnts skips buffer invalidates).
 //! - `buffer_gl0_inv` / `buffer_gl1_inv` invalidate caches wavesim does not model (every access
 //!   goes to the one coherent memory), so they have no visible effect; they are NEVER_SKIP in
 //!   the table and run even with EXEC = 0.
@@ -74,6 +87,9 @@ struct Mem<'a> {
     last: Option<&'a Region>,
     name: &'static str,
     viol: Option<ExecError>,
+    /// Checking pass of a store or atomic: writes only find their allocation (or fault) and
+    /// change nothing, so the performing pass that follows cannot fault half way.
+    dry: bool,
 }
 
 impl<'a> Mem<'a> {
@@ -83,6 +99,7 @@ impl<'a> Mem<'a> {
             last: None,
             name: op_name(inst),
             viol: None,
+            dry: false,
         }
     }
 
@@ -143,6 +160,9 @@ impl<'a> Mem<'a> {
         b: [u8; N],
     ) -> Result<(), ExecError> {
         let r = self.region(lane, addr, N as u64)?;
+        if self.dry {
+            return Ok(());
+        }
         if r.store::<N>(addr, b) {
             Ok(())
         } else {
@@ -301,6 +321,7 @@ impl Ld {
 }
 
 fn load(w: &mut Wave, inst: &Inst, ctx: &mut Ctx, kind: Ld) -> Result<Flow, ExecError> {
+    w.cnt.vm_issue();
     let dst = inst.dst[0];
     let regs = kind.regs();
     let tfe = tfe_regs(inst);
@@ -396,6 +417,7 @@ enum St {
 }
 
 fn store(w: &mut Wave, inst: &Inst, ctx: &mut Ctx, kind: St) -> Result<Flow, ExecError> {
+    w.cnt.vs_issue();
     let Some(s) = setup(w, inst)? else {
         return Ok(Flow::Next);
     };
@@ -408,54 +430,59 @@ fn store(w: &mut Wave, inst: &Inst, ctx: &mut Ctx, kind: St) -> Result<Flow, Exe
     };
     let (need, force) = plain_alignment(ctx.cfg.alignment_mode, size);
     let mut m = Mem::new(ctx, inst);
-    for l in 0..w.lanes() {
-        if exec >> l & 1 == 0 {
-            continue;
-        }
-        let a = s.lanes[l];
-        let v0 = w.vgpr_get(vdata, l);
-        match kind {
-            St::Dw(n) => {
-                let mut inr = [false; 4];
-                for (k, f) in inr.iter_mut().enumerate().take(n as usize) {
-                    *f = !s.at.out_of_range(a, 4 * k as u64, 4);
-                }
-                if !inr.iter().any(|&f| f) {
-                    continue;
-                }
-                let start = s.at.addr(a, 0);
-                if !force && start % need != 0 {
-                    m.memviol(l, start, "misaligned buffer store");
-                    continue;
-                }
-                for (k, &inside) in inr.iter().enumerate().take(n as usize) {
-                    if inside {
-                        let mut ad = s.at.addr(a, 4 * k as u64);
-                        if force {
-                            ad &= !(need - 1);
+    // Two passes over the lanes: the first finds every access's allocation and writes nothing,
+    // so a fault in any lane leaves memory untouched; the second performs the stores.
+    for dry in [true, false] {
+        m.dry = dry;
+        for l in 0..w.lanes() {
+            if exec >> l & 1 == 0 {
+                continue;
+            }
+            let a = s.lanes[l];
+            let v0 = w.vgpr_get(vdata, l);
+            match kind {
+                St::Dw(n) => {
+                    let mut inr = [false; 4];
+                    for (k, f) in inr.iter_mut().enumerate().take(n as usize) {
+                        *f = !s.at.out_of_range(a, 4 * k as u64, 4);
+                    }
+                    if !inr.iter().any(|&f| f) {
+                        continue;
+                    }
+                    let start = s.at.addr(a, 0);
+                    if !force && start % need != 0 {
+                        m.memviol(l, start, "misaligned buffer store");
+                        continue;
+                    }
+                    for (k, &inside) in inr.iter().enumerate().take(n as usize) {
+                        if inside {
+                            let mut ad = s.at.addr(a, 4 * k as u64);
+                            if force {
+                                ad &= !(need - 1);
+                            }
+                            // Out-of-range source VGPRs read VGPR0 one by one (seed 000).
+                            let v = w.vgpr_get(vdata + k, l);
+                            m.write::<4>(l, ad, v.to_le_bytes())?;
                         }
-                        // Out-of-range source VGPRs read VGPR0 one by one (seed 000).
-                        let v = w.vgpr_get(vdata + k, l);
-                        m.write::<4>(l, ad, v.to_le_bytes())?;
                     }
                 }
-            }
-            _ => {
-                if s.at.out_of_range(a, 0, size) {
-                    continue;
-                }
-                let mut ad = s.at.addr(a, 0);
-                if force {
-                    ad &= !(need - 1);
-                } else if ad % need != 0 {
-                    m.memviol(l, ad, "misaligned buffer store");
-                    continue;
-                }
-                match kind {
-                    St::B8 => m.write::<1>(l, ad, [v0 as u8])?,
-                    St::HiB8 => m.write::<1>(l, ad, [(v0 >> 16) as u8])?,
-                    St::B16 => m.write::<2>(l, ad, (v0 as u16).to_le_bytes())?,
-                    _ => m.write::<2>(l, ad, ((v0 >> 16) as u16).to_le_bytes())?,
+                _ => {
+                    if s.at.out_of_range(a, 0, size) {
+                        continue;
+                    }
+                    let mut ad = s.at.addr(a, 0);
+                    if force {
+                        ad &= !(need - 1);
+                    } else if ad % need != 0 {
+                        m.memviol(l, ad, "misaligned buffer store");
+                        continue;
+                    }
+                    match kind {
+                        St::B8 => m.write::<1>(l, ad, [v0 as u8])?,
+                        St::HiB8 => m.write::<1>(l, ad, [(v0 >> 16) as u8])?,
+                        St::B16 => m.write::<2>(l, ad, (v0 as u16).to_le_bytes())?,
+                        _ => m.write::<2>(l, ad, ((v0 >> 16) as u16).to_le_bytes())?,
+                    }
                 }
             }
         }
@@ -539,6 +566,7 @@ fn format_alignment(f: &BufFmt) -> u64 {
 }
 
 fn load_format(w: &mut Wave, inst: &Inst, ctx: &mut Ctx, fo: Fo) -> Result<Flow, ExecError> {
+    w.cnt.vm_issue();
     let dst = inst.dst[0];
     let regs = fo.regs();
     let tfe = tfe_regs(inst);
@@ -620,6 +648,7 @@ fn load_format(w: &mut Wave, inst: &Inst, ctx: &mut Ctx, fo: Fo) -> Result<Flow,
 }
 
 fn store_format(w: &mut Wave, inst: &Inst, ctx: &mut Ctx, fo: Fo) -> Result<Flow, ExecError> {
+    w.cnt.vs_issue();
     let Some(s) = setup(w, inst)? else {
         return Ok(Flow::Next);
     };
@@ -632,43 +661,51 @@ fn store_format(w: &mut Wave, inst: &Inst, ctx: &mut Ctx, fo: Fo) -> Result<Flow
     let need = format_alignment(&f);
     let num = f.num;
     let mut m = Mem::new(ctx, inst);
-    for l in 0..w.lanes() {
-        if exec >> l & 1 == 0 {
-            continue;
+    // A checking pass, then the performing one (see `store`): a fault stores nothing at all.
+    for dry in [true, false] {
+        m.dry = dry;
+        for l in 0..w.lanes() {
+            if exec >> l & 1 == 0 {
+                continue;
+            }
+            let a = s.lanes[l];
+            if s.at.out_of_range(a, 0, f.bytes as u64) {
+                continue;
+            }
+            let ad = s.at.addr(a, 0);
+            if ad % need != 0 {
+                m.memviol(l, ad, "misaligned buffer format store");
+                continue;
+            }
+            if dry {
+                m.region(l, ad, f.bytes as u64)?;
+                continue;
+            }
+            // The instruction's components as store values.
+            let mut src = [formats::StoreVal::Int(0); 4];
+            for (i, v) in src.iter_mut().enumerate().take(fo.n as usize) {
+                let raw = if !fo.d16 {
+                    w.vgpr_get(vdata + i, l)
+                } else if fo.hi {
+                    w.vgpr_get(vdata, l) >> 16
+                } else {
+                    w.vgpr_get(vdata + i / 2, l) >> (16 * (i % 2)) & 0xffff
+                };
+                *v = store_val(num, fo.d16, raw);
+            }
+            let mut words = [0u32; 4];
+            for (c, &sl) in sels.iter().enumerate().take(f.comps as usize) {
+                let v = match sl {
+                    sel::SEL_1 => store_one(num),
+                    sel::X..=sel::W if ((sl - sel::X) as usize) < fo.n as usize => {
+                        src[(sl - sel::X) as usize]
+                    }
+                    _ => formats::StoreVal::Int(0),
+                };
+                f.set(&mut words, c, pack(num, f.bits[c] as u32, v));
+            }
+            m.write_element(l, ad, f.bytes as u32, &words)?;
         }
-        let a = s.lanes[l];
-        if s.at.out_of_range(a, 0, f.bytes as u64) {
-            continue;
-        }
-        let ad = s.at.addr(a, 0);
-        if ad % need != 0 {
-            m.memviol(l, ad, "misaligned buffer format store");
-            continue;
-        }
-        // The instruction's components as store values.
-        let mut src = [formats::StoreVal::Int(0); 4];
-        for (i, v) in src.iter_mut().enumerate().take(fo.n as usize) {
-            let raw = if !fo.d16 {
-                w.vgpr_get(vdata + i, l)
-            } else if fo.hi {
-                w.vgpr_get(vdata, l) >> 16
-            } else {
-                w.vgpr_get(vdata + i / 2, l) >> (16 * (i % 2)) & 0xffff
-            };
-            *v = store_val(num, fo.d16, raw);
-        }
-        let mut words = [0u32; 4];
-        for (c, &sl) in sels.iter().enumerate().take(f.comps as usize) {
-            let v = match sl {
-                sel::SEL_1 => store_one(num),
-                sel::X..=sel::W if ((sl - sel::X) as usize) < fo.n as usize => {
-                    src[(sl - sel::X) as usize]
-                }
-                _ => formats::StoreVal::Int(0),
-            };
-            f.set(&mut words, c, pack(num, f.bits[c] as u32, v));
-        }
-        m.write_element(l, ad, f.bytes as u32, &words)?;
     }
     finish(m)
 }
@@ -689,6 +726,11 @@ fn atomic(
     w64: bool,
 ) -> Result<Flow, ExecError> {
     let rtn = inst.flags & iflags::GLC != 0;
+    if rtn {
+        w.cnt.vm_issue();
+    } else {
+        w.cnt.vs_issue();
+    }
     let dregs = if w64 { 2 } else { 1 };
     let vdata = inst.src[1];
     if rtn && !vdst_in_range(w, vdata, dregs) {
@@ -704,45 +746,52 @@ fn atomic(
     let cmp = matches!(op, AtomicOp::CmpSwap | AtomicOp::CmpSwapF);
     let mut m = Mem::new(ctx, inst);
     let mut rows: Rows = [[0; LANES]; 5];
-    for l in 0..w.lanes() {
-        if exec >> l & 1 == 0 {
-            continue;
-        }
-        let a = s.lanes[l];
-        if s.at.out_of_range(a, 0, size) {
-            continue;
-        }
-        let ad = s.at.addr(a, 0);
-        if ad % size != 0 {
-            m.memviol(l, ad, "misaligned buffer atomic");
-            continue;
-        }
-        let r = m.region(l, ad, size)?;
-        let get = |k: usize| w.vgpr_get(vd + k, l);
-        let res = if w64 {
-            let src = get(0) as u64 | (get(1) as u64) << 32;
-            let c = if cmp {
-                get(2) as u64 | (get(3) as u64) << 32
+    // A checking pass finds every lane's allocation first (see `store`): a fault in any lane
+    // leaves memory and the returned VGPRs untouched.
+    for dry in [true, false] {
+        for l in 0..w.lanes() {
+            if exec >> l & 1 == 0 {
+                continue;
+            }
+            let a = s.lanes[l];
+            if s.at.out_of_range(a, 0, size) {
+                continue;
+            }
+            let ad = s.at.addr(a, 0);
+            if ad % size != 0 {
+                m.memviol(l, ad, "misaligned buffer atomic");
+                continue;
+            }
+            let r = m.region(l, ad, size)?;
+            if dry {
+                continue;
+            }
+            let get = |k: usize| w.vgpr_get(vd + k, l);
+            let res = if w64 {
+                let src = get(0) as u64 | (get(1) as u64) << 32;
+                let c = if cmp {
+                    get(2) as u64 | (get(3) as u64) << 32
+                } else {
+                    0
+                };
+                r.atomic64(ad, op, src, c).map(|old| {
+                    rows[0][l] = old as u32;
+                    rows[1][l] = (old >> 32) as u32;
+                })
             } else {
-                0
+                let c = if cmp { get(1) } else { 0 };
+                r.atomic32(ad, op, get(0), c).map(|old| rows[0][l] = old)
             };
-            r.atomic64(ad, op, src, c).map(|old| {
-                rows[0][l] = old as u32;
-                rows[1][l] = (old >> 32) as u32;
-            })
-        } else {
-            let c = if cmp { get(1) } else { 0 };
-            r.atomic32(ad, op, get(0), c).map(|old| rows[0][l] = old)
-        };
-        if let Err(e) = res {
-            return Err(match e {
-                MemError::Misaligned { addr, .. } => ExecError::MemViol {
-                    lane: l as u32,
-                    addr,
-                    why: "misaligned buffer atomic",
-                },
-                _ => m.fault(l, ad, size),
-            });
+            if let Err(e) = res {
+                return Err(match e {
+                    MemError::Misaligned { addr, .. } => ExecError::MemViol {
+                        lane: l as u32,
+                        addr,
+                        why: "misaligned buffer atomic",
+                    },
+                    _ => m.fault(l, ad, size),
+                });
+            }
         }
     }
     if rtn {
