@@ -448,6 +448,8 @@ fn decode_mode(bytes: &[u8], offset: usize, wave64: bool) -> Result<Inst, Decode
                 0x3d => decode_smem(&w, w0, lk)?,
                 0x35 => decode_vop3(&w, w0, lk)?,
                 0x33 => match bits(w0, 25, 24) {
+                    // VOP3P: bits 31:23 are 0x198 (bit 23 clear).
+                    0 if w0 & (1 << 23) != 0 => None,
                     0 => decode_vop3p(&w, w0, lk, wave64)?,
                     1 => decode_vinterp(&w, w0, lk)?,
                     2 => decode_ldsdir(w0, lk),
@@ -485,6 +487,13 @@ fn valid_ssrc(code: u16, dwords: u8) -> bool {
         254 => dwords == 1,
         _ => false,
     }
+}
+
+/// The SGPR destination of v_readfirstlane_b32 / v_readlane_b32: LLVM decodes the 8-bit field
+/// like a 32-bit scalar source (constants and src_* values decode and print with a remark; the
+/// executor drops a write to them), except the literal and DPP markers.
+fn valid_lane_read_dst(code: u16) -> bool {
+    valid_ssrc(code, 1) && code != opnd::LITERAL
 }
 
 /// Does a scalar register range starting at (aligned) `code` stay inside its register file?
@@ -677,6 +686,10 @@ fn decode_smem(w: &Words, w0: u32, lk: &Lookup) -> Result<Option<Inst>, DecodeEr
         sig.src[0]
     };
     i.src[0] = align_sreg((bits(w0, 5, 0) << 1) as u16, dw(base_ty).max(2));
+    // A 128-bit buffer descriptor at s104 would run past s105 (SGPR_128 ends at s[100:103]).
+    if dw(base_ty) == 4 && i.src[0] == 104 {
+        return Ok(None);
+    }
     i.src[1] = bits(w1, 31, 25) as u16;
     i.imm = sext(bits(w1, 20, 0), 21);
     if w0 & (1 << 14) != 0 {
@@ -763,7 +776,7 @@ fn decode_vop12c(w: &Words, w0: u32, lk: &Lookup) -> Result<Option<Inst>, Decode
             if sig.dst[0] != Ty::None {
                 // v_readfirstlane_b32 writes an SGPR from the vdst field.
                 i.dst[0] = if op == Op::V_READFIRSTLANE_B32 {
-                    if !valid_sdst(vdst as u16, 1) {
+                    if !valid_lane_read_dst(vdst as u16) {
                         return Ok(None);
                     }
                     vdst as u16
@@ -833,10 +846,6 @@ fn decode_vop12c(w: &Words, w0: u32, lk: &Lookup) -> Result<Option<Inst>, Decode
         i.len = 8;
         // Input modifiers only on sources that take them.
         let (fm, im) = dpp_e32_mods(op);
-        if op == Op::V_MOV_B16 {
-            i.neg = 0;
-            i.abs = 0;
-        }
         // abs on an integer source is accepted and not printed; it stays as encoded.
         if i.neg & !(fm | im) != 0 || i.abs & !(fm | im) != 0 {
             return Ok(None);
@@ -954,7 +963,7 @@ fn decode_vop3(w: &Words, w0: u32, lk: &Lookup) -> Result<Option<Inst>, DecodeEr
         }
         i.dst[1] = vdst;
     } else if op == Op::V_READLANE_B32 {
-        if !valid_sdst(vdst, 1) {
+        if !valid_lane_read_dst(vdst) {
             return Ok(None);
         }
         i.dst[0] = vdst;
@@ -989,12 +998,14 @@ fn decode_vop3(w: &Words, w0: u32, lk: &Lookup) -> Result<Option<Inst>, DecodeEr
             i.neg = bits(w1, 31, 29) as u8 & ((1u8 << n) - 1);
         }
         decode_dpp(&mut i, raw[0], w.get(2)?, false);
-        i.len = 12;
         for k in 1..n {
-            if !valid_vsrc(i.src[k], dw(sig.src[k])) || i.src[k] == opnd::LITERAL {
+            if !valid_vsrc(i.src[k], dw(sig.src[k])) {
                 return Ok(None);
             }
         }
+        // LLVM 19 also decodes a literal constant in src1/src2 of the VOP3 DPP forms (it
+        // follows the DPP dword).
+        take_literal(w, &mut i, 3)?;
         return Ok(Some(i));
     }
     for k in 0..n {
@@ -1036,6 +1047,12 @@ fn decode_vop3p(
         bits(w1, 26, 18) as u16,
     ];
     i.neg = bits(w1, 31, 29) as u8;
+    // op_sel, neg_lo and neg_hi bits of a source the op does not have make the word invalid
+    // (op_sel_hi bits do not).
+    let absent = !((1u8 << n) - 1) & 0b111;
+    if (i.op_sel | i.neg | i.neg_hi) & absent != 0 {
+        return Ok(None);
+    }
     for (k, &c) in raw.iter().enumerate() {
         if k >= n {
             if c != 0 {
@@ -1051,12 +1068,14 @@ fn decode_vop3p(
             return Ok(None);
         }
         decode_dpp(&mut i, raw[0], w.get(2)?, false);
-        i.len = 12;
         for k in 1..n {
-            if !valid_vsrc(i.src[k], dw(sig.src[k])) || i.src[k] == opnd::LITERAL {
+            if !valid_vsrc(i.src[k], dw(sig.src[k])) {
                 return Ok(None);
             }
         }
+        // LLVM 19 also decodes a literal constant in src1/src2 of the VOP3 DPP forms (it
+        // follows the DPP dword).
+        take_literal(w, &mut i, 3)?;
         return Ok(Some(i));
     }
     // Register widths: WMMA's D and C matrices depend on the wave size.
@@ -1117,7 +1136,7 @@ fn decode_vinterp(w: &Words, w0: u32, lk: &Lookup) -> Result<Option<Inst>, Decod
     i.src[2] = bits(w1, 26, 18) as u16;
     i.neg = bits(w1, 31, 29) as u8;
     for k in 0..3 {
-        if !valid_vsrc(i.src[k], 1) || is_dpp_sel(i.src[k]) || i.src[k] == opnd::LITERAL {
+        if !valid_vsrc(i.src[k], 1) || is_dpp_sel(i.src[k]) {
             return Ok(None);
         }
     }
@@ -1125,6 +1144,8 @@ fn decode_vinterp(w: &Words, w0: u32, lk: &Lookup) -> Result<Option<Inst>, Decod
     if i.op_sel != 0 && matches!(op, Op::V_INTERP_P10_F32 | Op::V_INTERP_P2_F32) {
         return Ok(None);
     }
+    // The sources are VGPRs; LLVM still decodes a literal there (and prints it with a remark).
+    take_literal(w, &mut i, 2)?;
     Ok(Some(i))
 }
 
@@ -1250,11 +1271,12 @@ pub fn wmma_has_op_sel(op: Op) -> bool {
 }
 
 /// Input modifiers of the VOP1/VOP2/VOPC DPP forms: (float `neg`/`abs` sources, integer `sext`
-/// sources). v_ldexp_f16's exponent takes sext here (but float modifiers in VOP3).
+/// sources). v_ldexp_f16's exponent takes sext here (but float modifiers in VOP3); v_mov_b16's
+/// source takes sext (LLVM prints `sext(vN.l)`, accepts and ignores abs).
 pub fn dpp_e32_mods(op: Op) -> (u8, u8) {
     match op {
         Op::V_LDEXP_F16 => (0b01, 0b10),
-        Op::V_MOV_B16 => (0b11, 0),
+        Op::V_MOV_B16 => (0, 0b01),
         _ => (vop3_mods(op).fmods & 0b11, 0),
     }
 }
@@ -1508,11 +1530,6 @@ fn buffer_valid(i: &Inst) -> bool {
     {
         return false;
     }
-    if matches!(i.op, Op::BUFFER_GL0_INV | Op::BUFFER_GL1_INV)
-        && (i.imm != 0 || i.flags & (iflags::GLC | iflags::SLC | iflags::DLC | iflags::LDS) != 0)
-    {
-        return false;
-    }
     let mut data = dw(sig.dst[0]).max(dw(sig.src[0]));
     if data > 0 && i.flags & iflags::TFE != 0 {
         data += 1;
@@ -1537,6 +1554,13 @@ fn decode_mubuf(w: &Words, w0: u32, lk: &Lookup) -> Result<Option<Inst>, DecodeE
         i.flags |= iflags::LDS;
     }
     buffer_word1(&mut i, w1);
+    if matches!(op, Op::BUFFER_GL0_INV | Op::BUFFER_GL1_INV) {
+        // The cache invalidations have no operands: LLVM ignores the offset, the slc and lds
+        // bits and the register fields (soffset is not even read as a literal) but rejects
+        // glc, dlc, tfe, idxen and offen.
+        let bad = iflags::GLC | iflags::DLC | iflags::TFE | iflags::OFFEN;
+        return Ok((i.flags & (bad | iflags::IDXEN) == 0).then_some(i));
+    }
     if !buffer_valid(&i) {
         return Ok(None);
     }

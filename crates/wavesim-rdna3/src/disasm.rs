@@ -666,7 +666,9 @@ impl Printer<'_> {
         };
         let bd = base_ty.dwords() as u32;
         let mut b = sreg(i.src[0], bd);
-        if bd == 4 && !(i.src[0] <= 105 || (108..=123).contains(&i.src[0])) {
+        if bd == 4
+            && !(i.src[0] <= 105 || (108..=123).contains(&i.src[0]) || i.src[0] == opnd::NULL)
+        {
             b.push_str(&invalid_reg("SReg_128"));
         }
         ops.push(b);
@@ -752,7 +754,11 @@ impl Printer<'_> {
             }
             _ => {
                 if sig.dst[0] != Ty::None {
-                    ops.push(reg(i.dst[0], ty_dwords(sig.dst[0], self.w64)));
+                    ops.push(if op == Op::V_READFIRSTLANE_B32 {
+                        lane_read_dst(i.dst[0])
+                    } else {
+                        reg(i.dst[0], ty_dwords(sig.dst[0], self.w64))
+                    });
                 }
                 if sig.dst[1] == Ty::Mask {
                     ops.push(sreg(opnd::VCC_LO, ty_dwords(Ty::Mask, self.w64)));
@@ -832,13 +838,13 @@ impl Printer<'_> {
         let code = i.src[0];
         let sv = if opnd::is_vgpr(code) {
             let h = half(code);
-            if dpp {
-                self.wrap_mods(0, h, false)
+            if dpp && i.neg & 1 != 0 {
+                format!("sext({h})")
             } else {
                 h
             }
         } else if dpp {
-            self.src_fmods(0, Ty::B16, code)
+            self.src_imods(0, Ty::B16, code)
         } else {
             src(code, Ty::B16, self.lit(), self.w64)
         };
@@ -920,7 +926,11 @@ impl Printer<'_> {
         } else {
             if sig.dst[0] != Ty::None {
                 let dwd = ty_dwords(sig.dst[0], self.w64);
-                ops.push(reg(i.dst[0], dwd));
+                ops.push(if op == Op::V_READLANE_B32 {
+                    lane_read_dst(i.dst[0])
+                } else {
+                    reg(i.dst[0], dwd)
+                });
             }
             if sig.dst[1] == Ty::Mask {
                 ops.push(self.mask_reg(i.dst[1]));
@@ -1066,6 +1076,10 @@ impl Printer<'_> {
                 // takes a VGPR src1.
                 let mut base = src(code, t, self.lit(), self.w64);
                 if dpp && k == 1 {
+                    if code == opnd::LITERAL {
+                        // Not an operand of the (VGPR) class: printed as a plain 32-bit value.
+                        base = imm32(self.lit());
+                    }
                     if is_const(code) {
                         base.push_str(INVALID_IMM);
                     } else if !opnd::is_vgpr(code) && !is_inline_value(code) {
@@ -1133,12 +1147,16 @@ impl Printer<'_> {
                     "0x0".into()
                 };
             }
+            if code == opnd::INV_2PI && !self.w64 {
+                // The 256-bit wave32 accumulator prints 1/(2*pi) with 64-bit precision.
+                return constant(code, Ty::F64, 0);
+            }
             if is_const(code) {
                 return constant(code, wmma_acc_ty(self.i.op), self.lit());
             }
             let acc = decode::wmma_acc_dwords(self.w64) as u32;
             let mut r = reg(code, acc);
-            if !opnd::is_vgpr(code) {
+            if !opnd::is_vgpr(code) && !is_inline_value(code) {
                 r.push_str(&invalid_reg(&format!("VReg_{}", acc * 32)));
             }
             return r;
@@ -1152,7 +1170,7 @@ impl Printer<'_> {
             return format!("{v}{INVALID_IMM}");
         }
         let mut r = reg(code, dwd);
-        if !opnd::is_vgpr(code) {
+        if !opnd::is_vgpr(code) && !is_inline_value(code) {
             r.push_str(&invalid_reg(&format!("VReg_{}", dwd * 32)));
         }
         r
@@ -1197,7 +1215,12 @@ impl Printer<'_> {
             let t = sig.src[k];
             let neg = i.neg >> k & 1 != 0;
             let s = if is_const(code) {
-                let c = format!("{}{INVALID_IMM}", src(code, t, 0, self.w64));
+                let v = if code == opnd::LITERAL {
+                    imm32(self.lit())
+                } else {
+                    src(code, t, 0, self.w64)
+                };
+                let c = format!("{v}{INVALID_IMM}");
                 if neg {
                     format!("neg({c})")
                 } else {
@@ -1205,7 +1228,7 @@ impl Printer<'_> {
                 }
             } else {
                 let mut r = reg(code, 1);
-                if !opnd::is_vgpr(code) {
+                if !opnd::is_vgpr(code) && !is_inline_value(code) {
                     r.push_str(&invalid_reg("VGPR_32"));
                 }
                 if neg {
@@ -1686,6 +1709,18 @@ fn reg_class_src(code: u16, lit: u32, class: &str) -> String {
 /// Registers LLVM treats as inline values (never "invalid" for a register class).
 fn is_inline_value(code: u16) -> bool {
     matches!(code, opnd::NULL | 235..=239 | 251..=253)
+}
+
+/// The SGPR destination of v_readfirstlane_b32 / v_readlane_b32 (see the decoder): constants
+/// and src_lds_direct print with LLVM's remarks.
+fn lane_read_dst(code: u16) -> String {
+    if is_const(code) {
+        format!("{}{INVALID_IMM}", constant(code, Ty::B32, 0))
+    } else if code == opnd::LDS_DIRECT {
+        format!("{}{}", sreg(code, 1), invalid_reg("SReg_32"))
+    } else {
+        sreg(code, 1)
+    }
 }
 
 /// True16-era LLVM gives 16-bit e32 operands a "Lo128" class: VGPRs 128-255 are not allowed.

@@ -50,7 +50,7 @@ fn random_code(rng: &mut XorShift, words: usize) -> Vec<u8> {
             w = p | (w & !m);
         }
         // Sprinkle the special source codes (literal, DPP markers) into the low byte.
-        if rng.next() % 8 == 0 {
+        if rng.next().is_multiple_of(8) {
             w = (w & !0xff) | [0xff, 0xfa, 0xe9, 0xea][(rng.next() % 4) as usize];
         }
         out.extend_from_slice(&w.to_le_bytes());

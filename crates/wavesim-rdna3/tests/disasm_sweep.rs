@@ -105,6 +105,14 @@ fn sweep_wave64_matches_llvm_objdump() {
     run_sweep("SWEEP_WAVE64_DIR", "tests/golden/sweep_wave64", true);
 }
 
+/// Hand-picked encodings found by differential testing against llvm-objdump-19 (goldens by
+/// tools/sweep/regress.py), in both wave sizes.
+#[test]
+fn regressions_match_llvm_objdump() {
+    run_sweep("SWEEP_REGRESS_DIR", "tests/golden/regress/wave32", false);
+    run_sweep("SWEEP_REGRESS64_DIR", "tests/golden/regress/wave64", true);
+}
+
 fn run_sweep(dir_var: &str, default_dir: &str, wave64: bool) {
     let dir = std::env::var(dir_var)
         .map(PathBuf::from)
