@@ -173,9 +173,10 @@ pub const TRAPSTS_MEMVIOL: u32 = 1 << 8;
 /// MEMVIOL cannot be masked (seed 000, "MODE.EXCP_EN"). The faulting instruction had no effect
 /// (the memory families check every lane before performing any) and TTMP0/1 hold the PC of the
 /// instruction after it, where the handler's s_rfe resumes. Without a handler, and for every other
-/// error, the error ends the dispatch.
+/// error, the error ends the dispatch. Public so that the dispatcher's step loop, which calls
+/// handlers directly, routes errors the same way as [`step`].
 #[cold]
-fn memory_exception(w: &mut Wave, e: ExecError) -> Result<Flow, ExecError> {
+pub fn memory_exception(w: &mut Wave, e: ExecError) -> Result<Flow, ExecError> {
     let memory = matches!(e, ExecError::MemViol { .. } | ExecError::MemoryFault { .. });
     if !memory || w.hw.status & crate::wave::status::TRAP_EN == 0 || w.privileged() {
         return Err(e);

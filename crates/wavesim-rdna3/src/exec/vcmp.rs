@@ -11,12 +11,13 @@
 //! of the VOPC opcode: 16 float conditions, 8 integer ones), `X` = writes EXEC.
 
 use crate::decode::{opnd, Enc, Inst};
-use crate::exec::operand::{vsrc_typed, write_mask, FpMode, Lanes64};
+use crate::exec::operand::{vsrc32_ref, vsrc_typed, write_mask, FpMode, Lanes64};
 use crate::exec::vfloat::fpexc;
 use crate::exec::vfloat::soft::{self, FpFmt};
 use crate::exec::{Ctx, ExecError, Flow, Handler};
 use crate::isa::{flags, Fmt, Op, Ty};
 use crate::wave::{Wave, LANES};
+use std::mem::MaybeUninit;
 
 // Operand types, as const-generic parameters.
 const T_F16: u8 = 0;
@@ -125,8 +126,37 @@ fn cmp<const T: u8, const C: u8, const X: bool>(
     _: &mut Ctx,
 ) -> Result<Flow, ExecError> {
     let ty = ty_of(T);
-    let (mut a, mut b) = ([0u64; LANES], [0u64; LANES]);
-    let active = sources(w, inst, ty, ty, &mut a, &mut b);
+    let (active, bits, mode) = if ty.dwords() == 2 {
+        let (mut a, mut b) = ([0u64; LANES], [0u64; LANES]);
+        let active = sources(w, inst, ty, ty, &mut a, &mut b);
+        let (bits, mode) = cmp_bits::<T, C, u64>(w, active, &a, &b);
+        (active, bits, mode)
+    } else {
+        // 16/32-bit operands: VGPR rows are borrowed, not copied and widened.
+        let mut kill = 0;
+        let (mut ba, mut bb) = (MaybeUninit::uninit(), MaybeUninit::uninit());
+        let a = vsrc32_ref(w, inst, 0, ty, &mut ba, &mut kill);
+        let b = vsrc32_ref(w, inst, 1, ty, &mut bb, &mut kill);
+        let active = w.exec() & !kill;
+        let (bits, mode) = cmp_bits::<T, C, u32>(w, active, a, b);
+        (active, bits, mode)
+    };
+    write_result::<X>(w, inst, bits & active);
+    match mode {
+        Some(mode) => fpexc::finish(w, inst, &mode, Flow::Next),
+        None => Ok(Flow::Next),
+    }
+}
+
+/// The compare result of every lane of the wave (the caller masks it with `active`), and the
+/// MODE when float exceptions are being detected (the caller then finishes them).
+#[inline(always)]
+fn cmp_bits<const T: u8, const C: u8, L: Copy + Into<u64>>(
+    w: &Wave,
+    active: u64,
+    a: &[L; LANES],
+    b: &[L; LANES],
+) -> (u64, Option<FpMode>) {
     let n = w.lanes();
     let mut bits = 0u64;
     if T <= T_F64 {
@@ -139,13 +169,13 @@ fn cmp<const T: u8, const C: u8, const X: bool>(
             fpexc::begin(&mode);
             for l in 0..n {
                 if active >> l & 1 != 0 {
-                    soft::input(f, a[l], &ctl);
-                    soft::input(f, b[l], &ctl);
+                    soft::input(f, a[l].into(), &ctl);
+                    soft::input(f, b[l].into(), &ctl);
                 }
             }
         }
         for l in 0..n {
-            let (x, y) = (f.flush_in(a[l], &ctl), f.flush_in(b[l], &ctl));
+            let (x, y) = (f.flush_in(a[l].into(), &ctl), f.flush_in(b[l].into(), &ctl));
             let r = match T {
                 T_F32 => fcond(
                     C,
@@ -158,12 +188,11 @@ fn cmp<const T: u8, const C: u8, const X: bool>(
             bits |= (r as u64) << l;
         }
         if mode.detect {
-            write_result::<X>(w, inst, bits & active);
-            return fpexc::finish(w, inst, &mode, Flow::Next);
+            return (bits, Some(mode));
         }
     } else {
         for l in 0..n {
-            let (x, y) = (a[l], b[l]);
+            let (x, y): (u64, u64) = (a[l].into(), b[l].into());
             let r = match T {
                 T_I16 => icond(C, x as u16 as i16, y as u16 as i16),
                 T_U16 => icond(C, x as u16, y as u16),
@@ -175,8 +204,7 @@ fn cmp<const T: u8, const C: u8, const X: bool>(
             bits |= (r as u64) << l;
         }
     }
-    write_result::<X>(w, inst, bits & active);
-    Ok(Flow::Next)
+    (bits, None)
 }
 
 /// v_cmp_class: S1 bits select classes of S0 — 0 sNaN, 1 qNaN, 2 -inf, 3 -normal, 4 -denormal,
