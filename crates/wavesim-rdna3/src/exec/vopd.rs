@@ -50,23 +50,41 @@ fn read<'a>(
     buf.write([v; LANES])
 }
 
-/// f32 binary op through the host FPU when MODE allows (round to nearest even, denormals
-/// kept), redoing NaN results exactly so NaN propagation follows the ISA.
+/// Lanes of a VOPD component: VOPD runs in wave32 only (ISA 7.6), so loops have a fixed count
+/// the compiler can unroll and vectorise.
+const VOPD_LANES: usize = 32;
+
+/// An f32 op over the lanes: through the host FPU when MODE allows (round to nearest even,
+/// denormals kept) in a vectorisable loop, then lanes whose host result is NaN are redone
+/// exactly so NaN propagation follows the ISA; the exact op for every lane otherwise.
 #[inline(always)]
-fn f32_host(
+fn f32_lanes<const N: usize>(
     host_ok: bool,
-    a: u32,
-    b: u32,
-    host: impl Fn(f32, f32) -> f32,
-    exact: impl Fn(u64, u64) -> u64,
-) -> u32 {
+    srcs: [&Lanes32; N],
+    out: &mut Lanes32,
+    host: impl Fn([f32; N]) -> f32,
+    exact: impl Fn([u32; N]) -> u32,
+) {
+    let lane = |l: usize| -> [u32; N] { core::array::from_fn(|k| srcs[k][l]) };
     if host_ok {
-        let r = host(f32::from_bits(a), f32::from_bits(b));
-        if !r.is_nan() {
-            return r.to_bits();
+        let mut any_nan = false;
+        for l in 0..VOPD_LANES {
+            let r = host(lane(l).map(f32::from_bits)).to_bits();
+            any_nan |= r & 0x7fff_ffff > 0x7f80_0000;
+            out[l] = r;
+        }
+        if any_nan {
+            for l in 0..VOPD_LANES {
+                if out[l] & 0x7fff_ffff > 0x7f80_0000 {
+                    out[l] = exact(lane(l));
+                }
+            }
+        }
+    } else {
+        for l in 0..VOPD_LANES {
+            out[l] = exact(lane(l));
         }
     }
-    exact(a as u64, b as u64) as u32
 }
 
 /// Computes one component (X or Y) into `out`: `s0`, `s1` are its sources, `d` the old value
@@ -82,57 +100,42 @@ fn component(
 ) -> Result<(), ExecError> {
     let m = FpMode::of(w);
     let host = m.f32.is_ieee();
-    let fma = |a: u32, b: u32, c: u32| -> u32 {
-        if host {
-            let r = f32::from_bits(a).mul_add(f32::from_bits(b), f32::from_bits(c));
-            if !r.is_nan() {
-                return r.to_bits();
-            }
-        }
-        ops::fma(F32, a as u64, b as u64, c as u64, &m) as u32
-    };
-    let n = w.lanes();
+    let fma = |[a, b, c]: [f32; 3]| a.mul_add(b, c);
+    let fma_exact = |[a, b, c]: [u32; 3]| ops::fma(F32, a as u64, b as u64, c as u64, &m) as u32;
+    let n = VOPD_LANES;
     match op {
-        Op::V_FMAC_F32 => (0..n).for_each(|l| out[l] = fma(s0[l], s1[l], d[l])),
-        Op::V_FMAAK_F32 => (0..n).for_each(|l| out[l] = fma(s0[l], s1[l], k)),
+        Op::V_FMAC_F32 => f32_lanes(host, [s0, s1, d], out, fma, fma_exact),
+        Op::V_FMAAK_F32 => f32_lanes(host, [s0, s1, &[k; LANES]], out, fma, fma_exact),
         // D = S0 * K + S1
-        Op::V_FMAMK_F32 => (0..n).for_each(|l| out[l] = fma(s0[l], k, s1[l])),
-        Op::V_MUL_F32 => (0..n).for_each(|l| {
-            out[l] = f32_host(
-                host,
-                s0[l],
-                s1[l],
-                |a, b| a * b,
-                |a, b| ops::mul(F32, a, b, &m),
-            )
-        }),
-        Op::V_ADD_F32 => (0..n).for_each(|l| {
-            out[l] = f32_host(
-                host,
-                s0[l],
-                s1[l],
-                |a, b| a + b,
-                |a, b| ops::add(F32, a, b, &m),
-            )
-        }),
-        Op::V_SUB_F32 => (0..n).for_each(|l| {
-            out[l] = f32_host(
-                host,
-                s0[l],
-                s1[l],
-                |a, b| a - b,
-                |a, b| ops::sub(F32, a, b, &m),
-            )
-        }),
-        Op::V_SUBREV_F32 => (0..n).for_each(|l| {
-            out[l] = f32_host(
-                host,
-                s1[l],
-                s0[l],
-                |a, b| a - b,
-                |a, b| ops::sub(F32, a, b, &m),
-            )
-        }),
+        Op::V_FMAMK_F32 => f32_lanes(host, [s0, &[k; LANES], s1], out, fma, fma_exact),
+        Op::V_MUL_F32 => f32_lanes(
+            host,
+            [s0, s1],
+            out,
+            |[a, b]| a * b,
+            |[a, b]| ops::mul(F32, a as u64, b as u64, &m) as u32,
+        ),
+        Op::V_ADD_F32 => f32_lanes(
+            host,
+            [s0, s1],
+            out,
+            |[a, b]| a + b,
+            |[a, b]| ops::add(F32, a as u64, b as u64, &m) as u32,
+        ),
+        Op::V_SUB_F32 => f32_lanes(
+            host,
+            [s0, s1],
+            out,
+            |[a, b]| a - b,
+            |[a, b]| ops::sub(F32, a as u64, b as u64, &m) as u32,
+        ),
+        Op::V_SUBREV_F32 => f32_lanes(
+            host,
+            [s1, s0],
+            out,
+            |[a, b]| a - b,
+            |[a, b]| ops::sub(F32, a as u64, b as u64, &m) as u32,
+        ),
         Op::V_MUL_DX9_ZERO_F32 => {
             (0..n).for_each(|l| out[l] = ops::mul_dx9(F32, s0[l] as u64, s1[l] as u64, &m) as u32)
         }
