@@ -12,7 +12,8 @@ use crate::codeobj::{kcp, rsrc2, KernArg, ValueKind};
 use crate::decode::Inst;
 use crate::exec::operand::{PRIVATE_APERTURE, SHARED_APERTURE};
 use crate::exec::{self, Ctx, ExecConfig, ExecError, Flow, Program};
-use crate::wave::Wave;
+use crate::wave::{status, Wave};
+use std::borrow::Cow;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
@@ -41,10 +42,13 @@ pub struct Location {
     pub workgroup: [u32; 3],
     /// Wave index inside the workgroup.
     pub wave: u32,
-    /// Address of the instruction in the code object (ELF virtual address for code objects).
+    /// Address of the instruction in the code object (ELF virtual address for code objects), or
+    /// its offset from TBA when `trap_handler` is set.
     pub pc: u64,
     /// The instruction as the disassembler prints it (empty when the PC is not an instruction).
     pub inst: String,
+    /// The PC is in the installed trap handler, not in the kernel's code.
+    pub trap_handler: bool,
 }
 
 impl std::fmt::Display for Location {
@@ -55,6 +59,9 @@ impl std::fmt::Display for Location {
             "kernel {}, workgroup ({x},{y},{z}), wave {}, PC {:#x}",
             self.kernel, self.wave, self.pc
         )?;
+        if self.trap_handler {
+            write!(f, " in the trap handler")?;
+        }
         if !self.inst.is_empty() {
             write!(f, " `{}`", self.inst)?;
         }
@@ -256,6 +263,26 @@ pub fn aql_packet(
     p
 }
 
+/// TBA must be 256-byte aligned: the SQ_SHADER_TBA registers hold address bits [47:8].
+pub const TBA_ALIGN: u64 = 256;
+
+/// A trap handler installed for a dispatch, as the driver installs one per process: code at TBA
+/// and a data area at TMA (seed 000, "Trap and exception registers": TBA/TMA are shared by all
+/// waves and read-only to them, reachable with s_sendmsg_rtn_b64 MSG_RTN_GET_TBA/TMA). With one
+/// installed the CP sets COMPUTE_PGM_RSRC2.TRAP_PRESENT (AMDGPUUsage: the descriptor's
+/// ENABLE_TRAP_HANDLER bit must be 0 and "represents" it), so every wave starts with
+/// STATUS.TRAP_EN = 1: s_trap, MEMVIOL, illegal instructions and the exceptions MODE.EXCP_EN
+/// enables enter the handler at TBA with STATUS.PRIV set, and s_rfe_b64 returns.
+#[derive(Clone, Copy, Debug)]
+pub struct TrapHandler<'a> {
+    /// The handler's code, decoded with its first byte at `tba` (`Program::new(code, tba)`).
+    pub prog: &'a Program,
+    /// Device address of the handler's first instruction (256-byte aligned).
+    pub tba: u64,
+    /// Device address of the handler's data (whatever the handler makes of it; 0 = none).
+    pub tma: u64,
+}
+
 /// Everything that is the same for every wave of a dispatch.
 #[derive(Clone, Debug)]
 pub struct Launch<'a> {
@@ -296,6 +323,8 @@ pub struct Launch<'a> {
     /// Watchdog: most instructions one wave may execute.
     pub max_wave_insts: u64,
     pub cfg: ExecConfig,
+    /// The trap handler, if one is installed (STATUS.TRAP_EN, TBA, TMA; see [`TrapHandler`]).
+    pub trap: Option<TrapHandler<'a>>,
 }
 
 impl Launch<'_> {
@@ -362,22 +391,59 @@ impl Launch<'_> {
         if self.max_wave_insts == 0 {
             return bad("the instruction limit is 0".into());
         }
+        if let Some(t) = &self.trap {
+            if t.tba % TBA_ALIGN != 0 || t.tba & !PC_MASK != 0 {
+                return bad(format!(
+                    "trap handler address (TBA) {:#x} is not a 48-bit address aligned to \
+                     {TBA_ALIGN} bytes",
+                    t.tba
+                ));
+            }
+            if t.prog.index_at(t.tba).is_none() {
+                return bad(format!(
+                    "the trap handler's code does not start with an instruction at TBA {:#x}",
+                    t.tba
+                ));
+            }
+            let (a, b) = (code_range(self.prog), code_range(t.prog));
+            if a.start < b.end && b.start < a.end {
+                return bad("the trap handler's code overlaps the kernel's code".into());
+            }
+        }
         Ok(())
     }
 
     fn location(&self, w: &Wave, pc: u64) -> Box<Location> {
-        let inst = match self.prog.index_at(pc) {
-            Some(i) => inst_text(&self.prog.insts[i], pc, w.wave64),
+        // The handler's code, when the PC lies there; its PCs are shown relative to TBA.
+        let in_trap = self
+            .trap
+            .as_ref()
+            .filter(|t| code_range(t.prog).contains(&pc));
+        let (prog, base) = match in_trap {
+            Some(t) => (t.prog, t.tba),
+            None => (self.prog, self.pc_display_base),
+        };
+        let inst = match prog.index_at(pc) {
+            Some(i) => inst_text(&prog.insts[i], pc, w.wave64),
             None => String::new(),
         };
         Box::new(Location {
             kernel: self.kernel_name.clone(),
             workgroup: w.workgroup,
             wave: w.wave_id,
-            pc: pc.wrapping_sub(self.pc_display_base),
+            pc: pc.wrapping_sub(base),
             inst,
+            trap_handler: in_trap.is_some(),
         })
     }
+}
+
+/// PCs are 48-bit byte addresses (seed 000, {TTMP1, TTMP0} holds PC[47:0]).
+const PC_MASK: u64 = (1 << 48) - 1;
+
+/// The byte addresses a program's code covers.
+fn code_range(p: &Program) -> std::ops::Range<u64> {
+    p.base..p.base + 4 * p.index_of_dword.len().saturating_sub(1) as u64
 }
 
 /// The text of an instruction for error messages, as llvm-objdump prints it.
@@ -401,6 +467,20 @@ pub fn init_wave(w: &mut Wave, l: &Launch, wg: [u32; 3], wave_idx: u32, n_waves:
     w.lane_insts = 0;
     w.ended = false;
     w.cnt = Default::default();
+    // Trap handler: TBA/TMA and STATUS.TRAP_EN (COMPUTE_PGM_RSRC2.TRAP_PRESENT, set by the CP
+    // when the runtime installed a handler); without one s_trap is a NOP and errors end the
+    // dispatch (seed 000, "STATUS.TRAP_EN").
+    match &l.trap {
+        Some(t) => {
+            w.tba = t.tba;
+            w.tma = t.tma;
+            w.hw.status |= status::TRAP_EN;
+        }
+        None => {
+            w.tba = 0;
+            w.tma = 0;
+        }
+    }
 
     // Scratch of this wave.
     let wave_scratch = l.wave_scratch_bytes();
@@ -537,36 +617,83 @@ struct Slot {
 /// A program prepared for the hot loop: the handler of every instruction looked up once, so
 /// stepping is an indexed load and an indirect call. The instruction index follows the PC:
 /// after `Flow::Next` it is the next index, and only a jump looks the new PC up.
+///
+/// With a trap handler installed the handler's instructions follow the kernel's, after a
+/// sentinel that stops a wave falling off the end of the kernel's code (so it never flows into
+/// the handler); without one the kernel's instructions are borrowed as they are.
 struct Linked<'a> {
     prog: &'a Program,
+    trap: Option<&'a Program>,
+    insts: Cow<'a, [Inst]>,
+    pcs: Cow<'a, [u64]>,
     slots: Vec<Slot>,
 }
 
+/// The sentinel after the kernel's last instruction (see [`Linked`]); `w.pc` is the address
+/// right after that instruction.
+fn past_the_end(w: &mut Wave, _: &Inst, _: &mut Ctx) -> Result<Flow, ExecError> {
+    Err(ExecError::PcOutOfCode { pc: w.pc })
+}
+
 impl<'a> Linked<'a> {
-    fn new(prog: &'a Program) -> Linked<'a> {
-        let slots = prog
-            .insts
-            .iter()
-            .zip(&prog.pcs)
-            .map(|(inst, &pc)| Slot {
-                handler: exec::handler_for(inst),
-                next_pc: pc + inst.len as u64,
-            })
-            .collect();
-        Linked { prog, slots }
+    fn new(prog: &'a Program, trap: Option<&'a Program>) -> Linked<'a> {
+        let slot = |(inst, &pc): (&Inst, &u64)| Slot {
+            handler: exec::handler_for(inst),
+            next_pc: pc + inst.len as u64,
+        };
+        let mut slots: Vec<Slot> = prog.insts.iter().zip(&prog.pcs).map(slot).collect();
+        let Some(t) = trap else {
+            return Linked {
+                prog,
+                trap,
+                insts: Cow::Borrowed(&prog.insts),
+                pcs: Cow::Borrowed(&prog.pcs),
+                slots,
+            };
+        };
+        let end = code_range(prog).end;
+        let mut insts = prog.insts.clone();
+        let mut pcs = prog.pcs.clone();
+        // Any instruction will do for the sentinel: its handler ignores it.
+        if let Some(&any) = prog.insts.first().or(t.insts.first()) {
+            insts.push(any);
+            pcs.push(end);
+            slots.push(Slot {
+                handler: past_the_end,
+                next_pc: end,
+            });
+        }
+        insts.extend_from_slice(&t.insts);
+        pcs.extend_from_slice(&t.pcs);
+        slots.extend(t.insts.iter().zip(&t.pcs).map(slot));
+        Linked {
+            prog,
+            trap,
+            insts: Cow::Owned(insts),
+            pcs: Cow::Owned(pcs),
+            slots,
+        }
     }
 
     /// The index of the instruction at `pc`, or the error of jumping there.
     fn index_at(&self, pc: u64) -> Result<usize, (ExecError, u64)> {
-        let prog = self.prog;
-        prog.index_at(pc).ok_or_else(|| {
-            let e = if pc >= prog.base && pc < prog.base + 4 * prog.index_of_dword.len() as u64 {
-                ExecError::BadJump { target: pc }
-            } else {
-                ExecError::PcOutOfCode { pc }
-            };
-            (e, pc)
-        })
+        if let Some(i) = self.prog.index_at(pc) {
+            return Ok(i);
+        }
+        // The handler's instructions start after the kernel's and the sentinel.
+        if let Some(t) = self.trap {
+            if let Some(i) = t.index_at(pc) {
+                return Ok(i + self.prog.insts.len() + 1);
+            }
+        }
+        let inside = code_range(self.prog).contains(&pc)
+            || self.trap.is_some_and(|t| code_range(t).contains(&pc));
+        let e = if inside {
+            ExecError::BadJump { target: pc }
+        } else {
+            ExecError::PcOutOfCode { pc }
+        };
+        Err((e, pc))
     }
 }
 
@@ -579,12 +706,9 @@ fn run_slice(
     ctx: &mut Ctx,
     budget: u64,
 ) -> Result<Stop, (ExecError, u64)> {
-    let insts = &code.prog.insts[..];
+    let insts = &code.insts[..];
     let slots = &code.slots[..insts.len()];
-    let mut idx = match code.index_at(w.pc) {
-        Ok(i) => i,
-        Err(e) => return Err(e),
-    };
+    let mut idx = code.index_at(w.pc)?;
     // Lane-instructions: EXEC rarely changes between instructions, so its popcount is cached.
     let mut lane_insts = 0u64;
     let (mut last_exec, mut last_count) = (0u64, 0u64);
@@ -603,7 +727,12 @@ fn run_slice(
         lane_insts += last_count;
         w.pc = slot.next_pc;
         w.wave_insts += 1;
-        match (slot.handler)(w, inst, ctx) {
+        // Memory violations enter the trap handler when one is installed (as in `exec::step`).
+        let r = match (slot.handler)(w, inst, ctx) {
+            Err(e) => exec::memory_exception(w, e),
+            r => r,
+        };
+        match r {
             Ok(Flow::Next) => idx += 1,
             Ok(Flow::Jump) => match code.index_at(w.pc) {
                 Ok(i) => idx = i,
@@ -622,7 +751,7 @@ fn run_slice(
                 break;
             }
             Err(e) => {
-                result = Err((e, code.prog.pcs[idx]));
+                result = Err((e, code.pcs[idx]));
                 break;
             }
         }
@@ -743,7 +872,7 @@ pub fn run(l: &Launch, mem: &DeviceMemory) -> Result<DispatchStats, DispatchErro
         ));
     }
     let start = Instant::now();
-    let code = Linked::new(l.prog);
+    let code = Linked::new(l.prog, l.trap.as_ref().map(|t| t.prog));
     let counts = l.geo.workgroups();
     let total = counts.iter().map(|&v| v as u64).product::<u64>();
     let wg_of = |i: u64| {

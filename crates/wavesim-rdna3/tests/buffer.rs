@@ -1680,9 +1680,10 @@ fn data_unchanged(t: &T) -> bool {
 }
 
 /// (name, word, bytes per lane, V# format) of every kind of buffer store and atomic.
-const WRITERS: [(&str, [u32; 2], u32, u32); 8] = [
+const WRITERS: [(&str, [u32; 2], u32, u32); 9] = [
     ("store_b8", STORE_B8, 4, FMT_32_FLOAT),
     ("store_b32", STORE_B32, 4, FMT_32_FLOAT),
+    ("store_b64", STORE_B64, 8, FMT_32_FLOAT),
     ("store_b128", STORE_B128, 16, FMT_32_FLOAT),
     (
         "store_format_xyzw",

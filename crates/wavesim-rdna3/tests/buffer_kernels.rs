@@ -110,6 +110,7 @@ fn run(
         threads: 1,
         max_wave_insts: 1 << 20,
         cfg: ExecConfig { alignment_mode },
+        trap: None,
     };
     if launch.scratch_bytes() > 0 {
         launch.scratch_addr = mem.alloc(launch.scratch_bytes(), 256).unwrap();

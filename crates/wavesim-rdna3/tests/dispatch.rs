@@ -321,6 +321,7 @@ fn launch<'a>(prog: &'a Program, wave64: bool, grid: &[u32], local: &[u32]) -> L
         threads: 1,
         max_wave_insts: 1_000_000,
         cfg: ExecConfig::default(),
+        trap: None,
     }
 }
 
@@ -678,4 +679,256 @@ fn exception_enables_from_rsrc2_reach_mode() {
     b[52..56].copy_from_slice(&rsrc2.to_le_bytes());
     let d = wavesim_rdna3::codeobj::KernelDescriptor::parse(&b).expect("64 bytes");
     assert_eq!(d.initial_mode(), (1 << 12) | (1 << 14) | (1 << 18));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Trap handler (seed 000 "Trap and exception registers"; AMDGPUUsage: the CP sets
+// COMPUTE_PGM_RSRC2.TRAP_PRESENT when the runtime installed a handler -> STATUS.TRAP_EN)
+
+const TBA: u64 = 0x8000;
+const TRAP_EN: u32 = 1 << 6;
+
+/// Stores {TTMP0, TTMP1, TRAPSTS, 0xc0ffee} at TMA, counts its lanes in TMA[16], and returns
+/// with s_rfe_b64 — past the instruction for s_trap (trap ID != 0, whose saved PC is the s_trap
+/// itself), to the saved PC otherwise (exceptions save the PC of the next instruction).
+const HANDLER: &[u32] = &[
+    0xbeee4d82, // s_sendmsg_rtn_b64 ttmp[2:3], sendmsg(MSG_RTN_GET_TMA)
+    0xb8f0f803, // s_getreg_b32 ttmp4, hwreg(HW_REG_TRAPSTS)
+    0xbf89fc07, // s_waitcnt lgkmcnt(0)
+    0x7e060280, // v_mov_b32_e32 v3, 0
+    0x7e08026c, // v_mov_b32_e32 v4, ttmp0
+    0x7e0a026d, // v_mov_b32_e32 v5, ttmp1
+    0x7e0c0270, // v_mov_b32_e32 v6, ttmp4
+    0x7e0e02ff, 0x00c0ffee, // v_mov_b32_e32 v7, 0xc0ffee
+    0xdc760000, 0x006e0403, // global_store_b128 v3, v[4:7], ttmp[2:3]
+    0x7e100281, // v_mov_b32_e32 v8, 1
+    0xdcd60010, 0x006e0803, // global_atomic_add_u32 v3, v8, ttmp[2:3] offset:16
+    0x9371ff6d, 0x00080010, // s_bfe_u32 ttmp5, ttmp1, 0x80010  (trap ID; SCC = ID != 0)
+    0xbfa10001, // s_cbranch_scc0 1
+    0x806c846c, // s_add_u32 ttmp0, ttmp0, 4
+    0x8b6dff6d, 0x0000ffff, // s_and_b32 ttmp1, ttmp1, 0xffff
+    0xbe804a6c, // s_rfe_b64 ttmp[0:1]
+];
+
+/// The kernel's last words: TMA[20] = 0x600d (it ran on after the handler), s_endpgm.
+const AFTER_TRAP: &[u32] = &[
+    0xbe824d82, // s_sendmsg_rtn_b64 s[2:3], sendmsg(MSG_RTN_GET_TMA)
+    0xbf89fc07, // s_waitcnt lgkmcnt(0)
+    0x7e020280, // v_mov_b32_e32 v1, 0
+    0x7e0402ff, 0x0000600d, // v_mov_b32_e32 v2, 0x600d
+    0xdc6a0014, 0x00020201, // global_store_b32 v1, v2, s[2:3] offset:20
+    S_ENDPGM,
+];
+
+fn handler_prog() -> Program {
+    Program::new(&words_to_bytes(HANDLER), TBA).unwrap()
+}
+
+fn trap_kernel(head: &[u32]) -> Program {
+    let words: Vec<u32> = head.iter().chain(AFTER_TRAP).copied().collect();
+    Program::new(&words_to_bytes(&words), CODE_BASE).unwrap()
+}
+
+fn tma_words(mem: &DeviceMemory, tma: u64) -> [u32; 6] {
+    [0, 1, 2, 3, 4, 5].map(|k| mem.read_u32(tma + 4 * k).unwrap())
+}
+
+#[test]
+fn an_installed_trap_handler_sets_trap_en_tba_and_tma() {
+    let prog = endpgm_prog();
+    let trap = handler_prog();
+    let mut l = launch(&prog, true, &[64], &[64]);
+    let mut w = Wave::new(true, 16);
+    init_wave(&mut w, &l, [0, 0, 0], 0, 1, 0);
+    assert_eq!((w.hw.status & TRAP_EN, w.tba, w.tma), (0, 0, 0));
+    l.trap = Some(dispatch::TrapHandler {
+        prog: &trap,
+        tba: TBA,
+        tma: 0x1234_5600,
+    });
+    init_wave(&mut w, &l, [0, 0, 0], 0, 1, 0);
+    assert_eq!(
+        (w.hw.status & TRAP_EN, w.tba, w.tma),
+        (TRAP_EN, TBA, 0x1234_5600)
+    );
+    // Not privileged until a trap is taken.
+    assert_eq!(w.hw.status & (1 << 5), 0);
+}
+
+#[test]
+fn s_trap_runs_the_handler_which_returns_past_it() {
+    for wave64 in [false, true] {
+        let prog = trap_kernel(&[0xbf90_0002]); // s_trap 2
+        let trap = handler_prog();
+        let mut mem = DeviceMemory::new();
+        let tma = mem.alloc(64, 256).unwrap();
+        // Two workgroups of 96 work-items: 3 or 2 waves each, the last wave32 one partial... all
+        // 192 lanes go through the handler once.
+        let mut l = launch(&prog, wave64, &[192], &[96]);
+        l.trap = Some(dispatch::TrapHandler {
+            prog: &trap,
+            tba: TBA,
+            tma,
+        });
+        dispatch::run(&l, &mem).unwrap();
+        let t = tma_words(&mem, tma);
+        // TTMP0/1: the PC of the s_trap itself (the kernel's first word), trap ID 2 in [23:16].
+        assert_eq!(t[0] as u64, CODE_BASE, "wave64={wave64}");
+        assert_eq!(t[1], 2 << 16 | (CODE_BASE >> 32) as u32);
+        assert_eq!(t[2], 0, "s_trap sets no TRAPSTS bit");
+        assert_eq!(t[3], 0xc0ffee);
+        assert_eq!(t[4], 192, "every lane of every wave ran the handler once");
+        assert_eq!(t[5], 0x600d, "the kernel went on after s_rfe");
+    }
+}
+
+#[test]
+fn without_a_handler_s_trap_does_nothing() {
+    let prog = trap_kernel(&[0xbf90_0002]); // s_trap 2
+    let mut mem = DeviceMemory::new();
+    let tma = mem.alloc(64, 256).unwrap();
+    // The kernel still finds a TMA to write to through its kernarg pointer... it asks for TMA,
+    // which is 0 without a handler: its store faults at address 20, proving no handler ran.
+    let l = launch(&prog, false, &[32], &[32]);
+    match dispatch::run(&l, &mem) {
+        Err(DispatchError::Exec { error, .. }) => assert!(
+            matches!(error, ExecError::MemoryFault { addr: 20, .. }),
+            "{error:?}"
+        ),
+        r => panic!("expected the store through TMA = 0 to fault, got {r:?}"),
+    }
+    assert_eq!(tma_words(&mem, tma), [0; 6]);
+}
+
+#[test]
+fn memory_violations_and_fp_exceptions_run_the_handler_end_to_end() {
+    const MEMVIOL: &[u32] = &[
+        0xbe824d82, // s_sendmsg_rtn_b64 s[2:3], sendmsg(MSG_RTN_GET_TMA)
+        0xbf89fc07, // s_waitcnt lgkmcnt(0)
+        0x7e020280, // v_mov_b32_e32 v1, 0
+        0xdcd60002, 0x00020201, // global_atomic_add_u32 v1, v2, s[2:3] offset:2 (misaligned)
+    ];
+    const FP_INVALID: &[u32] = &[
+        // MODE[12:8] = 0b10010: EXCP_EN.invalid on, IEEE on, DX10_CLAMP off (DX10_CLAMP
+        // suppresses VALU exceptions, see exec/vfloat/fpexc.rs; the launch mode 0x3f0 has it).
+        0xb9802201, 0x00000012, // s_setreg_imm32_b32 hwreg(HW_REG_MODE, 8, 5), 18
+        0x7e0402f3, // v_mov_b32_e32 v2, -1.0
+        0x7e046702, // v_sqrt_f32_e32 v2, v2 (invalid)
+    ];
+    // (kernel head, TRAPSTS bit the handler sees: MEM_VIOL [8] / EXCP.invalid [0])
+    for (head, bit) in [(MEMVIOL, 1u32 << 8), (FP_INVALID, 1)] {
+        for wave64 in [false, true] {
+            let prog = trap_kernel(head);
+            let trap = handler_prog();
+            let mut mem = DeviceMemory::new();
+            let tma = mem.alloc(64, 256).unwrap();
+            let mut l = launch(&prog, wave64, &[64], &[64]);
+            l.trap = Some(dispatch::TrapHandler {
+                prog: &trap,
+                tba: TBA,
+                tma,
+            });
+            dispatch::run(&l, &mem).unwrap();
+            let t = tma_words(&mem, tma);
+            // The saved PC is the instruction after the faulting one: the first of AFTER_TRAP.
+            let after = CODE_BASE + 4 * head.len() as u64;
+            assert_eq!(t[0] as u64, after, "wave64={wave64} bit {bit:#x}");
+            assert_eq!(t[1], (after >> 32) as u32, "trap ID 0 for exceptions");
+            assert_eq!(t[2] & bit, bit, "TRAPSTS");
+            assert_eq!(t[3], 0xc0ffee);
+            assert_eq!(t[4], 64);
+            assert_eq!(t[5], 0x600d, "the kernel went on after the handler");
+        }
+    }
+}
+
+#[test]
+fn a_wave_running_off_its_code_does_not_fall_into_the_handler() {
+    // s_nop 0 and no s_endpgm: the next PC is past the kernel's code.
+    let prog = Program::new(&words_to_bytes(&[0xbf80_0000]), CODE_BASE).unwrap();
+    let trap = handler_prog();
+    let mut mem = DeviceMemory::new();
+    let tma = mem.alloc(64, 256).unwrap();
+    let mut l = launch(&prog, false, &[32], &[32]);
+    l.trap = Some(dispatch::TrapHandler {
+        prog: &trap,
+        tba: TBA,
+        tma,
+    });
+    match dispatch::run(&l, &mem) {
+        Err(DispatchError::Exec { error, .. }) => {
+            assert_eq!(error, ExecError::PcOutOfCode { pc: CODE_BASE + 4 })
+        }
+        r => panic!("expected the PC to leave the code, got {r:?}"),
+    }
+    assert_eq!(tma_words(&mem, tma), [0; 6], "the handler never ran");
+}
+
+#[test]
+fn an_error_inside_the_handler_is_located_there() {
+    // The handler's first instruction reads TTMP2/3 for an address it never set: s_trap enters,
+    // then the handler's global store to TTMP[2:3] = 0 faults.
+    let words = [
+        0x7e060280, // v_mov_b32_e32 v3, 0
+        0xdc6a0000, 0x006e0303, // global_store_b32 v3, v3, ttmp[2:3]
+        S_ENDPGM,
+    ];
+    let trap = Program::new(&words_to_bytes(&words), TBA).unwrap();
+    let prog = trap_kernel(&[0xbf90_0002]);
+    let mem = DeviceMemory::new();
+    let mut l = launch(&prog, false, &[32], &[32]);
+    l.trap = Some(dispatch::TrapHandler {
+        prog: &trap,
+        tba: TBA,
+        tma: 0,
+    });
+    match dispatch::run(&l, &mem) {
+        Err(DispatchError::Exec { at, error }) => {
+            assert!(at.trap_handler);
+            assert_eq!(at.pc, 4, "offset from TBA");
+            assert!(at.inst.starts_with("global_store_b32"), "{}", at.inst);
+            assert!(matches!(error, ExecError::MemoryFault { addr: 0, .. }));
+            let msg = DispatchError::Exec { at, error }.to_string();
+            assert!(msg.contains("PC 0x4 in the trap handler"), "{msg}");
+        }
+        r => panic!("expected a fault in the handler, got {r:?}"),
+    }
+}
+
+#[test]
+fn bad_trap_handlers_are_launch_errors() {
+    let prog = endpgm_prog();
+    let mem = DeviceMemory::new();
+    // Misaligned TBA (the register holds address bits [47:8]).
+    let trap = Program::new(&words_to_bytes(HANDLER), TBA + 4).unwrap();
+    let mut l = launch(&prog, false, &[32], &[32]);
+    l.trap = Some(dispatch::TrapHandler {
+        prog: &trap,
+        tba: TBA + 4,
+        tma: 0,
+    });
+    assert!(
+        matches!(dispatch::run(&l, &mem), Err(DispatchError::BadLaunch(m)) if m.contains("TBA"))
+    );
+    // TBA where the handler's code does not start.
+    let trap = handler_prog();
+    l.trap = Some(dispatch::TrapHandler {
+        prog: &trap,
+        tba: TBA + 256,
+        tma: 0,
+    });
+    assert!(matches!(
+        dispatch::run(&l, &mem),
+        Err(DispatchError::BadLaunch(_))
+    ));
+    // Handler code overlapping the kernel's.
+    let trap = Program::new(&words_to_bytes(HANDLER), CODE_BASE).unwrap();
+    l.trap = Some(dispatch::TrapHandler {
+        prog: &trap,
+        tba: CODE_BASE,
+        tma: 0,
+    });
+    assert!(
+        matches!(dispatch::run(&l, &mem), Err(DispatchError::BadLaunch(m)) if m.contains("overlaps"))
+    );
 }

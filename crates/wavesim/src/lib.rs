@@ -28,13 +28,14 @@ pub use wavesim_rdna3::codeobj::{
 };
 pub use wavesim_rdna3::dispatch::{
     DispatchError, DispatchStats, Geometry, HiddenValues, Location, DEFAULT_MAX_WAVE_INSTRUCTIONS,
+    TBA_ALIGN,
 };
 pub use wavesim_rdna3::exec::ExecError;
 
 use thiserror::Error;
 use wavesim_rdna3::codeobj::kcp;
 use wavesim_rdna3::decode::DecodeError;
-use wavesim_rdna3::dispatch::{self, aql_packet, write_hidden_args, Launch};
+use wavesim_rdna3::dispatch::{self, aql_packet, write_hidden_args, Launch, TrapHandler};
 use wavesim_rdna3::exec::{ExecConfig, Program};
 
 /// Private bytes per work-item given to kernels whose stack size is only known at run time
@@ -43,6 +44,9 @@ pub const DYNAMIC_STACK_BYTES: u32 = 16 * 1024;
 
 /// Zero bytes after the kernarg segment (the widest scalar load, s_load_b512, reads 64 bytes).
 pub const KERNARG_SLACK: u64 = 256;
+
+/// Size of the TMA data area the CLI gives a trap handler (`--trap-handler`).
+pub const DEFAULT_TMA_BYTES: u64 = 256;
 
 /// Everything that can go wrong, each with a message a user can act on.
 #[derive(Debug, Error)]
@@ -105,6 +109,24 @@ impl Module {
     }
 }
 
+/// Where an installed trap handler lives in device memory (see
+/// [`Device::install_trap_handler`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TrapAddrs {
+    /// TBA: the handler's first instruction.
+    pub tba: u64,
+    /// TMA: the handler's zero-initialised data area (0 when `tma_size` is 0).
+    pub tma: u64,
+    pub tma_size: u64,
+}
+
+/// The trap handler a device's dispatches use: its code decoded once.
+#[derive(Debug)]
+struct InstalledTrap {
+    addrs: TrapAddrs,
+    prog: Program,
+}
+
 /// A sandboxed device: memory plus dispatch settings.
 #[derive(Debug)]
 pub struct Device {
@@ -119,6 +141,7 @@ pub struct Device {
     pub global_offset: [u64; 3],
     id: u64,
     dispatches: u64,
+    trap: Option<InstalledTrap>,
 }
 
 impl Default for Device {
@@ -138,7 +161,67 @@ impl Device {
             global_offset: [0; 3],
             id: NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
             dispatches: 0,
+            trap: None,
         }
+    }
+
+    /// Installs a trap handler for the dispatches that follow, as a driver does for its process:
+    /// `code` (raw gfx11 machine code, entry at its first byte) is copied into device memory at
+    /// TBA (256-byte aligned) and `tma_size` zeroed bytes are allocated at TMA. Every wave then
+    /// starts with STATUS.TRAP_EN set, so `s_trap`, memory violations, illegal instructions and
+    /// the floating-point exceptions the kernel enables in MODE.EXCP_EN run the handler (in
+    /// privileged mode, TTMP0/1 holding the PC and trap ID) instead of ending the dispatch or,
+    /// for `s_trap`, doing nothing. The handler reads TBA/TMA with `s_sendmsg_rtn_b64` and
+    /// returns with `s_rfe_b64`. A handler installed before is removed.
+    pub fn install_trap_handler(&mut self, code: &[u8], tma_size: u64) -> Result<TrapAddrs, Error> {
+        if code.is_empty() || !code.len().is_multiple_of(4) {
+            return Err(Error::Args(format!(
+                "a trap handler is whole instruction dwords; got {} bytes",
+                code.len()
+            )));
+        }
+        self.remove_trap_handler()?;
+        let tba = self.mem.alloc(code.len() as u64, TBA_ALIGN)?;
+        let installed = (|| {
+            self.mem.write(tba, code)?;
+            let prog = Program::new(code, tba)?;
+            let tma = if tma_size == 0 {
+                0
+            } else {
+                self.mem.alloc(tma_size, 256)?
+            };
+            Ok::<_, Error>(InstalledTrap {
+                addrs: TrapAddrs { tba, tma, tma_size },
+                prog,
+            })
+        })();
+        match installed {
+            Ok(t) => {
+                let addrs = t.addrs;
+                self.trap = Some(t);
+                Ok(addrs)
+            }
+            Err(e) => {
+                let _ = self.mem.free(tba);
+                Err(e)
+            }
+        }
+    }
+
+    /// Removes the trap handler (freeing its code and TMA), if one is installed.
+    pub fn remove_trap_handler(&mut self) -> Result<(), Error> {
+        if let Some(t) = self.trap.take() {
+            self.mem.free(t.addrs.tba)?;
+            if t.addrs.tma != 0 {
+                self.mem.free(t.addrs.tma)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Where the installed trap handler lives, if one is installed.
+    pub fn trap_handler(&self) -> Option<TrapAddrs> {
+        self.trap.as_ref().map(|t| t.addrs)
     }
 
     /// The device memory (for reads and writes while no dispatch runs).
@@ -310,6 +393,11 @@ impl Device {
             threads: self.threads.max(1),
             max_wave_insts: self.max_wave_instructions,
             cfg: self.cfg.clone(),
+            trap: self.trap.as_ref().map(|t| TrapHandler {
+                prog: &t.prog,
+                tba: t.addrs.tba,
+                tma: t.addrs.tma,
+            }),
         };
         self.dispatches += 1;
         let scratch = launch.scratch_bytes();
@@ -644,6 +732,7 @@ pub unsafe fn run_host_asm(
         threads: 1,
         max_wave_insts: max_wave_instructions,
         cfg: ExecConfig::default(),
+        trap: None,
     };
     // Host scratch (8-byte words: host mode accesses memory with atomics of up to 8 bytes).
     let words = usize::try_from(launch.scratch_bytes().div_ceil(8))

@@ -47,6 +47,13 @@ enum Cmd {
         /// Print wave-instructions, lane-instructions, time and throughput.
         #[arg(long)]
         stats: bool,
+        /// Install a trap handler: raw gfx11 machine code (entry at its first byte) loaded at
+        /// TBA, with a zeroed 256-byte TMA data area; waves start with STATUS.TRAP_EN set.
+        #[arg(long = "trap-handler", value_name = "FILE.bin")]
+        trap_handler: Option<PathBuf>,
+        /// Write the trap handler's TMA area to FILE after the run (needs --trap-handler).
+        #[arg(long = "trap-tma-out", value_name = "FILE", requires = "trap_handler")]
+        trap_tma_out: Option<PathBuf>,
     },
     /// List the kernels of a code object with their arguments and descriptor fields.
     Info { file: PathBuf },
@@ -117,6 +124,8 @@ fn real_main(cli: Cli) -> Result<(), String> {
             max_instructions,
             offset,
             stats,
+            trap_handler,
+            trap_tma_out,
         } => {
             let specs: Vec<ArgSpec> = args
                 .iter()
@@ -141,9 +150,18 @@ fn real_main(cli: Cli) -> Result<(), String> {
             let module = dev
                 .load(&bytes)
                 .map_err(|e| format!("{}: {e}", file.display()))?;
+            if let Some(path) = &trap_handler {
+                dev.install_trap_handler(&read(path)?, wavesim::DEFAULT_TMA_BYTES)
+                    .map_err(|e| format!("{}: {e}", path.display()))?;
+            }
             let run =
                 run_specs(&mut dev, &module, &kernel, &geo, &specs).map_err(|e| e.to_string())?;
             write_outputs(&specs, &run).map_err(|e| e.to_string())?;
+            if let (Some(out), Some(t)) = (&trap_tma_out, dev.trap_handler()) {
+                let tma = dev.read_vec(t.tma, t.tma_size).map_err(|e| e.to_string())?;
+                std::fs::write(out, tma)
+                    .map_err(|e| format!("cannot write {}: {e}", out.display()))?;
+            }
             if stats {
                 let s = &run.stats;
                 let secs = s.elapsed.as_secs_f64();
