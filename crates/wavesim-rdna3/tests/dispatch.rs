@@ -701,8 +701,8 @@ const HANDLER: &[u32] = &[
     0x7e0c0270, // v_mov_b32_e32 v6, ttmp4
     0x7e0e02ff, 0x00c0ffee, // v_mov_b32_e32 v7, 0xc0ffee
     0xdc760000, 0x006e0403, // global_store_b128 v3, v[4:7], ttmp[2:3]
-    0x7e100281, // v_mov_b32_e32 v8, 1
-    0xdcd60010, 0x006e0803, // global_atomic_add_u32 v3, v8, ttmp[2:3] offset:16
+    0x7e080281, // v_mov_b32_e32 v4, 1
+    0xdcd60010, 0x006e0403, // global_atomic_add_u32 v3, v4, ttmp[2:3] offset:16
     0x9371ff6d, 0x00080010, // s_bfe_u32 ttmp5, ttmp1, 0x80010  (trap ID; SCC = ID != 0)
     0xbfa10001, // s_cbranch_scc0 1
     0x806c846c, // s_add_u32 ttmp0, ttmp0, 4

@@ -444,3 +444,87 @@ fn readme_main_command_runs_the_shipped_example() {
     );
     let _ = std::fs::remove_dir_all(d);
 }
+
+/// A trap handler (llvm-mc-19 -arch=amdgcn -mcpu=gfx1100): stores {TTMP0, TTMP1, TRAPSTS,
+/// 0xc0ffee} at TMA, counts its lanes at TMA + 16, and returns past the s_trap with s_rfe_b64.
+const TRAP_HANDLER: &[u32] = &[
+    0xbeee4d82, // s_sendmsg_rtn_b64 ttmp[2:3], sendmsg(MSG_RTN_GET_TMA)
+    0xb8f0f803, // s_getreg_b32 ttmp4, hwreg(HW_REG_TRAPSTS)
+    0xbf89fc07, // s_waitcnt lgkmcnt(0)
+    0x7e060280, // v_mov_b32_e32 v3, 0
+    0x7e08026c, // v_mov_b32_e32 v4, ttmp0
+    0x7e0a026d, // v_mov_b32_e32 v5, ttmp1
+    0x7e0c0270, // v_mov_b32_e32 v6, ttmp4
+    0x7e0e02ff, 0x00c0ffee, // v_mov_b32_e32 v7, 0xc0ffee
+    0xdc760000, 0x006e0403, // global_store_b128 v3, v[4:7], ttmp[2:3]
+    0x7e080281, // v_mov_b32_e32 v4, 1
+    0xdcd60010, 0x006e0403, // global_atomic_add_u32 v3, v4, ttmp[2:3] offset:16
+    0x806c846c, // s_add_u32 ttmp0, ttmp0, 4
+    0x8b6dff6d, 0x0000ffff, // s_and_b32 ttmp1, ttmp1, 0xffff
+    0xbe804a6c, // s_rfe_b64 ttmp[0:1]
+];
+
+/// s_trap 2, then TMA[20] = 0x600d (the kernel resumed), s_endpgm.
+const S_TRAP_KERNEL: &[u32] = &[
+    0xbf900002, // s_trap 2
+    0xbe824d82, // s_sendmsg_rtn_b64 s[2:3], sendmsg(MSG_RTN_GET_TMA)
+    0xbf89fc07, // s_waitcnt lgkmcnt(0)
+    0x7e020280, // v_mov_b32_e32 v1, 0
+    0x7e0402ff, 0x0000600d, // v_mov_b32_e32 v2, 0x600d
+    0xdc6a0014, 0x00020201, // global_store_b32 v1, v2, s[2:3] offset:20
+    0xbfb00000, // s_endpgm
+];
+
+#[test]
+fn trap_handler_option_runs_s_trap_in_the_handler() {
+    let d = tmpdir("trap");
+    let kernel = patched_saxpy(&d, S_TRAP_KERNEL);
+    let handler = d.join("handler.bin");
+    let bytes: Vec<u8> = TRAP_HANDLER.iter().flat_map(|w| w.to_le_bytes()).collect();
+    std::fs::write(&handler, bytes).unwrap();
+    let tma_out = d.join("tma.bin");
+    let o = run_patched(
+        &kernel,
+        &[
+            "--trap-handler",
+            handler.to_str().unwrap(),
+            "--trap-tma-out",
+            tma_out.to_str().unwrap(),
+        ],
+        "64",
+    );
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let tma = std::fs::read(&tma_out).unwrap();
+    assert_eq!(tma.len(), 256, "the whole TMA area");
+    let w = |k: usize| u32::from_le_bytes(tma[4 * k..4 * k + 4].try_into().unwrap());
+    // TTMP0 = the PC of the s_trap: the kernel's entry, at a 256-byte aligned address.
+    assert_eq!(w(0) % 256, 0);
+    assert_eq!(w(1) >> 16, 2, "trap ID");
+    assert_eq!(w(2), 0, "TRAPSTS");
+    assert_eq!(w(3), 0xc0ffee);
+    assert_eq!(w(4), 256, "each of the 256 work-items ran the handler once");
+    assert_eq!(w(5), 0x600d, "the kernel resumed after the s_trap");
+    // Without the handler s_trap does nothing and the store through TMA = 0 faults.
+    expect_error(
+        &run_patched(&kernel, &[], "64"),
+        &["memory fault", "address 0x14", "global_store_b32"],
+    );
+    // Code that is not whole dwords is refused, naming the file.
+    std::fs::write(&handler, [0u8; 6]).unwrap();
+    expect_error(
+        &run_patched(
+            &kernel,
+            &["--trap-handler", handler.to_str().unwrap()],
+            "64",
+        ),
+        &["handler.bin", "trap handler"],
+    );
+    // --trap-tma-out needs --trap-handler.
+    let o = run_patched(
+        &kernel,
+        &["--trap-tma-out", tma_out.to_str().unwrap()],
+        "64",
+    );
+    assert!(!o.status.success());
+    let _ = std::fs::remove_dir_all(d);
+}
