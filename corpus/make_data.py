@@ -1427,6 +1427,79 @@ def define_ir_runs():
                  "values returned by acc[2] += 1, i.e. n(n-1)/2 in any order"))
 
 
+    # ---- ll/buffer_formats.ll: MUBUF format ops, MTBUF, D16, buffer atomics fadd/cmpswap ------
+    # Format conversions follow the data formats' definitions, rounded once from the exact value
+    # (UNORM x / (2^b - 1), SNORM max(x / (2^(b-1) - 1), -1), float -> f16 / SNORM8 to nearest
+    # even). Inputs avoid 16-bit SNORM values |s| <= 2, whose f32 value would be an f16 denormal
+    # in the store_format to 16_16_16_16_FLOAT (hardware denormal handling there is unspecified).
+    r = rng(802)
+    n, total = 150, 180
+    fin = r.integers(0, 2**32, total, dtype=np.uint64).astype(np.uint32)
+    lo, hi = fin & 0xFFFF, fin >> 16
+    for h in (lo, hi):
+        small = (h <= 2) | (h >= 0xFFFE)
+        h[small] = h[small] ^ 0x1234
+    fin = (lo | (hi << 16)).astype(np.uint32)
+    fin[3] = (fin[3] & 0xFFFF0000) | 0x8000      # SNORM16 -32768 -> -1.0
+    fin[5] = (fin[5] & 0x0000FFFF) | 0x80010000  # SNORM16 -32767 -> -1.0
+    acc0 = np.concatenate([[0], np.arange(total)]).astype(np.uint32)
+
+    def unorm(u, bits, fmt):
+        return round_frac(Fraction(int(u), (1 << bits) - 1), fmt)
+
+    def snorm(s, bits, fmt):
+        return round_frac(max(Fraction(int(s), (1 << (bits - 1)) - 1), Fraction(-1)), fmt)
+
+    def to_snorm8(x):
+        q = max(min(Fraction(float(x)), Fraction(1)), Fraction(-1)) * 127
+        fl = q.numerator // q.denominator
+        rem = q - fl
+        v = fl + (1 if rem > Fraction(1, 2) or (rem == Fraction(1, 2) and fl % 2) else 0)
+        return v & 0xFF
+
+    def m_bformats(run):
+        words = run.inbuf(0, np.uint32)
+        acc = run.inbuf(2, np.uint32)
+        out = bytearray(48 * total)
+        fsum = Fraction(0)
+        for i in range(total):
+            b = [(int(words[i]) >> (8 * k)) & 0xFF for k in range(4)]
+            s16 = [int(np.int16(np.uint16((int(words[i]) >> (16 * k)) & 0xFFFF))) for k in range(2)]
+            inr = i < n
+            # +0: structured (stride 4, num_records n, OOB_SELECT 1: index >= n is out) 8_8_8_8_UNORM
+            # with dst_sel (Z, Y, X, SEL_1); out of range the selects still give (0, 0, 0, 1).
+            f = [unorm(b[2], 8, "f32"), unorm(b[1], 8, "f32"), unorm(b[0], 8, "f32")] if inr else \
+                [np.float32(0)] * 3
+            f.append(np.float32(1.0))
+            # +16: tbuffer 16_16_SNORM at 4i of a raw 4n-byte V#: whole element in range iff i < n.
+            t = [snorm(s, 16, "f32") for s in s16] if inr else [np.float32(0)] * 2
+            rec = asbytes(np.array(f + t, np.float32))
+            # +24: store_format 16_16_16_16_FLOAT of (f.x, f.y, t.x, t.y).
+            rec += asbytes(np.array([round_frac(Fraction(float(v)), "f16") for v in (f[0], f[1], t[0], t[1])],
+                                    np.float16))
+            # +32: D16 load_format of 8_8_8_8_UNORM (identity selects), 0 out of range.
+            rec += asbytes(np.array([unorm(v, 8, "f16") if inr else 0 for v in b], np.float16))
+            # +40: tbuffer store 8_8_8_8_SNORM of (t.x, -t.y, 0.5, -1.0).
+            rec += bytes([to_snorm8(t[0]), to_snorm8(-t[1]), to_snorm8(0.5), to_snorm8(-1.0)])
+            # +44: cmpswap on acc[1 + i] (= i) returns i.
+            rec += asbytes(np.array([int(acc[1 + i]) ^ 0xABC], np.uint32))
+            out[48 * i:48 * i + 48] = rec
+            fsum += Fraction(i, 2)
+        res = acc.copy()
+        # acc[0] += 0.5 i for every item: multiples of 0.5 below 2^24, exact in any order.
+        res[0] = np.frombuffer(asbytes(np.array([round_frac(fsum, "f32")], np.float32)), np.uint32)[0]
+        for i in range(total):
+            if int(acc[1 + i]) == i + (i & 1):
+                res[1 + i] = 3 * i
+        return {1: bytes(out), 2: asbytes(res)}
+    add(Run("buffer_formats", "buffer_formats", "buffer_formats", [192], [64],
+            [Buf(fin), Zeros(48 * total), Buf(acc0), Scalar("u32", n), Scalar("u32", total)], [1, 2],
+            model=m_bformats, pocl=False,
+            note="LLVM IR kernel (ll/buffer_formats.ll), work-group size fixed at 64, padded grid (180 items); "
+                 "V#s expose n = 150 of the 180 input dwords, so items 150.. read out of range; "
+                 "conversions rounded once from the exact value"))
+
+
 def define_control_runs():
     r = rng(601)
     # ---- divergent: branchy -----------------------------------------------------------------
