@@ -363,9 +363,9 @@ fn buffer_formats_format_and_typed_ops() {
                 want.extend_from_slice(&half::f16::from_f32(v).to_bits().to_le_bytes());
             }
             // D16 load of 8_8_8_8_UNORM: each u / 255 rounded to the nearest f16.
-            for k in 0..4 {
+            for &byte in &b {
                 let h = if inr {
-                    half::f16::from_f64(b[k] as f64 / 255.0)
+                    half::f16::from_f64(byte as f64 / 255.0)
                 } else {
                     half::f16::ZERO
                 };

@@ -67,6 +67,12 @@ struct Buf {
     init: Vec<u8>,
 }
 
+/// Checks a case's buffers after one dispatch.
+type Check = Box<dyn Fn(&[Vec<u8>]) -> Result<(), String>>;
+
+/// Builds a case (and its model) on demand.
+type Make = fn() -> Case;
+
 /// A ready-to-run dispatch plus the check of its result.
 struct Case {
     name: String,
@@ -77,7 +83,7 @@ struct Case {
     args: Vec<Arg>,
     bufs: Vec<Buf>,
     /// Checks the buffers (in `bufs` order) after one dispatch from the initial contents.
-    check: Box<dyn Fn(&[Vec<u8>]) -> Result<(), String>>,
+    check: Check,
 }
 
 impl Case {
@@ -572,7 +578,7 @@ fn thread_cpu_time() -> Option<Duration> {
 /// `WAVESIM_BENCH_ITERS=N`: instead of criterion, run each selected case N times on one thread
 /// and report the best wall time and the best CPU time of this thread per dispatch. CPU time is
 /// what to compare on a busy machine (other processes inflate wall time, not CPU time).
-fn fixed_iterations(cases: &[(&str, fn() -> Case)], iters: u32) {
+fn fixed_iterations(cases: &[(&str, Make)], iters: u32) {
     println!(
         "{:<18} {:>13} {:>13} {:>9} {:>9} {:>12} {:>12}",
         "kernel", "wave-instr", "lane-instr", "wall ms", "cpu ms", "wave-inst/s", "lane-inst/s"
@@ -607,7 +613,6 @@ fn fixed_iterations(cases: &[(&str, fn() -> Case)], iters: u32) {
 fn main() {
     let all = std::thread::available_parallelism().map_or(1, |n| n.get());
     let threads: Vec<usize> = if all > 1 { vec![1, all] } else { vec![1] };
-    type Make = fn() -> Case;
     let cases: &[(&str, Make)] = &[
         ("hash_mix", || hash_mix(false)),
         ("hash_mix_w64", || hash_mix(true)),
