@@ -320,12 +320,14 @@ pub fn vsrc32_ref<'a>(
     kill: &mut u64,
 ) -> &'a Lanes32 {
     let code = inst.src[k];
-    if opnd::is_vgpr(code)
-        && !(k == 0 && inst.dpp != Dpp::None)
-        && !ty.is_16bit()
-        && (inst.abs | inst.neg) >> k & 1 == 0
-    {
-        return vrow_lanes(w, (code - opnd::VGPR0) as usize);
+    if !ty.is_16bit() && (inst.abs | inst.neg) >> k & 1 == 0 {
+        if !opnd::is_vgpr(code) {
+            // A scalar, constant or literal: the same splat `vsrc32` makes, written once.
+            return buf.write([read_scalar(w, inst, code, ty) as u32; LANES]);
+        }
+        if !(k == 0 && inst.dpp != Dpp::None) {
+            return vrow_lanes(w, (code - opnd::VGPR0) as usize);
+        }
     }
     let out = buf.write([0; LANES]);
     *kill |= vsrc32_typed(w, inst, k, ty, out);
