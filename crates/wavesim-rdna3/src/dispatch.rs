@@ -697,6 +697,23 @@ impl<'a> Linked<'a> {
     }
 }
 
+/// An instruction at index `idx` failed with `e`: a memory violation with a trap handler
+/// installed enters it (`exec::memory_exception`) and the wave continues at TBA; any other error
+/// is returned with the instruction's PC. Out of line, so the step loop stays small.
+#[cold]
+#[inline(never)]
+fn memory_trap(
+    w: &mut Wave,
+    e: ExecError,
+    code: &Linked,
+    idx: usize,
+) -> Result<usize, (ExecError, u64)> {
+    match exec::memory_exception(w, e) {
+        Ok(_) => code.index_at(w.pc),
+        Err(e) => Err((e, code.pcs[idx])),
+    }
+}
+
 /// Runs `w` for up to `budget` instructions. On an error, returns it with the PC of the
 /// instruction that raised it.
 #[inline]
@@ -727,12 +744,7 @@ fn run_slice(
         lane_insts += last_count;
         w.pc = slot.next_pc;
         w.wave_insts += 1;
-        // Memory violations enter the trap handler when one is installed (as in `exec::step`).
-        let r = match (slot.handler)(w, inst, ctx) {
-            Err(e) => exec::memory_exception(w, e),
-            r => r,
-        };
-        match r {
+        match (slot.handler)(w, inst, ctx) {
             Ok(Flow::Next) => idx += 1,
             Ok(Flow::Jump) => match code.index_at(w.pc) {
                 Ok(i) => idx = i,
@@ -750,10 +762,15 @@ fn run_slice(
                 result = Ok(Stop::End);
                 break;
             }
-            Err(e) => {
-                result = Err((e, code.pcs[idx]));
-                break;
-            }
+            // Memory violations enter the trap handler when one is installed (as in
+            // `exec::step`); other errors end the wave.
+            Err(e) => match memory_trap(w, e, code, idx) {
+                Ok(i) => idx = i,
+                Err(e) => {
+                    result = Err(e);
+                    break;
+                }
+            },
         }
     }
     w.lane_insts += lane_insts;
