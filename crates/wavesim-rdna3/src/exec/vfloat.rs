@@ -17,12 +17,13 @@ pub mod soft;
 use crate::decode::{opnd, Dpp, Inst};
 use crate::exec::operand::{
     dot_inline_const, float_fmt, read_mask, src_mods, vdst32, vdst_as_src, vdst_in_range,
-    vdst_typed, vsrc32, vsrc_typed, write_mask, FpMode, Lanes32, Lanes64,
+    vdst_typed, vrow_lanes, vsrc32_ref, vsrc_typed, write_mask, FpMode, Lanes32, Lanes64,
 };
 use crate::exec::{ExecError, Flow, Handler};
 use crate::isa::{Op, Ty};
 use crate::wave::{Wave, LANES};
 use soft::{FpFmt, Round, BF16, F32, F64};
+use std::mem::MaybeUninit;
 
 type R = Result<Flow, ExecError>;
 
@@ -193,16 +194,20 @@ fn f32_op<const N: usize>(
         if mask == 0 {
             return Ok(Flow::Next);
         }
-        let mut vals = [[0u32; LANES]; N];
-        for k in 0..N {
-            match srcs[k] {
+        // Sources borrowed from the register file (host_ok: no DPP, no modifiers, so these are
+        // exactly what `vsrc32` would copy).
+        let mut bufs = [MaybeUninit::<Lanes32>::uninit(); N];
+        let mut kill = 0;
+        let mut k = 0;
+        let vals: [&Lanes32; N] = bufs.each_mut().map(|buf| {
+            let s = srcs[k];
+            k += 1;
+            match s {
                 // (Dup sources belong to the dot ops, which never come through here.)
-                S(j) | Dup(j) => {
-                    vsrc32(w, inst, j, Ty::F32, &mut vals[k]);
-                }
-                Acc => vals[k].copy_from_slice(w.vrow((inst.dst[0] - opnd::VGPR0) as usize)),
+                S(j) | Dup(j) => vsrc32_ref(w, inst, j, Ty::F32, buf, &mut kill),
+                Acc => vrow_lanes(w, (inst.dst[0] - opnd::VGPR0) as usize),
             }
-        }
+        });
         let n = w.lanes();
         let mut out: Lanes32 = [0; LANES];
         for l in 0..n {
