@@ -631,26 +631,36 @@ impl Model {
     }
 }
 
+/// How one fuzzed instruction is issued: the alignment mode, EXEC and the wave's lane count.
+struct Issue {
+    mode: u8,
+    exec: u64,
+    n_lanes: usize,
+}
+
 /// What one instruction must do under the ISA rules: the error of the lowest failing lane
 /// (alignment is checked before the allocation), or the effect of every active lane in order.
 fn model_step(
     m: &mut Model,
     op: &FuzzOp,
-    mode: u8,
-    exec: u64,
-    n_lanes: usize,
+    issue: &Issue,
     addr: &[u64],
     data: &[[u32; 4]],
     out: &mut [[u32; 4]],
 ) -> Result<(), ExecError> {
+    let Issue {
+        mode,
+        exec,
+        n_lanes,
+    } = *issue;
     let n = op.size;
     let atomic = matches!(op.kind, Kind::AddU32 | Kind::SwapB64 | Kind::CmpSwapB32);
     let mut plan = Vec::new();
-    for l in 0..n_lanes {
+    for (l, &lane_addr) in addr.iter().enumerate().take(n_lanes) {
         if exec >> l & 1 == 0 {
             continue;
         }
-        let mut a = addr[l].wrapping_add(op.offset as u64);
+        let mut a = lane_addr.wrapping_add(op.offset as u64);
         let small = n.min(4);
         let viol = |why| ExecError::MemViol {
             lane: l as u32,
@@ -659,15 +669,15 @@ fn model_step(
         };
         match mode {
             align_mode::DWORD => a &= !(small - 1),
-            align_mode::DWORD_STRICT if a % small != 0 => {
+            align_mode::DWORD_STRICT if !a.is_multiple_of(small) => {
                 return Err(viol("misaligned access (DWORD_STRICT alignment mode)"))
             }
-            align_mode::STRICT if a % n.next_power_of_two() != 0 => {
+            align_mode::STRICT if !a.is_multiple_of(n.next_power_of_two()) => {
                 return Err(viol("misaligned access (STRICT alignment mode)"))
             }
             _ => {}
         }
-        if atomic && a % n != 0 {
+        if atomic && !a.is_multiple_of(n) {
             return Err(ExecError::MemViol {
                 lane: l as u32,
                 addr: a,
@@ -755,8 +765,8 @@ fn fuzzed_addresses_match_the_sandbox_model() {
             h.cfg.alignment_mode = mode;
             // Half the instructions stay inside the page (mostly succeeding); the rest mix in
             // edges, gaps, the null page and arbitrary 64-bit addresses.
-            let tame = rng.next() % 2 == 0;
-            let shared = a + (rng.next() % 4096 & !3);
+            let tame = rng.next().is_multiple_of(2);
+            let shared = a + ((rng.next() % 4096) & !3);
             let addr: Vec<u64> = (0..64)
                 .map(|_| {
                     let r = rng.next();
@@ -796,13 +806,19 @@ fn fuzzed_addresses_match_the_sandbox_model() {
                 .collect();
             let sentinel = rng.next() as u32;
             set_addr(&mut h, 2, |l| addr[l]);
-            for k in 0..4 {
-                h.set_v(4 + k, |l| data[l][k]);
-                h.set_v(10 + k, |_| sentinel);
+            // Data in v4..v7, the return registers v10..v13 preset to the sentinel.
+            for (k, r) in (4..8).enumerate() {
+                h.set_v(r, |l| data[l][k]);
+                h.set_v(r + 6, |_| sentinel);
             }
             h.wave.set_exec(exec);
             let mut out = vec![[sentinel; 4]; 64];
-            let want = model_step(&mut model, op, mode, exec, n_lanes, &addr, &data, &mut out);
+            let issue = Issue {
+                mode,
+                exec,
+                n_lanes,
+            };
+            let want = model_step(&mut model, op, &issue, &addr, &data, &mut out);
             let got = h.run(&op.words);
             let ctx = format!("iter {iter} wave64={w64} {} mode {mode}", op.name);
             match (&want, &got) {
@@ -822,9 +838,10 @@ fn fuzzed_addresses_match_the_sandbox_model() {
                 }
                 _ => panic!("{ctx}: model {want:?}, emulator {got:?}"),
             }
-            for l in 0..64 {
-                for k in 0..4 {
-                    assert_eq!(h.v(10 + k, l), out[l][k], "{ctx}: v{} lane {l}", 10 + k);
+            for (l, want_regs) in out.iter().enumerate() {
+                for (k, &want_reg) in want_regs.iter().enumerate() {
+                    let r = 10 + k;
+                    assert_eq!(h.v(r, l), want_reg, "{ctx}: v{r} lane {l}");
                 }
             }
             for (base, bytes) in &model.regions {

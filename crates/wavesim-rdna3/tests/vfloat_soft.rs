@@ -26,7 +26,7 @@ impl Rng {
         let r = self.next();
         match r % 16 {
             0 => [0, 1 << 63, 0x7ff0 << 48, 0xfff0 << 48, 1][(r >> 8) as usize % 5],
-            1..=6 => (0x3fe0 << 48) + (self.next() >> 10) | (r >> 63) << 63,
+            1..=6 => ((0x3fe0 << 48) + (self.next() >> 10)) | ((r >> 63) << 63),
             _ => {
                 let x = self.next();
                 if (x >> 52) & 0x7ff == 0x7ff {
