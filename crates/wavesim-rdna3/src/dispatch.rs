@@ -744,7 +744,14 @@ fn run_slice(
         lane_insts += last_count;
         w.pc = slot.next_pc;
         w.wave_insts += 1;
-        match (slot.handler)(w, inst, ctx) {
+        let r = (slot.handler)(w, inst, ctx);
+        // The common case first, as a plain predicted branch (a `match` here compiles to a
+        // jump table: one more indirect branch per instruction).
+        if matches!(r, Ok(Flow::Next)) {
+            idx += 1;
+            continue;
+        }
+        match r {
             Ok(Flow::Next) => idx += 1,
             Ok(Flow::Jump) => match code.index_at(w.pc) {
                 Ok(i) => idx = i,
