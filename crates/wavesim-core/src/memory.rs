@@ -93,165 +93,95 @@ pub enum AtomicOp {
     CmpSwapF,
 }
 
-/// The new 32-bit memory value of `op` applied to `old` (pure ISA semantics).
-#[inline]
-pub fn apply32(op: AtomicOp, old: u32, src: u32, cmp: u32) -> u32 {
-    use AtomicOp::*;
-    match op {
-        Add => old.wrapping_add(src),
-        Sub => old.wrapping_sub(src),
-        Rsub => src.wrapping_sub(old),
-        MinI => (old as i32).min(src as i32) as u32,
-        MaxI => (old as i32).max(src as i32) as u32,
-        MinU => old.min(src),
-        MaxU => old.max(src),
-        And => old & src,
-        Or => old | src,
-        Xor => old ^ src,
-        Xchg => src,
-        CmpSwap => {
-            if old == cmp {
-                src
-            } else {
-                old
+/// Defines the pure ISA semantics of the atomic operations for one width: `$u` the memory word,
+/// `$i` its signed view, `$f` its float view. One body serves both widths so they cannot drift.
+macro_rules! apply_fn {
+    ($(#[$doc:meta])* $name:ident, $u:ty, $i:ty, $f:ty) => {
+        $(#[$doc])*
+        #[inline]
+        pub fn $name(op: AtomicOp, old: $u, src: $u, cmp: $u) -> $u {
+            use AtomicOp::*;
+            let (fold, fsrc) = (<$f>::from_bits(old), <$f>::from_bits(src));
+            match op {
+                Add => old.wrapping_add(src),
+                Sub => old.wrapping_sub(src),
+                Rsub => src.wrapping_sub(old),
+                MinI => (old as $i).min(src as $i) as $u,
+                MaxI => (old as $i).max(src as $i) as $u,
+                MinU => old.min(src),
+                MaxU => old.max(src),
+                And => old & src,
+                Or => old | src,
+                Xor => old ^ src,
+                Xchg => src,
+                CmpSwap => {
+                    if old == cmp {
+                        src
+                    } else {
+                        old
+                    }
+                }
+                Inc => {
+                    if old >= src {
+                        0
+                    } else {
+                        old + 1
+                    }
+                }
+                Dec => {
+                    if old == 0 || old > src {
+                        src
+                    } else {
+                        old - 1
+                    }
+                }
+                CSub => old.saturating_sub(src),
+                MskOr => (old & !src) | cmp,
+                Wrap => {
+                    if old >= src {
+                        old - src
+                    } else {
+                        old.wrapping_add(cmp)
+                    }
+                }
+                AddF => (fold + fsrc).to_bits(),
+                // ISA: `MEM = src < tmp ? src : tmp` with a compare that "handles NaN": LLVM maps
+                // atomicrmw fmin/fmax (minnum/maxnum semantics) onto these instructions, so a NaN
+                // operand yields the other.
+                MinF => {
+                    if fold.is_nan() || fsrc < fold {
+                        src
+                    } else {
+                        old
+                    }
+                }
+                MaxF => {
+                    if fold.is_nan() || fsrc > fold {
+                        src
+                    } else {
+                        old
+                    }
+                }
+                CmpSwapF => {
+                    if fold == <$f>::from_bits(cmp) {
+                        src
+                    } else {
+                        old
+                    }
+                }
             }
         }
-        Inc => {
-            if old >= src {
-                0
-            } else {
-                old + 1
-            }
-        }
-        Dec => {
-            if old == 0 || old > src {
-                src
-            } else {
-                old - 1
-            }
-        }
-        CSub => old.saturating_sub(src),
-        MskOr => (old & !src) | cmp,
-        Wrap => {
-            if old >= src {
-                old - src
-            } else {
-                old.wrapping_add(cmp)
-            }
-        }
-        AddF => (f32::from_bits(old) + f32::from_bits(src)).to_bits(),
-        MinF => fmin32(old, src),
-        MaxF => fmax32(old, src),
-        CmpSwapF => {
-            if f32::from_bits(old) == f32::from_bits(cmp) {
-                src
-            } else {
-                old
-            }
-        }
-    }
+    };
 }
 
-/// The new 64-bit memory value of `op` applied to `old`.
-#[inline]
-pub fn apply64(op: AtomicOp, old: u64, src: u64, cmp: u64) -> u64 {
-    use AtomicOp::*;
-    match op {
-        Add => old.wrapping_add(src),
-        Sub => old.wrapping_sub(src),
-        Rsub => src.wrapping_sub(old),
-        MinI => (old as i64).min(src as i64) as u64,
-        MaxI => (old as i64).max(src as i64) as u64,
-        MinU => old.min(src),
-        MaxU => old.max(src),
-        And => old & src,
-        Or => old | src,
-        Xor => old ^ src,
-        Xchg => src,
-        CmpSwap => {
-            if old == cmp {
-                src
-            } else {
-                old
-            }
-        }
-        Inc => {
-            if old >= src {
-                0
-            } else {
-                old + 1
-            }
-        }
-        Dec => {
-            if old == 0 || old > src {
-                src
-            } else {
-                old - 1
-            }
-        }
-        CSub => old.saturating_sub(src),
-        MskOr => (old & !src) | cmp,
-        Wrap => {
-            if old >= src {
-                old - src
-            } else {
-                old.wrapping_add(cmp)
-            }
-        }
-        AddF => (f64::from_bits(old) + f64::from_bits(src)).to_bits(),
-        MinF => fmin64(old, src),
-        MaxF => fmax64(old, src),
-        CmpSwapF => {
-            if f64::from_bits(old) == f64::from_bits(cmp) {
-                src
-            } else {
-                old
-            }
-        }
-    }
-}
-
-// ISA: `MEM = src < tmp ? src : tmp` with a compare that "handles NaN": LLVM maps atomicrmw
-// fmin/fmax (minnum/maxnum semantics) onto these instructions, so a NaN operand yields the other.
-#[inline]
-fn fmin32(old: u32, src: u32) -> u32 {
-    let (o, s) = (f32::from_bits(old), f32::from_bits(src));
-    if o.is_nan() || s < o {
-        src
-    } else {
-        old
-    }
-}
-
-#[inline]
-fn fmax32(old: u32, src: u32) -> u32 {
-    let (o, s) = (f32::from_bits(old), f32::from_bits(src));
-    if o.is_nan() || s > o {
-        src
-    } else {
-        old
-    }
-}
-
-#[inline]
-fn fmin64(old: u64, src: u64) -> u64 {
-    let (o, s) = (f64::from_bits(old), f64::from_bits(src));
-    if o.is_nan() || s < o {
-        src
-    } else {
-        old
-    }
-}
-
-#[inline]
-fn fmax64(old: u64, src: u64) -> u64 {
-    let (o, s) = (f64::from_bits(old), f64::from_bits(src));
-    if o.is_nan() || s > o {
-        src
-    } else {
-        old
-    }
-}
+apply_fn!(
+    /// The new 32-bit memory value of `op` applied to `old` (pure ISA semantics).
+    apply32, u32, i32, f32
+);
+apply_fn!(
+    /// The new 64-bit memory value of `op` applied to `old`.
+    apply64, u64, i64, f64
+);
 
 /// One allocation: device range `[base, base + len)` backed by host bytes at `ptr`.
 #[derive(Debug)]
@@ -267,6 +197,52 @@ pub struct Region {
 // documentation), so sharing a Region between threads cannot cause a data race.
 unsafe impl Send for Region {}
 unsafe impl Sync for Region {}
+
+/// Defines `Region::atomic32`/`atomic64`: bounds and alignment checks, then a native host `fetch_*`
+/// where the ISA operation has one and a compare-exchange loop over `$apply` otherwise.
+macro_rules! atomic_fn {
+    ($(#[$doc:meta])* $name:ident, $n:literal, $u:ty, $i:ty, $au:ty, $ai:ty, $apply:ident) => {
+        $(#[$doc])*
+        #[inline]
+        pub fn $name(&self, addr: u64, op: AtomicOp, src: $u, cmp: $u) -> Result<$u, MemError> {
+            if !self.contains(addr, $n) {
+                return Err(MemError::OutOfBounds { addr, size: $n });
+            }
+            let p = self.at(addr);
+            if !addr.is_multiple_of($n) || !(p as usize).is_multiple_of($n) {
+                return Err(MemError::Misaligned { addr, size: $n });
+            }
+            // SAFETY: in bounds, aligned to the width, and this memory is only accessed atomically.
+            let a = unsafe { <$au>::from_ptr(p as *mut $u) };
+            let ai = unsafe { <$ai>::from_ptr(p as *mut $i) };
+            Ok(match op {
+                AtomicOp::Add => a.fetch_add(src, Relaxed),
+                AtomicOp::Sub => a.fetch_sub(src, Relaxed),
+                AtomicOp::And => a.fetch_and(src, Relaxed),
+                AtomicOp::Or => a.fetch_or(src, Relaxed),
+                AtomicOp::Xor => a.fetch_xor(src, Relaxed),
+                AtomicOp::Xchg => a.swap(src, Relaxed),
+                AtomicOp::MinU => a.fetch_min(src, Relaxed),
+                AtomicOp::MaxU => a.fetch_max(src, Relaxed),
+                AtomicOp::MinI => ai.fetch_min(src as $i, Relaxed) as $u,
+                AtomicOp::MaxI => ai.fetch_max(src as $i, Relaxed) as $u,
+                AtomicOp::CmpSwap => match a.compare_exchange(cmp, src, Relaxed, Relaxed) {
+                    Ok(v) | Err(v) => v,
+                },
+                _ => {
+                    let mut old = a.load(Relaxed);
+                    loop {
+                        let new = $apply(op, old, src, cmp);
+                        match a.compare_exchange_weak(old, new, Relaxed, Relaxed) {
+                            Ok(v) => break v,
+                            Err(v) => old = v,
+                        }
+                    }
+                }
+            })
+        }
+    };
+}
 
 impl Region {
     /// Device address of the first byte.
@@ -316,30 +292,21 @@ impl Region {
             return None;
         }
         let p = self.at(addr);
-        // SAFETY (all arms): in bounds (checked above), aligned (checked), accessed atomically.
-        unsafe {
-            match N {
-                2 if (p as usize).is_multiple_of(2) => {
-                    let v = AtomicU16::from_ptr(p as *mut u16)
+        // One host atomic for an aligned 2/4/8-byte access.
+        macro_rules! whole {
+            ($n:literal, $a:ty) => {
+                if N == $n && (p as usize).is_multiple_of($n) {
+                    // SAFETY: in bounds (checked above), aligned (checked), accessed atomically.
+                    let v = unsafe { <$a>::from_ptr(p as *mut _) }
                         .load(Relaxed)
                         .to_le_bytes();
                     return Some(std::array::from_fn(|i| v[i]));
                 }
-                4 if (p as usize).is_multiple_of(4) => {
-                    let v = AtomicU32::from_ptr(p as *mut u32)
-                        .load(Relaxed)
-                        .to_le_bytes();
-                    return Some(std::array::from_fn(|i| v[i]));
-                }
-                8 if (p as usize).is_multiple_of(8) => {
-                    let v = AtomicU64::from_ptr(p as *mut u64)
-                        .load(Relaxed)
-                        .to_le_bytes();
-                    return Some(std::array::from_fn(|i| v[i]));
-                }
-                _ => {}
-            }
+            };
         }
+        whole!(2, AtomicU16);
+        whole!(4, AtomicU32);
+        whole!(8, AtomicU64);
         Some(std::array::from_fn(|i| {
             self.byte(addr + i as u64).load(Relaxed)
         }))
@@ -352,30 +319,20 @@ impl Region {
             return false;
         }
         let p = self.at(addr);
-        // SAFETY (all arms): in bounds (checked above), aligned (checked), accessed atomically.
-        unsafe {
-            match N {
-                2 if (p as usize).is_multiple_of(2) => {
-                    let b: &[u8] = &bytes;
-                    let v = u16::from_le_bytes([b[0], b[1]]);
-                    AtomicU16::from_ptr(p as *mut u16).store(v, Relaxed);
+        // One host atomic for an aligned 2/4/8-byte access.
+        macro_rules! whole {
+            ($n:literal, $a:ty, $u:ty) => {
+                if N == $n && (p as usize).is_multiple_of($n) {
+                    let v = <$u>::from_le_bytes(std::array::from_fn(|i| bytes[i]));
+                    // SAFETY: in bounds (checked above), aligned (checked), accessed atomically.
+                    unsafe { <$a>::from_ptr(p as *mut _) }.store(v, Relaxed);
                     return true;
                 }
-                4 if (p as usize).is_multiple_of(4) => {
-                    let b: &[u8] = &bytes;
-                    let v = u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
-                    AtomicU32::from_ptr(p as *mut u32).store(v, Relaxed);
-                    return true;
-                }
-                8 if (p as usize).is_multiple_of(8) => {
-                    let mut b = [0u8; 8];
-                    b.copy_from_slice(&bytes[..8]);
-                    AtomicU64::from_ptr(p as *mut u64).store(u64::from_le_bytes(b), Relaxed);
-                    return true;
-                }
-                _ => {}
-            }
+            };
         }
+        whole!(2, AtomicU16, u16);
+        whole!(4, AtomicU32, u32);
+        whole!(8, AtomicU64, u64);
         for (i, b) in bytes.iter().enumerate() {
             self.byte(addr + i as u64).store(*b, Relaxed);
         }
@@ -402,84 +359,32 @@ impl Region {
         self.store::<8>(addr, v.to_le_bytes())
     }
 
-    /// 32-bit atomic `op` at `addr`; returns the previous value. The address must be 4-aligned.
-    #[inline]
-    pub fn atomic32(&self, addr: u64, op: AtomicOp, src: u32, cmp: u32) -> Result<u32, MemError> {
-        if !self.contains(addr, 4) {
-            return Err(MemError::OutOfBounds { addr, size: 4 });
-        }
-        let p = self.at(addr);
-        if !addr.is_multiple_of(4) || !(p as usize).is_multiple_of(4) {
-            return Err(MemError::Misaligned { addr, size: 4 });
-        }
-        // SAFETY: in bounds, 4-aligned, and this memory is only accessed atomically.
-        let a = unsafe { AtomicU32::from_ptr(p as *mut u32) };
-        let ai = unsafe { AtomicI32::from_ptr(p as *mut i32) };
-        Ok(match op {
-            AtomicOp::Add => a.fetch_add(src, Relaxed),
-            AtomicOp::Sub => a.fetch_sub(src, Relaxed),
-            AtomicOp::And => a.fetch_and(src, Relaxed),
-            AtomicOp::Or => a.fetch_or(src, Relaxed),
-            AtomicOp::Xor => a.fetch_xor(src, Relaxed),
-            AtomicOp::Xchg => a.swap(src, Relaxed),
-            AtomicOp::MinU => a.fetch_min(src, Relaxed),
-            AtomicOp::MaxU => a.fetch_max(src, Relaxed),
-            AtomicOp::MinI => ai.fetch_min(src as i32, Relaxed) as u32,
-            AtomicOp::MaxI => ai.fetch_max(src as i32, Relaxed) as u32,
-            AtomicOp::CmpSwap => match a.compare_exchange(cmp, src, Relaxed, Relaxed) {
-                Ok(v) | Err(v) => v,
-            },
-            _ => {
-                let mut old = a.load(Relaxed);
-                loop {
-                    let new = apply32(op, old, src, cmp);
-                    match a.compare_exchange_weak(old, new, Relaxed, Relaxed) {
-                        Ok(v) => break v,
-                        Err(v) => old = v,
-                    }
-                }
-            }
-        })
-    }
+    atomic_fn!(
+        /// 32-bit atomic `op` at `addr`; returns the previous value. The address must be 4-aligned.
+        atomic32, 4, u32, i32, AtomicU32, AtomicI32, apply32
+    );
+    atomic_fn!(
+        /// 64-bit atomic `op` at `addr`; returns the previous value. The address must be 8-aligned.
+        atomic64, 8, u64, i64, AtomicU64, AtomicI64, apply64
+    );
 
-    /// 64-bit atomic `op` at `addr`; returns the previous value. The address must be 8-aligned.
+    /// A 4-byte atomic on the low halves of `src`/`cmp` (old value zero-extended), or an 8-byte
+    /// one when `w64`.
     #[inline]
-    pub fn atomic64(&self, addr: u64, op: AtomicOp, src: u64, cmp: u64) -> Result<u64, MemError> {
-        if !self.contains(addr, 8) {
-            return Err(MemError::OutOfBounds { addr, size: 8 });
+    pub fn atomic(
+        &self,
+        addr: u64,
+        op: AtomicOp,
+        src: u64,
+        cmp: u64,
+        w64: bool,
+    ) -> Result<u64, MemError> {
+        if w64 {
+            self.atomic64(addr, op, src, cmp)
+        } else {
+            self.atomic32(addr, op, src as u32, cmp as u32)
+                .map(u64::from)
         }
-        let p = self.at(addr);
-        if !addr.is_multiple_of(8) || !(p as usize).is_multiple_of(8) {
-            return Err(MemError::Misaligned { addr, size: 8 });
-        }
-        // SAFETY: in bounds, 8-aligned, and this memory is only accessed atomically.
-        let a = unsafe { AtomicU64::from_ptr(p as *mut u64) };
-        let ai = unsafe { AtomicI64::from_ptr(p as *mut i64) };
-        Ok(match op {
-            AtomicOp::Add => a.fetch_add(src, Relaxed),
-            AtomicOp::Sub => a.fetch_sub(src, Relaxed),
-            AtomicOp::And => a.fetch_and(src, Relaxed),
-            AtomicOp::Or => a.fetch_or(src, Relaxed),
-            AtomicOp::Xor => a.fetch_xor(src, Relaxed),
-            AtomicOp::Xchg => a.swap(src, Relaxed),
-            AtomicOp::MinU => a.fetch_min(src, Relaxed),
-            AtomicOp::MaxU => a.fetch_max(src, Relaxed),
-            AtomicOp::MinI => ai.fetch_min(src as i64, Relaxed) as u64,
-            AtomicOp::MaxI => ai.fetch_max(src as i64, Relaxed) as u64,
-            AtomicOp::CmpSwap => match a.compare_exchange(cmp, src, Relaxed, Relaxed) {
-                Ok(v) | Err(v) => v,
-            },
-            _ => {
-                let mut old = a.load(Relaxed);
-                loop {
-                    let new = apply64(op, old, src, cmp);
-                    match a.compare_exchange_weak(old, new, Relaxed, Relaxed) {
-                        Ok(v) => break v,
-                        Err(v) => old = v,
-                    }
-                }
-            }
-        })
     }
 }
 
@@ -598,61 +503,62 @@ impl DeviceMemory {
         }
     }
 
+    /// Finds the region holding `[addr, addr + len)` and walks it in pieces: aligned 8-byte words
+    /// where possible, single bytes elsewhere. `f(region, offset, address, word)` handles one.
+    fn walk(
+        &self,
+        addr: u64,
+        len: u64,
+        mut f: impl FnMut(&Region, usize, u64, bool) -> Result<(), MemError>,
+    ) -> Result<(), MemError> {
+        let r = self.find(addr, len)?;
+        let mut i = 0;
+        while i < len {
+            let a = addr + i;
+            let word = a.is_multiple_of(8) && len - i >= 8;
+            f(r, i as usize, a, word)?;
+            i += if word { 8 } else { 1 };
+        }
+        Ok(())
+    }
+
     /// Copies device memory at `addr` into `out`.
     pub fn read(&self, addr: u64, out: &mut [u8]) -> Result<(), MemError> {
-        let r = self.find(addr, out.len() as u64)?;
-        let mut i = 0;
-        while i < out.len() {
-            let a = addr + i as u64;
-            if a.is_multiple_of(8) && out.len() - i >= 8 {
+        self.walk(addr, out.len() as u64, |r, i, a, word| {
+            if word {
                 let b = r
                     .load::<8>(a)
                     .ok_or(MemError::OutOfBounds { addr: a, size: 8 })?;
                 out[i..i + 8].copy_from_slice(&b);
-                i += 8;
             } else {
                 out[i] = r.byte(a).load(Relaxed);
-                i += 1;
             }
-        }
-        Ok(())
+            Ok(())
+        })
     }
 
     /// Copies `data` into device memory at `addr`.
     pub fn write(&self, addr: u64, data: &[u8]) -> Result<(), MemError> {
-        let r = self.find(addr, data.len() as u64)?;
-        let mut i = 0;
-        while i < data.len() {
-            let a = addr + i as u64;
-            if a.is_multiple_of(8) && data.len() - i >= 8 {
-                let mut b = [0u8; 8];
-                b.copy_from_slice(&data[i..i + 8]);
-                r.store::<8>(a, b);
-                i += 8;
+        self.walk(addr, data.len() as u64, |r, i, a, word| {
+            if word {
+                r.store::<8>(a, std::array::from_fn(|k| data[i + k]));
             } else {
                 r.byte(a).store(data[i], Relaxed);
-                i += 1;
             }
-        }
-        Ok(())
+            Ok(())
+        })
     }
 
     /// Sets `len` bytes at `addr` to `byte`.
     pub fn fill(&self, addr: u64, byte: u8, len: u64) -> Result<(), MemError> {
-        let r = self.find(addr, len)?;
-        let word = [byte; 8];
-        let mut i = 0;
-        while i < len {
-            let a = addr + i;
-            if a.is_multiple_of(8) && len - i >= 8 {
-                r.store::<8>(a, word);
-                i += 8;
+        self.walk(addr, len, |r, _, a, word| {
+            if word {
+                r.store::<8>(a, [byte; 8]);
             } else {
                 r.byte(a).store(byte, Relaxed);
-                i += 1;
             }
-        }
-        Ok(())
+            Ok(())
+        })
     }
 
     pub fn read_u32(&self, addr: u64) -> Result<u32, MemError> {

@@ -178,9 +178,10 @@ fn random_addresses_never_escape_the_sandbox() {
 
 #[test]
 fn host_mode_uses_host_addresses() {
-    let data = [0u32; 4];
-    let addr = data.as_ptr() as u64;
-    let _ = data.as_ptr().expose_provenance();
+    // Mutable and exposed through a `*mut`: the memory writes through the host address, which an
+    // immutable local would make undefined behaviour (release builds folded `data[1]` to 0).
+    let mut data = [0u32; 4];
+    let addr = data.as_mut_ptr().expose_provenance() as u64;
     // SAFETY: `data` outlives `m` and is only accessed through `m` meanwhile.
     let m = unsafe { DeviceMemory::host() };
     m.write_u32(addr + 4, 7).unwrap();
