@@ -458,7 +458,7 @@ pub fn init_wave(w: &mut Wave, l: &Launch, wg: [u32; 3], wave_idx: u32, n_waves:
     w.pc = l.entry;
     w.sgpr = [0; 128];
     w.scc = false;
-    w.vgpr.iter_mut().for_each(|v| *v = 0);
+    w.vgpr.fill(0);
     w.hw = Default::default();
     w.hw.mode = l.mode;
     w.wave_id = wave_idx;
@@ -570,15 +570,30 @@ pub fn init_wave(w: &mut Wave, l: &Launch, wg: [u32; 3], wave_idx: u32, n_waves:
     let lanes = if l.wave64 { 64 } else { 32 };
     let id_count = ((r2 >> rsrc2::ENABLE_VGPR_WORKITEM_ID_SHIFT) & 3).min(2) + 1;
     let mut exec = 0u64;
+    // Flat work-item index f = wave_idx * lanes + lane = x + items[0] * (y + items[1] * z);
+    // divide once for the first lane, then step x, y, z like an odometer.
+    let f0 = wave_idx * lanes;
+    let (mut x, mut y, mut z) = (
+        f0 % items[0],
+        (f0 / items[0]) % items[1],
+        f0 / (items[0] * items[1]),
+    );
     for lane in 0..lanes {
-        let f = wave_idx * lanes + lane;
-        if f >= n_items {
+        if f0 + lane >= n_items {
             break;
         }
         exec |= 1 << lane;
-        let x = f % items[0];
-        let y = (f / items[0]) % items[1];
-        let z = f / (items[0] * items[1]);
+        let (cx, cy, cz) = (x, y, z);
+        x += 1;
+        if x == items[0] {
+            x = 0;
+            y += 1;
+            if y == items[1] {
+                y = 0;
+                z += 1;
+            }
+        }
+        let (x, y, z) = (cx, cy, cz);
         let (y, z) = (
             if id_count >= 2 { y } else { 0 },
             if id_count >= 3 { z } else { 0 },
