@@ -112,25 +112,32 @@ impl Target {
     }
 }
 
-/// Per-instruction memory access state: the last allocation hit (so a wave whose lanes all hit one
-/// buffer does one bounds check per lane) and what errors should name.
-struct Mem<'a> {
+/// Allocation lookups of one memory instruction (FLAT/GLOBAL/SCRATCH here, buffers in
+/// `exec::buffer`): the last allocation hit is tried first, so a wave whose lanes all hit one
+/// buffer costs one bounds check per lane, and a miss is a `MemoryFault` naming the instruction.
+pub(crate) struct Regions<'a> {
     mem: &'a DeviceMemory,
     last: Option<&'a Region>,
     name: &'static str,
 }
 
-impl<'a> Mem<'a> {
-    fn new(mem: &'a DeviceMemory, inst: &Inst) -> Mem<'a> {
-        Mem {
+impl<'a> Regions<'a> {
+    pub(crate) fn new(mem: &'a DeviceMemory, inst: &Inst) -> Regions<'a> {
+        Regions {
             mem,
             last: None,
             name: op_name(inst),
         }
     }
 
+    /// The allocation holding `[addr, addr + n)`, or the fault of `lane`.
     #[inline]
-    fn region(&mut self, lane: usize, addr: u64, n: u64) -> Result<&'a Region, ExecError> {
+    pub(crate) fn region(
+        &mut self,
+        lane: usize,
+        addr: u64,
+        n: u64,
+    ) -> Result<&'a Region, ExecError> {
         if let Some(r) = self.last {
             if r.contains(addr, n) {
                 return Ok(r);
@@ -145,7 +152,7 @@ impl<'a> Mem<'a> {
         }
     }
 
-    fn fault(&self, lane: usize, addr: u64, n: u64) -> ExecError {
+    pub(crate) fn fault(&self, lane: usize, addr: u64, n: u64) -> ExecError {
         ExecError::MemoryFault {
             lane: lane as u32,
             addr,
@@ -153,7 +160,11 @@ impl<'a> Mem<'a> {
             kind: self.name,
         }
     }
+}
 
+/// FLAT and SCRATCH accesses through the allocation cache: private-segment translation and the
+/// per-target reads, writes and probes.
+impl Regions<'_> {
     /// Device address of private offset `off`..`off + n` of `lane`, checked against the lane's
     /// private segment (hardware does no range check; the sandbox faults instead of touching
     /// another wave's scratch).
@@ -241,7 +252,7 @@ impl<'a> Mem<'a> {
     }
 
     /// Checks that a write of `N` bytes to `t` by `lane` would succeed, doing the same
-    /// translations as [`Mem::write`] without writing (the first pass of a store, so a faulting
+    /// translations as [`Regions::write`] without writing (the first pass of a store, so a faulting
     /// instruction has no effect at all).
     #[inline]
     fn probe<const N: usize>(&mut self, w: &Wave, lane: usize, t: Target) -> Result<(), ExecError> {
@@ -269,7 +280,7 @@ impl<'a> Mem<'a> {
 
 /// Stores `bytes` to LDS dword by dword: an out-of-range part is dropped (seed 000).
 #[inline]
-fn lds_store_dwords(lds: &mut [u8], a: u64, bytes: &[u8]) {
+pub(crate) fn lds_store_dwords(lds: &mut [u8], a: u64, bytes: &[u8]) {
     for (k, chunk) in bytes.chunks(4).enumerate() {
         lds_store(lds, a.wrapping_add(4 * k as u64), chunk);
     }
@@ -327,35 +338,6 @@ fn global_addrs(w: &Wave, inst: &Inst, out: &mut [u64; LANES]) {
     }
 }
 
-/// The allocation holding `[a, a + n)`, trying the last one hit first.
-#[inline(always)]
-fn region_cached<'m>(
-    mem: &'m DeviceMemory,
-    last: &mut Option<&'m Region>,
-    inst: &Inst,
-    lane: usize,
-    a: u64,
-    n: u64,
-) -> Result<&'m Region, ExecError> {
-    if let Some(r) = *last {
-        if r.contains(a, n) {
-            return Ok(r);
-        }
-    }
-    match mem.find(a, n) {
-        Ok(r) => {
-            *last = Some(r);
-            Ok(r)
-        }
-        Err(_) => Err(ExecError::MemoryFault {
-            lane: lane as u32,
-            addr: a,
-            size: n as u32,
-            kind: op_name(inst),
-        }),
-    }
-}
-
 /// Where the active lanes' GLOBAL accesses go, found and checked before any lane is performed.
 // Lives on the stack for one instruction; boxing the per-lane table would allocate.
 #[allow(clippy::large_enum_variant)]
@@ -364,6 +346,36 @@ enum Plan<'m> {
     One(&'m Region),
     /// The allocation of each active lane (the lanes hit several allocations).
     PerLane([Option<&'m Region>; LANES]),
+}
+
+impl<'m> Plan<'m> {
+    /// Runs `f` for every active lane with its allocation, in lane order (the plan is matched
+    /// once, outside the lane loops).
+    #[inline(always)]
+    fn each(
+        &self,
+        exec: u64,
+        lanes: usize,
+        mut f: impl FnMut(usize, &'m Region) -> Result<(), ExecError>,
+    ) -> Result<(), ExecError> {
+        match self {
+            Plan::One(r) => {
+                for l in 0..lanes {
+                    if exec >> l & 1 != 0 {
+                        f(l, r)?;
+                    }
+                }
+            }
+            Plan::PerLane(regs) => {
+                for l in 0..lanes {
+                    if let Some(r) = regs[l] {
+                        f(l, r)?;
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
 }
 
 /// Applies the alignment mode to every lane's GLOBAL address (`addrs`, in place) and finds the
@@ -429,7 +441,7 @@ fn plan_global<'m>(
     }
     // Lane by lane, so the error names the lowest failing lane.
     let mut regs = [None; LANES];
-    let mut last = None;
+    let mut cache = Regions::new(mem, inst);
     for l in 0..lanes {
         if exec >> l & 1 == 0 {
             continue;
@@ -439,7 +451,7 @@ fn plan_global<'m>(
         if atomic && !a.is_multiple_of(n) {
             return Err(memviol(l, a, "misaligned atomic"));
         }
-        regs[l] = Some(region_cached(mem, &mut last, inst, l, a, n)?);
+        regs[l] = Some(cache.region(l, a, n)?);
     }
     Ok(Plan::PerLane(regs))
 }
@@ -459,23 +471,52 @@ fn count<const SEG: u8>(w: &mut Wave, returns: bool) {
     }
 }
 
-/// Places one lane's loaded bytes into the result rows.
+/// Little-endian dword `k` of loaded bytes.
 #[inline(always)]
-fn put_lane<const K: u8, const N: usize, const D: usize>(
+pub(crate) fn dword(b: &[u8], k: usize) -> u32 {
+    u32::from_le_bytes([b[4 * k], b[4 * k + 1], b[4 * k + 2], b[4 * k + 3]])
+}
+
+/// Places one lane's loaded bytes into the result rows (shared with the DS loads).
+#[inline(always)]
+pub(crate) fn put_lane<const K: u8, const N: usize, const D: usize>(
     rows: &mut [[u32; LANES]; D],
     l: usize,
     b: &[u8; N],
 ) {
     if N >= 4 {
         for k in 0..D {
-            rows[k][l] = u32::from_le_bytes([b[4 * k], b[4 * k + 1], b[4 * k + 2], b[4 * k + 3]]);
+            rows[k][l] = dword(b, k);
         }
     } else {
         rows[0][l] = extend::<K>(b);
     }
 }
 
-fn memviol(lane: usize, addr: u64, why: &'static str) -> ExecError {
+/// D16 loads write half of the destination VGPR: the loaded 16 bits go to the high half (`hi`)
+/// or the low half, and the other half keeps its `old` value (ISA 11.1 / 16.15 "D16" loads).
+#[inline(always)]
+pub(crate) fn merge_d16(row: &mut [u32; LANES], old: &[u32], hi: bool) {
+    for (r, &o) in row.iter_mut().zip(old) {
+        *r = if hi {
+            (o & 0xffff) | (*r << 16)
+        } else {
+            (o & 0xffff_0000) | (*r & 0xffff)
+        };
+    }
+}
+
+/// Merges a d16 load of kind `K` into the destination's `old` row (no-op for the other kinds).
+#[inline(always)]
+pub(crate) fn merge_d16_kind<const K: u8>(row: &mut [u32; LANES], old: &[u32]) {
+    if matches!(K, L_D16_U8 | L_D16_I8 | L_D16_B16) {
+        merge_d16(row, old, false);
+    } else if matches!(K, L_D16_HI_U8 | L_D16_HI_I8 | L_D16_HI_B16) {
+        merge_d16(row, old, true);
+    }
+}
+
+pub(crate) fn memviol(lane: usize, addr: u64, why: &'static str) -> ExecError {
     ExecError::MemViol {
         lane: lane as u32,
         addr,
@@ -536,7 +577,7 @@ fn targets<const SEG: u8>(
             for l in 0..LANES {
                 let v = if sve { lo[l] as i64 } else { 0 };
                 // ISA 11.2: the combined offset must not be negative; a negative one is outside
-                // the private segment, which `Mem::private` reports as a fault.
+                // the private segment, which `Regions::private` reports as a fault.
                 out[l] = Target::Private((base + v) as u64);
             }
         }
@@ -588,14 +629,10 @@ fn extend<const K: u8>(b: &[u8]) -> u32 {
     }
 }
 
-/// Writes `rows` to VGPRs starting at `dst` in the lanes of `mask` (range checked by the caller).
+/// Writes `rows` to VGPRs starting at `dst` in the lanes of `mask` (range checked by the caller;
+/// shared by the FLAT, DS and buffer loads).
 #[inline]
-pub(crate) fn write_rows<const D: usize>(
-    w: &mut Wave,
-    dst: u16,
-    rows: &[[u32; LANES]; D],
-    mask: u64,
-) {
+pub(crate) fn write_rows(w: &mut Wave, dst: u16, rows: &[[u32; LANES]], mask: u64) {
     let base = (dst - opnd::VGPR0) as usize;
     let full = mask == w.lane_mask();
     let n = w.lanes();
@@ -635,32 +672,18 @@ fn load<const SEG: u8, const K: u8, const N: usize, const D: usize>(
         global_addrs(w, inst, &mut addrs);
         let lanes = w.lanes();
         let n = N as u64;
-        match plan_global(ctx.mem, inst, mode, exec, lanes, &mut addrs, n, false)? {
-            Plan::One(r) => {
-                for l in 0..lanes {
-                    if exec >> l & 1 != 0 {
-                        let b = r
-                            .load::<N>(addrs[l])
-                            .ok_or_else(|| fault(inst, l, addrs[l], n))?;
-                        put_lane::<K, N, D>(&mut rows, l, &b);
-                    }
-                }
-            }
-            Plan::PerLane(regs) => {
-                for l in 0..lanes {
-                    if let Some(r) = regs[l] {
-                        let b = r
-                            .load::<N>(addrs[l])
-                            .ok_or_else(|| fault(inst, l, addrs[l], n))?;
-                        put_lane::<K, N, D>(&mut rows, l, &b);
-                    }
-                }
-            }
-        }
+        let plan = plan_global(ctx.mem, inst, mode, exec, lanes, &mut addrs, n, false)?;
+        plan.each(exec, lanes, |l, r| {
+            let b = r
+                .load::<N>(addrs[l])
+                .ok_or_else(|| fault(inst, l, addrs[l], n))?;
+            put_lane::<K, N, D>(&mut rows, l, &b);
+            Ok(())
+        })?;
     } else {
         let mut t = [Target::Global(0); LANES];
         targets::<SEG>(w, inst, &mut t)?;
-        let mut m = Mem::new(ctx.mem, inst);
+        let mut m = Regions::new(ctx.mem, inst);
         for l in 0..w.lanes() {
             if exec >> l & 1 == 0 {
                 continue;
@@ -670,18 +693,7 @@ fn load<const SEG: u8, const K: u8, const N: usize, const D: usize>(
             put_lane::<K, N, D>(&mut rows, l, &b);
         }
     }
-    if matches!(K, L_D16_U8 | L_D16_I8 | L_D16_B16) {
-        // d16: the low half is loaded, the high half of the VGPR is preserved.
-        let old = w.vrow((dst - opnd::VGPR0) as usize);
-        for l in 0..LANES {
-            rows[0][l] = (old[l] & 0xffff_0000) | (rows[0][l] & 0xffff);
-        }
-    } else if matches!(K, L_D16_HI_U8 | L_D16_HI_I8 | L_D16_HI_B16) {
-        let old = w.vrow((dst - opnd::VGPR0) as usize);
-        for l in 0..LANES {
-            rows[0][l] = (old[l] & 0xffff) | (rows[0][l] << 16);
-        }
-    }
+    merge_d16_kind::<K>(&mut rows[0], w.vrow((dst - opnd::VGPR0) as usize));
     write_rows(w, dst, &rows, exec);
     Ok(Flow::Next)
 }
@@ -696,7 +708,7 @@ pub(crate) const S_HI_B16: u8 = 4;
 /// The `N` bytes lane `l` stores from the data VGPR rows `src` (an out-of-range data VGPR
 /// reads VGPR0, seed 000, which `Wave::vrow` provides).
 #[inline(always)]
-fn store_bytes<const K: u8, const N: usize>(src: &[&[u32]; 4], l: usize) -> [u8; N] {
+pub(crate) fn store_bytes<const K: u8, const N: usize>(src: &[&[u32]; 4], l: usize) -> [u8; N] {
     let mut b = [0u8; N];
     if K == S_DWORDS {
         for k in 0..N / 4 {
@@ -731,29 +743,18 @@ fn store<const SEG: u8, const K: u8, const N: usize>(
     if SEG == GLOBAL {
         let mut addrs = [0u64; LANES];
         global_addrs(w, inst, &mut addrs);
-        match plan_global(
+        let plan = plan_global(
             ctx.mem, inst, mode, exec, lanes, &mut addrs, N as u64, false,
-        )? {
-            Plan::One(r) => {
-                for l in 0..lanes {
-                    if exec >> l & 1 != 0 {
-                        r.store::<N>(addrs[l], store_bytes::<K, N>(&src, l));
-                    }
-                }
-            }
-            Plan::PerLane(regs) => {
-                for l in 0..lanes {
-                    if let Some(r) = regs[l] {
-                        r.store::<N>(addrs[l], store_bytes::<K, N>(&src, l));
-                    }
-                }
-            }
-        }
+        )?;
+        plan.each(exec, lanes, |l, r| {
+            r.store::<N>(addrs[l], store_bytes::<K, N>(&src, l));
+            Ok(())
+        })?;
         return Ok(Flow::Next);
     }
     let mut t = [Target::Global(0); LANES];
     targets::<SEG>(w, inst, &mut t)?;
-    let mut m = Mem::new(ctx.mem, inst);
+    let mut m = Regions::new(ctx.mem, inst);
     for l in 0..lanes {
         if exec >> l & 1 != 0 {
             t[l] = align(mode, l, t[l], N as u64, false)?;
@@ -792,15 +793,7 @@ fn addtid<const STORE: bool>(w: &mut Wave, inst: &Inst, ctx: &mut Ctx) -> Result
     )?;
     let data = w.vrow((inst.src[1] - opnd::VGPR0) as usize);
     let mut row = [[0u32; LANES]; 1];
-    for l in 0..lanes {
-        let r = match &plan {
-            Plan::One(r) if exec >> l & 1 != 0 => *r,
-            Plan::PerLane(regs) => match regs[l] {
-                Some(r) => r,
-                None => continue,
-            },
-            _ => continue,
-        };
+    plan.each(exec, lanes, |l, r| {
         if STORE {
             r.store_u32(addrs[l], data[l]);
         } else {
@@ -808,7 +801,8 @@ fn addtid<const STORE: bool>(w: &mut Wave, inst: &Inst, ctx: &mut Ctx) -> Result
                 .load_u32(addrs[l])
                 .ok_or_else(|| fault(inst, l, addrs[l], 4))?;
         }
-    }
+        Ok(())
+    })?;
     if !STORE {
         write_rows(w, dst, &row, exec);
     }
@@ -909,34 +903,21 @@ fn atomic<const SEG: u8, const W64: bool>(
         let mut addrs = [0u64; LANES];
         global_addrs(w, inst, &mut addrs);
         let plan = plan_global(ctx.mem, inst, mode, exec, lanes, &mut addrs, size, true)?;
-        for l in 0..lanes {
-            let r = match &plan {
-                Plan::One(r) if exec >> l & 1 != 0 => *r,
-                Plan::PerLane(regs) => match regs[l] {
-                    Some(r) => r,
-                    None => continue,
-                },
-                _ => continue,
-            };
+        plan.each(exec, lanes, |l, r| {
             let (src, cmp) = operands(l);
             let a = addrs[l];
-            let res = if W64 {
-                r.atomic64(a, op, src, cmp)
-            } else {
-                r.atomic32(a, op, src as u32, cmp as u32).map(|v| v as u64)
-            };
             // Checked by `plan_global`; kept as errors rather than assumptions.
-            let old = res.map_err(|e| match e {
-                MemError::Misaligned { addr, .. } => memviol(l, addr, "misaligned atomic"),
-                _ => fault(inst, l, a, size),
-            })?;
+            let old = r
+                .atomic(a, op, src, cmp, W64)
+                .map_err(|e| atomic_error(e, l, || fault(inst, l, a, size)))?;
             rows[0][l] = old as u32;
             rows[1][l] = (old >> 32) as u32;
-        }
+            Ok(())
+        })?;
     } else {
         let mut t = [Target::Global(0); LANES];
         targets::<SEG>(w, inst, &mut t)?;
-        let mut m = Mem::new(ctx.mem, inst);
+        let mut m = Regions::new(ctx.mem, inst);
         for l in 0..lanes {
             if exec >> l & 1 != 0 {
                 t[l] = align(mode, l, t[l], size, true)?;
@@ -956,15 +937,8 @@ fn atomic<const SEG: u8, const W64: bool>(
             let old = match tl {
                 Target::Global(a) => {
                     let r = m.region(l, a, size)?;
-                    let res = if W64 {
-                        r.atomic64(a, op, src, cmp)
-                    } else {
-                        r.atomic32(a, op, src as u32, cmp as u32).map(|v| v as u64)
-                    };
-                    res.map_err(|e| match e {
-                        MemError::Misaligned { addr, .. } => memviol(l, addr, "misaligned atomic"),
-                        _ => m.fault(l, a, size),
-                    })?
+                    r.atomic(a, op, src, cmp, W64)
+                        .map_err(|e| atomic_error(e, l, || m.fault(l, a, size)))?
                 }
                 Target::Lds(a) => crate::exec::lds::lds_atomic(ctx.lds, a, op, src, cmp, W64),
                 Target::Private(_) => {
@@ -987,13 +961,19 @@ fn atomic<const SEG: u8, const W64: bool>(
         }
     }
     if rtn {
-        if W64 {
-            write_rows(w, dst, &rows, exec);
-        } else {
-            write_rows(w, dst, &[rows[0]], exec);
-        }
+        write_rows(w, dst, &rows[..dwords], exec);
     }
     Ok(Flow::Next)
+}
+
+/// The error of a host atomic the planning pass should have ruled out: MEMVIOL for a misaligned
+/// address, otherwise `fault` (the allocation's).
+#[cold]
+fn atomic_error(e: MemError, lane: usize, fault: impl FnOnce() -> ExecError) -> ExecError {
+    match e {
+        MemError::Misaligned { addr, .. } => memviol(lane, addr, "misaligned atomic"),
+        _ => fault(),
+    }
 }
 
 macro_rules! seg_handlers {

@@ -24,9 +24,10 @@
 
 use crate::decode::{iflags, opnd, Inst};
 use crate::exec::flat::{
-    align_mode, parse_atomic, write_rows, L_B128, L_B32, L_B64, L_B96, L_D16_B16, L_D16_HI_B16,
-    L_D16_HI_I8, L_D16_HI_U8, L_D16_I8, L_D16_U8, L_I16, L_I8, L_U16, L_U8, S_B16, S_B8, S_DWORDS,
-    S_HI_B16, S_HI_B8,
+    align_mode, dword, lds_store_dwords, memviol, merge_d16_kind, parse_atomic, put_lane,
+    store_bytes, write_rows, L_B128, L_B32, L_B64, L_B96, L_D16_B16, L_D16_HI_B16, L_D16_HI_I8,
+    L_D16_HI_U8, L_D16_I8, L_D16_U8, L_I16, L_I8, L_U16, L_U8, S_B16, S_B8, S_DWORDS, S_HI_B16,
+    S_HI_B8,
 };
 use crate::exec::operand::vdst_in_range;
 use crate::exec::{op_name, Ctx, ExecError, Flow, Handler};
@@ -72,8 +73,8 @@ pub(crate) fn lds_atomic(
             return 0;
         };
         let old = u64::from_le_bytes(b);
-        lds_store(lds, a, &apply64(op, old, src, cmp).to_le_bytes()[..4]);
-        lds_store(lds, a + 4, &apply64(op, old, src, cmp).to_le_bytes()[4..]);
+        // In range as a whole: the load above checked all 8 bytes.
+        lds_store_dwords(lds, a, &apply64(op, old, src, cmp).to_le_bytes());
         old
     } else {
         let Some(b) = lds_load::<4>(lds, a) else {
@@ -89,14 +90,6 @@ pub(crate) fn lds_atomic(
     }
 }
 
-fn memviol(lane: usize, addr: u32, why: &'static str) -> ExecError {
-    ExecError::MemViol {
-        lane: lane as u32,
-        addr: addr as u64,
-        why,
-    }
-}
-
 /// Seed 000's LDS address alignment for an element with local alignment `local` (a power of two).
 #[inline]
 fn lds_align(mode: u8, lane: usize, addr: u32, local: u32) -> Result<u32, ExecError> {
@@ -104,12 +97,12 @@ fn lds_align(mode: u8, lane: usize, addr: u32, local: u32) -> Result<u32, ExecEr
         align_mode::UNALIGNED => Ok(addr),
         align_mode::DWORD_STRICT if !addr.is_multiple_of(local.min(4)) => Err(memviol(
             lane,
-            addr,
+            addr as u64,
             "misaligned LDS access (DWORD_STRICT alignment mode)",
         )),
         align_mode::STRICT if !addr.is_multiple_of(local) => Err(memviol(
             lane,
-            addr,
+            addr as u64,
             "misaligned LDS access (STRICT alignment mode)",
         )),
         _ => Ok(addr & !(local - 1)),
@@ -120,8 +113,8 @@ fn lds_align(mode: u8, lane: usize, addr: u32, local: u32) -> Result<u32, ExecEr
 #[inline]
 fn lds_align_atomic(mode: u8, lane: usize, addr: u32, size: u32) -> Result<u32, ExecError> {
     let a = lds_align(mode, lane, addr, size)?;
-    if a % size != 0 {
-        return Err(memviol(lane, a, "misaligned LDS atomic"));
+    if !a.is_multiple_of(size) {
+        return Err(memviol(lane, a as u64, "misaligned LDS atomic"));
     }
     Ok(a)
 }
@@ -137,19 +130,65 @@ const fn local_align(n: usize) -> u32 {
     }
 }
 
+/// The start of every DS instruction: it counts in LGKM_CNT, the GDS bit is refused (not
+/// emulated), and an op returning `dwords` VGPRs (0: none) whose destination is out of range is
+/// nullified (seed 000). Ok(false): nullified, nothing more to do.
 #[inline]
-fn gds_check(inst: &Inst) -> Result<(), ExecError> {
+fn issue(w: &mut Wave, inst: &Inst, dwords: usize) -> Result<bool, ExecError> {
+    w.cnt.lgkm_issue();
     if inst.flags & iflags::GDS != 0 {
         return Err(ExecError::Unimplemented {
             name: op_name(inst),
         });
     }
-    Ok(())
+    Ok(dwords == 0 || vdst_in_range(w, inst.dst[0], dwords))
 }
 
 #[inline]
 fn vreg(code: u16) -> usize {
     (code - opnd::VGPR0) as usize
+}
+
+/// The lanes of `exec` among the wave's first `n`, in lane order.
+#[inline]
+fn active(n: usize, exec: u64) -> impl Iterator<Item = usize> {
+    (0..n).filter(move |&l| exec >> l & 1 != 0)
+}
+
+/// Every active lane's `J` aligned addresses, all computed before any lane is performed so a
+/// MEMVIOL in any lane leaves LDS untouched.
+#[inline]
+fn plan<const J: usize>(
+    w: &Wave,
+    exec: u64,
+    mut addrs: impl FnMut(usize) -> Result<[u32; J], ExecError>,
+) -> Result<[[u32; J]; LANES], ExecError> {
+    let mut out = [[0u32; J]; LANES];
+    for l in active(w.lanes(), exec) {
+        out[l] = addrs(l)?;
+    }
+    Ok(out)
+}
+
+/// The byte offsets of a 2addr op's two elements: offset0 and offset1 (8 bits each) times the
+/// element size `E` and `STRIDE` (1, or 64 for the stride64 forms).
+#[inline]
+fn offsets2<const E: usize, const STRIDE: u32>(inst: &Inst) -> [u32; 2] {
+    [
+        (inst.imm & 0xff) as u32 * E as u32 * STRIDE,
+        (inst.imm >> 8 & 0xff) as u32 * E as u32 * STRIDE,
+    ]
+}
+
+/// Data VGPR `r` (and `r + 1` when `w64`) of lane `l` as one value.
+#[inline]
+fn data64(w: &Wave, r: usize, l: usize, w64: bool) -> u64 {
+    let lo = w.vgpr_get(r, l) as u64;
+    if w64 {
+        lo | (w.vgpr_get(r + 1, l) as u64) << 32
+    } else {
+        lo
+    }
 }
 
 /// Single-address loads: `N` bytes into `D` VGPRs (d16 forms merge into half the VGPR).
@@ -158,49 +197,21 @@ fn ds_load<const K: u8, const N: usize, const D: usize>(
     inst: &Inst,
     ctx: &mut Ctx,
 ) -> Result<Flow, ExecError> {
-    w.cnt.lgkm_issue();
-    gds_check(inst)?;
-    let dst = inst.dst[0];
-    if !vdst_in_range(w, dst, D) {
+    if !issue(w, inst, D)? {
         return Ok(Flow::Next);
     }
+    let dst = inst.dst[0];
     let exec = w.exec();
     let mode = ctx.cfg.alignment_mode;
     let off = (inst.imm & 0xffff) as u32;
     let addr = w.vrow(vreg(inst.src[0]));
     let mut rows = [[0u32; LANES]; D];
-    for l in 0..w.lanes() {
-        if exec >> l & 1 == 0 {
-            continue;
-        }
+    for l in active(w.lanes(), exec) {
         let a = lds_align(mode, l, addr[l].wrapping_add(off), local_align(N))?;
         let b = lds_load::<N>(ctx.lds, a as u64).unwrap_or([0; N]);
-        if N >= 4 {
-            for k in 0..D {
-                rows[k][l] =
-                    u32::from_le_bytes([b[4 * k], b[4 * k + 1], b[4 * k + 2], b[4 * k + 3]]);
-            }
-        } else {
-            rows[0][l] = match K {
-                L_I8 => b[0] as i8 as i32 as u32,
-                L_D16_I8 | L_D16_HI_I8 => b[0] as i8 as i16 as u16 as u32,
-                L_I16 => i16::from_le_bytes([b[0], b[1]]) as i32 as u32,
-                _ if N == 2 => u16::from_le_bytes([b[0], b[1]]) as u32,
-                _ => b[0] as u32,
-            };
-        }
+        put_lane::<K, N, D>(&mut rows, l, &b);
     }
-    if matches!(K, L_D16_U8 | L_D16_I8 | L_D16_B16) {
-        let old = w.vrow(vreg(dst));
-        for l in 0..LANES {
-            rows[0][l] = (old[l] & 0xffff_0000) | (rows[0][l] & 0xffff);
-        }
-    } else if matches!(K, L_D16_HI_U8 | L_D16_HI_I8 | L_D16_HI_B16) {
-        let old = w.vrow(vreg(dst));
-        for l in 0..LANES {
-            rows[0][l] = (old[l] & 0xffff) | (rows[0][l] << 16);
-        }
-    }
+    merge_d16_kind::<K>(&mut rows[0], w.vrow(vreg(dst)));
     write_rows(w, dst, &rows, exec);
     Ok(Flow::Next)
 }
@@ -211,39 +222,20 @@ fn ds_store<const K: u8, const N: usize>(
     inst: &Inst,
     ctx: &mut Ctx,
 ) -> Result<Flow, ExecError> {
-    w.cnt.lgkm_issue();
-    gds_check(inst)?;
+    issue(w, inst, 0)?;
     let exec = w.exec();
     let mode = ctx.cfg.alignment_mode;
     let off = (inst.imm & 0xffff) as u32;
     let addr = w.vrow(vreg(inst.src[0]));
     let data = vreg(inst.src[1]);
-    // Every lane's address first: a MEMVIOL in any lane leaves LDS untouched.
-    let mut aligned = [0u32; LANES];
-    for l in 0..w.lanes() {
-        if exec >> l & 1 != 0 {
-            aligned[l] = lds_align(mode, l, addr[l].wrapping_add(off), local_align(N))?;
-        }
-    }
-    for l in 0..w.lanes() {
-        if exec >> l & 1 == 0 {
-            continue;
-        }
-        let a = aligned[l] as u64;
-        if K == S_DWORDS {
-            for k in 0..N / 4 {
-                let v = w.vgpr_get(data + k, l);
-                lds_store(ctx.lds, a + 4 * k as u64, &v.to_le_bytes());
-            }
-        } else {
-            let v = w.vgpr_get(data, l);
-            let v = if matches!(K, S_HI_B8 | S_HI_B16) {
-                v >> 16
-            } else {
-                v
-            };
-            lds_store(ctx.lds, a, &v.to_le_bytes()[..N]);
-        }
+    let aligned = plan(w, exec, |l| {
+        let a = addr[l].wrapping_add(off);
+        Ok([lds_align(mode, l, a, local_align(N))?])
+    })?;
+    // Out-of-range data VGPRs read VGPR0 (seed 000, `Wave::vrow`); dwords out of LDS are dropped.
+    let src: [&[u32]; 4] = std::array::from_fn(|k| w.vrow(data + k));
+    for l in active(w.lanes(), exec) {
+        lds_store_dwords(ctx.lds, aligned[l][0] as u64, &store_bytes::<K, N>(&src, l));
     }
     Ok(Flow::Next)
 }
@@ -254,25 +246,17 @@ fn ds_load2<const E: usize, const STRIDE: u32>(
     inst: &Inst,
     ctx: &mut Ctx,
 ) -> Result<Flow, ExecError> {
-    w.cnt.lgkm_issue();
-    gds_check(inst)?;
-    let dst = inst.dst[0];
     let dw = E / 4;
-    if !vdst_in_range(w, dst, 2 * dw) {
+    if !issue(w, inst, 2 * dw)? {
         return Ok(Flow::Next);
     }
+    let dst = inst.dst[0];
     let exec = w.exec();
     let mode = ctx.cfg.alignment_mode;
-    let offs = [
-        (inst.imm & 0xff) as u32 * E as u32 * STRIDE,
-        (inst.imm >> 8 & 0xff) as u32 * E as u32 * STRIDE,
-    ];
+    let offs = offsets2::<E, STRIDE>(inst);
     let addr = w.vrow(vreg(inst.src[0]));
     let mut rows = [[0u32; LANES]; 4];
-    for l in 0..w.lanes() {
-        if exec >> l & 1 == 0 {
-            continue;
-        }
+    for l in active(w.lanes(), exec) {
         let a0 = lds_align(mode, l, addr[l].wrapping_add(offs[0]), E as u32)? as u64;
         let a1 = lds_align(mode, l, addr[l].wrapping_add(offs[1]), E as u32)? as u64;
         // Seed 000: a multi-dword read with any part out of range returns zeros for the whole
@@ -281,17 +265,12 @@ fn ds_load2<const E: usize, const STRIDE: u32>(
             continue;
         };
         for (j, b) in [b0, b1].iter().enumerate() {
-            for k in 0..E / 4 {
-                rows[j * (E / 4) + k][l] =
-                    u32::from_le_bytes([b[4 * k], b[4 * k + 1], b[4 * k + 2], b[4 * k + 3]]);
+            for k in 0..dw {
+                rows[j * dw + k][l] = dword(b, k);
             }
         }
     }
-    if E == 8 {
-        write_rows(w, dst, &rows, exec);
-    } else {
-        write_rows(w, dst, &[rows[0], rows[1]], exec);
-    }
+    write_rows(w, dst, &rows[..2 * dw], exec);
     Ok(Flow::Next)
 }
 
@@ -301,35 +280,21 @@ fn ds_store2<const E: usize, const STRIDE: u32>(
     inst: &Inst,
     ctx: &mut Ctx,
 ) -> Result<Flow, ExecError> {
-    w.cnt.lgkm_issue();
-    gds_check(inst)?;
+    issue(w, inst, 0)?;
     let exec = w.exec();
     let mode = ctx.cfg.alignment_mode;
-    let offs = [
-        (inst.imm & 0xff) as u32 * E as u32 * STRIDE,
-        (inst.imm >> 8 & 0xff) as u32 * E as u32 * STRIDE,
-    ];
+    let offs = offsets2::<E, STRIDE>(inst);
     let addr = w.vrow(vreg(inst.src[0]));
+    let aligned = plan(w, exec, |l| {
+        let at = |j: usize| lds_align(mode, l, addr[l].wrapping_add(offs[j]), E as u32);
+        Ok([at(0)?, at(1)?])
+    })?;
     let data = [vreg(inst.src[1]), vreg(inst.src[2])];
-    // Every lane's two addresses first: a MEMVIOL in any lane leaves LDS untouched.
-    let mut aligned = [[0u32; 2]; LANES];
-    for l in 0..w.lanes() {
-        if exec >> l & 1 != 0 {
-            for j in 0..2 {
-                aligned[l][j] = lds_align(mode, l, addr[l].wrapping_add(offs[j]), E as u32)?;
-            }
-        }
-    }
-    for l in 0..w.lanes() {
-        if exec >> l & 1 == 0 {
-            continue;
-        }
+    let src: [[&[u32]; 4]; 2] = data.map(|d| std::array::from_fn(|k| w.vrow(d + k)));
+    for l in active(w.lanes(), exec) {
         for j in 0..2 {
-            let a = aligned[l][j] as u64;
-            for k in 0..E / 4 {
-                let v = w.vgpr_get(data[j] + k, l);
-                lds_store(ctx.lds, a + 4 * k as u64, &v.to_le_bytes());
-            }
+            let b = store_bytes::<S_DWORDS, E>(&src[j], l);
+            lds_store_dwords(ctx.lds, aligned[l][j] as u64, &b);
         }
     }
     Ok(Flow::Next)
@@ -353,49 +318,30 @@ fn ds_atomic<const W64: bool, const RTN: bool>(
     inst: &Inst,
     ctx: &mut Ctx,
 ) -> Result<Flow, ExecError> {
-    w.cnt.lgkm_issue();
-    gds_check(inst)?;
     let op = ds_atomic_op(inst.op);
-    let dst = inst.dst[0];
     let dw = if W64 { 2 } else { 1 };
-    if RTN && !vdst_in_range(w, dst, dw) {
+    if !issue(w, inst, if RTN { dw } else { 0 })? {
         return Ok(Flow::Next);
     }
+    let dst = inst.dst[0];
     let exec = w.exec();
     let mode = ctx.cfg.alignment_mode;
     let off = (inst.imm & 0xffff) as u32;
     let addr = w.vrow(vreg(inst.src[0]));
     let (d0, d1) = (vreg(inst.src[1]), vreg(inst.src[2]));
     let mut rows = [[0u32; LANES]; 2];
-    // Every lane's address first: a MEMVIOL in any lane leaves LDS untouched.
-    let mut aligned = [0u32; LANES];
-    for l in 0..w.lanes() {
-        if exec >> l & 1 != 0 {
-            aligned[l] = lds_align_atomic(mode, l, addr[l].wrapping_add(off), 4 * dw as u32)?;
-        }
-    }
-    for l in 0..w.lanes() {
-        if exec >> l & 1 == 0 {
-            continue;
-        }
-        let a = aligned[l] as u64;
-        let rd = |r: usize| {
-            if W64 {
-                w.vgpr_get(r, l) as u64 | (w.vgpr_get(r + 1, l) as u64) << 32
-            } else {
-                w.vgpr_get(r, l) as u64
-            }
-        };
-        let old = lds_atomic(ctx.lds, a, op, rd(d0), rd(d1), W64);
+    let aligned = plan(w, exec, |l| {
+        let a = addr[l].wrapping_add(off);
+        Ok([lds_align_atomic(mode, l, a, 4 * dw as u32)?])
+    })?;
+    for l in active(w.lanes(), exec) {
+        let (src, cmp) = (data64(w, d0, l, W64), data64(w, d1, l, W64));
+        let old = lds_atomic(ctx.lds, aligned[l][0] as u64, op, src, cmp, W64);
         rows[0][l] = old as u32;
         rows[1][l] = (old >> 32) as u32;
     }
     if RTN {
-        if W64 {
-            write_rows(w, dst, &rows, exec);
-        } else {
-            write_rows(w, dst, &[rows[0]], exec);
-        }
+        write_rows(w, dst, &rows[..dw], exec);
     }
     Ok(Flow::Next)
 }
@@ -406,74 +352,48 @@ fn ds_xchg2<const E: usize, const STRIDE: u32>(
     inst: &Inst,
     ctx: &mut Ctx,
 ) -> Result<Flow, ExecError> {
-    w.cnt.lgkm_issue();
-    gds_check(inst)?;
-    let dst = inst.dst[0];
     let dw = E / 4;
-    if !vdst_in_range(w, dst, 2 * dw) {
+    if !issue(w, inst, 2 * dw)? {
         return Ok(Flow::Next);
     }
+    let dst = inst.dst[0];
     let exec = w.exec();
     let mode = ctx.cfg.alignment_mode;
-    let offs = [
-        (inst.imm & 0xff) as u32 * E as u32 * STRIDE,
-        (inst.imm >> 8 & 0xff) as u32 * E as u32 * STRIDE,
-    ];
+    let offs = offsets2::<E, STRIDE>(inst);
     let addr = w.vrow(vreg(inst.src[0]));
     let data = [vreg(inst.src[1]), vreg(inst.src[2])];
     let mut rows = [[0u32; LANES]; 4];
-    // Every lane's two addresses first: a MEMVIOL in any lane leaves LDS untouched.
-    let mut aligned = [[0u32; 2]; LANES];
-    for l in 0..w.lanes() {
-        if exec >> l & 1 != 0 {
-            for j in 0..2 {
-                aligned[l][j] = lds_align_atomic(mode, l, addr[l].wrapping_add(offs[j]), E as u32)?;
-            }
-        }
-    }
-    for l in 0..w.lanes() {
-        if exec >> l & 1 == 0 {
-            continue;
-        }
+    let aligned = plan(w, exec, |l| {
+        let at = |j: usize| lds_align_atomic(mode, l, addr[l].wrapping_add(offs[j]), E as u32);
+        Ok([at(0)?, at(1)?])
+    })?;
+    for l in active(w.lanes(), exec) {
         for j in 0..2 {
-            let a = aligned[l][j] as u64;
-            let mut v = w.vgpr_get(data[j], l) as u64;
-            if E == 8 {
-                v |= (w.vgpr_get(data[j] + 1, l) as u64) << 32;
-            }
-            let old = lds_atomic(ctx.lds, a, AtomicOp::Xchg, v, 0, E == 8);
+            let v = data64(w, data[j], l, E == 8);
+            let old = lds_atomic(ctx.lds, aligned[l][j] as u64, AtomicOp::Xchg, v, 0, E == 8);
             rows[j * dw][l] = old as u32;
             if E == 8 {
                 rows[j * dw + 1][l] = (old >> 32) as u32;
             }
         }
     }
-    if E == 8 {
-        write_rows(w, dst, &rows, exec);
-    } else {
-        write_rows(w, dst, &[rows[0], rows[1]], exec);
-    }
+    write_rows(w, dst, &rows[..2 * dw], exec);
     Ok(Flow::Next)
 }
 
 /// `ds_condxchg32_rtn_b64`: two dwords at `(ADDR + offset) & ~7`; each is replaced by DATA's
 /// half with bit 31 cleared when that half's bit 31 is set; both old dwords are returned.
 fn ds_condxchg(w: &mut Wave, inst: &Inst, ctx: &mut Ctx) -> Result<Flow, ExecError> {
-    w.cnt.lgkm_issue();
-    gds_check(inst)?;
-    let dst = inst.dst[0];
-    if !vdst_in_range(w, dst, 2) {
+    if !issue(w, inst, 2)? {
         return Ok(Flow::Next);
     }
+    let dst = inst.dst[0];
     let exec = w.exec();
     let off = (inst.imm & 0xffff) as u32;
     let addr = vreg(inst.src[0]);
     let data = vreg(inst.src[1]);
     let mut rows = [[0u32; LANES]; 2];
-    for l in 0..w.lanes() {
-        if exec >> l & 1 == 0 {
-            continue;
-        }
+    for l in active(w.lanes(), exec) {
         let a0 = (w.vgpr_get(addr, l).wrapping_add(off) & !7) as u64;
         for k in 0..2 {
             let a = a0 + 4 * k as u64;
@@ -494,29 +414,20 @@ fn ds_addtid<const STORE: bool>(
     inst: &Inst,
     ctx: &mut Ctx,
 ) -> Result<Flow, ExecError> {
-    w.cnt.lgkm_issue();
-    gds_check(inst)?;
-    let dst = inst.dst[0];
-    if !STORE && !vdst_in_range(w, dst, 1) {
+    if !issue(w, inst, if STORE { 0 } else { 1 })? {
         return Ok(Flow::Next);
     }
+    let dst = inst.dst[0];
     let exec = w.exec();
     let mode = ctx.cfg.alignment_mode;
     let base = (inst.imm & 0xffff) as u32 + (w.m0() & 0xffff);
     let data = vreg(inst.src[1]);
     let mut row = [[0u32; LANES]; 1];
-    // Every lane's address first: a MEMVIOL in any lane leaves LDS untouched.
-    let mut aligned = [0u32; LANES];
-    for l in 0..w.lanes() {
-        if exec >> l & 1 != 0 {
-            aligned[l] = lds_align(mode, l, base + 4 * l as u32, 4)?;
-        }
-    }
-    for l in 0..w.lanes() {
-        if exec >> l & 1 == 0 {
-            continue;
-        }
-        let a = aligned[l] as u64;
+    let aligned = plan(w, exec, |l| {
+        Ok([lds_align(mode, l, base + 4 * l as u32, 4)?])
+    })?;
+    for l in active(w.lanes(), exec) {
+        let a = aligned[l][0] as u64;
         if STORE {
             lds_store(ctx.lds, a, &w.vgpr_get(data, l).to_le_bytes());
         } else {
@@ -536,18 +447,16 @@ fn ds_append<const CONSUME: bool>(
     inst: &Inst,
     ctx: &mut Ctx,
 ) -> Result<Flow, ExecError> {
-    w.cnt.lgkm_issue();
-    gds_check(inst)?;
-    let dst = inst.dst[0];
-    if !vdst_in_range(w, dst, 1) {
+    if !issue(w, inst, 1)? {
         return Ok(Flow::Next);
     }
+    let dst = inst.dst[0];
     let exec = w.exec();
     let addr = (w.m0() & 0xffff).wrapping_add((inst.imm & 0xffff) as u32);
     if !addr.is_multiple_of(4) {
         return Err(memviol(
             exec.trailing_zeros() as usize % 64,
-            addr,
+            addr as u64,
             "misaligned LDS atomic",
         ));
     }
@@ -565,12 +474,10 @@ fn ds_append<const CONSUME: bool>(
 /// `ds_swizzle_b32`: the ISA 16.15 pseudocode (FFT, rotate, quad-permute and bitmask modes), per
 /// 32-lane group; a source lane that is not in EXEC gives 0. The data comes from the ADDR VGPR.
 fn ds_swizzle(w: &mut Wave, inst: &Inst, _ctx: &mut Ctx) -> Result<Flow, ExecError> {
-    w.cnt.lgkm_issue();
-    gds_check(inst)?;
-    let dst = inst.dst[0];
-    if !vdst_in_range(w, dst, 1) {
+    if !issue(w, inst, 1)? {
         return Ok(Flow::Next);
     }
+    let dst = inst.dst[0];
     let exec = w.exec();
     let off = (inst.imm & 0xffff) as u32;
     let src = w.vrow(vreg(inst.src[0]));
@@ -619,12 +526,10 @@ fn ds_permute<const BACK: bool>(
     inst: &Inst,
     _ctx: &mut Ctx,
 ) -> Result<Flow, ExecError> {
-    w.cnt.lgkm_issue();
-    gds_check(inst)?;
-    let dst = inst.dst[0];
-    if !vdst_in_range(w, dst, 1) {
+    if !issue(w, inst, 1)? {
         return Ok(Flow::Next);
     }
+    let dst = inst.dst[0];
     let exec = w.exec();
     let off = (inst.imm & 0xffff) as u32;
     let addr = w.vrow(vreg(inst.src[0]));
