@@ -575,19 +575,39 @@ fn thread_cpu_time() -> Option<Duration> {
     Some(Duration::from_nanos(ns))
 }
 
-/// `WAVESIM_BENCH_ITERS=N`: instead of criterion, run each selected case N times on one thread
-/// and report the best wall time and the best CPU time of this thread per dispatch. CPU time is
-/// what to compare on a busy machine (other processes inflate wall time, not CPU time).
+/// CPU time of the whole process (all threads), from /proc/self/stat (Linux, clock ticks of
+/// 10 ms); None elsewhere.
+fn process_cpu_time() -> Option<Duration> {
+    let s = std::fs::read_to_string("/proc/self/stat").ok()?;
+    // Fields after the parenthesised command name start with the state (field 3); utime and
+    // stime are fields 14 and 15.
+    let rest = s.get(s.rfind(')')? + 2..)?;
+    let f: Vec<&str> = rest.split_whitespace().collect();
+    let ticks = f.get(11)?.parse::<u64>().ok()? + f.get(12)?.parse::<u64>().ok()?;
+    Some(Duration::from_millis(ticks * 10))
+}
+
+/// `WAVESIM_BENCH_ITERS=N`: instead of criterion, run each selected case N times and report the
+/// best wall time and the best CPU time of this thread per dispatch; rates use the CPU time.
+/// CPU time is what to compare on a busy machine (other processes inflate wall time, not CPU
+/// time). With `WAVESIM_BENCH_THREADS=T` (T > 1) the dispatches use T host threads, rates use
+/// the wall time, and the CPU column is the whole process's CPU time over the N dispatches
+/// divided by N (10 ms ticks), so CPU / wall shows how many threads actually ran.
 fn fixed_iterations(cases: &[(&str, Make)], iters: u32) {
+    let threads: usize = std::env::var("WAVESIM_BENCH_THREADS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(1);
     println!(
         "{:<18} {:>13} {:>13} {:>9} {:>9} {:>12} {:>12}",
         "kernel", "wave-instr", "lane-instr", "wall ms", "cpu ms", "wave-inst/s", "lane-inst/s"
     );
     for (_, make) in cases {
         let mut case = make();
-        case.dev.threads = 1;
+        case.dev.threads = threads;
         let stats = case.run_checked();
         let (mut wall, mut cpu) = (Duration::MAX, Duration::MAX);
+        let p0 = process_cpu_time();
         for _ in 0..iters {
             let (t0, c0) = (Instant::now(), thread_cpu_time());
             case.dispatch();
@@ -596,14 +616,24 @@ fn fixed_iterations(cases: &[(&str, Make)], iters: u32) {
                 cpu = cpu.min(b.saturating_sub(a));
             }
         }
-        let secs = if cpu == Duration::MAX { wall } else { cpu }.as_secs_f64();
+        let secs = if threads > 1 {
+            cpu = match (p0, process_cpu_time()) {
+                (Some(a), Some(b)) => b.saturating_sub(a) / iters.max(1),
+                _ => Duration::ZERO,
+            };
+            wall.as_secs_f64()
+        } else if cpu == Duration::MAX {
+            wall.as_secs_f64()
+        } else {
+            cpu.as_secs_f64()
+        };
         println!(
             "{:<18} {:>13} {:>13} {:>9.1} {:>9.1} {:>12.3e} {:>12.3e}",
             case.name,
             stats.wave_instructions,
             stats.lane_instructions,
             wall.as_secs_f64() * 1e3,
-            secs * 1e3,
+            cpu.as_secs_f64() * 1e3,
             stats.wave_instructions as f64 / secs,
             stats.lane_instructions as f64 / secs,
         );
