@@ -61,6 +61,7 @@ pub mod formats;
 pub mod resource;
 
 use crate::decode::{iflags, opnd, Inst};
+use crate::exec::flat::{align_mode, memviol, merge_d16, write_rows, Regions};
 use crate::exec::operand::{read_scalar, vdst_in_range};
 use crate::exec::{op_name, Ctx, ExecError, Flow, Handler};
 use crate::isa::{Op, Ty};
@@ -68,24 +69,15 @@ use crate::wave::{Wave, LANES};
 use address::{lane_addrs, Addresser, LaneAddr};
 use formats::{buf_fmt, one16, one32, pack, store_one, store_val, unpack16, unpack32, BufFmt};
 use resource::{sel, BufferResource};
-use wavesim_core::memory::{AtomicOp, DeviceMemory, MemError, Region};
-
-/// SH_MEM_CONFIG.alignment_mode values (seed 004, "Alignment").
-mod align_mode {
-    pub const DWORD: u8 = 0;
-    pub const DWORD_STRICT: u8 = 1;
-    pub const STRICT: u8 = 2;
-}
+use wavesim_core::memory::{AtomicOp, MemError, Region};
 
 /// Rows of lane values for up to 4 data VGPRs plus the TFE status VGPR.
 type Rows = [[u32; LANES]; 5];
 
-/// Memory access of one instruction: the last allocation hit (all lanes of a wave usually hit
-/// one buffer, so a lane costs one bounds check) and the first MEMVIOL seen.
+/// Memory access of one instruction: the allocation cache shared with FLAT (all lanes of a wave
+/// usually hit one buffer, so a lane costs one bounds check) and the first MEMVIOL seen.
 struct Mem<'a> {
-    mem: &'a DeviceMemory,
-    last: Option<&'a Region>,
-    name: &'static str,
+    at: Regions<'a>,
     viol: Option<ExecError>,
     /// Checking pass of a store or atomic: writes only find their allocation (or fault) and
     /// change nothing, so the performing pass that follows cannot fault half way.
@@ -95,9 +87,7 @@ struct Mem<'a> {
 impl<'a> Mem<'a> {
     fn new(ctx: &Ctx<'a>, inst: &Inst) -> Mem<'a> {
         Mem {
-            mem: ctx.mem,
-            last: None,
-            name: op_name(inst),
+            at: Regions::new(ctx.mem, inst),
             viol: None,
             dry: false,
         }
@@ -105,38 +95,18 @@ impl<'a> Mem<'a> {
 
     #[inline]
     fn region(&mut self, lane: usize, addr: u64, n: u64) -> Result<&'a Region, ExecError> {
-        if let Some(r) = self.last {
-            if r.contains(addr, n) {
-                return Ok(r);
-            }
-        }
-        match self.mem.find(addr, n) {
-            Ok(r) => {
-                self.last = Some(r);
-                Ok(r)
-            }
-            Err(_) => Err(self.fault(lane, addr, n)),
-        }
+        self.at.region(lane, addr, n)
     }
 
     fn fault(&self, lane: usize, addr: u64, n: u64) -> ExecError {
-        ExecError::MemoryFault {
-            lane: lane as u32,
-            addr,
-            size: n as u32,
-            kind: self.name,
-        }
+        self.at.fault(lane, addr, n)
     }
 
     /// Records a MEMVIOL (the first one is reported once the instruction is done).
     #[inline]
     fn memviol(&mut self, lane: usize, addr: u64, why: &'static str) {
         if self.viol.is_none() {
-            self.viol = Some(ExecError::MemViol {
-                lane: lane as u32,
-                addr,
-                why,
-            });
+            self.viol = Some(memviol(lane, addr, why));
         }
     }
 
@@ -208,16 +178,58 @@ impl<'a> Mem<'a> {
     }
 }
 
-/// The alignment a non-format access of `size` bytes needs in `mode`, and whether the DWORD mode
-/// forces it instead of faulting. Returns (required alignment, force).
-#[inline]
-fn plain_alignment(mode: u8, size: u64) -> (u64, bool) {
-    match mode {
-        align_mode::DWORD => (size.min(4), true),
-        align_mode::DWORD_STRICT => (size.min(4), false),
-        align_mode::STRICT => (size.next_power_of_two(), false),
-        _ => (1, false),
+/// The alignment rule of a non-format access: the alignment `need`ed, and whether the DWORD mode
+/// forces it by clearing low address bits instead of raising MEMVIOL.
+#[derive(Clone, Copy)]
+struct PlainAlign {
+    need: u64,
+    force: bool,
+}
+
+impl PlainAlign {
+    /// The rule for an access of `size` bytes in alignment `mode`.
+    #[inline]
+    fn new(mode: u8, size: u64) -> PlainAlign {
+        let (need, force) = match mode {
+            align_mode::DWORD => (size.min(4), true),
+            align_mode::DWORD_STRICT => (size.min(4), false),
+            align_mode::STRICT => (size.next_power_of_two(), false),
+            _ => (1, false),
+        };
+        PlainAlign { need, force }
     }
+
+    /// Whether an access starting at `start` may proceed; a misaligned one in a strict mode is
+    /// recorded as the lane's MEMVIOL (seed 004: it loads 0 / stores nothing) and may not.
+    #[inline]
+    fn check(self, m: &mut Mem, lane: usize, start: u64, why: &'static str) -> bool {
+        if !self.force && !start.is_multiple_of(self.need) {
+            m.memviol(lane, start, why);
+            return false;
+        }
+        true
+    }
+
+    /// The address a part at `ad` uses (DWORD mode clears the bits below the alignment).
+    #[inline]
+    fn apply(self, ad: u64) -> u64 {
+        if self.force {
+            ad & !(self.need - 1)
+        } else {
+            ad
+        }
+    }
+}
+
+/// Which of the `n` dwords of a B32..B128 access are in range (seed 004 checks each dword on its
+/// own), or None when none is (the lane then touches no memory).
+#[inline]
+fn dwords_in_range(s: &Setup, a: LaneAddr, n: u8) -> Option<[bool; 4]> {
+    let mut inr = [false; 4];
+    for (k, f) in inr.iter_mut().enumerate().take(n as usize) {
+        *f = !s.at.out_of_range(a, 4 * k as u64, 4);
+    }
+    inr.contains(&true).then_some(inr)
 }
 
 /// The V#, the addressing state and every lane's index/offset, or None when the instruction is
@@ -243,27 +255,6 @@ fn setup(w: &Wave, inst: &Inst) -> Result<Option<Setup>, ExecError> {
     let mut lanes = [LaneAddr::default(); LANES];
     lane_addrs(w, inst, rsrc.add_tid, &mut lanes);
     Ok(Some(Setup { rsrc, at, lanes }))
-}
-
-/// Writes `regs` rows to the VGPRs from `dst` in the lanes of `exec` (range checked already).
-fn write_rows(w: &mut Wave, dst: u16, rows: &Rows, regs: usize, exec: u64) {
-    let base = (dst - opnd::VGPR0) as usize;
-    let n = w.lanes();
-    let full = exec == w.lane_mask();
-    for (k, vals) in rows.iter().enumerate().take(regs) {
-        let Some(row) = w.vrow_mut(base + k) else {
-            return;
-        };
-        if full {
-            row[..n].copy_from_slice(&vals[..n]);
-        } else {
-            for l in 0..n {
-                if exec >> l & 1 != 0 {
-                    row[l] = vals[l];
-                }
-            }
-        }
-    }
 }
 
 /// The TFE status VGPR index within the destination, if TFE is set.
@@ -333,9 +324,10 @@ fn load(w: &mut Wave, inst: &Inst, ctx: &mut Ctx, kind: Ld) -> Result<Flow, Exec
     };
     let exec = w.exec();
     let size = kind.size();
-    let (need, force) = plain_alignment(ctx.cfg.alignment_mode, size);
+    let align = PlainAlign::new(ctx.cfg.alignment_mode, size);
     let mut m = Mem::new(ctx, inst);
     let mut rows: Rows = [[0; LANES]; 5];
+    const WHY: &str = "misaligned buffer load";
     for l in 0..w.lanes() {
         if exec >> l & 1 == 0 {
             continue;
@@ -343,26 +335,15 @@ fn load(w: &mut Wave, inst: &Inst, ctx: &mut Ctx, kind: Ld) -> Result<Flow, Exec
         let a = s.lanes[l];
         match kind {
             Ld::Dw(n) => {
-                // Each dword is range-checked on its own (seed 004: B64/B96/B128).
-                let mut inr = [false; 4];
-                for (k, f) in inr.iter_mut().enumerate().take(n as usize) {
-                    *f = !s.at.out_of_range(a, 4 * k as u64, 4);
-                }
-                if !inr.iter().any(|&f| f) {
+                let Some(inr) = dwords_in_range(&s, a, n) else {
                     continue;
-                }
-                let start = s.at.addr(a, 0);
-                if !force && start % need != 0 {
-                    m.memviol(l, start, "misaligned buffer load");
+                };
+                if !align.check(&mut m, l, s.at.addr(a, 0), WHY) {
                     continue;
                 }
                 for (k, row) in rows.iter_mut().enumerate().take(n as usize) {
                     if inr[k] {
-                        let mut ad = s.at.addr(a, 4 * k as u64);
-                        if force {
-                            ad &= !(need - 1);
-                        }
-                        row[l] = m.read_u32(l, ad)?;
+                        row[l] = m.read_u32(l, align.apply(s.at.addr(a, 4 * k as u64)))?;
                     }
                 }
             }
@@ -370,13 +351,11 @@ fn load(w: &mut Wave, inst: &Inst, ctx: &mut Ctx, kind: Ld) -> Result<Flow, Exec
                 if s.at.out_of_range(a, 0, size) {
                     continue;
                 }
-                let mut ad = s.at.addr(a, 0);
-                if force {
-                    ad &= !(need - 1);
-                } else if ad % need != 0 {
-                    m.memviol(l, ad, "misaligned buffer load");
+                let ad = s.at.addr(a, 0);
+                if !align.check(&mut m, l, ad, WHY) {
                     continue;
                 }
+                let ad = align.apply(ad);
                 let raw = if size == 1 {
                     m.read::<1>(l, ad)?[0] as u32
                 } else {
@@ -389,20 +368,12 @@ fn load(w: &mut Wave, inst: &Inst, ctx: &mut Ctx, kind: Ld) -> Result<Flow, Exec
     // D16: merge into the half being loaded, keeping the other half.
     let old = w.vrow((dst - opnd::VGPR0) as usize);
     match kind {
-        Ld::D16U8 | Ld::D16I8 | Ld::D16B16 => {
-            for (r, &o) in rows[0].iter_mut().zip(old) {
-                *r = (o & 0xffff_0000) | (*r & 0xffff);
-            }
-        }
-        Ld::D16HiU8 | Ld::D16HiI8 | Ld::D16HiB16 => {
-            for (r, &o) in rows[0].iter_mut().zip(old) {
-                *r = (o & 0xffff) | (*r << 16);
-            }
-        }
+        Ld::D16U8 | Ld::D16I8 | Ld::D16B16 => merge_d16(&mut rows[0], old, false),
+        Ld::D16HiU8 | Ld::D16HiI8 | Ld::D16HiB16 => merge_d16(&mut rows[0], old, true),
         _ => {}
     }
     // TFE: status 0 (the fetch completed) in the VGPR after the data; rows[regs] is all zero.
-    write_rows(w, dst, &rows, regs + tfe, exec);
+    write_rows(w, dst, &rows[..regs + tfe], exec);
     finish(m)
 }
 
@@ -428,8 +399,9 @@ fn store(w: &mut Wave, inst: &Inst, ctx: &mut Ctx, kind: St) -> Result<Flow, Exe
         St::B16 | St::HiB16 => 2,
         St::Dw(n) => 4 * n as u64,
     };
-    let (need, force) = plain_alignment(ctx.cfg.alignment_mode, size);
+    let align = PlainAlign::new(ctx.cfg.alignment_mode, size);
     let mut m = Mem::new(ctx, inst);
+    const WHY: &str = "misaligned buffer store";
     // Two passes over the lanes: the first finds every access's allocation and writes nothing,
     // so a fault in any lane leaves memory untouched; the second performs the stores.
     for dry in [true, false] {
@@ -442,24 +414,15 @@ fn store(w: &mut Wave, inst: &Inst, ctx: &mut Ctx, kind: St) -> Result<Flow, Exe
             let v0 = w.vgpr_get(vdata, l);
             match kind {
                 St::Dw(n) => {
-                    let mut inr = [false; 4];
-                    for (k, f) in inr.iter_mut().enumerate().take(n as usize) {
-                        *f = !s.at.out_of_range(a, 4 * k as u64, 4);
-                    }
-                    if !inr.iter().any(|&f| f) {
+                    let Some(inr) = dwords_in_range(&s, a, n) else {
                         continue;
-                    }
-                    let start = s.at.addr(a, 0);
-                    if !force && start % need != 0 {
-                        m.memviol(l, start, "misaligned buffer store");
+                    };
+                    if !align.check(&mut m, l, s.at.addr(a, 0), WHY) {
                         continue;
                     }
                     for (k, &inside) in inr.iter().enumerate().take(n as usize) {
                         if inside {
-                            let mut ad = s.at.addr(a, 4 * k as u64);
-                            if force {
-                                ad &= !(need - 1);
-                            }
+                            let ad = align.apply(s.at.addr(a, 4 * k as u64));
                             // Out-of-range source VGPRs read VGPR0 one by one (seed 000).
                             let v = w.vgpr_get(vdata + k, l);
                             m.write::<4>(l, ad, v.to_le_bytes())?;
@@ -470,13 +433,11 @@ fn store(w: &mut Wave, inst: &Inst, ctx: &mut Ctx, kind: St) -> Result<Flow, Exe
                     if s.at.out_of_range(a, 0, size) {
                         continue;
                     }
-                    let mut ad = s.at.addr(a, 0);
-                    if force {
-                        ad &= !(need - 1);
-                    } else if ad % need != 0 {
-                        m.memviol(l, ad, "misaligned buffer store");
+                    let ad = s.at.addr(a, 0);
+                    if !align.check(&mut m, l, ad, WHY) {
                         continue;
                     }
+                    let ad = align.apply(ad);
                     match kind {
                         St::B8 => m.write::<1>(l, ad, [v0 as u8])?,
                         St::HiB8 => m.write::<1>(l, ad, [(v0 >> 16) as u8])?,
@@ -643,7 +604,7 @@ fn load_format(w: &mut Wave, inst: &Inst, ctx: &mut Ctx, fo: Fo) -> Result<Flow,
             }
         }
     }
-    write_rows(w, dst, &rows, regs + tfe, exec);
+    write_rows(w, dst, &rows[..regs + tfe], exec);
     finish(m)
 }
 
@@ -766,36 +727,26 @@ fn atomic(
             if dry {
                 continue;
             }
-            let get = |k: usize| w.vgpr_get(vd + k, l);
-            let res = if w64 {
-                let src = get(0) as u64 | (get(1) as u64) << 32;
-                let c = if cmp {
-                    get(2) as u64 | (get(3) as u64) << 32
-                } else {
-                    0
-                };
-                r.atomic64(ad, op, src, c).map(|old| {
-                    rows[0][l] = old as u32;
-                    rows[1][l] = (old >> 32) as u32;
-                })
+            // {src, cmp}: one or two VGPRs each.
+            let get = |k: usize| w.vgpr_get(vd + k, l) as u64;
+            let (src, c) = if w64 {
+                let c = if cmp { get(2) | get(3) << 32 } else { 0 };
+                (get(0) | get(1) << 32, c)
             } else {
-                let c = if cmp { get(1) } else { 0 };
-                r.atomic32(ad, op, get(0), c).map(|old| rows[0][l] = old)
+                (get(0), if cmp { get(1) } else { 0 })
             };
-            if let Err(e) = res {
-                return Err(match e {
-                    MemError::Misaligned { addr, .. } => ExecError::MemViol {
-                        lane: l as u32,
-                        addr,
-                        why: "misaligned buffer atomic",
-                    },
-                    _ => m.fault(l, ad, size),
-                });
+            let old = r.atomic(ad, op, src, c, w64).map_err(|e| match e {
+                MemError::Misaligned { addr, .. } => memviol(l, addr, "misaligned buffer atomic"),
+                _ => m.fault(l, ad, size),
+            })?;
+            rows[0][l] = old as u32;
+            if w64 {
+                rows[1][l] = (old >> 32) as u32;
             }
         }
     }
     if rtn {
-        write_rows(w, vdata, &rows, dregs, exec);
+        write_rows(w, vdata, &rows[..dregs], exec);
     }
     finish(m)
 }
