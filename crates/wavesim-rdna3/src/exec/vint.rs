@@ -331,22 +331,25 @@ fn mad64(w: &mut Wave, i: &Inst, signed: bool) -> R {
     // Only the wave's lanes: the 128-bit lane math does not vectorise, and wave32 would
     // otherwise compute 32 results that are never written.
     for l in 0..w.lanes() {
+        // The 65-bit result in 64-bit arithmetic: the 32x32 product always fits in 64 bits,
+        // so the 65th bit comes from the add alone.
         let (lo, bit64) = if signed {
-            let r = (a[l] as i32 as i128) * (b[l] as i32 as i128) + c[l] as i64 as i128;
-            let lo = if i.clamp {
-                r.clamp(i64::MIN as i128, i64::MAX as i128) as u64
-            } else {
-                r as u64
+            let p = a[l] as i32 as i64 * b[l] as i32 as i64;
+            let c = c[l] as i64;
+            let (sum, ov) = p.overflowing_add(c);
+            // On overflow p and c have the same sign, which is the sign of the true sum; bit 64
+            // of the 65-bit two's complement result is that sign.
+            let neg = if ov { c < 0 } else { sum < 0 };
+            let lo = match (i.clamp && ov, c < 0) {
+                (true, true) => i64::MIN,
+                (true, false) => i64::MAX,
+                (false, _) => sum,
             };
-            (lo, (r as u128 >> 64) & 1 == 1)
+            (lo as u64, neg)
         } else {
-            let r = (a[l] as u128) * (b[l] as u128) + c[l] as u128;
-            let lo = if i.clamp && r > u64::MAX as u128 {
-                u64::MAX
-            } else {
-                r as u64
-            };
-            (lo, r >> 64 != 0)
+            let p = a[l] as u64 * b[l] as u64;
+            let (lo, carry) = p.overflowing_add(c[l]);
+            (if i.clamp && carry { u64::MAX } else { lo }, carry)
         };
         d[l] = lo;
         co |= (bit64 as u64) << l;
