@@ -565,18 +565,25 @@ fn valid_sdst(code: u16, dwords: u8) -> bool {
     }
 }
 
+/// Sets the scalar destination `code` (aligned to the op's `dst[0]` width), or returns false when
+/// it is not a valid destination of that width.
+fn set_sdst(i: &mut Inst, code: u16) -> bool {
+    let n = dw(i.op.sig().dst[0]);
+    if !valid_sdst(code, n) {
+        return false;
+    }
+    i.dst[0] = align_sreg(code, n);
+    true
+}
+
 fn decode_sop1(w: &Words, w0: u32, lk: &Lookup) -> Result<Option<Inst>, DecodeError> {
     let Some(op) = lk.find(Fmt::Sop1, bits(w0, 15, 8)) else {
         return Ok(None);
     };
     let mut i = Inst::new(op, Enc::Sop1, 4);
     let sig = *op.sig();
-    let d = bits(w0, 22, 16) as u16;
-    if sig.dst[0] != Ty::None {
-        if !valid_sdst(d, dw(sig.dst[0])) {
-            return Ok(None);
-        }
-        i.dst[0] = align_sreg(d, dw(sig.dst[0]));
+    if sig.dst[0] != Ty::None && !set_sdst(&mut i, bits(w0, 22, 16) as u16) {
+        return Ok(None);
     }
     if sig.src[0] == Ty::Sendmsg {
         i.imm = bits(w0, 7, 0) as i32;
@@ -592,12 +599,9 @@ fn decode_sop2(w: &Words, w0: u32, lk: &Lookup) -> Result<Option<Inst>, DecodeEr
         return Ok(None);
     };
     let mut i = Inst::new(op, Enc::Sop2, 4);
-    let sig = *op.sig();
-    let d = bits(w0, 22, 16) as u16;
-    if !valid_sdst(d, dw(sig.dst[0])) {
+    if !set_sdst(&mut i, bits(w0, 22, 16) as u16) {
         return Ok(None);
     }
-    i.dst[0] = align_sreg(d, dw(sig.dst[0]));
     if !scalar_srcs(&mut i, &[bits(w0, 7, 0) as u16, bits(w0, 15, 8) as u16]) {
         return Ok(None);
     }
@@ -626,10 +630,9 @@ fn decode_sopk(w: &Words, w0: u32, lk: &Lookup) -> Result<Option<Inst>, DecodeEr
     let r = bits(w0, 22, 16) as u16;
     i.imm = sext(w0 & 0xffff, 16);
     if sig.dst[0] != Ty::None {
-        if !valid_sdst(r, dw(sig.dst[0])) {
+        if !set_sdst(&mut i, r) {
             return Ok(None);
         }
-        i.dst[0] = align_sreg(r, dw(sig.dst[0]));
     } else if matches!(sig.src[0], Ty::Hwreg) {
         // s_setreg_b32 hwreg, sdata / s_setreg_imm32_b32 hwreg, literal.
         if op == Op::S_SETREG_IMM32_B32 {
@@ -670,11 +673,7 @@ fn decode_smem(w: &Words, w0: u32, lk: &Lookup) -> Result<Option<Inst>, DecodeEr
     let sig = *op.sig();
     let sdata = bits(w0, 12, 6) as u16;
     if sig.dst[0] != Ty::None {
-        if !valid_sdst(sdata, dw(sig.dst[0])) {
-            return Ok(None);
-        }
-        i.dst[0] = align_sreg(sdata, dw(sig.dst[0]));
-        if !sreg_fits(i.dst[0], dw(sig.dst[0])) {
+        if !set_sdst(&mut i, sdata) || !sreg_fits(i.dst[0], dw(sig.dst[0])) {
             return Ok(None);
         }
     } else {
@@ -946,11 +945,7 @@ fn decode_vop3(w: &Words, w0: u32, lk: &Lookup) -> Result<Option<Inst>, DecodeEr
         i.op_sel = bits(w0, 14, 11) as u8;
     }
     i.clamp = w0 & (1 << 15) != 0;
-    let raw = [
-        bits(w1, 8, 0) as u16,
-        bits(w1, 17, 9) as u16,
-        bits(w1, 26, 18) as u16,
-    ];
+    let raw = src_fields(w1);
     i.omod = bits(w1, 28, 27) as u8;
     i.neg = bits(w1, 31, 29) as u8;
     // Destination: VOPC writes a lane mask from the vdst field; v_readlane writes an SGPR.
@@ -975,15 +970,8 @@ fn decode_vop3(w: &Words, w0: u32, lk: &Lookup) -> Result<Option<Inst>, DecodeEr
     if sd && sig.dst[1] == Ty::Mask && !valid_sdst(i.dst[1], 1) {
         return Ok(None);
     }
-    // Unused source fields must be zero.
-    for (k, &c) in raw.iter().enumerate() {
-        if k >= n {
-            if c != 0 {
-                return Ok(None);
-            }
-        } else {
-            i.src[k] = c;
-        }
+    if !take_srcs(&mut i, &raw, n) {
+        return Ok(None);
     }
     let m = vop3_mods(op);
     if !vop3_check_mods(&i, &m, sd) {
@@ -997,16 +985,7 @@ fn decode_vop3(w: &Words, w0: u32, lk: &Lookup) -> Result<Option<Inst>, DecodeEr
         if m.ign_mods && !matches!(op, Op::V_PERMLANE16_B32 | Op::V_PERMLANEX16_B32) {
             i.neg = bits(w1, 31, 29) as u8 & ((1u8 << n) - 1);
         }
-        decode_dpp(&mut i, raw[0], w.get(2)?, false);
-        for k in 1..n {
-            if !valid_vsrc(i.src[k], dw(sig.src[k])) {
-                return Ok(None);
-            }
-        }
-        // LLVM 19 also decodes a literal constant in src1/src2 of the VOP3 DPP forms (it
-        // follows the DPP dword).
-        take_literal(w, &mut i, 3)?;
-        return Ok(Some(i));
+        return vop3_dpp(w, i, raw[0], n);
     }
     for k in 0..n {
         if !valid_vsrc(i.src[k], dw(sig.src[k])) {
@@ -1020,6 +999,46 @@ fn decode_vop3(w: &Words, w0: u32, lk: &Lookup) -> Result<Option<Inst>, DecodeEr
         return Ok(None);
     }
     take_literal(w, &mut i, 2)?;
+    Ok(Some(i))
+}
+
+/// The three 9-bit source fields of a VOP3/VOP3P second dword.
+fn src_fields(w1: u32) -> [u16; 3] {
+    [
+        bits(w1, 8, 0) as u16,
+        bits(w1, 17, 9) as u16,
+        bits(w1, 26, 18) as u16,
+    ]
+}
+
+/// The `n` source fields of a VOP3/VOP3P word: the op's sources are taken as they are, and the
+/// fields of sources it does not have must be zero (false otherwise).
+fn take_srcs(i: &mut Inst, raw: &[u16; 3], n: usize) -> bool {
+    for (k, &c) in raw.iter().enumerate() {
+        if k >= n {
+            if c != 0 {
+                return false;
+            }
+        } else {
+            i.src[k] = c;
+        }
+    }
+    true
+}
+
+/// The rest of a VOP3/VOP3P DPP form (src0 field `sel`, `n` sources): the DPP dword, valid
+/// src1/src2, and an optional literal after the DPP dword.
+fn vop3_dpp(w: &Words, mut i: Inst, sel: u16, n: usize) -> Result<Option<Inst>, DecodeError> {
+    let sig = *i.op.sig();
+    decode_dpp(&mut i, sel, w.get(2)?, false);
+    for k in 1..n {
+        if !valid_vsrc(i.src[k], dw(sig.src[k])) {
+            return Ok(None);
+        }
+    }
+    // LLVM 19 also decodes a literal constant in src1/src2 of the VOP3 DPP forms (it follows the
+    // DPP dword).
+    take_literal(w, &mut i, 3)?;
     Ok(Some(i))
 }
 
@@ -1041,11 +1060,7 @@ fn decode_vop3p(
     i.op_sel = bits(w0, 13, 11) as u8;
     i.op_sel_hi = (bits(w1, 28, 27) | bits(w0, 14, 14) << 2) as u8;
     i.clamp = w0 & (1 << 15) != 0;
-    let raw = [
-        bits(w1, 8, 0) as u16,
-        bits(w1, 17, 9) as u16,
-        bits(w1, 26, 18) as u16,
-    ];
+    let raw = src_fields(w1);
     i.neg = bits(w1, 31, 29) as u8;
     // op_sel, neg_lo and neg_hi bits of a source the op does not have make the word invalid
     // (op_sel_hi bits do not).
@@ -1053,30 +1068,15 @@ fn decode_vop3p(
     if (i.op_sel | i.neg | i.neg_hi) & absent != 0 {
         return Ok(None);
     }
-    for (k, &c) in raw.iter().enumerate() {
-        if k >= n {
-            if c != 0 {
-                return Ok(None);
-            }
-        } else {
-            i.src[k] = c;
-        }
+    if !take_srcs(&mut i, &raw, n) {
+        return Ok(None);
     }
     if n > 0 && is_dpp_sel(raw[0]) {
         // Of the VOP3P instructions only v_fma_mix* and v_dot2_f32_f16 have DPP forms.
         if !is_fma_mix(op) && op != Op::V_DOT2_F32_F16 {
             return Ok(None);
         }
-        decode_dpp(&mut i, raw[0], w.get(2)?, false);
-        for k in 1..n {
-            if !valid_vsrc(i.src[k], dw(sig.src[k])) {
-                return Ok(None);
-            }
-        }
-        // LLVM 19 also decodes a literal constant in src1/src2 of the VOP3 DPP forms (it
-        // follows the DPP dword).
-        take_literal(w, &mut i, 3)?;
-        return Ok(Some(i));
+        return vop3_dpp(w, i, raw[0], n);
     }
     // Register widths: WMMA's D and C matrices depend on the wave size.
     let acc = is_wmma(op).then(|| wmma_acc_dwords(wave64));
