@@ -78,6 +78,38 @@ fn invalid(m: &str) -> Error {
     Error::Args(m.to_string())
 }
 
+/// The `n` elements a C caller passed at `p`: empty when `n` is 0 (`p` may then be NULL), the
+/// error `null_msg` when `p` is NULL otherwise.
+///
+/// # Safety
+/// A non-null `p` must be readable for `n` elements for the returned lifetime.
+unsafe fn host_slice<'a, T>(p: *const T, n: u64, null_msg: &str) -> Result<&'a [T], Error> {
+    if n == 0 {
+        Ok(&[])
+    } else if p.is_null() {
+        Err(invalid(null_msg))
+    } else {
+        // SAFETY: non-null and readable for `n` elements per the caller's contract.
+        Ok(unsafe { std::slice::from_raw_parts(p, n as usize) })
+    }
+}
+
+/// [`host_slice`] for an output buffer.
+///
+/// # Safety
+/// A non-null `p` must be writable for `n` elements, and not otherwise accessed, for the returned
+/// lifetime.
+unsafe fn host_slice_mut<'a, T>(p: *mut T, n: u64, null_msg: &str) -> Result<&'a mut [T], Error> {
+    if n == 0 {
+        Ok(&mut [])
+    } else if p.is_null() {
+        Err(invalid(null_msg))
+    } else {
+        // SAFETY: non-null and writable for `n` elements per the caller's contract.
+        Ok(unsafe { std::slice::from_raw_parts_mut(p, n as usize) })
+    }
+}
+
 /// Runs bare gfx11 code on host memory. See `include/wavesim.h`.
 ///
 /// # Safety
@@ -215,14 +247,11 @@ pub unsafe extern "C" fn wavesim_write(
     guard(|| {
         // SAFETY: per the caller's contract.
         let d = unsafe { dev_mut(dev) }?;
-        if size == 0 {
+        // SAFETY: readable for `size` bytes per the contract.
+        let s = unsafe { host_slice(src as *const u8, size, "null source") }?;
+        if s.is_empty() {
             return Ok(());
         }
-        if src.is_null() {
-            return Err(invalid("null source"));
-        }
-        // SAFETY: readable for `size` bytes per the contract.
-        let s = unsafe { std::slice::from_raw_parts(src as *const u8, size as usize) };
         d.write(addr, s)
     })
 }
@@ -241,14 +270,11 @@ pub unsafe extern "C" fn wavesim_read(
     guard(|| {
         // SAFETY: per the caller's contract.
         let d = unsafe { dev_mut(dev) }?;
-        if size == 0 {
+        // SAFETY: writable for `size` bytes per the contract.
+        let s = unsafe { host_slice_mut(dst as *mut u8, size, "null destination") }?;
+        if s.is_empty() {
             return Ok(());
         }
-        if dst.is_null() {
-            return Err(invalid("null destination"));
-        }
-        // SAFETY: writable for `size` bytes per the contract.
-        let s = unsafe { std::slice::from_raw_parts_mut(dst as *mut u8, size as usize) };
         d.read(addr, s)
     })
 }
@@ -334,22 +360,11 @@ pub unsafe extern "C" fn wavesim_dispatch(
                 std::slice::from_raw_parts(local, dims as usize),
             )
         };
-        let bytes: &[u8] = if kernarg_size == 0 {
-            &[]
-        } else if kernarg.is_null() {
-            return Err(invalid("null kernarg"));
-        } else {
-            // SAFETY: readable for `kernarg_size` bytes per the contract.
-            unsafe { std::slice::from_raw_parts(kernarg as *const u8, kernarg_size as usize) }
-        };
-        let local_sizes: &[u32] = if n_local_args == 0 {
-            &[]
-        } else if local_arg_sizes.is_null() {
-            return Err(invalid("null local_arg_sizes"));
-        } else {
-            // SAFETY: readable for `n_local_args` entries per the contract.
-            unsafe { std::slice::from_raw_parts(local_arg_sizes, n_local_args as usize) }
-        };
+        // SAFETY: readable for `kernarg_size` bytes per the contract.
+        let bytes = unsafe { host_slice(kernarg as *const u8, kernarg_size, "null kernarg") }?;
+        // SAFETY: readable for `n_local_args` entries per the contract.
+        let local_sizes =
+            unsafe { host_slice(local_arg_sizes, n_local_args as u64, "null local_arg_sizes") }?;
         let geo = Geometry::new(g, l)?;
         let k = m.0.kernel(name)?;
         // Slice the raw segment into the kernel's explicit arguments.
