@@ -9,7 +9,8 @@ use std::path::PathBuf;
 use wavesim_core::memory::DeviceMemory;
 use wavesim_rdna3::codeobj::{kcp, CodeObject, CodeObjectError, ValueKind};
 use wavesim_rdna3::dispatch::{
-    self, init_wave, write_hidden_args, DispatchError, Geometry, HiddenValues, Launch,
+    self, init_wave, write_hidden_args, DispatchError, DispatchStats, Geometry, HiddenValues,
+    Launch,
 };
 use wavesim_rdna3::exec::{ExecConfig, ExecError, Program};
 use wavesim_rdna3::wave::Wave;
@@ -733,6 +734,32 @@ fn tma_words(mem: &DeviceMemory, tma: u64) -> [u32; 6] {
     [0, 1, 2, 3, 4, 5].map(|k| mem.read_u32(tma + 4 * k).unwrap())
 }
 
+/// Installs `trap` at `tba` with data at `tma` as the launch's trap handler.
+fn set_trap<'a>(l: &mut Launch<'a>, trap: &'a Program, tba: u64, tma: u64) {
+    l.trap = Some(dispatch::TrapHandler {
+        prog: trap,
+        tba,
+        tma,
+    });
+}
+
+/// Runs `prog` with the standard handler (`HANDLER` at TBA) and a fresh 64-byte TMA: the dispatch
+/// result and the six TMA words the handler writes (all zero if it never ran).
+fn run_with_handler(
+    prog: &Program,
+    wave64: bool,
+    grid: &[u32],
+    local: &[u32],
+) -> (Result<DispatchStats, DispatchError>, [u32; 6]) {
+    let trap = handler_prog();
+    let mut mem = DeviceMemory::new();
+    let tma = mem.alloc(64, 256).unwrap();
+    let mut l = launch(prog, wave64, grid, local);
+    set_trap(&mut l, &trap, TBA, tma);
+    let r = dispatch::run(&l, &mem);
+    (r, tma_words(&mem, tma))
+}
+
 #[test]
 fn an_installed_trap_handler_sets_trap_en_tba_and_tma() {
     let prog = endpgm_prog();
@@ -741,11 +768,7 @@ fn an_installed_trap_handler_sets_trap_en_tba_and_tma() {
     let mut w = Wave::new(true, 16);
     init_wave(&mut w, &l, [0, 0, 0], 0, 1, 0);
     assert_eq!((w.hw.status & TRAP_EN, w.tba, w.tma), (0, 0, 0));
-    l.trap = Some(dispatch::TrapHandler {
-        prog: &trap,
-        tba: TBA,
-        tma: 0x1234_5600,
-    });
+    set_trap(&mut l, &trap, TBA, 0x1234_5600);
     init_wave(&mut w, &l, [0, 0, 0], 0, 1, 0);
     assert_eq!(
         (w.hw.status & TRAP_EN, w.tba, w.tma),
@@ -759,19 +782,10 @@ fn an_installed_trap_handler_sets_trap_en_tba_and_tma() {
 fn s_trap_runs_the_handler_which_returns_past_it() {
     for wave64 in [false, true] {
         let prog = trap_kernel(&[0xbf90_0002]); // s_trap 2
-        let trap = handler_prog();
-        let mut mem = DeviceMemory::new();
-        let tma = mem.alloc(64, 256).unwrap();
-        // Two workgroups of 96 work-items: 3 or 2 waves each, the last wave32 one partial... all
-        // 192 lanes go through the handler once.
-        let mut l = launch(&prog, wave64, &[192], &[96]);
-        l.trap = Some(dispatch::TrapHandler {
-            prog: &trap,
-            tba: TBA,
-            tma,
-        });
-        dispatch::run(&l, &mem).unwrap();
-        let t = tma_words(&mem, tma);
+                                                // Two workgroups of 96 work-items: 3 or 2 waves each, the last wave32 one partial... all
+                                                // 192 lanes go through the handler once.
+        let (r, t) = run_with_handler(&prog, wave64, &[192], &[96]);
+        r.unwrap();
         // TTMP0/1: the PC of the s_trap itself (the kernel's first word), trap ID 2 in [23:16].
         assert_eq!(t[0] as u64, CODE_BASE, "wave64={wave64}");
         assert_eq!(t[1], 2 << 16 | (CODE_BASE >> 32) as u32);
@@ -819,17 +833,8 @@ fn memory_violations_and_fp_exceptions_run_the_handler_end_to_end() {
     for (head, bit) in [(MEMVIOL, 1u32 << 8), (FP_INVALID, 1)] {
         for wave64 in [false, true] {
             let prog = trap_kernel(head);
-            let trap = handler_prog();
-            let mut mem = DeviceMemory::new();
-            let tma = mem.alloc(64, 256).unwrap();
-            let mut l = launch(&prog, wave64, &[64], &[64]);
-            l.trap = Some(dispatch::TrapHandler {
-                prog: &trap,
-                tba: TBA,
-                tma,
-            });
-            dispatch::run(&l, &mem).unwrap();
-            let t = tma_words(&mem, tma);
+            let (r, t) = run_with_handler(&prog, wave64, &[64], &[64]);
+            r.unwrap();
             // The saved PC is the instruction after the faulting one: the first of AFTER_TRAP.
             let after = CODE_BASE + 4 * head.len() as u64;
             assert_eq!(t[0] as u64, after, "wave64={wave64} bit {bit:#x}");
@@ -846,22 +851,14 @@ fn memory_violations_and_fp_exceptions_run_the_handler_end_to_end() {
 fn a_wave_running_off_its_code_does_not_fall_into_the_handler() {
     // s_nop 0 and no s_endpgm: the next PC is past the kernel's code.
     let prog = Program::new(&words_to_bytes(&[0xbf80_0000]), CODE_BASE).unwrap();
-    let trap = handler_prog();
-    let mut mem = DeviceMemory::new();
-    let tma = mem.alloc(64, 256).unwrap();
-    let mut l = launch(&prog, false, &[32], &[32]);
-    l.trap = Some(dispatch::TrapHandler {
-        prog: &trap,
-        tba: TBA,
-        tma,
-    });
-    match dispatch::run(&l, &mem) {
+    let (r, t) = run_with_handler(&prog, false, &[32], &[32]);
+    match r {
         Err(DispatchError::Exec { error, .. }) => {
             assert_eq!(error, ExecError::PcOutOfCode { pc: CODE_BASE + 4 })
         }
         r => panic!("expected the PC to leave the code, got {r:?}"),
     }
-    assert_eq!(tma_words(&mem, tma), [0; 6], "the handler never ran");
+    assert_eq!(t, [0; 6], "the handler never ran");
 }
 
 #[test]
@@ -877,11 +874,7 @@ fn an_error_inside_the_handler_is_located_there() {
     let prog = trap_kernel(&[0xbf90_0002]);
     let mem = DeviceMemory::new();
     let mut l = launch(&prog, false, &[32], &[32]);
-    l.trap = Some(dispatch::TrapHandler {
-        prog: &trap,
-        tba: TBA,
-        tma: 0,
-    });
+    set_trap(&mut l, &trap, TBA, 0);
     match dispatch::run(&l, &mem) {
         Err(DispatchError::Exec { at, error }) => {
             assert!(at.trap_handler);
@@ -902,32 +895,20 @@ fn bad_trap_handlers_are_launch_errors() {
     // Misaligned TBA (the register holds address bits [47:8]).
     let trap = Program::new(&words_to_bytes(HANDLER), TBA + 4).unwrap();
     let mut l = launch(&prog, false, &[32], &[32]);
-    l.trap = Some(dispatch::TrapHandler {
-        prog: &trap,
-        tba: TBA + 4,
-        tma: 0,
-    });
+    set_trap(&mut l, &trap, TBA + 4, 0);
     assert!(
         matches!(dispatch::run(&l, &mem), Err(DispatchError::BadLaunch(m)) if m.contains("TBA"))
     );
     // TBA where the handler's code does not start.
     let trap = handler_prog();
-    l.trap = Some(dispatch::TrapHandler {
-        prog: &trap,
-        tba: TBA + 256,
-        tma: 0,
-    });
+    set_trap(&mut l, &trap, TBA + 256, 0);
     assert!(matches!(
         dispatch::run(&l, &mem),
         Err(DispatchError::BadLaunch(_))
     ));
     // Handler code overlapping the kernel's.
     let trap = Program::new(&words_to_bytes(HANDLER), CODE_BASE).unwrap();
-    l.trap = Some(dispatch::TrapHandler {
-        prog: &trap,
-        tba: CODE_BASE,
-        tma: 0,
-    });
+    set_trap(&mut l, &trap, CODE_BASE, 0);
     assert!(
         matches!(dispatch::run(&l, &mem), Err(DispatchError::BadLaunch(m)) if m.contains("overlaps"))
     );

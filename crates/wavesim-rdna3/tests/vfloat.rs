@@ -518,8 +518,23 @@ fn rounding_to_integers_and_frexp() {
     );
 }
 
-/// LLVM's f32 division expansion (div_scale x2, rcp, Newton steps, div_fmas, div_fixup)
-/// gives the correctly rounded quotient.
+/// LLVM's f32 division expansion of v2 = v0 / v1: v2 = div_scale(d, d, n), v3 = div_scale(n, d,
+/// n) (vcc), rcp, Newton steps, div_fmas, div_fixup.
+const F32_DIV: [u32; 20] = [
+    0xd6fc0a02, 0x04020301, // v_div_scale_f32 v2, s10, v1, v1, v0
+    0xd6fc6a03, 0x04020300, // v_div_scale_f32 v3, vcc_lo, v0, v1, v0
+    0x7e085502, // v_rcp_f32_e32 v4, v2
+    0xd6130005, 0x23ca0902, // v_fma_f32 v5, -v2, v4, 1.0
+    0xd6130004, 0x04120905, // v_fma_f32 v4, v5, v4, v4
+    0x100a0903, // v_mul_f32_e32 v5, v3, v4
+    0xd6130006, 0x240e0b02, // v_fma_f32 v6, -v2, v5, v3
+    0xd6130005, 0x04160906, // v_fma_f32 v5, v6, v4, v5
+    0xd6130002, 0x240e0b02, // v_fma_f32 v2, -v2, v5, v3
+    0xd6370002, 0x04160902, // v_div_fmas_f32 v2, v2, v4, v5
+    0xd6270002, 0x04020302, // v_div_fixup_f32 v2, v2, v1, v0
+];
+
+/// LLVM's f32 division expansion gives the correctly rounded quotient.
 #[test]
 fn division_sequence() {
     for (n, dd) in [
@@ -534,22 +549,7 @@ fn division_sequence() {
         let mut h = h(false);
         set_f(&mut h, 0, n);
         set_f(&mut h, 1, dd);
-        // v2 = div_scale(d, d, n); v3 = div_scale(n, d, n) (vcc)
-        // v_div_scale_f32 v2, s10, v1, v1, v0 ; v_div_scale_f32 v3, vcc_lo, v0, v1, v0
-        let words = [
-            0xd6fc0a02, 0x04020301, // v_div_scale_f32 v2, s10, v1, v1, v0
-            0xd6fc6a03, 0x04020300, // v_div_scale_f32 v3, vcc_lo, v0, v1, v0
-            0x7e085502, // v_rcp_f32_e32 v4, v2
-            0xd6130005, 0x23ca0902, // v_fma_f32 v5, -v2, v4, 1.0
-            0xd6130004, 0x04120905, // v_fma_f32 v4, v5, v4, v4
-            0x100a0903, // v_mul_f32_e32 v5, v3, v4
-            0xd6130006, 0x240e0b02, // v_fma_f32 v6, -v2, v5, v3
-            0xd6130005, 0x04160906, // v_fma_f32 v5, v6, v4, v5
-            0xd6130002, 0x240e0b02, // v_fma_f32 v2, -v2, v5, v3
-            0xd6370002, 0x04160902, // v_div_fmas_f32 v2, v2, v4, v5
-            0xd6270002, 0x04020302, // v_div_fixup_f32 v2, v2, v1, v0
-        ];
-        h.run(&words).unwrap();
+        h.run(&F32_DIV).unwrap();
         let want = n / dd;
         if want.is_nan() {
             assert_eq!(h.v(2, 0), 0xffc0_0000, "{n}/{dd}");
@@ -665,25 +665,12 @@ fn division_sequence_overflow_and_huge_denominators() {
         (0x3f80_0000, 0x4040_0000), // 1 / 3
         (0x0000_0400, 0x0000_0003), // denormal / denormal = 341.33
     ];
-    let words = [
-        0xd6fc0a02, 0x04020301, // v_div_scale_f32 v2, s10, v1, v1, v0
-        0xd6fc6a03, 0x04020300, // v_div_scale_f32 v3, vcc_lo, v0, v1, v0
-        0x7e085502, // v_rcp_f32_e32 v4, v2
-        0xd6130005, 0x23ca0902, // v_fma_f32 v5, -v2, v4, 1.0
-        0xd6130004, 0x04120905, // v_fma_f32 v4, v5, v4, v4
-        0x100a0903, // v_mul_f32_e32 v5, v3, v4
-        0xd6130006, 0x240e0b02, // v_fma_f32 v6, -v2, v5, v3
-        0xd6130005, 0x04160906, // v_fma_f32 v5, v6, v4, v5
-        0xd6130002, 0x240e0b02, // v_fma_f32 v2, -v2, v5, v3
-        0xd6370002, 0x04160902, // v_div_fmas_f32 v2, v2, v4, v5
-        0xd6270002, 0x04020302, // v_div_fixup_f32 v2, v2, v1, v0
-    ];
     for w64 in [false, true] {
         let mut h = h(w64);
         let n = cases.len();
         h.set_v(0, |l| cases[l % n].0);
         h.set_v(1, |l| cases[l % n].1);
-        h.run(&words).unwrap();
+        h.run(&F32_DIV).unwrap();
         for l in 0..h.wave.lanes() {
             let (a, b) = (
                 f32::from_bits(cases[l % n].0),
@@ -709,19 +696,6 @@ fn xorshift(s: &mut u64) -> u64 {
 /// (all exponents: zeros, denormals, huge, infinities; NaN results only compared as NaN).
 #[test]
 fn division_sequences_are_correctly_rounded_over_random_operands() {
-    const F32_DIV: [u32; 20] = [
-        0xd6fc0a02, 0x04020301, // v_div_scale_f32 v2, s10, v1, v1, v0
-        0xd6fc6a03, 0x04020300, // v_div_scale_f32 v3, vcc_lo, v0, v1, v0
-        0x7e085502, // v_rcp_f32_e32 v4, v2
-        0xd6130005, 0x23ca0902, // v_fma_f32 v5, -v2, v4, 1.0
-        0xd6130004, 0x04120905, // v_fma_f32 v4, v5, v4, v4
-        0x100a0903, // v_mul_f32_e32 v5, v3, v4
-        0xd6130006, 0x240e0b02, // v_fma_f32 v6, -v2, v5, v3
-        0xd6130005, 0x04160906, // v_fma_f32 v5, v6, v4, v5
-        0xd6130002, 0x240e0b02, // v_fma_f32 v2, -v2, v5, v3
-        0xd6370002, 0x04160902, // v_div_fmas_f32 v2, v2, v4, v5
-        0xd6270002, 0x04020302, // v_div_fixup_f32 v2, v2, v1, v0
-    ];
     const F64_DIV: [u32; 21] = [
         0xd6fd0a04, 0x04020502, // v_div_scale_f64 v[4:5], s10, v[2:3], v[2:3], v[0:1]
         0xd6fd6a06, 0x04020500, // v_div_scale_f64 v[6:7], vcc_lo, v[0:1], v[2:3], v[0:1]
