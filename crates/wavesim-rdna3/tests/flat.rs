@@ -497,16 +497,10 @@ fn memory_families_claim_every_table_op() {
     }
 }
 
-/// Prints the cost of one global_load_b32 over 32 lanes (run with `--release --ignored`); asserts
-/// only the values, never the timing.
-#[test]
-#[ignore]
-fn global_load_b32_cost() {
-    let (mut h, buf) = setup(false);
-    set_addr(&mut h, 2, |l| buf + 4 * l as u64);
-    let mut body: Vec<u32> = std::iter::repeat_n(GLOBAL_LOAD_B32, 1000)
-        .flatten()
-        .collect();
+/// Runs 100 passes over 1000 copies of the two-word instruction `word` (predecoded once) and
+/// returns the wall time per instruction in ns.
+fn ns_per_instruction(h: &mut Harness, word: [u32; 2]) -> f64 {
+    let mut body: Vec<u32> = std::iter::repeat_n(word, 1000).flatten().collect();
     body.push(0xbfb0_0000);
     let bytes: Vec<u8> = body.iter().flat_map(|w| w.to_le_bytes()).collect();
     let prog = wavesim_rdna3::exec::Program::new(&bytes, 0).unwrap();
@@ -520,7 +514,17 @@ fn global_load_b32_cost() {
         };
         wavesim_rdna3::exec::run_single_wave(&mut h.wave, &prog, &mut ctx, 10_000).unwrap();
     }
-    let ns = t.elapsed().as_nanos() as f64 / 100_000.0;
+    t.elapsed().as_nanos() as f64 / 100_000.0
+}
+
+/// Prints the cost of one global_load_b32 over 32 lanes (run with `--release --ignored`); asserts
+/// only the values, never the timing.
+#[test]
+#[ignore]
+fn global_load_b32_cost() {
+    let (mut h, buf) = setup(false);
+    set_addr(&mut h, 2, |l| buf + 4 * l as u64);
+    let ns = ns_per_instruction(&mut h, GLOBAL_LOAD_B32);
     println!("global_load_b32 (32 lanes): {ns:.1} ns per instruction");
     assert_eq!(h.v(1, 5), 0);
 }
@@ -538,21 +542,7 @@ fn global_store_and_atomic_cost() {
         ("global_store_b32", [0xdc6a0000u32, 0x007c0102]),
         ("global_atomic_add_u32", [0xdcd60000, 0x007c0102]),
     ] {
-        let mut body: Vec<u32> = std::iter::repeat_n(word, 1000).flatten().collect();
-        body.push(0xbfb0_0000);
-        let bytes: Vec<u8> = body.iter().flat_map(|w| w.to_le_bytes()).collect();
-        let prog = wavesim_rdna3::exec::Program::new(&bytes, 0).unwrap();
-        let t = std::time::Instant::now();
-        for _ in 0..100 {
-            h.wave.pc = 0;
-            let mut ctx = wavesim_rdna3::exec::Ctx {
-                mem: &h.mem,
-                lds: &mut h.lds,
-                cfg: &h.cfg,
-            };
-            wavesim_rdna3::exec::run_single_wave(&mut h.wave, &prog, &mut ctx, 10_000).unwrap();
-        }
-        let ns = t.elapsed().as_nanos() as f64 / 100_000.0;
+        let ns = ns_per_instruction(&mut h, word);
         println!("{name} (32 lanes): {ns:.1} ns per instruction");
     }
     // Lane 5 stored 5, then 100_000 atomic adds of 5.
