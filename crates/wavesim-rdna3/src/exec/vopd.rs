@@ -66,23 +66,24 @@ fn f32_lanes<const N: usize>(
     exact: impl Fn([u32; N]) -> u32,
 ) {
     let lane = |l: usize| -> [u32; N] { core::array::from_fn(|k| srcs[k][l]) };
+    let out = &mut out[..VOPD_LANES];
     if host_ok {
         let mut any_nan = false;
-        for l in 0..VOPD_LANES {
+        for (l, o) in out.iter_mut().enumerate() {
             let r = host(lane(l).map(f32::from_bits)).to_bits();
             any_nan |= r & 0x7fff_ffff > 0x7f80_0000;
-            out[l] = r;
+            *o = r;
         }
         if any_nan {
-            for l in 0..VOPD_LANES {
-                if out[l] & 0x7fff_ffff > 0x7f80_0000 {
-                    out[l] = exact(lane(l));
+            for (l, o) in out.iter_mut().enumerate() {
+                if *o & 0x7fff_ffff > 0x7f80_0000 {
+                    *o = exact(lane(l));
                 }
             }
         }
     } else {
-        for l in 0..VOPD_LANES {
-            out[l] = exact(lane(l));
+        for (l, o) in out.iter_mut().enumerate() {
+            *o = exact(lane(l));
         }
     }
 }
