@@ -15,7 +15,7 @@
 //! let geo = Geometry::new(&[n], &[256])?;
 //! dev.dispatch(&module, "saxpy", &geo, &[n.into(), 2.0f32.into(), Arg::Buffer(x), Arg::Buffer(y)])?;
 //! let out = dev.read_vec(y, 4 * n as u64)?;
-//! # Ok::<(), wavesim::Error>(())
+//! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
 pub mod capi;
