@@ -168,7 +168,8 @@ impl Wave {
 
     #[inline]
     pub fn exec(&self) -> u64 {
-        (self.sgpr[opnd::EXEC_LO as usize] as u64 | (self.sgpr[opnd::EXEC_HI as usize] as u64) << 32)
+        (self.sgpr[opnd::EXEC_LO as usize] as u64
+            | (self.sgpr[opnd::EXEC_HI as usize] as u64) << 32)
             & self.lane_mask()
     }
 

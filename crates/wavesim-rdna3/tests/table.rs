@@ -26,7 +26,11 @@ fn find(ident: &str) -> Op {
 fn identifiers_are_unique() {
     let mut seen = HashSet::new();
     for info in OPS {
-        assert!(seen.insert(info.ident), "duplicate identifier {}", info.ident);
+        assert!(
+            seen.insert(info.ident),
+            "duplicate identifier {}",
+            info.ident
+        );
     }
     assert_eq!(OPS.len(), Op::ALL.len());
 }
@@ -36,7 +40,10 @@ fn family_opcode_pairs_are_unique() {
     let mut seen: HashMap<(Fmt, u16), &str> = HashMap::new();
     for info in OPS {
         if let Some(prev) = seen.insert((space(info.fmt), info.opc), info.ident) {
-            panic!("{:?} 0x{:x}: {} and {}", info.fmt, info.opc, prev, info.ident);
+            panic!(
+                "{:?} 0x{:x}: {} and {}",
+                info.fmt, info.opc, prev, info.ident
+            );
         }
     }
 }
@@ -55,9 +62,23 @@ fn derived_vop3_opcodes_do_not_collide() {
             continue;
         }
         let e64 = base + u32::from(info.opc);
-        assert!(e64 < 0x200, "{}: derived VOP3 opcode 0x{e64:x} out of range", info.ident);
-        assert_eq!(lk.find(Fmt::Vop3, e64), None, "{}: VOP3 0x{e64:x} is taken", info.ident);
-        assert_eq!(lk.find(Fmt::Vop3sd, e64), None, "{}: VOP3 0x{e64:x} is taken", info.ident);
+        assert!(
+            e64 < 0x200,
+            "{}: derived VOP3 opcode 0x{e64:x} out of range",
+            info.ident
+        );
+        assert_eq!(
+            lk.find(Fmt::Vop3, e64),
+            None,
+            "{}: VOP3 0x{e64:x} is taken",
+            info.ident
+        );
+        assert_eq!(
+            lk.find(Fmt::Vop3sd, e64),
+            None,
+            "{}: VOP3 0x{e64:x} is taken",
+            info.ident
+        );
     }
 }
 

@@ -22,8 +22,8 @@ pub mod vpacked;
 
 use crate::decode::{decode_all, DecodeError, Enc, Inst};
 use crate::isa::Op;
-use std::sync::OnceLock;
 use crate::wave::Wave;
+use std::sync::OnceLock;
 use thiserror::Error;
 
 /// A kernel's code, decoded once (the hot loop never looks at raw bits).
@@ -103,12 +103,18 @@ pub enum ExecError {
         kind: &'static str,
     },
     #[error("memory violation (MEMVIOL): lane {lane}, address {addr:#x}: {why}")]
-    MemViol { lane: u32, addr: u64, why: &'static str },
+    MemViol {
+        lane: u32,
+        addr: u64,
+        why: &'static str,
+    },
     #[error("jump to {target:#x}, which is not the start of an instruction")]
     BadJump { target: u64 },
     #[error("PC {pc:#x} ran past the end of the code")]
     PcOutOfCode { pc: u64 },
-    #[error("floating-point exception {what} enabled in MODE.EXCP_EN and no trap handler installed")]
+    #[error(
+        "floating-point exception {what} enabled in MODE.EXCP_EN and no trap handler installed"
+    )]
     FpException { what: &'static str },
     #[error("trap {id} (s_trap) with a trap handler that is not installed")]
     Trap { id: u32 },

@@ -122,7 +122,10 @@ impl Ty {
     }
 
     pub const fn is_float(self) -> bool {
-        matches!(self, Ty::F16 | Ty::Bf16 | Ty::F32 | Ty::F64 | Ty::PkF16 | Ty::PkBf16)
+        matches!(
+            self,
+            Ty::F16 | Ty::Bf16 | Ty::F32 | Ty::F64 | Ty::PkF16 | Ty::PkBf16
+        )
     }
 
     const fn parse(tok: &[u8]) -> Ty {
@@ -177,7 +180,10 @@ impl Sig {
     /// Parses `"d0 [d1] : s0 s1 s2"` at compile time; a malformed signature is a build error.
     pub const fn parse(s: &str) -> Sig {
         let b = s.as_bytes();
-        let mut sig = Sig { dst: [Ty::None; 2], src: [Ty::None; 4] };
+        let mut sig = Sig {
+            dst: [Ty::None; 2],
+            src: [Ty::None; 4],
+        };
         let mut i = 0;
         let mut in_src = false;
         let mut nd = 0;
@@ -212,7 +218,10 @@ impl Sig {
                 nd += 1;
             }
         }
-        assert!(seen_colon, "signature needs ':' between destinations and sources");
+        assert!(
+            seen_colon,
+            "signature needs ':' between destinations and sources"
+        );
         sig
     }
 
@@ -278,7 +287,8 @@ impl Op {
     /// The lower-case mnemonic without encoding suffix (`v_add_f32`).
     pub fn name(self) -> &'static str {
         static NAMES: OnceLock<Vec<String>> = OnceLock::new();
-        let names = NAMES.get_or_init(|| OPS.iter().map(|o| o.ident.to_ascii_lowercase()).collect());
+        let names =
+            NAMES.get_or_init(|| OPS.iter().map(|o| o.ident.to_ascii_lowercase()).collect());
         &names[self as usize]
     }
 
