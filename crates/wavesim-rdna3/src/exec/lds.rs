@@ -395,10 +395,10 @@ fn ds_condxchg(w: &mut Wave, inst: &Inst, ctx: &mut Ctx) -> Result<Flow, ExecErr
     let mut rows = [[0u32; LANES]; 2];
     for l in active(w.lanes(), exec) {
         let a0 = (w.vgpr_get(addr, l).wrapping_add(off) & !7) as u64;
-        for k in 0..2 {
+        for (k, row) in rows.iter_mut().enumerate() {
             let a = a0 + 4 * k as u64;
             let d = w.vgpr_get(data + k, l);
-            rows[k][l] = lds_load::<4>(ctx.lds, a).map_or(0, u32::from_le_bytes);
+            row[l] = lds_load::<4>(ctx.lds, a).map_or(0, u32::from_le_bytes);
             if d >> 31 != 0 {
                 lds_store(ctx.lds, a, &(d & 0x7fff_ffff).to_le_bytes());
             }

@@ -195,9 +195,12 @@ pub fn memory_exception(w: &mut Wave, e: ExecError) -> Result<Flow, ExecError> {
 /// The semantic function of one instruction.
 pub type Handler = fn(&mut Wave, &Inst, &mut Ctx) -> Result<Flow, ExecError>;
 
+/// A family's claim function: the handler for each op the family implements.
+pub type Claim = fn(Op) -> Option<Handler>;
+
 /// Each family module claims the ops it implements; the first claim wins and the coverage
 /// test checks that every op is claimed exactly once.
-pub const FAMILIES: &[(&str, fn(Op) -> Option<Handler>)] = &[
+pub const FAMILIES: &[(&str, Claim)] = &[
     ("salu", salu::handler),
     ("sopp", sopp::handler),
     ("smem", smem::handler),
