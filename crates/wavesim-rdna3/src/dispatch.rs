@@ -12,6 +12,7 @@ use crate::codeobj::{kcp, rsrc2, KernArg, ValueKind};
 use crate::decode::Inst;
 use crate::exec::operand::{PRIVATE_APERTURE, SHARED_APERTURE};
 use crate::exec::{self, Ctx, ExecConfig, ExecError, Flow, Program};
+use crate::trace::{InstLoc, NoObserver, Observer};
 use crate::wave::{status, Wave};
 use std::borrow::Cow;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
@@ -642,6 +643,9 @@ struct Linked<'a> {
     insts: Cow<'a, [Inst]>,
     pcs: Cow<'a, [u64]>,
     slots: Vec<Slot>,
+    /// Subtracted from kernel PCs / trap handler PCs for observers ([`InstLoc::pc`]).
+    pc_base: u64,
+    tba: u64,
 }
 
 /// The sentinel after the kernel's last instruction (see [`Linked`]); `w.pc` is the address
@@ -664,6 +668,8 @@ impl<'a> Linked<'a> {
                 insts: Cow::Borrowed(&prog.insts),
                 pcs: Cow::Borrowed(&prog.pcs),
                 slots,
+                pc_base: 0,
+                tba: 0,
             };
         };
         let end = code_range(prog).end;
@@ -687,6 +693,24 @@ impl<'a> Linked<'a> {
             insts: Cow::Owned(insts),
             pcs: Cow::Owned(pcs),
             slots,
+            pc_base: 0,
+            tba: t.base,
+        }
+    }
+
+    /// Where the instruction at index `idx` (a valid index) is, for observers.
+    #[cold]
+    #[inline(never)]
+    fn loc(&self, w: &Wave, idx: usize) -> InstLoc {
+        let addr = self.pcs[idx];
+        let trap_handler = idx > self.prog.insts.len();
+        let base = if trap_handler { self.tba } else { self.pc_base };
+        InstLoc {
+            workgroup: w.workgroup,
+            wave: w.wave_id,
+            pc: addr.wrapping_sub(base),
+            addr,
+            trap_handler,
         }
     }
 
@@ -730,13 +754,15 @@ fn memory_trap(
 }
 
 /// Runs `w` for up to `budget` instructions. On an error, returns it with the PC of the
-/// instruction that raised it.
+/// instruction that raised it. `obs` sees every instruction when it is enabled (with
+/// [`NoObserver`] the checks are constant `false` and this is the plain loop).
 #[inline]
-fn run_slice(
+fn run_slice<O: Observer + ?Sized>(
     w: &mut Wave,
     code: &Linked,
     ctx: &mut Ctx,
     budget: u64,
+    obs: &mut O,
 ) -> Result<Stop, (ExecError, u64)> {
     let insts = &code.insts[..];
     let slots = &code.slots[..insts.len()];
@@ -757,9 +783,15 @@ fn run_slice(
             last_count = exec_mask.count_ones() as u64;
         }
         lane_insts += last_count;
+        if obs.enabled() {
+            obs.before(&code.loc(w, idx), w, inst);
+        }
         w.pc = slot.next_pc;
         w.wave_insts += 1;
         let r = (slot.handler)(w, inst, ctx);
+        if obs.enabled() {
+            obs.after(&code.loc(w, idx), w, inst);
+        }
         // The common case first, as a plain predicted branch (a `match` here compiles to a
         // jump table: one more indirect branch per instruction).
         if matches!(r, Ok(Flow::Next)) {
@@ -817,13 +849,14 @@ impl Worker {
 }
 
 /// Runs one workgroup to completion; returns (wave-instructions, lane-instructions, waves).
-fn run_workgroup(
+fn run_workgroup<O: Observer + ?Sized>(
     l: &Launch,
     code: &Linked,
     mem: &DeviceMemory,
     wg: [u32; 3],
     slot: u64,
     wk: &mut Worker,
+    obs: &mut O,
 ) -> Result<(u64, u64, u64), DispatchError> {
     let items = l.geo.items_in(wg);
     let n_items = items[0] * items[1] * items[2];
@@ -864,7 +897,7 @@ fn run_workgroup(
                 continue;
             }
             let budget = quantum.min(limit - w.wave_insts);
-            let stop = run_slice(w, code, &mut ctx, budget).map_err(|(error, pc)| {
+            let stop = run_slice(w, code, &mut ctx, budget, obs).map_err(|(error, pc)| {
                 DispatchError::Exec {
                     at: l.location(w, pc),
                     error,
@@ -904,6 +937,18 @@ fn run_workgroup(
 
 /// Runs a dispatch to completion.
 pub fn run(l: &Launch, mem: &DeviceMemory) -> Result<DispatchStats, DispatchError> {
+    run_observed(l, mem, &mut NoObserver)
+}
+
+/// Runs a dispatch to completion with `obs` seeing every instruction (see [`Observer`]). An
+/// enabled observer makes the dispatch run its workgroups in order on the calling thread,
+/// whatever `l.threads` says, so what it sees is in the deterministic order of a one-thread
+/// run (workgroups x-fastest, the waves of a workgroup in turns of [`QUANTUM`]).
+pub fn run_observed<O: Observer + ?Sized>(
+    l: &Launch,
+    mem: &DeviceMemory,
+    obs: &mut O,
+) -> Result<DispatchStats, DispatchError> {
     l.check()?;
     if l.scratch_lane_bytes != 0 && l.scratch_addr == 0 {
         return Err(DispatchError::BadLaunch(
@@ -911,7 +956,8 @@ pub fn run(l: &Launch, mem: &DeviceMemory) -> Result<DispatchStats, DispatchErro
         ));
     }
     let start = Instant::now();
-    let code = Linked::new(l.prog, l.trap.as_ref().map(|t| t.prog));
+    let mut code = Linked::new(l.prog, l.trap.as_ref().map(|t| t.prog));
+    code.pc_base = l.pc_display_base;
     let counts = l.geo.workgroups();
     let total = counts.iter().map(|&v| v as u64).product::<u64>();
     let wg_of = |i: u64| {
@@ -925,10 +971,10 @@ pub fn run(l: &Launch, mem: &DeviceMemory) -> Result<DispatchStats, DispatchErro
         ..Default::default()
     };
     let threads = l.threads.max(1);
-    if threads == 1 || total == 1 {
+    if threads == 1 || total == 1 || obs.enabled() {
         let mut wk = Worker::new();
         for i in 0..total {
-            let (wi, li, nw) = run_workgroup(l, &code, mem, wg_of(i), 0, &mut wk)?;
+            let (wi, li, nw) = run_workgroup(l, &code, mem, wg_of(i), 0, &mut wk, obs)?;
             stats.wave_instructions += wi;
             stats.lane_instructions += li;
             stats.waves += nw;
@@ -954,7 +1000,7 @@ pub fn run(l: &Launch, mem: &DeviceMemory) -> Result<DispatchStats, DispatchErro
                         return;
                     }
                     let slot = rayon::current_thread_index().unwrap_or(0) as u64 % l.slots();
-                    match run_workgroup(l, &code, mem, wg_of(i), slot, wk) {
+                    match run_workgroup(l, &code, mem, wg_of(i), slot, wk, &mut NoObserver) {
                         Ok((a, b, c)) => {
                             wi.fetch_add(a, Ordering::Relaxed);
                             li.fetch_add(b, Ordering::Relaxed);

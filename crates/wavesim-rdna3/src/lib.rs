@@ -7,4 +7,5 @@ pub mod elf;
 pub mod exec;
 pub mod isa;
 pub mod testing;
+pub mod trace;
 pub mod wave;

@@ -1,0 +1,447 @@
+//! Seeing inside a dispatch (DESIGN.md, "Seeing inside"): an [`Observer`] the run loop calls
+//! around every instruction a wave executes, and [`TextTracer`], an observer that writes an
+//! instruction trace a user can read next to the disassembly.
+//!
+//! The dispatch loop is generic over the observer; with [`NoObserver`] `enabled()` is a constant
+//! `false`, so the hooks and everything computed for them compile away and the loop is the same
+//! machine code as without observers. A dispatch with an enabled observer runs its workgroups one
+//! after the other on the calling thread, in the deterministic order of a `threads = 1` run
+//! (workgroups x-fastest, the waves of a workgroup in turns), so a trace is reproducible.
+
+use crate::decode::{opnd, Inst};
+use crate::disasm;
+use crate::wave::{Wave, LANES};
+use std::io::{self, Write};
+
+/// Where an instruction executes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct InstLoc {
+    pub workgroup: [u32; 3],
+    /// Wave index inside the workgroup.
+    pub wave: u32,
+    /// The instruction's address as error messages show it: relative to the code object (so it
+    /// matches `llvm-objdump` / `wavesim disasm`), or to TBA when `trap_handler` is set.
+    pub pc: u64,
+    /// The instruction's address in the device address space (what `s_getpc_b64` sees).
+    pub addr: u64,
+    /// The instruction is in the installed trap handler.
+    pub trap_handler: bool,
+}
+
+/// Hooks the dispatch loop calls around every executed instruction. All methods have no-op
+/// defaults; implement the ones you need.
+pub trait Observer {
+    /// `false` turns the hooks off; the loop checks it before computing anything for them (it is
+    /// a constant for [`NoObserver`], so the check compiles away).
+    #[inline(always)]
+    fn enabled(&self) -> bool {
+        true
+    }
+    /// Before the instruction runs: `wave.pc` is the instruction's address, the registers hold
+    /// its inputs.
+    #[inline(always)]
+    fn before(&mut self, loc: &InstLoc, wave: &Wave, inst: &Inst) {
+        let _ = (loc, wave, inst);
+    }
+    /// After the instruction's semantics ran and before the loop acts on the outcome (a jump,
+    /// the end of the wave, an error or entering the trap handler): the registers hold what the
+    /// instruction wrote; `wave.pc` is the next PC (the branch target after a taken branch).
+    #[inline(always)]
+    fn after(&mut self, loc: &InstLoc, wave: &Wave, inst: &Inst) {
+        let _ = (loc, wave, inst);
+    }
+}
+
+/// No observer: the plain, parallel, full-speed dispatch.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct NoObserver;
+
+impl Observer for NoObserver {
+    #[inline(always)]
+    fn enabled(&self) -> bool {
+        false
+    }
+}
+
+impl<O: Observer + ?Sized> Observer for &mut O {
+    #[inline(always)]
+    fn enabled(&self) -> bool {
+        (**self).enabled()
+    }
+    #[inline(always)]
+    fn before(&mut self, loc: &InstLoc, wave: &Wave, inst: &Inst) {
+        (**self).before(loc, wave, inst)
+    }
+    #[inline(always)]
+    fn after(&mut self, loc: &InstLoc, wave: &Wave, inst: &Inst) {
+        (**self).after(loc, wave, inst)
+    }
+}
+
+/// Which waves a [`TextTracer`] traces; `None` fields match every wave.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TraceFilter {
+    pub workgroup: Option<[u32; 3]>,
+    pub wave: Option<u32>,
+}
+
+impl TraceFilter {
+    /// Parses the CLI form: comma-separated `wg=X[,Y[,Z]]` (missing dimensions are 0) and/or
+    /// `wave=N`, e.g. `wg=1,0,0`, `wave=2`, `wg=3,wave=1`; several filters must all match.
+    pub fn parse(s: &str) -> Result<TraceFilter, String> {
+        let mut f = TraceFilter::default();
+        let bad = || {
+            format!(
+                "trace filter `{s}`: expected wg=X[,Y[,Z]] and/or wave=N (e.g. wg=1,0,0,wave=2)"
+            )
+        };
+        let mut key: Option<&str> = None;
+        let mut wg: Vec<u32> = Vec::new();
+        for part in s.split(',').map(str::trim) {
+            let value = match part.split_once('=') {
+                Some((k, v)) => {
+                    key = Some(k.trim());
+                    v.trim()
+                }
+                // A bare number continues wg=X,Y,Z.
+                None if key == Some("wg") => part,
+                None => return Err(bad()),
+            };
+            let n: u32 = value.parse().map_err(|_| bad())?;
+            match key {
+                Some("wg") if wg.len() < 3 => wg.push(n),
+                Some("wave") if part.contains('=') && f.wave.is_none() => f.wave = Some(n),
+                _ => return Err(bad()),
+            }
+        }
+        if !wg.is_empty() {
+            let mut g = [0u32; 3];
+            g[..wg.len()].copy_from_slice(&wg);
+            f.workgroup = Some(g);
+        }
+        if f.workgroup.is_none() && f.wave.is_none() {
+            return Err(bad());
+        }
+        Ok(f)
+    }
+
+    /// True if the filter selects wave `wave` of workgroup `wg`.
+    pub fn matches(&self, wg: [u32; 3], wave: u32) -> bool {
+        self.workgroup.is_none_or(|g| g == wg) && self.wave.is_none_or(|w| w == wave)
+    }
+
+    /// Combines two filters (both must match); `None` if they select different waves.
+    pub fn and(self, o: TraceFilter) -> Option<TraceFilter> {
+        fn both<T: PartialEq>(a: Option<T>, b: Option<T>) -> Option<Option<T>> {
+            match (a, b) {
+                (Some(x), Some(y)) if x != y => None,
+                (a, b) => Some(a.or(b)),
+            }
+        }
+        Some(TraceFilter {
+            workgroup: both(self.workgroup, o.workgroup)?,
+            wave: both(self.wave, o.wave)?,
+        })
+    }
+}
+
+/// Default [`TextTracer`] limit: traced instructions before the trace is cut.
+pub const DEFAULT_TRACE_LIMIT: u64 = 100_000;
+
+/// Registers as they were before the traced instruction.
+struct Snapshot {
+    sgpr: [u32; 128],
+    scc: bool,
+    mode: u32,
+    status: u32,
+    trapsts: u32,
+    exec: u64,
+    vgpr: Vec<u32>,
+}
+
+/// An observer that writes one line per executed instruction and one line per register it
+/// changed:
+///
+/// ```text
+/// wg (0,0,0) w 0  0x1904  EXEC=0xffffffff  s_load_b32 s6, s[0:1], 0x24
+///     s6 = 0x00010100
+/// wg (0,0,0) w 0  0x19a0  EXEC=0x0000000f  v_fmac_f32_e32 v1, s3, v0
+///     v1: [0]=0x447a0000 [1]=0x4479e800 [2-3]=0x4479d000
+/// ```
+///
+/// The instruction is printed as llvm-objdump prints it; the PC is relative to the code object
+/// (`trap+0x..` in the trap handler). Changes are found by comparing the registers before and
+/// after the instruction: SGPRs/VCC/TTMPs/M0/EXEC, SCC, MODE/STATUS/TRAPSTS and every VGPR
+/// lane. A register written with the value it already held is therefore not listed. A VGPR
+/// shows the active lanes (EXEC at issue) and any other lane that changed, consecutive lanes
+/// with the same value as a range; `v3 = 0x.. (all active lanes)` when every shown lane holds
+/// the same value. Memory and LDS writes are not shown.
+///
+/// Only the waves the [`TraceFilter`] selects are traced, and at most `limit` instructions;
+/// [`TextTracer::finish`] then writes a note that the trace was cut (the dispatch itself runs
+/// to the end). Write errors stop the trace and are returned by `finish`.
+pub struct TextTracer<W: Write> {
+    out: W,
+    filter: TraceFilter,
+    limit: u64,
+    traced: u64,
+    cut: bool,
+    /// `before` took a snapshot for the instruction now running.
+    pending: bool,
+    snap: Snapshot,
+    error: Option<io::Error>,
+    line: String,
+}
+
+impl<W: Write> TextTracer<W> {
+    pub fn new(out: W) -> TextTracer<W> {
+        TextTracer {
+            out,
+            filter: TraceFilter::default(),
+            limit: DEFAULT_TRACE_LIMIT,
+            traced: 0,
+            cut: false,
+            pending: false,
+            snap: Snapshot {
+                sgpr: [0; 128],
+                scc: false,
+                mode: 0,
+                status: 0,
+                trapsts: 0,
+                exec: 0,
+                vgpr: Vec::new(),
+            },
+            error: None,
+            line: String::new(),
+        }
+    }
+
+    /// Trace only the waves `filter` selects.
+    pub fn with_filter(mut self, filter: TraceFilter) -> Self {
+        self.filter = filter;
+        self
+    }
+
+    /// Trace at most `limit` instructions.
+    pub fn with_limit(mut self, limit: u64) -> Self {
+        self.limit = limit;
+        self
+    }
+
+    /// Instructions traced so far.
+    pub fn traced(&self) -> u64 {
+        self.traced
+    }
+
+    /// True once the limit cut the trace (an instruction after the limit would have been traced).
+    pub fn was_cut(&self) -> bool {
+        self.cut
+    }
+
+    /// Ends the trace: writes the note when the limit cut it, flushes, and returns the writer or
+    /// the first write error.
+    pub fn finish(mut self) -> io::Result<W> {
+        if let Some(e) = self.error.take() {
+            return Err(e);
+        }
+        if self.cut {
+            writeln!(
+                self.out,
+                "... trace cut after {} instructions (trace limit); the dispatch ran on",
+                self.limit
+            )?;
+        }
+        self.out.flush()?;
+        Ok(self.out)
+    }
+
+    fn emit(&mut self) {
+        if self.error.is_none() {
+            if let Err(e) = self.out.write_all(self.line.as_bytes()) {
+                self.error = Some(e);
+            }
+        }
+        self.line.clear();
+    }
+}
+
+/// Name of scalar operand code `r` (0..=127) as the disassembler spells it.
+fn sreg_name(r: usize) -> String {
+    match r as u16 {
+        0..=105 => format!("s{r}"),
+        opnd::VCC_LO => "vcc_lo".into(),
+        opnd::VCC_HI => "vcc_hi".into(),
+        108..=123 => format!("ttmp{}", r - 108),
+        opnd::NULL => "null".into(),
+        opnd::M0 => "m0".into(),
+        opnd::EXEC_LO => "exec_lo".into(),
+        _ => "exec_hi".into(),
+    }
+}
+
+impl<W: Write> Observer for TextTracer<W> {
+    fn enabled(&self) -> bool {
+        true
+    }
+
+    fn before(&mut self, loc: &InstLoc, w: &Wave, inst: &Inst) {
+        self.pending = false;
+        if self.error.is_some() || !self.filter.matches(loc.workgroup, loc.wave) {
+            return;
+        }
+        if self.traced >= self.limit {
+            self.cut = true;
+            return;
+        }
+        self.traced += 1;
+        self.pending = true;
+        let s = &mut self.snap;
+        s.sgpr = w.sgpr;
+        s.scc = w.scc;
+        s.mode = w.hw.mode;
+        s.status = w.hw.status;
+        s.trapsts = w.hw.trapsts;
+        s.exec = w.exec();
+        s.vgpr.clear();
+        s.vgpr.extend_from_slice(&w.vgpr);
+
+        use std::fmt::Write as _;
+        let [x, y, z] = loc.workgroup;
+        let pc = if loc.trap_handler {
+            format!("trap+{:#x}", loc.pc)
+        } else {
+            format!("{:#x}", loc.pc)
+        };
+        let exec = if w.wave64 {
+            format!("{:#018x}", s.exec)
+        } else {
+            format!("{:#010x}", s.exec)
+        };
+        let text = disasm::format(inst, loc.addr, w.wave64);
+        let _ = writeln!(
+            self.line,
+            "wg ({x},{y},{z}) w {}  {pc}  EXEC={exec}  {text}",
+            loc.wave
+        );
+        self.emit();
+    }
+
+    fn after(&mut self, _loc: &InstLoc, w: &Wave, _inst: &Inst) {
+        if !std::mem::take(&mut self.pending) {
+            return;
+        }
+        use std::fmt::Write as _;
+        let s = &self.snap;
+        let line = &mut self.line;
+        // Scalar registers; a wave64 lane mask (VCC, EXEC) prints as one 64-bit value.
+        let mut r = 0;
+        while r < 128 {
+            let pair = w.wave64 && (r == opnd::VCC_LO as usize || r == opnd::EXEC_LO as usize);
+            if pair {
+                if w.sgpr[r] != s.sgpr[r] || w.sgpr[r + 1] != s.sgpr[r + 1] {
+                    let v = w.sgpr[r] as u64 | (w.sgpr[r + 1] as u64) << 32;
+                    let name = if r == opnd::VCC_LO as usize {
+                        "vcc"
+                    } else {
+                        "exec"
+                    };
+                    let _ = writeln!(line, "    {name} = {v:#018x}");
+                }
+                r += 2;
+                continue;
+            }
+            if w.sgpr[r] != s.sgpr[r] {
+                let _ = writeln!(line, "    {} = {:#010x}", sreg_name(r), w.sgpr[r]);
+            }
+            r += 1;
+        }
+        if w.scc != s.scc {
+            let _ = writeln!(line, "    scc = {}", w.scc as u8);
+        }
+        for (name, old, new) in [
+            ("mode", s.mode, w.hw.mode),
+            ("status", s.status, w.hw.status),
+            ("trapsts", s.trapsts, w.hw.trapsts),
+        ] {
+            if old != new {
+                let _ = writeln!(line, "    {name} = {new:#010x}");
+            }
+        }
+        // VGPRs: rows whose lanes changed (the file keeps its size during a dispatch).
+        let lanes = w.lanes();
+        let rows = (w.vgpr.len() / LANES).min(s.vgpr.len() / LANES);
+        for row in 0..rows {
+            let new = &w.vgpr[row * LANES..row * LANES + lanes];
+            let old = &s.vgpr[row * LANES..row * LANES + lanes];
+            if new == old {
+                continue;
+            }
+            let changed = |l: usize| -> bool { new[l] != old[l] };
+            let shown = |l: usize| -> bool { s.exec >> l & 1 != 0 || changed(l) };
+            let mut first: Option<u32> = None;
+            let uniform = (0..lanes)
+                .filter(|&l| shown(l))
+                .all(|l| *first.get_or_insert(new[l]) == new[l]);
+            let only_active = (0..lanes).all(|l| !changed(l) || s.exec >> l & 1 != 0);
+            if let (true, true, Some(v)) = (uniform, only_active, first) {
+                let _ = writeln!(line, "    v{row} = {v:#010x} (all active lanes)");
+                continue;
+            }
+            let _ = write!(line, "    v{row}:");
+            let mut l = 0;
+            while l < lanes {
+                if !shown(l) {
+                    l += 1;
+                    continue;
+                }
+                // A run of consecutive shown lanes with one value.
+                let mut end = l;
+                while end + 1 < lanes && shown(end + 1) && new[end + 1] == new[l] {
+                    end += 1;
+                }
+                if end == l {
+                    let _ = write!(line, " [{l}]={:#010x}", new[l]);
+                } else {
+                    let _ = write!(line, " [{l}-{end}]={:#010x}", new[l]);
+                }
+                l = end + 1;
+            }
+            line.push('\n');
+        }
+        self.emit();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn filter_parses_and_combines() {
+        let f = TraceFilter::parse("wg=1,2,3").unwrap();
+        assert_eq!(f.workgroup, Some([1, 2, 3]));
+        assert_eq!(f.wave, None);
+        let f = TraceFilter::parse("wg=4").unwrap();
+        assert_eq!(f.workgroup, Some([4, 0, 0]));
+        let f = TraceFilter::parse("wave=2").unwrap();
+        assert_eq!((f.workgroup, f.wave), (None, Some(2)));
+        let f = TraceFilter::parse("wg=1,0,wave=3").unwrap();
+        assert_eq!((f.workgroup, f.wave), (Some([1, 0, 0]), Some(3)));
+        assert!(f.matches([1, 0, 0], 3));
+        assert!(!f.matches([1, 0, 0], 2));
+        assert!(!f.matches([0, 0, 0], 3));
+        for bad in ["", "wg=", "wg=1,2,3,4", "wave=1,2", "x=1", "wave=-1", "1"] {
+            assert!(TraceFilter::parse(bad).is_err(), "{bad}");
+        }
+        let a = TraceFilter::parse("wave=1").unwrap();
+        let b = TraceFilter::parse("wg=2").unwrap();
+        assert_eq!(
+            a.and(b),
+            Some(TraceFilter {
+                workgroup: Some([2, 0, 0]),
+                wave: Some(1)
+            })
+        );
+        assert_eq!(a.and(TraceFilter::parse("wave=2").unwrap()), None);
+    }
+}
