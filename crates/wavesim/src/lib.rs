@@ -31,6 +31,12 @@ pub use wavesim_rdna3::dispatch::{
     TBA_ALIGN,
 };
 pub use wavesim_rdna3::exec::ExecError;
+/// Observing a dispatch instruction by instruction (see [`Device::dispatch_with_observer`]).
+pub use wavesim_rdna3::trace::{
+    InstLoc, NoObserver, Observer, TextTracer, TraceFilter, DEFAULT_TRACE_LIMIT,
+};
+/// The types an [`Observer`] is shown: the wave's registers and the decoded instruction.
+pub use wavesim_rdna3::{decode::Inst, wave::Wave};
 
 use thiserror::Error;
 use wavesim_rdna3::codeobj::kcp;
@@ -283,6 +289,22 @@ impl Device {
         geo: &Geometry,
         args: &[Arg],
     ) -> Result<DispatchStats, Error> {
+        self.dispatch_with_observer(module, kernel, geo, args, &mut NoObserver)
+    }
+
+    /// [`Device::dispatch`] with `obs` called before and after every instruction every wave
+    /// executes (e.g. a [`TextTracer`]). An enabled observer makes the dispatch run its
+    /// workgroups one after the other on the calling thread whatever [`Device::threads`] says,
+    /// so it sees them in the deterministic order of a one-thread run; results are the same as
+    /// without it.
+    pub fn dispatch_with_observer<O: Observer + ?Sized>(
+        &mut self,
+        module: &Module,
+        kernel: &str,
+        geo: &Geometry,
+        args: &[Arg],
+        obs: &mut O,
+    ) -> Result<DispatchStats, Error> {
         if module.device_id != self.id {
             return Err(Error::Args(
                 "the module was loaded into a different device".into(),
@@ -314,6 +336,7 @@ impl Device {
             static_lds,
             dynamic_lds,
             &mut temps,
+            obs,
         );
         for t in temps {
             let _ = self.mem.free(t);
@@ -322,7 +345,7 @@ impl Device {
     }
 
     #[allow(clippy::too_many_arguments)]
-    fn dispatch_inner(
+    fn dispatch_inner<O: Observer + ?Sized>(
         &mut self,
         module: &Module,
         k: &Kernel,
@@ -331,6 +354,7 @@ impl Device {
         static_lds: u32,
         dynamic_lds: u32,
         temps: &mut Vec<u64>,
+        obs: &mut O,
     ) -> Result<DispatchStats, Error> {
         let d = &k.descriptor;
         let mut private = d
@@ -406,7 +430,7 @@ impl Device {
             temps.push(a);
             launch.scratch_addr = a;
         }
-        Ok(dispatch::run(&launch, &self.mem)?)
+        Ok(dispatch::run_observed(&launch, &self.mem, obs)?)
     }
 }
 
@@ -511,6 +535,18 @@ pub fn run_specs(
     geo: &Geometry,
     specs: &[ArgSpec],
 ) -> Result<SpecRun, Error> {
+    run_specs_with_observer(dev, module, kernel, geo, specs, &mut NoObserver)
+}
+
+/// [`run_specs`] with an observer (see [`Device::dispatch_with_observer`]); the CLI's `--trace`.
+pub fn run_specs_with_observer<O: Observer + ?Sized>(
+    dev: &mut Device,
+    module: &Module,
+    kernel: &str,
+    geo: &Geometry,
+    specs: &[ArgSpec],
+    obs: &mut O,
+) -> Result<SpecRun, Error> {
     // Check the kernel and the argument count before touching files.
     let k = module.kernel(kernel)?;
     let n_explicit = k.explicit_args().count();
@@ -555,7 +591,7 @@ pub fn run_specs(
             }
         }
     }
-    let r = result.and_then(|()| dev.dispatch(module, kernel, geo, &args));
+    let r = result.and_then(|()| dev.dispatch_with_observer(module, kernel, geo, &args, obs));
     let out = r.and_then(|stats| {
         let mut buffers = Vec::with_capacity(bufs.len());
         for b in &bufs {

@@ -1,9 +1,13 @@
 //! The `wavesim` command line: run kernels of a code object, describe it, disassemble it.
 
 use clap::{Parser, Subcommand};
+use std::io::{BufWriter, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
-use wavesim::{describe, parse_spec, run_specs, write_outputs, ArgSpec, Device, Geometry};
+use wavesim::{
+    describe, parse_spec, run_specs_with_observer, write_outputs, ArgSpec, Device, Geometry,
+    NoObserver, TextTracer, TraceFilter,
+};
 
 #[derive(Parser)]
 #[command(
@@ -54,6 +58,20 @@ enum Cmd {
         /// Write the trap handler's TMA area to FILE after the run (needs --trap-handler).
         #[arg(long = "trap-tma-out", value_name = "FILE", requires = "trap_handler")]
         trap_tma_out: Option<PathBuf>,
+        /// Trace every executed instruction: workgroup, wave, PC, EXEC, the disassembly, then
+        /// the registers it changed. Workgroups then run in order on one thread.
+        #[arg(long)]
+        trace: bool,
+        /// Write the trace to FILE instead of standard output.
+        #[arg(long = "trace-out", value_name = "FILE", requires = "trace")]
+        trace_out: Option<PathBuf>,
+        /// Trace only some waves: wg=X[,Y[,Z]] and/or wave=N (e.g. wg=1,0,0,wave=2); repeat to
+        /// combine.
+        #[arg(long = "trace-filter", value_name = "FILTER", requires = "trace", value_parser = TraceFilter::parse)]
+        trace_filter: Vec<TraceFilter>,
+        /// Most instructions to trace; a note at the end says when the trace was cut.
+        #[arg(long = "trace-limit", value_name = "N", requires = "trace", default_value_t = wavesim::DEFAULT_TRACE_LIMIT)]
+        trace_limit: u64,
     },
     /// List the kernels of a code object with their arguments and descriptor fields.
     Info { file: PathBuf },
@@ -126,6 +144,10 @@ fn real_main(cli: Cli) -> Result<(), String> {
             stats,
             trap_handler,
             trap_tma_out,
+            trace,
+            trace_out,
+            trace_filter,
+            trace_limit,
         } => {
             let specs: Vec<ArgSpec> = args
                 .iter()
@@ -154,8 +176,43 @@ fn real_main(cli: Cli) -> Result<(), String> {
                 dev.install_trap_handler(&read(path)?, wavesim::DEFAULT_TMA_BYTES)
                     .map_err(|e| format!("{}: {e}", path.display()))?;
             }
-            let run =
-                run_specs(&mut dev, &module, &kernel, &geo, &specs).map_err(|e| e.to_string())?;
+            let run = if trace {
+                let mut filter = TraceFilter::default();
+                for f in trace_filter {
+                    filter = filter
+                        .and(f)
+                        .ok_or("the --trace-filter options select no wave together")?;
+                }
+                let out: Box<dyn Write> = match &trace_out {
+                    Some(p) => Box::new(BufWriter::new(
+                        std::fs::File::create(p)
+                            .map_err(|e| format!("cannot create {}: {e}", p.display()))?,
+                    )),
+                    None => Box::new(BufWriter::new(std::io::stdout().lock())),
+                };
+                let mut tracer = TextTracer::new(out)
+                    .with_filter(filter)
+                    .with_limit(trace_limit);
+                let run =
+                    run_specs_with_observer(&mut dev, &module, &kernel, &geo, &specs, &mut tracer);
+                // The trace is complete (and flushed) before the run's error or outputs; a reader
+                // that went away (`| head`) is not an error.
+                let written = tracer.finish();
+                let run = run.map_err(|e| e.to_string())?;
+                match written {
+                    Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+                        let to = trace_out
+                            .as_ref()
+                            .map_or("standard output".into(), |p| p.display().to_string());
+                        return Err(format!("cannot write the trace to {to}: {e}"));
+                    }
+                    _ => {}
+                }
+                run
+            } else {
+                run_specs_with_observer(&mut dev, &module, &kernel, &geo, &specs, &mut NoObserver)
+                    .map_err(|e| e.to_string())?
+            };
             write_outputs(&specs, &run).map_err(|e| e.to_string())?;
             if let (Some(out), Some(t)) = (&trap_tma_out, dev.trap_handler()) {
                 let tma = dev.read_vec(t.tma, t.tma_size).map_err(|e| e.to_string())?;
