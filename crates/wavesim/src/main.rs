@@ -20,6 +20,8 @@ struct Cli {
     cmd: Cmd,
 }
 
+// Parsed once per process: the size of the `run` variant does not matter.
+#[allow(clippy::large_enum_variant)]
 #[derive(Subcommand)]
 enum Cmd {
     /// Run one kernel of a code object over a grid.
