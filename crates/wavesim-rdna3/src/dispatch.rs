@@ -937,14 +937,40 @@ fn run_workgroup<O: Observer + ?Sized>(
 
 /// Runs a dispatch to completion.
 pub fn run(l: &Launch, mem: &DeviceMemory) -> Result<DispatchStats, DispatchError> {
-    run_observed(l, mem, &mut NoObserver)
+    run_with(l, mem, &mut NoObserver)
 }
 
 /// Runs a dispatch to completion with `obs` seeing every instruction (see [`Observer`]). An
 /// enabled observer makes the dispatch run its workgroups in order on the calling thread,
 /// whatever `l.threads` says, so what it sees is in the deterministic order of a one-thread
 /// run (workgroups x-fastest, the waves of a workgroup in turns of [`QUANTUM`]).
+///
+/// Both paths are compiled here, once: without an enabled observer this is [`run`] (the step
+/// loop instantiated for [`NoObserver`] in this crate, whoever calls), with one the loop
+/// instantiated for `dyn Observer` (tracing need not be fast; callers' generics do not
+/// duplicate the loop).
 pub fn run_observed<O: Observer + ?Sized>(
+    l: &Launch,
+    mem: &DeviceMemory,
+    obs: &mut O,
+) -> Result<DispatchStats, DispatchError> {
+    if !obs.enabled() {
+        return run(l, mem);
+    }
+    let mut obs = obs;
+    run_dyn(l, mem, &mut obs)
+}
+
+#[inline(never)]
+fn run_dyn(
+    l: &Launch,
+    mem: &DeviceMemory,
+    obs: &mut dyn Observer,
+) -> Result<DispatchStats, DispatchError> {
+    run_with(l, mem, obs)
+}
+
+fn run_with<O: Observer + ?Sized>(
     l: &Launch,
     mem: &DeviceMemory,
     obs: &mut O,
