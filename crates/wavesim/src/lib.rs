@@ -725,6 +725,12 @@ pub unsafe fn run_host_asm(
     let mem = unsafe { DeviceMemory::host() };
     let base = code.as_ptr() as u64;
     let prog = Program::new(code, base)?;
+    if let Some(d) = (0..3).find(|&i| groups[i] == 0 || local[i] == 0) {
+        return Err(Error::Args(format!(
+            "run_asm: dimension {d} has {} workgroups of {} work-items; both must be at least 1",
+            groups[d], local[d]
+        )));
+    }
     let mut grid = [0u32; 3];
     for i in 0..3 {
         grid[i] = groups[i].checked_mul(local[i]).ok_or_else(|| {

@@ -295,3 +295,17 @@ fn trap_handlers_are_replaced_removed_and_checked() {
     assert_eq!(dev.trap_handler(), None);
     assert_eq!(dev.memory().regions().len(), before);
 }
+
+#[test]
+fn run_host_asm_rejects_empty_workgroups_naming_the_dimension() {
+    // s_endpgm; the size check comes before any guest memory is touched.
+    let code = 0xbfb0_0000u32.to_le_bytes();
+    // SAFETY: the call fails on its arguments before executing anything.
+    let e = unsafe { wavesim::run_host_asm(&code, [4, 1, 1], [0, 1, 1], 0, 0, 0, 1000) }
+        .expect_err("local size 0 is refused");
+    let msg = e.to_string();
+    assert!(
+        msg.contains("dimension 0 has 4 workgroups of 0 work-items"),
+        "{msg}"
+    );
+}
