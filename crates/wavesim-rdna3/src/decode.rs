@@ -1,13 +1,36 @@
 //! Decoding gfx11 machine code into `Inst`, driven by the instruction table (`crate::isa`).
 //!
 //! Field layouts follow the RDNA3 ISA "Microcode Formats" chapter (checked against
-//! `llvm-mc-19 -show-encoding`). What counts as a valid encoding follows LLVM 19's gfx1100
-//! disassembler, the reference the project is measured against: every word either decodes to an
-//! instruction LLVM accepts or to `Inst::invalid` (the raw word kept, printed as `.long` like
-//! llvm-objdump does). LLVM rejects, for example, an operand field that a given opcode does not use
-//! but that is not zero, modifier bits on sources that take no modifiers, and source codes that
-//! name no register (209-232, 249). Only running out of bytes in the middle of an instruction is
-//! an error.
+//! `llvm-mc-19 -show-encoding`). One decode serves two readers: the executor, which needs what
+//! the hardware does with the bits, and the disassembler, which must print exactly what LLVM 19's
+//! gfx1100 disassembler (llvm-objdump) prints. Policy:
+//!
+//! - An encoding LLVM decodes gives the instruction LLVM prints, with every bit the hardware
+//!   honours kept as encoded (the printer masks bits LLVM accepts but does not print).
+//! - An encoding LLVM rejects only because of its own operand model, where the hardware's meaning
+//!   is defined by the ISA or seed 000, decodes to that instruction with the hardware's field
+//!   values and `iflags::LLVM_REJECTS` set: `disasm::format` prints it as `.long` of its first
+//!   dword (`Inst::word0`), and a listing goes on with the next dword (`Inst::listed_len`) like
+//!   objdump, while `Inst::len` is the length the hardware consumes. The cases:
+//!   - operand fields (VOP1/VOP3/VOP3P source or destination fields, DS register fields, the VOPD
+//!     `v_dual_mov_b32` vsrc1, the SOPP immediate) that the opcode does not use are non-zero:
+//!     the hardware ignores them (they are cleared in the `Inst`). A VOP3/VOP3P unused source
+//!     field holding the literal or a DPP marker stays invalid: whether the hardware would then
+//!     fetch another dword is not defined;
+//!   - neg/abs/op_sel bits of VOP3/VOP3P sources the opcode does not have: ignored (cleared);
+//!   - a 64-bit scalar operand starting at vcc_hi or exec_hi (SALU/VALU source or destination):
+//!     the hardware ignores the LSB of a 64-bit SGPR address (seed 000) and uses VCC / EXEC;
+//!   - an SMEM destination that runs past its register region (s[104:107] reaches into VCC,
+//!     ttmp[12:19] past ttmp15) or names vcc_hi/M0/exec_hi as a wide destination: seed 000
+//!     aligns the address, drops the dwords outside the region and loads nothing into
+//!     NULL/M0/EXEC (the executor applies those rules to the aligned `dst[0]`);
+//!   - an s_buffer_load descriptor at s[104:107] (seed 000: a 128-bit V# is forced into one
+//!     region, s104, s105, vcc_lo, vcc_hi).
+//! - Everything else LLVM rejects stays `Inst::invalid` (raw word in `lit`, 4 bytes): source
+//!   codes that name no register (209-232, 249), modifier bits on sources that take none, clamp
+//!   or omod on ops without them, fields whose hardware meaning is not defined. Only running out
+//!   of bytes in the middle of an instruction is an error (an instruction LLVM rejects that is cut
+//!   off decodes as `Inst::invalid`, as LLVM never reads past its first dword).
 //!
 //! Decoding never allocates; an `Inst` is a small `Copy` value.
 
@@ -124,6 +147,9 @@ pub mod iflags {
     pub const UNORM: u32 = 1 << 15;
     pub const R128: u32 = 1 << 16;
     pub const NSA: u32 = 1 << 17;
+    /// LLVM 19's disassembler rejects this encoding (llvm-objdump prints `.long` of its first
+    /// dword), but the hardware executes it as decoded (see the module policy).
+    pub const LLVM_REJECTS: u32 = 1 << 18;
 }
 
 /// One decoded instruction. Fields are used per encoding as documented; unused fields are zero.
@@ -178,6 +204,9 @@ pub struct Inst {
     pub dpp: Dpp,
     /// VOPD: the Y instruction.
     pub op_y: Op,
+    /// The first dword as encoded (what llvm-objdump prints as `.long` for an encoding it
+    /// rejects).
+    pub word0: u32,
 }
 
 /// Errors of the decoder: only the end of the code can stop it.
@@ -205,6 +234,9 @@ fn sext(v: u32, width: u32) -> i32 {
 struct Words<'a> {
     bytes: &'a [u8],
     offset: usize,
+    /// Set once the instruction is known to be one LLVM rejects: running out of bytes after that
+    /// point gives `Inst::invalid` (LLVM would print `.long` without reading further).
+    rejected: std::cell::Cell<bool>,
 }
 
 impl Words<'_> {
@@ -218,6 +250,12 @@ impl Words<'_> {
                 available: self.bytes.len(),
             }),
         }
+    }
+
+    /// Marks `i` as an encoding LLVM rejects and the hardware executes (module policy).
+    fn reject(&self, i: &mut Inst) {
+        i.flags |= iflags::LLVM_REJECTS;
+        self.rejected.set(true);
     }
 }
 
@@ -242,6 +280,7 @@ impl Inst {
             omod: 0,
             dpp: Dpp::None,
             op_y: Op::ALL[0],
+            word0: 0,
         }
     }
 
@@ -249,11 +288,30 @@ impl Inst {
     pub fn invalid(word: u32) -> Inst {
         let mut i = Inst::new(Op::ALL[0], Enc::Invalid, 4);
         i.lit = word;
+        i.word0 = word;
         i
     }
 
+    /// No instruction the hardware defines (the executor raises an invalid-instruction error).
     pub fn is_invalid(&self) -> bool {
         self.enc == Enc::Invalid
+    }
+
+    /// llvm-objdump prints this word as `.long` (invalid, or executable but rejected by LLVM).
+    #[inline]
+    pub fn llvm_rejects(&self) -> bool {
+        self.enc == Enc::Invalid || self.flags & iflags::LLVM_REJECTS != 0
+    }
+
+    /// Bytes a listing advances by: llvm-objdump goes on with the next dword after a `.long`,
+    /// even where the hardware's instruction (`len`) is longer.
+    #[inline]
+    pub fn listed_len(&self) -> u8 {
+        if self.llvm_rejects() {
+            4
+        } else {
+            self.len
+        }
     }
 
     pub fn has_literal(&self) -> bool {
@@ -432,42 +490,57 @@ pub fn wmma_acc_dwords(wave64: bool) -> u8 {
 }
 
 fn decode_mode(bytes: &[u8], offset: usize, wave64: bool) -> Result<Inst, DecodeError> {
-    let w = Words { bytes, offset };
+    let w = Words {
+        bytes,
+        offset,
+        rejected: std::cell::Cell::new(false),
+    };
     let w0 = w.get(0)?;
+    let inst = match decode_fields(&w, w0, wave64) {
+        Ok(i) => i,
+        Err(_) if w.rejected.get() => None,
+        Err(e) => return Err(e),
+    };
+    let mut inst = inst.unwrap_or_else(|| Inst::invalid(w0));
+    inst.word0 = w0;
+    Ok(inst)
+}
+
+fn decode_fields(w: &Words, w0: u32, wave64: bool) -> Result<Option<Inst>, DecodeError> {
     let lk = Lookup::get();
     let inst = if w0 >> 31 == 0 {
-        decode_vop12c(&w, w0, lk)?
+        decode_vop12c(w, w0, lk)?
     } else {
         match w0 >> 23 {
-            0x17d => decode_sop1(&w, w0, lk)?,
-            0x17e => decode_sopc(&w, w0, lk)?,
-            0x17f => decode_sopp(w0, lk),
-            _ if w0 >> 28 == 0xb => decode_sopk(&w, w0, lk)?,
-            _ if w0 >> 30 == 2 => decode_sop2(&w, w0, lk)?,
+            0x17d => decode_sop1(w, w0, lk)?,
+            0x17e => decode_sopc(w, w0, lk)?,
+            0x17f => decode_sopp(w, w0, lk),
+            _ if w0 >> 28 == 0xb => decode_sopk(w, w0, lk)?,
+            _ if w0 >> 30 == 2 => decode_sop2(w, w0, lk)?,
             _ => match w0 >> 26 {
-                0x3d => decode_smem(&w, w0, lk)?,
-                0x35 => decode_vop3(&w, w0, lk)?,
+                0x3d => decode_smem(w, w0, lk)?,
+                0x35 => decode_vop3(w, w0, lk)?,
                 0x33 => match bits(w0, 25, 24) {
                     // VOP3P: bits 31:23 are 0x198 (bit 23 clear).
                     0 if w0 & (1 << 23) != 0 => None,
-                    0 => decode_vop3p(&w, w0, lk, wave64)?,
-                    1 => decode_vinterp(&w, w0, lk)?,
+                    0 => decode_vop3p(w, w0, lk, wave64)?,
+                    1 => decode_vinterp(w, w0, lk)?,
                     2 => decode_ldsdir(w0, lk),
                     _ => None,
                 },
                 0x32 if wave64 => None,
-                0x32 => decode_vopd(&w, w0)?,
-                0x36 => decode_ds(&w, w0, lk)?,
-                0x37 => decode_flat(&w, w0, lk)?,
-                0x38 => decode_mubuf(&w, w0, lk)?,
-                0x3a => decode_mtbuf(&w, w0, lk)?,
-                0x3c => decode_mimg(&w, w0, lk)?,
-                0x3e => decode_exp(&w, w0, lk)?,
+                0x32 => decode_vopd(w, w0)?,
+                0x36 => decode_ds(w, w0, lk)?,
+                0x37 => decode_flat(w, w0, lk)?,
+                0x38 => decode_mubuf(w, w0, lk)?,
+                0x3a => decode_mtbuf(w, w0, lk)?,
+                0x3c => decode_mimg(w, w0, lk)?,
+                0x3e => decode_exp(w, w0, lk)?,
                 _ => None,
             },
         }
     };
-    Ok(inst.unwrap_or_else(|| Inst::invalid(w0)))
+    Ok(inst)
 }
 
 // ------------------------------------------------------------------------------------------------
@@ -521,6 +594,16 @@ fn align_sreg(code: u16, dwords: u8) -> u16 {
     }
 }
 
+/// A 64-bit scalar operand starting at vcc_hi or exec_hi, which LLVM has no register for: the
+/// hardware ignores the LSB of a 64-bit SGPR address (seed 000, "SGPR alignment") and uses VCC /
+/// EXEC. Returns the aligned code.
+fn hw_pair(code: u16, dwords: u8) -> Option<u16> {
+    match code {
+        opnd::VCC_HI | opnd::EXEC_HI if dwords == 2 => Some(code - 1),
+        _ => None,
+    }
+}
+
 /// Operand width in dwords for a table type (lane masks are one SGPR in the encoding).
 fn dw(t: Ty) -> u8 {
     t.dwords()
@@ -542,11 +625,16 @@ fn take_literal(w: &Words, i: &mut Inst, base_words: usize) -> Result<(), Decode
 // ------------------------------------------------------------------------------------------------
 
 /// Scalar operand checks for SOP1/SOP2/SOPC: sets the aligned codes, or returns false.
-fn scalar_srcs(i: &mut Inst, codes: &[u16]) -> bool {
+fn scalar_srcs(w: &Words, i: &mut Inst, codes: &[u16]) -> bool {
     let sig = *i.op.sig();
     for (k, &c) in codes.iter().enumerate() {
         let t = sig.src[k];
         if t == Ty::None {
+            continue;
+        }
+        if let Some(pair) = hw_pair(c, dw(t)) {
+            w.reject(i);
+            i.src[k] = pair;
             continue;
         }
         if !valid_ssrc(c, dw(t)) {
@@ -567,8 +655,13 @@ fn valid_sdst(code: u16, dwords: u8) -> bool {
 
 /// Sets the scalar destination `code` (aligned to the op's `dst[0]` width), or returns false when
 /// it is not a valid destination of that width.
-fn set_sdst(i: &mut Inst, code: u16) -> bool {
+fn set_sdst(w: &Words, i: &mut Inst, code: u16) -> bool {
     let n = dw(i.op.sig().dst[0]);
+    if let Some(pair) = hw_pair(code, n) {
+        w.reject(i);
+        i.dst[0] = pair;
+        return true;
+    }
     if !valid_sdst(code, n) {
         return false;
     }
@@ -582,12 +675,12 @@ fn decode_sop1(w: &Words, w0: u32, lk: &Lookup) -> Result<Option<Inst>, DecodeEr
     };
     let mut i = Inst::new(op, Enc::Sop1, 4);
     let sig = *op.sig();
-    if sig.dst[0] != Ty::None && !set_sdst(&mut i, bits(w0, 22, 16) as u16) {
+    if sig.dst[0] != Ty::None && !set_sdst(w, &mut i, bits(w0, 22, 16) as u16) {
         return Ok(None);
     }
     if sig.src[0] == Ty::Sendmsg {
         i.imm = bits(w0, 7, 0) as i32;
-    } else if !scalar_srcs(&mut i, &[bits(w0, 7, 0) as u16]) {
+    } else if !scalar_srcs(w, &mut i, &[bits(w0, 7, 0) as u16]) {
         return Ok(None);
     }
     take_literal(w, &mut i, 1)?;
@@ -599,10 +692,10 @@ fn decode_sop2(w: &Words, w0: u32, lk: &Lookup) -> Result<Option<Inst>, DecodeEr
         return Ok(None);
     };
     let mut i = Inst::new(op, Enc::Sop2, 4);
-    if !set_sdst(&mut i, bits(w0, 22, 16) as u16) {
+    if !set_sdst(w, &mut i, bits(w0, 22, 16) as u16) {
         return Ok(None);
     }
-    if !scalar_srcs(&mut i, &[bits(w0, 7, 0) as u16, bits(w0, 15, 8) as u16]) {
+    if !scalar_srcs(w, &mut i, &[bits(w0, 7, 0) as u16, bits(w0, 15, 8) as u16]) {
         return Ok(None);
     }
     take_literal(w, &mut i, 1)?;
@@ -614,7 +707,7 @@ fn decode_sopc(w: &Words, w0: u32, lk: &Lookup) -> Result<Option<Inst>, DecodeEr
         return Ok(None);
     };
     let mut i = Inst::new(op, Enc::Sopc, 4);
-    if !scalar_srcs(&mut i, &[bits(w0, 7, 0) as u16, bits(w0, 15, 8) as u16]) {
+    if !scalar_srcs(w, &mut i, &[bits(w0, 7, 0) as u16, bits(w0, 15, 8) as u16]) {
         return Ok(None);
     }
     take_literal(w, &mut i, 1)?;
@@ -630,7 +723,7 @@ fn decode_sopk(w: &Words, w0: u32, lk: &Lookup) -> Result<Option<Inst>, DecodeEr
     let r = bits(w0, 22, 16) as u16;
     i.imm = sext(w0 & 0xffff, 16);
     if sig.dst[0] != Ty::None {
-        if !set_sdst(&mut i, r) {
+        if !set_sdst(w, &mut i, r) {
             return Ok(None);
         }
     } else if matches!(sig.src[0], Ty::Hwreg) {
@@ -653,13 +746,15 @@ fn decode_sopk(w: &Words, w0: u32, lk: &Lookup) -> Result<Option<Inst>, DecodeEr
     Ok(Some(i))
 }
 
-fn decode_sopp(w0: u32, lk: &Lookup) -> Option<Inst> {
+fn decode_sopp(w: &Words, w0: u32, lk: &Lookup) -> Option<Inst> {
     let op = lk.find(Fmt::Sopp, bits(w0, 22, 16))?;
     let mut i = Inst::new(op, Enc::Sopp, 4);
     i.imm = sext(w0 & 0xffff, 16);
-    // Instructions without an operand must have a zero immediate (s_endpgm prints it instead).
+    // LLVM wants a zero immediate on instructions without an operand (s_endpgm prints it
+    // instead); the hardware does not read the field.
     if op.sig().src[0] == Ty::None && op != Op::S_ENDPGM && w0 & 0xffff != 0 {
-        return None;
+        w.reject(&mut i);
+        i.imm = 0;
     }
     Some(i)
 }
@@ -673,8 +768,18 @@ fn decode_smem(w: &Words, w0: u32, lk: &Lookup) -> Result<Option<Inst>, DecodeEr
     let sig = *op.sig();
     let sdata = bits(w0, 12, 6) as u16;
     if sig.dst[0] != Ty::None {
-        if !set_sdst(&mut i, sdata) || !sreg_fits(i.dst[0], dw(sig.dst[0])) {
-            return Ok(None);
+        let n = dw(sig.dst[0]);
+        if !set_sdst(w, &mut i, sdata) || !sreg_fits(i.dst[0], n) {
+            // A destination crossing its register region, or a wide one at vcc_hi/M0/exec_hi:
+            // seed 000 aligns it, drops the dwords outside the region and loads nothing into
+            // NULL/M0/EXEC (the executor applies these rules to the aligned code).
+            w.reject(&mut i);
+            let mask = match n {
+                1 => 0,
+                2 => 1,
+                _ => 3,
+            };
+            i.dst[0] = sdata & !mask;
         }
     } else {
         i.imm2 = sdata as u32;
@@ -686,8 +791,9 @@ fn decode_smem(w: &Words, w0: u32, lk: &Lookup) -> Result<Option<Inst>, DecodeEr
     };
     i.src[0] = align_sreg((bits(w0, 5, 0) << 1) as u16, dw(base_ty).max(2));
     // A 128-bit buffer descriptor at s104 would run past s105 (SGPR_128 ends at s[100:103]).
+    // The hardware reads s104, s105, vcc_lo, vcc_hi (seed 000: a 128-bit V# stays in one region).
     if dw(base_ty) == 4 && i.src[0] == 104 {
-        return Ok(None);
+        w.reject(&mut i);
     }
     i.src[1] = bits(w1, 31, 25) as u16;
     i.imm = sext(bits(w1, 20, 0), 21);
@@ -698,7 +804,7 @@ fn decode_smem(w: &Words, w0: u32, lk: &Lookup) -> Result<Option<Inst>, DecodeEr
         i.flags |= iflags::DLC;
     }
     // Cache invalidations and ATC probes take no cache-policy bits.
-    if sig.dst[0] == Ty::None && i.flags != 0 {
+    if sig.dst[0] == Ty::None && i.flags & (iflags::GLC | iflags::DLC) != 0 {
         return Ok(None);
     }
     Ok(Some(i))
@@ -783,7 +889,8 @@ fn decode_vop12c(w: &Words, w0: u32, lk: &Lookup) -> Result<Option<Inst>, Decode
                     opnd::vgpr(vdst)
                 };
             } else if vdst != 0 {
-                return Ok(None);
+                // v_nop / v_pipeflush: the hardware does not use the vdst field.
+                w.reject(&mut i);
             }
             // v_nop / v_pipeflush ignore the src0 field.
             if sig.src[0] != Ty::None {
@@ -855,7 +962,10 @@ fn decode_vop12c(w: &Words, w0: u32, lk: &Lookup) -> Result<Option<Inst>, Decode
         return Ok(Some(i));
     }
     if sig.src[0] != Ty::None {
-        if !valid_vsrc(i.src[0], dw(sig.src[0])) {
+        if let Some(pair) = hw_pair(i.src[0], dw(sig.src[0])) {
+            w.reject(&mut i);
+            i.src[0] = pair;
+        } else if !valid_vsrc(i.src[0], dw(sig.src[0])) {
             return Ok(None);
         }
         i.src[0] = align_sreg(i.src[0], dw(sig.src[0]));
@@ -965,15 +1075,26 @@ fn decode_vop3(w: &Words, w0: u32, lk: &Lookup) -> Result<Option<Inst>, DecodeEr
     } else if sig.dst[0] != Ty::None {
         i.dst[0] = opnd::vgpr(vdst as u32);
     } else if vdst != 0 {
-        return Ok(None);
+        // No destination: the hardware does not use the field.
+        w.reject(&mut i);
     }
     if sd && sig.dst[1] == Ty::Mask && !valid_sdst(i.dst[1], 1) {
         return Ok(None);
     }
-    if !take_srcs(&mut i, &raw, n) {
+    if !take_srcs(w, &mut i, &raw, n) {
         return Ok(None);
     }
     let m = vop3_mods(op);
+    // neg/abs/op_sel bits of sources the op does not have: LLVM rejects them, the hardware has
+    // nothing to apply them to.
+    let absent = !((1u8 << n) - 1) & 0b111;
+    let absent_sel = if !sd && m.op_sel != 0 && n == 2 { 4 } else { 0 };
+    if (i.neg | i.abs) & absent != 0 || i.op_sel & absent_sel != 0 {
+        w.reject(&mut i);
+        i.neg &= !absent;
+        i.abs &= !absent;
+        i.op_sel &= !absent_sel;
+    }
     if !vop3_check_mods(&i, &m, sd) {
         return Ok(None);
     }
@@ -988,7 +1109,10 @@ fn decode_vop3(w: &Words, w0: u32, lk: &Lookup) -> Result<Option<Inst>, DecodeEr
         return vop3_dpp(w, i, raw[0], n);
     }
     for k in 0..n {
-        if !valid_vsrc(i.src[k], dw(sig.src[k])) {
+        if let Some(pair) = hw_pair(i.src[k], dw(sig.src[k])) {
+            w.reject(&mut i);
+            i.src[k] = pair;
+        } else if !valid_vsrc(i.src[k], dw(sig.src[k])) {
             return Ok(None);
         }
         if sig.src[k].dwords() >= 2 || sig.src[k] == Ty::Mask {
@@ -1011,13 +1135,18 @@ fn src_fields(w1: u32) -> [u16; 3] {
     ]
 }
 
-/// The `n` source fields of a VOP3/VOP3P word: the op's sources are taken as they are, and the
-/// fields of sources it does not have must be zero (false otherwise).
-fn take_srcs(i: &mut Inst, raw: &[u16; 3], n: usize) -> bool {
+/// The `n` source fields of a VOP3/VOP3P word: the op's sources are taken as they are. LLVM
+/// wants the fields of sources the op does not have to be zero; the hardware ignores them,
+/// unless one names the literal or a DPP marker (whether another dword is fetched then is not
+/// defined: false).
+fn take_srcs(w: &Words, i: &mut Inst, raw: &[u16; 3], n: usize) -> bool {
     for (k, &c) in raw.iter().enumerate() {
         if k >= n {
-            if c != 0 {
+            if c == opnd::LITERAL || is_dpp_sel(c) {
                 return false;
+            }
+            if c != 0 {
+                w.reject(i);
             }
         } else {
             i.src[k] = c;
@@ -1066,9 +1195,13 @@ fn decode_vop3p(
     // (op_sel_hi bits do not).
     let absent = !((1u8 << n) - 1) & 0b111;
     if (i.op_sel | i.neg | i.neg_hi) & absent != 0 {
-        return Ok(None);
+        // The hardware has no source to apply them to.
+        w.reject(&mut i);
+        i.op_sel &= !absent;
+        i.neg &= !absent;
+        i.neg_hi &= !absent;
     }
-    if !take_srcs(&mut i, &raw, n) {
+    if !take_srcs(w, &mut i, &raw, n) {
         return Ok(None);
     }
     if n > 0 && is_dpp_sel(raw[0]) {
@@ -1212,11 +1345,14 @@ fn decode_vopd(w: &Words, w0: u32) -> Result<Option<Inst>, DecodeError> {
             return Ok(None);
         }
     }
-    // v_dual_mov_b32 has no vsrc1: the field must be zero.
-    if (*x == Op::V_MOV_B32 && bits(w0, 16, 9) != 0)
-        || (*y == Op::V_MOV_B32 && bits(w1, 16, 9) != 0)
-    {
-        return Ok(None);
+    // v_dual_mov_b32 has no vsrc1: LLVM wants the field zero, the hardware does not read it.
+    if *x == Op::V_MOV_B32 && bits(w0, 16, 9) != 0 {
+        w.reject(&mut i);
+        i.src[1] = opnd::VGPR0;
+    }
+    if *y == Op::V_MOV_B32 && bits(w1, 16, 9) != 0 {
+        w.reject(&mut i);
+        i.src[3] = opnd::VGPR0;
     }
     let k = |op: Op| matches!(op, Op::V_FMAAK_F32 | Op::V_FMAMK_F32);
     if k(*x) || k(*y) {
@@ -1392,14 +1528,24 @@ fn decode_ds(w: &Words, w0: u32, lk: &Lookup) -> Result<Option<Inst>, DecodeErro
         i.dst[0] = 0;
         return Ok(Some(i));
     }
-    // Operand fields the instruction does not use must be zero; register ranges must fit.
+    // Operand fields the instruction does not use: LLVM wants them zero, the hardware does not
+    // read them (decoded as if zero). Register ranges must fit.
     let n = sig.num_src();
-    if (sig.dst[0] == Ty::None && bits(w1, 31, 24) != 0)
-        || (n < 1 && bits(w1, 15, 8) != 0)
-        || (n < 2 && bits(w1, 23, 16) != 0)
-        || (!ds_has_addr(op) && bits(w1, 7, 0) != 0)
-    {
-        return Ok(None);
+    if sig.dst[0] == Ty::None && bits(w1, 31, 24) != 0 {
+        w.reject(&mut i);
+        i.dst[0] = opnd::VGPR0;
+    }
+    if n < 1 && bits(w1, 15, 8) != 0 {
+        w.reject(&mut i);
+        i.src[1] = opnd::VGPR0;
+    }
+    if n < 2 && bits(w1, 23, 16) != 0 {
+        w.reject(&mut i);
+        i.src[2] = opnd::VGPR0;
+    }
+    if !ds_has_addr(op) && bits(w1, 7, 0) != 0 {
+        w.reject(&mut i);
+        i.src[0] = opnd::VGPR0;
     }
     if !vfits(i.dst[0], dw(sig.dst[0]))
         || !vfits(i.src[1], dw(sig.src[0]))

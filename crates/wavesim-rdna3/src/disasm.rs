@@ -329,6 +329,10 @@ pub fn format(inst: &Inst, pc: u64, wave64: bool) -> String {
         i: inst,
         w64: wave64,
     };
+    // Encodings LLVM rejects print as their first dword, whatever the hardware makes of them.
+    if inst.llvm_rejects() {
+        return format!(".long {:#010x}", inst.word0);
+    }
     let mut s = match inst.enc {
         Enc::Invalid => format!(".long {:#010x}", inst.lit),
         // VOPD (dual issue) exists in wave32 only: LLVM's wave64 disassembler does not decode
@@ -377,7 +381,7 @@ pub fn line(inst: &Inst, pc: u64, bytes: &[u8], wave64: bool) -> String {
     let text = format(inst, pc, wave64);
     let mut out = String::with_capacity(100);
     let _ = write!(out, "\t{text:<59}// {pc:012X}:");
-    for c in bytes.chunks(4).take(inst.len as usize / 4) {
+    for c in bytes.chunks(4).take(inst.listed_len() as usize / 4) {
         let mut b = [0u8; 4];
         b[..c.len()].copy_from_slice(c);
         let _ = write!(out, " {:08X}", u32::from_le_bytes(b));
@@ -442,7 +446,8 @@ fn list_range(
             }
         }
         out.push(l);
-        off += inst.len as usize;
+        // After a `.long`, objdump goes on with the next dword (not the hardware length).
+        off += inst.listed_len() as usize;
     }
 }
 

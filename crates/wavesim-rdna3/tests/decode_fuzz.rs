@@ -63,6 +63,7 @@ fn random_words_decode_and_print() {
     const WORDS: usize = 1 << 20;
     let mut total = 0usize;
     let mut invalid = 0usize;
+    let mut rejected = 0usize;
     for seed in [
         0x9e37_79b9_7f4a_7c15u64,
         0x1234_5678_9abc_def1,
@@ -98,12 +99,25 @@ fn random_words_decode_and_print() {
             if inst.is_invalid() {
                 invalid += 1;
                 assert_eq!(text, format!(".long {:#010x}", inst.lit));
+            } else if inst.llvm_rejects() {
+                // Executable, but printed like LLVM prints it: the first dword as data.
+                rejected += 1;
+                let w0 = u32::from_le_bytes(code[off..off + 4].try_into().unwrap());
+                assert_eq!(text, format!(".long {w0:#010x}"));
+                assert_eq!(text64, text);
+                assert_eq!(inst.listed_len(), 4);
+            } else {
+                assert_eq!(inst.listed_len(), inst.len);
             }
             total += 1;
             off += inst.len as usize;
         }
     }
-    println!("fuzz: {total} instructions decoded and printed, {invalid} invalid words");
+    println!(
+        "fuzz: {total} instructions decoded and printed, {invalid} invalid words, \
+         {rejected} executable words LLVM rejects"
+    );
+    assert!(rejected > 0);
     assert!(total > 300_000);
     assert!(invalid > 0 && invalid < total);
 }
@@ -154,12 +168,21 @@ fn truncated_instruction_is_an_error_naming_the_offset() {
 
 #[test]
 fn invalid_words_keep_their_bits() {
-    // 0xd5030001 0x04020702: v_add_f32_e64 with a non-zero unused src2 field (LLVM rejects it).
-    let code = [0xd503_0001u32, 0x0402_0702];
+    // 0xd5030001 0x0001a302: v_add_f32_e64 v1, v2, <source code 209> - a code that names
+    // nothing (LLVM rejects it, the hardware defines nothing for it).
+    let code = [0xd503_0001u32, 0x0001_a302];
     let bytes: Vec<u8> = code.iter().flat_map(|w| w.to_le_bytes()).collect();
     let i = decode(&bytes, 0).unwrap();
     assert!(i.is_invalid());
-    assert_eq!(i.len, 4);
+    assert_eq!((i.len, i.listed_len()), (4, 4));
     assert_eq!(i, Inst::invalid(0xd503_0001));
+    assert_eq!(format(&i, 0, false), ".long 0xd5030001");
+    // 0xd5030001 0x04020702: v_add_f32_e64 with a non-zero unused src2 field. LLVM rejects it,
+    // the hardware ignores the field: an 8-byte instruction that lists as `.long` + 4 bytes.
+    let code = [0xd503_0001u32, 0x0402_0702];
+    let bytes: Vec<u8> = code.iter().flat_map(|w| w.to_le_bytes()).collect();
+    let i = decode(&bytes, 0).unwrap();
+    assert!(!i.is_invalid() && i.llvm_rejects());
+    assert_eq!((i.len, i.listed_len()), (8, 4));
     assert_eq!(format(&i, 0, false), ".long 0xd5030001");
 }

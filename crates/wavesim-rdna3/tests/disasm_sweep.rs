@@ -72,7 +72,7 @@ fn check(case: &Case, wave64: bool) -> Result<(), String> {
         };
         let got = format(&inst, off as u64, wave64);
         let got_words: Vec<u32> =
-            words[off / 4..(off + inst.len as usize).min(bytes.len()) / 4].to_vec();
+            words[off / 4..(off + inst.listed_len() as usize).min(bytes.len()) / 4].to_vec();
         if got != *want_text || got_words != *want_words {
             let hexw = |w: &[u32]| {
                 w.iter()
@@ -88,7 +88,7 @@ fn check(case: &Case, wave64: bool) -> Result<(), String> {
                 hexw(&got_words)
             ));
         }
-        off += inst.len as usize;
+        off += inst.listed_len() as usize;
     }
     Ok(())
 }
