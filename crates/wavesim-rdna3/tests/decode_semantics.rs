@@ -173,3 +173,150 @@ fn fake16_op_sel_reaches_the_executor() {
         }
     }
 }
+
+// ------------------------------------------------------------------------------------------------
+// Encodings LLVM rejects that the hardware executes (`iflags::LLVM_REJECTS`): each decodes with
+// the hardware's fields, prints and lists exactly as llvm-objdump-19 prints it (texts below from
+// `llvm-objdump-19 -d --mcpu=gfx1100` on the same words), and runs with the seed-000 / ISA
+// result.
+// ------------------------------------------------------------------------------------------------
+
+use wavesim_rdna3::disasm::disassemble_raw;
+use wavesim_rdna3::testing::Harness;
+use wavesim_rdna3::wave::status;
+
+/// The instruction texts of a listing of `words` (wave32), without the address comments.
+fn listed(words: &[u32]) -> Vec<String> {
+    let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+    disassemble_raw(&bytes, false)
+        .expect("lists")
+        .lines()
+        .map(|l| l.split("//").next().unwrap().trim().to_string())
+        .collect()
+}
+
+/// Decodes `words` as one executable instruction LLVM rejects; checks that it prints as
+/// `.long` of its first dword in both spellings and that a listing shows `objdump` (the texts
+/// llvm-objdump prints for the same words: after the `.long` it goes on with the next dword).
+fn rejected(words: &[u32], objdump: &[&str]) -> Inst {
+    let i = dec(words);
+    assert!(!i.is_invalid(), "{words:08x?} executes");
+    assert!(i.llvm_rejects() && i.flags & iflags::LLVM_REJECTS != 0);
+    assert_eq!(i.word0, words[0]);
+    assert_eq!(i.listed_len(), 4);
+    let long = format!(".long {:#010x}", words[0]);
+    assert_eq!(format(&i, 0, false), long);
+    assert_eq!(format(&i, 0, true), long);
+    assert_eq!(listed(words), objdump, "listing of {words:08x?}");
+    i
+}
+
+/// `rejected`, and the instruction is exactly the one of the `legal` encoding (the same
+/// instruction with the ignored field zero / the ignored bits clear).
+fn same_as_legal(words: &[u32], legal: &[u32], objdump: &[&str]) -> Inst {
+    let i = rejected(words, objdump);
+    let mut l = dec(legal);
+    assert!(!l.llvm_rejects(), "{legal:08x?} is legal");
+    l.flags |= iflags::LLVM_REJECTS;
+    l.word0 = words[0];
+    if l.enc == Enc::Vopd {
+        l.imm = words[0] as i32; // VOPD keeps its first dword in imm
+    }
+    assert_eq!(i, l, "{words:08x?} vs {legal:08x?}");
+    i
+}
+
+/// A 256-byte buffer of dwords 0x100 + i at s[2:3].
+fn smem_setup(w64: bool) -> (Harness, u64) {
+    let mut h = Harness::new(w64);
+    let buf = h.mem.alloc(256, 256).unwrap();
+    for k in 0..64u64 {
+        h.mem.write_u32(buf + 4 * k, 0x100 + k as u32).unwrap();
+    }
+    h.wave.sgpr[2] = buf as u32;
+    h.wave.sgpr[3] = (buf >> 32) as u32;
+    (h, buf)
+}
+
+/// SMEM destinations LLVM rejects (seed 000: data running from the SGPRs/VCC into the TTMPs or
+/// past the TTMPs is dropped register by register; wide destinations are aligned; nothing is
+/// loaded into NULL/M0/EXEC).
+#[test]
+fn smem_destinations_past_their_region() {
+    // s_load_b128 s[104:107], s[2:3], 0x0 (sdata 104): s104, s105, VCC written, TTMPs not (even
+    // in the trap handler).
+    let w = [0xf408_1a01, 0xf800_0000];
+    let i = rejected(&w, &[".long 0xf4081a01", ".long 0xf8000000"]);
+    assert_eq!(
+        (i.op, i.enc, i.dst[0], i.src[0]),
+        (Op::S_LOAD_B128, Enc::Smem, 104, 2)
+    );
+    // s_load_b64 <vcc_hi>: the LSB is ignored, VCC is loaded.
+    let wv = [0xf404_1ac1, 0xf800_0000];
+    let i = rejected(&wv, &[".long 0xf4041ac1", ".long 0xf8000000"]);
+    assert_eq!((i.op, i.dst[0]), (Op::S_LOAD_B64, opnd::VCC_LO));
+    // s_load_b64 <exec_hi>: aligned to EXEC, which SMEM cannot load.
+    let we = [0xf404_1fc1, 0xf800_0000];
+    let i = rejected(&we, &[".long 0xf4041fc1", ".long 0xf8000000"]);
+    assert_eq!(i.dst[0], opnd::EXEC_LO);
+    // s_load_b256 ttmp[12:19]: ttmp12..15 written, nothing past the TTMPs.
+    let wt = [0xf40c_1e01, 0xf800_0000];
+    let i = rejected(&wt, &[".long 0xf40c1e01", ".long 0xf8000000"]);
+    assert_eq!((i.op, i.dst[0]), (Op::S_LOAD_B256, opnd::TTMP0 + 12));
+    for w64 in [false, true] {
+        let (mut h, _) = smem_setup(w64);
+        h.wave.hw.status |= status::PRIV;
+        h.wave.sgpr[108] = 0x55;
+        h.run(&w).expect("runs");
+        let got: Vec<u32> = (104..=108).map(|r| h.s(r)).collect();
+        assert_eq!(got, [0x100, 0x101, 0x102, 0x103, 0x55], "wave64={w64}");
+        h.wave.sgpr[106] = 0;
+        h.wave.sgpr[107] = 0;
+        h.run(&wv).expect("runs");
+        assert_eq!(h.wave.vcc() & 0xffff_ffff, 0x100);
+        assert_eq!((h.s(106), h.s(107)), (0x100, 0x101));
+        let exec = (h.s(126), h.s(127));
+        h.run(&we).expect("runs");
+        assert_eq!((h.s(126), h.s(127)), exec, "EXEC is not loaded");
+        h.wave.sgpr[124] = 0x77;
+        h.wave.sgpr[125] = 0x99;
+        h.run(&wt).expect("runs");
+        let got: Vec<u32> = (120..=125).map(|r| h.s(r)).collect();
+        assert_eq!(
+            got,
+            [0x100, 0x101, 0x102, 0x103, 0x77, 0x99],
+            "wave64={w64}"
+        );
+        // Outside the trap handler the TTMPs are not written at all.
+        h.wave.hw.status &= !status::PRIV;
+        h.wave.sgpr[104] = 0;
+        h.wave.sgpr[108] = 0x55;
+        h.run(&w).expect("runs");
+        assert_eq!((h.s(104), h.s(107), h.s(108)), (0x100, 0x103, 0x55));
+    }
+}
+
+/// s_buffer_load_b32 s10, s[104:107], 0x4: LLVM has no 128-bit descriptor at s104, the hardware
+/// reads the V# from s104, s105, vcc_lo, vcc_hi (seed 000: a 128-bit V# stays in one region).
+#[test]
+fn s_buffer_load_descriptor_at_s104() {
+    let w = [0xf420_02b4, 0xf800_0004];
+    let i = rejected(&w, &[".long 0xf42002b4", ".long 0xf8000004"]);
+    assert_eq!(
+        (i.op, i.dst[0], i.src[0], i.imm),
+        (Op::S_BUFFER_LOAD_B32, 10, 104, 4)
+    );
+    for w64 in [false, true] {
+        let (mut h, buf) = smem_setup(w64);
+        h.wave.sgpr[104] = buf as u32;
+        h.wave.sgpr[105] = (buf >> 32) as u32 & 0xffff; // stride 0
+        h.wave.sgpr[106] = 256; // num_records (vcc_lo)
+        h.wave.sgpr[107] = 0;
+        h.run(&w).expect("runs");
+        assert_eq!(h.s(10), 0x101, "wave64={w64}");
+        // num_records 4: the dword at offset 4 is out of range and reads 0.
+        h.wave.sgpr[106] = 4;
+        h.run(&w).expect("runs");
+        assert_eq!(h.s(10), 0);
+    }
+}
