@@ -61,7 +61,9 @@ fn seeds() -> Vec<Seed> {
     for p in paths {
         let bytes = std::fs::read(&p).expect("hsaco");
         let co = CodeObject::parse(&bytes).expect("corpus code objects parse");
-        let mut hot = vec![0..64.min(bytes.len())];
+        // The ELF header.
+        let mut hot = Vec::new();
+        hot.push(0..64.min(bytes.len()));
         // Program headers: e_phoff (u64 at 32), e_phnum (u16 at 56), 56 bytes each.
         let phoff = u64::from_le_bytes(bytes[32..40].try_into().expect("8 bytes")) as usize;
         let phnum = u16::from_le_bytes([bytes[56], bytes[57]]) as usize;
