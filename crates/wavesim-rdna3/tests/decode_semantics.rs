@@ -320,3 +320,278 @@ fn s_buffer_load_descriptor_at_s104() {
         assert_eq!(h.s(10), 0);
     }
 }
+
+/// 64-bit scalar operands at vcc_hi / exec_hi: LLVM has no such register pair; the hardware
+/// ignores the LSB of a 64-bit SGPR address (seed 000) and uses VCC / EXEC.
+#[test]
+fn wide_scalar_operands_at_vcc_hi_and_exec_hi() {
+    // s_mov_b64 s[0:1], <107> = s_mov_b64 s[0:1], vcc (BE80016A).
+    let i = same_as_legal(&[0xbe80_016b], &[0xbe80_016a], &[".long 0xbe80016b"]);
+    assert_eq!((i.op, i.src[0]), (Op::S_MOV_B64, opnd::VCC_LO));
+    // s_mov_b64 <127>, s[2:3] = s_mov_b64 exec, s[2:3] (BEFE0102).
+    let i = same_as_legal(&[0xbeff_0102], &[0xbefe_0102], &[".long 0xbeff0102"]);
+    assert_eq!(i.dst[0], opnd::EXEC_LO);
+    // v_add_f64 v[0:1], <107>, v[2:3] = v_add_f64 v[0:1], vcc, v[2:3].
+    let add = [0xd727_0000, 0x0002_046b];
+    same_as_legal(
+        &add,
+        &[0xd727_0000, 0x0002_046a],
+        &[".long 0xd7270000", ".long 0x0002046b"],
+    );
+    // v_cvt_f32_f64_e32 v0, <107> = v_cvt_f32_f64_e32 v0, vcc.
+    let cvt = [0x7e00_1e6b];
+    same_as_legal(&cvt, &[0x7e00_1e6a], &[".long 0x7e001e6b"]);
+    for w64 in [false, true] {
+        let lanes = if w64 { 64 } else { 32 };
+        let mut h = Harness::new(w64);
+        h.wave.sgpr[106] = 0x9abc_def0;
+        h.wave.sgpr[107] = 0x1234_5678;
+        h.run(&[0xbe80_016b]).expect("runs");
+        assert_eq!((h.s(0), h.s(1)), (0x9abc_def0, 0x1234_5678));
+        // EXEC = s[2:3] = 0x5 (exec_hi 0).
+        h.wave.sgpr[2] = 0x5;
+        h.wave.sgpr[3] = 0;
+        h.run(&[0xbeff_0102]).expect("runs");
+        assert_eq!((h.s(126), h.s(127)), (0x5, 0));
+        // VCC = 1.0 (f64); v[2:3] = lane as f64; EXEC = lanes 0 and 2.
+        h.wave.sgpr[106] = 0;
+        h.wave.sgpr[107] = 0x3ff0_0000;
+        h.set_v(2, |l| (l as f64).to_bits() as u32);
+        h.set_v(3, |l| ((l as f64).to_bits() >> 32) as u32);
+        h.set_v(0, |_| 0xdead);
+        h.set_v(1, |_| 0xbeef);
+        h.run(&add).expect("runs");
+        for l in 0..lanes {
+            let got = h.v(0, l) as u64 | (h.v(1, l) as u64) << 32;
+            let want = if l == 0 || l == 2 {
+                (1.0 + l as f64).to_bits()
+            } else {
+                0xbeef_0000_dead
+            };
+            assert_eq!(got, want, "wave64={w64} lane {l}");
+        }
+        // v_cvt_f32_f64 of VCC = 1.5: 1.5f32 in the enabled lanes.
+        h.wave.sgpr[107] = 0x3ff8_0000;
+        h.run(&cvt).expect("runs");
+        assert_eq!(
+            (h.v(0, 0), h.v(0, 1), h.v(0, 2)),
+            (0x3fc0_0000, 0xdead, 0x3fc0_0000)
+        );
+    }
+}
+
+/// SOPP without an operand and VOP1 without a destination: LLVM wants the unused immediate /
+/// vdst field zero, the hardware does not read it.
+#[test]
+fn unused_sopp_immediate_and_vop1_vdst() {
+    // s_wait_idle with simm16 = 1, then s_mov_b32 s0, 5: objdump lists the s_mov after it.
+    let i = same_as_legal(&[0xbf8a_0001], &[0xbf8a_0000], &[".long 0xbf8a0001"]);
+    assert_eq!((i.op, i.imm), (Op::S_WAIT_IDLE, 0));
+    assert_eq!(
+        listed(&[0xbf8a_0001, 0xbe80_0085]),
+        [".long 0xbf8a0001", "s_mov_b32 s0, 5"]
+    );
+    // v_nop with vdst field 5.
+    let i = same_as_legal(&[0x7e0a_0000], &[0x7e00_0000], &[".long 0x7e0a0000"]);
+    assert_eq!(i.op, Op::V_NOP);
+    for w64 in [false, true] {
+        let mut h = Harness::new(w64);
+        h.set_v(5, |l| l as u32);
+        h.run(&[0xbf8a_0001, 0xbe80_0085, 0x7e0a_0000])
+            .expect("runs");
+        assert_eq!(h.s(0), 5);
+        assert!(
+            (0..32).all(|l| h.v(5, l) == l as u32),
+            "v_nop writes nothing"
+        );
+    }
+}
+
+/// VOP3 fields of sources the op does not have: a non-zero src2 field of a two-source op and
+/// neg/op_sel bits of the missing src2 are ignored by the hardware; a literal or DPP marker
+/// there stays invalid (would the hardware read another dword?).
+#[test]
+fn vop3_absent_source_fields_are_ignored() {
+    // v_add_f32_e64 v1, v2, v3 with src2 = v0; objdump goes on with the second dword.
+    let add = [0xd503_0001, 0x0402_0702];
+    let i = same_as_legal(
+        &add,
+        &[0xd503_0001, 0x0002_0702],
+        &[".long 0xd5030001", "v_dot2acc_f32_f16 v1, v2, v3"],
+    );
+    assert_eq!((i.op, i.len, i.src[2]), (Op::V_ADD_F32, 8, 0));
+    // src2 = literal: not defined.
+    let i = first(&[0xd503_0001, 0x03fe_0702, 0x1234_5678]);
+    assert!(i.is_invalid());
+    assert_eq!(listed(&[0xd503_0001, 0x03fe_0702])[0], ".long 0xd5030001");
+    // src2 = DPP16 marker (250): not defined either.
+    assert!(first(&[0xd503_0001, 0x03ea_0702, 0]).is_invalid());
+    // v_add_f16_e64 v1, v2, v3 with neg on src2.
+    let f16 = [0xd532_0001, 0x8002_0702];
+    let i = same_as_legal(
+        &f16,
+        &[0xd532_0001, 0x0002_0702],
+        &[".long 0xd5320001", "s_add_u32 s2, s2, s7"],
+    );
+    assert_eq!(i.neg, 0);
+    // v_add_nc_u16 v1, v2, v3 with op_sel bit 2 (src2): ignored; objdump rejects both dwords.
+    let u16 = [0xd703_2001, 0x0002_0702];
+    let i = same_as_legal(
+        &u16,
+        &[0xd703_0001, 0x0002_0702],
+        &[".long 0xd7032001", ".long 0x00020702"],
+    );
+    assert_eq!(i.op_sel, 0);
+    for w64 in [false, true] {
+        let lanes = if w64 { 64 } else { 32 };
+        let exec: u64 = 0x3333_3333_3333_3333 & (u64::MAX >> (64 - lanes));
+        let mut h = Harness::new(w64);
+        h.wave.set_exec(exec);
+        h.set_v(0, |_| 0x7f80_0000); // +inf in the ignored src2 field's register
+        h.set_v(2, |l| (l as f32).to_bits());
+        h.set_v(3, |_| 0.5f32.to_bits());
+        h.set_v(1, |_| 0x1111_1111);
+        h.run(&add).expect("runs");
+        for l in 0..lanes {
+            let want = if exec >> l & 1 != 0 {
+                (l as f32 + 0.5).to_bits()
+            } else {
+                0x1111_1111
+            };
+            assert_eq!(h.v(1, l), want, "wave64={w64} lane {l}");
+        }
+        // 1.0 + 2.0 = 3.0 (f16 0x4200), not negated; the high half is kept.
+        h.wave.set_exec(u64::MAX);
+        h.set_v(1, |_| 0x1111_1111);
+        h.set_v(2, |_| 0x0000_3c00);
+        h.set_v(3, |_| 0x0000_4000);
+        h.run(&f16).expect("runs");
+        assert!((0..lanes).all(|l| h.v(1, l) == 0x1111_4200), "wave64={w64}");
+        // 5 + 7 = 12 from the low halves.
+        h.set_v(2, |_| 0x0001_0005);
+        h.set_v(3, |_| 0x0002_0007);
+        h.run(&u16).expect("runs");
+        assert!((0..lanes).all(|l| h.v(1, l) & 0xffff == 12), "wave64={w64}");
+    }
+}
+
+/// VOP3P: neg_lo / op_sel bits of the missing src2 and a non-zero src2 field of the two-source
+/// v_pk_add_f16 are ignored by the hardware.
+#[test]
+fn vop3p_absent_source_fields_are_ignored() {
+    let legal = [0xcc0f_4001, 0x1802_0702]; // v_pk_add_f16 v1, v2, v3
+    let cases: [([u32; 2], [&str; 2]); 3] = [
+        // neg_lo bit of src2
+        (
+            [0xcc0f_4001, 0x9802_0702],
+            [".long 0xcc0f4001", "s_cselect_b32 s2, s2, s7"],
+        ),
+        // op_sel bit of src2
+        (
+            [0xcc0f_6001, 0x1802_0702],
+            [".long 0xcc0f6001", "v_mul_hi_u32_u24_e32 v1, v2, v3"],
+        ),
+        // src2 field = v0
+        (
+            [0xcc0f_4001, 0x1c02_0702],
+            [".long 0xcc0f4001", ".long 0x1c020702"],
+        ),
+    ];
+    for (words, text) in cases {
+        let i = same_as_legal(&words, &legal, &text);
+        assert_eq!(
+            (i.op, i.neg, i.op_sel, i.src[2]),
+            (Op::V_PK_ADD_F16, 0, 0, 0)
+        );
+        for w64 in [false, true] {
+            let lanes = if w64 { 64 } else { 32 };
+            let mut h = Harness::new(w64);
+            h.wave.set_exec(0b110);
+            h.set_v(0, |_| 0x7c00_7c00);
+            h.set_v(1, |_| 0x1111_1111);
+            h.set_v(2, |_| 0x4000_3c00); // (hi 2.0, lo 1.0)
+            h.set_v(3, |_| 0x3c00_3800); // (hi 1.0, lo 0.5)
+            h.run(&words).expect("runs");
+            for l in 0..lanes {
+                let want = if l == 1 || l == 2 {
+                    0x4200_3e00
+                } else {
+                    0x1111_1111
+                };
+                assert_eq!(h.v(1, l), want, "{words:08x?} wave64={w64} lane {l}");
+            }
+        }
+    }
+}
+
+/// v_dual_mov_b32 has no vsrc1: a non-zero field (X or Y) is ignored by the hardware. VOPD is
+/// wave32 only.
+#[test]
+fn vopd_mov_vsrc1_is_ignored() {
+    let legal = [0xca10_0102, 0x0104_0105]; // v_dual_mov_b32 v1, v2 :: v_dual_mov_b32 v4, v5
+    for (words, text) in [
+        (
+            [0xca10_0f02, 0x0104_0105],
+            [".long 0xca100f02", ".long 0x01040105"],
+        ),
+        (
+            [0xca10_0102, 0x0104_1305],
+            [".long 0xca100102", ".long 0x01041305"],
+        ),
+    ] {
+        let i = same_as_legal(&words, &legal, &text);
+        assert_eq!((i.op, i.op_y), (Op::V_MOV_B32, Op::V_MOV_B32));
+        let mut h = Harness::new(false);
+        h.wave.set_exec(0xffff_0000);
+        h.set_v(2, |l| 0x200 + l as u32);
+        h.set_v(5, |l| 0x500 + l as u32);
+        h.set_v(1, |_| 1);
+        h.set_v(4, |_| 4);
+        h.run(&words).expect("runs");
+        for l in 0..32 {
+            let on = l >= 16;
+            assert_eq!(h.v(1, l), if on { 0x200 + l as u32 } else { 1 }, "lane {l}");
+            assert_eq!(h.v(4, l), if on { 0x500 + l as u32 } else { 4 }, "lane {l}");
+        }
+    }
+}
+
+/// DS register fields an op does not use (vdst and data1 of ds_store_b32): ignored by the
+/// hardware.
+#[test]
+fn ds_unused_register_fields_are_ignored() {
+    let legal = [0xd834_0000, 0x0000_0201]; // ds_store_b32 v1, v2
+    for (words, text) in [
+        (
+            [0xd834_0000, 0x0700_0201],
+            [".long 0xd8340000", "v_add_f32_e32 v128, s1, v1"],
+        ),
+        (
+            [0xd834_0000, 0x0005_0201],
+            [".long 0xd8340000", ".long 0x00050201"],
+        ),
+    ] {
+        let i = same_as_legal(&words, &legal, &text);
+        assert_eq!(i.op, Op::DS_STORE_B32);
+        for w64 in [false, true] {
+            let lanes = if w64 { 64 } else { 32 };
+            let exec: u64 = 0x0f0f_0f0f_0f0f_0f0f & (u64::MAX >> (64 - lanes));
+            let mut h = Harness::new(w64);
+            h.wave.set_exec(exec);
+            h.set_v(1, |l| 4 * l as u32);
+            h.set_v(2, |l| 0xabc0 + l as u32);
+            h.set_v(7, |_| 7);
+            h.run(&words).expect("runs");
+            for l in 0..lanes {
+                let got = u32::from_le_bytes(h.lds[4 * l..4 * l + 4].try_into().unwrap());
+                let want = if exec >> l & 1 != 0 {
+                    0xabc0 + l as u32
+                } else {
+                    0
+                };
+                assert_eq!(got, want, "{words:08x?} wave64={w64} lane {l}");
+                assert_eq!(h.v(7, l), 7);
+            }
+        }
+    }
+}

@@ -143,3 +143,21 @@ fn cache_ops_execute() {
     h.run(&[0xf4840000, 0x00000000, 0xf4800000, 0x00000000])
         .unwrap(); // s_dcache_inv; s_gl1_inv
 }
+
+/// The real word of s_load_b128 s[104:107], s[2:3], 0x0 (F4081A01 F8000000; LLVM prints it as
+/// `.long`): the decoder keeps it executable, and the seed-000 region rule applies (s104, s105,
+/// VCC written, nothing spills into the TTMPs, even in the trap handler).
+#[test]
+fn destination_region_rules_real_word() {
+    for w64 in [false, true] {
+        let (mut h, _) = setup(w64);
+        h.wave.hw.status |= 1 << 5;
+        h.wave.sgpr[108] = 0x55;
+        h.run(&[0xf4081a01, 0xf8000000]).unwrap();
+        assert_eq!(
+            (h.s(104), h.s(105), h.s(106), h.s(107)),
+            (0x100, 0x101, 0x102, 0x103)
+        );
+        assert_eq!(h.s(108), 0x55);
+    }
+}
