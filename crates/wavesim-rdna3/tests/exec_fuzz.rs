@@ -15,8 +15,10 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::PathBuf;
 use std::sync::Once;
 use wavesim_rdna3::decode::decode;
+use wavesim_rdna3::dispatch::{self, Geometry, Launch, TrapHandler};
 use wavesim_rdna3::exec::{execute, run_single_wave, Ctx, ExecError, Program};
 use wavesim_rdna3::testing::{Harness, S_ENDPGM};
+use wavesim_rdna3::trace::TextTracer;
 use wavesim_rdna3::wave::{status, Wave};
 
 /// splitmix64: small, deterministic, good enough to pick fields.
@@ -323,6 +325,9 @@ fn run_case(seed: u64, corpus: &Corpus) -> (u64, String) {
     let Ok(prog) = Program::new(&bytes, 0) else {
         return (0, "decode error".into());
     };
+    if seed % 4 == 0 {
+        return run_dispatch(seed, &h, &prog);
+    }
     let mut ctx = Ctx {
         mem: &h.mem,
         lds: &mut h.lds,
@@ -362,6 +367,73 @@ fn run_case(seed: u64, corpus: &Corpus) -> (u64, String) {
     }
     let end = end.unwrap_or_else(|| "watchdog".to_string());
     (h.wave.wave_insts, end)
+}
+
+/// Runs `prog` as a kernel through the dispatcher (several waves and workgroups, barriers,
+/// shared LDS, initial SGPR/VGPR setup from random descriptor fields, one or two host threads, a
+/// trap handler, sometimes the tracer) with the memory of `h`.
+fn run_dispatch(seed: u64, h: &Harness, prog: &Program) -> (u64, String) {
+    let mut rng = Rng(seed ^ 0xd15b_a7c4);
+    let dims = 1 + rng.below(3) as usize;
+    // A few workgroups of up to four waves; partial workgroups at the grid's edge.
+    let grid: Vec<u32> = (0..dims)
+        .map(|d| 1 + rng.below(if d == 0 { 160 } else { 3 }) as u32)
+        .collect();
+    let local: Vec<u32> = (0..dims)
+        .map(|d| match d {
+            0 => rng.pick(&[1, 3, 32, 33, 64, 100]),
+            _ => rng.pick(&[1, 2]),
+        })
+        .collect();
+    let Ok(geo) = Geometry::new(&grid, &local) else {
+        return (0, "geometry".into());
+    };
+    let buf = h.mem.regions()[0].base();
+    let handler_words = rng.pick(HANDLERS);
+    let handler_bytes: Vec<u8> = handler_words.iter().flat_map(|w| w.to_le_bytes()).collect();
+    let Ok(handler) = Program::new(&handler_bytes, 0x10_0000) else {
+        return (0, "decode error".into());
+    };
+    let launch = Launch {
+        kernel_name: "fuzz".into(),
+        prog,
+        entry: 0,
+        pc_display_base: 0,
+        wave64: h.wave.wave64,
+        num_vgprs: h.wave.num_vgprs,
+        mode: h.wave.hw.mode,
+        code_properties: rng.next() as u16,
+        rsrc2: rng.u32() & !(0x1ff << 15),
+        packed_tid: rng.pct(50),
+        geo,
+        lds_bytes: rng.pick(&[0, 1024, 65536]),
+        wgp_mode: rng.pct(50),
+        // Scratch at the buffer: a grid bigger than the buffer faults past its end.
+        scratch_lane_bytes: rng.pick(&[0, 0, 16, 256]),
+        scratch_addr: buf,
+        kernarg_addr: buf,
+        dispatch_ptr: buf + 64,
+        queue_ptr: buf + 128,
+        dispatch_id: rng.next(),
+        threads: 1 + rng.below(2) as usize,
+        max_wave_insts: 2000,
+        cfg: h.cfg.clone(),
+        trap: rng.pct(40).then_some(TrapHandler {
+            prog: &handler,
+            tba: 0x10_0000,
+            tma: buf,
+        }),
+    };
+    let r = if rng.pct(10) {
+        let mut t = TextTracer::new(std::io::sink()).with_limit(500);
+        dispatch::run_observed(&launch, &h.mem, &mut t)
+    } else {
+        dispatch::run(&launch, &h.mem)
+    };
+    match r {
+        Ok(st) => (st.wave_instructions, "dispatch ok".into()),
+        Err(_) => (0, "dispatch error".into()),
+    }
 }
 
 thread_local! {
