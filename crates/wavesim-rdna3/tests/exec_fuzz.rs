@@ -325,7 +325,7 @@ fn run_case(seed: u64, corpus: &Corpus) -> (u64, String) {
     let Ok(prog) = Program::new(&bytes, 0) else {
         return (0, "decode error".into());
     };
-    if seed % 4 == 0 {
+    if seed.is_multiple_of(4) {
         return run_dispatch(seed, &h, &prog);
     }
     let mut ctx = Ctx {
