@@ -16,6 +16,7 @@ use std::path::PathBuf;
 use std::sync::Once;
 use wavesim_rdna3::decode::decode;
 use wavesim_rdna3::dispatch::{self, Geometry, Launch, TrapHandler};
+use wavesim_rdna3::exec::operand::{PRIVATE_APERTURE, SHARED_APERTURE};
 use wavesim_rdna3::exec::{execute, run_single_wave, Ctx, ExecError, Program};
 use wavesim_rdna3::testing::{Harness, S_ENDPGM};
 use wavesim_rdna3::trace::TextTracer;
@@ -188,7 +189,14 @@ const BUF: u64 = 4096;
 fn value(rng: &mut Rng, buf: u64) -> u32 {
     match rng.below(10) {
         0 => (buf + rng.below(BUF + 64)) as u32,
-        1 => (buf >> 32) as u32,
+        // The high half of a buffer address, or of the FLAT LDS / private apertures (a
+        // generic pointer into LDS or scratch).
+        1 => rng.pick(&[
+            (buf >> 32) as u32,
+            (SHARED_APERTURE >> 32) as u32,
+            (PRIVATE_APERTURE >> 32) as u32,
+            (PRIVATE_APERTURE >> 32) as u32 + 0xffff,
+        ]),
         2 => rng.below(0x1_0100) as u32,
         3 => rng.below(64) as u32,
         4 => u32::MAX - rng.below(300) as u32,
@@ -277,7 +285,14 @@ fn build_case(seed: u64, corpus: &Corpus) -> (Harness, Vec<u32>) {
         for lane in 0..64 {
             let v = match kind {
                 0 => (buf + 4 * lane as u64 + rng.below(64)) as u32,
-                1 => (buf >> 32) as u32,
+                // The high half of a buffer address, or of the FLAT LDS / private apertures (a
+                // generic pointer into LDS or scratch).
+                1 => rng.pick(&[
+                    (buf >> 32) as u32,
+                    (SHARED_APERTURE >> 32) as u32,
+                    (PRIVATE_APERTURE >> 32) as u32,
+                    (PRIVATE_APERTURE >> 32) as u32 + 0xffff,
+                ]),
                 2 => base.wrapping_add(4 * lane as u32),
                 3 => base,
                 _ => value(&mut rng, buf),
@@ -295,6 +310,15 @@ fn build_case(seed: u64, corpus: &Corpus) -> (Harness, Vec<u32>) {
     }
     if rng.pct(30) {
         w.hw.trapsts = rng.u32();
+    }
+    if rng.pct(20) {
+        // Any STATUS bits (HALT, EXECZ, VCCZ, SCC, ...) and the other hardware registers.
+        w.hw.status |= rng.u32() & !status::TRAP_EN;
+        w.hw.gpr_alloc = rng.u32();
+        w.hw.lds_alloc = rng.u32();
+        w.hw.sh_mem_bases = rng.u32();
+        w.hw.flat_scratch_lo = rng.u32();
+        w.hw.flat_scratch_hi = rng.u32();
     }
     if rng.pct(30) {
         w.scratch_base = buf + 256 * rng.below(4);
