@@ -164,6 +164,8 @@ impl Ty {
             b"hwreg" => Ty::Hwreg,
             b"delay_alu" => Ty::DelayAlu,
             b"depctr" => Ty::Depctr,
+            // Unreachable at run time: `ops!` evaluates every signature in a `const` block, so a
+            // bad table row is a compile error.
             _ => panic!("unknown operand type in instruction table signature"),
         }
     }
