@@ -144,11 +144,17 @@ fn mutate(rng: &mut Rng, s: &Seed) -> Vec<u8> {
 /// problem to allocate here).
 const MAX_KERNARG: usize = 1 << 16;
 
-/// Parses `bytes` and runs each kernel on a small grid; returns how many dispatches ran.
-fn load_and_run(bytes: &[u8], rng: &mut Rng) -> u32 {
+/// Parses `bytes` and runs each kernel on a small grid; returns whether it parsed and how many
+/// dispatches ran.
+fn load_and_run(bytes: &[u8], rng: &mut Rng) -> (bool, u32) {
     let Ok(co) = CodeObject::parse(bytes) else {
-        return 0;
+        return (false, 0);
     };
+    (true, run_kernels(&co, rng))
+}
+
+/// Loads `co` and runs each of its kernels on a small grid; returns how many dispatches ran.
+fn run_kernels(co: &CodeObject, rng: &mut Rng) -> u32 {
     let _ = co.kernel_names();
     let mut mem = DeviceMemory::new();
     let Ok(base) = mem.alloc(co.image.len() as u64, 4096) else {
@@ -280,7 +286,13 @@ thread_local! {
 fn quiet_panics() {
     static ONCE: Once = Once::new();
     ONCE.call_once(|| {
-        std::panic::set_hook(Box::new(|info| {
+        let default = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            if !IN_CASE.with(|c| c.get()) {
+                // The test's own failure report (or a harness bug): print as usual.
+                default(info);
+                return;
+            }
             let loc = info
                 .location()
                 .map(|l| format!("{}:{}", l.file(), l.line()))
@@ -296,6 +308,19 @@ fn quiet_panics() {
     });
 }
 
+thread_local! {
+    /// Set while a fuzz case runs: its panics are recorded, not printed.
+    static IN_CASE: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Runs `f` as a fuzz case: a panic is caught and returned as "location: message".
+fn catch<T>(f: impl FnOnce() -> T) -> Result<T, String> {
+    IN_CASE.with(|c| c.set(true));
+    let r = catch_unwind(AssertUnwindSafe(f));
+    IN_CASE.with(|c| c.set(false));
+    r.map_err(|_| LAST_PANIC.with(|p| p.borrow().clone()))
+}
+
 fn fuzz(first: u64, count: u64) {
     quiet_panics();
     let seeds = seeds();
@@ -305,11 +330,12 @@ fn fuzz(first: u64, count: u64) {
         let mut rng = Rng(case.wrapping_mul(0x2545_f491_4f6c_dd1d) ^ 0xc0de_0b1e);
         let s = &seeds[rng.below(seeds.len() as u64) as usize];
         let bytes = mutate(&mut rng, s);
-        parsed += CodeObject::parse(&bytes).is_ok() as u64;
-        match catch_unwind(AssertUnwindSafe(|| load_and_run(&bytes, &mut rng))) {
-            Ok(n) => dispatches += n as u64,
-            Err(_) => {
-                let msg = LAST_PANIC.with(|p| p.borrow().clone());
+        match catch(|| load_and_run(&bytes, &mut rng)) {
+            Ok((ok, n)) => {
+                parsed += ok as u64;
+                dispatches += n as u64;
+            }
+            Err(msg) => {
                 let at = msg.split(": ").next().unwrap_or("").to_string();
                 if !panics.iter().any(|(a, _, _)| *a == at) {
                     panics.push((at, format!("{} (case {case}): {msg}", s.name), case));

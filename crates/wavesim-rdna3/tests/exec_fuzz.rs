@@ -84,9 +84,10 @@ fn sweep_instructions() -> Vec<Vec<u32>> {
 /// The sweep instructions split into (those worth running, the rest): an instruction that does
 /// not decode or that wavesim refuses (`Unimplemented`, e.g. image and export ops) ends a
 /// program at once, so those are kept apart and used only now and then.
-fn split_corpus(all: Vec<Vec<u32>>) -> (Vec<Vec<u32>>, Vec<Vec<u32>>) {
+/// Also returns the instructions that panicked (with the panic).
+fn split_corpus(all: Vec<Vec<u32>>) -> (Corpus, Vec<String>) {
     let mut h = Harness::new(false);
-    let (mut good, mut rest) = (Vec::new(), Vec::new());
+    let (mut good, mut rest, mut panics) = (Vec::new(), Vec::new(), Vec::new());
     for inst in all {
         let bytes: Vec<u8> = inst.iter().flat_map(|w| w.to_le_bytes()).collect();
         let decoded = decode(&bytes, 0);
@@ -97,10 +98,13 @@ fn split_corpus(all: Vec<Vec<u32>>) -> (Vec<Vec<u32>>, Vec<Vec<u32>>) {
                     lds: &mut h.lds,
                     cfg: &h.cfg,
                 };
-                !matches!(
-                    execute(&mut h.wave, &i, &mut ctx),
-                    Err(ExecError::Unimplemented { .. })
-                )
+                match catch(|| execute(&mut h.wave, &i, &mut ctx)) {
+                    Ok(r) => !matches!(r, Err(ExecError::Unimplemented { .. })),
+                    Err(msg) => {
+                        panics.push(format!("  {inst:08x?}: {msg}"));
+                        false
+                    }
+                }
             }
             _ => false,
         };
@@ -110,7 +114,7 @@ fn split_corpus(all: Vec<Vec<u32>>) -> (Vec<Vec<u32>>, Vec<Vec<u32>>) {
             rest.push(inst);
         }
     }
-    (good, rest)
+    ((good, rest), panics)
 }
 
 /// Whether `inst` decodes to one valid instruction of its length.
@@ -469,7 +473,13 @@ thread_local! {
 fn quiet_panics() {
     static ONCE: Once = Once::new();
     ONCE.call_once(|| {
-        std::panic::set_hook(Box::new(|info| {
+        let default = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            if !IN_CASE.with(|c| c.get()) {
+                // The test's own failure report (or a harness bug): print as usual.
+                default(info);
+                return;
+            }
             let loc = info
                 .location()
                 .map(|l| format!("{}:{}", l.file(), l.line()))
@@ -485,22 +495,39 @@ fn quiet_panics() {
     });
 }
 
+thread_local! {
+    /// Set while a fuzz case runs: its panics are recorded, not printed.
+    static IN_CASE: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Runs `f` as a fuzz case: a panic is caught and returned as "location: message".
+fn catch<T>(f: impl FnOnce() -> T) -> Result<T, String> {
+    IN_CASE.with(|c| c.set(true));
+    let r = catch_unwind(AssertUnwindSafe(f));
+    IN_CASE.with(|c| c.set(false));
+    r.map_err(|_| LAST_PANIC.with(|p| p.borrow().clone()))
+}
+
 /// Runs programs `first..first + count`; fails listing each distinct panic (by location) with
 /// the seed and words of its first program.
 fn fuzz(first: u64, count: u64) {
     quiet_panics();
-    let corpus = split_corpus(sweep_instructions());
+    let (corpus, probe_panics) = split_corpus(sweep_instructions());
+    assert!(
+        probe_panics.is_empty(),
+        "sweep instructions that panic when run alone on a fresh wave32 wave:\n{}",
+        probe_panics.join("\n")
+    );
     let mut panics: Vec<(String, String, u64)> = Vec::new();
     let mut executed = 0u64;
     let mut ends: std::collections::BTreeMap<String, u64> = Default::default();
     for seed in first..first + count {
-        match catch_unwind(AssertUnwindSafe(|| run_case(seed, &corpus))) {
+        match catch(|| run_case(seed, &corpus)) {
             Ok((n, end)) => {
                 executed += n;
                 *ends.entry(end).or_default() += 1;
             }
-            Err(_) => {
-                let msg = LAST_PANIC.with(|p| p.borrow().clone());
+            Err(msg) => {
                 let at = msg.split(": ").next().unwrap_or("").to_string();
                 if !panics.iter().any(|(a, _, _)| *a == at) {
                     panics.push((at, msg, seed));
@@ -532,7 +559,7 @@ fn fuzz(first: u64, count: u64) {
 #[test]
 fn random_real_instructions_never_panic() {
     let n = if cfg!(debug_assertions) {
-        10_000
+        6_000
     } else {
         30_000
     };
