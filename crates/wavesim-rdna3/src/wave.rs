@@ -131,7 +131,9 @@ impl Wave {
             pc: 0,
             sgpr: [0; 128],
             scc: false,
-            vgpr: vec![0; num_vgprs as usize * LANES],
+            // At least one row: out-of-range sources read v0 (seed 000), so v0 must exist even
+            // for a wave built with no VGPRs.
+            vgpr: vec![0; (num_vgprs as usize).max(1) * LANES],
             num_vgprs,
             hw: HwRegs::default(),
             tba: 0,

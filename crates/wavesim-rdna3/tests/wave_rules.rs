@@ -127,3 +127,17 @@ fn valu_reads_ttmps_as_zero_outside_the_trap_handler() {
         assert_eq!(h.v(1, 0), 0x1234_5678, "PRIV = 1, wave64={w}");
     }
 }
+
+#[test]
+fn a_wave_without_vgprs_runs_valu_as_nops() {
+    // Every VGPR is out of range: destinations make the instruction a NOP and sources read v0
+    // (seed 000), which must therefore exist even in a wave built with no VGPRs.
+    for w64 in [false, true] {
+        let mut h = small(w64, 0);
+        h.wave.sgpr[0] = 7;
+        // v_mov_b32_e32 v1, v2 ; v_add_nc_u32_e32 v0, s0, v3
+        h.run(&[0x7e02_0302, 0x4a00_0600]).expect("runs");
+        assert!(h.wave.ended);
+        assert_eq!(h.wave.vgpr_get(0, 0), 0);
+    }
+}
