@@ -11,6 +11,7 @@
 //! propagation stays the ISA's.
 
 pub mod fpexc;
+pub mod hostfma;
 pub mod ops;
 pub mod soft;
 
@@ -226,6 +227,52 @@ fn f32_op<const N: usize>(
     run(w, inst, srcs, Ty::F32, |x, _, m| exact(x, m))
 }
 
+/// f32 fused multiply-add `S0 * S1 + S2` (sources in `srcs`), like `f32_op` but the host
+/// path computes all lanes at once through `hostfma` (the FMA instruction when the CPU has it).
+#[inline(always)]
+fn f32_fma_op(w: &mut Wave, inst: &Inst, srcs: [Src; 3]) -> R {
+    let m = FpMode::of(w);
+    if host_ok(inst, &m, F32) {
+        let mask = w.exec();
+        if mask == 0 {
+            return Ok(Flow::Next);
+        }
+        let mut bufs = [MaybeUninit::<Lanes32>::uninit(); 3];
+        let mut kill = 0;
+        let mut k = 0;
+        let vals: [&Lanes32; 3] = bufs.each_mut().map(|buf| {
+            let s = srcs[k];
+            k += 1;
+            match s {
+                S(j) | Dup(j) => vsrc32_ref(w, inst, j, Ty::F32, buf, &mut kill),
+                Acc => vrow_lanes(w, (inst.dst[0] - opnd::VGPR0) as usize),
+            }
+        });
+        let n = w.lanes();
+        let mut out: Lanes32 = [0; LANES];
+        hostfma::f32_lanes(vals[0], vals[1], vals[2], &mut out, n);
+        // NaN results are redone exactly so NaN propagation is the ISA's.
+        let mut any_nan = false;
+        for o in &out[..n] {
+            any_nan |= *o & 0x7fff_ffff > 0x7f80_0000;
+        }
+        if any_nan {
+            for l in 0..n {
+                if out[l] & 0x7fff_ffff > 0x7f80_0000 {
+                    let x = [vals[0][l], vals[1][l], vals[2][l]].map(|v| v as u64);
+                    out[l] = ops::fma(soft::F32, x[0], x[1], x[2], &m) as u32;
+                }
+            }
+        }
+        vdst32(w, inst.dst[0], &out, mask);
+        return Ok(Flow::Next);
+    }
+    let srcs = srcs.map(|s| (s, Ty::F32));
+    run(w, inst, srcs, Ty::F32, |[a, b, c], _, m| {
+        ops::fma(soft::F32, a, b, c, m)
+    })
+}
+
 /// f64 op with a host fast path, like `f32_op`.
 #[inline(always)]
 fn f64_op<const N: usize>(
@@ -408,42 +455,10 @@ pub fn handler(op: Op) -> Option<Handler> {
                 |[a, b], m| mul(soft::F32, a, b, m),
             )
         },
-        Op::V_FMA_F32 => |w, i, _| {
-            f32_op(
-                w,
-                i,
-                [S(0), S(1), S(2)],
-                |[a, b, c]| a.mul_add(b, c),
-                |[a, b, c], m| fma(soft::F32, a, b, c, m),
-            )
-        },
-        Op::V_FMAC_F32 => |w, i, _| {
-            f32_op(
-                w,
-                i,
-                [S(0), S(1), Acc],
-                |[a, b, c]| a.mul_add(b, c),
-                |[a, b, c], m| fma(soft::F32, a, b, c, m),
-            )
-        },
-        Op::V_FMAMK_F32 => |w, i, _| {
-            f32_op(
-                w,
-                i,
-                [S(0), S(1), S(2)],
-                |[a, b, c]| a.mul_add(b, c),
-                |[a, b, c], m| fma(soft::F32, a, b, c, m),
-            )
-        },
-        Op::V_FMAAK_F32 => |w, i, _| {
-            f32_op(
-                w,
-                i,
-                [S(0), S(1), S(2)],
-                |[a, b, c]| a.mul_add(b, c),
-                |[a, b, c], m| fma(soft::F32, a, b, c, m),
-            )
-        },
+        Op::V_FMA_F32 => |w, i, _| f32_fma_op(w, i, [S(0), S(1), S(2)]),
+        Op::V_FMAC_F32 => |w, i, _| f32_fma_op(w, i, [S(0), S(1), Acc]),
+        Op::V_FMAMK_F32 => |w, i, _| f32_fma_op(w, i, [S(0), S(1), S(2)]),
+        Op::V_FMAAK_F32 => |w, i, _| f32_fma_op(w, i, [S(0), S(1), S(2)]),
         Op::V_MUL_DX9_ZERO_F32 => {
             |w, i, _| bin(w, i, [F32, F32], F32, |a, b, m| mul_dx9(soft::F32, a, b, m))
         }

@@ -13,6 +13,7 @@ use crate::exec::operand::{
     dot_inline_const, read_scalar, vdst32, vdst_in_range, vrow_lanes, FpMode, Lanes32,
 };
 use crate::exec::vfloat::fpexc;
+use crate::exec::vfloat::hostfma;
 use crate::exec::vfloat::ops;
 use crate::exec::vfloat::soft::{self, F16, F32};
 use crate::exec::{Ctx, ExecError, Flow, Handler};
@@ -88,6 +89,35 @@ fn f32_lanes<const N: usize>(
     }
 }
 
+/// `f32_lanes` for fused multiply-add: the host path runs all lanes through `hostfma` (the
+/// FMA instruction when the CPU has one; same IEEE result as `mul_add`).
+#[inline(always)]
+fn fma_lanes(
+    host_ok: bool,
+    [a, b, c]: [&Lanes32; 3],
+    out: &mut Lanes32,
+    exact: impl Fn([u32; 3]) -> u32,
+) {
+    if !host_ok {
+        for l in 0..VOPD_LANES {
+            out[l] = exact([a[l], b[l], c[l]]);
+        }
+        return;
+    }
+    hostfma::f32_lanes(a, b, c, out, VOPD_LANES);
+    let mut any_nan = false;
+    for o in &out[..VOPD_LANES] {
+        any_nan |= *o & 0x7fff_ffff > 0x7f80_0000;
+    }
+    if any_nan {
+        for l in 0..VOPD_LANES {
+            if out[l] & 0x7fff_ffff > 0x7f80_0000 {
+                out[l] = exact([a[l], b[l], c[l]]);
+            }
+        }
+    }
+}
+
 /// Computes one component (X or Y) into `out`: `s0`, `s1` are its sources, `d` the old value
 /// of its destination, `k` the shared literal.
 fn component(
@@ -101,14 +131,13 @@ fn component(
 ) -> Result<(), ExecError> {
     let m = FpMode::of(w);
     let host = m.f32.is_ieee();
-    let fma = |[a, b, c]: [f32; 3]| a.mul_add(b, c);
     let fma_exact = |[a, b, c]: [u32; 3]| ops::fma(F32, a as u64, b as u64, c as u64, &m) as u32;
     let n = VOPD_LANES;
     match op {
-        Op::V_FMAC_F32 => f32_lanes(host, [s0, s1, d], out, fma, fma_exact),
-        Op::V_FMAAK_F32 => f32_lanes(host, [s0, s1, &[k; LANES]], out, fma, fma_exact),
+        Op::V_FMAC_F32 => fma_lanes(host, [s0, s1, d], out, fma_exact),
+        Op::V_FMAAK_F32 => fma_lanes(host, [s0, s1, &[k; LANES]], out, fma_exact),
         // D = S0 * K + S1
-        Op::V_FMAMK_F32 => f32_lanes(host, [s0, &[k; LANES], s1], out, fma, fma_exact),
+        Op::V_FMAMK_F32 => fma_lanes(host, [s0, &[k; LANES], s1], out, fma_exact),
         Op::V_MUL_F32 => f32_lanes(
             host,
             [s0, s1],
