@@ -551,3 +551,47 @@ fn multi_dword_reads_are_all_or_nothing_per_element_in_wave64() {
     h.run(&[0xd9d80000, 0x14000001]).unwrap(); // ds_load_b64 v[20:21], v1
     assert!((0..64).all(|l| h.v(20, l) == 0));
 }
+
+/// ds_load_2addr in the masking alignment modes (the fast path): every lane's address is
+/// computed, but only EXEC lanes are written; a lane whose second element is out of range reads
+/// zeros for both; DWORD clears the low two bits of each element's address, UNALIGNED does not.
+#[test]
+fn load_2addr_b32_masking_modes_with_partial_exec() {
+    const DS_LOAD_2ADDR_B32: [u32; 2] = [0xd8dc0501, 0x06000001]; // ds_load_2addr_b32 v[6:7], v1 offset0:1 offset1:5
+                                                                  // Little-endian dword of the byte pattern b[i] = i mod 256 at byte address a.
+    let pat = |a: u32| u32::from_le_bytes([a as u8, (a + 1) as u8, (a + 2) as u8, (a + 3) as u8]);
+    for w64 in [false, true] {
+        for mode in [align_mode::DWORD, align_mode::UNALIGNED] {
+            let mut h = Harness::new(w64);
+            h.cfg.alignment_mode = mode;
+            h.lds = (0..1024).map(|i| i as u8).collect();
+            // Lane 3: element 1 at 1006 + 20 = 1026 (1024 in DWORD mode) is past the end.
+            h.set_v(1, |l| if l == 3 { 1006 } else { 8 * l as u32 + 2 });
+            h.set_v(6, |_| 0xdead);
+            h.set_v(7, |_| 0xbeef);
+            let exec = 0x5555_5555_5555_555d & if w64 { u64::MAX } else { 0xffff_ffff };
+            h.wave.set_exec(exec);
+            h.run(&DS_LOAD_2ADDR_B32).unwrap();
+            for l in 0..n(w64) {
+                let base = 8 * l as u32 + 2;
+                let (e0, e1) = if l == 3 {
+                    (0, 0)
+                } else if mode == align_mode::DWORD {
+                    (pat((base + 4) & !3), pat((base + 20) & !3))
+                } else {
+                    (pat(base + 4), pat(base + 20))
+                };
+                let want = if exec >> l & 1 != 0 {
+                    (e0, e1)
+                } else {
+                    (0xdead, 0xbeef)
+                };
+                assert_eq!(
+                    (h.v(6, l), h.v(7, l)),
+                    want,
+                    "w64 {w64} mode {mode} lane {l}"
+                );
+            }
+        }
+    }
+}

@@ -256,6 +256,31 @@ fn ds_load2<const E: usize, const STRIDE: u32>(
     let offs = offsets2::<E, STRIDE>(inst);
     let addr = w.vrow(vreg(inst.src[0]));
     let mut rows = [[0u32; LANES]; 4];
+    if mode == align_mode::DWORD || mode == align_mode::UNALIGNED {
+        // Fast path: in these modes `lds_align` only masks (no MEMVIOL), so every lane is
+        // computed without the EXEC test (reads have no side effects; `write_rows` keeps the
+        // inactive lanes) and with one range check per element.
+        let amask = if mode == align_mode::UNALIGNED {
+            !0
+        } else {
+            !(E as u32 - 1)
+        };
+        let lds: &[u8] = ctx.lds;
+        for l in 0..w.lanes() {
+            let a0 = (addr[l].wrapping_add(offs[0]) & amask) as usize;
+            let a1 = (addr[l].wrapping_add(offs[1]) & amask) as usize;
+            // Seed 000: any part out of range reads zeros for both elements.
+            let (Some(b0), Some(b1)) = (lds.get(a0..a0 + E), lds.get(a1..a1 + E)) else {
+                continue;
+            };
+            for k in 0..dw {
+                rows[k][l] = dword(b0, k);
+                rows[dw + k][l] = dword(b1, k);
+            }
+        }
+        write_rows(w, dst, &rows[..2 * dw], exec);
+        return Ok(Flow::Next);
+    }
     for l in active(w.lanes(), exec) {
         let a0 = lds_align(mode, l, addr[l].wrapping_add(offs[0]), E as u32)? as u64;
         let a1 = lds_align(mode, l, addr[l].wrapping_add(offs[1]), E as u32)? as u64;
