@@ -296,6 +296,44 @@ fn f64_op<const N: usize>(
     run(w, inst, srcs, Ty::F64, |x, _, m| exact(x, m))
 }
 
+/// v_fma_f64: `f64_op` with the host path computing all lanes at once through `hostfma` (the
+/// FMA instruction when the CPU has it); executing lanes whose result is NaN are redone exactly.
+fn f64_fma(w: &mut Wave, inst: &Inst, _: &mut crate::exec::Ctx) -> R {
+    let m = FpMode::of(w);
+    let exact = |[a, b, c]: [u64; 3], m: &FpMode| ops::fma(soft::F64, a, b, c, m);
+    if !host_ok(inst, &m, F64) {
+        let srcs: [(Src, Ty); 3] = core::array::from_fn(|k| (S(k), Ty::F64));
+        return run(w, inst, srcs, Ty::F64, |x, _, m| exact(x, m));
+    }
+    // As `run`, with `post` left out: host_ok means no output modifier and no clamp.
+    let mut vals = [[0u64; LANES]; 3];
+    let mut kill = 0;
+    for (k, v) in vals.iter_mut().enumerate() {
+        kill |= fetch(w, inst, S(k), Ty::F64, v);
+    }
+    let mask = w.exec() & !kill;
+    if mask == 0 {
+        return Ok(Flow::Next);
+    }
+    fpexc::begin(&m);
+    let n = w.lanes();
+    let mut out = [0u64; LANES];
+    hostfma::f64_lanes(&vals[0], &vals[1], &vals[2], &mut out, n);
+    let mut any_nan = false;
+    for o in &out[..n] {
+        any_nan |= *o & !(1 << 63) > 0x7ff0_0000_0000_0000;
+    }
+    if any_nan {
+        for l in 0..n {
+            if mask >> l & 1 != 0 && out[l] & !(1 << 63) > 0x7ff0_0000_0000_0000 {
+                out[l] = exact([vals[0][l], vals[1][l], vals[2][l]], &m);
+            }
+        }
+    }
+    vdst_typed(w, inst, Ty::F64, &out, mask);
+    fpexc::finish(w, inst, &m, Flow::Next)
+}
+
 /// 16-bit sign-extended value of a 16-bit integer source.
 #[inline]
 fn sext16(v: u64) -> i64 {
@@ -854,14 +892,7 @@ pub fn handler(op: Op) -> Option<Handler> {
         Op::V_MUL_F64 => {
             |w, i, _| f64_op(w, i, |[a, b]| a * b, |[a, b], m| mul(soft::F64, a, b, m))
         }
-        Op::V_FMA_F64 => |w, i, _| {
-            f64_op(
-                w,
-                i,
-                |[a, b, c]| a.mul_add(b, c),
-                |[a, b, c], m| fma(soft::F64, a, b, c, m),
-            )
-        },
+        Op::V_FMA_F64 => f64_fma,
         Op::V_MIN_F64 => |w, i, _| bin(w, i, [F64, F64], F64, |a, b, m| min(soft::F64, a, b, m)),
         Op::V_MAX_F64 => |w, i, _| bin(w, i, [F64, F64], F64, |a, b, m| max(soft::F64, a, b, m)),
         Op::V_LDEXP_F64 => |w, i, _| {
