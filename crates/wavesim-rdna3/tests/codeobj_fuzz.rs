@@ -4,34 +4,16 @@
 //! parts that matter most: the ELF/program headers, `.text`, the kernel descriptors and the
 //! msgpack metadata. Deterministic: each case is rebuilt from its seed.
 
-use std::cell::RefCell;
-use std::panic::{catch_unwind, AssertUnwindSafe};
+mod common;
+
 use std::path::PathBuf;
-use std::sync::Once;
 use wavesim_core::memory::DeviceMemory;
 use wavesim_rdna3::codeobj::{CodeObject, ValueKind};
 use wavesim_rdna3::dispatch::{self, aql_packet, write_hidden_args, Geometry, HiddenValues};
 use wavesim_rdna3::dispatch::{Launch, TrapHandler};
 use wavesim_rdna3::exec::{ExecConfig, Program};
 
-/// splitmix64.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n.max(1)
-    }
-    fn pct(&mut self, pct: u64) -> bool {
-        self.below(100) < pct
-    }
-}
+use common::{catch, quiet_panics, Rng};
 
 /// A corpus file and the byte ranges worth mutating most.
 struct Seed {
@@ -276,49 +258,6 @@ fn run_kernels(co: &CodeObject, rng: &mut Rng) -> u32 {
         runs += 1;
     }
     runs
-}
-
-thread_local! {
-    static LAST_PANIC: RefCell<String> = const { RefCell::new(String::new()) };
-}
-
-/// Records panics instead of printing them.
-fn quiet_panics() {
-    static ONCE: Once = Once::new();
-    ONCE.call_once(|| {
-        let default = std::panic::take_hook();
-        std::panic::set_hook(Box::new(move |info| {
-            if !IN_CASE.with(|c| c.get()) {
-                // The test's own failure report (or a harness bug): print as usual.
-                default(info);
-                return;
-            }
-            let loc = info
-                .location()
-                .map(|l| format!("{}:{}", l.file(), l.line()))
-                .unwrap_or_default();
-            let msg = info
-                .payload()
-                .downcast_ref::<&str>()
-                .map(|s| s.to_string())
-                .or_else(|| info.payload().downcast_ref::<String>().cloned())
-                .unwrap_or_default();
-            LAST_PANIC.with(|p| *p.borrow_mut() = format!("{loc}: {msg}"));
-        }));
-    });
-}
-
-thread_local! {
-    /// Set while a fuzz case runs: its panics are recorded, not printed.
-    static IN_CASE: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
-}
-
-/// Runs `f` as a fuzz case: a panic is caught and returned as "location: message".
-fn catch<T>(f: impl FnOnce() -> T) -> Result<T, String> {
-    IN_CASE.with(|c| c.set(true));
-    let r = catch_unwind(AssertUnwindSafe(f));
-    IN_CASE.with(|c| c.set(false));
-    r.map_err(|_| LAST_PANIC.with(|p| p.borrow().clone()))
 }
 
 fn fuzz(first: u64, count: u64) {

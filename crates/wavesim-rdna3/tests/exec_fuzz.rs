@@ -10,10 +10,9 @@
 //! STATUS.PRIV, an optional trap handler, few VGPRs (out-of-range VGPR rules) and a watchdog.
 //! Everything is derived from the program's index, so a failure names the seed that rebuilds it.
 
-use std::cell::RefCell;
-use std::panic::{catch_unwind, AssertUnwindSafe};
+mod common;
+
 use std::path::PathBuf;
-use std::sync::Once;
 use wavesim_rdna3::decode::decode;
 use wavesim_rdna3::dispatch::{self, Geometry, Launch, TrapHandler};
 use wavesim_rdna3::exec::operand::{PRIVATE_APERTURE, SHARED_APERTURE};
@@ -22,31 +21,7 @@ use wavesim_rdna3::testing::{Harness, S_ENDPGM};
 use wavesim_rdna3::trace::TextTracer;
 use wavesim_rdna3::wave::{status, Wave};
 
-/// splitmix64: small, deterministic, good enough to pick fields.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-    fn u32(&mut self) -> u32 {
-        self.next() as u32
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-    /// True with probability `pct` percent.
-    fn pct(&mut self, pct: u64) -> bool {
-        self.below(100) < pct
-    }
-    fn pick<T: Copy>(&mut self, xs: &[T]) -> T {
-        xs[self.below(xs.len() as u64) as usize]
-    }
-}
+use common::{catch, quiet_panics, Rng};
 
 /// Every instruction line of the sweep goldens (`WORDS<TAB>TEXT`), as its words.
 fn sweep_instructions() -> Vec<Vec<u32>> {
@@ -462,50 +437,6 @@ fn run_dispatch(seed: u64, h: &Harness, prog: &Program) -> (u64, String) {
         Ok(st) => (st.wave_instructions, "dispatch ok".into()),
         Err(_) => (0, "dispatch error".into()),
     }
-}
-
-thread_local! {
-    /// The message and location of the last panic on this thread.
-    static LAST_PANIC: RefCell<String> = const { RefCell::new(String::new()) };
-}
-
-/// Records panics instead of printing them (a fuzz run would flood the output).
-fn quiet_panics() {
-    static ONCE: Once = Once::new();
-    ONCE.call_once(|| {
-        let default = std::panic::take_hook();
-        std::panic::set_hook(Box::new(move |info| {
-            if !IN_CASE.with(|c| c.get()) {
-                // The test's own failure report (or a harness bug): print as usual.
-                default(info);
-                return;
-            }
-            let loc = info
-                .location()
-                .map(|l| format!("{}:{}", l.file(), l.line()))
-                .unwrap_or_default();
-            let msg = info
-                .payload()
-                .downcast_ref::<&str>()
-                .map(|s| s.to_string())
-                .or_else(|| info.payload().downcast_ref::<String>().cloned())
-                .unwrap_or_default();
-            LAST_PANIC.with(|p| *p.borrow_mut() = format!("{loc}: {msg}"));
-        }));
-    });
-}
-
-thread_local! {
-    /// Set while a fuzz case runs: its panics are recorded, not printed.
-    static IN_CASE: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
-}
-
-/// Runs `f` as a fuzz case: a panic is caught and returned as "location: message".
-fn catch<T>(f: impl FnOnce() -> T) -> Result<T, String> {
-    IN_CASE.with(|c| c.set(true));
-    let r = catch_unwind(AssertUnwindSafe(f));
-    IN_CASE.with(|c| c.set(false));
-    r.map_err(|_| LAST_PANIC.with(|p| p.borrow().clone()))
 }
 
 /// Runs programs `first..first + count`; fails listing each distinct panic (by location) with
