@@ -311,15 +311,21 @@ impl Ld {
     }
 }
 
-fn load(w: &mut Wave, inst: &Inst, ctx: &mut Ctx, kind: Ld) -> Result<Flow, ExecError> {
+/// The start every buffer load shares: it counts in VM_CNT, is nullified when any returned VGPR
+/// (TFE's included) is out of range (seed 000), and reads the V#. `None`: nothing to do.
+fn load_setup(w: &mut Wave, inst: &Inst, regs: usize) -> Result<Option<Setup>, ExecError> {
     w.cnt.vm_issue();
+    if !vdst_in_range(w, inst.dst[0], regs) {
+        return Ok(None);
+    }
+    setup(w, inst)
+}
+
+fn load(w: &mut Wave, inst: &Inst, ctx: &mut Ctx, kind: Ld) -> Result<Flow, ExecError> {
     let dst = inst.dst[0];
     let regs = kind.regs();
     let tfe = tfe_regs(inst);
-    if !vdst_in_range(w, dst, regs + tfe) {
-        return Ok(Flow::Next);
-    }
-    let Some(s) = setup(w, inst)? else {
+    let Some(s) = load_setup(w, inst, regs + tfe)? else {
         return Ok(Flow::Next);
     };
     let exec = w.exec();
@@ -527,14 +533,10 @@ fn format_alignment(f: &BufFmt) -> u64 {
 }
 
 fn load_format(w: &mut Wave, inst: &Inst, ctx: &mut Ctx, fo: Fo) -> Result<Flow, ExecError> {
-    w.cnt.vm_issue();
     let dst = inst.dst[0];
     let regs = fo.regs();
     let tfe = tfe_regs(inst);
-    if !vdst_in_range(w, dst, regs + tfe) {
-        return Ok(Flow::Next);
-    }
-    let Some(s) = setup(w, inst)? else {
+    let Some(s) = load_setup(w, inst, regs + tfe)? else {
         return Ok(Flow::Next);
     };
     let exec = w.exec();
