@@ -1,0 +1,1 @@
+//! The executor (work in progress).

@@ -1,0 +1,1 @@
+//! The runner (work in progress).

@@ -1,0 +1,1 @@
+//! Texture sampling (work in progress).
