@@ -235,8 +235,9 @@ impl CfInst {
     pub fn call_count(&self) -> u32 {
         bits(self.w1, 13, 6)
     }
+    /// VALID_PIXEL_MODE (not present in CF_ALU words, whose bit 22 belongs to COUNT).
     pub fn valid_pixel_mode(&self) -> bool {
-        bits(self.w1, 22, 1) != 0
+        !matches!(self.kind, CfKind::Alu(_)) && bits(self.w1, 22, 1) != 0
     }
     pub fn whole_quad_mode(&self) -> bool {
         bits(self.w1, 30, 1) != 0

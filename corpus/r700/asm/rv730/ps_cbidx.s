@@ -19,7 +19,7 @@ main:                                   ; @main
 	ALU clause starting at 6:
 	  FLT_TO_INT * T0.X, T0.X,  
 	  AND_INT * T0.X, PS, literal.x,  
-	268435455(2.524355e-29), 0(0.000000e+00)
+	15(2.101948e-44), 0(0.000000e+00)
 .Lfunc_end0:
 	.size	main, .Lfunc_end0-main
                                         ; -- End function

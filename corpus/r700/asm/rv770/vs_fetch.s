@@ -11,7 +11,7 @@
 main:                                   ; @main
 ; %bb.0:
 	CALL_FS
-	ALU 1, @8, KC0[], KC1[]
+	ALU 2, @8, KC0[], KC1[]
 	VTX 0 @6
 	EXPORT T0.XYZW
 	CF_END
@@ -19,8 +19,9 @@ main:                                   ; @main
 	Fetch clause starting at 6:
 	VTX_READ_eg T0, T0.X, 0
 	ALU clause starting at 8:
-	  AND_INT * T0.X, T0.X, literal.x,  
-	268435455(2.524355e-29), 0(0.000000e+00)
+	  FLT_TO_INT * T0.X, T0.X,  
+	  AND_INT * T0.X, PS, literal.x,  
+	15(2.101948e-44), 0(0.000000e+00)
 .Lfunc_end0:
 	.size	main, .Lfunc_end0-main
                                         ; -- End function
