@@ -911,19 +911,20 @@ fn read_src(
                 sel::KCACHE1
             }) as i32;
             let (mode, cb, line) = w.kcache[bank];
-            let lines =
-                match mode {
-                    0 => return Err(loc(format!(
+            let lines = match mode {
+                0 => {
+                    return Err(loc(format!(
                         "KC{bank} is read but the CF_ALU instruction locked no kcache lines for it"
-                    ))),
-                    1 => 1,
-                    2 => 2,
-                    _ => {
-                        return Err(loc(
-                            "kcache lock mode LOCK_LOOP_INDEX is not modelled".into()
-                        ))
-                    }
-                };
+                    )))
+                }
+                1 => 1,
+                2 => 2,
+                _ => {
+                    return Err(loc(
+                        "kcache lock mode LOCK_LOOP_INDEX is not modelled".into()
+                    ))
+                }
+            };
             let idx = n + if s.rel { index(w)? } else { 0 };
             if !s.rel && n >= 16 * lines {
                 return Err(loc(format!(
