@@ -2131,9 +2131,10 @@ impl Chip {
             Chip::Rv710 => 16,
         }
     }
-    /// Stack entries available to one wavefront; wavesim gives each wave the chip's whole stack
-    /// (the ISA reference says the entries are shared between executing threads; a driver's
-    /// per-program STACK_SIZE from `.AMDGPU.config` is what the runner enforces).
+    /// Stack entries available to one wavefront when the program does not state STACK_SIZE (raw
+    /// programs). The R700 ISA reference (2.5) calls the stack size chip-specific without giving numbers
+    /// in the parts wavesim uses; these limits are wavesim's assumption. Objects from llc carry
+    /// STACK_SIZE in `.AMDGPU.config`, which the runner enforces instead.
     pub fn max_stack_entries(self) -> u32 {
         match self {
             Chip::Rv770 => 512,

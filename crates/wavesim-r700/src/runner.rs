@@ -194,6 +194,10 @@ pub struct RunConfig {
     pub fetch_shader: Option<String>,
     /// CF-instruction budget per wave (runaway-loop guard); default 1,000,000.
     pub max_cf_per_wave: Option<u64>,
+    /// Stack entries, overriding the object's STACK_SIZE (as a driver programs SQ_PGM_RESOURCES).
+    pub stack_entries: Option<u32>,
+    /// GPRs per thread, overriding the object's NUM_GPRS.
+    pub num_gprs: Option<u32>,
 }
 
 impl RunConfig {
@@ -319,6 +323,12 @@ pub fn driver_state(shader: &Shader, cfg: &RunConfig) -> Result<DriverState, Run
     if let Some((gprs, stack)) = shader.resources() {
         d.num_gprs = gprs;
         d.stack_size = Some(stack);
+    }
+    if let Some(s) = cfg.stack_entries {
+        d.stack_size = Some(s);
+    }
+    if let Some(g) = cfg.num_gprs {
+        d.num_gprs = g;
     }
     for cb in &cfg.constant_buffer {
         if cb.index > 15 {
