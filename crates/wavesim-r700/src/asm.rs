@@ -224,6 +224,24 @@ fn apply_extras(fields: &[Field], words: &mut [u32], extras: &str) -> Result<(),
     Ok(())
 }
 
+/// When the extras give every word raw (`raw0:.. raw1:..`), those words are the instruction: the
+/// disassembler emits them for words whose text llc's syntax cannot express (reserved selects and the
+/// like), and the printed text is then only a reading aid.
+fn all_raw<const N: usize>(extras: &str) -> Option<[u32; N]> {
+    let mut w = [0u32; N];
+    let mut seen = [false; N];
+    for tok in extras.split_whitespace() {
+        let (k, v) = tok.split_once(':')?;
+        if let Some(i) = k.strip_prefix("raw").and_then(|i| i.parse::<usize>().ok()) {
+            if i < N {
+                w[i] = parse_num(v)?;
+                seen[i] = true;
+            }
+        }
+    }
+    seen.iter().all(|s| *s).then_some(w)
+}
+
 fn parse_num(s: &str) -> Option<u32> {
     let s = s.trim();
     if let Some(h) = s.strip_prefix("0x") {
@@ -299,6 +317,9 @@ fn cf_row_by_name(name: &str) -> Option<&'static isa::CfRow> {
 
 /// Encodes one CF line (without the leading tab) plus extras.
 pub fn encode_cf(text: &str, extras: &str) -> Result<[u32; 2], String> {
+    if let Some(w) = all_raw::<2>(extras) {
+        return Ok(w);
+    }
     let text = text.trim();
     let (name, rest) = text.split_once(' ').unwrap_or((text, ""));
     let mut w = [0u32; 2];
@@ -553,6 +574,9 @@ fn split_alu_name(text: &str) -> Result<(&'static AluRow, bool, &str), String> {
 
 /// Encodes one ALU instruction line (without the leading tab) plus extras.
 pub fn encode_alu(text: &str, extras: &str) -> Result<[u32; 2], String> {
+    if let Some(w) = all_raw::<2>(extras) {
+        return Ok(w);
+    }
     // llc ends an instruction with ", <pred_sel> <bank_swizzle>", both possibly empty.
     let t = text.trim();
     let owned = if t.ends_with(',') {
@@ -680,6 +704,9 @@ fn index_free(srcs: &[Src], k: usize, f: impl Fn(&Src) -> u32) -> u32 {
 
 /// Encodes one fetch instruction line plus extras.
 pub fn encode_fetch(text: &str, extras: &str) -> Result<[u32; 4], String> {
+    if let Some(w) = all_raw::<4>(extras) {
+        return Ok(w);
+    }
     let text = text.trim();
     let (name, rest) = text
         .split_once(' ')
@@ -781,7 +808,7 @@ pub fn assemble(src: &str) -> Result<Vec<u8>, AsmError> {
     let mut words: BTreeMap<u32, u32> = BTreeMap::new(); // dword index -> value
     let mut put = |addr_dw: u32, ws: &[u32], line: usize| -> Result<(), AsmError> {
         for (k, w) in ws.iter().enumerate() {
-            let a = addr_dw + k as u32;
+            let a = addr_dw.saturating_add(k as u32);
             if a >= (1 << 24) {
                 return Err(AsmError {
                     line,
@@ -815,7 +842,9 @@ pub fn assemble(src: &str) -> Result<Vec<u8>, AsmError> {
             .strip_prefix("ALU clause starting at ")
             .and_then(|x| x.strip_suffix(':'))
         {
-            pc = parse_num(n).ok_or_else(|| err(format!("bad clause address `{n}`")))?;
+            pc = parse_num(n)
+                .filter(|a| *a < 1 << 22)
+                .ok_or_else(|| err(format!("bad clause address `{n}`")))?;
             section = Section::Alu;
             continue;
         }
@@ -823,7 +852,9 @@ pub fn assemble(src: &str) -> Result<Vec<u8>, AsmError> {
             .strip_prefix("Fetch clause starting at ")
             .and_then(|x| x.strip_suffix(':'))
         {
-            pc = parse_num(n).ok_or_else(|| err(format!("bad clause address `{n}`")))?;
+            pc = parse_num(n)
+                .filter(|a| *a < 1 << 22)
+                .ok_or_else(|| err(format!("bad clause address `{n}`")))?;
             section = Section::Fetch;
             continue;
         }

@@ -823,7 +823,14 @@ fn do_export(
                     }
                     let t = match ty {
                         0 => ExportTarget::Pixel(base + b),
-                        1 => ExportTarget::Position(base - 60 + b),
+                        // Position exports use array bases 60..63 (R700 ISA reference, EXPORT).
+                        1 if base >= 60 => ExportTarget::Position(base - 60 + b),
+                        1 => {
+                            return Err(fault(
+                                cf_loc(ctx, c),
+                                format!("position export with array base {base} (60..63 expected)"),
+                            ));
+                        }
                         2 => ExportTarget::Parameter(base + b),
                         _ => ExportTarget::Other(ty, base + b),
                     };
