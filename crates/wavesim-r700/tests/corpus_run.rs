@@ -94,8 +94,102 @@ fn expected(name: &str) -> Expected {
     m
 }
 
+/// Compares a run's threads `first..` with the host reference; returns the number of components compared.
+fn compare(
+    chip: &str,
+    name: &str,
+    res: &wavesim_r700::runner::RunResult,
+    first: usize,
+    failures: &mut Vec<String>,
+) -> usize {
+    let exp = expected(name);
+    let tol = tolerance(name);
+    let mut compared = 0;
+    for (k, got) in res.threads.iter().enumerate() {
+        let t = first + k;
+        let (killed, targets) = exp.get(&t).cloned().unwrap_or_default();
+        if got.killed != killed {
+            failures.push(format!(
+                "{chip}/{name} thread {t}: killed = {}, host says {killed}",
+                got.killed
+            ));
+            continue;
+        }
+        if killed {
+            continue;
+        }
+        let mut last: BTreeMap<ExportTarget, [Option<u32>; 4]> = BTreeMap::new();
+        for e in &got.exports {
+            last.insert(e.target, e.value);
+        }
+        if last.keys().collect::<Vec<_>>() != targets.keys().collect::<Vec<_>>() {
+            failures.push(format!(
+                "{chip}/{name} thread {t}: targets {:?}, host {:?}",
+                last.keys(),
+                targets.keys()
+            ));
+            continue;
+        }
+        for (tg, want) in &targets {
+            let g = last[tg];
+            for c in 0..4 {
+                let ok = match (g[c], want[c]) {
+                    (Some(a), Some(b)) => close(a, b, tol),
+                    (None, None) => true,
+                    _ => false,
+                };
+                compared += 1;
+                if !ok {
+                    failures.push(format!(
+                        "{chip}/{name} thread {t} {tg}.{}: got {:?} ({:?}), host {:?} ({:?})",
+                        "xyzw".as_bytes()[c] as char,
+                        g[c].map(|b| format!("{b:08x}")),
+                        g[c].map(f32::from_bits),
+                        want[c].map(|b| format!("{b:08x}")),
+                        want[c].map(f32::from_bits)
+                    ));
+                }
+            }
+        }
+    }
+    compared
+}
+
+/// Each thread alone in its wave: every branch is then uniform, so the jump-taken paths of JUMP, ELSE,
+/// LOOP_BREAK and LOOP_START (skipped when no pixel is active) run too.
 #[test]
-fn corpus_exports_equal_host_evaluation_on_all_chips() {
+fn corpus_single_thread_waves_equal_host_evaluation() {
+    let mut failures = Vec::new();
+    let mut compared = 0;
+    for name in names() {
+        let obj = std::fs::read(corpus().join("obj/rv770").join(format!("{name}.o"))).unwrap();
+        let sh = Shader::from_object_bytes(&obj).unwrap();
+        let cfg = RunConfig::from_toml(
+            &std::fs::read_to_string(corpus().join("run").join(format!("{name}.toml"))).unwrap(),
+        )
+        .unwrap();
+        for t in 0..cfg.thread_count().unwrap() {
+            let mut one = cfg.clone();
+            one.threads = Some(1);
+            for g in one.gpr.iter_mut() {
+                g.values = vec![g.values[t].clone()];
+            }
+            match run(&sh, &one) {
+                Ok(r) => compared += compare("rv770", &name, &r, t, &mut failures),
+                Err(e) => failures.push(format!("{name} thread {t} alone: {e}")),
+            }
+        }
+    }
+    assert!(compared > 3000, "{compared}");
+    assert!(
+        failures.is_empty(),
+        "{} mismatches:\n{}",
+        failures.len(),
+        failures[..failures.len().min(40)].join("\n")
+    );
+}
+
+fn names() -> Vec<String> {
     let mut names: Vec<String> = std::fs::read_dir(corpus().join("ll"))
         .unwrap()
         .filter_map(|e| e.ok())
@@ -107,6 +201,12 @@ fn corpus_exports_equal_host_evaluation_on_all_chips() {
         })
         .collect();
     names.sort();
+    names
+}
+
+#[test]
+fn corpus_exports_equal_host_evaluation_on_all_chips() {
+    let names = names();
     assert!(names.len() >= 40);
     let mut failures = Vec::new();
     let mut compared = 0;
@@ -127,54 +227,7 @@ fn corpus_exports_equal_host_evaluation_on_all_chips() {
                     continue;
                 }
             };
-            let exp = expected(name);
-            let tol = tolerance(name);
-            for (t, got) in res.threads.iter().enumerate() {
-                let (killed, targets) = exp.get(&t).cloned().unwrap_or_default();
-                if got.killed != killed {
-                    failures.push(format!(
-                        "{chip}/{name} thread {t}: killed = {}, host says {killed}",
-                        got.killed
-                    ));
-                    continue;
-                }
-                if killed {
-                    continue;
-                }
-                let mut last: BTreeMap<ExportTarget, [Option<u32>; 4]> = BTreeMap::new();
-                for e in &got.exports {
-                    last.insert(e.target, e.value);
-                }
-                if last.keys().collect::<Vec<_>>() != targets.keys().collect::<Vec<_>>() {
-                    failures.push(format!(
-                        "{chip}/{name} thread {t}: targets {:?}, host {:?}",
-                        last.keys(),
-                        targets.keys()
-                    ));
-                    continue;
-                }
-                for (tg, want) in &targets {
-                    let g = last[tg];
-                    for k in 0..4 {
-                        let ok = match (g[k], want[k]) {
-                            (Some(a), Some(b)) => close(a, b, tol),
-                            (None, None) => true,
-                            _ => false,
-                        };
-                        compared += 1;
-                        if !ok {
-                            failures.push(format!(
-                                "{chip}/{name} thread {t} {tg}.{}: got {:?} ({:?}), host {:?} ({:?})",
-                                "xyzw".as_bytes()[k] as char,
-                                g[k].map(|b| format!("{b:08x}")),
-                                g[k].map(f32::from_bits),
-                                want[k].map(|b| format!("{b:08x}")),
-                                want[k].map(f32::from_bits)
-                            ));
-                        }
-                    }
-                }
-            }
+            compared += compare(chip, name, &res, 0, &mut failures);
         }
     }
     assert!(
