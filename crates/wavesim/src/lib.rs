@@ -73,6 +73,13 @@ pub enum Error {
     Io(String),
 }
 
+impl From<wavesim_core::LaunchError> for Error {
+    /// A bad geometry is a bad launch, as the dispatcher reports it.
+    fn from(e: wavesim_core::LaunchError) -> Error {
+        Error::Dispatch(e.into())
+    }
+}
+
 /// One kernel argument.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Arg {
@@ -297,7 +304,7 @@ impl Device {
     /// workgroups one after the other on the calling thread whatever [`Device::threads`] says,
     /// so it sees them in the deterministic order of a one-thread run; results are the same as
     /// without it.
-    pub fn dispatch_with_observer<O: Observer + ?Sized>(
+    pub fn dispatch_with_observer<O: Observer<Wave, Inst> + ?Sized>(
         &mut self,
         module: &Module,
         kernel: &str,
@@ -345,7 +352,7 @@ impl Device {
     }
 
     #[allow(clippy::too_many_arguments)]
-    fn dispatch_inner<O: Observer + ?Sized>(
+    fn dispatch_inner<O: Observer<Wave, Inst> + ?Sized>(
         &mut self,
         module: &Module,
         k: &Kernel,
@@ -539,7 +546,7 @@ pub fn run_specs(
 }
 
 /// [`run_specs`] with an observer (see [`Device::dispatch_with_observer`]); the CLI's `--trace`.
-pub fn run_specs_with_observer<O: Observer + ?Sized>(
+pub fn run_specs_with_observer<O: Observer<Wave, Inst> + ?Sized>(
     dev: &mut Device,
     module: &Module,
     kernel: &str,
