@@ -1,6 +1,7 @@
 //! The ISA-neutral core of wavesim: emulated device memory, the engine every back end plugs into
 //! (dispatch geometry, the workgroup scheduler, barriers, watchdog), errors with their location,
 //! statistics and the observer interface. It depends on no ISA crate.
+pub mod elf;
 pub mod engine;
 pub mod error;
 pub mod grid;

@@ -8,10 +8,9 @@
 //! s_endpgm. With `threads > 1` workgroups run on a rayon pool; race-free kernels give identical
 //! results, and the error reported is always the one of the lowest-numbered failing workgroup.
 
-use crate::codeobj::{kcp, rsrc2, KernArg, ValueKind};
 use crate::decode::Inst;
-use crate::exec::operand::{PRIVATE_APERTURE, SHARED_APERTURE};
 use crate::exec::{self, Ctx, ExecConfig, ExecError, Flow, Program};
+use crate::hsa::codeobj::{kcp, rsrc2};
 use crate::trace::{InstLoc, NoObserver, Observer};
 use crate::wave::{status, Wave};
 use std::borrow::Cow;
@@ -33,85 +32,6 @@ pub const SCRATCH_WAVE_ALIGN: u64 = 256;
 
 /// Why a dispatch failed: the engine's error with RDNA3's instruction errors.
 pub type DispatchError = wavesim_core::DispatchError<ExecError>;
-
-/// The hidden kernel arguments (code object v5 implicit arguments) of a dispatch.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct HiddenValues {
-    pub dynamic_lds: u32,
-    pub queue_ptr: u64,
-    /// Buffers the runtime would provide (printf, hostcall, heap); 0 = none (a kernel that uses
-    /// one then faults at address 0, which names the problem).
-    pub printf_buffer: u64,
-    pub hostcall_buffer: u64,
-    pub heap_v1: u64,
-}
-
-/// Writes every hidden argument of `args` into `kernarg` (code object v5 semantics; AMDGPUUsage,
-/// "Code Object V5 Metadata", and the device libraries: `hidden_block_count_*` counts the full
-/// workgroups, `hidden_remainder_*` the work-items of the partial last one, so that
-/// `get_local_size` = id < block_count ? group_size : remainder).
-pub fn write_hidden_args(kernarg: &mut [u8], args: &[KernArg], geo: &Geometry, h: &HiddenValues) {
-    for a in args {
-        let v: u64 = match &a.kind {
-            ValueKind::HiddenBlockCountX => (geo.grid[0] / geo.local[0]) as u64,
-            ValueKind::HiddenBlockCountY => (geo.grid[1] / geo.local[1]) as u64,
-            ValueKind::HiddenBlockCountZ => (geo.grid[2] / geo.local[2]) as u64,
-            ValueKind::HiddenGroupSizeX => geo.local[0] as u64,
-            ValueKind::HiddenGroupSizeY => geo.local[1] as u64,
-            ValueKind::HiddenGroupSizeZ => geo.local[2] as u64,
-            ValueKind::HiddenRemainderX => (geo.grid[0] % geo.local[0]) as u64,
-            ValueKind::HiddenRemainderY => (geo.grid[1] % geo.local[1]) as u64,
-            ValueKind::HiddenRemainderZ => (geo.grid[2] % geo.local[2]) as u64,
-            ValueKind::HiddenGlobalOffsetX => geo.offset[0],
-            ValueKind::HiddenGlobalOffsetY => geo.offset[1],
-            ValueKind::HiddenGlobalOffsetZ => geo.offset[2],
-            ValueKind::HiddenGridDims => geo.dims as u64,
-            ValueKind::HiddenDynamicLdsSize => h.dynamic_lds as u64,
-            // High halves of the flat apertures (the 64-bit aperture bases have zero low halves).
-            ValueKind::HiddenPrivateBase => PRIVATE_APERTURE >> 32,
-            ValueKind::HiddenSharedBase => SHARED_APERTURE >> 32,
-            ValueKind::HiddenQueuePtr => h.queue_ptr,
-            ValueKind::HiddenPrintfBuffer => h.printf_buffer,
-            ValueKind::HiddenHostcallBuffer => h.hostcall_buffer,
-            ValueKind::HiddenHeapV1 => h.heap_v1,
-            // No device-side enqueue, completion actions or multi-grid sync: null.
-            ValueKind::HiddenDefaultQueue
-            | ValueKind::HiddenCompletionAction
-            | ValueKind::HiddenMultigridSyncArg
-            | ValueKind::HiddenNone => 0,
-            _ => continue,
-        };
-        let (off, size) = (a.offset as usize, (a.size as usize).min(8));
-        if let Some(dst) = kernarg.get_mut(off..off + size) {
-            dst.copy_from_slice(&v.to_le_bytes()[..size]);
-        }
-    }
-}
-
-/// The 64-byte AQL kernel dispatch packet (hsa_kernel_dispatch_packet_t) the dispatch pointer
-/// SGPRs point to; code object v4 kernels read the workgroup and grid sizes from it.
-pub fn aql_packet(
-    geo: &Geometry,
-    private_segment_size: u32,
-    group_segment_size: u32,
-    kernel_object: u64,
-    kernarg_address: u64,
-) -> [u8; 64] {
-    let mut p = [0u8; 64];
-    // Header: packet type KERNEL_DISPATCH (2), system-scope acquire and release fences.
-    let header: u16 = 2 | (2 << 9) | (2 << 11);
-    p[0..2].copy_from_slice(&header.to_le_bytes());
-    p[2..4].copy_from_slice(&geo.dims.to_le_bytes());
-    for i in 0..3 {
-        p[4 + 2 * i..6 + 2 * i].copy_from_slice(&(geo.local[i] as u16).to_le_bytes());
-        p[12 + 4 * i..16 + 4 * i].copy_from_slice(&geo.grid[i].to_le_bytes());
-    }
-    p[24..28].copy_from_slice(&private_segment_size.to_le_bytes());
-    p[28..32].copy_from_slice(&group_segment_size.to_le_bytes());
-    p[32..40].copy_from_slice(&kernel_object.to_le_bytes());
-    p[40..48].copy_from_slice(&kernarg_address.to_le_bytes());
-    p
-}
 
 /// TBA must be 256-byte aligned: the SQ_SHADER_TBA registers hold address bits [47:8].
 pub const TBA_ALIGN: u64 = 256;
