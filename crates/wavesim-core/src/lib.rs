@@ -4,6 +4,7 @@
 pub mod elf;
 pub mod engine;
 pub mod error;
+pub mod fp;
 pub mod grid;
 pub mod memory;
 pub mod observe;
