@@ -25,6 +25,7 @@ use crate::isa::{
 };
 use crate::semantics::{self as sem, compare, ONE_F};
 use crate::texture::{self, Sampler, Texture};
+use wavesim_core::observe::{InstLoc, Observer};
 
 use thiserror::Error;
 
@@ -76,8 +77,6 @@ pub enum ExecError {
         what: String,
         why: String,
     },
-    #[error("wave did not finish within {0} CF instructions (runaway loop?)")]
-    Budget(u64),
 }
 
 /// Per-pixel state (R700 ISA reference, 2.5 "per-pixel state", 3.6 "Stack and branching").
@@ -205,6 +204,14 @@ pub struct Wave {
     kcache: [(u32, u32, u32); 2],
     pub cf_executed: u64,
     pub alu_groups: u64,
+    /// Sum over executed ALU groups of the threads active in them.
+    pub lane_groups: u64,
+    /// Next CF instruction (8-byte units) and, inside the fetch shader, where CALL_FS returns to.
+    pub pc: u32,
+    pub in_fetch: Option<u32>,
+    pub ended: bool,
+    /// The engine's workgroup of this wave (one wave per workgroup).
+    pub workgroup: [u32; 3],
 }
 
 const MAX_GPR: usize = 128;
@@ -234,6 +241,11 @@ impl Wave {
             kcache: [(0, 0, 0); 2],
             cf_executed: 0,
             alu_groups: 0,
+            lane_groups: 0,
+            pc: 0,
+            in_fetch: None,
+            ended: false,
+            workgroup: [0; 3],
         }
     }
     fn active(&self, l: usize) -> bool {
@@ -382,48 +394,55 @@ fn do_else(w: &mut Wave, ctx: &Ctx, c: &CfInst) -> Result<(), ExecError> {
     Ok(())
 }
 
-/// Result of running a wave.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Stop {
-    End,
-}
+pub use wavesim_core::engine::Stop;
 
-/// Runs a wave until its program ends (END_OF_PROGRAM, or the last CF instruction), faults, or runs
-/// `budget` CF instructions.
-pub fn run_wave(
+/// Runs a wave for at most `budget` CF instructions: until its program ends (END_OF_PROGRAM, or past
+/// the last CF instruction), it faults, or the budget runs out (then it resumes where it stopped).
+/// `obs` sees every CF instruction (clauses run inside their CF instruction).
+pub fn run_wave<O: Observer<Wave, CfInst> + ?Sized>(
     program: &Program,
     drv: &mut DriverState,
     w: &mut Wave,
     budget: u64,
+    obs: &mut O,
 ) -> Result<Stop, ExecError> {
     let fetch_shader = drv.fetch_shader.take();
-    let r = run_wave_inner(program, fetch_shader.as_ref(), drv, w, budget);
+    let r = run_wave_inner(program, fetch_shader.as_ref(), drv, w, budget, obs);
     drv.fetch_shader = fetch_shader;
     r
 }
 
-fn run_wave_inner(
+fn run_wave_inner<O: Observer<Wave, CfInst> + ?Sized>(
     program: &Program,
     fetch_shader: Option<&Program>,
     drv: &mut DriverState,
     w: &mut Wave,
     budget: u64,
+    obs: &mut O,
 ) -> Result<Stop, ExecError> {
+    if w.ended {
+        return Ok(Stop::End);
+    }
+    let mut prog = match (w.in_fetch, fetch_shader) {
+        (Some(_), Some(fs)) => fs,
+        _ => program,
+    };
     let mut ctx = Ctx {
-        program,
+        program: prog,
         drv,
         cf_pc: 0,
         wave_base: w.base,
     };
-    let mut in_fetch_shader: Option<(u32, usize)> = None; // (return pc, stack depth)
-    let mut prog = program;
-    let mut pc: u32 = 0;
+    let mut pc: u32 = w.pc;
+    let mut ran = 0u64;
     loop {
-        if w.cf_executed >= budget {
-            return Err(ExecError::Budget(budget));
+        w.pc = pc;
+        if ran >= budget {
+            return Ok(Stop::Quantum);
         }
+        ran += 1;
         let Some(c) = prog.cf.get(pc as usize).copied() else {
-            if let Some((ret, _)) = in_fetch_shader.take() {
+            if let Some(ret) = w.in_fetch.take() {
                 // The fetch shader ended without RETURN: drop its call entry and resume.
                 w.stack.pop();
                 prog = program;
@@ -431,10 +450,21 @@ fn run_wave_inner(
                 pc = ret;
                 continue;
             }
+            w.ended = true;
             return Ok(Stop::End);
         };
         ctx.cf_pc = pc;
         w.cf_executed += 1;
+        let iloc = InstLoc {
+            workgroup: w.workgroup,
+            wave: 0,
+            pc: pc as u64 * 8,
+            addr: pc as u64 * 8,
+            trap_handler: false,
+        };
+        if obs.enabled() {
+            obs.before(&iloc, w, &c);
+        }
         let mut next = pc + 1;
         if c.valid_pixel_mode() && !matches!(c.kind, CfKind::Export(_)) {
             return Err(ExecError::NotModelled {
@@ -664,7 +694,7 @@ fn run_wave_inner(
                     CfExec::Return => match w.stack.pop() {
                         Some(StackEntry::Call { ret, saved_program }) => {
                             if saved_program {
-                                if let Some((r, _)) = in_fetch_shader.take() {
+                                if let Some(r) = w.in_fetch.take() {
                                     prog = program;
                                     ctx.program = program;
                                     next = r;
@@ -684,7 +714,7 @@ fn run_wave_inner(
                     },
                     CfExec::CallFs => {
                         if let Some(fs) = fetch_shader {
-                            if in_fetch_shader.is_some() {
+                            if w.in_fetch.is_some() {
                                 return Err(fault(
                                     cf_loc(&ctx, &c),
                                     "CALL_FS inside the fetch shader",
@@ -699,7 +729,7 @@ fn run_wave_inner(
                                     saved_program: true,
                                 },
                             )?;
-                            in_fetch_shader = Some((pc + 1, w.stack.len()));
+                            w.in_fetch = Some(pc + 1);
                             // The fetch shader runs as a subroutine; its RETURN (or end) comes back here.
                             prog = fs;
                             ctx.program = fs;
@@ -739,7 +769,7 @@ fn run_wave_inner(
             }
         }
         if c.end_of_program() {
-            if let Some((ret, _)) = in_fetch_shader.take() {
+            if let Some(ret) = w.in_fetch.take() {
                 // The fetch shader ended without RETURN: drop its call entry and resume.
                 w.stack.pop();
                 prog = program;
@@ -747,9 +777,17 @@ fn run_wave_inner(
                 pc = ret;
                 continue;
             }
+            w.ended = true;
+            if obs.enabled() {
+                obs.after(&iloc, w, &c);
+            }
             return Ok(Stop::End);
         }
         pc = next;
+        if obs.enabled() {
+            w.pc = pc;
+            obs.after(&iloc, w, &c);
+        }
     }
 }
 
@@ -1111,6 +1149,7 @@ fn run_alu_clause(
     for g in &clause.groups {
         run_group(ctx, w, g)?;
         w.alu_groups += 1;
+        w.lane_groups += w.state.iter().filter(|s| **s == PixelState::Active).count() as u64;
     }
     Ok(())
 }

@@ -10,6 +10,7 @@
 //! - [`runner::RunConfig`] + [`runner::run`] — run with a TOML configuration, exports per target.
 
 pub mod asm;
+pub mod backend;
 pub mod decode;
 pub mod disasm;
 pub mod elf;

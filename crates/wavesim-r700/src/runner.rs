@@ -46,9 +46,7 @@
 use serde::Deserialize;
 use thiserror::Error;
 
-use crate::exec::{
-    self, DriverState, Export, ExportTarget, FetchConstant, LoopConstant, PixelState, Wave,
-};
+use crate::exec::{DriverState, Export, ExportTarget, FetchConstant, LoopConstant};
 use crate::texture::{Filter, Sampler, TexFormat, Texture, Wrap};
 use crate::Shader;
 
@@ -57,11 +55,14 @@ pub enum RunError {
     #[error("R700 run configuration: {0}")]
     Config(String),
     #[error(transparent)]
-    Exec(#[from] exec::ExecError),
+    Exec(#[from] crate::exec::ExecError),
     #[error(transparent)]
     Asm(#[from] crate::AsmError),
     #[error(transparent)]
     Decode(#[from] crate::DecodeError),
+    /// The engine stopped the draw (watchdog, invalid launch).
+    #[error("R700 draw: {0}")]
+    Dispatch(String),
 }
 
 /// A dword given as a float (f32 bits), an integer (raw, two's complement) or a `"0x..."` string.
@@ -229,8 +230,10 @@ pub struct RunResult {
     pub threads: Vec<ThreadResult>,
     pub global_gprs: Vec<[u32; 4]>,
     pub waves: usize,
+    /// CF instructions executed, over all waves.
     pub cf_instructions: u64,
-    pub alu_groups: u64,
+    /// ALU instruction groups executed, times the threads active in each.
+    pub lane_groups: u64,
     pub grid: Option<[u32; 2]>,
 }
 
@@ -485,8 +488,7 @@ pub fn run(shader: &Shader, cfg: &RunConfig) -> Result<RunResult, RunError> {
             "{n} threads is more than wavesim runs at once"
         )));
     }
-    let mut drv = driver_state(shader, cfg)?;
-    let ws = shader.chip().wave_size();
+    let drv = driver_state(shader, cfg)?;
     let mut inputs: Vec<(usize, Vec<[u32; 4]>)> = Vec::new();
     for g in &cfg.gpr {
         if g.reg >= 128 {
@@ -526,38 +528,19 @@ pub fn run(shader: &Shader, cfg: &RunConfig) -> Result<RunResult, RunError> {
         inputs.push((g.reg as usize, vals));
     }
     let budget = cfg.max_cf_per_wave.unwrap_or(1_000_000);
-    let mut threads = Vec::with_capacity(n);
-    let mut waves = 0;
-    let (mut cf_total, mut alu_total) = (0, 0);
-    let mut base = 0;
-    while base < n {
-        let used = (n - base).min(ws);
-        let mut w = Wave::new(ws, base, used);
-        for (reg, vals) in &inputs {
-            for l in 0..used {
-                for c in 0..4 {
-                    w.gpr[*reg][c][l] = vals[base + l][c];
-                }
-            }
-        }
-        exec::run_wave(&shader.program, &mut drv, &mut w, budget)?;
-        cf_total += w.cf_executed;
-        alu_total += w.alu_groups;
-        for l in 0..used {
-            threads.push(ThreadResult {
-                killed: w.state[l] == PixelState::Killed,
-                exports: std::mem::take(&mut w.exports[l]),
-            });
-        }
-        waves += 1;
-        base += used;
-    }
+    let dispatch = crate::backend::R700Dispatch::new(shader, n, inputs, drv, budget)
+        .map_err(|e| RunError::Config(e.0))?;
+    let mem = wavesim_core::memory::DeviceMemory::new();
+    let stats = wavesim_core::engine::run(&dispatch, &mem, &mut wavesim_core::observe::NoObserver)
+        .map_err(crate::backend::dispatch_error)?;
+    let threads = dispatch.take_results();
+    let drv = dispatch.into_driver_state();
     Ok(RunResult {
         threads,
         global_gprs: drv.global_gprs,
-        waves,
-        cf_instructions: cf_total,
-        alu_groups: alu_total,
+        waves: stats.waves as usize,
+        cf_instructions: stats.wave_instructions,
+        lane_groups: stats.lane_instructions,
         grid: cfg.grid,
     })
 }

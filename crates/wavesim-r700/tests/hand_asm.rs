@@ -555,5 +555,57 @@ fn lds_is_a_typed_not_modelled_error() {
 fn runaway_loop_hits_the_budget() {
     let prog = "LOOP_START_DX10 @2\nEND_LOOP @1\nCF_END\n";
     let e = run_asm(Chip::Rv770, prog, "threads = 1\nmax_cf_per_wave = 1000\n").unwrap_err();
-    assert!(matches!(e, RunError::Exec(ExecError::Budget(1000))), "{e}");
+    assert!(matches!(e, RunError::Dispatch(_)), "{e}");
+    assert!(e.to_string().contains("watchdog: 1000 instructions"), "{e}");
+}
+
+/// A wave stopped by its budget resumes where it stopped (the engine's turns): stepping one CF
+/// instruction at a time gives the same exports as one run.
+#[test]
+fn wave_resumes_after_its_budget() {
+    use wavesim_r700::exec::{run_wave, Stop, Wave};
+    let dir = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../corpus/r700");
+    for name in [
+        "ps_loop_break_continue_cfg",
+        "ps_nested_loop",
+        "ps_switch_cfg",
+    ] {
+        let sh = Shader::from_object_bytes(
+            &std::fs::read(dir.join(format!("obj/rv770/{name}.o"))).unwrap(),
+        )
+        .unwrap();
+        let cfg = RunConfig::from_toml(
+            &std::fs::read_to_string(dir.join(format!("run/{name}.toml"))).unwrap(),
+        )
+        .unwrap();
+        let whole = run(&sh, &cfg).unwrap();
+        let mut drv = wavesim_r700::runner::driver_state(&sh, &cfg).unwrap();
+        let n = cfg.thread_count().unwrap();
+        let mut w = Wave::new(64, 0, n);
+        for g in &cfg.gpr {
+            for (t, v) in g.values.iter().enumerate().take(n) {
+                for (c, x) in v.iter().enumerate() {
+                    w.gpr[g.reg as usize][c][t] = x.bits().unwrap();
+                }
+            }
+        }
+        let mut steps = 0;
+        while run_wave(
+            &sh.program,
+            &mut drv,
+            &mut w,
+            1,
+            &mut wavesim_core::observe::NoObserver,
+        )
+        .unwrap()
+            == Stop::Quantum
+        {
+            steps += 1;
+            assert!(steps < 100_000);
+        }
+        assert!(steps > 5, "{name}: {steps} steps");
+        for t in 0..n {
+            assert_eq!(w.exports[t], whole.threads[t].exports, "{name} thread {t}");
+        }
+    }
 }
