@@ -2,9 +2,7 @@
 //! `.text` holds the program; `.AMDGPU.config` holds (register, value) dword pairs; `e_flags` names the
 //! chip (LLVM `EF_AMDGPU_MACH_R600_RV710/RV730/RV770` = 5/6/7).
 
-use object::elf::{FileHeader32, EM_AMDGPU};
-use object::read::elf::{FileHeader, SectionHeader};
-use object::LittleEndian as LE;
+use wavesim_core::elf::{header_flags, identify, ElfObject, EM_AMDGPU};
 
 use crate::isa::Chip;
 use crate::LoadError;
@@ -20,81 +18,50 @@ pub struct R700Object {
     pub entry: Option<String>,
 }
 
-/// True when `bytes` look like an R700 object (ELF32, EM_AMDGPU, an R700 chip in e_flags), so a front end
-/// can route the file here.
+/// True when `bytes` look like an R700 object (ELF32, EM_AMDGPU, an R700 chip in e_flags), read from the
+/// header alone, so a front end can route the file here.
 pub fn is_r700_object(bytes: &[u8]) -> bool {
-    match FileHeader32::<LE>::parse(bytes) {
-        Ok(h) => h.e_machine(LE) == EM_AMDGPU && Chip::from_e_flags(h.e_flags(LE)).is_some(),
-        Err(_) => false,
-    }
+    identify(bytes) == Some((EM_AMDGPU, false))
+        && header_flags(bytes).and_then(Chip::from_e_flags).is_some()
 }
 
+/// Loads an R700 object through the shared ELF reader (`wavesim_core::elf`).
 pub fn load(bytes: &[u8]) -> Result<R700Object, LoadError> {
-    let h = FileHeader32::<LE>::parse(bytes)
-        .map_err(|e| LoadError::Elf(format!("not an ELF32 little-endian file: {e}")))?;
-    if h.e_machine(LE) != EM_AMDGPU {
+    let elf = ElfObject::parse(bytes).map_err(|e| LoadError::Elf(e.to_string()))?;
+    if elf.machine != EM_AMDGPU || elf.is_64 {
         return Err(LoadError::Elf(format!(
-            "e_machine is {}, not EM_AMDGPU ({EM_AMDGPU})",
-            h.e_machine(LE)
+            "e_machine {} ({}), not an ELF32 EM_AMDGPU ({EM_AMDGPU}) object",
+            elf.machine,
+            if elf.is_64 { "ELF64" } else { "ELF32" }
         )));
     }
-    let flags = h.e_flags(LE);
-    let chip = Chip::from_e_flags(flags).ok_or(LoadError::UnknownChip(flags))?;
-    let sections = h
-        .sections(LE, bytes)
-        .map_err(|e| LoadError::Elf(format!("bad section table: {e}")))?;
-    let mut text = None;
+    let chip = Chip::from_e_flags(elf.e_flags).ok_or(LoadError::UnknownChip(elf.e_flags))?;
+    let text_sec = elf
+        .section(".text")
+        .ok_or_else(|| LoadError::Elf("no .text section".into()))?;
     let mut config = Vec::new();
-    let mut text_index = None;
-    for (i, s) in sections.iter().enumerate() {
-        let name = sections
-            .section_name(LE, s)
-            .map_err(|e| LoadError::Elf(format!("bad section name: {e}")))?;
-        let data = || {
-            s.data(LE, bytes)
-                .map_err(|e| LoadError::Elf(format!("bad section data: {e}")))
-        };
-        match name {
-            b".text" => {
-                text = Some(data()?.to_vec());
-                text_index = Some(i);
-            }
-            b".AMDGPU.config" => {
-                let d = data()?;
-                if d.len() & 7 != 0 {
-                    return Err(LoadError::Elf(format!(
-                        ".AMDGPU.config is {} bytes, not whole (register, value) pairs",
-                        d.len()
-                    )));
-                }
-                for c in d.chunks_exact(8) {
-                    config.push((
-                        u32::from_le_bytes([c[0], c[1], c[2], c[3]]),
-                        u32::from_le_bytes([c[4], c[5], c[6], c[7]]),
-                    ));
-                }
-            }
-            _ => {}
+    if let Some(c) = elf.section(".AMDGPU.config") {
+        if c.data.len() & 7 != 0 {
+            return Err(LoadError::Elf(format!(
+                ".AMDGPU.config is {} bytes, not whole (register, value) pairs",
+                c.data.len()
+            )));
+        }
+        for p in c.data.chunks_exact(8) {
+            config.push((
+                u32::from_le_bytes([p[0], p[1], p[2], p[3]]),
+                u32::from_le_bytes([p[4], p[5], p[6], p[7]]),
+            ));
         }
     }
-    let text = text.ok_or_else(|| LoadError::Elf("no .text section".into()))?;
-    let mut entry = None;
-    if let Ok(symbols) = sections.symbols(LE, bytes, object::elf::SHT_SYMTAB) {
-        for sym in symbols.iter() {
-            use object::read::elf::Sym;
-            if sym.st_type() == object::elf::STT_FUNC
-                && Some(sym.st_shndx(LE) as usize) == text_index
-            {
-                if let Ok(n) = sym.name(LE, symbols.strings()) {
-                    entry = Some(String::from_utf8_lossy(n).into_owned());
-                    break;
-                }
-            }
-        }
-    }
+    let entry = elf
+        .symbols
+        .iter()
+        .find(|y| y.is_function && y.section == text_sec.index)
+        .map(|y| y.name.clone());
     Ok(R700Object {
         chip,
-        text,
+        text: text_sec.data.clone(),
         config,
         entry,
     })
