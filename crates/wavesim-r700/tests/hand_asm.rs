@@ -609,3 +609,114 @@ fn wave_resumes_after_its_budget() {
         }
     }
 }
+
+/// CALL_FS runs the fetch shader as a subroutine (ISA 3.8: CALL_FS calls the fetch shader); its
+/// RETURN comes back after the CALL_FS. Here the fetch shader fetches the vertex (index in T0.X) from
+/// fetch constant 1 into T1, as a driver's fetch shader would.
+#[test]
+fn call_fs_runs_the_fetch_shader() {
+    let prog = "\
+        CALL_FS
+        EXPORT T1.XYZW ; type:1 base:60
+        CF_END
+    ";
+    let fetch = "VTX 0 @2\\nRETURN\\nFetch clause starting at 2:\\nVTX_READ_eg T1, T0.X, 0 ; buffer_id:1\\n";
+    let cfg = format!(
+        "threads = 2\nfetch_shader = \"{fetch}\"\n[[gpr]]\nreg = 0\nvalues = [[1, 0, 0, 0], [0, 0, 0, 0]]\n\
+         [[fetch_constant]]\nid = 1\nstride = 16\ndata = [1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0]\n"
+    );
+    let r = run_asm(Chip::Rv770, prog, &cfg).unwrap();
+    let pos = |t| r.export(t, ExportTarget::Position(0)).unwrap().map(f);
+    assert_eq!(pos(0), [5.0, 6.0, 7.0, 8.0]);
+    assert_eq!(pos(1), [1.0, 2.0, 3.0, 4.0]);
+}
+
+/// LOOP_CONTINUE: active pixels skip the rest of the iteration and rejoin at LOOP_END (ISA 3.7); the
+/// pixels with x > 0 continue before the ADD of 100, the others take it. Three iterations (I.count = 3)
+/// each add 1 for everyone first.
+#[test]
+fn loop_continue_rejoins_at_loop_end() {
+    let prog = "\
+        LOOP_START @7 ; cf_const:0
+        ALU_PUSH_BEFORE 1, @10, KC0[], KC1[]
+        JUMP @4 POP:1
+        CONTINUE @4
+        POP @5 POP:1
+        ALU 0, @12, KC0[], KC1[]
+        END_LOOP @1
+        EXPORT T1.XYZW
+        CF_END
+        PAD
+        ALU clause starting at 10:
+          ADD * T1.X, T1.X, 1.0,  
+          PRED_SETGT * ExecMask,PredicateBit (MASKED), T0.X, 0.0,  
+        ALU clause starting at 12:
+          ADD * T1.X, T1.X, literal.x,  
+        1120403456(100.0), 0(0.0)
+    ";
+    let mut prog = prog.to_string();
+    // The ALU clause at 12 holds an instruction and a literal pair: 2 slots.
+    prog = prog.replace("ALU 0, @12", "ALU 1, @12");
+    let cfg = format!(
+        "threads = 2\n[[loop_constant]]\nindex = 0\ncount = 3\n{}",
+        inputs(0, &[[1.0, 0.0, 0.0, 0.0], [-1.0, 0.0, 0.0, 0.0]])
+    );
+    let r = run_asm(Chip::Rv770, &prog, &cfg).unwrap();
+    assert_eq!(f(pixel0(&r, 0)[0]), 3.0);
+    assert_eq!(f(pixel0(&r, 1)[0]), 303.0);
+}
+
+/// ALU_BREAK: pixels whose exec-mask update in the clause is false break out of the loop at the end
+/// of the clause (ISA 3.7, ALU_BREAK); the others go on. The loop would run 5 times; the pixel with
+/// T0.X = 2 stops once its counter reaches 2.
+#[test]
+fn alu_break_leaves_the_loop() {
+    let prog = "\
+        LOOP_START_DX10 @3
+        ALU_BREAK 1, @6, KC0[], KC1[]
+        END_LOOP @1
+        EXPORT T1.XYZW
+        CF_END
+        PAD
+        ALU clause starting at 6:
+          ADD * T1.X, T1.X, 1.0,  
+          PRED_SETGT * ExecMask,PredicateBit (MASKED), T0.X, PV.X,  
+    ";
+    let cfg = format!(
+        "threads = 2\n{}",
+        inputs(0, &[[2.0, 0.0, 0.0, 0.0], [5.0, 0.0, 0.0, 0.0]])
+    );
+    let r = run_asm(Chip::Rv770, prog, &cfg).unwrap();
+    // Each iteration adds 1, then the pixel stays while x > counter.
+    assert_eq!(f(pixel0(&r, 0)[0]), 2.0);
+    assert_eq!(f(pixel0(&r, 1)[0]), 5.0);
+}
+
+/// A pixel shader over a 2-D grid writes its pixel export as a PNG (RGBA8, clamped).
+#[test]
+fn pixel_grid_png() {
+    let dir = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../corpus/r700");
+    let sh = Shader::from_object_bytes(&std::fs::read(dir.join("obj/rv770/ps_vec_ops.o")).unwrap())
+        .unwrap();
+    let cfg = RunConfig::from_toml(
+        "grid = [8, 4]\n[[gpr]]\nreg = 0\npixel = \"uv\"\n[[gpr]]\nreg = 1\npixel = \"uv\"\n",
+    )
+    .unwrap();
+    let r = run(&sh, &cfg).unwrap();
+    assert_eq!(r.threads.len(), 32);
+    let png = r.png(0).unwrap();
+    let dec = png::Decoder::new(std::io::Cursor::new(png));
+    let mut reader = dec.read_info().unwrap();
+    let mut buf = vec![0; reader.output_buffer_size()];
+    let info = reader.next_frame(&mut buf).unwrap();
+    assert_eq!((info.width, info.height), (8, 4));
+    // ps_vec_ops: out = in0 * in1 - in0 + (1, 2, 3, 4) with in0 = in1 = (u, v, 0, 1).
+    // Pixel (3, 1): u = 3.5/8, v = 1.5/4: red = u*u - u + 1.
+    let (u, v) = (3.5f32 / 8.0, 1.5f32 / 4.0);
+    let px = &buf[(8 + 3) * 4..(8 + 3) * 4 + 4];
+    assert_eq!(
+        px[0],
+        ((u * u - u + 1.0).clamp(0.0, 1.0) * 255.0).round() as u8
+    );
+    assert_eq!(px[1], 255, "v*v - v + 2 > 1 clamps: {v}");
+}
