@@ -720,3 +720,21 @@ fn pixel_grid_png() {
     );
     assert_eq!(px[1], 255, "v*v - v + 2 > 1 clamps: {v}");
 }
+
+/// The README's example configuration runs (so the shipped example does not rot): 64x64 pixels, and
+/// the bilinear checkerboard plus point gradient stays inside the expected ranges.
+#[test]
+fn readme_example_runs() {
+    let dir = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../corpus/r700");
+    let sh = Shader::from_object_bytes(&std::fs::read(dir.join("obj/rv770/ps_tex_two.o")).unwrap())
+        .unwrap();
+    let cfg =
+        RunConfig::from_toml(&std::fs::read_to_string(dir.join("examples/tex_grid.toml")).unwrap())
+            .unwrap();
+    let r = run(&sh, &cfg).unwrap();
+    assert_eq!(r.threads.len(), 64 * 64);
+    assert_eq!(r.waves, 64);
+    // Alpha = 1 (texture 0) + 1 (texture 1) everywhere.
+    assert!((0..4096).all(|t| f(pixel0(&r, t)[3]) == 2.0));
+    assert!(r.png(0).unwrap().starts_with(b"\x89PNG"));
+}
