@@ -1113,6 +1113,8 @@ fn omod_clamp(i: &AluInst, v: u32) -> u32 {
 
 struct SlotResult {
     inst: AluInst,
+    /// Address of the instruction (its ALU slot) for error locations.
+    pc: u32,
     values: Vec<u32>,
     /// lanes that execute this instruction (active and predicate passes)
     exec: Vec<bool>,
@@ -1200,6 +1202,7 @@ fn run_group(ctx: &mut Ctx, w: &mut Wave, g: &AluGroup) -> Result<(), ExecError>
             }
             results.push(SlotResult {
                 inst: *i,
+                pc: clause_pc,
                 values,
                 exec,
             });
@@ -1371,6 +1374,7 @@ fn run_group(ctx: &mut Ctx, w: &mut Wave, g: &AluGroup) -> Result<(), ExecError>
         }
         results.push(SlotResult {
             inst: *i,
+            pc: clause_pc,
             values,
             exec,
         });
@@ -1392,7 +1396,7 @@ fn run_group(ctx: &mut Ctx, w: &mut Wave, g: &AluGroup) -> Result<(), ExecError>
                     _ => w.al,
                 };
                 let loc = ctx.loc(
-                    Some(g.addr),
+                    Some(r.pc),
                     Some(i.slot),
                     crate::disasm::alu_text(i),
                     Some(l),
@@ -1406,7 +1410,7 @@ fn run_group(ctx: &mut Ctx, w: &mut Wave, g: &AluGroup) -> Result<(), ExecError>
             let kind = gpr_kind(ctx, reg).map_err(|m| {
                 fault(
                     ctx.loc(
-                        Some(g.addr),
+                        Some(r.pc),
                         Some(i.slot),
                         crate::disasm::alu_text(i),
                         Some(l),

@@ -234,6 +234,8 @@ pub struct RunResult {
     pub cf_instructions: u64,
     /// ALU instruction groups executed, times the threads active in each.
     pub lane_groups: u64,
+    /// Time the engine spent running the waves.
+    pub elapsed: std::time::Duration,
     pub grid: Option<[u32; 2]>,
 }
 
@@ -541,6 +543,7 @@ pub fn run(shader: &Shader, cfg: &RunConfig) -> Result<RunResult, RunError> {
         waves: stats.waves as usize,
         cf_instructions: stats.wave_instructions,
         lane_groups: stats.lane_instructions,
+        elapsed: stats.elapsed,
         grid: cfg.grid,
     })
 }

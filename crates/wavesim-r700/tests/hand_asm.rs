@@ -250,6 +250,12 @@ fn clause_temporaries_live_for_one_alu_clause() {
     let too_high = within.replace("T1.X, T127.X", "T119.X, T127.X");
     let e = run_asm(Chip::Rv770, &too_high, &cfg).unwrap_err();
     assert!(e.to_string().contains("127 - 2 x 4"), "{e}");
+    // The error names the CF instruction, the clause slot address, the ALU slot, the thread and the text.
+    assert!(
+        e.to_string()
+            .starts_with("CF @0, clause @4 slot x, thread 0: `ADD * T119.X, T127.X, 1.0,`"),
+        "{e}"
+    );
     // Without clause temporaries T127 is an ordinary GPR... but still past 127 - 0 = 127 GPRs (T0..T126).
     let e = run_asm(
         Chip::Rv770,
