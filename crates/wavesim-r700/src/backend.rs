@@ -1,5 +1,5 @@
 //! R700 on the shared engine (`wavesim_core::engine`): a draw is a 1-D grid of threads cut into
-//! workgroups of one wavefront each (64 threads on RV770, 32 on RV730, 16 on RV710); the engine runs
+//! workgroups of one wavefront each (64 threads on RV770, 32 on RV730 and RV710); the engine runs
 //! the workgroups, the watchdog and the statistics, and this back end runs one wave clause by clause.
 //!
 //! SIMD-global GPRs are shared by every wave, so the back end runs workgroups in order on one host

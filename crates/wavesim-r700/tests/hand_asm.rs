@@ -298,15 +298,15 @@ fn simd_global_gprs_persist_across_waves() {
     assert_eq!(pixel0(&r, 0)[0], Some(41));
     assert_eq!(pixel0(&r, 127)[0], Some(42));
     assert_eq!(r.global_gprs[0][0], 42);
-    // RV710 runs 16-thread wavefronts: 8 waves.
+    // RV710 runs 32-thread wavefronts: 4 waves.
     let r = run_asm(
         Chip::Rv710,
         prog,
         "threads = 128\n[global_gprs]\nbase = 100\nvalues = [[40, 0, 0, 0]]\n",
     )
     .unwrap();
-    assert_eq!(r.waves, 8);
-    assert_eq!(r.global_gprs[0][0], 48);
+    assert_eq!(r.waves, 4);
+    assert_eq!(r.global_gprs[0][0], 44);
 }
 
 /// CALL pushes the return address and jumps; RETURN pops it (ISA 3.8 Subroutines).
