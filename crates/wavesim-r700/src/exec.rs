@@ -104,6 +104,8 @@ pub struct LoopConstant {
 pub struct FetchConstant {
     /// Buffer contents (little-endian).
     pub data: Vec<u8>,
+    /// Byte offset of element 0 in `data` (the fetch constant's base address).
+    pub base: u32,
     pub stride: u32,
     /// Format used when a VTX instruction sets USE_CONST_FIELDS (data format, num format, signed).
     pub format: Option<(u32, u32, bool)>,
@@ -1621,7 +1623,8 @@ fn run_fetch(ctx: &mut Ctx, w: &mut Wave, f: &FetchInst) -> Result<(), ExecError
                     continue;
                 }
                 let index = w.gpr[src_gpr as usize][sel_x][l] as u64;
-                let addr = index * fc.stride as u64 + offset as u64;
+                // Address = base + index * stride + OFFSET (R700 ISA reference, vertex fetch).
+                let addr = fc.base as u64 + index * fc.stride as u64 + offset as u64;
                 let len = ncomp as u64 * size as u64;
                 if addr + len > fc.data.len() as u64 {
                     return Err(fault(

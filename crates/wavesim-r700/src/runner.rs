@@ -21,6 +21,7 @@
 //! inc = 1
 //! [[fetch_constant]]               # vertex buffers for VTX fetches
 //! id = 2
+//! base = 0                         # byte offset of element 0
 //! stride = 16
 //! data = [1.0, 2.0, 3.0, 4.0]      # dwords
 //! [[texture]]
@@ -127,6 +128,9 @@ pub struct LoopConstCfg {
 #[serde(deny_unknown_fields)]
 pub struct FetchConstCfg {
     pub id: u32,
+    /// Byte offset of element 0 in `data`.
+    #[serde(default)]
+    pub base: u32,
     pub stride: u32,
     pub data: Vec<Dword>,
     /// [data format, num format, signed] used when an instruction sets USE_CONST_FIELDS.
@@ -384,6 +388,7 @@ pub fn driver_state(shader: &Shader, cfg: &RunConfig) -> Result<DriverState, Run
             .collect();
         fcs[i] = Some(FetchConstant {
             data,
+            base: 0,
             stride: 16,
             format: None,
         });
@@ -401,6 +406,7 @@ pub fn driver_state(shader: &Shader, cfg: &RunConfig) -> Result<DriverState, Run
         }
         fcs[fc.id as usize] = Some(FetchConstant {
             data,
+            base: fc.base,
             stride: fc.stride,
             format: fc.format,
         });

@@ -445,7 +445,7 @@ fn mul_vs_mul_ieee_and_denormals() {
     assert_eq!(v[2], Some(0), "denormal 1 * 2^-149 + 0 flushes to +0");
 }
 
-/// Vertex fetch through a fetch constant: address = index * stride + offset, FMT_32_32_32_FLOAT (0x30)
+/// Vertex fetch through a fetch constant: address = base + index * stride + offset, FMT_32_32_32_FLOAT (0x30)
 /// fills W with 1.0 (R700 ISA, vertex fetch "missing components"); fetching past the buffer is an error.
 #[test]
 fn vertex_fetch_through_fetch_constant() {
@@ -472,6 +472,14 @@ fn vertex_fetch_through_fetch_constant() {
     // thread 1: index 2 -> bytes 28..40 = 7, 8, 9.
     let r = run_asm(Chip::Rv770, prog, cfg).unwrap();
     assert_eq!(pixel0(&r, 1).map(f), [7.0, 8.0, 9.0, 1.0]);
+    // A base of 8 bytes shifts every element by two dwords: thread 0 reads bytes 12..24.
+    let r = run_asm(
+        Chip::Rv770,
+        prog,
+        &cfg.replace("stride = 12", "base = 8\nstride = 12"),
+    )
+    .unwrap();
+    assert_eq!(pixel0(&r, 0).map(f), [3.0, 4.0, 5.0, 1.0]);
 }
 
 /// TEX_SAMPLE on RGBA32F and RGBA8 textures: point sampling picks the texel containing the coordinate;
