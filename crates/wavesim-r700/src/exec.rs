@@ -1041,6 +1041,91 @@ fn read_src(
     Ok(v)
 }
 
+/// Reads source `k` of `i` for every thread into `out`: one copy or fill for plain GPRs, constants,
+/// literals and PV/PS; thread by thread (with its errors for active threads only) otherwise.
+fn read_src_all(
+    ctx: &Ctx,
+    w: &Wave,
+    i: &AluInst,
+    g: &AluGroup,
+    k: usize,
+    clause_pc: u32,
+    out: &mut [u32],
+) -> Result<(), ExecError> {
+    let s = &i.src[k];
+    let chan = s.chan as usize & 3;
+    let fast = match s.sel {
+        r if r < sel::GPR_END && !s.rel => match gpr_kind(ctx, r as i32) {
+            Ok(GprKind::Normal(x)) => {
+                out.copy_from_slice(&w.gpr[x][chan]);
+                true
+            }
+            Ok(GprKind::Global(x)) => {
+                out.fill(ctx.drv.global_gprs[x][chan]);
+                true
+            }
+            _ => false,
+        },
+        sel::ZERO => {
+            out.fill(0);
+            true
+        }
+        sel::ONE => {
+            out.fill(ONE_F);
+            true
+        }
+        sel::ONE_INT => {
+            out.fill(1);
+            true
+        }
+        sel::M_ONE_INT => {
+            out.fill(u32::MAX);
+            true
+        }
+        sel::HALF => {
+            out.fill(0x3F00_0000);
+            true
+        }
+        sel::LITERAL => match g.literals.get(chan) {
+            Some(v) => {
+                out.fill(*v);
+                true
+            }
+            None => false,
+        },
+        sel::PV => match &w.pv[chan] {
+            Some(v) => {
+                out.copy_from_slice(v);
+                true
+            }
+            None => false,
+        },
+        sel::PS => match &w.ps {
+            Some(v) => {
+                out.copy_from_slice(v);
+                true
+            }
+            None => false,
+        },
+        _ => false,
+    };
+    if fast {
+        if s.abs {
+            out.iter_mut().for_each(|v| *v &= 0x7FFF_FFFF);
+        }
+        if s.neg {
+            out.iter_mut().for_each(|v| *v ^= 0x8000_0000);
+        }
+        return Ok(());
+    }
+    for (l, o) in out.iter_mut().enumerate() {
+        if w.active(l) {
+            *o = read_src(ctx, w, i, g, k, l, clause_pc)?;
+        }
+    }
+    Ok(())
+}
+
 /// GPR read with the clause-temporary and SIMD-global mapping.
 fn read_gpr(ctx: &Ctx, w: &Wave, reg: i32, chan: usize, l: usize) -> Result<u32, String> {
     match gpr_kind(ctx, reg)? {
@@ -1171,6 +1256,7 @@ fn run_group(ctx: &mut Ctx, w: &mut Wave, g: &AluGroup) -> Result<(), ExecError>
         .filter(|i| i.row.unit == Unit::Reduction)
         .collect();
     let mut red_vals: Option<Vec<[u32; 4]>> = None;
+    let mut bufs = [vec![0u32; lanes], vec![0u32; lanes], vec![0u32; lanes]];
     for (k, i) in g.insts.iter().enumerate() {
         let clause_pc = g.addr + k as u32;
         let loc = |l: Option<usize>| {
@@ -1273,11 +1359,43 @@ fn run_group(ctx: &mut Ctx, w: &mut Wave, g: &AluGroup) -> Result<(), ExecError>
             }
             red_vals = Some(rv);
         }
+        // Gather each source for all threads at once (a copy for plain GPRs and constants).
+        let nsrc = if i.row.unit == Unit::Reduction {
+            0
+        } else {
+            i.row.srcs as usize
+        };
+        for (k, buf) in bufs.iter_mut().enumerate().take(nsrc) {
+            read_src_all(ctx, w, i, g, k, clause_pc, buf)?;
+        }
+        // Plain per-thread functions run as tight loops over the gathered sources.
+        let active: Vec<bool> = (0..lanes).map(|l| w.active(l)).collect();
+        let plain = match i.row.exec {
+            AluExec::Un(f) => {
+                for l in (0..lanes).filter(|l| active[*l]) {
+                    values[l] = omod_clamp(i, f(bufs[0][l]));
+                }
+                true
+            }
+            AluExec::Bin(f) => {
+                for l in (0..lanes).filter(|l| active[*l]) {
+                    values[l] = omod_clamp(i, f(bufs[0][l], bufs[1][l]));
+                }
+                true
+            }
+            AluExec::Tri(f) => {
+                for l in (0..lanes).filter(|l| active[*l]) {
+                    values[l] = omod_clamp(i, f(bufs[0][l], bufs[1][l], bufs[2][l]));
+                }
+                true
+            }
+            _ => false,
+        };
         for l in 0..lanes {
-            if !w.active(l) {
+            if plain || !active[l] {
                 continue;
             }
-            let src = |k: usize| read_src(ctx, w, i, g, k, l, clause_pc);
+            let src = |k: usize| -> Result<u32, ExecError> { Ok(bufs[k][l]) };
             let v = match i.row.exec {
                 AluExec::Nop => 0,
                 AluExec::Un(f) => f(src(0)?),
@@ -1386,6 +1504,18 @@ fn run_group(ctx: &mut Ctx, w: &mut Wave, g: &AluGroup) -> Result<(), ExecError>
         let i = &r.inst;
         if !i.write {
             continue;
+        }
+        // Fast path: a direct destination in the ordinary GPRs, written for the executing threads.
+        if !i.dst_rel {
+            if let Ok(GprKind::Normal(x)) = gpr_kind(ctx, i.dst_gpr as i32) {
+                let dst = &mut w.gpr[x][i.dst_chan as usize & 3];
+                for l in 0..lanes {
+                    if r.exec[l] {
+                        dst[l] = r.values[l];
+                    }
+                }
+                continue;
+            }
         }
         for l in 0..lanes {
             if !r.exec[l] {
