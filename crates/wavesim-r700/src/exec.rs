@@ -460,7 +460,8 @@ fn run_wave_inner<O: Observer<Wave, CfInst> + ?Sized>(
         let iloc = InstLoc {
             workgroup: w.workgroup,
             wave: 0,
-            pc: pc as u64 * 8,
+            // `@N` units as the disassembly shows them; the byte offset in `.text` as the address.
+            pc: pc as u64,
             addr: pc as u64 * 8,
             trap_handler: false,
         };

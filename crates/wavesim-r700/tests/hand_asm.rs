@@ -753,3 +753,50 @@ fn readme_example_runs() {
     assert!((0..4096).all(|t| f(pixel0(&r, t)[3]) == 2.0));
     assert!(r.png(0).unwrap().starts_with(b"\x89PNG"));
 }
+
+/// The engine's observer sees every CF instruction of every wave, with the `@N` address the
+/// disassembly shows; its count equals the dispatch statistics.
+#[test]
+fn observer_sees_every_cf_instruction() {
+    use wavesim_core::observe::{InstLoc, Observer};
+    use wavesim_r700::backend::R700Dispatch;
+    use wavesim_r700::decode::CfInst;
+    use wavesim_r700::exec::Wave;
+    struct Count(u64, Vec<u64>);
+    impl Observer<Wave, CfInst> for Count {
+        fn before(&mut self, loc: &InstLoc, _w: &Wave, _i: &CfInst) {
+            self.0 += 1;
+            if loc.workgroup == [0, 0, 0] {
+                self.1.push(loc.pc);
+            }
+        }
+    }
+    let dir = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../corpus/r700");
+    let sh = Shader::from_object_bytes(&std::fs::read(dir.join("obj/rv730/vs_loop.o")).unwrap())
+        .unwrap();
+    let cfg = RunConfig::from_toml(&std::fs::read_to_string(dir.join("run/vs_loop.toml")).unwrap())
+        .unwrap();
+    let drv = wavesim_r700::runner::driver_state(&sh, &cfg).unwrap();
+    let inputs = cfg
+        .gpr
+        .iter()
+        .map(|g| {
+            (
+                g.reg as usize,
+                g.values
+                    .iter()
+                    .map(|v| std::array::from_fn(|c| v[c].bits().unwrap()))
+                    .collect(),
+            )
+        })
+        .collect();
+    let d = R700Dispatch::new(&sh, 40, inputs, drv, 100_000).unwrap();
+    let mut obs = Count(0, Vec::new());
+    let stats = wavesim_core::engine::run(&d, &wavesim_core::memory::DeviceMemory::new(), &mut obs)
+        .unwrap();
+    assert_eq!(stats.waves, 2, "40 threads = two 32-thread waves on rv730");
+    assert_eq!(obs.0, stats.wave_instructions);
+    // Wave 0 starts with CALL_FS @0, ALU @1, LOOP_START_DX10 @2.
+    assert_eq!(&obs.1[..3], &[0, 1, 2]);
+    assert_eq!(d.take_results().len(), 40);
+}
