@@ -800,3 +800,83 @@ fn observer_sees_every_cf_instruction() {
     assert_eq!(&obs.1[..3], &[0, 1, 2]);
     assert_eq!(d.take_results().len(), 40);
 }
+
+/// Every table row without semantics stops with a typed NotModelled error naming it when it executes
+/// (the table test pins which rows those are).
+#[test]
+fn rows_without_semantics_stop_with_a_typed_error() {
+    use wavesim_r700::isa::{AluEnc, AluExec, FetchExec, ALU, TEX, VTX};
+    let mut checked = 0;
+    for r in ALU {
+        let expect = matches!(
+            r.exec,
+            AluExec::NotModelled(_)
+                | AluExec::PredSet { push: true, .. }
+                | AluExec::PredSetInv
+                | AluExec::PredSetPop
+                | AluExec::PredSetClr
+                | AluExec::PredSetRestore
+        );
+        if !expect {
+            continue;
+        }
+        let srcs = ["T0.X", "T0.Y", "T0.Z"][..r.srcs as usize].join(", ");
+        let ops = if srcs.is_empty() {
+            String::new()
+        } else {
+            format!("{srcs}, ")
+        };
+        let masked = if r.enc == AluEnc::Op2 {
+            " (MASKED)"
+        } else {
+            ""
+        };
+        let prog = format!(
+            "ALU 0, @2, KC0[], KC1[]\nEXPORT T1.XYZW\nALU clause starting at 2:\n  {} * T1.X{masked}, {ops} \n",
+            r.isa
+        );
+        let e = run_asm(Chip::Rv770, &prog, "threads = 1\n").unwrap_err();
+        assert!(
+            matches!(e, RunError::Exec(ExecError::NotModelled { .. })),
+            "{}: {e}",
+            r.isa
+        );
+        checked += 1;
+    }
+    for r in TEX.iter().filter(|r| {
+        matches!(
+            r.exec,
+            FetchExec::NotModelled(_) | FetchExec::Sample { compare: true, .. }
+        )
+    }) {
+        let prog = format!(
+            "TEX 0 @2\nEXPORT T1.XYZW\nFetch clause starting at 2:\n  {} T1.XYZW, T0.XYZW RID:0 SID:0 CT:NNNN\n",
+            r.llc
+        );
+        let cfg = "threads = 1\n[[texture]]\nresource = 0\nwidth = 1\nheight = 1\nformat = \"rgba8\"\ndata = [0, 0, 0, 0]\n[[sampler]]\nid = 0\nfilter = \"point\"\n";
+        let e = run_asm(Chip::Rv770, &prog, cfg).unwrap_err();
+        assert!(
+            matches!(e, RunError::Exec(ExecError::NotModelled { .. })),
+            "{}: {e}",
+            r.llc
+        );
+        checked += 1;
+    }
+    for r in VTX
+        .iter()
+        .filter(|r| !matches!(r.exec, FetchExec::VertexFetch))
+    {
+        let prog = format!(
+            "VTX 0 @2\nEXPORT T1.XYZW\nFetch clause starting at 2:\n{} T1, T0.X, 0\n",
+            r.llc
+        );
+        let e = run_asm(Chip::Rv770, &prog, "threads = 1\n").unwrap_err();
+        assert!(
+            matches!(e, RunError::Exec(ExecError::NotModelled { .. })),
+            "{}: {e}",
+            r.llc
+        );
+        checked += 1;
+    }
+    assert!(checked > 40, "{checked}");
+}
