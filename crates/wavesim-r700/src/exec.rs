@@ -125,8 +125,11 @@ pub struct DriverState {
     pub samplers: Vec<Option<Sampler>>,
     /// Number of clause-temporary GPRs (0..=4); they take GPR addresses 128-n..127.
     pub clause_temp_gprs: u32,
-    /// SIMD-global GPRs: addresses [base, base + count), shared by every thread of the SIMD.
-    pub global_gpr_base: u32,
+    /// SIMD-global GPRs, shared by every thread of the SIMD. ALU operands reach them with the REL bit
+    /// and INDEX_MODE = GLOBAL (5: absolute address SEL) or GLOBAL_AR_X (6: SEL + AR.x); R700 ISA
+    /// reference 2.6.1.1 "the global GPRs are accessed through an index_mode (simd-global) ... as an
+    /// absolute address ... in conjunction with the src-rel/dest-rel fields"; the mode numbers are
+    /// those of AMD's register headers (R7xx_SQ_INDEX_GLOBAL = 5, _GLOBAL_AR_X = 6).
     pub global_gprs: Vec<[u32; 4]>,
     /// NUM_GPRS from the object's SQ_PGM_RESOURCES (0 = no limit beyond the ISA's).
     pub num_gprs: u32,
@@ -940,13 +943,17 @@ fn read_src(
                     ['x', 'y', 'z', 'w'][m as usize]
                 ))
             }),
-            4 => w.al.ok_or_else(|| {
+            INDEX_LOOP => w.al.ok_or_else(|| {
                 loc("relative operand uses the loop index aL outside a LOOP_START loop".into())
             }),
             m => Err(loc(format!("INDEX_MODE {m} is reserved"))),
         }
     };
     let mut v = match s.sel {
+        r if r < sel::GPR_END && s.rel && i.index_mode >= INDEX_GLOBAL => {
+            let g = global_index(ctx, w, i, r as i32, l).map_err(loc)?;
+            ctx.drv.global_gprs[g][s.chan as usize & 3]
+        }
         r if r < sel::GPR_END => {
             let reg = r as i32 + if s.rel { index(w)? } else { 0 };
             read_gpr(ctx, w, reg, s.chan as usize, l).map_err(loc)?
@@ -1061,10 +1068,6 @@ fn read_src_all(
                 out.copy_from_slice(&w.gpr[x][chan]);
                 true
             }
-            Ok(GprKind::Global(x)) => {
-                out.fill(ctx.drv.global_gprs[x][chan]);
-                true
-            }
             _ => false,
         },
         sel::ZERO => {
@@ -1142,14 +1145,39 @@ fn read_gpr(ctx: &Ctx, w: &Wave, reg: i32, chan: usize, l: usize) -> Result<u32,
                     "XYZW".as_bytes()[chan] as char
                 )
             }),
-        GprKind::Global(k) => Ok(ctx.drv.global_gprs[k][chan]),
     }
 }
 
 enum GprKind {
     Normal(usize),
     Temp(usize),
-    Global(usize),
+}
+
+/// INDEX_MODE values (R700 ISA reference, ALU_WORD0).
+const INDEX_LOOP: u8 = 4;
+const INDEX_GLOBAL: u8 = 5;
+const INDEX_GLOBAL_AR_X: u8 = 6;
+
+/// The SIMD-global GPR a relative operand names under INDEX_GLOBAL / INDEX_GLOBAL_AR_X.
+fn global_index(ctx: &Ctx, w: &Wave, i: &AluInst, sel: i32, l: usize) -> Result<usize, String> {
+    let a = match i.index_mode {
+        INDEX_GLOBAL => sel,
+        _ => {
+            let ar = w.ar[0]
+                .as_ref()
+                .ok_or("INDEX_GLOBAL_AR_X uses AR.x which no MOVA wrote in this ALU clause")?;
+            sel + ar[l]
+        }
+    };
+    usize::try_from(a)
+        .ok()
+        .filter(|a| *a < ctx.drv.global_gprs.len())
+        .ok_or_else(|| {
+            format!(
+                "SIMD-global GPR {a} does not exist (the driver set {} global GPRs)",
+                ctx.drv.global_gprs.len()
+            )
+        })
 }
 
 fn gpr_kind(ctx: &Ctx, reg: i32) -> Result<GprKind, String> {
@@ -1159,10 +1187,6 @@ fn gpr_kind(ctx: &Ctx, reg: i32) -> Result<GprKind, String> {
     }
     if reg >= 128 - temps {
         return Ok(GprKind::Temp((reg - (128 - temps)) as usize));
-    }
-    let gb = ctx.drv.global_gpr_base as i32;
-    if !ctx.drv.global_gprs.is_empty() && reg >= gb && reg < gb + ctx.drv.global_gprs.len() as i32 {
-        return Ok(GprKind::Global((reg - gb) as usize));
     }
     let usable = 127 - 2 * temps;
     if reg >= usable {
@@ -1268,7 +1292,7 @@ fn run_group(ctx: &mut Ctx, w: &mut Wave, g: &AluGroup) -> Result<(), ExecError>
             what: what.into(),
             why: why.into(),
         };
-        if i.index_mode > 4 {
+        if i.index_mode > INDEX_GLOBAL_AR_X {
             return Err(fault(
                 loc(None),
                 format!("INDEX_MODE {} is reserved", i.index_mode),
@@ -1523,6 +1547,22 @@ fn run_group(ctx: &mut Ctx, w: &mut Wave, g: &AluGroup) -> Result<(), ExecError>
                 continue;
             }
             let base = i.dst_gpr as i32;
+            if i.dst_rel && i.index_mode >= INDEX_GLOBAL {
+                let g = global_index(ctx, w, i, base, l).map_err(|m| {
+                    fault(
+                        ctx.loc(
+                            Some(r.pc),
+                            Some(i.slot),
+                            crate::disasm::alu_text(i),
+                            Some(l),
+                        ),
+                        m,
+                    )
+                })?;
+                // Threads write in lane order; the last write of the group wins.
+                ctx.drv.global_gprs[g][i.dst_chan as usize & 3] = r.values[l];
+                continue;
+            }
             let reg = if i.dst_rel {
                 let ix = match i.index_mode {
                     m @ 0..=3 => w.ar[m as usize].as_ref().map(|a| a[l]),
@@ -1556,7 +1596,6 @@ fn run_group(ctx: &mut Ctx, w: &mut Wave, g: &AluGroup) -> Result<(), ExecError>
                 GprKind::Temp(t) => {
                     w.temps[t][chan].get_or_insert_with(|| vec![0; lanes])[l] = r.values[l]
                 }
-                GprKind::Global(k) => ctx.drv.global_gprs[k][chan] = r.values[l],
             }
         }
     }

@@ -36,8 +36,7 @@
 //! wrap_u = "wrap"                  # "wrap", "clamp" (to edge) or "border"
 //! wrap_v = "clamp"
 //! border = [0.0, 0.0, 0.0, 1.0]
-//! [global_gprs]                    # SIMD-global GPRs, as a driver reserves them
-//! base = 100
+//! [global_gprs]                    # SIMD-global GPRs (INDEX_GLOBAL operands), as a driver sets them
 //! values = [[0, 0, 0, 0]]
 //! ```
 
@@ -167,7 +166,6 @@ fn wrap_default() -> String {
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct GlobalGprCfg {
-    pub base: u32,
     pub values: Vec<[Dword; 4]>,
 }
 
@@ -475,10 +473,10 @@ pub fn driver_state(shader: &Shader, cfg: &RunConfig) -> Result<DriverState, Run
         });
     }
     if let Some(g) = &cfg.global_gprs {
-        if g.base as usize + g.values.len() > 128 {
-            return Err(RunError::Config("global GPRs run past T127".into()));
+        // Global GPRs come first in the SIMD's 128 addressable GPRs (R700 ISA reference 2.6.1).
+        if g.values.len() > 128 {
+            return Err(RunError::Config("at most 128 SIMD-global GPRs".into()));
         }
-        d.global_gpr_base = g.base;
         d.global_gprs = g.values.iter().map(vec4).collect::<Result<_, _>>()?;
     }
     if let Some(fs) = &cfg.fetch_shader {

@@ -275,38 +275,46 @@ fn clause_temporaries_live_for_one_alu_clause() {
     assert!(e.to_string().contains("clause temporary"), "{e}");
 }
 
-/// SIMD-global GPRs persist across all threads of the SIMD during a kernel (seed 003). Every thread of
-/// a wave reads the value before the group writes it (ISA 4.7: operands are read before results are
-/// written), so one wave adds 1; the second wave sees the first wave's result.
+/// SIMD-global GPRs persist across all threads of the SIMD during a kernel (seed 003). ALU operands
+/// reach them with the REL bit and INDEX_MODE = GLOBAL (absolute address) or GLOBAL_AR_X (address +
+/// AR.x) (R700 ISA reference 2.6.1.1). Every thread of a wave reads the value before the group writes it
+/// (ISA 4.7: operands are read before results are written), so one wave adds 1; the second wave sees
+/// the first wave's result.
 #[test]
 fn simd_global_gprs_persist_across_waves() {
     let prog = "\
-        ALU 1, @2, KC0[], KC1[]
+        ALU 4, @2, KC0[], KC1[]
         EXPORT T1.XYZW
         ALU clause starting at 2:
-          ADD_INT * T100.X, T100.X, 1,  
-          MOV * T1.X, T100.X,  
+          ADD_INT * T(0 + AR.x).X+, T(0 + AR.x).X+, 1, ; index_mode:5
+          MOV * T1.X, T(0 + AR.x).X+, ; index_mode:5
+          MOVA_INT * AR.x (MASKED), 1,  
+          MOV * T1.Y, T(0 + AR.x).X+, ; index_mode:6
+          MOV * T1.Z, T0.X,  
     ";
+    let cfg = "threads = 128\n[[gpr]]\nreg = 0\nvalues = [".to_string()
+        + &vec!["[5, 0, 0, 0]"; 128].join(", ")
+        + "]\n[global_gprs]\nvalues = [[40, 0, 0, 0], [7, 0, 0, 0]]\n";
     // 128 threads = two 64-thread wavefronts on rv770.
-    let r = run_asm(
-        Chip::Rv770,
-        prog,
-        "threads = 128\n[global_gprs]\nbase = 100\nvalues = [[40, 0, 0, 0]]\n",
-    )
-    .unwrap();
+    let r = run_asm(Chip::Rv770, prog, &cfg).unwrap();
     assert_eq!(r.waves, 2);
     assert_eq!(pixel0(&r, 0)[0], Some(41));
     assert_eq!(pixel0(&r, 127)[0], Some(42));
     assert_eq!(r.global_gprs[0][0], 42);
+    // GLOBAL_AR_X: global GPR 0 + AR.x = 1.
+    assert_eq!(pixel0(&r, 5)[1], Some(7));
+    // Without the REL bit the same address is the thread's own GPR.
+    assert_eq!(pixel0(&r, 5)[2], Some(5));
     // RV710 runs 32-thread wavefronts: 4 waves.
-    let r = run_asm(
-        Chip::Rv710,
-        prog,
-        "threads = 128\n[global_gprs]\nbase = 100\nvalues = [[40, 0, 0, 0]]\n",
-    )
-    .unwrap();
+    let r = run_asm(Chip::Rv710, prog, &cfg).unwrap();
     assert_eq!(r.waves, 4);
     assert_eq!(r.global_gprs[0][0], 44);
+    // A global address past the driver's global GPRs is an error.
+    let e = run_asm(Chip::Rv770, prog, &cfg.replace(", [7, 0, 0, 0]", "")).unwrap_err();
+    assert!(
+        e.to_string().contains("SIMD-global GPR 1 does not exist"),
+        "{e}"
+    );
 }
 
 /// CALL pushes the return address and jumps; RETURN pops it (ISA 3.8 Subroutines).
