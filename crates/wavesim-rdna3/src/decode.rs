@@ -930,15 +930,18 @@ fn decode_vop12c(w: &Words, w0: u32, lk: &Lookup) -> Result<Option<Inst>, Decode
             i.src[1] = vsrc1;
         }
     }
-    // 16-bit operands of e32/DPP encodings are in LLVM's "Lo128" classes: a 16-bit VGPR
-    // destination (and v_ldexp_f16's exponent) must be one of v0-v127.
+    // 16-bit operands of e32/DPP encodings are in LLVM 19's "Lo128" classes (gfx1100 without
+    // real-true16): a 16-bit VGPR destination (and v_ldexp_f16's exponent, the fmamk/fmaak
+    // vsrc) of v128 or above is rejected. The hardware reads the field as a true16 register,
+    // the high half of v[n-128] (RDNA3 ISA guide, 16-bit VOP1/VOP2/VOPC operands; measured in
+    // tinygrad test/amd/hw test_vop2.py TestVop2F16HiHalf), so it decodes and executes.
     if sig.dst[0].is_16bit() && op != Op::V_MOV_B16 && i.dst[0] >= opnd::VGPR0 + 128 {
-        return Ok(None);
+        w.reject(&mut i);
     }
     if matches!(op, Op::V_LDEXP_F16 | Op::V_FMAMK_F16 | Op::V_FMAAK_F16)
         && i.src[if op == Op::V_FMAMK_F16 { 2 } else { 1 }] >= opnd::VGPR0 + 128
     {
-        return Ok(None);
+        w.reject(&mut i);
     }
     if is_fmak(op) {
         i.flags |= iflags::LIT;
