@@ -16,6 +16,7 @@ pub mod sopp;
 pub mod vcmp;
 pub mod vfloat;
 pub mod vint;
+pub mod vinterp;
 pub mod vlane;
 pub mod vopd;
 pub mod vpacked;
@@ -210,6 +211,7 @@ pub const FAMILIES: &[(&str, Claim)] = &[
     ("vpacked", vpacked::handler),
     ("vlane", vlane::handler),
     ("vopd", vopd::handler),
+    ("vinterp", vinterp::handler),
     ("lds", lds::handler),
     ("flat", flat::handler),
     ("buffer", buffer::handler),

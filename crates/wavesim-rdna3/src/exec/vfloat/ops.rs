@@ -401,7 +401,7 @@ fn scales(f: FpFmt) -> (i32, i64, i64) {
 /// The exponent of a nonzero finite value with denormals normalised (x = 1.m * 2^e).
 fn true_exp(f: FpFmt, x: u64) -> i64 {
     let (_, e, m) = f.unpack(x);
-    e as i64 + 63 - (m as u64).leading_zeros() as i64
+    e as i64 + 63 - m.leading_zeros() as i64
 }
 
 /// v_div_scale (RDNA3 ISA guide pseudocode, corrected by hardware measurements): returns
