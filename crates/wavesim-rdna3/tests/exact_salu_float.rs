@@ -6,10 +6,9 @@
 //! do not depend on the wave size; every case runs in wave32 and wave64. Words from
 //! `llvm-mc-19 -arch=amdgcn -mcpu=gfx1150 -show-encoding`.
 
-use wavesim_core::memory::DeviceMemory;
-use wavesim_rdna3::exec::{run_single_wave, Ctx, ExecConfig, ExecError, Program};
+use wavesim_rdna3::exec::{ExecError, Program};
 use wavesim_rdna3::isa::Target;
-use wavesim_rdna3::testing::S_ENDPGM;
+use wavesim_rdna3::testing::{Harness, S_ENDPGM};
 use wavesim_rdna3::wave::Wave;
 
 /// MODE: round to nearest even, all denormals kept, DX10_CLAMP, IEEE.
@@ -27,22 +26,14 @@ fn run_mode(
     let mut bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
     bytes.extend_from_slice(&S_ENDPGM.to_le_bytes());
     let prog = Program::new_for(&bytes, 0, target).map_err(|e| ExecError::Other(e.to_string()))?;
-    let mut w = Wave::new(w64, 16);
-    w.set_exec(u64::MAX);
-    w.hw.mode = mode;
-    w.sgpr[2] = 0xdead_beef;
-    w.sgpr[..s.len()].copy_from_slice(s);
-    w.scc = true;
-    let mem = DeviceMemory::default();
-    let mut lds = vec![0u8; 0];
-    let cfg = ExecConfig::default();
-    let mut ctx = Ctx {
-        mem: &mem,
-        lds: &mut lds,
-        cfg: &cfg,
-    };
-    run_single_wave(&mut w, &prog, &mut ctx, 100)?;
-    Ok(w)
+    let mut h = Harness::new(w64);
+    h.wave.hw.mode = mode;
+    h.wave.sgpr[2] = 0xdead_beef;
+    h.wave.sgpr[..s.len()].copy_from_slice(s);
+    h.wave.scc = true;
+    h.wave.pc = 0;
+    h.run_program(&prog, 100)?;
+    Ok(h.wave)
 }
 
 /// Runs `words` (gfx1150) with s0, s1, s2 = `s`; returns s2 and SCC, checked equal in both
