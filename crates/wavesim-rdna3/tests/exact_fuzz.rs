@@ -13,6 +13,8 @@
 //!
 //! Seeds are fixed; the xorshift generator is local to this file.
 
+#![allow(clippy::needless_range_loop)] // lanes and operands are indexed together
+
 use wavesim_rdna3::exec::Program;
 use wavesim_rdna3::isa::Target;
 use wavesim_rdna3::testing::{Harness, S_ENDPGM};
