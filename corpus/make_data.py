@@ -1787,6 +1787,36 @@ def define_rdna35_runs():
                [Zeros(64 * 4), Scalar("f32", np.float32(0.3)), Scalar("f32", np.float32(1.7)),
                 Scalar("i32", 37)], [0], note="a uniform f32 loop"))
 
+    # salu_cmp: ordered and unordered compares, NaN operands included (PoCL).
+    nan = float("nan")
+    for k, (a, b) in enumerate([(1.0, 2.0), (2.0, 2.0), (-0.0, 0.0), (nan, 1.0), (3.5, nan),
+                                (float("inf"), -1e30)]):
+        add115(Run("salu_cmp_%d" % k, "salu_cmp", "salu_cmp", [64], [64],
+                   [Zeros(64 * 4), Scalar("f32", np.float32(a)), Scalar("f32", np.float32(b))], [0],
+                   note="uniform f32 compares (s_cmp_*_f32, including the negated/unordered forms)"))
+    # salu_minmax: fmin/fmax with finite math (PoCL with the same -cl-finite-math-only).
+    # (OpenCL leaves fmin(-0, +0) open; the hardware rule -0 < +0 is tested in exact_salu_float.)
+    for k, (a, b, c) in enumerate([(1.5, -2.25, 0.125), (-0.5, 0.25, -7.5)]):
+        add115(Run("salu_minmax_%d" % k, "salu_minmax", "salu_minmax", [32], [32],
+                   [Zeros(32 * 8), Scalar("f32", np.float32(a)), Scalar("f32", np.float32(b)),
+                    Scalar("f32", np.float32(c))], [0],
+                   note="uniform fmin/fmax with -cl-finite-math-only (s_min_f32/s_max_f32)"))
+
+    # salu_f16cvt: half kernel arguments widened in SGPRs (model; PoCL has no cl_khr_fp16).
+    h0, hv0, hv1, fa = f16_of(-3.5), f16_of(0.099976), f16_of(1234.0), np.float32(0.3)
+
+    def m_f16cvt(run):
+        o = np.zeros((64, 4), np.float32)
+        hf, lo, hi = np.float32(h0), np.float32(hv0), np.float32(hv1)
+        for i in range(64):
+            o[i] = [hf * fa, lo + hi, hi - np.float32(i), lo if hf < hi else hi]
+        return {0: asbytes(o)}
+    add115(Run("salu_f16cvt", "salu_f16cvt", "salu_f16cvt", [64], [64],
+               [Zeros(64 * 16), Scalar("f16", h0), Scalar("u32", int(np.array([hv0, hv1]).view(np.uint32)[0])),
+                Scalar("f32", fa)], [0], model=m_f16cvt, pocl=False,
+               note="half and half2 arguments widened with s_cvt_f32_f16 / s_cvt_hi_f32_f16 "
+                    "(half2 passed as its 32-bit pattern); model only (PoCL has no cl_khr_fp16)"))
+
     # salu_f16: PoCL has no cl_khr_fp16, so a model computes it (exact rationals, one rounding
     # per operation as the source spells it; FP_CONTRACT is off).
     a, b, c, f = f16_of(1.5), f16_of(-0.333), f16_of(2.71875), np.float32(3.14159)
