@@ -44,3 +44,40 @@ fn f32_denormals_flush_f16_are_kept() {
         assert_eq!(h.v(1, 0), 0x0002);
     }
 }
+
+/// Through the real `run_asm` path (`hsa::launch::run_host_asm`, host memory): one work-item
+/// stores v_mul_f32(2.0, 2^-149) = +0 (f32 denormal flushed) and v_mul_f16(2.0, 2^-24) = 2^-23
+/// (f16 denormal kept) to the buffer whose address is the kernarg.
+#[test]
+fn run_host_asm_starts_with_the_default_descriptor_mode() {
+    let words: [u32; 13] = [
+        0xf4040080, 0xf8000000, // s_load_b64 s[2:3], s[0:1], 0x0
+        0x7e020281, // v_mov_b32_e32 v1, 1
+        0x100202f4, // v_mul_f32_e32 v1, 2.0, v1
+        0x7e040281, // v_mov_b32_e32 v2, 1
+        0x6a0404f4, // v_mul_f16_e32 v2, 2.0, v2
+        0x7e000280, // v_mov_b32_e32 v0, 0
+        0xbf89fc07, // s_waitcnt lgkmcnt(0)
+        0xdc6a0000, 0x00020100, // global_store_b32 v0, v1, s[2:3]
+        0xdc6a0004, 0x00020200, // global_store_b32 v0, v2, s[2:3] offset:4
+        0xbfb00000, // s_endpgm
+    ];
+    let code: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+    let mut out = [0xdead_beefu32; 2];
+    let kernarg: [u64; 1] = [out.as_mut_ptr() as u64];
+    // SAFETY: the kernel reads the 8-byte kernarg and writes the two words of `out`, both live
+    // host memory that nothing else touches during the call.
+    unsafe {
+        wavesim_rdna3::hsa::launch::run_host_asm(
+            &code,
+            [1, 1, 1],
+            [1, 1, 1],
+            kernarg.as_ptr() as u64,
+            0,
+            0,
+            1000,
+        )
+    }
+    .unwrap();
+    assert_eq!(out, [0, 0x0002]);
+}
