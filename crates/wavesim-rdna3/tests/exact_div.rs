@@ -352,3 +352,61 @@ fn div_scale_then_div_fmas_f64() {
         }
     }
 }
+
+/// Scalar and constant operands: a uniform zero denominator in s0 gives NaN and VCC in every
+/// active lane; a uniform denominator with per-lane numerators gives per-lane bits; inactive
+/// lanes write 0 into the mask.
+#[test]
+fn div_scale_scalar_and_constant_operands() {
+    for w64 in [false, true] {
+        let mut h = harness(w64, MODE_KD_DEFAULT);
+        h.wave.sgpr[0] = 0;
+        let exec = 0xffff_0000_ffff_00ffu64;
+        h.wave.set_exec(exec);
+        h.run(&[0xd6fc0a02, 0x03c80000]).unwrap(); // v_div_scale_f32 v2, s10, s0, s0, 1.0
+        let lanes = if w64 { u64::MAX } else { 0xffff_ffff };
+        assert_eq!(mask_of(&h, 10), exec & lanes, "wave64={w64}");
+        for l in (0..h.wave.lanes()).filter(|l| exec >> l & 1 != 0) {
+            assert!(f32::from_bits(h.v(2, l)).is_nan());
+        }
+        // v_div_scale_f32 v2, s10, v0, s0, v0 with s0 = 3e10: lanes with numerator 1e-30 have a
+        // denormal quotient (VCC, scaled by 2^64); lanes with 1.0 do not.
+        h.wave.set_exec(u64::MAX);
+        h.wave.sgpr[0] = f(3e10);
+        h.set_v(0, |l| if l % 3 == 0 { f(1e-30) } else { f(1.0) });
+        h.run(&[0xd6fc0a02, 0x04000100]).unwrap();
+        let mut want = 0u64;
+        for l in 0..h.wave.lanes() {
+            if l % 3 == 0 {
+                want |= 1 << l;
+                assert_eq!(h.v(2, l), f(1e-30 * p2(64)), "lane {l}");
+            } else {
+                assert_eq!(h.v(2, l), f(1.0), "lane {l}");
+            }
+        }
+        assert_eq!(mask_of(&h, 10), want, "wave64={w64}");
+    }
+}
+
+/// v_div_fmas with input modifiers: the scale follows S2 after its modifiers (here none) and
+/// the fma uses -S0 * |S1|.
+#[test]
+fn div_fmas_with_modifiers() {
+    for w64 in [false, true] {
+        let mut h = harness(w64, MODE_KD_DEFAULT);
+        h.set_v(0, |_| f(2.0));
+        h.set_v(1, |_| f(-3.0));
+        h.set_v(2, |l| f(if l % 2 == 0 { 10.0 } else { 1.0 }));
+        h.wave.sgpr[VCC_LO] = u32::MAX;
+        h.wave.sgpr[VCC_HI] = u32::MAX;
+        h.run(&[0xd6370203, 0x240a0300]).unwrap(); // v_div_fmas_f32 v3, -v0, |v1|, v2
+        for l in 0..h.wave.lanes() {
+            let want = if l % 2 == 0 {
+                (-6.0f32 + 10.0) * p2(64)
+            } else {
+                (-6.0f32 + 1.0) * p2(-64)
+            };
+            assert_eq!(h.v(3, l), f(want), "wave64={w64} lane {l}");
+        }
+    }
+}
