@@ -268,7 +268,9 @@ impl Device {
         let code = CodeObject::parse(elf)?;
         let base = self.mem.alloc(code.image.len().max(1) as u64, 4096)?;
         self.mem.write(base, &code.image_at(base))?;
-        let prog = Program::new(code.text(), base + code.text_addr)?;
+        // RDNA3 or RDNA3.5 (gfx1150/gfx1151) from the ELF machine (EF_AMDGPU_MACH).
+        let target = wavesim_rdna3::isa::Target::from_elf_mach(code.mach).unwrap_or_default();
+        let prog = Program::new_for(code.text(), base + code.text_addr, target)?;
         Ok(Module {
             code,
             base,
