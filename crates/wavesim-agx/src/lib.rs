@@ -5,7 +5,10 @@
 
 pub mod decode;
 pub mod disasm;
+pub mod exec;
+pub mod fp;
 pub mod operand;
+mod srgb_table;
 pub mod table;
 pub mod table_types;
 
