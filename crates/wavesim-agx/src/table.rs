@@ -2,7 +2,7 @@
 // bit patterns, sizes, field positions, enum names). Do not edit by hand; rerun the script.
 #![cfg_attr(rustfmt, rustfmt_skip)]
 use crate::operand::{DstKind, OperandKind::*, SrcKind};
-use crate::table_types::{Encoding, Field, Mnem, OperandRow, Sem};
+use crate::table_types::{AsmDst, Encoding, Field, Mnem, OperandRow, Sem};
 
 /// Every encoding, in applegpu's match order: the first row whose pattern matches decodes the word.
 pub static ENCODINGS: &[Encoding] = &[
@@ -12,7 +12,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0x17f, bits: 0x62,
         fields: &[Field { name: "Dt", parts: &[(7, 2)] }, Field { name: "D", parts: &[(9, 6), (44, 2)] }, Field { name: "imm16", parts: &[(16, 16)] }],
         operands: &[OperandRow { name: "D", kind: Dst(DstKind { allow32: true, allow64: false, paired: false, float: false }) }, OperandRow { name: "imm16", kind: Immediate }],
-        mnem: Mnem::Plain, sem: Sem::MovImm,
+        mnem: Mnem::Plain, sem: Sem::MovImm, asm_dst: AsmDst::R16,
     },
     Encoding {
         name: "mov_imm",
@@ -20,7 +20,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0x17f, bits: 0x162,
         fields: &[Field { name: "Dt", parts: &[(7, 2)] }, Field { name: "D", parts: &[(9, 6), (60, 2)] }, Field { name: "imm32", parts: &[(16, 32)] }, Field { name: "kill", parts: &[(62, 1)] }],
         operands: &[OperandRow { name: "D", kind: Dst(DstKind { allow32: true, allow64: false, paired: false, float: false }) }, OperandRow { name: "imm32", kind: Immediate }, OperandRow { name: "kill", kind: Binary(1) }],
-        mnem: Mnem::Plain, sem: Sem::MovImm,
+        mnem: Mnem::Plain, sem: Sem::MovImm, asm_dst: AsmDst::R32,
     },
     Encoding {
         name: "get_sr",
@@ -28,7 +28,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0x807f, bits: 0x72,
         fields: &[Field { name: "Dt", parts: &[(7, 2)] }, Field { name: "D", parts: &[(9, 6), (28, 2)] }, Field { name: "SR", parts: &[(16, 6), (26, 2)] }],
         operands: &[OperandRow { name: "D", kind: Dst(DstKind { allow32: true, allow64: false, paired: false, float: false }) }, OperandRow { name: "SR", kind: SReg32 }],
-        mnem: Mnem::Plain, sem: Sem::GetSr,
+        mnem: Mnem::Plain, sem: Sem::GetSr, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "iadd",
@@ -36,7 +36,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0x803f, bits: 0xe,
         fields: &[Field { name: "S", parts: &[(6, 1)] }, Field { name: "N", parts: &[(27, 1)] }, Field { name: "Dt", parts: &[(7, 2)] }, Field { name: "D", parts: &[(9, 6), (44, 2)] }, Field { name: "At", parts: &[(22, 4)] }, Field { name: "As", parts: &[(26, 1)] }, Field { name: "A", parts: &[(16, 6), (42, 2)] }, Field { name: "Bt", parts: &[(34, 4)] }, Field { name: "Bs", parts: &[(38, 1)] }, Field { name: "B", parts: &[(28, 6), (40, 2)] }, Field { name: "s", parts: &[(39, 1), (52, 2)] }],
         operands: &[OperandRow { name: "D", kind: Dst(DstKind { allow32: true, allow64: true, paired: false, float: false }) }, OperandRow { name: "A", kind: Src(SrcKind { allow32: true, allow64: true, paired: false, float: false, sx: true }) }, OperandRow { name: "B", kind: Src(SrcKind { allow32: true, allow64: true, paired: false, float: false, sx: true }) }, OperandRow { name: "shift", kind: Shift }],
-        mnem: Mnem::IAddSub, sem: Sem::IAdd,
+        mnem: Mnem::IAddSub, sem: Sem::IAdd, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "imadd",
@@ -44,7 +44,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0x803f, bits: 0x1e,
         fields: &[Field { name: "S", parts: &[(6, 1)] }, Field { name: "N", parts: &[(27, 1)] }, Field { name: "Dt", parts: &[(7, 2)] }, Field { name: "D", parts: &[(9, 6), (60, 2)] }, Field { name: "At", parts: &[(22, 4)] }, Field { name: "As", parts: &[(26, 1)] }, Field { name: "A", parts: &[(16, 6), (58, 2)] }, Field { name: "Bt", parts: &[(34, 4)] }, Field { name: "Bs", parts: &[(38, 1)] }, Field { name: "B", parts: &[(28, 6), (56, 2)] }, Field { name: "Ct", parts: &[(46, 4)] }, Field { name: "Cs", parts: &[(50, 1)] }, Field { name: "C", parts: &[(40, 6), (54, 2)] }, Field { name: "s", parts: &[(39, 1), (52, 2)] }],
         operands: &[OperandRow { name: "D", kind: Dst(DstKind { allow32: true, allow64: true, paired: false, float: false }) }, OperandRow { name: "A", kind: Src(SrcKind { allow32: true, allow64: false, paired: false, float: false, sx: true }) }, OperandRow { name: "B", kind: Src(SrcKind { allow32: true, allow64: false, paired: false, float: false, sx: true }) }, OperandRow { name: "C", kind: Src(SrcKind { allow32: true, allow64: true, paired: false, float: false, sx: true }) }, OperandRow { name: "shift", kind: Shift }],
-        mnem: Mnem::IMAddSub, sem: Sem::IMAdd,
+        mnem: Mnem::IMAddSub, sem: Sem::IMAdd, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "convert",
@@ -52,7 +52,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0xcc003c0807f, bits: 0x803e,
         fields: &[Field { name: "mode", parts: &[(16, 6)] }, Field { name: "Dt", parts: &[(7, 2)] }, Field { name: "D", parts: &[(9, 6), (44, 2)] }, Field { name: "srct", parts: &[(34, 4)] }, Field { name: "src", parts: &[(28, 6), (40, 2)] }, Field { name: "round", parts: &[(26, 2)] }],
         operands: &[OperandRow { name: "mode", kind: Enum(&[(0, "u8_to_f"), (1, "s8_to_f"), (4, "f_to_u16"), (5, "f_to_s16"), (6, "u16_to_f"), (7, "s16_to_f"), (8, "f_to_u32"), (9, "f_to_s32"), (10, "u32_to_f"), (11, "s32_to_f")]) }, OperandRow { name: "D", kind: Dst(DstKind { allow32: true, allow64: false, paired: false, float: false }) }, OperandRow { name: "src", kind: Src(SrcKind { allow32: true, allow64: false, paired: false, float: false, sx: false }) }, OperandRow { name: "round", kind: Enum(&[(0, "rtz"), (1, "rte")]) }],
-        mnem: Mnem::Plain, sem: Sem::Unsupported,
+        mnem: Mnem::Plain, sem: Sem::Unsupported, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "bfi",
@@ -60,7 +60,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0xc00807f, bits: 0x2e,
         fields: &[Field { name: "Dt", parts: &[(7, 2)] }, Field { name: "D", parts: &[(9, 6), (60, 2)] }, Field { name: "At", parts: &[(22, 4)] }, Field { name: "A", parts: &[(16, 6), (58, 2)] }, Field { name: "Bt", parts: &[(34, 4)] }, Field { name: "B", parts: &[(28, 6), (56, 2)] }, Field { name: "Ct", parts: &[(46, 4)] }, Field { name: "C", parts: &[(40, 6), (54, 2)] }, Field { name: "m", parts: &[(38, 2), (50, 2), (63, 1)] }],
         operands: &[OperandRow { name: "D", kind: Dst(DstKind { allow32: true, allow64: false, paired: false, float: false }) }, OperandRow { name: "A", kind: Src(SrcKind { allow32: true, allow64: false, paired: false, float: false, sx: false }) }, OperandRow { name: "B", kind: Src(SrcKind { allow32: true, allow64: false, paired: false, float: false, sx: false }) }, OperandRow { name: "C", kind: Src(SrcKind { allow32: true, allow64: false, paired: false, float: false, sx: false }) }, OperandRow { name: "m", kind: Mask }],
-        mnem: Mnem::Plain, sem: Sem::Bfi,
+        mnem: Mnem::Plain, sem: Sem::Bfi, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "bfeil",
@@ -68,7 +68,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0xc00807f, bits: 0x802e,
         fields: &[Field { name: "Dt", parts: &[(7, 2)] }, Field { name: "D", parts: &[(9, 6), (60, 2)] }, Field { name: "At", parts: &[(22, 4)] }, Field { name: "A", parts: &[(16, 6), (58, 2)] }, Field { name: "Bt", parts: &[(34, 4)] }, Field { name: "B", parts: &[(28, 6), (56, 2)] }, Field { name: "Ct", parts: &[(46, 4)] }, Field { name: "C", parts: &[(40, 6), (54, 2)] }, Field { name: "m", parts: &[(38, 2), (50, 2), (63, 1)] }],
         operands: &[OperandRow { name: "D", kind: Dst(DstKind { allow32: true, allow64: false, paired: false, float: false }) }, OperandRow { name: "A", kind: Src(SrcKind { allow32: true, allow64: false, paired: false, float: false, sx: false }) }, OperandRow { name: "B", kind: Src(SrcKind { allow32: true, allow64: false, paired: false, float: false, sx: false }) }, OperandRow { name: "C", kind: Src(SrcKind { allow32: true, allow64: false, paired: false, float: false, sx: false }) }, OperandRow { name: "m", kind: Mask }],
-        mnem: Mnem::Plain, sem: Sem::Bfeil,
+        mnem: Mnem::Plain, sem: Sem::Bfeil, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "extr",
@@ -76,7 +76,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0xc00807f, bits: 0x400002e,
         fields: &[Field { name: "Dt", parts: &[(7, 2)] }, Field { name: "D", parts: &[(9, 6), (60, 2)] }, Field { name: "At", parts: &[(22, 4)] }, Field { name: "A", parts: &[(16, 6), (58, 2)] }, Field { name: "Bt", parts: &[(34, 4)] }, Field { name: "B", parts: &[(28, 6), (56, 2)] }, Field { name: "Ct", parts: &[(46, 4)] }, Field { name: "C", parts: &[(40, 6), (54, 2)] }, Field { name: "m", parts: &[(38, 2), (50, 2), (63, 1)] }],
         operands: &[OperandRow { name: "D", kind: Dst(DstKind { allow32: true, allow64: false, paired: false, float: false }) }, OperandRow { name: "A", kind: Src(SrcKind { allow32: true, allow64: false, paired: false, float: false, sx: false }) }, OperandRow { name: "B", kind: Src(SrcKind { allow32: true, allow64: false, paired: false, float: false, sx: false }) }, OperandRow { name: "C", kind: Src(SrcKind { allow32: true, allow64: false, paired: false, float: false, sx: false }) }, OperandRow { name: "m", kind: Mask }],
-        mnem: Mnem::Plain, sem: Sem::Extr,
+        mnem: Mnem::Plain, sem: Sem::Extr, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "shlhi",
@@ -84,7 +84,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0xc00807f, bits: 0x800002e,
         fields: &[Field { name: "Dt", parts: &[(7, 2)] }, Field { name: "D", parts: &[(9, 6), (60, 2)] }, Field { name: "At", parts: &[(22, 4)] }, Field { name: "A", parts: &[(16, 6), (58, 2)] }, Field { name: "Bt", parts: &[(34, 4)] }, Field { name: "B", parts: &[(28, 6), (56, 2)] }, Field { name: "Ct", parts: &[(46, 4)] }, Field { name: "C", parts: &[(40, 6), (54, 2)] }, Field { name: "m", parts: &[(38, 2), (50, 2), (63, 1)] }],
         operands: &[OperandRow { name: "D", kind: Dst(DstKind { allow32: true, allow64: false, paired: false, float: false }) }, OperandRow { name: "A", kind: Src(SrcKind { allow32: true, allow64: false, paired: false, float: false, sx: false }) }, OperandRow { name: "B", kind: Src(SrcKind { allow32: true, allow64: false, paired: false, float: false, sx: false }) }, OperandRow { name: "C", kind: Src(SrcKind { allow32: true, allow64: false, paired: false, float: false, sx: false }) }, OperandRow { name: "m", kind: Mask }],
-        mnem: Mnem::Plain, sem: Sem::Shlhi,
+        mnem: Mnem::Plain, sem: Sem::Shlhi, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "shrhi",
@@ -92,7 +92,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0xc00807f, bits: 0x800802e,
         fields: &[Field { name: "Dt", parts: &[(7, 2)] }, Field { name: "D", parts: &[(9, 6), (60, 2)] }, Field { name: "At", parts: &[(22, 4)] }, Field { name: "A", parts: &[(16, 6), (58, 2)] }, Field { name: "Bt", parts: &[(34, 4)] }, Field { name: "B", parts: &[(28, 6), (56, 2)] }, Field { name: "Ct", parts: &[(46, 4)] }, Field { name: "C", parts: &[(40, 6), (54, 2)] }, Field { name: "m", parts: &[(38, 2), (50, 2), (63, 1)] }],
         operands: &[OperandRow { name: "D", kind: Dst(DstKind { allow32: true, allow64: false, paired: false, float: false }) }, OperandRow { name: "A", kind: Src(SrcKind { allow32: true, allow64: false, paired: false, float: false, sx: false }) }, OperandRow { name: "B", kind: Src(SrcKind { allow32: true, allow64: false, paired: false, float: false, sx: false }) }, OperandRow { name: "C", kind: Src(SrcKind { allow32: true, allow64: false, paired: false, float: false, sx: false }) }, OperandRow { name: "m", kind: Mask }],
-        mnem: Mnem::Plain, sem: Sem::Shrhi,
+        mnem: Mnem::Plain, sem: Sem::Shrhi, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "asr",
@@ -100,7 +100,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0xc00807f, bits: 0x400802e,
         fields: &[Field { name: "Dt", parts: &[(7, 2)] }, Field { name: "D", parts: &[(9, 6), (60, 2)] }, Field { name: "At", parts: &[(22, 4)] }, Field { name: "A", parts: &[(16, 6), (58, 2)] }, Field { name: "Bt", parts: &[(34, 4)] }, Field { name: "B", parts: &[(28, 6), (56, 2)] }],
         operands: &[OperandRow { name: "D", kind: Dst(DstKind { allow32: true, allow64: false, paired: false, float: false }) }, OperandRow { name: "A", kind: Src(SrcKind { allow32: true, allow64: false, paired: false, float: false, sx: false }) }, OperandRow { name: "B", kind: Src(SrcKind { allow32: true, allow64: false, paired: false, float: false, sx: false }) }],
-        mnem: Mnem::Plain, sem: Sem::Asr,
+        mnem: Mnem::Plain, sem: Sem::Asr, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "asrh",
@@ -108,7 +108,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0xc00807f, bits: 0xc00802e,
         fields: &[Field { name: "Dt", parts: &[(7, 2)] }, Field { name: "D", parts: &[(9, 6), (60, 2)] }, Field { name: "At", parts: &[(22, 4)] }, Field { name: "A", parts: &[(16, 6), (58, 2)] }, Field { name: "Bt", parts: &[(34, 4)] }, Field { name: "B", parts: &[(28, 6), (56, 2)] }],
         operands: &[OperandRow { name: "D", kind: Dst(DstKind { allow32: true, allow64: false, paired: false, float: false }) }, OperandRow { name: "A", kind: Src(SrcKind { allow32: true, allow64: false, paired: false, float: false, sx: false }) }, OperandRow { name: "B", kind: Src(SrcKind { allow32: true, allow64: false, paired: false, float: false, sx: false }) }],
-        mnem: Mnem::Plain, sem: Sem::Asrh,
+        mnem: Mnem::Plain, sem: Sem::Asrh, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "bitop",
@@ -116,7 +116,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0x807f, bits: 0x7e,
         fields: &[Field { name: "tt0", parts: &[(26, 1)] }, Field { name: "tt1", parts: &[(27, 1)] }, Field { name: "tt2", parts: &[(38, 1)] }, Field { name: "tt3", parts: &[(39, 1)] }, Field { name: "Dt", parts: &[(7, 2)] }, Field { name: "D", parts: &[(9, 6), (44, 2)] }, Field { name: "At", parts: &[(22, 4)] }, Field { name: "A", parts: &[(16, 6), (42, 2)] }, Field { name: "Bt", parts: &[(34, 4)] }, Field { name: "B", parts: &[(28, 6), (40, 2)] }],
         operands: &[OperandRow { name: "tt", kind: TruthTable }, OperandRow { name: "D", kind: Dst(DstKind { allow32: true, allow64: false, paired: false, float: false }) }, OperandRow { name: "A", kind: Src(SrcKind { allow32: true, allow64: false, paired: false, float: false, sx: false }) }, OperandRow { name: "B", kind: Src(SrcKind { allow32: true, allow64: false, paired: false, float: false, sx: false }) }],
-        mnem: Mnem::BitopAlias, sem: Sem::Bitop,
+        mnem: Mnem::BitopAlias, sem: Sem::Bitop, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "bitrev",
@@ -124,7 +124,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0xfffc00807f, bits: 0x400003e,
         fields: &[Field { name: "Dt", parts: &[(7, 2)] }, Field { name: "D", parts: &[(9, 6), (44, 2)] }, Field { name: "At", parts: &[(22, 4)] }, Field { name: "A", parts: &[(16, 6), (42, 2)] }],
         operands: &[OperandRow { name: "D", kind: Dst(DstKind { allow32: true, allow64: false, paired: false, float: false }) }, OperandRow { name: "A", kind: Src(SrcKind { allow32: true, allow64: false, paired: false, float: false, sx: false }) }],
-        mnem: Mnem::Plain, sem: Sem::Bitrev,
+        mnem: Mnem::Plain, sem: Sem::Bitrev, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "popcount",
@@ -132,7 +132,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0xfffc00807f, bits: 0x800003e,
         fields: &[Field { name: "Dt", parts: &[(7, 2)] }, Field { name: "D", parts: &[(9, 6), (44, 2)] }, Field { name: "At", parts: &[(22, 4)] }, Field { name: "A", parts: &[(16, 6), (42, 2)] }],
         operands: &[OperandRow { name: "D", kind: Dst(DstKind { allow32: true, allow64: false, paired: false, float: false }) }, OperandRow { name: "A", kind: Src(SrcKind { allow32: true, allow64: false, paired: false, float: false, sx: false }) }],
-        mnem: Mnem::Plain, sem: Sem::Popcount,
+        mnem: Mnem::Plain, sem: Sem::Popcount, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "intl",
@@ -140,7 +140,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0xc00c00807f, bits: 0x3e,
         fields: &[Field { name: "Dt", parts: &[(7, 2)] }, Field { name: "D", parts: &[(9, 6), (44, 2)] }, Field { name: "At", parts: &[(22, 4)] }, Field { name: "A", parts: &[(16, 6), (42, 2)] }, Field { name: "Bt", parts: &[(34, 4)] }, Field { name: "B", parts: &[(28, 6), (40, 2)] }],
         operands: &[OperandRow { name: "D", kind: Dst(DstKind { allow32: true, allow64: false, paired: false, float: false }) }, OperandRow { name: "A", kind: Src(SrcKind { allow32: true, allow64: false, paired: false, float: false, sx: false }) }, OperandRow { name: "B", kind: Src(SrcKind { allow32: true, allow64: false, paired: false, float: false, sx: false }) }],
-        mnem: Mnem::Plain, sem: Sem::Intl,
+        mnem: Mnem::Plain, sem: Sem::Intl, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "ffs",
@@ -148,7 +148,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0xfffc00807f, bits: 0xc00003e,
         fields: &[Field { name: "Dt", parts: &[(7, 2)] }, Field { name: "D", parts: &[(9, 6), (44, 2)] }, Field { name: "At", parts: &[(22, 4)] }, Field { name: "A", parts: &[(16, 6), (42, 2)] }],
         operands: &[OperandRow { name: "D", kind: Dst(DstKind { allow32: true, allow64: false, paired: false, float: false }) }, OperandRow { name: "A", kind: Src(SrcKind { allow32: true, allow64: false, paired: false, float: false, sx: false }) }],
-        mnem: Mnem::Plain, sem: Sem::Ffs,
+        mnem: Mnem::Plain, sem: Sem::Ffs, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "iunop",
@@ -156,7 +156,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0x3ff000807f, bits: 0x3e,
         fields: &[Field { name: "Dt", parts: &[(7, 2)] }, Field { name: "D", parts: &[(9, 6), (44, 2)] }, Field { name: "At", parts: &[(22, 4)] }, Field { name: "A", parts: &[(16, 6), (42, 2)] }, Field { name: "op1", parts: &[(38, 2)] }, Field { name: "op2", parts: &[(26, 2)] }],
         operands: &[OperandRow { name: "D", kind: Dst(DstKind { allow32: true, allow64: false, paired: false, float: false }) }, OperandRow { name: "A", kind: Src(SrcKind { allow32: true, allow64: false, paired: false, float: false, sx: false }) }, OperandRow { name: "op1", kind: Binary(2) }, OperandRow { name: "op2", kind: Binary(2) }],
-        mnem: Mnem::Plain, sem: Sem::Unsupported,
+        mnem: Mnem::Plain, sem: Sem::Unsupported, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "fmadd32",
@@ -164,7 +164,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0x3f, bits: 0x3a,
         fields: &[Field { name: "Dt", parts: &[(7, 2)] }, Field { name: "S", parts: &[(6, 1)] }, Field { name: "D", parts: &[(9, 6), (60, 2)] }, Field { name: "At", parts: &[(22, 4)] }, Field { name: "Am", parts: &[(26, 2)] }, Field { name: "A", parts: &[(16, 6), (58, 2)] }, Field { name: "Bt", parts: &[(34, 4)] }, Field { name: "Bm", parts: &[(38, 2)] }, Field { name: "B", parts: &[(28, 6), (56, 2)] }, Field { name: "Ct", parts: &[(46, 4)] }, Field { name: "Cm", parts: &[(50, 2)] }, Field { name: "C", parts: &[(40, 6), (54, 2)] }],
         operands: &[OperandRow { name: "D", kind: Dst(DstKind { allow32: true, allow64: false, paired: false, float: true }) }, OperandRow { name: "A", kind: Src(SrcKind { allow32: true, allow64: false, paired: false, float: true, sx: false }) }, OperandRow { name: "B", kind: Src(SrcKind { allow32: true, allow64: false, paired: false, float: true, sx: false }) }, OperandRow { name: "C", kind: Src(SrcKind { allow32: true, allow64: false, paired: false, float: true, sx: false }) }],
-        mnem: Mnem::Saturatable, sem: Sem::FMadd32,
+        mnem: Mnem::Saturatable, sem: Sem::FMadd32, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "fmadd16",
@@ -172,7 +172,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0x3f, bits: 0x36,
         fields: &[Field { name: "Dt", parts: &[(7, 2)] }, Field { name: "S", parts: &[(6, 1)] }, Field { name: "D", parts: &[(9, 6), (60, 2)] }, Field { name: "At", parts: &[(22, 3)] }, Field { name: "Am", parts: &[(25, 2)] }, Field { name: "A", parts: &[(16, 6), (58, 2)] }, Field { name: "Bt", parts: &[(34, 3)] }, Field { name: "Bm", parts: &[(37, 2)] }, Field { name: "B", parts: &[(28, 6), (56, 2)] }, Field { name: "Ct", parts: &[(46, 3)] }, Field { name: "Cm", parts: &[(49, 2)] }, Field { name: "C", parts: &[(40, 6), (54, 2)] }],
         operands: &[OperandRow { name: "D", kind: Dst(DstKind { allow32: false, allow64: false, paired: false, float: true }) }, OperandRow { name: "A", kind: Src(SrcKind { allow32: true, allow64: false, paired: false, float: true, sx: false }) }, OperandRow { name: "B", kind: Src(SrcKind { allow32: true, allow64: false, paired: false, float: true, sx: false }) }, OperandRow { name: "C", kind: Src(SrcKind { allow32: true, allow64: false, paired: false, float: true, sx: false }) }],
-        mnem: Mnem::Saturatable, sem: Sem::FMadd16,
+        mnem: Mnem::Saturatable, sem: Sem::FMadd16, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "fadd32",
@@ -180,7 +180,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0x3f, bits: 0x2a,
         fields: &[Field { name: "Dt", parts: &[(7, 2)] }, Field { name: "S", parts: &[(6, 1)] }, Field { name: "D", parts: &[(9, 6), (44, 2)] }, Field { name: "At", parts: &[(22, 4)] }, Field { name: "Am", parts: &[(26, 2)] }, Field { name: "A", parts: &[(16, 6), (42, 2)] }, Field { name: "Bt", parts: &[(34, 4)] }, Field { name: "Bm", parts: &[(38, 2)] }, Field { name: "B", parts: &[(28, 6), (40, 2)] }],
         operands: &[OperandRow { name: "D", kind: Dst(DstKind { allow32: true, allow64: false, paired: false, float: true }) }, OperandRow { name: "A", kind: Src(SrcKind { allow32: true, allow64: false, paired: false, float: true, sx: false }) }, OperandRow { name: "B", kind: Src(SrcKind { allow32: true, allow64: false, paired: false, float: true, sx: false }) }],
-        mnem: Mnem::Saturatable, sem: Sem::FAdd32,
+        mnem: Mnem::Saturatable, sem: Sem::FAdd32, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "fadd16",
@@ -188,7 +188,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0x3f, bits: 0x26,
         fields: &[Field { name: "Dt", parts: &[(7, 2)] }, Field { name: "S", parts: &[(6, 1)] }, Field { name: "D", parts: &[(9, 6), (44, 2)] }, Field { name: "At", parts: &[(22, 3)] }, Field { name: "Am", parts: &[(25, 2)] }, Field { name: "A", parts: &[(16, 6), (42, 2)] }, Field { name: "Bt", parts: &[(34, 3)] }, Field { name: "Bm", parts: &[(37, 2)] }, Field { name: "B", parts: &[(28, 6), (40, 2)] }],
         operands: &[OperandRow { name: "D", kind: Dst(DstKind { allow32: false, allow64: false, paired: false, float: true }) }, OperandRow { name: "A", kind: Src(SrcKind { allow32: true, allow64: false, paired: false, float: true, sx: false }) }, OperandRow { name: "B", kind: Src(SrcKind { allow32: true, allow64: false, paired: false, float: true, sx: false }) }],
-        mnem: Mnem::Saturatable, sem: Sem::FAdd16,
+        mnem: Mnem::Saturatable, sem: Sem::FAdd16, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "fmul32",
@@ -196,7 +196,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0x3f, bits: 0x1a,
         fields: &[Field { name: "Dt", parts: &[(7, 2)] }, Field { name: "S", parts: &[(6, 1)] }, Field { name: "D", parts: &[(9, 6), (44, 2)] }, Field { name: "At", parts: &[(22, 4)] }, Field { name: "Am", parts: &[(26, 2)] }, Field { name: "A", parts: &[(16, 6), (42, 2)] }, Field { name: "Bt", parts: &[(34, 4)] }, Field { name: "Bm", parts: &[(38, 2)] }, Field { name: "B", parts: &[(28, 6), (40, 2)] }],
         operands: &[OperandRow { name: "D", kind: Dst(DstKind { allow32: true, allow64: false, paired: false, float: true }) }, OperandRow { name: "A", kind: Src(SrcKind { allow32: true, allow64: false, paired: false, float: true, sx: false }) }, OperandRow { name: "B", kind: Src(SrcKind { allow32: true, allow64: false, paired: false, float: true, sx: false }) }],
-        mnem: Mnem::Saturatable, sem: Sem::FMul32,
+        mnem: Mnem::Saturatable, sem: Sem::FMul32, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "fmul16",
@@ -204,7 +204,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0x3f, bits: 0x16,
         fields: &[Field { name: "Dt", parts: &[(7, 2)] }, Field { name: "S", parts: &[(6, 1)] }, Field { name: "D", parts: &[(9, 6), (44, 2)] }, Field { name: "At", parts: &[(22, 3)] }, Field { name: "Am", parts: &[(25, 2)] }, Field { name: "A", parts: &[(16, 6), (42, 2)] }, Field { name: "Bt", parts: &[(34, 3)] }, Field { name: "Bm", parts: &[(37, 2)] }, Field { name: "B", parts: &[(28, 6), (40, 2)] }],
         operands: &[OperandRow { name: "D", kind: Dst(DstKind { allow32: false, allow64: false, paired: false, float: true }) }, OperandRow { name: "A", kind: Src(SrcKind { allow32: true, allow64: false, paired: false, float: true, sx: false }) }, OperandRow { name: "B", kind: Src(SrcKind { allow32: true, allow64: false, paired: false, float: true, sx: false }) }],
-        mnem: Mnem::Saturatable, sem: Sem::FMul16,
+        mnem: Mnem::Saturatable, sem: Sem::FMul16, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "floor",
@@ -212,7 +212,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0x3fff000003f, bits: 0xa,
         fields: &[Field { name: "Dt", parts: &[(7, 2)] }, Field { name: "S", parts: &[(6, 1)] }, Field { name: "D", parts: &[(9, 6), (44, 2)] }, Field { name: "At", parts: &[(22, 4)] }, Field { name: "Am", parts: &[(26, 2)] }, Field { name: "A", parts: &[(16, 6), (42, 2)] }],
         operands: &[OperandRow { name: "D", kind: Dst(DstKind { allow32: true, allow64: false, paired: false, float: true }) }, OperandRow { name: "A", kind: Src(SrcKind { allow32: true, allow64: false, paired: false, float: true, sx: false }) }],
-        mnem: Mnem::Saturatable, sem: Sem::Floor,
+        mnem: Mnem::Saturatable, sem: Sem::Floor, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "ceil",
@@ -220,7 +220,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0x3fff000003f, bits: 0x10000000a,
         fields: &[Field { name: "Dt", parts: &[(7, 2)] }, Field { name: "S", parts: &[(6, 1)] }, Field { name: "D", parts: &[(9, 6), (44, 2)] }, Field { name: "At", parts: &[(22, 4)] }, Field { name: "Am", parts: &[(26, 2)] }, Field { name: "A", parts: &[(16, 6), (42, 2)] }],
         operands: &[OperandRow { name: "D", kind: Dst(DstKind { allow32: true, allow64: false, paired: false, float: true }) }, OperandRow { name: "A", kind: Src(SrcKind { allow32: true, allow64: false, paired: false, float: true, sx: false }) }],
-        mnem: Mnem::Saturatable, sem: Sem::Ceil,
+        mnem: Mnem::Saturatable, sem: Sem::Ceil, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "trunc",
@@ -228,7 +228,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0x3fff000003f, bits: 0x20000000a,
         fields: &[Field { name: "Dt", parts: &[(7, 2)] }, Field { name: "S", parts: &[(6, 1)] }, Field { name: "D", parts: &[(9, 6), (44, 2)] }, Field { name: "At", parts: &[(22, 4)] }, Field { name: "Am", parts: &[(26, 2)] }, Field { name: "A", parts: &[(16, 6), (42, 2)] }],
         operands: &[OperandRow { name: "D", kind: Dst(DstKind { allow32: true, allow64: false, paired: false, float: true }) }, OperandRow { name: "A", kind: Src(SrcKind { allow32: true, allow64: false, paired: false, float: true, sx: false }) }],
-        mnem: Mnem::Saturatable, sem: Sem::Trunc,
+        mnem: Mnem::Saturatable, sem: Sem::Trunc, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "rint",
@@ -236,7 +236,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0x3fff000003f, bits: 0x30000000a,
         fields: &[Field { name: "Dt", parts: &[(7, 2)] }, Field { name: "S", parts: &[(6, 1)] }, Field { name: "D", parts: &[(9, 6), (44, 2)] }, Field { name: "At", parts: &[(22, 4)] }, Field { name: "Am", parts: &[(26, 2)] }, Field { name: "A", parts: &[(16, 6), (42, 2)] }],
         operands: &[OperandRow { name: "D", kind: Dst(DstKind { allow32: true, allow64: false, paired: false, float: true }) }, OperandRow { name: "A", kind: Src(SrcKind { allow32: true, allow64: false, paired: false, float: true, sx: false }) }],
-        mnem: Mnem::Saturatable, sem: Sem::Rint,
+        mnem: Mnem::Saturatable, sem: Sem::Rint, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "rcp",
@@ -244,7 +244,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0x3fff000003f, bits: 0x8000000a,
         fields: &[Field { name: "Dt", parts: &[(7, 2)] }, Field { name: "S", parts: &[(6, 1)] }, Field { name: "D", parts: &[(9, 6), (44, 2)] }, Field { name: "At", parts: &[(22, 4)] }, Field { name: "Am", parts: &[(26, 2)] }, Field { name: "A", parts: &[(16, 6), (42, 2)] }],
         operands: &[OperandRow { name: "D", kind: Dst(DstKind { allow32: true, allow64: false, paired: false, float: true }) }, OperandRow { name: "A", kind: Src(SrcKind { allow32: true, allow64: false, paired: false, float: true, sx: false }) }],
-        mnem: Mnem::Saturatable, sem: Sem::Rcp,
+        mnem: Mnem::Saturatable, sem: Sem::Rcp, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "rsqrt",
@@ -252,7 +252,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0x3fff000003f, bits: 0x9000000a,
         fields: &[Field { name: "Dt", parts: &[(7, 2)] }, Field { name: "S", parts: &[(6, 1)] }, Field { name: "D", parts: &[(9, 6), (44, 2)] }, Field { name: "At", parts: &[(22, 4)] }, Field { name: "Am", parts: &[(26, 2)] }, Field { name: "A", parts: &[(16, 6), (42, 2)] }],
         operands: &[OperandRow { name: "D", kind: Dst(DstKind { allow32: true, allow64: false, paired: false, float: true }) }, OperandRow { name: "A", kind: Src(SrcKind { allow32: true, allow64: false, paired: false, float: true, sx: false }) }],
-        mnem: Mnem::Saturatable, sem: Sem::Rsqrt,
+        mnem: Mnem::Saturatable, sem: Sem::Rsqrt, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "rsqrt_special",
@@ -260,7 +260,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0x3fff000003f, bits: 0x1000000a,
         fields: &[Field { name: "Dt", parts: &[(7, 2)] }, Field { name: "S", parts: &[(6, 1)] }, Field { name: "D", parts: &[(9, 6), (44, 2)] }, Field { name: "At", parts: &[(22, 4)] }, Field { name: "Am", parts: &[(26, 2)] }, Field { name: "A", parts: &[(16, 6), (42, 2)] }],
         operands: &[OperandRow { name: "D", kind: Dst(DstKind { allow32: true, allow64: false, paired: false, float: true }) }, OperandRow { name: "A", kind: Src(SrcKind { allow32: true, allow64: false, paired: false, float: true, sx: false }) }],
-        mnem: Mnem::Saturatable, sem: Sem::RsqrtSpecial,
+        mnem: Mnem::Saturatable, sem: Sem::RsqrtSpecial, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "sin_pt_1",
@@ -268,7 +268,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0x3fff000003f, bits: 0xa000000a,
         fields: &[Field { name: "Dt", parts: &[(7, 2)] }, Field { name: "S", parts: &[(6, 1)] }, Field { name: "D", parts: &[(9, 6), (44, 2)] }, Field { name: "At", parts: &[(22, 4)] }, Field { name: "Am", parts: &[(26, 2)] }, Field { name: "A", parts: &[(16, 6), (42, 2)] }],
         operands: &[OperandRow { name: "D", kind: Dst(DstKind { allow32: true, allow64: false, paired: false, float: true }) }, OperandRow { name: "A", kind: Src(SrcKind { allow32: true, allow64: false, paired: false, float: true, sx: false }) }],
-        mnem: Mnem::Saturatable, sem: Sem::Unsupported,
+        mnem: Mnem::Saturatable, sem: Sem::Unsupported, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "sin_pt_2",
@@ -276,7 +276,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0x3fff000003f, bits: 0xe000000a,
         fields: &[Field { name: "Dt", parts: &[(7, 2)] }, Field { name: "S", parts: &[(6, 1)] }, Field { name: "D", parts: &[(9, 6), (44, 2)] }, Field { name: "At", parts: &[(22, 4)] }, Field { name: "Am", parts: &[(26, 2)] }, Field { name: "A", parts: &[(16, 6), (42, 2)] }],
         operands: &[OperandRow { name: "D", kind: Dst(DstKind { allow32: true, allow64: false, paired: false, float: true }) }, OperandRow { name: "A", kind: Src(SrcKind { allow32: true, allow64: false, paired: false, float: true, sx: false }) }],
-        mnem: Mnem::Saturatable, sem: Sem::Unsupported,
+        mnem: Mnem::Saturatable, sem: Sem::Unsupported, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "log2",
@@ -284,7 +284,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0x3fff000003f, bits: 0xc000000a,
         fields: &[Field { name: "Dt", parts: &[(7, 2)] }, Field { name: "S", parts: &[(6, 1)] }, Field { name: "D", parts: &[(9, 6), (44, 2)] }, Field { name: "At", parts: &[(22, 4)] }, Field { name: "Am", parts: &[(26, 2)] }, Field { name: "A", parts: &[(16, 6), (42, 2)] }],
         operands: &[OperandRow { name: "D", kind: Dst(DstKind { allow32: true, allow64: false, paired: false, float: true }) }, OperandRow { name: "A", kind: Src(SrcKind { allow32: true, allow64: false, paired: false, float: true, sx: false }) }],
-        mnem: Mnem::Saturatable, sem: Sem::Log2,
+        mnem: Mnem::Saturatable, sem: Sem::Log2, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "exp2",
@@ -292,7 +292,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0x3fff000003f, bits: 0xd000000a,
         fields: &[Field { name: "Dt", parts: &[(7, 2)] }, Field { name: "S", parts: &[(6, 1)] }, Field { name: "D", parts: &[(9, 6), (44, 2)] }, Field { name: "At", parts: &[(22, 4)] }, Field { name: "Am", parts: &[(26, 2)] }, Field { name: "A", parts: &[(16, 6), (42, 2)] }],
         operands: &[OperandRow { name: "D", kind: Dst(DstKind { allow32: true, allow64: false, paired: false, float: true }) }, OperandRow { name: "A", kind: Src(SrcKind { allow32: true, allow64: false, paired: false, float: true, sx: false }) }],
-        mnem: Mnem::Saturatable, sem: Sem::Exp2,
+        mnem: Mnem::Saturatable, sem: Sem::Exp2, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "dfdx",
@@ -300,7 +300,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0x3fff000003f, bits: 0x4000000a,
         fields: &[Field { name: "Dt", parts: &[(7, 2)] }, Field { name: "S", parts: &[(6, 1)] }, Field { name: "D", parts: &[(9, 6), (44, 2)] }, Field { name: "At", parts: &[(22, 4)] }, Field { name: "Am", parts: &[(26, 2)] }, Field { name: "A", parts: &[(16, 6), (42, 2)] }, Field { name: "kill", parts: &[(46, 1)] }],
         operands: &[OperandRow { name: "D", kind: Dst(DstKind { allow32: true, allow64: false, paired: false, float: true }) }, OperandRow { name: "A", kind: Src(SrcKind { allow32: true, allow64: false, paired: false, float: true, sx: false }) }],
-        mnem: Mnem::Saturatable, sem: Sem::Unsupported,
+        mnem: Mnem::Saturatable, sem: Sem::Unsupported, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "dfdy",
@@ -308,7 +308,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0x3fff000003f, bits: 0x6000000a,
         fields: &[Field { name: "Dt", parts: &[(7, 2)] }, Field { name: "S", parts: &[(6, 1)] }, Field { name: "D", parts: &[(9, 6), (44, 2)] }, Field { name: "At", parts: &[(22, 4)] }, Field { name: "Am", parts: &[(26, 2)] }, Field { name: "A", parts: &[(16, 6), (42, 2)] }, Field { name: "kill", parts: &[(46, 1)] }],
         operands: &[OperandRow { name: "D", kind: Dst(DstKind { allow32: true, allow64: false, paired: false, float: true }) }, OperandRow { name: "A", kind: Src(SrcKind { allow32: true, allow64: false, paired: false, float: true, sx: false }) }],
-        mnem: Mnem::Saturatable, sem: Sem::Unsupported,
+        mnem: Mnem::Saturatable, sem: Sem::Unsupported, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "funop",
@@ -316,7 +316,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0x3fc0000003f, bits: 0xa,
         fields: &[Field { name: "Dt", parts: &[(7, 2)] }, Field { name: "S", parts: &[(6, 1)] }, Field { name: "D", parts: &[(9, 6), (44, 2)] }, Field { name: "At", parts: &[(22, 4)] }, Field { name: "Am", parts: &[(26, 2)] }, Field { name: "A", parts: &[(16, 6), (42, 2)] }, Field { name: "op", parts: &[(28, 6)] }],
         operands: &[OperandRow { name: "D", kind: Dst(DstKind { allow32: true, allow64: false, paired: false, float: true }) }, OperandRow { name: "A", kind: Src(SrcKind { allow32: true, allow64: false, paired: false, float: true, sx: false }) }, OperandRow { name: "op", kind: Binary(6) }],
-        mnem: Mnem::Saturatable, sem: Sem::Unsupported,
+        mnem: Mnem::Saturatable, sem: Sem::Unsupported, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "ret",
@@ -324,7 +324,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0x7f, bits: 0x14,
         fields: &[Field { name: "reg32", parts: &[(9, 7)] }],
         operands: &[OperandRow { name: "reg32", kind: Reg32 }],
-        mnem: Mnem::Plain, sem: Sem::Ret,
+        mnem: Mnem::Plain, sem: Sem::Ret, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "stop",
@@ -332,7 +332,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0xffff, bits: 0x88,
         fields: &[],
         operands: &[],
-        mnem: Mnem::Plain, sem: Sem::Stop,
+        mnem: Mnem::Plain, sem: Sem::Stop, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "trap",
@@ -340,7 +340,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0xffff, bits: 0x8,
         fields: &[],
         operands: &[],
-        mnem: Mnem::Plain, sem: Sem::Trap,
+        mnem: Mnem::Plain, sem: Sem::Trap, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "call",
@@ -348,7 +348,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0x7f, bits: 0x4,
         fields: &[Field { name: "reg32", parts: &[(9, 7)] }],
         operands: &[OperandRow { name: "reg32", kind: Reg32 }],
-        mnem: Mnem::Plain, sem: Sem::Unsupported,
+        mnem: Mnem::Plain, sem: Sem::Unsupported, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "jmp_incomplete",
@@ -356,7 +356,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0xff00ffff, bits: 0x0,
         fields: &[Field { name: "off", parts: &[(16, 8)] }],
         operands: &[OperandRow { name: "off", kind: BranchOffset(8) }],
-        mnem: Mnem::Plain, sem: Sem::Unsupported,
+        mnem: Mnem::Plain, sem: Sem::Unsupported, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "jmp_exec_any",
@@ -364,7 +364,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0xffff, bits: 0xc000,
         fields: &[Field { name: "off", parts: &[(16, 32)] }],
         operands: &[OperandRow { name: "off", kind: BranchOffset(32) }],
-        mnem: Mnem::Plain, sem: Sem::JmpExecAny,
+        mnem: Mnem::Plain, sem: Sem::JmpExecAny, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "jmp_exec_none",
@@ -372,7 +372,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0xffff, bits: 0xc020,
         fields: &[Field { name: "off", parts: &[(16, 32)] }],
         operands: &[OperandRow { name: "off", kind: BranchOffset(32) }],
-        mnem: Mnem::Plain, sem: Sem::JmpExecNone,
+        mnem: Mnem::Plain, sem: Sem::JmpExecNone, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "call",
@@ -380,7 +380,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0xffff, bits: 0xc010,
         fields: &[Field { name: "off", parts: &[(16, 32)] }],
         operands: &[OperandRow { name: "off", kind: BranchOffset(32) }],
-        mnem: Mnem::Plain, sem: Sem::Call,
+        mnem: Mnem::Plain, sem: Sem::Call, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "pop_exec",
@@ -388,7 +388,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0xffffffffe67f, bits: 0x652,
         fields: &[Field { name: "Dt", parts: &[(7, 1)] }, Field { name: "n", parts: &[(11, 2)] }],
         operands: &[OperandRow { name: "D", kind: ImplicitR0l }, OperandRow { name: "n", kind: Immediate }],
-        mnem: Mnem::Plain, sem: Sem::PopExec,
+        mnem: Mnem::Plain, sem: Sem::PopExec, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "if_icmp",
@@ -396,7 +396,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0x30c00c00067f, bits: 0x52,
         fields: &[Field { name: "Dt", parts: &[(7, 1)] }, Field { name: "cc", parts: &[(13, 3)] }, Field { name: "ccn", parts: &[(8, 1)] }, Field { name: "At", parts: &[(22, 4)] }, Field { name: "A", parts: &[(16, 6), (42, 2)] }, Field { name: "Bt", parts: &[(34, 4)] }, Field { name: "B", parts: &[(28, 6), (40, 2)] }, Field { name: "n", parts: &[(11, 2)] }],
         operands: &[OperandRow { name: "D", kind: ImplicitR0l }, OperandRow { name: "cc", kind: ICond }, OperandRow { name: "A", kind: Src(SrcKind { allow32: true, allow64: false, paired: false, float: false, sx: false }) }, OperandRow { name: "B", kind: Src(SrcKind { allow32: true, allow64: false, paired: false, float: false, sx: false }) }, OperandRow { name: "n", kind: Immediate }],
-        mnem: Mnem::Plain, sem: Sem::IfICmp,
+        mnem: Mnem::Plain, sem: Sem::IfICmp, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "if_fcmp",
@@ -404,7 +404,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0x30000000067f, bits: 0x42,
         fields: &[Field { name: "Dt", parts: &[(7, 1)] }, Field { name: "cc", parts: &[(13, 3)] }, Field { name: "ccn", parts: &[(8, 1)] }, Field { name: "At", parts: &[(22, 4)] }, Field { name: "Am", parts: &[(26, 2)] }, Field { name: "A", parts: &[(16, 6), (42, 2)] }, Field { name: "Bt", parts: &[(34, 4)] }, Field { name: "Bm", parts: &[(38, 2)] }, Field { name: "B", parts: &[(28, 6), (40, 2)] }, Field { name: "n", parts: &[(11, 2)] }],
         operands: &[OperandRow { name: "D", kind: ImplicitR0l }, OperandRow { name: "cc", kind: FCond }, OperandRow { name: "A", kind: Src(SrcKind { allow32: true, allow64: false, paired: false, float: true, sx: false }) }, OperandRow { name: "B", kind: Src(SrcKind { allow32: true, allow64: false, paired: false, float: true, sx: false }) }, OperandRow { name: "n", kind: Immediate }],
-        mnem: Mnem::IfFCmpAlias, sem: Sem::IfFCmp,
+        mnem: Mnem::IfFCmpAlias, sem: Sem::IfFCmp, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "while_icmp",
@@ -412,7 +412,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0x30c00c00067f, bits: 0x452,
         fields: &[Field { name: "Dt", parts: &[(7, 1)] }, Field { name: "cc", parts: &[(13, 3)] }, Field { name: "ccn", parts: &[(8, 1)] }, Field { name: "At", parts: &[(22, 4)] }, Field { name: "A", parts: &[(16, 6), (42, 2)] }, Field { name: "Bt", parts: &[(34, 4)] }, Field { name: "B", parts: &[(28, 6), (40, 2)] }, Field { name: "n", parts: &[(11, 2)] }],
         operands: &[OperandRow { name: "D", kind: ImplicitR0l }, OperandRow { name: "cc", kind: ICond }, OperandRow { name: "A", kind: Src(SrcKind { allow32: true, allow64: false, paired: false, float: false, sx: false }) }, OperandRow { name: "B", kind: Src(SrcKind { allow32: true, allow64: false, paired: false, float: false, sx: false }) }, OperandRow { name: "n", kind: Immediate }],
-        mnem: Mnem::Plain, sem: Sem::WhileICmp,
+        mnem: Mnem::Plain, sem: Sem::WhileICmp, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "while_fcmp",
@@ -420,7 +420,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0x30000000067f, bits: 0x442,
         fields: &[Field { name: "Dt", parts: &[(7, 1)] }, Field { name: "cc", parts: &[(13, 3)] }, Field { name: "ccn", parts: &[(8, 1)] }, Field { name: "At", parts: &[(22, 4)] }, Field { name: "Am", parts: &[(26, 2)] }, Field { name: "A", parts: &[(16, 6), (42, 2)] }, Field { name: "Bt", parts: &[(34, 4)] }, Field { name: "Bm", parts: &[(38, 2)] }, Field { name: "B", parts: &[(28, 6), (40, 2)] }, Field { name: "n", parts: &[(11, 2)] }],
         operands: &[OperandRow { name: "D", kind: ImplicitR0l }, OperandRow { name: "cc", kind: FCond }, OperandRow { name: "A", kind: Src(SrcKind { allow32: true, allow64: false, paired: false, float: true, sx: false }) }, OperandRow { name: "B", kind: Src(SrcKind { allow32: true, allow64: false, paired: false, float: true, sx: false }) }, OperandRow { name: "n", kind: Immediate }],
-        mnem: Mnem::Plain, sem: Sem::WhileFCmp,
+        mnem: Mnem::Plain, sem: Sem::WhileFCmp, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "else_icmp",
@@ -428,7 +428,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0x30c00c00067f, bits: 0x252,
         fields: &[Field { name: "Dt", parts: &[(7, 1)] }, Field { name: "cc", parts: &[(13, 3)] }, Field { name: "ccn", parts: &[(8, 1)] }, Field { name: "At", parts: &[(22, 4)] }, Field { name: "A", parts: &[(16, 6), (42, 2)] }, Field { name: "Bt", parts: &[(34, 4)] }, Field { name: "B", parts: &[(28, 6), (40, 2)] }, Field { name: "n", parts: &[(11, 2)] }],
         operands: &[OperandRow { name: "D", kind: ImplicitR0l }, OperandRow { name: "cc", kind: ICond }, OperandRow { name: "A", kind: Src(SrcKind { allow32: true, allow64: false, paired: false, float: false, sx: false }) }, OperandRow { name: "B", kind: Src(SrcKind { allow32: true, allow64: false, paired: false, float: false, sx: false }) }, OperandRow { name: "n", kind: Immediate }],
-        mnem: Mnem::ElseICmpAlias, sem: Sem::ElseICmp,
+        mnem: Mnem::ElseICmpAlias, sem: Sem::ElseICmp, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "else_fcmp",
@@ -436,7 +436,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0x30000000067f, bits: 0x242,
         fields: &[Field { name: "Dt", parts: &[(7, 1)] }, Field { name: "cc", parts: &[(13, 3)] }, Field { name: "ccn", parts: &[(8, 1)] }, Field { name: "At", parts: &[(22, 4)] }, Field { name: "Am", parts: &[(26, 2)] }, Field { name: "A", parts: &[(16, 6), (42, 2)] }, Field { name: "Bt", parts: &[(34, 4)] }, Field { name: "Bm", parts: &[(38, 2)] }, Field { name: "B", parts: &[(28, 6), (40, 2)] }, Field { name: "n", parts: &[(11, 2)] }],
         operands: &[OperandRow { name: "D", kind: ImplicitR0l }, OperandRow { name: "cc", kind: FCond }, OperandRow { name: "A", kind: Src(SrcKind { allow32: true, allow64: false, paired: false, float: true, sx: false }) }, OperandRow { name: "B", kind: Src(SrcKind { allow32: true, allow64: false, paired: false, float: true, sx: false }) }, OperandRow { name: "n", kind: Immediate }],
-        mnem: Mnem::Plain, sem: Sem::ElseFCmp,
+        mnem: Mnem::Plain, sem: Sem::ElseFCmp, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "icmpsel",
@@ -444,7 +444,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0x7f, bits: 0x12,
         fields: &[Field { name: "cc", parts: &[(61, 3)] }, Field { name: "Dt", parts: &[(7, 2)] }, Field { name: "D", parts: &[(9, 6), (76, 2)] }, Field { name: "At", parts: &[(22, 4)] }, Field { name: "A", parts: &[(16, 6), (74, 2)] }, Field { name: "Bt", parts: &[(34, 4)] }, Field { name: "B", parts: &[(28, 6), (72, 2)] }, Field { name: "Xt", parts: &[(46, 3)] }, Field { name: "X", parts: &[(40, 6), (70, 2)] }, Field { name: "Yt", parts: &[(58, 3)] }, Field { name: "Y", parts: &[(52, 6), (68, 2)] }],
         operands: &[OperandRow { name: "cc", kind: ICond }, OperandRow { name: "D", kind: Dst(DstKind { allow32: true, allow64: false, paired: false, float: false }) }, OperandRow { name: "A", kind: Src(SrcKind { allow32: true, allow64: false, paired: false, float: false, sx: false }) }, OperandRow { name: "B", kind: Src(SrcKind { allow32: true, allow64: false, paired: false, float: false, sx: false }) }, OperandRow { name: "X", kind: CmpselSrc }, OperandRow { name: "Y", kind: CmpselSrc }],
-        mnem: Mnem::Plain, sem: Sem::ICmpsel,
+        mnem: Mnem::Plain, sem: Sem::ICmpsel, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "fcmpsel",
@@ -452,7 +452,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0x7f, bits: 0x2,
         fields: &[Field { name: "cc", parts: &[(61, 3)] }, Field { name: "Dt", parts: &[(7, 2)] }, Field { name: "D", parts: &[(9, 6), (76, 2)] }, Field { name: "At", parts: &[(22, 4)] }, Field { name: "Am", parts: &[(26, 2)] }, Field { name: "A", parts: &[(16, 6), (74, 2)] }, Field { name: "Bt", parts: &[(34, 4)] }, Field { name: "Bm", parts: &[(38, 2)] }, Field { name: "B", parts: &[(28, 6), (72, 2)] }, Field { name: "Xt", parts: &[(46, 3)] }, Field { name: "X", parts: &[(40, 6), (70, 2)] }, Field { name: "Yt", parts: &[(58, 3)] }, Field { name: "Y", parts: &[(52, 6), (68, 2)] }],
         operands: &[OperandRow { name: "cc", kind: FCond }, OperandRow { name: "D", kind: Dst(DstKind { allow32: true, allow64: false, paired: false, float: false }) }, OperandRow { name: "A", kind: Src(SrcKind { allow32: true, allow64: false, paired: false, float: true, sx: false }) }, OperandRow { name: "B", kind: Src(SrcKind { allow32: true, allow64: false, paired: false, float: true, sx: false }) }, OperandRow { name: "X", kind: CmpselSrc }, OperandRow { name: "Y", kind: CmpselSrc }],
-        mnem: Mnem::Plain, sem: Sem::FCmpsel,
+        mnem: Mnem::Plain, sem: Sem::FCmpsel, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "icmp_ballot",
@@ -460,7 +460,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0x1fff00c00c00007f, bits: 0x1000000000032,
         fields: &[Field { name: "Dt", parts: &[(7, 2)] }, Field { name: "D", parts: &[(9, 6), (44, 2)] }, Field { name: "cc", parts: &[(61, 3)] }, Field { name: "ccn", parts: &[(47, 1)] }, Field { name: "At", parts: &[(22, 4)] }, Field { name: "A", parts: &[(16, 6), (42, 2)] }, Field { name: "Bt", parts: &[(34, 4)] }, Field { name: "B", parts: &[(28, 6), (40, 2)] }],
         operands: &[OperandRow { name: "D", kind: Dst(DstKind { allow32: true, allow64: false, paired: false, float: false }) }, OperandRow { name: "cc", kind: ICond }, OperandRow { name: "A", kind: Src(SrcKind { allow32: true, allow64: false, paired: false, float: false, sx: false }) }, OperandRow { name: "B", kind: Src(SrcKind { allow32: true, allow64: false, paired: false, float: false, sx: false }) }],
-        mnem: Mnem::Plain, sem: Sem::ICmpBallot,
+        mnem: Mnem::Plain, sem: Sem::ICmpBallot, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "icmp_quad_ballot",
@@ -468,7 +468,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0x1fff00c00c00007f, bits: 0x32,
         fields: &[Field { name: "Dt", parts: &[(7, 2)] }, Field { name: "D", parts: &[(9, 6), (44, 2)] }, Field { name: "cc", parts: &[(61, 3)] }, Field { name: "ccn", parts: &[(47, 1)] }, Field { name: "At", parts: &[(22, 4)] }, Field { name: "A", parts: &[(16, 6), (42, 2)] }, Field { name: "Bt", parts: &[(34, 4)] }, Field { name: "B", parts: &[(28, 6), (40, 2)] }],
         operands: &[OperandRow { name: "D", kind: Dst(DstKind { allow32: true, allow64: false, paired: false, float: false }) }, OperandRow { name: "cc", kind: ICond }, OperandRow { name: "A", kind: Src(SrcKind { allow32: true, allow64: false, paired: false, float: false, sx: false }) }, OperandRow { name: "B", kind: Src(SrcKind { allow32: true, allow64: false, paired: false, float: false, sx: false }) }],
-        mnem: Mnem::Plain, sem: Sem::Unsupported,
+        mnem: Mnem::Plain, sem: Sem::Unsupported, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "fcmp_ballot",
@@ -476,7 +476,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0x1fff00000000007f, bits: 0x1000000000022,
         fields: &[Field { name: "Dt", parts: &[(7, 2)] }, Field { name: "D", parts: &[(9, 6), (44, 2)] }, Field { name: "cc", parts: &[(61, 3)] }, Field { name: "ccn", parts: &[(47, 1)] }, Field { name: "At", parts: &[(22, 4)] }, Field { name: "Am", parts: &[(26, 2)] }, Field { name: "A", parts: &[(16, 6), (42, 2)] }, Field { name: "Bt", parts: &[(34, 4)] }, Field { name: "Bm", parts: &[(38, 2)] }, Field { name: "B", parts: &[(28, 6), (40, 2)] }],
         operands: &[OperandRow { name: "D", kind: Dst(DstKind { allow32: true, allow64: false, paired: false, float: false }) }, OperandRow { name: "cc", kind: FCond }, OperandRow { name: "A", kind: Src(SrcKind { allow32: true, allow64: false, paired: false, float: true, sx: false }) }, OperandRow { name: "B", kind: Src(SrcKind { allow32: true, allow64: false, paired: false, float: true, sx: false }) }],
-        mnem: Mnem::Plain, sem: Sem::FCmpBallot,
+        mnem: Mnem::Plain, sem: Sem::FCmpBallot, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "fcmp_quad_ballot",
@@ -484,7 +484,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0x1fff00000000007f, bits: 0x22,
         fields: &[Field { name: "Dt", parts: &[(7, 2)] }, Field { name: "D", parts: &[(9, 6), (44, 2)] }, Field { name: "cc", parts: &[(61, 3)] }, Field { name: "ccn", parts: &[(47, 1)] }, Field { name: "At", parts: &[(22, 4)] }, Field { name: "Am", parts: &[(26, 2)] }, Field { name: "A", parts: &[(16, 6), (42, 2)] }, Field { name: "Bt", parts: &[(34, 4)] }, Field { name: "Bm", parts: &[(38, 2)] }, Field { name: "B", parts: &[(28, 6), (40, 2)] }],
         operands: &[OperandRow { name: "D", kind: Dst(DstKind { allow32: true, allow64: false, paired: false, float: false }) }, OperandRow { name: "cc", kind: FCond }, OperandRow { name: "A", kind: Src(SrcKind { allow32: true, allow64: false, paired: false, float: true, sx: false }) }, OperandRow { name: "B", kind: Src(SrcKind { allow32: true, allow64: false, paired: false, float: true, sx: false }) }],
-        mnem: Mnem::Plain, sem: Sem::Unsupported,
+        mnem: Mnem::Plain, sem: Sem::Unsupported, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "simd_shuffle",
@@ -492,7 +492,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0x80c00c00807f, bits: 0x400006f,
         fields: &[Field { name: "Dt", parts: &[(7, 2)] }, Field { name: "D", parts: &[(9, 6), (44, 2)] }, Field { name: "At", parts: &[(22, 4)] }, Field { name: "A", parts: &[(16, 6), (42, 2)] }, Field { name: "Bt", parts: &[(34, 4)] }, Field { name: "B", parts: &[(28, 6), (40, 2)] }],
         operands: &[OperandRow { name: "D", kind: Dst(DstKind { allow32: true, allow64: false, paired: false, float: false }) }, OperandRow { name: "A", kind: Src(SrcKind { allow32: true, allow64: false, paired: false, float: false, sx: false }) }, OperandRow { name: "B", kind: Src(SrcKind { allow32: false, allow64: false, paired: false, float: false, sx: false }) }],
-        mnem: Mnem::Plain, sem: Sem::SimdShuffle,
+        mnem: Mnem::Plain, sem: Sem::SimdShuffle, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "simd_shuffle_down",
@@ -500,7 +500,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0x80c00c00807f, bits: 0xc00400006f,
         fields: &[Field { name: "Dt", parts: &[(7, 2)] }, Field { name: "D", parts: &[(9, 6), (44, 2)] }, Field { name: "At", parts: &[(22, 4)] }, Field { name: "A", parts: &[(16, 6), (42, 2)] }, Field { name: "Bt", parts: &[(34, 4)] }, Field { name: "B", parts: &[(28, 6), (40, 2)] }],
         operands: &[OperandRow { name: "D", kind: Dst(DstKind { allow32: true, allow64: false, paired: false, float: false }) }, OperandRow { name: "A", kind: Src(SrcKind { allow32: true, allow64: false, paired: false, float: false, sx: false }) }, OperandRow { name: "B", kind: Src(SrcKind { allow32: false, allow64: false, paired: false, float: false, sx: false }) }],
-        mnem: Mnem::Plain, sem: Sem::SimdShuffleDown,
+        mnem: Mnem::Plain, sem: Sem::SimdShuffleDown, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "simd_shuffle_up",
@@ -508,7 +508,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0x80c00c00807f, bits: 0x800400006f,
         fields: &[Field { name: "Dt", parts: &[(7, 2)] }, Field { name: "D", parts: &[(9, 6), (44, 2)] }, Field { name: "At", parts: &[(22, 4)] }, Field { name: "A", parts: &[(16, 6), (42, 2)] }, Field { name: "Bt", parts: &[(34, 4)] }, Field { name: "B", parts: &[(28, 6), (40, 2)] }],
         operands: &[OperandRow { name: "D", kind: Dst(DstKind { allow32: true, allow64: false, paired: false, float: false }) }, OperandRow { name: "A", kind: Src(SrcKind { allow32: true, allow64: false, paired: false, float: false, sx: false }) }, OperandRow { name: "B", kind: Src(SrcKind { allow32: false, allow64: false, paired: false, float: false, sx: false }) }],
-        mnem: Mnem::Plain, sem: Sem::SimdShuffleUp,
+        mnem: Mnem::Plain, sem: Sem::SimdShuffleUp, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "simd_shuffle_rotate_up",
@@ -516,7 +516,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0x80c00c00807f, bits: 0x80800400006f,
         fields: &[Field { name: "Dt", parts: &[(7, 2)] }, Field { name: "D", parts: &[(9, 6), (44, 2)] }, Field { name: "At", parts: &[(22, 4)] }, Field { name: "A", parts: &[(16, 6), (42, 2)] }, Field { name: "Bt", parts: &[(34, 4)] }, Field { name: "B", parts: &[(28, 6), (40, 2)] }],
         operands: &[OperandRow { name: "D", kind: Dst(DstKind { allow32: true, allow64: false, paired: false, float: false }) }, OperandRow { name: "A", kind: Src(SrcKind { allow32: true, allow64: false, paired: false, float: false, sx: false }) }, OperandRow { name: "B", kind: Src(SrcKind { allow32: false, allow64: false, paired: false, float: false, sx: false }) }],
-        mnem: Mnem::Plain, sem: Sem::SimdShuffleRotateUp,
+        mnem: Mnem::Plain, sem: Sem::SimdShuffleRotateUp, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "simd_shuffle_xor",
@@ -524,7 +524,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0x80c00c00807f, bits: 0x400400006f,
         fields: &[Field { name: "Dt", parts: &[(7, 2)] }, Field { name: "D", parts: &[(9, 6), (44, 2)] }, Field { name: "At", parts: &[(22, 4)] }, Field { name: "A", parts: &[(16, 6), (42, 2)] }, Field { name: "Bt", parts: &[(34, 4)] }, Field { name: "B", parts: &[(28, 6), (40, 2)] }],
         operands: &[OperandRow { name: "D", kind: Dst(DstKind { allow32: true, allow64: false, paired: false, float: false }) }, OperandRow { name: "A", kind: Src(SrcKind { allow32: true, allow64: false, paired: false, float: false, sx: false }) }, OperandRow { name: "B", kind: Src(SrcKind { allow32: false, allow64: false, paired: false, float: false, sx: false }) }],
-        mnem: Mnem::Plain, sem: Sem::SimdShuffleXor,
+        mnem: Mnem::Plain, sem: Sem::SimdShuffleXor, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "simd_matrix_fmadd32",
@@ -532,7 +532,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0x800000000c00807f, bits: 0x800000000c00006f,
         fields: &[Field { name: "Dt", parts: &[(7, 2)] }, Field { name: "D", parts: &[(9, 6), (60, 2)] }, Field { name: "At", parts: &[(22, 4)] }, Field { name: "Am", parts: &[(52, 2)] }, Field { name: "A", parts: &[(16, 6), (58, 2)] }, Field { name: "Bt", parts: &[(34, 4)] }, Field { name: "Bm", parts: &[(38, 2)] }, Field { name: "B", parts: &[(28, 6), (56, 2)] }, Field { name: "Ct", parts: &[(46, 4)] }, Field { name: "Cm", parts: &[(50, 2)] }, Field { name: "C", parts: &[(40, 6), (54, 2)] }],
         operands: &[OperandRow { name: "D", kind: Dst(DstKind { allow32: true, allow64: false, paired: true, float: false }) }, OperandRow { name: "A", kind: Src(SrcKind { allow32: true, allow64: false, paired: true, float: true, sx: false }) }, OperandRow { name: "B", kind: Src(SrcKind { allow32: true, allow64: false, paired: true, float: true, sx: false }) }, OperandRow { name: "C", kind: Src(SrcKind { allow32: true, allow64: false, paired: true, float: true, sx: false }) }],
-        mnem: Mnem::Plain, sem: Sem::Unsupported,
+        mnem: Mnem::Plain, sem: Sem::Unsupported, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "simd_matrix_fmadd16",
@@ -540,7 +540,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0x800000000c00807f, bits: 0x800000000800006f,
         fields: &[Field { name: "Dt", parts: &[(7, 2)] }, Field { name: "D", parts: &[(9, 6), (60, 2)] }, Field { name: "At", parts: &[(22, 4)] }, Field { name: "Am", parts: &[(52, 2)] }, Field { name: "A", parts: &[(16, 6), (58, 2)] }, Field { name: "Bt", parts: &[(34, 4)] }, Field { name: "Bm", parts: &[(38, 2)] }, Field { name: "B", parts: &[(28, 6), (56, 2)] }, Field { name: "Ct", parts: &[(46, 4)] }, Field { name: "Cm", parts: &[(50, 2)] }, Field { name: "C", parts: &[(40, 6), (54, 2)] }],
         operands: &[OperandRow { name: "D", kind: Dst(DstKind { allow32: true, allow64: false, paired: true, float: false }) }, OperandRow { name: "A", kind: Src(SrcKind { allow32: true, allow64: false, paired: true, float: true, sx: false }) }, OperandRow { name: "B", kind: Src(SrcKind { allow32: true, allow64: false, paired: true, float: true, sx: false }) }, OperandRow { name: "C", kind: Src(SrcKind { allow32: true, allow64: false, paired: true, float: true, sx: false }) }],
-        mnem: Mnem::Plain, sem: Sem::Unsupported,
+        mnem: Mnem::Plain, sem: Sem::Unsupported, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "quad_shuffle",
@@ -548,7 +548,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0x80c00c00807f, bits: 0x6f,
         fields: &[Field { name: "Dt", parts: &[(7, 2)] }, Field { name: "D", parts: &[(9, 6), (44, 2)] }, Field { name: "At", parts: &[(22, 4)] }, Field { name: "A", parts: &[(16, 6), (42, 2)] }, Field { name: "Bt", parts: &[(34, 4)] }, Field { name: "B", parts: &[(28, 6), (40, 2)] }],
         operands: &[OperandRow { name: "D", kind: Dst(DstKind { allow32: true, allow64: false, paired: false, float: false }) }, OperandRow { name: "A", kind: Src(SrcKind { allow32: true, allow64: true, paired: false, float: false, sx: false }) }, OperandRow { name: "B", kind: Src(SrcKind { allow32: true, allow64: true, paired: false, float: false, sx: false }) }],
-        mnem: Mnem::Plain, sem: Sem::Unsupported,
+        mnem: Mnem::Plain, sem: Sem::Unsupported, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "quad_shuffle_down",
@@ -556,7 +556,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0x80c00c00807f, bits: 0xc00000006f,
         fields: &[Field { name: "Dt", parts: &[(7, 2)] }, Field { name: "D", parts: &[(9, 6), (44, 2)] }, Field { name: "At", parts: &[(22, 4)] }, Field { name: "A", parts: &[(16, 6), (42, 2)] }, Field { name: "Bt", parts: &[(34, 4)] }, Field { name: "B", parts: &[(28, 6), (40, 2)] }],
         operands: &[OperandRow { name: "D", kind: Dst(DstKind { allow32: true, allow64: false, paired: false, float: false }) }, OperandRow { name: "A", kind: Src(SrcKind { allow32: true, allow64: true, paired: false, float: false, sx: false }) }, OperandRow { name: "B", kind: Src(SrcKind { allow32: true, allow64: true, paired: false, float: false, sx: false }) }],
-        mnem: Mnem::Plain, sem: Sem::Unsupported,
+        mnem: Mnem::Plain, sem: Sem::Unsupported, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "quad_shuffle_up",
@@ -564,7 +564,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0x80c00c00807f, bits: 0x800000006f,
         fields: &[Field { name: "Dt", parts: &[(7, 2)] }, Field { name: "D", parts: &[(9, 6), (44, 2)] }, Field { name: "At", parts: &[(22, 4)] }, Field { name: "A", parts: &[(16, 6), (42, 2)] }, Field { name: "Bt", parts: &[(34, 4)] }, Field { name: "B", parts: &[(28, 6), (40, 2)] }],
         operands: &[OperandRow { name: "D", kind: Dst(DstKind { allow32: true, allow64: false, paired: false, float: false }) }, OperandRow { name: "A", kind: Src(SrcKind { allow32: true, allow64: true, paired: false, float: false, sx: false }) }, OperandRow { name: "B", kind: Src(SrcKind { allow32: true, allow64: true, paired: false, float: false, sx: false }) }],
-        mnem: Mnem::Plain, sem: Sem::Unsupported,
+        mnem: Mnem::Plain, sem: Sem::Unsupported, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "quad_shuffle_rotate_up",
@@ -572,7 +572,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0x80c00c00807f, bits: 0x80800000006f,
         fields: &[Field { name: "Dt", parts: &[(7, 2)] }, Field { name: "D", parts: &[(9, 6), (44, 2)] }, Field { name: "At", parts: &[(22, 4)] }, Field { name: "A", parts: &[(16, 6), (42, 2)] }, Field { name: "Bt", parts: &[(34, 4)] }, Field { name: "B", parts: &[(28, 6), (40, 2)] }],
         operands: &[OperandRow { name: "D", kind: Dst(DstKind { allow32: true, allow64: false, paired: false, float: false }) }, OperandRow { name: "A", kind: Src(SrcKind { allow32: true, allow64: true, paired: false, float: false, sx: false }) }, OperandRow { name: "B", kind: Src(SrcKind { allow32: true, allow64: true, paired: false, float: false, sx: false }) }],
-        mnem: Mnem::Plain, sem: Sem::Unsupported,
+        mnem: Mnem::Plain, sem: Sem::Unsupported, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "quad_shuffle_xor",
@@ -580,7 +580,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0x80c00c00807f, bits: 0x400000006f,
         fields: &[Field { name: "Dt", parts: &[(7, 2)] }, Field { name: "D", parts: &[(9, 6), (44, 2)] }, Field { name: "At", parts: &[(22, 4)] }, Field { name: "A", parts: &[(16, 6), (42, 2)] }, Field { name: "Bt", parts: &[(34, 4)] }, Field { name: "B", parts: &[(28, 6), (40, 2)] }],
         operands: &[OperandRow { name: "D", kind: Dst(DstKind { allow32: true, allow64: false, paired: false, float: false }) }, OperandRow { name: "A", kind: Src(SrcKind { allow32: true, allow64: true, paired: false, float: false, sx: false }) }, OperandRow { name: "B", kind: Src(SrcKind { allow32: true, allow64: true, paired: false, float: false, sx: false }) }],
-        mnem: Mnem::Plain, sem: Sem::Unsupported,
+        mnem: Mnem::Plain, sem: Sem::Unsupported, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "simd_shuf_op",
@@ -588,7 +588,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0x807f, bits: 0x6f,
         fields: &[Field { name: "op1", parts: &[(47, 1)] }, Field { name: "op2", parts: &[(38, 2)] }, Field { name: "op3", parts: &[(26, 2)] }, Field { name: "Dt", parts: &[(7, 2)] }, Field { name: "D", parts: &[(9, 6), (44, 2)] }, Field { name: "At", parts: &[(22, 4)] }, Field { name: "A", parts: &[(16, 6), (42, 2)] }, Field { name: "Bt", parts: &[(34, 4)] }, Field { name: "B", parts: &[(28, 6), (40, 2)] }],
         operands: &[OperandRow { name: "op1", kind: Binary(1) }, OperandRow { name: "op2", kind: Binary(2) }, OperandRow { name: "op3", kind: Binary(2) }, OperandRow { name: "D", kind: Dst(DstKind { allow32: true, allow64: false, paired: false, float: false }) }, OperandRow { name: "A", kind: Src(SrcKind { allow32: true, allow64: true, paired: false, float: false, sx: false }) }, OperandRow { name: "B", kind: Src(SrcKind { allow32: true, allow64: true, paired: false, float: false, sx: false }) }],
-        mnem: Mnem::Plain, sem: Sem::Unsupported,
+        mnem: Mnem::Plain, sem: Sem::Unsupported, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "quad_and",
@@ -596,7 +596,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0x83fffc00807f, bits: 0x806f,
         fields: &[Field { name: "Dt", parts: &[(7, 2)] }, Field { name: "D", parts: &[(9, 6), (44, 2)] }, Field { name: "At", parts: &[(22, 4)] }, Field { name: "A", parts: &[(16, 6), (42, 2)] }],
         operands: &[OperandRow { name: "D", kind: Dst(DstKind { allow32: true, allow64: false, paired: false, float: false }) }, OperandRow { name: "A", kind: Src(SrcKind { allow32: true, allow64: true, paired: false, float: false, sx: false }) }],
-        mnem: Mnem::Plain, sem: Sem::Unsupported,
+        mnem: Mnem::Plain, sem: Sem::Unsupported, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "quad_or",
@@ -604,7 +604,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0x83fffc00807f, bits: 0x400000806f,
         fields: &[Field { name: "Dt", parts: &[(7, 2)] }, Field { name: "D", parts: &[(9, 6), (44, 2)] }, Field { name: "At", parts: &[(22, 4)] }, Field { name: "A", parts: &[(16, 6), (42, 2)] }],
         operands: &[OperandRow { name: "D", kind: Dst(DstKind { allow32: true, allow64: false, paired: false, float: false }) }, OperandRow { name: "A", kind: Src(SrcKind { allow32: true, allow64: true, paired: false, float: false, sx: false }) }],
-        mnem: Mnem::Plain, sem: Sem::Unsupported,
+        mnem: Mnem::Plain, sem: Sem::Unsupported, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "quad_xor",
@@ -612,7 +612,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0x83fffc00807f, bits: 0x800000806f,
         fields: &[Field { name: "Dt", parts: &[(7, 2)] }, Field { name: "D", parts: &[(9, 6), (44, 2)] }, Field { name: "At", parts: &[(22, 4)] }, Field { name: "A", parts: &[(16, 6), (42, 2)] }],
         operands: &[OperandRow { name: "D", kind: Dst(DstKind { allow32: true, allow64: false, paired: false, float: false }) }, OperandRow { name: "A", kind: Src(SrcKind { allow32: true, allow64: true, paired: false, float: false, sx: false }) }],
-        mnem: Mnem::Plain, sem: Sem::Unsupported,
+        mnem: Mnem::Plain, sem: Sem::Unsupported, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "quad_iadd",
@@ -620,7 +620,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0x83fffc00807f, bits: 0x80000000806f,
         fields: &[Field { name: "Dt", parts: &[(7, 2)] }, Field { name: "D", parts: &[(9, 6), (44, 2)] }, Field { name: "At", parts: &[(22, 4)] }, Field { name: "A", parts: &[(16, 6), (42, 2)] }],
         operands: &[OperandRow { name: "D", kind: Dst(DstKind { allow32: true, allow64: false, paired: false, float: false }) }, OperandRow { name: "A", kind: Src(SrcKind { allow32: true, allow64: true, paired: false, float: false, sx: false }) }],
-        mnem: Mnem::Plain, sem: Sem::Unsupported,
+        mnem: Mnem::Plain, sem: Sem::Unsupported, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "quad_fadd",
@@ -628,7 +628,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0x83fffc00807f, bits: 0x1000806f,
         fields: &[Field { name: "Dt", parts: &[(7, 2)] }, Field { name: "D", parts: &[(9, 6), (44, 2)] }, Field { name: "At", parts: &[(22, 4)] }, Field { name: "A", parts: &[(16, 6), (42, 2)] }],
         operands: &[OperandRow { name: "D", kind: Dst(DstKind { allow32: true, allow64: false, paired: false, float: false }) }, OperandRow { name: "A", kind: Src(SrcKind { allow32: true, allow64: true, paired: false, float: false, sx: false }) }],
-        mnem: Mnem::Plain, sem: Sem::Unsupported,
+        mnem: Mnem::Plain, sem: Sem::Unsupported, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "quad_fmul",
@@ -636,7 +636,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0x83fffc00807f, bits: 0x401000806f,
         fields: &[Field { name: "Dt", parts: &[(7, 2)] }, Field { name: "D", parts: &[(9, 6), (44, 2)] }, Field { name: "At", parts: &[(22, 4)] }, Field { name: "A", parts: &[(16, 6), (42, 2)] }],
         operands: &[OperandRow { name: "D", kind: Dst(DstKind { allow32: true, allow64: false, paired: false, float: false }) }, OperandRow { name: "A", kind: Src(SrcKind { allow32: true, allow64: true, paired: false, float: false, sx: false }) }],
-        mnem: Mnem::Plain, sem: Sem::Unsupported,
+        mnem: Mnem::Plain, sem: Sem::Unsupported, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "quad_prefix_iadd",
@@ -644,7 +644,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0x83fffc00807f, bits: 0x80004000806f,
         fields: &[Field { name: "Dt", parts: &[(7, 2)] }, Field { name: "D", parts: &[(9, 6), (44, 2)] }, Field { name: "At", parts: &[(22, 4)] }, Field { name: "A", parts: &[(16, 6), (42, 2)] }],
         operands: &[OperandRow { name: "D", kind: Dst(DstKind { allow32: true, allow64: false, paired: false, float: false }) }, OperandRow { name: "A", kind: Src(SrcKind { allow32: true, allow64: true, paired: false, float: false, sx: false }) }],
-        mnem: Mnem::Plain, sem: Sem::Unsupported,
+        mnem: Mnem::Plain, sem: Sem::Unsupported, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "quad_prefix_fadd",
@@ -652,7 +652,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0x83fffc00807f, bits: 0x5000806f,
         fields: &[Field { name: "Dt", parts: &[(7, 2)] }, Field { name: "D", parts: &[(9, 6), (44, 2)] }, Field { name: "At", parts: &[(22, 4)] }, Field { name: "A", parts: &[(16, 6), (42, 2)] }],
         operands: &[OperandRow { name: "D", kind: Dst(DstKind { allow32: true, allow64: false, paired: false, float: false }) }, OperandRow { name: "A", kind: Src(SrcKind { allow32: true, allow64: true, paired: false, float: false, sx: false }) }],
-        mnem: Mnem::Plain, sem: Sem::Unsupported,
+        mnem: Mnem::Plain, sem: Sem::Unsupported, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "quad_prefix_fmul",
@@ -660,7 +660,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0x83fffc00807f, bits: 0x405000806f,
         fields: &[Field { name: "Dt", parts: &[(7, 2)] }, Field { name: "D", parts: &[(9, 6), (44, 2)] }, Field { name: "At", parts: &[(22, 4)] }, Field { name: "A", parts: &[(16, 6), (42, 2)] }],
         operands: &[OperandRow { name: "D", kind: Dst(DstKind { allow32: true, allow64: false, paired: false, float: false }) }, OperandRow { name: "A", kind: Src(SrcKind { allow32: true, allow64: true, paired: false, float: false, sx: false }) }],
-        mnem: Mnem::Plain, sem: Sem::Unsupported,
+        mnem: Mnem::Plain, sem: Sem::Unsupported, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "quad_min.u",
@@ -668,7 +668,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0x83fffc00807f, bits: 0x81800000806f,
         fields: &[Field { name: "Dt", parts: &[(7, 2)] }, Field { name: "D", parts: &[(9, 6), (44, 2)] }, Field { name: "At", parts: &[(22, 4)] }, Field { name: "A", parts: &[(16, 6), (42, 2)] }],
         operands: &[OperandRow { name: "D", kind: Dst(DstKind { allow32: true, allow64: false, paired: false, float: false }) }, OperandRow { name: "A", kind: Src(SrcKind { allow32: true, allow64: true, paired: false, float: false, sx: false }) }],
-        mnem: Mnem::Plain, sem: Sem::Unsupported,
+        mnem: Mnem::Plain, sem: Sem::Unsupported, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "quad_max.u",
@@ -676,7 +676,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0x83fffc00807f, bits: 0x81c00000806f,
         fields: &[Field { name: "Dt", parts: &[(7, 2)] }, Field { name: "D", parts: &[(9, 6), (44, 2)] }, Field { name: "At", parts: &[(22, 4)] }, Field { name: "A", parts: &[(16, 6), (42, 2)] }],
         operands: &[OperandRow { name: "D", kind: Dst(DstKind { allow32: true, allow64: false, paired: false, float: false }) }, OperandRow { name: "A", kind: Src(SrcKind { allow32: true, allow64: true, paired: false, float: false, sx: false }) }],
-        mnem: Mnem::Plain, sem: Sem::Unsupported,
+        mnem: Mnem::Plain, sem: Sem::Unsupported, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "quad_min.s",
@@ -684,7 +684,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0x83fffc00807f, bits: 0x80800000806f,
         fields: &[Field { name: "Dt", parts: &[(7, 2)] }, Field { name: "D", parts: &[(9, 6), (44, 2)] }, Field { name: "At", parts: &[(22, 4)] }, Field { name: "A", parts: &[(16, 6), (42, 2)] }],
         operands: &[OperandRow { name: "D", kind: Dst(DstKind { allow32: true, allow64: false, paired: false, float: false }) }, OperandRow { name: "A", kind: Src(SrcKind { allow32: true, allow64: true, paired: false, float: false, sx: false }) }],
-        mnem: Mnem::Plain, sem: Sem::Unsupported,
+        mnem: Mnem::Plain, sem: Sem::Unsupported, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "quad_max.s",
@@ -692,7 +692,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0x83fffc00807f, bits: 0x80c00000806f,
         fields: &[Field { name: "Dt", parts: &[(7, 2)] }, Field { name: "D", parts: &[(9, 6), (44, 2)] }, Field { name: "At", parts: &[(22, 4)] }, Field { name: "A", parts: &[(16, 6), (42, 2)] }],
         operands: &[OperandRow { name: "D", kind: Dst(DstKind { allow32: true, allow64: false, paired: false, float: false }) }, OperandRow { name: "A", kind: Src(SrcKind { allow32: true, allow64: true, paired: false, float: false, sx: false }) }],
-        mnem: Mnem::Plain, sem: Sem::Unsupported,
+        mnem: Mnem::Plain, sem: Sem::Unsupported, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "quad_min.f",
@@ -700,7 +700,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0x83fffc00807f, bits: 0x801000806f,
         fields: &[Field { name: "Dt", parts: &[(7, 2)] }, Field { name: "D", parts: &[(9, 6), (44, 2)] }, Field { name: "At", parts: &[(22, 4)] }, Field { name: "A", parts: &[(16, 6), (42, 2)] }],
         operands: &[OperandRow { name: "D", kind: Dst(DstKind { allow32: true, allow64: false, paired: false, float: false }) }, OperandRow { name: "A", kind: Src(SrcKind { allow32: true, allow64: true, paired: false, float: false, sx: false }) }],
-        mnem: Mnem::Plain, sem: Sem::Unsupported,
+        mnem: Mnem::Plain, sem: Sem::Unsupported, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "quad_max.f",
@@ -708,7 +708,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0x83fffc00807f, bits: 0xc01000806f,
         fields: &[Field { name: "Dt", parts: &[(7, 2)] }, Field { name: "D", parts: &[(9, 6), (44, 2)] }, Field { name: "At", parts: &[(22, 4)] }, Field { name: "A", parts: &[(16, 6), (42, 2)] }],
         operands: &[OperandRow { name: "D", kind: Dst(DstKind { allow32: true, allow64: false, paired: false, float: false }) }, OperandRow { name: "A", kind: Src(SrcKind { allow32: true, allow64: true, paired: false, float: false, sx: false }) }],
-        mnem: Mnem::Plain, sem: Sem::Unsupported,
+        mnem: Mnem::Plain, sem: Sem::Unsupported, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "simd_and",
@@ -716,7 +716,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0x83fffc00807f, bits: 0x2000806f,
         fields: &[Field { name: "Dt", parts: &[(7, 2)] }, Field { name: "D", parts: &[(9, 6), (44, 2)] }, Field { name: "At", parts: &[(22, 4)] }, Field { name: "A", parts: &[(16, 6), (42, 2)] }],
         operands: &[OperandRow { name: "D", kind: Dst(DstKind { allow32: true, allow64: false, paired: false, float: false }) }, OperandRow { name: "A", kind: Src(SrcKind { allow32: true, allow64: true, paired: false, float: false, sx: false }) }],
-        mnem: Mnem::Plain, sem: Sem::Unsupported,
+        mnem: Mnem::Plain, sem: Sem::Unsupported, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "simd_or",
@@ -724,7 +724,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0x83fffc00807f, bits: 0x402000806f,
         fields: &[Field { name: "Dt", parts: &[(7, 2)] }, Field { name: "D", parts: &[(9, 6), (44, 2)] }, Field { name: "At", parts: &[(22, 4)] }, Field { name: "A", parts: &[(16, 6), (42, 2)] }],
         operands: &[OperandRow { name: "D", kind: Dst(DstKind { allow32: true, allow64: false, paired: false, float: false }) }, OperandRow { name: "A", kind: Src(SrcKind { allow32: true, allow64: true, paired: false, float: false, sx: false }) }],
-        mnem: Mnem::Plain, sem: Sem::Unsupported,
+        mnem: Mnem::Plain, sem: Sem::Unsupported, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "simd_xor",
@@ -732,7 +732,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0x83fffc00807f, bits: 0x802000806f,
         fields: &[Field { name: "Dt", parts: &[(7, 2)] }, Field { name: "D", parts: &[(9, 6), (44, 2)] }, Field { name: "At", parts: &[(22, 4)] }, Field { name: "A", parts: &[(16, 6), (42, 2)] }],
         operands: &[OperandRow { name: "D", kind: Dst(DstKind { allow32: true, allow64: false, paired: false, float: false }) }, OperandRow { name: "A", kind: Src(SrcKind { allow32: true, allow64: true, paired: false, float: false, sx: false }) }],
-        mnem: Mnem::Plain, sem: Sem::Unsupported,
+        mnem: Mnem::Plain, sem: Sem::Unsupported, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "simd_iadd",
@@ -740,7 +740,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0x83fffc00807f, bits: 0x80002000806f,
         fields: &[Field { name: "Dt", parts: &[(7, 2)] }, Field { name: "D", parts: &[(9, 6), (44, 2)] }, Field { name: "At", parts: &[(22, 4)] }, Field { name: "A", parts: &[(16, 6), (42, 2)] }],
         operands: &[OperandRow { name: "D", kind: Dst(DstKind { allow32: true, allow64: false, paired: false, float: false }) }, OperandRow { name: "A", kind: Src(SrcKind { allow32: true, allow64: true, paired: false, float: false, sx: false }) }],
-        mnem: Mnem::Plain, sem: Sem::Unsupported,
+        mnem: Mnem::Plain, sem: Sem::Unsupported, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "simd_fadd",
@@ -748,7 +748,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0x83fffc00807f, bits: 0x3000806f,
         fields: &[Field { name: "Dt", parts: &[(7, 2)] }, Field { name: "D", parts: &[(9, 6), (44, 2)] }, Field { name: "At", parts: &[(22, 4)] }, Field { name: "A", parts: &[(16, 6), (42, 2)] }],
         operands: &[OperandRow { name: "D", kind: Dst(DstKind { allow32: true, allow64: false, paired: false, float: false }) }, OperandRow { name: "A", kind: Src(SrcKind { allow32: true, allow64: true, paired: false, float: false, sx: false }) }],
-        mnem: Mnem::Plain, sem: Sem::Unsupported,
+        mnem: Mnem::Plain, sem: Sem::Unsupported, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "simd_fmul",
@@ -756,7 +756,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0x83fffc00807f, bits: 0x403000806f,
         fields: &[Field { name: "Dt", parts: &[(7, 2)] }, Field { name: "D", parts: &[(9, 6), (44, 2)] }, Field { name: "At", parts: &[(22, 4)] }, Field { name: "A", parts: &[(16, 6), (42, 2)] }],
         operands: &[OperandRow { name: "D", kind: Dst(DstKind { allow32: true, allow64: false, paired: false, float: false }) }, OperandRow { name: "A", kind: Src(SrcKind { allow32: true, allow64: true, paired: false, float: false, sx: false }) }],
-        mnem: Mnem::Plain, sem: Sem::Unsupported,
+        mnem: Mnem::Plain, sem: Sem::Unsupported, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "simd_prefix_iadd",
@@ -764,7 +764,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0x83fffc00807f, bits: 0x80006000806f,
         fields: &[Field { name: "Dt", parts: &[(7, 2)] }, Field { name: "D", parts: &[(9, 6), (44, 2)] }, Field { name: "At", parts: &[(22, 4)] }, Field { name: "A", parts: &[(16, 6), (42, 2)] }],
         operands: &[OperandRow { name: "D", kind: Dst(DstKind { allow32: true, allow64: false, paired: false, float: false }) }, OperandRow { name: "A", kind: Src(SrcKind { allow32: true, allow64: true, paired: false, float: false, sx: false }) }],
-        mnem: Mnem::Plain, sem: Sem::Unsupported,
+        mnem: Mnem::Plain, sem: Sem::Unsupported, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "simd_prefix_fadd",
@@ -772,7 +772,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0x83fffc00807f, bits: 0x7000806f,
         fields: &[Field { name: "Dt", parts: &[(7, 2)] }, Field { name: "D", parts: &[(9, 6), (44, 2)] }, Field { name: "At", parts: &[(22, 4)] }, Field { name: "A", parts: &[(16, 6), (42, 2)] }],
         operands: &[OperandRow { name: "D", kind: Dst(DstKind { allow32: true, allow64: false, paired: false, float: false }) }, OperandRow { name: "A", kind: Src(SrcKind { allow32: true, allow64: true, paired: false, float: false, sx: false }) }],
-        mnem: Mnem::Plain, sem: Sem::Unsupported,
+        mnem: Mnem::Plain, sem: Sem::Unsupported, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "simd_prefix_fmul",
@@ -780,7 +780,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0x83fffc00807f, bits: 0x407000806f,
         fields: &[Field { name: "Dt", parts: &[(7, 2)] }, Field { name: "D", parts: &[(9, 6), (44, 2)] }, Field { name: "At", parts: &[(22, 4)] }, Field { name: "A", parts: &[(16, 6), (42, 2)] }],
         operands: &[OperandRow { name: "D", kind: Dst(DstKind { allow32: true, allow64: false, paired: false, float: false }) }, OperandRow { name: "A", kind: Src(SrcKind { allow32: true, allow64: true, paired: false, float: false, sx: false }) }],
-        mnem: Mnem::Plain, sem: Sem::Unsupported,
+        mnem: Mnem::Plain, sem: Sem::Unsupported, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "simd_prefix_and",
@@ -788,7 +788,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0x83fffc00807f, bits: 0x6000806f,
         fields: &[Field { name: "Dt", parts: &[(7, 2)] }, Field { name: "D", parts: &[(9, 6), (44, 2)] }, Field { name: "At", parts: &[(22, 4)] }, Field { name: "A", parts: &[(16, 6), (42, 2)] }],
         operands: &[OperandRow { name: "D", kind: Dst(DstKind { allow32: true, allow64: false, paired: false, float: false }) }, OperandRow { name: "A", kind: Src(SrcKind { allow32: true, allow64: true, paired: false, float: false, sx: false }) }],
-        mnem: Mnem::Plain, sem: Sem::Unsupported,
+        mnem: Mnem::Plain, sem: Sem::Unsupported, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "simd_prefix_or",
@@ -796,7 +796,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0x83fffc00807f, bits: 0x406000806f,
         fields: &[Field { name: "Dt", parts: &[(7, 2)] }, Field { name: "D", parts: &[(9, 6), (44, 2)] }, Field { name: "At", parts: &[(22, 4)] }, Field { name: "A", parts: &[(16, 6), (42, 2)] }],
         operands: &[OperandRow { name: "D", kind: Dst(DstKind { allow32: true, allow64: false, paired: false, float: false }) }, OperandRow { name: "A", kind: Src(SrcKind { allow32: true, allow64: true, paired: false, float: false, sx: false }) }],
-        mnem: Mnem::Plain, sem: Sem::Unsupported,
+        mnem: Mnem::Plain, sem: Sem::Unsupported, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "simd_prefix_xor",
@@ -804,7 +804,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0x83fffc00807f, bits: 0x806000806f,
         fields: &[Field { name: "Dt", parts: &[(7, 2)] }, Field { name: "D", parts: &[(9, 6), (44, 2)] }, Field { name: "At", parts: &[(22, 4)] }, Field { name: "A", parts: &[(16, 6), (42, 2)] }],
         operands: &[OperandRow { name: "D", kind: Dst(DstKind { allow32: true, allow64: false, paired: false, float: false }) }, OperandRow { name: "A", kind: Src(SrcKind { allow32: true, allow64: true, paired: false, float: false, sx: false }) }],
-        mnem: Mnem::Plain, sem: Sem::Unsupported,
+        mnem: Mnem::Plain, sem: Sem::Unsupported, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "simd_prefix_min.s",
@@ -812,7 +812,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0x83fffc00807f, bits: 0x80806000806f,
         fields: &[Field { name: "Dt", parts: &[(7, 2)] }, Field { name: "D", parts: &[(9, 6), (44, 2)] }, Field { name: "At", parts: &[(22, 4)] }, Field { name: "A", parts: &[(16, 6), (42, 2)] }],
         operands: &[OperandRow { name: "D", kind: Dst(DstKind { allow32: true, allow64: false, paired: false, float: false }) }, OperandRow { name: "A", kind: Src(SrcKind { allow32: true, allow64: true, paired: false, float: false, sx: false }) }],
-        mnem: Mnem::Plain, sem: Sem::Unsupported,
+        mnem: Mnem::Plain, sem: Sem::Unsupported, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "simd_prefix_min.u",
@@ -820,7 +820,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0x83fffc00807f, bits: 0x81806000806f,
         fields: &[Field { name: "Dt", parts: &[(7, 2)] }, Field { name: "D", parts: &[(9, 6), (44, 2)] }, Field { name: "At", parts: &[(22, 4)] }, Field { name: "A", parts: &[(16, 6), (42, 2)] }],
         operands: &[OperandRow { name: "D", kind: Dst(DstKind { allow32: true, allow64: false, paired: false, float: false }) }, OperandRow { name: "A", kind: Src(SrcKind { allow32: true, allow64: true, paired: false, float: false, sx: false }) }],
-        mnem: Mnem::Plain, sem: Sem::Unsupported,
+        mnem: Mnem::Plain, sem: Sem::Unsupported, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "simd_prefix_max.s",
@@ -828,7 +828,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0x83fffc00807f, bits: 0x80c06000806f,
         fields: &[Field { name: "Dt", parts: &[(7, 2)] }, Field { name: "D", parts: &[(9, 6), (44, 2)] }, Field { name: "At", parts: &[(22, 4)] }, Field { name: "A", parts: &[(16, 6), (42, 2)] }],
         operands: &[OperandRow { name: "D", kind: Dst(DstKind { allow32: true, allow64: false, paired: false, float: false }) }, OperandRow { name: "A", kind: Src(SrcKind { allow32: true, allow64: true, paired: false, float: false, sx: false }) }],
-        mnem: Mnem::Plain, sem: Sem::Unsupported,
+        mnem: Mnem::Plain, sem: Sem::Unsupported, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "simd_prefix_max.u",
@@ -836,7 +836,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0x83fffc00807f, bits: 0x81c06000806f,
         fields: &[Field { name: "Dt", parts: &[(7, 2)] }, Field { name: "D", parts: &[(9, 6), (44, 2)] }, Field { name: "At", parts: &[(22, 4)] }, Field { name: "A", parts: &[(16, 6), (42, 2)] }],
         operands: &[OperandRow { name: "D", kind: Dst(DstKind { allow32: true, allow64: false, paired: false, float: false }) }, OperandRow { name: "A", kind: Src(SrcKind { allow32: true, allow64: true, paired: false, float: false, sx: false }) }],
-        mnem: Mnem::Plain, sem: Sem::Unsupported,
+        mnem: Mnem::Plain, sem: Sem::Unsupported, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "simd_min.u",
@@ -844,7 +844,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0x83fffc00807f, bits: 0x81802000806f,
         fields: &[Field { name: "Dt", parts: &[(7, 2)] }, Field { name: "D", parts: &[(9, 6), (44, 2)] }, Field { name: "At", parts: &[(22, 4)] }, Field { name: "A", parts: &[(16, 6), (42, 2)] }],
         operands: &[OperandRow { name: "D", kind: Dst(DstKind { allow32: true, allow64: false, paired: false, float: false }) }, OperandRow { name: "A", kind: Src(SrcKind { allow32: true, allow64: true, paired: false, float: false, sx: false }) }],
-        mnem: Mnem::Plain, sem: Sem::Unsupported,
+        mnem: Mnem::Plain, sem: Sem::Unsupported, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "simd_max.u",
@@ -852,7 +852,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0x83fffc00807f, bits: 0x81c02000806f,
         fields: &[Field { name: "Dt", parts: &[(7, 2)] }, Field { name: "D", parts: &[(9, 6), (44, 2)] }, Field { name: "At", parts: &[(22, 4)] }, Field { name: "A", parts: &[(16, 6), (42, 2)] }],
         operands: &[OperandRow { name: "D", kind: Dst(DstKind { allow32: true, allow64: false, paired: false, float: false }) }, OperandRow { name: "A", kind: Src(SrcKind { allow32: true, allow64: true, paired: false, float: false, sx: false }) }],
-        mnem: Mnem::Plain, sem: Sem::Unsupported,
+        mnem: Mnem::Plain, sem: Sem::Unsupported, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "simd_min.s",
@@ -860,7 +860,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0x83fffc00807f, bits: 0x80802000806f,
         fields: &[Field { name: "Dt", parts: &[(7, 2)] }, Field { name: "D", parts: &[(9, 6), (44, 2)] }, Field { name: "At", parts: &[(22, 4)] }, Field { name: "A", parts: &[(16, 6), (42, 2)] }],
         operands: &[OperandRow { name: "D", kind: Dst(DstKind { allow32: true, allow64: false, paired: false, float: false }) }, OperandRow { name: "A", kind: Src(SrcKind { allow32: true, allow64: true, paired: false, float: false, sx: false }) }],
-        mnem: Mnem::Plain, sem: Sem::Unsupported,
+        mnem: Mnem::Plain, sem: Sem::Unsupported, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "simd_max.s",
@@ -868,7 +868,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0x83fffc00807f, bits: 0x80c02000806f,
         fields: &[Field { name: "Dt", parts: &[(7, 2)] }, Field { name: "D", parts: &[(9, 6), (44, 2)] }, Field { name: "At", parts: &[(22, 4)] }, Field { name: "A", parts: &[(16, 6), (42, 2)] }],
         operands: &[OperandRow { name: "D", kind: Dst(DstKind { allow32: true, allow64: false, paired: false, float: false }) }, OperandRow { name: "A", kind: Src(SrcKind { allow32: true, allow64: true, paired: false, float: false, sx: false }) }],
-        mnem: Mnem::Plain, sem: Sem::Unsupported,
+        mnem: Mnem::Plain, sem: Sem::Unsupported, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "simd_min.f",
@@ -876,7 +876,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0x83fffc00807f, bits: 0x803000806f,
         fields: &[Field { name: "Dt", parts: &[(7, 2)] }, Field { name: "D", parts: &[(9, 6), (44, 2)] }, Field { name: "At", parts: &[(22, 4)] }, Field { name: "A", parts: &[(16, 6), (42, 2)] }],
         operands: &[OperandRow { name: "D", kind: Dst(DstKind { allow32: true, allow64: false, paired: false, float: false }) }, OperandRow { name: "A", kind: Src(SrcKind { allow32: true, allow64: true, paired: false, float: false, sx: false }) }],
-        mnem: Mnem::Plain, sem: Sem::Unsupported,
+        mnem: Mnem::Plain, sem: Sem::Unsupported, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "simd_max.f",
@@ -884,7 +884,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0x83fffc00807f, bits: 0xc03000806f,
         fields: &[Field { name: "Dt", parts: &[(7, 2)] }, Field { name: "D", parts: &[(9, 6), (44, 2)] }, Field { name: "At", parts: &[(22, 4)] }, Field { name: "A", parts: &[(16, 6), (42, 2)] }],
         operands: &[OperandRow { name: "D", kind: Dst(DstKind { allow32: true, allow64: false, paired: false, float: false }) }, OperandRow { name: "A", kind: Src(SrcKind { allow32: true, allow64: true, paired: false, float: false, sx: false }) }],
-        mnem: Mnem::Plain, sem: Sem::Unsupported,
+        mnem: Mnem::Plain, sem: Sem::Unsupported, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "simd_op",
@@ -892,7 +892,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0x807f, bits: 0x806f,
         fields: &[Field { name: "op1", parts: &[(47, 1)] }, Field { name: "op2", parts: &[(26, 16)] }, Field { name: "Dt", parts: &[(7, 2)] }, Field { name: "D", parts: &[(9, 6), (44, 2)] }, Field { name: "At", parts: &[(22, 4)] }, Field { name: "A", parts: &[(16, 6), (42, 2)] }],
         operands: &[OperandRow { name: "op1", kind: Binary(1) }, OperandRow { name: "op2", kind: Binary(16) }, OperandRow { name: "D", kind: Dst(DstKind { allow32: true, allow64: false, paired: false, float: false }) }, OperandRow { name: "A", kind: Src(SrcKind { allow32: true, allow64: true, paired: false, float: false, sx: false }) }],
-        mnem: Mnem::Plain, sem: Sem::Unsupported,
+        mnem: Mnem::Plain, sem: Sem::Unsupported, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "wait_pix",
@@ -900,7 +900,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0xff, bits: 0x48,
         fields: &[Field { name: "i", parts: &[(8, 10)] }, Field { name: "j", parts: &[(22, 2)] }],
         operands: &[OperandRow { name: "i", kind: Immediate }, OperandRow { name: "j", kind: Immediate }],
-        mnem: Mnem::Plain, sem: Sem::Unsupported,
+        mnem: Mnem::Plain, sem: Sem::Unsupported, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "signal_pix",
@@ -908,7 +908,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0xff, bits: 0x58,
         fields: &[Field { name: "i", parts: &[(8, 10)] }, Field { name: "j", parts: &[(22, 2)] }],
         operands: &[OperandRow { name: "i", kind: Immediate }, OperandRow { name: "j", kind: Immediate }],
-        mnem: Mnem::Plain, sem: Sem::Unsupported,
+        mnem: Mnem::Plain, sem: Sem::Unsupported, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "wait",
@@ -916,7 +916,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0xff, bits: 0x38,
         fields: &[Field { name: "i", parts: &[(8, 1)] }],
         operands: &[OperandRow { name: "i", kind: Immediate }],
-        mnem: Mnem::Plain, sem: Sem::Wait,
+        mnem: Mnem::Plain, sem: Sem::Wait, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "TODO.ld/st_tile",
@@ -924,7 +924,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0x3f, bits: 0x9,
         fields: &[Field { name: "load", parts: &[(6, 1)] }, Field { name: "Rt", parts: &[(8, 1)] }, Field { name: "R", parts: &[(9, 6), (60, 2)] }, Field { name: "F", parts: &[(24, 4)] }, Field { name: "u0", parts: &[(35, 1)] }, Field { name: "mask", parts: &[(36, 4)] }, Field { name: "O", parts: &[(28, 7), (40, 2)] }, Field { name: "St", parts: &[(22, 2)] }, Field { name: "S", parts: &[(42, 6), (56, 2)] }, Field { name: "C", parts: &[(16, 6), (58, 2)] }],
         operands: &[OperandRow { name: "load", kind: Immediate }, OperandRow { name: "R", kind: ThreadgroupMemoryReg(false) }, OperandRow { name: "F", kind: Enum(&[(0, "i8"), (1, "i16"), (2, "i32"), (3, "f16"), (4, "u8norm"), (5, "s8norm"), (6, "u16norm"), (7, "s16norm"), (8, "rgb10a2"), (10, "srgba8"), (12, "rg11b10f"), (13, "rgb9e5"), (14, "rg11b10f.rtz"), (15, "rgb9e5.rtz")]) }, OperandRow { name: "u0", kind: Immediate }, OperandRow { name: "mask", kind: Enum(&[(0, ""), (1, "x"), (2, "y"), (3, "xy"), (4, "z"), (5, "xz"), (6, "yz"), (7, "xyz"), (8, "w"), (9, "xw"), (10, "yw"), (11, "xyw"), (12, "zw"), (13, "xzw"), (14, "yzw"), (15, "xyzw")]) }, OperandRow { name: "O", kind: Immediate }, OperandRow { name: "S", kind: SampleMask(2) }, OperandRow { name: "C", kind: Immediate }],
-        mnem: Mnem::LdstTileAlias, sem: Sem::Unsupported,
+        mnem: Mnem::LdstTileAlias, sem: Sem::Unsupported, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "iter",
@@ -932,7 +932,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0xff, bits: 0x21,
         fields: &[Field { name: "Dt", parts: &[(8, 1)] }, Field { name: "count", parts: &[(30, 2)] }, Field { name: "D", parts: &[(9, 6), (56, 2)] }, Field { name: "It", parts: &[(23, 1)] }, Field { name: "I", parts: &[(16, 6), (58, 2)] }, Field { name: "S", parts: &[(32, 8)] }, Field { name: "forwarding", parts: &[(22, 1)] }, Field { name: "elide", parts: &[(46, 1)] }, Field { name: "interpolation", parts: &[(48, 2)] }, Field { name: "kill", parts: &[(52, 1)] }, Field { name: "unk1", parts: &[(40, 6)] }, Field { name: "unk2", parts: &[(47, 1)] }, Field { name: "unk3", parts: &[(50, 2)] }, Field { name: "unk4", parts: &[(53, 3)] }, Field { name: "unk5", parts: &[(62, 2)] }],
         operands: &[OperandRow { name: "D", kind: VarRegister }, OperandRow { name: "I", kind: Cf }, OperandRow { name: "S", kind: IterSampleId }, OperandRow { name: "forwarding", kind: Enum(&[(0, ""), (1, "forward")]) }, OperandRow { name: "elide", kind: Enum(&[(0, ""), (1, "elide")]) }, OperandRow { name: "interpolation", kind: Enum(&[(0, "center"), (1, "sample"), (2, "centroid"), (3, "sample")]) }, OperandRow { name: "kill", kind: Binary(1) }, OperandRow { name: "unk1", kind: Immediate }, OperandRow { name: "unk2", kind: Immediate }, OperandRow { name: "unk3", kind: Immediate }, OperandRow { name: "unk4", kind: Immediate }, OperandRow { name: "unk5", kind: Immediate }],
-        mnem: Mnem::Plain, sem: Sem::Unsupported,
+        mnem: Mnem::Plain, sem: Sem::Unsupported, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "iterproj",
@@ -940,7 +940,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0xff, bits: 0x61,
         fields: &[Field { name: "Dt", parts: &[(8, 1)] }, Field { name: "count", parts: &[(30, 2)] }, Field { name: "D", parts: &[(9, 6), (56, 2)] }, Field { name: "It", parts: &[(23, 1)] }, Field { name: "I", parts: &[(16, 6), (58, 2)] }, Field { name: "J", parts: &[(24, 6), (60, 2)] }, Field { name: "S", parts: &[(32, 8)] }, Field { name: "forwarding", parts: &[(22, 1)] }, Field { name: "elide", parts: &[(46, 1)] }, Field { name: "interpolation", parts: &[(48, 2)] }, Field { name: "kill", parts: &[(52, 1)] }, Field { name: "unk1", parts: &[(40, 6)] }, Field { name: "unk2", parts: &[(47, 1)] }, Field { name: "unk3", parts: &[(50, 2)] }, Field { name: "unk4", parts: &[(53, 3)] }, Field { name: "unk5", parts: &[(62, 2)] }],
         operands: &[OperandRow { name: "D", kind: VarRegister }, OperandRow { name: "I", kind: Cf }, OperandRow { name: "J", kind: CfPerspective }, OperandRow { name: "S", kind: IterSampleId }, OperandRow { name: "forwarding", kind: Enum(&[(0, ""), (1, "forward")]) }, OperandRow { name: "elide", kind: Enum(&[(0, ""), (1, "elide")]) }, OperandRow { name: "interpolation", kind: Enum(&[(0, "center"), (1, "sample"), (2, "centroid"), (3, "sample")]) }, OperandRow { name: "kill", kind: Binary(1) }, OperandRow { name: "unk1", kind: Immediate }, OperandRow { name: "unk2", kind: Immediate }, OperandRow { name: "unk3", kind: Immediate }, OperandRow { name: "unk4", kind: Immediate }, OperandRow { name: "unk5", kind: Immediate }],
-        mnem: Mnem::Plain, sem: Sem::Unsupported,
+        mnem: Mnem::Plain, sem: Sem::Unsupported, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "TODO.ldcf",
@@ -948,7 +948,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0xff, bits: 0xa1,
         fields: &[Field { name: "Dt", parts: &[(8, 1)] }, Field { name: "count", parts: &[(30, 2)] }, Field { name: "D", parts: &[(9, 6), (56, 2)] }, Field { name: "It", parts: &[(23, 1)] }, Field { name: "I", parts: &[(16, 6), (58, 2)] }],
         operands: &[OperandRow { name: "D", kind: VarTripleRegister }, OperandRow { name: "I", kind: Cf }],
-        mnem: Mnem::Plain, sem: Sem::Unsupported,
+        mnem: Mnem::Plain, sem: Sem::Unsupported, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "uniform_store",
@@ -956,7 +956,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0xc00f0380f027f, bits: 0x38000045,
         fields: &[Field { name: "unk", parts: &[(25, 2)] }, Field { name: "F", parts: &[(7, 2)] }, Field { name: "mask", parts: &[(52, 4)] }, Field { name: "b", parts: &[(44, 3)] }, Field { name: "Rt", parts: &[(49, 1)] }, Field { name: "R", parts: &[(10, 6), (40, 2)] }, Field { name: "Ot", parts: &[(24, 1)] }, Field { name: "O", parts: &[(20, 4), (32, 4), (56, 8)] }, Field { name: "s", parts: &[(42, 2)] }],
         operands: &[OperandRow { name: "unk", kind: Immediate }, OperandRow { name: "F", kind: Enum(&[(0, "i8"), (1, "i16"), (2, "i32"), (3, "f16"), (4, "u8norm"), (5, "s8norm"), (6, "u16norm"), (7, "s16norm"), (8, "rgb10a2"), (10, "srgba8"), (12, "rg11b10f"), (13, "rgb9e5"), (14, "rg11b10f.rtz"), (15, "rgb9e5.rtz")]) }, OperandRow { name: "mask", kind: Enum(&[(0, ""), (1, "x"), (2, "y"), (3, "xy"), (4, "z"), (5, "xz"), (6, "yz"), (7, "xyz"), (8, "w"), (9, "xw"), (10, "yw"), (11, "xyw"), (12, "zw"), (13, "xzw"), (14, "yzw"), (15, "xyzw")]) }, OperandRow { name: "b", kind: Immediate }, OperandRow { name: "R", kind: MemoryReg }, OperandRow { name: "O", kind: MemoryIndex }, OperandRow { name: "s", kind: MemoryShift }],
-        mnem: Mnem::Plain, sem: Sem::Unsupported,
+        mnem: Mnem::Plain, sem: Sem::Unsupported, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "tex_state_store",
@@ -964,7 +964,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0x1000ff, bits: 0x1000ed,
         fields: &[Field { name: "TS", parts: &[(8, 7)] }, Field { name: "B", parts: &[(58, 6)] }, Field { name: "O", parts: &[(27, 7)] }],
         operands: &[OperandRow { name: "TS", kind: TextureStateDest }, OperandRow { name: "B", kind: UReg64 }, OperandRow { name: "O", kind: Reg32 }],
-        mnem: Mnem::Plain, sem: Sem::Unsupported,
+        mnem: Mnem::Plain, sem: Sem::Unsupported, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "sampler_state_store",
@@ -972,7 +972,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0x1000ff, bits: 0x1000ad,
         fields: &[Field { name: "SS", parts: &[(8, 5)] }, Field { name: "B", parts: &[(58, 6)] }, Field { name: "O", parts: &[(27, 7)] }],
         operands: &[OperandRow { name: "SS", kind: SamplerStateDest }, OperandRow { name: "B", kind: UReg64 }, OperandRow { name: "O", kind: Reg32 }],
-        mnem: Mnem::Plain, sem: Sem::Unsupported,
+        mnem: Mnem::Plain, sem: Sem::Unsupported, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "no_var",
@@ -980,7 +980,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0x4003ff, bits: 0x51,
         fields: &[Field { name: "u", parts: &[(31, 1)] }, Field { name: "r", parts: &[(10, 5), (24, 2)] }, Field { name: "It", parts: &[(23, 1)] }, Field { name: "I", parts: &[(16, 6), (26, 2)] }],
         operands: &[OperandRow { name: "u", kind: Immediate }, OperandRow { name: "r", kind: ExReg32 }, OperandRow { name: "I", kind: UvsIndex }],
-        mnem: Mnem::Plain, sem: Sem::Unsupported,
+        mnem: Mnem::Plain, sem: Sem::Unsupported, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "st_var",
@@ -988,7 +988,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0x4003ff, bits: 0x11,
         fields: &[Field { name: "u", parts: &[(31, 1)] }, Field { name: "r", parts: &[(10, 5), (24, 2)] }, Field { name: "It", parts: &[(23, 1)] }, Field { name: "I", parts: &[(16, 6), (26, 2)] }],
         operands: &[OperandRow { name: "u", kind: Immediate }, OperandRow { name: "r", kind: ExReg32 }, OperandRow { name: "I", kind: UvsIndex }],
-        mnem: Mnem::Plain, sem: Sem::Unsupported,
+        mnem: Mnem::Plain, sem: Sem::Unsupported, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "st_var_final",
@@ -996,7 +996,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0x4003ff, bits: 0x91,
         fields: &[Field { name: "u", parts: &[(31, 1)] }, Field { name: "r", parts: &[(10, 5), (24, 2)] }, Field { name: "It", parts: &[(23, 1)] }, Field { name: "I", parts: &[(16, 6), (26, 2)] }],
         operands: &[OperandRow { name: "u", kind: Immediate }, OperandRow { name: "r", kind: ExReg32 }, OperandRow { name: "I", kind: UvsIndex }],
-        mnem: Mnem::Plain, sem: Sem::Unsupported,
+        mnem: Mnem::Plain, sem: Sem::Unsupported, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "async_store",
@@ -1004,7 +1004,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0x7f, bits: 0x65,
         fields: &[Field { name: "F", parts: &[(47, 1)] }, Field { name: "Rt", parts: &[(8, 1)] }, Field { name: "R", parts: &[(9, 6)] }, Field { name: "At", parts: &[(25, 1)] }, Field { name: "A", parts: &[(16, 4), (36, 4)] }],
         operands: &[OperandRow { name: "F", kind: Enum(&[(0, "copy_1d"), (1, "copy_2d")]) }, OperandRow { name: "R", kind: AsyncMemoryReg }, OperandRow { name: "A", kind: AsyncMemoryBase }],
-        mnem: Mnem::Plain, sem: Sem::Unsupported,
+        mnem: Mnem::Plain, sem: Sem::Unsupported, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "async_load",
@@ -1012,7 +1012,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0x7f, bits: 0x25,
         fields: &[Field { name: "F", parts: &[(47, 1)] }, Field { name: "Rt", parts: &[(8, 1)] }, Field { name: "R", parts: &[(9, 6)] }, Field { name: "At", parts: &[(25, 1)] }, Field { name: "A", parts: &[(16, 4), (36, 4)] }],
         operands: &[OperandRow { name: "F", kind: Enum(&[(0, "copy_1d"), (1, "copy_2d")]) }, OperandRow { name: "R", kind: AsyncMemoryReg }, OperandRow { name: "A", kind: AsyncMemoryBase }],
-        mnem: Mnem::Plain, sem: Sem::Unsupported,
+        mnem: Mnem::Plain, sem: Sem::Unsupported, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "device_load",
@@ -1020,7 +1020,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0xc70003400007f, bits: 0x400004000005,
         fields: &[Field { name: "g", parts: &[(30, 1)] }, Field { name: "F", parts: &[(7, 3), (48, 1)] }, Field { name: "mask", parts: &[(52, 4)] }, Field { name: "Rt", parts: &[(49, 1)] }, Field { name: "R", parts: &[(10, 6), (40, 2)] }, Field { name: "At", parts: &[(27, 1)] }, Field { name: "A", parts: &[(16, 4), (36, 4)] }, Field { name: "Ot", parts: &[(24, 1)] }, Field { name: "O", parts: &[(20, 4), (32, 4), (56, 8)] }, Field { name: "Ou", parts: &[(25, 1)] }, Field { name: "s", parts: &[(42, 2)] }],
         operands: &[OperandRow { name: "g", kind: Immediate }, OperandRow { name: "F", kind: Enum(&[(0, "i8"), (1, "i16"), (2, "i32"), (3, "f16"), (4, "u8norm"), (5, "s8norm"), (6, "u16norm"), (7, "s16norm"), (8, "rgb10a2"), (10, "srgba8"), (12, "rg11b10f"), (13, "rgb9e5"), (14, "rg11b10f.rtz"), (15, "rgb9e5.rtz")]) }, OperandRow { name: "mask", kind: Enum(&[(0, ""), (1, "x"), (2, "y"), (3, "xy"), (4, "z"), (5, "xz"), (6, "yz"), (7, "xyz"), (8, "w"), (9, "xw"), (10, "yw"), (11, "xyw"), (12, "zw"), (13, "xzw"), (14, "yzw"), (15, "xyzw")]) }, OperandRow { name: "R", kind: MemoryReg }, OperandRow { name: "A", kind: MemoryBase }, OperandRow { name: "O", kind: MemoryIndex }, OperandRow { name: "Ou", kind: Enum(&[(0, "signed"), (1, "unsigned")]) }, OperandRow { name: "s", kind: MemoryShift }],
-        mnem: Mnem::Plain, sem: Sem::DeviceLoad,
+        mnem: Mnem::Plain, sem: Sem::DeviceLoad, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "device_store",
@@ -1028,7 +1028,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0xc60003400007f, bits: 0x400004000045,
         fields: &[Field { name: "g", parts: &[(30, 1)] }, Field { name: "F", parts: &[(7, 3), (48, 1)] }, Field { name: "mask", parts: &[(52, 4)] }, Field { name: "Rt", parts: &[(49, 1)] }, Field { name: "R", parts: &[(10, 6), (40, 2)] }, Field { name: "At", parts: &[(27, 1)] }, Field { name: "A", parts: &[(16, 4), (36, 4)] }, Field { name: "Ot", parts: &[(24, 1)] }, Field { name: "O", parts: &[(20, 4), (32, 4), (56, 8)] }, Field { name: "Ou", parts: &[(25, 1)] }, Field { name: "s", parts: &[(42, 2)] }, Field { name: "u6", parts: &[(44, 1)] }],
         operands: &[OperandRow { name: "g", kind: Immediate }, OperandRow { name: "F", kind: Enum(&[(0, "i8"), (1, "i16"), (2, "i32"), (3, "f16"), (4, "u8norm"), (5, "s8norm"), (6, "u16norm"), (7, "s16norm"), (8, "rgb10a2"), (10, "srgba8"), (12, "rg11b10f"), (13, "rgb9e5"), (14, "rg11b10f.rtz"), (15, "rgb9e5.rtz")]) }, OperandRow { name: "mask", kind: Enum(&[(0, ""), (1, "x"), (2, "y"), (3, "xy"), (4, "z"), (5, "xz"), (6, "yz"), (7, "xyz"), (8, "w"), (9, "xw"), (10, "yw"), (11, "xyw"), (12, "zw"), (13, "xzw"), (14, "yzw"), (15, "xyzw")]) }, OperandRow { name: "R", kind: MemoryReg }, OperandRow { name: "A", kind: MemoryBase }, OperandRow { name: "O", kind: MemoryIndex }, OperandRow { name: "Ou", kind: Enum(&[(0, "signed"), (1, "unsigned")]) }, OperandRow { name: "s", kind: MemoryShift }, OperandRow { name: "u6", kind: Immediate }],
-        mnem: Mnem::Plain, sem: Sem::DeviceStore,
+        mnem: Mnem::Plain, sem: Sem::DeviceStore, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "device_load.TODO",
@@ -1036,7 +1036,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0x7f, bits: 0x5,
         fields: &[Field { name: "g", parts: &[(30, 1)] }, Field { name: "F", parts: &[(7, 3), (48, 1)] }, Field { name: "mask", parts: &[(52, 4)] }, Field { name: "Rt", parts: &[(49, 1)] }, Field { name: "R", parts: &[(10, 6), (40, 2)] }, Field { name: "At", parts: &[(27, 1)] }, Field { name: "A", parts: &[(16, 4), (36, 4)] }, Field { name: "Ot", parts: &[(24, 1)] }, Field { name: "O", parts: &[(20, 4), (32, 4), (56, 8)] }, Field { name: "Ou", parts: &[(25, 1)] }, Field { name: "s", parts: &[(42, 2)] }, Field { name: "u1", parts: &[(26, 1)] }, Field { name: "u3", parts: &[(28, 2)] }, Field { name: "u4", parts: &[(44, 3)] }, Field { name: "u5", parts: &[(50, 2)] }],
         operands: &[OperandRow { name: "g", kind: Immediate }, OperandRow { name: "F", kind: Enum(&[(0, "i8"), (1, "i16"), (2, "i32"), (3, "f16"), (4, "u8norm"), (5, "s8norm"), (6, "u16norm"), (7, "s16norm"), (8, "rgb10a2"), (10, "srgba8"), (12, "rg11b10f"), (13, "rgb9e5"), (14, "rg11b10f.rtz"), (15, "rgb9e5.rtz")]) }, OperandRow { name: "mask", kind: Enum(&[(0, ""), (1, "x"), (2, "y"), (3, "xy"), (4, "z"), (5, "xz"), (6, "yz"), (7, "xyz"), (8, "w"), (9, "xw"), (10, "yw"), (11, "xyw"), (12, "zw"), (13, "xzw"), (14, "yzw"), (15, "xyzw")]) }, OperandRow { name: "R", kind: MemoryReg }, OperandRow { name: "A", kind: MemoryBase }, OperandRow { name: "O", kind: MemoryIndex }, OperandRow { name: "Ou", kind: Enum(&[(0, "signed"), (1, "unsigned")]) }, OperandRow { name: "s", kind: MemoryShift }, OperandRow { name: "u1", kind: Immediate }, OperandRow { name: "u3", kind: Immediate }, OperandRow { name: "u4", kind: Immediate }, OperandRow { name: "u5", kind: Immediate }],
-        mnem: Mnem::Plain, sem: Sem::Unsupported,
+        mnem: Mnem::Plain, sem: Sem::Unsupported, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "device_store.TODO",
@@ -1044,7 +1044,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0x7f, bits: 0x45,
         fields: &[Field { name: "g", parts: &[(30, 1)] }, Field { name: "F", parts: &[(7, 3), (48, 1)] }, Field { name: "mask", parts: &[(52, 4)] }, Field { name: "Rt", parts: &[(49, 1)] }, Field { name: "R", parts: &[(10, 6), (40, 2)] }, Field { name: "At", parts: &[(27, 1)] }, Field { name: "A", parts: &[(16, 4), (36, 4)] }, Field { name: "Ot", parts: &[(24, 1)] }, Field { name: "O", parts: &[(20, 4), (32, 4), (56, 8)] }, Field { name: "Ou", parts: &[(25, 1)] }, Field { name: "s", parts: &[(42, 2)] }, Field { name: "u6", parts: &[(44, 1)] }, Field { name: "u1", parts: &[(26, 1)] }, Field { name: "u3", parts: &[(28, 2)] }, Field { name: "u4", parts: &[(45, 2)] }, Field { name: "u5", parts: &[(50, 2)] }],
         operands: &[OperandRow { name: "g", kind: Immediate }, OperandRow { name: "F", kind: Enum(&[(0, "i8"), (1, "i16"), (2, "i32"), (3, "f16"), (4, "u8norm"), (5, "s8norm"), (6, "u16norm"), (7, "s16norm"), (8, "rgb10a2"), (10, "srgba8"), (12, "rg11b10f"), (13, "rgb9e5"), (14, "rg11b10f.rtz"), (15, "rgb9e5.rtz")]) }, OperandRow { name: "mask", kind: Enum(&[(0, ""), (1, "x"), (2, "y"), (3, "xy"), (4, "z"), (5, "xz"), (6, "yz"), (7, "xyz"), (8, "w"), (9, "xw"), (10, "yw"), (11, "xyw"), (12, "zw"), (13, "xzw"), (14, "yzw"), (15, "xyzw")]) }, OperandRow { name: "R", kind: MemoryReg }, OperandRow { name: "A", kind: MemoryBase }, OperandRow { name: "O", kind: MemoryIndex }, OperandRow { name: "Ou", kind: Enum(&[(0, "signed"), (1, "unsigned")]) }, OperandRow { name: "s", kind: MemoryShift }, OperandRow { name: "u6", kind: Immediate }, OperandRow { name: "u1", kind: Immediate }, OperandRow { name: "u3", kind: Immediate }, OperandRow { name: "u4", kind: Immediate }, OperandRow { name: "u5", kind: Immediate }],
-        mnem: Mnem::Plain, sem: Sem::Unsupported,
+        mnem: Mnem::Plain, sem: Sem::Unsupported, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "stack_store",
@@ -1052,7 +1052,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0xff, bits: 0xb5,
         fields: &[Field { name: "F", parts: &[(8, 2), (50, 2)] }, Field { name: "i1", parts: &[(26, 1)] }, Field { name: "i2", parts: &[(36, 3)] }, Field { name: "mask", parts: &[(52, 4)] }, Field { name: "i5", parts: &[(44, 3)] }, Field { name: "Rt", parts: &[(49, 1)] }, Field { name: "R", parts: &[(10, 6), (40, 2)] }, Field { name: "Ot", parts: &[(24, 1)] }, Field { name: "O", parts: &[(20, 4), (32, 4), (56, 8)] }, Field { name: "i6", parts: &[(30, 1)] }],
         operands: &[OperandRow { name: "F", kind: Enum(&[(0, "i8"), (1, "i16"), (2, "i32"), (3, "f16"), (4, "u8norm"), (5, "s8norm"), (6, "u16norm"), (7, "s16norm"), (8, "rgb10a2"), (10, "srgba8"), (12, "rg11b10f"), (13, "rgb9e5"), (14, "rg11b10f.rtz"), (15, "rgb9e5.rtz")]) }, OperandRow { name: "i1", kind: Immediate }, OperandRow { name: "i2", kind: Immediate }, OperandRow { name: "mask", kind: Enum(&[(0, ""), (1, "x"), (2, "y"), (3, "xy"), (4, "z"), (5, "xz"), (6, "yz"), (7, "xyz"), (8, "w"), (9, "xw"), (10, "yw"), (11, "xyw"), (12, "zw"), (13, "xzw"), (14, "yzw"), (15, "xyzw")]) }, OperandRow { name: "i5", kind: Immediate }, OperandRow { name: "R", kind: MemoryReg }, OperandRow { name: "O", kind: MemoryIndex }, OperandRow { name: "i6", kind: Immediate }],
-        mnem: Mnem::Plain, sem: Sem::Unsupported,
+        mnem: Mnem::Plain, sem: Sem::Unsupported, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "stack_load",
@@ -1060,7 +1060,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0xff, bits: 0x35,
         fields: &[Field { name: "Rt", parts: &[(49, 1)] }, Field { name: "R", parts: &[(10, 6), (40, 2)] }, Field { name: "F", parts: &[(8, 2), (50, 2)] }, Field { name: "i1", parts: &[(26, 1)] }, Field { name: "i2", parts: &[(36, 3)] }, Field { name: "mask", parts: &[(52, 4)] }, Field { name: "i5", parts: &[(44, 3)] }, Field { name: "Ot", parts: &[(24, 1)] }, Field { name: "O", parts: &[(20, 4), (32, 4), (56, 8)] }, Field { name: "i6", parts: &[(30, 1)] }],
         operands: &[OperandRow { name: "R", kind: MemoryReg }, OperandRow { name: "F", kind: Enum(&[(0, "i8"), (1, "i16"), (2, "i32"), (3, "f16"), (4, "u8norm"), (5, "s8norm"), (6, "u16norm"), (7, "s16norm"), (8, "rgb10a2"), (10, "srgba8"), (12, "rg11b10f"), (13, "rgb9e5"), (14, "rg11b10f.rtz"), (15, "rgb9e5.rtz")]) }, OperandRow { name: "i1", kind: Immediate }, OperandRow { name: "i2", kind: Immediate }, OperandRow { name: "mask", kind: Enum(&[(0, ""), (1, "x"), (2, "y"), (3, "xy"), (4, "z"), (5, "xz"), (6, "yz"), (7, "xyz"), (8, "w"), (9, "xw"), (10, "yw"), (11, "xyw"), (12, "zw"), (13, "xzw"), (14, "yzw"), (15, "xyzw")]) }, OperandRow { name: "i5", kind: Immediate }, OperandRow { name: "O", kind: MemoryIndex }, OperandRow { name: "i6", kind: Immediate }],
-        mnem: Mnem::Plain, sem: Sem::Unsupported,
+        mnem: Mnem::Plain, sem: Sem::Unsupported, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "stack_get_ptr",
@@ -1068,7 +1068,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0x30000000f00ff, bits: 0x2000000010035,
         fields: &[Field { name: "i0", parts: &[(8, 2)] }, Field { name: "i1", parts: &[(26, 1)] }, Field { name: "i2", parts: &[(36, 3)] }, Field { name: "i4", parts: &[(50, 6)] }, Field { name: "i3", parts: &[(44, 3)] }, Field { name: "R", parts: &[(10, 6), (40, 2)] }],
         operands: &[OperandRow { name: "i0", kind: Immediate }, OperandRow { name: "i1", kind: Immediate }, OperandRow { name: "i2", kind: Immediate }, OperandRow { name: "i4", kind: Immediate }, OperandRow { name: "i3", kind: Immediate }, OperandRow { name: "R", kind: StackReg32 }],
-        mnem: Mnem::Plain, sem: Sem::Unsupported,
+        mnem: Mnem::Plain, sem: Sem::Unsupported, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "TODO.stack_adjust",
@@ -1076,7 +1076,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0x30f00ff, bits: 0x10100b5,
         fields: &[Field { name: "i0", parts: &[(8, 2)] }, Field { name: "i1", parts: &[(26, 1)] }, Field { name: "i2", parts: &[(36, 3)] }, Field { name: "i3", parts: &[(44, 3)] }, Field { name: "i4", parts: &[(50, 6)] }, Field { name: "v", parts: &[(20, 4), (32, 4), (56, 8)] }],
         operands: &[OperandRow { name: "i0", kind: Immediate }, OperandRow { name: "i1", kind: Immediate }, OperandRow { name: "i2", kind: Immediate }, OperandRow { name: "i3", kind: Immediate }, OperandRow { name: "i4", kind: Immediate }, OperandRow { name: "v", kind: StackAdjustment }],
-        mnem: Mnem::Plain, sem: Sem::Unsupported,
+        mnem: Mnem::Plain, sem: Sem::Unsupported, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "threadgroup_load",
@@ -1084,7 +1084,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0x6f, bits: 0x69,
         fields: &[Field { name: "F", parts: &[(24, 4)] }, Field { name: "mask", parts: &[(36, 4)] }, Field { name: "Rt", parts: &[(8, 1)] }, Field { name: "R", parts: &[(9, 6), (60, 2)] }, Field { name: "At", parts: &[(22, 2)] }, Field { name: "A", parts: &[(16, 6), (58, 2)] }, Field { name: "Ot", parts: &[(34, 1)] }, Field { name: "O", parts: &[(28, 6), (48, 10)] }],
         operands: &[OperandRow { name: "F", kind: Enum(&[(0, "i8"), (1, "i16"), (2, "i32"), (3, "f16"), (4, "u8norm"), (5, "s8norm"), (6, "u16norm"), (7, "s16norm"), (8, "rgb10a2"), (10, "srgba8"), (12, "rg11b10f"), (13, "rgb9e5"), (14, "rg11b10f.rtz"), (15, "rgb9e5.rtz")]) }, OperandRow { name: "mask", kind: Enum(&[(0, ""), (1, "x"), (2, "y"), (3, "xy"), (4, "z"), (5, "xz"), (6, "yz"), (7, "xyz"), (8, "w"), (9, "xw"), (10, "yw"), (11, "xyw"), (12, "zw"), (13, "xzw"), (14, "yzw"), (15, "xyzw")]) }, OperandRow { name: "R", kind: ThreadgroupMemoryReg(false) }, OperandRow { name: "A", kind: ThreadgroupMemoryBase }, OperandRow { name: "O", kind: ThreadgroupIndex }],
-        mnem: Mnem::Plain, sem: Sem::ThreadgroupLoad,
+        mnem: Mnem::Plain, sem: Sem::ThreadgroupLoad, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "threadgroup_store",
@@ -1092,7 +1092,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0x6f, bits: 0x29,
         fields: &[Field { name: "F", parts: &[(24, 4)] }, Field { name: "mask", parts: &[(36, 4)] }, Field { name: "Rt", parts: &[(8, 1)] }, Field { name: "R", parts: &[(9, 6), (60, 2)] }, Field { name: "At", parts: &[(22, 2)] }, Field { name: "A", parts: &[(16, 6), (58, 2)] }, Field { name: "Ot", parts: &[(34, 1)] }, Field { name: "O", parts: &[(28, 6), (48, 10)] }],
         operands: &[OperandRow { name: "F", kind: Enum(&[(0, "i8"), (1, "i16"), (2, "i32"), (3, "f16"), (4, "u8norm"), (5, "s8norm"), (6, "u16norm"), (7, "s16norm"), (8, "rgb10a2"), (10, "srgba8"), (12, "rg11b10f"), (13, "rgb9e5"), (14, "rg11b10f.rtz"), (15, "rgb9e5.rtz")]) }, OperandRow { name: "mask", kind: Enum(&[(0, ""), (1, "x"), (2, "y"), (3, "xy"), (4, "z"), (5, "xz"), (6, "yz"), (7, "xyz"), (8, "w"), (9, "xw"), (10, "yw"), (11, "xyw"), (12, "zw"), (13, "xzw"), (14, "yzw"), (15, "xyzw")]) }, OperandRow { name: "R", kind: ThreadgroupMemoryReg(false) }, OperandRow { name: "A", kind: ThreadgroupMemoryBase }, OperandRow { name: "O", kind: ThreadgroupIndex }],
-        mnem: Mnem::Plain, sem: Sem::ThreadgroupStore,
+        mnem: Mnem::Plain, sem: Sem::ThreadgroupStore, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "texture_sample",
@@ -1100,7 +1100,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0xff, bits: 0x31,
         fields: &[Field { name: "compare", parts: &[(23, 1)] }, Field { name: "mode", parts: &[(30, 2)] }, Field { name: "q3", parts: &[(43, 4)] }, Field { name: "slot", parts: &[(63, 1)] }, Field { name: "q6", parts: &[(86, 5)] }, Field { name: "mask", parts: &[(48, 4)] }, Field { name: "kill", parts: &[(69, 2)] }, Field { name: "Rt", parts: &[(8, 1)] }, Field { name: "R", parts: &[(9, 6), (72, 2)] }, Field { name: "U", parts: &[(64, 5)] }, Field { name: "Tt", parts: &[(38, 2)] }, Field { name: "T", parts: &[(32, 6), (78, 2)] }, Field { name: "St", parts: &[(62, 1)] }, Field { name: "S", parts: &[(56, 6), (92, 2)] }, Field { name: "n", parts: &[(40, 3), (71, 1)] }, Field { name: "Ct", parts: &[(22, 1)] }, Field { name: "Cs", parts: &[(47, 1)] }, Field { name: "C", parts: &[(16, 6), (74, 2)] }, Field { name: "lod", parts: &[(52, 4)] }, Field { name: "D", parts: &[(24, 6), (76, 2)] }, Field { name: "Ot", parts: &[(91, 1)] }, Field { name: "O", parts: &[(80, 6), (94, 2)] }],
         operands: &[OperandRow { name: "compare", kind: Immediate }, OperandRow { name: "mode", kind: Enum(&[(0, ""), (2, "query_lod")]) }, OperandRow { name: "q3", kind: Binary(4) }, OperandRow { name: "slot", kind: Binary(1) }, OperandRow { name: "q6", kind: Enum(&[(0, "none"), (1, "compare"), (2, "gather_r"), (3, "gather_depth"), (6, "gather_g"), (10, "gather_b"), (14, "gather_a")]) }, OperandRow { name: "mask", kind: Enum(&[(1, "x"), (2, "y"), (3, "xy"), (4, "z"), (5, "xz"), (6, "yz"), (7, "xyz"), (8, "w"), (9, "xw"), (10, "yw"), (11, "xyw"), (12, "zw"), (13, "xzw"), (14, "yzw"), (15, "xyzw")]) }, OperandRow { name: "kill", kind: Binary(2) }, OperandRow { name: "R", kind: MemoryReg }, OperandRow { name: "U", kind: SampleUReg }, OperandRow { name: "T", kind: Texture }, OperandRow { name: "S", kind: Sampler }, OperandRow { name: "n", kind: Enum(&[(0, "tex_1d"), (1, "tex_1d_array"), (2, "tex_2d"), (3, "tex_2d_array"), (4, "tex_2d_ms"), (5, "tex_3d"), (6, "tex_cube"), (7, "tex_cube_array"), (8, "tex_2d_ms_array")]) }, OperandRow { name: "C", kind: Coords }, OperandRow { name: "lod", kind: Enum(&[(0, "auto_lod"), (1, "auto_lod_bias"), (2, "lod_min"), (4, "lod_grad"), (5, "auto_lod_bias"), (6, "lod_min"), (12, "lod_grad_min")]) }, OperandRow { name: "D", kind: Lod }, OperandRow { name: "O", kind: SampleCompareOff }],
-        mnem: Mnem::Plain, sem: Sem::Unsupported,
+        mnem: Mnem::Plain, sem: Sem::Unsupported, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "texture_load",
@@ -1108,7 +1108,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0xff, bits: 0x71,
         fields: &[Field { name: "compare", parts: &[(23, 1)] }, Field { name: "mode", parts: &[(30, 2)] }, Field { name: "q3", parts: &[(43, 4)] }, Field { name: "slot", parts: &[(63, 1)] }, Field { name: "q6", parts: &[(86, 5)] }, Field { name: "mask", parts: &[(48, 4)] }, Field { name: "kill", parts: &[(69, 2)] }, Field { name: "Rt", parts: &[(8, 1)] }, Field { name: "R", parts: &[(9, 6), (72, 2)] }, Field { name: "U", parts: &[(64, 5)] }, Field { name: "Tt", parts: &[(38, 2)] }, Field { name: "T", parts: &[(32, 6), (78, 2)] }, Field { name: "St", parts: &[(62, 1)] }, Field { name: "S", parts: &[(56, 6), (92, 2)] }, Field { name: "n", parts: &[(40, 3), (71, 1)] }, Field { name: "Ct", parts: &[(22, 1)] }, Field { name: "Cs", parts: &[(47, 1)] }, Field { name: "C", parts: &[(16, 6), (74, 2)] }, Field { name: "lod", parts: &[(52, 4)] }, Field { name: "D", parts: &[(24, 6), (76, 2)] }, Field { name: "Ot", parts: &[(91, 1)] }, Field { name: "O", parts: &[(80, 6), (94, 2)] }],
         operands: &[OperandRow { name: "compare", kind: Immediate }, OperandRow { name: "mode", kind: Enum(&[(0, ""), (2, "query_lod")]) }, OperandRow { name: "q3", kind: Binary(4) }, OperandRow { name: "slot", kind: Binary(1) }, OperandRow { name: "q6", kind: Enum(&[(0, "none"), (1, "compare"), (2, "gather_r"), (3, "gather_depth"), (6, "gather_g"), (10, "gather_b"), (14, "gather_a")]) }, OperandRow { name: "mask", kind: Enum(&[(1, "x"), (2, "y"), (3, "xy"), (4, "z"), (5, "xz"), (6, "yz"), (7, "xyz"), (8, "w"), (9, "xw"), (10, "yw"), (11, "xyw"), (12, "zw"), (13, "xzw"), (14, "yzw"), (15, "xyzw")]) }, OperandRow { name: "kill", kind: Binary(2) }, OperandRow { name: "R", kind: MemoryReg }, OperandRow { name: "U", kind: SampleUReg }, OperandRow { name: "T", kind: Texture }, OperandRow { name: "S", kind: Sampler }, OperandRow { name: "n", kind: Enum(&[(0, "tex_1d"), (1, "tex_1d_array"), (2, "tex_2d"), (3, "tex_2d_array"), (4, "tex_2d_ms"), (5, "tex_3d"), (6, "tex_cube"), (7, "tex_cube_array"), (8, "tex_2d_ms_array")]) }, OperandRow { name: "C", kind: Coords }, OperandRow { name: "lod", kind: Enum(&[(0, "auto_lod"), (1, "auto_lod_bias"), (2, "lod_min"), (4, "lod_grad"), (5, "auto_lod_bias"), (6, "lod_min"), (12, "lod_grad_min")]) }, OperandRow { name: "D", kind: Lod }, OperandRow { name: "O", kind: SampleCompareOff }],
-        mnem: Mnem::Plain, sem: Sem::Unsupported,
+        mnem: Mnem::Plain, sem: Sem::Unsupported, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "threadgroup_barrier",
@@ -1116,7 +1116,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0xff, bits: 0x68,
         fields: &[],
         operands: &[],
-        mnem: Mnem::Plain, sem: Sem::ThreadgroupBarrier,
+        mnem: Mnem::Plain, sem: Sem::ThreadgroupBarrier, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "atomic",
@@ -1124,7 +1124,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0x3f, bits: 0x15,
         fields: &[Field { name: "op", parts: &[(6, 4)] }, Field { name: "g", parts: &[(30, 1)] }, Field { name: "Rt", parts: &[(47, 1)] }, Field { name: "R", parts: &[(10, 6), (40, 2)] }, Field { name: "At", parts: &[(27, 1)] }, Field { name: "A", parts: &[(16, 4), (36, 4)] }, Field { name: "Ot", parts: &[(24, 1)] }, Field { name: "O", parts: &[(20, 4), (32, 4), (56, 8)] }, Field { name: "Ou", parts: &[(25, 1)] }, Field { name: "S", parts: &[(48, 8)] }, Field { name: "u1", parts: &[(26, 1)] }, Field { name: "u2", parts: &[(28, 2)] }, Field { name: "u3", parts: &[(31, 1)] }, Field { name: "u4", parts: &[(42, 3)] }, Field { name: "u5", parts: &[(45, 2)] }],
         operands: &[OperandRow { name: "op", kind: Enum(&[(0, "add"), (1, "sub"), (2, "xchg"), (3, "cmpxchg"), (4, "umin"), (5, "imin"), (6, "umax"), (7, "imax"), (8, "and"), (9, "or"), (10, "xor")]) }, OperandRow { name: "g", kind: Immediate }, OperandRow { name: "R", kind: AtomicDestination }, OperandRow { name: "A", kind: MemoryBase }, OperandRow { name: "O", kind: MemoryIndex }, OperandRow { name: "Ou", kind: Enum(&[(0, "signed"), (1, "unsigned")]) }, OperandRow { name: "S", kind: AtomicSource }, OperandRow { name: "u1", kind: Immediate }, OperandRow { name: "u2", kind: Immediate }, OperandRow { name: "u3", kind: Immediate }, OperandRow { name: "u4", kind: Immediate }, OperandRow { name: "u5", kind: Immediate }],
-        mnem: Mnem::Plain, sem: Sem::Unsupported,
+        mnem: Mnem::Plain, sem: Sem::Unsupported, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "threadgroup_atomic",
@@ -1132,7 +1132,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0x3f, bits: 0x19,
         fields: &[Field { name: "op", parts: &[(24, 4)] }, Field { name: "Rt", parts: &[(8, 1)] }, Field { name: "Ra", parts: &[(38, 1)] }, Field { name: "R", parts: &[(9, 6), (60, 2)] }, Field { name: "At", parts: &[(22, 2)] }, Field { name: "A", parts: &[(16, 6), (58, 2)] }, Field { name: "Ot", parts: &[(34, 1)] }, Field { name: "O", parts: &[(28, 6), (48, 10)] }, Field { name: "S", parts: &[(64, 8)] }, Field { name: "u1", parts: &[(6, 2)] }, Field { name: "u3", parts: &[(35, 3)] }, Field { name: "u4", parts: &[(40, 8)] }, Field { name: "u5", parts: &[(72, 8)] }],
         operands: &[OperandRow { name: "op", kind: Enum(&[(0, "add"), (1, "sub"), (2, "xchg"), (3, "cmpxchg"), (4, "umin"), (5, "imin"), (6, "umax"), (7, "imax"), (8, "and"), (9, "or"), (10, "xor")]) }, OperandRow { name: "R", kind: ThreadgroupMemoryReg(true) }, OperandRow { name: "A", kind: ThreadgroupMemoryBase }, OperandRow { name: "O", kind: ThreadgroupIndex }, OperandRow { name: "S", kind: AtomicSource }, OperandRow { name: "u1", kind: Immediate }, OperandRow { name: "u3", kind: Immediate }, OperandRow { name: "u4", kind: Immediate }, OperandRow { name: "u5", kind: Immediate }],
-        mnem: Mnem::Plain, sem: Sem::Unsupported,
+        mnem: Mnem::Plain, sem: Sem::Unsupported, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "TODO.after_sampling1",
@@ -1140,7 +1140,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0xffff, bits: 0x101c,
         fields: &[],
         operands: &[],
-        mnem: Mnem::Plain, sem: Sem::Unsupported,
+        mnem: Mnem::Plain, sem: Sem::Unsupported, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "TODO.after_sampling2",
@@ -1148,7 +1148,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0xffff, bits: 0x62cc,
         fields: &[],
         operands: &[],
-        mnem: Mnem::Plain, sem: Sem::Unsupported,
+        mnem: Mnem::Plain, sem: Sem::Unsupported, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "TODO.unk30C0",
@@ -1156,7 +1156,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0xffff, bits: 0xc030,
         fields: &[Field { name: "imm", parts: &[(16, 32)] }],
         operands: &[OperandRow { name: "imm", kind: Immediate }],
-        mnem: Mnem::Plain, sem: Sem::Unsupported,
+        mnem: Mnem::Plain, sem: Sem::Unsupported, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "TODO.unk40C0",
@@ -1164,7 +1164,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0xffffffffffff, bits: 0xc040,
         fields: &[],
         operands: &[],
-        mnem: Mnem::Plain, sem: Sem::Unsupported,
+        mnem: Mnem::Plain, sem: Sem::Unsupported, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "TODO.unkC0000000",
@@ -1172,7 +1172,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0xffffffff, bits: 0xc0,
         fields: &[],
         operands: &[],
-        mnem: Mnem::Plain, sem: Sem::Unsupported,
+        mnem: Mnem::Plain, sem: Sem::Unsupported, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "TODO.unk51",
@@ -1180,7 +1180,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0x7fffffff, bits: 0x51,
         fields: &[],
         operands: &[],
-        mnem: Mnem::Plain, sem: Sem::Unsupported,
+        mnem: Mnem::Plain, sem: Sem::Unsupported, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "TODO.unkE800",
@@ -1188,7 +1188,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0xffff, bits: 0xe8,
         fields: &[],
         operands: &[],
-        mnem: Mnem::Plain, sem: Sem::Unsupported,
+        mnem: Mnem::Plain, sem: Sem::Unsupported, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "TODO.unk0C00",
@@ -1196,7 +1196,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0xffff, bits: 0xc,
         fields: &[],
         operands: &[],
-        mnem: Mnem::Plain, sem: Sem::Unsupported,
+        mnem: Mnem::Plain, sem: Sem::Unsupported, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "doorbell",
@@ -1204,7 +1204,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0xff, bits: 0x28,
         fields: &[Field { name: "imm", parts: &[(8, 8)] }],
         operands: &[OperandRow { name: "imm", kind: Immediate }],
-        mnem: Mnem::Plain, sem: Sem::Unsupported,
+        mnem: Mnem::Plain, sem: Sem::Unsupported, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "jmp_if_skipping_doorbell",
@@ -1212,7 +1212,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0xff00ffff, bits: 0x20,
         fields: &[Field { name: "off", parts: &[(16, 8)] }],
         operands: &[OperandRow { name: "off", kind: BranchOffset(8) }],
-        mnem: Mnem::Plain, sem: Sem::Unsupported,
+        mnem: Mnem::Plain, sem: Sem::Unsupported, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "image_write_block",
@@ -1220,7 +1220,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0x3ff0001f0000000000ff, bits: 0xb1,
         fields: &[Field { name: "R", parts: &[(9, 6), (56, 2)] }, Field { name: "Ct", parts: &[(22, 1)] }, Field { name: "Cs", parts: &[(47, 1)] }, Field { name: "C", parts: &[(16, 6), (58, 2)] }, Field { name: "Dt", parts: &[(31, 1)] }, Field { name: "D", parts: &[(24, 6), (60, 2)] }, Field { name: "Tt", parts: &[(38, 2)] }, Field { name: "T", parts: &[(32, 6), (62, 2)] }, Field { name: "n", parts: &[(40, 3), (55, 1)] }, Field { name: "round", parts: &[(53, 1)] }, Field { name: "F", parts: &[(8, 1), (64, 3)] }, Field { name: "q0", parts: &[(23, 1)] }, Field { name: "q1", parts: &[(43, 4)] }, Field { name: "q2", parts: &[(67, 1)] }],
         operands: &[OperandRow { name: "R", kind: TileToMemoryReg }, OperandRow { name: "C", kind: Coords }, OperandRow { name: "D", kind: PbeLod }, OperandRow { name: "T", kind: Texture }, OperandRow { name: "n", kind: Enum(&[(0, "tex_1d"), (1, "tex_1d_array"), (2, "tex_2d"), (3, "tex_2d_array"), (4, "tex_2d_ms"), (5, "tex_3d"), (6, "tex_cube"), (7, "tex_cube_array"), (8, "tex_2d_ms_array")]) }, OperandRow { name: "round", kind: Enum(&[(0, "rte"), (1, "rtz")]) }, OperandRow { name: "F", kind: Enum(&[(0, "i8"), (1, "i16"), (2, "i32"), (3, "f16"), (4, "u8norm"), (5, "s8norm"), (6, "u16norm"), (7, "s16norm"), (8, "rgb10a2"), (10, "srgba8"), (12, "rg11b10f"), (13, "rgb9e5"), (14, "rg11b10f.rtz"), (15, "rgb9e5.rtz")]) }, OperandRow { name: "q0", kind: Immediate }, OperandRow { name: "q1", kind: Immediate }, OperandRow { name: "q2", kind: Immediate }],
-        mnem: Mnem::Plain, sem: Sem::Unsupported,
+        mnem: Mnem::Plain, sem: Sem::Unsupported, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "TODO.stack_adjust2",
@@ -1228,7 +1228,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0x30f00ff, bits: 0x100b5,
         fields: &[Field { name: "i0", parts: &[(8, 2)] }, Field { name: "i1", parts: &[(26, 1)] }, Field { name: "i2", parts: &[(36, 3)] }, Field { name: "i3", parts: &[(44, 3)] }, Field { name: "i4", parts: &[(50, 6)] }, Field { name: "r", parts: &[(20, 4), (32, 4)] }],
         operands: &[OperandRow { name: "i0", kind: Immediate }, OperandRow { name: "i1", kind: Immediate }, OperandRow { name: "i2", kind: Immediate }, OperandRow { name: "i3", kind: Immediate }, OperandRow { name: "i4", kind: Immediate }, OperandRow { name: "r", kind: Reg32x44 }],
-        mnem: Mnem::Plain, sem: Sem::Unsupported,
+        mnem: Mnem::Plain, sem: Sem::Unsupported, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "image_write",
@@ -1236,7 +1236,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0xff, bits: 0xf1,
         fields: &[Field { name: "Rt", parts: &[(8, 1)] }, Field { name: "R", parts: &[(9, 6), (56, 2)] }, Field { name: "Ct", parts: &[(22, 1)] }, Field { name: "Cs", parts: &[(47, 1)] }, Field { name: "C", parts: &[(16, 6), (58, 2)] }, Field { name: "Dt", parts: &[(31, 1)] }, Field { name: "D", parts: &[(24, 6), (60, 2)] }, Field { name: "U", parts: &[(48, 5)] }, Field { name: "Tt", parts: &[(38, 2)] }, Field { name: "T", parts: &[(32, 6), (62, 2)] }, Field { name: "n", parts: &[(40, 3), (55, 1)] }, Field { name: "round", parts: &[(53, 1)] }, Field { name: "u1", parts: &[(23, 1)] }, Field { name: "u2", parts: &[(30, 1)] }, Field { name: "u3", parts: &[(43, 4)] }, Field { name: "u5", parts: &[(54, 1)] }],
         operands: &[OperandRow { name: "R", kind: PbeSourceReg }, OperandRow { name: "C", kind: Coords }, OperandRow { name: "D", kind: PbeLod }, OperandRow { name: "U", kind: SampleUReg }, OperandRow { name: "T", kind: Texture }, OperandRow { name: "n", kind: Enum(&[(0, "tex_1d"), (1, "tex_1d_array"), (2, "tex_2d"), (3, "tex_2d_array"), (4, "tex_2d_ms"), (5, "tex_3d"), (6, "tex_cube"), (7, "tex_cube_array"), (8, "tex_2d_ms_array")]) }, OperandRow { name: "round", kind: Enum(&[(0, "rte"), (1, "rtz")]) }, OperandRow { name: "u1", kind: Immediate }, OperandRow { name: "u2", kind: Immediate }, OperandRow { name: "u3", kind: Immediate }, OperandRow { name: "u5", kind: Immediate }],
-        mnem: Mnem::Plain, sem: Sem::Unsupported,
+        mnem: Mnem::Plain, sem: Sem::Unsupported, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "TODO.sr_thing",
@@ -1244,7 +1244,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0x807f, bits: 0x8072,
         fields: &[Field { name: "Dt", parts: &[(7, 2)] }, Field { name: "D", parts: &[(9, 6), (28, 2)] }, Field { name: "SR", parts: &[(16, 6), (26, 2)] }],
         operands: &[OperandRow { name: "D", kind: Dst(DstKind { allow32: true, allow64: false, paired: false, float: false }) }, OperandRow { name: "SR", kind: SReg32 }],
-        mnem: Mnem::Plain, sem: Sem::Unsupported,
+        mnem: Mnem::Plain, sem: Sem::Unsupported, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "TODO.pop_exec2",
@@ -1252,7 +1252,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0xffe67f, bits: 0x800652,
         fields: &[Field { name: "Dt", parts: &[(7, 1)] }, Field { name: "n", parts: &[(11, 2)] }],
         operands: &[OperandRow { name: "D", kind: ImplicitR0l }, OperandRow { name: "n", kind: Immediate }],
-        mnem: Mnem::Plain, sem: Sem::Unsupported,
+        mnem: Mnem::Plain, sem: Sem::Unsupported, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "map",
@@ -1260,7 +1260,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0x8000bb0004ff, bits: 0x800001000075,
         fields: &[Field { name: "op", parts: &[(16, 4)] }, Field { name: "target", parts: &[(36, 1)] }, Field { name: "R", parts: &[(11, 5), (40, 2)] }, Field { name: "v", parts: &[(20, 4), (32, 4), (56, 8)] }, Field { name: "q1", parts: &[(8, 2)] }, Field { name: "q2", parts: &[(30, 1)] }, Field { name: "q3", parts: &[(37, 3)] }, Field { name: "q4", parts: &[(42, 5)] }, Field { name: "q5", parts: &[(48, 8)] }],
         operands: &[OperandRow { name: "op", kind: Enum(&[(0, "unmap"), (1, "map")]) }, OperandRow { name: "target", kind: Enum(&[(0, "target0"), (1, "target1")]) }, OperandRow { name: "R", kind: ExReg32 }, OperandRow { name: "v", kind: StackAdjustment }, OperandRow { name: "q1", kind: Binary(2) }, OperandRow { name: "q2", kind: Binary(1) }, OperandRow { name: "q3", kind: Binary(3) }, OperandRow { name: "q4", kind: Binary(5) }, OperandRow { name: "q5", kind: Binary(8) }],
-        mnem: Mnem::MapAlias, sem: Sem::Unsupported,
+        mnem: Mnem::MapAlias, sem: Sem::Unsupported, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "TODO.unk75_alt",
@@ -1268,7 +1268,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0x8000000004ff, bits: 0x800000000075,
         fields: &[Field { name: "q16", parts: &[(16, 4)] }, Field { name: "q17", parts: &[(24, 2)] }, Field { name: "q18", parts: &[(27, 3)] }, Field { name: "q19", parts: &[(31, 1)] }, Field { name: "R", parts: &[(11, 5), (40, 2)] }, Field { name: "v", parts: &[(20, 4), (32, 4), (56, 8)] }, Field { name: "q1", parts: &[(8, 2)] }],
         operands: &[OperandRow { name: "q16", kind: Immediate }, OperandRow { name: "q17", kind: Immediate }, OperandRow { name: "q18", kind: Immediate }, OperandRow { name: "q19", kind: Immediate }, OperandRow { name: "R", kind: ExReg32 }, OperandRow { name: "v", kind: StackAdjustment }, OperandRow { name: "q1", kind: Binary(2) }],
-        mnem: Mnem::Plain, sem: Sem::Unsupported,
+        mnem: Mnem::Plain, sem: Sem::Unsupported, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "sample_mask",
@@ -1276,7 +1276,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0x80ff, bits: 0xc1,
         fields: &[Field { name: "St", parts: &[(8, 1)] }, Field { name: "S", parts: &[(9, 6), (24, 2)] }, Field { name: "Mt", parts: &[(23, 1)] }, Field { name: "M", parts: &[(16, 6), (26, 2)] }],
         operands: &[OperandRow { name: "S", kind: SampleMask(1) }, OperandRow { name: "M", kind: DiscardMask }],
-        mnem: Mnem::Plain, sem: Sem::Unsupported,
+        mnem: Mnem::Plain, sem: Sem::Unsupported, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "zs_emit",
@@ -1284,7 +1284,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0x80ff, bits: 0x41,
         fields: &[Field { name: "St", parts: &[(8, 1)] }, Field { name: "S", parts: &[(9, 6), (24, 2)] }, Field { name: "z", parts: &[(29, 1)] }, Field { name: "s", parts: &[(30, 1)] }, Field { name: "T", parts: &[(16, 6), (26, 2)] }, Field { name: "u0", parts: &[(22, 2)] }],
         operands: &[OperandRow { name: "S", kind: SampleMask(1) }, OperandRow { name: "T", kind: Zs }, OperandRow { name: "u0", kind: Immediate }],
-        mnem: Mnem::Plain, sem: Sem::Unsupported,
+        mnem: Mnem::Plain, sem: Sem::Unsupported, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "memory_barrier",
@@ -1292,6 +1292,6 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0xff, bits: 0xf5,
         fields: &[Field { name: "a", parts: &[(10, 2)] }, Field { name: "b", parts: &[(8, 2)] }, Field { name: "c", parts: &[(12, 4)] }],
         operands: &[OperandRow { name: "a", kind: Immediate }, OperandRow { name: "b", kind: Immediate }, OperandRow { name: "c", kind: Immediate }],
-        mnem: Mnem::Plain, sem: Sem::MemoryBarrier,
+        mnem: Mnem::Plain, sem: Sem::MemoryBarrier, asm_dst: AsmDst::Any,
     },
 ];

@@ -125,6 +125,17 @@ pub struct Encoding {
     pub operands: &'static [OperandRow],
     pub mnem: Mnem,
     pub sem: Sem,
+    /// Which destination size the assembler accepts for this row (the two `mov_imm` rows are chosen
+    /// by destination size, as in applegpu's assembler).
+    pub asm_dst: AsmDst,
+}
+
+/// Destination-size constraint for assembly.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AsmDst {
+    Any,
+    R16,
+    R32,
 }
 
 impl Encoding {
