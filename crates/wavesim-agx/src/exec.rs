@@ -32,6 +32,9 @@ use wavesim_core::memory::{DeviceMemory, MemError};
 /// Threads per SIMD group.
 pub const SIMD_WIDTH: usize = 32;
 
+/// Value written into poisoned registers (besides marking them undefined).
+pub const POISON: u32 = 0xDEAD_BEEF;
+
 /// Why an instruction could not execute.
 #[derive(Debug, thiserror::Error, Clone, PartialEq)]
 pub enum Fault {
@@ -60,6 +63,8 @@ pub enum Fault {
     SpecialRegister(u64),
     #[error("instruction budget exhausted (runaway loop?)")]
     Budget,
+    #[error("thread {lane} reads {reg}, which the ABI leaves undefined (poisoned) at this point")]
+    UndefinedRead { reg: String, lane: usize },
 }
 
 /// A fault with its location.
@@ -94,6 +99,13 @@ pub struct WaveState {
     pub pc: u64,
     /// Special register values per thread (`get_sr`).
     pub special: HashMap<u64, [u32; SIMD_WIDTH]>,
+    /// Poisoned register halves: bit `lane` of `undefined[h]` set means half `h` holds no defined value in
+    /// that thread, and reading it is an error (seed 001: r0-r4 and r7 are undefined at the start of a
+    /// non-monolithic vertex shader). Empty when not tracked.
+    pub undefined: Vec<u32>,
+    /// Threads that exist (a partially filled group has fewer than 32): the exec-mask stack can only
+    /// activate these.
+    pub present: u32,
 }
 
 impl WaveState {
@@ -105,6 +117,8 @@ impl WaveState {
             exec: u32::MAX,
             pc: 0,
             special: HashMap::new(),
+            undefined: vec![],
+            present: u32::MAX,
         }
     }
 
@@ -131,6 +145,16 @@ impl WaveState {
     /// Value of `reg` in thread `lane` (uniforms are the same in all threads).
     pub fn read(&self, reg: Reg, lane: usize) -> Result<u64, Fault> {
         let (first, count) = Self::halves_of(reg);
+        if !reg.file.is_uniform() && !self.undefined.is_empty() {
+            for h in first..first + count {
+                if self.undefined.get(h).is_some_and(|m| m >> lane & 1 == 1) {
+                    return Err(Fault::UndefinedRead {
+                        reg: reg.to_string(),
+                        lane,
+                    });
+                }
+            }
+        }
         let mut v = 0u64;
         for i in 0..count {
             let h = if reg.file.is_uniform() {
@@ -161,6 +185,9 @@ impl WaveState {
         }
         for i in 0..count {
             self.halves[first + i][lane] = (value >> (16 * i)) as u16;
+            if let Some(m) = self.undefined.get_mut(first + i) {
+                *m &= !(1 << lane);
+            }
         }
         Ok(())
     }
@@ -195,6 +222,40 @@ impl WaveState {
         if 2 * r + 1 < self.halves.len() {
             self.halves[2 * r][lane] = v as u16;
             self.halves[2 * r + 1][lane] = (v >> 16) as u16;
+            for h in [2 * r, 2 * r + 1] {
+                if let Some(m) = self.undefined.get_mut(h) {
+                    *m &= !(1 << lane);
+                }
+            }
+        }
+    }
+
+    /// 16-bit half `h` (`r{h/2}l`/`h`) of thread `lane` (0 if beyond the allocation).
+    pub fn half(&self, h: usize, lane: usize) -> u16 {
+        self.halves.get(h).map(|x| x[lane]).unwrap_or(0)
+    }
+
+    pub fn set_half(&mut self, h: usize, lane: usize, v: u16) {
+        if let Some(x) = self.halves.get_mut(h) {
+            x[lane] = v;
+            if let Some(m) = self.undefined.get_mut(h) {
+                *m &= !(1 << lane);
+            }
+        }
+    }
+
+    /// Mark 32-bit register `r` undefined in every thread and fill it with a poison pattern.
+    pub fn poison_reg32(&mut self, r: usize) {
+        if self.undefined.len() < self.halves.len() {
+            self.undefined.resize(self.halves.len(), 0);
+        }
+        for lane in 0..SIMD_WIDTH {
+            self.set_reg32(r, lane, POISON);
+        }
+        for h in [2 * r, 2 * r + 1] {
+            if h < self.undefined.len() {
+                self.undefined[h] = u32::MAX;
+            }
         }
     }
 }
@@ -482,7 +543,13 @@ fn update_stack(
             count: 0,
         });
     }
-    for lane in 0..SIMD_WIDTH {
+    for lane in (0..SIMD_WIDTH).filter(|l| w.present >> l & 1 == 1) {
+        if w.undefined.first().is_some_and(|m| m >> lane & 1 == 1) {
+            return Err(Fault::UndefinedRead {
+                reg: "r0l".into(),
+                lane,
+            });
+        }
         let v = f(w, lane, w.halves[0][lane])?;
         w.halves[0][lane] = v;
     }
@@ -677,6 +744,7 @@ fn step(w: &mut WaveState, d: &Decoded, mem: &mut Memories<'_>) -> Result<Flow, 
                 Ok(r)
             })?;
         }
+        Sem::Convert => convert(w, &o)?,
         Sem::FMadd32 | Sem::FMadd16 | Sem::FAdd32 | Sem::FAdd16 | Sem::FMul32 | Sem::FMul16 => {
             let sem = enc.sem;
             let dop = o.op("D")?;
@@ -889,6 +957,125 @@ fn step(w: &mut WaveState, d: &Decoded, mem: &mut Memories<'_>) -> Result<Flow, 
         Sem::Unsupported => return Err(Fault::Unsupported { name: enc.name }),
     }
     Ok(Flow::Next)
+}
+
+/// `convert`: integer to float or float to integer by the encoded mode (mode names from applegpu's
+/// table, as Mesa's `agx_opcodes.py` `convert`). Integer sources are truncated to the mode's width and
+/// sign-extended for signed modes, then rounded to the destination float (f16 for a 16-bit destination,
+/// f32 otherwise) by the `round` field (rte: nearest even, rtz: toward zero). Float sources (f16 or f32
+/// by register size; f32 denormals flush) are rounded by the same field and saturate to the mode's
+/// integer range, NaN giving 0 (wavesim's rule: the hardware's out-of-range behaviour is not documented
+/// publicly; saturation is what Metal's and OpenCL's saturating conversions require).
+fn convert(w: &mut WaveState, o: &Ops<'_>) -> Result<(), Fault> {
+    let mode = o.field("mode");
+    let rtz = match o.field("round") {
+        0 => true,
+        1 => false,
+        r => {
+            return Err(Fault::UnsupportedForm {
+                what: format!("convert rounding mode {r}"),
+            })
+        }
+    };
+    let dop = o.op("D")?;
+    let dst = dst_reg(dop)?;
+    let src = o.op("src")?;
+    enum Kind {
+        IntToFloat { bits: u32, signed: bool },
+        FloatToInt { bits: u32, signed: bool },
+    }
+    let kind = match mode {
+        0 => Kind::IntToFloat {
+            bits: 8,
+            signed: false,
+        },
+        1 => Kind::IntToFloat {
+            bits: 8,
+            signed: true,
+        },
+        4 => Kind::FloatToInt {
+            bits: 16,
+            signed: false,
+        },
+        5 => Kind::FloatToInt {
+            bits: 16,
+            signed: true,
+        },
+        6 => Kind::IntToFloat {
+            bits: 16,
+            signed: false,
+        },
+        7 => Kind::IntToFloat {
+            bits: 16,
+            signed: true,
+        },
+        8 => Kind::FloatToInt {
+            bits: 32,
+            signed: false,
+        },
+        9 => Kind::FloatToInt {
+            bits: 32,
+            signed: true,
+        },
+        10 => Kind::IntToFloat {
+            bits: 32,
+            signed: false,
+        },
+        11 => Kind::IntToFloat {
+            bits: 32,
+            signed: true,
+        },
+        m => {
+            return Err(Fault::UnsupportedForm {
+                what: format!("convert mode {m}"),
+            })
+        }
+    };
+    per_thread(w, dop, |w, l| {
+        Ok(match kind {
+            Kind::IntToFloat { bits, signed } => {
+                let v = int_src(w, src, l)? as u64 & ((1u64 << bits) - 1);
+                let x = if signed {
+                    sign_extend(v, bits) as f64
+                } else {
+                    v as f64
+                };
+                let to_f16 = dst.file.bits() == 16;
+                let r = if rtz {
+                    fp::narrow_toward_zero(x.to_bits(), to_f16)
+                } else if to_f16 {
+                    fp::f64_to_f16(x.to_bits())
+                } else {
+                    fp::f64_to_f32(x.to_bits(), false)
+                };
+                r as u128
+            }
+            Kind::FloatToInt { bits, signed } => {
+                let x = match src {
+                    Operand::Reg(..) => f64::from_bits(float_src(w, src, l)?),
+                    _ => {
+                        return Err(Fault::UnsupportedForm {
+                            what: "convert from an immediate float".into(),
+                        })
+                    }
+                };
+                let r = if rtz { x.trunc() } else { x.round_ties_even() };
+                let (lo, hi) = if signed {
+                    (
+                        -(2f64.powi(bits as i32 - 1)),
+                        2f64.powi(bits as i32 - 1) - 1.0,
+                    )
+                } else {
+                    (0.0, 2f64.powi(bits as i32) - 1.0)
+                };
+                if r.is_nan() {
+                    0
+                } else {
+                    r.clamp(lo, hi) as i64 as u128
+                }
+            }
+        })
+    })
 }
 
 fn d_pc(w: &WaveState) -> u64 {

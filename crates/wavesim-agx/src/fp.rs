@@ -150,3 +150,29 @@ pub fn saturate(bits: u64) -> u64 {
         bits
     }
 }
+
+/// Narrow f64 bits rounding toward zero (for `convert ... rtz`): nearest-even, then one step towards
+/// zero when that rounded away; an overflow becomes the largest finite value.
+pub fn narrow_toward_zero(bits: u64, to_f16: bool) -> u64 {
+    let r = if to_f16 {
+        f64_to_f16(bits)
+    } else {
+        f64_to_f32(bits, false)
+    };
+    let x = f64::from_bits(bits);
+    if !x.is_finite() {
+        return r;
+    }
+    let back = if to_f16 {
+        f16_to_f64(r)
+    } else {
+        (f32::from_bits(r as u32) as f64).to_bits()
+    };
+    let back = f64::from_bits(back);
+    if back.abs() > x.abs() {
+        // same sign, magnitude one step down (from infinity: the largest finite value)
+        r - 1
+    } else {
+        r
+    }
+}

@@ -3,6 +3,7 @@
 //! the executor's dispatch; seed 001's split-program register ABI (Mesa's `src/asahi/compiler/README.md`)
 //! is implemented by the ABI runner.
 
+pub mod abi;
 pub mod asm;
 pub mod decode;
 pub mod disasm;

@@ -52,7 +52,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0xcc003c0807f, bits: 0x803e,
         fields: &[Field { name: "mode", parts: &[(16, 6)] }, Field { name: "Dt", parts: &[(7, 2)] }, Field { name: "D", parts: &[(9, 6), (44, 2)] }, Field { name: "srct", parts: &[(34, 4)] }, Field { name: "src", parts: &[(28, 6), (40, 2)] }, Field { name: "round", parts: &[(26, 2)] }],
         operands: &[OperandRow { name: "mode", kind: Enum(&[(0, "u8_to_f"), (1, "s8_to_f"), (4, "f_to_u16"), (5, "f_to_s16"), (6, "u16_to_f"), (7, "s16_to_f"), (8, "f_to_u32"), (9, "f_to_s32"), (10, "u32_to_f"), (11, "s32_to_f")]) }, OperandRow { name: "D", kind: Dst(DstKind { allow32: true, allow64: false, paired: false, float: false }) }, OperandRow { name: "src", kind: Src(SrcKind { allow32: true, allow64: false, paired: false, float: false, sx: false }) }, OperandRow { name: "round", kind: Enum(&[(0, "rtz"), (1, "rte")]) }],
-        mnem: Mnem::Plain, sem: Sem::Unsupported, asm_dst: AsmDst::Any,
+        mnem: Mnem::Plain, sem: Sem::Convert, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "bfi",

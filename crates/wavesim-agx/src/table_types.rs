@@ -61,6 +61,7 @@ pub enum Sem {
     Popcount,
     Ffs,
     Intl,
+    Convert,
     FMadd32,
     FMadd16,
     FAdd32,
