@@ -8,24 +8,18 @@
 //! s_endpgm. With `threads > 1` workgroups run on a rayon pool; race-free kernels give identical
 //! results, and the error reported is always the one of the lowest-numbered failing workgroup.
 
-use crate::codeobj::{kcp, rsrc2, KernArg, ValueKind};
 use crate::decode::Inst;
-use crate::exec::operand::{PRIVATE_APERTURE, SHARED_APERTURE};
 use crate::exec::{self, Ctx, ExecConfig, ExecError, Flow, Program};
+use crate::hsa::codeobj::{kcp, rsrc2};
 use crate::trace::{InstLoc, NoObserver, Observer};
 use crate::wave::{status, Wave};
 use std::borrow::Cow;
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
-use std::sync::Mutex;
-use std::time::{Duration, Instant};
-use thiserror::Error;
+use wavesim_core::engine::{self, Backend, Stop, WaveSlot};
 use wavesim_core::memory::DeviceMemory;
+pub use wavesim_core::{DispatchStats, Geometry, Location};
 
-/// Instructions a wave runs before the next wave of its workgroup gets a turn (so a wave that
-/// spins on a flag another wave sets still makes progress).
-pub const QUANTUM: u64 = 4096;
-/// Most work-items in one workgroup (seed 002).
-pub const MAX_WORKGROUP_ITEMS: u32 = 1024;
+pub use wavesim_core::engine::QUANTUM;
+pub use wavesim_core::grid::MAX_WORKGROUP_ITEMS;
 /// LDS one workgroup may use (seed 002: up to 64 KiB in CU and in WGP mode).
 pub const MAX_LDS_BYTES: u32 = 65536;
 /// LDS is allocated in 1024-byte blocks (seed 000, "LDS"); accesses inside the last block are in
@@ -36,233 +30,8 @@ pub const DEFAULT_MAX_WAVE_INSTRUCTIONS: u64 = 100_000_000;
 /// FLAT_SCRATCH must be 256-byte aligned (seed 000, "FLAT_SCRATCH").
 pub const SCRATCH_WAVE_ALIGN: u64 = 256;
 
-/// Where something went wrong: enough for a user to find it in the disassembly.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Location {
-    pub kernel: String,
-    pub workgroup: [u32; 3],
-    /// Wave index inside the workgroup.
-    pub wave: u32,
-    /// Address of the instruction in the code object (ELF virtual address for code objects), or
-    /// its offset from TBA when `trap_handler` is set.
-    pub pc: u64,
-    /// The instruction as the disassembler prints it (empty when the PC is not an instruction).
-    pub inst: String,
-    /// The PC is in the installed trap handler, not in the kernel's code.
-    pub trap_handler: bool,
-}
-
-impl std::fmt::Display for Location {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let [x, y, z] = self.workgroup;
-        write!(
-            f,
-            "kernel {}, workgroup ({x},{y},{z}), wave {}, PC {:#x}",
-            self.kernel, self.wave, self.pc
-        )?;
-        if self.trap_handler {
-            write!(f, " in the trap handler")?;
-        }
-        if !self.inst.is_empty() {
-            write!(f, " `{}`", self.inst)?;
-        }
-        Ok(())
-    }
-}
-
-/// Why a dispatch failed.
-#[derive(Debug, Error, Clone, PartialEq, Eq)]
-pub enum DispatchError {
-    #[error("invalid dispatch: {0}")]
-    BadLaunch(String),
-    #[error("{at}: {error}")]
-    Exec { at: Box<Location>, error: ExecError },
-    #[error("{at}: watchdog: {limit} instructions executed without reaching s_endpgm")]
-    Watchdog { at: Box<Location>, limit: u64 },
-    #[error(
-        "{at}: barrier deadlock: waves {waiting:?} wait at s_barrier while this wave ran \
-         {limit} instructions without reaching it"
-    )]
-    BarrierDeadlock {
-        at: Box<Location>,
-        waiting: Vec<u32>,
-        limit: u64,
-    },
-}
-
-/// Counters of one dispatch.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct DispatchStats {
-    pub workgroups: u64,
-    pub waves: u64,
-    /// Instructions executed, counted once per wave.
-    pub wave_instructions: u64,
-    /// Instructions executed, counted once per active lane (EXEC bits at issue).
-    pub lane_instructions: u64,
-    pub elapsed: Duration,
-}
-
-/// Grid shape of a dispatch, in work-items (as AQL and OpenCL count).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Geometry {
-    pub grid: [u32; 3],
-    pub local: [u32; 3],
-    /// Number of dimensions the user gave (1..=3): `hidden_grid_dims` and the packet's setup.
-    pub dims: u16,
-    /// OpenCL global work offset (`hidden_global_offset_*`).
-    pub offset: [u64; 3],
-}
-
-impl Geometry {
-    /// A geometry of `dims` dimensions; missing trailing dimensions are 1.
-    pub fn new(grid: &[u32], local: &[u32]) -> Result<Geometry, DispatchError> {
-        let bad = |m: String| Err(DispatchError::BadLaunch(m));
-        if grid.is_empty() || grid.len() > 3 || local.len() > 3 {
-            return bad("the grid has 1 to 3 dimensions".into());
-        }
-        if !local.is_empty() && local.len() != grid.len() {
-            return bad(format!(
-                "--global has {} dimensions but --local has {}",
-                grid.len(),
-                local.len()
-            ));
-        }
-        let mut g = [1u32; 3];
-        let mut l = [1u32; 3];
-        g[..grid.len()].copy_from_slice(grid);
-        l[..local.len()].copy_from_slice(local);
-        let geo = Geometry {
-            grid: g,
-            local: l,
-            dims: grid.len() as u16,
-            offset: [0; 3],
-        };
-        geo.check()?;
-        Ok(geo)
-    }
-
-    fn check(&self) -> Result<(), DispatchError> {
-        let bad = |m: String| Err(DispatchError::BadLaunch(m));
-        if self.grid.contains(&0) {
-            return bad(format!("grid size {:?} has a zero dimension", self.grid));
-        }
-        if self.local.contains(&0) {
-            return bad(format!(
-                "workgroup size {:?} has a zero dimension",
-                self.local
-            ));
-        }
-        if !(1..=3).contains(&self.dims) {
-            return bad(format!("{} grid dimensions", self.dims));
-        }
-        let items = self.local.iter().map(|&v| v as u64).product::<u64>();
-        if items > MAX_WORKGROUP_ITEMS as u64 {
-            return bad(format!(
-                "workgroup of {items} work-items ({}x{}x{}); at most {MAX_WORKGROUP_ITEMS}",
-                self.local[0], self.local[1], self.local[2]
-            ));
-        }
-        Ok(())
-    }
-
-    /// Workgroups per dimension (the last one may be partial).
-    pub fn workgroups(&self) -> [u32; 3] {
-        [0, 1, 2].map(|i| self.grid[i].div_ceil(self.local[i]))
-    }
-
-    /// Work-items of workgroup `wg` per dimension (smaller at the grid's upper edge).
-    pub fn items_in(&self, wg: [u32; 3]) -> [u32; 3] {
-        [0, 1, 2].map(|i| {
-            let start = wg[i] as u64 * self.local[i] as u64;
-            (self.grid[i] as u64 - start).min(self.local[i] as u64) as u32
-        })
-    }
-
-    /// Waves of a full workgroup.
-    pub fn max_waves_per_group(&self, wave64: bool) -> u32 {
-        let items = self.local[0] * self.local[1] * self.local[2];
-        items.div_ceil(if wave64 { 64 } else { 32 })
-    }
-}
-
-/// The hidden kernel arguments (code object v5 implicit arguments) of a dispatch.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct HiddenValues {
-    pub dynamic_lds: u32,
-    pub queue_ptr: u64,
-    /// Buffers the runtime would provide (printf, hostcall, heap); 0 = none (a kernel that uses
-    /// one then faults at address 0, which names the problem).
-    pub printf_buffer: u64,
-    pub hostcall_buffer: u64,
-    pub heap_v1: u64,
-}
-
-/// Writes every hidden argument of `args` into `kernarg` (code object v5 semantics; AMDGPUUsage,
-/// "Code Object V5 Metadata", and the device libraries: `hidden_block_count_*` counts the full
-/// workgroups, `hidden_remainder_*` the work-items of the partial last one, so that
-/// `get_local_size` = id < block_count ? group_size : remainder).
-pub fn write_hidden_args(kernarg: &mut [u8], args: &[KernArg], geo: &Geometry, h: &HiddenValues) {
-    for a in args {
-        let v: u64 = match &a.kind {
-            ValueKind::HiddenBlockCountX => (geo.grid[0] / geo.local[0]) as u64,
-            ValueKind::HiddenBlockCountY => (geo.grid[1] / geo.local[1]) as u64,
-            ValueKind::HiddenBlockCountZ => (geo.grid[2] / geo.local[2]) as u64,
-            ValueKind::HiddenGroupSizeX => geo.local[0] as u64,
-            ValueKind::HiddenGroupSizeY => geo.local[1] as u64,
-            ValueKind::HiddenGroupSizeZ => geo.local[2] as u64,
-            ValueKind::HiddenRemainderX => (geo.grid[0] % geo.local[0]) as u64,
-            ValueKind::HiddenRemainderY => (geo.grid[1] % geo.local[1]) as u64,
-            ValueKind::HiddenRemainderZ => (geo.grid[2] % geo.local[2]) as u64,
-            ValueKind::HiddenGlobalOffsetX => geo.offset[0],
-            ValueKind::HiddenGlobalOffsetY => geo.offset[1],
-            ValueKind::HiddenGlobalOffsetZ => geo.offset[2],
-            ValueKind::HiddenGridDims => geo.dims as u64,
-            ValueKind::HiddenDynamicLdsSize => h.dynamic_lds as u64,
-            // High halves of the flat apertures (the 64-bit aperture bases have zero low halves).
-            ValueKind::HiddenPrivateBase => PRIVATE_APERTURE >> 32,
-            ValueKind::HiddenSharedBase => SHARED_APERTURE >> 32,
-            ValueKind::HiddenQueuePtr => h.queue_ptr,
-            ValueKind::HiddenPrintfBuffer => h.printf_buffer,
-            ValueKind::HiddenHostcallBuffer => h.hostcall_buffer,
-            ValueKind::HiddenHeapV1 => h.heap_v1,
-            // No device-side enqueue, completion actions or multi-grid sync: null.
-            ValueKind::HiddenDefaultQueue
-            | ValueKind::HiddenCompletionAction
-            | ValueKind::HiddenMultigridSyncArg
-            | ValueKind::HiddenNone => 0,
-            _ => continue,
-        };
-        let (off, size) = (a.offset as usize, (a.size as usize).min(8));
-        if let Some(dst) = kernarg.get_mut(off..off + size) {
-            dst.copy_from_slice(&v.to_le_bytes()[..size]);
-        }
-    }
-}
-
-/// The 64-byte AQL kernel dispatch packet (hsa_kernel_dispatch_packet_t) the dispatch pointer
-/// SGPRs point to; code object v4 kernels read the workgroup and grid sizes from it.
-pub fn aql_packet(
-    geo: &Geometry,
-    private_segment_size: u32,
-    group_segment_size: u32,
-    kernel_object: u64,
-    kernarg_address: u64,
-) -> [u8; 64] {
-    let mut p = [0u8; 64];
-    // Header: packet type KERNEL_DISPATCH (2), system-scope acquire and release fences.
-    let header: u16 = 2 | (2 << 9) | (2 << 11);
-    p[0..2].copy_from_slice(&header.to_le_bytes());
-    p[2..4].copy_from_slice(&geo.dims.to_le_bytes());
-    for i in 0..3 {
-        p[4 + 2 * i..6 + 2 * i].copy_from_slice(&(geo.local[i] as u16).to_le_bytes());
-        p[12 + 4 * i..16 + 4 * i].copy_from_slice(&geo.grid[i].to_le_bytes());
-    }
-    p[24..28].copy_from_slice(&private_segment_size.to_le_bytes());
-    p[28..32].copy_from_slice(&group_segment_size.to_le_bytes());
-    p[32..40].copy_from_slice(&kernel_object.to_le_bytes());
-    p[40..48].copy_from_slice(&kernarg_address.to_le_bytes());
-    p
-}
+/// Why a dispatch failed: the engine's error with RDNA3's instruction errors.
+pub type DispatchError = wavesim_core::DispatchError<ExecError>;
 
 /// TBA must be 256-byte aligned: the SQ_SHADER_TBA registers hold address bits [47:8].
 pub const TBA_ALIGN: u64 = 256;
@@ -344,17 +113,7 @@ impl Launch<'_> {
 
     /// Scratch slots: one per host thread that may run a workgroup at the same time.
     fn slots(&self) -> u64 {
-        let wgs = self
-            .geo
-            .workgroups()
-            .iter()
-            .map(|&v| v as u64)
-            .product::<u64>();
-        if self.threads <= 1 || wgs == 1 {
-            1
-        } else {
-            self.threads as u64
-        }
+        engine::worker_slots(&self.geo, self.threads)
     }
 
     /// Device bytes the caller must provide at `scratch_addr`: one workgroup's scratch per host
@@ -372,7 +131,6 @@ impl Launch<'_> {
     }
 
     fn check(&self) -> Result<(), DispatchError> {
-        self.geo.check()?;
         let bad = |m: String| Err(DispatchError::BadLaunch(m));
         if self.lds_bytes > MAX_LDS_BYTES {
             return bad(format!(
@@ -388,9 +146,6 @@ impl Launch<'_> {
                 "entry point {:#x} is not an instruction",
                 self.entry.wrapping_sub(self.pc_display_base)
             ));
-        }
-        if self.max_wave_insts == 0 {
-            return bad("the instruction limit is 0".into());
         }
         if let Some(t) = &self.trap {
             if t.tba % TBA_ALIGN != 0 || t.tba & !PC_MASK != 0 {
@@ -615,13 +370,6 @@ pub fn init_wave(w: &mut Wave, l: &Launch, wg: [u32; 3], wave_idx: u32, n_waves:
     w.set_exec(exec);
 }
 
-/// How a wave's turn ended.
-enum Stop {
-    Barrier,
-    End,
-    Quantum,
-}
-
 /// One instruction of a [`Linked`] program: its handler, resolved once per dispatch, and the
 /// address of the instruction after it.
 #[derive(Clone, Copy)]
@@ -757,7 +505,7 @@ fn memory_trap(
 /// instruction that raised it. `obs` sees every instruction when it is enabled (with
 /// [`NoObserver`] the checks are constant `false` and this is the plain loop).
 #[inline]
-fn run_slice<O: Observer + ?Sized>(
+fn run_slice<O: Observer<Wave, Inst> + ?Sized>(
     w: &mut Wave,
     code: &Linked,
     ctx: &mut Ctx,
@@ -817,7 +565,7 @@ fn run_slice<O: Observer + ?Sized>(
                 break;
             }
             // Memory violations enter the trap handler when one is installed (as in
-            // `exec::step`); other errors end the wave.
+            // the step loop (`exec::memory_exception`)); other errors end the wave.
             Err(e) => match memory_trap(w, e, code, idx) {
                 Ok(i) => idx = i,
                 Err(e) => {
@@ -831,113 +579,101 @@ fn run_slice<O: Observer + ?Sized>(
     result
 }
 
-/// Reusable per-thread state: waves and LDS.
-struct Worker {
-    waves: Vec<Wave>,
-    lds: Vec<u8>,
-    at_barrier: Vec<bool>,
+/// A launch prepared for the engine: the RDNA3 back end of one dispatch.
+pub struct Rdna3Dispatch<'a> {
+    l: &'a Launch<'a>,
+    code: Linked<'a>,
 }
 
-impl Worker {
-    fn new() -> Worker {
-        Worker {
-            waves: Vec::new(),
-            lds: Vec::new(),
-            at_barrier: Vec::new(),
-        }
+impl<'a> Rdna3Dispatch<'a> {
+    /// Links the kernel's code with the trap handler's, once per dispatch.
+    pub fn new(l: &'a Launch<'a>) -> Rdna3Dispatch<'a> {
+        let mut code = Linked::new(l.prog, l.trap.as_ref().map(|t| t.prog));
+        code.pc_base = l.pc_display_base;
+        Rdna3Dispatch { l, code }
     }
 }
 
-/// Runs one workgroup to completion; returns (wave-instructions, lane-instructions, waves).
-fn run_workgroup<O: Observer + ?Sized>(
-    l: &Launch,
-    code: &Linked,
-    mem: &DeviceMemory,
-    wg: [u32; 3],
-    slot: u64,
-    wk: &mut Worker,
-    obs: &mut O,
-) -> Result<(u64, u64, u64), DispatchError> {
-    let items = l.geo.items_in(wg);
-    let n_items = items[0] * items[1] * items[2];
-    let lanes = if l.wave64 { 64 } else { 32 };
-    let n_waves = n_items.div_ceil(lanes) as usize;
-    while wk.waves.len() < n_waves {
-        wk.waves.push(Wave::new(l.wave64, l.num_vgprs));
-    }
-    for (i, w) in wk.waves[..n_waves].iter_mut().enumerate() {
-        if w.wave64 != l.wave64 || w.num_vgprs != l.num_vgprs {
-            *w = Wave::new(l.wave64, l.num_vgprs);
-        }
-        init_wave(w, l, wg, i as u32, n_waves as u32, slot);
-    }
-    // LDS contents are undefined at launch on hardware; zero for determinism.
-    let lds_len = l.lds_alloc();
-    wk.lds.clear();
-    wk.lds.resize(lds_len, 0);
-    wk.at_barrier.clear();
-    wk.at_barrier.resize(n_waves, false);
+impl Backend for Rdna3Dispatch<'_> {
+    type Wave = Wave;
+    type Inst = Inst;
+    /// The workgroup's LDS.
+    type Group = Vec<u8>;
+    type Error = ExecError;
+    const END: &'static str = "s_endpgm";
+    const BARRIER: &'static str = "s_barrier";
 
-    let mut ctx = Ctx {
-        mem,
-        lds: &mut wk.lds[..],
-        cfg: &l.cfg,
-    };
-    let waves = &mut wk.waves[..n_waves];
-    let at_barrier = &mut wk.at_barrier[..];
-    let limit = l.max_wave_insts;
-    let mut live = n_waves;
-    // A single wave never waits: its barriers complete at once (seed 002: a one-wave workgroup
-    // treats s_barrier as s_nop), so it runs without turns.
-    let quantum = if n_waves == 1 { u64::MAX } else { QUANTUM };
-    while live > 0 {
-        for i in 0..n_waves {
-            let w = &mut waves[i];
-            if w.ended || at_barrier[i] {
-                continue;
-            }
-            let budget = quantum.min(limit - w.wave_insts);
-            let stop = run_slice(w, code, &mut ctx, budget, obs).map_err(|(error, pc)| {
-                DispatchError::Exec {
-                    at: l.location(w, pc),
-                    error,
-                }
-            })?;
-            match stop {
-                Stop::End => live -= 1,
-                Stop::Barrier => at_barrier[i] = n_waves > 1,
-                Stop::Quantum => {}
-            }
-            if !w.ended && !at_barrier[i] && w.wave_insts >= limit {
-                let at = l.location(w, w.pc);
-                let waiting: Vec<u32> = (0..n_waves as u32)
-                    .filter(|&j| at_barrier[j as usize])
-                    .collect();
-                return Err(if waiting.is_empty() {
-                    DispatchError::Watchdog { at, limit }
-                } else {
-                    DispatchError::BarrierDeadlock { at, waiting, limit }
-                });
-            }
-        }
-        // The barrier completes when every wave that has not ended is waiting at it (a wave
-        // that ended counts as arrived).
-        let waiting = at_barrier.iter().filter(|&&b| b).count();
-        if waiting > 0 && waiting == live {
-            at_barrier.iter_mut().for_each(|b| *b = false);
-        }
+    fn geometry(&self) -> &Geometry {
+        &self.l.geo
     }
-    let (mut wi, mut li) = (0, 0);
-    for w in waves.iter() {
-        wi += w.wave_insts;
-        li += w.lane_insts;
+    fn lanes(&self) -> u32 {
+        self.l.lanes() as u32
     }
-    Ok((wi, li, n_waves as u64))
+    fn threads(&self) -> usize {
+        self.l.threads
+    }
+    fn max_wave_insts(&self) -> u64 {
+        self.l.max_wave_insts
+    }
+    fn check(&self) -> Result<(), DispatchError> {
+        self.l.check()?;
+        if self.l.scratch_lane_bytes != 0 && self.l.scratch_addr == 0 {
+            return Err(DispatchError::BadLaunch(
+                "the kernel needs scratch but no scratch area was provided".into(),
+            ));
+        }
+        Ok(())
+    }
+    fn new_wave(&self) -> Wave {
+        Wave::new(self.l.wave64, self.l.num_vgprs)
+    }
+    fn new_group(&self) -> Vec<u8> {
+        Vec::new()
+    }
+    fn start_group(&self, lds: &mut Vec<u8>, _wg: [u32; 3], _waves: u32) {
+        // LDS contents are undefined at launch on hardware; zero for determinism.
+        lds.clear();
+        lds.resize(self.l.lds_alloc(), 0);
+    }
+    fn start_wave(&self, w: &mut Wave, at: WaveSlot) {
+        if w.wave64 != self.l.wave64 || w.num_vgprs != self.l.num_vgprs {
+            *w = self.new_wave();
+        }
+        init_wave(w, self.l, at.workgroup, at.index, at.count, at.worker);
+    }
+    #[inline]
+    fn run_wave<O: Observer<Wave, Inst> + ?Sized>(
+        &self,
+        w: &mut Wave,
+        lds: &mut Vec<u8>,
+        mem: &DeviceMemory,
+        budget: u64,
+        obs: &mut O,
+    ) -> Result<Stop, (ExecError, u64)> {
+        let mut ctx = Ctx {
+            mem,
+            lds: &mut lds[..],
+            cfg: &self.l.cfg,
+        };
+        run_slice(w, &self.code, &mut ctx, budget, obs)
+    }
+    fn wave_insts(&self, w: &Wave) -> u64 {
+        w.wave_insts
+    }
+    fn lane_insts(&self, w: &Wave) -> u64 {
+        w.lane_insts
+    }
+    fn pc(&self, w: &Wave) -> u64 {
+        w.pc
+    }
+    fn location(&self, w: &Wave, pc: u64) -> Location {
+        *self.l.location(w, pc)
+    }
 }
 
 /// Runs a dispatch to completion.
 pub fn run(l: &Launch, mem: &DeviceMemory) -> Result<DispatchStats, DispatchError> {
-    run_with(l, mem, &mut NoObserver)
+    engine::run(&Rdna3Dispatch::new(l), mem, &mut NoObserver)
 }
 
 /// Runs a dispatch to completion with `obs` seeing every instruction (see [`Observer`]). An
@@ -949,7 +685,7 @@ pub fn run(l: &Launch, mem: &DeviceMemory) -> Result<DispatchStats, DispatchErro
 /// loop instantiated for [`NoObserver`] in this crate, whoever calls), with one the loop
 /// instantiated for `dyn Observer` (tracing need not be fast; callers' generics do not
 /// duplicate the loop).
-pub fn run_observed<O: Observer + ?Sized>(
+pub fn run_observed<O: Observer<Wave, Inst> + ?Sized>(
     l: &Launch,
     mem: &DeviceMemory,
     obs: &mut O,
@@ -965,90 +701,147 @@ pub fn run_observed<O: Observer + ?Sized>(
 fn run_dyn(
     l: &Launch,
     mem: &DeviceMemory,
-    obs: &mut dyn Observer,
+    obs: &mut dyn Observer<Wave, Inst>,
 ) -> Result<DispatchStats, DispatchError> {
-    run_with(l, mem, obs)
+    engine::run(&Rdna3Dispatch::new(l), mem, obs)
 }
 
-fn run_with<O: Observer + ?Sized>(
-    l: &Launch,
+/// The back end of [`run_wave_alone`]: one wave whose state the caller prepared, moved into the
+/// engine for the run and handed back when the workgroup retires.
+struct PreparedWave<'a> {
+    code: Linked<'a>,
+    geo: Geometry,
+    cfg: &'a ExecConfig,
+    lanes: u32,
+    limit: u64,
+    state: std::sync::Mutex<Option<(Wave, Vec<u8>)>>,
+}
+
+impl PreparedWave<'_> {
+    fn take(&self) -> Option<(Wave, Vec<u8>)> {
+        self.state.lock().ok()?.take()
+    }
+    fn put(&self, w: Wave, lds: Vec<u8>) {
+        if let Ok(mut s) = self.state.lock() {
+            *s = Some((w, lds));
+        }
+    }
+}
+
+impl Backend for PreparedWave<'_> {
+    type Wave = Wave;
+    type Inst = Inst;
+    type Group = Vec<u8>;
+    type Error = ExecError;
+    const END: &'static str = "s_endpgm";
+    const BARRIER: &'static str = "s_barrier";
+
+    fn geometry(&self) -> &Geometry {
+        &self.geo
+    }
+    fn lanes(&self) -> u32 {
+        self.lanes
+    }
+    fn threads(&self) -> usize {
+        1
+    }
+    fn max_wave_insts(&self) -> u64 {
+        self.limit
+    }
+    fn new_wave(&self) -> Wave {
+        // A placeholder: `start_wave` moves the prepared wave in.
+        Wave::new(self.lanes == 64, 1)
+    }
+    fn new_group(&self) -> Vec<u8> {
+        Vec::new()
+    }
+    fn start_group(&self, lds: &mut Vec<u8>, _wg: [u32; 3], _waves: u32) {
+        if let Some((w, l)) = self.take() {
+            *lds = l;
+            self.put(w, Vec::new());
+        }
+    }
+    fn start_wave(&self, w: &mut Wave, _at: WaveSlot) {
+        if let Some((prepared, lds)) = self.take() {
+            *w = prepared;
+            self.put(Wave::new(w.wave64, 1), lds);
+        }
+    }
+    fn run_wave<O: Observer<Wave, Inst> + ?Sized>(
+        &self,
+        w: &mut Wave,
+        lds: &mut Vec<u8>,
+        mem: &DeviceMemory,
+        budget: u64,
+        obs: &mut O,
+    ) -> Result<Stop, (ExecError, u64)> {
+        let mut ctx = Ctx {
+            mem,
+            lds: &mut lds[..],
+            cfg: self.cfg,
+        };
+        run_slice(w, &self.code, &mut ctx, budget, obs)
+    }
+    fn wave_insts(&self, w: &Wave) -> u64 {
+        w.wave_insts
+    }
+    fn lane_insts(&self, w: &Wave) -> u64 {
+        w.lane_insts
+    }
+    fn pc(&self, w: &Wave) -> u64 {
+        w.pc
+    }
+    fn location(&self, w: &Wave, pc: u64) -> Location {
+        let prog = self.code.prog;
+        Location {
+            kernel: "wave".into(),
+            workgroup: w.workgroup,
+            wave: w.wave_id,
+            pc,
+            inst: prog
+                .index_at(pc)
+                .map(|i| inst_text(&prog.insts[i], pc, w.wave64))
+                .unwrap_or_default(),
+            trap_handler: false,
+        }
+    }
+    fn retire(&self, waves: &mut [Wave], lds: &mut Vec<u8>) {
+        if let Some(w) = waves.first_mut() {
+            let placeholder = Wave::new(w.wave64, 1);
+            self.put(std::mem::replace(w, placeholder), std::mem::take(lds));
+        }
+    }
+}
+
+/// Runs one wave whose state the caller set up (registers, EXEC, PC, TBA...) through the engine
+/// as a one-wave dispatch, the loop every dispatch uses: from its PC until it ends or faults, or
+/// until it has run `max_insts` more instructions (the watchdog). `lds` is its workgroup's LDS.
+/// The wave and the LDS hold the final state afterwards, also after an error (the PC then points
+/// after the failing instruction).
+pub fn run_wave_alone(
+    w: &mut Wave,
+    lds: &mut Vec<u8>,
+    prog: &Program,
     mem: &DeviceMemory,
-    obs: &mut O,
+    cfg: &ExecConfig,
+    max_insts: u64,
 ) -> Result<DispatchStats, DispatchError> {
-    l.check()?;
-    if l.scratch_lane_bytes != 0 && l.scratch_addr == 0 {
-        return Err(DispatchError::BadLaunch(
-            "the kernel needs scratch but no scratch area was provided".into(),
-        ));
-    }
-    let start = Instant::now();
-    let mut code = Linked::new(l.prog, l.trap.as_ref().map(|t| t.prog));
-    code.pc_base = l.pc_display_base;
-    let counts = l.geo.workgroups();
-    let total = counts.iter().map(|&v| v as u64).product::<u64>();
-    let wg_of = |i: u64| {
-        let x = (i % counts[0] as u64) as u32;
-        let y = ((i / counts[0] as u64) % counts[1] as u64) as u32;
-        let z = (i / (counts[0] as u64 * counts[1] as u64)) as u32;
-        [x, y, z]
+    let lanes = w.lanes() as u32;
+    let b = PreparedWave {
+        code: Linked::new(prog, None),
+        geo: Geometry::new(&[lanes], &[lanes])?,
+        cfg,
+        lanes,
+        limit: w.wave_insts.saturating_add(max_insts),
+        state: std::sync::Mutex::new(Some((
+            std::mem::replace(w, Wave::new(w.wave64, 1)),
+            std::mem::take(lds),
+        ))),
     };
-    let mut stats = DispatchStats {
-        workgroups: total,
-        ..Default::default()
-    };
-    let threads = l.threads.max(1);
-    if threads == 1 || total == 1 || obs.enabled() {
-        let mut wk = Worker::new();
-        for i in 0..total {
-            let (wi, li, nw) = run_workgroup(l, &code, mem, wg_of(i), 0, &mut wk, obs)?;
-            stats.wave_instructions += wi;
-            stats.lane_instructions += li;
-            stats.waves += nw;
-        }
-    } else {
-        use rayon::prelude::*;
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()
-            .map_err(|e| {
-                DispatchError::BadLaunch(format!("cannot start {threads} threads: {e}"))
-            })?;
-        let first_err = AtomicUsize::new(usize::MAX);
-        let errors: Mutex<Vec<(u64, DispatchError)>> = Mutex::new(Vec::new());
-        let (wi, li, nw) = (AtomicU64::new(0), AtomicU64::new(0), AtomicU64::new(0));
-        pool.install(|| {
-            (0..total)
-                .into_par_iter()
-                .for_each_init(Worker::new, |wk, i| {
-                    // Workgroups after a failed one are skipped; earlier ones still run, so the
-                    // error reported is the lowest-numbered one, whatever the thread timing.
-                    if i as usize > first_err.load(Ordering::Relaxed) {
-                        return;
-                    }
-                    let slot = rayon::current_thread_index().unwrap_or(0) as u64 % l.slots();
-                    match run_workgroup(l, &code, mem, wg_of(i), slot, wk, &mut NoObserver) {
-                        Ok((a, b, c)) => {
-                            wi.fetch_add(a, Ordering::Relaxed);
-                            li.fetch_add(b, Ordering::Relaxed);
-                            nw.fetch_add(c, Ordering::Relaxed);
-                        }
-                        Err(e) => {
-                            first_err.fetch_min(i as usize, Ordering::Relaxed);
-                            if let Ok(mut v) = errors.lock() {
-                                v.push((i, e));
-                            }
-                        }
-                    }
-                })
-        });
-        let errs = errors.into_inner().unwrap_or_else(|p| p.into_inner());
-        if let Some((_, e)) = errs.into_iter().min_by_key(|(i, _)| *i) {
-            return Err(e);
-        }
-        stats.wave_instructions = wi.into_inner();
-        stats.lane_instructions = li.into_inner();
-        stats.waves = nw.into_inner();
+    let r = engine::run(&b, mem, &mut NoObserver);
+    if let Some((back, l)) = b.take() {
+        *w = back;
+        *lds = l;
     }
-    stats.elapsed = start.elapsed();
-    Ok(stats)
+    r
 }

@@ -1,10 +1,14 @@
 //! Helpers for instruction tests: run a few raw instruction words on a fresh wave.
 //!
+//! The wave runs through the engine as a one-wave dispatch ([`run_wave_alone`]), so lane
+//! counting, observers and trap routing are those of every real dispatch.
+//!
 //! Tests write the words `llvm-mc-19 -arch=amdgcn -mcpu=gfx1100 -show-encoding` gives for an
 //! instruction (with the assembly in a comment), set up registers, run, and check the values the
 //! ISA defines.
 
-use crate::exec::{run_single_wave, Ctx, ExecConfig, ExecError, Program};
+use crate::dispatch::{run_wave_alone, DispatchError};
+use crate::exec::{ExecConfig, ExecError, Program};
 use crate::wave::{status, Wave};
 use wavesim_core::memory::DeviceMemory;
 
@@ -39,12 +43,20 @@ impl Harness {
         bytes.extend_from_slice(&S_ENDPGM.to_le_bytes());
         let prog = Program::new(&bytes, 0).map_err(|e| ExecError::Other(e.to_string()))?;
         self.wave.pc = 0;
-        let mut ctx = Ctx {
-            mem: &self.mem,
-            lds: &mut self.lds,
-            cfg: &self.cfg,
-        };
-        run_single_wave(&mut self.wave, &prog, &mut ctx, 1_000_000)
+        self.run_program(&prog, 1_000_000)
+    }
+
+    /// Runs `prog` from the wave's current PC until s_endpgm, an error, or `max_insts` more
+    /// instructions.
+    pub fn run_program(&mut self, prog: &Program, max_insts: u64) -> Result<(), ExecError> {
+        run_wave(
+            &mut self.wave,
+            &mut self.lds,
+            prog,
+            &self.mem,
+            &self.cfg,
+            max_insts,
+        )
     }
 
     /// Sets VGPR `r` of every lane with `f(lane)`.
@@ -60,5 +72,25 @@ impl Harness {
 
     pub fn s(&self, r: usize) -> u32 {
         self.wave.sgpr[r]
+    }
+}
+
+/// [`run_wave_alone`] with the dispatch's errors as the instruction error a test checks: the
+/// failing instruction's [`ExecError`], or `ExecError::Other("watchdog: ...")`.
+pub fn run_wave(
+    w: &mut Wave,
+    lds: &mut Vec<u8>,
+    prog: &Program,
+    mem: &DeviceMemory,
+    cfg: &ExecConfig,
+    max_insts: u64,
+) -> Result<(), ExecError> {
+    match run_wave_alone(w, lds, prog, mem, cfg, max_insts) {
+        Ok(_) => Ok(()),
+        Err(DispatchError::Exec { error, .. }) => Err(error),
+        Err(DispatchError::Watchdog { limit, .. }) => Err(ExecError::Other(format!(
+            "watchdog: {max_insts} instructions executed without s_endpgm (limit {limit})"
+        ))),
+        Err(e) => Err(ExecError::Other(e.to_string())),
     }
 }

@@ -1909,7 +1909,7 @@ fn wait_counters_saturate_at_the_field_maximum() {
 
 // ---------------------------------------------------------------------------------------------
 // Memory violations with a trap handler installed (seed 000 "MODE.EXCP_EN": MEMVIOL cannot be
-// masked; exec::step sets TRAPSTS.MEM_VIOL and enters the handler).
+// masked; the step loop sets TRAPSTS.MEM_VIOL and enters the handler).
 
 const TRAP_EN: u32 = 1 << 6;
 const PRIV: u32 = 1 << 5;

@@ -8,11 +8,9 @@
 use std::path::PathBuf;
 use wavesim_core::memory::DeviceMemory;
 use wavesim_rdna3::codeobj::{kcp, CodeObject, CodeObjectError, ValueKind};
-use wavesim_rdna3::dispatch::{
-    self, init_wave, write_hidden_args, DispatchError, DispatchStats, Geometry, HiddenValues,
-    Launch,
-};
+use wavesim_rdna3::dispatch::{self, init_wave, DispatchError, DispatchStats, Geometry, Launch};
 use wavesim_rdna3::exec::{ExecConfig, ExecError, Program};
+use wavesim_rdna3::hsa::kernarg::{write_hidden_args, HiddenValues};
 use wavesim_rdna3::wave::Wave;
 
 fn corpus() -> PathBuf {
@@ -569,7 +567,19 @@ fn a_wave_that_never_arrives_is_a_barrier_deadlock() {
     let mut l = launch(&prog, false, &[128], &[128]);
     l.max_wave_insts = 10_000;
     match dispatch::run(&l, &mem) {
-        Err(DispatchError::BarrierDeadlock { at, waiting, limit }) => {
+        Err(e @ DispatchError::BarrierDeadlock { .. }) => {
+            let msg = e.to_string();
+            let DispatchError::BarrierDeadlock {
+                at,
+                waiting,
+                limit,
+                barrier,
+            } = e
+            else {
+                unreachable!()
+            };
+            assert_eq!(barrier, "s_barrier");
+            assert!(msg.contains("wait at s_barrier"), "{msg}");
             assert_eq!(waiting, [1, 2, 3]);
             assert_eq!(limit, 10_000);
             assert_eq!(at.wave, 0);
@@ -599,7 +609,11 @@ fn watchdog_stops_an_endless_wave() {
     let mut l = launch(&prog, true, &[64], &[64]);
     l.max_wave_insts = 1000;
     match dispatch::run(&l, &mem) {
-        Err(DispatchError::Watchdog { at, limit }) => {
+        Err(e @ DispatchError::Watchdog { .. }) => {
+            assert!(e.to_string().contains("without reaching s_endpgm"), "{e}");
+            let DispatchError::Watchdog { at, limit, .. } = e else {
+                unreachable!()
+            };
             assert_eq!(limit, 1000);
             assert_eq!(at.pc, 0);
             assert_eq!(at.workgroup, [0, 0, 0]);

@@ -16,7 +16,7 @@ use std::path::PathBuf;
 use wavesim_rdna3::decode::decode;
 use wavesim_rdna3::dispatch::{self, Geometry, Launch, TrapHandler};
 use wavesim_rdna3::exec::operand::{PRIVATE_APERTURE, SHARED_APERTURE};
-use wavesim_rdna3::exec::{execute, run_single_wave, Ctx, ExecError, Program};
+use wavesim_rdna3::exec::{execute, Ctx, ExecError, Program};
 use wavesim_rdna3::testing::{Harness, S_ENDPGM};
 use wavesim_rdna3::trace::TextTracer;
 use wavesim_rdna3::wave::{status, Wave};
@@ -331,11 +331,6 @@ fn run_case(seed: u64, corpus: &Corpus) -> (u64, String) {
     if seed.is_multiple_of(4) {
         return run_dispatch(seed, &h, &prog);
     }
-    let mut ctx = Ctx {
-        mem: &h.mem,
-        lds: &mut h.lds,
-        cfg: &h.cfg,
-    };
     // An error ends a real dispatch; here the wave goes on with the next instruction (the PC
     // already points there) in whatever state the error left, so one bad instruction does not
     // waste the rest of the program. The first error names the ending.
@@ -345,7 +340,7 @@ fn run_case(seed: u64, corpus: &Corpus) -> (u64, String) {
         if left == 0 {
             break;
         }
-        match run_single_wave(&mut h.wave, &prog, &mut ctx, left) {
+        match h.run_program(&prog, left) {
             Ok(()) => {
                 end.get_or_insert_with(|| "ok".to_string());
                 break;

@@ -256,12 +256,15 @@ fn atomics_from_many_waves_on_threads_are_exact() {
                 .unwrap();
                 for _ in 0..200 {
                     h.wave.pc = 0;
-                    let mut ctx = wavesim_rdna3::exec::Ctx {
+                    wavesim_rdna3::testing::run_wave(
+                        &mut h.wave,
+                        &mut h.lds,
+                        &prog,
                         mem,
-                        lds: &mut h.lds,
-                        cfg: &h.cfg,
-                    };
-                    wavesim_rdna3::exec::run_single_wave(&mut h.wave, &prog, &mut ctx, 10).unwrap();
+                        &h.cfg,
+                        10,
+                    )
+                    .unwrap();
                 }
             });
         }
@@ -507,12 +510,7 @@ fn ns_per_instruction(h: &mut Harness, word: [u32; 2]) -> f64 {
     let t = std::time::Instant::now();
     for _ in 0..100 {
         h.wave.pc = 0;
-        let mut ctx = wavesim_rdna3::exec::Ctx {
-            mem: &h.mem,
-            lds: &mut h.lds,
-            cfg: &h.cfg,
-        };
-        wavesim_rdna3::exec::run_single_wave(&mut h.wave, &prog, &mut ctx, 10_000).unwrap();
+        h.run_program(&prog, 10_000).unwrap();
     }
     t.elapsed().as_nanos() as f64 / 100_000.0
 }

@@ -160,6 +160,7 @@ fn f32_directed_rounding_of_exact_products_and_sums() {
             ftz_in: false,
             ftz_out: false,
             detect: false,
+            nan: soft::NanPolicy::RDNA3,
         };
         for _ in 0..100_000 {
             // normal inputs of moderate range: products and sums are exact in f64

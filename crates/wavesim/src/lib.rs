@@ -27,10 +27,10 @@ pub use wavesim_rdna3::codeobj::{
     CodeObject, CodeObjectError, KernArg, Kernel, KernelDescriptor, ValueKind,
 };
 pub use wavesim_rdna3::dispatch::{
-    DispatchError, DispatchStats, Geometry, HiddenValues, Location, DEFAULT_MAX_WAVE_INSTRUCTIONS,
-    TBA_ALIGN,
+    DispatchError, DispatchStats, Geometry, Location, DEFAULT_MAX_WAVE_INSTRUCTIONS, TBA_ALIGN,
 };
 pub use wavesim_rdna3::exec::ExecError;
+pub use wavesim_rdna3::hsa::kernarg::HiddenValues;
 /// Observing a dispatch instruction by instruction (see [`Device::dispatch_with_observer`]).
 pub use wavesim_rdna3::trace::{
     InstLoc, NoObserver, Observer, TextTracer, TraceFilter, DEFAULT_TRACE_LIMIT,
@@ -39,17 +39,14 @@ pub use wavesim_rdna3::trace::{
 pub use wavesim_rdna3::{decode::Inst, wave::Wave};
 
 use thiserror::Error;
-use wavesim_rdna3::codeobj::kcp;
 use wavesim_rdna3::decode::DecodeError;
-use wavesim_rdna3::dispatch::{self, aql_packet, write_hidden_args, Launch, TrapHandler};
+use wavesim_rdna3::dispatch::TrapHandler;
 use wavesim_rdna3::exec::{ExecConfig, Program};
+use wavesim_rdna3::hsa::launch::{self, DispatchSettings, LoadedCode};
+use wavesim_rdna3::hsa::HsaError;
 
-/// Private bytes per work-item given to kernels whose stack size is only known at run time
-/// (kernel_code_properties USES_DYNAMIC_STACK), on top of their fixed private segment.
-pub const DYNAMIC_STACK_BYTES: u32 = 16 * 1024;
-
-/// Zero bytes after the kernarg segment (the widest scalar load, s_load_b512, reads 64 bytes).
-pub const KERNARG_SLACK: u64 = 256;
+pub use wavesim_rdna3::hsa::kernarg::Arg;
+pub use wavesim_rdna3::hsa::launch::{describe, DYNAMIC_STACK_BYTES, KERNARG_SLACK};
 
 /// Size of the TMA data area the CLI gives a trap handler (`--trap-handler`).
 pub const DEFAULT_TMA_BYTES: u64 = 256;
@@ -73,27 +70,26 @@ pub enum Error {
     Io(String),
 }
 
-/// One kernel argument.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Arg {
-    /// A by-value argument: its little-endian bytes (size must match the kernel's).
-    Value(Vec<u8>),
-    /// A global buffer: its device address.
-    Buffer(u64),
-    /// An OpenCL `__local` pointer: that many bytes of dynamic LDS.
-    Local(u32),
+impl From<HsaError> for Error {
+    /// The same variants, so that C ABI error codes stay as they were.
+    fn from(e: HsaError) -> Error {
+        match e {
+            HsaError::CodeObject(e) => Error::CodeObject(e),
+            HsaError::UnknownKernel { name, available } => Error::UnknownKernel { name, available },
+            HsaError::Args(m) => Error::Args(m),
+            HsaError::Dispatch(e) => Error::Dispatch(e),
+            HsaError::Memory(e) => Error::Memory(e),
+            HsaError::Decode(e) => Error::Decode(e),
+        }
+    }
 }
 
-macro_rules! arg_from {
-    ($($t:ty),*) => {$(
-        impl From<$t> for Arg {
-            fn from(v: $t) -> Arg {
-                Arg::Value(v.to_le_bytes().to_vec())
-            }
-        }
-    )*};
+impl From<wavesim_core::LaunchError> for Error {
+    /// A bad geometry is a bad launch, as the dispatcher reports it.
+    fn from(e: wavesim_core::LaunchError) -> Error {
+        Error::Dispatch(e.into())
+    }
 }
-arg_from!(u8, u16, u32, u64, i8, i16, i32, i64, f32, f64);
 
 /// A code object loaded into a device.
 #[derive(Debug)]
@@ -297,7 +293,7 @@ impl Device {
     /// workgroups one after the other on the calling thread whatever [`Device::threads`] says,
     /// so it sees them in the deterministic order of a one-thread run; results are the same as
     /// without it.
-    pub fn dispatch_with_observer<O: Observer + ?Sized>(
+    pub fn dispatch_with_observer<O: Observer<Wave, Inst> + ?Sized>(
         &mut self,
         module: &Module,
         kernel: &str,
@@ -311,112 +307,12 @@ impl Device {
             ));
         }
         let k = module.kernel(kernel)?;
-        let mut geo = *geo;
-        geo.offset = self.global_offset;
-        check_workgroup(k, &geo)?;
-        let kernarg_size = k
-            .meta
-            .kernarg_segment_size
-            .max(k.descriptor.kernarg_size)
-            .max(8) as usize;
-        let mut kernarg = vec![0u8; kernarg_size];
-        let dynamic_lds = write_explicit_args(k, args, &mut kernarg)?;
-        let static_lds = k
-            .descriptor
-            .group_segment_fixed_size
-            .max(k.meta.group_segment_fixed_size);
-
-        // Temporaries of this dispatch, freed afterwards whatever happens.
-        let mut temps = Vec::new();
-        let r = self.dispatch_inner(
-            module,
-            k,
-            &geo,
-            &mut kernarg,
-            static_lds,
-            dynamic_lds,
-            &mut temps,
-            obs,
-        );
-        for t in temps {
-            let _ = self.mem.free(t);
-        }
-        r
-    }
-
-    #[allow(clippy::too_many_arguments)]
-    fn dispatch_inner<O: Observer + ?Sized>(
-        &mut self,
-        module: &Module,
-        k: &Kernel,
-        geo: &Geometry,
-        kernarg: &mut [u8],
-        static_lds: u32,
-        dynamic_lds: u32,
-        temps: &mut Vec<u64>,
-        obs: &mut O,
-    ) -> Result<DispatchStats, Error> {
-        let d = &k.descriptor;
-        let mut private = d
-            .private_segment_fixed_size
-            .max(k.meta.private_segment_fixed_size);
-        if d.kernel_code_properties & kcp::USES_DYNAMIC_STACK != 0 || k.meta.uses_dynamic_stack {
-            private += DYNAMIC_STACK_BYTES;
-        }
-        let private = private.next_multiple_of(4);
-
-        let queue = self.mem.alloc(256, 64)?;
-        temps.push(queue);
-        // Compilers load kernel arguments in wide scalar loads that may read past the end of
-        // the segment (e.g. s_load_b128 of the last 8 bytes); runtimes allocate the segment
-        // with room to spare, so do we (zero-filled).
-        let kernarg_alloc = (kernarg.len() as u64).next_multiple_of(64) + KERNARG_SLACK;
-        let kernarg_addr = self.mem.alloc(kernarg_alloc, 64)?;
-        temps.push(kernarg_addr);
-        let packet_addr = self.mem.alloc(64, 64)?;
-        temps.push(packet_addr);
-        let hidden = HiddenValues {
-            dynamic_lds,
-            queue_ptr: queue,
-            ..Default::default()
-        };
-        write_hidden_args(kernarg, &k.meta.args, geo, &hidden);
-        self.mem.write(kernarg_addr, kernarg)?;
-        let lds_bytes = static_lds
-            .checked_add(dynamic_lds)
-            .ok_or_else(|| Error::Args("LDS size overflows".into()))?;
-        let packet = aql_packet(
-            geo,
-            private,
-            lds_bytes,
-            module.base + k.kd_addr,
-            kernarg_addr,
-        );
-        self.mem.write(packet_addr, &packet)?;
-
-        let mut launch = Launch {
-            kernel_name: k.name.clone(),
-            prog: &module.prog,
-            entry: module.base + k.entry,
-            pc_display_base: module.base,
-            wave64: !d.wave32(),
-            num_vgprs: d.vgpr_count().max(k.meta.vgpr_count).clamp(1, 256) as u16,
-            mode: d.initial_mode(),
-            code_properties: d.kernel_code_properties,
-            rsrc2: d.compute_pgm_rsrc2,
-            packed_tid: true,
-            geo: *geo,
-            lds_bytes,
-            wgp_mode: d.wgp_mode(),
-            scratch_lane_bytes: private,
-            scratch_addr: 0,
-            kernarg_addr,
-            dispatch_ptr: packet_addr,
-            queue_ptr: queue,
-            dispatch_id: self.dispatches,
-            threads: self.threads.max(1),
+        let settings = DispatchSettings {
+            threads: self.threads,
             max_wave_insts: self.max_wave_instructions,
-            cfg: self.cfg.clone(),
+            cfg: &self.cfg,
+            global_offset: self.global_offset,
+            dispatch_id: self.dispatches,
             trap: self.trap.as_ref().map(|t| TrapHandler {
                 prog: &t.prog,
                 tba: t.addrs.tba,
@@ -424,97 +320,21 @@ impl Device {
             }),
         };
         self.dispatches += 1;
-        let scratch = launch.scratch_bytes();
-        if scratch > 0 {
-            let a = self.mem.alloc(scratch, 256)?;
-            temps.push(a);
-            launch.scratch_addr = a;
-        }
-        Ok(dispatch::run_observed(&launch, &self.mem, obs)?)
-    }
-}
-
-/// Rejects workgroup shapes the kernel was not compiled for.
-fn check_workgroup(k: &Kernel, geo: &Geometry) -> Result<(), Error> {
-    let items = geo.local.iter().map(|&v| v as u64).product::<u64>();
-    let max = k.meta.max_flat_workgroup_size;
-    if max != 0 && items > max as u64 {
-        return Err(Error::Args(format!(
-            "kernel {}: workgroup of {items} work-items exceeds its max_flat_workgroup_size {max}",
-            k.name
-        )));
-    }
-    if let Some(r) = k.meta.reqd_workgroup_size {
-        if r != geo.local {
-            return Err(Error::Args(format!(
-                "kernel {} requires workgroup size {}x{}x{}, got {}x{}x{}",
-                k.name, r[0], r[1], r[2], geo.local[0], geo.local[1], geo.local[2]
-            )));
-        }
-    }
-    Ok(())
-}
-
-fn describe_kind(a: &KernArg) -> String {
-    match a.kind {
-        ValueKind::ByValue => format!("a {}-byte value", a.size),
-        ValueKind::GlobalBuffer => "a global buffer".into(),
-        ValueKind::DynamicSharedPointer => "a __local pointer (local:N)".into(),
-        ref k => format!("an argument of kind {}", k.as_str()),
-    }
-}
-
-/// Writes the explicit arguments into `kernarg`; returns the dynamic LDS bytes the `__local`
-/// pointer arguments take (each placed after the static LDS, aligned to its pointee).
-fn write_explicit_args(k: &Kernel, args: &[Arg], kernarg: &mut [u8]) -> Result<u32, Error> {
-    let explicit: Vec<&KernArg> = k.explicit_args().collect();
-    if explicit.len() != args.len() {
-        return Err(Error::Args(format!(
-            "kernel {} takes {} arguments, got {}: {}",
-            k.name,
-            explicit.len(),
-            args.len(),
-            k.signature()
-        )));
-    }
-    let static_lds = k
-        .descriptor
-        .group_segment_fixed_size
-        .max(k.meta.group_segment_fixed_size) as u64;
-    let mut lds_end = static_lds;
-    for (i, (a, v)) in explicit.iter().zip(args).enumerate() {
-        let bad = |got: &str| {
-            Error::Args(format!(
-                "argument {} ({}) of {} is {}; got {got}",
-                i + 1,
-                a.name.as_deref().unwrap_or("unnamed"),
-                k.signature(),
-                describe_kind(a)
-            ))
+        let code = LoadedCode {
+            code: &module.code,
+            base: module.base,
+            prog: &module.prog,
         };
-        let bytes: Vec<u8> = match (&a.kind, v) {
-            (ValueKind::ByValue, Arg::Value(b)) if b.len() == a.size as usize => b.clone(),
-            (ValueKind::GlobalBuffer, Arg::Buffer(addr)) if a.size == 8 => {
-                addr.to_le_bytes().to_vec()
-            }
-            (ValueKind::DynamicSharedPointer, Arg::Local(n)) => {
-                let align = a.pointee_align.unwrap_or(16).max(1) as u64;
-                let at = lds_end.next_multiple_of(align);
-                lds_end = at + *n as u64;
-                let b = (at as u32).to_le_bytes();
-                b[..(a.size as usize).min(4)].to_vec()
-            }
-            (_, Arg::Value(b)) => return Err(bad(&format!("a {}-byte value", b.len()))),
-            (_, Arg::Buffer(_)) => return Err(bad("a buffer")),
-            (_, Arg::Local(_)) => return Err(bad("local:N")),
-        };
-        let off = a.offset as usize;
-        kernarg
-            .get_mut(off..off + bytes.len())
-            .ok_or_else(|| bad("an argument outside the kernarg segment"))?
-            .copy_from_slice(&bytes);
+        Ok(launch::dispatch(
+            &mut self.mem,
+            code,
+            k,
+            geo,
+            args,
+            &settings,
+            obs,
+        )?)
     }
-    u32::try_from(lds_end - static_lds).map_err(|_| Error::Args("dynamic LDS too large".into()))
 }
 
 /// Result of [`run_specs`]: the dispatch counters and the final contents of every buffer
@@ -539,7 +359,7 @@ pub fn run_specs(
 }
 
 /// [`run_specs`] with an observer (see [`Device::dispatch_with_observer`]); the CLI's `--trace`.
-pub fn run_specs_with_observer<O: Observer + ?Sized>(
+pub fn run_specs_with_observer<O: Observer<Wave, Inst> + ?Sized>(
     dev: &mut Device,
     module: &Module,
     kernel: &str,
@@ -619,95 +439,8 @@ pub fn write_outputs(specs: &[ArgSpec], run: &SpecRun) -> Result<(), Error> {
     Ok(())
 }
 
-/// Human-readable listing of a code object's kernels, arguments and descriptor fields.
-pub fn describe(code: &CodeObject) -> String {
-    use std::fmt::Write;
-    let mut s = String::new();
-    let _ = writeln!(
-        s,
-        "code object v{}, target {}, {} kernel(s)",
-        code.version,
-        code.target,
-        code.kernels.len()
-    );
-    for k in &code.kernels {
-        let d = &k.descriptor;
-        let m = &k.meta;
-        let _ = writeln!(s, "\nkernel {}", k.signature());
-        let _ = writeln!(
-            s,
-            "  entry {:#x}, descriptor {} at {:#x}",
-            k.entry, m.symbol, k.kd_addr
-        );
-        let _ = writeln!(
-            s,
-            "  wave{}, {} VGPRs (metadata .vgpr_count {}), .sgpr_count {}, {} mode",
-            k.wave_size(),
-            d.vgpr_count(),
-            m.vgpr_count,
-            m.sgpr_count,
-            if d.wgp_mode() { "WGP" } else { "CU" }
-        );
-        let _ = writeln!(
-            s,
-            "  group segment {} B, private segment {} B/work-item{}, kernarg segment {} B (align {}), max workgroup {}",
-            d.group_segment_fixed_size,
-            d.private_segment_fixed_size,
-            if m.uses_dynamic_stack { " + dynamic stack" } else { "" },
-            d.kernarg_size,
-            m.kernarg_segment_align,
-            m.max_flat_workgroup_size
-        );
-        let _ = writeln!(
-            s,
-            "  COMPUTE_PGM_RSRC1 {:#010x}  RSRC2 {:#010x}  RSRC3 {:#010x}  kernel_code_properties {:#06x}",
-            d.compute_pgm_rsrc1, d.compute_pgm_rsrc2, d.compute_pgm_rsrc3, d.kernel_code_properties
-        );
-        let _ = writeln!(
-            s,
-            "  user SGPRs {}, workgroup ids {}{}{}, work-item ids {}, MODE {:#x}",
-            d.user_sgpr_count(),
-            if d.compute_pgm_rsrc2 & (1 << 7) != 0 {
-                "x"
-            } else {
-                ""
-            },
-            if d.compute_pgm_rsrc2 & (1 << 8) != 0 {
-                "y"
-            } else {
-                ""
-            },
-            if d.compute_pgm_rsrc2 & (1 << 9) != 0 {
-                "z"
-            } else {
-                ""
-            },
-            ["x", "xy", "xyz", "xyz"][d.vgpr_workitem_id() as usize],
-            d.initial_mode()
-        );
-        let _ = writeln!(s, "  arguments (name, kind, size, offset):");
-        for a in &m.args {
-            let _ = writeln!(
-                s,
-                "    {:<24} {:<26} {:>4} {:>5}{}",
-                a.name.as_deref().unwrap_or("-"),
-                a.kind.as_str(),
-                a.size,
-                a.offset,
-                a.type_name
-                    .as_deref()
-                    .map(|t| format!("  ({t})"))
-                    .unwrap_or_default()
-            );
-        }
-    }
-    s
-}
-
-/// Runs bare instruction bytes with *host* addresses (the C ABI's `run_asm`): `code` is executed
-/// in place (PC = its host address), s[0:1] = `kernarg`, `rsrc2` places the workgroup ids after
-/// USER_SGPR_COUNT user SGPRs, v0 holds the packed work-item ids, wave32, `scratch_size` private
-/// bytes per work-item. `groups` counts workgroups, `local` work-items per workgroup.
+/// Runs bare instruction bytes with *host* addresses (the C ABI's `run_asm`); see
+/// [`wavesim_rdna3::hsa::launch::run_host_asm`].
 ///
 /// # Safety
 /// Every address the kernel touches must be valid host memory for the access, and nothing else
@@ -722,69 +455,17 @@ pub unsafe fn run_host_asm(
     max_wave_instructions: u64,
 ) -> Result<DispatchStats, Error> {
     // SAFETY: forwarded to the caller (documented above).
-    let mem = unsafe { DeviceMemory::host() };
-    let base = code.as_ptr() as u64;
-    let prog = Program::new(code, base)?;
-    if let Some(d) = (0..3).find(|&i| groups[i] == 0 || local[i] == 0) {
-        return Err(Error::Args(format!(
-            "run_asm: dimension {d} has {} workgroups of {} work-items; both must be at least 1",
-            groups[d], local[d]
-        )));
-    }
-    let mut grid = [0u32; 3];
-    for i in 0..3 {
-        grid[i] = groups[i].checked_mul(local[i]).ok_or_else(|| {
-            Error::Args(format!(
-                "{} workgroups of {} work-items overflow a 32-bit grid",
-                groups[i], local[i]
-            ))
-        })?;
-    }
-    let geo = Geometry::new(&grid, &local)?;
-    // LDS: COMPUTE_PGM_RSRC2.LDS_SIZE in 512-byte granules when set; compilers leave it 0 and
-    // the runtime fills it in, so 0 means "the most a workgroup can have" (64 KiB).
-    let granules = (rsrc2 >> 15) & 0x1ff;
-    let lds_bytes = if granules == 0 {
-        dispatch::MAX_LDS_BYTES
-    } else {
-        (granules * 512).min(dispatch::MAX_LDS_BYTES)
+    let r = unsafe {
+        launch::run_host_asm(
+            code,
+            groups,
+            local,
+            kernarg,
+            rsrc2,
+            scratch_size,
+            max_wave_instructions,
+        )
     };
-    let packet = aql_packet(&geo, scratch_size, lds_bytes, 0, kernarg);
-    let mut launch = Launch {
-        kernel_name: "run_asm".into(),
-        prog: &prog,
-        entry: base,
-        pc_display_base: base,
-        wave64: false,
-        num_vgprs: 256,
-        // Round to nearest even, denormals kept, DX10 clamp and IEEE mode on: clang's default.
-        mode: 0xf0 | 1 << 8 | 1 << 9,
-        code_properties: kcp::ENABLE_SGPR_KERNARG_SEGMENT_PTR | kcp::ENABLE_WAVEFRONT_SIZE32,
-        rsrc2,
-        packed_tid: true,
-        geo,
-        lds_bytes,
-        wgp_mode: true,
-        scratch_lane_bytes: scratch_size.next_multiple_of(4),
-        scratch_addr: 0,
-        kernarg_addr: kernarg,
-        dispatch_ptr: packet.as_ptr() as u64,
-        queue_ptr: 0,
-        dispatch_id: 0,
-        threads: 1,
-        max_wave_insts: max_wave_instructions,
-        cfg: ExecConfig::default(),
-        trap: None,
-    };
-    // Host scratch (8-byte words: host mode accesses memory with atomics of up to 8 bytes).
-    let words = usize::try_from(launch.scratch_bytes().div_ceil(8))
-        .map_err(|_| Error::Args("scratch too large".into()))?;
-    let mut scratch: Vec<u64> = vec![0; words];
-    if words > 0 {
-        launch.scratch_addr = scratch.as_mut_ptr() as u64;
-    }
-    let r = dispatch::run(&launch, &mem);
-    drop(scratch);
     Ok(r?)
 }
 

@@ -265,7 +265,7 @@ struct Counter {
     pcs_ok: bool,
 }
 
-impl Observer for Counter {
+impl Observer<Wave, Inst> for Counter {
     fn before(&mut self, loc: &InstLoc, w: &Wave, _: &Inst) {
         self.before += 1;
         // Before the instruction runs the wave's PC is the instruction's address.
@@ -283,7 +283,7 @@ impl Observer for Counter {
 #[test]
 fn observing_does_not_change_results_and_runs_in_order() {
     let geo = Geometry::new(&[1000], &[64]).unwrap();
-    let run = |obs: &mut dyn Observer| {
+    let run = |obs: &mut dyn Observer<Wave, Inst>| {
         let (mut dev, m, args, ya) = saxpy(W32, 1000);
         // Two threads: an observer makes the dispatch run on the calling thread in order.
         dev.threads = 2;
@@ -307,7 +307,11 @@ fn observing_does_not_change_results_and_runs_in_order() {
         ..Default::default()
     };
     let mut tracer = TextTracer::new(std::io::sink());
-    for obs in [&mut NoObserver as &mut dyn Observer, &mut c, &mut tracer] {
+    for obs in [
+        &mut NoObserver as &mut dyn Observer<Wave, Inst>,
+        &mut c,
+        &mut tracer,
+    ] {
         let (s, o) = run(obs);
         assert_eq!(o, expect);
         assert_eq!(

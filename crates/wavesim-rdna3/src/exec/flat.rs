@@ -19,7 +19,7 @@
 //! A global or scratch access outside every allocation (or outside the lane's private segment) is
 //! `ExecError::MemoryFault` naming the lane and address: the sandbox never lets guest code reach
 //! anything else. Both errors enter the trap handler instead when one is installed
-//! (`exec::step`, TRAPSTS.MEM_VIOL). Every active lane is aligned and translated before any lane
+//! (the step loop (`exec::memory_exception`), TRAPSTS.MEM_VIOL). Every active lane is aligned and translated before any lane
 //! is performed, so a faulting instruction has no partial effect. A load or returning atomic
 //! whose destination VGPRs are out of range is nullified before any memory is touched (seed 000,
 //! "Memory, LDS and GDS: reads and atomics with return").

@@ -1,7 +1,7 @@
 //! Executing predecoded instructions on a wave.
 //!
-//! `Program` is a kernel's code decoded once; `step` runs one instruction and dispatches on the
-//! instruction's family to the semantic modules (`salu`, `sopp`, `valu`, ...). Each family module
+//! `Program` is a kernel's code decoded once; the dispatcher's step loop runs each instruction
+//! through the handler its family module (`salu`, `sopp`, `vfloat`, ...) claims. Each module
 //! exposes `exec(wave, inst, ctx) -> Result<Flow, ExecError>`; an op a module does not handle
 //! returns `ExecError::Unimplemented`, never a silent no-op.
 
@@ -156,19 +156,6 @@ pub fn op_name(inst: &Inst) -> &'static str {
     }
 }
 
-/// Runs the instruction at the wave's PC and advances the PC.
-#[inline]
-pub fn step(w: &mut Wave, prog: &Program, idx: usize, ctx: &mut Ctx) -> Result<Flow, ExecError> {
-    let inst = &prog.insts[idx];
-    let next = prog.pcs[idx] + inst.len as u64;
-    w.pc = next;
-    w.wave_insts += 1;
-    match execute(w, inst, ctx) {
-        Ok(flow) => Ok(flow),
-        Err(e) => memory_exception(w, e),
-    }
-}
-
 /// TRAPSTS.MEM_VIOL: EXCP[8] (RDNA3 ISA 3.4.9).
 pub const TRAPSTS_MEMVIOL: u32 = 1 << 8;
 
@@ -179,8 +166,8 @@ pub const TRAPSTS_MEMVIOL: u32 = 1 << 8;
 /// MEMVIOL cannot be masked (seed 000, "MODE.EXCP_EN"). The faulting instruction had no effect
 /// (the memory families check every lane before performing any) and TTMP0/1 hold the PC of the
 /// instruction after it, where the handler's s_rfe resumes. Without a handler, and for every other
-/// error, the error ends the dispatch. Public so that the dispatcher's step loop, which calls
-/// handlers directly, routes errors the same way as [`step`].
+/// error, the error ends the dispatch. Called by the dispatcher's step loop, the one loop every wave runs
+/// in.
 #[cold]
 pub fn memory_exception(w: &mut Wave, e: ExecError) -> Result<Flow, ExecError> {
     let memory = matches!(e, ExecError::MemViol { .. } | ExecError::MemoryFault { .. });
@@ -262,32 +249,4 @@ pub fn execute(w: &mut Wave, inst: &Inst, ctx: &mut Ctx) -> Result<Flow, ExecErr
 /// Every op the executor must implement, for the coverage test.
 pub fn all_ops() -> &'static [Op] {
     Op::ALL
-}
-
-/// Runs one wave alone until s_endpgm (barriers are no-ops for a single wave, seed 002), or
-/// until `max_insts` instructions have run.
-pub fn run_single_wave(
-    w: &mut Wave,
-    prog: &Program,
-    ctx: &mut Ctx,
-    max_insts: u64,
-) -> Result<(), ExecError> {
-    let start = w.wave_insts;
-    loop {
-        let Some(idx) = prog.index_at(w.pc) else {
-            return Err(ExecError::BadJump { target: w.pc });
-        };
-        match step(w, prog, idx, ctx)? {
-            Flow::End => {
-                w.ended = true;
-                return Ok(());
-            }
-            Flow::Next | Flow::Jump | Flow::Barrier => {}
-        }
-        if w.wave_insts - start >= max_insts {
-            return Err(ExecError::Other(format!(
-                "watchdog: {max_insts} instructions executed without s_endpgm"
-            )));
-        }
-    }
 }

@@ -420,6 +420,7 @@ impl FpMode {
             ftz_in: den & 1 == 0,
             ftz_out: den & 2 == 0,
             detect,
+            nan: soft::NanPolicy::RDNA3,
         };
         FpMode {
             f32: ctl(m, (m >> 4) & 3),

@@ -11,9 +11,9 @@
 //! propagation stays the ISA's.
 
 pub mod fpexc;
-pub mod hostfma;
+/// The software float core and host FMA live in wavesim-core (shared by every back end).
+pub use wavesim_core::fp::{hostfma, soft};
 pub mod ops;
-pub mod soft;
 
 use crate::decode::{opnd, Dpp, Inst};
 use crate::exec::operand::{
@@ -430,6 +430,7 @@ fn dot2_mode(m: &FpMode, bf16: bool) -> FpMode {
         ftz_in: bf16,
         ftz_out: bf16,
         detect: c.detect,
+        nan: c.nan,
     };
     // bf16 uses the f32 fields of `FpMode::ctl`, f16 the f64/f16 ones; set both.
     FpMode {

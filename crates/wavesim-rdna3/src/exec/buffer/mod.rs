@@ -43,7 +43,7 @@
 //!   so a faulting instruction changes no memory and no VGPR. When a fault and a misaligned lane
 //!   meet in one instruction the fault wins and nothing is performed.
 //! - **Traps**: both errors are memory violations; with a trap handler installed (STATUS.TRAP_EN)
-//!   `exec::step` sets TRAPSTS.MEM_VIOL and enters the handler, which resumes after the buffer
+//!   the step loop (`exec::memory_exception`) sets TRAPSTS.MEM_VIOL and enters the handler, which resumes after the buffer
 //!   instruction with s_rfe; without one the error ends the dispatch.
 //! - **Counters** (`Wave::cnt`, for s_waitcnt): loads and returning (GLC) atomics count in
 //!   VM_CNT, stores and non-returning atomics in VS_CNT, when they issue (nullified, ignored and

@@ -245,7 +245,7 @@ fn via_f64(f: FpFmt, x: u64, m: &FpMode, g: impl Fn(f64) -> f64) -> u64 {
     if r.is_nan() {
         // sqrt/log of a negative number, sin/cos of infinity.
         raise(f, m, exc::INVALID);
-        return f.default_nan();
+        return f.default_nan(true);
     }
     let c = m.ctl(f).with_round(Round::NearestEven);
     soft::from_f64(f, r, &c)
@@ -357,7 +357,7 @@ pub fn div_fixup(f: FpFmt, q: u64, d: u64, n: u64, m: &FpMode) -> u64 {
     if (f.is_zero(d) && f.is_zero(n)) || (f.is_inf(d) && f.is_inf(n)) {
         // 0/0 and inf/inf.
         raise(f, m, exc::INVALID);
-        return f.default_nan();
+        return f.default_nan(true);
     }
     if f.is_zero(d) {
         // x/0 of a finite non-zero x (or of inf, which is exact and raises nothing).
@@ -409,7 +409,7 @@ pub fn div_scale(f: FpFmt, s0: u64, d: u64, n: u64, m: &FpMode) -> (u64, bool) {
     );
     let (up, big_gap, tiny_exp) = scales(f);
     if f.is_zero(n) || f.is_zero(d) {
-        return (f.default_nan(), false);
+        return (f.default_nan(true), false);
     }
     let (en, ed) = (f.exp_field(n) as i64, f.exp_field(d) as i64);
     let (fd, fnn) = (soft::to_f64(f, d), soft::to_f64(f, n));

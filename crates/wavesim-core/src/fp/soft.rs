@@ -1,16 +1,18 @@
-//! Exact IEEE-754 binary arithmetic on raw bit patterns, with the rounding modes and denormal
-//! flushing of the RDNA3 MODE register.
+//! Exact IEEE-754 binary arithmetic on raw bit patterns, with the rounding modes, denormal
+//! flushing and NaN rules of a GPU's float unit as parameters ([`FpCtl`], [`NanPolicy`]).
 //!
 //! Every operation computes the exact result (products are exact in `u128`; sums are aligned in a
 //! 128-bit frame with the smaller operand's lost bits jammed into a sticky bit far below the
 //! rounding position) and rounds it once with `round_pack`. That makes add/mul/fma/conversions
 //! correctly rounded in all four MODE.FP_ROUND modes for f16, bf16, f32 and f64 alike. The
-//! executor uses the host FPU instead when the mode is round-to-nearest-even with denormals kept
+//! executors use the host FPU instead when the mode is round-to-nearest-even with denormals kept
 //! (the host is IEEE-exact then); tests check both paths agree.
 //!
-//! NaN rules (RDNA3 ISA pseudocode and its worked examples): a NaN input propagates quieted,
-//! the first NaN source in operand order wins; an invalid operation (inf-inf, 0*inf, ...) returns
-//! the negative default NaN (0xffc00000 for f32, as the ISA's V_LOG_F32(-1.0) example shows).
+//! NaN rules differ between GPUs and are the [`NanPolicy`] of the control: RDNA3
+//! ([`NanPolicy::RDNA3`]; RDNA3 ISA pseudocode and its worked examples) propagates a NaN input
+//! quieted, the first NaN source in operand order winning, and an invalid operation (inf-inf,
+//! 0*inf, ...) returns the negative default NaN (0xffc00000 for f32, as the ISA's
+//! V_LOG_F32(-1.0) example shows).
 
 use std::cell::Cell;
 
@@ -109,7 +111,26 @@ impl Round {
     }
 }
 
-/// Rounding and denormal control for one operand type (from MODE, see `operand::FpMode`).
+/// How an ISA forms NaN results.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct NanPolicy {
+    /// A NaN input propagates to the result, quieted, the first NaN operand winning; when false
+    /// every NaN result is the default NaN (ARM's "default NaN" mode).
+    pub propagate: bool,
+    /// The default NaN (of invalid operations) has its sign bit set.
+    pub default_negative: bool,
+}
+
+impl NanPolicy {
+    /// RDNA3: propagate the first NaN operand quieted; invalid operations give 0xffc00000 (f32).
+    pub const RDNA3: NanPolicy = NanPolicy {
+        propagate: true,
+        default_negative: true,
+    };
+}
+
+/// Rounding, denormal and NaN control for one operand type (for RDNA3 from MODE, see
+/// `operand::FpMode` there).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct FpCtl {
     pub rm: Round,
@@ -121,15 +142,18 @@ pub struct FpCtl {
     /// the default path skips the bookkeeping (and the host-FPU fast paths, which cannot
     /// report flags, are not taken because `is_ieee` is false).
     pub detect: bool,
+    pub nan: NanPolicy,
 }
 
 impl FpCtl {
-    /// Round to nearest even, denormals kept: IEEE default, what the host FPU does.
+    /// Round to nearest even, denormals kept, RDNA3's NaN rules: what the host FPU computes
+    /// for every non-NaN result (the RDNA3 fast paths fix NaN lanes up afterwards).
     pub const IEEE: FpCtl = FpCtl {
         rm: Round::NearestEven,
         ftz_in: false,
         ftz_out: false,
         detect: false,
+        nan: NanPolicy::RDNA3,
     };
 
     #[inline]
@@ -202,10 +226,10 @@ impl FpFmt {
     pub const fn quiet(self, x: u64) -> u64 {
         x | self.quiet_bit()
     }
-    /// The NaN invalid operations produce: sign set, quiet bit set (0xffc00000 for f32).
+    /// A quiet NaN with an empty payload, negative or positive (0xffc00000 / 0x7fc00000 for f32).
     #[inline]
-    pub const fn default_nan(self) -> u64 {
-        self.sign_bit() | self.exp_max() << self.mbits | self.quiet_bit()
+    pub const fn default_nan(self, negative: bool) -> u64 {
+        ((negative as u64) * self.sign_bit()) | (self.exp_max() << self.mbits) | self.quiet_bit()
     }
     #[inline]
     pub const fn inf(self, neg: bool) -> u64 {
@@ -424,19 +448,25 @@ fn unpack128(f: FpFmt, x: u64) -> (bool, i32, u128) {
 #[inline]
 pub fn invalid(f: FpFmt, c: &FpCtl) -> u64 {
     raise(c, exc::INVALID);
-    f.default_nan()
+    f.default_nan(c.nan.default_negative)
 }
 
-/// The NaN result for NaN inputs: the first NaN operand, quieted.
+/// The NaN result for NaN inputs under the control's [`NanPolicy`]: the first NaN operand,
+/// quieted, or the default NaN.
 #[inline]
-pub fn nan_of(f: FpFmt, xs: &[u64]) -> Option<u64> {
-    xs.iter().find(|&&x| f.is_nan(x)).map(|&x| f.quiet(x))
+pub fn nan_of(f: FpFmt, xs: &[u64], c: &FpCtl) -> Option<u64> {
+    let n = xs.iter().find(|&&x| f.is_nan(x))?;
+    Some(if c.nan.propagate {
+        f.quiet(*n)
+    } else {
+        f.default_nan(c.nan.default_negative)
+    })
 }
 
 /// a + b (inputs already input-flushed by the caller via `c`).
 pub fn add(f: FpFmt, a: u64, b: u64, c: &FpCtl) -> u64 {
     let (a, b) = (input(f, a, c), input(f, b, c));
-    if let Some(n) = nan_of(f, &[a, b]) {
+    if let Some(n) = nan_of(f, &[a, b], c) {
         return n;
     }
     match (f.is_inf(a), f.is_inf(b)) {
@@ -452,7 +482,7 @@ pub fn add(f: FpFmt, a: u64, b: u64, c: &FpCtl) -> u64 {
 /// a * b.
 pub fn mul(f: FpFmt, a: u64, b: u64, c: &FpCtl) -> u64 {
     let (a, b) = (input(f, a, c), input(f, b, c));
-    if let Some(n) = nan_of(f, &[a, b]) {
+    if let Some(n) = nan_of(f, &[a, b], c) {
         return n;
     }
     let s = f.sign(a) != f.sign(b);
@@ -472,7 +502,7 @@ pub fn mul(f: FpFmt, a: u64, b: u64, c: &FpCtl) -> u64 {
 /// and exact-zero cases.
 fn fma_exact(f: FpFmt, a: u64, b: u64, cc: u64, c: &FpCtl) -> Result<(bool, i32, u128), u64> {
     let (a, b, cc) = (input(f, a, c), input(f, b, c), input(f, cc, c));
-    if let Some(n) = nan_of(f, &[a, b, cc]) {
+    if let Some(n) = nan_of(f, &[a, b, cc], c) {
         return Err(n);
     }
     let sp = f.sign(a) != f.sign(b);
@@ -563,12 +593,7 @@ pub fn round_int(f: FpFmt, x: u64, rm: Round) -> u64 {
     if e >= 0 {
         return x;
     }
-    let c = FpCtl {
-        rm,
-        ftz_in: false,
-        ftz_out: false,
-        detect: false,
-    };
+    let c = FpCtl { rm, ..FpCtl::IEEE };
     // Round the significand at the binary point, then re-pack (result is an integer).
     let sh = (-e) as u32;
     let m = m as u128;
@@ -589,4 +614,40 @@ pub fn round_int(f: FpFmt, x: u64, rm: Round) -> u64 {
         return f.zero(s);
     }
     round_pack(f, s, 0, q, &c)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The NaN policy decides NaN results: RDNA3 propagates the first NaN operand quieted and
+    /// gives the negative default NaN for invalid operations; a default-NaN ISA gives its
+    /// default NaN for both.
+    #[test]
+    fn nan_policy_decides_nan_results() {
+        let snan = 0x7f80_0001u64; // signalling NaN with payload 1
+        let qnan = 0xffc0_0123u64;
+        let inf = 0x7f80_0000u64;
+        let ninf = 0xff80_0000u64;
+        let rdna3 = FpCtl::IEEE;
+        assert_eq!(add(F32, 1, snan, &rdna3), 0x7fc0_0001, "first NaN, quieted");
+        assert_eq!(
+            mul(F32, qnan, snan, &rdna3),
+            qnan,
+            "the first NaN operand wins"
+        );
+        assert_eq!(add(F32, inf, ninf, &rdna3), 0xffc0_0000, "inf - inf");
+        let arm = FpCtl {
+            nan: NanPolicy {
+                propagate: false,
+                default_negative: false,
+            },
+            ..FpCtl::IEEE
+        };
+        assert_eq!(add(F32, 1, snan, &arm), 0x7fc0_0000);
+        assert_eq!(fma(F32, qnan, 1, 2, &arm), 0x7fc0_0000);
+        assert_eq!(add(F32, inf, ninf, &arm), 0x7fc0_0000);
+        assert_eq!(F64.default_nan(true), 0xfff8_0000_0000_0000);
+        assert_eq!(F16.default_nan(false), 0x7e00);
+    }
 }

@@ -1,0 +1,353 @@
+//! The engine: everything above one wave that does not depend on the ISA.
+//!
+//! A back end (RDNA3, R700, AGX) implements [`Backend`]: it creates and initialises waves and the
+//! state a workgroup's waves share (LDS), runs one wave until it blocks, finishes or faults, and
+//! describes a PC for error messages. [`run`] does the rest, the same for every ISA:
+//!
+//! - workgroups in x-fastest order, on one thread or on a rayon pool of `threads` workers, each
+//!   worker reusing its waves and group state;
+//! - inside a workgroup the waves take turns (round robin) for at most [`Backend::quantum`]
+//!   instructions or until they reach a barrier or end, so a wave that spins on a flag another
+//!   wave sets still makes progress; a barrier completes when every wave that has not ended waits
+//!   at it (a wave that ended counts as arrived; seed 002, "Workgroups");
+//! - the watchdog (most instructions one wave may run) and barrier-deadlock detection;
+//! - [`DispatchStats`] and errors with their [`Location`];
+//! - an enabled observer runs the workgroups in order on the calling thread, so what it sees is
+//!   the deterministic order of a one-thread run.
+//!
+//! With `threads > 1`, race-free kernels give the same results, and the error reported is always
+//! the one of the lowest-numbered failing workgroup.
+
+use crate::error::{DispatchError, Location};
+use crate::grid::Geometry;
+use crate::memory::DeviceMemory;
+use crate::observe::{NoObserver, Observer};
+use crate::stats::DispatchStats;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::Mutex;
+use std::time::Instant;
+
+/// Default turn length: instructions a wave runs before the next wave of its workgroup.
+pub const QUANTUM: u64 = 4096;
+
+/// How a wave's turn ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stop {
+    /// The wave reached a barrier and waits for the rest of its workgroup.
+    Barrier,
+    /// The wave ended (it never runs again).
+    End,
+    /// The turn's instruction budget ran out.
+    Quantum,
+}
+
+/// Which wave of the dispatch a [`Backend::start_wave`] call sets up.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct WaveSlot {
+    pub workgroup: [u32; 3],
+    /// Index of the wave in its workgroup.
+    pub index: u32,
+    /// Waves in this workgroup.
+    pub count: u32,
+    /// The worker (host thread) running the workgroup, `0..worker_slots(..)`: the index of
+    /// per-worker resources such as a scratch area.
+    pub worker: u64,
+}
+
+/// An ISA back end, prepared for one dispatch (the program decoded, the launch parameters
+/// known). Methods take `&self`: the back end is shared by the workers.
+pub trait Backend: Sync {
+    /// The programmer-visible state of one wave.
+    type Wave: Send;
+    /// A decoded instruction (what observers see).
+    type Inst;
+    /// The state the waves of one workgroup share (LDS, ...), reused across workgroups.
+    type Group: Send;
+    /// What one instruction can do wrong.
+    type Error: Clone + Send;
+
+    /// The program's end and barrier instructions, named in watchdog and deadlock messages.
+    const END: &'static str;
+    const BARRIER: &'static str;
+
+    fn geometry(&self) -> &Geometry;
+    /// Work-items per wave.
+    fn lanes(&self) -> u32;
+    /// Host threads for workgroups (1 = in order on the calling thread).
+    fn threads(&self) -> usize;
+    /// Watchdog: most instructions one wave may execute.
+    fn max_wave_insts(&self) -> u64;
+    /// Turn length (see the module documentation).
+    fn quantum(&self) -> u64 {
+        QUANTUM
+    }
+    /// Checks the launch before anything runs (the geometry is checked by [`run`]).
+    fn check(&self) -> Result<(), DispatchError<Self::Error>> {
+        Ok(())
+    }
+
+    fn new_wave(&self) -> Self::Wave;
+    fn new_group(&self) -> Self::Group;
+    /// Prepares `group` for workgroup `wg` of `waves` waves.
+    fn start_group(&self, group: &mut Self::Group, wg: [u32; 3], waves: u32);
+    /// Sets up `w` with its initial state; `w` may hold a previous wave's state.
+    fn start_wave(&self, w: &mut Self::Wave, at: WaveSlot);
+    /// Runs `w` for at most `budget` instructions. An error comes with the PC of the
+    /// instruction that raised it.
+    fn run_wave<O: Observer<Self::Wave, Self::Inst> + ?Sized>(
+        &self,
+        w: &mut Self::Wave,
+        group: &mut Self::Group,
+        mem: &DeviceMemory,
+        budget: u64,
+        obs: &mut O,
+    ) -> Result<Stop, (Self::Error, u64)>;
+    /// Instructions `w` has executed since it started, per wave and per active lane.
+    fn wave_insts(&self, w: &Self::Wave) -> u64;
+    fn lane_insts(&self, w: &Self::Wave) -> u64;
+    /// The wave's current PC (for watchdog and deadlock messages).
+    fn pc(&self, w: &Self::Wave) -> u64;
+    /// Where `w` is when it is at `pc`: kernel, workgroup, wave, displayed PC, instruction text.
+    fn location(&self, w: &Self::Wave, pc: u64) -> Location;
+    /// Called when a workgroup stops, finished or failed, with its waves and group state (a
+    /// harness can take them back here). The default does nothing.
+    fn retire(&self, waves: &mut [Self::Wave], group: &mut Self::Group) {
+        let _ = (waves, group);
+    }
+}
+
+/// Per-worker resources in use at the same time: one per host thread that may run a
+/// workgroup (a worker runs one workgroup at a time).
+pub fn worker_slots(geo: &Geometry, threads: usize) -> u64 {
+    if threads <= 1 || geo.total_workgroups() == 1 {
+        1
+    } else {
+        threads as u64
+    }
+}
+
+/// Reusable per-worker state: waves and the group state.
+struct Worker<B: Backend> {
+    waves: Vec<B::Wave>,
+    group: B::Group,
+    at_barrier: Vec<bool>,
+}
+
+impl<B: Backend> Worker<B> {
+    fn new(b: &B) -> Worker<B> {
+        Worker {
+            waves: Vec::new(),
+            group: b.new_group(),
+            at_barrier: Vec::new(),
+        }
+    }
+}
+
+/// Counts of one finished workgroup.
+#[derive(Default)]
+struct GroupCounts {
+    wave_insts: u64,
+    lane_insts: u64,
+    waves: u64,
+}
+
+fn run_workgroup<B: Backend, O: Observer<B::Wave, B::Inst> + ?Sized>(
+    b: &B,
+    mem: &DeviceMemory,
+    wg: [u32; 3],
+    worker: u64,
+    wk: &mut Worker<B>,
+    obs: &mut O,
+) -> Result<GroupCounts, DispatchError<B::Error>> {
+    let items = b.geometry().items_in(wg);
+    let n_items = items[0] * items[1] * items[2];
+    let n_waves = n_items.div_ceil(b.lanes()) as usize;
+    while wk.waves.len() < n_waves {
+        wk.waves.push(b.new_wave());
+    }
+    for (i, w) in wk.waves[..n_waves].iter_mut().enumerate() {
+        let at = WaveSlot {
+            workgroup: wg,
+            index: i as u32,
+            count: n_waves as u32,
+            worker,
+        };
+        b.start_wave(w, at);
+    }
+    b.start_group(&mut wk.group, wg, n_waves as u32);
+    wk.at_barrier.clear();
+    wk.at_barrier.resize(n_waves, false);
+    let r = turns(b, mem, wk, n_waves, obs);
+    b.retire(&mut wk.waves[..n_waves], &mut wk.group);
+    r
+}
+
+/// The waves of one workgroup take turns until all have ended.
+fn turns<B: Backend, O: Observer<B::Wave, B::Inst> + ?Sized>(
+    b: &B,
+    mem: &DeviceMemory,
+    wk: &mut Worker<B>,
+    n_waves: usize,
+    obs: &mut O,
+) -> Result<GroupCounts, DispatchError<B::Error>> {
+    let waves = &mut wk.waves[..n_waves];
+    let at_barrier = &mut wk.at_barrier[..];
+    let limit = b.max_wave_insts();
+    let mut live = n_waves;
+    let mut ended = vec![false; n_waves];
+    // A single wave never waits: its barriers complete at once (seed 002: a one-wave workgroup
+    // treats s_barrier as s_nop), so it runs without turns.
+    let quantum = if n_waves == 1 { u64::MAX } else { b.quantum() };
+    while live > 0 {
+        for i in 0..n_waves {
+            let w = &mut waves[i];
+            if ended[i] || at_barrier[i] {
+                continue;
+            }
+            let budget = quantum.min(limit.saturating_sub(b.wave_insts(w)));
+            let stop = b
+                .run_wave(w, &mut wk.group, mem, budget, obs)
+                .map_err(|(error, pc)| DispatchError::Exec {
+                    at: Box::new(b.location(w, pc)),
+                    error,
+                })?;
+            match stop {
+                Stop::End => {
+                    ended[i] = true;
+                    live -= 1;
+                }
+                Stop::Barrier => at_barrier[i] = n_waves > 1,
+                Stop::Quantum => {}
+            }
+            if !ended[i] && !at_barrier[i] && b.wave_insts(w) >= limit {
+                let at = Box::new(b.location(w, b.pc(w)));
+                let waiting: Vec<u32> = (0..n_waves as u32)
+                    .filter(|&j| at_barrier[j as usize])
+                    .collect();
+                return Err(if waiting.is_empty() {
+                    DispatchError::Watchdog {
+                        at,
+                        limit,
+                        end: B::END,
+                    }
+                } else {
+                    DispatchError::BarrierDeadlock {
+                        at,
+                        waiting,
+                        limit,
+                        barrier: B::BARRIER,
+                    }
+                });
+            }
+        }
+        // The barrier completes when every wave that has not ended is waiting at it.
+        let waiting = at_barrier.iter().filter(|&&b| b).count();
+        if waiting > 0 && waiting == live {
+            at_barrier.iter_mut().for_each(|b| *b = false);
+        }
+    }
+    let mut c = GroupCounts {
+        waves: n_waves as u64,
+        ..Default::default()
+    };
+    for w in waves.iter() {
+        c.wave_insts += b.wave_insts(w);
+        c.lane_insts += b.lane_insts(w);
+    }
+    Ok(c)
+}
+
+/// Runs a dispatch to completion with `obs` seeing every instruction. Without an enabled
+/// observer, workgroups run on `b.threads()` workers.
+pub fn run<B: Backend, O: Observer<B::Wave, B::Inst> + ?Sized>(
+    b: &B,
+    mem: &DeviceMemory,
+    obs: &mut O,
+) -> Result<DispatchStats, DispatchError<B::Error>> {
+    b.geometry().check()?;
+    b.check()?;
+    if b.max_wave_insts() == 0 {
+        return Err(DispatchError::BadLaunch(
+            "the instruction limit is 0".into(),
+        ));
+    }
+    let start = Instant::now();
+    let geo = *b.geometry();
+    let total = geo.total_workgroups();
+    let mut stats = DispatchStats {
+        workgroups: total,
+        ..Default::default()
+    };
+    let threads = b.threads().max(1);
+    if threads == 1 || total == 1 || obs.enabled() {
+        let mut wk = Worker::new(b);
+        for i in 0..total {
+            let c = run_workgroup(b, mem, geo.workgroup_id(i), 0, &mut wk, obs)?;
+            stats.wave_instructions += c.wave_insts;
+            stats.lane_instructions += c.lane_insts;
+            stats.waves += c.waves;
+        }
+    } else {
+        let c = run_parallel(b, mem, threads, total)?;
+        stats.wave_instructions = c.wave_insts;
+        stats.lane_instructions = c.lane_insts;
+        stats.waves = c.waves;
+    }
+    stats.elapsed = start.elapsed();
+    Ok(stats)
+}
+
+/// Workgroups on a rayon pool of `threads` workers.
+fn run_parallel<B: Backend>(
+    b: &B,
+    mem: &DeviceMemory,
+    threads: usize,
+    total: u64,
+) -> Result<GroupCounts, DispatchError<B::Error>> {
+    use rayon::prelude::*;
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| DispatchError::BadLaunch(format!("cannot start {threads} threads: {e}")))?;
+    let geo = *b.geometry();
+    let slots = worker_slots(&geo, threads);
+    let first_err = AtomicUsize::new(usize::MAX);
+    let errors: Mutex<Vec<(u64, DispatchError<B::Error>)>> = Mutex::new(Vec::new());
+    let (wi, li, nw) = (AtomicU64::new(0), AtomicU64::new(0), AtomicU64::new(0));
+    pool.install(|| {
+        (0..total).into_par_iter().for_each_init(
+            || Worker::new(b),
+            |wk, i| {
+                // Workgroups after a failed one are skipped; earlier ones still run, so the
+                // error reported is the lowest-numbered one, whatever the thread timing.
+                if i as usize > first_err.load(Ordering::Relaxed) {
+                    return;
+                }
+                let worker = rayon::current_thread_index().unwrap_or(0) as u64 % slots;
+                let wg = geo.workgroup_id(i);
+                match run_workgroup(b, mem, wg, worker, wk, &mut NoObserver) {
+                    Ok(c) => {
+                        wi.fetch_add(c.wave_insts, Ordering::Relaxed);
+                        li.fetch_add(c.lane_insts, Ordering::Relaxed);
+                        nw.fetch_add(c.waves, Ordering::Relaxed);
+                    }
+                    Err(e) => {
+                        first_err.fetch_min(i as usize, Ordering::Relaxed);
+                        if let Ok(mut v) = errors.lock() {
+                            v.push((i, e));
+                        }
+                    }
+                }
+            },
+        )
+    });
+    let errs = errors.into_inner().unwrap_or_else(|p| p.into_inner());
+    if let Some((_, e)) = errs.into_iter().min_by_key(|(i, _)| *i) {
+        return Err(e);
+    }
+    Ok(GroupCounts {
+        wave_insts: wi.into_inner(),
+        lane_insts: li.into_inner(),
+        waves: nw.into_inner(),
+    })
+}

@@ -1,0 +1,344 @@
+//! Launching a kernel of a code object the way the HSA runtime and the command processor do:
+//! the kernarg segment (explicit and hidden arguments), the AQL packet, the queue, scratch, the
+//! LDS size, and the descriptor's launch fields (COMPUTE_PGM_RSRC1/2/3, kernel_code_properties)
+//! turned into the engine's [`Launch`].
+
+use super::codeobj::{kcp, CodeObject, Kernel};
+use super::kernarg::{
+    aql_packet, check_workgroup, write_explicit_args, write_hidden_args, Arg, HiddenValues,
+};
+use super::HsaError;
+use crate::decode::Inst;
+use crate::dispatch::{self, Launch, TrapHandler};
+use crate::exec::{ExecConfig, Program};
+use crate::trace::Observer;
+use crate::wave::Wave;
+use wavesim_core::memory::DeviceMemory;
+use wavesim_core::{DispatchStats, Geometry};
+
+/// Private bytes per work-item given to kernels whose stack size is only known at run time
+/// (kernel_code_properties USES_DYNAMIC_STACK), on top of their fixed private segment.
+pub const DYNAMIC_STACK_BYTES: u32 = 16 * 1024;
+
+/// Zero bytes after the kernarg segment (the widest scalar load, s_load_b512, reads 64 bytes).
+pub const KERNARG_SLACK: u64 = 256;
+
+/// A code object whose image is in device memory.
+#[derive(Clone, Copy)]
+pub struct LoadedCode<'a> {
+    pub code: &'a CodeObject,
+    /// Device address of the image (ELF virtual address 0).
+    pub base: u64,
+    /// The code, decoded at its device address.
+    pub prog: &'a Program,
+}
+
+/// What a dispatch takes from the device and the runtime besides the kernel and its arguments.
+#[derive(Clone, Copy)]
+pub struct DispatchSettings<'a> {
+    /// Host threads running workgroups (1: in order on the calling thread).
+    pub threads: usize,
+    /// Watchdog: most instructions one wave may execute.
+    pub max_wave_insts: u64,
+    pub cfg: &'a ExecConfig,
+    /// OpenCL global work offset.
+    pub global_offset: [u64; 3],
+    /// The AQL packet's dispatch id (s[..] when ENABLE_SGPR_DISPATCH_ID).
+    pub dispatch_id: u64,
+    pub trap: Option<TrapHandler<'a>>,
+}
+
+/// Runs kernel `k` of `code` over `geo` with `args` (one per explicit argument): writes the
+/// kernarg segment, the AQL packet and a queue, allocates scratch, and frees all of them again
+/// whatever happens. `obs` sees every instruction (see [`dispatch::run_observed`]).
+#[allow(clippy::too_many_arguments)]
+pub fn dispatch<O: Observer<Wave, Inst> + ?Sized>(
+    mem: &mut DeviceMemory,
+    code: LoadedCode,
+    k: &Kernel,
+    geo: &Geometry,
+    args: &[Arg],
+    s: &DispatchSettings,
+    obs: &mut O,
+) -> Result<DispatchStats, HsaError> {
+    let mut geo = *geo;
+    geo.offset = s.global_offset;
+    check_workgroup(k, &geo)?;
+    let kernarg_size = k
+        .meta
+        .kernarg_segment_size
+        .max(k.descriptor.kernarg_size)
+        .max(8) as usize;
+    let mut kernarg = vec![0u8; kernarg_size];
+    let dynamic_lds = write_explicit_args(k, args, &mut kernarg)?;
+    let static_lds = k
+        .descriptor
+        .group_segment_fixed_size
+        .max(k.meta.group_segment_fixed_size);
+
+    // Temporaries of this dispatch, freed afterwards whatever happens.
+    let mut temps = Vec::new();
+    let r = dispatch_inner(
+        mem,
+        code,
+        k,
+        &geo,
+        &mut kernarg,
+        (static_lds, dynamic_lds),
+        s,
+        &mut temps,
+        obs,
+    );
+    for t in temps {
+        let _ = mem.free(t);
+    }
+    r
+}
+
+#[allow(clippy::too_many_arguments)]
+fn dispatch_inner<O: Observer<Wave, Inst> + ?Sized>(
+    mem: &mut DeviceMemory,
+    code: LoadedCode,
+    k: &Kernel,
+    geo: &Geometry,
+    kernarg: &mut [u8],
+    (static_lds, dynamic_lds): (u32, u32),
+    s: &DispatchSettings,
+    temps: &mut Vec<u64>,
+    obs: &mut O,
+) -> Result<DispatchStats, HsaError> {
+    let d = &k.descriptor;
+    let mut private = d
+        .private_segment_fixed_size
+        .max(k.meta.private_segment_fixed_size);
+    if d.kernel_code_properties & kcp::USES_DYNAMIC_STACK != 0 || k.meta.uses_dynamic_stack {
+        private += DYNAMIC_STACK_BYTES;
+    }
+    let private = private.next_multiple_of(4);
+
+    let queue = mem.alloc(256, 64)?;
+    temps.push(queue);
+    // Compilers load kernel arguments in wide scalar loads that may read past the end of
+    // the segment (e.g. s_load_b128 of the last 8 bytes); runtimes allocate the segment
+    // with room to spare, so do we (zero-filled).
+    let kernarg_alloc = (kernarg.len() as u64).next_multiple_of(64) + KERNARG_SLACK;
+    let kernarg_addr = mem.alloc(kernarg_alloc, 64)?;
+    temps.push(kernarg_addr);
+    let packet_addr = mem.alloc(64, 64)?;
+    temps.push(packet_addr);
+    let hidden = HiddenValues {
+        dynamic_lds,
+        queue_ptr: queue,
+        ..Default::default()
+    };
+    write_hidden_args(kernarg, &k.meta.args, geo, &hidden);
+    mem.write(kernarg_addr, kernarg)?;
+    let lds_bytes = static_lds
+        .checked_add(dynamic_lds)
+        .ok_or_else(|| HsaError::Args("LDS size overflows".into()))?;
+    let packet = aql_packet(geo, private, lds_bytes, code.base + k.kd_addr, kernarg_addr);
+    mem.write(packet_addr, &packet)?;
+
+    let mut launch = Launch {
+        kernel_name: k.name.clone(),
+        prog: code.prog,
+        entry: code.base + k.entry,
+        pc_display_base: code.base,
+        wave64: !d.wave32(),
+        num_vgprs: d.vgpr_count().max(k.meta.vgpr_count).clamp(1, 256) as u16,
+        mode: d.initial_mode(),
+        code_properties: d.kernel_code_properties,
+        rsrc2: d.compute_pgm_rsrc2,
+        packed_tid: true,
+        geo: *geo,
+        lds_bytes,
+        wgp_mode: d.wgp_mode(),
+        scratch_lane_bytes: private,
+        scratch_addr: 0,
+        kernarg_addr,
+        dispatch_ptr: packet_addr,
+        queue_ptr: queue,
+        dispatch_id: s.dispatch_id,
+        threads: s.threads.max(1),
+        max_wave_insts: s.max_wave_insts,
+        cfg: s.cfg.clone(),
+        trap: s.trap,
+    };
+    let scratch = launch.scratch_bytes();
+    if scratch > 0 {
+        let a = mem.alloc(scratch, 256)?;
+        temps.push(a);
+        launch.scratch_addr = a;
+    }
+    Ok(dispatch::run_observed(&launch, mem, obs)?)
+}
+
+/// Runs bare instruction bytes with *host* addresses (the C ABI's `run_asm`): `code` is executed
+/// in place (PC = its host address), s[0:1] = `kernarg`, `rsrc2` places the workgroup ids after
+/// USER_SGPR_COUNT user SGPRs, v0 holds the packed work-item ids, wave32, `scratch_size` private
+/// bytes per work-item. `groups` counts workgroups, `local` work-items per workgroup.
+/// The C ABI's `run_asm` and the Python `run_asm` call this.
+///
+/// # Safety
+/// Every address the kernel touches must be valid host memory for the access, and nothing else
+/// may access that memory while the kernel runs (see `DeviceMemory::host`).
+pub unsafe fn run_host_asm(
+    code: &[u8],
+    groups: [u32; 3],
+    local: [u32; 3],
+    kernarg: u64,
+    rsrc2: u32,
+    scratch_size: u32,
+    max_wave_instructions: u64,
+) -> Result<DispatchStats, HsaError> {
+    // SAFETY: forwarded to the caller (documented above).
+    let mem = unsafe { DeviceMemory::host() };
+    let base = code.as_ptr() as u64;
+    let prog = Program::new(code, base)?;
+    if let Some(d) = (0..3).find(|&i| groups[i] == 0 || local[i] == 0) {
+        return Err(HsaError::Args(format!(
+            "run_asm: dimension {d} has {} workgroups of {} work-items; both must be at least 1",
+            groups[d], local[d]
+        )));
+    }
+    let mut grid = [0u32; 3];
+    for i in 0..3 {
+        grid[i] = groups[i].checked_mul(local[i]).ok_or_else(|| {
+            HsaError::Args(format!(
+                "{} workgroups of {} work-items overflow a 32-bit grid",
+                groups[i], local[i]
+            ))
+        })?;
+    }
+    let geo = Geometry::new(&grid, &local)?;
+    // LDS: COMPUTE_PGM_RSRC2.LDS_SIZE in 512-byte granules when set; compilers leave it 0 and
+    // the runtime fills it in, so 0 means "the most a workgroup can have" (64 KiB).
+    let granules = (rsrc2 >> 15) & 0x1ff;
+    let lds_bytes = if granules == 0 {
+        dispatch::MAX_LDS_BYTES
+    } else {
+        (granules * 512).min(dispatch::MAX_LDS_BYTES)
+    };
+    let packet = aql_packet(&geo, scratch_size, lds_bytes, 0, kernarg);
+    let mut launch = Launch {
+        kernel_name: "run_asm".into(),
+        prog: &prog,
+        entry: base,
+        pc_display_base: base,
+        wave64: false,
+        num_vgprs: 256,
+        // Round to nearest even, denormals kept, DX10 clamp and IEEE mode on: clang's default.
+        mode: 0xf0 | 1 << 8 | 1 << 9,
+        code_properties: kcp::ENABLE_SGPR_KERNARG_SEGMENT_PTR | kcp::ENABLE_WAVEFRONT_SIZE32,
+        rsrc2,
+        packed_tid: true,
+        geo,
+        lds_bytes,
+        wgp_mode: true,
+        scratch_lane_bytes: scratch_size.next_multiple_of(4),
+        scratch_addr: 0,
+        kernarg_addr: kernarg,
+        dispatch_ptr: packet.as_ptr() as u64,
+        queue_ptr: 0,
+        dispatch_id: 0,
+        threads: 1,
+        max_wave_insts: max_wave_instructions,
+        cfg: ExecConfig::default(),
+        trap: None,
+    };
+    // Host scratch (8-byte words: host mode accesses memory with atomics of up to 8 bytes).
+    let words = usize::try_from(launch.scratch_bytes().div_ceil(8))
+        .map_err(|_| HsaError::Args("scratch too large".into()))?;
+    let mut scratch: Vec<u64> = vec![0; words];
+    if words > 0 {
+        launch.scratch_addr = scratch.as_mut_ptr() as u64;
+    }
+    let r = dispatch::run(&launch, &mem);
+    drop(scratch);
+    Ok(r?)
+}
+
+/// Human-readable listing of a code object's kernels, arguments and descriptor fields.
+pub fn describe(code: &CodeObject) -> String {
+    use std::fmt::Write;
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "code object v{}, target {}, {} kernel(s)",
+        code.version,
+        code.target,
+        code.kernels.len()
+    );
+    for k in &code.kernels {
+        let d = &k.descriptor;
+        let m = &k.meta;
+        let _ = writeln!(s, "\nkernel {}", k.signature());
+        let _ = writeln!(
+            s,
+            "  entry {:#x}, descriptor {} at {:#x}",
+            k.entry, m.symbol, k.kd_addr
+        );
+        let _ = writeln!(
+            s,
+            "  wave{}, {} VGPRs (metadata .vgpr_count {}), .sgpr_count {}, {} mode",
+            k.wave_size(),
+            d.vgpr_count(),
+            m.vgpr_count,
+            m.sgpr_count,
+            if d.wgp_mode() { "WGP" } else { "CU" }
+        );
+        let _ = writeln!(
+            s,
+            "  group segment {} B, private segment {} B/work-item{}, kernarg segment {} B (align {}), max workgroup {}",
+            d.group_segment_fixed_size,
+            d.private_segment_fixed_size,
+            if m.uses_dynamic_stack { " + dynamic stack" } else { "" },
+            d.kernarg_size,
+            m.kernarg_segment_align,
+            m.max_flat_workgroup_size
+        );
+        let _ = writeln!(
+            s,
+            "  COMPUTE_PGM_RSRC1 {:#010x}  RSRC2 {:#010x}  RSRC3 {:#010x}  kernel_code_properties {:#06x}",
+            d.compute_pgm_rsrc1, d.compute_pgm_rsrc2, d.compute_pgm_rsrc3, d.kernel_code_properties
+        );
+        let _ = writeln!(
+            s,
+            "  user SGPRs {}, workgroup ids {}{}{}, work-item ids {}, MODE {:#x}",
+            d.user_sgpr_count(),
+            if d.compute_pgm_rsrc2 & (1 << 7) != 0 {
+                "x"
+            } else {
+                ""
+            },
+            if d.compute_pgm_rsrc2 & (1 << 8) != 0 {
+                "y"
+            } else {
+                ""
+            },
+            if d.compute_pgm_rsrc2 & (1 << 9) != 0 {
+                "z"
+            } else {
+                ""
+            },
+            ["x", "xy", "xyz", "xyz"][d.vgpr_workitem_id() as usize],
+            d.initial_mode()
+        );
+        let _ = writeln!(s, "  arguments (name, kind, size, offset):");
+        for a in &m.args {
+            let _ = writeln!(
+                s,
+                "    {:<24} {:<26} {:>4} {:>5}{}",
+                a.name.as_deref().unwrap_or("-"),
+                a.kind.as_str(),
+                a.size,
+                a.offset,
+                a.type_name
+                    .as_deref()
+                    .map(|t| format!("  ({t})"))
+                    .unwrap_or_default()
+            );
+        }
+    }
+    s
+}

@@ -1,0 +1,36 @@
+//! The HSA side of RDNA3: code objects (ELF, kernel descriptors, msgpack metadata), kernel
+//! arguments, the AQL packet and the launch of a kernel as the ROCm runtime and the command
+//! processor perform it (AMDGPUUsage, "Code Object", "Kernel Dispatch", "Initial Kernel
+//! Execution State"). The ISA-neutral engine never sees any of this: it gets a [`Launch`].
+//!
+//! [`Launch`]: crate::dispatch::Launch
+
+pub mod codeobj;
+pub mod kernarg;
+pub mod launch;
+
+use thiserror::Error;
+
+/// What can go wrong launching a kernel, each with a message a user can act on.
+#[derive(Debug, Error)]
+pub enum HsaError {
+    #[error(transparent)]
+    CodeObject(#[from] codeobj::CodeObjectError),
+    #[error("unknown kernel `{name}`; the code object has: {available}")]
+    UnknownKernel { name: String, available: String },
+    #[error("{0}")]
+    Args(String),
+    #[error(transparent)]
+    Dispatch(#[from] crate::dispatch::DispatchError),
+    #[error("memory: {0}")]
+    Memory(#[from] wavesim_core::memory::MemError),
+    #[error("code: {0}")]
+    Decode(#[from] crate::decode::DecodeError),
+}
+
+impl From<wavesim_core::LaunchError> for HsaError {
+    /// A bad geometry is a bad launch, as the dispatcher reports it.
+    fn from(e: wavesim_core::LaunchError) -> HsaError {
+        HsaError::Dispatch(e.into())
+    }
+}
