@@ -336,7 +336,8 @@ pub struct Memories<'a> {
     pub threadgroup: &'a mut Vec<u8>,
 }
 
-enum Flow {
+/// What an instruction does to control flow.
+pub enum Flow {
     Next,
     Jump(u64),
     End,
@@ -578,7 +579,8 @@ fn per_thread(
     Ok(())
 }
 
-fn step(w: &mut WaveState, d: &Decoded, mem: &mut Memories<'_>) -> Result<Flow, Fault> {
+/// Execute one decoded instruction at `w.pc`.
+pub fn step(w: &mut WaveState, d: &Decoded, mem: &mut Memories<'_>) -> Result<Flow, Fault> {
     let o = Ops { d };
     let enc = d.encoding();
     match enc.sem {

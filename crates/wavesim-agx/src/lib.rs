@@ -5,6 +5,7 @@
 
 pub mod abi;
 pub mod asm;
+pub mod compute;
 pub mod decode;
 pub mod disasm;
 pub mod exec;
