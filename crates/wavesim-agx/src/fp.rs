@@ -134,9 +134,9 @@ pub fn fma_round_to_odd(x: u64, y: u64, z: u64) -> u64 {
     }
     // Step one ulp towards the exact value.
     if (err > 0.0) == (s > 0.0) {
-        sb + 1
+        sb.wrapping_add(1)
     } else {
-        sb - 1
+        sb.wrapping_sub(1)
     }
 }
 

@@ -138,7 +138,8 @@ impl Operand {
             Operand::Imm(v) => v.to_string(),
             Operand::FloatImm(v, fl) => with_flags(python_float(*v), fl),
             Operand::Offset(v) => {
-                let target = pc as i64 + v;
+                // Python prints negative targets as `0x-...`.
+                let target = (pc as i128) + (*v as i128);
                 if target < 0 {
                     format!("0x-{:X}", -target)
                 } else {
