@@ -34,7 +34,7 @@ fn bytes_of(w: u128, n: usize) -> Vec<u8> {
 fn word_of(rng: &mut Rng, i: usize) -> Vec<u8> {
     let e = &ENCODINGS[i];
     let mut w = rng.word() & rng.word().rotate_left(7);
-    if rng.next() % 2 == 0 {
+    if rng.next() & 1 == 0 {
         w &= 0xFFFF_FFFF_0000_0000_0000_0000_FFFF_FFFF; // small register fields more often
     }
     w = (w & !e.mask) | e.bits;
