@@ -5,8 +5,8 @@ void libagx_helper(void)
    ARGS(struct shuffle_args);
    uint lane = LANE;
    uint v = lane < args->n ? args->a[lane] : 0;
-   uint from = sub_group_shuffle(v, (lane * 5) & 31);
-   uint x = sub_group_shuffle_xor(v, 1u);
+   uint from = intel_sub_group_shuffle(v, (lane * 5) & 31);
+   uint x = intel_sub_group_shuffle_xor(v, 1u);
    if (lane < args->n)
       args->out[lane] = from + x * 3;
 }

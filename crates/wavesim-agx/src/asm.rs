@@ -8,9 +8,7 @@
 //! no mask, empty enum names) and trailing immediate/enum/binary fields may be omitted (zero).
 
 use crate::decode::find_encoding;
-use crate::operand::{
-    float_immediate, DstKind, OperandKind, SrcKind, FCOND_NAMES, ICOND_NAMES, TEX_TYPES,
-};
+use crate::operand::{float_immediate, DstKind, OperandKind, SrcKind, FCOND_NAMES, ICOND_NAMES};
 use crate::table::ENCODINGS;
 use crate::table_types::{AsmDst, Encoding, Mnem};
 
@@ -736,10 +734,6 @@ fn encode_operand(e: &mut Enc<'_>, name: &str, kind: OperandKind, s: &str) -> Re
                 .and_then(|v| v.parse().ok())
                 .ok_or("expected srN")?;
             e.set(name, v)
-        }
-        K::Coords => {
-            let _ = TEX_TYPES;
-            Err("texture operands are not assembled".into())
         }
         other => Err(format!("operand kind {other:?} is not assembled")),
     }

@@ -506,6 +506,11 @@ fn fcompare(w: &WaveState, o: &Ops<'_>, lane: usize) -> Result<bool, Fault> {
         0 => a == b,
         1 => a < b,
         2 => a > b,
+        // "NaN loses" forms (applegpu's FloatLessThanNanLosesComparison and its greater-than twin,
+        // which applegpu does not emulate): as < / >, but true when only B is NaN, so a select of A
+        // on true implements fmin/fmax (Mesa's fmin/fmax lowering) returning the non-NaN operand.
+        3 => a < b || (b.is_nan() && !a.is_nan()),
+        7 => a > b || (b.is_nan() && !a.is_nan()),
         5 => a >= b,
         6 => a <= b,
         _ => {
