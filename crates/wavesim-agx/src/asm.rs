@@ -202,12 +202,10 @@ impl Enc<'_> {
     fn word(&self) -> u128 {
         let mut w = self.enc.bits;
         for (name, value) in &self.fields {
-            let f = self
-                .enc
-                .fields
-                .iter()
-                .find(|f| f.name == *name)
-                .expect("field checked on set");
+            // `set` only stores names of this row's fields
+            let Some(f) = self.enc.fields.iter().find(|f| f.name == *name) else {
+                continue;
+            };
             let mut shift = 0;
             for &(start, size) in f.parts {
                 let part = ((*value >> shift) as u128) & ((1u128 << size) - 1);

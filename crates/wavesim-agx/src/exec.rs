@@ -143,7 +143,30 @@ impl WaveState {
     }
 
     /// Value of `reg` in thread `lane` (uniforms are the same in all threads).
+    #[inline]
     pub fn read(&self, reg: Reg, lane: usize) -> Result<u64, Fault> {
+        // Fast paths: general-purpose registers, no poison tracking.
+        if self.undefined.is_empty() && lane < SIMD_WIDTH {
+            let n = reg.n as usize;
+            match reg.file {
+                RegFile::R16 => {
+                    if let Some(h) = self.halves.get(n) {
+                        return Ok(h[lane] as u64);
+                    }
+                }
+                RegFile::R32 => {
+                    if let (Some(l), Some(h)) = (self.halves.get(2 * n), self.halves.get(2 * n + 1))
+                    {
+                        return Ok(l[lane] as u64 | (h[lane] as u64) << 16);
+                    }
+                }
+                _ => {}
+            }
+        }
+        self.read_general(reg, lane)
+    }
+
+    fn read_general(&self, reg: Reg, lane: usize) -> Result<u64, Fault> {
         let (first, count) = Self::halves_of(reg);
         if !reg.file.is_uniform() && !self.undefined.is_empty() {
             for h in first..first + count {
@@ -173,7 +196,29 @@ impl WaveState {
     }
 
     /// Write the low bits of `value` to `reg` in thread `lane`.
+    #[inline]
     pub fn write(&mut self, reg: Reg, lane: usize, value: u128) -> Result<(), Fault> {
+        if self.undefined.is_empty() && lane < SIMD_WIDTH {
+            let n = reg.n as usize;
+            match reg.file {
+                RegFile::R16 => {
+                    if let Some(h) = self.halves.get_mut(n) {
+                        h[lane] = value as u16;
+                        return Ok(());
+                    }
+                }
+                RegFile::R32 if 2 * n + 1 < self.halves.len() => {
+                    self.halves[2 * n][lane] = value as u16;
+                    self.halves[2 * n + 1][lane] = (value >> 16) as u16;
+                    return Ok(());
+                }
+                _ => {}
+            }
+        }
+        self.write_general(reg, lane, value)
+    }
+
+    fn write_general(&mut self, reg: Reg, lane: usize, value: u128) -> Result<(), Fault> {
         let (first, count) = Self::halves_of(reg);
         if reg.file.is_uniform() {
             return Err(Fault::UnsupportedForm {
@@ -274,18 +319,19 @@ pub struct Inst {
 pub struct Program {
     pub code: Vec<u8>,
     insts: Vec<Result<Inst, DecodeError>>,
-    by_pc: HashMap<u64, usize>,
+    /// Index into `insts` by `pc / 2` (`u32::MAX`: no instruction starts there in the linear sweep).
+    by_pc: Vec<u32>,
 }
 
 impl Program {
     pub fn new(code: Vec<u8>) -> Program {
         let mut insts = vec![];
-        let mut by_pc = HashMap::new();
+        let mut by_pc = vec![u32::MAX; code.len().div_ceil(2)];
         let mut p = 0usize;
         while p < code.len() {
             let r = decode(&code[p..]);
             let size = r.as_ref().map(|d| d.size).unwrap_or(2);
-            by_pc.insert(p as u64, insts.len());
+            by_pc[p / 2] = insts.len() as u32;
             insts.push(r.map(|d| Inst {
                 pc: p as u64,
                 text: d.text(p as u64),
@@ -303,8 +349,13 @@ impl Program {
             text: String::from("<undecodable>"),
             fault,
         };
-        if let Some(&i) = self.by_pc.get(&pc) {
-            return match &self.insts[i] {
+        let slot = if pc & 1 == 0 {
+            self.by_pc.get((pc / 2) as usize).copied()
+        } else {
+            None
+        };
+        if let Some(i) = slot.filter(|&i| i != u32::MAX) {
+            return match &self.insts[i as usize] {
                 Ok(inst) => Ok(std::borrow::Cow::Borrowed(inst)),
                 Err(e) => Err(err(e.clone().into())),
             };
@@ -393,6 +444,7 @@ fn missing(name: &str) -> Fault {
 }
 
 /// Integer value of a source in thread `lane` (sign-extended when it carries `.sx`).
+#[inline]
 fn int_src(w: &WaveState, op: &Operand, lane: usize) -> Result<i128, Fault> {
     match op {
         Operand::Reg(r, fl) => {
@@ -476,50 +528,75 @@ impl<'a> Ops<'a> {
     }
 }
 
-fn icompare(w: &WaveState, o: &Ops<'_>, lane: usize) -> Result<bool, Fault> {
-    let (a_op, b_op) = (o.op("A")?, o.op("B")?);
-    let mut a = int_src(w, a_op, lane)?;
-    let mut b = int_src(w, b_op, lane)?;
-    let cc = o.field("cc");
-    if cc & 4 != 0 {
-        a = sign_extend(a as u64, bit_size(a_op));
-        b = sign_extend(b as u64, bit_size(b_op));
-    }
-    let r = match cc & 3 {
-        0 => a == b,
-        1 => a < b,
-        2 => a > b,
-        _ => {
-            return Err(Fault::UnsupportedForm {
-                what: format!("integer condition code {cc}"),
-            })
-        }
-    };
-    Ok(r != (o.field("ccn") != 0))
+/// A comparison resolved once per instruction (operands, condition code, inversion).
+struct Compare<'a> {
+    a: &'a Operand,
+    b: &'a Operand,
+    cc: u64,
+    invert: bool,
+    float: bool,
 }
 
-fn fcompare(w: &WaveState, o: &Ops<'_>, lane: usize) -> Result<bool, Fault> {
-    let a = f64::from_bits(float_src(w, o.op("A")?, lane)?);
-    let b = f64::from_bits(float_src(w, o.op("B")?, lane)?);
-    let cc = o.field("cc");
-    let r = match cc {
-        0 => a == b,
-        1 => a < b,
-        2 => a > b,
-        // "NaN loses" forms (applegpu's FloatLessThanNanLosesComparison and its greater-than twin,
-        // which applegpu does not emulate): as < / >, but true when only B is NaN, so a select of A
-        // on true implements fmin/fmax (Mesa's fmin/fmax lowering) returning the non-NaN operand.
-        3 => a < b || (b.is_nan() && !a.is_nan()),
-        7 => a > b || (b.is_nan() && !a.is_nan()),
-        5 => a >= b,
-        6 => a <= b,
-        _ => {
-            return Err(Fault::UnsupportedForm {
-                what: format!("float condition code {cc}"),
-            })
+impl<'a> Compare<'a> {
+    fn of(o: &Ops<'a>, float: bool) -> Result<Compare<'a>, Fault> {
+        Ok(Compare {
+            a: o.op("A")?,
+            b: o.op("B")?,
+            cc: o.field("cc"),
+            invert: o.field("ccn") != 0,
+            float,
+        })
+    }
+
+    fn eval(&self, w: &WaveState, lane: usize) -> Result<bool, Fault> {
+        let r = if self.float {
+            self.float_cmp(w, lane)?
+        } else {
+            self.int_cmp(w, lane)?
+        };
+        Ok(r != self.invert)
+    }
+
+    fn int_cmp(&self, w: &WaveState, lane: usize) -> Result<bool, Fault> {
+        let mut a = int_src(w, self.a, lane)?;
+        let mut b = int_src(w, self.b, lane)?;
+        if self.cc & 4 != 0 {
+            a = sign_extend(a as u64, bit_size(self.a));
+            b = sign_extend(b as u64, bit_size(self.b));
         }
-    };
-    Ok(r != (o.field("ccn") != 0))
+        Ok(match self.cc & 3 {
+            0 => a == b,
+            1 => a < b,
+            2 => a > b,
+            _ => {
+                return Err(Fault::UnsupportedForm {
+                    what: format!("integer condition code {}", self.cc),
+                })
+            }
+        })
+    }
+
+    fn float_cmp(&self, w: &WaveState, lane: usize) -> Result<bool, Fault> {
+        let a = f64::from_bits(float_src(w, self.a, lane)?);
+        let b = f64::from_bits(float_src(w, self.b, lane)?);
+        Ok(match self.cc {
+            0 => a == b,
+            1 => a < b,
+            2 => a > b,
+            // "NaN loses" forms (applegpu's FloatLessThanNanLosesComparison and its greater-than twin,
+            // which applegpu does not emulate): as < / >, but true when only B is NaN, so a select of A
+            // on true implements fmin/fmax (Mesa's fmin/fmax lowering) returning the non-NaN operand.
+            3 => a < b || (b.is_nan() && !a.is_nan()),
+            7 => a > b || (b.is_nan() && !a.is_nan()),
+            5 => a >= b,
+            6 => a <= b,
+            _ => {
+                return Err(Fault::UnsupportedForm {
+                    what: format!("float condition code {}", self.cc),
+                })
+            }
+        })
+    }
 }
 
 fn saturate_int(v: i128, bits: u32, signed: bool) -> i128 {
@@ -577,7 +654,7 @@ fn per_thread(
     mut f: impl FnMut(&WaveState, usize) -> Result<u128, Fault>,
 ) -> Result<(), Fault> {
     let d = dst_reg(dst)?;
-    for lane in active(w).collect::<Vec<_>>() {
+    for lane in active(w) {
         let v = f(w, lane)?;
         w.write(d, lane, v)?;
     }
@@ -769,7 +846,7 @@ pub fn step(w: &mut WaveState, d: &Decoded, mem: &mut Memories<'_>) -> Result<Fl
                 let b = float_src(w, b_op, l)?;
                 let r = match sem {
                     Sem::FMadd32 | Sem::FMadd16 => {
-                        let c = float_src(w, c_op.expect("fmadd has C"), l)?;
+                        let c = float_src(w, c_op.ok_or_else(|| missing("C"))?, l)?;
                         fp::fma_round_to_odd(a, b, c)
                     }
                     Sem::FAdd32 | Sem::FAdd16 => fp::fma_round_to_odd(a, fp::F64_ONE, b),
@@ -824,15 +901,11 @@ pub fn step(w: &mut WaveState, d: &Decoded, mem: &mut Memories<'_>) -> Result<Fl
         }
         Sem::IfICmp | Sem::IfFCmp => {
             let n = o.field("n") as u16;
-            let float = enc.sem == Sem::IfFCmp;
+            let cmp = Compare::of(&o, enc.sem == Sem::IfFCmp)?;
             update_stack(w, |w, l, v| {
                 Ok(if v != 0 {
                     v.wrapping_add(n)
-                } else if !(if float {
-                    fcompare(w, &o, l)?
-                } else {
-                    icompare(w, &o, l)?
-                }) {
+                } else if !(cmp.eval(w, l)?) {
                     1
                 } else {
                     v
@@ -841,16 +914,12 @@ pub fn step(w: &mut WaveState, d: &Decoded, mem: &mut Memories<'_>) -> Result<Fl
         }
         Sem::ElseICmp | Sem::ElseFCmp => {
             let n = o.field("n") as u16;
-            let float = enc.sem == Sem::ElseFCmp;
+            let cmp = Compare::of(&o, enc.sem == Sem::ElseFCmp)?;
             update_stack(w, |w, l, v| {
                 Ok(match v {
                     0 => n,
                     1 => {
-                        if if float {
-                            fcompare(w, &o, l)?
-                        } else {
-                            icompare(w, &o, l)?
-                        } {
+                        if cmp.eval(w, l)? {
                             0
                         } else {
                             1
@@ -862,14 +931,10 @@ pub fn step(w: &mut WaveState, d: &Decoded, mem: &mut Memories<'_>) -> Result<Fl
         }
         Sem::WhileICmp | Sem::WhileFCmp => {
             let n = o.field("n") as u16;
-            let float = enc.sem == Sem::WhileFCmp;
+            let cmp = Compare::of(&o, enc.sem == Sem::WhileFCmp)?;
             update_stack(w, |w, l, v| {
                 Ok(if v < n {
-                    if if float {
-                        fcompare(w, &o, l)?
-                    } else {
-                        icompare(w, &o, l)?
-                    } {
+                    if cmp.eval(w, l)? {
                         0
                     } else {
                         n
@@ -880,26 +945,18 @@ pub fn step(w: &mut WaveState, d: &Decoded, mem: &mut Memories<'_>) -> Result<Fl
             })?;
         }
         Sem::ICmpsel | Sem::FCmpsel => {
-            let float = enc.sem == Sem::FCmpsel;
+            let cmp = Compare::of(&o, enc.sem == Sem::FCmpsel)?;
             let (dop, x, y) = (o.op("D")?, o.op("X")?, o.op("Y")?);
             per_thread(w, dop, |w, l| {
-                let c = if float {
-                    fcompare(w, &o, l)?
-                } else {
-                    icompare(w, &o, l)?
-                };
+                let c = cmp.eval(w, l)?;
                 Ok(int_src(w, if c { x } else { y }, l)? as u128)
             })?;
         }
         Sem::ICmpBallot | Sem::FCmpBallot => {
-            let float = enc.sem == Sem::FCmpBallot;
+            let cmp = Compare::of(&o, enc.sem == Sem::FCmpBallot)?;
             let mut result = 0u128;
             for l in active(w) {
-                if if float {
-                    fcompare(w, &o, l)?
-                } else {
-                    icompare(w, &o, l)?
-                } {
+                if cmp.eval(w, l)? {
                     result |= 1 << l;
                 }
             }
@@ -936,7 +993,7 @@ pub fn step(w: &mut WaveState, d: &Decoded, mem: &mut Memories<'_>) -> Result<Fl
                 file: RegFile::R32,
                 n: 1,
             };
-            for l in active(w).collect::<Vec<_>>() {
+            for l in active(w) {
                 w.write(link, l, (pc + d.size as u64) as u128)?;
             }
             return Ok(Flow::Jump(pc.wrapping_add(off as u64)));
@@ -1268,7 +1325,7 @@ fn device_load(w: &mut WaveState, o: &Ops<'_>, dev: &DeviceMemory) -> Result<(),
             what: format!("device_load format {}", acc.format),
         });
     }
-    for lane in active(w).collect::<Vec<_>>() {
+    for lane in active(w) {
         let address = device_address(w, o, &acc, lane)?;
         let mut values = vec![];
         for i in 0..4u64 {
@@ -1394,7 +1451,7 @@ fn device_store(w: &mut WaveState, o: &Ops<'_>, dev: &DeviceMemory) -> Result<()
             what: format!("device_store format {}", acc.format),
         });
     }
-    for lane in active(w).collect::<Vec<_>>() {
+    for lane in active(w) {
         let address = device_address(w, o, &acc, lane)?;
         let mut reg = acc.reg;
         for i in 0..4u64 {
@@ -1449,7 +1506,7 @@ fn threadgroup_access(
         _ => return Err(missing("R")),
     };
     let mask = o.field("mask");
-    for lane in active(w).collect::<Vec<_>>() {
+    for lane in active(w) {
         let base = match o.op("A")? {
             Operand::Reg(r, _) => w.read(*r, lane)? as i64,
             Operand::Imm(v) => *v,
