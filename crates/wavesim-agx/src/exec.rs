@@ -24,7 +24,7 @@ use crate::decode::{decode, Decoded};
 use crate::fp;
 use crate::operand::{Flag, Operand, Reg, RegFile};
 use crate::srgb_table::SRGB_TO_LINEAR;
-use crate::table_types::Sem;
+use crate::table_types::{RedOp, Sem};
 use crate::DecodeError;
 use std::collections::HashMap;
 use wavesim_core::memory::{DeviceMemory, MemError};
@@ -1018,6 +1018,10 @@ pub fn step(w: &mut WaveState, d: &Decoded, mem: &mut Memories<'_>) -> Result<Fl
         Sem::ThreadgroupLoad | Sem::ThreadgroupStore => {
             threadgroup_access(w, &o, mem.threadgroup, enc.sem == Sem::ThreadgroupLoad)?
         }
+        Sem::SimdReduce(_) | Sem::SimdPrefix(_) | Sem::QuadReduce(_) | Sem::QuadPrefix(_) => {
+            reduce(w, &o, enc.sem)?
+        }
+        Sem::Atomic => atomic(w, &o, mem.device)?,
         Sem::Unsupported => return Err(Fault::Unsupported { name: enc.name }),
     }
     Ok(Flow::Next)
@@ -1229,6 +1233,194 @@ fn shuffle(w: &mut WaveState, o: &Ops<'_>, sem: Sem) -> Result<(), Fault> {
     }
     for (l, r) in results {
         w.write(dst, l, r as u128)?;
+    }
+    Ok(())
+}
+
+/// SIMD-group and quad reductions and exclusive prefixes over the active threads, in thread order.
+/// Rules: the operation is the row's (applegpu's row names); prefixes are exclusive (Mesa's inclusive
+/// scan adds the thread's own value after `simd_prefix_iadd`, as asahi_clc's output of
+/// corpus/agx/clc/subgroup.cl shows); inactive threads do not contribute (OpenCL subgroup
+/// semantics); float operations combine in thread order with the float ALU's rounding (fadd32/fmul32,
+/// or the 16-bit forms for 16-bit sources), min/max returning the non-NaN operand. The first thread
+/// of an exclusive prefix receives the identity (0, all ones for `and`, +0.0 / 1.0, the extreme value
+/// for min/max).
+fn reduce(w: &mut WaveState, o: &Ops<'_>, sem: Sem) -> Result<(), Fault> {
+    let (op, prefix, quad) = match sem {
+        Sem::SimdReduce(op) => (op, false, false),
+        Sem::SimdPrefix(op) => (op, true, false),
+        Sem::QuadReduce(op) => (op, false, true),
+        Sem::QuadPrefix(op) => (op, true, true),
+        _ => {
+            return Err(Fault::UnsupportedForm {
+                what: "not a reduction".into(),
+            })
+        }
+    };
+    let dst = dst_reg(o.op("D")?)?;
+    let a_op = o.op("A")?;
+    let bits = bit_size(a_op);
+    let mask = if bits >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << bits) - 1
+    };
+    let float = matches!(op, RedOp::FAdd | RedOp::FMul | RedOp::MinF | RedOp::MaxF);
+    if float && bits == 64 {
+        return Err(Fault::UnsupportedForm {
+            what: "64-bit float reduction".into(),
+        });
+    }
+    let to_f64 = |v: u64| {
+        if bits == 16 {
+            fp::f16_to_f64(v)
+        } else {
+            fp::f32_to_f64_ftz(v)
+        }
+    };
+    let from_f64 = |v: u64| {
+        if bits == 16 {
+            fp::f64_to_f16(v)
+        } else {
+            fp::f64_to_f32(v, true)
+        }
+    };
+    let identity: u64 = match op {
+        RedOp::And => mask,
+        RedOp::Or | RedOp::Xor | RedOp::IAdd | RedOp::MaxU => 0,
+        RedOp::MinU => mask,
+        RedOp::MinS => mask >> 1,
+        RedOp::MaxS => (mask >> 1) + 1,
+        RedOp::FAdd => 0,
+        RedOp::FMul => from_f64(fp::F64_ONE),
+        RedOp::MinF => from_f64(f64::INFINITY.to_bits()),
+        RedOp::MaxF => from_f64(f64::NEG_INFINITY.to_bits()),
+    };
+    let combine = |x: u64, y: u64| -> u64 {
+        let sx = |v: u64| sign_extend(v, bits);
+        match op {
+            RedOp::And => x & y,
+            RedOp::Or => x | y,
+            RedOp::Xor => x ^ y,
+            RedOp::IAdd => x.wrapping_add(y) & mask,
+            RedOp::MinU => x.min(y),
+            RedOp::MaxU => x.max(y),
+            RedOp::MinS => {
+                if sx(x) <= sx(y) {
+                    x
+                } else {
+                    y
+                }
+            }
+            RedOp::MaxS => {
+                if sx(x) >= sx(y) {
+                    x
+                } else {
+                    y
+                }
+            }
+            RedOp::FAdd => from_f64(fp::fma_round_to_odd(to_f64(x), fp::F64_ONE, to_f64(y))),
+            RedOp::FMul => from_f64(fp::fma_round_to_odd(to_f64(x), to_f64(y), 0)),
+            RedOp::MinF | RedOp::MaxF => {
+                let (a, b) = (f64::from_bits(to_f64(x)), f64::from_bits(to_f64(y)));
+                let pick_x = if a.is_nan() {
+                    false
+                } else if b.is_nan() {
+                    true
+                } else if op == RedOp::MinF {
+                    a <= b
+                } else {
+                    a >= b
+                };
+                if pick_x {
+                    x
+                } else {
+                    y
+                }
+            }
+        }
+    };
+    let mut values = [0u64; SIMD_WIDTH];
+    for l in active(w) {
+        values[l] = int_src(w, a_op, l)? as u64 & mask;
+    }
+    let group = if quad { 4 } else { SIMD_WIDTH };
+    let mut results = vec![];
+    for first in (0..SIMD_WIDTH).step_by(group) {
+        let lanes: Vec<usize> = (first..first + group)
+            .filter(|l| w.exec >> l & 1 == 1)
+            .collect();
+        let mut acc = identity;
+        for &l in &lanes {
+            if prefix {
+                results.push((l, acc));
+            }
+            acc = combine(acc, values[l]);
+        }
+        if !prefix {
+            results.extend(lanes.iter().map(|&l| (l, acc)));
+        }
+    }
+    for (l, v) in results {
+        w.write(dst, l, v as u128)?;
+    }
+    Ok(())
+}
+
+/// `atomic`: per active thread in thread order, a read-modify-write of the 32-bit word at
+/// `A + O * 4` (O signed or unsigned by `Ou`; Mesa's compiler passes the full address in A and O = 0,
+/// so the index scaling is wavesim's assumption, matching the 32-bit element of `device_load`), with
+/// the operation of the `op` field; the old value goes to R when present. `cmpxchg` (a register pair
+/// of compare and new value whose order is not documented) is an unsupported form.
+fn atomic(w: &mut WaveState, o: &Ops<'_>, dev: &DeviceMemory) -> Result<(), Fault> {
+    use wavesim_core::memory::AtomicOp;
+    let op = match o.field("op") {
+        0 => AtomicOp::Add,
+        1 => AtomicOp::Sub,
+        2 => AtomicOp::Xchg,
+        4 => AtomicOp::MinU,
+        5 => AtomicOp::MinI,
+        6 => AtomicOp::MaxU,
+        7 => AtomicOp::MaxI,
+        8 => AtomicOp::And,
+        9 => AtomicOp::Or,
+        10 => AtomicOp::Xor,
+        other => {
+            return Err(Fault::UnsupportedForm {
+                what: format!("atomic operation {other}"),
+            })
+        }
+    };
+    let dest = match o.op("R")? {
+        Operand::Reg(r, _) => Some(*r),
+        _ => None,
+    };
+    let src = o.op("S")?;
+    for lane in active(w) {
+        let base = match o.op("A")? {
+            Operand::Reg(r, _) => w.read(*r, lane)? as i128,
+            _ => return Err(missing("A")),
+        };
+        let index = match o.op("O")? {
+            Operand::Imm(v) => *v as i128,
+            Operand::Reg(r, _) => {
+                let v = w.read(*r, lane)?;
+                if o.field("Ou") != 0 {
+                    v as i128
+                } else {
+                    sign_extend(v, 32)
+                }
+            }
+            _ => return Err(missing("O")),
+        };
+        let addr = mem_addr(lane, base + index * 4, 4)?;
+        let value = int_src(w, src, lane)? as u32;
+        let old = dev
+            .atomic32(addr, op, value, 0)
+            .map_err(|e| Fault::Memory { lane, source: e })?;
+        if let Some(r) = dest {
+            w.write(r, lane, old as u128)?;
+        }
     }
     Ok(())
 }

@@ -2,7 +2,7 @@
 // bit patterns, sizes, field positions, enum names). Do not edit by hand; rerun the script.
 #![cfg_attr(rustfmt, rustfmt_skip)]
 use crate::operand::{DstKind, OperandKind::*, SrcKind};
-use crate::table_types::{AsmDst, Encoding, Field, Mnem, OperandRow, Sem};
+use crate::table_types::{AsmDst, Encoding, Field, Mnem, OperandRow, RedOp, Sem};
 
 /// Every encoding, in applegpu's match order: the first row whose pattern matches decodes the word.
 pub static ENCODINGS: &[Encoding] = &[
@@ -596,7 +596,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0x83fffc00807f, bits: 0x806f,
         fields: &[Field { name: "Dt", parts: &[(7, 2)] }, Field { name: "D", parts: &[(9, 6), (44, 2)] }, Field { name: "At", parts: &[(22, 4)] }, Field { name: "A", parts: &[(16, 6), (42, 2)] }],
         operands: &[OperandRow { name: "D", kind: Dst(DstKind { allow32: true, allow64: false, paired: false, float: false }) }, OperandRow { name: "A", kind: Src(SrcKind { allow32: true, allow64: true, paired: false, float: false, sx: false }) }],
-        mnem: Mnem::Plain, sem: Sem::Unsupported, asm_dst: AsmDst::Any,
+        mnem: Mnem::Plain, sem: Sem::QuadReduce(RedOp::And), asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "quad_or",
@@ -604,7 +604,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0x83fffc00807f, bits: 0x400000806f,
         fields: &[Field { name: "Dt", parts: &[(7, 2)] }, Field { name: "D", parts: &[(9, 6), (44, 2)] }, Field { name: "At", parts: &[(22, 4)] }, Field { name: "A", parts: &[(16, 6), (42, 2)] }],
         operands: &[OperandRow { name: "D", kind: Dst(DstKind { allow32: true, allow64: false, paired: false, float: false }) }, OperandRow { name: "A", kind: Src(SrcKind { allow32: true, allow64: true, paired: false, float: false, sx: false }) }],
-        mnem: Mnem::Plain, sem: Sem::Unsupported, asm_dst: AsmDst::Any,
+        mnem: Mnem::Plain, sem: Sem::QuadReduce(RedOp::Or), asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "quad_xor",
@@ -612,7 +612,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0x83fffc00807f, bits: 0x800000806f,
         fields: &[Field { name: "Dt", parts: &[(7, 2)] }, Field { name: "D", parts: &[(9, 6), (44, 2)] }, Field { name: "At", parts: &[(22, 4)] }, Field { name: "A", parts: &[(16, 6), (42, 2)] }],
         operands: &[OperandRow { name: "D", kind: Dst(DstKind { allow32: true, allow64: false, paired: false, float: false }) }, OperandRow { name: "A", kind: Src(SrcKind { allow32: true, allow64: true, paired: false, float: false, sx: false }) }],
-        mnem: Mnem::Plain, sem: Sem::Unsupported, asm_dst: AsmDst::Any,
+        mnem: Mnem::Plain, sem: Sem::QuadReduce(RedOp::Xor), asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "quad_iadd",
@@ -620,7 +620,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0x83fffc00807f, bits: 0x80000000806f,
         fields: &[Field { name: "Dt", parts: &[(7, 2)] }, Field { name: "D", parts: &[(9, 6), (44, 2)] }, Field { name: "At", parts: &[(22, 4)] }, Field { name: "A", parts: &[(16, 6), (42, 2)] }],
         operands: &[OperandRow { name: "D", kind: Dst(DstKind { allow32: true, allow64: false, paired: false, float: false }) }, OperandRow { name: "A", kind: Src(SrcKind { allow32: true, allow64: true, paired: false, float: false, sx: false }) }],
-        mnem: Mnem::Plain, sem: Sem::Unsupported, asm_dst: AsmDst::Any,
+        mnem: Mnem::Plain, sem: Sem::QuadReduce(RedOp::IAdd), asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "quad_fadd",
@@ -628,7 +628,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0x83fffc00807f, bits: 0x1000806f,
         fields: &[Field { name: "Dt", parts: &[(7, 2)] }, Field { name: "D", parts: &[(9, 6), (44, 2)] }, Field { name: "At", parts: &[(22, 4)] }, Field { name: "A", parts: &[(16, 6), (42, 2)] }],
         operands: &[OperandRow { name: "D", kind: Dst(DstKind { allow32: true, allow64: false, paired: false, float: false }) }, OperandRow { name: "A", kind: Src(SrcKind { allow32: true, allow64: true, paired: false, float: false, sx: false }) }],
-        mnem: Mnem::Plain, sem: Sem::Unsupported, asm_dst: AsmDst::Any,
+        mnem: Mnem::Plain, sem: Sem::QuadReduce(RedOp::FAdd), asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "quad_fmul",
@@ -636,7 +636,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0x83fffc00807f, bits: 0x401000806f,
         fields: &[Field { name: "Dt", parts: &[(7, 2)] }, Field { name: "D", parts: &[(9, 6), (44, 2)] }, Field { name: "At", parts: &[(22, 4)] }, Field { name: "A", parts: &[(16, 6), (42, 2)] }],
         operands: &[OperandRow { name: "D", kind: Dst(DstKind { allow32: true, allow64: false, paired: false, float: false }) }, OperandRow { name: "A", kind: Src(SrcKind { allow32: true, allow64: true, paired: false, float: false, sx: false }) }],
-        mnem: Mnem::Plain, sem: Sem::Unsupported, asm_dst: AsmDst::Any,
+        mnem: Mnem::Plain, sem: Sem::QuadReduce(RedOp::FMul), asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "quad_prefix_iadd",
@@ -644,7 +644,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0x83fffc00807f, bits: 0x80004000806f,
         fields: &[Field { name: "Dt", parts: &[(7, 2)] }, Field { name: "D", parts: &[(9, 6), (44, 2)] }, Field { name: "At", parts: &[(22, 4)] }, Field { name: "A", parts: &[(16, 6), (42, 2)] }],
         operands: &[OperandRow { name: "D", kind: Dst(DstKind { allow32: true, allow64: false, paired: false, float: false }) }, OperandRow { name: "A", kind: Src(SrcKind { allow32: true, allow64: true, paired: false, float: false, sx: false }) }],
-        mnem: Mnem::Plain, sem: Sem::Unsupported, asm_dst: AsmDst::Any,
+        mnem: Mnem::Plain, sem: Sem::QuadPrefix(RedOp::IAdd), asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "quad_prefix_fadd",
@@ -652,7 +652,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0x83fffc00807f, bits: 0x5000806f,
         fields: &[Field { name: "Dt", parts: &[(7, 2)] }, Field { name: "D", parts: &[(9, 6), (44, 2)] }, Field { name: "At", parts: &[(22, 4)] }, Field { name: "A", parts: &[(16, 6), (42, 2)] }],
         operands: &[OperandRow { name: "D", kind: Dst(DstKind { allow32: true, allow64: false, paired: false, float: false }) }, OperandRow { name: "A", kind: Src(SrcKind { allow32: true, allow64: true, paired: false, float: false, sx: false }) }],
-        mnem: Mnem::Plain, sem: Sem::Unsupported, asm_dst: AsmDst::Any,
+        mnem: Mnem::Plain, sem: Sem::QuadPrefix(RedOp::FAdd), asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "quad_prefix_fmul",
@@ -660,7 +660,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0x83fffc00807f, bits: 0x405000806f,
         fields: &[Field { name: "Dt", parts: &[(7, 2)] }, Field { name: "D", parts: &[(9, 6), (44, 2)] }, Field { name: "At", parts: &[(22, 4)] }, Field { name: "A", parts: &[(16, 6), (42, 2)] }],
         operands: &[OperandRow { name: "D", kind: Dst(DstKind { allow32: true, allow64: false, paired: false, float: false }) }, OperandRow { name: "A", kind: Src(SrcKind { allow32: true, allow64: true, paired: false, float: false, sx: false }) }],
-        mnem: Mnem::Plain, sem: Sem::Unsupported, asm_dst: AsmDst::Any,
+        mnem: Mnem::Plain, sem: Sem::QuadPrefix(RedOp::FMul), asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "quad_min.u",
@@ -668,7 +668,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0x83fffc00807f, bits: 0x81800000806f,
         fields: &[Field { name: "Dt", parts: &[(7, 2)] }, Field { name: "D", parts: &[(9, 6), (44, 2)] }, Field { name: "At", parts: &[(22, 4)] }, Field { name: "A", parts: &[(16, 6), (42, 2)] }],
         operands: &[OperandRow { name: "D", kind: Dst(DstKind { allow32: true, allow64: false, paired: false, float: false }) }, OperandRow { name: "A", kind: Src(SrcKind { allow32: true, allow64: true, paired: false, float: false, sx: false }) }],
-        mnem: Mnem::Plain, sem: Sem::Unsupported, asm_dst: AsmDst::Any,
+        mnem: Mnem::Plain, sem: Sem::QuadReduce(RedOp::MinU), asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "quad_max.u",
@@ -676,7 +676,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0x83fffc00807f, bits: 0x81c00000806f,
         fields: &[Field { name: "Dt", parts: &[(7, 2)] }, Field { name: "D", parts: &[(9, 6), (44, 2)] }, Field { name: "At", parts: &[(22, 4)] }, Field { name: "A", parts: &[(16, 6), (42, 2)] }],
         operands: &[OperandRow { name: "D", kind: Dst(DstKind { allow32: true, allow64: false, paired: false, float: false }) }, OperandRow { name: "A", kind: Src(SrcKind { allow32: true, allow64: true, paired: false, float: false, sx: false }) }],
-        mnem: Mnem::Plain, sem: Sem::Unsupported, asm_dst: AsmDst::Any,
+        mnem: Mnem::Plain, sem: Sem::QuadReduce(RedOp::MaxU), asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "quad_min.s",
@@ -684,7 +684,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0x83fffc00807f, bits: 0x80800000806f,
         fields: &[Field { name: "Dt", parts: &[(7, 2)] }, Field { name: "D", parts: &[(9, 6), (44, 2)] }, Field { name: "At", parts: &[(22, 4)] }, Field { name: "A", parts: &[(16, 6), (42, 2)] }],
         operands: &[OperandRow { name: "D", kind: Dst(DstKind { allow32: true, allow64: false, paired: false, float: false }) }, OperandRow { name: "A", kind: Src(SrcKind { allow32: true, allow64: true, paired: false, float: false, sx: false }) }],
-        mnem: Mnem::Plain, sem: Sem::Unsupported, asm_dst: AsmDst::Any,
+        mnem: Mnem::Plain, sem: Sem::QuadReduce(RedOp::MinS), asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "quad_max.s",
@@ -692,7 +692,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0x83fffc00807f, bits: 0x80c00000806f,
         fields: &[Field { name: "Dt", parts: &[(7, 2)] }, Field { name: "D", parts: &[(9, 6), (44, 2)] }, Field { name: "At", parts: &[(22, 4)] }, Field { name: "A", parts: &[(16, 6), (42, 2)] }],
         operands: &[OperandRow { name: "D", kind: Dst(DstKind { allow32: true, allow64: false, paired: false, float: false }) }, OperandRow { name: "A", kind: Src(SrcKind { allow32: true, allow64: true, paired: false, float: false, sx: false }) }],
-        mnem: Mnem::Plain, sem: Sem::Unsupported, asm_dst: AsmDst::Any,
+        mnem: Mnem::Plain, sem: Sem::QuadReduce(RedOp::MaxS), asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "quad_min.f",
@@ -700,7 +700,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0x83fffc00807f, bits: 0x801000806f,
         fields: &[Field { name: "Dt", parts: &[(7, 2)] }, Field { name: "D", parts: &[(9, 6), (44, 2)] }, Field { name: "At", parts: &[(22, 4)] }, Field { name: "A", parts: &[(16, 6), (42, 2)] }],
         operands: &[OperandRow { name: "D", kind: Dst(DstKind { allow32: true, allow64: false, paired: false, float: false }) }, OperandRow { name: "A", kind: Src(SrcKind { allow32: true, allow64: true, paired: false, float: false, sx: false }) }],
-        mnem: Mnem::Plain, sem: Sem::Unsupported, asm_dst: AsmDst::Any,
+        mnem: Mnem::Plain, sem: Sem::QuadReduce(RedOp::MinF), asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "quad_max.f",
@@ -708,7 +708,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0x83fffc00807f, bits: 0xc01000806f,
         fields: &[Field { name: "Dt", parts: &[(7, 2)] }, Field { name: "D", parts: &[(9, 6), (44, 2)] }, Field { name: "At", parts: &[(22, 4)] }, Field { name: "A", parts: &[(16, 6), (42, 2)] }],
         operands: &[OperandRow { name: "D", kind: Dst(DstKind { allow32: true, allow64: false, paired: false, float: false }) }, OperandRow { name: "A", kind: Src(SrcKind { allow32: true, allow64: true, paired: false, float: false, sx: false }) }],
-        mnem: Mnem::Plain, sem: Sem::Unsupported, asm_dst: AsmDst::Any,
+        mnem: Mnem::Plain, sem: Sem::QuadReduce(RedOp::MaxF), asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "simd_and",
@@ -716,7 +716,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0x83fffc00807f, bits: 0x2000806f,
         fields: &[Field { name: "Dt", parts: &[(7, 2)] }, Field { name: "D", parts: &[(9, 6), (44, 2)] }, Field { name: "At", parts: &[(22, 4)] }, Field { name: "A", parts: &[(16, 6), (42, 2)] }],
         operands: &[OperandRow { name: "D", kind: Dst(DstKind { allow32: true, allow64: false, paired: false, float: false }) }, OperandRow { name: "A", kind: Src(SrcKind { allow32: true, allow64: true, paired: false, float: false, sx: false }) }],
-        mnem: Mnem::Plain, sem: Sem::Unsupported, asm_dst: AsmDst::Any,
+        mnem: Mnem::Plain, sem: Sem::SimdReduce(RedOp::And), asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "simd_or",
@@ -724,7 +724,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0x83fffc00807f, bits: 0x402000806f,
         fields: &[Field { name: "Dt", parts: &[(7, 2)] }, Field { name: "D", parts: &[(9, 6), (44, 2)] }, Field { name: "At", parts: &[(22, 4)] }, Field { name: "A", parts: &[(16, 6), (42, 2)] }],
         operands: &[OperandRow { name: "D", kind: Dst(DstKind { allow32: true, allow64: false, paired: false, float: false }) }, OperandRow { name: "A", kind: Src(SrcKind { allow32: true, allow64: true, paired: false, float: false, sx: false }) }],
-        mnem: Mnem::Plain, sem: Sem::Unsupported, asm_dst: AsmDst::Any,
+        mnem: Mnem::Plain, sem: Sem::SimdReduce(RedOp::Or), asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "simd_xor",
@@ -732,7 +732,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0x83fffc00807f, bits: 0x802000806f,
         fields: &[Field { name: "Dt", parts: &[(7, 2)] }, Field { name: "D", parts: &[(9, 6), (44, 2)] }, Field { name: "At", parts: &[(22, 4)] }, Field { name: "A", parts: &[(16, 6), (42, 2)] }],
         operands: &[OperandRow { name: "D", kind: Dst(DstKind { allow32: true, allow64: false, paired: false, float: false }) }, OperandRow { name: "A", kind: Src(SrcKind { allow32: true, allow64: true, paired: false, float: false, sx: false }) }],
-        mnem: Mnem::Plain, sem: Sem::Unsupported, asm_dst: AsmDst::Any,
+        mnem: Mnem::Plain, sem: Sem::SimdReduce(RedOp::Xor), asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "simd_iadd",
@@ -740,7 +740,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0x83fffc00807f, bits: 0x80002000806f,
         fields: &[Field { name: "Dt", parts: &[(7, 2)] }, Field { name: "D", parts: &[(9, 6), (44, 2)] }, Field { name: "At", parts: &[(22, 4)] }, Field { name: "A", parts: &[(16, 6), (42, 2)] }],
         operands: &[OperandRow { name: "D", kind: Dst(DstKind { allow32: true, allow64: false, paired: false, float: false }) }, OperandRow { name: "A", kind: Src(SrcKind { allow32: true, allow64: true, paired: false, float: false, sx: false }) }],
-        mnem: Mnem::Plain, sem: Sem::Unsupported, asm_dst: AsmDst::Any,
+        mnem: Mnem::Plain, sem: Sem::SimdReduce(RedOp::IAdd), asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "simd_fadd",
@@ -748,7 +748,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0x83fffc00807f, bits: 0x3000806f,
         fields: &[Field { name: "Dt", parts: &[(7, 2)] }, Field { name: "D", parts: &[(9, 6), (44, 2)] }, Field { name: "At", parts: &[(22, 4)] }, Field { name: "A", parts: &[(16, 6), (42, 2)] }],
         operands: &[OperandRow { name: "D", kind: Dst(DstKind { allow32: true, allow64: false, paired: false, float: false }) }, OperandRow { name: "A", kind: Src(SrcKind { allow32: true, allow64: true, paired: false, float: false, sx: false }) }],
-        mnem: Mnem::Plain, sem: Sem::Unsupported, asm_dst: AsmDst::Any,
+        mnem: Mnem::Plain, sem: Sem::SimdReduce(RedOp::FAdd), asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "simd_fmul",
@@ -756,7 +756,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0x83fffc00807f, bits: 0x403000806f,
         fields: &[Field { name: "Dt", parts: &[(7, 2)] }, Field { name: "D", parts: &[(9, 6), (44, 2)] }, Field { name: "At", parts: &[(22, 4)] }, Field { name: "A", parts: &[(16, 6), (42, 2)] }],
         operands: &[OperandRow { name: "D", kind: Dst(DstKind { allow32: true, allow64: false, paired: false, float: false }) }, OperandRow { name: "A", kind: Src(SrcKind { allow32: true, allow64: true, paired: false, float: false, sx: false }) }],
-        mnem: Mnem::Plain, sem: Sem::Unsupported, asm_dst: AsmDst::Any,
+        mnem: Mnem::Plain, sem: Sem::SimdReduce(RedOp::FMul), asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "simd_prefix_iadd",
@@ -764,7 +764,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0x83fffc00807f, bits: 0x80006000806f,
         fields: &[Field { name: "Dt", parts: &[(7, 2)] }, Field { name: "D", parts: &[(9, 6), (44, 2)] }, Field { name: "At", parts: &[(22, 4)] }, Field { name: "A", parts: &[(16, 6), (42, 2)] }],
         operands: &[OperandRow { name: "D", kind: Dst(DstKind { allow32: true, allow64: false, paired: false, float: false }) }, OperandRow { name: "A", kind: Src(SrcKind { allow32: true, allow64: true, paired: false, float: false, sx: false }) }],
-        mnem: Mnem::Plain, sem: Sem::Unsupported, asm_dst: AsmDst::Any,
+        mnem: Mnem::Plain, sem: Sem::SimdPrefix(RedOp::IAdd), asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "simd_prefix_fadd",
@@ -772,7 +772,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0x83fffc00807f, bits: 0x7000806f,
         fields: &[Field { name: "Dt", parts: &[(7, 2)] }, Field { name: "D", parts: &[(9, 6), (44, 2)] }, Field { name: "At", parts: &[(22, 4)] }, Field { name: "A", parts: &[(16, 6), (42, 2)] }],
         operands: &[OperandRow { name: "D", kind: Dst(DstKind { allow32: true, allow64: false, paired: false, float: false }) }, OperandRow { name: "A", kind: Src(SrcKind { allow32: true, allow64: true, paired: false, float: false, sx: false }) }],
-        mnem: Mnem::Plain, sem: Sem::Unsupported, asm_dst: AsmDst::Any,
+        mnem: Mnem::Plain, sem: Sem::SimdPrefix(RedOp::FAdd), asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "simd_prefix_fmul",
@@ -780,7 +780,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0x83fffc00807f, bits: 0x407000806f,
         fields: &[Field { name: "Dt", parts: &[(7, 2)] }, Field { name: "D", parts: &[(9, 6), (44, 2)] }, Field { name: "At", parts: &[(22, 4)] }, Field { name: "A", parts: &[(16, 6), (42, 2)] }],
         operands: &[OperandRow { name: "D", kind: Dst(DstKind { allow32: true, allow64: false, paired: false, float: false }) }, OperandRow { name: "A", kind: Src(SrcKind { allow32: true, allow64: true, paired: false, float: false, sx: false }) }],
-        mnem: Mnem::Plain, sem: Sem::Unsupported, asm_dst: AsmDst::Any,
+        mnem: Mnem::Plain, sem: Sem::SimdPrefix(RedOp::FMul), asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "simd_prefix_and",
@@ -788,7 +788,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0x83fffc00807f, bits: 0x6000806f,
         fields: &[Field { name: "Dt", parts: &[(7, 2)] }, Field { name: "D", parts: &[(9, 6), (44, 2)] }, Field { name: "At", parts: &[(22, 4)] }, Field { name: "A", parts: &[(16, 6), (42, 2)] }],
         operands: &[OperandRow { name: "D", kind: Dst(DstKind { allow32: true, allow64: false, paired: false, float: false }) }, OperandRow { name: "A", kind: Src(SrcKind { allow32: true, allow64: true, paired: false, float: false, sx: false }) }],
-        mnem: Mnem::Plain, sem: Sem::Unsupported, asm_dst: AsmDst::Any,
+        mnem: Mnem::Plain, sem: Sem::SimdPrefix(RedOp::And), asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "simd_prefix_or",
@@ -796,7 +796,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0x83fffc00807f, bits: 0x406000806f,
         fields: &[Field { name: "Dt", parts: &[(7, 2)] }, Field { name: "D", parts: &[(9, 6), (44, 2)] }, Field { name: "At", parts: &[(22, 4)] }, Field { name: "A", parts: &[(16, 6), (42, 2)] }],
         operands: &[OperandRow { name: "D", kind: Dst(DstKind { allow32: true, allow64: false, paired: false, float: false }) }, OperandRow { name: "A", kind: Src(SrcKind { allow32: true, allow64: true, paired: false, float: false, sx: false }) }],
-        mnem: Mnem::Plain, sem: Sem::Unsupported, asm_dst: AsmDst::Any,
+        mnem: Mnem::Plain, sem: Sem::SimdPrefix(RedOp::Or), asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "simd_prefix_xor",
@@ -804,7 +804,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0x83fffc00807f, bits: 0x806000806f,
         fields: &[Field { name: "Dt", parts: &[(7, 2)] }, Field { name: "D", parts: &[(9, 6), (44, 2)] }, Field { name: "At", parts: &[(22, 4)] }, Field { name: "A", parts: &[(16, 6), (42, 2)] }],
         operands: &[OperandRow { name: "D", kind: Dst(DstKind { allow32: true, allow64: false, paired: false, float: false }) }, OperandRow { name: "A", kind: Src(SrcKind { allow32: true, allow64: true, paired: false, float: false, sx: false }) }],
-        mnem: Mnem::Plain, sem: Sem::Unsupported, asm_dst: AsmDst::Any,
+        mnem: Mnem::Plain, sem: Sem::SimdPrefix(RedOp::Xor), asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "simd_prefix_min.s",
@@ -812,7 +812,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0x83fffc00807f, bits: 0x80806000806f,
         fields: &[Field { name: "Dt", parts: &[(7, 2)] }, Field { name: "D", parts: &[(9, 6), (44, 2)] }, Field { name: "At", parts: &[(22, 4)] }, Field { name: "A", parts: &[(16, 6), (42, 2)] }],
         operands: &[OperandRow { name: "D", kind: Dst(DstKind { allow32: true, allow64: false, paired: false, float: false }) }, OperandRow { name: "A", kind: Src(SrcKind { allow32: true, allow64: true, paired: false, float: false, sx: false }) }],
-        mnem: Mnem::Plain, sem: Sem::Unsupported, asm_dst: AsmDst::Any,
+        mnem: Mnem::Plain, sem: Sem::SimdPrefix(RedOp::MinS), asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "simd_prefix_min.u",
@@ -820,7 +820,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0x83fffc00807f, bits: 0x81806000806f,
         fields: &[Field { name: "Dt", parts: &[(7, 2)] }, Field { name: "D", parts: &[(9, 6), (44, 2)] }, Field { name: "At", parts: &[(22, 4)] }, Field { name: "A", parts: &[(16, 6), (42, 2)] }],
         operands: &[OperandRow { name: "D", kind: Dst(DstKind { allow32: true, allow64: false, paired: false, float: false }) }, OperandRow { name: "A", kind: Src(SrcKind { allow32: true, allow64: true, paired: false, float: false, sx: false }) }],
-        mnem: Mnem::Plain, sem: Sem::Unsupported, asm_dst: AsmDst::Any,
+        mnem: Mnem::Plain, sem: Sem::SimdPrefix(RedOp::MinU), asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "simd_prefix_max.s",
@@ -828,7 +828,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0x83fffc00807f, bits: 0x80c06000806f,
         fields: &[Field { name: "Dt", parts: &[(7, 2)] }, Field { name: "D", parts: &[(9, 6), (44, 2)] }, Field { name: "At", parts: &[(22, 4)] }, Field { name: "A", parts: &[(16, 6), (42, 2)] }],
         operands: &[OperandRow { name: "D", kind: Dst(DstKind { allow32: true, allow64: false, paired: false, float: false }) }, OperandRow { name: "A", kind: Src(SrcKind { allow32: true, allow64: true, paired: false, float: false, sx: false }) }],
-        mnem: Mnem::Plain, sem: Sem::Unsupported, asm_dst: AsmDst::Any,
+        mnem: Mnem::Plain, sem: Sem::SimdPrefix(RedOp::MaxS), asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "simd_prefix_max.u",
@@ -836,7 +836,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0x83fffc00807f, bits: 0x81c06000806f,
         fields: &[Field { name: "Dt", parts: &[(7, 2)] }, Field { name: "D", parts: &[(9, 6), (44, 2)] }, Field { name: "At", parts: &[(22, 4)] }, Field { name: "A", parts: &[(16, 6), (42, 2)] }],
         operands: &[OperandRow { name: "D", kind: Dst(DstKind { allow32: true, allow64: false, paired: false, float: false }) }, OperandRow { name: "A", kind: Src(SrcKind { allow32: true, allow64: true, paired: false, float: false, sx: false }) }],
-        mnem: Mnem::Plain, sem: Sem::Unsupported, asm_dst: AsmDst::Any,
+        mnem: Mnem::Plain, sem: Sem::SimdPrefix(RedOp::MaxU), asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "simd_min.u",
@@ -844,7 +844,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0x83fffc00807f, bits: 0x81802000806f,
         fields: &[Field { name: "Dt", parts: &[(7, 2)] }, Field { name: "D", parts: &[(9, 6), (44, 2)] }, Field { name: "At", parts: &[(22, 4)] }, Field { name: "A", parts: &[(16, 6), (42, 2)] }],
         operands: &[OperandRow { name: "D", kind: Dst(DstKind { allow32: true, allow64: false, paired: false, float: false }) }, OperandRow { name: "A", kind: Src(SrcKind { allow32: true, allow64: true, paired: false, float: false, sx: false }) }],
-        mnem: Mnem::Plain, sem: Sem::Unsupported, asm_dst: AsmDst::Any,
+        mnem: Mnem::Plain, sem: Sem::SimdReduce(RedOp::MinU), asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "simd_max.u",
@@ -852,7 +852,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0x83fffc00807f, bits: 0x81c02000806f,
         fields: &[Field { name: "Dt", parts: &[(7, 2)] }, Field { name: "D", parts: &[(9, 6), (44, 2)] }, Field { name: "At", parts: &[(22, 4)] }, Field { name: "A", parts: &[(16, 6), (42, 2)] }],
         operands: &[OperandRow { name: "D", kind: Dst(DstKind { allow32: true, allow64: false, paired: false, float: false }) }, OperandRow { name: "A", kind: Src(SrcKind { allow32: true, allow64: true, paired: false, float: false, sx: false }) }],
-        mnem: Mnem::Plain, sem: Sem::Unsupported, asm_dst: AsmDst::Any,
+        mnem: Mnem::Plain, sem: Sem::SimdReduce(RedOp::MaxU), asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "simd_min.s",
@@ -860,7 +860,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0x83fffc00807f, bits: 0x80802000806f,
         fields: &[Field { name: "Dt", parts: &[(7, 2)] }, Field { name: "D", parts: &[(9, 6), (44, 2)] }, Field { name: "At", parts: &[(22, 4)] }, Field { name: "A", parts: &[(16, 6), (42, 2)] }],
         operands: &[OperandRow { name: "D", kind: Dst(DstKind { allow32: true, allow64: false, paired: false, float: false }) }, OperandRow { name: "A", kind: Src(SrcKind { allow32: true, allow64: true, paired: false, float: false, sx: false }) }],
-        mnem: Mnem::Plain, sem: Sem::Unsupported, asm_dst: AsmDst::Any,
+        mnem: Mnem::Plain, sem: Sem::SimdReduce(RedOp::MinS), asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "simd_max.s",
@@ -868,7 +868,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0x83fffc00807f, bits: 0x80c02000806f,
         fields: &[Field { name: "Dt", parts: &[(7, 2)] }, Field { name: "D", parts: &[(9, 6), (44, 2)] }, Field { name: "At", parts: &[(22, 4)] }, Field { name: "A", parts: &[(16, 6), (42, 2)] }],
         operands: &[OperandRow { name: "D", kind: Dst(DstKind { allow32: true, allow64: false, paired: false, float: false }) }, OperandRow { name: "A", kind: Src(SrcKind { allow32: true, allow64: true, paired: false, float: false, sx: false }) }],
-        mnem: Mnem::Plain, sem: Sem::Unsupported, asm_dst: AsmDst::Any,
+        mnem: Mnem::Plain, sem: Sem::SimdReduce(RedOp::MaxS), asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "simd_min.f",
@@ -876,7 +876,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0x83fffc00807f, bits: 0x803000806f,
         fields: &[Field { name: "Dt", parts: &[(7, 2)] }, Field { name: "D", parts: &[(9, 6), (44, 2)] }, Field { name: "At", parts: &[(22, 4)] }, Field { name: "A", parts: &[(16, 6), (42, 2)] }],
         operands: &[OperandRow { name: "D", kind: Dst(DstKind { allow32: true, allow64: false, paired: false, float: false }) }, OperandRow { name: "A", kind: Src(SrcKind { allow32: true, allow64: true, paired: false, float: false, sx: false }) }],
-        mnem: Mnem::Plain, sem: Sem::Unsupported, asm_dst: AsmDst::Any,
+        mnem: Mnem::Plain, sem: Sem::SimdReduce(RedOp::MinF), asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "simd_max.f",
@@ -884,7 +884,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0x83fffc00807f, bits: 0xc03000806f,
         fields: &[Field { name: "Dt", parts: &[(7, 2)] }, Field { name: "D", parts: &[(9, 6), (44, 2)] }, Field { name: "At", parts: &[(22, 4)] }, Field { name: "A", parts: &[(16, 6), (42, 2)] }],
         operands: &[OperandRow { name: "D", kind: Dst(DstKind { allow32: true, allow64: false, paired: false, float: false }) }, OperandRow { name: "A", kind: Src(SrcKind { allow32: true, allow64: true, paired: false, float: false, sx: false }) }],
-        mnem: Mnem::Plain, sem: Sem::Unsupported, asm_dst: AsmDst::Any,
+        mnem: Mnem::Plain, sem: Sem::SimdReduce(RedOp::MaxF), asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "simd_op",
@@ -1124,7 +1124,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0x3f, bits: 0x15,
         fields: &[Field { name: "op", parts: &[(6, 4)] }, Field { name: "g", parts: &[(30, 1)] }, Field { name: "Rt", parts: &[(47, 1)] }, Field { name: "R", parts: &[(10, 6), (40, 2)] }, Field { name: "At", parts: &[(27, 1)] }, Field { name: "A", parts: &[(16, 4), (36, 4)] }, Field { name: "Ot", parts: &[(24, 1)] }, Field { name: "O", parts: &[(20, 4), (32, 4), (56, 8)] }, Field { name: "Ou", parts: &[(25, 1)] }, Field { name: "S", parts: &[(48, 8)] }, Field { name: "u1", parts: &[(26, 1)] }, Field { name: "u2", parts: &[(28, 2)] }, Field { name: "u3", parts: &[(31, 1)] }, Field { name: "u4", parts: &[(42, 3)] }, Field { name: "u5", parts: &[(45, 2)] }],
         operands: &[OperandRow { name: "op", kind: Enum(&[(0, "add"), (1, "sub"), (2, "xchg"), (3, "cmpxchg"), (4, "umin"), (5, "imin"), (6, "umax"), (7, "imax"), (8, "and"), (9, "or"), (10, "xor")]) }, OperandRow { name: "g", kind: Immediate }, OperandRow { name: "R", kind: AtomicDestination }, OperandRow { name: "A", kind: MemoryBase }, OperandRow { name: "O", kind: MemoryIndex }, OperandRow { name: "Ou", kind: Enum(&[(0, "signed"), (1, "unsigned")]) }, OperandRow { name: "S", kind: AtomicSource }, OperandRow { name: "u1", kind: Immediate }, OperandRow { name: "u2", kind: Immediate }, OperandRow { name: "u3", kind: Immediate }, OperandRow { name: "u4", kind: Immediate }, OperandRow { name: "u5", kind: Immediate }],
-        mnem: Mnem::Plain, sem: Sem::Unsupported, asm_dst: AsmDst::Any,
+        mnem: Mnem::Plain, sem: Sem::Atomic, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "threadgroup_atomic",

@@ -106,9 +106,36 @@ pub enum Sem {
     ThreadgroupStore,
     ThreadgroupBarrier,
     MemoryBarrier,
+    /// Reduction over the active threads of the SIMD group, result in every active thread.
+    SimdReduce(RedOp),
+    /// Exclusive prefix over the active threads in thread order.
+    SimdPrefix(RedOp),
+    /// Reduction within each quad (threads 4k..4k+3).
+    QuadReduce(RedOp),
+    /// Exclusive prefix within each quad.
+    QuadPrefix(RedOp),
+    /// Device-memory atomic read-modify-write.
+    Atomic,
     /// Decodes and disassembles, but has no semantics yet: execution stops with
     /// [`crate::exec::ExecError::Unsupported`] naming the instruction.
     Unsupported,
+}
+
+/// Operation of a SIMD-group or quad reduction.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RedOp {
+    And,
+    Or,
+    Xor,
+    IAdd,
+    FAdd,
+    FMul,
+    MinU,
+    MaxU,
+    MinS,
+    MaxS,
+    MinF,
+    MaxF,
 }
 
 /// One instruction encoding: exact/mask pattern, short and long sizes, the bit that selects the long

@@ -404,6 +404,62 @@ fn switch() {
     assert_eq!(m.read_u32s(po, N), want);
 }
 
+#[test]
+fn atomics() {
+    let mut m = Bufs::new();
+    let keys: Vec<u32> = inputs(N, 13).iter().map(|v| v % 3000).collect();
+    let (pk, ph, pold) = (m.u32s(&keys), m.zeros(4 * 16), m.zeros(4 * N));
+    let pmin = m.u32s(&[i32::MAX as u32]);
+    let args = m.args(&[
+        Arg::Ptr(pk),
+        Arg::Ptr(ph),
+        Arg::Ptr(pold),
+        Arg::Ptr(pmin),
+        Arg::U32(N as u32),
+    ]);
+    run_kernel("atomics", &m.dev, args);
+    // Element i's atomic_add returns how many earlier elements hit the same bin (elements are processed
+    // 32 at a time, threads of one instruction in order).
+    let mut hist = [0u32; 16];
+    let mut old = vec![];
+    for k in &keys {
+        old.push(hist[(k % 16) as usize]);
+        hist[(k % 16) as usize] += 1;
+    }
+    assert_eq!(m.read_u32s(ph, 16), hist.to_vec());
+    assert_eq!(m.read_u32s(pold, N), old);
+    let min = keys.iter().map(|&k| k as i32 - 1000).min().unwrap();
+    assert_eq!(m.read_u32s(pmin, 1)[0] as i32, min);
+}
+
+#[test]
+fn subgroup() {
+    let mut m = Bufs::new();
+    let a = inputs(32, 14);
+    let pa = m.u32s(&a);
+    let outs: Vec<u64> = (0..4).map(|_| m.zeros(4 * 32)).collect();
+    let args = m.args(&[
+        Arg::Ptr(pa),
+        Arg::Ptr(outs[0]),
+        Arg::Ptr(outs[1]),
+        Arg::Ptr(outs[2]),
+        Arg::Ptr(outs[3]),
+    ]);
+    run_kernel("subgroup", &m.dev, args);
+    let sum = a.iter().fold(0u32, |s, v| s.wrapping_add(*v));
+    let incl: Vec<u32> = (0..32)
+        .map(|l| a[..=l].iter().fold(0u32, |s, v| s.wrapping_add(*v)))
+        .collect();
+    let excl: Vec<u32> = (0..32)
+        .map(|l| a[..l].iter().fold(0u32, |s, v| s.wrapping_add(*v)))
+        .collect();
+    let max = *a.iter().max().unwrap();
+    assert_eq!(m.read_u32s(outs[0], 32), vec![sum; 32]);
+    assert_eq!(m.read_u32s(outs[1], 32), incl);
+    assert_eq!(m.read_u32s(outs[2], 32), excl);
+    assert_eq!(m.read_u32s(outs[3], 32), vec![max; 32]);
+}
+
 /// Mesa's compiled helper (the stack-allocation service loop) disassembles as applegpu does (above);
 /// executing it stops at its first `doorbell`, which has no semantics in wavesim (the helper's
 /// doorbell/opfifo protocol is not publicly documented), with a typed error naming it.
