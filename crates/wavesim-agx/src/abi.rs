@@ -530,8 +530,17 @@ impl FragmentResult {
         out
     }
 
+    /// Write render target `rt` (resolved to RGBA8) as a PNG file.
+    pub fn save_png(&self, rt: usize, path: &std::path::Path) -> Result<(), AbiError> {
+        std::fs::write(path, self.png(rt)?)
+            .map_err(|e| AbiError::Png(format!("{}: {e}", path.display())))
+    }
+
     /// PNG bytes of render target `rt` (resolved to RGBA8).
     pub fn png(&self, rt: usize) -> Result<Vec<u8>, AbiError> {
+        if rt >= self.colour.len() {
+            return Err(AbiError::Png(format!("no render target {rt}")));
+        }
         let mut bytes = vec![];
         {
             let mut enc = png::Encoder::new(&mut bytes, self.width, self.height);

@@ -117,7 +117,7 @@ pub enum Sem {
     /// Device-memory atomic read-modify-write.
     Atomic,
     /// Decodes and disassembles, but has no semantics yet: execution stops with
-    /// [`crate::exec::ExecError::Unsupported`] naming the instruction.
+    /// [`crate::exec::Fault::Unsupported`] naming the instruction.
     Unsupported,
 }
 
