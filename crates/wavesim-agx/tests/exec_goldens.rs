@@ -131,7 +131,7 @@ fn execution_matches_applegpu_goldens() {
             ));
         }
     }
-    assert!(cases >= 300);
+    assert!(cases >= 600);
     assert!(
         failures.is_empty(),
         "{} of {cases} cases differ:\n{}",
