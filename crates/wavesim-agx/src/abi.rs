@@ -313,6 +313,11 @@ pub fn run_vertex(
     dev: &DeviceMemory,
 ) -> Result<Vec<VertexInvocation>, AbiError> {
     let n = cfg.attributes.len();
+    if cfg.nr_gprs > 128 {
+        return Err(AbiError::Config {
+            what: format!("{} registers (at most 128)", cfg.nr_gprs),
+        });
+    }
     if n > 30 {
         return Err(AbiError::Config {
             what: format!("{n} attributes: the ABI holds at most 30 in registers"),
@@ -568,6 +573,9 @@ pub fn run_fragment(
     dev: &mut DeviceMemory,
 ) -> Result<FragmentResult, AbiError> {
     let cfgerr = |what: String| Err(AbiError::Config { what });
+    if cfg.nr_gprs > 128 {
+        return cfgerr(format!("{} registers (at most 128)", cfg.nr_gprs));
+    }
     if ![1, 2, 4, 8].contains(&cfg.samples) {
         return cfgerr(format!("{} samples (1, 2, 4 or 8)", cfg.samples));
     }
@@ -608,7 +616,11 @@ pub fn run_fragment(
     };
     let main = Program::new(cfg.main.clone());
     let (w_px, h_px, s) = (cfg.width, cfg.height, cfg.samples as usize);
-    let pixels = (w_px * h_px) as usize;
+    // at most 2^24 pixels (4096 x 4096), so every index below fits comfortably
+    let pixels = match w_px.checked_mul(h_px) {
+        Some(p) if p <= 1 << 24 => p as usize,
+        _ => return cfgerr(format!("{w_px} x {h_px} pixels (at most 2^24)")),
+    };
 
     // Device-side objects the uniforms point to.
     let rt_bytes = (pixels * s * 16) as u64;

@@ -140,3 +140,86 @@ fn every_row_has_semantics_or_a_typed_reason() {
         }
     }
 }
+
+/// The ABI runners on random programs and configurations: errors, never panics.
+#[test]
+fn fuzz_abi_runners() {
+    use wavesim_agx::abi::{
+        run_fragment, run_vertex, AttribFormat, Blend, ColourRegs, FragmentConfig, VertexAttribute,
+        VertexConfig, VertexDraw,
+    };
+    let mut rng = Rng(0xAB1);
+    let result = catch_unwind(AssertUnwindSafe(|| {
+        for round in 0..300 {
+            let mut code = vec![];
+            for _ in 0..(rng.next() % 6) {
+                let row = (rng.next() % ENCODINGS.len() as u64) as usize;
+                let w = word_of(&mut rng, row);
+                if let Ok(d) = decode(&w) {
+                    code.extend_from_slice(&w[..d.size]);
+                }
+            }
+            code.extend_from_slice(&[0x88, 0x00]);
+            let nr_gprs = (rng.next() % 140) as usize;
+            let mut dev = DeviceMemory::new();
+            let buf = dev.alloc(256, 16).unwrap();
+            if round % 2 == 0 {
+                let n = (rng.next() % 33) as usize;
+                let attributes = (0..n)
+                    .map(|_| VertexAttribute {
+                        base: if rng.next() % 4 == 0 { rng.next() } else { buf },
+                        stride: (rng.next() % 64) as u32,
+                        format: match rng.next() % 3 {
+                            0 => AttribFormat::F32((rng.next() % 6) as u8),
+                            1 => AttribFormat::U32((rng.next() % 6) as u8),
+                            _ => AttribFormat::Unorm8((rng.next() % 6) as u8),
+                        },
+                        instanced: if rng.next() % 2 == 0 {
+                            None
+                        } else {
+                            Some((rng.next() % 3) as u32)
+                        },
+                        clamp: (rng.next() % 8) as u32,
+                        components_read: rng.next() as u8,
+                    })
+                    .collect();
+                let cfg = VertexConfig {
+                    main: code,
+                    nr_gprs,
+                    attributes,
+                    uniforms: vec![((rng.next() % 600) as usize, 1)],
+                };
+                let draw = VertexDraw {
+                    vertex_count: (rng.next() % 40) as u32,
+                    instance_count: (rng.next() % 3) as u32,
+                    first_vertex: rng.next() as u32,
+                    base_instance: rng.next() as u32,
+                    draw_id: 0,
+                    index_buffer: None,
+                    hardware_compute: None,
+                };
+                let _ = run_vertex(&cfg, &draw, &dev);
+            } else {
+                let cfg = FragmentConfig {
+                    main: code,
+                    nr_gprs,
+                    prolog: None,
+                    width: (rng.next() % 9) as u32,
+                    height: (rng.next() % 5) as u32,
+                    samples: 1 << (rng.next() % 5),
+                    sample_shading: rng.next() % 2 == 0,
+                    render_targets: vec![ColourRegs::F32; (rng.next() % 10) as usize],
+                    dual_source: false,
+                    blend: Blend::Replace,
+                    blend_constant: [0.0; 4],
+                    writes_depth: true,
+                    writes_stencil: true,
+                    writes_sample_mask: rng.next() % 2 == 0,
+                    clear_colour: [0.0; 4],
+                };
+                let _ = run_fragment(&cfg, &mut dev);
+            }
+        }
+    }));
+    assert!(result.is_ok(), "an ABI runner panicked");
+}
