@@ -21,6 +21,10 @@ impl Rng {
         z = (z ^ (z >> 27)).wrapping_mul(0x94D049BB133111EB);
         z ^ (z >> 31)
     }
+    /// True with probability 1/n.
+    fn one_in(&mut self, n: u64) -> bool {
+        self.next() % n < 1
+    }
     fn word(&mut self) -> u128 {
         (self.next() as u128) << 64 | self.next() as u128
     }
@@ -167,14 +171,14 @@ fn fuzz_abi_runners() {
                 let n = (rng.next() % 33) as usize;
                 let attributes = (0..n)
                     .map(|_| VertexAttribute {
-                        base: if rng.next() % 4 == 0 { rng.next() } else { buf },
+                        base: if rng.one_in(4) { rng.next() } else { buf },
                         stride: (rng.next() % 64) as u32,
                         format: match rng.next() % 3 {
                             0 => AttribFormat::F32((rng.next() % 6) as u8),
                             1 => AttribFormat::U32((rng.next() % 6) as u8),
                             _ => AttribFormat::Unorm8((rng.next() % 6) as u8),
                         },
-                        instanced: if rng.next() % 2 == 0 {
+                        instanced: if rng.one_in(2) {
                             None
                         } else {
                             Some((rng.next() % 3) as u32)
@@ -207,14 +211,14 @@ fn fuzz_abi_runners() {
                     width: (rng.next() % 9) as u32,
                     height: (rng.next() % 5) as u32,
                     samples: 1 << (rng.next() % 5),
-                    sample_shading: rng.next() % 2 == 0,
+                    sample_shading: rng.one_in(2),
                     render_targets: vec![ColourRegs::F32; (rng.next() % 10) as usize],
                     dual_source: false,
                     blend: Blend::Replace,
                     blend_constant: [0.0; 4],
                     writes_depth: true,
                     writes_stencil: true,
-                    writes_sample_mask: rng.next() % 2 == 0,
+                    writes_sample_mask: rng.one_in(2),
                     clear_colour: [0.0; 4],
                 };
                 let _ = run_fragment(&cfg, &mut dev);
