@@ -45,6 +45,36 @@ impl RegFile {
     }
 }
 
+/// A set of [`Flag`]s. Each operand kind adds its flags in the canonical order (hint, sign extension,
+/// abs, neg), so printing the set in that order reproduces applegpu's suffix order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Flags(u8);
+
+impl Flags {
+    pub fn one(f: Flag) -> Flags {
+        Flags(1 << f as u8)
+    }
+    pub fn push(&mut self, f: Flag) {
+        self.0 |= 1 << f as u8;
+    }
+    pub fn extend(&mut self, other: Flags) {
+        self.0 |= other.0;
+    }
+    #[inline]
+    pub fn contains(&self, f: &Flag) -> bool {
+        self.0 >> (*f as u8) & 1 == 1
+    }
+    pub fn is_empty(&self) -> bool {
+        self.0 == 0
+    }
+    /// The flags in printing order.
+    pub fn iter(&self) -> impl Iterator<Item = Flag> + '_ {
+        [Flag::Cache, Flag::Discard, Flag::Sx, Flag::Abs, Flag::Neg]
+            .into_iter()
+            .filter(|f| self.contains(f))
+    }
+}
+
 /// Operand suffix flags, printed in this order after the register (`r1.cache`, `r2l.discard.sx`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Flag {
@@ -101,13 +131,13 @@ impl fmt::Display for Reg {
 /// A decoded operand.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Operand {
-    Reg(Reg, Vec<Flag>),
+    Reg(Reg, Flags),
     /// Consecutive registers of one file, printed joined by `_`.
-    Tuple(Vec<Reg>, Vec<Flag>),
+    Tuple(Vec<Reg>, Flags),
     /// Integer immediate.
     Imm(i64),
     /// 8-bit float immediate, decoded (with its abs/neg modifiers).
-    FloatImm(f64, Vec<Flag>),
+    FloatImm(f64, Flags),
     /// Branch target, relative to the instruction; printed as an absolute address.
     Offset(i64),
     /// Anything printed as a word: enum names, `0b...` fields, `lsl 2`, `mask 0xF`, `sr80 (...)`, `ts3`.
@@ -121,9 +151,9 @@ pub enum Operand {
 impl Operand {
     /// Text of the operand in an instruction at `pc`.
     pub fn text(&self, pc: u64) -> String {
-        fn with_flags(base: String, flags: &[Flag]) -> String {
+        fn with_flags(base: String, flags: &Flags) -> String {
             let mut s = base;
-            for fl in flags {
+            for fl in flags.iter() {
                 s.push('.');
                 s.push_str(fl.text());
             }
@@ -354,11 +384,11 @@ impl Ctx<'_> {
     }
 }
 
-fn hint(flags: u64) -> Vec<Flag> {
+fn hint(flags: u64) -> Flags {
     match flags & 3 {
-        0b10 => vec![Flag::Cache],
-        0b11 => vec![Flag::Discard],
-        _ => vec![],
+        0b10 => Flags::one(Flag::Cache),
+        0b11 => Flags::one(Flag::Discard),
+        _ => Flags::default(),
     }
 }
 
@@ -367,7 +397,7 @@ fn tuple(file: RegFile, first: u64, count: u64) -> Result<Vec<Reg>, DecodeError>
 }
 
 fn float_mods(op: Operand, m: u64) -> Result<Operand, DecodeError> {
-    let mut add = vec![];
+    let mut add = Flags::default();
     if m & 1 != 0 {
         add.push(Flag::Abs);
     }
@@ -410,9 +440,9 @@ impl OperandKind {
                         n: 0,
                     },
                     if t & 1 != 0 {
-                        vec![Flag::Cache]
+                        Flags::one(Flag::Cache)
                     } else {
-                        vec![]
+                        Flags::default()
                     },
                 )
             }
@@ -420,9 +450,9 @@ impl OperandKind {
                 let flags = cx.get(name, "t")?;
                 let v = cx.get(name, "")?;
                 let fl = if flags & 1 != 0 {
-                    vec![Flag::Cache]
+                    Flags::one(Flag::Cache)
                 } else {
-                    vec![]
+                    Flags::default()
                 };
                 if flags & 2 != 0 && k.allow32 {
                     if v & 1 != 0 && k.allow64 {
@@ -443,16 +473,16 @@ impl OperandKind {
                 let mut v = cx.get(name, "")?;
                 let op = if flags == 0 {
                     if k.float {
-                        Operand::FloatImm(float_immediate(v), vec![])
+                        Operand::FloatImm(float_immediate(v), Flags::default())
                     } else {
                         Operand::Imm(v as i64)
                     }
                 } else if flags & 0b1100 == 0b0100 {
                     v |= (flags & 1) << 8;
                     if flags & 2 != 0 {
-                        Operand::Reg(Reg::checked(RegFile::U32, v >> 1)?, vec![])
+                        Operand::Reg(Reg::checked(RegFile::U32, v >> 1)?, Flags::default())
                     } else {
-                        Operand::Reg(Reg::checked(RegFile::U16, v)?, vec![])
+                        Operand::Reg(Reg::checked(RegFile::U16, v)?, Flags::default())
                     }
                 } else if flags & 3 != 0 {
                     let size = flags & 0b1100;
@@ -530,7 +560,7 @@ impl OperandKind {
                         } else {
                             Reg::checked(RegFile::U16, v)?
                         };
-                        Operand::Reg(r, vec![])
+                        Operand::Reg(r, Flags::default())
                     }
                     _ => {
                         cx.notes.push(format!("TODO: {flags:04b}"));
@@ -560,10 +590,14 @@ impl OperandKind {
                 }
             }
             K::BranchOffset(size) => Operand::Offset(sign_extend(cx.get(name, "")?, size as u32)),
-            K::Reg32 | K::ExReg32 => {
-                Operand::Reg(Reg::checked(RegFile::R32, cx.get(name, "")?)?, vec![])
-            }
-            K::UReg64 => Operand::Reg(Reg::checked(RegFile::U64, cx.get(name, "")?)?, vec![]),
+            K::Reg32 | K::ExReg32 => Operand::Reg(
+                Reg::checked(RegFile::R32, cx.get(name, "")?)?,
+                Flags::default(),
+            ),
+            K::UReg64 => Operand::Reg(
+                Reg::checked(RegFile::U64, cx.get(name, "")?)?,
+                Flags::default(),
+            ),
             K::Shift => {
                 let s = cx.get("s", "")?;
                 if s != 0 {
@@ -589,9 +623,10 @@ impl OperandKind {
                 }
             }
             K::StackAdjustment => Operand::Imm(sign_extend(cx.get(name, "")?, 16)),
-            K::StackReg32 | K::Reg32x44 => {
-                Operand::Reg(Reg::checked(RegFile::R32, cx.get(name, "")? >> 1)?, vec![])
-            }
+            K::StackReg32 | K::Reg32x44 => Operand::Reg(
+                Reg::checked(RegFile::R32, cx.get(name, "")? >> 1)?,
+                Flags::default(),
+            ),
             K::ICond | K::FCond => {
                 let v = cx.get("cc", "")? | cx.fields.get_or_zero("ccn") << 3;
                 let names = if *self == K::ICond {
@@ -614,7 +649,7 @@ impl OperandKind {
                             what: "memory index register",
                         });
                     }
-                    Operand::Reg(Reg::checked(RegFile::R32, v >> 1)?, vec![])
+                    Operand::Reg(Reg::checked(RegFile::R32, v >> 1)?, Flags::default())
                 }
             }
             K::ThreadgroupIndex => {
@@ -627,7 +662,7 @@ impl OperandKind {
                             what: "threadgroup index register",
                         });
                     }
-                    Operand::Reg(Reg::checked(RegFile::R16, v & 0xFF)?, vec![])
+                    Operand::Reg(Reg::checked(RegFile::R16, v & 0xFF)?, Flags::default())
                 }
             }
             K::AsyncMemoryReg => {
@@ -637,7 +672,7 @@ impl OperandKind {
                 } else {
                     RegFile::R64
                 };
-                Operand::Reg(Reg::checked(file, v >> 1)?, vec![])
+                Operand::Reg(Reg::checked(file, v >> 1)?, Flags::default())
             }
             K::AsyncMemoryBase => {
                 let v = cx.get(name, "")?;
@@ -647,7 +682,7 @@ impl OperandKind {
                 } else {
                     RegFile::R32
                 };
-                Operand::Tuple(tuple(file, v, count)?, vec![])
+                Operand::Tuple(tuple(file, v, count)?, Flags::default())
             }
             K::MemoryBase => {
                 let v = cx.get(name, "")?;
@@ -661,7 +696,7 @@ impl OperandKind {
                 } else {
                     RegFile::R64
                 };
-                Operand::Reg(Reg::checked(file, v >> 1)?, vec![])
+                Operand::Reg(Reg::checked(file, v >> 1)?, Flags::default())
             }
             K::SampleMask(flags_type) => {
                 let flags = cx.get(name, "t")?;
@@ -674,13 +709,13 @@ impl OperandKind {
                 if (flags == 0) == (flags_type == 2) {
                     Operand::Imm(v as i64)
                 } else {
-                    Operand::Reg(Reg::checked(RegFile::R16, v)?, vec![])
+                    Operand::Reg(Reg::checked(RegFile::R16, v)?, Flags::default())
                 }
             }
             K::DiscardMask | K::UvsIndex | K::PbeLod => {
                 let v = cx.get(name, "")?;
                 if cx.get(name, "t")? == 0 {
-                    Operand::Reg(Reg::checked(RegFile::R16, v)?, vec![])
+                    Operand::Reg(Reg::checked(RegFile::R16, v)?, Flags::default())
                 } else {
                     Operand::Imm(v as i64)
                 }
@@ -694,15 +729,15 @@ impl OperandKind {
                         what: "zs_emit writes neither depth nor stencil",
                     });
                 }
-                Operand::Tuple(tuple(RegFile::R16, v, count)?, vec![])
+                Operand::Tuple(tuple(RegFile::R16, v, count)?, Flags::default())
             }
             K::MemoryReg => {
                 let v = cx.get(name, "")?;
                 let count = cx.get("mask", "")?.count_ones() as u64;
                 if cx.get(name, "t")? == 0 {
-                    Operand::Tuple(tuple(RegFile::R16, v, count)?, vec![])
+                    Operand::Tuple(tuple(RegFile::R16, v, count)?, Flags::default())
                 } else {
-                    Operand::Tuple(tuple(RegFile::R32, v >> 1, count)?, vec![])
+                    Operand::Tuple(tuple(RegFile::R32, v >> 1, count)?, Flags::default())
                 }
             }
             K::ThreadgroupMemoryReg(optional) => {
@@ -716,21 +751,25 @@ impl OperandKind {
                         cx.get("mask", "")?.count_ones() as u64
                     };
                     if cx.get(name, "t")? == 0 {
-                        Operand::Tuple(tuple(RegFile::R16, v, count)?, vec![])
+                        Operand::Tuple(tuple(RegFile::R16, v, count)?, Flags::default())
                     } else {
-                        Operand::Tuple(tuple(RegFile::R32, v >> 1, count)?, vec![])
+                        Operand::Tuple(tuple(RegFile::R32, v >> 1, count)?, Flags::default())
                     }
                 }
             }
-            K::TileToMemoryReg => {
-                Operand::Reg(Reg::checked(RegFile::R16, cx.get(name, "")?)?, vec![])
-            }
+            K::TileToMemoryReg => Operand::Reg(
+                Reg::checked(RegFile::R16, cx.get(name, "")?)?,
+                Flags::default(),
+            ),
             K::ThreadgroupMemoryBase => {
                 let v = cx.get(name, "")?;
                 match cx.get(name, "t")? {
-                    0 => Operand::Reg(Reg::checked(RegFile::R16, v)?, vec![]),
+                    0 => Operand::Reg(Reg::checked(RegFile::R16, v)?, Flags::default()),
                     2 => Operand::Imm(0),
-                    f => Operand::Reg(Reg::checked(RegFile::U16, v | ((f >> 1) << 8))?, vec![]),
+                    f => Operand::Reg(
+                        Reg::checked(RegFile::U16, v | ((f >> 1) << 8))?,
+                        Flags::default(),
+                    ),
                 }
             }
             K::SReg32 => {
@@ -750,9 +789,9 @@ impl OperandKind {
                     count *= 3;
                 }
                 if cx.get(name, "t")? == 0 {
-                    Operand::Tuple(tuple(RegFile::R16, v, count)?, vec![])
+                    Operand::Tuple(tuple(RegFile::R16, v, count)?, Flags::default())
                 } else {
-                    Operand::Tuple(tuple(RegFile::R32, v >> 1, count)?, vec![])
+                    Operand::Tuple(tuple(RegFile::R32, v >> 1, count)?, Flags::default())
                 }
             }
             K::Cf => {
@@ -760,7 +799,7 @@ impl OperandKind {
                 if cx.get(name, "t")? == 0 {
                     Operand::Text(format!("cf{v}"))
                 } else {
-                    Operand::Reg(Reg::checked(RegFile::R16, v)?, vec![])
+                    Operand::Reg(Reg::checked(RegFile::R16, v)?, Flags::default())
                 }
             }
             K::CfPerspective => Operand::Text(format!("cf{}", cx.get(name, "")?)),
@@ -769,7 +808,7 @@ impl OperandKind {
                 let interp = cx.get("interpolation", "")?;
                 if interp & 1 != 0 {
                     if interp & 2 != 0 {
-                        Operand::Reg(Reg::checked(RegFile::R16, v)?, vec![])
+                        Operand::Reg(Reg::checked(RegFile::R16, v)?, Flags::default())
                     } else {
                         Operand::Imm(v as i64)
                     }
@@ -787,7 +826,7 @@ impl OperandKind {
             K::SampleUReg => {
                 let v = cx.get(name, "")?;
                 if cx.get("Tt", "")? & 2 != 0 {
-                    Operand::Reg(Reg::checked(RegFile::U64, v * 2)?, vec![])
+                    Operand::Reg(Reg::checked(RegFile::U64, v * 2)?, Flags::default())
                 } else {
                     Operand::Missing
                 }
@@ -796,10 +835,10 @@ impl OperandKind {
                 let v = cx.get(name, "")?;
                 match cx.get(name, "t")? {
                     0 => Operand::Text(format!("ts{v}")),
-                    1 => Operand::Reg(Reg::checked(RegFile::R16, v)?, vec![]),
+                    1 => Operand::Reg(Reg::checked(RegFile::R16, v)?, Flags::default()),
                     2 if v == 0 => Operand::Imm(0),
-                    2 => Operand::Reg(Reg::checked(RegFile::R16, v)?, vec![]),
-                    _ => Operand::Reg(Reg::checked(RegFile::R32, v >> 1)?, vec![]),
+                    2 => Operand::Reg(Reg::checked(RegFile::R16, v)?, Flags::default()),
+                    _ => Operand::Reg(Reg::checked(RegFile::R32, v >> 1)?, Flags::default()),
                 }
             }
             K::Sampler => {
@@ -807,7 +846,7 @@ impl OperandKind {
                 if cx.get(name, "t")? == 0 {
                     Operand::Text(format!("ss{v}"))
                 } else {
-                    Operand::Reg(Reg::checked(RegFile::R16, v)?, vec![])
+                    Operand::Reg(Reg::checked(RegFile::R16, v)?, Flags::default())
                 }
             }
             K::Coords => {
@@ -828,9 +867,9 @@ impl OperandKind {
                     tuple(RegFile::R32, v >> 1, count)?
                 };
                 let fl = if cx.get(name, "t")? != 0 {
-                    vec![Flag::Discard]
+                    Flags::one(Flag::Discard)
                 } else {
-                    vec![]
+                    Flags::default()
                 };
                 Operand::Tuple(regs, fl)
             }
@@ -847,7 +886,7 @@ impl OperandKind {
                 if regs.is_empty() {
                     Operand::Empty
                 } else {
-                    Operand::Tuple(regs, vec![])
+                    Operand::Tuple(regs, Flags::default())
                 }
             }
             K::Lod => {
@@ -864,10 +903,10 @@ impl OperandKind {
                                     what: "texture kind",
                                 })?;
                         let count = count * 2 + u64::from(lod == 0b1100);
-                        Operand::Tuple(tuple(RegFile::R32, v >> 1, count)?, vec![])
+                        Operand::Tuple(tuple(RegFile::R32, v >> 1, count)?, Flags::default())
                     }
-                    0b010 | 0b001 => Operand::Reg(Reg::checked(RegFile::U16, v)?, vec![]),
-                    0b110 | 0b101 => Operand::Reg(Reg::checked(RegFile::R16, v)?, vec![]),
+                    0b010 | 0b001 => Operand::Reg(Reg::checked(RegFile::U16, v)?, Flags::default()),
+                    0b110 | 0b101 => Operand::Reg(Reg::checked(RegFile::R16, v)?, Flags::default()),
                     _ => return Err(DecodeError::Malformed { what: "lod mode" }),
                 }
             }
@@ -883,7 +922,7 @@ impl OperandKind {
                 } else {
                     RegFile::R32
                 };
-                Operand::Reg(Reg::checked(file, v >> 1)?, vec![])
+                Operand::Reg(Reg::checked(file, v >> 1)?, Flags::default())
             }
             K::AtomicDestination => {
                 let v = cx.get(name, "")?;
@@ -893,7 +932,7 @@ impl OperandKind {
                             what: "odd atomic destination register",
                         });
                     }
-                    Operand::Reg(Reg::checked(RegFile::R32, v >> 1)?, vec![])
+                    Operand::Reg(Reg::checked(RegFile::R32, v >> 1)?, Flags::default())
                 } else {
                     Operand::Missing
                 }
@@ -901,14 +940,14 @@ impl OperandKind {
             K::PbeSourceReg => {
                 let v = cx.get(name, "")?;
                 if cx.get(name, "t")? == 0 {
-                    Operand::Tuple(tuple(RegFile::R16, v, 4)?, vec![])
+                    Operand::Tuple(tuple(RegFile::R16, v, 4)?, Flags::default())
                 } else {
                     if v & 1 != 0 {
                         return Err(DecodeError::Malformed {
                             what: "odd image write source",
                         });
                     }
-                    Operand::Tuple(tuple(RegFile::R32, v >> 1, 4)?, vec![])
+                    Operand::Tuple(tuple(RegFile::R32, v >> 1, 4)?, Flags::default())
                 }
             }
         })
