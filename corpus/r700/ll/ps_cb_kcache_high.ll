@@ -1,0 +1,18 @@
+define amdgpu_ps void @main(<4 x float> inreg %in0) {
+entry:
+  %x0 = extractelement <4 x float> %in0, i32 0
+  %y0 = extractelement <4 x float> %in0, i32 1
+  %z0 = extractelement <4 x float> %in0, i32 2
+  %w0 = extractelement <4 x float> %in0, i32 3
+  %p = getelementptr <4 x float>, ptr addrspace(8) null, i32 20
+  %c = load <4 x float>, ptr addrspace(8) %p
+  %q = getelementptr <4 x float>, ptr addrspace(8) null, i32 40
+  %d = load <4 x float>, ptr addrspace(8) %q
+  %r = getelementptr <4 x float>, ptr addrspace(9) null, i32 3
+  %e = load <4 x float>, ptr addrspace(9) %r
+  %f = fadd <4 x float> %c, %d
+  %out = fsub <4 x float> %f, %e
+  call void @llvm.r600.store.swizzle(<4 x float> %out, i32 0, i32 0)
+  ret void
+}
+declare void @llvm.r600.store.swizzle(<4 x float>, i32, i32)

@@ -1,0 +1,23 @@
+define amdgpu_ps void @main(<4 x float> inreg %in0) {
+entry:
+  %x0 = extractelement <4 x float> %in0, i32 0
+  %y0 = extractelement <4 x float> %in0, i32 1
+  %z0 = extractelement <4 x float> %in0, i32 2
+  %w0 = extractelement <4 x float> %in0, i32 3
+  %a = call float @llvm.exp2.f32(float %x0)
+  %ay = call float @llvm.fabs.f32(float %y0)
+  %ay1 = fadd float %ay, 0.25
+  %b = call float @llvm.log2.f32(float %ay1)
+  %c = call float @llvm.exp2.f32(float %z0)
+  %d = call float @llvm.log2.f32(float %ay1)
+  %out_v0 = insertelement <4 x float> undef, float %a, i32 0
+  %out_v1 = insertelement <4 x float> %out_v0, float %b, i32 1
+  %out_v2 = insertelement <4 x float> %out_v1, float %c, i32 2
+  %out = insertelement <4 x float> %out_v2, float %d, i32 3
+  call void @llvm.r600.store.swizzle(<4 x float> %out, i32 0, i32 0)
+  ret void
+}
+declare void @llvm.r600.store.swizzle(<4 x float>, i32, i32)
+declare float @llvm.exp2.f32(float)
+declare float @llvm.log2.f32(float)
+declare float @llvm.fabs.f32(float)

@@ -1,0 +1,22 @@
+define amdgpu_ps void @main(<4 x float> inreg %in0, <4 x float> inreg %in1) {
+entry:
+  %x0 = extractelement <4 x float> %in0, i32 0
+  %y0 = extractelement <4 x float> %in0, i32 1
+  %z0 = extractelement <4 x float> %in0, i32 2
+  %w0 = extractelement <4 x float> %in0, i32 3
+  %x1 = extractelement <4 x float> %in1, i32 0
+  %y1 = extractelement <4 x float> %in1, i32 1
+  %z1 = extractelement <4 x float> %in1, i32 2
+  %w1 = extractelement <4 x float> %in1, i32 3
+  %a = fmul float %x0, %y1
+  %b = fadd float %a, %z0
+  %c = fsub float %w1, %x1
+  %d = fmul float %c, 0.75
+  %out_v0 = insertelement <4 x float> undef, float %a, i32 0
+  %out_v1 = insertelement <4 x float> %out_v0, float %b, i32 1
+  %out_v2 = insertelement <4 x float> %out_v1, float %c, i32 2
+  %out = insertelement <4 x float> %out_v2, float %d, i32 3
+  call void @llvm.r600.store.swizzle(<4 x float> %out, i32 0, i32 0)
+  ret void
+}
+declare void @llvm.r600.store.swizzle(<4 x float>, i32, i32)

@@ -1,0 +1,546 @@
+//! The runner: what a driver sets before a draw, from a small TOML file, and the exports per target.
+//!
+//! ```toml
+//! threads = 8                      # or: grid = [16, 16] (a 2-D pixel grid, row-major threads)
+//! clause_temp_gprs = 0             # clause temporaries take GPR addresses 128-n..127
+//! bool_constants = 0               # CF COND = BOOL/NOT_BOOL constants, bit k = b[k]
+//! [[gpr]]                          # per-thread inputs: T<reg> = values[thread]
+//! reg = 0
+//! values = [[0.5, 1.0, 2, "0x3f800000"], ...]   # float -> f32 bits, integer -> raw dword, "0x.." raw
+//! [[gpr]]                          # or, on a grid: pixel = "uv" (centre, normalized) or "xy"
+//! reg = 1
+//! pixel = "uv"
+//! [[constant_buffer]]              # kcache banks; also VTX fetch constant <index> with stride 16
+//! index = 0
+//! values = [[1.0, 2.0, 3.0, 4.0]]
+//! constant_file = [[0.0, 0.0, 0.0, 0.0]]        # c0.. (512 entries at most)
+//! [[loop_constant]]                # integer constant I used by LOOP_START / LOOP_START_NO_AL
+//! index = 0
+//! count = 4
+//! init = 0
+//! inc = 1
+//! [[fetch_constant]]               # vertex buffers for VTX fetches
+//! id = 2
+//! stride = 16
+//! data = [1.0, 2.0, 3.0, 4.0]      # dwords
+//! [[texture]]
+//! resource = 0
+//! width = 2
+//! height = 2
+//! format = "rgba8"                 # or "rgba32f"
+//! data = [255, 0, 0, 255, ...]     # bytes (rgba8) or floats (rgba32f)
+//! [[sampler]]
+//! id = 0
+//! filter = "bilinear"              # or "point"; others are a typed error naming them
+//! wrap_u = "wrap"                  # "wrap", "clamp" (to edge) or "border"
+//! wrap_v = "clamp"
+//! border = [0.0, 0.0, 0.0, 1.0]
+//! [global_gprs]                    # SIMD-global GPRs, as a driver reserves them
+//! base = 100
+//! values = [[0, 0, 0, 0]]
+//! ```
+
+// Per-lane loops index several parallel arrays (GPR channels, masks, results) by lane.
+#![allow(clippy::needless_range_loop)]
+
+use serde::Deserialize;
+use thiserror::Error;
+
+use crate::exec::{DriverState, Export, ExportTarget, FetchConstant, LoopConstant};
+use crate::texture::{Filter, Sampler, TexFormat, Texture, Wrap};
+use crate::Shader;
+
+#[derive(Debug, Error)]
+pub enum RunError {
+    #[error("R700 run configuration: {0}")]
+    Config(String),
+    #[error(transparent)]
+    Exec(#[from] crate::exec::ExecError),
+    #[error(transparent)]
+    Asm(#[from] crate::AsmError),
+    #[error(transparent)]
+    Decode(#[from] crate::DecodeError),
+    /// The engine stopped the draw (watchdog, invalid launch).
+    #[error("R700 draw: {0}")]
+    Dispatch(String),
+}
+
+/// A dword given as a float (f32 bits), an integer (raw, two's complement) or a `"0x..."` string.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(untagged)]
+pub enum Dword {
+    // Int before Float: untagged deserialization takes the first variant that accepts the value, and
+    // an f64 accepts TOML integers too.
+    Int(i64),
+    Float(f64),
+    Text(String),
+}
+
+impl Dword {
+    pub fn bits(&self) -> Result<u32, RunError> {
+        match self {
+            Dword::Float(f) => Ok((*f as f32).to_bits()),
+            Dword::Int(i) if *i >= i32::MIN as i64 && *i <= u32::MAX as i64 => Ok(*i as u32),
+            Dword::Int(i) => Err(RunError::Config(format!(
+                "integer {i} does not fit 32 bits"
+            ))),
+            Dword::Text(s) => s
+                .strip_prefix("0x")
+                .and_then(|h| u32::from_str_radix(h, 16).ok())
+                .ok_or_else(|| RunError::Config(format!("`{s}` is not a 0x-prefixed hex dword"))),
+        }
+    }
+}
+
+fn vec4(v: &[Dword; 4]) -> Result<[u32; 4], RunError> {
+    Ok([v[0].bits()?, v[1].bits()?, v[2].bits()?, v[3].bits()?])
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GprInput {
+    pub reg: u32,
+    #[serde(default)]
+    pub values: Vec<[Dword; 4]>,
+    pub pixel: Option<String>,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ConstBuf {
+    pub index: u32,
+    pub values: Vec<[Dword; 4]>,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LoopConstCfg {
+    pub index: u32,
+    pub count: u32,
+    #[serde(default)]
+    pub init: i32,
+    #[serde(default)]
+    pub inc: i32,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FetchConstCfg {
+    pub id: u32,
+    pub stride: u32,
+    pub data: Vec<Dword>,
+    /// [data format, num format, signed] used when an instruction sets USE_CONST_FIELDS.
+    pub format: Option<(u32, u32, bool)>,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TextureCfg {
+    pub resource: u32,
+    pub width: u32,
+    pub height: u32,
+    pub format: String,
+    pub data: Vec<Dword>,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SamplerCfg {
+    pub id: u32,
+    pub filter: String,
+    #[serde(default = "wrap_default")]
+    pub wrap_u: String,
+    #[serde(default = "wrap_default")]
+    pub wrap_v: String,
+    #[serde(default)]
+    pub border: [f32; 4],
+}
+
+fn wrap_default() -> String {
+    "wrap".into()
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GlobalGprCfg {
+    pub base: u32,
+    pub values: Vec<[Dword; 4]>,
+}
+
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RunConfig {
+    pub threads: Option<usize>,
+    pub grid: Option<[u32; 2]>,
+    #[serde(default)]
+    pub gpr: Vec<GprInput>,
+    #[serde(default)]
+    pub constant_buffer: Vec<ConstBuf>,
+    #[serde(default)]
+    pub constant_file: Vec<[Dword; 4]>,
+    #[serde(default)]
+    pub loop_constant: Vec<LoopConstCfg>,
+    #[serde(default)]
+    pub bool_constants: u32,
+    #[serde(default)]
+    pub fetch_constant: Vec<FetchConstCfg>,
+    #[serde(default)]
+    pub texture: Vec<TextureCfg>,
+    #[serde(default)]
+    pub sampler: Vec<SamplerCfg>,
+    #[serde(default)]
+    pub clause_temp_gprs: u32,
+    pub global_gprs: Option<GlobalGprCfg>,
+    /// Fetch subroutine (assembly text) for CALL_FS; without it the inputs are the fetched GPRs.
+    pub fetch_shader: Option<String>,
+    /// CF-instruction budget per wave (runaway-loop guard); default 1,000,000.
+    pub max_cf_per_wave: Option<u64>,
+    /// Stack entries, overriding the object's STACK_SIZE (as a driver programs SQ_PGM_RESOURCES).
+    pub stack_entries: Option<u32>,
+    /// GPRs per thread, overriding the object's NUM_GPRS.
+    pub num_gprs: Option<u32>,
+}
+
+impl RunConfig {
+    pub fn from_toml(text: &str) -> Result<RunConfig, RunError> {
+        toml::from_str(text).map_err(|e| RunError::Config(e.to_string()))
+    }
+
+    pub fn thread_count(&self) -> Result<usize, RunError> {
+        match (self.threads, self.grid) {
+            (Some(n), None) => Ok(n),
+            (None, Some([w, h])) => Ok(w as usize * h as usize),
+            (None, None) => Err(RunError::Config("give `threads` or `grid`".into())),
+            (Some(_), Some(_)) => Err(RunError::Config(
+                "give `threads` or `grid`, not both".into(),
+            )),
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct ThreadResult {
+    /// Killed by KILL* or CF KILL (cleared from the valid mask).
+    pub killed: bool,
+    pub exports: Vec<Export>,
+}
+
+#[derive(Clone, Debug)]
+pub struct RunResult {
+    pub threads: Vec<ThreadResult>,
+    pub global_gprs: Vec<[u32; 4]>,
+    pub waves: usize,
+    /// CF instructions executed, over all waves.
+    pub cf_instructions: u64,
+    /// ALU instruction groups executed, times the threads active in each.
+    pub lane_groups: u64,
+    pub grid: Option<[u32; 2]>,
+}
+
+impl RunResult {
+    /// The value a thread exported to a target (the last export to it).
+    pub fn export(&self, thread: usize, target: ExportTarget) -> Option<[Option<u32>; 4]> {
+        self.threads
+            .get(thread)?
+            .exports
+            .iter()
+            .rev()
+            .find(|e| e.target == target)
+            .map(|e| e.value)
+    }
+
+    /// One line per thread and export: `thread 3 pixel0 = 1 0.5 0 1`.
+    pub fn to_text(&self) -> String {
+        let mut s = String::new();
+        for (t, r) in self.threads.iter().enumerate() {
+            if r.killed {
+                s += &format!("thread {t} killed\n");
+            }
+            for e in &r.exports {
+                let v: Vec<String> = e
+                    .value
+                    .iter()
+                    .map(|c| {
+                        c.map(|b| format!("{}", f32::from_bits(b)))
+                            .unwrap_or("_".into())
+                    })
+                    .collect();
+                s += &format!("thread {t} {} = {}\n", e.target, v.join(" "));
+            }
+        }
+        s
+    }
+
+    /// PNG bytes of pixel export `target` over the grid (RGBA8, values clamped to [0, 1]; killed or
+    /// unexported pixels transparent black).
+    pub fn png(&self, target: u32) -> Result<Vec<u8>, RunError> {
+        let [w, h] = self
+            .grid
+            .ok_or_else(|| RunError::Config("a PNG needs a `grid` run".into()))?;
+        let mut rgba = Vec::with_capacity((w * h * 4) as usize);
+        for t in 0..(w * h) as usize {
+            let v = if self.threads[t].killed {
+                None
+            } else {
+                self.export(t, ExportTarget::Pixel(target))
+            };
+            for k in 0..4 {
+                let f = v.and_then(|v| v[k]).map(f32::from_bits).unwrap_or(0.0);
+                let f = if f.is_nan() { 0.0 } else { f.clamp(0.0, 1.0) };
+                rgba.push((f * 255.0).round() as u8);
+            }
+        }
+        let mut out = Vec::new();
+        {
+            let mut enc = png::Encoder::new(&mut out, w, h);
+            enc.set_color(png::ColorType::Rgba);
+            enc.set_depth(png::BitDepth::Eight);
+            let mut wr = enc
+                .write_header()
+                .map_err(|e| RunError::Config(format!("png: {e}")))?;
+            wr.write_image_data(&rgba)
+                .map_err(|e| RunError::Config(format!("png: {e}")))?;
+        }
+        Ok(out)
+    }
+}
+
+fn parse_wrap(s: &str) -> Result<Wrap, RunError> {
+    match s {
+        "wrap" | "repeat" => Ok(Wrap::Repeat),
+        "clamp" | "clamp_to_edge" | "clamp_last_texel" => Ok(Wrap::ClampToEdge),
+        "border" | "clamp_border" => Ok(Wrap::Border),
+        other => Err(RunError::Config(format!(
+            "sampler address mode `{other}` is not modelled (wrap, clamp, border)"
+        ))),
+    }
+}
+
+/// Builds the driver state a configuration describes.
+pub fn driver_state(shader: &Shader, cfg: &RunConfig) -> Result<DriverState, RunError> {
+    let mut d = DriverState::default();
+    if cfg.clause_temp_gprs > 4 {
+        return Err(RunError::Config("clause_temp_gprs is at most 4".into()));
+    }
+    d.clause_temp_gprs = cfg.clause_temp_gprs;
+    if let Some((gprs, stack)) = shader.resources() {
+        d.num_gprs = gprs;
+        d.stack_size = Some(stack);
+    }
+    if let Some(s) = cfg.stack_entries {
+        d.stack_size = Some(s);
+    }
+    if let Some(g) = cfg.num_gprs {
+        d.num_gprs = g;
+    }
+    for cb in &cfg.constant_buffer {
+        if cb.index > 15 {
+            return Err(RunError::Config(format!(
+                "constant buffer {} is outside 0..15",
+                cb.index
+            )));
+        }
+        let i = cb.index as usize;
+        if d.constant_buffers.len() <= i {
+            d.constant_buffers.resize(i + 1, Vec::new());
+        }
+        d.constant_buffers[i] = cb.values.iter().map(vec4).collect::<Result<_, _>>()?;
+    }
+    if cfg.constant_file.len() > 512 {
+        return Err(RunError::Config("the constant file has 512 entries".into()));
+    }
+    d.constant_file = cfg
+        .constant_file
+        .iter()
+        .map(vec4)
+        .collect::<Result<_, _>>()?;
+    for lc in &cfg.loop_constant {
+        if lc.index > 31 {
+            return Err(RunError::Config(format!(
+                "loop constant {} is outside 0..31",
+                lc.index
+            )));
+        }
+        let i = lc.index as usize;
+        if d.loop_constants.len() <= i {
+            d.loop_constants.resize(i + 1, LoopConstant::default());
+        }
+        d.loop_constants[i] = LoopConstant {
+            count: lc.count,
+            init: lc.init,
+            inc: lc.inc,
+        };
+    }
+    d.bool_constants = cfg.bool_constants;
+    // Constant buffers double as VTX fetch constants id = index, stride 16 (the way LLVM's R600 back end
+    // reads a constant buffer with a dynamic index: VTX_READ with BUFFER_ID = the buffer's index).
+    let mut fcs: Vec<Option<FetchConstant>> = vec![None; 160];
+    for (i, cb) in d.constant_buffers.iter().enumerate() {
+        let data: Vec<u8> = cb
+            .iter()
+            .flat_map(|v| v.iter().flat_map(|x| x.to_le_bytes()))
+            .collect();
+        fcs[i] = Some(FetchConstant {
+            data,
+            stride: 16,
+            format: None,
+        });
+    }
+    for fc in &cfg.fetch_constant {
+        if fc.id >= 160 {
+            return Err(RunError::Config(format!(
+                "fetch constant {} is outside 0..159",
+                fc.id
+            )));
+        }
+        let mut data = Vec::new();
+        for x in &fc.data {
+            data.extend_from_slice(&x.bits()?.to_le_bytes());
+        }
+        fcs[fc.id as usize] = Some(FetchConstant {
+            data,
+            stride: fc.stride,
+            format: fc.format,
+        });
+    }
+    d.fetch_constants = fcs;
+    d.textures = vec![None; 160];
+    for t in &cfg.texture {
+        if t.resource >= 160 {
+            return Err(RunError::Config(format!(
+                "texture resource {} is outside 0..159",
+                t.resource
+            )));
+        }
+        let (format, bytes) = match t.format.as_str() {
+            "rgba8" => {
+                let b: Result<Vec<u8>, RunError> = t
+                    .data
+                    .iter()
+                    .map(|x| match x {
+                        Dword::Int(i) if (0..256).contains(i) => Ok(*i as u8),
+                        _ => Err(RunError::Config(
+                            "rgba8 texture data are bytes 0..255".into(),
+                        )),
+                    })
+                    .collect();
+                (TexFormat::Rgba8Unorm, b?)
+            }
+            "rgba32f" => {
+                let mut b = Vec::new();
+                for x in &t.data {
+                    b.extend_from_slice(&x.bits()?.to_le_bytes());
+                }
+                (TexFormat::Rgba32Float, b)
+            }
+            other => {
+                return Err(RunError::Config(format!(
+                    "texture format `{other}` is not modelled (rgba8, rgba32f)"
+                )))
+            }
+        };
+        d.textures[t.resource as usize] =
+            Some(Texture::new(t.width, t.height, format, &bytes).map_err(RunError::Config)?);
+    }
+    d.samplers = vec![None; 18];
+    for s in &cfg.sampler {
+        if s.id >= 18 {
+            return Err(RunError::Config(format!(
+                "sampler {} is outside 0..17 (18 per program type)",
+                s.id
+            )));
+        }
+        let filter = match s.filter.as_str() {
+            "point" | "nearest" => Filter::Point,
+            "bilinear" | "linear" => Filter::Bilinear,
+            other => {
+                return Err(RunError::Config(format!(
+                    "texture filter `{other}` is not modelled (point, bilinear)"
+                )))
+            }
+        };
+        d.samplers[s.id as usize] = Some(Sampler {
+            filter,
+            wrap_u: parse_wrap(&s.wrap_u)?,
+            wrap_v: parse_wrap(&s.wrap_v)?,
+            border: s.border,
+        });
+    }
+    if let Some(g) = &cfg.global_gprs {
+        if g.base as usize + g.values.len() > 128 {
+            return Err(RunError::Config("global GPRs run past T127".into()));
+        }
+        d.global_gpr_base = g.base;
+        d.global_gprs = g.values.iter().map(vec4).collect::<Result<_, _>>()?;
+    }
+    if let Some(fs) = &cfg.fetch_shader {
+        let bytes = crate::assemble(fs)?;
+        d.fetch_shader = Some(crate::Program::decode(shader.chip(), &bytes)?);
+    }
+    Ok(d)
+}
+
+/// Runs `shader` over the configured threads, wave by wave (SIMD-global GPRs persist across waves).
+pub fn run(shader: &Shader, cfg: &RunConfig) -> Result<RunResult, RunError> {
+    let n = cfg.thread_count()?;
+    if n > 1 << 22 {
+        return Err(RunError::Config(format!(
+            "{n} threads is more than wavesim runs at once"
+        )));
+    }
+    let drv = driver_state(shader, cfg)?;
+    let mut inputs: Vec<(usize, Vec<[u32; 4]>)> = Vec::new();
+    for g in &cfg.gpr {
+        if g.reg >= 128 {
+            return Err(RunError::Config(format!(
+                "input T{} is outside T0..T127",
+                g.reg
+            )));
+        }
+        let vals: Vec<[u32; 4]> = match (&g.pixel, cfg.grid) {
+            (Some(p), Some([w, h])) => (0..n)
+                .map(|t| {
+                    let (x, y) = ((t % w as usize) as f32, (t / w as usize) as f32);
+                    match p.as_str() {
+                        "uv" => Ok([(x + 0.5) / w as f32, (y + 0.5) / h as f32, 0.0, 1.0]
+                            .map(f32::to_bits)),
+                        "xy" => Ok([x, y, 0.0, 1.0].map(f32::to_bits)),
+                        other => Err(RunError::Config(format!("pixel input `{other}` (uv, xy)"))),
+                    }
+                })
+                .collect::<Result<_, _>>()?,
+            (Some(_), None) => return Err(RunError::Config("`pixel` inputs need a `grid`".into())),
+            (None, _) => {
+                if g.values.len() < n {
+                    return Err(RunError::Config(format!(
+                        "T{} has {} values for {n} threads",
+                        g.reg,
+                        g.values.len()
+                    )));
+                }
+                g.values
+                    .iter()
+                    .take(n)
+                    .map(vec4)
+                    .collect::<Result<_, _>>()?
+            }
+        };
+        inputs.push((g.reg as usize, vals));
+    }
+    let budget = cfg.max_cf_per_wave.unwrap_or(1_000_000);
+    let dispatch = crate::backend::R700Dispatch::new(shader, n, inputs, drv, budget)
+        .map_err(|e| RunError::Config(e.0))?;
+    let mem = wavesim_core::memory::DeviceMemory::new();
+    let stats = wavesim_core::engine::run(&dispatch, &mem, &mut wavesim_core::observe::NoObserver)
+        .map_err(crate::backend::dispatch_error)?;
+    let threads = dispatch.take_results();
+    let drv = dispatch.into_driver_state();
+    Ok(RunResult {
+        threads,
+        global_gprs: drv.global_gprs,
+        waves: stats.waves as usize,
+        cf_instructions: stats.wave_instructions,
+        lane_groups: stats.lane_instructions,
+        grid: cfg.grid,
+    })
+}

@@ -1,0 +1,396 @@
+//! Per-thread ALU semantics on raw 32-bit values, one function per table row (see `isa::ALU`).
+//!
+//! Floating-point rules (sources):
+//! - ADD, MUL_IEEE, MULADD_IEEE, DOT4_IEEE are IEEE-754 binary32 with round-to-nearest-even.
+//!   MULADD_IEEE is *not* fused: LLVM selects it for `ISD::FMAD`, which LLVM defines as a multiply and
+//!   an add each rounded (LLVM `ISDOpcodes.h`, FMAD), and selects nothing for `fma` on R700.
+//! - MUL, MULADD, DOT4 (non-IEEE, "legacy" DX9 rule): 0 times anything, including Inf and NaN, is 0
+//!   (LLVM R600Instructions.td comment on MUL: "Non-IEEE MUL: 0 * anything = 0"; R700 ISA reference,
+//!   MUL description).
+//! - Denormals: single-precision denormal inputs and results of arithmetic are flushed to a zero of the
+//!   same sign. The R700 has no denormal mode bit, LLVM's R600 back end guards EXP_IEEE/LOG_IEEE inputs
+//!   against denormal ranges by explicit rescaling (visible in llc-19 output for llvm.exp2/log2), and
+//!   AMD's earlier shader-core documentation (CTM guide 3.6.1) states denormals flush to signed zero.
+//!   Moves (MOV, CND*, MIN/MAX pick) copy bits unchanged.
+//! - Transcendentals (t slot): wavesim returns the correctly rounded binary32 result of the exact
+//!   function computed in binary64 (at most 0.5 ulp from the true value); the R700 ISA reference does
+//!   not publish an ulp bound for RECIP/RECIPSQRT/EXP/LOG/SIN/COS, so tests allow 1 ulp against host
+//!   references. SIN/COS take their argument in revolutions (sin(2*pi*x)): LLVM's R600 lowering of
+//!   llvm.sin for R700 scales by 1/(2*pi) and reduces with FRACT before SIN (R600ISelLowering LowerTrig).
+
+#[inline]
+fn f(x: u32) -> f32 {
+    f32::from_bits(x)
+}
+
+/// Flushes a denormal to a zero of the same sign.
+#[inline]
+pub fn ftz(x: f32) -> f32 {
+    if x.is_subnormal() {
+        if x.is_sign_negative() {
+            -0.0
+        } else {
+            0.0
+        }
+    } else {
+        x
+    }
+}
+
+#[inline]
+fn fin(x: u32) -> f32 {
+    ftz(f(x))
+}
+
+#[inline]
+fn out(x: f32) -> u32 {
+    ftz(x).to_bits()
+}
+
+pub fn add(a: u32, b: u32) -> u32 {
+    out(fin(a) + fin(b))
+}
+
+/// Legacy multiply: 0 * anything = 0 (a positive zero unless both zeros are signed, as IEEE would give).
+pub fn legacy_mul_f(a: f32, b: f32) -> f32 {
+    if a == 0.0 || b == 0.0 {
+        // Result sign follows IEEE for the zero case (sign xor); Inf/NaN partners do not matter.
+        if a.is_sign_negative() != b.is_sign_negative() {
+            -0.0
+        } else {
+            0.0
+        }
+    } else {
+        a * b
+    }
+}
+
+pub fn mul_legacy(a: u32, b: u32) -> u32 {
+    out(legacy_mul_f(fin(a), fin(b)))
+}
+
+pub fn mul_ieee(a: u32, b: u32) -> u32 {
+    out(fin(a) * fin(b))
+}
+
+/// MAX (DX9): src0 >= src1 ? src0 : src1 — NaN in either gives src1 (R700 ISA reference, MAX).
+pub fn max_legacy(a: u32, b: u32) -> u32 {
+    if fin(a) >= fin(b) {
+        a
+    } else {
+        b
+    }
+}
+
+/// MIN (DX9): src0 < src1 ? src0 : src1.
+pub fn min_legacy(a: u32, b: u32) -> u32 {
+    if fin(a) < fin(b) {
+        a
+    } else {
+        b
+    }
+}
+
+/// MAX_DX10: a NaN operand yields the other operand (LLVM maps `maxnum` here).
+pub fn max_dx10(a: u32, b: u32) -> u32 {
+    let (x, y) = (fin(a), fin(b));
+    if x.is_nan() {
+        return b;
+    }
+    if y.is_nan() {
+        return a;
+    }
+    if x >= y {
+        a
+    } else {
+        b
+    }
+}
+
+pub fn min_dx10(a: u32, b: u32) -> u32 {
+    let (x, y) = (fin(a), fin(b));
+    if x.is_nan() {
+        return b;
+    }
+    if y.is_nan() {
+        return a;
+    }
+    if x < y {
+        a
+    } else {
+        b
+    }
+}
+
+pub fn fract(a: u32) -> u32 {
+    let x = fin(a);
+    out(x - x.floor())
+}
+pub fn trunc(a: u32) -> u32 {
+    out(fin(a).trunc())
+}
+pub fn ceil(a: u32) -> u32 {
+    out(fin(a).ceil())
+}
+pub fn rndne(a: u32) -> u32 {
+    out(fin(a).round_ties_even())
+}
+pub fn floor(a: u32) -> u32 {
+    out(fin(a).floor())
+}
+pub fn mov(a: u32) -> u32 {
+    a
+}
+
+pub fn and_int(a: u32, b: u32) -> u32 {
+    a & b
+}
+pub fn or_int(a: u32, b: u32) -> u32 {
+    a | b
+}
+pub fn xor_int(a: u32, b: u32) -> u32 {
+    a ^ b
+}
+pub fn not_int(a: u32) -> u32 {
+    !a
+}
+pub fn add_int(a: u32, b: u32) -> u32 {
+    a.wrapping_add(b)
+}
+pub fn sub_int(a: u32, b: u32) -> u32 {
+    a.wrapping_sub(b)
+}
+pub fn max_int(a: u32, b: u32) -> u32 {
+    (a as i32).max(b as i32) as u32
+}
+pub fn min_int(a: u32, b: u32) -> u32 {
+    (a as i32).min(b as i32) as u32
+}
+pub fn max_uint(a: u32, b: u32) -> u32 {
+    a.max(b)
+}
+pub fn min_uint(a: u32, b: u32) -> u32 {
+    a.min(b)
+}
+/// Shifts use the low 5 bits of the shift amount (R700 ISA reference, ASHR_INT/LSHR_INT/LSHL_INT).
+pub fn ashr(a: u32, b: u32) -> u32 {
+    ((a as i32) >> (b & 31)) as u32
+}
+pub fn lshr(a: u32, b: u32) -> u32 {
+    a >> (b & 31)
+}
+pub fn lshl(a: u32, b: u32) -> u32 {
+    a << (b & 31)
+}
+pub fn mullo_int(a: u32, b: u32) -> u32 {
+    a.wrapping_mul(b)
+}
+pub fn mulhi_int(a: u32, b: u32) -> u32 {
+    ((a as i32 as i64 * b as i32 as i64) >> 32) as u32
+}
+pub fn mullo_uint(a: u32, b: u32) -> u32 {
+    a.wrapping_mul(b)
+}
+pub fn mulhi_uint(a: u32, b: u32) -> u32 {
+    ((a as u64 * b as u64) >> 32) as u32
+}
+/// RECIP_UINT: the integer reciprocal 2^32 / x truncated (LLVM AMDGPUISD::URECIP), saturated to
+/// 0xFFFFFFFF for x = 0 and x = 1.
+pub fn recip_uint(a: u32) -> u32 {
+    if a <= 1 {
+        u32::MAX
+    } else {
+        ((1u64 << 32) / a as u64) as u32
+    }
+}
+
+/// FLT_TO_INT: truncation toward zero, saturating; NaN gives 0 (R700 ISA reference, FLT_TO_INT).
+pub fn flt_to_int(a: u32) -> u32 {
+    let x = fin(a);
+    if x.is_nan() {
+        0
+    } else {
+        (x as i32) as u32 // Rust `as` truncates and saturates
+    }
+}
+pub fn flt_to_uint(a: u32) -> u32 {
+    let x = fin(a);
+    if x.is_nan() {
+        0
+    } else {
+        x as u32
+    }
+}
+pub fn int_to_flt(a: u32) -> u32 {
+    (a as i32 as f32).to_bits()
+}
+pub fn uint_to_flt(a: u32) -> u32 {
+    (a as f32).to_bits()
+}
+
+fn t1(a: u32, op: fn(f64) -> f64) -> f32 {
+    op(fin(a) as f64) as f32
+}
+
+pub fn exp_ieee(a: u32) -> u32 {
+    out(t1(a, f64::exp2))
+}
+pub fn log_ieee(a: u32) -> u32 {
+    out(t1(a, f64::log2))
+}
+/// LOG_CLAMPED: like LOG_IEEE but -Inf becomes -MAX_FLT (R700 ISA reference, LOG_CLAMPED).
+pub fn log_clamped(a: u32) -> u32 {
+    let r = t1(a, f64::log2);
+    if r == f32::NEG_INFINITY {
+        f32::MIN.to_bits()
+    } else {
+        out(r)
+    }
+}
+pub fn recip_ieee(a: u32) -> u32 {
+    out(t1(a, |x| 1.0 / x))
+}
+/// *_CLAMPED: an infinite result becomes +/-MAX_FLT (R700 ISA reference, RECIP_CLAMPED).
+fn clamp_inf(r: f32) -> u32 {
+    if r.is_infinite() {
+        if r > 0.0 {
+            f32::MAX.to_bits()
+        } else {
+            f32::MIN.to_bits()
+        }
+    } else {
+        out(r)
+    }
+}
+/// *_FF ("flush to zero"): an infinite result becomes a zero of the same sign (R700 ISA reference,
+/// RECIP_FF; LLVM R600Instructions.td: "RECIPSQRT_FF which clamps to zero").
+fn ff_inf(r: f32) -> u32 {
+    if r.is_infinite() {
+        if r > 0.0 {
+            0
+        } else {
+            0x8000_0000
+        }
+    } else {
+        out(r)
+    }
+}
+pub fn recip_clamped(a: u32) -> u32 {
+    clamp_inf(t1(a, |x| 1.0 / x))
+}
+pub fn recip_ff(a: u32) -> u32 {
+    ff_inf(t1(a, |x| 1.0 / x))
+}
+pub fn rsq_ieee(a: u32) -> u32 {
+    out(t1(a, |x| 1.0 / x.sqrt()))
+}
+pub fn rsq_clamped(a: u32) -> u32 {
+    clamp_inf(t1(a, |x| 1.0 / x.sqrt()))
+}
+pub fn rsq_ff(a: u32) -> u32 {
+    ff_inf(t1(a, |x| 1.0 / x.sqrt()))
+}
+pub fn sqrt_ieee(a: u32) -> u32 {
+    out(fin(a).sqrt())
+}
+pub fn sin(a: u32) -> u32 {
+    out(t1(a, |x| (x * std::f64::consts::TAU).sin()))
+}
+pub fn cos(a: u32) -> u32 {
+    out(t1(a, |x| (x * std::f64::consts::TAU).cos()))
+}
+
+fn legacy_muladd(a: u32, b: u32, c: u32, scale: f32) -> u32 {
+    out((legacy_mul_f(fin(a), fin(b)) + fin(c)) * scale)
+}
+fn ieee_muladd(a: u32, b: u32, c: u32, scale: f32) -> u32 {
+    out((ftz(fin(a) * fin(b)) + fin(c)) * scale)
+}
+pub fn muladd(a: u32, b: u32, c: u32) -> u32 {
+    legacy_muladd(a, b, c, 1.0)
+}
+pub fn muladd_m2(a: u32, b: u32, c: u32) -> u32 {
+    legacy_muladd(a, b, c, 2.0)
+}
+pub fn muladd_m4(a: u32, b: u32, c: u32) -> u32 {
+    legacy_muladd(a, b, c, 4.0)
+}
+pub fn muladd_d2(a: u32, b: u32, c: u32) -> u32 {
+    legacy_muladd(a, b, c, 0.5)
+}
+pub fn muladd_ieee(a: u32, b: u32, c: u32) -> u32 {
+    ieee_muladd(a, b, c, 1.0)
+}
+pub fn muladd_ieee_m2(a: u32, b: u32, c: u32) -> u32 {
+    ieee_muladd(a, b, c, 2.0)
+}
+pub fn muladd_ieee_m4(a: u32, b: u32, c: u32) -> u32 {
+    ieee_muladd(a, b, c, 4.0)
+}
+pub fn muladd_ieee_d2(a: u32, b: u32, c: u32) -> u32 {
+    ieee_muladd(a, b, c, 0.5)
+}
+
+use crate::isa::{Cmp, CmpTy};
+
+/// Evaluates a comparison of the SET/PRED_SET/KILL/CND families. Float comparisons are IEEE
+/// (false for NaN except NE, which is true) on denormal-flushed inputs.
+pub fn compare(cmp: Cmp, ty: CmpTy, a: u32, b: u32) -> bool {
+    match ty {
+        CmpTy::F32 => {
+            let (x, y) = (fin(a), fin(b));
+            match cmp {
+                Cmp::E => x == y,
+                Cmp::Gt => x > y,
+                Cmp::Ge => x >= y,
+                Cmp::Ne => x != y,
+            }
+        }
+        CmpTy::I32 => {
+            let (x, y) = (a as i32, b as i32);
+            match cmp {
+                Cmp::E => x == y,
+                Cmp::Gt => x > y,
+                Cmp::Ge => x >= y,
+                Cmp::Ne => x != y,
+            }
+        }
+        CmpTy::U32 => match cmp {
+            Cmp::E => a == b,
+            Cmp::Gt => a > b,
+            Cmp::Ge => a >= b,
+            Cmp::Ne => a != b,
+        },
+    }
+}
+
+pub const ONE_F: u32 = 0x3F80_0000;
+
+/// CUBE over the vector (x, y, z) (R700 ISA reference, CUBE): returns (tc, sc, 2*ma, face id) for
+/// slots x, y, z, w.
+pub fn cube(x: f32, y: f32, z: f32) -> [u32; 4] {
+    let (ax, ay, az) = (x.abs(), y.abs(), z.abs());
+    let (tc, sc, ma, id) = if az >= ax && az >= ay {
+        (
+            -y,
+            if z < 0.0 { -x } else { x },
+            z,
+            if z < 0.0 { 5.0 } else { 4.0 },
+        )
+    } else if ay >= ax {
+        (
+            if y < 0.0 { -z } else { z },
+            x,
+            y,
+            if y < 0.0 { 3.0 } else { 2.0 },
+        )
+    } else {
+        (
+            -y,
+            if x < 0.0 { z } else { -z },
+            x,
+            if x < 0.0 { 1.0 } else { 0.0 },
+        )
+    };
+    [out(tc), out(sc), out(2.0 * ma), (id as f32).to_bits()]
+}

@@ -1,0 +1,740 @@
+//! Hand-assembled programs for what LLVM never emits. Each expected value follows from the rule cited
+//! (R700 ISA reference chapter/section; seed 003 = the reference's 2.5 "Program state"), not from what the
+//! executor prints.
+
+use wavesim_r700::exec::{ExecError, ExportTarget};
+use wavesim_r700::runner::{run, RunConfig, RunError, RunResult};
+use wavesim_r700::{assemble, Chip, Shader};
+
+fn run_asm(chip: Chip, text: &str, cfg: &str) -> Result<RunResult, RunError> {
+    let bytes = assemble(text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+    let sh = Shader::from_raw(chip, &bytes).unwrap_or_else(|e| panic!("{e}\n{text}"));
+    run(&sh, &RunConfig::from_toml(cfg).unwrap())
+}
+
+fn f(bits: Option<u32>) -> f32 {
+    f32::from_bits(bits.expect("component exported"))
+}
+
+fn pixel0(r: &RunResult, t: usize) -> [Option<u32>; 4] {
+    r.export(t, ExportTarget::Pixel(0))
+        .expect("pixel 0 exported")
+}
+
+fn inputs(reg: u32, vals: &[[f32; 4]]) -> String {
+    let rows: Vec<String> = vals
+        .iter()
+        .map(|v| format!("[{:?}, {:?}, {:?}, {:?}]", v[0], v[1], v[2], v[3]))
+        .collect();
+    format!("[[gpr]]\nreg = {reg}\nvalues = [{}]\n", rows.join(", "))
+}
+
+fn cfile(n: usize, f: impl Fn(usize) -> f32) -> String {
+    let rows: Vec<String> = (0..n)
+        .map(|k| format!("[{:?}, 0.0, 0.0, 0.0]", f(k)))
+        .collect();
+    format!("constant_file = [{}]\n", rows.join(", "))
+}
+
+/// LOOP_START with integer constant I = (count, init, inc): the body runs `count` times with
+/// aL = init, init + inc, ... (seed 003, "loop index aL ... initialized by LOOP* and incremented by the
+/// hardware on each iteration"; ISA 3.7 Loops). The body reads C[0 + aL] (INDEX_MODE = LOOP).
+#[test]
+fn loop_start_with_al_and_al_relative_constants() {
+    let prog = "\
+        LOOP_START @3 ; cf_const:0
+        ALU 0, @6, KC0[], KC1[]
+        END_LOOP @1
+        EXPORT T1.XYZW
+        CF_END
+        PAD
+        ALU clause starting at 6:
+          ADD * T1.X, T1.X, C0.X+, ; index_mode:4
+    ";
+    let cfg = format!(
+        "threads = 2\n{}{}[[loop_constant]]\nindex = 0\ncount = 4\ninit = 2\ninc = 3\n",
+        cfile(32, |k| k as f32 * 10.0),
+        inputs(1, &[[0.0; 4], [1.0, 0.0, 0.0, 0.0]])
+    );
+    let r = run_asm(Chip::Rv770, prog, &cfg).unwrap();
+    // aL = 2, 5, 8, 11: c[aL].x = 20 + 50 + 80 + 110.
+    assert_eq!(f(pixel0(&r, 0)[0]), 260.0);
+    assert_eq!(f(pixel0(&r, 1)[0]), 261.0);
+}
+
+/// LOOP_START_NO_AL nested in LOOP_START keeps the outer aL (ISA 3.7: NO_AL does not change aL); the
+/// inner count comes from its own constant.
+#[test]
+fn nested_loop_start_no_al_keeps_outer_al() {
+    let prog = "\
+        LOOP_START @5 ; cf_const:0
+        LOOP_START_NO_AL @4 ; cf_const:1
+        ALU 0, @8, KC0[], KC1[]
+        END_LOOP @2
+        END_LOOP @1
+        EXPORT T1.XYZW
+        CF_END
+        PAD
+        ALU clause starting at 8:
+          ADD * T1.X, T1.X, C0.X+, ; index_mode:4
+    ";
+    let cfg = format!(
+        "threads = 1\n{}{}[[loop_constant]]\nindex = 0\ncount = 2\ninit = 1\ninc = 1\n[[loop_constant]]\nindex = 1\ncount = 3\ninit = 7\ninc = 5\n",
+        cfile(8, |k| (1 << k) as f32),
+        inputs(1, &[[0.0; 4]])
+    );
+    let r = run_asm(Chip::Rv770, prog, &cfg).unwrap();
+    // aL = 1 then 2 in the outer loop; 3 inner iterations each: 3 * (c1 + c2) = 3 * (2 + 4).
+    assert_eq!(f(pixel0(&r, 0)[0]), 18.0);
+}
+
+/// A loop whose constant count is 0 is skipped: LOOP_START jumps to its ADDR (ISA 3.7).
+#[test]
+fn loop_with_zero_count_is_skipped() {
+    let prog = "\
+        LOOP_START @3 ; cf_const:2
+        ALU 0, @6, KC0[], KC1[]
+        END_LOOP @1
+        EXPORT T1.XYZW
+        CF_END
+        PAD
+        ALU clause starting at 6:
+          ADD * T1.X, T1.X, 1.0,  
+    ";
+    let cfg = format!(
+        "threads = 1\n{}[[loop_constant]]\nindex = 2\ncount = 0\n",
+        inputs(1, &[[5.0, 0.0, 0.0, 0.0]])
+    );
+    let r = run_asm(Chip::Rv770, prog, &cfg).unwrap();
+    assert_eq!(f(pixel0(&r, 0)[0]), 5.0);
+}
+
+/// The constant file has 512 entries (seed 003: "constant registers, 512"): select 256 + n addresses
+/// c[n], and AR-relative addressing reaches past c255. MOVA_INT clamps AR to [-256, 255] (ISA, MOVA_INT),
+/// so C255 + AR reaches c510 at most; an index below c0 is an error.
+#[test]
+fn constant_file_512_entries_with_ar_relative_addressing() {
+    let prog = |c: u32, ar: i32| {
+        format!(
+            "\
+        ALU 2, @2, KC0[], KC1[]
+        EXPORT T1.XYZW
+        ALU clause starting at 2:
+          MOVA_INT * AR.x (MASKED), literal.x,  
+        {ar}(0), 0(0)
+          MOV * T1.X, C{c}.X+,  
+    "
+        )
+    };
+    let cfg = format!("threads = 1\n{}", cfile(512, |k| k as f32));
+    let r = run_asm(Chip::Rv770, &prog(255, 100), &cfg).unwrap();
+    assert_eq!(f(pixel0(&r, 0)[0]), 355.0);
+    let r = run_asm(Chip::Rv770, &prog(255, 256), &cfg).unwrap();
+    assert_eq!(f(pixel0(&r, 0)[0]), 510.0, "AR clamps to 255");
+    let r = run_asm(Chip::Rv770, &prog(200, -300), &cfg).unwrap_err();
+    assert!(
+        r.to_string()
+            .contains("constant-file index -56 is outside c0..c511"),
+        "{r}"
+    );
+    // Without AR-relative addressing C255 is c255.
+    let r = run_asm(Chip::Rv770, &prog(255, 0), &cfg).unwrap();
+    assert_eq!(f(pixel0(&r, 0)[0]), 255.0);
+}
+
+/// AR holds for one ALU clause only (seed 003: "this state persists for one ALU clause"): a relative
+/// read in the next clause without a new MOVA is an error.
+#[test]
+fn ar_does_not_survive_the_alu_clause() {
+    let prog = "\
+        ALU 0, @3, KC0[], KC1[]
+        ALU 0, @4, KC0[], KC1[]
+        EXPORT T1.XYZW
+        ALU clause starting at 3:
+          MOVA_INT * AR.x (MASKED), 1,  
+        ALU clause starting at 4:
+          MOV * T1.X, C0.X+,  
+    ";
+    let cfg = format!("threads = 1\n{}", cfile(4, |k| k as f32));
+    let e = run_asm(Chip::Rv770, prog, &cfg).unwrap_err();
+    assert!(
+        e.to_string()
+            .contains("AR.x which no MOVA wrote in this ALU clause"),
+        "{e}"
+    );
+}
+
+/// kcache: a CF_ALU locks lines of a constant buffer; KC0[n] is constant line*16 + n of that buffer
+/// (ISA 4.6 "constant cache"), and only the locked lines are addressable.
+#[test]
+fn kcache_bank_lines() {
+    let prog = "\
+        ALU 0, @3, KC0[CB2:16-32], KC1[CB0:0-32]
+        EXPORT T1.XYZW
+        CF_END
+        ALU clause starting at 3:
+          ADD * T1.Y, KC0[3].Y, KC1[20].W,  
+    ";
+    let rows = |b: usize| {
+        (0..64)
+            .map(|i| {
+                format!(
+                    "[{}.0, {}.0, {}.0, {}.0]",
+                    b * 1000 + i * 4,
+                    b * 1000 + i * 4 + 1,
+                    b * 1000 + i * 4 + 2,
+                    b * 1000 + i * 4 + 3
+                )
+            })
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let cfg = format!(
+        "threads = 1\n[[constant_buffer]]\nindex = 0\nvalues = [{}]\n[[constant_buffer]]\nindex = 2\nvalues = [{}]\n",
+        rows(0),
+        rows(2)
+    );
+    let r = run_asm(Chip::Rv770, prog, &cfg).unwrap();
+    // KC0[3] = cb2[16 + 3].y = 2000 + 19*4 + 1; KC1[20] = cb0[20].w = 83.
+    assert_eq!(f(pixel0(&r, 0)[1]), 2077.0 + 83.0);
+    // Two lines starting at line 2 (constants 32..63): KC0[17] = cb2[32 + 17].y.
+    let two_lines = prog
+        .replace("CB2:16-32", "CB2:32-64")
+        .replace("KC0[3].Y", "KC0[17].Y");
+    let r = run_asm(Chip::Rv770, &two_lines, &cfg).unwrap();
+    assert_eq!(f(pixel0(&r, 0)[1]), (2000 + 49 * 4 + 1) as f32 + 83.0);
+    // One locked line (16 constants): KC0[16] is outside it.
+    let one_line = prog
+        .replace("CB2:16-32", "CB2:32-48")
+        .replace("KC0[3].Y", "KC0[16].Y");
+    let e = run_asm(Chip::Rv770, &one_line, &cfg).unwrap_err();
+    assert!(
+        e.to_string().contains("outside the 1 locked kcache line"),
+        "{e}"
+    );
+}
+
+/// Clause temporaries (seed 003): with 4 of them, GPR addresses 124..127 are temporaries that live for
+/// one ALU clause, and only 127 - 2*4 = 119 ordinary GPRs (T0..T118) remain addressable.
+#[test]
+fn clause_temporaries_live_for_one_alu_clause() {
+    let within = "\
+        ALU 2, @2, KC0[], KC1[]
+        EXPORT T1.XYZW
+        ALU clause starting at 2:
+          MUL_IEEE * T127.X, T0.X, literal.x,  
+        1073741824(2.0), 0(0.0)
+          ADD * T1.X, T127.X, 1.0,  
+    ";
+    let cfg = format!(
+        "threads = 1\nclause_temp_gprs = 4\n{}",
+        inputs(0, &[[3.0, 0.0, 0.0, 0.0]])
+    );
+    let r = run_asm(Chip::Rv770, within, &cfg).unwrap();
+    assert_eq!(f(pixel0(&r, 0)[0]), 7.0);
+    let across = "\
+        ALU 0, @3, KC0[], KC1[]
+        ALU 0, @4, KC0[], KC1[]
+        EXPORT T1.XYZW
+        ALU clause starting at 3:
+          MOV * T127.X, T0.X,  
+        ALU clause starting at 4:
+          MOV * T1.X, T127.X,  
+    ";
+    let e = run_asm(Chip::Rv770, across, &cfg).unwrap_err();
+    assert!(
+        e.to_string()
+            .contains("read before this ALU clause wrote it"),
+        "{e}"
+    );
+    let too_high = within.replace("T1.X, T127.X", "T119.X, T127.X");
+    let e = run_asm(Chip::Rv770, &too_high, &cfg).unwrap_err();
+    assert!(e.to_string().contains("127 - 2 x 4"), "{e}");
+    // Without clause temporaries T127 is an ordinary GPR... but still past 127 - 0 = 127 GPRs (T0..T126).
+    let e = run_asm(
+        Chip::Rv770,
+        within,
+        &format!("threads = 1\n{}", inputs(0, &[[3.0; 4]])),
+    )
+    .unwrap_err();
+    assert!(e.to_string().contains("T127 is not addressable"), "{e}");
+    // Exports cannot reach clause temporaries.
+    let exp = "\
+        ALU 0, @2, KC0[], KC1[]
+        EXPORT T125.XYZW
+        ALU clause starting at 2:
+          MOV * T125.X, T0.X,  
+    ";
+    let e = run_asm(Chip::Rv770, exp, &cfg).unwrap_err();
+    assert!(e.to_string().contains("clause temporary"), "{e}");
+}
+
+/// SIMD-global GPRs persist across all threads of the SIMD during a kernel (seed 003). Every thread of
+/// a wave reads the value before the group writes it (ISA 4.7: operands are read before results are
+/// written), so one wave adds 1; the second wave sees the first wave's result.
+#[test]
+fn simd_global_gprs_persist_across_waves() {
+    let prog = "\
+        ALU 1, @2, KC0[], KC1[]
+        EXPORT T1.XYZW
+        ALU clause starting at 2:
+          ADD_INT * T100.X, T100.X, 1,  
+          MOV * T1.X, T100.X,  
+    ";
+    // 128 threads = two 64-thread wavefronts on rv770.
+    let r = run_asm(
+        Chip::Rv770,
+        prog,
+        "threads = 128\n[global_gprs]\nbase = 100\nvalues = [[40, 0, 0, 0]]\n",
+    )
+    .unwrap();
+    assert_eq!(r.waves, 2);
+    assert_eq!(pixel0(&r, 0)[0], Some(41));
+    assert_eq!(pixel0(&r, 127)[0], Some(42));
+    assert_eq!(r.global_gprs[0][0], 42);
+    // RV710 runs 16-thread wavefronts: 8 waves.
+    let r = run_asm(
+        Chip::Rv710,
+        prog,
+        "threads = 128\n[global_gprs]\nbase = 100\nvalues = [[40, 0, 0, 0]]\n",
+    )
+    .unwrap();
+    assert_eq!(r.waves, 8);
+    assert_eq!(r.global_gprs[0][0], 48);
+}
+
+/// CALL pushes the return address and jumps; RETURN pops it (ISA 3.8 Subroutines).
+#[test]
+fn call_and_return() {
+    let prog = "\
+        CALL @4
+        CALL @4
+        EXPORT T1.XYZW
+        CF_END
+        ALU 1, @6, KC0[], KC1[]
+        RETURN
+        ALU clause starting at 6:
+          MUL_IEEE * T1.X, T1.X, literal.x,  
+        1073741824(2.0), 0(0.0)
+    ";
+    let r = run_asm(
+        Chip::Rv770,
+        prog,
+        &format!("threads = 1\n{}", inputs(1, &[[3.0, 0.0, 0.0, 0.0]])),
+    )
+    .unwrap();
+    assert_eq!(f(pixel0(&r, 0)[0]), 12.0);
+    let e = run_asm(Chip::Rv770, "RETURN\nCF_END\n", "threads = 1\n").unwrap_err();
+    assert!(e.to_string().contains("RETURN without a CALL"), "{e}");
+}
+
+/// The stack has a depth limit and overflowing it is an error (seed 003 "the stack"; ISA 3.6.2: a
+/// push takes a quarter entry, a loop or call a whole entry).
+#[test]
+fn stack_depth_limit() {
+    let recursion = "CALL @0\nCF_END\n";
+    let e = run_asm(Chip::Rv770, recursion, "threads = 1\nstack_entries = 3\n").unwrap_err();
+    match e {
+        RunError::Exec(ExecError::StackOverflow { needed, limit, .. }) => {
+            assert_eq!((needed, limit), (4, 3))
+        }
+        e => panic!("{e}"),
+    }
+    // Five pushes need two entries (ceil(5/4)); four fit in one.
+    let pushes = |n: usize| "PUSH @9 POP:0\n".repeat(n) + "CF_END\n";
+    run_asm(Chip::Rv770, &pushes(4), "threads = 1\nstack_entries = 1\n").unwrap();
+    let e = run_asm(Chip::Rv770, &pushes(5), "threads = 1\nstack_entries = 1\n").unwrap_err();
+    assert!(
+        matches!(
+            e,
+            RunError::Exec(ExecError::StackOverflow {
+                needed: 2,
+                limit: 1,
+                ..
+            })
+        ),
+        "{e}"
+    );
+}
+
+/// CF KILL kills the pixels for which its condition holds; killed pixels leave the valid mask and no
+/// longer export (seed 003: "valid mask ... updated when a CF_INST_KILL is executed"). COND = BOOL uses
+/// boolean constant b[CF_CONST].
+#[test]
+fn kill_cf_instruction() {
+    let prog = "\
+        KILL @3 POP:0 ; cond:2 cf_const:1
+        EXPORT T0.XYZW
+        CF_END
+    ";
+    let cfg = |b: u32| {
+        format!(
+            "threads = 2\nbool_constants = {b}\n{}",
+            inputs(0, &[[1.0; 4], [2.0; 4]])
+        )
+    };
+    let r = run_asm(Chip::Rv770, prog, &cfg(2)).unwrap();
+    assert!(r.threads.iter().all(|t| t.killed && t.exports.is_empty()));
+    let r = run_asm(Chip::Rv770, prog, &cfg(1)).unwrap();
+    assert!(r.threads.iter().all(|t| !t.killed));
+    assert_eq!(f(pixel0(&r, 1)[0]), 2.0);
+}
+
+/// Predication and the exec-mask update at the end of the ALU clause (seed 003: "the update does not
+/// take effect until the end of the ALU clause"): ALU_PUSH_BEFORE + PRED_SETGT with UPDATE_EXEC_MASK
+/// makes only x > 0 pixels active after the clause; a later instruction of the same clause with
+/// PRED_SEL uses the predicate; ELSE flips, POP restores.
+#[test]
+fn exec_mask_update_at_clause_end_and_else() {
+    let prog = "\
+        ALU_PUSH_BEFORE 2, @8, KC0[], KC1[]
+        ALU 0, @11, KC0[], KC1[]
+        ELSE @4 POP:0
+        ALU 0, @12, KC0[], KC1[]
+        POP @5 POP:1
+        EXPORT T1.XYZW
+        CF_END
+        PAD
+        ALU clause starting at 8:
+          PRED_SETGT * ExecMask,Pred,PredicateBit (MASKED), T0.X, 0.0,  
+          MOV * T1.Y, 1.0, Pred_sel_one 
+          MOV * T1.Z, 1.0,  
+        ALU clause starting at 11:
+          MOV * T1.X, 1.0,  
+        ALU clause starting at 12:
+          MOV * T1.X, -1.0,  
+    ";
+    let r = run_asm(
+        Chip::Rv770,
+        prog,
+        &format!("threads = 2\n{}", inputs(0, &[[5.0; 4], [-5.0; 4]])),
+    )
+    .unwrap();
+    let (a, b) = (pixel0(&r, 0), pixel0(&r, 1));
+    // Both pixels run the rest of the first clause (the mask changes at its end); only the x > 0 pixel
+    // passes PRED_SEL_ONE.
+    assert_eq!((f(a[1]), f(b[1])), (1.0, 0.0));
+    assert_eq!((f(a[2]), f(b[2])), (1.0, 1.0));
+    // Then: the if-side for x > 0, the else-side for the other.
+    assert_eq!((f(a[0]), f(b[0])), (1.0, -1.0));
+}
+
+/// MUL is the legacy multiply (0 * anything = 0), MUL_IEEE follows IEEE (0 * Inf = NaN); denormal
+/// inputs of arithmetic are flushed to zero (see semantics.rs for sources).
+#[test]
+fn mul_vs_mul_ieee_and_denormals() {
+    let prog = "\
+        ALU 2, @2, KC0[], KC1[]
+        EXPORT T1.XYZW
+        ALU clause starting at 2:
+          MUL NON-IEEE * T1.X, T0.X, T0.Y,  
+          MUL_IEEE * T1.Y, T0.X, T0.Y,  
+          ADD * T1.Z, T0.Z, 0.0,  
+    ";
+    let cfg = "threads = 1\n[[gpr]]\nreg = 0\nvalues = [[0.0, \"0x7f800000\", 1, 0]]\n";
+    let r = run_asm(Chip::Rv770, prog, cfg).unwrap();
+    let v = pixel0(&r, 0);
+    assert_eq!(v[0], Some(0));
+    assert!(f(v[1]).is_nan());
+    assert_eq!(v[2], Some(0), "denormal 1 * 2^-149 + 0 flushes to +0");
+}
+
+/// Vertex fetch through a fetch constant: address = index * stride + offset, FMT_32_32_32_FLOAT (0x30)
+/// fills W with 1.0 (R700 ISA, vertex fetch "missing components"); fetching past the buffer is an error.
+#[test]
+fn vertex_fetch_through_fetch_constant() {
+    let prog = "\
+        VTX 0 @2
+        EXPORT T1.XYZW
+        Fetch clause starting at 2:
+        VTX_READ_eg T1, T0.X, 4 ; buffer_id:3 dfmt:48 nfa:0 fca:0 srf:0 mfc:12
+    ";
+    let cfg = "threads = 2\n[[gpr]]\nreg = 0\nvalues = [[0, 0, 0, 0], [2, 0, 0, 0]]\n\
+               [[fetch_constant]]\nid = 3\nstride = 12\ndata = [0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0, 10.0]\n";
+    let r = run_asm(Chip::Rv770, prog, cfg).unwrap();
+    assert_eq!(pixel0(&r, 0).map(f), [1.0, 2.0, 3.0, 1.0]);
+    let e = run_asm(
+        Chip::Rv770,
+        prog,
+        &cfg.replace("[2, 0, 0, 0]", "[3, 0, 0, 0]"),
+    )
+    .unwrap_err();
+    assert!(
+        e.to_string().contains("past the end of fetch constant 3"),
+        "{e}"
+    );
+    // thread 1: index 2 -> bytes 28..40 = 7, 8, 9.
+    let r = run_asm(Chip::Rv770, prog, cfg).unwrap();
+    assert_eq!(pixel0(&r, 1).map(f), [7.0, 8.0, 9.0, 1.0]);
+}
+
+/// TEX_SAMPLE on RGBA32F and RGBA8 textures: point sampling picks the texel containing the coordinate;
+/// bilinear at the shared corner of four texels averages them; border addressing returns the border
+/// colour outside [0, 1); clamp repeats the edge texel.
+#[test]
+fn texture_sampling_filters_and_addressing() {
+    let prog = "\
+        TEX 0 @2
+        EXPORT T1.XYZW
+        Fetch clause starting at 2:
+          TEX_SAMPLE T1.XYZW, T0.XYZW RID:0 SID:0 CT:NNNN
+    ";
+    let tex = "[[texture]]\nresource = 0\nwidth = 2\nheight = 2\nformat = \"rgba32f\"\n\
+               data = [0.0, 0.0, 0.0, 1.0,  4.0, 0.0, 0.0, 1.0,  0.0, 8.0, 0.0, 1.0,  4.0, 8.0, 16.0, 1.0]\n";
+    let coords = inputs(
+        0,
+        &[
+            [0.25, 0.75, 0.0, 0.0],
+            [0.5, 0.5, 0.0, 0.0],
+            [1.5, 0.25, 0.0, 0.0],
+        ],
+    );
+    let smp = |filter: &str, wrap: &str| {
+        format!("[[sampler]]\nid = 0\nfilter = \"{filter}\"\nwrap_u = \"{wrap}\"\nwrap_v = \"{wrap}\"\nborder = [9.0, 9.0, 9.0, 9.0]\n")
+    };
+    let r = run_asm(
+        Chip::Rv770,
+        prog,
+        &format!("threads = 3\n{coords}{tex}{}", smp("point", "border")),
+    )
+    .unwrap();
+    assert_eq!(pixel0(&r, 0).map(f), [0.0, 8.0, 0.0, 1.0]);
+    assert_eq!(pixel0(&r, 2).map(f), [9.0; 4]);
+    let r = run_asm(
+        Chip::Rv770,
+        prog,
+        &format!("threads = 3\n{coords}{tex}{}", smp("bilinear", "clamp")),
+    )
+    .unwrap();
+    assert_eq!(pixel0(&r, 1).map(f), [2.0, 4.0, 4.0, 1.0]);
+    // u = 1.5 clamps to the last column: texel (1, 0) at v = 0.25 (texel row 0 centre... v = 0.25 is the
+    // centre of row 0, so no vertical blend).
+    assert_eq!(pixel0(&r, 2).map(f), [4.0, 0.0, 0.0, 1.0]);
+    let e = run_asm(
+        Chip::Rv770,
+        prog,
+        &format!("threads = 3\n{coords}{tex}{}", smp("bicubic", "clamp")),
+    )
+    .unwrap_err();
+    assert!(
+        e.to_string()
+            .contains("texture filter `bicubic` is not modelled"),
+        "{e}"
+    );
+    // RGBA8 unorm.
+    let tex8 = "[[texture]]\nresource = 0\nwidth = 1\nheight = 1\nformat = \"rgba8\"\ndata = [255, 0, 51, 102]\n";
+    let r = run_asm(
+        Chip::Rv770,
+        prog,
+        &format!("threads = 3\n{coords}{tex8}{}", smp("point", "wrap")),
+    )
+    .unwrap();
+    assert_eq!(pixel0(&r, 2).map(f), [1.0, 0.0, 0.2, 0.4]);
+}
+
+/// R700 LDS access is decoded but stops with a typed error naming it (the MEM_DSR/MEM_DSW word fields
+/// are not in the sources wavesim uses).
+#[test]
+fn lds_is_a_typed_not_modelled_error() {
+    let prog = "\
+        VTX 0 @2
+        EXPORT T1.XYZW
+        Fetch clause starting at 2:
+        MEM_DS_LOCAL_READ T1, T0.X, 0
+    ";
+    let e = run_asm(Chip::Rv770, prog, "threads = 1\n").unwrap_err();
+    assert!(
+        matches!(e, RunError::Exec(ExecError::NotModelled { .. })),
+        "{e}"
+    );
+    assert!(e.to_string().contains("LDS"), "{e}");
+}
+
+/// Runaway loops stop at the CF budget with a typed error.
+#[test]
+fn runaway_loop_hits_the_budget() {
+    let prog = "LOOP_START_DX10 @2\nEND_LOOP @1\nCF_END\n";
+    let e = run_asm(Chip::Rv770, prog, "threads = 1\nmax_cf_per_wave = 1000\n").unwrap_err();
+    assert!(matches!(e, RunError::Dispatch(_)), "{e}");
+    assert!(e.to_string().contains("watchdog: 1000 instructions"), "{e}");
+}
+
+/// A wave stopped by its budget resumes where it stopped (the engine's turns): stepping one CF
+/// instruction at a time gives the same exports as one run.
+#[test]
+fn wave_resumes_after_its_budget() {
+    use wavesim_r700::exec::{run_wave, Stop, Wave};
+    let dir = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../corpus/r700");
+    for name in [
+        "ps_loop_break_continue_cfg",
+        "ps_nested_loop",
+        "ps_switch_cfg",
+    ] {
+        let sh = Shader::from_object_bytes(
+            &std::fs::read(dir.join(format!("obj/rv770/{name}.o"))).unwrap(),
+        )
+        .unwrap();
+        let cfg = RunConfig::from_toml(
+            &std::fs::read_to_string(dir.join(format!("run/{name}.toml"))).unwrap(),
+        )
+        .unwrap();
+        let whole = run(&sh, &cfg).unwrap();
+        let mut drv = wavesim_r700::runner::driver_state(&sh, &cfg).unwrap();
+        let n = cfg.thread_count().unwrap();
+        let mut w = Wave::new(64, 0, n);
+        for g in &cfg.gpr {
+            for (t, v) in g.values.iter().enumerate().take(n) {
+                for (c, x) in v.iter().enumerate() {
+                    w.gpr[g.reg as usize][c][t] = x.bits().unwrap();
+                }
+            }
+        }
+        let mut steps = 0;
+        while run_wave(
+            &sh.program,
+            &mut drv,
+            &mut w,
+            1,
+            &mut wavesim_core::observe::NoObserver,
+        )
+        .unwrap()
+            == Stop::Quantum
+        {
+            steps += 1;
+            assert!(steps < 100_000);
+        }
+        assert!(steps > 5, "{name}: {steps} steps");
+        for t in 0..n {
+            assert_eq!(w.exports[t], whole.threads[t].exports, "{name} thread {t}");
+        }
+    }
+}
+
+/// CALL_FS runs the fetch shader as a subroutine (ISA 3.8: CALL_FS calls the fetch shader); its
+/// RETURN comes back after the CALL_FS. Here the fetch shader fetches the vertex (index in T0.X) from
+/// fetch constant 1 into T1, as a driver's fetch shader would.
+#[test]
+fn call_fs_runs_the_fetch_shader() {
+    let prog = "\
+        CALL_FS
+        EXPORT T1.XYZW ; type:1 base:60
+        CF_END
+    ";
+    let fetch = "VTX 0 @2\\nRETURN\\nFetch clause starting at 2:\\nVTX_READ_eg T1, T0.X, 0 ; buffer_id:1\\n";
+    let cfg = format!(
+        "threads = 2\nfetch_shader = \"{fetch}\"\n[[gpr]]\nreg = 0\nvalues = [[1, 0, 0, 0], [0, 0, 0, 0]]\n\
+         [[fetch_constant]]\nid = 1\nstride = 16\ndata = [1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0]\n"
+    );
+    let r = run_asm(Chip::Rv770, prog, &cfg).unwrap();
+    let pos = |t| r.export(t, ExportTarget::Position(0)).unwrap().map(f);
+    assert_eq!(pos(0), [5.0, 6.0, 7.0, 8.0]);
+    assert_eq!(pos(1), [1.0, 2.0, 3.0, 4.0]);
+}
+
+/// LOOP_CONTINUE: active pixels skip the rest of the iteration and rejoin at LOOP_END (ISA 3.7); the
+/// pixels with x > 0 continue before the ADD of 100, the others take it. Three iterations (I.count = 3)
+/// each add 1 for everyone first.
+#[test]
+fn loop_continue_rejoins_at_loop_end() {
+    let prog = "\
+        LOOP_START @7 ; cf_const:0
+        ALU_PUSH_BEFORE 1, @10, KC0[], KC1[]
+        JUMP @4 POP:1
+        CONTINUE @4
+        POP @5 POP:1
+        ALU 0, @12, KC0[], KC1[]
+        END_LOOP @1
+        EXPORT T1.XYZW
+        CF_END
+        PAD
+        ALU clause starting at 10:
+          ADD * T1.X, T1.X, 1.0,  
+          PRED_SETGT * ExecMask,PredicateBit (MASKED), T0.X, 0.0,  
+        ALU clause starting at 12:
+          ADD * T1.X, T1.X, literal.x,  
+        1120403456(100.0), 0(0.0)
+    ";
+    let mut prog = prog.to_string();
+    // The ALU clause at 12 holds an instruction and a literal pair: 2 slots.
+    prog = prog.replace("ALU 0, @12", "ALU 1, @12");
+    let cfg = format!(
+        "threads = 2\n[[loop_constant]]\nindex = 0\ncount = 3\n{}",
+        inputs(0, &[[1.0, 0.0, 0.0, 0.0], [-1.0, 0.0, 0.0, 0.0]])
+    );
+    let r = run_asm(Chip::Rv770, &prog, &cfg).unwrap();
+    assert_eq!(f(pixel0(&r, 0)[0]), 3.0);
+    assert_eq!(f(pixel0(&r, 1)[0]), 303.0);
+}
+
+/// ALU_BREAK: pixels whose exec-mask update in the clause is false break out of the loop at the end
+/// of the clause (ISA 3.7, ALU_BREAK); the others go on. The loop would run 5 times; the pixel with
+/// T0.X = 2 stops once its counter reaches 2.
+#[test]
+fn alu_break_leaves_the_loop() {
+    let prog = "\
+        LOOP_START_DX10 @3
+        ALU_BREAK 1, @6, KC0[], KC1[]
+        END_LOOP @1
+        EXPORT T1.XYZW
+        CF_END
+        PAD
+        ALU clause starting at 6:
+          ADD * T1.X, T1.X, 1.0,  
+          PRED_SETGT * ExecMask,PredicateBit (MASKED), T0.X, PV.X,  
+    ";
+    let cfg = format!(
+        "threads = 2\n{}",
+        inputs(0, &[[2.0, 0.0, 0.0, 0.0], [5.0, 0.0, 0.0, 0.0]])
+    );
+    let r = run_asm(Chip::Rv770, prog, &cfg).unwrap();
+    // Each iteration adds 1, then the pixel stays while x > counter.
+    assert_eq!(f(pixel0(&r, 0)[0]), 2.0);
+    assert_eq!(f(pixel0(&r, 1)[0]), 5.0);
+}
+
+/// A pixel shader over a 2-D grid writes its pixel export as a PNG (RGBA8, clamped).
+#[test]
+fn pixel_grid_png() {
+    let dir = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../corpus/r700");
+    let sh = Shader::from_object_bytes(&std::fs::read(dir.join("obj/rv770/ps_vec_ops.o")).unwrap())
+        .unwrap();
+    let cfg = RunConfig::from_toml(
+        "grid = [8, 4]\n[[gpr]]\nreg = 0\npixel = \"uv\"\n[[gpr]]\nreg = 1\npixel = \"uv\"\n",
+    )
+    .unwrap();
+    let r = run(&sh, &cfg).unwrap();
+    assert_eq!(r.threads.len(), 32);
+    let png = r.png(0).unwrap();
+    let dec = png::Decoder::new(std::io::Cursor::new(png));
+    let mut reader = dec.read_info().unwrap();
+    let mut buf = vec![0; reader.output_buffer_size()];
+    let info = reader.next_frame(&mut buf).unwrap();
+    assert_eq!((info.width, info.height), (8, 4));
+    // ps_vec_ops: out = in0 * in1 - in0 + (1, 2, 3, 4) with in0 = in1 = (u, v, 0, 1).
+    // Pixel (3, 1): u = 3.5/8, v = 1.5/4: red = u*u - u + 1.
+    let (u, v) = (3.5f32 / 8.0, 1.5f32 / 4.0);
+    let px = &buf[(8 + 3) * 4..(8 + 3) * 4 + 4];
+    assert_eq!(
+        px[0],
+        ((u * u - u + 1.0).clamp(0.0, 1.0) * 255.0).round() as u8
+    );
+    assert_eq!(px[1], 255, "v*v - v + 2 > 1 clamps: {v}");
+}
+
+/// The README's example configuration runs (so the shipped example does not rot): 64x64 pixels, and
+/// the bilinear checkerboard plus point gradient stays inside the expected ranges.
+#[test]
+fn readme_example_runs() {
+    let dir = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../corpus/r700");
+    let sh = Shader::from_object_bytes(&std::fs::read(dir.join("obj/rv770/ps_tex_two.o")).unwrap())
+        .unwrap();
+    let cfg =
+        RunConfig::from_toml(&std::fs::read_to_string(dir.join("examples/tex_grid.toml")).unwrap())
+            .unwrap();
+    let r = run(&sh, &cfg).unwrap();
+    assert_eq!(r.threads.len(), 64 * 64);
+    assert_eq!(r.waves, 64);
+    // Alpha = 1 (texture 0) + 1 (texture 1) everywhere.
+    assert!((0..4096).all(|t| f(pixel0(&r, t)[3]) == 2.0));
+    assert!(r.png(0).unwrap().starts_with(b"\x89PNG"));
+}
