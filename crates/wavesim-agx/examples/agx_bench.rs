@@ -33,6 +33,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 threadgroup_memory: 0,
                 threads,
                 max_wave_insts: 10_000_000,
+                special: vec![],
             },
         );
         let t = Instant::now();

@@ -48,6 +48,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             threadgroup_memory: 0,
             threads: 1,
             max_wave_insts: 1_000_000,
+            special: vec![],
         },
     );
     let stats = run(&backend, &dev, &mut NoObserver)?;

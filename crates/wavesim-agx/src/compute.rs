@@ -30,6 +30,9 @@ pub struct ComputeLaunch {
     pub threadgroup_memory: usize,
     pub threads: usize,
     pub max_wave_insts: u64,
+    /// Special registers with the same value in every thread (e.g. the helper argument registers
+    /// sr146/sr147 of asahi_clc's helper programs), set after the geometry's.
+    pub special: Vec<(u64, u32)>,
 }
 
 /// One SIMD group of a dispatch.
@@ -147,6 +150,12 @@ impl Backend for AgxCompute {
             set(51, t as u32);
             set(52, lane as u32);
             set(53, at.index);
+        }
+        for &(k, v) in &self.launch.special {
+            match sr.iter_mut().find(|e| e.0 == k) {
+                Some(e) => e.1 = [v; SIMD_WIDTH],
+                None => sr.push((k, [v; SIMD_WIDTH])),
+            }
         }
         s.special = sr.into_iter().collect();
         s.exec = present;

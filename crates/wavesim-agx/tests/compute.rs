@@ -55,6 +55,7 @@ fn launch(
             threadgroup_memory: 64 * 4,
             threads,
             max_wave_insts: 100_000,
+            special: vec![],
         },
     );
     run(&b, dev, &mut NoObserver).map(|stats| {
