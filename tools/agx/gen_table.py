@@ -63,6 +63,8 @@ for scope, prefix in (('simd', 'Simd'), ('quad', 'Quad')):
         SEM_BY_NAME['%s_%s' % (scope, op)] = '%sReduce(RedOp::%s)' % (prefix, red)
         SEM_BY_NAME['%s_prefix_%s' % (scope, op)] = '%sPrefix(RedOp::%s)' % (prefix, red)
 SEM_BY_NAME['atomic'] = 'Atomic'
+SEM_BY_NAME['st_var'] = 'StoreVarying'
+SEM_BY_NAME['st_var_final'] = 'StoreVarying'
 
 MNEM_BY_CLASS = {
     'IAddInstructionDesc': 'IAddSub', 'IMAddInstructionDesc': 'IMAddSub',

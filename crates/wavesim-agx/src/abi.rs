@@ -262,6 +262,8 @@ pub struct VertexInvocation {
     pub instance_id: u32,
     /// The main shader's registers at `stop`.
     pub regs: Vec<u32>,
+    /// Outputs it stored with `st_var`: (slot, value), in program order.
+    pub varyings: Vec<(u32, u32)>,
 }
 
 /// Number of 16-bit uniform slots the vertex prolog reserves for `n` attributes (seed 001).
@@ -447,10 +449,17 @@ pub fn run_vertex(
         run_part("vertex shader", "group", group, &mut w, &program, &mut mem)?;
         for (lane, vertex_id, instance_id) in ids {
             let regs = (0..cfg.nr_gprs).map(|r| w.reg32(r, lane)).collect();
+            let varyings = w
+                .varyings
+                .iter()
+                .filter(|v| v.0 == lane)
+                .map(|v| (v.1, v.2))
+                .collect();
             out.push(VertexInvocation {
                 vertex_id,
                 instance_id,
                 regs,
+                varyings,
             });
         }
     }

@@ -988,7 +988,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0x4003ff, bits: 0x11,
         fields: &[Field { name: "u", parts: &[(31, 1)] }, Field { name: "r", parts: &[(10, 5), (24, 2)] }, Field { name: "It", parts: &[(23, 1)] }, Field { name: "I", parts: &[(16, 6), (26, 2)] }],
         operands: &[OperandRow { name: "u", kind: Immediate }, OperandRow { name: "r", kind: ExReg32 }, OperandRow { name: "I", kind: UvsIndex }],
-        mnem: Mnem::Plain, sem: Sem::Unsupported, asm_dst: AsmDst::Any,
+        mnem: Mnem::Plain, sem: Sem::StoreVarying, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "st_var_final",
@@ -996,7 +996,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0x4003ff, bits: 0x91,
         fields: &[Field { name: "u", parts: &[(31, 1)] }, Field { name: "r", parts: &[(10, 5), (24, 2)] }, Field { name: "It", parts: &[(23, 1)] }, Field { name: "I", parts: &[(16, 6), (26, 2)] }],
         operands: &[OperandRow { name: "u", kind: Immediate }, OperandRow { name: "r", kind: ExReg32 }, OperandRow { name: "I", kind: UvsIndex }],
-        mnem: Mnem::Plain, sem: Sem::Unsupported, asm_dst: AsmDst::Any,
+        mnem: Mnem::Plain, sem: Sem::StoreVarying, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "async_store",

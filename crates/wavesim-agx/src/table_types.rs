@@ -116,6 +116,8 @@ pub enum Sem {
     QuadPrefix(RedOp),
     /// Device-memory atomic read-modify-write.
     Atomic,
+    /// Store a 32-bit register to a vertex output (varying) slot.
+    StoreVarying,
     /// Decodes and disassembles, but has no semantics yet: execution stops with
     /// [`crate::exec::Fault::Unsupported`] naming the instruction.
     Unsupported,

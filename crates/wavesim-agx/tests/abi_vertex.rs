@@ -378,3 +378,38 @@ fn vertex_prolog_register_check() {
     };
     assert!(run_vertex(&cfg, &draw, &dev).is_ok());
 }
+
+/// The main shader's outputs: `st_var` stores registers to output slots, collected per invocation.
+#[test]
+fn vertex_outputs_through_st_var() {
+    let mut dev = DeviceMemory::new();
+    let attrs = attributes(&mut dev, 1);
+    let draw = VertexDraw {
+        vertex_count: 5,
+        instance_count: 1,
+        first_vertex: 2,
+        base_instance: 0,
+        draw_id: 0,
+        index_buffer: None,
+        hardware_compute: None,
+    };
+    let main = assemble(
+        "mov_imm r12l, 3\nst_var 0, r8, 0\nst_var 0, r9, r12l\nst_var_final 0, r5, 1\nstop",
+    )
+    .unwrap();
+    let cfg = VertexConfig {
+        main,
+        nr_gprs: 13,
+        attributes: attrs.clone(),
+        uniforms: vec![],
+    };
+    for inv in run_vertex(&cfg, &draw, &dev).unwrap() {
+        let v = inv.vertex_id;
+        let want = vec![
+            (0, expected(&attrs[0], 0, v, 0, 0, 0)),
+            (3, expected(&attrs[0], 0, v, 0, 0, 1)),
+            (1, v),
+        ];
+        assert_eq!(inv.varyings, want, "vertex {v}");
+    }
+}

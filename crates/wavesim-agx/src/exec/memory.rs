@@ -383,3 +383,24 @@ pub(super) fn threadgroup_access(
     }
     Ok(())
 }
+
+/// `st_var` / `st_var_final`: the 32-bit register `r` of each active thread goes to vertex output slot
+/// `I` (an immediate or a 16-bit register). Operands from applegpu's rows; the role (store a value to
+/// an output index) is Mesa's `st_vary` (`agx_opcodes.py`: sources index and value). The outputs are
+/// collected in `WaveState::varyings` for the vertex runner.
+pub(super) fn store_varying(w: &mut WaveState, o: &Ops<'_>) -> Result<(), Fault> {
+    let value = match o.op("r")? {
+        Operand::Reg(r, _) => *r,
+        _ => return Err(missing("r")),
+    };
+    for lane in active(w) {
+        let slot = match o.op("I")? {
+            Operand::Imm(v) => *v as u32,
+            Operand::Reg(r, _) => w.read(*r, lane)? as u32,
+            _ => return Err(missing("I")),
+        };
+        let v = w.read(value, lane)? as u32;
+        w.varyings.push((lane, slot, v));
+    }
+    Ok(())
+}

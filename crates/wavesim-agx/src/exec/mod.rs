@@ -115,6 +115,8 @@ pub struct WaveState {
     /// Threads that exist (a partially filled group has fewer than 32): the exec-mask stack can only
     /// activate these.
     pub present: u32,
+    /// Vertex outputs stored by `st_var`, in order: (thread, slot, value).
+    pub varyings: Vec<(usize, u32, u32)>,
 }
 
 impl WaveState {
@@ -128,6 +130,7 @@ impl WaveState {
             special: HashMap::new(),
             undefined: vec![],
             present: u32::MAX,
+            varyings: vec![],
         }
     }
 
@@ -715,6 +718,7 @@ pub fn step(w: &mut WaveState, d: &Decoded, mem: &mut Memories<'_>) -> Result<Fl
             memory::threadgroup_access(w, o, mem.threadgroup, sem == Sem::ThreadgroupLoad)?
         }
         Sem::Atomic => memory::atomic(w, o, mem.device)?,
+        Sem::StoreVarying => memory::store_varying(w, o)?,
         Sem::RsqrtSpecial | Sem::Unsupported => {
             return Err(Fault::Unsupported {
                 name: d.encoding().name,
