@@ -536,6 +536,9 @@ pub fn run(cfg: &RunConfig, code: Option<&[u8]>) -> Result<RunResult, RunError> 
                 for &r in &v.show_registers {
                     let _ = write!(text, " r{r}={:#x}", inv.regs.get(r).copied().unwrap_or(0));
                 }
+                for (slot, value) in &inv.varyings {
+                    let _ = write!(text, " out{slot}={value:#x}");
+                }
                 text.push('\n');
             }
         }
