@@ -225,7 +225,9 @@ impl Fields {
     pub fn get(&self, name: &str) -> Option<u64> {
         self.values
             .iter()
-            .find(|(n, _)| *n == name)
+            .find(|(n, _)| {
+                n.len() == name.len() && n.bytes().zip(name.bytes()).all(|(x, y)| x == y)
+            })
             .map(|(_, v)| *v)
     }
 

@@ -519,7 +519,7 @@ impl<'a> Ops<'a> {
             .encoding()
             .operands
             .iter()
-            .position(|o| o.name == name)
+            .position(|o| same_name(o.name, name))
             .map(|i| &self.d.operands[i])
             .ok_or_else(|| Fault::UnsupportedForm {
                 what: format!("no operand {name}"),
@@ -528,6 +528,12 @@ impl<'a> Ops<'a> {
     fn field(&self, name: &str) -> u64 {
         self.d.fields.get_or_zero(name)
     }
+}
+
+/// Field and operand names are one to three ASCII bytes: compare length and bytes inline.
+#[inline]
+fn same_name(a: &str, b: &str) -> bool {
+    a.len() == b.len() && a.bytes().zip(b.bytes()).all(|(x, y)| x == y)
 }
 
 /// A comparison resolved once per instruction (operands, condition code, inversion).
