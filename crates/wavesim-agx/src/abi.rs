@@ -662,6 +662,9 @@ pub fn run_fragment(
             w.set_uniform32(2 + i, c.to_bits());
         }
         w.set_uniform64(6, root);
+        // README "Fragment": no register inputs are defined (except r0l/r0h with sample shading); a
+        // shader or epilog read of a register nothing wrote is an error.
+        w.poison_all();
         let mut active = 0u32;
         let mut xs = [0u32; SIMD_WIDTH];
         let mut ys = [0u32; SIMD_WIDTH];
@@ -791,6 +794,37 @@ fn epilog(
                 });
             }
             mask &= 1 << k;
+        }
+        // Every register the epilog reads must have been written by the shader (or prolog).
+        let mut reads: Vec<usize> = vec![];
+        if cfg.writes_sample_mask {
+            reads.push(7);
+        }
+        if cfg.writes_depth {
+            reads.extend([4, 5]);
+        }
+        if cfg.writes_stencil {
+            reads.push(6);
+        }
+        let colour_halves = |first: usize, fmt: ColourRegs| -> Vec<usize> {
+            match fmt {
+                ColourRegs::F32 => (2 * first..2 * first + 8).collect(),
+                ColourRegs::F16 => (2 * first..2 * first + 4).collect(),
+            }
+        };
+        for (rt, fmt) in cfg.render_targets.iter().enumerate() {
+            reads.extend(colour_halves(4 * (rt + 1), *fmt));
+            if cfg.dual_source {
+                reads.extend(colour_halves(8, *fmt));
+            }
+        }
+        if let Some(h) = reads.into_iter().find(|&h| w.is_undefined(h, lane)) {
+            let reg = format!("r{}{}", h / 2, if h % 2 == 0 { 'l' } else { 'h' });
+            return Err(AbiError::AbiViolation {
+                x,
+                y,
+                what: format!("the epilog reads {reg}, which the shader never wrote"),
+            });
         }
         if cfg.writes_sample_mask {
             mask &= w.half(7, lane) as u32;

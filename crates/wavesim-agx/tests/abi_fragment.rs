@@ -428,3 +428,33 @@ fn mesa_linker_sample_loop_1_2_4_8() {
     );
     assert_eq!(run_mesa_loop(8), (0b1111, 4, u32::MAX));
 }
+
+/// README "Fragment": no register inputs are defined besides r0l/r0h under sample shading, so reading
+/// another register before writing it fails, and so does an epilog input the shader never wrote.
+#[test]
+fn fragment_undefined_registers_fail_visibly() {
+    use wavesim_agx::exec::Fault;
+    let expect_undefined = |cfg: &FragmentConfig, reg: &str| {
+        let mut dev = DeviceMemory::new();
+        match run_fragment(cfg, &mut dev) {
+            Err(AbiError::Exec { source, .. }) => match source.fault {
+                Fault::UndefinedRead { reg: r, .. } => assert_eq!(r, reg),
+                other => panic!("{other}"),
+            },
+            other => panic!("{other:?}"),
+        }
+    };
+    let mut cfg = config(&BASE);
+    cfg.main = assemble("iadd r4, r20, 0\nstop").unwrap();
+    expect_undefined(&cfg, "r20");
+    cfg.sample_shading = false;
+    cfg.main = assemble("iadd r4, r0h, 0\nstop").unwrap();
+    expect_undefined(&cfg, "r0h");
+    // colour r4-r7 expected, r7 never written
+    cfg.main = assemble("mov_imm r4, 0\nmov_imm r5, 0\nmov_imm r6, 0\nstop").unwrap();
+    let mut dev = DeviceMemory::new();
+    match run_fragment(&cfg, &mut dev) {
+        Err(AbiError::AbiViolation { what, .. }) => assert!(what.contains("r7l"), "{what}"),
+        other => panic!("{other:?}"),
+    }
+}

@@ -301,6 +301,18 @@ impl WaveState {
         }
     }
 
+    /// Poison every register (see [`WaveState::poison_reg32`]).
+    pub fn poison_all(&mut self) {
+        for r in 0..self.nr_gprs() {
+            self.poison_reg32(r);
+        }
+    }
+
+    /// Whether half `h` holds no defined value in thread `lane` (poisoned and not written since).
+    pub fn is_undefined(&self, h: usize, lane: usize) -> bool {
+        self.undefined.get(h).is_some_and(|m| m >> lane & 1 == 1)
+    }
+
     /// Mark 32-bit register `r` undefined in every thread and fill it with a poison pattern.
     pub fn poison_reg32(&mut self, r: usize) {
         if self.undefined.len() < self.halves.len() {
