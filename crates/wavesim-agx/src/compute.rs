@@ -10,12 +10,12 @@
 //! thread_index_in_threadgroup (sr51), thread_index_in_simdgroup (sr52),
 //! simdgroup_index_in_threadgroup (sr53), thread_position_in_grid (sr80-82).
 
-use crate::exec::{step, ExecError, Fault, Flow, Inst, Memories, Program, WaveState, SIMD_WIDTH};
+use crate::exec::{self, run_observed, ExecError, Inst, Memories, Program, WaveState, SIMD_WIDTH};
 use wavesim_core::engine::{Backend, Stop, WaveSlot};
 use wavesim_core::error::Location;
 use wavesim_core::grid::Geometry;
 use wavesim_core::memory::DeviceMemory;
-use wavesim_core::observe::{InstLoc, Observer};
+use wavesim_core::observe::Observer;
 
 /// A compute launch.
 #[derive(Debug, Clone)]
@@ -35,17 +35,6 @@ pub struct ComputeLaunch {
     pub special: Vec<(u64, u32)>,
 }
 
-/// One SIMD group of a dispatch.
-#[derive(Debug, Clone)]
-pub struct AgxWave {
-    pub state: WaveState,
-    pub slot: Option<WaveSlot>,
-    pub insts: u64,
-    pub lane_insts: u64,
-    /// The last fault (kept for `location` after an error).
-    pub fault: Option<Fault>,
-}
-
 /// The AGX compute back end for one dispatch.
 pub struct AgxCompute {
     pub program: Program,
@@ -62,7 +51,7 @@ impl AgxCompute {
 }
 
 impl Backend for AgxCompute {
-    type Wave = AgxWave;
+    type Wave = WaveState;
     type Inst = Inst;
     type Group = Vec<u8>;
     type Error = ExecError;
@@ -91,14 +80,8 @@ impl Backend for AgxCompute {
         }
         Ok(())
     }
-    fn new_wave(&self) -> AgxWave {
-        AgxWave {
-            state: WaveState::new(self.launch.nr_gprs),
-            slot: None,
-            insts: 0,
-            lane_insts: 0,
-            fault: None,
-        }
+    fn new_wave(&self) -> WaveState {
+        WaveState::new(self.launch.nr_gprs)
     }
     fn new_group(&self) -> Vec<u8> {
         vec![0; self.launch.threadgroup_memory]
@@ -107,7 +90,7 @@ impl Backend for AgxCompute {
         group.clear();
         group.resize(self.launch.threadgroup_memory, 0);
     }
-    fn start_wave(&self, w: &mut AgxWave, at: WaveSlot) {
+    fn start_wave(&self, w: &mut WaveState, at: WaveSlot) {
         let geo = &self.launch.geometry;
         let mut s = WaveState::new(self.launch.nr_gprs);
         for (i, v) in self.launch.uniforms.iter().enumerate() {
@@ -160,17 +143,12 @@ impl Backend for AgxCompute {
         s.special = sr.into_iter().collect();
         s.exec = present;
         s.present = present;
-        *w = AgxWave {
-            state: s,
-            slot: Some(at),
-            insts: 0,
-            lane_insts: 0,
-            fault: None,
-        };
+        s.slot = Some(at);
+        *w = s;
     }
-    fn run_wave<O: Observer<AgxWave, Inst> + ?Sized>(
+    fn run_wave<O: Observer<WaveState, Inst> + ?Sized>(
         &self,
-        w: &mut AgxWave,
+        w: &mut WaveState,
         group: &mut Vec<u8>,
         mem: &DeviceMemory,
         budget: u64,
@@ -180,75 +158,26 @@ impl Backend for AgxCompute {
             device: mem,
             threadgroup: group,
         };
-        for _ in 0..budget {
-            let pc = w.state.pc;
-            let inst = self.program.at(pc).map_err(|e| (e, pc))?;
-            let loc = if obs.enabled() {
-                let slot = w.slot.unwrap_or(WaveSlot {
-                    workgroup: [0; 3],
-                    index: 0,
-                    count: 1,
-                    worker: 0,
-                });
-                let loc = InstLoc {
-                    workgroup: slot.workgroup,
-                    wave: slot.index,
-                    pc,
-                    addr: pc,
-                    trap_handler: false,
-                };
-                obs.before(&loc, w, &inst);
-                Some(loc)
-            } else {
-                None
-            };
-            w.insts += 1;
-            w.lane_insts += w.state.exec.count_ones() as u64;
-            let flow = step(&mut w.state, &inst.decoded, &mut memories).map_err(|fault| {
-                w.fault = Some(fault.clone());
-                (
-                    ExecError {
-                        pc,
-                        text: inst.text.clone(),
-                        fault,
-                    },
-                    pc,
-                )
-            })?;
-            let stop = match flow {
-                Flow::Next => {
-                    w.state.pc += inst.decoded.size as u64;
-                    None
-                }
-                Flow::Jump(t) => {
-                    w.state.pc = t;
-                    None
-                }
-                Flow::End => Some(Stop::End),
-                Flow::Barrier => {
-                    w.state.pc += inst.decoded.size as u64;
-                    Some(Stop::Barrier)
-                }
-            };
-            if let Some(loc) = &loc {
-                obs.after(loc, w, &inst);
-            }
-            if let Some(s) = stop {
-                return Ok(s);
+        match run_observed(w, &self.program, &mut memories, budget, obs) {
+            Ok(exec::Stop::End) => Ok(Stop::End),
+            Ok(exec::Stop::Barrier) => Ok(Stop::Barrier),
+            Ok(exec::Stop::Quantum) => Ok(Stop::Quantum),
+            Err(e) => {
+                let pc = e.pc;
+                Err((e, pc))
             }
         }
-        Ok(Stop::Quantum)
     }
-    fn wave_insts(&self, w: &AgxWave) -> u64 {
+    fn wave_insts(&self, w: &WaveState) -> u64 {
         w.insts
     }
-    fn lane_insts(&self, w: &AgxWave) -> u64 {
+    fn lane_insts(&self, w: &WaveState) -> u64 {
         w.lane_insts
     }
-    fn pc(&self, w: &AgxWave) -> u64 {
-        w.state.pc
+    fn pc(&self, w: &WaveState) -> u64 {
+        w.pc
     }
-    fn location(&self, w: &AgxWave, pc: u64) -> Location {
+    fn location(&self, w: &WaveState, pc: u64) -> Location {
         let slot = w.slot.unwrap_or(WaveSlot {
             workgroup: [0; 3],
             index: 0,

@@ -109,3 +109,55 @@ fn memory_fault_names_instruction_pc_and_thread() {
         "{text}"
     );
 }
+
+/// Observers see every instruction (the same loop the goldens run), with the group's location.
+#[test]
+fn observer_sees_every_instruction() {
+    use wavesim_agx::exec::{Inst, WaveState};
+    use wavesim_core::observe::{InstLoc, Observer};
+    struct Count {
+        before: u64,
+        after: u64,
+        groups: std::collections::BTreeSet<([u32; 3], u32)>,
+    }
+    impl Observer<WaveState, Inst> for Count {
+        fn before(&mut self, loc: &InstLoc, _w: &WaveState, _i: &Inst) {
+            self.before += 1;
+            self.groups.insert((loc.workgroup, loc.wave));
+        }
+        fn after(&mut self, _loc: &InstLoc, _w: &WaveState, _i: &Inst) {
+            self.after += 1;
+        }
+    }
+    let mut dev = DeviceMemory::new();
+    let n = 128u32;
+    let input = dev.alloc(4 * n as u64, 16).unwrap();
+    let output = dev.alloc(4 * n as u64, 16).unwrap();
+    let b = AgxCompute::new(
+        assemble(KERNEL).unwrap(),
+        ComputeLaunch {
+            name: "reverse".into(),
+            geometry: Geometry::new(&[n], &[64]).unwrap(),
+            nr_gprs: 8,
+            uniforms: uniforms(input, output),
+            threadgroup_memory: 256,
+            threads: 2,
+            max_wave_insts: 100_000,
+            special: vec![],
+        },
+    );
+    let mut obs = Count {
+        before: 0,
+        after: 0,
+        groups: Default::default(),
+    };
+    let stats = run(&b, &dev, &mut obs).unwrap();
+    assert_eq!(obs.before, stats.wave_instructions);
+    assert_eq!(obs.after, stats.wave_instructions);
+    assert_eq!(
+        stats.wave_instructions,
+        4 * 11,
+        "4 SIMD groups of 11 instructions"
+    );
+    assert_eq!(obs.groups.len(), 4);
+}

@@ -36,7 +36,9 @@ use crate::operand::{Flag, Operand, Reg, RegFile};
 use crate::table_types::Sem;
 use crate::DecodeError;
 use std::collections::HashMap;
+use wavesim_core::engine::WaveSlot;
 use wavesim_core::memory::{DeviceMemory, MemError};
+use wavesim_core::observe::{InstLoc, NoObserver, Observer};
 
 /// Threads per SIMD group.
 pub const SIMD_WIDTH: usize = 32;
@@ -117,6 +119,11 @@ pub struct WaveState {
     pub present: u32,
     /// Vertex outputs stored by `st_var`, in order: (thread, slot, value).
     pub varyings: Vec<(usize, u32, u32)>,
+    /// Instructions executed, per group and summed over active threads.
+    pub insts: u64,
+    pub lane_insts: u64,
+    /// Where the group runs in a dispatch (for observers and error locations).
+    pub slot: Option<WaveSlot>,
 }
 
 impl WaveState {
@@ -131,6 +138,9 @@ impl WaveState {
             undefined: vec![],
             present: u32::MAX,
             varyings: vec![],
+            insts: 0,
+            lane_insts: 0,
+            slot: None,
         }
     }
 
@@ -427,22 +437,69 @@ pub fn run(
     mem: &mut Memories<'_>,
     budget: u64,
 ) -> Result<Stop, ExecError> {
+    run_observed(wave, program, mem, budget, &mut NoObserver)
+}
+
+/// The run loop, shared by [`run`] and the compute back end's `run_wave`: at most `budget`
+/// instructions, the observer's hooks around each (compiled away for [`NoObserver`]), instruction
+/// counts kept in the wave.
+pub fn run_observed<O: Observer<WaveState, Inst> + ?Sized>(
+    wave: &mut WaveState,
+    program: &Program,
+    mem: &mut Memories<'_>,
+    budget: u64,
+    obs: &mut O,
+) -> Result<Stop, ExecError> {
     for _ in 0..budget {
-        let inst = program.at(wave.pc)?;
+        let pc = wave.pc;
+        let inst = program.at(pc)?;
+        let loc = if obs.enabled() {
+            let slot = wave.slot.unwrap_or(WaveSlot {
+                workgroup: [0; 3],
+                index: 0,
+                count: 1,
+                worker: 0,
+            });
+            let loc = InstLoc {
+                workgroup: slot.workgroup,
+                wave: slot.index,
+                pc,
+                addr: pc,
+                trap_handler: false,
+            };
+            obs.before(&loc, wave, &inst);
+            Some(loc)
+        } else {
+            None
+        };
+        wave.insts += 1;
+        wave.lane_insts += wave.exec.count_ones() as u64;
         let size = inst.decoded.size as u64;
         let flow = step(wave, &inst.decoded, mem).map_err(|fault| ExecError {
-            pc: inst.pc,
+            pc,
             text: inst.text.clone(),
             fault,
         })?;
-        match flow {
-            Flow::Next => wave.pc += size,
-            Flow::Jump(t) => wave.pc = t,
-            Flow::End => return Ok(Stop::End),
+        let stop = match flow {
+            Flow::Next => {
+                wave.pc += size;
+                None
+            }
+            Flow::Jump(t) => {
+                wave.pc = t;
+                None
+            }
+            Flow::End => Some(Stop::End),
             Flow::Barrier => {
                 wave.pc += size;
-                return Ok(Stop::Barrier);
+                Some(Stop::Barrier)
             }
+        };
+        if let Some(loc) = &loc {
+            obs.after(loc, wave, &inst);
+        }
+        if let Some(s) = stop {
+            return Ok(s);
         }
     }
     Ok(Stop::Quantum)
