@@ -15,7 +15,7 @@ import os, re, subprocess, struct, sys, tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 CORPUS = os.path.join(HERE, "..", "..", "corpus", "r700")
-THREADS = 16
+THREADS = 40  # more than one 32-thread wavefront on rv730/rv710, a partial one on rv770
 
 def val(t, a, c):
     return ((t * 5 + a * 7 + c * 3) % 13 - 4) * 0.75

@@ -13,6 +13,16 @@ fn main() {
         let cfg = wavesim_r700::runner::RunConfig::from_toml(&text).map_err(|e| e.to_string())?;
         let res = wavesim_r700::runner::run(&shader, &cfg).map_err(|e| e.to_string())?;
         print!("{}", res.to_text());
+        let secs = res.elapsed.as_secs_f64().max(1e-9);
+        eprintln!(
+            "{} threads, {} waves, {} CF instructions, {} thread-ALU-groups in {:.3} s ({:.1} M thread-groups/s)",
+            res.threads.len(),
+            res.waves,
+            res.cf_instructions,
+            res.lane_groups,
+            secs,
+            res.lane_groups as f64 / secs / 1e6
+        );
         if let Some(out) = args.get(3) {
             let png = res.png(0).map_err(|e| e.to_string())?;
             std::fs::write(out, png).map_err(|e| format!("{out}: {e}"))?;

@@ -1,5 +1,5 @@
 //! R700 on the shared engine (`wavesim_core::engine`): a draw is a 1-D grid of threads cut into
-//! workgroups of one wavefront each (64 threads on RV770, 32 on RV730, 16 on RV710); the engine runs
+//! workgroups of one wavefront each (64 threads on RV770, 32 on RV730 and RV710); the engine runs
 //! the workgroups, the watchdog and the statistics, and this back end runs one wave clause by clause.
 //!
 //! SIMD-global GPRs are shared by every wave, so the back end runs workgroups in order on one host
@@ -129,8 +129,7 @@ impl Backend for R700Dispatch<'_> {
         obs: &mut O,
     ) -> Result<Stop, (ExecError, u64)> {
         let mut drv = self.drv.lock().unwrap_or_else(|e| e.into_inner());
-        exec::run_wave(&self.shader.program, &mut drv, w, budget, obs)
-            .map_err(|e| (e, w.pc as u64 * 8))
+        exec::run_wave(&self.shader.program, &mut drv, w, budget, obs).map_err(|e| (e, w.pc as u64))
     }
 
     fn wave_insts(&self, w: &Wave) -> u64 {
@@ -139,8 +138,9 @@ impl Backend for R700Dispatch<'_> {
     fn lane_insts(&self, w: &Wave) -> u64 {
         w.lane_groups
     }
+    /// CF address in 8-byte units, as the disassembly's `@N` shows it.
     fn pc(&self, w: &Wave) -> u64 {
-        w.pc as u64 * 8
+        w.pc as u64
     }
     fn location(&self, w: &Wave, pc: u64) -> Location {
         Location {
@@ -148,7 +148,7 @@ impl Backend for R700Dispatch<'_> {
             workgroup: w.workgroup,
             wave: 0,
             pc,
-            inst: exec::describe_pc(&self.shader.program, (pc / 8) as u32),
+            inst: exec::describe_pc(&self.shader.program, pc.min(u32::MAX as u64) as u32),
             trap_handler: false,
         }
     }

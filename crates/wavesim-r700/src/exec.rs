@@ -104,6 +104,8 @@ pub struct LoopConstant {
 pub struct FetchConstant {
     /// Buffer contents (little-endian).
     pub data: Vec<u8>,
+    /// Byte offset of element 0 in `data` (the fetch constant's base address).
+    pub base: u32,
     pub stride: u32,
     /// Format used when a VTX instruction sets USE_CONST_FIELDS (data format, num format, signed).
     pub format: Option<(u32, u32, bool)>,
@@ -123,8 +125,11 @@ pub struct DriverState {
     pub samplers: Vec<Option<Sampler>>,
     /// Number of clause-temporary GPRs (0..=4); they take GPR addresses 128-n..127.
     pub clause_temp_gprs: u32,
-    /// SIMD-global GPRs: addresses [base, base + count), shared by every thread of the SIMD.
-    pub global_gpr_base: u32,
+    /// SIMD-global GPRs, shared by every thread of the SIMD. ALU operands reach them with the REL bit
+    /// and INDEX_MODE = GLOBAL (5: absolute address SEL) or GLOBAL_AR_X (6: SEL + AR.x); R700 ISA
+    /// reference 2.6.1.1 "the global GPRs are accessed through an index_mode (simd-global) ... as an
+    /// absolute address ... in conjunction with the src-rel/dest-rel fields"; the mode numbers are
+    /// those of AMD's register headers (R7xx_SQ_INDEX_GLOBAL = 5, _GLOBAL_AR_X = 6).
     pub global_gprs: Vec<[u32; 4]>,
     /// NUM_GPRS from the object's SQ_PGM_RESOURCES (0 = no limit beyond the ISA's).
     pub num_gprs: u32,
@@ -458,7 +463,8 @@ fn run_wave_inner<O: Observer<Wave, CfInst> + ?Sized>(
         let iloc = InstLoc {
             workgroup: w.workgroup,
             wave: 0,
-            pc: pc as u64 * 8,
+            // `@N` units as the disassembly shows them; the byte offset in `.text` as the address.
+            pc: pc as u64,
             addr: pc as u64 * 8,
             trap_handler: false,
         };
@@ -937,13 +943,17 @@ fn read_src(
                     ['x', 'y', 'z', 'w'][m as usize]
                 ))
             }),
-            4 => w.al.ok_or_else(|| {
+            INDEX_LOOP => w.al.ok_or_else(|| {
                 loc("relative operand uses the loop index aL outside a LOOP_START loop".into())
             }),
             m => Err(loc(format!("INDEX_MODE {m} is reserved"))),
         }
     };
     let mut v = match s.sel {
+        r if r < sel::GPR_END && s.rel && i.index_mode >= INDEX_GLOBAL => {
+            let g = global_index(ctx, w, i, r as i32, l).map_err(loc)?;
+            ctx.drv.global_gprs[g][s.chan as usize & 3]
+        }
         r if r < sel::GPR_END => {
             let reg = r as i32 + if s.rel { index(w)? } else { 0 };
             read_gpr(ctx, w, reg, s.chan as usize, l).map_err(loc)?
@@ -1039,6 +1049,87 @@ fn read_src(
     Ok(v)
 }
 
+/// Reads source `k` of `i` for every thread into `out`: one copy or fill for plain GPRs, constants,
+/// literals and PV/PS; thread by thread (with its errors for active threads only) otherwise.
+fn read_src_all(
+    ctx: &Ctx,
+    w: &Wave,
+    i: &AluInst,
+    g: &AluGroup,
+    k: usize,
+    clause_pc: u32,
+    out: &mut [u32],
+) -> Result<(), ExecError> {
+    let s = &i.src[k];
+    let chan = s.chan as usize & 3;
+    let fast = match s.sel {
+        r if r < sel::GPR_END && !s.rel => match gpr_kind(ctx, r as i32) {
+            Ok(GprKind::Normal(x)) => {
+                out.copy_from_slice(&w.gpr[x][chan]);
+                true
+            }
+            _ => false,
+        },
+        sel::ZERO => {
+            out.fill(0);
+            true
+        }
+        sel::ONE => {
+            out.fill(ONE_F);
+            true
+        }
+        sel::ONE_INT => {
+            out.fill(1);
+            true
+        }
+        sel::M_ONE_INT => {
+            out.fill(u32::MAX);
+            true
+        }
+        sel::HALF => {
+            out.fill(0x3F00_0000);
+            true
+        }
+        sel::LITERAL => match g.literals.get(chan) {
+            Some(v) => {
+                out.fill(*v);
+                true
+            }
+            None => false,
+        },
+        sel::PV => match &w.pv[chan] {
+            Some(v) => {
+                out.copy_from_slice(v);
+                true
+            }
+            None => false,
+        },
+        sel::PS => match &w.ps {
+            Some(v) => {
+                out.copy_from_slice(v);
+                true
+            }
+            None => false,
+        },
+        _ => false,
+    };
+    if fast {
+        if s.abs {
+            out.iter_mut().for_each(|v| *v &= 0x7FFF_FFFF);
+        }
+        if s.neg {
+            out.iter_mut().for_each(|v| *v ^= 0x8000_0000);
+        }
+        return Ok(());
+    }
+    for (l, o) in out.iter_mut().enumerate() {
+        if w.active(l) {
+            *o = read_src(ctx, w, i, g, k, l, clause_pc)?;
+        }
+    }
+    Ok(())
+}
+
 /// GPR read with the clause-temporary and SIMD-global mapping.
 fn read_gpr(ctx: &Ctx, w: &Wave, reg: i32, chan: usize, l: usize) -> Result<u32, String> {
     match gpr_kind(ctx, reg)? {
@@ -1054,14 +1145,39 @@ fn read_gpr(ctx: &Ctx, w: &Wave, reg: i32, chan: usize, l: usize) -> Result<u32,
                     "XYZW".as_bytes()[chan] as char
                 )
             }),
-        GprKind::Global(k) => Ok(ctx.drv.global_gprs[k][chan]),
     }
 }
 
 enum GprKind {
     Normal(usize),
     Temp(usize),
-    Global(usize),
+}
+
+/// INDEX_MODE values (R700 ISA reference, ALU_WORD0).
+const INDEX_LOOP: u8 = 4;
+const INDEX_GLOBAL: u8 = 5;
+const INDEX_GLOBAL_AR_X: u8 = 6;
+
+/// The SIMD-global GPR a relative operand names under INDEX_GLOBAL / INDEX_GLOBAL_AR_X.
+fn global_index(ctx: &Ctx, w: &Wave, i: &AluInst, sel: i32, l: usize) -> Result<usize, String> {
+    let a = match i.index_mode {
+        INDEX_GLOBAL => sel,
+        _ => {
+            let ar = w.ar[0]
+                .as_ref()
+                .ok_or("INDEX_GLOBAL_AR_X uses AR.x which no MOVA wrote in this ALU clause")?;
+            sel + ar[l]
+        }
+    };
+    usize::try_from(a)
+        .ok()
+        .filter(|a| *a < ctx.drv.global_gprs.len())
+        .ok_or_else(|| {
+            format!(
+                "SIMD-global GPR {a} does not exist (the driver set {} global GPRs)",
+                ctx.drv.global_gprs.len()
+            )
+        })
 }
 
 fn gpr_kind(ctx: &Ctx, reg: i32) -> Result<GprKind, String> {
@@ -1071,10 +1187,6 @@ fn gpr_kind(ctx: &Ctx, reg: i32) -> Result<GprKind, String> {
     }
     if reg >= 128 - temps {
         return Ok(GprKind::Temp((reg - (128 - temps)) as usize));
-    }
-    let gb = ctx.drv.global_gpr_base as i32;
-    if !ctx.drv.global_gprs.is_empty() && reg >= gb && reg < gb + ctx.drv.global_gprs.len() as i32 {
-        return Ok(GprKind::Global((reg - gb) as usize));
     }
     let usable = 127 - 2 * temps;
     if reg >= usable {
@@ -1113,6 +1225,8 @@ fn omod_clamp(i: &AluInst, v: u32) -> u32 {
 
 struct SlotResult {
     inst: AluInst,
+    /// Address of the instruction (its ALU slot) for error locations.
+    pc: u32,
     values: Vec<u32>,
     /// lanes that execute this instruction (active and predicate passes)
     exec: Vec<bool>,
@@ -1167,6 +1281,7 @@ fn run_group(ctx: &mut Ctx, w: &mut Wave, g: &AluGroup) -> Result<(), ExecError>
         .filter(|i| i.row.unit == Unit::Reduction)
         .collect();
     let mut red_vals: Option<Vec<[u32; 4]>> = None;
+    let mut bufs = [vec![0u32; lanes], vec![0u32; lanes], vec![0u32; lanes]];
     for (k, i) in g.insts.iter().enumerate() {
         let clause_pc = g.addr + k as u32;
         let loc = |l: Option<usize>| {
@@ -1177,7 +1292,7 @@ fn run_group(ctx: &mut Ctx, w: &mut Wave, g: &AluGroup) -> Result<(), ExecError>
             what: what.into(),
             why: why.into(),
         };
-        if i.index_mode > 4 {
+        if i.index_mode > INDEX_GLOBAL_AR_X {
             return Err(fault(
                 loc(None),
                 format!("INDEX_MODE {} is reserved", i.index_mode),
@@ -1200,6 +1315,7 @@ fn run_group(ctx: &mut Ctx, w: &mut Wave, g: &AluGroup) -> Result<(), ExecError>
             }
             results.push(SlotResult {
                 inst: *i,
+                pc: clause_pc,
                 values,
                 exec,
             });
@@ -1268,11 +1384,43 @@ fn run_group(ctx: &mut Ctx, w: &mut Wave, g: &AluGroup) -> Result<(), ExecError>
             }
             red_vals = Some(rv);
         }
+        // Gather each source for all threads at once (a copy for plain GPRs and constants).
+        let nsrc = if i.row.unit == Unit::Reduction {
+            0
+        } else {
+            i.row.srcs as usize
+        };
+        for (k, buf) in bufs.iter_mut().enumerate().take(nsrc) {
+            read_src_all(ctx, w, i, g, k, clause_pc, buf)?;
+        }
+        // Plain per-thread functions run as tight loops over the gathered sources.
+        let active: Vec<bool> = (0..lanes).map(|l| w.active(l)).collect();
+        let plain = match i.row.exec {
+            AluExec::Un(f) => {
+                for l in (0..lanes).filter(|l| active[*l]) {
+                    values[l] = omod_clamp(i, f(bufs[0][l]));
+                }
+                true
+            }
+            AluExec::Bin(f) => {
+                for l in (0..lanes).filter(|l| active[*l]) {
+                    values[l] = omod_clamp(i, f(bufs[0][l], bufs[1][l]));
+                }
+                true
+            }
+            AluExec::Tri(f) => {
+                for l in (0..lanes).filter(|l| active[*l]) {
+                    values[l] = omod_clamp(i, f(bufs[0][l], bufs[1][l], bufs[2][l]));
+                }
+                true
+            }
+            _ => false,
+        };
         for l in 0..lanes {
-            if !w.active(l) {
+            if plain || !active[l] {
                 continue;
             }
-            let src = |k: usize| read_src(ctx, w, i, g, k, l, clause_pc);
+            let src = |k: usize| -> Result<u32, ExecError> { Ok(bufs[k][l]) };
             let v = match i.row.exec {
                 AluExec::Nop => 0,
                 AluExec::Un(f) => f(src(0)?),
@@ -1371,6 +1519,7 @@ fn run_group(ctx: &mut Ctx, w: &mut Wave, g: &AluGroup) -> Result<(), ExecError>
         }
         results.push(SlotResult {
             inst: *i,
+            pc: clause_pc,
             values,
             exec,
         });
@@ -1381,18 +1530,46 @@ fn run_group(ctx: &mut Ctx, w: &mut Wave, g: &AluGroup) -> Result<(), ExecError>
         if !i.write {
             continue;
         }
+        // Fast path: a direct destination in the ordinary GPRs, written for the executing threads.
+        if !i.dst_rel {
+            if let Ok(GprKind::Normal(x)) = gpr_kind(ctx, i.dst_gpr as i32) {
+                let dst = &mut w.gpr[x][i.dst_chan as usize & 3];
+                for l in 0..lanes {
+                    if r.exec[l] {
+                        dst[l] = r.values[l];
+                    }
+                }
+                continue;
+            }
+        }
         for l in 0..lanes {
             if !r.exec[l] {
                 continue;
             }
             let base = i.dst_gpr as i32;
+            if i.dst_rel && i.index_mode >= INDEX_GLOBAL {
+                let g = global_index(ctx, w, i, base, l).map_err(|m| {
+                    fault(
+                        ctx.loc(
+                            Some(r.pc),
+                            Some(i.slot),
+                            crate::disasm::alu_text(i),
+                            Some(l),
+                        ),
+                        m,
+                    )
+                })?;
+                // Threads write in lane order; the last write of the group wins.
+                ctx.drv.global_gprs[g][i.dst_chan as usize & 3] = r.values[l];
+                continue;
+            }
             let reg = if i.dst_rel {
                 let ix = match i.index_mode {
                     m @ 0..=3 => w.ar[m as usize].as_ref().map(|a| a[l]),
                     _ => w.al,
                 };
                 let loc = ctx.loc(
-                    Some(g.addr),
+                    Some(r.pc),
                     Some(i.slot),
                     crate::disasm::alu_text(i),
                     Some(l),
@@ -1406,7 +1583,7 @@ fn run_group(ctx: &mut Ctx, w: &mut Wave, g: &AluGroup) -> Result<(), ExecError>
             let kind = gpr_kind(ctx, reg).map_err(|m| {
                 fault(
                     ctx.loc(
-                        Some(g.addr),
+                        Some(r.pc),
                         Some(i.slot),
                         crate::disasm::alu_text(i),
                         Some(l),
@@ -1419,7 +1596,6 @@ fn run_group(ctx: &mut Ctx, w: &mut Wave, g: &AluGroup) -> Result<(), ExecError>
                 GprKind::Temp(t) => {
                     w.temps[t][chan].get_or_insert_with(|| vec![0; lanes])[l] = r.values[l]
                 }
-                GprKind::Global(k) => ctx.drv.global_gprs[k][chan] = r.values[l],
             }
         }
     }
@@ -1617,7 +1793,8 @@ fn run_fetch(ctx: &mut Ctx, w: &mut Wave, f: &FetchInst) -> Result<(), ExecError
                     continue;
                 }
                 let index = w.gpr[src_gpr as usize][sel_x][l] as u64;
-                let addr = index * fc.stride as u64 + offset as u64;
+                // Address = base + index * stride + OFFSET (R700 ISA reference, vertex fetch).
+                let addr = fc.base as u64 + index * fc.stride as u64 + offset as u64;
                 let len = ncomp as u64 * size as u64;
                 if addr + len > fc.data.len() as u64 {
                     return Err(fault(

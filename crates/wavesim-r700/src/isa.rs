@@ -2121,14 +2121,14 @@ impl Chip {
             _ => None,
         }
     }
-    /// Threads per wavefront. RV770 runs 64-thread wavefronts (R700 ISA reference, 1.1); RV730 has
-    /// 8 thread processors per SIMD and RV710 4, so their wavefronts are 32 and 16 threads (each
-    /// quad-pipe processes a wavefront over four cycles), as the AMD R700 family overview states.
+    /// Threads per wavefront: 64 on RV770 (R700 ISA reference 1.1: a wavefront is 64 threads), 32 on
+    /// RV730 and RV710, whose SIMDs have 8 thread processors (Mesa's `r600_wavefront_size` in
+    /// r600_pipe_common.h; LLVM's R600Processors.td gives rv710/rv730 FeatureWavefrontSize32).
     pub fn wave_size(self) -> usize {
         match self {
             Chip::Rv770 => 64,
             Chip::Rv730 => 32,
-            Chip::Rv710 => 16,
+            Chip::Rv710 => 32,
         }
     }
     /// Stack entries available to one wavefront when the program does not state STACK_SIZE (raw

@@ -21,6 +21,7 @@
 //! inc = 1
 //! [[fetch_constant]]               # vertex buffers for VTX fetches
 //! id = 2
+//! base = 0                         # byte offset of element 0
 //! stride = 16
 //! data = [1.0, 2.0, 3.0, 4.0]      # dwords
 //! [[texture]]
@@ -35,8 +36,7 @@
 //! wrap_u = "wrap"                  # "wrap", "clamp" (to edge) or "border"
 //! wrap_v = "clamp"
 //! border = [0.0, 0.0, 0.0, 1.0]
-//! [global_gprs]                    # SIMD-global GPRs, as a driver reserves them
-//! base = 100
+//! [global_gprs]                    # SIMD-global GPRs (INDEX_GLOBAL operands), as a driver sets them
 //! values = [[0, 0, 0, 0]]
 //! ```
 
@@ -127,6 +127,9 @@ pub struct LoopConstCfg {
 #[serde(deny_unknown_fields)]
 pub struct FetchConstCfg {
     pub id: u32,
+    /// Byte offset of element 0 in `data`.
+    #[serde(default)]
+    pub base: u32,
     pub stride: u32,
     pub data: Vec<Dword>,
     /// [data format, num format, signed] used when an instruction sets USE_CONST_FIELDS.
@@ -163,7 +166,6 @@ fn wrap_default() -> String {
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct GlobalGprCfg {
-    pub base: u32,
     pub values: Vec<[Dword; 4]>,
 }
 
@@ -234,6 +236,8 @@ pub struct RunResult {
     pub cf_instructions: u64,
     /// ALU instruction groups executed, times the threads active in each.
     pub lane_groups: u64,
+    /// Time the engine spent running the waves.
+    pub elapsed: std::time::Duration,
     pub grid: Option<[u32; 2]>,
 }
 
@@ -382,6 +386,7 @@ pub fn driver_state(shader: &Shader, cfg: &RunConfig) -> Result<DriverState, Run
             .collect();
         fcs[i] = Some(FetchConstant {
             data,
+            base: 0,
             stride: 16,
             format: None,
         });
@@ -399,6 +404,7 @@ pub fn driver_state(shader: &Shader, cfg: &RunConfig) -> Result<DriverState, Run
         }
         fcs[fc.id as usize] = Some(FetchConstant {
             data,
+            base: fc.base,
             stride: fc.stride,
             format: fc.format,
         });
@@ -467,10 +473,10 @@ pub fn driver_state(shader: &Shader, cfg: &RunConfig) -> Result<DriverState, Run
         });
     }
     if let Some(g) = &cfg.global_gprs {
-        if g.base as usize + g.values.len() > 128 {
-            return Err(RunError::Config("global GPRs run past T127".into()));
+        // Global GPRs come first in the SIMD's 128 addressable GPRs (R700 ISA reference 2.6.1).
+        if g.values.len() > 128 {
+            return Err(RunError::Config("at most 128 SIMD-global GPRs".into()));
         }
-        d.global_gpr_base = g.base;
         d.global_gprs = g.values.iter().map(vec4).collect::<Result<_, _>>()?;
     }
     if let Some(fs) = &cfg.fetch_shader {
@@ -541,6 +547,7 @@ pub fn run(shader: &Shader, cfg: &RunConfig) -> Result<RunResult, RunError> {
         waves: stats.waves as usize,
         cf_instructions: stats.wave_instructions,
         lane_groups: stats.lane_instructions,
+        elapsed: stats.elapsed,
         grid: cfg.grid,
     })
 }

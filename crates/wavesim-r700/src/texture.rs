@@ -127,9 +127,9 @@ pub fn sample(t: &Texture, s: &Sampler, u: f32, v: f32) -> Result<[u32; 4], Stri
             let (fx, fy) = ((x - x0) as f32, (y - y0) as f32);
             let (x0, y0) = (x0 as i64, y0 as i64);
             let a = texel(t, s, x0, y0);
-            let b = texel(t, s, x0 + 1, y0);
-            let c = texel(t, s, x0, y0 + 1);
-            let d = texel(t, s, x0 + 1, y0 + 1);
+            let b = texel(t, s, x0.saturating_add(1), y0);
+            let c = texel(t, s, x0, y0.saturating_add(1));
+            let d = texel(t, s, x0.saturating_add(1), y0.saturating_add(1));
             std::array::from_fn(|k| {
                 let top = a[k] + (b[k] - a[k]) * fx;
                 let bot = c[k] + (d[k] - c[k]) * fx;
@@ -138,4 +138,34 @@ pub fn sample(t: &Texture, s: &Sampler, u: f32, v: f32) -> Result<[u32; 4], Stri
         }
     };
     Ok(out.map(f32::to_bits))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn huge_coordinates_do_not_overflow() {
+        let t = Texture::new(
+            2,
+            1,
+            TexFormat::Rgba8Unorm,
+            &[255, 0, 0, 255, 0, 255, 0, 255],
+        )
+        .unwrap();
+        for filter in [Filter::Point, Filter::Bilinear] {
+            for wrap in [Wrap::Repeat, Wrap::ClampToEdge, Wrap::Border] {
+                let s = Sampler {
+                    filter,
+                    wrap_u: wrap,
+                    wrap_v: wrap,
+                    border: [0.0; 4],
+                };
+                for u in [f32::MAX, f32::MIN, 1e30, -1e30] {
+                    assert!(sample(&t, &s, u, u).is_ok());
+                }
+                assert!(sample(&t, &s, f32::NAN, 0.0).is_err());
+            }
+        }
+    }
 }

@@ -37,7 +37,7 @@ fn small_cfg() -> RunConfig {
     text += "[[loop_constant]]\nindex = 0\ncount = 3\ninit = 0\ninc = 1\n";
     text += "[[texture]]\nresource = 0\nwidth = 1\nheight = 1\nformat = \"rgba8\"\ndata = [1, 2, 3, 4]\n";
     text += "[[sampler]]\nid = 0\nfilter = \"bilinear\"\n";
-    text += "[global_gprs]\nbase = 90\nvalues = [[1, 2, 3, 4]]\n";
+    text += "[global_gprs]\nvalues = [[1, 2, 3, 4], [5, 6, 7, 8]]\n";
     RunConfig::from_toml(&text).unwrap()
 }
 

@@ -250,6 +250,12 @@ fn clause_temporaries_live_for_one_alu_clause() {
     let too_high = within.replace("T1.X, T127.X", "T119.X, T127.X");
     let e = run_asm(Chip::Rv770, &too_high, &cfg).unwrap_err();
     assert!(e.to_string().contains("127 - 2 x 4"), "{e}");
+    // The error names the CF instruction, the clause slot address, the ALU slot, the thread and the text.
+    assert!(
+        e.to_string()
+            .starts_with("CF @0, clause @4 slot x, thread 0: `ADD * T119.X, T127.X, 1.0,`"),
+        "{e}"
+    );
     // Without clause temporaries T127 is an ordinary GPR... but still past 127 - 0 = 127 GPRs (T0..T126).
     let e = run_asm(
         Chip::Rv770,
@@ -269,38 +275,46 @@ fn clause_temporaries_live_for_one_alu_clause() {
     assert!(e.to_string().contains("clause temporary"), "{e}");
 }
 
-/// SIMD-global GPRs persist across all threads of the SIMD during a kernel (seed 003). Every thread of
-/// a wave reads the value before the group writes it (ISA 4.7: operands are read before results are
-/// written), so one wave adds 1; the second wave sees the first wave's result.
+/// SIMD-global GPRs persist across all threads of the SIMD during a kernel (seed 003). ALU operands
+/// reach them with the REL bit and INDEX_MODE = GLOBAL (absolute address) or GLOBAL_AR_X (address +
+/// AR.x) (R700 ISA reference 2.6.1.1). Every thread of a wave reads the value before the group writes it
+/// (ISA 4.7: operands are read before results are written), so one wave adds 1; the second wave sees
+/// the first wave's result.
 #[test]
 fn simd_global_gprs_persist_across_waves() {
     let prog = "\
-        ALU 1, @2, KC0[], KC1[]
+        ALU 4, @2, KC0[], KC1[]
         EXPORT T1.XYZW
         ALU clause starting at 2:
-          ADD_INT * T100.X, T100.X, 1,  
-          MOV * T1.X, T100.X,  
+          ADD_INT * T(0 + AR.x).X+, T(0 + AR.x).X+, 1, ; index_mode:5
+          MOV * T1.X, T(0 + AR.x).X+, ; index_mode:5
+          MOVA_INT * AR.x (MASKED), 1,  
+          MOV * T1.Y, T(0 + AR.x).X+, ; index_mode:6
+          MOV * T1.Z, T0.X,  
     ";
+    let cfg = "threads = 128\n[[gpr]]\nreg = 0\nvalues = [".to_string()
+        + &vec!["[5, 0, 0, 0]"; 128].join(", ")
+        + "]\n[global_gprs]\nvalues = [[40, 0, 0, 0], [7, 0, 0, 0]]\n";
     // 128 threads = two 64-thread wavefronts on rv770.
-    let r = run_asm(
-        Chip::Rv770,
-        prog,
-        "threads = 128\n[global_gprs]\nbase = 100\nvalues = [[40, 0, 0, 0]]\n",
-    )
-    .unwrap();
+    let r = run_asm(Chip::Rv770, prog, &cfg).unwrap();
     assert_eq!(r.waves, 2);
     assert_eq!(pixel0(&r, 0)[0], Some(41));
     assert_eq!(pixel0(&r, 127)[0], Some(42));
     assert_eq!(r.global_gprs[0][0], 42);
-    // RV710 runs 16-thread wavefronts: 8 waves.
-    let r = run_asm(
-        Chip::Rv710,
-        prog,
-        "threads = 128\n[global_gprs]\nbase = 100\nvalues = [[40, 0, 0, 0]]\n",
-    )
-    .unwrap();
-    assert_eq!(r.waves, 8);
-    assert_eq!(r.global_gprs[0][0], 48);
+    // GLOBAL_AR_X: global GPR 0 + AR.x = 1.
+    assert_eq!(pixel0(&r, 5)[1], Some(7));
+    // Without the REL bit the same address is the thread's own GPR.
+    assert_eq!(pixel0(&r, 5)[2], Some(5));
+    // RV710 runs 32-thread wavefronts: 4 waves.
+    let r = run_asm(Chip::Rv710, prog, &cfg).unwrap();
+    assert_eq!(r.waves, 4);
+    assert_eq!(r.global_gprs[0][0], 44);
+    // A global address past the driver's global GPRs is an error.
+    let e = run_asm(Chip::Rv770, prog, &cfg.replace(", [7, 0, 0, 0]", "")).unwrap_err();
+    assert!(
+        e.to_string().contains("SIMD-global GPR 1 does not exist"),
+        "{e}"
+    );
 }
 
 /// CALL pushes the return address and jumps; RETURN pops it (ISA 3.8 Subroutines).
@@ -439,7 +453,7 @@ fn mul_vs_mul_ieee_and_denormals() {
     assert_eq!(v[2], Some(0), "denormal 1 * 2^-149 + 0 flushes to +0");
 }
 
-/// Vertex fetch through a fetch constant: address = index * stride + offset, FMT_32_32_32_FLOAT (0x30)
+/// Vertex fetch through a fetch constant: address = base + index * stride + offset, FMT_32_32_32_FLOAT (0x30)
 /// fills W with 1.0 (R700 ISA, vertex fetch "missing components"); fetching past the buffer is an error.
 #[test]
 fn vertex_fetch_through_fetch_constant() {
@@ -466,6 +480,15 @@ fn vertex_fetch_through_fetch_constant() {
     // thread 1: index 2 -> bytes 28..40 = 7, 8, 9.
     let r = run_asm(Chip::Rv770, prog, cfg).unwrap();
     assert_eq!(pixel0(&r, 1).map(f), [7.0, 8.0, 9.0, 1.0]);
+    // A base of 8 bytes shifts every element by two dwords: thread 0 reads bytes 12..24.
+    let r = run_asm(
+        Chip::Rv770,
+        prog,
+        &cfg.replace("stride = 12", "base = 8\nstride = 12")
+            .replace("threads = 2", "threads = 1"),
+    )
+    .unwrap();
+    assert_eq!(pixel0(&r, 0).map(f), [3.0, 4.0, 5.0, 1.0]);
 }
 
 /// TEX_SAMPLE on RGBA32F and RGBA8 textures: point sampling picks the texel containing the coordinate;
@@ -737,4 +760,131 @@ fn readme_example_runs() {
     // Alpha = 1 (texture 0) + 1 (texture 1) everywhere.
     assert!((0..4096).all(|t| f(pixel0(&r, t)[3]) == 2.0));
     assert!(r.png(0).unwrap().starts_with(b"\x89PNG"));
+}
+
+/// The engine's observer sees every CF instruction of every wave, with the `@N` address the
+/// disassembly shows; its count equals the dispatch statistics.
+#[test]
+fn observer_sees_every_cf_instruction() {
+    use wavesim_core::observe::{InstLoc, Observer};
+    use wavesim_r700::backend::R700Dispatch;
+    use wavesim_r700::decode::CfInst;
+    use wavesim_r700::exec::Wave;
+    struct Count(u64, Vec<u64>);
+    impl Observer<Wave, CfInst> for Count {
+        fn before(&mut self, loc: &InstLoc, _w: &Wave, _i: &CfInst) {
+            self.0 += 1;
+            if loc.workgroup == [0, 0, 0] {
+                self.1.push(loc.pc);
+            }
+        }
+    }
+    let dir = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../corpus/r700");
+    let sh = Shader::from_object_bytes(&std::fs::read(dir.join("obj/rv730/vs_loop.o")).unwrap())
+        .unwrap();
+    let cfg = RunConfig::from_toml(&std::fs::read_to_string(dir.join("run/vs_loop.toml")).unwrap())
+        .unwrap();
+    let drv = wavesim_r700::runner::driver_state(&sh, &cfg).unwrap();
+    let inputs = cfg
+        .gpr
+        .iter()
+        .map(|g| {
+            (
+                g.reg as usize,
+                g.values
+                    .iter()
+                    .map(|v| std::array::from_fn(|c| v[c].bits().unwrap()))
+                    .collect(),
+            )
+        })
+        .collect();
+    let d = R700Dispatch::new(&sh, 40, inputs, drv, 100_000).unwrap();
+    let mut obs = Count(0, Vec::new());
+    let stats = wavesim_core::engine::run(&d, &wavesim_core::memory::DeviceMemory::new(), &mut obs)
+        .unwrap();
+    assert_eq!(stats.waves, 2, "40 threads = two 32-thread waves on rv730");
+    assert_eq!(obs.0, stats.wave_instructions);
+    // Wave 0 starts with CALL_FS @0, ALU @1, LOOP_START_DX10 @2.
+    assert_eq!(&obs.1[..3], &[0, 1, 2]);
+    assert_eq!(d.take_results().len(), 40);
+}
+
+/// Every table row without semantics stops with a typed NotModelled error naming it when it executes
+/// (the table test pins which rows those are).
+#[test]
+fn rows_without_semantics_stop_with_a_typed_error() {
+    use wavesim_r700::isa::{AluEnc, AluExec, FetchExec, ALU, TEX, VTX};
+    let mut checked = 0;
+    for r in ALU {
+        let expect = matches!(
+            r.exec,
+            AluExec::NotModelled(_)
+                | AluExec::PredSet { push: true, .. }
+                | AluExec::PredSetInv
+                | AluExec::PredSetPop
+                | AluExec::PredSetClr
+                | AluExec::PredSetRestore
+        );
+        if !expect {
+            continue;
+        }
+        let srcs = ["T0.X", "T0.Y", "T0.Z"][..r.srcs as usize].join(", ");
+        let ops = if srcs.is_empty() {
+            String::new()
+        } else {
+            format!("{srcs}, ")
+        };
+        let masked = if r.enc == AluEnc::Op2 {
+            " (MASKED)"
+        } else {
+            ""
+        };
+        let prog = format!(
+            "ALU 0, @2, KC0[], KC1[]\nEXPORT T1.XYZW\nALU clause starting at 2:\n  {} * T1.X{masked}, {ops} \n",
+            r.isa
+        );
+        let e = run_asm(Chip::Rv770, &prog, "threads = 1\n").unwrap_err();
+        assert!(
+            matches!(e, RunError::Exec(ExecError::NotModelled { .. })),
+            "{}: {e}",
+            r.isa
+        );
+        checked += 1;
+    }
+    for r in TEX.iter().filter(|r| {
+        matches!(
+            r.exec,
+            FetchExec::NotModelled(_) | FetchExec::Sample { compare: true, .. }
+        )
+    }) {
+        let prog = format!(
+            "TEX 0 @2\nEXPORT T1.XYZW\nFetch clause starting at 2:\n  {} T1.XYZW, T0.XYZW RID:0 SID:0 CT:NNNN\n",
+            r.llc
+        );
+        let cfg = "threads = 1\n[[texture]]\nresource = 0\nwidth = 1\nheight = 1\nformat = \"rgba8\"\ndata = [0, 0, 0, 0]\n[[sampler]]\nid = 0\nfilter = \"point\"\n";
+        let e = run_asm(Chip::Rv770, &prog, cfg).unwrap_err();
+        assert!(
+            matches!(e, RunError::Exec(ExecError::NotModelled { .. })),
+            "{}: {e}",
+            r.llc
+        );
+        checked += 1;
+    }
+    for r in VTX
+        .iter()
+        .filter(|r| !matches!(r.exec, FetchExec::VertexFetch))
+    {
+        let prog = format!(
+            "VTX 0 @2\nEXPORT T1.XYZW\nFetch clause starting at 2:\n{} T1, T0.X, 0\n",
+            r.llc
+        );
+        let e = run_asm(Chip::Rv770, &prog, "threads = 1\n").unwrap_err();
+        assert!(
+            matches!(e, RunError::Exec(ExecError::NotModelled { .. })),
+            "{}: {e}",
+            r.llc
+        );
+        checked += 1;
+    }
+    assert!(checked > 40, "{checked}");
 }
