@@ -166,29 +166,67 @@ fn run_part(
 pub enum AttribFormat {
     /// `n` 32-bit floats.
     F32(u8),
-    /// `n` 32-bit unsigned integers.
+    /// `n` 16-bit floats, widened to f32.
+    F16(u8),
+    /// `n` unsigned / signed integers of 32, 16 or 8 bits, zero- or sign-extended to 32 bits.
     U32(u8),
-    /// `n` unsigned normalized bytes, converted to f32.
+    S32(u8),
+    U16(u8),
+    S16(u8),
+    U8(u8),
+    S8(u8),
+    /// `n` normalized 8- or 16-bit values, converted to f32: unsigned `c / (2^b - 1)`, signed
+    /// `max(c / (2^(b-1) - 1), -1)` (the GL/Vulkan fixed-point conversion rules), rounded to nearest.
     Unorm8(u8),
+    Snorm8(u8),
+    Unorm16(u8),
+    Snorm16(u8),
 }
 
 impl AttribFormat {
     fn components(self) -> u8 {
+        use AttribFormat::*;
         match self {
-            AttribFormat::F32(n) | AttribFormat::U32(n) | AttribFormat::Unorm8(n) => n,
+            F32(n) | F16(n) | U32(n) | S32(n) | U16(n) | S16(n) | U8(n) | S8(n) | Unorm8(n)
+            | Snorm8(n) | Unorm16(n) | Snorm16(n) => n,
         }
     }
     fn component_size(self) -> u64 {
+        use AttribFormat::*;
         match self {
-            AttribFormat::Unorm8(_) => 1,
-            _ => 4,
+            F32(_) | U32(_) | S32(_) => 4,
+            F16(_) | U16(_) | S16(_) | Unorm16(_) | Snorm16(_) => 2,
+            U8(_) | S8(_) | Unorm8(_) | Snorm8(_) => 1,
         }
     }
-    /// Value of a missing component: (0, 0, 0, 1), with 1 as 1.0 for float formats.
+    fn is_integer(self) -> bool {
+        use AttribFormat::*;
+        matches!(self, U32(_) | S32(_) | U16(_) | S16(_) | U8(_) | S8(_))
+    }
+    /// The 32-bit register value of a component read as `raw` (little-endian, zero-extended).
+    fn convert(self, raw: u32) -> u32 {
+        use AttribFormat::*;
+        let unorm = |bits: u32| ((raw as f64 / ((1u64 << bits) - 1) as f64) as f32).to_bits();
+        let snorm = |bits: u32| {
+            let v = (raw << (32 - bits)) as i32 >> (32 - bits);
+            ((v as f64 / ((1u64 << (bits - 1)) - 1) as f64).max(-1.0) as f32).to_bits()
+        };
+        match self {
+            F32(_) | U32(_) | S32(_) | U16(_) | U8(_) => raw,
+            F16(_) => half::f16::from_bits(raw as u16).to_f32().to_bits(),
+            S16(_) => raw as u16 as i16 as i32 as u32,
+            S8(_) => raw as u8 as i8 as i32 as u32,
+            Unorm8(_) => unorm(8),
+            Unorm16(_) => unorm(16),
+            Snorm8(_) => snorm(8),
+            Snorm16(_) => snorm(16),
+        }
+    }
+    /// Value of a missing component: (0, 0, 0, 1), with 1 as 1.0 for float and normalized formats.
     fn default(self, c: usize) -> u32 {
-        match (c, self) {
-            (3, AttribFormat::U32(_)) => 1,
-            (3, _) => 1.0f32.to_bits(),
+        match c {
+            3 if self.is_integer() => 1,
+            3 => 1.0f32.to_bits(),
             _ => 0,
         }
     }
@@ -421,11 +459,7 @@ pub fn run_vertex(
                         let size = attr.format.component_size();
                         let mut b = [0u8; 4];
                         dev.read(addr + c as u64 * size, &mut b[..size as usize])?;
-                        let raw = u32::from_le_bytes(b);
-                        match attr.format {
-                            AttribFormat::Unorm8(_) => (raw as f32 / 255.0).to_bits(),
-                            _ => raw,
-                        }
+                        attr.format.convert(u32::from_le_bytes(b))
                     } else {
                         attr.format.default(c)
                     };

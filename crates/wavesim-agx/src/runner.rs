@@ -39,7 +39,7 @@
 //! [[vertex.attribute]]
 //! buffer = "in"
 //! stride = 4
-//! format = "u32"              # "u32" | "f32" | "unorm8", `components` 1-4
+//! format = "u32"              # f32 f16 u32 s32 u16 s16 u8 s8 unorm8 snorm8 unorm16 snorm16; `components` 1-4
 //! ```
 
 use crate::abi::{

@@ -413,3 +413,91 @@ fn vertex_outputs_through_st_var() {
         assert_eq!(inv.varyings, want, "vertex {v}");
     }
 }
+
+/// Attribute formats: integers zero/sign-extended, f16 widened, normalized values by the GL/Vulkan
+/// rules (unsigned c / (2^b - 1); signed max(c / (2^(b-1) - 1), -1)), defaults (0, 0, 0, 1).
+#[test]
+fn vertex_attribute_formats() {
+    let mut dev = DeviceMemory::new();
+    let buf = dev.alloc(64, 16).unwrap();
+    // bytes: 0x00 0x7f 0x80 0xff ; halfwords: 0x3c00 (1.0) 0xc000 (-2.0) 0x8000 0x7fff
+    dev.write(buf, &[0x00, 0x7f, 0x80, 0xff]).unwrap();
+    dev.write(buf + 8, &[0x00, 0x3c, 0x00, 0xc0, 0x00, 0x80, 0xff, 0x7f])
+        .unwrap();
+    let formats: Vec<(AttribFormat, u64, [u32; 4])> = vec![
+        (AttribFormat::U8(4), 0, [0, 0x7f, 0x80, 0xff]),
+        (AttribFormat::S8(3), 0, [0, 0x7f, (-128i32) as u32, 1]),
+        (
+            AttribFormat::Unorm8(2),
+            0,
+            [
+                0.0f32.to_bits(),
+                (127.0f32 / 255.0).to_bits(),
+                0,
+                1.0f32.to_bits(),
+            ],
+        ),
+        (
+            AttribFormat::Snorm8(4),
+            0,
+            [
+                0.0f32.to_bits(),
+                1.0f32.to_bits(),
+                (-1.0f32).to_bits(),
+                (-1.0f32 / 127.0).to_bits(),
+            ],
+        ),
+        (
+            AttribFormat::F16(2),
+            8,
+            [1.0f32.to_bits(), (-2.0f32).to_bits(), 0, 1.0f32.to_bits()],
+        ),
+        (AttribFormat::U16(4), 8, [0x3c00, 0xc000, 0x8000, 0x7fff]),
+        (
+            AttribFormat::S16(4),
+            8,
+            [0x3c00, (-0x4000i32) as u32, (-0x8000i32) as u32, 0x7fff],
+        ),
+        (
+            AttribFormat::Unorm16(1),
+            12,
+            [(32768.0f32 / 65535.0).to_bits(), 0, 0, 1.0f32.to_bits()],
+        ),
+        (
+            AttribFormat::Snorm16(2),
+            12,
+            [(-1.0f32).to_bits(), 1.0f32.to_bits(), 0, 1.0f32.to_bits()],
+        ),
+    ];
+    let attributes: Vec<VertexAttribute> = formats
+        .iter()
+        .map(|(format, off, _)| VertexAttribute {
+            base: buf + off,
+            stride: 0,
+            format: *format,
+            instanced: None,
+            clamp: 0,
+            components_read: 0xF,
+        })
+        .collect();
+    let n = attributes.len();
+    let cfg = VertexConfig {
+        main: assemble("stop").unwrap(),
+        nr_gprs: 8 + 4 * n,
+        attributes,
+        uniforms: vec![],
+    };
+    let draw = VertexDraw {
+        vertex_count: 1,
+        instance_count: 1,
+        first_vertex: 0,
+        base_instance: 0,
+        draw_id: 0,
+        index_buffer: None,
+        hardware_compute: None,
+    };
+    let out = run_vertex(&cfg, &draw, &dev).unwrap();
+    for (a, (format, _, want)) in formats.iter().enumerate() {
+        assert_eq!(&out[0].regs[8 + 4 * a..12 + 4 * a], want, "{format:?}");
+    }
+}
