@@ -139,7 +139,7 @@ fn reductions_cover_active_threads_and_prefixes_are_exclusive() {
 fn interleave_call_return_and_exec_branches() {
     // intl: bit i of A to bit 2i, bit i of B to bit 2i+1
     let w = run_src("intl r4, r1, r2\nstop", 1, |_| [0b1011, 0b0110, 0]);
-    assert_eq!(w.reg32(4, 0), 0b01_10_11_01 | 0);
+    assert_eq!(w.reg32(4, 0), 0b01_10_11_01);
     // call writes r1 = return address in active threads and branches; ret goes back.
     let src = "call pc+14\nmov_imm r6, 7\nstop\nmov_imm r5, 9\nret r1";
     let w = run_src(src, 0b11, |_| [0, 0, 0]);
