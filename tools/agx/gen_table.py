@@ -30,6 +30,7 @@ SEM_BY_CLASS = {
     'PopCountInstructionDesc': 'Popcount', 'FindFirstSetInstructionDesc': 'Ffs',
     'InterleaveInstructionDesc': 'Intl',
     'ConvertInstructionDesc': 'Convert',
+    'DfdxInstructionDesc': 'Dfdx', 'DfdyInstructionDesc': 'Dfdy',
     'FMAdd32InstructionDesc': 'FMadd32', 'FMAdd16InstructionDesc': 'FMadd16',
     'FAdd32InstructionDesc': 'FAdd32', 'FAdd16InstructionDesc': 'FAdd16',
     'FMul32InstructionDesc': 'FMul32', 'FMul16InstructionDesc': 'FMul16',

@@ -689,7 +689,13 @@ pub fn run_fragment(
     let mut depth = vec![0f32; pixels * s];
     let mut stencil = vec![0u8; pixels * s];
     let mut tg = vec![];
-    for group in 0..pixels.div_ceil(SIMD_WIDTH) {
+    // A SIMD group shades an 8x4 tile of 2x2 quads: thread 4q + dx + 2dy is pixel (dx, dy) of quad q
+    // (the quad order of Vulkan's derivative groups, which Mesa maps onto AGX's quad lanes). Threads
+    // outside the framebuffer in a quad with a covered pixel run as helpers (for derivatives) and are
+    // not written by the epilog.
+    let (tiles_x, tiles_y) = (w_px.div_ceil(8), h_px.div_ceil(4));
+    for group in 0..(tiles_x * tiles_y) as usize {
+        let (tx, ty) = (group as u32 % tiles_x, group as u32 / tiles_x);
         let mut w = WaveState::new(cfg.nr_gprs);
         w.set_uniform64(0, heap);
         for (i, c) in cfg.blend_constant.iter().enumerate() {
@@ -699,17 +705,21 @@ pub fn run_fragment(
         // README "Fragment": no register inputs are defined (except r0l/r0h with sample shading); a
         // shader or epilog read of a register nothing wrote is an error.
         w.poison_all();
-        let mut active = 0u32;
+        let mut covered = 0u32;
         let mut xs = [0u32; SIMD_WIDTH];
         let mut ys = [0u32; SIMD_WIDTH];
         for lane in 0..SIMD_WIDTH {
-            let p = group * SIMD_WIDTH + lane;
-            if p < pixels {
-                active |= 1 << lane;
-                xs[lane] = p as u32 % w_px;
-                ys[lane] = p as u32 / w_px;
+            let q = lane as u32 / 4;
+            xs[lane] = tx * 8 + (q % 4) * 2 + (lane as u32 & 1);
+            ys[lane] = ty * 4 + (q / 4) * 2 + ((lane as u32 >> 1) & 1);
+            if xs[lane] < w_px && ys[lane] < h_px {
+                covered |= 1 << lane;
             }
         }
+        // whole quads with at least one covered pixel run
+        let active = (0..8)
+            .filter(|q| covered >> (4 * q) & 0xF != 0)
+            .fold(0u32, |m, q| m | 0xF << (4 * q));
         // thread_position_in_grid.x/.y: the pixel (applegpu: sr80/81 are used for fragcoord)
         w.special.insert(80, xs);
         w.special.insert(81, ys);
@@ -728,7 +738,7 @@ pub fn run_fragment(
             dev.read_u64(u64::from(w.uniform32(6)) | u64::from(w.uniform32(7)) << 32)?;
         if counter_addr != 0 {
             let old = dev.read_u64(counter_addr)?;
-            dev.write_u64(counter_addr, old + active.count_ones() as u64)?;
+            dev.write_u64(counter_addr, old + covered.count_ones() as u64)?;
         }
         let iterations: Vec<Option<usize>> = if cfg.sample_shading {
             (0..s).map(Some).collect()
@@ -749,7 +759,7 @@ pub fn run_fragment(
             epilog(
                 cfg,
                 &w,
-                active,
+                covered,
                 &xs,
                 &ys,
                 sample,

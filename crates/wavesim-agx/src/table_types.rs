@@ -62,6 +62,8 @@ pub enum Sem {
     Ffs,
     Intl,
     Convert,
+    Dfdx,
+    Dfdy,
     FMadd32,
     FMadd16,
     FAdd32,

@@ -458,3 +458,40 @@ fn fragment_undefined_registers_fail_visibly() {
         other => panic!("{other:?}"),
     }
 }
+
+/// Derivatives across 2x2 quads (fine: per row for dfdx, per column for dfdy), including helper
+/// threads outside a framebuffer whose size is not a multiple of the quad.
+#[test]
+fn fragment_derivatives_over_quads() {
+    let src = "
+        get_sr r8, sr80
+        get_sr r9, sr81
+        convert u32_to_f, r8, r8, rte
+        convert u32_to_f, r9, r9, rte
+        fmul32 r10, r8, r8            # x * x
+        fmul32 r11, r9, 3.0           # 3y
+        fmadd32 r12, r8, r9, r10      # x*y + x*x
+        dfdx r4, r10                  # 2 * left + 1
+        dfdy r5, r11                  # 3
+        dfdx r6, r12                  # y + 2 * left + 1
+        dfdy r7, r12                  # x
+        stop";
+    let mut cfg = config(&BASE);
+    cfg.main = assemble(src).unwrap();
+    cfg.width = 7;
+    cfg.height = 5;
+    let mut dev = DeviceMemory::new();
+    let r = run_fragment(&cfg, &mut dev).unwrap();
+    assert_eq!(r.invocations, 35, "helpers are not counted");
+    for y in 0..5u32 {
+        for x in 0..7u32 {
+            let left = (x & !1) as f32;
+            let c = r.colour[0][(y * 7 + x) as usize];
+            assert_eq!(
+                c,
+                [2.0 * left + 1.0, 3.0, y as f32 + 2.0 * left + 1.0, x as f32],
+                "pixel ({x},{y})"
+            );
+        }
+    }
+}

@@ -218,3 +218,24 @@ pub(super) fn float_result(bits: u64, dst: Reg, sat: bool) -> u128 {
         fp::f64_to_f32(bits, true) as u128
     }
 }
+
+/// `dfdx` / `dfdy`: the fine derivative within the thread's 2x2 quad (threads 4q..4q+3, thread
+/// 4q + dx + 2dy at pixel (dx, dy), the quad order of Vulkan's derivative groups): A at the right
+/// (lower) pixel minus A at the left (upper) pixel of the thread's row (column), rounded once like
+/// `fadd` (round to odd at f64, then to the destination). The neighbour's value is
+/// read whether or not that thread is active (helper threads exist for this). Source of the rule:
+/// the Vulkan/GL definition of fine derivatives; applegpu has the encodings but no semantics.
+pub(super) fn derivative(w: &mut WaveState, o: &Ops<'_>, vertical: bool) -> Result<(), Fault> {
+    let dop = o.op("D")?;
+    let dst = dst_reg(dop)?;
+    let a_op = o.op("A")?;
+    let sat = o.field("S") != 0;
+    let step = if vertical { 2 } else { 1 };
+    per_thread(w, dop, |w, l| {
+        let low = l & !step;
+        let a = float_src(w, a_op, low)?;
+        let b = float_src(w, a_op, low | step)?;
+        let r = fp::fma_round_to_odd(b, fp::F64_ONE, a ^ (1 << 63));
+        Ok(float_result(r, dst, sat))
+    })
+}

@@ -764,6 +764,7 @@ pub fn step(w: &mut WaveState, d: &Decoded, mem: &mut Memories<'_>) -> Result<Fl
         | Sem::Rsqrt
         | Sem::Log2
         | Sem::Exp2 => float::unary(w, o, sem)?,
+        Sem::Dfdx | Sem::Dfdy => float::derivative(w, o, sem == Sem::Dfdy)?,
         Sem::PopExec => control::pop_exec(w, o)?,
         Sem::IfICmp | Sem::IfFCmp => control::if_cmp(w, o, sem == Sem::IfFCmp)?,
         Sem::ElseICmp | Sem::ElseFCmp => control::else_cmp(w, o, sem == Sem::ElseFCmp)?,
