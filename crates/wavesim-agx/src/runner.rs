@@ -315,11 +315,11 @@ pub fn run(cfg: &RunConfig, code: Option<&[u8]>) -> Result<RunResult, RunError> 
             (Some(v), None, None, None, None) => v.iter().flat_map(|x| x.to_le_bytes()).collect(),
             (None, Some(v), None, None, None) => v.iter().flat_map(|x| x.to_le_bytes()).collect(),
             (None, None, Some(v), None, None) => v.clone(),
-            (None, None, None, Some(n), None) if n <= 1 << 30 => vec![0; n as usize],
+            (None, None, None, Some(n), None) if n <= 1 << 26 => vec![0; n as usize],
             (None, None, None, None, Some(f)) => struct_bytes(f, &|_| Ok(0))?,
             _ => {
                 return cfg_err(format!(
-                    "buffer {}: give exactly one of u32, f32, u8, size (at most 1 GiB), fields",
+                    "buffer {}: give exactly one of u32, f32, u8, size (at most 64 MiB), fields",
                     b.name
                 ))
             }
