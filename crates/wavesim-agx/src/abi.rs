@@ -667,6 +667,9 @@ pub fn run_fragment(
 
     // Device-side objects the uniforms point to.
     let rt_bytes = (pixels * s * 16) as u64;
+    if rt_bytes * nrt as u64 > 1 << 28 {
+        return cfgerr(format!("render targets of {} bytes (at most 256 MiB)", rt_bytes * nrt as u64));
+    }
     let mut rt_addresses = vec![];
     for _ in 0..nrt {
         let a = dev.alloc(rt_bytes.max(16), 16)?;
