@@ -384,6 +384,9 @@ pub fn run_vertex(
     let program = Program::new(cfg.main.clone());
     let mut tg = vec![];
     let total = draw.vertex_count as usize * draw.instance_count as usize;
+    if total > 1 << 24 {
+        return Err(AbiError::Config { what: format!("{total} vertex invocations (at most 2^24)") });
+    }
     let mut out = Vec::with_capacity(total);
     for group in 0..total.div_ceil(SIMD_WIDTH) {
         let mut w = WaveState::new(cfg.nr_gprs);
