@@ -385,7 +385,9 @@ pub fn run_vertex(
     let mut tg = vec![];
     let total = draw.vertex_count as usize * draw.instance_count as usize;
     if total > 1 << 24 {
-        return Err(AbiError::Config { what: format!("{total} vertex invocations (at most 2^24)") });
+        return Err(AbiError::Config {
+            what: format!("{total} vertex invocations (at most 2^24)"),
+        });
     }
     let mut out = Vec::with_capacity(total);
     for group in 0..total.div_ceil(SIMD_WIDTH) {
@@ -671,7 +673,10 @@ pub fn run_fragment(
     // Device-side objects the uniforms point to.
     let rt_bytes = (pixels * s * 16) as u64;
     if rt_bytes * nrt as u64 > 1 << 28 {
-        return cfgerr(format!("render targets of {} bytes (at most 256 MiB)", rt_bytes * nrt as u64));
+        return cfgerr(format!(
+            "render targets of {} bytes (at most 256 MiB)",
+            rt_bytes * nrt as u64
+        ));
     }
     let mut rt_addresses = vec![];
     for _ in 0..nrt {

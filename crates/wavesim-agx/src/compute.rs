@@ -71,6 +71,12 @@ impl Backend for AgxCompute {
         self.launch.max_wave_insts
     }
     fn check(&self) -> Result<(), wavesim_core::error::DispatchError<ExecError>> {
+        if self.launch.threadgroup_memory > 1 << 16 {
+            return Err(wavesim_core::error::DispatchError::BadLaunch(format!(
+                "{} bytes of threadgroup memory (at most 64 KiB)",
+                self.launch.threadgroup_memory
+            )));
+        }
         if self.launch.nr_gprs > 128 || self.launch.uniforms.len() > 512 {
             return Err(wavesim_core::error::DispatchError::BadLaunch(format!(
                 "{} registers / {} uniform slots (at most 128 / 512)",
