@@ -51,6 +51,7 @@ pub fn f16_to_f64(bits: u64) -> u64 {
 }
 
 /// Widen f32 bits to f64 bits, flushing subnormal inputs to a zero of the same sign.
+#[inline]
 pub fn f32_to_f64_ftz(bits: u64) -> u64 {
     let bits = bits as u32;
     if (bits >> 23) & 0xFF == 0 {

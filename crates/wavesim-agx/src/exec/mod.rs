@@ -165,7 +165,7 @@ impl WaveState {
     }
 
     /// Value of `reg` in thread `lane` (uniforms are the same in all threads).
-    #[inline]
+    #[inline(always)]
     pub fn read(&self, reg: Reg, lane: usize) -> Result<u64, Fault> {
         // Fast paths: general-purpose registers, no poison tracking.
         if self.undefined.is_empty() && lane < SIMD_WIDTH {
@@ -218,7 +218,7 @@ impl WaveState {
     }
 
     /// Write the low bits of `value` to `reg` in thread `lane`.
-    #[inline]
+    #[inline(always)]
     pub fn write(&mut self, reg: Reg, lane: usize, value: u128) -> Result<(), Fault> {
         if self.undefined.is_empty() && lane < SIMD_WIDTH {
             let n = reg.n as usize;
@@ -525,7 +525,7 @@ pub(super) fn missing(name: &str) -> Fault {
 }
 
 /// Integer value of a source in thread `lane` (sign-extended when it carries `.sx`).
-#[inline]
+#[inline(always)]
 pub(super) fn int_src(w: &WaveState, op: &Operand, lane: usize) -> Result<i128, Fault> {
     match op {
         Operand::Reg(r, fl) => {
@@ -542,6 +542,7 @@ pub(super) fn int_src(w: &WaveState, op: &Operand, lane: usize) -> Result<i128, 
 }
 
 /// Float source widened to f64 bits, with its abs/neg modifiers.
+#[inline(always)]
 pub(super) fn float_src(w: &WaveState, op: &Operand, lane: usize) -> Result<u64, Fault> {
     let (mut r, fl) = match op {
         Operand::FloatImm(v, fl) => (v.to_bits(), fl),
@@ -725,6 +726,7 @@ pub(super) fn active(w: &WaveState) -> impl Iterator<Item = usize> {
 }
 
 /// Per-thread ALU op over the active threads.
+#[inline(always)]
 pub(super) fn per_thread(
     w: &mut WaveState,
     dst: &Operand,
