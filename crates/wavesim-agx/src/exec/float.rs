@@ -18,9 +18,34 @@ pub(super) fn fma_family(w: &mut WaveState, o: &Ops<'_>, sem: Sem) -> Result<(),
         None
     };
     let sat = o.field("S") != 0;
+    // Fast path: a 32-bit form into a 32-bit register without saturation. The sources are exactly
+    // representable in f32 (f16, flushed f32 and the 8-bit immediates all are), so when the host's
+    // correctly rounded f32 fused multiply-add is finite and either zero or above the smallest normal,
+    // it equals the round-to-odd-then-nearest result (a zero keeps the exact result's sign in both, and
+    // nothing flushes). Otherwise (NaN, infinities, results near or below the normal range) the exact
+    // path below decides.
+    let fast =
+        !sat && dst.file.bits() == 32 && matches!(sem, Sem::FMadd32 | Sem::FAdd32 | Sem::FMul32);
     per_thread(w, dop, |w, l| {
         let a = float_src(w, a_op, l)?;
         let b = float_src(w, b_op, l)?;
+        if fast {
+            let (af, bf) = (f64::from_bits(a) as f32, f64::from_bits(b) as f32);
+            let host = match sem {
+                Sem::FMadd32 => {
+                    let c =
+                        f64::from_bits(float_src(w, c_op.ok_or_else(|| missing("C"))?, l)?) as f32;
+                    (af.is_finite() && bf.is_finite() && c.is_finite()).then(|| af.mul_add(bf, c))
+                }
+                Sem::FAdd32 => (af.is_finite() && bf.is_finite()).then(|| af.mul_add(1.0, bf)),
+                _ => (af.is_finite() && bf.is_finite()).then(|| af.mul_add(bf, 0.0)),
+            };
+            if let Some(r) =
+                host.filter(|r| r.is_finite() && (*r == 0.0 || r.abs() > f32::MIN_POSITIVE))
+            {
+                return Ok(r.to_bits() as u128);
+            }
+        }
         let r = match sem {
             Sem::FMadd32 | Sem::FMadd16 => {
                 let c = float_src(w, c_op.ok_or_else(|| missing("C"))?, l)?;
@@ -238,4 +263,84 @@ pub(super) fn derivative(w: &mut WaveState, o: &Ops<'_>, vertical: bool) -> Resu
         let r = fp::fma_round_to_odd(b, fp::F64_ONE, a ^ (1 << 63));
         Ok(float_result(r, dst, sat))
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::fp;
+
+    /// The exact path of `fma_family` for a 32-bit form into a 32-bit register (applegpu's rounding).
+    fn exact(a: f32, b: f32, c: f32) -> u32 {
+        let w = |x: f32| fp::f32_to_f64_ftz(x.to_bits() as u64);
+        let r = fp::fma_round_to_odd(w(a), w(b), w(c));
+        let r = super::widen_f32_result(fp::f64_to_f32(r, true));
+        super::float_result(
+            r,
+            crate::operand::Reg {
+                file: crate::operand::RegFile::R32,
+                n: 0,
+            },
+            false,
+        ) as u32
+    }
+
+    /// Where the fast path answers, it answers what the exact path does.
+    #[test]
+    fn fast_fma_path_agrees_with_the_exact_path() {
+        let specials = [
+            0.0f32,
+            -0.0,
+            1.0,
+            -1.0,
+            0.5,
+            3.0,
+            f32::MIN_POSITIVE,
+            -f32::MIN_POSITIVE,
+            f32::MIN_POSITIVE * 1.5,
+            f32::MAX,
+            -f32::MAX,
+            1e-20,
+            1e20,
+            16_777_217.0,
+            1.0 + f32::EPSILON,
+            1e-30,
+            2.0f32.powi(-63),
+        ];
+        let mut x = 0x1234_5678_9abc_def0u64;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        let mut checked = 0;
+        for i in 0..200_000 {
+            let pick = |r: u64| -> f32 {
+                match r % 4 {
+                    0 => specials[(r >> 8) as usize % specials.len()],
+                    1 => f32::from_bits((r >> 16) as u32),
+                    // products near the bottom of the normal range
+                    2 => f32::from_bits(0x1f00_0000 | ((r >> 16) as u32 & 0x80ff_ffff)),
+                    _ => ((r >> 16) as u32 as f32) * if r & 1 == 1 { -1e-3 } else { 1e-3 },
+                }
+            };
+            let (a, b, c) = (
+                pick(next()),
+                pick(next()),
+                if i % 3 == 0 { 0.0 } else { pick(next()) },
+            );
+            // flushed inputs are what the fast path receives
+            let flush = |v: f32| f64::from_bits(fp::f32_to_f64_ftz(v.to_bits() as u64)) as f32;
+            let (fa, fb, fc) = (flush(a), flush(b), flush(c));
+            if !(fa.is_finite() && fb.is_finite() && fc.is_finite()) {
+                continue;
+            }
+            let r = fa.mul_add(fb, fc);
+            if r.is_finite() && (r == 0.0 || r.abs() > f32::MIN_POSITIVE) {
+                assert_eq!(r.to_bits(), exact(a, b, c), "{a:e} * {b:e} + {c:e}");
+                checked += 1;
+            }
+        }
+        assert!(checked > 100_000);
+    }
 }
