@@ -19,12 +19,15 @@
 //!   the instance id is grid y.
 //!
 //! Fragment (README "Fragment"; `agx_fast_link`, `agx_nir_fs_epilog`):
+//! - a SIMD group shades an 8x4 tile of 2x2 quads (thread 4q + dx + 2dy), helper threads completing
+//!   quads at the framebuffer's edge; `get_sr` sr80/sr81 give the pixel; every register starts
+//!   poisoned (the README defines no register inputs besides r0l/r0h under sample shading);
 //! - with sample shading, the main shader runs once per sample with r0l = 0 and r0h = the mask of the
 //!   sample being shaded (`1 << sample`); at its end r0l must be 0 and r0h preserved;
 //! - the epilog reads r2 (depth, f32), r3l (stencil), r3h (the emitted sample mask, predicating the
 //!   stores) and render target `i`'s colour from `r(4(i+1))` (4 x f32, or 4 x f16 in `r(4(i+1))l`..
 //!   `r(4(i+1)+1)h`); with dual-source blending there is one render target and the second colour is
-//!   r8-r11;
+//!   r8-r11; an epilog input the shader never wrote is an `AbiViolation`;
 //! - uniforms: u0_u1 = render-target texture heap, u2..u5 = blend constant, u6_u7 = root descriptor.
 //!   The layouts behind those pointers are the driver's; wavesim's are: heap entry `i` = 64-bit device
 //!   address of render target `i` (RGBA f32 per sample, row-major pixels, samples innermost); root
