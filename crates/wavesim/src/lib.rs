@@ -24,6 +24,9 @@ pub mod target;
 
 pub use spec::{parse_spec, ArgSpec};
 pub use target::Isa;
+/// The AGX back end (SIMD-group executor, seed 001's ABI runners, the TOML runner, disassembly
+/// and assembly in applegpu's syntax).
+pub use wavesim_agx as agx;
 pub use wavesim_core::memory::{DeviceMemory, MemError};
 /// The R700 back end (shaders, the TOML runner, disassembly and assembly).
 pub use wavesim_r700 as r700;
@@ -78,6 +81,10 @@ pub enum Error {
     R700Decode(#[from] wavesim_r700::DecodeError),
     #[error(transparent)]
     R700Run(#[from] wavesim_r700::runner::RunError),
+    #[error(transparent)]
+    AgxDisasm(#[from] wavesim_agx::DisasmError),
+    #[error(transparent)]
+    AgxRun(#[from] wavesim_agx::runner::RunError),
 }
 
 impl From<HsaError> for Error {
@@ -547,9 +554,8 @@ pub fn disassemble_any(bytes: &[u8], o: &DisasmOptions) -> Result<String, Error>
             s += &shader.disassemble(syntax);
             Ok(s)
         }
-        (Isa::Agx, _) => Err(Error::Args(
-            "AGX disassembly is not wired into this build yet".into(),
-        )),
+        // applegpu's `disassemble.py` layout: offset, hex bytes, text, one instruction a line.
+        (Isa::Agx, _) => Ok(wavesim_agx::disassemble_raw(bytes, 0)?),
     }
 }
 
@@ -564,4 +570,30 @@ pub fn run_r700(
     let shader = wavesim_r700::Shader::from_object_bytes(object)?;
     let cfg = wavesim_r700::runner::RunConfig::from_toml(config_toml)?;
     Ok(wavesim_r700::runner::run(&shader, &cfg)?)
+}
+
+/// Runs an AGX job described by a runner configuration (TOML: a compute dispatch, a vertex draw
+/// under seed 001's ABI, or a fragment pass with sample shading; see `wavesim_agx::runner`).
+/// `code` is the machine code when the configuration has neither `asm` nor `code`; a `code`
+/// file named in the configuration is read relative to `config_dir`.
+pub fn run_agx(
+    config_toml: &str,
+    config_dir: &std::path::Path,
+    code: Option<&[u8]>,
+) -> Result<wavesim_agx::runner::RunResult, Error> {
+    let cfg = wavesim_agx::runner::RunConfig::from_toml(config_toml)?;
+    let from_file = match (&cfg.code, code) {
+        (Some(file), None) => {
+            let path = config_dir.join(file);
+            Some(
+                std::fs::read(&path)
+                    .map_err(|e| Error::Io(format!("cannot read {}: {e}", path.display())))?,
+            )
+        }
+        _ => None,
+    };
+    Ok(wavesim_agx::runner::run(
+        &cfg,
+        from_file.as_deref().or(code),
+    )?)
 }

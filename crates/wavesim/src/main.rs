@@ -13,7 +13,7 @@ use wavesim::{
 #[command(
     name = "wavesim",
     version,
-    about = "Run GPU machine code on the CPU, bit-exactly: AMD RDNA3 (gfx11) kernels and R700 shaders"
+    about = "Run GPU machine code on the CPU, bit-exactly: AMD RDNA3 (gfx11) kernels, AMD R700 shaders and Apple AGX (G13) programs"
 )]
 struct Cli {
     #[command(subcommand)]
@@ -27,9 +27,13 @@ enum Cmd {
     /// Run one kernel of an RDNA3 code object over a grid, or an R700 shader with a runner
     /// configuration (the ISA comes from the object's ELF header).
     Run {
-        /// The code object (.hsaco / .co / .o as clang emits it), or an R700 shader object (llc-19
-        /// -mtriple=r600--).
-        file: PathBuf,
+        /// The code object (.hsaco / .co / .o as clang emits it), an R700 shader object (llc-19
+        /// -mtriple=r600--), or AGX machine code with --target agx (optional when the
+        /// configuration names its code or assembly).
+        file: Option<PathBuf>,
+        /// The ISA when it is not in an ELF header: `agx` (runs --config as an AGX job).
+        #[arg(long, value_name = "NAME")]
+        target: Option<String>,
         /// RDNA3: name of the kernel to run.
         #[arg(long)]
         kernel: Option<String>,
@@ -40,11 +44,13 @@ enum Cmd {
         #[arg(long, value_parser = parse_dims)]
         local: Option<Dims>,
         /// R700: the runner configuration (TOML: input GPRs, constants, loop constants, vertex
-        /// buffers, textures, samplers, thread count or pixel grid). The exports are printed, one
-        /// line per thread and target.
+        /// buffers, textures, samplers, thread count or pixel grid); the exports are printed, one
+        /// line per thread and target. AGX (--target agx): the job (compute, vertex or fragment
+        /// under seed 001's ABI); its outputs are printed.
         #[arg(long, value_name = "FILE.toml")]
         config: Option<PathBuf>,
-        /// R700 grid runs: write pixel export 0 (or --png-target N) as a PNG image.
+        /// R700 grid runs and AGX fragment passes: write pixel export / render target 0 (or
+        /// --png-target N) as a PNG image.
         #[arg(long, value_name = "FILE.png", requires = "config")]
         png: Option<PathBuf>,
         /// R700: the pixel export target --png writes.
@@ -103,7 +109,7 @@ enum Cmd {
         /// Bare instruction bytes instead of an object (RDNA3 by default; see --target).
         #[arg(long, value_name = "FILE", conflicts_with = "file")]
         raw: Option<PathBuf>,
-        /// The ISA of --raw bytes: gfx1100..gfx1103, gfx1150..gfx1152, rv770, rv730, rv710.
+        /// The ISA of --raw bytes: gfx1100..gfx1103, gfx1150..gfx1152, rv770, rv730, rv710, agx.
         #[arg(long, value_name = "NAME")]
         target: Option<String>,
         /// Print RDNA3 bare bytes as wave64 code (affects VCC/EXEC-sized operands).
@@ -157,6 +163,33 @@ fn rate(n: u64, secs: f64) -> String {
     }
 }
 
+/// `wavesim run --target agx --config JOB.toml [CODE.bin]`: runs an AGX job, prints its outputs.
+fn run_agx_cli(
+    code: Option<&PathBuf>,
+    config: &std::path::Path,
+    png: Option<&PathBuf>,
+    png_target: u32,
+) -> Result<(), String> {
+    let cfg = std::fs::read_to_string(config)
+        .map_err(|e| format!("cannot read {}: {e}", config.display()))?;
+    let bytes = code.map(read).transpose()?;
+    let dir = config.parent().unwrap_or(std::path::Path::new("."));
+    let res = wavesim::run_agx(&cfg, dir, bytes.as_deref())
+        .map_err(|e| format!("{}: {e}", config.display()))?;
+    if let Some(out) = png {
+        let image = res.pngs.get(png_target as usize).ok_or_else(|| {
+            format!(
+                "--png-target {png_target}: the job has {} render targets",
+                res.pngs.len()
+            )
+        })?;
+        std::fs::write(out, image).map_err(|e| format!("cannot write {}: {e}", out.display()))?;
+    }
+    // A reader that went away (`| head`) ends the output quietly.
+    let _ = std::io::stdout().lock().write_all(res.to_text().as_bytes());
+    Ok(())
+}
+
 /// `wavesim run SHADER.o --config CFG.toml`: runs an R700 shader, prints its exports.
 fn run_r700_cli(
     bytes: &[u8],
@@ -191,6 +224,7 @@ fn real_main(cli: Cli) -> Result<(), String> {
     match cli.cmd {
         Cmd::Run {
             file,
+            target,
             kernel,
             global,
             local,
@@ -209,6 +243,28 @@ fn real_main(cli: Cli) -> Result<(), String> {
             trace_filter,
             trace_limit,
         } => {
+            if let Some(t) = target.as_deref() {
+                let isa = Isa::from_name(t).map_err(|e| e.to_string())?;
+                if isa != Isa::Agx {
+                    return Err(format!(
+                        "--target {t}: only AGX code has no ELF header to name its ISA; give the \
+                         object alone"
+                    ));
+                }
+                let Some(config) = config else {
+                    return Err(
+                        "--target agx runs a job: give its configuration with --config FILE.toml"
+                            .into(),
+                    );
+                };
+                return run_agx_cli(file.as_ref(), &config, png.as_ref(), png_target);
+            }
+            let Some(file) = file else {
+                return Err(
+                    "run: give a code object or shader object (or --target agx --config FILE.toml)"
+                        .into(),
+                );
+            };
             let bytes = read(&file)?;
             // Anything that is not an R700 object goes to the RDNA3 loader, whose errors name
             // what is wrong with a code object.
