@@ -555,22 +555,150 @@ fn texture_sampling_filters_and_addressing() {
     assert_eq!(pixel0(&r, 2).map(f), [1.0, 0.0, 0.2, 0.4]);
 }
 
-/// R700 LDS access is decoded but stops with a typed error naming it (the MEM_DSR/MEM_DSW word fields
-/// are not in the sources wavesim uses).
+fn raw_inputs(reg: u32, vals: &[[u32; 4]]) -> String {
+    let rows: Vec<String> = vals
+        .iter()
+        .map(|v| format!("[{}, {}, {}, {}]", v[0], v[1], v[2], v[3]))
+        .collect();
+    format!("[[gpr]]\nreg = {reg}\nvalues = [{}]\n", rows.join(", "))
+}
+
+fn raw(v: [Option<u32>; 4]) -> [u32; 4] {
+    v.map(|x| x.expect("component exported"))
+}
+
+/// LDS owner-writes, everyone-reads (seed 003: "owner writes, shared reads"; R700 ISA reference 2.6.2):
+/// DS_LOCAL_WRITE puts thread t's four dwords at bank t mod 4, dword (t >> 2) * DST_STRIDE + DST_INDEX
+/// (ISA: bank_offset = (thread_id >> 2) * dst_stride + dst_index); DS_LOCAL_READ (DSR_MUX_NONE) reads the
+/// aligned four-dword entry at (bank id, dword offset) from its address GPR. Here every thread reads
+/// the slot of thread (t + 1) mod 8, so it gets its neighbour's data.
 #[test]
-fn lds_is_a_typed_not_modelled_error() {
+fn lds_owner_writes_everyone_reads() {
     let prog = "\
-        VTX 0 @2
-        EXPORT T1.XYZW
+        VTX 1 @2
+        EXPORT T3.XYZW
         Fetch clause starting at 2:
-        MEM_DS_LOCAL_READ T1, T0.X, 0
+        MEM_DS_LOCAL_WRITE T1.XYZW INDEX:4 STRIDE:8
+        MEM_DS_LOCAL_READ T3.XYZW, T2.XY
     ";
-    let e = run_asm(Chip::Rv770, prog, "threads = 1\n").unwrap_err();
+    let n = 8u32;
+    let data: Vec<[u32; 4]> = (0..n)
+        .map(|t| [t * 10, t * 10 + 1, t * 10 + 2, t * 10 + 3])
+        .collect();
+    // Neighbour o = (t + 1) mod 8 lives at bank o mod 4, dword (o >> 2) * 8 + 4.
+    let addr: Vec<[u32; 4]> = (0..n)
+        .map(|t| {
+            let o = (t + 1) % n;
+            [o % 4, (o >> 2) * 8 + 4, 0, 0]
+        })
+        .collect();
+    let cfg = format!(
+        "threads = {n}\n{}{}",
+        raw_inputs(1, &data),
+        raw_inputs(2, &addr)
+    );
+    let r = run_asm(Chip::Rv770, prog, &cfg).unwrap();
+    for t in 0..n {
+        let o = (t + 1) % n;
+        assert_eq!(raw(pixel0(&r, t as usize)), data[o as usize], "thread {t}");
+    }
+}
+
+/// The read writes only the components whose DST_WR_* bit is set (MEM_DSR_WORD1 DST_WR_X..W); the
+/// others keep their values. Write source selects 4/5 are the constants 0.0 and 1.0 (the SEL encoding).
+#[test]
+fn lds_read_write_masks_and_constant_selects() {
+    let prog = "\
+        VTX 1 @2
+        EXPORT T3.XYZW
+        Fetch clause starting at 2:
+        MEM_DS_LOCAL_WRITE T1.X01Y INDEX:0 STRIDE:4
+        MEM_DS_LOCAL_READ T3._YZW, T2.XY
+    ";
+    let cfg = format!(
+        "threads = 1\n{}{}{}",
+        raw_inputs(1, &[[7, 8, 9, 10]]),
+        raw_inputs(2, &[[0, 0, 0, 0]]),
+        raw_inputs(3, &[[100, 101, 102, 103]])
+    );
+    let r = run_asm(Chip::Rv770, prog, &cfg).unwrap();
+    assert_eq!(raw(pixel0(&r, 0)), [100, 0, 0x3f80_0000, 8]);
+}
+
+/// Reading a dword no thread has written, an illegal DST_STRIDE (ISA 2.6.2: 4, 8, ..., 64), an
+/// unaligned read and a bank id past 3 are typed errors naming the instruction and thread;
+/// unmodelled MEM_DSR fields (broadcast, FFT permute) are NotModelled errors naming the field.
+#[test]
+fn lds_errors() {
+    let run1 = |body: &str, addr: [u32; 4]| {
+        let prog = format!("VTX 1 @2\nEXPORT T3.XYZW\nFetch clause starting at 2:\n{body}\n");
+        let cfg = format!(
+            "threads = 4\n{}{}",
+            raw_inputs(1, &[[1, 2, 3, 4]; 4]),
+            raw_inputs(2, &[addr; 4])
+        );
+        run_asm(Chip::Rv770, &prog, &cfg).unwrap_err()
+    };
+    let w = "MEM_DS_LOCAL_WRITE T1.XYZW INDEX:0 STRIDE:4";
+    let e = run1(
+        &format!("{w}\nMEM_DS_LOCAL_READ T3.XYZW, T2.XY"),
+        [0, 4, 0, 0],
+    );
+    assert!(e.to_string().contains("no thread has written"), "{e}");
+    assert!(e.to_string().contains("MEM_DS_LOCAL_READ"), "{e}");
+    let e = run1(
+        &format!("{w}\nMEM_DS_LOCAL_READ T3.XYZW, T2.XY"),
+        [0, 2, 0, 0],
+    );
+    assert!(e.to_string().contains("aligned four-dword"), "{e}");
+    let e = run1(
+        &format!("{w}\nMEM_DS_LOCAL_READ T3.XYZW, T2.XY"),
+        [4, 0, 0, 0],
+    );
+    assert!(e.to_string().contains("banks 0..3"), "{e}");
+    let e = run1(
+        "MEM_DS_LOCAL_WRITE T1.XYZW INDEX:0 STRIDE:6\nMEM_DS_LOCAL_READ T3.XYZW, T2.XY",
+        [0, 0, 0, 0],
+    );
+    assert!(e.to_string().contains("DST_STRIDE 6"), "{e}");
+    let e = run1(
+        &format!("{w}\nMEM_DS_LOCAL_READ T3.XYZW, T2.XY ; broadcast:1"),
+        [0, 0, 0, 0],
+    );
     assert!(
-        matches!(e, RunError::Exec(ExecError::NotModelled { .. })),
+        matches!(e, RunError::Exec(ExecError::NotModelled { .. }))
+            && e.to_string().contains("broadcast"),
         "{e}"
     );
-    assert!(e.to_string().contains("LDS"), "{e}");
+    let e = run1(
+        &format!("{w}\nMEM_DS_LOCAL_READ T3.XYZW, T2.XY ; mux_cntl:1"),
+        [0, 0, 0, 0],
+    );
+    assert!(e.to_string().contains("DSR_MUX_FFT_PERMUTE"), "{e}");
+}
+
+/// MEM_DSW/MEM_DSR words disassemble to the text they were assembled from, extras included.
+#[test]
+fn lds_words_round_trip_through_the_disassembler() {
+    let prog = "\
+        VTX 1 @2
+        EXPORT T3.XYZW
+        Fetch clause starting at 2:
+        MEM_DS_LOCAL_WRITE T1.XYZW INDEX:4 STRIDE:8 ; simd_wave_rel:1
+        MEM_DS_LOCAL_READ T3.X_Z_, T2.YX ; waterfall:1
+    ";
+    let bytes = assemble(prog).unwrap();
+    let sh = Shader::from_raw(Chip::Rv770, &bytes).unwrap();
+    let text = sh.disassemble(wavesim_r700::Syntax::Full);
+    assert!(
+        text.contains("MEM_DS_LOCAL_WRITE T1.XYZW INDEX:4 STRIDE:8 ; simd_wave_rel:1"),
+        "{text}"
+    );
+    assert!(
+        text.contains("MEM_DS_LOCAL_READ T3.X_Z_, T2.YX ; waterfall:1"),
+        "{text}"
+    );
+    assert_eq!(assemble(&text).unwrap(), bytes);
 }
 
 /// Runaway loops stop at the CF budget with a typed error.
@@ -870,10 +998,12 @@ fn rows_without_semantics_stop_with_a_typed_error() {
         );
         checked += 1;
     }
-    for r in VTX
-        .iter()
-        .filter(|r| !matches!(r.exec, FetchExec::VertexFetch))
-    {
+    for r in VTX.iter().filter(|r| {
+        !matches!(
+            r.exec,
+            FetchExec::VertexFetch | FetchExec::LdsRead | FetchExec::LdsWrite
+        )
+    }) {
         let prog = format!(
             "VTX 0 @2\nEXPORT T1.XYZW\nFetch clause starting at 2:\n{} T1, T0.X, 0\n",
             r.llc
