@@ -21,7 +21,8 @@
 
 use crate::decode::{sel, AluGroup, AluInst, CfInst, CfKind, FetchInst, FetchRow, Program, SLOT_T};
 use crate::isa::{
-    AluExec, CfAluExec, CfExec, CmpTy, ExportKind, FetchExec, LoopAl, MovaKind, Unit,
+    AluExec, CfAluExec, CfExec, Chip, CmpTy, ExportKind, FetchExec, LoopAl, MovaKind, Pair64Op,
+    Unit,
 };
 use crate::semantics::{self as sem, compare, ONE_F};
 use crate::texture::{self, Sampler, Texture};
@@ -1294,6 +1295,7 @@ fn run_group(ctx: &mut Ctx, w: &mut Wave, g: &AluGroup) -> Result<(), ExecError>
         .filter(|i| i.row.unit == Unit::Reduction)
         .collect();
     let mut red_vals: Option<Vec<[u32; 4]>> = None;
+    let mut pair64: Option<Vec<[u32; 2]>> = None;
     let mut bufs = [vec![0u32; lanes], vec![0u32; lanes], vec![0u32; lanes]];
     for (k, i) in g.insts.iter().enumerate() {
         let clause_pc = g.addr + k as u32;
@@ -1325,6 +1327,45 @@ fn run_group(ctx: &mut Ctx, w: &mut Wave, g: &AluGroup) -> Result<(), ExecError>
         if let AluExec::NotModelled(why) = i.row.exec {
             if exec.iter().any(|e| *e) {
                 return Err(nm(i.row.isa, why));
+            }
+            results.push(SlotResult {
+                inst: *i,
+                pc: clause_pc,
+                values,
+                exec,
+            });
+            continue;
+        }
+        if let AluExec::Pair64(op) = i.row.exec {
+            if ctx.program.chip != Chip::Rv770 {
+                return Err(fault(
+                    loc(None),
+                    format!(
+                        "{} is a double-precision instruction; {:?} has no double-precision unit (only RV770-class R700 chips do)",
+                        i.row.isa, ctx.program.chip
+                    ),
+                ));
+            }
+            if i.clamp || i.omod != 0 {
+                return Err(nm(
+                    "OMOD/CLAMP on a double-precision instruction",
+                    "the sources wavesim uses do not say how they act on a 64-bit result",
+                ));
+            }
+            if pair64.is_none() {
+                pair64 = Some(run_pair64(ctx, w, g, i, op)?);
+            }
+            let pv = pair64.as_ref().map(|p| &p[..]).unwrap_or(&[]);
+            if op == Pair64Op::F64ToF32 && i.slot == 1 && i.write {
+                return Err(nm(
+                    "FLT64_TO_FLT32 Y-slot result",
+                    "the sources wavesim uses leave the Y slot's destination unwritten",
+                ));
+            }
+            for l in 0..lanes {
+                if w.active(l) {
+                    values[l] = pv.get(l).map(|p| p[i.slot as usize & 1]).unwrap_or(0);
+                }
             }
             results.push(SlotResult {
                 inst: *i,
@@ -1526,7 +1567,7 @@ fn run_group(ctx: &mut Ctx, w: &mut Wave, g: &AluGroup) -> Result<(), ExecError>
                         src(2)?
                     }
                 }
-                AluExec::NotModelled(_) => 0,
+                AluExec::NotModelled(_) | AluExec::Pair64(_) => 0,
             };
             values[l] = omod_clamp(i, v);
         }
@@ -1893,6 +1934,99 @@ fn run_fetch(ctx: &mut Ctx, w: &mut Wave, f: &FetchInst) -> Result<(), ExecError
         }
     }
     Ok(())
+}
+
+/// Runs a double-precision instruction over the X/Y slot pair of group `g` (layout: `isa::Pair64Op`)
+/// for every active thread; returns (X-slot result, Y-slot result) per thread. Arithmetic is IEEE-754
+/// binary64 with round to nearest even. Denormal and NaN operands and results stop with a typed error:
+/// the sources wavesim uses do not give R700's double-precision denormal or NaN rules.
+fn run_pair64(
+    ctx: &Ctx,
+    w: &Wave,
+    g: &AluGroup,
+    i: &AluInst,
+    op: Pair64Op,
+) -> Result<Vec<[u32; 2]>, ExecError> {
+    let find = |slot: u8| {
+        g.insts
+            .iter()
+            .enumerate()
+            .find(|(_, x)| x.slot == slot && x.row.enc == i.row.enc && x.row.opcode == i.row.opcode)
+    };
+    let lanes = w.lanes;
+    let pc_of = |k: usize| g.addr + k as u32;
+    let loc = |l: Option<usize>| ctx.loc(Some(g.addr), Some(i.slot), crate::disasm::alu_text(i), l);
+    let (Some((kx, x)), Some((ky, y))) = (find(0), find(1)) else {
+        return Err(fault(
+            loc(None),
+            format!(
+                "{} must occupy both the X and Y slots of its group",
+                i.row.isa
+            ),
+        ));
+    };
+    let nsrc = if op == Pair64Op::Add { 2 } else { 1 };
+    let mut hi = [vec![0u32; lanes], vec![0u32; lanes]];
+    let mut lo = [vec![0u32; lanes], vec![0u32; lanes]];
+    for k in 0..nsrc {
+        read_src_all(ctx, w, x, g, k, pc_of(kx), &mut hi[k])?;
+        read_src_all(ctx, w, y, g, k, pc_of(ky), &mut lo[k])?;
+    }
+    let nm = |l: usize, what: String| ExecError::NotModelled {
+        loc: loc(Some(l)),
+        what,
+        why: "R700 double-precision denormal and NaN rules are not in the sources wavesim uses"
+            .into(),
+    };
+    let special = |v: f64| v.is_nan() || v.is_subnormal();
+    let mut out = vec![[0u32; 2]; lanes];
+    for (l, o) in out.iter_mut().enumerate() {
+        if !w.active(l) {
+            continue;
+        }
+        let d = |k: usize| f64::from_bits((hi[k][l] as u64) << 32 | lo[k][l] as u64);
+        let split = |r: f64| [r.to_bits() as u32, (r.to_bits() >> 32) as u32];
+        *o = match op {
+            Pair64Op::Add | Pair64Op::Fract => {
+                let a = d(0);
+                let r = if op == Pair64Op::Add {
+                    let b = d(1);
+                    if special(a) || special(b) {
+                        return Err(nm(l, format!("{} of {a:e} and {b:e}", i.row.isa)));
+                    }
+                    a + b
+                } else {
+                    if special(a) || a.is_infinite() {
+                        return Err(nm(l, format!("FRACT_64 of {a:e}")));
+                    }
+                    // a - floor(a): exact for a >= 0 (floor(a) = 0, or Sterbenz since
+                    // floor(a) <= a <= 2 floor(a)); for negative a it rounds to nearest even
+                    // (assumption: the sources used do not state FRACT_64's rounding).
+                    a - a.floor()
+                };
+                if special(r) {
+                    return Err(nm(l, format!("{} result {r:e}", i.row.isa)));
+                }
+                split(r)
+            }
+            Pair64Op::F32ToF64 => {
+                let a = f32::from_bits(hi[0][l]);
+                if a.is_nan() || a.is_subnormal() {
+                    return Err(nm(l, format!("FLT32_TO_FLT64 of {a:e}")));
+                }
+                split(a as f64)
+            }
+            Pair64Op::F64ToF32 => {
+                let a = d(0);
+                let r = a as f32;
+                if special(a) || r.is_subnormal() || (r == 0.0 && a != 0.0) {
+                    return Err(nm(l, format!("FLT64_TO_FLT32 of {a:e}")));
+                }
+                [r.to_bits(), 0]
+            }
+        };
+    }
+    Ok(out)
 }
 
 /// DS_LOCAL_WRITE (MEM_DSW) and DS_LOCAL_READ (MEM_DSR), R700 ISA reference 2.6.2 "Local data share"

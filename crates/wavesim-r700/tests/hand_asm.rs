@@ -1018,3 +1018,86 @@ fn rows_without_semantics_stop_with_a_typed_error() {
     }
     assert!(checked > 40, "{checked}");
 }
+
+/// Double precision on rv770 over the X/Y slot pair (layout: the X slot's sources are the high dwords,
+/// the Y slot's the low dwords; X's destination receives the low dword and Y's the high one; Mesa's r600
+/// `sfn_instr_alu.cpp`). Values follow IEEE-754 binary64: FLT32_TO_FLT64 is exact; 1.5 + 2^-30 =
+/// 0x3FF80000_00400000 exactly (the 2^-30 bit is mantissa bit 22); FLT64_TO_FLT32 rounds it to nearest
+/// even, and 2^-30 is below half an ulp of 1.5 in binary32 (2^-24), so it gives 1.5; FRACT_64(-2.25) =
+/// -2.25 - floor(-2.25) = 0.75 = 0x3FE80000_00000000.
+#[test]
+fn double_precision_pairs_on_rv770() {
+    let prog = "\
+        ALU 12, @2, KC0[], KC1[]
+        EXPORT T3.XYZW
+        ALU clause starting at 2:
+          FLT32_TO_FLT64   T1.X, T0.X,
+          FLT32_TO_FLT64 * T1.Y, T0.W,
+          FLT32_TO_FLT64   T2.X, T0.Y,
+          FLT32_TO_FLT64 * T2.Y, T0.W,
+          ADD_64   T3.X, T1.Y, T2.Y,
+          ADD_64 * T3.Y, T1.X, T2.X,
+          FLT64_TO_FLT32   T4.X, T3.Y,
+          FLT64_TO_FLT32 * T4.Y (MASKED), T3.X,
+          MOV * T3.Z, T4.X,
+          FLT32_TO_FLT64   T5.X, T0.Z,
+          FLT32_TO_FLT64 * T5.Y, T0.W,
+          FRACT_64   T6.X, T5.Y,
+          FRACT_64 * T6.Y, T5.X,
+    ";
+    let cfg = format!(
+        "threads = 1\n{}",
+        raw_inputs(
+            0,
+            &[[
+                1.5f32.to_bits(),
+                (2.0f32).powi(-30).to_bits(),
+                (-2.25f32).to_bits(),
+                0
+            ]]
+        )
+    );
+    let r = run_asm(Chip::Rv770, prog, &cfg).unwrap();
+    let v = raw(pixel0(&r, 0));
+    assert_eq!([v[0], v[1]], [0x0040_0000, 0x3FF8_0000]);
+    assert_eq!(v[2], 1.5f32.to_bits());
+    // FRACT_64 result, exported through a second program reading T6.
+    let prog2 = prog.replace("EXPORT T3.XYZW", "EXPORT T6.XYZW");
+    let r = run_asm(Chip::Rv770, &prog2, &cfg).unwrap();
+    let v = raw(pixel0(&r, 0));
+    assert_eq!([v[0], v[1]], [0, 0x3FE8_0000]);
+}
+
+/// rv730 and rv710 have no double-precision unit: the same instruction is an error naming it there.
+/// A pair op outside the X/Y slots, MUL_64 (layout not in the sources) and a NaN operand are typed errors.
+#[test]
+fn double_precision_errors() {
+    let one = "ALU 1, @2, KC0[], KC1[]\nEXPORT T3.XYZW\nALU clause starting at 2:\n";
+    let pair = format!("{one}  ADD_64   T3.X, T0.Y, T0.Y,\n  ADD_64 * T3.Y, T0.X, T0.X,\n");
+    let cfg = format!("threads = 1\n{}", raw_inputs(0, &[[0, 0x3FF0_0000, 0, 0]]));
+    for chip in [Chip::Rv730, Chip::Rv710] {
+        let e = run_asm(chip, &pair, &cfg).unwrap_err();
+        assert!(e.to_string().contains("no double-precision unit"), "{e}");
+    }
+    // 1.0 + 1.0 = 2.0 = 0x40000000_00000000 on rv770.
+    let r = run_asm(Chip::Rv770, &pair, &cfg).unwrap();
+    assert_eq!(raw(pixel0(&r, 0))[..2], [0, 0x4000_0000]);
+    let e = run_asm(
+        Chip::Rv770,
+        &format!("{one}  ADD_64   T3.Z, T0.Y, T0.Y,\n  ADD_64 * T3.W, T0.X, T0.X,\n"),
+        &cfg,
+    )
+    .unwrap_err();
+    assert!(e.to_string().contains("X and Y slots"), "{e}");
+    let e = run_asm(Chip::Rv770, &pair.replace("ADD_64", "MUL_64"), &cfg).unwrap_err();
+    assert!(
+        matches!(e, RunError::Exec(ExecError::NotModelled { .. })),
+        "{e}"
+    );
+    let nan = format!("threads = 1\n{}", raw_inputs(0, &[[0, 0x7FF8_0000, 0, 0]]));
+    let e = run_asm(Chip::Rv770, &pair, &nan).unwrap_err();
+    assert!(
+        matches!(e, RunError::Exec(ExecError::NotModelled { .. })),
+        "{e}"
+    );
+}
