@@ -834,13 +834,24 @@ fn do_export(
     use crate::decode::bits;
     let base = bits(c.w0, 0, 13);
     let ty = bits(c.w0, 13, 2);
-    let gpr = bits(c.w0, 15, 7);
+    let mut gpr = bits(c.w0, 15, 7);
+    // RW_REL (CF_ALLOC_EXPORT_WORD0 bit 22): 1 = RW_GPR is relative to the loop index aL (R700 ISA
+    // reference, CF_ALLOC_EXPORT_WORD0).
     if bits(c.w0, 22, 1) != 0 {
-        return Err(ExecError::NotModelled {
-            loc: cf_loc(ctx, c),
-            what: "relative export (RW_REL)".into(),
-            why: "loop-relative export GPRs are not modelled".into(),
-        });
+        let al = w.al.ok_or_else(|| {
+            fault(
+                cf_loc(ctx, c),
+                "RW_REL export outside a loop that sets aL (no loop index to add)",
+            )
+        })?;
+        let e = gpr as i64 + al as i64;
+        if !(0..128).contains(&e) {
+            return Err(fault(
+                cf_loc(ctx, c),
+                format!("export GPR T{gpr} + aL ({al}) = {e} is outside the GPRs"),
+            ));
+        }
+        gpr = e as u32;
     }
     let burst = bits(c.w1, 17, 4) + 1;
     let vpm = c.valid_pixel_mode();
@@ -1693,15 +1704,30 @@ fn run_fetch(ctx: &mut Ctx, w: &mut Wave, f: &FetchInst) -> Result<(), ExecError
         return run_lds(ctx, w, f, exec == FetchExec::LdsWrite);
     }
     let wd = &f.w;
-    let src_gpr = bits(wd[0], 16, 7);
-    let dst_gpr = bits(wd[1], 0, 7);
-    if bits(wd[0], 23, 1) != 0 || bits(wd[1], 7, 1) != 0 {
-        return Err(ExecError::NotModelled {
-            loc: loc(None),
-            what: "relative fetch GPRs".into(),
-            why: "SRC_REL/DST_REL fetches are not modelled".into(),
-        });
-    }
+    // SRC_REL/DST_REL (TEX/VTX_WORD0 bit 23, WORD1 bit 7): 1 = the GPR address is relative to the
+    // loop index aL (R700 ISA reference, fetch microcode fields; the same rule as the R500's
+    // "RELATIVE: add aL before lookup" texture addresses).
+    let rel = |g: u32, is_rel: bool, what: &str| -> Result<u32, ExecError> {
+        if !is_rel {
+            return Ok(g);
+        }
+        let al = w.al.ok_or_else(|| {
+            fault(
+                loc(None),
+                format!("{what} is relative to aL, but no LOOP_START has set the loop index"),
+            )
+        })?;
+        let e = g as i64 + al as i64;
+        if !(0..128).contains(&e) {
+            return Err(fault(
+                loc(None),
+                format!("{what} T{g} + aL ({al}) = {e} is outside the GPRs"),
+            ));
+        }
+        Ok(e as u32)
+    };
+    let src_gpr = rel(bits(wd[0], 16, 7), bits(wd[0], 23, 1) != 0, "SRC_GPR")?;
+    let dst_gpr = rel(bits(wd[1], 0, 7), bits(wd[1], 7, 1) != 0, "DST_GPR")?;
     let temp_base = 128 - ctx.drv.clause_temp_gprs;
     for g in [src_gpr, dst_gpr] {
         if g >= temp_base || (ctx.drv.num_gprs != 0 && g >= ctx.drv.num_gprs) {

@@ -1101,3 +1101,42 @@ fn double_precision_errors() {
         "{e}"
     );
 }
+
+/// Relative fetch and export GPRs add the loop index aL (R700 ISA reference: SRC_REL/DST_REL of the fetch
+/// words and RW_REL of CF_ALLOC_EXPORT_WORD0, "relative to the loop index"). With I0 = (count 1, init 2,
+/// inc 0), aL = 2 in the loop body: `VTX_READ_eg T1, T1.X` with src_rel/dst_rel reads its index from T3.X
+/// and writes T3; the export of T0 with rw_rel (inside the loop) exports T2.
+#[test]
+fn relative_fetch_and_export_gprs_add_al() {
+    let prog = "\
+        LOOP_START @4 ; cf_const:0
+        VTX 0 @6
+        EXPORT T0.XYZW ; rw_rel:1
+        END_LOOP @1
+        EXPORT T3.XYZW ; base:1
+        PAD
+        Fetch clause starting at 6:
+        VTX_READ_eg T1, T1.X, 0 ; buffer_id:3 dfmt:48 nfa:0 fca:0 srf:0 mfc:12 src_rel:1 dst_rel:1
+    ";
+    let cfg = format!(
+        "threads = 1\n{}[[loop_constant]]\nindex = 0\ncount = 1\ninit = 2\ninc = 0\n\
+         [[fetch_constant]]\nid = 3\nstride = 12\ndata = [0.0, 1.0, 2.0, 3.0, 4.0, 5.0]\n",
+        raw_inputs(3, &[[1, 0, 0, 0]]) + &inputs(2, &[[9.0, 8.0, 7.0, 6.0]])
+    );
+    let r = run_asm(Chip::Rv770, prog, &cfg).unwrap();
+    // rw_rel export of T0 + aL = T2.
+    assert_eq!(pixel0(&r, 0).map(f), [9.0, 8.0, 7.0, 6.0]);
+    // index T3.X = 1 -> bytes 12..24 = 3, 4, 5 and W = 1.0 (FMT_32_32_32_FLOAT), written to T3.
+    let p1 = r
+        .export(0, ExportTarget::Pixel(1))
+        .expect("pixel 1 exported");
+    assert_eq!(p1.map(f), [3.0, 4.0, 5.0, 1.0]);
+    // Outside a loop there is no aL to add: a typed error.
+    let e = run_asm(
+        Chip::Rv770,
+        "VTX 0 @2\nEXPORT T1.XYZW\nFetch clause starting at 2:\nVTX_READ_eg T1, T1.X, 0 ; buffer_id:3 src_rel:1\n",
+        &cfg,
+    )
+    .unwrap_err();
+    assert!(e.to_string().contains("no LOOP_START has set"), "{e}");
+}
