@@ -22,10 +22,10 @@
 use crate::decode::{sel, AluGroup, AluInst, CfInst, CfKind, FetchInst, FetchRow, Program, SLOT_T};
 use crate::isa::{
     AluExec, CfAluExec, CfExec, Chip, CmpTy, ExportKind, FetchExec, LoopAl, MovaKind, Pair64Op,
-    Unit,
+    TexLod, Unit,
 };
 use crate::semantics::{self as sem, compare, ONE_F};
-use crate::texture::{self, Sampler, Texture};
+use crate::texture::{self, MipFilter, Sampler, Texture};
 use wavesim_core::observe::{InstLoc, Observer};
 
 use thiserror::Error;
@@ -1745,12 +1745,32 @@ fn run_fetch(ctx: &mut Ctx, w: &mut Wave, f: &FetchInst) -> Result<(), ExecError
     ];
     let mut out = vec![[0u32; 4]; w.lanes];
     match exec {
-        FetchExec::Sample { compare, .. } => {
-            if compare {
+        FetchExec::Sample { compare, lod } => {
+            let name = match f.row {
+                FetchRow::Tex(r) => r.llc,
+                FetchRow::Vtx(r) => r.llc,
+            };
+            if lod == TexLod::Gradients {
                 return Err(ExecError::NotModelled {
                     loc: loc(None),
-                    what: "TEX_SAMPLE_C*".into(),
-                    why: "depth-compare sampling is not modelled".into(),
+                    what: name.into(),
+                    why: "gradient sampling needs the pixel quad's derivatives, not modelled"
+                        .into(),
+                });
+            }
+            if bits(wd[1], 21, 7) != 0 {
+                return Err(ExecError::NotModelled {
+                    loc: loc(None),
+                    what: "TEX_WORD1 LOD_BIAS".into(),
+                    why: "the instruction's LOD bias encoding is not in the sources wavesim uses"
+                        .into(),
+                });
+            }
+            if compare && dst_sel.iter().any(|s| (1..=3).contains(s)) {
+                return Err(ExecError::NotModelled {
+                    loc: loc(None),
+                    what: format!("{name} result channels Y/Z/W"),
+                    why: "the sources wavesim uses define the comparison result in X only".into(),
                 });
             }
             let rid = bits(wd[0], 8, 8) as usize;
@@ -1813,7 +1833,53 @@ fn run_fetch(ctx: &mut Ctx, w: &mut Wave, f: &FetchInst) -> Result<(), ExecError
                             };
                     }
                 }
-                *o = texture::sample(tex, smp, uv[0], uv[1]).map_err(|m| fault(loc(Some(l)), m))?;
+                // LOD source (R700 ISA TEX instructions; operand layout as Mesa's r600 emitter
+                // builds it): SAMPLE_L takes the LOD from W, SAMPLE_LZ uses 0; implicit and biased
+                // LODs need the quad's derivatives, which are only irrelevant when a single level can
+                // be chosen (one level, or MIP_FILTER none = the base level).
+                let single = tex.levels() == 1 || smp.mip_filter == MipFilter::None;
+                let lod_value = match lod {
+                    TexLod::Zero => 0.0,
+                    TexLod::Explicit => comp(src_sel[3])?,
+                    _ if single => 0.0,
+                    _ => {
+                        return Err(ExecError::NotModelled {
+                            loc: loc(Some(l)),
+                            what: format!("{name} on a mipmapped texture"),
+                            why: "the implicit level of detail needs the pixel quad's derivatives, not modelled".into(),
+                        })
+                    }
+                };
+                if compare {
+                    // SAMPLE_C*: reference in W, or in Z for the forms whose W holds the LOD or
+                    // bias (Mesa's r600 emitter); result = (reference OP texel.x) ? 1.0 : 0.0.
+                    let func = smp.compare.ok_or_else(|| {
+                        fault(
+                            loc(Some(l)),
+                            format!("{name} needs a sampler with a depth compare function"),
+                        )
+                    })?;
+                    if smp.filter != texture::Filter::Point
+                        || (smp.mip_filter == MipFilter::Linear && tex.levels() > 1)
+                    {
+                        return Err(ExecError::NotModelled {
+                            loc: loc(Some(l)),
+                            what: format!("{name} with linear filtering"),
+                            why: "how filtered comparison results are combined is implementation-defined; only point sampling is modelled".into(),
+                        });
+                    }
+                    let reference = match lod {
+                        TexLod::Explicit | TexLod::Bias => comp(src_sel[2])?,
+                        _ => comp(src_sel[3])?,
+                    };
+                    let t = texture::sample_lod(tex, smp, uv[0], uv[1], lod_value)
+                        .map_err(|m| fault(loc(Some(l)), m))?;
+                    let pass = func.test(reference, f32::from_bits(t[0]));
+                    *o = [if pass { ONE_F } else { 0 }; 4];
+                    continue;
+                }
+                *o = texture::sample_lod(tex, smp, uv[0], uv[1], lod_value)
+                    .map_err(|m| fault(loc(Some(l)), m))?;
             }
         }
         FetchExec::VertexFetch => {

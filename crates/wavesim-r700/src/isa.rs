@@ -1824,7 +1824,8 @@ pub enum FetchExec {
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum TexLod {
-    /// implicit LOD; wavesim samples mip level 0 (it models single-level textures).
+    /// implicit LOD: exact only when a single level can be chosen (one level or MIP_FILTER none);
+    /// otherwise a typed error (the quad's derivatives are not modelled).
     Implicit,
     Explicit,
     Bias,

@@ -982,7 +982,11 @@ fn rows_without_semantics_stop_with_a_typed_error() {
     for r in TEX.iter().filter(|r| {
         matches!(
             r.exec,
-            FetchExec::NotModelled(_) | FetchExec::Sample { compare: true, .. }
+            FetchExec::NotModelled(_)
+                | FetchExec::Sample {
+                    lod: wavesim_r700::isa::TexLod::Gradients,
+                    ..
+                }
         )
     }) {
         let prog = format!(
@@ -1139,4 +1143,124 @@ fn relative_fetch_and_export_gprs_add_al() {
     )
     .unwrap_err();
     assert!(e.to_string().contains("no LOOP_START has set"), "{e}");
+}
+
+fn mip_texture(mip_filter: &str) -> String {
+    // Level 0 (4x4) holds 10.0, level 1 (2x2) 20.0, level 2 (1x1) 40.0 in every channel, so the
+    // coordinate does not matter and the level choice shows in the value.
+    let level = |n: usize, v: f32| {
+        let d: Vec<String> = (0..n * 4).map(|_| format!("{v:?}")).collect();
+        format!("[{}]", d.join(", "))
+    };
+    format!(
+        "[[texture]]\nresource = 0\nwidth = 4\nheight = 4\nformat = \"rgba32f\"\ndata = {}\nmips = [{}, {}]\n\
+         [[sampler]]\nid = 0\nfilter = \"point\"\nmip_filter = \"{mip_filter}\"\n",
+        level(16, 10.0),
+        level(4, 20.0),
+        level(1, 40.0)
+    )
+}
+
+/// Mip levels (R700 ISA TEX instructions: SAMPLE_L takes the level of detail from the source's W, SAMPLE_LZ
+/// uses level 0; the sampler's MIP_FILTER picks the level). Linear: lod 1.5 blends levels 1 and 2 half and
+/// half (20 + (40 - 20) * 0.5 = 30); lod 0.25 gives 10 + 10 * 0.25 = 12.5; lods outside [0, 2] clamp to
+/// the chain (-1 -> level 0 = 10, 7 -> level 2 = 40). Point: the nearest level (1.4 -> 1, 1.5 -> 2).
+#[test]
+fn mip_levels_with_explicit_lod() {
+    let prog = |inst: &str| {
+        format!("TEX 0 @2\nEXPORT T1.XYZW\nFetch clause starting at 2:\n  {inst} T1.XYZW, T0.XYZW RID:0 SID:0 CT:NNNN\n")
+    };
+    let lods = [1.5f32, -1.0, 7.0, 0.25, 1.4];
+    let gprs: Vec<[f32; 4]> = lods.iter().map(|l| [0.5, 0.5, 0.0, *l]).collect();
+    let cfg = |mf: &str| format!("threads = 5\n{}{}", inputs(0, &gprs), mip_texture(mf));
+    let r = run_asm(Chip::Rv770, &prog("TEX_SAMPLE_L"), &cfg("linear")).unwrap();
+    let got: Vec<f32> = (0..5).map(|t| f(pixel0(&r, t)[0])).collect();
+    // Weights are binary32: lod 1.4f32 gives the fraction 1.4f32 - 1.0.
+    assert_eq!(
+        got,
+        [
+            30.0,
+            10.0,
+            40.0,
+            12.5,
+            20.0 + (40.0 - 20.0) * (1.4f32 - 1.0)
+        ]
+    );
+    let r = run_asm(Chip::Rv770, &prog("TEX_SAMPLE_L"), &cfg("point")).unwrap();
+    let got: Vec<f32> = (0..5).map(|t| f(pixel0(&r, t)[0])).collect();
+    assert_eq!(got, [40.0, 10.0, 40.0, 10.0, 20.0]);
+    let r = run_asm(Chip::Rv770, &prog("TEX_SAMPLE_LZ"), &cfg("linear")).unwrap();
+    assert!((0..5).all(|t| f(pixel0(&r, t)[0]) == 10.0));
+    // MIP_FILTER none samples the base level whatever the LOD.
+    let r = run_asm(Chip::Rv770, &prog("TEX_SAMPLE_L"), &cfg("none")).unwrap();
+    assert!((0..5).all(|t| f(pixel0(&r, t)[0]) == 10.0));
+    let r = run_asm(Chip::Rv770, &prog("TEX_SAMPLE"), &cfg("none")).unwrap();
+    assert!((0..5).all(|t| f(pixel0(&r, t)[0]) == 10.0));
+    // An implicit LOD on a mipmapped texture needs the quad's derivatives: a typed error.
+    let e = run_asm(Chip::Rv770, &prog("TEX_SAMPLE"), &cfg("linear")).unwrap_err();
+    assert!(
+        matches!(e, RunError::Exec(ExecError::NotModelled { .. })),
+        "{e}"
+    );
+    // A mip level of the wrong size is a configuration error.
+    let bad = cfg("linear").replace("mips = [[", "mips = [[1.0, ");
+    assert!(
+        RunConfig::from_toml(&bad).is_err()
+            || run_asm(Chip::Rv770, &prog("TEX_SAMPLE_L"), &bad).is_err()
+    );
+}
+
+/// Depth-compare sampling (SAMPLE_C*): the result is 1.0 when `reference OP texel.x` holds, else 0.0
+/// (sampler DEPTH_COMPARE_FUNCTION; reference in W, or in Z for SAMPLE_C_L whose W is the LOD). Texel
+/// depth here is 0.5: LEQUAL passes for references 0.25 and 0.5 and fails for 0.75.
+#[test]
+fn depth_compare_sampling() {
+    let prog = |inst: &str, dst: &str| {
+        format!("TEX 0 @2\nEXPORT T1.XYZW\nFetch clause starting at 2:\n  {inst} T1.{dst}, T0.XYZW RID:0 SID:0 CT:NNNN\n")
+    };
+    let tex = "[[texture]]\nresource = 0\nwidth = 1\nheight = 1\nformat = \"rgba32f\"\ndata = [0.5, 0.0, 0.0, 0.0]\n";
+    let smp = "[[sampler]]\nid = 0\nfilter = \"point\"\ncompare = \"lequal\"\n";
+    let refs = [0.25f32, 0.5, 0.75];
+    let w_ref: Vec<[f32; 4]> = refs.iter().map(|r| [0.5, 0.5, 0.0, *r]).collect();
+    let cfg = format!("threads = 3\n{}{tex}{smp}", inputs(0, &w_ref));
+    let r = run_asm(Chip::Rv770, &prog("TEX_SAMPLE_C", "X___"), &cfg).unwrap();
+    let got: Vec<f32> = (0..3).map(|t| f(pixel0(&r, t)[0])).collect();
+    assert_eq!(got, [1.0, 1.0, 0.0]);
+    let r = run_asm(
+        Chip::Rv770,
+        &prog("TEX_SAMPLE_C_LZ", "X___"),
+        &cfg.replace("lequal", "greater"),
+    )
+    .unwrap();
+    let got: Vec<f32> = (0..3).map(|t| f(pixel0(&r, t)[0])).collect();
+    assert_eq!(got, [0.0, 0.0, 1.0]);
+    // SAMPLE_C_L: reference in Z, LOD in W.
+    let z_ref: Vec<[f32; 4]> = refs.iter().map(|r| [0.5, 0.5, *r, 0.0]).collect();
+    let cfg_z = format!("threads = 3\n{}{tex}{smp}", inputs(0, &z_ref));
+    let r = run_asm(Chip::Rv770, &prog("TEX_SAMPLE_C_L", "X___"), &cfg_z).unwrap();
+    let got: Vec<f32> = (0..3).map(|t| f(pixel0(&r, t)[0])).collect();
+    assert_eq!(got, [1.0, 1.0, 0.0]);
+    // Y/Z/W of the result, a sampler without a compare function and bilinear comparison are errors.
+    let e = run_asm(Chip::Rv770, &prog("TEX_SAMPLE_C", "XYZW"), &cfg).unwrap_err();
+    assert!(
+        matches!(e, RunError::Exec(ExecError::NotModelled { .. })),
+        "{e}"
+    );
+    let e = run_asm(
+        Chip::Rv770,
+        &prog("TEX_SAMPLE_C", "X___"),
+        &cfg.replace("compare = \"lequal\"\n", ""),
+    )
+    .unwrap_err();
+    assert!(e.to_string().contains("depth compare function"), "{e}");
+    let e = run_asm(
+        Chip::Rv770,
+        &prog("TEX_SAMPLE_C", "X___"),
+        &cfg.replace("\"point\"", "\"bilinear\""),
+    )
+    .unwrap_err();
+    assert!(
+        matches!(e, RunError::Exec(ExecError::NotModelled { .. })),
+        "{e}"
+    );
 }
