@@ -486,11 +486,18 @@ fn run_wave_inner<O: Observer<Wave, CfInst> + ?Sized>(
             obs.before(&iloc, w, &c);
         }
         let mut next = pc + 1;
-        if c.valid_pixel_mode() && !matches!(c.kind, CfKind::Export(_)) {
+        // VALID_PIXEL_MODE on CF_DWORD instructions makes the instruction treat invalid (killed or
+        // never-covered) pixels as inactive, and on instructions that pop it deactivates invalid
+        // pixels after the restore (R700 ISA reference 3.6.2). wavesim keeps killed and uncovered
+        // pixels out of the active state at all times (PixelState::Killed / Invalid are never
+        // restored by a pop), so the bit changes nothing here. WHOLE_QUAD_MODE, which would activate
+        // inactive pixels of a partly active quad, is not modelled.
+        // (WHOLE_QUAD_MODE is bit 30 of word 1 in the CF, CF_ALU and CF_ALLOC_EXPORT formats alike.)
+        if c.whole_quad_mode() {
             return Err(ExecError::NotModelled {
                 loc: cf_loc(&ctx, &c),
-                what: "VALID_PIXEL_MODE".into(),
-                why: "valid-pixel-mode control flow is not modelled".into(),
+                what: "WHOLE_QUAD_MODE".into(),
+                why: "whole-quad execution (helper pixels for gradients) is not modelled".into(),
             });
         }
         match c.kind {
@@ -564,14 +571,17 @@ fn run_wave_inner<O: Observer<Wave, CfInst> + ?Sized>(
                         }
                     }
                     CfExec::Pop => {
-                        if c.w0 != pc + 1 {
-                            return Err(ExecError::NotModelled {
-                                loc: cf_loc(&ctx, &c),
-                                what: "POP with a jump address".into(),
-                                why: "only POP continuing at the next instruction (as LLVM emits) is modelled".into(),
-                            });
-                        }
+                        // "Pop instructions never jump" (R700 ISA reference 3.7.2): ADDR is unused.
+                        // POP pops POP_COUNT entries (possibly none) and then applies the condition
+                        // test to the result: pixels that fail it become inactive.
                         pop_n(w, &ctx, &c, c.pop_count())?;
+                        if !cond {
+                            for s in w.state.iter_mut() {
+                                if *s == PixelState::Active {
+                                    *s = PixelState::InactiveBranch;
+                                }
+                            }
+                        }
                     }
                     CfExec::PopJump | CfExec::PopPush | CfExec::PopPushElse => {
                         return Err(ExecError::NotModelled {

@@ -1264,3 +1264,89 @@ fn depth_compare_sampling() {
         "{e}"
     );
 }
+
+/// POP never jumps (R700 ISA reference 3.7.2: "Pop instructions never jump"): its ADDR is ignored and
+/// execution continues at the next CF instruction with the pushed state restored. POP then applies its
+/// condition test: with COND = FALSE (1) every pixel fails and becomes inactive, so the later clause runs
+/// for no pixel.
+#[test]
+fn pop_never_jumps_and_applies_its_condition() {
+    let prog = |pop_extra: &str| {
+        format!(
+            "ALU_PUSH_BEFORE 0, @8, KC0[], KC1[]
+ALU 0, @10, KC0[], KC1[]
+POP @6 POP:1{pop_extra}
+ALU 0, @11, KC0[], KC1[]
+EXPORT T1.XYZW
+CF_END
+CF_END
+PAD
+ALU clause starting at 8:
+  PRED_SETGT * ExecMask,Pred,PredicateBit (MASKED), T0.X, 0.0,
+ALU clause starting at 10:
+  MOV * T1.X, 1.0,
+ALU clause starting at 11:
+  MOV * T1.Y, 1.0,
+"
+        )
+    };
+    let cfg = format!("threads = 2\n{}", inputs(0, &[[5.0; 4], [-5.0; 4]]));
+    // POP @6 would land on the second CF_END (skipping the export) if it jumped.
+    let r = run_asm(Chip::Rv770, &prog(""), &cfg).unwrap();
+    let (a, b) = (pixel0(&r, 0), pixel0(&r, 1));
+    assert_eq!(
+        (f(a[0]), f(b[0])),
+        (1.0, 0.0),
+        "only x > 0 ran the pushed clause"
+    );
+    assert_eq!(
+        (f(a[1]), f(b[1])),
+        (1.0, 1.0),
+        "both pixels are active again after POP"
+    );
+    // COND_FALSE on the POP: nobody passes the condition test, nobody runs the clause after it and the
+    // export (which needs active pixels) writes nothing.
+    let r = run_asm(Chip::Rv770, &prog(" ; cond:1"), &cfg).unwrap();
+    assert!(r.export(0, ExportTarget::Pixel(0)).is_none());
+    assert!(r.export(1, ExportTarget::Pixel(0)).is_none());
+}
+
+/// VALID_PIXEL_MODE on CF instructions treats killed pixels as inactive (ISA 3.6.2); wavesim never
+/// reactivates a killed pixel, so a POP with the bit set leaves the killed pixel out, as the ISA's
+/// "POP with VALID_PIXEL_MODE and CF_COND_ACTIVE" idiom for killed pixels requires. WHOLE_QUAD_MODE is a
+/// typed error.
+#[test]
+fn valid_pixel_mode_pop_and_whole_quad_mode() {
+    let prog = |pop_extra: &str| {
+        format!(
+            "ALU_PUSH_BEFORE 1, @8, KC0[], KC1[]
+POP @2 POP:1{pop_extra}
+ALU 0, @10, KC0[], KC1[]
+EXPORT T1.XYZW ; vpm:1
+CF_END
+PAD
+PAD
+PAD
+ALU clause starting at 8:
+  PRED_SETGT * ExecMask,Pred,PredicateBit (MASKED), T0.X, 0.0,
+  KILLGT * T0.X, T0.Y, 0.0,
+ALU clause starting at 10:
+  MOV * T1.Y, 1.0,
+"
+        )
+    };
+    // Thread 0: x > 0 stays active inside the push and is killed there (y > 0); thread 1 is
+    // inactive inside; after the POP thread 1 is active again, thread 0 stays killed.
+    let cfg = format!(
+        "threads = 2\n{}",
+        inputs(0, &[[5.0, 1.0, 0.0, 0.0], [-5.0, 0.0, 0.0, 0.0]])
+    );
+    let r = run_asm(Chip::Rv770, &prog(" ; vpm:1"), &cfg).unwrap();
+    assert!(
+        r.export(0, ExportTarget::Pixel(0)).is_none(),
+        "killed pixel exports nothing"
+    );
+    assert_eq!(f(pixel0(&r, 1)[1]), 1.0);
+    let e = run_asm(Chip::Rv770, &prog(" ; wqm:1"), &cfg).unwrap_err();
+    assert!(e.to_string().contains("WHOLE_QUAD_MODE"), "{e}");
+}
