@@ -548,9 +548,12 @@ fn run_wave_inner<O: Observer<Wave, CfInst> + ?Sized>(
                         }
                     }
                     CfExec::Push => {
-                        let saved = w.state.clone();
-                        push(w, &ctx, &c, StackEntry::Push { saved })?;
-                        if !(cond && w.any_active()) {
+                        // "If all pixels fail the test, PUSH does not push anything onto the stack;
+                        // instead, it performs POP_COUNT pops, then jumps" (R700 ISA reference 3.7.2).
+                        if cond && w.any_active() {
+                            let saved = w.state.clone();
+                            push(w, &ctx, &c, StackEntry::Push { saved })?;
+                        } else {
                             pop_n(w, &ctx, &c, c.pop_count())?;
                             next = c.w0;
                         }

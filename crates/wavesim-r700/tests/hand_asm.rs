@@ -1350,3 +1350,20 @@ ALU clause starting at 10:
     let e = run_asm(Chip::Rv770, &prog(" ; wqm:1"), &cfg).unwrap_err();
     assert!(e.to_string().contains("WHOLE_QUAD_MODE"), "{e}");
 }
+
+/// A PUSH whose condition every pixel fails pushes nothing, pops POP_COUNT entries and jumps (R700 ISA
+/// reference 3.7.2). With COND = FALSE the first PUSH jumps over the second one to a POP: if the failed
+/// PUSH had left an entry, that POP would succeed; it underflows instead.
+#[test]
+fn failing_push_pushes_nothing() {
+    let prog = "PUSH @2 POP:0 ; cond:1\nPUSH @2 POP:0\nPOP @3 POP:1\nCF_END\n";
+    let e = run_asm(Chip::Rv770, prog, "threads = 1\n").unwrap_err();
+    assert!(e.to_string().contains("stack underflow"), "{e}");
+    // The passing PUSH (COND = ACTIVE) pushes, and the same POP then succeeds.
+    run_asm(
+        Chip::Rv770,
+        "PUSH @1 POP:0\nPOP @2 POP:1\nCF_END\n",
+        "threads = 1\n",
+    )
+    .unwrap();
+}
