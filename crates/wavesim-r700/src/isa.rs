@@ -1900,7 +1900,9 @@ pub static TEX: &[TexRow] = &[
     TexRow {
         opcode: 0x0E,
         llc: "TEX_SET_CUBEMAP_INDEX",
-        exec: FetchExec::NotModelled("cube maps are not modelled"),
+        exec: FetchExec::NotModelled(
+            "cube maps are not modelled: how the texture unit maps CUBE-prepared coordinates to face texels is not in the sources wavesim uses",
+        ),
     },
     TexRow {
         opcode: 0x0F,
