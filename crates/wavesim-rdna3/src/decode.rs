@@ -34,7 +34,7 @@
 //!
 //! Decoding never allocates; an `Inst` is a small `Copy` value.
 
-use crate::isa::{Fmt, Lookup, Op, Target, Ty};
+use crate::isa::{Fmak, Fmt, Lookup, MemKind, Op, Target, Ty};
 use thiserror::Error;
 
 /// Operand codes use the hardware's 9-bit source space (RDNA3 ISA, "Scalar/Vector operands").
@@ -326,144 +326,13 @@ impl Inst {
     }
 }
 
-/// Which VOP3 modifiers an opcode takes, as LLVM 19's gfx11 VOP3 profiles define them.
-///
-/// `fmods` (bit i): src i takes `neg`/`abs` (float input modifiers). `imods` (bit i): src i takes
-/// the integer modifier `sext` (the neg bit; abs is ignored). `ign_mods`: neg/abs bits are
-/// accepted and ignored (16-bit integer ops whose modifier operands only carry op_sel).
-/// `op_sel`: which op_sel bits (0-2 sources, 3 destination) exist; other op_sel bits are ignored.
-#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
-pub struct Vop3Mods {
-    pub fmods: u8,
-    pub imods: u8,
-    pub ign_mods: bool,
-    pub clamp: bool,
-    pub omod: bool,
-    pub op_sel: u8,
-}
+pub use crate::isa::Vop3Mods;
 
+/// The VOP3 (e64) modifier capabilities of `op` (VOP1/VOP2/VOPC promoted or VOP3-only): the
+/// table's facts column.
 #[inline]
-fn is_float(t: Ty) -> bool {
-    t.is_float()
-}
-
-/// The VOP3 (e64) modifier capabilities of `op` (VOP1/VOP2/VOPC promoted or VOP3-only).
 pub fn vop3_mods(op: Op) -> Vop3Mods {
-    use Op::*;
-    let sig = op.sig();
-    let n = sig.num_src();
-    let all = (1u8 << n) - 1;
-    let mut m = Vop3Mods::default();
-    let mut fmods = 0u8;
-    for (i, t) in sig.src.iter().take(n).enumerate() {
-        if is_float(*t) {
-            fmods |= 1 << i;
-        }
-    }
-    let dst_float = is_float(sig.dst[0]);
-    let src0_float = sig.src[0] != Ty::None && is_float(sig.src[0]);
-    match op {
-        // Lane selects of v_cndmask take float modifiers (gfx10+); no clamp.
-        V_CNDMASK_B32 | V_CNDMASK_B16 => {
-            m.fmods = 0b011;
-        }
-        V_CMP_CLASS_F16 | V_CMP_CLASS_F32 | V_CMP_CLASS_F64 | V_CMPX_CLASS_F16
-        | V_CMPX_CLASS_F32 | V_CMPX_CLASS_F64 => {
-            m.fmods = 0b001;
-        }
-        V_DOT2_F16_F16 | V_DOT2_BF16_BF16 => {
-            m.fmods = 0b111;
-            m.op_sel = 0b1100;
-        }
-        V_PERMLANE16_B32 | V_PERMLANEX16_B32 => {
-            m.ign_mods = true;
-            m.op_sel = 0b0011;
-        }
-        V_PACK_B32_F16 | V_CVT_PK_NORM_I16_F16 | V_CVT_PK_NORM_U16_F16 => {
-            m.fmods = 0b011;
-            m.clamp = true;
-            m.op_sel = 0b1011;
-        }
-        V_ADD_NC_U16 | V_SUB_NC_U16 | V_ADD_NC_I16 | V_SUB_NC_I16 => {
-            m.ign_mods = true;
-            m.clamp = true;
-            m.op_sel = 0b1011;
-        }
-        V_MAD_U16 | V_MAD_I16 | V_MIN3_I16 | V_MIN3_U16 | V_MAX3_I16 | V_MAX3_U16 | V_MED3_I16
-        | V_MED3_U16 | V_MAD_U32_U16 | V_MAD_I32_I16 => {
-            m.ign_mods = true;
-            m.clamp = true;
-            m.op_sel = 0b1111;
-        }
-        // In VOP3 the exponent of v_ldexp_f16 takes float modifiers like the mantissa.
-        V_LDEXP_F16 => {
-            m.fmods = 0b011;
-            m.clamp = true;
-            m.omod = true;
-        }
-        V_FMAC_F16 => {
-            m.fmods = 0b011;
-            m.clamp = true;
-            m.omod = true;
-            m.op_sel = 0b1011;
-        }
-        V_FMA_F16 | V_MIN3_F16 | V_MAX3_F16 | V_MED3_F16 | V_DIV_FIXUP_F16 => {
-            m.fmods = 0b111;
-            m.clamp = true;
-            m.omod = true;
-            m.op_sel = 0b1111;
-        }
-        V_LDEXP_F32 | V_LDEXP_F64 | V_TRIG_PREOP_F64 => {
-            m.fmods = 0b001;
-            m.imods = 0b010;
-            m.clamp = true;
-            m.omod = true;
-        }
-        V_CVT_PK_U8_F32 => {
-            m.fmods = 0b001;
-            m.imods = 0b110;
-            m.clamp = true;
-        }
-        V_CVT_PK_I16_F32
-        | V_CVT_PK_U16_F32
-        | V_CVT_PK_NORM_I16_F32
-        | V_CVT_PK_NORM_U16_F32
-        | V_CVT_NEAREST_I32_F32
-        | V_CVT_FLOOR_I32_F32
-        | V_FREXP_EXP_I32_F32 => {
-            m.fmods = fmods;
-            m.clamp = true;
-        }
-        // Carry and 64-bit multiply-add ops: the bits above vdst hold sdst; clamp only.
-        V_ADD_CO_CI_U32 | V_SUB_CO_CI_U32 | V_SUBREV_CO_CI_U32 | V_MAD_U64_U32 | V_MAD_I64_I32
-        | V_ADD_CO_U32 | V_SUB_CO_U32 | V_SUBREV_CO_U32 => {
-            m.clamp = true;
-        }
-        V_MAD_I32_I24 | V_MAD_U32_U24 | V_SAD_U8 | V_SAD_HI_U8 | V_SAD_U16 | V_SAD_U32
-        | V_MSAD_U8 | V_QSAD_PK_U16_U8 | V_MQSAD_PK_U16_U8 | V_MQSAD_U32_U8 | V_MUL_I32_I24
-        | V_MUL_U32_U24 | V_ADD_NC_U32 | V_SUB_NC_U32 | V_SUBREV_NC_U32 | V_SUB_NC_I32
-        | V_ADD_NC_I32 => {
-            m.clamp = true;
-        }
-        _ => {
-            if op.fmt() == Fmt::Vopc {
-                // Float compares: modifiers and clamp, no omod; integer compares: nothing.
-                if fmods != 0 {
-                    m.fmods = all;
-                    m.clamp = true;
-                }
-            } else if src0_float || fmods != 0 {
-                m.fmods = fmods;
-                m.clamp = true;
-                m.omod = true;
-            } else if dst_float {
-                // Integer to float conversions: clamp and output modifier, no input modifiers.
-                m.clamp = true;
-                m.omod = true;
-            }
-        }
-    }
-    m
+    op.facts().vop3
 }
 
 /// Decodes the instruction at the start of `bytes`. `offset` is only used in errors.
@@ -887,10 +756,7 @@ fn is_dpp_sel(s: u16) -> bool {
 /// v_fmamk/v_fmaak: the K constant is a literal operand in the middle / at the end.
 #[inline]
 fn is_fmak(op: Op) -> bool {
-    matches!(
-        op,
-        Op::V_FMAMK_F32 | Op::V_FMAAK_F32 | Op::V_FMAMK_F16 | Op::V_FMAAK_F16
-    )
+    op.facts().fmak != Fmak::None
 }
 
 fn decode_vop12c(w: &Words, w0: u32, lk: &Lookup) -> Result<Option<Inst>, DecodeError> {
@@ -1393,7 +1259,7 @@ fn decode_vopd(w: &Words, w0: u32) -> Result<Option<Inst>, DecodeError> {
         w.reject(&mut i);
         i.src[3] = opnd::VGPR0;
     }
-    let k = |op: Op| matches!(op, Op::V_FMAAK_F32 | Op::V_FMAMK_F32);
+    let k = |op: Op| op.facts().fmak != Fmak::None;
     if k(*x) || k(*y) {
         i.flags |= iflags::LIT;
     }
@@ -1407,15 +1273,12 @@ fn decode_vopd(w: &Words, w0: u32) -> Result<Option<Inst>, DecodeError> {
 
 /// global_load/store_addtid_b32 address by lane id: no VGPR address.
 pub fn flat_has_vaddr(op: Op) -> bool {
-    !matches!(op, Op::GLOBAL_LOAD_ADDTID_B32 | Op::GLOBAL_STORE_ADDTID_B32)
+    !op.facts().no_addr
 }
 
 /// Memory atomics (FLAT/GLOBAL/SCRATCH, MUBUF, MIMG) return the old value only when GLC is set.
 pub fn is_mem_atomic(op: Op) -> bool {
-    matches!(
-        op.fmt(),
-        Fmt::Flat | Fmt::Global | Fmt::Scratch | Fmt::Mubuf | Fmt::Mimg
-    ) && op.name().contains("_atomic_")
+    op.facts().mem == MemKind::Atomic
 }
 
 /// Does the memory instruction write its `dst[0]` (loads, and atomics with GLC)?
@@ -1425,67 +1288,31 @@ pub fn returns_data(i: &Inst) -> bool {
 
 /// v_fma_mix*: VOP3P encodings with VOP3-style modifiers (neg_hi bits are abs).
 pub fn is_fma_mix(op: Op) -> bool {
-    matches!(
-        op,
-        Op::V_FMA_MIX_F32 | Op::V_FMA_MIXLO_F16 | Op::V_FMA_MIXHI_F16
-    )
+    op.facts().fma_mix
 }
 
 /// Wave matrix multiply-accumulate instructions.
 pub fn is_wmma(op: Op) -> bool {
-    op.name().starts_with("v_wmma_")
+    op.facts().wmma
 }
 
 /// The 16-bit-accumulator WMMAs have op_sel/op_sel_hi (and no clamp); the others have neither
 /// op_sel nor op_sel_hi; the integer ones take clamp.
 pub fn wmma_has_op_sel(op: Op) -> bool {
-    matches!(
-        op,
-        Op::V_WMMA_F16_16X16X16_F16 | Op::V_WMMA_BF16_16X16X16_BF16
-    )
+    op.facts().wmma_op_sel
 }
 
 /// Input modifiers of the VOP1/VOP2/VOPC DPP forms: (float `neg`/`abs` sources, integer `sext`
-/// sources). v_ldexp_f16's exponent takes sext here (but float modifiers in VOP3); v_mov_b16's
-/// source takes sext (LLVM prints `sext(vN.l)`, accepts and ignores abs).
+/// sources), from the table (v_ldexp_f16's exponent and v_mov_b16's source take sext there).
 pub fn dpp_e32_mods(op: Op) -> (u8, u8) {
-    match op {
-        Op::V_LDEXP_F16 => (0b01, 0b10),
-        Op::V_MOV_B16 => (0, 0b01),
-        _ => (vop3_mods(op).fmods & 0b11, 0),
-    }
+    let f = op.facts();
+    (f.dpp_fmods, f.dpp_imods)
 }
 
-/// Does the VALU instruction have DPP forms (DPP16 and DPP8)? Not for 64-bit operands, not for
-/// lane reads, swaps and v_fmac_dx9_zero_f32 (LLVM 19, gfx11).
+/// Does the VALU instruction have DPP forms (DPP16 and DPP8)? (The table's `dpp` fact: not for
+/// 64-bit operands, lane reads, swaps, v_fmac_dx9_zero_f32, ...; LLVM 19, gfx11.)
 pub fn has_dpp(op: Op) -> bool {
-    let sig = op.sig();
-    if sig.num_src() == 0 || is_fmak(op) {
-        return false;
-    }
-    let wide = |t: &Ty| t.dwords() >= 2;
-    if sig.dst.iter().any(wide) || sig.src.iter().any(wide) {
-        return false;
-    }
-    !matches!(
-        op,
-        Op::V_READFIRSTLANE_B32
-            | Op::V_SWAP_B32
-            | Op::V_PERMLANE64_B32
-            | Op::V_SWAPREL_B32
-            | Op::V_FMAC_DX9_ZERO_F32
-            | Op::V_FMA_DX9_ZERO_F32
-            | Op::V_DIV_FIXUP_F32
-            | Op::V_DIV_FMAS_F32
-            | Op::V_DIV_SCALE_F32
-            | Op::V_PERMLANE16_B32
-            | Op::V_PERMLANEX16_B32
-            | Op::V_MUL_LO_U32
-            | Op::V_MUL_HI_U32
-            | Op::V_MUL_HI_I32
-            | Op::V_READLANE_B32
-            | Op::V_WRITELANE_B32
-    )
+    op.facts().dpp
 }
 
 /// Do all VALU register operands (destinations and sources) fit in their register files?
@@ -1510,22 +1337,7 @@ fn vfits(code: u16, dwords: u8) -> bool {
 
 /// DS instructions that take a VGPR address (the others work on M0 / the wave id).
 pub fn ds_has_addr(op: Op) -> bool {
-    !matches!(
-        op,
-        Op::DS_NOP
-            | Op::DS_CONSUME
-            | Op::DS_APPEND
-            | Op::DS_STORE_ADDTID_B32
-            | Op::DS_LOAD_ADDTID_B32
-            | Op::DS_GWS_INIT
-            | Op::DS_GWS_SEMA_V
-            | Op::DS_GWS_SEMA_BR
-            | Op::DS_GWS_SEMA_P
-            | Op::DS_GWS_BARRIER
-            | Op::DS_GWS_SEMA_RELEASE_ALL
-            | Op::DS_ADD_GS_REG_RTN
-            | Op::DS_SUB_GS_REG_RTN
-    )
+    !op.facts().no_addr
 }
 
 fn decode_ds(w: &Words, w0: u32, lk: &Lookup) -> Result<Option<Inst>, DecodeError> {
@@ -1709,9 +1521,9 @@ fn buffer_valid(i: &Inst) -> bool {
         return false;
     }
     // Atomics and LDS loads have no tfe form; cache invalidations take no operand bits at all.
-    let name = i.op.name();
+    let facts = i.op.facts();
     if i.flags & iflags::TFE != 0
-        && (name.contains("_atomic_") || name.contains("_lds_") || i.enc == Enc::Mtbuf)
+        && (facts.mem == MemKind::Atomic || facts.lds || i.enc == Enc::Mtbuf)
     {
         return false;
     }
@@ -1772,51 +1584,20 @@ fn decode_mtbuf(w: &Words, w0: u32, lk: &Lookup) -> Result<Option<Inst>, DecodeE
     Ok(Some(i))
 }
 
-/// What an image opcode is, as far as operand widths go (RDNA3 ISA "MIMG"; the variant sets
-/// follow LLVM 19's MIMG instruction definitions, which the disassembler has to reproduce).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum MimgKind {
-    /// image_load*, image_get_resinfo: no sampler.
-    Load,
-    /// image_store*.
-    Store,
-    /// image_atomic_* except cmpswap.
-    Atomic,
-    /// image_atomic_cmpswap: data and compare value.
-    AtomicCmpswap,
-    /// image_msaa_load: returns four channels like gather4.
-    MsaaLoad,
-    /// image_sample*, image_get_lod.
-    Sample,
-    /// image_gather4*: always four channels.
-    Gather,
-    /// image_bvh_intersect_ray / image_bvh64_intersect_ray.
-    Bvh { is64: bool },
-}
+pub use crate::isa::{MimgFacts, MimgKind};
 
-/// Address and data properties of an image opcode, derived from its mnemonic (LLVM's
-/// `MIMGBaseOpcode` fields): extra arguments (offset, bias, z-compare), gradients (16-bit with
-/// the `_g16` forms), a lod/clamp/mip argument, whether it has coordinates and a d16 form.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct MimgOpInfo {
-    pub kind: MimgKind,
-    pub extra: u32,
-    pub gradients: bool,
-    pub g16: bool,
-    pub lod: bool,
-    pub coords: bool,
-    pub has_d16: bool,
-}
+/// Address and data properties of an image opcode: the table's image facts.
+pub type MimgOpInfo = MimgFacts;
 
 /// Bit set of the dword counts `lo..=hi`.
 const fn dword_set(lo: u32, hi: u32) -> u32 {
     ((1u32 << (hi + 1)) - 1) & !((1u32 << lo) - 1)
 }
 
-impl MimgOpInfo {
-    pub fn of(op: Op) -> MimgOpInfo {
-        let name = op.name();
-        let mut m = MimgOpInfo {
+impl MimgFacts {
+    /// The image facts of `op` (an MIMG row; others get the facts of a plain load).
+    pub fn of(op: Op) -> MimgFacts {
+        op.facts().mimg.unwrap_or(MimgFacts {
             kind: MimgKind::Load,
             extra: 0,
             gradients: false,
@@ -1824,50 +1605,7 @@ impl MimgOpInfo {
             lod: false,
             coords: true,
             has_d16: true,
-        };
-        let parts: Vec<&str> = name.split('_').collect();
-        let has = |s: &str| parts.iter().skip(2).any(|p| *p == s);
-        if name.starts_with("image_bvh") {
-            m.kind = MimgKind::Bvh {
-                is64: name.starts_with("image_bvh64"),
-            };
-            m.has_d16 = false;
-        } else if name.starts_with("image_sample")
-            || name.starts_with("image_gather4")
-            || name == "image_get_lod"
-        {
-            m.kind = if name.starts_with("image_gather4") {
-                MimgKind::Gather
-            } else {
-                MimgKind::Sample
-            };
-            // The address layout of a sample variant: [offset] [bias] [z-compare] [gradients]
-            // coordinates [lod/clamp].
-            m.extra = u32::from(has("o")) + u32::from(has("b")) + u32::from(has("c"));
-            m.gradients = has("d");
-            m.g16 = has("g16");
-            m.lod = has("l") || has("cl");
-            m.has_d16 = name != "image_get_lod";
-        } else if name.starts_with("image_atomic") {
-            m.kind = if name.starts_with("image_atomic_cmpswap") {
-                MimgKind::AtomicCmpswap
-            } else {
-                MimgKind::Atomic
-            };
-            m.has_d16 = false;
-        } else if name == "image_msaa_load" {
-            m.kind = MimgKind::MsaaLoad;
-        } else {
-            m.kind = if name.starts_with("image_store") {
-                MimgKind::Store
-            } else {
-                MimgKind::Load
-            };
-            m.lod = has("mip") || name == "image_get_resinfo";
-            m.coords = name != "image_get_resinfo";
-            m.has_d16 = !name.contains("_pck") && name != "image_get_resinfo";
-        }
-        m
+        })
     }
 
     /// The instruction has a sampler operand (ssamp).

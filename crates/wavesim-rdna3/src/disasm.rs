@@ -1347,7 +1347,7 @@ impl Printer<'_> {
         }
         let mut s = join(name, &ops);
         let off = i.imm as u32;
-        if name.contains("2addr") {
+        if i.op.facts().two_addr {
             let (o0, o1) = (off & 0xff, off >> 8 & 0xff);
             if o0 != 0 {
                 let _ = write!(s, " offset0:{o0}");
@@ -1424,7 +1424,7 @@ impl Printer<'_> {
         } else {
             sig.src[0]
         };
-        if sig.dst[0] == Ty::None && sig.num_src() == 0 && !name.contains("_lds_") {
+        if sig.dst[0] == Ty::None && sig.num_src() == 0 && !i.op.facts().lds {
             return name.to_string();
         }
         let mut ops: Vec<String> = Vec::new();
@@ -1700,11 +1700,9 @@ const DIMS: [&str; 8] = [
     "2D_MSAA_ARRAY",
 ];
 
+/// v_fmamk/v_fmaak (the table's `fmak` fact).
 fn is_fmak(op: Op) -> bool {
-    matches!(
-        op,
-        Op::V_FMAMK_F32 | Op::V_FMAAK_F32 | Op::V_FMAMK_F16 | Op::V_FMAAK_F16
-    )
+    op.facts().fmak != crate::isa::Fmak::None
 }
 
 /// VOP3 sources that are VGPR classes (lane reads/permutes, VGPR moves).
