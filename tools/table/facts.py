@@ -10,10 +10,13 @@ or parsing mnemonics at run time. Tokens (parsed at compile time by `isa::Facts:
     os=0bN   op_sel bits that exist (0-2 sources, 3 destination)
     ign      neg/abs bits accepted and ignored     clamp    omod
   dpp        has DPP16/DPP8 forms; dppf=0bN / dppi=0bN: float / sext modifiers of the e32 DPP form
-  fmamk fmaak  the K literal in the middle / at the end (v_fmamk_*, v_fmaak_*)
+  fmamk fmaak  the K literal in the middle / at the end (v_fmamk_*, v_fmaak_*, s_fmamk_f32, ...)
   fmamix     v_fma_mix*: VOP3P encoding with VOP3-style modifiers
   wmma       wave matrix multiply-accumulate; wmma_os: it has op_sel/op_sel_hi
   class      v_cmp(x)_class_*: src1 is a class mask
+  sN=CLASS   source N only admits a register class (LLVM's operand class): vgpr (VGPR_32),
+             sreg (SReg_32 / an SGPR-only SALU source), sreg_or_lds (SRegOrLds_32),
+             vreg_or_lds (VRegOrLds_32); other sources take any register or constant
   memory:
     mem=K    load store atomic (returns the old value with GLC) atomic_rtn atomic_nortn (DS)
              load2 store2 xchg2 (DS two-address forms) cache (SMEM invalidations/probes)
@@ -104,8 +107,8 @@ def vop3_mods(r):
     return (0, 0, False, False, False, 0)
 
 
-FMAMK = {"v_fmamk_f32", "v_fmamk_f16"}
-FMAAK = {"v_fmaak_f32", "v_fmaak_f16"}
+FMAMK = {"v_fmamk_f32", "v_fmamk_f16", "s_fmamk_f32"}
+FMAAK = {"v_fmaak_f32", "v_fmaak_f16", "s_fmaak_f32"}
 # No DPP forms for these (LLVM 19, gfx11: the VOP profiles set HasExtDPP = 0 for lane reads and
 # writes, swaps, the dx9 FMAs, the division helpers, the permlanes and the 32-bit multiplies).
 NO_DPP = set("v_readfirstlane_b32 v_swap_b32 v_permlane64_b32 v_swaprel_b32 "
@@ -132,6 +135,30 @@ def dpp_e32_mods(r, fm):
     if r.mnem == "v_mov_b16":
         return 0, 0b01
     return fm & 0b11, 0
+
+
+# Sources restricted to a register class, from LLVM 19's gfx11 operand classes (VOP1/VOP2/VOP3
+# and SOP1 instruction definitions): lane reads and writes, permlanes, VGPR-indexed moves and
+# swaps, and the SALU moves/jumps whose source is SReg only. The disassembler prints a register
+# of another class, or a constant, with LLVM's "Invalid register/immediate" remark.
+REG_CLASSES = {
+    "v_readlane_b32": ["vgpr", "sreg"],
+    "v_readfirstlane_b32": ["vreg_or_lds"],
+    "v_writelane_b32": ["sreg_or_lds", "sreg"],
+    "v_permlane16_b32": ["vgpr", "sreg", "sreg"],
+    "v_permlanex16_b32": ["vgpr", "sreg", "sreg"],
+    "s_movrels_b32": ["sreg"],
+    "s_movrels_b64": ["sreg"],
+    "s_setpc_b64": ["sreg"],
+    "s_rfe_b64": ["sreg"],
+}
+for _n in ("v_movrels_b32 v_movrelsd_b32 v_movrelsd_2_b32 v_swap_b32 v_swaprel_b32 "
+           "v_permlane64_b32").split():
+    REG_CLASSES[_n] = ["vgpr"] * 4  # every source of these VGPR data movements
+
+
+def reg_classes(r):
+    return ["s%d=%s" % (k, c) for k, c in enumerate(REG_CLASSES.get(r.mnem, [])[:len(r.srcs)])]
 
 
 def b(v):
@@ -162,7 +189,7 @@ def valu_facts(r):
         out.append("fmaak")
     if re.match(r"v_cmpx?_class_", r.mnem):
         out.append("class")
-    return out
+    return out + reg_classes(r)
 
 
 def vop3p_facts(r):
@@ -358,6 +385,9 @@ def facts(r):
     """The facts tokens of row `r` (a gen_table.Row)."""
     if r.fmt in VALU:
         return valu_facts(r)
+    if r.fmt in ("Sop1", "Sop2", "Sopc", "Sopk"):
+        fmak = ["fmamk"] if r.mnem in FMAMK else ["fmaak"] if r.mnem in FMAAK else []
+        return fmak + reg_classes(r)
     if r.fmt == "Vop3p":
         return vop3p_facts(r)
     if r.fmt in ("Flat", "Global", "Scratch"):

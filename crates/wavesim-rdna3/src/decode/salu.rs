@@ -73,7 +73,8 @@ pub(super) fn decode_sop2(w: &Words, w0: u32, lk: &Lookup) -> Result<Option<Inst
     if !set_sdst(w, &mut i, bits(w0, 22, 16) as u16) {
         return Ok(None);
     }
-    if matches!(op, Op::S_FMAMK_F32 | Op::S_FMAAK_F32) {
+    let fmak = op.facts().fmak;
+    if fmak != Fmak::None {
         // RDNA3.5: the literal K is the middle (fmamk) or last (fmaak) source, as in the VOP2
         // v_fmamk/v_fmaak forms; the literal dword is always present.
         let (a, b) = (bits(w0, 7, 0) as u16, bits(w0, 15, 8) as u16);
@@ -81,7 +82,7 @@ pub(super) fn decode_sop2(w: &Words, w0: u32, lk: &Lookup) -> Result<Option<Inst
             return Ok(None);
         }
         i.src[0] = a;
-        if op == Op::S_FMAMK_F32 {
+        if fmak == Fmak::Mk {
             (i.src[1], i.src[2]) = (opnd::LITERAL, b);
         } else {
             (i.src[1], i.src[2]) = (b, opnd::LITERAL);

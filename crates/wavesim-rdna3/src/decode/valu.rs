@@ -86,16 +86,16 @@ pub(super) fn decode_vop12c(w: &Words, w0: u32, lk: &Lookup) -> Result<Option<In
         Enc::Vop2 => {
             i.dst[0] = opnd::vgpr(vdst);
             i.src[0] = src0;
-            match op {
-                Op::V_FMAMK_F32 | Op::V_FMAMK_F16 => {
+            match op.facts().fmak {
+                Fmak::Mk => {
                     i.src[1] = opnd::LITERAL;
                     i.src[2] = vsrc1;
                 }
-                Op::V_FMAAK_F32 | Op::V_FMAAK_F16 => {
+                Fmak::Ak => {
                     i.src[1] = vsrc1;
                     i.src[2] = opnd::LITERAL;
                 }
-                _ => {
+                Fmak::None => {
                     i.src[1] = vsrc1;
                     if sig.src[2] == Ty::Mask {
                         i.src[2] = opnd::VCC_LO;

@@ -12,7 +12,7 @@
 
 use crate::decode::{self, iflags, opnd, Dpp, Enc, Inst};
 use crate::elf;
-use crate::isa::{Fmt, Op, Target, Ty};
+use crate::isa::{Fmak, Fmt, Op, RegClass, Target, Ty};
 use std::fmt::Write;
 
 /// Errors of the whole-object disassembler.

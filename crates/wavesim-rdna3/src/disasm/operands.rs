@@ -295,36 +295,23 @@ pub(super) fn is_fmak(op: Op) -> bool {
     op.facts().fmak != crate::isa::Fmak::None
 }
 
-/// VOP3 sources that are VGPR classes (lane reads/permutes, VGPR moves).
+/// The class of a VOP3 source that only admits VGPRs (the table's register-class facts: lane
+/// reads/permutes, VGPR moves).
 pub(super) fn vop3_vgpr_class(op: Op, k: usize) -> Option<&'static str> {
-    match (op, k) {
-        (Op::V_READLANE_B32 | Op::V_PERMLANE16_B32 | Op::V_PERMLANEX16_B32, 0) => Some("VGPR_32"),
-        _ if vgpr_only_src(op) => Some("VGPR_32"),
+    match op.facts().src_class.get(k) {
+        Some(RegClass::Vgpr) => Some("VGPR_32"),
         _ => None,
     }
 }
 
-/// VOP3 sources that are scalar classes (lane selects, v_writelane's data).
+/// The class of a VOP3 source that only admits scalar registers (lane selects, v_writelane's
+/// data).
 pub(super) fn vop3_sgpr_class(op: Op, k: usize) -> Option<&'static str> {
-    match (op, k) {
-        (Op::V_WRITELANE_B32, 0) => Some("SRegOrLds_32"),
-        (Op::V_READLANE_B32 | Op::V_WRITELANE_B32, 1) => Some("SReg_32"),
-        (Op::V_PERMLANE16_B32 | Op::V_PERMLANEX16_B32, 1 | 2) => Some("SReg_32"),
+    match op.facts().src_class.get(k) {
+        Some(RegClass::SRegOrLds) => Some("SRegOrLds_32"),
+        Some(RegClass::SReg) => Some("SReg_32"),
         _ => None,
     }
-}
-
-/// VOP1 instructions whose source is a VGPR class (data movement within the VGPR file).
-pub(super) fn vgpr_only_src(op: Op) -> bool {
-    matches!(
-        op,
-        Op::V_MOVRELS_B32
-            | Op::V_MOVRELSD_B32
-            | Op::V_MOVRELSD_2_B32
-            | Op::V_SWAP_B32
-            | Op::V_SWAPREL_B32
-            | Op::V_PERMLANE64_B32
-    )
 }
 
 /// A source whose operand class only admits registers of `class` (v_readfirstlane_b32:

@@ -17,15 +17,6 @@ pub(super) fn salu_print_ty(op: Op, t: Ty) -> Ty {
     }
 }
 
-/// Instructions whose SALU source is a register class (no constants): LLVM prints a constant
-/// there with an "Invalid immediate" remark.
-pub(super) fn salu_src_reg_only(op: Op) -> bool {
-    matches!(
-        op,
-        Op::S_MOVRELS_B32 | Op::S_MOVRELS_B64 | Op::S_SETPC_B64 | Op::S_RFE_B64
-    )
-}
-
 impl Printer<'_> {
     pub(super) fn salu(&self) -> String {
         let i = self.i;
@@ -41,13 +32,14 @@ impl Printer<'_> {
                 continue;
             }
             let c = i.src[k];
-            if (i.op == Op::S_FMAMK_F32 && k == 1) || (i.op == Op::S_FMAAK_F32 && k == 2) {
+            let facts = i.op.facts();
+            if (facts.fmak == Fmak::Mk && k == 1) || (facts.fmak == Fmak::Ak && k == 2) {
                 // The K constant prints in hex, as v_fmamk/v_fmaak's.
                 ops.push(hex(self.lit() as u64));
                 continue;
             }
             let mut s = src(c, salu_print_ty(i.op, t), self.lit(), self.w64);
-            if is_const(c) && salu_src_reg_only(i.op) {
+            if is_const(c) && facts.src_class[k] == RegClass::SReg {
                 s = if c == opnd::LITERAL {
                     imm32(self.lit())
                 } else {

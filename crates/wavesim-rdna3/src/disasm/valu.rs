@@ -66,10 +66,10 @@ impl Printer<'_> {
             }
         }
         // Sources.
-        let kpos = match op {
-            Op::V_FMAMK_F32 | Op::V_FMAMK_F16 => 1,
-            Op::V_FMAAK_F32 | Op::V_FMAAK_F16 => 2,
-            _ => usize::MAX,
+        let kpos = match op.facts().fmak {
+            Fmak::Mk => 1,
+            Fmak::Ak => 2,
+            Fmak::None => usize::MAX,
         };
         for k in 0..n {
             let t = sig.src[k];
@@ -83,11 +83,17 @@ impl Printer<'_> {
                 ops.push(hex(self.lit() as u64));
                 continue;
             }
-            if op == Op::V_READFIRSTLANE_B32 {
+            let class = op
+                .facts()
+                .src_class
+                .get(k)
+                .copied()
+                .unwrap_or(RegClass::Any);
+            if class == RegClass::VRegOrLds {
                 ops.push(reg_class_src(code, self.lit(), "VRegOrLds_32"));
                 continue;
             }
-            if vgpr_only_src(op) {
+            if class == RegClass::Vgpr {
                 ops.push(reg_class_src(code, self.lit(), "VGPR_32"));
                 continue;
             }
@@ -483,18 +489,16 @@ impl Printer<'_> {
             let lit = self.lit();
             // With a K-constant op in the pair LLVM decodes the shared literal as a 32-bit
             // value for both halves; otherwise it follows the op's type (packed f16 for dot2acc).
-            let has_k = [i.op, i.op_y]
-                .iter()
-                .any(|o| matches!(o, Op::V_FMAAK_F32 | Op::V_FMAMK_F32));
+            let has_k = [i.op, i.op_y].iter().any(|o| o.facts().fmak != Fmak::None);
             let t = if has_k { Ty::B32 } else { op.sig().src[0] };
             let a = src(s0, t, lit, self.w64);
             let k = hex(lit as u64);
             let b = vreg(s1, 1);
             let d = vreg(d, 1);
-            match op {
-                Op::V_MOV_B32 => format!("{name} {d}, {a}"),
-                Op::V_FMAMK_F32 => format!("{name} {d}, {a}, {k}, {b}"),
-                Op::V_FMAAK_F32 => format!("{name} {d}, {a}, {b}, {k}"),
+            match (op, op.facts().fmak) {
+                (Op::V_MOV_B32, _) => format!("{name} {d}, {a}"),
+                (_, Fmak::Mk) => format!("{name} {d}, {a}, {k}, {b}"),
+                (_, Fmak::Ak) => format!("{name} {d}, {a}, {b}, {k}"),
                 _ => format!("{name} {d}, {a}, {b}"),
             }
         };

@@ -32,6 +32,21 @@ pub enum Fmak {
     Ak,
 }
 
+/// The register class a source admits, when it is narrower than "any register or constant"
+/// (LLVM's operand classes; the disassembler prints other operands with an "Invalid" remark).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum RegClass {
+    Any,
+    /// VGPR_32.
+    Vgpr,
+    /// SReg_32 (or an SGPR-only SALU source).
+    SReg,
+    /// SRegOrLds_32.
+    SRegOrLds,
+    /// VRegOrLds_32.
+    VRegOrLds,
+}
+
 /// What a memory instruction does with memory.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum MemKind {
@@ -137,6 +152,8 @@ pub struct Facts {
     /// DS instruction with two offsets.
     pub two_addr: bool,
     pub mimg: Option<MimgFacts>,
+    /// The register class each source admits.
+    pub src_class: [RegClass; 3],
 }
 
 impl Facts {
@@ -169,6 +186,7 @@ impl Facts {
         sbuf: false,
         two_addr: false,
         mimg: None,
+        src_class: [RegClass::Any; 3],
     };
 
     /// Parses a facts column at compile time; an unknown token is a build error.
@@ -258,6 +276,9 @@ impl Facts {
                     }
                 }
                 b"atom" => f.atomic = Some(atomic_op(val)),
+                b"s0" => f.src_class[0] = reg_class(val),
+                b"s1" => f.src_class[1] = reg_class(val),
+                b"s2" => f.src_class[2] = reg_class(val),
                 b"img" => {
                     is_img = true;
                     img.kind = match val {
@@ -300,6 +321,16 @@ const fn num(v: &[u8]) -> u8 {
     }
     assert!(n <= 255, "number too large in instruction table facts");
     n as u8
+}
+
+const fn reg_class(v: &[u8]) -> RegClass {
+    match v {
+        b"vgpr" => RegClass::Vgpr,
+        b"sreg" => RegClass::SReg,
+        b"sreg_or_lds" => RegClass::SRegOrLds,
+        b"vreg_or_lds" => RegClass::VRegOrLds,
+        _ => panic!("unknown register class in instruction table facts"),
+    }
 }
 
 const fn atomic_op(v: &[u8]) -> AtomicOp {

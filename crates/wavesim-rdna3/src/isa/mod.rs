@@ -9,7 +9,7 @@ use std::sync::OnceLock;
 mod facts;
 mod table;
 
-pub use facts::{Facts, Fmak, MemKind, MimgFacts, MimgKind, Vop3Mods, D16};
+pub use facts::{Facts, Fmak, MemKind, MimgFacts, MimgKind, RegClass, Vop3Mods, D16};
 
 /// Encoding families of gfx11 (RDNA3 ISA, "Microcode Formats").
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]

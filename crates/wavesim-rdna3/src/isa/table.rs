@@ -72,15 +72,15 @@ ops! {
     Sop1   0x35  S_AND_NOT0_WREXEC_B64               "b64 : b64";
     Sop1   0x36  S_AND_NOT1_WREXEC_B32               "b32 : b32";
     Sop1   0x37  S_AND_NOT1_WREXEC_B64               "b64 : b64";
-    Sop1   0x40  S_MOVRELS_B32                       "b32 : b32";
-    Sop1   0x41  S_MOVRELS_B64                       "b64 : b64";
+    Sop1   0x40  S_MOVRELS_B32                       "b32 : b32" "s0=sreg";
+    Sop1   0x41  S_MOVRELS_B64                       "b64 : b64" "s0=sreg";
     Sop1   0x42  S_MOVRELD_B32                       "b32 : b32";
     Sop1   0x43  S_MOVRELD_B64                       "b64 : b64";
     Sop1   0x44  S_MOVRELSD_2_B32                    "b32 : b32";
     Sop1   0x47  S_GETPC_B64                         "b64 :";
-    Sop1   0x48  S_SETPC_B64                         ": b64";
+    Sop1   0x48  S_SETPC_B64                         ": b64" "s0=sreg";
     Sop1   0x49  S_SWAPPC_B64                        "b64 : b64";
-    Sop1   0x4a  S_RFE_B64                           ": b64";
+    Sop1   0x4a  S_RFE_B64                           ": b64" "s0=sreg";
     Sop1   0x4c  S_SENDMSG_RTN_B32                   "b32 : sendmsg";
     Sop1   0x4d  S_SENDMSG_RTN_B64                   "b64 : sendmsg";
     Sop1   0x60  S_CEIL_F32                          "f32 : f32" | GFX115;
@@ -159,8 +159,8 @@ ops! {
     Sop2   0x42  S_MIN_F32                           "f32 : f32 f32" | GFX115;
     Sop2   0x43  S_MAX_F32                           "f32 : f32 f32" | GFX115;
     Sop2   0x44  S_MUL_F32                           "f32 : f32 f32" | GFX115;
-    Sop2   0x45  S_FMAAK_F32                         "f32 : f32 f32 f32" | GFX115;
-    Sop2   0x46  S_FMAMK_F32                         "f32 : f32 f32 f32" | GFX115;
+    Sop2   0x45  S_FMAAK_F32                         "f32 : f32 f32 f32" "fmaak" | GFX115;
+    Sop2   0x46  S_FMAMK_F32                         "f32 : f32 f32 f32" "fmamk" | GFX115;
     Sop2   0x47  S_FMAC_F32                          "f32 : f32 f32" | GFX115;
     Sop2   0x48  S_CVT_PK_RTZ_F16_F32                "pk_f16 : f32 f32" | GFX115;
     Sop2   0x49  S_ADD_F16                           "f16 : f16 f16" | GFX115;
@@ -317,7 +317,7 @@ ops! {
     // ----------------------------------------------------------------------------------------------
     Vop1   0x00  V_NOP                               ": " | NEVER_SKIP;
     Vop1   0x01  V_MOV_B32                           "b32 : b32" "dpp";
-    Vop1   0x02  V_READFIRSTLANE_B32                 "b32 : b32" | NO_VOP3 | NEVER_SKIP;
+    Vop1   0x02  V_READFIRSTLANE_B32                 "b32 : b32" "s0=vreg_or_lds" | NO_VOP3 | NEVER_SKIP;
     Vop1   0x03  V_CVT_I32_F64                       "i32 : f64" "fm=0b1 clamp omod";
     Vop1   0x04  V_CVT_F64_I32                       "f64 : i32" "clamp omod";
     Vop1   0x05  V_CVT_F32_I32                       "f32 : i32" "clamp omod dpp";
@@ -370,9 +370,9 @@ ops! {
     Vop1   0x3f  V_FREXP_EXP_I32_F32                 "i32 : f32" "fm=0b1 clamp dpp dppf=0b1";
     Vop1   0x40  V_FREXP_MANT_F32                    "f32 : f32" "fm=0b1 clamp omod dpp dppf=0b1";
     Vop1   0x42  V_MOVRELD_B32                       "b32 : b32" "dpp";
-    Vop1   0x43  V_MOVRELS_B32                       "b32 : b32" "dpp";
-    Vop1   0x44  V_MOVRELSD_B32                      "b32 : b32" "dpp";
-    Vop1   0x48  V_MOVRELSD_2_B32                    "b32 : b32" "dpp";
+    Vop1   0x43  V_MOVRELS_B32                       "b32 : b32" "dpp s0=vgpr";
+    Vop1   0x44  V_MOVRELSD_B32                      "b32 : b32" "dpp s0=vgpr";
+    Vop1   0x48  V_MOVRELSD_2_B32                    "b32 : b32" "dpp s0=vgpr";
     Vop1   0x50  V_CVT_F16_U16                       "f16 : u16" "clamp omod dpp";
     Vop1   0x51  V_CVT_F16_I16                       "f16 : i16" "clamp omod dpp";
     Vop1   0x52  V_CVT_U16_F16                       "u16 : f16" "fm=0b1 clamp omod dpp dppf=0b1";
@@ -394,9 +394,9 @@ ops! {
     Vop1   0x62  V_SAT_PK_U8_I16                     "u16 : b32" "dpp";
     Vop1   0x63  V_CVT_NORM_I16_F16                  "i16 : f16" "fm=0b1 clamp omod dpp dppf=0b1";
     Vop1   0x64  V_CVT_NORM_U16_F16                  "u16 : f16" "fm=0b1 clamp omod dpp dppf=0b1";
-    Vop1   0x65  V_SWAP_B32                          "b32 : b32" | NO_VOP3;
-    Vop1   0x67  V_PERMLANE64_B32                    "b32 : b32" | NO_VOP3;
-    Vop1   0x68  V_SWAPREL_B32                       "b32 : b32" | NO_VOP3;
+    Vop1   0x65  V_SWAP_B32                          "b32 : b32" "s0=vgpr" | NO_VOP3;
+    Vop1   0x67  V_PERMLANE64_B32                    "b32 : b32" "s0=vgpr" | NO_VOP3;
+    Vop1   0x68  V_SWAPREL_B32                       "b32 : b32" "s0=vgpr" | NO_VOP3;
     Vop1   0x69  V_NOT_B16                           "b16 : b16" "dpp";
     Vop1   0x6a  V_CVT_I32_I16                       "i32 : i16" "dpp";
     Vop1   0x6b  V_CVT_U32_U16                       "u32 : u16" "dpp";
@@ -711,8 +711,8 @@ ops! {
     Vop3   0x258 V_OR3_B32                           "b32 : b32 b32 b32" "dpp";
     Vop3   0x259 V_MAD_U32_U16                       "u32 : u16 u16 u32" "os=0b1111 ign clamp dpp";
     Vop3   0x25a V_MAD_I32_I16                       "i32 : i16 i16 i32" "os=0b1111 ign clamp dpp";
-    Vop3   0x25b V_PERMLANE16_B32                    "b32 : b32 u32 u32" "os=0b11 ign";
-    Vop3   0x25c V_PERMLANEX16_B32                   "b32 : b32 u32 u32" "os=0b11 ign";
+    Vop3   0x25b V_PERMLANE16_B32                    "b32 : b32 u32 u32" "os=0b11 ign s0=vgpr s1=sreg s2=sreg";
+    Vop3   0x25c V_PERMLANEX16_B32                   "b32 : b32 u32 u32" "os=0b11 ign s0=vgpr s1=sreg s2=sreg";
     Vop3   0x25d V_CNDMASK_B16                       "b16 : b16 b16 mask" "fm=0b11 dpp";
     Vop3   0x25e V_MAXMIN_F32                        "f32 : f32 f32 f32" "fm=0b111 clamp omod dpp";
     Vop3   0x25f V_MINMAX_F32                        "f32 : f32 f32 f32" "fm=0b111 clamp omod dpp";
@@ -764,8 +764,8 @@ ops! {
     Vop3   0x33c V_LSHLREV_B64                       "b64 : u32 b64";
     Vop3   0x33d V_LSHRREV_B64                       "b64 : u32 b64";
     Vop3   0x33e V_ASHRREV_I64                       "i64 : u32 i64";
-    Vop3   0x360 V_READLANE_B32                      "b32 : b32 u32" | NEVER_SKIP;
-    Vop3   0x361 V_WRITELANE_B32                     "b32 : b32 u32" | NEVER_SKIP;
+    Vop3   0x360 V_READLANE_B32                      "b32 : b32 u32" "s0=vgpr s1=sreg" | NEVER_SKIP;
+    Vop3   0x361 V_WRITELANE_B32                     "b32 : b32 u32" "s0=sreg_or_lds s1=sreg" | NEVER_SKIP;
     Vop3   0x362 V_AND_B16                           "b16 : b16 b16" "dpp";
     Vop3   0x363 V_OR_B16                            "b16 : b16 b16" "dpp";
     Vop3   0x364 V_XOR_B16                           "b16 : b16 b16" "dpp";
