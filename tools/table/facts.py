@@ -19,10 +19,12 @@ or parsing mnemonics at run time. Tokens (parsed at compile time by `isa::Facts:
              vreg_or_lds (VRegOrLds_32); other sources take any register or constant
   memory:
     mem=K    load store atomic (returns the old value with GLC) atomic_rtn atomic_nortn (DS)
-             load2 store2 xchg2 (DS two-address forms) cache (SMEM invalidations/probes)
+             load2 store2 xchg2 (DS two-address forms) cache (SMEM invalidations/probes,
+             MUBUF gl0/gl1 invalidations)
              gds (DS on GDS/GWS hardware: gws_*, ordered_count, *_gs_reg_rtn)
              bvh_stack (ds_bvh_stack_rtn_b32, the ray-tracing traversal stack)
     bytes=N  bytes accessed per lane and address     sext  sign-extending load
+    comps=N  MUBUF/MTBUF format conversions: number of format components (x, xy, xyz, xyzw)
     d16 / d16hi  writes / stores the low / high 16 bits of the VGPR, keeping the other half
     st64     DS two-address offsets scaled by 64 elements
     atom=OP  the atomic operation (`wavesim_core::memory::AtomicOp`)
@@ -327,6 +329,15 @@ def buffer_facts(r):
         a = atomic_op(rest[len("atomic_"):])
         out = ["mem=atomic", "bytes=%d" % (8 if rest.endswith("64") else 4)]
         return out + (["atom=" + a] if a else [])
+    m = re.match(r"(load|store)_(d16_(hi_)?)?format_(x|xy|xyz|xyzw)$", rest)
+    if m and "_lds_" not in r.mnem:
+        # Format conversions: one element per component of the (buffer or instruction) format.
+        out = ["mem=" + m.group(1), "comps=%d" % len(m.group(4))]
+        if m.group(2):
+            out.append("d16hi" if m.group(3) else "d16")
+        return out
+    if rest in ("gl0_inv", "gl1_inv"):
+        return ["mem=cache"]
     out = load_store(rest, False) or []
     if "_lds_" in r.mnem:
         out.append("lds")

@@ -233,7 +233,7 @@ pub(super) fn decode_mubuf(w: &Words, w0: u32, lk: &Lookup) -> Result<Option<Ins
         i.flags |= iflags::LDS;
     }
     buffer_word1(&mut i, w1);
-    if matches!(op, Op::BUFFER_GL0_INV | Op::BUFFER_GL1_INV) {
+    if op.facts().mem == MemKind::Cache {
         // The cache invalidations have no operands: LLVM ignores the offset, the slc and lds
         // bits and the register fields (soffset is not even read as a literal) but rejects
         // glc, dlc, tfe, idxen and offen.

@@ -64,7 +64,7 @@ pub enum MemKind {
     Load2,
     Store2,
     Xchg2,
-    /// SMEM cache invalidations and translation probes.
+    /// SMEM and MUBUF cache invalidations, SMEM translation probes.
     Cache,
     /// DS instructions on GDS/GWS hardware (global wave sync, ordered count, GS registers).
     Gds,
@@ -137,6 +137,8 @@ pub struct Facts {
     pub bytes: u8,
     /// Sign-extending load.
     pub sext: bool,
+    /// MUBUF/MTBUF format conversions: the number of format components (0: not a format op).
+    pub comps: u8,
     pub d16: D16,
     /// DS two-address offsets in units of 64 elements.
     pub st64: bool,
@@ -177,6 +179,7 @@ impl Facts {
         mem: MemKind::None,
         bytes: 0,
         sext: false,
+        comps: 0,
         d16: D16::None,
         st64: false,
         atomic: None,
@@ -258,6 +261,7 @@ impl Facts {
                 b"dppf" => f.dpp_fmods = num(val),
                 b"dppi" => f.dpp_imods = num(val),
                 b"bytes" => f.bytes = num(val),
+                b"comps" => f.comps = num(val),
                 b"extra" => img.extra = num(val) as u32,
                 b"mem" => {
                     f.mem = match val {

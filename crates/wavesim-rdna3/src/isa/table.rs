@@ -968,22 +968,22 @@ ops! {
     // ----------------------------------------------------------------------------------------------
     // MUBUF: 0b111000 | op[25:18] ; vdata (atomics: return : data) (79)
     // ----------------------------------------------------------------------------------------------
-    Mubuf  0x00  BUFFER_LOAD_FORMAT_X                "b32 :";
-    Mubuf  0x01  BUFFER_LOAD_FORMAT_XY               "b64 :";
-    Mubuf  0x02  BUFFER_LOAD_FORMAT_XYZ              "b96 :";
-    Mubuf  0x03  BUFFER_LOAD_FORMAT_XYZW             "b128 :";
-    Mubuf  0x04  BUFFER_STORE_FORMAT_X               ": b32";
-    Mubuf  0x05  BUFFER_STORE_FORMAT_XY              ": b64";
-    Mubuf  0x06  BUFFER_STORE_FORMAT_XYZ             ": b96";
-    Mubuf  0x07  BUFFER_STORE_FORMAT_XYZW            ": b128";
-    Mubuf  0x08  BUFFER_LOAD_D16_FORMAT_X            "b32 :";
-    Mubuf  0x09  BUFFER_LOAD_D16_FORMAT_XY           "b32 :";
-    Mubuf  0x0a  BUFFER_LOAD_D16_FORMAT_XYZ          "b64 :";
-    Mubuf  0x0b  BUFFER_LOAD_D16_FORMAT_XYZW         "b64 :";
-    Mubuf  0x0c  BUFFER_STORE_D16_FORMAT_X           ": b32";
-    Mubuf  0x0d  BUFFER_STORE_D16_FORMAT_XY          ": b32";
-    Mubuf  0x0e  BUFFER_STORE_D16_FORMAT_XYZ         ": b64";
-    Mubuf  0x0f  BUFFER_STORE_D16_FORMAT_XYZW        ": b64";
+    Mubuf  0x00  BUFFER_LOAD_FORMAT_X                "b32 :" "mem=load comps=1";
+    Mubuf  0x01  BUFFER_LOAD_FORMAT_XY               "b64 :" "mem=load comps=2";
+    Mubuf  0x02  BUFFER_LOAD_FORMAT_XYZ              "b96 :" "mem=load comps=3";
+    Mubuf  0x03  BUFFER_LOAD_FORMAT_XYZW             "b128 :" "mem=load comps=4";
+    Mubuf  0x04  BUFFER_STORE_FORMAT_X               ": b32" "mem=store comps=1";
+    Mubuf  0x05  BUFFER_STORE_FORMAT_XY              ": b64" "mem=store comps=2";
+    Mubuf  0x06  BUFFER_STORE_FORMAT_XYZ             ": b96" "mem=store comps=3";
+    Mubuf  0x07  BUFFER_STORE_FORMAT_XYZW            ": b128" "mem=store comps=4";
+    Mubuf  0x08  BUFFER_LOAD_D16_FORMAT_X            "b32 :" "mem=load comps=1 d16";
+    Mubuf  0x09  BUFFER_LOAD_D16_FORMAT_XY           "b32 :" "mem=load comps=2 d16";
+    Mubuf  0x0a  BUFFER_LOAD_D16_FORMAT_XYZ          "b64 :" "mem=load comps=3 d16";
+    Mubuf  0x0b  BUFFER_LOAD_D16_FORMAT_XYZW         "b64 :" "mem=load comps=4 d16";
+    Mubuf  0x0c  BUFFER_STORE_D16_FORMAT_X           ": b32" "mem=store comps=1 d16";
+    Mubuf  0x0d  BUFFER_STORE_D16_FORMAT_XY          ": b32" "mem=store comps=2 d16";
+    Mubuf  0x0e  BUFFER_STORE_D16_FORMAT_XYZ         ": b64" "mem=store comps=3 d16";
+    Mubuf  0x0f  BUFFER_STORE_D16_FORMAT_XYZW        ": b64" "mem=store comps=4 d16";
     Mubuf  0x10  BUFFER_LOAD_U8                      "b32 :" "mem=load bytes=1";
     Mubuf  0x11  BUFFER_LOAD_I8                      "b32 :" "mem=load bytes=1 sext";
     Mubuf  0x12  BUFFER_LOAD_U16                     "b32 :" "mem=load bytes=2";
@@ -1006,10 +1006,10 @@ ops! {
     Mubuf  0x23  BUFFER_LOAD_D16_HI_B16              "b32 :" "mem=load bytes=2 d16hi";
     Mubuf  0x24  BUFFER_STORE_D16_HI_B8              ": b32" "mem=store bytes=1 d16hi";
     Mubuf  0x25  BUFFER_STORE_D16_HI_B16             ": b32" "mem=store bytes=2 d16hi";
-    Mubuf  0x26  BUFFER_LOAD_D16_HI_FORMAT_X         "b32 :";
-    Mubuf  0x27  BUFFER_STORE_D16_HI_FORMAT_X        ": b32";
-    Mubuf  0x2b  BUFFER_GL0_INV                      ": " | NEVER_SKIP;
-    Mubuf  0x2c  BUFFER_GL1_INV                      ": " | NEVER_SKIP;
+    Mubuf  0x26  BUFFER_LOAD_D16_HI_FORMAT_X         "b32 :" "mem=load comps=1 d16hi";
+    Mubuf  0x27  BUFFER_STORE_D16_HI_FORMAT_X        ": b32" "mem=store comps=1 d16hi";
+    Mubuf  0x2b  BUFFER_GL0_INV                      ": " "mem=cache" | NEVER_SKIP;
+    Mubuf  0x2c  BUFFER_GL1_INV                      ": " "mem=cache" | NEVER_SKIP;
     Mubuf  0x2d  BUFFER_LOAD_LDS_U8                  ": " "lds";
     Mubuf  0x2e  BUFFER_LOAD_LDS_I8                  ": " "lds";
     Mubuf  0x2f  BUFFER_LOAD_LDS_U16                 ": " "lds";
@@ -1051,22 +1051,22 @@ ops! {
     // ----------------------------------------------------------------------------------------------
     // MTBUF: 0b111010 | format[25:19] | op[18:15] ; vdata (16)
     // ----------------------------------------------------------------------------------------------
-    Mtbuf  0x00  TBUFFER_LOAD_FORMAT_X               "b32 :";
-    Mtbuf  0x01  TBUFFER_LOAD_FORMAT_XY              "b64 :";
-    Mtbuf  0x02  TBUFFER_LOAD_FORMAT_XYZ             "b96 :";
-    Mtbuf  0x03  TBUFFER_LOAD_FORMAT_XYZW            "b128 :";
-    Mtbuf  0x04  TBUFFER_STORE_FORMAT_X              ": b32";
-    Mtbuf  0x05  TBUFFER_STORE_FORMAT_XY             ": b64";
-    Mtbuf  0x06  TBUFFER_STORE_FORMAT_XYZ            ": b96";
-    Mtbuf  0x07  TBUFFER_STORE_FORMAT_XYZW           ": b128";
-    Mtbuf  0x08  TBUFFER_LOAD_D16_FORMAT_X           "b32 :";
-    Mtbuf  0x09  TBUFFER_LOAD_D16_FORMAT_XY          "b32 :";
-    Mtbuf  0x0a  TBUFFER_LOAD_D16_FORMAT_XYZ         "b64 :";
-    Mtbuf  0x0b  TBUFFER_LOAD_D16_FORMAT_XYZW        "b64 :";
-    Mtbuf  0x0c  TBUFFER_STORE_D16_FORMAT_X          ": b32";
-    Mtbuf  0x0d  TBUFFER_STORE_D16_FORMAT_XY         ": b32";
-    Mtbuf  0x0e  TBUFFER_STORE_D16_FORMAT_XYZ        ": b64";
-    Mtbuf  0x0f  TBUFFER_STORE_D16_FORMAT_XYZW       ": b64";
+    Mtbuf  0x00  TBUFFER_LOAD_FORMAT_X               "b32 :" "mem=load comps=1";
+    Mtbuf  0x01  TBUFFER_LOAD_FORMAT_XY              "b64 :" "mem=load comps=2";
+    Mtbuf  0x02  TBUFFER_LOAD_FORMAT_XYZ             "b96 :" "mem=load comps=3";
+    Mtbuf  0x03  TBUFFER_LOAD_FORMAT_XYZW            "b128 :" "mem=load comps=4";
+    Mtbuf  0x04  TBUFFER_STORE_FORMAT_X              ": b32" "mem=store comps=1";
+    Mtbuf  0x05  TBUFFER_STORE_FORMAT_XY             ": b64" "mem=store comps=2";
+    Mtbuf  0x06  TBUFFER_STORE_FORMAT_XYZ            ": b96" "mem=store comps=3";
+    Mtbuf  0x07  TBUFFER_STORE_FORMAT_XYZW           ": b128" "mem=store comps=4";
+    Mtbuf  0x08  TBUFFER_LOAD_D16_FORMAT_X           "b32 :" "mem=load comps=1 d16";
+    Mtbuf  0x09  TBUFFER_LOAD_D16_FORMAT_XY          "b32 :" "mem=load comps=2 d16";
+    Mtbuf  0x0a  TBUFFER_LOAD_D16_FORMAT_XYZ         "b64 :" "mem=load comps=3 d16";
+    Mtbuf  0x0b  TBUFFER_LOAD_D16_FORMAT_XYZW        "b64 :" "mem=load comps=4 d16";
+    Mtbuf  0x0c  TBUFFER_STORE_D16_FORMAT_X          ": b32" "mem=store comps=1 d16";
+    Mtbuf  0x0d  TBUFFER_STORE_D16_FORMAT_XY         ": b32" "mem=store comps=2 d16";
+    Mtbuf  0x0e  TBUFFER_STORE_D16_FORMAT_XYZ        ": b64" "mem=store comps=3 d16";
+    Mtbuf  0x0f  TBUFFER_STORE_D16_FORMAT_XYZW       ": b64" "mem=store comps=4 d16";
 
     // ----------------------------------------------------------------------------------------------
     // MIMG: 0b111100 | op[25:18] | dmask[11:8] ; vdata width for dmask 0xf (atomics: dmask 0x1 / 0x3), no d16/tfe (84)
