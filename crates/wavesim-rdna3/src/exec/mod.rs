@@ -7,8 +7,10 @@
 
 pub mod buffer;
 pub mod dpp;
+pub mod export;
 pub mod flat;
 pub mod lds;
+pub mod ldsdir;
 pub mod operand;
 pub mod salu;
 pub mod smem;
@@ -118,6 +120,10 @@ pub enum ExecError {
     FpException { what: &'static str },
     #[error("trap {id} (s_trap) with a trap handler that is not installed")]
     Trap { id: u32 },
+    #[error("{name} in a wave that is not a graphics wave (exports need a PS, GS or VS wave)")]
+    NotGraphics { name: &'static str },
+    #[error("export to {target}: {why}")]
+    Export { target: String, why: &'static str },
     #[error("{0}")]
     Other(String),
 }
@@ -200,6 +206,8 @@ pub const FAMILIES: &[(&str, Claim)] = &[
     ("lds", lds::handler),
     ("flat", flat::handler),
     ("buffer", buffer::handler),
+    ("export", export::handler),
+    ("ldsdir", ldsdir::handler),
 ];
 
 fn unimplemented(_: &mut Wave, inst: &Inst, _: &mut Ctx) -> Result<Flow, ExecError> {

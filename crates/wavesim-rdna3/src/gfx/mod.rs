@@ -1,0 +1,66 @@
+//! Graphics-stage waves: the per-wave state exports and parameter loads need, and the initial
+//! wave state of the hardware graphics stages (seed 000, "Initial wave state").
+//!
+//! What is the shader's and what is the host's: the shader's code runs instruction by
+//! instruction as in a compute wave; everything the fixed-function hardware does around it (the
+//! SPI loading VGPRs/SGPRs and LDS before the wave starts, the export buffers receiving EXP data)
+//! is modelled here, on the host, from the SPI register values a driver programs.
+
+pub mod ps;
+
+use crate::wave::LANES;
+
+/// Hardware shader stage of a graphics wave (seed 002, "Graphics shaders": RDNA3 launches PS, GS
+/// and HS waves; VS is the legacy vertex stage LLVM's `amdgpu_vs` still compiles for).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stage {
+    Ps,
+    Vs,
+    Gs,
+    Hs,
+}
+
+/// One export instruction as the export buffer receives it (RDNA3 ISA, "Export: Position,
+/// Color/MRT"): the target, the enable mask, the lanes exported and 32 bits per enabled
+/// component and lane. 16-bit exports are not special here: the instruction moves 32 bits per
+/// lane and VSRC; the receiver's format (SPI_SHADER_COL_FORMAT) says whether they are two
+/// halves.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ExportRecord {
+    /// 0-7 MRT0-7, 8 MRTZ, 12-16 POS0-4, 20 PRIM, 21/22 dual-source blend.
+    pub target: u8,
+    /// EN[3:0]: bit k enables VSRCk.
+    pub en: u8,
+    pub done: bool,
+    /// The VM bit as encoded (bit 12; no function on gfx11).
+    pub vm: bool,
+    /// Lanes exported (EXEC at the export; for the dual-source targets the swizzled mask).
+    pub exec: u64,
+    /// `data[k][lane]`: VSRCk of the lane (0 where not enabled or not exported).
+    pub data: Box<[[u32; LANES]; 4]>,
+}
+
+/// Per-wave state of a graphics wave.
+#[derive(Clone, Debug)]
+pub struct GfxWave {
+    pub stage: Stage,
+    /// STATUS.SKIP_EXPORT: the wave was created with exports disabled; EXP does nothing (RDNA3
+    /// ISA 14.1; seed 000 "Instruction skipping").
+    pub skip_export: bool,
+    /// Exports in program order.
+    pub exports: Vec<ExportRecord>,
+    /// An export with DONE was made: no more exports may follow (RDNA3 ISA 14: "the last export
+    /// ... must indicate done").
+    pub done: bool,
+}
+
+impl GfxWave {
+    pub fn new(stage: Stage) -> GfxWave {
+        GfxWave {
+            stage,
+            skip_export: false,
+            exports: Vec::new(),
+            done: false,
+        }
+    }
+}
