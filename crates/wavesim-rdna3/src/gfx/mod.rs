@@ -6,6 +6,7 @@
 //! SPI loading VGPRs/SGPRs and LDS before the wave starts, the export buffers receiving EXP data)
 //! is modelled here, on the host, from the SPI register values a driver programs.
 
+pub mod draw;
 pub mod pal;
 pub mod ps;
 
