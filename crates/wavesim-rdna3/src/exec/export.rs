@@ -8,8 +8,10 @@
 //! - Skipping: a wave created with SKIP_EXPORT ignores every export (ISA 14.1). With EXEC == 0 an
 //!   export is skipped unless DONE is set or the target is POS0 (seed 000); a done export with
 //!   EXEC == 0 is still made (it ends the wave's exports: the null export).
-//! - Each target may be exported once, and the done export is the last (ISA 14): a second
-//!   export to a target or an export after DONE is an error, as is a target the wave's stage does
+//! - Each target may be exported once, and the done export is the last of its kind (ISA 14: the
+//!   last pixel export, the last position export; the primitive export must have DONE): a second
+//!   export to a target, an export after its kind's DONE or a primitive export without DONE is
+//!   an error, as is a target the wave's stage does
 //!   not have (MRT/Z/dual-source for PS; POS/PRIM for VS and GS; none for HS) or one that does
 //!   not exist.
 //! - Dual-source blend (targets 21 and 22) exports even lanes' pixels from pairs of lanes (ISA
@@ -91,10 +93,19 @@ fn exp(w: &mut Wave, inst: &Inst, _: &mut Ctx) -> Result<Flow, ExecError> {
     if !stage_allows(g.stage, target) {
         return Err(err("this shader stage has no such export target"));
     }
-    if g.done {
-        return Err(err(
+    let (ended, kind_done) = match target {
+        12..=16 => (g.pos_done, "export after the done position export"),
+        20 => (g.prim_done, "a second primitive export"),
+        _ => (
+            g.done,
             "export after the done export (the done export must be the last)",
-        ));
+        ),
+    };
+    if ended {
+        return Err(err(kind_done));
+    }
+    if target == 20 && !done {
+        return Err(err("the primitive export must have DONE set (ISA 14)"));
     }
     if g.exports.iter().any(|r| r.target == target) {
         return Err(err("a shader may export to each target only once"));
@@ -124,7 +135,11 @@ fn exp(w: &mut Wave, inst: &Inst, _: &mut Ctx) -> Result<Flow, ExecError> {
         data,
     };
     if let Some(g) = w.gfx.as_deref_mut() {
-        g.done |= done;
+        match target {
+            12..=16 => g.pos_done |= done,
+            20 => g.prim_done = true,
+            _ => g.done |= done,
+        }
         g.exports.push(rec);
     }
     Ok(Flow::Next)

@@ -9,6 +9,7 @@
 pub mod draw;
 pub mod pal;
 pub mod ps;
+pub mod stages;
 
 use crate::wave::LANES;
 
@@ -51,9 +52,16 @@ pub struct GfxWave {
     pub skip_export: bool,
     /// Exports in program order.
     pub exports: Vec<ExportRecord>,
-    /// An export with DONE was made: no more exports may follow (RDNA3 ISA 14: "the last export
-    /// ... must indicate done").
+    /// A colour/Z export with DONE was made (PS: no more exports may follow; RDNA3 ISA 14: "the
+    /// last export from a pixel shader ... must indicate done").
     pub done: bool,
+    /// The last position export (DONE on a POS target) was made: no more position exports
+    /// (ISA 14: "the last position export of a vertex shader must indicate done").
+    pub pos_done: bool,
+    /// The primitive export (which must have DONE) was made.
+    pub prim_done: bool,
+    /// Graphics messages sent (s_sendmsg GS_ALLOC_REQ / HS_TESSFACTOR), in order.
+    pub messages: Vec<Message>,
 }
 
 impl GfxWave {
@@ -63,6 +71,49 @@ impl GfxWave {
             skip_export: false,
             exports: Vec::new(),
             done: false,
+            pos_done: false,
+            prim_done: false,
+            messages: Vec::new(),
         }
+    }
+}
+
+/// A message a graphics wave sent with s_sendmsg (gfx11 message ids, RDNA3 ISA "S_SENDMSG"):
+/// the id and M0 at the time (GS_ALLOC_REQ: the NGG vertex and primitive counts the GS asks
+/// export space for, which Mesa's NGG lowering packs as vertices | primitives << 12;
+/// HS_TESSFACTOR: the tessellation-factor status).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Message {
+    pub id: u32,
+    pub m0: u32,
+}
+
+/// s_sendmsg GS_ALLOC_REQ (GS waves) and HS_TESSFACTOR (HS waves): recorded for the host.
+pub fn record_message(
+    w: &mut crate::wave::Wave,
+    id: u32,
+    name: &str,
+) -> Result<(), crate::exec::ExecError> {
+    const HS_TESSFACTOR: u32 = 0x02;
+    let m0 = w.m0();
+    let stage_ok = |st: Stage| {
+        if id == HS_TESSFACTOR {
+            st == Stage::Hs
+        } else {
+            st == Stage::Gs
+        }
+    };
+    match w.gfx.as_deref_mut() {
+        Some(g) if stage_ok(g.stage) => {
+            g.messages.push(Message { id, m0 });
+            Ok(())
+        }
+        Some(g) => Err(crate::exec::ExecError::Other(format!(
+            "{name}: message {id:#x} is not for a {:?} wave",
+            g.stage
+        ))),
+        None => Err(crate::exec::ExecError::Other(format!(
+            "{name}: message {id:#x} is for graphics shader stages; this is a compute wave"
+        ))),
     }
 }
