@@ -261,8 +261,9 @@ fn param_load_field_errors() {
 
 #[test]
 fn direct_load_broadcasts_typed_values() {
-    // ISA 12.4: M0 = { 13'b0, DataType[2:0], LDS_address[15:0] }; the value goes to every lane
-    // of every active quad.
+    // ISA 12.4: M0 = { 13'b0, DataType[2:0], LDS_address[15:0] }; one DWORD is read, the byte and
+    // short types keep its low bits (zero/sign extended), and the value goes to every lane of
+    // every active quad.
     for w64 in [false, true] {
         let mut h = gfx(Stage::Ps, w64);
         h.lds[0x200..0x204].copy_from_slice(&0x8081_f2f3u32.to_le_bytes());
@@ -270,9 +271,8 @@ fn direct_load_broadcasts_typed_values() {
             (2u32, 0x200u32, 0x8081_f2f3u32),
             (0, 0x200, 0xf3),
             (4, 0x200, 0xffff_fff3),
-            (1, 0x202, 0x8081),
-            (5, 0x202, 0xffff_8081),
-            (0, 0x203, 0x80),
+            (1, 0x200, 0xf2f3),
+            (5, 0x200, 0xffff_f2f3),
         ] {
             h.set_v(7, |_| 1);
             h.wave.set_exec(0x1);
@@ -286,8 +286,11 @@ fn direct_load_broadcasts_typed_values() {
                 );
             }
         }
-        // Data types 3, 6 and 7 are not defined.
-        assert!(h.run(&[S_MOV_M0_LIT, 3 << 16, DIRECT_V7]).is_err());
+        // Data types 3, 6 and 7 are not defined; the address must be DWORD aligned.
+        for t in [3, 6, 7] {
+            assert!(h.run(&[S_MOV_M0_LIT, t << 16, DIRECT_V7]).is_err());
+        }
+        assert!(h.run(&[S_MOV_M0_LIT, 0x202, DIRECT_V7]).is_err());
         // Outside the LDS: zero.
         h.lds.truncate(1024);
         h.run(&[S_MOV_M0_LIT, 2 << 16 | 0x8000, DIRECT_V7]).unwrap();

@@ -9,11 +9,11 @@
 //!   (P0.xyzw, P10.xyzw, P20.xyzw per primitive). Quad lanes 0, 1, 2 receive P0, P10, P20 and
 //!   lane 3 receives zero. lds_param_offset[6:0] must be zero and ATTR at most 32; anything else
 //!   stops with an error naming the field.
-//! - LDS_DIRECT_LOAD: M0 = { 13'b0, DataType[2:0], LDS_address[15:0] } (byte address): one value
-//!   is read and broadcast. DataType 0 unsigned byte, 1 unsigned short, 2 dword, 4 signed byte,
-//!   5 signed short (the encodings the GCN/RDNA guides give for M0[18:16]); 3, 6 and 7 are
-//!   errors. The address is forced to the value's alignment unless SH_MEM_CONFIG.alignment_mode
-//!   is UNALIGNED (the LDS rule of seed 000).
+//! - LDS_DIRECT_LOAD (ISA 12.4): M0 = { 13'b0, DataType[2:0], LDS_address[15:0] }; the address
+//!   is a byte address that "must be DWORD aligned" and one DWORD is read and broadcast.
+//!   DataType 0 unsigned byte, 1 unsigned short, 2 DWORD, 4 signed byte, 5 signed short: the
+//!   byte/short types take the low 8/16 bits of the DWORD, zero- or sign-extended. 3 ("unused"),
+//!   6 and 7 ("reserved") and a misaligned address stop with an error naming them.
 //! - Both use EXEC per quad: if any lane of a quad is in EXEC all four lanes are written (ISA
 //!   12.2.1). Reads outside the workgroup's LDS return zero (seed 000, LDS out of range).
 //! - Both count in EXP_CNT, and both are skipped when EXEC == 0 and EXP_CNT == 0 (ISA 12.2.1.2,
@@ -24,7 +24,6 @@
 //!   STATUS.LDS_READY likewise ends at once: the host loads parameters before the wave starts.
 
 use crate::decode::{opnd, Inst};
-use crate::exec::flat::align_mode;
 use crate::exec::lds::lds_load;
 use crate::exec::operand::vdst_in_range;
 use crate::exec::{Ctx, ExecError, Flow, Handler};
@@ -131,30 +130,27 @@ fn param_load(w: &mut Wave, inst: &Inst, ctx: &mut Ctx) -> Result<Flow, ExecErro
 fn direct_load(w: &mut Wave, inst: &Inst, ctx: &mut Ctx) -> Result<Flow, ExecError> {
     let m0 = w.m0();
     let dtype = m0 >> 16 & 7;
-    let size: u32 = match dtype {
-        0 | 4 => 1,
-        1 | 5 => 2,
-        2 => 4,
-        _ => {
-            return Err(ExecError::Other(format!(
-                "lds_direct_load: M0 data type {dtype} (0-2, 4 and 5 are defined)"
-            )))
-        }
-    };
+    if matches!(dtype, 3 | 6 | 7) {
+        return Err(ExecError::Other(format!(
+            "lds_direct_load: M0 data type {dtype} (0-2, 4 and 5 are defined)"
+        )));
+    }
+    if m0 & 3 != 0 {
+        return Err(ExecError::Other(format!(
+            "lds_direct_load: M0 address {:#x} is not DWORD aligned (ISA 12.4)",
+            m0 & 0xffff
+        )));
+    }
     let Some(write) = issue(w, inst) else {
         return Ok(Flow::Next);
     };
-    let mut addr = m0 & 0xffff;
-    if ctx.cfg.alignment_mode != align_mode::UNALIGNED {
-        addr &= !(size - 1);
-    }
-    let a = addr as u64;
+    let d = lds_dword(ctx.lds, (m0 & 0xffff) as u64);
     let v = match dtype {
-        0 => lds_load::<1>(ctx.lds, a).map_or(0, |b| b[0] as u32),
-        4 => lds_load::<1>(ctx.lds, a).map_or(0, |b| b[0] as i8 as i32 as u32),
-        1 => lds_load::<2>(ctx.lds, a).map_or(0, |b| u16::from_le_bytes(b) as u32),
-        5 => lds_load::<2>(ctx.lds, a).map_or(0, |b| i16::from_le_bytes(b) as i32 as u32),
-        _ => lds_dword(ctx.lds, a),
+        0 => d & 0xff,
+        4 => d as u8 as i8 as i32 as u32,
+        1 => d & 0xffff,
+        5 => d as u16 as i16 as i32 as u32,
+        _ => d,
     };
     let r = (inst.dst[0] - opnd::VGPR0) as usize;
     if let Some(row) = w.vrow_mut(r) {
