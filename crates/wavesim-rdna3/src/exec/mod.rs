@@ -9,6 +9,7 @@ pub mod buffer;
 pub mod dpp;
 pub mod export;
 pub mod flat;
+pub mod image;
 pub mod lds;
 pub mod ldsdir;
 pub mod operand;
@@ -208,6 +209,7 @@ pub const FAMILIES: &[(&str, Claim)] = &[
     ("buffer", buffer::handler),
     ("export", export::handler),
     ("ldsdir", ldsdir::handler),
+    ("image", image::handler),
 ];
 
 fn unimplemented(_: &mut Wave, inst: &Inst, _: &mut Ctx) -> Result<Flow, ExecError> {
