@@ -58,3 +58,22 @@ fn gfx_corpus_matches_llvm_objdump() {
     }
     assert!(checked > 500, "{checked}");
 }
+
+#[test]
+fn cl_image_kernels_match_llvm_objdump() {
+    // corpus/gfx/cl-wNN/images.hsaco against llvm-objdump-19's listing (image_load/store/sample).
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../corpus/gfx");
+    for w in ["cl-w32", "cl-w64"] {
+        let bytes = std::fs::read(root.join(w).join("images.hsaco")).unwrap();
+        let golden = std::fs::read_to_string(root.join(w).join("images.objdump")).unwrap();
+        let ours = wavesim_rdna3::disasm::disassemble_elf(&bytes).unwrap();
+        let lines =
+            |s: &str| -> Vec<String> { s.lines().map(norm).filter(|l| !l.is_empty()).collect() };
+        let (want, got) = (lines(&golden), lines(&ours));
+        assert!(want.iter().any(|l| l.starts_with("image_sample_lz")));
+        assert_eq!(want.len(), got.len(), "{w}: line count");
+        for (a, b) in want.iter().zip(&got) {
+            assert_eq!(a, b, "{w}");
+        }
+    }
+}

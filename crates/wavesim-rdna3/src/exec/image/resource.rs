@@ -122,3 +122,58 @@ impl ImageResource {
         self.last_level.saturating_sub(self.base_level) + 1
     }
 }
+
+/// Sets `width` bits at bit `lo` of a descriptor.
+fn set(d: &mut [u32], lo: u32, width: u32, v: u64) {
+    for b in 0..width {
+        let bit = lo + b;
+        let (w, sh) = ((bit / 32) as usize, bit % 32);
+        d[w] = (d[w] & !(1 << sh)) | (((v >> b) & 1) as u32) << sh;
+    }
+}
+
+/// A 256-bit T# for a linear 2D image of `levels` mips at `base` (256-byte aligned) in the layout
+/// above, identity dst_sel, the whole mip chain in view (Table 50).
+pub fn image_descriptor(base: u64, format: u32, width: u32, height: u32, levels: u32) -> [u32; 8] {
+    let mut d = [0u32; 8];
+    set(&mut d, 0, 40, base >> 8);
+    set(&mut d, 48, 4, levels.clamp(1, 16) as u64 - 1);
+    set(&mut d, 52, 8, format as u64);
+    set(&mut d, 62, 14, width.max(1) as u64 - 1);
+    set(&mut d, 78, 14, height.max(1) as u64 - 1);
+    for (k, sel) in [4u64, 5, 6, 7].into_iter().enumerate() {
+        set(&mut d, 96 + 3 * k as u32, 3, sel);
+    }
+    set(&mut d, 112, 4, levels.clamp(1, 16) as u64 - 1);
+    set(&mut d, 124, 4, ty::D2 as u64);
+    d
+}
+
+/// Bytes of a 2D image's whole mip chain in the layout above.
+pub fn image_bytes(width: u32, height: u32, levels: u32, texel_bytes: u64) -> u64 {
+    (0..levels)
+        .map(|m| (width >> m).max(1) as u64 * (height >> m).max(1) as u64 * texel_bytes)
+        .sum()
+}
+
+/// OpenCL channel data types and orders (cl.h values) for [`opencl_image_object`].
+pub mod cl {
+    pub const UNORM_INT8: u32 = 0x10D2;
+    pub const UNSIGNED_INT8: u32 = 0x10DA;
+    pub const HALF_FLOAT: u32 = 0x10DD;
+    pub const FLOAT: u32 = 0x10DE;
+    pub const R: u32 = 0x10B0;
+    pub const RGBA: u32 = 0x10B5;
+}
+
+/// The 48-byte image object an OpenCL `image2d_t` argument points to on AMDGPU: the 256-bit T#,
+/// then (as the ROCm device library's `__ockl_image_*` accessors read it) dword 8 the OpenCL
+/// channel data type, dword 9 the channel order and dword 10 the width; dword 11 is zero.
+pub fn opencl_image_object(t: [u32; 8], data_type: u32, order: u32, width: u32) -> [u32; 12] {
+    let mut o = [0u32; 12];
+    o[..8].copy_from_slice(&t);
+    o[8] = data_type;
+    o[9] = order;
+    o[10] = width;
+    o
+}

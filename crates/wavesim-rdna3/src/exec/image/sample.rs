@@ -104,7 +104,13 @@ impl Ctx2<'_> {
         let t00 = self.fetch(level, slice, x0, y0, lane)?;
         let t10 = self.fetch(level, slice, x0.saturating_add(1), y0, lane)?;
         let t01 = self.fetch(level, slice, x0, y0.saturating_add(1), lane)?;
-        let t11 = self.fetch(level, slice, x0.saturating_add(1), y0.saturating_add(1), lane)?;
+        let t11 = self.fetch(
+            level,
+            slice,
+            x0.saturating_add(1),
+            y0.saturating_add(1),
+            lane,
+        )?;
         let mut o = [0f32; 4];
         for c in 0..4 {
             let top = t00[c] * (1.0 - a) + t10[c] * a;
