@@ -43,6 +43,7 @@ fn config(vs: &[V], w: u32, h: u32, depth: bool, vs64: bool, ps64: bool) -> Draw
         flat_attributes: 0,
         vs_uniforms: vec![],
         ps_uniforms: vec![],
+        textures: vec![],
         width: w,
         height: h,
         targets: vec![RenderTarget {
@@ -234,4 +235,146 @@ fn png_of_a_draw_decodes_to_the_image() {
     let info = rd.next_frame(&mut buf).unwrap();
     assert_eq!((info.width, info.height), (32, 32));
     assert_eq!(&buf[..info.buffer_size()], &r.targets[0].bytes[..]);
+}
+
+// ---- a textured quad -------------------------------------------------------------------------
+
+const TW: u32 = 4;
+const TH: u32 = 4;
+
+fn checker() -> Vec<u8> {
+    (0..TW * TH)
+        .flat_map(|i| {
+            let (x, y) = (i % TW, i / TW);
+            [
+                (x * 80) as u8,
+                (y * 80) as u8,
+                if (x + y) % 2 == 0 { 255 } else { 0 },
+                255,
+            ]
+        })
+        .collect()
+}
+
+/// S# (RDNA3 ISA Table 51): ClampLastTexel in x and y (2), bilinear mag and min filters.
+fn bilinear_clamp() -> [u32; 4] {
+    [2 | 2 << 3, 0xfff << 12, 1 << 20 | 1 << 22, 0]
+}
+
+/// The PS of draw_ps_texture.ll for one pixel: (u, v) interpolated, then bilinear sampling
+/// with clamp-to-last-texel in texel space (u * 4 - 0.5), UNORM8 texels c / 255.
+fn texture_reference(t: &[V], w: u32, h: u32) -> Vec<u8> {
+    let tex = checker();
+    let fetch = |x: i64, y: i64| {
+        let (x, y) = (
+            x.clamp(0, TW as i64 - 1) as u32,
+            y.clamp(0, TH as i64 - 1) as u32,
+        );
+        let i = ((y * TW + x) * 4) as usize;
+        [0, 1, 2, 3].map(|c| tex[i + c] as f32 / 255.0)
+    };
+    let mut img = vec![0u8; (w * h * 4) as usize];
+    for px in img.chunks_exact_mut(4) {
+        px.copy_from_slice(&[0, 0, 0, 255]);
+    }
+    for tri in t.chunks_exact(3) {
+        let snap = |v: &V| {
+            let (x, y, wc) = (v.pos[0] as f64, v.pos[1] as f64, v.pos[3] as f64);
+            (
+                ((x / wc * 0.5 + 0.5) * w as f64 * 256.0).round() as i64,
+                ((0.5 - y / wc * 0.5) * h as f64 * 256.0).round() as i64,
+            )
+        };
+        let p: Vec<(i64, i64)> = tri.iter().map(snap).collect();
+        let area2 = (p[1].0 - p[0].0) * (p[2].1 - p[0].1) - (p[2].0 - p[0].0) * (p[1].1 - p[0].1);
+        let s = area2.signum();
+        for py in 0..h as i64 {
+            for px in 0..w as i64 {
+                let (cx, cy) = (px * 256 + 128, py * 256 + 128);
+                let mut e = [0i64; 3];
+                let mut inside = area2 != 0;
+                for k in 0..3 {
+                    let (a, b) = (p[(k + 1) % 3], p[(k + 2) % 3]);
+                    e[k] = (b.0 - a.0) * (cy - a.1) - (b.1 - a.1) * (cx - a.0);
+                    let (v, dx, dy) = (s * e[k], s * (b.0 - a.0), s * (b.1 - a.1));
+                    inside &= v > 0 || (v == 0 && ((dy == 0 && dx > 0) || dy < 0));
+                }
+                if !inside {
+                    continue;
+                }
+                let q: Vec<f64> = (0..3)
+                    .map(|k| e[k] as f64 / area2 as f64 / tri[k].pos[3] as f64)
+                    .collect();
+                let sum: f64 = q.iter().sum();
+                let (i, j) = ((q[1] / sum) as f32, (q[2] / sum) as f32);
+                let interp = |c: usize| {
+                    let p0 = tri[0].col[c];
+                    j.mul_add(tri[2].col[c] - p0, i.mul_add(tri[1].col[c] - p0, p0))
+                };
+                let (u, v) = (interp(0) * TW as f32 - 0.5, interp(1) * TH as f32 - 0.5);
+                let (x0, y0) = (u.floor(), v.floor());
+                let (a, b) = (u - x0, v - y0);
+                let (x0, y0) = (x0 as i64, y0 as i64);
+                let (t00, t10, t01, t11) = (
+                    fetch(x0, y0),
+                    fetch(x0 + 1, y0),
+                    fetch(x0, y0 + 1),
+                    fetch(x0 + 1, y0 + 1),
+                );
+                let at = ((py as u32 * w + px as u32) * 4) as usize;
+                for c in 0..4 {
+                    let top = t00[c] * (1.0 - a) + t10[c] * a;
+                    let bot = t01[c] * (1.0 - a) + t11[c] * a;
+                    img[at + c] = to_unorm(top * (1.0 - b) + bot * b);
+                }
+            }
+        }
+    }
+    img
+}
+
+#[test]
+fn textured_quad_with_bilinear_filtering() {
+    let uv = |x: f32, y: f32, w: f32, u: f32, v: f32| V {
+        pos: [x * w, y * w, 0.5 * w, w],
+        col: [u, v, 0.0, 1.0],
+    };
+    // A quad in perspective (the top edge farther away), uv covering the texture.
+    let quad = [
+        uv(-0.8, -0.8, 1.0, 0.0, 1.0),
+        uv(0.8, -0.8, 1.0, 1.0, 1.0),
+        uv(0.5, 0.7, 2.0, 1.0, 0.0),
+        uv(-0.8, -0.8, 1.0, 0.0, 1.0),
+        uv(0.5, 0.7, 2.0, 1.0, 0.0),
+        uv(-0.5, 0.7, 2.0, 0.0, 0.0),
+    ];
+    let (w, h) = (40, 32);
+    let want = texture_reference(&quad, w, h);
+    for (vs64, ps64) in [(false, false), (true, true)] {
+        let mut cfg = config(&quad, w, h, false, vs64, ps64);
+        cfg.vs = obj(vs64, "draw_vs_uv");
+        cfg.ps = obj(ps64, "draw_ps_texture");
+        cfg.textures = vec![wavesim_rdna3::gfx::draw::Texture {
+            format: 42,
+            width: TW,
+            height: TH,
+            data: checker(),
+            sampler: bilinear_clamp(),
+        }];
+        let r = draw(&cfg).unwrap_or_else(|e| panic!("{e}"));
+        let got = &r.targets[0].bytes;
+        let bad: Vec<u32> = (0..w * h)
+            .filter(|&i| {
+                got[i as usize * 4..i as usize * 4 + 4] != want[i as usize * 4..i as usize * 4 + 4]
+            })
+            .collect();
+        assert!(
+            bad.is_empty(),
+            "ps64={ps64}: {} pixels differ, first {:?}",
+            bad.len(),
+            &bad[..bad.len().min(5)]
+        );
+        let lit = want.chunks_exact(4).filter(|p| p[..3] != [0, 0, 0]).count();
+        assert!(lit > 300, "{lit}");
+    }
 }

@@ -16,7 +16,7 @@
 //! s[2:3] = attribute ring address, s4... = [`DrawConfig::vs_uniforms`]; v0 = vertex index (and
 //! v1-v3 zero when RSRC1_VS.VGPR_COMP_CNT asks for them). Attribute `a` of vertex `v` is the
 //! float4 at `ring + (v * num_attributes + a) * 16`. The PS gets its user SGPRs from
-//! [`DrawConfig::ps_uniforms`], then PRIM_MASK.
+//! [`DrawConfig::ps_uniforms`], then 12 per texture (its T#, then its S#), then PRIM_MASK.
 //!
 //! Rasterisation rules (one sample per pixel, no clipping):
 //! - clip -> NDC: (x, y, z) / w; a triangle with a vertex at w <= 0 is refused (clipping is not
@@ -51,6 +51,18 @@ use crate::gfx::ps::{run_ps_wave, Attribute, PrimParams, PsRunError, PS_INPUT_VG
 use crate::gfx::{ExportRecord, GfxWave, Stage};
 use crate::wave::{status, Wave};
 use wavesim_core::memory::DeviceMemory;
+
+/// A texture the PS samples: a linear 2D image (one mip level) in the T# layout of
+/// `exec::image::resource` and the S# words to sample it with (RDNA3 ISA Table 51).
+#[derive(Clone, Debug)]
+pub struct Texture {
+    /// T# data format (RDNA3 ISA Table 52, e.g. 42 = 8_8_8_8_UNORM).
+    pub format: u32,
+    pub width: u32,
+    pub height: u32,
+    pub data: Vec<u8>,
+    pub sampler: [u32; 4],
+}
 
 /// Render-target formats.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -92,6 +104,9 @@ pub struct DrawConfig {
     pub flat_attributes: u32,
     pub vs_uniforms: Vec<u32>,
     pub ps_uniforms: Vec<u32>,
+    /// Textures: each is placed in device memory and its T# (8 dwords) and S# (4 dwords) are
+    /// appended to the PS user SGPRs after `ps_uniforms`.
+    pub textures: Vec<Texture>,
     pub width: u32,
     pub height: u32,
     pub targets: Vec<RenderTarget>,
@@ -488,6 +503,31 @@ pub fn draw(cfg: &DrawConfig) -> Result<DrawResult, DrawError> {
     }
     let mut depth = cfg.depth_clear.map(|d| vec![d; (w * h) as usize]);
 
+    let mut ps_sgprs = cfg.ps_uniforms.clone();
+    for t in &cfg.textures {
+        let f = crate::exec::image::formats::Format::of(t.format)
+            .map_err(|e| DrawError::Config(format!("texture: {e}")))?;
+        let n = crate::exec::image::resource::image_bytes(t.width, t.height, 1, f.bytes);
+        if (t.data.len() as u64) < n {
+            return Err(DrawError::Config(format!(
+                "a {}x{} texture needs {n} bytes, {} given",
+                t.width,
+                t.height,
+                t.data.len()
+            )));
+        }
+        let at = mem.alloc(n.max(256), 256).map_err(mem_err)?;
+        mem.write(at, &t.data[..n as usize]).map_err(mem_err)?;
+        ps_sgprs.extend_from_slice(&crate::exec::image::resource::image_descriptor(
+            at, t.format, t.width, t.height, 1,
+        ));
+        ps_sgprs.extend_from_slice(&t.sampler);
+    }
+    if ps_sgprs.len() > 31 {
+        return Err(DrawError::Config(
+            "uniforms and texture descriptors exceed the 31 PS user SGPRs".into(),
+        ));
+    }
     let (template, entry) = ps
         .ps_setup(cfg.ps_wave64)
         .map_err(|err| DrawError::Object {
@@ -530,10 +570,11 @@ pub fn draw(cfg: &DrawConfig) -> Result<DrawResult, DrawError> {
         };
         for batch in quads.chunks(quads_per_wave) {
             let mut setup_ps = template.clone();
-            setup_ps.user_sgprs = cfg.ps_uniforms.clone();
-            // As for the VS: the uniforms are the user SGPRs, PRIM_MASK follows them.
+            setup_ps.user_sgprs = ps_sgprs.clone();
+            // As for the VS: the uniforms (and texture descriptors) are the user SGPRs,
+            // PRIM_MASK follows them.
             if (setup_ps.rsrc2 >> 1) & 0x1f == 0 {
-                setup_ps.rsrc2 |= (cfg.ps_uniforms.len() as u32 & 0x1f) << 1;
+                setup_ps.rsrc2 |= (ps_sgprs.len() as u32 & 0x1f) << 1;
             }
             setup_ps.user_sgprs.resize(64, 0);
             setup_ps.prims = vec![prim.clone()];
