@@ -682,3 +682,169 @@ impl Image {
         Ok(out)
     }
 }
+
+/// A draw described in TOML (what `wavesim draw SCENE.toml` reads); paths are relative to the
+/// scene file. Example: corpus/gfx/draw/gradient.toml.
+///
+/// ```toml
+/// vs = "../obj/w32/draw_vs.o"         # PAL objects
+/// ps = "../obj/w32/draw_ps_gradient.o"
+/// width = 64
+/// height = 48
+/// depth_clear = 1.0                   # optional: LESS depth test
+/// [[targets]]
+/// format = "rgba8_unorm"              # rgba8_unorm | rgba16_float | rgba32_float
+/// export = "f32"                      # f32 | f16 (the PS's MRT export packing)
+/// clear = [0.0, 0.0, 0.0, 1.0]
+/// [[vertices]]                        # triangle list; the vertex buffer is position, then
+/// position = [-0.9, -0.8, 0.5, 1.0]   # each attribute, as float4s
+/// attributes = [[1.0, 0.0, 0.0, 1.0]]
+/// ```
+#[derive(Clone, Debug, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DrawSpec {
+    pub vs: String,
+    pub ps: String,
+    pub width: u32,
+    pub height: u32,
+    #[serde(default)]
+    pub depth_clear: Option<f32>,
+    #[serde(default)]
+    pub wave64: bool,
+    #[serde(default)]
+    pub flat_attributes: u32,
+    #[serde(default)]
+    pub vs_uniforms: Vec<u32>,
+    #[serde(default)]
+    pub ps_uniforms: Vec<u32>,
+    pub targets: Vec<TargetSpec>,
+    pub vertices: Vec<VertexSpec>,
+    #[serde(default)]
+    pub textures: Vec<TextureSpec>,
+}
+
+#[derive(Clone, Debug, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TargetSpec {
+    pub format: String,
+    #[serde(default = "default_export")]
+    pub export: String,
+    #[serde(default)]
+    pub clear: [f32; 4],
+}
+
+fn default_export() -> String {
+    "f32".into()
+}
+
+#[derive(Clone, Debug, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct VertexSpec {
+    pub position: [f32; 4],
+    #[serde(default)]
+    pub attributes: Vec<[f32; 4]>,
+}
+
+#[derive(Clone, Debug, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TextureSpec {
+    /// T# data format number (RDNA3 ISA Table 52).
+    pub format: u32,
+    pub width: u32,
+    pub height: u32,
+    /// Texel bytes, row-major.
+    pub data: Vec<u8>,
+    /// S# dwords (RDNA3 ISA Table 51).
+    pub sampler: [u32; 4],
+}
+
+impl DrawSpec {
+    pub fn parse(text: &str) -> Result<DrawSpec, DrawError> {
+        toml::from_str(text).map_err(|e| DrawError::Config(format!("scene: {e}")))
+    }
+
+    /// The [`DrawConfig`], reading the shader objects relative to `dir`.
+    pub fn config(&self, dir: &std::path::Path) -> Result<DrawConfig, DrawError> {
+        let read = |p: &str| {
+            std::fs::read(dir.join(p)).map_err(|e| DrawError::Config(format!("{p}: {e}")))
+        };
+        let na = self.vertices.first().map_or(0, |v| v.attributes.len());
+        if self.vertices.iter().any(|v| v.attributes.len() != na) {
+            return Err(DrawError::Config(
+                "every vertex must have the same number of attributes".into(),
+            ));
+        }
+        let mut vb = Vec::new();
+        for v in &self.vertices {
+            for x in v.position.iter().chain(v.attributes.iter().flatten()) {
+                vb.extend_from_slice(&x.to_le_bytes());
+            }
+        }
+        let targets = self
+            .targets
+            .iter()
+            .map(|t| {
+                let format = match t.format.as_str() {
+                    "rgba8_unorm" => ColorFormat::Rgba8Unorm,
+                    "rgba16_float" => ColorFormat::Rgba16Float,
+                    "rgba32_float" => ColorFormat::Rgba32Float,
+                    f => return Err(DrawError::Config(format!("target format {f}"))),
+                };
+                let export = match t.export.as_str() {
+                    "f32" => ExportFormat::F32,
+                    "f16" => ExportFormat::F16,
+                    f => return Err(DrawError::Config(format!("export format {f}"))),
+                };
+                Ok(RenderTarget {
+                    format,
+                    export,
+                    clear: t.clear,
+                })
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(DrawConfig {
+            vs: read(&self.vs)?,
+            ps: read(&self.ps)?,
+            vertex_buffer: vb,
+            vertex_count: self.vertices.len() as u32,
+            num_attributes: na as u32,
+            flat_attributes: self.flat_attributes,
+            vs_uniforms: self.vs_uniforms.clone(),
+            ps_uniforms: self.ps_uniforms.clone(),
+            textures: self
+                .textures
+                .iter()
+                .map(|t| Texture {
+                    format: t.format,
+                    width: t.width,
+                    height: t.height,
+                    data: t.data.clone(),
+                    sampler: t.sampler,
+                })
+                .collect(),
+            width: self.width,
+            height: self.height,
+            targets,
+            depth_clear: self.depth_clear,
+            vs_wave64: self.wave64,
+            ps_wave64: self.wave64,
+            max_wave_insts: 10_000_000,
+        })
+    }
+}
+
+/// Reads a scene file, draws it, and returns the PNG of each render target (what `wavesim draw`
+/// writes).
+pub fn draw_scene_file(path: &std::path::Path) -> Result<(DrawResult, Vec<Vec<u8>>), DrawError> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| DrawError::Config(format!("{}: {e}", path.display())))?;
+    let spec = DrawSpec::parse(&text)?;
+    let dir = path.parent().unwrap_or(std::path::Path::new("."));
+    let r = draw(&spec.config(dir)?)?;
+    let pngs = r
+        .targets
+        .iter()
+        .map(|t| t.png())
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok((r, pngs))
+}
