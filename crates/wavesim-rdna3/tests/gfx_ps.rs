@@ -416,6 +416,13 @@ fn corpus_ena_addr_combinations_are_covered() {
         "ps_kill",
         "ps_pk16",
         "ps_flat_dpp",
+        "ps_linear_centroid",
+        "ps_sample_w",
+        "ps_mrt8",
+        "ps_discard_depth",
+        "ps_face_select",
+        "draw_ps_gradient",
+        "draw_ps_texture",
         "ps_interp_persp",
         "ps_interp_linear_f16",
     ] {
@@ -431,6 +438,10 @@ fn corpus_ena_addr_combinations_are_covered() {
         (0xc, 0xc),
         (0x20, 0x20),
         (0x22, 0x22),
+        (0x40, 0x40),
+        (0x801, 0x801),
+        (0xf01, 0xf01),
+        (0x1020, 0x1020),
         (0x110, 0xffff),
         (0x301, 0x301),
         (0x701, 0x701),
@@ -438,4 +449,147 @@ fn corpus_ena_addr_combinations_are_covered() {
     ]
     .into();
     assert_eq!(pairs, want);
+}
+
+#[test]
+fn ps_linear_centroid() {
+    // ENA 0x40: LINEAR_CENTROID alone in v0-v1.
+    for w64 in [false, true] {
+        let r = run("ps_linear_centroid", w64, full(w64), vec![], vec![]);
+        check(&r, 0, 0, true, |i, _| {
+            [
+                Some(i[13]),
+                Some(i[14]),
+                Some((f(i[13]) + f(i[14])).to_bits()),
+                None,
+            ]
+        });
+    }
+}
+
+#[test]
+fn ps_sample_w() {
+    // ENA 0x801: PERSP_SAMPLE v0-v1, POS_W v2.
+    for w64 in [false, true] {
+        let r = run("ps_sample_w", w64, full(w64), vec![], vec![]);
+        check(&r, 0, 0, true, |i, _| {
+            [
+                Some((f(i[0]) * f(i[POS_W])).to_bits()),
+                Some((f(i[1]) * f(i[POS_W])).to_bits()),
+                None,
+                None,
+            ]
+        });
+    }
+}
+
+#[test]
+fn ps_mrt8() {
+    // Eight exports, MRTk = (x + k, y, k, 1), DONE only on MRT7.
+    for w64 in [false, true] {
+        let r = run("ps_mrt8", w64, full(w64), vec![], vec![]);
+        assert_eq!(r.exports.len(), 8);
+        for k in 0..8u8 {
+            check(&r, k as usize, k, k == 7, |i, _| {
+                [
+                    Some((f(i[POS_X]) + k as f32).to_bits()),
+                    Some(i[POS_Y]),
+                    Some((k as f32).to_bits()),
+                    Some(1f32.to_bits()),
+                ]
+            });
+        }
+    }
+}
+
+#[test]
+fn ps_discard_depth() {
+    // Pixels with y < 1.5 are discarded; MRTZ = z * w, then MRT0 = (x, y, z * w, 1).
+    for w64 in [false, true] {
+        let r = run("ps_discard_depth", w64, full(w64), vec![], vec![]);
+        let ins = inputs(r.lanes);
+        let keep: u64 = (0..r.lanes)
+            .filter(|&l| f(ins[l][POS_Y]) >= 1.5)
+            .fold(0, |m, l| m | 1 << l);
+        assert_eq!((r.exports[0].exec, r.exports[1].exec), (keep, keep));
+        let r = Run { exec: keep, ..r };
+        check(&r, 0, 8, false, |i, _| {
+            [
+                Some((f(i[POS_Z]) * f(i[POS_W])).to_bits()),
+                None,
+                None,
+                None,
+            ]
+        });
+        check(&r, 1, 0, true, |i, _| {
+            let d = (f(i[POS_Z]) * f(i[POS_W])).to_bits();
+            [
+                Some(i[POS_X]),
+                Some(i[POS_Y]),
+                Some(d),
+                Some(1f32.to_bits()),
+            ]
+        });
+    }
+}
+
+#[test]
+fn ps_face_select() {
+    // ENA 0x1020: LINEAR_CENTER v0-v1, FRONT_FACE v2.
+    for w64 in [false, true] {
+        let r = run("ps_face_select", w64, full(w64), vec![], vec![]);
+        check(&r, 0, 0, true, |i, _| {
+            [
+                Some(if i[20] != 0 { i[11] } else { i[12] }),
+                None,
+                None,
+                None,
+            ]
+        });
+    }
+}
+
+/// P0 + I * P10 + J * P20 with two fmas, as v_interp_p10_f32 / v_interp_p2_f32 compute it
+/// (RDNA3 ISA 12.3).
+fn interp(v: [f32; 3], i: f32, j: f32) -> f32 {
+    let (p0, p10, p20) = (v[0], v[1] - v[0], v[2] - v[0]);
+    j.mul_add(p20, i.mul_add(p10, p0))
+}
+
+#[test]
+#[ignore = "needs VINTERP execution (v_interp_*), which is on branch `exact`; un-ignore after the merge"]
+fn ps_interp_persp() {
+    // Attribute 0.xyzw interpolated with the persp-center I, J (ENA = ADDR = 0x2: v0, v1;
+    // canonical slots 2 and 3).
+    for w64 in [false, true] {
+        let attr = Attribute {
+            vertices: [
+                [1.0, 2.0, 3.0, 4.0],
+                [5.0, -2.0, 0.5, 4.0],
+                [-3.0, 8.0, 0.25, 0.0],
+            ],
+            flat: false,
+        };
+        let quads = if w64 { 16 } else { 8 };
+        let r = run(
+            "ps_interp_persp",
+            w64,
+            full(w64),
+            vec![PrimParams {
+                attributes: vec![attr.clone()],
+            }],
+            vec![0; quads],
+        );
+        check(&r, 0, 0, true, |i, _| {
+            let (pi, pj) = (f(i[2]), f(i[3]));
+            [0, 1, 2, 3].map(|c| {
+                let v = [
+                    attr.vertices[0][c],
+                    attr.vertices[1][c],
+                    attr.vertices[2][c],
+                ];
+                Some(interp(v, pi, pj).to_bits())
+            })
+        });
+    }
 }

@@ -175,3 +175,73 @@ fn graphics_messages_are_recorded_for_their_stage() {
     let s = setup(Stage::Hs, false, 8);
     assert!(run_stage_wave(&prog, 0, &s, &DeviceMemory::default(), 100).is_err());
 }
+
+#[test]
+fn vs_instance_corpus_shader() {
+    // vs_instance.ll: POS0 = (float(vid), float(iid), s0, 1) with vid = v0, iid = v1.
+    for w64 in [false, true] {
+        let obj = object(w64, "vs_instance");
+        let (st, entry) = obj.stage("vs").unwrap();
+        let mut s = setup(Stage::Vs, w64, allocated_vgprs(st.vgpr_count, w64));
+        s.user_sgprs = vec![0.75f32.to_bits()];
+        s.vgprs = vec![(0..64).map(|l| l as u32).collect(), vec![5; 64]];
+        let w = run_stage_wave(&obj.program, entry, &s, &DeviceMemory::default(), 10_000).unwrap();
+        let e = &w.gfx.as_deref().unwrap().exports[0];
+        for l in 0..lanes(w64) {
+            assert_eq!(
+                [e.data[0][l], e.data[1][l], e.data[2][l], e.data[3][l]],
+                [
+                    (l as f32).to_bits(),
+                    5f32.to_bits(),
+                    0.75f32.to_bits(),
+                    1f32.to_bits()
+                ]
+            );
+        }
+    }
+}
+
+#[test]
+fn gs_alloc_req_corpus_shader() {
+    // gs_alloc_req.ll: GS_ALLOC_REQ with M0 = s2 | s3 << 12 (system SGPRs), then POS0.
+    for w64 in [false, true] {
+        let obj = object(w64, "gs_alloc_req");
+        let (st, entry) = obj.stage("gs").unwrap();
+        let mut s = setup(Stage::Gs, w64, allocated_vgprs(st.vgpr_count, w64));
+        s.system_sgprs = vec![0, 0, 3, 1];
+        s.vgprs = vec![(0..64).map(|l| 2 * l as u32).collect()];
+        let w = run_stage_wave(&obj.program, entry, &s, &DeviceMemory::default(), 10_000).unwrap();
+        let g = w.gfx.as_deref().unwrap();
+        assert_eq!(
+            g.messages,
+            [Message {
+                id: 9,
+                m0: 3 | 1 << 12
+            }]
+        );
+        assert_eq!(g.exports[0].data[0][5], 10f32.to_bits());
+    }
+}
+
+#[test]
+fn hs_store_corpus_shader() {
+    // hs_store.ll: the user SGPRs follow the 8 system SGPRs: s8 = u, s[9:10] = buffer; each
+    // lane stores v0 + u at buffer + 4 * v0.
+    for w64 in [false, true] {
+        let obj = object(w64, "hs_store");
+        let (st, entry) = obj.stage("hs").unwrap();
+        let mut mem = DeviceMemory::new();
+        let buf = mem.alloc(256, 256).unwrap();
+        mem.write(buf, &[0u8; 256]).unwrap();
+        let mut s = setup(Stage::Hs, w64, allocated_vgprs(st.vgpr_count, w64));
+        s.system_sgprs = vec![0xdead; 8];
+        s.user_sgprs = vec![1000, buf as u32, (buf >> 32) as u32];
+        s.vgprs = vec![(0..64).map(|l| l as u32).collect()];
+        run_stage_wave(&obj.program, entry, &s, &mem, 10_000).unwrap();
+        for l in 0..lanes(w64) {
+            let mut b = [0u8; 4];
+            mem.read(buf + 4 * l as u64, &mut b).unwrap();
+            assert_eq!(u32::from_le_bytes(b), 1000 + l as u32);
+        }
+    }
+}
