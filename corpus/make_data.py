@@ -94,6 +94,7 @@ class Run:
         # words are not cross-checked against PoCL.
         self.pocl_exempt = pocl_exempt
         self.note = note
+        self.cl_dir = CL_DIR  # cl/ (gfx1100 objects); cl115/ for the RDNA3.5 runs
 
     # helpers for models
     def inbuf(self, k, dtype):
@@ -264,8 +265,8 @@ def pocl_init():
     _queue = cl.CommandQueue(_ctx)
 
 
-def build_flags(obj):
-    src = os.path.join(CL_DIR, obj + ".cl")
+def build_flags(obj, cl_dir=CL_DIR):
+    src = os.path.join(cl_dir, obj + ".cl")
     flags = []
     for line in open(src):
         if line.startswith("// build-flags:"):
@@ -275,10 +276,10 @@ def build_flags(obj):
 
 def pocl_run(run):
     cl = _cl
-    key = (run.obj, run.pocl_options)
+    key = (run.cl_dir, run.obj, run.pocl_options)
     if key not in _programs:
-        src = open(os.path.join(CL_DIR, run.obj + ".cl")).read()
-        opts = " ".join(build_flags(run.obj) + (run.pocl_options or "-cl-std=CL1.2").split())
+        src = open(os.path.join(run.cl_dir, run.obj + ".cl")).read()
+        opts = " ".join(build_flags(run.obj, run.cl_dir) + (run.pocl_options or "-cl-std=CL1.2").split())
         _programs[key] = cl.Program(_ctx, src).build(options=opts)
     prog = _programs[key]
     kern = getattr(prog, run.kernel)
@@ -1749,6 +1750,102 @@ def define_wave_runs():
 # ==============================================================================================
 # output
 # ==============================================================================================
+# ----------------------------------------------------------------------------------------------
+# RDNA3.5 (gfx1150 / gfx1151): cl115/ sources, objects in gfx1150-w*/ and gfx1151-w*/, runs in
+# runs_rdna35.toml (same format; `object` names a code object of each of those directories)
+# ----------------------------------------------------------------------------------------------
+CL115_DIR = os.path.join(HERE, "cl115")
+RUNS115 = []
+
+
+def add115(run):
+    run.cl_dir = CL115_DIR
+    add(run)
+    RUNS.remove(run)
+    RUNS115.append(run)
+    return run
+
+
+def f16_of(x):
+    return np.float16(x)
+
+
+def r16(fr):
+    """An exact rational rounded to f16 (nearest even)."""
+    return round_frac(fr, "f16")
+
+
+def define_rdna35_runs():
+    # salu_f32: the uniform values are computed by SALU float ops; PoCL runs the same source.
+    for k, (a, b, c, n, u) in enumerate([(1.1, -2.7, 3.3, -7, 123456789),
+                                         (0.375, -6.5e-3, 250.75, 100000, 3)]):
+        add115(Run("salu_f32_%d" % k, "salu_float", "salu_f32", [96], [32],
+                   [Zeros(96 * 16 * 4), Scalar("f32", np.float32(a)), Scalar("f32", np.float32(b)),
+                    Scalar("f32", np.float32(c)), Scalar("i32", n), Scalar("u32", u)], [0],
+                   note="uniform f32 math in SGPRs (s_fmamk/s_fmaak/s_fmac_f32, s_cvt_*, s_cmp_*_f32)"))
+    add115(Run("salu_loop", "salu_float", "salu_loop", [64], [64],
+               [Zeros(64 * 4), Scalar("f32", np.float32(0.3)), Scalar("f32", np.float32(1.7)),
+                Scalar("i32", 37)], [0], note="a uniform f32 loop"))
+
+    # salu_cmp: ordered and unordered compares, NaN operands included (PoCL).
+    nan = float("nan")
+    for k, (a, b) in enumerate([(1.0, 2.0), (2.0, 2.0), (-0.0, 0.0), (nan, 1.0), (3.5, nan),
+                                (float("inf"), -1e30)]):
+        add115(Run("salu_cmp_%d" % k, "salu_cmp", "salu_cmp", [64], [64],
+                   [Zeros(64 * 4), Scalar("f32", np.float32(a)), Scalar("f32", np.float32(b))], [0],
+                   note="uniform f32 compares (s_cmp_*_f32, including the negated/unordered forms)"))
+    # salu_minmax: fmin/fmax with finite math (PoCL with the same -cl-finite-math-only).
+    # (OpenCL leaves fmin(-0, +0) open; the hardware rule -0 < +0 is tested in exact_salu_float.)
+    for k, (a, b, c) in enumerate([(1.5, -2.25, 0.125), (-0.5, 0.25, -7.5)]):
+        add115(Run("salu_minmax_%d" % k, "salu_minmax", "salu_minmax", [32], [32],
+                   [Zeros(32 * 8), Scalar("f32", np.float32(a)), Scalar("f32", np.float32(b)),
+                    Scalar("f32", np.float32(c))], [0],
+                   note="uniform fmin/fmax with -cl-finite-math-only (s_min_f32/s_max_f32)"))
+
+    # salu_f16cvt: half kernel arguments widened in SGPRs (model; PoCL has no cl_khr_fp16).
+    h0, hv0, hv1, fa = f16_of(-3.5), f16_of(0.099976), f16_of(1234.0), np.float32(0.3)
+
+    def m_f16cvt(run):
+        o = np.zeros((64, 4), np.float32)
+        hf, lo, hi = np.float32(h0), np.float32(hv0), np.float32(hv1)
+        for i in range(64):
+            o[i] = [hf * fa, lo + hi, hi - np.float32(i), lo if hf < hi else hi]
+        return {0: asbytes(o)}
+    add115(Run("salu_f16cvt", "salu_f16cvt", "salu_f16cvt", [64], [64],
+               [Zeros(64 * 16), Scalar("f16", h0), Scalar("u32", int(np.array([hv0, hv1]).view(np.uint32)[0])),
+                Scalar("f32", fa)], [0], model=m_f16cvt, pocl=False,
+               note="half and half2 arguments widened with s_cvt_f32_f16 / s_cvt_hi_f32_f16 "
+                    "(half2 passed as its 32-bit pattern); model only (PoCL has no cl_khr_fp16)"))
+
+    # salu_f16: PoCL has no cl_khr_fp16, so a model computes it (exact rationals, one rounding
+    # per operation as the source spells it; FP_CONTRACT is off).
+    a, b, c, f = f16_of(1.5), f16_of(-0.333), f16_of(2.71875), np.float32(3.14159)
+    F = lambda x: Fraction(float(x))
+
+    def m_f16(run):
+        s0 = r16(F(a) + F(b))
+        s1 = r16(F(r16(F(a) * F(c))) - F(b))
+        s2 = exact_fma(a, b, c, "f16")
+        s3, s4 = min(a, b), max(b, c)
+        t = r16(F(np.floor(a)) + F(np.ceil(c)))
+        t = r16(F(t) + F(np.trunc(b)))
+        s5 = r16(F(t) + F(np.rint(c)))
+        s6 = r16(F(f))
+        s7 = round_frac(F(np.float32(a)) * F(f), "f32")
+        s8 = a if a < c else c
+        s9 = np.float16(1.0) if b == c else np.float16(2.0)
+        o = np.zeros((64, 12), np.float16)
+        for i in range(64):
+            o[i] = [r16(F(s0) + F(np.float16(i))), s1, s2, s3, s4, s5, s6, r16(F(s7)), s8, s9,
+                    r16(F(np.float32(s0)) + F(np.float32(s2))), r16(F(np.float16(i & 3)) * F(s0))]
+        return {0: asbytes(o)}
+    add115(Run("salu_f16", "salu_float_f16", "salu_f16", [64], [32],
+               [Zeros(64 * 12 * 2), Scalar("f16", a), Scalar("f16", b), Scalar("f16", c),
+                Scalar("f32", f)], [0], model=m_f16, pocl=False,
+               note="uniform f16 math in SGPRs (s_add/sub/mul/fmac_f16, s_cmp_*_f16); model only "
+                    "(PoCL has no cl_khr_fp16)"))
+
+
 def toml_str(s):
     return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
@@ -1809,7 +1906,8 @@ def main():
     define_ir_runs()
     define_grid_runs()
     define_wave_runs()
-    names = [r.name for r in RUNS]
+    define_rdna35_runs()
+    names = [r.name for r in RUNS + RUNS115]
     assert len(names) == len(set(names)), "duplicate run names"
     only = set(args.only.split(",")) if args.only else None
     use_pocl = not args.no_pocl
@@ -1818,7 +1916,7 @@ def main():
     os.makedirs(DATA, exist_ok=True)
     problems = []
     produced = set()
-    for run in RUNS:
+    for run in RUNS + RUNS115:
         run.expect_files = {k: "%s.a%d.expect.bin" % (run.name, k) for k in run.expect}
         run.expect_w64_files = {}
         refs = []
@@ -1886,6 +1984,7 @@ def main():
         if fn not in produced:
             os.remove(os.path.join(DATA, fn))
     write_toml(RUNS, os.path.join(HERE, "runs.toml"))
+    write_toml(RUNS115, os.path.join(HERE, "runs_rdna35.toml"))
     total = sum(os.path.getsize(os.path.join(DATA, f)) for f in os.listdir(DATA))
     print("%d runs, %d data files, %.1f KiB" % (len(RUNS), len(os.listdir(DATA)), total / 1024))
     if problems:

@@ -34,7 +34,7 @@
 //!
 //! Decoding never allocates; an `Inst` is a small `Copy` value.
 
-use crate::isa::{Fmt, Lookup, Op, Ty};
+use crate::isa::{Fmt, Lookup, Op, Target, Ty};
 use thiserror::Error;
 
 /// Operand codes use the hardware's 9-bit source space (RDNA3 ISA, "Scalar/Vector operands").
@@ -237,6 +237,8 @@ struct Words<'a> {
     /// Set once the instruction is known to be one LLVM rejects: running out of bytes after that
     /// point gives `Inst::invalid` (LLVM would print `.long` without reading further).
     rejected: std::cell::Cell<bool>,
+    /// Whose opcodes exist (RDNA3 or RDNA3.5).
+    target: Target,
 }
 
 impl Words<'_> {
@@ -469,7 +471,18 @@ pub fn vop3_mods(op: Op) -> Vop3Mods {
 /// The operand rules are those of wave32 code (LLVM's default for gfx1100); `decode_wave64`
 /// applies the wave64 ones. Both give the same result for everything but VOPD and WMMA.
 pub fn decode(bytes: &[u8], offset: usize) -> Result<Inst, DecodeError> {
-    decode_mode(bytes, offset, false)
+    decode_mode(bytes, offset, false, Target::Gfx1100)
+}
+
+/// Decodes the instruction at the start of `bytes` for `target` (wave32 or wave64 operand
+/// rules): the opcodes of RDNA3.5 (`Target::Gfx1150`) decode only there.
+pub fn decode_for(
+    bytes: &[u8],
+    offset: usize,
+    target: Target,
+    wave64: bool,
+) -> Result<Inst, DecodeError> {
+    decode_mode(bytes, offset, wave64, target)
 }
 
 /// Decodes an instruction of wave64 code (what llvm-objdump decodes with
@@ -477,7 +490,7 @@ pub fn decode(bytes: &[u8], offset: usize) -> Result<Inst, DecodeError> {
 /// invalid first dword, and the D and C matrices of WMMA are 4 VGPRs instead of 8 (a lane
 /// holds half as many elements), so register ranges are checked at that width.
 pub fn decode_wave64(bytes: &[u8], offset: usize) -> Result<Inst, DecodeError> {
-    decode_mode(bytes, offset, true)
+    decode_mode(bytes, offset, true, Target::Gfx1100)
 }
 
 /// VGPRs of a WMMA D or C matrix operand (RDNA3 ISA, "WMMA": 8 per lane in wave32, 4 in wave64).
@@ -489,11 +502,17 @@ pub fn wmma_acc_dwords(wave64: bool) -> u8 {
     }
 }
 
-fn decode_mode(bytes: &[u8], offset: usize, wave64: bool) -> Result<Inst, DecodeError> {
+fn decode_mode(
+    bytes: &[u8],
+    offset: usize,
+    wave64: bool,
+    target: Target,
+) -> Result<Inst, DecodeError> {
     let w = Words {
         bytes,
         offset,
         rejected: std::cell::Cell::new(false),
+        target,
     };
     let w0 = w.get(0)?;
     let inst = match decode_fields(&w, w0, wave64) {
@@ -507,7 +526,7 @@ fn decode_mode(bytes: &[u8], offset: usize, wave64: bool) -> Result<Inst, Decode
 }
 
 fn decode_fields(w: &Words, w0: u32, wave64: bool) -> Result<Option<Inst>, DecodeError> {
-    let lk = Lookup::get();
+    let lk = Lookup::for_target(w.target);
     let inst = if w0 >> 31 == 0 {
         decode_vop12c(w, w0, lk)?
     } else {
@@ -694,6 +713,23 @@ fn decode_sop2(w: &Words, w0: u32, lk: &Lookup) -> Result<Option<Inst>, DecodeEr
     let mut i = Inst::new(op, Enc::Sop2, 4);
     if !set_sdst(w, &mut i, bits(w0, 22, 16) as u16) {
         return Ok(None);
+    }
+    if matches!(op, Op::S_FMAMK_F32 | Op::S_FMAAK_F32) {
+        // RDNA3.5: the literal K is the middle (fmamk) or last (fmaak) source, as in the VOP2
+        // v_fmamk/v_fmaak forms; the literal dword is always present.
+        let (a, b) = (bits(w0, 7, 0) as u16, bits(w0, 15, 8) as u16);
+        if !valid_ssrc(a, 1) || !valid_ssrc(b, 1) {
+            return Ok(None);
+        }
+        i.src[0] = a;
+        if op == Op::S_FMAMK_F32 {
+            (i.src[1], i.src[2]) = (opnd::LITERAL, b);
+        } else {
+            (i.src[1], i.src[2]) = (b, opnd::LITERAL);
+        }
+        i.flags |= iflags::LIT;
+        take_literal(w, &mut i, 1)?;
+        return Ok(Some(i));
     }
     if !scalar_srcs(w, &mut i, &[bits(w0, 7, 0) as u16, bits(w0, 15, 8) as u16]) {
         return Ok(None);
@@ -930,15 +966,18 @@ fn decode_vop12c(w: &Words, w0: u32, lk: &Lookup) -> Result<Option<Inst>, Decode
             i.src[1] = vsrc1;
         }
     }
-    // 16-bit operands of e32/DPP encodings are in LLVM's "Lo128" classes: a 16-bit VGPR
-    // destination (and v_ldexp_f16's exponent) must be one of v0-v127.
+    // 16-bit operands of e32/DPP encodings are in LLVM 19's "Lo128" classes (gfx1100 without
+    // real-true16): a 16-bit VGPR destination (and v_ldexp_f16's exponent, the fmamk/fmaak
+    // vsrc) of v128 or above is rejected. The hardware reads the field as a true16 register,
+    // the high half of v[n-128] (RDNA3 ISA guide, 16-bit VOP1/VOP2/VOPC operands; measured in
+    // tinygrad test/amd/hw test_vop2.py TestVop2F16HiHalf), so it decodes and executes.
     if sig.dst[0].is_16bit() && op != Op::V_MOV_B16 && i.dst[0] >= opnd::VGPR0 + 128 {
-        return Ok(None);
+        w.reject(&mut i);
     }
     if matches!(op, Op::V_LDEXP_F16 | Op::V_FMAMK_F16 | Op::V_FMAAK_F16)
         && i.src[if op == Op::V_FMAMK_F16 { 2 } else { 1 }] >= opnd::VGPR0 + 128
     {
-        return Ok(None);
+        w.reject(&mut i);
     }
     if is_fmak(op) {
         i.flags |= iflags::LIT;
@@ -2122,10 +2161,15 @@ fn decode_exp(w: &Words, w0: u32, lk: &Lookup) -> Result<Option<Inst>, DecodeErr
 
 /// Decodes a whole code region into (byte offset, instruction) pairs.
 pub fn decode_all(bytes: &[u8]) -> Result<Vec<(usize, Inst)>, DecodeError> {
+    decode_all_for(bytes, Target::Gfx1100)
+}
+
+/// Decodes a whole code region of `target` (wave32 operand rules, as `decode_all`).
+pub fn decode_all_for(bytes: &[u8], target: Target) -> Result<Vec<(usize, Inst)>, DecodeError> {
     let mut out = Vec::with_capacity(bytes.len() / 6);
     let mut pc = 0;
     while pc < bytes.len() {
-        let inst = decode(&bytes[pc..], pc)?;
+        let inst = decode_mode(&bytes[pc..], pc, false, target)?;
         out.push((pc, inst));
         pc += inst.len as usize;
     }

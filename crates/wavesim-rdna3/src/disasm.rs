@@ -12,7 +12,7 @@
 
 use crate::decode::{self, iflags, opnd, Dpp, Enc, Inst};
 use crate::elf;
-use crate::isa::{Fmt, Op, Ty};
+use crate::isa::{Fmt, Op, Target, Ty};
 use std::fmt::Write;
 
 /// Errors of the whole-object disassembler.
@@ -403,9 +403,35 @@ pub fn listing(
     wave64: bool,
     symbolize: &dyn Fn(u64) -> Option<String>,
 ) -> Result<Vec<String>, decode::DecodeError> {
+    listing_for(code, base, wave64, Target::Gfx1100, symbolize)
+}
+
+/// `listing` for `target`: what `llvm-objdump-19 -d --mcpu=gfx1150` prints for RDNA3.5 code.
+pub fn listing_for(
+    code: &[u8],
+    base: u64,
+    wave64: bool,
+    target: Target,
+    symbolize: &dyn Fn(u64) -> Option<String>,
+) -> Result<Vec<String>, decode::DecodeError> {
     let mut out = Vec::new();
-    list_range(&mut out, code, 0, code.len(), base, wave64, symbolize);
+    let range = Range {
+        code,
+        base,
+        wave64,
+        target,
+    };
+    list_range(&mut out, &range, 0, code.len(), symbolize);
     Ok(out)
+}
+
+/// The bytes a listing covers and how to decode them.
+struct Range<'a> {
+    code: &'a [u8],
+    /// Address of `code[0]`.
+    base: u64,
+    wave64: bool,
+    target: Target,
 }
 
 /// Lists the instructions starting in `code[lo..hi]` (`code[0]` is at address `base`). Like
@@ -413,22 +439,17 @@ pub fn listing(
 /// bytes exist; only the end of `code` truncates.
 fn list_range(
     out: &mut Vec<String>,
-    code: &[u8],
+    r: &Range,
     lo: usize,
     hi: usize,
-    base: u64,
-    wave64: bool,
     symbolize: &dyn Fn(u64) -> Option<String>,
 ) {
+    let (code, base, wave64) = (r.code, r.base, r.wave64);
     let mut off = lo;
     while off < hi {
         let rest = &code[off..];
         let pc = base + off as u64;
-        let decoded = if wave64 {
-            decode::decode_wave64(rest, off)
-        } else {
-            decode::decode(rest, off)
-        };
+        let decoded = decode::decode_for(rest, off, r.target, wave64);
         let inst = match decoded {
             Ok(i) => i,
             Err(decode::DecodeError::Truncated { .. }) if rest.len() >= 4 => {
@@ -469,7 +490,16 @@ fn byte_line(bytes: &[u8], pc: u64) -> String {
 /// same bytes in a `.text` section, without symbols (llvm-objdump itself cannot read raw
 /// binaries), hence without branch-target annotations. Never fails (see `listing`).
 pub fn disassemble_raw(code: &[u8], wave64: bool) -> Result<String, decode::DecodeError> {
-    let lines = listing(code, 0, wave64, &|_| None)?;
+    disassemble_raw_for(code, wave64, Target::Gfx1100)
+}
+
+/// `disassemble_raw` for `target` (`llvm-objdump-19 --mcpu=gfx1150` for RDNA3.5).
+pub fn disassemble_raw_for(
+    code: &[u8],
+    wave64: bool,
+    target: Target,
+) -> Result<String, decode::DecodeError> {
+    let lines = listing_for(code, 0, wave64, target, &|_| None)?;
     let mut s = String::new();
     for l in lines {
         s.push_str(&l);
@@ -483,6 +513,9 @@ pub fn disassemble_raw(code: &[u8], wave64: bool) -> Result<String, decode::Deco
 /// function symbol, objdump lines with branch annotations.
 pub fn disassemble_elf(bytes: &[u8]) -> Result<String, Error> {
     let obj = elf::CodeObject::parse(bytes)?;
+    // The ISA variant from the ELF machine (gfx1150/gfx1151 objects print as `--mcpu` of their
+    // own processor does); unknown machines print as gfx1100.
+    let target = Target::from_elf_mach(obj.e_flags & 0xff).unwrap_or_default();
     let mut s = String::new();
     for sec in &obj.text_sections {
         let _ = write!(s, "\nDisassembly of section {}:\n", sec.name);
@@ -522,15 +555,13 @@ pub fn disassemble_elf(bytes: &[u8]) -> Result<String, Error> {
             let lo = (a - sec.address) as usize;
             let hi = (b - sec.address) as usize;
             let mut lines = Vec::new();
-            list_range(
-                &mut lines,
-                &sec.data,
-                lo,
-                hi,
-                sec.address,
-                false,
-                &symbolize,
-            );
+            let range = Range {
+                code: &sec.data,
+                base: sec.address,
+                wave64: false,
+                target,
+            };
+            list_range(&mut lines, &range, lo, hi, &symbolize);
             for l in lines {
                 s.push_str(&l);
                 s.push('\n');
@@ -547,6 +578,21 @@ pub fn disassemble_elf(bytes: &[u8]) -> Result<String, Error> {
 struct Printer<'a> {
     i: &'a Inst,
     w64: bool,
+}
+
+/// The type a SALU source prints as. LLVM 19 (gfx1150) gives the RDNA3.5 f16 instructions
+/// operand classes other than f16 in its printer: the SOP1 ones print their source as a 32-bit
+/// operand, the s_cmp_*_f16 ones as a 16-bit integer operand (inline float constants in hex,
+/// `0xbc00`); the SOP2 f16 ones print as f16. Execution uses the table's f16 type.
+fn salu_print_ty(op: Op, t: Ty) -> Ty {
+    if t != Ty::F16 {
+        return t;
+    }
+    match op.fmt() {
+        Fmt::Sop1 => Ty::B32,
+        Fmt::Sopc => Ty::I16,
+        _ => t,
+    }
 }
 
 /// Instructions whose SALU source is a register class (no constants): LLVM prints a constant
@@ -583,7 +629,12 @@ impl Printer<'_> {
                 continue;
             }
             let c = i.src[k];
-            let mut s = src(c, t, self.lit(), self.w64);
+            if (i.op == Op::S_FMAMK_F32 && k == 1) || (i.op == Op::S_FMAAK_F32 && k == 2) {
+                // The K constant prints in hex, as v_fmamk/v_fmaak's.
+                ops.push(hex(self.lit() as u64));
+                continue;
+            }
+            let mut s = src(c, salu_print_ty(i.op, t), self.lit(), self.w64);
             if is_const(c) && salu_src_reg_only(i.op) {
                 s = if c == opnd::LITERAL {
                     imm32(self.lit())

@@ -534,14 +534,11 @@ pub fn fma(f: FpFmt, a: u64, b: u64, cc: u64, c: &FpCtl) -> u64 {
     }
 }
 
-/// fma(a, b, c) * 2^(+-k) with one rounding: +k when the exact |a*b+c| >= 1, else -k (the
-/// undo of v_div_scale's 2^k in v_div_fmas, see `ops::div_fmas`).
-pub fn fma_rescaled(f: FpFmt, a: u64, b: u64, cc: u64, k: i32, c: &FpCtl) -> u64 {
+/// fma(a, b, c) * 2^k with one rounding (v_div_fmas applies its 2^+-64 / 2^+-128 to the exact
+/// fma, see `ops::div_fmas`).
+pub fn fma_scaled(f: FpFmt, a: u64, b: u64, cc: u64, k: i32, c: &FpCtl) -> u64 {
     match fma_exact(f, a, b, cc, c) {
-        Ok((s, e, m)) => {
-            let top = e + (127 - m.leading_zeros() as i32);
-            round_pack(f, s, e + if top >= 0 { k } else { -k }, m, c)
-        }
+        Ok((s, e, m)) => round_pack(f, s, e + k, m, c),
         Err(v) => v,
     }
 }

@@ -22,8 +22,15 @@ use crate::exec::operand::Lanes32;
 use crate::wave::{Wave, LANES};
 
 /// Where DPP16 control `ctrl` makes lane `l` read from, or `None` if the source lane lies
-/// outside `l`'s row. Reserved control values (0x100, 0x110, 0x120, 0x130-0x13f, 0x142-0x14f,
+/// outside `l`'s row. Reserved control values (0x100, 0x110, 0x120, 0x130-0x13f, 0x143-0x14f,
 /// 0x170-0x1ff) have no source lane.
+///
+/// 0x142 is GFX9's row_bcast15, which RDNA3 no longer defines (LLVM 19 prints "row_bcast is
+/// not supported starting from GFX10"). RDNA3 hardware reads lane 0 of the lane's own row
+/// there: `v_cmp_eq_u32_dpp vcc, v0, v0` with v0 = lane id, 0x142 and bound_ctrl in wave64
+/// sets VCC bits 0, 16, 32 and 48 only (tinygrad `test/amd/hw/test_dpp.py`,
+/// TestVOPCDPP16.test_row_bcast15_materializes_vcc). 0x143 (row_bcast31) was not measured and
+/// stays reserved.
 #[inline]
 pub fn dpp16_source(ctrl: u16, l: usize) -> Option<usize> {
     let base = l & !15;
@@ -39,6 +46,8 @@ pub fn dpp16_source(ctrl: u16, l: usize) -> Option<usize> {
         0x121..=0x12f => Some(base + ((r + 16 - n) & 15)),
         0x140 => Some(base + 15 - r),
         0x141 => Some((l & !7) | (7 - (l & 7))),
+        // Measured: lane 0 of the row (see above).
+        0x142 => Some(base),
         // row_share:n - every lane reads lane n of its row.
         0x150..=0x15f => Some(base + n),
         // row_xmask:n - lane r reads lane r ^ n.

@@ -14,17 +14,19 @@ pub mod lds;
 pub mod ldsdir;
 pub mod operand;
 pub mod salu;
+pub mod salu_float;
 pub mod smem;
 pub mod sopp;
 pub mod vcmp;
 pub mod vfloat;
 pub mod vint;
+pub mod vinterp;
 pub mod vlane;
 pub mod vopd;
 pub mod vpacked;
 
-use crate::decode::{decode_all, DecodeError, Enc, Inst};
-use crate::isa::Op;
+use crate::decode::{decode_all_for, DecodeError, Enc, Inst};
+use crate::isa::{Op, Target};
 use crate::wave::Wave;
 use std::sync::OnceLock;
 use thiserror::Error;
@@ -44,9 +46,16 @@ pub struct Program {
 }
 
 impl Program {
-    /// Decodes `code`, whose first byte is at byte offset `base` of the code object.
+    /// Decodes gfx1100 (RDNA3) `code`, whose first byte is at byte offset `base` of the code
+    /// object.
     pub fn new(code: &[u8], base: u64) -> Result<Program, DecodeError> {
-        let decoded = decode_all(code)?;
+        Program::new_for(code, base, Target::Gfx1100)
+    }
+
+    /// Decodes `code` of `target` (RDNA3 or RDNA3.5; see `Target::from_elf_mach` for a code
+    /// object's target).
+    pub fn new_for(code: &[u8], base: u64, target: Target) -> Result<Program, DecodeError> {
+        let decoded = decode_all_for(code, target)?;
         let mut index_of_dword = vec![u32::MAX; code.len().div_ceil(4) + 1];
         let mut insts = Vec::with_capacity(decoded.len());
         let mut pcs = Vec::with_capacity(decoded.len());
@@ -204,6 +213,7 @@ pub const FAMILIES: &[(&str, Claim)] = &[
     ("vpacked", vpacked::handler),
     ("vlane", vlane::handler),
     ("vopd", vopd::handler),
+    ("vinterp", vinterp::handler),
     ("lds", lds::handler),
     ("flat", flat::handler),
     ("buffer", buffer::handler),

@@ -443,6 +443,15 @@ impl FpMode {
     }
 }
 
+/// The MODE a wave starts with when its kernel descriptor keeps the assembler's defaults
+/// (AMDGPUUsage, ".amdhsa_kernel" directives: .amdhsa_float_round_mode_32/16_64 0 = round to
+/// nearest even, .amdhsa_float_denorm_mode_32 0 = f32 denormals flushed on input and output,
+/// .amdhsa_float_denorm_mode_16_64 3 = f16/f64 denormals kept, .amdhsa_dx10_clamp 1,
+/// .amdhsa_ieee_mode 1; llvm-mc-19 writes COMPUTE_PGM_RSRC1 = 0x60ac0000 for such a kernel).
+/// Bare code run without a descriptor (the C ABI's `run_asm`) starts with this MODE, so that
+/// `v_mul_f32 2.0, denormal` gives 0 as it does on hardware under a default descriptor.
+pub const MODE_KERNEL_DESCRIPTOR_DEFAULT: u32 = 0xc0 | 1 << 8 | 1 << 9;
+
 /// MODE.EXCP_EN bits of the exceptions VALU instructions raise: invalid [12], input denormal
 /// [13], divide by zero [14], overflow [15], underflow [16], inexact [17], integer divide by
 /// zero [18] (RDNA3 ISA 3.4.2, Table 6).

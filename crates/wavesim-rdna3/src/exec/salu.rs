@@ -326,6 +326,10 @@ fn movrel_read(w: &Wave, i: &Inst, base: u16, index: u32, wide: bool) -> u64 {
 /// The handler for each SOP1/SOP2/SOPK/SOPC ALU op.
 pub fn handler(op: Op) -> Option<Handler> {
     use Op::*;
+    // The RDNA3.5 SALU float instructions have their own module.
+    if let Some(h) = crate::exec::salu_float::handler(op) {
+        return Some(h);
+    }
     let h: Handler = match op {
         // ---------------------------------------------------------------- SOP2 arithmetic
         S_ADD_U32 => |w, i, _| {

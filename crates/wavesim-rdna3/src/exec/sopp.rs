@@ -415,7 +415,10 @@ pub fn handler(op: Op) -> Option<Handler> {
         | S_INCPERFLEVEL
         | S_DECPERFLEVEL
         | S_TTRACEDATA
-        | S_TTRACEDATA_IMM => |_, _, _| NEXT,
+        | S_TTRACEDATA_IMM
+        // RDNA3.5: a hint that the next VALU results are used once (register-cache
+        // allocation); it changes no programmer-visible state.
+        | S_SINGLEUSE_VDST => |_, _, _| NEXT,
         // The wave continues once each counter is at or below its field (gfx11: vmcnt [15:10],
         // lgkmcnt [9:4], expcnt [2:0]); everything has completed, so the counters drop to it.
         S_WAITCNT => |w, i, _| {

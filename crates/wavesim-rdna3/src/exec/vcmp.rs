@@ -55,7 +55,7 @@ const fn fmt_of(t: u8) -> FpFmt {
 /// Float condition `c` (VOPC opcode bits [3:0]): F LT EQ LE GT LG GE O U NGE NLG NGT NLE NEQ
 /// NLT T.
 #[inline(always)]
-fn fcond(c: u8, a: f64, b: f64) -> bool {
+pub(crate) fn fcond(c: u8, a: f64, b: f64) -> bool {
     use core::cmp::Ordering::{Equal, Greater, Less};
     // `None` = unordered (a NaN operand): only U, the N* forms and T are true then.
     let o = a.partial_cmp(&b);

@@ -91,7 +91,7 @@ fn post(inst: &Inst, dty: Ty, m: &FpMode, out: &mut [u64]) {
 }
 
 /// Clamp to [0, 1]: negative values (and -0) become +0, NaN becomes 0 under DX10_CLAMP.
-fn clamp01(f: FpFmt, v: u64, dx10: bool) -> u64 {
+pub(crate) fn clamp01(f: FpFmt, v: u64, dx10: bool) -> u64 {
     if f.is_nan(v) {
         return if dx10 { 0 } else { v };
     }

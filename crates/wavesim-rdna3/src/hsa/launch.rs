@@ -227,8 +227,8 @@ pub unsafe fn run_host_asm(
         pc_display_base: base,
         wave64: false,
         num_vgprs: 256,
-        // Round to nearest even, denormals kept, DX10 clamp and IEEE mode on: clang's default.
-        mode: 0xf0 | 1 << 8 | 1 << 9,
+        // What a default kernel descriptor sets (f32 denormals flushed, f16/f64 kept).
+        mode: crate::exec::operand::MODE_KERNEL_DESCRIPTOR_DEFAULT,
         code_properties: kcp::ENABLE_SGPR_KERNARG_SEGMENT_PTR | kcp::ENABLE_WAVEFRONT_SIZE32,
         rsrc2,
         packed_tid: true,

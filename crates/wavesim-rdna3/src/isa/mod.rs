@@ -251,6 +251,60 @@ pub mod flags {
     pub const NO_VOP3: u32 = 1 << 1;
     /// The instruction writes EXEC (v_cmpx).
     pub const WRITES_EXEC: u32 = 1 << 2;
+    /// The opcode exists on RDNA3.5 (gfx1150/gfx1151) only: LLVM 19 decodes it for gfx1150
+    /// and not for gfx1100 (SALU float instructions, s_singleuse_vdst).
+    pub const GFX115: u32 = 1 << 3;
+}
+
+/// The gfx11 ISA variants wavesim decodes and runs. They share one table; rows flagged
+/// `flags::GFX115` exist only on RDNA3.5.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
+pub enum Target {
+    /// RDNA3: gfx1100, gfx1101, gfx1102, gfx1103 and gfx11-generic (one ISA; LLVM 19 decodes
+    /// them alike).
+    #[default]
+    Gfx1100,
+    /// RDNA3.5: gfx1150, gfx1151, gfx1152 (SALU float instructions and s_singleuse_vdst; LLVM
+    /// 19's FeatureISAVersion11_5_Common, which also lets the assembler take an SGPR as src1 of
+    /// VOP3 DPP, a form the gfx1100 decoder already accepts).
+    Gfx1150,
+}
+
+impl Target {
+    /// The target of an LLVM processor name (`gfx1100` ... `gfx1103`, `gfx1150`, `gfx1151`).
+    pub fn from_name(name: &str) -> Option<Target> {
+        match name {
+            "gfx1100" | "gfx1101" | "gfx1102" | "gfx1103" | "gfx11-generic" => {
+                Some(Target::Gfx1100)
+            }
+            "gfx1150" | "gfx1151" | "gfx1152" => Some(Target::Gfx1150),
+            _ => None,
+        }
+    }
+
+    /// The target of an AMDGPU ELF `e_flags` machine (EF_AMDGPU_MACH, bits 7:0; AMDGPUUsage
+    /// "AMDGPU ELF Header": gfx1100 0x41, gfx1101 0x46, gfx1102 0x47, gfx1103 0x44,
+    /// gfx11-generic 0x54, gfx1150 0x43, gfx1151 0x4a, gfx1152 0x55; checked with llvm-mc-19).
+    pub fn from_elf_mach(mach: u32) -> Option<Target> {
+        match mach {
+            0x41 | 0x46 | 0x47 | 0x44 | 0x54 => Some(Target::Gfx1100),
+            0x43 | 0x4a | 0x55 => Some(Target::Gfx1150),
+            _ => None,
+        }
+    }
+
+    /// The LLVM processor name objdump's `--mcpu` takes for this target's reference listing.
+    pub fn mcpu(self) -> &'static str {
+        match self {
+            Target::Gfx1100 => "gfx1100",
+            Target::Gfx1150 => "gfx1150",
+        }
+    }
+
+    /// True if `op` exists on this target.
+    pub fn has(self, op: Op) -> bool {
+        op.info().flags & flags::GFX115 == 0 || self == Target::Gfx1150
+    }
 }
 
 macro_rules! ops {
@@ -313,11 +367,25 @@ pub struct Lookup {
 }
 
 impl Lookup {
+    /// The gfx1100 (RDNA3) opcodes.
     pub fn get() -> &'static Lookup {
+        Lookup::for_target(Target::Gfx1100)
+    }
+
+    /// The opcodes of `target`.
+    pub fn for_target(target: Target) -> &'static Lookup {
         static L: OnceLock<Lookup> = OnceLock::new();
-        L.get_or_init(|| {
+        static L115: OnceLock<Lookup> = OnceLock::new();
+        match target {
+            Target::Gfx1100 => L.get_or_init(|| Lookup::build(target)),
+            Target::Gfx1150 => L115.get_or_init(|| Lookup::build(target)),
+        }
+    }
+
+    fn build(target: Target) -> Lookup {
+        {
             let mut maps: Vec<Vec<Option<Op>>> = vec![Vec::new(); Fmt::Scratch as usize + 1];
-            for &op in Op::ALL {
+            for &op in Op::ALL.iter().filter(|&&op| target.has(op)) {
                 let info = op.info();
                 let m = &mut maps[info.fmt as usize];
                 if m.len() <= info.opc as usize {
@@ -326,7 +394,7 @@ impl Lookup {
                 m[info.opc as usize] = Some(op);
             }
             Lookup { maps }
-        })
+        }
     }
 
     /// The instruction with opcode `opc` in family `fmt`, if gfx11 defines one.

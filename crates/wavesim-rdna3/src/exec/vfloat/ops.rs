@@ -389,7 +389,7 @@ pub fn div_fixup(f: FpFmt, q: u64, d: u64, n: u64, m: &FpMode) -> u64 {
 }
 
 /// Scale used by v_div_scale / v_div_fmas (2^64 for f32, 2^128 for f64), then the exponent
-/// gap and tiny-numerator thresholds of v_div_scale (ISA pseudocode).
+/// gap and tiny-numerator thresholds of v_div_scale (RDNA3 ISA guide, V_DIV_SCALE_F32/F64).
 fn scales(f: FpFmt) -> (i32, i64, i64) {
     if f == F64 {
         (128, 768, 53)
@@ -398,8 +398,34 @@ fn scales(f: FpFmt) -> (i32, i64, i64) {
     }
 }
 
-/// v_div_scale (ISA pseudocode): returns (result, vcc bit). S0 is the value to scale (the
-/// numerator or the denominator), S1 the denominator, S2 the numerator.
+/// The exponent of a nonzero finite value with denormals normalised (x = 1.m * 2^e).
+fn true_exp(f: FpFmt, x: u64) -> i64 {
+    let (_, e, m) = f.unpack(x);
+    e as i64 + 63 - m.leading_zeros() as i64
+}
+
+/// v_div_scale (RDNA3 ISA guide pseudocode, corrected by hardware measurements): returns
+/// (result, VCC bit). S0 is the value to scale (the numerator or the denominator), S1 the
+/// denominator, S2 the numerator. The bit is per lane ("VCC = 0" of the pseudocode clears
+/// only the lane's own bit, as every VOP3SD carry-out does).
+///
+/// Where the guide's text and the silicon differ, the measurements on RDNA3 hardware in
+/// tinygrad's `test/amd/hw/test_vop3.py` (TestDivScale, TestDivScaleF64) decide:
+/// - a zero numerator or denominator gives NaN *and sets VCC* (the guide leaves VCC 0). With
+///   f32 denormals flushed (the default kernel MODE) a denormal denominator is a zero here.
+/// - "S2 / S1 is denormal" is the exponent test the hardware can make before dividing: the
+///   quotient may be denormal when the true exponents differ by -126 or less (-1022 for f64).
+///   So 2^-126 / 1.0 (exponent 1 <= 23, "tiny numerator") sets VCC and scales the numerator
+///   by 2^64, as measured; the guide's exact reading would take the tiny-numerator branch and
+///   leave VCC clear.
+/// - "1/S1 is denormal" is read in the operation's own format (the guide writes DENORM.f64,
+///   never true for an f32 S1): 1.0 / 2^127 measured VCC = 1 with S0 unchanged.
+///
+/// Where nothing was measured the guide decides, except in one branch: huge denominator and
+/// denormal quotient. The guide scales the denominator up by 2^64 there, which overflows (it
+/// is above 2^126); wavesim scales it down, so that LLVM's division expansion stays correctly
+/// rounded (x / 1e38); v_div_fmas then scales the small refined quotient down as the VCC bit
+/// says.
 pub fn div_scale(f: FpFmt, s0: u64, d: u64, n: u64, m: &FpMode) -> (u64, bool) {
     let c = m.ctl(f);
     let (s0, d, n) = (
@@ -409,38 +435,26 @@ pub fn div_scale(f: FpFmt, s0: u64, d: u64, n: u64, m: &FpMode) -> (u64, bool) {
     );
     let (up, big_gap, tiny_exp) = scales(f);
     if f.is_zero(n) || f.is_zero(d) {
-        return (f.default_nan(true), false);
+        return (f.default_nan(true), true);
     }
     let (en, ed) = (f.exp_field(n) as i64, f.exp_field(d) as i64);
-    let (fd, fnn) = (soft::to_f64(f, d), soft::to_f64(f, n));
+    let min_exp = if f == F64 { -1022 } else { -126 };
+    // "1/S1 is denormal" in the operation's own format (S1 above 2^126 / 2^1022).
+    let fd = soft::to_f64(f, d);
     let min_normal = if f == F64 {
         f64::MIN_POSITIVE
     } else {
         f32::MIN_POSITIVE as f64
     };
-    // "1/S1 is denormal" (S1 above 2^126 for f32, 2^1022 for f64) in the operation's own
-    // format, so that the reciprocal the macro refines keeps full precision.
     let rcp_denorm = 1.0 / fd.abs() < min_normal;
-    // "S2/S1 is denormal" in the operation's own format.
-    let quot_denorm = if f == F64 {
-        // |n/d| < 2^-1022, decided from exponents without underflowing the host division.
-        let (a, b) = (fnn.abs().log2(), fd.abs().log2());
-        a - b < -1022.0
-    } else {
-        (fnn / fd).abs() < min_normal
-    };
+    // "S2/S1 is denormal": the quotient may fall below the smallest normal.
+    let quot_denorm = true_exp(f, n) - true_exp(f, d) <= min_exp;
     let scaled = |x: u64, e: i32| soft::ldexp(f, x, e, &c);
     if en - ed >= big_gap {
         (if s0 == d { scaled(s0, up) } else { s0 }, true)
     } else if f.is_denorm(d) {
         (scaled(s0, up), false)
     } else if rcp_denorm && quot_denorm {
-        // Huge denominator, denormal quotient. The pseudocode's comment says "only scale the
-        // denominator"; it must go down by 2^64 (up, it would overflow to +inf since it
-        // exceeds 2^126): the scaled quotient n / (d * 2^-64) is then normal, the reciprocal
-        // too, and v_div_fmas (VCC set, result below 1) scales the result back by 2^-64 with
-        // one rounding, which is what keeps LLVM's division expansion correctly rounded
-        // (x / 1e38 for small x).
         (if s0 == d { scaled(s0, -up) } else { s0 }, true)
     } else if rcp_denorm {
         (scaled(s0, -up), false)
@@ -453,18 +467,22 @@ pub fn div_scale(f: FpFmt, s0: u64, d: u64, n: u64, m: &FpMode) -> (u64, bool) {
     }
 }
 
-/// v_div_fmas: fma(S0, S1, S2), undoing v_div_scale's scaling when the lane's VCC is set.
+/// v_div_fmas: fma(S0, S1, S2), scaled when the lane's VCC bit is set.
 ///
-/// The ISA pseudocode writes the factor as 2^32 (f32) / 2^64 (f64), but VCC is set by
-/// v_div_scale in two opposite situations: the denominator scaled up by 2^64 (quotient near
-/// MAX_FLOAT, result must grow by 2^64) and the numerator scaled up by 2^64 (denormal quotient,
-/// result must shrink by 2^64). A fixed 2^32 gets neither right (LLVM's division expansion would
-/// be off by 2^96 for 1e-30/3e10). wavesim scales by 2^+64 when |result| >= 1 and 2^-64
-/// otherwise (2^+-128 for f64), with a single rounding, which makes that expansion return the
-/// correctly rounded quotient in both cases.
+/// The RDNA3 ISA guide writes the factor as 2^32 (f32) / 2^64 (f64). The hardware applies
+/// 2^+64 when S2's exponent field is above the bias (|S2| >= 2) and 2^-64 otherwise (2^+-128
+/// for f64), lane by lane as its VCC bit says: measured in tinygrad's
+/// `test/amd/hw/test_vop3.py` (TestDivFmas scale_up / scale_down / per_lane_vcc,
+/// TestDivFmasF64). In LLVM's division expansion S2 is the refined scaled quotient, large
+/// when v_div_scale scaled the denominator up and small when it scaled the numerator up, so
+/// this is the undo of v_div_scale. The scale is applied to the exact fma with one rounding
+/// (a denormal result is rounded once, as the correctly rounded division needs).
 pub fn div_fmas(f: FpFmt, a: u64, b: u64, c: u64, vcc: bool, m: &FpMode) -> u64 {
     if vcc {
-        soft::fma_rescaled(f, a, b, c, scales(f).0, &m.ctl(f))
+        let bias = if f == F64 { 1023 } else { 127 };
+        let k = scales(f).0;
+        let k = if f.exp_field(c) > bias { k } else { -k };
+        soft::fma_scaled(f, a, b, c, k, &m.ctl(f))
     } else {
         fma(f, a, b, c, m)
     }
