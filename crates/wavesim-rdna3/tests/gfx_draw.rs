@@ -378,3 +378,23 @@ fn textured_quad_with_bilinear_filtering() {
         assert!(lit > 300, "{lit}");
     }
 }
+
+#[test]
+fn gradient_with_the_vinterp_pixel_shader() {
+    // corpus/gfx/ll/ps_interp_persp.ll interpolates with lds_param_load + v_interp_p10_f32 /
+    // v_interp_p2_f32: fma(P10, I, P0) then fma(P20, J, tmp), the same value the reference
+    // computes. Cross-checks the LDS parameter layout against the VINTERP lane convention.
+    let tri = [
+        v(-0.9, -0.8, 0.2, 1.0, [1.0, 0.0, 0.0]),
+        v(-0.1, 0.9, 0.6, 4.0, [0.0, 0.0, 1.0]),
+        v(0.85, -0.6, 0.9, 2.0, [0.0, 1.0, 0.0]),
+    ];
+    let (w, h) = (48, 40);
+    let want = reference(&tri, w, h, false);
+    for wave64 in [false, true] {
+        let mut cfg = config(&tri, w, h, false, wave64, wave64);
+        cfg.ps = obj(wave64, "ps_interp_persp");
+        let r = draw(&cfg).unwrap_or_else(|e| panic!("{e}"));
+        assert!(r.targets[0].bytes == want, "wave64={wave64}");
+    }
+}

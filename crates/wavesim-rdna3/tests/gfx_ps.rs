@@ -557,7 +557,6 @@ fn interp(v: [f32; 3], i: f32, j: f32) -> f32 {
 }
 
 #[test]
-#[ignore = "needs VINTERP execution (v_interp_*), which is on branch `exact`; un-ignore after the merge"]
 fn ps_interp_persp() {
     // Attribute 0.xyzw interpolated with the persp-center I, J (ENA = ADDR = 0x2: v0, v1;
     // canonical slots 2 and 3).
