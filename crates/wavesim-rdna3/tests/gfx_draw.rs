@@ -398,3 +398,52 @@ fn gradient_with_the_vinterp_pixel_shader() {
         assert!(r.targets[0].bytes == want, "wave64={wave64}");
     }
 }
+
+#[test]
+fn packed_16_bit_export_to_an_rgba16f_target() {
+    // corpus/gfx/ll/ps_pk16.ll exports v_cvt_pk_rtz_f16_f32(x, y) and (1/3, 1) with EN = 0x3;
+    // with ExportFormat::F16 (SPI_SHADER_COL_FORMAT FP16_ABGR) the host reads VSRC0 = {G, R},
+    // VSRC1 = {A, B}. Every covered pixel of a full-screen quad gets its centre (x, y) rounded
+    // toward zero to f16.
+    let quad = [
+        v(-1.0, -1.0, 0.5, 1.0, [0.0; 3]),
+        v(1.0, -1.0, 0.5, 1.0, [0.0; 3]),
+        v(1.0, 1.0, 0.5, 1.0, [0.0; 3]),
+        v(-1.0, -1.0, 0.5, 1.0, [0.0; 3]),
+        v(1.0, 1.0, 0.5, 1.0, [0.0; 3]),
+        v(-1.0, 1.0, 0.5, 1.0, [0.0; 3]),
+    ];
+    let (w, h) = (12, 10);
+    let mut cfg = config(&quad, w, h, false, false, false);
+    cfg.ps = obj(false, "ps_pk16");
+    cfg.targets = vec![RenderTarget {
+        format: ColorFormat::Rgba16Float,
+        export: ExportFormat::F16,
+        clear: [0.0; 4],
+    }];
+    let r = draw(&cfg).unwrap();
+    let rtz = |x: f32| {
+        let hh = half::f16::from_f32(x);
+        if hh.to_f32().abs() > x.abs() {
+            hh.to_bits() - 1
+        } else {
+            hh.to_bits()
+        }
+    };
+    let b = &r.targets[0].bytes;
+    for y in 0..h {
+        for x in 0..w {
+            let i = ((y * w + x) * 8) as usize;
+            let got: Vec<u16> = (0..4)
+                .map(|c| u16::from_le_bytes([b[i + 2 * c], b[i + 2 * c + 1]]))
+                .collect();
+            let want = [
+                rtz(x as f32 + 0.5),
+                rtz(y as f32 + 0.5),
+                rtz(f32::from_bits(0x3eaaaaab)),
+                rtz(1.0),
+            ];
+            assert_eq!(got, want, "pixel ({x}, {y})");
+        }
+    }
+}
