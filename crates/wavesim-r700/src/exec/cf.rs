@@ -2,6 +2,7 @@
 //! stack pushes and pops) until it ends, faults or its budget runs out.
 
 use super::*;
+use crate::isa::{CfAluRow, CfRow};
 
 /// Runs a wave for at most `budget` CF instructions: until its program ends (END_OF_PROGRAM, or past
 /// the last CF instruction), it faults, or the budget runs out (then it resumes where it stopped).
@@ -89,305 +90,55 @@ fn run_wave_inner<O: Observer<Wave, CfInst> + ?Sized>(
             });
         }
         match c.kind {
-            CfKind::Alu(r) => {
-                let clause = &prog.alu[&c.alu_addr()];
-                if r.exec == CfAluExec::PushBefore {
-                    let saved = w.state.clone();
-                    push(w, &ctx, &c, StackEntry::Push { saved })?;
-                }
-                let before = w.state.clone();
-                run_alu_clause(&mut ctx, w, &c, clause)?;
-                // Exec-mask update from the clause's last PRED_SET* with UPDATE_EXEC_MASK.
-                if let Some(upd) = w.exec_update.take() {
-                    let inactive = match r.exec {
-                        CfAluExec::Break => PixelState::InactiveBreak,
-                        CfAluExec::Continue => PixelState::InactiveContinue,
-                        _ => PixelState::InactiveBranch,
-                    };
-                    for (l, u) in upd.iter().enumerate() {
-                        if w.state[l] == PixelState::Active && before[l] == PixelState::Active && !u
-                        {
-                            w.state[l] = inactive;
-                        }
-                    }
-                }
-                match r.exec {
-                    CfAluExec::PopAfter => pop_n(w, &ctx, &c, 1)?,
-                    CfAluExec::Pop2After => pop_n(w, &ctx, &c, 2)?,
-                    CfAluExec::ElseAfter => do_else(w, &ctx, &c)?,
-                    _ => {}
-                }
-            }
+            CfKind::Alu(r) => run_cf_alu(&mut ctx, w, &c, r)?,
             CfKind::Export(r) => do_export(&ctx, w, &c, r)?,
-            CfKind::Normal(r) => {
-                let cond = cond_true(&ctx, &c);
-                match r.exec {
-                    CfExec::Nop => {}
-                    CfExec::TexClause | CfExec::VtxClause => {
-                        let clause = &prog.fetch[&c.w0];
-                        for f in &clause.insts {
-                            run_fetch(&mut ctx, w, f)?;
-                        }
-                    }
-                    CfExec::Jump => {
-                        if !(cond && w.any_active()) {
-                            pop_n(w, &ctx, &c, c.pop_count())?;
-                            next = c.w0;
-                        }
-                    }
-                    CfExec::Push => {
-                        // "If all pixels fail the test, PUSH does not push anything onto the stack;
-                        // instead, it performs POP_COUNT pops, then jumps" (R700 ISA reference 3.7.2).
-                        if cond && w.any_active() {
-                            let saved = w.state.clone();
-                            push(w, &ctx, &c, StackEntry::Push { saved })?;
+            CfKind::Normal(r) => match r.exec {
+                CfExec::Return => match w.stack.pop() {
+                    Some(StackEntry::Call { ret, saved_program }) => {
+                        if saved_program {
+                            if let Some(r) = w.in_fetch.take() {
+                                prog = program;
+                                ctx.program = program;
+                                next = r;
+                            } else {
+                                next = ret;
+                            }
                         } else {
-                            pop_n(w, &ctx, &c, c.pop_count())?;
-                            next = c.w0;
+                            next = ret;
                         }
                     }
-                    CfExec::Else => {
-                        do_else(w, &ctx, &c)?;
-                        if !(cond && w.any_active()) {
-                            pop_n(w, &ctx, &c, c.pop_count())?;
-                            next = c.w0;
+                    _ => {
+                        return Err(fault(
+                            cf_loc(&ctx, &c),
+                            "RETURN without a CALL entry on top of the stack",
+                        ))
+                    }
+                },
+                CfExec::CallFs => {
+                    if let Some(fs) = fetch_shader {
+                        if w.in_fetch.is_some() {
+                            return Err(fault(cf_loc(&ctx, &c), "CALL_FS inside the fetch shader"));
                         }
-                    }
-                    CfExec::PushElse => {
-                        let saved = w.state.clone();
-                        push(w, &ctx, &c, StackEntry::Push { saved })?;
-                        do_else(w, &ctx, &c)?;
-                        if !w.any_active() {
-                            next = c.w0;
-                        }
-                    }
-                    CfExec::Pop => {
-                        // "Pop instructions never jump" (R700 ISA reference 3.7.2): ADDR is unused.
-                        // POP pops POP_COUNT entries (possibly none) and then applies the condition
-                        // test to the result: pixels that fail it become inactive.
-                        pop_n(w, &ctx, &c, c.pop_count())?;
-                        if !cond {
-                            for s in w.state.iter_mut() {
-                                if *s == PixelState::Active {
-                                    *s = PixelState::InactiveBranch;
-                                }
-                            }
-                        }
-                    }
-                    CfExec::PopJump | CfExec::PopPush | CfExec::PopPushElse => {
-                        return Err(ExecError::NotModelled {
-                            loc: cf_loc(&ctx, &c),
-                            what: r.isa.into(),
-                            why: "the combined pop/jump/push forms are not modelled".into(),
-                        })
-                    }
-                    CfExec::LoopStart { al } => {
-                        let (count, init, inc) = match al {
-                            LoopAl::Dx10 => (u32::MAX, 0, 0),
-                            _ => {
-                                let k = c.cf_const() as usize;
-                                let lc =
-                                    ctx.drv.loop_constants.get(k).copied().ok_or_else(|| {
-                                        fault(
-                                            cf_loc(&ctx, &c),
-                                            format!("loop constant I{k} is not set by the runner"),
-                                        )
-                                    })?;
-                                (lc.count, lc.init, lc.inc)
-                            }
-                        };
-                        let prev_al = w.al;
-                        let (al_val, inc) = match al {
-                            LoopAl::FromConstant => (init, inc),
-                            _ => (w.al.unwrap_or(0), 0),
-                        };
-                        let saved = w.state.clone();
                         push(
                             w,
                             &ctx,
                             &c,
-                            StackEntry::Loop {
-                                saved,
-                                counter: count,
-                                dx10: al == LoopAl::Dx10,
-                                al: al_val,
-                                inc,
-                                sets_al: al == LoopAl::FromConstant,
-                                prev_al,
+                            StackEntry::Call {
+                                ret: pc + 1,
+                                saved_program: true,
                             },
                         )?;
-                        if al == LoopAl::FromConstant {
-                            w.al = Some(al_val);
-                        }
-                        if count == 0 || !(cond && w.any_active()) {
-                            exit_loop(w, &ctx, &c)?;
-                            next = c.w0;
-                        }
+                        w.in_fetch = Some(pc + 1);
+                        // The fetch shader runs as a subroutine; its RETURN (or end) comes back here.
+                        prog = fs;
+                        ctx.program = fs;
+                        pc = 0;
+                        continue;
                     }
-                    CfExec::LoopEnd => {
-                        // Pushes left inside the body (a LOOP_BREAK/LOOP_CONTINUE that jumped here past
-                        // their POP) end with the iteration: pop them, restoring their pixels.
-                        while let Some(StackEntry::Push { .. }) = w.stack.last() {
-                            if let Some(StackEntry::Push { saved }) = w.stack.pop() {
-                                restore_from(&saved, &mut w.state, false);
-                            }
-                        }
-                        let Some(StackEntry::Loop {
-                            saved,
-                            counter,
-                            dx10,
-                            al,
-                            inc,
-                            sets_al,
-                            ..
-                        }) = w.stack.last_mut()
-                        else {
-                            return Err(fault(
-                                cf_loc(&ctx, &c),
-                                "LOOP_END without a loop entry on top of the stack",
-                            ));
-                        };
-                        // Pixels that continued rejoin at the end of the iteration.
-                        for (l, s) in saved.iter().enumerate() {
-                            if *s == PixelState::Active
-                                && w.state[l] == PixelState::InactiveContinue
-                            {
-                                w.state[l] = PixelState::Active;
-                            }
-                        }
-                        if !*dx10 {
-                            *counter = counter.saturating_sub(1);
-                        }
-                        *al = al.wrapping_add(*inc);
-                        let (again, sets_al, al_now) = (
-                            *counter > 0 && w.state.contains(&PixelState::Active),
-                            *sets_al,
-                            *al,
-                        );
-                        if again && cond {
-                            if sets_al {
-                                w.al = Some(al_now);
-                            }
-                            // LOOP_END's ADDR is the first instruction of the loop body.
-                            next = c.w0;
-                        } else {
-                            exit_loop(w, &ctx, &c)?;
-                        }
-                    }
-                    CfExec::LoopBreak | CfExec::LoopContinue => {
-                        if !w.stack.iter().any(|e| matches!(e, StackEntry::Loop { .. })) {
-                            return Err(fault(
-                                cf_loc(&ctx, &c),
-                                "LOOP_BREAK/LOOP_CONTINUE outside a loop",
-                            ));
-                        }
-                        let to = if r.exec == CfExec::LoopBreak {
-                            PixelState::InactiveBreak
-                        } else {
-                            PixelState::InactiveContinue
-                        };
-                        if cond {
-                            for s in w.state.iter_mut() {
-                                if *s == PixelState::Active {
-                                    *s = to;
-                                }
-                            }
-                        }
-                        if !w.any_active() {
-                            pop_n(w, &ctx, &c, c.pop_count())?;
-                            next = c.w0;
-                        }
-                    }
-                    CfExec::Call => {
-                        if cond && w.any_active() {
-                            push(
-                                w,
-                                &ctx,
-                                &c,
-                                StackEntry::Call {
-                                    ret: pc + 1,
-                                    saved_program: false,
-                                },
-                            )?;
-                            next = c.w0;
-                        }
-                    }
-                    CfExec::Return => match w.stack.pop() {
-                        Some(StackEntry::Call { ret, saved_program }) => {
-                            if saved_program {
-                                if let Some(r) = w.in_fetch.take() {
-                                    prog = program;
-                                    ctx.program = program;
-                                    next = r;
-                                } else {
-                                    next = ret;
-                                }
-                            } else {
-                                next = ret;
-                            }
-                        }
-                        _ => {
-                            return Err(fault(
-                                cf_loc(&ctx, &c),
-                                "RETURN without a CALL entry on top of the stack",
-                            ))
-                        }
-                    },
-                    CfExec::CallFs => {
-                        if let Some(fs) = fetch_shader {
-                            if w.in_fetch.is_some() {
-                                return Err(fault(
-                                    cf_loc(&ctx, &c),
-                                    "CALL_FS inside the fetch shader",
-                                ));
-                            }
-                            push(
-                                w,
-                                &ctx,
-                                &c,
-                                StackEntry::Call {
-                                    ret: pc + 1,
-                                    saved_program: true,
-                                },
-                            )?;
-                            w.in_fetch = Some(pc + 1);
-                            // The fetch shader runs as a subroutine; its RETURN (or end) comes back here.
-                            prog = fs;
-                            ctx.program = fs;
-                            pc = 0;
-                            continue;
-                        }
-                        // No fetch shader: the runner preloaded the GPRs a fetch shader would have written.
-                    }
-                    CfExec::Kill => {
-                        if cond {
-                            for s in w.state.iter_mut() {
-                                if *s == PixelState::Active {
-                                    *s = PixelState::Killed;
-                                }
-                            }
-                        }
-                        if !w.any_active() {
-                            pop_n(w, &ctx, &c, c.pop_count())?;
-                            next = c.w0;
-                        }
-                    }
-                    CfExec::Emit => {
-                        return Err(ExecError::NotModelled {
-                            loc: cf_loc(&ctx, &c),
-                            what: r.isa.into(),
-                            why: "geometry-shader emission is not modelled".into(),
-                        })
-                    }
-                    CfExec::NotModelled(why) => {
-                        return Err(ExecError::NotModelled {
-                            loc: cf_loc(&ctx, &c),
-                            what: r.isa.into(),
-                            why: why.into(),
-                        })
-                    }
+                    // No fetch shader: the runner preloaded the GPRs a fetch shader would have written.
                 }
-            }
+                _ => next = run_cf_normal(&mut ctx, w, &c, r, pc)?,
+            },
         }
         if c.end_of_program() {
             if let Some(ret) = w.in_fetch.take() {
@@ -410,6 +161,308 @@ fn run_wave_inner<O: Observer<Wave, CfInst> + ?Sized>(
             obs.after(&iloc, w, &c);
         }
     }
+}
+
+/// A CF_ALU instruction: the stack push before, the ALU clause, its exec-mask update and the pops
+/// or ELSE after (R700 ISA reference 3.6).
+fn run_cf_alu(ctx: &mut Ctx, w: &mut Wave, c: &CfInst, r: &CfAluRow) -> Result<(), ExecError> {
+    let prog = ctx.program;
+    let clause = &prog.alu[&c.alu_addr()];
+    if r.exec == CfAluExec::PushBefore {
+        let saved = w.state.clone();
+        push(w, ctx, c, StackEntry::Push { saved })?;
+    }
+    let before = w.state.clone();
+    run_alu_clause(ctx, w, c, clause)?;
+    // Exec-mask update from the clause's last PRED_SET* with UPDATE_EXEC_MASK.
+    if let Some(upd) = w.exec_update.take() {
+        let inactive = match r.exec {
+            CfAluExec::Break => PixelState::InactiveBreak,
+            CfAluExec::Continue => PixelState::InactiveContinue,
+            _ => PixelState::InactiveBranch,
+        };
+        for (l, u) in upd.iter().enumerate() {
+            if w.state[l] == PixelState::Active && before[l] == PixelState::Active && !u {
+                w.state[l] = inactive;
+            }
+        }
+    }
+    match r.exec {
+        CfAluExec::PopAfter => pop_n(w, ctx, c, 1)?,
+        CfAluExec::Pop2After => pop_n(w, ctx, c, 2)?,
+        CfAluExec::ElseAfter => do_else(w, ctx, c)?,
+        _ => {}
+    }
+    Ok(())
+}
+
+/// A CF_DWORD instruction other than RETURN and CALL_FS (which switch programs and run in the CF
+/// loop); returns the next CF address.
+fn run_cf_normal(
+    ctx: &mut Ctx,
+    w: &mut Wave,
+    c: &CfInst,
+    r: &CfRow,
+    pc: u32,
+) -> Result<u32, ExecError> {
+    let cond = cond_true(ctx, c);
+    let mut next = pc + 1;
+    match r.exec {
+        CfExec::Nop => {}
+        CfExec::TexClause | CfExec::VtxClause => {
+            let prog = ctx.program;
+            let clause = &prog.fetch[&c.w0];
+            for f in &clause.insts {
+                run_fetch(ctx, w, f)?;
+            }
+        }
+        CfExec::Jump => {
+            if !(cond && w.any_active()) {
+                pop_n(w, ctx, c, c.pop_count())?;
+                next = c.w0;
+            }
+        }
+        CfExec::Push => {
+            // "If all pixels fail the test, PUSH does not push anything onto the stack;
+            // instead, it performs POP_COUNT pops, then jumps" (R700 ISA reference 3.7.2).
+            if cond && w.any_active() {
+                let saved = w.state.clone();
+                push(w, ctx, c, StackEntry::Push { saved })?;
+            } else {
+                pop_n(w, ctx, c, c.pop_count())?;
+                next = c.w0;
+            }
+        }
+        CfExec::Else => {
+            do_else(w, ctx, c)?;
+            if !(cond && w.any_active()) {
+                pop_n(w, ctx, c, c.pop_count())?;
+                next = c.w0;
+            }
+        }
+        CfExec::PushElse => {
+            let saved = w.state.clone();
+            push(w, ctx, c, StackEntry::Push { saved })?;
+            do_else(w, ctx, c)?;
+            if !w.any_active() {
+                next = c.w0;
+            }
+        }
+        CfExec::Pop => {
+            // "Pop instructions never jump" (R700 ISA reference 3.7.2): ADDR is unused.
+            // POP pops POP_COUNT entries (possibly none) and then applies the condition
+            // test to the result: pixels that fail it become inactive.
+            pop_n(w, ctx, c, c.pop_count())?;
+            if !cond {
+                for s in w.state.iter_mut() {
+                    if *s == PixelState::Active {
+                        *s = PixelState::InactiveBranch;
+                    }
+                }
+            }
+        }
+        CfExec::PopJump | CfExec::PopPush | CfExec::PopPushElse => {
+            return Err(ExecError::NotModelled {
+                loc: cf_loc(ctx, c),
+                what: r.isa.into(),
+                why: "the combined pop/jump/push forms are not modelled".into(),
+            })
+        }
+        CfExec::LoopStart { al } => loop_start(ctx, w, c, al, cond, &mut next)?,
+        CfExec::LoopEnd => loop_end(ctx, w, c, cond, &mut next)?,
+        CfExec::LoopBreak | CfExec::LoopContinue => {
+            loop_break_or_continue(ctx, w, c, r, cond, &mut next)?
+        }
+        CfExec::Call => {
+            if cond && w.any_active() {
+                push(
+                    w,
+                    ctx,
+                    c,
+                    StackEntry::Call {
+                        ret: pc + 1,
+                        saved_program: false,
+                    },
+                )?;
+                next = c.w0;
+            }
+        }
+        CfExec::Return | CfExec::CallFs => {
+            // They switch programs, so the CF loop itself runs them.
+            return Err(fault(cf_loc(ctx, c), "RETURN/CALL_FS run in the CF loop"));
+        }
+        CfExec::Kill => {
+            if cond {
+                for s in w.state.iter_mut() {
+                    if *s == PixelState::Active {
+                        *s = PixelState::Killed;
+                    }
+                }
+            }
+            if !w.any_active() {
+                pop_n(w, ctx, c, c.pop_count())?;
+                next = c.w0;
+            }
+        }
+        CfExec::Emit => {
+            return Err(ExecError::NotModelled {
+                loc: cf_loc(ctx, c),
+                what: r.isa.into(),
+                why: "geometry-shader emission is not modelled".into(),
+            })
+        }
+        CfExec::NotModelled(why) => {
+            return Err(ExecError::NotModelled {
+                loc: cf_loc(ctx, c),
+                what: r.isa.into(),
+                why: why.into(),
+            })
+        }
+    }
+    Ok(next)
+}
+
+/// LOOP_START, LOOP_START_NO_AL and LOOP_START_DX10: push a loop entry (R700 ISA reference 3.7.4).
+fn loop_start(
+    ctx: &Ctx,
+    w: &mut Wave,
+    c: &CfInst,
+    al: LoopAl,
+    cond: bool,
+    next: &mut u32,
+) -> Result<(), ExecError> {
+    let (count, init, inc) = match al {
+        LoopAl::Dx10 => (u32::MAX, 0, 0),
+        _ => {
+            let k = c.cf_const() as usize;
+            let lc = ctx.drv.loop_constants.get(k).copied().ok_or_else(|| {
+                fault(
+                    cf_loc(ctx, c),
+                    format!("loop constant I{k} is not set by the runner"),
+                )
+            })?;
+            (lc.count, lc.init, lc.inc)
+        }
+    };
+    let prev_al = w.al;
+    let (al_val, inc) = match al {
+        LoopAl::FromConstant => (init, inc),
+        _ => (w.al.unwrap_or(0), 0),
+    };
+    let saved = w.state.clone();
+    push(
+        w,
+        ctx,
+        c,
+        StackEntry::Loop {
+            saved,
+            counter: count,
+            dx10: al == LoopAl::Dx10,
+            al: al_val,
+            inc,
+            sets_al: al == LoopAl::FromConstant,
+            prev_al,
+        },
+    )?;
+    if al == LoopAl::FromConstant {
+        w.al = Some(al_val);
+    }
+    if count == 0 || !(cond && w.any_active()) {
+        exit_loop(w, ctx, c)?;
+        *next = c.w0;
+    }
+    Ok(())
+}
+
+/// LOOP_END: end the iteration, then loop back to the body or leave the loop.
+fn loop_end(
+    ctx: &Ctx,
+    w: &mut Wave,
+    c: &CfInst,
+    cond: bool,
+    next: &mut u32,
+) -> Result<(), ExecError> {
+    // Pushes left inside the body (a LOOP_BREAK/LOOP_CONTINUE that jumped here past
+    // their POP) end with the iteration: pop them, restoring their pixels.
+    while let Some(StackEntry::Push { .. }) = w.stack.last() {
+        if let Some(StackEntry::Push { saved }) = w.stack.pop() {
+            restore_from(&saved, &mut w.state, false);
+        }
+    }
+    let Some(StackEntry::Loop {
+        saved,
+        counter,
+        dx10,
+        al,
+        inc,
+        sets_al,
+        ..
+    }) = w.stack.last_mut()
+    else {
+        return Err(fault(
+            cf_loc(ctx, c),
+            "LOOP_END without a loop entry on top of the stack",
+        ));
+    };
+    // Pixels that continued rejoin at the end of the iteration.
+    for (l, s) in saved.iter().enumerate() {
+        if *s == PixelState::Active && w.state[l] == PixelState::InactiveContinue {
+            w.state[l] = PixelState::Active;
+        }
+    }
+    if !*dx10 {
+        *counter = counter.saturating_sub(1);
+    }
+    *al = al.wrapping_add(*inc);
+    let (again, sets_al, al_now) = (
+        *counter > 0 && w.state.contains(&PixelState::Active),
+        *sets_al,
+        *al,
+    );
+    if again && cond {
+        if sets_al {
+            w.al = Some(al_now);
+        }
+        // LOOP_END's ADDR is the first instruction of the loop body.
+        *next = c.w0;
+    } else {
+        exit_loop(w, ctx, c)?;
+    }
+    Ok(())
+}
+
+/// LOOP_BREAK and LOOP_CONTINUE: deactivate the pixels that pass the condition.
+fn loop_break_or_continue(
+    ctx: &Ctx,
+    w: &mut Wave,
+    c: &CfInst,
+    r: &CfRow,
+    cond: bool,
+    next: &mut u32,
+) -> Result<(), ExecError> {
+    if !w.stack.iter().any(|e| matches!(e, StackEntry::Loop { .. })) {
+        return Err(fault(
+            cf_loc(ctx, c),
+            "LOOP_BREAK/LOOP_CONTINUE outside a loop",
+        ));
+    }
+    let to = if r.exec == CfExec::LoopBreak {
+        PixelState::InactiveBreak
+    } else {
+        PixelState::InactiveContinue
+    };
+    if cond {
+        for s in w.state.iter_mut() {
+            if *s == PixelState::Active {
+                *s = to;
+            }
+        }
+    }
+    if !w.any_active() {
+        pop_n(w, ctx, c, c.pop_count())?;
+        *next = c.w0;
+    }
+    Ok(())
 }
 
 fn exit_loop(w: &mut Wave, ctx: &Ctx, c: &CfInst) -> Result<(), ExecError> {
