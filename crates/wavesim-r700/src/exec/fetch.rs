@@ -56,250 +56,9 @@ pub(super) fn run_fetch(ctx: &mut Ctx, w: &mut Wave, f: &FetchInst) -> Result<()
     let mut out = vec![[0u32; 4]; w.lanes];
     match exec {
         FetchExec::Sample { compare, lod } => {
-            let name = match f.row {
-                FetchRow::Tex(r) => r.llc,
-                FetchRow::Vtx(r) => r.llc,
-            };
-            if lod == TexLod::Gradients {
-                return Err(ExecError::NotModelled {
-                    loc: loc(None),
-                    what: name.into(),
-                    why: "gradient sampling needs the pixel quad's derivatives, not modelled"
-                        .into(),
-                });
-            }
-            if bits(wd[1], 21, 7) != 0 {
-                return Err(ExecError::NotModelled {
-                    loc: loc(None),
-                    what: "TEX_WORD1 LOD_BIAS".into(),
-                    why: "the instruction's LOD bias encoding is not in the sources wavesim uses"
-                        .into(),
-                });
-            }
-            if compare && dst_sel.iter().any(|s| (1..=3).contains(s)) {
-                return Err(ExecError::NotModelled {
-                    loc: loc(None),
-                    what: format!("{name} result channels Y/Z/W"),
-                    why: "the sources wavesim uses define the comparison result in X only".into(),
-                });
-            }
-            let rid = bits(wd[0], 8, 8) as usize;
-            let sid = bits(wd[2], 15, 5) as usize;
-            let tex = ctx
-                .drv
-                .textures
-                .get(rid)
-                .and_then(|t| t.as_ref())
-                .ok_or_else(|| fault(loc(None), format!("texture resource {rid} is not bound")))?;
-            let smp = ctx
-                .drv
-                .samplers
-                .get(sid)
-                .and_then(|t| t.as_ref())
-                .ok_or_else(|| fault(loc(None), format!("sampler {sid} is not bound")))?;
-            let src_sel = [
-                bits(wd[2], 20, 3),
-                bits(wd[2], 23, 3),
-                bits(wd[2], 26, 3),
-                bits(wd[2], 29, 3),
-            ];
-            let ct = [bits(wd[1], 28, 1), bits(wd[1], 29, 1)];
-            let offs = [bits(wd[2], 0, 5), bits(wd[2], 5, 5)];
-            for (l, o) in out.iter_mut().enumerate() {
-                if !w.active(l) {
-                    continue;
-                }
-                let comp = |s: u32| -> Result<f32, ExecError> {
-                    Ok(match s {
-                        0..=3 => f32::from_bits(w.gpr[src_gpr as usize][s as usize][l]),
-                        4 => 0.0,
-                        5 => 1.0,
-                        _ => {
-                            return Err(fault(
-                                loc(Some(l)),
-                                format!("texture source select {s} is reserved"),
-                            ))
-                        }
-                    })
-                };
-                let mut uv = [comp(src_sel[0])?, comp(src_sel[1])?];
-                for k in 0..2 {
-                    // Unnormalized coordinates (CT = U) are texel units (R700 ISA reference, TEX_WORD1).
-                    if ct[k] == 0 {
-                        uv[k] /= if k == 0 {
-                            tex.width as f32
-                        } else {
-                            tex.height as f32
-                        };
-                    }
-                    // Offsets are signed 5-bit values in half texels (R700 ISA reference, TEX_WORD2).
-                    let off = ((offs[k] as i32) << 27 >> 27) as f32 * 0.5;
-                    if off != 0.0 {
-                        uv[k] += off
-                            / if k == 0 {
-                                tex.width as f32
-                            } else {
-                                tex.height as f32
-                            };
-                    }
-                }
-                // LOD source (R700 ISA TEX instructions; operand layout as Mesa's r600 emitter
-                // builds it): SAMPLE_L takes the LOD from W, SAMPLE_LZ uses 0; implicit and biased
-                // LODs need the quad's derivatives, which are only irrelevant when a single level can
-                // be chosen (one level, or MIP_FILTER none = the base level).
-                let single = tex.levels() == 1 || smp.mip_filter == MipFilter::None;
-                let lod_value = match lod {
-                    TexLod::Zero => 0.0,
-                    TexLod::Explicit => comp(src_sel[3])?,
-                    _ if single => 0.0,
-                    _ => {
-                        return Err(ExecError::NotModelled {
-                            loc: loc(Some(l)),
-                            what: format!("{name} on a mipmapped texture"),
-                            why: "the implicit level of detail needs the pixel quad's derivatives, not modelled".into(),
-                        })
-                    }
-                };
-                if compare {
-                    // SAMPLE_C*: reference in W, or in Z for the forms whose W holds the LOD or
-                    // bias (Mesa's r600 emitter); result = (reference OP texel.x) ? 1.0 : 0.0.
-                    let func = smp.compare.ok_or_else(|| {
-                        fault(
-                            loc(Some(l)),
-                            format!("{name} needs a sampler with a depth compare function"),
-                        )
-                    })?;
-                    if smp.filter != texture::Filter::Point
-                        || (smp.mip_filter == MipFilter::Linear && tex.levels() > 1)
-                    {
-                        return Err(ExecError::NotModelled {
-                            loc: loc(Some(l)),
-                            what: format!("{name} with linear filtering"),
-                            why: "how filtered comparison results are combined is implementation-defined; only point sampling is modelled".into(),
-                        });
-                    }
-                    let reference = match lod {
-                        TexLod::Explicit | TexLod::Bias => comp(src_sel[2])?,
-                        _ => comp(src_sel[3])?,
-                    };
-                    let t = texture::sample_lod(tex, smp, uv[0], uv[1], lod_value)
-                        .map_err(|m| fault(loc(Some(l)), m))?;
-                    let pass = func.test(reference, f32::from_bits(t[0]));
-                    *o = [if pass { ONE_F } else { 0 }; 4];
-                    continue;
-                }
-                *o = texture::sample_lod(tex, smp, uv[0], uv[1], lod_value)
-                    .map_err(|m| fault(loc(Some(l)), m))?;
-            }
+            sample_texture(ctx, w, f, &loc, src_gpr, &dst_sel, compare, lod, &mut out)?
         }
-        FetchExec::VertexFetch => {
-            let id = bits(wd[0], 8, 8) as usize;
-            let fc = ctx
-                .drv
-                .fetch_constants
-                .get(id)
-                .and_then(|x| x.as_ref())
-                .ok_or_else(|| {
-                    fault(
-                        loc(None),
-                        format!("vertex-fetch constant {id} is not bound"),
-                    )
-                })?;
-            let sel_x = bits(wd[0], 24, 2) as usize;
-            let offset = bits(wd[2], 0, 16);
-            let (dfmt, nfa, signed) = if bits(wd[1], 21, 1) != 0 {
-                fc.format.ok_or_else(|| {
-                    fault(
-                        loc(None),
-                        "USE_CONST_FIELDS is set but the fetch constant has no format",
-                    )
-                })?
-            } else {
-                (
-                    bits(wd[1], 22, 6),
-                    bits(wd[1], 28, 2),
-                    bits(wd[1], 30, 1) != 0,
-                )
-            };
-            if bits(wd[2], 16, 2) != 0 {
-                return Err(ExecError::NotModelled {
-                    loc: loc(None),
-                    what: "ENDIAN_SWAP".into(),
-                    why: "byte-swapped fetches are not modelled".into(),
-                });
-            }
-            let (ncomp, size, float, byte) = match dfmt {
-                0x0D => (1, 4, false, false),
-                0x0E => (1, 4, true, false),
-                0x1D => (2, 4, false, false),
-                0x1E => (2, 4, true, false),
-                0x2F => (3, 4, false, false),
-                0x30 => (3, 4, true, false),
-                0x22 => (4, 4, false, false),
-                0x23 => (4, 4, true, false),
-                0x1A => (4, 1, false, true),
-                d => {
-                    return Err(ExecError::NotModelled {
-                        loc: loc(None),
-                        what: format!("vertex data format {d:#x}"),
-                        why: "only 32-bit x1..x4 (int/float) and 8_8_8_8 formats are modelled"
-                            .into(),
-                    })
-                }
-            };
-            for (l, o) in out.iter_mut().enumerate() {
-                if !w.active(l) {
-                    continue;
-                }
-                let index = w.gpr[src_gpr as usize][sel_x][l] as u64;
-                // Address = base + index * stride + OFFSET (R700 ISA reference, vertex fetch).
-                let addr = fc.base as u64 + index * fc.stride as u64 + offset as u64;
-                let len = ncomp as u64 * size as u64;
-                if addr + len > fc.data.len() as u64 {
-                    return Err(fault(
-                        loc(Some(l)),
-                        format!("vertex fetch of {len} bytes at offset {addr} (index {index}) is past the end of fetch constant {id}'s {}-byte buffer", fc.data.len()),
-                    ));
-                }
-                *o = [0, 0, 0, ONE_F];
-                if !float && !byte && nfa == 1 {
-                    o[3] = 1; // integer formats fill a missing W with integer 1
-                }
-                for k in 0..ncomp {
-                    let a = (addr + (k * size) as u64) as usize;
-                    o[k] = if byte {
-                        let b = fc.data[a];
-                        match (nfa, signed) {
-                            (0, false) => (b as f32 / 255.0).to_bits(),
-                            (0, true) => ((b as i8 as f32) / 127.0).max(-1.0).to_bits(),
-                            (1, false) => b as u32,
-                            (1, true) => b as i8 as i32 as u32,
-                            (_, false) => (b as f32).to_bits(),
-                            (_, true) => (b as i8 as f32).to_bits(),
-                        }
-                    } else {
-                        let v = u32::from_le_bytes([
-                            fc.data[a],
-                            fc.data[a + 1],
-                            fc.data[a + 2],
-                            fc.data[a + 3],
-                        ]);
-                        match (float, nfa, signed) {
-                            (true, _, _) | (false, 1, _) => v,
-                            (false, 2, false) => (v as f32).to_bits(),
-                            (false, 2, true) => (v as i32 as f32).to_bits(),
-                            _ => {
-                                return Err(ExecError::NotModelled {
-                                    loc: loc(Some(l)),
-                                    what: "normalized 32-bit vertex format".into(),
-                                    why: "not modelled".into(),
-                                })
-                            }
-                        }
-                    };
-                }
-            }
-        }
+        FetchExec::VertexFetch => fetch_vertices(ctx, w, f, &loc, src_gpr, &mut out)?,
         FetchExec::LdsRead | FetchExec::LdsWrite => {
             return Err(fault(loc(None), "LDS instructions run through run_lds"))
         }
@@ -315,6 +74,287 @@ pub(super) fn run_fetch(ctx: &mut Ctx, w: &mut Wave, f: &FetchInst) -> Result<()
             });
         }
     }
+    write_fetch_result(w, &loc, dst_gpr, &dst_sel, &out)
+}
+
+/// TEX SAMPLE* (and SAMPLE_C*): one texel per active thread, through the bound resource and sampler.
+#[allow(clippy::too_many_arguments)]
+fn sample_texture(
+    ctx: &Ctx,
+    w: &Wave,
+    f: &FetchInst,
+    loc: &impl Fn(Option<usize>) -> Location,
+    src_gpr: u32,
+    dst_sel: &[u32; 4],
+    compare: bool,
+    lod: TexLod,
+    out: &mut [[u32; 4]],
+) -> Result<(), ExecError> {
+    use crate::decode::bits;
+    let wd = &f.w;
+    let name = match f.row {
+        FetchRow::Tex(r) => r.llc,
+        FetchRow::Vtx(r) => r.llc,
+    };
+    if lod == TexLod::Gradients {
+        return Err(ExecError::NotModelled {
+            loc: loc(None),
+            what: name.into(),
+            why: "gradient sampling needs the pixel quad's derivatives, not modelled".into(),
+        });
+    }
+    if bits(wd[1], 21, 7) != 0 {
+        return Err(ExecError::NotModelled {
+            loc: loc(None),
+            what: "TEX_WORD1 LOD_BIAS".into(),
+            why: "the instruction's LOD bias encoding is not in the sources wavesim uses".into(),
+        });
+    }
+    if compare && dst_sel.iter().any(|s| (1..=3).contains(s)) {
+        return Err(ExecError::NotModelled {
+            loc: loc(None),
+            what: format!("{name} result channels Y/Z/W"),
+            why: "the sources wavesim uses define the comparison result in X only".into(),
+        });
+    }
+    let rid = bits(wd[0], 8, 8) as usize;
+    let sid = bits(wd[2], 15, 5) as usize;
+    let tex = ctx
+        .drv
+        .textures
+        .get(rid)
+        .and_then(|t| t.as_ref())
+        .ok_or_else(|| fault(loc(None), format!("texture resource {rid} is not bound")))?;
+    let smp = ctx
+        .drv
+        .samplers
+        .get(sid)
+        .and_then(|t| t.as_ref())
+        .ok_or_else(|| fault(loc(None), format!("sampler {sid} is not bound")))?;
+    let src_sel = [
+        bits(wd[2], 20, 3),
+        bits(wd[2], 23, 3),
+        bits(wd[2], 26, 3),
+        bits(wd[2], 29, 3),
+    ];
+    let ct = [bits(wd[1], 28, 1), bits(wd[1], 29, 1)];
+    let offs = [bits(wd[2], 0, 5), bits(wd[2], 5, 5)];
+    for (l, o) in out.iter_mut().enumerate() {
+        if !w.active(l) {
+            continue;
+        }
+        let comp = |s: u32| -> Result<f32, ExecError> {
+            Ok(match s {
+                0..=3 => f32::from_bits(w.gpr[src_gpr as usize][s as usize][l]),
+                4 => 0.0,
+                5 => 1.0,
+                _ => {
+                    return Err(fault(
+                        loc(Some(l)),
+                        format!("texture source select {s} is reserved"),
+                    ))
+                }
+            })
+        };
+        let mut uv = [comp(src_sel[0])?, comp(src_sel[1])?];
+        for k in 0..2 {
+            // Unnormalized coordinates (CT = U) are texel units (R700 ISA reference, TEX_WORD1).
+            if ct[k] == 0 {
+                uv[k] /= if k == 0 {
+                    tex.width as f32
+                } else {
+                    tex.height as f32
+                };
+            }
+            // Offsets are signed 5-bit values in half texels (R700 ISA reference, TEX_WORD2).
+            let off = ((offs[k] as i32) << 27 >> 27) as f32 * 0.5;
+            if off != 0.0 {
+                uv[k] += off
+                    / if k == 0 {
+                        tex.width as f32
+                    } else {
+                        tex.height as f32
+                    };
+            }
+        }
+        // LOD source (R700 ISA TEX instructions; operand layout as Mesa's r600 emitter
+        // builds it): SAMPLE_L takes the LOD from W, SAMPLE_LZ uses 0; implicit and biased
+        // LODs need the quad's derivatives, which are only irrelevant when a single level can
+        // be chosen (one level, or MIP_FILTER none = the base level).
+        let single = tex.levels() == 1 || smp.mip_filter == MipFilter::None;
+        let lod_value = match lod {
+            TexLod::Zero => 0.0,
+            TexLod::Explicit => comp(src_sel[3])?,
+            _ if single => 0.0,
+            _ => return Err(ExecError::NotModelled {
+                loc: loc(Some(l)),
+                what: format!("{name} on a mipmapped texture"),
+                why:
+                    "the implicit level of detail needs the pixel quad's derivatives, not modelled"
+                        .into(),
+            }),
+        };
+        if compare {
+            // SAMPLE_C*: reference in W, or in Z for the forms whose W holds the LOD or
+            // bias (Mesa's r600 emitter); result = (reference OP texel.x) ? 1.0 : 0.0.
+            let func = smp.compare.ok_or_else(|| {
+                fault(
+                    loc(Some(l)),
+                    format!("{name} needs a sampler with a depth compare function"),
+                )
+            })?;
+            if smp.filter != texture::Filter::Point
+                || (smp.mip_filter == MipFilter::Linear && tex.levels() > 1)
+            {
+                return Err(ExecError::NotModelled {
+                        loc: loc(Some(l)),
+                        what: format!("{name} with linear filtering"),
+                        why: "how filtered comparison results are combined is implementation-defined; only point sampling is modelled".into(),
+                    });
+            }
+            let reference = match lod {
+                TexLod::Explicit | TexLod::Bias => comp(src_sel[2])?,
+                _ => comp(src_sel[3])?,
+            };
+            let t = texture::sample_lod(tex, smp, uv[0], uv[1], lod_value)
+                .map_err(|m| fault(loc(Some(l)), m))?;
+            let pass = func.test(reference, f32::from_bits(t[0]));
+            *o = [if pass { ONE_F } else { 0 }; 4];
+            continue;
+        }
+        *o = texture::sample_lod(tex, smp, uv[0], uv[1], lod_value)
+            .map_err(|m| fault(loc(Some(l)), m))?;
+    }
+    Ok(())
+}
+
+/// VTX FETCH: one vertex element per active thread from the bound vertex-fetch constant.
+fn fetch_vertices(
+    ctx: &Ctx,
+    w: &Wave,
+    f: &FetchInst,
+    loc: &impl Fn(Option<usize>) -> Location,
+    src_gpr: u32,
+    out: &mut [[u32; 4]],
+) -> Result<(), ExecError> {
+    use crate::decode::bits;
+    let wd = &f.w;
+    let id = bits(wd[0], 8, 8) as usize;
+    let fc = ctx
+        .drv
+        .fetch_constants
+        .get(id)
+        .and_then(|x| x.as_ref())
+        .ok_or_else(|| {
+            fault(
+                loc(None),
+                format!("vertex-fetch constant {id} is not bound"),
+            )
+        })?;
+    let sel_x = bits(wd[0], 24, 2) as usize;
+    let offset = bits(wd[2], 0, 16);
+    let (dfmt, nfa, signed) = if bits(wd[1], 21, 1) != 0 {
+        fc.format.ok_or_else(|| {
+            fault(
+                loc(None),
+                "USE_CONST_FIELDS is set but the fetch constant has no format",
+            )
+        })?
+    } else {
+        (
+            bits(wd[1], 22, 6),
+            bits(wd[1], 28, 2),
+            bits(wd[1], 30, 1) != 0,
+        )
+    };
+    if bits(wd[2], 16, 2) != 0 {
+        return Err(ExecError::NotModelled {
+            loc: loc(None),
+            what: "ENDIAN_SWAP".into(),
+            why: "byte-swapped fetches are not modelled".into(),
+        });
+    }
+    let (ncomp, size, float, byte) = match dfmt {
+        0x0D => (1, 4, false, false),
+        0x0E => (1, 4, true, false),
+        0x1D => (2, 4, false, false),
+        0x1E => (2, 4, true, false),
+        0x2F => (3, 4, false, false),
+        0x30 => (3, 4, true, false),
+        0x22 => (4, 4, false, false),
+        0x23 => (4, 4, true, false),
+        0x1A => (4, 1, false, true),
+        d => {
+            return Err(ExecError::NotModelled {
+                loc: loc(None),
+                what: format!("vertex data format {d:#x}"),
+                why: "only 32-bit x1..x4 (int/float) and 8_8_8_8 formats are modelled".into(),
+            })
+        }
+    };
+    for (l, o) in out.iter_mut().enumerate() {
+        if !w.active(l) {
+            continue;
+        }
+        let index = w.gpr[src_gpr as usize][sel_x][l] as u64;
+        // Address = base + index * stride + OFFSET (R700 ISA reference, vertex fetch).
+        let addr = fc.base as u64 + index * fc.stride as u64 + offset as u64;
+        let len = ncomp as u64 * size as u64;
+        if addr + len > fc.data.len() as u64 {
+            return Err(fault(
+                    loc(Some(l)),
+                    format!("vertex fetch of {len} bytes at offset {addr} (index {index}) is past the end of fetch constant {id}'s {}-byte buffer", fc.data.len()),
+                ));
+        }
+        *o = [0, 0, 0, ONE_F];
+        if !float && !byte && nfa == 1 {
+            o[3] = 1; // integer formats fill a missing W with integer 1
+        }
+        for k in 0..ncomp {
+            let a = (addr + (k * size) as u64) as usize;
+            o[k] = if byte {
+                let b = fc.data[a];
+                match (nfa, signed) {
+                    (0, false) => (b as f32 / 255.0).to_bits(),
+                    (0, true) => ((b as i8 as f32) / 127.0).max(-1.0).to_bits(),
+                    (1, false) => b as u32,
+                    (1, true) => b as i8 as i32 as u32,
+                    (_, false) => (b as f32).to_bits(),
+                    (_, true) => (b as i8 as f32).to_bits(),
+                }
+            } else {
+                let v = u32::from_le_bytes([
+                    fc.data[a],
+                    fc.data[a + 1],
+                    fc.data[a + 2],
+                    fc.data[a + 3],
+                ]);
+                match (float, nfa, signed) {
+                    (true, _, _) | (false, 1, _) => v,
+                    (false, 2, false) => (v as f32).to_bits(),
+                    (false, 2, true) => (v as i32 as f32).to_bits(),
+                    _ => {
+                        return Err(ExecError::NotModelled {
+                            loc: loc(Some(l)),
+                            what: "normalized 32-bit vertex format".into(),
+                            why: "not modelled".into(),
+                        })
+                    }
+                }
+            };
+        }
+    }
+    Ok(())
+}
+
+/// Writes the fetched components to DST_GPR through the DST_SEL_* swizzle (7 = keep the channel).
+fn write_fetch_result(
+    w: &mut Wave,
+    loc: &impl Fn(Option<usize>) -> Location,
+    dst_gpr: u32,
+    dst_sel: &[u32; 4],
+    out: &[[u32; 4]],
+) -> Result<(), ExecError> {
     for (l, o) in out.iter().enumerate() {
         if !w.active(l) {
             continue;
