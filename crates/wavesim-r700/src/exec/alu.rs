@@ -366,9 +366,11 @@ pub(super) fn run_alu_clause(
 fn run_group(ctx: &mut Ctx, w: &mut Wave, g: &AluGroup) -> Result<(), ExecError> {
     let lanes = w.lanes;
     let mut results: Vec<SlotResult> = Vec::with_capacity(g.insts.len());
-    let mut new_ar: [Option<Vec<i32>>; 4] = Default::default();
-    let mut new_pred: Option<Vec<bool>> = None;
-    let mut kills = vec![false; lanes];
+    let mut fx = GroupEffects {
+        new_ar: Default::default(),
+        new_pred: None,
+        kills: vec![false; lanes],
+    };
     // Reductions (DOT4, CUBE, MAX4) combine the four vector slots.
     let reduction: Vec<&AluInst> = g
         .insts
@@ -418,36 +420,7 @@ fn run_group(ctx: &mut Ctx, w: &mut Wave, g: &AluGroup) -> Result<(), ExecError>
             continue;
         }
         if let AluExec::Pair64(op) = i.row.exec {
-            if ctx.program.chip != Chip::Rv770 {
-                return Err(fault(
-                    loc(None),
-                    format!(
-                        "{} is a double-precision instruction; {:?} has no double-precision unit (only RV770-class R700 chips do)",
-                        i.row.isa, ctx.program.chip
-                    ),
-                ));
-            }
-            if i.clamp || i.omod != 0 {
-                return Err(nm(
-                    "OMOD/CLAMP on a double-precision instruction",
-                    "the sources wavesim uses do not say how they act on a 64-bit result",
-                ));
-            }
-            if pair64.is_none() {
-                pair64 = Some(run_pair64(ctx, w, g, i, op)?);
-            }
-            let pv = pair64.as_ref().map(|p| &p[..]).unwrap_or(&[]);
-            if op == Pair64Op::F64ToF32 && i.slot == 1 && i.write {
-                return Err(nm(
-                    "FLT64_TO_FLT32 Y-slot result",
-                    "the sources wavesim uses leave the Y slot's destination unwritten",
-                ));
-            }
-            for l in 0..lanes {
-                if w.active(l) {
-                    values[l] = pv.get(l).map(|p| p[i.slot as usize & 1]).unwrap_or(0);
-                }
-            }
+            run_pair64_slot(ctx, w, g, i, op, &mut pair64, &mut values, &loc)?;
             results.push(SlotResult {
                 inst: *i,
                 pc: clause_pc,
@@ -457,67 +430,7 @@ fn run_group(ctx: &mut Ctx, w: &mut Wave, g: &AluGroup) -> Result<(), ExecError>
             continue;
         }
         if i.row.unit == Unit::Reduction && red_vals.is_none() {
-            if reduction.len() != 4
-                || reduction.iter().any(|r| r.row.opcode != i.row.opcode)
-                || !(0..4).all(|s| reduction.iter().any(|r| r.slot == s))
-            {
-                return Err(fault(
-                    loc(None),
-                    format!("{} must fill the four vector slots of its group", i.row.isa),
-                ));
-            }
-            let mut rv = vec![[0u32; 4]; lanes];
-            for (l, out) in rv.iter_mut().enumerate() {
-                if !w.active(l) {
-                    continue;
-                }
-                let mut s0 = [0u32; 4];
-                let mut s1 = [0u32; 4];
-                for r in &reduction {
-                    let kk = g
-                        .insts
-                        .iter()
-                        .position(|x| std::ptr::eq(x, *r))
-                        .unwrap_or(0);
-                    s0[r.slot as usize] = read_src(ctx, w, r, g, 0, l, g.addr + kk as u32)?;
-                    if r.row.srcs > 1 {
-                        s1[r.slot as usize] = read_src(ctx, w, r, g, 1, l, g.addr + kk as u32)?;
-                    }
-                }
-                *out = match i.row.exec {
-                    AluExec::Dot4 { ieee } => {
-                        let f = |x: u32| sem::ftz(f32::from_bits(x));
-                        let mut acc = 0.0f32;
-                        for c in 0..4 {
-                            let p = if ieee {
-                                sem::ftz(f(s0[c]) * f(s1[c]))
-                            } else {
-                                sem::legacy_mul_f(f(s0[c]), f(s1[c]))
-                            };
-                            acc = sem::ftz(acc + p);
-                        }
-                        [acc.to_bits(); 4]
-                    }
-                    AluExec::Cube => {
-                        // Operands as the ISA lays them out: src0 = (z, z, x, y), src1 = (y, x, z, z).
-                        let f = |x: u32| sem::ftz(f32::from_bits(x));
-                        sem::cube(f(s0[2]), f(s0[3]), f(s0[0]))
-                    }
-                    AluExec::Max4 => {
-                        let m = s0
-                            .iter()
-                            .fold(f32::NEG_INFINITY, |a, b| a.max(f32::from_bits(*b)));
-                        [m.to_bits(); 4]
-                    }
-                    _ => {
-                        return Err(fault(
-                            loc(None),
-                            "reduction row without reduction semantics",
-                        ))
-                    }
-                };
-            }
-            red_vals = Some(rv);
+            red_vals = Some(run_reduction(ctx, w, g, i, &reduction, &loc)?);
         }
         // Gather each source for all threads at once (a copy for plain GPRs and constants).
         let nsrc = if i.row.unit == Unit::Reduction {
@@ -551,106 +464,18 @@ fn run_group(ctx: &mut Ctx, w: &mut Wave, g: &AluGroup) -> Result<(), ExecError>
             }
             _ => false,
         };
-        for l in 0..lanes {
-            if plain || !active[l] {
-                continue;
-            }
-            let src = |k: usize| -> Result<u32, ExecError> { Ok(bufs[k][l]) };
-            let v = match i.row.exec {
-                AluExec::Nop => 0,
-                AluExec::Un(f) => f(src(0)?),
-                AluExec::Bin(f) => f(src(0)?, src(1)?),
-                AluExec::Tri(f) => f(src(0)?, src(1)?, src(2)?),
-                AluExec::Set {
-                    cmp,
-                    ty,
-                    int_result,
-                } => {
-                    let t = compare(cmp, ty, src(0)?, src(1)?);
-                    match (t, int_result) {
-                        (true, true) => u32::MAX,
-                        (false, true) => 0,
-                        (true, false) => ONE_F,
-                        (false, false) => 0,
-                    }
-                }
-                AluExec::PredSet { cmp, ty, push } => {
-                    if push {
-                        return Err(nm(i.row.isa, "the *_PUSH predicate forms are not modelled"));
-                    }
-                    let t = compare(cmp, ty, src(0)?, src(1)?);
-                    if exec[l] {
-                        if i.update_pred {
-                            new_pred.get_or_insert_with(|| w.pred.clone())[l] = t;
-                        }
-                        if i.update_exec_mask {
-                            w.exec_update.get_or_insert_with(|| vec![true; lanes])[l] = t;
-                        }
-                    }
-                    if t {
-                        ONE_F
-                    } else {
-                        0
-                    }
-                }
-                AluExec::PredSetInv
-                | AluExec::PredSetPop
-                | AluExec::PredSetClr
-                | AluExec::PredSetRestore => {
-                    return Err(nm(
-                        i.row.isa,
-                        "the predicate stack helpers are not modelled",
-                    ))
-                }
-                AluExec::Kill { cmp, ty } => {
-                    let t = compare(cmp, ty, src(0)?, src(1)?);
-                    if t && exec[l] {
-                        kills[l] = true;
-                    }
-                    if t {
-                        ONE_F
-                    } else {
-                        0
-                    }
-                }
-                AluExec::Mova(kind) => {
-                    if i.write {
-                        return Err(nm("MOVA with the GPR write enabled", "the value MOVA* writes to its GPR is not documented in the sources wavesim uses"));
-                    }
-                    let x = src(0)?;
-                    // AR = the integer index, clamped to [-256, 255] (R700 ISA reference, MOVA*).
-                    let a = match kind {
-                        MovaKind::Round => f32::from_bits(x).round_ties_even() as i32,
-                        MovaKind::Floor => f32::from_bits(x).floor() as i32,
-                        MovaKind::Int => x as i32,
-                    }
-                    .clamp(-256, 255);
-                    if exec[l] {
-                        new_ar[i.dst_chan as usize].get_or_insert_with(|| {
-                            w.ar[i.dst_chan as usize].clone().unwrap_or(vec![0; lanes])
-                        })[l] = a;
-                    }
-                    a as u32
-                }
-                AluExec::Dot4 { .. } | AluExec::Cube | AluExec::Max4 => red_vals
-                    .as_ref()
-                    .map(|r| r[l][i.slot as usize & 3])
-                    .unwrap_or(0),
-                AluExec::Cnd { cmp, ty } => {
-                    let a = src(0)?;
-                    let t = match ty {
-                        CmpTy::F32 => compare(cmp, CmpTy::F32, a, 0),
-                        _ => compare(cmp, ty, a, 0),
-                    };
-                    if t {
-                        src(1)?
-                    } else {
-                        src(2)?
-                    }
-                }
-                AluExec::NotModelled(_) | AluExec::Pair64(_) => 0,
-            };
-            values[l] = omod_clamp(i, v);
+        if !plain {
+            run_lanes(
+                w,
+                i,
+                &exec,
+                &active,
+                &bufs,
+                red_vals.as_deref(),
+                &mut fx,
+                &mut values,
+                &loc,
+            )?;
         }
         results.push(SlotResult {
             inst: *i,
@@ -660,7 +485,276 @@ fn run_group(ctx: &mut Ctx, w: &mut Wave, g: &AluGroup) -> Result<(), ExecError>
         });
     }
     // Writes happen after every instruction of the group read its operands.
-    for r in &results {
+    write_group_results(ctx, w, &results)?;
+    commit_group(w, results, fx);
+    Ok(())
+}
+
+/// Effects of an instruction group that take hold only after every slot read its operands.
+struct GroupEffects {
+    new_ar: [Option<Vec<i32>>; 4],
+    new_pred: Option<Vec<bool>>,
+    kills: Vec<bool>,
+}
+
+/// One slot of a double-precision instruction: runs the X/Y pair once per group (`pair64` caches
+/// it) and takes this slot's half of each thread's result.
+#[allow(clippy::too_many_arguments)]
+fn run_pair64_slot(
+    ctx: &Ctx,
+    w: &Wave,
+    g: &AluGroup,
+    i: &AluInst,
+    op: Pair64Op,
+    pair64: &mut Option<Vec<[u32; 2]>>,
+    values: &mut [u32],
+    loc: &impl Fn(Option<usize>) -> Location,
+) -> Result<(), ExecError> {
+    let lanes = w.lanes;
+    let nm = |what: &str, why: &str| ExecError::NotModelled {
+        loc: loc(None),
+        what: what.into(),
+        why: why.into(),
+    };
+    if ctx.program.chip != Chip::Rv770 {
+        return Err(fault(
+                loc(None),
+                format!(
+                    "{} is a double-precision instruction; {:?} has no double-precision unit (only RV770-class R700 chips do)",
+                    i.row.isa, ctx.program.chip
+                ),
+            ));
+    }
+    if i.clamp || i.omod != 0 {
+        return Err(nm(
+            "OMOD/CLAMP on a double-precision instruction",
+            "the sources wavesim uses do not say how they act on a 64-bit result",
+        ));
+    }
+    if pair64.is_none() {
+        *pair64 = Some(run_pair64(ctx, w, g, i, op)?);
+    }
+    let pv = pair64.as_ref().map(|p| &p[..]).unwrap_or(&[]);
+    if op == Pair64Op::F64ToF32 && i.slot == 1 && i.write {
+        return Err(nm(
+            "FLT64_TO_FLT32 Y-slot result",
+            "the sources wavesim uses leave the Y slot's destination unwritten",
+        ));
+    }
+    for l in 0..lanes {
+        if w.active(l) {
+            values[l] = pv.get(l).map(|p| p[i.slot as usize & 1]).unwrap_or(0);
+        }
+    }
+    Ok(())
+}
+
+/// DOT4, CUBE and MAX4: the four vector slots together, per active thread (R700 ISA reference 4.7).
+fn run_reduction(
+    ctx: &Ctx,
+    w: &Wave,
+    g: &AluGroup,
+    i: &AluInst,
+    reduction: &[&AluInst],
+    loc: &impl Fn(Option<usize>) -> Location,
+) -> Result<Vec<[u32; 4]>, ExecError> {
+    let lanes = w.lanes;
+    if reduction.len() != 4
+        || reduction.iter().any(|r| r.row.opcode != i.row.opcode)
+        || !(0..4).all(|s| reduction.iter().any(|r| r.slot == s))
+    {
+        return Err(fault(
+            loc(None),
+            format!("{} must fill the four vector slots of its group", i.row.isa),
+        ));
+    }
+    let mut rv = vec![[0u32; 4]; lanes];
+    for (l, out) in rv.iter_mut().enumerate() {
+        if !w.active(l) {
+            continue;
+        }
+        let mut s0 = [0u32; 4];
+        let mut s1 = [0u32; 4];
+        for r in reduction {
+            let kk = g
+                .insts
+                .iter()
+                .position(|x| std::ptr::eq(x, *r))
+                .unwrap_or(0);
+            s0[r.slot as usize] = read_src(ctx, w, r, g, 0, l, g.addr + kk as u32)?;
+            if r.row.srcs > 1 {
+                s1[r.slot as usize] = read_src(ctx, w, r, g, 1, l, g.addr + kk as u32)?;
+            }
+        }
+        *out = match i.row.exec {
+            AluExec::Dot4 { ieee } => {
+                let f = |x: u32| sem::ftz(f32::from_bits(x));
+                let mut acc = 0.0f32;
+                for c in 0..4 {
+                    let p = if ieee {
+                        sem::ftz(f(s0[c]) * f(s1[c]))
+                    } else {
+                        sem::legacy_mul_f(f(s0[c]), f(s1[c]))
+                    };
+                    acc = sem::ftz(acc + p);
+                }
+                [acc.to_bits(); 4]
+            }
+            AluExec::Cube => {
+                // Operands as the ISA lays them out: src0 = (z, z, x, y), src1 = (y, x, z, z).
+                let f = |x: u32| sem::ftz(f32::from_bits(x));
+                sem::cube(f(s0[2]), f(s0[3]), f(s0[0]))
+            }
+            AluExec::Max4 => {
+                let m = s0
+                    .iter()
+                    .fold(f32::NEG_INFINITY, |a, b| a.max(f32::from_bits(*b)));
+                [m.to_bits(); 4]
+            }
+            _ => {
+                return Err(fault(
+                    loc(None),
+                    "reduction row without reduction semantics",
+                ))
+            }
+        };
+    }
+    Ok(rv)
+}
+
+/// The per-thread instructions that are not plain functions of their sources (SET*, PRED_SET*,
+/// KILL*, MOVA*, reductions, CND*): their values, and their predicate, exec-mask, AR and kill effects.
+#[allow(clippy::too_many_arguments)]
+fn run_lanes(
+    w: &mut Wave,
+    i: &AluInst,
+    exec: &[bool],
+    active: &[bool],
+    bufs: &[Vec<u32>; 3],
+    red_vals: Option<&[[u32; 4]]>,
+    fx: &mut GroupEffects,
+    values: &mut [u32],
+    loc: &impl Fn(Option<usize>) -> Location,
+) -> Result<(), ExecError> {
+    let lanes = w.lanes;
+    let nm = |what: &str, why: &str| ExecError::NotModelled {
+        loc: loc(None),
+        what: what.into(),
+        why: why.into(),
+    };
+    for l in 0..lanes {
+        if !active[l] {
+            continue;
+        }
+        let src = |k: usize| -> Result<u32, ExecError> { Ok(bufs[k][l]) };
+        let v = match i.row.exec {
+            AluExec::Nop => 0,
+            AluExec::Un(f) => f(src(0)?),
+            AluExec::Bin(f) => f(src(0)?, src(1)?),
+            AluExec::Tri(f) => f(src(0)?, src(1)?, src(2)?),
+            AluExec::Set {
+                cmp,
+                ty,
+                int_result,
+            } => {
+                let t = compare(cmp, ty, src(0)?, src(1)?);
+                match (t, int_result) {
+                    (true, true) => u32::MAX,
+                    (false, true) => 0,
+                    (true, false) => ONE_F,
+                    (false, false) => 0,
+                }
+            }
+            AluExec::PredSet { cmp, ty, push } => {
+                if push {
+                    return Err(nm(i.row.isa, "the *_PUSH predicate forms are not modelled"));
+                }
+                let t = compare(cmp, ty, src(0)?, src(1)?);
+                if exec[l] {
+                    if i.update_pred {
+                        fx.new_pred.get_or_insert_with(|| w.pred.clone())[l] = t;
+                    }
+                    if i.update_exec_mask {
+                        w.exec_update.get_or_insert_with(|| vec![true; lanes])[l] = t;
+                    }
+                }
+                if t {
+                    ONE_F
+                } else {
+                    0
+                }
+            }
+            AluExec::PredSetInv
+            | AluExec::PredSetPop
+            | AluExec::PredSetClr
+            | AluExec::PredSetRestore => {
+                return Err(nm(
+                    i.row.isa,
+                    "the predicate stack helpers are not modelled",
+                ))
+            }
+            AluExec::Kill { cmp, ty } => {
+                let t = compare(cmp, ty, src(0)?, src(1)?);
+                if t && exec[l] {
+                    fx.kills[l] = true;
+                }
+                if t {
+                    ONE_F
+                } else {
+                    0
+                }
+            }
+            AluExec::Mova(kind) => {
+                if i.write {
+                    return Err(nm("MOVA with the GPR write enabled", "the value MOVA* writes to its GPR is not documented in the sources wavesim uses"));
+                }
+                let x = src(0)?;
+                // AR = the integer index, clamped to [-256, 255] (R700 ISA reference, MOVA*).
+                let a = match kind {
+                    MovaKind::Round => f32::from_bits(x).round_ties_even() as i32,
+                    MovaKind::Floor => f32::from_bits(x).floor() as i32,
+                    MovaKind::Int => x as i32,
+                }
+                .clamp(-256, 255);
+                if exec[l] {
+                    fx.new_ar[i.dst_chan as usize].get_or_insert_with(|| {
+                        w.ar[i.dst_chan as usize].clone().unwrap_or(vec![0; lanes])
+                    })[l] = a;
+                }
+                a as u32
+            }
+            AluExec::Dot4 { .. } | AluExec::Cube | AluExec::Max4 => red_vals
+                .as_ref()
+                .map(|r| r[l][i.slot as usize & 3])
+                .unwrap_or(0),
+            AluExec::Cnd { cmp, ty } => {
+                let a = src(0)?;
+                let t = match ty {
+                    CmpTy::F32 => compare(cmp, CmpTy::F32, a, 0),
+                    _ => compare(cmp, ty, a, 0),
+                };
+                if t {
+                    src(1)?
+                } else {
+                    src(2)?
+                }
+            }
+            AluExec::NotModelled(_) | AluExec::Pair64(_) => 0,
+        };
+        values[l] = omod_clamp(i, v);
+    }
+    Ok(())
+}
+
+/// Writes each slot's result to its destination GPR (or clause temporary, or SIMD-global GPR) for
+/// the threads that executed it.
+fn write_group_results(
+    ctx: &mut Ctx,
+    w: &mut Wave,
+    results: &[SlotResult],
+) -> Result<(), ExecError> {
+    let lanes = w.lanes;
+    for r in results {
         let i = &r.inst;
         if !i.write {
             continue;
@@ -734,7 +828,11 @@ fn run_group(ctx: &mut Ctx, w: &mut Wave, g: &AluGroup) -> Result<(), ExecError>
             }
         }
     }
-    // PV/PS for the next group: every slot's result (R700 ISA reference 4.7.4).
+    Ok(())
+}
+
+/// PV/PS, AR, the predicate and kills from the group, for the next group.
+fn commit_group(w: &mut Wave, results: Vec<SlotResult>, fx: GroupEffects) {
     let mut pv: [Option<Vec<u32>>; 4] = Default::default();
     let mut ps = None;
     for r in results {
@@ -746,20 +844,19 @@ fn run_group(ctx: &mut Ctx, w: &mut Wave, g: &AluGroup) -> Result<(), ExecError>
     }
     w.pv = pv;
     w.ps = ps;
-    for (k, a) in new_ar.into_iter().enumerate() {
+    for (k, a) in fx.new_ar.into_iter().enumerate() {
         if a.is_some() {
             w.ar[k] = a;
         }
     }
-    if let Some(p) = new_pred {
+    if let Some(p) = fx.new_pred {
         w.pred = p;
     }
-    for (l, k) in kills.iter().enumerate() {
+    for (l, k) in fx.kills.iter().enumerate() {
         if *k {
             w.state[l] = PixelState::Killed;
         }
     }
-    Ok(())
 }
 
 /// Runs a double-precision instruction over the X/Y slot pair of group `g` (layout: `isa::Pair64Op`)
