@@ -307,6 +307,43 @@ pub fn run(cfg: &RunConfig, code: Option<&[u8]>) -> Result<RunResult, RunError> 
         (None, None) => return cfg_err("give `asm` or a code file"),
     };
     let mut dev = DeviceMemory::new();
+    let (buffers, contents) = alloc_buffers(cfg, &mut dev)?;
+    let lookup = |name: &str| -> Result<u64, RunError> {
+        buffers
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, a)| *a)
+            .ok_or_else(|| RunError::Config(format!("no buffer {name}")))
+    };
+    fill_buffers(cfg, &mut dev, &buffers, contents, &lookup)?;
+    let (uniforms, used_slots) = pack_uniforms(cfg, &lookup)?;
+    let mut text = String::new();
+    let mut pngs = vec![];
+    match cfg.kind {
+        Kind::Compute => run_compute(
+            cfg,
+            program,
+            &uniforms[..used_slots],
+            &dev,
+            &lookup,
+            &mut text,
+        )?,
+        Kind::Fragment => run_fragment_job(cfg, program, &mut dev, &mut text, &mut pngs)?,
+        Kind::Vertex => run_vertex_job(cfg, program, &uniforms, &dev, &lookup, &mut text)?,
+    }
+    write_outputs(cfg, &dev, &lookup, &mut text)?;
+    Ok(RunResult { text, pngs })
+}
+
+/// Each buffer's name and device address, in configuration order.
+type BufferAddrs = Vec<(String, u64)>;
+
+/// Allocates every buffer (before any is filled: a struct may point at a later one); returns each
+/// buffer's name and device address, with the bytes to write (structs are packed later).
+fn alloc_buffers(
+    cfg: &RunConfig,
+    dev: &mut DeviceMemory,
+) -> Result<(BufferAddrs, Vec<Vec<u8>>), RunError> {
     // Allocate every buffer first (a struct may point at a later one), then fill them.
     let mut buffers: Vec<(String, u64)> = vec![];
     let mut contents = vec![];
@@ -328,13 +365,17 @@ pub fn run(cfg: &RunConfig, code: Option<&[u8]>) -> Result<RunResult, RunError> 
         buffers.push((b.name.clone(), addr));
         contents.push(bytes);
     }
-    let lookup = |name: &str| -> Result<u64, RunError> {
-        buffers
-            .iter()
-            .find(|(n, _)| n == name)
-            .map(|(_, a)| *a)
-            .ok_or_else(|| RunError::Config(format!("no buffer {name}")))
-    };
+    Ok((buffers, contents))
+}
+
+/// Writes each buffer's contents, packing structs now that every buffer has an address.
+fn fill_buffers(
+    cfg: &RunConfig,
+    dev: &mut DeviceMemory,
+    buffers: &[(String, u64)],
+    mut contents: Vec<Vec<u8>>,
+    lookup: &dyn Fn(&str) -> Result<u64, RunError>,
+) -> Result<(), RunError> {
     for (i, b) in cfg.buffer.iter().enumerate() {
         let bytes = match &b.fields {
             Some(f) => struct_bytes(f, &lookup)?,
@@ -342,6 +383,14 @@ pub fn run(cfg: &RunConfig, code: Option<&[u8]>) -> Result<RunResult, RunError> 
         };
         dev.write(buffers[i].1, &bytes)?;
     }
+    Ok(())
+}
+
+/// The 16-bit uniform slots from `[[uniform]]`, and how many are in use.
+fn pack_uniforms(
+    cfg: &RunConfig,
+    lookup: &dyn Fn(&str) -> Result<u64, RunError>,
+) -> Result<(Vec<u16>, usize), RunError> {
     let mut uniforms = vec![0u16; 512];
     for u in &cfg.uniform {
         let (value, slots) = match (u.u16, u.u32, u.u64, &u.buffer) {
@@ -368,181 +417,211 @@ pub fn run(cfg: &RunConfig, code: Option<&[u8]>) -> Result<RunResult, RunError> 
         .rposition(|&v| v != 0)
         .map(|i| i + 1)
         .unwrap_or(0);
-    let mut text = String::new();
-    let mut pngs = vec![];
-    match cfg.kind {
-        Kind::Compute => {
-            let c = cfg
-                .compute
-                .as_ref()
-                .ok_or_else(|| RunError::Config("kind = \"compute\" needs [compute]".into()))?;
-            let mut special = vec![];
-            for s in &cfg.special {
-                let v = match (s.u32, &s.buffer, s.half.as_deref()) {
-                    (Some(v), None, None) => v,
-                    (None, Some(b), Some("lo")) => lookup(b)? as u32,
-                    (None, Some(b), Some("hi")) => (lookup(b)? >> 32) as u32,
-                    _ => {
-                        return cfg_err(format!(
-                            "special sr{}: give u32, or buffer and half = lo/hi",
-                            s.sr
-                        ))
-                    }
-                };
-                special.push((s.sr, v));
+    Ok((uniforms, used_slots))
+}
+
+/// `kind = "compute"`: one dispatch of the kernel over the grid, through the shared engine.
+fn run_compute(
+    cfg: &RunConfig,
+    program: Vec<u8>,
+    uniforms: &[u16],
+    dev: &DeviceMemory,
+    lookup: &dyn Fn(&str) -> Result<u64, RunError>,
+    text: &mut String,
+) -> Result<(), RunError> {
+    let c = cfg
+        .compute
+        .as_ref()
+        .ok_or_else(|| RunError::Config("kind = \"compute\" needs [compute]".into()))?;
+    let mut special = vec![];
+    for s in &cfg.special {
+        let v = match (s.u32, &s.buffer, s.half.as_deref()) {
+            (Some(v), None, None) => v,
+            (None, Some(b), Some("lo")) => lookup(b)? as u32,
+            (None, Some(b), Some("hi")) => (lookup(b)? >> 32) as u32,
+            _ => {
+                return cfg_err(format!(
+                    "special sr{}: give u32, or buffer and half = lo/hi",
+                    s.sr
+                ))
             }
-            let geometry =
-                Geometry::new(&c.grid, &c.local).map_err(|e| RunError::Config(e.to_string()))?;
-            let b = AgxCompute::new(
-                program,
-                ComputeLaunch {
-                    name: "kernel".into(),
-                    geometry,
-                    nr_gprs: cfg.nr_gprs,
-                    uniforms: uniforms[..used_slots].to_vec(),
-                    threadgroup_memory: c.threadgroup_memory,
-                    threads: c.threads,
-                    max_wave_insts: c.max_wave_insts,
-                    special,
-                },
-            );
-            let stats = wavesim_core::engine::run(&b, &dev, &mut NoObserver)?;
-            let _ = writeln!(
-                text,
-                "# {} SIMD groups, {} instructions",
-                stats.waves, stats.wave_instructions
-            );
-        }
-        Kind::Fragment => {
-            let f = cfg
-                .fragment
-                .as_ref()
-                .ok_or_else(|| RunError::Config("kind = \"fragment\" needs [fragment]".into()))?;
-            let render_targets = f
-                .render_targets
-                .iter()
-                .map(|r| match r.as_str() {
-                    "f32" => Ok(ColourRegs::F32),
-                    "f16" => Ok(ColourRegs::F16),
-                    other => cfg_err(format!("render target format {other} (f32 or f16)")),
-                })
-                .collect::<Result<Vec<_>, _>>()?;
-            let blend = match f.blend.as_deref() {
-                None | Some("replace") => Blend::Replace,
-                Some("dual_source") => Blend::DualSourceOneMinusSrc1,
-                Some("constant") => Blend::Constant,
-                Some(other) => {
-                    return cfg_err(format!("blend {other} (replace, dual_source, constant)"))
-                }
-            };
-            let prolog = f.prolog_asm.as_deref().map(assemble).transpose()?;
-            let fc = FragmentConfig {
-                main: program,
-                nr_gprs: cfg.nr_gprs,
-                prolog,
-                width: f.width,
-                height: f.height,
-                samples: f.samples,
-                sample_shading: f.sample_shading,
-                render_targets,
-                dual_source: f.dual_source,
-                blend,
-                blend_constant: f.blend_constant,
-                writes_depth: f.writes_depth,
-                writes_stencil: f.writes_stencil,
-                writes_sample_mask: f.writes_sample_mask,
-                clear_colour: f.clear,
-            };
-            let r = run_fragment(&fc, &mut dev)?;
-            let _ = writeln!(
-                text,
-                "# {}x{} pixels, {} samples, {} invocations",
-                r.width, r.height, r.samples, r.invocations
-            );
-            for rt in 0..r.colour.len() {
-                pngs.push(r.png(rt)?);
-                // first pixel's first sample, for a quick look
-                let c = r.colour[rt][0];
-                let _ = writeln!(
-                    text,
-                    "rt{rt} pixel(0,0) = {} {} {} {}",
-                    c[0], c[1], c[2], c[3]
-                );
-            }
-        }
-        Kind::Vertex => {
-            let v = cfg
-                .vertex
-                .as_ref()
-                .ok_or_else(|| RunError::Config("kind = \"vertex\" needs [vertex]".into()))?;
-            let mut attributes = vec![];
-            for a in &v.attribute {
-                let format = match a.format.as_str() {
-                    "u32" => AttribFormat::U32(a.components),
-                    "f32" => AttribFormat::F32(a.components),
-                    "unorm8" => AttribFormat::Unorm8(a.components),
-                    other => {
-                        return cfg_err(format!("attribute format {other} (u32, f32, unorm8)"))
-                    }
-                };
-                attributes.push(VertexAttribute {
-                    base: lookup(&a.buffer)? + a.offset,
-                    stride: a.stride,
-                    format,
-                    instanced: a.divisor,
-                    clamp: a.clamp.unwrap_or(u32::MAX),
-                    components_read: a.components_read,
-                });
-            }
-            let n = attributes.len();
-            let hw = v
-                .input_assembly
-                .as_deref()
-                .map(|b| {
-                    lookup(b).map(|ia_state| HardwareCompute {
-                        ia_state,
-                        index_size: 0,
-                    })
-                })
-                .transpose()?;
-            let reserved = crate::abi::vertex_uniform_slots(n, hw.is_some());
-            let extra: Vec<(usize, u16)> = uniforms
-                .iter()
-                .enumerate()
-                .filter(|(i, v)| *i >= reserved && **v != 0)
-                .map(|(i, v)| (i, *v))
-                .collect();
-            let vc = VertexConfig {
-                main: program,
-                nr_gprs: cfg.nr_gprs,
-                attributes,
-                uniforms: extra,
-            };
-            let draw = VertexDraw {
-                vertex_count: v.vertex_count,
-                instance_count: v.instance_count,
-                first_vertex: v.first_vertex,
-                base_instance: v.base_instance,
-                draw_id: v.draw_id,
-                index_buffer: None,
-                hardware_compute: hw,
-            };
-            for inv in run_vertex(&vc, &draw, &dev)? {
-                let _ = write!(
-                    text,
-                    "vertex {} instance {}:",
-                    inv.vertex_id, inv.instance_id
-                );
-                for &r in &v.show_registers {
-                    let _ = write!(text, " r{r}={:#x}", inv.regs.get(r).copied().unwrap_or(0));
-                }
-                for (slot, value) in &inv.varyings {
-                    let _ = write!(text, " out{slot}={value:#x}");
-                }
-                text.push('\n');
-            }
-        }
+        };
+        special.push((s.sr, v));
     }
+    let geometry = Geometry::new(&c.grid, &c.local).map_err(|e| RunError::Config(e.to_string()))?;
+    let b = AgxCompute::new(
+        program,
+        ComputeLaunch {
+            name: "kernel".into(),
+            geometry,
+            nr_gprs: cfg.nr_gprs,
+            uniforms: uniforms.to_vec(),
+            threadgroup_memory: c.threadgroup_memory,
+            threads: c.threads,
+            max_wave_insts: c.max_wave_insts,
+            special,
+        },
+    );
+    let stats = wavesim_core::engine::run(&b, dev, &mut NoObserver)?;
+    let _ = writeln!(
+        text,
+        "# {} SIMD groups, {} instructions",
+        stats.waves, stats.wave_instructions
+    );
+    Ok(())
+}
+
+/// `kind = "fragment"`: the fragment shader over every pixel of the render targets.
+fn run_fragment_job(
+    cfg: &RunConfig,
+    program: Vec<u8>,
+    dev: &mut DeviceMemory,
+    text: &mut String,
+    pngs: &mut Vec<Vec<u8>>,
+) -> Result<(), RunError> {
+    let f = cfg
+        .fragment
+        .as_ref()
+        .ok_or_else(|| RunError::Config("kind = \"fragment\" needs [fragment]".into()))?;
+    let render_targets = f
+        .render_targets
+        .iter()
+        .map(|r| match r.as_str() {
+            "f32" => Ok(ColourRegs::F32),
+            "f16" => Ok(ColourRegs::F16),
+            other => cfg_err(format!("render target format {other} (f32 or f16)")),
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let blend = match f.blend.as_deref() {
+        None | Some("replace") => Blend::Replace,
+        Some("dual_source") => Blend::DualSourceOneMinusSrc1,
+        Some("constant") => Blend::Constant,
+        Some(other) => return cfg_err(format!("blend {other} (replace, dual_source, constant)")),
+    };
+    let prolog = f.prolog_asm.as_deref().map(assemble).transpose()?;
+    let fc = FragmentConfig {
+        main: program,
+        nr_gprs: cfg.nr_gprs,
+        prolog,
+        width: f.width,
+        height: f.height,
+        samples: f.samples,
+        sample_shading: f.sample_shading,
+        render_targets,
+        dual_source: f.dual_source,
+        blend,
+        blend_constant: f.blend_constant,
+        writes_depth: f.writes_depth,
+        writes_stencil: f.writes_stencil,
+        writes_sample_mask: f.writes_sample_mask,
+        clear_colour: f.clear,
+    };
+    let r = run_fragment(&fc, dev)?;
+    let _ = writeln!(
+        text,
+        "# {}x{} pixels, {} samples, {} invocations",
+        r.width, r.height, r.samples, r.invocations
+    );
+    for rt in 0..r.colour.len() {
+        pngs.push(r.png(rt)?);
+        // first pixel's first sample, for a quick look
+        let c = r.colour[rt][0];
+        let _ = writeln!(
+            text,
+            "rt{rt} pixel(0,0) = {} {} {} {}",
+            c[0], c[1], c[2], c[3]
+        );
+    }
+    Ok(())
+}
+
+/// `kind = "vertex"`: the vertex shader for every vertex and instance of one draw.
+fn run_vertex_job(
+    cfg: &RunConfig,
+    program: Vec<u8>,
+    uniforms: &[u16],
+    dev: &DeviceMemory,
+    lookup: &dyn Fn(&str) -> Result<u64, RunError>,
+    text: &mut String,
+) -> Result<(), RunError> {
+    let v = cfg
+        .vertex
+        .as_ref()
+        .ok_or_else(|| RunError::Config("kind = \"vertex\" needs [vertex]".into()))?;
+    let mut attributes = vec![];
+    for a in &v.attribute {
+        let format = match a.format.as_str() {
+            "u32" => AttribFormat::U32(a.components),
+            "f32" => AttribFormat::F32(a.components),
+            "unorm8" => AttribFormat::Unorm8(a.components),
+            other => return cfg_err(format!("attribute format {other} (u32, f32, unorm8)")),
+        };
+        attributes.push(VertexAttribute {
+            base: lookup(&a.buffer)? + a.offset,
+            stride: a.stride,
+            format,
+            instanced: a.divisor,
+            clamp: a.clamp.unwrap_or(u32::MAX),
+            components_read: a.components_read,
+        });
+    }
+    let n = attributes.len();
+    let hw = v
+        .input_assembly
+        .as_deref()
+        .map(|b| {
+            lookup(b).map(|ia_state| HardwareCompute {
+                ia_state,
+                index_size: 0,
+            })
+        })
+        .transpose()?;
+    let reserved = crate::abi::vertex_uniform_slots(n, hw.is_some());
+    let extra: Vec<(usize, u16)> = uniforms
+        .iter()
+        .enumerate()
+        .filter(|(i, v)| *i >= reserved && **v != 0)
+        .map(|(i, v)| (i, *v))
+        .collect();
+    let vc = VertexConfig {
+        main: program,
+        nr_gprs: cfg.nr_gprs,
+        attributes,
+        uniforms: extra,
+    };
+    let draw = VertexDraw {
+        vertex_count: v.vertex_count,
+        instance_count: v.instance_count,
+        first_vertex: v.first_vertex,
+        base_instance: v.base_instance,
+        draw_id: v.draw_id,
+        index_buffer: None,
+        hardware_compute: hw,
+    };
+    for inv in run_vertex(&vc, &draw, dev)? {
+        let _ = write!(
+            text,
+            "vertex {} instance {}:",
+            inv.vertex_id, inv.instance_id
+        );
+        for &r in &v.show_registers {
+            let _ = write!(text, " r{r}={:#x}", inv.regs.get(r).copied().unwrap_or(0));
+        }
+        for (slot, value) in &inv.varyings {
+            let _ = write!(text, " out{slot}={value:#x}");
+        }
+        text.push('\n');
+    }
+    Ok(())
+}
+
+/// Prints each `[[output]]` buffer in its format.
+fn write_outputs(
+    cfg: &RunConfig,
+    dev: &DeviceMemory,
+    lookup: &dyn Fn(&str) -> Result<u64, RunError>,
+    text: &mut String,
+) -> Result<(), RunError> {
     for o in &cfg.output {
         let base = lookup(&o.buffer)?;
         let _ = write!(text, "{}:", o.buffer);
@@ -568,5 +647,5 @@ pub fn run(cfg: &RunConfig, code: Option<&[u8]>) -> Result<RunResult, RunError> 
         }
         text.push('\n');
     }
-    Ok(RunResult { text, pngs })
+    Ok(())
 }
