@@ -446,89 +446,8 @@ impl OperandKind {
                     },
                 )
             }
-            K::Dst(k) => {
-                let flags = cx.get(name, "t")?;
-                let v = cx.get(name, "")?;
-                let fl = if flags & 1 != 0 {
-                    Flags::one(Flag::Cache)
-                } else {
-                    Flags::default()
-                };
-                if flags & 2 != 0 && k.allow32 {
-                    if v & 1 != 0 && k.allow64 {
-                        Operand::Reg(Reg::checked(RegFile::R64, v >> 1)?, fl)
-                    } else if k.paired {
-                        Operand::Tuple(tuple(RegFile::R32, v >> 1, 2)?, fl)
-                    } else {
-                        Operand::Reg(Reg::checked(RegFile::R32, v >> 1)?, fl)
-                    }
-                } else if k.paired {
-                    Operand::Tuple(tuple(RegFile::R16, v, 2)?, fl)
-                } else {
-                    Operand::Reg(Reg::checked(RegFile::R16, v)?, fl)
-                }
-            }
-            K::Src(k) => {
-                let flags = cx.get(name, "t")?;
-                let mut v = cx.get(name, "")?;
-                let op = if flags == 0 {
-                    if k.float {
-                        Operand::FloatImm(float_immediate(v), Flags::default())
-                    } else {
-                        Operand::Imm(v as i64)
-                    }
-                } else if flags & 0b1100 == 0b0100 {
-                    v |= (flags & 1) << 8;
-                    if flags & 2 != 0 {
-                        Operand::Reg(Reg::checked(RegFile::U32, v >> 1)?, Flags::default())
-                    } else {
-                        Operand::Reg(Reg::checked(RegFile::U16, v)?, Flags::default())
-                    }
-                } else if flags & 3 != 0 {
-                    let size = flags & 0b1100;
-                    let fl = hint(flags);
-                    if k.allow64 && size == 0b1100 {
-                        if v & 1 != 0 {
-                            return Err(DecodeError::Malformed {
-                                what: "odd 64-bit source register",
-                            });
-                        }
-                        if k.paired {
-                            return Err(DecodeError::Malformed {
-                                what: "64-bit paired source",
-                            });
-                        }
-                        Operand::Reg(Reg::checked(RegFile::R64, v >> 1)?, fl)
-                    } else if k.allow32 && (size == 0b1000 || size == 0b1100) {
-                        if k.paired {
-                            Operand::Tuple(tuple(RegFile::R32, v >> 1, 2)?, fl)
-                        } else {
-                            Operand::Reg(Reg::checked(RegFile::R32, v >> 1)?, fl)
-                        }
-                    } else if k.paired {
-                        Operand::Tuple(tuple(RegFile::R16, v, 2)?, fl)
-                    } else {
-                        Operand::Reg(Reg::checked(RegFile::R16, v)?, fl)
-                    }
-                } else {
-                    cx.notes.push(format!("TODO: {flags:04b}"));
-                    Operand::Missing
-                };
-                let op = match op {
-                    Operand::Reg(r, mut fl) if k.sx => {
-                        if cx.get(name, "s")? & 1 != 0 {
-                            fl.push(Flag::Sx);
-                        }
-                        Operand::Reg(r, fl)
-                    }
-                    other => other,
-                };
-                if k.float {
-                    float_mods(op, cx.get(name, "m")?)?
-                } else {
-                    op
-                }
-            }
+            K::Dst(k) => decode_dst(k, name, cx)?,
+            K::Src(k) => decode_src(k, name, cx)?,
             K::CmpselSrc => {
                 let flags = cx.get(name, "t")?;
                 let v = cx.get(name, "")?;
@@ -952,4 +871,92 @@ impl OperandKind {
             }
         })
     }
+}
+
+/// A destination register: the `t` field picks the cache hint and the 16/32/64-bit file.
+fn decode_dst(k: DstKind, name: &str, cx: &mut Ctx<'_>) -> Result<Operand, DecodeError> {
+    let flags = cx.get(name, "t")?;
+    let v = cx.get(name, "")?;
+    let fl = if flags & 1 != 0 {
+        Flags::one(Flag::Cache)
+    } else {
+        Flags::default()
+    };
+    Ok(if flags & 2 != 0 && k.allow32 {
+        if v & 1 != 0 && k.allow64 {
+            Operand::Reg(Reg::checked(RegFile::R64, v >> 1)?, fl)
+        } else if k.paired {
+            Operand::Tuple(tuple(RegFile::R32, v >> 1, 2)?, fl)
+        } else {
+            Operand::Reg(Reg::checked(RegFile::R32, v >> 1)?, fl)
+        }
+    } else if k.paired {
+        Operand::Tuple(tuple(RegFile::R16, v, 2)?, fl)
+    } else {
+        Operand::Reg(Reg::checked(RegFile::R16, v)?, fl)
+    })
+}
+
+/// A source: immediate, uniform or register by its `t` field, then sign-extension and float
+/// modifiers where the kind has them.
+fn decode_src(k: SrcKind, name: &str, cx: &mut Ctx<'_>) -> Result<Operand, DecodeError> {
+    let flags = cx.get(name, "t")?;
+    let mut v = cx.get(name, "")?;
+    let op = if flags == 0 {
+        if k.float {
+            Operand::FloatImm(float_immediate(v), Flags::default())
+        } else {
+            Operand::Imm(v as i64)
+        }
+    } else if flags & 0b1100 == 0b0100 {
+        v |= (flags & 1) << 8;
+        if flags & 2 != 0 {
+            Operand::Reg(Reg::checked(RegFile::U32, v >> 1)?, Flags::default())
+        } else {
+            Operand::Reg(Reg::checked(RegFile::U16, v)?, Flags::default())
+        }
+    } else if flags & 3 != 0 {
+        let size = flags & 0b1100;
+        let fl = hint(flags);
+        if k.allow64 && size == 0b1100 {
+            if v & 1 != 0 {
+                return Err(DecodeError::Malformed {
+                    what: "odd 64-bit source register",
+                });
+            }
+            if k.paired {
+                return Err(DecodeError::Malformed {
+                    what: "64-bit paired source",
+                });
+            }
+            Operand::Reg(Reg::checked(RegFile::R64, v >> 1)?, fl)
+        } else if k.allow32 && (size == 0b1000 || size == 0b1100) {
+            if k.paired {
+                Operand::Tuple(tuple(RegFile::R32, v >> 1, 2)?, fl)
+            } else {
+                Operand::Reg(Reg::checked(RegFile::R32, v >> 1)?, fl)
+            }
+        } else if k.paired {
+            Operand::Tuple(tuple(RegFile::R16, v, 2)?, fl)
+        } else {
+            Operand::Reg(Reg::checked(RegFile::R16, v)?, fl)
+        }
+    } else {
+        cx.notes.push(format!("TODO: {flags:04b}"));
+        Operand::Missing
+    };
+    let op = match op {
+        Operand::Reg(r, mut fl) if k.sx => {
+            if cx.get(name, "s")? & 1 != 0 {
+                fl.push(Flag::Sx);
+            }
+            Operand::Reg(r, fl)
+        }
+        other => other,
+    };
+    Ok(if k.float {
+        float_mods(op, cx.get(name, "m")?)?
+    } else {
+        op
+    })
 }
