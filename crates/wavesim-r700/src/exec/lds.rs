@@ -57,70 +57,107 @@ pub(super) fn run_lds(
         ));
     }
     if write {
-        let index = bits(wd[1], 0, 6) as usize;
-        let stride = bits(wd[1], 16, 7) as usize;
-        if bits(wd[1], 6, 2) != 0 || bits(wd[1], 23, 2) != 0 {
-            return Err(not_modelled(
-                "DST_INDEX_EXT/DST_STRIDE_EXT",
-                "the R700 ISA text gives DST_INDEX 0..60 and DST_STRIDE 4..64 only",
-            ));
-        }
-        // Legal values (ISA 2.6.2): stride 4, 8, ..., 64; index multiples of 4 up to 60.
-        if stride == 0 || stride > 64 || !stride.is_multiple_of(4) {
-            return Err(fault(
-                loc(None),
-                format!("DST_STRIDE {stride} is not a legal LDS stride (4, 8, ..., 64 dwords)"),
-            ));
-        }
-        if index > 60 || !index.is_multiple_of(4) {
-            return Err(fault(
-                loc(None),
-                format!("DST_INDEX {index} is not a legal LDS index (0, 4, ..., 60 dwords)"),
-            ));
-        }
-        let sels = [
-            bits(wd[0], 20, 3),
-            bits(wd[0], 23, 3),
-            bits(wd[0], 26, 3),
-            bits(wd[0], 29, 3),
-        ];
-        let lds = w.lds.get_or_insert_with(|| {
-            Box::new(Lds {
-                data: vec![0; LDS_BANKS * LDS_BANK_DWORDS],
-                written: vec![false; LDS_BANKS * LDS_BANK_DWORDS],
-            })
-        });
-        for l in 0..w.lanes {
-            if w.state[l] != PixelState::Active {
-                continue;
-            }
-            let bank = l % LDS_BANKS;
-            let offset = (l >> 2) * stride + index;
-            if offset + 4 > LDS_BANK_DWORDS {
-                return Err(fault(
-                    loc(Some(l)),
-                    format!("LDS write at bank {bank} dword {offset} is past the 16 KB local data share"),
-                ));
-            }
-            for (k, s) in sels.iter().enumerate() {
-                let v = match s {
-                    0..=3 => w.gpr[src_gpr][*s as usize][l],
-                    4 => 0,
-                    5 => ONE_F,
-                    _ => {
-                        return Err(fault(
-                            loc(Some(l)),
-                            format!("LDS write source select {s} is reserved"),
-                        ))
-                    }
-                };
-                let a = bank * LDS_BANK_DWORDS + offset + k;
-                lds.data[a] = v;
-                lds.written[a] = true;
-            }
-        }
-        return Ok(());
+        lds_write(w, wd, src_gpr, &loc)
+    } else {
+        lds_read(w, wd, src_gpr, &loc, &check_gpr)
     }
+}
+
+/// DS_LOCAL_WRITE: each active thread writes four selected components of SRC_GPR to its own bank
+/// (lane mod 4) at (lane / 4) * DST_STRIDE + DST_INDEX.
+fn lds_write(
+    w: &mut Wave,
+    wd: &[u32],
+    src_gpr: usize,
+    loc: &impl Fn(Option<usize>) -> Location,
+) -> Result<(), ExecError> {
+    use crate::decode::bits;
+    let not_modelled = |what: &str, why: &str| ExecError::NotModelled {
+        loc: loc(None),
+        what: what.into(),
+        why: why.into(),
+    };
+    let index = bits(wd[1], 0, 6) as usize;
+    let stride = bits(wd[1], 16, 7) as usize;
+    if bits(wd[1], 6, 2) != 0 || bits(wd[1], 23, 2) != 0 {
+        return Err(not_modelled(
+            "DST_INDEX_EXT/DST_STRIDE_EXT",
+            "the R700 ISA text gives DST_INDEX 0..60 and DST_STRIDE 4..64 only",
+        ));
+    }
+    // Legal values (ISA 2.6.2): stride 4, 8, ..., 64; index multiples of 4 up to 60.
+    if stride == 0 || stride > 64 || !stride.is_multiple_of(4) {
+        return Err(fault(
+            loc(None),
+            format!("DST_STRIDE {stride} is not a legal LDS stride (4, 8, ..., 64 dwords)"),
+        ));
+    }
+    if index > 60 || !index.is_multiple_of(4) {
+        return Err(fault(
+            loc(None),
+            format!("DST_INDEX {index} is not a legal LDS index (0, 4, ..., 60 dwords)"),
+        ));
+    }
+    let sels = [
+        bits(wd[0], 20, 3),
+        bits(wd[0], 23, 3),
+        bits(wd[0], 26, 3),
+        bits(wd[0], 29, 3),
+    ];
+    let lds = w.lds.get_or_insert_with(|| {
+        Box::new(Lds {
+            data: vec![0; LDS_BANKS * LDS_BANK_DWORDS],
+            written: vec![false; LDS_BANKS * LDS_BANK_DWORDS],
+        })
+    });
+    for l in 0..w.lanes {
+        if w.state[l] != PixelState::Active {
+            continue;
+        }
+        let bank = l % LDS_BANKS;
+        let offset = (l >> 2) * stride + index;
+        if offset + 4 > LDS_BANK_DWORDS {
+            return Err(fault(
+                loc(Some(l)),
+                format!(
+                    "LDS write at bank {bank} dword {offset} is past the 16 KB local data share"
+                ),
+            ));
+        }
+        for (k, s) in sels.iter().enumerate() {
+            let v = match s {
+                0..=3 => w.gpr[src_gpr][*s as usize][l],
+                4 => 0,
+                5 => ONE_F,
+                _ => {
+                    return Err(fault(
+                        loc(Some(l)),
+                        format!("LDS write source select {s} is reserved"),
+                    ))
+                }
+            };
+            let a = bank * LDS_BANK_DWORDS + offset + k;
+            lds.data[a] = v;
+            lds.written[a] = true;
+        }
+    }
+    Ok(())
+}
+
+/// DS_LOCAL_READ: each active thread reads the aligned four-dword entry its address selects name.
+fn lds_read(
+    w: &mut Wave,
+    wd: &[u32],
+    src_gpr: usize,
+    loc: &impl Fn(Option<usize>) -> Location,
+    check_gpr: &impl Fn(usize) -> Result<(), ExecError>,
+) -> Result<(), ExecError> {
+    use crate::decode::bits;
+    let not_modelled = |what: &str, why: &str| ExecError::NotModelled {
+        loc: loc(None),
+        what: what.into(),
+        why: why.into(),
+    };
     let dst_gpr = bits(wd[1], 0, 7) as usize;
     check_gpr(dst_gpr)?;
     if bits(wd[1], 7, 2) != 0 {
