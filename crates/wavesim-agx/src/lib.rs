@@ -1,1 +1,47 @@
-//! Apple AGX (G13) for wavesim: seed 001's split-program register ABI; work in progress.
+//! Apple AGX (G13) for wavesim: one instruction table (`table.rs`, generated from applegpu's instruction
+//! descriptors by `tools/agx/gen_table.py`) drives decoding, disassembly in applegpu's syntax, assembly and
+//! the executor's dispatch; seed 001's split-program register ABI (Mesa's `src/asahi/compiler/README.md`)
+//! is implemented by the ABI runners.
+//!
+//! Entry points:
+//! - [`disassemble_raw`]`(code, base)`: the listing `disassemble.py` prints for raw code (offset, hex
+//!   bytes, text; stops after `stop`); [`listing`] gives the lines; [`decode()`] one instruction.
+//! - [`asm::assemble`]`(source)`: applegpu-syntax assembly to bytes.
+//! - [`compute::AgxCompute`] + [`compute::ComputeLaunch`]: a compute dispatch on
+//!   `wavesim_core::engine::run` (uniforms = the kernel's arguments, grid, threadgroup memory).
+//! - [`abi::run_vertex`] / [`abi::run_fragment`]: seed 001's non-monolithic vertex and fragment
+//!   programs (prolog and epilog work done by wavesim; render targets as PNG via
+//!   [`abi::FragmentResult::png`]).
+//! - [`exec::run`] on an [`exec::WaveState`] and [`exec::Program`]: one SIMD group, for harnesses.
+
+pub mod abi;
+pub mod asm;
+pub mod compute;
+pub mod decode;
+pub mod disasm;
+pub mod exec;
+pub mod fp;
+pub mod operand;
+pub mod runner;
+mod srgb_table;
+pub mod table;
+pub mod table_types;
+
+pub use decode::{decode, Decoded};
+pub use disasm::{disassemble_raw, listing, DisasmError};
+
+/// Assemble applegpu-syntax source (see [`asm`]).
+pub use asm::assemble;
+
+/// A word that cannot be decoded.
+#[derive(Debug, thiserror::Error, Clone, PartialEq, Eq)]
+pub enum DecodeError {
+    #[error("no encoding matches {word:#06x}")]
+    NoEncoding { word: u16 },
+    #[error("register {n} is out of range")]
+    RegisterOutOfRange { n: u64 },
+    #[error("reserved encoding: {what}")]
+    Malformed { what: &'static str },
+    #[error("table row lacks field {field}")]
+    MissingField { field: String },
+}

@@ -48,6 +48,15 @@ fn code_of(e: &Error) -> i32 {
         Error::Dispatch(D::Exec { .. }) => WAVESIM_ERR_EXEC,
         Error::Dispatch(D::Watchdog { .. }) => WAVESIM_ERR_WATCHDOG,
         Error::Dispatch(D::BarrierDeadlock { .. }) => WAVESIM_ERR_DEADLOCK,
+        Error::R700Load(_) | Error::R700Decode(_) => WAVESIM_ERR_CODE_OBJECT,
+        Error::R700Run(wavesim_r700::runner::RunError::Config(_)) => WAVESIM_ERR_INVALID,
+        Error::R700Run(_) => WAVESIM_ERR_EXEC,
+        Error::AgxDisasm(_) => WAVESIM_ERR_CODE_OBJECT,
+        Error::AgxRun(wavesim_agx::runner::RunError::Config(_)) => WAVESIM_ERR_INVALID,
+        Error::AgxRun(wavesim_agx::runner::RunError::Dispatch(
+            wavesim_core::DispatchError::Watchdog { .. },
+        )) => WAVESIM_ERR_WATCHDOG,
+        Error::AgxRun(_) => WAVESIM_ERR_EXEC,
     }
 }
 

@@ -20,9 +20,27 @@
 
 pub mod capi;
 pub mod spec;
+pub mod target;
 
 pub use spec::{parse_spec, ArgSpec};
+pub use target::Isa;
+/// The AGX back end (SIMD-group executor, seed 001's ABI runners, the TOML runner, disassembly
+/// and assembly in applegpu's syntax).
+pub use wavesim_agx as agx;
 pub use wavesim_core::memory::{DeviceMemory, MemError};
+/// The R700 back end (shaders, the TOML runner, disassembly and assembly).
+pub use wavesim_r700 as r700;
+/// RDNA3 graphics: draws (VS, host rasteriser, PS, exports to images), PAL objects, single
+/// graphics-stage waves.
+pub use wavesim_rdna3::gfx;
+
+/// Draws the scene a TOML file describes (see `wavesim_rdna3::gfx::draw::DrawSpec`); returns the
+/// PNG of every render target. What `wavesim draw` runs.
+pub fn draw_scene_file(path: &std::path::Path) -> Result<Vec<Vec<u8>>, Error> {
+    let (_, pngs) = wavesim_rdna3::gfx::draw::draw_scene_file(path)
+        .map_err(|e| Error::Args(format!("{}: {e}", path.display())))?;
+    Ok(pngs)
+}
 pub use wavesim_rdna3::codeobj::{
     CodeObject, CodeObjectError, KernArg, Kernel, KernelDescriptor, ValueKind,
 };
@@ -68,6 +86,16 @@ pub enum Error {
     Decode(#[from] DecodeError),
     #[error("{0}")]
     Io(String),
+    #[error(transparent)]
+    R700Load(#[from] wavesim_r700::LoadError),
+    #[error(transparent)]
+    R700Decode(#[from] wavesim_r700::DecodeError),
+    #[error(transparent)]
+    R700Run(#[from] wavesim_r700::runner::RunError),
+    #[error(transparent)]
+    AgxDisasm(#[from] wavesim_agx::DisasmError),
+    #[error(transparent)]
+    AgxRun(#[from] wavesim_agx::runner::RunError),
 }
 
 impl From<HsaError> for Error {
@@ -479,4 +507,104 @@ pub fn disassemble(elf: &[u8]) -> Result<String, String> {
 /// Disassembles bare instruction bytes (addresses from 0).
 pub fn disassemble_raw(code: &[u8], wave64: bool) -> Result<String, String> {
     wavesim_rdna3::disasm::disassemble_raw(code, wave64).map_err(|e| e.to_string())
+}
+
+/// How [`disassemble_any`] prints.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct DisasmOptions {
+    /// The ISA of bare bytes (`--target`); with an object, a check of what its header says.
+    pub target: Option<Isa>,
+    /// The input is bare instruction bytes, not an object.
+    pub raw: bool,
+    /// RDNA3 bare bytes as wave64 code.
+    pub wave64: bool,
+    /// R700: the lossless syntax (`; field:value` for what llc's text does not carry).
+    pub full: bool,
+}
+
+/// Disassembles code for whichever back end it is for: an RDNA3 code object as
+/// `llvm-objdump -d --mcpu=gfx11xx` prints it; an R700 object as `llc-19 -filetype=asm` prints
+/// the program, after its chip and `.AMDGPU.config` registers by name; bare bytes of the
+/// `--target` ISA.
+pub fn disassemble_any(bytes: &[u8], o: &DisasmOptions) -> Result<String, Error> {
+    let isa = if o.raw {
+        o.target.ok_or_else(|| {
+            Error::Args("bare bytes need --target (gfx1100, gfx1150, rv770, agx, ...)".into())
+        })?
+    } else {
+        let isa = Isa::of_object(bytes)?;
+        if let Some(t) = o.target {
+            if std::mem::discriminant(&t) != std::mem::discriminant(&isa) {
+                return Err(Error::Args(format!(
+                    "--target {t:?} but the object is for {isa:?}"
+                )));
+            }
+        }
+        isa
+    };
+    let syntax = if o.full {
+        wavesim_r700::Syntax::Full
+    } else {
+        wavesim_r700::Syntax::Llc
+    };
+    match (isa, o.raw) {
+        (Isa::Rdna3(t), true) => wavesim_rdna3::disasm::disassemble_raw_for(bytes, o.wave64, t)
+            .map_err(|e| Error::Args(e.to_string())),
+        (Isa::Rdna3(_), false) => {
+            wavesim_rdna3::disasm::disassemble_elf(bytes).map_err(|e| Error::Args(e.to_string()))
+        }
+        (Isa::R700(chip), true) => {
+            Ok(wavesim_r700::Shader::from_raw(chip, bytes)?.disassemble(syntax))
+        }
+        (Isa::R700(_), false) => {
+            let shader = wavesim_r700::Shader::from_object_bytes(bytes)?;
+            let mut s = format!("; chip {}\n", shader.chip().name());
+            for line in shader.config_text().lines() {
+                s += &format!("; {line}\n");
+            }
+            s += &shader.disassemble(syntax);
+            Ok(s)
+        }
+        // applegpu's `disassemble.py` layout: offset, hex bytes, text, one instruction a line.
+        (Isa::Agx, _) => Ok(wavesim_agx::disassemble_raw(bytes, 0)?),
+    }
+}
+
+/// Runs an R700 shader object with a runner configuration (TOML: per-thread input GPRs,
+/// constant buffers and file, loop constants, vertex buffers, textures and samplers, thread count
+/// or pixel grid; see `wavesim_r700::runner`). The result has every thread's exports, the
+/// counters, and PNG images of a grid run's pixel exports.
+pub fn run_r700(
+    object: &[u8],
+    config_toml: &str,
+) -> Result<wavesim_r700::runner::RunResult, Error> {
+    let shader = wavesim_r700::Shader::from_object_bytes(object)?;
+    let cfg = wavesim_r700::runner::RunConfig::from_toml(config_toml)?;
+    Ok(wavesim_r700::runner::run(&shader, &cfg)?)
+}
+
+/// Runs an AGX job described by a runner configuration (TOML: a compute dispatch, a vertex draw
+/// under seed 001's ABI, or a fragment pass with sample shading; see `wavesim_agx::runner`).
+/// `code` is the machine code when the configuration has neither `asm` nor `code`; a `code`
+/// file named in the configuration is read relative to `config_dir`.
+pub fn run_agx(
+    config_toml: &str,
+    config_dir: &std::path::Path,
+    code: Option<&[u8]>,
+) -> Result<wavesim_agx::runner::RunResult, Error> {
+    let cfg = wavesim_agx::runner::RunConfig::from_toml(config_toml)?;
+    let from_file = match (&cfg.code, code) {
+        (Some(file), None) => {
+            let path = config_dir.join(file);
+            Some(
+                std::fs::read(&path)
+                    .map_err(|e| Error::Io(format!("cannot read {}: {e}", path.display())))?,
+            )
+        }
+        _ => None,
+    };
+    Ok(wavesim_agx::runner::run(
+        &cfg,
+        from_file.as_deref().or(code),
+    )?)
 }

@@ -5,15 +5,15 @@ use std::io::{BufWriter, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use wavesim::{
-    describe, parse_spec, run_specs_with_observer, write_outputs, ArgSpec, Device, Geometry,
-    NoObserver, TextTracer, TraceFilter,
+    describe, disassemble_any, parse_spec, run_specs_with_observer, write_outputs, ArgSpec, Device,
+    DisasmOptions, Geometry, Isa, NoObserver, TextTracer, TraceFilter,
 };
 
 #[derive(Parser)]
 #[command(
     name = "wavesim",
     version,
-    about = "Run AMD RDNA3 (gfx11) kernels on the CPU, bit-exactly"
+    about = "Run GPU machine code on the CPU, bit-exactly: AMD RDNA3 (gfx11) kernels, AMD R700 shaders and Apple AGX (G13) programs"
 )]
 struct Cli {
     #[command(subcommand)]
@@ -24,19 +24,43 @@ struct Cli {
 #[allow(clippy::large_enum_variant)]
 #[derive(Subcommand)]
 enum Cmd {
-    /// Run one kernel of a code object over a grid.
+    /// Run one kernel of an RDNA3 code object over a grid, or an R700 shader with a runner
+    /// configuration (the ISA comes from the object's ELF header).
     Run {
-        /// The code object (.hsaco / .co / .o as clang emits it).
-        file: PathBuf,
-        /// Name of the kernel to run.
+        /// The code object (.hsaco / .co / .o as clang emits it), an R700 shader object (llc-19
+        /// -mtriple=r600--), or AGX machine code with --target agx (optional when the
+        /// configuration names its code or assembly).
+        file: Option<PathBuf>,
+        /// The ISA when it is not in an ELF header: `agx` (runs --config as an AGX job).
+        #[arg(long, value_name = "NAME")]
+        target: Option<String>,
+        /// RDNA3: name of the kernel to run.
         #[arg(long)]
-        kernel: String,
-        /// Grid size in work-items: X[,Y[,Z]].
+        kernel: Option<String>,
+        /// RDNA3: grid size in work-items: X[,Y[,Z]].
         #[arg(long, value_parser = parse_dims)]
-        global: Dims,
-        /// Workgroup size in work-items: X[,Y[,Z]] (as many dimensions as --global).
+        global: Option<Dims>,
+        /// RDNA3: workgroup size in work-items: X[,Y[,Z]] (as many dimensions as --global).
         #[arg(long, value_parser = parse_dims)]
-        local: Dims,
+        local: Option<Dims>,
+        /// R700: the runner configuration (TOML: input GPRs, constants, loop constants, vertex
+        /// buffers, textures, samplers, thread count or pixel grid); the exports are printed, one
+        /// line per thread and target. AGX (--target agx): the job (compute, vertex or fragment
+        /// under seed 001's ABI); its outputs are printed.
+        #[arg(long, value_name = "FILE.toml")]
+        config: Option<PathBuf>,
+        /// R700 grid runs and AGX fragment passes: write pixel export / render target 0 (or
+        /// --png-target N) as a PNG image.
+        #[arg(long, value_name = "FILE.png", requires = "config")]
+        png: Option<PathBuf>,
+        /// R700: the pixel export target --png writes.
+        #[arg(
+            long = "png-target",
+            value_name = "N",
+            default_value_t = 0,
+            requires = "png"
+        )]
+        png_target: u32,
         /// One per kernel argument, in order: u8:V .. i64:V, f16:V, f32:V, f64:V, buf:PATH[:OUT],
         /// zeros:N[:OUT], local:N.
         #[arg(long = "arg", value_name = "SPEC", allow_hyphen_values = true)]
@@ -75,18 +99,34 @@ enum Cmd {
         #[arg(long = "trace-limit", value_name = "N", requires = "trace", default_value_t = wavesim::DEFAULT_TRACE_LIMIT)]
         trace_limit: u64,
     },
+    /// Draw an RDNA3 scene: VS waves per vertex, the host's rasteriser, PS waves with seed 000's
+    /// initial state and the parameters in LDS; the render targets are written as PNG.
+    Draw {
+        /// The scene (TOML: vs/ps objects, size, render targets, vertices, textures).
+        scene: PathBuf,
+        /// The PNG of render target 0; more targets go to OUT_1.png, OUT_2.png, ...
+        #[arg(short = 'o', long = "out", value_name = "OUT.png")]
+        out: PathBuf,
+    },
     /// List the kernels of a code object with their arguments and descriptor fields.
     Info { file: PathBuf },
-    /// Disassemble a code object like llvm-objdump -d --mcpu=gfx1100 (or bare bytes with --raw).
+    /// Disassemble an RDNA3 code object like llvm-objdump -d --mcpu=gfx11xx, an R700 object like
+    /// llc-19 -filetype=asm, or bare bytes with --raw and --target.
     Disasm {
-        /// The code object.
+        /// The object.
         file: Option<PathBuf>,
-        /// Bare instruction bytes instead of a code object.
+        /// Bare instruction bytes instead of an object (RDNA3 by default; see --target).
         #[arg(long, value_name = "FILE", conflicts_with = "file")]
         raw: Option<PathBuf>,
-        /// Print bare bytes as wave64 code (affects VCC/EXEC-sized operands).
+        /// The ISA of --raw bytes: gfx1100..gfx1103, gfx1150..gfx1152, rv770, rv730, rv710, agx.
+        #[arg(long, value_name = "NAME")]
+        target: Option<String>,
+        /// Print RDNA3 bare bytes as wave64 code (affects VCC/EXEC-sized operands).
         #[arg(long)]
         wave64: bool,
+        /// R700: the lossless syntax (adds `; field:value` for what llc's text does not carry).
+        #[arg(long)]
+        full: bool,
     },
 }
 
@@ -132,10 +172,84 @@ fn rate(n: u64, secs: f64) -> String {
     }
 }
 
+/// `wavesim draw SCENE.toml -o OUT.png`: draws an RDNA3 scene, writes every render target.
+fn draw_cli(scene: &std::path::Path, out: &std::path::Path) -> Result<(), String> {
+    let pngs = wavesim::draw_scene_file(scene).map_err(|e| e.to_string())?;
+    for (i, png) in pngs.iter().enumerate() {
+        let path = if i == 0 {
+            out.to_path_buf()
+        } else {
+            let stem = out.with_extension("");
+            PathBuf::from(format!("{}_{i}.png", stem.display()))
+        };
+        std::fs::write(&path, png).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        println!("wrote {}", path.display());
+    }
+    Ok(())
+}
+
+/// `wavesim run --target agx --config JOB.toml [CODE.bin]`: runs an AGX job, prints its outputs.
+fn run_agx_cli(
+    code: Option<&PathBuf>,
+    config: &std::path::Path,
+    png: Option<&PathBuf>,
+    png_target: u32,
+) -> Result<(), String> {
+    let cfg = std::fs::read_to_string(config)
+        .map_err(|e| format!("cannot read {}: {e}", config.display()))?;
+    let bytes = code.map(read).transpose()?;
+    let dir = config.parent().unwrap_or(std::path::Path::new("."));
+    let res = wavesim::run_agx(&cfg, dir, bytes.as_deref())
+        .map_err(|e| format!("{}: {e}", config.display()))?;
+    if let Some(out) = png {
+        let image = res.pngs.get(png_target as usize).ok_or_else(|| {
+            format!(
+                "--png-target {png_target}: the job has {} render targets",
+                res.pngs.len()
+            )
+        })?;
+        std::fs::write(out, image).map_err(|e| format!("cannot write {}: {e}", out.display()))?;
+    }
+    // A reader that went away (`| head`) ends the output quietly.
+    let _ = std::io::stdout().lock().write_all(res.to_text().as_bytes());
+    Ok(())
+}
+
+/// `wavesim run SHADER.o --config CFG.toml`: runs an R700 shader, prints its exports.
+fn run_r700_cli(
+    bytes: &[u8],
+    file: &std::path::Path,
+    config: &std::path::Path,
+    png: Option<&PathBuf>,
+    png_target: u32,
+    stats: bool,
+) -> Result<(), String> {
+    let cfg = std::fs::read_to_string(config)
+        .map_err(|e| format!("cannot read {}: {e}", config.display()))?;
+    let res = wavesim::run_r700(bytes, &cfg).map_err(|e| format!("{}: {e}", file.display()))?;
+    if let Some(out) = png {
+        let image = res.png(png_target).map_err(|e| e.to_string())?;
+        std::fs::write(out, image).map_err(|e| format!("cannot write {}: {e}", out.display()))?;
+    }
+    let mut stdout = std::io::stdout().lock();
+    // A reader that went away (`| head`) ends the output quietly.
+    let _ = stdout.write_all(res.to_text().as_bytes());
+    if stats {
+        let secs = res.elapsed.as_secs_f64();
+        let _ = writeln!(stdout, "threads:           {}", res.threads.len());
+        let _ = writeln!(stdout, "waves:             {}", res.waves);
+        let _ = writeln!(stdout, "CF instructions:   {}", res.cf_instructions);
+        let _ = writeln!(stdout, "thread-ALU-groups: {}", res.lane_groups);
+        let _ = writeln!(stdout, "time:              {secs:.6} s");
+    }
+    Ok(())
+}
+
 fn real_main(cli: Cli) -> Result<(), String> {
     match cli.cmd {
         Cmd::Run {
             file,
+            target,
             kernel,
             global,
             local,
@@ -146,18 +260,63 @@ fn real_main(cli: Cli) -> Result<(), String> {
             stats,
             trap_handler,
             trap_tma_out,
+            config,
+            png,
+            png_target,
             trace,
             trace_out,
             trace_filter,
             trace_limit,
         } => {
+            if let Some(t) = target.as_deref() {
+                let isa = Isa::from_name(t).map_err(|e| e.to_string())?;
+                if isa != Isa::Agx {
+                    return Err(format!(
+                        "--target {t}: only AGX code has no ELF header to name its ISA; give the \
+                         object alone"
+                    ));
+                }
+                let Some(config) = config else {
+                    return Err(
+                        "--target agx runs a job: give its configuration with --config FILE.toml"
+                            .into(),
+                    );
+                };
+                return run_agx_cli(file.as_ref(), &config, png.as_ref(), png_target);
+            }
+            let Some(file) = file else {
+                return Err(
+                    "run: give a code object or shader object (or --target agx --config FILE.toml)"
+                        .into(),
+                );
+            };
+            let bytes = read(&file)?;
+            // Anything that is not an R700 object goes to the RDNA3 loader, whose errors name
+            // what is wrong with a code object.
+            if let Ok(Isa::R700(_)) = Isa::of_object(&bytes) {
+                let Some(config) = config else {
+                    return Err(format!(
+                        "{} is an R700 shader: give its runner configuration with --config FILE.toml",
+                        file.display()
+                    ));
+                };
+                return run_r700_cli(&bytes, &file, &config, png.as_ref(), png_target, stats);
+            }
+            let (Some(kernel), Some(global), Some(local)) = (kernel, global, local) else {
+                return Err(format!(
+                    "{} is an RDNA3 code object: give --kernel NAME, --global X[,Y[,Z]] and --local X[,Y[,Z]]",
+                    file.display()
+                ));
+            };
+            if config.is_some() {
+                return Err("--config is for R700 shaders; RDNA3 kernels take --arg".into());
+            }
             let specs: Vec<ArgSpec> = args
                 .iter()
                 .map(|a| parse_spec(a))
                 .collect::<Result<_, _>>()?;
             let (global, local) = (global.0, local.0);
             let geo = Geometry::new(&global, &local).map_err(|e| e.to_string())?;
-            let bytes = read(&file)?;
             let mut dev = Device::new();
             dev.threads = threads.max(1);
             dev.max_wave_instructions = max_instructions;
@@ -237,21 +396,47 @@ fn real_main(cli: Cli) -> Result<(), String> {
             }
             Ok(())
         }
+        Cmd::Draw { scene, out } => draw_cli(&scene, &out),
         Cmd::Info { file } => {
             let bytes = read(&file)?;
+            if let Ok(Isa::R700(_)) = Isa::of_object(&bytes) {
+                let shader = wavesim::r700::Shader::from_object_bytes(&bytes)
+                    .map_err(|e| format!("{}: {e}", file.display()))?;
+                println!("R700 shader object, chip {}", shader.chip().name());
+                print!("{}", shader.config_text());
+                return Ok(());
+            }
             let co = wavesim::CodeObject::parse(&bytes)
                 .map_err(|e| format!("{}: {e}", file.display()))?;
             print!("{}", describe(&co));
             Ok(())
         }
-        Cmd::Disasm { file, raw, wave64 } => {
-            let text = match (file, raw) {
-                (_, Some(raw)) => wavesim::disassemble_raw(&read(&raw)?, wave64)
-                    .map_err(|e| format!("{}: {e}", raw.display()))?,
-                (Some(file), None) => wavesim::disassemble(&read(&file)?)
-                    .map_err(|e| format!("{}: {e}", file.display()))?,
-                (None, None) => return Err("disasm: give a code object or --raw FILE".into()),
+        Cmd::Disasm {
+            file,
+            raw,
+            target,
+            wave64,
+            full,
+        } => {
+            let target = target
+                .as_deref()
+                .map(Isa::from_name)
+                .transpose()
+                .map_err(|e| e.to_string())?;
+            let (path, is_raw) = match (file, raw) {
+                (_, Some(raw)) => (raw, true),
+                (Some(file), None) => (file, false),
+                (None, None) => return Err("disasm: give an object or --raw FILE".into()),
             };
+            let opts = DisasmOptions {
+                // Bare bytes are gfx1100 code unless --target says otherwise.
+                target: target.or(is_raw.then_some(Isa::Rdna3(Default::default()))),
+                raw: is_raw,
+                wave64,
+                full,
+            };
+            let text = disassemble_any(&read(&path)?, &opts)
+                .map_err(|e| format!("{}: {e}", path.display()))?;
             print!("{text}");
             Ok(())
         }

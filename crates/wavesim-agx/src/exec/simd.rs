@@ -1,0 +1,218 @@
+//! SIMD-group operations: ballots, shuffles, reductions and prefixes.
+
+use super::{
+    active, bit_size, dst_reg, int_src, per_thread, sign_extend, Compare, Fault, Ops, WaveState,
+    SIMD_WIDTH,
+};
+use crate::fp;
+use crate::table_types::{RedOp, Sem};
+
+/// `icmp_ballot`/`fcmp_ballot`: the mask of active threads whose comparison holds, in every active
+/// thread.
+pub(super) fn ballot(w: &mut WaveState, o: &Ops<'_>, float: bool) -> Result<(), Fault> {
+    let cmp = Compare::of(o, float)?;
+    let mut result = 0u128;
+    for l in active(w) {
+        if cmp.eval(w, l)? {
+            result |= 1 << l;
+        }
+    }
+    per_thread(w, o.op("D")?, |_, _| Ok(result))?;
+    Ok(())
+}
+
+pub(super) fn shuffle(w: &mut WaveState, o: &Ops<'_>, sem: Sem) -> Result<(), Fault> {
+    let (dop, a_op, b_op) = (o.op("D")?, o.op("A")?, o.op("B")?);
+    let dst = dst_reg(dop)?;
+    // Not execution-masked: every thread's A and B take part (applegpu, checked on hardware).
+    let mut a = [0i128; SIMD_WIDTH];
+    let mut b = [0i128; SIMD_WIDTH];
+    for l in 0..SIMD_WIDTH {
+        b[l] = int_src(w, b_op, l)?;
+        if sem != Sem::SimdShuffle {
+            a[l] = int_src(w, a_op, l)?;
+        }
+    }
+    let mut quad_sel = [0usize; 8];
+    for (q, sel) in quad_sel.iter_mut().enumerate() {
+        *sel = (0..4).fold(0, |m, i| m | (b[4 * q + i] & 3) as usize);
+    }
+    let mut results = vec![];
+    if sem == Sem::SimdShuffle {
+        let mut quad_values = [0i128; 8];
+        for q in 0..8 {
+            quad_values[q] = int_src(w, a_op, 4 * q + quad_sel[q])?;
+        }
+        for l in active(w) {
+            let index = b[l];
+            let r = if index < 32 {
+                quad_values[(index >> 2) as usize]
+            } else {
+                int_src(w, a_op, l)?
+            };
+            results.push((l, r));
+        }
+    } else {
+        let quad_value = |q: usize, i: usize| -> i128 {
+            let s = quad_sel[q];
+            let j = match sem {
+                Sem::SimdShuffleDown => (i + s) & 3,
+                Sem::SimdShuffleXor => (i ^ s) & 3,
+                _ => (i + 4 - s) & 3,
+            };
+            a[4 * q + j]
+        };
+        for l in active(w) {
+            let index = b[l];
+            let t = l as i128;
+            let r = match sem {
+                Sem::SimdShuffleDown if index + t < 32 => {
+                    quad_value(((index + t) >> 2) as usize, l & 3)
+                }
+                Sem::SimdShuffleUp if t - index >= 0 => {
+                    quad_value(((t - index) >> 2) as usize, l & 3)
+                }
+                Sem::SimdShuffleRotateUp => quad_value((((t - index) & 31) >> 2) as usize, l & 3),
+                Sem::SimdShuffleXor if (t ^ index) < 32 => {
+                    quad_value((((t ^ index) & 31) >> 2) as usize, l & 3)
+                }
+                _ => a[l],
+            };
+            results.push((l, r));
+        }
+    }
+    for (l, r) in results {
+        w.write(dst, l, r as u128)?;
+    }
+    Ok(())
+}
+
+/// SIMD-group and quad reductions and exclusive prefixes over the active threads, in thread order.
+/// Rules: the operation is the row's (applegpu's row names); prefixes are exclusive (Mesa's inclusive
+/// scan adds the thread's own value after `simd_prefix_iadd`, as asahi_clc's output of
+/// corpus/agx/clc/subgroup.cl shows); inactive threads do not contribute (OpenCL subgroup
+/// semantics); float operations combine in thread order with the float ALU's rounding (fadd32/fmul32,
+/// or the 16-bit forms for 16-bit sources), min/max returning the non-NaN operand. The first thread
+/// of an exclusive prefix receives the identity (0, all ones for `and`, +0.0 / 1.0, the extreme value
+/// for min/max).
+pub(super) fn reduce(w: &mut WaveState, o: &Ops<'_>, sem: Sem) -> Result<(), Fault> {
+    let (op, prefix, quad) = match sem {
+        Sem::SimdReduce(op) => (op, false, false),
+        Sem::SimdPrefix(op) => (op, true, false),
+        Sem::QuadReduce(op) => (op, false, true),
+        Sem::QuadPrefix(op) => (op, true, true),
+        _ => {
+            return Err(Fault::UnsupportedForm {
+                what: "not a reduction".into(),
+            })
+        }
+    };
+    let dst = dst_reg(o.op("D")?)?;
+    let a_op = o.op("A")?;
+    let bits = bit_size(a_op);
+    let mask = if bits >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << bits) - 1
+    };
+    let float = matches!(op, RedOp::FAdd | RedOp::FMul | RedOp::MinF | RedOp::MaxF);
+    if float && bits == 64 {
+        return Err(Fault::UnsupportedForm {
+            what: "64-bit float reduction".into(),
+        });
+    }
+    let to_f64 = |v: u64| {
+        if bits == 16 {
+            fp::f16_to_f64(v)
+        } else {
+            fp::f32_to_f64_ftz(v)
+        }
+    };
+    let from_f64 = |v: u64| {
+        if bits == 16 {
+            fp::f64_to_f16(v)
+        } else {
+            fp::f64_to_f32(v, true)
+        }
+    };
+    let identity: u64 = match op {
+        RedOp::And => mask,
+        RedOp::Or | RedOp::Xor | RedOp::IAdd | RedOp::MaxU => 0,
+        RedOp::MinU => mask,
+        RedOp::MinS => mask >> 1,
+        RedOp::MaxS => (mask >> 1) + 1,
+        RedOp::FAdd => 0,
+        RedOp::FMul => from_f64(fp::F64_ONE),
+        RedOp::MinF => from_f64(f64::INFINITY.to_bits()),
+        RedOp::MaxF => from_f64(f64::NEG_INFINITY.to_bits()),
+    };
+    let combine = |x: u64, y: u64| -> u64 {
+        let sx = |v: u64| sign_extend(v, bits);
+        match op {
+            RedOp::And => x & y,
+            RedOp::Or => x | y,
+            RedOp::Xor => x ^ y,
+            RedOp::IAdd => x.wrapping_add(y) & mask,
+            RedOp::MinU => x.min(y),
+            RedOp::MaxU => x.max(y),
+            RedOp::MinS => {
+                if sx(x) <= sx(y) {
+                    x
+                } else {
+                    y
+                }
+            }
+            RedOp::MaxS => {
+                if sx(x) >= sx(y) {
+                    x
+                } else {
+                    y
+                }
+            }
+            RedOp::FAdd => from_f64(fp::fma_round_to_odd(to_f64(x), fp::F64_ONE, to_f64(y))),
+            RedOp::FMul => from_f64(fp::fma_round_to_odd(to_f64(x), to_f64(y), 0)),
+            RedOp::MinF | RedOp::MaxF => {
+                let (a, b) = (f64::from_bits(to_f64(x)), f64::from_bits(to_f64(y)));
+                let pick_x = if a.is_nan() {
+                    false
+                } else if b.is_nan() {
+                    true
+                } else if op == RedOp::MinF {
+                    a <= b
+                } else {
+                    a >= b
+                };
+                if pick_x {
+                    x
+                } else {
+                    y
+                }
+            }
+        }
+    };
+    let mut values = [0u64; SIMD_WIDTH];
+    for l in active(w) {
+        values[l] = int_src(w, a_op, l)? as u64 & mask;
+    }
+    let group = if quad { 4 } else { SIMD_WIDTH };
+    let mut results = vec![];
+    for first in (0..SIMD_WIDTH).step_by(group) {
+        let lanes: Vec<usize> = (first..first + group)
+            .filter(|l| w.exec >> l & 1 == 1)
+            .collect();
+        let mut acc = identity;
+        for &l in &lanes {
+            if prefix {
+                results.push((l, acc));
+            }
+            acc = combine(acc, values[l]);
+        }
+        if !prefix {
+            results.extend(lanes.iter().map(|&l| (l, acc)));
+        }
+    }
+    for (l, v) in results {
+        w.write(dst, l, v as u128)?;
+    }
+    Ok(())
+}
