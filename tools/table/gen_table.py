@@ -20,6 +20,10 @@ literal in every VALU source: a 16-bit source prints a literal as 16 bits, a 16-
 source prints inline 1.0 as 0x3c00. The VOP3 (e64) form of every VOP1/VOP2/VOPC opcode is probed
 too, to verify the derived VOP3 opcode (VOPC: same, VOP2: 0x100+op, VOP1: 0x180+op).
 
+Each row also gets a facts column (VOP3 modifiers, DPP ability, FMAMK/FMAAK, memory kind, width,
+sign extension, D16 half, atomic operation, image facts, register classes, ...): tools/table/facts.py
+holds those rules, each with its source, over the probed rows.
+
 Usage: python3 tools/table/gen_table.py [--out PATH] [--check]
   --check  do not write; exit 1 if the generated text differs from the file.
 Prints counts per family at the end. Needs llvm-mc-19 and llvm-objdump-19 on PATH

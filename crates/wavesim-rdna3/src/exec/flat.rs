@@ -968,31 +968,35 @@ macro_rules! load_store_handler {
 }
 pub(crate) use load_store_handler;
 
-/// The handler of a FLAT/GLOBAL/SCRATCH row of segment `SEG`, from its table facts.
-fn seg_handler<const SEG: u8>(op: Op) -> Option<Handler> {
-    let f = op.facts();
-    if f.mem == MemKind::Atomic {
-        f.atomic?;
-        return Some(if f.bytes == 8 {
-            atomic::<SEG, true>
+/// The handler of a FLAT/GLOBAL/SCRATCH row of segment `$S`, from its table facts (a macro,
+/// like the claims before it, so each segment's handlers are instantiated directly here).
+macro_rules! seg_handler {
+    ($S:expr, $f:expr) => {{
+        let f = $f;
+        if f.mem == MemKind::Atomic {
+            f.atomic?;
+            Some(if f.bytes == 8 {
+                atomic::<$S, true> as Handler
+            } else {
+                atomic::<$S, false>
+            })
         } else {
-            atomic::<SEG, false>
-        });
-    }
-    load_store_handler!(f, load, store, SEG)
+            load_store_handler!(f, load, store, $S)
+        }
+    }};
 }
 
 /// The ops of this family that wavesim implements.
 pub fn handler(op: Op) -> Option<Handler> {
     match op.fmt() {
-        Fmt::Flat => seg_handler::<FLAT>(op),
-        Fmt::Scratch => seg_handler::<SCRATCH>(op),
+        Fmt::Flat => seg_handler!(FLAT, op.facts()),
+        Fmt::Scratch => seg_handler!(SCRATCH, op.facts()),
         Fmt::Global if op.facts().addtid => match op.facts().mem {
             MemKind::Load => Some(addtid::<false>),
             MemKind::Store => Some(addtid::<true>),
             _ => None,
         },
-        Fmt::Global => seg_handler::<GLOBAL>(op),
+        Fmt::Global => seg_handler!(GLOBAL, op.facts()),
         _ => None,
     }
 }

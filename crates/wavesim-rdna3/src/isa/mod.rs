@@ -1,7 +1,8 @@
 //! The gfx11 instruction set as data.
 //!
-//! `table.rs` lists every gfx11 opcode once: its encoding family, opcode number, identifier and
-//! operand signature. Decoding (`crate::decode`), disassembly (`crate::disasm`) and execution
+//! `table.rs` lists every gfx11 opcode once: its encoding family, opcode number, identifier,
+//! operand signature and facts (`Facts`: VOP3 modifiers, DPP, memory kind/width/D16/atomic
+//! operation, image facts, register classes, ...). Decoding (`crate::decode`), disassembly (`crate::disasm`) and execution
 //! (`crate::exec`) all derive from it; there is no second list of opcodes anywhere.
 
 use std::sync::OnceLock;
@@ -243,8 +244,6 @@ pub struct OpInfo {
     pub fmt: Fmt,
     pub opc: u16,
     pub sig: Sig,
-    /// The facts column (see `Facts`).
-    pub facts: Facts,
     pub flags: u32,
 }
 
@@ -327,9 +326,14 @@ macro_rules! ops {
                 fmt: Fmt::$fmt,
                 opc: $opc,
                 sig: const { Sig::parse($sig) },
-                facts: const { Facts::parse(concat!("" $(, $facts)?)) },
                 flags: 0 $(| flags::$flag)*,
             }, )*
+        ];
+
+        /// The facts column of each row, indexed by `Op as usize` (kept apart from `OPS` so
+        /// that the per-instruction lookups of the step loop touch a small table).
+        pub static FACTS: &[Facts] = &[
+            $( const { Facts::parse(concat!("" $(, $facts)?)) }, )*
         ];
 
         impl Op {
@@ -367,7 +371,7 @@ impl Op {
     /// The row's facts column.
     #[inline]
     pub fn facts(self) -> &'static Facts {
-        &self.info().facts
+        &FACTS[self as usize]
     }
 }
 

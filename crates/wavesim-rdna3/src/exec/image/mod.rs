@@ -30,7 +30,6 @@ use crate::isa::Op;
 use crate::wave::{Wave, LANES};
 use formats::{Format, Kind};
 use resource::{ty, ImageResource};
-use wavesim_core::memory::AtomicOp;
 
 pub fn handler(op: Op) -> Option<Handler> {
     use Op::*;
@@ -334,7 +333,6 @@ fn resinfo(w: &mut Wave, inst: &Inst, _: &mut Ctx) -> Result<Flow, ExecError> {
 }
 
 fn atomic(w: &mut Wave, inst: &Inst, ctx: &mut Ctx) -> Result<Flow, ExecError> {
-    use Op::*;
     refuse_unsupported(inst)?;
     let glc = inst.flags & iflags::GLC != 0;
     if glc {
@@ -343,7 +341,7 @@ fn atomic(w: &mut Wave, inst: &Inst, ctx: &mut Ctx) -> Result<Flow, ExecError> {
         w.cnt.vs_issue();
     }
     let r = resource(w, inst)?;
-    let cmpswap = inst.op == IMAGE_ATOMIC_CMPSWAP;
+    let cmpswap = inst.op.facts().mimg.map(|m| m.kind) == Some(crate::isa::MimgKind::AtomicCmpswap);
     let want_dmask = if cmpswap { 0x3 } else { 0x1 };
     if dmask(inst) != want_dmask {
         return Err(other(
@@ -361,20 +359,9 @@ fn atomic(w: &mut Wave, inst: &Inst, ctx: &mut Ctx) -> Result<Flow, ExecError> {
             "image atomics need a 32-bit single-component format",
         ));
     }
-    let op = match inst.op {
-        IMAGE_ATOMIC_SWAP => AtomicOp::Xchg,
-        IMAGE_ATOMIC_CMPSWAP => AtomicOp::CmpSwap,
-        IMAGE_ATOMIC_ADD => AtomicOp::Add,
-        IMAGE_ATOMIC_SUB => AtomicOp::Sub,
-        IMAGE_ATOMIC_SMIN => AtomicOp::MinI,
-        IMAGE_ATOMIC_UMIN => AtomicOp::MinU,
-        IMAGE_ATOMIC_SMAX => AtomicOp::MaxI,
-        IMAGE_ATOMIC_UMAX => AtomicOp::MaxU,
-        IMAGE_ATOMIC_AND => AtomicOp::And,
-        IMAGE_ATOMIC_OR => AtomicOp::Or,
-        IMAGE_ATOMIC_XOR => AtomicOp::Xor,
-        IMAGE_ATOMIC_INC => AtomicOp::Inc,
-        _ => AtomicOp::Dec,
+    // The table's `atom` fact (every image atomic row has one; RDNA3 ISA "Image Instructions").
+    let Some(op) = inst.op.facts().atomic else {
+        return Err(other(inst, "no atomic operation in the instruction table"));
     };
     let exec = w.exec();
     let base = (inst.dst[0] - opnd::VGPR0) as usize;
