@@ -45,7 +45,7 @@ fn code_of(e: &Error) -> i32 {
         Error::UnknownKernel { .. } | Error::Args(_) | Error::Io(_) => WAVESIM_ERR_INVALID,
         Error::Memory(_) => WAVESIM_ERR_MEMORY,
         Error::Dispatch(D::BadLaunch(_)) => WAVESIM_ERR_INVALID,
-        Error::Dispatch(D::Exec { .. }) => WAVESIM_ERR_EXEC,
+        Error::Dispatch(D::Exec { .. }) | Error::Fault { .. } => WAVESIM_ERR_EXEC,
         Error::Dispatch(D::Watchdog { .. }) => WAVESIM_ERR_WATCHDOG,
         Error::Dispatch(D::BarrierDeadlock { .. }) => WAVESIM_ERR_DEADLOCK,
         Error::R700Load(_) | Error::R700Decode(_) => WAVESIM_ERR_CODE_OBJECT,
