@@ -131,6 +131,7 @@ struct Worker<B: Backend> {
     waves: Vec<B::Wave>,
     group: B::Group,
     at_barrier: Vec<bool>,
+    ended: Vec<bool>,
 }
 
 impl<B: Backend> Worker<B> {
@@ -139,6 +140,7 @@ impl<B: Backend> Worker<B> {
             waves: Vec::new(),
             group: b.new_group(),
             at_barrier: Vec::new(),
+            ended: Vec::new(),
         }
     }
 }
@@ -177,6 +179,8 @@ fn run_workgroup<B: Backend, O: Observer<B::Wave, B::Inst> + ?Sized>(
     b.start_group(&mut wk.group, wg, n_waves as u32);
     wk.at_barrier.clear();
     wk.at_barrier.resize(n_waves, false);
+    wk.ended.clear();
+    wk.ended.resize(n_waves, false);
     let r = turns(b, mem, wk, n_waves, obs);
     b.retire(&mut wk.waves[..n_waves], &mut wk.group);
     r
@@ -192,9 +196,9 @@ fn turns<B: Backend, O: Observer<B::Wave, B::Inst> + ?Sized>(
 ) -> Result<GroupCounts, DispatchError<B::Error>> {
     let waves = &mut wk.waves[..n_waves];
     let at_barrier = &mut wk.at_barrier[..];
+    let ended = &mut wk.ended[..];
     let limit = b.max_wave_insts();
     let mut live = n_waves;
-    let mut ended = vec![false; n_waves];
     // A single wave never waits: its barriers complete at once (seed 002: a one-wave workgroup
     // treats s_barrier as s_nop), so it runs without turns.
     let quantum = if n_waves == 1 { u64::MAX } else { b.quantum() };

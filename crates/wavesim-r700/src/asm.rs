@@ -111,6 +111,36 @@ const VTX_FIELDS: &[Field] = &[
     ("w2hi", 2, 16, 16),
     ("w3", 3, 0, 32),
 ];
+/// MEM_DSW_WORD0..2 (DS_LOCAL_WRITE) and MEM_DSR_WORD0..2 (DS_LOCAL_READ): the fields the text does
+/// not carry. Positions: R700 ISA reference, microcode formats, as a public Wii U ("Latte", an R700
+/// derivative) header's MEM_DSW/MEM_DSR bit-field structs give them.
+const DSW_FIELDS: &[Field] = &[
+    ("w0r5", 0, 5, 3),
+    ("src_rel_mode", 0, 18, 2),
+    ("dst_index_ext", 1, 6, 2),
+    ("w1r8", 1, 8, 8),
+    ("dst_stride_ext", 1, 23, 2),
+    ("w1r25", 1, 25, 6),
+    ("simd_wave_rel", 1, 31, 1),
+    ("burst_cnt", 2, 0, 4),
+    ("w2hi", 2, 4, 28),
+    ("w3", 3, 0, 32),
+];
+const DSR_FIELDS: &[Field] = &[
+    ("w0r5", 0, 5, 3),
+    ("src_rel_mode", 0, 18, 2),
+    ("rd_offset", 0, 26, 6),
+    ("dst_rel_mode", 1, 7, 2),
+    ("w1r13", 1, 13, 3),
+    ("broadcast", 1, 16, 1),
+    ("waterfall", 1, 17, 1),
+    ("w1r18", 1, 18, 2),
+    ("mux_cntl", 1, 20, 3),
+    ("w1hi", 1, 23, 9),
+    ("burst_cnt", 2, 0, 4),
+    ("w2hi", 2, 4, 28),
+    ("w3", 3, 0, 32),
+];
 /// Whole-word overrides: the last resort that keeps every word representable.
 const RAW_FIELDS: &[Field] = &[
     ("raw0", 0, 0, 32),
@@ -196,6 +226,8 @@ pub(crate) fn fetch_extras(f: &FetchInst) -> String {
     let text = disasm::fetch_text(f);
     let fields = match f.row {
         FetchRow::Tex(_) => TEX_FIELDS,
+        FetchRow::Vtx(r) if r.exec == isa::FetchExec::LdsWrite => DSW_FIELDS,
+        FetchRow::Vtx(r) if r.exec == isa::FetchExec::LdsRead => DSR_FIELDS,
         FetchRow::Vtx(_) => VTX_FIELDS,
     };
     diff(
@@ -749,6 +781,75 @@ pub fn encode_fetch(text: &str, extras: &str) -> Result<[u32; 4], String> {
         w[1] = dg | ds[0] << 9 | ds[1] << 12 | ds[2] << 15 | ds[3] << 18 | ctb << 28;
         w[2] = sid << 15 | ss[0] << 20 | ss[1] << 23 | ss[2] << 26 | ss[3] << 29;
         apply_extras(TEX_FIELDS, &mut w, extras)?;
+    } else if let Some(r) = isa::VTX
+        .iter()
+        .find(|r| r.llc == name && r.exec == isa::FetchExec::LdsWrite)
+    {
+        // MEM_DS_LOCAL_WRITE Tsrc.SWZ INDEX:n STRIDE:n
+        let toks: Vec<&str> = rest.split_whitespace().collect();
+        if toks.len() != 3 {
+            return Err(format!(
+                "`{text}`: expected `{name} Tsrc.SWZ INDEX:n STRIDE:n`"
+            ));
+        }
+        let (sg, ss) = parse_t_swz(toks[0])?;
+        let index = toks[1]
+            .strip_prefix("INDEX:")
+            .and_then(parse_num)
+            .filter(|v| *v < 64)
+            .ok_or("bad INDEX (0..63)")?;
+        let stride = toks[2]
+            .strip_prefix("STRIDE:")
+            .and_then(parse_num)
+            .filter(|v| *v < 128)
+            .ok_or("bad STRIDE (0..127)")?;
+        w[0] = r.vc_inst as u32
+            | (r.mem_op.unwrap_or(0) as u32) << 8
+            | sg << 11
+            | ss[0] << 20
+            | ss[1] << 23
+            | ss[2] << 26
+            | ss[3] << 29;
+        w[1] = index | stride << 16;
+        apply_extras(DSW_FIELDS, &mut w, extras)?;
+    } else if let Some(r) = isa::VTX
+        .iter()
+        .find(|r| r.llc == name && r.exec == isa::FetchExec::LdsRead)
+    {
+        // MEM_DS_LOCAL_READ Tdst.MASK, Tsrc.BO (bank id, dword offset)
+        let (d, s) = rest
+            .split_once(", ")
+            .ok_or_else(|| format!("`{text}`: expected `{name} Tdst.MASK, Tsrc.XY`"))?;
+        let (dg, dm) = d.trim().split_once('.').ok_or("expected Tdst.MASK")?;
+        let dg = parse_t(dg)?;
+        let dm: Vec<char> = dm.chars().collect();
+        if dm.len() != 4 {
+            return Err("the destination mask needs four characters".into());
+        }
+        let mut wr = 0;
+        for (k, c) in dm.iter().enumerate() {
+            match (c, chan_of(*c)) {
+                ('_', _) => {}
+                (_, Some(ch)) if ch == k as u32 => wr |= 1 << k,
+                _ => return Err(format!("bad destination mask character `{c}`")),
+            }
+        }
+        let (sg, ss) = s.trim().split_once('.').ok_or("expected Tsrc.XY")?;
+        let sg = parse_t(sg)?;
+        let sc: Vec<u32> = ss
+            .chars()
+            .map(|c| rsel_of(c).ok_or_else(|| format!("bad source select `{c}`")))
+            .collect::<Result<_, _>>()?;
+        if sc.len() != 2 {
+            return Err("the address source needs two selects (bank id, dword offset)".into());
+        }
+        w[0] = r.vc_inst as u32
+            | (r.mem_op.unwrap_or(0) as u32) << 8
+            | sg << 11
+            | sc[0] << 20
+            | sc[1] << 23;
+        w[1] = dg | wr << 9;
+        apply_extras(DSR_FIELDS, &mut w, extras)?;
     } else if let Some(r) = isa::VTX.iter().find(|r| r.llc == name) {
         let parts: Vec<&str> = rest.split(", ").collect();
         if parts.len() != 3 {

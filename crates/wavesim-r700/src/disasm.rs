@@ -8,7 +8,7 @@
 use std::fmt::Write;
 
 use crate::decode::{bits, sel, AluInst, AluSrc, CfInst, CfKind, FetchInst, FetchRow, Program};
-use crate::isa::{AluEnc, AluExec, CfForm, ExportKind};
+use crate::isa::{AluEnc, AluExec, CfForm, ExportKind, FetchExec};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Syntax {
@@ -275,6 +275,38 @@ pub fn fetch_text(f: &FetchInst) -> String {
                 rsel(bits(w[2], 29, 3)),
                 bits(w[0], 8, 8),
                 bits(w[2], 15, 5),
+            )
+        }
+        // MEM_DSW / MEM_DSR words (R700 ISA reference, microcode formats; field positions in the
+        // README's LDS section): wavesim's own text, since llc never prints them.
+        FetchRow::Vtx(r) if r.exec == FetchExec::LdsWrite => format!(
+            "{} T{}.{}{}{}{} INDEX:{} STRIDE:{}",
+            r.llc,
+            bits(w[0], 11, 7),
+            rsel(bits(w[0], 20, 3)),
+            rsel(bits(w[0], 23, 3)),
+            rsel(bits(w[0], 26, 3)),
+            rsel(bits(w[0], 29, 3)),
+            bits(w[1], 0, 6),
+            bits(w[1], 16, 7),
+        ),
+        FetchRow::Vtx(r) if r.exec == FetchExec::LdsRead => {
+            let mask: String = (0..4)
+                .map(|k| {
+                    if bits(w[1], 9 + k, 1) != 0 {
+                        CHAN[k as usize]
+                    } else {
+                        '_'
+                    }
+                })
+                .collect();
+            format!(
+                "{} T{}.{mask}, T{}.{}{}",
+                r.llc,
+                bits(w[1], 0, 7),
+                bits(w[0], 11, 7),
+                rsel(bits(w[0], 20, 3)),
+                rsel(bits(w[0], 23, 3)),
             )
         }
         FetchRow::Vtx(r) => format!(

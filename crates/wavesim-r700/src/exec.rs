@@ -21,10 +21,11 @@
 
 use crate::decode::{sel, AluGroup, AluInst, CfInst, CfKind, FetchInst, FetchRow, Program, SLOT_T};
 use crate::isa::{
-    AluExec, CfAluExec, CfExec, CmpTy, ExportKind, FetchExec, LoopAl, MovaKind, Unit,
+    AluExec, CfAluExec, CfExec, Chip, CmpTy, ExportKind, FetchExec, LoopAl, MovaKind, Pair64Op,
+    TexLod, Unit,
 };
 use crate::semantics::{self as sem, compare, ONE_F};
-use crate::texture::{self, Sampler, Texture};
+use crate::texture::{self, MipFilter, Sampler, Texture};
 use wavesim_core::observe::{InstLoc, Observer};
 
 use thiserror::Error;
@@ -217,7 +218,19 @@ pub struct Wave {
     pub ended: bool,
     /// The engine's workgroup of this wave (one wave per workgroup).
     pub workgroup: [u32; 3],
+    /// The local data share this wave's group sees (created by the first DS_LOCAL_WRITE).
+    lds: Option<Box<Lds>>,
 }
+
+/// R700 LDS: 16 KB per SIMD (seed 003, "LDS ... reads up to 16KB"), modelled as 4 banks of 1024 dwords.
+/// A dword no thread has written reads as an error: the ISA gives LDS no initial contents.
+struct Lds {
+    data: Vec<u32>,
+    written: Vec<bool>,
+}
+
+const LDS_BANKS: usize = 4;
+const LDS_BANK_DWORDS: usize = 1024;
 
 const MAX_GPR: usize = 128;
 
@@ -251,6 +264,7 @@ impl Wave {
             in_fetch: None,
             ended: false,
             workgroup: [0; 3],
+            lds: None,
         }
     }
     fn active(&self, l: usize) -> bool {
@@ -472,11 +486,18 @@ fn run_wave_inner<O: Observer<Wave, CfInst> + ?Sized>(
             obs.before(&iloc, w, &c);
         }
         let mut next = pc + 1;
-        if c.valid_pixel_mode() && !matches!(c.kind, CfKind::Export(_)) {
+        // VALID_PIXEL_MODE on CF_DWORD instructions makes the instruction treat invalid (killed or
+        // never-covered) pixels as inactive, and on instructions that pop it deactivates invalid
+        // pixels after the restore (R700 ISA reference 3.6.2). wavesim keeps killed and uncovered
+        // pixels out of the active state at all times (PixelState::Killed / Invalid are never
+        // restored by a pop), so the bit changes nothing here. WHOLE_QUAD_MODE, which would activate
+        // inactive pixels of a partly active quad, is not modelled.
+        // (WHOLE_QUAD_MODE is bit 30 of word 1 in the CF, CF_ALU and CF_ALLOC_EXPORT formats alike.)
+        if c.whole_quad_mode() {
             return Err(ExecError::NotModelled {
                 loc: cf_loc(&ctx, &c),
-                what: "VALID_PIXEL_MODE".into(),
-                why: "valid-pixel-mode control flow is not modelled".into(),
+                what: "WHOLE_QUAD_MODE".into(),
+                why: "whole-quad execution (helper pixels for gradients) is not modelled".into(),
             });
         }
         match c.kind {
@@ -527,9 +548,12 @@ fn run_wave_inner<O: Observer<Wave, CfInst> + ?Sized>(
                         }
                     }
                     CfExec::Push => {
-                        let saved = w.state.clone();
-                        push(w, &ctx, &c, StackEntry::Push { saved })?;
-                        if !(cond && w.any_active()) {
+                        // "If all pixels fail the test, PUSH does not push anything onto the stack;
+                        // instead, it performs POP_COUNT pops, then jumps" (R700 ISA reference 3.7.2).
+                        if cond && w.any_active() {
+                            let saved = w.state.clone();
+                            push(w, &ctx, &c, StackEntry::Push { saved })?;
+                        } else {
                             pop_n(w, &ctx, &c, c.pop_count())?;
                             next = c.w0;
                         }
@@ -550,14 +574,17 @@ fn run_wave_inner<O: Observer<Wave, CfInst> + ?Sized>(
                         }
                     }
                     CfExec::Pop => {
-                        if c.w0 != pc + 1 {
-                            return Err(ExecError::NotModelled {
-                                loc: cf_loc(&ctx, &c),
-                                what: "POP with a jump address".into(),
-                                why: "only POP continuing at the next instruction (as LLVM emits) is modelled".into(),
-                            });
-                        }
+                        // "Pop instructions never jump" (R700 ISA reference 3.7.2): ADDR is unused.
+                        // POP pops POP_COUNT entries (possibly none) and then applies the condition
+                        // test to the result: pixels that fail it become inactive.
                         pop_n(w, &ctx, &c, c.pop_count())?;
+                        if !cond {
+                            for s in w.state.iter_mut() {
+                                if *s == PixelState::Active {
+                                    *s = PixelState::InactiveBranch;
+                                }
+                            }
+                        }
                     }
                     CfExec::PopJump | CfExec::PopPush | CfExec::PopPushElse => {
                         return Err(ExecError::NotModelled {
@@ -820,13 +847,24 @@ fn do_export(
     use crate::decode::bits;
     let base = bits(c.w0, 0, 13);
     let ty = bits(c.w0, 13, 2);
-    let gpr = bits(c.w0, 15, 7);
+    let mut gpr = bits(c.w0, 15, 7);
+    // RW_REL (CF_ALLOC_EXPORT_WORD0 bit 22): 1 = RW_GPR is relative to the loop index aL (R700 ISA
+    // reference, CF_ALLOC_EXPORT_WORD0).
     if bits(c.w0, 22, 1) != 0 {
-        return Err(ExecError::NotModelled {
-            loc: cf_loc(ctx, c),
-            what: "relative export (RW_REL)".into(),
-            why: "loop-relative export GPRs are not modelled".into(),
-        });
+        let al = w.al.ok_or_else(|| {
+            fault(
+                cf_loc(ctx, c),
+                "RW_REL export outside a loop that sets aL (no loop index to add)",
+            )
+        })?;
+        let e = gpr as i64 + al as i64;
+        if !(0..128).contains(&e) {
+            return Err(fault(
+                cf_loc(ctx, c),
+                format!("export GPR T{gpr} + aL ({al}) = {e} is outside the GPRs"),
+            ));
+        }
+        gpr = e as u32;
     }
     let burst = bits(c.w1, 17, 4) + 1;
     let vpm = c.valid_pixel_mode();
@@ -1281,6 +1319,7 @@ fn run_group(ctx: &mut Ctx, w: &mut Wave, g: &AluGroup) -> Result<(), ExecError>
         .filter(|i| i.row.unit == Unit::Reduction)
         .collect();
     let mut red_vals: Option<Vec<[u32; 4]>> = None;
+    let mut pair64: Option<Vec<[u32; 2]>> = None;
     let mut bufs = [vec![0u32; lanes], vec![0u32; lanes], vec![0u32; lanes]];
     for (k, i) in g.insts.iter().enumerate() {
         let clause_pc = g.addr + k as u32;
@@ -1312,6 +1351,45 @@ fn run_group(ctx: &mut Ctx, w: &mut Wave, g: &AluGroup) -> Result<(), ExecError>
         if let AluExec::NotModelled(why) = i.row.exec {
             if exec.iter().any(|e| *e) {
                 return Err(nm(i.row.isa, why));
+            }
+            results.push(SlotResult {
+                inst: *i,
+                pc: clause_pc,
+                values,
+                exec,
+            });
+            continue;
+        }
+        if let AluExec::Pair64(op) = i.row.exec {
+            if ctx.program.chip != Chip::Rv770 {
+                return Err(fault(
+                    loc(None),
+                    format!(
+                        "{} is a double-precision instruction; {:?} has no double-precision unit (only RV770-class R700 chips do)",
+                        i.row.isa, ctx.program.chip
+                    ),
+                ));
+            }
+            if i.clamp || i.omod != 0 {
+                return Err(nm(
+                    "OMOD/CLAMP on a double-precision instruction",
+                    "the sources wavesim uses do not say how they act on a 64-bit result",
+                ));
+            }
+            if pair64.is_none() {
+                pair64 = Some(run_pair64(ctx, w, g, i, op)?);
+            }
+            let pv = pair64.as_ref().map(|p| &p[..]).unwrap_or(&[]);
+            if op == Pair64Op::F64ToF32 && i.slot == 1 && i.write {
+                return Err(nm(
+                    "FLT64_TO_FLT32 Y-slot result",
+                    "the sources wavesim uses leave the Y slot's destination unwritten",
+                ));
+            }
+            for l in 0..lanes {
+                if w.active(l) {
+                    values[l] = pv.get(l).map(|p| p[i.slot as usize & 1]).unwrap_or(0);
+                }
             }
             results.push(SlotResult {
                 inst: *i,
@@ -1513,7 +1591,7 @@ fn run_group(ctx: &mut Ctx, w: &mut Wave, g: &AluGroup) -> Result<(), ExecError>
                         src(2)?
                     }
                 }
-                AluExec::NotModelled(_) => 0,
+                AluExec::NotModelled(_) | AluExec::Pair64(_) => 0,
             };
             values[l] = omod_clamp(i, v);
         }
@@ -1635,16 +1713,34 @@ fn run_fetch(ctx: &mut Ctx, w: &mut Wave, f: &FetchInst) -> Result<(), ExecError
         FetchRow::Tex(r) => r.exec,
         FetchRow::Vtx(r) => r.exec,
     };
-    let wd = &f.w;
-    let src_gpr = bits(wd[0], 16, 7);
-    let dst_gpr = bits(wd[1], 0, 7);
-    if bits(wd[0], 23, 1) != 0 || bits(wd[1], 7, 1) != 0 {
-        return Err(ExecError::NotModelled {
-            loc: loc(None),
-            what: "relative fetch GPRs".into(),
-            why: "SRC_REL/DST_REL fetches are not modelled".into(),
-        });
+    if matches!(exec, FetchExec::LdsRead | FetchExec::LdsWrite) {
+        return run_lds(ctx, w, f, exec == FetchExec::LdsWrite);
     }
+    let wd = &f.w;
+    // SRC_REL/DST_REL (TEX/VTX_WORD0 bit 23, WORD1 bit 7): 1 = the GPR address is relative to the
+    // loop index aL (R700 ISA reference, fetch microcode fields; the same rule as the R500's
+    // "RELATIVE: add aL before lookup" texture addresses).
+    let rel = |g: u32, is_rel: bool, what: &str| -> Result<u32, ExecError> {
+        if !is_rel {
+            return Ok(g);
+        }
+        let al = w.al.ok_or_else(|| {
+            fault(
+                loc(None),
+                format!("{what} is relative to aL, but no LOOP_START has set the loop index"),
+            )
+        })?;
+        let e = g as i64 + al as i64;
+        if !(0..128).contains(&e) {
+            return Err(fault(
+                loc(None),
+                format!("{what} T{g} + aL ({al}) = {e} is outside the GPRs"),
+            ));
+        }
+        Ok(e as u32)
+    };
+    let src_gpr = rel(bits(wd[0], 16, 7), bits(wd[0], 23, 1) != 0, "SRC_GPR")?;
+    let dst_gpr = rel(bits(wd[1], 0, 7), bits(wd[1], 7, 1) != 0, "DST_GPR")?;
     let temp_base = 128 - ctx.drv.clause_temp_gprs;
     for g in [src_gpr, dst_gpr] {
         if g >= temp_base || (ctx.drv.num_gprs != 0 && g >= ctx.drv.num_gprs) {
@@ -1662,12 +1758,32 @@ fn run_fetch(ctx: &mut Ctx, w: &mut Wave, f: &FetchInst) -> Result<(), ExecError
     ];
     let mut out = vec![[0u32; 4]; w.lanes];
     match exec {
-        FetchExec::Sample { compare, .. } => {
-            if compare {
+        FetchExec::Sample { compare, lod } => {
+            let name = match f.row {
+                FetchRow::Tex(r) => r.llc,
+                FetchRow::Vtx(r) => r.llc,
+            };
+            if lod == TexLod::Gradients {
                 return Err(ExecError::NotModelled {
                     loc: loc(None),
-                    what: "TEX_SAMPLE_C*".into(),
-                    why: "depth-compare sampling is not modelled".into(),
+                    what: name.into(),
+                    why: "gradient sampling needs the pixel quad's derivatives, not modelled"
+                        .into(),
+                });
+            }
+            if bits(wd[1], 21, 7) != 0 {
+                return Err(ExecError::NotModelled {
+                    loc: loc(None),
+                    what: "TEX_WORD1 LOD_BIAS".into(),
+                    why: "the instruction's LOD bias encoding is not in the sources wavesim uses"
+                        .into(),
+                });
+            }
+            if compare && dst_sel.iter().any(|s| (1..=3).contains(s)) {
+                return Err(ExecError::NotModelled {
+                    loc: loc(None),
+                    what: format!("{name} result channels Y/Z/W"),
+                    why: "the sources wavesim uses define the comparison result in X only".into(),
                 });
             }
             let rid = bits(wd[0], 8, 8) as usize;
@@ -1730,7 +1846,53 @@ fn run_fetch(ctx: &mut Ctx, w: &mut Wave, f: &FetchInst) -> Result<(), ExecError
                             };
                     }
                 }
-                *o = texture::sample(tex, smp, uv[0], uv[1]).map_err(|m| fault(loc(Some(l)), m))?;
+                // LOD source (R700 ISA TEX instructions; operand layout as Mesa's r600 emitter
+                // builds it): SAMPLE_L takes the LOD from W, SAMPLE_LZ uses 0; implicit and biased
+                // LODs need the quad's derivatives, which are only irrelevant when a single level can
+                // be chosen (one level, or MIP_FILTER none = the base level).
+                let single = tex.levels() == 1 || smp.mip_filter == MipFilter::None;
+                let lod_value = match lod {
+                    TexLod::Zero => 0.0,
+                    TexLod::Explicit => comp(src_sel[3])?,
+                    _ if single => 0.0,
+                    _ => {
+                        return Err(ExecError::NotModelled {
+                            loc: loc(Some(l)),
+                            what: format!("{name} on a mipmapped texture"),
+                            why: "the implicit level of detail needs the pixel quad's derivatives, not modelled".into(),
+                        })
+                    }
+                };
+                if compare {
+                    // SAMPLE_C*: reference in W, or in Z for the forms whose W holds the LOD or
+                    // bias (Mesa's r600 emitter); result = (reference OP texel.x) ? 1.0 : 0.0.
+                    let func = smp.compare.ok_or_else(|| {
+                        fault(
+                            loc(Some(l)),
+                            format!("{name} needs a sampler with a depth compare function"),
+                        )
+                    })?;
+                    if smp.filter != texture::Filter::Point
+                        || (smp.mip_filter == MipFilter::Linear && tex.levels() > 1)
+                    {
+                        return Err(ExecError::NotModelled {
+                            loc: loc(Some(l)),
+                            what: format!("{name} with linear filtering"),
+                            why: "how filtered comparison results are combined is implementation-defined; only point sampling is modelled".into(),
+                        });
+                    }
+                    let reference = match lod {
+                        TexLod::Explicit | TexLod::Bias => comp(src_sel[2])?,
+                        _ => comp(src_sel[3])?,
+                    };
+                    let t = texture::sample_lod(tex, smp, uv[0], uv[1], lod_value)
+                        .map_err(|m| fault(loc(Some(l)), m))?;
+                    let pass = func.test(reference, f32::from_bits(t[0]));
+                    *o = [if pass { ONE_F } else { 0 }; 4];
+                    continue;
+                }
+                *o = texture::sample_lod(tex, smp, uv[0], uv[1], lod_value)
+                    .map_err(|m| fault(loc(Some(l)), m))?;
             }
         }
         FetchExec::VertexFetch => {
@@ -1842,11 +2004,7 @@ fn run_fetch(ctx: &mut Ctx, w: &mut Wave, f: &FetchInst) -> Result<(), ExecError
             }
         }
         FetchExec::LdsRead | FetchExec::LdsWrite => {
-            return Err(ExecError::NotModelled {
-                loc: loc(None),
-                what: "R700 LDS access (MEM_DS_LOCAL_*)".into(),
-                why: "the MEM_DSR/MEM_DSW word fields are not in the sources wavesim uses".into(),
-            })
+            return Err(fault(loc(None), "LDS instructions run through run_lds"))
         }
         FetchExec::NotModelled(why) => {
             let name = match f.row {
@@ -1878,6 +2036,313 @@ fn run_fetch(ctx: &mut Ctx, w: &mut Wave, f: &FetchInst) -> Result<(), ExecError
                 }
             };
             w.gpr[dst_gpr as usize][k][l] = v;
+        }
+    }
+    Ok(())
+}
+
+/// Runs a double-precision instruction over the X/Y slot pair of group `g` (layout: `isa::Pair64Op`)
+/// for every active thread; returns (X-slot result, Y-slot result) per thread. Arithmetic is IEEE-754
+/// binary64 with round to nearest even. Denormal and NaN operands and results stop with a typed error:
+/// the sources wavesim uses do not give R700's double-precision denormal or NaN rules.
+fn run_pair64(
+    ctx: &Ctx,
+    w: &Wave,
+    g: &AluGroup,
+    i: &AluInst,
+    op: Pair64Op,
+) -> Result<Vec<[u32; 2]>, ExecError> {
+    let find = |slot: u8| {
+        g.insts
+            .iter()
+            .enumerate()
+            .find(|(_, x)| x.slot == slot && x.row.enc == i.row.enc && x.row.opcode == i.row.opcode)
+    };
+    let lanes = w.lanes;
+    let pc_of = |k: usize| g.addr + k as u32;
+    let loc = |l: Option<usize>| ctx.loc(Some(g.addr), Some(i.slot), crate::disasm::alu_text(i), l);
+    let (Some((kx, x)), Some((ky, y))) = (find(0), find(1)) else {
+        return Err(fault(
+            loc(None),
+            format!(
+                "{} must occupy both the X and Y slots of its group",
+                i.row.isa
+            ),
+        ));
+    };
+    let nsrc = if op == Pair64Op::Add { 2 } else { 1 };
+    let mut hi = [vec![0u32; lanes], vec![0u32; lanes]];
+    let mut lo = [vec![0u32; lanes], vec![0u32; lanes]];
+    for k in 0..nsrc {
+        read_src_all(ctx, w, x, g, k, pc_of(kx), &mut hi[k])?;
+        read_src_all(ctx, w, y, g, k, pc_of(ky), &mut lo[k])?;
+    }
+    let nm = |l: usize, what: String| ExecError::NotModelled {
+        loc: loc(Some(l)),
+        what,
+        why: "R700 double-precision denormal and NaN rules are not in the sources wavesim uses"
+            .into(),
+    };
+    let special = |v: f64| v.is_nan() || v.is_subnormal();
+    let mut out = vec![[0u32; 2]; lanes];
+    for (l, o) in out.iter_mut().enumerate() {
+        if !w.active(l) {
+            continue;
+        }
+        let d = |k: usize| f64::from_bits((hi[k][l] as u64) << 32 | lo[k][l] as u64);
+        let split = |r: f64| [r.to_bits() as u32, (r.to_bits() >> 32) as u32];
+        *o = match op {
+            Pair64Op::Add | Pair64Op::Fract => {
+                let a = d(0);
+                let r = if op == Pair64Op::Add {
+                    let b = d(1);
+                    if special(a) || special(b) {
+                        return Err(nm(l, format!("{} of {a:e} and {b:e}", i.row.isa)));
+                    }
+                    a + b
+                } else {
+                    if special(a) || a.is_infinite() {
+                        return Err(nm(l, format!("FRACT_64 of {a:e}")));
+                    }
+                    // a - floor(a): exact for a >= 0 (floor(a) = 0, or Sterbenz since
+                    // floor(a) <= a <= 2 floor(a)); for negative a it rounds to nearest even
+                    // (assumption: the sources used do not state FRACT_64's rounding).
+                    a - a.floor()
+                };
+                if special(r) {
+                    return Err(nm(l, format!("{} result {r:e}", i.row.isa)));
+                }
+                split(r)
+            }
+            Pair64Op::F32ToF64 => {
+                let a = f32::from_bits(hi[0][l]);
+                if a.is_nan() || a.is_subnormal() {
+                    return Err(nm(l, format!("FLT32_TO_FLT64 of {a:e}")));
+                }
+                split(a as f64)
+            }
+            Pair64Op::F64ToF32 => {
+                let a = d(0);
+                let r = a as f32;
+                if special(a) || r.is_subnormal() || (r == 0.0 && a != 0.0) {
+                    return Err(nm(l, format!("FLT64_TO_FLT32 of {a:e}")));
+                }
+                [r.to_bits(), 0]
+            }
+        };
+    }
+    Ok(out)
+}
+
+/// DS_LOCAL_WRITE (MEM_DSW) and DS_LOCAL_READ (MEM_DSR), R700 ISA reference 2.6.2 "Local data share"
+/// and seed 003 ("LDS: owner writes, everyone reads"; 16 KB).
+///
+/// Write: each active thread writes the four dwords of its source selects to bank `thread_id mod 4`
+/// at `bank_offset = (thread_id >> 2) * DST_STRIDE + DST_INDEX` (ISA 2.6.2; DST_STRIDE 4..64 and
+/// DST_INDEX 0..60 dwords, multiples of 4). A thread can only reach its own slots: the address comes
+/// from the instruction and its own id, never from a register (the owner-writes rule). The bank is
+/// thread_id mod 4 because the formula steps the offset once per four threads and 4 banks x 1024
+/// dwords is the 16 KB the ISA gives (DST_STRIDE 64 x 16 quads = 1024).
+/// SIMD_WAVE_REL: 0 = thread id within the wavefront, 1 = relative to the first thread of the group;
+/// wavesim runs one wavefront per group, so both are the lane index.
+///
+/// Read: each active thread reads the aligned four-dword entry at (bank id = first address select,
+/// dword bank offset = second) of its source GPR (ISA 2.6.2, DSR_MUX_NONE: "any aligned four-dword
+/// entry"), writing the components whose DST_WR_* bits are set.
+fn run_lds(ctx: &mut Ctx, w: &mut Wave, f: &FetchInst, write: bool) -> Result<(), ExecError> {
+    use crate::decode::bits;
+    let text = crate::disasm::fetch_text(f);
+    let loc = |l: Option<usize>| ctx.loc(Some(f.addr), None, text.clone(), l);
+    let wd = &f.w;
+    let not_modelled = |what: &str, why: &str| ExecError::NotModelled {
+        loc: loc(None),
+        what: what.into(),
+        why: why.into(),
+    };
+    let src_gpr = bits(wd[0], 11, 7) as usize;
+    let temp_base = 128 - ctx.drv.clause_temp_gprs;
+    let check_gpr = |g: usize| -> Result<(), ExecError> {
+        if g as u32 >= temp_base || (ctx.drv.num_gprs != 0 && g as u32 >= ctx.drv.num_gprs) {
+            return Err(fault(
+                loc(None),
+                format!("LDS access uses T{g}, outside the program's GPRs or a clause temporary"),
+            ));
+        }
+        Ok(())
+    };
+    check_gpr(src_gpr)?;
+    if bits(wd[0], 18, 2) != 0 {
+        return Err(not_modelled(
+            "LDS SRC_REL_MODE",
+            "relative LDS source GPRs are not modelled",
+        ));
+    }
+    if bits(wd[2], 0, 4) != 0 {
+        return Err(not_modelled(
+            "LDS BURST_CNT",
+            "the R700 ISA text wavesim uses does not define LDS bursts",
+        ));
+    }
+    if write {
+        let index = bits(wd[1], 0, 6) as usize;
+        let stride = bits(wd[1], 16, 7) as usize;
+        if bits(wd[1], 6, 2) != 0 || bits(wd[1], 23, 2) != 0 {
+            return Err(not_modelled(
+                "DST_INDEX_EXT/DST_STRIDE_EXT",
+                "the R700 ISA text gives DST_INDEX 0..60 and DST_STRIDE 4..64 only",
+            ));
+        }
+        // Legal values (ISA 2.6.2): stride 4, 8, ..., 64; index multiples of 4 up to 60.
+        if stride == 0 || stride > 64 || !stride.is_multiple_of(4) {
+            return Err(fault(
+                loc(None),
+                format!("DST_STRIDE {stride} is not a legal LDS stride (4, 8, ..., 64 dwords)"),
+            ));
+        }
+        if index > 60 || !index.is_multiple_of(4) {
+            return Err(fault(
+                loc(None),
+                format!("DST_INDEX {index} is not a legal LDS index (0, 4, ..., 60 dwords)"),
+            ));
+        }
+        let sels = [
+            bits(wd[0], 20, 3),
+            bits(wd[0], 23, 3),
+            bits(wd[0], 26, 3),
+            bits(wd[0], 29, 3),
+        ];
+        let lds = w.lds.get_or_insert_with(|| {
+            Box::new(Lds {
+                data: vec![0; LDS_BANKS * LDS_BANK_DWORDS],
+                written: vec![false; LDS_BANKS * LDS_BANK_DWORDS],
+            })
+        });
+        for l in 0..w.lanes {
+            if w.state[l] != PixelState::Active {
+                continue;
+            }
+            let bank = l % LDS_BANKS;
+            let offset = (l >> 2) * stride + index;
+            if offset + 4 > LDS_BANK_DWORDS {
+                return Err(fault(
+                    loc(Some(l)),
+                    format!("LDS write at bank {bank} dword {offset} is past the 16 KB local data share"),
+                ));
+            }
+            for (k, s) in sels.iter().enumerate() {
+                let v = match s {
+                    0..=3 => w.gpr[src_gpr][*s as usize][l],
+                    4 => 0,
+                    5 => ONE_F,
+                    _ => {
+                        return Err(fault(
+                            loc(Some(l)),
+                            format!("LDS write source select {s} is reserved"),
+                        ))
+                    }
+                };
+                let a = bank * LDS_BANK_DWORDS + offset + k;
+                lds.data[a] = v;
+                lds.written[a] = true;
+            }
+        }
+        return Ok(());
+    }
+    let dst_gpr = bits(wd[1], 0, 7) as usize;
+    check_gpr(dst_gpr)?;
+    if bits(wd[1], 7, 2) != 0 {
+        return Err(not_modelled(
+            "LDS DST_REL_MODE",
+            "relative LDS destination GPRs are not modelled",
+        ));
+    }
+    if bits(wd[0], 26, 6) != 0 {
+        return Err(not_modelled(
+            "LDS RD_OFFSET",
+            "the R700 ISA text wavesim uses does not say how RD_OFFSET enters the read address",
+        ));
+    }
+    if bits(wd[1], 16, 1) != 0 {
+        return Err(not_modelled(
+            "LDS broadcast read",
+            "the R700 ISA text wavesim uses does not give the broadcast read's address rule in full",
+        ));
+    }
+    // WATERFALL only serialises the four threads of a pass (ISA 2.6.2): no visible effect.
+    // MUX_CNTL: the ISA lists DSR_MUX_NONE, DSR_MUX_FFT_PERMUTE, DSR_MUX_WORD_SELECT; wavesim takes
+    // them as 0, 1, 2 in that order (assumption: the sources used do not print the numbers).
+    match bits(wd[1], 20, 3) {
+        0 => {}
+        1 => {
+            return Err(not_modelled(
+                "DSR_MUX_FFT_PERMUTE",
+                "the butterfly permutation is not defined in the sources wavesim uses",
+            ))
+        }
+        2 => {
+            return Err(not_modelled(
+                "DSR_MUX_WORD_SELECT",
+                "which GPR component a single-dword read fills is not defined in the sources wavesim uses",
+            ))
+        }
+        m => return Err(fault(loc(None), format!("LDS MUX_CNTL {m} is reserved"))),
+    }
+    let sels = [bits(wd[0], 20, 3), bits(wd[0], 23, 3)];
+    let wr: Vec<usize> = (0..4)
+        .filter(|k| bits(wd[1], 9 + *k as u32, 1) != 0)
+        .collect();
+    let mut out = Vec::new();
+    for l in 0..w.lanes {
+        if w.state[l] != PixelState::Active {
+            continue;
+        }
+        let mut addr = [0u32; 2];
+        for (k, s) in sels.iter().enumerate() {
+            addr[k] = match s {
+                0..=3 => w.gpr[src_gpr][*s as usize][l],
+                _ => {
+                    return Err(fault(
+                        loc(Some(l)),
+                        format!("LDS read address select {s} is not a GPR component"),
+                    ))
+                }
+            };
+        }
+        let (bank, offset) = (addr[0] as usize, addr[1] as usize);
+        if bank >= LDS_BANKS {
+            return Err(fault(
+                loc(Some(l)),
+                format!("LDS read names bank {bank}; the local data share has banks 0..3"),
+            ));
+        }
+        if !offset.is_multiple_of(4) || offset + 4 > LDS_BANK_DWORDS {
+            return Err(fault(
+                loc(Some(l)),
+                format!("LDS read at bank {bank} dword {offset} is not an aligned four-dword entry inside the 16 KB local data share"),
+            ));
+        }
+        let base = bank * LDS_BANK_DWORDS + offset;
+        let lds = w.lds.as_ref();
+        let mut v = [0u32; 4];
+        for (k, slot) in v.iter_mut().enumerate() {
+            match lds {
+                Some(m) if m.written[base + k] => *slot = m.data[base + k],
+                _ => {
+                    return Err(fault(
+                        loc(Some(l)),
+                        format!(
+                            "LDS read of bank {bank} dword {} that no thread has written",
+                            offset + k
+                        ),
+                    ))
+                }
+            }
+        }
+        out.push((l, v));
+    }
+    for (l, v) in out {
+        for k in &wr {
+            w.gpr[dst_gpr][*k][l] = v[*k];
         }
     }
     Ok(())

@@ -90,9 +90,27 @@ pub enum AluExec {
         cmp: Cmp,
         ty: CmpTy,
     },
+    /// Double precision over the X/Y slot pair of one group (rv770 only).
+    Pair64(Pair64Op),
     /// A row wavesim decodes and prints but does not execute; the executor stops with a typed error
     /// naming the instruction and this reason.
     NotModelled(&'static str),
+}
+
+/// Double-precision operations that occupy the X and Y vector slots of one instruction group. Layout
+/// (Mesa's r600 `sfn_instr_alu.cpp` emitters, the public driver code that runs these opcodes): the X-slot
+/// instruction's sources carry the high dwords and the Y-slot's the low dwords of the 64-bit operands;
+/// the X slot's destination receives the low dword of the result and the Y slot's the high dword.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Pair64Op {
+    /// ADD_64: a + b.
+    Add,
+    /// FLT32_TO_FLT64: the X slot's src0 is the binary32 value (the Y slot's source is unused).
+    F32ToF64,
+    /// FLT64_TO_FLT32: the X slot's destination receives the binary32 result; the Y slot writes nothing.
+    F64ToF32,
+    /// FRACT_64: a - floor(a).
+    Fract,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -153,7 +171,11 @@ macro_rules! alu_bits {
 }
 
 const MUL_LIT: &str = "MUL_LIT* (the DX9 LIT helper) is not modelled: its special-value rules are not in the sources wavesim uses";
-const F64: &str = "double-precision (64-bit pair) instructions are not modelled";
+const F64_MUL: &str = "MUL_64's slot layout is not in the sources wavesim uses for R700 (Mesa's Evergreen emitter spreads it over four slots; the R700 ISA text was not reachable)";
+const F64_EXP: &str = "the mantissa/exponent split of FREXP_64/LDEXP_64 across the slot pair is not in the sources wavesim uses";
+const F64_PRED: &str =
+    "how PRED_SET*_64 sets the predicate from its slot pair is not in the sources wavesim uses";
+const F64_MULADD: &str = "MULADD_64's operand layout (three 64-bit sources in one slot pair) is not in the sources wavesim uses";
 
 /// All R700 ALU instructions (r7xx opcodes).
 pub static ALU: &[AluRow] = &[
@@ -219,7 +241,7 @@ pub static ALU: &[AluRow] = &[
         "FREXP_64",
         1,
         Vector,
-        AluExec::NotModelled(F64)
+        AluExec::NotModelled(F64_EXP)
     ),
     alu!(
         Op2,
@@ -355,7 +377,7 @@ pub static ALU: &[AluRow] = &[
         "ADD_64",
         2,
         Vector,
-        AluExec::NotModelled(F64)
+        AluExec::Pair64(Pair64Op::Add)
     ),
     alu_bits!(
         Op2,
@@ -375,7 +397,7 @@ pub static ALU: &[AluRow] = &[
         "MUL_64",
         2,
         Vector,
-        AluExec::NotModelled(F64)
+        AluExec::NotModelled(F64_MUL)
     ),
     alu!(
         Op2,
@@ -384,7 +406,7 @@ pub static ALU: &[AluRow] = &[
         "FLT64_TO_FLT32",
         1,
         Vector,
-        AluExec::NotModelled(F64)
+        AluExec::Pair64(Pair64Op::F64ToF32)
     ),
     alu!(
         Op2,
@@ -393,7 +415,7 @@ pub static ALU: &[AluRow] = &[
         "FLT32_TO_FLT64",
         1,
         Vector,
-        AluExec::NotModelled(F64)
+        AluExec::Pair64(Pair64Op::F32ToF64)
     ),
     alu!(
         Op2,
@@ -1237,7 +1259,7 @@ pub static ALU: &[AluRow] = &[
         "LDEXP_64",
         2,
         Vector,
-        AluExec::NotModelled(F64)
+        AluExec::NotModelled(F64_EXP)
     ),
     alu!(
         Op2,
@@ -1246,7 +1268,7 @@ pub static ALU: &[AluRow] = &[
         "FRACT_64",
         1,
         Vector,
-        AluExec::NotModelled(F64)
+        AluExec::Pair64(Pair64Op::Fract)
     ),
     alu!(
         Op2,
@@ -1255,7 +1277,7 @@ pub static ALU: &[AluRow] = &[
         "PRED_SETGT_64",
         2,
         Vector,
-        AluExec::NotModelled(F64)
+        AluExec::NotModelled(F64_PRED)
     ),
     alu!(
         Op2,
@@ -1264,7 +1286,7 @@ pub static ALU: &[AluRow] = &[
         "PRED_SETE_64",
         2,
         Vector,
-        AluExec::NotModelled(F64)
+        AluExec::NotModelled(F64_PRED)
     ),
     alu!(
         Op2,
@@ -1273,7 +1295,7 @@ pub static ALU: &[AluRow] = &[
         "PRED_SETGE_64",
         2,
         Vector,
-        AluExec::NotModelled(F64)
+        AluExec::NotModelled(F64_PRED)
     ),
     // OP3
     alu!(
@@ -1283,7 +1305,7 @@ pub static ALU: &[AluRow] = &[
         "MULADD_64",
         3,
         Vector,
-        AluExec::NotModelled(F64)
+        AluExec::NotModelled(F64_MULADD)
     ),
     alu!(
         Op3,
@@ -1292,7 +1314,7 @@ pub static ALU: &[AluRow] = &[
         "MULADD_64_M2",
         3,
         Vector,
-        AluExec::NotModelled(F64)
+        AluExec::NotModelled(F64_MULADD)
     ),
     alu!(
         Op3,
@@ -1301,7 +1323,7 @@ pub static ALU: &[AluRow] = &[
         "MULADD_64_M4",
         3,
         Vector,
-        AluExec::NotModelled(F64)
+        AluExec::NotModelled(F64_MULADD)
     ),
     alu!(
         Op3,
@@ -1310,7 +1332,7 @@ pub static ALU: &[AluRow] = &[
         "MULADD_64_D2",
         3,
         Vector,
-        AluExec::NotModelled(F64)
+        AluExec::NotModelled(F64_MULADD)
     ),
     alu!(
         Op3,
@@ -1802,7 +1824,8 @@ pub enum FetchExec {
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum TexLod {
-    /// implicit LOD; wavesim samples mip level 0 (it models single-level textures).
+    /// implicit LOD: exact only when a single level can be chosen (one level or MIP_FILTER none);
+    /// otherwise a typed error (the quad's derivatives are not modelled).
     Implicit,
     Explicit,
     Bias,
@@ -1877,7 +1900,9 @@ pub static TEX: &[TexRow] = &[
     TexRow {
         opcode: 0x0E,
         llc: "TEX_SET_CUBEMAP_INDEX",
-        exec: FetchExec::NotModelled("cube maps are not modelled"),
+        exec: FetchExec::NotModelled(
+            "cube maps are not modelled: how the texture unit maps CUBE-prepared coordinates to face texels is not in the sources wavesim uses",
+        ),
     },
     TexRow {
         opcode: 0x0F,
@@ -2210,10 +2235,6 @@ mod tests {
         assert_eq!(
             missing,
             [
-                "ADD_64",
-                "FLT32_TO_FLT64",
-                "FLT64_TO_FLT32",
-                "FRACT_64",
                 "FREXP_64",
                 "LDEXP_64",
                 "MOVA_GPR_INT",

@@ -30,12 +30,15 @@
 //! height = 2
 //! format = "rgba8"                 # or "rgba32f"
 //! data = [255, 0, 0, 255, ...]     # bytes (rgba8) or floats (rgba32f)
+//! mips = [[...], [...]]            # optional mip levels 1, 2, ... (max(1, size >> k) texels each)
 //! [[sampler]]
 //! id = 0
 //! filter = "bilinear"              # or "point"; others are a typed error naming them
 //! wrap_u = "wrap"                  # "wrap", "clamp" (to edge) or "border"
 //! wrap_v = "clamp"
 //! border = [0.0, 0.0, 0.0, 1.0]
+//! mip_filter = "linear"            # "none" (default, base level), "point" or "linear"
+//! compare = "lequal"               # depth compare for SAMPLE_C* (reference OP texel.x)
 //! [global_gprs]                    # SIMD-global GPRs (INDEX_GLOBAL operands), as a driver sets them
 //! values = [[0, 0, 0, 0]]
 //! ```
@@ -47,7 +50,7 @@ use serde::Deserialize;
 use thiserror::Error;
 
 use crate::exec::{DriverState, Export, ExportTarget, FetchConstant, LoopConstant};
-use crate::texture::{Filter, Sampler, TexFormat, Texture, Wrap};
+use crate::texture::{CompareFunc, Filter, MipFilter, Sampler, TexFormat, Texture, Wrap};
 use crate::Shader;
 
 #[derive(Debug, Error)]
@@ -144,6 +147,9 @@ pub struct TextureCfg {
     pub height: u32,
     pub format: String,
     pub data: Vec<Dword>,
+    /// Mip levels 1, 2, ...: each level's data in the same form as `data`.
+    #[serde(default)]
+    pub mips: Vec<Vec<Dword>>,
 }
 
 #[derive(Clone, Debug, Deserialize)]
@@ -157,6 +163,13 @@ pub struct SamplerCfg {
     pub wrap_v: String,
     #[serde(default)]
     pub border: [f32; 4],
+    /// "none" (default: the base level), "point" or "linear".
+    #[serde(default)]
+    pub mip_filter: Option<String>,
+    /// Depth compare function for SAMPLE_C*: "never", "less", "equal", "lequal", "greater",
+    /// "notequal", "gequal", "always".
+    #[serde(default)]
+    pub compare: Option<String>,
 }
 
 fn wrap_default() -> String {
@@ -418,35 +431,40 @@ pub fn driver_state(shader: &Shader, cfg: &RunConfig) -> Result<DriverState, Run
                 t.resource
             )));
         }
-        let (format, bytes) = match t.format.as_str() {
-            "rgba8" => {
-                let b: Result<Vec<u8>, RunError> = t
-                    .data
-                    .iter()
-                    .map(|x| match x {
-                        Dword::Int(i) if (0..256).contains(i) => Ok(*i as u8),
-                        _ => Err(RunError::Config(
-                            "rgba8 texture data are bytes 0..255".into(),
-                        )),
-                    })
-                    .collect();
-                (TexFormat::Rgba8Unorm, b?)
-            }
-            "rgba32f" => {
-                let mut b = Vec::new();
-                for x in &t.data {
-                    b.extend_from_slice(&x.bits()?.to_le_bytes());
+        let decode = |data: &[Dword]| -> Result<(TexFormat, Vec<u8>), RunError> {
+            Ok(match t.format.as_str() {
+                "rgba8" => {
+                    let b: Result<Vec<u8>, RunError> = data
+                        .iter()
+                        .map(|x| match x {
+                            Dword::Int(i) if (0..256).contains(i) => Ok(*i as u8),
+                            _ => Err(RunError::Config(
+                                "rgba8 texture data are bytes 0..255".into(),
+                            )),
+                        })
+                        .collect();
+                    (TexFormat::Rgba8Unorm, b?)
                 }
-                (TexFormat::Rgba32Float, b)
-            }
-            other => {
-                return Err(RunError::Config(format!(
-                    "texture format `{other}` is not modelled (rgba8, rgba32f)"
-                )))
-            }
+                "rgba32f" => {
+                    let mut b = Vec::new();
+                    for x in data {
+                        b.extend_from_slice(&x.bits()?.to_le_bytes());
+                    }
+                    (TexFormat::Rgba32Float, b)
+                }
+                other => {
+                    return Err(RunError::Config(format!(
+                        "texture format `{other}` is not modelled (rgba8, rgba32f)"
+                    )))
+                }
+            })
         };
-        d.textures[t.resource as usize] =
-            Some(Texture::new(t.width, t.height, format, &bytes).map_err(RunError::Config)?);
+        let (format, bytes) = decode(&t.data)?;
+        let mut tex = Texture::new(t.width, t.height, format, &bytes).map_err(RunError::Config)?;
+        for m in &t.mips {
+            tex.push_mip(&decode(m)?.1).map_err(RunError::Config)?;
+        }
+        d.textures[t.resource as usize] = Some(tex);
     }
     d.samplers = vec![None; 18];
     for s in &cfg.sampler {
@@ -470,6 +488,34 @@ pub fn driver_state(shader: &Shader, cfg: &RunConfig) -> Result<DriverState, Run
             wrap_u: parse_wrap(&s.wrap_u)?,
             wrap_v: parse_wrap(&s.wrap_v)?,
             border: s.border,
+            mip_filter: match s.mip_filter.as_deref() {
+                None | Some("none") => MipFilter::None,
+                Some("point") | Some("nearest") => MipFilter::Point,
+                Some("linear") => MipFilter::Linear,
+                Some(other) => {
+                    return Err(RunError::Config(format!(
+                        "mip filter `{other}` is not modelled (none, point, linear)"
+                    )))
+                }
+            },
+            compare: match s.compare.as_deref() {
+                None => None,
+                Some(c) => Some(match c {
+                    "never" => CompareFunc::Never,
+                    "less" => CompareFunc::Less,
+                    "equal" => CompareFunc::Equal,
+                    "lequal" => CompareFunc::LessEqual,
+                    "greater" => CompareFunc::Greater,
+                    "notequal" => CompareFunc::NotEqual,
+                    "gequal" => CompareFunc::GreaterEqual,
+                    "always" => CompareFunc::Always,
+                    other => {
+                        return Err(RunError::Config(format!(
+                            "compare function `{other}` is not one of never, less, equal, lequal, greater, notequal, gequal, always"
+                        )))
+                    }
+                }),
+            },
         });
     }
     if let Some(g) = &cfg.global_gprs {

@@ -394,3 +394,72 @@ pub fn cube(x: f32, y: f32, z: f32) -> [u32; 4] {
     };
     [out(tc), out(sc), out(2.0 * ma), (id as f32).to_bits()]
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use wavesim_core::fp::soft::{self, FpCtl, NanPolicy, Round, F32};
+
+    /// R700 arithmetic: round to nearest even (the ALU has no rounding-mode control), single-precision
+    /// denormal inputs and results flushed to signed zero. The host FPU plus `ftz` must equal the soft
+    /// core configured that way for every non-NaN result (NaN payloads are not defined by the sources
+    /// wavesim uses, so no R700 NanPolicy exists and NaN results are only checked to be NaN).
+    #[test]
+    fn host_path_equals_the_soft_core_with_r700_flushing() {
+        let ctl = FpCtl {
+            rm: Round::NearestEven,
+            ftz_in: true,
+            ftz_out: true,
+            detect: false,
+            nan: NanPolicy::RDNA3,
+        };
+        let mut s = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = || {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            let r = s as u32;
+            // Bias a quarter of the draws towards denormals, zeros and the extremes.
+            match (s >> 40) & 7 {
+                0 => r & 0x807F_FFFF,
+                1 => r & 0x8000_0000,
+                2 => (r & 0x80FF_FFFF) | 0x7F00_0000,
+                _ => r,
+            }
+        };
+        let check = |what: &str, host: u32, soft_bits: u64, ins: &[u32]| {
+            let sb = soft_bits as u32;
+            if f32::from_bits(sb).is_nan() {
+                assert!(
+                    f32::from_bits(host).is_nan(),
+                    "{what}{ins:x?}: {host:#x} vs NaN"
+                );
+            } else {
+                assert_eq!(host, sb, "{what}{ins:x?}");
+            }
+        };
+        for _ in 0..200_000 {
+            let (a, b, c) = (next(), next(), next());
+            check(
+                "add",
+                add(a, b),
+                soft::add(F32, a as u64, b as u64, &ctl),
+                &[a, b],
+            );
+            check(
+                "mul_ieee",
+                mul_ieee(a, b),
+                soft::mul(F32, a as u64, b as u64, &ctl),
+                &[a, b],
+            );
+            // MULADD_IEEE is a multiply and an add, each rounded and flushed (not fused).
+            let p = soft::mul(F32, a as u64, b as u64, &ctl);
+            check(
+                "muladd_ieee",
+                muladd_ieee(a, b, c),
+                soft::add(F32, p, c as u64, &ctl),
+                &[a, b, c],
+            );
+        }
+    }
+}

@@ -17,6 +17,9 @@ pub struct Texture {
     pub format: TexFormat,
     /// Texels decoded to floats, row-major.
     pub texels: Vec<[f32; 4]>,
+    /// Mip levels 1, 2, ... (level k is max(1, width >> k) x max(1, height >> k), the D3D/GL mip-chain
+    /// rule the resource's BASE_LEVEL..LAST_LEVEL range follows); empty for a single-level texture.
+    pub mips: Vec<Texture>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -32,12 +35,53 @@ pub enum Wrap {
     Border,
 }
 
+/// SQ_TEX_SAMPLER_WORD0 MIP_FILTER: none (the base level), point (nearest level) or linear (blend of the
+/// two nearest levels).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MipFilter {
+    None,
+    Point,
+    Linear,
+}
+
+/// SQ_TEX_SAMPLER_WORD0 DEPTH_COMPARE_FUNCTION for SAMPLE_C*: the test is `reference OP texel`
+/// (Mesa's r600 driver maps GL's compare functions, defined as `r OP D_t`, to these values unchanged).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CompareFunc {
+    Never,
+    Less,
+    Equal,
+    LessEqual,
+    Greater,
+    NotEqual,
+    GreaterEqual,
+    Always,
+}
+
+impl CompareFunc {
+    /// IEEE comparisons: with a NaN operand only NOTEQUAL (and ALWAYS) pass.
+    pub fn test(self, reference: f32, texel: f32) -> bool {
+        match self {
+            CompareFunc::Never => false,
+            CompareFunc::Less => reference < texel,
+            CompareFunc::Equal => reference == texel,
+            CompareFunc::LessEqual => reference <= texel,
+            CompareFunc::Greater => reference > texel,
+            CompareFunc::NotEqual => reference != texel,
+            CompareFunc::GreaterEqual => reference >= texel,
+            CompareFunc::Always => true,
+        }
+    }
+}
+
 #[derive(Clone, Copy, Debug)]
 pub struct Sampler {
     pub filter: Filter,
     pub wrap_u: Wrap,
     pub wrap_v: Wrap,
     pub border: [f32; 4],
+    pub mip_filter: MipFilter,
+    pub compare: Option<CompareFunc>,
 }
 
 impl Texture {
@@ -88,8 +132,81 @@ impl Texture {
             height,
             format,
             texels,
+            mips: Vec::new(),
         })
     }
+
+    /// Adds mip level `self.mips.len() + 1` from its bytes (same format as level 0).
+    pub fn push_mip(&mut self, bytes: &[u8]) -> Result<(), String> {
+        let k = self.mips.len() as u32 + 1;
+        if k > 13 {
+            return Err("at most 14 mip levels (8192 >> 13 = 1)".into());
+        }
+        let (w, h) = ((self.width >> k).max(1), (self.height >> k).max(1));
+        if w == 1
+            && h == 1
+            && self
+                .mips
+                .last()
+                .is_some_and(|m| m.width == 1 && m.height == 1)
+        {
+            return Err(format!("mip level {k} is past the 1x1 level"));
+        }
+        let level = Texture::new(w, h, self.format, bytes)
+            .map_err(|e| format!("mip level {k} ({w}x{h}): {e}"))?;
+        self.mips.push(level);
+        Ok(())
+    }
+
+    pub fn levels(&self) -> usize {
+        1 + self.mips.len()
+    }
+
+    fn level(&self, k: usize) -> &Texture {
+        match k.checked_sub(1).and_then(|i| self.mips.get(i)) {
+            Some(m) => m,
+            None => self,
+        }
+    }
+}
+
+/// Which level(s) a level-of-detail selects and with what weight. `lod` is binary32 (the hardware's LOD
+/// precision is not in the sources wavesim uses). MIP_FILTER none samples the base level; point takes the
+/// nearest level (halves round up); linear blends floor(lod) and the next level by the fraction, clamped
+/// to the chain.
+pub fn select_levels(t: &Texture, s: &Sampler, lod: f32) -> Result<(usize, usize, f32), String> {
+    if lod.is_nan() {
+        return Err("the level of detail is NaN".into());
+    }
+    let last = (t.levels() - 1) as f32;
+    let l = lod.clamp(0.0, last);
+    Ok(match s.mip_filter {
+        MipFilter::None => (0, 0, 0.0),
+        MipFilter::Point => {
+            let k = (l + 0.5).floor().min(last) as usize;
+            (k, k, 0.0)
+        }
+        MipFilter::Linear => {
+            let k = l.floor();
+            let f = l - k;
+            let k = k as usize;
+            (k, (k + 1).min(t.levels() - 1), f)
+        }
+    })
+}
+
+/// Samples the texture at `lod` (see [`select_levels`]).
+pub fn sample_lod(t: &Texture, s: &Sampler, u: f32, v: f32, lod: f32) -> Result<[u32; 4], String> {
+    let (a, b, f) = select_levels(t, s, lod)?;
+    let x = sample(t.level(a), s, u, v)?;
+    if a == b || f == 0.0 {
+        return Ok(x);
+    }
+    let y = sample(t.level(b), s, u, v)?;
+    Ok(std::array::from_fn(|k| {
+        let (p, q) = (f32::from_bits(x[k]), f32::from_bits(y[k]));
+        (p + (q - p) * f).to_bits()
+    }))
 }
 
 /// Texel coordinate after addressing, or None for the border colour.
@@ -160,6 +277,8 @@ mod tests {
                     wrap_u: wrap,
                     wrap_v: wrap,
                     border: [0.0; 4],
+                    mip_filter: MipFilter::None,
+                    compare: None,
                 };
                 for u in [f32::MAX, f32::MIN, 1e30, -1e30] {
                     assert!(sample(&t, &s, u, u).is_ok());

@@ -555,22 +555,150 @@ fn texture_sampling_filters_and_addressing() {
     assert_eq!(pixel0(&r, 2).map(f), [1.0, 0.0, 0.2, 0.4]);
 }
 
-/// R700 LDS access is decoded but stops with a typed error naming it (the MEM_DSR/MEM_DSW word fields
-/// are not in the sources wavesim uses).
+fn raw_inputs(reg: u32, vals: &[[u32; 4]]) -> String {
+    let rows: Vec<String> = vals
+        .iter()
+        .map(|v| format!("[{}, {}, {}, {}]", v[0], v[1], v[2], v[3]))
+        .collect();
+    format!("[[gpr]]\nreg = {reg}\nvalues = [{}]\n", rows.join(", "))
+}
+
+fn raw(v: [Option<u32>; 4]) -> [u32; 4] {
+    v.map(|x| x.expect("component exported"))
+}
+
+/// LDS owner-writes, everyone-reads (seed 003: "owner writes, shared reads"; R700 ISA reference 2.6.2):
+/// DS_LOCAL_WRITE puts thread t's four dwords at bank t mod 4, dword (t >> 2) * DST_STRIDE + DST_INDEX
+/// (ISA: bank_offset = (thread_id >> 2) * dst_stride + dst_index); DS_LOCAL_READ (DSR_MUX_NONE) reads the
+/// aligned four-dword entry at (bank id, dword offset) from its address GPR. Here every thread reads
+/// the slot of thread (t + 1) mod 8, so it gets its neighbour's data.
 #[test]
-fn lds_is_a_typed_not_modelled_error() {
+fn lds_owner_writes_everyone_reads() {
     let prog = "\
-        VTX 0 @2
-        EXPORT T1.XYZW
+        VTX 1 @2
+        EXPORT T3.XYZW
         Fetch clause starting at 2:
-        MEM_DS_LOCAL_READ T1, T0.X, 0
+        MEM_DS_LOCAL_WRITE T1.XYZW INDEX:4 STRIDE:8
+        MEM_DS_LOCAL_READ T3.XYZW, T2.XY
     ";
-    let e = run_asm(Chip::Rv770, prog, "threads = 1\n").unwrap_err();
+    let n = 8u32;
+    let data: Vec<[u32; 4]> = (0..n)
+        .map(|t| [t * 10, t * 10 + 1, t * 10 + 2, t * 10 + 3])
+        .collect();
+    // Neighbour o = (t + 1) mod 8 lives at bank o mod 4, dword (o >> 2) * 8 + 4.
+    let addr: Vec<[u32; 4]> = (0..n)
+        .map(|t| {
+            let o = (t + 1) % n;
+            [o % 4, (o >> 2) * 8 + 4, 0, 0]
+        })
+        .collect();
+    let cfg = format!(
+        "threads = {n}\n{}{}",
+        raw_inputs(1, &data),
+        raw_inputs(2, &addr)
+    );
+    let r = run_asm(Chip::Rv770, prog, &cfg).unwrap();
+    for t in 0..n {
+        let o = (t + 1) % n;
+        assert_eq!(raw(pixel0(&r, t as usize)), data[o as usize], "thread {t}");
+    }
+}
+
+/// The read writes only the components whose DST_WR_* bit is set (MEM_DSR_WORD1 DST_WR_X..W); the
+/// others keep their values. Write source selects 4/5 are the constants 0.0 and 1.0 (the SEL encoding).
+#[test]
+fn lds_read_write_masks_and_constant_selects() {
+    let prog = "\
+        VTX 1 @2
+        EXPORT T3.XYZW
+        Fetch clause starting at 2:
+        MEM_DS_LOCAL_WRITE T1.X01Y INDEX:0 STRIDE:4
+        MEM_DS_LOCAL_READ T3._YZW, T2.XY
+    ";
+    let cfg = format!(
+        "threads = 1\n{}{}{}",
+        raw_inputs(1, &[[7, 8, 9, 10]]),
+        raw_inputs(2, &[[0, 0, 0, 0]]),
+        raw_inputs(3, &[[100, 101, 102, 103]])
+    );
+    let r = run_asm(Chip::Rv770, prog, &cfg).unwrap();
+    assert_eq!(raw(pixel0(&r, 0)), [100, 0, 0x3f80_0000, 8]);
+}
+
+/// Reading a dword no thread has written, an illegal DST_STRIDE (ISA 2.6.2: 4, 8, ..., 64), an
+/// unaligned read and a bank id past 3 are typed errors naming the instruction and thread;
+/// unmodelled MEM_DSR fields (broadcast, FFT permute) are NotModelled errors naming the field.
+#[test]
+fn lds_errors() {
+    let run1 = |body: &str, addr: [u32; 4]| {
+        let prog = format!("VTX 1 @2\nEXPORT T3.XYZW\nFetch clause starting at 2:\n{body}\n");
+        let cfg = format!(
+            "threads = 4\n{}{}",
+            raw_inputs(1, &[[1, 2, 3, 4]; 4]),
+            raw_inputs(2, &[addr; 4])
+        );
+        run_asm(Chip::Rv770, &prog, &cfg).unwrap_err()
+    };
+    let w = "MEM_DS_LOCAL_WRITE T1.XYZW INDEX:0 STRIDE:4";
+    let e = run1(
+        &format!("{w}\nMEM_DS_LOCAL_READ T3.XYZW, T2.XY"),
+        [0, 4, 0, 0],
+    );
+    assert!(e.to_string().contains("no thread has written"), "{e}");
+    assert!(e.to_string().contains("MEM_DS_LOCAL_READ"), "{e}");
+    let e = run1(
+        &format!("{w}\nMEM_DS_LOCAL_READ T3.XYZW, T2.XY"),
+        [0, 2, 0, 0],
+    );
+    assert!(e.to_string().contains("aligned four-dword"), "{e}");
+    let e = run1(
+        &format!("{w}\nMEM_DS_LOCAL_READ T3.XYZW, T2.XY"),
+        [4, 0, 0, 0],
+    );
+    assert!(e.to_string().contains("banks 0..3"), "{e}");
+    let e = run1(
+        "MEM_DS_LOCAL_WRITE T1.XYZW INDEX:0 STRIDE:6\nMEM_DS_LOCAL_READ T3.XYZW, T2.XY",
+        [0, 0, 0, 0],
+    );
+    assert!(e.to_string().contains("DST_STRIDE 6"), "{e}");
+    let e = run1(
+        &format!("{w}\nMEM_DS_LOCAL_READ T3.XYZW, T2.XY ; broadcast:1"),
+        [0, 0, 0, 0],
+    );
     assert!(
-        matches!(e, RunError::Exec(ExecError::NotModelled { .. })),
+        matches!(e, RunError::Exec(ExecError::NotModelled { .. }))
+            && e.to_string().contains("broadcast"),
         "{e}"
     );
-    assert!(e.to_string().contains("LDS"), "{e}");
+    let e = run1(
+        &format!("{w}\nMEM_DS_LOCAL_READ T3.XYZW, T2.XY ; mux_cntl:1"),
+        [0, 0, 0, 0],
+    );
+    assert!(e.to_string().contains("DSR_MUX_FFT_PERMUTE"), "{e}");
+}
+
+/// MEM_DSW/MEM_DSR words disassemble to the text they were assembled from, extras included.
+#[test]
+fn lds_words_round_trip_through_the_disassembler() {
+    let prog = "\
+        VTX 1 @2
+        EXPORT T3.XYZW
+        Fetch clause starting at 2:
+        MEM_DS_LOCAL_WRITE T1.XYZW INDEX:4 STRIDE:8 ; simd_wave_rel:1
+        MEM_DS_LOCAL_READ T3.X_Z_, T2.YX ; waterfall:1
+    ";
+    let bytes = assemble(prog).unwrap();
+    let sh = Shader::from_raw(Chip::Rv770, &bytes).unwrap();
+    let text = sh.disassemble(wavesim_r700::Syntax::Full);
+    assert!(
+        text.contains("MEM_DS_LOCAL_WRITE T1.XYZW INDEX:4 STRIDE:8 ; simd_wave_rel:1"),
+        "{text}"
+    );
+    assert!(
+        text.contains("MEM_DS_LOCAL_READ T3.X_Z_, T2.YX ; waterfall:1"),
+        "{text}"
+    );
+    assert_eq!(assemble(&text).unwrap(), bytes);
 }
 
 /// Runaway loops stop at the CF budget with a typed error.
@@ -854,7 +982,11 @@ fn rows_without_semantics_stop_with_a_typed_error() {
     for r in TEX.iter().filter(|r| {
         matches!(
             r.exec,
-            FetchExec::NotModelled(_) | FetchExec::Sample { compare: true, .. }
+            FetchExec::NotModelled(_)
+                | FetchExec::Sample {
+                    lod: wavesim_r700::isa::TexLod::Gradients,
+                    ..
+                }
         )
     }) {
         let prog = format!(
@@ -870,10 +1002,12 @@ fn rows_without_semantics_stop_with_a_typed_error() {
         );
         checked += 1;
     }
-    for r in VTX
-        .iter()
-        .filter(|r| !matches!(r.exec, FetchExec::VertexFetch))
-    {
+    for r in VTX.iter().filter(|r| {
+        !matches!(
+            r.exec,
+            FetchExec::VertexFetch | FetchExec::LdsRead | FetchExec::LdsWrite
+        )
+    }) {
         let prog = format!(
             "VTX 0 @2\nEXPORT T1.XYZW\nFetch clause starting at 2:\n{} T1, T0.X, 0\n",
             r.llc
@@ -887,4 +1021,349 @@ fn rows_without_semantics_stop_with_a_typed_error() {
         checked += 1;
     }
     assert!(checked > 40, "{checked}");
+}
+
+/// Double precision on rv770 over the X/Y slot pair (layout: the X slot's sources are the high dwords,
+/// the Y slot's the low dwords; X's destination receives the low dword and Y's the high one; Mesa's r600
+/// `sfn_instr_alu.cpp`). Values follow IEEE-754 binary64: FLT32_TO_FLT64 is exact; 1.5 + 2^-30 =
+/// 0x3FF80000_00400000 exactly (the 2^-30 bit is mantissa bit 22); FLT64_TO_FLT32 rounds it to nearest
+/// even, and 2^-30 is below half an ulp of 1.5 in binary32 (2^-24), so it gives 1.5; FRACT_64(-2.25) =
+/// -2.25 - floor(-2.25) = 0.75 = 0x3FE80000_00000000.
+#[test]
+fn double_precision_pairs_on_rv770() {
+    let prog = "\
+        ALU 12, @2, KC0[], KC1[]
+        EXPORT T3.XYZW
+        ALU clause starting at 2:
+          FLT32_TO_FLT64   T1.X, T0.X,
+          FLT32_TO_FLT64 * T1.Y, T0.W,
+          FLT32_TO_FLT64   T2.X, T0.Y,
+          FLT32_TO_FLT64 * T2.Y, T0.W,
+          ADD_64   T3.X, T1.Y, T2.Y,
+          ADD_64 * T3.Y, T1.X, T2.X,
+          FLT64_TO_FLT32   T4.X, T3.Y,
+          FLT64_TO_FLT32 * T4.Y (MASKED), T3.X,
+          MOV * T3.Z, T4.X,
+          FLT32_TO_FLT64   T5.X, T0.Z,
+          FLT32_TO_FLT64 * T5.Y, T0.W,
+          FRACT_64   T6.X, T5.Y,
+          FRACT_64 * T6.Y, T5.X,
+    ";
+    let cfg = format!(
+        "threads = 1\n{}",
+        raw_inputs(
+            0,
+            &[[
+                1.5f32.to_bits(),
+                (2.0f32).powi(-30).to_bits(),
+                (-2.25f32).to_bits(),
+                0
+            ]]
+        )
+    );
+    let r = run_asm(Chip::Rv770, prog, &cfg).unwrap();
+    let v = raw(pixel0(&r, 0));
+    assert_eq!([v[0], v[1]], [0x0040_0000, 0x3FF8_0000]);
+    assert_eq!(v[2], 1.5f32.to_bits());
+    // FRACT_64 result, exported through a second program reading T6.
+    let prog2 = prog.replace("EXPORT T3.XYZW", "EXPORT T6.XYZW");
+    let r = run_asm(Chip::Rv770, &prog2, &cfg).unwrap();
+    let v = raw(pixel0(&r, 0));
+    assert_eq!([v[0], v[1]], [0, 0x3FE8_0000]);
+}
+
+/// rv730 and rv710 have no double-precision unit: the same instruction is an error naming it there.
+/// A pair op outside the X/Y slots, MUL_64 (layout not in the sources) and a NaN operand are typed errors.
+#[test]
+fn double_precision_errors() {
+    let one = "ALU 1, @2, KC0[], KC1[]\nEXPORT T3.XYZW\nALU clause starting at 2:\n";
+    let pair = format!("{one}  ADD_64   T3.X, T0.Y, T0.Y,\n  ADD_64 * T3.Y, T0.X, T0.X,\n");
+    let cfg = format!("threads = 1\n{}", raw_inputs(0, &[[0, 0x3FF0_0000, 0, 0]]));
+    for chip in [Chip::Rv730, Chip::Rv710] {
+        let e = run_asm(chip, &pair, &cfg).unwrap_err();
+        assert!(e.to_string().contains("no double-precision unit"), "{e}");
+    }
+    // 1.0 + 1.0 = 2.0 = 0x40000000_00000000 on rv770.
+    let r = run_asm(Chip::Rv770, &pair, &cfg).unwrap();
+    assert_eq!(raw(pixel0(&r, 0))[..2], [0, 0x4000_0000]);
+    let e = run_asm(
+        Chip::Rv770,
+        &format!("{one}  ADD_64   T3.Z, T0.Y, T0.Y,\n  ADD_64 * T3.W, T0.X, T0.X,\n"),
+        &cfg,
+    )
+    .unwrap_err();
+    assert!(e.to_string().contains("X and Y slots"), "{e}");
+    let e = run_asm(Chip::Rv770, &pair.replace("ADD_64", "MUL_64"), &cfg).unwrap_err();
+    assert!(
+        matches!(e, RunError::Exec(ExecError::NotModelled { .. })),
+        "{e}"
+    );
+    let nan = format!("threads = 1\n{}", raw_inputs(0, &[[0, 0x7FF8_0000, 0, 0]]));
+    let e = run_asm(Chip::Rv770, &pair, &nan).unwrap_err();
+    assert!(
+        matches!(e, RunError::Exec(ExecError::NotModelled { .. })),
+        "{e}"
+    );
+}
+
+/// Relative fetch and export GPRs add the loop index aL (R700 ISA reference: SRC_REL/DST_REL of the fetch
+/// words and RW_REL of CF_ALLOC_EXPORT_WORD0, "relative to the loop index"). With I0 = (count 1, init 2,
+/// inc 0), aL = 2 in the loop body: `VTX_READ_eg T1, T1.X` with src_rel/dst_rel reads its index from T3.X
+/// and writes T3; the export of T0 with rw_rel (inside the loop) exports T2.
+#[test]
+fn relative_fetch_and_export_gprs_add_al() {
+    let prog = "\
+        LOOP_START @4 ; cf_const:0
+        VTX 0 @6
+        EXPORT T0.XYZW ; rw_rel:1
+        END_LOOP @1
+        EXPORT T3.XYZW ; base:1
+        PAD
+        Fetch clause starting at 6:
+        VTX_READ_eg T1, T1.X, 0 ; buffer_id:3 dfmt:48 nfa:0 fca:0 srf:0 mfc:12 src_rel:1 dst_rel:1
+    ";
+    let cfg = format!(
+        "threads = 1\n{}[[loop_constant]]\nindex = 0\ncount = 1\ninit = 2\ninc = 0\n\
+         [[fetch_constant]]\nid = 3\nstride = 12\ndata = [0.0, 1.0, 2.0, 3.0, 4.0, 5.0]\n",
+        raw_inputs(3, &[[1, 0, 0, 0]]) + &inputs(2, &[[9.0, 8.0, 7.0, 6.0]])
+    );
+    let r = run_asm(Chip::Rv770, prog, &cfg).unwrap();
+    // rw_rel export of T0 + aL = T2.
+    assert_eq!(pixel0(&r, 0).map(f), [9.0, 8.0, 7.0, 6.0]);
+    // index T3.X = 1 -> bytes 12..24 = 3, 4, 5 and W = 1.0 (FMT_32_32_32_FLOAT), written to T3.
+    let p1 = r
+        .export(0, ExportTarget::Pixel(1))
+        .expect("pixel 1 exported");
+    assert_eq!(p1.map(f), [3.0, 4.0, 5.0, 1.0]);
+    // Outside a loop there is no aL to add: a typed error.
+    let e = run_asm(
+        Chip::Rv770,
+        "VTX 0 @2\nEXPORT T1.XYZW\nFetch clause starting at 2:\nVTX_READ_eg T1, T1.X, 0 ; buffer_id:3 src_rel:1\n",
+        &cfg,
+    )
+    .unwrap_err();
+    assert!(e.to_string().contains("no LOOP_START has set"), "{e}");
+}
+
+fn mip_texture(mip_filter: &str) -> String {
+    // Level 0 (4x4) holds 10.0, level 1 (2x2) 20.0, level 2 (1x1) 40.0 in every channel, so the
+    // coordinate does not matter and the level choice shows in the value.
+    let level = |n: usize, v: f32| {
+        let d: Vec<String> = (0..n * 4).map(|_| format!("{v:?}")).collect();
+        format!("[{}]", d.join(", "))
+    };
+    format!(
+        "[[texture]]\nresource = 0\nwidth = 4\nheight = 4\nformat = \"rgba32f\"\ndata = {}\nmips = [{}, {}]\n\
+         [[sampler]]\nid = 0\nfilter = \"point\"\nmip_filter = \"{mip_filter}\"\n",
+        level(16, 10.0),
+        level(4, 20.0),
+        level(1, 40.0)
+    )
+}
+
+/// Mip levels (R700 ISA TEX instructions: SAMPLE_L takes the level of detail from the source's W, SAMPLE_LZ
+/// uses level 0; the sampler's MIP_FILTER picks the level). Linear: lod 1.5 blends levels 1 and 2 half and
+/// half (20 + (40 - 20) * 0.5 = 30); lod 0.25 gives 10 + 10 * 0.25 = 12.5; lods outside [0, 2] clamp to
+/// the chain (-1 -> level 0 = 10, 7 -> level 2 = 40). Point: the nearest level (1.4 -> 1, 1.5 -> 2).
+#[test]
+fn mip_levels_with_explicit_lod() {
+    let prog = |inst: &str| {
+        format!("TEX 0 @2\nEXPORT T1.XYZW\nFetch clause starting at 2:\n  {inst} T1.XYZW, T0.XYZW RID:0 SID:0 CT:NNNN\n")
+    };
+    let lods = [1.5f32, -1.0, 7.0, 0.25, 1.4];
+    let gprs: Vec<[f32; 4]> = lods.iter().map(|l| [0.5, 0.5, 0.0, *l]).collect();
+    let cfg = |mf: &str| format!("threads = 5\n{}{}", inputs(0, &gprs), mip_texture(mf));
+    let r = run_asm(Chip::Rv770, &prog("TEX_SAMPLE_L"), &cfg("linear")).unwrap();
+    let got: Vec<f32> = (0..5).map(|t| f(pixel0(&r, t)[0])).collect();
+    // Weights are binary32: lod 1.4f32 gives the fraction 1.4f32 - 1.0.
+    assert_eq!(
+        got,
+        [
+            30.0,
+            10.0,
+            40.0,
+            12.5,
+            20.0 + (40.0 - 20.0) * (1.4f32 - 1.0)
+        ]
+    );
+    let r = run_asm(Chip::Rv770, &prog("TEX_SAMPLE_L"), &cfg("point")).unwrap();
+    let got: Vec<f32> = (0..5).map(|t| f(pixel0(&r, t)[0])).collect();
+    assert_eq!(got, [40.0, 10.0, 40.0, 10.0, 20.0]);
+    let r = run_asm(Chip::Rv770, &prog("TEX_SAMPLE_LZ"), &cfg("linear")).unwrap();
+    assert!((0..5).all(|t| f(pixel0(&r, t)[0]) == 10.0));
+    // MIP_FILTER none samples the base level whatever the LOD.
+    let r = run_asm(Chip::Rv770, &prog("TEX_SAMPLE_L"), &cfg("none")).unwrap();
+    assert!((0..5).all(|t| f(pixel0(&r, t)[0]) == 10.0));
+    let r = run_asm(Chip::Rv770, &prog("TEX_SAMPLE"), &cfg("none")).unwrap();
+    assert!((0..5).all(|t| f(pixel0(&r, t)[0]) == 10.0));
+    // An implicit LOD on a mipmapped texture needs the quad's derivatives: a typed error.
+    let e = run_asm(Chip::Rv770, &prog("TEX_SAMPLE"), &cfg("linear")).unwrap_err();
+    assert!(
+        matches!(e, RunError::Exec(ExecError::NotModelled { .. })),
+        "{e}"
+    );
+    // A mip level of the wrong size is a configuration error.
+    let bad = cfg("linear").replace("mips = [[", "mips = [[1.0, ");
+    assert!(
+        RunConfig::from_toml(&bad).is_err()
+            || run_asm(Chip::Rv770, &prog("TEX_SAMPLE_L"), &bad).is_err()
+    );
+}
+
+/// Depth-compare sampling (SAMPLE_C*): the result is 1.0 when `reference OP texel.x` holds, else 0.0
+/// (sampler DEPTH_COMPARE_FUNCTION; reference in W, or in Z for SAMPLE_C_L whose W is the LOD). Texel
+/// depth here is 0.5: LEQUAL passes for references 0.25 and 0.5 and fails for 0.75.
+#[test]
+fn depth_compare_sampling() {
+    let prog = |inst: &str, dst: &str| {
+        format!("TEX 0 @2\nEXPORT T1.XYZW\nFetch clause starting at 2:\n  {inst} T1.{dst}, T0.XYZW RID:0 SID:0 CT:NNNN\n")
+    };
+    let tex = "[[texture]]\nresource = 0\nwidth = 1\nheight = 1\nformat = \"rgba32f\"\ndata = [0.5, 0.0, 0.0, 0.0]\n";
+    let smp = "[[sampler]]\nid = 0\nfilter = \"point\"\ncompare = \"lequal\"\n";
+    let refs = [0.25f32, 0.5, 0.75];
+    let w_ref: Vec<[f32; 4]> = refs.iter().map(|r| [0.5, 0.5, 0.0, *r]).collect();
+    let cfg = format!("threads = 3\n{}{tex}{smp}", inputs(0, &w_ref));
+    let r = run_asm(Chip::Rv770, &prog("TEX_SAMPLE_C", "X___"), &cfg).unwrap();
+    let got: Vec<f32> = (0..3).map(|t| f(pixel0(&r, t)[0])).collect();
+    assert_eq!(got, [1.0, 1.0, 0.0]);
+    let r = run_asm(
+        Chip::Rv770,
+        &prog("TEX_SAMPLE_C_LZ", "X___"),
+        &cfg.replace("lequal", "greater"),
+    )
+    .unwrap();
+    let got: Vec<f32> = (0..3).map(|t| f(pixel0(&r, t)[0])).collect();
+    assert_eq!(got, [0.0, 0.0, 1.0]);
+    // SAMPLE_C_L: reference in Z, LOD in W.
+    let z_ref: Vec<[f32; 4]> = refs.iter().map(|r| [0.5, 0.5, *r, 0.0]).collect();
+    let cfg_z = format!("threads = 3\n{}{tex}{smp}", inputs(0, &z_ref));
+    let r = run_asm(Chip::Rv770, &prog("TEX_SAMPLE_C_L", "X___"), &cfg_z).unwrap();
+    let got: Vec<f32> = (0..3).map(|t| f(pixel0(&r, t)[0])).collect();
+    assert_eq!(got, [1.0, 1.0, 0.0]);
+    // Y/Z/W of the result, a sampler without a compare function and bilinear comparison are errors.
+    let e = run_asm(Chip::Rv770, &prog("TEX_SAMPLE_C", "XYZW"), &cfg).unwrap_err();
+    assert!(
+        matches!(e, RunError::Exec(ExecError::NotModelled { .. })),
+        "{e}"
+    );
+    let e = run_asm(
+        Chip::Rv770,
+        &prog("TEX_SAMPLE_C", "X___"),
+        &cfg.replace("compare = \"lequal\"\n", ""),
+    )
+    .unwrap_err();
+    assert!(e.to_string().contains("depth compare function"), "{e}");
+    let e = run_asm(
+        Chip::Rv770,
+        &prog("TEX_SAMPLE_C", "X___"),
+        &cfg.replace("\"point\"", "\"bilinear\""),
+    )
+    .unwrap_err();
+    assert!(
+        matches!(e, RunError::Exec(ExecError::NotModelled { .. })),
+        "{e}"
+    );
+}
+
+/// POP never jumps (R700 ISA reference 3.7.2: "Pop instructions never jump"): its ADDR is ignored and
+/// execution continues at the next CF instruction with the pushed state restored. POP then applies its
+/// condition test: with COND = FALSE (1) every pixel fails and becomes inactive, so the later clause runs
+/// for no pixel.
+#[test]
+fn pop_never_jumps_and_applies_its_condition() {
+    let prog = |pop_extra: &str| {
+        format!(
+            "ALU_PUSH_BEFORE 0, @8, KC0[], KC1[]
+ALU 0, @10, KC0[], KC1[]
+POP @6 POP:1{pop_extra}
+ALU 0, @11, KC0[], KC1[]
+EXPORT T1.XYZW
+CF_END
+CF_END
+PAD
+ALU clause starting at 8:
+  PRED_SETGT * ExecMask,Pred,PredicateBit (MASKED), T0.X, 0.0,
+ALU clause starting at 10:
+  MOV * T1.X, 1.0,
+ALU clause starting at 11:
+  MOV * T1.Y, 1.0,
+"
+        )
+    };
+    let cfg = format!("threads = 2\n{}", inputs(0, &[[5.0; 4], [-5.0; 4]]));
+    // POP @6 would land on the second CF_END (skipping the export) if it jumped.
+    let r = run_asm(Chip::Rv770, &prog(""), &cfg).unwrap();
+    let (a, b) = (pixel0(&r, 0), pixel0(&r, 1));
+    assert_eq!(
+        (f(a[0]), f(b[0])),
+        (1.0, 0.0),
+        "only x > 0 ran the pushed clause"
+    );
+    assert_eq!(
+        (f(a[1]), f(b[1])),
+        (1.0, 1.0),
+        "both pixels are active again after POP"
+    );
+    // COND_FALSE on the POP: nobody passes the condition test, nobody runs the clause after it and the
+    // export (which needs active pixels) writes nothing.
+    let r = run_asm(Chip::Rv770, &prog(" ; cond:1"), &cfg).unwrap();
+    assert!(r.export(0, ExportTarget::Pixel(0)).is_none());
+    assert!(r.export(1, ExportTarget::Pixel(0)).is_none());
+}
+
+/// VALID_PIXEL_MODE on CF instructions treats killed pixels as inactive (ISA 3.6.2); wavesim never
+/// reactivates a killed pixel, so a POP with the bit set leaves the killed pixel out, as the ISA's
+/// "POP with VALID_PIXEL_MODE and CF_COND_ACTIVE" idiom for killed pixels requires. WHOLE_QUAD_MODE is a
+/// typed error.
+#[test]
+fn valid_pixel_mode_pop_and_whole_quad_mode() {
+    let prog = |pop_extra: &str| {
+        format!(
+            "ALU_PUSH_BEFORE 1, @8, KC0[], KC1[]
+POP @2 POP:1{pop_extra}
+ALU 0, @10, KC0[], KC1[]
+EXPORT T1.XYZW ; vpm:1
+CF_END
+PAD
+PAD
+PAD
+ALU clause starting at 8:
+  PRED_SETGT * ExecMask,Pred,PredicateBit (MASKED), T0.X, 0.0,
+  KILLGT * T0.X, T0.Y, 0.0,
+ALU clause starting at 10:
+  MOV * T1.Y, 1.0,
+"
+        )
+    };
+    // Thread 0: x > 0 stays active inside the push and is killed there (y > 0); thread 1 is
+    // inactive inside; after the POP thread 1 is active again, thread 0 stays killed.
+    let cfg = format!(
+        "threads = 2\n{}",
+        inputs(0, &[[5.0, 1.0, 0.0, 0.0], [-5.0, 0.0, 0.0, 0.0]])
+    );
+    let r = run_asm(Chip::Rv770, &prog(" ; vpm:1"), &cfg).unwrap();
+    assert!(
+        r.export(0, ExportTarget::Pixel(0)).is_none(),
+        "killed pixel exports nothing"
+    );
+    assert_eq!(f(pixel0(&r, 1)[1]), 1.0);
+    let e = run_asm(Chip::Rv770, &prog(" ; wqm:1"), &cfg).unwrap_err();
+    assert!(e.to_string().contains("WHOLE_QUAD_MODE"), "{e}");
+}
+
+/// A PUSH whose condition every pixel fails pushes nothing, pops POP_COUNT entries and jumps (R700 ISA
+/// reference 3.7.2). With COND = FALSE the first PUSH jumps over the second one to a POP: if the failed
+/// PUSH had left an entry, that POP would succeed; it underflows instead.
+#[test]
+fn failing_push_pushes_nothing() {
+    let prog = "PUSH @2 POP:0 ; cond:1\nPUSH @2 POP:0\nPOP @3 POP:1\nCF_END\n";
+    let e = run_asm(Chip::Rv770, prog, "threads = 1\n").unwrap_err();
+    assert!(e.to_string().contains("stack underflow"), "{e}");
+    // The passing PUSH (COND = ACTIVE) pushes, and the same POP then succeeds.
+    run_asm(
+        Chip::Rv770,
+        "PUSH @1 POP:0\nPOP @2 POP:1\nCF_END\n",
+        "threads = 1\n",
+    )
+    .unwrap();
 }

@@ -504,7 +504,7 @@ fn memory_trap(
 /// Runs `w` for up to `budget` instructions. On an error, returns it with the PC of the
 /// instruction that raised it. `obs` sees every instruction when it is enabled (with
 /// [`NoObserver`] the checks are constant `false` and this is the plain loop).
-#[inline(never)]
+#[inline(always)]
 fn run_slice<O: Observer<Wave, Inst> + ?Sized>(
     w: &mut Wave,
     code: &Linked,

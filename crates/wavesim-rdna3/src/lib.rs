@@ -4,6 +4,7 @@ pub mod disasm;
 pub mod dispatch;
 pub mod elf;
 pub mod exec;
+pub mod gfx;
 pub mod hsa;
 pub mod isa;
 pub mod testing;

@@ -122,6 +122,9 @@ pub struct Wave {
     pub scratch_lane_bytes: u32,
     /// s_waitcnt counters (see [`WaitCounts`]).
     pub cnt: WaitCounts,
+    /// Graphics-stage state (PS/GS/HS/VS waves: SKIP_EXPORT, the exports made); `None` for
+    /// compute waves, where EXP is an error.
+    pub gfx: Option<Box<crate::gfx::GfxWave>>,
 }
 
 impl Wave {
@@ -146,6 +149,7 @@ impl Wave {
             scratch_base: 0,
             scratch_lane_bytes: 0,
             cnt: WaitCounts::default(),
+            gfx: None,
         }
     }
 

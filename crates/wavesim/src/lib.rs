@@ -30,6 +30,17 @@ pub use wavesim_agx as agx;
 pub use wavesim_core::memory::{DeviceMemory, MemError};
 /// The R700 back end (shaders, the TOML runner, disassembly and assembly).
 pub use wavesim_r700 as r700;
+/// RDNA3 graphics: draws (VS, host rasteriser, PS, exports to images), PAL objects, single
+/// graphics-stage waves.
+pub use wavesim_rdna3::gfx;
+
+/// Draws the scene a TOML file describes (see `wavesim_rdna3::gfx::draw::DrawSpec`); returns the
+/// PNG of every render target. What `wavesim draw` runs.
+pub fn draw_scene_file(path: &std::path::Path) -> Result<Vec<Vec<u8>>, Error> {
+    let (_, pngs) = wavesim_rdna3::gfx::draw::draw_scene_file(path)
+        .map_err(|e| Error::Args(format!("{}: {e}", path.display())))?;
+    Ok(pngs)
+}
 pub use wavesim_rdna3::codeobj::{
     CodeObject, CodeObjectError, KernArg, Kernel, KernelDescriptor, ValueKind,
 };

@@ -107,6 +107,15 @@ enum Cmd {
         #[arg(long = "trace-limit", value_name = "N", requires = "trace", default_value_t = wavesim::DEFAULT_TRACE_LIMIT)]
         trace_limit: u64,
     },
+    /// Draw an RDNA3 scene: VS waves per vertex, the host's rasteriser, PS waves with seed 000's
+    /// initial state and the parameters in LDS; the render targets are written as PNG.
+    Draw {
+        /// The scene (TOML: vs/ps objects, size, render targets, vertices, textures).
+        scene: PathBuf,
+        /// The PNG of render target 0; more targets go to OUT_1.png, OUT_2.png, ...
+        #[arg(short = 'o', long = "out", value_name = "OUT.png")]
+        out: PathBuf,
+    },
     /// List the kernels of a code object with their arguments and descriptor fields.
     Info { file: PathBuf },
     /// Disassemble an RDNA3 code object like llvm-objdump -d --mcpu=gfx11xx, an R700 object like
@@ -169,6 +178,22 @@ fn rate(n: u64, secs: f64) -> String {
     } else {
         format!("{r:.0} /s")
     }
+}
+
+/// `wavesim draw SCENE.toml -o OUT.png`: draws an RDNA3 scene, writes every render target.
+fn draw_cli(scene: &std::path::Path, out: &std::path::Path) -> Result<(), String> {
+    let pngs = wavesim::draw_scene_file(scene).map_err(|e| e.to_string())?;
+    for (i, png) in pngs.iter().enumerate() {
+        let path = if i == 0 {
+            out.to_path_buf()
+        } else {
+            let stem = out.with_extension("");
+            PathBuf::from(format!("{}_{i}.png", stem.display()))
+        };
+        std::fs::write(&path, png).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        println!("wrote {}", path.display());
+    }
+    Ok(())
 }
 
 /// `wavesim run --target agx --config JOB.toml [CODE.bin]`: runs an AGX job, prints its outputs.
@@ -388,6 +413,7 @@ fn real_main(cli: Cli) -> Result<(), Failure> {
             }
             Ok(())
         }
+        Cmd::Draw { scene, out } => Ok(draw_cli(&scene, &out)?),
         Cmd::Info { file } => {
             let bytes = read(&file)?;
             if let Ok(Isa::R700(_)) = Isa::of_object(&bytes) {

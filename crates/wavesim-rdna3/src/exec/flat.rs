@@ -33,9 +33,8 @@ use crate::decode::{iflags, opnd, Inst};
 use crate::exec::lds::{lds_load, lds_store};
 use crate::exec::operand::{read_sgpr, vdst_in_range, PRIVATE_APERTURE, SHARED_APERTURE};
 use crate::exec::{op_name, Ctx, ExecError, Flow, Handler};
-use crate::isa::Op;
+use crate::isa::{Fmt, MemKind, Op};
 use crate::wave::{Wave, LANES};
-use std::sync::OnceLock;
 use wavesim_core::memory::{apply32, apply64, AtomicOp, DeviceMemory, MemError, Region};
 
 /// SH_MEM_CONFIG.alignment_mode values (seed 004, "Alignment").
@@ -809,55 +808,11 @@ fn addtid<const STORE: bool>(w: &mut Wave, inst: &Inst, ctx: &mut Ctx) -> Result
     Ok(Flow::Next)
 }
 
-/// ISA atomic operation of each FLAT/GLOBAL atomic op, parsed once from the mnemonics.
+/// ISA atomic operation of a FLAT/GLOBAL atomic op (the table's `atom` fact; every row this
+/// family claims as an atomic has one).
+#[inline]
 fn atomic_op(op: Op) -> AtomicOp {
-    static T: OnceLock<Vec<Option<AtomicOp>>> = OnceLock::new();
-    T.get_or_init(|| {
-        Op::ALL
-            .iter()
-            .map(|o| {
-                let n = o.name();
-                let rest = n
-                    .strip_prefix("flat_atomic_")
-                    .or_else(|| n.strip_prefix("global_atomic_"))?;
-                parse_atomic(rest)
-            })
-            .collect()
-    })[op as usize]
-        .unwrap_or(AtomicOp::Add)
-}
-
-/// The ISA operation of an atomic mnemonic body such as `add_u32`, `min_rtn_f64`, `cmpswap_b32`,
-/// `storexchg_rtn_b64` (shared with the DS atomics).
-pub(crate) fn parse_atomic(body: &str) -> Option<AtomicOp> {
-    let body = body.replace("_rtn", "");
-    let (tok, ty) = body.rsplit_once('_')?;
-    let f = ty.starts_with('f');
-    let i = ty.starts_with('i');
-    Some(match tok {
-        "add" if f => AtomicOp::AddF,
-        "add" => AtomicOp::Add,
-        "sub" => AtomicOp::Sub,
-        "rsub" => AtomicOp::Rsub,
-        "csub" => AtomicOp::CSub,
-        "inc" => AtomicOp::Inc,
-        "dec" => AtomicOp::Dec,
-        "min" if f => AtomicOp::MinF,
-        "min" if i => AtomicOp::MinI,
-        "min" => AtomicOp::MinU,
-        "max" if f => AtomicOp::MaxF,
-        "max" if i => AtomicOp::MaxI,
-        "max" => AtomicOp::MaxU,
-        "and" => AtomicOp::And,
-        "or" => AtomicOp::Or,
-        "xor" => AtomicOp::Xor,
-        "mskor" => AtomicOp::MskOr,
-        "swap" | "storexchg" => AtomicOp::Xchg,
-        "cmpswap" | "cmpstore" if f => AtomicOp::CmpSwapF,
-        "cmpswap" | "cmpstore" => AtomicOp::CmpSwap,
-        "wrap" => AtomicOp::Wrap,
-        _ => return None,
-    })
+    op.facts().atomic.unwrap_or(AtomicOp::Add)
 }
 
 /// `*_atomic_*`: read-modify-write per lane in lane order; with GLC the pre-op value is returned
@@ -976,56 +931,68 @@ fn atomic_error(e: MemError, lane: usize, fault: impl FnOnce() -> ExecError) -> 
     }
 }
 
-macro_rules! seg_handlers {
-    ($S:expr, $rest:expr) => {
-        match $rest {
-            "load_u8" => load::<$S, L_U8, 1, 1> as Handler,
-            "load_i8" => load::<$S, L_I8, 1, 1>,
-            "load_u16" => load::<$S, L_U16, 2, 1>,
-            "load_i16" => load::<$S, L_I16, 2, 1>,
-            "load_b32" => load::<$S, L_B32, 4, 1>,
-            "load_b64" => load::<$S, L_B64, 8, 2>,
-            "load_b96" => load::<$S, L_B96, 12, 3>,
-            "load_b128" => load::<$S, L_B128, 16, 4>,
-            "load_d16_u8" => load::<$S, L_D16_U8, 1, 1>,
-            "load_d16_i8" => load::<$S, L_D16_I8, 1, 1>,
-            "load_d16_b16" => load::<$S, L_D16_B16, 2, 1>,
-            "load_d16_hi_u8" => load::<$S, L_D16_HI_U8, 1, 1>,
-            "load_d16_hi_i8" => load::<$S, L_D16_HI_I8, 1, 1>,
-            "load_d16_hi_b16" => load::<$S, L_D16_HI_B16, 2, 1>,
-            "store_b8" => store::<$S, S_B8, 1>,
-            "store_b16" => store::<$S, S_B16, 2>,
-            "store_b32" => store::<$S, S_DWORDS, 4>,
-            "store_b64" => store::<$S, S_DWORDS, 8>,
-            "store_b96" => store::<$S, S_DWORDS, 12>,
-            "store_b128" => store::<$S, S_DWORDS, 16>,
-            "store_d16_hi_b8" => store::<$S, S_HI_B8, 1>,
-            "store_d16_hi_b16" => store::<$S, S_HI_B16, 2>,
-            r if r.starts_with("atomic_") && parse_atomic(&r[7..]).is_some() => {
-                if r.ends_with("64") {
-                    atomic::<$S, true>
-                } else {
-                    atomic::<$S, false>
-                }
-            }
+/// The plain load or store handler of a memory row, chosen by its table facts (kind, bytes,
+/// sign extension, D16 half): `$load::<[SEG,] KIND, BYTES, DWORDS>`, `$store::<[SEG,] KIND,
+/// BYTES>`. Shared by the FLAT/GLOBAL/SCRATCH and DS families.
+macro_rules! load_store_handler {
+    ($f:expr, $load:ident, $store:ident $(, $S:expr)?) => {{
+        use crate::exec::flat::*;
+        use crate::isa::{MemKind, D16};
+        let f = $f;
+        Some(match (f.mem, f.bytes, f.sext, f.d16) {
+            (MemKind::Load, 1, false, D16::None) => $load::<$($S,)? L_U8, 1, 1> as Handler,
+            (MemKind::Load, 1, true, D16::None) => $load::<$($S,)? L_I8, 1, 1>,
+            (MemKind::Load, 2, false, D16::None) => $load::<$($S,)? L_U16, 2, 1>,
+            (MemKind::Load, 2, true, D16::None) => $load::<$($S,)? L_I16, 2, 1>,
+            (MemKind::Load, 4, false, D16::None) => $load::<$($S,)? L_B32, 4, 1>,
+            (MemKind::Load, 8, false, D16::None) => $load::<$($S,)? L_B64, 8, 2>,
+            (MemKind::Load, 12, false, D16::None) => $load::<$($S,)? L_B96, 12, 3>,
+            (MemKind::Load, 16, false, D16::None) => $load::<$($S,)? L_B128, 16, 4>,
+            (MemKind::Load, 1, false, D16::Lo) => $load::<$($S,)? L_D16_U8, 1, 1>,
+            (MemKind::Load, 1, true, D16::Lo) => $load::<$($S,)? L_D16_I8, 1, 1>,
+            (MemKind::Load, 2, false, D16::Lo) => $load::<$($S,)? L_D16_B16, 2, 1>,
+            (MemKind::Load, 1, false, D16::Hi) => $load::<$($S,)? L_D16_HI_U8, 1, 1>,
+            (MemKind::Load, 1, true, D16::Hi) => $load::<$($S,)? L_D16_HI_I8, 1, 1>,
+            (MemKind::Load, 2, false, D16::Hi) => $load::<$($S,)? L_D16_HI_B16, 2, 1>,
+            (MemKind::Store, 1, false, D16::None) => $store::<$($S,)? S_B8, 1>,
+            (MemKind::Store, 2, false, D16::None) => $store::<$($S,)? S_B16, 2>,
+            (MemKind::Store, 4, false, D16::None) => $store::<$($S,)? S_DWORDS, 4>,
+            (MemKind::Store, 8, false, D16::None) => $store::<$($S,)? S_DWORDS, 8>,
+            (MemKind::Store, 12, false, D16::None) => $store::<$($S,)? S_DWORDS, 12>,
+            (MemKind::Store, 16, false, D16::None) => $store::<$($S,)? S_DWORDS, 16>,
+            (MemKind::Store, 1, false, D16::Hi) => $store::<$($S,)? S_HI_B8, 1>,
+            (MemKind::Store, 2, false, D16::Hi) => $store::<$($S,)? S_HI_B16, 2>,
             _ => return None,
-        }
-    };
+        })
+    }};
+}
+pub(crate) use load_store_handler;
+
+/// The handler of a FLAT/GLOBAL/SCRATCH row of segment `SEG`, from its table facts.
+fn seg_handler<const SEG: u8>(op: Op) -> Option<Handler> {
+    let f = op.facts();
+    if f.mem == MemKind::Atomic {
+        f.atomic?;
+        return Some(if f.bytes == 8 {
+            atomic::<SEG, true>
+        } else {
+            atomic::<SEG, false>
+        });
+    }
+    load_store_handler!(f, load, store, SEG)
 }
 
 /// The ops of this family that wavesim implements.
 pub fn handler(op: Op) -> Option<Handler> {
-    let name = op.name();
-    if let Some(rest) = name.strip_prefix("flat_") {
-        return Some(seg_handlers!(FLAT, rest));
-    }
-    if let Some(rest) = name.strip_prefix("scratch_") {
-        return Some(seg_handlers!(SCRATCH, rest));
-    }
-    let rest = name.strip_prefix("global_")?;
-    match rest {
-        "load_addtid_b32" => Some(addtid::<false>),
-        "store_addtid_b32" => Some(addtid::<true>),
-        _ => Some(seg_handlers!(GLOBAL, rest)),
+    match op.fmt() {
+        Fmt::Flat => seg_handler::<FLAT>(op),
+        Fmt::Scratch => seg_handler::<SCRATCH>(op),
+        Fmt::Global if op.facts().addtid => match op.facts().mem {
+            MemKind::Load => Some(addtid::<false>),
+            MemKind::Store => Some(addtid::<true>),
+            _ => None,
+        },
+        Fmt::Global => seg_handler::<GLOBAL>(op),
+        _ => None,
     }
 }

@@ -24,16 +24,13 @@
 
 use crate::decode::{iflags, opnd, Inst};
 use crate::exec::flat::{
-    align_mode, dword, lds_store_dwords, memviol, merge_d16_kind, parse_atomic, put_lane,
-    store_bytes, write_rows, L_B128, L_B32, L_B64, L_B96, L_D16_B16, L_D16_HI_B16, L_D16_HI_I8,
-    L_D16_HI_U8, L_D16_I8, L_D16_U8, L_I16, L_I8, L_U16, L_U8, S_B16, S_B8, S_DWORDS, S_HI_B16,
-    S_HI_B8,
+    align_mode, dword, lds_store_dwords, memviol, merge_d16_kind, put_lane, store_bytes,
+    write_rows, S_DWORDS,
 };
 use crate::exec::operand::vdst_in_range;
 use crate::exec::{op_name, Ctx, ExecError, Flow, Handler};
-use crate::isa::Op;
+use crate::isa::{Fmt, MemKind, Op};
 use crate::wave::{Wave, LANES};
-use std::sync::OnceLock;
 use wavesim_core::memory::{apply32, apply64, AtomicOp};
 
 /// Reads `N` bytes of LDS at `a`; None if any part is out of range.
@@ -325,16 +322,11 @@ fn ds_store2<const E: usize, const STRIDE: u32>(
     Ok(Flow::Next)
 }
 
-/// ISA operation of each DS atomic op, parsed once from the mnemonics.
+/// ISA operation of a DS atomic op (the table's `atom` fact; every row this family claims as
+/// an atomic has one).
+#[inline]
 fn ds_atomic_op(op: Op) -> AtomicOp {
-    static T: OnceLock<Vec<Option<AtomicOp>>> = OnceLock::new();
-    T.get_or_init(|| {
-        Op::ALL
-            .iter()
-            .map(|o| parse_atomic(o.name().strip_prefix("ds_")?))
-            .collect()
-    })[op as usize]
-        .unwrap_or(AtomicOp::Add)
+    op.facts().atomic.unwrap_or(AtomicOp::Add)
 }
 
 /// DS atomics: `MEM = op(MEM, DATA, DATA2)` per lane in lane order; `_rtn_` returns the old value.
@@ -586,69 +578,51 @@ fn not_emulated(_: &mut Wave, inst: &Inst, _: &mut Ctx) -> Result<Flow, ExecErro
     })
 }
 
-/// The ops of this family that wavesim implements.
+/// The ops of this family, from their table facts. GDS/GWS, ordered count, the GS registers
+/// (`MemKind::Gds`) and the BVH stack (`MemKind::BvhStack`) are claimed by `not_emulated`:
+/// they end the dispatch with `ExecError::Unimplemented` (tests/coverage.rs lists the reasons).
 pub fn handler(op: Op) -> Option<Handler> {
-    let rest = op.name().strip_prefix("ds_")?;
-    Some(match rest {
-        "load_u8" => ds_load::<L_U8, 1, 1> as Handler,
-        "load_i8" => ds_load::<L_I8, 1, 1>,
-        "load_u16" => ds_load::<L_U16, 2, 1>,
-        "load_i16" => ds_load::<L_I16, 2, 1>,
-        "load_b32" => ds_load::<L_B32, 4, 1>,
-        "load_b64" => ds_load::<L_B64, 8, 2>,
-        "load_b96" => ds_load::<L_B96, 12, 3>,
-        "load_b128" => ds_load::<L_B128, 16, 4>,
-        "load_u8_d16" => ds_load::<L_D16_U8, 1, 1>,
-        "load_i8_d16" => ds_load::<L_D16_I8, 1, 1>,
-        "load_u16_d16" => ds_load::<L_D16_B16, 2, 1>,
-        "load_u8_d16_hi" => ds_load::<L_D16_HI_U8, 1, 1>,
-        "load_i8_d16_hi" => ds_load::<L_D16_HI_I8, 1, 1>,
-        "load_u16_d16_hi" => ds_load::<L_D16_HI_B16, 2, 1>,
-        "store_b8" => ds_store::<S_B8, 1>,
-        "store_b16" => ds_store::<S_B16, 2>,
-        "store_b32" => ds_store::<S_DWORDS, 4>,
-        "store_b64" => ds_store::<S_DWORDS, 8>,
-        "store_b96" => ds_store::<S_DWORDS, 12>,
-        "store_b128" => ds_store::<S_DWORDS, 16>,
-        "store_b8_d16_hi" => ds_store::<S_HI_B8, 1>,
-        "store_b16_d16_hi" => ds_store::<S_HI_B16, 2>,
-        "load_2addr_b32" => ds_load2::<4, 1>,
-        "load_2addr_stride64_b32" => ds_load2::<4, 64>,
-        "load_2addr_b64" => ds_load2::<8, 1>,
-        "load_2addr_stride64_b64" => ds_load2::<8, 64>,
-        "store_2addr_b32" => ds_store2::<4, 1>,
-        "store_2addr_stride64_b32" => ds_store2::<4, 64>,
-        "store_2addr_b64" => ds_store2::<8, 1>,
-        "store_2addr_stride64_b64" => ds_store2::<8, 64>,
-        "storexchg_2addr_rtn_b32" => ds_xchg2::<4, 1>,
-        "storexchg_2addr_stride64_rtn_b32" => ds_xchg2::<4, 64>,
-        "storexchg_2addr_rtn_b64" => ds_xchg2::<8, 1>,
-        "storexchg_2addr_stride64_rtn_b64" => ds_xchg2::<8, 64>,
-        "condxchg32_rtn_b64" => ds_condxchg,
-        "store_addtid_b32" => ds_addtid::<true>,
-        "load_addtid_b32" => ds_addtid::<false>,
-        "append" => ds_append::<false>,
-        "consume" => ds_append::<true>,
-        "swizzle_b32" => ds_swizzle,
-        "permute_b32" => ds_permute::<false>,
-        "bpermute_b32" => ds_permute::<true>,
-        "nop" => ds_nop,
-        r if r.starts_with("gws_")
-            || r == "ordered_count"
-            || r.ends_with("gs_reg_rtn")
-            || r.starts_with("bvh_stack") =>
-        {
-            not_emulated
-        }
-        r if parse_atomic(r).is_some() => {
-            let w64 = r.ends_with("64");
-            match (w64, r.contains("_rtn_")) {
-                (false, false) => ds_atomic::<false, false>,
-                (false, true) => ds_atomic::<false, true>,
-                (true, false) => ds_atomic::<true, false>,
-                (true, true) => ds_atomic::<true, true>,
+    if op.fmt() != Fmt::Ds {
+        return None;
+    }
+    let f = op.facts();
+    let h: Handler = match op {
+        Op::DS_CONDXCHG32_RTN_B64 => ds_condxchg,
+        Op::DS_APPEND => ds_append::<false>,
+        Op::DS_CONSUME => ds_append::<true>,
+        Op::DS_SWIZZLE_B32 => ds_swizzle,
+        Op::DS_PERMUTE_B32 => ds_permute::<false>,
+        Op::DS_BPERMUTE_B32 => ds_permute::<true>,
+        Op::DS_NOP => ds_nop,
+        _ if f.addtid => match f.mem {
+            MemKind::Load => ds_addtid::<false>,
+            MemKind::Store => ds_addtid::<true>,
+            _ => return None,
+        },
+        _ => match (f.mem, f.bytes, f.st64) {
+            (MemKind::Gds | MemKind::BvhStack, _, _) => not_emulated,
+            (MemKind::Load2, 4, false) => ds_load2::<4, 1>,
+            (MemKind::Load2, 4, true) => ds_load2::<4, 64>,
+            (MemKind::Load2, 8, false) => ds_load2::<8, 1>,
+            (MemKind::Load2, 8, true) => ds_load2::<8, 64>,
+            (MemKind::Store2, 4, false) => ds_store2::<4, 1>,
+            (MemKind::Store2, 4, true) => ds_store2::<4, 64>,
+            (MemKind::Store2, 8, false) => ds_store2::<8, 1>,
+            (MemKind::Store2, 8, true) => ds_store2::<8, 64>,
+            (MemKind::Xchg2, 4, false) => ds_xchg2::<4, 1>,
+            (MemKind::Xchg2, 4, true) => ds_xchg2::<4, 64>,
+            (MemKind::Xchg2, 8, false) => ds_xchg2::<8, 1>,
+            (MemKind::Xchg2, 8, true) => ds_xchg2::<8, 64>,
+            (MemKind::AtomicNoRtn | MemKind::AtomicRtn, bytes, _) if f.atomic.is_some() => {
+                match (bytes == 8, f.mem == MemKind::AtomicRtn) {
+                    (false, false) => ds_atomic::<false, false>,
+                    (false, true) => ds_atomic::<false, true>,
+                    (true, false) => ds_atomic::<true, false>,
+                    (true, true) => ds_atomic::<true, true>,
+                }
             }
-        }
-        _ => return None,
-    })
+            _ => return crate::exec::flat::load_store_handler!(f, ds_load, ds_store),
+        },
+    };
+    Some(h)
 }

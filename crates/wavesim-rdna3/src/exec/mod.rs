@@ -7,8 +7,11 @@
 
 pub mod buffer;
 pub mod dpp;
+pub mod export;
 pub mod flat;
+pub mod image;
 pub mod lds;
+pub mod ldsdir;
 pub mod operand;
 pub mod salu;
 pub mod salu_float;
@@ -127,6 +130,10 @@ pub enum ExecError {
     FpException { what: &'static str },
     #[error("trap {id} (s_trap) with a trap handler that is not installed")]
     Trap { id: u32 },
+    #[error("{name} in a wave that is not a graphics wave (exports need a PS, GS or VS wave)")]
+    NotGraphics { name: &'static str },
+    #[error("export to {target}: {why}")]
+    Export { target: String, why: &'static str },
     #[error("{0}")]
     Other(String),
 }
@@ -210,6 +217,9 @@ pub const FAMILIES: &[(&str, Claim)] = &[
     ("lds", lds::handler),
     ("flat", flat::handler),
     ("buffer", buffer::handler),
+    ("export", export::handler),
+    ("ldsdir", ldsdir::handler),
+    ("image", image::handler),
 ];
 
 fn unimplemented(_: &mut Wave, inst: &Inst, _: &mut Ctx) -> Result<Flow, ExecError> {

@@ -21,7 +21,7 @@
 use crate::decode::{opnd, Inst};
 use crate::exec::operand::{read_sgpr, write_sgpr};
 use crate::exec::{op_name, Ctx, ExecError, Flow, Handler};
-use crate::isa::Op;
+use crate::isa::{Fmt, MemKind, Op};
 use crate::wave::Wave;
 
 /// Last register of the SGPR+VCC region and of the TTMP region (seed 000).
@@ -130,22 +130,25 @@ fn cache_op(w: &mut Wave, _: &Inst, _: &mut Ctx) -> Result<Flow, ExecError> {
     Ok(Flow::Next)
 }
 
-/// The ops of this family that wavesim implements.
+/// The ops of this family that wavesim implements, from their table facts (load width, buffer
+/// descriptor or address, cache operation).
 pub fn handler(op: Op) -> Option<Handler> {
-    Some(match op.name() {
-        "s_load_b32" => s_load::<1> as Handler,
-        "s_load_b64" => s_load::<2>,
-        "s_load_b96" => s_load::<3>,
-        "s_load_b128" => s_load::<4>,
-        "s_load_b256" => s_load::<8>,
-        "s_load_b512" => s_load::<16>,
-        "s_buffer_load_b32" => s_buffer_load::<1>,
-        "s_buffer_load_b64" => s_buffer_load::<2>,
-        "s_buffer_load_b96" => s_buffer_load::<3>,
-        "s_buffer_load_b128" => s_buffer_load::<4>,
-        "s_buffer_load_b256" => s_buffer_load::<8>,
-        "s_buffer_load_b512" => s_buffer_load::<16>,
-        "s_dcache_inv" | "s_gl1_inv" | "s_atc_probe" | "s_atc_probe_buffer" => cache_op,
+    if op.fmt() != Fmt::Smem {
+        return None;
+    }
+    let f = op.facts();
+    Some(match (f.mem, f.bytes, f.sbuf) {
+        (MemKind::Load, 4, false) => s_load::<1> as Handler,
+        (MemKind::Load, 8, false) => s_load::<2>,
+        (MemKind::Load, 16, false) => s_load::<4>,
+        (MemKind::Load, 32, false) => s_load::<8>,
+        (MemKind::Load, 64, false) => s_load::<16>,
+        (MemKind::Load, 4, true) => s_buffer_load::<1>,
+        (MemKind::Load, 8, true) => s_buffer_load::<2>,
+        (MemKind::Load, 16, true) => s_buffer_load::<4>,
+        (MemKind::Load, 32, true) => s_buffer_load::<8>,
+        (MemKind::Load, 64, true) => s_buffer_load::<16>,
+        (MemKind::Cache, _, _) => cache_op,
         _ => return None,
     })
 }

@@ -259,11 +259,9 @@ fn sendmsg(w: &mut Wave, i: &Inst, halt: bool) -> Result<Flow, ExecError> {
                 "{name}: MSG_INTERRUPT raises a host interrupt, which wavesim does not model"
             )))
         }
-        msg::HS_TESSFACTOR | msg::GS_ALLOC_REQ => {
-            return Err(other(format!(
-                "{name}: message {id:#x} is for graphics shader stages, not supported"
-            )))
-        }
+        // Graphics messages are recorded on the graphics wave for the host (the draw); in a
+        // compute wave or the wrong stage they are errors (`gfx::record_message`).
+        msg::HS_TESSFACTOR | msg::GS_ALLOC_REQ => crate::gfx::record_message(w, id, name)?,
         _ => {
             return Err(other(format!(
                 "{name}: message {id:#x} is reserved (illegal) on gfx11"

@@ -334,7 +334,7 @@ pub fn handler(op: Op) -> Option<Handler> {
         _ => return None,
     };
     let c = info.opc as usize;
-    if op.name().contains("class") {
+    if op.facts().class {
         let h: Handler = match (t, x) {
             (T_F16, false) => class::<T_F16, false>,
             (T_F16, true) => class::<T_F16, true>,

@@ -95,6 +95,11 @@ pub enum Arg {
     Buffer(u64),
     /// An OpenCL `__local` pointer: that many bytes of dynamic LDS.
     Local(u32),
+    /// An OpenCL image (`image2d_t`, metadata kind `image`): the device address of its 256-bit
+    /// T# (what the kernel s_loads; build one with `exec::image::resource::image_descriptor`).
+    Image(u64),
+    /// An OpenCL `sampler_t` argument (kind `sampler`): the device address of its S#.
+    Sampler(u64),
 }
 
 macro_rules! arg_from {
@@ -134,6 +139,8 @@ pub fn describe_kind(a: &KernArg) -> String {
         ValueKind::ByValue => format!("a {}-byte value", a.size),
         ValueKind::GlobalBuffer => "a global buffer".into(),
         ValueKind::DynamicSharedPointer => "a __local pointer (local:N)".into(),
+        ValueKind::Image => "an image (the address of its T#)".into(),
+        ValueKind::Sampler => "a sampler (the address of its S#)".into(),
         ref k => format!("an argument of kind {}", k.as_str()),
     }
 }
@@ -171,6 +178,11 @@ pub fn write_explicit_args(k: &Kernel, args: &[Arg], kernarg: &mut [u8]) -> Resu
             (ValueKind::GlobalBuffer, Arg::Buffer(addr)) if a.size == 8 => {
                 addr.to_le_bytes().to_vec()
             }
+            (ValueKind::Image, Arg::Image(addr)) | (ValueKind::Sampler, Arg::Sampler(addr))
+                if a.size == 8 =>
+            {
+                addr.to_le_bytes().to_vec()
+            }
             (ValueKind::DynamicSharedPointer, Arg::Local(n)) => {
                 let align = a.pointee_align.unwrap_or(16).max(1) as u64;
                 let at = lds_end.next_multiple_of(align);
@@ -181,6 +193,8 @@ pub fn write_explicit_args(k: &Kernel, args: &[Arg], kernarg: &mut [u8]) -> Resu
             (_, Arg::Value(b)) => return Err(bad(&format!("a {}-byte value", b.len()))),
             (_, Arg::Buffer(_)) => return Err(bad("a buffer")),
             (_, Arg::Local(_)) => return Err(bad("local:N")),
+            (_, Arg::Image(_)) => return Err(bad("an image")),
+            (_, Arg::Sampler(_)) => return Err(bad("a sampler")),
         };
         let off = a.offset as usize;
         kernarg

@@ -6,7 +6,10 @@
 
 use std::sync::OnceLock;
 
+mod facts;
 mod table;
+
+pub use facts::{Facts, Fmak, MemKind, MimgFacts, MimgKind, RegClass, Vop3Mods, D16};
 
 /// Encoding families of gfx11 (RDNA3 ISA, "Microcode Formats").
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
@@ -240,6 +243,8 @@ pub struct OpInfo {
     pub fmt: Fmt,
     pub opc: u16,
     pub sig: Sig,
+    /// The facts column (see `Facts`).
+    pub facts: Facts,
     pub flags: u32,
 }
 
@@ -308,7 +313,7 @@ impl Target {
 }
 
 macro_rules! ops {
-    ($( $fmt:ident $opc:literal $id:ident $sig:literal $(| $flag:ident)* ;)*) => {
+    ($( $fmt:ident $opc:literal $id:ident $sig:literal $($facts:literal)? $(| $flag:ident)* ;)*) => {
         /// Every gfx11 instruction, one variant per table row.
         #[allow(non_camel_case_types, clippy::upper_case_acronyms)]
         #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
@@ -322,6 +327,7 @@ macro_rules! ops {
                 fmt: Fmt::$fmt,
                 opc: $opc,
                 sig: const { Sig::parse($sig) },
+                facts: const { Facts::parse(concat!("" $(, $facts)?)) },
                 flags: 0 $(| flags::$flag)*,
             }, )*
         ];
@@ -356,6 +362,12 @@ impl Op {
     #[inline]
     pub fn sig(self) -> &'static Sig {
         &self.info().sig
+    }
+
+    /// The row's facts column.
+    #[inline]
+    pub fn facts(self) -> &'static Facts {
+        &self.info().facts
     }
 }
 

@@ -64,7 +64,7 @@ use crate::decode::{iflags, opnd, Inst};
 use crate::exec::flat::{align_mode, memviol, merge_d16, write_rows, Regions};
 use crate::exec::operand::{read_scalar, vdst_in_range};
 use crate::exec::{op_name, Ctx, ExecError, Flow, Handler};
-use crate::isa::{Op, Ty};
+use crate::isa::{Fmt, MemKind, Op, Ty, D16};
 use crate::wave::{Wave, LANES};
 use address::{lane_addrs, Addresser, LaneAddr};
 use formats::{buf_fmt, one16, one32, pack, store_one, store_val, unpack16, unpack32, BufFmt};
@@ -481,6 +481,18 @@ struct Fo {
 }
 
 impl Fo {
+    /// The shape of format op `op`, from its table facts (components, D16 half, MTBUF).
+    #[inline]
+    fn of(op: Op) -> Fo {
+        let f = op.facts();
+        Fo {
+            n: f.comps,
+            d16: f.d16 != D16::None,
+            hi: f.d16 == D16::Hi,
+            mtbuf: op.fmt() == Fmt::Mtbuf,
+        }
+    }
+
     /// Data VGPRs: one per component, or two 16-bit components per VGPR for D16.
     fn regs(self) -> usize {
         if self.d16 {
@@ -763,127 +775,53 @@ fn no_lds_dma(_: &mut Wave, inst: &Inst, _: &mut Ctx) -> Result<Flow, ExecError>
     )))
 }
 
-/// The handler for each MUBUF/MTBUF op.
+/// The handler for each MUBUF/MTBUF op, from its table facts: plain loads and stores by width,
+/// sign extension and D16 half; format ops by components; atomics by operation (read from the
+/// table once per instruction, not per lane).
 pub fn handler(op: Op) -> Option<Handler> {
-    use Op::*;
-    macro_rules! fmt_op {
-        ($f:ident, $n:literal, $d16:literal, $hi:literal, $mt:literal) => {
-            |w, i, c| {
-                $f(
-                    w,
-                    i,
-                    c,
-                    Fo {
-                        n: $n,
-                        d16: $d16,
-                        hi: $hi,
-                        mtbuf: $mt,
-                    },
-                )
-            }
+    if !matches!(op.fmt(), Fmt::Mubuf | Fmt::Mtbuf) {
+        return None;
+    }
+    let f = op.facts();
+    if f.lds {
+        return Some(no_lds_dma);
+    }
+    if f.comps > 0 {
+        return match f.mem {
+            MemKind::Load => Some(|w, i, c| load_format(w, i, c, Fo::of(i.op))),
+            MemKind::Store => Some(|w, i, c| store_format(w, i, c, Fo::of(i.op))),
+            _ => None,
         };
     }
-    let h: Handler = match op {
-        BUFFER_LOAD_U8 => |w, i, c| load(w, i, c, Ld::U8),
-        BUFFER_LOAD_I8 => |w, i, c| load(w, i, c, Ld::I8),
-        BUFFER_LOAD_U16 => |w, i, c| load(w, i, c, Ld::U16),
-        BUFFER_LOAD_I16 => |w, i, c| load(w, i, c, Ld::I16),
-        BUFFER_LOAD_B32 => |w, i, c| load(w, i, c, Ld::Dw(1)),
-        BUFFER_LOAD_B64 => |w, i, c| load(w, i, c, Ld::Dw(2)),
-        BUFFER_LOAD_B96 => |w, i, c| load(w, i, c, Ld::Dw(3)),
-        BUFFER_LOAD_B128 => |w, i, c| load(w, i, c, Ld::Dw(4)),
-        BUFFER_LOAD_D16_U8 => |w, i, c| load(w, i, c, Ld::D16U8),
-        BUFFER_LOAD_D16_I8 => |w, i, c| load(w, i, c, Ld::D16I8),
-        BUFFER_LOAD_D16_B16 => |w, i, c| load(w, i, c, Ld::D16B16),
-        BUFFER_LOAD_D16_HI_U8 => |w, i, c| load(w, i, c, Ld::D16HiU8),
-        BUFFER_LOAD_D16_HI_I8 => |w, i, c| load(w, i, c, Ld::D16HiI8),
-        BUFFER_LOAD_D16_HI_B16 => |w, i, c| load(w, i, c, Ld::D16HiB16),
-        BUFFER_STORE_B8 => |w, i, c| store(w, i, c, St::B8),
-        BUFFER_STORE_B16 => |w, i, c| store(w, i, c, St::B16),
-        BUFFER_STORE_B32 => |w, i, c| store(w, i, c, St::Dw(1)),
-        BUFFER_STORE_B64 => |w, i, c| store(w, i, c, St::Dw(2)),
-        BUFFER_STORE_B96 => |w, i, c| store(w, i, c, St::Dw(3)),
-        BUFFER_STORE_B128 => |w, i, c| store(w, i, c, St::Dw(4)),
-        BUFFER_STORE_D16_HI_B8 => |w, i, c| store(w, i, c, St::HiB8),
-        BUFFER_STORE_D16_HI_B16 => |w, i, c| store(w, i, c, St::HiB16),
-
-        BUFFER_LOAD_FORMAT_X => fmt_op!(load_format, 1, false, false, false),
-        BUFFER_LOAD_FORMAT_XY => fmt_op!(load_format, 2, false, false, false),
-        BUFFER_LOAD_FORMAT_XYZ => fmt_op!(load_format, 3, false, false, false),
-        BUFFER_LOAD_FORMAT_XYZW => fmt_op!(load_format, 4, false, false, false),
-        BUFFER_LOAD_D16_FORMAT_X => fmt_op!(load_format, 1, true, false, false),
-        BUFFER_LOAD_D16_FORMAT_XY => fmt_op!(load_format, 2, true, false, false),
-        BUFFER_LOAD_D16_FORMAT_XYZ => fmt_op!(load_format, 3, true, false, false),
-        BUFFER_LOAD_D16_FORMAT_XYZW => fmt_op!(load_format, 4, true, false, false),
-        BUFFER_LOAD_D16_HI_FORMAT_X => fmt_op!(load_format, 1, true, true, false),
-        BUFFER_STORE_FORMAT_X => fmt_op!(store_format, 1, false, false, false),
-        BUFFER_STORE_FORMAT_XY => fmt_op!(store_format, 2, false, false, false),
-        BUFFER_STORE_FORMAT_XYZ => fmt_op!(store_format, 3, false, false, false),
-        BUFFER_STORE_FORMAT_XYZW => fmt_op!(store_format, 4, false, false, false),
-        BUFFER_STORE_D16_FORMAT_X => fmt_op!(store_format, 1, true, false, false),
-        BUFFER_STORE_D16_FORMAT_XY => fmt_op!(store_format, 2, true, false, false),
-        BUFFER_STORE_D16_FORMAT_XYZ => fmt_op!(store_format, 3, true, false, false),
-        BUFFER_STORE_D16_FORMAT_XYZW => fmt_op!(store_format, 4, true, false, false),
-        BUFFER_STORE_D16_HI_FORMAT_X => fmt_op!(store_format, 1, true, true, false),
-
-        TBUFFER_LOAD_FORMAT_X => fmt_op!(load_format, 1, false, false, true),
-        TBUFFER_LOAD_FORMAT_XY => fmt_op!(load_format, 2, false, false, true),
-        TBUFFER_LOAD_FORMAT_XYZ => fmt_op!(load_format, 3, false, false, true),
-        TBUFFER_LOAD_FORMAT_XYZW => fmt_op!(load_format, 4, false, false, true),
-        TBUFFER_LOAD_D16_FORMAT_X => fmt_op!(load_format, 1, true, false, true),
-        TBUFFER_LOAD_D16_FORMAT_XY => fmt_op!(load_format, 2, true, false, true),
-        TBUFFER_LOAD_D16_FORMAT_XYZ => fmt_op!(load_format, 3, true, false, true),
-        TBUFFER_LOAD_D16_FORMAT_XYZW => fmt_op!(load_format, 4, true, false, true),
-        TBUFFER_STORE_FORMAT_X => fmt_op!(store_format, 1, false, false, true),
-        TBUFFER_STORE_FORMAT_XY => fmt_op!(store_format, 2, false, false, true),
-        TBUFFER_STORE_FORMAT_XYZ => fmt_op!(store_format, 3, false, false, true),
-        TBUFFER_STORE_FORMAT_XYZW => fmt_op!(store_format, 4, false, false, true),
-        TBUFFER_STORE_D16_FORMAT_X => fmt_op!(store_format, 1, true, false, true),
-        TBUFFER_STORE_D16_FORMAT_XY => fmt_op!(store_format, 2, true, false, true),
-        TBUFFER_STORE_D16_FORMAT_XYZ => fmt_op!(store_format, 3, true, false, true),
-        TBUFFER_STORE_D16_FORMAT_XYZW => fmt_op!(store_format, 4, true, false, true),
-
-        BUFFER_ATOMIC_SWAP_B32 => |w, i, c| atomic(w, i, c, AtomicOp::Xchg, false),
-        BUFFER_ATOMIC_CMPSWAP_B32 => |w, i, c| atomic(w, i, c, AtomicOp::CmpSwap, false),
-        BUFFER_ATOMIC_ADD_U32 => |w, i, c| atomic(w, i, c, AtomicOp::Add, false),
-        BUFFER_ATOMIC_SUB_U32 => |w, i, c| atomic(w, i, c, AtomicOp::Sub, false),
-        BUFFER_ATOMIC_CSUB_U32 => |w, i, c| atomic(w, i, c, AtomicOp::CSub, false),
-        BUFFER_ATOMIC_MIN_I32 => |w, i, c| atomic(w, i, c, AtomicOp::MinI, false),
-        BUFFER_ATOMIC_MIN_U32 => |w, i, c| atomic(w, i, c, AtomicOp::MinU, false),
-        BUFFER_ATOMIC_MAX_I32 => |w, i, c| atomic(w, i, c, AtomicOp::MaxI, false),
-        BUFFER_ATOMIC_MAX_U32 => |w, i, c| atomic(w, i, c, AtomicOp::MaxU, false),
-        BUFFER_ATOMIC_AND_B32 => |w, i, c| atomic(w, i, c, AtomicOp::And, false),
-        BUFFER_ATOMIC_OR_B32 => |w, i, c| atomic(w, i, c, AtomicOp::Or, false),
-        BUFFER_ATOMIC_XOR_B32 => |w, i, c| atomic(w, i, c, AtomicOp::Xor, false),
-        BUFFER_ATOMIC_INC_U32 => |w, i, c| atomic(w, i, c, AtomicOp::Inc, false),
-        BUFFER_ATOMIC_DEC_U32 => |w, i, c| atomic(w, i, c, AtomicOp::Dec, false),
-        BUFFER_ATOMIC_SWAP_B64 => |w, i, c| atomic(w, i, c, AtomicOp::Xchg, true),
-        BUFFER_ATOMIC_CMPSWAP_B64 => |w, i, c| atomic(w, i, c, AtomicOp::CmpSwap, true),
-        BUFFER_ATOMIC_ADD_U64 => |w, i, c| atomic(w, i, c, AtomicOp::Add, true),
-        BUFFER_ATOMIC_SUB_U64 => |w, i, c| atomic(w, i, c, AtomicOp::Sub, true),
-        BUFFER_ATOMIC_MIN_I64 => |w, i, c| atomic(w, i, c, AtomicOp::MinI, true),
-        BUFFER_ATOMIC_MIN_U64 => |w, i, c| atomic(w, i, c, AtomicOp::MinU, true),
-        BUFFER_ATOMIC_MAX_I64 => |w, i, c| atomic(w, i, c, AtomicOp::MaxI, true),
-        BUFFER_ATOMIC_MAX_U64 => |w, i, c| atomic(w, i, c, AtomicOp::MaxU, true),
-        BUFFER_ATOMIC_AND_B64 => |w, i, c| atomic(w, i, c, AtomicOp::And, true),
-        BUFFER_ATOMIC_OR_B64 => |w, i, c| atomic(w, i, c, AtomicOp::Or, true),
-        BUFFER_ATOMIC_XOR_B64 => |w, i, c| atomic(w, i, c, AtomicOp::Xor, true),
-        BUFFER_ATOMIC_INC_U64 => |w, i, c| atomic(w, i, c, AtomicOp::Inc, true),
-        BUFFER_ATOMIC_DEC_U64 => |w, i, c| atomic(w, i, c, AtomicOp::Dec, true),
-        BUFFER_ATOMIC_CMPSWAP_F32 => |w, i, c| atomic(w, i, c, AtomicOp::CmpSwapF, false),
-        BUFFER_ATOMIC_MIN_F32 => |w, i, c| atomic(w, i, c, AtomicOp::MinF, false),
-        BUFFER_ATOMIC_MAX_F32 => |w, i, c| atomic(w, i, c, AtomicOp::MaxF, false),
-        BUFFER_ATOMIC_ADD_F32 => |w, i, c| atomic(w, i, c, AtomicOp::AddF, false),
-
+    let h: Handler = match (f.mem, f.bytes, f.sext, f.d16) {
+        (MemKind::Load, 1, false, D16::None) => |w, i, c| load(w, i, c, Ld::U8),
+        (MemKind::Load, 1, true, D16::None) => |w, i, c| load(w, i, c, Ld::I8),
+        (MemKind::Load, 2, false, D16::None) => |w, i, c| load(w, i, c, Ld::U16),
+        (MemKind::Load, 2, true, D16::None) => |w, i, c| load(w, i, c, Ld::I16),
+        (MemKind::Load, 4, false, D16::None) => |w, i, c| load(w, i, c, Ld::Dw(1)),
+        (MemKind::Load, 8, false, D16::None) => |w, i, c| load(w, i, c, Ld::Dw(2)),
+        (MemKind::Load, 12, false, D16::None) => |w, i, c| load(w, i, c, Ld::Dw(3)),
+        (MemKind::Load, 16, false, D16::None) => |w, i, c| load(w, i, c, Ld::Dw(4)),
+        (MemKind::Load, 1, false, D16::Lo) => |w, i, c| load(w, i, c, Ld::D16U8),
+        (MemKind::Load, 1, true, D16::Lo) => |w, i, c| load(w, i, c, Ld::D16I8),
+        (MemKind::Load, 2, false, D16::Lo) => |w, i, c| load(w, i, c, Ld::D16B16),
+        (MemKind::Load, 1, false, D16::Hi) => |w, i, c| load(w, i, c, Ld::D16HiU8),
+        (MemKind::Load, 1, true, D16::Hi) => |w, i, c| load(w, i, c, Ld::D16HiI8),
+        (MemKind::Load, 2, false, D16::Hi) => |w, i, c| load(w, i, c, Ld::D16HiB16),
+        (MemKind::Store, 1, false, D16::None) => |w, i, c| store(w, i, c, St::B8),
+        (MemKind::Store, 2, false, D16::None) => |w, i, c| store(w, i, c, St::B16),
+        (MemKind::Store, 4, false, D16::None) => |w, i, c| store(w, i, c, St::Dw(1)),
+        (MemKind::Store, 8, false, D16::None) => |w, i, c| store(w, i, c, St::Dw(2)),
+        (MemKind::Store, 12, false, D16::None) => |w, i, c| store(w, i, c, St::Dw(3)),
+        (MemKind::Store, 16, false, D16::None) => |w, i, c| store(w, i, c, St::Dw(4)),
+        (MemKind::Store, 1, false, D16::Hi) => |w, i, c| store(w, i, c, St::HiB8),
+        (MemKind::Store, 2, false, D16::Hi) => |w, i, c| store(w, i, c, St::HiB16),
+        (MemKind::Atomic, 4 | 8, _, _) if f.atomic.is_some() => |w, i, c| {
+            let f = i.op.facts();
+            atomic(w, i, c, f.atomic.unwrap_or(AtomicOp::Add), f.bytes == 8)
+        },
         // Cache invalidations: no cache is modelled, so nothing is stale (see the module docs).
-        BUFFER_GL0_INV | BUFFER_GL1_INV => |_, _, _| Ok(Flow::Next),
-
-        BUFFER_LOAD_LDS_U8
-        | BUFFER_LOAD_LDS_I8
-        | BUFFER_LOAD_LDS_U16
-        | BUFFER_LOAD_LDS_I16
-        | BUFFER_LOAD_LDS_B32
-        | BUFFER_LOAD_LDS_FORMAT_X => no_lds_dma,
+        (MemKind::Cache, _, _, _) => |_, _, _| Ok(Flow::Next),
         _ => return None,
     };
     Some(h)

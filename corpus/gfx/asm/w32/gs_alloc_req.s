@@ -1,0 +1,61 @@
+	.text
+	.amdgcn_target "amdgcn-unknown-amdpal--gfx1100"
+	.globl	main                            ; -- Begin function main
+	.p2align	8
+	.type	main,@function
+main:                                   ; @main
+; %bb.0:
+	v_dual_mov_b32 v1, 1.0 :: v_dual_mov_b32 v2, 0
+	v_cvt_f32_u32_e32 v0, v0
+	s_lshl_b32 s0, s3, 12
+	s_delay_alu instid0(SALU_CYCLE_1)
+	s_or_b32 m0, s2, s0
+	s_sendmsg sendmsg(MSG_GS_ALLOC_REQ)
+	exp pos0 v0, v2, v2, v1 done
+	s_endpgm
+.Lfunc_end0:
+	.size	main, .Lfunc_end0-main
+                                        ; -- End function
+	.section	.AMDGPU.csdata,"",@progbits
+; Kernel info:
+; codeLenInByte = 40
+; NumSgprs: 4
+; NumVgprs: 3
+; ScratchSize: 0
+; MemoryBound: 0
+; FloatMode: 240
+; IeeeMode: 0
+; LDSByteSize: 0 bytes/workgroup (compile time only)
+; SGPRBlocks: 0
+; VGPRBlocks: 0
+; NumSGPRsForWavesPerEU: 4
+; NumVGPRsForWavesPerEU: 3
+; Occupancy: 16
+; WaveLimiterHint : 0
+; COMPUTE_PGM_RSRC2:SCRATCH_EN: 0
+; COMPUTE_PGM_RSRC2:USER_SGPR: 0
+; COMPUTE_PGM_RSRC2:TRAP_HANDLER: 0
+; COMPUTE_PGM_RSRC2:TGID_X_EN: 0
+; COMPUTE_PGM_RSRC2:TGID_Y_EN: 0
+; COMPUTE_PGM_RSRC2:TGID_Z_EN: 0
+; COMPUTE_PGM_RSRC2:TIDIG_COMP_CNT: 0
+	.text
+	.p2alignl 7, 3214868480
+	.fill 96, 4, 3214868480
+	.section	".note.GNU-stack","",@progbits
+	.amd_amdgpu_isa "amdgcn-unknown-amdpal--gfx1100"
+	.amdgpu_pal_metadata
+---
+amdpal.pipelines:
+  - .hardware_stages:
+      .gs:
+        .entry_point:    main
+        .scratch_memory_size: 0
+        .sgpr_count:     0x4
+        .vgpr_count:     0x3
+    .registers:
+      '0x2c8a (SPI_SHADER_PGM_RSRC1_GS)': 0xa2f0000
+      '0x2c8b (SPI_SHADER_PGM_RSRC2_GS)': 0
+      '0xa2d5 (VGT_SHADER_STAGES_EN)': 0x400000
+...
+	.end_amdgpu_pal_metadata

@@ -1,0 +1,59 @@
+	.text
+	.amdgcn_target "amdgcn-unknown-amdpal--gfx1100"
+	.globl	main                            ; -- Begin function main
+	.p2align	8
+	.type	main,@function
+main:                                   ; @main
+; %bb.0:
+	v_cvt_f32_u32_e32 v0, v0
+	v_dual_mov_b32 v1, 1.0 :: v_dual_mov_b32 v2, 0
+	s_delay_alu instid0(VALU_DEP_2)
+	v_dual_mov_b32 v3, s0 :: v_dual_mul_f32 v0, s0, v0
+	exp pos0 v0, v3, v2, v1 done
+	s_endpgm
+.Lfunc_end0:
+	.size	main, .Lfunc_end0-main
+                                        ; -- End function
+	.section	.AMDGPU.csdata,"",@progbits
+; Kernel info:
+; codeLenInByte = 36
+; NumSgprs: 1
+; NumVgprs: 4
+; ScratchSize: 0
+; MemoryBound: 0
+; FloatMode: 240
+; IeeeMode: 0
+; LDSByteSize: 0 bytes/workgroup (compile time only)
+; SGPRBlocks: 0
+; VGPRBlocks: 0
+; NumSGPRsForWavesPerEU: 1
+; NumVGPRsForWavesPerEU: 4
+; Occupancy: 16
+; WaveLimiterHint : 0
+; COMPUTE_PGM_RSRC2:SCRATCH_EN: 0
+; COMPUTE_PGM_RSRC2:USER_SGPR: 0
+; COMPUTE_PGM_RSRC2:TRAP_HANDLER: 0
+; COMPUTE_PGM_RSRC2:TGID_X_EN: 0
+; COMPUTE_PGM_RSRC2:TGID_Y_EN: 0
+; COMPUTE_PGM_RSRC2:TGID_Z_EN: 0
+; COMPUTE_PGM_RSRC2:TIDIG_COMP_CNT: 0
+	.text
+	.p2alignl 7, 3214868480
+	.fill 96, 4, 3214868480
+	.section	".note.GNU-stack","",@progbits
+	.amd_amdgpu_isa "amdgcn-unknown-amdpal--gfx1100"
+	.amdgpu_pal_metadata
+---
+amdpal.pipelines:
+  - .hardware_stages:
+      .vs:
+        .entry_point:    main
+        .scratch_memory_size: 0
+        .sgpr_count:     0x1
+        .vgpr_count:     0x4
+    .registers:
+      '0x2c4a (SPI_SHADER_PGM_RSRC1_VS)': 0x82f0000
+      '0x2c4b (SPI_SHADER_PGM_RSRC2_VS)': 0
+      '0xa2d5 (VGT_SHADER_STAGES_EN)': 0x800000
+...
+	.end_amdgpu_pal_metadata

@@ -1,0 +1,66 @@
+	.text
+	.amdgcn_target "amdgcn-unknown-amdpal--gfx1100"
+	.globl	main                            ; -- Begin function main
+	.p2align	8
+	.type	main,@function
+main:                                   ; @main
+; %bb.0:
+	s_mov_b64 s[2:3], exec
+	s_wqm_b64 exec, exec
+	s_mov_b32 m0, s0
+	lds_param_load v0, attr0.x wait_vdst:15
+	lds_param_load v1, attr1.z wait_vdst:15
+	s_mov_b64 exec, s[2:3]
+	s_waitcnt expcnt(1)
+	v_mov_b32_dpp v0, v0 quad_perm:[0,0,0,0] row_mask:0xf bank_mask:0xf bound_ctrl:1
+	s_waitcnt expcnt(0)
+	v_mov_b32_dpp v1, v1 quad_perm:[0,0,0,0] row_mask:0xf bank_mask:0xf bound_ctrl:1
+	exp mrt0 v0, v1, off, off done
+	s_endpgm
+.Lfunc_end0:
+	.size	main, .Lfunc_end0-main
+                                        ; -- End function
+	.section	.AMDGPU.csdata,"",@progbits
+; Kernel info:
+; codeLenInByte = 60
+; NumSgprs: 4
+; NumVgprs: 3
+; ScratchSize: 0
+; MemoryBound: 0
+; FloatMode: 240
+; IeeeMode: 0
+; LDSByteSize: 0 bytes/workgroup (compile time only)
+; SGPRBlocks: 0
+; VGPRBlocks: 0
+; NumSGPRsForWavesPerEU: 4
+; NumVGPRsForWavesPerEU: 3
+; Occupancy: 16
+; WaveLimiterHint : 0
+; COMPUTE_PGM_RSRC2:SCRATCH_EN: 0
+; COMPUTE_PGM_RSRC2:USER_SGPR: 0
+; COMPUTE_PGM_RSRC2:TRAP_HANDLER: 0
+; COMPUTE_PGM_RSRC2:TGID_X_EN: 0
+; COMPUTE_PGM_RSRC2:TGID_Y_EN: 0
+; COMPUTE_PGM_RSRC2:TGID_Z_EN: 0
+; COMPUTE_PGM_RSRC2:TIDIG_COMP_CNT: 0
+	.text
+	.p2alignl 7, 3214868480
+	.fill 96, 4, 3214868480
+	.section	".note.GNU-stack","",@progbits
+	.amd_amdgpu_isa "amdgcn-unknown-amdpal--gfx1100"
+	.amdgpu_pal_metadata
+---
+amdpal.pipelines:
+  - .hardware_stages:
+      .ps:
+        .entry_point:    main
+        .scratch_memory_size: 0
+        .sgpr_count:     0x4
+        .vgpr_count:     0x3
+    .registers:
+      '0x2c0a (SPI_SHADER_PGM_RSRC1_PS)': 0x22f0000
+      '0x2c0b (SPI_SHADER_PGM_RSRC2_PS)': 0
+      '0xa1b3 (SPI_PS_INPUT_ENA)': 0x1
+      '0xa1b4 (SPI_PS_INPUT_ADDR)': 0x1
+...
+	.end_amdgpu_pal_metadata

@@ -1,0 +1,359 @@
+//! MIMG on hand-built images: T# and S# words packed here from the RDNA3 ISA guide's Table 50
+//! ("Image Resource Definition") and Table 51 ("Image Sampler Definition"); expected texels from
+//! the format rules (10.4.1, 10.7), the DMASK/dst_sel rules (10.4), and the filtering rules written
+//! in `exec::image::sample`'s documentation. Encodings from llvm-mc-19 -mcpu=gfx1100.
+
+use wavesim_rdna3::testing::Harness;
+
+const LOAD_2D: [u32; 2] = [0xf0000f84, 0x00000004]; // image_load v[0:3], v[4:5], s[0:7] dmask:0xf dim:2D unorm
+const LOAD_2D_R: [u32; 2] = [0xf0000184, 0x00000004]; // image_load v0, v[4:5], s[0:7] dmask:0x1
+const LOAD_MIP: [u32; 2] = [0xf0040f84, 0x00000004]; // image_load_mip v[0:3], v[4:6], s[0:7] dmask:0xf
+const STORE_2D: [u32; 2] = [0xf0180f84, 0x00000004]; // image_store v[0:3], v[4:5], s[0:7] dmask:0xf
+const STORE_MIP: [u32; 2] = [0xf01c0f84, 0x00000004]; // image_store_mip v[0:3], v[4:6], s[0:7] dmask:0xf
+const RESINFO: [u32; 2] = [0xf05c0f84, 0x00000004]; // image_get_resinfo v[0:3], v4, s[0:7] dmask:0xf
+const ATOMIC_ADD: [u32; 2] = [0xf0304184, 0x00000004]; // image_atomic_add v0, v[4:5], s[0:7] dmask:0x1 glc
+const ATOMIC_CMPSWAP: [u32; 2] = [0xf02c4384, 0x00000004]; // image_atomic_cmpswap v[0:1], v[4:5] dmask:0x3 glc
+const SAMPLE: [u32; 2] = [0xf06c0f04, 0x08000004]; // image_sample v[0:3], v[4:5], s[0:7], s[8:11] dmask:0xf
+const SAMPLE_LZ: [u32; 2] = [0xf07c0f04, 0x08000004]; // image_sample_lz v[0:3], v[4:5], s[0:7], s[8:11]
+const SAMPLE_L: [u32; 2] = [0xf0740f04, 0x08000004]; // image_sample_l v[0:3], v[4:6], s[0:7], s[8:11]
+const SAMPLE_B: [u32; 2] = [0xf0780f04, 0x08000003]; // image_sample_b v[0:3], v[3:5], s[0:7], s[8:11]
+const LOAD_D16: [u32; 2] = [0xf0020f84, 0x00000004]; // image_load v[0:1], v[4:5], s[0:7] dmask:0xf d16
+
+/// Sets `width` bits at `lo` of a little-endian bit vector of dwords.
+fn put(d: &mut [u32], lo: u32, width: u32, v: u64) {
+    for b in 0..width {
+        let bit = lo + b;
+        let (wi, sh) = ((bit / 32) as usize, bit % 32);
+        d[wi] = (d[wi] & !(1 << sh)) | (((v >> b) & 1) as u32) << sh;
+    }
+}
+
+/// A 256-bit T# for a 2D image (Table 50): identity dst_sel (R, G, B, A = 4, 5, 6, 7).
+fn tsharp(base: u64, fmt: u32, w: u32, h: u32, levels: u32) -> [u32; 8] {
+    let mut d = [0u32; 8];
+    put(&mut d, 0, 40, base >> 8);
+    put(&mut d, 48, 4, (levels - 1) as u64);
+    put(&mut d, 52, 8, fmt as u64);
+    put(&mut d, 62, 14, (w - 1) as u64);
+    put(&mut d, 78, 14, (h - 1) as u64);
+    for (k, sel) in [4u64, 5, 6, 7].iter().enumerate() {
+        put(&mut d, 96 + 3 * k as u32, 3, *sel);
+    }
+    put(&mut d, 108, 4, 0);
+    put(&mut d, 112, 4, (levels - 1) as u64);
+    put(&mut d, 124, 4, 9); // 2D
+    d
+}
+
+/// An S# (Table 51): clamp modes, filters, mip filter, max LOD.
+fn ssharp(clamp: u32, bilinear: bool, mip_filter: u32, max_lod: f32) -> [u32; 4] {
+    let mut d = [0u32; 4];
+    put(&mut d, 0, 3, clamp as u64);
+    put(&mut d, 3, 3, clamp as u64);
+    put(&mut d, 44, 12, (max_lod * 256.0) as u64);
+    put(&mut d, 84, 2, bilinear as u64);
+    put(&mut d, 86, 2, bilinear as u64);
+    put(&mut d, 90, 2, mip_filter as u64);
+    d
+}
+
+struct Img {
+    h: Harness,
+    base: u64,
+}
+
+fn setup(w64: bool, fmt: u32, w: u32, hgt: u32, levels: u32, bytes: &[u8]) -> Img {
+    let mut h = Harness::new(w64);
+    let base = h
+        .mem
+        .alloc(bytes.len().max(256) as u64 + 4096, 256)
+        .unwrap();
+    h.mem.write(base, bytes).unwrap();
+    let t = tsharp(base, fmt, w, hgt, levels);
+    h.wave.sgpr[..8].copy_from_slice(&t);
+    Img { h, base }
+}
+
+fn f(x: u32) -> f32 {
+    f32::from_bits(x)
+}
+
+fn lanes(w64: bool) -> usize {
+    if w64 {
+        64
+    } else {
+        32
+    }
+}
+
+#[test]
+fn load_rgba8_unorm_components_dmask_and_bounds() {
+    // 10.4.1: UNORM data reads as float b / 255; DMASK picks components; out-of-range texels
+    // read zero.
+    for w64 in [false, true] {
+        let texels: Vec<u8> = (0..4 * 4 * 3).map(|i| (i * 5) as u8).collect();
+        let mut im = setup(w64, 42, 4, 3, 1, &texels);
+        im.h.set_v(4, |l| (l % 5) as u32); // x 0..4 (4 is out of range)
+        im.h.set_v(5, |l| (l / 5 % 4) as u32); // y 0..3 (3 is out of range)
+        im.h.run(&LOAD_2D).unwrap();
+        for l in 0..lanes(w64) {
+            let (x, y) = (l % 5, l / 5 % 4);
+            for c in 0..4 {
+                let want = if x < 4 && y < 3 {
+                    texels[(y * 4 + x) * 4 + c] as f32 / 255.0
+                } else {
+                    0.0
+                };
+                assert_eq!(f(im.h.v(c, l)), want, "lane {l} comp {c}");
+            }
+        }
+        im.h.set_v(1, |_| 0x1234);
+        im.h.run(&LOAD_2D_R).unwrap();
+        assert_eq!(f(im.h.v(0, 1)), texels[4] as f32 / 255.0);
+        assert_eq!(im.h.v(1, 1), 0x1234, "dmask 0x1 writes one VGPR");
+    }
+}
+
+#[test]
+fn dst_sel_swizzles_and_constants() {
+    // Table 50: dst_sel 0 = 0, 1 = 1, 4..7 = R, G, B, A.
+    let mut im = setup(false, 42, 1, 1, 1, &[10, 20, 30, 40]);
+    put(&mut im.h.wave.sgpr[..8], 96, 12, 6 | 4 << 3 | 1 << 6); // x = B, y = R, z = 1, w = 0
+    im.h.set_v(4, |_| 0);
+    im.h.set_v(5, |_| 0);
+    im.h.run(&LOAD_2D).unwrap();
+    assert_eq!(
+        [
+            f(im.h.v(0, 0)),
+            f(im.h.v(1, 0)),
+            f(im.h.v(2, 0)),
+            f(im.h.v(3, 0))
+        ],
+        [30.0 / 255.0, 10.0 / 255.0, 1.0, 0.0]
+    );
+}
+
+#[test]
+fn store_then_load_rgba32f_and_rgba8_rounding() {
+    for w64 in [false, true] {
+        let mut im = setup(w64, 63, 8, 8, 1, &[0; 8 * 8 * 16]);
+        im.h.set_v(4, |l| (l % 8) as u32);
+        im.h.set_v(5, |l| (l / 8) as u32);
+        for c in 0..4 {
+            im.h.set_v(c, move |l| (l as f32 * 0.25 + c as f32).to_bits());
+        }
+        im.h.run(&STORE_2D).unwrap();
+        for c in 0..4 {
+            im.h.set_v(c, |_| 0);
+        }
+        im.h.run(&LOAD_2D).unwrap();
+        for l in 0..lanes(w64) {
+            for c in 0..4 {
+                assert_eq!(f(im.h.v(c, l)), l as f32 * 0.25 + c as f32);
+            }
+        }
+        // Raw memory: texel (1, 0) is RGBA f32 little-endian.
+        let mut b = [0u8; 4];
+        im.h.mem.read(im.base + 16, &mut b).unwrap();
+        assert_eq!(f32::from_le_bytes(b), 0.25);
+    }
+    // UNORM8 store: round-to-nearest-even(clamp(x) * 255): 0.5 -> 127.5 -> 128; -1 -> 0; 2 -> 255;
+    // NaN -> 0.
+    let mut im = setup(false, 42, 1, 1, 1, &[0; 4]);
+    im.h.set_v(4, |_| 0);
+    im.h.set_v(5, |_| 0);
+    im.h.wave.set_exec(1);
+    for (c, v) in [0.5f32, -1.0, 2.0, f32::NAN].iter().enumerate() {
+        im.h.set_v(c, |_| v.to_bits());
+    }
+    im.h.run(&STORE_2D).unwrap();
+    let mut b = [0u8; 4];
+    im.h.mem.read(im.base, &mut b).unwrap();
+    assert_eq!(b, [128, 0, 255, 0]);
+}
+
+#[test]
+fn mip_levels_load_store_and_resinfo() {
+    // wavesim's linear layout: level 1 (2x2 of a 4x4 RGBA8 image) follows level 0's 64 bytes.
+    let mut bytes = vec![0u8; 64 + 16 + 4];
+    for t in 0..4 {
+        bytes[64 + 4 * t] = 100 + t as u8;
+    }
+    let mut im = setup(false, 42, 4, 4, 3, &bytes);
+    im.h.set_v(4, |l| (l % 2) as u32);
+    im.h.set_v(5, |l| (l / 2 % 2) as u32);
+    im.h.set_v(6, |_| 1);
+    im.h.run(&LOAD_MIP).unwrap();
+    for l in 0..4 {
+        assert_eq!(f(im.h.v(0, l)), (100 + l) as f32 / 255.0);
+    }
+    // Mip 3 does not exist in a 3-level view: zeros.
+    im.h.set_v(6, |_| 3);
+    im.h.run(&LOAD_MIP).unwrap();
+    assert_eq!(im.h.v(0, 0), 0);
+    // Store to level 2 (1x1 at byte 80).
+    im.h.set_v(6, |_| 2);
+    im.h.set_v(4, |_| 0);
+    im.h.set_v(5, |_| 0);
+    im.h.wave.set_exec(1);
+    for c in 0..4 {
+        im.h.set_v(c, |_| 1f32.to_bits());
+    }
+    im.h.run(&STORE_MIP).unwrap();
+    let mut b = [0u8; 4];
+    im.h.mem.read(im.base + 80, &mut b).unwrap();
+    assert_eq!(b, [255; 4]);
+    // resinfo of mip 1: width 2, height 2, depth 1, 3 levels.
+    im.h.set_v(4, |_| 1);
+    im.h.run(&RESINFO).unwrap();
+    assert_eq!(
+        [im.h.v(0, 0), im.h.v(1, 0), im.h.v(2, 0), im.h.v(3, 0)],
+        [2, 2, 1, 3]
+    );
+}
+
+#[test]
+fn atomics_on_r32_uint() {
+    for w64 in [false, true] {
+        let mut im = setup(w64, 20, 4, 1, 1, &[0; 16]);
+        im.h.set_v(4, |l| (l % 4) as u32);
+        im.h.set_v(5, |_| 0);
+        im.h.set_v(0, |l| l as u32);
+        im.h.run(&ATOMIC_ADD).unwrap();
+        // Each texel received the sum of the lanes l with l % 4 == x.
+        for x in 0..4 {
+            let mut b = [0u8; 4];
+            im.h.mem.read(im.base + 4 * x as u64, &mut b).unwrap();
+            let want: u32 = (0..lanes(w64))
+                .filter(|l| l % 4 == x)
+                .map(|l| l as u32)
+                .sum();
+            assert_eq!(u32::from_le_bytes(b), want);
+        }
+        // GLC returns a pre-op value: lane 0's is 0 when lane 0 went first (lane order).
+        assert_eq!(im.h.v(0, 0), 0);
+        // cmpswap: data in v0, compare value in v1 (DMASK 0x3).
+        let mut im = setup(w64, 20, 1, 1, 1, &7u32.to_le_bytes());
+        im.h.wave.set_exec(1);
+        im.h.set_v(4, |_| 0);
+        im.h.set_v(5, |_| 0);
+        im.h.set_v(0, |_| 99);
+        im.h.set_v(1, |_| 7);
+        im.h.run(&ATOMIC_CMPSWAP).unwrap();
+        let mut b = [0u8; 4];
+        im.h.mem.read(im.base, &mut b).unwrap();
+        assert_eq!((u32::from_le_bytes(b), im.h.v(0, 0)), (99, 7));
+    }
+}
+
+#[test]
+fn unbound_resource_reads_zero() {
+    // Table 50: an all-zero T# is unbound: zeros, no memory access.
+    let mut h = Harness::new(false);
+    h.set_v(0, |_| 5);
+    h.set_v(4, |_| 1000);
+    h.run(&LOAD_2D).unwrap();
+    assert_eq!(h.v(0, 3), 0);
+    h.run(&STORE_2D).unwrap();
+}
+
+#[test]
+fn d16_load_packs_halves() {
+    // 10.4: D16 loads convert to 16 bits, two components per VGPR, low half first.
+    let mut im = setup(false, 42, 1, 1, 1, &[0, 51, 255, 102]);
+    im.h.set_v(4, |_| 0);
+    im.h.set_v(5, |_| 0);
+    im.h.run(&LOAD_D16).unwrap();
+    let h16 = |x: f32| half::f16::from_f32(x).to_bits() as u32;
+    assert_eq!(im.h.v(0, 0), h16(0.0) | h16(51.0 / 255.0) << 16);
+    assert_eq!(im.h.v(1, 0), h16(1.0) | h16(102.0 / 255.0) << 16);
+}
+
+/// A 4x4 R32_FLOAT image with texel (x, y) = x + 10 y.
+fn r32f_image(w64: bool, levels: u32) -> Img {
+    let mut bytes = Vec::new();
+    for y in 0..4 {
+        for x in 0..4 {
+            bytes.extend_from_slice(&((x + 10 * y) as f32).to_le_bytes());
+        }
+    }
+    for t in 0..4 {
+        bytes.extend_from_slice(&(100.0 + t as f32).to_le_bytes()); // level 1, 2x2
+    }
+    let mut im = setup(w64, 22, 4, 4, levels, &bytes);
+    let s = ssharp(0, false, 0, 15.0);
+    im.h.wave.sgpr[8..12].copy_from_slice(&s);
+    im
+}
+
+#[test]
+fn sample_point_and_bilinear_with_wrap_and_clamp() {
+    // Point: texel floor(u * width); bilinear: texel space u - 0.5 and the four neighbours.
+    let mut im = r32f_image(false, 1);
+    im.h.set_v(4, |_| 0.30f32.to_bits()); // u = 1.2 -> texel 1
+    im.h.set_v(5, |_| 0.60f32.to_bits()); // v = 2.4 -> texel 2
+    im.h.run(&SAMPLE_LZ).unwrap();
+    assert_eq!(f(im.h.v(0, 0)), 21.0);
+    // G, B missing in R32: 0; A: 1 (canonical RGBA).
+    assert_eq!((f(im.h.v(1, 0)), f(im.h.v(3, 0))), (0.0, 1.0));
+    // Bilinear at u = 1.2, v = 2.4: x0 = 0 (a = 0.7), y0 = 1 (b = 0.9).
+    im.h.wave.sgpr[8..12].copy_from_slice(&ssharp(2, true, 0, 15.0));
+    im.h.run(&SAMPLE_LZ).unwrap();
+    let (u, v) = (0.30f32 * 4.0 - 0.5, 0.60f32 * 4.0 - 0.5);
+    let (a, b) = (u - u.floor(), v - v.floor());
+    let t = |x: f32, y: f32| x + 10.0 * y;
+    let top = t(0.0, 1.0) * (1.0 - a) + t(1.0, 1.0) * a;
+    let bot = t(0.0, 2.0) * (1.0 - a) + t(1.0, 2.0) * a;
+    assert_eq!(f(im.h.v(0, 0)), top * (1.0 - b) + bot * b);
+    // Wrap: u = -0.1 -> -0.4 texels -> texel 3 (wrap) vs 0 (clamp), point sampling.
+    for (mode, want) in [(0u32, 3.0f32), (1, 0.0), (2, 0.0)] {
+        im.h.wave.sgpr[8..12].copy_from_slice(&ssharp(mode, false, 0, 15.0));
+        im.h.set_v(4, |_| (-0.1f32).to_bits());
+        im.h.set_v(5, |_| 0.1f32.to_bits());
+        im.h.run(&SAMPLE_LZ).unwrap();
+        assert_eq!(f(im.h.v(0, 0)), want, "clamp mode {mode}");
+    }
+    // ClampBorder (6) with the default transparent-black border.
+    im.h.wave.sgpr[8..12].copy_from_slice(&ssharp(6, false, 0, 15.0));
+    im.h.run(&SAMPLE_LZ).unwrap();
+    assert_eq!(f(im.h.v(3, 0)), 0.0);
+}
+
+#[test]
+fn sample_lod_selects_mips() {
+    // SAMPLE_L with mip filter point: LOD 1 reads level 1 (2x2), LOD 0.4 level 0.
+    let mut im = r32f_image(false, 2);
+    im.h.wave.sgpr[8..12].copy_from_slice(&ssharp(2, false, 1, 15.0));
+    im.h.set_v(4, |_| 0.75f32.to_bits());
+    im.h.set_v(5, |_| 0.25f32.to_bits());
+    im.h.set_v(6, |_| 1.0f32.to_bits());
+    im.h.run(&SAMPLE_L).unwrap();
+    assert_eq!(f(im.h.v(0, 0)), 101.0); // level 1 texel (1, 0)
+    im.h.set_v(6, |_| 0.4f32.to_bits());
+    im.h.run(&SAMPLE_L).unwrap();
+    assert_eq!(f(im.h.v(0, 0)), 13.0); // level 0 texel (3, 1)
+}
+
+#[test]
+fn implicit_lod_from_quad_derivatives() {
+    // SAMPLE in a quad whose lanes step 2 texels in x and y: rho = 2, LOD = 1 -> level 1.
+    // With SAMPLE_B and bias -1 the LOD is 0 -> level 0.
+    for w64 in [false, true] {
+        let mut im = r32f_image(w64, 2);
+        im.h.wave.sgpr[8..12].copy_from_slice(&ssharp(2, false, 1, 15.0));
+        im.h.set_v(4, |l| ((l & 1) as f32 * 0.5 + 0.0625).to_bits());
+        im.h.set_v(5, |l| ((l >> 1 & 1) as f32 * 0.5 + 0.0625).to_bits());
+        im.h.run(&SAMPLE).unwrap();
+        for l in 0..lanes(w64) {
+            let (x, y) = (l & 1, l >> 1 & 1);
+            assert_eq!(f(im.h.v(0, l)), 100.0 + (x + 2 * y) as f32, "lane {l}");
+        }
+        // SAMPLE_B: bias in v3, coordinates in v4, v5.
+        im.h.set_v(3, |_| (-1.0f32).to_bits());
+        im.h.run(&SAMPLE_B).unwrap();
+        for l in 0..4 {
+            let (x, y) = (2 * (l & 1), 2 * (l >> 1 & 1));
+            assert_eq!(f(im.h.v(0, l)), (x + 10 * y) as f32, "lane {l}");
+        }
+    }
+}
