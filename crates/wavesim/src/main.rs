@@ -83,7 +83,7 @@ enum Cmd {
         #[arg(long, value_name = "FORMAT", num_args = 0..=1, default_missing_value = "text", value_parser = ["text", "json"])]
         stats: Option<String>,
         /// With --stats: print the counters as one JSON object.
-        #[arg(long)]
+        #[arg(long, requires = "stats")]
         json: bool,
         /// Install a trap handler: raw gfx11 machine code (entry at its first byte) loaded at
         /// TBA, with a zeroed 256-byte TMA data area; waves start with STATUS.TRAP_EN set.
@@ -585,11 +585,17 @@ fn main() -> ExitCode {
                 let _ = std::io::stderr().write_all(e.render().to_string().as_bytes());
                 return ExitCode::from(EXIT_USAGE);
             }
-            // clap's first line says what is wrong; its usage and hint lines follow.
+            // clap's first paragraph says what is wrong (a list of missing arguments may
+            // follow on indented lines); its usage and hint lines come after a blank line.
             let text = e.render().to_string();
-            let first = text.lines().next().unwrap_or("invalid command line");
-            let first = first.strip_prefix("error: ").unwrap_or(first);
-            eprintln!("wavesim: error: {first} (see wavesim --help)");
+            let what: Vec<&str> = text
+                .lines()
+                .take_while(|l| !l.trim().is_empty() && !l.starts_with("Usage:"))
+                .map(str::trim)
+                .collect();
+            let what = what.join(" ");
+            let what = what.strip_prefix("error: ").unwrap_or(&what);
+            eprintln!("wavesim: error: {what} (see wavesim --help)");
             return ExitCode::from(EXIT_USAGE);
         }
     };

@@ -105,6 +105,11 @@ fn exit_codes_and_one_line_usage_errors() {
         "zeros:256",
     ]);
     expect_failure(&o, 1, &["memory fault"]);
+    // A missing required option names it on the same line.
+    let o = wavesim(&[
+        "run", &saxpy, "--kernel", "saxpy", "--global", "4", "--json",
+    ]);
+    expect_failure(&o, 2, &["required arguments were not provided: --stats"]);
     // --help is not an error.
     assert_eq!(wavesim(&["--help"]).status.code(), Some(0));
 }
