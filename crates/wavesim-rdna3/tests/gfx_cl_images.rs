@@ -55,6 +55,7 @@ impl Dev {
             global_offset: [0; 3],
             dispatch_id: 0,
             trap: None,
+            dynamic_shared: 0,
         };
         let lc = LoadedCode {
             code: &self.code,

@@ -77,6 +77,30 @@ int32_t wavesim_dispatch(wavesim_device *dev, const wavesim_module *module, cons
                          const void *kernarg, uint64_t kernarg_size,
                          const uint32_t *local_arg_sizes, uint32_t n_local_args);
 
+/* ---- Text results for any ISA -----------------------------------------------------------
+ *
+ * Each writes its text and a NUL into `out` (`out_size` bytes) and stores the bytes that takes
+ * (text + NUL) in `*needed` when `needed` is not NULL. A buffer too small returns
+ * WAVESIM_ERR_INVALID with `*needed` set and nothing written: call again with a larger one. */
+
+/* Disassembly: an RDNA3 code object or offload bundle (as llvm-objdump -d prints it), an R700
+ * object (as llc-19 prints it), or bare bytes (`raw` != 0) of `target` ("gfx1100" ... "gfx1151",
+ * "rv770", "rv730", "rv710", "agx"; NULL = gfx1100; `wave64` for RDNA3 bare bytes). */
+int32_t wavesim_disassemble(const void *bytes, uint64_t size, const char *target, int32_t raw,
+                            int32_t wave64, char *out, uint64_t out_size, uint64_t *needed);
+/* Runs an R700 shader object with a runner configuration (TOML text); the exports, one line per
+ * thread and target, as `wavesim run SHADER.o --config CFG.toml` prints them. */
+int32_t wavesim_run_r700(const void *object, uint64_t size, const char *config_toml, char *out,
+                         uint64_t out_size, uint64_t *needed);
+/* Runs an AGX job (TOML text). `code` (NULL when the configuration names its code or assembly)
+ * is the machine code; files the configuration names are read relative to `config_dir` (NULL =
+ * the working directory). The outputs as `wavesim run --target agx` prints them. */
+int32_t wavesim_run_agx(const char *config_toml, const char *config_dir, const void *code,
+                        uint64_t code_size, char *out, uint64_t out_size, uint64_t *needed);
+/* The text the device's last dispatch printed with OpenCL printf ("" when none). */
+int32_t wavesim_printf_output(const wavesim_device *dev, char *out, uint64_t out_size,
+                              uint64_t *needed);
+
 #ifdef __cplusplus
 }
 #endif

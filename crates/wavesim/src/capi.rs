@@ -45,7 +45,7 @@ fn code_of(e: &Error) -> i32 {
         Error::UnknownKernel { .. } | Error::Args(_) | Error::Io(_) => WAVESIM_ERR_INVALID,
         Error::Memory(_) => WAVESIM_ERR_MEMORY,
         Error::Dispatch(D::BadLaunch(_)) => WAVESIM_ERR_INVALID,
-        Error::Dispatch(D::Exec { .. }) => WAVESIM_ERR_EXEC,
+        Error::Dispatch(D::Exec { .. }) | Error::Fault { .. } => WAVESIM_ERR_EXEC,
         Error::Dispatch(D::Watchdog { .. }) => WAVESIM_ERR_WATCHDOG,
         Error::Dispatch(D::BarrierDeadlock { .. }) => WAVESIM_ERR_DEADLOCK,
         Error::R700Load(_) | Error::R700Decode(_) => WAVESIM_ERR_CODE_OBJECT,
@@ -411,5 +411,166 @@ pub unsafe extern "C" fn wavesim_dispatch(
             )));
         }
         d.dispatch(&m.0, name, &geo, &args).map(|_| ())
+    })
+}
+
+// ---- Text results for any ISA: disassembly, R700 and AGX runs, printf (issue 15) ----
+
+/// The C string at `p`, or `None` for NULL.
+///
+/// # Safety
+/// A non-null `p` must point to a NUL-terminated string.
+unsafe fn c_str<'a>(p: *const c_char, what: &str) -> Result<Option<&'a str>, Error> {
+    if p.is_null() {
+        return Ok(None);
+    }
+    // SAFETY: non-null and NUL-terminated per the caller's contract.
+    let s = unsafe { std::ffi::CStr::from_ptr(p) };
+    s.to_str()
+        .map(Some)
+        .map_err(|_| invalid(&format!("{what} is not UTF-8")))
+}
+
+/// Copies `text` and a NUL into `out` (`out_size` bytes) and stores the bytes that takes in
+/// `*needed` (when not NULL); a buffer too small is WAVESIM_ERR_INVALID with nothing written.
+///
+/// # Safety
+/// A non-null `out` must be writable for `out_size` bytes; a non-null `needed` writable.
+unsafe fn give_text(
+    text: &str,
+    out: *mut c_char,
+    out_size: u64,
+    needed: *mut u64,
+) -> Result<(), Error> {
+    let n = text.len() as u64 + 1;
+    if !needed.is_null() {
+        // SAFETY: writable per the caller's contract.
+        unsafe { *needed = n };
+    }
+    if out_size < n {
+        return Err(invalid(&format!(
+            "the text takes {n} bytes (with its NUL); the buffer has {out_size}"
+        )));
+    }
+    // SAFETY: `out` is writable for out_size >= n bytes.
+    let dst = unsafe { host_slice_mut(out as *mut u8, n, "out is NULL")? };
+    dst[..text.len()].copy_from_slice(text.as_bytes());
+    dst[text.len()] = 0;
+    Ok(())
+}
+
+/// Disassembles `bytes`: an RDNA3 code object or offload bundle, an R700 object, or bare bytes
+/// (`raw` != 0) of `target` (gfx1100 ... gfx1151, rv770, rv730, rv710, agx; NULL = gfx1100).
+/// See `include/wavesim.h`.
+///
+/// # Safety
+/// `bytes` readable for `size` bytes; `target` NULL or a C string; `out`/`needed` as in the
+/// header.
+#[no_mangle]
+pub unsafe extern "C" fn wavesim_disassemble(
+    bytes: *const c_void,
+    size: u64,
+    target: *const c_char,
+    raw: i32,
+    wave64: i32,
+    out: *mut c_char,
+    out_size: u64,
+    needed: *mut u64,
+) -> i32 {
+    guard(|| {
+        // SAFETY: per the caller's contract.
+        let code = unsafe { host_slice(bytes as *const u8, size, "bytes is NULL")? };
+        let target = unsafe { c_str(target, "target")? }
+            .map(crate::Isa::from_name)
+            .transpose()?;
+        let opts = crate::DisasmOptions {
+            target: target.or((raw != 0).then_some(crate::Isa::Rdna3(Default::default()))),
+            raw: raw != 0,
+            wave64: wave64 != 0,
+            full: false,
+        };
+        let text = crate::disassemble_any(code, &opts)?;
+        // SAFETY: per the caller's contract.
+        unsafe { give_text(&text, out, out_size, needed) }
+    })
+}
+
+/// Runs an R700 shader object with a runner configuration (TOML); the exports as text.
+///
+/// # Safety
+/// `object` readable for `size` bytes; `config_toml` a C string; `out`/`needed` as in the
+/// header.
+#[no_mangle]
+pub unsafe extern "C" fn wavesim_run_r700(
+    object: *const c_void,
+    size: u64,
+    config_toml: *const c_char,
+    out: *mut c_char,
+    out_size: u64,
+    needed: *mut u64,
+) -> i32 {
+    guard(|| {
+        // SAFETY: per the caller's contract.
+        let object = unsafe { host_slice(object as *const u8, size, "object is NULL")? };
+        let cfg = unsafe { c_str(config_toml, "config_toml")? }
+            .ok_or_else(|| invalid("config_toml is NULL"))?;
+        let text = crate::run_r700(object, cfg)?.to_text();
+        // SAFETY: per the caller's contract.
+        unsafe { give_text(&text, out, out_size, needed) }
+    })
+}
+
+/// Runs an AGX job (TOML); `code` (may be NULL) is the machine code when the configuration
+/// names none; files it names are read relative to `config_dir` (NULL = "."). The outputs as
+/// text.
+///
+/// # Safety
+/// C strings or NULL as documented; `code` readable for `code_size` bytes; `out`/`needed` as in
+/// the header.
+#[no_mangle]
+pub unsafe extern "C" fn wavesim_run_agx(
+    config_toml: *const c_char,
+    config_dir: *const c_char,
+    code: *const c_void,
+    code_size: u64,
+    out: *mut c_char,
+    out_size: u64,
+    needed: *mut u64,
+) -> i32 {
+    guard(|| {
+        // SAFETY: per the caller's contract.
+        let cfg = unsafe { c_str(config_toml, "config_toml")? }
+            .ok_or_else(|| invalid("config_toml is NULL"))?;
+        let dir = unsafe { c_str(config_dir, "config_dir")? }.unwrap_or(".");
+        let code = if code.is_null() {
+            None
+        } else {
+            Some(unsafe { host_slice(code as *const u8, code_size, "code is NULL")? })
+        };
+        let text = crate::run_agx(cfg, std::path::Path::new(dir), code)?.to_text();
+        // SAFETY: per the caller's contract.
+        unsafe { give_text(&text, out, out_size, needed) }
+    })
+}
+
+/// The text the device's last dispatch printed with `printf`.
+///
+/// # Safety
+/// `dev` from `wavesim_device_create`; `out`/`needed` as in the header.
+#[no_mangle]
+pub unsafe extern "C" fn wavesim_printf_output(
+    dev: *const WavesimDevice,
+    out: *mut c_char,
+    out_size: u64,
+    needed: *mut u64,
+) -> i32 {
+    guard(|| {
+        if dev.is_null() {
+            return Err(invalid("dev is NULL"));
+        }
+        // SAFETY: a live device per the caller's contract.
+        let text = unsafe { (*dev).0.printf_output().to_string() };
+        // SAFETY: per the caller's contract.
+        unsafe { give_text(&text, out, out_size, needed) }
     })
 }

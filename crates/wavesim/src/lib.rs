@@ -80,6 +80,10 @@ pub enum Error {
     Args(String),
     #[error(transparent)]
     Dispatch(#[from] DispatchError),
+    /// A memory fault and where its address lies (the buffer argument and the offset into it,
+    /// or "outside every allocation").
+    #[error("{error} ({place})")]
+    Fault { error: DispatchError, place: String },
     #[error("memory: {0}")]
     Memory(#[from] MemError),
     #[error("code: {0}")]
@@ -106,6 +110,7 @@ impl From<HsaError> for Error {
             HsaError::UnknownKernel { name, available } => Error::UnknownKernel { name, available },
             HsaError::Args(m) => Error::Args(m),
             HsaError::Dispatch(e) => Error::Dispatch(e),
+            HsaError::Fault { error, place } => Error::Fault { error, place },
             HsaError::Memory(e) => Error::Memory(e),
             HsaError::Decode(e) => Error::Decode(e),
         }
@@ -130,12 +135,75 @@ pub struct Module {
 }
 
 impl Module {
-    /// The kernel `name`, or an error listing the kernels there are.
+    /// The kernel `name`: its symbol name (`_Z5saxpyifPKfPf`), its demangled name (`saxpy`,
+    /// `ns::saxpy`) or its demangled signature (`saxpy(int, float, float const*, float*)`).
+    /// Unknown names list the kernels there are; ambiguous ones list the candidates.
     pub fn kernel(&self, name: &str) -> Result<&Kernel, Error> {
-        self.code.kernel(name).ok_or_else(|| Error::UnknownKernel {
-            name: name.to_string(),
-            available: self.code.kernel_names().join(", "),
+        find_kernel(&self.code, name)
+    }
+}
+
+// ---- Kernel names: C++ (HIP) kernels by demangled name (issue 15) ----
+
+/// The demangled signature of an Itanium-mangled symbol (`_Z5saxpyifPKfPf` is
+/// `saxpy(int, float, float const*, float*)`), or `None` for a C name.
+pub fn demangle(symbol: &str) -> Option<String> {
+    if !symbol.starts_with("_Z") {
+        return None;
+    }
+    cpp_demangle::Symbol::new(symbol)
+        .ok()?
+        .demangle(&cpp_demangle::DemangleOptions::default())
+        .ok()
+}
+
+/// A demangled signature's qualified name without parameters or template arguments:
+/// `ns::saxpy` for `ns::saxpy(float*)`, `scale` for `void scale<float>(float*)`.
+fn demangled_base(sig: &str) -> &str {
+    // Cut at the parameter list or template argument list that follows the name.
+    let end = sig.find(['(', '<']).unwrap_or(sig.len());
+    let head = &sig[..end];
+    // A template's return type comes first (`void scale<float>(...)`).
+    head.rsplit(' ').next().unwrap_or(head)
+}
+
+/// Finds kernel `name` in `code` (see [`Module::kernel`]).
+pub fn find_kernel<'a>(code: &'a CodeObject, name: &str) -> Result<&'a Kernel, Error> {
+    if let Some(k) = code.kernel(name) {
+        return Ok(k);
+    }
+    let matches: Vec<&Kernel> = code
+        .kernels
+        .iter()
+        .filter(|k| {
+            demangle(&k.name).is_some_and(|sig| {
+                let base = demangled_base(&sig);
+                sig == name || base == name || base.rsplit("::").next() == Some(name)
+            })
         })
+        .collect();
+    let describe = |k: &Kernel| match demangle(&k.name) {
+        Some(sig) => format!("{sig} [{}]", k.name),
+        None => k.name.clone(),
+    };
+    match matches.as_slice() {
+        [k] => Ok(k),
+        [] => Err(Error::UnknownKernel {
+            name: name.to_string(),
+            available: code
+                .kernels
+                .iter()
+                .map(describe)
+                .collect::<Vec<_>>()
+                .join(", "),
+        }),
+        many => Err(Error::Args(format!(
+            "kernel name `{name}` is ambiguous; give one of: {}",
+            many.iter()
+                .map(|k| describe(k))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ))),
     }
 }
 
@@ -169,6 +237,11 @@ pub struct Device {
     pub cfg: ExecConfig,
     /// OpenCL global work offset applied to dispatches.
     pub global_offset: [u64; 3],
+    /// Dynamic shared memory bytes (HIP's `extern __shared__`, the launch's `sharedMemBytes`):
+    /// added to the workgroup's LDS after the static and `__local` argument LDS, and given to the
+    /// kernel in `hidden_dynamic_lds_size`.
+    pub dynamic_shared: u32,
+    printf: String,
     id: u64,
     dispatches: u64,
     trap: Option<InstalledTrap>,
@@ -189,6 +262,8 @@ impl Device {
             max_wave_instructions: DEFAULT_MAX_WAVE_INSTRUCTIONS,
             cfg: ExecConfig::default(),
             global_offset: [0; 3],
+            dynamic_shared: 0,
+            printf: String::new(),
             id: NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
             dispatches: 0,
             trap: None,
@@ -338,6 +413,7 @@ impl Device {
         }
         let k = module.kernel(kernel)?;
         let settings = DispatchSettings {
+            dynamic_shared: self.dynamic_shared,
             threads: self.threads,
             max_wave_insts: self.max_wave_instructions,
             cfg: &self.cfg,
@@ -355,15 +431,15 @@ impl Device {
             base: module.base,
             prog: &module.prog,
         };
-        Ok(launch::dispatch(
-            &mut self.mem,
-            code,
-            k,
-            geo,
-            args,
-            &settings,
-            obs,
-        )?)
+        let done = launch::dispatch(&mut self.mem, code, k, geo, args, &settings, obs)?;
+        self.printf = done.printf;
+        Ok(done.stats)
+    }
+
+    /// The text the last dispatch printed with `printf` (empty when it printed nothing), as the
+    /// ROCm runtime prints it: records in the order the kernel wrote them.
+    pub fn printf_output(&self) -> &str {
+        &self.printf
     }
 }
 
@@ -372,6 +448,8 @@ impl Device {
 #[derive(Debug)]
 pub struct SpecRun {
     pub stats: DispatchStats,
+    /// What the kernel printed with `printf`.
+    pub printf: String,
     pub buffers: Vec<Option<Vec<u8>>>,
 }
 
@@ -412,10 +490,10 @@ pub fn run_specs_with_observer<O: Observer<Wave, Inst> + ?Sized>(
     let mut args = Vec::with_capacity(specs.len());
     let mut bufs: Vec<Option<(u64, u64)>> = Vec::with_capacity(specs.len());
     let mut result = Ok(());
-    for s in specs {
+    for (i, (s, meta)) in specs.iter().zip(k.explicit_args()).enumerate() {
         match s {
-            ArgSpec::Value(b) => {
-                args.push(Arg::Value(b.clone()));
+            ArgSpec::Value { ty, bytes } => {
+                args.push(Arg::Value(check_value(k, i, meta, ty, bytes)?));
                 bufs.push(None);
             }
             ArgSpec::Local(n) => {
@@ -450,12 +528,108 @@ pub fn run_specs_with_observer<O: Observer<Wave, Inst> + ?Sized>(
                 None => None,
             });
         }
-        Ok(SpecRun { stats, buffers })
+        Ok(SpecRun {
+            stats,
+            printf: dev.printf_output().to_string(),
+            buffers,
+        })
     });
     for (a, _) in bufs.into_iter().flatten() {
         let _ = dev.free(a);
     }
     out
+}
+
+// ---- By-value arguments checked against the kernel's metadata (issue 15) ----
+
+/// Checks a by-value spec against the kernel's argument `meta` (its `.size` and, for OpenCL, its
+/// `.type_name`) and returns the bytes to place at its offset. A float given for an integer, a
+/// float or integer of another width or lane count, a value out of range for the argument's
+/// type, or a size that differs is an error before the run. An integer given for a float is its
+/// raw bits. A 3-lane vector is padded to the 4-lane size OpenCL gives it.
+pub fn check_value(
+    k: &Kernel,
+    index: usize,
+    meta: &KernArg,
+    ty: &spec::ValueType,
+    bytes: &[u8],
+) -> Result<Vec<u8>, Error> {
+    use spec::ElemKind;
+    let c_type = meta.type_name.as_deref().unwrap_or("");
+    let bad = |why: String| {
+        Error::Args(format!(
+            "argument {} ({}{}) of {}: {why}",
+            index + 1,
+            meta.name.as_deref().unwrap_or("unnamed"),
+            if c_type.is_empty() {
+                String::new()
+            } else {
+                format!(", {c_type}")
+            },
+            k.signature()
+        ))
+    };
+    if meta.kind != ValueKind::ByValue {
+        return Err(bad(format!(
+            "is {}; got a {}-byte value",
+            wavesim_rdna3::hsa::kernarg::describe_kind(meta),
+            bytes.len()
+        )));
+    }
+    let mut out = bytes.to_vec();
+    if let Some(want) = spec::ValueType::from_c_type(c_type) {
+        if ty.kind != ElemKind::Bytes {
+            let is_float = |k: ElemKind| k == ElemKind::Float;
+            // An integer spec for a floating-point argument gives its raw bits (as `f32:0x...`
+            // does); every other mismatch of kind, width or lane count is an error.
+            let raw_bits = !is_float(ty.kind) && is_float(want.kind);
+            if !raw_bits
+                && (is_float(ty.kind) != is_float(want.kind)
+                    || ty.elem_bytes != want.elem_bytes
+                    || ty.lanes != want.lanes)
+            {
+                return Err(bad(format!(
+                    "expects {} ({}:...), got {}",
+                    c_type,
+                    want.spec_name(),
+                    ty.spec_name()
+                )));
+            }
+            // Same width, other signedness: the value must fit the argument's type.
+            if !raw_bits && ty.kind != want.kind {
+                let w = want.elem_bytes as usize;
+                for lane in out.chunks(w) {
+                    let mut v = [0u8; 8];
+                    v[..w].copy_from_slice(lane);
+                    let raw = u64::from_le_bytes(v);
+                    let top = raw >> (w * 8 - 1) & 1 == 1;
+                    if top {
+                        return Err(bad(format!(
+                            "{} is out of range for {c_type}",
+                            if want.kind == ElemKind::Unsigned {
+                                "a negative value"
+                            } else {
+                                "the value"
+                            }
+                        )));
+                    }
+                }
+            }
+            // OpenCL: a 3-component vector occupies the size of a 4-component one.
+            if want.lanes == 3 && !raw_bits {
+                out.resize(meta.size as usize, 0);
+            }
+        }
+    }
+    if out.len() != meta.size as usize {
+        return Err(bad(format!(
+            "is a {}-byte value; got {} bytes ({})",
+            meta.size,
+            out.len(),
+            ty.spec_name()
+        )));
+    }
+    Ok(out)
 }
 
 /// Writes the buffers whose spec names an output file.
@@ -499,8 +673,10 @@ pub unsafe fn run_host_asm(
     Ok(r?)
 }
 
-/// Disassembles a code object the way `llvm-objdump -d --mcpu=gfx1100` prints it.
+/// Disassembles a code object (or the gfx11 entry of an offload bundle) the way
+/// `llvm-objdump -d --mcpu=gfx1100` prints it.
 pub fn disassemble(elf: &[u8]) -> Result<String, String> {
+    let elf = wavesim_rdna3::hsa::bundle::code_object(elf).map_err(|e| e.to_string())?;
     wavesim_rdna3::disasm::disassemble_elf(elf).map_err(|e| e.to_string())
 }
 
@@ -527,6 +703,12 @@ pub struct DisasmOptions {
 /// the program, after its chip and `.AMDGPU.config` registers by name; bare bytes of the
 /// `--target` ISA.
 pub fn disassemble_any(bytes: &[u8], o: &DisasmOptions) -> Result<String, Error> {
+    // A clang offload bundle (hipcc --genco): its gfx11 code object.
+    let bytes = if o.raw {
+        bytes
+    } else {
+        wavesim_rdna3::hsa::bundle::code_object(bytes)?
+    };
     let isa = if o.raw {
         o.target.ok_or_else(|| {
             Error::Args("bare bytes need --target (gfx1100, gfx1150, rv770, agx, ...)".into())

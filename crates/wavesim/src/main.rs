@@ -40,9 +40,13 @@ enum Cmd {
         /// RDNA3: grid size in work-items: X[,Y[,Z]].
         #[arg(long, value_parser = parse_dims)]
         global: Option<Dims>,
-        /// RDNA3: workgroup size in work-items: X[,Y[,Z]] (as many dimensions as --global).
+        /// RDNA3: workgroup size in work-items: X[,Y[,Z]] (as many dimensions as --global);
+        /// by default the kernel's reqd_work_group_size.
         #[arg(long, value_parser = parse_dims)]
         local: Option<Dims>,
+        /// RDNA3: dynamic shared memory bytes (HIP `extern __shared__`, hidden_dynamic_lds_size).
+        #[arg(long = "dynamic-shared", value_name = "BYTES", default_value_t = 0)]
+        dynamic_shared: u32,
         /// R700: the runner configuration (TOML: input GPRs, constants, loop constants, vertex
         /// buffers, textures, samplers, thread count or pixel grid); the exports are printed, one
         /// line per thread and target. AGX (--target agx): the job (compute, vertex or fragment
@@ -74,9 +78,13 @@ enum Cmd {
         /// OpenCL global work offset: X[,Y[,Z]].
         #[arg(long, value_parser = parse_offset)]
         offset: Option<Offsets>,
-        /// Print wave-instructions, lane-instructions, time and throughput.
-        #[arg(long)]
-        stats: bool,
+        /// Print wave-instructions, lane-instructions, time and throughput (`--stats=json`: one
+        /// JSON object).
+        #[arg(long, value_name = "FORMAT", num_args = 0..=1, default_missing_value = "text", value_parser = ["text", "json"])]
+        stats: Option<String>,
+        /// With --stats: print the counters as one JSON object.
+        #[arg(long, requires = "stats")]
+        json: bool,
         /// Install a trap handler: raw gfx11 machine code (entry at its first byte) loaded at
         /// TBA, with a zeroed 256-byte TMA data area; waves start with STATUS.TRAP_EN set.
         #[arg(long = "trap-handler", value_name = "FILE.bin")]
@@ -245,7 +253,7 @@ fn run_r700_cli(
     Ok(())
 }
 
-fn real_main(cli: Cli) -> Result<(), String> {
+fn real_main(cli: Cli) -> Result<(), Failure> {
     match cli.cmd {
         Cmd::Run {
             file,
@@ -253,11 +261,13 @@ fn real_main(cli: Cli) -> Result<(), String> {
             kernel,
             global,
             local,
+            dynamic_shared,
             args,
             threads,
             max_instructions,
             offset,
             stats,
+            json,
             trap_handler,
             trap_tma_out,
             config,
@@ -269,70 +279,87 @@ fn real_main(cli: Cli) -> Result<(), String> {
             trace_limit,
         } => {
             if let Some(t) = target.as_deref() {
-                let isa = Isa::from_name(t).map_err(|e| e.to_string())?;
+                let isa = Isa::from_name(t).map_err(|e| usage(e.to_string()))?;
                 if isa != Isa::Agx {
-                    return Err(format!(
+                    return Err(usage(format!(
                         "--target {t}: only AGX code has no ELF header to name its ISA; give the \
                          object alone"
-                    ));
+                    )));
                 }
                 let Some(config) = config else {
-                    return Err(
-                        "--target agx runs a job: give its configuration with --config FILE.toml"
-                            .into(),
-                    );
+                    return Err(usage(
+                        "--target agx runs a job: give its configuration with --config FILE.toml",
+                    ));
                 };
-                return run_agx_cli(file.as_ref(), &config, png.as_ref(), png_target);
+                return Ok(run_agx_cli(
+                    file.as_ref(),
+                    &config,
+                    png.as_ref(),
+                    png_target,
+                )?);
             }
             let Some(file) = file else {
-                return Err(
-                    "run: give a code object or shader object (or --target agx --config FILE.toml)"
-                        .into(),
-                );
+                return Err(usage(
+                    "run: give a code object or shader object (or --target agx --config FILE.toml)",
+                ));
             };
             let bytes = read(&file)?;
             // Anything that is not an R700 object goes to the RDNA3 loader, whose errors name
             // what is wrong with a code object.
             if let Ok(Isa::R700(_)) = Isa::of_object(&bytes) {
                 let Some(config) = config else {
-                    return Err(format!(
+                    return Err(usage(format!(
                         "{} is an R700 shader: give its runner configuration with --config FILE.toml",
                         file.display()
-                    ));
+                    )));
                 };
-                return run_r700_cli(&bytes, &file, &config, png.as_ref(), png_target, stats);
+                return Ok(run_r700_cli(
+                    &bytes,
+                    &file,
+                    &config,
+                    png.as_ref(),
+                    png_target,
+                    stats.is_some(),
+                )?);
             }
-            let (Some(kernel), Some(global), Some(local)) = (kernel, global, local) else {
-                return Err(format!(
+            let (Some(kernel), Some(global)) = (kernel, global) else {
+                return Err(usage(format!(
                     "{} is an RDNA3 code object: give --kernel NAME, --global X[,Y[,Z]] and --local X[,Y[,Z]]",
                     file.display()
-                ));
+                )));
             };
             if config.is_some() {
-                return Err("--config is for R700 shaders; RDNA3 kernels take --arg".into());
+                return Err(usage(
+                    "--config is for R700 shaders; RDNA3 kernels take --arg",
+                ));
             }
             let specs: Vec<ArgSpec> = args
                 .iter()
                 .map(|a| parse_spec(a))
-                .collect::<Result<_, _>>()?;
-            let (global, local) = (global.0, local.0);
-            let geo = Geometry::new(&global, &local).map_err(|e| e.to_string())?;
+                .collect::<Result<_, _>>()
+                .map_err(usage)?;
             let mut dev = Device::new();
             dev.threads = threads.max(1);
             dev.max_wave_instructions = max_instructions;
-            if let Some(Offsets(o)) = offset {
-                if o.len() != global.len() {
-                    return Err(format!(
-                        "--offset has {} dimensions but --global has {}",
-                        o.len(),
-                        global.len()
-                    ));
-                }
-                dev.global_offset[..o.len()].copy_from_slice(&o);
-            }
+            dev.dynamic_shared = dynamic_shared;
             let module = dev
                 .load(&bytes)
                 .map_err(|e| format!("{}: {e}", file.display()))?;
+            let k = module.kernel(&kernel).map_err(lib_failure)?;
+            let kernel = k.name.clone();
+            let global = global.0;
+            let local = local_size(k, local, global.len())?;
+            let geo = Geometry::new(&global, &local).map_err(|e| usage(e.to_string()))?;
+            if let Some(Offsets(o)) = offset {
+                if o.len() != global.len() {
+                    return Err(usage(format!(
+                        "--offset has {} dimensions but --global has {}",
+                        o.len(),
+                        global.len()
+                    )));
+                }
+                dev.global_offset[..o.len()].copy_from_slice(&o);
+            }
             if let Some(path) = &trap_handler {
                 dev.install_trap_handler(&read(path)?, wavesim::DEFAULT_TMA_BYTES)
                     .map_err(|e| format!("{}: {e}", path.display()))?;
@@ -359,56 +386,49 @@ fn real_main(cli: Cli) -> Result<(), String> {
                 // The trace is complete (and flushed) before the run's error or outputs; a reader
                 // that went away (`| head`) is not an error.
                 let written = tracer.finish();
-                let run = run.map_err(|e| e.to_string())?;
+                let run = run.map_err(lib_failure)?;
                 match written {
                     Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
                         let to = trace_out
                             .as_ref()
                             .map_or("standard output".into(), |p| p.display().to_string());
-                        return Err(format!("cannot write the trace to {to}: {e}"));
+                        return Err(format!("cannot write the trace to {to}: {e}").into());
                     }
                     _ => {}
                 }
                 run
             } else {
                 run_specs_with_observer(&mut dev, &module, &kernel, &geo, &specs, &mut NoObserver)
-                    .map_err(|e| e.to_string())?
+                    .map_err(lib_failure)?
             };
+            emit(&run.printf);
             write_outputs(&specs, &run).map_err(|e| e.to_string())?;
             if let (Some(out), Some(t)) = (&trap_tma_out, dev.trap_handler()) {
                 let tma = dev.read_vec(t.tma, t.tma_size).map_err(|e| e.to_string())?;
                 std::fs::write(out, tma)
                     .map_err(|e| format!("cannot write {}: {e}", out.display()))?;
             }
-            if stats {
-                let s = &run.stats;
-                let secs = s.elapsed.as_secs_f64();
-                println!("workgroups:        {}", s.workgroups);
-                println!("waves:             {}", s.waves);
-                println!("wave-instructions: {}", s.wave_instructions);
-                println!("lane-instructions: {}", s.lane_instructions);
-                println!("time:              {:.6} s", secs);
-                println!(
-                    "throughput:        {} wave-instructions, {} lane-instructions",
-                    rate(s.wave_instructions, secs),
-                    rate(s.lane_instructions, secs)
-                );
+            if let Some(format) = stats {
+                emit(&stats_text(&run.stats, json || format == "json"));
             }
             Ok(())
         }
-        Cmd::Draw { scene, out } => draw_cli(&scene, &out),
+        Cmd::Draw { scene, out } => Ok(draw_cli(&scene, &out)?),
         Cmd::Info { file } => {
             let bytes = read(&file)?;
             if let Ok(Isa::R700(_)) = Isa::of_object(&bytes) {
                 let shader = wavesim::r700::Shader::from_object_bytes(&bytes)
                     .map_err(|e| format!("{}: {e}", file.display()))?;
-                println!("R700 shader object, chip {}", shader.chip().name());
-                print!("{}", shader.config_text());
+                emit(&format!(
+                    "R700 shader object, chip {}\n{}",
+                    shader.chip().name(),
+                    shader.config_text()
+                ));
                 return Ok(());
             }
             let co = wavesim::CodeObject::parse(&bytes)
                 .map_err(|e| format!("{}: {e}", file.display()))?;
-            print!("{}", describe(&co));
+            emit(&describe(&co));
             Ok(())
         }
         Cmd::Disasm {
@@ -437,20 +457,154 @@ fn real_main(cli: Cli) -> Result<(), String> {
             };
             let text = disassemble_any(&read(&path)?, &opts)
                 .map_err(|e| format!("{}: {e}", path.display()))?;
-            print!("{text}");
+            emit(&text);
             Ok(())
         }
     }
 }
 
+/// `--local`, or the kernel's reqd_work_group_size (as many dimensions as --global) when it is
+/// not given.
+fn local_size(k: &wavesim::Kernel, local: Option<Dims>, dims: usize) -> Result<Vec<u32>, Failure> {
+    if let Some(Dims(l)) = local {
+        return Ok(l);
+    }
+    match k.meta.reqd_workgroup_size {
+        Some(r) if r[dims..].iter().all(|&v| v == 1) => Ok(r[..dims].to_vec()),
+        Some(r) => Ok(r.to_vec()),
+        None => Err(usage(format!(
+            "kernel {} has no reqd_work_group_size: give --local X[,Y[,Z]]",
+            k.name
+        ))),
+    }
+}
+
+// ---- CLI hygiene: output, exit codes, one-line errors (issue 15) ----
+
+/// Exit code of a successful command.
+pub const EXIT_OK: u8 = 0;
+/// Exit code when the kernel, shader or job could not run to the end: a fault, an invalid or
+/// unsupported instruction, the watchdog, a deadlock, a malformed object, an I/O error.
+pub const EXIT_RUN_FAILED: u8 = 1;
+/// Exit code of a command line that cannot be run as given: unknown options, malformed `--arg`
+/// specs, wrong argument count or kinds, an unknown kernel, a bad geometry.
+pub const EXIT_USAGE: u8 = 2;
+
+/// Writes `text` to standard output; a reader that went away (`wavesim disasm X | head`) ends
+/// the output quietly, as with any Unix filter.
+fn emit(text: &str) {
+    let mut out = std::io::stdout().lock();
+    let _ = out.write_all(text.as_bytes()).and_then(|()| out.flush());
+}
+
+/// `--stats`: the dispatch counters as aligned text or as one JSON object (`--stats=json`).
+fn stats_text(s: &wavesim::DispatchStats, json: bool) -> String {
+    let secs = s.elapsed.as_secs_f64();
+    let per_sec = |n: u64| if secs > 0.0 { n as f64 / secs } else { 0.0 };
+    if json {
+        return format!(
+            "{{\"workgroups\": {}, \"waves\": {}, \"wave_instructions\": {}, \
+             \"lane_instructions\": {}, \"seconds\": {:.6}, \
+             \"wave_instructions_per_second\": {:.0}, \"lane_instructions_per_second\": {:.0}}}\n",
+            s.workgroups,
+            s.waves,
+            s.wave_instructions,
+            s.lane_instructions,
+            secs,
+            per_sec(s.wave_instructions),
+            per_sec(s.lane_instructions)
+        );
+    }
+    format!(
+        "workgroups:        {}\nwaves:             {}\nwave-instructions: {}\n\
+         lane-instructions: {}\ntime:              {secs:.6} s\n\
+         throughput:        {} wave-instructions, {} lane-instructions\n",
+        s.workgroups,
+        s.waves,
+        s.wave_instructions,
+        s.lane_instructions,
+        rate(s.wave_instructions, secs),
+        rate(s.lane_instructions, secs)
+    )
+}
+
+/// Why a command failed: the one-line message and the exit code.
+struct Failure {
+    code: u8,
+    msg: String,
+}
+
+impl From<String> for Failure {
+    fn from(msg: String) -> Failure {
+        Failure {
+            code: EXIT_RUN_FAILED,
+            msg,
+        }
+    }
+}
+
+impl From<&str> for Failure {
+    fn from(msg: &str) -> Failure {
+        msg.to_string().into()
+    }
+}
+
+/// A command line that cannot run as given (exit code 2).
+fn usage(msg: impl Into<String>) -> Failure {
+    Failure {
+        code: EXIT_USAGE,
+        msg: msg.into(),
+    }
+}
+
+/// A library error: argument and launch mistakes are usage errors, the rest are run failures.
+fn lib_failure(e: wavesim::Error) -> Failure {
+    use wavesim::Error as E;
+    let code = match &e {
+        E::Args(_)
+        | E::UnknownKernel { .. }
+        | E::Dispatch(wavesim::DispatchError::BadLaunch(_)) => EXIT_USAGE,
+        _ => EXIT_RUN_FAILED,
+    };
+    Failure {
+        code,
+        msg: e.to_string(),
+    }
+}
+
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            use clap::error::ErrorKind;
+            if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) {
+                emit(&e.render().to_string());
+                return ExitCode::from(EXIT_OK);
+            }
+            if e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
+                let _ = std::io::stderr().write_all(e.render().to_string().as_bytes());
+                return ExitCode::from(EXIT_USAGE);
+            }
+            // clap's first paragraph says what is wrong (a list of missing arguments may
+            // follow on indented lines); its usage and hint lines come after a blank line.
+            let text = e.render().to_string();
+            let what: Vec<&str> = text
+                .lines()
+                .take_while(|l| !l.trim().is_empty() && !l.starts_with("Usage:"))
+                .map(str::trim)
+                .collect();
+            let what = what.join(" ");
+            let what = what.strip_prefix("error: ").unwrap_or(&what);
+            eprintln!("wavesim: error: {what} (see wavesim --help)");
+            return ExitCode::from(EXIT_USAGE);
+        }
+    };
     match real_main(cli) {
-        Ok(()) => ExitCode::SUCCESS,
+        Ok(()) => ExitCode::from(EXIT_OK),
         Err(e) => {
             // One line a user can act on.
-            eprintln!("wavesim: error: {}", e.replace('\n', " "));
-            ExitCode::FAILURE
+            eprintln!("wavesim: error: {}", e.msg.replace('\n', " "));
+            ExitCode::from(e.code)
         }
     }
 }

@@ -171,3 +171,113 @@ fn run_asm_errors_never_unwind() {
     let msg = unsafe { std::ffi::CStr::from_ptr(wavesim::capi::wavesim_last_error()) };
     assert!(msg.to_string_lossy().contains("no code"), "{msg:?}");
 }
+
+/// The text entry points (issue 15): disassembly of any ISA, R700 and AGX runs, printf, and the
+/// too-small-buffer contract.
+#[test]
+fn text_results_for_any_isa() {
+    use std::ffi::{CStr, CString};
+    let root = manifest().join("../..");
+    let text = |f: &dyn Fn(*mut std::ffi::c_char, u64, *mut u64) -> i32| -> Result<String, String> {
+        let mut needed = 0u64;
+        let rc = f(std::ptr::null_mut(), 0, &mut needed);
+        if rc != wavesim::capi::WAVESIM_ERR_INVALID || needed == 0 {
+            // SAFETY: wavesim_last_error returns a valid C string.
+            return Err(
+                unsafe { CStr::from_ptr(wavesim::capi::wavesim_last_error()) }
+                    .to_string_lossy()
+                    .into_owned(),
+            );
+        }
+        let mut buf = vec![0u8; needed as usize];
+        let rc = f(buf.as_mut_ptr() as *mut _, needed, &mut needed);
+        assert_eq!(rc, wavesim::capi::WAVESIM_OK);
+        assert_eq!(buf.pop(), Some(0));
+        Ok(String::from_utf8(buf).unwrap())
+    };
+    // RDNA3 bare bytes: s_endpgm (0xbfb00000).
+    let endpgm = 0xbfb0_0000u32.to_le_bytes();
+    let t = text(&|o, n, need| unsafe {
+        wavesim::capi::wavesim_disassemble(
+            endpgm.as_ptr() as _,
+            4,
+            std::ptr::null(),
+            1,
+            0,
+            o,
+            n,
+            need,
+        )
+    })
+    .unwrap();
+    assert!(t.contains("s_endpgm"), "{t}");
+    // An RDNA3 code object, the same text as the Rust API.
+    let co = std::fs::read(root.join("corpus/gfx1100-w32/saxpy.hsaco")).unwrap();
+    let t = text(&|o, n, need| unsafe {
+        wavesim::capi::wavesim_disassemble(
+            co.as_ptr() as _,
+            co.len() as u64,
+            std::ptr::null(),
+            0,
+            0,
+            o,
+            n,
+            need,
+        )
+    })
+    .unwrap();
+    assert_eq!(t, wavesim::disassemble(&co).unwrap());
+    // An R700 run: the text `wavesim run` prints.
+    let obj = std::fs::read(root.join("corpus/r700/obj/rv770/ps_fadd_fmul.o")).unwrap();
+    let cfg = std::fs::read_to_string(root.join("corpus/r700/run/ps_fadd_fmul.toml")).unwrap();
+    let want = wavesim::run_r700(&obj, &cfg).unwrap().to_text();
+    let ccfg = CString::new(cfg).unwrap();
+    let t = text(&|o, n, need| unsafe {
+        wavesim::capi::wavesim_run_r700(
+            obj.as_ptr() as _,
+            obj.len() as u64,
+            ccfg.as_ptr(),
+            o,
+            n,
+            need,
+        )
+    })
+    .unwrap();
+    assert_eq!(t, want);
+    assert!(!t.is_empty());
+    // An AGX job that names its code.
+    let dir = root.join("corpus/agx/examples");
+    let cfg = std::fs::read_to_string(dir.join("collatz_kernel.toml")).unwrap();
+    let want = wavesim::run_agx(&cfg, &dir, None).unwrap().to_text();
+    let ccfg = CString::new(cfg).unwrap();
+    let cdir = CString::new(dir.to_str().unwrap()).unwrap();
+    let t = text(&|o, n, need| unsafe {
+        wavesim::capi::wavesim_run_agx(
+            ccfg.as_ptr(),
+            cdir.as_ptr(),
+            std::ptr::null(),
+            0,
+            o,
+            n,
+            need,
+        )
+    })
+    .unwrap();
+    assert_eq!(t, want);
+    assert!(t.contains("steps:"), "{t}");
+    // Errors carry the message.
+    let bad = CString::new("not = [toml").unwrap();
+    let e = text(&|o, n, need| unsafe {
+        wavesim::capi::wavesim_run_agx(
+            bad.as_ptr(),
+            std::ptr::null(),
+            std::ptr::null(),
+            0,
+            o,
+            n,
+            need,
+        )
+    })
+    .unwrap_err();
+    assert!(!e.is_empty());
+}

@@ -424,6 +424,9 @@ pub struct CodeObject {
     pub text_addr: u64,
     pub text_size: u64,
     pub kernels: Vec<Kernel>,
+    /// The OpenCL printf format strings (`amdhsa.printf`: `ID:N:SIZE1:..:SIZEN:FORMAT`), as the
+    /// metadata has them.
+    pub printf_formats: Vec<String>,
 }
 
 /// gfx11 processors (EF_AMDGPU_MACH values of the AMDGPU ELF header).
@@ -454,6 +457,8 @@ struct RawMeta {
     version: Vec<u32>,
     #[serde(rename = "amdhsa.kernels", default)]
     kernels: Vec<RawKernel>,
+    #[serde(rename = "amdhsa.printf", default)]
+    printf: Vec<String>,
 }
 
 #[derive(Deserialize)]
@@ -509,6 +514,8 @@ struct RawArg {
 impl CodeObject {
     /// Reads an AMDGPU HSA code object.
     pub fn parse(bytes: &[u8]) -> Result<CodeObject, CodeObjectError> {
+        // A clang offload bundle (hipcc --genco): its gfx11 entry.
+        let bytes = super::bundle::code_object(bytes)?;
         if bytes.len() < 4 || &bytes[..4] != b"\x7fELF" {
             return Err(malformed("no ELF magic"));
         }
@@ -649,6 +656,7 @@ impl CodeObject {
 
         // Kernels: each metadata entry names its descriptor symbol.
         let mut kernels = Vec::new();
+        let printf_formats = raw.printf;
         for rk in raw.kernels {
             let bad = |why: String| CodeObjectError::BadKernel {
                 name: rk.name.clone(),
@@ -738,6 +746,7 @@ impl CodeObject {
             text_addr,
             text_size,
             kernels,
+            printf_formats,
         })
     }
 

@@ -36,6 +36,9 @@ pub struct LoadedCode<'a> {
 /// What a dispatch takes from the device and the runtime besides the kernel and its arguments.
 #[derive(Clone, Copy)]
 pub struct DispatchSettings<'a> {
+    /// Dynamic shared memory bytes of the launch (HIP `sharedMemBytes`), after the static LDS
+    /// and the `__local` arguments' LDS; part of `hidden_dynamic_lds_size`.
+    pub dynamic_shared: u32,
     /// Host threads running workgroups (1: in order on the calling thread).
     pub threads: usize,
     /// Watchdog: most instructions one wave may execute.
@@ -48,9 +51,18 @@ pub struct DispatchSettings<'a> {
     pub trap: Option<TrapHandler<'a>>,
 }
 
+/// What a dispatch produced besides memory contents.
+#[derive(Clone, Debug, Default)]
+pub struct Dispatched {
+    pub stats: DispatchStats,
+    /// The text the kernel printed with `printf`, as the ROCm runtime prints it.
+    pub printf: String,
+}
+
 /// Runs kernel `k` of `code` over `geo` with `args` (one per explicit argument): writes the
-/// kernarg segment, the AQL packet and a queue, allocates scratch, and frees all of them again
-/// whatever happens. `obs` sees every instruction (see [`dispatch::run_observed`]).
+/// kernarg segment, the AQL packet and a queue, allocates scratch and the printf buffer, and
+/// frees all of them again whatever happens. `obs` sees every instruction (see
+/// [`dispatch::run_observed`]).
 #[allow(clippy::too_many_arguments)]
 pub fn dispatch<O: Observer<Wave, Inst> + ?Sized>(
     mem: &mut DeviceMemory,
@@ -60,7 +72,7 @@ pub fn dispatch<O: Observer<Wave, Inst> + ?Sized>(
     args: &[Arg],
     s: &DispatchSettings,
     obs: &mut O,
-) -> Result<DispatchStats, HsaError> {
+) -> Result<Dispatched, HsaError> {
     let mut geo = *geo;
     geo.offset = s.global_offset;
     check_workgroup(k, &geo)?;
@@ -70,7 +82,9 @@ pub fn dispatch<O: Observer<Wave, Inst> + ?Sized>(
         .max(k.descriptor.kernarg_size)
         .max(8) as usize;
     let mut kernarg = vec![0u8; kernarg_size];
-    let dynamic_lds = write_explicit_args(k, args, &mut kernarg)?;
+    let dynamic_lds = write_explicit_args(k, args, &mut kernarg)?
+        .checked_add(s.dynamic_shared)
+        .ok_or_else(|| HsaError::Args("dynamic LDS size overflows".into()))?;
     let static_lds = k
         .descriptor
         .group_segment_fixed_size
@@ -92,7 +106,49 @@ pub fn dispatch<O: Observer<Wave, Inst> + ?Sized>(
     for t in temps {
         let _ = mem.free(t);
     }
-    r
+    r.map_err(|e| name_fault_address(e, mem, k, args))
+}
+
+/// Adds to a memory fault where its address lies: inside or just past one of the kernel's
+/// buffer arguments (named, with the offset into the buffer), inside another allocation, or
+/// outside every allocation.
+fn name_fault_address(e: HsaError, mem: &DeviceMemory, k: &Kernel, args: &[Arg]) -> HsaError {
+    use crate::exec::ExecError;
+    let HsaError::Dispatch(error) = e else {
+        return e;
+    };
+    let addr = match &error {
+        crate::dispatch::DispatchError::Exec {
+            error: ExecError::MemoryFault { addr, .. } | ExecError::MemViol { addr, .. },
+            ..
+        } => *addr,
+        _ => return HsaError::Dispatch(error),
+    };
+    let mut nearest: Option<(u64, String)> = None;
+    for (i, (a, v)) in k.explicit_args().zip(args).enumerate() {
+        let Arg::Buffer(base) = v else { continue };
+        let Ok(region) = mem.find(*base, 0) else {
+            continue;
+        };
+        let len = region.base() + region.len() - base;
+        let name = a.name.as_deref().unwrap_or("unnamed");
+        let Some(off) = addr.checked_sub(*base) else {
+            continue;
+        };
+        let what = format!(
+            "argument {} ({name}), offset {off} of its {len}-byte buffer",
+            i + 1
+        );
+        if nearest.as_ref().is_none_or(|(o, _)| off < *o) {
+            nearest = Some((off, what));
+        }
+    }
+    let place = match nearest {
+        Some((off, what)) if mem.find(addr, 1).is_ok() || off < (1 << 20) => what,
+        _ if mem.find(addr, 1).is_ok() => "inside an allocation that is no buffer argument".into(),
+        _ => "outside every allocation".into(),
+    };
+    HsaError::Fault { error, place }
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -106,7 +162,7 @@ fn dispatch_inner<O: Observer<Wave, Inst> + ?Sized>(
     s: &DispatchSettings,
     temps: &mut Vec<u64>,
     obs: &mut O,
-) -> Result<DispatchStats, HsaError> {
+) -> Result<Dispatched, HsaError> {
     let d = &k.descriptor;
     let mut private = d
         .private_segment_fixed_size
@@ -126,9 +182,25 @@ fn dispatch_inner<O: Observer<Wave, Inst> + ?Sized>(
     temps.push(kernarg_addr);
     let packet_addr = mem.alloc(64, 64)?;
     temps.push(packet_addr);
+    // The printf buffer, for kernels whose metadata asks for one (code object v5).
+    let wants_printf = k
+        .meta
+        .args
+        .iter()
+        .any(|a| a.kind == super::codeobj::ValueKind::HiddenPrintfBuffer);
+    let printf_buffer = if wants_printf {
+        let size = super::printf::PRINTF_BUFFER_BYTES + super::printf::PRINTF_HEADER_BYTES;
+        let a = mem.alloc(size, 256)?;
+        temps.push(a);
+        mem.write_u32(a + 4, size as u32)?;
+        a
+    } else {
+        0
+    };
     let hidden = HiddenValues {
         dynamic_lds,
         queue_ptr: queue,
+        printf_buffer,
         ..Default::default()
     };
     write_hidden_args(kernarg, &k.meta.args, geo, &hidden);
@@ -170,7 +242,19 @@ fn dispatch_inner<O: Observer<Wave, Inst> + ?Sized>(
         temps.push(a);
         launch.scratch_addr = a;
     }
-    Ok(dispatch::run_observed(&launch, mem, obs)?)
+    let stats = dispatch::run_observed(&launch, mem, obs)?;
+    let printf = if printf_buffer != 0 {
+        let formats = super::printf::parse_formats(&code.code.printf_formats)?;
+        let used = mem.read_u32(printf_buffer)? as u64;
+        let len = (super::printf::PRINTF_HEADER_BYTES + used)
+            .min(super::printf::PRINTF_BUFFER_BYTES + super::printf::PRINTF_HEADER_BYTES);
+        let mut buf = vec![0u8; len as usize];
+        mem.read(printf_buffer, &mut buf)?;
+        super::printf::decode(&buf, &formats)?
+    } else {
+        String::new()
+    };
+    Ok(Dispatched { stats, printf })
 }
 
 /// Runs bare instruction bytes with *host* addresses (the C ABI's `run_asm`): `code` is executed

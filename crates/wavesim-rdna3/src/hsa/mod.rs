@@ -5,9 +5,11 @@
 //!
 //! [`Launch`]: crate::dispatch::Launch
 
+pub mod bundle;
 pub mod codeobj;
 pub mod kernarg;
 pub mod launch;
+pub mod printf;
 
 use thiserror::Error;
 
@@ -22,6 +24,13 @@ pub enum HsaError {
     Args(String),
     #[error(transparent)]
     Dispatch(#[from] crate::dispatch::DispatchError),
+    /// A memory fault, with where its address lies relative to the kernel's buffer arguments
+    /// ("argument 3 (y), offset 4000 of its 4000-byte buffer" or "outside every allocation").
+    #[error("{error} ({place})")]
+    Fault {
+        error: crate::dispatch::DispatchError,
+        place: String,
+    },
     #[error("memory: {0}")]
     Memory(#[from] wavesim_core::memory::MemError),
     #[error("code: {0}")]
