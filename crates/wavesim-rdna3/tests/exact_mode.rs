@@ -76,6 +76,7 @@ fn run_host_asm_starts_with_the_default_descriptor_mode() {
             0,
             0,
             1000,
+            wavesim_rdna3::isa::Target::Gfx1100,
         )
     }
     .unwrap();

@@ -45,6 +45,12 @@ int32_t run_asm(const void *code, uint32_t code_size, uint32_t gx, uint32_t gy, 
                 uint32_t lx, uint32_t ly, uint32_t lz, const void *kernarg, uint32_t rsrc2,
                 uint32_t scratch_size);
 
+/* run_asm for a named gfx11 variant: target is "gfx1100".."gfx1103" or "gfx1150".."gfx1152"
+ * (RDNA3.5 code such as the SALU float instructions s_add_f32 ... s_fmamk_f32); NULL = gfx1100. */
+int32_t run_asm_target(const void *code, uint32_t code_size, uint32_t gx, uint32_t gy,
+                       uint32_t gz, uint32_t lx, uint32_t ly, uint32_t lz, const void *kernarg,
+                       uint32_t rsrc2, uint32_t scratch_size, const char *target);
+
 /* Message of the last failed call on this thread ("" after a success). */
 const char *wavesim_last_error(void);
 

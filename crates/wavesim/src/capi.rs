@@ -160,6 +160,60 @@ pub unsafe extern "C" fn run_asm(
     })
 }
 
+/// `run_asm` for a named gfx11 variant: `target` is "gfx1100".."gfx1103" or "gfx1150".."gfx1152"
+/// (RDNA3.5 code, e.g. the SALU float instructions); NULL means gfx1100. See `include/wavesim.h`.
+///
+/// # Safety
+/// As `run_asm`; `target` is NULL or a NUL-terminated string.
+#[no_mangle]
+pub unsafe extern "C" fn run_asm_target(
+    code: *const c_void,
+    code_size: u32,
+    gx: u32,
+    gy: u32,
+    gz: u32,
+    lx: u32,
+    ly: u32,
+    lz: u32,
+    kernarg: *const c_void,
+    rsrc2: u32,
+    scratch_size: u32,
+    target: *const c_char,
+) -> i32 {
+    guard(|| {
+        if code.is_null() || code_size == 0 {
+            return Err(invalid("run_asm_target: no code"));
+        }
+        let target = if target.is_null() {
+            wavesim_rdna3::isa::Target::Gfx1100
+        } else {
+            // SAFETY: the caller passes a NUL-terminated string.
+            let name = unsafe { CStr::from_ptr(target) }.to_string_lossy();
+            wavesim_rdna3::isa::Target::from_name(&name).ok_or_else(|| {
+                invalid(&format!(
+                    "run_asm_target: unknown target `{name}`; gfx1100..gfx1103, gfx1150..gfx1152"
+                ))
+            })?
+        };
+        // SAFETY: the caller guarantees `code` points to `code_size` bytes.
+        let code = unsafe { std::slice::from_raw_parts(code as *const u8, code_size as usize) };
+        // SAFETY: the caller guarantees host addresses are valid (documented in the header).
+        unsafe {
+            crate::run_host_asm_for(
+                code,
+                [gx, gy, gz],
+                [lx, ly, lz],
+                kernarg as u64,
+                rsrc2,
+                scratch_size,
+                crate::DEFAULT_MAX_WAVE_INSTRUCTIONS,
+                target,
+            )
+        }
+        .map(|_| ())
+    })
+}
+
 /// The message of the last failed call on this thread ("" after a success). Valid until the
 /// next wavesim call on this thread.
 #[no_mangle]

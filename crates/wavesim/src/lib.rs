@@ -659,6 +659,37 @@ pub unsafe fn run_host_asm(
     max_wave_instructions: u64,
 ) -> Result<DispatchStats, Error> {
     // SAFETY: forwarded to the caller (documented above).
+    unsafe {
+        run_host_asm_for(
+            code,
+            groups,
+            local,
+            kernarg,
+            rsrc2,
+            scratch_size,
+            max_wave_instructions,
+            wavesim_rdna3::isa::Target::Gfx1100,
+        )
+    }
+}
+
+/// [`run_host_asm`] for an explicit gfx11 variant (`Target::Gfx1150` runs RDNA3.5 code such as
+/// the SALU float instructions; bare bytes have no e_flags to say so).
+///
+/// # Safety
+/// As [`run_host_asm`].
+#[allow(clippy::too_many_arguments)]
+pub unsafe fn run_host_asm_for(
+    code: &[u8],
+    groups: [u32; 3],
+    local: [u32; 3],
+    kernarg: u64,
+    rsrc2: u32,
+    scratch_size: u32,
+    max_wave_instructions: u64,
+    target: wavesim_rdna3::isa::Target,
+) -> Result<DispatchStats, Error> {
+    // SAFETY: forwarded to the caller (documented above).
     let r = unsafe {
         launch::run_host_asm(
             code,
@@ -668,6 +699,7 @@ pub unsafe fn run_host_asm(
             rsrc2,
             scratch_size,
             max_wave_instructions,
+            target,
         )
     };
     Ok(r?)

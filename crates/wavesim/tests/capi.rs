@@ -281,3 +281,49 @@ fn text_results_for_any_isa() {
     .unwrap_err();
     assert!(!e.is_empty());
 }
+
+/// `run_asm_target` names the gfx11 variant bare bytes are for: s_add_f32 exists on RDNA3.5
+/// (gfx1150) only, so the same bytes compute 1.5 + 2.0 = 3.5 for gfx1150 and are an invalid
+/// instruction for gfx1100 (and for the default, NULL); an unknown name is an argument error.
+#[test]
+fn run_asm_target_picks_the_gfx11_variant() {
+    use std::ffi::{c_void, CString};
+    let code: Vec<u8> = vec![
+        0x80, 0x00, 0x04, 0xf4, 0x00, 0x00, 0x00, 0xf8, // s_load_b64 s[2:3], s[0:1], 0x0
+        0x07, 0xfc, 0x89, 0xbf, // s_waitcnt lgkmcnt(0)
+        0xff, 0x00, 0x84, 0xbe, 0x00, 0x00, 0xc0, 0x3f, // s_mov_b32 s4, 0x3fc00000 (1.5)
+        0x04, 0xf4, 0x04, 0xa0, // s_add_f32 s4, s4, 2.0 (gfx1150)
+        0x80, 0x02, 0x00, 0x7e, // v_mov_b32_e32 v0, 0
+        0x04, 0x02, 0x02, 0x7e, // v_mov_b32_e32 v1, s4
+        0x00, 0x00, 0x6a, 0xdc, 0x00, 0x01, 0x02, 0x00, // global_store_b32 v0, v1, s[2:3]
+        0x00, 0x00, 0xb0, 0xbf, // s_endpgm
+    ];
+    let run = |target: Option<&str>| -> (i32, f32) {
+        let mut out = [0f32; 1];
+        let kernarg: [u64; 1] = [out.as_mut_ptr() as u64];
+        let name = target.map(|t| CString::new(t).unwrap());
+        // SAFETY: the kernel reads the 8-byte kernarg and writes `out`, both live host memory.
+        let rc = unsafe {
+            wavesim::capi::run_asm_target(
+                code.as_ptr() as *const c_void,
+                code.len() as u32,
+                1,
+                1,
+                1,
+                1,
+                1,
+                1,
+                kernarg.as_ptr() as *const c_void,
+                0,
+                0,
+                name.as_ref().map_or(std::ptr::null(), |n| n.as_ptr()),
+            )
+        };
+        (rc, out[0])
+    };
+    assert_eq!(run(Some("gfx1150")), (wavesim::capi::WAVESIM_OK, 3.5));
+    assert_eq!(run(Some("gfx1151")), (wavesim::capi::WAVESIM_OK, 3.5));
+    assert_eq!(run(Some("gfx1100")).0, wavesim::capi::WAVESIM_ERR_EXEC);
+    assert_eq!(run(None).0, wavesim::capi::WAVESIM_ERR_EXEC);
+    assert_eq!(run(Some("gfx9000")).0, wavesim::capi::WAVESIM_ERR_INVALID);
+}

@@ -11,6 +11,7 @@ use super::HsaError;
 use crate::decode::Inst;
 use crate::dispatch::{self, Launch, TrapHandler};
 use crate::exec::{ExecConfig, Program};
+use crate::isa::Target;
 use crate::trace::Observer;
 use crate::wave::Wave;
 use wavesim_core::memory::DeviceMemory;
@@ -266,6 +267,7 @@ fn dispatch_inner<O: Observer<Wave, Inst> + ?Sized>(
 /// # Safety
 /// Every address the kernel touches must be valid host memory for the access, and nothing else
 /// may access that memory while the kernel runs (see `DeviceMemory::host`).
+#[allow(clippy::too_many_arguments)]
 pub unsafe fn run_host_asm(
     code: &[u8],
     groups: [u32; 3],
@@ -274,11 +276,13 @@ pub unsafe fn run_host_asm(
     rsrc2: u32,
     scratch_size: u32,
     max_wave_instructions: u64,
+    target: Target,
 ) -> Result<DispatchStats, HsaError> {
     // SAFETY: forwarded to the caller (documented above).
     let mem = unsafe { DeviceMemory::host() };
     let base = code.as_ptr() as u64;
-    let prog = Program::new(code, base)?;
+    // Bare bytes carry no e_flags: the caller names the ISA variant (gfx1100 by default).
+    let prog = Program::new_for(code, base, target)?;
     if let Some(d) = (0..3).find(|&i| groups[i] == 0 || local[i] == 0) {
         return Err(HsaError::Args(format!(
             "run_asm: dimension {d} has {} workgroups of {} work-items; both must be at least 1",
