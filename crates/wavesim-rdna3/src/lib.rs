@@ -5,6 +5,7 @@ pub mod dispatch;
 pub mod elf;
 pub mod exec;
 pub mod hsa;
+pub mod inside;
 pub mod isa;
 pub mod testing;
 pub mod trace;
