@@ -38,6 +38,8 @@ pub use wavesim_rdna3::dispatch::{
 };
 pub use wavesim_rdna3::exec::ExecError;
 pub use wavesim_rdna3::hsa::kernarg::HiddenValues;
+/// The issue model and the checkers (`--check`, `--timeline`, `--stats`).
+pub use wavesim_rdna3::inside;
 /// Observing a dispatch instruction by instruction (see [`Device::dispatch_with_observer`]).
 pub use wavesim_rdna3::trace::{
     InstLoc, NoObserver, Observer, TextTracer, TraceFilter, DEFAULT_TRACE_LIMIT,
@@ -119,6 +121,11 @@ pub struct Module {
 }
 
 impl Module {
+    /// The decoded code of the object (the padding check and the debugger read it).
+    pub fn program(&self) -> &Program {
+        &self.prog
+    }
+
     /// The kernel `name`, or an error listing the kernels there are.
     pub fn kernel(&self, name: &str) -> Result<&Kernel, Error> {
         self.code.kernel(name).ok_or_else(|| Error::UnknownKernel {

@@ -1,5 +1,8 @@
 //! The `wavesim` command line: run kernels of a code object, describe it, disassemble it.
 
+mod debug_cli;
+mod inside_cli;
+
 use clap::{Parser, Subcommand};
 use std::io::{BufWriter, Write};
 use std::path::PathBuf;
@@ -74,9 +77,19 @@ enum Cmd {
         /// OpenCL global work offset: X[,Y[,Z]].
         #[arg(long, value_parser = parse_offset)]
         offset: Option<Offsets>,
-        /// Print wave-instructions, lane-instructions, time and throughput.
+        /// Print wave-instructions, lane-instructions, time and throughput, and from the issue
+        /// model (seed 002) issue cycles, active-lane efficiency, the instruction mix, memory
+        /// bytes per space and s_waitcnt/barrier stall cycles (workgroups then run in order).
         #[arg(long)]
         stats: bool,
+        /// Check the run: any of waits,hazards,races,init (or all). Findings go to stderr and
+        /// the run exits with code 3 after writing its outputs.
+        #[arg(long, value_name = "LIST", value_parser = wavesim::inside::Checks::parse)]
+        check: Option<wavesim::inside::Checks>,
+        /// Write a timeline of the issue model in Chrome trace format (Perfetto,
+        /// chrome://tracing): one track per wave, instruction spans, waits and barriers.
+        #[arg(long, value_name = "FILE.json")]
+        timeline: Option<PathBuf>,
         /// Install a trap handler: raw gfx11 machine code (entry at its first byte) loaded at
         /// TBA, with a zeroed 256-byte TMA data area; waves start with STATUS.TRAP_EN set.
         #[arg(long = "trap-handler", value_name = "FILE.bin")]
@@ -242,7 +255,14 @@ fn real_main(cli: Cli) -> Result<(), String> {
             trace_out,
             trace_filter,
             trace_limit,
+            check,
+            timeline,
         } => {
+            let inside = inside_cli::InsideOptions {
+                checks: check,
+                timeline,
+                stats,
+            };
             if let Some(t) = target.as_deref() {
                 let isa = Isa::from_name(t).map_err(|e| e.to_string())?;
                 if isa != Isa::Agx {
@@ -312,6 +332,10 @@ fn real_main(cli: Cli) -> Result<(), String> {
                 dev.install_trap_handler(&read(path)?, wavesim::DEFAULT_TMA_BYTES)
                     .map_err(|e| format!("{}: {e}", path.display()))?;
             }
+            let mut inside_text = String::new();
+            if trace && inside.wanted() && !stats {
+                return Err("--trace cannot be combined with --check or --timeline".into());
+            }
             let run = if trace {
                 let mut filter = TraceFilter::default();
                 for f in trace_filter {
@@ -345,6 +369,13 @@ fn real_main(cli: Cli) -> Result<(), String> {
                     _ => {}
                 }
                 run
+            } else if inside.wanted() {
+                let mut obs = inside.observer();
+                let run =
+                    run_specs_with_observer(&mut dev, &module, &kernel, &geo, &specs, &mut obs)
+                        .map_err(|e| e.to_string())?;
+                inside_text = inside.finish(obs, &module, &kernel)?;
+                run
             } else {
                 run_specs_with_observer(&mut dev, &module, &kernel, &geo, &specs, &mut NoObserver)
                     .map_err(|e| e.to_string())?
@@ -368,6 +399,7 @@ fn real_main(cli: Cli) -> Result<(), String> {
                     rate(s.wave_instructions, secs),
                     rate(s.lane_instructions, secs)
                 );
+                print!("{inside_text}");
             }
             Ok(())
         }
@@ -420,6 +452,7 @@ fn real_main(cli: Cli) -> Result<(), String> {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match real_main(cli) {
+        Ok(()) if inside_cli::had_findings() => ExitCode::from(inside_cli::FINDINGS_EXIT_CODE),
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             // One line a user can act on.

@@ -235,6 +235,23 @@ fn push(v: &mut Vec<RegRun>, code: u16, count: u8) {
     }
 }
 
+/// True for operand types that name registers (not immediates or packed fields).
+fn is_register_type(t: Ty) -> bool {
+    !matches!(
+        t,
+        Ty::None
+            | Ty::Simm16
+            | Ty::Imm16
+            | Ty::Imm16Inline
+            | Ty::Label
+            | Ty::Waitcnt
+            | Ty::Sendmsg
+            | Ty::Hwreg
+            | Ty::DelayAlu
+            | Ty::Depctr
+    )
+}
+
 /// Registers an operand of type `t` occupies (lane masks are a pair in wave64).
 fn width(t: Ty, wave64: bool) -> u8 {
     match t {
@@ -294,11 +311,17 @@ pub fn classify(inst: &Inst, wave64: bool) -> Class {
                 _ => Family::Salu,
             };
             for (i, &t) in sig.dst.iter().enumerate() {
-                push(&mut r.writes, inst.dst[i], width(t, wave64));
+                if is_register_type(t) && inst.enc != Enc::Sopp {
+                    push(&mut r.writes, inst.dst[i], width(t, wave64));
+                }
             }
-            for (i, &t) in sig.src.iter().enumerate() {
-                if !matches!(t, Ty::Simm16 | Ty::Imm16 | Ty::Imm16Inline | Ty::Label) {
-                    push(&mut r.reads, inst.src[i], width(t, wave64));
+            // SOPP has no register operand (its fields are immediates); elsewhere only
+            // register-typed operands count.
+            if inst.enc != Enc::Sopp {
+                for (i, &t) in sig.src.iter().enumerate() {
+                    if is_register_type(t) {
+                        push(&mut r.reads, inst.src[i], width(t, wave64));
+                    }
                 }
             }
             if name.starts_with("s_sendmsg") {
@@ -333,8 +356,15 @@ pub fn classify(inst: &Inst, wave64: bool) -> Class {
             if inst.enc == Enc::Vopd {
                 push(&mut r.writes, inst.dst[0], 1);
                 push(&mut r.writes, inst.dst[1], 1);
-                for &s in &inst.src {
+                // X sources in src[0..2], Y sources in src[2..4]; each op reads as many as its
+                // signature lists (v_dual_mov_b32 one, v_dual_cndmask_b32 three with VCC).
+                let nx = sig.num_src().min(2);
+                let ny = inst.op_y.sig().num_src().min(2);
+                for &s in inst.src[..nx].iter().chain(&inst.src[2..2 + ny]) {
                     push(&mut r.reads, s, 1);
+                }
+                if inst.op_y.name().contains("cndmask") || op.name().contains("cndmask") {
+                    push(&mut r.reads, opnd::VCC_LO, 1 + wave64 as u8);
                 }
             } else {
                 if info.fmt == Fmt::Vopc {
@@ -425,8 +455,10 @@ pub fn classify(inst: &Inst, wave64: bool) -> Class {
                 _ => Space::Flat,
             });
             c.size = access_size(op);
-            let returns = sig.dst[0] != Ty::None;
             c.atomic = name.contains("atomic");
+            // Atomics return the pre-op value only with GLC set (RDNA3 ISA, "Global, Scratch
+            // and Flat atomics"); the table has one row for both forms.
+            let returns = sig.dst[0] != Ty::None && (!c.atomic || inst.flags & iflags::GLC != 0);
             c.loads = returns;
             c.stores = name.contains("store") || c.atomic;
             c.counters = if returns { cnt::VM } else { cnt::VS };
@@ -434,7 +466,9 @@ pub fn classify(inst: &Inst, wave64: bool) -> Class {
                 // FLAT may reach LDS: it counts in LGKMcnt too (RDNA3 ISA, "Data dependency").
                 c.counters |= cnt::LGKM;
             }
-            push(&mut r.writes, inst.dst[0], sig.dst[0].dwords());
+            if returns {
+                push(&mut r.writes, inst.dst[0], sig.dst[0].dwords());
+            }
             let saddr = inst.src[2];
             let vaddr_regs = match inst.enc {
                 Enc::Global if saddr != opnd::NULL => 1,
@@ -451,15 +485,20 @@ pub fn classify(inst: &Inst, wave64: bool) -> Class {
             c.family = Family::Vmem;
             c.space = Some(Space::Buffer);
             c.size = access_size(op);
-            let returns = sig.dst[0] != Ty::None;
             c.atomic = name.contains("atomic");
+            let returns = sig.dst[0] != Ty::None && (!c.atomic || inst.flags & iflags::GLC != 0);
             c.loads = returns;
             c.stores = name.contains("store") || c.atomic;
             c.counters = if returns { cnt::VM } else { cnt::VS };
             if name.contains("gl0_inv") || name.contains("gl1_inv") {
+                // Cache invalidates move no data and count in no counter.
                 c.never_skip_once = true;
+                c.counters = 0;
+                c.space = None;
             }
-            push(&mut r.writes, inst.dst[0], sig.dst[0].dwords());
+            if returns {
+                push(&mut r.writes, inst.dst[0], sig.dst[0].dwords());
+            }
             if inst.enc == Enc::Mimg {
                 push(&mut r.reads, inst.src[0], (inst.imm as u8).max(1));
                 push(&mut r.reads, inst.src[1], 8);

@@ -8,6 +8,9 @@ use super::Span;
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
 
+/// The JSON value type of the trace (serde_json's).
+pub type Json = Value;
+
 /// The trace as a JSON value: `{"traceEvents": [...], "displayTimeUnit": "ns", ...}`.
 pub fn chrome_trace(spans: &[Span], kernel: &str) -> Value {
     let mut events = Vec::with_capacity(spans.len() + 16);
