@@ -1,4 +1,5 @@
 //! AMD RDNA3 (gfx11) for wavesim: instruction table, decoder, disassembler and executor.
+pub mod debug;
 pub mod decode;
 pub mod disasm;
 pub mod dispatch;

@@ -33,6 +33,8 @@ pub use wavesim_r700 as r700;
 pub use wavesim_rdna3::codeobj::{
     CodeObject, CodeObjectError, KernArg, Kernel, KernelDescriptor, ValueKind,
 };
+/// The step API (see [`Device::debug`]).
+pub use wavesim_rdna3::debug::{Debugger, Event as DebugEvent};
 pub use wavesim_rdna3::dispatch::{
     DispatchError, DispatchStats, Geometry, Location, DEFAULT_MAX_WAVE_INSTRUCTIONS, TBA_ALIGN,
 };
@@ -359,6 +361,57 @@ impl Device {
             args,
             &settings,
             obs,
+        )?)
+    }
+}
+
+impl Device {
+    /// Prepares `kernel` of `module` over `geo` with `args` as [`Device::dispatch`] does and
+    /// hands the dispatch to `f` as a [`Debugger`] (break, step, registers, memory, continue)
+    /// instead of running it; the launch's temporaries are freed afterwards.
+    pub fn debug<R>(
+        &mut self,
+        module: &Module,
+        kernel: &str,
+        geo: &Geometry,
+        args: &[Arg],
+        f: impl FnOnce(&mut Debugger) -> R,
+    ) -> Result<R, Error> {
+        if module.device_id != self.id {
+            return Err(Error::Args(
+                "the module was loaded into a different device".into(),
+            ));
+        }
+        let k = module.kernel(kernel)?;
+        let settings = DispatchSettings {
+            threads: 1,
+            max_wave_insts: self.max_wave_instructions,
+            cfg: &self.cfg,
+            global_offset: self.global_offset,
+            dispatch_id: self.dispatches,
+            trap: self.trap.as_ref().map(|t| TrapHandler {
+                prog: &t.prog,
+                tba: t.addrs.tba,
+                tma: t.addrs.tma,
+            }),
+        };
+        self.dispatches += 1;
+        let code = LoadedCode {
+            code: &module.code,
+            base: module.base,
+            prog: &module.prog,
+        };
+        Ok(launch::with_launch(
+            &mut self.mem,
+            code,
+            k,
+            geo,
+            args,
+            &settings,
+            |l, mem| {
+                let mut d = Debugger::new(l, mem)?;
+                Ok(f(&mut d))
+            },
         )?)
     }
 }

@@ -112,6 +112,20 @@ enum Cmd {
         #[arg(long = "trace-limit", value_name = "N", requires = "trace", default_value_t = wavesim::DEFAULT_TRACE_LIMIT)]
         trace_limit: u64,
     },
+    /// Run an RDNA3 kernel under the debugger: commands on standard input (break PC, break if
+    /// REG == V, step [WAVE], regs [WAVE], set REG V, mem ADDR [N], mem ADDR = V, continue,
+    /// quit); at the end of input the dispatch runs to its end and the outputs are written.
+    Debug {
+        file: PathBuf,
+        #[arg(long)]
+        kernel: String,
+        #[arg(long, value_parser = parse_dims)]
+        global: Dims,
+        #[arg(long, value_parser = parse_dims)]
+        local: Dims,
+        #[arg(long = "arg", value_name = "SPEC", allow_hyphen_values = true)]
+        args: Vec<String>,
+    },
     /// List the kernels of a code object with their arguments and descriptor fields.
     Info { file: PathBuf },
     /// Disassemble an RDNA3 code object like llvm-objdump -d --mcpu=gfx11xx, an R700 object like
@@ -403,6 +417,19 @@ fn real_main(cli: Cli) -> Result<(), String> {
             }
             Ok(())
         }
+        Cmd::Debug {
+            file,
+            kernel,
+            global,
+            local,
+            args,
+        } => debug_cli::run(debug_cli::DebugArgs {
+            file,
+            kernel,
+            global: global.0,
+            local: local.0,
+            args,
+        }),
         Cmd::Info { file } => {
             let bytes = read(&file)?;
             if let Ok(Isa::R700(_)) = Isa::of_object(&bytes) {

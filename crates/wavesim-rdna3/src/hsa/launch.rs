@@ -61,6 +61,24 @@ pub fn dispatch<O: Observer<Wave, Inst> + ?Sized>(
     s: &DispatchSettings,
     obs: &mut O,
 ) -> Result<DispatchStats, HsaError> {
+    with_launch(mem, code, k, geo, args, s, |l, mem| {
+        Ok(dispatch::run_observed(l, mem, obs)?)
+    })
+}
+
+/// Prepares the launch of kernel `k` as [`dispatch`] does (kernarg segment, AQL packet, queue,
+/// scratch) and hands it to `f` instead of running it (the debugger drives it step by step);
+/// the temporaries are freed afterwards whatever happens.
+#[allow(clippy::too_many_arguments)]
+pub fn with_launch<R>(
+    mem: &mut DeviceMemory,
+    code: LoadedCode,
+    k: &Kernel,
+    geo: &Geometry,
+    args: &[Arg],
+    s: &DispatchSettings,
+    f: impl FnOnce(&Launch, &DeviceMemory) -> Result<R, HsaError>,
+) -> Result<R, HsaError> {
     let mut geo = *geo;
     geo.offset = s.global_offset;
     check_workgroup(k, &geo)?;
@@ -87,7 +105,7 @@ pub fn dispatch<O: Observer<Wave, Inst> + ?Sized>(
         (static_lds, dynamic_lds),
         s,
         &mut temps,
-        obs,
+        f,
     );
     for t in temps {
         let _ = mem.free(t);
@@ -96,7 +114,7 @@ pub fn dispatch<O: Observer<Wave, Inst> + ?Sized>(
 }
 
 #[allow(clippy::too_many_arguments)]
-fn dispatch_inner<O: Observer<Wave, Inst> + ?Sized>(
+fn dispatch_inner<R>(
     mem: &mut DeviceMemory,
     code: LoadedCode,
     k: &Kernel,
@@ -105,8 +123,8 @@ fn dispatch_inner<O: Observer<Wave, Inst> + ?Sized>(
     (static_lds, dynamic_lds): (u32, u32),
     s: &DispatchSettings,
     temps: &mut Vec<u64>,
-    obs: &mut O,
-) -> Result<DispatchStats, HsaError> {
+    f: impl FnOnce(&Launch, &DeviceMemory) -> Result<R, HsaError>,
+) -> Result<R, HsaError> {
     let d = &k.descriptor;
     let mut private = d
         .private_segment_fixed_size
@@ -170,7 +188,7 @@ fn dispatch_inner<O: Observer<Wave, Inst> + ?Sized>(
         temps.push(a);
         launch.scratch_addr = a;
     }
-    Ok(dispatch::run_observed(&launch, mem, obs)?)
+    f(&launch, mem)
 }
 
 /// Runs bare instruction bytes with *host* addresses (the C ABI's `run_asm`): `code` is executed

@@ -741,9 +741,8 @@ impl Inside {
             self.global_shadow.entry(addr).or_default()
         };
         // Concurrent: another wave, and another workgroup or the same barrier interval.
-        let concurrent = |o: &Access| -> bool {
-            o.wg != me.wg || (o.wave != me.wave && o.epoch == me.epoch)
-        };
+        let concurrent =
+            |o: &Access| -> bool { o.wg != me.wg || (o.wave != me.wave && o.epoch == me.epoch) };
         // A race needs a write that is not atomic: a plain read racing only with atomic
         // read-modify-writes is how compilers emit relaxed atomic loads (the load of a CAS
         // loop is a plain ds_load_b32 / global_load_b32 glc), so it is not reported.
