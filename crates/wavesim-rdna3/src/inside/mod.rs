@@ -642,6 +642,10 @@ pub fn check_padding(prog: &Program) -> Option<Finding> {
     })
 }
 
+fn f_is_smem(c: &Class) -> bool {
+    c.family == Family::Smem
+}
+
 /// s_waitcnt fields (gfx11: vmcnt [15:10], lgkmcnt [9:4], expcnt [2:0]) as (counter, value).
 fn wait_targets(inst: &Inst) -> Vec<(u8, usize)> {
     let imm = inst.imm as u32 & 0xffff;
@@ -858,6 +862,30 @@ impl Observer<Wave, Inst> for Inside {
                                 .join("/")
                         );
                         self.report(FindingKind::MissingWait, loc.pc, Some(opc), code, text);
+                    }
+                }
+            }
+            // A load writing a register an earlier scalar load in flight also writes: scalar
+            // loads return out of order, so the earlier one may land last (RDNA3 ISA, "Data
+            // dependency resolution"; LLVM's SIInsertWaitcnts waits for WAW too).
+            if c.loads || f_is_smem(&c) {
+                for r in &c.regs.writes {
+                    for code in r.codes() {
+                        if let Some(op) = wm.pending.iter().find(|o| {
+                            o.smem
+                                && !o.complete_for_checks()
+                                && o.dst.is_some_and(|d| d.contains(code))
+                        }) {
+                            let (opc, oidx) = (op.pc, op.idx);
+                            let text = format!(
+                                "{} written by the load at PC {:#x} `{}` while the scalar load at                                  PC {opc:#x} `{}` that also writes it may be in flight and land                                  after it (no s_waitcnt lgkmcnt covers it)",
+                                reg_name(code),
+                                loc.pc,
+                                self.texts[idx as usize],
+                                self.texts[oidx as usize]
+                            );
+                            self.report(FindingKind::MissingWait, loc.pc, Some(opc), code, text);
+                        }
                     }
                 }
             }
