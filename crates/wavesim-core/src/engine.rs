@@ -283,6 +283,7 @@ pub fn run<B: Backend, O: Observer<B::Wave, B::Inst> + ?Sized>(
         ..Default::default()
     };
     let threads = b.threads().max(1);
+    let progress = Progress::new(total);
     if threads == 1 || total == 1 || obs.enabled() {
         let mut wk = Worker::new(b);
         for i in 0..total {
@@ -290,9 +291,10 @@ pub fn run<B: Backend, O: Observer<B::Wave, B::Inst> + ?Sized>(
             stats.wave_instructions += c.wave_insts;
             stats.lane_instructions += c.lane_insts;
             stats.waves += c.waves;
+            progress.inc();
         }
     } else {
-        let c = run_parallel(b, mem, threads, total)?;
+        let c = run_parallel(b, mem, threads, total, &progress)?;
         stats.wave_instructions = c.wave_insts;
         stats.lane_instructions = c.lane_insts;
         stats.waves = c.waves;
@@ -301,12 +303,68 @@ pub fn run<B: Backend, O: Observer<B::Wave, B::Inst> + ?Sized>(
     Ok(stats)
 }
 
+/// Workgroups done / total and the rate on stderr, for dispatches of at least
+/// [`PROGRESS_MIN_WORKGROUPS`] workgroups when stderr is a terminal (and `WAVESIM_NO_PROGRESS` is
+/// not set); otherwise nothing at all (one `None` test per workgroup). indicatif draws at most
+/// a few times a second and only once the dispatch has run for a moment.
+struct Progress(Option<indicatif::ProgressBar>);
+
+/// Dispatches with fewer workgroups finish too fast to need a bar.
+pub const PROGRESS_MIN_WORKGROUPS: u64 = 256;
+
+impl Progress {
+    // Out of line: `run` (and the workgroup loop inlined into it) stays as small as without it.
+    #[cold]
+    #[inline(never)]
+    fn new(total: u64) -> Progress {
+        use std::io::IsTerminal;
+        if total < PROGRESS_MIN_WORKGROUPS
+            || !std::io::stderr().is_terminal()
+            || std::env::var_os("WAVESIM_NO_PROGRESS").is_some()
+        {
+            return Progress(None);
+        }
+        let bar = indicatif::ProgressBar::with_draw_target(
+            Some(total),
+            indicatif::ProgressDrawTarget::stderr_with_hz(4),
+        );
+        if let Ok(style) = indicatif::ProgressStyle::with_template(
+            "{elapsed_precise} [{bar:40}] {pos}/{len} workgroups ({per_sec}, eta {eta})",
+        ) {
+            bar.set_style(style.progress_chars("=> "));
+        }
+        Progress(Some(bar))
+    }
+
+    #[inline]
+    fn inc(&self) {
+        if let Some(b) = &self.0 {
+            tick(b);
+        }
+    }
+}
+
+#[cold]
+#[inline(never)]
+fn tick(b: &indicatif::ProgressBar) {
+    b.inc(1);
+}
+
+impl Drop for Progress {
+    fn drop(&mut self) {
+        if let Some(b) = &self.0 {
+            b.finish_and_clear();
+        }
+    }
+}
+
 /// Workgroups on a rayon pool of `threads` workers.
 fn run_parallel<B: Backend>(
     b: &B,
     mem: &DeviceMemory,
     threads: usize,
     total: u64,
+    progress: &Progress,
 ) -> Result<GroupCounts, DispatchError<B::Error>> {
     use rayon::prelude::*;
     let pool = rayon::ThreadPoolBuilder::new()
@@ -334,6 +392,7 @@ fn run_parallel<B: Backend>(
                         wi.fetch_add(c.wave_insts, Ordering::Relaxed);
                         li.fetch_add(c.lane_insts, Ordering::Relaxed);
                         nw.fetch_add(c.waves, Ordering::Relaxed);
+                        progress.inc();
                     }
                     Err(e) => {
                         first_err.fetch_min(i as usize, Ordering::Relaxed);

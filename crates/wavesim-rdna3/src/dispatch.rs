@@ -826,6 +826,19 @@ pub fn run_wave_alone(
     cfg: &ExecConfig,
     max_insts: u64,
 ) -> Result<DispatchStats, DispatchError> {
+    run_wave_alone_observed(w, lds, prog, mem, cfg, max_insts, &mut NoObserver)
+}
+
+/// [`run_wave_alone`] with an observer seeing every instruction (issue-model tests).
+pub fn run_wave_alone_observed<O: Observer<Wave, Inst> + ?Sized>(
+    w: &mut Wave,
+    lds: &mut Vec<u8>,
+    prog: &Program,
+    mem: &DeviceMemory,
+    cfg: &ExecConfig,
+    max_insts: u64,
+    obs: &mut O,
+) -> Result<DispatchStats, DispatchError> {
     let lanes = w.lanes() as u32;
     let b = PreparedWave {
         code: Linked::new(prog, None),
@@ -838,7 +851,7 @@ pub fn run_wave_alone(
             std::mem::take(lds),
         ))),
     };
-    let r = engine::run(&b, mem, &mut NoObserver);
+    let r = engine::run(&b, mem, obs);
     if let Some((back, l)) = b.take() {
         *w = back;
         *lds = l;

@@ -1,4 +1,5 @@
 //! AMD RDNA3 (gfx11) for wavesim: instruction table, decoder, disassembler and executor.
+pub mod debug;
 pub mod decode;
 pub mod disasm;
 pub mod dispatch;
@@ -6,6 +7,7 @@ pub mod elf;
 pub mod exec;
 pub mod gfx;
 pub mod hsa;
+pub mod inside;
 pub mod isa;
 pub mod testing;
 pub mod trace;

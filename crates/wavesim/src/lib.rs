@@ -44,11 +44,15 @@ pub fn draw_scene_file(path: &std::path::Path) -> Result<Vec<Vec<u8>>, Error> {
 pub use wavesim_rdna3::codeobj::{
     CodeObject, CodeObjectError, KernArg, Kernel, KernelDescriptor, ValueKind,
 };
+/// The step API (see [`Device::debug`]).
+pub use wavesim_rdna3::debug::{Debugger, Event as DebugEvent};
 pub use wavesim_rdna3::dispatch::{
     DispatchError, DispatchStats, Geometry, Location, DEFAULT_MAX_WAVE_INSTRUCTIONS, TBA_ALIGN,
 };
 pub use wavesim_rdna3::exec::ExecError;
 pub use wavesim_rdna3::hsa::kernarg::HiddenValues;
+/// The issue model and the checkers (`--check`, `--timeline`, `--stats`).
+pub use wavesim_rdna3::inside;
 /// Observing a dispatch instruction by instruction (see [`Device::dispatch_with_observer`]).
 pub use wavesim_rdna3::trace::{
     InstLoc, NoObserver, Observer, TextTracer, TraceFilter, DEFAULT_TRACE_LIMIT,
@@ -135,6 +139,11 @@ pub struct Module {
 }
 
 impl Module {
+    /// The decoded code of the object (the padding check and the debugger read it).
+    pub fn program(&self) -> &Program {
+        &self.prog
+    }
+
     /// The kernel `name`: its symbol name (`_Z5saxpyifPKfPf`), its demangled name (`saxpy`,
     /// `ns::saxpy`) or its demangled signature (`saxpy(int, float, float const*, float*)`).
     /// Unknown names list the kernels there are; ambiguous ones list the candidates.
@@ -440,6 +449,53 @@ impl Device {
     /// ROCm runtime prints it: records in the order the kernel wrote them.
     pub fn printf_output(&self) -> &str {
         &self.printf
+    }
+}
+
+impl Device {
+    /// Prepares `kernel` of `module` over `geo` with `args` as [`Device::dispatch`] does and
+    /// hands the dispatch to `f` as a [`Debugger`] (break, step, registers, memory, continue)
+    /// instead of running it; the launch's temporaries are freed afterwards.
+    pub fn debug<R>(
+        &mut self,
+        module: &Module,
+        kernel: &str,
+        geo: &Geometry,
+        args: &[Arg],
+        f: impl FnOnce(&mut Debugger) -> R,
+    ) -> Result<R, Error> {
+        if module.device_id != self.id {
+            return Err(Error::Args(
+                "the module was loaded into a different device".into(),
+            ));
+        }
+        let k = module.kernel(kernel)?;
+        let settings = DispatchSettings {
+            threads: 1,
+            max_wave_insts: self.max_wave_instructions,
+            cfg: &self.cfg,
+            global_offset: self.global_offset,
+            dispatch_id: self.dispatches,
+            dynamic_shared: self.dynamic_shared,
+            trap: self.trap.as_ref().map(|t| TrapHandler {
+                prog: &t.prog,
+                tba: t.addrs.tba,
+                tma: t.addrs.tma,
+            }),
+        };
+        self.dispatches += 1;
+        let code = LoadedCode {
+            code: &module.code,
+            base: module.base,
+            prog: &module.prog,
+        };
+        Ok(
+            launch::with_launch(&mut self.mem, code, k, geo, args, &settings, |l, mem| {
+                let mut d = Debugger::new(l, mem)?;
+                Ok(f(&mut d))
+            })?
+            .0,
+        )
     }
 }
 

@@ -1,5 +1,8 @@
 //! The `wavesim` command line: run kernels of a code object, describe it, disassemble it.
 
+mod debug_cli;
+mod inside_cli;
+
 use clap::{Parser, Subcommand};
 use std::io::{BufWriter, Write};
 use std::path::PathBuf;
@@ -85,6 +88,14 @@ enum Cmd {
         /// With --stats: print the counters as one JSON object.
         #[arg(long, requires = "stats")]
         json: bool,
+        /// Check the run: any of waits,hazards,races,init (or all). Findings go to stderr and
+        /// the run exits with code 3 after writing its outputs.
+        #[arg(long, value_name = "LIST", value_parser = wavesim::inside::Checks::parse)]
+        check: Option<wavesim::inside::Checks>,
+        /// Write a timeline of the issue model in Chrome trace format (Perfetto,
+        /// chrome://tracing): one track per wave, instruction spans, waits and barriers.
+        #[arg(long, value_name = "FILE.json")]
+        timeline: Option<PathBuf>,
         /// Install a trap handler: raw gfx11 machine code (entry at its first byte) loaded at
         /// TBA, with a zeroed 256-byte TMA data area; waves start with STATUS.TRAP_EN set.
         #[arg(long = "trap-handler", value_name = "FILE.bin")]
@@ -115,6 +126,20 @@ enum Cmd {
         /// The PNG of render target 0; more targets go to OUT_1.png, OUT_2.png, ...
         #[arg(short = 'o', long = "out", value_name = "OUT.png")]
         out: PathBuf,
+    },
+    /// Run an RDNA3 kernel under the debugger: commands on standard input (break PC, break if
+    /// REG == V, step [WAVE], regs [WAVE], set REG V, mem ADDR [N], mem ADDR = V, continue,
+    /// quit); at the end of input the dispatch runs to its end and the outputs are written.
+    Debug {
+        file: PathBuf,
+        #[arg(long)]
+        kernel: String,
+        #[arg(long, value_parser = parse_dims)]
+        global: Dims,
+        #[arg(long, value_parser = parse_dims)]
+        local: Dims,
+        #[arg(long = "arg", value_name = "SPEC", allow_hyphen_values = true)]
+        args: Vec<String>,
     },
     /// List the kernels of a code object with their arguments and descriptor fields.
     Info { file: PathBuf },
@@ -277,7 +302,14 @@ fn real_main(cli: Cli) -> Result<(), Failure> {
             trace_out,
             trace_filter,
             trace_limit,
+            check,
+            timeline,
         } => {
+            let inside = inside_cli::InsideOptions {
+                checks: check,
+                timeline,
+                stats: stats.is_some(),
+            };
             if let Some(t) = target.as_deref() {
                 let isa = Isa::from_name(t).map_err(|e| usage(e.to_string()))?;
                 if isa != Isa::Agx {
@@ -364,6 +396,10 @@ fn real_main(cli: Cli) -> Result<(), Failure> {
                 dev.install_trap_handler(&read(path)?, wavesim::DEFAULT_TMA_BYTES)
                     .map_err(|e| format!("{}: {e}", path.display()))?;
             }
+            let mut inside_text = String::new();
+            if trace && inside.wanted() && stats.is_none() {
+                return Err("--trace cannot be combined with --check or --timeline".into());
+            }
             let run = if trace {
                 let mut filter = TraceFilter::default();
                 for f in trace_filter {
@@ -397,6 +433,13 @@ fn real_main(cli: Cli) -> Result<(), Failure> {
                     _ => {}
                 }
                 run
+            } else if inside.wanted() {
+                let mut obs = inside.observer();
+                let run =
+                    run_specs_with_observer(&mut dev, &module, &kernel, &geo, &specs, &mut obs)
+                        .map_err(|e| e.to_string())?;
+                inside_text = inside.finish(obs, &module, &kernel)?;
+                run
             } else {
                 run_specs_with_observer(&mut dev, &module, &kernel, &geo, &specs, &mut NoObserver)
                     .map_err(lib_failure)?
@@ -409,11 +452,29 @@ fn real_main(cli: Cli) -> Result<(), Failure> {
                     .map_err(|e| format!("cannot write {}: {e}", out.display()))?;
             }
             if let Some(format) = stats {
-                emit(&stats_text(&run.stats, json || format == "json"));
+                let json = json || format == "json";
+                emit(&stats_text(&run.stats, json));
+                // The issue model's numbers are text; JSON holds the dispatch counters.
+                if !json {
+                    emit(&inside_text);
+                }
             }
             Ok(())
         }
         Cmd::Draw { scene, out } => Ok(draw_cli(&scene, &out)?),
+        Cmd::Debug {
+            file,
+            kernel,
+            global,
+            local,
+            args,
+        } => Ok(debug_cli::run(debug_cli::DebugArgs {
+            file,
+            kernel,
+            global: global.0,
+            local: local.0,
+            args,
+        })?),
         Cmd::Info { file } => {
             let bytes = read(&file)?;
             if let Ok(Isa::R700(_)) = Isa::of_object(&bytes) {
@@ -600,6 +661,7 @@ fn main() -> ExitCode {
         }
     };
     match real_main(cli) {
+        Ok(()) if inside_cli::had_findings() => ExitCode::from(inside_cli::FINDINGS_EXIT_CODE),
         Ok(()) => ExitCode::from(EXIT_OK),
         Err(e) => {
             // One line a user can act on.

@@ -74,6 +74,26 @@ pub fn dispatch<O: Observer<Wave, Inst> + ?Sized>(
     s: &DispatchSettings,
     obs: &mut O,
 ) -> Result<Dispatched, HsaError> {
+    with_launch(mem, code, k, geo, args, s, |l, mem| {
+        Ok(dispatch::run_observed(l, mem, obs)?)
+    })
+    .map(|(stats, printf)| Dispatched { stats, printf })
+}
+
+/// Prepares the launch of kernel `k` as [`dispatch`] does (kernarg segment, AQL packet, queue,
+/// scratch, printf buffer) and hands it to `f` instead of running it (the debugger drives it step
+/// by step); returns `f`'s result and the printf text the kernel wrote. The temporaries are freed
+/// afterwards whatever happens.
+#[allow(clippy::too_many_arguments)]
+pub fn with_launch<R>(
+    mem: &mut DeviceMemory,
+    code: LoadedCode,
+    k: &Kernel,
+    geo: &Geometry,
+    args: &[Arg],
+    s: &DispatchSettings,
+    f: impl FnOnce(&Launch, &DeviceMemory) -> Result<R, HsaError>,
+) -> Result<(R, String), HsaError> {
     let mut geo = *geo;
     geo.offset = s.global_offset;
     check_workgroup(k, &geo)?;
@@ -102,7 +122,7 @@ pub fn dispatch<O: Observer<Wave, Inst> + ?Sized>(
         (static_lds, dynamic_lds),
         s,
         &mut temps,
-        obs,
+        f,
     );
     for t in temps {
         let _ = mem.free(t);
@@ -153,7 +173,7 @@ fn name_fault_address(e: HsaError, mem: &DeviceMemory, k: &Kernel, args: &[Arg])
 }
 
 #[allow(clippy::too_many_arguments)]
-fn dispatch_inner<O: Observer<Wave, Inst> + ?Sized>(
+fn dispatch_inner<R>(
     mem: &mut DeviceMemory,
     code: LoadedCode,
     k: &Kernel,
@@ -162,8 +182,8 @@ fn dispatch_inner<O: Observer<Wave, Inst> + ?Sized>(
     (static_lds, dynamic_lds): (u32, u32),
     s: &DispatchSettings,
     temps: &mut Vec<u64>,
-    obs: &mut O,
-) -> Result<Dispatched, HsaError> {
+    f: impl FnOnce(&Launch, &DeviceMemory) -> Result<R, HsaError>,
+) -> Result<(R, String), HsaError> {
     let d = &k.descriptor;
     let mut private = d
         .private_segment_fixed_size
@@ -243,7 +263,7 @@ fn dispatch_inner<O: Observer<Wave, Inst> + ?Sized>(
         temps.push(a);
         launch.scratch_addr = a;
     }
-    let stats = dispatch::run_observed(&launch, mem, obs)?;
+    let r = f(&launch, mem)?;
     let printf = if printf_buffer != 0 {
         let formats = super::printf::parse_formats(&code.code.printf_formats)?;
         let used = mem.read_u32(printf_buffer)? as u64;
@@ -255,7 +275,7 @@ fn dispatch_inner<O: Observer<Wave, Inst> + ?Sized>(
     } else {
         String::new()
     };
-    Ok(Dispatched { stats, printf })
+    Ok((r, printf))
 }
 
 /// Runs bare instruction bytes with *host* addresses (the C ABI's `run_asm`): `code` is executed

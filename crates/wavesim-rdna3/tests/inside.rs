@@ -1,0 +1,378 @@
+//! The issue model and the checkers of `inside` on hand-built waves. Expected event sequences
+//! come from seed 002 ("wave32 and wave64": VALU and VMEM issue twice in wave64, low half then
+//! high half; scalar, branches, messages and exports once) and seed 000 ("Instruction skipping:
+//! EXEC==0"); expected findings from the s_waitcnt rules of the RDNA3 ISA ("Data dependency
+//! resolution").
+
+use wavesim_rdna3::dispatch::run_wave_alone_observed;
+use wavesim_rdna3::exec::Program;
+use wavesim_rdna3::inside::{Checks, FindingKind, Inside, InsideConfig, IssueEvent, Pass};
+use wavesim_rdna3::testing::{Harness, S_ENDPGM};
+
+// llvm-mc-19 -arch=amdgcn -mcpu=gfx1100 -show-encoding
+const V_ADD: [u8; 4] = [0x02, 0x07, 0x02, 0x06]; // v_add_f32_e32 v1, v2, v3
+const V_CMP_VCC: [u8; 4] = [0x01, 0x05, 0x22, 0x7c]; // v_cmp_lt_f32_e32 vcc, v1, v2
+const V_CMP_SGPR: [u8; 8] = [0x04, 0x00, 0x11, 0xd4, 0x01, 0x05, 0x02, 0x00]; // v_cmp_lt_f32_e64 s[4:5], v1, v2
+const V_CMPX: [u8; 4] = [0x01, 0x05, 0x22, 0x7d]; // v_cmpx_lt_f32_e32 v1, v2
+const V_READLANE: [u8; 8] = [0x06, 0x00, 0x60, 0xd7, 0x01, 0x01, 0x01, 0x00]; // v_readlane_b32 s6, v1, 0
+const V_NOP: [u8; 4] = [0x00, 0x00, 0x00, 0x7e];
+const S_ADD: [u8; 4] = [0x01, 0x02, 0x00, 0x80]; // s_add_u32 s0, s1, s2
+const GLOBAL_LOAD: [u8; 8] = [0x00, 0x00, 0x52, 0xdc, 0x02, 0x00, 0x7c, 0x0a]; // global_load_b32 v10, v[2:3], off
+const GLOBAL_STORE: [u8; 8] = [0x00, 0x00, 0x6a, 0xdc, 0x02, 0x04, 0x7c, 0x00]; // global_store_b32 v[2:3], v4, off
+const DS_STORE: [u8; 8] = [0x00, 0x00, 0x34, 0xd8, 0x01, 0x04, 0x00, 0x00]; // ds_store_b32 v1, v4
+const DS_LOAD: [u8; 8] = [0x00, 0x00, 0xd8, 0xd8, 0x01, 0x00, 0x00, 0x05]; // ds_load_b32 v5, v1
+const WAIT_VM0: [u8; 4] = [0xf7, 0x03, 0x89, 0xbf]; // s_waitcnt vmcnt(0)
+const EXEC_LO_0: [u8; 4] = [0x80, 0x00, 0xfe, 0xbe]; // s_mov_b32 exec_lo, 0
+const EXEC_HI_0: [u8; 4] = [0x80, 0x00, 0xff, 0xbe]; // s_mov_b32 exec_hi, 0
+const EXEC_0: [u8; 4] = [0x80, 0x01, 0xfe, 0xbe]; // s_mov_b64 exec, 0
+const EXEC_LO_0_W32: [u8; 4] = EXEC_LO_0;
+const EXP_POS0: [u8; 8] = [0xcf, 0x00, 0x00, 0xf8, 0x01, 0x02, 0x03, 0x04]; // exp pos0 v1, v2, v3, v4
+const EXP_MRT0: [u8; 8] = [0x0f, 0x00, 0x00, 0xf8, 0x01, 0x02, 0x03, 0x04]; // exp mrt0 v1, v2, v3, v4
+const EXP_MRT0_DONE: [u8; 8] = [0x0f, 0x08, 0x00, 0xf8, 0x01, 0x02, 0x03, 0x04]; // exp mrt0 ... done
+const LDS_PARAM: [u8; 4] = [0x01, 0x00, 0x00, 0xce]; // lds_param_load v1, attr0.x wait_vdst:0
+const LDS_DIRECT: [u8; 4] = [0x01, 0x00, 0x10, 0xce]; // lds_direct_load v1 wait_vdst:0
+const V_EXP: [u8; 4] = [0x01, 0x4b, 0x0a, 0x7e]; // v_exp_f32_e32 v5, v1
+const V_ADD_V5: [u8; 4] = [0x05, 0x0b, 0x0c, 0x06]; // v_add_f32_e32 v6, v5, v5
+const DELAY_TRANS1: [u8; 4] = [0x05, 0x00, 0x87, 0xbf]; // s_delay_alu instid0(TRANS32_DEP_1)
+const V_ADD_V10: [u8; 4] = [0x0a, 0x15, 0x16, 0x06]; // v_add_f32_e32 v11, v10, v10
+
+/// A wave whose v[2:3] point at a buffer (one dword per lane) and v1 at LDS (4 * lane).
+fn harness(w64: bool) -> Harness {
+    let mut h = Harness::new(w64);
+    let buf = h.mem.alloc(1024, 256).unwrap();
+    h.set_v(2, |l| (buf + 4 * l as u64) as u32);
+    h.set_v(3, |_| (buf >> 32) as u32);
+    h.set_v(1, |l| 4 * l as u32);
+    h.set_v(4, |_| 1);
+    h
+}
+
+/// Runs `code` (instruction bytes) and returns the observer (the run's own error, e.g. an
+/// export in a compute wave, is ignored: the issue events are recorded before it runs).
+fn run(h: &mut Harness, code: &[&[u8]], checks: Checks) -> Inside {
+    let mut bytes: Vec<u8> = code.concat();
+    bytes.extend_from_slice(&S_ENDPGM.to_le_bytes());
+    let prog = Program::new(&bytes, 0).unwrap();
+    h.wave.pc = 0;
+    let mut obs = Inside::new(InsideConfig {
+        checks,
+        record_events: true,
+        ..Default::default()
+    });
+    let _ = run_wave_alone_observed(
+        &mut h.wave,
+        &mut h.lds,
+        &prog,
+        &h.mem,
+        &h.cfg,
+        1000,
+        &mut obs,
+    );
+    obs.finish();
+    obs
+}
+
+/// The (pass, issued) list of the events of the instruction at `pc`.
+fn passes(ev: &[IssueEvent], pc: u64) -> Vec<(Pass, bool)> {
+    ev.iter()
+        .filter(|e| e.pc == pc)
+        .map(|e| (e.pass, e.issued))
+        .collect()
+}
+
+const ISSUED_TWICE: [(Pass, bool); 2] = [(Pass::Lo, true), (Pass::Hi, true)];
+const SKIPPED_TWICE: [(Pass, bool); 2] = [(Pass::Lo, false), (Pass::Hi, false)];
+
+#[test]
+fn wave64_issues_vector_instructions_twice_and_scalar_once() {
+    let mut h = harness(true);
+    let o = run(
+        &mut h,
+        &[&V_ADD, &S_ADD, &V_READLANE, &V_NOP, &DS_STORE],
+        Checks::default(),
+    );
+    let ev = o.events();
+    assert_eq!(passes(ev, 0), ISSUED_TWICE); // VALU
+    assert_eq!(passes(ev, 4), [(Pass::Once, true)]); // SALU
+    assert_eq!(passes(ev, 8), [(Pass::Once, true)]); // v_readlane: once
+    assert_eq!(passes(ev, 16), [(Pass::Once, true)]); // v_nop: once
+    assert_eq!(passes(ev, 20), ISSUED_TWICE); // LDS is VMEM-like: twice
+    assert_eq!(passes(ev, 28), [(Pass::Once, true)]); // s_endpgm
+                                                      // Halves issue on consecutive cycles.
+    let lo = ev.iter().find(|e| e.pc == 0 && e.pass == Pass::Lo).unwrap();
+    let hi = ev.iter().find(|e| e.pc == 0 && e.pass == Pass::Hi).unwrap();
+    assert_eq!(hi.cycle, lo.cycle + 1);
+}
+
+#[test]
+fn wave32_issues_everything_once() {
+    let mut h = harness(false);
+    let o = run(&mut h, &[&V_ADD, &GLOBAL_LOAD, &S_ADD], Checks::default());
+    for pc in [0, 4, 12] {
+        assert_eq!(passes(o.events(), pc), [(Pass::Once, true)], "pc {pc}");
+    }
+}
+
+#[test]
+fn valu_skip_rules_with_exec_zero() {
+    let mut h = harness(true);
+    let o = run(
+        &mut h,
+        &[
+            &EXEC_0,
+            &V_ADD,
+            &V_CMP_VCC,
+            &V_CMP_SGPR,
+            &V_READLANE,
+            &V_NOP,
+            &V_CMPX,
+        ],
+        Checks::default(),
+    );
+    let ev = o.events();
+    assert_eq!(passes(ev, 4), SKIPPED_TWICE); // plain VALU: skipped
+    assert_eq!(passes(ev, 8), ISSUED_TWICE); // v_cmp writing VCC: never skipped, twice
+    assert_eq!(passes(ev, 12), ISSUED_TWICE); // v_cmp writing an SGPR pair: twice
+    assert_eq!(passes(ev, 20), [(Pass::Once, true)]); // v_readlane: never skipped, once
+    assert_eq!(passes(ev, 28), [(Pass::Once, true)]); // v_nop: never skipped, once
+                                                      // v_cmpx may skip one half but not both.
+    assert_eq!(passes(ev, 32), [(Pass::Lo, true), (Pass::Hi, false)]);
+}
+
+#[test]
+fn wave64_skips_a_half_with_no_active_lane() {
+    let mut h = harness(true);
+    let o = run(&mut h, &[&EXEC_HI_0, &V_ADD, &V_CMP_VCC], Checks::default());
+    assert_eq!(passes(o.events(), 4), [(Pass::Lo, true), (Pass::Hi, false)]);
+    // A VALU writing VCC skips neither half.
+    assert_eq!(passes(o.events(), 8), ISSUED_TWICE);
+    let mut h = harness(true);
+    let o = run(&mut h, &[&EXEC_LO_0, &V_ADD], Checks::default());
+    assert_eq!(passes(o.events(), 4), [(Pass::Lo, false), (Pass::Hi, true)]);
+}
+
+#[test]
+fn vmem_skips_only_with_no_memory_operation_in_flight() {
+    // EXEC == 0 and VMcnt == VScnt == 0: skipped.
+    let mut h = harness(true);
+    let o = run(&mut h, &[&EXEC_0, &GLOBAL_STORE], Checks::default());
+    assert_eq!(passes(o.events(), 4), SKIPPED_TWICE);
+    // A load in flight: one half issues (not both skipped), the other is skipped.
+    let mut h = harness(true);
+    let o = run(
+        &mut h,
+        &[&GLOBAL_LOAD, &EXEC_0, &GLOBAL_STORE],
+        Checks::default(),
+    );
+    assert_eq!(
+        passes(o.events(), 12),
+        [(Pass::Lo, true), (Pass::Hi, false)]
+    );
+    // After s_waitcnt vmcnt(0) the load has completed: skipped again.
+    let mut h = harness(true);
+    let o = run(
+        &mut h,
+        &[&GLOBAL_LOAD, &WAIT_VM0, &EXEC_0, &GLOBAL_STORE],
+        Checks::default(),
+    );
+    assert_eq!(passes(o.events(), 16), SKIPPED_TWICE);
+    // wave32: EXEC == 0 with a load in flight issues once.
+    let mut h = harness(false);
+    let o = run(
+        &mut h,
+        &[&GLOBAL_LOAD, &EXEC_LO_0_W32, &GLOBAL_STORE],
+        Checks::default(),
+    );
+    assert_eq!(passes(o.events(), 12), [(Pass::Once, true)]);
+}
+
+#[test]
+fn lds_skips_only_when_lgkmcnt_is_zero() {
+    let mut h = harness(false);
+    let o = run(&mut h, &[&EXEC_LO_0_W32, &DS_STORE], Checks::default());
+    assert_eq!(passes(o.events(), 4), [(Pass::Once, false)]);
+    let mut h = harness(false);
+    let o = run(
+        &mut h,
+        &[&DS_LOAD, &EXEC_LO_0_W32, &DS_STORE],
+        Checks::default(),
+    );
+    assert_eq!(passes(o.events(), 12), [(Pass::Once, true)]);
+}
+
+#[test]
+fn exports_skip_unless_done_or_pos0_and_issue_once() {
+    for (code, issued) in [
+        (&EXP_MRT0, false),
+        (&EXP_POS0, true),
+        (&EXP_MRT0_DONE, true),
+    ] {
+        let mut h = harness(true);
+        let o = run(&mut h, &[&EXEC_0, code], Checks::default());
+        assert_eq!(passes(o.events(), 4), [(Pass::Once, issued)]);
+    }
+    // With lanes active an export issues once in wave64.
+    let mut h = harness(true);
+    let o = run(&mut h, &[&EXP_MRT0], Checks::default());
+    assert_eq!(passes(o.events(), 0), [(Pass::Once, true)]);
+}
+
+#[test]
+fn lds_param_and_direct_loads_skip_when_expcnt_is_zero() {
+    for code in [&LDS_PARAM, &LDS_DIRECT] {
+        let mut h = harness(false);
+        let o = run(&mut h, &[&EXEC_LO_0_W32, code], Checks::default());
+        assert_eq!(passes(o.events(), 4), [(Pass::Once, false)]);
+        // An export in flight (EXPcnt > 0): not skipped.
+        let mut h = harness(false);
+        let o = run(
+            &mut h,
+            &[&EXP_POS0, &EXEC_LO_0_W32, code],
+            Checks::default(),
+        );
+        let ev = o.events();
+        if !ev.iter().any(|e| e.pc == 12) {
+            // The export stopped the compute wave (not emulated): nothing more to see.
+            continue;
+        }
+        assert_eq!(passes(ev, 12), [(Pass::Once, true)]);
+    }
+}
+
+#[test]
+fn waits_checker_reports_a_read_before_the_load_was_waited_for() {
+    let checks = Checks {
+        waits: true,
+        ..Default::default()
+    };
+    let mut h = harness(false);
+    let o = run(&mut h, &[&GLOBAL_LOAD, &V_ADD_V10], checks);
+    let f = o.findings();
+    assert_eq!(f.len(), 1, "{f:?}");
+    assert_eq!(f[0].kind, FindingKind::MissingWait);
+    assert_eq!((f[0].pc, f[0].other_pc), (8, Some(0)));
+    assert!(f[0].text.contains("v10"), "{}", f[0].text);
+    assert!(f[0].text.contains("global_load_b32"), "{}", f[0].text);
+    // With the wait: clean, and the wait stalls in the cycle model.
+    let mut h = harness(false);
+    let o = run(&mut h, &[&GLOBAL_LOAD, &WAIT_VM0, &V_ADD_V10], checks);
+    assert!(o.findings().is_empty(), "{:?}", o.findings());
+    assert!(o.stats().wait_stall_cycles >= 300);
+}
+
+#[test]
+fn hazards_checker_wants_s_delay_alu_after_a_transcendental() {
+    let checks = Checks {
+        hazards: true,
+        ..Default::default()
+    };
+    let mut h = harness(false);
+    let o = run(&mut h, &[&V_EXP, &V_ADD_V5], checks);
+    assert_eq!(o.findings().len(), 1, "{:?}", o.findings());
+    assert_eq!(o.findings()[0].kind, FindingKind::MissingDelayAlu);
+    assert!(o.findings()[0].text.contains("TRANS32_DEP_1"));
+    let mut h = harness(false);
+    let o = run(&mut h, &[&V_EXP, &DELAY_TRANS1, &V_ADD_V5], checks);
+    assert!(o.findings().is_empty(), "{:?}", o.findings());
+}
+
+#[test]
+fn stats_count_families_lanes_and_bytes() {
+    let mut h = harness(true);
+    let o = run(
+        &mut h,
+        &[&EXEC_HI_0, &V_ADD, &GLOBAL_LOAD, &WAIT_VM0],
+        Checks::default(),
+    );
+    let s = o.stats();
+    assert_eq!(s.vector_insts, 2);
+    assert_eq!(s.active_lanes, 64);
+    assert_eq!(s.lane_slots, 128);
+    assert_eq!(s.bytes.values().sum::<u64>(), 32 * 4);
+    assert_eq!(s.mix.values().sum::<u64>(), 5);
+    assert!(s.issue_cycles > 300);
+}
+
+const S_BARRIER: [u8; 4] = [0x00, 0x00, 0xbd, 0xbf];
+const WAIT_LGKM0: [u8; 4] = [0x07, 0xfc, 0x89, 0xbf]; // s_waitcnt lgkmcnt(0)
+
+#[test]
+fn init_checker_finds_unwritten_vgprs_and_lds() {
+    let init = Checks {
+        init: true,
+        ..Default::default()
+    };
+    // v10 is read with nothing having written it (the harness's set_v is not an instruction,
+    // so only v0 counts as written at the start, as in a dispatch).
+    let mut h = harness(false);
+    let o = run(&mut h, &[&V_ADD_V10], init);
+    assert_eq!(o.findings().len(), 1, "{:?}", o.findings());
+    assert_eq!(o.findings()[0].kind, FindingKind::UninitVgpr);
+    assert!(o.findings()[0].text.contains("v10 lane 0"));
+    // LDS read before any store.
+    let mut h = harness(false);
+    let o = run(&mut h, &[&DS_LOAD], init);
+    assert!(o
+        .findings()
+        .iter()
+        .any(|f| f.kind == FindingKind::UninitLds));
+    let mut h = harness(false);
+    let o = run(&mut h, &[&DS_STORE, &WAIT_LGKM0, &DS_LOAD], init);
+    assert!(
+        !o.findings()
+            .iter()
+            .any(|f| f.kind == FindingKind::UninitLds),
+        "{:?}",
+        o.findings()
+    );
+}
+
+#[test]
+fn waits_checker_wants_lds_stores_done_before_a_barrier() {
+    let waits = Checks {
+        waits: true,
+        ..Default::default()
+    };
+    let mut h = harness(false);
+    let o = run(&mut h, &[&DS_STORE, &S_BARRIER], waits);
+    assert_eq!(o.findings().len(), 1, "{:?}", o.findings());
+    assert_eq!(o.findings()[0].kind, FindingKind::BarrierInFlight);
+    assert_eq!((o.findings()[0].pc, o.findings()[0].other_pc), (8, Some(0)));
+    let mut h = harness(false);
+    let o = run(&mut h, &[&DS_STORE, &WAIT_LGKM0, &S_BARRIER], waits);
+    assert!(o.findings().is_empty(), "{:?}", o.findings());
+}
+
+#[test]
+fn lgkmcnt_above_zero_guarantees_nothing_while_a_scalar_load_is_in_flight() {
+    // s_load_b32 s8 then ds_load v5, then s_waitcnt lgkmcnt(1): the scalar load may return
+    // after the LDS load (RDNA3 ISA: SMEM returns out of order), so reading s8 is a finding.
+    const S_LOAD_S8: [u8; 8] = [0x00, 0x02, 0x00, 0xf4, 0x00, 0x00, 0x00, 0xf8]; // s_load_b32 s8, s[0:1], 0x0
+    const WAIT_LGKM1: [u8; 4] = [0x17, 0xfc, 0x89, 0xbf]; // s_waitcnt lgkmcnt(1)
+    const V_ADD_S8: [u8; 4] = [0x08, 0x02, 0x16, 0x4a]; // v_add_nc_u32_e32 v11, s8, v1
+    let waits = Checks {
+        waits: true,
+        ..Default::default()
+    };
+    let mut h = harness(false);
+    let buf = h.mem.alloc(64, 64).unwrap();
+    h.wave.sgpr[0] = buf as u32;
+    h.wave.sgpr[1] = (buf >> 32) as u32;
+    let o = run(
+        &mut h,
+        &[&S_LOAD_S8, &DS_LOAD, &WAIT_LGKM1, &V_ADD_S8],
+        waits,
+    );
+    assert_eq!(o.findings().len(), 1, "{:?}", o.findings());
+    assert!(o.findings()[0].text.contains("s8"));
+    let mut h = harness(false);
+    let buf = h.mem.alloc(64, 64).unwrap();
+    h.wave.sgpr[0] = buf as u32;
+    h.wave.sgpr[1] = (buf >> 32) as u32;
+    let o = run(
+        &mut h,
+        &[&S_LOAD_S8, &DS_LOAD, &WAIT_LGKM0, &V_ADD_S8],
+        waits,
+    );
+    assert!(o.findings().is_empty(), "{:?}", o.findings());
+}
