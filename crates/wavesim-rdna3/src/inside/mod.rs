@@ -822,7 +822,10 @@ impl Observer<Wave, Inst> for Inside {
         let model = self.cfg.model;
         let exec = w.exec();
         let lanes = w.lanes() as u64;
-        let mut wm = self.waves.remove(&key).expect("inserted above");
+        // Inserted above; an observer never panics, so a missing entry skips the instruction.
+        let Some(mut wm) = self.waves.remove(&key) else {
+            return;
+        };
 
         // A wave released from a barrier continues at the last arrival.
         if wm.at_barrier {
