@@ -508,10 +508,13 @@ fn memory_trap(
 fn run_slice<O: Observer<Wave, Inst> + ?Sized>(
     w: &mut Wave,
     code: &Linked,
-    ctx: &mut Ctx,
+    mem: &DeviceMemory,
+    lds: &mut [u8],
+    cfg: &ExecConfig,
     budget: u64,
     obs: &mut O,
 ) -> Result<Stop, (ExecError, u64)> {
+    let ctx = &mut Ctx { mem, lds, cfg };
     let insts = &code.insts[..];
     let slots = &code.slots[..insts.len()];
     let mut idx = code.index_at(w.pc)?;
@@ -650,12 +653,7 @@ impl Backend for Rdna3Dispatch<'_> {
         budget: u64,
         obs: &mut O,
     ) -> Result<Stop, (ExecError, u64)> {
-        let mut ctx = Ctx {
-            mem,
-            lds: &mut lds[..],
-            cfg: &self.l.cfg,
-        };
-        run_slice(w, &self.code, &mut ctx, budget, obs)
+        run_slice(w, &self.code, mem, lds, &self.l.cfg, budget, obs)
     }
     fn wave_insts(&self, w: &Wave) -> u64 {
         w.wave_insts
@@ -775,12 +773,7 @@ impl Backend for PreparedWave<'_> {
         budget: u64,
         obs: &mut O,
     ) -> Result<Stop, (ExecError, u64)> {
-        let mut ctx = Ctx {
-            mem,
-            lds: &mut lds[..],
-            cfg: self.cfg,
-        };
-        run_slice(w, &self.code, &mut ctx, budget, obs)
+        run_slice(w, &self.code, mem, lds, self.cfg, budget, obs)
     }
     fn wave_insts(&self, w: &Wave) -> u64 {
         w.wave_insts
