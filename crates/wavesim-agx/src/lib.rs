@@ -21,6 +21,7 @@ pub mod decode;
 pub mod disasm;
 pub mod exec;
 pub mod fp;
+pub mod helper;
 pub mod operand;
 pub mod runner;
 mod srgb_table;

@@ -1,5 +1,6 @@
 //! Real G13 machine code: OpenCL kernels compiled by Mesa's asahi_clc at the seed's version
-//! (corpus/agx/clc/*.cl -> *.bin, tools/agx/build_clc_kernels.sh). Disassembly must equal applegpu's (goldens from tools/agx/gen_binary_disasm.sh), and the
+//! (corpus/agx/clc/*.cl -> *.bin, tools/agx/build_clc_kernels.sh) and Mesa's own compiled helper
+//! program. Disassembly must equal applegpu's (goldens from tools/agx/gen_binary_disasm.sh), and the
 //! kernels must compute what an independent Rust model of their OpenCL source computes.
 //!
 //! The kernels are written as asahi_clc's helper function (the one entry point it compiles to machine
@@ -8,7 +9,7 @@
 //! thread_index_in_simdgroup (sr52).
 
 use wavesim_agx::disassemble_raw;
-use wavesim_agx::exec::{run, Memories, Program, Stop, WaveState, SIMD_WIDTH};
+use wavesim_agx::exec::{run, Fault, Memories, Program, Stop, WaveState, SIMD_WIDTH};
 use wavesim_core::memory::DeviceMemory;
 
 fn corpus(path: &str) -> Vec<u8> {
@@ -30,7 +31,8 @@ const KERNELS: &[&str] = &[
 
 #[test]
 fn real_binaries_disassemble_as_applegpu() {
-    let names: Vec<String> = KERNELS.iter().map(|k| format!("clc/{k}")).collect();
+    let mut names: Vec<String> = KERNELS.iter().map(|k| format!("clc/{k}")).collect();
+    names.push("mesa_libagx_g13_helper".into());
     for name in names {
         let code = corpus(&format!("{name}.bin"));
         let want = corpus_text(&format!("{name}.applegpu.txt"));
@@ -456,4 +458,29 @@ fn subgroup() {
     assert_eq!(m.read_u32s(outs[1], 32), incl);
     assert_eq!(m.read_u32s(outs[2], 32), excl);
     assert_eq!(m.read_u32s(outs[3], 32), vec![max; 32]);
+}
+
+/// Mesa's compiled helper (the stack-allocation service loop) disassembles as applegpu does (above);
+/// executing it stops at its first `doorbell`, which has no semantics in wavesim (the helper's
+/// doorbell/opfifo protocol is not publicly documented), with a typed error naming it.
+#[test]
+fn mesa_helper_stops_with_a_typed_error_at_doorbell() {
+    let program = Program::new(corpus("mesa_libagx_g13_helper.bin"));
+    let mut w = WaveState::new(128);
+    let dev = DeviceMemory::new();
+    let mut tg = vec![];
+    let mut mem = Memories {
+        device: &dev,
+        threadgroup: &mut tg,
+    };
+    w.special.insert(146, [0; SIMD_WIDTH]);
+    w.special.insert(147, [0; SIMD_WIDTH]);
+    let err = run(&mut w, &program, &mut mem, 10_000).unwrap_err();
+    assert!(
+        matches!(
+            err.fault,
+            Fault::Unsupported { .. } | Fault::SpecialRegister(_) | Fault::Memory { .. }
+        ),
+        "{err}"
+    );
 }
