@@ -22,6 +22,7 @@ pub mod disasm;
 pub mod exec;
 pub mod fp;
 pub mod helper;
+pub mod kernel;
 pub mod operand;
 pub mod runner;
 mod srgb_table;

@@ -721,9 +721,11 @@ pub(super) fn update_stack(
         let v = f(w, lane, w.halves[0][lane])?;
         w.halves[0][lane] = v;
     }
+    // Only threads that exist can be active (a partly filled group's missing threads keep r0l = 0).
     w.exec = (0..SIMD_WIDTH)
         .filter(|&l| w.halves[0][l] == 0)
-        .fold(0, |m, l| m | 1 << l);
+        .fold(0, |m, l| m | 1 << l)
+        & w.present;
     Ok(())
 }
 
