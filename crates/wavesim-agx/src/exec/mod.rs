@@ -23,6 +23,8 @@
 //! - `device_store` mirrors `device_load`'s address rule (same fields; Mesa's `agx_pack.c` packs both
 //!   alike) for the raw formats i8/i16/i32/f16; `threadgroup_load`/`threadgroup_store` address
 //!   `base + index * element size` (applegpu's description), raw formats.
+//! - `uniform_store`, `doorbell`, `jmp_if_skipping_doorbell`, `map`/`unmap`: `helper.rs` (Mesa's
+//!   `agx_pack.c`, `agx_opcodes.py`, `helper.cl`; applegpu's description of `uniform_store`).
 
 mod control;
 mod float;
