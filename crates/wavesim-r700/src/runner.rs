@@ -31,6 +31,7 @@
 //! format = "rgba8"                 # or "rgba32f"
 //! data = [255, 0, 0, 255, ...]     # bytes (rgba8) or floats (rgba32f)
 //! mips = [[...], [...]]            # optional mip levels 1, 2, ... (max(1, size >> k) texels each)
+//! dim = "cube"                     # optional: a cube map, `data` = six faces +X -X +Y -Y +Z -Z
 //! [[sampler]]
 //! id = 0
 //! filter = "bilinear"              # or "point"; others are a typed error naming them
@@ -150,6 +151,9 @@ pub struct TextureCfg {
     /// Mip levels 1, 2, ...: each level's data in the same form as `data`.
     #[serde(default)]
     pub mips: Vec<Vec<Dword>>,
+    /// "2d" (default) or "cube" (six faces in `data`, face-id order +X, -X, +Y, -Y, +Z, -Z).
+    #[serde(default)]
+    pub dim: Option<String>,
 }
 
 #[derive(Clone, Debug, Deserialize)]
@@ -460,7 +464,15 @@ pub fn driver_state(shader: &Shader, cfg: &RunConfig) -> Result<DriverState, Run
             })
         };
         let (format, bytes) = decode(&t.data)?;
-        let mut tex = Texture::new(t.width, t.height, format, &bytes).map_err(RunError::Config)?;
+        let mut tex = match t.dim.as_deref() {
+            None | Some("2d") => Texture::new(t.width, t.height, format, &bytes),
+            Some("cube") if t.mips.is_empty() => {
+                Texture::new_cube(t.width, t.height, format, &bytes)
+            }
+            Some("cube") => Err("cube maps with mip levels are not modelled".into()),
+            Some(other) => Err(format!("texture dim `{other}` is not modelled (2d, cube)")),
+        }
+        .map_err(RunError::Config)?;
         for m in &t.mips {
             tex.push_mip(&decode(m)?.1).map_err(RunError::Config)?;
         }

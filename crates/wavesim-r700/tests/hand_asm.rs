@@ -1367,3 +1367,179 @@ fn failing_push_pushes_nothing() {
     )
     .unwrap();
 }
+
+/// Explicit gradients (SET_GRADIENTS_H, SET_GRADIENTS_V, then SAMPLE_G, the sequence Mesa's r600 driver
+/// emits for textureGrad): on a single-level texture, or with MIP_FILTER none, the level is the base
+/// level whatever the gradients say (the LOD only chooses among levels), so the result is the point
+/// sample of the coordinate: (0.75, 0.25) on a 2x2 texture is texel (1, 0). Where the gradients would
+/// choose a level (a mip chain with MIP_FILTER linear) the LOD computation is implementation-defined
+/// (OpenGL 4.6, 8.14.1, allows approximating the scale factor): a typed error. So are SAMPLE_G before any
+/// SET_GRADIENTS and a SET_GRADIENTS with a destination.
+#[test]
+fn gradient_sampling_after_set_gradients() {
+    let prog = |sample: &str, set_dst: &str| {
+        format!(
+            "TEX 2 @2\nEXPORT T1.XYZW\nFetch clause starting at 2:\n  \
+             TEX_SET_GRADIENTS_H T4.{set_dst}, T2.XYZW RID:0 SID:0 CT:NNNN\n  \
+             TEX_SET_GRADIENTS_V T4.____, T3.XYZW RID:0 SID:0 CT:NNNN\n  \
+             {sample} T1.XYZW, T0.XYZW RID:0 SID:0 CT:NNNN\n"
+        )
+    };
+    let gprs = format!(
+        "{}{}{}",
+        inputs(0, &[[0.75, 0.25, 0.0, 0.0]]),
+        inputs(2, &[[100.0, 0.0, 0.0, 0.0]]),
+        inputs(3, &[[0.0, 100.0, 0.0, 0.0]])
+    );
+    let tex = "[[texture]]\nresource = 0\nwidth = 2\nheight = 2\nformat = \"rgba32f\"\n\
+               data = [0.0, 0.0, 0.0, 1.0,  1.0, 0.0, 0.0, 1.0,  0.0, 1.0, 0.0, 1.0,  1.0, 1.0, 0.0, 1.0]\n\
+               [[sampler]]\nid = 0\nfilter = \"point\"\n";
+    let cfg = format!("threads = 1\n{gprs}{tex}");
+    let r = run_asm(Chip::Rv770, &prog("TEX_SAMPLE_G", "____"), &cfg).unwrap();
+    assert_eq!(pixel0(&r, 0).map(f), [1.0, 0.0, 0.0, 1.0]);
+    // A mip chain with MIP_FILTER none: the base level (10.0); with linear: a typed error.
+    let r = run_asm(
+        Chip::Rv770,
+        &prog("TEX_SAMPLE_G", "____"),
+        &format!("threads = 1\n{gprs}{}", mip_texture("none")),
+    )
+    .unwrap();
+    assert_eq!(f(pixel0(&r, 0)[0]), 10.0);
+    for (p, c) in [
+        (
+            prog("TEX_SAMPLE_G", "____"),
+            format!("threads = 1\n{gprs}{}", mip_texture("linear")),
+        ),
+        (prog("TEX_SAMPLE_G", "X___"), cfg.clone()),
+        (
+            "TEX 0 @2\nEXPORT T1.XYZW\nFetch clause starting at 2:\n  TEX_SAMPLE_G T1.XYZW, T0.XYZW RID:0 SID:0 CT:NNNN\n".to_string(),
+            cfg.clone(),
+        ),
+    ] {
+        let e = run_asm(Chip::Rv770, &p, &c).unwrap_err();
+        assert!(
+            matches!(e, RunError::Exec(ExecError::NotModelled { .. })),
+            "{e}"
+        );
+    }
+    // SAMPLE_C_G: the depth compare of the same texel (x = 1.0): 1.0 LEQUAL 1.0 passes; reference in W.
+    let cfg_c = format!(
+        "threads = 1\n{}{}{}{}",
+        inputs(0, &[[0.75, 0.25, 0.0, 1.0]]),
+        inputs(2, &[[1.0, 0.0, 0.0, 0.0]]),
+        inputs(3, &[[0.0, 1.0, 0.0, 0.0]]),
+        tex.replace(
+            "filter = \"point\"\n",
+            "filter = \"point\"\ncompare = \"lequal\"\n"
+        )
+    );
+    let r = run_asm(
+        Chip::Rv770,
+        &prog("TEX_SAMPLE_C_G", "____").replace("T1.XYZW, T0", "T1.X___, T0"),
+        &cfg_c,
+    )
+    .unwrap();
+    assert_eq!(f(pixel0(&r, 0)[0]), 1.0);
+}
+
+/// Cube-map sampling as Mesa's r600 driver lowers it (sfn_nir_lower_tex.cpp,
+/// `r600_nir_lower_cube_to_2darray`): CUBE on the direction, then x = sc * (1 / |2 ma|) + 1.5,
+/// y = tc * (1 / |2 ma|) + 1.5, z = face id, and SAMPLE on the cube resource. The expected texels follow
+/// the OpenGL 4.6 specification, 8.13 "Cube Map Texture Selection" (Table 8.19: major axis, sc, tc per
+/// face; s = (sc / |ma| + 1) / 2, t = (tc / |ma| + 1) / 2), independently of wavesim's CUBE code. Each
+/// 4x4 face texel holds (face, column, row, 1). |ma| = 2 in every direction, so all values are exact.
+#[test]
+fn cube_map_sampling_follows_the_gl_face_selection() {
+    let prog = "\
+        ALU 8, @4, KC0[], KC1[]
+        TEX 0 @14
+        EXPORT T2.XYZW
+        CF_END
+        ALU clause starting at 4:
+          CUBE   T1.X, T0.Z, T0.Y,  
+          CUBE   T1.Y, T0.Z, T0.X,  
+          CUBE   T1.Z, T0.X, T0.Z,  
+          CUBE * T1.W, T0.Y, T0.Z,  
+          RECIP_IEEE * T2.X, |T1.Z|,  
+          MULADD_IEEE   T3.X, T1.Y, T2.X, literal.x,  
+          MULADD_IEEE   T3.Y, T1.X, T2.X, literal.x,  
+          MOV * T3.Z, T1.W,  
+          1069547520(1.500000e+00), 0(0.000000e+00)
+        Fetch clause starting at 14:
+          TEX_SAMPLE T2.XYZW, T3.XYZW RID:0 SID:0 CT:NNNN
+    ";
+    // (direction, expected [face, column, row]) from GL's Table 8.19.
+    let cases: [([f32; 3], [f32; 3]); 6] = [
+        ([2.0, 1.0, -0.5], [0.0, 2.0, 1.0]), // +X: sc = -rz = 0.5, tc = -ry = -1
+        ([-2.0, 0.5, 1.0], [1.0, 3.0, 1.0]), // -X: sc = rz = 1, tc = -ry = -0.5
+        ([1.0, 2.0, -1.0], [2.0, 3.0, 1.0]), // +Y: sc = rx = 1, tc = rz = -1
+        ([-1.0, -2.0, 1.0], [3.0, 1.0, 1.0]), // -Y: sc = rx = -1, tc = -rz = -1
+        ([0.5, -1.0, 2.0], [4.0, 2.0, 3.0]), // +Z: sc = rx = 0.5, tc = -ry = 1
+        ([1.0, 1.0, -2.0], [5.0, 1.0, 1.0]), // -Z: sc = -rx = -1, tc = -ry = -1
+    ];
+    let dirs: Vec<[f32; 4]> = cases.iter().map(|(d, _)| [d[0], d[1], d[2], 0.0]).collect();
+    let mut data = Vec::new();
+    for face in 0..6 {
+        for row in 0..4 {
+            for col in 0..4 {
+                data.push(format!("{face}.0, {col}.0, {row}.0, 1.0"));
+            }
+        }
+    }
+    let tex = format!(
+        "[[texture]]\nresource = 0\nwidth = 4\nheight = 4\nformat = \"rgba32f\"\ndim = \"cube\"\ndata = [{}]\n",
+        data.join(", ")
+    );
+    let smp = |filter: &str| format!("[[sampler]]\nid = 0\nfilter = \"{filter}\"\n");
+    let r = run_asm(
+        Chip::Rv770,
+        prog,
+        &format!("threads = 6\n{}{tex}{}", inputs(0, &dirs), smp("point")),
+    )
+    .unwrap();
+    for (t, (_, want)) in cases.iter().enumerate() {
+        assert_eq!(
+            pixel0(&r, t).map(f),
+            [want[0], want[1], want[2], 1.0],
+            "case {t}"
+        );
+    }
+    // Bilinear at the +Z face centre (s = t = 0.5): the four middle texels blend to (1.5, 1.5).
+    let r = run_asm(
+        Chip::Rv770,
+        prog,
+        &format!(
+            "threads = 1\n{}{tex}{}",
+            inputs(0, &[[0.0, 0.0, 2.0, 0.0]]),
+            smp("bilinear")
+        ),
+    )
+    .unwrap();
+    assert_eq!(pixel0(&r, 0).map(f), [4.0, 1.5, 1.5, 1.0]);
+    // s = (-1.75 / 2 + 1) / 2 = 0.0625: the bilinear footprint leaves the face (edge filtering is not
+    // in the sources): an error naming the edge.
+    let e = run_asm(
+        Chip::Rv770,
+        prog,
+        &format!(
+            "threads = 1\n{}{tex}{}",
+            inputs(0, &[[-1.75, 0.0, 2.0, 0.0]]),
+            smp("bilinear")
+        ),
+    )
+    .unwrap_err();
+    assert!(e.to_string().contains("edge"), "{e}");
+    // A cube needs six faces.
+    let e = run_asm(
+        Chip::Rv770,
+        prog,
+        &format!(
+            "threads = 1\n{}{}{}",
+            inputs(0, &[[0.0, 0.0, 2.0, 0.0]]),
+            tex.replace("data = [", "data = [1.0, "),
+            smp("point")
+        ),
+    )
+    .unwrap_err();
+    assert!(matches!(e, RunError::Config(_)), "{e}");
+}

@@ -58,6 +58,9 @@ pub(super) fn run_fetch(ctx: &mut Ctx, w: &mut Wave, f: &FetchInst) -> Result<()
         FetchExec::Sample { compare, lod } => {
             sample_texture(ctx, w, f, &loc, src_gpr, &dst_sel, compare, lod, &mut out)?
         }
+        FetchExec::SetGradients { vertical } => {
+            return set_gradients(w, f, &loc, src_gpr, &dst_sel, vertical)
+        }
         FetchExec::VertexFetch => fetch_vertices(ctx, w, f, &loc, src_gpr, &mut out)?,
         FetchExec::LdsRead | FetchExec::LdsWrite => {
             return Err(fault(loc(None), "LDS instructions run through run_lds"))
@@ -96,11 +99,12 @@ fn sample_texture(
         FetchRow::Tex(r) => r.llc,
         FetchRow::Vtx(r) => r.llc,
     };
-    if lod == TexLod::Gradients {
+    if lod == TexLod::Gradients && w.grads.iter().any(|g| g.is_none()) {
         return Err(ExecError::NotModelled {
             loc: loc(None),
-            what: name.into(),
-            why: "gradient sampling needs the pixel quad's derivatives, not modelled".into(),
+            what: format!("{name} before SET_GRADIENTS_H and SET_GRADIENTS_V"),
+            why: "the texture unit's gradients have no initial value in the sources wavesim uses"
+                .into(),
         });
     }
     if bits(wd[1], 21, 7) != 0 {
@@ -156,6 +160,27 @@ fn sample_texture(
                 }
             })
         };
+        if tex.is_cube() {
+            // A cube-map resource: X/Y are the face coordinates Mesa's driver builds from CUBE's
+            // result and Z the face id (texture::sample_cube). Unnormalized coordinates, offsets,
+            // depth compares and mip levels on cube maps are not in the sources used.
+            if ct != [1, 1] || offs != [0, 0] || compare {
+                return Err(ExecError::NotModelled {
+                    loc: loc(Some(l)),
+                    what: format!("{name} on a cube map with unnormalized coordinates, offsets or a depth compare"),
+                    why: "only normalized, unoffset, uncompared cube sampling is in the sources wavesim uses".into(),
+                });
+            }
+            *o = texture::sample_cube(
+                tex,
+                smp,
+                comp(src_sel[0])?,
+                comp(src_sel[1])?,
+                comp(src_sel[2])?,
+            )
+            .map_err(|m| fault(loc(Some(l)), m))?;
+            continue;
+        }
         let mut uv = [comp(src_sel[0])?, comp(src_sel[1])?];
         for k in 0..2 {
             // Unnormalized coordinates (CT = U) are texel units (R700 ISA reference, TEX_WORD1).
@@ -185,6 +210,8 @@ fn sample_texture(
         let lod_value = match lod {
             TexLod::Zero => 0.0,
             TexLod::Explicit => comp(src_sel[3])?,
+            // SAMPLE_G with one level to choose from: the gradients (checked present above) cannot
+            // change the result.
             _ if single => 0.0,
             _ => return Err(ExecError::NotModelled {
                 loc: loc(Some(l)),
@@ -225,6 +252,64 @@ fn sample_texture(
         *o = texture::sample_lod(tex, smp, uv[0], uv[1], lod_value)
             .map_err(|m| fault(loc(Some(l)), m))?;
     }
+    Ok(())
+}
+
+/// SET_GRADIENTS_H/V: stores the four selected source components of every active thread as its
+/// horizontal or vertical gradients. Mesa's emitter gives these instructions no destination (all
+/// DST_SEL = 7); a destination write is not in the sources used and is an error.
+fn set_gradients(
+    w: &mut Wave,
+    f: &FetchInst,
+    loc: &impl Fn(Option<usize>) -> Location,
+    src_gpr: u32,
+    dst_sel: &[u32; 4],
+    vertical: bool,
+) -> Result<(), ExecError> {
+    use crate::decode::bits;
+    let name = if vertical {
+        "SET_GRADIENTS_V"
+    } else {
+        "SET_GRADIENTS_H"
+    };
+    if dst_sel.iter().any(|&s| s != 7) {
+        return Err(ExecError::NotModelled {
+            loc: loc(None),
+            what: format!("{name} with a destination"),
+            why: "what SET_GRADIENTS writes to its destination is not in the sources wavesim uses"
+                .into(),
+        });
+    }
+    let wd = &f.w;
+    let src_sel = [
+        bits(wd[2], 20, 3),
+        bits(wd[2], 23, 3),
+        bits(wd[2], 26, 3),
+        bits(wd[2], 29, 3),
+    ];
+    let lanes = w.lanes;
+    let mut g = w.grads[vertical as usize]
+        .take()
+        .unwrap_or_else(|| vec![[0; 4]; lanes]);
+    for (l, gl) in g.iter_mut().enumerate() {
+        if !w.active(l) {
+            continue;
+        }
+        for k in 0..4 {
+            gl[k] = match src_sel[k] {
+                0..=3 => w.gpr[src_gpr as usize][src_sel[k] as usize][l],
+                4 => 0,
+                5 => ONE_F,
+                s => {
+                    return Err(fault(
+                        loc(Some(l)),
+                        format!("texture source select {s} is reserved"),
+                    ))
+                }
+            };
+        }
+    }
+    w.grads[vertical as usize] = Some(g);
     Ok(())
 }
 

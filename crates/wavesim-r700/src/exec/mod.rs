@@ -232,6 +232,9 @@ pub struct Wave {
     pub workgroup: [u32; 3],
     /// The local data share this wave's group sees (created by the first DS_LOCAL_WRITE).
     lds: Option<Box<Lds>>,
+    /// Per-thread gradients loaded by SET_GRADIENTS_H ([0]) and SET_GRADIENTS_V ([1]) for SAMPLE_G;
+    /// None until the first SET_GRADIENTS (the ISA gives them no initial value).
+    grads: [Option<Vec<[u32; 4]>>; 2],
 }
 
 /// R700 LDS: 16 KB per SIMD (seed 003, "LDS ... reads up to 16KB"), modelled as 4 banks of 1024 dwords.
@@ -277,6 +280,7 @@ impl Wave {
             ended: false,
             workgroup: [0; 3],
             lds: None,
+            grads: [None, None],
         }
     }
     fn active(&self, l: usize) -> bool {

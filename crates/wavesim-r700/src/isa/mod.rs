@@ -255,6 +255,12 @@ pub enum FetchExec {
         compare: bool,
         lod: TexLod,
     },
+    /// SET_GRADIENTS_H (false) / SET_GRADIENTS_V (true): loads the four selected source components as
+    /// the thread's horizontal / vertical gradients for later SAMPLE_G / SAMPLE_C_G (Mesa's r600
+    /// `TexInstr::emit_set_gradients` issues both before the sample, with no destination).
+    SetGradients {
+        vertical: bool,
+    },
     /// Vertex fetch through a fetch constant.
     VertexFetch,
     /// R700 local data share write/read (MEM_RD format with MEM_OP 4/5).
@@ -271,6 +277,10 @@ pub enum TexLod {
     Explicit,
     Bias,
     Zero,
+    /// SAMPLE_G / SAMPLE_C_G: the LOD comes from the gradients SET_GRADIENTS_H/V loaded. How the
+    /// texture unit turns gradients into a LOD is implementation-defined (the OpenGL specification,
+    /// 8.14.1, allows approximations of the scale factor), so these are exact only where a single level
+    /// can be chosen (one level or MIP_FILTER none) and a typed error otherwise.
     Gradients,
 }
 

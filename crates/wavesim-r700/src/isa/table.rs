@@ -37,6 +37,9 @@ const F64_PRED: &str =
     "how PRED_SET*_64 sets the predicate from its slot pair is not in the sources wavesim uses";
 const F64_MULADD: &str = "MULADD_64's operand layout (three 64-bit sources in one slot pair) is not in the sources wavesim uses";
 
+const GET_GRADIENTS: &str = "GET_GRADIENTS_H/V differentiate across a 2x2 pixel quad: the runner orders grid threads row-major (a quad's rows can lie in different wavefronts), and whether R700 takes per-row (fine) or per-quad (coarse) differences is not in the sources wavesim uses (Mesa sets a fine bit only on Evergreen's INST_MOD field)";
+const SAMPLE_G_MOD: &str = "how the _L/_LB/_LZ level modifiers combine with SET_GRADIENTS' gradients, and where their operands sit, is not in the sources wavesim uses (Mesa's r600 driver emits only SAMPLE_G and SAMPLE_C_G)";
+
 /// All R700 ALU instructions (r7xx opcodes).
 pub static ALU: &[AluRow] = &[
     alu!(Op2, 0x00, "ADD", "ADD", 2, Any, AluExec::Bin(sem::add)),
@@ -1583,12 +1586,12 @@ pub static TEX: &[TexRow] = &[
     TexRow {
         opcode: 0x07,
         llc: "TEX_GET_GRADIENTS_H",
-        exec: FetchExec::NotModelled("gradients need quad derivatives, not modelled"),
+        exec: FetchExec::NotModelled(GET_GRADIENTS),
     },
     TexRow {
         opcode: 0x08,
         llc: "TEX_GET_GRADIENTS_V",
-        exec: FetchExec::NotModelled("gradients need quad derivatives, not modelled"),
+        exec: FetchExec::NotModelled(GET_GRADIENTS),
     },
     TexRow {
         opcode: 0x09,
@@ -1603,12 +1606,12 @@ pub static TEX: &[TexRow] = &[
     TexRow {
         opcode: 0x0B,
         llc: "TEX_SET_GRADIENTS_H",
-        exec: FetchExec::NotModelled("SET_GRADIENTS_H is not modelled"),
+        exec: FetchExec::SetGradients { vertical: false },
     },
     TexRow {
         opcode: 0x0C,
         llc: "TEX_SET_GRADIENTS_V",
-        exec: FetchExec::NotModelled("SET_GRADIENTS_V is not modelled"),
+        exec: FetchExec::SetGradients { vertical: true },
     },
     TexRow {
         opcode: 0x0D,
@@ -1670,26 +1673,17 @@ pub static TEX: &[TexRow] = &[
     TexRow {
         opcode: 0x15,
         llc: "TEX_SAMPLE_G_L",
-        exec: FetchExec::Sample {
-            compare: false,
-            lod: TexLod::Gradients,
-        },
+        exec: FetchExec::NotModelled(SAMPLE_G_MOD),
     },
     TexRow {
         opcode: 0x16,
         llc: "TEX_SAMPLE_G_LB",
-        exec: FetchExec::Sample {
-            compare: false,
-            lod: TexLod::Gradients,
-        },
+        exec: FetchExec::NotModelled(SAMPLE_G_MOD),
     },
     TexRow {
         opcode: 0x17,
         llc: "TEX_SAMPLE_G_LZ",
-        exec: FetchExec::Sample {
-            compare: false,
-            lod: TexLod::Gradients,
-        },
+        exec: FetchExec::NotModelled(SAMPLE_G_MOD),
     },
     TexRow {
         opcode: 0x18,
@@ -1734,26 +1728,17 @@ pub static TEX: &[TexRow] = &[
     TexRow {
         opcode: 0x1D,
         llc: "TEX_SAMPLE_C_G_L",
-        exec: FetchExec::Sample {
-            compare: true,
-            lod: TexLod::Gradients,
-        },
+        exec: FetchExec::NotModelled(SAMPLE_G_MOD),
     },
     TexRow {
         opcode: 0x1E,
         llc: "TEX_SAMPLE_C_G_LB",
-        exec: FetchExec::Sample {
-            compare: true,
-            lod: TexLod::Gradients,
-        },
+        exec: FetchExec::NotModelled(SAMPLE_G_MOD),
     },
     TexRow {
         opcode: 0x1F,
         llc: "TEX_SAMPLE_C_G_LZ",
-        exec: FetchExec::Sample {
-            compare: true,
-            lod: TexLod::Gradients,
-        },
+        exec: FetchExec::NotModelled(SAMPLE_G_MOD),
     },
 ];
 pub static VTX: &[VtxRow] = &[
