@@ -665,11 +665,36 @@ fn run_lanes(
                     (false, false) => 0,
                 }
             }
-            AluExec::PredSet { cmp, ty, push } => {
-                if push {
-                    return Err(nm(i.row.isa, "the *_PUSH predicate forms are not modelled"));
-                }
-                let t = compare(cmp, ty, src(0)?, src(1)?);
+            AluExec::PredSet { .. }
+            | AluExec::PredSetInv
+            | AluExec::PredSetPop
+            | AluExec::PredSetClr
+            | AluExec::PredSetRestore => {
+                let (v, t) = match i.row.exec {
+                    AluExec::PredSet {
+                        cmp,
+                        ty,
+                        push: false,
+                    } => {
+                        let t = compare(cmp, ty, src(0)?, src(1)?);
+                        (if t { ONE_F } else { 0 }, t)
+                    }
+                    // The *_PUSH rows that run are the float ones (the integer forms are
+                    // NotModelled rows).
+                    AluExec::PredSet { cmp, .. } => sem::pred_set_push(cmp, src(0)?, src(1)?),
+                    AluExec::PredSetInv => sem::pred_set_inv(src(0)?),
+                    AluExec::PredSetPop => {
+                        if exec[l] && f32::from_bits(src(1)?) != 1.0 {
+                            return Err(nm(
+                                "PRED_SET_POP with src1 other than 1.0",
+                                "the sources wavesim uses define popping one level only",
+                            ));
+                        }
+                        sem::pred_set_pop_one(src(0)?)
+                    }
+                    AluExec::PredSetClr => sem::pred_set_clr(),
+                    _ => sem::pred_set_restore(src(0)?),
+                };
                 if exec[l] {
                     if i.update_pred {
                         fx.new_pred.get_or_insert_with(|| w.pred.clone())[l] = t;
@@ -678,21 +703,18 @@ fn run_lanes(
                         w.exec_update.get_or_insert_with(|| vec![true; lanes])[l] = t;
                     }
                 }
-                if t {
-                    ONE_F
-                } else {
-                    0
+                v
+            }
+            AluExec::MulLit(scale) => match sem::mul_lit(src(0)?, src(1)?, src(2)?, scale) {
+                Some(v) => v,
+                None if exec[l] => {
+                    return Err(nm(
+                        i.row.isa,
+                        "a zero times an infinity or NaN, or a scaled -FLT_MAX sentinel: the sources wavesim uses leave MUL_LIT's result open",
+                    ))
                 }
-            }
-            AluExec::PredSetInv
-            | AluExec::PredSetPop
-            | AluExec::PredSetClr
-            | AluExec::PredSetRestore => {
-                return Err(nm(
-                    i.row.isa,
-                    "the predicate stack helpers are not modelled",
-                ))
-            }
+                None => 0,
+            },
             AluExec::Kill { cmp, ty } => {
                 let t = compare(cmp, ty, src(0)?, src(1)?);
                 if t && exec[l] {

@@ -68,6 +68,8 @@ pub enum AluExec {
         ty: CmpTy,
         push: bool,
     },
+    /// MUL_LIT family with its output scale (1, 2, 4 or 0.5); see `semantics::mul_lit`.
+    MulLit(f32),
     PredSetInv,
     PredSetPop,
     PredSetClr,
@@ -437,15 +439,15 @@ mod tests {
                 "MULADD_64_M2",
                 "MULADD_64_M4",
                 "MUL_64",
-                "MUL_LIT",
-                "MUL_LIT_D2",
-                "MUL_LIT_M2",
-                "MUL_LIT_M4",
                 "PRED_SETE_64",
+                "PRED_SETE_PUSH_INT",
                 "PRED_SETGE_64",
+                "PRED_SETGE_PUSH_INT",
                 "PRED_SETGT_64",
+                "PRED_SETGT_PUSH_INT",
                 "PRED_SETLE_PUSH_INT",
                 "PRED_SETLT_PUSH_INT",
+                "PRED_SETNE_PUSH_INT",
                 "RECIP_INT"
             ]
         );

@@ -30,7 +30,7 @@ macro_rules! alu_bits {
     };
 }
 
-const MUL_LIT: &str = "MUL_LIT* (the DX9 LIT helper) is not modelled: its special-value rules are not in the sources wavesim uses";
+const PUSH_INT: &str = "the integer predicate-counter forms are not in the sources wavesim uses (the Xenos definitions it follows for PRED_SET*_PUSH have no integer counter)";
 const F64_MUL: &str = "MUL_64's slot layout is not in the sources wavesim uses for R700 (Mesa's Evergreen emitter spreads it over four slots; the R700 ISA text was not reachable)";
 const F64_EXP: &str = "the mantissa/exponent split of FREXP_64/LDEXP_64 across the slot pair is not in the sources wavesim uses";
 const F64_PRED: &str =
@@ -795,11 +795,7 @@ pub static ALU: &[AluRow] = &[
         "PRED_SETE_PUSH_INT",
         2,
         Any,
-        AluExec::PredSet {
-            cmp: Cmp::E,
-            ty: CmpTy::I32,
-            push: true
-        }
+        AluExec::NotModelled(PUSH_INT)
     ),
     alu!(
         Op2,
@@ -808,11 +804,7 @@ pub static ALU: &[AluRow] = &[
         "PRED_SETGT_PUSH_INT",
         2,
         Any,
-        AluExec::PredSet {
-            cmp: Cmp::Gt,
-            ty: CmpTy::I32,
-            push: true
-        }
+        AluExec::NotModelled(PUSH_INT)
     ),
     alu!(
         Op2,
@@ -821,11 +813,7 @@ pub static ALU: &[AluRow] = &[
         "PRED_SETGE_PUSH_INT",
         2,
         Any,
-        AluExec::PredSet {
-            cmp: Cmp::Ge,
-            ty: CmpTy::I32,
-            push: true
-        }
+        AluExec::NotModelled(PUSH_INT)
     ),
     alu!(
         Op2,
@@ -834,11 +822,7 @@ pub static ALU: &[AluRow] = &[
         "PRED_SETNE_PUSH_INT",
         2,
         Any,
-        AluExec::PredSet {
-            cmp: Cmp::Ne,
-            ty: CmpTy::I32,
-            push: true
-        }
+        AluExec::NotModelled(PUSH_INT)
     ),
     alu!(
         Op2,
@@ -1204,7 +1188,7 @@ pub static ALU: &[AluRow] = &[
         "MUL_LIT",
         3,
         Trans,
-        AluExec::NotModelled(MUL_LIT)
+        AluExec::MulLit(1.0)
     ),
     alu!(
         Op3,
@@ -1212,8 +1196,8 @@ pub static ALU: &[AluRow] = &[
         "MUL_LIT_M2",
         "MUL_LIT_M2",
         3,
-        Any,
-        AluExec::NotModelled(MUL_LIT)
+        Trans,
+        AluExec::MulLit(2.0)
     ),
     alu!(
         Op3,
@@ -1221,8 +1205,8 @@ pub static ALU: &[AluRow] = &[
         "MUL_LIT_M4",
         "MUL_LIT_M4",
         3,
-        Any,
-        AluExec::NotModelled(MUL_LIT)
+        Trans,
+        AluExec::MulLit(4.0)
     ),
     alu!(
         Op3,
@@ -1230,8 +1214,8 @@ pub static ALU: &[AluRow] = &[
         "MUL_LIT_D2",
         "MUL_LIT_D2",
         3,
-        Any,
-        AluExec::NotModelled(MUL_LIT)
+        Trans,
+        AluExec::MulLit(0.5)
     ),
     alu!(
         Op3,
