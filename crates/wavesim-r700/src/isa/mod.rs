@@ -344,7 +344,9 @@ impl Chip {
     }
     /// Threads per wavefront: 64 on RV770 (R700 ISA reference 1.1: a wavefront is 64 threads), 32 on
     /// RV730 and RV710, whose SIMDs have 8 thread processors (Mesa's `r600_wavefront_size` in
-    /// r600_pipe_common.h; LLVM's R600Processors.td gives rv710/rv730 FeatureWavefrontSize32).
+    /// r600_pipe_common.h; LLVM's R600Processors.td gives rv710/rv730 FeatureWavefrontSize32). The
+    /// reference's per-chip statement could not be read from any stored copy (title page only); these
+    /// two public sources agree, so they decide.
     pub fn wave_size(self) -> usize {
         match self {
             Chip::Rv770 => 64,
