@@ -1065,7 +1065,7 @@ fn double_precision_pairs_on_rv770() {
 }
 
 /// rv730 and rv710 have no double-precision unit: the same instruction is an error naming it there.
-/// A pair op outside the X/Y slots, MUL_64 (layout not in the sources) and a NaN operand are typed errors.
+/// A pair op outside the X/Y slots, MUL_64 outside the four vector slots and a NaN operand are errors.
 #[test]
 fn double_precision_errors() {
     let one = "ALU 1, @2, KC0[], KC1[]\nEXPORT T3.XYZW\nALU clause starting at 2:\n";
@@ -1085,11 +1085,9 @@ fn double_precision_errors() {
     )
     .unwrap_err();
     assert!(e.to_string().contains("X and Y slots"), "{e}");
+    // MUL_64 needs all four vector slots.
     let e = run_asm(Chip::Rv770, &pair.replace("ADD_64", "MUL_64"), &cfg).unwrap_err();
-    assert!(
-        matches!(e, RunError::Exec(ExecError::NotModelled { .. })),
-        "{e}"
-    );
+    assert!(e.to_string().contains("four vector slots"), "{e}");
     let nan = format!("threads = 1\n{}", raw_inputs(0, &[[0, 0x7FF8_0000, 0, 0]]));
     let e = run_asm(Chip::Rv770, &pair, &nan).unwrap_err();
     assert!(
@@ -1690,4 +1688,70 @@ fn mul_lit_special_cases() {
             "{inst}: {e}"
         );
     }
+}
+
+/// MUL_64 over the four vector slots (layout of Mesa's Evergreen-family emitters, assumed for R700 as for
+/// ADD_64; see isa::Pair64Op::four_slots): X, Y and Z read the operands' high dwords, W the low dwords; X
+/// receives the product's low dword, Y its high dword. IEEE-754 binary64, round to nearest even:
+/// (1 + 2^-40) * 3 = 3 + 3 * 2^-40 exactly = 0x40080000_00001800; 1.5 * -2.25 = -3.375 = 0xC00B0000_00000000.
+/// Different high-dword copies in X/Y/Z, a written Z/W slot and a PV.Z read after the group are errors.
+#[test]
+fn mul_64_over_four_slots() {
+    let prog = |z_dst: &str, tail: &str| {
+        format!(
+            "ALU 4, @4, KC0[], KC1[]\nEXPORT T3.XYZW\nCF_END\nPAD\nALU clause starting at 4:\n  \
+             MUL_64   T3.X, T0.Y, T1.Y,\n  MUL_64   T3.Y, T0.Y, T1.Y,\n  MUL_64   {z_dst}, T0.Y, T1.Y,\n  \
+             MUL_64 * T3.W (MASKED), T0.X, T1.X,\n  {tail}\n"
+        )
+    };
+    let d = |x: f64| [x.to_bits() as u32, (x.to_bits() >> 32) as u32, 0, 0];
+    let cfg = |a: f64, b: f64| {
+        format!(
+            "threads = 1\n{}{}",
+            raw_inputs(0, &[d(a)]),
+            raw_inputs(1, &[d(b)])
+        )
+    };
+    let ok = prog("T3.Z (MASKED)", "MOV * T2.X, T0.X,");
+    let a = 1.0 + 2f64.powi(-40);
+    let r = run_asm(Chip::Rv770, &ok, &cfg(a, 3.0)).unwrap();
+    assert_eq!(raw(pixel0(&r, 0))[..2], [0x0000_1800, 0x4008_0000]);
+    let r = run_asm(Chip::Rv770, &ok, &cfg(1.5, -2.25)).unwrap();
+    assert_eq!(raw(pixel0(&r, 0))[..2], [0, 0xC00B_0000]);
+    // A written Z slot.
+    let e = run_asm(
+        Chip::Rv770,
+        &prog("T3.Z", "MOV * T2.X, T0.X,"),
+        &cfg(1.5, 2.0),
+    )
+    .unwrap_err();
+    assert!(
+        matches!(e, RunError::Exec(ExecError::NotModelled { .. })),
+        "{e}"
+    );
+    // PV.Z after the group has no defined value.
+    let e = run_asm(
+        Chip::Rv770,
+        &prog("T3.Z (MASKED)", "MOV * T2.X, PV.Z,"),
+        &cfg(1.5, 2.0),
+    )
+    .unwrap_err();
+    assert!(e.to_string().contains("PV read"), "{e}");
+    // A Z slot reading a different high dword.
+    let e = run_asm(
+        Chip::Rv770,
+        &ok.replace(
+            "MUL_64   T3.Z (MASKED), T0.Y, T1.Y",
+            "MUL_64   T3.Z (MASKED), T1.Y, T1.Y",
+        ),
+        &cfg(1.5, 2.0),
+    )
+    .unwrap_err();
+    assert!(
+        matches!(e, RunError::Exec(ExecError::NotModelled { .. })),
+        "{e}"
+    );
+    // rv710 has no double-precision unit.
+    let e = run_asm(Chip::Rv710, &ok, &cfg(1.5, 2.0)).unwrap_err();
+    assert!(e.to_string().contains("no double-precision unit"), "{e}");
 }

@@ -113,6 +113,21 @@ pub enum Pair64Op {
     F64ToF32,
     /// FRACT_64: a - floor(a).
     Fract,
+    /// MUL_64: a * b over all four vector slots (below).
+    Mul,
+}
+
+impl Pair64Op {
+    /// MUL_64 fills the four vector slots of their group: X, Y and Z read the high
+    /// dwords of the operands, W the low dwords; X's destination receives the low dword of the result
+    /// and Y's the high dword, Z and W write nothing (Mesa's r600 emitters: `emit_alu_op2_64bit` with
+    /// three high-dword copies of MUL_64 and `emit_alu_fma_64bit` in sfn_instr_alu.cpp, and the older
+    /// `cayman_mul_double_instr` of r600_shader.c, which Mesa used for Evergreen as well as Cayman).
+    /// Those are Evergreen-family emitters; Mesa has no R700 double-precision path, so the R700 layout
+    /// is assumed to be the same, as for ADD_64 (whose X/Y layout also comes from these emitters).
+    pub fn four_slots(self) -> bool {
+        self == Pair64Op::Mul
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -440,7 +455,6 @@ mod tests {
                 "MULADD_64_D2",
                 "MULADD_64_M2",
                 "MULADD_64_M4",
-                "MUL_64",
                 "PRED_SETE_64",
                 "PRED_SETE_PUSH_INT",
                 "PRED_SETGE_64",

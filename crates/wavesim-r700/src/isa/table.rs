@@ -31,12 +31,11 @@ macro_rules! alu_bits {
 }
 
 const PUSH_INT: &str = "the integer predicate-counter forms are not in the sources wavesim uses (the Xenos definitions it follows for PRED_SET*_PUSH have no integer counter)";
-const F64_MUL: &str = "MUL_64's slot layout is not in the sources wavesim uses for R700 (Mesa's Evergreen emitter spreads it over four slots; the R700 ISA text was not reachable)";
 const F64_EXP: &str = "the mantissa/exponent split of FREXP_64/LDEXP_64 across the slot pair is not in the sources wavesim uses";
 const F64_PRED: &str =
     "how PRED_SET*_64 sets the predicate from its slot pair is not in the sources wavesim uses";
-const F64_MULADD: &str = "MULADD_64's operand layout (three 64-bit sources in one slot pair) is not in the sources wavesim uses";
 
+const F64_MULADD: &str = "MULADD_64 is an OP3 instruction over four slots (Mesa's Evergreen-family emitters): OP3 words have no write mask, so its Z and W slots always write, and what they receive is not in the sources wavesim uses (nor whether the multiply-add is fused)";
 const GET_GRADIENTS: &str = "GET_GRADIENTS_H/V differentiate across a 2x2 pixel quad: the runner orders grid threads row-major (a quad's rows can lie in different wavefronts), and whether R700 takes per-row (fine) or per-quad (coarse) differences is not in the sources wavesim uses (Mesa sets a fine bit only on Evergreen's INST_MOD field)";
 const SAMPLE_G_MOD: &str = "how the _L/_LB/_LZ level modifiers combine with SET_GRADIENTS' gradients, and where their operands sit, is not in the sources wavesim uses (Mesa's r600 driver emits only SAMPLE_G and SAMPLE_C_G)";
 
@@ -260,7 +259,7 @@ pub static ALU: &[AluRow] = &[
         "MUL_64",
         2,
         Vector,
-        AluExec::NotModelled(F64_MUL)
+        AluExec::Pair64(Pair64Op::Mul)
     ),
     alu!(
         Op2,
