@@ -61,6 +61,9 @@ pub(super) fn run_fetch(ctx: &mut Ctx, w: &mut Wave, f: &FetchInst) -> Result<()
         FetchExec::SetGradients { vertical } => {
             return set_gradients(w, f, &loc, src_gpr, &dst_sel, vertical)
         }
+        FetchExec::GetGradients { vertical } => {
+            get_gradients(ctx, w, f, &loc, src_gpr, vertical, &mut out)?
+        }
         FetchExec::VertexFetch => fetch_vertices(ctx, w, f, &loc, src_gpr, &mut out)?,
         FetchExec::LdsRead | FetchExec::LdsWrite => {
             return Err(fault(loc(None), "LDS instructions run through run_lds"))
@@ -310,6 +313,104 @@ fn set_gradients(
         }
     }
     w.grads[vertical as usize] = Some(g);
+    Ok(())
+}
+
+/// GET_GRADIENTS_H/V: the screen-space derivative of each of the four selected source components,
+/// taken across the thread's 2x2 pixel quad — horizontal: right pixel minus left, vertical: lower row
+/// (the runner's next grid row) minus upper — as one binary32 subtraction with R700's denormal flush.
+/// Sources: Mesa's r600 driver emits these for GLSL dFdx/dFdy (sfn_shader.cpp, `emit_tex_fdd`), whose
+/// definition is the forward difference across the quad (OpenGL 4.6, 8.13.1 / GLSL 4.60, 8.14.1);
+/// decaf-emu translates them to SPIR-V OpDPdx/OpDPdy. Whether R700 differences each row (fine) or one
+/// row for the whole quad (coarse) is not in those sources (Mesa sets a fine bit only in Evergreen's
+/// INST_MOD field), so the result is exact where both rows (columns) give the same bits and a typed
+/// error otherwise. Also typed errors: runs whose threads are not laid out in quads, and a quad with an
+/// inactive pixel (what it would contribute needs helper pixels, i.e. whole-quad mode).
+fn get_gradients(
+    ctx: &Ctx,
+    w: &Wave,
+    f: &FetchInst,
+    loc: &impl Fn(Option<usize>) -> Location,
+    src_gpr: u32,
+    vertical: bool,
+    out: &mut [[u32; 4]],
+) -> Result<(), ExecError> {
+    use crate::decode::bits;
+    let name = if vertical {
+        "GET_GRADIENTS_V"
+    } else {
+        "GET_GRADIENTS_H"
+    };
+    let nm = |l: Option<usize>, what: String, why: &str| ExecError::NotModelled {
+        loc: loc(l),
+        what,
+        why: why.into(),
+    };
+    if !ctx.drv.quads {
+        return Err(nm(
+            None,
+            format!("{name} outside a quad-ordered pixel grid"),
+            "derivatives are differences across a 2x2 pixel quad; only `grid` runs with even sides lay threads out in quads",
+        ));
+    }
+    let wd = &f.w;
+    let src_sel = [
+        bits(wd[2], 20, 3),
+        bits(wd[2], 23, 3),
+        bits(wd[2], 26, 3),
+        bits(wd[2], 29, 3),
+    ];
+    let value = |q: usize, s: u32| -> Result<u32, ExecError> {
+        Ok(match s {
+            0..=3 => w.gpr[src_gpr as usize][s as usize][q],
+            4 => 0,
+            5 => ONE_F,
+            _ => {
+                return Err(fault(
+                    loc(Some(q)),
+                    format!("texture source select {s} is reserved"),
+                ))
+            }
+        })
+    };
+    // a - b, rounded and flushed as every R700 float subtraction (ADD with a negated operand).
+    let diff = |a: u32, b: u32| sem::add(a, b ^ 0x8000_0000);
+    for (l, o) in out.iter_mut().enumerate() {
+        if !w.active(l) {
+            continue;
+        }
+        let b = l & !3;
+        if let Some(q) = (b..b + 4).find(|&q| q >= w.lanes || !w.active(q)) {
+            return Err(nm(
+                Some(l),
+                format!("{name} in a quad whose pixel (lane {q}) is inactive"),
+                "an inactive pixel's registers are not defined for its neighbours (helper pixels need whole-quad mode)",
+            ));
+        }
+        // (minuend, subtrahend) lanes for the two rows (H) or columns (V).
+        let pairs = if vertical {
+            [(b + 2, b), (b + 3, b + 1)]
+        } else {
+            [(b + 1, b), (b + 3, b + 2)]
+        };
+        for (k, &s) in src_sel.iter().enumerate() {
+            let d0 = diff(value(pairs[0].0, s)?, value(pairs[0].1, s)?);
+            let d1 = diff(value(pairs[1].0, s)?, value(pairs[1].1, s)?);
+            if d0 != d1 {
+                return Err(nm(
+                    Some(l),
+                    format!(
+                        "{name} whose two {} differ ({:e} and {:e})",
+                        if vertical { "columns" } else { "rows" },
+                        f32::from_bits(d0),
+                        f32::from_bits(d1)
+                    ),
+                    "whether R700 differences each row/column (fine) or one for the whole quad (coarse) is not in the sources wavesim uses",
+                ));
+            }
+            o[k] = d0;
+        }
+    }
     Ok(())
 }
 

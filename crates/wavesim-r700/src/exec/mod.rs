@@ -150,6 +150,9 @@ pub struct DriverState {
     pub stack_size: Option<u32>,
     /// A fetch subroutine for CALL_FS; `None` means the runner preloaded the fetched GPRs.
     pub fetch_shader: Option<Program>,
+    /// True when lanes 4q..4q+3 of every wave are one 2x2 pixel quad, in the order (x, y), (x + 1, y),
+    /// (x, y + 1), (x + 1, y + 1) (the runner's pixel grids with even sides); GET_GRADIENTS needs it.
+    pub quads: bool,
 }
 
 /// One exported vector.

@@ -278,6 +278,11 @@ pub enum FetchExec {
     SetGradients {
         vertical: bool,
     },
+    /// GET_GRADIENTS_H (false) / GET_GRADIENTS_V (true): the difference of the four selected source
+    /// components across the thread's 2x2 pixel quad (see `exec::fetch::get_gradients`).
+    GetGradients {
+        vertical: bool,
+    },
     /// Vertex fetch through a fetch constant.
     VertexFetch,
     /// R700 local data share write/read (MEM_RD format with MEM_OP 4/5).

@@ -36,7 +36,6 @@ const F64_PRED: &str =
     "how PRED_SET*_64 sets the predicate from its slot pair is not in the sources wavesim uses";
 
 const F64_MULADD: &str = "MULADD_64 is an OP3 instruction over four slots (Mesa's Evergreen-family emitters): OP3 words have no write mask, so its Z and W slots always write, and what they receive is not in the sources wavesim uses (nor whether the multiply-add is fused)";
-const GET_GRADIENTS: &str = "GET_GRADIENTS_H/V differentiate across a 2x2 pixel quad: the runner orders grid threads row-major (a quad's rows can lie in different wavefronts), and whether R700 takes per-row (fine) or per-quad (coarse) differences is not in the sources wavesim uses (Mesa sets a fine bit only on Evergreen's INST_MOD field)";
 const SAMPLE_G_MOD: &str = "how the _L/_LB/_LZ level modifiers combine with SET_GRADIENTS' gradients, and where their operands sit, is not in the sources wavesim uses (Mesa's r600 driver emits only SAMPLE_G and SAMPLE_C_G)";
 
 /// All R700 ALU instructions (r7xx opcodes).
@@ -1569,12 +1568,12 @@ pub static TEX: &[TexRow] = &[
     TexRow {
         opcode: 0x07,
         llc: "TEX_GET_GRADIENTS_H",
-        exec: FetchExec::NotModelled(GET_GRADIENTS),
+        exec: FetchExec::GetGradients { vertical: false },
     },
     TexRow {
         opcode: 0x08,
         llc: "TEX_GET_GRADIENTS_V",
-        exec: FetchExec::NotModelled(GET_GRADIENTS),
+        exec: FetchExec::GetGradients { vertical: true },
     },
     TexRow {
         opcode: 0x09,
