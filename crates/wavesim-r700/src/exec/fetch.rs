@@ -138,31 +138,14 @@ fn sample_texture(
         .get(sid)
         .and_then(|t| t.as_ref())
         .ok_or_else(|| fault(loc(None), format!("sampler {sid} is not bound")))?;
-    let src_sel = [
-        bits(wd[2], 20, 3),
-        bits(wd[2], 23, 3),
-        bits(wd[2], 26, 3),
-        bits(wd[2], 29, 3),
-    ];
+    let src_sel = tex_src_sel(wd);
     let ct = [bits(wd[1], 28, 1), bits(wd[1], 29, 1)];
     let offs = [bits(wd[2], 0, 5), bits(wd[2], 5, 5)];
     for (l, o) in out.iter_mut().enumerate() {
         if !w.active(l) {
             continue;
         }
-        let comp = |s: u32| -> Result<f32, ExecError> {
-            Ok(match s {
-                0..=3 => f32::from_bits(w.gpr[src_gpr as usize][s as usize][l]),
-                4 => 0.0,
-                5 => 1.0,
-                _ => {
-                    return Err(fault(
-                        loc(Some(l)),
-                        format!("texture source select {s} is reserved"),
-                    ))
-                }
-            })
-        };
+        let comp = |s: u32| src_component(w, src_gpr, s, l, loc).map(f32::from_bits);
         if tex.is_cube() {
             // A cube-map resource: X/Y are the face coordinates Mesa's driver builds from CUBE's
             // result and Z the face id (texture::sample_cube). Unnormalized coordinates, offsets,
@@ -258,6 +241,39 @@ fn sample_texture(
     Ok(())
 }
 
+/// TEX_WORD2 SRC_SEL_X..W.
+fn tex_src_sel(wd: &[u32; 4]) -> [u32; 4] {
+    use crate::decode::bits;
+    [
+        bits(wd[2], 20, 3),
+        bits(wd[2], 23, 3),
+        bits(wd[2], 26, 3),
+        bits(wd[2], 29, 3),
+    ]
+}
+
+/// Thread `l`'s source component through select `s`: a channel of SRC_GPR (0..3), 0.0 (4) or 1.0 (5);
+/// other selects are reserved (R700 ISA reference, TEX_WORD2 SRC_SEL_*).
+fn src_component(
+    w: &Wave,
+    src_gpr: u32,
+    s: u32,
+    l: usize,
+    loc: &impl Fn(Option<usize>) -> Location,
+) -> Result<u32, ExecError> {
+    Ok(match s {
+        0..=3 => w.gpr[src_gpr as usize][s as usize][l],
+        4 => 0,
+        5 => ONE_F,
+        _ => {
+            return Err(fault(
+                loc(Some(l)),
+                format!("texture source select {s} is reserved"),
+            ))
+        }
+    })
+}
+
 /// SET_GRADIENTS_H/V: stores the four selected source components of every active thread as its
 /// horizontal or vertical gradients. Mesa's emitter gives these instructions no destination (all
 /// DST_SEL = 7); a destination write is not in the sources used and is an error.
@@ -269,7 +285,6 @@ fn set_gradients(
     dst_sel: &[u32; 4],
     vertical: bool,
 ) -> Result<(), ExecError> {
-    use crate::decode::bits;
     let name = if vertical {
         "SET_GRADIENTS_V"
     } else {
@@ -284,12 +299,7 @@ fn set_gradients(
         });
     }
     let wd = &f.w;
-    let src_sel = [
-        bits(wd[2], 20, 3),
-        bits(wd[2], 23, 3),
-        bits(wd[2], 26, 3),
-        bits(wd[2], 29, 3),
-    ];
+    let src_sel = tex_src_sel(wd);
     let lanes = w.lanes;
     let mut g = w.grads[vertical as usize]
         .take()
@@ -298,18 +308,8 @@ fn set_gradients(
         if !w.active(l) {
             continue;
         }
-        for k in 0..4 {
-            gl[k] = match src_sel[k] {
-                0..=3 => w.gpr[src_gpr as usize][src_sel[k] as usize][l],
-                4 => 0,
-                5 => ONE_F,
-                s => {
-                    return Err(fault(
-                        loc(Some(l)),
-                        format!("texture source select {s} is reserved"),
-                    ))
-                }
-            };
+        for (k, &sel) in src_sel.iter().enumerate() {
+            gl[k] = src_component(w, src_gpr, sel, l, loc)?;
         }
     }
     w.grads[vertical as usize] = Some(g);
@@ -335,7 +335,6 @@ fn get_gradients(
     vertical: bool,
     out: &mut [[u32; 4]],
 ) -> Result<(), ExecError> {
-    use crate::decode::bits;
     let name = if vertical {
         "GET_GRADIENTS_V"
     } else {
@@ -354,25 +353,8 @@ fn get_gradients(
         ));
     }
     let wd = &f.w;
-    let src_sel = [
-        bits(wd[2], 20, 3),
-        bits(wd[2], 23, 3),
-        bits(wd[2], 26, 3),
-        bits(wd[2], 29, 3),
-    ];
-    let value = |q: usize, s: u32| -> Result<u32, ExecError> {
-        Ok(match s {
-            0..=3 => w.gpr[src_gpr as usize][s as usize][q],
-            4 => 0,
-            5 => ONE_F,
-            _ => {
-                return Err(fault(
-                    loc(Some(q)),
-                    format!("texture source select {s} is reserved"),
-                ))
-            }
-        })
-    };
+    let src_sel = tex_src_sel(wd);
+    let value = |q: usize, s: u32| src_component(w, src_gpr, s, q, loc);
     // a - b, rounded and flushed as every R700 float subtraction (ADD with a negated operand).
     let diff = |a: u32, b: u32| sem::add(a, b ^ 0x8000_0000);
     for (l, o) in out.iter_mut().enumerate() {
