@@ -257,6 +257,27 @@ pub struct Device {
     trap: Option<InstalledTrap>,
 }
 
+/// The [`DispatchSettings`] of a [`Device`] for its next dispatch on `threads` host threads. A
+/// macro, not a method: the settings borrow the device's fields one by one, so the dispatch can
+/// still borrow its memory mutably.
+macro_rules! dispatch_settings {
+    ($dev:expr, $threads:expr) => {
+        DispatchSettings {
+            dynamic_shared: $dev.dynamic_shared,
+            threads: $threads,
+            max_wave_insts: $dev.max_wave_instructions,
+            cfg: &$dev.cfg,
+            global_offset: $dev.global_offset,
+            dispatch_id: $dev.dispatches,
+            trap: $dev.trap.as_ref().map(|t| TrapHandler {
+                prog: &t.prog,
+                tba: t.addrs.tba,
+                tma: t.addrs.tma,
+            }),
+        }
+    };
+}
+
 impl Default for Device {
     fn default() -> Self {
         Device::new()
@@ -422,19 +443,7 @@ impl Device {
             ));
         }
         let k = module.kernel(kernel)?;
-        let settings = DispatchSettings {
-            dynamic_shared: self.dynamic_shared,
-            threads: self.threads,
-            max_wave_insts: self.max_wave_instructions,
-            cfg: &self.cfg,
-            global_offset: self.global_offset,
-            dispatch_id: self.dispatches,
-            trap: self.trap.as_ref().map(|t| TrapHandler {
-                prog: &t.prog,
-                tba: t.addrs.tba,
-                tma: t.addrs.tma,
-            }),
-        };
+        let settings = dispatch_settings!(self, self.threads);
         self.dispatches += 1;
         let code = LoadedCode {
             code: &module.code,
@@ -471,19 +480,8 @@ impl Device {
             ));
         }
         let k = module.kernel(kernel)?;
-        let settings = DispatchSettings {
-            threads: 1,
-            max_wave_insts: self.max_wave_instructions,
-            cfg: &self.cfg,
-            global_offset: self.global_offset,
-            dispatch_id: self.dispatches,
-            dynamic_shared: self.dynamic_shared,
-            trap: self.trap.as_ref().map(|t| TrapHandler {
-                prog: &t.prog,
-                tba: t.addrs.tba,
-                tma: t.addrs.tma,
-            }),
-        };
+        // The debugger steps one wave at a time, in order.
+        let settings = dispatch_settings!(self, 1);
         self.dispatches += 1;
         let code = LoadedCode {
             code: &module.code,
