@@ -69,7 +69,7 @@ use wavesim_rdna3::hsa::HsaError;
 
 pub use wavesim_rdna3::hsa::kernarg::Arg;
 pub use wavesim_rdna3::hsa::launch::{describe, DYNAMIC_STACK_BYTES, KERNARG_SLACK};
-pub use wavesim_rdna3::hsa::raw::{ComputeResources, RawDispatch, RawError};
+pub use wavesim_rdna3::hsa::raw::{self, ComputeResources, RawDispatch, RawError};
 
 /// Size of the TMA data area the CLI gives a trap handler (`--trap-handler`).
 pub const DEFAULT_TMA_BYTES: u64 = 256;

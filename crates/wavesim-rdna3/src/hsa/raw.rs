@@ -24,7 +24,7 @@ use super::codeobj::{kcp, rsrc2, KernelDescriptor};
 use crate::decode::{DecodeError, Inst};
 use crate::dispatch::{DispatchError, Launch, Rdna3Dispatch};
 use crate::exec::{ExecConfig, ExecError, Program};
-use crate::isa::Target;
+pub use crate::isa::Target;
 use crate::trace::{NoObserver, Observer};
 use crate::wave::{status, Wave};
 use thiserror::Error;
@@ -61,8 +61,10 @@ impl Field {
 pub mod rsrc1_fields {
     use super::Field;
     pub const GRANULATED_WORKITEM_VGPR_COUNT: Field = Field::new("VGPRS", 0, 6);
-    /// GRANULATED_WAVEFRONT_SGPR_COUNT: reserved on gfx10+ (every wave has 106 SGPRs).
-    pub const SGPRS: Field = Field::new("SGPRS (reserved on gfx10+)", 6, 4);
+    /// GRANULATED_WAVEFRONT_SGPR_COUNT: AMDGPUUsage calls it reserved on gfx10+, yet llc-19
+    /// and clang-19 write the granulated count there for gfx11 (e.g. 0x60af0080); the hardware
+    /// ignores it (every gfx10+ wave has 106 SGPRs), and so does wavesim.
+    pub const SGPRS: Field = Field::new("SGPRS", 6, 4);
     pub const PRIORITY: Field = Field::new("PRIORITY", 10, 2);
     pub const FLOAT_ROUND_MODE_32: Field = Field::new("FLOAT_ROUND_MODE_32", 12, 2);
     pub const FLOAT_ROUND_MODE_16_64: Field = Field::new("FLOAT_ROUND_MODE_16_64", 14, 2);
@@ -279,8 +281,9 @@ impl ComputeResources {
         }
     }
 
-    /// Refuses what wavesim cannot honour. Honoured without a visible effect, because the
-    /// functional model already behaves that way: BULKY (one workgroup at a time: raw
+    /// Refuses what wavesim cannot honour. Ignored as gfx11 hardware ignores it: SGPRS.
+    /// Honoured without a visible effect, because the functional model already behaves that
+    /// way: BULKY (one workgroup at a time: raw
     /// dispatches run on one host thread), MEM_ORDERED (every access completes in order before
     /// the next instruction, so counter ordering is unobservable), FWD_PROGRESS (the scheduler
     /// gives every wave turns), INST_PREF_SIZE (no instruction cache model), IMAGE_OP (a
@@ -302,9 +305,6 @@ impl ComputeResources {
             })
         };
         const NO_TRAP: &str = "the raw ABI installs no trap handler";
-        if self.sgpr_granules != 0 {
-            return reserved("RSRC1", rsrc1_fields::SGPRS, self.sgpr_granules);
-        }
         if self.rsrc1_reserved != 0 {
             return reserved("RSRC1", rsrc1_fields::RESERVED_27_28, self.rsrc1_reserved);
         }
