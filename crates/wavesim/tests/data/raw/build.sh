@@ -4,6 +4,7 @@
 #   denorm_flush.hsaco  clang-19, OpenCL C, -cl-denorms-are-zero: RSRC1.FLOAT_DENORM_MODE_32 = 0
 #   ballot_w64.hsaco    llc-19, LLVM IR, wave64 (+wavefrontsize64)
 #   hostcall.hsaco      clang-19, OpenCL C + ROCm device libraries: __ockl_hostcall_preview
+#   fill_o0.hsaco       clang-19 -O0, OpenCL C + device libraries: declares hidden_hostcall_buffer, unused
 #   state.bin           llvm-mc-19, bare gfx1100 code: stores the initial wave state
 # Needs clang-19, llc-19, lld-19, llvm-19 and (for hostcall.hsaco) Debian's rocm-device-libs.
 set -euo pipefail
@@ -35,11 +36,13 @@ for f in "$BC/opencl.bc" "$BC/ocml.bc" "$BC/ockl.bc" "$TMP/isa.bc" "$BC/oclc_wav
 done
 "${CL[@]}" -Wno-linker-warnings "${libs[@]}" -c hostcall.cl -o "$TMP/h.o"
 ld.lld-19 -shared "$TMP/h.o" -o hostcall.hsaco
+"${CL[@]/-O2/-O0}" -Wno-linker-warnings "${libs[@]}" -c fill_o0.cl -o "$TMP/f.o"
+ld.lld-19 -shared "$TMP/f.o" -o fill_o0.hsaco
 
 llvm-mc-19 -arch=amdgcn -mcpu=gfx1100 -filetype=obj state.s -o "$TMP/state.o"
 llvm-objcopy-19 -O binary -j .text "$TMP/state.o" state.bin
 
 # The code as llvm-objdump-19 prints it (without the s_code_end padding), to read along.
-for k in dispatch_ptr denorm_flush ballot_w64 hostcall; do
+for k in dispatch_ptr denorm_flush ballot_w64 hostcall fill_o0; do
     llvm-objdump-19 -d --mcpu=gfx1100 $k.hsaco | sed -n '/<.*>:$/,$p' | grep -v s_code_end > $k.s
 done
