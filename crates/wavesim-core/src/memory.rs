@@ -452,9 +452,10 @@ impl DeviceMemory {
             if len == 0 {
                 continue;
             }
-            let end = start
-                .checked_add(len)
-                .ok_or(MemError::OutOfBounds { addr: start, size: len })?;
+            let end = start.checked_add(len).ok_or(MemError::OutOfBounds {
+                addr: start,
+                size: len,
+            })?;
             sorted.push((start, end));
         }
         sorted.sort_unstable();

@@ -6,8 +6,12 @@ use std::path::PathBuf;
 use wavesim::{Arg, Device, Error, Geometry, ValueKind};
 
 fn data(name: &str) -> Vec<u8> {
-    std::fs::read(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/raw").join(name))
-        .unwrap()
+    std::fs::read(
+        PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/data/raw")
+            .join(name),
+    )
+    .unwrap()
 }
 
 fn declares_hostcall(m: &wavesim::Module, kernel: &str) -> bool {

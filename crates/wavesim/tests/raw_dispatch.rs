@@ -11,7 +11,9 @@ use wavesim::raw::{self, rsrc1_fields, rsrc2_fields, rsrc3_fields, ComputeResour
 use wavesim::{CodeObject, Kernel, RawDispatch, RawError};
 
 fn data(name: &str) -> Vec<u8> {
-    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/raw").join(name);
+    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data/raw")
+        .join(name);
     std::fs::read(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
 }
 
@@ -62,7 +64,12 @@ impl Program {
         assert!(co.relocs.is_empty(), "these kernels need no relocation");
         let mut lib = Buf::zeroed(co.image.len().next_multiple_of(0x1000));
         lib.put(0, &co.image);
-        let kernel = co.kernels.iter().find(|k| k.name == kernel).unwrap().clone();
+        let kernel = co
+            .kernels
+            .iter()
+            .find(|k| k.name == kernel)
+            .unwrap()
+            .clone();
         Program { lib, kernel }
     }
 
@@ -162,13 +169,24 @@ fn mock_dispatch<'a>(
 fn clang_kernel_reads_the_dispatch_packet_through_s0_s1_and_kernargs_through_s2_s3() {
     let prg = Program::load("dispatch_ptr.hsaco", "dispatch_dims");
     let kcp = prg.kernel.descriptor.kernel_code_properties;
-    assert_eq!(kcp & 0xa, 0xa, "dispatch pointer and kernarg pointer enabled");
+    assert_eq!(
+        kcp & 0xa,
+        0xa,
+        "dispatch pointer and kernarg pointer enabled"
+    );
+    // The values docs/TINYGRAD.md lists.
+    assert_eq!(prg.rsrc(), (0x60bf_0080, 0x9e, 0));
     let (groups, local) = ([3, 1, 1], [64, 1, 1]);
     let n = 192;
     let out = Buf::zeroed(4 * n);
     let args = Args::new(&out.addr().to_le_bytes(), local, groups);
     let user = prg.user_data(args.packet(), args.kernarg());
-    assert_eq!(user[..4], [args.packet() as u32, (args.packet() >> 32) as u32, args.kernarg() as u32, (args.kernarg() >> 32) as u32]);
+    let (dp, ka) = (args.packet(), args.kernarg());
+    assert_eq!(user.len(), 15);
+    assert_eq!(
+        user[..4],
+        [dp as u32, (dp >> 32) as u32, ka as u32, (ka >> 32) as u32]
+    );
     let ranges = [
         (prg.lib.addr(), prg.lib.size()),
         (args.buf.addr(), args.buf.size()),
@@ -178,7 +196,9 @@ fn clang_kernel_reads_the_dispatch_packet_through_s0_s1_and_kernargs_through_s2_
     // SAFETY: every range is live host memory of this test.
     unsafe { wavesim::dispatch_raw(&d) }.unwrap();
     // dispatch_ptr.cl: grid_size_x * 65536 + workgroup_size_x * 256 + (i & 255).
-    let want: Vec<u32> = (0..n as u32).map(|i| 192 * 65536 + 64 * 256 + (i & 255)).collect();
+    let want: Vec<u32> = (0..n as u32)
+        .map(|i| 192 * 65536 + 64 * 256 + (i & 255))
+        .collect();
     assert_eq!(out.u32s(n), want);
 }
 
@@ -186,11 +206,21 @@ fn clang_kernel_reads_the_dispatch_packet_through_s0_s1_and_kernargs_through_s2_
 fn llc_kernel_runs_in_wave64() {
     let prg = Program::load("ballot_w64.hsaco", "ballot_w64");
     assert!(prg.wave64(), "compiled with +wavefrontsize64");
+    assert_eq!(
+        prg.rsrc(),
+        (0x60bf_0041, 0x138c, 0),
+        "as docs/TINYGRAD.md lists"
+    );
     let (groups, local) = ([2, 1, 1], [128, 1, 1]);
     let n = 256;
     let out = Buf::zeroed(4 * n);
     let args = Args::new(&out.addr().to_le_bytes(), local, groups);
     let user = prg.user_data(args.packet(), args.kernarg());
+    assert_eq!(
+        user.len(),
+        6,
+        "dispatch pointer, kernarg pointer, dispatch id"
+    );
     let ranges = [
         (prg.lib.addr(), prg.lib.size()),
         (args.buf.addr(), args.buf.size()),
@@ -219,13 +249,22 @@ fn flush(x: f32) -> f32 {
 fn rsrc1_float_denorm_mode_32_decides_the_result() {
     let prg = Program::load("denorm_flush.hsaco", "scale");
     let rsrc1 = prg.kernel.descriptor.compute_pgm_rsrc1;
-    assert_eq!((rsrc1 >> 16) & 3, 0, "-cl-denorms-are-zero: f32 denormals flushed");
+    assert_eq!(
+        (rsrc1 >> 16) & 3,
+        0,
+        "-cl-denorms-are-zero: f32 denormals flushed"
+    );
+    assert_eq!(
+        prg.rsrc(),
+        (0x60bc_0080, 0x9e, 0),
+        "as docs/TINYGRAD.md lists"
+    );
     let tiny = f32::MIN_POSITIVE;
     let inputs: Vec<f32> = (0..64)
         .map(|i| match i % 4 {
-            0 => tiny * (1.0 + i as f32 / 64.0),     // normal in, denormal out
-            1 => -tiny / (2.0 + i as f32),          // denormal in
-            2 => 1.5 + i as f32,                    // normal in and out
+            0 => tiny * (1.0 + i as f32 / 64.0), // normal in, denormal out
+            1 => -tiny / (2.0 + i as f32),       // denormal in
+            2 => 1.5 + i as f32,                 // normal in and out
             _ => f32::from_bits(1 + i as u32 * 977), // tiny denormal in
         })
         .collect();
@@ -242,6 +281,8 @@ fn rsrc1_float_denorm_mode_32_decides_the_result() {
         ka.extend(scale.to_le_bytes());
         let args = Args::new(&ka, [64, 1, 1], [1, 1, 1]);
         let user = prg.user_data(args.packet(), args.kernarg());
+        assert_eq!(user.len(), 15);
+        assert_eq!(user[2..], [0; 13], "only the kernarg pointer is written");
         let ranges = [
             (prg.lib.addr(), prg.lib.size()),
             (args.buf.addr(), args.buf.size()),
@@ -259,8 +300,16 @@ fn rsrc1_float_denorm_mode_32_decides_the_result() {
     for (i, x) in inputs.iter().enumerate() {
         let want_flushed = flush(flush(*x) * scale);
         let want_kept = x * scale;
-        assert_eq!(flushed[i].to_bits(), want_flushed.to_bits(), "lane {i}, flushed, {x:e}");
-        assert_eq!(kept[i].to_bits(), want_kept.to_bits(), "lane {i}, kept, {x:e}");
+        assert_eq!(
+            flushed[i].to_bits(),
+            want_flushed.to_bits(),
+            "lane {i}, flushed, {x:e}"
+        );
+        assert_eq!(
+            kept[i].to_bits(),
+            want_kept.to_bits(),
+            "lane {i}, kept, {x:e}"
+        );
     }
     assert_ne!(flushed, kept, "the mode must matter for these inputs");
 }
@@ -283,7 +332,10 @@ fn an_access_outside_the_mapped_ranges_names_lane_and_address() {
     let e = unsafe { raw::run(&d) }.unwrap_err();
     assert_eq!(e.outside_lane_addr(), Some((10, out.addr() + 40)), "{e}");
     let msg = e.to_string();
-    assert!(msg.contains("lane 10") && msg.contains(&format!("{:#x}", out.addr() + 40)), "{msg}");
+    assert!(
+        msg.contains("lane 10") && msg.contains(&format!("{:#x}", out.addr() + 40)),
+        "{msg}"
+    );
     assert!(msg.contains("global_store_b32"), "{msg}");
     assert!(msg.contains("outside the host address ranges"), "{msg}");
     // The faulting store had no effect in any lane (wavesim checks every lane of a memory
@@ -303,7 +355,13 @@ fn bytes_after_the_code_are_tolerated() {
     let prg = Program::load("dispatch_ptr.hsaco", "dispatch_dims");
     // The kernel's code, then the first dword of a VOP3 instruction (8 bytes) and 3 stray
     // bytes: the last instruction is truncated and the length is no multiple of 4.
-    let end = prg.code().chunks(4).position(|c| c == [0x00, 0x00, 0xb0, 0xbf]).unwrap() * 4 + 4;
+    let end = prg
+        .code()
+        .chunks(4)
+        .position(|c| c == [0x00, 0x00, 0xb0, 0xbf])
+        .unwrap()
+        * 4
+        + 4;
     let mut code = prg.code()[..end].to_vec();
     code.extend([0x00, 0x00, 0x00, 0xd6, 0x11, 0x22, 0x33]);
     let out = Buf::zeroed(4 * 32);
@@ -328,7 +386,12 @@ fn registers_place_user_sgprs_system_sgprs_mode_and_status() {
     code.put(0, &data("state.bin"));
     let groups = [2u32, 3, 4];
     let out = Buf::zeroed(64 * 24);
-    let user = [out.addr() as u32, (out.addr() >> 32) as u32, 0xdead_0002, 0xbeef_0003];
+    let user = [
+        out.addr() as u32,
+        (out.addr() >> 32) as u32,
+        0xdead_0002,
+        0xbeef_0003,
+    ];
     let rsrc1 = 1 << 12 | 2 << 14 | 3 << 18 | 1 << 21 | 1 << 26 | 1 << 20 | 2 << 10;
     let rsrc2 = 4 << 1 | 1 << 7 | 1 << 8 | 1 << 9 | 1 << 10 | 1 << 26;
     let ranges = [(code.addr(), code.size()), (out.addr(), out.size())];
@@ -383,13 +446,23 @@ fn registers_place_user_sgprs_system_sgprs_mode_and_status() {
 fn every_rsrc_field_decodes_from_its_amdgpuusage_bits() {
     type Get = fn(&ComputeResources) -> u32;
     let table: &[(u32, u32, u32, Field, Get)] = &[
-        (1, 0, 6, rsrc1_fields::GRANULATED_WORKITEM_VGPR_COUNT, |r| r.vgpr_granules),
+        (1, 0, 6, rsrc1_fields::GRANULATED_WORKITEM_VGPR_COUNT, |r| {
+            r.vgpr_granules
+        }),
         (1, 6, 4, rsrc1_fields::SGPRS, |r| r.sgpr_granules),
         (1, 10, 2, rsrc1_fields::PRIORITY, |r| r.priority),
-        (1, 12, 2, rsrc1_fields::FLOAT_ROUND_MODE_32, |r| r.float_round_32),
-        (1, 14, 2, rsrc1_fields::FLOAT_ROUND_MODE_16_64, |r| r.float_round_16_64),
-        (1, 16, 2, rsrc1_fields::FLOAT_DENORM_MODE_32, |r| r.float_denorm_32),
-        (1, 18, 2, rsrc1_fields::FLOAT_DENORM_MODE_16_64, |r| r.float_denorm_16_64),
+        (1, 12, 2, rsrc1_fields::FLOAT_ROUND_MODE_32, |r| {
+            r.float_round_32
+        }),
+        (1, 14, 2, rsrc1_fields::FLOAT_ROUND_MODE_16_64, |r| {
+            r.float_round_16_64
+        }),
+        (1, 16, 2, rsrc1_fields::FLOAT_DENORM_MODE_32, |r| {
+            r.float_denorm_32
+        }),
+        (1, 18, 2, rsrc1_fields::FLOAT_DENORM_MODE_16_64, |r| {
+            r.float_denorm_16_64
+        }),
         (1, 20, 1, rsrc1_fields::PRIV, |r| r.privileged as u32),
         (1, 21, 1, rsrc1_fields::DX10_CLAMP, |r| r.dx10_clamp as u32),
         (1, 22, 1, rsrc1_fields::DEBUG_MODE, |r| r.debug_mode as u32),
@@ -399,26 +472,52 @@ fn every_rsrc_field_decodes_from_its_amdgpuusage_bits() {
         (1, 26, 1, rsrc1_fields::FP16_OVFL, |r| r.fp16_ovfl as u32),
         (1, 27, 2, rsrc1_fields::RESERVED_27_28, |r| r.rsrc1_reserved),
         (1, 29, 1, rsrc1_fields::WGP_MODE, |r| r.wgp_mode as u32),
-        (1, 30, 1, rsrc1_fields::MEM_ORDERED, |r| r.mem_ordered as u32),
-        (1, 31, 1, rsrc1_fields::FWD_PROGRESS, |r| r.fwd_progress as u32),
+        (1, 30, 1, rsrc1_fields::MEM_ORDERED, |r| {
+            r.mem_ordered as u32
+        }),
+        (1, 31, 1, rsrc1_fields::FWD_PROGRESS, |r| {
+            r.fwd_progress as u32
+        }),
         (2, 0, 1, rsrc2_fields::SCRATCH_EN, |r| r.scratch_en as u32),
         (2, 1, 5, rsrc2_fields::USER_SGPR, |r| r.user_sgpr_count),
-        (2, 6, 1, rsrc2_fields::TRAP_PRESENT, |r| r.trap_present as u32),
-        (2, 7, 1, rsrc2_fields::TGID_X_EN, |r| r.workgroup_id[0] as u32),
-        (2, 8, 1, rsrc2_fields::TGID_Y_EN, |r| r.workgroup_id[1] as u32),
-        (2, 9, 1, rsrc2_fields::TGID_Z_EN, |r| r.workgroup_id[2] as u32),
+        (2, 6, 1, rsrc2_fields::TRAP_PRESENT, |r| {
+            r.trap_present as u32
+        }),
+        (2, 7, 1, rsrc2_fields::TGID_X_EN, |r| {
+            r.workgroup_id[0] as u32
+        }),
+        (2, 8, 1, rsrc2_fields::TGID_Y_EN, |r| {
+            r.workgroup_id[1] as u32
+        }),
+        (2, 9, 1, rsrc2_fields::TGID_Z_EN, |r| {
+            r.workgroup_id[2] as u32
+        }),
         (2, 10, 1, rsrc2_fields::TG_SIZE_EN, |r| r.tg_size_en as u32),
-        (2, 11, 2, rsrc2_fields::TIDIG_COMP_CNT, |r| r.workitem_id_components),
-        (2, 13, 1, rsrc2_fields::EXCP_EN_ADDRESS_WATCH, |r| r.excp_address_watch as u32),
-        (2, 14, 1, rsrc2_fields::EXCP_EN_MEMORY, |r| r.excp_memory as u32),
+        (2, 11, 2, rsrc2_fields::TIDIG_COMP_CNT, |r| {
+            r.workitem_id_components
+        }),
+        (2, 13, 1, rsrc2_fields::EXCP_EN_ADDRESS_WATCH, |r| {
+            r.excp_address_watch as u32
+        }),
+        (2, 14, 1, rsrc2_fields::EXCP_EN_MEMORY, |r| {
+            r.excp_memory as u32
+        }),
         (2, 15, 9, rsrc2_fields::LDS_SIZE, |r| r.lds_granules),
         (2, 24, 7, rsrc2_fields::EXCP_EN, |r| r.excp_en),
         (2, 31, 1, rsrc2_fields::RESERVED_31, |r| r.rsrc2_reserved),
-        (3, 0, 4, rsrc3_fields::SHARED_VGPR_COUNT, |r| r.shared_vgpr_count),
+        (3, 0, 4, rsrc3_fields::SHARED_VGPR_COUNT, |r| {
+            r.shared_vgpr_count
+        }),
         (3, 4, 6, rsrc3_fields::INST_PREF_SIZE, |r| r.inst_pref_size),
-        (3, 10, 1, rsrc3_fields::TRAP_ON_START, |r| r.trap_on_start as u32),
-        (3, 11, 1, rsrc3_fields::TRAP_ON_END, |r| r.trap_on_end as u32),
-        (3, 12, 19, rsrc3_fields::RESERVED_12_30, |r| r.rsrc3_reserved),
+        (3, 10, 1, rsrc3_fields::TRAP_ON_START, |r| {
+            r.trap_on_start as u32
+        }),
+        (3, 11, 1, rsrc3_fields::TRAP_ON_END, |r| {
+            r.trap_on_end as u32
+        }),
+        (3, 12, 19, rsrc3_fields::RESERVED_12_30, |r| {
+            r.rsrc3_reserved
+        }),
         (3, 31, 1, rsrc3_fields::IMAGE_OP, |r| r.image_op as u32),
     ];
     // The fields of each register cover it exactly once.
@@ -434,9 +533,18 @@ fn every_rsrc_field_decodes_from_its_amdgpuusage_bits() {
     for &(reg, shift, width, field, get) in table {
         assert_eq!((field.shift, field.width), (shift, width), "{}", field.name);
         let ones = (((1u64 << width) - 1) << shift) as u32;
-        let regs = [(reg == 1) as u32 * ones, (reg == 2) as u32 * ones, (reg == 3) as u32 * ones];
+        let regs = [
+            (reg == 1) as u32 * ones,
+            (reg == 2) as u32 * ones,
+            (reg == 3) as u32 * ones,
+        ];
         let r = ComputeResources::decode(regs[0], regs[1], regs[2]);
-        assert_eq!(get(&r), ((1u64 << width) - 1) as u32, "{} at {shift}", field.name);
+        assert_eq!(
+            get(&r),
+            ((1u64 << width) - 1) as u32,
+            "{} at {shift}",
+            field.name
+        );
         for &(_, _, _, other, get_other) in table {
             if other != field {
                 assert_eq!(get_other(&r), 0, "{} set {} too", field.name, other.name);
@@ -511,7 +619,10 @@ fn fields_wavesim_cannot_honour_are_errors_naming_them() {
     };
     // SAFETY: as above.
     let e = unsafe { raw::run(&d) }.unwrap_err();
-    assert!(matches!(e, RawError::UserSgprs { count: 4, given: 3 }), "{e:?}");
+    assert!(
+        matches!(e, RawError::UserSgprs { count: 4, given: 3 }),
+        "{e:?}"
+    );
 }
 
 #[test]
@@ -551,9 +662,18 @@ fn c_abi_runs_a_mock_dispatch_and_reports_errors_by_code() {
     let args = Args::new(&out.addr().to_le_bytes(), [128, 1, 1], [1, 1, 1]);
     let user = prg.user_data(args.packet(), args.kernarg());
     let ranges = [
-        WavesimHostRange { start: prg.lib.addr(), size: prg.lib.size() },
-        WavesimHostRange { start: args.buf.addr(), size: args.buf.size() },
-        WavesimHostRange { start: out.addr(), size: out.size() },
+        WavesimHostRange {
+            start: prg.lib.addr(),
+            size: prg.lib.size(),
+        },
+        WavesimHostRange {
+            start: args.buf.addr(),
+            size: args.buf.size(),
+        },
+        WavesimHostRange {
+            start: out.addr(),
+            size: out.size(),
+        },
     ];
     let (rsrc1, rsrc2, rsrc3) = prg.rsrc();
     let target = c"gfx1100";
@@ -574,15 +694,28 @@ fn c_abi_runs_a_mock_dispatch_and_reports_errors_by_code() {
         range_count: 3,
         max_wave_instructions: 0,
     };
-    let last = || unsafe { CStr::from_ptr(wavesim_last_error()) }.to_string_lossy().into_owned();
+    let last = || {
+        unsafe { CStr::from_ptr(wavesim_last_error()) }
+            .to_string_lossy()
+            .into_owned()
+    };
     // SAFETY: every pointer in `d` is live for the call.
-    assert_eq!(unsafe { wavesim_dispatch_raw(&d) }, WAVESIM_OK, "{}", last());
+    assert_eq!(
+        unsafe { wavesim_dispatch_raw(&d) },
+        WAVESIM_OK,
+        "{}",
+        last()
+    );
     assert_eq!(out.u32s(128)[127], 32 + 1000 * 63);
 
     d.range_count = 2; // the output is no longer mapped
-    // SAFETY: as above.
+                       // SAFETY: as above.
     assert_eq!(unsafe { wavesim_dispatch_raw(&d) }, WAVESIM_ERR_MEMORY);
-    assert!(last().contains(&format!("address {:#x}", out.addr())), "{}", last());
+    assert!(
+        last().contains(&format!("address {:#x}", out.addr())),
+        "{}",
+        last()
+    );
 
     d.range_count = 3;
     d.wave_size = 48;
@@ -596,7 +729,10 @@ fn c_abi_runs_a_mock_dispatch_and_reports_errors_by_code() {
     assert_eq!(unsafe { wavesim_dispatch_raw(&d) }, WAVESIM_ERR_INVALID);
     assert!(last().contains("DEBUG_MODE"), "{}", last());
     // SAFETY: NULL is refused.
-    assert_eq!(unsafe { wavesim_dispatch_raw(std::ptr::null()) }, WAVESIM_ERR_INVALID);
+    assert_eq!(
+        unsafe { wavesim_dispatch_raw(std::ptr::null()) },
+        WAVESIM_ERR_INVALID
+    );
 }
 
 #[test]
