@@ -350,21 +350,7 @@ pub unsafe fn run_host_asm(
     let base = code.as_ptr() as u64;
     // Bare bytes carry no e_flags: the caller names the ISA variant (gfx1100 by default).
     let prog = Program::new_for(code, base, target)?;
-    if let Some(d) = (0..3).find(|&i| groups[i] == 0 || local[i] == 0) {
-        return Err(HsaError::Args(format!(
-            "run_asm: dimension {d} has {} workgroups of {} work-items; both must be at least 1",
-            groups[d], local[d]
-        )));
-    }
-    let mut grid = [0u32; 3];
-    for i in 0..3 {
-        grid[i] = groups[i].checked_mul(local[i]).ok_or_else(|| {
-            HsaError::Args(format!(
-                "{} workgroups of {} work-items overflow a 32-bit grid",
-                groups[i], local[i]
-            ))
-        })?;
-    }
+    let grid = grid_of(groups, local).map_err(|m| HsaError::Args(format!("run_asm: {m}")))?;
     let geo = Geometry::new(&grid, &local)?;
     // LDS: COMPUTE_PGM_RSRC2.LDS_SIZE in 512-byte granules when set; compilers leave it 0 and
     // the runtime fills it in, so 0 means "the most a workgroup can have" (64 KiB).
@@ -411,6 +397,24 @@ pub unsafe fn run_host_asm(
     let r = dispatch::run(&launch, &mem);
     drop(scratch);
     Ok(r?)
+}
+
+/// The grid in work-items of `groups` workgroups of `local` work-items (the raw entry points
+/// count workgroups, as DISPATCH_DIRECT does), or why there is none.
+pub fn grid_of(groups: [u32; 3], local: [u32; 3]) -> Result<[u32; 3], String> {
+    if let Some(d) = (0..3).find(|&i| groups[i] == 0 || local[i] == 0) {
+        return Err(format!(
+            "dimension {d} has {} workgroups of {} work-items; both must be at least 1",
+            groups[d], local[d]
+        ));
+    }
+    let mut grid = [0u32; 3];
+    for ((g, n), l) in grid.iter_mut().zip(groups).zip(local) {
+        *g = n
+            .checked_mul(l)
+            .ok_or_else(|| format!("{n} workgroups of {l} work-items overflow a 32-bit grid"))?;
+    }
+    Ok(grid)
 }
 
 /// Human-readable listing of a code object's kernels, arguments and descriptor fields.

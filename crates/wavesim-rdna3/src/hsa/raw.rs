@@ -506,21 +506,7 @@ pub unsafe fn run(d: &RawDispatch) -> Result<DispatchStats, RawError> {
             given: d.user_sgprs.len(),
         });
     }
-    if let Some(i) = (0..3).find(|&i| d.groups[i] == 0 || d.local[i] == 0) {
-        return Err(RawError::Launch(format!(
-            "dimension {i} has {} workgroups of {} work-items; both must be at least 1",
-            d.groups[i], d.local[i]
-        )));
-    }
-    let mut grid = [0u32; 3];
-    for i in 0..3 {
-        grid[i] = d.groups[i].checked_mul(d.local[i]).ok_or_else(|| {
-            RawError::Launch(format!(
-                "{} workgroups of {} work-items overflow a 32-bit grid",
-                d.groups[i], d.local[i]
-            ))
-        })?;
-    }
+    let grid = super::launch::grid_of(d.groups, d.local).map_err(RawError::Launch)?;
     let geo = Geometry::new(&grid, &d.local).map_err(DispatchError::from)?;
     let base = d.code.as_ptr() as u64;
     let prog = decode_tolerant(d.code, base, d.target)?;
