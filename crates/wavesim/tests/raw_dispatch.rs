@@ -93,6 +93,16 @@ impl Program {
         self.kernel.descriptor.kernel_code_properties & 0x400 == 0
     }
 
+    /// The mock's mapped ranges: the image, the argument buffer and `buffers`.
+    fn ranges(&self, args: &Args, buffers: &[&Buf]) -> Vec<(u64, u64)> {
+        let mut r = vec![
+            (self.lib.addr(), self.lib.size()),
+            (args.buf.addr(), args.buf.size()),
+        ];
+        r.extend(buffers.iter().map(|b| (b.addr(), b.size())));
+        r
+    }
+
     /// The COMPUTE_USER_DATA values tinygrad writes (dispatch packet pointer when the kernel
     /// enables it, then the kernarg pointer), read back by the mock for USER_SGPR_COUNT
     /// registers (0 where nothing was written).
@@ -187,11 +197,7 @@ fn clang_kernel_reads_the_dispatch_packet_through_s0_s1_and_kernargs_through_s2_
         user[..4],
         [dp as u32, (dp >> 32) as u32, ka as u32, (ka >> 32) as u32]
     );
-    let ranges = [
-        (prg.lib.addr(), prg.lib.size()),
-        (args.buf.addr(), args.buf.size()),
-        (out.addr(), out.size()),
-    ];
+    let ranges = prg.ranges(&args, &[&out]);
     let d = mock_dispatch(&prg, &user, groups, local, Some(&ranges));
     // SAFETY: every range is live host memory of this test.
     unsafe { wavesim::dispatch_raw(&d) }.unwrap();
@@ -221,11 +227,7 @@ fn llc_kernel_runs_in_wave64() {
         6,
         "dispatch pointer, kernarg pointer, dispatch id"
     );
-    let ranges = [
-        (prg.lib.addr(), prg.lib.size()),
-        (args.buf.addr(), args.buf.size()),
-        (out.addr(), out.size()),
-    ];
+    let ranges = prg.ranges(&args, &[&out]);
     let d = mock_dispatch(&prg, &user, groups, local, Some(&ranges));
     // SAFETY: every range is live host memory of this test.
     unsafe { wavesim::dispatch_raw(&d) }.unwrap();
@@ -283,12 +285,7 @@ fn rsrc1_float_denorm_mode_32_decides_the_result() {
         let user = prg.user_data(args.packet(), args.kernarg());
         assert_eq!(user.len(), 15);
         assert_eq!(user[2..], [0; 13], "only the kernarg pointer is written");
-        let ranges = [
-            (prg.lib.addr(), prg.lib.size()),
-            (args.buf.addr(), args.buf.size()),
-            (input.addr(), input.size()),
-            (out.addr(), out.size()),
-        ];
+        let ranges = prg.ranges(&args, &[&input, &out]);
         let mut d = mock_dispatch(&prg, &user, [1, 1, 1], [64, 1, 1], Some(&ranges));
         d.rsrc1 = rsrc1 | 1 << 20;
         // SAFETY: every range is live host memory of this test.
@@ -746,4 +743,41 @@ fn without_ranges_addresses_are_host_addresses() {
     // SAFETY: the kernel touches only the live buffers of this test.
     unsafe { raw::run(&d) }.unwrap();
     assert_eq!(out.u32s(32)[5], 32 * 65536 + 32 * 256 + 5);
+}
+
+#[test]
+fn a_scratch_overrun_is_not_blamed_on_the_host_ranges() {
+    // llvm-mc-19 -mcpu=gfx1100: scratch_load_b32 v1, off, off offset:64; s_waitcnt vmcnt(0);
+    // s_endpgm. With SCRATCH_EN and 4 private bytes per work-item, offset 64 is beyond the
+    // lane's private segment: a fault in the private aperture, not outside the host ranges.
+    let code = [
+        0x40, 0x00, 0x51, 0xdc, 0x00, 0x00, 0x7c, 0x01, 0xf7, 0x03, 0x89, 0xbf, 0x00, 0x00, 0xb0,
+        0xbf,
+    ];
+    let d = RawDispatch {
+        code: &code,
+        groups: [1; 3],
+        local: [32, 1, 1],
+        user_sgprs: &[],
+        rsrc1: 0,
+        rsrc2: 1, // SCRATCH_EN
+        rsrc3: 0,
+        wave64: false,
+        scratch_lane_bytes: 4,
+        target: Default::default(),
+        host_ranges: Some(&[]),
+        max_wave_insts: 10,
+    };
+    // SAFETY: no memory is mapped; scratch is wavesim's own.
+    let e = unsafe { raw::run(&d) }.unwrap_err();
+    assert!(matches!(e, RawError::Dispatch(_)), "{e:?}");
+    assert!(e.to_string().contains("scratch_load_b32"), "{e}");
+    // In bounds it runs (the scratch range is added to the caller's ranges).
+    let ok = [
+        0x00, 0x00, 0x51, 0xdc, 0x00, 0x00, 0x7c, 0x01, 0xf7, 0x03, 0x89, 0xbf, 0x00, 0x00, 0xb0,
+        0xbf,
+    ];
+    let d = RawDispatch { code: &ok, ..d };
+    // SAFETY: as above.
+    unsafe { raw::run(&d) }.unwrap();
 }

@@ -23,6 +23,7 @@
 use super::codeobj::{kcp, rsrc2, KernelDescriptor};
 use crate::decode::{DecodeError, Inst};
 use crate::dispatch::{DispatchError, Launch, Rdna3Dispatch};
+use crate::exec::operand::{APERTURE_SIZE, PRIVATE_APERTURE};
 use crate::exec::{ExecConfig, ExecError, Program};
 pub use crate::isa::Target;
 use crate::trace::{NoObserver, Observer};
@@ -592,16 +593,24 @@ pub unsafe fn run(d: &RawDispatch) -> Result<DispatchStats, RawError> {
         status: if res.privileged { status::PRIV } else { 0 } | (res.priority << 1),
     };
     let r = engine::run(&backend, &mem, &mut NoObserver);
-    drop(backend);
-    drop(scratch);
-    match r {
+    // A fault is "outside the ranges" when its address is in none of them; a private-segment
+    // fault (an offset beyond the lane's scratch, reported in the private aperture) is not.
+    let outside = |addr: u64| {
+        mem.find(addr, 1).is_err()
+            && addr.wrapping_sub(PRIVATE_APERTURE) >= APERTURE_SIZE
+            && d.host_ranges.is_some()
+    };
+    let r = match r {
         Ok(stats) => Ok(stats),
         Err(
             error @ DispatchError::Exec {
-                error: ExecError::MemoryFault { .. },
+                error: ExecError::MemoryFault { addr, .. },
                 ..
             },
-        ) if d.host_ranges.is_some() => Err(RawError::OutsideHostRanges { error }),
+        ) if outside(addr) => Err(RawError::OutsideHostRanges { error }),
         Err(e) => Err(e.into()),
-    }
+    };
+    drop(backend);
+    drop(scratch);
+    r
 }
