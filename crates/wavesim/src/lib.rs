@@ -69,6 +69,7 @@ use wavesim_rdna3::hsa::HsaError;
 
 pub use wavesim_rdna3::hsa::kernarg::Arg;
 pub use wavesim_rdna3::hsa::launch::{describe, DYNAMIC_STACK_BYTES, KERNARG_SLACK};
+pub use wavesim_rdna3::hsa::raw::{self, ComputeResources, RawDispatch, RawError};
 
 /// Size of the TMA data area the CLI gives a trap handler (`--trap-handler`).
 pub const DEFAULT_TMA_BYTES: u64 = 256;
@@ -104,6 +105,12 @@ pub enum Error {
     AgxDisasm(#[from] wavesim_agx::DisasmError),
     #[error(transparent)]
     AgxRun(#[from] wavesim_agx::runner::RunError),
+    /// The raw dispatch ABI refused the registers or the kernel failed under it.
+    #[error(transparent)]
+    Raw(#[from] RawError),
+    /// The kernel made a hostcall request, which wavesim does not serve.
+    #[error("{error}: {}", wavesim_rdna3::hsa::HOSTCALL_UNSUPPORTED)]
+    HostcallUnsupported { error: DispatchError },
 }
 
 impl From<HsaError> for Error {
@@ -117,6 +124,7 @@ impl From<HsaError> for Error {
             HsaError::Fault { error, place } => Error::Fault { error, place },
             HsaError::Memory(e) => Error::Memory(e),
             HsaError::Decode(e) => Error::Decode(e),
+            HsaError::HostcallUnsupported { error } => Error::HostcallUnsupported { error },
         }
     }
 }
@@ -876,4 +884,15 @@ pub fn run_agx(
         &cfg,
         from_file.as_deref().or(code),
     )?)
+}
+
+/// Runs a dispatch of the raw ABI (user SGPRs, COMPUTE_PGM_RSRC1/2/3, wave size, scratch,
+/// target, optional host ranges); see [`wavesim_rdna3::hsa::raw`].
+///
+/// # Safety
+/// As [`wavesim_rdna3::hsa::raw::run`]: the code and every address the kernel touches must be
+/// valid host memory (with `host_ranges`, the ranges must be).
+pub unsafe fn dispatch_raw(d: &RawDispatch) -> Result<DispatchStats, Error> {
+    // SAFETY: forwarded to the caller (documented above).
+    Ok(unsafe { wavesim_rdna3::hsa::raw::run(d) }?)
 }
