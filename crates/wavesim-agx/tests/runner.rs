@@ -278,38 +278,42 @@ u32 = 32
 
 #[test]
 fn grid_kernel_config_errors() {
-    let config_error = |toml: &str, says: &str| match run_kernel_config(toml) {
-        Err(RunError::Config(m)) => assert!(m.contains(says), "{m} lacks {says}"),
-        other => panic!("want a config error saying {says}, got {other:?}"),
-    };
-    // two values for one argument
-    config_error(
-        &ARGS_MIXED.replace("u8 = 171", "u8 = 171\nu32 = 1"),
-        "argument 1 `a`",
-    );
-    config_error(
-        &ARGS_MIXED.replace("report = \"args_mixed.toml\"", "report = \"absent.toml\""),
-        "cannot read",
-    );
-    config_error(
-        &ARGS_MIXED.replace(
-            "[grid_kernel]\nreport = \"args_mixed.toml\"\ngrid = [80]\nthreads = 2\n",
-            "",
+    let cases = [
+        // two values for one argument
+        (
+            ARGS_MIXED.replace("u8 = 171", "u8 = 171\nu32 = 1"),
+            "argument 1 `a`",
         ),
-        "needs [grid_kernel]",
-    );
-    config_error(
-        &format!("{ARGS_MIXED}\n[[uniform]]\nslot = 0\nu16 = 1\n"),
-        "no [[uniform]]",
-    );
-    config_error(
-        &ARGS_MIXED.replace("kind = \"grid_kernel\"", "kind = \"compute\""),
-        "[[arg]] is for",
-    );
-    config_error(
-        &ARGS_MIXED.replace("buffer = \"out\"\n[[arg]]", "buffer = \"nothing\"\n[[arg]]"),
-        "no buffer nothing",
-    );
+        (
+            ARGS_MIXED.replace("report = \"args_mixed.toml\"", "report = \"absent.toml\""),
+            "cannot read",
+        ),
+        (
+            ARGS_MIXED.replace(
+                "[grid_kernel]\nreport = \"args_mixed.toml\"\ngrid = [80]\nthreads = 2\n",
+                "",
+            ),
+            "needs [grid_kernel]",
+        ),
+        (
+            format!("{ARGS_MIXED}\n[[uniform]]\nslot = 0\nu16 = 1\n"),
+            "no [[uniform]]",
+        ),
+        (
+            ARGS_MIXED.replace("kind = \"grid_kernel\"", "kind = \"compute\""),
+            "[[arg]] is for",
+        ),
+        (
+            ARGS_MIXED.replace("buffer = \"out\"\n[[arg]]", "buffer = \"nothing\"\n[[arg]]"),
+            "no buffer nothing",
+        ),
+    ];
+    for (toml, says) in &cases {
+        match run_kernel_config(toml) {
+            Err(RunError::Config(m)) => assert!(m.contains(says), "{m} lacks {says}"),
+            other => panic!("want a config error saying {says}, got {other:?}"),
+        }
+    }
     // a report that is not asahi_clc's: the kernel's own typed error
     let mut bad = ARGS_MIXED.replace("report = \"args_mixed.toml\"", "report = \"args_mixed.cl\"");
     assert!(matches!(

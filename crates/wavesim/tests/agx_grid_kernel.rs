@@ -14,11 +14,13 @@ fn corpus(rel: &str) -> PathBuf {
         .join(rel)
 }
 
-/// The CLI, started in the system's temporary directory: files the configuration names must be found
-/// relative to the configuration, not to the working directory.
-fn wavesim(args: &[&str]) -> Output {
+/// `wavesim run --target agx --config CONFIG`, started in the system's temporary directory: files
+/// the configuration names must be found relative to the configuration, not to the working
+/// directory.
+fn wavesim_run_config(config: &Path) -> Output {
     Command::new(env!("CARGO_BIN_EXE_wavesim"))
-        .args(args)
+        .args(["run", "--target", "agx", "--config"])
+        .arg(config)
         .current_dir(std::env::temp_dir())
         .output()
         .unwrap()
@@ -63,13 +65,7 @@ fn mismatched_config() -> (PathBuf, String) {
 #[test]
 fn cli_runs_the_shipped_grid_kernel_example() {
     let config = corpus("examples/saxpy_grid_kernel.toml");
-    let o = wavesim(&[
-        "run",
-        "--target",
-        "agx",
-        "--config",
-        &config.display().to_string(),
-    ]);
+    let o = wavesim_run_config(&config);
     let out = String::from_utf8_lossy(&o.stdout);
     assert!(
         o.status.success(),
@@ -86,13 +82,7 @@ fn cli_runs_the_shipped_grid_kernel_example() {
 #[test]
 fn cli_names_an_argument_the_report_does_not_take() {
     let (path, _) = mismatched_config();
-    let o = wavesim(&[
-        "run",
-        "--target",
-        "agx",
-        "--config",
-        &path.display().to_string(),
-    ]);
+    let o = wavesim_run_config(&path);
     let _ = std::fs::remove_file(&path);
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(!o.status.success() && o.status.code() != Some(101), "{err}");
