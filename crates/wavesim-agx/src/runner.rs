@@ -429,8 +429,8 @@ pub fn run_in_dir(cfg: &RunConfig, dir: &Path, code: Option<&[u8]>) -> Result<Ru
                 "a grid kernel's uniforms are its [[arg]]s: no [[uniform]] or [[special]]",
             );
         }
-    } else if !cfg.arg.is_empty() {
-        return cfg_err("[[arg]] is for kind = \"grid_kernel\"");
+    } else if !cfg.arg.is_empty() || cfg.grid_kernel.is_some() {
+        return cfg_err("[[arg]] and [grid_kernel] are for kind = \"grid_kernel\"");
     }
     let mut dev = DeviceMemory::new();
     let (buffers, contents) = alloc_buffers(cfg, &mut dev)?;

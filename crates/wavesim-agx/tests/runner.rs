@@ -301,7 +301,16 @@ fn grid_kernel_config_errors() {
         ),
         (
             ARGS_MIXED.replace("kind = \"grid_kernel\"", "kind = \"compute\""),
-            "[[arg]] is for",
+            "[[arg]] and [grid_kernel] are for",
+        ),
+        (
+            ARGS_MIXED
+                .replace("kind = \"grid_kernel\"", "kind = \"compute\"")
+                .split("[[arg]]")
+                .next()
+                .unwrap_or_default()
+                .to_string(),
+            "[[arg]] and [grid_kernel] are for",
         ),
         (
             ARGS_MIXED.replace("buffer = \"out\"\n[[arg]]", "buffer = \"nothing\"\n[[arg]]"),
