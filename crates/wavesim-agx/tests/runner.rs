@@ -334,3 +334,75 @@ fn grid_kernel_config_errors() {
     let r = run(&RunConfig::from_toml(&bad).unwrap(), None).unwrap();
     assert_eq!(printed(&r, "out").len(), 75);
 }
+
+/// For every shipped grid kernel: random argument lists that differ from its report (a width, or a
+/// count) are refused before anything runs, naming the first position where they differ.
+#[test]
+fn grid_kernel_argument_mismatches_name_the_first_difference() {
+    let kinds = [
+        ("buffer = \"b\"", 64),
+        ("u8 = 1", 8),
+        ("u16 = 2", 16),
+        ("u32 = 3", 32),
+        ("i32 = -4", 32),
+        ("f32 = 5.5", 32),
+        ("u64 = 6", 64),
+    ];
+    let mut seed = 0x2545_F491_4F6C_DD1Du64;
+    let mut next = |n: usize| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        (seed % n as u64) as usize
+    };
+    let dir = corpus_dir("kernels");
+    let mut reports: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "toml"))
+        .collect();
+    reports.sort();
+    assert_eq!(reports.len(), 16);
+    let mut checked = 0;
+    for report in &reports {
+        let stem = report.file_stem().unwrap().to_str().unwrap();
+        let code = std::fs::read(dir.join(format!("{stem}.bin"))).unwrap();
+        let kernel =
+            wavesim_agx::kernel::GridKernel::new(code, &std::fs::read_to_string(report).unwrap())
+                .unwrap();
+        let widths: Vec<u32> = kernel.report.args.iter().map(|a| a[2]).collect();
+        for _ in 0..40 {
+            let given: Vec<usize> = (0..next(widths.len() + 3))
+                .map(|_| next(kinds.len()))
+                .collect();
+            let first_difference =
+                (0..widths.len().max(given.len())).find(|&i| match (widths.get(i), given.get(i)) {
+                    (Some(&w), Some(&k)) => kinds[k].1 != w,
+                    _ => true,
+                });
+            let Some(want_index) = first_difference else {
+                continue; // this list fits the report: it would run
+            };
+            let mut toml = format!(
+                "kind = \"grid_kernel\"\ncode = \"{stem}.bin\"\n[grid_kernel]\nreport = \"{stem}.toml\"\ngrid = [32]\n[[buffer]]\nname = \"b\"\nsize = 64\n"
+            );
+            for (i, &k) in given.iter().enumerate() {
+                toml += &format!("[[arg]]\nname = \"p{i}\"\n{}\n", kinds[k].0);
+            }
+            match run_kernel_config(&toml) {
+                Err(RunError::Argument { index, name, .. }) => {
+                    assert_eq!(index, want_index, "{stem}: {toml}");
+                    let want_name = if index < given.len() {
+                        format!("p{index}")
+                    } else {
+                        format!("#{index}")
+                    };
+                    assert_eq!(name, want_name, "{stem}");
+                }
+                other => panic!("{stem}: want an argument error, got {other:?}\n{toml}"),
+            }
+            checked += 1;
+        }
+    }
+    assert!(checked > 400, "{checked}");
+}
