@@ -51,15 +51,12 @@ fn example_text() -> String {
 }
 
 /// The example with its third argument (the float `a`) given as a 64-bit value, its files named by
-/// absolute paths, written to a temporary file.
-fn mismatched_config() -> (PathBuf, String) {
+/// absolute paths.
+fn mismatched_config() -> String {
     let kernels = corpus("kernels");
-    let text = example_text()
+    example_text()
         .replace("f32 = 2.5", "u64 = 2")
-        .replace("\"../kernels/", &format!("\"{}/", kernels.display()));
-    let path = std::env::temp_dir().join(format!("wavesim-agx-grid-{}.toml", std::process::id()));
-    std::fs::write(&path, &text).unwrap();
-    (path, text)
+        .replace("\"../kernels/", &format!("\"{}/", kernels.display()))
 }
 
 #[test]
@@ -81,7 +78,10 @@ fn cli_runs_the_shipped_grid_kernel_example() {
 
 #[test]
 fn cli_names_an_argument_the_report_does_not_take() {
-    let (path, _) = mismatched_config();
+    // a file of this test's own (tests run in parallel)
+    let path =
+        std::env::temp_dir().join(format!("wavesim-agx-grid-cli-{}.toml", std::process::id()));
+    std::fs::write(&path, mismatched_config()).unwrap();
     let o = wavesim_run_config(&path);
     let _ = std::fs::remove_file(&path);
     let err = String::from_utf8_lossy(&o.stderr);
@@ -122,9 +122,7 @@ fn c_abi_runs_the_grid_kernel_and_names_a_mismatched_argument() {
     let (rc, text) = run(&example_text(), &corpus("examples"));
     assert_eq!(rc, wavesim::capi::WAVESIM_OK, "{text}");
     assert_eq!(printed_y(&text), saxpy_model(), "{text}");
-    let (path, bad) = mismatched_config();
-    let _ = std::fs::remove_file(&path);
-    let (rc, e) = run(&bad, &corpus("examples"));
+    let (rc, e) = run(&mismatched_config(), &corpus("examples"));
     assert_eq!(rc, wavesim::capi::WAVESIM_ERR_INVALID, "{e}");
     assert!(e.contains("argument 2 `a`"), "{e}");
 }
