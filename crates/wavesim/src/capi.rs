@@ -52,7 +52,10 @@ fn code_of(e: &Error) -> i32 {
         Error::R700Run(wavesim_r700::runner::RunError::Config(_)) => WAVESIM_ERR_INVALID,
         Error::R700Run(_) => WAVESIM_ERR_EXEC,
         Error::AgxDisasm(_) => WAVESIM_ERR_CODE_OBJECT,
-        Error::AgxRun(wavesim_agx::runner::RunError::Config(_)) => WAVESIM_ERR_INVALID,
+        Error::AgxRun(
+            wavesim_agx::runner::RunError::Config(_)
+            | wavesim_agx::runner::RunError::Argument { .. },
+        ) => WAVESIM_ERR_INVALID,
         Error::AgxRun(wavesim_agx::runner::RunError::Dispatch(
             wavesim_core::DispatchError::Watchdog { .. },
         )) => WAVESIM_ERR_WATCHDOG,

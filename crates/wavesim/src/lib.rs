@@ -860,30 +860,18 @@ pub fn run_r700(
     Ok(wavesim_r700::runner::run(&shader, &cfg)?)
 }
 
-/// Runs an AGX job described by a runner configuration (TOML: a compute dispatch, a vertex draw
-/// under seed 001's ABI, or a fragment pass with sample shading; see `wavesim_agx::runner`).
-/// `code` is the machine code when the configuration has neither `asm` nor `code`; a `code`
-/// file named in the configuration is read relative to `config_dir`.
+/// Runs an AGX job described by a runner configuration (TOML: a compute dispatch, an asahi_clc
+/// grid kernel with its report and arguments, a vertex draw under seed 001's ABI, or a fragment
+/// pass with sample shading; see `wavesim_agx::runner`). `code` is the machine code when the
+/// configuration has neither `asm` nor `code`; files the configuration names (`code`, a grid
+/// kernel's `report`) are read relative to `config_dir`.
 pub fn run_agx(
     config_toml: &str,
     config_dir: &std::path::Path,
     code: Option<&[u8]>,
 ) -> Result<wavesim_agx::runner::RunResult, Error> {
     let cfg = wavesim_agx::runner::RunConfig::from_toml(config_toml)?;
-    let from_file = match (&cfg.code, code) {
-        (Some(file), None) => {
-            let path = config_dir.join(file);
-            Some(
-                std::fs::read(&path)
-                    .map_err(|e| Error::Io(format!("cannot read {}: {e}", path.display())))?,
-            )
-        }
-        _ => None,
-    };
-    Ok(wavesim_agx::runner::run(
-        &cfg,
-        from_file.as_deref().or(code),
-    )?)
+    Ok(wavesim_agx::runner::run_in_dir(&cfg, config_dir, code)?)
 }
 
 /// Runs a dispatch of the raw ABI (user SGPRs, COMPUTE_PGM_RSRC1/2/3, wave size, scratch,
