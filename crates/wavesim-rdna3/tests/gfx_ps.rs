@@ -1,4 +1,4 @@
-//! Pixel-shader waves: seed 000's SPI_PS_INPUT_ENA/ADDR VGPR packing on hand-built layouts, and
+//! Pixel-shader waves: the RDNA3 ISA guide's (3.3 "Initial wave state") SPI_PS_INPUT_ENA/ADDR VGPR packing on hand-built layouts, and
 //! the PS shaders of corpus/gfx (llc-19 `amdgcn--amdpal`, gfx1100, wave32 and wave64) run with
 //! the launch state read from their PAL metadata, each checked against a model written from the
 //! shader's LLVM IR.

@@ -1,4 +1,4 @@
-//! Pixel-shader waves: the state the SPI gives a PS wave before it starts (seed 000, "Initial
+//! Pixel-shader waves: the state the SPI gives a PS wave before it starts (RDNA3 ISA guide, ch. 3 "Wave state", "Initial
 //! wave state": "Pixel shader (PS)", "Pixel shader VGPR input control", "LDS initialization").
 //!
 //! VGPRs. SPI_PS_INPUT_ENA says which terms are computed and loaded, SPI_PS_INPUT_ADDR where they
