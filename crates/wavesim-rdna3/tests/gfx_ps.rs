@@ -425,6 +425,8 @@ fn corpus_ena_addr_combinations_are_covered() {
         "draw_ps_texture",
         "ps_interp_persp",
         "ps_interp_linear_f16",
+        "ps_interp_f16_halves",
+        "ps_interp_mods",
     ] {
         for w64 in [false, true] {
             let (s, _) = object(w64, name).ps_setup(w64).unwrap();

@@ -350,9 +350,22 @@ pub fn run_ps_wave(
     mem: &DeviceMemory,
     max_insts: u64,
 ) -> Result<PsWaveResult, PsRunError> {
+    run_ps_wave_with_lds(prog, entry, setup, setup.lds_image()?, mem, max_insts)
+}
+
+/// [`run_ps_wave`] with an LDS image the caller built (for parameter data `PrimParams` cannot
+/// express, such as packed 16-bit attributes: the words at `lds_param_offset` are what
+/// `lds_param_load` reads).
+pub fn run_ps_wave_with_lds(
+    prog: &Program,
+    entry: u64,
+    setup: &PsWaveSetup,
+    mut lds: Vec<u8>,
+    mem: &DeviceMemory,
+    max_insts: u64,
+) -> Result<PsWaveResult, PsRunError> {
     let mut w = setup.build_wave()?;
     w.pc = entry;
-    let mut lds = setup.lds_image()?;
     let cfg = ExecConfig::default();
     run_wave_alone(&mut w, &mut lds, prog, mem, &cfg, max_insts)?;
     let Some(g) = w.gfx.as_deref() else {
