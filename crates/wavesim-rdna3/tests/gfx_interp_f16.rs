@@ -19,6 +19,8 @@
 //! FLOAT_MODE 0xf0, round to nearest) or toward zero. Neg negates the source, clamp clamps the
 //! rounded result to [0, 1].
 
+#![allow(clippy::needless_range_loop)] // lane and component loops index several arrays
+
 use half::f16;
 use std::path::PathBuf;
 use wavesim_core::memory::DeviceMemory;
@@ -218,7 +220,7 @@ fn negated_sources_and_clamp() {
     let p = Params {
         p0: 0.40625,
         p10: -0.7109375,
-        p20: 0.3291015625,
+        p20: 337.0 / 1024.0,
     };
     let q = [h(0.8125), h(0.4375), h(0.6)];
     let words = [

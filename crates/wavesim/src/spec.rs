@@ -355,7 +355,7 @@ fn parse_image(rest: &str) -> Result<ArgSpec, String> {
         .filter(|&(w, h)| (1..=16384).contains(&w) && (1..=16384).contains(&h))
         .ok_or("WxH is the image's width and height, each 1 to 16384 (e.g. 64x32)")?;
     let out = match rest.first() {
-        Some(o) if o.is_empty() => return Err(FORM.into()),
+        Some(&"") => return Err(FORM.into()),
         Some(o) => Some(PathBuf::from(o)),
         None => None,
     };
