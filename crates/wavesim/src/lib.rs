@@ -546,7 +546,7 @@ pub fn run_specs_with_observer<O: Observer<Wave, Inst> + ?Sized>(
     let mut args = Vec::with_capacity(specs.len());
     let mut bufs: Vec<Option<(u64, u64)>> = Vec::with_capacity(specs.len());
     let mut result = Ok(());
-    let mut image_objects = Vec::new();
+    let mut descriptors = Vec::new();
     for (i, (s, meta)) in specs.iter().zip(k.explicit_args()).enumerate() {
         match s {
             ArgSpec::Value { ty, bytes } => {
@@ -578,7 +578,18 @@ pub fn run_specs_with_observer<O: Observer<Wave, Inst> + ?Sized>(
                 Ok((object, data, n)) => {
                     args.push(Arg::Image(object));
                     bufs.push(Some((data, n)));
-                    image_objects.push(object);
+                    descriptors.push(object);
+                }
+                Err(e) => {
+                    result = Err(e);
+                    break;
+                }
+            },
+            ArgSpec::Sampler { .. } => match sampler_arg(dev, s) {
+                Ok(at) => {
+                    args.push(Arg::Sampler(at));
+                    bufs.push(None);
+                    descriptors.push(at);
                 }
                 Err(e) => {
                     result = Err(e);
@@ -605,10 +616,26 @@ pub fn run_specs_with_observer<O: Observer<Wave, Inst> + ?Sized>(
     for (a, _) in bufs.into_iter().flatten() {
         let _ = dev.free(a);
     }
-    for a in image_objects {
+    for a in descriptors {
         let _ = dev.free(a);
     }
     out
+}
+
+/// Places a `sampler:` argument's 128-bit S# in device memory; returns its address.
+fn sampler_arg(dev: &mut Device, spec: &ArgSpec) -> Result<u64, Error> {
+    let ArgSpec::Sampler {
+        normalized,
+        addressing,
+        linear,
+    } = spec
+    else {
+        return Err(Error::Args("not a sampler argument".into()));
+    };
+    let s = wavesim_rdna3::exec::image::host::opencl_sampler(*normalized, addressing, *linear)
+        .map_err(Error::Args)?;
+    let bytes: Vec<u8> = s.iter().flat_map(|w| w.to_le_bytes()).collect();
+    dev.alloc_with(&bytes)
 }
 
 /// Places an `image:` argument in device memory: its texels (from the file, a PNG decoded, or

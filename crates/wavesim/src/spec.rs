@@ -15,6 +15,9 @@
 //!                          FILE `zeros` is an image of zero bytes
 //! image:FMT:WxH:FILE:OUT   the same, its texels written to OUT after the dispatch (a PNG when
 //!                          OUT ends in .png, raw bytes otherwise)
+//! sampler:COORDS:ADDRESS:FILTER   an OpenCL sampler_t: COORDS normalized or unnormalized,
+//!                          ADDRESS none, clamp_to_edge, clamp, repeat or mirrored_repeat,
+//!                          FILTER nearest or linear
 //! ```
 //!
 //! Integers are decimal or `0x` hex (`i*` may be negative); floats are decimal, `inf`, `nan`, or
@@ -116,6 +119,12 @@ pub enum ArgSpec {
         height: u32,
         path: Option<PathBuf>,
         out: Option<PathBuf>,
+    },
+    /// An OpenCL `sampler_t` (`exec::image::host::opencl_sampler`).
+    Sampler {
+        normalized: bool,
+        addressing: String,
+        linear: bool,
     },
 }
 
@@ -332,10 +341,11 @@ pub fn parse_spec(s: &str) -> Result<ArgSpec, String> {
             Ok(ArgSpec::Local(n))
         }
         "image" => parse_image(rest).map_err(|e| bad(&e)),
+        "sampler" => parse_sampler(rest).map_err(|e| bad(&e)),
         _ => Err(bad(
             "unknown kind; use u8/u16/u32/u64/i8/i16/i32/i64/f16/f32/f64:V, a vector such as \
-             f32x4:A,B,C,D, bytes:HEX, buf:PATH[:OUT], zeros:N[:OUT], local:N or \
-             image:FMT:WxH:FILE[:OUT]",
+             f32x4:A,B,C,D, bytes:HEX, buf:PATH[:OUT], zeros:N[:OUT], local:N, \
+             image:FMT:WxH:FILE[:OUT] or sampler:COORDS:ADDRESS:FILTER",
         )),
     }
 }
@@ -368,6 +378,33 @@ fn parse_image(rest: &str) -> Result<ArgSpec, String> {
         height: h as u32,
         path: (*file != "zeros").then(|| PathBuf::from(file)),
         out,
+    })
+}
+
+/// `COORDS:ADDRESS:FILTER` of a `sampler:` spec.
+fn parse_sampler(rest: &str) -> Result<ArgSpec, String> {
+    let form =
+        "expected sampler:COORDS:ADDRESS:FILTER, e.g. sampler:normalized:clamp_to_edge:linear";
+    let parts: Vec<&str> = rest.split(':').collect();
+    let [coords, addressing, filter] = parts.as_slice() else {
+        return Err(form.into());
+    };
+    let normalized = match *coords {
+        "normalized" => true,
+        "unnormalized" => false,
+        _ => return Err(format!("COORDS is normalized or unnormalized; {form}")),
+    };
+    let linear = match *filter {
+        "linear" => true,
+        "nearest" => false,
+        _ => return Err(format!("FILTER is nearest or linear; {form}")),
+    };
+    // The addressing mode's name is checked where the S# is built.
+    wavesim_rdna3::exec::image::host::opencl_sampler(normalized, addressing, linear)?;
+    Ok(ArgSpec::Sampler {
+        normalized,
+        addressing: addressing.to_string(),
+        linear,
     })
 }
 
@@ -496,5 +533,22 @@ mod tests {
         assert!(parse_spec("image:rgba8:0x4:a.bin").is_err());
         assert!(parse_spec("image:rgba8:8x4").is_err());
         assert!(parse_spec("image:rgba8:8x4:a.bin:").is_err());
+    }
+
+    #[test]
+    fn samplers() {
+        assert_eq!(
+            parse_spec("sampler:normalized:clamp_to_edge:linear").unwrap(),
+            ArgSpec::Sampler {
+                normalized: true,
+                addressing: "clamp_to_edge".into(),
+                linear: true
+            }
+        );
+        assert!(parse_spec("sampler:unnormalized:repeat:nearest").is_ok());
+        assert!(parse_spec("sampler:normalised:repeat:nearest").is_err());
+        assert!(parse_spec("sampler:normalized:wrap:nearest").is_err());
+        assert!(parse_spec("sampler:normalized:repeat:cubic").is_err());
+        assert!(parse_spec("sampler:normalized:repeat").is_err());
     }
 }

@@ -377,3 +377,96 @@ fn bad_image_arguments_are_refused_with_the_reason() {
     assert!(e.contains("cannot be written as a PNG"), "{e}");
     assert!(!Path::new(&out).exists());
 }
+
+/// The texel index along an axis of `n` texels for OpenCL addressing `mode` (OpenCL 2.0 C,
+/// 6.13.14.7 / 8.2 "Addressing and filter rules"); None: outside the image, the border colour.
+fn address(mode: &str, i: i64, n: i64) -> Option<i64> {
+    match mode {
+        "repeat" => Some(i.rem_euclid(n)),
+        "mirrored_repeat" => {
+            let m = i.rem_euclid(2 * n);
+            Some(if m >= n { 2 * n - 1 - m } else { m })
+        }
+        "clamp_to_edge" => Some(i.clamp(0, n - 1)),
+        _ => (0..n).contains(&i).then_some(i),
+    }
+}
+
+#[test]
+fn img_sample_arg_with_sampler_arguments() {
+    // img_sample_arg samples at c = (x + 0.25, y + 0.75) * scale + offset; the scales and
+    // offsets below put every pixel at texel-space (u, v) = (2x - 2.75, 2y - 0.75), beyond the
+    // image on every side (all exact in f32), normalized (u / 8, v / 4) or not.
+    let src = rgba8();
+    // CLK_ADDRESS_CLAMP's border: the S# the device library builds says opaque black (0,0,0,1).
+    let border = [0.0, 0.0, 0.0, 1.0];
+    let texel_at = |mode: &str, x: i64, y: i64| -> [f32; 4] {
+        match (address(mode, x, W as i64), address(mode, y, H as i64)) {
+            (Some(x), Some(y)) => texel(&src, x, y),
+            _ => border,
+        }
+    };
+    for (coords, mode, filter) in [
+        ("normalized", "repeat", "nearest"),
+        ("normalized", "mirrored_repeat", "nearest"),
+        ("normalized", "clamp_to_edge", "linear"),
+        ("normalized", "repeat", "linear"),
+        ("unnormalized", "clamp_to_edge", "nearest"),
+        ("unnormalized", "clamp", "linear"),
+    ] {
+        let (scale, offset) = if coords == "normalized" {
+            ("f32x2:0.25,0.5", "f32x2:-0.40625,-0.5625")
+        } else {
+            ("f32x2:2,2", "f32x2:-3.25,-2.25")
+        };
+        for w64 in [false, true] {
+            let t = Tmp::new(&format!("sampler-{mode}-{filter}-{coords}-{w64}"));
+            let input = t.file("src.bin", &src);
+            let out = t.path("out.bin");
+            run(
+                w64,
+                "img_sample_arg",
+                GRID,
+                &[
+                    format!("image:rgba8:8x4:{input}"),
+                    format!("sampler:{coords}:{mode}:{filter}"),
+                    format!("zeros:{}:{out}", W * H * 16),
+                    "i32:8".into(),
+                    scale.into(),
+                    offset.into(),
+                ],
+            );
+            let got = f32s(&read(&out));
+            for y in 0..H as i64 {
+                for x in 0..W as i64 {
+                    let (u, v) = (2.0 * x as f32 - 2.75, 2.0 * y as f32 - 0.75);
+                    let want = if filter == "nearest" {
+                        texel_at(mode, u.floor() as i64, v.floor() as i64)
+                    } else {
+                        let (u, v) = (u - 0.5, v - 0.5);
+                        let (x0, y0) = (u.floor(), v.floor());
+                        let (a, b) = (u - x0, v - y0);
+                        let (x0, y0) = (x0 as i64, y0 as i64);
+                        let t00 = texel_at(mode, x0, y0);
+                        let t10 = texel_at(mode, x0 + 1, y0);
+                        let t01 = texel_at(mode, x0, y0 + 1);
+                        let t11 = texel_at(mode, x0 + 1, y0 + 1);
+                        [0, 1, 2, 3].map(|c| {
+                            let top = t00[c] * (1.0 - a) + t10[c] * a;
+                            let bot = t01[c] * (1.0 - a) + t11[c] * a;
+                            top * (1.0 - b) + bot * b
+                        })
+                    };
+                    let i = ((y * W as i64 + x) * 4) as usize;
+                    assert_eq!(
+                        &got[i..i + 4],
+                        &want,
+                        "{coords} {mode} {filter} w64={w64} ({x}, {y})"
+                    );
+                }
+            }
+        }
+    }
+    let e = fails(&["image:r32f:2x2:zeros", "sampler:normalized:wrap:linear"]);
+    assert!(e.contains("unknown addressing mode `wrap`"), "{e}");
+}

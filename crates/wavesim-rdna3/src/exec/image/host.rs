@@ -1,6 +1,6 @@
-//! Images as the host hands them to an OpenCL kernel (`image2d_t` arguments of `wavesim run`):
-//! format names, the OpenCL channel type and order each data format stands for, and PNG files
-//! for the 8-bit formats.
+//! Images and samplers as the host hands them to an OpenCL kernel (`image2d_t` and `sampler_t`
+//! arguments of `wavesim run`): format names, the OpenCL channel type and order each data format
+//! stands for, PNG files for the 8-bit formats, and the S# of an OpenCL sampler.
 //!
 //! The texel bytes are the image's linear layout (`resource::image_bytes`: rows without padding,
 //! one mip); a PNG is converted to and from it channel by channel (R8 <-> grey, RG8 -> RGB with
@@ -227,6 +227,46 @@ pub fn texels_to_png(
     Ok(out)
 }
 
+/// OpenCL addressing modes (`CLK_ADDRESS_*`) by the name a `sampler:` argument uses, with the
+/// S# clamp mode each stands for (RDNA3 ISA 10.6, Table 51: 0 Wrap, 1 Mirror, 2 ClampLastTexel,
+/// 6 ClampBorder), as the ROCm device library's gfx10+ sampler table (`opencl.bc`,
+/// `__translate_sampler_initializer`) encodes them: NONE and CLAMP clamp to the border.
+pub const CL_ADDRESSING: [(&str, u32); 5] = [
+    ("none", 6),
+    ("clamp_to_edge", 2),
+    ("clamp", 6),
+    ("repeat", 0),
+    ("mirrored_repeat", 1),
+];
+
+/// The 128-bit S# of an OpenCL sampler (normalized or unnormalized coordinates, an addressing
+/// mode of [`CL_ADDRESSING`], nearest or linear filtering), with the words the ROCm device
+/// library's gfx10+ sampler table gives the same sampler value (so a `sampler_t` argument
+/// samples as a `__constant sampler_t` does): word 0 the clamp mode of x, y and z, bits 12-13
+/// and 28 set, FORCE_UNNORMALIZED (bit 15) for unnormalized coordinates; word 1 MAX_LOD 0xfff
+/// (bits 23:12); word 2 bit 29 set, XY_MAG_FILTER and XY_MIN_FILTER (bits 21:20, 23:22) 1 for
+/// linear; word 3 BORDER_COLOR_TYPE (bits 31:30) 1, opaque black.
+pub fn opencl_sampler(
+    normalized: bool,
+    addressing: &str,
+    linear: bool,
+) -> Result<[u32; 4], String> {
+    let clamp = CL_ADDRESSING
+        .iter()
+        .find(|(n, _)| *n == addressing)
+        .map(|&(_, c)| c)
+        .ok_or_else(|| {
+            let names: Vec<&str> = CL_ADDRESSING.iter().map(|(n, _)| *n).collect();
+            format!(
+                "unknown addressing mode `{addressing}` (one of {})",
+                names.join(", ")
+            )
+        })?;
+    let w0 = clamp | clamp << 3 | clamp << 6 | 0x3000 | u32::from(!normalized) << 15 | 1 << 28;
+    let filter = if linear { 1 << 20 | 1 << 22 } else { 0 };
+    Ok([w0, 0xfff << 12, 1 << 29 | filter, 1 << 30])
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -265,5 +305,52 @@ mod tests {
         let f32img = host_format("r32f").unwrap();
         assert!(texels_to_png(&f32img, w, h, &[0; 24]).is_err());
         assert!(png_to_texels(&f32img, w, h, &png).is_err());
+    }
+
+    #[test]
+    fn opencl_samplers_are_the_device_librarys_s_sharps() {
+        // Entries of the ROCm device library's gfx10+ table (opencl.bc), by sampler value:
+        // CLK_NORMALIZED_COORDS_TRUE 1, ADDRESS_CLAMP_TO_EDGE 2 / CLAMP 4 / REPEAT 6 /
+        // MIRRORED_REPEAT 8, FILTER_NEAREST 0x10 / LINEAR 0x20.
+        let lib = |w0: u32, w2: u32| [w0, 16773120, w2, 1073741824];
+        let nearest = 536870912;
+        let linear = 542113792;
+        assert_eq!(
+            opencl_sampler(false, "none", false).unwrap(),
+            lib(268480950, nearest)
+        );
+        assert_eq!(
+            opencl_sampler(true, "none", false).unwrap(),
+            lib(268448182, nearest)
+        );
+        assert_eq!(
+            opencl_sampler(false, "clamp_to_edge", false).unwrap(),
+            lib(268480658, nearest)
+        );
+        assert_eq!(
+            opencl_sampler(true, "clamp_to_edge", true).unwrap(),
+            lib(268447890, linear)
+        );
+        assert_eq!(
+            opencl_sampler(false, "clamp", true).unwrap(),
+            lib(268480950, linear)
+        );
+        assert_eq!(
+            opencl_sampler(false, "repeat", false).unwrap(),
+            lib(268480512, nearest)
+        );
+        assert_eq!(
+            opencl_sampler(true, "repeat", true).unwrap(),
+            lib(268447744, linear)
+        );
+        assert_eq!(
+            opencl_sampler(false, "mirrored_repeat", false).unwrap(),
+            lib(268480585, nearest)
+        );
+        assert_eq!(
+            opencl_sampler(true, "mirrored_repeat", false).unwrap(),
+            lib(268447817, nearest)
+        );
+        assert!(opencl_sampler(true, "wrap", false).is_err());
     }
 }
