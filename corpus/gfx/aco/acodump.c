@@ -5,7 +5,8 @@
  * RADV_DEBUG=shaders (RADV prints each shader's ACO IR and disassembly, with every instruction's
  * encoding, to stderr); corpus/gfx/aco/build.sh does this and extracts the pixel shader.
  *
- * Usage: acodump VS.spv PS.spv [rgba32f|rgba16f|rgba8]   (the colour attachment's format) */
+ * Usage: acodump VS.spv PS.spv [rgba32f|rgba16f|rgba8]   (the colour attachment's format)
+ *        acodump --compute CS.spv                         (16 bytes of push constants) */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,7 +43,7 @@ static uint32_t *read_file(const char *path, size_t *size)
 int main(int argc, char **argv)
 {
     if (argc < 3) {
-        fprintf(stderr, "usage: acodump VS.spv PS.spv [rgba32f|rgba16f|rgba8]\n");
+        fprintf(stderr, "usage: acodump VS.spv PS.spv [rgba32f|rgba16f|rgba8] | --compute CS.spv\n");
         return 2;
     }
     VkFormat format = VK_FORMAT_R32G32B32A32_SFLOAT;
@@ -75,12 +76,36 @@ int main(int argc, char **argv)
     VkPhysicalDeviceVulkan12Features f12 = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES,
                                             &f11};
     f12.shaderFloat16 = VK_TRUE;
+    f12.bufferDeviceAddress = VK_TRUE; /* GL_EXT_buffer_reference in compute shaders */
     VkPhysicalDeviceVulkan13Features f13 = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES,
                                             &f12};
     f13.dynamicRendering = VK_TRUE;
     VkDeviceCreateInfo dci = {VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, &f13, 0, 1, &queue};
     VkDevice device;
     CHECK(vkCreateDevice(phys, &dci, NULL, &device));
+
+    if (!strcmp(argv[1], "--compute")) {
+        size_t size;
+        uint32_t *code = read_file(argv[2], &size);
+        VkShaderModuleCreateInfo mci = {VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO, NULL, 0, size,
+                                        code};
+        VkShaderModule module;
+        CHECK(vkCreateShaderModule(device, &mci, NULL, &module));
+        VkPushConstantRange range = {VK_SHADER_STAGE_COMPUTE_BIT, 0, 16};
+        VkPipelineLayoutCreateInfo lci = {VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO, NULL, 0, 0,
+                                          NULL, 1, &range};
+        VkPipelineLayout layout;
+        CHECK(vkCreatePipelineLayout(device, &lci, NULL, &layout));
+        VkComputePipelineCreateInfo cci = {
+            VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO, NULL, 0,
+            {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, NULL, 0,
+             VK_SHADER_STAGE_COMPUTE_BIT, module, "main", NULL},
+            layout, VK_NULL_HANDLE, 0};
+        VkPipeline pipeline;
+        CHECK(vkCreateComputePipelines(device, VK_NULL_HANDLE, 1, &cci, NULL, &pipeline));
+        fprintf(stderr, "acodump: pipeline created\n");
+        return 0;
+    }
 
     VkShaderModule modules[2];
     for (int i = 0; i < 2; i++) {

@@ -1,5 +1,6 @@
-//! Mesa ACO output: the pixel shaders of corpus/gfx/aco (GLSL compiled by Mesa 22.3's RADV on its
-//! null gfx1100 device, wave32 and wave64; `corpus/gfx/aco/build.sh` rebuilds them) disassemble
+//! Mesa ACO output: the pixel shaders and the compute shader of corpus/gfx/aco (GLSL compiled by
+//! Mesa 22.3's RADV on its null gfx1100 device, wave32 and wave64; `corpus/gfx/aco/build.sh`
+//! rebuilds them) disassemble
 //! as llvm-mc-19 does and run with the launch state a driver gives them, their exports checked
 //! against models written from the GLSL source.
 //!
@@ -47,7 +48,7 @@ fn program(w64: bool, name: &str) -> Program {
     Program::new(&code, BASE).unwrap()
 }
 
-const SHADERS: [&str; 3] = ["ps_interp", "ps_f16", "ps_flat_coord"];
+const SHADERS: [&str; 4] = ["ps_interp", "ps_f16", "ps_flat_coord", "cs_scale"];
 
 #[test]
 fn aco_shaders_disassemble_as_llvm_mc() {
@@ -268,6 +269,60 @@ fn aco_ps_flat_coord() {
                 assert_eq!(ex[0].data[0][l], pk(o[0], o[1]), "w64={w64} lane {l} xy");
                 assert_eq!(ex[0].data[1][l], pk(o[2], o[3]), "w64={w64} lane {l} zw");
             }
+        }
+    }
+}
+
+#[test]
+fn aco_cs_scale() {
+    // corpus/gfx/aco/cs_scale.comp: data[i] = data[i] * 2 + i for i < n, 64 invocations per
+    // workgroup. RADV's launch state, as ACO's p_startpgm line lists it: s[0:1] (unused here),
+    // the push constants in user SGPRs s[2:3] (the buffer's device address) and s4 (n), the
+    // workgroup id x in s5 (USER_SGPR = 5, TGID_X_EN), and the work-item id x in v0 bits 9:0
+    // (gfx11 packs the ids in v0). A wave32 build runs a workgroup as two waves (ids 0-31,
+    // 32-63). ACO contracts `x * 2 + i` into v_fmac_f32 (x * 2 is exact, so the model is one
+    // rounding of the sum either way).
+    use wavesim_rdna3::testing::Harness;
+    use wavesim_rdna3::wave::Wave;
+    let (groups, n) = (3u32, 150u32);
+    let data: Vec<f32> = (0..groups * 64)
+        .map(|i| (i as f32 * 1.37).sin() * 1000.0 + 0.1)
+        .collect();
+    for w64 in [false, true] {
+        let prog = program(w64, "cs_scale");
+        let mut h = Harness::new(w64);
+        let bytes: Vec<u8> = data.iter().flat_map(|v| v.to_le_bytes()).collect();
+        let addr = h.mem.alloc(bytes.len() as u64, 256).unwrap();
+        h.mem.write(addr, &bytes).unwrap();
+        let lanes = if w64 { 64 } else { 32 };
+        for g in 0..groups {
+            for k in 0..64 / lanes {
+                let mut w = Wave::new(w64, 256);
+                w.set_exec(u64::MAX);
+                w.hw.status = h.wave.hw.status;
+                w.sgpr[2] = addr as u32;
+                w.sgpr[3] = (addr >> 32) as u32;
+                w.sgpr[4] = n;
+                w.sgpr[5] = g;
+                for l in 0..lanes {
+                    w.vgpr_set(0, l, (k * lanes + l) as u32);
+                }
+                w.pc = BASE;
+                h.wave = w;
+                h.run_program(&prog, 10_000)
+                    .unwrap_or_else(|e| panic!("w64={w64} group {g} wave {k}: {e}"));
+            }
+        }
+        let mut out = vec![0u8; bytes.len()];
+        h.mem.read(addr, &mut out).unwrap();
+        for (i, c) in out.chunks_exact(4).enumerate() {
+            let got = f32::from_le_bytes(c.try_into().unwrap());
+            let want = if (i as u32) < n {
+                data[i] * 2.0 + i as f32
+            } else {
+                data[i]
+            };
+            assert_eq!(got.to_bits(), want.to_bits(), "w64={w64} element {i}");
         }
     }
 }
