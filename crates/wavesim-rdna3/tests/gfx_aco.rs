@@ -19,6 +19,9 @@
 
 #![allow(clippy::needless_range_loop)] // lane and component loops index several arrays
 
+mod gfx_params;
+
+use gfx_params::{bary, execs, lds};
 use half::f16;
 use std::path::PathBuf;
 use wavesim_core::memory::DeviceMemory;
@@ -96,8 +99,7 @@ fn interp(p: P, i: f32, j: f32) -> f32 {
 /// block.
 fn lane_inputs(l: usize) -> [u32; PS_INPUT_VGPRS] {
     let mut v = [0u32; PS_INPUT_VGPRS];
-    let i = (l as f32 * 0.0371 + 0.0137) / 3.0;
-    let j = 1.0 - i - (l as f32 * 0.0113 + 0.071) / 7.0;
+    let (i, j) = bary(l);
     v[2] = i.to_bits(); // PERSP_CENTER (canonical slots 2, 3)
     v[3] = j.to_bits();
     v[16] = ((l % 8) as f32 + 0.5).to_bits(); // POS_X_FLOAT
@@ -107,21 +109,6 @@ fn lane_inputs(l: usize) -> [u32; PS_INPUT_VGPRS] {
 
 fn f(x: u32) -> f32 {
     f32::from_bits(x)
-}
-
-/// An LDS image with one primitive: `words[attr][chan]` = the P0, P10, P20 dwords at dword
-/// attr * 12 + vertex * 4 + chan (ISA 12.2.1 "LDS Parameter Loads").
-fn lds(words: &[[[u32; 3]; 4]]) -> Vec<u8> {
-    let mut b = vec![0u8; 65536];
-    for (a, chans) in words.iter().enumerate() {
-        for (c, ps) in chans.iter().enumerate() {
-            for (v, w) in ps.iter().enumerate() {
-                let at = (a * 12 + v * 4 + c) * 4;
-                b[at..at + 4].copy_from_slice(&w.to_le_bytes());
-            }
-        }
-    }
-    b
 }
 
 fn run(
@@ -161,11 +148,6 @@ fn run(
     )
     .unwrap_or_else(|e| panic!("{name} w64={w64}: {e}"));
     (r.exports, lanes)
-}
-
-fn execs(w64: bool) -> [u64; 2] {
-    let full = if w64 { u64::MAX } else { 0xffff_ffff };
-    [full, 0x7f3a_0000_e1c5_fff6 & full]
 }
 
 fn bits(p: P) -> [u32; 3] {

@@ -123,6 +123,24 @@ fn texel(img: &[u8], w: u32, h: u32, x: i64, y: i64) -> [f32; 4] {
     [0, 1, 2, 3].map(|c| img[i + c] as f32 / 255.0)
 }
 
+/// CLK_FILTER_LINEAR with clamp-to-edge at texel-space (u, v) already shifted by half a texel:
+/// the four texels around it weighted by the fractions, in f32 in the order
+/// ((t00 (1-a) + t10 a)(1-b) + (t01 (1-a) + t11 a) b).
+fn bilinear(img: &[u8], u: f32, v: f32) -> [f32; 4] {
+    let (x0, y0) = (u.floor(), v.floor());
+    let (a, b) = (u - x0, v - y0);
+    let (x0, y0) = (x0 as i64, y0 as i64);
+    let t00 = texel(img, W, H, x0, y0);
+    let t10 = texel(img, W, H, x0 + 1, y0);
+    let t01 = texel(img, W, H, x0, y0 + 1);
+    let t11 = texel(img, W, H, x0 + 1, y0 + 1);
+    [0, 1, 2, 3].map(|c| {
+        let top = t00[c] * (1.0 - a) + t10[c] * a;
+        let bot = t01[c] * (1.0 - a) + t11[c] * a;
+        top * (1.0 - b) + bot * b
+    })
+}
+
 #[test]
 fn img_scale_rgba8_to_rgba32f() {
     for w64 in [false, true] {
@@ -164,23 +182,9 @@ fn img_sample_linear_clamp() {
             for x in 0..W {
                 let u = (x as f32 + 0.25) / W as f32 * W as f32 - 0.5;
                 let v = (y as f32 + 0.75) / H as f32 * H as f32 - 0.5;
-                let (x0, y0) = (u.floor(), v.floor());
-                let (a, b) = (u - x0, v - y0);
-                let (x0, y0) = (x0 as i64, y0 as i64);
-                let t00 = texel(&src, W, H, x0, y0);
-                let t10 = texel(&src, W, H, x0 + 1, y0);
-                let t01 = texel(&src, W, H, x0, y0 + 1);
-                let t11 = texel(&src, W, H, x0 + 1, y0 + 1);
-                for c in 0..4 {
-                    let top = t00[c] * (1.0 - a) + t10[c] * a;
-                    let bot = t01[c] * (1.0 - a) + t11[c] * a;
-                    let want = top * (1.0 - b) + bot * b;
-                    assert_eq!(
-                        got[((y * W + x) * 4) as usize + c],
-                        want,
-                        "({x}, {y}) comp {c}"
-                    );
-                }
+                let want = bilinear(&src, u, v);
+                let i = ((y * W + x) * 4) as usize;
+                assert_eq!(&got[i..i + 4], &want, "({x}, {y})");
             }
         }
     }
@@ -371,22 +375,9 @@ fn img_sample_arg_with_a_sampler_argument() {
             for x in 0..W {
                 // Bilinear around (u - 0.5, v - 0.5), clamped to the edge texels.
                 let (u, v) = (2.0 * x as f32 - 3.25, 2.0 * y as f32 - 1.25);
-                let (x0, y0) = (u.floor(), v.floor());
-                let (a, b) = (u - x0, v - y0);
-                let (x0, y0) = (x0 as i64, y0 as i64);
-                let t00 = texel(&src, W, H, x0, y0);
-                let t10 = texel(&src, W, H, x0 + 1, y0);
-                let t01 = texel(&src, W, H, x0, y0 + 1);
-                let t11 = texel(&src, W, H, x0 + 1, y0 + 1);
-                for c in 0..4 {
-                    let top = t00[c] * (1.0 - a) + t10[c] * a;
-                    let bot = t01[c] * (1.0 - a) + t11[c] * a;
-                    assert_eq!(
-                        got[((y * W + x) * 4) as usize + c],
-                        top * (1.0 - b) + bot * b,
-                        "({x}, {y}) comp {c}"
-                    );
-                }
+                let want = bilinear(&src, u, v);
+                let i = ((y * W + x) * 4) as usize;
+                assert_eq!(&got[i..i + 4], &want, "({x}, {y})");
             }
         }
     }

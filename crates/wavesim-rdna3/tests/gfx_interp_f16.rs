@@ -21,6 +21,9 @@
 
 #![allow(clippy::needless_range_loop)] // lane and component loops index several arrays
 
+mod gfx_params;
+
+use gfx_params::{bary, execs, lds};
 use half::f16;
 use std::path::PathBuf;
 use wavesim_core::memory::DeviceMemory;
@@ -92,13 +95,6 @@ fn interp_f16(p: Params, i: f32, j: f32, rtz: bool) -> f16 {
     to_f16(to_f32(fma_exact(p.p20, j, t), rtz), rtz)
 }
 
-/// Per lane I and J with full f32 mantissas.
-fn bary(l: usize) -> (f32, f32) {
-    let i = (l as f32 * 0.0371 + 0.0137) / 3.0;
-    let j = 1.0 - i - (l as f32 * 0.0113 + 0.071) / 7.0;
-    (i, j)
-}
-
 /// The inputs in the all-terms layout with I, J at canonical slot `slot` and `slot + 1`
 /// (PERSP_CENTER 2, LINEAR_CENTER 11).
 fn inputs(lanes: usize, slot: usize) -> Vec<[u32; PS_INPUT_VGPRS]> {
@@ -111,21 +107,6 @@ fn inputs(lanes: usize, slot: usize) -> Vec<[u32; PS_INPUT_VGPRS]> {
             v
         })
         .collect()
-}
-
-/// An LDS image with one primitive: `words[attr][chan]` = the P0, P10, P20 dwords (12.2.1:
-/// dword attr * 12 + vertex * 4 + chan for one primitive at lds_param_offset 0).
-fn lds(words: &[[[u32; 3]; 4]]) -> Vec<u8> {
-    let mut b = vec![0u8; 65536];
-    for (a, chans) in words.iter().enumerate() {
-        for (c, ps) in chans.iter().enumerate() {
-            for (v, w) in ps.iter().enumerate() {
-                let at = (a * 12 + v * 4 + c) * 4;
-                b[at..at + 4].copy_from_slice(&w.to_le_bytes());
-            }
-        }
-    }
-    b
 }
 
 fn h(x: f32) -> f16 {
@@ -159,12 +140,6 @@ fn run(name: &str, w64: bool, exec: u64, lds_image: Vec<u8>) -> (Vec<ExportRecor
     )
     .unwrap_or_else(|e| panic!("{name} w64={w64}: {e}"));
     (r.exports, lanes)
-}
-
-/// Full waves and a partial EXEC (whole quads off and quads with one to three lanes on).
-fn execs(w64: bool) -> [u64; 2] {
-    let full = if w64 { u64::MAX } else { 0xffff_ffff };
-    [full, 0x7f3a_0000_e1c5_fff6 & full]
 }
 
 #[test]

@@ -95,28 +95,75 @@ fn texel(img: &[u8], x: i64, y: i64) -> [f32; 4] {
 
 const GRID: &str = "8,4";
 
+/// Numbers the runs of this test binary (their temporary directories).
+static RUNS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+/// Runs `kernel` over `grid` in wave32 and wave64 with `args`, in which `{in}` stands for a file
+/// named `input_name` holding `input` and `{out}` for the output file; returns (wave64, the
+/// output file's bytes) per run.
+fn run_both(
+    kernel: &str,
+    grid: &str,
+    input_name: &str,
+    input: &[u8],
+    args: &[&str],
+) -> Vec<(bool, Vec<u8>)> {
+    [false, true]
+        .into_iter()
+        .map(|w64| {
+            let run_id = RUNS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            let t = Tmp::new(&format!("{kernel}-{run_id}-{w64}"));
+            let input = t.file(input_name, input);
+            let out = t.path(if args.iter().any(|a| a.ends_with(".png")) {
+                "out.png"
+            } else {
+                "out.bin"
+            });
+            let args: Vec<String> = args
+                .iter()
+                .map(|a| {
+                    a.replace("{in}", &input)
+                        .replace("{out}.png", &out)
+                        .replace("{out}", &out)
+                })
+                .collect();
+            run(w64, kernel, grid, &args);
+            (w64, read(&out))
+        })
+        .collect()
+}
+
+/// Bilinear filtering around texel-space (u, v) as the guide's image unit and OpenCL's
+/// CLK_FILTER_LINEAR do it: the four texels around (u - 0.5, v - 0.5), weighted by the
+/// fractions, in f32 in the order ((t00 (1-a) + t10 a)(1-b) + (t01 (1-a) + t11 a) b).
+fn bilinear(texel_at: impl Fn(i64, i64) -> [f32; 4], u: f32, v: f32) -> [f32; 4] {
+    let (u, v) = (u - 0.5, v - 0.5);
+    let (x0, y0) = (u.floor(), v.floor());
+    let (a, b) = (u - x0, v - y0);
+    let (x0, y0) = (x0 as i64, y0 as i64);
+    let (t00, t10) = (texel_at(x0, y0), texel_at(x0 + 1, y0));
+    let (t01, t11) = (texel_at(x0, y0 + 1), texel_at(x0 + 1, y0 + 1));
+    [0, 1, 2, 3].map(|c| {
+        let top = t00[c] * (1.0 - a) + t10[c] * a;
+        let bot = t01[c] * (1.0 - a) + t11[c] * a;
+        top * (1.0 - b) + bot * b
+    })
+}
+
 #[test]
 fn img_scale_reads_a_png_and_writes_raw_floats() {
     let src = rgba8();
     let png = texels_to_png(&host_format("rgba8").unwrap(), W, H, &src).unwrap();
-    for w64 in [false, true] {
-        let t = Tmp::new(&format!("scale{w64}"));
-        let input = t.file("src.png", &png);
-        let out = t.path("out.bin");
-        run(
-            w64,
-            "img_scale",
-            GRID,
-            &[
-                format!("image:rgba8:8x4:{input}"),
-                format!("image:rgba32f:8x4:zeros:{out}"),
-                "f32:0.5".into(),
-            ],
-        );
-        let got = f32s(&read(&out));
+    let args = [
+        "image:rgba8:8x4:{in}",
+        "image:rgba32f:8x4:zeros:{out}",
+        "f32:0.5",
+    ];
+    for (w64, out) in run_both("img_scale", GRID, "src.png", &png, &args) {
+        let got = f32s(&out);
         assert_eq!(got.len(), (W * H * 4) as usize);
         for (i, g) in got.iter().enumerate() {
-            assert_eq!(*g, src[i] as f32 / 255.0 * 0.5, "component {i}");
+            assert_eq!(*g, src[i] as f32 / 255.0 * 0.5, "w64={w64} component {i}");
         }
     }
 }
@@ -124,40 +171,17 @@ fn img_scale_reads_a_png_and_writes_raw_floats() {
 #[test]
 fn img_sample_linear_clamp() {
     let src = rgba8();
-    for w64 in [false, true] {
-        let t = Tmp::new(&format!("linear{w64}"));
-        let input = t.file("src.bin", &src);
-        let out = t.path("out.bin");
-        run(
-            w64,
-            "img_sample_linear",
-            GRID,
-            &[
-                format!("image:rgba8:8x4:{input}"),
-                format!("zeros:{}:{out}", W * H * 16),
-                "i32:8".into(),
-                "i32:4".into(),
-            ],
-        );
-        let got = f32s(&read(&out));
+    let args = ["image:rgba8:8x4:{in}", "zeros:512:{out}", "i32:8", "i32:4"];
+    for (w64, out) in run_both("img_sample_linear", GRID, "src.bin", &src, &args) {
+        let got = f32s(&out);
         for y in 0..H {
             for x in 0..W {
-                // uv = ((x + 0.25) / w, (y + 0.75) / h); texel space minus the half texel.
-                let u = (x as f32 + 0.25) / W as f32 * W as f32 - 0.5;
-                let v = (y as f32 + 0.75) / H as f32 * H as f32 - 0.5;
-                let (x0, y0) = (u.floor(), v.floor());
-                let (a, b) = (u - x0, v - y0);
-                let (x0, y0) = (x0 as i64, y0 as i64);
-                let t00 = texel(&src, x0, y0);
-                let t10 = texel(&src, x0 + 1, y0);
-                let t01 = texel(&src, x0, y0 + 1);
-                let t11 = texel(&src, x0 + 1, y0 + 1);
-                for c in 0..4 {
-                    let top = t00[c] * (1.0 - a) + t10[c] * a;
-                    let bot = t01[c] * (1.0 - a) + t11[c] * a;
-                    let want = top * (1.0 - b) + bot * b;
-                    assert_eq!(got[((y * W + x) * 4) as usize + c], want, "({x}, {y}) {c}");
-                }
+                // uv = ((x + 0.25) / w, (y + 0.75) / h), in texel space.
+                let u = (x as f32 + 0.25) / W as f32 * W as f32;
+                let v = (y as f32 + 0.75) / H as f32 * H as f32;
+                let want = bilinear(|x, y| texel(&src, x, y), u, v);
+                let i = ((y * W + x) * 4) as usize;
+                assert_eq!(&got[i..i + 4], &want, "w64={w64} ({x}, {y})");
             }
         }
     }
@@ -166,22 +190,9 @@ fn img_sample_linear_clamp() {
 #[test]
 fn img_sample_repeat_nearest() {
     let src = rgba8();
-    for w64 in [false, true] {
-        let t = Tmp::new(&format!("repeat{w64}"));
-        let input = t.file("src.bin", &src);
-        let out = t.path("out.bin");
-        run(
-            w64,
-            "img_sample_repeat",
-            GRID,
-            &[
-                format!("image:rgba8:8x4:{input}"),
-                format!("zeros:{}:{out}", W * H * 16),
-                "i32:8".into(),
-                "i32:4".into(),
-            ],
-        );
-        let got = f32s(&read(&out));
+    let args = ["image:rgba8:8x4:{in}", "zeros:512:{out}", "i32:8", "i32:4"];
+    for (w64, out) in run_both("img_sample_repeat", GRID, "src.bin", &src, &args) {
+        let got = f32s(&out);
         for y in 0..H {
             for x in 0..W {
                 let s = (x as f32 + 0.5) / W as f32 * 2.0 - 0.5;
@@ -189,7 +200,8 @@ fn img_sample_repeat_nearest() {
                 let tx = ((s * W as f32).floor() as i64).rem_euclid(W as i64);
                 let ty = ((u * H as f32).floor() as i64).rem_euclid(H as i64);
                 let want = texel(&src, tx, ty);
-                assert_eq!(&got[((y * W + x) * 4) as usize..][..4], &want, "({x}, {y})");
+                let i = ((y * W + x) * 4) as usize;
+                assert_eq!(&got[i..i + 4], &want, "w64={w64} ({x}, {y})");
             }
         }
     }
@@ -198,20 +210,8 @@ fn img_sample_repeat_nearest() {
 #[test]
 fn img_gradient_writes_a_png() {
     let un = |x: f32| (x.clamp(0.0, 1.0) * 255.0).round_ties_even() as u8;
-    for w64 in [false, true] {
-        let t = Tmp::new(&format!("gradient{w64}"));
-        let out = t.path("g.png");
-        run(
-            w64,
-            "img_gradient",
-            GRID,
-            &[
-                format!("image:rgba8:8x4:zeros:{out}"),
-                "i32:8".into(),
-                "i32:4".into(),
-            ],
-        );
-        let png = read(&out);
+    let args = ["image:rgba8:8x4:zeros:{out}.png", "i32:8", "i32:4"];
+    for (w64, png) in run_both("img_gradient", GRID, "unused", &[], &args) {
         assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
         let got = png_to_texels(&host_format("rgba8").unwrap(), W, H, &png).unwrap();
         for y in 0..H {
@@ -222,7 +222,8 @@ fn img_gradient_writes_a_png() {
                     un(0.5),
                     255,
                 ];
-                assert_eq!(&got[((y * W + x) * 4) as usize..][..4], &want, "({x}, {y})");
+                let i = ((y * W + x) * 4) as usize;
+                assert_eq!(&got[i..i + 4], &want, "w64={w64} ({x}, {y})");
             }
         }
     }
@@ -230,41 +231,20 @@ fn img_gradient_writes_a_png() {
 
 #[test]
 fn img_size_reads_the_image_dimensions() {
-    for w64 in [false, true] {
-        let t = Tmp::new(&format!("size{w64}"));
-        let out = t.path("size.bin");
-        run(
-            w64,
-            "img_size",
-            "1",
-            &["image:r32f:13x7:zeros".into(), format!("zeros:8:{out}")],
-        );
-        assert_eq!(
-            read(&out),
-            [13u32.to_le_bytes(), 7u32.to_le_bytes()].concat()
-        );
+    let args = ["image:r32f:13x7:zeros", "zeros:8:{out}"];
+    for (w64, out) in run_both("img_size", "1", "unused", &[], &args) {
+        let want = [13u32.to_le_bytes(), 7u32.to_le_bytes()].concat();
+        assert_eq!(out, want, "w64={w64}");
     }
 }
 
 #[test]
 fn img_read_uint_rgba8ui() {
     let src = rgba8();
-    for w64 in [false, true] {
-        let t = Tmp::new(&format!("uint{w64}"));
-        let input = t.file("src.bin", &src);
-        let out = t.path("out.bin");
-        run(
-            w64,
-            "img_read_uint",
-            GRID,
-            &[
-                format!("image:rgba8ui:8x4:{input}"),
-                format!("zeros:{}:{out}", W * H * 4),
-                "i32:8".into(),
-            ],
-        );
+    let args = ["image:rgba8ui:8x4:{in}", "zeros:128:{out}", "i32:8"];
+    for (w64, out) in run_both("img_read_uint", GRID, "src.bin", &src, &args) {
         // c.x + (c.y << 8) + (c.z << 16) + (c.w << 24) is the texel's little-endian word.
-        assert_eq!(read(&out), src);
+        assert_eq!(out, src, "w64={w64}");
     }
 }
 
@@ -272,21 +252,9 @@ fn img_read_uint_rgba8ui() {
 fn img_box3_r32f() {
     let vals: Vec<f32> = (0..W * H).map(|i| (i * i % 17) as f32 * 0.5).collect();
     let bytes: Vec<u8> = vals.iter().flat_map(|v| v.to_le_bytes()).collect();
-    for w64 in [false, true] {
-        let t = Tmp::new(&format!("box{w64}"));
-        let input = t.file("src.bin", &bytes);
-        let out = t.path("out.bin");
-        run(
-            w64,
-            "img_box3",
-            GRID,
-            &[
-                format!("image:r32f:8x4:{input}"),
-                format!("zeros:{}:{out}", W * H * 4),
-                "i32:8".into(),
-            ],
-        );
-        let got = f32s(&read(&out));
+    let args = ["image:r32f:8x4:{in}", "zeros:128:{out}", "i32:8"];
+    for (w64, out) in run_both("img_box3", GRID, "src.bin", &bytes, &args) {
+        let got = f32s(&out);
         for y in 0..H as i64 {
             for x in 0..W as i64 {
                 let mut s = 0.0f32;
@@ -297,11 +265,8 @@ fn img_box3_r32f() {
                         s += vals[(cy * W as i64 + cx) as usize];
                     }
                 }
-                assert_eq!(
-                    got[(y * W as i64 + x) as usize],
-                    s * (1.0f32 / 9.0),
-                    "({x}, {y})"
-                );
+                let got = got[(y * W as i64 + x) as usize];
+                assert_eq!(got, s * (1.0f32 / 9.0), "w64={w64} ({x}, {y})");
             }
         }
     }
@@ -310,25 +275,13 @@ fn img_box3_r32f() {
 #[test]
 fn img_swap_rb_to_rgba16f() {
     let src = rgba8();
-    for w64 in [false, true] {
-        let t = Tmp::new(&format!("swap{w64}"));
-        let input = t.file("src.bin", &src);
-        let out = t.path("out.bin");
-        run(
-            w64,
-            "img_swap_rb",
-            GRID,
-            &[
-                format!("image:rgba8:8x4:{input}"),
-                format!("image:rgba16f:8x4:zeros:{out}"),
-            ],
-        );
-        let got = read(&out);
+    let args = ["image:rgba8:8x4:{in}", "image:rgba16f:8x4:zeros:{out}"];
+    for (w64, got) in run_both("img_swap_rb", GRID, "src.bin", &src, &args) {
         for i in 0..(W * H) as usize {
             for (c, sc) in [2usize, 1, 0, 3].into_iter().enumerate() {
                 let h = u16::from_le_bytes([got[8 * i + 2 * c], got[8 * i + 2 * c + 1]]);
                 let want = half::f16::from_f32(src[4 * i + sc] as f32 / 255.0).to_bits();
-                assert_eq!(h, want, "texel {i} comp {c}");
+                assert_eq!(h, want, "w64={w64} texel {i} comp {c}");
             }
         }
     }
@@ -419,43 +372,24 @@ fn img_sample_arg_with_sampler_arguments() {
         } else {
             ("f32x2:2,2", "f32x2:-3.25,-2.25")
         };
-        for w64 in [false, true] {
-            let t = Tmp::new(&format!("sampler-{mode}-{filter}-{coords}-{w64}"));
-            let input = t.file("src.bin", &src);
-            let out = t.path("out.bin");
-            run(
-                w64,
-                "img_sample_arg",
-                GRID,
-                &[
-                    format!("image:rgba8:8x4:{input}"),
-                    format!("sampler:{coords}:{mode}:{filter}"),
-                    format!("zeros:{}:{out}", W * H * 16),
-                    "i32:8".into(),
-                    scale.into(),
-                    offset.into(),
-                ],
-            );
-            let got = f32s(&read(&out));
+        let sampler = format!("sampler:{coords}:{mode}:{filter}");
+        let args = [
+            "image:rgba8:8x4:{in}",
+            &sampler,
+            "zeros:512:{out}",
+            "i32:8",
+            scale,
+            offset,
+        ];
+        for (w64, out) in run_both("img_sample_arg", GRID, "src.bin", &src, &args) {
+            let got = f32s(&out);
             for y in 0..H as i64 {
                 for x in 0..W as i64 {
                     let (u, v) = (2.0 * x as f32 - 2.75, 2.0 * y as f32 - 0.75);
                     let want = if filter == "nearest" {
                         texel_at(mode, u.floor() as i64, v.floor() as i64)
                     } else {
-                        let (u, v) = (u - 0.5, v - 0.5);
-                        let (x0, y0) = (u.floor(), v.floor());
-                        let (a, b) = (u - x0, v - y0);
-                        let (x0, y0) = (x0 as i64, y0 as i64);
-                        let t00 = texel_at(mode, x0, y0);
-                        let t10 = texel_at(mode, x0 + 1, y0);
-                        let t01 = texel_at(mode, x0, y0 + 1);
-                        let t11 = texel_at(mode, x0 + 1, y0 + 1);
-                        [0, 1, 2, 3].map(|c| {
-                            let top = t00[c] * (1.0 - a) + t10[c] * a;
-                            let bot = t01[c] * (1.0 - a) + t11[c] * a;
-                            top * (1.0 - b) + bot * b
-                        })
+                        bilinear(|x, y| texel_at(mode, x, y), u, v)
                     };
                     let i = ((y * W as i64 + x) * 4) as usize;
                     assert_eq!(
