@@ -111,9 +111,10 @@ class Module:
 
 
 class Device:
-    """A sandboxed device with its own memory (``threads`` host threads run workgroups)."""
+    """A sandboxed device with its own memory. ``threads`` host threads run workgroups: by
+    default every core (or ``WAVESIM_THREADS``); 1 runs them in order, for debugging."""
 
-    def __init__(self, threads=1):
+    def __init__(self, threads=None):
         self._dev = _Device(threads)
         self.printf_output = ""
 

@@ -89,10 +89,12 @@ struct Device {
 #[pymethods]
 impl Device {
     #[new]
-    #[pyo3(signature = (threads = 1))]
-    fn new(threads: usize) -> Device {
+    #[pyo3(signature = (threads = None))]
+    fn new(threads: Option<usize>) -> Device {
         let mut dev = wavesim::Device::new();
-        dev.threads = threads.max(1);
+        if let Some(t) = threads {
+            dev.threads = t.max(1);
+        }
         Device { dev }
     }
 

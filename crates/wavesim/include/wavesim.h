@@ -61,7 +61,8 @@ typedef struct WavesimModule wavesim_module;
 
 wavesim_device *wavesim_device_create(void);
 void wavesim_device_destroy(wavesim_device *dev);
-/* Host threads that run workgroups in parallel (default 1 = deterministic order). */
+/* Host threads that run workgroups in parallel (default: every core, or WAVESIM_THREADS;
+   1 = one after another, in order). */
 int32_t wavesim_set_threads(wavesim_device *dev, uint32_t threads);
 
 /* Device memory: `addr` values are device addresses, not host pointers. */

@@ -254,7 +254,8 @@ unsafe fn dev_mut<'a>(dev: *mut WavesimDevice) -> Result<&'a mut Device, Error> 
         .ok_or_else(|| invalid("null device"))
 }
 
-/// Sets the number of host threads running workgroups (1 = deterministic order).
+/// Sets the number of host threads running workgroups (default: every core, or
+/// `WAVESIM_THREADS`; 1 = one after another, in order).
 ///
 /// # Safety
 /// `dev` must be a live device handle.

@@ -238,7 +238,8 @@ struct InstalledTrap {
 #[derive(Debug)]
 pub struct Device {
     mem: DeviceMemory,
-    /// Host threads running workgroups (1: in order on the calling thread).
+    /// Host threads running workgroups (1: in order on the calling thread). Starts at
+    /// [`wavesim_core::engine::default_threads`]: every core, or `WAVESIM_THREADS`.
     pub threads: usize,
     /// Watchdog: most instructions one wave may execute.
     pub max_wave_instructions: u64,
@@ -267,7 +268,7 @@ impl Device {
         static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
         Device {
             mem: DeviceMemory::new(),
-            threads: 1,
+            threads: wavesim_core::engine::default_threads(),
             max_wave_instructions: DEFAULT_MAX_WAVE_INSTRUCTIONS,
             cfg: ExecConfig::default(),
             global_offset: [0; 3],

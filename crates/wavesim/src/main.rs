@@ -72,9 +72,11 @@ enum Cmd {
         /// zeros:N[:OUT], local:N.
         #[arg(long = "arg", value_name = "SPEC", allow_hyphen_values = true)]
         args: Vec<String>,
-        /// Host threads running workgroups in parallel (default 1: deterministic order).
-        #[arg(long, default_value_t = 1)]
-        threads: usize,
+        /// Host threads running workgroups in parallel (default: every core, or WAVESIM_THREADS;
+        /// 1 runs them in order on one thread, for debugging). Results of race-free kernels do
+        /// not depend on it.
+        #[arg(long)]
+        threads: Option<usize>,
         /// Watchdog: most instructions one wave may execute.
         #[arg(long = "max-instructions", default_value_t = wavesim::DEFAULT_MAX_WAVE_INSTRUCTIONS)]
         max_instructions: u64,
@@ -371,7 +373,9 @@ fn real_main(cli: Cli) -> Result<(), Failure> {
                 .collect::<Result<_, _>>()
                 .map_err(usage)?;
             let mut dev = Device::new();
-            dev.threads = threads.max(1);
+            if let Some(t) = threads {
+                dev.threads = t.max(1);
+            }
             dev.max_wave_instructions = max_instructions;
             dev.dynamic_shared = dynamic_shared;
             let module = dev

@@ -252,7 +252,9 @@ fn dispatch_inner<R>(
         dispatch_ptr: packet_addr,
         queue_ptr: queue,
         dispatch_id: s.dispatch_id,
-        threads: s.threads.max(1),
+        // printf records land in the buffer in the order waves write them; one thread keeps
+        // that order (and so the printed text) the same on every run.
+        threads: if wants_printf { 1 } else { s.threads.max(1) },
         max_wave_insts: s.max_wave_insts,
         cfg: s.cfg.clone(),
         trap: s.trap,
@@ -349,7 +351,7 @@ pub unsafe fn run_host_asm(
         dispatch_ptr: packet.as_ptr() as u64,
         queue_ptr: 0,
         dispatch_id: 0,
-        threads: 1,
+        threads: wavesim_core::engine::default_threads(),
         max_wave_insts: max_wave_instructions,
         cfg: ExecConfig::default(),
         trap: None,
