@@ -8,8 +8,10 @@
 //! `wNN/NAME.txt`): s[0:1] two user SGPRs (unused here), s2 PRIM_MASK (so USER_SGPR = 2 in
 //! SPI_SHADER_PGM_RSRC2_PS), then the VGPRs SPI_PS_INPUT_ENA packs toward v0 (RDNA3 ISA guide,
 //! 3.3 "Initial wave state"): PERSP_CENTER I, J in v0-v1 (ENA 0x2), plus POS_X_FLOAT and
-//! POS_Y_FLOAT in v2, v3 for gl_FragCoord (ENA 0x302). MODE is RADV's for ACO shaders: round to
-//! nearest, DX10 clamp (no test value is a denormal, so the denormal modes do not matter).
+//! POS_Y_FLOAT in v2, v3 for gl_FragCoord (ENA 0x302). The listing does not show RADV's
+//! SPI_SHADER_PGM_RSRC1 float mode; the tests use round to nearest (IEEE's default, which the
+//! GLSL does not change) with DX10 clamp, and no test value is a denormal, so the denormal
+//! modes do not matter.
 //! Which attribute slot holds which input is the driver's choice (RADV's linking of the VS
 //! outputs); each test says the slots the listing reads.
 //!
