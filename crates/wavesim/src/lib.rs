@@ -553,6 +553,7 @@ pub fn run_specs_with_observer<O: Observer<Wave, Inst> + ?Sized>(
     let mut args = Vec::with_capacity(specs.len());
     let mut bufs: Vec<Option<(u64, u64)>> = Vec::with_capacity(specs.len());
     let mut result = Ok(());
+    let mut descriptors = Vec::new();
     for (i, (s, meta)) in specs.iter().zip(k.explicit_args()).enumerate() {
         match s {
             ArgSpec::Value { ty, bytes } => {
@@ -580,6 +581,28 @@ pub fn run_specs_with_observer<O: Observer<Wave, Inst> + ?Sized>(
                 args.push(Arg::Buffer(a));
                 bufs.push(Some((a, *size)));
             }
+            ArgSpec::Image { .. } => match image_arg(dev, s) {
+                Ok((object, data, n)) => {
+                    args.push(Arg::Image(object));
+                    bufs.push(Some((data, n)));
+                    descriptors.push(object);
+                }
+                Err(e) => {
+                    result = Err(e);
+                    break;
+                }
+            },
+            ArgSpec::Sampler { .. } => match sampler_arg(dev, s) {
+                Ok(at) => {
+                    args.push(Arg::Sampler(at));
+                    bufs.push(None);
+                    descriptors.push(at);
+                }
+                Err(e) => {
+                    result = Err(e);
+                    break;
+                }
+            },
         }
     }
     let r = result.and_then(|()| dev.dispatch_with_observer(module, kernel, geo, &args, obs));
@@ -600,7 +623,77 @@ pub fn run_specs_with_observer<O: Observer<Wave, Inst> + ?Sized>(
     for (a, _) in bufs.into_iter().flatten() {
         let _ = dev.free(a);
     }
+    for a in descriptors {
+        let _ = dev.free(a);
+    }
     out
+}
+
+/// Places a `sampler:` argument's 128-bit S# in device memory; returns its address.
+fn sampler_arg(dev: &mut Device, spec: &ArgSpec) -> Result<u64, Error> {
+    let ArgSpec::Sampler {
+        normalized,
+        addressing,
+        linear,
+    } = spec
+    else {
+        return Err(Error::Args("not a sampler argument".into()));
+    };
+    let s = wavesim_rdna3::exec::image::host::opencl_sampler(*normalized, addressing, *linear)
+        .map_err(Error::Args)?;
+    let bytes: Vec<u8> = s.iter().flat_map(|w| w.to_le_bytes()).collect();
+    dev.alloc_with(&bytes)
+}
+
+/// Places an `image:` argument in device memory: its texels (from the file, a PNG decoded, or
+/// zeros) and the 48-byte OpenCL image object (256-bit T#, channel type, order, width; see
+/// `exec::image::resource::opencl_image_object`). Returns (object, texels, texel bytes).
+fn image_arg(dev: &mut Device, spec: &ArgSpec) -> Result<(u64, u64, u64), Error> {
+    use wavesim_rdna3::exec::image::{host, resource};
+    let ArgSpec::Image {
+        format,
+        width,
+        height,
+        path,
+        ..
+    } = spec
+    else {
+        return Err(Error::Args("not an image argument".into()));
+    };
+    let f = host::host_format(format).map_err(Error::Args)?;
+    let n = host::host_image_bytes(&f, *width, *height);
+    let texels = match path {
+        None => vec![0u8; n as usize],
+        Some(p) => {
+            let bytes = std::fs::read(p)
+                .map_err(|e| Error::Io(format!("cannot read {}: {e}", p.display())))?;
+            if p.extension().is_some_and(|e| e.eq_ignore_ascii_case("png")) {
+                host::png_to_texels(&f, *width, *height, &bytes)
+                    .map_err(|e| Error::Args(format!("{}: {e}", p.display())))?
+            } else if bytes.len() as u64 != n {
+                return Err(Error::Args(format!(
+                    "{}: a {width}x{height} {format} image takes {n} bytes, the file has {}",
+                    p.display(),
+                    bytes.len()
+                )));
+            } else {
+                bytes
+            }
+        }
+    };
+    let data = dev.alloc_with(&texels)?;
+    let t = resource::image_descriptor(data, f.format, *width, *height, 1);
+    let object: Vec<u8> = resource::opencl_image_object(t, f.cl_type, f.cl_order, *width)
+        .iter()
+        .flat_map(|w| w.to_le_bytes())
+        .collect();
+    match dev.alloc_with(&object) {
+        Ok(o) => Ok((o, data, n)),
+        Err(e) => {
+            let _ = dev.free(data);
+            Err(e)
+        }
+    }
 }
 
 // ---- By-value arguments checked against the kernel's metadata (issue 15) ----
@@ -699,6 +792,25 @@ pub fn check_value(
 pub fn write_outputs(specs: &[ArgSpec], run: &SpecRun) -> Result<(), Error> {
     for (s, b) in specs.iter().zip(&run.buffers) {
         if let (Some(out), Some(bytes)) = (s.output(), b) {
+            let png;
+            let bytes = match s {
+                ArgSpec::Image {
+                    format,
+                    width,
+                    height,
+                    ..
+                } if out
+                    .extension()
+                    .is_some_and(|e| e.eq_ignore_ascii_case("png")) =>
+                {
+                    use wavesim_rdna3::exec::image::host;
+                    let f = host::host_format(format).map_err(Error::Args)?;
+                    png = host::texels_to_png(&f, *width, *height, bytes)
+                        .map_err(|e| Error::Args(format!("{}: {e}", out.display())))?;
+                    &png
+                }
+                _ => bytes,
+            };
             std::fs::write(out, bytes)
                 .map_err(|e| Error::Io(format!("cannot write {}: {e}", out.display())))?;
         }
