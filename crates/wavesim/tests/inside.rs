@@ -151,12 +151,21 @@ fn every_removed_barrier_is_found() {
     assert!(names.len() - missed.len() >= 51, "{missed:?}");
 }
 
+/// Removed `s_delay_alu` the runs cannot show: the instruction the delay applied to never
+/// runs in the corpus dispatches (a branch the inputs never take), so no dynamic check can
+/// see it. Each entry: (wave, object, address, why).
+const DELAYS_NOT_EXECUTED: &[(&str, &str, u64, &str)] = &[];
+
 #[test]
-fn removed_waits_and_delays_are_found() {
-    let text = std::fs::read_to_string(corpus().join("check/waits.txt")).expect("waits.txt");
+fn removed_waits_delays_and_wait_states_are_found() {
+    // WAVESIM_MUTANTS=FILE runs the lines of FILE instead (to look at a few).
+    let list = std::env::var("WAVESIM_MUTANTS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|_| corpus().join("check/waits.txt"));
+    let text = std::fs::read_to_string(list).expect("waits.txt");
     let runs = runs();
     let mut tally: BTreeMap<&str, (u32, u32)> = BTreeMap::new();
-    let mut missed_waits = Vec::new();
+    let mut missed = Vec::new();
     for line in text
         .lines()
         .filter(|l| !l.starts_with('#') && !l.is_empty())
@@ -173,50 +182,75 @@ fn removed_waits_and_delays_are_found() {
             word,
             "{line}"
         );
-        elf[at..at + 4].copy_from_slice(&0xbf80_0000u32.to_le_bytes()); // s_nop 0
-        let (checks, kinds): (Checks, &[FindingKind]) = if kind == "wait" {
-            (
+        if kind == "delay" {
+            // An s_delay_alu asking for nothing (all fields 0): the hint is gone and, like
+            // the removed one, it is not an instruction of LLVM's count (an s_nop would add a
+            // cycle and change what the rule sees).
+            elf[at..at + 4].copy_from_slice(&0xbf87_0000u32.to_le_bytes());
+        } else if kind == "nop" {
+            // Remove the s_nop: s_sendmsg and s_endpgm move up, s_code_end fills the word.
+            let rest: Vec<u8> = elf[at + 4..at + 12].to_vec();
+            elf[at..at + 8].copy_from_slice(&rest);
+            elf[at + 8..at + 12].copy_from_slice(&0xbf9f_0000u32.to_le_bytes());
+        } else {
+            elf[at..at + 4].copy_from_slice(&0xbf80_0000u32.to_le_bytes()); // s_nop 0
+        }
+        let (checks, kinds): (Checks, &[FindingKind]) = match kind {
+            "wait" => (
                 Checks {
                     waits: true,
                     ..Default::default()
                 },
                 &[FindingKind::MissingWait, FindingKind::BarrierInFlight],
-            )
-        } else {
-            (
+            ),
+            "delay" => (
                 Checks {
                     hazards: true,
                     ..Default::default()
                 },
                 &[FindingKind::MissingDelayAlu],
-            )
+            ),
+            _ => (
+                Checks {
+                    hazards: true,
+                    ..Default::default()
+                },
+                &[FindingKind::HazardWaitState],
+            ),
         };
         let hit = runs
             .iter()
             .filter(|r| r.object == obj)
             .any(|r| caught(&run_checked(&elf, r, checks, false), kinds));
+        let excused = DELAYS_NOT_EXECUTED
+            .iter()
+            .any(|e| e.0 == wave && e.1 == obj && e.2 == addr);
         let t = tally
-            .entry(if kind == "wait" { "wait" } else { "delay" })
+            .entry(match kind {
+                "wait" => "s_waitcnt",
+                "delay" => "s_delay_alu",
+                "depctr" => "s_waitcnt_depctr",
+                _ => "s_nop",
+            })
             .or_default();
         t.1 += 1;
         if hit {
             t.0 += 1;
-        } else if kind == "wait" {
-            missed_waits.push(line.to_string());
+            assert!(!excused, "listed as not executed but found: {line}");
+        } else if !excused {
+            missed.push(line.to_string());
         }
     }
     for (k, (hit, all)) in &tally {
         eprintln!("removed {k}: {hit} of {all} found");
     }
-    let waits = tally["wait"];
-    assert!(waits.1 >= 100);
-    // Every removed s_waitcnt is found (221 of 221).
-    assert!(
-        missed_waits.is_empty(),
-        "waits not found: {missed_waits:#?}"
-    );
-    let delays = tally["delay"];
-    assert!(delays.0 > 0);
+    if std::env::var("WAVESIM_MUTANTS").is_err() {
+        assert!(tally["s_waitcnt"].1 >= 200 && tally["s_delay_alu"].1 >= 300);
+        assert!(tally["s_waitcnt_depctr"].1 >= 100 && tally["s_nop"].1 >= 20);
+    }
+    // Every removed s_waitcnt, s_delay_alu, s_waitcnt_depctr and s_nop is found, except the
+    // listed s_delay_alu whose instruction never runs.
+    assert!(missed.is_empty(), "not found: {missed:#?}");
 }
 
 /// File offset of code address `addr` (the .text section maps addresses to offsets).
@@ -340,4 +374,27 @@ fn cli_check_exits_3_after_writing_outputs_and_stats_show_the_issue_model() {
         serde_json::from_str(&std::fs::read_to_string(&tl).unwrap()).unwrap();
     assert!(json["traceEvents"].as_array().unwrap().len() > 100);
     let _ = std::fs::remove_dir_all(&tmp);
+}
+
+#[test]
+#[ignore]
+fn diag_hazards_on_clean_corpus() {
+    let hz = Checks {
+        hazards: true,
+        ..Default::default()
+    };
+    let mut n = 0;
+    for r in runs() {
+        for wave in ["w32", "w64"] {
+            let Some(elf) = object(&r.object, wave) else {
+                continue;
+            };
+            let obs = run_checked(&elf, &r, hz, false);
+            for f in obs.findings() {
+                n += 1;
+                eprintln!("{} {wave}: {f}", r.name);
+            }
+        }
+    }
+    eprintln!("{n} findings");
 }

@@ -37,6 +37,7 @@
 //! See [`Checks`] and [`FindingKind`]: what each reports and the rule behind it.
 
 pub mod class;
+pub mod hazard;
 pub mod timeline;
 
 use crate::decode::{opnd, Inst};
@@ -46,6 +47,7 @@ use crate::exec::Program;
 use crate::isa::Op;
 use crate::wave::{Wave, LANES};
 use class::{classify, cnt, Class, Family, RegRun, Space};
+use hazard::{HazardState, Severity};
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fmt;
 use std::rc::Rc;
@@ -114,8 +116,14 @@ pub enum FindingKind {
     /// s_barrier while this wave's stores or LDS operations may be in flight (other waves may
     /// not see them after the barrier).
     BarrierInFlight,
-    /// A VALU reading a register a recent VALU/transcendental wrote, with no s_delay_alu.
+    /// An ALU instruction reading a register a VALU, transcendental or SALU instruction is
+    /// still computing, with no `s_delay_alu` that LLVM's AMDGPUInsertDelayAlu would put there.
+    /// Severity: a stall, not a wrong result (RDNA3 interlocks these dependencies).
     MissingDelayAlu,
+    /// A gfx11 hazard the hardware does not interlock (GCNHazardRecognizer's gfx11 rules:
+    /// a missing `s_waitcnt_depctr`, `v_nop`, `v_mov` or LDSDIR wait field). Severity: the
+    /// result can be wrong.
+    HazardWaitState,
     /// The code is not followed by 256 bytes of padding (seed 002, "Shader padding").
     Padding,
     Race,
@@ -130,9 +138,20 @@ impl FindingKind {
             FindingKind::MissingWait
             | FindingKind::DataOverwritten
             | FindingKind::BarrierInFlight => "waits",
-            FindingKind::MissingDelayAlu | FindingKind::Padding => "hazards",
+            FindingKind::MissingDelayAlu | FindingKind::HazardWaitState | FindingKind::Padding => {
+                "hazards"
+            }
             FindingKind::Race => "races",
             _ => "init",
+        }
+    }
+
+    /// `stall` for a missing `s_delay_alu` (the hardware interlocks; only time is lost),
+    /// `correctness` for everything else (the result can be wrong).
+    pub fn severity(self) -> &'static str {
+        match self {
+            FindingKind::MissingDelayAlu => "stall",
+            _ => "correctness",
         }
     }
 }
@@ -299,18 +318,6 @@ impl PendingOp {
     }
 }
 
-/// The last ALU writer of a register (for the s_delay_alu check).
-#[derive(Clone, Copy, Debug)]
-struct Producer {
-    trans: bool,
-    /// The VALU/trans count after the producer issued.
-    valu_at: u64,
-    trans_at: u64,
-    inst_at: u64,
-    pc: u64,
-    idx: u32,
-}
-
 /// One access recorded in the race shadow.
 #[derive(Clone, Copy, Debug)]
 struct Access {
@@ -334,12 +341,8 @@ struct WaveModel {
     ready: Vec<u64>,
     pending: Vec<PendingOp>,
     seq: u64,
-    producers: Vec<Option<Producer>>,
-    valu_n: u64,
-    trans_n: u64,
-    inst_n: u64,
-    /// s_delay_alu targets: instruction numbers a delay applies to.
-    delays: Vec<u64>,
+    /// The hazard rules' state.
+    hz: HazardState,
     /// VGPR lanes written in this dispatch, one mask per VGPR.
     vinit: Vec<u64>,
     scratch_written: HashSet<u64>,
@@ -362,11 +365,7 @@ impl WaveModel {
             ready: vec![0; 512],
             pending: Vec::new(),
             seq: 0,
-            producers: vec![None; 512],
-            valu_n: 0,
-            trans_n: 0,
-            inst_n: 0,
-            delays: Vec::new(),
+            hz: HazardState::new(),
             vinit,
             scratch_written: HashSet::new(),
             epoch: 0,
@@ -1269,75 +1268,39 @@ impl Observer<Wave, Inst> for Inside {
             }
         }
 
-        // --- hazards: s_delay_alu (LLVM AMDGPUInsertDelayAlu's encodable dependencies:
-        // VALU_DEP_1..4, TRANS32_DEP_1..3).
-        // s_delay_alu does not count: it is not part of the program LLVM's model walks.
-        if inst.op != Op::S_DELAY_ALU {
-            wm.inst_n += 1;
-        }
-        // VMEM, LDS, FLAT and exports wait for every VALU result before issuing (LLVM
-        // AMDGPUInsertDelayAlu, `instructionWaitsForVALU`; they wait for VA_VDST == 0), and so
-        // does s_waitcnt_depctr va_vdst(0): nothing is left to delay.
-        if matches!(
-            f,
-            Family::Vmem | Family::Lds | Family::Gds | Family::Export | Family::LdsDirect
-        ) || (inst.op == Op::S_WAITCNT_DEPCTR && inst.imm as u32 >> 12 & 0xf == 0)
-        {
-            wm.producers.iter_mut().for_each(|p| *p = None);
-        }
-        if inst.op == Op::S_DELAY_ALU {
-            let v = inst.imm as u32;
-            let (id0, skip, id1) = (v & 0xf, v >> 4 & 7, v >> 7 & 0xf);
-            if id0 != 0 {
-                wm.delays.push(wm.inst_n + 1);
-            }
-            if id1 != 0 {
-                wm.delays.push(wm.inst_n + 1 + skip as u64);
-            }
-        }
-        if checks.hazards && matches!(f, Family::Valu | Family::Trans) {
-            let covered = wm.delays.contains(&wm.inst_n);
-            if !covered {
-                let mut worst: Option<(u16, Producer, String)> = None;
-                for r in c.regs.reads.iter().filter(|r| r.first >= opnd::VGPR0) {
-                    for code in r.codes() {
-                        let Some(p) = reg_index(code).and_then(|i| wm.producers[i]) else {
-                            continue;
-                        };
-                        let dep = if p.trans {
-                            let d = wm.trans_n - p.trans_at + 1;
-                            (d <= 3 && wm.inst_n - p.inst_at <= TRANS_HAZARD_WINDOW)
-                                .then(|| format!("TRANS32_DEP_{d}"))
-                        } else {
-                            let d = wm.valu_n - p.valu_at + 1;
-                            (d <= 4 && wm.inst_n - p.inst_at <= VALU_HAZARD_WINDOW)
-                                .then(|| format!("VALU_DEP_{d}"))
-                        };
-                        if let Some(dep) = dep {
-                            worst.get_or_insert((code, p, dep));
-                        }
-                    }
-                }
-                if let Some((code, p, dep)) = worst {
-                    let text = format!(
-                        "{} read at PC {:#x} `{}` right after the {} at PC {:#x} `{}` wrote it, \
-                         with no s_delay_alu ({dep})",
-                        reg_name(code),
-                        loc.pc,
+        // --- hazards: s_delay_alu and the gfx11 wait-state rules (see `hazard`).
+        if checks.hazards {
+            let hits = wm.hz.step(inst, &c, loc.pc, idx, w.wave64);
+            for h in hits {
+                let kind = match h.severity {
+                    Severity::Stall => FindingKind::MissingDelayAlu,
+                    Severity::Correctness => FindingKind::HazardWaitState,
+                };
+                let text = match h.severity {
+                    Severity::Stall => format!(
+                        "stall (not a wrong result: RDNA3 interlocks ALU dependencies): `{}` at \
+                         PC {:#x} reads {} written by `{}` at PC {:#x}, which is still in \
+                         flight; LLVM's AMDGPUInsertDelayAlu would put {} before it",
                         self.texts[idx as usize],
-                        if p.trans { "transcendental" } else { "VALU" },
-                        p.pc,
-                        self.texts[p.idx as usize]
-                    );
-                    self.report(FindingKind::MissingDelayAlu, loc.pc, Some(p.pc), code, text);
-                }
-            }
-        }
-        wm.delays.retain(|&d| d > wm.inst_n);
-        if matches!(f, Family::Valu | Family::Trans) && any_issued {
-            wm.valu_n += 1;
-            if f == Family::Trans {
-                wm.trans_n += 1;
+                        loc.pc,
+                        reg_name(h.reg),
+                        self.texts[h.other_idx as usize],
+                        h.other_pc,
+                        h.needed
+                    ),
+                    Severity::Correctness => format!(
+                        "correctness hazard ({}): `{}` at PC {:#x} after `{}` at PC {:#x} \
+                         ({}): the hardware does not interlock this; needs {}",
+                        h.rule,
+                        self.texts[idx as usize],
+                        loc.pc,
+                        self.texts[h.other_idx as usize],
+                        h.other_pc,
+                        reg_name(h.reg),
+                        h.needed
+                    ),
+                };
+                self.report(kind, loc.pc, Some(h.other_pc), h.reg, text);
             }
         }
 
@@ -1355,17 +1318,6 @@ impl Observer<Wave, Inst> for Inside {
                 if latency > 0 {
                     wm.ready[i] = issue_at + dur + latency;
                 }
-                wm.producers[i] = match f {
-                    Family::Valu | Family::Trans if any_issued => Some(Producer {
-                        trans: f == Family::Trans,
-                        valu_at: wm.valu_n,
-                        trans_at: wm.trans_n,
-                        inst_at: wm.inst_n,
-                        pc: loc.pc,
-                        idx,
-                    }),
-                    _ => None,
-                };
                 // An ALU write replaces what a load in flight will write only in the
                 // checker's view of the register (the load still lands later).
                 if !c.loads && f != Family::Smem {
@@ -1392,18 +1344,6 @@ impl Observer<Wave, Inst> for Inside {
         self.waves.insert(key, wm);
     }
 }
-
-/// How far (in instructions, s_delay_alu not counted) the s_delay_alu check looks back for the
-/// VALU that wrote a VGPR a VALU reads. LLVM's AMDGPUInsertDelayAlu asks for a delay while the
-/// producer's latency (from its scheduling model) has not passed and it is at most 4 VALUs back
-/// (VALU_DEP_1..4; 3 transcendentals, TRANS32_DEP_1..3); VMEM, LDS, FLAT and exports wait for all
-/// VALU results, which ends every dependency. Without that scheduling model the check keeps the
-/// cases any latency needs: a VALU result read by the very next instruction, and a
-/// transcendental result read within 4 instructions. Both are clean on every clang-19 kernel of
-/// the corpus (the hazards test) while a removed s_delay_alu that covered such a dependency is
-/// found.
-const VALU_HAZARD_WINDOW: u64 = 1;
-const TRANS_HAZARD_WINDOW: u64 = 4;
 
 impl Inside {
     #[allow(clippy::too_many_arguments)]
