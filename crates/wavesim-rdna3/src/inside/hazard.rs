@@ -398,6 +398,8 @@ pub(crate) struct HazardState {
     bundle_left: u8,
     /// Instruction counts at the calls not yet returned from.
     calls: Vec<(u64, Vec<(u64, u8)>)>,
+    /// `s_nop 0`s not yet aged in (count, PC of the last one).
+    nops: (u32, u64),
 }
 
 const HISTORY: usize = 48;
@@ -412,6 +414,7 @@ impl HazardState {
             mask_write: None,
             bundle_left: 0,
             calls: Vec::new(),
+            nops: (0, 0),
         }
     }
 
@@ -439,6 +442,18 @@ impl HazardState {
                 self.pending.push((self.inst_n + 1 + skip as u64, id1));
             }
             return hits;
+        }
+        if inst.op != Op::S_NOP && self.nops.0 > 0 {
+            // A run of `s_nop 0` ending right before a 16-byte aligned instruction is the
+            // assembler's block alignment (loop headers), emitted after AMDGPUInsertDelayAlu
+            // ran: not part of its count. Any other s_nop 0 takes its cycle.
+            let padding = self.nops.1 + 4 == pc && pc % 16 == 0;
+            if !padding {
+                for _ in 0..self.nops.0 {
+                    self.age(DelayType::Salu, 1);
+                }
+            }
+            self.nops = (0, 0);
         }
         self.inst_n += 1;
         let n = self.inst_n;
@@ -519,17 +534,16 @@ impl HazardState {
         if t != DelayType::Other {
             let lat = latency(inst.op, f);
             // The carry/condition SGPR of a VOP3SD instruction (v_add_co_u32, v_div_scale...)
-            // is its second def, which the scheduling model gives no latency entry: LLVM's
-            // `computeOperandLatency` falls back to the default of 1 cycle, gone after the
-            // producer's own issue cycle.
+            // is written through the scheduling model's WriteSALU entry: 2 cycles (the
+            // clang-19 corpus has VALU_DEP_1 for a carry read by the very next instruction and
+            // nothing once any instruction is between).
             let sdst = (inst.enc == Enc::Vop3sd).then_some(inst.dst[1]);
-            for code in writes
-                .iter()
-                .filter(|r| Some(r.first) != sdst)
-                .flat_map(|r| r.codes())
-            {
-                if let Some(u) = unit(code) {
-                    self.delays[u] = Some((Delay::new(t, lat), pc, idx));
+            for r in &writes {
+                let l = if Some(r.first) == sdst { 2 } else { lat };
+                for code in r.codes() {
+                    if let Some(u) = unit(code) {
+                        self.delays[u] = Some((Delay::new(t, l), pc, idx));
+                    }
                 }
             }
         }
@@ -553,17 +567,17 @@ impl HazardState {
                     .push((self.inst_n, std::mem::take(&mut self.pending)));
             }
         }
-        let cycles = if inst.op == Op::S_NOP {
-            (inst.imm as u32 & 0xf) as u8 + 1
+        if inst.op == Op::S_NOP && inst.imm & 0xf == 0 {
+            // Wait until the next instruction says whether this was alignment padding.
+            self.nops.0 += 1;
+            self.nops.1 = pc;
         } else {
-            1
-        };
-        for d in self.delays.iter_mut() {
-            if let Some((info, _, _)) = d {
-                if !info.advance(t, cycles) {
-                    *d = None;
-                }
-            }
+            let cycles = if inst.op == Op::S_NOP {
+                (inst.imm as u32 & 0xf) as u8 + 1
+            } else {
+                1
+            };
+            self.age(t, cycles);
         }
 
         // --- wait-state rules (GCNHazardRecognizer).
@@ -678,6 +692,16 @@ impl HazardState {
         }
         self.hist.push_back(past);
         hits
+    }
+
+    fn age(&mut self, t: DelayType, cycles: u8) {
+        for d in self.delays.iter_mut() {
+            if let Some((info, _, _)) = d {
+                if !info.advance(t, cycles) {
+                    *d = None;
+                }
+            }
+        }
     }
 
     fn trans_use(&self, srcs: &[RegRun], hits: &mut Vec<Hit>) {
