@@ -137,19 +137,135 @@ fn every_removed_barrier_is_found() {
         names.len(),
         kernels.len()
     );
-    // Every kernel has a barrier whose removal is found. The others order no access of one
-    // wave against another's that the race rule reports: lds_reduce's tree steps below the
-    // wave width run inside wave 0, and some order plain reads against other waves' atomics,
-    // which the rule leaves out (see `inside::Inside`); they are listed with --nocapture.
-    eprintln!("not found: {missed:#?}");
-    assert!(names.len() >= 10 && kernels.len() >= 10, "{kernels:?}");
-    let objects_waves: std::collections::BTreeSet<String> = names
-        .iter()
-        .map(|n| n.split('.').take(2).collect::<Vec<_>>().join("."))
-        .collect();
-    assert_eq!(objects_waves.len(), kernels.len(), "{kernels:?}");
-    assert!(names.len() - missed.len() >= 51, "{missed:?}");
+    let excused = |n: &str| BARRIERS_WITHOUT_CONFLICT.iter().any(|e| n.starts_with(e.0));
+    for e in BARRIERS_WITHOUT_CONFLICT {
+        assert!(
+            missed.iter().any(|m| m.starts_with(e.0)),
+            "listed as ordering nothing but found: {} ({})",
+            e.0,
+            e.1
+        );
+    }
+    let unexplained: Vec<&String> = missed.iter().filter(|m| !excused(m)).collect();
+    assert!(
+        unexplained.is_empty(),
+        "removed barriers not found: {unexplained:#?}"
+    );
+    assert!(names.len() >= 80 && kernels.len() >= 10, "{kernels:?}");
 }
+
+/// Removed barriers that order no access of one wave against another's, so nothing can race
+/// without them: (mutant name prefix, why). Every other removed barrier must be found.
+const BARRIERS_WITHOUT_CONFLICT: &[(&str, &str)] = &[
+    (
+        "bitonic_sort.w32.1668.",
+        "the first sort step (k = 2, j = 1) compares s[t] with s[t ^ 1]: both were stored by \
+         the same lane's wave before the barrier, so it orders nothing across waves",
+    ),
+    (
+        "bitonic_sort.w64.1660.",
+        "as w32 1668 (pairs t, t ^ 1 are in one wave)",
+    ),
+    (
+        "lds_reduce.w32.1a48.",
+        "tree steps with stride < 32 (32 lanes = wave 0) read and write only what wave 0 \
+         wrote: 1a48, 1a9c, 1af0, 1b44, 1b94 and 1bec (before the lid == 0 result) order wave 0 \
+         against itself",
+    ),
+    (
+        "lds_reduce.w32.1a9c.",
+        "stride 8 step: inside wave 0 (see 1a48)",
+    ),
+    (
+        "lds_reduce.w32.1af0.",
+        "stride 4 step: inside wave 0 (see 1a48)",
+    ),
+    (
+        "lds_reduce.w32.1b44.",
+        "stride 2 step: inside wave 0 (see 1a48)",
+    ),
+    (
+        "lds_reduce.w32.1b94.",
+        "stride 1 step: inside wave 0 (see 1a48)",
+    ),
+    (
+        "lds_reduce.w32.1bec.",
+        "lid == 0 reads s[0]/m[0] wave 0 wrote (see 1a48)",
+    ),
+    (
+        "lds_reduce.w64.19f4.",
+        "wave64: every step with stride < 64 runs inside wave 0; 19f4, 1a48, 1a9c, 1af0, \
+         1b44, 1b94, 1bec order wave 0 against itself",
+    ),
+    ("lds_reduce.w64.1a48.", "inside wave 0 (see w64 19f4)"),
+    ("lds_reduce.w64.1a9c.", "inside wave 0 (see w64 19f4)"),
+    ("lds_reduce.w64.1af0.", "inside wave 0 (see w64 19f4)"),
+    ("lds_reduce.w64.1b44.", "inside wave 0 (see w64 19f4)"),
+    ("lds_reduce.w64.1b94.", "inside wave 0 (see w64 19f4)"),
+    ("lds_reduce.w64.1bec.", "inside wave 0 (see w64 19f4)"),
+    (
+        "histogram.w32.209c.",
+        "histogram_local's second barrier orders only plain loads of lh[] against other waves' \
+         ds_add_u32: LLVM emits an atomic load as the same plain ds_load_b32 (lds_atomics' \
+         atomic_add(&hist[i], 0u) is one), so the race rule cannot call such a pair a race",
+    ),
+    ("histogram.w64.209c.", "as w32 209c"),
+    (
+        "workgroup_collectives.w32.24c0.",
+        "the last barrier: after it the kernel touches no LDS (it only stores its result to \
+         global memory), so it orders nothing",
+    ),
+    (
+        "workgroup_collectives.w64.2594.",
+        "the last barrier (see w32 24c0)",
+    ),
+    (
+        "lds_atomics.w32.1eb4.",
+        "atomic-only: the second barrier orders the atomics on u[]/hist[] against the plain \
+         loads that copy them out",
+    ),
+    (
+        "workgroup_collectives.w32.1b3c.",
+        "atomic-only: one lane per wave applies ds_add/ds_min/ds_max/ds_and/ds_or to an LDS \
+         word, the barrier, then every lane loads the word (1b3c, 1cd0, 1e3c, 2388, 24a8)",
+    ),
+    (
+        "workgroup_collectives.w32.1cd0.",
+        "atomic-only (see w32 1b3c)",
+    ),
+    (
+        "workgroup_collectives.w32.1e3c.",
+        "atomic-only (see w32 1b3c)",
+    ),
+    (
+        "workgroup_collectives.w32.2388.",
+        "atomic-only (see w32 1b3c)",
+    ),
+    (
+        "workgroup_collectives.w32.24a8.",
+        "atomic-only (see w32 1b3c)",
+    ),
+    (
+        "workgroup_collectives.w64.1b50.",
+        "atomic-only (see w32 1b3c)",
+    ),
+    (
+        "workgroup_collectives.w64.1cf4.",
+        "atomic-only (see w32 1b3c)",
+    ),
+    (
+        "workgroup_collectives.w64.1e68.",
+        "atomic-only (see w32 1b3c)",
+    ),
+    (
+        "workgroup_collectives.w64.2458.",
+        "atomic-only (see w32 1b3c)",
+    ),
+    (
+        "workgroup_collectives.w64.257c.",
+        "atomic-only (see w32 1b3c)",
+    ),
+];
 
 /// Removed hints the runs cannot show: the dependency the hint was for exists only on a path
 /// the corpus inputs never take, so no check of the executed instructions can see it.
@@ -405,27 +521,4 @@ fn cli_check_exits_3_after_writing_outputs_and_stats_show_the_issue_model() {
         serde_json::from_str(&std::fs::read_to_string(&tl).unwrap()).unwrap();
     assert!(json["traceEvents"].as_array().unwrap().len() > 100);
     let _ = std::fs::remove_dir_all(&tmp);
-}
-
-#[test]
-#[ignore]
-fn diag_hazards_on_clean_corpus() {
-    let hz = Checks {
-        hazards: true,
-        ..Default::default()
-    };
-    let mut n = 0;
-    for r in runs() {
-        for wave in ["w32", "w64"] {
-            let Some(elf) = object(&r.object, wave) else {
-                continue;
-            };
-            let obs = run_checked(&elf, &r, hz, false);
-            for f in obs.findings() {
-                n += 1;
-                eprintln!("{} {wave}: {f}", r.name);
-            }
-        }
-    }
-    eprintln!("{n} findings");
 }

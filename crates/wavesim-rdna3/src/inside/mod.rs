@@ -332,8 +332,12 @@ struct Access {
 #[derive(Clone, Copy, Debug, Default)]
 struct Shadow {
     write: Option<Access>,
-    read: Option<Access>,
+    /// The last read of each of up to [`READERS`] waves (a write must be checked against
+    /// every wave that read the byte in its barrier interval, not only the last reader).
+    reads: [Option<Access>; READERS],
 }
+
+const READERS: usize = 4;
 
 struct WaveModel {
     simd: usize,
@@ -731,13 +735,70 @@ impl Inside {
                     }
                 }
             }
+            Space::Buffer
+                if matches!(
+                    inst.enc,
+                    crate::decode::Enc::Mubuf | crate::decode::Enc::Mtbuf
+                ) =>
+            {
+                use crate::exec::buffer::address::{lane_addrs, Addresser};
+                use crate::exec::buffer::resource::BufferResource;
+                let rsrc = BufferResource::read(w, inst.src[2]);
+                let soffset = match inst.src[3] {
+                    opnd::NULL => 0,
+                    c if c < 128 => w.sgpr.get(c as usize).copied().unwrap_or(0),
+                    c if (opnd::INT_ZERO..=opnd::INT_POS_MAX).contains(&c) => {
+                        (c - opnd::INT_ZERO) as u32
+                    }
+                    _ => 0,
+                };
+                // A reserved swizzle faults in the instruction itself: no access to record.
+                if let Ok(a) = Addresser::new(&rsrc, soffset) {
+                    let mut lanes_at = [Default::default(); LANES];
+                    lane_addrs(w, inst, rsrc.add_tid, &mut lanes_at);
+                    for l in (0..lanes).filter(|l| exec >> l & 1 != 0) {
+                        if !a.out_of_range(lanes_at[l], 0, size as u64) {
+                            out.push((l, a.addr(lanes_at[l], 0), size));
+                        }
+                    }
+                }
+            }
             _ => {}
         }
         out
     }
 
-    #[allow(clippy::too_many_arguments)]
-    fn race_check(&mut self, lds: bool, addr: u64, me: Access, write: bool, loc: &InstLoc) {
+    fn race_text(
+        &self,
+        lds: bool,
+        addr: u64,
+        o: &Access,
+        o_write: bool,
+        me: &Access,
+        write: bool,
+    ) -> String {
+        let space = if lds { "LDS" } else { "global" };
+        format!(
+            "race on {space} address {addr:#x}: wg ({},{},{}) wave {} {} at PC {:#x} `{}` and \
+             wg ({},{},{}) wave {} {} at PC {:#x} `{}` with no barrier between",
+            o.wg[0],
+            o.wg[1],
+            o.wg[2],
+            o.wave,
+            if o_write { "wrote" } else { "read" },
+            o.pc,
+            self.texts[o.idx as usize],
+            me.wg[0],
+            me.wg[1],
+            me.wg[2],
+            me.wave,
+            if write { "writes" } else { "reads" },
+            me.pc,
+            self.texts[me.idx as usize],
+        )
+    }
+
+    fn race_check(&mut self, lds: bool, addr: u64, me: Access, write: bool) {
         let cell = if lds {
             self.lds_shadow.entry(addr as u32).or_default()
         } else {
@@ -746,9 +807,10 @@ impl Inside {
         // Concurrent: another wave, and another workgroup or the same barrier interval.
         let concurrent =
             |o: &Access| -> bool { o.wg != me.wg || (o.wave != me.wave && o.epoch == me.epoch) };
-        // A race needs a write that is not atomic: a plain read racing only with atomic
-        // read-modify-writes is how compilers emit relaxed atomic loads (the load of a CAS
-        // loop is a plain ds_load_b32 / global_load_b32 glc), so it is not reported.
+        // A race needs a write and a non-atomic access, and a plain read against another
+        // wave's atomic read-modify-write is not one: LLVM emits an atomic load as a plain
+        // ds_load_b32 / global_load_b32 (lds_atomics' `atomic_add(&hist[i], 0u)`, the first
+        // load of every CAS loop), so machine code cannot tell it from a non-atomic read.
         let mut hit: Option<(Access, bool)> = None;
         if let Some(o) = cell
             .write
@@ -756,36 +818,29 @@ impl Inside {
         {
             hit = Some((o, true));
         } else if write && !me.atomic {
-            if let Some(o) = cell.read.filter(|o| concurrent(o)) {
-                hit = Some((o, false));
+            if let Some(o) = cell.reads.iter().flatten().find(|o| concurrent(o)) {
+                hit = Some((*o, false));
             }
         }
         if write {
             cell.write = Some(me);
         } else {
-            cell.read = Some(me);
+            // Replace this wave's entry, else a free slot, else the oldest epoch's.
+            let slot = cell
+                .reads
+                .iter()
+                .position(|r| r.is_some_and(|r| r.wg == me.wg && r.wave == me.wave))
+                .or_else(|| cell.reads.iter().position(|r| r.is_none()))
+                .unwrap_or_else(|| {
+                    (0..READERS)
+                        .min_by_key(|&i| cell.reads[i].map_or(0, |r| r.epoch))
+                        .unwrap_or(0)
+                });
+            cell.reads[slot] = Some(me);
         }
         if let Some((o, o_write)) = hit {
-            let space = if lds { "LDS" } else { "global" };
-            let text = format!(
-                "race on {space} address {addr:#x}: wg ({},{},{}) wave {} {} at PC {:#x} `{}` and \
-                 wg ({},{},{}) wave {} {} at PC {:#x} `{}` with no barrier between",
-                o.wg[0],
-                o.wg[1],
-                o.wg[2],
-                o.wave,
-                if o_write { "wrote" } else { "read" },
-                o.pc,
-                self.texts[o.idx as usize],
-                me.wg[0],
-                me.wg[1],
-                me.wg[2],
-                me.wave,
-                if write { "writes" } else { "reads" },
-                loc.pc,
-                self.texts[me.idx as usize],
-            );
-            self.report(FindingKind::Race, loc.pc, Some(o.pc), 0, text);
+            let text = self.race_text(lds, addr, &o, o_write, &me, write);
+            self.report(FindingKind::Race, me.pc, Some(o.pc), 0, text);
         }
     }
 }
@@ -1149,7 +1204,10 @@ impl Observer<Wave, Inst> for Inside {
             });
         }
         if checks.races
-            && (c.space == Some(Space::Lds) || matches!(c.space, Some(Space::Global | Space::Flat)))
+            && matches!(
+                c.space,
+                Some(Space::Lds | Space::Global | Space::Flat | Space::Buffer)
+            )
         {
             let lds = c.space == Some(Space::Lds);
             let me = Access {
@@ -1163,7 +1221,7 @@ impl Observer<Wave, Inst> for Inside {
             let write = c.stores;
             for &(_, a, n) in &acc {
                 for b in 0..n as u64 {
-                    self.race_check(lds, a + b, me, write, loc);
+                    self.race_check(lds, a + b, me, write);
                 }
             }
         }
