@@ -553,3 +553,67 @@ fn lgkmcnt_above_zero_guarantees_nothing_while_a_scalar_load_is_in_flight() {
     );
     assert!(o.findings().is_empty(), "{:?}", o.findings());
 }
+
+/// `inside::hazard::latency` (the result latencies AMDGPUInsertDelayAlu takes from LLVM's
+/// gfx11 scheduling model) against llvm-mca-19's figures for every ALU instruction of the
+/// corpus (corpus/check/latency.txt, made by corpus/check/make_latency.py).
+#[test]
+fn latencies_match_llvm_mca() {
+    use std::collections::HashMap;
+    use wavesim_rdna3::inside::{class::classify, class::Family, hazard::latency};
+    let root = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../corpus");
+    let golden: HashMap<String, u8> = std::fs::read_to_string(root.join("check/latency.txt"))
+        .expect("latency.txt")
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .map(|l| {
+            let (lat, text) = l.split_once('\t').unwrap();
+            (text.to_string(), lat.parse().unwrap())
+        })
+        .collect();
+    let (mut checked, mut wrong) = (0, Vec::new());
+    for dir in ["gfx1100-w32", "gfx1100-w64"] {
+        let mut names: Vec<_> = std::fs::read_dir(root.join(dir))
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|e| e == "hsaco"))
+            .collect();
+        names.sort();
+        for path in names {
+            let elf = wavesim_core::elf::ElfObject::parse(&std::fs::read(&path).unwrap()).unwrap();
+            for s in &elf.text_sections {
+                let Ok(prog) = Program::new(&s.data, s.address) else {
+                    continue;
+                };
+                for (inst, &pc) in prog.insts.iter().zip(&prog.pcs) {
+                    // The listings use wave32 syntax for both directories.
+                    let text = wavesim_rdna3::disasm::format(inst, pc, false);
+                    let Some(&want) = golden.get(&text) else {
+                        continue;
+                    };
+                    let f = classify(inst, false).family;
+                    if !matches!(
+                        f,
+                        Family::Valu | Family::Trans | Family::Wmma | Family::Salu
+                    ) {
+                        continue;
+                    }
+                    checked += 1;
+                    let got = latency(inst.op, f);
+                    if got != want {
+                        wrong.push(format!("{text}: {got}, llvm-mca {want}"));
+                    }
+                }
+            }
+        }
+    }
+    wrong.sort();
+    wrong.dedup();
+    assert!(checked > 10_000, "{checked}");
+    assert!(
+        wrong.is_empty(),
+        "{} differ: {:#?}",
+        wrong.len(),
+        &wrong[..wrong.len().min(40)]
+    );
+}

@@ -229,7 +229,8 @@ impl Delay {
 /// Latency (cycles) of an ALU instruction's results in LLVM's gfx11 scheduling model
 /// (`SISchedule.td`, GFX11SpeedModel, as `llvm-mca-19 -mcpu=gfx1100` reports it for each
 /// instruction; `corpus/check/latency.txt` holds its figures for every ALU instruction of the
-/// corpus and the `latencies_match_llvm_mca` test compares).
+/// corpus and the `latencies_match_llvm_mca` test in wavesim-rdna3's tests/inside.rs compares).
+/// 64-bit compares 6.
 pub fn latency(op: Op, f: Family) -> u8 {
     let n = op.name();
     match f {
@@ -245,7 +246,13 @@ pub fn latency(op: Op, f: Family) -> u8 {
                 || n == "v_div_fmas_f64"
                 || n == "v_trig_preop_f64"
                 || n.starts_with("v_cvt_") && n.contains("f64");
-            if f64_op {
+            // Integer 64-bit compares and every 64-bit v_cmpx: Write64Bit (llvm-mca reports
+            // the f64 v_cmp, v_cmp_class_f64 included, as WriteDouble, but v_cmpx_*_f64 as 6).
+            let cmp64 = (n.starts_with("v_cmp_") && (n.ends_with("_u64") || n.ends_with("_i64")))
+                || (n.starts_with("v_cmpx_") && n.ends_with("64"));
+            if cmp64 {
+                6
+            } else if f64_op {
                 38
             } else if matches!(
                 n,
@@ -254,7 +261,6 @@ pub fn latency(op: Op, f: Family) -> u8 {
                     | "v_mul_hi_i32"
                     | "v_mad_u64_u32"
                     | "v_mad_i64_i32"
-                    | "v_mul_lo_u16"
             ) {
                 8
             } else if matches!(
