@@ -302,23 +302,24 @@ enum DbgVal {
 
 type DbgReply = Result<DbgVal, String>;
 
+/// The session's module, kernel arguments and buffers (address, bytes).
+type DbgSetup = (wavesim::Module, Vec<wavesim::Arg>, Vec<Option<(u64, u64)>>);
+
 fn debug_event(e: wavesim::DebugEvent) -> DbgVal {
     match e {
         wavesim::DebugEvent::Breakpoint { wave, pc } => DbgVal::Event("breakpoint", wave, pc),
         wavesim::DebugEvent::Condition { wave, index } => {
             DbgVal::Event("condition", wave, index as u64)
         }
-        wavesim::DebugEvent::Stepped { wave, ended } => DbgVal::Event("stepped", wave, ended as u64),
+        wavesim::DebugEvent::Stepped { wave, ended } => {
+            DbgVal::Event("stepped", wave, ended as u64)
+        }
         wavesim::DebugEvent::Finished => DbgVal::Event("finished", 0, 0),
     }
 }
 
 /// One command against the debugger (runs on the session's thread).
-fn debug_command(
-    d: &mut wavesim::Debugger,
-    cmd: DbgCmd,
-    buffers: &[(u64, u64)],
-) -> DbgReply {
+fn debug_command(d: &mut wavesim::Debugger, cmd: DbgCmd, buffers: &[(u64, u64)]) -> DbgReply {
     let no_wave = |i: usize| format!("no wave {i} in this workgroup");
     Ok(match cmd {
         DbgCmd::BreakAt(pc) => {
@@ -404,14 +405,20 @@ fn debug_command(
         DbgCmd::ReadLds(off, n) => DbgVal::Bytes(
             d.lds()
                 .get(off..off.saturating_add(n))
-                .ok_or(format!("LDS bytes {off}..{} are outside the group's LDS", off + n))?
+                .ok_or(format!(
+                    "LDS bytes {off}..{} are outside the group's LDS",
+                    off + n
+                ))?
                 .to_vec(),
         ),
         DbgCmd::WriteLds(off, data) => {
             let lds = d.lds_mut();
             let n = data.len();
             lds.get_mut(off..off.saturating_add(n))
-                .ok_or(format!("LDS bytes {off}..{} are outside the group's LDS", off + n))?
+                .ok_or(format!(
+                    "LDS bytes {off}..{} are outside the group's LDS",
+                    off + n
+                ))?
                 .copy_from_slice(&data);
             DbgVal::Unit
         }
@@ -446,7 +453,10 @@ impl DebugSession {
         if self.done {
             return Err(err("the debug session has finished"));
         }
-        let tx = self.tx.as_ref().ok_or_else(|| err("the debug session has ended"))?;
+        let tx = self
+            .tx
+            .as_ref()
+            .ok_or_else(|| err("the debug session has ended"))?;
         tx.send(cmd)
             .map_err(|_| err("the debug session's dispatch has ended"))?;
         let rx = self
@@ -561,8 +571,15 @@ impl DebugSession {
         Ok(int_of(self.ask(py, DbgCmd::ReadSgpr(wave, index))?)? as u32)
     }
 
-    fn write_sgpr(&mut self, py: Python<'_>, wave: usize, index: usize, value: u32) -> PyResult<()> {
-        self.ask(py, DbgCmd::WriteSgpr(wave, index, value)).map(|_| ())
+    fn write_sgpr(
+        &mut self,
+        py: Python<'_>,
+        wave: usize,
+        index: usize,
+        value: u32,
+    ) -> PyResult<()> {
+        self.ask(py, DbgCmd::WriteSgpr(wave, index, value))
+            .map(|_| ())
     }
 
     /// Every lane of VGPR `index` of wave `wave`.
@@ -586,7 +603,12 @@ impl DebugSession {
     }
 
     /// `n` bytes of device memory at `addr`.
-    fn read_mem<'py>(&mut self, py: Python<'py>, addr: u64, n: u64) -> PyResult<Bound<'py, PyBytes>> {
+    fn read_mem<'py>(
+        &mut self,
+        py: Python<'py>,
+        addr: u64,
+        n: u64,
+    ) -> PyResult<Bound<'py, PyBytes>> {
         match self.ask(py, DbgCmd::ReadMem(addr, n))? {
             DbgVal::Bytes(b) => Ok(PyBytes::new_bound(py, &b)),
             _ => Err(err("unexpected reply from the debug session")),
@@ -598,7 +620,12 @@ impl DebugSession {
     }
 
     /// `n` bytes of the current workgroup's LDS at `offset`.
-    fn read_lds<'py>(&mut self, py: Python<'py>, offset: usize, n: usize) -> PyResult<Bound<'py, PyBytes>> {
+    fn read_lds<'py>(
+        &mut self,
+        py: Python<'py>,
+        offset: usize,
+        n: usize,
+    ) -> PyResult<Bound<'py, PyBytes>> {
         match self.ask(py, DbgCmd::ReadLds(offset, n))? {
             DbgVal::Bytes(b) => Ok(PyBytes::new_bound(py, &b)),
             _ => Err(err("unexpected reply from the debug session")),
@@ -622,7 +649,10 @@ impl DebugSession {
         Ok(self
             .buffers
             .iter()
-            .map(|b| b.and_then(|_| it.next()).map(|d| PyBytes::new_bound(py, &d)))
+            .map(|b| {
+                b.and_then(|_| it.next())
+                    .map(|d| PyBytes::new_bound(py, &d))
+            })
             .collect())
     }
 }
@@ -659,7 +689,7 @@ fn debug(
     let (ready_tx, ready_rx) = channel::<Result<Vec<Option<u64>>, String>>();
     std::thread::spawn(move || {
         let mut dev = wavesim::Device::new();
-        let setup = (|| -> Result<(wavesim::Module, Vec<wavesim::Arg>, Vec<Option<(u64, u64)>>), String> {
+        let setup = (|| -> Result<DbgSetup, String> {
             let module = dev.load(&code).map_err(|e| e.to_string())?;
             let mut kargs = Vec::new();
             let mut bufs = Vec::new();

@@ -453,7 +453,7 @@ impl HazardState {
             // A run of `s_nop 0` ending right before a 16-byte aligned instruction is the
             // assembler's block alignment (loop headers), emitted after AMDGPUInsertDelayAlu
             // ran: not part of its count. Any other s_nop 0 takes its cycle.
-            let padding = self.nops.1 + 4 == pc && pc % 16 == 0;
+            let padding = self.nops.1 + 4 == pc && pc.is_multiple_of(16);
             if !padding {
                 for _ in 0..self.nops.0 {
                     self.age(DelayType::Salu, 1);
@@ -514,7 +514,8 @@ impl HazardState {
                 // Inside a bundle LLVM emits no s_delay_alu: s_getpc_b64 with the
                 // s_add_u32/s_addc_u32 that add a relocation to it is one (SI_PC_ADD_REL_OFFSET).
                 let in_bundle = self.bundle_left > 0;
-                if !(trans_ok && valu_ok && salu_ok) && !in_bundle {
+                let covered = trans_ok && valu_ok && salu_ok;
+                if !covered && !in_bundle {
                     let mut fields = Vec::new();
                     if tn != 0 {
                         fields.push(format!("TRANS32_DEP_{tn}"));

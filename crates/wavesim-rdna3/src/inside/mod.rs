@@ -59,8 +59,9 @@ pub struct Checks {
     /// Reads of registers whose load may not have completed; export/GDS data overwritten
     /// before EXPcnt says it was read; s_barrier with this wave's memory operations in flight.
     pub waits: bool,
-    /// gfx11 ALU dependencies without the s_delay_alu LLVM's model requires; missing shader
-    /// padding.
+    /// gfx11 hazards (see [`hazard`]): wait states the hardware does not interlock
+    /// (correctness), `s_delay_alu` LLVM's AMDGPUInsertDelayAlu would insert (stall only);
+    /// missing shader padding.
     pub hazards: bool,
     /// Global/LDS accesses to the same bytes by different waves without a barrier between.
     pub races: bool,
