@@ -131,20 +131,7 @@ class Device:
         kernel's reqd_work_group_size). Buffers are copied in and, unless const, back into the
         arrays. Returns the text the kernel printed with printf."""
         m = module._m
-        sig = m.signature(kernel)
-        meta = m.args(kernel)
-        grid = _dims(grid)
-        if block is None:
-            reqd = m.reqd_local(kernel)
-            if reqd is None:
-                raise WavesimError(f"kernel {sig} has no reqd_work_group_size: give block")
-            block = list(reqd[: len(grid)])
-        block = _dims(block)
-        if len(args) != len(meta):
-            raise WavesimError(f"kernel {kernel} takes {len(meta)} arguments, got {len(args)}: {sig}")
-        packed = []
-        for i, (a, v) in enumerate(zip(meta, args)):
-            packed.append(_pack(i, a, v, sig))
+        meta, grid, block, packed = _prepare(m, kernel, grid, block, args)
         outs, text = self._dev.run(m, kernel, grid, block, packed, dynamic_shared)
         for a, v, out in zip(meta, args, outs):
             if out is not None and isinstance(v, np.ndarray) and not a["is_const"] and v.flags.writeable:
@@ -163,19 +150,26 @@ class Device:
         ``read_lds``/``write_lds`` and ``finish()`` (the buffers' final bytes). The session
         runs on a device of its own: this device's memory is not touched."""
         m = module._m
-        sig = m.signature(kernel)
-        meta = m.args(kernel)
-        grid = _dims(grid)
-        if block is None:
-            reqd = m.reqd_local(kernel)
-            if reqd is None:
-                raise WavesimError(f"kernel {sig} has no reqd_work_group_size: give block")
-            block = list(reqd[: len(grid)])
-        block = _dims(block)
-        if len(args) != len(meta):
-            raise WavesimError(f"kernel {kernel} takes {len(meta)} arguments, got {len(args)}: {sig}")
-        packed = [_pack(i, a, v, sig) for i, (a, v) in enumerate(zip(meta, args))]
+        _, grid, block, packed = _prepare(m, kernel, grid, block, args)
         return _debug(module._code, m.resolve(kernel), grid, block, packed)
+
+
+def _prepare(m, kernel, grid, block, args):
+    """The kernel's argument metadata, the geometry (block defaults to reqd_work_group_size)
+    and the packed arguments, checked against the metadata."""
+    sig = m.signature(kernel)
+    meta = m.args(kernel)
+    grid = _dims(grid)
+    if block is None:
+        reqd = m.reqd_local(kernel)
+        if reqd is None:
+            raise WavesimError(f"kernel {sig} has no reqd_work_group_size: give block")
+        block = list(reqd[: len(grid)])
+    block = _dims(block)
+    if len(args) != len(meta):
+        raise WavesimError(f"kernel {kernel} takes {len(meta)} arguments, got {len(args)}: {sig}")
+    packed = [_pack(i, a, v, sig) for i, (a, v) in enumerate(zip(meta, args))]
+    return meta, grid, block, packed
 
 
 def _pack(i, a, v, sig):
