@@ -779,23 +779,16 @@ impl Inside {
         write: bool,
     ) -> String {
         let space = if lds { "LDS" } else { "global" };
+        let who = |x: &Access, verb: &str| {
+            format!(
+                "wg ({},{},{}) wave {} {verb} at PC {:#x} `{}`",
+                x.wg[0], x.wg[1], x.wg[2], x.wave, x.pc, self.texts[x.idx as usize]
+            )
+        };
         format!(
-            "race on {space} address {addr:#x}: wg ({},{},{}) wave {} {} at PC {:#x} `{}` and \
-             wg ({},{},{}) wave {} {} at PC {:#x} `{}` with no barrier between",
-            o.wg[0],
-            o.wg[1],
-            o.wg[2],
-            o.wave,
-            if o_write { "wrote" } else { "read" },
-            o.pc,
-            self.texts[o.idx as usize],
-            me.wg[0],
-            me.wg[1],
-            me.wg[2],
-            me.wave,
-            if write { "writes" } else { "reads" },
-            me.pc,
-            self.texts[me.idx as usize],
+            "race on {space} address {addr:#x}: {} and {} with no barrier between",
+            who(o, if o_write { "wrote" } else { "read" }),
+            who(me, if write { "writes" } else { "reads" })
         )
     }
 
