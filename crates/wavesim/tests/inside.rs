@@ -43,6 +43,11 @@ fn object(obj: &str, wave: &str) -> Option<Vec<u8>> {
 /// Runs `r` on the code object `elf` with `checks` (and the timeline when asked); the observer
 /// afterwards, with the padding finding added.
 fn run_checked(elf: &[u8], r: &Run, checks: Checks, timeline: bool) -> Inside {
+    run_mode(elf, r, checks, timeline, true)
+}
+
+/// As `run_checked`, with the cycle model's WGP mode (else CU mode).
+fn run_mode(elf: &[u8], r: &Run, checks: Checks, timeline: bool, wgp_mode: bool) -> Inside {
     let mut dev = Device::new();
     dev.max_wave_instructions = 2_000_000;
     if let Some(o) = &r.offset {
@@ -62,6 +67,7 @@ fn run_checked(elf: &[u8], r: &Run, checks: Checks, timeline: bool) -> Inside {
     let mut obs = Inside::new(InsideConfig {
         checks,
         timeline,
+        wgp_mode,
         ..Default::default()
     });
     run_specs_with_observer(&mut dev, &module, &r.kernel, &geo, &specs, &mut obs)
@@ -521,4 +527,31 @@ fn cli_check_exits_3_after_writing_outputs_and_stats_show_the_issue_model() {
         serde_json::from_str(&std::fs::read_to_string(&tl).unwrap()).unwrap();
     assert!(json["traceEvents"].as_array().unwrap().len() > 100);
     let _ = std::fs::remove_dir_all(&tmp);
+}
+
+/// CU mode vs WGP mode in the cycle model (RDNA3 ISA guide, "Work-group processor modes"): a
+/// workgroup of 4 wave32 waves uses the four SIMDs of the WGP in WGP mode and the two of one CU
+/// in CU mode, where two waves share each SIMD's VALU slots, so its VALU-bound parts take
+/// longer. The architectural result is the same (the observer changes nothing).
+#[test]
+fn cu_mode_puts_a_workgroup_on_two_simds() {
+    let r = runs().into_iter().find(|r| r.name == "lds_reduce").unwrap();
+    let elf = object("lds_reduce", "w32").unwrap();
+    let simds = |o: &Inside| {
+        o.spans()
+            .iter()
+            .map(|s| s.simd)
+            .collect::<std::collections::BTreeSet<u32>>()
+    };
+    let wgp = run_mode(&elf, &r, Checks::ALL, true, true);
+    let cu = run_mode(&elf, &r, Checks::ALL, true, false);
+    assert_eq!(simds(&wgp), [0, 1, 2, 3].into_iter().collect());
+    assert_eq!(simds(&cu), [0, 1].into_iter().collect());
+    assert!(wgp.findings().is_empty() && cu.findings().is_empty());
+    assert!(
+        cu.stats().issue_cycles >= wgp.stats().issue_cycles,
+        "{} {}",
+        cu.stats().issue_cycles,
+        wgp.stats().issue_cycles
+    );
 }

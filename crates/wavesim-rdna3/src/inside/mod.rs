@@ -22,7 +22,8 @@
 //!
 //! # Cycle model (a simple, documented model, not a measurement)
 //! Each workgroup runs on its own WGP from cycle 0 (no limit on resident workgroups); its waves
-//! sit on SIMD `wave % 4`. A SIMD issues one VALU pass per cycle (wave64: two passes), shared by
+//! sit on SIMD `wave % 4` in WGP mode and `wave % 2` in CU mode ([`InsideConfig::wgp_mode`]).
+//! A SIMD issues one VALU pass per cycle (wave64: two passes), shared by
 //! its waves; any other instruction takes one cycle of its wave. A VALU result is ready
 //! [`CycleModel::valu_latency`] cycles after its last pass (transcendentals
 //! [`CycleModel::trans_latency`], SALU [`CycleModel::salu_latency`]); a dependent ALU instruction
@@ -450,6 +451,13 @@ pub struct InsideConfig {
     pub timeline_workgroups: u64,
     /// Most findings kept (the count goes on).
     pub max_findings: usize,
+    /// The kernel's WGP mode (COMPUTE_PGM_RSRC1.WGP_MODE; `Launch::wgp_mode`). In WGP mode a
+    /// workgroup's waves spread over both CUs of the work-group processor, its four SIMDs; in
+    /// CU mode they stay on one CU, its two SIMDs (RDNA3 ISA guide, "Work-group processor
+    /// modes: CU mode and WGP mode"). The cycle model places wave w on SIMD w % 4 or w % 2.
+    /// LDS is the same for the program in both modes: up to 64 KiB per workgroup
+    /// (`dispatch::MAX_LDS_BYTES`).
+    pub wgp_mode: bool,
 }
 
 impl Default for InsideConfig {
@@ -461,6 +469,7 @@ impl Default for InsideConfig {
             timeline: false,
             timeline_workgroups: 16,
             max_findings: 1000,
+            wgp_mode: true,
         }
     }
 }
@@ -860,11 +869,12 @@ impl Observer<Wave, Inst> for Inside {
             }
         };
         let key = (loc.workgroup, loc.wave);
+        let simds = if self.cfg.wgp_mode { 4 } else { 2 };
         if !self.waves.contains_key(&key) {
             let track = self.tracks;
             self.tracks += 1;
             self.waves
-                .insert(key, WaveModel::new(loc.wave as usize % 4, track));
+                .insert(key, WaveModel::new(loc.wave as usize % simds, track));
         }
         let checks = self.cfg.checks;
         let model = self.cfg.model;
