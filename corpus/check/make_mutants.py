@@ -8,9 +8,15 @@ Each mutant replaces ONE instruction word of a real clang-19 code object with `s
                                   corpus runs have more than one wave per workgroup (the race
                                   checker must find each one);
   waits.txt                       one line per s_waitcnt* / s_delay_alu of the objects listed in
-                                  WAIT_OBJECTS: `KIND WAVE OBJECT ADDR WORD TEXT`; the test
-                                  applies the patch in memory (one word) and expects the waits or
-                                  hazards checker to find it.
+                                  WAIT_OBJECTS, per s_waitcnt_depctr of every object with a
+                                  corpus run, and per `s_nop 0` right before
+                                  `s_sendmsg sendmsg(MSG_DEALLOC_VGPRS)` in WAIT_OBJECTS:
+                                  `KIND WAVE OBJECT ADDR WORD TEXT` with KIND wait, delay, depctr
+                                  or nop; the test applies the patch in memory and expects the
+                                  waits or hazards checker to find it. wait, delay and depctr
+                                  replace the word by `s_nop 0`; nop removes the s_nop (the
+                                  s_sendmsg and s_endpgm after it move up one word and
+                                  `s_code_end` fills the freed word).
 
 Instruction addresses come from the committed llvm-objdump listings (corpus/gfx1100-w*/*.objdump),
 file offsets from the ELF section headers. Deterministic; rerun after corpus/build.sh:
@@ -95,14 +101,25 @@ def main():
                     open(out, "wb").write(patched(wave, obj, addr, word))
                     n_barrier += 1
     lines = ["# KIND WAVE OBJECT ADDR WORD TEXT -- made by make_mutants.py; each line is one mutant"]
-    for obj in WAIT_OBJECTS:
+    run_objects = sorted({r["object"] for r in runs})
+    for obj in run_objects:
         for wave in ("w32", "w64"):
-            for mnem, text, addr, word in listing(wave, obj):
+            if not os.path.exists(os.path.join(CORPUS, f"gfx1100-{wave}", f"{obj}.objdump")):
+                continue
+            insts = list(listing(wave, obj))
+            for i, (mnem, text, addr, word) in enumerate(insts):
                 kind = None
-                if mnem.startswith("s_waitcnt") and mnem != "s_waitcnt_depctr":
+                nxt = insts[i + 1][1] if i + 1 < len(insts) else ""
+                if mnem == "s_waitcnt_depctr":
+                    kind = "depctr"
+                elif obj not in WAIT_OBJECTS:
+                    pass
+                elif mnem.startswith("s_waitcnt"):
                     kind = "wait"
                 elif mnem == "s_delay_alu":
                     kind = "delay"
+                elif text == "s_nop 0" and nxt == "s_sendmsg sendmsg(MSG_DEALLOC_VGPRS)":
+                    kind = "nop"
                 if kind:
                     patched(wave, obj, addr, word)  # checks the word is where the listing says
                     lines.append(f"{kind} {wave} {obj} {addr:#x} {word:#010x} {text}")

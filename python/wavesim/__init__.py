@@ -20,6 +20,7 @@ import numpy as np
 from ._native import WavesimError, demangle, disassemble, draw, run_agx, run_r700
 from ._native import Device as _Device
 from ._native import run_asm as _run_asm
+from ._native import debug as _debug
 
 __all__ = [
     "Device",
@@ -96,8 +97,9 @@ def _dims(v):
 class Module:
     """A loaded code object; ``kernels`` lists its kernel symbols."""
 
-    def __init__(self, native):
+    def __init__(self, native, code=b""):
         self._m = native
+        self._code = code
 
     @property
     def kernels(self):
@@ -124,33 +126,52 @@ class Device:
         if isinstance(code, (str, os.PathLike)):
             with open(code, "rb") as f:
                 code = f.read()
-        return Module(self._dev.load(bytes(code)))
+        return Module(self._dev.load(bytes(code)), bytes(code))
 
     def dispatch(self, module, kernel, grid, block=None, *args, dynamic_shared=0):
         """Runs ``kernel`` over ``grid`` work-items in workgroups of ``block`` (default: the
         kernel's reqd_work_group_size). Buffers are copied in and, unless const, back into the
         arrays. Returns the text the kernel printed with printf."""
         m = module._m
-        sig = m.signature(kernel)
-        meta = m.args(kernel)
-        grid = _dims(grid)
-        if block is None:
-            reqd = m.reqd_local(kernel)
-            if reqd is None:
-                raise WavesimError(f"kernel {sig} has no reqd_work_group_size: give block")
-            block = list(reqd[: len(grid)])
-        block = _dims(block)
-        if len(args) != len(meta):
-            raise WavesimError(f"kernel {kernel} takes {len(meta)} arguments, got {len(args)}: {sig}")
-        packed = []
-        for i, (a, v) in enumerate(zip(meta, args)):
-            packed.append(_pack(i, a, v, sig))
+        meta, grid, block, packed = _prepare(m, kernel, grid, block, args)
         outs, text = self._dev.run(m, kernel, grid, block, packed, dynamic_shared)
         for a, v, out in zip(meta, args, outs):
             if out is not None and isinstance(v, np.ndarray) and not a["is_const"] and v.flags.writeable:
                 v.reshape(-1).view(np.uint8)[:] = np.frombuffer(out, dtype=np.uint8)
         self.printf_output = text
         return text
+
+    # ---- Step API (issue 16) ----
+
+    def debug(self, module, kernel, grid, block=None, *args):
+        """Starts ``kernel`` under the debugger (arguments as for ``dispatch``) and returns a
+        session: ``break_at(pc)``, ``break_if(kind, value, index, lane)`` (kind ``sgpr``,
+        ``vgpr`` or ``exec``), ``step(wave)``, ``cont()``, ``pc(wave)``,
+        ``next_instruction(wave)``, ``read_sgpr``/``write_sgpr``, ``read_vgpr``/``write_vgpr``,
+        ``read_mem``/``write_mem`` (device addresses; ``buffers`` holds the buffer arguments'),
+        ``read_lds``/``write_lds`` and ``finish()`` (the buffers' final bytes). The session
+        runs on a device of its own: this device's memory is not touched."""
+        m = module._m
+        _, grid, block, packed = _prepare(m, kernel, grid, block, args)
+        return _debug(module._code, m.resolve(kernel), grid, block, packed)
+
+
+def _prepare(m, kernel, grid, block, args):
+    """The kernel's argument metadata, the geometry (block defaults to reqd_work_group_size)
+    and the packed arguments, checked against the metadata."""
+    sig = m.signature(kernel)
+    meta = m.args(kernel)
+    grid = _dims(grid)
+    if block is None:
+        reqd = m.reqd_local(kernel)
+        if reqd is None:
+            raise WavesimError(f"kernel {sig} has no reqd_work_group_size: give block")
+        block = list(reqd[: len(grid)])
+    block = _dims(block)
+    if len(args) != len(meta):
+        raise WavesimError(f"kernel {kernel} takes {len(meta)} arguments, got {len(args)}: {sig}")
+    packed = [_pack(i, a, v, sig) for i, (a, v) in enumerate(zip(meta, args))]
+    return meta, grid, block, packed
 
 
 def _pack(i, a, v, sig):

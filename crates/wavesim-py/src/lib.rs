@@ -264,6 +264,502 @@ fn draw<'py>(py: Python<'py>, scene: &str) -> PyResult<Vec<Bound<'py, PyBytes>>>
     Ok(pngs.iter().map(|p| PyBytes::new_bound(py, p)).collect())
 }
 
+// ---- Step API (issue 16): a dispatch under the debugger, driven from Python ----
+//
+// `wavesim::Device::debug` hands a `Debugger` to a closure for the length of the dispatch. A
+// Python session outlives any single call, so the session runs that closure on its own thread
+// with its own device (the code object loaded into it, the buffers copied into it) and serves
+// one command at a time over a channel; every Python call sends a command and waits for the
+// answer with the interpreter lock released.
+
+use std::sync::mpsc::{channel, Receiver, Sender};
+
+enum DbgCmd {
+    BreakAt(u64),
+    ClearBreak(u64),
+    /// (kind: sgpr / vgpr / exec, register index, lane, value)
+    BreakIf(String, usize, usize, u64),
+    ClearConditions,
+    Step(usize),
+    Cont,
+    Pc(usize),
+    Next(usize),
+    WaveCount,
+    Workgroup,
+    Ended(usize),
+    ReadSgpr(usize, usize),
+    WriteSgpr(usize, usize, u32),
+    ReadVgpr(usize, usize),
+    WriteVgpr(usize, usize, usize, u32),
+    ReadMem(u64, u64),
+    WriteMem(u64, Vec<u8>),
+    ReadLds(usize, usize),
+    WriteLds(usize, Vec<u8>),
+    /// Run to the end and return every buffer's contents.
+    Finish,
+}
+
+enum DbgVal {
+    Unit,
+    Int(u64),
+    OptInt(Option<u64>),
+    Ints(Vec<u32>),
+    Bytes(Vec<u8>),
+    Text(Option<String>),
+    Event(&'static str, usize, u64),
+    Buffers(Vec<Vec<u8>>),
+}
+
+type DbgReply = Result<DbgVal, String>;
+
+/// The session's module, kernel arguments and buffers (address, bytes).
+type DbgSetup = (wavesim::Module, Vec<wavesim::Arg>, Vec<Option<(u64, u64)>>);
+
+fn debug_event(e: wavesim::DebugEvent) -> DbgVal {
+    match e {
+        wavesim::DebugEvent::Breakpoint { wave, pc } => DbgVal::Event("breakpoint", wave, pc),
+        wavesim::DebugEvent::Condition { wave, index } => {
+            DbgVal::Event("condition", wave, index as u64)
+        }
+        wavesim::DebugEvent::Stepped { wave, ended } => {
+            DbgVal::Event("stepped", wave, ended as u64)
+        }
+        wavesim::DebugEvent::Finished => DbgVal::Event("finished", 0, 0),
+    }
+}
+
+/// One command against the debugger (runs on the session's thread).
+fn debug_command(d: &mut wavesim::Debugger, cmd: DbgCmd, buffers: &[(u64, u64)]) -> DbgReply {
+    let no_wave = |i: usize| format!("no wave {i} in this workgroup");
+    Ok(match cmd {
+        DbgCmd::BreakAt(pc) => {
+            d.break_at(pc);
+            DbgVal::Unit
+        }
+        DbgCmd::ClearBreak(pc) => {
+            d.clear_break(pc);
+            DbgVal::Unit
+        }
+        DbgCmd::BreakIf(kind, reg, lane, value) => {
+            let cond: Box<dyn Fn(&wavesim::Wave) -> bool> = match kind.as_str() {
+                "sgpr" if reg < 128 => Box::new(move |w| w.sgpr[reg] as u64 == value),
+                "vgpr" => Box::new(move |w| {
+                    reg < w.num_vgprs as usize
+                        && lane < w.lanes()
+                        && w.vrow(reg).get(lane).is_some_and(|&v| v as u64 == value)
+                }),
+                "exec" => Box::new(move |w| w.exec() == value),
+                _ => {
+                    return Err(format!(
+                        "break_if: kind `{kind}` (register {reg}): expected sgpr (0..127), vgpr \
+                         or exec"
+                    ))
+                }
+            };
+            DbgVal::Int(d.break_if(cond) as u64)
+        }
+        DbgCmd::ClearConditions => {
+            d.clear_conditions();
+            DbgVal::Unit
+        }
+        DbgCmd::Step(i) => {
+            if i >= d.wave_count() && !d.finished() {
+                return Err(no_wave(i));
+            }
+            debug_event(d.step(i).map_err(|e| e.to_string())?)
+        }
+        DbgCmd::Cont => debug_event(d.cont().map_err(|e| e.to_string())?),
+        DbgCmd::Pc(i) => DbgVal::OptInt(d.pc(i)),
+        DbgCmd::Next(i) => DbgVal::Text(d.next_instruction(i)),
+        DbgCmd::WaveCount => DbgVal::Int(d.wave_count() as u64),
+        DbgCmd::Workgroup => {
+            let g = d.workgroup();
+            DbgVal::Ints(g.to_vec())
+        }
+        DbgCmd::Ended(i) => DbgVal::Int(d.ended(i) as u64),
+        DbgCmd::ReadSgpr(i, r) => {
+            let w = d.wave(i).ok_or_else(|| no_wave(i))?;
+            DbgVal::Int(*w.sgpr.get(r).ok_or(format!("no s{r}"))? as u64)
+        }
+        DbgCmd::WriteSgpr(i, r, v) => {
+            let w = d.wave_mut(i).ok_or_else(|| no_wave(i))?;
+            *w.sgpr.get_mut(r).ok_or(format!("no s{r}"))? = v;
+            DbgVal::Unit
+        }
+        DbgCmd::ReadVgpr(i, r) => {
+            let w = d.wave(i).ok_or_else(|| no_wave(i))?;
+            if r >= w.num_vgprs as usize {
+                return Err(format!("no v{r} (the wave has {} VGPRs)", w.num_vgprs));
+            }
+            DbgVal::Ints(w.vrow(r)[..w.lanes()].to_vec())
+        }
+        DbgCmd::WriteVgpr(i, r, lane, v) => {
+            let w = d.wave_mut(i).ok_or_else(|| no_wave(i))?;
+            let lanes = w.lanes();
+            let row = w.vrow_mut(r).ok_or(format!("no v{r}"))?;
+            if lane >= lanes {
+                return Err(format!("no lane {lane} (the wave has {lanes})"));
+            }
+            row[lane] = v;
+            DbgVal::Unit
+        }
+        DbgCmd::ReadMem(a, n) => {
+            let mut out = vec![0u8; n as usize];
+            d.memory().read(a, &mut out).map_err(|e| e.to_string())?;
+            DbgVal::Bytes(out)
+        }
+        DbgCmd::WriteMem(a, data) => {
+            d.memory().write(a, &data).map_err(|e| e.to_string())?;
+            DbgVal::Unit
+        }
+        DbgCmd::ReadLds(off, n) => DbgVal::Bytes(
+            d.lds()
+                .get(off..off.saturating_add(n))
+                .ok_or(format!(
+                    "LDS bytes {off}..{} are outside the group's LDS",
+                    off + n
+                ))?
+                .to_vec(),
+        ),
+        DbgCmd::WriteLds(off, data) => {
+            let lds = d.lds_mut();
+            let n = data.len();
+            lds.get_mut(off..off.saturating_add(n))
+                .ok_or(format!(
+                    "LDS bytes {off}..{} are outside the group's LDS",
+                    off + n
+                ))?
+                .copy_from_slice(&data);
+            DbgVal::Unit
+        }
+        DbgCmd::Finish => {
+            while !d.finished() {
+                d.cont().map_err(|e| e.to_string())?;
+            }
+            let mut out = Vec::new();
+            for &(a, n) in buffers {
+                let mut b = vec![0u8; n as usize];
+                d.memory().read(a, &mut b).map_err(|e| e.to_string())?;
+                out.push(b);
+            }
+            DbgVal::Buffers(out)
+        }
+    })
+}
+
+/// A dispatch stopped under the debugger (see `wavesim.debug` in the package).
+#[pyclass(unsendable, module = "wavesim._native")]
+struct DebugSession {
+    tx: Option<Sender<DbgCmd>>,
+    rx: Option<Receiver<DbgReply>>,
+    /// Device addresses of the buffer arguments, in argument order (None for the others).
+    #[pyo3(get)]
+    buffers: Vec<Option<u64>>,
+    done: bool,
+}
+
+impl DebugSession {
+    fn ask(&mut self, py: Python<'_>, cmd: DbgCmd) -> PyResult<DbgVal> {
+        if self.done {
+            return Err(err("the debug session has finished"));
+        }
+        let tx = self
+            .tx
+            .as_ref()
+            .ok_or_else(|| err("the debug session has ended"))?;
+        tx.send(cmd)
+            .map_err(|_| err("the debug session's dispatch has ended"))?;
+        let rx = self
+            .rx
+            .take()
+            .ok_or_else(|| err("the debug session has ended"))?;
+        let (reply, rx) = py.allow_threads(move || {
+            let r = rx.recv();
+            (r, rx)
+        });
+        self.rx = Some(rx);
+        match reply {
+            Ok(r) => r.map_err(err),
+            Err(_) => {
+                self.done = true;
+                Err(err("the debug session's dispatch has ended"))
+            }
+        }
+    }
+}
+
+fn event_tuple(py: Python<'_>, v: DbgVal) -> PyResult<PyObject> {
+    match v {
+        DbgVal::Event("finished", _, _) => Ok(("finished",).into_py(py)),
+        DbgVal::Event("stepped", w, ended) => Ok(("stepped", w, ended != 0).into_py(py)),
+        DbgVal::Event(kind, w, x) => Ok((kind, w, x).into_py(py)),
+        _ => Err(err("unexpected reply from the debug session")),
+    }
+}
+
+fn int_of(v: DbgVal) -> PyResult<u64> {
+    match v {
+        DbgVal::Int(x) => Ok(x),
+        _ => Err(err("unexpected reply from the debug session")),
+    }
+}
+
+#[pymethods]
+impl DebugSession {
+    /// Stop before any wave executes the instruction at `pc` (PC as `wavesim disasm` shows).
+    fn break_at(&mut self, py: Python<'_>, pc: u64) -> PyResult<()> {
+        self.ask(py, DbgCmd::BreakAt(pc)).map(|_| ())
+    }
+
+    fn clear_break(&mut self, py: Python<'_>, pc: u64) -> PyResult<()> {
+        self.ask(py, DbgCmd::ClearBreak(pc)).map(|_| ())
+    }
+
+    /// Stop before a wave's next instruction when `kind` (`sgpr`, `vgpr` at `lane`, `exec`)
+    /// register `index` equals `value`; returns the condition's number.
+    #[pyo3(signature = (kind, value, index = 0, lane = 0))]
+    fn break_if(
+        &mut self,
+        py: Python<'_>,
+        kind: &str,
+        value: u64,
+        index: usize,
+        lane: usize,
+    ) -> PyResult<u64> {
+        int_of(self.ask(py, DbgCmd::BreakIf(kind.into(), index, lane, value))?)
+    }
+
+    fn clear_conditions(&mut self, py: Python<'_>) -> PyResult<()> {
+        self.ask(py, DbgCmd::ClearConditions).map(|_| ())
+    }
+
+    /// Runs one instruction of wave `wave`: `("stepped", wave, ended)` or `("finished",)`.
+    fn step(&mut self, py: Python<'_>, wave: usize) -> PyResult<PyObject> {
+        let v = self.ask(py, DbgCmd::Step(wave))?;
+        event_tuple(py, v)
+    }
+
+    /// Runs until a breakpoint (`("breakpoint", wave, pc)`), a condition
+    /// (`("condition", wave, number)`) or the end (`("finished",)`).
+    #[pyo3(name = "cont")]
+    fn cont_(&mut self, py: Python<'_>) -> PyResult<PyObject> {
+        let v = self.ask(py, DbgCmd::Cont)?;
+        event_tuple(py, v)
+    }
+
+    fn pc(&mut self, py: Python<'_>, wave: usize) -> PyResult<Option<u64>> {
+        match self.ask(py, DbgCmd::Pc(wave))? {
+            DbgVal::OptInt(x) => Ok(x),
+            _ => Err(err("unexpected reply from the debug session")),
+        }
+    }
+
+    /// The instruction wave `wave` executes next, as llvm-objdump prints it.
+    fn next_instruction(&mut self, py: Python<'_>, wave: usize) -> PyResult<Option<String>> {
+        match self.ask(py, DbgCmd::Next(wave))? {
+            DbgVal::Text(t) => Ok(t),
+            _ => Err(err("unexpected reply from the debug session")),
+        }
+    }
+
+    fn wave_count(&mut self, py: Python<'_>) -> PyResult<u64> {
+        int_of(self.ask(py, DbgCmd::WaveCount)?)
+    }
+
+    fn workgroup(&mut self, py: Python<'_>) -> PyResult<Vec<u32>> {
+        match self.ask(py, DbgCmd::Workgroup)? {
+            DbgVal::Ints(v) => Ok(v),
+            _ => Err(err("unexpected reply from the debug session")),
+        }
+    }
+
+    fn ended(&mut self, py: Python<'_>, wave: usize) -> PyResult<bool> {
+        Ok(int_of(self.ask(py, DbgCmd::Ended(wave))?)? != 0)
+    }
+
+    fn read_sgpr(&mut self, py: Python<'_>, wave: usize, index: usize) -> PyResult<u32> {
+        Ok(int_of(self.ask(py, DbgCmd::ReadSgpr(wave, index))?)? as u32)
+    }
+
+    fn write_sgpr(
+        &mut self,
+        py: Python<'_>,
+        wave: usize,
+        index: usize,
+        value: u32,
+    ) -> PyResult<()> {
+        self.ask(py, DbgCmd::WriteSgpr(wave, index, value))
+            .map(|_| ())
+    }
+
+    /// Every lane of VGPR `index` of wave `wave`.
+    fn read_vgpr(&mut self, py: Python<'_>, wave: usize, index: usize) -> PyResult<Vec<u32>> {
+        match self.ask(py, DbgCmd::ReadVgpr(wave, index))? {
+            DbgVal::Ints(v) => Ok(v),
+            _ => Err(err("unexpected reply from the debug session")),
+        }
+    }
+
+    fn write_vgpr(
+        &mut self,
+        py: Python<'_>,
+        wave: usize,
+        index: usize,
+        lane: usize,
+        value: u32,
+    ) -> PyResult<()> {
+        self.ask(py, DbgCmd::WriteVgpr(wave, index, lane, value))
+            .map(|_| ())
+    }
+
+    /// `n` bytes of device memory at `addr`.
+    fn read_mem<'py>(
+        &mut self,
+        py: Python<'py>,
+        addr: u64,
+        n: u64,
+    ) -> PyResult<Bound<'py, PyBytes>> {
+        match self.ask(py, DbgCmd::ReadMem(addr, n))? {
+            DbgVal::Bytes(b) => Ok(PyBytes::new_bound(py, &b)),
+            _ => Err(err("unexpected reply from the debug session")),
+        }
+    }
+
+    fn write_mem(&mut self, py: Python<'_>, addr: u64, data: Vec<u8>) -> PyResult<()> {
+        self.ask(py, DbgCmd::WriteMem(addr, data)).map(|_| ())
+    }
+
+    /// `n` bytes of the current workgroup's LDS at `offset`.
+    fn read_lds<'py>(
+        &mut self,
+        py: Python<'py>,
+        offset: usize,
+        n: usize,
+    ) -> PyResult<Bound<'py, PyBytes>> {
+        match self.ask(py, DbgCmd::ReadLds(offset, n))? {
+            DbgVal::Bytes(b) => Ok(PyBytes::new_bound(py, &b)),
+            _ => Err(err("unexpected reply from the debug session")),
+        }
+    }
+
+    fn write_lds(&mut self, py: Python<'_>, offset: usize, data: Vec<u8>) -> PyResult<()> {
+        self.ask(py, DbgCmd::WriteLds(offset, data)).map(|_| ())
+    }
+
+    /// Runs the rest of the dispatch (breakpoints ignored) and returns every buffer
+    /// argument's final contents (None for the other arguments); the session ends.
+    fn finish<'py>(&mut self, py: Python<'py>) -> PyResult<Vec<Option<Bound<'py, PyBytes>>>> {
+        let v = self.ask(py, DbgCmd::Finish)?;
+        self.done = true;
+        self.tx = None;
+        let DbgVal::Buffers(bufs) = v else {
+            return Err(err("unexpected reply from the debug session"));
+        };
+        let mut it = bufs.into_iter();
+        Ok(self
+            .buffers
+            .iter()
+            .map(|b| {
+                b.and_then(|_| it.next())
+                    .map(|d| PyBytes::new_bound(py, &d))
+            })
+            .collect())
+    }
+}
+
+/// Starts kernel `name` of the code object `code` under the debugger on a device of its own:
+/// `args` as for `Device.run`. Nothing runs until `step` or `cont`.
+#[pyfunction]
+#[pyo3(signature = (code, name, grid, block, args))]
+fn debug(
+    py: Python<'_>,
+    code: Vec<u8>,
+    name: String,
+    grid: Vec<u32>,
+    block: Vec<u32>,
+    args: Vec<(String, Bound<'_, PyAny>)>,
+) -> PyResult<DebugSession> {
+    enum Plain {
+        Value(Vec<u8>),
+        Buffer(Vec<u8>),
+        Local(u32),
+    }
+    let mut plain = Vec::with_capacity(args.len());
+    for (kind, payload) in &args {
+        plain.push(match kind.as_str() {
+            "value" => Plain::Value(payload.extract()?),
+            "buffer" => Plain::Buffer(payload.extract()?),
+            "local" => Plain::Local(payload.extract()?),
+            other => return Err(err(format!("unknown argument kind `{other}`"))),
+        });
+    }
+    let geo = wavesim::Geometry::new(&grid, &block).map_err(err)?;
+    let (cmd_tx, cmd_rx) = channel::<DbgCmd>();
+    let (rep_tx, rep_rx) = channel::<DbgReply>();
+    let (ready_tx, ready_rx) = channel::<Result<Vec<Option<u64>>, String>>();
+    std::thread::spawn(move || {
+        let mut dev = wavesim::Device::new();
+        let setup = (|| -> Result<DbgSetup, String> {
+            let module = dev.load(&code).map_err(|e| e.to_string())?;
+            let mut kargs = Vec::new();
+            let mut bufs = Vec::new();
+            for p in plain {
+                match p {
+                    Plain::Value(v) => {
+                        kargs.push(wavesim::Arg::Value(v));
+                        bufs.push(None);
+                    }
+                    Plain::Buffer(b) => {
+                        let a = dev.alloc_with(&b).map_err(|e| e.to_string())?;
+                        kargs.push(wavesim::Arg::Buffer(a));
+                        bufs.push(Some((a, b.len() as u64)));
+                    }
+                    Plain::Local(n) => {
+                        kargs.push(wavesim::Arg::Local(n));
+                        bufs.push(None);
+                    }
+                }
+            }
+            Ok((module, kargs, bufs))
+        })();
+        let (module, kargs, bufs) = match setup {
+            Ok(x) => x,
+            Err(e) => {
+                let _ = ready_tx.send(Err(e));
+                return;
+            }
+        };
+        let addrs: Vec<Option<u64>> = bufs.iter().map(|b| b.map(|(a, _)| a)).collect();
+        let present: Vec<(u64, u64)> = bufs.iter().flatten().copied().collect();
+        let mut announced = false;
+        let r = dev.debug(&module, &name, &geo, &kargs, |d| {
+            let _ = ready_tx.send(Ok(addrs.clone()));
+            announced = true;
+            while let Ok(cmd) = cmd_rx.recv() {
+                let finish = matches!(cmd, DbgCmd::Finish);
+                if rep_tx.send(debug_command(d, cmd, &present)).is_err() || finish {
+                    break;
+                }
+            }
+        });
+        if let Err(e) = r {
+            if !announced {
+                let _ = ready_tx.send(Err(e.to_string()));
+            }
+        }
+    });
+    let ready = py
+        .allow_threads(move || ready_rx.recv())
+        .map_err(|_| err("the debug session did not start"))?
+        .map_err(err)?;
+    Ok(DebugSession {
+        tx: Some(cmd_tx),
+        rx: Some(rep_rx),
+        buffers: ready,
+        done: false,
+    })
+}
+
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Device>()?;
@@ -274,6 +770,8 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(demangle, m)?)?;
     m.add_function(wrap_pyfunction!(run_asm, m)?)?;
     m.add_function(wrap_pyfunction!(draw, m)?)?;
+    m.add_class::<DebugSession>()?;
+    m.add_function(wrap_pyfunction!(debug, m)?)?;
     m.add("WavesimError", m.py().get_type_bound::<WavesimError>())?;
     Ok(())
 }

@@ -260,20 +260,197 @@ fn waits_checker_reports_a_read_before_the_load_was_waited_for() {
     assert!(o.stats().wait_stall_cycles >= 300);
 }
 
+// Hazard rules: each expected finding is derived from the rule as LLVM's AMDGPUInsertDelayAlu
+// (s_delay_alu, a stall) and GCNHazardRecognizer (wait states, correctness) state it; see
+// `inside::hazard`. Encodings from llvm-mc-19 -mcpu=gfx1100 -show-encoding.
+const DEPCTR_VA_VDST0: [u8; 4] = [0xff, 0x0f, 0x88, 0xbf]; // s_waitcnt_depctr 0xfff
+const DEPCTR_SA_SDST0: [u8; 4] = [0xfe, 0xff, 0x88, 0xbf]; // s_waitcnt_depctr 0xfffe
+const DELAY_VALU1: [u8; 4] = [0x01, 0x00, 0x87, 0xbf]; // s_delay_alu instid0(VALU_DEP_1)
+const DELAY_VALU2: [u8; 4] = [0x02, 0x00, 0x87, 0xbf]; // s_delay_alu instid0(VALU_DEP_2)
+const DELAY_SALU1: [u8; 4] = [0x09, 0x00, 0x87, 0xbf]; // s_delay_alu instid0(SALU_CYCLE_1)
+const S_ADD_S3_S0: [u8; 4] = [0x00, 0x02, 0x03, 0x80]; // s_add_u32 s3, s0, s2
+const V_ADD_V7: [u8; 4] = [0x01, 0x03, 0x0e, 0x06]; // v_add_f32_e32 v7, v1, v1
+const V_ADD_V8_V7: [u8; 4] = [0x07, 0x0f, 0x10, 0x06]; // v_add_f32_e32 v8, v7, v7
+const V_ADD_V9: [u8; 4] = [0x02, 0x05, 0x12, 0x06]; // v_add_f32_e32 v9, v2, v2
+const V_PERMLANE16: [u8; 8] = [0x03, 0x00, 0x5b, 0xd6, 0x04, 0x01, 0x04, 0x00]; // v_permlane16_b32 v3, v4, s0, s1
+const V_MOV_V4: [u8; 4] = [0x04, 0x03, 0x08, 0x7e]; // v_mov_b32_e32 v4, v4
+const S_NOP0: [u8; 4] = [0x00, 0x00, 0x80, 0xbf];
+const DEALLOC_VGPRS: [u8; 4] = [0x03, 0x00, 0xb6, 0xbf]; // s_sendmsg sendmsg(MSG_DEALLOC_VGPRS)
+const CNDMASK_S4: [u8; 8] = [0x00, 0x00, 0x01, 0xd5, 0x01, 0x05, 0x12, 0x00]; // v_cndmask_b32_e64 v0, v1, v2, s[4:5]
+const S_MOV_S4_0: [u8; 4] = [0x80, 0x01, 0x84, 0xbe]; // s_mov_b64 s[4:5], 0
+const LDS_DIRECT_W15: [u8; 4] = [0x01, 0x00, 0x1f, 0xce]; // lds_direct_load v1 wait_vdst:15
+const LDS_DIRECT_W1: [u8; 4] = [0x01, 0x00, 0x11, 0xce]; // lds_direct_load v1 wait_vdst:1
+const WMMA_D0: [u8; 8] = [0x00, 0x40, 0x40, 0xcc, 0x08, 0x21, 0x02, 0x1c]; // v_wmma_f32_16x16x16_f16 v[0:7], v[8:15], v[16:23], v[0:7]
+const WMMA_A0: [u8; 8] = [0x18, 0x40, 0x40, 0xcc, 0x00, 0x21, 0x62, 0x1c]; // v_wmma_f32_16x16x16_f16 v[24:31], v[0:7], v[16:23], v[24:31]
+
+fn hazards(w64: bool, code: &[&[u8]]) -> Vec<(FindingKind, u64, String)> {
+    let mut h = harness(w64);
+    let o = run(
+        &mut h,
+        code,
+        Checks {
+            hazards: true,
+            ..Default::default()
+        },
+    );
+    o.findings()
+        .iter()
+        .filter(|f| f.kind != FindingKind::Padding)
+        .map(|f| (f.kind, f.pc, f.text.clone()))
+        .collect()
+}
+
 #[test]
-fn hazards_checker_wants_s_delay_alu_after_a_transcendental() {
-    let checks = Checks {
-        hazards: true,
-        ..Default::default()
-    };
-    let mut h = harness(false);
-    let o = run(&mut h, &[&V_EXP, &V_ADD_V5], checks);
-    assert_eq!(o.findings().len(), 1, "{:?}", o.findings());
-    assert_eq!(o.findings()[0].kind, FindingKind::MissingDelayAlu);
-    assert!(o.findings()[0].text.contains("TRANS32_DEP_1"));
-    let mut h = harness(false);
-    let o = run(&mut h, &[&V_EXP, &DELAY_TRANS1, &V_ADD_V5], checks);
-    assert!(o.findings().is_empty(), "{:?}", o.findings());
+fn a_transcendental_result_read_next_needs_a_delay_and_a_depctr() {
+    // v_exp (trans, 10 cycles) then a VALU reading it: TRANS32_DEP_1 (stall) and
+    // VALUTransUseHazard (0 VALUs between <= 5: correctness).
+    let f = hazards(false, &[&V_EXP, &V_ADD_V5]);
+    assert_eq!(f.len(), 2, "{f:?}");
+    assert!(f.iter().any(|x| x.0 == FindingKind::MissingDelayAlu
+        && x.1 == 4
+        && x.2.contains("TRANS32_DEP_1")
+        && x.2.starts_with("stall")));
+    assert!(f.iter().any(|x| x.0 == FindingKind::HazardWaitState
+        && x.2.contains("VALUTransUseHazard")
+        && x.2.starts_with("correctness")));
+    // With both: clean. (The depctr also waits for every VALU result, so the delay is moot.)
+    assert!(hazards(false, &[&V_EXP, &DEPCTR_VA_VDST0, &V_ADD_V5]).is_empty());
+    // The delay alone leaves the correctness hazard.
+    let f = hazards(false, &[&V_EXP, &DELAY_TRANS1, &V_ADD_V5]);
+    assert_eq!(f.len(), 1, "{f:?}");
+    assert_eq!(f[0].0, FindingKind::HazardWaitState);
+    // Six VALUs between: the trans-use window (5 VALUs) has passed, but 10 - 7 cycles of
+    // the latency remain: TRANS32_DEP_1 still. Nine between: 10 cycles, nothing.
+    let mut code: Vec<&[u8]> = vec![&V_EXP];
+    code.extend(std::iter::repeat_n(&V_ADD_V9[..], 6));
+    code.push(&V_ADD_V5);
+    let f = hazards(false, &code);
+    assert!(f.len() == 1 && f[0].2.contains("TRANS32_DEP_1"), "{f:?}");
+    let mut code: Vec<&[u8]> = vec![&V_EXP];
+    code.extend(std::iter::repeat_n(&V_ADD_V9[..], 9));
+    code.push(&V_ADD_V5);
+    assert!(hazards(false, &code).is_empty());
+}
+
+#[test]
+fn valu_dep_counts_the_valus_between_and_expires_with_the_latency() {
+    // v_add_f32 (5 cycles) read by the next VALU: VALU_DEP_1.
+    let f = hazards(false, &[&V_ADD_V7, &V_ADD_V8_V7]);
+    assert_eq!(f.len(), 1, "{f:?}");
+    assert!(
+        f[0].2.contains("VALU_DEP_1") && f[0].2.contains("v7"),
+        "{}",
+        f[0].2
+    );
+    assert!(hazards(false, &[&V_ADD_V7, &DELAY_VALU1, &V_ADD_V8_V7]).is_empty());
+    // One VALU between: VALU_DEP_2; VALU_DEP_1 covers it (waits longer), VALU_DEP_2 too.
+    let f = hazards(false, &[&V_ADD_V7, &V_ADD_V9, &V_ADD_V8_V7]);
+    assert!(f.len() == 1 && f[0].2.contains("VALU_DEP_2"), "{f:?}");
+    assert!(hazards(false, &[&V_ADD_V7, &V_ADD_V9, &DELAY_VALU2, &V_ADD_V8_V7]).is_empty());
+    assert!(hazards(false, &[&V_ADD_V7, &V_ADD_V9, &DELAY_VALU1, &V_ADD_V8_V7]).is_empty());
+    // A delay for a farther VALU does not cover a nearer one.
+    assert_eq!(
+        hazards(false, &[&V_ADD_V7, &DELAY_VALU2, &V_ADD_V8_V7]).len(),
+        1
+    );
+    // Four instructions between: 1 + 4 cycles >= 5, the result is ready.
+    let code: Vec<&[u8]> = vec![
+        &V_ADD_V7,
+        &V_ADD_V9,
+        &V_ADD_V9,
+        &V_ADD_V9,
+        &V_ADD_V9,
+        &V_ADD_V8_V7,
+    ];
+    assert!(hazards(false, &code).is_empty());
+    // Three between: still 1 cycle to go, VALU_DEP_4.
+    let code: Vec<&[u8]> = vec![&V_ADD_V7, &V_ADD_V9, &V_ADD_V9, &V_ADD_V9, &V_ADD_V8_V7];
+    let f = hazards(false, &code);
+    assert!(f.len() == 1 && f[0].2.contains("VALU_DEP_4"), "{f:?}");
+    // A VMEM in between waits for every VALU result (VA_VDST = 0): nothing left.
+    assert!(hazards(false, &[&V_ADD_V7, &GLOBAL_STORE, &V_ADD_V8_V7]).is_empty());
+    // wave64 issues VALUs twice, but LLVM does not count that: same finding.
+    let f = hazards(true, &[&V_ADD_V7, &V_ADD_V8_V7]);
+    assert!(f.len() == 1 && f[0].2.contains("VALU_DEP_1"), "{f:?}");
+}
+
+#[test]
+fn salu_results_need_salu_cycle_1_when_read_next() {
+    // SALU latency 2: read by the next instruction, 1 cycle left.
+    let f = hazards(false, &[&S_ADD, &S_ADD_S3_S0]);
+    assert!(f.len() == 1 && f[0].2.contains("SALU_CYCLE_1"), "{f:?}");
+    assert!(hazards(false, &[&S_ADD, &DELAY_SALU1, &S_ADD_S3_S0]).is_empty());
+    // An s_nop 1 (2 cycles) between lets it complete.
+    assert!(hazards(false, &[&S_ADD, &[0x01, 0x00, 0x80, 0xbf], &S_ADD_S3_S0]).is_empty());
+}
+
+#[test]
+fn wait_state_rules_of_gfx11() {
+    // VcmpxPermlaneHazard: v_cmpx then v_permlane16 with no VALU between.
+    let f = hazards(false, &[&V_CMPX, &V_PERMLANE16]);
+    assert!(
+        f.iter().any(|x| x.2.contains("VcmpxPermlaneHazard")),
+        "{f:?}"
+    );
+    let f = hazards(false, &[&V_CMPX, &V_MOV_V4, &V_PERMLANE16]);
+    assert!(
+        !f.iter().any(|x| x.0 == FindingKind::HazardWaitState),
+        "{f:?}"
+    );
+    // v_nop does not count as the VALU between.
+    let f = hazards(false, &[&V_CMPX, &V_NOP, &V_PERMLANE16]);
+    assert!(
+        f.iter().any(|x| x.2.contains("VcmpxPermlaneHazard")),
+        "{f:?}"
+    );
+    // DeallocVGPRsNop.
+    let f = hazards(false, &[&V_ADD, &DEALLOC_VGPRS]);
+    assert!(f.iter().any(|x| x.2.contains("DeallocVGPRsNop")), "{f:?}");
+    assert!(hazards(false, &[&V_ADD, &S_NOP0, &DEALLOC_VGPRS]).is_empty());
+    // VALUMaskWriteHazard (wave64 only): v_cndmask reads s[4:5] as its mask, then an SALU
+    // writes s[4:5]: the next instruction must be s_waitcnt_depctr sa_sdst(0).
+    let f = hazards(true, &[&CNDMASK_S4, &S_MOV_S4_0, &S_ADD]);
+    assert!(
+        f.iter().any(|x| x.2.contains("VALUMaskWriteHazard")),
+        "{f:?}"
+    );
+    let f = hazards(true, &[&CNDMASK_S4, &S_MOV_S4_0, &DEPCTR_SA_SDST0, &S_ADD]);
+    assert!(
+        !f.iter().any(|x| x.0 == FindingKind::HazardWaitState),
+        "{f:?}"
+    );
+    let f = hazards(false, &[&CNDMASK_S4, &S_MOV_S4_0, &S_ADD]);
+    assert!(
+        !f.iter().any(|x| x.0 == FindingKind::HazardWaitState),
+        "{f:?}"
+    );
+    // LdsDirectVALUHazard: a VALU wrote v1 one VALU back; wait_vdst must be <= 1.
+    let f = hazards(false, &[&V_ADD, &V_ADD_V9, &LDS_DIRECT_W15]);
+    assert!(
+        f.iter().any(|x| x.2.contains("LdsDirectVALUHazard")),
+        "{f:?}"
+    );
+    let f = hazards(false, &[&V_ADD, &V_ADD_V9, &LDS_DIRECT_W1]);
+    assert!(
+        !f.iter().any(|x| x.0 == FindingKind::HazardWaitState),
+        "{f:?}"
+    );
+    // LdsDirectVMEMHazard: a DS instruction read v1 (its address) with no VALU after.
+    let f = hazards(false, &[&DS_STORE, &LDS_DIRECT_W1]);
+    assert!(
+        f.iter().any(|x| x.2.contains("LdsDirectVMEMHazard")),
+        "{f:?}"
+    );
+    let f = hazards(false, &[&DS_STORE, &V_ADD_V9, &LDS_DIRECT_W15]);
+    assert!(
+        !f.iter().any(|x| x.2.contains("LdsDirectVMEMHazard")),
+        "{f:?}"
+    );
+    // WMMA: matrix A of the second is the first's D, with no VALU between.
+    let f = hazards(false, &[&WMMA_D0, &WMMA_A0]);
+    assert!(f.iter().any(|x| x.2.contains("WMMAHazard")), "{f:?}");
+    let f = hazards(false, &[&WMMA_D0, &V_NOP, &WMMA_A0]);
+    assert!(!f.iter().any(|x| x.2.contains("WMMAHazard")), "{f:?}");
 }
 
 #[test]
@@ -375,4 +552,68 @@ fn lgkmcnt_above_zero_guarantees_nothing_while_a_scalar_load_is_in_flight() {
         waits,
     );
     assert!(o.findings().is_empty(), "{:?}", o.findings());
+}
+
+/// `inside::hazard::latency` (the result latencies AMDGPUInsertDelayAlu takes from LLVM's
+/// gfx11 scheduling model) against llvm-mca-19's figures for every ALU instruction of the
+/// corpus (corpus/check/latency.txt, made by corpus/check/make_latency.py).
+#[test]
+fn latencies_match_llvm_mca() {
+    use std::collections::HashMap;
+    use wavesim_rdna3::inside::{class::classify, class::Family, hazard::latency};
+    let root = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../corpus");
+    let golden: HashMap<String, u8> = std::fs::read_to_string(root.join("check/latency.txt"))
+        .expect("latency.txt")
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .map(|l| {
+            let (lat, text) = l.split_once('\t').unwrap();
+            (text.to_string(), lat.parse().unwrap())
+        })
+        .collect();
+    let (mut checked, mut wrong) = (0, Vec::new());
+    for dir in ["gfx1100-w32", "gfx1100-w64"] {
+        let mut names: Vec<_> = std::fs::read_dir(root.join(dir))
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|e| e == "hsaco"))
+            .collect();
+        names.sort();
+        for path in names {
+            let elf = wavesim_core::elf::ElfObject::parse(&std::fs::read(&path).unwrap()).unwrap();
+            for s in &elf.text_sections {
+                let Ok(prog) = Program::new(&s.data, s.address) else {
+                    continue;
+                };
+                for (inst, &pc) in prog.insts.iter().zip(&prog.pcs) {
+                    // The listings use wave32 syntax for both directories.
+                    let text = wavesim_rdna3::disasm::format(inst, pc, false);
+                    let Some(&want) = golden.get(&text) else {
+                        continue;
+                    };
+                    let f = classify(inst, false).family;
+                    if !matches!(
+                        f,
+                        Family::Valu | Family::Trans | Family::Wmma | Family::Salu
+                    ) {
+                        continue;
+                    }
+                    checked += 1;
+                    let got = latency(inst.op, f);
+                    if got != want {
+                        wrong.push(format!("{text}: {got}, llvm-mca {want}"));
+                    }
+                }
+            }
+        }
+    }
+    wrong.sort();
+    wrong.dedup();
+    assert!(checked > 10_000, "{checked}");
+    assert!(
+        wrong.is_empty(),
+        "{} differ: {:#?}",
+        wrong.len(),
+        &wrong[..wrong.len().min(40)]
+    );
 }

@@ -33,10 +33,15 @@ impl InsideOptions {
         self.checks.is_some() || self.timeline.is_some() || self.stats
     }
 
-    pub fn observer(&self) -> Inside {
+    /// The observer for `kernel` of `module`: its cycle model in the kernel's CU or WGP mode
+    /// (the descriptor's COMPUTE_PGM_RSRC1.WGP_MODE).
+    pub fn observer(&self, module: &Module, kernel: &str) -> Inside {
         Inside::new(InsideConfig {
             checks: self.checks.unwrap_or_default(),
             timeline: self.timeline.is_some(),
+            wgp_mode: module
+                .kernel(kernel)
+                .map_or(true, |k| k.descriptor.wgp_mode()),
             ..Default::default()
         })
     }

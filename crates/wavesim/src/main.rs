@@ -438,7 +438,7 @@ fn real_main(cli: Cli) -> Result<(), Failure> {
                 }
                 run
             } else if inside.wanted() {
-                let mut obs = inside.observer();
+                let mut obs = inside.observer(&module, &kernel);
                 let run =
                     run_specs_with_observer(&mut dev, &module, &kernel, &geo, &specs, &mut obs)
                         .map_err(|e| e.to_string())?;

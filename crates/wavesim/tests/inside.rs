@@ -43,6 +43,11 @@ fn object(obj: &str, wave: &str) -> Option<Vec<u8>> {
 /// Runs `r` on the code object `elf` with `checks` (and the timeline when asked); the observer
 /// afterwards, with the padding finding added.
 fn run_checked(elf: &[u8], r: &Run, checks: Checks, timeline: bool) -> Inside {
+    run_mode(elf, r, checks, timeline, true)
+}
+
+/// As `run_checked`, with the cycle model's WGP mode (else CU mode).
+fn run_mode(elf: &[u8], r: &Run, checks: Checks, timeline: bool, wgp_mode: bool) -> Inside {
     let mut dev = Device::new();
     dev.max_wave_instructions = 2_000_000;
     if let Some(o) = &r.offset {
@@ -62,6 +67,7 @@ fn run_checked(elf: &[u8], r: &Run, checks: Checks, timeline: bool) -> Inside {
     let mut obs = Inside::new(InsideConfig {
         checks,
         timeline,
+        wgp_mode,
         ..Default::default()
     });
     run_specs_with_observer(&mut dev, &module, &r.kernel, &geo, &specs, &mut obs)
@@ -137,26 +143,182 @@ fn every_removed_barrier_is_found() {
         names.len(),
         kernels.len()
     );
-    // Every kernel has a barrier whose removal is found. The others order no access of one
-    // wave against another's that the race rule reports: lds_reduce's tree steps below the
-    // wave width run inside wave 0, and some order plain reads against other waves' atomics,
-    // which the rule leaves out (see `inside::Inside`); they are listed with --nocapture.
-    eprintln!("not found: {missed:#?}");
-    assert!(names.len() >= 10 && kernels.len() >= 10, "{kernels:?}");
-    let objects_waves: std::collections::BTreeSet<String> = names
-        .iter()
-        .map(|n| n.split('.').take(2).collect::<Vec<_>>().join("."))
-        .collect();
-    assert_eq!(objects_waves.len(), kernels.len(), "{kernels:?}");
-    assert!(names.len() - missed.len() >= 51, "{missed:?}");
+    let excused = |n: &str| BARRIERS_WITHOUT_CONFLICT.iter().any(|e| n.starts_with(e.0));
+    for e in BARRIERS_WITHOUT_CONFLICT {
+        assert!(
+            missed.iter().any(|m| m.starts_with(e.0)),
+            "listed as ordering nothing but found: {} ({})",
+            e.0,
+            e.1
+        );
+    }
+    let unexplained: Vec<&String> = missed.iter().filter(|m| !excused(m)).collect();
+    assert!(
+        unexplained.is_empty(),
+        "removed barriers not found: {unexplained:#?}"
+    );
+    assert!(names.len() >= 80 && kernels.len() >= 10, "{kernels:?}");
 }
 
+/// Removed barriers that order no access of one wave against another's, so nothing can race
+/// without them: (mutant name prefix, why). Every other removed barrier must be found.
+const BARRIERS_WITHOUT_CONFLICT: &[(&str, &str)] = &[
+    (
+        "bitonic_sort.w32.1668.",
+        "the first sort step (k = 2, j = 1) compares s[t] with s[t ^ 1]: both were stored by \
+         the same lane's wave before the barrier, so it orders nothing across waves",
+    ),
+    (
+        "bitonic_sort.w64.1660.",
+        "as w32 1668 (pairs t, t ^ 1 are in one wave)",
+    ),
+    (
+        "lds_reduce.w32.1a48.",
+        "tree steps with stride < 32 (32 lanes = wave 0) read and write only what wave 0 \
+         wrote: 1a48, 1a9c, 1af0, 1b44, 1b94 and 1bec (before the lid == 0 result) order wave 0 \
+         against itself",
+    ),
+    (
+        "lds_reduce.w32.1a9c.",
+        "stride 8 step: inside wave 0 (see 1a48)",
+    ),
+    (
+        "lds_reduce.w32.1af0.",
+        "stride 4 step: inside wave 0 (see 1a48)",
+    ),
+    (
+        "lds_reduce.w32.1b44.",
+        "stride 2 step: inside wave 0 (see 1a48)",
+    ),
+    (
+        "lds_reduce.w32.1b94.",
+        "stride 1 step: inside wave 0 (see 1a48)",
+    ),
+    (
+        "lds_reduce.w32.1bec.",
+        "lid == 0 reads s[0]/m[0] wave 0 wrote (see 1a48)",
+    ),
+    (
+        "lds_reduce.w64.19f4.",
+        "wave64: every step with stride < 64 runs inside wave 0; 19f4, 1a48, 1a9c, 1af0, \
+         1b44, 1b94, 1bec order wave 0 against itself",
+    ),
+    ("lds_reduce.w64.1a48.", "inside wave 0 (see w64 19f4)"),
+    ("lds_reduce.w64.1a9c.", "inside wave 0 (see w64 19f4)"),
+    ("lds_reduce.w64.1af0.", "inside wave 0 (see w64 19f4)"),
+    ("lds_reduce.w64.1b44.", "inside wave 0 (see w64 19f4)"),
+    ("lds_reduce.w64.1b94.", "inside wave 0 (see w64 19f4)"),
+    ("lds_reduce.w64.1bec.", "inside wave 0 (see w64 19f4)"),
+    (
+        "histogram.w32.209c.",
+        "histogram_local's second barrier orders only plain loads of lh[] against other waves' \
+         ds_add_u32: LLVM emits an atomic load as the same plain ds_load_b32 (lds_atomics' \
+         atomic_add(&hist[i], 0u) is one), so the race rule cannot call such a pair a race",
+    ),
+    ("histogram.w64.209c.", "as w32 209c"),
+    (
+        "workgroup_collectives.w32.24c0.",
+        "the last barrier: after it the kernel touches no LDS (it only stores its result to \
+         global memory), so it orders nothing",
+    ),
+    (
+        "workgroup_collectives.w64.2594.",
+        "the last barrier (see w32 24c0)",
+    ),
+    (
+        "lds_atomics.w32.1eb4.",
+        "atomic-only: the second barrier orders the atomics on u[]/hist[] against the plain \
+         loads that copy them out",
+    ),
+    (
+        "workgroup_collectives.w32.1b3c.",
+        "atomic-only: one lane per wave applies ds_add/ds_min/ds_max/ds_and/ds_or to an LDS \
+         word, the barrier, then every lane loads the word (1b3c, 1cd0, 1e3c, 2388, 24a8)",
+    ),
+    (
+        "workgroup_collectives.w32.1cd0.",
+        "atomic-only (see w32 1b3c)",
+    ),
+    (
+        "workgroup_collectives.w32.1e3c.",
+        "atomic-only (see w32 1b3c)",
+    ),
+    (
+        "workgroup_collectives.w32.2388.",
+        "atomic-only (see w32 1b3c)",
+    ),
+    (
+        "workgroup_collectives.w32.24a8.",
+        "atomic-only (see w32 1b3c)",
+    ),
+    (
+        "workgroup_collectives.w64.1b50.",
+        "atomic-only (see w32 1b3c)",
+    ),
+    (
+        "workgroup_collectives.w64.1cf4.",
+        "atomic-only (see w32 1b3c)",
+    ),
+    (
+        "workgroup_collectives.w64.1e68.",
+        "atomic-only (see w32 1b3c)",
+    ),
+    (
+        "workgroup_collectives.w64.2458.",
+        "atomic-only (see w32 1b3c)",
+    ),
+    (
+        "workgroup_collectives.w64.257c.",
+        "atomic-only (see w32 1b3c)",
+    ),
+];
+
+/// Removed hints the runs cannot show: the dependency the hint was for exists only on a path
+/// the corpus inputs never take, so no check of the executed instructions can see it.
+/// Each entry: (wave, object, address, why).
+const NOT_EXECUTED: &[(&str, &str, u64, &str)] = &[
+    (
+        "w32",
+        "local_arg_scan",
+        0x1bcc,
+        "SALU_CYCLE_1 for s3 written by `s_mov_b32 s3, s10` at 0x1bc8, which only the \
+         zero-iteration exit `s_cbranch_vccnz` at 0x1af4 reaches (local size 128: the scan loop \
+         always runs)",
+    ),
+    (
+        "w64",
+        "local_arg_scan",
+        0x1b8c,
+        "as the w32 one: the producer `s_mov_b32 s3, s10` is reached only by the \
+         zero-iteration exit of the scan loop",
+    ),
+    (
+        "w32",
+        "f32_misc",
+        0x1d38,
+        "VALUTransUseHazard for v4 (`v_rcp_f32` at 0x1c90) only on the path where \
+         `s_cbranch_execz` at 0x1ca8 skips the fmod loop (every lane's exponent difference \
+         <= 12); on the executed path the loop's VALUs end the hazard",
+    ),
+    (
+        "w32",
+        "f32_misc",
+        0x1ef8,
+        "as 0x1d38 for the second fmod (`v_rcp_f32` at 0x1e54, loop skipped by \
+         `s_cbranch_execz` at 0x1e60)",
+    ),
+];
+
 #[test]
-fn removed_waits_and_delays_are_found() {
-    let text = std::fs::read_to_string(corpus().join("check/waits.txt")).expect("waits.txt");
+fn removed_waits_delays_and_wait_states_are_found() {
+    // WAVESIM_MUTANTS=FILE runs the lines of FILE instead (to look at a few).
+    let list = std::env::var("WAVESIM_MUTANTS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|_| corpus().join("check/waits.txt"));
+    let text = std::fs::read_to_string(list).expect("waits.txt");
     let runs = runs();
     let mut tally: BTreeMap<&str, (u32, u32)> = BTreeMap::new();
-    let mut missed_waits = Vec::new();
+    let mut missed = Vec::new();
     for line in text
         .lines()
         .filter(|l| !l.starts_with('#') && !l.is_empty())
@@ -173,50 +335,75 @@ fn removed_waits_and_delays_are_found() {
             word,
             "{line}"
         );
-        elf[at..at + 4].copy_from_slice(&0xbf80_0000u32.to_le_bytes()); // s_nop 0
-        let (checks, kinds): (Checks, &[FindingKind]) = if kind == "wait" {
-            (
+        if kind == "delay" {
+            // An s_delay_alu asking for nothing (all fields 0): the hint is gone and, like
+            // the removed one, it is not an instruction of LLVM's count (an s_nop would add a
+            // cycle and change what the rule sees).
+            elf[at..at + 4].copy_from_slice(&0xbf87_0000u32.to_le_bytes());
+        } else if kind == "nop" {
+            // Remove the s_nop: s_sendmsg and s_endpgm move up, s_code_end fills the word.
+            let rest: Vec<u8> = elf[at + 4..at + 12].to_vec();
+            elf[at..at + 8].copy_from_slice(&rest);
+            elf[at + 8..at + 12].copy_from_slice(&0xbf9f_0000u32.to_le_bytes());
+        } else {
+            elf[at..at + 4].copy_from_slice(&0xbf80_0000u32.to_le_bytes()); // s_nop 0
+        }
+        let (checks, kinds): (Checks, &[FindingKind]) = match kind {
+            "wait" => (
                 Checks {
                     waits: true,
                     ..Default::default()
                 },
                 &[FindingKind::MissingWait, FindingKind::BarrierInFlight],
-            )
-        } else {
-            (
+            ),
+            "delay" => (
                 Checks {
                     hazards: true,
                     ..Default::default()
                 },
                 &[FindingKind::MissingDelayAlu],
-            )
+            ),
+            _ => (
+                Checks {
+                    hazards: true,
+                    ..Default::default()
+                },
+                &[FindingKind::HazardWaitState],
+            ),
         };
         let hit = runs
             .iter()
             .filter(|r| r.object == obj)
             .any(|r| caught(&run_checked(&elf, r, checks, false), kinds));
+        let excused = NOT_EXECUTED
+            .iter()
+            .any(|e| e.0 == wave && e.1 == obj && e.2 == addr);
         let t = tally
-            .entry(if kind == "wait" { "wait" } else { "delay" })
+            .entry(match kind {
+                "wait" => "s_waitcnt",
+                "delay" => "s_delay_alu",
+                "depctr" => "s_waitcnt_depctr",
+                _ => "s_nop",
+            })
             .or_default();
         t.1 += 1;
         if hit {
             t.0 += 1;
-        } else if kind == "wait" {
-            missed_waits.push(line.to_string());
+            assert!(!excused, "listed as not executed but found: {line}");
+        } else if !excused {
+            missed.push(line.to_string());
         }
     }
     for (k, (hit, all)) in &tally {
         eprintln!("removed {k}: {hit} of {all} found");
     }
-    let waits = tally["wait"];
-    assert!(waits.1 >= 100);
-    // Every removed s_waitcnt is found (221 of 221).
-    assert!(
-        missed_waits.is_empty(),
-        "waits not found: {missed_waits:#?}"
-    );
-    let delays = tally["delay"];
-    assert!(delays.0 > 0);
+    if std::env::var("WAVESIM_MUTANTS").is_err() {
+        assert!(tally["s_waitcnt"].1 >= 200 && tally["s_delay_alu"].1 >= 300);
+        assert!(tally["s_waitcnt_depctr"].1 >= 100 && tally["s_nop"].1 >= 20);
+    }
+    // Every removed s_waitcnt, s_delay_alu, s_waitcnt_depctr and s_nop is found, except the
+    // listed ones whose dependency is on a path the runs never take.
+    assert!(missed.is_empty(), "not found: {missed:#?}");
 }
 
 /// File offset of code address `addr` (the .text section maps addresses to offsets).
@@ -340,4 +527,31 @@ fn cli_check_exits_3_after_writing_outputs_and_stats_show_the_issue_model() {
         serde_json::from_str(&std::fs::read_to_string(&tl).unwrap()).unwrap();
     assert!(json["traceEvents"].as_array().unwrap().len() > 100);
     let _ = std::fs::remove_dir_all(&tmp);
+}
+
+/// CU mode vs WGP mode in the cycle model (RDNA3 ISA guide, "Work-group processor modes"): a
+/// workgroup of 4 wave32 waves uses the four SIMDs of the WGP in WGP mode and the two of one CU
+/// in CU mode, where two waves share each SIMD's VALU slots, so its VALU-bound parts take
+/// longer. The architectural result is the same (the observer changes nothing).
+#[test]
+fn cu_mode_puts_a_workgroup_on_two_simds() {
+    let r = runs().into_iter().find(|r| r.name == "lds_reduce").unwrap();
+    let elf = object("lds_reduce", "w32").unwrap();
+    let simds = |o: &Inside| {
+        o.spans()
+            .iter()
+            .map(|s| s.simd)
+            .collect::<std::collections::BTreeSet<u32>>()
+    };
+    let wgp = run_mode(&elf, &r, Checks::ALL, true, true);
+    let cu = run_mode(&elf, &r, Checks::ALL, true, false);
+    assert_eq!(simds(&wgp), [0, 1, 2, 3].into_iter().collect());
+    assert_eq!(simds(&cu), [0, 1].into_iter().collect());
+    assert!(wgp.findings().is_empty() && cu.findings().is_empty());
+    assert!(
+        cu.stats().issue_cycles >= wgp.stats().issue_cycles,
+        "{} {}",
+        cu.stats().issue_cycles,
+        wgp.stats().issue_cycles
+    );
 }

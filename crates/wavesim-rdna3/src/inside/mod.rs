@@ -22,7 +22,8 @@
 //!
 //! # Cycle model (a simple, documented model, not a measurement)
 //! Each workgroup runs on its own WGP from cycle 0 (no limit on resident workgroups); its waves
-//! sit on SIMD `wave % 4`. A SIMD issues one VALU pass per cycle (wave64: two passes), shared by
+//! sit on SIMD `wave % 4` in WGP mode and `wave % 2` in CU mode ([`InsideConfig::wgp_mode`]).
+//! A SIMD issues one VALU pass per cycle (wave64: two passes), shared by
 //! its waves; any other instruction takes one cycle of its wave. A VALU result is ready
 //! [`CycleModel::valu_latency`] cycles after its last pass (transcendentals
 //! [`CycleModel::trans_latency`], SALU [`CycleModel::salu_latency`]); a dependent ALU instruction
@@ -37,6 +38,7 @@
 //! See [`Checks`] and [`FindingKind`]: what each reports and the rule behind it.
 
 pub mod class;
+pub mod hazard;
 pub mod timeline;
 
 use crate::decode::{opnd, Inst};
@@ -46,6 +48,7 @@ use crate::exec::Program;
 use crate::isa::Op;
 use crate::wave::{Wave, LANES};
 use class::{classify, cnt, Class, Family, RegRun, Space};
+use hazard::{HazardState, Severity};
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fmt;
 use std::rc::Rc;
@@ -57,8 +60,9 @@ pub struct Checks {
     /// Reads of registers whose load may not have completed; export/GDS data overwritten
     /// before EXPcnt says it was read; s_barrier with this wave's memory operations in flight.
     pub waits: bool,
-    /// gfx11 ALU dependencies without the s_delay_alu LLVM's model requires; missing shader
-    /// padding.
+    /// gfx11 hazards (see [`hazard`]): wait states the hardware does not interlock
+    /// (correctness), `s_delay_alu` LLVM's AMDGPUInsertDelayAlu would insert (stall only);
+    /// missing shader padding.
     pub hazards: bool,
     /// Global/LDS accesses to the same bytes by different waves without a barrier between.
     pub races: bool,
@@ -114,8 +118,14 @@ pub enum FindingKind {
     /// s_barrier while this wave's stores or LDS operations may be in flight (other waves may
     /// not see them after the barrier).
     BarrierInFlight,
-    /// A VALU reading a register a recent VALU/transcendental wrote, with no s_delay_alu.
+    /// An ALU instruction reading a register a VALU, transcendental or SALU instruction is
+    /// still computing, with no `s_delay_alu` that LLVM's AMDGPUInsertDelayAlu would put there.
+    /// Severity: a stall, not a wrong result (RDNA3 interlocks these dependencies).
     MissingDelayAlu,
+    /// A gfx11 hazard the hardware does not interlock (GCNHazardRecognizer's gfx11 rules:
+    /// a missing `s_waitcnt_depctr`, `v_nop`, `v_mov` or LDSDIR wait field). Severity: the
+    /// result can be wrong.
+    HazardWaitState,
     /// The code is not followed by 256 bytes of padding (seed 002, "Shader padding").
     Padding,
     Race,
@@ -130,9 +140,20 @@ impl FindingKind {
             FindingKind::MissingWait
             | FindingKind::DataOverwritten
             | FindingKind::BarrierInFlight => "waits",
-            FindingKind::MissingDelayAlu | FindingKind::Padding => "hazards",
+            FindingKind::MissingDelayAlu | FindingKind::HazardWaitState | FindingKind::Padding => {
+                "hazards"
+            }
             FindingKind::Race => "races",
             _ => "init",
+        }
+    }
+
+    /// `stall` for a missing `s_delay_alu` (the hardware interlocks; only time is lost),
+    /// `correctness` for everything else (the result can be wrong).
+    pub fn severity(self) -> &'static str {
+        match self {
+            FindingKind::MissingDelayAlu => "stall",
+            _ => "correctness",
         }
     }
 }
@@ -299,18 +320,6 @@ impl PendingOp {
     }
 }
 
-/// The last ALU writer of a register (for the s_delay_alu check).
-#[derive(Clone, Copy, Debug)]
-struct Producer {
-    trans: bool,
-    /// The VALU/trans count after the producer issued.
-    valu_at: u64,
-    trans_at: u64,
-    inst_at: u64,
-    pc: u64,
-    idx: u32,
-}
-
 /// One access recorded in the race shadow.
 #[derive(Clone, Copy, Debug)]
 struct Access {
@@ -325,8 +334,12 @@ struct Access {
 #[derive(Clone, Copy, Debug, Default)]
 struct Shadow {
     write: Option<Access>,
-    read: Option<Access>,
+    /// The last read of each of up to [`READERS`] waves (a write must be checked against
+    /// every wave that read the byte in its barrier interval, not only the last reader).
+    reads: [Option<Access>; READERS],
 }
+
+const READERS: usize = 4;
 
 struct WaveModel {
     simd: usize,
@@ -334,12 +347,8 @@ struct WaveModel {
     ready: Vec<u64>,
     pending: Vec<PendingOp>,
     seq: u64,
-    producers: Vec<Option<Producer>>,
-    valu_n: u64,
-    trans_n: u64,
-    inst_n: u64,
-    /// s_delay_alu targets: instruction numbers a delay applies to.
-    delays: Vec<u64>,
+    /// The hazard rules' state.
+    hz: HazardState,
     /// VGPR lanes written in this dispatch, one mask per VGPR.
     vinit: Vec<u64>,
     scratch_written: HashSet<u64>,
@@ -362,11 +371,7 @@ impl WaveModel {
             ready: vec![0; 512],
             pending: Vec::new(),
             seq: 0,
-            producers: vec![None; 512],
-            valu_n: 0,
-            trans_n: 0,
-            inst_n: 0,
-            delays: Vec::new(),
+            hz: HazardState::new(),
             vinit,
             scratch_written: HashSet::new(),
             epoch: 0,
@@ -446,6 +451,13 @@ pub struct InsideConfig {
     pub timeline_workgroups: u64,
     /// Most findings kept (the count goes on).
     pub max_findings: usize,
+    /// The kernel's WGP mode (COMPUTE_PGM_RSRC1.WGP_MODE; `Launch::wgp_mode`). In WGP mode a
+    /// workgroup's waves spread over both CUs of the work-group processor, its four SIMDs; in
+    /// CU mode they stay on one CU, its two SIMDs (RDNA3 ISA guide, "Work-group processor
+    /// modes: CU mode and WGP mode"). The cycle model places wave w on SIMD w % 4 or w % 2.
+    /// LDS is the same for the program in both modes: up to 64 KiB per workgroup
+    /// (`dispatch::MAX_LDS_BYTES`).
+    pub wgp_mode: bool,
 }
 
 impl Default for InsideConfig {
@@ -457,6 +469,7 @@ impl Default for InsideConfig {
             timeline: false,
             timeline_workgroups: 16,
             max_findings: 1000,
+            wgp_mode: true,
         }
     }
 }
@@ -732,13 +745,63 @@ impl Inside {
                     }
                 }
             }
+            Space::Buffer
+                if matches!(
+                    inst.enc,
+                    crate::decode::Enc::Mubuf | crate::decode::Enc::Mtbuf
+                ) =>
+            {
+                use crate::exec::buffer::address::{lane_addrs, Addresser};
+                use crate::exec::buffer::resource::BufferResource;
+                let rsrc = BufferResource::read(w, inst.src[2]);
+                let soffset = match inst.src[3] {
+                    opnd::NULL => 0,
+                    c if c < 128 => w.sgpr.get(c as usize).copied().unwrap_or(0),
+                    c if (opnd::INT_ZERO..=opnd::INT_POS_MAX).contains(&c) => {
+                        (c - opnd::INT_ZERO) as u32
+                    }
+                    _ => 0,
+                };
+                // A reserved swizzle faults in the instruction itself: no access to record.
+                if let Ok(a) = Addresser::new(&rsrc, soffset) {
+                    let mut lanes_at = [Default::default(); LANES];
+                    lane_addrs(w, inst, rsrc.add_tid, &mut lanes_at);
+                    for l in (0..lanes).filter(|l| exec >> l & 1 != 0) {
+                        if !a.out_of_range(lanes_at[l], 0, size as u64) {
+                            out.push((l, a.addr(lanes_at[l], 0), size));
+                        }
+                    }
+                }
+            }
             _ => {}
         }
         out
     }
 
-    #[allow(clippy::too_many_arguments)]
-    fn race_check(&mut self, lds: bool, addr: u64, me: Access, write: bool, loc: &InstLoc) {
+    fn race_text(
+        &self,
+        lds: bool,
+        addr: u64,
+        o: &Access,
+        o_write: bool,
+        me: &Access,
+        write: bool,
+    ) -> String {
+        let space = if lds { "LDS" } else { "global" };
+        let who = |x: &Access, verb: &str| {
+            format!(
+                "wg ({},{},{}) wave {} {verb} at PC {:#x} `{}`",
+                x.wg[0], x.wg[1], x.wg[2], x.wave, x.pc, self.texts[x.idx as usize]
+            )
+        };
+        format!(
+            "race on {space} address {addr:#x}: {} and {} with no barrier between",
+            who(o, if o_write { "wrote" } else { "read" }),
+            who(me, if write { "writes" } else { "reads" })
+        )
+    }
+
+    fn race_check(&mut self, lds: bool, addr: u64, me: Access, write: bool) {
         let cell = if lds {
             self.lds_shadow.entry(addr as u32).or_default()
         } else {
@@ -747,9 +810,10 @@ impl Inside {
         // Concurrent: another wave, and another workgroup or the same barrier interval.
         let concurrent =
             |o: &Access| -> bool { o.wg != me.wg || (o.wave != me.wave && o.epoch == me.epoch) };
-        // A race needs a write that is not atomic: a plain read racing only with atomic
-        // read-modify-writes is how compilers emit relaxed atomic loads (the load of a CAS
-        // loop is a plain ds_load_b32 / global_load_b32 glc), so it is not reported.
+        // A race needs a write and a non-atomic access, and a plain read against another
+        // wave's atomic read-modify-write is not one: LLVM emits an atomic load as a plain
+        // ds_load_b32 / global_load_b32 (lds_atomics' `atomic_add(&hist[i], 0u)`, the first
+        // load of every CAS loop), so machine code cannot tell it from a non-atomic read.
         let mut hit: Option<(Access, bool)> = None;
         if let Some(o) = cell
             .write
@@ -757,36 +821,29 @@ impl Inside {
         {
             hit = Some((o, true));
         } else if write && !me.atomic {
-            if let Some(o) = cell.read.filter(|o| concurrent(o)) {
-                hit = Some((o, false));
+            if let Some(o) = cell.reads.iter().flatten().find(|o| concurrent(o)) {
+                hit = Some((*o, false));
             }
         }
         if write {
             cell.write = Some(me);
         } else {
-            cell.read = Some(me);
+            // Replace this wave's entry, else a free slot, else the oldest epoch's.
+            let slot = cell
+                .reads
+                .iter()
+                .position(|r| r.is_some_and(|r| r.wg == me.wg && r.wave == me.wave))
+                .or_else(|| cell.reads.iter().position(|r| r.is_none()))
+                .unwrap_or_else(|| {
+                    (0..READERS)
+                        .min_by_key(|&i| cell.reads[i].map_or(0, |r| r.epoch))
+                        .unwrap_or(0)
+                });
+            cell.reads[slot] = Some(me);
         }
         if let Some((o, o_write)) = hit {
-            let space = if lds { "LDS" } else { "global" };
-            let text = format!(
-                "race on {space} address {addr:#x}: wg ({},{},{}) wave {} {} at PC {:#x} `{}` and \
-                 wg ({},{},{}) wave {} {} at PC {:#x} `{}` with no barrier between",
-                o.wg[0],
-                o.wg[1],
-                o.wg[2],
-                o.wave,
-                if o_write { "wrote" } else { "read" },
-                o.pc,
-                self.texts[o.idx as usize],
-                me.wg[0],
-                me.wg[1],
-                me.wg[2],
-                me.wave,
-                if write { "writes" } else { "reads" },
-                loc.pc,
-                self.texts[me.idx as usize],
-            );
-            self.report(FindingKind::Race, loc.pc, Some(o.pc), 0, text);
+            let text = self.race_text(lds, addr, &o, o_write, &me, write);
+            self.report(FindingKind::Race, me.pc, Some(o.pc), 0, text);
         }
     }
 }
@@ -812,11 +869,12 @@ impl Observer<Wave, Inst> for Inside {
             }
         };
         let key = (loc.workgroup, loc.wave);
+        let simds = if self.cfg.wgp_mode { 4 } else { 2 };
         if !self.waves.contains_key(&key) {
             let track = self.tracks;
             self.tracks += 1;
             self.waves
-                .insert(key, WaveModel::new(loc.wave as usize % 4, track));
+                .insert(key, WaveModel::new(loc.wave as usize % simds, track));
         }
         let checks = self.cfg.checks;
         let model = self.cfg.model;
@@ -1150,7 +1208,10 @@ impl Observer<Wave, Inst> for Inside {
             });
         }
         if checks.races
-            && (c.space == Some(Space::Lds) || matches!(c.space, Some(Space::Global | Space::Flat)))
+            && matches!(
+                c.space,
+                Some(Space::Lds | Space::Global | Space::Flat | Space::Buffer)
+            )
         {
             let lds = c.space == Some(Space::Lds);
             let me = Access {
@@ -1164,7 +1225,7 @@ impl Observer<Wave, Inst> for Inside {
             let write = c.stores;
             for &(_, a, n) in &acc {
                 for b in 0..n as u64 {
-                    self.race_check(lds, a + b, me, write, loc);
+                    self.race_check(lds, a + b, me, write);
                 }
             }
         }
@@ -1269,75 +1330,39 @@ impl Observer<Wave, Inst> for Inside {
             }
         }
 
-        // --- hazards: s_delay_alu (LLVM AMDGPUInsertDelayAlu's encodable dependencies:
-        // VALU_DEP_1..4, TRANS32_DEP_1..3).
-        // s_delay_alu does not count: it is not part of the program LLVM's model walks.
-        if inst.op != Op::S_DELAY_ALU {
-            wm.inst_n += 1;
-        }
-        // VMEM, LDS, FLAT and exports wait for every VALU result before issuing (LLVM
-        // AMDGPUInsertDelayAlu, `instructionWaitsForVALU`; they wait for VA_VDST == 0), and so
-        // does s_waitcnt_depctr va_vdst(0): nothing is left to delay.
-        if matches!(
-            f,
-            Family::Vmem | Family::Lds | Family::Gds | Family::Export | Family::LdsDirect
-        ) || (inst.op == Op::S_WAITCNT_DEPCTR && inst.imm as u32 >> 12 & 0xf == 0)
-        {
-            wm.producers.iter_mut().for_each(|p| *p = None);
-        }
-        if inst.op == Op::S_DELAY_ALU {
-            let v = inst.imm as u32;
-            let (id0, skip, id1) = (v & 0xf, v >> 4 & 7, v >> 7 & 0xf);
-            if id0 != 0 {
-                wm.delays.push(wm.inst_n + 1);
-            }
-            if id1 != 0 {
-                wm.delays.push(wm.inst_n + 1 + skip as u64);
-            }
-        }
-        if checks.hazards && matches!(f, Family::Valu | Family::Trans) {
-            let covered = wm.delays.contains(&wm.inst_n);
-            if !covered {
-                let mut worst: Option<(u16, Producer, String)> = None;
-                for r in c.regs.reads.iter().filter(|r| r.first >= opnd::VGPR0) {
-                    for code in r.codes() {
-                        let Some(p) = reg_index(code).and_then(|i| wm.producers[i]) else {
-                            continue;
-                        };
-                        let dep = if p.trans {
-                            let d = wm.trans_n - p.trans_at + 1;
-                            (d <= 3 && wm.inst_n - p.inst_at <= TRANS_HAZARD_WINDOW)
-                                .then(|| format!("TRANS32_DEP_{d}"))
-                        } else {
-                            let d = wm.valu_n - p.valu_at + 1;
-                            (d <= 4 && wm.inst_n - p.inst_at <= VALU_HAZARD_WINDOW)
-                                .then(|| format!("VALU_DEP_{d}"))
-                        };
-                        if let Some(dep) = dep {
-                            worst.get_or_insert((code, p, dep));
-                        }
-                    }
-                }
-                if let Some((code, p, dep)) = worst {
-                    let text = format!(
-                        "{} read at PC {:#x} `{}` right after the {} at PC {:#x} `{}` wrote it, \
-                         with no s_delay_alu ({dep})",
-                        reg_name(code),
-                        loc.pc,
+        // --- hazards: s_delay_alu and the gfx11 wait-state rules (see `hazard`).
+        if checks.hazards {
+            let hits = wm.hz.step(inst, &c, loc.pc, idx, w.wave64);
+            for h in hits {
+                let kind = match h.severity {
+                    Severity::Stall => FindingKind::MissingDelayAlu,
+                    Severity::Correctness => FindingKind::HazardWaitState,
+                };
+                let text = match h.severity {
+                    Severity::Stall => format!(
+                        "stall (not a wrong result: RDNA3 interlocks ALU dependencies): `{}` at \
+                         PC {:#x} reads {} written by `{}` at PC {:#x}, which is still in \
+                         flight; LLVM's AMDGPUInsertDelayAlu would put {} before it",
                         self.texts[idx as usize],
-                        if p.trans { "transcendental" } else { "VALU" },
-                        p.pc,
-                        self.texts[p.idx as usize]
-                    );
-                    self.report(FindingKind::MissingDelayAlu, loc.pc, Some(p.pc), code, text);
-                }
-            }
-        }
-        wm.delays.retain(|&d| d > wm.inst_n);
-        if matches!(f, Family::Valu | Family::Trans) && any_issued {
-            wm.valu_n += 1;
-            if f == Family::Trans {
-                wm.trans_n += 1;
+                        loc.pc,
+                        reg_name(h.reg),
+                        self.texts[h.other_idx as usize],
+                        h.other_pc,
+                        h.needed
+                    ),
+                    Severity::Correctness => format!(
+                        "correctness hazard ({}): `{}` at PC {:#x} after `{}` at PC {:#x} \
+                         ({}): the hardware does not interlock this; needs {}",
+                        h.rule,
+                        self.texts[idx as usize],
+                        loc.pc,
+                        self.texts[h.other_idx as usize],
+                        h.other_pc,
+                        reg_name(h.reg),
+                        h.needed
+                    ),
+                };
+                self.report(kind, loc.pc, Some(h.other_pc), h.reg, text);
             }
         }
 
@@ -1355,17 +1380,6 @@ impl Observer<Wave, Inst> for Inside {
                 if latency > 0 {
                     wm.ready[i] = issue_at + dur + latency;
                 }
-                wm.producers[i] = match f {
-                    Family::Valu | Family::Trans if any_issued => Some(Producer {
-                        trans: f == Family::Trans,
-                        valu_at: wm.valu_n,
-                        trans_at: wm.trans_n,
-                        inst_at: wm.inst_n,
-                        pc: loc.pc,
-                        idx,
-                    }),
-                    _ => None,
-                };
                 // An ALU write replaces what a load in flight will write only in the
                 // checker's view of the register (the load still lands later).
                 if !c.loads && f != Family::Smem {
@@ -1392,18 +1406,6 @@ impl Observer<Wave, Inst> for Inside {
         self.waves.insert(key, wm);
     }
 }
-
-/// How far (in instructions, s_delay_alu not counted) the s_delay_alu check looks back for the
-/// VALU that wrote a VGPR a VALU reads. LLVM's AMDGPUInsertDelayAlu asks for a delay while the
-/// producer's latency (from its scheduling model) has not passed and it is at most 4 VALUs back
-/// (VALU_DEP_1..4; 3 transcendentals, TRANS32_DEP_1..3); VMEM, LDS, FLAT and exports wait for all
-/// VALU results, which ends every dependency. Without that scheduling model the check keeps the
-/// cases any latency needs: a VALU result read by the very next instruction, and a
-/// transcendental result read within 4 instructions. Both are clean on every clang-19 kernel of
-/// the corpus (the hazards test) while a removed s_delay_alu that covered such a dependency is
-/// found.
-const VALU_HAZARD_WINDOW: u64 = 1;
-const TRANS_HAZARD_WINDOW: u64 = 4;
 
 impl Inside {
     #[allow(clippy::too_many_arguments)]
