@@ -107,6 +107,14 @@ int32_t wavesim_run_agx(const char *config_toml, const char *config_dir, const v
 int32_t wavesim_printf_output(const wavesim_device *dev, char *out, uint64_t out_size,
                               uint64_t *needed);
 
+/* ---- Execution engine (RDNA3) ------------------------------------------------------------
+ * 0 = interpreter, 1 = JIT (compile every block it supports before it runs), 2 = auto (interpret
+ * first, compile blocks that run often; the default unless WAVESIM_ENGINE says otherwise).
+ * Results are identical under every engine. */
+int32_t wavesim_set_engine(wavesim_device *dev, int32_t engine);
+/* The engine of run_asm and of devices created afterwards (process-wide). */
+int32_t wavesim_set_default_engine(int32_t engine);
+
 #ifdef __cplusplus
 }
 #endif

@@ -75,6 +75,10 @@ enum Cmd {
         /// Host threads running workgroups in parallel (default 1: deterministic order).
         #[arg(long, default_value_t = 1)]
         threads: usize,
+        /// RDNA3 execution engine: interp (interpreter only), jit (compile every block the JIT
+        /// supports first), auto (interpret, compile hot blocks; the default, or WAVESIM_ENGINE).
+        #[arg(long, value_name = "ENGINE", value_parser = ["interp", "jit", "auto"])]
+        engine: Option<String>,
         /// Watchdog: most instructions one wave may execute.
         #[arg(long = "max-instructions", default_value_t = wavesim::DEFAULT_MAX_WAVE_INSTRUCTIONS)]
         max_instructions: u64,
@@ -289,6 +293,7 @@ fn real_main(cli: Cli) -> Result<(), Failure> {
             dynamic_shared,
             args,
             threads,
+            engine,
             max_instructions,
             offset,
             stats,
@@ -372,6 +377,9 @@ fn real_main(cli: Cli) -> Result<(), Failure> {
                 .map_err(usage)?;
             let mut dev = Device::new();
             dev.threads = threads.max(1);
+            if let Some(e) = engine {
+                dev.cfg.engine = e.parse().map_err(usage)?;
+            }
             dev.max_wave_instructions = max_instructions;
             dev.dynamic_shared = dynamic_shared;
             let module = dev
