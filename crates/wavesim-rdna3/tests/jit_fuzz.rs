@@ -22,8 +22,8 @@ fn instructions() -> (Vec<Vec<u32>>, Vec<Vec<u32>>) {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/golden/sweep");
     let (mut jit, mut other) = (Vec::new(), Vec::new());
     for f in [
-        "SOP1", "SOP2", "SOPC", "SOPK", "SOPP", "VOP1", "VOP2", "VOP3", "VOPC", "SMEM", "FLAT",
-        "DS",
+        "SOP1", "SOP2", "SOPC", "SOPK", "SOPP", "VOP1", "VOP2", "VOP3", "VOPC", "VOPD", "SMEM",
+        "FLAT", "DS",
     ] {
         let Ok(text) = std::fs::read_to_string(dir.join(format!("{f}.txt"))) else {
             continue;

@@ -6,9 +6,8 @@
 //! `select::Node::needs_ieee_f32`). It is found by a hash of the decoded instructions and
 //! addresses and then compared instruction by instruction, so two code objects never share code
 //! by accident. Each instruction index has a slot that is filled once: the block starting there,
-//! or "not compilable". Compiled code is never freed (cranelift-jit keeps its code memory for
-//! the life of the process unless told otherwise), so a block's function pointer stays valid as
-//! long as anyone can hold it.
+//! or "not compilable". A block's code is freed with its `JitCode`, when the cache has let go of
+//! it and no dispatch holds it any more.
 
 use super::codegen;
 use super::select::{lower, Node, Shape};
@@ -229,6 +228,20 @@ impl JitCode {
         }
         for (j, _) in leader.iter().enumerate().filter(|(_, &l)| l) {
             self.block(j);
+        }
+    }
+}
+
+impl Drop for JitCode {
+    fn drop(&mut self) {
+        if let Ok(c) = self.compiler.get_mut() {
+            if let Some(c) = c.take() {
+                // SAFETY: every function this module compiled is reachable only through
+                // `self.slots` (a `Block` is copied out only for a call made through a `Tier`,
+                // which holds an `Arc` to this `JitCode`), so none can run or be called after
+                // this point.
+                unsafe { c.module.free_memory() };
+            }
         }
     }
 }

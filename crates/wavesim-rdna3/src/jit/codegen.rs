@@ -11,7 +11,9 @@
 //! VALU lane selects) become per-vector lane masks and every VALU result is blended into the old
 //! value with `bitselect`, which is the ISA's "write only the lanes in EXEC".
 
-use super::select::{Branch, Cond, MaskDst, MaskSrc, Node, SaveExec, Src, Src64, S2, S64, V2, V3};
+use super::select::{
+    Branch, Cond, DualOp, Half, MaskDst, MaskSrc, Node, SaveExec, Src, Src64, S2, S64, V2, V3,
+};
 use crate::decode::opnd;
 use crate::wave::LANES;
 use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
@@ -632,25 +634,42 @@ impl Gen<'_> {
                         self.b.ins().band(acc, exec)
                     }
                 };
-                match dst {
-                    MaskDst::Exec => {
-                        // Wave::set_exec: wave32 writes EXEC_LO only.
-                        if self.wave64 {
-                            self.set_sgpr64(opnd::EXEC_LO, bits);
-                        } else {
-                            let lo = self.b.ins().ireduce(I32, bits);
-                            self.set_sgpr(opnd::EXEC_LO, lo);
-                        }
-                    }
-                    MaskDst::Sgpr(code) => {
-                        if self.wave64 {
-                            self.set_sgpr64(code, bits);
-                        } else {
-                            let lo = self.b.ins().ireduce(I32, bits);
-                            self.set_sgpr(code, lo);
-                        }
-                    }
+                self.write_mask(dst, bits);
+            }
+            Node::VCmpF { cond, a, b, dst } => {
+                let exec = self.exec64();
+                let mut acc = self.b.ins().iconst(I64, 0);
+                for c in 0..self.chunks {
+                    let (x, y) = (self.vsrc(a, c), self.vsrc(b, c));
+                    let m = self.fcond(cond, x, y);
+                    let hb = self.b.ins().vhigh_bits(I64, m);
+                    let hb = if c == 0 {
+                        hb
+                    } else {
+                        self.b.ins().ishl_imm_u(hb, (c * VL) as i64)
+                    };
+                    acc = self.b.ins().bor(acc, hb);
                 }
+                let bits = self.b.ins().band(acc, exec);
+                self.write_mask(dst, bits);
+            }
+            Node::Dual { x, y, k } => {
+                let m = self.exec_masks();
+                // v_dual_cndmask selects with VCC (wave32: VCC_LO).
+                let vcc = if x.op == DualOp::Cnd || y.op == DualOp::Cnd {
+                    let lo = self.get_sgpr(opnd::VCC_LO);
+                    self.masks_of(lo, lo)
+                } else {
+                    Vec::new()
+                };
+                let rx: Vec<Value> = (0..self.chunks)
+                    .map(|c| self.half(&x, k, c, &vcc))
+                    .collect();
+                let ry: Vec<Value> = (0..self.chunks)
+                    .map(|c| self.half(&y, k, c, &vcc))
+                    .collect();
+                self.vwrite(x.dst, rx, &m);
+                self.vwrite(y.dst, ry, &m);
             }
             Node::SMov { dst, a } => {
                 let v = self.src32(a);
@@ -680,6 +699,91 @@ impl Gen<'_> {
             }
             Node::S64 { op, dst, a, b } => self.s64(op, dst, a, b),
             Node::SaveExec { op, wide, dst, s } => self.saveexec(op, wide, dst, s),
+        }
+    }
+
+    /// Writes a VALU lane mask (`operand::write_mask`, or `Wave::set_exec` for v_cmpx, which
+    /// writes EXEC_LO only in wave32).
+    fn write_mask(&mut self, dst: MaskDst, bits: Value) {
+        let code = match dst {
+            MaskDst::Exec => opnd::EXEC_LO,
+            MaskDst::Sgpr(code) => code,
+        };
+        if self.wave64 {
+            self.set_sgpr64(code, bits);
+        } else {
+            let lo = self.b.ins().ireduce(I32, bits);
+            self.set_sgpr(code, lo);
+        }
+    }
+
+    /// The lane mask of float condition `cond` (`exec::vcmp::fcond`) from the ordered
+    /// less-than (both ways), equal and unordered compares, which every host lowers.
+    fn fcond(&mut self, cond: u8, x: Value, y: Value) -> Value {
+        let (fx, fy) = (self.as_f32x4(x), self.as_f32x4(y));
+        let lt = self.b.ins().fcmp(FloatCC::LessThan, fx, fy);
+        let gt = self.b.ins().fcmp(FloatCC::LessThan, fy, fx);
+        let eq = self.b.ins().fcmp(FloatCC::Equal, fx, fy);
+        let uno = self.b.ins().fcmp(FloatCC::Unordered, fx, fy);
+        let i = self.b.ins();
+        match cond {
+            0 => self.splat(0),
+            1 => lt,
+            2 => eq,
+            3 => i.bor(lt, eq),
+            4 => gt,
+            5 => i.bor(lt, gt),
+            6 => i.bor(gt, eq),
+            7 => i.bnot(uno),
+            8 => uno,
+            9 => {
+                let t = i.bor(gt, eq);
+                self.b.ins().bnot(t)
+            }
+            10 => {
+                let t = i.bor(lt, gt);
+                self.b.ins().bnot(t)
+            }
+            11 => i.bnot(gt),
+            12 => {
+                let t = i.bor(lt, eq);
+                self.b.ins().bnot(t)
+            }
+            13 => i.bnot(eq),
+            14 => i.bnot(lt),
+            _ => self.splat(u32::MAX),
+        }
+    }
+
+    /// Chunk `c` of one VOPD component's result (`exec::vopd::component`).
+    fn half(&mut self, h: &Half, k: u32, c: usize, vcc: &[Value]) -> Value {
+        let x = self.vsrc(h.a, c);
+        let y = self.vsrc(h.b, c);
+        match h.op {
+            DualOp::Fmac => {
+                let d = self.get_v(h.dst, c);
+                self.fma(x, y, d)
+            }
+            DualOp::Fmaak => {
+                let kk = self.splat(k);
+                self.fma(x, y, kk)
+            }
+            DualOp::Fmamk => {
+                let kk = self.splat(k);
+                self.fma(x, kk, y)
+            }
+            DualOp::Mul => self.v2(V2::MulF, h.a, h.b, c),
+            DualOp::Add => self.v2(V2::AddF, h.a, h.b, c),
+            DualOp::Sub => self.v2(V2::SubF, h.a, h.b, c),
+            DualOp::SubRev => self.v2(V2::SubRevF, h.a, h.b, c),
+            DualOp::Mov => x,
+            DualOp::Cnd => match vcc.get(c) {
+                Some(&m) => self.b.ins().bitselect(m, y, x),
+                None => x,
+            },
+            DualOp::AddNc => self.b.ins().iadd(x, y),
+            DualOp::LshlRev => self.shift(y, h.a, c, 0),
+            DualOp::And => self.b.ins().band(x, y),
         }
     }
 

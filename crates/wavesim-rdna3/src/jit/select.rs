@@ -175,6 +175,36 @@ pub(crate) enum Branch {
     Execnz,
 }
 
+/// One component (X or Y) of a VOPD instruction (`exec::vopd::component`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum DualOp {
+    /// `D = S0 * S1 + D`.
+    Fmac,
+    /// `D = S0 * S1 + K`.
+    Fmaak,
+    /// `D = S0 * K + S1`.
+    Fmamk,
+    Mul,
+    Add,
+    Sub,
+    SubRev,
+    Mov,
+    /// `D = VCC[lane] ? S1 : S0`.
+    Cnd,
+    AddNc,
+    /// `D = S1 << S0[4:0]`.
+    LshlRev,
+    And,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Half {
+    pub op: DualOp,
+    pub dst: u16,
+    pub a: Src,
+    pub b: Src,
+}
+
 /// One compiled instruction.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Node {
@@ -219,6 +249,21 @@ pub(crate) enum Node {
         a: Src,
         b: Src,
         dst: MaskDst,
+    },
+    /// f32 compare: condition = VOPC opcode bits [3:0] (F LT EQ LE GT LG GE O U NGE NLG NGT NLE
+    /// NEQ NLT T, `exec::vcmp::fcond`).
+    VCmpF {
+        cond: u8,
+        a: Src,
+        b: Src,
+        dst: MaskDst,
+    },
+    /// VOPD (wave32): both components read their sources, then X and Y write.
+    Dual {
+        x: Half,
+        y: Half,
+        /// The shared literal (K of fmaak/fmamk).
+        k: u32,
     },
     /// SALU 32-bit op writing `dst` (and SCC per the op).
     S2 {
@@ -280,6 +325,10 @@ impl Node {
                 ..
             } | Node::V3 { op: V3::FmaF, .. }
                 | Node::Fmac { .. }
+                | Node::VCmpF { .. }
+                // VOPD: also for its integer components (the handler's exception bookkeeping
+                // runs for the whole instruction when MODE enables exceptions).
+                | Node::Dual { .. }
         )
     }
 }
@@ -423,6 +472,71 @@ fn cond_of(c: &str) -> Option<Cond> {
     })
 }
 
+/// Float compare `v_cmp[x]_<cond>_f32`: (condition number, writes EXEC).
+fn vcmpf_of(name: &str) -> Option<(u8, bool)> {
+    let (x, rest) = if let Some(r) = name.strip_prefix("v_cmpx_") {
+        (true, r)
+    } else {
+        (false, name.strip_prefix("v_cmp_")?)
+    };
+    let cond = rest.strip_suffix("_f32")?;
+    const NAMES: [&str; 16] = [
+        "f", "lt", "eq", "le", "gt", "lg", "ge", "o", "u", "nge", "nlg", "ngt", "nle", "neq",
+        "nlt", "t",
+    ];
+    let c = NAMES.iter().position(|&n| n == cond)?;
+    Some((c as u8, x))
+}
+
+fn dual_op(op: Op) -> Option<DualOp> {
+    use Op::*;
+    Some(match op {
+        V_FMAC_F32 => DualOp::Fmac,
+        V_FMAAK_F32 => DualOp::Fmaak,
+        V_FMAMK_F32 => DualOp::Fmamk,
+        V_MUL_F32 => DualOp::Mul,
+        V_ADD_F32 => DualOp::Add,
+        V_SUB_F32 => DualOp::Sub,
+        V_SUBREV_F32 => DualOp::SubRev,
+        V_MOV_B32 => DualOp::Mov,
+        V_CNDMASK_B32 => DualOp::Cnd,
+        V_ADD_NC_U32 => DualOp::AddNc,
+        V_LSHLREV_B32 => DualOp::LshlRev,
+        V_AND_B32 => DualOp::And,
+        _ => return None,
+    })
+}
+
+/// VOPD (`exec::vopd::exec`): skipped in wave64; in wave32 compiled when both components are
+/// ops above, every VGPR is in range (the handler's out-of-range rules stay interpreted) and the
+/// fused multiply-adds have a host FMA.
+fn lower_dual(inst: &Inst, s: &Shape) -> Option<Node> {
+    if s.wave64 {
+        // RDNA3 ISA 7.6: VOPD "is skipped for wave64".
+        return Some(Node::Nop);
+    }
+    let half = |op: Op, d: usize, k: usize| -> Option<Half> {
+        let op = dual_op(op)?;
+        if matches!(op, DualOp::Fmac | DualOp::Fmaak | DualOp::Fmamk) && !s.host_fma {
+            return None;
+        }
+        let code = inst.dst[d];
+        let dst = (opnd::is_vgpr(code) && code - opnd::VGPR0 < s.num_vgprs)
+            .then_some(code - opnd::VGPR0)?;
+        Some(Half {
+            op,
+            dst,
+            a: src(inst, k, s)?,
+            b: src(inst, k + 1, s)?,
+        })
+    };
+    Some(Node::Dual {
+        x: half(inst.op, 0, 0)?,
+        y: half(inst.op_y, 1, 2)?,
+        k: inst.lit,
+    })
+}
+
 /// s_cmp_<cond>_{i32,u32} and s_cmpk_<cond>_{i32,u32}.
 fn scmp_of(name: &str) -> Option<(Cond, bool, bool)> {
     let (k, rest) = if let Some(r) = name.strip_prefix("s_cmpk_") {
@@ -452,8 +566,11 @@ pub(crate) fn lower(
     target_index: &dyn Fn(u64) -> Option<usize>,
 ) -> Option<Node> {
     use Op::*;
-    if inst.enc == Enc::Invalid || inst.enc == Enc::Vopd || !no_modifiers(inst) {
+    if inst.enc == Enc::Invalid || !no_modifiers(inst) {
         return None;
+    }
+    if inst.enc == Enc::Vopd {
+        return lower_dual(inst, s);
     }
     let valu = matches!(inst.enc, Enc::Vop1 | Enc::Vop2 | Enc::Vop3 | Enc::Vopc);
     let salu = matches!(inst.enc, Enc::Sop1 | Enc::Sop2 | Enc::Sopk | Enc::Sopc);
@@ -542,6 +659,24 @@ pub(crate) fn lower(
                     a: src(inst, 0, s)?,
                     b: src(inst, 1, s)?,
                     sel,
+                })
+            }
+            _ if vcmpf_of(op.name()).is_some() => {
+                let (cond, x) = vcmpf_of(op.name())?;
+                let dst = if x {
+                    MaskDst::Exec
+                } else if inst.enc == Enc::Vop3 {
+                    MaskDst::Sgpr(mask_dst(inst.dst[1], s)?)
+                } else if inst.enc == Enc::Vopc {
+                    MaskDst::Sgpr(opnd::VCC_LO)
+                } else {
+                    return None;
+                };
+                Some(Node::VCmpF {
+                    cond,
+                    a: src(inst, 0, s)?,
+                    b: src(inst, 1, s)?,
+                    dst,
                 })
             }
             _ => {
