@@ -66,7 +66,7 @@ fn a(l: usize) -> u32 {
     (l as u32).wrapping_mul(0x9e37_79b9) ^ 0x8000_0003
 }
 fn b(l: usize) -> u32 {
-    (l as u32 * 7 + 1) ^ if l % 3 == 0 { 0xffff_ff00 } else { 0 }
+    (l as u32 * 7 + 1) ^ if l.is_multiple_of(3) { 0xffff_ff00 } else { 0 }
 }
 
 /// Checks VGPR `r` of every lane: `f(a, b)` where EXEC (`exec`) has the lane, the old value
@@ -152,14 +152,14 @@ fn compares_write_lane_masks_and_cndmask_selects() {
         ],
         5,
         |h| {
-            h.set_v(0, |l| if l % 5 == 0 { 0 } else { a(l) });
+            h.set_v(0, |l| if l.is_multiple_of(5) { 0 } else { a(l) });
             h.set_v(1, b);
             h.set_v(16, |_| OLD);
             h.set_v(17, |_| OLD);
             h.wave.set_exec(exec);
         },
     );
-    let a0 = |l: usize| if l % 5 == 0 { 0 } else { a(l) };
+    let a0 = |l: usize| if l.is_multiple_of(5) { 0 } else { a(l) };
     // VOPC: each active lane writes its compare result, inactive lanes write 0.
     let mask = |f: &dyn Fn(usize) -> bool| {
         (0..32).fold(0u64, |m, l| m | ((exec >> l & 1 != 0 && f(l)) as u64) << l)
@@ -194,7 +194,7 @@ fn wave64_masks_and_saveexec() {
         ],
         6,
         |h| {
-            h.set_v(0, |l| if l % 2 == 0 { b(l) } else { a(l) });
+            h.set_v(0, |l| if l.is_multiple_of(2) { b(l) } else { a(l) });
             h.set_v(1, b);
             h.set_v(2, |_| OLD);
             h.set_v(18, |_| OLD);
@@ -203,7 +203,7 @@ fn wave64_masks_and_saveexec() {
             h.wave.set_exec(exec);
         },
     );
-    let a0 = |l: usize| if l % 2 == 0 { b(l) } else { a(l) };
+    let a0 = |l: usize| if l.is_multiple_of(2) { b(l) } else { a(l) };
     let eq = (0..64).fold(0u64, |m, l| {
         m | ((exec >> l & 1 != 0 && a0(l) == b(l)) as u64) << l
     });
@@ -402,7 +402,10 @@ fn f32_compares_follow_ieee_ordering() {
     // RDNA3 ISA VOPC: LT ordered less; NLG = !(lt || gt) (true when unordered); U unordered;
     // NEQ = !(a == b) (true when unordered). -0 == +0.
     assert_eq!(h.wave.vcc(), mask(&|x, y| x < y));
-    assert_eq!(h.s(6) as u64, mask(&|x, y| !(x < y || x > y)));
+    // (written as the ISA defines it, not simplified to `x == y || unordered`)
+    #[allow(clippy::nonminimal_bool, clippy::double_comparisons)]
+    let nlg = mask(&|x, y| !(x < y || x > y));
+    assert_eq!(h.s(6) as u64, nlg);
     assert_eq!(h.s(7) as u64, mask(&|x, y| x.is_nan() || y.is_nan()));
     assert_eq!(h.wave.exec(), mask(&|x, y| x != y));
 }
