@@ -474,3 +474,85 @@ fn vopd_reads_every_source_before_writing() {
         assert_eq!(h.v(5, l), 0x1234_5678);
     }
 }
+
+#[test]
+fn carries_chain_through_vcc_and_sgpr_masks() {
+    let exec = 0xffff_7ffeu64;
+    let (h, _) = run(
+        false,
+        &[
+            &[0x02, 0x08, 0x00, 0xd7, 0x00, 0x03, 0x02, 0x00], // v_add_co_u32 v2, s8, v0, v1
+            &[0x00, 0x03, 0x06, 0x40], // v_add_co_ci_u32_e32 v3, vcc_lo, v0, v1, vcc_lo
+            &[0x04, 0x09, 0x01, 0xd7, 0x00, 0x03, 0x02, 0x00], // v_sub_co_u32 v4, s9, v0, v1
+            &[0x00, 0x03, 0x0a, 0x44], // v_subrev_co_ci_u32_e32 v5, vcc_lo, v0, v1, vcc_lo
+            &[0x06, 0x0a, 0x21, 0xd5, 0x00, 0x03, 0x26, 0x00], // v_sub_co_ci_u32_e64 v6, s10, v0, v1, s9
+            &[0x07, 0x00, 0x16, 0xd6, 0x00, 0x03, 0x1e, 0x02], // v_alignbit_b32 v7, v0, v1, 7
+        ],
+        6,
+        |h| {
+            h.set_v(0, |l| if l.is_multiple_of(4) { u32::MAX } else { a(l) });
+            h.set_v(1, |l| if l.is_multiple_of(4) { 1 } else { b(l) });
+            for r in 2..8 {
+                h.set_v(r, |_| OLD);
+            }
+            h.wave.set_vcc(0xaaaa_5555);
+            h.wave.set_exec(exec);
+        },
+    );
+    let x = |l: usize| if l.is_multiple_of(4) { u32::MAX } else { a(l) };
+    let y = |l: usize| if l.is_multiple_of(4) { 1 } else { b(l) };
+    // RDNA3 ISA VOP3SD / VOP2 carry ops: D = S0 + S1 (+ VCC[lane]); the carry-out mask has the
+    // carry of each active lane and 0 for inactive lanes.
+    let mut s8 = 0u64;
+    let vcc_in = 0xaaaa_5555u64;
+    let mut vcc1 = 0u64;
+    let mut s9 = 0u64;
+    let mut vcc2 = 0u64;
+    let mut s10 = 0u64;
+    for l in 0..32 {
+        if exec >> l & 1 == 0 {
+            continue;
+        }
+        let (p, q) = (x(l) as u64, y(l) as u64);
+        s8 |= ((p + q) >> 32) << l;
+        let ci = vcc_in >> l & 1;
+        vcc1 |= ((p + q + ci) >> 32) << l;
+        s9 |= ((q > p) as u64) << l;
+        let ci2 = vcc1 >> l & 1;
+        vcc2 |= ((p + ci2 > q) as u64) << l;
+        let bi = s9 >> l & 1;
+        s10 |= ((q + bi > p) as u64) << l;
+    }
+    assert_eq!(h.s(8) as u64, s8);
+    assert_eq!(h.s(9) as u64, s9);
+    assert_eq!(h.wave.vcc(), vcc2);
+    assert_eq!(h.s(10) as u64, s10);
+    for l in 0..32 {
+        if exec >> l & 1 == 0 {
+            for r in 2..8 {
+                assert_eq!(h.v(r, l), OLD);
+            }
+            continue;
+        }
+        let (p, q) = (x(l), y(l));
+        assert_eq!(h.v(2, l), p.wrapping_add(q));
+        assert_eq!(
+            h.v(3, l),
+            p.wrapping_add(q).wrapping_add((vcc_in >> l) as u32 & 1)
+        );
+        assert_eq!(h.v(4, l), p.wrapping_sub(q));
+        assert_eq!(
+            h.v(5, l),
+            q.wrapping_sub(p).wrapping_sub((vcc1 >> l) as u32 & 1)
+        );
+        assert_eq!(
+            h.v(6, l),
+            p.wrapping_sub(q).wrapping_sub((s9 >> l) as u32 & 1)
+        );
+        // v_alignbit_b32: ({S0, S1} >> S2[4:0])[31:0].
+        assert_eq!(
+            h.v(7, l),
+            ((p as u64) << 32 | q as u64).wrapping_shr(7) as u32
+        );
+    }
+}

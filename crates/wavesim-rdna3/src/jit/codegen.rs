@@ -568,36 +568,85 @@ impl Gen<'_> {
                     .collect();
                 self.vwrite(dst, vals, &m);
             }
+            Node::VCarry {
+                sub,
+                rev,
+                dst,
+                a,
+                b,
+                cin,
+                carry,
+            } => {
+                let m = self.exec_masks();
+                let ci = cin.map(|c| self.mask_src_chunks(c));
+                let mut vals = Vec::with_capacity(self.chunks);
+                let mut acc = self.b.ins().iconst(I64, 0);
+                for c in 0..self.chunks {
+                    let (mut x, mut y) = (self.vsrc(a, c), self.vsrc(b, c));
+                    if rev {
+                        std::mem::swap(&mut x, &mut y);
+                    }
+                    let (d, co) = if sub {
+                        // borrow = y > x, or (x == y and a borrow comes in).
+                        let d = self.b.ins().isub(x, y);
+                        let b1 = self.b.ins().icmp(IntCC::UnsignedGreaterThan, y, x);
+                        match &ci {
+                            Some(cm) => {
+                                let zero = self.splat(0);
+                                let z = self.b.ins().icmp(IntCC::Equal, d, zero);
+                                let b2 = self.b.ins().band(z, cm[c]);
+                                // d - 1 where the carry-in is set (the mask is -1 there).
+                                let d2 = self.b.ins().iadd(d, cm[c]);
+                                (d2, self.b.ins().bor(b1, b2))
+                            }
+                            None => (d, b1),
+                        }
+                    } else {
+                        let d = self.b.ins().iadd(x, y);
+                        let c1 = self.b.ins().icmp(IntCC::UnsignedLessThan, d, x);
+                        match &ci {
+                            Some(cm) => {
+                                // d + 1 where the carry-in is set; it carries iff d wrapped.
+                                let d2 = self.b.ins().isub(d, cm[c]);
+                                let c2 = self.b.ins().icmp(IntCC::UnsignedLessThan, d2, d);
+                                (d2, self.b.ins().bor(c1, c2))
+                            }
+                            None => (d, c1),
+                        }
+                    };
+                    vals.push(d);
+                    let hb = self.b.ins().vhigh_bits(I64, co);
+                    let hb = if c == 0 {
+                        hb
+                    } else {
+                        self.b.ins().ishl_imm_u(hb, (c * VL) as i64)
+                    };
+                    acc = self.b.ins().bor(acc, hb);
+                }
+                let exec = self.exec64();
+                let bits = self.b.ins().band(acc, exec);
+                self.vwrite(dst, vals, &m);
+                self.write_mask(carry, bits);
+            }
+            Node::AlignBit { dst, a, b, n } => {
+                let m = self.exec_masks();
+                let vals = (0..self.chunks)
+                    .map(|c| {
+                        let (x, y) = (self.vsrc(a, c), self.vsrc(b, c));
+                        if n == 0 {
+                            y
+                        } else {
+                            let lo = self.b.ins().ushr_imm_u(y, n as i64);
+                            let hi = self.b.ins().ishl_imm_u(x, (32 - n) as i64);
+                            self.b.ins().bor(lo, hi)
+                        }
+                    })
+                    .collect();
+                self.vwrite(dst, vals, &m);
+            }
             Node::VCnd { dst, a, b, sel } => {
                 let m = self.exec_masks();
-                let lm = self.lane_mask();
-                let (lo, hi) = match sel {
-                    MaskSrc::Vcc => {
-                        let lo = self.get_sgpr(opnd::VCC_LO);
-                        let hi = if self.wave64 {
-                            self.get_sgpr(opnd::VCC_HI)
-                        } else {
-                            lo
-                        };
-                        (lo, hi)
-                    }
-                    MaskSrc::Regs(lo, hi) => {
-                        let l = self.src32(lo);
-                        let h = if self.wave64 { self.src32(hi) } else { l };
-                        (l, h)
-                    }
-                    MaskSrc::Const(k) => {
-                        let k = k & lm;
-                        let l = self.iconst32(k as u32);
-                        let h = if self.wave64 {
-                            self.iconst32((k >> 32) as u32)
-                        } else {
-                            l
-                        };
-                        (l, h)
-                    }
-                };
-                let sm = self.masks_of(lo, hi);
+                let sm = self.mask_src_chunks(sel);
                 let vals = (0..self.chunks)
                     .map(|c| {
                         let (x, y) = (self.vsrc(a, c), self.vsrc(b, c));
@@ -700,6 +749,39 @@ impl Gen<'_> {
             Node::S64 { op, dst, a, b } => self.s64(op, dst, a, b),
             Node::SaveExec { op, wide, dst, s } => self.saveexec(op, wide, dst, s),
         }
+    }
+
+    /// Per-chunk lane masks of a VALU lane-select operand (`Wave::vcc`, `operand::read_mask`:
+    /// the wave's lanes only).
+    fn mask_src_chunks(&mut self, sel: MaskSrc) -> Vec<Value> {
+        let lm = self.lane_mask();
+        let (lo, hi) = match sel {
+            MaskSrc::Vcc => {
+                let lo = self.get_sgpr(opnd::VCC_LO);
+                let hi = if self.wave64 {
+                    self.get_sgpr(opnd::VCC_HI)
+                } else {
+                    lo
+                };
+                (lo, hi)
+            }
+            MaskSrc::Regs(lo, hi) => {
+                let l = self.src32(lo);
+                let h = if self.wave64 { self.src32(hi) } else { l };
+                (l, h)
+            }
+            MaskSrc::Const(k) => {
+                let k = k & lm;
+                let l = self.iconst32(k as u32);
+                let h = if self.wave64 {
+                    self.iconst32((k >> 32) as u32)
+                } else {
+                    l
+                };
+                (l, h)
+            }
+        };
+        self.masks_of(lo, hi)
     }
 
     /// Writes a VALU lane mask (`operand::write_mask`, or `Wave::set_exec` for v_cmpx, which

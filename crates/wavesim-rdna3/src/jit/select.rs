@@ -231,6 +231,24 @@ pub(crate) enum Node {
         b: Src,
         c: Src,
     },
+    /// The carry ops (`exec::vint::carry_op`): `D = S0 +/- S1 [+/- carry-in]`, the carry /
+    /// borrow of each EXEC lane to `carry` (0 elsewhere).
+    VCarry {
+        sub: bool,
+        rev: bool,
+        dst: u16,
+        a: Src,
+        b: Src,
+        cin: Option<MaskSrc>,
+        carry: MaskDst,
+    },
+    /// v_alignbit_b32 with a constant shift: `D = ({S0, S1} >> (n & 31))[31:0]`.
+    AlignBit {
+        dst: u16,
+        a: Src,
+        b: Src,
+        n: u32,
+    },
     /// v_fmac_f32: `D = S0 * S1 + D`.
     Fmac {
         dst: u16,
@@ -429,6 +447,22 @@ fn mask_dst(code: u16, s: &Shape) -> Option<u16> {
     }
 }
 
+/// A lane-mask source operand (`operand::read_mask`: one scalar in wave32, an unaligned pair in
+/// wave64).
+fn mask_src(inst: &Inst, code: u16, s: &Shape) -> Option<MaskSrc> {
+    Some(if s.wave64 {
+        match src64(inst, code, Ty::B64, false)? {
+            Src64::Pair(lo, hi) => MaskSrc::Regs(lo, hi),
+            Src64::Const(v) => MaskSrc::Const(v),
+        }
+    } else {
+        match scalar32(inst, code)? {
+            Src::Const(v) => MaskSrc::Const(v as u64),
+            r => MaskSrc::Regs(r, Src::Const(0)),
+        }
+    })
+}
+
 fn no_modifiers(inst: &Inst) -> bool {
     inst.abs == 0
         && inst.neg == 0
@@ -572,7 +606,10 @@ pub(crate) fn lower(
     if inst.enc == Enc::Vopd {
         return lower_dual(inst, s);
     }
-    let valu = matches!(inst.enc, Enc::Vop1 | Enc::Vop2 | Enc::Vop3 | Enc::Vopc);
+    let valu = matches!(
+        inst.enc,
+        Enc::Vop1 | Enc::Vop2 | Enc::Vop3 | Enc::Vopc | Enc::Vop3sd
+    );
     let salu = matches!(inst.enc, Enc::Sop1 | Enc::Sop2 | Enc::Sopk | Enc::Sopc);
     let op = inst.op;
     if valu {
@@ -637,20 +674,44 @@ pub(crate) fn lower(
                 a: src(inst, 0, s)?,
                 b: src(inst, 1, s)?,
             }),
+            V_ADD_CO_U32 | V_SUB_CO_U32 | V_SUBREV_CO_U32 | V_ADD_CO_CI_U32 | V_SUB_CO_CI_U32
+            | V_SUBREV_CO_CI_U32 => {
+                let ci = matches!(op, V_ADD_CO_CI_U32 | V_SUB_CO_CI_U32 | V_SUBREV_CO_CI_U32);
+                // exec::vint::carry_dst / carry_in: VOP3SD names an SGPR mask, VOP2 uses VCC.
+                let (carry, cin) = match inst.enc {
+                    Enc::Vop3sd => (
+                        MaskDst::Sgpr(mask_dst(inst.dst[1], s)?),
+                        if ci {
+                            Some(mask_src(inst, inst.src[2], s)?)
+                        } else {
+                            None
+                        },
+                    ),
+                    Enc::Vop2 => (MaskDst::Sgpr(opnd::VCC_LO), ci.then_some(MaskSrc::Vcc)),
+                    _ => return None,
+                };
+                Some(Node::VCarry {
+                    sub: !matches!(op, V_ADD_CO_U32 | V_ADD_CO_CI_U32),
+                    rev: matches!(op, V_SUBREV_CO_U32 | V_SUBREV_CO_CI_U32),
+                    dst: vdst(inst, s)?,
+                    a: src(inst, 0, s)?,
+                    b: src(inst, 1, s)?,
+                    cin,
+                    carry,
+                })
+            }
+            V_ALIGNBIT_B32 => match src(inst, 2, s)? {
+                Src::Const(n) => Some(Node::AlignBit {
+                    dst: vdst(inst, s)?,
+                    a: src(inst, 0, s)?,
+                    b: src(inst, 1, s)?,
+                    n: n & 31,
+                }),
+                _ => None,
+            },
             V_CNDMASK_B32 => {
                 let sel = if inst.enc == Enc::Vop3 {
-                    let code = inst.src[2];
-                    if s.wave64 {
-                        match src64(inst, code, Ty::B64, false)? {
-                            Src64::Pair(lo, hi) => MaskSrc::Regs(lo, hi),
-                            Src64::Const(v) => MaskSrc::Const(v),
-                        }
-                    } else {
-                        match scalar32(inst, code)? {
-                            Src::Const(v) => MaskSrc::Const(v as u64),
-                            r => MaskSrc::Regs(r, Src::Const(0)),
-                        }
-                    }
+                    mask_src(inst, inst.src[2], s)?
                 } else {
                     MaskSrc::Vcc
                 };
