@@ -12,7 +12,7 @@
 //! value with `bitselect`, which is the ISA's "write only the lanes in EXEC".
 
 use super::select::{
-    Branch, Cond, DualOp, Half, MaskDst, MaskSrc, Node, SaveExec, Src, Src64, S2, S64, V2, V3,
+    Branch, Cond, DualOp, Half, Logic, MaskDst, MaskSrc, Node, Src, Src64, S2, S64, V2, V3,
 };
 use crate::decode::opnd;
 use crate::wave::LANES;
@@ -932,34 +932,8 @@ impl Gen<'_> {
                 let c = self.nonzero(d);
                 (d, Some(c))
             }
-            S2::And
-            | S2::Or
-            | S2::Xor
-            | S2::Nand
-            | S2::Nor
-            | S2::Xnor
-            | S2::AndNot1
-            | S2::OrNot1 => {
-                let i = self.b.ins();
-                let d = match op {
-                    S2::And => i.band(x, y),
-                    S2::Or => i.bor(x, y),
-                    S2::Xor => i.bxor(x, y),
-                    S2::Nand => {
-                        let t = i.band(x, y);
-                        self.b.ins().bnot(t)
-                    }
-                    S2::Nor => {
-                        let t = i.bor(x, y);
-                        self.b.ins().bnot(t)
-                    }
-                    S2::Xnor => {
-                        let t = i.bxor(x, y);
-                        self.b.ins().bnot(t)
-                    }
-                    S2::AndNot1 => i.band_not(x, y),
-                    _ => i.bor_not(x, y),
-                };
+            S2::Logic(l) => {
+                let d = self.logic(l, x, y);
                 let c = self.nonzero(d);
                 (d, Some(c))
             }
@@ -1005,29 +979,9 @@ impl Gen<'_> {
                 let s = self.get_scc();
                 (self.b.ins().select(s, x, y), false)
             }
-            _ => {
+            S64::Logic(l) => {
                 let y = self.src64(b);
-                let i = self.b.ins();
-                let d = match op {
-                    S64::And => i.band(x, y),
-                    S64::Or => i.bor(x, y),
-                    S64::Xor => i.bxor(x, y),
-                    S64::Nand => {
-                        let t = i.band(x, y);
-                        self.b.ins().bnot(t)
-                    }
-                    S64::Nor => {
-                        let t = i.bor(x, y);
-                        self.b.ins().bnot(t)
-                    }
-                    S64::Xnor => {
-                        let t = i.bxor(x, y);
-                        self.b.ins().bnot(t)
-                    }
-                    S64::AndNot1 => i.band_not(x, y),
-                    _ => i.bor_not(x, y),
-                };
-                (d, true)
+                (self.logic(l, x, y), true)
             }
         };
         self.set_sgpr64(dst, d);
@@ -1037,7 +991,33 @@ impl Gen<'_> {
         }
     }
 
-    fn saveexec(&mut self, op: SaveExec, wide: bool, dst: u16, s: Src64) {
+    /// `op(x, y)` (`select::Logic`), on any integer type.
+    fn logic(&mut self, op: Logic, x: Value, y: Value) -> Value {
+        let i = self.b.ins();
+        match op {
+            Logic::And => i.band(x, y),
+            Logic::Or => i.bor(x, y),
+            Logic::Xor => i.bxor(x, y),
+            Logic::Nand => {
+                let t = i.band(x, y);
+                self.b.ins().bnot(t)
+            }
+            Logic::Nor => {
+                let t = i.bor(x, y);
+                self.b.ins().bnot(t)
+            }
+            Logic::Xnor => {
+                let t = i.bxor(x, y);
+                self.b.ins().bnot(t)
+            }
+            Logic::AndNot0 => i.band_not(y, x),
+            Logic::OrNot0 => i.bor_not(y, x),
+            Logic::AndNot1 => i.band_not(x, y),
+            Logic::OrNot1 => i.bor_not(x, y),
+        }
+    }
+
+    fn saveexec(&mut self, op: Logic, wide: bool, dst: u16, s: Src64) {
         // exec::salu::saveexec32/64: saved = EXEC; EXEC = f(S0, EXEC); D = saved;
         // SCC = EXEC != 0, read after D is written (D may be EXEC itself).
         let (sv, saved) = if wide {
@@ -1048,28 +1028,7 @@ impl Gen<'_> {
             let Src64::Pair(a, _) = s else { return };
             (self.src32(a), self.get_sgpr(opnd::EXEC_LO))
         };
-        let i = self.b.ins();
-        let e = match op {
-            SaveExec::And => i.band(sv, saved),
-            SaveExec::Or => i.bor(sv, saved),
-            SaveExec::Xor => i.bxor(sv, saved),
-            SaveExec::Nand => {
-                let t = i.band(sv, saved);
-                self.b.ins().bnot(t)
-            }
-            SaveExec::Nor => {
-                let t = i.bor(sv, saved);
-                self.b.ins().bnot(t)
-            }
-            SaveExec::Xnor => {
-                let t = i.bxor(sv, saved);
-                self.b.ins().bnot(t)
-            }
-            SaveExec::AndNot0 => i.band_not(saved, sv),
-            SaveExec::OrNot0 => i.bor_not(saved, sv),
-            SaveExec::AndNot1 => i.band_not(sv, saved),
-            SaveExec::OrNot1 => i.bor_not(sv, saved),
-        };
+        let e = self.logic(op, sv, saved);
         if wide {
             self.set_sgpr64(opnd::EXEC_LO, e);
             self.set_sgpr64(dst, saved);

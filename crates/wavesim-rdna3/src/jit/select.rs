@@ -104,6 +104,26 @@ pub(crate) enum MaskSrc {
     Const(u64),
 }
 
+/// Bitwise operations shared by the SALU logic ops and the saveexec family (`f(S0, S1)`; for
+/// saveexec S1 is EXEC).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Logic {
+    And,
+    Or,
+    Xor,
+    Nand,
+    Nor,
+    Xnor,
+    /// `!S0 & S1`.
+    AndNot0,
+    /// `!S0 | S1`.
+    OrNot0,
+    /// `S0 & !S1`.
+    AndNot1,
+    /// `S0 | !S1`.
+    OrNot1,
+}
+
 /// SALU two-source operations with their SCC rules (`exec::salu`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum S2 {
@@ -117,14 +137,8 @@ pub(crate) enum S2 {
     Lshl,
     Lshr,
     Ashr,
-    And,
-    Or,
-    Xor,
-    Nand,
-    Nor,
-    Xnor,
-    AndNot1,
-    OrNot1,
+    /// SCC = result != 0.
+    Logic(Logic),
     MinI,
     MaxI,
     MinU,
@@ -138,29 +152,8 @@ pub(crate) enum S2 {
 pub(crate) enum S64 {
     Mov,
     Cselect,
-    And,
-    Or,
-    Xor,
-    Nand,
-    Nor,
-    Xnor,
-    AndNot1,
-    OrNot1,
-}
-
-/// The EXEC update of the s_*_saveexec ops: `EXEC = f(S0, EXEC)`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum SaveExec {
-    And,
-    Or,
-    Xor,
-    Nand,
-    Nor,
-    Xnor,
-    AndNot0,
-    OrNot0,
-    AndNot1,
-    OrNot1,
+    /// SCC = result != 0.
+    Logic(Logic),
 }
 
 /// Conditions of the compiled branches (`exec::sopp`).
@@ -319,8 +312,9 @@ pub(crate) enum Node {
         a: Src64,
         b: Src64,
     },
+    /// s_*_saveexec: `EXEC = op(S0, EXEC)`.
     SaveExec {
-        op: SaveExec,
+        op: Logic,
         wide: bool,
         dst: u16,
         s: Src64,
@@ -475,14 +469,31 @@ fn no_modifiers(inst: &Inst) -> bool {
         && inst.flags & iflags::LLVM_REJECTS == 0
 }
 
+/// `v_cmpx_REST` / `v_cmp_REST`: (writes EXEC, REST).
+fn vcmp_name(name: &str) -> Option<(bool, &str)> {
+    match name.strip_prefix("v_cmpx_") {
+        Some(r) => Some((true, r)),
+        None => Some((false, name.strip_prefix("v_cmp_")?)),
+    }
+}
+
+/// Where a compare's mask goes: EXEC (v_cmpx), the e64 SDST, or VCC (e32).
+fn vcmp_dst(inst: &Inst, x: bool, s: &Shape) -> Option<MaskDst> {
+    Some(if x {
+        MaskDst::Exec
+    } else if inst.enc == Enc::Vop3 {
+        MaskDst::Sgpr(mask_dst(inst.dst[1], s)?)
+    } else if inst.enc == Enc::Vopc {
+        MaskDst::Sgpr(opnd::VCC_LO)
+    } else {
+        return None;
+    })
+}
+
 /// Integer compare `v_cmp[x]_<cond>_{i32,u32}` from the op name (the VOPC opcode's condition
 /// and type, as `exec::vcmp` reads them).
 fn vcmp_of(name: &str) -> Option<(Cond, bool, bool)> {
-    let (x, rest) = if let Some(r) = name.strip_prefix("v_cmpx_") {
-        (true, r)
-    } else {
-        (false, name.strip_prefix("v_cmp_")?)
-    };
+    let (x, rest) = vcmp_name(name)?;
     let (cond, ty) = rest.split_once('_')?;
     let signed = match ty {
         "i32" => true,
@@ -508,11 +519,7 @@ fn cond_of(c: &str) -> Option<Cond> {
 
 /// Float compare `v_cmp[x]_<cond>_f32`: (condition number, writes EXEC).
 fn vcmpf_of(name: &str) -> Option<(u8, bool)> {
-    let (x, rest) = if let Some(r) = name.strip_prefix("v_cmpx_") {
-        (true, r)
-    } else {
-        (false, name.strip_prefix("v_cmp_")?)
-    };
+    let (x, rest) = vcmp_name(name)?;
     let cond = rest.strip_suffix("_f32")?;
     const NAMES: [&str; 16] = [
         "f", "lt", "eq", "le", "gt", "lg", "ge", "o", "u", "nge", "nlg", "ngt", "nle", "neq",
@@ -724,39 +731,21 @@ pub(crate) fn lower(
             }
             _ if vcmpf_of(op.name()).is_some() => {
                 let (cond, x) = vcmpf_of(op.name())?;
-                let dst = if x {
-                    MaskDst::Exec
-                } else if inst.enc == Enc::Vop3 {
-                    MaskDst::Sgpr(mask_dst(inst.dst[1], s)?)
-                } else if inst.enc == Enc::Vopc {
-                    MaskDst::Sgpr(opnd::VCC_LO)
-                } else {
-                    return None;
-                };
                 Some(Node::VCmpF {
                     cond,
                     a: src(inst, 0, s)?,
                     b: src(inst, 1, s)?,
-                    dst,
+                    dst: vcmp_dst(inst, x, s)?,
                 })
             }
             _ => {
                 let (cond, signed, x) = vcmp_of(op.name())?;
-                let dst = if x {
-                    MaskDst::Exec
-                } else if inst.enc == Enc::Vop3 {
-                    MaskDst::Sgpr(mask_dst(inst.dst[1], s)?)
-                } else if inst.enc == Enc::Vopc {
-                    MaskDst::Sgpr(opnd::VCC_LO)
-                } else {
-                    return None;
-                };
                 Some(Node::VCmp {
                     cond,
                     signed,
                     a: src(inst, 0, s)?,
                     b: src(inst, 1, s)?,
-                    dst,
+                    dst: vcmp_dst(inst, x, s)?,
                 })
             }
         };
@@ -783,7 +772,7 @@ pub(crate) fn lower(
                 b,
             })
         };
-        let save = |op: SaveExec, wide: bool| -> Option<Node> {
+        let save = |op: Logic, wide: bool| -> Option<Node> {
             let (dst, s) = if wide {
                 (
                     sdst64(inst.dst[0])?,
@@ -818,14 +807,14 @@ pub(crate) fn lower(
             S_LSHL_B32 => s2(S2::Lshl),
             S_LSHR_B32 => s2(S2::Lshr),
             S_ASHR_I32 => s2(S2::Ashr),
-            S_AND_B32 => s2(S2::And),
-            S_OR_B32 => s2(S2::Or),
-            S_XOR_B32 => s2(S2::Xor),
-            S_NAND_B32 => s2(S2::Nand),
-            S_NOR_B32 => s2(S2::Nor),
-            S_XNOR_B32 => s2(S2::Xnor),
-            S_AND_NOT1_B32 => s2(S2::AndNot1),
-            S_OR_NOT1_B32 => s2(S2::OrNot1),
+            S_AND_B32 => s2(S2::Logic(Logic::And)),
+            S_OR_B32 => s2(S2::Logic(Logic::Or)),
+            S_XOR_B32 => s2(S2::Logic(Logic::Xor)),
+            S_NAND_B32 => s2(S2::Logic(Logic::Nand)),
+            S_NOR_B32 => s2(S2::Logic(Logic::Nor)),
+            S_XNOR_B32 => s2(S2::Logic(Logic::Xnor)),
+            S_AND_NOT1_B32 => s2(S2::Logic(Logic::AndNot1)),
+            S_OR_NOT1_B32 => s2(S2::Logic(Logic::OrNot1)),
             S_MIN_I32 => s2(S2::MinI),
             S_MAX_I32 => s2(S2::MaxI),
             S_MIN_U32 => s2(S2::MinU),
@@ -844,34 +833,34 @@ pub(crate) fn lower(
             }),
             S_MOV_B64 => s64(S64::Mov),
             S_CSELECT_B64 => s64(S64::Cselect),
-            S_AND_B64 => s64(S64::And),
-            S_OR_B64 => s64(S64::Or),
-            S_XOR_B64 => s64(S64::Xor),
-            S_NAND_B64 => s64(S64::Nand),
-            S_NOR_B64 => s64(S64::Nor),
-            S_XNOR_B64 => s64(S64::Xnor),
-            S_AND_NOT1_B64 => s64(S64::AndNot1),
-            S_OR_NOT1_B64 => s64(S64::OrNot1),
-            S_AND_SAVEEXEC_B32 => save(SaveExec::And, false),
-            S_OR_SAVEEXEC_B32 => save(SaveExec::Or, false),
-            S_XOR_SAVEEXEC_B32 => save(SaveExec::Xor, false),
-            S_NAND_SAVEEXEC_B32 => save(SaveExec::Nand, false),
-            S_NOR_SAVEEXEC_B32 => save(SaveExec::Nor, false),
-            S_XNOR_SAVEEXEC_B32 => save(SaveExec::Xnor, false),
-            S_AND_NOT0_SAVEEXEC_B32 => save(SaveExec::AndNot0, false),
-            S_OR_NOT0_SAVEEXEC_B32 => save(SaveExec::OrNot0, false),
-            S_AND_NOT1_SAVEEXEC_B32 => save(SaveExec::AndNot1, false),
-            S_OR_NOT1_SAVEEXEC_B32 => save(SaveExec::OrNot1, false),
-            S_AND_SAVEEXEC_B64 => save(SaveExec::And, true),
-            S_OR_SAVEEXEC_B64 => save(SaveExec::Or, true),
-            S_XOR_SAVEEXEC_B64 => save(SaveExec::Xor, true),
-            S_NAND_SAVEEXEC_B64 => save(SaveExec::Nand, true),
-            S_NOR_SAVEEXEC_B64 => save(SaveExec::Nor, true),
-            S_XNOR_SAVEEXEC_B64 => save(SaveExec::Xnor, true),
-            S_AND_NOT0_SAVEEXEC_B64 => save(SaveExec::AndNot0, true),
-            S_OR_NOT0_SAVEEXEC_B64 => save(SaveExec::OrNot0, true),
-            S_AND_NOT1_SAVEEXEC_B64 => save(SaveExec::AndNot1, true),
-            S_OR_NOT1_SAVEEXEC_B64 => save(SaveExec::OrNot1, true),
+            S_AND_B64 => s64(S64::Logic(Logic::And)),
+            S_OR_B64 => s64(S64::Logic(Logic::Or)),
+            S_XOR_B64 => s64(S64::Logic(Logic::Xor)),
+            S_NAND_B64 => s64(S64::Logic(Logic::Nand)),
+            S_NOR_B64 => s64(S64::Logic(Logic::Nor)),
+            S_XNOR_B64 => s64(S64::Logic(Logic::Xnor)),
+            S_AND_NOT1_B64 => s64(S64::Logic(Logic::AndNot1)),
+            S_OR_NOT1_B64 => s64(S64::Logic(Logic::OrNot1)),
+            S_AND_SAVEEXEC_B32 => save(Logic::And, false),
+            S_OR_SAVEEXEC_B32 => save(Logic::Or, false),
+            S_XOR_SAVEEXEC_B32 => save(Logic::Xor, false),
+            S_NAND_SAVEEXEC_B32 => save(Logic::Nand, false),
+            S_NOR_SAVEEXEC_B32 => save(Logic::Nor, false),
+            S_XNOR_SAVEEXEC_B32 => save(Logic::Xnor, false),
+            S_AND_NOT0_SAVEEXEC_B32 => save(Logic::AndNot0, false),
+            S_OR_NOT0_SAVEEXEC_B32 => save(Logic::OrNot0, false),
+            S_AND_NOT1_SAVEEXEC_B32 => save(Logic::AndNot1, false),
+            S_OR_NOT1_SAVEEXEC_B32 => save(Logic::OrNot1, false),
+            S_AND_SAVEEXEC_B64 => save(Logic::And, true),
+            S_OR_SAVEEXEC_B64 => save(Logic::Or, true),
+            S_XOR_SAVEEXEC_B64 => save(Logic::Xor, true),
+            S_NAND_SAVEEXEC_B64 => save(Logic::Nand, true),
+            S_NOR_SAVEEXEC_B64 => save(Logic::Nor, true),
+            S_XNOR_SAVEEXEC_B64 => save(Logic::Xnor, true),
+            S_AND_NOT0_SAVEEXEC_B64 => save(Logic::AndNot0, true),
+            S_OR_NOT0_SAVEEXEC_B64 => save(Logic::OrNot0, true),
+            S_AND_NOT1_SAVEEXEC_B64 => save(Logic::AndNot1, true),
+            S_OR_NOT1_SAVEEXEC_B64 => save(Logic::OrNot1, true),
             S_CMP_EQ_U64 | S_CMP_LG_U64 => Some(Node::SCmp64 {
                 ne: op == S_CMP_LG_U64,
                 a: src64(inst, inst.src[0], Ty::B64, true)?,
