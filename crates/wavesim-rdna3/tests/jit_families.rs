@@ -556,3 +556,40 @@ fn carries_chain_through_vcc_and_sgpr_masks() {
         );
     }
 }
+
+#[test]
+fn shifts_of_vgpr_pairs() {
+    let exec = 0x7fff_fffeu64;
+    let v = |l: usize| (a(l) as u64) << 32 | b(l) as u64;
+    let (h, _) = run(
+        false,
+        &[
+            &[0x02, 0x00, 0x3c, 0xd7, 0x83, 0x00, 0x02, 0x00], // v_lshlrev_b64 v[2:3], 3, v[0:1]
+            &[0x04, 0x00, 0x3d, 0xd7, 0xa3, 0x00, 0x02, 0x00], // v_lshrrev_b64 v[4:5], 35, v[0:1]
+            &[0x06, 0x00, 0x3e, 0xd7, 0x87, 0x00, 0x02, 0x00], // v_ashrrev_i64 v[6:7], 7, v[0:1]
+            &[0x00, 0x00, 0x3c, 0xd7, 0xa8, 0x00, 0x02, 0x00], // v_lshlrev_b64 v[0:1], 40, v[0:1]
+        ],
+        4,
+        |h| {
+            h.set_v(0, b);
+            h.set_v(1, a);
+            for r in 2..8 {
+                h.set_v(r, |_| OLD);
+            }
+            h.wave.set_exec(exec);
+        },
+    );
+    // RDNA3 ISA: D.u64 = S1.u64 << S0[5:0] (>> for lshrrev, arithmetic for ashrrev).
+    let pair = |r: usize, l: usize| (h.v(r + 1, l) as u64) << 32 | h.v(r, l) as u64;
+    for l in 0..32 {
+        if exec >> l & 1 == 0 {
+            assert_eq!(pair(2, l), (OLD as u64) << 32 | OLD as u64);
+            assert_eq!(pair(0, l), v(l));
+            continue;
+        }
+        assert_eq!(pair(2, l), v(l) << 3, "lshl lane {l}");
+        assert_eq!(pair(4, l), v(l) >> 35, "lshr lane {l}");
+        assert_eq!(pair(6, l), ((v(l) as i64) >> 7) as u64, "ashr lane {l}");
+        assert_eq!(pair(0, l), v(l) << 40, "in place lane {l}");
+    }
+}

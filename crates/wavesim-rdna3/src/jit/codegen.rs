@@ -628,6 +628,19 @@ impl Gen<'_> {
                 self.vwrite(dst, vals, &m);
                 self.write_mask(carry, bits);
             }
+            Node::Shift64 { kind, dst, src, n } => {
+                let m = self.exec_masks();
+                let (mut los, mut his) = (Vec::new(), Vec::new());
+                for c in 0..self.chunks {
+                    let lo = self.get_v(src, c);
+                    let hi = self.get_v(src + 1, c);
+                    let (l, h) = self.shift64(kind, lo, hi, n);
+                    los.push(l);
+                    his.push(h);
+                }
+                self.vwrite(dst, los, &m);
+                self.vwrite(dst + 1, his, &m);
+            }
             Node::AlignBit { dst, a, b, n } => {
                 let m = self.exec_masks();
                 let vals = (0..self.chunks)
@@ -748,6 +761,41 @@ impl Gen<'_> {
             }
             Node::S64 { op, dst, a, b } => self.s64(op, dst, a, b),
             Node::SaveExec { op, wide, dst, s } => self.saveexec(op, wide, dst, s),
+        }
+    }
+
+    /// A 64-bit shift by the constant `n` (0..=63) of lanes held as (low, high) halves.
+    fn shift64(&mut self, kind: u8, lo: Value, hi: Value, n: u32) -> (Value, Value) {
+        let n = n as i64;
+        let i = self.b.ins();
+        match (kind, n) {
+            (_, 0) => (lo, hi),
+            (0, 1..=31) => {
+                let h = i.ishl_imm_u(hi, n);
+                let t = self.b.ins().ushr_imm_u(lo, 32 - n);
+                let h = self.b.ins().bor(h, t);
+                (self.b.ins().ishl_imm_u(lo, n), h)
+            }
+            (0, _) => {
+                let h = i.ishl_imm_u(lo, n - 32);
+                (self.splat(0), h)
+            }
+            (_, 1..=31) => {
+                let l = i.ushr_imm_u(lo, n);
+                let t = self.b.ins().ishl_imm_u(hi, 32 - n);
+                let l = self.b.ins().bor(l, t);
+                let h = if kind == 1 {
+                    self.b.ins().ushr_imm_u(hi, n)
+                } else {
+                    self.b.ins().sshr_imm_u(hi, n)
+                };
+                (l, h)
+            }
+            (1, _) => (i.ushr_imm_u(hi, n - 32), self.splat(0)),
+            _ => {
+                let l = i.sshr_imm_u(hi, n - 32);
+                (l, self.b.ins().sshr_imm_u(hi, 31))
+            }
         }
     }
 

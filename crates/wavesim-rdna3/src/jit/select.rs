@@ -242,6 +242,14 @@ pub(crate) enum Node {
         b: Src,
         n: u32,
     },
+    /// v_lshlrev_b64 (kind 0), v_lshrrev_b64 (1), v_ashrrev_i64 (2) of a VGPR pair by a
+    /// constant count: `D64 = S1_64 shifted by S0[5:0]`.
+    Shift64 {
+        kind: u8,
+        dst: u16,
+        src: u16,
+        n: u32,
+    },
     /// v_fmac_f32: `D = S0 * S1 + D`.
     Fmac {
         dst: u16,
@@ -705,6 +713,27 @@ pub(crate) fn lower(
                     b: src(inst, 1, s)?,
                     cin,
                     carry,
+                })
+            }
+            V_LSHLREV_B64 | V_LSHRREV_B64 | V_ASHRREV_I64 => {
+                // exec::vint::shift64: both registers of each pair in range (an out-of-range
+                // source row reads v0 and an out-of-range destination is a NOP: interpreted).
+                let pair = |code: u16| -> Option<u16> {
+                    let r = code.checked_sub(opnd::VGPR0)?;
+                    (r + 1 < s.num_vgprs).then_some(r)
+                };
+                let Src::Const(n) = src(inst, 0, s)? else {
+                    return None;
+                };
+                Some(Node::Shift64 {
+                    kind: match op {
+                        V_LSHLREV_B64 => 0,
+                        V_LSHRREV_B64 => 1,
+                        _ => 2,
+                    },
+                    dst: pair(inst.dst[0])?,
+                    src: pair(inst.src[1])?,
+                    n: n & 63,
                 })
             }
             V_ALIGNBIT_B32 => match src(inst, 2, s)? {
