@@ -599,7 +599,7 @@ fn fixed_iterations(cases: &[(&str, Make)], iters: u32) {
         .and_then(|v| v.parse().ok())
         .unwrap_or(1);
     println!(
-        "{:<18} {:>13} {:>13} {:>9} {:>9} {:>12} {:>12} {:>8}",
+        "{:<18} {:>13} {:>13} {:>9} {:>9} {:>12} {:>12} {:>8} {:>7}",
         "kernel",
         "wave-instr",
         "lane-instr",
@@ -607,7 +607,8 @@ fn fixed_iterations(cases: &[(&str, Make)], iters: u32) {
         "cpu ms",
         "wave-inst/s",
         "lane-inst/s",
-        "jit ms"
+        "jit ms",
+        "blocks"
     );
     for (_, make) in cases {
         let mut case = make();
@@ -616,7 +617,8 @@ fn fixed_iterations(cases: &[(&str, Make)], iters: u32) {
         // is compiled in this first, checked run, so the timed runs below reuse the code.
         let jit0 = wavesim_rdna3::jit::compile_stats();
         let stats = case.run_checked();
-        let jit_ms = (wavesim_rdna3::jit::compile_stats().nanos - jit0.nanos) as f64 / 1e6;
+        let jit1 = wavesim_rdna3::jit::compile_stats();
+        let jit_ms = (jit1.nanos - jit0.nanos) as f64 / 1e6;
         let (mut wall, mut cpu) = (Duration::MAX, Duration::MAX);
         let p0 = process_cpu_time();
         for _ in 0..iters {
@@ -639,7 +641,7 @@ fn fixed_iterations(cases: &[(&str, Make)], iters: u32) {
             cpu.as_secs_f64()
         };
         println!(
-            "{:<18} {:>13} {:>13} {:>9.1} {:>9.1} {:>12.3e} {:>12.3e} {:>8.1}",
+            "{:<18} {:>13} {:>13} {:>9.1} {:>9.1} {:>12.3e} {:>12.3e} {:>8.1} {:>7}",
             case.name,
             stats.wave_instructions,
             stats.lane_instructions,
@@ -648,6 +650,7 @@ fn fixed_iterations(cases: &[(&str, Make)], iters: u32) {
             stats.wave_instructions as f64 / secs,
             stats.lane_instructions as f64 / secs,
             jit_ms,
+            jit1.blocks - jit0.blocks,
         );
     }
 }

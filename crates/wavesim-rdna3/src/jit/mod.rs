@@ -14,8 +14,8 @@
 //!   shared by every dispatch and worker thread of the process, and the tiers' policies.
 //!
 //! Engines ([`Engine`]): `interp` never compiles; `jit` compiles every block before it first
-//! runs; `auto` (the default) interprets a block until it has started [`AUTO_THRESHOLD`] times,
-//! then compiles it, so a tiny kernel pays no compile cost.
+//! runs; `auto` (the default) interprets a block until it has been entered [`AUTO_THRESHOLD`]
+//! times, then compiles it, so a tiny kernel pays no compile cost.
 
 mod cache;
 mod codegen;
@@ -36,16 +36,18 @@ pub enum Engine {
     Interp,
     /// Compile every block the JIT supports before it first runs.
     Jit,
-    /// Interpret first; compile a block once it has started [`AUTO_THRESHOLD`] times.
+    /// Interpret first; compile a block once it has been entered [`AUTO_THRESHOLD`] times.
     Auto,
 }
 
-/// Block starts (over all waves and dispatches of a code object) after which `auto` compiles a
-/// block. Compiling a block costs about as much as interpreting a few hundred wave-instructions
-/// (docs/PERFORMANCE.md, "JIT tier"), and a compiled block runs several times faster than
-/// interpreted, so 64 starts bounds the compile overhead to a fraction of the interpreted time
-/// already spent, while kernels of a few waves (most of a test suite) never compile.
-pub const AUTO_THRESHOLD: u32 = 64;
+/// Block entries (over all waves and dispatches of a code object) after which `auto` compiles a
+/// block. A rent-or-buy choice: compiling a block was measured at 0.4-2.5 ms (release, the
+/// benchmark kernels; docs/PERFORMANCE.md, "JIT tier"), and interpreting one entry of a typical
+/// 10-30 instruction block costs 0.1-0.5 us, so after 4096 entries the time already spent
+/// interpreting it is about the cost of compiling it; compiling then keeps the total within about
+/// twice the best choice made in hindsight, whether the block runs a few more times or millions.
+/// Kernels of a few waves (most of a test suite) never compile anything.
+pub const AUTO_THRESHOLD: u32 = 4096;
 
 /// The environment variable that chooses the default engine (`interp`, `jit` or `auto`), e.g. to
 /// run a whole test suite with the JIT forced.
