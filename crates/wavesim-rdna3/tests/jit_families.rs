@@ -593,3 +593,55 @@ fn shifts_of_vgpr_pairs() {
         assert_eq!(pair(0, l), v(l) << 40, "in place lane {l}");
     }
 }
+
+#[test]
+fn conversions_between_f32_and_integers() {
+    let ints: [u32; 8] = [
+        0,
+        1,
+        u32::MAX,
+        0x8000_0000,
+        0x7fff_ffff,
+        0x0100_0001, // 2^24 + 1: rounds to even
+        0x0100_0003, // 2^24 + 3: rounds up
+        0xfeff_ffff,
+    ];
+    let floats: [u32; 8] = [
+        0x7fc0_0000, // NaN -> 0
+        0xbf80_0000, // -1
+        0x4f80_0000, // 2^32: saturates
+        0xcf00_0001, // below i32::MIN: saturates
+        0x3fff_ffff, // 1.99...: truncates to 1
+        0xff80_0000, // -inf
+        0x4effffff,  // just below 2^31
+        0x0000_0001, // denormal: 0
+    ];
+    let (h, _) = run(
+        false,
+        &[
+            &[0x00, 0x0b, 0x04, 0x7e], // v_cvt_f32_i32_e32 v2, v0
+            &[0x00, 0x0d, 0x06, 0x7e], // v_cvt_f32_u32_e32 v3, v0
+            &[0x01, 0x11, 0x08, 0x7e], // v_cvt_i32_f32_e32 v4, v1
+            &[0x01, 0x0f, 0x0a, 0x7e], // v_cvt_u32_f32_e32 v5, v1
+        ],
+        4,
+        |h| {
+            h.wave.hw.mode = 0x3f0;
+            h.set_v(0, |l| ints[l % 8]);
+            h.set_v(1, |l| floats[l % 8]);
+        },
+    );
+    // RDNA3 ISA: i32/u32 -> f32 rounded per MODE (nearest even); f32 -> i32/u32 truncated,
+    // out-of-range values clamped, NaN 0.
+    for l in 0..32 {
+        let (i, f) = (ints[l % 8], f32::from_bits(floats[l % 8]));
+        assert_eq!(
+            h.v(2, l),
+            (i as i32 as f32).to_bits(),
+            "cvt_f32_i32 lane {l}"
+        );
+        assert_eq!(h.v(3, l), (i as f32).to_bits(), "cvt_f32_u32 lane {l}");
+        assert_eq!(h.v(4, l), f as i32 as u32, "cvt_i32_f32 lane {l}");
+        assert_eq!(h.v(5, l), f as u32, "cvt_u32_f32 lane {l}");
+    }
+}

@@ -12,7 +12,7 @@
 //! value with `bitselect`, which is the ISA's "write only the lanes in EXEC".
 
 use super::select::{
-    Branch, Cond, DualOp, Half, Logic, MaskDst, MaskSrc, Node, Src, Src64, S2, S64, V2, V3,
+    Branch, Cond, Cvt, DualOp, Half, Logic, MaskDst, MaskSrc, Node, Src, Src64, S2, S64, V2, V3,
 };
 use crate::decode::opnd;
 use crate::wave::LANES;
@@ -543,6 +543,36 @@ impl Gen<'_> {
                     .map(|c| {
                         let v = self.vsrc(a, c);
                         self.b.ins().bnot(v)
+                    })
+                    .collect();
+                self.vwrite(dst, vals, &m);
+            }
+            Node::VCvt { op, dst, a } => {
+                // Under MODE's IEEE f32 setting (round to nearest even) the host conversions
+                // are the ISA's: int -> f32 rounds once; f32 -> int truncates, saturates and
+                // gives 0 for NaN (cranelift's *_sat conversions).
+                let m = self.exec_masks();
+                let vals = (0..self.chunks)
+                    .map(|c| {
+                        let v = self.vsrc(a, c);
+                        match op {
+                            Cvt::F32FromI32 => {
+                                let f = self.b.ins().fcvt_from_sint(F32X4, v);
+                                self.as_i32x4(f)
+                            }
+                            Cvt::F32FromU32 => {
+                                let f = self.b.ins().fcvt_from_uint(F32X4, v);
+                                self.as_i32x4(f)
+                            }
+                            Cvt::I32FromF32 => {
+                                let f = self.as_f32x4(v);
+                                self.b.ins().fcvt_to_sint_sat(I32X4, f)
+                            }
+                            Cvt::U32FromF32 => {
+                                let f = self.as_f32x4(v);
+                                self.b.ins().fcvt_to_uint_sat(I32X4, f)
+                            }
+                        }
                     })
                     .collect();
                 self.vwrite(dst, vals, &m);

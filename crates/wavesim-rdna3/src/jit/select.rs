@@ -58,6 +58,16 @@ pub(crate) enum V2 {
     MulF,
 }
 
+/// Conversions between f32 and 32-bit integers (`exec::vfloat`: `ops::from_int` rounds per MODE,
+/// `ops::to_int` truncates, saturates and maps NaN to 0).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Cvt {
+    F32FromI32,
+    F32FromU32,
+    I32FromF32,
+    U32FromF32,
+}
+
 /// 32-bit VALU operations on three sources.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum V3 {
@@ -211,6 +221,11 @@ pub(crate) enum Node {
         dst: u16,
         a: Src,
     },
+    VCvt {
+        op: Cvt,
+        dst: u16,
+        a: Src,
+    },
     V2 {
         op: V2,
         dst: u16,
@@ -346,6 +361,7 @@ impl Node {
             } | Node::V3 { op: V3::FmaF, .. }
                 | Node::Fmac { .. }
                 | Node::VCmpF { .. }
+                | Node::VCvt { .. }
                 // VOPD: also for its integer components (the handler's exception bookkeeping
                 // runs for the whole instruction when MODE enables exceptions).
                 | Node::Dual { .. }
@@ -651,6 +667,16 @@ pub(crate) fn lower(
                 a: src(inst, 0, s)?,
             }),
             V_NOT_B32 => Some(Node::VNot {
+                dst: vdst(inst, s)?,
+                a: src(inst, 0, s)?,
+            }),
+            V_CVT_F32_I32 | V_CVT_F32_U32 | V_CVT_I32_F32 | V_CVT_U32_F32 => Some(Node::VCvt {
+                op: match op {
+                    V_CVT_F32_I32 => Cvt::F32FromI32,
+                    V_CVT_F32_U32 => Cvt::F32FromU32,
+                    V_CVT_I32_F32 => Cvt::I32FromF32,
+                    _ => Cvt::U32FromF32,
+                },
                 dst: vdst(inst, s)?,
                 a: src(inst, 0, s)?,
             }),
