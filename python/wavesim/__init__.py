@@ -17,7 +17,7 @@ import os
 
 import numpy as np
 
-from ._native import WavesimError, demangle, disassemble, run_agx, run_r700
+from ._native import WavesimError, demangle, disassemble, draw, run_agx, run_r700
 from ._native import Device as _Device
 from ._native import run_asm as _run_asm
 
@@ -30,6 +30,7 @@ __all__ = [
     "run_r700",
     "run_agx",
     "run_asm",
+    "draw",
 ]
 
 
@@ -111,9 +112,10 @@ class Module:
 
 
 class Device:
-    """A sandboxed device with its own memory (``threads`` host threads run workgroups)."""
+    """A sandboxed device with its own memory. ``threads`` host threads run workgroups: by
+    default every core (or ``WAVESIM_THREADS``); 1 runs them in order, for debugging."""
 
-    def __init__(self, threads=1):
+    def __init__(self, threads=None):
         self._dev = _Device(threads)
         self.printf_output = ""
 

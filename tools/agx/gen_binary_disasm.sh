@@ -10,3 +10,17 @@ for bin in "$ROOT"/corpus/agx/*.bin "$ROOT"/corpus/agx/clc/*.bin; do
     env -u APPLEGPU_CRYPTIC python3 "$APPLEGPU/disassemble.py" "$bin" > "${bin%.bin}.applegpu.txt"
     echo "$(basename "$bin"): $(wc -l < "${bin%.bin}.applegpu.txt") lines"
 done
+# Grid kernels: the main part from offset 0 and, when asahi_clc reports one, the preamble from its
+# offset (disassemble.py lists raw code from its start, so the preamble is cut out first).
+for bin in "$ROOT"/corpus/agx/kernels/*.bin; do
+    [ -f "$bin" ] || continue
+    env -u APPLEGPU_CRYPTIC python3 "$APPLEGPU/disassemble.py" "$bin" > "${bin%.bin}.applegpu.txt"
+    off=$(sed -n 's/^preamble_offset = //p' "${bin%.bin}.toml")
+    if grep -q '^has_preamble = true' "${bin%.bin}.toml"; then
+        tail -c +$((off + 1)) "$bin" > "${bin%.bin}.preamble.tmp"
+        env -u APPLEGPU_CRYPTIC python3 "$APPLEGPU/disassemble.py" "${bin%.bin}.preamble.tmp" \
+            > "${bin%.bin}.preamble.applegpu.txt"
+        rm "${bin%.bin}.preamble.tmp"
+    fi
+    echo "$(basename "$bin"): $(wc -l < "${bin%.bin}.applegpu.txt") lines"
+done

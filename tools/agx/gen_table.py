@@ -52,6 +52,9 @@ SEM_BY_CLASS = {
     'DeviceStoreInstructionDesc': 'DeviceStore',
     'ThreadgroupLoadInstructionDesc': 'ThreadgroupLoad', 'ThreadgroupStoreInstructionDesc': 'ThreadgroupStore',
     'ThreadgroupBarriernstructionDesc': 'ThreadgroupBarrier', 'MemoryBarrierInstructionDesc': 'MemoryBarrier',
+    'StoreToUniformInstructionDesc': 'UniformStore',
+    'DoorbellInstructionDesc': 'Doorbell', 'JumpNoDoorbellInstructionDesc': 'JmpIfSkippingDoorbell',
+    'MapInstructionDesc': 'StackMap',
 }
 
 # The SIMD-group and quad reductions are rows built in a loop (one per operation); their semantics are

@@ -14,8 +14,10 @@ int host_thread;
 int host_killed;
 float4 cb0[64];
 float4 cb1[64];
-/* Textures: 4x4 RGBA8 (resource 0) and 4x4 RGBA8 (resource 1); samplers point + repeat. */
+/* Textures: 4x4 RGBA8 (resource 0) and 4x4 RGBA8 (resource 1); samplers point + repeat. Resource 2 is a
+ * cube map of six 4x4 RGBA8 faces in face-id order +X, -X, +Y, -Y, +Z, -Z. */
 unsigned char host_tex_data[2][4 * 4 * 4];
+unsigned char host_cube_data[6][4 * 4 * 4];
 
 static uint32_t bits(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
 
@@ -63,6 +65,21 @@ float4 host_cube(float4 v) {
  * addressing, level 0; coordinate type 0 = texel units, 1 = normalized. */
 float4 host_tex(float4 c, int ox, int oy, int oz, int res, int smp, int ctx, int cty, int ctz, int ctw) {
   (void)ox; (void)oy; (void)oz; (void)smp; (void)ctz; (void)ctw;
+  if (res == 2) {
+    /* Cube map: OpenGL 4.6, 8.13: s = (sc / |ma| + 1) / 2 and t = (tc / |ma| + 1) / 2 on face `face`. The
+     * shader passes x = sc / |2 ma| + 1.5 (CUBE returns 2 ma), so s = x - 1; likewise t = y - 1. The
+     * face id is in the third coordinate. Point sampling, inside the face. */
+    float s = c.x - 1.0f, t = c.y - 1.0f;
+    int face = (int)c.z;
+    int x = (int)floorf(s * 4.0f), y = (int)floorf(t * 4.0f);
+    if (face < 0 || face > 5 || x < 0 || x > 3 || y < 0 || y > 3) {
+      printf("thread %d cube sample outside a face\n", host_thread);
+      x = y = face = 0;
+    }
+    unsigned char *p = &host_cube_data[face][(y * 4 + x) * 4];
+    float4 r = {p[0] / 255.0f, p[1] / 255.0f, p[2] / 255.0f, p[3] / 255.0f};
+    return r;
+  }
   float u = c.x, v = c.y;
   if (ctx) u *= 4.0f;
   if (cty) v *= 4.0f;

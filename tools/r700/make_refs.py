@@ -3,7 +3,8 @@
 
 For every corpus/r700/ll/NAME.ll this script
   1. writes the runner configuration corpus/r700/run/NAME.toml (16 threads, deterministic inputs,
-     constant buffers, two 4x4 RGBA8 textures with point/repeat samplers);
+     constant buffers, two 4x4 RGBA8 textures with point/repeat samplers and a cube map of six 4x4
+     RGBA8 faces as resource 2);
   2. retargets the shader to the host (drops the amdgpu calling convention and address spaces, maps the
      llvm.r600.* intrinsics to host_runtime.c), generates a driver with the same inputs, links them with
      llvm-link-19 and runs them with lli-19;
@@ -26,6 +27,10 @@ def cbval(i, c):
 def texbytes(res):
     return [(k * 37 + res * 101 + 11) % 256 for k in range(64)]
 
+def cubebytes():
+    # six 4x4 RGBA8 faces, +X -X +Y -Y +Z -Z
+    return [(k * 29 + 7) % 256 for k in range(6 * 64)]
+
 def fmt(x):
     return repr(float(x))
 
@@ -40,6 +45,8 @@ def config(nargs):
     for r in range(2):
         s.append(f"[[texture]]\nresource = {r}\nwidth = 4\nheight = 4\nformat = \"rgba8\"\ndata = {texbytes(r)}\n")
         s.append(f"[[sampler]]\nid = {r}\nfilter = \"point\"\nwrap_u = \"wrap\"\nwrap_v = \"wrap\"\n")
+    s.append(f"[[texture]]\nresource = 2\nwidth = 4\nheight = 4\nformat = \"rgba8\"\ndim = \"cube\"\ndata = {cubebytes()}\n")
+    s.append("[[sampler]]\nid = 2\nfilter = \"point\"\nwrap_u = \"clamp\"\nwrap_v = \"clamp\"\n")
     return "\n".join(s)
 
 def retarget(ll):
@@ -63,6 +70,7 @@ def driver(nargs):
              "#include <stdio.h>",
              "extern int host_thread, host_killed; extern float4 cb0[64], cb1[64];",
              "extern unsigned char host_tex_data[2][64];",
+             "extern unsigned char host_cube_data[6][64];",
              f"void shader_main({params});",
              "int main(void) {"]
     for b, name in enumerate(["cb0", "cb1"]):
@@ -72,6 +80,8 @@ def driver(nargs):
     for r in range(2):
         for k, x in enumerate(texbytes(r)):
             lines.append(f"  host_tex_data[{r}][{k}] = {x};")
+    for k, x in enumerate(cubebytes()):
+        lines.append(f"  host_cube_data[{k // 64}][{k % 64}] = {x};")
     for t in range(THREADS):
         args = ", ".join("(float4){" + ", ".join(fmt(val(t, a, c)) + "f" for c in range(4)) + "}" for a in range(nargs))
         lines.append(f"  host_thread = {t}; host_killed = 0; shader_main({args});")

@@ -1,5 +1,6 @@
 // OpenCL image kernels for wavesim's MIMG emulation (corpus/gfx/build.sh compiles them with clang-19
-// and the ROCm device libraries). Each image argument is the address of a 256-bit T#.
+// and the ROCm device libraries). Each image argument is the address of its image object (the 256-bit T#, then the
+// OpenCL channel type, order and width); a sampler_t argument is the address of a 128-bit S#.
 
 __constant sampler_t lin_clamp = CLK_NORMALIZED_COORDS_TRUE | CLK_ADDRESS_CLAMP_TO_EDGE | CLK_FILTER_LINEAR;
 __constant sampler_t near_repeat = CLK_NORMALIZED_COORDS_TRUE | CLK_ADDRESS_REPEAT | CLK_FILTER_NEAREST;
@@ -62,4 +63,13 @@ __kernel void img_swap_rb(read_only image2d_t src, write_only image2d_t dst) {
     int x = get_global_id(0), y = get_global_id(1);
     float4 c = read_imagef(src, (int2)(x, y));
     write_imagef(dst, (int2)(x, y), c.zyxw);
+}
+
+// 9. A sampler_t kernel argument (the host's S#): sampling with the caller's coordinates mode,
+// addressing and filter at (x + 0.25, y + 0.75) * scale + offset, which can reach beyond the image.
+__kernel void img_sample_arg(read_only image2d_t src, sampler_t smp, __global float4 *out, int w,
+                             float2 scale, float2 offset) {
+    int x = get_global_id(0), y = get_global_id(1);
+    float2 c = (float2)(x + 0.25f, y + 0.75f) * scale + offset;
+    out[y * w + x] = read_imagef(src, smp, c);
 }

@@ -3,8 +3,9 @@
 //!
 //!     cargo run -p wavesim-agx --example agx_run -- corpus/agx/examples/gradient_fragment.toml /tmp/gradient
 //!     cargo run -p wavesim-agx --example agx_run -- corpus/agx/examples/collatz_kernel.toml
+//!     cargo run -p wavesim-agx --example agx_run -- corpus/agx/examples/saxpy_grid_kernel.toml
 
-use wavesim_agx::runner::{run, RunConfig};
+use wavesim_agx::runner::{run_in_dir, RunConfig};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut args = std::env::args().skip(1);
@@ -12,16 +13,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .next()
         .ok_or("usage: agx_run CONFIG.toml [PNG_PREFIX]")?;
     let cfg = RunConfig::from_toml(&std::fs::read_to_string(&path)?)?;
-    let code = match &cfg.code {
-        Some(file) => {
-            let dir = std::path::Path::new(&path)
-                .parent()
-                .unwrap_or(std::path::Path::new("."));
-            Some(std::fs::read(dir.join(file))?)
-        }
-        None => None,
-    };
-    let result = run(&cfg, code.as_deref())?;
+    let dir = std::path::Path::new(&path)
+        .parent()
+        .unwrap_or(std::path::Path::new("."));
+    let result = run_in_dir(&cfg, dir, None)?;
     print!("{}", result.to_text());
     if let Some(prefix) = args.next() {
         for (i, png) in result.pngs.iter().enumerate() {

@@ -12,6 +12,9 @@
 //! - [`abi::run_vertex`] / [`abi::run_fragment`]: seed 001's non-monolithic vertex and fragment
 //!   programs (prolog and epilog work done by wavesim; render targets as PNG via
 //!   [`abi::FragmentResult::png`]).
+//! - [`kernel::GridKernel`]: an asahi_clc grid kernel dispatched as Mesa's driver does (arguments in
+//!   uniform halves at byte offset / 2, promoted constants, the preamble run once).
+//! - [`helper::HelperPort`]: the requesting side of a helper program's doorbell protocol.
 //! - [`exec::run`] on an [`exec::WaveState`] and [`exec::Program`]: one SIMD group, for harnesses.
 
 pub mod abi;
@@ -21,6 +24,8 @@ pub mod decode;
 pub mod disasm;
 pub mod exec;
 pub mod fp;
+pub mod helper;
+pub mod kernel;
 pub mod operand;
 pub mod runner;
 mod srgb_table;

@@ -1,9 +1,11 @@
-//! A run described by a TOML file, for the CLI and the shipped examples: a compute dispatch, a seed 001
-//! vertex draw or fragment pass, with named device buffers, uniforms and outputs.
+//! A run described by a TOML file, for the CLI and the shipped examples: a compute dispatch, an
+//! asahi_clc grid kernel with its arguments in uniforms, a seed 001 vertex draw or fragment pass, with
+//! named device buffers, uniforms and outputs. Files a configuration names (`code`, a grid kernel's
+//! `report`) are read relative to its directory ([`run_in_dir`]).
 //!
 //! ```toml
-//! kind = "compute"            # or "vertex", "fragment"
-//! asm = "stop"                # applegpu-syntax source; or `code = "file.bin"` (resolved by the caller)
+//! kind = "compute"            # or "grid_kernel", "vertex", "fragment"
+//! asm = "stop"                # applegpu-syntax source; or `code = "file.bin"`
 //! nr_gprs = 16
 //!
 //! [[buffer]]                  # device allocations, in order; contents from u32 / f32 / u8 lists or
@@ -28,6 +30,15 @@
 //! grid = [64]
 //! local = [32]
 //!
+//! [grid_kernel]               # kind = "grid_kernel": `code` compiled by asahi_clc, `report` its
+//! report = "saxpy.toml"       # report (kernel::KernelReport); global size; the workgroup size,
+//! grid = [100]                # registers and threadgroup memory come from the report
+//!
+//! [[arg]]                     # grid_kernel only: the kernel's arguments in order (Mesa's uniform
+//! name = "x"                  # layout, kernel::GridKernel); `name` labels it in errors; the value is
+//! buffer = "in"               # `buffer` (+ `offset`: a 64-bit pointer) or one of u8 u16 u32 i32
+//!                             # f32 u64, whose width must be the report's for that argument
+//!
 //! [fragment]                  # see abi::FragmentConfig; render_targets: "f32" | "f16" each
 //! width = 16
 //! height = 8
@@ -49,12 +60,15 @@ use crate::abi::{
 use crate::asm::{assemble, AsmError};
 use crate::compute::{AgxCompute, ComputeLaunch};
 use crate::exec::ExecError;
+use crate::kernel::{GridKernel, KernelArg, KernelError};
 use serde::Deserialize;
 use std::fmt::Write as _;
+use std::path::Path;
 use wavesim_core::error::DispatchError;
 use wavesim_core::grid::Geometry;
 use wavesim_core::memory::{DeviceMemory, MemError};
 use wavesim_core::observe::NoObserver;
+use wavesim_core::stats::DispatchStats;
 
 /// Why a configured run failed.
 #[derive(Debug, thiserror::Error)]
@@ -69,12 +83,37 @@ pub enum RunError {
     Dispatch(#[from] DispatchError<ExecError>),
     #[error("memory: {0}")]
     Memory(#[from] MemError),
+    #[error(transparent)]
+    Kernel(#[from] KernelError),
+    /// The configuration's `[[arg]]` list does not fit the kernel's report.
+    #[error("kernel {entry}: argument {index} `{name}`: {problem}")]
+    Argument {
+        entry: String,
+        index: usize,
+        /// The configuration's `name`, or `#index` when it has none (reports carry no names).
+        name: String,
+        problem: ArgProblem,
+    },
+}
+
+/// How a configured kernel argument disagrees with asahi_clc's report.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ArgProblem {
+    #[error("the report lists {takes} arguments; this one is beyond them")]
+    NotInReport { takes: usize },
+    #[error("not given: the report lists {takes} arguments, the configuration gives {given}")]
+    Missing { takes: usize, given: usize },
+    #[error("the report's argument is {want}-bit, a {given}-bit value is given")]
+    Width { want: u32, given: u32 },
 }
 
 #[derive(Debug, Clone, Copy, Deserialize, PartialEq, Eq)]
 #[serde(rename_all = "lowercase")]
 pub enum Kind {
     Compute,
+    /// An asahi_clc kernel run by [`GridKernel`] with the configuration's `[[arg]]`s.
+    #[serde(rename = "grid_kernel")]
+    GridKernel,
     Vertex,
     Fragment,
 }
@@ -132,6 +171,65 @@ pub struct UniformCfg {
     pub buffer: Option<String>,
     #[serde(default)]
     pub offset: u64,
+}
+
+/// One argument of a grid kernel, in the report's order.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ArgCfg {
+    pub name: Option<String>,
+    /// A buffer's device address (a global pointer), plus `offset` bytes.
+    pub buffer: Option<String>,
+    #[serde(default)]
+    pub offset: u64,
+    pub u8: Option<u8>,
+    pub u16: Option<u16>,
+    pub u32: Option<u32>,
+    pub i32: Option<i32>,
+    pub f32: Option<f32>,
+    pub u64: Option<u64>,
+}
+
+impl ArgCfg {
+    /// What errors call argument `index`.
+    fn label(&self, index: usize) -> String {
+        self.name.clone().unwrap_or_else(|| format!("#{index}"))
+    }
+
+    fn value(
+        &self,
+        index: usize,
+        lookup: &dyn Fn(&str) -> Result<u64, RunError>,
+    ) -> Result<KernelArg, RunError> {
+        let mut given = vec![];
+        if let Some(b) = &self.buffer {
+            given.push(KernelArg::U64(lookup(b)? + self.offset));
+        }
+        given.extend(self.u8.map(KernelArg::U8));
+        given.extend(self.u16.map(KernelArg::U16));
+        given.extend(self.u32.map(KernelArg::U32));
+        given.extend(self.i32.map(KernelArg::I32));
+        given.extend(self.f32.map(KernelArg::F32));
+        given.extend(self.u64.map(KernelArg::U64));
+        match given[..] {
+            [one] => Ok(one),
+            _ => cfg_err(format!(
+                "argument {index} `{}`: give exactly one of buffer, u8, u16, u32, i32, f32, u64",
+                self.label(index)
+            )),
+        }
+    }
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GridKernelCfg {
+    /// asahi_clc's report for the code (`corpus/agx/kernels/*.toml`), relative to the configuration.
+    pub report: String,
+    /// Global size in threads (x, or x/y/z); the workgroup is the report's.
+    pub grid: Vec<u32>,
+    #[serde(default = "one")]
+    pub threads: usize,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -266,6 +364,9 @@ pub struct RunConfig {
     #[serde(default)]
     pub output: Vec<OutputCfg>,
     pub compute: Option<ComputeCfg>,
+    pub grid_kernel: Option<GridKernelCfg>,
+    #[serde(default)]
+    pub arg: Vec<ArgCfg>,
     pub fragment: Option<FragmentCfg>,
     pub vertex: Option<VertexCfg>,
 }
@@ -299,13 +400,38 @@ fn cfg_err<T>(what: impl Into<String>) -> Result<T, RunError> {
     Err(RunError::Config(what.into()))
 }
 
-/// Run `cfg`; `code` is the program when the configuration names a code file instead of `asm`.
+/// The bytes of `file`, relative to `dir`.
+fn read_file(dir: &Path, file: &str) -> Result<Vec<u8>, RunError> {
+    let path = dir.join(file);
+    std::fs::read(&path)
+        .map_err(|e| RunError::Config(format!("cannot read {}: {e}", path.display())))
+}
+
+/// [`run_in_dir`] with files relative to the current directory.
 pub fn run(cfg: &RunConfig, code: Option<&[u8]>) -> Result<RunResult, RunError> {
-    let program = match (&cfg.asm, code) {
-        (Some(src), _) => assemble(src)?,
-        (None, Some(c)) => c.to_vec(),
-        (None, None) => return cfg_err("give `asm` or a code file"),
+    run_in_dir(cfg, Path::new("."), code)
+}
+
+/// Run `cfg`, reading the files it names relative to `dir` (the configuration's directory). The
+/// program is `asm` if given, else `code` (bytes the caller has), else the configuration's `code`
+/// file.
+pub fn run_in_dir(cfg: &RunConfig, dir: &Path, code: Option<&[u8]>) -> Result<RunResult, RunError> {
+    let program = match (&cfg.asm, code, &cfg.code) {
+        (Some(src), _, _) => assemble(src)?,
+        (None, Some(c), _) => c.to_vec(),
+        (None, None, Some(file)) => read_file(dir, file)?,
+        (None, None, None) => return cfg_err("give `asm` or a code file"),
     };
+    // Entries another kind would silently ignore are errors.
+    if cfg.kind == Kind::GridKernel {
+        if !cfg.uniform.is_empty() || !cfg.special.is_empty() {
+            return cfg_err(
+                "a grid kernel's uniforms are its [[arg]]s: no [[uniform]] or [[special]]",
+            );
+        }
+    } else if !cfg.arg.is_empty() || cfg.grid_kernel.is_some() {
+        return cfg_err("[[arg]] and [grid_kernel] are for kind = \"grid_kernel\"");
+    }
     let mut dev = DeviceMemory::new();
     let (buffers, contents) = alloc_buffers(cfg, &mut dev)?;
     let lookup = |name: &str| -> Result<u64, RunError> {
@@ -328,6 +454,7 @@ pub fn run(cfg: &RunConfig, code: Option<&[u8]>) -> Result<RunResult, RunError> 
             &lookup,
             &mut text,
         )?,
+        Kind::GridKernel => run_grid_kernel(cfg, dir, program, &dev, &lookup, &mut text)?,
         Kind::Fragment => run_fragment_job(cfg, program, &mut dev, &mut text, &mut pngs)?,
         Kind::Vertex => run_vertex_job(cfg, program, &uniforms, &dev, &lookup, &mut text)?,
     }
@@ -463,11 +590,78 @@ fn run_compute(
         },
     );
     let stats = wavesim_core::engine::run(&b, dev, &mut NoObserver)?;
+    write_stats(text, &stats);
+    Ok(())
+}
+
+fn write_stats(text: &mut String, stats: &DispatchStats) {
     let _ = writeln!(
         text,
         "# {} SIMD groups, {} instructions",
         stats.waves, stats.wave_instructions
     );
+}
+
+/// `kind = "grid_kernel"`: the asahi_clc kernel `program` with its report, dispatched as Mesa's
+/// driver does (kernel::GridKernel) with the `[[arg]]`s over `[grid_kernel] grid`.
+fn run_grid_kernel(
+    cfg: &RunConfig,
+    dir: &Path,
+    program: Vec<u8>,
+    dev: &DeviceMemory,
+    lookup: &dyn Fn(&str) -> Result<u64, RunError>,
+    text: &mut String,
+) -> Result<(), RunError> {
+    let g = cfg
+        .grid_kernel
+        .as_ref()
+        .ok_or_else(|| RunError::Config("kind = \"grid_kernel\" needs [grid_kernel]".into()))?;
+    let report = String::from_utf8(read_file(dir, &g.report)?)
+        .map_err(|_| RunError::Config(format!("report {} is not UTF-8 text", g.report)))?;
+    let kernel = GridKernel::new(program, &report)?;
+    let args = cfg
+        .arg
+        .iter()
+        .enumerate()
+        .map(|(i, a)| a.value(i, lookup))
+        .collect::<Result<Vec<_>, _>>()?;
+    check_arguments(&kernel, &cfg.arg, &args)?;
+    let stats = kernel.dispatch(&args, &g.grid, dev, g.threads)?;
+    write_stats(text, &stats);
+    Ok(())
+}
+
+/// The first position, in order, where the configured arguments and the report's disagree (a width,
+/// or one list ending before the other), named as the configuration names it.
+fn check_arguments(
+    kernel: &GridKernel,
+    cfg_args: &[ArgCfg],
+    values: &[KernelArg],
+) -> Result<(), RunError> {
+    let report = &kernel.report.args;
+    let takes = report.len();
+    for index in 0..takes.max(values.len()) {
+        let problem = match (report.get(index), values.get(index)) {
+            (Some(&[_, _, want]), Some(v)) if v.bits() != want => ArgProblem::Width {
+                want,
+                given: v.bits(),
+            },
+            (Some(_), None) => ArgProblem::Missing {
+                takes,
+                given: values.len(),
+            },
+            (None, Some(_)) => ArgProblem::NotInReport { takes },
+            _ => continue,
+        };
+        return Err(RunError::Argument {
+            entry: kernel.report.entry.clone(),
+            index,
+            name: cfg_args
+                .get(index)
+                .map_or_else(|| format!("#{index}"), |a| a.label(index)),
+            problem,
+        });
+    }
     Ok(())
 }
 

@@ -956,7 +956,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0xc00f0380f027f, bits: 0x38000045,
         fields: &[Field { name: "unk", parts: &[(25, 2)] }, Field { name: "F", parts: &[(7, 2)] }, Field { name: "mask", parts: &[(52, 4)] }, Field { name: "b", parts: &[(44, 3)] }, Field { name: "Rt", parts: &[(49, 1)] }, Field { name: "R", parts: &[(10, 6), (40, 2)] }, Field { name: "Ot", parts: &[(24, 1)] }, Field { name: "O", parts: &[(20, 4), (32, 4), (56, 8)] }, Field { name: "s", parts: &[(42, 2)] }],
         operands: &[OperandRow { name: "unk", kind: Immediate }, OperandRow { name: "F", kind: Enum(&[(0, "i8"), (1, "i16"), (2, "i32"), (3, "f16"), (4, "u8norm"), (5, "s8norm"), (6, "u16norm"), (7, "s16norm"), (8, "rgb10a2"), (10, "srgba8"), (12, "rg11b10f"), (13, "rgb9e5"), (14, "rg11b10f.rtz"), (15, "rgb9e5.rtz")]) }, OperandRow { name: "mask", kind: Enum(&[(0, ""), (1, "x"), (2, "y"), (3, "xy"), (4, "z"), (5, "xz"), (6, "yz"), (7, "xyz"), (8, "w"), (9, "xw"), (10, "yw"), (11, "xyw"), (12, "zw"), (13, "xzw"), (14, "yzw"), (15, "xyzw")]) }, OperandRow { name: "b", kind: Immediate }, OperandRow { name: "R", kind: MemoryReg }, OperandRow { name: "O", kind: MemoryIndex }, OperandRow { name: "s", kind: MemoryShift }],
-        mnem: Mnem::Plain, sem: Sem::Unsupported, asm_dst: AsmDst::Any,
+        mnem: Mnem::Plain, sem: Sem::UniformStore, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "tex_state_store",
@@ -1204,7 +1204,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0xff, bits: 0x28,
         fields: &[Field { name: "imm", parts: &[(8, 8)] }],
         operands: &[OperandRow { name: "imm", kind: Immediate }],
-        mnem: Mnem::Plain, sem: Sem::Unsupported, asm_dst: AsmDst::Any,
+        mnem: Mnem::Plain, sem: Sem::Doorbell, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "jmp_if_skipping_doorbell",
@@ -1212,7 +1212,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0xff00ffff, bits: 0x20,
         fields: &[Field { name: "off", parts: &[(16, 8)] }],
         operands: &[OperandRow { name: "off", kind: BranchOffset(8) }],
-        mnem: Mnem::Plain, sem: Sem::Unsupported, asm_dst: AsmDst::Any,
+        mnem: Mnem::Plain, sem: Sem::JmpIfSkippingDoorbell, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "image_write_block",
@@ -1260,7 +1260,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0x8000bb0004ff, bits: 0x800001000075,
         fields: &[Field { name: "op", parts: &[(16, 4)] }, Field { name: "target", parts: &[(36, 1)] }, Field { name: "R", parts: &[(11, 5), (40, 2)] }, Field { name: "v", parts: &[(20, 4), (32, 4), (56, 8)] }, Field { name: "q1", parts: &[(8, 2)] }, Field { name: "q2", parts: &[(30, 1)] }, Field { name: "q3", parts: &[(37, 3)] }, Field { name: "q4", parts: &[(42, 5)] }, Field { name: "q5", parts: &[(48, 8)] }],
         operands: &[OperandRow { name: "op", kind: Enum(&[(0, "unmap"), (1, "map")]) }, OperandRow { name: "target", kind: Enum(&[(0, "target0"), (1, "target1")]) }, OperandRow { name: "R", kind: ExReg32 }, OperandRow { name: "v", kind: StackAdjustment }, OperandRow { name: "q1", kind: Binary(2) }, OperandRow { name: "q2", kind: Binary(1) }, OperandRow { name: "q3", kind: Binary(3) }, OperandRow { name: "q4", kind: Binary(5) }, OperandRow { name: "q5", kind: Binary(8) }],
-        mnem: Mnem::MapAlias, sem: Sem::Unsupported, asm_dst: AsmDst::Any,
+        mnem: Mnem::MapAlias, sem: Sem::StackMap, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "TODO.unk75_alt",

@@ -120,6 +120,14 @@ pub enum Sem {
     Atomic,
     /// Store a 32-bit register to a vertex output (varying) slot.
     StoreVarying,
+    /// Store 16-bit registers to uniform registers (a preamble initialising the main shader's uniforms).
+    UniformStore,
+    /// Ring the helper-program doorbell (needs a [`crate::helper::HelperPort`]).
+    Doorbell,
+    /// Jump over the following doorbell when no thread is active.
+    JmpIfSkippingDoorbell,
+    /// `map`/`unmap` of a helper program's stack blocks (needs a [`crate::helper::HelperPort`]).
+    StackMap,
     /// Decodes and disassembles, but has no semantics yet: execution stops with
     /// [`crate::exec::Fault::Unsupported`] naming the instruction.
     Unsupported,

@@ -227,3 +227,55 @@ fn fuzz_abi_runners() {
     }));
     assert!(result.is_ok(), "an ABI runner panicked");
 }
+
+/// Grid kernels with random reports (numbers replaced), random argument values and widths, and
+/// random grids: typed errors or results, never a panic.
+#[test]
+fn fuzz_grid_kernels() {
+    use wavesim_agx::kernel::{GridKernel, KernelArg};
+    let dir = format!("{}/../../corpus/agx/kernels", env!("CARGO_MANIFEST_DIR"));
+    let mut rng = Rng(0x6B1D);
+    let result = catch_unwind(AssertUnwindSafe(|| {
+        for name in ["saxpy", "bits", "args_mixed", "udiv", "atomics"] {
+            let code = std::fs::read(format!("{dir}/{name}.bin")).unwrap();
+            let toml = std::fs::read_to_string(format!("{dir}/{name}.toml")).unwrap();
+            for round in 0..40 {
+                let mut report = toml.clone();
+                if round % 2 == 1 {
+                    // replace one number of the report by a random one
+                    let digits: Vec<usize> = report
+                        .char_indices()
+                        .filter(|(_, c)| c.is_ascii_digit())
+                        .map(|(i, _)| i)
+                        .collect();
+                    let at = digits[(rng.next() % digits.len() as u64) as usize];
+                    let n = rng.next() % 1000;
+                    report.replace_range(at..at + 1, &n.to_string());
+                }
+                let mut code = code.clone();
+                if round % 5 == 4 {
+                    let i = (rng.next() % code.len() as u64) as usize;
+                    code[i] = rng.next() as u8;
+                }
+                let Ok(k) = GridKernel::new(code, &report) else {
+                    continue;
+                };
+                let mut dev = DeviceMemory::new();
+                let buf = dev.alloc(4096, 16).unwrap();
+                let args: Vec<KernelArg> = (0..k.report.args.len() + (rng.next() % 2) as usize)
+                    .map(|_| match rng.next() % 6 {
+                        0 => KernelArg::U8(rng.next() as u8),
+                        1 => KernelArg::U16(rng.next() as u16),
+                        2 => KernelArg::U32((rng.next() % 64) as u32),
+                        3 => KernelArg::F32(rng.next() as f32),
+                        4 => KernelArg::U64(buf),
+                        _ => KernelArg::U64(rng.next()),
+                    })
+                    .collect();
+                let global = (rng.next() % 100) as u32;
+                let _ = k.dispatch(&args, &[global], &dev, 1);
+            }
+        }
+    }));
+    assert!(result.is_ok(), "a grid kernel input panicked");
+}

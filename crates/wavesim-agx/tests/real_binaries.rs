@@ -1,5 +1,6 @@
 //! Real G13 machine code: OpenCL kernels compiled by Mesa's asahi_clc at the seed's version
-//! (corpus/agx/clc/*.cl -> *.bin, tools/agx/build_clc_kernels.sh). Disassembly must equal applegpu's (goldens from tools/agx/gen_binary_disasm.sh), and the
+//! (corpus/agx/clc/*.cl -> *.bin, tools/agx/build_clc_kernels.sh) and Mesa's own compiled helper
+//! program. Disassembly must equal applegpu's (goldens from tools/agx/gen_binary_disasm.sh), and the
 //! kernels must compute what an independent Rust model of their OpenCL source computes.
 //!
 //! The kernels are written as asahi_clc's helper function (the one entry point it compiles to machine
@@ -8,8 +9,13 @@
 //! thread_index_in_simdgroup (sr52).
 
 use wavesim_agx::disassemble_raw;
-use wavesim_agx::exec::{run, Memories, Program, Stop, WaveState, SIMD_WIDTH};
+use wavesim_agx::exec::{run, Fault, Memories, Program, Stop, WaveState, SIMD_WIDTH};
+use wavesim_agx::helper::{
+    HelperEvent, HelperPort, HelperRequest, DOORBELL_ACK, DOORBELL_NACK, DOORBELL_NEXT, SR_CORE_ID,
+    SR_HELPER_ARG_H, SR_HELPER_ARG_L,
+};
 use wavesim_core::memory::DeviceMemory;
+use wavesim_core::memory::MemError;
 
 fn corpus(path: &str) -> Vec<u8> {
     std::fs::read(format!(
@@ -30,7 +36,8 @@ const KERNELS: &[&str] = &[
 
 #[test]
 fn real_binaries_disassemble_as_applegpu() {
-    let names: Vec<String> = KERNELS.iter().map(|k| format!("clc/{k}")).collect();
+    let mut names: Vec<String> = KERNELS.iter().map(|k| format!("clc/{k}")).collect();
+    names.push("mesa_libagx_g13_helper".into());
     for name in names {
         let code = corpus(&format!("{name}.bin"));
         let want = corpus_text(&format!("{name}.applegpu.txt"));
@@ -456,4 +463,246 @@ fn subgroup() {
     assert_eq!(m.read_u32s(outs[1], 32), incl);
     assert_eq!(m.read_u32s(outs[2], 32), excl);
     assert_eq!(m.read_u32s(outs[3], 32), vec![max; 32]);
+}
+
+/// Layout of Mesa's helper header (`src/asahi/lib/shaders/helper.h`): `subgroups`, padding, then 128
+/// cores of 88 bytes: blocklist pointer, alloc_cur, alloc_max, alloc_failed, padding, 16 counters.
+const CORES: u64 = 128;
+const CORE_BYTES: u64 = 88;
+
+/// One core's state as the model sees it.
+#[derive(Debug, Clone, PartialEq, Default)]
+struct CoreState {
+    alloc_cur: u32,
+    alloc_max: u32,
+    alloc_failed: u32,
+    alloc_count: [u32; 16],
+    blocklist: Vec<[u32; 4]>,
+}
+
+/// Independent model of `helper.cl`'s service loop: the events it produces and the core's final
+/// state. `None` for an operation that is neither served nor ends the loop (the program stores to
+/// 0xdead0000 | op << 8 then).
+fn helper_model(
+    subgroups: u32,
+    mut core: CoreState,
+    requests: &[HelperRequest],
+) -> Option<(Vec<HelperEvent>, CoreState)> {
+    use HelperEvent::*;
+    let mut ev = vec![];
+    for req in requests {
+        ev.push(Doorbell(DOORBELL_NEXT));
+        match req.op {
+            0 => {
+                let idx = core.alloc_cur;
+                if idx >= subgroups {
+                    core.alloc_failed += 1;
+                    ev.push(Doorbell(DOORBELL_NACK));
+                    continue;
+                }
+                core.alloc_cur += 1;
+                core.alloc_max = core.alloc_max.max(core.alloc_cur);
+                core.alloc_count[req.arg as usize] += 1;
+                for (slot, &value) in core.blocklist[idx as usize].iter().enumerate() {
+                    ev.push(Map {
+                        slot: slot as u32,
+                        value,
+                    });
+                }
+                ev.push(Doorbell(DOORBELL_ACK));
+            }
+            1 => {
+                if core.alloc_cur == 0 {
+                    ev.push(Doorbell(DOORBELL_NACK));
+                    continue;
+                }
+                core.alloc_cur -= 1;
+                for slot in 0..4 {
+                    let value = req.mapped[slot].unwrap();
+                    core.blocklist[core.alloc_cur as usize][slot] = value;
+                    ev.push(Unmap {
+                        slot: slot as u32,
+                        value,
+                    });
+                }
+                ev.push(Doorbell(DOORBELL_ACK));
+            }
+            4 | 5 => ev.push(Doorbell(DOORBELL_NACK)),
+            15 => return Some((ev, core)),
+            _ => return None,
+        }
+    }
+    Some((ev, core))
+}
+
+struct HelperRun {
+    dev: DeviceMemory,
+    header: u64,
+    blocklist: u64,
+    core: u64,
+    wave: WaveState,
+    result: Result<Stop, wavesim_agx::exec::ExecError>,
+}
+
+/// Run Mesa's helper for core `core` with `subgroups` block sets and these requests.
+fn run_helper(
+    subgroups: u32,
+    core: u64,
+    blocks: &[[u32; 4]],
+    requests: &[HelperRequest],
+) -> HelperRun {
+    let program = Program::new(corpus("mesa_libagx_g13_helper.bin"));
+    let mut dev = DeviceMemory::new();
+    let header = dev.alloc(8 + CORES * CORE_BYTES, 16).unwrap();
+    let blocklist = dev.alloc(16 * blocks.len().max(1) as u64, 16).unwrap();
+    dev.write_u32(header, subgroups).unwrap();
+    for (i, b) in blocks.iter().enumerate() {
+        for (j, v) in b.iter().enumerate() {
+            dev.write_u32(blocklist + 16 * i as u64 + 4 * j as u64, *v)
+                .unwrap();
+        }
+    }
+    // every core's blocklist pointer (only `core` is used)
+    for c in 0..CORES {
+        dev.write_u64(header + 8 + c * CORE_BYTES, blocklist)
+            .unwrap();
+    }
+    // one thread, as the helper's work is uniform
+    let mut w = WaveState::new(16);
+    w.exec = 1;
+    w.present = 1;
+    w.special
+        .insert(SR_HELPER_ARG_L, [header as u32; SIMD_WIDTH]);
+    w.special
+        .insert(SR_HELPER_ARG_H, [(header >> 32) as u32; SIMD_WIDTH]);
+    w.special.insert(SR_CORE_ID, [core as u32; SIMD_WIDTH]);
+    w.helper = Some(HelperPort::new(requests.iter().cloned()));
+    let mut tg = vec![];
+    let mut mem = Memories {
+        device: &dev,
+        threadgroup: &mut tg,
+    };
+    let result = run(&mut w, &program, &mut mem, 100_000);
+    HelperRun {
+        dev,
+        header,
+        blocklist,
+        core,
+        wave: w,
+        result,
+    }
+}
+
+impl HelperRun {
+    fn core_state(&self, nr_blocks: usize) -> CoreState {
+        let c = self.header + 8 + self.core * CORE_BYTES;
+        let r = |o: u64| self.dev.read_u32(c + o).unwrap();
+        CoreState {
+            alloc_cur: r(8),
+            alloc_max: r(12),
+            alloc_failed: r(16),
+            alloc_count: std::array::from_fn(|i| r(24 + 4 * i as u64)),
+            blocklist: (0..nr_blocks)
+                .map(|i| {
+                    std::array::from_fn(|j| {
+                        self.dev
+                            .read_u32(self.blocklist + 16 * i as u64 + 4 * j as u64)
+                            .unwrap()
+                    })
+                })
+                .collect(),
+        }
+    }
+}
+
+fn req(op: u32, arg: u32, mapped: [Option<u32>; 4]) -> HelperRequest {
+    HelperRequest { op, arg, mapped }
+}
+
+/// Mesa's compiled helper program (the stack-allocation service of `src/asahi/lib/shaders/helper.cl`,
+/// compiled by the seed's asahi_clc) serves a scripted request sequence: allocations until the
+/// per-core block sets run out (refused, counted as failures), frees reading the blocks back into the
+/// block list, refused threadgroup requests, a free that underflows, and the end request. Its
+/// doorbells, stack mappings and the core's counters and block list must equal the model's.
+#[test]
+fn mesa_helper_serves_requests_as_its_source_says() {
+    let blocks = [[0x10, 0x11, 0x12, 0x13], [0x20, 0x21, 0x22, 0x23]];
+    let m = |a: u32| [Some(a), Some(a + 1), Some(a + 2), Some(a + 3)];
+    let requests = vec![
+        req(0, 3, [None; 4]),
+        req(0, 5, [None; 4]),
+        req(0, 3, [None; 4]),
+        req(1, 0, m(0x500)),
+        req(4, 0, [None; 4]),
+        req(5, 0, [None; 4]),
+        req(0, 15, [None; 4]),
+        req(1, 0, m(0x700)),
+        req(1, 0, m(0x900)),
+        req(1, 0, [None; 4]),
+        req(15, 0, [None; 4]),
+    ];
+    for core in [0u64, 5, 127] {
+        let start = CoreState {
+            blocklist: blocks.to_vec(),
+            ..CoreState::default()
+        };
+        let (events, end) = helper_model(2, start, &requests).unwrap();
+        let hr = run_helper(2, core, &blocks, &requests);
+        assert_eq!(hr.result, Ok(Stop::End), "core {core}");
+        let port = hr.wave.helper.as_ref().unwrap();
+        assert_eq!(port.events, events, "core {core}");
+        assert!(port.requests.is_empty());
+        assert_eq!(hr.core_state(2), end, "core {core}");
+        // other cores untouched
+        let other = if core == 0 { 1 } else { 0 };
+        let c = hr.header + 8 + other * CORE_BYTES;
+        assert_eq!(hr.dev.read_u32(c + 8).unwrap(), 0);
+    }
+}
+
+/// An operation the service does not know makes it store to 0xdead0000 | op << 8 (its debugging
+/// trap), which is outside device memory here: a typed memory error naming the store; the model
+/// agrees that the request is not served. A doorbell with no request left is a typed error too.
+#[test]
+fn mesa_helper_unknown_operation_and_empty_queue_are_typed_errors() {
+    let requests = vec![req(0, 1, [None; 4]), req(7, 0, [None; 4])];
+    assert!(helper_model(
+        1,
+        CoreState {
+            blocklist: vec![[1, 2, 3, 4]],
+            ..CoreState::default()
+        },
+        &requests
+    )
+    .is_none());
+    let hr = run_helper(1, 2, &[[1, 2, 3, 4]], &requests);
+    let err = hr.result.unwrap_err();
+    assert!(err.text.starts_with("device_store"), "{err}");
+    assert!(
+        matches!(err.fault, Fault::Memory { source: MemError::OutOfBounds { addr, .. }, .. } if addr == 0xdead_0700),
+        "{err}"
+    );
+
+    let hr = run_helper(1, 2, &[[1, 2, 3, 4]], &[req(0, 1, [None; 4])]);
+    let err = hr.result.unwrap_err();
+    assert!(matches!(err.fault, Fault::Helper(_)), "{err}");
+    assert!(err.text.starts_with("doorbell"), "{err}");
+
+    // Without a helper port (an ordinary dispatch), the doorbell is unsupported, naming it.
+    let program = Program::new(corpus("mesa_libagx_g13_helper.bin"));
+    let dev = DeviceMemory::new();
+    let mut w = WaveState::new(16);
+    w.special.insert(SR_HELPER_ARG_L, [0; SIMD_WIDTH]);
+    w.special.insert(SR_HELPER_ARG_H, [0; SIMD_WIDTH]);
+    w.special.insert(SR_CORE_ID, [0; SIMD_WIDTH]);
+    let mut tg = vec![];
+    let mut mem = Memories {
+        device: &dev,
+        threadgroup: &mut tg,
+    };
+    let err = run(&mut w, &program, &mut mem, 10_000).unwrap_err();
+    assert!(
+        matches!(err.fault, Fault::Memory { .. } | Fault::Unsupported { .. }),
+        "{err}"
+    );
 }

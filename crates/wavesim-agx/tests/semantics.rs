@@ -153,3 +153,89 @@ fn interleave_call_return_and_exec_branches() {
         "the body was skipped, the exit ran"
     );
 }
+
+/// An operand in a reserved source encoding: applegpu's disassembler prints a `TODO: 1100` line and
+/// `None` for it (the text is kept); executing the instruction is a typed error whenever the operand
+/// would be read, and otherwise follows the rule of the form (here `else_icmp`: enabled threads
+/// become disabled at level n = 3 without evaluating the comparison, applegpu's pseudocode).
+#[test]
+fn reserved_operand_encoding_prints_as_applegpu_and_never_executes_silently() {
+    use wavesim_agx::decode;
+    use wavesim_agx::exec::Fault;
+    let code = vec![0xd2, 0x5a, 0x05, 0xb3, 0x24, 0x00];
+    let d = decode(&code).unwrap();
+    assert_eq!(d.text(0), "else_icmp        r0l.cache, ugt, None, r5, 3");
+    assert_eq!(d.notes, vec!["TODO: 1100".to_string()]);
+    let listing = wavesim_agx::disassemble_raw(&code, 0).unwrap();
+    assert!(listing.starts_with("TODO: 1100\n"), "{listing}");
+
+    let program = Program::new(code.clone());
+    let dev = DeviceMemory::new();
+    // Threads disabled at the innermost level (r0l = 1) evaluate the comparison: typed error.
+    let mut w = WaveState::new(8);
+    for lane in 0..SIMD_WIDTH {
+        w.set_half(0, lane, 1);
+    }
+    w.exec = 0;
+    let mut tg = vec![];
+    let mut mem = Memories {
+        device: &dev,
+        threadgroup: &mut tg,
+    };
+    let err = run(&mut w, &program, &mut mem, 1).unwrap_err();
+    assert!(
+        matches!(&err.fault, Fault::UnsupportedForm { what } if what.contains("reserved encoding")),
+        "{err}"
+    );
+    // All threads enabled: none evaluates it; each becomes disabled at level 3.
+    let mut w = WaveState::new(8);
+    let r = run(&mut w, &program, &mut mem, 1).unwrap();
+    assert_eq!(r, Stop::Quantum);
+    assert_eq!(w.exec, 0);
+    assert!((0..SIMD_WIDTH).all(|l| w.half(0, l) == 3));
+}
+
+/// `uniform_store` (applegpu: R to uniform halves from offset O, in 16-bit units; Mesa emits only
+/// i16, unk = 2, b = 0): a value common to the active threads lands in the uniforms; differing values
+/// and other formats are typed errors; with no active thread nothing is stored.
+#[test]
+fn uniform_store_writes_uniform_halves() {
+    use wavesim_agx::exec::Fault;
+    let dev = DeviceMemory::new();
+    let mut tg = vec![];
+    let mut mem = Memories {
+        device: &dev,
+        threadgroup: &mut tg,
+    };
+    let code = assemble("uniform_store 2, i16, xy, 0, r2l_r2h, 12").unwrap();
+    let program = Program::new(code.clone());
+    assert_eq!(
+        wavesim_agx::decode(&code).unwrap().text(0),
+        "uniform_store    2, i16, xy, 0, r2l_r2h, 12"
+    );
+    let mut w = WaveState::new(8);
+    for lane in 0..SIMD_WIDTH {
+        w.set_reg32(2, lane, 0xCAFE_F00D);
+    }
+    run(&mut w, &program, &mut mem, 1).unwrap();
+    assert_eq!(&w.uniforms[12..14], &[0xF00D, 0xCAFE]);
+    assert_eq!(w.uniform32(6), 0xCAFE_F00D);
+
+    w.set_reg32(2, 5, 1);
+    w.pc = 0;
+    let err = run(&mut w, &program, &mut mem, 1).unwrap_err();
+    assert!(matches!(err.fault, Fault::UnsupportedForm { .. }), "{err}");
+    w.exec = 0;
+    w.pc = 0;
+    w.uniforms[12] = 7;
+    run(&mut w, &program, &mut mem, 1).unwrap();
+    assert_eq!(w.uniforms[12], 7);
+
+    let code = assemble("uniform_store 2, i32, x, 0, r2l, 12").unwrap();
+    let mut w = WaveState::new(8);
+    let err = run(&mut w, &Program::new(code), &mut mem, 1).unwrap_err();
+    assert!(
+        matches!(&err.fault, Fault::UnsupportedForm { what } if what.contains("F = 2")),
+        "{err}"
+    );
+}

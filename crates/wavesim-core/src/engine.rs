@@ -24,7 +24,7 @@ use crate::memory::DeviceMemory;
 use crate::observe::{NoObserver, Observer};
 use crate::stats::DispatchStats;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 /// Default turn length: instructions a wave runs before the next wave of its workgroup.
@@ -358,6 +358,39 @@ impl Drop for Progress {
     }
 }
 
+/// The worker pool of `threads` threads, started on first use and kept for the process: starting
+/// threads costs tens of microseconds per dispatch, more than a small kernel runs.
+fn pool(threads: usize) -> Result<Arc<rayon::ThreadPool>, rayon::ThreadPoolBuildError> {
+    static POOLS: Mutex<Vec<(usize, Arc<rayon::ThreadPool>)>> = Mutex::new(Vec::new());
+    let mut pools = POOLS.lock().unwrap_or_else(|p| p.into_inner());
+    if let Some((_, p)) = pools.iter().find(|(n, _)| *n == threads) {
+        return Ok(p.clone());
+    }
+    let p = Arc::new(
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .thread_name(|i| format!("wavesim-worker-{i}"))
+            .build()?,
+    );
+    pools.push((threads, p.clone()));
+    Ok(p)
+}
+
+/// The number of host threads dispatches use unless told otherwise: `WAVESIM_THREADS` when set
+/// to a positive number, else every core the process may run on. Results do not depend on it for
+/// race-free kernels (workgroups are independent; an enabled observer runs them in order).
+pub fn default_threads() -> usize {
+    std::env::var("WAVESIM_THREADS")
+        .ok()
+        .and_then(|v| v.trim().parse::<usize>().ok())
+        .filter(|&n| n > 0)
+        .unwrap_or_else(|| {
+            // Asked once: the answer reads cgroup files, microseconds per call.
+            static CORES: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+            *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+        })
+}
+
 /// Workgroups on a rayon pool of `threads` workers.
 fn run_parallel<B: Backend>(
     b: &B,
@@ -367,9 +400,7 @@ fn run_parallel<B: Backend>(
     progress: &Progress,
 ) -> Result<GroupCounts, DispatchError<B::Error>> {
     use rayon::prelude::*;
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
+    let pool = pool(threads)
         .map_err(|e| DispatchError::BadLaunch(format!("cannot start {threads} threads: {e}")))?;
     let geo = *b.geometry();
     let slots = worker_slots(&geo, threads);

@@ -436,16 +436,64 @@ impl DeviceMemory {
         }
     }
 
-    /// True in host-pointer mode.
+    /// Host-pointer mode limited to `ranges` (`(host address, bytes)` each): device addresses are
+    /// host addresses as in [`DeviceMemory::host`], but an access that is not entirely inside one
+    /// range is a [`MemError::OutOfBounds`] instead of a host access. Overlapping and touching
+    /// ranges are merged, so an access may span two ranges that touch. Empty ranges are ignored.
+    /// No allocation can be made in such a memory.
+    ///
+    /// # Safety
+    /// Every byte of every range must be valid host memory for reads and writes, suitably aligned
+    /// for atomics, and not accessed non-atomically by other threads while a kernel runs against
+    /// this memory.
+    pub unsafe fn host_ranges(ranges: &[(u64, u64)]) -> Result<DeviceMemory, MemError> {
+        let mut sorted: Vec<(u64, u64)> = Vec::with_capacity(ranges.len());
+        for &(start, len) in ranges {
+            if len == 0 {
+                continue;
+            }
+            let end = start.checked_add(len).ok_or(MemError::OutOfBounds {
+                addr: start,
+                size: len,
+            })?;
+            sorted.push((start, end));
+        }
+        sorted.sort_unstable();
+        let mut merged: Vec<(u64, u64)> = Vec::with_capacity(sorted.len());
+        for (start, end) in sorted {
+            match merged.last_mut() {
+                Some(last) if start <= last.1 => last.1 = last.1.max(end),
+                _ => merged.push((start, end)),
+            }
+        }
+        Ok(DeviceMemory {
+            regions: merged
+                .into_iter()
+                .map(|(start, end)| Region {
+                    base: start,
+                    len: end - start,
+                    // A null pointer marks identity translation (see `Region::at`).
+                    ptr: std::ptr::null_mut(),
+                    _store: None,
+                })
+                .collect(),
+            // Nothing can be allocated: allocations would land at arbitrary host addresses.
+            next: DEVICE_LIMIT,
+            host: None,
+        })
+    }
+
+    /// True in host-pointer mode (whole address space or [`DeviceMemory::host_ranges`]).
     pub fn is_host(&self) -> bool {
-        self.host.is_some()
+        // A memory's regions are either all identity-mapped (host ranges) or all owned.
+        self.host.is_some() || self.regions.first().is_some_and(|r| r._store.is_none())
     }
 
     /// Allocates `size` zeroed bytes aligned to `align` (a power of two; at least 256 is used, as
     /// hardware buffers and FLAT_SCRATCH are 256-byte aligned). Returns the device address.
     pub fn alloc(&mut self, size: u64, align: u64) -> Result<u64, MemError> {
         let fail = MemError::AllocFailed { size, align };
-        if self.host.is_some() || (align != 0 && !align.is_power_of_two()) {
+        if self.is_host() || (align != 0 && !align.is_power_of_two()) {
             return Err(fail);
         }
         let align = align.max(256);

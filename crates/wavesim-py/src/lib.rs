@@ -89,10 +89,12 @@ struct Device {
 #[pymethods]
 impl Device {
     #[new]
-    #[pyo3(signature = (threads = 1))]
-    fn new(threads: usize) -> Device {
+    #[pyo3(signature = (threads = None))]
+    fn new(threads: Option<usize>) -> Device {
         let mut dev = wavesim::Device::new();
-        dev.threads = threads.max(1);
+        if let Some(t) = threads {
+            dev.threads = t.max(1);
+        }
         Device { dev }
     }
 
@@ -254,6 +256,14 @@ fn demangle(symbol: &str) -> Option<String> {
     wavesim::demangle(symbol)
 }
 
+/// Draws the scene a TOML file describes (`wavesim draw`; paths in it are relative to the
+/// file); returns the PNG of every render target.
+#[pyfunction]
+fn draw<'py>(py: Python<'py>, scene: &str) -> PyResult<Vec<Bound<'py, PyBytes>>> {
+    let pngs = wavesim::draw_scene_file(std::path::Path::new(scene)).map_err(err)?;
+    Ok(pngs.iter().map(|p| PyBytes::new_bound(py, p)).collect())
+}
+
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Device>()?;
@@ -263,6 +273,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(run_agx, m)?)?;
     m.add_function(wrap_pyfunction!(demangle, m)?)?;
     m.add_function(wrap_pyfunction!(run_asm, m)?)?;
+    m.add_function(wrap_pyfunction!(draw, m)?)?;
     m.add("WavesimError", m.py().get_type_bound::<WavesimError>())?;
     Ok(())
 }

@@ -1,7 +1,8 @@
 //! The runner: what a driver sets before a draw, from a small TOML file, and the exports per target.
 //!
 //! ```toml
-//! threads = 8                      # or: grid = [16, 16] (a 2-D pixel grid, row-major threads)
+//! threads = 8                      # or: grid = [16, 16] (a 2-D pixel grid, row-major threads;
+//!                                  # even sides run in 2x2 quads, see `quad_order`)
 //! clause_temp_gprs = 0             # clause temporaries take GPR addresses 128-n..127
 //! bool_constants = 0               # CF COND = BOOL/NOT_BOOL constants, bit k = b[k]
 //! [[gpr]]                          # per-thread inputs: T<reg> = values[thread]
@@ -31,6 +32,7 @@
 //! format = "rgba8"                 # or "rgba32f"
 //! data = [255, 0, 0, 255, ...]     # bytes (rgba8) or floats (rgba32f)
 //! mips = [[...], [...]]            # optional mip levels 1, 2, ... (max(1, size >> k) texels each)
+//! dim = "cube"                     # optional: a cube map, `data` = six faces +X -X +Y -Y +Z -Z
 //! [[sampler]]
 //! id = 0
 //! filter = "bilinear"              # or "point"; others are a typed error naming them
@@ -150,6 +152,9 @@ pub struct TextureCfg {
     /// Mip levels 1, 2, ...: each level's data in the same form as `data`.
     #[serde(default)]
     pub mips: Vec<Vec<Dword>>,
+    /// "2d" (default) or "cube" (six faces in `data`, face-id order +X, -X, +Y, -Y, +Z, -Z).
+    #[serde(default)]
+    pub dim: Option<String>,
 }
 
 #[derive(Clone, Debug, Deserialize)]
@@ -460,7 +465,15 @@ pub fn driver_state(shader: &Shader, cfg: &RunConfig) -> Result<DriverState, Run
             })
         };
         let (format, bytes) = decode(&t.data)?;
-        let mut tex = Texture::new(t.width, t.height, format, &bytes).map_err(RunError::Config)?;
+        let mut tex = match t.dim.as_deref() {
+            None | Some("2d") => Texture::new(t.width, t.height, format, &bytes),
+            Some("cube") if t.mips.is_empty() => {
+                Texture::new_cube(t.width, t.height, format, &bytes)
+            }
+            Some("cube") => Err("cube maps with mip levels are not modelled".into()),
+            Some(other) => Err(format!("texture dim `{other}` is not modelled (2d, cube)")),
+        }
+        .map_err(RunError::Config)?;
         for m in &t.mips {
             tex.push_mip(&decode(m)?.1).map_err(RunError::Config)?;
         }
@@ -532,6 +545,20 @@ pub fn driver_state(shader: &Shader, cfg: &RunConfig) -> Result<DriverState, Run
     Ok(d)
 }
 
+/// Dispatch order of a `w` x `h` pixel grid (both even) in 2x2 quads: entry d is the row-major pixel
+/// index of dispatch thread d.
+fn quad_order(w: usize, h: usize) -> Vec<usize> {
+    let quads_per_row = w / 2;
+    (0..w * h)
+        .map(|d| {
+            let (q, k) = (d / 4, d % 4);
+            let x = 2 * (q % quads_per_row) + (k & 1);
+            let y = 2 * (q / quads_per_row) + (k >> 1);
+            y * w + x
+        })
+        .collect()
+}
+
 /// Runs `shader` over the configured threads, wave by wave (SIMD-global GPRs persist across waves).
 pub fn run(shader: &Shader, cfg: &RunConfig) -> Result<RunResult, RunError> {
     let n = cfg.thread_count()?;
@@ -540,7 +567,15 @@ pub fn run(shader: &Shader, cfg: &RunConfig) -> Result<RunResult, RunError> {
             "{n} threads is more than wavesim runs at once"
         )));
     }
-    let drv = driver_state(shader, cfg)?;
+    let mut drv = driver_state(shader, cfg)?;
+    // A pixel grid with even sides runs quad by quad, as the hardware packs pixel wavefronts: dispatch
+    // thread d is pixel `order[d]` (row-major), lanes 4q..4q+3 the quad's (x, y), (x + 1, y), (x, y + 1),
+    // (x + 1, y + 1). Inputs and results stay in row-major pixel order for the caller.
+    let order: Option<Vec<usize>> = match cfg.grid {
+        Some([w, h]) if w % 2 == 0 && h % 2 == 0 => Some(quad_order(w as usize, h as usize)),
+        _ => None,
+    };
+    drv.quads = order.is_some();
     let mut inputs: Vec<(usize, Vec<[u32; 4]>)> = Vec::new();
     for g in &cfg.gpr {
         if g.reg >= 128 {
@@ -577,6 +612,10 @@ pub fn run(shader: &Shader, cfg: &RunConfig) -> Result<RunResult, RunError> {
                     .collect::<Result<_, _>>()?
             }
         };
+        let vals = match &order {
+            Some(o) => o.iter().map(|&p| vals[p]).collect(),
+            None => vals,
+        };
         inputs.push((g.reg as usize, vals));
     }
     let budget = cfg.max_cf_per_wave.unwrap_or(1_000_000);
@@ -585,7 +624,24 @@ pub fn run(shader: &Shader, cfg: &RunConfig) -> Result<RunResult, RunError> {
     let mem = wavesim_core::memory::DeviceMemory::new();
     let stats = wavesim_core::engine::run(&dispatch, &mem, &mut wavesim_core::observe::NoObserver)
         .map_err(crate::backend::dispatch_error)?;
-    let threads = dispatch.take_results();
+    let mut threads = dispatch.take_results();
+    if let Some(o) = &order {
+        let mut by_pixel = vec![None; threads.len()];
+        for (d, t) in threads.into_iter().enumerate() {
+            if let Some(slot) = o.get(d).and_then(|&p| by_pixel.get_mut(p)) {
+                *slot = Some(t);
+            }
+        }
+        threads = by_pixel
+            .into_iter()
+            .map(|t| {
+                t.unwrap_or(ThreadResult {
+                    killed: false,
+                    exports: Vec::new(),
+                })
+            })
+            .collect();
+    }
     let drv = dispatch.into_driver_state();
     Ok(RunResult {
         threads,

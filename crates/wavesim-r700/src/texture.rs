@@ -20,6 +20,10 @@ pub struct Texture {
     /// Mip levels 1, 2, ... (level k is max(1, width >> k) x max(1, height >> k), the D3D/GL mip-chain
     /// rule the resource's BASE_LEVEL..LAST_LEVEL range follows); empty for a single-level texture.
     pub mips: Vec<Texture>,
+    /// For a cube-map resource (SQ_TEX_RESOURCE DIM = cube): its six faces in the face-id order of the
+    /// CUBE instruction (+X, -X, +Y, -Y, +Z, -Z); empty for a 2-D texture. A cube's own `texels` are
+    /// unused.
+    pub faces: Vec<Texture>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -133,7 +137,43 @@ impl Texture {
             format,
             texels,
             mips: Vec::new(),
+            faces: Vec::new(),
         })
+    }
+
+    /// A cube map from its six faces' bytes, one `width` x `height` face after another in face-id order
+    /// (+X, -X, +Y, -Y, +Z, -Z).
+    pub fn new_cube(
+        width: u32,
+        height: u32,
+        format: TexFormat,
+        bytes: &[u8],
+    ) -> Result<Texture, String> {
+        if !bytes.len().is_multiple_of(6) {
+            return Err(format!(
+                "a cube map needs six equal faces, got {} bytes",
+                bytes.len()
+            ));
+        }
+        let faces = bytes
+            .chunks_exact(bytes.len() / 6)
+            .enumerate()
+            .map(|(k, b)| {
+                Texture::new(width, height, format, b).map_err(|e| format!("cube face {k}: {e}"))
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(Texture {
+            width,
+            height,
+            format,
+            texels: Vec::new(),
+            mips: Vec::new(),
+            faces,
+        })
+    }
+
+    pub fn is_cube(&self) -> bool {
+        !self.faces.is_empty()
     }
 
     /// Adds mip level `self.mips.len() + 1` from its bytes (same format as level 0).
@@ -255,6 +295,45 @@ pub fn sample(t: &Texture, s: &Sampler, u: f32, v: f32) -> Result<[u32; 4], Stri
         }
     };
     Ok(out.map(f32::to_bits))
+}
+
+/// Samples a cube map at the coordinates Mesa's r600 driver builds from the CUBE instruction's result
+/// (`r600_nir_lower_cube_to_2darray` in Mesa's sfn_nir_lower_tex.cpp): x = sc / |2 ma| + 1.5,
+/// y = tc / |2 ma| + 1.5 and the face id in z, since CUBE returns 2 ma. The face coordinates are therefore
+/// s = x - 1 and t = y - 1, which equal the OpenGL 4.6 specification's s = (sc / |ma| + 1) / 2 and
+/// t = (tc / |ma| + 1) / 2 (8.13 "Cube Map Texture Selection"); the two sources agree. How the texture unit
+/// filters across a face edge (seamless or per-face clamping) is not in the sources wavesim uses, so a
+/// point sample outside the face or a bilinear footprint that leaves it is an error, as is a face id other
+/// than 0..5.
+pub fn sample_cube(
+    t: &Texture,
+    s: &Sampler,
+    x: f32,
+    y: f32,
+    face: f32,
+) -> Result<[u32; 4], String> {
+    if !(face.fract() == 0.0 && (0.0..=5.0).contains(&face)) {
+        return Err(format!("cube face id {face} is not one of 0..5"));
+    }
+    let f = t
+        .faces
+        .get(face as usize)
+        .ok_or_else(|| "the resource is not a cube map".to_string())?;
+    let (u, v) = (x - 1.0, y - 1.0);
+    if !u.is_finite() || !v.is_finite() {
+        return Err(format!("cube coordinate ({x}, {y}) is not finite"));
+    }
+    let (px, py) = (u as f64 * f.width as f64, v as f64 * f.height as f64);
+    let inside = |p: f64, n: u32| match s.filter {
+        Filter::Point => p >= 0.0 && p.floor() < n as f64,
+        Filter::Bilinear => p - 0.5 >= 0.0 && (p - 0.5).floor() + 1.0 < n as f64,
+    };
+    if !inside(px, f.width) || !inside(py, f.height) {
+        return Err(format!(
+            "cube face {face} sample at ({u}, {v}) reaches past the face's edge (edge filtering is not in the sources wavesim uses)"
+        ));
+    }
+    sample(f, s, u, v)
 }
 
 #[cfg(test)]

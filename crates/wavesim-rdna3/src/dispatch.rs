@@ -8,9 +8,10 @@
 //! s_endpgm. With `threads > 1` workgroups run on a rayon pool; race-free kernels give identical
 //! results, and the error reported is always the one of the lowest-numbered failing workgroup.
 
-use crate::decode::Inst;
+use crate::decode::{opnd, Enc, Inst};
 use crate::exec::{self, Ctx, ExecConfig, ExecError, Flow, Program};
 use crate::hsa::codeobj::{kcp, rsrc2};
+use crate::isa::Op;
 use crate::trace::{InstLoc, NoObserver, Observer};
 use crate::wave::{status, Wave};
 use std::borrow::Cow;
@@ -211,10 +212,27 @@ fn inst_text(inst: &Inst, pc: u64, wave64: bool) -> String {
 /// state": SGPRs are packed in order, only enabled values are loaded; EXEC = the lanes that hold
 /// work-items; FLAT_SCRATCH = the wave's scratch or 0).
 pub fn init_wave(w: &mut Wave, l: &Launch, wg: [u32; 3], wave_idx: u32, n_waves: u32, slot: u64) {
+    init_wave_rows(w, l, wg, wave_idx, n_waves, slot, usize::MAX);
+}
+
+/// [`init_wave`] zeroing only the first `vgpr_rows` VGPR rows (the rest must be zero already or
+/// unreachable by the code; see [`vgpr_rows_reached`]).
+fn init_wave_rows(
+    w: &mut Wave,
+    l: &Launch,
+    wg: [u32; 3],
+    wave_idx: u32,
+    n_waves: u32,
+    slot: u64,
+    vgpr_rows: usize,
+) {
     w.pc = l.entry;
     w.sgpr = [0; 128];
     w.scc = false;
-    w.vgpr.fill(0);
+    let zeroed = vgpr_rows
+        .saturating_mul(crate::wave::LANES)
+        .min(w.vgpr.len());
+    w.vgpr[..zeroed].fill(0);
     w.hw = Default::default();
     w.hw.mode = l.mode;
     w.wave_id = wave_idx;
@@ -606,6 +624,11 @@ fn run_slice<O: Observer<Wave, Inst> + ?Sized>(
 pub struct Rdna3Dispatch<'a> {
     l: &'a Launch<'a>,
     code: Linked<'a>,
+    /// VGPR rows a wave start must zero: those the code can reach (see [`vgpr_rows_reached`]).
+    vgpr_rows: usize,
+    /// Whether the code can write LDS at all; when it cannot, a worker's LDS stays zero from its
+    /// first workgroup on and is not zeroed again.
+    lds_writable: bool,
 }
 
 impl<'a> Rdna3Dispatch<'a> {
@@ -617,8 +640,60 @@ impl<'a> Rdna3Dispatch<'a> {
             l.num_vgprs,
         );
         code.pc_base = l.pc_display_base;
-        Rdna3Dispatch { l, code }
+        let rows = vgpr_rows_reached(&code.insts).unwrap_or(usize::MAX);
+        let vgpr_rows = rows.clamp(1, (l.num_vgprs as usize).max(1));
+        let lds_writable = code.insts.iter().any(may_write_lds);
+        Rdna3Dispatch {
+            l,
+            code,
+            vgpr_rows,
+            lds_writable,
+        }
     }
+}
+
+/// One past the highest VGPR row any instruction of `insts` can touch, or `None` when one
+/// indexes VGPRs through M0 (v_movrel*, v_swaprel_b32 reach any row). Registers are zeroed at
+/// wave start for determinism (their contents are undefined on hardware); rows no instruction
+/// names cannot be read, so zeroing stops there. This is what makes a wave start cheap when the
+/// VGPR count is generous (`run_asm` allocates all 256). Each operand names the first register of
+/// its tuple; 16 rows cover the widest tuple from there (WMMA's 8-row A/B/D, 12 BVH address
+/// VGPRs, b128 data plus TFE).
+fn vgpr_rows_reached(insts: &[Inst]) -> Option<usize> {
+    const WIDEST_TUPLE: usize = 16;
+    let mut rows = 0usize;
+    for i in insts {
+        if matches!(
+            i.op,
+            Op::V_MOVRELD_B32
+                | Op::V_MOVRELS_B32
+                | Op::V_MOVRELSD_B32
+                | Op::V_MOVRELSD_2_B32
+                | Op::V_SWAPREL_B32
+        ) {
+            return None;
+        }
+        let mut reach = |code: u16| {
+            if opnd::is_vgpr(code) {
+                rows = rows.max((code - opnd::VGPR0) as usize + WIDEST_TUPLE);
+            }
+        };
+        i.dst.iter().chain(&i.src).for_each(|&c| reach(c));
+        if i.enc == Enc::Mimg {
+            // NSA: the address VGPRs after the first are the literal's bytes.
+            i.lit
+                .to_le_bytes()
+                .iter()
+                .for_each(|&b| reach(opnd::vgpr(b as u32)));
+        }
+    }
+    Some(rows)
+}
+
+/// Whether `i` can write LDS: DS instructions, FLAT (its address may fall in the LDS
+/// aperture) and buffer instructions (conservatively, for their LDS forms).
+fn may_write_lds(i: &Inst) -> bool {
+    matches!(i.enc, Enc::Ds | Enc::Flat | Enc::Mubuf | Enc::Mtbuf)
 }
 
 impl Backend for Rdna3Dispatch<'_> {
@@ -658,15 +733,28 @@ impl Backend for Rdna3Dispatch<'_> {
         Vec::new()
     }
     fn start_group(&self, lds: &mut Vec<u8>, _wg: [u32; 3], _waves: u32) {
-        // LDS contents are undefined at launch on hardware; zero for determinism.
-        lds.clear();
-        lds.resize(self.l.lds_alloc(), 0);
+        // LDS contents are undefined at launch on hardware; zero for determinism (code that
+        // cannot write LDS keeps the zeros of the worker's first workgroup).
+        let size = self.l.lds_alloc();
+        if self.lds_writable || lds.len() != size {
+            lds.clear();
+            lds.resize(size, 0);
+        }
     }
     fn start_wave(&self, w: &mut Wave, at: WaveSlot) {
         if w.wave64 != self.l.wave64 || w.num_vgprs != self.l.num_vgprs {
             *w = self.new_wave();
         }
-        init_wave(w, self.l, at.workgroup, at.index, at.count, at.worker);
+        let l = self.l;
+        init_wave_rows(
+            w,
+            l,
+            at.workgroup,
+            at.index,
+            at.count,
+            at.worker,
+            self.vgpr_rows,
+        );
     }
     #[inline]
     fn run_wave<O: Observer<Wave, Inst> + ?Sized>(

@@ -123,6 +123,24 @@ fn texel(img: &[u8], w: u32, h: u32, x: i64, y: i64) -> [f32; 4] {
     [0, 1, 2, 3].map(|c| img[i + c] as f32 / 255.0)
 }
 
+/// CLK_FILTER_LINEAR with clamp-to-edge at texel-space (u, v) already shifted by half a texel:
+/// the four texels around it weighted by the fractions, in f32 in the order
+/// ((t00 (1-a) + t10 a)(1-b) + (t01 (1-a) + t11 a) b).
+fn bilinear(img: &[u8], u: f32, v: f32) -> [f32; 4] {
+    let (x0, y0) = (u.floor(), v.floor());
+    let (a, b) = (u - x0, v - y0);
+    let (x0, y0) = (x0 as i64, y0 as i64);
+    let t00 = texel(img, W, H, x0, y0);
+    let t10 = texel(img, W, H, x0 + 1, y0);
+    let t01 = texel(img, W, H, x0, y0 + 1);
+    let t11 = texel(img, W, H, x0 + 1, y0 + 1);
+    [0, 1, 2, 3].map(|c| {
+        let top = t00[c] * (1.0 - a) + t10[c] * a;
+        let bot = t01[c] * (1.0 - a) + t11[c] * a;
+        top * (1.0 - b) + bot * b
+    })
+}
+
 #[test]
 fn img_scale_rgba8_to_rgba32f() {
     for w64 in [false, true] {
@@ -164,23 +182,9 @@ fn img_sample_linear_clamp() {
             for x in 0..W {
                 let u = (x as f32 + 0.25) / W as f32 * W as f32 - 0.5;
                 let v = (y as f32 + 0.75) / H as f32 * H as f32 - 0.5;
-                let (x0, y0) = (u.floor(), v.floor());
-                let (a, b) = (u - x0, v - y0);
-                let (x0, y0) = (x0 as i64, y0 as i64);
-                let t00 = texel(&src, W, H, x0, y0);
-                let t10 = texel(&src, W, H, x0 + 1, y0);
-                let t01 = texel(&src, W, H, x0, y0 + 1);
-                let t11 = texel(&src, W, H, x0 + 1, y0 + 1);
-                for c in 0..4 {
-                    let top = t00[c] * (1.0 - a) + t10[c] * a;
-                    let bot = t01[c] * (1.0 - a) + t11[c] * a;
-                    let want = top * (1.0 - b) + bot * b;
-                    assert_eq!(
-                        got[((y * W + x) * 4) as usize + c],
-                        want,
-                        "({x}, {y}) comp {c}"
-                    );
-                }
+                let want = bilinear(&src, u, v);
+                let i = ((y * W + x) * 4) as usize;
+                assert_eq!(&got[i..i + 4], &want, "({x}, {y})");
             }
         }
     }
@@ -330,6 +334,50 @@ fn img_swap_rb_to_rgba16f() {
                 let h = u16::from_le_bytes([got[8 * i + 2 * c], got[8 * i + 2 * c + 1]]);
                 let want = half::f16::from_f32(src[4 * i + sc] as f32 / 255.0).to_bits();
                 assert_eq!(h, want, "texel {i} comp {c}");
+            }
+        }
+    }
+}
+
+#[test]
+fn img_sample_arg_with_a_sampler_argument() {
+    // sampler_t as a kernel argument: the address of the S# `opencl_sampler` builds
+    // (unnormalized, CLK_ADDRESS_CLAMP_TO_EDGE, CLK_FILTER_LINEAR). Coordinates (x + 0.25,
+    // y + 0.75) * 2 + (-3.25, -2.25) = (2x - 2.75, 2y - 0.75) in texel space, exact in f32.
+    use wavesim_rdna3::exec::image::host::opencl_sampler;
+    for w64 in [false, true] {
+        let mut d = dev(w64);
+        let src = rgba8(W, H);
+        let (ts, _) = d.image(formats::RGBA8_UNORM, W, H, &src);
+        let s = d.buffer(16);
+        let words: Vec<u8> = opencl_sampler(false, "clamp_to_edge", true)
+            .unwrap()
+            .iter()
+            .flat_map(|w| w.to_le_bytes())
+            .collect();
+        d.mem.write(s, &words).unwrap();
+        let out = d.buffer((W * H * 16) as u64);
+        let f2 = |a: f32, b: f32| Arg::Value([a.to_le_bytes(), b.to_le_bytes()].concat());
+        d.run(
+            "img_sample_arg",
+            [W, H],
+            &[
+                Arg::Image(ts),
+                Arg::Sampler(s),
+                Arg::Buffer(out),
+                (W as i32).into(),
+                f2(2.0, 2.0),
+                f2(-3.25, -2.25),
+            ],
+        );
+        let got = f32s(&d.read(out, (W * H * 16) as usize));
+        for y in 0..H {
+            for x in 0..W {
+                // Bilinear around (u - 0.5, v - 0.5), clamped to the edge texels.
+                let (u, v) = (2.0 * x as f32 - 3.25, 2.0 * y as f32 - 1.25);
+                let want = bilinear(&src, u, v);
+                let i = ((y * W + x) * 4) as usize;
+                assert_eq!(&got[i..i + 4], &want, "({x}, {y})");
             }
         }
     }

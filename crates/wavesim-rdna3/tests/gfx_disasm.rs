@@ -45,12 +45,16 @@ fn gfx_corpus_matches_llvm_objdump() {
             objects += 1;
         }
     }
-    assert_eq!(objects, 52);
+    assert_eq!(objects, 56);
     for m in [
         "exp",
         "lds_param_load",
         "v_interp_p10_f32",
+        "v_interp_p2_f32",
+        "v_interp_p10_f16_f32",
         "v_interp_p2_f16_f32",
+        "v_interp_p10_rtz_f16_f32",
+        "v_interp_p2_rtz_f16_f32",
         "s_wqm_b32",
         "s_wqm_b64",
     ] {

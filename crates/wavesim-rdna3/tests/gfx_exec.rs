@@ -1,6 +1,6 @@
 //! EXP, LDS_PARAM_LOAD and LDS_DIRECT_LOAD on hand-built waves, wave32 and wave64. Expected
 //! values come from the rules cited in each test (RDNA3 ISA guide chapter 14 "Export: Position,
-//! Color/MRT" and 14.1; 12.2.1 "LDS Parameter Loads"; 12.4 "LDS Direct Load"; seed 000
+//! Color/MRT" and 14.1; 12.2.1 "LDS Parameter Loads"; 12.4 "LDS Direct Load"; RDNA3 ISA guide, ch. 3 "Wave state"
 //! "Instruction skipping: EXEC==0"). Encodings from `llvm-mc-19 -mcpu=gfx1100 -show-encoding`.
 
 use wavesim_rdna3::exec::ExecError;
@@ -227,7 +227,7 @@ fn param_load_writes_whole_quads() {
 
 #[test]
 fn param_and_direct_loads_skip_rules() {
-    // ISA 12.2.1.2 / seed 000: skipped when EXEC == 0 and EXPcnt == 0 (no count, no write).
+    // ISA 12.2.1.2 / RDNA3 ISA guide, ch. 3 "Wave state": skipped when EXEC == 0 and EXPcnt == 0 (no count, no write).
     let mut h = gfx(Stage::Ps, false);
     h.wave.set_exec(0);
     h.set_v(5, |_| 9);

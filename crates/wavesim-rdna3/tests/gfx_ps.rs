@@ -1,4 +1,4 @@
-//! Pixel-shader waves: seed 000's SPI_PS_INPUT_ENA/ADDR VGPR packing on hand-built layouts, and
+//! Pixel-shader waves: the RDNA3 ISA guide's (3.3 "Initial wave state") SPI_PS_INPUT_ENA/ADDR VGPR packing on hand-built layouts, and
 //! the PS shaders of corpus/gfx (llc-19 `amdgcn--amdpal`, gfx1100, wave32 and wave64) run with
 //! the launch state read from their PAL metadata, each checked against a model written from the
 //! shader's LLVM IR.
@@ -425,6 +425,8 @@ fn corpus_ena_addr_combinations_are_covered() {
         "draw_ps_texture",
         "ps_interp_persp",
         "ps_interp_linear_f16",
+        "ps_interp_f16_halves",
+        "ps_interp_mods",
     ] {
         for w64 in [false, true] {
             let (s, _) = object(w64, name).ps_setup(w64).unwrap();

@@ -1,4 +1,4 @@
-//! VS, GS and HS waves (seed 000: GS and HS waves always initialise their first 8 SGPRs, user
+//! VS, GS and HS waves (RDNA3 ISA guide, ch. 3 "Wave state": GS and HS waves always initialise their first 8 SGPRs, user
 //! SGPRs follow; empty waves end at once; FLAT_SCRATCH), graphics messages, and the corpus'
 //! vs_pos / gs_pos_prim shaders checked against models of their IR.
 

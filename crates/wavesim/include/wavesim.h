@@ -61,7 +61,8 @@ typedef struct WavesimModule wavesim_module;
 
 wavesim_device *wavesim_device_create(void);
 void wavesim_device_destroy(wavesim_device *dev);
-/* Host threads that run workgroups in parallel (default 1 = deterministic order). */
+/* Host threads that run workgroups in parallel (default: every core, or WAVESIM_THREADS;
+   1 = one after another, in order). */
 int32_t wavesim_set_threads(wavesim_device *dev, uint32_t threads);
 
 /* Device memory: `addr` values are device addresses, not host pointers. */
@@ -106,6 +107,73 @@ int32_t wavesim_run_agx(const char *config_toml, const char *config_dir, const v
 /* The text the device's last dispatch printed with OpenCL printf ("" when none). */
 int32_t wavesim_printf_output(const wavesim_device *dev, char *out, uint64_t out_size,
                               uint64_t *needed);
+
+/* ---- Raw dispatch ABI for emulator drop-ins (tinygrad's mock GPU, docs/TINYGRAD.md) -------
+ *
+ * A dispatch described by the registers a driver programs before PM4 DISPATCH_DIRECT, in
+ * host-pointer mode (addresses are host addresses, as in run_asm). Register fields follow LLVM's
+ * AMDGPUUsage tables "compute_pgm_rsrc1/2 for GFX6-GFX12" and "compute_pgm_rsrc3 for
+ * GFX10-GFX11". A field wavesim cannot honour (DEBUG_MODE, CDBG_USER, TRAP_PRESENT, the address
+ * watch / memory exception enables, SHARED_VGPR_COUNT, TRAP_ON_START/END) or a reserved field
+ * that is not 0 is refused with WAVESIM_ERR_INVALID and a message naming it. */
+
+/* A host address range the caller mapped for the device. */
+typedef struct wavesim_host_range {
+    uint64_t start; /* first host address */
+    uint64_t size;  /* bytes */
+} wavesim_host_range;
+
+typedef struct wavesim_raw_dispatch {
+    /* The kernel's first instruction (the entry point), executed in place; bytes after the
+     * kernel's code (descriptors, notes, a truncated last instruction) are tolerated and only
+     * fail if executed. */
+    const void *code;
+    /* Bytes readable at `code` (e.g. up to the end of the mapped range holding it). */
+    uint64_t code_size;
+    /* COMPUTE_USER_DATA_0.. : s0, s1, ... of every wave, as the hardware loads them. */
+    const uint32_t *user_data;
+    /* Values at `user_data`: at least RSRC2.USER_SGPR_COUNT, at most 16 (the registers past
+     * USER_SGPR_COUNT are not loaded, as on hardware). */
+    uint32_t user_data_count;
+    /* COMPUTE_PGM_RSRC1: VGPRS [5:0] (VGPR allocation), PRIORITY [11:10] (STATUS.SPI_PRIO),
+     * FLOAT_ROUND_MODE_32/16_64 [13:12]/[15:14] and FLOAT_DENORM_MODE_32/16_64 [17:16]/[19:18]
+     * (MODE.FP_ROUND, MODE.FP_DENORM), PRIV [20] (STATUS.PRIV), DX10_CLAMP [21], IEEE_MODE [23],
+     * FP16_OVFL [26] (MODE), WGP_MODE [29]; BULKY [24], MEM_ORDERED [30] and FWD_PROGRESS [31]
+     * hold by construction. */
+    uint32_t rsrc1;
+    /* COMPUTE_PGM_RSRC2: SCRATCH_EN [0] (scratch and the wave offset SGPR), USER_SGPR_COUNT
+     * [5:1], TGID_X/Y/Z_EN [7]/[8]/[9] and TG_SIZE_EN [10] (system SGPRs after the user SGPRs,
+     * in that order), TIDIG_COMP_CNT [12:11] (work-item ids packed in v0), LDS_SIZE [23:15]
+     * (512-byte granules, as the driver fills it: 0 = no LDS), EXCP_EN [30:24] (MODE.EXCP_EN:
+     * an enabled exception that occurs stops the dispatch, as no trap handler is installed). */
+    uint32_t rsrc2;
+    /* COMPUTE_PGM_RSRC3 (gfx11): SHARED_VGPR_COUNT [3:0] must be 0, INST_PREF_SIZE [9:4] and
+     * IMAGE_OP [31] have no functional effect, TRAP_ON_START/END [10]/[11] are refused. */
+    uint32_t rsrc3;
+    /* Workgroups in X, Y, Z (the DISPATCH_DIRECT dimensions). */
+    uint32_t groups[3];
+    /* Work-items per workgroup (COMPUTE_NUM_THREAD_X/Y/Z). */
+    uint32_t local[3];
+    /* 32 or 64: COMPUTE_DISPATCH_INITIATOR.CS_W32_EN (bit 15) set = 32. */
+    uint32_t wave_size;
+    /* Scratch bytes per work-item (used when RSRC2.SCRATCH_EN is set); with tinygrad's mock:
+     * COMPUTE_TMPRING_SIZE.WAVESIZE (bits 25:12) * 4 on gfx11. */
+    uint32_t scratch_size;
+    /* "gfx1100", "gfx1101", "gfx1102", "gfx1103", "gfx1150", "gfx1151", or a number: 1100 ...
+     * or KFD's gfx_target_version 110000 ...; NULL = gfx1100. */
+    const char *target;
+    /* The host ranges the caller mapped for the device; NULL = every address is a host address
+     * (unsandboxed). With ranges, an access outside them stops the dispatch with
+     * WAVESIM_ERR_MEMORY and a message naming the instruction, lane and address. */
+    const wavesim_host_range *ranges;
+    /* Entries at `ranges` (0 with a non-NULL `ranges`: no memory access is allowed). */
+    uint64_t range_count;
+    /* Watchdog: most instructions one wave may execute; 0 = the default (100 million). */
+    uint64_t max_wave_instructions;
+} wavesim_raw_dispatch;
+
+/* Runs one raw dispatch. Returns WAVESIM_OK or an error code (message: wavesim_last_error()). */
+int32_t wavesim_dispatch_raw(const wavesim_raw_dispatch *d);
 
 /* ---- Execution engine (RDNA3) ------------------------------------------------------------
  * 0 = interpreter, 1 = JIT (compile every block it supports before it runs), 2 = auto (interpret

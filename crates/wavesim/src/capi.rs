@@ -52,11 +52,21 @@ fn code_of(e: &Error) -> i32 {
         Error::R700Run(wavesim_r700::runner::RunError::Config(_)) => WAVESIM_ERR_INVALID,
         Error::R700Run(_) => WAVESIM_ERR_EXEC,
         Error::AgxDisasm(_) => WAVESIM_ERR_CODE_OBJECT,
-        Error::AgxRun(wavesim_agx::runner::RunError::Config(_)) => WAVESIM_ERR_INVALID,
+        Error::AgxRun(
+            wavesim_agx::runner::RunError::Config(_)
+            | wavesim_agx::runner::RunError::Argument { .. },
+        ) => WAVESIM_ERR_INVALID,
         Error::AgxRun(wavesim_agx::runner::RunError::Dispatch(
             wavesim_core::DispatchError::Watchdog { .. },
         )) => WAVESIM_ERR_WATCHDOG,
         Error::AgxRun(_) => WAVESIM_ERR_EXEC,
+        Error::Raw(crate::RawError::Dispatch(D::Watchdog { .. })) => WAVESIM_ERR_WATCHDOG,
+        Error::Raw(crate::RawError::Dispatch(D::BarrierDeadlock { .. })) => WAVESIM_ERR_DEADLOCK,
+        Error::Raw(crate::RawError::Dispatch(D::Exec { .. })) => WAVESIM_ERR_EXEC,
+        Error::Raw(crate::RawError::OutsideHostRanges { .. }) => WAVESIM_ERR_MEMORY,
+        Error::Raw(crate::RawError::Code(_)) => WAVESIM_ERR_CODE_OBJECT,
+        Error::Raw(_) => WAVESIM_ERR_INVALID,
+        Error::HostcallUnsupported { .. } => WAVESIM_ERR_EXEC,
     }
 }
 
@@ -254,7 +264,8 @@ unsafe fn dev_mut<'a>(dev: *mut WavesimDevice) -> Result<&'a mut Device, Error> 
         .ok_or_else(|| invalid("null device"))
 }
 
-/// Sets the number of host threads running workgroups (1 = deterministic order).
+/// Sets the number of host threads running workgroups (default: every core, or
+/// `WAVESIM_THREADS`; 1 = one after another, in order).
 ///
 /// # Safety
 /// `dev` must be a live device handle.
@@ -626,6 +637,106 @@ pub unsafe extern "C" fn wavesim_printf_output(
         let text = unsafe { (*dev).0.printf_output().to_string() };
         // SAFETY: per the caller's contract.
         unsafe { give_text(&text, out, out_size, needed) }
+    })
+}
+
+/// One host address range the caller mapped for the device (see `wavesim_raw_dispatch`).
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct WavesimHostRange {
+    pub start: u64,
+    pub size: u64,
+}
+
+/// The registers of one raw dispatch (see `wavesim_raw_dispatch` in `include/wavesim.h`).
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct WavesimRawDispatch {
+    pub code: *const c_void,
+    pub code_size: u64,
+    pub user_data: *const u32,
+    pub user_data_count: u32,
+    pub rsrc1: u32,
+    pub rsrc2: u32,
+    pub rsrc3: u32,
+    pub groups: [u32; 3],
+    pub local: [u32; 3],
+    pub wave_size: u32,
+    pub scratch_size: u32,
+    pub target: *const c_char,
+    pub ranges: *const WavesimHostRange,
+    pub range_count: u64,
+    pub max_wave_instructions: u64,
+}
+
+/// Runs a dispatch described by the registers a driver programs (raw dispatch ABI for emulator
+/// drop-ins). See `include/wavesim.h`.
+///
+/// # Safety
+/// `d` points to a valid `wavesim_raw_dispatch`; `code`, `user_data`, `ranges` and `target`
+/// are readable as described there; every address the kernel touches is valid host memory
+/// (with ranges: every byte of every range is).
+#[no_mangle]
+pub unsafe extern "C" fn wavesim_dispatch_raw(d: *const WavesimRawDispatch) -> i32 {
+    guard(|| {
+        // SAFETY: the caller passes NULL or a valid struct.
+        let d = unsafe { d.as_ref() }.ok_or_else(|| invalid("wavesim_dispatch_raw: NULL"))?;
+        if d.code.is_null() || d.code_size == 0 {
+            return Err(invalid("wavesim_dispatch_raw: no code"));
+        }
+        let code_size = usize::try_from(d.code_size)
+            .map_err(|_| invalid("wavesim_dispatch_raw: code_size too large"))?;
+        // SAFETY: the caller guarantees `code` points to `code_size` readable bytes.
+        let code = unsafe { std::slice::from_raw_parts(d.code as *const u8, code_size) };
+        // SAFETY: `user_data` is readable for `user_data_count` values (caller's contract).
+        let user = unsafe {
+            host_slice(
+                d.user_data,
+                u64::from(d.user_data_count),
+                "wavesim_dispatch_raw: user_data is NULL",
+            )
+        }?;
+        // SAFETY: `ranges` is readable for `range_count` entries (caller's contract).
+        let ranges = unsafe {
+            host_slice(
+                d.ranges,
+                d.range_count,
+                "wavesim_dispatch_raw: ranges is NULL",
+            )
+        }?;
+        let ranges: Vec<(u64, u64)> = ranges.iter().map(|r| (r.start, r.size)).collect();
+        let target = if d.target.is_null() {
+            wavesim_rdna3::isa::Target::Gfx1100
+        } else {
+            // SAFETY: the caller passes a NUL-terminated string.
+            let name = unsafe { CStr::from_ptr(d.target) }.to_string_lossy();
+            wavesim_rdna3::hsa::raw::target_from(&name)?
+        };
+        let wave64 = match d.wave_size {
+            32 => false,
+            64 => true,
+            n => return Err(crate::RawError::WaveSize(n).into()),
+        };
+        let raw = crate::RawDispatch {
+            code,
+            groups: d.groups,
+            local: d.local,
+            user_sgprs: user,
+            rsrc1: d.rsrc1,
+            rsrc2: d.rsrc2,
+            rsrc3: d.rsrc3,
+            wave64,
+            scratch_lane_bytes: d.scratch_size,
+            target,
+            host_ranges: (!d.ranges.is_null()).then_some(ranges.as_slice()),
+            max_wave_insts: if d.max_wave_instructions == 0 {
+                crate::DEFAULT_MAX_WAVE_INSTRUCTIONS
+            } else {
+                d.max_wave_instructions
+            },
+        };
+        // SAFETY: forwarded to the caller (documented above and in the header).
+        unsafe { crate::dispatch_raw(&raw) }.map(|_| ())
     })
 }
 

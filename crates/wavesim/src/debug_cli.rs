@@ -229,6 +229,11 @@ pub fn run(a: DebugArgs) -> Result<(), String> {
                 args.push(Arg::Buffer(at));
                 bufs.push((s.output().cloned(), at, *size));
             }
+            ArgSpec::Image { .. } | ArgSpec::Sampler { .. } => {
+                return Err(
+                    "wavesim debug does not take image arguments yet; use wavesim run".into(),
+                )
+            }
         }
     }
     let finished = dev

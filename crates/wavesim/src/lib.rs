@@ -71,6 +71,7 @@ use wavesim_rdna3::hsa::HsaError;
 
 pub use wavesim_rdna3::hsa::kernarg::Arg;
 pub use wavesim_rdna3::hsa::launch::{describe, DYNAMIC_STACK_BYTES, KERNARG_SLACK};
+pub use wavesim_rdna3::hsa::raw::{self, ComputeResources, RawDispatch, RawError};
 
 /// Size of the TMA data area the CLI gives a trap handler (`--trap-handler`).
 pub const DEFAULT_TMA_BYTES: u64 = 256;
@@ -106,6 +107,12 @@ pub enum Error {
     AgxDisasm(#[from] wavesim_agx::DisasmError),
     #[error(transparent)]
     AgxRun(#[from] wavesim_agx::runner::RunError),
+    /// The raw dispatch ABI refused the registers or the kernel failed under it.
+    #[error(transparent)]
+    Raw(#[from] RawError),
+    /// The kernel made a hostcall request, which wavesim does not serve.
+    #[error("{error}: {}", wavesim_rdna3::hsa::HOSTCALL_UNSUPPORTED)]
+    HostcallUnsupported { error: DispatchError },
 }
 
 impl From<HsaError> for Error {
@@ -119,6 +126,7 @@ impl From<HsaError> for Error {
             HsaError::Fault { error, place } => Error::Fault { error, place },
             HsaError::Memory(e) => Error::Memory(e),
             HsaError::Decode(e) => Error::Decode(e),
+            HsaError::HostcallUnsupported { error } => Error::HostcallUnsupported { error },
         }
     }
 }
@@ -240,7 +248,8 @@ struct InstalledTrap {
 #[derive(Debug)]
 pub struct Device {
     mem: DeviceMemory,
-    /// Host threads running workgroups (1: in order on the calling thread).
+    /// Host threads running workgroups (1: in order on the calling thread). Starts at
+    /// [`wavesim_core::engine::default_threads`]: every core, or `WAVESIM_THREADS`.
     pub threads: usize,
     /// Watchdog: most instructions one wave may execute.
     pub max_wave_instructions: u64,
@@ -258,6 +267,27 @@ pub struct Device {
     trap: Option<InstalledTrap>,
 }
 
+/// The [`DispatchSettings`] of a [`Device`] for its next dispatch on `threads` host threads. A
+/// macro, not a method: the settings borrow the device's fields one by one, so the dispatch can
+/// still borrow its memory mutably.
+macro_rules! dispatch_settings {
+    ($dev:expr, $threads:expr) => {
+        DispatchSettings {
+            dynamic_shared: $dev.dynamic_shared,
+            threads: $threads,
+            max_wave_insts: $dev.max_wave_instructions,
+            cfg: &$dev.cfg,
+            global_offset: $dev.global_offset,
+            dispatch_id: $dev.dispatches,
+            trap: $dev.trap.as_ref().map(|t| TrapHandler {
+                prog: &t.prog,
+                tba: t.addrs.tba,
+                tma: t.addrs.tma,
+            }),
+        }
+    };
+}
+
 impl Default for Device {
     fn default() -> Self {
         Device::new()
@@ -269,7 +299,7 @@ impl Device {
         static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
         Device {
             mem: DeviceMemory::new(),
-            threads: 1,
+            threads: wavesim_core::engine::default_threads(),
             max_wave_instructions: DEFAULT_MAX_WAVE_INSTRUCTIONS,
             cfg: ExecConfig::default(),
             global_offset: [0; 3],
@@ -423,19 +453,7 @@ impl Device {
             ));
         }
         let k = module.kernel(kernel)?;
-        let settings = DispatchSettings {
-            dynamic_shared: self.dynamic_shared,
-            threads: self.threads,
-            max_wave_insts: self.max_wave_instructions,
-            cfg: &self.cfg,
-            global_offset: self.global_offset,
-            dispatch_id: self.dispatches,
-            trap: self.trap.as_ref().map(|t| TrapHandler {
-                prog: &t.prog,
-                tba: t.addrs.tba,
-                tma: t.addrs.tma,
-            }),
-        };
+        let settings = dispatch_settings!(self, self.threads);
         self.dispatches += 1;
         let code = LoadedCode {
             code: &module.code,
@@ -472,19 +490,8 @@ impl Device {
             ));
         }
         let k = module.kernel(kernel)?;
-        let settings = DispatchSettings {
-            threads: 1,
-            max_wave_insts: self.max_wave_instructions,
-            cfg: &self.cfg,
-            global_offset: self.global_offset,
-            dispatch_id: self.dispatches,
-            dynamic_shared: self.dynamic_shared,
-            trap: self.trap.as_ref().map(|t| TrapHandler {
-                prog: &t.prog,
-                tba: t.addrs.tba,
-                tma: t.addrs.tma,
-            }),
-        };
+        // The debugger steps one wave at a time, in order.
+        let settings = dispatch_settings!(self, 1);
         self.dispatches += 1;
         let code = LoadedCode {
             code: &module.code,
@@ -548,6 +555,7 @@ pub fn run_specs_with_observer<O: Observer<Wave, Inst> + ?Sized>(
     let mut args = Vec::with_capacity(specs.len());
     let mut bufs: Vec<Option<(u64, u64)>> = Vec::with_capacity(specs.len());
     let mut result = Ok(());
+    let mut descriptors = Vec::new();
     for (i, (s, meta)) in specs.iter().zip(k.explicit_args()).enumerate() {
         match s {
             ArgSpec::Value { ty, bytes } => {
@@ -575,6 +583,28 @@ pub fn run_specs_with_observer<O: Observer<Wave, Inst> + ?Sized>(
                 args.push(Arg::Buffer(a));
                 bufs.push(Some((a, *size)));
             }
+            ArgSpec::Image { .. } => match image_arg(dev, s) {
+                Ok((object, data, n)) => {
+                    args.push(Arg::Image(object));
+                    bufs.push(Some((data, n)));
+                    descriptors.push(object);
+                }
+                Err(e) => {
+                    result = Err(e);
+                    break;
+                }
+            },
+            ArgSpec::Sampler { .. } => match sampler_arg(dev, s) {
+                Ok(at) => {
+                    args.push(Arg::Sampler(at));
+                    bufs.push(None);
+                    descriptors.push(at);
+                }
+                Err(e) => {
+                    result = Err(e);
+                    break;
+                }
+            },
         }
     }
     let r = result.and_then(|()| dev.dispatch_with_observer(module, kernel, geo, &args, obs));
@@ -595,7 +625,77 @@ pub fn run_specs_with_observer<O: Observer<Wave, Inst> + ?Sized>(
     for (a, _) in bufs.into_iter().flatten() {
         let _ = dev.free(a);
     }
+    for a in descriptors {
+        let _ = dev.free(a);
+    }
     out
+}
+
+/// Places a `sampler:` argument's 128-bit S# in device memory; returns its address.
+fn sampler_arg(dev: &mut Device, spec: &ArgSpec) -> Result<u64, Error> {
+    let ArgSpec::Sampler {
+        normalized,
+        addressing,
+        linear,
+    } = spec
+    else {
+        return Err(Error::Args("not a sampler argument".into()));
+    };
+    let s = wavesim_rdna3::exec::image::host::opencl_sampler(*normalized, addressing, *linear)
+        .map_err(Error::Args)?;
+    let bytes: Vec<u8> = s.iter().flat_map(|w| w.to_le_bytes()).collect();
+    dev.alloc_with(&bytes)
+}
+
+/// Places an `image:` argument in device memory: its texels (from the file, a PNG decoded, or
+/// zeros) and the 48-byte OpenCL image object (256-bit T#, channel type, order, width; see
+/// `exec::image::resource::opencl_image_object`). Returns (object, texels, texel bytes).
+fn image_arg(dev: &mut Device, spec: &ArgSpec) -> Result<(u64, u64, u64), Error> {
+    use wavesim_rdna3::exec::image::{host, resource};
+    let ArgSpec::Image {
+        format,
+        width,
+        height,
+        path,
+        ..
+    } = spec
+    else {
+        return Err(Error::Args("not an image argument".into()));
+    };
+    let f = host::host_format(format).map_err(Error::Args)?;
+    let n = host::host_image_bytes(&f, *width, *height);
+    let texels = match path {
+        None => vec![0u8; n as usize],
+        Some(p) => {
+            let bytes = std::fs::read(p)
+                .map_err(|e| Error::Io(format!("cannot read {}: {e}", p.display())))?;
+            if p.extension().is_some_and(|e| e.eq_ignore_ascii_case("png")) {
+                host::png_to_texels(&f, *width, *height, &bytes)
+                    .map_err(|e| Error::Args(format!("{}: {e}", p.display())))?
+            } else if bytes.len() as u64 != n {
+                return Err(Error::Args(format!(
+                    "{}: a {width}x{height} {format} image takes {n} bytes, the file has {}",
+                    p.display(),
+                    bytes.len()
+                )));
+            } else {
+                bytes
+            }
+        }
+    };
+    let data = dev.alloc_with(&texels)?;
+    let t = resource::image_descriptor(data, f.format, *width, *height, 1);
+    let object: Vec<u8> = resource::opencl_image_object(t, f.cl_type, f.cl_order, *width)
+        .iter()
+        .flat_map(|w| w.to_le_bytes())
+        .collect();
+    match dev.alloc_with(&object) {
+        Ok(o) => Ok((o, data, n)),
+        Err(e) => {
+            let _ = dev.free(data);
+            Err(e)
+        }
+    }
 }
 
 // ---- By-value arguments checked against the kernel's metadata (issue 15) ----
@@ -694,6 +794,25 @@ pub fn check_value(
 pub fn write_outputs(specs: &[ArgSpec], run: &SpecRun) -> Result<(), Error> {
     for (s, b) in specs.iter().zip(&run.buffers) {
         if let (Some(out), Some(bytes)) = (s.output(), b) {
+            let png;
+            let bytes = match s {
+                ArgSpec::Image {
+                    format,
+                    width,
+                    height,
+                    ..
+                } if out
+                    .extension()
+                    .is_some_and(|e| e.eq_ignore_ascii_case("png")) =>
+                {
+                    use wavesim_rdna3::exec::image::host;
+                    let f = host::host_format(format).map_err(Error::Args)?;
+                    png = host::texels_to_png(&f, *width, *height, bytes)
+                        .map_err(|e| Error::Args(format!("{}: {e}", out.display())))?;
+                    &png
+                }
+                _ => bytes,
+            };
             std::fs::write(out, bytes)
                 .map_err(|e| Error::Io(format!("cannot write {}: {e}", out.display())))?;
         }
@@ -855,28 +974,27 @@ pub fn run_r700(
     Ok(wavesim_r700::runner::run(&shader, &cfg)?)
 }
 
-/// Runs an AGX job described by a runner configuration (TOML: a compute dispatch, a vertex draw
-/// under seed 001's ABI, or a fragment pass with sample shading; see `wavesim_agx::runner`).
-/// `code` is the machine code when the configuration has neither `asm` nor `code`; a `code`
-/// file named in the configuration is read relative to `config_dir`.
+/// Runs an AGX job described by a runner configuration (TOML: a compute dispatch, an asahi_clc
+/// grid kernel with its report and arguments, a vertex draw under seed 001's ABI, or a fragment
+/// pass with sample shading; see `wavesim_agx::runner`). `code` is the machine code when the
+/// configuration has neither `asm` nor `code`; files the configuration names (`code`, a grid
+/// kernel's `report`) are read relative to `config_dir`.
 pub fn run_agx(
     config_toml: &str,
     config_dir: &std::path::Path,
     code: Option<&[u8]>,
 ) -> Result<wavesim_agx::runner::RunResult, Error> {
     let cfg = wavesim_agx::runner::RunConfig::from_toml(config_toml)?;
-    let from_file = match (&cfg.code, code) {
-        (Some(file), None) => {
-            let path = config_dir.join(file);
-            Some(
-                std::fs::read(&path)
-                    .map_err(|e| Error::Io(format!("cannot read {}: {e}", path.display())))?,
-            )
-        }
-        _ => None,
-    };
-    Ok(wavesim_agx::runner::run(
-        &cfg,
-        from_file.as_deref().or(code),
-    )?)
+    Ok(wavesim_agx::runner::run_in_dir(&cfg, config_dir, code)?)
+}
+
+/// Runs a dispatch of the raw ABI (user SGPRs, COMPUTE_PGM_RSRC1/2/3, wave size, scratch,
+/// target, optional host ranges); see [`wavesim_rdna3::hsa::raw`].
+///
+/// # Safety
+/// As [`wavesim_rdna3::hsa::raw::run`]: the code and every address the kernel touches must be
+/// valid host memory (with `host_ranges`, the ranges must be).
+pub unsafe fn dispatch_raw(d: &RawDispatch) -> Result<DispatchStats, Error> {
+    // SAFETY: forwarded to the caller (documented above).
+    Ok(unsafe { wavesim_rdna3::hsa::raw::run(d) }?)
 }

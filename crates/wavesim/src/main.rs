@@ -72,9 +72,11 @@ enum Cmd {
         /// zeros:N[:OUT], local:N.
         #[arg(long = "arg", value_name = "SPEC", allow_hyphen_values = true)]
         args: Vec<String>,
-        /// Host threads running workgroups in parallel (default 1: deterministic order).
-        #[arg(long, default_value_t = 1)]
-        threads: usize,
+        /// Host threads running workgroups in parallel (default: every core, or WAVESIM_THREADS;
+        /// 1 runs them in order on one thread, for debugging). Results of race-free kernels do
+        /// not depend on it.
+        #[arg(long)]
+        threads: Option<usize>,
         /// RDNA3 execution engine: interp (interpreter only), jit (compile every block the JIT
         /// supports first), auto (interpret, compile hot blocks; the default, or WAVESIM_ENGINE).
         #[arg(long, value_name = "ENGINE", value_parser = ["interp", "jit", "auto"])]
@@ -376,7 +378,9 @@ fn real_main(cli: Cli) -> Result<(), Failure> {
                 .collect::<Result<_, _>>()
                 .map_err(usage)?;
             let mut dev = Device::new();
-            dev.threads = threads.max(1);
+            if let Some(t) = threads {
+                dev.threads = t.max(1);
+            }
             if let Some(e) = engine {
                 dev.cfg.engine = e.parse().map_err(usage)?;
             }

@@ -9,6 +9,15 @@
 //! zeros:N           a global buffer of N zero bytes
 //! zeros:N:OUT       the same, written to OUT after the dispatch
 //! local:N           N bytes of dynamic LDS (an OpenCL __local pointer argument)
+//! image:FMT:WxH:FILE       an OpenCL image2d_t of format FMT (r8, rg8, rgba8, srgba8, rgba8ui,
+//!                          r32f, r32ui, r32i, rgba16f, rgba32f, rgba32ui) holding FILE's texels
+//!                          (raw bytes, or a PNG for the 8-bit formats when FILE ends in .png);
+//!                          FILE `zeros` is an image of zero bytes
+//! image:FMT:WxH:FILE:OUT   the same, its texels written to OUT after the dispatch (a PNG when
+//!                          OUT ends in .png, raw bytes otherwise)
+//! sampler:COORDS:ADDRESS:FILTER   an OpenCL sampler_t: COORDS normalized or unnormalized,
+//!                          ADDRESS none, clamp_to_edge, clamp, repeat or mirrored_repeat,
+//!                          FILTER nearest or linear
 //! ```
 //!
 //! Integers are decimal or `0x` hex (`i*` may be negative); floats are decimal, `inf`, `nan`, or
@@ -102,13 +111,30 @@ pub enum ArgSpec {
         out: Option<PathBuf>,
     },
     Local(u32),
+    /// An OpenCL `image2d_t`: `format` is a name of `exec::image::host::HOST_FORMATS`; `path`
+    /// `None` is an image of zero bytes.
+    Image {
+        format: String,
+        width: u32,
+        height: u32,
+        path: Option<PathBuf>,
+        out: Option<PathBuf>,
+    },
+    /// An OpenCL `sampler_t` (`exec::image::host::opencl_sampler`).
+    Sampler {
+        normalized: bool,
+        addressing: String,
+        linear: bool,
+    },
 }
 
 impl ArgSpec {
     /// The output file, if the spec names one.
     pub fn output(&self) -> Option<&PathBuf> {
         match self {
-            ArgSpec::Buf { out, .. } | ArgSpec::Zeros { out, .. } => out.as_ref(),
+            ArgSpec::Buf { out, .. } | ArgSpec::Zeros { out, .. } | ArgSpec::Image { out, .. } => {
+                out.as_ref()
+            }
             _ => None,
         }
     }
@@ -129,6 +155,19 @@ impl ArgSpec {
             },
             ArgSpec::Zeros { size, out } => ArgSpec::Zeros {
                 size: *size,
+                out: out.as_ref().map(j),
+            },
+            ArgSpec::Image {
+                format,
+                width,
+                height,
+                path,
+                out,
+            } => ArgSpec::Image {
+                format: format.clone(),
+                width: *width,
+                height: *height,
+                path: path.as_ref().map(j),
                 out: out.as_ref().map(j),
             },
             s => s.clone(),
@@ -301,11 +340,72 @@ pub fn parse_spec(s: &str) -> Result<ArgSpec, String> {
                 .ok_or_else(|| bad("expected local:N with N a byte count"))?;
             Ok(ArgSpec::Local(n))
         }
+        "image" => parse_image(rest).map_err(|e| bad(&e)),
+        "sampler" => parse_sampler(rest).map_err(|e| bad(&e)),
         _ => Err(bad(
             "unknown kind; use u8/u16/u32/u64/i8/i16/i32/i64/f16/f32/f64:V, a vector such as \
-             f32x4:A,B,C,D, bytes:HEX, buf:PATH[:OUT], zeros:N[:OUT] or local:N",
+             f32x4:A,B,C,D, bytes:HEX, buf:PATH[:OUT], zeros:N[:OUT], local:N, \
+             image:FMT:WxH:FILE[:OUT] or sampler:COORDS:ADDRESS:FILTER",
         )),
     }
+}
+
+/// `FMT:WxH:FILE[:OUT]` of an `image:` spec.
+fn parse_image(rest: &str) -> Result<ArgSpec, String> {
+    const FORM: &str =
+        "expected image:FMT:WxH:FILE or image:FMT:WxH:FILE:OUT (FILE `zeros` for a blank image)";
+    let parts: Vec<&str> = rest.splitn(4, ':').collect();
+    let [format, dims, file, rest @ ..] = parts.as_slice() else {
+        return Err(FORM.into());
+    };
+    wavesim_rdna3::exec::image::host::host_format(format)?;
+    let (w, h) = dims
+        .split_once('x')
+        .and_then(|(w, h)| Some((parse_uint(w)?, parse_uint(h)?)))
+        .filter(|&(w, h)| (1..=16384).contains(&w) && (1..=16384).contains(&h))
+        .ok_or("WxH is the image's width and height, each 1 to 16384 (e.g. 64x32)")?;
+    let out = match rest.first() {
+        Some(&"") => return Err(FORM.into()),
+        Some(o) => Some(PathBuf::from(o)),
+        None => None,
+    };
+    if file.is_empty() {
+        return Err(FORM.into());
+    }
+    Ok(ArgSpec::Image {
+        format: format.to_string(),
+        width: w as u32,
+        height: h as u32,
+        path: (*file != "zeros").then(|| PathBuf::from(file)),
+        out,
+    })
+}
+
+/// `COORDS:ADDRESS:FILTER` of a `sampler:` spec.
+fn parse_sampler(rest: &str) -> Result<ArgSpec, String> {
+    let form =
+        "expected sampler:COORDS:ADDRESS:FILTER, e.g. sampler:normalized:clamp_to_edge:linear";
+    let parts: Vec<&str> = rest.split(':').collect();
+    let [coords, addressing, filter] = parts.as_slice() else {
+        return Err(form.into());
+    };
+    let normalized = match *coords {
+        "normalized" => true,
+        "unnormalized" => false,
+        _ => return Err(format!("COORDS is normalized or unnormalized; {form}")),
+    };
+    let linear = match *filter {
+        "linear" => true,
+        "nearest" => false,
+        _ => return Err(format!("FILTER is nearest or linear; {form}")),
+    };
+    // The addressing mode's name is checked where the S# is built.
+    wavesim_rdna3::exec::image::host::opencl_sampler(normalized, addressing, linear)?;
+    Ok(ArgSpec::Sampler {
+        normalized,
+        addressing: addressing.to_string(),
+        linear,
+    })
 }
 
 #[cfg(test)]
@@ -404,5 +504,51 @@ mod tests {
         assert!(parse_spec("buf:").is_err());
         assert!(parse_spec("what:1").is_err());
         assert!(parse_spec("5").is_err());
+    }
+
+    #[test]
+    fn images() {
+        assert_eq!(
+            parse_spec("image:rgba8:8x4:in.png:out.png").unwrap(),
+            ArgSpec::Image {
+                format: "rgba8".into(),
+                width: 8,
+                height: 4,
+                path: Some("in.png".into()),
+                out: Some("out.png".into())
+            }
+        );
+        assert_eq!(
+            parse_spec("image:r32f:13x7:zeros").unwrap(),
+            ArgSpec::Image {
+                format: "r32f".into(),
+                width: 13,
+                height: 7,
+                path: None,
+                out: None
+            }
+        );
+        assert!(parse_spec("image:bgra8:8x4:a.bin").is_err());
+        assert!(parse_spec("image:rgba8:8:a.bin").is_err());
+        assert!(parse_spec("image:rgba8:0x4:a.bin").is_err());
+        assert!(parse_spec("image:rgba8:8x4").is_err());
+        assert!(parse_spec("image:rgba8:8x4:a.bin:").is_err());
+    }
+
+    #[test]
+    fn samplers() {
+        assert_eq!(
+            parse_spec("sampler:normalized:clamp_to_edge:linear").unwrap(),
+            ArgSpec::Sampler {
+                normalized: true,
+                addressing: "clamp_to_edge".into(),
+                linear: true
+            }
+        );
+        assert!(parse_spec("sampler:unnormalized:repeat:nearest").is_ok());
+        assert!(parse_spec("sampler:normalised:repeat:nearest").is_err());
+        assert!(parse_spec("sampler:normalized:wrap:nearest").is_err());
+        assert!(parse_spec("sampler:normalized:repeat:cubic").is_err());
+        assert!(parse_spec("sampler:normalized:repeat").is_err());
     }
 }

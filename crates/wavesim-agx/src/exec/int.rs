@@ -19,12 +19,23 @@ pub(super) fn mov_imm(w: &mut WaveState, o: &Ops<'_>) -> Result<(), Fault> {
 }
 
 /// `get_sr`: a special register (provided by the dispatch; sr80 defaults to the thread index, as in
-/// applegpu's emulator).
+/// applegpu's emulator). sr56-59 count active threads of the quad / SIMD group at this instruction
+/// (applegpu's and Mesa's names `active_thread_index_in_quad`, `total_active_threads_in_quad`,
+/// `active_thread_index_in_subgroup`, `total_active_threads_in_subgroup`; Mesa reads sr58/sr59 for
+/// its `load_active_subgroup_invocation_agx`/`_count_agx`, the index among the active threads that
+/// its uniform-atomic optimisation needs).
 pub(super) fn get_sr(w: &mut WaveState, o: &Ops<'_>) -> Result<(), Fault> {
     let sr = o.field("SR");
-    let values = match (w.special.get(&sr), sr) {
+    let exec = w.exec;
+    let below = |l: usize| exec & ((1u32 << l) - 1);
+    let quad = |l: usize| exec & (0xF << (l & !3));
+    let values: [u32; super::SIMD_WIDTH] = match (w.special.get(&sr), sr) {
         (Some(v), _) => *v,
         (None, 80) => std::array::from_fn(|l| l as u32),
+        (None, 56) => std::array::from_fn(|l| (below(l) & quad(l)).count_ones()),
+        (None, 57) => std::array::from_fn(|l| quad(l).count_ones()),
+        (None, 58) => std::array::from_fn(|l| below(l).count_ones()),
+        (None, 59) => [exec.count_ones(); super::SIMD_WIDTH],
         _ => return Err(Fault::SpecialRegister(sr)),
     };
     per_thread(w, o.op("D")?, |_, l| Ok(values[l] as u128))?;

@@ -23,9 +23,12 @@
 //! - `device_store` mirrors `device_load`'s address rule (same fields; Mesa's `agx_pack.c` packs both
 //!   alike) for the raw formats i8/i16/i32/f16; `threadgroup_load`/`threadgroup_store` address
 //!   `base + index * element size` (applegpu's description), raw formats.
+//! - `uniform_store`, `doorbell`, `jmp_if_skipping_doorbell`, `map`/`unmap`: `helper.rs` (Mesa's
+//!   `agx_pack.c`, `agx_opcodes.py`, `helper.cl`; applegpu's description of `uniform_store`).
 
 mod control;
 mod float;
+mod helper;
 mod int;
 mod memory;
 mod simd;
@@ -74,6 +77,8 @@ pub enum Fault {
     SpecialRegister(u64),
     #[error("instruction budget exhausted (runaway loop?)")]
     Budget,
+    #[error("helper program: {0}")]
+    Helper(String),
     #[error("thread {lane} reads {reg}, which the ABI leaves undefined (poisoned) at this point")]
     UndefinedRead { reg: String, lane: usize },
 }
@@ -124,6 +129,9 @@ pub struct WaveState {
     pub lane_insts: u64,
     /// Where the group runs in a dispatch (for observers and error locations).
     pub slot: Option<WaveSlot>,
+    /// The requesting side of the helper-program protocol (`doorbell`, `map`/`unmap`); `None` outside
+    /// helper programs, where those instructions are `Fault::Unsupported`.
+    pub helper: Option<crate::helper::HelperPort>,
 }
 
 impl WaveState {
@@ -141,6 +149,7 @@ impl WaveState {
             insts: 0,
             lane_insts: 0,
             slot: None,
+            helper: None,
         }
     }
 
@@ -520,7 +529,7 @@ pub(super) fn bit_size(op: &Operand) -> u32 {
 
 pub(super) fn missing(name: &str) -> Fault {
     Fault::UnsupportedForm {
-        what: format!("operand {name} has a reserved encoding"),
+        what: format!("operand {name} has a reserved encoding (applegpu prints `None` for it)"),
     }
 }
 
@@ -714,9 +723,11 @@ pub(super) fn update_stack(
         let v = f(w, lane, w.halves[0][lane])?;
         w.halves[0][lane] = v;
     }
+    // Only threads that exist can be active (a partly filled group's missing threads keep r0l = 0).
     w.exec = (0..SIMD_WIDTH)
         .filter(|&l| w.halves[0][l] == 0)
-        .fold(0, |m, l| m | 1 << l);
+        .fold(0, |m, l| m | 1 << l)
+        & w.present;
     Ok(())
 }
 
@@ -742,6 +753,12 @@ pub(super) fn per_thread(
 
 /// Execute one decoded instruction at `w.pc`: dispatch on the table's semantic column.
 pub fn step(w: &mut WaveState, d: &Decoded, mem: &mut Memories<'_>) -> Result<Flow, Fault> {
+    // An operand in a reserved encoding (applegpu prints `TODO: xxxx` and `None` for it) decodes as
+    // `Operand::Missing`, which has no value: every semantic reads sources through `int_src`,
+    // `float_src` or an explicit match, and reading a `Missing` operand is `Fault::UnsupportedForm`
+    // (`missing`). An instruction that never reads it in this execution (no thread evaluates that
+    // comparison; a truth table that ignores it) computes what applegpu's emulator computes, which
+    // runs such streams too (the differential goldens include 27).
     let o = &Ops { d };
     let sem = d.encoding().sem;
     match sem {
@@ -797,6 +814,10 @@ pub fn step(w: &mut WaveState, d: &Decoded, mem: &mut Memories<'_>) -> Result<Fl
         }
         Sem::Atomic => memory::atomic(w, o, mem.device)?,
         Sem::StoreVarying => memory::store_varying(w, o)?,
+        Sem::UniformStore => helper::uniform_store(w, o)?,
+        Sem::Doorbell => helper::doorbell(w, o)?,
+        Sem::JmpIfSkippingDoorbell => return helper::jmp_if_skipping_doorbell(w, o),
+        Sem::StackMap => helper::stack_map(w, o)?,
         Sem::RsqrtSpecial | Sem::Unsupported => {
             return Err(Fault::Unsupported {
                 name: d.encoding().name,

@@ -535,6 +535,12 @@ fn run_pair64_slot(
         *pair64 = Some(run_pair64(ctx, w, g, i, op)?);
     }
     let pv = pair64.as_ref().map(|p| &p[..]).unwrap_or(&[]);
+    if op.four_slots() && i.slot >= 2 && i.write {
+        return Err(nm(
+            &format!("{} Z/W-slot result", i.row.isa),
+            "the sources wavesim uses leave the Z and W slots' destinations unwritten",
+        ));
+    }
     if op == Pair64Op::F64ToF32 && i.slot == 1 && i.write {
         return Err(nm(
             "FLT64_TO_FLT32 Y-slot result",
@@ -543,7 +549,11 @@ fn run_pair64_slot(
     }
     for l in 0..lanes {
         if w.active(l) {
-            values[l] = pv.get(l).map(|p| p[i.slot as usize & 1]).unwrap_or(0);
+            // Z/W of a four-slot op carry no defined value (commit_group leaves their PV unset).
+            values[l] = match i.slot {
+                0 | 1 => pv.get(l).map(|p| p[i.slot as usize]).unwrap_or(0),
+                _ => 0,
+            };
         }
     }
     Ok(())
@@ -665,11 +675,36 @@ fn run_lanes(
                     (false, false) => 0,
                 }
             }
-            AluExec::PredSet { cmp, ty, push } => {
-                if push {
-                    return Err(nm(i.row.isa, "the *_PUSH predicate forms are not modelled"));
-                }
-                let t = compare(cmp, ty, src(0)?, src(1)?);
+            AluExec::PredSet { .. }
+            | AluExec::PredSetInv
+            | AluExec::PredSetPop
+            | AluExec::PredSetClr
+            | AluExec::PredSetRestore => {
+                let (v, t) = match i.row.exec {
+                    AluExec::PredSet {
+                        cmp,
+                        ty,
+                        push: false,
+                    } => {
+                        let t = compare(cmp, ty, src(0)?, src(1)?);
+                        (if t { ONE_F } else { 0 }, t)
+                    }
+                    // The *_PUSH rows that run are the float ones (the integer forms are
+                    // NotModelled rows).
+                    AluExec::PredSet { cmp, .. } => sem::pred_set_push(cmp, src(0)?, src(1)?),
+                    AluExec::PredSetInv => sem::pred_set_inv(src(0)?),
+                    AluExec::PredSetPop => {
+                        if exec[l] && f32::from_bits(src(1)?) != 1.0 {
+                            return Err(nm(
+                                "PRED_SET_POP with src1 other than 1.0",
+                                "the sources wavesim uses define popping one level only",
+                            ));
+                        }
+                        sem::pred_set_pop_one(src(0)?)
+                    }
+                    AluExec::PredSetClr => sem::pred_set_clr(),
+                    _ => sem::pred_set_restore(src(0)?),
+                };
                 if exec[l] {
                     if i.update_pred {
                         fx.new_pred.get_or_insert_with(|| w.pred.clone())[l] = t;
@@ -678,21 +713,18 @@ fn run_lanes(
                         w.exec_update.get_or_insert_with(|| vec![true; lanes])[l] = t;
                     }
                 }
-                if t {
-                    ONE_F
-                } else {
-                    0
+                v
+            }
+            AluExec::MulLit(scale) => match sem::mul_lit(src(0)?, src(1)?, src(2)?, scale) {
+                Some(v) => v,
+                None if exec[l] => {
+                    return Err(nm(
+                        i.row.isa,
+                        "a zero times an infinity or NaN, or a scaled -FLT_MAX sentinel: the sources wavesim uses leave MUL_LIT's result open",
+                    ))
                 }
-            }
-            AluExec::PredSetInv
-            | AluExec::PredSetPop
-            | AluExec::PredSetClr
-            | AluExec::PredSetRestore => {
-                return Err(nm(
-                    i.row.isa,
-                    "the predicate stack helpers are not modelled",
-                ))
-            }
+                None => 0,
+            },
             AluExec::Kill { cmp, ty } => {
                 let t = compare(cmp, ty, src(0)?, src(1)?);
                 if t && exec[l] {
@@ -838,6 +870,10 @@ fn commit_group(w: &mut Wave, results: Vec<SlotResult>, fx: GroupEffects) {
     for r in results {
         if r.inst.slot == SLOT_T {
             ps = Some(r.values);
+        } else if matches!(r.inst.row.exec, AluExec::Pair64(op) if op.four_slots())
+            && r.inst.slot >= 2
+        {
+            // No defined value: a later PV.Z/PV.W read is an error, not a guess.
         } else {
             pv[r.inst.slot as usize] = Some(r.values);
         }
@@ -879,21 +915,52 @@ fn run_pair64(
     let lanes = w.lanes;
     let pc_of = |k: usize| g.addr + k as u32;
     let loc = |l: Option<usize>| ctx.loc(Some(g.addr), Some(i.slot), crate::disasm::alu_text(i), l);
-    let (Some((kx, x)), Some((ky, y))) = (find(0), find(1)) else {
-        return Err(fault(
-            loc(None),
-            format!(
-                "{} must occupy both the X and Y slots of its group",
-                i.row.isa
-            ),
-        ));
+    let nsrc = match op {
+        Pair64Op::Add | Pair64Op::Mul => 2,
+        _ => 1,
     };
-    let nsrc = if op == Pair64Op::Add { 2 } else { 1 };
     let mut hi = [vec![0u32; lanes], vec![0u32; lanes]];
     let mut lo = [vec![0u32; lanes], vec![0u32; lanes]];
-    for k in 0..nsrc {
-        read_src_all(ctx, w, x, g, k, pc_of(kx), &mut hi[k])?;
-        read_src_all(ctx, w, y, g, k, pc_of(ky), &mut lo[k])?;
+    if op.four_slots() {
+        let (Some((kx, x)), Some((ky, y)), Some((kz, z)), Some((kw, wi))) =
+            (find(0), find(1), find(2), find(3))
+        else {
+            return Err(fault(
+                loc(None),
+                format!("{} must fill the four vector slots of its group", i.row.isa),
+            ));
+        };
+        let mut other = vec![0u32; lanes];
+        for k in 0..nsrc {
+            read_src_all(ctx, w, x, g, k, pc_of(kx), &mut hi[k])?;
+            read_src_all(ctx, w, wi, g, k, pc_of(kw), &mut lo[k])?;
+            // X, Y and Z all carry the high dwords (Mesa's emitters give them the same sources);
+            // which copy the hardware reads is not stated, so copies that differ are an error.
+            for (kk, s) in [(ky, y), (kz, z)] {
+                read_src_all(ctx, w, s, g, k, pc_of(kk), &mut other)?;
+                if let Some(l) = (0..lanes).find(|&l| w.active(l) && other[l] != hi[k][l]) {
+                    return Err(ExecError::NotModelled {
+                        loc: loc(Some(l)),
+                        what: format!("{} with different X/Y/Z high-dword sources", i.row.isa),
+                        why: "which slot's copy of the high dwords the unit reads is not in the sources wavesim uses".into(),
+                    });
+                }
+            }
+        }
+    } else {
+        let (Some((kx, x)), Some((ky, y))) = (find(0), find(1)) else {
+            return Err(fault(
+                loc(None),
+                format!(
+                    "{} must occupy both the X and Y slots of its group",
+                    i.row.isa
+                ),
+            ));
+        };
+        for k in 0..nsrc {
+            read_src_all(ctx, w, x, g, k, pc_of(kx), &mut hi[k])?;
+            read_src_all(ctx, w, y, g, k, pc_of(ky), &mut lo[k])?;
+        }
     }
     let nm = |l: usize, what: String| ExecError::NotModelled {
         loc: loc(Some(l)),
@@ -929,6 +996,17 @@ fn run_pair64(
                 };
                 if special(r) {
                     return Err(nm(l, format!("{} result {r:e}", i.row.isa)));
+                }
+                split(r)
+            }
+            Pair64Op::Mul => {
+                let (a, b) = (d(0), d(1));
+                if special(a) || special(b) {
+                    return Err(nm(l, format!("MUL_64 of {a:e} and {b:e}")));
+                }
+                let r = a * b;
+                if special(r) {
+                    return Err(nm(l, format!("MUL_64 result {r:e}")));
                 }
                 split(r)
             }

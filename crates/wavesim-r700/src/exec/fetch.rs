@@ -58,6 +58,12 @@ pub(super) fn run_fetch(ctx: &mut Ctx, w: &mut Wave, f: &FetchInst) -> Result<()
         FetchExec::Sample { compare, lod } => {
             sample_texture(ctx, w, f, &loc, src_gpr, &dst_sel, compare, lod, &mut out)?
         }
+        FetchExec::SetGradients { vertical } => {
+            return set_gradients(w, f, &loc, src_gpr, &dst_sel, vertical)
+        }
+        FetchExec::GetGradients { vertical } => {
+            get_gradients(ctx, w, f, &loc, src_gpr, vertical, &mut out)?
+        }
         FetchExec::VertexFetch => fetch_vertices(ctx, w, f, &loc, src_gpr, &mut out)?,
         FetchExec::LdsRead | FetchExec::LdsWrite => {
             return Err(fault(loc(None), "LDS instructions run through run_lds"))
@@ -96,11 +102,12 @@ fn sample_texture(
         FetchRow::Tex(r) => r.llc,
         FetchRow::Vtx(r) => r.llc,
     };
-    if lod == TexLod::Gradients {
+    if lod == TexLod::Gradients && w.grads.iter().any(|g| g.is_none()) {
         return Err(ExecError::NotModelled {
             loc: loc(None),
-            what: name.into(),
-            why: "gradient sampling needs the pixel quad's derivatives, not modelled".into(),
+            what: format!("{name} before SET_GRADIENTS_H and SET_GRADIENTS_V"),
+            why: "the texture unit's gradients have no initial value in the sources wavesim uses"
+                .into(),
         });
     }
     if bits(wd[1], 21, 7) != 0 {
@@ -131,31 +138,35 @@ fn sample_texture(
         .get(sid)
         .and_then(|t| t.as_ref())
         .ok_or_else(|| fault(loc(None), format!("sampler {sid} is not bound")))?;
-    let src_sel = [
-        bits(wd[2], 20, 3),
-        bits(wd[2], 23, 3),
-        bits(wd[2], 26, 3),
-        bits(wd[2], 29, 3),
-    ];
+    let src_sel = tex_src_sel(wd);
     let ct = [bits(wd[1], 28, 1), bits(wd[1], 29, 1)];
     let offs = [bits(wd[2], 0, 5), bits(wd[2], 5, 5)];
     for (l, o) in out.iter_mut().enumerate() {
         if !w.active(l) {
             continue;
         }
-        let comp = |s: u32| -> Result<f32, ExecError> {
-            Ok(match s {
-                0..=3 => f32::from_bits(w.gpr[src_gpr as usize][s as usize][l]),
-                4 => 0.0,
-                5 => 1.0,
-                _ => {
-                    return Err(fault(
-                        loc(Some(l)),
-                        format!("texture source select {s} is reserved"),
-                    ))
-                }
-            })
-        };
+        let comp = |s: u32| src_component(w, src_gpr, s, l, loc).map(f32::from_bits);
+        if tex.is_cube() {
+            // A cube-map resource: X/Y are the face coordinates Mesa's driver builds from CUBE's
+            // result and Z the face id (texture::sample_cube). Unnormalized coordinates, offsets,
+            // depth compares and mip levels on cube maps are not in the sources used.
+            if ct != [1, 1] || offs != [0, 0] || compare {
+                return Err(ExecError::NotModelled {
+                    loc: loc(Some(l)),
+                    what: format!("{name} on a cube map with unnormalized coordinates, offsets or a depth compare"),
+                    why: "only normalized, unoffset, uncompared cube sampling is in the sources wavesim uses".into(),
+                });
+            }
+            *o = texture::sample_cube(
+                tex,
+                smp,
+                comp(src_sel[0])?,
+                comp(src_sel[1])?,
+                comp(src_sel[2])?,
+            )
+            .map_err(|m| fault(loc(Some(l)), m))?;
+            continue;
+        }
         let mut uv = [comp(src_sel[0])?, comp(src_sel[1])?];
         for k in 0..2 {
             // Unnormalized coordinates (CT = U) are texel units (R700 ISA reference, TEX_WORD1).
@@ -185,6 +196,8 @@ fn sample_texture(
         let lod_value = match lod {
             TexLod::Zero => 0.0,
             TexLod::Explicit => comp(src_sel[3])?,
+            // SAMPLE_G with one level to choose from: the gradients (checked present above) cannot
+            // change the result.
             _ if single => 0.0,
             _ => return Err(ExecError::NotModelled {
                 loc: loc(Some(l)),
@@ -224,6 +237,161 @@ fn sample_texture(
         }
         *o = texture::sample_lod(tex, smp, uv[0], uv[1], lod_value)
             .map_err(|m| fault(loc(Some(l)), m))?;
+    }
+    Ok(())
+}
+
+/// TEX_WORD2 SRC_SEL_X..W.
+fn tex_src_sel(wd: &[u32; 4]) -> [u32; 4] {
+    use crate::decode::bits;
+    [
+        bits(wd[2], 20, 3),
+        bits(wd[2], 23, 3),
+        bits(wd[2], 26, 3),
+        bits(wd[2], 29, 3),
+    ]
+}
+
+/// Thread `l`'s source component through select `s`: a channel of SRC_GPR (0..3), 0.0 (4) or 1.0 (5);
+/// other selects are reserved (R700 ISA reference, TEX_WORD2 SRC_SEL_*).
+fn src_component(
+    w: &Wave,
+    src_gpr: u32,
+    s: u32,
+    l: usize,
+    loc: &impl Fn(Option<usize>) -> Location,
+) -> Result<u32, ExecError> {
+    Ok(match s {
+        0..=3 => w.gpr[src_gpr as usize][s as usize][l],
+        4 => 0,
+        5 => ONE_F,
+        _ => {
+            return Err(fault(
+                loc(Some(l)),
+                format!("texture source select {s} is reserved"),
+            ))
+        }
+    })
+}
+
+/// SET_GRADIENTS_H/V: stores the four selected source components of every active thread as its
+/// horizontal or vertical gradients. Mesa's emitter gives these instructions no destination (all
+/// DST_SEL = 7); a destination write is not in the sources used and is an error.
+fn set_gradients(
+    w: &mut Wave,
+    f: &FetchInst,
+    loc: &impl Fn(Option<usize>) -> Location,
+    src_gpr: u32,
+    dst_sel: &[u32; 4],
+    vertical: bool,
+) -> Result<(), ExecError> {
+    let name = if vertical {
+        "SET_GRADIENTS_V"
+    } else {
+        "SET_GRADIENTS_H"
+    };
+    if dst_sel.iter().any(|&s| s != 7) {
+        return Err(ExecError::NotModelled {
+            loc: loc(None),
+            what: format!("{name} with a destination"),
+            why: "what SET_GRADIENTS writes to its destination is not in the sources wavesim uses"
+                .into(),
+        });
+    }
+    let wd = &f.w;
+    let src_sel = tex_src_sel(wd);
+    let lanes = w.lanes;
+    let mut g = w.grads[vertical as usize]
+        .take()
+        .unwrap_or_else(|| vec![[0; 4]; lanes]);
+    for (l, gl) in g.iter_mut().enumerate() {
+        if !w.active(l) {
+            continue;
+        }
+        for (k, &sel) in src_sel.iter().enumerate() {
+            gl[k] = src_component(w, src_gpr, sel, l, loc)?;
+        }
+    }
+    w.grads[vertical as usize] = Some(g);
+    Ok(())
+}
+
+/// GET_GRADIENTS_H/V: the screen-space derivative of each of the four selected source components,
+/// taken across the thread's 2x2 pixel quad — horizontal: right pixel minus left, vertical: lower row
+/// (the runner's next grid row) minus upper — as one binary32 subtraction with R700's denormal flush.
+/// Sources: Mesa's r600 driver emits these for GLSL dFdx/dFdy (sfn_shader.cpp, `emit_tex_fdd`), whose
+/// definition is the forward difference across the quad (OpenGL 4.6, 8.13.1 / GLSL 4.60, 8.14.1);
+/// decaf-emu translates them to SPIR-V OpDPdx/OpDPdy. Whether R700 differences each row (fine) or one
+/// row for the whole quad (coarse) is not in those sources (Mesa sets a fine bit only in Evergreen's
+/// INST_MOD field), so the result is exact where both rows (columns) give the same bits and a typed
+/// error otherwise. Also typed errors: runs whose threads are not laid out in quads, and a quad with an
+/// inactive pixel (what it would contribute needs helper pixels, i.e. whole-quad mode).
+fn get_gradients(
+    ctx: &Ctx,
+    w: &Wave,
+    f: &FetchInst,
+    loc: &impl Fn(Option<usize>) -> Location,
+    src_gpr: u32,
+    vertical: bool,
+    out: &mut [[u32; 4]],
+) -> Result<(), ExecError> {
+    let name = if vertical {
+        "GET_GRADIENTS_V"
+    } else {
+        "GET_GRADIENTS_H"
+    };
+    let nm = |l: Option<usize>, what: String, why: &str| ExecError::NotModelled {
+        loc: loc(l),
+        what,
+        why: why.into(),
+    };
+    if !ctx.drv.quads {
+        return Err(nm(
+            None,
+            format!("{name} outside a quad-ordered pixel grid"),
+            "derivatives are differences across a 2x2 pixel quad; only `grid` runs with even sides lay threads out in quads",
+        ));
+    }
+    let wd = &f.w;
+    let src_sel = tex_src_sel(wd);
+    let value = |q: usize, s: u32| src_component(w, src_gpr, s, q, loc);
+    // a - b, rounded and flushed as every R700 float subtraction (ADD with a negated operand).
+    let diff = |a: u32, b: u32| sem::add(a, b ^ 0x8000_0000);
+    for (l, o) in out.iter_mut().enumerate() {
+        if !w.active(l) {
+            continue;
+        }
+        let b = l & !3;
+        if let Some(q) = (b..b + 4).find(|&q| q >= w.lanes || !w.active(q)) {
+            return Err(nm(
+                Some(l),
+                format!("{name} in a quad whose pixel (lane {q}) is inactive"),
+                "an inactive pixel's registers are not defined for its neighbours (helper pixels need whole-quad mode)",
+            ));
+        }
+        // (minuend, subtrahend) lanes for the two rows (H) or columns (V).
+        let pairs = if vertical {
+            [(b + 2, b), (b + 3, b + 1)]
+        } else {
+            [(b + 1, b), (b + 3, b + 2)]
+        };
+        for (k, &s) in src_sel.iter().enumerate() {
+            let d0 = diff(value(pairs[0].0, s)?, value(pairs[0].1, s)?);
+            let d1 = diff(value(pairs[1].0, s)?, value(pairs[1].1, s)?);
+            if d0 != d1 {
+                return Err(nm(
+                    Some(l),
+                    format!(
+                        "{name} whose two {} differ ({:e} and {:e})",
+                        if vertical { "columns" } else { "rows" },
+                        f32::from_bits(d0),
+                        f32::from_bits(d1)
+                    ),
+                    "whether R700 differences each row/column (fine) or one for the whole quad (coarse) is not in the sources wavesim uses",
+                ));
+            }
+            o[k] = d0;
+        }
     }
     Ok(())
 }

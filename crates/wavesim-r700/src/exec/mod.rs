@@ -150,6 +150,9 @@ pub struct DriverState {
     pub stack_size: Option<u32>,
     /// A fetch subroutine for CALL_FS; `None` means the runner preloaded the fetched GPRs.
     pub fetch_shader: Option<Program>,
+    /// True when lanes 4q..4q+3 of every wave are one 2x2 pixel quad, in the order (x, y), (x + 1, y),
+    /// (x, y + 1), (x + 1, y + 1) (the runner's pixel grids with even sides); GET_GRADIENTS needs it.
+    pub quads: bool,
 }
 
 /// One exported vector.
@@ -232,6 +235,9 @@ pub struct Wave {
     pub workgroup: [u32; 3],
     /// The local data share this wave's group sees (created by the first DS_LOCAL_WRITE).
     lds: Option<Box<Lds>>,
+    /// Per-thread gradients loaded by SET_GRADIENTS_H ([0]) and SET_GRADIENTS_V ([1]) for SAMPLE_G;
+    /// None until the first SET_GRADIENTS (the ISA gives them no initial value).
+    grads: [Option<Vec<[u32; 4]>>; 2],
 }
 
 /// R700 LDS: 16 KB per SIMD (seed 003, "LDS ... reads up to 16KB"), modelled as 4 banks of 1024 dwords.
@@ -277,6 +283,7 @@ impl Wave {
             ended: false,
             workgroup: [0; 3],
             lds: None,
+            grads: [None, None],
         }
     }
     fn active(&self, l: usize) -> bool {

@@ -68,6 +68,8 @@ pub enum AluExec {
         ty: CmpTy,
         push: bool,
     },
+    /// MUL_LIT family with its output scale (1, 2, 4 or 0.5); see `semantics::mul_lit`.
+    MulLit(f32),
     PredSetInv,
     PredSetPop,
     PredSetClr,
@@ -111,6 +113,21 @@ pub enum Pair64Op {
     F64ToF32,
     /// FRACT_64: a - floor(a).
     Fract,
+    /// MUL_64: a * b over all four vector slots (below).
+    Mul,
+}
+
+impl Pair64Op {
+    /// MUL_64 fills the four vector slots of their group: X, Y and Z read the high
+    /// dwords of the operands, W the low dwords; X's destination receives the low dword of the result
+    /// and Y's the high dword, Z and W write nothing (Mesa's r600 emitters: `emit_alu_op2_64bit` with
+    /// three high-dword copies of MUL_64 and `emit_alu_fma_64bit` in sfn_instr_alu.cpp, and the older
+    /// `cayman_mul_double_instr` of r600_shader.c, which Mesa used for Evergreen as well as Cayman).
+    /// Those are Evergreen-family emitters; Mesa has no R700 double-precision path, so the R700 layout
+    /// is assumed to be the same, as for ADD_64 (whose X/Y layout also comes from these emitters).
+    pub fn four_slots(self) -> bool {
+        self == Pair64Op::Mul
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -255,6 +272,17 @@ pub enum FetchExec {
         compare: bool,
         lod: TexLod,
     },
+    /// SET_GRADIENTS_H (false) / SET_GRADIENTS_V (true): loads the four selected source components as
+    /// the thread's horizontal / vertical gradients for later SAMPLE_G / SAMPLE_C_G (Mesa's r600
+    /// `TexInstr::emit_set_gradients` issues both before the sample, with no destination).
+    SetGradients {
+        vertical: bool,
+    },
+    /// GET_GRADIENTS_H (false) / GET_GRADIENTS_V (true): the difference of the four selected source
+    /// components across the thread's 2x2 pixel quad (see `exec::fetch::get_gradients`).
+    GetGradients {
+        vertical: bool,
+    },
     /// Vertex fetch through a fetch constant.
     VertexFetch,
     /// R700 local data share write/read (MEM_RD format with MEM_OP 4/5).
@@ -271,6 +299,10 @@ pub enum TexLod {
     Explicit,
     Bias,
     Zero,
+    /// SAMPLE_G / SAMPLE_C_G: the LOD comes from the gradients SET_GRADIENTS_H/V loaded. How the
+    /// texture unit turns gradients into a LOD is implementation-defined (the OpenGL specification,
+    /// 8.14.1, allows approximations of the scale factor), so these are exact only where a single level
+    /// can be chosen (one level or MIP_FILTER none) and a typed error otherwise.
     Gradients,
 }
 
@@ -332,7 +364,9 @@ impl Chip {
     }
     /// Threads per wavefront: 64 on RV770 (R700 ISA reference 1.1: a wavefront is 64 threads), 32 on
     /// RV730 and RV710, whose SIMDs have 8 thread processors (Mesa's `r600_wavefront_size` in
-    /// r600_pipe_common.h; LLVM's R600Processors.td gives rv710/rv730 FeatureWavefrontSize32).
+    /// r600_pipe_common.h; LLVM's R600Processors.td gives rv710/rv730 FeatureWavefrontSize32). The
+    /// reference's per-chip statement could not be read from any stored copy (title page only); these
+    /// two public sources agree, so they decide.
     pub fn wave_size(self) -> usize {
         match self {
             Chip::Rv770 => 64,
@@ -426,16 +460,15 @@ mod tests {
                 "MULADD_64_D2",
                 "MULADD_64_M2",
                 "MULADD_64_M4",
-                "MUL_64",
-                "MUL_LIT",
-                "MUL_LIT_D2",
-                "MUL_LIT_M2",
-                "MUL_LIT_M4",
                 "PRED_SETE_64",
+                "PRED_SETE_PUSH_INT",
                 "PRED_SETGE_64",
+                "PRED_SETGE_PUSH_INT",
                 "PRED_SETGT_64",
+                "PRED_SETGT_PUSH_INT",
                 "PRED_SETLE_PUSH_INT",
                 "PRED_SETLT_PUSH_INT",
+                "PRED_SETNE_PUSH_INT",
                 "RECIP_INT"
             ]
         );

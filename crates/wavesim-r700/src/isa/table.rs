@@ -30,12 +30,13 @@ macro_rules! alu_bits {
     };
 }
 
-const MUL_LIT: &str = "MUL_LIT* (the DX9 LIT helper) is not modelled: its special-value rules are not in the sources wavesim uses";
-const F64_MUL: &str = "MUL_64's slot layout is not in the sources wavesim uses for R700 (Mesa's Evergreen emitter spreads it over four slots; the R700 ISA text was not reachable)";
+const PUSH_INT: &str = "the integer predicate-counter forms are not in the sources wavesim uses (the Xenos definitions it follows for PRED_SET*_PUSH have no integer counter)";
 const F64_EXP: &str = "the mantissa/exponent split of FREXP_64/LDEXP_64 across the slot pair is not in the sources wavesim uses";
 const F64_PRED: &str =
     "how PRED_SET*_64 sets the predicate from its slot pair is not in the sources wavesim uses";
-const F64_MULADD: &str = "MULADD_64's operand layout (three 64-bit sources in one slot pair) is not in the sources wavesim uses";
+
+const F64_MULADD: &str = "MULADD_64 is an OP3 instruction over four slots (Mesa's Evergreen-family emitters): OP3 words have no write mask, so its Z and W slots always write, and what they receive is not in the sources wavesim uses (nor whether the multiply-add is fused)";
+const SAMPLE_G_MOD: &str = "how the _L/_LB/_LZ level modifiers combine with SET_GRADIENTS' gradients, and where their operands sit, is not in the sources wavesim uses (Mesa's r600 driver emits only SAMPLE_G and SAMPLE_C_G)";
 
 /// All R700 ALU instructions (r7xx opcodes).
 pub static ALU: &[AluRow] = &[
@@ -257,7 +258,7 @@ pub static ALU: &[AluRow] = &[
         "MUL_64",
         2,
         Vector,
-        AluExec::NotModelled(F64_MUL)
+        AluExec::Pair64(Pair64Op::Mul)
     ),
     alu!(
         Op2,
@@ -792,11 +793,7 @@ pub static ALU: &[AluRow] = &[
         "PRED_SETE_PUSH_INT",
         2,
         Any,
-        AluExec::PredSet {
-            cmp: Cmp::E,
-            ty: CmpTy::I32,
-            push: true
-        }
+        AluExec::NotModelled(PUSH_INT)
     ),
     alu!(
         Op2,
@@ -805,11 +802,7 @@ pub static ALU: &[AluRow] = &[
         "PRED_SETGT_PUSH_INT",
         2,
         Any,
-        AluExec::PredSet {
-            cmp: Cmp::Gt,
-            ty: CmpTy::I32,
-            push: true
-        }
+        AluExec::NotModelled(PUSH_INT)
     ),
     alu!(
         Op2,
@@ -818,11 +811,7 @@ pub static ALU: &[AluRow] = &[
         "PRED_SETGE_PUSH_INT",
         2,
         Any,
-        AluExec::PredSet {
-            cmp: Cmp::Ge,
-            ty: CmpTy::I32,
-            push: true
-        }
+        AluExec::NotModelled(PUSH_INT)
     ),
     alu!(
         Op2,
@@ -831,11 +820,7 @@ pub static ALU: &[AluRow] = &[
         "PRED_SETNE_PUSH_INT",
         2,
         Any,
-        AluExec::PredSet {
-            cmp: Cmp::Ne,
-            ty: CmpTy::I32,
-            push: true
-        }
+        AluExec::NotModelled(PUSH_INT)
     ),
     alu!(
         Op2,
@@ -1201,7 +1186,7 @@ pub static ALU: &[AluRow] = &[
         "MUL_LIT",
         3,
         Trans,
-        AluExec::NotModelled(MUL_LIT)
+        AluExec::MulLit(1.0)
     ),
     alu!(
         Op3,
@@ -1209,8 +1194,8 @@ pub static ALU: &[AluRow] = &[
         "MUL_LIT_M2",
         "MUL_LIT_M2",
         3,
-        Any,
-        AluExec::NotModelled(MUL_LIT)
+        Trans,
+        AluExec::MulLit(2.0)
     ),
     alu!(
         Op3,
@@ -1218,8 +1203,8 @@ pub static ALU: &[AluRow] = &[
         "MUL_LIT_M4",
         "MUL_LIT_M4",
         3,
-        Any,
-        AluExec::NotModelled(MUL_LIT)
+        Trans,
+        AluExec::MulLit(4.0)
     ),
     alu!(
         Op3,
@@ -1227,8 +1212,8 @@ pub static ALU: &[AluRow] = &[
         "MUL_LIT_D2",
         "MUL_LIT_D2",
         3,
-        Any,
-        AluExec::NotModelled(MUL_LIT)
+        Trans,
+        AluExec::MulLit(0.5)
     ),
     alu!(
         Op3,
@@ -1583,12 +1568,12 @@ pub static TEX: &[TexRow] = &[
     TexRow {
         opcode: 0x07,
         llc: "TEX_GET_GRADIENTS_H",
-        exec: FetchExec::NotModelled("gradients need quad derivatives, not modelled"),
+        exec: FetchExec::GetGradients { vertical: false },
     },
     TexRow {
         opcode: 0x08,
         llc: "TEX_GET_GRADIENTS_V",
-        exec: FetchExec::NotModelled("gradients need quad derivatives, not modelled"),
+        exec: FetchExec::GetGradients { vertical: true },
     },
     TexRow {
         opcode: 0x09,
@@ -1603,12 +1588,12 @@ pub static TEX: &[TexRow] = &[
     TexRow {
         opcode: 0x0B,
         llc: "TEX_SET_GRADIENTS_H",
-        exec: FetchExec::NotModelled("SET_GRADIENTS_H is not modelled"),
+        exec: FetchExec::SetGradients { vertical: false },
     },
     TexRow {
         opcode: 0x0C,
         llc: "TEX_SET_GRADIENTS_V",
-        exec: FetchExec::NotModelled("SET_GRADIENTS_V is not modelled"),
+        exec: FetchExec::SetGradients { vertical: true },
     },
     TexRow {
         opcode: 0x0D,
@@ -1670,26 +1655,17 @@ pub static TEX: &[TexRow] = &[
     TexRow {
         opcode: 0x15,
         llc: "TEX_SAMPLE_G_L",
-        exec: FetchExec::Sample {
-            compare: false,
-            lod: TexLod::Gradients,
-        },
+        exec: FetchExec::NotModelled(SAMPLE_G_MOD),
     },
     TexRow {
         opcode: 0x16,
         llc: "TEX_SAMPLE_G_LB",
-        exec: FetchExec::Sample {
-            compare: false,
-            lod: TexLod::Gradients,
-        },
+        exec: FetchExec::NotModelled(SAMPLE_G_MOD),
     },
     TexRow {
         opcode: 0x17,
         llc: "TEX_SAMPLE_G_LZ",
-        exec: FetchExec::Sample {
-            compare: false,
-            lod: TexLod::Gradients,
-        },
+        exec: FetchExec::NotModelled(SAMPLE_G_MOD),
     },
     TexRow {
         opcode: 0x18,
@@ -1734,26 +1710,17 @@ pub static TEX: &[TexRow] = &[
     TexRow {
         opcode: 0x1D,
         llc: "TEX_SAMPLE_C_G_L",
-        exec: FetchExec::Sample {
-            compare: true,
-            lod: TexLod::Gradients,
-        },
+        exec: FetchExec::NotModelled(SAMPLE_G_MOD),
     },
     TexRow {
         opcode: 0x1E,
         llc: "TEX_SAMPLE_C_G_LB",
-        exec: FetchExec::Sample {
-            compare: true,
-            lod: TexLod::Gradients,
-        },
+        exec: FetchExec::NotModelled(SAMPLE_G_MOD),
     },
     TexRow {
         opcode: 0x1F,
         llc: "TEX_SAMPLE_C_G_LZ",
-        exec: FetchExec::Sample {
-            compare: true,
-            lod: TexLod::Gradients,
-        },
+        exec: FetchExec::NotModelled(SAMPLE_G_MOD),
     },
 ];
 pub static VTX: &[VtxRow] = &[

@@ -1,12 +1,12 @@
 //! EXP: copying VGPR data to the export buffers (RDNA3 ISA, chapter "Export: Position,
-//! Color/MRT"; seed 000 "Instruction skipping: EXEC==0").
+//! Color/MRT"; RDNA3 ISA guide, 3.3 "Instruction skipping: EXEC==0").
 //!
 //! - Fields: EN[3:0] enables VSRC0-3 (32 bits per lane each; a 16-bit export is two halves of one
 //!   VGPR, which the instruction does not distinguish), TARGET (0-7 MRT0-7, 8 MRTZ, 12-16
 //!   POS0-4, 20 PRIM, 21/22 dual-source blend), DONE, ROW_EN, and the VM bit.
 //! - Only EXEC lanes are exported; the record keeps the mask.
 //! - Skipping: a wave created with SKIP_EXPORT ignores every export (ISA 14.1). With EXEC == 0 an
-//!   export is skipped unless DONE is set or the target is POS0 (seed 000); a done export with
+//!   export is skipped unless DONE is set or the target is POS0 (RDNA3 ISA guide, ch. 3 "Wave state"); a done export with
 //!   EXEC == 0 is still made (it ends the wave's exports: the null export).
 //! - Each target may be exported once, and the done export is the last of its kind (ISA 14: the
 //!   last pixel export, the last position export; the primitive export must have DONE): a second
@@ -117,7 +117,7 @@ fn exp(w: &mut Wave, inst: &Inst, _: &mut Ctx) -> Result<Flow, ExecError> {
         if en >> k & 1 == 0 {
             continue;
         }
-        // An out-of-range source VGPR reads VGPR0 (seed 000): `vrow` clamps.
+        // An out-of-range source VGPR reads VGPR0 (RDNA3 ISA guide, ch. 3 "Wave state"): `vrow` clamps.
         let row = w.vrow((inst.src[k] - opnd::VGPR0) as usize);
         for l in 0..lanes {
             if exec >> l & 1 != 0 {

@@ -1,5 +1,5 @@
 //! LDSDIR: LDS_PARAM_LOAD and LDS_DIRECT_LOAD (RDNA3 ISA 12.2 "Pixel Parameter Interpolation",
-//! 12.2.1 "LDS Parameter Loads", 12.4 "LDS Direct Load"; seed 000 "Instruction skipping").
+//! 12.2.1 "LDS Parameter Loads", 12.4 "LDS Direct Load"; RDNA3 ISA guide, 3.3 "Instruction skipping").
 //!
 //! - LDS_PARAM_LOAD: M0 = { 1'b0, new_prim_mask[15:1], lds_param_offset[15:0] }. Bit q of
 //!   new_prim_mask says quad q starts a new primitive (quad 0 always does), so quad q uses
@@ -15,9 +15,9 @@
 //!   byte/short types take the low 8/16 bits of the DWORD, zero- or sign-extended. 3 ("unused"),
 //!   6 and 7 ("reserved") and a misaligned address stop with an error naming them.
 //! - Both use EXEC per quad: if any lane of a quad is in EXEC all four lanes are written (ISA
-//!   12.2.1). Reads outside the workgroup's LDS return zero (seed 000, LDS out of range).
+//!   12.2.1). Reads outside the workgroup's LDS return zero (RDNA3 ISA guide, ch. 3 "Wave state", LDS out of range).
 //! - Both count in EXP_CNT, and both are skipped when EXEC == 0 and EXP_CNT == 0 (ISA 12.2.1.2,
-//!   seed 000). A destination VGPR out of range still performs the read with EXEC forced to zero:
+//!   RDNA3 ISA guide, ch. 3 "Wave state"). A destination VGPR out of range still performs the read with EXEC forced to zero:
 //!   nothing is written.
 //! - WAIT_VDST waits for outstanding VALU results; the functional model completes every VALU
 //!   instruction as it issues, so there is never anything to wait for. The pixel-shader wait for

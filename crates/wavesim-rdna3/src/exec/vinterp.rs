@@ -20,9 +20,9 @@
 //!
 //! Fields: op_sel selects the half of each f16 operand (bit 0 src0, bit 2 src2) and of an f16
 //! destination (bit 3); neg negates each source; clamp clamps the result to [0, 1]. wait_exp
-//! waits until at most that many exports are outstanding before the instruction runs; wavesim
-//! runs compute waves, which have no exports in flight, so the wait ends at once (EXP_CNT is
-//! lowered as s_waitcnt_expcnt does).
+//! waits until at most that many exports and parameter loads are outstanding before the
+//! instruction runs; the functional model completes those as they issue (their data is already
+//! in place), so the wait ends at once and lowers EXP_CNT as s_waitcnt_expcnt does.
 //! SRC0 (and SRC2 of P10) name VGPRs of other lanes; a scalar or constant there has no lane
 //! to read and stops with a typed error.
 
@@ -79,7 +79,7 @@ fn attr(inst: &Inst, k: usize, form: Form, row: &[u32], lane: usize, ql: usize, 
 }
 
 fn interp(w: &mut Wave, inst: &Inst, form: Form) -> R {
-    // wait_exp: no exports are ever outstanding in a compute wave.
+    // wait_exp: exports and parameter loads complete as they issue; only the count drops.
     w.cnt.exp = w.cnt.exp.min(inst.imm.clamp(0, 7) as u8);
     let r0 = vgpr_index(inst, 0)?;
     let r2 = if form.p10 {

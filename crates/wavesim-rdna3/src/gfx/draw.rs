@@ -8,7 +8,7 @@
 //! | VS wave launch: user SGPRs, v0 = vertex index, EXEC = valid vertices | host (SPI) |
 //! | attribute passing: the VS stores one float4 per vertex and attribute to an attribute ring in memory (gfx11 NGG passes parameters through memory, ISA 14.2), POS0 by export | VS code / host reads the ring and the POS0 export |
 //! | perspective divide, viewport, snapping to 1/256 pixel, triangle setup, coverage with the top-left rule, barycentrics | host |
-//! | 2x2 quads, helper pixels, packing quads into PS waves, PS initial state (seed 000), parameters into LDS (P0, P10, P20) | host (SPI) |
+//! | 2x2 quads, helper pixels, packing quads into PS waves, PS initial state (RDNA3 ISA guide, ch. 3 "Wave state"), parameters into LDS (P0, P10, P20) | host (SPI) |
 //! | interpolation, shading, MRT/Z exports | PS code |
 //! | depth test (LESS, late Z), format conversion, writing the render targets | host (DB/CB) |
 //!

@@ -1,5 +1,5 @@
 //! Graphics-stage waves: the per-wave state exports and parameter loads need, and the initial
-//! wave state of the hardware graphics stages (seed 000, "Initial wave state").
+//! wave state of the hardware graphics stages (RDNA3 ISA guide, ch. 3 "Wave state", "Initial wave state").
 //!
 //! What is the shader's and what is the host's: the shader's code runs instruction by
 //! instruction as in a compute wave; everything the fixed-function hardware does around it (the
@@ -13,7 +13,7 @@ pub mod stages;
 
 use crate::wave::LANES;
 
-/// Hardware shader stage of a graphics wave (seed 002, "Graphics shaders": RDNA3 launches PS, GS
+/// Hardware shader stage of a graphics wave (RDNA3 ISA guide, ch. 2 "Shader concepts", "Graphics shaders": RDNA3 launches PS, GS
 /// and HS waves; VS is the legacy vertex stage LLVM's `amdgpu_vs` still compiles for).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Stage {
@@ -48,7 +48,7 @@ pub struct ExportRecord {
 pub struct GfxWave {
     pub stage: Stage,
     /// STATUS.SKIP_EXPORT: the wave was created with exports disabled; EXP does nothing (RDNA3
-    /// ISA 14.1; seed 000 "Instruction skipping").
+    /// ISA 14.1; RDNA3 ISA guide, 3.3 "Instruction skipping").
     pub skip_export: bool,
     /// Exports in program order.
     pub exports: Vec<ExportRecord>,

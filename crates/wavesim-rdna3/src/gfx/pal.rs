@@ -185,7 +185,7 @@ pub fn initial_mode(rsrc1: u32) -> u32 {
         | u32::from(rsrc1 & r1::ENABLE_IEEE_MODE != 0) << 9
 }
 
-/// VGPRs a wave is allocated for `used` (seed 000: blocks of 16 in wave32, 8 in wave64).
+/// VGPRs a wave is allocated for `used` (RDNA3 ISA guide, ch. 3 "Wave state": blocks of 16 in wave32, 8 in wave64).
 pub fn allocated_vgprs(used: u32, wave64: bool) -> u16 {
     let g = if wave64 { 8 } else { 16 };
     used.max(1).next_multiple_of(g).min(256) as u16

@@ -1,4 +1,4 @@
-//! Pixel-shader waves: the state the SPI gives a PS wave before it starts (seed 000, "Initial
+//! Pixel-shader waves: the state the SPI gives a PS wave before it starts (RDNA3 ISA guide, ch. 3 "Wave state", "Initial
 //! wave state": "Pixel shader (PS)", "Pixel shader VGPR input control", "LDS initialization").
 //!
 //! VGPRs. SPI_PS_INPUT_ENA says which terms are computed and loaded, SPI_PS_INPUT_ADDR where they
@@ -350,9 +350,22 @@ pub fn run_ps_wave(
     mem: &DeviceMemory,
     max_insts: u64,
 ) -> Result<PsWaveResult, PsRunError> {
+    run_ps_wave_with_lds(prog, entry, setup, setup.lds_image()?, mem, max_insts)
+}
+
+/// [`run_ps_wave`] with an LDS image the caller built (for parameter data `PrimParams` cannot
+/// express, such as packed 16-bit attributes: the words at `lds_param_offset` are what
+/// `lds_param_load` reads).
+pub fn run_ps_wave_with_lds(
+    prog: &Program,
+    entry: u64,
+    setup: &PsWaveSetup,
+    mut lds: Vec<u8>,
+    mem: &DeviceMemory,
+    max_insts: u64,
+) -> Result<PsWaveResult, PsRunError> {
     let mut w = setup.build_wave()?;
     w.pc = entry;
-    let mut lds = setup.lds_image()?;
     let cfg = ExecConfig::default();
     run_wave_alone(&mut w, &mut lds, prog, mem, &cfg, max_insts)?;
     let Some(g) = w.gfx.as_deref() else {

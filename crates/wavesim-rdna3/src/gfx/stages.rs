@@ -1,4 +1,4 @@
-//! VS, GS (ES+GS) and HS (LS+HS) waves: the launch state of seed 000's "Geometry shader (GS)"
+//! VS, GS (ES+GS) and HS (LS+HS) waves: the launch state of the RDNA3 ISA guide's (3.3 "Initial wave state") "Geometry shader (GS)"
 //! and "Front-end shader (HS)" sections, and of the legacy VS stage LLVM's `amdgpu_vs` targets.
 //!
 //! - GS and HS waves: the first 8 SGPRs are always initialised, none skipped (values the launch
@@ -9,9 +9,9 @@
 //! - VGPRs: the rows the SPI loads (vertex/primitive indices, instance id, ...) in the order the
 //!   stage's VGPR_COMP_CNT fields select; the launch takes the rows as given and refuses more
 //!   rows than the wave has VGPRs.
-//! - EXEC from the launch. An empty wave (EXEC == 0) ends as soon as it starts (seed 000,
+//! - EXEC from the launch. An empty wave (EXEC == 0) ends as soon as it starts (RDNA3 ISA guide, ch. 3 "Wave state",
 //!   "Execution initialisation"): it executes nothing and exports nothing.
-//! - FLAT_SCRATCH: the wave's scratch base when it has scratch, else 0 (seed 000).
+//! - FLAT_SCRATCH: the wave's scratch base when it has scratch, else 0 (RDNA3 ISA guide, ch. 3 "Wave state").
 
 use crate::dispatch::{run_wave_alone, DispatchError};
 use crate::exec::{ExecConfig, Program};

@@ -525,218 +525,17 @@ impl CodeObject {
             ));
         }
         let file = ElfFile64::<LittleEndian>::parse(bytes).map_err(malformed)?;
-        let e = LittleEndian;
-        let hdr = file.elf_header();
-        if hdr.e_machine(e) != elf::EM_AMDGPU {
-            return Err(CodeObjectError::NotAmdgpu(format!(
-                "ELF machine {} is not EM_AMDGPU",
-                hdr.e_machine(e)
-            )));
-        }
-        let ident = hdr.e_ident();
-        if ident.os_abi != ELFOSABI_AMDGPU_HSA {
-            return Err(CodeObjectError::NotAmdgpu(format!(
-                "OS/ABI {} is not AMDGPU HSA ({ELFOSABI_AMDGPU_HSA})",
-                ident.os_abi
-            )));
-        }
-        // EI_ABIVERSION 2, 3, 4 = code object v4, v5, v6 (older versions use a different
-        // metadata format and descriptor conventions).
-        if !(2..=4).contains(&ident.abi_version) {
-            return Err(CodeObjectError::UnsupportedVersion {
-                abi_version: ident.abi_version,
-            });
-        }
-        let version = ident.abi_version as u32 + 2;
-        let mach = hdr.e_flags(e) & 0xff;
-        let target = match GFX11_MACHS.iter().find(|(m, _)| *m == mach) {
-            Some((_, n)) => n.to_string(),
-            None => {
-                return Err(CodeObjectError::UnsupportedTarget(format!(
-                    "EF_AMDGPU_MACH {mach:#x}"
-                )))
-            }
-        };
-
-        // Map the PT_LOAD segments.
-        let phdrs = hdr.program_headers(e, bytes).map_err(malformed)?;
-        let mut image_end = 0u64;
-        for p in phdrs.iter().filter(|p| p.p_type(e) == elf::PT_LOAD) {
-            let end = p.p_vaddr(e).checked_add(p.p_memsz(e));
-            match end {
-                Some(end) if end <= MAX_IMAGE && p.p_filesz(e) <= p.p_memsz(e) => {
-                    image_end = image_end.max(end)
-                }
-                _ => return Err(malformed("PT_LOAD segment out of range")),
-            }
-        }
-        let mut image = vec![0u8; image_end as usize];
-        for p in phdrs.iter().filter(|p| p.p_type(e) == elf::PT_LOAD) {
-            let data = p
-                .data(e, bytes)
-                .map_err(|_| malformed("PT_LOAD data out of file"))?;
-            let at = p.p_vaddr(e) as usize;
-            image[at..at + data.len()].copy_from_slice(data);
-        }
-
-        // .text
-        let text = file
-            .sections()
-            .find(|s| s.name() == Ok(".text"))
-            .ok_or_else(|| malformed("no .text section"))?;
-        let text_addr = text.address();
-        let text_size = text.size();
-        if text_addr
-            .checked_add(text_size)
-            .is_none_or(|end| end > image_end)
-        {
-            return Err(malformed(".text is not inside a PT_LOAD segment"));
-        }
-
-        // Relocations of the loaded image.
-        let mut relocs = Vec::new();
-        if let Some(it) = file.dynamic_relocations() {
-            for (at, r) in it {
-                let RelocationFlags::Elf { r_type } = r.flags() else {
-                    continue;
-                };
-                let value = match (r_type, r.target()) {
-                    (R_AMDGPU_RELATIVE64, _) => r.addend() as u64,
-                    (R_AMDGPU_ABS64, RelocationTarget::Symbol(idx)) => {
-                        let sym = file
-                            .dynamic_symbol_table()
-                            .and_then(|t| t.symbol_by_index(idx).ok());
-                        match sym {
-                            Some(s) if !s.is_undefined() => {
-                                s.address().wrapping_add(r.addend() as u64)
-                            }
-                            _ => {
-                                return Err(malformed(format!(
-                                    "relocation at {at:#x} refers to an undefined symbol"
-                                )))
-                            }
-                        }
-                    }
-                    _ => {
-                        return Err(malformed(format!(
-                            "unsupported dynamic relocation type {r_type} at {at:#x}"
-                        )))
-                    }
-                };
-                if at.checked_add(8).is_none_or(|end| end > image_end) {
-                    return Err(malformed(format!(
-                        "relocation at {at:#x} outside the image"
-                    )));
-                }
-                relocs.push(Reloc { at, value });
-            }
-        }
-
-        // Metadata note.
-        let mut meta_bytes: Option<Vec<u8>> = None;
-        for p in phdrs.iter() {
-            if let Some(mut notes) = p.notes(e, bytes).map_err(malformed)? {
-                while let Some(n) = notes.next().map_err(malformed)? {
-                    if n.name() == b"AMDGPU" && n.n_type(e) == NT_AMDGPU_METADATA {
-                        meta_bytes = Some(n.desc().to_vec());
-                    }
-                }
-            }
-        }
-        let meta_bytes = meta_bytes
-            .ok_or_else(|| CodeObjectError::Metadata("no NT_AMDGPU_METADATA note".into()))?;
-        let raw: RawMeta = rmp_serde::from_slice(&meta_bytes)
-            .map_err(|e| CodeObjectError::Metadata(e.to_string()))?;
-        if raw.version.first().is_some_and(|&v| v != 1) {
-            return Err(CodeObjectError::Metadata(format!(
-                "amdhsa.version {:?} is not 1.x",
-                raw.version
-            )));
-        }
-
-        // Kernels: each metadata entry names its descriptor symbol.
-        let mut kernels = Vec::new();
+        let (version, mach, target) = check_header(&file)?;
+        let (image, image_end) = load_image(&file, bytes)?;
+        let (text_addr, text_size) = text_range(&file, image_end)?;
+        let relocs = dynamic_relocs(&file, image_end)?;
+        let raw = read_metadata(&file, bytes)?;
         let printf_formats = raw.printf;
-        for rk in raw.kernels {
-            let bad = |why: String| CodeObjectError::BadKernel {
-                name: rk.name.clone(),
-                why,
-            };
-            let kd_sym = file
-                .symbols()
-                .chain(file.dynamic_symbols())
-                .find(|s| s.name() == Ok(rk.symbol.as_str()) && !s.is_undefined())
-                .ok_or_else(|| bad(format!("no descriptor symbol {}", rk.symbol)))?;
-            let kd_addr = kd_sym.address();
-            let kd_bytes = kd_addr
-                .checked_add(KernelDescriptor::SIZE as u64)
-                .filter(|&end| end <= image_end)
-                .map(|end| &image[kd_addr as usize..end as usize])
-                .ok_or_else(|| bad("descriptor outside the image".into()))?;
-            let descriptor = KernelDescriptor::parse(kd_bytes)
-                .ok_or_else(|| bad("descriptor truncated".into()))?;
-            let entry = kd_addr.wrapping_add(descriptor.kernel_code_entry_byte_offset as u64);
-            if entry < text_addr || entry >= text_addr + text_size || entry % 4 != 0 {
-                return Err(bad(format!(
-                    "entry point {entry:#x} is not inside .text [{text_addr:#x}, {:#x})",
-                    text_addr + text_size
-                )));
-            }
-            let args = rk
-                .args
-                .iter()
-                .map(|a| KernArg {
-                    name: a.name.clone(),
-                    type_name: a.type_name.clone(),
-                    offset: a.offset,
-                    size: a.size,
-                    kind: ValueKind::parse(&a.value_kind),
-                    address_space: a.address_space.clone(),
-                    is_const: a.is_const,
-                    pointee_align: a.pointee_align,
-                })
-                .collect::<Vec<_>>();
-            for a in &args {
-                if a.offset as u64 + a.size as u64
-                    > rk.kernarg_segment_size.max(descriptor.kernarg_size) as u64
-                {
-                    return Err(bad(format!(
-                        "argument {} at offset {} size {} overruns the kernarg segment",
-                        a.name.as_deref().unwrap_or(a.kind.as_str()),
-                        a.offset,
-                        a.size
-                    )));
-                }
-            }
-            let reqd = rk.reqd_workgroup_size.as_ref().and_then(|v| {
-                if v.len() == 3 {
-                    Some([v[0], v[1], v[2]])
-                } else {
-                    None
-                }
-            });
-            kernels.push(Kernel {
-                name: rk.name.clone(),
-                kd_addr,
-                entry,
-                descriptor,
-                meta: KernelMeta {
-                    name: rk.name.clone(),
-                    symbol: rk.symbol.clone(),
-                    args,
-                    kernarg_segment_size: rk.kernarg_segment_size,
-                    kernarg_segment_align: rk.kernarg_segment_align,
-                    group_segment_fixed_size: rk.group_segment_fixed_size,
-                    private_segment_fixed_size: rk.private_segment_fixed_size,
-                    wavefront_size: rk.wavefront_size,
-                    sgpr_count: rk.sgpr_count,
-                    vgpr_count: rk.vgpr_count,
-                    max_flat_workgroup_size: rk.max_flat_workgroup_size,
-                    reqd_workgroup_size: reqd,
-                    uses_dynamic_stack: rk.uses_dynamic_stack,
-                },
-            });
-        }
+        let kernels = raw
+            .kernels
+            .iter()
+            .map(|rk| kernel_of(&file, rk, &image, text_addr..text_addr + text_size))
+            .collect::<Result<Vec<_>, _>>()?;
         Ok(CodeObject {
             version,
             target,
@@ -774,4 +573,257 @@ impl CodeObject {
         }
         img
     }
+}
+
+type Elf<'d> = ElfFile64<'d, LittleEndian>;
+
+/// The header checks: EM_AMDGPU, the HSA OS/ABI, code object v4-v6 and a gfx11 machine.
+/// Returns (code object version, EF_AMDGPU_MACH, target name).
+fn check_header(file: &Elf) -> Result<(u32, u32, String), CodeObjectError> {
+    let e = LittleEndian;
+    let hdr = file.elf_header();
+    if hdr.e_machine(e) != elf::EM_AMDGPU {
+        return Err(CodeObjectError::NotAmdgpu(format!(
+            "ELF machine {} is not EM_AMDGPU",
+            hdr.e_machine(e)
+        )));
+    }
+    let ident = hdr.e_ident();
+    if ident.os_abi != ELFOSABI_AMDGPU_HSA {
+        return Err(CodeObjectError::NotAmdgpu(format!(
+            "OS/ABI {} is not AMDGPU HSA ({ELFOSABI_AMDGPU_HSA})",
+            ident.os_abi
+        )));
+    }
+    // EI_ABIVERSION 2, 3, 4 = code object v4, v5, v6 (older versions use a different
+    // metadata format and descriptor conventions).
+    if !(2..=4).contains(&ident.abi_version) {
+        return Err(CodeObjectError::UnsupportedVersion {
+            abi_version: ident.abi_version,
+        });
+    }
+    let version = ident.abi_version as u32 + 2;
+    let mach = hdr.e_flags(e) & 0xff;
+    let target = match GFX11_MACHS.iter().find(|(m, _)| *m == mach) {
+        Some((_, n)) => n.to_string(),
+        None => {
+            return Err(CodeObjectError::UnsupportedTarget(format!(
+                "EF_AMDGPU_MACH {mach:#x}"
+            )))
+        }
+    };
+
+    Ok((version, mach, target))
+}
+
+/// The PT_LOAD segments laid out at their virtual addresses; returns the image and its end.
+fn load_image(file: &Elf, bytes: &[u8]) -> Result<(Vec<u8>, u64), CodeObjectError> {
+    let e = LittleEndian;
+    let phdrs = file
+        .elf_header()
+        .program_headers(e, bytes)
+        .map_err(malformed)?;
+    let mut image_end = 0u64;
+    for p in phdrs.iter().filter(|p| p.p_type(e) == elf::PT_LOAD) {
+        let end = p.p_vaddr(e).checked_add(p.p_memsz(e));
+        match end {
+            Some(end) if end <= MAX_IMAGE && p.p_filesz(e) <= p.p_memsz(e) => {
+                image_end = image_end.max(end)
+            }
+            _ => return Err(malformed("PT_LOAD segment out of range")),
+        }
+    }
+    let mut image = vec![0u8; image_end as usize];
+    for p in phdrs.iter().filter(|p| p.p_type(e) == elf::PT_LOAD) {
+        let data = p
+            .data(e, bytes)
+            .map_err(|_| malformed("PT_LOAD data out of file"))?;
+        let at = p.p_vaddr(e) as usize;
+        image[at..at + data.len()].copy_from_slice(data);
+    }
+
+    Ok((image, image_end))
+}
+
+/// Address and size of `.text`, which must lie inside the image.
+fn text_range(file: &Elf, image_end: u64) -> Result<(u64, u64), CodeObjectError> {
+    // .text
+    let text = file
+        .sections()
+        .find(|s| s.name() == Ok(".text"))
+        .ok_or_else(|| malformed("no .text section"))?;
+    let text_addr = text.address();
+    let text_size = text.size();
+    if text_addr
+        .checked_add(text_size)
+        .is_none_or(|end| end > image_end)
+    {
+        return Err(malformed(".text is not inside a PT_LOAD segment"));
+    }
+
+    Ok((text_addr, text_size))
+}
+
+/// The dynamic relocations of the loaded image (R_AMDGPU_RELATIVE64 and R_AMDGPU_ABS64).
+fn dynamic_relocs(file: &Elf, image_end: u64) -> Result<Vec<Reloc>, CodeObjectError> {
+    // Relocations of the loaded image.
+    let mut relocs = Vec::new();
+    if let Some(it) = file.dynamic_relocations() {
+        for (at, r) in it {
+            let RelocationFlags::Elf { r_type } = r.flags() else {
+                continue;
+            };
+            let value = match (r_type, r.target()) {
+                (R_AMDGPU_RELATIVE64, _) => r.addend() as u64,
+                (R_AMDGPU_ABS64, RelocationTarget::Symbol(idx)) => {
+                    let sym = file
+                        .dynamic_symbol_table()
+                        .and_then(|t| t.symbol_by_index(idx).ok());
+                    match sym {
+                        Some(s) if !s.is_undefined() => s.address().wrapping_add(r.addend() as u64),
+                        _ => {
+                            return Err(malformed(format!(
+                                "relocation at {at:#x} refers to an undefined symbol"
+                            )))
+                        }
+                    }
+                }
+                _ => {
+                    return Err(malformed(format!(
+                        "unsupported dynamic relocation type {r_type} at {at:#x}"
+                    )))
+                }
+            };
+            if at.checked_add(8).is_none_or(|end| end > image_end) {
+                return Err(malformed(format!(
+                    "relocation at {at:#x} outside the image"
+                )));
+            }
+            relocs.push(Reloc { at, value });
+        }
+    }
+
+    Ok(relocs)
+}
+
+/// The NT_AMDGPU_METADATA note, decoded (msgpack, amdhsa.version 1.x).
+fn read_metadata(file: &Elf, bytes: &[u8]) -> Result<RawMeta, CodeObjectError> {
+    let e = LittleEndian;
+    let phdrs = file
+        .elf_header()
+        .program_headers(e, bytes)
+        .map_err(malformed)?;
+    // Metadata note.
+    let mut meta_bytes: Option<Vec<u8>> = None;
+    for p in phdrs.iter() {
+        if let Some(mut notes) = p.notes(e, bytes).map_err(malformed)? {
+            while let Some(n) = notes.next().map_err(malformed)? {
+                if n.name() == b"AMDGPU" && n.n_type(e) == NT_AMDGPU_METADATA {
+                    meta_bytes = Some(n.desc().to_vec());
+                }
+            }
+        }
+    }
+    let meta_bytes =
+        meta_bytes.ok_or_else(|| CodeObjectError::Metadata("no NT_AMDGPU_METADATA note".into()))?;
+    let raw: RawMeta =
+        rmp_serde::from_slice(&meta_bytes).map_err(|e| CodeObjectError::Metadata(e.to_string()))?;
+    if raw.version.first().is_some_and(|&v| v != 1) {
+        return Err(CodeObjectError::Metadata(format!(
+            "amdhsa.version {:?} is not 1.x",
+            raw.version
+        )));
+    }
+
+    Ok(raw)
+}
+
+/// One kernel from its metadata entry: the descriptor its symbol names (inside the image), an
+/// entry point inside `.text`, and arguments that fit the kernarg segment.
+fn kernel_of(
+    file: &Elf,
+    rk: &RawKernel,
+    image: &[u8],
+    text: std::ops::Range<u64>,
+) -> Result<Kernel, CodeObjectError> {
+    let image_end = image.len() as u64;
+    let (text_addr, text_size) = (text.start, text.end - text.start);
+    let bad = |why: String| CodeObjectError::BadKernel {
+        name: rk.name.clone(),
+        why,
+    };
+    let kd_sym = file
+        .symbols()
+        .chain(file.dynamic_symbols())
+        .find(|s| s.name() == Ok(rk.symbol.as_str()) && !s.is_undefined())
+        .ok_or_else(|| bad(format!("no descriptor symbol {}", rk.symbol)))?;
+    let kd_addr = kd_sym.address();
+    let kd_bytes = kd_addr
+        .checked_add(KernelDescriptor::SIZE as u64)
+        .filter(|&end| end <= image_end)
+        .map(|end| &image[kd_addr as usize..end as usize])
+        .ok_or_else(|| bad("descriptor outside the image".into()))?;
+    let descriptor =
+        KernelDescriptor::parse(kd_bytes).ok_or_else(|| bad("descriptor truncated".into()))?;
+    let entry = kd_addr.wrapping_add(descriptor.kernel_code_entry_byte_offset as u64);
+    if entry < text_addr || entry >= text_addr + text_size || entry % 4 != 0 {
+        return Err(bad(format!(
+            "entry point {entry:#x} is not inside .text [{text_addr:#x}, {:#x})",
+            text_addr + text_size
+        )));
+    }
+    let args = rk
+        .args
+        .iter()
+        .map(|a| KernArg {
+            name: a.name.clone(),
+            type_name: a.type_name.clone(),
+            offset: a.offset,
+            size: a.size,
+            kind: ValueKind::parse(&a.value_kind),
+            address_space: a.address_space.clone(),
+            is_const: a.is_const,
+            pointee_align: a.pointee_align,
+        })
+        .collect::<Vec<_>>();
+    for a in &args {
+        if a.offset as u64 + a.size as u64
+            > rk.kernarg_segment_size.max(descriptor.kernarg_size) as u64
+        {
+            return Err(bad(format!(
+                "argument {} at offset {} size {} overruns the kernarg segment",
+                a.name.as_deref().unwrap_or(a.kind.as_str()),
+                a.offset,
+                a.size
+            )));
+        }
+    }
+    let reqd = rk.reqd_workgroup_size.as_ref().and_then(|v| {
+        if v.len() == 3 {
+            Some([v[0], v[1], v[2]])
+        } else {
+            None
+        }
+    });
+    Ok(Kernel {
+        name: rk.name.clone(),
+        kd_addr,
+        entry,
+        descriptor,
+        meta: KernelMeta {
+            name: rk.name.clone(),
+            symbol: rk.symbol.clone(),
+            args,
+            kernarg_segment_size: rk.kernarg_segment_size,
+            kernarg_segment_align: rk.kernarg_segment_align,
+            group_segment_fixed_size: rk.group_segment_fixed_size,
+            private_segment_fixed_size: rk.private_segment_fixed_size,
+            wavefront_size: rk.wavefront_size,
+            sgpr_count: rk.sgpr_count,
+            vgpr_count: rk.vgpr_count,
+            max_flat_workgroup_size: rk.max_flat_workgroup_size,
+            reqd_workgroup_size: reqd,
+            uses_dynamic_stack: rk.uses_dynamic_stack,
+        },
+    })
 }

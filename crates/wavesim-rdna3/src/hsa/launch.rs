@@ -21,6 +21,22 @@ use wavesim_core::{DispatchStats, Geometry};
 /// (kernel_code_properties USES_DYNAMIC_STACK), on top of their fixed private segment.
 pub const DYNAMIC_STACK_BYTES: u32 = 16 * 1024;
 
+/// The hostcall buffer address given to kernels whose metadata declares
+/// `hidden_hostcall_buffer`: an address no allocation ever gets (below
+/// `wavesim_core::memory::DEVICE_BASE`, away from the null page), so the kernel's first access
+/// to the buffer faults there and the fault is recognised as a hostcall request (see
+/// [`HOSTCALL_WINDOW`]).
+///
+/// Why here and not at launch: the metadata declares `hidden_hostcall_buffer` for every kernel
+/// the compiler cannot prove free of hostcalls (any kernel at -O0, kernels with indirect calls),
+/// so rejecting on the metadata would refuse kernels that never make a request. A kernel makes
+/// one exactly when it dereferences this pointer (`__ockl_hostcall_internal` reads the buffer's
+/// header before anything else), so a fault inside the window is a request and nothing else.
+pub const HOSTCALL_BUFFER_ADDR: u64 = 0x0800_0000;
+/// Bytes after [`HOSTCALL_BUFFER_ADDR`] whose faults are hostcall requests (the buffer header
+/// is 48 bytes; a page covers it with room).
+pub const HOSTCALL_WINDOW: u64 = 0x1000;
+
 /// Zero bytes after the kernarg segment (the widest scalar load, s_load_b512, reads 64 bytes).
 pub const KERNARG_SLACK: u64 = 256;
 
@@ -127,23 +143,44 @@ pub fn with_launch<R>(
     for t in temps {
         let _ = mem.free(t);
     }
-    r.map_err(|e| name_fault_address(e, mem, k, args))
+    r.map_err(|e| name_hostcall(e).unwrap_or_else(|e| name_fault_address(e, mem, k, args)))
+}
+
+/// A memory fault inside the hostcall window is a hostcall request (see
+/// [`HOSTCALL_BUFFER_ADDR`]): `Ok` with the typed error, else the error back.
+fn name_hostcall(e: HsaError) -> Result<HsaError, HsaError> {
+    match e {
+        HsaError::Dispatch(error)
+            if fault_addr(&error)
+                .is_some_and(|a| a.wrapping_sub(HOSTCALL_BUFFER_ADDR) < HOSTCALL_WINDOW) =>
+        {
+            Ok(HsaError::HostcallUnsupported { error })
+        }
+        e => Err(e),
+    }
+}
+
+/// The address of a memory fault or violation.
+fn fault_addr(e: &crate::dispatch::DispatchError) -> Option<u64> {
+    use crate::exec::ExecError;
+    match e {
+        crate::dispatch::DispatchError::Exec {
+            error: ExecError::MemoryFault { addr, .. } | ExecError::MemViol { addr, .. },
+            ..
+        } => Some(*addr),
+        _ => None,
+    }
 }
 
 /// Adds to a memory fault where its address lies: inside or just past one of the kernel's
 /// buffer arguments (named, with the offset into the buffer), inside another allocation, or
 /// outside every allocation.
 fn name_fault_address(e: HsaError, mem: &DeviceMemory, k: &Kernel, args: &[Arg]) -> HsaError {
-    use crate::exec::ExecError;
     let HsaError::Dispatch(error) = e else {
         return e;
     };
-    let addr = match &error {
-        crate::dispatch::DispatchError::Exec {
-            error: ExecError::MemoryFault { addr, .. } | ExecError::MemViol { addr, .. },
-            ..
-        } => *addr,
-        _ => return HsaError::Dispatch(error),
+    let Some(addr) = fault_addr(&error) else {
+        return HsaError::Dispatch(error);
     };
     let mut nearest: Option<(u64, String)> = None;
     for (i, (a, v)) in k.explicit_args().zip(args).enumerate() {
@@ -218,10 +255,20 @@ fn dispatch_inner<R>(
     } else {
         0
     };
+    let wants_hostcall = k
+        .meta
+        .args
+        .iter()
+        .any(|a| a.kind == super::codeobj::ValueKind::HiddenHostcallBuffer);
     let hidden = HiddenValues {
         dynamic_lds,
         queue_ptr: queue,
         printf_buffer,
+        hostcall_buffer: if wants_hostcall {
+            HOSTCALL_BUFFER_ADDR
+        } else {
+            0
+        },
         ..Default::default()
     };
     write_hidden_args(kernarg, &k.meta.args, geo, &hidden);
@@ -252,7 +299,9 @@ fn dispatch_inner<R>(
         dispatch_ptr: packet_addr,
         queue_ptr: queue,
         dispatch_id: s.dispatch_id,
-        threads: s.threads.max(1),
+        // printf records land in the buffer in the order waves write them; one thread keeps
+        // that order (and so the printed text) the same on every run.
+        threads: if wants_printf { 1 } else { s.threads.max(1) },
         max_wave_insts: s.max_wave_insts,
         cfg: s.cfg.clone(),
         trap: s.trap,
@@ -303,21 +352,7 @@ pub unsafe fn run_host_asm(
     let base = code.as_ptr() as u64;
     // Bare bytes carry no e_flags: the caller names the ISA variant (gfx1100 by default).
     let prog = Program::new_for(code, base, target)?;
-    if let Some(d) = (0..3).find(|&i| groups[i] == 0 || local[i] == 0) {
-        return Err(HsaError::Args(format!(
-            "run_asm: dimension {d} has {} workgroups of {} work-items; both must be at least 1",
-            groups[d], local[d]
-        )));
-    }
-    let mut grid = [0u32; 3];
-    for i in 0..3 {
-        grid[i] = groups[i].checked_mul(local[i]).ok_or_else(|| {
-            HsaError::Args(format!(
-                "{} workgroups of {} work-items overflow a 32-bit grid",
-                groups[i], local[i]
-            ))
-        })?;
-    }
+    let grid = grid_of(groups, local).map_err(|m| HsaError::Args(format!("run_asm: {m}")))?;
     let geo = Geometry::new(&grid, &local)?;
     // LDS: COMPUTE_PGM_RSRC2.LDS_SIZE in 512-byte granules when set; compilers leave it 0 and
     // the runtime fills it in, so 0 means "the most a workgroup can have" (64 KiB).
@@ -349,7 +384,7 @@ pub unsafe fn run_host_asm(
         dispatch_ptr: packet.as_ptr() as u64,
         queue_ptr: 0,
         dispatch_id: 0,
-        threads: 1,
+        threads: wavesim_core::engine::default_threads(),
         max_wave_insts: max_wave_instructions,
         cfg: ExecConfig::default(),
         trap: None,
@@ -364,6 +399,24 @@ pub unsafe fn run_host_asm(
     let r = dispatch::run(&launch, &mem);
     drop(scratch);
     Ok(r?)
+}
+
+/// The grid in work-items of `groups` workgroups of `local` work-items (the raw entry points
+/// count workgroups, as DISPATCH_DIRECT does), or why there is none.
+pub fn grid_of(groups: [u32; 3], local: [u32; 3]) -> Result<[u32; 3], String> {
+    if let Some(d) = (0..3).find(|&i| groups[i] == 0 || local[i] == 0) {
+        return Err(format!(
+            "dimension {d} has {} workgroups of {} work-items; both must be at least 1",
+            groups[d], local[d]
+        ));
+    }
+    let mut grid = [0u32; 3];
+    for ((g, n), l) in grid.iter_mut().zip(groups).zip(local) {
+        *g = n
+            .checked_mul(l)
+            .ok_or_else(|| format!("{n} workgroups of {l} work-items overflow a 32-bit grid"))?;
+    }
+    Ok(grid)
 }
 
 /// Human-readable listing of a code object's kernels, arguments and descriptor fields.

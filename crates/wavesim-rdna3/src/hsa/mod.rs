@@ -10,8 +10,14 @@ pub mod codeobj;
 pub mod kernarg;
 pub mod launch;
 pub mod printf;
+pub mod raw;
 
 use thiserror::Error;
+
+/// What a hostcall request's error says after its location.
+pub const HOSTCALL_UNSUPPORTED: &str = "the kernel made a hostcall request through its \
+    hidden_hostcall_buffer (HIP device malloc, __ockl_hostcall_*); hostcall services are not \
+    supported by wavesim";
 
 /// What can go wrong launching a kernel, each with a message a user can act on.
 #[derive(Debug, Error)]
@@ -35,6 +41,12 @@ pub enum HsaError {
     Memory(#[from] wavesim_core::memory::MemError),
     #[error("code: {0}")]
     Decode(#[from] crate::decode::DecodeError),
+    /// The kernel used its hostcall buffer (`hidden_hostcall_buffer`): a hostcall request
+    /// (HIP device malloc, `__ockl_hostcall_*`), which needs a host thread serving the buffer.
+    #[error("{error}: {}", HOSTCALL_UNSUPPORTED)]
+    HostcallUnsupported {
+        error: crate::dispatch::DispatchError,
+    },
 }
 
 impl From<wavesim_core::LaunchError> for HsaError {

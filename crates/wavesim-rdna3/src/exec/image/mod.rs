@@ -19,6 +19,7 @@
 #![allow(clippy::needless_range_loop)] // lane loops index several per-lane arrays
 
 pub mod formats;
+pub mod host;
 pub mod resource;
 pub mod sample;
 pub mod sampler;

@@ -159,11 +159,15 @@ pub fn image_bytes(width: u32, height: u32, levels: u32, texel_bytes: u64) -> u6
 /// OpenCL channel data types and orders (cl.h values) for [`opencl_image_object`].
 pub mod cl {
     pub const UNORM_INT8: u32 = 0x10D2;
+    pub const SIGNED_INT32: u32 = 0x10D9;
     pub const UNSIGNED_INT8: u32 = 0x10DA;
+    pub const UNSIGNED_INT32: u32 = 0x10DC;
     pub const HALF_FLOAT: u32 = 0x10DD;
     pub const FLOAT: u32 = 0x10DE;
     pub const R: u32 = 0x10B0;
+    pub const RG: u32 = 0x10B2;
     pub const RGBA: u32 = 0x10B5;
+    pub const SRGBA: u32 = 0x10C1;
 }
 
 /// The 48-byte image object an OpenCL `image2d_t` argument points to on AMDGPU: the 256-bit T#,

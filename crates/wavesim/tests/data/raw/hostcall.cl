@@ -1,0 +1,10 @@
+// Makes a hostcall request through the device libraries (__ockl_hostcall_preview, service 2
+// with one argument): the runtime would serve it on a host thread; wavesim must report it as
+// unsupported instead of faulting at an unexplained address.
+ulong2 __ockl_hostcall_preview(uint service_id, ulong arg0, ulong arg1, ulong arg2, ulong arg3,
+                               ulong arg4, ulong arg5, ulong arg6, ulong arg7);
+
+__kernel void ask_host(__global ulong *out) {
+    ulong2 r = __ockl_hostcall_preview(2u, 42ul, 0ul, 0ul, 0ul, 0ul, 0ul, 0ul, 0ul);
+    out[get_global_id(0)] = r.x;
+}
