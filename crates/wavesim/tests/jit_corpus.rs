@@ -56,6 +56,9 @@ fn run(r: &Run, w: &str, engine: Engine) -> Outcome {
     let mut dev = Device::new();
     dev.max_wave_instructions = 2_000_000;
     dev.cfg.engine = engine;
+    // One thread: workgroups in order, so kernels whose counts depend on how workgroups
+    // interleave (atomic retry loops) are deterministic and comparable.
+    dev.threads = 1;
     if let Some(o) = &r.offset {
         dev.global_offset[..o.len()].copy_from_slice(o);
     }
