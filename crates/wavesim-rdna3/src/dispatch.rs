@@ -412,6 +412,8 @@ struct Linked<'a> {
     /// Subtracted from kernel PCs / trap handler PCs for observers ([`InstLoc::pc`]).
     pc_base: u64,
     tba: u64,
+    /// Compiled blocks of the kernel's code (`jit`), unless the engine is the interpreter.
+    jit: Option<crate::jit::Tier>,
 }
 
 /// The sentinel after the kernel's last instruction (see [`Linked`]); `w.pc` is the address
@@ -436,6 +438,7 @@ impl<'a> Linked<'a> {
                 slots,
                 pc_base: 0,
                 tba: 0,
+                jit: None,
             };
         };
         let end = code_range(prog).end;
@@ -461,7 +464,14 @@ impl<'a> Linked<'a> {
             slots,
             pc_base: 0,
             tba: t.base,
+            jit: None,
         }
+    }
+
+    /// Enters compiled code for the kernel's instructions under `engine` (see `jit`).
+    fn with_jit(mut self, engine: crate::jit::Engine, wave64: bool, num_vgprs: u16) -> Self {
+        self.jit = crate::jit::Tier::new(engine, self.prog, wave64, num_vgprs);
+        self
     }
 
     /// Where the instruction at index `idx` (a valid index) is, for observers.
@@ -540,7 +550,17 @@ fn run_slice<O: Observer<Wave, Inst> + ?Sized>(
     let mut lane_insts = 0u64;
     let (mut last_exec, mut last_count) = (0u64, 0u64);
     let mut result = Ok(Stop::Quantum);
-    for _ in 0..budget {
+    // Compiled blocks only when no observer watches instructions one by one.
+    let jit = code.jit.as_ref().filter(|_| !obs.enabled());
+    let mut left = budget;
+    while left > 0 {
+        if let Some(ran) = jit.and_then(|j| j.step(w, idx, left, &mut lane_insts)) {
+            w.wave_insts += ran.insts;
+            left -= ran.insts;
+            idx = ran.idx;
+            continue;
+        }
+        left -= 1;
         // Falling off the last instruction leaves the code (a PC past the end).
         let (Some(inst), Some(slot)) = (insts.get(idx), slots.get(idx)) else {
             result = code.index_at(w.pc).map(|_| Stop::Quantum);
@@ -614,7 +634,11 @@ pub struct Rdna3Dispatch<'a> {
 impl<'a> Rdna3Dispatch<'a> {
     /// Links the kernel's code with the trap handler's, once per dispatch.
     pub fn new(l: &'a Launch<'a>) -> Rdna3Dispatch<'a> {
-        let mut code = Linked::new(l.prog, l.trap.as_ref().map(|t| t.prog));
+        let mut code = Linked::new(l.prog, l.trap.as_ref().map(|t| t.prog)).with_jit(
+            l.cfg.engine,
+            l.wave64,
+            l.num_vgprs,
+        );
         code.pc_base = l.pc_display_base;
         let rows = vgpr_rows_reached(&code.insts).unwrap_or(usize::MAX);
         let vgpr_rows = rows.clamp(1, (l.num_vgprs as usize).max(1));
@@ -922,7 +946,7 @@ pub fn run_wave_alone_observed<O: Observer<Wave, Inst> + ?Sized>(
 ) -> Result<DispatchStats, DispatchError> {
     let lanes = w.lanes() as u32;
     let b = PreparedWave {
-        code: Linked::new(prog, None),
+        code: Linked::new(prog, None).with_jit(cfg.engine, w.wave64, w.num_vgprs),
         geo: Geometry::new(&[lanes], &[lanes])?,
         cfg,
         lanes,

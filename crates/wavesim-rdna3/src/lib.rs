@@ -9,6 +9,7 @@ pub mod gfx;
 pub mod hsa;
 pub mod inside;
 pub mod isa;
+pub mod jit;
 pub mod testing;
 pub mod trace;
 pub mod wave;

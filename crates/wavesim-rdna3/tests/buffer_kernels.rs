@@ -108,7 +108,10 @@ fn run(
         dispatch_id: 0,
         threads: 1,
         max_wave_insts: 1 << 20,
-        cfg: ExecConfig { alignment_mode },
+        cfg: ExecConfig {
+            alignment_mode,
+            ..ExecConfig::default()
+        },
         trap: None,
     };
     if launch.scratch_bytes() > 0 {

@@ -599,13 +599,26 @@ fn fixed_iterations(cases: &[(&str, Make)], iters: u32) {
         .and_then(|v| v.parse().ok())
         .unwrap_or(1);
     println!(
-        "{:<18} {:>13} {:>13} {:>9} {:>9} {:>12} {:>12}",
-        "kernel", "wave-instr", "lane-instr", "wall ms", "cpu ms", "wave-inst/s", "lane-inst/s"
+        "{:<18} {:>13} {:>13} {:>9} {:>9} {:>12} {:>12} {:>8} {:>7}",
+        "kernel",
+        "wave-instr",
+        "lane-instr",
+        "wall ms",
+        "cpu ms",
+        "wave-inst/s",
+        "lane-inst/s",
+        "jit ms",
+        "blocks"
     );
     for (_, make) in cases {
         let mut case = make();
         case.dev.threads = threads;
+        // The engine comes from WAVESIM_ENGINE (interp, jit, auto); whatever the JIT compiles
+        // is compiled in this first, checked run, so the timed runs below reuse the code.
+        let jit0 = wavesim_rdna3::jit::compile_stats();
         let stats = case.run_checked();
+        let jit1 = wavesim_rdna3::jit::compile_stats();
+        let jit_ms = (jit1.nanos - jit0.nanos) as f64 / 1e6;
         let (mut wall, mut cpu) = (Duration::MAX, Duration::MAX);
         let p0 = process_cpu_time();
         for _ in 0..iters {
@@ -628,7 +641,7 @@ fn fixed_iterations(cases: &[(&str, Make)], iters: u32) {
             cpu.as_secs_f64()
         };
         println!(
-            "{:<18} {:>13} {:>13} {:>9.1} {:>9.1} {:>12.3e} {:>12.3e}",
+            "{:<18} {:>13} {:>13} {:>9.1} {:>9.1} {:>12.3e} {:>12.3e} {:>8.1} {:>7}",
             case.name,
             stats.wave_instructions,
             stats.lane_instructions,
@@ -636,6 +649,8 @@ fn fixed_iterations(cases: &[(&str, Make)], iters: u32) {
             cpu.as_secs_f64() * 1e3,
             stats.wave_instructions as f64 / secs,
             stats.lane_instructions as f64 / secs,
+            jit_ms,
+            jit1.blocks - jit0.blocks,
         );
     }
 }

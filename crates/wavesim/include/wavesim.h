@@ -175,6 +175,14 @@ typedef struct wavesim_raw_dispatch {
 /* Runs one raw dispatch. Returns WAVESIM_OK or an error code (message: wavesim_last_error()). */
 int32_t wavesim_dispatch_raw(const wavesim_raw_dispatch *d);
 
+/* ---- Execution engine (RDNA3) ------------------------------------------------------------
+ * 0 = interpreter, 1 = JIT (compile every block it supports before it runs), 2 = auto (interpret
+ * first, compile blocks that run often; the default unless WAVESIM_ENGINE says otherwise).
+ * Results are identical under every engine. */
+int32_t wavesim_set_engine(wavesim_device *dev, int32_t engine);
+/* The engine of run_asm and of devices created afterwards (process-wide). */
+int32_t wavesim_set_default_engine(int32_t engine);
+
 #ifdef __cplusplus
 }
 #endif

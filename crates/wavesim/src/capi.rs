@@ -739,3 +739,38 @@ pub unsafe extern "C" fn wavesim_dispatch_raw(d: *const WavesimRawDispatch) -> i
         unsafe { crate::dispatch_raw(&raw) }.map(|_| ())
     })
 }
+
+/// An engine number of the C ABI: 0 interp, 1 jit, 2 auto.
+fn engine_of(engine: i32) -> Result<wavesim_rdna3::jit::Engine, Error> {
+    use wavesim_rdna3::jit::Engine;
+    match engine {
+        0 => Ok(Engine::Interp),
+        1 => Ok(Engine::Jit),
+        2 => Ok(Engine::Auto),
+        _ => Err(invalid("engine: 0 (interp), 1 (jit) or 2 (auto)")),
+    }
+}
+
+/// Chooses how the device's RDNA3 dispatches execute: 0 interpreter, 1 JIT, 2 auto.
+///
+/// # Safety
+/// `dev` must be a live device handle.
+#[no_mangle]
+pub unsafe extern "C" fn wavesim_set_engine(dev: *mut WavesimDevice, engine: i32) -> i32 {
+    guard(|| {
+        let e = engine_of(engine)?;
+        // SAFETY: per the caller's contract.
+        unsafe { dev_mut(dev) }?.cfg.engine = e;
+        Ok(())
+    })
+}
+
+/// Chooses the engine of `run_asm` and of devices created afterwards (process-wide; overrides
+/// the WAVESIM_ENGINE environment variable): 0 interpreter, 1 JIT, 2 auto.
+#[no_mangle]
+pub extern "C" fn wavesim_set_default_engine(engine: i32) -> i32 {
+    guard(|| {
+        wavesim_rdna3::jit::set_default_engine(engine_of(engine)?);
+        Ok(())
+    })
+}

@@ -53,6 +53,8 @@ pub use wavesim_rdna3::exec::ExecError;
 pub use wavesim_rdna3::hsa::kernarg::HiddenValues;
 /// The issue model and the checkers (`--check`, `--timeline`, `--stats`).
 pub use wavesim_rdna3::inside;
+/// How RDNA3 waves execute (`Device::cfg.engine`; see `wavesim_rdna3::jit`).
+pub use wavesim_rdna3::jit::Engine;
 /// Observing a dispatch instruction by instruction (see [`Device::dispatch_with_observer`]).
 pub use wavesim_rdna3::trace::{
     InstLoc, NoObserver, Observer, TextTracer, TraceFilter, DEFAULT_TRACE_LIMIT,

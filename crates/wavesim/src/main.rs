@@ -77,6 +77,10 @@ enum Cmd {
         /// not depend on it.
         #[arg(long)]
         threads: Option<usize>,
+        /// RDNA3 execution engine: interp (interpreter only), jit (compile every block the JIT
+        /// supports first), auto (interpret, compile hot blocks; the default, or WAVESIM_ENGINE).
+        #[arg(long, value_name = "ENGINE", value_parser = ["interp", "jit", "auto"])]
+        engine: Option<String>,
         /// Watchdog: most instructions one wave may execute.
         #[arg(long = "max-instructions", default_value_t = wavesim::DEFAULT_MAX_WAVE_INSTRUCTIONS)]
         max_instructions: u64,
@@ -291,6 +295,7 @@ fn real_main(cli: Cli) -> Result<(), Failure> {
             dynamic_shared,
             args,
             threads,
+            engine,
             max_instructions,
             offset,
             stats,
@@ -375,6 +380,9 @@ fn real_main(cli: Cli) -> Result<(), Failure> {
             let mut dev = Device::new();
             if let Some(t) = threads {
                 dev.threads = t.max(1);
+            }
+            if let Some(e) = engine {
+                dev.cfg.engine = e.parse().map_err(usage)?;
             }
             dev.max_wave_instructions = max_instructions;
             dev.dynamic_shared = dynamic_shared;

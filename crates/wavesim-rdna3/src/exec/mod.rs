@@ -151,6 +151,9 @@ pub struct Ctx<'a> {
 pub struct ExecConfig {
     /// SH_MEM_CONFIG.alignment_mode (0 DWORD, 1 DWORD_STRICT, 2 STRICT, 3 UNALIGNED).
     pub alignment_mode: u8,
+    /// Interpreter, JIT or both (`jit::Engine`; the default is `auto` unless the environment
+    /// variable `WAVESIM_ENGINE` names another).
+    pub engine: crate::jit::Engine,
 }
 
 impl Default for ExecConfig {
@@ -159,6 +162,7 @@ impl Default for ExecConfig {
     fn default() -> Self {
         ExecConfig {
             alignment_mode: crate::exec::flat::align_mode::UNALIGNED,
+            engine: crate::jit::Engine::default(),
         }
     }
 }

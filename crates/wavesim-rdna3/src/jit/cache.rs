@@ -1,0 +1,387 @@
+//! Compiled code per code object, shared by all dispatches and worker threads of the process,
+//! and the step loop's entry into it ([`Tier::step`]).
+//!
+//! A [`JitCode`] belongs to one decoded program and one launch shape (wave size, VGPR count: the
+//! only launch parameters compiled code depends on; MODE is checked when a block is entered, see
+//! `select::Node::needs_ieee_f32`). It is found by a hash of the decoded instructions and
+//! addresses and then compared instruction by instruction, so two code objects never share code
+//! by accident. Each instruction index has a slot that is filled once: the block starting there,
+//! or "not compilable". A block's code is freed with its `JitCode`, when the cache has let go of
+//! it and no dispatch holds it any more.
+
+use super::codegen;
+use super::select::{lower, Node, Shape};
+use super::Engine;
+use crate::decode::Inst;
+use crate::exec::operand::FpMode;
+use crate::exec::Program;
+use crate::wave::{Wave, LANES};
+use cranelift_codegen::settings::{self, Configurable};
+use cranelift_codegen::Context;
+use cranelift_frontend::FunctionBuilderContext;
+use cranelift_jit::{JITBuilder, JITModule};
+use cranelift_module::{default_libcall_names, Module};
+use std::collections::HashMap;
+use std::hash::{Hash, Hasher};
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering::Relaxed};
+use std::sync::{Arc, Mutex, OnceLock};
+use std::time::Instant;
+
+/// A compiled block: `fn(sgpr, vgpr, scc, lane_insts) -> exit` (see `codegen`).
+type BlockFn = unsafe extern "C" fn(*mut u32, *mut u32, *mut u8, *mut u64) -> u32;
+
+/// Most instructions in one block (bounds compile time and code size).
+const MAX_BLOCK: usize = 128;
+
+/// Code objects kept in the cache; past this the cache starts over (their code memory stays
+/// allocated, see the module doc, so blocks running elsewhere are unaffected).
+const MAX_PROGRAMS: usize = 256;
+
+#[derive(Clone, Copy)]
+struct Block {
+    f: BlockFn,
+    /// Instructions in the block (all of them run on every entry).
+    len: u32,
+    /// Where each exit continues: instruction index and PC (exit 0 falls through, exit 1 is a
+    /// taken branch).
+    exits: [(u32, u64); 2],
+    /// The block has f32 arithmetic compiled for MODE's IEEE f32 setting.
+    ieee_f32: bool,
+}
+
+/// The compiled code of one program and launch shape.
+pub(crate) struct JitCode {
+    prog: Program,
+    shape: Shape,
+    slots: Vec<OnceLock<Option<Block>>>,
+    starts: Vec<AtomicU32>,
+    compiler: Mutex<Option<Compiler>>,
+}
+
+struct Compiler {
+    module: JITModule,
+    ctx: Context,
+    fctx: FunctionBuilderContext,
+}
+
+/// Blocks compiled and time spent compiling them, over the whole process.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CompileStats {
+    pub blocks: u64,
+    pub instructions: u64,
+    pub nanos: u64,
+}
+
+static BLOCKS: AtomicU64 = AtomicU64::new(0);
+static INSTRUCTIONS: AtomicU64 = AtomicU64::new(0);
+static NANOS: AtomicU64 = AtomicU64::new(0);
+
+/// What the JIT compiled so far in this process (for benchmarks and reports).
+pub fn compile_stats() -> CompileStats {
+    CompileStats {
+        blocks: BLOCKS.load(Relaxed),
+        instructions: INSTRUCTIONS.load(Relaxed),
+        nanos: NANOS.load(Relaxed),
+    }
+}
+
+fn host_fma() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        std::is_x86_feature_detected!("fma")
+    }
+    #[cfg(target_arch = "aarch64")]
+    {
+        true
+    }
+    #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+    {
+        false
+    }
+}
+
+impl Compiler {
+    fn new() -> Option<Compiler> {
+        let mut flags = settings::builder();
+        flags.set("opt_level", "speed").ok()?;
+        flags.set("use_colocated_libcalls", "false").ok()?;
+        flags.set("is_pic", "false").ok()?;
+        let isa = cranelift_native::builder()
+            .ok()?
+            .finish(settings::Flags::new(flags))
+            .ok()?;
+        let module = JITModule::new(JITBuilder::with_isa(isa, default_libcall_names()));
+        let ctx = module.make_context();
+        Some(Compiler {
+            module,
+            ctx,
+            fctx: FunctionBuilderContext::new(),
+        })
+    }
+
+    fn compile(&mut self, nodes: &[Node], wave64: bool) -> Option<BlockFn> {
+        self.module.clear_context(&mut self.ctx);
+        let target = self.module.target_config();
+        codegen::signature(&mut self.ctx.func.signature, target.pointer_type());
+        codegen::build(&mut self.ctx.func, &mut self.fctx, nodes, wave64, target);
+        let id = self
+            .module
+            .declare_anonymous_function(&self.ctx.func.signature)
+            .ok()?;
+        let defined = self.module.define_function(id, &mut self.ctx);
+        self.module.clear_context(&mut self.ctx);
+        defined.ok()?;
+        self.module.finalize_definitions().ok()?;
+        let p = self.module.get_finalized_function(id);
+        // SAFETY: `p` is the entry of the function just defined with `codegen::signature`, four
+        // pointer parameters and an i32 result in the host's default calling convention, which
+        // is what `extern "C"` means on the host cranelift-native targets.
+        Some(unsafe { std::mem::transmute::<*const u8, BlockFn>(p) })
+    }
+}
+
+impl JitCode {
+    fn new(prog: &Program, shape: Shape) -> JitCode {
+        let n = prog.insts.len();
+        JitCode {
+            prog: prog.clone(),
+            shape,
+            slots: (0..n).map(|_| OnceLock::new()).collect(),
+            starts: (0..n).map(|_| AtomicU32::new(0)).collect(),
+            compiler: Mutex::new(None),
+        }
+    }
+
+    fn lower_at(&self, j: usize) -> Option<Node> {
+        let prog = &self.prog;
+        lower(&prog.insts[j], prog.pcs[j], &self.shape, &|pc| {
+            prog.index_at(pc)
+        })
+    }
+
+    /// Compiles the block starting at instruction `idx` (None: its first instruction is not
+    /// compilable, or cranelift declined the function).
+    fn compile_at(&self, idx: usize) -> Option<Block> {
+        let t0 = Instant::now();
+        let prog = &self.prog;
+        let mut nodes = Vec::new();
+        let mut j = idx;
+        while j < prog.insts.len() && nodes.len() < MAX_BLOCK {
+            let Some(n) = self.lower_at(j) else { break };
+            nodes.push(n);
+            j += 1;
+            if matches!(n, Node::Branch { .. }) {
+                break;
+            }
+        }
+        let last = nodes.last()?;
+        let fall_pc = prog.pcs[j - 1] + prog.insts[j - 1].len as u64;
+        let taken = match *last {
+            Node::Branch { target, .. } => (target as u32, prog.pcs[target]),
+            _ => (j as u32, fall_pc),
+        };
+        let f = {
+            let mut c = self.compiler.lock().ok()?;
+            if c.is_none() {
+                *c = Compiler::new();
+            }
+            c.as_mut()?.compile(&nodes, self.shape.wave64)?
+        };
+        BLOCKS.fetch_add(1, Relaxed);
+        INSTRUCTIONS.fetch_add(nodes.len() as u64, Relaxed);
+        NANOS.fetch_add(t0.elapsed().as_nanos() as u64, Relaxed);
+        Some(Block {
+            f,
+            len: nodes.len() as u32,
+            exits: [(j as u32, fall_pc), taken],
+            ieee_f32: nodes.iter().any(Node::needs_ieee_f32),
+        })
+    }
+
+    fn block(&self, idx: usize) -> Option<Block> {
+        *self.slots.get(idx)?.get_or_init(|| self.compile_at(idx))
+    }
+
+    /// Compiles every block a run can enter without a computed jump: the entry of the code,
+    /// branch targets, and the instruction after each instruction that ends a block.
+    fn compile_all(&self) {
+        let n = self.prog.insts.len();
+        let mut leader = vec![false; n];
+        if let Some(l) = leader.first_mut() {
+            *l = true;
+        }
+        for j in 0..n {
+            match self.lower_at(j) {
+                Some(Node::Branch { target, .. }) => {
+                    leader[target] = true;
+                    if j + 1 < n {
+                        leader[j + 1] = true;
+                    }
+                }
+                Some(_) => {}
+                None => {
+                    if j + 1 < n {
+                        leader[j + 1] = true;
+                    }
+                }
+            }
+        }
+        for (j, _) in leader.iter().enumerate().filter(|(_, &l)| l) {
+            self.block(j);
+        }
+    }
+}
+
+impl Drop for JitCode {
+    fn drop(&mut self) {
+        if let Ok(c) = self.compiler.get_mut() {
+            if let Some(c) = c.take() {
+                // SAFETY: every function this module compiled is reachable only through
+                // `self.slots` (a `Block` is copied out only for a call made through a `Tier`,
+                // which holds an `Arc` to this `JitCode`), so none can run or be called after
+                // this point.
+                unsafe { c.module.free_memory() };
+            }
+        }
+    }
+}
+
+fn cache_key(prog: &Program, shape: &Shape) -> u64 {
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    (shape.wave64, shape.num_vgprs, prog.base, prog.insts.len()).hash(&mut h);
+    for (i, pc) in prog.insts.iter().zip(&prog.pcs) {
+        (i.word0, i.lit, i.imm, *pc).hash(&mut h);
+    }
+    h.finish()
+}
+
+fn same(a: &Program, b: &Program) -> bool {
+    a.base == b.base && a.pcs == b.pcs && a.insts == b.insts
+}
+
+/// The process-wide cache's entry for `prog` run with `shape`.
+fn code_for(prog: &Program, shape: Shape) -> Option<Arc<JitCode>> {
+    static CACHE: OnceLock<Mutex<HashMap<u64, Vec<Arc<JitCode>>>>> = OnceLock::new();
+    let key = cache_key(prog, &shape);
+    let mut map = CACHE.get_or_init(Default::default).lock().ok()?;
+    let bucket = map.entry(key).or_default();
+    if let Some(c) = bucket.iter().find(|c| {
+        c.shape.wave64 == shape.wave64
+            && c.shape.num_vgprs == shape.num_vgprs
+            && same(&c.prog, prog)
+    }) {
+        return Some(c.clone());
+    }
+    let c = Arc::new(JitCode::new(prog, shape));
+    bucket.push(c.clone());
+    if map.len() > MAX_PROGRAMS {
+        map.clear();
+    }
+    Some(c)
+}
+
+/// One dispatch's (or one prepared wave's) way into compiled code.
+pub(crate) struct Tier {
+    code: Arc<JitCode>,
+    threshold: u32,
+}
+
+/// Where a compiled block left the wave: the instruction index to continue at and the
+/// wave-instructions it ran.
+pub(crate) struct Ran {
+    pub idx: usize,
+    pub insts: u64,
+}
+
+impl Tier {
+    /// The tier for `prog` (the kernel's code) run by waves of this size and VGPR count, or
+    /// None for the interpreter.
+    pub(crate) fn new(
+        engine: Engine,
+        prog: &Program,
+        wave64: bool,
+        num_vgprs: u16,
+    ) -> Option<Tier> {
+        let threshold = match engine {
+            Engine::Interp => return None,
+            Engine::Jit => 1,
+            Engine::Auto => super::AUTO_THRESHOLD,
+        };
+        let shape = Shape {
+            wave64,
+            num_vgprs: num_vgprs.min(256),
+            host_fma: host_fma(),
+        };
+        let code = code_for(prog, shape)?;
+        if engine == Engine::Jit {
+            code.compile_all();
+        }
+        Some(Tier { code, threshold })
+    }
+
+    /// Runs the compiled block starting at instruction `idx` if there is one (compiling it
+    /// when its time has come) and it fits in `budget` instructions; else None and the
+    /// interpreter runs instruction `idx`. Adds the block's lane-instructions to `lane_insts`.
+    #[inline]
+    pub(crate) fn step(
+        &self,
+        w: &mut Wave,
+        idx: usize,
+        budget: u64,
+        lane_insts: &mut u64,
+    ) -> Option<Ran> {
+        let slot = self.code.slots.get(idx)?;
+        let block = match slot.get() {
+            Some(b) => (*b)?,
+            None => self.count(idx)?,
+        };
+        if block.len as u64 > budget {
+            return None;
+        }
+        let shape = &self.code.shape;
+        // The compiled code indexes VGPR rows below `num_vgprs` and lanes below 64.
+        if w.wave64 != shape.wave64 || w.vgpr.len() < shape.num_vgprs as usize * LANES {
+            return None;
+        }
+        if block.ieee_f32 && !FpMode::of(w).f32.is_ieee() {
+            return None;
+        }
+        let sgpr = w.sgpr.as_mut_ptr();
+        let vgpr = w.vgpr.as_mut_ptr();
+        let scc = std::ptr::from_mut(&mut w.scc).cast::<u8>();
+        // SAFETY: `block.f` was compiled by `codegen` from nodes `select` validated for this
+        // shape: it reads and writes only sgpr[0..128] (operand codes below 128), VGPR rows
+        // below `shape.num_vgprs` (checked above against the wave's register file, 64 lanes a
+        // row), the byte of `scc` (only ever storing 0 or 1, the two valid `bool` values, that
+        // it computed with compares or loaded from there) and `lane_insts`. All four are
+        // exclusively borrowed for the call, and the code memory lives for the process.
+        let exit = unsafe { (block.f)(sgpr, vgpr, scc, lane_insts) };
+        let (next, pc) = block.exits[(exit & 1) as usize];
+        w.pc = pc;
+        Some(Ran {
+            idx: next as usize,
+            insts: block.len as u64,
+        })
+    }
+
+    /// Counts a start of the block at `idx`; compiles it once it has started often enough.
+    #[cold]
+    fn count(&self, idx: usize) -> Option<Block> {
+        let n = self.code.starts.get(idx)?.fetch_add(1, Relaxed) + 1;
+        if n < self.threshold {
+            return None;
+        }
+        self.code.block(idx)
+    }
+}
+
+/// Whether the JIT compiles `inst` at `pc` (branches only when their target is known; tests).
+#[doc(hidden)]
+pub fn compilable(inst: &Inst, pc: u64, wave64: bool, num_vgprs: u16) -> bool {
+    let shape = Shape {
+        wave64,
+        num_vgprs,
+        host_fma: host_fma(),
+    };
+    lower(inst, pc, &shape, &|_| None).is_some()
+}

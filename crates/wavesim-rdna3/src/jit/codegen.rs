@@ -1,0 +1,1186 @@
+//! Translating a block of lowered instructions (`select::Node`) into host code with cranelift.
+//!
+//! The compiled function is `fn(sgpr: *mut u32, vgpr: *mut u32, scc: *mut u8, lanes: *mut u64)
+//! -> u32`: the wave's scalar operand space (128 dwords), its VGPR file (`num_vgprs` rows of 64
+//! lanes, struct-of-arrays as in `Wave`), SCC (a Rust `bool`: 0 or 1), and where to add the
+//! lane-instructions it ran. It returns the exit taken (0: fall through, 1: branch taken).
+//!
+//! Values stay in SSA form within a block: a register is loaded on first use and stored once at
+//! the end if the block wrote it. A VGPR row is handled as 4-lane vectors (I32X4/F32X4: every
+//! host cranelift targets has 128-bit vectors), 8 of them in wave32 and 16 in wave64; EXEC (and
+//! VALU lane selects) become per-vector lane masks and every VALU result is blended into the old
+//! value with `bitselect`, which is the ISA's "write only the lanes in EXEC".
+
+use super::select::{
+    Branch, Cond, Cvt, DualOp, Half, Logic, MaskDst, MaskSrc, Node, Src, Src64, S2, S64, V2, V3,
+};
+use crate::decode::opnd;
+use crate::wave::LANES;
+use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
+use cranelift_codegen::ir::types::{F32X4, I32, I32X4, I64, I8};
+use cranelift_codegen::ir::{AbiParam, Endianness, InstBuilder, MemFlagsData, Value};
+use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
+use std::collections::HashMap;
+
+/// Lanes per host vector.
+const VL: usize = 4;
+
+/// The f32 default NaN RDNA3 returns for an invalid operation (`soft::NanPolicy::RDNA3`).
+const DEFAULT_NAN_F32: u32 = 0xffc0_0000;
+/// The f32 quiet bit.
+const QUIET_F32: u32 = 0x0040_0000;
+
+/// Fills in `func` (its signature set by the caller) with the code of `nodes`.
+pub(crate) fn build(
+    func: &mut cranelift_codegen::ir::Function,
+    fctx: &mut FunctionBuilderContext,
+    nodes: &[Node],
+    wave64: bool,
+    target: cranelift_codegen::isa::TargetFrontendConfig,
+) {
+    let mut b = FunctionBuilder::new(func, fctx);
+    let entry = b.create_block();
+    b.append_block_params_for_function_params(entry);
+    b.switch_to_block(entry);
+    b.seal_block(entry);
+    let p = b.block_params(entry).to_vec();
+    let mut g = Gen {
+        sgpr_ptr: p[0],
+        vgpr_ptr: p[1],
+        scc_ptr: p[2],
+        lanes_ptr: p[3],
+        b,
+        sgpr: HashMap::new(),
+        vgpr: HashMap::new(),
+        scc: None,
+        masks: None,
+        wave64,
+        chunks: if wave64 { 64 / VL } else { 32 / VL },
+        lanes: None,
+    };
+    let mut exit = None;
+    for n in nodes {
+        g.count_lanes();
+        if let Node::Branch { cond, .. } = n {
+            exit = Some(g.branch_cond(*cond));
+        } else {
+            g.node(n);
+        }
+    }
+    g.finish(exit, target);
+}
+
+/// The signature of every block function (four pointers in, the exit number out).
+pub(crate) fn signature(
+    sig: &mut cranelift_codegen::ir::Signature,
+    ptr: cranelift_codegen::ir::Type,
+) {
+    for _ in 0..4 {
+        sig.params.push(AbiParam::new(ptr));
+    }
+    sig.returns.push(AbiParam::new(I32));
+}
+
+struct Gen<'a> {
+    b: FunctionBuilder<'a>,
+    sgpr_ptr: Value,
+    vgpr_ptr: Value,
+    scc_ptr: Value,
+    lanes_ptr: Value,
+    /// Scalar registers: current value and whether the block wrote it.
+    sgpr: HashMap<u16, (Value, bool)>,
+    /// VGPR vectors by (row, chunk).
+    vgpr: HashMap<(u16, usize), (Value, bool)>,
+    scc: Option<(Value, bool)>,
+    /// EXEC as per-chunk lane masks, for the EXEC values (lo, hi) they were made from.
+    masks: Option<(Value, Value, Vec<Value>)>,
+    wave64: bool,
+    chunks: usize,
+    /// Lane-instructions so far (I64).
+    lanes: Option<Value>,
+}
+
+fn mem() -> MemFlagsData {
+    // The register files are plain host memory the caller owns exclusively for the call; rows
+    // are 4-byte aligned only, so no alignment is promised.
+    MemFlagsData::new().with_notrap()
+}
+
+fn vec_bits() -> MemFlagsData {
+    MemFlagsData::new().with_endianness(Endianness::Little)
+}
+
+impl Gen<'_> {
+    fn iconst32(&mut self, v: u32) -> Value {
+        self.b.ins().iconst(I32, v as i32 as i64)
+    }
+
+    fn splat(&mut self, v: u32) -> Value {
+        let s = self.iconst32(v);
+        self.b.ins().splat(I32X4, s)
+    }
+
+    fn vconst(&mut self, lanes: [u32; VL]) -> Value {
+        let bytes: Vec<u8> = lanes.iter().flat_map(|l| l.to_le_bytes()).collect();
+        let c = self.b.func.dfg.constants.insert(bytes.into());
+        self.b.ins().vconst(I32X4, c)
+    }
+
+    // ---------------------------------------------------------------- scalar registers
+
+    fn get_sgpr(&mut self, code: u16) -> Value {
+        if code == opnd::NULL {
+            return self.iconst32(0);
+        }
+        if let Some(&(v, _)) = self.sgpr.get(&code) {
+            return v;
+        }
+        let v = self
+            .b
+            .ins()
+            .load(I32, mem(), self.sgpr_ptr, code as i32 * 4);
+        self.sgpr.insert(code, (v, false));
+        v
+    }
+
+    /// `operand::write_sgpr` for a code `select` accepted (NULL drops the value).
+    fn set_sgpr(&mut self, code: u16, v: Value) {
+        if code != opnd::NULL {
+            self.sgpr.insert(code, (v, true));
+        }
+    }
+
+    /// `operand::write_sgpr64` for a code `select` accepted.
+    fn set_sgpr64(&mut self, code: u16, v: Value) {
+        if code == opnd::NULL {
+            return;
+        }
+        let c = code & !1;
+        let lo = self.b.ins().ireduce(I32, v);
+        let hi = self.b.ins().ushr_imm_u(v, 32);
+        let hi = self.b.ins().ireduce(I32, hi);
+        self.set_sgpr(c, lo);
+        self.set_sgpr(c + 1, hi);
+    }
+
+    fn src32(&mut self, s: Src) -> Value {
+        match s {
+            Src::Sgpr(c) => self.get_sgpr(c),
+            Src::Const(k) => self.iconst32(k),
+            // `select` gives VGPR sources only to VALU ops, which read them per chunk.
+            Src::Vgpr(_) => self.iconst32(0),
+        }
+    }
+
+    fn join64(&mut self, lo: Value, hi: Value) -> Value {
+        let lo = self.b.ins().uextend(I64, lo);
+        let hi = self.b.ins().uextend(I64, hi);
+        let hi = self.b.ins().ishl_imm_u(hi, 32);
+        self.b.ins().bor(lo, hi)
+    }
+
+    fn src64(&mut self, s: Src64) -> Value {
+        match s {
+            Src64::Const(k) => self.b.ins().iconst(I64, k as i64),
+            Src64::Pair(lo, hi) => {
+                let (lo, hi) = (self.src32(lo), self.src32(hi));
+                self.join64(lo, hi)
+            }
+        }
+    }
+
+    fn get_scc(&mut self) -> Value {
+        if let Some((v, _)) = self.scc {
+            return v;
+        }
+        let v = self.b.ins().load(I8, mem(), self.scc_ptr, 0);
+        self.scc = Some((v, false));
+        v
+    }
+
+    /// SCC from a cranelift condition (an I8 0/1 from icmp).
+    fn set_scc(&mut self, v: Value) {
+        self.scc = Some((v, true));
+    }
+
+    fn nonzero(&mut self, v: Value) -> Value {
+        self.b.ins().icmp_imm_s(IntCC::NotEqual, v, 0)
+    }
+
+    /// EXEC as the wave sees it (`Wave::exec`): the low half in wave32, both in wave64 (I64).
+    fn exec64(&mut self) -> Value {
+        let lo = self.get_sgpr(opnd::EXEC_LO);
+        if self.wave64 {
+            let hi = self.get_sgpr(opnd::EXEC_HI);
+            self.join64(lo, hi)
+        } else {
+            self.b.ins().uextend(I64, lo)
+        }
+    }
+
+    fn vcc64(&mut self) -> Value {
+        let lo = self.get_sgpr(opnd::VCC_LO);
+        if self.wave64 {
+            let hi = self.get_sgpr(opnd::VCC_HI);
+            self.join64(lo, hi)
+        } else {
+            self.b.ins().uextend(I64, lo)
+        }
+    }
+
+    fn lane_mask(&self) -> u64 {
+        if self.wave64 {
+            u64::MAX
+        } else {
+            u32::MAX as u64
+        }
+    }
+
+    /// Adds popcount(EXEC) to the lane-instruction count (the step loop's rule: every
+    /// instruction counts the lanes EXEC has when it starts).
+    fn count_lanes(&mut self) {
+        let e = self.exec64();
+        let n = self.b.ins().popcnt(e);
+        self.lanes = Some(match self.lanes {
+            Some(acc) => self.b.ins().iadd(acc, n),
+            None => n,
+        });
+    }
+
+    // ---------------------------------------------------------------- vectors
+
+    /// Per-chunk lane masks (all ones where the bit of `m` is set) of a 64-bit lane mask given
+    /// as its two 32-bit halves.
+    fn masks_of(&mut self, lo: Value, hi: Value) -> Vec<Value> {
+        let zero = self.splat(0);
+        let (slo, shi) = (self.b.ins().splat(I32X4, lo), self.b.ins().splat(I32X4, hi));
+        (0..self.chunks)
+            .map(|c| {
+                let word = if c < 8 { slo } else { shi };
+                let s = (c % 8) * VL;
+                let bits = self.vconst([1 << s, 2 << s, 4 << s, 8 << s]);
+                let m = self.b.ins().band(word, bits);
+                self.b.ins().icmp(IntCC::NotEqual, m, zero)
+            })
+            .collect()
+    }
+
+    fn exec_masks(&mut self) -> Vec<Value> {
+        let lo = self.get_sgpr(opnd::EXEC_LO);
+        let hi = if self.wave64 {
+            self.get_sgpr(opnd::EXEC_HI)
+        } else {
+            lo
+        };
+        if let Some((l, h, m)) = &self.masks {
+            if *l == lo && *h == hi {
+                return m.clone();
+            }
+        }
+        let m = self.masks_of(lo, hi);
+        self.masks = Some((lo, hi, m.clone()));
+        m
+    }
+
+    fn get_v(&mut self, row: u16, chunk: usize) -> Value {
+        if let Some(&(v, _)) = self.vgpr.get(&(row, chunk)) {
+            return v;
+        }
+        let off = ((row as usize * LANES + chunk * VL) * 4) as i32;
+        let v = self.b.ins().load(I32X4, mem(), self.vgpr_ptr, off);
+        self.vgpr.insert((row, chunk), (v, false));
+        v
+    }
+
+    /// Chunk `chunk` of a VALU source.
+    fn vsrc(&mut self, s: Src, chunk: usize) -> Value {
+        match s {
+            Src::Vgpr(r) => self.get_v(r, chunk),
+            Src::Sgpr(c) => {
+                let v = self.get_sgpr(c);
+                self.b.ins().splat(I32X4, v)
+            }
+            Src::Const(k) => self.splat(k),
+        }
+    }
+
+    /// Writes `vals` (one per chunk) to VGPR `row` in the lanes of `masks`.
+    fn vwrite(&mut self, row: u16, vals: Vec<Value>, masks: &[Value]) {
+        for (c, v) in vals.into_iter().enumerate() {
+            let old = self.get_v(row, c);
+            let new = self.b.ins().bitselect(masks[c], v, old);
+            self.vgpr.insert((row, c), (new, true));
+        }
+    }
+
+    fn as_f32x4(&mut self, v: Value) -> Value {
+        self.b.ins().bitcast(F32X4, vec_bits(), v)
+    }
+
+    fn as_i32x4(&mut self, v: Value) -> Value {
+        self.b.ins().bitcast(I32X4, vec_bits(), v)
+    }
+
+    fn is_nan(&mut self, f: Value) -> Value {
+        let m = self.b.ins().fcmp(FloatCC::Unordered, f, f);
+        self.mask_i32x4(m)
+    }
+
+    fn mask_i32x4(&mut self, m: Value) -> Value {
+        // Float compares give an I32X4 lane mask already; keep the type explicit.
+        if self.b.func.dfg.value_type(m) == I32X4 {
+            m
+        } else {
+            self.b.ins().bitcast(I32X4, vec_bits(), m)
+        }
+    }
+
+    /// The RDNA3 NaN result of an f32 op with inputs `srcs` in operand order (integer
+    /// vectors): the first NaN input quieted, else the default NaN (an invalid operation).
+    /// `soft::nan_of` / `soft::invalid` with `NanPolicy::RDNA3`.
+    fn nan_result(&mut self, srcs: &[Value]) -> Value {
+        let mut r = self.splat(DEFAULT_NAN_F32);
+        let q = self.splat(QUIET_F32);
+        for &s in srcs.iter().rev() {
+            let f = self.as_f32x4(s);
+            let nan = self.is_nan(f);
+            let quiet = self.b.ins().bor(s, q);
+            r = self.b.ins().bitselect(nan, quiet, r);
+        }
+        r
+    }
+
+    /// Host result `r` (integer vector) of an f32 op where it is not NaN, the ISA's NaN rule
+    /// where it is (the interpreter's fast path redoes NaN lanes exactly; this is that rule).
+    fn fix_nan(&mut self, r: Value, srcs: &[Value]) -> Value {
+        let rf = self.as_f32x4(r);
+        let nan = self.is_nan(rf);
+        let n = self.nan_result(srcs);
+        self.b.ins().bitselect(nan, n, r)
+    }
+
+    /// A per-lane shift by a per-lane count (host SIMD shifts take one count for all lanes).
+    fn shift_lanes(&mut self, v: Value, count: Value, kind: u8) -> Value {
+        let mut out = v;
+        for l in 0..VL as u8 {
+            let x = self.b.ins().extractlane(v, l);
+            let n = self.b.ins().extractlane(count, l);
+            let n = self.b.ins().band_imm_u(n, 31);
+            let y = match kind {
+                0 => self.b.ins().ishl(x, n),
+                1 => self.b.ins().ushr(x, n),
+                _ => self.b.ins().sshr(x, n),
+            };
+            out = self.b.ins().insertlane(out, y, l);
+        }
+        out
+    }
+
+    /// `v << / >> (count & 31)`: one vector shift when the count is the same in every lane.
+    fn shift(&mut self, v: Value, count: Src, chunk: usize, kind: u8) -> Value {
+        match count {
+            Src::Vgpr(_) => {
+                let n = self.vsrc(count, chunk);
+                self.shift_lanes(v, n, kind)
+            }
+            _ => {
+                let n = self.src32(count);
+                let n = self.b.ins().band_imm_u(n, 31);
+                match kind {
+                    0 => self.b.ins().ishl(v, n),
+                    1 => self.b.ins().ushr(v, n),
+                    _ => self.b.ins().sshr(v, n),
+                }
+            }
+        }
+    }
+
+    fn v2(&mut self, op: V2, a: Src, b: Src, c: usize) -> Value {
+        let x = self.vsrc(a, c);
+        match op {
+            V2::LshlRev => {
+                let y = self.vsrc(b, c);
+                return self.shift(y, a, c, 0);
+            }
+            V2::LshrRev => {
+                let y = self.vsrc(b, c);
+                return self.shift(y, a, c, 1);
+            }
+            V2::AshrRev => {
+                let y = self.vsrc(b, c);
+                return self.shift(y, a, c, 2);
+            }
+            _ => {}
+        }
+        let y = self.vsrc(b, c);
+        let i = self.b.ins();
+        match op {
+            V2::Add => i.iadd(x, y),
+            V2::Sub => i.isub(x, y),
+            V2::SubRev => i.isub(y, x),
+            V2::MulLo => i.imul(x, y),
+            V2::MulU24 => {
+                let m = self.splat(0x00ff_ffff);
+                let x = self.b.ins().band(x, m);
+                let y = self.b.ins().band(y, m);
+                self.b.ins().imul(x, y)
+            }
+            V2::MulI24 => {
+                let x = i.ishl_imm_u(x, 8);
+                let x = self.b.ins().sshr_imm_u(x, 8);
+                let y = self.b.ins().ishl_imm_u(y, 8);
+                let y = self.b.ins().sshr_imm_u(y, 8);
+                self.b.ins().imul(x, y)
+            }
+            V2::And => i.band(x, y),
+            V2::Or => i.bor(x, y),
+            V2::Xor => i.bxor(x, y),
+            V2::Xnor => {
+                let t = i.bxor(x, y);
+                self.b.ins().bnot(t)
+            }
+            V2::MinI => i.smin(x, y),
+            V2::MaxI => i.smax(x, y),
+            V2::MinU => i.umin(x, y),
+            V2::MaxU => i.umax(x, y),
+            V2::AddF | V2::SubF | V2::SubRevF | V2::MulF => {
+                let (fx, fy) = (self.as_f32x4(x), self.as_f32x4(y));
+                let r = match op {
+                    V2::AddF => self.b.ins().fadd(fx, fy),
+                    V2::SubF => self.b.ins().fsub(fx, fy),
+                    V2::SubRevF => self.b.ins().fsub(fy, fx),
+                    _ => self.b.ins().fmul(fx, fy),
+                };
+                let r = self.as_i32x4(r);
+                // ops::sub(b, a) for subrev: the NaN order is (S1, S0).
+                let order: [Value; 2] = if op == V2::SubRevF { [y, x] } else { [x, y] };
+                self.fix_nan(r, &order)
+            }
+            V2::LshlRev | V2::LshrRev | V2::AshrRev => x,
+        }
+    }
+
+    fn v3(&mut self, op: V3, a: Src, b: Src, cc: Src, c: usize) -> Value {
+        let x = self.vsrc(a, c);
+        let z = self.vsrc(cc, c);
+        match op {
+            V3::LshlAdd => {
+                let t = self.shift(x, b, c, 0);
+                return self.b.ins().iadd(t, z);
+            }
+            V3::LshlOr => {
+                let t = self.shift(x, b, c, 0);
+                return self.b.ins().bor(t, z);
+            }
+            V3::AddLshl => {
+                let y = self.vsrc(b, c);
+                let t = self.b.ins().iadd(x, y);
+                return self.shift(t, cc, c, 0);
+            }
+            _ => {}
+        }
+        let y = self.vsrc(b, c);
+        let i = self.b.ins();
+        match op {
+            V3::Add3 => {
+                let t = i.iadd(x, y);
+                self.b.ins().iadd(t, z)
+            }
+            V3::AndOr => {
+                let t = i.band(x, y);
+                self.b.ins().bor(t, z)
+            }
+            V3::Or3 => {
+                let t = i.bor(x, y);
+                self.b.ins().bor(t, z)
+            }
+            V3::Xor3 => {
+                let t = i.bxor(x, y);
+                self.b.ins().bxor(t, z)
+            }
+            // (S0 & S1) | (~S0 & S2): a bit select with S0 as the selector.
+            V3::Bfi => i.bitselect(x, y, z),
+            V3::FmaF => self.fma(x, y, z),
+            V3::LshlAdd | V3::LshlOr | V3::AddLshl => x,
+        }
+    }
+
+    fn fma(&mut self, x: Value, y: Value, z: Value) -> Value {
+        let (fx, fy, fz) = (self.as_f32x4(x), self.as_f32x4(y), self.as_f32x4(z));
+        let r = self.b.ins().fma(fx, fy, fz);
+        let r = self.as_i32x4(r);
+        self.fix_nan(r, &[x, y, z])
+    }
+
+    fn icmp_cond(cond: Cond, signed: bool) -> Option<IntCC> {
+        use IntCC::*;
+        Some(match (cond, signed) {
+            (Cond::Lt, true) => SignedLessThan,
+            (Cond::Lt, false) => UnsignedLessThan,
+            (Cond::Le, true) => SignedLessThanOrEqual,
+            (Cond::Le, false) => UnsignedLessThanOrEqual,
+            (Cond::Gt, true) => SignedGreaterThan,
+            (Cond::Gt, false) => UnsignedGreaterThan,
+            (Cond::Ge, true) => SignedGreaterThanOrEqual,
+            (Cond::Ge, false) => UnsignedGreaterThanOrEqual,
+            (Cond::Eq, _) => Equal,
+            (Cond::Ne, _) => NotEqual,
+            (Cond::F, _) | (Cond::T, _) => return None,
+        })
+    }
+
+    fn node(&mut self, n: &Node) {
+        match *n {
+            Node::Nop | Node::Branch { .. } => {}
+            Node::VMov { dst, a } => {
+                let m = self.exec_masks();
+                let vals = (0..self.chunks).map(|c| self.vsrc(a, c)).collect();
+                self.vwrite(dst, vals, &m);
+            }
+            Node::VNot { dst, a } => {
+                let m = self.exec_masks();
+                let vals = (0..self.chunks)
+                    .map(|c| {
+                        let v = self.vsrc(a, c);
+                        self.b.ins().bnot(v)
+                    })
+                    .collect();
+                self.vwrite(dst, vals, &m);
+            }
+            Node::VCvt { op, dst, a } => {
+                // Under MODE's IEEE f32 setting (round to nearest even) the host conversions
+                // are the ISA's: int -> f32 rounds once; f32 -> int truncates, saturates and
+                // gives 0 for NaN (cranelift's *_sat conversions).
+                let m = self.exec_masks();
+                let vals = (0..self.chunks)
+                    .map(|c| {
+                        let v = self.vsrc(a, c);
+                        match op {
+                            Cvt::F32FromI32 => {
+                                let f = self.b.ins().fcvt_from_sint(F32X4, v);
+                                self.as_i32x4(f)
+                            }
+                            Cvt::F32FromU32 => {
+                                let f = self.b.ins().fcvt_from_uint(F32X4, v);
+                                self.as_i32x4(f)
+                            }
+                            Cvt::I32FromF32 => {
+                                let f = self.as_f32x4(v);
+                                self.b.ins().fcvt_to_sint_sat(I32X4, f)
+                            }
+                            Cvt::U32FromF32 => {
+                                let f = self.as_f32x4(v);
+                                self.b.ins().fcvt_to_uint_sat(I32X4, f)
+                            }
+                        }
+                    })
+                    .collect();
+                self.vwrite(dst, vals, &m);
+            }
+            Node::V2 { op, dst, a, b } => {
+                let m = self.exec_masks();
+                let vals = (0..self.chunks).map(|c| self.v2(op, a, b, c)).collect();
+                self.vwrite(dst, vals, &m);
+            }
+            Node::V3 { op, dst, a, b, c } => {
+                let m = self.exec_masks();
+                let vals = (0..self.chunks).map(|k| self.v3(op, a, b, c, k)).collect();
+                self.vwrite(dst, vals, &m);
+            }
+            Node::Fmac { dst, a, b } => {
+                let m = self.exec_masks();
+                let vals = (0..self.chunks)
+                    .map(|c| {
+                        let (x, y) = (self.vsrc(a, c), self.vsrc(b, c));
+                        let z = self.get_v(dst, c);
+                        self.fma(x, y, z)
+                    })
+                    .collect();
+                self.vwrite(dst, vals, &m);
+            }
+            Node::VCarry {
+                sub,
+                rev,
+                dst,
+                a,
+                b,
+                cin,
+                carry,
+            } => {
+                let m = self.exec_masks();
+                let ci = cin.map(|c| self.mask_src_chunks(c));
+                let mut vals = Vec::with_capacity(self.chunks);
+                let mut acc = self.b.ins().iconst(I64, 0);
+                for c in 0..self.chunks {
+                    let (mut x, mut y) = (self.vsrc(a, c), self.vsrc(b, c));
+                    if rev {
+                        std::mem::swap(&mut x, &mut y);
+                    }
+                    let (d, co) = if sub {
+                        // borrow = y > x, or (x == y and a borrow comes in).
+                        let d = self.b.ins().isub(x, y);
+                        let b1 = self.b.ins().icmp(IntCC::UnsignedGreaterThan, y, x);
+                        match &ci {
+                            Some(cm) => {
+                                let zero = self.splat(0);
+                                let z = self.b.ins().icmp(IntCC::Equal, d, zero);
+                                let b2 = self.b.ins().band(z, cm[c]);
+                                // d - 1 where the carry-in is set (the mask is -1 there).
+                                let d2 = self.b.ins().iadd(d, cm[c]);
+                                (d2, self.b.ins().bor(b1, b2))
+                            }
+                            None => (d, b1),
+                        }
+                    } else {
+                        let d = self.b.ins().iadd(x, y);
+                        let c1 = self.b.ins().icmp(IntCC::UnsignedLessThan, d, x);
+                        match &ci {
+                            Some(cm) => {
+                                // d + 1 where the carry-in is set; it carries iff d wrapped.
+                                let d2 = self.b.ins().isub(d, cm[c]);
+                                let c2 = self.b.ins().icmp(IntCC::UnsignedLessThan, d2, d);
+                                (d2, self.b.ins().bor(c1, c2))
+                            }
+                            None => (d, c1),
+                        }
+                    };
+                    vals.push(d);
+                    let hb = self.b.ins().vhigh_bits(I64, co);
+                    let hb = if c == 0 {
+                        hb
+                    } else {
+                        self.b.ins().ishl_imm_u(hb, (c * VL) as i64)
+                    };
+                    acc = self.b.ins().bor(acc, hb);
+                }
+                let exec = self.exec64();
+                let bits = self.b.ins().band(acc, exec);
+                self.vwrite(dst, vals, &m);
+                self.write_mask(carry, bits);
+            }
+            Node::Shift64 { kind, dst, src, n } => {
+                let m = self.exec_masks();
+                let (mut los, mut his) = (Vec::new(), Vec::new());
+                for c in 0..self.chunks {
+                    let lo = self.get_v(src, c);
+                    let hi = self.get_v(src + 1, c);
+                    let (l, h) = self.shift64(kind, lo, hi, n);
+                    los.push(l);
+                    his.push(h);
+                }
+                self.vwrite(dst, los, &m);
+                self.vwrite(dst + 1, his, &m);
+            }
+            Node::AlignBit { dst, a, b, n } => {
+                let m = self.exec_masks();
+                let vals = (0..self.chunks)
+                    .map(|c| {
+                        let (x, y) = (self.vsrc(a, c), self.vsrc(b, c));
+                        if n == 0 {
+                            y
+                        } else {
+                            let lo = self.b.ins().ushr_imm_u(y, n as i64);
+                            let hi = self.b.ins().ishl_imm_u(x, (32 - n) as i64);
+                            self.b.ins().bor(lo, hi)
+                        }
+                    })
+                    .collect();
+                self.vwrite(dst, vals, &m);
+            }
+            Node::VCnd { dst, a, b, sel } => {
+                let m = self.exec_masks();
+                let sm = self.mask_src_chunks(sel);
+                let vals = (0..self.chunks)
+                    .map(|c| {
+                        let (x, y) = (self.vsrc(a, c), self.vsrc(b, c));
+                        self.b.ins().bitselect(sm[c], y, x)
+                    })
+                    .collect();
+                self.vwrite(dst, vals, &m);
+            }
+            Node::VCmp {
+                cond,
+                signed,
+                a,
+                b,
+                dst,
+            } => {
+                // Inactive lanes write 0 (exec::vcmp): the result is cond & EXEC.
+                let exec = self.exec64();
+                let bits = match Self::icmp_cond(cond, signed) {
+                    None if cond == Cond::T => exec,
+                    None => self.b.ins().iconst(I64, 0),
+                    Some(cc) => {
+                        let mut acc = self.b.ins().iconst(I64, 0);
+                        for c in 0..self.chunks {
+                            let (x, y) = (self.vsrc(a, c), self.vsrc(b, c));
+                            let m = self.b.ins().icmp(cc, x, y);
+                            let hb = self.b.ins().vhigh_bits(I64, m);
+                            let hb = if c == 0 {
+                                hb
+                            } else {
+                                self.b.ins().ishl_imm_u(hb, (c * VL) as i64)
+                            };
+                            acc = self.b.ins().bor(acc, hb);
+                        }
+                        self.b.ins().band(acc, exec)
+                    }
+                };
+                self.write_mask(dst, bits);
+            }
+            Node::VCmpF { cond, a, b, dst } => {
+                let exec = self.exec64();
+                let mut acc = self.b.ins().iconst(I64, 0);
+                for c in 0..self.chunks {
+                    let (x, y) = (self.vsrc(a, c), self.vsrc(b, c));
+                    let m = self.fcond(cond, x, y);
+                    let hb = self.b.ins().vhigh_bits(I64, m);
+                    let hb = if c == 0 {
+                        hb
+                    } else {
+                        self.b.ins().ishl_imm_u(hb, (c * VL) as i64)
+                    };
+                    acc = self.b.ins().bor(acc, hb);
+                }
+                let bits = self.b.ins().band(acc, exec);
+                self.write_mask(dst, bits);
+            }
+            Node::Dual { x, y, k } => {
+                let m = self.exec_masks();
+                // v_dual_cndmask selects with VCC (wave32: VCC_LO).
+                let vcc = if x.op == DualOp::Cnd || y.op == DualOp::Cnd {
+                    let lo = self.get_sgpr(opnd::VCC_LO);
+                    self.masks_of(lo, lo)
+                } else {
+                    Vec::new()
+                };
+                let rx: Vec<Value> = (0..self.chunks)
+                    .map(|c| self.half(&x, k, c, &vcc))
+                    .collect();
+                let ry: Vec<Value> = (0..self.chunks)
+                    .map(|c| self.half(&y, k, c, &vcc))
+                    .collect();
+                self.vwrite(x.dst, rx, &m);
+                self.vwrite(y.dst, ry, &m);
+            }
+            Node::SMov { dst, a } => {
+                let v = self.src32(a);
+                self.set_sgpr(dst, v);
+            }
+            Node::SNot { dst, a } => {
+                let v = self.src32(a);
+                let d = self.b.ins().bnot(v);
+                let s = self.nonzero(d);
+                self.set_sgpr(dst, d);
+                self.set_scc(s);
+            }
+            Node::S2 { op, dst, a, b } => self.s2(op, dst, a, b),
+            Node::SCmp { cond, signed, a, b } => {
+                let (x, y) = (self.src32(a), self.src32(b));
+                let s = match Self::icmp_cond(cond, signed) {
+                    Some(cc) => self.b.ins().icmp(cc, x, y),
+                    None => self.b.ins().iconst(I8, (cond == Cond::T) as i64),
+                };
+                self.set_scc(s);
+            }
+            Node::SCmp64 { ne, a, b } => {
+                let (x, y) = (self.src64(a), self.src64(b));
+                let cc = if ne { IntCC::NotEqual } else { IntCC::Equal };
+                let s = self.b.ins().icmp(cc, x, y);
+                self.set_scc(s);
+            }
+            Node::S64 { op, dst, a, b } => self.s64(op, dst, a, b),
+            Node::SaveExec { op, wide, dst, s } => self.saveexec(op, wide, dst, s),
+        }
+    }
+
+    /// A 64-bit shift by the constant `n` (0..=63) of lanes held as (low, high) halves.
+    fn shift64(&mut self, kind: u8, lo: Value, hi: Value, n: u32) -> (Value, Value) {
+        let n = n as i64;
+        let i = self.b.ins();
+        match (kind, n) {
+            (_, 0) => (lo, hi),
+            (0, 1..=31) => {
+                let h = i.ishl_imm_u(hi, n);
+                let t = self.b.ins().ushr_imm_u(lo, 32 - n);
+                let h = self.b.ins().bor(h, t);
+                (self.b.ins().ishl_imm_u(lo, n), h)
+            }
+            (0, _) => {
+                let h = i.ishl_imm_u(lo, n - 32);
+                (self.splat(0), h)
+            }
+            (_, 1..=31) => {
+                let l = i.ushr_imm_u(lo, n);
+                let t = self.b.ins().ishl_imm_u(hi, 32 - n);
+                let l = self.b.ins().bor(l, t);
+                let h = if kind == 1 {
+                    self.b.ins().ushr_imm_u(hi, n)
+                } else {
+                    self.b.ins().sshr_imm_u(hi, n)
+                };
+                (l, h)
+            }
+            (1, _) => (i.ushr_imm_u(hi, n - 32), self.splat(0)),
+            _ => {
+                let l = i.sshr_imm_u(hi, n - 32);
+                (l, self.b.ins().sshr_imm_u(hi, 31))
+            }
+        }
+    }
+
+    /// Per-chunk lane masks of a VALU lane-select operand (`Wave::vcc`, `operand::read_mask`:
+    /// the wave's lanes only).
+    fn mask_src_chunks(&mut self, sel: MaskSrc) -> Vec<Value> {
+        let lm = self.lane_mask();
+        let (lo, hi) = match sel {
+            MaskSrc::Vcc => {
+                let lo = self.get_sgpr(opnd::VCC_LO);
+                let hi = if self.wave64 {
+                    self.get_sgpr(opnd::VCC_HI)
+                } else {
+                    lo
+                };
+                (lo, hi)
+            }
+            MaskSrc::Regs(lo, hi) => {
+                let l = self.src32(lo);
+                let h = if self.wave64 { self.src32(hi) } else { l };
+                (l, h)
+            }
+            MaskSrc::Const(k) => {
+                let k = k & lm;
+                let l = self.iconst32(k as u32);
+                let h = if self.wave64 {
+                    self.iconst32((k >> 32) as u32)
+                } else {
+                    l
+                };
+                (l, h)
+            }
+        };
+        self.masks_of(lo, hi)
+    }
+
+    /// Writes a VALU lane mask (`operand::write_mask`, or `Wave::set_exec` for v_cmpx, which
+    /// writes EXEC_LO only in wave32).
+    fn write_mask(&mut self, dst: MaskDst, bits: Value) {
+        let code = match dst {
+            MaskDst::Exec => opnd::EXEC_LO,
+            MaskDst::Sgpr(code) => code,
+        };
+        if self.wave64 {
+            self.set_sgpr64(code, bits);
+        } else {
+            let lo = self.b.ins().ireduce(I32, bits);
+            self.set_sgpr(code, lo);
+        }
+    }
+
+    /// The lane mask of float condition `cond` (`exec::vcmp::fcond`) from the ordered
+    /// less-than (both ways), equal and unordered compares, which every host lowers.
+    fn fcond(&mut self, cond: u8, x: Value, y: Value) -> Value {
+        let (fx, fy) = (self.as_f32x4(x), self.as_f32x4(y));
+        let lt = self.b.ins().fcmp(FloatCC::LessThan, fx, fy);
+        let gt = self.b.ins().fcmp(FloatCC::LessThan, fy, fx);
+        let eq = self.b.ins().fcmp(FloatCC::Equal, fx, fy);
+        let uno = self.b.ins().fcmp(FloatCC::Unordered, fx, fy);
+        let i = self.b.ins();
+        match cond {
+            0 => self.splat(0),
+            1 => lt,
+            2 => eq,
+            3 => i.bor(lt, eq),
+            4 => gt,
+            5 => i.bor(lt, gt),
+            6 => i.bor(gt, eq),
+            7 => i.bnot(uno),
+            8 => uno,
+            9 => {
+                let t = i.bor(gt, eq);
+                self.b.ins().bnot(t)
+            }
+            10 => {
+                let t = i.bor(lt, gt);
+                self.b.ins().bnot(t)
+            }
+            11 => i.bnot(gt),
+            12 => {
+                let t = i.bor(lt, eq);
+                self.b.ins().bnot(t)
+            }
+            13 => i.bnot(eq),
+            14 => i.bnot(lt),
+            _ => self.splat(u32::MAX),
+        }
+    }
+
+    /// Chunk `c` of one VOPD component's result (`exec::vopd::component`).
+    fn half(&mut self, h: &Half, k: u32, c: usize, vcc: &[Value]) -> Value {
+        let x = self.vsrc(h.a, c);
+        let y = self.vsrc(h.b, c);
+        match h.op {
+            DualOp::Fmac => {
+                let d = self.get_v(h.dst, c);
+                self.fma(x, y, d)
+            }
+            DualOp::Fmaak => {
+                let kk = self.splat(k);
+                self.fma(x, y, kk)
+            }
+            DualOp::Fmamk => {
+                let kk = self.splat(k);
+                self.fma(x, kk, y)
+            }
+            DualOp::Mul => self.v2(V2::MulF, h.a, h.b, c),
+            DualOp::Add => self.v2(V2::AddF, h.a, h.b, c),
+            DualOp::Sub => self.v2(V2::SubF, h.a, h.b, c),
+            DualOp::SubRev => self.v2(V2::SubRevF, h.a, h.b, c),
+            DualOp::Mov => x,
+            DualOp::Cnd => match vcc.get(c) {
+                Some(&m) => self.b.ins().bitselect(m, y, x),
+                None => x,
+            },
+            DualOp::AddNc => self.b.ins().iadd(x, y),
+            DualOp::LshlRev => self.shift(y, h.a, c, 0),
+            DualOp::And => self.b.ins().band(x, y),
+        }
+    }
+
+    fn s2(&mut self, op: S2, dst: u16, a: Src, b: Src) {
+        let (x, y) = (self.src32(a), self.src32(b));
+        // (result, Some(SCC)) — None leaves SCC alone (s_mul_i32, s_cselect_b32).
+        let (d, scc) = match op {
+            S2::AddU => {
+                let d = self.b.ins().iadd(x, y);
+                let c = self.b.ins().icmp(IntCC::UnsignedLessThan, d, x);
+                (d, Some(c))
+            }
+            S2::SubU => {
+                let d = self.b.ins().isub(x, y);
+                let c = self.b.ins().icmp(IntCC::UnsignedGreaterThan, y, x);
+                (d, Some(c))
+            }
+            S2::AddI => {
+                // Signed overflow: operands agree in sign and the result does not.
+                let d = self.b.ins().iadd(x, y);
+                let s = self.b.ins().bxor(x, y);
+                let s = self.b.ins().bnot(s);
+                let t = self.b.ins().bxor(x, d);
+                let o = self.b.ins().band(s, t);
+                let c = self.b.ins().icmp_imm_s(IntCC::SignedLessThan, o, 0);
+                (d, Some(c))
+            }
+            S2::SubI => {
+                let d = self.b.ins().isub(x, y);
+                let s = self.b.ins().bxor(x, y);
+                let t = self.b.ins().bxor(x, d);
+                let o = self.b.ins().band(s, t);
+                let c = self.b.ins().icmp_imm_s(IntCC::SignedLessThan, o, 0);
+                (d, Some(c))
+            }
+            S2::AddC | S2::SubB => {
+                let ci = self.get_scc();
+                let (x64, y64) = (self.b.ins().uextend(I64, x), self.b.ins().uextend(I64, y));
+                let c64 = self.b.ins().uextend(I64, ci);
+                if op == S2::AddC {
+                    let t = self.b.ins().iadd(x64, y64);
+                    let t = self.b.ins().iadd(t, c64);
+                    let d = self.b.ins().ireduce(I32, t);
+                    let hi = self.b.ins().ushr_imm_u(t, 32);
+                    let c = self.nonzero(hi);
+                    (d, Some(c))
+                } else {
+                    let c32 = self.b.ins().uextend(I32, ci);
+                    let d = self.b.ins().isub(x, y);
+                    let d = self.b.ins().isub(d, c32);
+                    let t = self.b.ins().iadd(y64, c64);
+                    let c = self.b.ins().icmp(IntCC::UnsignedGreaterThan, t, x64);
+                    (d, Some(c))
+                }
+            }
+            S2::Mul => (self.b.ins().imul(x, y), None),
+            S2::Lshl | S2::Lshr | S2::Ashr => {
+                let n = self.b.ins().band_imm_u(y, 31);
+                let d = match op {
+                    S2::Lshl => self.b.ins().ishl(x, n),
+                    S2::Lshr => self.b.ins().ushr(x, n),
+                    _ => self.b.ins().sshr(x, n),
+                };
+                let c = self.nonzero(d);
+                (d, Some(c))
+            }
+            S2::Logic(l) => {
+                let d = self.logic(l, x, y);
+                let c = self.nonzero(d);
+                (d, Some(c))
+            }
+            S2::MinI | S2::MaxI | S2::MinU | S2::MaxU => {
+                // SCC = the first operand was picked (strictly smaller / larger).
+                let cc = match op {
+                    S2::MinI => IntCC::SignedLessThan,
+                    S2::MaxI => IntCC::SignedGreaterThan,
+                    S2::MinU => IntCC::UnsignedLessThan,
+                    _ => IntCC::UnsignedGreaterThan,
+                };
+                let first = self.b.ins().icmp(cc, x, y);
+                let d = self.b.ins().select(first, x, y);
+                (d, Some(first))
+            }
+            S2::LshlAdd(n) => {
+                let x64 = self.b.ins().uextend(I64, x);
+                let y64 = self.b.ins().uextend(I64, y);
+                let t = self.b.ins().ishl_imm_u(x64, n as i64);
+                let t = self.b.ins().iadd(t, y64);
+                let d = self.b.ins().ireduce(I32, t);
+                let hi = self.b.ins().ushr_imm_u(t, 32);
+                let c = self.nonzero(hi);
+                (d, Some(c))
+            }
+            S2::Cselect => {
+                let s = self.get_scc();
+                (self.b.ins().select(s, x, y), None)
+            }
+        };
+        self.set_sgpr(dst, d);
+        if let Some(c) = scc {
+            self.set_scc(c);
+        }
+    }
+
+    fn s64(&mut self, op: S64, dst: u16, a: Src64, b: Src64) {
+        let x = self.src64(a);
+        let (d, scc) = match op {
+            S64::Mov => (x, false),
+            S64::Cselect => {
+                let y = self.src64(b);
+                let s = self.get_scc();
+                (self.b.ins().select(s, x, y), false)
+            }
+            S64::Logic(l) => {
+                let y = self.src64(b);
+                (self.logic(l, x, y), true)
+            }
+        };
+        self.set_sgpr64(dst, d);
+        if scc {
+            let c = self.nonzero(d);
+            self.set_scc(c);
+        }
+    }
+
+    /// `op(x, y)` (`select::Logic`), on any integer type.
+    fn logic(&mut self, op: Logic, x: Value, y: Value) -> Value {
+        let i = self.b.ins();
+        match op {
+            Logic::And => i.band(x, y),
+            Logic::Or => i.bor(x, y),
+            Logic::Xor => i.bxor(x, y),
+            Logic::Nand => {
+                let t = i.band(x, y);
+                self.b.ins().bnot(t)
+            }
+            Logic::Nor => {
+                let t = i.bor(x, y);
+                self.b.ins().bnot(t)
+            }
+            Logic::Xnor => {
+                let t = i.bxor(x, y);
+                self.b.ins().bnot(t)
+            }
+            Logic::AndNot0 => i.band_not(y, x),
+            Logic::OrNot0 => i.bor_not(y, x),
+            Logic::AndNot1 => i.band_not(x, y),
+            Logic::OrNot1 => i.bor_not(x, y),
+        }
+    }
+
+    fn saveexec(&mut self, op: Logic, wide: bool, dst: u16, s: Src64) {
+        // exec::salu::saveexec32/64: saved = EXEC; EXEC = f(S0, EXEC); D = saved;
+        // SCC = EXEC != 0, read after D is written (D may be EXEC itself).
+        let (sv, saved) = if wide {
+            let lo = self.get_sgpr(opnd::EXEC_LO);
+            let hi = self.get_sgpr(opnd::EXEC_HI);
+            (self.src64(s), self.join64(lo, hi))
+        } else {
+            let Src64::Pair(a, _) = s else { return };
+            (self.src32(a), self.get_sgpr(opnd::EXEC_LO))
+        };
+        let e = self.logic(op, sv, saved);
+        if wide {
+            self.set_sgpr64(opnd::EXEC_LO, e);
+            self.set_sgpr64(dst, saved);
+            let lo = self.get_sgpr(opnd::EXEC_LO);
+            let hi = self.get_sgpr(opnd::EXEC_HI);
+            let now = self.join64(lo, hi);
+            let c = self.nonzero(now);
+            self.set_scc(c);
+        } else {
+            self.set_sgpr(opnd::EXEC_LO, e);
+            self.set_sgpr(dst, saved);
+            let now = self.get_sgpr(opnd::EXEC_LO);
+            let c = self.nonzero(now);
+            self.set_scc(c);
+        }
+    }
+
+    /// The condition of a block-ending branch (I8 0/1: 1 = taken).
+    fn branch_cond(&mut self, cond: Branch) -> Value {
+        let lm = self.lane_mask() as i64;
+        match cond {
+            Branch::Always => self.b.ins().iconst(I8, 1),
+            Branch::Scc1 => self.get_scc(),
+            Branch::Scc0 => {
+                let s = self.get_scc();
+                self.b.ins().icmp_imm_s(IntCC::Equal, s, 0)
+            }
+            Branch::Vccz | Branch::Vccnz | Branch::Execz | Branch::Execnz => {
+                let v = if matches!(cond, Branch::Vccz | Branch::Vccnz) {
+                    self.vcc64()
+                } else {
+                    self.exec64()
+                };
+                let v = self.b.ins().band_imm_u(v, lm);
+                let cc = if matches!(cond, Branch::Vccz | Branch::Execz) {
+                    IntCC::Equal
+                } else {
+                    IntCC::NotEqual
+                };
+                self.b.ins().icmp_imm_s(cc, v, 0)
+            }
+        }
+    }
+
+    /// Stores what the block wrote, adds its lane-instructions and returns the exit.
+    fn finish(mut self, exit: Option<Value>, target: cranelift_codegen::isa::TargetFrontendConfig) {
+        let mut sg: Vec<_> = self.sgpr.iter().map(|(&k, &v)| (k, v)).collect();
+        sg.sort_by_key(|e| e.0);
+        for (code, (v, dirty)) in sg {
+            if dirty {
+                self.b.ins().store(mem(), v, self.sgpr_ptr, code as i32 * 4);
+            }
+        }
+        let mut vg: Vec<_> = self.vgpr.iter().map(|(&k, &v)| (k, v)).collect();
+        vg.sort_by_key(|e| e.0);
+        for ((row, chunk), (v, dirty)) in vg {
+            if dirty {
+                let off = ((row as usize * LANES + chunk * VL) * 4) as i32;
+                self.b.ins().store(mem(), v, self.vgpr_ptr, off);
+            }
+        }
+        if let Some((v, true)) = self.scc {
+            self.b.ins().store(mem(), v, self.scc_ptr, 0);
+        }
+        if let Some(n) = self.lanes {
+            let old = self.b.ins().load(I64, mem(), self.lanes_ptr, 0);
+            let t = self.b.ins().iadd(old, n);
+            self.b.ins().store(mem(), t, self.lanes_ptr, 0);
+        }
+        let r = match exit {
+            Some(c) => self.b.ins().uextend(I32, c),
+            None => self.b.ins().iconst(I32, 0),
+        };
+        self.b.ins().return_(&[r]);
+        self.b.finalize(target);
+    }
+}

@@ -1,0 +1,109 @@
+//! The JIT tier: straight-line runs of predecoded instructions compiled to host SIMD code with
+//! cranelift, entered from the step loop (`dispatch::run_slice`). The interpreter stays the
+//! reference: a compiled block does exactly what running its instructions one by one through
+//! their handlers does (registers, EXEC, VCC, SCC, wave- and lane-instruction counts), and
+//! everything the compiler does not take (memory, transcendentals, DPP, VOPD, modifiers,
+//! non-default MODE for float ops, traps, program control other than branches) runs in the
+//! interpreter, the block ending just before it.
+//!
+//! - `select`: which instructions compile, operands validated at compile time (so compiled code
+//!   never raises an error: every error stays the interpreter's).
+//! - `codegen`: the cranelift translation (4-lane vectors, EXEC as blend masks, registers in SSA
+//!   within a block).
+//! - `cache`: compiled code per code object (hash of the decoded code + wave size + VGPR count),
+//!   shared by every dispatch and worker thread of the process, and the tiers' policies.
+//!
+//! Engines ([`Engine`]): `interp` never compiles; `jit` compiles every block before it first
+//! runs; `auto` (the default) interprets a block until it has been entered [`AUTO_THRESHOLD`]
+//! times, then compiles it, so a tiny kernel pays no compile cost.
+
+mod cache;
+mod codegen;
+mod select;
+
+pub(crate) use cache::Tier;
+pub use cache::{compilable, compile_stats, CompileStats};
+
+use std::str::FromStr;
+use std::sync::atomic::{AtomicU8, Ordering::Relaxed};
+use std::sync::OnceLock;
+
+/// How waves execute.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u8)]
+pub enum Engine {
+    /// The interpreter only.
+    Interp,
+    /// Compile every block the JIT supports before it first runs.
+    Jit,
+    /// Interpret first; compile a block once it has been entered [`AUTO_THRESHOLD`] times.
+    Auto,
+}
+
+/// Block entries (over all waves and dispatches of a code object) after which `auto` compiles a
+/// block. A rent-or-buy choice: compiling a block was measured at 0.4-2.5 ms (release, the
+/// benchmark kernels; docs/PERFORMANCE.md, "JIT tier"), and interpreting one entry of a typical
+/// 10-30 instruction block costs 0.1-0.5 us, so after 4096 entries the time already spent
+/// interpreting it is about the cost of compiling it; compiling then keeps the total within about
+/// twice the best choice made in hindsight, whether the block runs a few more times or millions.
+/// Kernels of a few waves (most of a test suite) never compile anything.
+pub const AUTO_THRESHOLD: u32 = 4096;
+
+/// The environment variable that chooses the default engine (`interp`, `jit` or `auto`), e.g. to
+/// run a whole test suite with the JIT forced.
+pub const ENGINE_ENV: &str = "WAVESIM_ENGINE";
+
+impl Engine {
+    /// The engine [`ENGINE_ENV`] names, read once per process (None if unset or invalid).
+    pub fn from_env() -> Option<Engine> {
+        static E: OnceLock<Option<Engine>> = OnceLock::new();
+        *E.get_or_init(|| std::env::var(ENGINE_ENV).ok()?.parse().ok())
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Engine::Interp => "interp",
+            Engine::Jit => "jit",
+            Engine::Auto => "auto",
+        }
+    }
+}
+
+/// The process-wide default set by [`set_default_engine`] (0: none set).
+static DEFAULT: AtomicU8 = AtomicU8::new(0);
+
+/// Sets the engine that `Engine::default()` (every `ExecConfig::default()`, `run_asm`, new
+/// devices) gives from now on, over [`ENGINE_ENV`].
+pub fn set_default_engine(e: Engine) {
+    DEFAULT.store(e as u8 + 1, Relaxed);
+}
+
+impl Default for Engine {
+    /// The engine [`set_default_engine`] chose, else the one [`ENGINE_ENV`] names, else `auto`.
+    fn default() -> Self {
+        match DEFAULT.load(Relaxed) {
+            1 => Engine::Interp,
+            2 => Engine::Jit,
+            3 => Engine::Auto,
+            _ => Engine::from_env().unwrap_or(Engine::Auto),
+        }
+    }
+}
+
+impl FromStr for Engine {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "interp" => Ok(Engine::Interp),
+            "jit" => Ok(Engine::Jit),
+            "auto" => Ok(Engine::Auto),
+            _ => Err(format!("unknown engine {s:?}: interp, jit or auto")),
+        }
+    }
+}
+
+impl std::fmt::Display for Engine {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}

@@ -1,0 +1,968 @@
+//! Which predecoded instructions the JIT compiles, and their operands resolved at compile time.
+//!
+//! An instruction is compiled only when its whole effect is known from the `Inst` and the launch
+//! shape (wave size, VGPR count) and cannot fail: every register it names is in range, it has no
+//! DPP, no input/output modifiers, no op_sel, no TTMP operand (whose access depends on
+//! STATUS.PRIV), and it is not an encoding LLVM rejects. Everything else ends the block and the
+//! interpreter runs it. Each lowering below mirrors the interpreter's handler for the op
+//! (`exec::vint`, `exec::vfloat`, `exec::vcmp`, `exec::salu`, `exec::sopp`), which stays the
+//! reference; the differential tests (tests/jit_*.rs) compare the two.
+
+use crate::decode::{iflags, opnd, Dpp, Enc, Inst};
+use crate::exec::operand::read_scalar;
+use crate::isa::{Op, Ty};
+use crate::wave::Wave;
+
+/// A 32-bit source, resolved.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Src {
+    /// A VGPR row (in range).
+    Vgpr(u16),
+    /// A scalar register read as `operand::read_sgpr` does for 0..=107 and 125..=127.
+    Sgpr(u16),
+    /// An inline constant, literal or NULL (reads 0), as `operand::read_scalar` gives it.
+    Const(u32),
+}
+
+/// A 64-bit scalar source: two scalar registers (lo, hi) or a constant.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Src64 {
+    Pair(Src, Src),
+    Const(u64),
+}
+
+/// 32-bit VALU operations on two sources (`D = f(S0, S1)`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum V2 {
+    Add,
+    Sub,
+    SubRev,
+    MulLo,
+    MulU24,
+    MulI24,
+    And,
+    Or,
+    Xor,
+    Xnor,
+    /// `S1 << S0[4:0]` (the *rev shifts take the count first).
+    LshlRev,
+    LshrRev,
+    AshrRev,
+    MinI,
+    MaxI,
+    MinU,
+    MaxU,
+    AddF,
+    SubF,
+    SubRevF,
+    MulF,
+}
+
+/// Conversions between f32 and 32-bit integers (`exec::vfloat`: `ops::from_int` rounds per MODE,
+/// `ops::to_int` truncates, saturates and maps NaN to 0).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Cvt {
+    F32FromI32,
+    F32FromU32,
+    I32FromF32,
+    U32FromF32,
+}
+
+/// 32-bit VALU operations on three sources.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum V3 {
+    Add3,
+    LshlAdd,
+    AddLshl,
+    LshlOr,
+    AndOr,
+    Or3,
+    Xor3,
+    Bfi,
+    FmaF,
+}
+
+/// Integer compare conditions (VOPC opcode bits [2:0]: F LT EQ LE GT NE GE T).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Cond {
+    F,
+    Lt,
+    Eq,
+    Le,
+    Gt,
+    Ne,
+    Ge,
+    T,
+}
+
+/// Where a lane mask goes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum MaskDst {
+    /// `operand::write_mask` to this code (VCC_LO for e32).
+    Sgpr(u16),
+    /// v_cmpx: `Wave::set_exec`.
+    Exec,
+}
+
+/// Where a VALU lane-select mask comes from (v_cndmask).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum MaskSrc {
+    /// `Wave::vcc()`.
+    Vcc,
+    /// `operand::read_mask` of a register operand: one scalar (wave32) or two (wave64).
+    Regs(Src, Src),
+    Const(u64),
+}
+
+/// Bitwise operations shared by the SALU logic ops and the saveexec family (`f(S0, S1)`; for
+/// saveexec S1 is EXEC).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Logic {
+    And,
+    Or,
+    Xor,
+    Nand,
+    Nor,
+    Xnor,
+    /// `!S0 & S1`.
+    AndNot0,
+    /// `!S0 | S1`.
+    OrNot0,
+    /// `S0 & !S1`.
+    AndNot1,
+    /// `S0 | !S1`.
+    OrNot1,
+}
+
+/// SALU two-source operations with their SCC rules (`exec::salu`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum S2 {
+    AddU,
+    SubU,
+    AddI,
+    SubI,
+    AddC,
+    SubB,
+    Mul,
+    Lshl,
+    Lshr,
+    Ashr,
+    /// SCC = result != 0.
+    Logic(Logic),
+    MinI,
+    MaxI,
+    MinU,
+    MaxU,
+    LshlAdd(u8),
+    Cselect,
+}
+
+/// SALU 64-bit logic and moves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum S64 {
+    Mov,
+    Cselect,
+    /// SCC = result != 0.
+    Logic(Logic),
+}
+
+/// Conditions of the compiled branches (`exec::sopp`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Branch {
+    Always,
+    Scc0,
+    Scc1,
+    Vccz,
+    Vccnz,
+    Execz,
+    Execnz,
+}
+
+/// One component (X or Y) of a VOPD instruction (`exec::vopd::component`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum DualOp {
+    /// `D = S0 * S1 + D`.
+    Fmac,
+    /// `D = S0 * S1 + K`.
+    Fmaak,
+    /// `D = S0 * K + S1`.
+    Fmamk,
+    Mul,
+    Add,
+    Sub,
+    SubRev,
+    Mov,
+    /// `D = VCC[lane] ? S1 : S0`.
+    Cnd,
+    AddNc,
+    /// `D = S1 << S0[4:0]`.
+    LshlRev,
+    And,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Half {
+    pub op: DualOp,
+    pub dst: u16,
+    pub a: Src,
+    pub b: Src,
+}
+
+/// One compiled instruction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Node {
+    /// Changes no state (s_nop, s_clause, s_delay_alu, ...).
+    Nop,
+    VMov {
+        dst: u16,
+        a: Src,
+    },
+    VNot {
+        dst: u16,
+        a: Src,
+    },
+    VCvt {
+        op: Cvt,
+        dst: u16,
+        a: Src,
+    },
+    V2 {
+        op: V2,
+        dst: u16,
+        a: Src,
+        b: Src,
+    },
+    V3 {
+        op: V3,
+        dst: u16,
+        a: Src,
+        b: Src,
+        c: Src,
+    },
+    /// The carry ops (`exec::vint::carry_op`): `D = S0 +/- S1 [+/- carry-in]`, the carry /
+    /// borrow of each EXEC lane to `carry` (0 elsewhere).
+    VCarry {
+        sub: bool,
+        rev: bool,
+        dst: u16,
+        a: Src,
+        b: Src,
+        cin: Option<MaskSrc>,
+        carry: MaskDst,
+    },
+    /// v_alignbit_b32 with a constant shift: `D = ({S0, S1} >> (n & 31))[31:0]`.
+    AlignBit {
+        dst: u16,
+        a: Src,
+        b: Src,
+        n: u32,
+    },
+    /// v_lshlrev_b64 (kind 0), v_lshrrev_b64 (1), v_ashrrev_i64 (2) of a VGPR pair by a
+    /// constant count: `D64 = S1_64 shifted by S0[5:0]`.
+    Shift64 {
+        kind: u8,
+        dst: u16,
+        src: u16,
+        n: u32,
+    },
+    /// v_fmac_f32: `D = S0 * S1 + D`.
+    Fmac {
+        dst: u16,
+        a: Src,
+        b: Src,
+    },
+    VCnd {
+        dst: u16,
+        a: Src,
+        b: Src,
+        sel: MaskSrc,
+    },
+    VCmp {
+        cond: Cond,
+        signed: bool,
+        a: Src,
+        b: Src,
+        dst: MaskDst,
+    },
+    /// f32 compare: condition = VOPC opcode bits [3:0] (F LT EQ LE GT LG GE O U NGE NLG NGT NLE
+    /// NEQ NLT T, `exec::vcmp::fcond`).
+    VCmpF {
+        cond: u8,
+        a: Src,
+        b: Src,
+        dst: MaskDst,
+    },
+    /// VOPD (wave32): both components read their sources, then X and Y write.
+    Dual {
+        x: Half,
+        y: Half,
+        /// The shared literal (K of fmaak/fmamk).
+        k: u32,
+    },
+    /// SALU 32-bit op writing `dst` (and SCC per the op).
+    S2 {
+        op: S2,
+        dst: u16,
+        a: Src,
+        b: Src,
+    },
+    /// s_mov_b32 / s_movk_i32 (no SCC).
+    SMov {
+        dst: u16,
+        a: Src,
+    },
+    /// s_not_b32 (SCC = result != 0).
+    SNot {
+        dst: u16,
+        a: Src,
+    },
+    /// s_cmp / s_cmpk (SCC only).
+    SCmp {
+        cond: Cond,
+        signed: bool,
+        a: Src,
+        b: Src,
+    },
+    /// s_cmp_eq_u64 / s_cmp_lg_u64.
+    SCmp64 {
+        ne: bool,
+        a: Src64,
+        b: Src64,
+    },
+    S64 {
+        op: S64,
+        dst: u16,
+        a: Src64,
+        b: Src64,
+    },
+    /// s_*_saveexec: `EXEC = op(S0, EXEC)`.
+    SaveExec {
+        op: Logic,
+        wide: bool,
+        dst: u16,
+        s: Src64,
+    },
+    /// Ends the block: exit 1 (taken, to `target`) or exit 0 (fall through).
+    Branch {
+        cond: Branch,
+        target: usize,
+    },
+}
+
+impl Node {
+    /// True for nodes whose result depends on MODE (f32 arithmetic: compiled only for
+    /// round-to-nearest-even with denormals kept and no exception detection).
+    pub(crate) fn needs_ieee_f32(&self) -> bool {
+        matches!(
+            self,
+            Node::V2 {
+                op: V2::AddF | V2::SubF | V2::SubRevF | V2::MulF,
+                ..
+            } | Node::V3 { op: V3::FmaF, .. }
+                | Node::Fmac { .. }
+                | Node::VCmpF { .. }
+                | Node::VCvt { .. }
+                // VOPD: also for its integer components (the handler's exception bookkeeping
+                // runs for the whole instruction when MODE enables exceptions).
+                | Node::Dual { .. }
+        )
+    }
+}
+
+/// What the compiler needs to know about the launch to validate operands.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Shape {
+    pub wave64: bool,
+    pub num_vgprs: u16,
+    /// The host has a fused multiply-add the code generator can use for vectors.
+    pub host_fma: bool,
+}
+
+/// Reads a constant operand exactly as the interpreter does (`operand::read_scalar` does not
+/// look at the wave for constants and literals).
+fn constant(inst: &Inst, code: u16, ty: Ty) -> u64 {
+    thread_local! {
+        static SCRATCH: Wave = Wave::new(false, 1);
+    }
+    SCRATCH.with(|w| read_scalar(w, inst, code, ty))
+}
+
+/// A scalar register code the compiled code may read directly: SGPRs, VCC, M0, EXEC.
+fn plain_sgpr(code: u16) -> bool {
+    matches!(code, 0..=107 | 125..=127)
+}
+
+fn scalar32(inst: &Inst, code: u16) -> Option<Src> {
+    match code {
+        c if plain_sgpr(c) => Some(Src::Sgpr(c)),
+        opnd::NULL => Some(Src::Const(0)),
+        128..=208 | 240..=248 | opnd::LITERAL => {
+            Some(Src::Const(constant(inst, code, Ty::B32) as u32))
+        }
+        _ => None,
+    }
+}
+
+/// 32-bit VALU / SALU source `k`.
+fn src(inst: &Inst, k: usize, s: &Shape) -> Option<Src> {
+    let code = inst.src[k];
+    if opnd::is_vgpr(code) {
+        let r = code - opnd::VGPR0;
+        return (r < s.num_vgprs).then_some(Src::Vgpr(r));
+    }
+    scalar32(inst, code)
+}
+
+/// 64-bit scalar source at `code` read with `operand::read_scalar64` (pair aligned) or, with
+/// `aligned` false, `operand::read_scalar` (lane masks of wave64).
+fn src64(inst: &Inst, code: u16, ty: Ty, aligned: bool) -> Option<Src64> {
+    if code < 128 {
+        let lo = if aligned { code & !1 } else { code };
+        let reg = |c: u16| match c {
+            c if plain_sgpr(c) => Some(Src::Sgpr(c)),
+            opnd::NULL => Some(Src::Const(0)),
+            _ => None,
+        };
+        return Some(Src64::Pair(reg(lo)?, reg(lo + 1)?));
+    }
+    match code {
+        128..=208 | 240..=248 | opnd::LITERAL => Some(Src64::Const(constant(inst, code, ty))),
+        _ => None,
+    }
+}
+
+/// A VGPR destination in range (out-of-range ones make the instruction a NOP: interpreted).
+fn vdst(inst: &Inst, s: &Shape) -> Option<u16> {
+    let code = inst.dst[0];
+    if !opnd::is_vgpr(code) {
+        return None;
+    }
+    let r = code - opnd::VGPR0;
+    (r < s.num_vgprs).then_some(r)
+}
+
+/// A 32-bit scalar destination whose write `operand::write_sgpr` performs (or drops, NULL)
+/// and reports as done, so SCC updates: anything but a TTMP.
+fn sdst(code: u16) -> Option<u16> {
+    (plain_sgpr(code) || code == opnd::NULL).then_some(code)
+}
+
+/// A 64-bit scalar destination: no TTMP in the aligned pair (`operand::write_sgpr64`).
+fn sdst64(code: u16) -> Option<u16> {
+    if code == opnd::NULL {
+        return Some(code);
+    }
+    let c = code & !1;
+    (c < 128 && (plain_sgpr(c) || c == opnd::NULL) && plain_sgpr(c + 1)).then_some(code)
+}
+
+/// A lane-mask destination (`operand::write_mask`).
+fn mask_dst(code: u16, s: &Shape) -> Option<u16> {
+    if s.wave64 {
+        sdst64(code)
+    } else {
+        sdst(code)
+    }
+}
+
+/// A lane-mask source operand (`operand::read_mask`: one scalar in wave32, an unaligned pair in
+/// wave64).
+fn mask_src(inst: &Inst, code: u16, s: &Shape) -> Option<MaskSrc> {
+    Some(if s.wave64 {
+        match src64(inst, code, Ty::B64, false)? {
+            Src64::Pair(lo, hi) => MaskSrc::Regs(lo, hi),
+            Src64::Const(v) => MaskSrc::Const(v),
+        }
+    } else {
+        match scalar32(inst, code)? {
+            Src::Const(v) => MaskSrc::Const(v as u64),
+            r => MaskSrc::Regs(r, Src::Const(0)),
+        }
+    })
+}
+
+fn no_modifiers(inst: &Inst) -> bool {
+    inst.abs == 0
+        && inst.neg == 0
+        && inst.neg_hi == 0
+        && inst.op_sel == 0
+        && inst.op_sel_hi == 0
+        && !inst.clamp
+        && inst.omod == 0
+        && inst.dpp == Dpp::None
+        && inst.flags & iflags::LLVM_REJECTS == 0
+}
+
+/// `v_cmpx_REST` / `v_cmp_REST`: (writes EXEC, REST).
+fn vcmp_name(name: &str) -> Option<(bool, &str)> {
+    match name.strip_prefix("v_cmpx_") {
+        Some(r) => Some((true, r)),
+        None => Some((false, name.strip_prefix("v_cmp_")?)),
+    }
+}
+
+/// Where a compare's mask goes: EXEC (v_cmpx), the e64 SDST, or VCC (e32).
+fn vcmp_dst(inst: &Inst, x: bool, s: &Shape) -> Option<MaskDst> {
+    Some(if x {
+        MaskDst::Exec
+    } else if inst.enc == Enc::Vop3 {
+        MaskDst::Sgpr(mask_dst(inst.dst[1], s)?)
+    } else if inst.enc == Enc::Vopc {
+        MaskDst::Sgpr(opnd::VCC_LO)
+    } else {
+        return None;
+    })
+}
+
+/// Integer compare `v_cmp[x]_<cond>_{i32,u32}` from the op name (the VOPC opcode's condition
+/// and type, as `exec::vcmp` reads them).
+fn vcmp_of(name: &str) -> Option<(Cond, bool, bool)> {
+    let (x, rest) = vcmp_name(name)?;
+    let (cond, ty) = rest.split_once('_')?;
+    let signed = match ty {
+        "i32" => true,
+        "u32" => false,
+        _ => return None,
+    };
+    Some((cond_of(cond)?, signed, x))
+}
+
+fn cond_of(c: &str) -> Option<Cond> {
+    Some(match c {
+        "f" => Cond::F,
+        "lt" => Cond::Lt,
+        "eq" => Cond::Eq,
+        "le" => Cond::Le,
+        "gt" => Cond::Gt,
+        "ne" | "lg" => Cond::Ne,
+        "ge" => Cond::Ge,
+        "t" => Cond::T,
+        _ => return None,
+    })
+}
+
+/// Float compare `v_cmp[x]_<cond>_f32`: (condition number, writes EXEC).
+fn vcmpf_of(name: &str) -> Option<(u8, bool)> {
+    let (x, rest) = vcmp_name(name)?;
+    let cond = rest.strip_suffix("_f32")?;
+    const NAMES: [&str; 16] = [
+        "f", "lt", "eq", "le", "gt", "lg", "ge", "o", "u", "nge", "nlg", "ngt", "nle", "neq",
+        "nlt", "t",
+    ];
+    let c = NAMES.iter().position(|&n| n == cond)?;
+    Some((c as u8, x))
+}
+
+fn dual_op(op: Op) -> Option<DualOp> {
+    use Op::*;
+    Some(match op {
+        V_FMAC_F32 => DualOp::Fmac,
+        V_FMAAK_F32 => DualOp::Fmaak,
+        V_FMAMK_F32 => DualOp::Fmamk,
+        V_MUL_F32 => DualOp::Mul,
+        V_ADD_F32 => DualOp::Add,
+        V_SUB_F32 => DualOp::Sub,
+        V_SUBREV_F32 => DualOp::SubRev,
+        V_MOV_B32 => DualOp::Mov,
+        V_CNDMASK_B32 => DualOp::Cnd,
+        V_ADD_NC_U32 => DualOp::AddNc,
+        V_LSHLREV_B32 => DualOp::LshlRev,
+        V_AND_B32 => DualOp::And,
+        _ => return None,
+    })
+}
+
+/// VOPD (`exec::vopd::exec`): skipped in wave64; in wave32 compiled when both components are
+/// ops above, every VGPR is in range (the handler's out-of-range rules stay interpreted) and the
+/// fused multiply-adds have a host FMA.
+fn lower_dual(inst: &Inst, s: &Shape) -> Option<Node> {
+    if s.wave64 {
+        // RDNA3 ISA 7.6: VOPD "is skipped for wave64".
+        return Some(Node::Nop);
+    }
+    let half = |op: Op, d: usize, k: usize| -> Option<Half> {
+        let op = dual_op(op)?;
+        if matches!(op, DualOp::Fmac | DualOp::Fmaak | DualOp::Fmamk) && !s.host_fma {
+            return None;
+        }
+        let code = inst.dst[d];
+        let dst = (opnd::is_vgpr(code) && code - opnd::VGPR0 < s.num_vgprs)
+            .then_some(code - opnd::VGPR0)?;
+        Some(Half {
+            op,
+            dst,
+            a: src(inst, k, s)?,
+            b: src(inst, k + 1, s)?,
+        })
+    };
+    Some(Node::Dual {
+        x: half(inst.op, 0, 0)?,
+        y: half(inst.op_y, 1, 2)?,
+        k: inst.lit,
+    })
+}
+
+/// s_cmp_<cond>_{i32,u32} and s_cmpk_<cond>_{i32,u32}.
+fn scmp_of(name: &str) -> Option<(Cond, bool, bool)> {
+    let (k, rest) = if let Some(r) = name.strip_prefix("s_cmpk_") {
+        (true, r)
+    } else {
+        (false, name.strip_prefix("s_cmp_")?)
+    };
+    let (cond, ty) = rest.split_once('_')?;
+    let signed = match ty {
+        "i32" => true,
+        "u32" => false,
+        _ => return None,
+    };
+    let c = cond_of(cond)?;
+    if matches!(c, Cond::F | Cond::T) {
+        return None;
+    }
+    Some((c, signed, k))
+}
+
+/// The compiled form of `inst` (at byte address `pc`), or None when the interpreter must run
+/// it. `target_index` maps a branch target address to an instruction index of the same code.
+pub(crate) fn lower(
+    inst: &Inst,
+    pc: u64,
+    s: &Shape,
+    target_index: &dyn Fn(u64) -> Option<usize>,
+) -> Option<Node> {
+    use Op::*;
+    if inst.enc == Enc::Invalid || !no_modifiers(inst) {
+        return None;
+    }
+    if inst.enc == Enc::Vopd {
+        return lower_dual(inst, s);
+    }
+    let valu = matches!(
+        inst.enc,
+        Enc::Vop1 | Enc::Vop2 | Enc::Vop3 | Enc::Vopc | Enc::Vop3sd
+    );
+    let salu = matches!(inst.enc, Enc::Sop1 | Enc::Sop2 | Enc::Sopk | Enc::Sopc);
+    let op = inst.op;
+    if valu {
+        let v2 = |op: V2| -> Option<Node> {
+            Some(Node::V2 {
+                op,
+                dst: vdst(inst, s)?,
+                a: src(inst, 0, s)?,
+                b: src(inst, 1, s)?,
+            })
+        };
+        let v3 = |op: V3| -> Option<Node> {
+            Some(Node::V3 {
+                op,
+                dst: vdst(inst, s)?,
+                a: src(inst, 0, s)?,
+                b: src(inst, 1, s)?,
+                c: src(inst, 2, s)?,
+            })
+        };
+        return match op {
+            V_MOV_B32 => Some(Node::VMov {
+                dst: vdst(inst, s)?,
+                a: src(inst, 0, s)?,
+            }),
+            V_NOT_B32 => Some(Node::VNot {
+                dst: vdst(inst, s)?,
+                a: src(inst, 0, s)?,
+            }),
+            V_CVT_F32_I32 | V_CVT_F32_U32 | V_CVT_I32_F32 | V_CVT_U32_F32 => Some(Node::VCvt {
+                op: match op {
+                    V_CVT_F32_I32 => Cvt::F32FromI32,
+                    V_CVT_F32_U32 => Cvt::F32FromU32,
+                    V_CVT_I32_F32 => Cvt::I32FromF32,
+                    _ => Cvt::U32FromF32,
+                },
+                dst: vdst(inst, s)?,
+                a: src(inst, 0, s)?,
+            }),
+            V_ADD_NC_U32 => v2(V2::Add),
+            V_SUB_NC_U32 => v2(V2::Sub),
+            V_SUBREV_NC_U32 => v2(V2::SubRev),
+            V_MUL_LO_U32 => v2(V2::MulLo),
+            V_MUL_U32_U24 => v2(V2::MulU24),
+            V_MUL_I32_I24 => v2(V2::MulI24),
+            V_AND_B32 => v2(V2::And),
+            V_OR_B32 => v2(V2::Or),
+            V_XOR_B32 => v2(V2::Xor),
+            V_XNOR_B32 => v2(V2::Xnor),
+            V_LSHLREV_B32 => v2(V2::LshlRev),
+            V_LSHRREV_B32 => v2(V2::LshrRev),
+            V_ASHRREV_I32 => v2(V2::AshrRev),
+            V_MIN_I32 => v2(V2::MinI),
+            V_MAX_I32 => v2(V2::MaxI),
+            V_MIN_U32 => v2(V2::MinU),
+            V_MAX_U32 => v2(V2::MaxU),
+            V_ADD_F32 => v2(V2::AddF),
+            V_SUB_F32 => v2(V2::SubF),
+            V_SUBREV_F32 => v2(V2::SubRevF),
+            V_MUL_F32 => v2(V2::MulF),
+            V_ADD3_U32 => v3(V3::Add3),
+            V_LSHL_ADD_U32 => v3(V3::LshlAdd),
+            V_ADD_LSHL_U32 => v3(V3::AddLshl),
+            V_LSHL_OR_B32 => v3(V3::LshlOr),
+            V_AND_OR_B32 => v3(V3::AndOr),
+            V_OR3_B32 => v3(V3::Or3),
+            V_XOR3_B32 => v3(V3::Xor3),
+            V_BFI_B32 => v3(V3::Bfi),
+            V_FMA_F32 if s.host_fma => v3(V3::FmaF),
+            V_FMAC_F32 if s.host_fma => Some(Node::Fmac {
+                dst: vdst(inst, s)?,
+                a: src(inst, 0, s)?,
+                b: src(inst, 1, s)?,
+            }),
+            V_ADD_CO_U32 | V_SUB_CO_U32 | V_SUBREV_CO_U32 | V_ADD_CO_CI_U32 | V_SUB_CO_CI_U32
+            | V_SUBREV_CO_CI_U32 => {
+                let ci = matches!(op, V_ADD_CO_CI_U32 | V_SUB_CO_CI_U32 | V_SUBREV_CO_CI_U32);
+                // exec::vint::carry_dst / carry_in: VOP3SD names an SGPR mask, VOP2 uses VCC.
+                let (carry, cin) = match inst.enc {
+                    Enc::Vop3sd => (
+                        MaskDst::Sgpr(mask_dst(inst.dst[1], s)?),
+                        if ci {
+                            Some(mask_src(inst, inst.src[2], s)?)
+                        } else {
+                            None
+                        },
+                    ),
+                    Enc::Vop2 => (MaskDst::Sgpr(opnd::VCC_LO), ci.then_some(MaskSrc::Vcc)),
+                    _ => return None,
+                };
+                Some(Node::VCarry {
+                    sub: !matches!(op, V_ADD_CO_U32 | V_ADD_CO_CI_U32),
+                    rev: matches!(op, V_SUBREV_CO_U32 | V_SUBREV_CO_CI_U32),
+                    dst: vdst(inst, s)?,
+                    a: src(inst, 0, s)?,
+                    b: src(inst, 1, s)?,
+                    cin,
+                    carry,
+                })
+            }
+            V_LSHLREV_B64 | V_LSHRREV_B64 | V_ASHRREV_I64 => {
+                // exec::vint::shift64: both registers of each pair in range (an out-of-range
+                // source row reads v0 and an out-of-range destination is a NOP: interpreted).
+                let pair = |code: u16| -> Option<u16> {
+                    let r = code.checked_sub(opnd::VGPR0)?;
+                    (r + 1 < s.num_vgprs).then_some(r)
+                };
+                let Src::Const(n) = src(inst, 0, s)? else {
+                    return None;
+                };
+                Some(Node::Shift64 {
+                    kind: match op {
+                        V_LSHLREV_B64 => 0,
+                        V_LSHRREV_B64 => 1,
+                        _ => 2,
+                    },
+                    dst: pair(inst.dst[0])?,
+                    src: pair(inst.src[1])?,
+                    n: n & 63,
+                })
+            }
+            V_ALIGNBIT_B32 => match src(inst, 2, s)? {
+                Src::Const(n) => Some(Node::AlignBit {
+                    dst: vdst(inst, s)?,
+                    a: src(inst, 0, s)?,
+                    b: src(inst, 1, s)?,
+                    n: n & 31,
+                }),
+                _ => None,
+            },
+            V_CNDMASK_B32 => {
+                let sel = if inst.enc == Enc::Vop3 {
+                    mask_src(inst, inst.src[2], s)?
+                } else {
+                    MaskSrc::Vcc
+                };
+                Some(Node::VCnd {
+                    dst: vdst(inst, s)?,
+                    a: src(inst, 0, s)?,
+                    b: src(inst, 1, s)?,
+                    sel,
+                })
+            }
+            _ if vcmpf_of(op.name()).is_some() => {
+                let (cond, x) = vcmpf_of(op.name())?;
+                Some(Node::VCmpF {
+                    cond,
+                    a: src(inst, 0, s)?,
+                    b: src(inst, 1, s)?,
+                    dst: vcmp_dst(inst, x, s)?,
+                })
+            }
+            _ => {
+                let (cond, signed, x) = vcmp_of(op.name())?;
+                Some(Node::VCmp {
+                    cond,
+                    signed,
+                    a: src(inst, 0, s)?,
+                    b: src(inst, 1, s)?,
+                    dst: vcmp_dst(inst, x, s)?,
+                })
+            }
+        };
+    }
+    if salu {
+        let s2 = |op: S2| -> Option<Node> {
+            Some(Node::S2 {
+                op,
+                dst: sdst(inst.dst[0])?,
+                a: scalar32(inst, inst.src[0])?,
+                b: scalar32(inst, inst.src[1])?,
+            })
+        };
+        let s64 = |op: S64| -> Option<Node> {
+            let b = if op == S64::Mov {
+                Src64::Const(0)
+            } else {
+                src64(inst, inst.src[1], Ty::B64, true)?
+            };
+            Some(Node::S64 {
+                op,
+                dst: sdst64(inst.dst[0])?,
+                a: src64(inst, inst.src[0], Ty::B64, true)?,
+                b,
+            })
+        };
+        let save = |op: Logic, wide: bool| -> Option<Node> {
+            let (dst, s) = if wide {
+                (
+                    sdst64(inst.dst[0])?,
+                    src64(inst, inst.src[0], Ty::B64, true)?,
+                )
+            } else {
+                let a = scalar32(inst, inst.src[0])?;
+                (sdst(inst.dst[0])?, Src64::Pair(a, Src::Const(0)))
+            };
+            Some(Node::SaveExec { op, wide, dst, s })
+        };
+        return match op {
+            S_MOV_B32 => Some(Node::SMov {
+                dst: sdst(inst.dst[0])?,
+                a: scalar32(inst, inst.src[0])?,
+            }),
+            S_MOVK_I32 => Some(Node::SMov {
+                dst: sdst(inst.dst[0])?,
+                a: Src::Const(inst.imm as i16 as i32 as u32),
+            }),
+            S_NOT_B32 => Some(Node::SNot {
+                dst: sdst(inst.dst[0])?,
+                a: scalar32(inst, inst.src[0])?,
+            }),
+            S_ADD_U32 => s2(S2::AddU),
+            S_SUB_U32 => s2(S2::SubU),
+            S_ADD_I32 => s2(S2::AddI),
+            S_SUB_I32 => s2(S2::SubI),
+            S_ADDC_U32 => s2(S2::AddC),
+            S_SUBB_U32 => s2(S2::SubB),
+            S_MUL_I32 => s2(S2::Mul),
+            S_LSHL_B32 => s2(S2::Lshl),
+            S_LSHR_B32 => s2(S2::Lshr),
+            S_ASHR_I32 => s2(S2::Ashr),
+            S_AND_B32 => s2(S2::Logic(Logic::And)),
+            S_OR_B32 => s2(S2::Logic(Logic::Or)),
+            S_XOR_B32 => s2(S2::Logic(Logic::Xor)),
+            S_NAND_B32 => s2(S2::Logic(Logic::Nand)),
+            S_NOR_B32 => s2(S2::Logic(Logic::Nor)),
+            S_XNOR_B32 => s2(S2::Logic(Logic::Xnor)),
+            S_AND_NOT1_B32 => s2(S2::Logic(Logic::AndNot1)),
+            S_OR_NOT1_B32 => s2(S2::Logic(Logic::OrNot1)),
+            S_MIN_I32 => s2(S2::MinI),
+            S_MAX_I32 => s2(S2::MaxI),
+            S_MIN_U32 => s2(S2::MinU),
+            S_MAX_U32 => s2(S2::MaxU),
+            S_LSHL1_ADD_U32 => s2(S2::LshlAdd(1)),
+            S_LSHL2_ADD_U32 => s2(S2::LshlAdd(2)),
+            S_LSHL3_ADD_U32 => s2(S2::LshlAdd(3)),
+            S_LSHL4_ADD_U32 => s2(S2::LshlAdd(4)),
+            S_CSELECT_B32 => s2(S2::Cselect),
+            // s_addk_i32: D = D + simm16 with S_ADD_I32's overflow SCC.
+            S_ADDK_I32 => Some(Node::S2 {
+                op: S2::AddI,
+                dst: sdst(inst.dst[0])?,
+                a: scalar32(inst, inst.dst[0])?,
+                b: Src::Const(inst.imm as i16 as i32 as u32),
+            }),
+            S_MOV_B64 => s64(S64::Mov),
+            S_CSELECT_B64 => s64(S64::Cselect),
+            S_AND_B64 => s64(S64::Logic(Logic::And)),
+            S_OR_B64 => s64(S64::Logic(Logic::Or)),
+            S_XOR_B64 => s64(S64::Logic(Logic::Xor)),
+            S_NAND_B64 => s64(S64::Logic(Logic::Nand)),
+            S_NOR_B64 => s64(S64::Logic(Logic::Nor)),
+            S_XNOR_B64 => s64(S64::Logic(Logic::Xnor)),
+            S_AND_NOT1_B64 => s64(S64::Logic(Logic::AndNot1)),
+            S_OR_NOT1_B64 => s64(S64::Logic(Logic::OrNot1)),
+            S_AND_SAVEEXEC_B32 => save(Logic::And, false),
+            S_OR_SAVEEXEC_B32 => save(Logic::Or, false),
+            S_XOR_SAVEEXEC_B32 => save(Logic::Xor, false),
+            S_NAND_SAVEEXEC_B32 => save(Logic::Nand, false),
+            S_NOR_SAVEEXEC_B32 => save(Logic::Nor, false),
+            S_XNOR_SAVEEXEC_B32 => save(Logic::Xnor, false),
+            S_AND_NOT0_SAVEEXEC_B32 => save(Logic::AndNot0, false),
+            S_OR_NOT0_SAVEEXEC_B32 => save(Logic::OrNot0, false),
+            S_AND_NOT1_SAVEEXEC_B32 => save(Logic::AndNot1, false),
+            S_OR_NOT1_SAVEEXEC_B32 => save(Logic::OrNot1, false),
+            S_AND_SAVEEXEC_B64 => save(Logic::And, true),
+            S_OR_SAVEEXEC_B64 => save(Logic::Or, true),
+            S_XOR_SAVEEXEC_B64 => save(Logic::Xor, true),
+            S_NAND_SAVEEXEC_B64 => save(Logic::Nand, true),
+            S_NOR_SAVEEXEC_B64 => save(Logic::Nor, true),
+            S_XNOR_SAVEEXEC_B64 => save(Logic::Xnor, true),
+            S_AND_NOT0_SAVEEXEC_B64 => save(Logic::AndNot0, true),
+            S_OR_NOT0_SAVEEXEC_B64 => save(Logic::OrNot0, true),
+            S_AND_NOT1_SAVEEXEC_B64 => save(Logic::AndNot1, true),
+            S_OR_NOT1_SAVEEXEC_B64 => save(Logic::OrNot1, true),
+            S_CMP_EQ_U64 | S_CMP_LG_U64 => Some(Node::SCmp64 {
+                ne: op == S_CMP_LG_U64,
+                a: src64(inst, inst.src[0], Ty::B64, true)?,
+                b: src64(inst, inst.src[1], Ty::B64, true)?,
+            }),
+            _ => {
+                let (cond, signed, k) = scmp_of(op.name())?;
+                let b = if k {
+                    // SOPK: simm16 sign-extended for _i32, zero-extended for _u32.
+                    if signed {
+                        Src::Const(inst.imm as i16 as i32 as u32)
+                    } else {
+                        Src::Const(inst.imm as u32 & 0xffff)
+                    }
+                } else {
+                    scalar32(inst, inst.src[1])?
+                };
+                Some(Node::SCmp {
+                    cond,
+                    signed,
+                    a: scalar32(inst, inst.src[0])?,
+                    b,
+                })
+            }
+        };
+    }
+    if inst.enc == Enc::Sopp {
+        let branch = |cond: Branch| -> Option<Node> {
+            // exec::sopp::branch: PC of the next instruction + simm16 * 4, in 48 bits.
+            let next = pc.wrapping_add(inst.len as u64);
+            let to = next.wrapping_add((inst.imm as i16 as i64 * 4) as u64) & ((1 << 48) - 1);
+            Some(Node::Branch {
+                cond,
+                target: target_index(to)?,
+            })
+        };
+        return match op {
+            S_NOP | S_CLAUSE | S_DELAY_ALU | S_SET_INST_PREFETCH_DISTANCE => Some(Node::Nop),
+            S_BRANCH => branch(Branch::Always),
+            S_CBRANCH_SCC0 => branch(Branch::Scc0),
+            S_CBRANCH_SCC1 => branch(Branch::Scc1),
+            S_CBRANCH_VCCZ => branch(Branch::Vccz),
+            S_CBRANCH_VCCNZ => branch(Branch::Vccnz),
+            S_CBRANCH_EXECZ => branch(Branch::Execz),
+            S_CBRANCH_EXECNZ => branch(Branch::Execnz),
+            _ => None,
+        };
+    }
+    None
+}
