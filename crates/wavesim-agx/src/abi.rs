@@ -1,4 +1,4 @@
-//! Seed 001's register ABI for non-monolithic programs (Mesa's `src/asahi/compiler/README.md`, "ABI";
+//! the asahi compiler README's register ABI for non-monolithic programs (Mesa's `src/asahi/compiler/README.md`, "ABI";
 //! register positions as in Mesa's `lib/agx_abi.h`), as runners that do the prolog's and epilog's work
 //! around a main shader.
 //!
@@ -46,7 +46,7 @@ use wavesim_core::memory::{DeviceMemory, MemError};
 /// Errors of the ABI runners.
 #[derive(Debug, thiserror::Error)]
 pub enum AbiError {
-    #[error("{part} writes r{reg}, but the main shader uses only {count} registers (seed 001: a prolog writes no register above the main shader's count)")]
+    #[error("{part} writes r{reg}, but the main shader uses only {count} registers (Mesa's asahi compiler README, ABI: a prolog writes no register above the main shader's count)")]
     PrologExceedsMain {
         part: String,
         reg: usize,
@@ -307,7 +307,7 @@ pub struct VertexInvocation {
     pub varyings: Vec<(u32, u32)>,
 }
 
-/// Number of 16-bit uniform slots the vertex prolog reserves for `n` attributes (seed 001).
+/// Number of 16-bit uniform slots the vertex prolog reserves for `n` attributes (Mesa's asahi compiler README, ABI).
 pub fn vertex_uniform_slots(n: usize, hardware_compute: bool) -> usize {
     if hardware_compute {
         6 * n + 12
@@ -763,7 +763,7 @@ pub fn run_fragment(
             w.exec = active;
             w.pc = 0;
             if let Some(k) = sample {
-                // seed 001: r0l = 0 (nesting counter), r0h = mask of the samples being shaded
+                // Mesa's asahi compiler README (ABI): r0l = 0 (nesting counter), r0h = mask of the samples being shaded
                 for lane in 0..SIMD_WIDTH {
                     w.set_half(0, lane, 0);
                     w.set_half(1, lane, 1 << k);

@@ -1,6 +1,6 @@
 //! Apple AGX (G13) for wavesim: one instruction table (`table.rs`, generated from applegpu's instruction
 //! descriptors by `tools/agx/gen_table.py`) drives decoding, disassembly in applegpu's syntax, assembly and
-//! the executor's dispatch; seed 001's split-program register ABI (Mesa's `src/asahi/compiler/README.md`)
+//! the executor's dispatch; the asahi compiler README's split-program register ABI (Mesa's `src/asahi/compiler/README.md`)
 //! is implemented by the ABI runners.
 //!
 //! Entry points:
@@ -9,7 +9,7 @@
 //! - [`asm::assemble`]`(source)`: applegpu-syntax assembly to bytes.
 //! - [`compute::AgxCompute`] + [`compute::ComputeLaunch`]: a compute dispatch on
 //!   `wavesim_core::engine::run` (uniforms = the kernel's arguments, grid, threadgroup memory).
-//! - [`abi::run_vertex`] / [`abi::run_fragment`]: seed 001's non-monolithic vertex and fragment
+//! - [`abi::run_vertex`] / [`abi::run_fragment`]: the asahi compiler README's non-monolithic vertex and fragment
 //!   programs (prolog and epilog work done by wavesim; render targets as PNG via
 //!   [`abi::FragmentResult::png`]).
 //! - [`kernel::GridKernel`]: an asahi_clc grid kernel dispatched as Mesa's driver does (arguments in

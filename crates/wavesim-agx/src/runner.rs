@@ -1,5 +1,5 @@
 //! A run described by a TOML file, for the CLI and the shipped examples: a compute dispatch, an
-//! asahi_clc grid kernel with its arguments in uniforms, a seed 001 vertex draw or fragment pass, with
+//! asahi_clc grid kernel with its arguments in uniforms, a Mesa's asahi compiler README (ABI) vertex draw or fragment pass, with
 //! named device buffers, uniforms and outputs. Files a configuration names (`code`, a grid kernel's
 //! `report`) are read relative to its directory ([`run_in_dir`]).
 //!

@@ -1,4 +1,4 @@
-//! Seed 001's fragment ABI (Mesa `src/asahi/compiler/README.md`, "Fragment"; register positions from
+//! the asahi compiler README's fragment ABI (Mesa `src/asahi/compiler/README.md`, "Fragment"; register positions from
 //! `lib/agx_abi.h`): the per-sample loop with r0l = 0 and r0h the sample being shaded, the epilog reading
 //! r2 (depth), r3l (stencil), r3h (sample mask), colours at r(4(i+1)) and the dual-source colour at
 //! r8-r11, the u0_u1 / u2..u5 / u6_u7 uniform roles, and PNG output. Also Mesa's hand-encoded per-sample

@@ -1,4 +1,4 @@
-//! Seed 001's vertex ABI (Mesa `src/asahi/compiler/README.md`, "Vertex"): attribute fetch through the
+//! the asahi compiler README's vertex ABI (Mesa `src/asahi/compiler/README.md`, "Vertex"): attribute fetch through the
 //! 6n+5 (hardware vertex) or 6n+12 (hardware compute) uniform layout, r5/r6 preload, poisoned r0-r4/r7,
 //! and the load-time register check. Shaders are assembled with wavesim's assembler; expected values
 //! follow the README's rules and Mesa's `lower_vbo` (element = vertex id, or instance / divisor + base

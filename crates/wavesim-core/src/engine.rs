@@ -9,7 +9,7 @@
 //! - inside a workgroup the waves take turns (round robin) for at most [`Backend::quantum`]
 //!   instructions or until they reach a barrier or end, so a wave that spins on a flag another
 //!   wave sets still makes progress; a barrier completes when every wave that has not ended waits
-//!   at it (a wave that ended counts as arrived; seed 002, "Workgroups");
+//!   at it (a wave that ended counts as arrived; the RDNA3 ISA guide (Shader Concepts), "Workgroups");
 //! - the watchdog (most instructions one wave may run) and barrier-deadlock detection;
 //! - [`DispatchStats`] and errors with their [`Location`];
 //! - an enabled observer runs the workgroups in order on the calling thread, so what it sees is
@@ -199,7 +199,7 @@ fn turns<B: Backend, O: Observer<B::Wave, B::Inst> + ?Sized>(
     let ended = &mut wk.ended[..];
     let limit = b.max_wave_insts();
     let mut live = n_waves;
-    // A single wave never waits: its barriers complete at once (seed 002: a one-wave workgroup
+    // A single wave never waits: its barriers complete at once (RDNA3 ISA guide, Shader Concepts: a one-wave workgroup
     // treats s_barrier as s_nop), so it runs without turns.
     let quantum = if n_waves == 1 { u64::MAX } else { b.quantum() };
     while live > 0 {

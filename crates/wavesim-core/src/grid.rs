@@ -3,7 +3,7 @@
 
 use crate::error::LaunchError;
 
-/// Most work-items in one workgroup (RDNA3: seed 002, "Workgroups"; also the OpenCL limit the
+/// Most work-items in one workgroup (RDNA3: the RDNA3 ISA guide (Shader Concepts), "Workgroups"; also the OpenCL limit the
 /// other back ends' drivers report).
 pub const MAX_WORKGROUP_ITEMS: u32 = 1024;
 

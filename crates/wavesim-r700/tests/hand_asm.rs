@@ -1,5 +1,5 @@
 //! Hand-assembled programs for what LLVM never emits. Each expected value follows from the rule cited
-//! (R700 ISA reference chapter/section; seed 003 = the reference's 2.5 "Program state"), not from what the
+//! (R700 ISA reference chapter/section; the R700 ISA reference (2.5 Program State) = the reference's 2.5 "Program state"), not from what the
 //! executor prints.
 
 use wavesim_r700::exec::{ExecError, ExportTarget};
@@ -37,7 +37,7 @@ fn cfile(n: usize, f: impl Fn(usize) -> f32) -> String {
 }
 
 /// LOOP_START with integer constant I = (count, init, inc): the body runs `count` times with
-/// aL = init, init + inc, ... (seed 003, "loop index aL ... initialized by LOOP* and incremented by the
+/// aL = init, init + inc, ... (R700 ISA reference, 2.5 Program State, "loop index aL ... initialized by LOOP* and incremented by the
 /// hardware on each iteration"; ISA 3.7 Loops). The body reads C[0 + aL] (INDEX_MODE = LOOP).
 #[test]
 fn loop_start_with_al_and_al_relative_constants() {
@@ -109,7 +109,7 @@ fn loop_with_zero_count_is_skipped() {
     assert_eq!(f(pixel0(&r, 0)[0]), 5.0);
 }
 
-/// The constant file has 512 entries (seed 003: "constant registers, 512"): select 256 + n addresses
+/// The constant file has 512 entries (R700 ISA reference, 2.5 Program State: "constant registers, 512"): select 256 + n addresses
 /// c[n], and AR-relative addressing reaches past c255. MOVA_INT clamps AR to [-256, 255] (ISA, MOVA_INT),
 /// so C255 + AR reaches c510 at most; an index below c0 is an error.
 #[test]
@@ -142,7 +142,7 @@ fn constant_file_512_entries_with_ar_relative_addressing() {
     assert_eq!(f(pixel0(&r, 0)[0]), 255.0);
 }
 
-/// AR holds for one ALU clause only (seed 003: "this state persists for one ALU clause"): a relative
+/// AR holds for one ALU clause only (R700 ISA reference, 2.5 Program State: "this state persists for one ALU clause"): a relative
 /// read in the next clause without a new MOVA is an error.
 #[test]
 fn ar_does_not_survive_the_alu_clause() {
@@ -214,7 +214,7 @@ fn kcache_bank_lines() {
     );
 }
 
-/// Clause temporaries (seed 003): with 4 of them, GPR addresses 124..127 are temporaries that live for
+/// Clause temporaries (R700 ISA reference, 2.5 Program State): with 4 of them, GPR addresses 124..127 are temporaries that live for
 /// one ALU clause, and only 127 - 2*4 = 119 ordinary GPRs (T0..T118) remain addressable.
 #[test]
 fn clause_temporaries_live_for_one_alu_clause() {
@@ -275,7 +275,7 @@ fn clause_temporaries_live_for_one_alu_clause() {
     assert!(e.to_string().contains("clause temporary"), "{e}");
 }
 
-/// SIMD-global GPRs persist across all threads of the SIMD during a kernel (seed 003). ALU operands
+/// SIMD-global GPRs persist across all threads of the SIMD during a kernel (R700 ISA reference, 2.5 Program State). ALU operands
 /// reach them with the REL bit and INDEX_MODE = GLOBAL (absolute address) or GLOBAL_AR_X (address +
 /// AR.x) (R700 ISA reference 2.6.1.1). Every thread of a wave reads the value before the group writes it
 /// (ISA 4.7: operands are read before results are written), so one wave adds 1; the second wave sees
@@ -342,7 +342,7 @@ fn call_and_return() {
     assert!(e.to_string().contains("RETURN without a CALL"), "{e}");
 }
 
-/// The stack has a depth limit and overflowing it is an error (seed 003 "the stack"; ISA 3.6.2: a
+/// The stack has a depth limit and overflowing it is an error (R700 ISA reference, 2.5 Program State "the stack"; ISA 3.6.2: a
 /// push takes a quarter entry, a loop or call a whole entry).
 #[test]
 fn stack_depth_limit() {
@@ -372,7 +372,7 @@ fn stack_depth_limit() {
 }
 
 /// CF KILL kills the pixels for which its condition holds; killed pixels leave the valid mask and no
-/// longer export (seed 003: "valid mask ... updated when a CF_INST_KILL is executed"). COND = BOOL uses
+/// longer export (R700 ISA reference, 2.5 Program State: "valid mask ... updated when a CF_INST_KILL is executed"). COND = BOOL uses
 /// boolean constant b[CF_CONST].
 #[test]
 fn kill_cf_instruction() {
@@ -394,7 +394,7 @@ fn kill_cf_instruction() {
     assert_eq!(f(pixel0(&r, 1)[0]), 2.0);
 }
 
-/// Predication and the exec-mask update at the end of the ALU clause (seed 003: "the update does not
+/// Predication and the exec-mask update at the end of the ALU clause (R700 ISA reference, 2.5 Program State: "the update does not
 /// take effect until the end of the ALU clause"): ALU_PUSH_BEFORE + PRED_SETGT with UPDATE_EXEC_MASK
 /// makes only x > 0 pixels active after the clause; a later instruction of the same clause with
 /// PRED_SEL uses the predicate; ELSE flips, POP restores.
@@ -567,7 +567,7 @@ fn raw(v: [Option<u32>; 4]) -> [u32; 4] {
     v.map(|x| x.expect("component exported"))
 }
 
-/// LDS owner-writes, everyone-reads (seed 003: "owner writes, shared reads"; R700 ISA reference 2.6.2):
+/// LDS owner-writes, everyone-reads (R700 ISA reference, 2.5 Program State: "owner writes, shared reads"; R700 ISA reference 2.6.2):
 /// DS_LOCAL_WRITE puts thread t's four dwords at bank t mod 4, dword (t >> 2) * DST_STRIDE + DST_INDEX
 /// (ISA: bank_offset = (thread_id >> 2) * dst_stride + dst_index); DS_LOCAL_READ (DSR_MUX_NONE) reads the
 /// aligned four-dword entry at (bank id, dword offset) from its address GPR. Here every thread reads

@@ -4,7 +4,7 @@
 //! [`Debugger`] drives the same back end as every dispatch ([`Rdna3Dispatch`]: `start_wave`,
 //! `start_group`, `run_wave` with a budget of one instruction), one workgroup at a time in the
 //! order of a one-thread run; the waves of a workgroup take turns one instruction each, and a
-//! barrier holds a wave until every wave that has not ended reached it (seed 002,
+//! barrier holds a wave until every wave that has not ended reached it (RDNA3 ISA guide, Shader Concepts,
 //! "Workgroups"). Nothing here touches the hot loop.
 
 use crate::decode::Inst;

@@ -1,7 +1,7 @@
 //! Dispatch: a grid of work-items -> workgroups -> waves, each wave started with the state the
-//! hardware gives a compute wave (seed 000, "Initial wave state"; AMDGPUUsage, "Initial Kernel
+//! hardware gives a compute wave (RDNA3 ISA guide, Wave State, "Initial wave state"; AMDGPUUsage, "Initial Kernel
 //! Execution State"), and the waves of a workgroup run together with a shared LDS and s_barrier
-//! (seed 002, "Workgroups").
+//! (RDNA3 ISA guide, Shader Concepts, "Workgroups").
 //!
 //! Scheduling is deterministic: workgroups in x-fastest order, and inside a workgroup the waves
 //! take turns (round robin) for at most [`QUANTUM`] instructions or until they reach s_barrier or
@@ -21,14 +21,14 @@ pub use wavesim_core::{DispatchStats, Geometry, Location};
 
 pub use wavesim_core::engine::QUANTUM;
 pub use wavesim_core::grid::MAX_WORKGROUP_ITEMS;
-/// LDS one workgroup may use (seed 002: up to 64 KiB in CU and in WGP mode).
+/// LDS one workgroup may use (RDNA3 ISA guide, Shader Concepts: up to 64 KiB in CU and in WGP mode).
 pub const MAX_LDS_BYTES: u32 = 65536;
-/// LDS is allocated in 1024-byte blocks (seed 000, "LDS"); accesses inside the last block are in
+/// LDS is allocated in 1024-byte blocks (RDNA3 ISA guide, Wave State, "LDS"); accesses inside the last block are in
 /// range, as on hardware.
 pub const LDS_GRANULE: u32 = 1024;
 /// Default watchdog: wave-instructions one wave may execute.
 pub const DEFAULT_MAX_WAVE_INSTRUCTIONS: u64 = 100_000_000;
-/// FLAT_SCRATCH must be 256-byte aligned (seed 000, "FLAT_SCRATCH").
+/// FLAT_SCRATCH must be 256-byte aligned (RDNA3 ISA guide, Wave State, "FLAT_SCRATCH").
 pub const SCRATCH_WAVE_ALIGN: u64 = 256;
 
 /// Why a dispatch failed: the engine's error with RDNA3's instruction errors.
@@ -38,7 +38,7 @@ pub type DispatchError = wavesim_core::DispatchError<ExecError>;
 pub const TBA_ALIGN: u64 = 256;
 
 /// A trap handler installed for a dispatch, as the driver installs one per process: code at TBA
-/// and a data area at TMA (seed 000, "Trap and exception registers": TBA/TMA are shared by all
+/// and a data area at TMA (RDNA3 ISA guide, Wave State, "Trap and exception registers": TBA/TMA are shared by all
 /// waves and read-only to them, reachable with s_sendmsg_rtn_b64 MSG_RTN_GET_TBA/TMA). With one
 /// installed the CP sets COMPUTE_PGM_RSRC2.TRAP_PRESENT (AMDGPUUsage: the descriptor's
 /// ENABLE_TRAP_HANDLER bit must be 0 and "represents" it), so every wave starts with
@@ -195,7 +195,7 @@ impl Launch<'_> {
     }
 }
 
-/// PCs are 48-bit byte addresses (seed 000, {TTMP1, TTMP0} holds PC[47:0]).
+/// PCs are 48-bit byte addresses (RDNA3 ISA guide, Wave State, {TTMP1, TTMP0} holds PC[47:0]).
 const PC_MASK: u64 = (1 << 48) - 1;
 
 /// The byte addresses a program's code covers.
@@ -208,7 +208,7 @@ fn inst_text(inst: &Inst, pc: u64, wave64: bool) -> String {
     crate::disasm::format(inst, pc, wave64)
 }
 
-/// Sets up `w` as wave `wave_idx` of `n_waves` of workgroup `wg` (seed 000, "Initial wave
+/// Sets up `w` as wave `wave_idx` of `n_waves` of workgroup `wg` (RDNA3 ISA guide, Wave State, "Initial wave
 /// state": SGPRs are packed in order, only enabled values are loaded; EXEC = the lanes that hold
 /// work-items; FLAT_SCRATCH = the wave's scratch or 0).
 pub fn init_wave(w: &mut Wave, l: &Launch, wg: [u32; 3], wave_idx: u32, n_waves: u32, slot: u64) {
@@ -243,7 +243,7 @@ fn init_wave_rows(
     w.cnt = Default::default();
     // Trap handler: TBA/TMA and STATUS.TRAP_EN (COMPUTE_PGM_RSRC2.TRAP_PRESENT, set by the CP
     // when the runtime installed a handler); without one s_trap is a NOP and errors end the
-    // dispatch (seed 000, "STATUS.TRAP_EN").
+    // dispatch (RDNA3 ISA guide, Wave State, "STATUS.TRAP_EN").
     match &l.trap {
         Some(t) => {
             w.tba = t.tba;

@@ -1,4 +1,4 @@
-//! Programmer-visible state of one wave (seed 000, "State overview").
+//! Programmer-visible state of one wave (RDNA3 ISA guide, Wave State, "State overview").
 //!
 //! Struct-of-arrays: VGPR `r` of lane `l` lives at `vgpr[r * 64 + l]`, so a vector instruction is a
 //! tight loop over consecutive lanes. VCC, TTMPs, M0 and EXEC live in the scalar file at their
@@ -9,7 +9,7 @@ use crate::decode::opnd;
 
 /// Lanes per VGPR row in the register file (wave32 uses the first 32).
 pub const LANES: usize = 64;
-/// Addressable SGPRs (seed 000: 106 SGPRs, then VCC at 106/107).
+/// Addressable SGPRs (RDNA3 ISA guide, Wave State: 106 SGPRs, then VCC at 106/107).
 pub const NUM_SGPRS: u16 = 106;
 
 /// Hardware registers reached through s_getreg/s_setreg (RDNA3 ISA, "Hardware registers").
@@ -32,7 +32,7 @@ pub struct HwRegs {
     pub flat_scratch_hi: u32,
 }
 
-/// STATUS bit positions (seed 000, "STATUS register").
+/// STATUS bit positions (RDNA3 ISA guide, Wave State, "STATUS register").
 pub mod status {
     pub const SCC: u32 = 1 << 0;
     pub const PRIV: u32 = 1 << 5;
@@ -115,7 +115,7 @@ pub struct Wave {
     pub wave_insts: u64,
     pub lane_insts: u64,
     pub ended: bool,
-    /// Device address of this wave's private (scratch) segment, lane 0 (seed 000,
+    /// Device address of this wave's private (scratch) segment, lane 0 (RDNA3 ISA guide, Wave State,
     /// "FLAT_SCRATCH"); 0 when the kernel has no scratch.
     pub scratch_base: u64,
     /// Private segment bytes per lane.
@@ -134,7 +134,7 @@ impl Wave {
             pc: 0,
             sgpr: [0; 128],
             scc: false,
-            // At least one row: out-of-range sources read v0 (seed 000), so v0 must exist even
+            // At least one row: out-of-range sources read v0 (RDNA3 ISA guide, Wave State), so v0 must exist even
             // for a wave built with no VGPRs.
             vgpr: vec![0; (num_vgprs as usize).max(1) * LANES],
             num_vgprs,
@@ -206,13 +206,13 @@ impl Wave {
         self.sgpr[opnd::M0 as usize]
     }
 
-    /// True in trap handlers: TTMPs are writable only then (seed 000, "Trap temporaries").
+    /// True in trap handlers: TTMPs are writable only then (RDNA3 ISA guide, Wave State, "Trap temporaries").
     #[inline]
     pub fn privileged(&self) -> bool {
         self.hw.status & status::PRIV != 0
     }
 
-    /// VGPR row `r` (all 64 lanes). Out-of-range rows clamp to v0 (seed 000: an out-of-range
+    /// VGPR row `r` (all 64 lanes). Out-of-range rows clamp to v0 (RDNA3 ISA guide, Wave State: an out-of-range
     /// VGPR source reads VGPR0).
     #[inline]
     pub fn vrow(&self, r: usize) -> &[u32] {

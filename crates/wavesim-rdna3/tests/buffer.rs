@@ -1,4 +1,4 @@
-//! MUBUF / MTBUF execution against the rules of seed 004 (buffer instructions) and seed 000
+//! MUBUF / MTBUF execution against the rules of the RDNA3 ISA guide (Buffer Instructions) (buffer instructions) and the RDNA3 ISA guide (Wave State)
 //! (out-of-range VGPRs, alignment).
 //!
 //! Instruction words come from `llvm-mc-19 -arch=amdgcn -mcpu=gfx1100 -show-encoding` (the
@@ -1309,7 +1309,7 @@ fn d16_format_stores() {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Alignment modes (seed 004 "Alignment"; ExecConfig.alignment_mode = SH_MEM_CONFIG).
+// Alignment modes (RDNA3 ISA guide, Buffer Instructions "Alignment"; ExecConfig.alignment_mode = SH_MEM_CONFIG).
 
 fn memviol_lane(e: ExecError) -> (u32, u64) {
     match e {
@@ -1442,7 +1442,7 @@ fn alignment_unaligned_and_format_and_atomic_rules() {
 fn out_of_range_destination_nullifies() {
     both(|w64| {
         let mut t = T::new(w64, 64);
-        // A wave with 8 VGPRs (v0..v7), so v8 is out of range (seed 000).
+        // A wave with 8 VGPRs (v0..v7), so v8 is out of range (RDNA3 ISA guide, Wave State).
         t.h.wave = wavesim_rdna3::wave::Wave::new(w64, 8);
         t.h.wave.set_exec(u64::MAX);
         t.fill_words(16, |k| 0x100 + k);
@@ -1644,7 +1644,7 @@ fn buffer_load_lds_is_a_typed_error() {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Faults are all or nothing; misalignment is per lane (seed 004 "Alignment").
+// Faults are all or nothing; misalignment is per lane (RDNA3 ISA guide, Buffer Instructions "Alignment").
 
 /// The highest active lane of `exec` (the last one performed in lane order, so every other active
 /// lane would already have been performed by an instruction that faults lane by lane).
@@ -1871,7 +1871,7 @@ fn nullified_and_ignored_buffer_instructions_still_count() {
         t.h.wave.set_exec(u64::MAX);
         t.rsrc(VSharp::raw(t.base, 64));
         t.h.set_v(0, |_| 0);
-        // buffer_load_b64 v[7:8] with 8 VGPRs: nullified (seed 000), but it issued.
+        // buffer_load_b64 v[7:8] with 8 VGPRs: nullified (RDNA3 ISA guide, Wave State), but it issued.
         t.run(with_vdata(LOAD_B64, 7)).unwrap();
         assert_eq!((t.h.wave.cnt.vm, t.h.wave.cnt.vs), (1, 0));
         // A V# of the wrong type: ignored, issued.
@@ -1908,7 +1908,7 @@ fn wait_counters_saturate_at_the_field_maximum() {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Memory violations with a trap handler installed (seed 000 "MODE.EXCP_EN": MEMVIOL cannot be
+// Memory violations with a trap handler installed (RDNA3 ISA guide, Wave State "MODE.EXCP_EN": MEMVIOL cannot be
 // masked; the step loop sets TRAPSTS.MEM_VIOL and enters the handler).
 
 const TRAP_EN: u32 = 1 << 6;

@@ -1,5 +1,5 @@
 //! clang-19 kernels that use buffer instructions, run through the rdna3 dispatch API and compared
-//! with references computed here from the kernels' sources and seed 004's rules:
+//! with references computed here from the kernels' sources and the RDNA3 ISA guide's rules:
 //! - `corpus/cl/buffer_rsrc.cl`: `__builtin_amdgcn_make_buffer_rsrc` + `raw_buffer_load/store`
 //!   b8..b128, soffset addressing, range-checked loads and dropped stores;
 //! - `corpus/ll/buffer_struct.ll`: structured (idxen, stride 16) loads, raw stores, atomics;

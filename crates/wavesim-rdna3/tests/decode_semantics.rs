@@ -238,7 +238,7 @@ fn smem_setup(w64: bool) -> (Harness, u64) {
     (h, buf)
 }
 
-/// SMEM destinations LLVM rejects (seed 000: data running from the SGPRs/VCC into the TTMPs or
+/// SMEM destinations LLVM rejects (RDNA3 ISA guide, Wave State: data running from the SGPRs/VCC into the TTMPs or
 /// past the TTMPs is dropped register by register; wide destinations are aligned; nothing is
 /// loaded into NULL/M0/EXEC).
 #[test]
@@ -297,7 +297,7 @@ fn smem_destinations_past_their_region() {
 }
 
 /// s_buffer_load_b32 s10, s[104:107], 0x4: LLVM has no 128-bit descriptor at s104, the hardware
-/// reads the V# from s104, s105, vcc_lo, vcc_hi (seed 000: a 128-bit V# stays in one region).
+/// reads the V# from s104, s105, vcc_lo, vcc_hi (RDNA3 ISA guide, Wave State: a 128-bit V# stays in one region).
 #[test]
 fn s_buffer_load_descriptor_at_s104() {
     let w = [0xf420_02b4, 0xf800_0004];
@@ -322,7 +322,7 @@ fn s_buffer_load_descriptor_at_s104() {
 }
 
 /// 64-bit scalar operands at vcc_hi / exec_hi: LLVM has no such register pair; the hardware
-/// ignores the LSB of a 64-bit SGPR address (seed 000) and uses VCC / EXEC.
+/// ignores the LSB of a 64-bit SGPR address (RDNA3 ISA guide, Wave State) and uses VCC / EXEC.
 #[test]
 fn wide_scalar_operands_at_vcc_hi_and_exec_hi() {
     // s_mov_b64 s[0:1], <107> = s_mov_b64 s[0:1], vcc (BE80016A).

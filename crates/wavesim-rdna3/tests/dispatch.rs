@@ -1,6 +1,6 @@
 //! Code objects and dispatch: descriptor/metadata parsing against llvm-readelf's notes for every
-//! corpus code object, malformed inputs, the initial wave state (seed 000 "Initial wave state"),
-//! workgroups, barriers (seed 002), the watchdog, deadlock detection and parallel determinism.
+//! corpus code object, malformed inputs, the initial wave state (RDNA3 ISA guide, Wave State "Initial wave state"),
+//! workgroups, barriers (RDNA3 ISA guide, Shader Concepts), the watchdog, deadlock detection and parallel determinism.
 //!
 //! Instruction words come from `llvm-mc-19 -arch=amdgcn -mcpu=gfx1100 -show-encoding`; the
 //! assembly is in the comment next to each word.
@@ -697,7 +697,7 @@ fn exception_enables_from_rsrc2_reach_mode() {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Trap handler (seed 000 "Trap and exception registers"; AMDGPUUsage: the CP sets
+// Trap handler (RDNA3 ISA guide, Wave State "Trap and exception registers"; AMDGPUUsage: the CP sets
 // COMPUTE_PGM_RSRC2.TRAP_PRESENT when the runtime installed a handler -> STATUS.TRAP_EN)
 
 const TBA: u64 = 0x8000;

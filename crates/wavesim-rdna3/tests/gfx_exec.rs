@@ -79,7 +79,7 @@ fn export_copies_enabled_components_of_exec_lanes() {
 
 #[test]
 fn exec_zero_skips_exports_unless_done_or_pos0() {
-    // Seed 000: export requests are skipped when EXEC == 0 unless Done == 1 or the target is POS0.
+    // the RDNA3 ISA guide (Wave State): export requests are skipped when EXEC == 0 unless Done == 1 or the target is POS0.
     for w64 in [false, true] {
         let mut h = gfx(Stage::Ps, w64);
         h.wave.set_exec(0);

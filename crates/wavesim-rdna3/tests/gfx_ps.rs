@@ -18,7 +18,7 @@ use wavesim_rdna3::gfx::ExportRecord;
 
 #[test]
 fn layout_with_every_term_is_the_canonical_table() {
-    // Seed 000 "Pixel shader VGPR input control": with every term enabled the terms follow each
+    // the RDNA3 ISA guide (Wave State) "Pixel shader VGPR input control": with every term enabled the terms follow each
     // other from v0 with 2,2,2,3,2,2,2 barycentric VGPRs and 1 for each of the other nine.
     let l = ps_vgpr_layout(0xffff, 0xffff).unwrap();
     let want = [0, 2, 4, 6, 9, 11, 13, 15, 16, 17, 18, 19, 20, 21, 22, 23];

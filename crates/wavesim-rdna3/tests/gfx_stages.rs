@@ -106,7 +106,7 @@ fn s_mov(d: u32, s: u32) -> u32 {
 
 #[test]
 fn gs_and_hs_waves_initialise_eight_system_sgprs_then_user_sgprs() {
-    // Seed 000: "the first 8 SGPRs are initialised automatically - no value is skipped (unused
+    // the RDNA3 ISA guide (Wave State): "the first 8 SGPRs are initialised automatically - no value is skipped (unused
     // values are written as zero)"; the user SGPRs come after them.
     for stage in [Stage::Gs, Stage::Hs] {
         let mut s = setup(stage, false, 16);
@@ -131,7 +131,7 @@ fn gs_and_hs_waves_initialise_eight_system_sgprs_then_user_sgprs() {
 
 #[test]
 fn empty_waves_end_at_once() {
-    // Seed 000: a wave launched with EXEC == 0 exits as soon as it starts.
+    // the RDNA3 ISA guide (Wave State): a wave launched with EXEC == 0 exits as soon as it starts.
     let mut s = setup(Stage::Gs, false, 8);
     s.exec = 0;
     let words = [0xbf9f_0000u32]; // s_code_end: running it would be an error
@@ -144,7 +144,7 @@ fn empty_waves_end_at_once() {
 
 #[test]
 fn flat_scratch_is_the_waves_scratch_base_or_zero() {
-    // Seed 000 "FLAT_SCRATCH initialisation": waves with scratch get its address, others zero.
+    // the RDNA3 ISA guide (Wave State) "FLAT_SCRATCH initialisation": waves with scratch get its address, others zero.
     let mut s = setup(Stage::Vs, false, 8);
     assert_eq!(s.build_wave().unwrap().hw.flat_scratch_lo, 0);
     s.scratch_addr = 0x1234_5678_9a00;

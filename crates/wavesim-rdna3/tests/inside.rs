@@ -1,6 +1,6 @@
 //! The issue model and the checkers of `inside` on hand-built waves. Expected event sequences
-//! come from seed 002 ("wave32 and wave64": VALU and VMEM issue twice in wave64, low half then
-//! high half; scalar, branches, messages and exports once) and seed 000 ("Instruction skipping:
+//! come from the RDNA3 ISA guide (Shader Concepts) ("wave32 and wave64": VALU and VMEM issue twice in wave64, low half then
+//! high half; scalar, branches, messages and exports once) and the RDNA3 ISA guide (Wave State) ("Instruction skipping:
 //! EXEC==0"); expected findings from the s_waitcnt rules of the RDNA3 ISA ("Data dependency
 //! resolution").
 

@@ -1,4 +1,4 @@
-//! DS instructions: seed 000's LDS alignment masks per mode, out-of-range rules, widths, d16, 2addr
+//! DS instructions: the RDNA3 ISA guide's LDS alignment masks per mode, out-of-range rules, widths, d16, 2addr
 //! forms, atomics, swizzle, permute, append/consume, addtid, nullification.
 
 use wavesim_rdna3::exec::flat::align_mode;
@@ -461,7 +461,7 @@ fn b96_and_b16_alignment_per_mode_in_both_wave_sizes() {
         h.cfg.alignment_mode = align_mode::UNALIGNED;
         h.run(&DS_LOAD_B96).unwrap();
         assert_eq!((h.v(8, 0), h.v(10, 0)), (0x1716_1514, 0x1f1e_1d1c));
-        // DWORD: B96 has 16-byte local alignment (seed 000: & 0xfff0): bytes 16..28.
+        // DWORD: B96 has 16-byte local alignment (RDNA3 ISA guide, Wave State: & 0xfff0): bytes 16..28.
         h.cfg.alignment_mode = align_mode::DWORD;
         h.run(&DS_LOAD_B96).unwrap();
         assert_eq!((h.v(8, 0), h.v(10, 0)), (0x1312_1110, 0x1b1a_1918));
@@ -535,7 +535,7 @@ fn multi_dword_reads_are_all_or_nothing_per_element_in_wave64() {
     assert_eq!((h.v(8, 41), h.v(10, 41)), (0x7777_7777, 0x7777_7777));
     assert_eq!(h.v(10, 0), 0x7777_7777);
     // 2addr b64 at 1004 + 8 and 1004 + 16: the first element fits, the second ends 4 bytes past
-    // the LDS, so the whole instruction returns zeros for the lane (seed 000); lane 0 at 992
+    // the LDS, so the whole instruction returns zeros for the lane (RDNA3 ISA guide, Wave State); lane 0 at 992
     // reads both elements.
     h.set_v(1, |l| if l == 0 { 992 } else { 1004 });
     h.run(&DS_LOAD_2ADDR_B64).unwrap();

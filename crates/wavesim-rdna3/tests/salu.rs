@@ -2,7 +2,7 @@
 //!
 //! Instruction words come from `llvm-mc-19 -arch=amdgcn -mcpu=gfx1100 -show-encoding` (assembly
 //! in the comment next to each word; hand-made words say so). Expected values are worked out
-//! from the RDNA3 ISA pseudo-code and seed 000's operand rules, in wave32 and wave64.
+//! from the RDNA3 ISA pseudo-code and the RDNA3 ISA guide's operand rules, in wave32 and wave64.
 
 use wavesim_rdna3::exec::{salu, sopp, ExecError};
 use wavesim_rdna3::isa::{Fmt, Op};
@@ -1658,7 +1658,7 @@ fn addk_sets_scc_to_signed_overflow_and_mulk_leaves_it() {
 }
 
 // ------------------------------------------------------------------------------------------
-// Operand rules of seed 000
+// Operand rules of the RDNA3 ISA guide (Wave State)
 // ------------------------------------------------------------------------------------------
 
 #[test]

@@ -55,7 +55,7 @@ fn s_load_faults_name_the_address() {
 
 /// Executes the SMEM instruction `words` with its destination replaced by `sdata`: the decoder
 /// (like LLVM's) refuses encodings whose destination crosses a register region, but hardware
-/// executes them with seed 000's out-of-range rule, which the executor implements.
+/// executes them with the RDNA3 ISA guide's out-of-range rule, which the executor implements.
 fn run_with_sdata(h: &mut Harness, words: [u32; 2], sdata: u16) {
     let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
     let mut inst = wavesim_rdna3::decode::decode(&bytes, 0).unwrap();
@@ -73,7 +73,7 @@ fn destination_region_rules() {
     for w64 in [false, true] {
         let (mut h, _) = setup(w64);
         // s_load_b128 s[104:107]: s104, s105 and VCC are written; nothing spills into the TTMPs,
-        // even in the trap handler (seed 000: data from SGPRs/VCC into the TTMPs is out of range).
+        // even in the trap handler (RDNA3 ISA guide, Wave State: data from SGPRs/VCC into the TTMPs is out of range).
         h.wave.hw.status |= 1 << 5;
         h.wave.sgpr[108] = 0x55;
         run_with_sdata(&mut h, [0xf4081901, 0xf8000000], 104); // s_load_b128 s[100:103], s[2:3], 0x0

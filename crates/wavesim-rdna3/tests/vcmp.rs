@@ -48,7 +48,7 @@ fn e64_to_sgpr_pair_wave64_and_exec_zero_still_writes() {
     h.run(&[0xd4110004, 0x00020300]).unwrap(); // v_cmp_lt_f32_e64 s[4:5], v0, v1
     let got = h.s(4) as u64 | (h.s(5) as u64) << 32;
     assert_eq!(got, ((1u64 << 40) - 1) & 0xffff_0000_ffff_ffff);
-    // EXEC = 0: the SGPR result is still written (all zero), seed 000.
+    // EXEC = 0: the SGPR result is still written (all zero), the RDNA3 ISA guide (Wave State).
     h.wave.sgpr[4] = 0xffff_ffff;
     h.wave.sgpr[5] = 0xffff_ffff;
     h.wave.set_exec(0);

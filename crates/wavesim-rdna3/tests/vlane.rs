@@ -1,4 +1,4 @@
-//! Cross-lane VALU (RDNA3 ISA opcode pseudocode, seed 000): v_readlane / v_readfirstlane /
+//! Cross-lane VALU (RDNA3 ISA opcode pseudocode, the RDNA3 ISA guide (Wave State)): v_readlane / v_readfirstlane /
 //! v_writelane ignore EXEC; permlane16 / x16 rotations, FI and BOUND_CTRL; permlane64;
 //! M0-relative moves and swaps with their out-of-range rules. wave32 and wave64.
 //! Words from `llvm-mc-19 -arch=amdgcn -mcpu=gfx1100 -show-encoding`.

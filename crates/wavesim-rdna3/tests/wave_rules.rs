@@ -1,4 +1,4 @@
-//! Wave-state rules of seed 000 / 002 that cut across instruction families: out-of-range VGPR
+//! Wave-state rules of the RDNA3 ISA guide (Wave State) / 002 that cut across instruction families: out-of-range VGPR
 //! sources (VGPR0; VOPD: address % 4), multi-destination instructions writing nothing when a
 //! destination is out of range, the wave64 second half reading VCC_HI, TTMP reads from VALU
 //! instructions with and without STATUS.PRIV.
@@ -131,7 +131,7 @@ fn valu_reads_ttmps_as_zero_outside_the_trap_handler() {
 #[test]
 fn a_wave_without_vgprs_runs_valu_as_nops() {
     // Every VGPR is out of range: destinations make the instruction a NOP and sources read v0
-    // (seed 000), which must therefore exist even in a wave built with no VGPRs.
+    // (RDNA3 ISA guide, Wave State), which must therefore exist even in a wave built with no VGPRs.
     for w64 in [false, true] {
         let mut h = small(w64, 0);
         h.wave.sgpr[0] = 7;

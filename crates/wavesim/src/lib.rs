@@ -24,7 +24,7 @@ pub mod target;
 
 pub use spec::{parse_spec, ArgSpec};
 pub use target::Isa;
-/// The AGX back end (SIMD-group executor, seed 001's ABI runners, the TOML runner, disassembly
+/// The AGX back end (SIMD-group executor, Mesa's asahi ABI runners, the TOML runner, disassembly
 /// and assembly in applegpu's syntax).
 pub use wavesim_agx as agx;
 pub use wavesim_core::memory::{DeviceMemory, MemError};
@@ -975,7 +975,7 @@ pub fn run_r700(
 }
 
 /// Runs an AGX job described by a runner configuration (TOML: a compute dispatch, an asahi_clc
-/// grid kernel with its report and arguments, a vertex draw under seed 001's ABI, or a fragment
+/// grid kernel with its report and arguments, a vertex draw under Mesa's asahi ABI, or a fragment
 /// pass with sample shading; see `wavesim_agx::runner`). `code` is the machine code when the
 /// configuration has neither `asm` nor `code`; files the configuration names (`code`, a grid
 /// kernel's `report`) are read relative to `config_dir`.

@@ -53,7 +53,7 @@ enum Cmd {
         /// R700: the runner configuration (TOML: input GPRs, constants, loop constants, vertex
         /// buffers, textures, samplers, thread count or pixel grid); the exports are printed, one
         /// line per thread and target. AGX (--target agx): the job (compute, vertex or fragment
-        /// under seed 001's ABI); its outputs are printed.
+        /// under Mesa's asahi ABI); its outputs are printed.
         #[arg(long, value_name = "FILE.toml")]
         config: Option<PathBuf>,
         /// R700 grid runs and AGX fragment passes: write pixel export / render target 0 (or
@@ -124,7 +124,7 @@ enum Cmd {
         #[arg(long = "trace-limit", value_name = "N", requires = "trace", default_value_t = wavesim::DEFAULT_TRACE_LIMIT)]
         trace_limit: u64,
     },
-    /// Draw an RDNA3 scene: VS waves per vertex, the host's rasteriser, PS waves with seed 000's
+    /// Draw an RDNA3 scene: VS waves per vertex, the host's rasteriser, PS waves with the RDNA3 ISA guide's
     /// initial state and the parameters in LDS; the render targets are written as PNG.
     Draw {
         /// The scene (TOML: vs/ps objects, size, render targets, vertices, textures).

@@ -1,7 +1,7 @@
 //! `wavesim` on Apple AGX (G13) code: `disasm --raw --target agx` prints what applegpu's
 //! disassemble.py prints (the corpus' committed listings), and `run --target agx --config` runs a
 //! job: a real asahi_clc kernel checked against an independent computation, and a fragment pass
-//! under seed 001's ABI whose render target is written as a PNG.
+//! under Mesa's asahi ABI whose render target is written as a PNG.
 
 use std::path::PathBuf;
 use std::process::{Command, Output};

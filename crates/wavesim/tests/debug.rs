@@ -40,7 +40,7 @@ fn break_step_registers_memory_and_continue() {
             }
         );
         assert!(d.next_instruction(0).unwrap().starts_with("v_mad_u64_u32"));
-        // Seed 000: v0 holds the work-item id; workgroup 0's wave 0 has lanes 0..31.
+        // the RDNA3 ISA guide (Wave State): v0 holds the work-item id; workgroup 0's wave 0 has lanes 0..31.
         assert_eq!(d.wave(0).unwrap().vgpr_get(0, 5), 5);
         assert_eq!(d.wave(0).unwrap().exec(), 0xffff_ffff);
         // Continuing from a breakpoint executes the instruction first.

@@ -116,7 +116,7 @@ pub struct WaveState {
     /// Special register values per thread (`get_sr`).
     pub special: HashMap<u64, [u32; SIMD_WIDTH]>,
     /// Poisoned register halves: bit `lane` of `undefined[h]` set means half `h` holds no defined value in
-    /// that thread, and reading it is an error (seed 001: r0-r4 and r7 are undefined at the start of a
+    /// that thread, and reading it is an error (Mesa's asahi compiler README, ABI: r0-r4 and r7 are undefined at the start of a
     /// non-monolithic vertex shader). Empty when not tracked.
     pub undefined: Vec<u32>,
     /// Threads that exist (a partially filled group has fewer than 32): the exec-mask stack can only

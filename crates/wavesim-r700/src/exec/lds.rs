@@ -3,7 +3,7 @@
 use super::*;
 
 /// DS_LOCAL_WRITE (MEM_DSW) and DS_LOCAL_READ (MEM_DSR), R700 ISA reference 2.6.2 "Local data share"
-/// and seed 003 ("LDS: owner writes, everyone reads"; 16 KB).
+/// and the R700 ISA reference (2.5 Program State) ("LDS: owner writes, everyone reads"; 16 KB).
 ///
 /// Write: each active thread writes the four dwords of its source selects to bank `thread_id mod 4`
 /// at `bank_offset = (thread_id >> 2) * DST_STRIDE + DST_INDEX` (ISA 2.6.2; DST_STRIDE 4..64 and

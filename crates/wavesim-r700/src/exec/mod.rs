@@ -1,5 +1,5 @@
 //! The R700 executor: one wavefront steps through the CF program clause by clause with the
-//! programmer-visible state of the R700 ISA reference, 2.5 "Program state" (seed 003):
+//! programmer-visible state of the R700 ISA reference, 2.5 "Program state" (R700 ISA reference, 2.5 Program State):
 //!
 //! - GPRs (4 x 32 bits per thread), `127 - 2 * clause_temps` usable, and the clause temporaries, which
 //!   live only for one ALU clause and cannot be reached by fetch or export;
@@ -240,7 +240,7 @@ pub struct Wave {
     grads: [Option<Vec<[u32; 4]>>; 2],
 }
 
-/// R700 LDS: 16 KB per SIMD (seed 003, "LDS ... reads up to 16KB"), modelled as 4 banks of 1024 dwords.
+/// R700 LDS: 16 KB per SIMD (R700 ISA reference, 2.5 Program State, "LDS ... reads up to 16KB"), modelled as 4 banks of 1024 dwords.
 /// A dword no thread has written reads as an error: the ISA gives LDS no initial contents.
 struct Lds {
     data: Vec<u32>,

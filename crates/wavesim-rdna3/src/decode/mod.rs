@@ -8,7 +8,7 @@
 //! - An encoding LLVM decodes gives the instruction LLVM prints, with every bit the hardware
 //!   honours kept as encoded (the printer masks bits LLVM accepts but does not print).
 //! - An encoding LLVM rejects only because of its own operand model, where the hardware's meaning
-//!   is defined by the ISA or seed 000, decodes to that instruction with the hardware's field
+//!   is defined by the ISA or the RDNA3 ISA guide (Wave State), decodes to that instruction with the hardware's field
 //!   values and `iflags::LLVM_REJECTS` set: `disasm::format` prints it as `.long` of its first
 //!   dword (`Inst::word0`), and a listing goes on with the next dword (`Inst::listed_len`) like
 //!   objdump, while `Inst::len` is the length the hardware consumes. The cases:
@@ -19,12 +19,12 @@
 //!     fetch another dword is not defined;
 //!   - neg/abs/op_sel bits of VOP3/VOP3P sources the opcode does not have: ignored (cleared);
 //!   - a 64-bit scalar operand starting at vcc_hi or exec_hi (SALU/VALU source or destination):
-//!     the hardware ignores the LSB of a 64-bit SGPR address (seed 000) and uses VCC / EXEC;
+//!     the hardware ignores the LSB of a 64-bit SGPR address (RDNA3 ISA guide, Wave State) and uses VCC / EXEC;
 //!   - an SMEM destination that runs past its register region (s[104:107] reaches into VCC,
-//!     ttmp[12:19] past ttmp15) or names vcc_hi/M0/exec_hi as a wide destination: seed 000
+//!     ttmp[12:19] past ttmp15) or names vcc_hi/M0/exec_hi as a wide destination: the RDNA3 ISA guide (Wave State)
 //!     aligns the address, drops the dwords outside the region and loads nothing into
 //!     NULL/M0/EXEC (the executor applies those rules to the aligned `dst[0]`);
-//!   - an s_buffer_load descriptor at s[104:107] (seed 000: a 128-bit V# is forced into one
+//!   - an s_buffer_load descriptor at s[104:107] (RDNA3 ISA guide, Wave State: a 128-bit V# is forced into one
 //!     region, s104, s105, vcc_lo, vcc_hi).
 //! - Everything else LLVM rejects stays `Inst::invalid` (raw word in `lit`, 4 bytes): source
 //!   codes that name no register (209-232, 249), modifier bits on sources that take none, clamp
@@ -483,7 +483,7 @@ fn align_sreg(code: u16, dwords: u8) -> u16 {
 }
 
 /// A 64-bit scalar operand starting at vcc_hi or exec_hi, which LLVM has no register for: the
-/// hardware ignores the LSB of a 64-bit SGPR address (seed 000, "SGPR alignment") and uses VCC /
+/// hardware ignores the LSB of a 64-bit SGPR address (RDNA3 ISA guide, Wave State, "SGPR alignment") and uses VCC /
 /// EXEC. Returns the aligned code.
 fn hw_pair(code: u16, dwords: u8) -> Option<u16> {
     match code {

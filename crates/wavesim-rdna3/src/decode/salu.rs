@@ -167,7 +167,7 @@ pub(super) fn decode_smem(w: &Words, w0: u32, lk: &Lookup) -> Result<Option<Inst
         let n = dw(sig.dst[0]);
         if !set_sdst(w, &mut i, sdata) || !sreg_fits(i.dst[0], n) {
             // A destination crossing its register region, or a wide one at vcc_hi/M0/exec_hi:
-            // seed 000 aligns it, drops the dwords outside the region and loads nothing into
+            // the RDNA3 ISA guide (Wave State) aligns it, drops the dwords outside the region and loads nothing into
             // NULL/M0/EXEC (the executor applies these rules to the aligned code).
             w.reject(&mut i);
             let mask = match n {
@@ -187,7 +187,7 @@ pub(super) fn decode_smem(w: &Words, w0: u32, lk: &Lookup) -> Result<Option<Inst
     };
     i.src[0] = align_sreg((bits(w0, 5, 0) << 1) as u16, dw(base_ty).max(2));
     // A 128-bit buffer descriptor at s104 would run past s105 (SGPR_128 ends at s[100:103]).
-    // The hardware reads s104, s105, vcc_lo, vcc_hi (seed 000: a 128-bit V# stays in one region).
+    // The hardware reads s104, s105, vcc_lo, vcc_hi (RDNA3 ISA guide, Wave State: a 128-bit V# stays in one region).
     if dw(base_ty) == 4 && i.src[0] == 104 {
         w.reject(&mut i);
     }

@@ -8,10 +8,10 @@
 //!   not be negative, then swizzled into the wave's scratch memory (see [`private_addr`]).
 //! - FLAT: 64-bit VGPR address classified by aperture, ignoring the offset (imm[11:0]; bit 12 is
 //!   ignored for FLAT): `[SHARED_APERTURE, +4 GiB)` is LDS at `addr + offset - SHARED_APERTURE`
-//!   (seed 000's LDS out-of-range rules apply), `[PRIVATE_APERTURE, +4 GiB)` is scratch at private
+//!   (the RDNA3 ISA guide's LDS out-of-range rules apply), `[PRIVATE_APERTURE, +4 GiB)` is scratch at private
 //!   offset `addr + offset - PRIVATE_APERTURE`, anything else is global memory.
 //!
-//! Alignment follows SH_MEM_CONFIG.alignment_mode (seed 004, "Alignment"; `ExecConfig`): DWORD
+//! Alignment follows SH_MEM_CONFIG.alignment_mode (RDNA3 ISA guide, Buffer Instructions, "Alignment"; `ExecConfig`): DWORD
 //! clears the address bits below min(size, 4), DWORD_STRICT / STRICT raise MEMVIOL for addresses
 //! not aligned to min(size, 4) / the access size, UNALIGNED accepts any address. Atomics must be
 //! aligned to their size in every mode (MEMVIOL otherwise), reported as `ExecError::MemViol`.
@@ -21,7 +21,7 @@
 //! anything else. Both errors enter the trap handler instead when one is installed
 //! (the step loop (`exec::memory_exception`), TRAPSTS.MEM_VIOL). Every active lane is aligned and translated before any lane
 //! is performed, so a faulting instruction has no partial effect. A load or returning atomic
-//! whose destination VGPRs are out of range is nullified before any memory is touched (seed 000,
+//! whose destination VGPRs are out of range is nullified before any memory is touched (RDNA3 ISA guide, Wave State,
 //! "Memory, LDS and GDS: reads and atomics with return").
 //!
 //! Counters: loads and returning atomics count in VM_CNT, stores and other atomics in VS_CNT,
@@ -37,7 +37,7 @@ use crate::isa::{Fmt, MemKind, Op};
 use crate::wave::{Wave, LANES};
 use wavesim_core::memory::{apply32, apply64, AtomicOp, DeviceMemory, MemError, Region};
 
-/// SH_MEM_CONFIG.alignment_mode values (seed 004, "Alignment").
+/// SH_MEM_CONFIG.alignment_mode values (RDNA3 ISA guide, Buffer Instructions, "Alignment").
 pub mod align_mode {
     /// Addresses are forced to min(access size, 4)-byte alignment by clearing low bits.
     pub const DWORD: u8 = 0;
@@ -71,7 +71,7 @@ pub fn private_addr(w: &Wave, lane: usize, offset: u64) -> u64 {
         .wrapping_add(lane as u64 * 4 + offset % 4)
 }
 
-/// Initialises FLAT_SCRATCH from the wave's scratch base (seed 000, "FLAT_SCRATCH
+/// Initialises FLAT_SCRATCH from the wave's scratch base (RDNA3 ISA guide, Wave State, "FLAT_SCRATCH
 /// initialization": zero when the wave has no scratch).
 pub fn init_flat_scratch(w: &mut Wave) {
     let base = if w.scratch_lane_bytes == 0 {
@@ -87,7 +87,7 @@ pub fn init_flat_scratch(w: &mut Wave) {
 #[derive(Clone, Copy, Debug)]
 enum Target {
     Global(u64),
-    /// LDS byte address (may be out of range: seed 000's LDS rules then apply).
+    /// LDS byte address (may be out of range: the RDNA3 ISA guide's LDS rules then apply).
     Lds(u64),
     /// Offset in the lane's private segment.
     Private(u64),
@@ -277,7 +277,7 @@ impl Regions<'_> {
     }
 }
 
-/// Stores `bytes` to LDS dword by dword: an out-of-range part is dropped (seed 000).
+/// Stores `bytes` to LDS dword by dword: an out-of-range part is dropped (RDNA3 ISA guide, Wave State).
 #[inline]
 pub(crate) fn lds_store_dwords(lds: &mut [u8], a: u64, bytes: &[u8]) {
     for (k, chunk) in bytes.chunks(4).enumerate() {
@@ -289,7 +289,7 @@ pub(crate) fn lds_store_dwords(lds: &mut [u8], a: u64, bytes: &[u8]) {
 #[inline]
 fn align(mode: u8, lane: usize, t: Target, size: u64, atomic: bool) -> Result<Target, ExecError> {
     let a = align_addr(mode, lane, t.raw(), size)?;
-    // Seed 000/004: atomics must be aligned to their data size in every mode.
+    // the RDNA3 ISA guide (Wave State, Buffer Instructions): atomics must be aligned to their data size in every mode.
     if atomic && !a.is_multiple_of(size) {
         return Err(memviol(lane, a, "misaligned atomic"));
     }
@@ -705,7 +705,7 @@ pub(crate) const S_HI_B8: u8 = 3;
 pub(crate) const S_HI_B16: u8 = 4;
 
 /// The `N` bytes lane `l` stores from the data VGPR rows `src` (an out-of-range data VGPR
-/// reads VGPR0, seed 000, which `Wave::vrow` provides).
+/// reads VGPR0, the RDNA3 ISA guide (Wave State), which `Wave::vrow` provides).
 #[inline(always)]
 pub(crate) fn store_bytes<const K: u8, const N: usize>(src: &[&[u32]; 4], l: usize) -> [u8; N] {
     let mut b = [0u8; N];

@@ -1,9 +1,9 @@
-//! Local data share instructions (DS) with seed 000's alignment and out-of-range rules
-//! (RDNA3 ISA 16.15 "LDS & GDS Instructions"; seed 000 "LDS/GDS alignment and out of range").
+//! Local data share instructions (DS) with the RDNA3 ISA guide's alignment and out-of-range rules
+//! (RDNA3 ISA 16.15 "LDS & GDS Instructions"; the RDNA3 ISA guide (Wave State) "LDS/GDS alignment and out of range").
 //!
 //! - Address: `ADDR VGPR + offset` (offset = {offset1, offset0}, unsigned 16 bits; the 2addr forms
 //!   add `offsetN * element size`, times 64 for stride64), 32-bit arithmetic.
-//! - Alignment (seed 000): UNALIGNED uses the address as is; every other mode clears the bits
+//! - Alignment (RDNA3 ISA guide, Wave State): UNALIGNED uses the address as is; every other mode clears the bits
 //!   below the local alignment (B16 2, B32 4, B64 8, B96/B128 16 bytes). DWORD_STRICT / STRICT
 //!   additionally raise MEMVIOL when the address is not aligned to min(local, 4) / local.
 //!   Atomics must be aligned to their size in every mode (MEMVIOL). The seed's `0xffff`-style masks
@@ -87,7 +87,7 @@ pub(crate) fn lds_atomic(
     }
 }
 
-/// Seed 000's LDS address alignment for an element with local alignment `local` (a power of two).
+/// the RDNA3 ISA guide's LDS address alignment for an element with local alignment `local` (a power of two).
 #[inline]
 fn lds_align(mode: u8, lane: usize, addr: u32, local: u32) -> Result<u32, ExecError> {
     match mode {
@@ -116,7 +116,7 @@ fn lds_align_atomic(mode: u8, lane: usize, addr: u32, size: u32) -> Result<u32, 
     Ok(a)
 }
 
-/// Local alignment of an access of `n` bytes (seed 000: B96 and B128 are 16-byte aligned).
+/// Local alignment of an access of `n` bytes (RDNA3 ISA guide, Wave State: B96 and B128 are 16-byte aligned).
 const fn local_align(n: usize) -> u32 {
     match n {
         0 | 1 => 1,
@@ -129,7 +129,7 @@ const fn local_align(n: usize) -> u32 {
 
 /// The start of every DS instruction: it counts in LGKM_CNT, the GDS bit is refused (not
 /// emulated), and an op returning `dwords` VGPRs (0: none) whose destination is out of range is
-/// nullified (seed 000). Ok(false): nullified, nothing more to do.
+/// nullified (RDNA3 ISA guide, Wave State). Ok(false): nullified, nothing more to do.
 #[inline]
 fn issue(w: &mut Wave, inst: &Inst, dwords: usize) -> Result<bool, ExecError> {
     w.cnt.lgkm_issue();
@@ -229,7 +229,7 @@ fn ds_store<const K: u8, const N: usize>(
         let a = addr[l].wrapping_add(off);
         Ok([lds_align(mode, l, a, local_align(N))?])
     })?;
-    // Out-of-range data VGPRs read VGPR0 (seed 000, `Wave::vrow`); dwords out of LDS are dropped.
+    // Out-of-range data VGPRs read VGPR0 (RDNA3 ISA guide, Wave State, `Wave::vrow`); dwords out of LDS are dropped.
     let src: [&[u32]; 4] = std::array::from_fn(|k| w.vrow(data + k));
     for l in active(w.lanes(), exec) {
         lds_store_dwords(ctx.lds, aligned[l][0] as u64, &store_bytes::<K, N>(&src, l));
@@ -266,7 +266,7 @@ fn ds_load2<const E: usize, const STRIDE: u32>(
         for l in 0..w.lanes() {
             let a0 = (addr[l].wrapping_add(offs[0]) & amask) as usize;
             let a1 = (addr[l].wrapping_add(offs[1]) & amask) as usize;
-            // Seed 000: any part out of range reads zeros for both elements.
+            // the RDNA3 ISA guide (Wave State): any part out of range reads zeros for both elements.
             let (Some(b0), Some(b1)) = (lds.get(a0..a0 + E), lds.get(a1..a1 + E)) else {
                 continue;
             };
@@ -281,7 +281,7 @@ fn ds_load2<const E: usize, const STRIDE: u32>(
     for l in active(w.lanes(), exec) {
         let a0 = lds_align(mode, l, addr[l].wrapping_add(offs[0]), E as u32)? as u64;
         let a1 = lds_align(mode, l, addr[l].wrapping_add(offs[1]), E as u32)? as u64;
-        // Seed 000: a multi-dword read with any part out of range returns zeros for the whole
+        // the RDNA3 ISA guide (Wave State): a multi-dword read with any part out of range returns zeros for the whole
         // instruction, so both elements are read or neither.
         let (Some(b0), Some(b1)) = (lds_load::<E>(ctx.lds, a0), lds_load::<E>(ctx.lds, a1)) else {
             continue;
@@ -529,7 +529,7 @@ fn ds_swizzle(w: &mut Wave, inst: &Inst, _ctx: &mut Ctx) -> Result<Flow, ExecErr
 
 /// The source/destination lane a permute address selects: `(addr + offset) / 4 mod 32`, within the
 /// lane's own 32-lane half (ISA 16.15: "destination lane is MOD 32 regardless of wave size"; a
-/// wave64 DS instruction is issued per half, seed 002).
+/// wave64 DS instruction is issued per half, the RDNA3 ISA guide (Shader Concepts)).
 #[inline]
 fn perm_lane(i: usize, addr: u32, off: u32) -> usize {
     (i & 32) | ((addr.wrapping_add(off) / 4) % 32) as usize

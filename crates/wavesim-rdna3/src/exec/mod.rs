@@ -183,7 +183,7 @@ pub const TRAPSTS_MEMVIOL: u32 = 1 << 8;
 /// atomic, STRICT/DWORD_STRICT alignment) or an access outside every allocation (a page fault,
 /// which hardware also reports as a memory violation) sets TRAPSTS.MEM_VIOL and enters the
 /// handler with trapID 0 when STATUS.TRAP_EN is set and the wave is not already in the handler;
-/// MEMVIOL cannot be masked (seed 000, "MODE.EXCP_EN"). The faulting instruction had no effect
+/// MEMVIOL cannot be masked (RDNA3 ISA guide, Wave State, "MODE.EXCP_EN"). The faulting instruction had no effect
 /// (the memory families check every lane before performing any) and TTMP0/1 hold the PC of the
 /// instruction after it, where the handler's s_rfe resumes. Without a handler, and for every other
 /// error, the error ends the dispatch. Called by the dispatcher's step loop, the one loop every wave runs

@@ -1,5 +1,5 @@
 //! Reading and writing operands: the scalar operand space, inline constants, literals, VGPR
-//! rows with EXEC masking, and the out-of-range rules of seed 000.
+//! rows with EXEC masking, and the out-of-range rules of the RDNA3 ISA guide (Wave State).
 
 use crate::decode::{opnd, Dpp, Inst};
 use crate::exec::dpp;
@@ -155,7 +155,7 @@ fn aperture(addr: u64, wide: bool) -> u64 {
     }
 }
 
-/// Reads one scalar register of the operand space, applying seed 000's rules: NULL reads 0,
+/// Reads one scalar register of the operand space, applying the RDNA3 ISA guide's rules: NULL reads 0,
 /// TTMPs read 0 outside the trap handler (STATUS.PRIV=0).
 #[inline]
 pub fn read_sgpr(w: &Wave, code: u16) -> u32 {
@@ -167,7 +167,7 @@ pub fn read_sgpr(w: &Wave, code: u16) -> u32 {
 }
 
 /// Writes one scalar register. Returns false when the write is dropped (NULL, TTMP without PRIV,
-/// out of range) — callers that update SCC must not do so then (seed 000).
+/// out of range) — callers that update SCC must not do so then (RDNA3 ISA guide, Wave State).
 #[inline]
 pub fn write_sgpr(w: &mut Wave, code: u16, v: u32) -> bool {
     match code {
@@ -185,7 +185,7 @@ pub fn write_sgpr(w: &mut Wave, code: u16, v: u32) -> bool {
     }
 }
 
-/// Writes a 64-bit scalar destination (an aligned pair; seed 000: the LSB of a 64-bit SGPR
+/// Writes a 64-bit scalar destination (an aligned pair; the RDNA3 ISA guide (Wave State): the LSB of a 64-bit SGPR
 /// operand is ignored).
 #[inline]
 pub fn write_sgpr64(w: &mut Wave, code: u16, v: u64) -> bool {
@@ -201,7 +201,7 @@ pub fn write_sgpr64(w: &mut Wave, code: u16, v: u64) -> bool {
     lo && hi
 }
 
-/// Reads a 64-bit scalar operand with the forced pair alignment of seed 000.
+/// Reads a 64-bit scalar operand with the forced pair alignment of the RDNA3 ISA guide (Wave State).
 #[inline]
 pub fn read_scalar64(w: &Wave, inst: &Inst, code: u16, ty: Ty) -> u64 {
     let code = if code < 128 { code & !1 } else { code };
@@ -256,7 +256,7 @@ pub fn vsrc64(w: &Wave, inst: &Inst, k: usize, ty: Ty, out: &mut Lanes64) -> u64
     }
 }
 
-/// True if VGPR destination `code` (spanning `regs` registers) is in range; if not, seed 000
+/// True if VGPR destination `code` (spanning `regs` registers) is in range; if not, the RDNA3 ISA guide (Wave State)
 /// makes the instruction a NOP.
 #[inline]
 pub fn vdst_in_range(w: &Wave, code: u16, regs: usize) -> bool {
@@ -595,7 +595,7 @@ pub fn dst16(inst: &Inst) -> (u16, bool) {
 
 /// Writes the low 16 bits of `vals` into the chosen half of VGPR `code` in the lanes of `mask`,
 /// keeping the other half (RDNA3 16-bit VALU results preserve the unwritten half). An
-/// out-of-range VGPR makes this a no-op (seed 000).
+/// out-of-range VGPR makes this a no-op (RDNA3 ISA guide, Wave State).
 pub fn vdst16(w: &mut Wave, code: u16, hi: bool, vals: &Lanes32, mask: u64) {
     if !vdst_in_range(w, code, 1) {
         return;

@@ -4,13 +4,13 @@
 //! Program-control ops that happen to use these encodings (s_getpc/s_setpc/s_swappc/s_rfe,
 //! s_call, s_getreg/s_setreg, s_sendmsg_rtn, s_waitcnt_*, s_version) live in `sopp.rs`.
 //!
-//! Operand rules (seed 000, "SGPR out-of-range behaviour" and "NULL"):
+//! Operand rules (RDNA3 ISA guide, Wave State, "SGPR out-of-range behaviour" and "NULL"):
 //! - sources go through `operand::read_scalar`: NULL and out-of-range read 0, TTMPs read 0 unless
 //!   STATUS.PRIV, 64-bit SGPR operands ignore the LSB of the register number;
 //! - a destination write that is dropped because the register is out of range or a TTMP without
 //!   PRIV also leaves SCC unchanged; NULL drops the value but SCC still updates.
 //!
-//! SCC (seed 000, "SCC"): compares give the result, arithmetic the carry/borrow/overflow,
+//! SCC (RDNA3 ISA guide, Wave State, "SCC"): compares give the result, arithmetic the carry/borrow/overflow,
 //! logical and bit ops "result != 0", moves leave it alone.
 
 use crate::decode::{opnd, Inst};
@@ -233,7 +233,7 @@ fn set_exec_raw(w: &mut Wave, v: u64) {
 }
 
 /// s_*_saveexec_b32: saveexec = EXEC; EXEC = f(S0, EXEC); D = saveexec; SCC = EXEC != 0.
-/// EXEC is written even when D is out of range (seed 000); SCC then stays unchanged.
+/// EXEC is written even when D is out of range (RDNA3 ISA guide, Wave State); SCC then stays unchanged.
 #[inline(always)]
 fn saveexec32(w: &mut Wave, i: &Inst, f: impl FnOnce(u32, u32) -> u32) -> Result<Flow, ExecError> {
     let s = s32(w, i, 0);
@@ -279,7 +279,7 @@ fn wrexec64(w: &mut Wave, i: &Inst, f: impl FnOnce(u64, u64) -> u64) -> Result<F
     NEXT
 }
 
-/// Register range of a relatively indexed SGPR operand (seed 000, "S_MOVREL"): the index must
+/// Register range of a relatively indexed SGPR operand (RDNA3 ISA guide, Wave State, "S_MOVREL"): the index must
 /// stay within the range of the base operand: [SGPR0..VCC_HI], [TTMP0..TTMP15], or — for any
 /// other base — the base itself. Returns the absolute register, or None when out of range.
 #[inline(always)]
@@ -297,7 +297,7 @@ fn movrel_target(base: u16, index: u32, regs: u16) -> Option<u16> {
     }
 }
 
-/// s_movrels source read: an out-of-range source reads S0 (seed 000).
+/// s_movrels source read: an out-of-range source reads S0 (RDNA3 ISA guide, Wave State).
 #[inline(always)]
 fn movrel_read(w: &Wave, i: &Inst, base: u16, index: u32, wide: bool) -> u64 {
     if base > 127 {
@@ -506,7 +506,7 @@ pub fn handler(op: Op) -> Option<Handler> {
             mov32(w, i, v as u32)
         },
         S_MOVRELS_B64 => |w, i, _| {
-            // The LSBs of the base and of the index are ignored for 64-bit moves (seed 000).
+            // The LSBs of the base and of the index are ignored for 64-bit moves (RDNA3 ISA guide, Wave State).
             let base = if i.src[0] < 128 {
                 i.src[0] & !1
             } else {
@@ -720,7 +720,7 @@ fn logic64(w: &mut Wave, i: &Inst, f: impl FnOnce(u64, u64) -> u64) -> Result<Fl
     put64(w, i, d, d != 0)
 }
 
-/// s_movreld destination: out of range writes nothing (seed 000).
+/// s_movreld destination: out of range writes nothing (RDNA3 ISA guide, Wave State).
 #[inline(always)]
 fn movrel_dst(base: u16, index: u32, regs: u16) -> Option<u16> {
     if base > 127 {

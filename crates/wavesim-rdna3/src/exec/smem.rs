@@ -1,15 +1,15 @@
 //! Scalar memory (SMEM): s_load_*, s_buffer_load_*, cache invalidation and probes (RDNA3 ISA
-//! chapter 8; seed 000 "SGPR out-of-range behavior"; seed 004 "Scalar memory").
+//! chapter 8; the RDNA3 ISA guide (Wave State) "SGPR out-of-range behavior"; the RDNA3 ISA guide (Buffer Instructions) "Scalar memory").
 //!
 //! - `s_load_bN`: address = SGPR pair + imm21 (signed) + soffset SGPR (NULL = none), with the low
 //!   two bits ignored (dword aligned). The whole access must lie inside one allocation, otherwise
 //!   `ExecError::MemoryFault` (lane 0: scalar accesses have no lane) with the address.
 //! - `s_buffer_load_bN`: a V# in four SGPRs (base = bits [47:0], stride = word1[29:16],
 //!   num_records = word2); offset = imm21 + soffset, dword aligned. Each dword is range checked
-//!   on its own (seed 004: out of range if `offset >= (stride == 0 ? 1 : stride) * num_records`)
+//!   on its own (RDNA3 ISA guide, Buffer Instructions: out of range if `offset >= (stride == 0 ? 1 : stride) * num_records`)
 //!   and reads 0 without touching memory when out of range; in-range dwords must be inside an
 //!   allocation.
-//! - Destinations (seed 000): 64-bit data is written to an even-aligned SGPR, wider data to a
+//! - Destinations (RDNA3 ISA guide, Wave State): 64-bit data is written to an even-aligned SGPR, wider data to a
 //!   4-aligned one (the hardware ignores the low bits). Data starting in SGPRs/VCC and running into
 //!   the TTMPs, or starting in the TTMPs and running past them, is dropped for the out-of-range
 //!   registers; NULL, M0 and EXEC cannot be loaded (nothing is written). TTMPs are written only in
@@ -24,11 +24,11 @@ use crate::exec::{op_name, Ctx, ExecError, Flow, Handler};
 use crate::isa::{Fmt, MemKind, Op};
 use crate::wave::Wave;
 
-/// Last register of the SGPR+VCC region and of the TTMP region (seed 000).
+/// Last register of the SGPR+VCC region and of the TTMP region (RDNA3 ISA guide, Wave State).
 const SGPR_REGION_END: u16 = opnd::VCC_HI;
 const TTMP_REGION_END: u16 = opnd::TTMP0 + 15;
 
-/// Writes loaded dwords to the SMEM destination with seed 000's alignment and region rules.
+/// Writes loaded dwords to the SMEM destination with the RDNA3 ISA guide's alignment and region rules.
 fn write_sdata(w: &mut Wave, sdata: u16, vals: &[u32]) {
     let sd = match vals.len() {
         1 => sdata,
@@ -93,7 +93,7 @@ fn s_buffer_load<const N: usize>(
     ctx: &mut Ctx,
 ) -> Result<Flow, ExecError> {
     w.cnt.lgkm_issue();
-    // A V# occupies four SGPRs; the hardware forces 4-alignment (seed 000).
+    // A V# occupies four SGPRs; the hardware forces 4-alignment (RDNA3 ISA guide, Wave State).
     let sb = inst.src[0] & !3;
     let v1 = read_sgpr(w, sb + 1);
     let base = (read_sgpr(w, sb) as u64 | (v1 as u64 & 0xffff) << 32) & 0xffff_ffff_ffff;

@@ -4,7 +4,7 @@
 //! s_sendmsg_rtn). RDNA3 ISA chapters 3.2-3.4 (wave state), 5 (program flow) and 16.1-16.5.
 //!
 //! PC is a byte address; when a handler runs `wave.pc` already holds the address of the next
-//! instruction, which is what branches, s_getpc, s_swappc and s_call are relative to (seed 000,
+//! instruction, which is what branches, s_getpc, s_swappc and s_call are relative to (RDNA3 ISA guide, Wave State,
 //! "Program counter"). s_trap saves its own address instead.
 //!
 //! Waits, hints and scheduling ops never stall a functional model: every instruction completes
@@ -79,7 +79,7 @@ mod msg {
     pub const RTN_GET_TBA: u32 = 0x85;
 }
 
-/// PC values are 48-bit byte addresses; reads sign-extend them to 64 bits (seed 000).
+/// PC values are 48-bit byte addresses; reads sign-extend them to 64 bits (RDNA3 ISA guide, Wave State).
 const PC_MASK: u64 = (1 << 48) - 1;
 
 #[inline(always)]
@@ -210,7 +210,7 @@ fn setreg(w: &mut Wave, i: &Inst, data: u32) -> Result<Flow, ExecError> {
     NEXT
 }
 
-/// Host clock for REALTIME, a constant 100 MHz counter (seed 000, "Time").
+/// Host clock for REALTIME, a constant 100 MHz counter (RDNA3 ISA guide, Wave State, "Time").
 fn realtime_ticks() -> u64 {
     static EPOCH: OnceLock<Instant> = OnceLock::new();
     let epoch = *EPOCH.get_or_init(Instant::now);
@@ -278,7 +278,7 @@ fn sendmsg(w: &mut Wave, i: &Inst, halt: bool) -> Result<Flow, ExecError> {
 
 /// s_trap: a NOP without a trap handler (STATUS.TRAP_EN = 0); otherwise
 /// {TTMP1, TTMP0} = {7'h0, HT = 0, trapID[7:0], PC[47:0]} with PC the s_trap's own address,
-/// STATUS.PRIV = 1, PC = TBA (seed 000, "Trap and exception registers").
+/// STATUS.PRIV = 1, PC = TBA (RDNA3 ISA guide, Wave State, "Trap and exception registers").
 fn trap(w: &mut Wave, i: &Inst, _: &mut Ctx) -> Result<Flow, ExecError> {
     if w.hw.status & status::TRAP_EN == 0 {
         return NEXT;

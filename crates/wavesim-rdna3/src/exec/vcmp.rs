@@ -1,7 +1,7 @@
 //! Vector compares (VOPC and their VOP3 forms): v_cmp_* write a lane mask to VCC (e32) or to
 //! an SGPR / aligned pair / NULL (e64); v_cmpx_* write EXEC only (gfx11: no VCC/SGPR result).
 //!
-//! Rules (RDNA3 ISA VOPC pseudocode, seed 000/002): a lane that is inactive (EXEC off, or its DPP
+//! Rules (RDNA3 ISA VOPC pseudocode, the RDNA3 ISA guide (Wave State, Shader Concepts)): a lane that is inactive (EXEC off, or its DPP
 //! source invalid) writes 0 into the mask; the mask is written even when EXEC is zero (VALU
 //! writing SGPRs is never skipped); wave64 writes 64 bits. Float compares are IEEE (ordered
 //! unless the name says otherwise, -0 == +0) on inputs flushed per MODE.FP_DENORM;

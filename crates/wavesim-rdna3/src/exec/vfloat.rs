@@ -358,7 +358,7 @@ fn cndmask(w: &mut Wave, inst: &Inst, ty: Ty) -> R {
 }
 
 /// v_div_scale_f32/f64 (VOP3SD): writes the scaled value and a lane mask (VCC-like, inactive
-/// lanes 0) to `dst[1]`. An out-of-range VGPR destination writes nothing (seed 000).
+/// lanes 0) to `dst[1]`. An out-of-range VGPR destination writes nothing (RDNA3 ISA guide, Wave State).
 fn exec_div_scale(w: &mut Wave, inst: &Inst, f: FpFmt) -> R {
     let ty = if f == F64 { Ty::F64 } else { Ty::F32 };
     if !vdst_in_range(w, inst.dst[0], ty.dwords() as usize) {

@@ -278,7 +278,7 @@ fn carry_dst(inst: &Inst) -> u16 {
 }
 
 /// The carry-in mask: src2 in the e64 form, VCC in the e32 form (wave64 reads the 64-bit pair,
-/// so the second half's carry comes from SSRC+1 / VCC_HI as seed 002 requires).
+/// so the second half's carry comes from SSRC+1 / VCC_HI as the RDNA3 ISA guide (Shader Concepts) requires).
 #[inline]
 fn carry_in(w: &Wave, inst: &Inst) -> u64 {
     if matches!(inst.enc, Enc::Vop3 | Enc::Vop3sd) {
@@ -290,8 +290,8 @@ fn carry_in(w: &Wave, inst: &Inst) -> u64 {
 
 /// Runs an add/sub with carry-out: `f(a, b, carry_in) -> (result, carry_out)`. The carry mask
 /// is written for every lane of the wave (inactive lanes read 0, the VALU mask convention), even
-/// when EXEC is zero (seed 000: VALU ops writing SGPRs are not skipped). If the VGPR destination
-/// is out of range nothing is written (seed 000, multiple destinations).
+/// when EXEC is zero (RDNA3 ISA guide, Wave State: VALU ops writing SGPRs are not skipped). If the VGPR destination
+/// is out of range nothing is written (RDNA3 ISA guide, Wave State, multiple destinations).
 #[inline(always)]
 fn carry_op(w: &mut Wave, i: &Inst, cin: bool, f: impl Fn(u32, u32, u32) -> (u32, bool)) -> R {
     let mut kill = 0;

@@ -134,7 +134,7 @@ fn permlane64(w: &mut Wave, inst: &Inst, _: &mut Ctx) -> R {
     Ok(Flow::Next)
 }
 
-/// A VGPR index relative to M0 (seed 000, V_MOVREL ranges): `None` when base + index leaves the
+/// A VGPR index relative to M0 (RDNA3 ISA guide, Wave State, V_MOVREL ranges): `None` when base + index leaves the
 /// wave's VGPRs (or the index exceeds 255).
 #[inline]
 fn rel(w: &Wave, base: usize, index: u32) -> Option<usize> {
@@ -156,7 +156,7 @@ fn row_with_dpp(w: &Wave, inst: &Inst, r: usize) -> (Lanes32, u64) {
 
 /// The v_movrel family. `src_idx` / `dst_idx` are the M0-derived offsets of source and
 /// destination (None: not relative). An out-of-range relative source reads VGPR0 and an
-/// out-of-range destination makes the instruction a NOP (seed 000).
+/// out-of-range destination makes the instruction a NOP (RDNA3 ISA guide, Wave State).
 fn movrel(w: &mut Wave, inst: &Inst, src_idx: Option<u32>, dst_idx: Option<u32>) -> R {
     let (vals, kill) = match (vgpr_of(inst.src[0]), src_idx) {
         (Some(r), Some(ix)) => row_with_dpp(w, inst, rel(w, r, ix).unwrap_or(0)),
@@ -182,7 +182,7 @@ fn movrel(w: &mut Wave, inst: &Inst, src_idx: Option<u32>, dst_idx: Option<u32>)
 }
 
 /// Swaps VGPRs `a` and `b` in the active lanes; if either is out of range nothing is written
-/// (seed 000: "V_SWAP and V_SWAPREL: both are destinations").
+/// (RDNA3 ISA guide, Wave State: "V_SWAP and V_SWAPREL: both are destinations").
 fn swap_rows(w: &mut Wave, a: Option<usize>, b: Option<usize>) -> R {
     let (Some(a), Some(b)) = (a, b) else {
         return Ok(Flow::Next);

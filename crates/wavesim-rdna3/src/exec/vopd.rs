@@ -3,8 +3,8 @@
 //! value"); they share the one literal (also the K of v_dual_fmaak/fmamk).
 //!
 //! Rules modelled: VOPD is wave32-only and "skipped for wave64" (ISA 7.6), so a wave64 VOPD does
-//! nothing; an out-of-range source VGPR reads VGPR (address % 4) (seed 000); if either
-//! destination is out of range neither is written (seed 000, multiple destinations);
+//! nothing; an out-of-range source VGPR reads VGPR (address % 4) (RDNA3 ISA guide, Wave State); if either
+//! destination is out of range neither is written (RDNA3 ISA guide, Wave State, multiple destinations);
 //! v_dual_cndmask selects with VCC; v_dual_dot2acc_f32_f16 accumulates into its destination and
 //! an inline constant source feeds both halves (ISA 7.5.1: "duplicate lo to hi").
 

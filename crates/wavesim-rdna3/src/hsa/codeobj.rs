@@ -175,7 +175,7 @@ impl KernelDescriptor {
             | u32::from(r & rsrc1::FP16_OVFL != 0) << 23
     }
 
-    /// WGP mode (else CU mode): decides how much LDS a workgroup may use (seed 002).
+    /// WGP mode (else CU mode): decides how much LDS a workgroup may use (RDNA3 ISA guide, Shader Concepts).
     pub fn wgp_mode(&self) -> bool {
         self.compute_pgm_rsrc1 & rsrc1::WGP_MODE != 0
     }

@@ -9,7 +9,7 @@
 use crate::decode::{iflags, opnd, Enc, Inst};
 use crate::isa::{flags, Fmt, Op, Ty};
 
-/// Which unit issues an instruction (RDNA3 ISA, "Instruction issue"; seed 002, "wave32 and
+/// Which unit issues an instruction (RDNA3 ISA, "Instruction issue"; the RDNA3 ISA guide (Shader Concepts), "wave32 and
 /// wave64").
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Family {
@@ -83,7 +83,7 @@ impl Family {
         }
     }
 
-    /// Vector families: they issue per half in wave64 (seed 002).
+    /// Vector families: they issue per half in wave64 (RDNA3 ISA guide, Shader Concepts).
     pub fn is_vector(self) -> bool {
         matches!(
             self,
@@ -177,7 +177,7 @@ pub struct Class {
     pub counters: u8,
     /// VGPRs the instruction reads as data after it issued (exports and GDS: EXPcnt covers them).
     pub late_reads: Vec<RegRun>,
-    /// Seed 000: never skipped when EXEC == 0 and issued once in wave64 (v_nop, v_readlane...).
+    /// the RDNA3 ISA guide (Wave State): never skipped when EXEC == 0 and issued once in wave64 (v_nop, v_readlane...).
     pub never_skip_once: bool,
     /// A VALU writing an SGPR or VCC (not EXEC): never skipped, issued twice in wave64.
     pub writes_sgpr: bool,

@@ -1,9 +1,9 @@
-//! Seeing inside a dispatch: seed 002's issue model, a cycle model, and the waits, hazards,
+//! Seeing inside a dispatch: the RDNA3 ISA guide's issue model, a cycle model, and the waits, hazards,
 //! races and init checkers, all as one [`Observer`] ([`Inside`]). None of it changes an
 //! architectural result: the observer only reads the wave before each instruction runs, and a
 //! dispatch without it runs the plain step loop.
 //!
-//! # Issue model (seed 002 "wave32 and wave64", seed 000 "Instruction skipping: EXEC==0")
+//! # Issue model (RDNA3 ISA guide, Shader Concepts "wave32 and wave64", the RDNA3 ISA guide (Wave State) "Instruction skipping: EXEC==0")
 //! Every instruction produces [`IssueEvent`]s: scalar instructions, branches, messages and exports
 //! issue once; VALU and VMEM (LDS, buffer, flat, global, scratch) issue twice in wave64, low half
 //! then high half, both reading the state from before the instruction. With EXEC == 0:
@@ -126,7 +126,7 @@ pub enum FindingKind {
     /// a missing `s_waitcnt_depctr`, `v_nop`, `v_mov` or LDSDIR wait field). Severity: the
     /// result can be wrong.
     HazardWaitState,
-    /// The code is not followed by 256 bytes of padding (seed 002, "Shader padding").
+    /// The code is not followed by 256 bytes of padding (RDNA3 ISA guide, Shader Concepts, "Shader padding").
     Padding,
     Race,
     UninitVgpr,
@@ -363,7 +363,7 @@ struct WaveModel {
 impl WaveModel {
     fn new(simd: usize, track: u32) -> WaveModel {
         let mut vinit = vec![0u64; 256];
-        // v0 holds the packed work-item ids (seed 000, "Initial wave state").
+        // v0 holds the packed work-item ids (RDNA3 ISA guide, Wave State, "Initial wave state").
         vinit[0] = u64::MAX;
         WaveModel {
             simd,
@@ -630,7 +630,7 @@ impl Inside {
     }
 }
 
-/// The code-object padding check (seed 002, "Shader padding requirement": 64 dwords after the
+/// The code-object padding check (RDNA3 ISA guide, Shader Concepts, "Shader padding requirement": 64 dwords after the
 /// end of the code, S_CODE_END recommended, because of instruction prefetch). `text_end` is the
 /// byte offset of the end of the code section (the program's code ends there).
 pub fn check_padding(prog: &Program) -> Option<Finding> {
@@ -1054,7 +1054,7 @@ impl Observer<Wave, Inst> for Inside {
             wm.pending.drain(..2048);
         }
 
-        // --- issue events (seed 002 halves, seed 000 skip rules).
+        // --- issue events (RDNA3 ISA guide, Shader Concepts halves, the RDNA3 ISA guide (Wave State) skip rules).
         let f = c.family;
         let halves: [u64; 2] = [exec & 0xffff_ffff, exec >> 32];
         let mut passes: Vec<(Pass, bool)> = Vec::with_capacity(2);

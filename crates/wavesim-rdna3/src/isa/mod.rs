@@ -46,7 +46,7 @@ pub enum Fmt {
 /// What an operand holds, as far as decoding, printing and execution care.
 ///
 /// Register widths follow from the type (`B64` = 2 registers, `B128` = 4, ...). `Mask` is a lane
-/// mask: one SGPR in wave32, an aligned pair in wave64 (seed 002). Immediate kinds say how a
+/// mask: one SGPR in wave32, an aligned pair in wave64 (RDNA3 ISA guide, Shader Concepts). Immediate kinds say how a
 /// SOPP/SOPK/SMEM immediate is interpreted and printed.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 #[repr(u8)]
@@ -249,7 +249,7 @@ pub struct OpInfo {
 
 /// Instruction flags (table column after the signature).
 pub mod flags {
-    /// Executed even when EXEC is zero and only once in wave64 (seed 000, "instruction skipping").
+    /// Executed even when EXEC is zero and only once in wave64 (RDNA3 ISA guide, Wave State, "instruction skipping").
     pub const NEVER_SKIP: u32 = 1 << 0;
     /// The VOP1/VOP2/VOPC opcode has no VOP3 (e64) form.
     pub const NO_VOP3: u32 = 1 << 1;

@@ -1,4 +1,4 @@
-//! Buffer addressing and range checking (seed 004, "Buffer addressing", "Range checking").
+//! Buffer addressing and range checking (RDNA3 ISA guide, Buffer Instructions, "Buffer addressing", "Range checking").
 //!
 //! Per lane:
 //! - `index  = (IDXEN ? vgpr_index : 0) + (V#.add_tid_enable ? lane id : 0)`
@@ -8,7 +8,7 @@
 //! - swizzled (const_element_size E = 4 or 16, const_index_stride I = 8..64 records):
 //!   `buffer_offset = (index / I * stride + offset / E * E) * I + index % I * E + offset % E`
 //! - `address = V#.base + soffset + buffer_offset`: soffset is part of the base, never of the
-//!   range check (seed 004: "sgpr_offset is not part of the offset term").
+//!   range check (RDNA3 ISA guide, Buffer Instructions: "sgpr_offset is not part of the offset term").
 //!
 //! Out of range, per OOB_SELECT, for an access of `payload` bytes at `offset` (gfx11):
 //! - 0 (structured with offset check): `index >= num_records || offset + payload > stride`
@@ -99,7 +99,7 @@ impl Addresser {
 }
 
 /// Every lane's index and offset (all lanes, so the loop has no EXEC branches). Out-of-range
-/// address VGPRs read VGPR0 (seed 000).
+/// address VGPRs read VGPR0 (RDNA3 ISA guide, Wave State).
 pub fn lane_addrs(w: &Wave, inst: &Inst, add_tid: bool, out: &mut [LaneAddr; LANES]) {
     let idxen = inst.flags & iflags::IDXEN != 0;
     let offen = inst.flags & iflags::OFFEN != 0;

@@ -1,4 +1,4 @@
-//! Buffer data formats and the conversions between memory and VGPRs (seed 004, "Buffer data",
+//! Buffer data formats and the conversions between memory and VGPRs (RDNA3 ISA guide, Buffer Instructions, "Buffer data",
 //! "D16 instructions"; RDNA3 ISA "Data formats").
 //!
 //! gfx11 names a format with one 7-bit code ("BUF_FMT", in MTBUF's FORMAT field and in V# word 3)
@@ -18,9 +18,9 @@
 //! - FLOAT: f16, f11 and f10 widen exactly (f11/f10 are unsigned floats with a 5-bit exponent and
 //!   6/5 mantissa bits), f32 is copied.
 //!
-//! D16 loads give 16 bits: float formats become f16 — f32 by *truncation* (seed 004: "float32 to
+//! D16 loads give 16 bits: float formats become f16 — f32 by *truncation* (RDNA3 ISA guide, Buffer Instructions: "float32 to
 //! float16 uses truncation"), f16/f11/f10 exactly — and UNORM/SNORM/SCALED values are rounded to
-//! the nearest f16 (ties to even, seed 004: "other conversions round to nearest even"); UINT/SINT
+//! the nearest f16 (ties to even, the RDNA3 ISA guide (Buffer Instructions): "other conversions round to nearest even"); UINT/SINT
 //! keep the low 16 bits of the zero-/sign-extended value.
 //!
 //! Conversions (VGPR -> memory, stores):
@@ -330,7 +330,7 @@ pub fn unpack16(num: Num, bits: u32, raw: u32) -> u32 {
         Uint => raw & 0xffff,
         Sint => sext(raw, bits) as u32 & 0xffff,
         Float => match bits {
-            // Seed 004: f32 -> f16 by truncation.
+            // the RDNA3 ISA guide (Buffer Instructions): f32 -> f16 by truncation.
             32 => f64_to_e5(f32::from_bits(raw) as f64, 10, true, true),
             16 => raw,
             b => e5_to_f16(raw, small_mant(b)),

@@ -1,4 +1,4 @@
-//! Buffer memory instructions, MUBUF and MTBUF, with V# resources (seed 004; seed 000 for the
+//! Buffer memory instructions, MUBUF and MTBUF, with V# resources (RDNA3 ISA guide, Buffer Instructions; the RDNA3 ISA guide (Wave State) for the
 //! out-of-range VGPR and alignment rules).
 //!
 //! Operands (decoder): `src[0]` vaddr, `src[1]` vdata, `src[2]` srsrc (4-aligned SGPRs), `src[3]`
@@ -6,7 +6,7 @@
 //! format, flags IDXEN/OFFEN/GLC/TFE.
 //!
 //! Rules implemented here (the submodules hold addressing, the V# and formats):
-//! - **Formats and DST_SEL** (seed 004, "Buffer data"): MTBUF takes the format from the
+//! - **Formats and DST_SEL** (RDNA3 ISA guide, Buffer Instructions, "Buffer data"): MTBUF takes the format from the
 //!   instruction and uses the identity selects; MUBUF `*_format_*` takes format and dst_sel from
 //!   the V#; every other MUBUF op derives its format from the opcode (u8, i16, b32...) with the
 //!   identity selects. The identity is X000 / XY00 / XYZ0 / XYZW by the format's component count:
@@ -20,19 +20,19 @@
 //!   atomics are dropped. B64/B96/B128 are checked per dword (only the outside dwords read 0 / are
 //!   dropped); format ops, MTBUF and atomics all-or-nothing on the whole element.
 //! - **Null V#** (all zero): loads return 0, stores are ignored. A V# whose format is INVALID (0)
-//!   or undefined (64..127) does the same for format ops (seed 004 ties the null resource to
+//!   or undefined (64..127) does the same for format ops (RDNA3 ISA guide, Buffer Instructions ties the null resource to
 //!   "data format zero"). **Type mismatch** (V#.type != 0): the instruction is ignored, loads write
 //!   no VGPR.
-//! - **Alignment** (seed 004, "Alignment"; `ExecConfig::alignment_mode`): format ops need
+//! - **Alignment** (RDNA3 ISA guide, Buffer Instructions, "Alignment"; `ExecConfig::alignment_mode`): format ops need
 //!   min(element size, 4)-byte alignment and atomics their data size in every mode; other ops:
 //!   DWORD clears the address bits below min(size, 4), DWORD_STRICT requires min(size, 4), STRICT
-//!   the (power-of-two) access size, UNALIGNED nothing. Misalignment is per lane (seed 004: "in
+//!   the (power-of-two) access size, UNALIGNED nothing. Misalignment is per lane (RDNA3 ISA guide, Buffer Instructions: "in
 //!   options 1 and 2, misaligned loads return zero and misaligned stores are discarded"): a
 //!   misaligned lane loads 0 and stores nothing while the other lanes proceed, and after the whole
 //!   instruction has executed that way the first such lane is reported as `ExecError::MemViol`.
 //!   Only accesses that are at least partly in range are checked: out-of-range ones touch no
 //!   memory.
-//! - **Destinations** (seed 000): if any returned VGPR (incl. the TFE status VGPR) is out of
+//! - **Destinations** (RDNA3 ISA guide, Wave State): if any returned VGPR (incl. the TFE status VGPR) is out of
 //!   range the instruction is nullified before touching memory; atomics check only when they
 //!   return data (GLC). TFE writes 0 (success) to the VGPR after the data. D16 loads keep the other
 //!   half of each VGPR they write half of.
@@ -200,7 +200,7 @@ impl PlainAlign {
     }
 
     /// Whether an access starting at `start` may proceed; a misaligned one in a strict mode is
-    /// recorded as the lane's MEMVIOL (seed 004: it loads 0 / stores nothing) and may not.
+    /// recorded as the lane's MEMVIOL (RDNA3 ISA guide, Buffer Instructions: it loads 0 / stores nothing) and may not.
     #[inline]
     fn check(self, m: &mut Mem, lane: usize, start: u64, why: &'static str) -> bool {
         if !self.force && !start.is_multiple_of(self.need) {
@@ -221,7 +221,7 @@ impl PlainAlign {
     }
 }
 
-/// Which of the `n` dwords of a B32..B128 access are in range (seed 004 checks each dword on its
+/// Which of the `n` dwords of a B32..B128 access are in range (RDNA3 ISA guide, Buffer Instructions checks each dword on its
 /// own), or None when none is (the lane then touches no memory).
 #[inline]
 fn dwords_in_range(s: &Setup, a: LaneAddr, n: u8) -> Option<[bool; 4]> {
@@ -312,7 +312,7 @@ impl Ld {
 }
 
 /// The start every buffer load shares: it counts in VM_CNT, is nullified when any returned VGPR
-/// (TFE's included) is out of range (seed 000), and reads the V#. `None`: nothing to do.
+/// (TFE's included) is out of range (RDNA3 ISA guide, Wave State), and reads the V#. `None`: nothing to do.
 fn load_setup(w: &mut Wave, inst: &Inst, regs: usize) -> Result<Option<Setup>, ExecError> {
     w.cnt.vm_issue();
     if !vdst_in_range(w, inst.dst[0], regs) {
@@ -429,7 +429,7 @@ fn store(w: &mut Wave, inst: &Inst, ctx: &mut Ctx, kind: St) -> Result<Flow, Exe
                     for (k, &inside) in inr.iter().enumerate().take(n as usize) {
                         if inside {
                             let ad = align.apply(s.at.addr(a, 4 * k as u64));
-                            // Out-of-range source VGPRs read VGPR0 one by one (seed 000).
+                            // Out-of-range source VGPRs read VGPR0 one by one (RDNA3 ISA guide, Wave State).
                             let v = w.vgpr_get(vdata + k, l);
                             m.write::<4>(l, ad, v.to_le_bytes())?;
                         }
@@ -537,7 +537,7 @@ fn identity(comps: u8) -> [u8; 4] {
     s
 }
 
-/// Format element alignment (seed 004: 1-byte formats 1, 2-byte 2, 4 bytes and larger 4), in
+/// Format element alignment (RDNA3 ISA guide, Buffer Instructions: 1-byte formats 1, 2-byte 2, 4 bytes and larger 4), in
 /// every alignment mode.
 #[inline]
 fn format_alignment(f: &BufFmt) -> u64 {
@@ -565,7 +565,7 @@ fn load_format(w: &mut Wave, inst: &Inst, ctx: &mut Ctx, fo: Fo) -> Result<Flow,
                 continue;
             }
             let a = s.lanes[l];
-            // All or nothing (seed 004): out of range reads as an all-zero element.
+            // All or nothing (RDNA3 ISA guide, Buffer Instructions): out of range reads as an all-zero element.
             let mut words = [0u32; 4];
             if !s.at.out_of_range(a, 0, f.bytes as u64) {
                 let ad = s.at.addr(a, 0);
@@ -709,7 +709,7 @@ fn atomic(
     let dregs = if w64 { 2 } else { 1 };
     let vdata = inst.src[1];
     if rtn && !vdst_in_range(w, vdata, dregs) {
-        // Seed 000: a returning atomic with an out-of-range destination is nullified.
+        // the RDNA3 ISA guide (Wave State): a returning atomic with an out-of-range destination is nullified.
         return Ok(Flow::Next);
     }
     let Some(s) = setup(w, inst)? else {

@@ -1,4 +1,4 @@
-//! The buffer resource descriptor, V# (seed 004, "Buffer resource"): 128 bits in four aligned
+//! The buffer resource descriptor, V# (RDNA3 ISA guide, Buffer Instructions, "Buffer resource"): 128 bits in four aligned
 //! SGPRs. gfx11 layout (the one AMD's drivers program for RDNA3):
 //!
 //! | bits      | field          |                                                              |
@@ -76,7 +76,7 @@ impl BufferResource {
 
     /// The V# in SGPRs `code..code + 4` (the decoder already aligned `code` to 4). TTMPs read as
     /// zero outside the trap handler; NULL cannot hold a V# and reads as all zero, the null
-    /// resource (seed 000, "NULL").
+    /// resource (RDNA3 ISA guide, Wave State, "NULL").
     pub fn read(w: &Wave, code: u16) -> BufferResource {
         if code >= opnd::NULL {
             return BufferResource::from_words([0; 4]);
@@ -89,13 +89,13 @@ impl BufferResource {
         ])
     }
 
-    /// All 128 bits zero: loads return 0 and stores are ignored (seed 004, "Null resource").
+    /// All 128 bits zero: loads return 0 and stores are ignored (RDNA3 ISA guide, Buffer Instructions, "Null resource").
     #[inline]
     pub fn is_null(&self) -> bool {
         self.words == [0; 4]
     }
 
-    /// A buffer resource (type 0); anything else makes a buffer instruction a no-op (seed 004,
+    /// A buffer resource (type 0); anything else makes a buffer instruction a no-op (RDNA3 ISA guide, Buffer Instructions,
     /// "Resource-instruction mismatch").
     #[inline]
     pub fn is_buffer(&self) -> bool {
@@ -108,7 +108,7 @@ impl BufferResource {
         8 << self.index_stride
     }
 
-    /// const_element_size of swizzled addressing (seed 004: 4 or 16 bytes), None when addressing
+    /// const_element_size of swizzled addressing (RDNA3 ISA guide, Buffer Instructions: 4 or 16 bytes), None when addressing
     /// is linear; an error for the reserved value 2.
     #[inline]
     pub fn element_size(&self) -> Result<Option<u32>, ReservedSwizzle> {

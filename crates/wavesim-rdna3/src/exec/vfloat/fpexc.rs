@@ -7,7 +7,7 @@
 //! `finish`; only lanes that execute raise flags. `finish` ORs the flags into TRAPSTS.EXCP
 //! (sticky) and, for an exception enabled in MODE.EXCP_EN:
 //! - with a trap handler (STATUS.TRAP_EN) and the wave not already in it: trap entry with
-//!   trapID 0 (seed 000: "TRAP_ID is zero for exceptions"). Exceptions do not cancel the result
+//!   trapID 0 (RDNA3 ISA guide, Wave State: "TRAP_ID is zero for exceptions"). Exceptions do not cancel the result
 //!   (ISA table: "Result" column), so the instruction's writes stand and the saved PC is the next
 //!   instruction's: s_rfe resumes after the excepting instruction;
 //! - without one: the dispatch ends with `ExecError::FpException` naming the exception (the
