@@ -128,8 +128,9 @@ def wavesim_ms(exe, iters, threads, engine):
     rows = {}
     for line in txt.splitlines():
         f = line.split()
-        if len(f) == 7 and f[0] != "kernel":
-            rows[f[0]] = {"wall": float(f[3]), "cpu": float(f[4]), "wave": int(f[1]), "lane": int(f[2])}
+        if len(f) >= 7 and f[0] != "kernel":
+            rows[f[0]] = {"wall": float(f[3]), "cpu": float(f[4]), "wave": int(f[1]), "lane": int(f[2]),
+                          "jit_ms": float(f[7]) if len(f) >= 9 else 0.0}
     return rows
 
 
@@ -163,13 +164,15 @@ def main():
     for t in sorted({1, max(1, a.threads)}):
         pocl = pocl_ms(a.iters, t)
         ws = {e: wavesim_ms(exe, a.iters, t, e) for e in engines}
-        head = "| kernel | lane-instr | PoCL ms |" + "".join(
+        head = "| kernel | lane-instr | JIT compile ms | PoCL ms |" + "".join(
             f" wavesim{'-' + e if e else ''} ms | ratio |" for e in engines)
         lines += [f"### {t} thread(s) (PoCL: {pocl['device']}, {t} compute unit(s))", "", head,
-                  "| --- | ---: | ---: |" + " ---: | ---: |" * len(engines)]
+                  "| --- | ---: | ---: | ---: |" + " ---: | ---: |" * len(engines)]
         ratios = {e: [] for e in engines}
         for name, p in pocl["ms"].items():
-            row = f"| {name} | {ws[engines[0]].get(name, {}).get('lane', 0):,} | {p:.1f} |"
+            first = ws[engines[0]].get(name, {})
+            jit = max((ws[e].get(name, {}).get("jit_ms", 0.0) for e in engines), default=0.0)
+            row = f"| {name} | {first.get('lane', 0):,} | {jit:.1f} | {p:.1f} |"
             for e in engines:
                 w = ws[e].get(name)
                 if w is None:
@@ -179,7 +182,7 @@ def main():
                 ratios[e].append(r)
                 row += f" {w['wall']:.1f} | {r:.1f} |"
             lines.append(row)
-        lines.append("| **geomean** | | |" + "".join(f" | **{geomean(ratios[e]):.1f}** |" for e in engines))
+        lines.append("| **geomean** | | | |" + "".join(f" | **{geomean(ratios[e]):.1f}** |" for e in engines))
         lines.append("")
     text = "\n".join(lines)
     print(text)

@@ -413,7 +413,7 @@ struct Linked<'a> {
     pc_base: u64,
     tba: u64,
     /// Compiled blocks of the kernel's code (`jit`), unless the engine is the interpreter.
-    jit: Option<crate::jit::Tier>,
+    jit: Option<crate::jit::Tier<'a>>,
 }
 
 /// The sentinel after the kernel's last instruction (see [`Linked`]); `w.pc` is the address

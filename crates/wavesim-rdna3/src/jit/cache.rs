@@ -281,10 +281,21 @@ fn code_for(prog: &Program, shape: Shape) -> Option<Arc<JitCode>> {
 }
 
 /// One dispatch's (or one prepared wave's) way into compiled code.
-pub(crate) struct Tier {
-    code: Arc<JitCode>,
+pub(crate) struct Tier<'p> {
+    prog: &'p Program,
+    shape: Shape,
     threshold: u32,
+    /// The cache's entry for `prog`: found at once under `jit`, under `auto` only once the
+    /// dispatch has interpreted [`AUTO_WARMUP`] instructions.
+    code: OnceLock<Option<Arc<JitCode>>>,
+    /// Instructions interpreted before `code` is looked up (`auto`).
+    warmup: AtomicU32,
 }
+
+/// Instructions a dispatch interprets under `auto` before it consults the compiled-code cache:
+/// the lookup hashes and compares the whole program (microseconds), more than a tiny kernel
+/// runs, and no block can reach [`super::AUTO_THRESHOLD`] entries before that anyway.
+const AUTO_WARMUP: u32 = 1024;
 
 /// Where a compiled block left the wave: the instruction index to continue at and the
 /// wave-instructions it ran.
@@ -293,15 +304,15 @@ pub(crate) struct Ran {
     pub insts: u64,
 }
 
-impl Tier {
+impl<'p> Tier<'p> {
     /// The tier for `prog` (the kernel's code) run by waves of this size and VGPR count, or
     /// None for the interpreter.
     pub(crate) fn new(
         engine: Engine,
-        prog: &Program,
+        prog: &'p Program,
         wave64: bool,
         num_vgprs: u16,
-    ) -> Option<Tier> {
+    ) -> Option<Tier<'p>> {
         let threshold = match engine {
             Engine::Interp => return None,
             Engine::Jit => 1,
@@ -312,11 +323,29 @@ impl Tier {
             num_vgprs: num_vgprs.min(256),
             host_fma: host_fma(),
         };
-        let code = code_for(prog, shape)?;
+        let tier = Tier {
+            prog,
+            shape,
+            threshold,
+            code: OnceLock::new(),
+            warmup: AtomicU32::new(0),
+        };
         if engine == Engine::Jit {
+            let code = tier.code.get_or_init(|| code_for(prog, shape)).as_ref()?;
             code.compile_all();
         }
-        Some(Tier { code, threshold })
+        Some(tier)
+    }
+
+    /// Counts an interpreted instruction before the cache lookup; looks the code up once
+    /// [`AUTO_WARMUP`] have run. Always None: this instruction is interpreted.
+    #[cold]
+    #[inline(never)]
+    fn warm_up(&self) -> Option<Ran> {
+        if self.warmup.fetch_add(1, Relaxed) + 1 >= AUTO_WARMUP {
+            self.code.get_or_init(|| code_for(self.prog, self.shape));
+        }
+        None
     }
 
     /// Runs the compiled block starting at instruction `idx` if there is one (compiling it
@@ -330,15 +359,19 @@ impl Tier {
         budget: u64,
         lane_insts: &mut u64,
     ) -> Option<Ran> {
-        let slot = self.code.slots.get(idx)?;
+        let Some(found) = self.code.get() else {
+            return self.warm_up();
+        };
+        let code = found.as_ref()?;
+        let slot = code.slots.get(idx)?;
         let block = match slot.get() {
             Some(b) => (*b)?,
-            None => self.count(idx)?,
+            None => Self::count(code, self.threshold, idx)?,
         };
         if block.len as u64 > budget {
             return None;
         }
-        let shape = &self.code.shape;
+        let shape = &code.shape;
         // The compiled code indexes VGPR rows below `num_vgprs` and lanes below 64.
         if w.wave64 != shape.wave64 || w.vgpr.len() < shape.num_vgprs as usize * LANES {
             return None;
@@ -366,12 +399,12 @@ impl Tier {
 
     /// Counts a start of the block at `idx`; compiles it once it has started often enough.
     #[cold]
-    fn count(&self, idx: usize) -> Option<Block> {
-        let n = self.code.starts.get(idx)?.fetch_add(1, Relaxed) + 1;
-        if n < self.threshold {
+    fn count(code: &JitCode, threshold: u32, idx: usize) -> Option<Block> {
+        let n = code.starts.get(idx)?.fetch_add(1, Relaxed) + 1;
+        if n < threshold {
             return None;
         }
-        self.code.block(idx)
+        code.block(idx)
     }
 }
 
