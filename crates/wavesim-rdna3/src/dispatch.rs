@@ -208,6 +208,19 @@ fn inst_text(inst: &Inst, pc: u64, wave64: bool) -> String {
     crate::disasm::format(inst, pc, wave64)
 }
 
+/// HW_ID1 of wave `wave_idx` of a workgroup (field layout: Mesa's gfx11 register description,
+/// `SQ_WAVE_HW_ID1`: WAVE_ID [4:0], SIMD_ID [9:8], WGP_ID [13:10], SA_ID [16], SE_ID [20:18],
+/// DP_RATE [31:29]). The RDNA3 ISA guide calls HW_ID unpredictable (it names where the hardware put
+/// the wave), so the values are wavesim's placement model, the one the cycle model uses: every
+/// workgroup on WGP 0 of SA 0 of SE 0, wave `i` on SIMD `i % 4` in WGP mode and on SIMD `i % 2` (the
+/// first CU's two SIMDs) in CU mode, in wave slot `i / SIMDs`. DP_RATE reads 0.
+pub fn hw_id1(wgp_mode: bool, wave_idx: u32) -> u32 {
+    let simds = if wgp_mode { 4 } else { 2 };
+    let simd = wave_idx % simds;
+    let slot = (wave_idx / simds) & 0x1f;
+    slot | simd << 8
+}
+
 /// Sets up `w` as wave `wave_idx` of `n_waves` of workgroup `wg` (RDNA3 ISA guide, Wave State, "Initial wave
 /// state": SGPRs are packed in order, only enabled values are loaded; EXEC = the lanes that hold
 /// work-items; FLAT_SCRATCH = the wave's scratch or 0).
@@ -235,6 +248,7 @@ fn init_wave_rows(
     w.vgpr[..zeroed].fill(0);
     w.hw = Default::default();
     w.hw.mode = l.mode;
+    w.hw.hw_id1 = hw_id1(l.wgp_mode, wave_idx);
     w.wave_id = wave_idx;
     w.workgroup = wg;
     w.wave_insts = 0;

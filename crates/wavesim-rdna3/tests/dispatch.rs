@@ -375,6 +375,23 @@ fn user_and_system_sgprs_are_packed_in_order() {
     assert_eq!(w.sgpr[13], 1 << 31 | 4);
 }
 
+/// HW_ID1 follows the placement model (dispatch::hw_id1): SIMD_ID [9:8] = wave % 4 in WGP mode,
+/// wave % 2 in CU mode; WAVE_ID [4:0] = the slot on that SIMD; WGP/SA/SE ids 0.
+#[test]
+fn hw_id1_places_waves_by_cu_or_wgp_mode() {
+    let prog = endpgm_prog();
+    let mut l = launch(&prog, false, &[256], &[256]);
+    let mut w = Wave::new(false, 16);
+    // 256 work-items, wave32: 8 waves. Wave 6: WGP mode SIMD 2 slot 1; CU mode SIMD 0 slot 3.
+    init_wave(&mut w, &l, [0, 0, 0], 6, 8, 0);
+    assert_eq!(w.hw.hw_id1, 2 << 8 | 1);
+    l.wgp_mode = false;
+    init_wave(&mut w, &l, [0, 0, 0], 6, 8, 0);
+    assert_eq!(w.hw.hw_id1, 3);
+    init_wave(&mut w, &l, [0, 0, 0], 7, 8, 0);
+    assert_eq!(w.hw.hw_id1, 1 << 8 | 3);
+}
+
 #[test]
 fn flat_scratch_is_zero_without_scratch() {
     let prog = endpgm_prog();
