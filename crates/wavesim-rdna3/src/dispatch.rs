@@ -358,6 +358,24 @@ fn init_wave_rows(
     let lanes = if l.wave64 { 64 } else { 32 };
     let id_count = ((r2 >> rsrc2::ENABLE_VGPR_WORKITEM_ID_SHIFT) & 3).min(2) + 1;
     let mut exec = 0u64;
+    // One-dimensional workgroups (the common case): v0 = x = f0 + lane, so the lanes are a
+    // ramp written in one pass (y and z are 0 whatever the packing or id count).
+    if items[1] == 1 && items[2] == 1 {
+        let f0 = wave_idx * lanes;
+        let active = n_items.saturating_sub(f0).min(lanes) as usize;
+        if let Some(row) = w.vrow_mut(0) {
+            for (lane, v) in row[..active].iter_mut().enumerate() {
+                *v = f0 + lane as u32;
+            }
+        }
+        let exec = if active == 64 {
+            u64::MAX
+        } else {
+            (1u64 << active) - 1
+        };
+        w.set_exec(exec);
+        return;
+    }
     // Flat work-item index f = wave_idx * lanes + lane = x + items[0] * (y + items[1] * z);
     // divide once for the first lane, then step x, y, z like an odometer.
     let f0 = wave_idx * lanes;
