@@ -65,7 +65,9 @@ pub struct Checks {
     /// (correctness), `s_delay_alu` LLVM's AMDGPUInsertDelayAlu would insert (stall only);
     /// missing shader padding.
     pub hazards: bool,
-    /// Global/LDS accesses to the same bytes by different waves without a barrier between.
+    /// Global/LDS accesses to the same bytes by different waves without a barrier between; a
+    /// plain load against another wave's atomic only when the loaded value reaches a memory
+    /// write (the stale-read rule, see `stale`).
     pub races: bool,
     /// Reads of VGPR lanes, LDS bytes or scratch bytes nothing wrote in this dispatch.
     pub init: bool,
@@ -129,6 +131,9 @@ pub enum FindingKind {
     HazardWaitState,
     /// The code is not followed by 256 bytes of padding (RDNA3 ISA guide, Shader Concepts, "Shader padding").
     Padding,
+    /// Accesses to the same bytes by two waves with no barrier between: a write and a plain
+    /// access (not both atomic), or a plain load and an atomic when the loaded value reaches a
+    /// memory write (`race (stale read)`).
     Race,
     UninitVgpr,
     UninitLds,
@@ -823,12 +828,11 @@ impl Inside {
         let concurrent =
             |o: &Access| -> bool { o.wg != me.wg || (o.wave != me.wave && o.epoch == me.epoch) };
         // A race needs a write and a non-atomic access, and a plain read against another
-        // wave's atomic read-modify-write is not one: LLVM emits an atomic load as a plain
-        // ds_load_b32 / global_load_b32 (lds_atomics' `atomic_add(&hist[i], 0u)`, the first
-        // load of every CAS loop), so machine code cannot tell it from a non-atomic read.
-        // Such a pair (a plain read and another wave's atomic, no barrier between, either
-        // first) is kept for the stale-read rule (see [`stale`]), which reports it when the
-        // value read reaches memory.
+        // wave's atomic read-modify-write is not one by itself: LLVM emits an atomic load as a
+        // plain ds_load_b32 / global_load_b32 (lds_atomics' `atomic_add(&hist[i], 0u)`, the
+        // first load of every CAS loop), so machine code cannot tell it from a non-atomic read.
+        // Such a pair (no barrier between, either first) goes to the stale-read rule (see
+        // [`stale`]), which reports it when the value read reaches a memory write.
         let mut stale: [Option<(Access, Access)>; READERS] = [None; READERS];
         if !write {
             if let Some(o) = cell.write.filter(|o| o.atomic && concurrent(o)) {
