@@ -240,6 +240,14 @@ fn push(v: &mut Vec<RegRun>, code: u16, count: u8) {
     }
 }
 
+/// The data a FLAT/GLOBAL/SCRATCH or MUBUF/MTBUF store or atomic writes: its data operand of
+/// type `t`, for a compare-and-swap only the low half ({src, cmp}: the new value, not the
+/// compare value).
+fn push_vmem_data(v: &mut Vec<RegRun>, code: u16, t: Ty, cmpswap: bool) {
+    let n = t.dwords();
+    push(v, code, if cmpswap { n / 2 } else { n });
+}
+
 /// True for operand types that name registers (not immediates or packed fields).
 fn is_register_type(t: Ty) -> bool {
     !matches!(
@@ -498,12 +506,7 @@ pub fn classify(inst: &Inst, wave64: bool) -> Class {
             push(&mut r.reads, inst.src[0], vaddr_regs);
             push(&mut r.reads, inst.src[1], sig.src[0].dwords());
             if c.stores {
-                let n = sig.src[0].dwords();
-                push(
-                    &mut c.store_data,
-                    inst.src[1],
-                    if cmpswap { n / 2 } else { n },
-                );
+                push_vmem_data(&mut c.store_data, inst.src[1], sig.src[0], cmpswap);
             }
             let saddr_regs = if inst.enc == Enc::Global { 2 } else { 1 };
             push(&mut r.reads, saddr, saddr_regs);
@@ -535,12 +538,7 @@ pub fn classify(inst: &Inst, wave64: bool) -> Class {
                 push(&mut r.reads, inst.src[0], n);
                 push(&mut r.reads, inst.src[1], sig.src[0].dwords());
                 if c.stores {
-                    let d = sig.src[0].dwords();
-                    push(
-                        &mut c.store_data,
-                        inst.src[1],
-                        if cmpswap { d / 2 } else { d },
-                    );
+                    push_vmem_data(&mut c.store_data, inst.src[1], sig.src[0], cmpswap);
                 }
                 push(&mut r.reads, inst.src[2], 4);
                 push(&mut r.reads, inst.src[3], 1);
