@@ -639,6 +639,9 @@ const V_CMPX_GT: [u8; 4] = [0x07, 0x0b, 0x98, 0x7d]; // v_cmpx_gt_u32_e32 v7, v5
 const V_CMP_GT_VCC: [u8; 4] = [0x07, 0x0b, 0x98, 0x7c]; // v_cmp_gt_u32_e32 vcc_lo, v7, v5
 const CNDMASK_VCC: [u8; 8] = [0x06, 0x00, 0x01, 0xd5, 0x80, 0x02, 0xa9, 0x01]; // v_cndmask_b32_e64 v6, 0, 1, vcc_lo
 const MBCNT_EXEC: [u8; 8] = [0x06, 0x00, 0x1f, 0xd7, 0x7e, 0x00, 0x01, 0x00]; // v_mbcnt_lo_u32_b32 v6, exec_lo, 0
+const SCRATCH_STORE_V5: [u8; 8] = [0x10, 0x00, 0x69, 0xdc, 0x00, 0x05, 0x7c, 0x00]; // scratch_store_b32 off, v5, off offset:16
+const SCRATCH_LOAD_V5: [u8; 8] = [0x10, 0x00, 0x51, 0xdc, 0x00, 0x00, 0x7c, 0x05]; // scratch_load_b32 v5, off, off offset:16
+const SCRATCH_LOAD_V5_20: [u8; 8] = [0x14, 0x00, 0x51, 0xdc, 0x00, 0x00, 0x7c, 0x05]; // scratch_load_b32 v5, off, off offset:20
 const GLOBAL_ATOMIC_ADD_V5: [u8; 8] = [0x00, 0x00, 0xd6, 0xdc, 0x02, 0x05, 0x7c, 0x00]; // global_atomic_add_u32 v[2:3], v5, off
 const GLOBAL_CMPSWAP_V67: [u8; 8] = [0x00, 0x00, 0xd2, 0xdc, 0x02, 0x06, 0x7c, 0x00]; // global_atomic_cmpswap_b32 v[2:3], v[6:7], off
 
@@ -648,8 +651,14 @@ const GLOBAL_CMPSWAP_V67: [u8; 8] = [0x00, 0x00, 0xd2, 0xdc, 0x02, 0x06, 0x7c, 0
 /// The observer sees each wave's registers before each instruction; none runs (the rule looks
 /// at operands and addresses only).
 fn stale_race(order: &[(u32, &[u8])]) -> Vec<wavesim_rdna3::inside::Finding> {
+    stale_race_exec(order, u64::MAX)
+}
+
+/// [`stale_race`] with EXEC = `exec` in both waves.
+fn stale_race_exec(order: &[(u32, &[u8])], exec: u64) -> Vec<wavesim_rdna3::inside::Finding> {
     use wavesim_core::observe::{InstLoc, Observer};
-    let h = harness(false);
+    let mut h = harness(false);
+    h.wave.set_exec(exec);
     let code: Vec<u8> = order.iter().flat_map(|&(_, b)| b.to_vec()).collect();
     let prog = Program::new(&code, 0).unwrap();
     assert_eq!(prog.insts.len(), order.len());
@@ -683,7 +692,11 @@ fn pc_of(order: &[(u32, &[u8])], k: usize) -> u64 {
 /// Asserts one stale-read race: the load (`load`th entry of `order`) against wave 1's ds_add,
 /// the value reaching the write at entry `write`.
 fn assert_stale(order: &[(u32, &[u8])], load: usize, write: usize) {
-    let f = stale_race(order);
+    assert_stale_exec(order, load, write, u64::MAX)
+}
+
+fn assert_stale_exec(order: &[(u32, &[u8])], load: usize, write: usize, exec: u64) {
+    let f = stale_race_exec(order, exec);
     assert_eq!(f.len(), 1, "{f:#?}");
     let add = order.iter().position(|o| o.1 == DS_ADD).unwrap();
     assert_eq!(f[0].kind, FindingKind::Race);
@@ -770,6 +783,32 @@ fn a_stale_loaded_value_that_reaches_a_store_is_a_race() {
         1,
         3,
     );
+    // Through a scratch spill and its reload (the spill itself is not a memory write of the
+    // rule: scratch is private to the lane).
+    assert_stale(
+        &[
+            (1, &DS_ADD),
+            (0, &DS_LOAD),
+            (0, &SCRATCH_STORE_V5),
+            (0, &V_MOV_V5_0),
+            (0, &SCRATCH_LOAD_V5),
+            (0, &STORE_V5),
+        ],
+        1,
+        5,
+    );
+    // Overwritten under a partial EXEC: the inactive lanes still hold the loaded value.
+    assert_stale_exec(
+        &[
+            (1, &DS_ADD),
+            (0, &DS_LOAD),
+            (0, &V_MOV_V5_0),
+            (0, &STORE_V5),
+        ],
+        1,
+        3,
+        0xffff,
+    );
 }
 
 #[test]
@@ -800,11 +839,19 @@ fn a_stale_load_used_as_compare_value_control_or_not_at_all_is_tolerated() {
         (0, &MBCNT_EXEC),
         (0, &STORE_V6),
     ]);
-    // Overwritten by an instruction with clean sources before the store.
+    // Overwritten by an instruction with clean sources (with every lane active) before the
+    // store, also by a reload of a scratch dword the spill did not write.
     clean(&[
         (1, &DS_ADD),
         (0, &DS_LOAD),
         (0, &V_MOV_V5_0),
+        (0, &STORE_V5),
+    ]);
+    clean(&[
+        (1, &DS_ADD),
+        (0, &DS_LOAD),
+        (0, &SCRATCH_STORE_V5),
+        (0, &SCRATCH_LOAD_V5_20),
         (0, &STORE_V5),
     ]);
     // A value returned by an atomic is not stale.
