@@ -617,3 +617,260 @@ fn latencies_match_llvm_mca() {
         &wrong[..wrong.len().min(40)]
     );
 }
+
+// The race check's stale-read rule (inside::stale): a plain load and another wave's atomic on
+// the same LDS word with no barrier between is a race when, and only when, the loaded value
+// flows through registers into the data a memory write stores (store data, an atomic's DATA);
+// as a cmpstore/cmpswap compare value, an EXEC mask or not at all it is tolerated (that is how
+// a CAS loop's first read and an atomic load compiled to a plain load are used). Encodings from
+// llvm-mc-19 -mcpu=gfx1100 -show-encoding.
+const DS_ADD: [u8; 8] = [0x00, 0x00, 0x00, 0xd8, 0x01, 0x04, 0x00, 0x00]; // ds_add_u32 v1, v4
+const DS_ADD_RTN: [u8; 8] = [0x00, 0x00, 0x80, 0xd8, 0x01, 0x04, 0x00, 0x05]; // ds_add_rtn_u32 v5, v1, v4
+const V_ADD_V6_V5: [u8; 4] = [0x81, 0x0a, 0x0c, 0x4a]; // v_add_nc_u32_e32 v6, 1, v5
+const STORE_V6: [u8; 8] = [0x00, 0x00, 0x6a, 0xdc, 0x02, 0x06, 0x7c, 0x00]; // global_store_b32 v[2:3], v6, off
+const STORE_V5: [u8; 8] = [0x00, 0x00, 0x6a, 0xdc, 0x02, 0x05, 0x7c, 0x00]; // global_store_b32 v[2:3], v5, off
+const DS_CMPSTORE: [u8; 8] = [0x00, 0x00, 0x40, 0xd8, 0x01, 0x07, 0x05, 0x00]; // ds_cmpstore_b32 v1, v7, v5
+const V_MOV_V5_0: [u8; 4] = [0x80, 0x02, 0x0a, 0x7e]; // v_mov_b32_e32 v5, 0
+const V_MOV_V7_V5: [u8; 4] = [0x05, 0x03, 0x0e, 0x7e]; // v_mov_b32_e32 v7, v5
+const READFIRSTLANE: [u8; 4] = [0x05, 0x05, 0x08, 0x7e]; // v_readfirstlane_b32 s4, v5
+const S_ADD_S5: [u8; 4] = [0x04, 0x81, 0x05, 0x80]; // s_add_u32 s5, s4, 1
+const V_MOV_V6_S5: [u8; 4] = [0x05, 0x02, 0x0c, 0x7e]; // v_mov_b32_e32 v6, s5
+const V_CMPX_GT: [u8; 4] = [0x07, 0x0b, 0x98, 0x7d]; // v_cmpx_gt_u32_e32 v7, v5
+const V_CMP_GT_VCC: [u8; 4] = [0x07, 0x0b, 0x98, 0x7c]; // v_cmp_gt_u32_e32 vcc_lo, v7, v5
+const CNDMASK_VCC: [u8; 8] = [0x06, 0x00, 0x01, 0xd5, 0x80, 0x02, 0xa9, 0x01]; // v_cndmask_b32_e64 v6, 0, 1, vcc_lo
+const MBCNT_EXEC: [u8; 8] = [0x06, 0x00, 0x1f, 0xd7, 0x7e, 0x00, 0x01, 0x00]; // v_mbcnt_lo_u32_b32 v6, exec_lo, 0
+const SCRATCH_STORE_V5: [u8; 8] = [0x10, 0x00, 0x69, 0xdc, 0x00, 0x05, 0x7c, 0x00]; // scratch_store_b32 off, v5, off offset:16
+const SCRATCH_LOAD_V5: [u8; 8] = [0x10, 0x00, 0x51, 0xdc, 0x00, 0x00, 0x7c, 0x05]; // scratch_load_b32 v5, off, off offset:16
+const SCRATCH_LOAD_V5_20: [u8; 8] = [0x14, 0x00, 0x51, 0xdc, 0x00, 0x00, 0x7c, 0x05]; // scratch_load_b32 v5, off, off offset:20
+const GLOBAL_ATOMIC_ADD_V5: [u8; 8] = [0x00, 0x00, 0xd6, 0xdc, 0x02, 0x05, 0x7c, 0x00]; // global_atomic_add_u32 v[2:3], v5, off
+const GLOBAL_CMPSWAP_V67: [u8; 8] = [0x00, 0x00, 0xd2, 0xdc, 0x02, 0x06, 0x7c, 0x00]; // global_atomic_cmpswap_b32 v[2:3], v[6:7], off
+
+/// Shows the race check the instructions of two waves of one workgroup in the order a dispatch
+/// could run them: `order` lists (wave, instruction). Wave 1 runs `ds_add_u32 v1, v4`; both
+/// waves' v1 is 4 * lane (the same 32 LDS words) and v[2:3] the lanes' words of one buffer.
+/// The observer sees each wave's registers before each instruction; none runs (the rule looks
+/// at operands and addresses only).
+fn stale_race(order: &[(u32, &[u8])]) -> Vec<wavesim_rdna3::inside::Finding> {
+    stale_race_exec(order, u64::MAX)
+}
+
+/// [`stale_race`] with EXEC = `exec` in both waves.
+fn stale_race_exec(order: &[(u32, &[u8])], exec: u64) -> Vec<wavesim_rdna3::inside::Finding> {
+    use wavesim_core::observe::{InstLoc, Observer};
+    let mut h = harness(false);
+    h.wave.set_exec(exec);
+    let code: Vec<u8> = order.iter().flat_map(|&(_, b)| b.to_vec()).collect();
+    let prog = Program::new(&code, 0).unwrap();
+    assert_eq!(prog.insts.len(), order.len());
+    let mut obs = Inside::new(InsideConfig {
+        checks: Checks {
+            races: true,
+            ..Default::default()
+        },
+        ..Default::default()
+    });
+    for (k, &(wave, _)) in order.iter().enumerate() {
+        let pc = prog.pcs[k];
+        let loc = InstLoc {
+            workgroup: [0; 3],
+            wave,
+            pc,
+            addr: pc,
+            trap_handler: false,
+        };
+        obs.before(&loc, &h.wave, &prog.insts[k]);
+    }
+    obs.finish();
+    obs.findings().to_vec()
+}
+
+/// PC of the `k`th instruction of `order`.
+fn pc_of(order: &[(u32, &[u8])], k: usize) -> u64 {
+    order[..k].iter().map(|o| o.1.len() as u64).sum()
+}
+
+/// Asserts one stale-read race: the load (`load`th entry of `order`) against wave 1's ds_add,
+/// the value reaching the write at entry `write`.
+fn assert_stale(order: &[(u32, &[u8])], load: usize, write: usize) {
+    assert_stale_exec(order, load, write, u64::MAX)
+}
+
+fn assert_stale_exec(order: &[(u32, &[u8])], load: usize, write: usize, exec: u64) {
+    let f = stale_race_exec(order, exec);
+    assert_eq!(f.len(), 1, "{f:#?}");
+    let add = order.iter().position(|o| o.1 == DS_ADD).unwrap();
+    assert_eq!(f[0].kind, FindingKind::Race);
+    assert_eq!(
+        (f[0].pc, f[0].other_pc),
+        (pc_of(order, load), Some(pc_of(order, add)))
+    );
+    let t = &f[0].text;
+    assert!(
+        t.contains("wave 0 reads") && t.contains("wave 1's atomic"),
+        "{t}"
+    );
+    assert!(
+        t.contains("ds_load_b32 v5, v1") && t.contains("ds_add_u32 v1, v4"),
+        "{t}"
+    );
+    assert!(t.contains("LDS address 0x"), "{t}");
+    let w = format!("memory write at PC {:#x}", pc_of(order, write));
+    assert!(t.contains(&w), "{w}: {t}");
+}
+
+#[test]
+fn a_stale_loaded_value_that_reaches_a_store_is_a_race() {
+    // The atomic first, then the load whose value (+ 1) is stored.
+    assert_stale(
+        &[
+            (1, &DS_ADD),
+            (0, &DS_LOAD),
+            (0, &V_ADD_V6_V5),
+            (0, &STORE_V6),
+        ],
+        1,
+        3,
+    );
+    // The load and the store first, the atomic later: joined when the atomic is seen.
+    assert_stale(
+        &[
+            (0, &DS_LOAD),
+            (0, &V_ADD_V6_V5),
+            (0, &STORE_V6),
+            (1, &DS_ADD),
+        ],
+        0,
+        2,
+    );
+    // Through SGPRs: v_readfirstlane, s_add, v_mov.
+    assert_stale(
+        &[
+            (1, &DS_ADD),
+            (0, &DS_LOAD),
+            (0, &READFIRSTLANE),
+            (0, &S_ADD_S5),
+            (0, &V_MOV_V6_S5),
+            (0, &STORE_V6),
+        ],
+        1,
+        5,
+    );
+    // Through VCC into a v_cndmask: a value computed from the load is data, not control.
+    assert_stale(
+        &[
+            (0, &DS_LOAD),
+            (1, &DS_ADD),
+            (0, &V_CMP_GT_VCC),
+            (0, &CNDMASK_VCC),
+            (0, &STORE_V6),
+        ],
+        0,
+        4,
+    );
+    // As an atomic's DATA, and as a cmpswap's new value (the low half of its data pair).
+    assert_stale(
+        &[(1, &DS_ADD), (0, &DS_LOAD), (0, &GLOBAL_ATOMIC_ADD_V5)],
+        1,
+        2,
+    );
+    assert_stale(
+        &[
+            (1, &DS_ADD),
+            (0, &DS_LOAD),
+            (0, &V_ADD_V6_V5),
+            (0, &GLOBAL_CMPSWAP_V67),
+        ],
+        1,
+        3,
+    );
+    // Through a scratch spill and its reload (the spill itself is not a memory write of the
+    // rule: scratch is private to the lane).
+    assert_stale(
+        &[
+            (1, &DS_ADD),
+            (0, &DS_LOAD),
+            (0, &SCRATCH_STORE_V5),
+            (0, &V_MOV_V5_0),
+            (0, &SCRATCH_LOAD_V5),
+            (0, &STORE_V5),
+        ],
+        1,
+        5,
+    );
+    // Overwritten under a partial EXEC: the inactive lanes still hold the loaded value.
+    assert_stale_exec(
+        &[
+            (1, &DS_ADD),
+            (0, &DS_LOAD),
+            (0, &V_MOV_V5_0),
+            (0, &STORE_V5),
+        ],
+        1,
+        3,
+        0xffff,
+    );
+}
+
+#[test]
+fn a_stale_load_used_as_compare_value_control_or_not_at_all_is_tolerated() {
+    let clean = |order: &[(u32, &[u8])]| {
+        let f = stale_race(order);
+        assert!(f.is_empty(), "{f:#?}");
+    };
+    // Never used (lds_atomics' `atomic_add(&hist[i], 0u)` compiled to a plain ds_load_b32).
+    clean(&[(1, &DS_ADD), (0, &DS_LOAD)]);
+    clean(&[(0, &DS_LOAD), (1, &DS_ADD)]);
+    // Only the compare value of ds_cmpstore (DATA1) or of a cmpswap (the high half of its data
+    // pair): a CAS loop's first read.
+    clean(&[(1, &DS_ADD), (0, &DS_LOAD), (0, &DS_CMPSTORE)]);
+    clean(&[
+        (0, &DS_LOAD),
+        (0, &V_MOV_V7_V5),
+        (0, &GLOBAL_CMPSWAP_V67),
+        (1, &DS_ADD),
+    ]);
+    // Only as an EXEC mask (the loop condition), then a store of something else, also of a
+    // value computed from EXEC (a lane count: control, like workgroup_collectives' v_mbcnt).
+    clean(&[(1, &DS_ADD), (0, &DS_LOAD), (0, &V_CMPX_GT), (0, &STORE_V6)]);
+    clean(&[
+        (1, &DS_ADD),
+        (0, &DS_LOAD),
+        (0, &V_CMPX_GT),
+        (0, &MBCNT_EXEC),
+        (0, &STORE_V6),
+    ]);
+    // Overwritten by an instruction with clean sources (with every lane active) before the
+    // store, also by a reload of a scratch dword the spill did not write.
+    clean(&[
+        (1, &DS_ADD),
+        (0, &DS_LOAD),
+        (0, &V_MOV_V5_0),
+        (0, &STORE_V5),
+    ]);
+    clean(&[
+        (1, &DS_ADD),
+        (0, &DS_LOAD),
+        (0, &SCRATCH_STORE_V5),
+        (0, &SCRATCH_LOAD_V5_20),
+        (0, &STORE_V5),
+    ]);
+    // A value returned by an atomic is not stale.
+    clean(&[(1, &DS_ADD), (0, &DS_ADD_RTN), (0, &STORE_V5)]);
+    // A barrier between the atomic and the load orders them (either one before it).
+    clean(&[
+        (1, &DS_ADD),
+        (1, &S_BARRIER),
+        (0, &S_BARRIER),
+        (0, &DS_LOAD),
+        (0, &V_ADD_V6_V5),
+        (0, &STORE_V6),
+    ]);
+    clean(&[
+        (0, &DS_LOAD),
+        (0, &V_ADD_V6_V5),
+        (0, &STORE_V6),
+        (0, &S_BARRIER),
+        (1, &S_BARRIER),
+        (1, &DS_ADD),
+    ]);
+}

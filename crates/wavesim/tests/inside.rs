@@ -210,13 +210,6 @@ const BARRIERS_WITHOUT_CONFLICT: &[(&str, &str)] = &[
     ("lds_reduce.w64.1b94.", "inside wave 0 (see w64 19f4)"),
     ("lds_reduce.w64.1bec.", "inside wave 0 (see w64 19f4)"),
     (
-        "histogram.w32.209c.",
-        "histogram_local's second barrier orders only plain loads of lh[] against other waves' \
-         ds_add_u32: LLVM emits an atomic load as the same plain ds_load_b32 (lds_atomics' \
-         atomic_add(&hist[i], 0u) is one), so the race rule cannot call such a pair a race",
-    ),
-    ("histogram.w64.209c.", "as w32 209c"),
-    (
         "workgroup_collectives.w32.24c0.",
         "the last barrier: after it the kernel touches no LDS (it only stores its result to \
          global memory), so it orders nothing",
@@ -224,52 +217,6 @@ const BARRIERS_WITHOUT_CONFLICT: &[(&str, &str)] = &[
     (
         "workgroup_collectives.w64.2594.",
         "the last barrier (see w32 24c0)",
-    ),
-    (
-        "lds_atomics.w32.1eb4.",
-        "atomic-only: the second barrier orders the atomics on u[]/hist[] against the plain \
-         loads that copy them out",
-    ),
-    (
-        "workgroup_collectives.w32.1b3c.",
-        "atomic-only: one lane per wave applies ds_add/ds_min/ds_max/ds_and/ds_or to an LDS \
-         word, the barrier, then every lane loads the word (1b3c, 1cd0, 1e3c, 2388, 24a8)",
-    ),
-    (
-        "workgroup_collectives.w32.1cd0.",
-        "atomic-only (see w32 1b3c)",
-    ),
-    (
-        "workgroup_collectives.w32.1e3c.",
-        "atomic-only (see w32 1b3c)",
-    ),
-    (
-        "workgroup_collectives.w32.2388.",
-        "atomic-only (see w32 1b3c)",
-    ),
-    (
-        "workgroup_collectives.w32.24a8.",
-        "atomic-only (see w32 1b3c)",
-    ),
-    (
-        "workgroup_collectives.w64.1b50.",
-        "atomic-only (see w32 1b3c)",
-    ),
-    (
-        "workgroup_collectives.w64.1cf4.",
-        "atomic-only (see w32 1b3c)",
-    ),
-    (
-        "workgroup_collectives.w64.1e68.",
-        "atomic-only (see w32 1b3c)",
-    ),
-    (
-        "workgroup_collectives.w64.2458.",
-        "atomic-only (see w32 1b3c)",
-    ),
-    (
-        "workgroup_collectives.w64.257c.",
-        "atomic-only (see w32 1b3c)",
     ),
 ];
 

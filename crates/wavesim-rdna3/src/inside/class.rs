@@ -8,6 +8,7 @@
 
 use crate::decode::{iflags, opnd, Enc, Inst};
 use crate::isa::{flags, Fmt, Op, Ty};
+use wavesim_core::memory::AtomicOp;
 
 /// Which unit issues an instruction (RDNA3 ISA, "Instruction issue"; the RDNA3 ISA guide (Shader Concepts), "wave32 and
 /// wave64").
@@ -177,6 +178,10 @@ pub struct Class {
     pub counters: u8,
     /// VGPRs the instruction reads as data after it issued (exports and GDS: EXPcnt covers them).
     pub late_reads: Vec<RegRun>,
+    /// Memory writes (stores and atomics): the registers whose values go to memory (store data,
+    /// an atomic's DATA), not the address, not a compare-and-swap's compare value (the race
+    /// check's stale-read rule follows loaded values into these).
+    pub store_data: Vec<RegRun>,
     /// the RDNA3 ISA guide (Wave State): never skipped when EXEC == 0 and issued once in wave64 (v_nop, v_readlane...).
     pub never_skip_once: bool,
     /// A VALU writing an SGPR or VCC (not EXEC): never skipped, issued twice in wave64.
@@ -235,6 +240,14 @@ fn push(v: &mut Vec<RegRun>, code: u16, count: u8) {
     }
 }
 
+/// The data a FLAT/GLOBAL/SCRATCH or MUBUF/MTBUF store or atomic writes: its data operand of
+/// type `t`, for a compare-and-swap only the low half ({src, cmp}: the new value, not the
+/// compare value).
+fn push_vmem_data(v: &mut Vec<RegRun>, code: u16, t: Ty, cmpswap: bool) {
+    let n = t.dwords();
+    push(v, code, if cmpswap { n / 2 } else { n });
+}
+
 /// True for operand types that name registers (not immediates or packed fields).
 fn is_register_type(t: Ty) -> bool {
     !matches!(
@@ -275,11 +288,19 @@ pub fn classify(inst: &Inst, wave64: bool) -> Class {
         size: 0,
         counters: 0,
         late_reads: Vec::new(),
+        store_data: Vec::new(),
         never_skip_once: info.flags & flags::NEVER_SKIP != 0,
         writes_sgpr: false,
         writes_exec: info.flags & flags::WRITES_EXEC != 0,
     };
     let name = op.name();
+    // The table's `atom=cmpswap(f)` fact: DS cmpstore takes DATA0 = new value, DATA1 = compare
+    // value (lds.rs); FLAT/GLOBAL/SCRATCH and MUBUF cmpswap take {src, cmp} in one register run,
+    // the new value in its low half (flat.rs, buffer/mod.rs).
+    let cmpswap = matches!(
+        op.facts().atomic,
+        Some(AtomicOp::CmpSwap | AtomicOp::CmpSwapF)
+    );
     let r = &mut c.regs;
     match inst.enc {
         Enc::Sop1 | Enc::Sop2 | Enc::Sopk | Enc::Sopc | Enc::Sopp => {
@@ -446,6 +467,12 @@ pub fn classify(inst: &Inst, wave64: bool) -> Class {
             if gds {
                 push(&mut c.late_reads, inst.src[1], data_regs(sig.src[0]));
             }
+            if c.stores {
+                push(&mut c.store_data, inst.src[1], data_regs(sig.src[0]));
+                if !cmpswap {
+                    push(&mut c.store_data, inst.src[2], data_regs(sig.src[1]));
+                }
+            }
         }
         Enc::Flat | Enc::Global | Enc::Scratch => {
             c.family = Family::Vmem;
@@ -478,6 +505,9 @@ pub fn classify(inst: &Inst, wave64: bool) -> Class {
             };
             push(&mut r.reads, inst.src[0], vaddr_regs);
             push(&mut r.reads, inst.src[1], sig.src[0].dwords());
+            if c.stores {
+                push_vmem_data(&mut c.store_data, inst.src[1], sig.src[0], cmpswap);
+            }
             let saddr_regs = if inst.enc == Enc::Global { 2 } else { 1 };
             push(&mut r.reads, saddr, saddr_regs);
         }
@@ -507,6 +537,9 @@ pub fn classify(inst: &Inst, wave64: bool) -> Class {
                     + (inst.flags & iflags::IDXEN != 0) as u8;
                 push(&mut r.reads, inst.src[0], n);
                 push(&mut r.reads, inst.src[1], sig.src[0].dwords());
+                if c.stores {
+                    push_vmem_data(&mut c.store_data, inst.src[1], sig.src[0], cmpswap);
+                }
                 push(&mut r.reads, inst.src[2], 4);
                 push(&mut r.reads, inst.src[3], 1);
             }

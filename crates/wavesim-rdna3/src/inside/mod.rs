@@ -39,6 +39,7 @@
 
 pub mod class;
 pub mod hazard;
+mod stale;
 pub mod timeline;
 
 use crate::decode::{opnd, Inst};
@@ -64,7 +65,9 @@ pub struct Checks {
     /// (correctness), `s_delay_alu` LLVM's AMDGPUInsertDelayAlu would insert (stall only);
     /// missing shader padding.
     pub hazards: bool,
-    /// Global/LDS accesses to the same bytes by different waves without a barrier between.
+    /// Global/LDS accesses to the same bytes by different waves without a barrier between; a
+    /// plain load against another wave's atomic only when the loaded value reaches a memory
+    /// write (the stale-read rule, see `stale`).
     pub races: bool,
     /// Reads of VGPR lanes, LDS bytes or scratch bytes nothing wrote in this dispatch.
     pub init: bool,
@@ -128,6 +131,9 @@ pub enum FindingKind {
     HazardWaitState,
     /// The code is not followed by 256 bytes of padding (RDNA3 ISA guide, Shader Concepts, "Shader padding").
     Padding,
+    /// Accesses to the same bytes by two waves with no barrier between: a write and a plain
+    /// access (not both atomic), or a plain load and an atomic when the loaded value reaches a
+    /// memory write (`race (stale read)`).
     Race,
     UninitVgpr,
     UninitLds,
@@ -329,6 +335,8 @@ struct Access {
     pc: u64,
     idx: u32,
     atomic: bool,
+    /// A plain load's instance id (see [`stale`]); 0 for other accesses.
+    load: u64,
 }
 
 #[derive(Clone, Copy, Debug, Default)]
@@ -358,6 +366,10 @@ struct WaveModel {
     /// Which span track this wave has in the timeline.
     track: u32,
     end: u64,
+    /// The stale-read rule's data flow (races only; empty otherwise): the load instances each
+    /// register's value derives from, by [`reg_index`], and those of scratch dwords by address.
+    taint: Vec<stale::Taint>,
+    scratch_taint: HashMap<u64, stale::Taint>,
 }
 
 impl WaveModel {
@@ -378,6 +390,8 @@ impl WaveModel {
             at_barrier: false,
             track,
             end: 0,
+            taint: Vec::new(),
+            scratch_taint: HashMap::new(),
         }
     }
 
@@ -492,6 +506,7 @@ pub struct Inside {
     lds_shadow: HashMap<u32, Shadow>,
     lds_init: Vec<u64>,
     global_shadow: HashMap<u64, Shadow>,
+    stale_state: stale::StaleState,
     findings: Vec<Finding>,
     finding_count: u64,
     seen: HashSet<(FindingKind, u64, u64, u16)>,
@@ -516,6 +531,7 @@ impl Inside {
             lds_shadow: HashMap::new(),
             lds_init: vec![0; 65536 / 64],
             global_shadow: HashMap::new(),
+            stale_state: stale::StaleState::default(),
             findings: Vec::new(),
             finding_count: 0,
             seen: HashSet::new(),
@@ -602,6 +618,7 @@ impl Inside {
         }
         self.lds_shadow.clear();
         self.lds_init.iter_mut().for_each(|b| *b = 0);
+        self.stale_state.close_group();
     }
 
     /// First free VALU cycle >= `t` on `simd` for `n` consecutive passes; books them.
@@ -811,9 +828,21 @@ impl Inside {
         let concurrent =
             |o: &Access| -> bool { o.wg != me.wg || (o.wave != me.wave && o.epoch == me.epoch) };
         // A race needs a write and a non-atomic access, and a plain read against another
-        // wave's atomic read-modify-write is not one: LLVM emits an atomic load as a plain
-        // ds_load_b32 / global_load_b32 (lds_atomics' `atomic_add(&hist[i], 0u)`, the first
-        // load of every CAS loop), so machine code cannot tell it from a non-atomic read.
+        // wave's atomic read-modify-write is not one by itself: LLVM emits an atomic load as a
+        // plain ds_load_b32 / global_load_b32 (lds_atomics' `atomic_add(&hist[i], 0u)`, the
+        // first load of every CAS loop), so machine code cannot tell it from a non-atomic read.
+        // Such a pair (no barrier between, either first) goes to the stale-read rule (see
+        // [`stale`]), which reports it when the value read reaches a memory write.
+        let mut stale: [Option<(Access, Access)>; READERS] = [None; READERS];
+        if !write {
+            if let Some(o) = cell.write.filter(|o| o.atomic && concurrent(o)) {
+                stale[0] = Some((me, o));
+            }
+        } else if me.atomic {
+            for (s, o) in stale.iter_mut().zip(&cell.reads) {
+                *s = o.filter(|o| concurrent(o)).map(|o| (o, me));
+            }
+        }
         let mut hit: Option<(Access, bool)> = None;
         if let Some(o) = cell
             .write
@@ -844,6 +873,9 @@ impl Inside {
         if let Some((o, o_write)) = hit {
             let text = self.race_text(lds, addr, &o, o_write, &me, write);
             self.report(FindingKind::Race, me.pc, Some(o.pc), 0, text);
+        }
+        for (load, atomic) in stale.into_iter().flatten() {
+            self.note_stale_read(lds, addr, load, atomic);
         }
     }
 }
@@ -1207,6 +1239,7 @@ impl Observer<Wave, Inst> for Inside {
                 late_reads: c.late_reads.clone(),
             });
         }
+        let mut load = 0;
         if checks.races
             && matches!(
                 c.space,
@@ -1214,6 +1247,9 @@ impl Observer<Wave, Inst> for Inside {
             )
         {
             let lds = c.space == Some(Space::Lds);
+            if c.loads && !c.atomic && any_issued {
+                load = self.stale_state.next_load(lds);
+            }
             let me = Access {
                 wg: loc.workgroup,
                 wave: loc.wave,
@@ -1221,6 +1257,7 @@ impl Observer<Wave, Inst> for Inside {
                 pc: loc.pc,
                 idx,
                 atomic: c.atomic,
+                load,
             };
             let write = c.stores;
             for &(_, a, n) in &acc {
@@ -1286,8 +1323,14 @@ impl Observer<Wave, Inst> for Inside {
             }
         }
 
-        // --- init: VGPR lanes read before any write.
+        // --- races: where loaded values go (the stale-read rule, see `stale`).
         let lane_mask = w.lane_mask();
+        if checks.races && any_issued {
+            let all_active = exec & lane_mask == lane_mask;
+            self.stale_flow(&mut wm, &c, inst, loc.pc, idx, all_active, load, &acc);
+        }
+
+        // --- init: VGPR lanes read before any write.
         if checks.init && valu && any_issued && inst.op != Op::V_READLANE_B32 {
             let cross_lane = inst.dpp != crate::decode::Dpp::None
                 || inst.op.name().contains("permlane")
