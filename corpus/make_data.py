@@ -850,6 +850,14 @@ def define_float_runs():
     add(Run("f32_misc", "f32_misc", "f32_misc", [800], [64],
             [Buf(x), Buf(y), Zeros(10 * n * 4), Zeros(4 * n * 4), Scalar("u32", n)], [2, 3], model=m_misc,
             pocl_pad=True))
+    # Operands of like magnitude (exponents within 12 of each other in every lane): fmod and
+    # remainder skip their reduction loop for whole waves, so the code on that path executes.
+    r2 = rng(2031)
+    x2 = (r2.uniform(1.0, 60.0, n) * r2.choice([-1.0, 1.0], n)).astype(np.float32)
+    y2 = (r2.uniform(1.0, 60.0, n) * r2.choice([-1.0, 1.0], n)).astype(np.float32)
+    add(Run("f32_misc_near", "f32_misc", "f32_misc", [800], [64],
+            [Buf(x2), Buf(y2), Zeros(10 * n * 4), Zeros(4 * n * 4), Scalar("u32", n)], [2, 3], model=m_misc,
+            pocl_pad=True))
 
     # ---- f32_divsqrt_cr ---------------------------------------------------------------------
     r = rng(204)
@@ -1335,6 +1343,16 @@ def define_memory_runs():
         return {1: asbytes(cs.reshape(-1)[:n]), 2: asbytes(cs[:, -1])}
     add(Run("local_arg_scan", "local_arg_scan", "local_arg_scan", [G * L], [L],
             [Buf(a), Zeros(n * 4), Zeros(G * 4), Local(2 * L * 4), Scalar("u32", n)], [1, 2], model=m_scan))
+    # Work-groups of one work-item: the scan loop runs zero times, so the code after its
+    # zero-iteration exit executes (the hazard checker's mutants there need a run that reaches it).
+    n1 = 200
+    a1 = rng(1327).integers(0, 1000, n1).astype(np.uint32)
+
+    def m_scan1(run):
+        A = run.inbuf(0, np.uint32)
+        return {1: asbytes(A), 2: asbytes(A)}
+    add(Run("local_arg_scan_l1", "local_arg_scan", "local_arg_scan", [n1], [1],
+            [Buf(a1), Zeros(n1 * 4), Zeros(n1 * 4), Local(2 * 4), Scalar("u32", n1)], [1, 2], model=m_scan1))
 
     # ---- bitonic_sort -----------------------------------------------------------------------
     a = r.integers(0, 2**32, 4 * 256, dtype=np.uint64).astype(np.uint32)
