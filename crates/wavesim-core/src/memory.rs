@@ -285,6 +285,48 @@ impl Region {
         unsafe { AtomicU8::from_ptr(self.at(addr)) }
     }
 
+    /// Loads the dword at `addrs[l] + off` into `out[l]` for every lane `l` set in `exec` (one
+    /// host atomic each: the lane loop of a wave's dword load without per-lane byte arrays).
+    /// False if some lane's dword is misaligned or outside the region; `out` is then partly
+    /// written and the caller takes the general path.
+    #[inline]
+    pub fn load_u32_lanes(&self, addrs: &[u64], exec: u64, off: u64, out: &mut [u32]) -> bool {
+        for (l, (&a, o)) in addrs.iter().zip(out.iter_mut()).enumerate() {
+            if exec >> l & 1 == 0 {
+                continue;
+            }
+            let a = a.wrapping_add(off);
+            if !a.is_multiple_of(4) || !self.contains(a, 4) {
+                return false;
+            }
+            // SAFETY: in bounds and 4-aligned (both checked above), accessed atomically.
+            *o = unsafe { AtomicU32::from_ptr(self.at(a) as *mut u32) }.load(Relaxed);
+        }
+        true
+    }
+
+    /// Stores `vals[l]` at `addrs[l] + off` for every lane `l` set in `exec`, after checking
+    /// every lane: false, and nothing written, if some lane's dword is misaligned or outside the
+    /// region.
+    #[inline]
+    pub fn store_u32_lanes(&self, addrs: &[u64], exec: u64, off: u64, vals: &[u32]) -> bool {
+        let n = addrs.len().min(vals.len());
+        for (l, &a) in addrs[..n].iter().enumerate() {
+            let a = a.wrapping_add(off);
+            if exec >> l & 1 != 0 && (!a.is_multiple_of(4) || !self.contains(a, 4)) {
+                return false;
+            }
+        }
+        for (l, (&a, &v)) in addrs[..n].iter().zip(vals).enumerate() {
+            if exec >> l & 1 != 0 {
+                // SAFETY: in bounds and 4-aligned (checked in the loop above), atomic access.
+                unsafe { AtomicU32::from_ptr(self.at(a.wrapping_add(off)) as *mut u32) }
+                    .store(v, Relaxed);
+            }
+        }
+        true
+    }
+
     /// Loads `N` bytes at `addr` (little-endian), or None if they are not all inside the region.
     #[inline]
     pub fn load<const N: usize>(&self, addr: u64) -> Option<[u8; N]> {

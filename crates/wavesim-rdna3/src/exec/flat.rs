@@ -672,13 +672,24 @@ fn load<const SEG: u8, const K: u8, const N: usize, const D: usize>(
         let lanes = w.lanes();
         let n = N as u64;
         let plan = plan_global(ctx.mem, inst, mode, exec, lanes, &mut addrs, n, false)?;
-        plan.each(exec, lanes, |l, r| {
-            let b = r
-                .load::<N>(addrs[l])
-                .ok_or_else(|| fault(inst, l, addrs[l], n))?;
-            put_lane::<K, N, D>(&mut rows, l, &b);
-            Ok(())
-        })?;
+        // Dword loads from one allocation with aligned addresses (the common case): one host
+        // load per lane and dword, straight into the rows.
+        let fast = matches!(K, L_B32 | L_B64 | L_B96 | L_B128)
+            && match &plan {
+                Plan::One(r) => (0..D).all(|k| {
+                    r.load_u32_lanes(&addrs[..lanes], exec, 4 * k as u64, &mut rows[k][..lanes])
+                }),
+                Plan::PerLane(_) => false,
+            };
+        if !fast {
+            plan.each(exec, lanes, |l, r| {
+                let b = r
+                    .load::<N>(addrs[l])
+                    .ok_or_else(|| fault(inst, l, addrs[l], n))?;
+                put_lane::<K, N, D>(&mut rows, l, &b);
+                Ok(())
+            })?;
+        }
     } else {
         let mut t = [Target::Global(0); LANES];
         targets::<SEG>(w, inst, &mut t)?;
@@ -745,6 +756,15 @@ fn store<const SEG: u8, const K: u8, const N: usize>(
         let plan = plan_global(
             ctx.mem, inst, mode, exec, lanes, &mut addrs, N as u64, false,
         )?;
+        // A one-dword store from one allocation with aligned addresses: one host store per
+        // lane (the check of every lane comes first, so nothing is written if one fails).
+        if K == S_DWORDS && N == 4 {
+            if let Plan::One(r) = &plan {
+                if r.store_u32_lanes(&addrs[..lanes], exec, 0, &src[0][..lanes]) {
+                    return Ok(Flow::Next);
+                }
+            }
+        }
         plan.each(exec, lanes, |l, r| {
             r.store::<N>(addrs[l], store_bytes::<K, N>(&src, l));
             Ok(())
