@@ -586,33 +586,40 @@ fn run_slice<O: Observer<Wave, Inst> + ?Sized>(
     let jit = code.jit.as_ref().filter(|_| !obs.enabled());
     let mut left = budget;
     while left > 0 {
-        if let Some(ran) = jit.and_then(|j| j.step(w, idx, left, &mut lane_insts)) {
+        let r = if let Some(ran) = jit.and_then(|j| j.step(w, idx, left, &mut lane_insts, ctx)) {
             w.wave_insts += ran.insts;
             left -= ran.insts;
             idx = ran.idx;
-            continue;
-        }
-        left -= 1;
-        // Falling off the last instruction leaves the code (a PC past the end).
-        let (Some(inst), Some(slot)) = (insts.get(idx), slots.get(idx)) else {
-            result = code.index_at(w.pc).map(|_| Stop::Quantum);
-            break;
+            // A block either ran to an exit or one of its interpreted instructions (`idx`
+            // now) stopped it with this result.
+            match ran.stop {
+                None => continue,
+                Some(r) => r,
+            }
+        } else {
+            left -= 1;
+            // Falling off the last instruction leaves the code (a PC past the end).
+            let (Some(inst), Some(slot)) = (insts.get(idx), slots.get(idx)) else {
+                result = code.index_at(w.pc).map(|_| Stop::Quantum);
+                break;
+            };
+            let exec_mask = w.exec();
+            if exec_mask != last_exec {
+                last_exec = exec_mask;
+                last_count = exec_mask.count_ones() as u64;
+            }
+            lane_insts += last_count;
+            if obs.enabled() {
+                obs.before(&code.loc(w, idx), w, inst);
+            }
+            w.pc = slot.next_pc;
+            w.wave_insts += 1;
+            let r = (slot.handler)(w, inst, ctx);
+            if obs.enabled() {
+                obs.after(&code.loc(w, idx), w, inst);
+            }
+            r
         };
-        let exec_mask = w.exec();
-        if exec_mask != last_exec {
-            last_exec = exec_mask;
-            last_count = exec_mask.count_ones() as u64;
-        }
-        lane_insts += last_count;
-        if obs.enabled() {
-            obs.before(&code.loc(w, idx), w, inst);
-        }
-        w.pc = slot.next_pc;
-        w.wave_insts += 1;
-        let r = (slot.handler)(w, inst, ctx);
-        if obs.enabled() {
-            obs.after(&code.loc(w, idx), w, inst);
-        }
         // The common case first, as a plain predicted branch (a `match` here compiles to a
         // jump table: one more indirect branch per instruction).
         if matches!(r, Ok(Flow::Next)) {

@@ -10,11 +10,11 @@
 //! it and no dispatch holds it any more.
 
 use super::codegen;
-use super::select::{lower, Node, Shape};
+use super::select::{callable, lower, Node, Shape};
 use super::Engine;
 use crate::decode::Inst;
 use crate::exec::operand::FpMode;
-use crate::exec::Program;
+use crate::exec::{handler_for, Ctx, ExecError, Flow, Handler, Program};
 use crate::wave::{Wave, LANES};
 use cranelift_codegen::settings::{self, Configurable};
 use cranelift_codegen::Context;
@@ -27,8 +27,63 @@ use std::sync::atomic::{AtomicU32, AtomicU64, Ordering::Relaxed};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Instant;
 
-/// A compiled block: `fn(sgpr, vgpr, scc, lane_insts) -> exit` (see `codegen`).
-type BlockFn = unsafe extern "C" fn(*mut u32, *mut u32, *mut u8, *mut u64) -> u32;
+/// A compiled block: `fn(sgpr, vgpr, scc, lane_insts, env) -> exit` (see `codegen`; `env` is
+/// the [`CallEnv`] its callbacks get).
+type BlockFn = unsafe extern "C" fn(*mut u32, *mut u32, *mut u8, *mut u64, *mut CallEnv) -> u32;
+
+/// What a compiled block's callbacks into the interpreter ([`call`]) need: the wave, the
+/// dispatch's context, the code, and where the block started. Lives on `Tier::step`'s stack for
+/// one block call.
+pub(crate) struct CallEnv {
+    wave: *mut Wave,
+    ctx: *mut Ctx<'static>,
+    code: *const JitCode,
+    /// The block's first instruction index and the wave's instruction count when it started.
+    start: usize,
+    base_insts: u64,
+    /// The instruction that stopped the block and its handler's result.
+    stop: Option<(usize, Result<Flow, ExecError>)>,
+}
+
+/// The callback compiled code makes for a `Node::Call`: runs instruction `idx`'s interpreter
+/// handler on the wave exactly as the step loop does (PC of the next instruction and the wave's
+/// instruction count, this one included, set first). Returns 0 to go on, 1 to stop the block:
+/// the handler failed, changed control flow (or ended the wave, ...), or changed MODE (compiled
+/// f32 code assumes the MODE the block was entered with); the result waits in `env.stop` for
+/// the step loop. The block has stored every register it held before the call and reloads
+/// them after it.
+pub(crate) unsafe extern "C" fn call(env: *mut CallEnv, idx: u32) -> u32 {
+    // SAFETY: `env` is the `CallEnv` `Tier::step` passed to the block, alive for the call; its
+    // wave and context pointers come from exclusive borrows held by `Tier::step` for the block's
+    // duration, and the compiled code does not touch the wave while this runs (it stored what
+    // it held before calling).
+    let env = unsafe { &mut *env };
+    let code = unsafe { &*env.code };
+    let w = unsafe { &mut *env.wave };
+    let ctx = unsafe { &mut *env.ctx.cast::<Ctx<'_>>() };
+    let idx = idx as usize;
+    let (Some(inst), Some(&pc), Some(&handler)) = (
+        code.prog.insts.get(idx),
+        code.prog.pcs.get(idx),
+        code.handlers.get(idx),
+    ) else {
+        // Compiled code only passes indices of its own program.
+        env.stop = Some((env.start, Err(ExecError::PcOutOfCode { pc: w.pc })));
+        return 1;
+    };
+    let mode = w.hw.mode;
+    w.pc = pc + inst.len as u64;
+    w.wave_insts = env.base_insts + (idx - env.start) as u64 + 1;
+    let r = handler(w, inst, ctx);
+    w.wave_insts = env.base_insts;
+    match r {
+        Ok(Flow::Next) if w.hw.mode == mode => 0,
+        r => {
+            env.stop = Some((idx, r));
+            1
+        }
+    }
+}
 
 /// Most instructions in one block (bounds compile time and code size).
 const MAX_BLOCK: usize = 128;
@@ -52,6 +107,8 @@ struct Block {
 /// The compiled code of one program and launch shape.
 pub(crate) struct JitCode {
     prog: Program,
+    /// The interpreter's handler of each instruction (for `Node::Call`).
+    handlers: Vec<Handler>,
     shape: Shape,
     slots: Vec<OnceLock<Option<Block>>>,
     starts: Vec<AtomicU32>,
@@ -68,12 +125,16 @@ struct Compiler {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct CompileStats {
     pub blocks: u64,
+    /// Instructions translated to host code.
     pub instructions: u64,
+    /// Instructions compiled as callbacks into their interpreter handlers (`Node::Call`).
+    pub callbacks: u64,
     pub nanos: u64,
 }
 
 static BLOCKS: AtomicU64 = AtomicU64::new(0);
 static INSTRUCTIONS: AtomicU64 = AtomicU64::new(0);
+static CALLBACKS: AtomicU64 = AtomicU64::new(0);
 static NANOS: AtomicU64 = AtomicU64::new(0);
 
 /// What the JIT compiled so far in this process (for benchmarks and reports).
@@ -81,6 +142,7 @@ pub fn compile_stats() -> CompileStats {
     CompileStats {
         blocks: BLOCKS.load(Relaxed),
         instructions: INSTRUCTIONS.load(Relaxed),
+        callbacks: CALLBACKS.load(Relaxed),
         nanos: NANOS.load(Relaxed),
     }
 }
@@ -123,7 +185,14 @@ impl Compiler {
         self.module.clear_context(&mut self.ctx);
         let target = self.module.target_config();
         codegen::signature(&mut self.ctx.func.signature, target.pointer_type());
-        codegen::build(&mut self.ctx.func, &mut self.fctx, nodes, wave64, target);
+        codegen::build(
+            &mut self.ctx.func,
+            &mut self.fctx,
+            nodes,
+            wave64,
+            target,
+            call as *const () as usize,
+        );
         let id = self
             .module
             .declare_anonymous_function(&self.ctx.func.signature)
@@ -133,7 +202,7 @@ impl Compiler {
         defined.ok()?;
         self.module.finalize_definitions().ok()?;
         let p = self.module.get_finalized_function(id);
-        // SAFETY: `p` is the entry of the function just defined with `codegen::signature`, four
+        // SAFETY: `p` is the entry of the function just defined with `codegen::signature`, five
         // pointer parameters and an i32 result in the host's default calling convention, which
         // is what `extern "C"` means on the host cranelift-native targets.
         Some(unsafe { std::mem::transmute::<*const u8, BlockFn>(p) })
@@ -145,6 +214,7 @@ impl JitCode {
         let n = prog.insts.len();
         JitCode {
             prog: prog.clone(),
+            handlers: prog.insts.iter().map(handler_for).collect(),
             shape,
             slots: (0..n).map(|_| OnceLock::new()).collect(),
             starts: (0..n).map(|_| AtomicU32::new(0)).collect(),
@@ -154,9 +224,9 @@ impl JitCode {
 
     fn lower_at(&self, j: usize) -> Option<Node> {
         let prog = &self.prog;
-        lower(&prog.insts[j], prog.pcs[j], &self.shape, &|pc| {
-            prog.index_at(pc)
-        })
+        let inst = &prog.insts[j];
+        lower(inst, prog.pcs[j], &self.shape, &|pc| prog.index_at(pc))
+            .or_else(|| callable(inst).then_some(Node::Call { idx: j as u32 }))
     }
 
     /// Compiles the block starting at instruction `idx` (None: its first instruction is not
@@ -188,7 +258,12 @@ impl JitCode {
             c.as_mut()?.compile(&nodes, self.shape.wave64)?
         };
         BLOCKS.fetch_add(1, Relaxed);
-        INSTRUCTIONS.fetch_add(nodes.len() as u64, Relaxed);
+        let calls = nodes
+            .iter()
+            .filter(|n| matches!(n, Node::Call { .. }))
+            .count() as u64;
+        INSTRUCTIONS.fetch_add(nodes.len() as u64 - calls, Relaxed);
+        CALLBACKS.fetch_add(calls, Relaxed);
         NANOS.fetch_add(t0.elapsed().as_nanos() as u64, Relaxed);
         Some(Block {
             f,
@@ -298,10 +373,13 @@ pub(crate) struct Tier<'p> {
 const AUTO_WARMUP: u32 = 1024;
 
 /// Where a compiled block left the wave: the instruction index to continue at and the
-/// wave-instructions it ran.
+/// wave-instructions it ran; or, when an instruction run through its interpreter handler stopped
+/// the block, that instruction's index and its handler's result (`stop`), for the step loop to
+/// handle as it handles an interpreted instruction's.
 pub(crate) struct Ran {
     pub idx: usize,
     pub insts: u64,
+    pub stop: Option<Result<Flow, ExecError>>,
 }
 
 impl<'p> Tier<'p> {
@@ -358,6 +436,7 @@ impl<'p> Tier<'p> {
         idx: usize,
         budget: u64,
         lane_insts: &mut u64,
+        ctx: &mut Ctx,
     ) -> Option<Ran> {
         let Some(found) = self.code.get() else {
             return self.warm_up();
@@ -379,21 +458,48 @@ impl<'p> Tier<'p> {
         if block.ieee_f32 && !FpMode::of(w).f32.is_ieee() {
             return None;
         }
-        let sgpr = w.sgpr.as_mut_ptr();
-        let vgpr = w.vgpr.as_mut_ptr();
-        let scc = std::ptr::from_mut(&mut w.scc).cast::<u8>();
+        let wave: *mut Wave = w;
+        // SAFETY: `wave` is the exclusive borrow `w`; these are its register files' addresses
+        // (neither is resized by any handler).
+        let (sgpr, vgpr, scc) = unsafe {
+            (
+                (*wave).sgpr.as_mut_ptr(),
+                (*wave).vgpr.as_mut_ptr(),
+                std::ptr::from_mut(&mut (*wave).scc).cast::<u8>(),
+            )
+        };
+        let mut env = CallEnv {
+            wave,
+            ctx: std::ptr::from_mut(ctx).cast::<Ctx<'static>>(),
+            code: Arc::as_ptr(code),
+            start: idx,
+            // SAFETY: as above.
+            base_insts: unsafe { (*wave).wave_insts },
+            stop: None,
+        };
         // SAFETY: `block.f` was compiled by `codegen` from nodes `select` validated for this
         // shape: it reads and writes only sgpr[0..128] (operand codes below 128), VGPR rows
         // below `shape.num_vgprs` (checked above against the wave's register file, 64 lanes a
         // row), the byte of `scc` (only ever storing 0 or 1, the two valid `bool` values, that
-        // it computed with compares or loaded from there) and `lane_insts`. All four are
-        // exclusively borrowed for the call, and the code memory lives for the process.
-        let exit = unsafe { (block.f)(sgpr, vgpr, scc, lane_insts) };
+        // it computed with compares or loaded from there) and `lane_insts`, and passes `env`
+        // to `call`, having stored what it holds, so the handler sees the whole wave. The wave,
+        // context and counter are exclusively borrowed for the call, and the code memory lives
+        // as long as `code`.
+        let exit = unsafe { (block.f)(sgpr, vgpr, scc, lane_insts, &mut env) };
+        if exit == 2 {
+            let (at, r) = env.stop?;
+            return Some(Ran {
+                idx: at,
+                insts: (at - idx + 1) as u64,
+                stop: Some(r),
+            });
+        }
         let (next, pc) = block.exits[(exit & 1) as usize];
         w.pc = pc;
         Some(Ran {
             idx: next as usize,
             insts: block.len as u64,
+            stop: None,
         })
     }
 

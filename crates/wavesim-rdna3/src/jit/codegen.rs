@@ -1,9 +1,11 @@
 //! Translating a block of lowered instructions (`select::Node`) into host code with cranelift.
 //!
-//! The compiled function is `fn(sgpr: *mut u32, vgpr: *mut u32, scc: *mut u8, lanes: *mut u64)
-//! -> u32`: the wave's scalar operand space (128 dwords), its VGPR file (`num_vgprs` rows of 64
-//! lanes, struct-of-arrays as in `Wave`), SCC (a Rust `bool`: 0 or 1), and where to add the
-//! lane-instructions it ran. It returns the exit taken (0: fall through, 1: branch taken).
+//! The compiled function is `fn(sgpr: *mut u32, vgpr: *mut u32, scc: *mut u8, lanes: *mut u64,
+//! env: *mut CallEnv) -> u32`: the wave's scalar operand space (128 dwords), its VGPR file
+//! (`num_vgprs` rows of 64 lanes, struct-of-arrays as in `Wave`), SCC (a Rust `bool`: 0 or 1),
+//! where to add the lane-instructions it ran, and what callbacks into the interpreter get
+//! (`cache::call`). It returns the exit taken (0: fall through, 1: branch taken, 2: a callback
+//! stopped the block).
 //!
 //! Values stay in SSA form within a block: a register is loaded on first use and stored once at
 //! the end if the block wrote it. A VGPR row is handled as 4-lane vectors (I32X4/F32X4: every
@@ -18,7 +20,10 @@ use crate::decode::opnd;
 use crate::wave::LANES;
 use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
 use cranelift_codegen::ir::types::{F32X4, I32, I32X4, I64, I8};
-use cranelift_codegen::ir::{AbiParam, Endianness, InstBuilder, MemFlagsData, Value};
+use cranelift_codegen::ir::{
+    AbiParam, Endianness, InstBuilder, MemFlagsData, SigRef, Signature, Type, Value,
+};
+use cranelift_codegen::isa::CallConv;
 use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
 use std::collections::HashMap;
 
@@ -37,7 +42,9 @@ pub(crate) fn build(
     nodes: &[Node],
     wave64: bool,
     target: cranelift_codegen::isa::TargetFrontendConfig,
+    callback: usize,
 ) {
+    let call_conv = func.signature.call_conv;
     let mut b = FunctionBuilder::new(func, fctx);
     let entry = b.create_block();
     b.append_block_params_for_function_params(entry);
@@ -49,6 +56,11 @@ pub(crate) fn build(
         vgpr_ptr: p[1],
         scc_ptr: p[2],
         lanes_ptr: p[3],
+        env_ptr: p[4],
+        ptr_ty: target.pointer_type(),
+        callback,
+        call_sig: None,
+        call_conv,
         b,
         sgpr: HashMap::new(),
         vgpr: HashMap::new(),
@@ -63,6 +75,8 @@ pub(crate) fn build(
         g.count_lanes();
         if let Node::Branch { cond, .. } = n {
             exit = Some(g.branch_cond(*cond));
+        } else if let Node::Call { idx } = n {
+            g.call(*idx);
         } else {
             g.node(n);
         }
@@ -70,12 +84,12 @@ pub(crate) fn build(
     g.finish(exit, target);
 }
 
-/// The signature of every block function (four pointers in, the exit number out).
+/// The signature of every block function (five pointers in, the exit number out).
 pub(crate) fn signature(
     sig: &mut cranelift_codegen::ir::Signature,
     ptr: cranelift_codegen::ir::Type,
 ) {
-    for _ in 0..4 {
+    for _ in 0..5 {
         sig.params.push(AbiParam::new(ptr));
     }
     sig.returns.push(AbiParam::new(I32));
@@ -87,6 +101,12 @@ struct Gen<'a> {
     vgpr_ptr: Value,
     scc_ptr: Value,
     lanes_ptr: Value,
+    env_ptr: Value,
+    ptr_ty: Type,
+    /// `cache::call`'s address, and its signature once imported.
+    callback: usize,
+    call_sig: Option<SigRef>,
+    call_conv: CallConv,
     /// Scalar registers: current value and whether the block wrote it.
     sgpr: HashMap<u16, (Value, bool)>,
     /// VGPR vectors by (row, chunk).
@@ -531,7 +551,7 @@ impl Gen<'_> {
 
     fn node(&mut self, n: &Node) {
         match *n {
-            Node::Nop | Node::Branch { .. } => {}
+            Node::Nop | Node::Branch { .. } | Node::Call { .. } => {}
             Node::VMov { dst, a } => {
                 let m = self.exec_masks();
                 let vals = (0..self.chunks).map(|c| self.vsrc(a, c)).collect();
@@ -1151,8 +1171,58 @@ impl Gen<'_> {
         }
     }
 
-    /// Stores what the block wrote, adds its lane-instructions and returns the exit.
-    fn finish(mut self, exit: Option<Value>, target: cranelift_codegen::isa::TargetFrontendConfig) {
+    /// A `Node::Call`: stores what the block holds, calls `cache::call(env, idx)`, and either
+    /// returns exit 2 (the callback stopped the block; its lane-instructions are counted) or
+    /// goes on with nothing cached (the handler may have changed any register).
+    fn call(&mut self, idx: u32) {
+        self.flush();
+        let sig = match self.call_sig {
+            Some(s) => s,
+            None => {
+                let mut sig = Signature::new(self.call_conv);
+                sig.params.push(AbiParam::new(self.ptr_ty));
+                sig.params.push(AbiParam::new(I32));
+                sig.returns.push(AbiParam::new(I32));
+                let s = self.b.import_signature(sig);
+                self.call_sig = Some(s);
+                s
+            }
+        };
+        let f = self.b.ins().iconst(self.ptr_ty, self.callback as i64);
+        let i = self.iconst32(idx);
+        let inst = self.b.ins().call_indirect(sig, f, &[self.env_ptr, i]);
+        let r = self.b.inst_results(inst)[0];
+        let stop = self.b.create_block();
+        let go_on = self.b.create_block();
+        self.b.ins().brif(r, stop, &[], go_on, &[]);
+        self.b.switch_to_block(stop);
+        self.b.seal_block(stop);
+        self.add_lanes();
+        let two = self.b.ins().iconst(I32, 2);
+        self.b.ins().return_(&[two]);
+        self.b.switch_to_block(go_on);
+        self.b.seal_block(go_on);
+    }
+
+    /// Stores every register the block wrote and forgets every cached value.
+    fn flush(&mut self) {
+        self.store_dirty();
+        self.sgpr.clear();
+        self.vgpr.clear();
+        self.scc = None;
+        self.masks = None;
+    }
+
+    /// Adds the lane-instructions counted so far to `*lanes`.
+    fn add_lanes(&mut self) {
+        if let Some(n) = self.lanes {
+            let old = self.b.ins().load(I64, mem(), self.lanes_ptr, 0);
+            let t = self.b.ins().iadd(old, n);
+            self.b.ins().store(mem(), t, self.lanes_ptr, 0);
+        }
+    }
+
+    fn store_dirty(&mut self) {
         let mut sg: Vec<_> = self.sgpr.iter().map(|(&k, &v)| (k, v)).collect();
         sg.sort_by_key(|e| e.0);
         for (code, (v, dirty)) in sg {
@@ -1171,11 +1241,12 @@ impl Gen<'_> {
         if let Some((v, true)) = self.scc {
             self.b.ins().store(mem(), v, self.scc_ptr, 0);
         }
-        if let Some(n) = self.lanes {
-            let old = self.b.ins().load(I64, mem(), self.lanes_ptr, 0);
-            let t = self.b.ins().iadd(old, n);
-            self.b.ins().store(mem(), t, self.lanes_ptr, 0);
-        }
+    }
+
+    /// Stores what the block wrote, adds its lane-instructions and returns the exit.
+    fn finish(mut self, exit: Option<Value>, target: cranelift_codegen::isa::TargetFrontendConfig) {
+        self.store_dirty();
+        self.add_lanes();
         let r = match exit {
             Some(c) => self.b.ins().uextend(I32, c),
             None => self.b.ins().iconst(I32, 0),

@@ -342,6 +342,13 @@ pub(crate) enum Node {
         dst: u16,
         s: Src64,
     },
+    /// An instruction the JIT does not translate: the compiled code stores the wave state it
+    /// holds, runs the interpreter's handler for instruction `idx` on the wave (`cache::call`)
+    /// and reloads what it uses next. A handler that fails or changes control flow stops the
+    /// block there (exit 2) and the step loop handles its result as for an interpreted one.
+    Call {
+        idx: u32,
+    },
     /// Ends the block: exit 1 (taken, to `target`) or exit 0 (fall through).
     Branch {
         cond: Branch,
@@ -366,6 +373,36 @@ impl Node {
                 // runs for the whole instruction when MODE enables exceptions).
                 | Node::Dual { .. }
         )
+    }
+}
+
+/// Whether a block may run `inst` through its interpreter handler (`Node::Call`) and go on.
+/// Program control and the scheduler's business end the block instead: branches the JIT could
+/// not resolve, s_setpc/s_swappc/s_call/s_rfe, s_endpgm, s_barrier, s_trap, s_sleep, messages,
+/// halt and kill, and every other SOPP but the waits (which never block in this model:
+/// `exec::sopp`, S_WAITCNT, only lower the counters). MODE writers (s_setreg*, s_round_mode,
+/// s_denorm_mode) end it as well: compiled f32 code was chosen for the MODE the block started
+/// with. (The callback also stops the block whenever a handler returns anything but
+/// `Flow::Next` or changes MODE, so this list is about speed, not correctness.)
+pub(crate) fn callable(inst: &Inst) -> bool {
+    use Op::*;
+    match inst.enc {
+        Enc::Invalid => false,
+        Enc::Sopp => matches!(
+            inst.op,
+            S_WAITCNT | S_WAITCNT_DEPCTR | S_WAIT_IDLE | S_NOP | S_CLAUSE | S_DELAY_ALU
+        ),
+        _ => !matches!(
+            inst.op,
+            S_SETPC_B64
+                | S_SWAPPC_B64
+                | S_CALL_B64
+                | S_RFE_B64
+                | S_SENDMSG_RTN_B32
+                | S_SENDMSG_RTN_B64
+                | S_SETREG_B32
+                | S_SETREG_IMM32_B32
+        ),
     }
 }
 
