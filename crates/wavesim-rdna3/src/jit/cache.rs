@@ -102,6 +102,8 @@ struct Block {
     exits: [(u32, u64); 2],
     /// The block has f32 arithmetic compiled for MODE's IEEE f32 setting.
     ieee_f32: bool,
+    /// ... and f64 arithmetic for its IEEE f64 setting.
+    ieee_f64: bool,
 }
 
 /// The compiled code of one program and launch shape.
@@ -270,6 +272,7 @@ impl JitCode {
             len: nodes.len() as u32,
             exits: [(j as u32, fall_pc), taken],
             ieee_f32: nodes.iter().any(Node::needs_ieee_f32),
+            ieee_f64: nodes.iter().any(Node::needs_ieee_f64),
         })
     }
 
@@ -456,6 +459,9 @@ impl<'p> Tier<'p> {
             return None;
         }
         if block.ieee_f32 && !FpMode::of(w).f32.is_ieee() {
+            return None;
+        }
+        if block.ieee_f64 && !FpMode::of(w).f64.is_ieee() {
             return None;
         }
         let wave: *mut Wave = w;
