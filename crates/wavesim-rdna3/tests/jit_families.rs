@@ -678,8 +678,14 @@ fn f64_arithmetic_conversions_and_nan_rules() {
             &[0x01, 0x21, 0x2c, 0x7e],                         // v_cvt_f64_f32_e32 v[22:23], v1
             &[0x18, 0x00, 0x27, 0xd7, 0xf2, 0x04, 0x02, 0x00], // v_add_f64 v[24:25], 1.0, v[2:3]
             &[0x1a, 0x00, 0x28, 0xd7, 0x04, 0x04, 0x02, 0x00], // v_mul_f64 v[26:27], s[4:5], v[2:3]
+            &[0x1c, 0x00, 0x2b, 0xd7, 0x02, 0x85, 0x01, 0x20], // v_ldexp_f64 v[28:29], -v[2:3], -2
+            &[0x1e, 0x01, 0x14, 0xd6, 0x02, 0x09, 0x1a, 0xa4], // v_fma_f64 v[30:31], -|v[2:3]|, v[4:5], -v[6:7]
+            // v_ldexp_f64 v[32:33], v[2:3], 0x7d0 (2^2000 is no f64: interpreted)
+            &[
+                0x20, 0x00, 0x2b, 0xd7, 0x02, 0xff, 0x01, 0x00, 0xd0, 0x07, 0x00, 0x00,
+            ],
         ],
-        10,
+        12,
         |h| {
             // MODE: round to nearest even, f32 and f64 denormals kept (FP_DENORM = 0xf).
             h.wave.hw.mode = 0xf0;
@@ -705,7 +711,7 @@ fn f64_arithmetic_conversions_and_nan_rules() {
             });
             h.wave.sgpr[4] = 0;
             h.wave.sgpr[5] = 0x4000_0000; // 2.0
-            for r in 10..28 {
+            for r in 10..34 {
                 h.set_v(r, |_| OLD);
             }
         },
@@ -735,5 +741,11 @@ fn f64_arithmetic_conversions_and_nan_rules() {
         // 1.0 + 1.5 and 2.0 (s[4:5]) * 1.5.
         assert_eq!(v64(24, base), 2.5f64.to_bits());
         assert_eq!(v64(26, base), 3.0f64.to_bits());
+        // ldexp(-1.5, -2); ldexp of the smallest denormal by -2 rounds to (-)0 (a quarter ulp).
+        assert_eq!(v64(28, base), (-0.375f64).to_bits());
+        assert_eq!(v64(28, base + 5), 0x8000_0000_0000_0000);
+        // -|1.5| * 2.25 - 0.125; and the interpreted ldexp overflowing to +inf.
+        assert_eq!(v64(30, base), (-3.5f64).to_bits());
+        assert_eq!(v64(32, base), INF);
     }
 }

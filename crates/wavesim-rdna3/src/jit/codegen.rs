@@ -619,14 +619,34 @@ impl Gen<'_> {
         self.b.ins().bitselect(rn, n, r)
     }
 
-    fn f64_node(&mut self, op: F64Op, dst: u16, a: VSrc64, b: VSrc64, cc: VSrc64) {
+    /// `operand::src_mods` for f64 source `k`: abs clears the sign, then neg flips it.
+    fn mods64(&mut self, v: [Value; 2], k: u8, abs: u8, neg: u8) -> [Value; 2] {
+        let sign = 1u64 << 63;
+        v.map(|x| {
+            let mut x = x;
+            if abs >> k & 1 != 0 {
+                let m = self.splat64(!sign);
+                x = self.b.ins().band(x, m);
+            }
+            if neg >> k & 1 != 0 {
+                let m = self.splat64(sign);
+                x = self.b.ins().bxor(x, m);
+            }
+            x
+        })
+    }
+
+    fn f64_node(&mut self, op: F64Op, dst: u16, srcs: [VSrc64; 3], abs: u8, neg: u8) {
         let m = self.exec_masks();
         let (mut los, mut his) = (Vec::new(), Vec::new());
         for c in 0..self.chunks {
-            let xs = self.vsrc64_chunk(a, c);
-            let ys = self.vsrc64_chunk(b, c);
+            let xs = self.vsrc64_chunk(srcs[0], c);
+            let xs = self.mods64(xs, 0, abs, neg);
+            let ys = self.vsrc64_chunk(srcs[1], c);
+            let ys = self.mods64(ys, 1, abs, neg);
             let zs = if op == F64Op::Fma {
-                self.vsrc64_chunk(cc, c)
+                let z = self.vsrc64_chunk(srcs[2], c);
+                self.mods64(z, 2, abs, neg)
             } else {
                 ys
             };
@@ -773,7 +793,15 @@ impl Gen<'_> {
     fn node(&mut self, n: &Node) {
         match *n {
             Node::Nop | Node::Branch { .. } | Node::Call { .. } => {}
-            Node::F64 { op, dst, a, b, c } => self.f64_node(op, dst, a, b, c),
+            Node::F64 {
+                op,
+                dst,
+                a,
+                b,
+                c,
+                abs,
+                neg,
+            } => self.f64_node(op, dst, [a, b, c], abs, neg),
             Node::CvtF64 { op, dst, a32, a64 } => self.cvt64_node(op, dst, a32, a64),
             Node::VMov { dst, a } => {
                 let m = self.exec_masks();

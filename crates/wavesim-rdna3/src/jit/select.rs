@@ -319,6 +319,10 @@ pub(crate) enum Node {
         a: VSrc64,
         b: VSrc64,
         c: VSrc64,
+        /// VOP3 source modifiers (bit k: source k), applied as `operand::src_mods` does: abs
+        /// clears the sign, then neg flips it.
+        abs: u8,
+        neg: u8,
     },
     /// Conversions involving f64 (`a32` is the source of the 32-bit -> f64 forms, `a64` of the
     /// others; `dst` a pair for the f64 results).
@@ -711,6 +715,63 @@ fn lower_dual(inst: &Inst, s: &Shape) -> Option<Node> {
     })
 }
 
+/// v_add_f64, v_mul_f64, v_fma_f64 and v_ldexp_f64 by a constant (VOP3 only on gfx11), with
+/// abs/neg source modifiers (the interpreter's exact path for modified sources is the same IEEE
+/// operation on the modified values) but no clamp, omod or op_sel.
+fn lower_f64(inst: &Inst, s: &Shape) -> Option<Node> {
+    use Op::*;
+    let plain = inst.neg_hi == 0
+        && inst.op_sel == 0
+        && inst.op_sel_hi == 0
+        && !inst.clamp
+        && inst.omod == 0
+        && inst.dpp == Dpp::None
+        && inst.flags & iflags::LLVM_REJECTS == 0;
+    if !plain || inst.enc != Enc::Vop3 || (inst.op == V_FMA_F64 && !s.host_fma) {
+        return None;
+    }
+    let a = vsrc64(inst, 0, s)?;
+    let dst = vpair(inst.dst[0], s)?;
+    let (abs, neg) = (inst.abs & 7, inst.neg & 7);
+    if inst.op == V_LDEXP_F64 {
+        // soft::ldexp rounds x * 2^n once, keeps inf and zero and quiets a NaN: exactly a
+        // multiplication by 2^n while 2^n is a normal f64 (n in -1022..=1023).
+        let Src::Const(n) = src(inst, 1, s)? else {
+            return None;
+        };
+        let n = n as i32;
+        if !(-1022..=1023).contains(&n) || (abs | neg) & 6 != 0 {
+            return None;
+        }
+        let b = VSrc64::Scalar(Src64::Const(((n + 1023) as u64) << 52));
+        return Some(Node::F64 {
+            op: F64Op::Mul,
+            dst,
+            a,
+            b,
+            c: b,
+            abs,
+            neg,
+        });
+    }
+    let b = vsrc64(inst, 1, s)?;
+    let (op, c) = match inst.op {
+        V_ADD_F64 => (F64Op::Add, b),
+        V_MUL_F64 => (F64Op::Mul, b),
+        V_FMA_F64 => (F64Op::Fma, vsrc64(inst, 2, s)?),
+        _ => return None,
+    };
+    Some(Node::F64 {
+        op,
+        dst,
+        a,
+        b,
+        c,
+        abs,
+        neg,
+    })
+}
+
 /// s_cmp_<cond>_{i32,u32} and s_cmpk_<cond>_{i32,u32}.
 fn scmp_of(name: &str) -> Option<(Cond, bool, bool)> {
     let (k, rest) = if let Some(r) = name.strip_prefix("s_cmpk_") {
@@ -740,6 +801,9 @@ pub(crate) fn lower(
     target_index: &dyn Fn(u64) -> Option<usize>,
 ) -> Option<Node> {
     use Op::*;
+    if matches!(inst.op, V_ADD_F64 | V_MUL_F64 | V_FMA_F64 | V_LDEXP_F64) {
+        return lower_f64(inst, s);
+    }
     if inst.enc == Enc::Invalid || !no_modifiers(inst) {
         return None;
     }
@@ -789,28 +853,6 @@ pub(crate) fn lower(
                 dst: vdst(inst, s)?,
                 a: src(inst, 0, s)?,
             }),
-            V_ADD_F64 | V_MUL_F64 | V_FMA_F64 => {
-                if op == V_FMA_F64 && !s.host_fma {
-                    return None;
-                }
-                let a = vsrc64(inst, 0, s)?;
-                let b = vsrc64(inst, 1, s)?;
-                Some(Node::F64 {
-                    op: match op {
-                        V_ADD_F64 => F64Op::Add,
-                        V_MUL_F64 => F64Op::Mul,
-                        _ => F64Op::Fma,
-                    },
-                    dst: vpair(inst.dst[0], s)?,
-                    a,
-                    b,
-                    c: if op == V_FMA_F64 {
-                        vsrc64(inst, 2, s)?
-                    } else {
-                        b
-                    },
-                })
-            }
             V_CVT_F64_I32 | V_CVT_F64_U32 | V_CVT_F64_F32 => Some(Node::CvtF64 {
                 op: match op {
                     V_CVT_F64_I32 => CvtF64::F64FromI32,
