@@ -645,3 +645,107 @@ fn conversions_between_f32_and_integers() {
         assert_eq!(h.v(5, l), f as u32, "cvt_u32_f32 lane {l}");
     }
 }
+
+#[test]
+fn f64_arithmetic_conversions_and_nan_rules() {
+    // (S0, S1, S2) per lane; RDNA3 ISA V_ADD_F64 / V_MUL_F64 / V_FMA_F64 are IEEE-754 binary64
+    // operations; a NaN operand propagates quieted (the first NaN in operand order), an invalid
+    // operation gives the default NaN 0xfff8000000000000 (RDNA3 ISA, "NaN handling").
+    const SNAN: u64 = 0x7ff0_0000_0000_0001;
+    const QNAN_B: u64 = 0xfff8_0000_0000_1234;
+    const INF: u64 = 0x7ff0_0000_0000_0000;
+    const MIN_SUB: u64 = 1; // the smallest denormal
+    let vals: [(u64, u64, u64); 8] = [
+        (1.5f64.to_bits(), 2.25f64.to_bits(), 0.125f64.to_bits()),
+        (SNAN, QNAN_B, 0),
+        (0, QNAN_B, SNAN),
+        (INF, INF | 1 << 63, 0),
+        (INF, 0, 1.0f64.to_bits()),
+        (MIN_SUB, MIN_SUB, 0),
+        ((-3.75f64).to_bits(), 1e300f64.to_bits(), 1e300f64.to_bits()),
+        (0x8000_0000_0000_0000, 0, 0),
+    ];
+    let (h, _) = run(
+        false,
+        &[
+            &[0x0a, 0x00, 0x27, 0xd7, 0x02, 0x09, 0x02, 0x00], // v_add_f64 v[10:11], v[2:3], v[4:5]
+            &[0x0c, 0x00, 0x28, 0xd7, 0x02, 0x09, 0x02, 0x00], // v_mul_f64 v[12:13], v[2:3], v[4:5]
+            &[0x0e, 0x00, 0x14, 0xd6, 0x02, 0x09, 0x1a, 0x04], // v_fma_f64 v[14:15], v[2:3], v[4:5], v[6:7]
+            &[0x01, 0x09, 0x20, 0x7e],                         // v_cvt_f64_i32_e32 v[16:17], v1
+            &[0x01, 0x2d, 0x24, 0x7e],                         // v_cvt_f64_u32_e32 v[18:19], v1
+            &[0x02, 0x1f, 0x28, 0x7e],                         // v_cvt_f32_f64_e32 v20, v[2:3]
+            &[0x02, 0x07, 0x2a, 0x7e],                         // v_cvt_i32_f64_e32 v21, v[2:3]
+            &[0x01, 0x21, 0x2c, 0x7e],                         // v_cvt_f64_f32_e32 v[22:23], v1
+            &[0x18, 0x00, 0x27, 0xd7, 0xf2, 0x04, 0x02, 0x00], // v_add_f64 v[24:25], 1.0, v[2:3]
+            &[0x1a, 0x00, 0x28, 0xd7, 0x04, 0x04, 0x02, 0x00], // v_mul_f64 v[26:27], s[4:5], v[2:3]
+            &[0x1c, 0x00, 0x2b, 0xd7, 0x02, 0x85, 0x01, 0x20], // v_ldexp_f64 v[28:29], -v[2:3], -2
+            &[0x1e, 0x01, 0x14, 0xd6, 0x02, 0x09, 0x1a, 0xa4], // v_fma_f64 v[30:31], -|v[2:3]|, v[4:5], -v[6:7]
+            // v_ldexp_f64 v[32:33], v[2:3], 0x7d0 (2^2000 is no f64: interpreted)
+            &[
+                0x20, 0x00, 0x2b, 0xd7, 0x02, 0xff, 0x01, 0x00, 0xd0, 0x07, 0x00, 0x00,
+            ],
+        ],
+        12,
+        |h| {
+            // MODE: round to nearest even, f32 and f64 denormals kept (FP_DENORM = 0xf).
+            h.wave.hw.mode = 0xf0;
+            let v = |l: usize| vals[l % 8];
+            h.set_v(2, |l| v(l).0 as u32);
+            h.set_v(3, |l| (v(l).0 >> 32) as u32);
+            h.set_v(4, |l| v(l).1 as u32);
+            h.set_v(5, |l| (v(l).1 >> 32) as u32);
+            h.set_v(6, |l| v(l).2 as u32);
+            h.set_v(7, |l| (v(l).2 >> 32) as u32);
+            // Integers and f32 bit patterns (NaN, -0, denormal, large) for the conversions.
+            h.set_v(1, |l| {
+                [
+                    7,
+                    u32::MAX,
+                    0x7fa0_0001,
+                    0x8000_0000,
+                    1,
+                    0xff80_0000,
+                    3,
+                    0x4f80_0000,
+                ][l % 8]
+            });
+            h.wave.sgpr[4] = 0;
+            h.wave.sgpr[5] = 0x4000_0000; // 2.0
+            for r in 10..34 {
+                h.set_v(r, |_| OLD);
+            }
+        },
+    );
+    let v64 = |r: usize, l: usize| h.v(r, l) as u64 | (h.v(r + 1, l) as u64) << 32;
+    for base in [0, 8, 16, 24] {
+        assert_eq!(v64(10, base), 3.75f64.to_bits());
+        assert_eq!(v64(12, base), 3.375f64.to_bits());
+        assert_eq!(v64(14, base), 3.5f64.to_bits());
+        // First NaN operand quieted, in operand order.
+        assert_eq!(v64(10, base + 1), 0x7ff8_0000_0000_0001);
+        assert_eq!(v64(14, base + 2), QNAN_B);
+        // inf + -inf and inf * 0: invalid, the default NaN.
+        assert_eq!(v64(10, base + 3), 0xfff8_0000_0000_0000);
+        assert_eq!(v64(12, base + 4), 0xfff8_0000_0000_0000);
+        // Denormals are kept: 2 * the smallest denormal.
+        assert_eq!(v64(10, base + 5), 2);
+        // v_cvt_f64_i32 of -1, v_cvt_f64_u32 of 0xffffffff.
+        assert_eq!(v64(16, base + 1), (-1.0f64).to_bits());
+        assert_eq!(v64(18, base + 1), 4294967295.0f64.to_bits());
+        // v_cvt_f64_f32 of an f32 signaling NaN: quieted, payload kept in the top bits.
+        assert_eq!(v64(22, base + 2), 0x7ffc_0000_2000_0000);
+        // v_cvt_i32_f64 saturates; NaN converts to 0.
+        assert_eq!(h.v(21, base + 6), -3i32 as u32);
+        assert_eq!(h.v(21, base + 1), 0);
+        assert_eq!(h.v(20, base), 1.5f32.to_bits());
+        // 1.0 + 1.5 and 2.0 (s[4:5]) * 1.5.
+        assert_eq!(v64(24, base), 2.5f64.to_bits());
+        assert_eq!(v64(26, base), 3.0f64.to_bits());
+        // ldexp(-1.5, -2); ldexp of the smallest denormal by -2 rounds to (-)0 (a quarter ulp).
+        assert_eq!(v64(28, base), (-0.375f64).to_bits());
+        assert_eq!(v64(28, base + 5), 0x8000_0000_0000_0000);
+        // -|1.5| * 2.25 - 0.125; and the interpreted ldexp overflowing to +inf.
+        assert_eq!(v64(30, base), (-3.5f64).to_bits());
+        assert_eq!(v64(32, base), INF);
+    }
+}

@@ -102,6 +102,8 @@ struct Block {
     exits: [(u32, u64); 2],
     /// The block has f32 arithmetic compiled for MODE's IEEE f32 setting.
     ieee_f32: bool,
+    /// ... and f64 arithmetic for its IEEE f64 setting.
+    ieee_f64: bool,
 }
 
 /// The compiled code of one program and launch shape.
@@ -112,6 +114,7 @@ pub(crate) struct JitCode {
     shape: Shape,
     slots: Vec<OnceLock<Option<Block>>>,
     starts: Vec<AtomicU32>,
+    leaders: OnceLock<Vec<bool>>,
     compiler: Mutex<Option<Compiler>>,
 }
 
@@ -218,8 +221,39 @@ impl JitCode {
             shape,
             slots: (0..n).map(|_| OnceLock::new()).collect(),
             starts: (0..n).map(|_| AtomicU32::new(0)).collect(),
+            leaders: OnceLock::new(),
             compiler: Mutex::new(None),
         }
+    }
+
+    /// The instructions a block may start at: the entry of the code, branch targets, and the
+    /// instruction after each branch and each instruction that ends a block. A run reaching
+    /// any other instruction (the end of a scheduling quantum fell inside a block, a callback
+    /// stopped one, a trap handler returned) interprets up to the next of these, so a block is
+    /// compiled once per basic block, not once more for each suffix of it a run happened to
+    /// enter.
+    fn leaders(&self) -> &[bool] {
+        self.leaders.get_or_init(|| {
+            let n = self.prog.insts.len();
+            let mut leader = vec![false; n];
+            if let Some(l) = leader.first_mut() {
+                *l = true;
+            }
+            for j in 0..n {
+                let ends = match self.lower_at(j) {
+                    Some(Node::Branch { target, .. }) => {
+                        leader[target] = true;
+                        true
+                    }
+                    Some(_) => false,
+                    None => true,
+                };
+                if ends && j + 1 < n {
+                    leader[j + 1] = true;
+                }
+            }
+            leader
+        })
     }
 
     fn lower_at(&self, j: usize) -> Option<Node> {
@@ -270,6 +304,7 @@ impl JitCode {
             len: nodes.len() as u32,
             exits: [(j as u32, fall_pc), taken],
             ieee_f32: nodes.iter().any(Node::needs_ieee_f32),
+            ieee_f64: nodes.iter().any(Node::needs_ieee_f64),
         })
     }
 
@@ -277,31 +312,9 @@ impl JitCode {
         *self.slots.get(idx)?.get_or_init(|| self.compile_at(idx))
     }
 
-    /// Compiles every block a run can enter without a computed jump: the entry of the code,
-    /// branch targets, and the instruction after each instruction that ends a block.
+    /// Compiles every block a run can enter without a computed jump (`leaders`).
     fn compile_all(&self) {
-        let n = self.prog.insts.len();
-        let mut leader = vec![false; n];
-        if let Some(l) = leader.first_mut() {
-            *l = true;
-        }
-        for j in 0..n {
-            match self.lower_at(j) {
-                Some(Node::Branch { target, .. }) => {
-                    leader[target] = true;
-                    if j + 1 < n {
-                        leader[j + 1] = true;
-                    }
-                }
-                Some(_) => {}
-                None => {
-                    if j + 1 < n {
-                        leader[j + 1] = true;
-                    }
-                }
-            }
-        }
-        for (j, _) in leader.iter().enumerate().filter(|(_, &l)| l) {
+        for (j, _) in self.leaders().iter().enumerate().filter(|(_, &l)| l) {
             self.block(j);
         }
     }
@@ -458,6 +471,9 @@ impl<'p> Tier<'p> {
         if block.ieee_f32 && !FpMode::of(w).f32.is_ieee() {
             return None;
         }
+        if block.ieee_f64 && !FpMode::of(w).f64.is_ieee() {
+            return None;
+        }
         let wave: *mut Wave = w;
         // SAFETY: `wave` is the exclusive borrow `w`; these are its register files' addresses
         // (neither is resized by any handler).
@@ -506,6 +522,10 @@ impl<'p> Tier<'p> {
     /// Counts a start of the block at `idx`; compiles it once it has started often enough.
     #[cold]
     fn count(code: &JitCode, threshold: u32, idx: usize) -> Option<Block> {
+        if !*code.leaders().get(idx)? {
+            // Never a block start: interpreted from now on without asking again.
+            return *code.slots.get(idx)?.get_or_init(|| None);
+        }
         let n = code.starts.get(idx)?.fetch_add(1, Relaxed) + 1;
         if n < threshold {
             return None;

@@ -14,12 +14,13 @@
 //! value with `bitselect`, which is the ISA's "write only the lanes in EXEC".
 
 use super::select::{
-    Branch, Cond, Cvt, DualOp, Half, Logic, MaskDst, MaskSrc, Node, Src, Src64, S2, S64, V2, V3,
+    Branch, Cond, Cvt, CvtF64, DualOp, F64Op, Half, Logic, MaskDst, MaskSrc, Node, Src, Src64,
+    VSrc64, S2, S64, V2, V3,
 };
 use crate::decode::opnd;
 use crate::wave::LANES;
 use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
-use cranelift_codegen::ir::types::{F32X4, I32, I32X4, I64, I8};
+use cranelift_codegen::ir::types::{F32, F32X4, F64, F64X2, I32, I32X4, I64, I64X2, I8, I8X16};
 use cranelift_codegen::ir::{
     AbiParam, Endianness, InstBuilder, MemFlagsData, SigRef, Signature, Type, Value,
 };
@@ -34,6 +35,16 @@ const VL: usize = 4;
 const DEFAULT_NAN_F32: u32 = 0xffc0_0000;
 /// The f32 quiet bit.
 const QUIET_F32: u32 = 0x0040_0000;
+/// The f64 default NaN and quiet bit (`soft::NanPolicy::RDNA3`, `FpFmt::default_nan`).
+const DEFAULT_NAN_F64: u64 = 0xfff8_0000_0000_0000;
+const QUIET_F64: u64 = 0x0008_0000_0000_0000;
+
+/// Byte shuffles between two rows of 4 lanes (low dwords `a`, high dwords `b`) and two vectors
+/// of 2 f64 lanes: lanes 0-1 and 2-3 interleaved, and back.
+const ZIP_LO: [u8; 16] = [0, 1, 2, 3, 16, 17, 18, 19, 4, 5, 6, 7, 20, 21, 22, 23];
+const ZIP_HI: [u8; 16] = [8, 9, 10, 11, 24, 25, 26, 27, 12, 13, 14, 15, 28, 29, 30, 31];
+const UNZIP_LO: [u8; 16] = [0, 1, 2, 3, 8, 9, 10, 11, 16, 17, 18, 19, 24, 25, 26, 27];
+const UNZIP_HI: [u8; 16] = [4, 5, 6, 7, 12, 13, 14, 15, 20, 21, 22, 23, 28, 29, 30, 31];
 
 /// Fills in `func` (its signature set by the caller) with the code of `nodes`.
 pub(crate) fn build(
@@ -532,6 +543,236 @@ impl Gen<'_> {
         self.fix_nan(r, &[x, y, z])
     }
 
+    // ---------------------------------------------------------------- f64
+
+    fn shuffle(&mut self, a: Value, b: Value, mask: [u8; 16]) -> Value {
+        let imm = self.b.func.dfg.immediates.push(mask.to_vec().into());
+        let a = self.b.ins().bitcast(I8X16, vec_bits(), a);
+        let b = self.b.ins().bitcast(I8X16, vec_bits(), b);
+        let r = self.b.ins().shuffle(a, b, imm);
+        self.b.ins().bitcast(I64X2, vec_bits(), r)
+    }
+
+    /// Chunk `c` of a 64-bit source as two I64X2 vectors (lanes 0-1, 2-3 of the chunk).
+    fn vsrc64_chunk(&mut self, s: VSrc64, c: usize) -> [Value; 2] {
+        match s {
+            VSrc64::Vgpr(r) => {
+                let lo = self.get_v(r, c);
+                let hi = self.get_v(r + 1, c);
+                [self.shuffle(lo, hi, ZIP_LO), self.shuffle(lo, hi, ZIP_HI)]
+            }
+            VSrc64::Scalar(x) => {
+                let v = self.src64(x);
+                let v = self.b.ins().splat(I64X2, v);
+                [v, v]
+            }
+        }
+    }
+
+    /// Two I64X2 vectors of chunk results back to (low dwords, high dwords) rows.
+    fn unzip(&mut self, p: [Value; 2]) -> (Value, Value) {
+        let lo = self.shuffle(p[0], p[1], UNZIP_LO);
+        let hi = self.shuffle(p[0], p[1], UNZIP_HI);
+        let lo = self.b.ins().bitcast(I32X4, vec_bits(), lo);
+        let hi = self.b.ins().bitcast(I32X4, vec_bits(), hi);
+        (lo, hi)
+    }
+
+    fn nan64(&mut self, v: Value) -> Value {
+        let f = self.b.ins().bitcast(F64X2, vec_bits(), v);
+        let m = self.b.ins().fcmp(FloatCC::Unordered, f, f);
+        self.b.ins().bitcast(I64X2, vec_bits(), m)
+    }
+
+    fn splat64(&mut self, v: u64) -> Value {
+        let k = self.b.ins().iconst(I64, v as i64);
+        self.b.ins().splat(I64X2, k)
+    }
+
+    /// An f64 op on two lanes (I64X2 bits): the host result, or RDNA3's NaN rule where it is
+    /// NaN (`soft::nan_of` / `soft::invalid`, the path `exec::vfloat::f64_op` takes there).
+    fn f64_lanes(&mut self, op: F64Op, x: Value, y: Value, z: Value) -> Value {
+        let fx = self.b.ins().bitcast(F64X2, vec_bits(), x);
+        let fy = self.b.ins().bitcast(F64X2, vec_bits(), y);
+        let r = match op {
+            F64Op::Add => self.b.ins().fadd(fx, fy),
+            F64Op::Mul => self.b.ins().fmul(fx, fy),
+            F64Op::Fma => {
+                let fz = self.b.ins().bitcast(F64X2, vec_bits(), z);
+                self.b.ins().fma(fx, fy, fz)
+            }
+        };
+        let r = self.b.ins().bitcast(I64X2, vec_bits(), r);
+        let srcs: &[Value] = if op == F64Op::Fma {
+            &[x, y, z]
+        } else {
+            &[x, y]
+        };
+        let mut n = self.splat64(DEFAULT_NAN_F64);
+        let q = self.splat64(QUIET_F64);
+        for &s in srcs.iter().rev() {
+            let is = self.nan64(s);
+            let quiet = self.b.ins().bor(s, q);
+            n = self.b.ins().bitselect(is, quiet, n);
+        }
+        let rn = self.nan64(r);
+        self.b.ins().bitselect(rn, n, r)
+    }
+
+    /// `operand::src_mods` for f64 source `k`: abs clears the sign, then neg flips it.
+    fn mods64(&mut self, v: [Value; 2], k: u8, abs: u8, neg: u8) -> [Value; 2] {
+        let sign = 1u64 << 63;
+        v.map(|x| {
+            let mut x = x;
+            if abs >> k & 1 != 0 {
+                let m = self.splat64(!sign);
+                x = self.b.ins().band(x, m);
+            }
+            if neg >> k & 1 != 0 {
+                let m = self.splat64(sign);
+                x = self.b.ins().bxor(x, m);
+            }
+            x
+        })
+    }
+
+    fn f64_node(&mut self, op: F64Op, dst: u16, srcs: [VSrc64; 3], abs: u8, neg: u8) {
+        let m = self.exec_masks();
+        let (mut los, mut his) = (Vec::new(), Vec::new());
+        for c in 0..self.chunks {
+            let xs = self.vsrc64_chunk(srcs[0], c);
+            let xs = self.mods64(xs, 0, abs, neg);
+            let ys = self.vsrc64_chunk(srcs[1], c);
+            let ys = self.mods64(ys, 1, abs, neg);
+            let zs = if op == F64Op::Fma {
+                let z = self.vsrc64_chunk(srcs[2], c);
+                self.mods64(z, 2, abs, neg)
+            } else {
+                ys
+            };
+            let r0 = self.f64_lanes(op, xs[0], ys[0], zs[0]);
+            let r1 = self.f64_lanes(op, xs[1], ys[1], zs[1]);
+            let (lo, hi) = self.unzip([r0, r1]);
+            los.push(lo);
+            his.push(hi);
+        }
+        self.vwrite(dst, los, &m);
+        self.vwrite(dst + 1, his, &m);
+    }
+
+    /// One lane's conversion (scalar: the conversions are rare and the host has no vector
+    /// form of several of them). `x` is I32 for the forms from 32 bits, I64 bits otherwise;
+    /// the result is I64 bits for the f64 results, I32 otherwise.
+    fn cvt64_lane(&mut self, op: CvtF64, x: Value) -> Value {
+        let i = self.b.ins();
+        match op {
+            CvtF64::F64FromI32 => {
+                let f = i.fcvt_from_sint(F64, x);
+                self.b.ins().bitcast(I64, MemFlagsData::new(), f)
+            }
+            CvtF64::F64FromU32 => {
+                // Exact either way; through i64 so no host needs an unsigned conversion.
+                let w = i.uextend(I64, x);
+                let f = self.b.ins().fcvt_from_sint(F64, w);
+                self.b.ins().bitcast(I64, MemFlagsData::new(), f)
+            }
+            CvtF64::F64FromF32 => {
+                // soft::convert: a NaN keeps its sign and top payload bits, quieted.
+                let f = i.bitcast(F32, MemFlagsData::new(), x);
+                let d = self.b.ins().fpromote(F64, f);
+                let d = self.b.ins().bitcast(I64, MemFlagsData::new(), d);
+                let w = self.b.ins().uextend(I64, x);
+                let sign = self.b.ins().band_imm_u(w, 0x8000_0000);
+                let sign = self.b.ins().ishl_imm_u(sign, 32);
+                let pay = self.b.ins().band_imm_u(w, 0x007f_ffff);
+                let pay = self.b.ins().ishl_imm_u(pay, 29);
+                let n = self.b.ins().bor(sign, pay);
+                let n = self.b.ins().bor_imm_u(n, 0x7ff8_0000_0000_0000);
+                let abs = self.b.ins().band_imm_u(x, 0x7fff_ffff);
+                let is = self
+                    .b
+                    .ins()
+                    .icmp_imm_u(IntCC::UnsignedGreaterThan, abs, 0x7f80_0000);
+                self.b.ins().select(is, n, d)
+            }
+            CvtF64::F32FromF64 => {
+                let f = i.bitcast(F64, MemFlagsData::new(), x);
+                let d = self.b.ins().fdemote(F32, f);
+                let d = self.b.ins().bitcast(I32, MemFlagsData::new(), d);
+                let hi = self.b.ins().ushr_imm_u(x, 32);
+                let sign = self.b.ins().band_imm_u(hi, 0x8000_0000);
+                let pay = self.b.ins().ushr_imm_u(x, 29);
+                let pay = self.b.ins().band_imm_u(pay, 0x007f_ffff);
+                let n = self.b.ins().bor(sign, pay);
+                let n = self.b.ins().bor_imm_u(n, 0x7fc0_0000);
+                let n = self.b.ins().ireduce(I32, n);
+                let abs = self.b.ins().band_imm_u(x, 0x7fff_ffff_ffff_ffff);
+                let is =
+                    self.b
+                        .ins()
+                        .icmp_imm_u(IntCC::UnsignedGreaterThan, abs, 0x7ff0_0000_0000_0000);
+                self.b.ins().select(is, n, d)
+            }
+            // ops::to_int: truncate, saturate, NaN 0 (cranelift's saturating conversion).
+            CvtF64::I32FromF64 => {
+                let f = i.bitcast(F64, MemFlagsData::new(), x);
+                self.b.ins().fcvt_to_sint_sat(I32, f)
+            }
+        }
+    }
+
+    fn cvt64_node(&mut self, op: CvtF64, dst: u16, a32: Src, a64: VSrc64) {
+        let m = self.exec_masks();
+        let to64 = matches!(
+            op,
+            CvtF64::F64FromI32 | CvtF64::F64FromU32 | CvtF64::F64FromF32
+        );
+        let (mut los, mut his) = (Vec::new(), Vec::new());
+        for c in 0..self.chunks {
+            let mut lo = self.splat(0);
+            let mut hi = self.splat(0);
+            let src = if to64 {
+                [self.vsrc(a32, c), self.splat(0)]
+            } else {
+                match a64 {
+                    VSrc64::Vgpr(r) => [self.get_v(r, c), self.get_v(r + 1, c)],
+                    VSrc64::Scalar(k) => {
+                        let v = self.src64(k);
+                        let l = self.b.ins().ireduce(I32, v);
+                        let h = self.b.ins().ushr_imm_u(v, 32);
+                        let h = self.b.ins().ireduce(I32, h);
+                        [self.b.ins().splat(I32X4, l), self.b.ins().splat(I32X4, h)]
+                    }
+                }
+            };
+            for l in 0..VL as u8 {
+                let x = self.b.ins().extractlane(src[0], l);
+                let x = if to64 {
+                    x
+                } else {
+                    let h = self.b.ins().extractlane(src[1], l);
+                    self.join64(x, h)
+                };
+                let r = self.cvt64_lane(op, x);
+                if to64 {
+                    let rl = self.b.ins().ireduce(I32, r);
+                    let rh = self.b.ins().ushr_imm_u(r, 32);
+                    let rh = self.b.ins().ireduce(I32, rh);
+                    lo = self.b.ins().insertlane(lo, rl, l);
+                    hi = self.b.ins().insertlane(hi, rh, l);
+                } else {
+                    lo = self.b.ins().insertlane(lo, r, l);
+                }
+            }
+            los.push(lo);
+            his.push(hi);
+        }
+        self.vwrite(dst, los, &m);
+        if to64 {
+            self.vwrite(dst + 1, his, &m);
+        }
+    }
+
     fn icmp_cond(cond: Cond, signed: bool) -> Option<IntCC> {
         use IntCC::*;
         Some(match (cond, signed) {
@@ -552,6 +793,16 @@ impl Gen<'_> {
     fn node(&mut self, n: &Node) {
         match *n {
             Node::Nop | Node::Branch { .. } | Node::Call { .. } => {}
+            Node::F64 {
+                op,
+                dst,
+                a,
+                b,
+                c,
+                abs,
+                neg,
+            } => self.f64_node(op, dst, [a, b, c], abs, neg),
+            Node::CvtF64 { op, dst, a32, a64 } => self.cvt64_node(op, dst, a32, a64),
             Node::VMov { dst, a } => {
                 let m = self.exec_masks();
                 let vals = (0..self.chunks).map(|c| self.vsrc(a, c)).collect();

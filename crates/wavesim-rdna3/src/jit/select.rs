@@ -68,6 +68,34 @@ pub(crate) enum Cvt {
     U32FromF32,
 }
 
+/// A 64-bit VALU source (`operand::vsrc64`): a VGPR pair (both rows in range) or an aligned
+/// SGPR pair / constant read as `operand::read_scalar64` reads it for the f64 type.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum VSrc64 {
+    Vgpr(u16),
+    Scalar(Src64),
+}
+
+/// f64 arithmetic (`exec::vfloat`: `f64_op`, `f64_fma`), the host result where it is not NaN.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum F64Op {
+    Add,
+    Mul,
+    Fma,
+}
+
+/// Conversions to and from f64 (`exec::vfloat`: `ops::cvt`, `ops::to_int`, `ops::from_int`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum CvtF64 {
+    /// From a 32-bit source to an f64 pair.
+    F64FromI32,
+    F64FromU32,
+    F64FromF32,
+    /// From an f64 source to one 32-bit row.
+    F32FromF64,
+    I32FromF64,
+}
+
 /// 32-bit VALU operations on three sources.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum V3 {
@@ -284,6 +312,26 @@ pub(crate) enum Node {
         b: Src,
         dst: MaskDst,
     },
+    /// f64 add, mul, fma: `D64 = op(S0, S1[, S2])` (`dst` the first row of an in-range pair).
+    F64 {
+        op: F64Op,
+        dst: u16,
+        a: VSrc64,
+        b: VSrc64,
+        c: VSrc64,
+        /// VOP3 source modifiers (bit k: source k), applied as `operand::src_mods` does: abs
+        /// clears the sign, then neg flips it.
+        abs: u8,
+        neg: u8,
+    },
+    /// Conversions involving f64 (`a32` is the source of the 32-bit -> f64 forms, `a64` of the
+    /// others; `dst` a pair for the f64 results).
+    CvtF64 {
+        op: CvtF64,
+        dst: u16,
+        a32: Src,
+        a64: VSrc64,
+    },
     /// f32 compare: condition = VOPC opcode bits [3:0] (F LT EQ LE GT LG GE O U NGE NLG NGT NLE
     /// NEQ NLT T, `exec::vcmp::fcond`).
     VCmpF {
@@ -357,10 +405,22 @@ pub(crate) enum Node {
 }
 
 impl Node {
+    /// True for nodes whose result depends on MODE's f64 controls (compiled, like f32, only
+    /// for round-to-nearest-even with denormals kept and no exception detection).
+    pub(crate) fn needs_ieee_f64(&self) -> bool {
+        matches!(self, Node::F64 { .. } | Node::CvtF64 { .. })
+    }
+
     /// True for nodes whose result depends on MODE (f32 arithmetic: compiled only for
     /// round-to-nearest-even with denormals kept and no exception detection).
     pub(crate) fn needs_ieee_f32(&self) -> bool {
         matches!(
+            self,
+            Node::CvtF64 {
+                op: CvtF64::F64FromF32 | CvtF64::F32FromF64,
+                ..
+            }
+        ) || matches!(
             self,
             Node::V2 {
                 op: V2::AddF | V2::SubF | V2::SubRevF | V2::MulF,
@@ -466,6 +526,22 @@ fn src64(inst: &Inst, code: u16, ty: Ty, aligned: bool) -> Option<Src64> {
         128..=208 | 240..=248 | opnd::LITERAL => Some(Src64::Const(constant(inst, code, ty))),
         _ => None,
     }
+}
+
+/// The first row of a VGPR pair whose both rows are in range (an out-of-range pair reads v0 or
+/// makes the write a NOP in the interpreter: left to it).
+fn vpair(code: u16, s: &Shape) -> Option<u16> {
+    let r = code.checked_sub(opnd::VGPR0)?;
+    (opnd::is_vgpr(code) && r + 1 < s.num_vgprs).then_some(r)
+}
+
+/// 64-bit VALU source `k` typed f64.
+fn vsrc64(inst: &Inst, k: usize, s: &Shape) -> Option<VSrc64> {
+    let code = inst.src[k];
+    if opnd::is_vgpr(code) {
+        return Some(VSrc64::Vgpr(vpair(code, s)?));
+    }
+    Some(VSrc64::Scalar(src64(inst, code, Ty::F64, true)?))
 }
 
 /// A VGPR destination in range (out-of-range ones make the instruction a NOP: interpreted).
@@ -639,6 +715,63 @@ fn lower_dual(inst: &Inst, s: &Shape) -> Option<Node> {
     })
 }
 
+/// v_add_f64, v_mul_f64, v_fma_f64 and v_ldexp_f64 by a constant (VOP3 only on gfx11), with
+/// abs/neg source modifiers (the interpreter's exact path for modified sources is the same IEEE
+/// operation on the modified values) but no clamp, omod or op_sel.
+fn lower_f64(inst: &Inst, s: &Shape) -> Option<Node> {
+    use Op::*;
+    let plain = inst.neg_hi == 0
+        && inst.op_sel == 0
+        && inst.op_sel_hi == 0
+        && !inst.clamp
+        && inst.omod == 0
+        && inst.dpp == Dpp::None
+        && inst.flags & iflags::LLVM_REJECTS == 0;
+    if !plain || inst.enc != Enc::Vop3 || (inst.op == V_FMA_F64 && !s.host_fma) {
+        return None;
+    }
+    let a = vsrc64(inst, 0, s)?;
+    let dst = vpair(inst.dst[0], s)?;
+    let (abs, neg) = (inst.abs & 7, inst.neg & 7);
+    if inst.op == V_LDEXP_F64 {
+        // soft::ldexp rounds x * 2^n once, keeps inf and zero and quiets a NaN: exactly a
+        // multiplication by 2^n while 2^n is a normal f64 (n in -1022..=1023).
+        let Src::Const(n) = src(inst, 1, s)? else {
+            return None;
+        };
+        let n = n as i32;
+        if !(-1022..=1023).contains(&n) || (abs | neg) & 6 != 0 {
+            return None;
+        }
+        let b = VSrc64::Scalar(Src64::Const(((n + 1023) as u64) << 52));
+        return Some(Node::F64 {
+            op: F64Op::Mul,
+            dst,
+            a,
+            b,
+            c: b,
+            abs,
+            neg,
+        });
+    }
+    let b = vsrc64(inst, 1, s)?;
+    let (op, c) = match inst.op {
+        V_ADD_F64 => (F64Op::Add, b),
+        V_MUL_F64 => (F64Op::Mul, b),
+        V_FMA_F64 => (F64Op::Fma, vsrc64(inst, 2, s)?),
+        _ => return None,
+    };
+    Some(Node::F64 {
+        op,
+        dst,
+        a,
+        b,
+        c,
+        abs,
+        neg,
+    })
+}
+
 /// s_cmp_<cond>_{i32,u32} and s_cmpk_<cond>_{i32,u32}.
 fn scmp_of(name: &str) -> Option<(Cond, bool, bool)> {
     let (k, rest) = if let Some(r) = name.strip_prefix("s_cmpk_") {
@@ -668,6 +801,9 @@ pub(crate) fn lower(
     target_index: &dyn Fn(u64) -> Option<usize>,
 ) -> Option<Node> {
     use Op::*;
+    if matches!(inst.op, V_ADD_F64 | V_MUL_F64 | V_FMA_F64 | V_LDEXP_F64) {
+        return lower_f64(inst, s);
+    }
     if inst.enc == Enc::Invalid || !no_modifiers(inst) {
         return None;
     }
@@ -716,6 +852,26 @@ pub(crate) fn lower(
                 },
                 dst: vdst(inst, s)?,
                 a: src(inst, 0, s)?,
+            }),
+            V_CVT_F64_I32 | V_CVT_F64_U32 | V_CVT_F64_F32 => Some(Node::CvtF64 {
+                op: match op {
+                    V_CVT_F64_I32 => CvtF64::F64FromI32,
+                    V_CVT_F64_U32 => CvtF64::F64FromU32,
+                    _ => CvtF64::F64FromF32,
+                },
+                dst: vpair(inst.dst[0], s)?,
+                a32: src(inst, 0, s)?,
+                a64: VSrc64::Scalar(Src64::Const(0)),
+            }),
+            V_CVT_F32_F64 | V_CVT_I32_F64 => Some(Node::CvtF64 {
+                op: if op == V_CVT_F32_F64 {
+                    CvtF64::F32FromF64
+                } else {
+                    CvtF64::I32FromF64
+                },
+                dst: vdst(inst, s)?,
+                a32: Src::Const(0),
+                a64: vsrc64(inst, 0, s)?,
             }),
             V_ADD_NC_U32 => v2(V2::Add),
             V_SUB_NC_U32 => v2(V2::Sub),
