@@ -127,8 +127,13 @@ fn every_corpus_run_is_identical_under_interp_and_jit() {
             }
         }
     }
-    let compiled = wavesim_rdna3::jit::compile_stats().instructions - before.instructions;
-    println!("{ok} corpus runs completed; {compiled} instructions compiled by the JIT");
+    let after = wavesim_rdna3::jit::compile_stats();
+    let compiled = after.instructions - before.instructions;
+    let callbacks = after.callbacks - before.callbacks;
+    println!(
+        "{ok} corpus runs completed; {compiled} instructions compiled by the JIT, {callbacks} \
+         run inside compiled blocks through their interpreter handlers"
+    );
     assert!(
         differ.is_empty(),
         "the JIT differs from the interpreter:\n{}",
@@ -136,4 +141,6 @@ fn every_corpus_run_is_identical_under_interp_and_jit() {
     );
     assert!(ok > runs.len(), "only {ok} runs completed");
     assert!(compiled > 1000, "only {compiled} instructions compiled");
+    // Memory instructions, waits, atomics etc. run inside compiled blocks (`jit::cache::call`).
+    assert!(callbacks > 1000, "only {callbacks} callbacks compiled");
 }

@@ -676,8 +676,8 @@ impl Gen<'_> {
                 let f = self.b.ins().fcvt_from_sint(F64, w);
                 self.b.ins().bitcast(I64, MemFlagsData::new(), f)
             }
+            // soft::convert: a NaN keeps its sign and top payload bits, quieted.
             CvtF64::F64FromF32 => {
-                // soft::convert: a NaN keeps its sign and top payload bits, quieted.
                 let f = i.bitcast(F32, MemFlagsData::new(), x);
                 let d = self.b.ins().fpromote(F64, f);
                 let d = self.b.ins().bitcast(I64, MemFlagsData::new(), d);
@@ -686,14 +686,7 @@ impl Gen<'_> {
                 let sign = self.b.ins().ishl_imm_u(sign, 32);
                 let pay = self.b.ins().band_imm_u(w, 0x007f_ffff);
                 let pay = self.b.ins().ishl_imm_u(pay, 29);
-                let n = self.b.ins().bor(sign, pay);
-                let n = self.b.ins().bor_imm_u(n, 0x7ff8_0000_0000_0000);
-                let abs = self.b.ins().band_imm_u(x, 0x7fff_ffff);
-                let is = self
-                    .b
-                    .ins()
-                    .icmp_imm_u(IntCC::UnsignedGreaterThan, abs, 0x7f80_0000);
-                self.b.ins().select(is, n, d)
+                self.nan_or(x, 0x7f80_0000, sign, pay, 0x7ff8_0000_0000_0000, d)
             }
             CvtF64::F32FromF64 => {
                 let f = i.bitcast(F64, MemFlagsData::new(), x);
@@ -703,15 +696,7 @@ impl Gen<'_> {
                 let sign = self.b.ins().band_imm_u(hi, 0x8000_0000);
                 let pay = self.b.ins().ushr_imm_u(x, 29);
                 let pay = self.b.ins().band_imm_u(pay, 0x007f_ffff);
-                let n = self.b.ins().bor(sign, pay);
-                let n = self.b.ins().bor_imm_u(n, 0x7fc0_0000);
-                let n = self.b.ins().ireduce(I32, n);
-                let abs = self.b.ins().band_imm_u(x, 0x7fff_ffff_ffff_ffff);
-                let is =
-                    self.b
-                        .ins()
-                        .icmp_imm_u(IntCC::UnsignedGreaterThan, abs, 0x7ff0_0000_0000_0000);
-                self.b.ins().select(is, n, d)
+                self.nan_or(x, 0x7ff0_0000_0000_0000, sign, pay, 0x7fc0_0000, d)
             }
             // ops::to_int: truncate, saturate, NaN 0 (cranelift's saturating conversion).
             CvtF64::I32FromF64 => {
@@ -719,6 +704,38 @@ impl Gen<'_> {
                 self.b.ins().fcvt_to_sint_sat(I32, f)
             }
         }
+    }
+
+    /// `normal` (typed like the result), or where `x` is a NaN (its magnitude above the
+    /// infinity `inf`) the NaN `sign | payload | quiet` (computed in `x`'s width).
+    fn nan_or(
+        &mut self,
+        x: Value,
+        inf: u64,
+        sign: Value,
+        pay: Value,
+        quiet: u64,
+        normal: Value,
+    ) -> Value {
+        let n = self.b.ins().bor(sign, pay);
+        let n = self.b.ins().bor_imm_u(n, quiet as i64);
+        let ty = self.b.func.dfg.value_type(normal);
+        let n = if self.b.func.dfg.value_type(n) == ty {
+            n
+        } else {
+            self.b.ins().ireduce(ty, n)
+        };
+        let sign_mask = if self.b.func.dfg.value_type(x) == I32 {
+            0x7fff_ffff
+        } else {
+            i64::MAX
+        };
+        let abs = self.b.ins().band_imm_u(x, sign_mask);
+        let is = self
+            .b
+            .ins()
+            .icmp_imm_u(IntCC::UnsignedGreaterThan, abs, inf as i64);
+        self.b.ins().select(is, n, normal)
     }
 
     fn cvt64_node(&mut self, op: CvtF64, dst: u16, a32: Src, a64: VSrc64) {

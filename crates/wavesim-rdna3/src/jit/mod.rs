@@ -1,15 +1,20 @@
 //! The JIT tier: straight-line runs of predecoded instructions compiled to host SIMD code with
 //! cranelift, entered from the step loop (`dispatch::run_slice`). The interpreter stays the
 //! reference: a compiled block does exactly what running its instructions one by one through
-//! their handlers does (registers, EXEC, VCC, SCC, wave- and lane-instruction counts), and
-//! everything the compiler does not take (memory, transcendentals, DPP, VOPD, modifiers,
-//! non-default MODE for float ops, traps, program control other than branches) runs in the
-//! interpreter, the block ending just before it.
+//! their handlers does (registers, EXEC, VCC, SCC, wave- and lane-instruction counts, memory,
+//! counters, errors). Instructions the compiler does not translate (memory, transcendentals,
+//! DPP, most modifiers, 16-bit ops, ...) run inside the block through their interpreter handler
+//! (`cache::call`: the block stores the registers it holds, the handler runs on the wave, the
+//! block reloads); a handler's error or change of control flow stops the block there and the
+//! step loop handles it exactly as for an interpreted instruction. Program control other than
+//! resolved branches, barriers, s_endpgm, traps, messages and MODE writers end the block. Blocks
+//! using float arithmetic run only while MODE has the IEEE f32/f64 setting they were compiled
+//! for (checked on entry).
 //!
 //! - `select`: which instructions compile, operands validated at compile time (so compiled code
 //!   never raises an error: every error stays the interpreter's).
-//! - `codegen`: the cranelift translation (4-lane vectors, EXEC as blend masks, registers in SSA
-//!   within a block).
+//! - `codegen`: the cranelift translation (4-lane vectors, 2-lane for f64, EXEC as blend masks,
+//!   registers in SSA between callbacks).
 //! - `cache`: compiled code per code object (hash of the decoded code + wave size + VGPR count),
 //!   shared by every dispatch and worker thread of the process, and the tiers' policies.
 //!

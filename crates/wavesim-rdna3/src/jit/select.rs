@@ -1,10 +1,12 @@
 //! Which predecoded instructions the JIT compiles, and their operands resolved at compile time.
 //!
-//! An instruction is compiled only when its whole effect is known from the `Inst` and the launch
-//! shape (wave size, VGPR count) and cannot fail: every register it names is in range, it has no
-//! DPP, no input/output modifiers, no op_sel, no TTMP operand (whose access depends on
-//! STATUS.PRIV), and it is not an encoding LLVM rejects. Everything else ends the block and the
-//! interpreter runs it. Each lowering below mirrors the interpreter's handler for the op
+//! An instruction is translated only when its whole effect is known from the `Inst` and the
+//! launch shape (wave size, VGPR count) and cannot fail: every register it names is in range, it
+//! has no DPP, no input/output modifiers (f64 arithmetic takes abs/neg), no op_sel, no TTMP
+//! operand (whose access depends on STATUS.PRIV), and it is not an encoding LLVM rejects.
+//! Everything else either runs inside the block through its interpreter handler
+//! (`Node::Call`, see [`callable`]) or, for program control and the scheduler's instructions,
+//! ends the block and the interpreter runs it. Each lowering below mirrors the interpreter's handler for the op
 //! (`exec::vint`, `exec::vfloat`, `exec::vcmp`, `exec::salu`, `exec::sopp`), which stays the
 //! reference; the differential tests (tests/jit_*.rs) compare the two.
 
