@@ -215,10 +215,21 @@ fn inst_text(inst: &Inst, pc: u64, wave64: bool) -> String {
 /// workgroup on WGP 0 of SA 0 of SE 0, wave `i` on SIMD `i % 4` in WGP mode and on SIMD `i % 2` (the
 /// first CU's two SIMDs) in CU mode, in wave slot `i / SIMDs`. DP_RATE reads 0.
 pub fn hw_id1(wgp_mode: bool, wave_idx: u32) -> u32 {
-    let simds = if wgp_mode { 4 } else { 2 };
+    let simds = workgroup_simds(wgp_mode);
     let simd = wave_idx % simds;
     let slot = (wave_idx / simds) & 0x1f;
     slot | simd << 8
+}
+
+/// The SIMDs a workgroup's waves spread over: a WGP's four in WGP mode, one CU's two in CU mode
+/// (RDNA3 ISA guide, Shader Concepts, "CU mode and WGP mode"); wave `i` sits on SIMD
+/// `i % workgroup_simds`. Shared by HW_ID1 and the cycle model.
+pub fn workgroup_simds(wgp_mode: bool) -> u32 {
+    if wgp_mode {
+        4
+    } else {
+        2
+    }
 }
 
 /// Sets up `w` as wave `wave_idx` of `n_waves` of workgroup `wg` (RDNA3 ISA guide, Wave State, "Initial wave

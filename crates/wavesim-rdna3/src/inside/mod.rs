@@ -901,7 +901,7 @@ impl Observer<Wave, Inst> for Inside {
             }
         };
         let key = (loc.workgroup, loc.wave);
-        let simds = if self.cfg.wgp_mode { 4 } else { 2 };
+        let simds = crate::dispatch::workgroup_simds(self.cfg.wgp_mode) as usize;
         if !self.waves.contains_key(&key) {
             let track = self.tracks;
             self.tracks += 1;
