@@ -244,6 +244,16 @@ macro_rules! atomic_fn {
     };
 }
 
+/// The EXEC bits of lanes `0..n` (n <= 64).
+#[inline(always)]
+fn lanes_mask(n: usize) -> u64 {
+    if n >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << n) - 1
+    }
+}
+
 impl Region {
     /// Device address of the first byte.
     #[inline]
@@ -285,42 +295,85 @@ impl Region {
         unsafe { AtomicU8::from_ptr(self.at(addr)) }
     }
 
+    /// The host address of the dword at `addrs[l] + off` for the active lanes of a wave, once
+    /// one check over the lanes has shown that all of them are 4-aligned and inside the region:
+    /// the host pointer of the lowest address, which every other lane's is an offset from.
+    /// None when some lane fails (or `off` is not a dword multiple); `Some(None)` when no lane
+    /// in `exec` is active.
+    #[inline(always)]
+    fn dword_span(&self, addrs: &[u64], exec: u64, off: u64) -> Option<Option<(u64, *mut u8)>> {
+        let n = addrs.len().min(64);
+        let (mut lo, mut hi, mut bits) = (u64::MAX, 0u64, 0u64);
+        if exec & lanes_mask(n) == lanes_mask(n) {
+            // Every lane active: a branch-free pass the compiler vectorises.
+            for &a in &addrs[..n] {
+                lo = lo.min(a);
+                hi = hi.max(a);
+                bits |= a;
+            }
+        } else {
+            for (l, &a) in addrs[..n].iter().enumerate() {
+                if exec >> l & 1 != 0 {
+                    lo = lo.min(a);
+                    hi = hi.max(a);
+                    bits |= a;
+                }
+            }
+        }
+        if lo > hi {
+            return Some(None);
+        }
+        // `off` a dword multiple and no wrap past 2^64: then every lane's `a + off` is aligned
+        // exactly when `a` is, and lies between `lo + off` and `hi + off`.
+        if !off.is_multiple_of(4) || !bits.is_multiple_of(4) {
+            return None;
+        }
+        let (start, last) = (lo.checked_add(off)?, hi.checked_add(off)?);
+        if !self.contains(start, last - start + 4) {
+            return None;
+        }
+        Some(Some((lo, self.at(start))))
+    }
+
     /// Loads the dword at `addrs[l] + off` into `out[l]` for every lane `l` set in `exec` (one
-    /// host atomic each: the lane loop of a wave's dword load without per-lane byte arrays).
-    /// False if some lane's dword is misaligned or outside the region; `out` is then partly
-    /// written and the caller takes the general path.
+    /// host atomic each: the lane loop of a wave's dword load without per-lane byte arrays),
+    /// after one check of the span of all lanes. False, and nothing loaded, if some lane's dword
+    /// is misaligned or outside the region (the caller then takes the general path).
     #[inline]
     pub fn load_u32_lanes(&self, addrs: &[u64], exec: u64, off: u64, out: &mut [u32]) -> bool {
-        for (l, (&a, o)) in addrs.iter().zip(out.iter_mut()).enumerate() {
-            if exec >> l & 1 == 0 {
-                continue;
+        let n = addrs.len().min(out.len()).min(64);
+        let Some(span) = self.dword_span(&addrs[..n], exec, off) else {
+            return false;
+        };
+        let Some((lo, p)) = span else { return true };
+        let full = exec & lanes_mask(n) == lanes_mask(n);
+        for (l, (&a, o)) in addrs[..n].iter().zip(out[..n].iter_mut()).enumerate() {
+            if full || exec >> l & 1 != 0 {
+                // SAFETY: `dword_span` checked that every active lane's dword lies in the region
+                // and is 4-aligned, `p` being the host address of the lowest one; accessed
+                // atomically like all of this memory.
+                *o = unsafe { AtomicU32::from_ptr(p.wrapping_add((a - lo) as usize) as *mut u32) }
+                    .load(Relaxed);
             }
-            let a = a.wrapping_add(off);
-            if !a.is_multiple_of(4) || !self.contains(a, 4) {
-                return false;
-            }
-            // SAFETY: in bounds and 4-aligned (both checked above), accessed atomically.
-            *o = unsafe { AtomicU32::from_ptr(self.at(a) as *mut u32) }.load(Relaxed);
         }
         true
     }
 
-    /// Stores `vals[l]` at `addrs[l] + off` for every lane `l` set in `exec`, after checking
-    /// every lane: false, and nothing written, if some lane's dword is misaligned or outside the
-    /// region.
+    /// Stores `vals[l]` at `addrs[l] + off` for every lane `l` set in `exec`, after one check of
+    /// the span of all lanes: false, and nothing written, if some lane's dword is misaligned or
+    /// outside the region.
     #[inline]
     pub fn store_u32_lanes(&self, addrs: &[u64], exec: u64, off: u64, vals: &[u32]) -> bool {
-        let n = addrs.len().min(vals.len());
-        for (l, &a) in addrs[..n].iter().enumerate() {
-            let a = a.wrapping_add(off);
-            if exec >> l & 1 != 0 && (!a.is_multiple_of(4) || !self.contains(a, 4)) {
-                return false;
-            }
-        }
-        for (l, (&a, &v)) in addrs[..n].iter().zip(vals).enumerate() {
-            if exec >> l & 1 != 0 {
-                // SAFETY: in bounds and 4-aligned (checked in the loop above), atomic access.
-                unsafe { AtomicU32::from_ptr(self.at(a.wrapping_add(off)) as *mut u32) }
+        let n = addrs.len().min(vals.len()).min(64);
+        let Some(span) = self.dword_span(&addrs[..n], exec, off) else {
+            return false;
+        };
+        let Some((lo, p)) = span else { return true };
+        let full = exec & lanes_mask(n) == lanes_mask(n);
+        for (l, (&a, &v)) in addrs[..n].iter().zip(&vals[..n]).enumerate() {
+            if full || exec >> l & 1 != 0 {
+                // SAFETY: as in `load_u32_lanes`.
+                unsafe { AtomicU32::from_ptr(p.wrapping_add((a - lo) as usize) as *mut u32) }
                     .store(v, Relaxed);
             }
         }

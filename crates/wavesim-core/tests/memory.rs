@@ -190,3 +190,39 @@ fn host_mode_uses_host_addresses() {
     drop(m);
     assert_eq!(data[1], 10);
 }
+
+#[test]
+fn dword_lanes_check_every_active_lane_before_any_access() {
+    let mut m = DeviceMemory::new();
+    let a = m.alloc(64, 0).unwrap();
+    for k in 0..16u32 {
+        m.write_u32(a + 4 * k as u64, 100 + k).unwrap();
+    }
+    let r = m.find(a, 64).unwrap();
+    // Lanes read dwords 3, 0, 15 (the span's ends) and 7; with offset 4, dwords 4, 1, 16 (past
+    // the end) and 8.
+    let addrs = [a + 12, a, a + 60, a + 28];
+    let mut out = [0u32; 4];
+    assert!(r.load_u32_lanes(&addrs, 0b1111, 0, &mut out));
+    assert_eq!(out, [103, 100, 115, 107]);
+    // Inactive lanes are neither checked nor written: lane 2 is past the end at offset 4.
+    let mut out = [7u32; 4];
+    assert!(r.load_u32_lanes(&addrs, 0b1011, 4, &mut out));
+    assert_eq!(out, [104, 101, 7, 108]);
+    let mut out = [7u32; 4];
+    assert!(!r.load_u32_lanes(&addrs, 0b1111, 4, &mut out));
+    assert_eq!(out, [7; 4], "nothing loaded when a lane fails");
+    // A misaligned lane or offset fails; no active lane succeeds without access.
+    assert!(!r.load_u32_lanes(&[a, a + 2], 0b11, 0, &mut out));
+    assert!(!r.load_u32_lanes(&addrs, 0b1, 2, &mut out));
+    assert!(r.load_u32_lanes(&[u64::MAX - 3, 0], 0, 0, &mut out));
+    // An address whose offset wraps past 2^64 is never in the region.
+    assert!(!r.load_u32_lanes(&[a, u64::MAX - 3], 0b11, 4, &mut out));
+    // Stores: all or nothing.
+    assert!(!r.store_u32_lanes(&addrs, 0b1111, 4, &[1, 2, 3, 4]));
+    assert_eq!(m.read_u32(a + 16).unwrap(), 104);
+    assert!(r.store_u32_lanes(&addrs, 0b0101, 0, &[1, 2, 3, 4]));
+    assert_eq!(m.read_u32(a + 12).unwrap(), 1);
+    assert_eq!(m.read_u32(a + 60).unwrap(), 3);
+    assert_eq!(m.read_u32(a).unwrap(), 100, "lane 1 inactive");
+}

@@ -213,3 +213,70 @@ fn mode_changes_inside_a_block_leave_f32_code_to_the_interpreter() {
     });
     r.expect("runs");
 }
+
+#[test]
+fn scalar_loads_inside_a_block_keep_the_registers_they_do_not_touch() {
+    // s_load_b64's handler runs with only its footprint stored (the base pair) and its
+    // destination reloaded; s4 and SCC stay in the block's registers across it. The second
+    // variant's load reads past the buffer: the error, and everything the block held, must be
+    // the interpreter's.
+    // s6 is read before the load too: a block that kept that value past the load would differ.
+    const ADD_S6: &[u8] = &[0x06, 0x00, 0x02, 0x4a]; // v_add_nc_u32_e32 v1, s6, v0
+    let insts: Vec<&[u8]> = vec![
+        SADD,
+        ADD_S6,
+        &[0x80, 0x01, 0x04, 0xf4, 0x10, 0x00, 0x00, 0xf8], // s_load_b64 s[6:7], s[0:1], 0x10
+        &[0x07, 0xfc, 0x89, 0xbf],                         // s_waitcnt lgkmcnt(0)
+        ADD_S6,
+        &[0x04, 0x00, 0x86, 0xbe], // s_mov_b32 s6, s4 (so each iteration's load changes s6)
+        SCMP,
+        &[0xf7, 0xff, 0xa2, 0xbf], // s_cbranch_scc1 -9 (to the s_add)
+    ];
+    for wave64 in [false, true] {
+        let (r, _, _, _) = both(&insts, wave64, 4, &|h, buf| setup(h, buf, u64::MAX));
+        let st = r.expect("runs");
+        assert_eq!(st.wave_instructions, 3 * 8 + 1);
+        let (r, _, _, _) = both(&insts, wave64, 0, &|h, buf| {
+            setup(h, buf, u64::MAX);
+            let base = buf + 4096 - 0x10 - 4;
+            h.wave.sgpr[0] = base as u32;
+            h.wave.sgpr[1] = (base >> 32) as u32;
+        });
+        let text = r.expect_err("the load faults").to_string();
+        assert!(text.contains("s_load_b64"), "{text}");
+    }
+}
+
+#[test]
+fn loads_replace_the_rows_the_block_held() {
+    // v2 and v4 are read (and v2 written) by the block before the load and the returning atomic
+    // write them: the block must store its v2 first (the load keeps inactive lanes) and use
+    // the loaded rows afterwards, not the values it held.
+    const ADD_V6_V4: &[u8] = ADD_V6; // v_add_nc_u32_e32 v6, v6, v4
+    let insts: Vec<&[u8]> = vec![
+        ADD_V2, ADD_V6_V4, LOAD, ATOMIC, WAIT, ADD_V2, ADD_V6_V4, STORE, WAIT,
+    ];
+    for wave64 in [false, true] {
+        for (k, exec) in [u64::MAX, 0x0f0f_00ff_f0f0_ff00].into_iter().enumerate() {
+            // Compiled once per program and wave size.
+            let compiled = if k == 0 { 4 } else { 0 };
+            let (r, _, _, _) = both(&insts, wave64, compiled, &|h, buf| {
+                setup(h, buf, exec);
+                h.set_v(1, |l| l as u32 + 100);
+                h.set_v(2, |l| l as u32 * 1000);
+                h.set_v(4, |l| l as u32 ^ 0x55);
+            });
+            r.expect("runs");
+        }
+        // The load faults: the block's v2, which only the load would have replaced, must still
+        // reach the wave.
+        let (r, _, _, _) = both(&insts, wave64, 0, &|h, buf| {
+            setup(h, buf, u64::MAX);
+            h.set_v(1, |l| l as u32 + 100);
+            h.set_v(2, |l| l as u32 * 1000);
+            h.set_v(3, |l| if l == 3 { 0x4000_0000 } else { 4 * l as u32 });
+        });
+        let text = r.expect_err("the load faults").to_string();
+        assert!(text.contains("global_load_b32"), "{text}");
+    }
+}

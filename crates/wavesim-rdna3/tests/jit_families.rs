@@ -749,3 +749,85 @@ fn f64_arithmetic_conversions_and_nan_rules() {
         assert_eq!(v64(32, base), INF);
     }
 }
+
+/// `v_mad_u64_u32 vdst, sdst, src0, src1, src2` (VOP3SD, opcode 0x2fe; fields per the RDNA3 ISA
+/// guide's VOP3SD encoding: VDST [7:0], SDST [14:8], OP [25:16]; SRC0/1/2 at [8:0], [17:9],
+/// [26:18] of the second dword). Operand codes: SGPR n, 124 NULL, 128 + k inline k, 256 + n VGPR.
+fn mad_u64_u32(vdst: u32, sdst: u32, s0: u32, s1: u32, s2: u32) -> [u8; 8] {
+    let w0 = 0xd6fe_0000u32 | sdst << 8 | vdst;
+    let w1 = s0 | s1 << 9 | s2 << 18;
+    let mut b = [0u8; 8];
+    b[..4].copy_from_slice(&w0.to_le_bytes());
+    b[4..].copy_from_slice(&w1.to_le_bytes());
+    b
+}
+
+#[test]
+fn mad_u64_u32_sums_65_bits_and_writes_the_carry_mask() {
+    const V: u32 = 256;
+    for wave64 in [false, true] {
+        let exec = if wave64 {
+            0xfff0_7fff_ffff_fffeu64
+        } else {
+            0x7fff_fff3u64
+        };
+        let lanes = if wave64 { 64 } else { 32 };
+        // c = a big 64-bit addend in half the lanes so that about half of them carry out.
+        let c = |l: usize| -> u64 {
+            let hi = if l.is_multiple_of(2) {
+                0xffff_fff0
+            } else {
+                l as u32
+            };
+            (hi as u64) << 32 | b(l) as u64
+        };
+        let i1 = mad_u64_u32(4, 10, V, V + 1, V + 2); // v[4:5], s10(/s[10:11]), v0, v1, v[2:3]
+        let i2 = mad_u64_u32(6, 124, 20, V + 1, 128 + 7); // v[6:7], null, s20, v1, 7
+        let i3 = mad_u64_u32(2, 106, V, 128 + 64, V + 2); // v[2:3], vcc, v0, 64, v[2:3] (in place)
+        let (h, _) = run(wave64, &[&i1, &i2, &i3], 3, |h| {
+            h.set_v(0, a);
+            h.set_v(1, b);
+            h.set_v(2, |l| c(l) as u32);
+            h.set_v(3, |l| (c(l) >> 32) as u32);
+            for r in 4..8 {
+                h.set_v(r, |_| OLD);
+            }
+            h.wave.sgpr[20] = 0xfedc_ba98;
+            h.wave
+                .set_vcc(0x5555_5555_5555_5555 & if wave64 { u64::MAX } else { 0xffff_ffff });
+            h.wave.set_exec(exec);
+        });
+        // RDNA3 ISA, V_MAD_U64_U32: {D1.u1, D0.u64} = 65-bit(S0.u32 * S1.u32 + S2.u64); the
+        // carry mask has bit 64 of each active lane's sum and 0 for inactive lanes.
+        let pair = |r: usize, l: usize| (h.v(r + 1, l) as u64) << 32 | h.v(r, l) as u64;
+        let (mut carry1, mut carry3) = (0u64, 0u64);
+        for l in 0..lanes {
+            let old = (OLD as u64) << 32 | OLD as u64;
+            if exec >> l & 1 == 0 {
+                assert_eq!(pair(4, l), old, "lane {l}");
+                assert_eq!(pair(6, l), old, "lane {l}");
+                assert_eq!(pair(2, l), c(l), "lane {l}");
+                continue;
+            }
+            let s1 = a(l) as u128 * b(l) as u128 + c(l) as u128;
+            assert_eq!(pair(4, l), s1 as u64, "wave64={wave64} lane {l}");
+            carry1 |= ((s1 >> 64) as u64) << l;
+            let s2 = 0xfedc_ba98u128 * b(l) as u128 + 7;
+            assert_eq!(pair(6, l), s2 as u64, "lane {l}");
+            let s3 = a(l) as u128 * 64 + c(l) as u128;
+            assert_eq!(pair(2, l), s3 as u64, "lane {l}");
+            carry3 |= ((s3 >> 64) as u64) << l;
+        }
+        assert!(
+            carry1 != 0 && carry1 != exec,
+            "the test covers both carry values"
+        );
+        let s10 = if wave64 {
+            (h.s(11) as u64) << 32 | h.s(10) as u64
+        } else {
+            h.s(10) as u64
+        };
+        assert_eq!(s10, carry1, "wave64={wave64}");
+        assert_eq!(h.wave.vcc(), carry3, "wave64={wave64}");
+    }
+}

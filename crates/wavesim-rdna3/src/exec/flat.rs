@@ -324,15 +324,17 @@ fn global_addrs(w: &Wave, inst: &Inst, out: &mut [u64; LANES]) {
     let saddr = inst.src[2];
     let lo = w.vrow(vaddr);
     let imm = inst.imm as i64 as u64;
+    // The wave's lanes only (callers look at no others).
+    let n = w.lanes();
     if saddr == opnd::NULL {
         let hi = w.vrow(vaddr + 1);
-        for l in 0..LANES {
-            out[l] = (lo[l] as u64 | (hi[l] as u64) << 32).wrapping_add(imm);
+        for ((o, &lo), &hi) in out[..n].iter_mut().zip(&lo[..n]).zip(&hi[..n]) {
+            *o = (lo as u64 | (hi as u64) << 32).wrapping_add(imm);
         }
     } else {
         let base = sbase64(w, saddr).wrapping_add(imm);
-        for l in 0..LANES {
-            out[l] = base.wrapping_add(lo[l] as u64);
+        for (o, &lo) in out[..n].iter_mut().zip(&lo[..n]) {
+            *o = base.wrapping_add(lo as u64);
         }
     }
 }

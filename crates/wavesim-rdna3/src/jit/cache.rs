@@ -10,7 +10,7 @@
 //! it and no dispatch holds it any more.
 
 use super::codegen;
-use super::select::{callable, lower, Node, Shape};
+use super::select::{callable, footprint, lower, Node, Shape};
 use super::Engine;
 use crate::decode::Inst;
 use crate::exec::operand::FpMode;
@@ -259,8 +259,12 @@ impl JitCode {
     fn lower_at(&self, j: usize) -> Option<Node> {
         let prog = &self.prog;
         let inst = &prog.insts[j];
-        lower(inst, prog.pcs[j], &self.shape, &|pc| prog.index_at(pc))
-            .or_else(|| callable(inst).then_some(Node::Call { idx: j as u32 }))
+        lower(inst, prog.pcs[j], &self.shape, &|pc| prog.index_at(pc)).or_else(|| {
+            callable(inst).then(|| Node::Call {
+                idx: j as u32,
+                fp: footprint(inst, &self.shape),
+            })
+        })
     }
 
     /// Compiles the block starting at instruction `idx` (None: its first instruction is not

@@ -14,8 +14,8 @@
 //! value with `bitselect`, which is the ISA's "write only the lanes in EXEC".
 
 use super::select::{
-    Branch, Cond, Cvt, CvtF64, DualOp, F64Op, Half, Logic, MaskDst, MaskSrc, Node, Src, Src64,
-    VSrc64, S2, S64, V2, V3,
+    Branch, Cond, Cvt, CvtF64, DualOp, F64Op, Footprint, Half, Logic, MaskDst, MaskSrc, Node, Src,
+    Src64, VSrc64, S2, S64, V2, V3,
 };
 use crate::decode::opnd;
 use crate::wave::LANES;
@@ -86,8 +86,8 @@ pub(crate) fn build(
         g.count_lanes();
         if let Node::Branch { cond, .. } = n {
             exit = Some(g.branch_cond(*cond));
-        } else if let Node::Call { idx } = n {
-            g.call(*idx);
+        } else if let Node::Call { idx, fp } = n {
+            g.call(*idx, fp.as_ref());
         } else {
             g.node(n);
         }
@@ -946,6 +946,51 @@ impl Gen<'_> {
                 self.vwrite(dst, vals, &m);
                 self.write_mask(carry, bits);
             }
+            Node::Mad64 {
+                dst,
+                a,
+                b,
+                c,
+                carry,
+            } => {
+                let m = self.exec_masks();
+                let (mut los, mut his) = (Vec::new(), Vec::new());
+                let mut acc = self.b.ins().iconst(I64, 0);
+                for ch in 0..self.chunks {
+                    let (x, y) = (self.vsrc(a, ch), self.vsrc(b, ch));
+                    let zs = self.vsrc64_chunk(c, ch);
+                    let mut sums = [zs[0]; 2];
+                    for (h, sum) in sums.iter_mut().enumerate() {
+                        // Lanes 2h, 2h+1 of the chunk: the 32x32 product fits in 64 bits, so
+                        // the 65th bit comes from the add alone (`vint::mad64`).
+                        let (xw, yw) = if h == 0 {
+                            (self.b.ins().uwiden_low(x), self.b.ins().uwiden_low(y))
+                        } else {
+                            (self.b.ins().uwiden_high(x), self.b.ins().uwiden_high(y))
+                        };
+                        let p = self.b.ins().imul(xw, yw);
+                        let s = self.b.ins().iadd(p, zs[h]);
+                        let co = self.b.ins().icmp(IntCC::UnsignedLessThan, s, zs[h]);
+                        let hb = self.b.ins().vhigh_bits(I64, co);
+                        let shift = (ch * VL + 2 * h) as i64;
+                        let hb = if shift == 0 {
+                            hb
+                        } else {
+                            self.b.ins().ishl_imm_u(hb, shift)
+                        };
+                        acc = self.b.ins().bor(acc, hb);
+                        *sum = s;
+                    }
+                    let (lo, hi) = self.unzip(sums);
+                    los.push(lo);
+                    his.push(hi);
+                }
+                let exec = self.exec64();
+                let bits = self.b.ins().band(acc, exec);
+                self.vwrite(dst, los, &m);
+                self.vwrite(dst + 1, his, &m);
+                self.write_mask(carry, bits);
+            }
             Node::Shift64 { kind, dst, src, n } => {
                 let m = self.exec_masks();
                 let (mut los, mut his) = (Vec::new(), Vec::new());
@@ -1440,10 +1485,15 @@ impl Gen<'_> {
     }
 
     /// A `Node::Call`: stores what the block holds, calls `cache::call(env, idx)`, and either
-    /// returns exit 2 (the callback stopped the block; its lane-instructions are counted) or
-    /// goes on with nothing cached (the handler may have changed any register).
-    fn call(&mut self, idx: u32) {
-        self.flush();
+    /// returns exit 2 (the callback stopped the block; what the block still holds is stored
+    /// and its lane-instructions are counted) or goes on with nothing cached (the handler may
+    /// have changed any register) or, with a footprint, everything but what the handler
+    /// writes.
+    fn call(&mut self, idx: u32, fp: Option<&Footprint>) {
+        match fp {
+            Some(fp) => self.flush_footprint(fp),
+            None => self.flush(),
+        }
         let sig = match self.call_sig {
             Some(s) => s,
             None => {
@@ -1465,11 +1515,46 @@ impl Gen<'_> {
         self.b.ins().brif(r, stop, &[], go_on, &[]);
         self.b.switch_to_block(stop);
         self.b.seal_block(stop);
+        // Empty after a full flush; after a footprint's, what the handler did not touch.
+        self.store_dirty();
         self.add_lanes();
         let two = self.b.ins().iconst(I32, 2);
         self.b.ins().return_(&[two]);
         self.b.switch_to_block(go_on);
         self.b.seal_block(go_on);
+    }
+
+    /// Before a call with a known footprint: stores the registers the handler reads or
+    /// writes if the block changed them (a handler's EXEC-masked write keeps the other lanes
+    /// of the row it finds) and forgets those it writes; everything else stays cached, and
+    /// dirty, across the call.
+    fn flush_footprint(&mut self, fp: &Footprint) {
+        let srange = |(c, n): (u16, u8)| c..c + n as u16;
+        let scalars = fp.sread.iter().copied().chain([fp.swrite]).flat_map(srange);
+        for code in scalars {
+            if let Some(&(v, true)) = self.sgpr.get(&code) {
+                self.b.ins().store(mem(), v, self.sgpr_ptr, code as i32 * 4);
+                self.sgpr.insert(code, (v, false));
+            }
+        }
+        let rows = fp.vread.iter().copied().chain([fp.vwrite]).flat_map(srange);
+        for row in rows {
+            for chunk in 0..self.chunks {
+                if let Some(&(v, true)) = self.vgpr.get(&(row, chunk)) {
+                    let off = ((row as usize * LANES + chunk * VL) * 4) as i32;
+                    self.b.ins().store(mem(), v, self.vgpr_ptr, off);
+                    self.vgpr.insert((row, chunk), (v, false));
+                }
+            }
+        }
+        for code in srange(fp.swrite) {
+            self.sgpr.remove(&code);
+        }
+        for row in srange(fp.vwrite) {
+            for chunk in 0..self.chunks {
+                self.vgpr.remove(&(row, chunk));
+            }
+        }
     }
 
     /// Stores every register the block wrote and forgets every cached value.

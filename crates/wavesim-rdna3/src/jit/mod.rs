@@ -5,7 +5,8 @@
 //! counters, errors). Instructions the compiler does not translate (memory, transcendentals,
 //! DPP, most modifiers, 16-bit ops, ...) run inside the block through their interpreter handler
 //! (`cache::call`: the block stores the registers it holds, the handler runs on the wave, the
-//! block reloads); a handler's error or change of control flow stops the block there and the
+//! block reloads; for the waits, scalar loads and GLOBAL memory instructions, whose registers
+//! are known (`select::footprint`), only those are stored and reloaded); a handler's error or change of control flow stops the block there and the
 //! step loop handles it exactly as for an interpreted instruction. Program control other than
 //! resolved branches, barriers, s_endpgm, traps, messages and MODE writers end the block. Blocks
 //! using float arithmetic run only while MODE has the IEEE f32/f64 setting they were compiled

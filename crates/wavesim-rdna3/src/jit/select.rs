@@ -295,6 +295,15 @@ pub(crate) enum Node {
         src: u16,
         n: u32,
     },
+    /// v_mad_u64_u32 without clamp (`exec::vint::mad64`): `D64 = S0 * S1 + S2_64` over a VGPR
+    /// pair in range, bit 64 of each EXEC lane's 65-bit sum to `carry`.
+    Mad64 {
+        dst: u16,
+        a: Src,
+        b: Src,
+        c: VSrc64,
+        carry: MaskDst,
+    },
     /// v_fmac_f32: `D = S0 * S1 + D`.
     Fmac {
         dst: u16,
@@ -398,6 +407,9 @@ pub(crate) enum Node {
     /// block there (exit 2) and the step loop handles its result as for an interpreted one.
     Call {
         idx: u32,
+        /// The registers the handler touches, when known ([`footprint`]): the block then keeps
+        /// the rest in host registers across the call.
+        fp: Option<Footprint>,
     },
     /// Ends the block: exit 1 (taken, to `target`) or exit 0 (fall through).
     Branch {
@@ -465,6 +477,147 @@ pub(crate) fn callable(inst: &Inst) -> bool {
                 | S_SETREG_B32
                 | S_SETREG_IMM32_B32
         ),
+    }
+}
+
+/// Register ranges (first row or operand code, count) an interpreter handler called from
+/// compiled code reads and writes. A superset is always safe; a missing register is not (the
+/// handler would see a stale value, or the block would keep one the handler replaced).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Footprint {
+    /// Scalar operand codes read.
+    pub sread: [(u16, u8); 2],
+    /// Scalar operand codes written.
+    pub swrite: (u16, u8),
+    /// VGPR rows read.
+    pub vread: [(u16, u8); 2],
+    /// VGPR rows written (a partial, EXEC-masked write also reads the row's other lanes).
+    pub vwrite: (u16, u8),
+}
+
+/// The footprint of the handlers that run most often inside blocks: the waits (no register),
+/// `s_load_b*` and the GLOBAL loads, stores and atomics (their operands as `exec::smem` and
+/// `exec::flat` read them, plus EXEC). None (the block stores and forgets everything around the
+/// call) for anything else, and for operands whose access depends on more than the operand code:
+/// TTMPs (STATUS.PRIV), VGPRs out of range (read as v0), destinations a handler drops.
+pub(crate) fn footprint(inst: &Inst, s: &Shape) -> Option<Footprint> {
+    use Op::*;
+    let vrows = |code: u16, n: u8| -> Option<(u16, u8)> {
+        let r = code.checked_sub(opnd::VGPR0)?;
+        (opnd::is_vgpr(code) && r + n as u16 <= s.num_vgprs).then_some((r, n))
+    };
+    let sreg = |code: u16| -> Option<(u16, u8)> {
+        if code == opnd::NULL {
+            Some((0, 0))
+        } else {
+            plain_sgpr(code).then_some((code, 1))
+        }
+    };
+    // An aligned pair read as `flat::sbase64` / `smem::sgpr64` read it (NULL: not read).
+    let spair = |code: u16| -> Option<(u16, u8)> {
+        if code == opnd::NULL {
+            return Some((0, 0));
+        }
+        let c = code & !1;
+        (plain_sgpr(c) && plain_sgpr(c + 1)).then_some((c, 2))
+    };
+    // Both halves (wave32 reads only EXEC_LO: a harmless superset).
+    let exec = (opnd::EXEC_LO, 2);
+    let name = inst.op.name();
+    let dwords = |suffix: &str| -> Option<u8> {
+        Some(match suffix {
+            "b32" | "b8" | "u8" | "i8" | "u16" | "i16" | "b16" => 1,
+            "b64" => 2,
+            "b96" => 3,
+            "b128" => 4,
+            _ => return None,
+        })
+    };
+    match inst.enc {
+        Enc::Sopp
+            if matches!(
+                inst.op,
+                S_WAITCNT | S_WAITCNT_DEPCTR | S_WAIT_IDLE | S_NOP | S_CLAUSE | S_DELAY_ALU
+            ) =>
+        {
+            Some(Footprint::default())
+        }
+        Enc::Smem => {
+            let n: u8 = match name.strip_prefix("s_load_b")? {
+                "32" => 1,
+                "64" => 2,
+                "128" => 4,
+                "256" => 8,
+                "512" => 16,
+                _ => return None,
+            };
+            // `smem::write_sdata`: the destination aligned to 2 or 4 registers, all of them
+            // plain SGPRs here.
+            let d = match n {
+                1 => inst.dst[0],
+                2 => inst.dst[0] & !1,
+                _ => inst.dst[0] & !3,
+            };
+            if d as usize + n as usize > opnd::VCC_LO as usize {
+                return None;
+            }
+            Some(Footprint {
+                sread: [spair(inst.src[0])?, sreg(inst.src[1])?],
+                swrite: (d, n),
+                ..Footprint::default()
+            })
+        }
+        Enc::Global => {
+            // The vaddr pair (or one row with saddr; the pair is a harmless superset), saddr and
+            // EXEC are read by every GLOBAL instruction handled here.
+            let vaddr = vrows(inst.src[0], if inst.src[2] == opnd::NULL { 2 } else { 1 })?;
+            let sread = [spair(inst.src[2])?, exec];
+            if let Some(rest) = name.strip_prefix("global_load_") {
+                // Not the addtid or LDS forms (other operands, M0 and LDS).
+                let n = match rest.strip_prefix("d16_") {
+                    Some(r) => dwords(r.strip_prefix("hi_").unwrap_or(r))?.min(1),
+                    None => dwords(rest)?,
+                };
+                return Some(Footprint {
+                    sread,
+                    vread: [vaddr, (0, 0)],
+                    vwrite: vrows(inst.dst[0], n)?,
+                    ..Footprint::default()
+                });
+            }
+            if let Some(rest) = name.strip_prefix("global_store_") {
+                let n = match rest.strip_prefix("d16_hi_") {
+                    Some(r) => dwords(r)?.min(1),
+                    None => dwords(rest)?,
+                };
+                return Some(Footprint {
+                    sread,
+                    vread: [vaddr, vrows(inst.src[1], n)?],
+                    ..Footprint::default()
+                });
+            }
+            if name.starts_with("global_atomic_") {
+                // Data: up to a 64-bit compare-swap's two pairs; the returned value: up to one
+                // pair, when the instruction returns (GLC) to a VGPR destination.
+                let data = vrows(
+                    inst.src[1],
+                    if name.ends_with("cmpswap_b64") { 4 } else { 2 },
+                )?;
+                let vwrite = if opnd::is_vgpr(inst.dst[0]) {
+                    vrows(inst.dst[0], 2)?
+                } else {
+                    (0, 0)
+                };
+                return Some(Footprint {
+                    sread,
+                    vread: [vaddr, data],
+                    vwrite,
+                    ..Footprint::default()
+                });
+            }
+            None
+        }
+        _ => None,
     }
 }
 
@@ -539,11 +692,16 @@ fn vpair(code: u16, s: &Shape) -> Option<u16> {
 
 /// 64-bit VALU source `k` typed f64.
 fn vsrc64(inst: &Inst, k: usize, s: &Shape) -> Option<VSrc64> {
+    vsrc64_typed(inst, k, s, Ty::F64)
+}
+
+/// 64-bit VALU source `k` read as type `ty` (inline constants and literals depend on it).
+fn vsrc64_typed(inst: &Inst, k: usize, s: &Shape, ty: Ty) -> Option<VSrc64> {
     let code = inst.src[k];
     if opnd::is_vgpr(code) {
         return Some(VSrc64::Vgpr(vpair(code, s)?));
     }
-    Some(VSrc64::Scalar(src64(inst, code, Ty::F64, true)?))
+    Some(VSrc64::Scalar(src64(inst, code, ty, true)?))
 }
 
 /// A VGPR destination in range (out-of-range ones make the instruction a NOP: interpreted).
@@ -936,6 +1094,14 @@ pub(crate) fn lower(
                     carry,
                 })
             }
+            // No clamp (`no_modifiers`): the sum wraps and bit 64 is the carry.
+            V_MAD_U64_U32 if inst.enc == Enc::Vop3sd => Some(Node::Mad64 {
+                dst: vpair(inst.dst[0], s)?,
+                a: src(inst, 0, s)?,
+                b: src(inst, 1, s)?,
+                c: vsrc64_typed(inst, 2, s, Ty::U64)?,
+                carry: MaskDst::Sgpr(mask_dst(inst.dst[1], s)?),
+            }),
             V_LSHLREV_B64 | V_LSHRREV_B64 | V_ASHRREV_I64 => {
                 // exec::vint::shift64: both registers of each pair in range (an out-of-range
                 // source row reads v0 and an out-of-range destination is a NOP: interpreted).
