@@ -51,7 +51,7 @@ pub(crate) struct CallEnv {
 /// the handler failed, changed control flow (or ended the wave, ...), or changed MODE (compiled
 /// f32 code assumes the MODE the block was entered with); the result waits in `env.stop` for
 /// the step loop. The block has stored every register it held before the call and reloads
-/// them after it.
+/// them after it, or, for a `Node::Call` with a footprint, those the handler reads or writes.
 pub(crate) unsafe extern "C" fn call(env: *mut CallEnv, idx: u32) -> u32 {
     // SAFETY: `env` is the `CallEnv` `Tier::step` passed to the block, alive for the call; its
     // wave and context pointers come from exclusive borrows held by `Tier::step` for the block's
