@@ -252,14 +252,17 @@ fn loads_replace_the_rows_the_block_held() {
     // v2 and v4 are read (and v2 written) by the block before the load and the returning atomic
     // write them: the block must store its v2 first (the load keeps inactive lanes) and use
     // the loaded rows afterwards, not the values it held.
+    // The same for LDS: v2 (data) is dirty at the ds_store and v7 at the ds_load.
     const ADD_V6_V4: &[u8] = ADD_V6; // v_add_nc_u32_e32 v6, v6, v4
+    const ADD_V7: &[u8] = &[0x07, 0x03, 0x0e, 0x4a]; // v_add_nc_u32_e32 v7, v7, v1
     let insts: Vec<&[u8]> = vec![
-        ADD_V2, ADD_V6_V4, LOAD, ATOMIC, WAIT, ADD_V2, ADD_V6_V4, STORE, WAIT,
+        ADD_V2, ADD_V6_V4, LOAD, ATOMIC, WAIT, ADD_V2, ADD_V6_V4, STORE, WAIT, ADD_V7, DS_STORE,
+        DS_LOAD, WAIT, ADD_V7,
     ];
     for wave64 in [false, true] {
         for (k, exec) in [u64::MAX, 0x0f0f_00ff_f0f0_ff00].into_iter().enumerate() {
             // Compiled once per program and wave size.
-            let compiled = if k == 0 { 4 } else { 0 };
+            let compiled = if k == 0 { 6 } else { 0 };
             let (r, _, _, _) = both(&insts, wave64, compiled, &|h, buf| {
                 setup(h, buf, exec);
                 h.set_v(1, |l| l as u32 + 100);

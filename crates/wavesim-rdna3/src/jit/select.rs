@@ -490,7 +490,7 @@ pub(crate) struct Footprint {
     /// Scalar operand codes written.
     pub swrite: (u16, u8),
     /// VGPR rows read.
-    pub vread: [(u16, u8); 2],
+    pub vread: [(u16, u8); 3],
     /// VGPR rows written (a partial, EXEC-masked write also reads the row's other lanes).
     pub vwrite: (u16, u8),
 }
@@ -580,7 +580,7 @@ pub(crate) fn footprint(inst: &Inst, s: &Shape) -> Option<Footprint> {
                 };
                 return Some(Footprint {
                     sread,
-                    vread: [vaddr, (0, 0)],
+                    vread: [vaddr, (0, 0), (0, 0)],
                     vwrite: vrows(inst.dst[0], n)?,
                     ..Footprint::default()
                 });
@@ -592,7 +592,7 @@ pub(crate) fn footprint(inst: &Inst, s: &Shape) -> Option<Footprint> {
                 };
                 return Some(Footprint {
                     sread,
-                    vread: [vaddr, vrows(inst.src[1], n)?],
+                    vread: [vaddr, vrows(inst.src[1], n)?, (0, 0)],
                     ..Footprint::default()
                 });
             }
@@ -610,12 +610,54 @@ pub(crate) fn footprint(inst: &Inst, s: &Shape) -> Option<Footprint> {
                 };
                 return Some(Footprint {
                     sread,
-                    vread: [vaddr, data],
+                    vread: [vaddr, data, (0, 0)],
                     vwrite,
                     ..Footprint::default()
                 });
             }
             None
+        }
+        Enc::Ds => {
+            // `exec::lds`: address row src[0], data rows src[1] and src[2] (2addr, cmpstore),
+            // destination dst[0]; not the forms that read M0 or other lanes, nor GWS/BVH.
+            if [
+                "addtid", "append", "consume", "gws", "bvh", "swizzle", "permute", "nop",
+            ]
+            .iter()
+            .any(|k| name.contains(k))
+            {
+                return None;
+            }
+            let dw = dwords(name.rsplit('_').next()?).or_else(|| {
+                Some(match name.rsplit('_').next()? {
+                    "u32" | "i32" | "f32" => 1,
+                    "u64" | "i64" | "f64" => 2,
+                    _ => return None,
+                })
+            })?;
+            let data = |code: u16| -> Option<(u16, u8)> {
+                if opnd::is_vgpr(code) {
+                    vrows(code, dw)
+                } else {
+                    Some((0, 0))
+                }
+            };
+            let out = if name.contains("2addr") { 2 * dw } else { dw };
+            let vwrite = if opnd::is_vgpr(inst.dst[0]) {
+                vrows(inst.dst[0], out)?
+            } else {
+                (0, 0)
+            };
+            Some(Footprint {
+                sread: [exec, (0, 0)],
+                vread: [
+                    vrows(inst.src[0], 1)?,
+                    data(inst.src[1])?,
+                    data(inst.src[2])?,
+                ],
+                vwrite,
+                ..Footprint::default()
+            })
         }
         _ => None,
     }
