@@ -244,6 +244,12 @@ macro_rules! atomic_fn {
     };
 }
 
+/// One piece of a host copy (`DeviceMemory::walk`): an 8-aligned word or a single byte.
+enum Piece<'a> {
+    Word(&'a AtomicU64),
+    Byte(&'a AtomicU8),
+}
+
 /// The EXEC bits of lanes `0..n` (n <= 64).
 #[inline(always)]
 fn lanes_mask(n: usize) -> u64 {
@@ -646,61 +652,65 @@ impl DeviceMemory {
         }
     }
 
-    /// Finds the region holding `[addr, addr + len)` and walks it in pieces: aligned 8-byte words
-    /// where possible, single bytes elsewhere. `f(region, offset, address, word)` handles one.
+    /// Finds the region holding `[addr, addr + len)` and walks it in pieces: single bytes up to
+    /// the first 8-aligned host address, then 8-byte words, then the last bytes; `f(k, piece)`
+    /// handles the piece at byte offset `k`. One bounds check for the whole range, so host
+    /// copies run at memory speed, each word still one host atomic like every other access.
     fn walk(
         &self,
         addr: u64,
         len: u64,
-        mut f: impl FnMut(&Region, usize, u64, bool) -> Result<(), MemError>,
+        mut f: impl FnMut(usize, Piece<'_>),
     ) -> Result<(), MemError> {
         let r = self.find(addr, len)?;
-        let mut i = 0;
-        while i < len {
-            let a = addr + i;
-            let word = a.is_multiple_of(8) && len - i >= 8;
-            f(r, i as usize, a, word)?;
-            i += if word { 8 } else { 1 };
+        let len = len as usize;
+        let p = r.at(addr);
+        let head = ((p as usize).wrapping_neg() % 8).min(len);
+        let words = (len - head) / 8;
+        for k in 0..head {
+            f(k, Piece::Byte(r.byte(addr + k as u64)));
+        }
+        for i in 0..words {
+            let k = head + 8 * i;
+            // SAFETY: `find` checked that the whole range lies in the region; `p + k` is
+            // 8-aligned (past the head) and its 8 bytes are inside the range; accessed atomically.
+            f(
+                k,
+                Piece::Word(unsafe { AtomicU64::from_ptr(p.wrapping_add(k) as *mut u64) }),
+            );
+        }
+        for k in head + 8 * words..len {
+            f(k, Piece::Byte(r.byte(addr + k as u64)));
         }
         Ok(())
     }
 
     /// Copies device memory at `addr` into `out`.
     pub fn read(&self, addr: u64, out: &mut [u8]) -> Result<(), MemError> {
-        self.walk(addr, out.len() as u64, |r, i, a, word| {
-            if word {
-                let b = r
-                    .load::<8>(a)
-                    .ok_or(MemError::OutOfBounds { addr: a, size: 8 })?;
-                out[i..i + 8].copy_from_slice(&b);
-            } else {
-                out[i] = r.byte(a).load(Relaxed);
-            }
-            Ok(())
+        self.walk(addr, out.len() as u64, |k, piece| match piece {
+            Piece::Word(a) => out[k..k + 8].copy_from_slice(&a.load(Relaxed).to_le_bytes()),
+            Piece::Byte(b) => out[k] = b.load(Relaxed),
         })
     }
 
     /// Copies `data` into device memory at `addr`.
     pub fn write(&self, addr: u64, data: &[u8]) -> Result<(), MemError> {
-        self.walk(addr, data.len() as u64, |r, i, a, word| {
-            if word {
-                r.store::<8>(a, std::array::from_fn(|k| data[i + k]));
-            } else {
-                r.byte(a).store(data[i], Relaxed);
+        self.walk(addr, data.len() as u64, |k, piece| match piece {
+            Piece::Word(a) => {
+                let mut w = [0u8; 8];
+                w.copy_from_slice(&data[k..k + 8]);
+                a.store(u64::from_le_bytes(w), Relaxed);
             }
-            Ok(())
+            Piece::Byte(b) => b.store(data[k], Relaxed),
         })
     }
 
     /// Sets `len` bytes at `addr` to `byte`.
     pub fn fill(&self, addr: u64, byte: u8, len: u64) -> Result<(), MemError> {
-        self.walk(addr, len, |r, _, a, word| {
-            if word {
-                r.store::<8>(a, [byte; 8]);
-            } else {
-                r.byte(a).store(byte, Relaxed);
-            }
-            Ok(())
+        let w = u64::from_ne_bytes([byte; 8]);
+        self.walk(addr, len, |_, piece| match piece {
+            Piece::Word(a) => a.store(w, Relaxed),
+            Piece::Byte(b) => b.store(byte, Relaxed),
         })
     }
 

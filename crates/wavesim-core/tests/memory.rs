@@ -226,3 +226,35 @@ fn dword_lanes_check_every_active_lane_before_any_access() {
     assert_eq!(m.read_u32(a + 60).unwrap(), 3);
     assert_eq!(m.read_u32(a).unwrap(), 100, "lane 1 inactive");
 }
+
+#[test]
+fn host_copies_cover_every_head_word_and_tail_split() {
+    let mut m = DeviceMemory::new();
+    let a = m.alloc(64, 0).unwrap();
+    let mut model = [0u8; 64];
+    // Every start offset 0..9 and length 0..30: bytes before the first aligned word, words,
+    // and bytes after the last one.
+    for start in 0..9usize {
+        for len in 0..30usize {
+            let data: Vec<u8> = (0..len).map(|i| (start * 31 + len * 7 + i) as u8).collect();
+            m.write(a + start as u64, &data).unwrap();
+            model[start..start + len].copy_from_slice(&data);
+            let mut all = [0u8; 64];
+            m.read(a, &mut all).unwrap();
+            assert_eq!(all, model, "write at {start} len {len}");
+            let mut part = vec![0u8; len];
+            m.read(a + start as u64, &mut part).unwrap();
+            assert_eq!(part, data);
+        }
+    }
+    m.fill(a + 5, 0xa5, 40).unwrap();
+    model[5..45].fill(0xa5);
+    let mut all = [0u8; 64];
+    m.read(a, &mut all).unwrap();
+    assert_eq!(all, model);
+    // A range past the end is an error and writes nothing.
+    assert!(m.write(a + 60, &[1; 8]).is_err());
+    assert!(m.fill(a + 1, 0, 64).is_err());
+    m.read(a, &mut all).unwrap();
+    assert_eq!(all, model);
+}
