@@ -47,6 +47,8 @@ fn both(
     compiled: u64,
     setup: &dyn Fn(&mut Harness, u64),
 ) -> Outcome {
+    // Cranelift's IR verifier on for everything these tests compile.
+    wavesim_rdna3::jit::verify_ir(true);
     let prog = program(insts);
     let before = compile_stats();
     let j = go(&prog, wave64, Engine::Jit, setup);

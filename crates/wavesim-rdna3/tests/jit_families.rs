@@ -33,6 +33,8 @@ fn run(
     compiled: u64,
     setup: impl Fn(&mut Harness),
 ) -> (Harness, DispatchStats) {
+    // Cranelift's IR verifier on for everything these tests compile.
+    wavesim_rdna3::jit::verify_ir(true);
     let prog = program(insts);
     let go = |engine: Engine| {
         let mut h = Harness::new(wave64);

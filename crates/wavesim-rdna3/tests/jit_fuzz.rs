@@ -156,6 +156,8 @@ fn run(mut h: Harness, prog: &Program, engine: Engine) -> (String, Vec<u8>, Vec<
 }
 
 fn differential(first: u64, count: u64) {
+    // Cranelift's IR verifier on for everything compiled here.
+    wavesim_rdna3::jit::verify_ir(true);
     let (jit, other) = instructions();
     assert!(jit.len() > 1000, "{} sweep instructions compile", jit.len());
     let before = compile_stats();

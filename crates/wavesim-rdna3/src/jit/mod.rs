@@ -28,7 +28,7 @@ mod codegen;
 mod select;
 
 pub(crate) use cache::Tier;
-pub use cache::{compilable, compile_stats, CompileStats};
+pub use cache::{compilable, compile_stats, verify_ir, CompileStats};
 
 use std::str::FromStr;
 use std::sync::atomic::{AtomicU8, Ordering::Relaxed};
