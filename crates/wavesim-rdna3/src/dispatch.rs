@@ -599,7 +599,8 @@ fn run_slice<O: Observer<Wave, Inst> + ?Sized>(
     while left > 0 {
         let r = if let Some(ran) = jit.and_then(|j| j.step(w, idx, left, &mut lane_insts, ctx)) {
             w.wave_insts += ran.insts;
-            left -= ran.insts;
+            // A block never runs past the budget it was given (`Tier::step`).
+            left = left.saturating_sub(ran.insts);
             idx = ran.idx;
             // A block either ran to an exit or one of its interpreted instructions (`idx`
             // now) stopped it with this result.

@@ -833,3 +833,40 @@ fn mad_u64_u32_sums_65_bits_and_writes_the_carry_mask() {
         assert_eq!(h.wave.vcc(), carry3, "wave64={wave64}");
     }
 }
+
+#[test]
+fn self_loops_stop_exactly_at_the_instruction_limit() {
+    // v_add_nc_u32_e32 v1, v1, v0; s_add_i32 s4, s4, 1; s_branch -3 (back to the v_add): a
+    // runaway loop whose compiled block loops inside the compiled code. Under every limit, in
+    // particular ones that end mid-iteration, both engines stop at the same instruction with
+    // the same error, counts and registers.
+    wavesim_rdna3::jit::verify_ir(true);
+    let prog = program(&[
+        &[0x01, 0x01, 0x02, 0x4a],
+        &[0x04, 0x81, 0x04, 0x81],
+        &[0xfd, 0xff, 0xa0, 0xbf],
+    ]);
+    for wave64 in [false, true] {
+        for limit in [2u64, 3, 100, 1001, 10_000, 40_002] {
+            let go = |engine: Engine| {
+                let mut h = Harness::new(wave64);
+                h.set_v(0, |l| l as u32 + 1);
+                h.set_v(1, |_| 0);
+                h.cfg.engine = engine;
+                h.wave.pc = 0;
+                let r = run_wave_alone(&mut h.wave, &mut h.lds, &prog, &h.mem, &h.cfg, limit);
+                (format!("{r:?}"), h)
+            };
+            let (jr, j) = go(Engine::Jit);
+            let (ir, i) = go(Engine::Interp);
+            assert!(ir.contains("Err"), "the loop never ends: {ir}");
+            // Elapsed times differ; the error and everything else must not.
+            assert_eq!(jr.split("elapsed").next(), ir.split("elapsed").next());
+            assert_eq!(format!("{:?}", j.wave), format!("{:?}", i.wave));
+            // s4 counts the s_adds the limit let through: one per 3 instructions, the v_add
+            // of an iteration coming first (RDNA3 ISA: every instruction counts once).
+            assert_eq!(j.s(4) as u64, (limit + 1) / 3, "limit {limit}");
+            assert_eq!(j.wave.wave_insts, limit, "limit {limit}");
+        }
+    }
+}

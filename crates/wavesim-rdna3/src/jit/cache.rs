@@ -34,7 +34,13 @@ type BlockFn = unsafe extern "C" fn(*mut u32, *mut u32, *mut u8, *mut u64, *mut 
 /// What a compiled block's callbacks into the interpreter ([`call`]) need: the wave, the
 /// dispatch's context, the code, and where the block started. Lives on `Tier::step`'s stack for
 /// one block call.
+// `repr(C)`: compiled self-loops read and write `done` and `budget` at fixed offsets.
+#[repr(C)]
 pub(crate) struct CallEnv {
+    /// Instructions the block's completed self-loop iterations ran (`codegen::SelfLoop`),
+    /// and the most it may run (the step loop's budget).
+    done: u64,
+    budget: u64,
     wave: *mut Wave,
     ctx: *mut Ctx<'static>,
     code: *const JitCode,
@@ -73,7 +79,7 @@ pub(crate) unsafe extern "C" fn call(env: *mut CallEnv, idx: u32) -> u32 {
     };
     let mode = w.hw.mode;
     w.pc = pc + inst.len as u64;
-    w.wave_insts = env.base_insts + (idx - env.start) as u64 + 1;
+    w.wave_insts = env.base_insts + env.done + (idx - env.start) as u64 + 1;
     let r = handler(w, inst, ctx);
     w.wave_insts = env.base_insts;
     match r {
@@ -204,7 +210,12 @@ impl Compiler {
         })
     }
 
-    fn compile(&mut self, nodes: &[Node], wave64: bool) -> Option<BlockFn> {
+    fn compile(
+        &mut self,
+        nodes: &[Node],
+        wave64: bool,
+        self_loop: Option<codegen::SelfLoop>,
+    ) -> Option<BlockFn> {
         self.module.clear_context(&mut self.ctx);
         let target = self.module.target_config();
         codegen::signature(&mut self.ctx.func.signature, target.pointer_type());
@@ -215,6 +226,7 @@ impl Compiler {
             wave64,
             target,
             call as *const () as usize,
+            self_loop,
         );
         let id = self
             .module
@@ -313,7 +325,13 @@ impl JitCode {
             if c.is_none() {
                 *c = Compiler::new();
             }
-            c.as_mut()?.compile(&nodes, self.shape.wave64)?
+            // A branch back to the block's own start loops inside the compiled code.
+            let self_loop = (taken.0 as usize == idx).then_some(codegen::SelfLoop {
+                len: nodes.len() as u32,
+                done: std::mem::offset_of!(CallEnv, done) as i32,
+                budget: std::mem::offset_of!(CallEnv, budget) as i32,
+            });
+            c.as_mut()?.compile(&nodes, self.shape.wave64, self_loop)?
         };
         BLOCKS.fetch_add(1, Relaxed);
         let calls = nodes
@@ -509,6 +527,8 @@ impl<'p> Tier<'p> {
             )
         };
         let mut env = CallEnv {
+            done: 0,
+            budget,
             wave,
             ctx: std::ptr::from_mut(ctx).cast::<Ctx<'static>>(),
             code: Arc::as_ptr(code),
@@ -530,7 +550,7 @@ impl<'p> Tier<'p> {
             let (at, r) = env.stop?;
             return Some(Ran {
                 idx: at,
-                insts: (at - idx + 1) as u64,
+                insts: env.done + (at - idx + 1) as u64,
                 stop: Some(r),
             });
         }
@@ -538,7 +558,7 @@ impl<'p> Tier<'p> {
         w.pc = pc;
         Some(Ran {
             idx: next as usize,
-            insts: block.len as u64,
+            insts: env.done + block.len as u64,
             stop: None,
         })
     }

@@ -54,6 +54,7 @@ pub(crate) fn build(
     wave64: bool,
     target: cranelift_codegen::isa::TargetFrontendConfig,
     callback: usize,
+    self_loop: Option<SelfLoop>,
 ) {
     let call_conv = func.signature.call_conv;
     let mut b = FunctionBuilder::new(func, fctx);
@@ -62,6 +63,13 @@ pub(crate) fn build(
     b.switch_to_block(entry);
     b.seal_block(entry);
     let p = b.block_params(entry).to_vec();
+    // The block's code starts in its own cranelift block, which a self-loop jumps back to.
+    let head = b.create_block();
+    b.ins().jump(head, &[]);
+    b.switch_to_block(head);
+    if self_loop.is_none() {
+        b.seal_block(head);
+    }
     let mut g = Gen {
         sgpr_ptr: p[0],
         vgpr_ptr: p[1],
@@ -92,7 +100,18 @@ pub(crate) fn build(
             g.node(n);
         }
     }
-    g.finish(exit, target);
+    g.finish(exit, target, self_loop.map(|l| (l, head)));
+}
+
+/// A block whose taken branch goes back to its own start runs its next iterations without
+/// leaving the compiled code while the step loop's budget allows: at the branch it stores what
+/// it holds, adds `len` to the instructions done (`u64` at `done` in `*env`) and jumps back if
+/// the branch is taken and another `len` instructions fit in the budget (`u64` at `budget`).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct SelfLoop {
+    pub len: u32,
+    pub done: i32,
+    pub budget: i32,
 }
 
 /// The signature of every block function (five pointers in, the exit number out).
@@ -1596,10 +1615,41 @@ impl Gen<'_> {
         }
     }
 
-    /// Stores what the block wrote, adds its lane-instructions and returns the exit.
-    fn finish(mut self, exit: Option<Value>, target: cranelift_codegen::isa::TargetFrontendConfig) {
+    /// Stores what the block wrote, adds its lane-instructions and returns the exit, or, for
+    /// a self-loop whose branch is taken and whose next iteration fits the budget, counts the
+    /// iteration and goes back to `head`.
+    fn finish(
+        mut self,
+        exit: Option<Value>,
+        target: cranelift_codegen::isa::TargetFrontendConfig,
+        self_loop: Option<(SelfLoop, cranelift_codegen::ir::Block)>,
+    ) {
         self.store_dirty();
         self.add_lanes();
+        if let (Some(taken), Some((l, head))) = (exit, self_loop) {
+            let done = self.b.ins().load(I64, mem(), self.env_ptr, l.done);
+            let done = self.b.ins().iadd_imm_u(done, l.len as i64);
+            let budget = self.b.ins().load(I64, mem(), self.env_ptr, l.budget);
+            let next_end = self.b.ins().iadd_imm_u(done, l.len as i64);
+            let fits = self
+                .b
+                .ins()
+                .icmp(IntCC::UnsignedLessThanOrEqual, next_end, budget);
+            let again = self.b.ins().band(taken, fits);
+            let back = self.b.create_block();
+            let out = self.b.create_block();
+            self.b.ins().brif(again, back, &[], out, &[]);
+            self.b.switch_to_block(back);
+            self.b.seal_block(back);
+            self.b.ins().store(mem(), done, self.env_ptr, l.done);
+            self.b.ins().jump(head, &[]);
+            self.b.seal_block(head);
+            self.b.switch_to_block(out);
+            self.b.seal_block(out);
+        } else if let Some((_, head)) = self_loop {
+            // A self-loop without a branch condition cannot be (the last node is the branch).
+            self.b.seal_block(head);
+        }
         let r = match exit {
             Some(c) => self.b.ins().uextend(I32, c),
             None => self.b.ins().iconst(I32, 0),
