@@ -24,10 +24,12 @@
 
 mod cache;
 mod codegen;
+mod disk;
 mod select;
 
 pub(crate) use cache::Tier;
-pub use cache::{compilable, compile_stats, CompileStats};
+pub use cache::{compilable, compile_stats, forget_compiled_code, CompileStats};
+pub use disk::{disk_cache, set_disk_cache, CACHE_ENV, FORMAT_VERSION};
 
 use std::str::FromStr;
 use std::sync::atomic::{AtomicU8, Ordering::Relaxed};
