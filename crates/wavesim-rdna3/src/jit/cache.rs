@@ -130,6 +130,9 @@ pub(crate) struct JitCode {
     disk_key: OnceLock<disk::Key>,
 }
 
+/// A compiled function's machine code and the alignment it needs.
+type MachineCode = (Vec<u8>, u32);
+
 struct Compiler {
     module: JITModule,
     ctx: Context,
@@ -219,13 +222,12 @@ impl Compiler {
     /// Compiles `nodes`; with `portable`, also returns a copy of the machine code and its
     /// alignment if cranelift reported no relocations (the code refers to nothing outside
     /// itself, so `disk` may store it).
-    #[allow(clippy::type_complexity)]
     fn compile(
         &mut self,
         nodes: &[Node],
         wave64: bool,
         portable: bool,
-    ) -> Option<(BlockFn, Option<(Vec<u8>, u32)>)> {
+    ) -> Option<(BlockFn, Option<MachineCode>)> {
         self.module.clear_context(&mut self.ctx);
         let target = self.module.target_config();
         codegen::signature(&mut self.ctx.func.signature, target.pointer_type());
