@@ -150,7 +150,7 @@ pub struct CompileStats {
     pub instructions: u64,
     /// Instructions compiled as callbacks into their interpreter handlers (`Node::Call`).
     pub callbacks: u64,
-    /// Time spent compiling (and looking blocks up on disk).
+    /// Time spent compiling blocks, loading them from disk and writing them there.
     pub nanos: u64,
     /// Blocks whose code was loaded from the on-disk cache instead of compiled.
     pub disk_loads: u64,
