@@ -60,6 +60,9 @@ fn outcome(engine: Engine) -> String {
         h.set_v(3, |l| l as u32 * 4);
         h.set_v(4, |l| l as u32 ^ 5);
         h.wave.set_exec(0x0f0f_00ff_f0f7_ff3f);
+        // MODE: round to nearest even, denormals kept, DX10_CLAMP, IEEE (compiled f32/f64 code
+        // runs only under the IEEE setting it was compiled for).
+        h.wave.hw.mode = 0x3f0;
         h.cfg.engine = engine;
         h.wave.pc = 0;
         let r = run_wave_alone(&mut h.wave, &mut h.lds, &prog, &h.mem, &h.cfg, 10_000);
@@ -107,6 +110,16 @@ struct Stats {
 /// Runs `child_run` in a fresh process with the cache in `cache`; checks its outcome against
 /// the interpreter's and returns its counters.
 fn child(cache: &Path) -> Stats {
+    let (stats, got) = child_outcome(cache);
+    assert!(
+        got == outcome(Engine::Interp),
+        "the JIT's outcome differs from the interpreter's"
+    );
+    stats
+}
+
+/// Runs `child_run` in a fresh process with the cache in `cache`: its counters and outcome.
+fn child_outcome(cache: &Path) -> (Stats, String) {
     let out = tempfile::tempdir().expect("temp dir");
     let run = Command::new(std::env::current_exe().expect("test binary"))
         .args(["child_run", "--exact", "--ignored", "--test-threads=1"])
@@ -122,21 +135,18 @@ fn child(cache: &Path) -> Stats {
         String::from_utf8_lossy(&run.stderr)
     );
     let got = std::fs::read_to_string(out.path().join("outcome")).expect("child outcome");
-    assert!(
-        got == outcome(Engine::Interp),
-        "the JIT's outcome differs from the interpreter's"
-    );
     let stats = std::fs::read_to_string(out.path().join("stats")).expect("child stats");
     let n: Vec<u64> = stats
         .split(' ')
         .map(|v| v.parse().expect("a number"))
         .collect();
-    Stats {
+    let stats = Stats {
         compiled: n[0],
         loaded: n[1],
         written: n[2],
         rejected: n[3],
-    }
+    };
+    (stats, got)
 }
 
 /// The cache files in `dir`, in name order.
@@ -188,6 +198,64 @@ fn a_second_process_loads_every_block_from_disk() {
             written: 0,
             rejected: 0
         }
+    );
+}
+
+#[test]
+fn two_processes_compile_byte_identical_code() {
+    // Code holding anything of its process (a host address: ASLR moves them from run to run)
+    // would differ here and must never be stored.
+    let (a, b) = (
+        tempfile::tempdir().expect("temp dir"),
+        tempfile::tempdir().expect("temp dir"),
+    );
+    child(a.path());
+    child(b.path());
+    let (fa, fb) = (files(a.path()), files(b.path()));
+    assert_eq!(fa.len() as u64, BLOCKS);
+    assert_eq!(
+        fa.iter().map(|p| p.file_name()).collect::<Vec<_>>(),
+        fb.iter().map(|p| p.file_name()).collect::<Vec<_>>()
+    );
+    for (x, y) in fa.iter().zip(&fb) {
+        assert!(
+            std::fs::read(x).expect("reads") == std::fs::read(y).expect("reads"),
+            "{} differs between processes",
+            x.display()
+        );
+    }
+}
+
+/// A block function that returns exit 0 at once: `xor eax, eax; ret` (x86-64), `mov w0, #0;
+/// ret` (AArch64).
+#[cfg(target_arch = "x86_64")]
+const RETURN_0: &[u8] = &[0x31, 0xc0, 0xc3];
+#[cfg(target_arch = "aarch64")]
+const RETURN_0: &[u8] = &[0x00, 0x00, 0x80, 0x52, 0xc0, 0x03, 0x5f, 0xd6];
+
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+#[test]
+fn the_code_in_a_valid_file_is_what_runs() {
+    use sha2::{Digest, Sha256};
+    // Every file rewritten, header and checksum valid (format in jit/disk.rs: magic, version,
+    // key, alignment, then length, SHA-256 and code), with code that does nothing: a process
+    // loading them must run them and so no longer match the interpreter. This shows the warm
+    // runs above really execute the loaded code.
+    let dir = tempfile::tempdir().expect("temp dir");
+    child(dir.path());
+    for f in files(dir.path()) {
+        let old = std::fs::read(&f).expect("reads");
+        let mut new = old[..48].to_vec();
+        new.extend_from_slice(&(RETURN_0.len() as u32).to_le_bytes());
+        new.extend_from_slice(&Sha256::digest(RETURN_0));
+        new.extend_from_slice(RETURN_0);
+        std::fs::write(&f, new).expect("writes");
+    }
+    let (s, got) = child_outcome(dir.path());
+    assert_eq!((s.compiled, s.loaded, s.rejected), (0, BLOCKS, 0));
+    assert!(
+        got != outcome(Engine::Interp),
+        "the loaded code did not run"
     );
 }
 
