@@ -2,8 +2,9 @@
 //! file per block; a fresh process (this test binary run again as a child, its `child_run`
 //! test) loads them instead of compiling and gets results bit-identical to the interpreter,
 //! including callbacks into interpreter handlers from loaded code (their address differs from
-//! process to process). Damaged, truncated and foreign files are rejected and replaced; a
-//! directory that cannot be written only costs the compile.
+//! process to process). Two processes compile byte-identical files (code holding an address of
+//! its process would not be); a valid file's code is what runs; damaged, truncated and foreign
+//! files are rejected and replaced; a directory that cannot be written only costs the compile.
 //!
 //! Words are hand-encoded gfx11 (RDNA3 ISA guide, VOP1/VOP2/VOP3/SOPP formats), the memory
 //! ones taken from `jit_callbacks.rs` (llvm-mc-19 output); assembly beside each.
