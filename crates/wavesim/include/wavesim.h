@@ -182,6 +182,12 @@ int32_t wavesim_dispatch_raw(const wavesim_raw_dispatch *d);
 int32_t wavesim_set_engine(wavesim_device *dev, int32_t engine);
 /* The engine of run_asm and of devices created afterwards (process-wide). */
 int32_t wavesim_set_default_engine(int32_t engine);
+/* The JIT's on-disk compiled-code cache (process-wide, over the WAVESIM_JIT_CACHE environment
+ * variable): compiled code is kept in directory dir (created when first written) and loaded from
+ * there by later processes instead of compiled again. NULL or "" turns it off. dir must be
+ * writable only by users trusted to run code as this process. Cache I/O errors never fail a run
+ * (the code is then compiled). Returns WAVESIM_OK. */
+int32_t wavesim_set_jit_cache(const char *dir);
 
 #ifdef __cplusplus
 }

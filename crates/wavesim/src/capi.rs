@@ -774,3 +774,41 @@ pub extern "C" fn wavesim_set_default_engine(engine: i32) -> i32 {
         Ok(())
     })
 }
+
+/// Turns on the RDNA3 JIT's on-disk compiled-code cache in directory `dir` for the rest of the
+/// process (created when first written; NULL or "" turns the disk cache off), over the
+/// WAVESIM_JIT_CACHE environment variable. Later runs of the same kernels load their compiled
+/// code from there instead of compiling it again. `dir` must be writable only by users trusted
+/// to run code as this process.
+///
+/// # Safety
+/// A non-null `dir` must point to a NUL-terminated string.
+#[no_mangle]
+pub unsafe extern "C" fn wavesim_set_jit_cache(dir: *const c_char) -> i32 {
+    guard(|| {
+        let dir = if dir.is_null() {
+            None
+        } else {
+            // SAFETY: non-null and NUL-terminated per the caller's contract.
+            let bytes = unsafe { CStr::from_ptr(dir) }.to_bytes();
+            Some(path_from_c(bytes)?)
+        };
+        wavesim_rdna3::jit::set_disk_cache(dir);
+        Ok(())
+    })
+}
+
+/// A path given as C string bytes: any bytes on Unix, UTF-8 elsewhere.
+fn path_from_c(bytes: &[u8]) -> Result<std::path::PathBuf, Error> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStrExt;
+        Ok(std::ffi::OsStr::from_bytes(bytes).into())
+    }
+    #[cfg(not(unix))]
+    {
+        std::str::from_utf8(bytes)
+            .map(Into::into)
+            .map_err(|_| invalid("the JIT cache directory is not UTF-8"))
+    }
+}

@@ -11,6 +11,7 @@ use wavesim::{
     describe, disassemble_any, parse_spec, run_specs_with_observer, write_outputs, ArgSpec, Device,
     DisasmOptions, Geometry, Isa, NoObserver, TextTracer, TraceFilter,
 };
+use wavesim_rdna3::jit::CompileStats;
 
 #[derive(Parser)]
 #[command(
@@ -81,6 +82,11 @@ enum Cmd {
         /// supports first), auto (interpret, compile hot blocks; the default, or WAVESIM_ENGINE).
         #[arg(long, value_name = "ENGINE", value_parser = ["interp", "jit", "auto"])]
         engine: Option<String>,
+        /// RDNA3 JIT: keep compiled code in DIR (created if missing) and load it from there in
+        /// later runs instead of compiling again (default: WAVESIM_JIT_CACHE, else no disk
+        /// cache). DIR must be writable only by users trusted to run code as you.
+        #[arg(long = "jit-cache", value_name = "DIR")]
+        jit_cache: Option<PathBuf>,
         /// Watchdog: most instructions one wave may execute.
         #[arg(long = "max-instructions", default_value_t = wavesim::DEFAULT_MAX_WAVE_INSTRUCTIONS)]
         max_instructions: u64,
@@ -296,6 +302,7 @@ fn real_main(cli: Cli) -> Result<(), Failure> {
             args,
             threads,
             engine,
+            jit_cache,
             max_instructions,
             offset,
             stats,
@@ -384,6 +391,10 @@ fn real_main(cli: Cli) -> Result<(), Failure> {
             if let Some(e) = engine {
                 dev.cfg.engine = e.parse().map_err(usage)?;
             }
+            if let Some(dir) = jit_cache {
+                wavesim_rdna3::jit::set_disk_cache(Some(dir));
+            }
+            let jit_before = wavesim_rdna3::jit::compile_stats();
             dev.max_wave_instructions = max_instructions;
             dev.dynamic_shared = dynamic_shared;
             let module = dev
@@ -465,7 +476,8 @@ fn real_main(cli: Cli) -> Result<(), Failure> {
             }
             if let Some(format) = stats {
                 let json = json || format == "json";
-                emit(&stats_text(&run.stats, json));
+                let jit = jit_delta(jit_before, wavesim_rdna3::jit::compile_stats());
+                emit(&stats_text(&run.stats, &jit, json));
                 // The issue model's numbers are text; JSON holds the dispatch counters.
                 if !json {
                     emit(&inside_text);
@@ -570,25 +582,47 @@ fn emit(text: &str) {
     let _ = out.write_all(text.as_bytes()).and_then(|()| out.flush());
 }
 
-/// `--stats`: the dispatch counters as aligned text or as one JSON object (`--stats=json`).
-fn stats_text(s: &wavesim::DispatchStats, json: bool) -> String {
+/// What the RDNA3 JIT did between two `compile_stats` readings.
+fn jit_delta(a: CompileStats, b: CompileStats) -> CompileStats {
+    CompileStats {
+        blocks: b.blocks - a.blocks,
+        instructions: b.instructions - a.instructions,
+        callbacks: b.callbacks - a.callbacks,
+        nanos: b.nanos - a.nanos,
+        disk_loads: b.disk_loads - a.disk_loads,
+        disk_writes: b.disk_writes - a.disk_writes,
+        disk_rejects: b.disk_rejects - a.disk_rejects,
+    }
+}
+
+/// `--stats`: the dispatch counters as aligned text or as one JSON object (`--stats=json`),
+/// with the RDNA3 JIT's blocks (text: only when it compiled or loaded any).
+fn stats_text(s: &wavesim::DispatchStats, jit: &CompileStats, json: bool) -> String {
     let secs = s.elapsed.as_secs_f64();
     let per_sec = |n: u64| if secs > 0.0 { n as f64 / secs } else { 0.0 };
+    let jit_secs = jit.nanos as f64 / 1e9;
     if json {
         return format!(
             "{{\"workgroups\": {}, \"waves\": {}, \"wave_instructions\": {}, \
              \"lane_instructions\": {}, \"seconds\": {:.6}, \
-             \"wave_instructions_per_second\": {:.0}, \"lane_instructions_per_second\": {:.0}}}\n",
+             \"wave_instructions_per_second\": {:.0}, \"lane_instructions_per_second\": {:.0}, \
+             \"jit_blocks_compiled\": {}, \"jit_compile_seconds\": {jit_secs:.6}, \
+             \"jit_blocks_loaded\": {}, \"jit_blocks_written\": {}, \
+             \"jit_files_rejected\": {}}}\n",
             s.workgroups,
             s.waves,
             s.wave_instructions,
             s.lane_instructions,
             secs,
             per_sec(s.wave_instructions),
-            per_sec(s.lane_instructions)
+            per_sec(s.lane_instructions),
+            jit.blocks,
+            jit.disk_loads,
+            jit.disk_writes,
+            jit.disk_rejects
         );
     }
-    format!(
+    let mut text = format!(
         "workgroups:        {}\nwaves:             {}\nwave-instructions: {}\n\
          lane-instructions: {}\ntime:              {secs:.6} s\n\
          throughput:        {} wave-instructions, {} lane-instructions\n",
@@ -598,7 +632,18 @@ fn stats_text(s: &wavesim::DispatchStats, json: bool) -> String {
         s.lane_instructions,
         rate(s.wave_instructions, secs),
         rate(s.lane_instructions, secs)
-    )
+    );
+    if jit.blocks + jit.disk_loads > 0 {
+        text += &format!(
+            "jit blocks:        {} compiled ({jit_secs:.6} s), {} loaded from disk, {} written",
+            jit.blocks, jit.disk_loads, jit.disk_writes
+        );
+        if jit.disk_rejects > 0 {
+            text += &format!(", {} cache files rejected", jit.disk_rejects);
+        }
+        text.push('\n');
+    }
+    text
 }
 
 /// Why a command failed: the one-line message and the exit code.

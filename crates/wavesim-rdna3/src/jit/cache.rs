@@ -7,9 +7,11 @@
 //! addresses and then compared instruction by instruction, so two code objects never share code
 //! by accident. Each instruction index has a slot that is filled once: the block starting there,
 //! or "not compilable". A block's code is freed with its `JitCode`, when the cache has let go of
-//! it and no dispatch holds it any more.
+//! it and no dispatch holds it any more. With the on-disk cache on (`disk`), a block's code is
+//! looked up there before it is compiled and written there after.
 
 use super::codegen;
+use super::disk;
 use super::select::{callable, footprint, lower, Node, Shape};
 use super::Engine;
 use crate::decode::Inst;
@@ -33,10 +35,14 @@ type BlockFn = unsafe extern "C" fn(*mut u32, *mut u32, *mut u8, *mut u64, *mut 
 
 /// What a compiled block's callbacks into the interpreter ([`call`]) need: the wave, the
 /// dispatch's context, the code, and where the block started. Lives on `Tier::step`'s stack for
-/// one block call.
-// `repr(C)`: compiled self-loops read and write `done` and `budget` at fixed offsets.
+/// one block call. `repr(C)`: compiled code loads `callback` from its fixed offset
+/// ([`CALLBACK_OFFSET`]) instead of holding this process's address of [`call`], so the same
+/// code runs in any process (the on-disk cache, `disk`); self-loops read and write `done` and
+/// `budget` at theirs.
 #[repr(C)]
 pub(crate) struct CallEnv {
+    /// Always [`call`].
+    callback: unsafe extern "C" fn(*mut CallEnv, u32) -> u32,
     /// Instructions the block's completed self-loop iterations ran (`codegen::SelfLoop`),
     /// and the most it may run (the step loop's budget).
     done: u64,
@@ -91,6 +97,9 @@ pub(crate) unsafe extern "C" fn call(env: *mut CallEnv, idx: u32) -> u32 {
     }
 }
 
+/// Where compiled code finds [`call`]'s address in a [`CallEnv`].
+const CALLBACK_OFFSET: usize = std::mem::offset_of!(CallEnv, callback);
+
 /// Most instructions in one block (bounds compile time and code size).
 const MAX_BLOCK: usize = 128;
 
@@ -122,23 +131,38 @@ pub(crate) struct JitCode {
     starts: Vec<AtomicU32>,
     leaders: OnceLock<Vec<bool>>,
     compiler: Mutex<Option<Compiler>>,
+    /// `disk::program_key` of `prog`, once a block is looked up on disk.
+    disk_key: OnceLock<disk::Key>,
 }
+
+/// A compiled function's machine code and the alignment it needs.
+type MachineCode = (Vec<u8>, u32);
 
 struct Compiler {
     module: JITModule,
     ctx: Context,
     fctx: FunctionBuilderContext,
+    /// `disk::build_key` of this module's target, once needed.
+    build_key: Option<disk::Key>,
 }
 
 /// Blocks compiled and time spent compiling them, over the whole process.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct CompileStats {
+    /// Blocks compiled by cranelift.
     pub blocks: u64,
-    /// Instructions translated to host code.
+    /// Instructions translated to host code (in blocks compiled or loaded from disk).
     pub instructions: u64,
     /// Instructions compiled as callbacks into their interpreter handlers (`Node::Call`).
     pub callbacks: u64,
+    /// Time spent compiling blocks, loading them from disk and writing them there.
     pub nanos: u64,
+    /// Blocks whose code was loaded from the on-disk cache instead of compiled.
+    pub disk_loads: u64,
+    /// Blocks written to the on-disk cache.
+    pub disk_writes: u64,
+    /// Cache files found but not used (damaged, truncated, foreign), then replaced.
+    pub disk_rejects: u64,
 }
 
 static BLOCKS: AtomicU64 = AtomicU64::new(0);
@@ -153,6 +177,9 @@ pub fn compile_stats() -> CompileStats {
         instructions: INSTRUCTIONS.load(Relaxed),
         callbacks: CALLBACKS.load(Relaxed),
         nanos: NANOS.load(Relaxed),
+        disk_loads: disk::LOADS.load(Relaxed),
+        disk_writes: disk::WRITES.load(Relaxed),
+        disk_rejects: disk::REJECTS.load(Relaxed),
     }
 }
 
@@ -207,15 +234,26 @@ impl Compiler {
             module,
             ctx,
             fctx: FunctionBuilderContext::new(),
+            build_key: None,
         })
     }
 
+    fn build_key(&mut self) -> disk::Key {
+        *self
+            .build_key
+            .get_or_insert_with(|| disk::build_key(self.module.isa()))
+    }
+
+    /// Compiles `nodes`; with `portable`, also returns a copy of the machine code and its
+    /// alignment if cranelift reported no relocations (the code refers to nothing outside
+    /// itself, so `disk` may store it).
     fn compile(
         &mut self,
         nodes: &[Node],
         wave64: bool,
         self_loop: Option<codegen::SelfLoop>,
-    ) -> Option<BlockFn> {
+        portable: bool,
+    ) -> Option<(BlockFn, Option<MachineCode>)> {
         self.module.clear_context(&mut self.ctx);
         let target = self.module.target_config();
         codegen::signature(&mut self.ctx.func.signature, target.pointer_type());
@@ -225,7 +263,7 @@ impl Compiler {
             nodes,
             wave64,
             target,
-            call as *const () as usize,
+            CALLBACK_OFFSET as i32,
             self_loop,
         );
         let id = self
@@ -233,13 +271,38 @@ impl Compiler {
             .declare_anonymous_function(&self.ctx.func.signature)
             .ok()?;
         let defined = self.module.define_function(id, &mut self.ctx);
+        let code = self
+            .ctx
+            .compiled_code()
+            .filter(|c| portable && c.buffer.relocs().is_empty())
+            .map(|c| (c.code_buffer().to_vec(), c.buffer.alignment));
         self.module.clear_context(&mut self.ctx);
         defined.ok()?;
+        Some((self.finish(id)?, code))
+    }
+
+    /// Makes `code` (machine code of a block function with no relocations, from `disk`)
+    /// executable in this module.
+    fn load(&mut self, code: &[u8], align: u32) -> Option<BlockFn> {
+        let mut sig = self.module.make_signature();
+        codegen::signature(&mut sig, self.module.target_config().pointer_type());
+        let id = self.module.declare_anonymous_function(&sig).ok()?;
+        self.module
+            .define_function_bytes(id, align.into(), code, &[])
+            .ok()?;
+        self.finish(id)
+    }
+
+    /// The entry of function `id`, made executable.
+    fn finish(&mut self, id: cranelift_module::FuncId) -> Option<BlockFn> {
         self.module.finalize_definitions().ok()?;
         let p = self.module.get_finalized_function(id);
-        // SAFETY: `p` is the entry of the function just defined with `codegen::signature`, five
-        // pointer parameters and an i32 result in the host's default calling convention, which
-        // is what `extern "C"` means on the host cranelift-native targets.
+        // SAFETY: `p` is the entry of a function with `codegen::signature`, five pointer
+        // parameters and an i32 result in the host's default calling convention, which is what
+        // `extern "C"` means on the host cranelift-native targets: one `compile` just defined,
+        // or code `disk` returned, which is byte for byte what `compile` produced for the same
+        // key (program, shape, block start, host ISA and flags, code generator build; checked
+        // against its SHA-256 when read).
         Some(unsafe { std::mem::transmute::<*const u8, BlockFn>(p) })
     }
 }
@@ -255,6 +318,7 @@ impl JitCode {
             starts: (0..n).map(|_| AtomicU32::new(0)).collect(),
             leaders: OnceLock::new(),
             compiler: Mutex::new(None),
+            disk_key: OnceLock::new(),
         }
     }
 
@@ -320,20 +384,54 @@ impl JitCode {
             Node::Branch { target, .. } => (target as u32, prog.pcs[target]),
             _ => (j as u32, fall_pc),
         };
-        let f = {
+        let dir = disk::disk_cache();
+        // The block's code: loaded from disk (None), or compiled (its key, and its bytes if
+        // they can be stored).
+        let (f, compiled) = {
             let mut c = self.compiler.lock().ok()?;
             if c.is_none() {
                 *c = Compiler::new();
             }
-            // A branch back to the block's own start loops inside the compiled code.
-            let self_loop = (taken.0 as usize == idx).then_some(codegen::SelfLoop {
-                len: nodes.len() as u32,
-                done: std::mem::offset_of!(CallEnv, done) as i32,
-                budget: std::mem::offset_of!(CallEnv, budget) as i32,
+            let c = c.as_mut()?;
+            let key = dir.as_ref().map(|_| {
+                let program = self.disk_key.get_or_init(|| disk::program_key(prog));
+                disk::block_key(&c.build_key(), program, &self.shape, idx)
             });
-            c.as_mut()?.compile(&nodes, self.shape.wave64, self_loop)?
+            let loaded = match (&dir, &key) {
+                (Some(dir), Some(key)) => match disk::load(dir, key) {
+                    disk::Lookup::Code(code, align) => c.load(&code, align),
+                    disk::Lookup::Missing | disk::Lookup::Rejected => None,
+                },
+                _ => None,
+            };
+            match loaded {
+                Some(f) => (f, None),
+                None => {
+                    // A branch back to the block's own start loops inside the compiled code.
+                    let self_loop = (taken.0 as usize == idx).then_some(codegen::SelfLoop {
+                        len: nodes.len() as u32,
+                        done: std::mem::offset_of!(CallEnv, done) as i32,
+                        budget: std::mem::offset_of!(CallEnv, budget) as i32,
+                    });
+                    let (f, code) =
+                        c.compile(&nodes, self.shape.wave64, self_loop, key.is_some())?;
+                    (f, Some((key, code)))
+                }
+            }
         };
-        BLOCKS.fetch_add(1, Relaxed);
+        match compiled {
+            Some((key, code)) => {
+                BLOCKS.fetch_add(1, Relaxed);
+                // Written after the compiler is released (other blocks of this code may compile
+                // meanwhile).
+                if let (Some(dir), Some(key), Some((code, align))) = (&dir, key, code) {
+                    disk::store(dir, &key, &code, align);
+                }
+            }
+            None => {
+                disk::LOADS.fetch_add(1, Relaxed);
+            }
+        }
         let calls = nodes
             .iter()
             .filter(|n| matches!(n, Node::Call { .. }))
@@ -389,9 +487,21 @@ fn same(a: &Program, b: &Program) -> bool {
     a.base == b.base && a.pcs == b.pcs && a.insts == b.insts
 }
 
+/// The process-wide cache: code objects by `cache_key`.
+static CACHE: OnceLock<Mutex<HashMap<u64, Vec<Arc<JitCode>>>>> = OnceLock::new();
+
+/// Empties the in-memory cache, so the next dispatch of any program compiles its blocks again
+/// (or loads them from disk): tests of the on-disk cache. Dispatches running meanwhile keep
+/// the code they hold.
+#[doc(hidden)]
+pub fn forget_compiled_code() {
+    if let Some(c) = CACHE.get() {
+        c.lock().unwrap_or_else(|e| e.into_inner()).clear();
+    }
+}
+
 /// The process-wide cache's entry for `prog` run with `shape`.
 fn code_for(prog: &Program, shape: Shape) -> Option<Arc<JitCode>> {
-    static CACHE: OnceLock<Mutex<HashMap<u64, Vec<Arc<JitCode>>>>> = OnceLock::new();
     let key = cache_key(prog, &shape);
     let mut map = CACHE.get_or_init(Default::default).lock().ok()?;
     let bucket = map.entry(key).or_default();
@@ -527,6 +637,7 @@ impl<'p> Tier<'p> {
             )
         };
         let mut env = CallEnv {
+            callback: call,
             done: 0,
             budget,
             wave,

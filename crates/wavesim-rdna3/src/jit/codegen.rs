@@ -53,7 +53,7 @@ pub(crate) fn build(
     nodes: &[Node],
     wave64: bool,
     target: cranelift_codegen::isa::TargetFrontendConfig,
-    callback: usize,
+    callback_offset: i32,
     self_loop: Option<SelfLoop>,
 ) {
     let call_conv = func.signature.call_conv;
@@ -77,7 +77,7 @@ pub(crate) fn build(
         lanes_ptr: p[3],
         env_ptr: p[4],
         ptr_ty: target.pointer_type(),
-        callback,
+        callback_offset,
         call_sig: None,
         call_conv,
         b,
@@ -133,8 +133,10 @@ struct Gen<'a> {
     lanes_ptr: Value,
     env_ptr: Value,
     ptr_ty: Type,
-    /// `cache::call`'s address, and its signature once imported.
-    callback: usize,
+    /// Where in `*env` the code finds `cache::call`'s address (loaded at run time, so the code
+    /// holds no address of this process: `jit::disk` reuses it in others), and the callback's
+    /// signature once imported.
+    callback_offset: i32,
     call_sig: Option<SigRef>,
     call_conv: CallConv,
     /// Scalar registers: current value and whether the block wrote it.
@@ -1525,7 +1527,10 @@ impl Gen<'_> {
                 s
             }
         };
-        let f = self.b.ins().iconst(self.ptr_ty, self.callback as i64);
+        let f = self
+            .b
+            .ins()
+            .load(self.ptr_ty, mem(), self.env_ptr, self.callback_offset);
         let i = self.iconst32(idx);
         let inst = self.b.ins().call_indirect(sig, f, &[self.env_ptr, i]);
         let r = self.b.inst_results(inst)[0];

@@ -18,6 +18,8 @@
 //!   registers in SSA between callbacks).
 //! - `cache`: compiled code per code object (hash of the decoded code + wave size + VGPR count),
 //!   shared by every dispatch and worker thread of the process, and the tiers' policies.
+//! - `disk`: the optional on-disk cache of compiled blocks, so later processes load a kernel's
+//!   code instead of compiling it again.
 //!
 //! Engines ([`Engine`]): `interp` never compiles; `jit` compiles every block before it first
 //! runs; `auto` (the default) interprets a block until it has been entered [`AUTO_THRESHOLD`]
@@ -25,10 +27,12 @@
 
 mod cache;
 mod codegen;
+mod disk;
 mod select;
 
 pub(crate) use cache::Tier;
-pub use cache::{compilable, compile_stats, verify_ir, CompileStats};
+pub use cache::{compilable, compile_stats, forget_compiled_code, verify_ir, CompileStats};
+pub use disk::{disk_cache, set_disk_cache, CACHE_ENV, FORMAT_VERSION};
 
 use std::str::FromStr;
 use std::sync::atomic::{AtomicU8, Ordering::Relaxed};
@@ -57,6 +61,12 @@ pub const AUTO_THRESHOLD: u32 = 4096;
 
 /// The environment variable that chooses the default engine (`interp`, `jit` or `auto`), e.g. to
 /// run a whole test suite with the JIT forced.
+///
+/// Its companion [`CACHE_ENV`] (`WAVESIM_JIT_CACHE=DIR`) turns on the on-disk compiled-code
+/// cache in DIR (also [`set_disk_cache`], `wavesim run --jit-cache DIR`,
+/// `wavesim_set_jit_cache`): blocks compiled by one process are written there and loaded by
+/// the next instead of compiled again (see `disk`; DIR must be writable only by those trusted
+/// to run code as the process).
 pub const ENGINE_ENV: &str = "WAVESIM_ENGINE";
 
 impl Engine {
