@@ -253,7 +253,9 @@ fn the_code_in_a_valid_file_is_what_runs() {
         std::fs::write(&f, new).expect("writes");
     }
     let (s, got) = child_outcome(dir.path());
-    assert_eq!((s.compiled, s.loaded, s.rejected), (0, BLOCKS, 0));
+    // Blocks load when first entered; the do-nothing code changes which ones are reached.
+    assert_eq!((s.compiled, s.rejected), (0, 0));
+    assert!(s.loaded >= 1 && s.loaded <= BLOCKS, "{} loaded", s.loaded);
     assert!(
         got != outcome(Engine::Interp),
         "the loaded code did not run"

@@ -78,8 +78,9 @@ enum Cmd {
         /// not depend on it.
         #[arg(long)]
         threads: Option<usize>,
-        /// RDNA3 execution engine: interp (interpreter only), jit (compile every block the JIT
-        /// supports first), auto (interpret, compile hot blocks; the default, or WAVESIM_ENGINE).
+        /// RDNA3 execution engine: interp (interpreter only), jit (compile each block the JIT
+        /// supports when first entered), auto (interpret, compile hot blocks; the default, or
+        /// WAVESIM_ENGINE).
         #[arg(long, value_name = "ENGINE", value_parser = ["interp", "jit", "auto"])]
         engine: Option<String>,
         /// RDNA3 JIT: keep compiled code in DIR (created if missing) and load it from there in

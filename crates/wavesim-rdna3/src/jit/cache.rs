@@ -451,13 +451,6 @@ impl JitCode {
     fn block(&self, idx: usize) -> Option<Block> {
         *self.slots.get(idx)?.get_or_init(|| self.compile_at(idx))
     }
-
-    /// Compiles every block a run can enter without a computed jump (`leaders`).
-    fn compile_all(&self) {
-        for (j, _) in self.leaders().iter().enumerate().filter(|(_, &l)| l) {
-            self.block(j);
-        }
-    }
 }
 
 impl Drop for JitCode {
@@ -574,8 +567,10 @@ impl<'p> Tier<'p> {
             warmup: AtomicU32::new(0),
         };
         if engine == Engine::Jit {
-            let code = tier.code.get_or_init(|| code_for(prog, shape)).as_ref()?;
-            code.compile_all();
+            // Blocks compile when first entered (threshold 1), so a dispatch that never enters
+            // compiled code (an observer watches every instruction) or leaves parts of the
+            // code unreached compiles nothing it does not run.
+            tier.code.get_or_init(|| code_for(prog, shape)).as_ref()?;
         }
         Some(tier)
     }
@@ -653,7 +648,8 @@ impl<'p> Tier<'p> {
         // below `shape.num_vgprs` (checked above against the wave's register file, 64 lanes a
         // row), the byte of `scc` (only ever storing 0 or 1, the two valid `bool` values, that
         // it computed with compares or loaded from there) and `lane_insts`, and passes `env`
-        // to `call`, having stored what it holds, so the handler sees the whole wave. The wave,
+        // to `call`, having stored what it holds (or, for a call with a footprint, every
+        // register the handler reads or writes), so the handler sees what it uses. The wave,
         // context and counter are exclusively borrowed for the call, and the code memory lives
         // as long as `code`.
         let exit = unsafe { (block.f)(sgpr, vgpr, scc, lane_insts, &mut env) };

@@ -5,12 +5,14 @@
 //! counters, errors). Instructions the compiler does not translate (memory, transcendentals,
 //! DPP, most modifiers, 16-bit ops, ...) run inside the block through their interpreter handler
 //! (`cache::call`: the block stores the registers it holds, the handler runs on the wave, the
-//! block reloads; for the waits, scalar loads and GLOBAL memory instructions, whose registers
-//! are known (`select::footprint`), only those are stored and reloaded); a handler's error or change of control flow stops the block there and the
-//! step loop handles it exactly as for an interpreted instruction. Program control other than
-//! resolved branches, barriers, s_endpgm, traps, messages and MODE writers end the block. Blocks
-//! using float arithmetic run only while MODE has the IEEE f32/f64 setting they were compiled
-//! for (checked on entry).
+//! block reloads; for the waits, scalar loads and GLOBAL and DS memory instructions, whose
+//! registers are known (`select::footprint`), only those are stored and reloaded); a handler's
+//! error or change of control flow stops the block there and the step loop handles it exactly
+//! as for an interpreted instruction. Program control other than resolved branches, barriers,
+//! s_endpgm, traps, messages and MODE writers end the block. A block whose taken branch goes
+//! back to its own start loops inside the compiled code while the step loop's instruction
+//! budget allows (`codegen::SelfLoop`). Blocks using float arithmetic run only while MODE has
+//! the IEEE f32/f64 setting they were compiled for (checked on entry).
 //!
 //! - `select`: which instructions compile, operands validated at compile time (so compiled code
 //!   never raises an error: every error stays the interpreter's).
@@ -21,8 +23,8 @@
 //! - `disk`: the optional on-disk cache of compiled blocks, so later processes load a kernel's
 //!   code instead of compiling it again.
 //!
-//! Engines ([`Engine`]): `interp` never compiles; `jit` compiles every block before it first
-//! runs; `auto` (the default) interprets a block until it has been entered [`AUTO_THRESHOLD`]
+//! Engines ([`Engine`]): `interp` never compiles; `jit` compiles each block when a run first
+//! enters it; `auto` (the default) interprets a block until it has been entered [`AUTO_THRESHOLD`]
 //! times, then compiles it, so a tiny kernel pays no compile cost.
 
 mod cache;
@@ -44,7 +46,7 @@ use std::sync::OnceLock;
 pub enum Engine {
     /// The interpreter only.
     Interp,
-    /// Compile every block the JIT supports before it first runs.
+    /// Compile each block the JIT supports when a run first enters it.
     Jit,
     /// Interpret first; compile a block once it has been entered [`AUTO_THRESHOLD`] times.
     Auto,
