@@ -152,6 +152,11 @@ struct Gen<'a> {
     lanes: Option<Value>,
 }
 
+/// Byte offset of chunk `chunk` (lanes `VL * chunk ..`) of VGPR row `row` in the register file.
+fn vgpr_offset(row: u16, chunk: usize) -> i32 {
+    ((row as usize * LANES + chunk * VL) * 4) as i32
+}
+
 fn mem() -> MemFlagsData {
     // The register files are plain host memory the caller owns exclusively for the call; rows
     // are 4-byte aligned only, so no alignment is promised.
@@ -338,8 +343,10 @@ impl Gen<'_> {
         if let Some(&(v, _)) = self.vgpr.get(&(row, chunk)) {
             return v;
         }
-        let off = ((row as usize * LANES + chunk * VL) * 4) as i32;
-        let v = self.b.ins().load(I32X4, mem(), self.vgpr_ptr, off);
+        let v = self
+            .b
+            .ins()
+            .load(I32X4, mem(), self.vgpr_ptr, vgpr_offset(row, chunk));
         self.vgpr.insert((row, chunk), (v, false));
         v
     }
@@ -1565,8 +1572,7 @@ impl Gen<'_> {
         for row in rows {
             for chunk in 0..self.chunks {
                 if let Some(&(v, true)) = self.vgpr.get(&(row, chunk)) {
-                    let off = ((row as usize * LANES + chunk * VL) * 4) as i32;
-                    self.b.ins().store(mem(), v, self.vgpr_ptr, off);
+                    self.store_v(row, chunk, v);
                     self.vgpr.insert((row, chunk), (v, false));
                 }
             }
@@ -1599,20 +1605,29 @@ impl Gen<'_> {
         }
     }
 
+    fn store_sgpr(&mut self, code: u16, v: Value) {
+        self.b.ins().store(mem(), v, self.sgpr_ptr, code as i32 * 4);
+    }
+
+    fn store_v(&mut self, row: u16, chunk: usize, v: Value) {
+        self.b
+            .ins()
+            .store(mem(), v, self.vgpr_ptr, vgpr_offset(row, chunk));
+    }
+
     fn store_dirty(&mut self) {
         let mut sg: Vec<_> = self.sgpr.iter().map(|(&k, &v)| (k, v)).collect();
         sg.sort_by_key(|e| e.0);
         for (code, (v, dirty)) in sg {
             if dirty {
-                self.b.ins().store(mem(), v, self.sgpr_ptr, code as i32 * 4);
+                self.store_sgpr(code, v);
             }
         }
         let mut vg: Vec<_> = self.vgpr.iter().map(|(&k, &v)| (k, v)).collect();
         vg.sort_by_key(|e| e.0);
         for ((row, chunk), (v, dirty)) in vg {
             if dirty {
-                let off = ((row as usize * LANES + chunk * VL) * 4) as i32;
-                self.b.ins().store(mem(), v, self.vgpr_ptr, off);
+                self.store_v(row, chunk, v);
             }
         }
         if let Some((v, true)) = self.scc {

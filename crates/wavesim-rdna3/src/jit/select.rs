@@ -526,8 +526,8 @@ pub(crate) fn footprint(inst: &Inst, s: &Shape) -> Option<Footprint> {
     let name = inst.op.name();
     let dwords = |suffix: &str| -> Option<u8> {
         Some(match suffix {
-            "b32" | "b8" | "u8" | "i8" | "u16" | "i16" | "b16" => 1,
-            "b64" => 2,
+            "b32" | "b8" | "u8" | "i8" | "u16" | "i16" | "b16" | "u32" | "i32" | "f32" => 1,
+            "b64" | "u64" | "i64" | "f64" => 2,
             "b96" => 3,
             "b128" => 4,
             _ => return None,
@@ -628,13 +628,7 @@ pub(crate) fn footprint(inst: &Inst, s: &Shape) -> Option<Footprint> {
             {
                 return None;
             }
-            let dw = dwords(name.rsplit('_').next()?).or_else(|| {
-                Some(match name.rsplit('_').next()? {
-                    "u32" | "i32" | "f32" => 1,
-                    "u64" | "i64" | "f64" => 2,
-                    _ => return None,
-                })
-            })?;
+            let dw = dwords(name.rsplit('_').next()?)?;
             let data = |code: u16| -> Option<(u16, u8)> {
                 if opnd::is_vgpr(code) {
                     vrows(code, dw)
