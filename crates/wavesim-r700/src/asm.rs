@@ -9,8 +9,8 @@
 use std::collections::BTreeMap;
 
 use crate::decode::{sel, AluInst, CfInst, FetchInst, FetchRow};
-use crate::disasm;
 use crate::isa::{self, AluEnc, AluRow, CfForm};
+use crate::text;
 use crate::AsmError;
 
 /// A named bit field of an instruction's words: (name, word index, low bit, width).
@@ -195,7 +195,7 @@ fn diff(fields: &[Field], actual: &[u32], encoded: Option<Vec<u32>>) -> String {
 }
 
 pub(crate) fn cf_extras(c: &CfInst) -> String {
-    let text = disasm::cf_text(c);
+    let text = text::cf_text(c);
     let fields = match c.kind {
         crate::decode::CfKind::Alu(_) => CF_ALU_FIELDS,
         crate::decode::CfKind::Export(_) => EXPORT_FIELDS,
@@ -209,7 +209,7 @@ pub(crate) fn cf_extras(c: &CfInst) -> String {
 }
 
 pub(crate) fn alu_extras(i: &AluInst) -> String {
-    let text = disasm::alu_text(i);
+    let text = text::alu_text(i);
     let fields = if i.row.enc == AluEnc::Op3 {
         ALU_OP3_FIELDS
     } else {
@@ -223,7 +223,7 @@ pub(crate) fn alu_extras(i: &AluInst) -> String {
 }
 
 pub(crate) fn fetch_extras(f: &FetchInst) -> String {
-    let text = disasm::fetch_text(f);
+    let text = text::fetch_text(f);
     let fields = match f.row {
         FetchRow::Tex(_) => TEX_FIELDS,
         FetchRow::Vtx(r) if r.exec == isa::FetchExec::LdsWrite => DSW_FIELDS,

@@ -15,7 +15,7 @@ use wavesim_core::observe::Observer;
 
 use crate::decode::CfInst;
 use crate::exec::{self, DriverState, ExecError, PixelState, Wave};
-use crate::runner::ThreadResult;
+use crate::results::{RunError, ThreadResult};
 use crate::Shader;
 
 pub struct R700Dispatch<'a> {
@@ -171,9 +171,9 @@ impl Backend for R700Dispatch<'_> {
 }
 
 /// Maps the engine's error back to the runner's.
-pub fn dispatch_error(e: DispatchError<ExecError>) -> crate::runner::RunError {
+pub fn dispatch_error(e: DispatchError<ExecError>) -> RunError {
     match e {
-        DispatchError::Exec { error, .. } => crate::runner::RunError::Exec(error),
-        other => crate::runner::RunError::Dispatch(other.to_string()),
+        DispatchError::Exec { error, .. } => RunError::Exec(error),
+        other => RunError::Dispatch(other.to_string()),
     }
 }

@@ -16,8 +16,10 @@ pub mod disasm;
 pub mod elf;
 pub mod exec;
 pub mod isa;
+pub mod results;
 pub mod runner;
 pub mod semantics;
+pub mod text;
 pub mod texture;
 
 pub use asm::assemble;

@@ -49,26 +49,11 @@
 #![allow(clippy::needless_range_loop)]
 
 use serde::Deserialize;
-use thiserror::Error;
 
-use crate::exec::{DriverState, Export, ExportTarget, FetchConstant, LoopConstant};
+use crate::exec::{DriverState, ExportTarget, FetchConstant, LoopConstant};
+pub use crate::results::{RunError, ThreadResult};
 use crate::texture::{CompareFunc, Filter, MipFilter, Sampler, TexFormat, Texture, Wrap};
 use crate::Shader;
-
-#[derive(Debug, Error)]
-pub enum RunError {
-    #[error("R700 run configuration: {0}")]
-    Config(String),
-    #[error(transparent)]
-    Exec(#[from] crate::exec::ExecError),
-    #[error(transparent)]
-    Asm(#[from] crate::AsmError),
-    #[error(transparent)]
-    Decode(#[from] crate::DecodeError),
-    /// The engine stopped the draw (watchdog, invalid launch).
-    #[error("R700 draw: {0}")]
-    Dispatch(String),
-}
 
 /// A dword given as a float (f32 bits), an integer (raw, two's complement) or a `"0x..."` string.
 #[derive(Clone, Debug, Deserialize)]
@@ -236,13 +221,6 @@ impl RunConfig {
             )),
         }
     }
-}
-
-#[derive(Clone, Debug, PartialEq)]
-pub struct ThreadResult {
-    /// Killed by KILL* or CF KILL (cleared from the valid mask).
-    pub killed: bool,
-    pub exports: Vec<Export>,
 }
 
 #[derive(Clone, Debug)]

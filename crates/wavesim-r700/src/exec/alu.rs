@@ -24,7 +24,7 @@ fn read_src(
             ctx.loc(
                 Some(clause_pc),
                 slot_char(i.slot),
-                crate::disasm::alu_text(i),
+                crate::text::alu_text(i),
                 Some(l),
             ),
             msg,
@@ -382,9 +382,8 @@ fn run_group(ctx: &mut Ctx, w: &mut Wave, g: &AluGroup) -> Result<(), ExecError>
     let mut bufs = [vec![0u32; lanes], vec![0u32; lanes], vec![0u32; lanes]];
     for (k, i) in g.insts.iter().enumerate() {
         let clause_pc = g.addr + k as u32;
-        let loc = |l: Option<usize>| {
-            ctx.loc(Some(clause_pc), Some(i.slot), crate::disasm::alu_text(i), l)
-        };
+        let loc =
+            |l: Option<usize>| ctx.loc(Some(clause_pc), Some(i.slot), crate::text::alu_text(i), l);
         let nm = |what: &str, why: &str| ExecError::NotModelled {
             loc: loc(None),
             what: what.into(),
@@ -811,12 +810,7 @@ fn write_group_results(
             if i.dst_rel && i.index_mode >= INDEX_GLOBAL {
                 let g = global_index(ctx, w, i, base, l).map_err(|m| {
                     fault(
-                        ctx.loc(
-                            Some(r.pc),
-                            Some(i.slot),
-                            crate::disasm::alu_text(i),
-                            Some(l),
-                        ),
+                        ctx.loc(Some(r.pc), Some(i.slot), crate::text::alu_text(i), Some(l)),
                         m,
                     )
                 })?;
@@ -829,12 +823,7 @@ fn write_group_results(
                     m @ 0..=3 => w.ar[m as usize].as_ref().map(|a| a[l]),
                     _ => w.al,
                 };
-                let loc = ctx.loc(
-                    Some(r.pc),
-                    Some(i.slot),
-                    crate::disasm::alu_text(i),
-                    Some(l),
-                );
+                let loc = ctx.loc(Some(r.pc), Some(i.slot), crate::text::alu_text(i), Some(l));
                 base + ix
                     .ok_or_else(|| fault(loc, "relative destination without a valid AR/aL index"))?
             } else {
@@ -843,12 +832,7 @@ fn write_group_results(
             let chan = i.dst_chan as usize;
             let kind = gpr_kind(ctx, reg).map_err(|m| {
                 fault(
-                    ctx.loc(
-                        Some(r.pc),
-                        Some(i.slot),
-                        crate::disasm::alu_text(i),
-                        Some(l),
-                    ),
+                    ctx.loc(Some(r.pc), Some(i.slot), crate::text::alu_text(i), Some(l)),
                     m,
                 )
             })?;
@@ -914,7 +898,7 @@ fn run_pair64(
     };
     let lanes = w.lanes;
     let pc_of = |k: usize| g.addr + k as u32;
-    let loc = |l: Option<usize>| ctx.loc(Some(g.addr), Some(i.slot), crate::disasm::alu_text(i), l);
+    let loc = |l: Option<usize>| ctx.loc(Some(g.addr), Some(i.slot), crate::text::alu_text(i), l);
     let nsrc = match op {
         Pair64Op::Add | Pair64Op::Mul => 2,
         _ => 1,

@@ -4,7 +4,7 @@ use super::*;
 
 pub(super) fn run_fetch(ctx: &mut Ctx, w: &mut Wave, f: &FetchInst) -> Result<(), ExecError> {
     use crate::decode::bits;
-    let text = crate::disasm::fetch_text(f);
+    let text = crate::text::fetch_text(f);
     let loc = |l: Option<usize>| ctx.loc(Some(f.addr), None, text.clone(), l);
     let exec = match f.row {
         FetchRow::Tex(r) => r.exec,

@@ -24,7 +24,7 @@ pub(super) fn run_lds(
     write: bool,
 ) -> Result<(), ExecError> {
     use crate::decode::bits;
-    let text = crate::disasm::fetch_text(f);
+    let text = crate::text::fetch_text(f);
     let loc = |l: Option<usize>| ctx.loc(Some(f.addr), None, text.clone(), l);
     let wd = &f.w;
     let not_modelled = |what: &str, why: &str| ExecError::NotModelled {

@@ -325,7 +325,7 @@ impl Ctx<'_> {
 }
 
 fn cf_loc(ctx: &Ctx, c: &CfInst) -> Location {
-    ctx.loc(None, None, crate::disasm::cf_text(c), None)
+    ctx.loc(None, None, crate::text::cf_text(c), None)
 }
 
 fn fault(loc: Location, msg: impl Into<String>) -> ExecError {
@@ -437,6 +437,6 @@ pub use wavesim_core::engine::Stop;
 /// Text of the instruction at a CF address, for error messages and debuggers.
 pub fn describe_pc(p: &Program, cf_pc: u32) -> String {
     p.cf.get(cf_pc as usize)
-        .map(crate::disasm::cf_text)
+        .map(crate::text::cf_text)
         .unwrap_or_else(|| format!("@{cf_pc}: past the CF program"))
 }
