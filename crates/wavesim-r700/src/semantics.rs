@@ -398,23 +398,28 @@ pub fn pred_set_restore(counter: u32) -> (u32, bool) {
     }
 }
 
-/// MUL_LIT (and _M2/_M4/_D2 with `scale` 2, 4, 0.5): the multiply of the DX9 LIT helper. Operand roles
-/// from Mesa's r600 LIT lowering (r600_shader.c `tgsi_lit`: MUL_LIT(log2(max(src.y, 0)), src.w, src.x),
-/// whose result feeds EXP_IEEE for dst.z); the special cases from the Xenos LIT multiply xenia
-/// documents (ucode.h, kMulsPrev2, "Scalar Multiply Emulating LIT Operation", whose `ps`, `a` and `b`
-/// are those three values): -FLT_MAX when src0 is -FLT_MAX or not finite, or src2 is not finite or
-/// <= 0; otherwise src1 * src0. Returns None where the sources leave the result open: a zero times an
-/// infinity or NaN (legacy and IEEE multiplies differ and the sources do not say which MUL_LIT uses),
-/// and a scaled -FLT_MAX (whether the output modifier applies to the sentinel is not stated).
+/// MUL_LIT (and _M2/_M4/_D2 with `scale` 2, 4, 0.5): the multiply of the DX9 LIT helper.
+/// - Operand roles: Mesa's r600 LIT lowering (r600_shader.c `tgsi_lit`) issues
+///   MUL_LIT(src0 = LOG_CLAMPED(max(src.y, 0)), src1 = src.w, src2 = src.x) and feeds the result to
+///   EXP_IEEE for dst.z.
+/// - Special cases: the R600 ISA's MUL_LIT rule as xenia restates it for the Xenos LIT multiply
+///   (`kMulsPrev2`; its DXBC translator says it is "implemented like MUL_LIT in the R600 ISA
+///   documentation, where src0 is src0.x, src1 is ps, and src2 is src0.y"): the result is -FLT_MAX when
+///   src1 is -FLT_MAX or not finite, or src2 is not finite or <= 0; otherwise src0 * src1. The test is on
+///   src1 (the exponent w in Mesa's sequence), not src0: with y = 0 and w = 0, src0 = -FLT_MAX and the
+///   product -FLT_MAX * 0 = -0, so LIT's z = 2^-0 = 1 = 0^0, as OpenGL's LIT requires.
+/// Returns None where the sources leave the result open: a zero times an infinity or NaN (legacy and
+/// IEEE multiplies differ and the sources do not say which MUL_LIT uses), and a scaled -FLT_MAX (whether
+/// the output modifier applies to the sentinel is not stated).
 pub fn mul_lit(a: u32, b: u32, c: u32, scale: f32) -> Option<u32> {
     let (x0, x1, x2) = (fin(a), fin(b), fin(c));
-    if a == NEG_FLT_MAX || !x0.is_finite() || !x2.is_finite() || x2 <= 0.0 {
+    if b == NEG_FLT_MAX || !x1.is_finite() || !x2.is_finite() || x2 <= 0.0 {
         return (scale == 1.0).then_some(NEG_FLT_MAX);
     }
     if (x0 == 0.0 || x1 == 0.0) && !(x0.is_finite() && x1.is_finite()) {
         return None;
     }
-    Some(out(ftz(x1 * x0) * scale))
+    Some(out(ftz(x0 * x1) * scale))
 }
 
 /// Evaluates a comparison of the SET/PRED_SET/KILL/CND families. Float comparisons are IEEE

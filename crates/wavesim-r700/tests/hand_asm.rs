@@ -1634,10 +1634,12 @@ fn predicate_counter_instructions() {
     }
 }
 
-/// MUL_LIT(src0, src1, src2) as Mesa's LIT lowering uses it (src0 = log2(max(y, 0)), src1 = w, src2 = x)
-/// with the Xenos LIT-multiply special cases (semantics.rs): -FLT_MAX when src0 is -FLT_MAX or not
-/// finite, or src2 is not finite or <= 0; otherwise src1 * src0, scaled by 2 / 4 / 0.5 for the _M2 /
-/// _M4 / _D2 forms. Then LIT's z = 2^MUL_LIT: 2^(3 * log2 4) = 64 for (x, y, w) = (1, 4, 3).
+/// MUL_LIT(src0, src1, src2) as Mesa's LIT lowering uses it (r600_shader.c `tgsi_lit`:
+/// src0 = LOG_CLAMPED(max(y, 0)), src1 = w, src2 = x) with the R600 ISA's MUL_LIT special cases as
+/// xenia restates them (kMulsPrev2, "implemented like MUL_LIT in the R600 ISA documentation"):
+/// -FLT_MAX when src1 is -FLT_MAX or not finite, or src2 is not finite or <= 0; otherwise src0 * src1,
+/// scaled by 2 / 4 / 0.5 for the _M2 / _M4 / _D2 forms. Then LIT's z = 2^MUL_LIT:
+/// 2^(3 * log2 4) = 64 for (x, y, w) = (1, 4, 3), and 2^(-FLT_MAX * 0) = 2^-0 = 1 = 0^0 for y = w = 0.
 #[test]
 fn mul_lit_special_cases() {
     let prog = |inst: &str| {
@@ -1648,21 +1650,32 @@ fn mul_lit_special_cases() {
     };
     // (src0, src1, src2) per thread, as raw bits (TOML has no spelling for these infinities here).
     let b = |x: f32| x.to_bits();
-    let s: [[u32; 4]; 6] = [
-        [b(2.0), b(3.0), b(1.0), 0],               // 6
+    let s: [[u32; 4]; 9] = [
+        [b(2.0), b(3.0), b(1.0), 0],               // 2 * 3 = 6
         [b(2.0), b(3.0), b(0.0), 0],               // src2 <= 0: -FLT_MAX
-        [b(f32::NEG_INFINITY), b(3.0), b(1.0), 0], // src0 = -inf (log2 0): -FLT_MAX
-        [b(-f32::MAX), b(0.5), b(1.0), 0],         // src0 = -FLT_MAX: -FLT_MAX
+        [b(2.0), b(f32::NEG_INFINITY), b(1.0), 0], // src1 = -inf: -FLT_MAX
+        [b(2.0), b(-f32::MAX), b(1.0), 0],         // src1 = -FLT_MAX: -FLT_MAX
         [b(2.0), b(3.0), b(f32::NAN), 0],          // src2 not finite: -FLT_MAX
-        [b(-1.5), b(0.25), b(7.0), 0],             // -0.375
+        [b(-1.5), b(0.25), b(7.0), 0],             // -1.5 * 0.25 = -0.375
+        [b(-f32::MAX), b(0.0), b(1.0), 0],         // LIT with y = w = 0: -FLT_MAX * 0 = -0
+        [b(-f32::MAX), b(0.5), b(1.0), 0],         // src0 = -FLT_MAX is no sentinel: -FLT_MAX / 2
+        [b(f32::NEG_INFINITY), b(3.0), b(1.0), 0], // src0 = -inf (LOG_IEEE 0): -inf * 3 = -inf
     ];
-    let cfg = format!("threads = 6\n{}", raw_inputs(0, &s));
+    let cfg = format!("threads = 9\n{}", raw_inputs(0, &s));
     let r = run_asm(Chip::Rv770, &prog("MUL_LIT"), &cfg).unwrap();
-    let got: Vec<f32> = (0..6).map(|t| f(pixel0(&r, t)[0])).collect();
-    assert_eq!(
-        got,
-        [6.0, -f32::MAX, -f32::MAX, -f32::MAX, -f32::MAX, -0.375]
-    );
+    let got: Vec<u32> = (0..9).map(|t| f(pixel0(&r, t)[0]).to_bits()).collect();
+    let want = [
+        b(6.0),
+        b(-f32::MAX),
+        b(-f32::MAX),
+        b(-f32::MAX),
+        b(-f32::MAX),
+        b(-0.375),
+        b(-0.0),
+        b(-f32::MAX / 2.0),
+        b(f32::NEG_INFINITY),
+    ];
+    assert_eq!(got, want);
     // The scaled forms on the ordinary cases.
     let ok = format!("threads = 2\n{}", raw_inputs(0, &[s[0], s[5]]));
     for (inst, k) in [
@@ -1680,7 +1693,7 @@ fn mul_lit_special_cases() {
     // A scaled sentinel and 0 * inf are left open by the sources: typed errors.
     for (inst, row) in [
         ("MUL_LIT_M2", s[1]),
-        ("MUL_LIT", [b(0.0), b(f32::INFINITY), b(1.0), 0]),
+        ("MUL_LIT", [b(f32::INFINITY), b(0.0), b(1.0), 0]),
     ] {
         let c = format!("threads = 1\n{}", raw_inputs(0, &[row]));
         let e = run_asm(Chip::Rv770, &prog(inst), &c).unwrap_err();
@@ -1689,6 +1702,36 @@ fn mul_lit_special_cases() {
             "{inst}: {e}"
         );
     }
+}
+
+/// Mesa's LIT sequence for R700 (r600_shader.c `tgsi_lit`): t.x = MAX(y, 0); t.z = LOG_CLAMPED(t.x);
+/// t.x = MUL_LIT(t.z, w, x); z = EXP_IEEE(t.x). OpenGL's LIT (ARB_vertex_program, "LIT"; TGSI's LIT)
+/// gives z = (x > 0) ? max(y, 0)^w : 0 with 0^0 = 1:
+/// (x, y, w) = (1, 4, 3): 4^3 = 64 (2^(log2 4 * 3) = 2^6 exactly); (1, 0, 0): 0^0 = 1;
+/// (1, 0, 2): 0^2 = 0 (2^(-FLT_MAX * 2) = 2^-inf = 0); (-1, 4, 3): x <= 0 gives -FLT_MAX, 2^-FLT_MAX = 0.
+#[test]
+fn lit_sequence_follows_opengl_lit() {
+    let text =
+        "ALU 3, @4, KC0[], KC1[]\nEXPORT T2.XYZW\nCF_END\nPAD\nALU clause starting at 4:\n  \
+                MAX * T1.X, T0.Y, 0.0,\n  \
+                LOG_CLAMPED * T1.Z, T1.X,\n  \
+                MUL_LIT * T1.X, T1.Z, T0.W, T0.X,\n  \
+                EXP_IEEE * T2.X, T1.X,\n";
+    let cfg = format!(
+        "threads = 4\n{}",
+        inputs(
+            0,
+            &[
+                [1.0, 4.0, 0.0, 3.0],
+                [1.0, 0.0, 0.0, 0.0],
+                [1.0, 0.0, 0.0, 2.0],
+                [-1.0, 4.0, 0.0, 3.0]
+            ]
+        )
+    );
+    let r = run_asm(Chip::Rv770, text, &cfg).unwrap();
+    let z: Vec<f32> = (0..4).map(|t| f(pixel0(&r, t)[0])).collect();
+    assert_eq!(z, [64.0, 1.0, 0.0, 0.0]);
 }
 
 /// MUL_64 over the four vector slots (layout of Mesa's Evergreen-family emitters, assumed for R700 as for
