@@ -32,12 +32,15 @@
 //! format = "rgba8"                 # or "rgba32f"
 //! data = [255, 0, 0, 255, ...]     # bytes (rgba8) or floats (rgba32f)
 //! mips = [[...], [...]]            # optional mip levels 1, 2, ... (max(1, size >> k) texels each)
-//! dim = "cube"                     # optional: a cube map, `data` = six faces +X -X +Y -Y +Z -Z
+//! dim = "cube"                     # optional: "2d" (default), "1d" (height 1), "1d_array",
+//!                                  # "2d_array", "3d" or "cube" (`data` = six faces +X -X +Y -Y +Z -Z)
+//! layers = 4                       # arrays: layers, 3d: depth slices, one after another in `data`
 //! [[sampler]]
 //! id = 0
 //! filter = "bilinear"              # or "point"; others are a typed error naming them
 //! wrap_u = "wrap"                  # "wrap", "clamp" (to edge) or "border"
 //! wrap_v = "clamp"
+//! wrap_w = "clamp"                 # 3d textures: CLAMP_Z; z_filter = "point" (default) or "linear"
 //! border = [0.0, 0.0, 0.0, 1.0]
 //! mip_filter = "linear"            # "none" (default, base level), "point" or "linear"
 //! compare = "lequal"               # depth compare for SAMPLE_C* (reference OP texel.x)
@@ -52,7 +55,7 @@ use serde::Deserialize;
 
 use crate::exec::{DriverState, ExportTarget, FetchConstant, LoopConstant};
 pub use crate::results::{RunError, ThreadResult};
-use crate::texture::{CompareFunc, Filter, MipFilter, Sampler, TexFormat, Texture, Wrap};
+use crate::texture::{CompareFunc, Filter, MipFilter, Sampler, TexDim, TexFormat, Texture, Wrap};
 use crate::Shader;
 
 /// A dword given as a float (f32 bits), an integer (raw, two's complement) or a `"0x..."` string.
@@ -131,15 +134,26 @@ pub struct FetchConstCfg {
 pub struct TextureCfg {
     pub resource: u32,
     pub width: u32,
+    /// 1 for "1d" and "1d_array" (the default).
+    #[serde(default = "one")]
     pub height: u32,
     pub format: String,
     pub data: Vec<Dword>,
-    /// Mip levels 1, 2, ...: each level's data in the same form as `data`.
+    /// Mip levels 1, 2, ...: each level's data in the same form as `data` (for cube maps six faces and
+    /// for arrays every layer of that level, one after another).
     #[serde(default)]
     pub mips: Vec<Vec<Dword>>,
-    /// "2d" (default) or "cube" (six faces in `data`, face-id order +X, -X, +Y, -Y, +Z, -Z).
+    /// "2d" (default), "1d", "1d_array", "2d_array", "3d" or "cube" (six faces in `data`, face-id order
+    /// +X, -X, +Y, -Y, +Z, -Z).
     #[serde(default)]
     pub dim: Option<String>,
+    /// Layers of a "1d_array"/"2d_array" or depth slices of a "3d" texture, one after another in `data`.
+    #[serde(default)]
+    pub layers: Option<u32>,
+}
+
+fn one() -> u32 {
+    1
 }
 
 #[derive(Clone, Debug, Deserialize)]
@@ -151,6 +165,12 @@ pub struct SamplerCfg {
     pub wrap_u: String,
     #[serde(default = "wrap_default")]
     pub wrap_v: String,
+    /// CLAMP_Z for 3-D textures.
+    #[serde(default = "wrap_default")]
+    pub wrap_w: String,
+    /// Z_FILTER for 3-D textures: "point" (default) or "linear".
+    #[serde(default)]
+    pub z_filter: Option<String>,
     #[serde(default)]
     pub border: [f32; 4],
     /// "none" (default: the base level), "point" or "linear".
@@ -443,13 +463,28 @@ pub fn driver_state(shader: &Shader, cfg: &RunConfig) -> Result<DriverState, Run
             })
         };
         let (format, bytes) = decode(&t.data)?;
+        let layered = |dim| match t.layers {
+            Some(n) => Texture::new_layered(dim, t.width, t.height, n, format, &bytes),
+            None => Err("an array or 3-D texture needs `layers`".into()),
+        };
+        let flat = |r: Result<Texture, String>| match t.layers {
+            Some(_) => Err("`layers` applies to 1d_array, 2d_array and 3d textures only".into()),
+            None => r,
+        };
+        let one_row = |r: Result<Texture, String>| match t.height {
+            1 => r,
+            h => Err(format!("a 1-D texture has height 1, not {h}")),
+        };
         let mut tex = match t.dim.as_deref() {
-            None | Some("2d") => Texture::new(t.width, t.height, format, &bytes),
-            Some("cube") if t.mips.is_empty() => {
-                Texture::new_cube(t.width, t.height, format, &bytes)
-            }
-            Some("cube") => Err("cube maps with mip levels are not modelled".into()),
-            Some(other) => Err(format!("texture dim `{other}` is not modelled (2d, cube)")),
+            None | Some("2d") => flat(Texture::new(t.width, t.height, format, &bytes)),
+            Some("1d") => one_row(flat(Texture::new_1d(t.width, format, &bytes))),
+            Some("1d_array") => one_row(layered(TexDim::D1Array)),
+            Some("2d_array") => layered(TexDim::D2Array),
+            Some("3d") => layered(TexDim::D3),
+            Some("cube") => flat(Texture::new_cube(t.width, t.height, format, &bytes)),
+            Some(other) => Err(format!(
+                "texture dim `{other}` is not modelled (1d, 1d_array, 2d, 2d_array, 3d, cube)"
+            )),
         }
         .map_err(RunError::Config)?;
         for m in &t.mips {
@@ -478,6 +513,16 @@ pub fn driver_state(shader: &Shader, cfg: &RunConfig) -> Result<DriverState, Run
             filter,
             wrap_u: parse_wrap(&s.wrap_u)?,
             wrap_v: parse_wrap(&s.wrap_v)?,
+            wrap_w: parse_wrap(&s.wrap_w)?,
+            z_filter: match s.z_filter.as_deref() {
+                None | Some("point") | Some("nearest") => Filter::Point,
+                Some("linear") => Filter::Bilinear,
+                Some(other) => {
+                    return Err(RunError::Config(format!(
+                        "z filter `{other}` is not modelled (point, linear)"
+                    )))
+                }
+            },
             border: s.border,
             mip_filter: match s.mip_filter.as_deref() {
                 None | Some("none") => MipFilter::None,

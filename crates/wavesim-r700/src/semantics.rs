@@ -408,6 +408,7 @@ pub fn pred_set_restore(counter: u32) -> (u32, bool) {
 ///   src1 is -FLT_MAX or not finite, or src2 is not finite or <= 0; otherwise src0 * src1. The test is on
 ///   src1 (the exponent w in Mesa's sequence), not src0: with y = 0 and w = 0, src0 = -FLT_MAX and the
 ///   product -FLT_MAX * 0 = -0, so LIT's z = 2^-0 = 1 = 0^0, as OpenGL's LIT requires.
+///
 /// Returns None where the sources leave the result open: a zero times an infinity or NaN (legacy and
 /// IEEE multiplies differ and the sources do not say which MUL_LIT uses), and a scaled -FLT_MAX (whether
 /// the output modifier applies to the sentinel is not stated).

@@ -1,4 +1,5 @@
-//! 2-D texture resources and samplers for TEX_SAMPLE: RGBA8 (unorm) and RGBA32F texels; point and
+//! Texture resources (1-D, 1-D array, 2-D, 2-D array, 3-D and cube maps; SQ_TEX_RESOURCE DIM) and samplers
+//! for TEX_SAMPLE, TEX_LD and GET_TEXTURE_RESINFO: RGBA8 (unorm) and RGBA32F texels; point and
 //! bilinear filtering; wrap, clamp-to-edge and border-colour addressing (R700 ISA reference, 2.5 texture
 //! samplers/resources and the border colour; SQ_TEX_SAMPLER_WORD0 clamp modes in AMD's R700 register
 //! reference). Bilinear weights are computed in binary32 (the hardware's weight quantisation is not in the
@@ -10,8 +11,20 @@ pub enum TexFormat {
     Rgba32Float,
 }
 
+/// SQ_TEX_RESOURCE_WORD0 DIM (the dimensions R700 resources have; MSAA forms are not modelled).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TexDim {
+    D1,
+    D1Array,
+    D2,
+    D2Array,
+    D3,
+    Cube,
+}
+
 #[derive(Clone, Debug)]
 pub struct Texture {
+    pub dim: TexDim,
     pub width: u32,
     pub height: u32,
     pub format: TexFormat,
@@ -24,6 +37,10 @@ pub struct Texture {
     /// CUBE instruction (+X, -X, +Y, -Y, +Z, -Z); empty for a 2-D texture. A cube's own `texels` are
     /// unused.
     pub faces: Vec<Texture>,
+    /// The layers of a 1-D or 2-D array, or the depth slices of a 3-D texture (each a 2-D texture with
+    /// its own mip levels; a 1-D layer has height 1); empty otherwise. The resource's own `texels` are
+    /// unused then.
+    pub slices: Vec<Texture>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -83,6 +100,9 @@ pub struct Sampler {
     pub filter: Filter,
     pub wrap_u: Wrap,
     pub wrap_v: Wrap,
+    /// CLAMP_Z and Z_FILTER (3-D textures only): addressing and filter across depth slices.
+    pub wrap_w: Wrap,
+    pub z_filter: Filter,
     pub border: [f32; 4],
     pub mip_filter: MipFilter,
     pub compare: Option<CompareFunc>,
@@ -132,12 +152,55 @@ impl Texture {
             }
         };
         Ok(Texture {
+            dim: TexDim::D2,
             width,
             height,
             format,
             texels,
             mips: Vec::new(),
             faces: Vec::new(),
+            slices: Vec::new(),
+        })
+    }
+
+    /// A 1-D texture (`width` texels; a 2-D texture of height 1 that is sampled at its only row).
+    pub fn new_1d(width: u32, format: TexFormat, bytes: &[u8]) -> Result<Texture, String> {
+        let mut t = Texture::new(width, 1, format, bytes)?;
+        t.dim = TexDim::D1;
+        Ok(t)
+    }
+
+    /// A 1-D array, 2-D array or 3-D texture from its `n` layers' (slices') bytes, one after another.
+    pub fn new_layered(
+        dim: TexDim,
+        width: u32,
+        height: u32,
+        n: u32,
+        format: TexFormat,
+        bytes: &[u8],
+    ) -> Result<Texture, String> {
+        if n == 0 || n > 8192 || !bytes.len().is_multiple_of(n as usize) {
+            return Err(format!(
+                "{n} layers (slices) of equal size do not make up {} bytes",
+                bytes.len()
+            ));
+        }
+        let slices = bytes
+            .chunks_exact(bytes.len() / n as usize)
+            .enumerate()
+            .map(|(k, b)| {
+                Texture::new(width, height, format, b).map_err(|e| format!("layer/slice {k}: {e}"))
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(Texture {
+            dim,
+            width,
+            height,
+            format,
+            texels: Vec::new(),
+            mips: Vec::new(),
+            faces: Vec::new(),
+            slices,
         })
     }
 
@@ -163,12 +226,14 @@ impl Texture {
             })
             .collect::<Result<Vec<_>, _>>()?;
         Ok(Texture {
+            dim: TexDim::Cube,
             width,
             height,
             format,
             texels: Vec::new(),
             mips: Vec::new(),
             faces,
+            slices: Vec::new(),
         })
     }
 
@@ -176,8 +241,30 @@ impl Texture {
         !self.faces.is_empty()
     }
 
-    /// Adds mip level `self.mips.len() + 1` from its bytes (same format as level 0).
+    /// Adds mip level `levels()` from its bytes (same format as level 0): for a cube map six faces and
+    /// for an array every layer, one after another, each `max(1, size >> k)` texels a side. 3-D mip
+    /// chains (whose depth halves too) are not modelled.
     pub fn push_mip(&mut self, bytes: &[u8]) -> Result<(), String> {
+        let parts = match self.dim {
+            TexDim::Cube => &mut self.faces,
+            TexDim::D1Array | TexDim::D2Array => &mut self.slices,
+            TexDim::D3 => return Err("3-D textures with mip levels are not modelled".into()),
+            TexDim::D1 | TexDim::D2 => return self.push_mip_2d(bytes),
+        };
+        let n = parts.len();
+        if !bytes.len().is_multiple_of(n) {
+            return Err(format!(
+                "a mip level of {n} faces/layers needs {n} equal parts, got {} bytes",
+                bytes.len()
+            ));
+        }
+        for (p, b) in parts.iter_mut().zip(bytes.chunks_exact(bytes.len() / n)) {
+            p.push_mip_2d(b)?;
+        }
+        Ok(())
+    }
+
+    fn push_mip_2d(&mut self, bytes: &[u8]) -> Result<(), String> {
         let k = self.mips.len() as u32 + 1;
         if k > 13 {
             return Err("at most 14 mip levels (8192 >> 13 = 1)".into());
@@ -198,8 +285,20 @@ impl Texture {
         Ok(())
     }
 
+    /// Mip levels (of each face or layer for cube maps and arrays).
     pub fn levels(&self) -> usize {
-        1 + self.mips.len()
+        match self.faces.first().or(self.slices.first()) {
+            Some(p) if self.dim != TexDim::D3 => p.levels(),
+            _ => 1 + self.mips.len(),
+        }
+    }
+
+    /// Level `k` of a 1-D or 2-D texture (or of one face or layer); None past the chain.
+    pub fn level_checked(&self, k: usize) -> Option<&Texture> {
+        match k {
+            0 => Some(self),
+            _ => self.mips.get(k - 1),
+        }
     }
 
     fn level(&self, k: usize) -> &Texture {
@@ -311,6 +410,7 @@ pub fn sample_cube(
     x: f32,
     y: f32,
     face: f32,
+    lod: f32,
 ) -> Result<[u32; 4], String> {
     if !(face.fract() == 0.0 && (0.0..=5.0).contains(&face)) {
         return Err(format!("cube face id {face} is not one of 0..5"));
@@ -323,17 +423,97 @@ pub fn sample_cube(
     if !u.is_finite() || !v.is_finite() {
         return Err(format!("cube coordinate ({x}, {y}) is not finite"));
     }
-    let (px, py) = (u as f64 * f.width as f64, v as f64 * f.height as f64);
-    let inside = |p: f64, n: u32| match s.filter {
-        Filter::Point => p >= 0.0 && p.floor() < n as f64,
-        Filter::Bilinear => p - 0.5 >= 0.0 && (p - 0.5).floor() + 1.0 < n as f64,
-    };
-    if !inside(px, f.width) || !inside(py, f.height) {
+    // Mip levels of a cube map are levels of each face (the same chain rule as 2-D textures); the edge
+    // test applies at every level the LOD selects.
+    let (a, b, w) = select_levels(f, s, lod)?;
+    for k in [a, b] {
+        let l = f.level(k);
+        let (px, py) = (u as f64 * l.width as f64, v as f64 * l.height as f64);
+        let inside = |p: f64, n: u32| match s.filter {
+            Filter::Point => p >= 0.0 && p.floor() < n as f64,
+            Filter::Bilinear => p - 0.5 >= 0.0 && (p - 0.5).floor() + 1.0 < n as f64,
+        };
+        if (k == a || w != 0.0) && (!inside(px, l.width) || !inside(py, l.height)) {
+            return Err(format!(
+                "cube face {face} level {k} sample at ({u}, {v}) reaches past the face's edge (edge filtering is not in the sources wavesim uses)"
+            ));
+        }
+    }
+    sample_lod(f, s, u, v, lod)
+}
+
+/// The layer an array coordinate selects. Mesa's r600 emitters put the layer in Z, rounded to the
+/// nearest even integer by an RNDNE before the fetch and marked unnormalized (sfn_instr_tex.cpp,
+/// `prepare_source`: "array index always goes into z", `z_unnormalized`); they do not clamp it, so the
+/// texture unit clamps it to the layers as OpenGL 4.6 (8.14.2, "layer = clamp(RNE(r), 0, d - 1)")
+/// requires. How the unit treats a layer that is not an integer (or a normalized one) is not in the
+/// sources used: an error.
+pub fn array_layer(t: &Texture, z: f32, normalized: bool) -> Result<&Texture, String> {
+    if normalized {
+        return Err("an array layer coordinate marked normalized (Mesa marks it unnormalized; the unit's rule for normalized layers is not in the sources used)".into());
+    }
+    if !z.is_finite() || z.fract() != 0.0 {
         return Err(format!(
-            "cube face {face} sample at ({u}, {v}) reaches past the face's edge (edge filtering is not in the sources wavesim uses)"
+            "array layer coordinate {z} is not an integer (Mesa rounds it with RNDNE first; the unit's rounding is not in the sources used)"
         ));
     }
-    sample(f, s, u, v)
+    let n = t.slices.len();
+    if n == 0 {
+        return Err("the resource is not an array".into());
+    }
+    Ok(&t.slices[(z.max(0.0) as usize).min(n - 1)])
+}
+
+/// Samples a 3-D texture (one level) at normalized (u, v, w): each slice is filtered in x/y as a 2-D
+/// texture, then Z_FILTER point takes the slice containing w (addressed by CLAMP_Z) and linear blends the
+/// two nearest slices by the binary32 fraction, as bilinear blends texels (OpenGL 4.6, 8.14.2, the
+/// three-dimensional case of LINEAR).
+pub fn sample_3d(t: &Texture, s: &Sampler, u: f32, v: f32, w: f32) -> Result<[u32; 4], String> {
+    if !w.is_finite() {
+        return Err(format!("texture coordinate w = {w} is not finite"));
+    }
+    let d = t.slices.len() as u32;
+    let slice = |k: i64| -> Result<[f32; 4], String> {
+        Ok(match address(k, d, s.wrap_w) {
+            Some(k) => sample(&t.slices[k as usize], s, u, v)?.map(f32::from_bits),
+            None => s.border,
+        })
+    };
+    let z = w as f64 * d as f64;
+    let out = match s.z_filter {
+        Filter::Point => slice(z.floor() as i64)?,
+        Filter::Bilinear => {
+            let z = z - 0.5;
+            let z0 = z.floor();
+            let f = (z - z0) as f32;
+            let (a, b) = (slice(z0 as i64)?, slice((z0 as i64).saturating_add(1))?);
+            std::array::from_fn(|k| a[k] + (b[k] - a[k]) * f)
+        }
+    };
+    Ok(out.map(f32::to_bits))
+}
+
+/// TEX_LD: the texel at integer coordinates (x, y) of level `lod` of `t` (a 1-D or 2-D texture, one
+/// layer, or one slice), without sampler state (OpenGL 4.6, 8.14.2 / GLSL texelFetch, which Mesa's r600
+/// driver and Cemu's Latte decompiler both map to LD). Coordinates or levels outside the texture give
+/// undefined results in OpenGL: an error here.
+pub fn load(t: &Texture, x: i32, y: i32, lod: i32) -> Result<[u32; 4], String> {
+    let l = usize::try_from(lod)
+        .ok()
+        .and_then(|k| t.level_checked(k))
+        .ok_or_else(|| {
+            format!(
+                "texel fetch level {lod} is outside the texture's {} levels",
+                t.levels()
+            )
+        })?;
+    if x < 0 || y < 0 || x as u32 >= l.width || y as u32 >= l.height {
+        return Err(format!(
+            "texel fetch at ({x}, {y}) is outside level {lod}'s {}x{} texels",
+            l.width, l.height
+        ));
+    }
+    Ok(l.texels[(y as u32 * l.width + x as u32) as usize].map(f32::to_bits))
 }
 
 #[cfg(test)]
@@ -355,6 +535,8 @@ mod tests {
                     filter,
                     wrap_u: wrap,
                     wrap_v: wrap,
+                    wrap_w: wrap,
+                    z_filter: Filter::Point,
                     border: [0.0; 4],
                     mip_filter: MipFilter::None,
                     compare: None,

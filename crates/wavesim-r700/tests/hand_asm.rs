@@ -1012,8 +1012,9 @@ fn rows_without_semantics_stop_with_a_typed_error() {
         );
         checked += 1;
     }
-    // A floor, so that an empty filter cannot pass: 40 rows are still without semantics.
-    assert!(checked >= 40, "{checked}");
+    // A floor, so that an empty filter cannot pass: 38 rows are still without semantics (TEX_LD and
+    // GET_TEXTURE_RESINFO now run).
+    assert!(checked >= 38, "{checked}");
 }
 
 /// Double precision on rv770 over the X/Y slot pair (layout: the X slot's sources are the high dwords,
@@ -1850,4 +1851,261 @@ fn quad_derivatives_with_get_gradients() {
         let e = run_asm(Chip::Rv770, &prog("MUL_IEEE T1.X, T0.X, T0.X,"), &cfg).unwrap_err();
         assert!(e.to_string().contains("quad-ordered"), "{e}");
     }
+}
+
+/// One TEX instruction between an input GPR T0 and an exported T1.
+fn tex_prog(inst: &str) -> String {
+    format!("TEX 0 @4\nEXPORT T1.XYZW\nCF_END\nPAD\nFetch clause starting at 4:\n  {inst}\n")
+}
+
+/// rgba32f texel data: texel k of `n` is [base + k, 10 (base + k), 0, 1].
+fn ramp(base: usize, n: usize) -> String {
+    (0..n)
+        .map(|k| {
+            let v = (base + k) as f32;
+            format!("{v:?}, {:?}, 0.0, 1.0", 10.0 * v)
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// 1-D and 1-D array textures, read as Mesa's r600 driver lays out their coordinates
+/// (sfn_instr_tex.cpp `prepare_source`): X only for 1-D, the layer in Z (unnormalized, Y unused) for
+/// 1-D arrays, select 7 in every unused component. Texel k of a 4-texel ramp is [k, 10k, 0, 1].
+/// Point at u = 0.625: texel floor(0.625 * 4) = 2. Bilinear at u = 0.5: texel-space 2 - 0.5 = 1.5, half
+/// of texels 1 and 2 = [1.5, 15, 0, 1]. Array (2 layers of 2 texels, layer 1 = texels 2, 3): u = 0.75,
+/// layer 1 -> texel 1 of layer 1 = 3; a layer past the end clamps to the last one (OpenGL 4.6 8.14.2,
+/// Mesa does not clamp); a layer that is not an integer is an error (Mesa rounds it first).
+#[test]
+fn one_d_textures_and_unused_source_selects() {
+    let smp =
+        |filter: &str| format!("[[sampler]]\nid = 0\nfilter = \"{filter}\"\nwrap_u = \"clamp\"\n");
+    let tex1d = format!(
+        "[[texture]]\nresource = 0\nwidth = 4\ndim = \"1d\"\nformat = \"rgba32f\"\ndata = [{}]\n",
+        ramp(0, 4)
+    );
+    let p = tex_prog("TEX_SAMPLE T1.XYZW, T0.X___ RID:0 SID:0 CT:NNNN");
+    let cfg = |filter: &str, u: f32| {
+        format!(
+            "threads = 1\n{}{tex1d}{}",
+            inputs(0, &[[u, 0.0, 0.0, 0.0]]),
+            smp(filter)
+        )
+    };
+    let r = run_asm(Chip::Rv770, &p, &cfg("point", 0.625)).unwrap();
+    assert_eq!(pixel0(&r, 0).map(f), [2.0, 20.0, 0.0, 1.0]);
+    let r = run_asm(Chip::Rv770, &p, &cfg("bilinear", 0.5)).unwrap();
+    assert_eq!(pixel0(&r, 0).map(f), [1.5, 15.0, 0.0, 1.0]);
+    // The same select 7 where a 2-D texture needs Y is still an error.
+    let tex2d = "[[texture]]\nresource = 0\nwidth = 1\nheight = 1\nformat = \"rgba32f\"\ndata = [1.0, 1.0, 1.0, 1.0]\n";
+    let e = run_asm(
+        Chip::Rv770,
+        &p,
+        &format!(
+            "threads = 1\n{}{tex2d}{}",
+            inputs(0, &[[0.5; 4]]),
+            smp("point")
+        ),
+    )
+    .unwrap_err();
+    assert!(e.to_string().contains("source select 7"), "{e}");
+
+    let arr = format!(
+        "[[texture]]\nresource = 0\nwidth = 2\ndim = \"1d_array\"\nlayers = 2\nformat = \"rgba32f\"\ndata = [{}]\n",
+        ramp(0, 4)
+    );
+    let p = tex_prog("TEX_SAMPLE T1.XYZW, T0.X_Z_ RID:0 SID:0 CT:NNUN");
+    let run = |z: f32| {
+        run_asm(
+            Chip::Rv770,
+            &p,
+            &format!(
+                "threads = 1\n{}{arr}{}",
+                inputs(0, &[[0.75, 0.0, z, 0.0]]),
+                smp("point")
+            ),
+        )
+    };
+    assert_eq!(pixel0(&run(1.0).unwrap(), 0).map(f), [3.0, 30.0, 0.0, 1.0]);
+    assert_eq!(pixel0(&run(0.0).unwrap(), 0).map(f), [1.0, 10.0, 0.0, 1.0]);
+    assert_eq!(pixel0(&run(5.0).unwrap(), 0).map(f), [3.0, 30.0, 0.0, 1.0]);
+    let e = run(0.5).unwrap_err();
+    assert!(e.to_string().contains("not an integer"), "{e}");
+}
+
+/// GET_GRADIENTS_H with the Z/W sources set to select 7 and their results masked (Mesa's dFdx of a
+/// two-component value): only X/Y are computed. On a 2x2 grid with T0 = (x, y, 0, 1): d(x)/dx = 1 - 0 = 1,
+/// d(y)/dx = 0 (OpenGL 4.6 8.14.1 forward differences).
+#[test]
+fn get_gradients_ignores_unused_components() {
+    let p = "TEX 0 @4\nEXPORT T1.XYZW\nCF_END\nPAD\nFetch clause starting at 4:\n  \
+             TEX_GET_GRADIENTS_H T1.XY__, T0.XY__ RID:0 SID:0 CT:NNNN\n";
+    let r = run_asm(
+        Chip::Rv770,
+        p,
+        "grid = [2, 2]\n[[gpr]]\nreg = 1\npixel = \"xy\"\n[[gpr]]\nreg = 0\npixel = \"xy\"\n",
+    )
+    .unwrap();
+    for t in 0..4 {
+        let v = pixel0(&r, t);
+        assert_eq!((f(v[0]), f(v[1])), (1.0, 0.0), "pixel {t}");
+    }
+}
+
+/// 2-D arrays (layer in Z) and 3-D textures. 2-D array of 2 layers of 1x1: layer k = [k, 10k, 0, 1].
+/// 3-D of 1x1x4, slice k = [k, 10k, 0, 1]: Z_FILTER point at w = 0.6 takes slice floor(0.6 * 4) = 2;
+/// linear at w = 0.5 blends slices 1 and 2 at z = 2 - 0.5 = 1.5 -> [1.5, 15, 0, 1]; linear at w = 0.05
+/// (z = -0.3) with CLAMP_Z clamp-to-edge blends slice 0 with itself -> [0, 0, 0, 1] (OpenGL 4.6 8.14.2).
+#[test]
+fn two_d_array_and_three_d_textures() {
+    let smp = "[[sampler]]\nid = 0\nfilter = \"point\"\nwrap_w = \"clamp\"\n";
+    let arr = format!(
+        "[[texture]]\nresource = 0\nwidth = 1\nheight = 1\ndim = \"2d_array\"\nlayers = 2\nformat = \"rgba32f\"\ndata = [{}]\n",
+        ramp(0, 2)
+    );
+    let p = tex_prog("TEX_SAMPLE T1.XYZW, T0.XYZ_ RID:0 SID:0 CT:NNUN");
+    let r = run_asm(
+        Chip::Rv770,
+        &p,
+        &format!(
+            "threads = 2\n{}{arr}{smp}",
+            inputs(0, &[[0.5, 0.5, 1.0, 0.0], [0.5, 0.5, 0.0, 0.0]])
+        ),
+    )
+    .unwrap();
+    assert_eq!(pixel0(&r, 0).map(f), [1.0, 10.0, 0.0, 1.0]);
+    assert_eq!(pixel0(&r, 1).map(f), [0.0, 0.0, 0.0, 1.0]);
+
+    let t3 = format!(
+        "[[texture]]\nresource = 0\nwidth = 1\nheight = 1\ndim = \"3d\"\nlayers = 4\nformat = \"rgba32f\"\ndata = [{}]\n",
+        ramp(0, 4)
+    );
+    let p = tex_prog("TEX_SAMPLE T1.XYZW, T0.XYZ_ RID:0 SID:0 CT:NNNN");
+    let run = |zf: &str, w: f32| {
+        run_asm(
+            Chip::Rv770,
+            &p,
+            &format!(
+                "threads = 1\n{}{t3}{smp}z_filter = \"{zf}\"\n",
+                inputs(0, &[[0.5, 0.5, w, 0.0]])
+            ),
+        )
+        .unwrap()
+    };
+    assert_eq!(pixel0(&run("point", 0.6), 0).map(f), [2.0, 20.0, 0.0, 1.0]);
+    assert_eq!(pixel0(&run("linear", 0.5), 0).map(f), [1.5, 15.0, 0.0, 1.0]);
+    assert_eq!(pixel0(&run("linear", 0.05), 0).map(f), [0.0, 0.0, 0.0, 1.0]);
+}
+
+/// TEX_LD (texelFetch, Mesa's `emit_tex_txf` layout: integer X/Y, layer in Z, level in W) and
+/// GET_TEXTURE_RESINFO (Mesa's `emit_tex_txs`: X/Y/Z = size at the level, W = levels). A 2x2 ramp with a
+/// 1x1 level 1 ([9, 90, 0, 1]): LD (1, 0) level 0 = texel 1 = [1, 10, 0, 1]; (0, 1) = texel 2; (0, 0)
+/// level 1 = [9, 90, 0, 1]; (2, 0) is outside: an error. RESINFO at level 0 = (2, 2, 1, 2 levels), level
+/// 1 = (1, 1, 1, 2); a 1-D array of 2 texels x 3 layers gives (2, 3, 1, 1) (Cemu's layout: layers in Y);
+/// a 2-D array 1x1 x 2 layers gives (1, 1, 2, 1); a 3-D 1x1x4 gives (1, 1, 4, 1). LD of layer 1 of the
+/// 2-D array = [1, 10, 0, 1].
+#[test]
+fn texel_fetch_and_resource_info() {
+    let tex = format!(
+        "[[texture]]\nresource = 0\nwidth = 2\nheight = 2\nformat = \"rgba32f\"\ndata = [{}]\nmips = [[9.0, 90.0, 0.0, 1.0]]\n",
+        ramp(0, 4)
+    );
+    let ld = tex_prog("TEX_LD T1.XYZW, T0.XYZW RID:0 SID:0 CT:NNNN");
+    let rows = [[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 0, 1]];
+    let r = run_asm(
+        Chip::Rv770,
+        &ld,
+        &format!("threads = 3\n{}{tex}", raw_inputs(0, &rows)),
+    )
+    .unwrap();
+    assert_eq!(pixel0(&r, 0).map(f), [1.0, 10.0, 0.0, 1.0]);
+    assert_eq!(pixel0(&r, 1).map(f), [2.0, 20.0, 0.0, 1.0]);
+    assert_eq!(pixel0(&r, 2).map(f), [9.0, 90.0, 0.0, 1.0]);
+    let e = run_asm(
+        Chip::Rv770,
+        &ld,
+        &format!("threads = 1\n{}{tex}", raw_inputs(0, &[[2, 0, 0, 0]])),
+    )
+    .unwrap_err();
+    assert!(e.to_string().contains("outside level 0"), "{e}");
+
+    let info = tex_prog("TEX_GET_TEXTURE_RESINFO T1.XYZW, T0.XXXX RID:0 SID:0 CT:NNNN");
+    let sizes = |t: &str, lods: &[u32]| -> Vec<[u32; 4]> {
+        let rows: Vec<[u32; 4]> = lods.iter().map(|&l| [l, 0, 0, 0]).collect();
+        let r = run_asm(
+            Chip::Rv770,
+            &info,
+            &format!("threads = {}\n{}{t}", lods.len(), raw_inputs(0, &rows)),
+        )
+        .unwrap();
+        (0..lods.len()).map(|k| raw(pixel0(&r, k))).collect()
+    };
+    assert_eq!(sizes(&tex, &[0, 1]), [[2, 2, 1, 2], [1, 1, 1, 2]]);
+    let arr1 = format!(
+        "[[texture]]\nresource = 0\nwidth = 2\ndim = \"1d_array\"\nlayers = 3\nformat = \"rgba32f\"\ndata = [{}]\n",
+        ramp(0, 6)
+    );
+    assert_eq!(sizes(&arr1, &[0]), [[2, 3, 1, 1]]);
+    let arr2 = format!(
+        "[[texture]]\nresource = 0\nwidth = 1\nheight = 1\ndim = \"2d_array\"\nlayers = 2\nformat = \"rgba32f\"\ndata = [{}]\n",
+        ramp(0, 2)
+    );
+    assert_eq!(sizes(&arr2, &[0]), [[1, 1, 2, 1]]);
+    let t3 = format!(
+        "[[texture]]\nresource = 0\nwidth = 1\nheight = 1\ndim = \"3d\"\nlayers = 4\nformat = \"rgba32f\"\ndata = [{}]\n",
+        ramp(0, 4)
+    );
+    assert_eq!(sizes(&t3, &[0]), [[1, 1, 4, 1]]);
+    let e = run_asm(
+        Chip::Rv770,
+        &info,
+        &format!("threads = 1\n{}{tex}", raw_inputs(0, &[[2, 0, 0, 0]])),
+    )
+    .unwrap_err();
+    assert!(
+        e.to_string().contains("outside the texture's 2 levels"),
+        "{e}"
+    );
+    let r = run_asm(
+        Chip::Rv770,
+        &ld,
+        &format!("threads = 1\n{}{arr2}", raw_inputs(0, &[[0, 0, 1, 0]])),
+    )
+    .unwrap();
+    assert_eq!(pixel0(&r, 0).map(f), [1.0, 10.0, 0.0, 1.0]);
+}
+
+/// Cube maps with mip levels: face k's 2x2 level 0 is [k, 0, 0, 1] everywhere and its 1x1 level 1
+/// [10 + k, 0, 0, 1]. SAMPLE_L at the face centre (X = Y = 1.5, i.e. s = t = 0.5; Z = face id) with
+/// LOD 1 and MIP_FILTER point reads level 1 of that face; LOD 0 reads level 0 (OpenGL 4.6 8.13-8.14).
+#[test]
+fn cube_map_mip_levels() {
+    let face = |v: f32, n: usize| vec![format!("{v:?}, 0.0, 0.0, 1.0"); n].join(", ");
+    let l0: Vec<String> = (0..6).map(|k| face(k as f32, 4)).collect();
+    let l1: Vec<String> = (0..6).map(|k| face(10.0 + k as f32, 1)).collect();
+    let tex = format!(
+        "[[texture]]\nresource = 0\nwidth = 2\nheight = 2\ndim = \"cube\"\nformat = \"rgba32f\"\ndata = [{}]\nmips = [[{}]]\n",
+        l0.join(", "),
+        l1.join(", ")
+    );
+    let smp = "[[sampler]]\nid = 0\nfilter = \"point\"\nmip_filter = \"point\"\n";
+    let p = tex_prog("TEX_SAMPLE_L T1.XYZW, T0.XYZW RID:0 SID:0 CT:NNNN");
+    let r = run_asm(
+        Chip::Rv770,
+        &p,
+        &format!(
+            "threads = 3\n{}{tex}{smp}",
+            inputs(
+                0,
+                &[
+                    [1.5, 1.5, 4.0, 1.0],
+                    [1.5, 1.5, 2.0, 0.0],
+                    [1.5, 1.5, 0.0, 1.0]
+                ]
+            )
+        ),
+    )
+    .unwrap();
+    let x: Vec<f32> = (0..3).map(|t| f(pixel0(&r, t)[0])).collect();
+    assert_eq!(x, [14.0, 2.0, 10.0]);
 }

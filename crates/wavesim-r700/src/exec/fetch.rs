@@ -1,6 +1,7 @@
 //! Fetch clauses: texture (TEX) and vertex/memory (VTX/MEM) fetch instructions.
 
 use super::*;
+use crate::texture::TexDim;
 
 pub(super) fn run_fetch(ctx: &mut Ctx, w: &mut Wave, f: &FetchInst) -> Result<(), ExecError> {
     use crate::decode::bits;
@@ -62,8 +63,10 @@ pub(super) fn run_fetch(ctx: &mut Ctx, w: &mut Wave, f: &FetchInst) -> Result<()
             return set_gradients(w, f, &loc, src_gpr, &dst_sel, vertical)
         }
         FetchExec::GetGradients { vertical } => {
-            get_gradients(ctx, w, f, &loc, src_gpr, vertical, &mut out)?
+            get_gradients(ctx, w, f, &loc, src_gpr, &dst_sel, vertical, &mut out)?
         }
+        FetchExec::Load => load_texels(ctx, w, f, &loc, src_gpr, &mut out)?,
+        FetchExec::ResInfo => resinfo(ctx, w, f, &loc, src_gpr, &dst_sel, &mut out)?,
         FetchExec::VertexFetch => fetch_vertices(ctx, w, f, &loc, src_gpr, &mut out)?,
         FetchExec::LdsRead | FetchExec::LdsWrite => {
             return Err(fault(loc(None), "LDS instructions run through run_lds"))
@@ -124,14 +127,8 @@ fn sample_texture(
             why: "the sources wavesim uses define the comparison result in X only".into(),
         });
     }
-    let rid = bits(wd[0], 8, 8) as usize;
     let sid = bits(wd[2], 15, 5) as usize;
-    let tex = ctx
-        .drv
-        .textures
-        .get(rid)
-        .and_then(|t| t.as_ref())
-        .ok_or_else(|| fault(loc(None), format!("texture resource {rid} is not bound")))?;
+    let tex = bound_texture(ctx, f, loc)?;
     let smp = ctx
         .drv
         .samplers
@@ -139,55 +136,43 @@ fn sample_texture(
         .and_then(|t| t.as_ref())
         .ok_or_else(|| fault(loc(None), format!("sampler {sid} is not bound")))?;
     let src_sel = tex_src_sel(wd);
-    let ct = [bits(wd[1], 28, 1), bits(wd[1], 29, 1)];
-    let offs = [bits(wd[2], 0, 5), bits(wd[2], 5, 5)];
+    // TEX_WORD1 COORD_TYPE_X..W (1 = normalized) and TEX_WORD2 OFFSET_X/Y/Z.
+    let ct = [
+        bits(wd[1], 28, 1),
+        bits(wd[1], 29, 1),
+        bits(wd[1], 30, 1),
+        bits(wd[1], 31, 1),
+    ];
+    let offs = [bits(wd[2], 0, 5), bits(wd[2], 5, 5), bits(wd[2], 10, 5)];
+    // How many coordinates address texels (the rest of X..Z is the layer, the face id or unused: Mesa
+    // writes select 7 into components an instruction does not use, e.g. Y and Z of a 1-D sample).
+    let axes = match tex.dim {
+        TexDim::D1 | TexDim::D1Array => 1,
+        TexDim::D2 | TexDim::D2Array | TexDim::Cube => 2,
+        TexDim::D3 => 3,
+    };
+    if offs[axes..].iter().any(|&o| o != 0) {
+        return Err(fault(
+            loc(None),
+            format!(
+                "{name} offsets a coordinate the {:?} texture does not have",
+                tex.dim
+            ),
+        ));
+    }
+    let arrayed = matches!(tex.dim, TexDim::D1Array | TexDim::D2Array);
+    if arrayed && compare && matches!(lod, TexLod::Explicit | TexLod::Bias) {
+        return Err(ExecError::NotModelled {
+            loc: loc(None),
+            what: format!("{name} on an array texture"),
+            why: "Mesa's layout puts both the layer and the reference in Z for these forms; the unit's reading is not in the sources wavesim uses".into(),
+        });
+    }
     for (l, o) in out.iter_mut().enumerate() {
         if !w.active(l) {
             continue;
         }
         let comp = |s: u32| src_component(w, src_gpr, s, l, loc).map(f32::from_bits);
-        if tex.is_cube() {
-            // A cube-map resource: X/Y are the face coordinates Mesa's driver builds from CUBE's
-            // result and Z the face id (texture::sample_cube). Unnormalized coordinates, offsets,
-            // depth compares and mip levels on cube maps are not in the sources used.
-            if ct != [1, 1] || offs != [0, 0] || compare {
-                return Err(ExecError::NotModelled {
-                    loc: loc(Some(l)),
-                    what: format!("{name} on a cube map with unnormalized coordinates, offsets or a depth compare"),
-                    why: "only normalized, unoffset, uncompared cube sampling is in the sources wavesim uses".into(),
-                });
-            }
-            *o = texture::sample_cube(
-                tex,
-                smp,
-                comp(src_sel[0])?,
-                comp(src_sel[1])?,
-                comp(src_sel[2])?,
-            )
-            .map_err(|m| fault(loc(Some(l)), m))?;
-            continue;
-        }
-        let mut uv = [comp(src_sel[0])?, comp(src_sel[1])?];
-        for k in 0..2 {
-            // Unnormalized coordinates (CT = U) are texel units (R700 ISA reference, TEX_WORD1).
-            if ct[k] == 0 {
-                uv[k] /= if k == 0 {
-                    tex.width as f32
-                } else {
-                    tex.height as f32
-                };
-            }
-            // Offsets are signed 5-bit values in half texels (R700 ISA reference, TEX_WORD2).
-            let off = ((offs[k] as i32) << 27 >> 27) as f32 * 0.5;
-            if off != 0.0 {
-                uv[k] += off
-                    / if k == 0 {
-                        tex.width as f32
-                    } else {
-                        tex.height as f32
-                    };
-            }
-        }
         // LOD source (R700 ISA TEX instructions; operand layout as Mesa's r600 emitter
         // builds it): SAMPLE_L takes the LOD from W, SAMPLE_LZ uses 0; implicit and biased
         // LODs need the quad's derivatives, which are only irrelevant when a single level can
@@ -207,6 +192,57 @@ fn sample_texture(
                         .into(),
             }),
         };
+        if tex.dim == TexDim::Cube {
+            // A cube-map resource: X/Y are the face coordinates Mesa's driver builds from CUBE's
+            // result and Z the face id (texture::sample_cube). Unnormalized coordinates, offsets and
+            // depth compares on cube maps are not in the sources used.
+            if ct[..2] != [1, 1] || offs != [0, 0, 0] || compare {
+                return Err(ExecError::NotModelled {
+                    loc: loc(Some(l)),
+                    what: format!("{name} on a cube map with unnormalized coordinates, offsets or a depth compare"),
+                    why: "only normalized, unoffset, uncompared cube sampling is in the sources wavesim uses".into(),
+                });
+            }
+            *o = texture::sample_cube(
+                tex,
+                smp,
+                comp(src_sel[0])?,
+                comp(src_sel[1])?,
+                comp(src_sel[2])?,
+                lod_value,
+            )
+            .map_err(|m| fault(loc(Some(l)), m))?;
+            continue;
+        }
+        // The 2-D texture (or 1-D row) the coordinates address: an array's layer comes from Z.
+        let plane = if arrayed {
+            texture::array_layer(tex, comp(src_sel[2])?, ct[2] == 1)
+                .map_err(|m| fault(loc(Some(l)), m))?
+        } else {
+            tex
+        };
+        let size = [tex.width as f32, tex.height as f32, tex.slices.len() as f32];
+        // A 1-D texture has one row: its (unused) second coordinate is the row's centre.
+        let mut c = [0.5f32; 3];
+        for k in 0..axes {
+            c[k] = comp(src_sel[k])?;
+            // Unnormalized coordinates (CT = U) are texel units (R700 ISA reference, TEX_WORD1).
+            if ct[k] == 0 {
+                c[k] /= size[k];
+            }
+            // Offsets are signed 5-bit values in half texels (R700 ISA reference, TEX_WORD2).
+            let off = ((offs[k] as i32) << 27 >> 27) as f32 * 0.5;
+            if off != 0.0 {
+                c[k] += off / size[k];
+            }
+        }
+        let fetch = |u: f32, v: f32| {
+            if tex.dim == TexDim::D3 {
+                texture::sample_3d(tex, smp, u, v, c[2])
+            } else {
+                texture::sample_lod(plane, smp, u, v, lod_value)
+            }
+        };
         if compare {
             // SAMPLE_C*: reference in W, or in Z for the forms whose W holds the LOD or
             // bias (Mesa's r600 emitter); result = (reference OP texel.x) ? 1.0 : 0.0.
@@ -218,25 +254,24 @@ fn sample_texture(
             })?;
             if smp.filter != texture::Filter::Point
                 || (smp.mip_filter == MipFilter::Linear && tex.levels() > 1)
+                || tex.dim == TexDim::D3
             {
                 return Err(ExecError::NotModelled {
                         loc: loc(Some(l)),
-                        what: format!("{name} with linear filtering"),
-                        why: "how filtered comparison results are combined is implementation-defined; only point sampling is modelled".into(),
+                        what: format!("{name} with linear filtering or on a 3-D texture"),
+                        why: "how filtered comparison results are combined is implementation-defined; only point sampling of 1-D/2-D textures is modelled".into(),
                     });
             }
             let reference = match lod {
                 TexLod::Explicit | TexLod::Bias => comp(src_sel[2])?,
                 _ => comp(src_sel[3])?,
             };
-            let t = texture::sample_lod(tex, smp, uv[0], uv[1], lod_value)
-                .map_err(|m| fault(loc(Some(l)), m))?;
+            let t = fetch(c[0], c[1]).map_err(|m| fault(loc(Some(l)), m))?;
             let pass = func.test(reference, f32::from_bits(t[0]));
             *o = [if pass { ONE_F } else { 0 }; 4];
             continue;
         }
-        *o = texture::sample_lod(tex, smp, uv[0], uv[1], lod_value)
-            .map_err(|m| fault(loc(Some(l)), m))?;
+        *o = fetch(c[0], c[1]).map_err(|m| fault(loc(Some(l)), m))?;
     }
     Ok(())
 }
@@ -309,7 +344,12 @@ fn set_gradients(
             continue;
         }
         for (k, &sel) in src_sel.iter().enumerate() {
-            gl[k] = src_component(w, src_gpr, sel, l, loc)?;
+            // Select 7 marks a component the gradient does not have (Mesa's txd passes only the
+            // texture's coordinates); it is not read. The stored gradients only gate SAMPLE_G, which
+            // never turns them into a level (see TexLod::Gradients), so the value kept is never used.
+            if sel != 7 {
+                gl[k] = src_component(w, src_gpr, sel, l, loc)?;
+            }
         }
     }
     w.grads[vertical as usize] = Some(g);
@@ -325,13 +365,17 @@ fn set_gradients(
 /// row for the whole quad (coarse) is not in those sources (Mesa sets a fine bit only in Evergreen's
 /// INST_MOD field), so the result is exact where both rows (columns) give the same bits and a typed
 /// error otherwise. Also typed errors: runs whose threads are not laid out in quads, and a quad with an
-/// inactive pixel (what it would contribute needs helper pixels, i.e. whole-quad mode).
+/// inactive pixel (what it would contribute needs helper pixels, i.e. whole-quad mode). A component no
+/// destination select takes is not computed: Mesa writes source select 7 into it (e.g. Z/W of a
+/// two-component dFdx), and nothing reads it.
+#[allow(clippy::too_many_arguments)]
 fn get_gradients(
     ctx: &Ctx,
     w: &Wave,
     f: &FetchInst,
     loc: &impl Fn(Option<usize>) -> Location,
     src_gpr: u32,
+    dst_sel: &[u32; 4],
     vertical: bool,
     out: &mut [[u32; 4]],
 ) -> Result<(), ExecError> {
@@ -376,6 +420,9 @@ fn get_gradients(
             [(b + 1, b), (b + 3, b + 2)]
         };
         for (k, &s) in src_sel.iter().enumerate() {
+            if !dst_sel.contains(&(k as u32)) {
+                continue;
+            }
             let d0 = diff(value(pairs[0].0, s)?, value(pairs[0].1, s)?);
             let d1 = diff(value(pairs[1].0, s)?, value(pairs[1].1, s)?);
             if d0 != d1 {
@@ -392,6 +439,155 @@ fn get_gradients(
             }
             o[k] = d0;
         }
+    }
+    Ok(())
+}
+
+/// The bound texture resource TEX_WORD0 RESOURCE_ID names.
+fn bound_texture<'a>(
+    ctx: &'a Ctx,
+    f: &FetchInst,
+    loc: &impl Fn(Option<usize>) -> Location,
+) -> Result<&'a Texture, ExecError> {
+    let rid = crate::decode::bits(f.w[0], 8, 8) as usize;
+    ctx.drv
+        .textures
+        .get(rid)
+        .and_then(|t| t.as_ref())
+        .ok_or_else(|| fault(loc(None), format!("texture resource {rid} is not bound")))
+}
+
+/// TEX_LD (GLSL texelFetch): the texel at signed integer coordinates, without the sampler. Operand
+/// layout as Mesa's r600 driver builds it (sfn_instr_tex.cpp, `TexInstr::emit_tex_txf`): X (and Y) the
+/// texel coordinates as integers, the layer of an array (1-D arrays too) in Z, the level in W, offsets
+/// already added into the coordinates; Cemu's Latte decompiler reads LD's coordinates as signed
+/// integers too. Texel offsets in the instruction, coordinates or levels outside the texture (undefined
+/// in OpenGL 4.6, 8.14.2) and cube maps (no texelFetch in GLSL) are errors.
+fn load_texels(
+    ctx: &Ctx,
+    w: &Wave,
+    f: &FetchInst,
+    loc: &impl Fn(Option<usize>) -> Location,
+    src_gpr: u32,
+    out: &mut [[u32; 4]],
+) -> Result<(), ExecError> {
+    use crate::decode::bits;
+    let tex = bound_texture(ctx, f, loc)?;
+    if bits(f.w[2], 0, 15) != 0 {
+        return Err(fault(
+            loc(None),
+            "TEX_LD with texel offsets (Mesa adds them to the coordinates)",
+        ));
+    }
+    let src_sel = tex_src_sel(&f.w);
+    for (l, o) in out.iter_mut().enumerate() {
+        if !w.active(l) {
+            continue;
+        }
+        let int = |k: usize| src_component(w, src_gpr, src_sel[k], l, loc).map(|v| v as i32);
+        let lod = int(3)?;
+        let at = |t: &Texture, x: i32, y: i32| {
+            texture::load(t, x, y, lod).map_err(|m| fault(loc(Some(l)), m))
+        };
+        let layer = |z: i32| -> Result<&Texture, ExecError> {
+            usize::try_from(z)
+                .ok()
+                .and_then(|z| tex.slices.get(z))
+                .ok_or_else(|| {
+                    fault(
+                        loc(Some(l)),
+                        format!(
+                            "texel fetch of layer/slice {z} outside the texture's {}",
+                            tex.slices.len()
+                        ),
+                    )
+                })
+        };
+        *o = match tex.dim {
+            TexDim::D1 => at(tex, int(0)?, 0)?,
+            TexDim::D1Array => at(layer(int(2)?)?, int(0)?, 0)?,
+            TexDim::D2 => at(tex, int(0)?, int(1)?)?,
+            TexDim::D2Array | TexDim::D3 => at(layer(int(2)?)?, int(0)?, int(1)?)?,
+            TexDim::Cube => {
+                return Err(fault(
+                    loc(Some(l)),
+                    "TEX_LD on a cube map (GLSL has no texelFetch for cube samplers)",
+                ))
+            }
+        };
+    }
+    Ok(())
+}
+
+/// GET_TEXTURE_RESINFO (GLSL textureSize / textureQueryLevels): integers per level, as Mesa's r600
+/// driver reads them (sfn_instr_tex.cpp, `TexInstr::emit_tex_txs`: textureSize takes X..Z with no
+/// fix-up except the layer count of cube arrays; textureQueryLevels takes W) and Cemu's Latte
+/// decompiler lays them out (`_emitTEXGetTextureResInfoCode`: width, then height or the layers of a 1-D
+/// array, then the layers of a 2-D array, other components 1): X = max(1, width >> lod); Y = max(1,
+/// height >> lod), the layers of a 1-D array, or 1 for 1-D; Z = the layers of a 2-D array, max(1, depth >>
+/// lod) of a 3-D texture (one level here), 1 for 1-D/2-D; W = the number of mip levels. The level is
+/// read, as an integer, from the source components (Mesa selects the same register channel in all
+/// four); selects that disagree are an error. A cube map's Z is not in these sources (Mesa overrides
+/// it for cube arrays; Cemu has no cube case): an error when the destination takes it.
+fn resinfo(
+    ctx: &Ctx,
+    w: &Wave,
+    f: &FetchInst,
+    loc: &impl Fn(Option<usize>) -> Location,
+    src_gpr: u32,
+    dst_sel: &[u32; 4],
+    out: &mut [[u32; 4]],
+) -> Result<(), ExecError> {
+    let tex = bound_texture(ctx, f, loc)?;
+    if tex.dim == TexDim::Cube && dst_sel.contains(&2) {
+        return Err(ExecError::NotModelled {
+            loc: loc(None),
+            what: "GET_TEXTURE_RESINFO Z of a cube map".into(),
+            why: "what the unit returns in Z for a cube map is not in the sources wavesim uses"
+                .into(),
+        });
+    }
+    let src_sel = tex_src_sel(&f.w);
+    for (l, o) in out.iter_mut().enumerate() {
+        if !w.active(l) {
+            continue;
+        }
+        let mut lod = None;
+        for &s in src_sel.iter().filter(|&&s| s != 7) {
+            let v = src_component(w, src_gpr, s, l, loc)?;
+            if lod.is_some_and(|x| x != v) {
+                return Err(fault(
+                    loc(Some(l)),
+                    "GET_TEXTURE_RESINFO source components give different levels",
+                ));
+            }
+            lod = Some(v);
+        }
+        let lod = lod.ok_or_else(|| {
+            fault(
+                loc(Some(l)),
+                "GET_TEXTURE_RESINFO selects no source component for the level",
+            )
+        })? as i32;
+        if lod < 0 || lod as usize >= tex.levels() {
+            return Err(fault(
+                loc(Some(l)),
+                format!(
+                    "GET_TEXTURE_RESINFO level {lod} is outside the texture's {} levels",
+                    tex.levels()
+                ),
+            ));
+        }
+        let at = |n: u32| (n >> lod).max(1);
+        let layers = tex.slices.len() as u32;
+        *o = match tex.dim {
+            TexDim::D1 => [at(tex.width), 1, 1, 0],
+            TexDim::D1Array => [at(tex.width), layers, 1, 0],
+            TexDim::D2 | TexDim::Cube => [at(tex.width), at(tex.height), 1, 0],
+            TexDim::D2Array => [at(tex.width), at(tex.height), layers, 0],
+            TexDim::D3 => [at(tex.width), at(tex.height), at(layers), 0],
+        };
+        o[3] = tex.levels() as u32;
     }
     Ok(())
 }

@@ -283,6 +283,12 @@ pub enum FetchExec {
     GetGradients {
         vertical: bool,
     },
+    /// TEX_LD: the texel at integer coordinates X/Y (layer or slice in Z) and level W (Mesa's r600
+    /// `TexInstr::emit_tex_txf`; see `exec::fetch::load_texels`).
+    Load,
+    /// GET_TEXTURE_RESINFO: the resource's size at the level in the selected source components
+    /// (Mesa's `TexInstr::emit_tex_txs`; see `exec::fetch::resinfo`).
+    ResInfo,
     /// Vertex fetch through a fetch constant.
     VertexFetch,
     /// R700 local data share write/read (MEM_RD format with MEM_OP 4/5).

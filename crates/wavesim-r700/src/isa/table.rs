@@ -1548,12 +1548,12 @@ pub static TEX: &[TexRow] = &[
     TexRow {
         opcode: 0x03,
         llc: "TEX_LD",
-        exec: FetchExec::NotModelled("TEX_LD (texel load) is not modelled"),
+        exec: FetchExec::Load,
     },
     TexRow {
         opcode: 0x04,
         llc: "TEX_GET_TEXTURE_RESINFO",
-        exec: FetchExec::NotModelled("GET_TEXTURE_RESINFO is not modelled"),
+        exec: FetchExec::ResInfo,
     },
     TexRow {
         opcode: 0x05,
