@@ -1012,9 +1012,9 @@ fn rows_without_semantics_stop_with_a_typed_error() {
         );
         checked += 1;
     }
-    // A floor, so that an empty filter cannot pass: 38 rows are still without semantics (TEX_LD and
-    // GET_TEXTURE_RESINFO now run).
-    assert!(checked >= 38, "{checked}");
+    // A floor, so that an empty filter cannot pass: 36 rows are still without semantics (TEX_LD,
+    // GET_TEXTURE_RESINFO, FREXP_64 and LDEXP_64 now run).
+    assert!(checked >= 36, "{checked}");
 }
 
 /// Double precision on rv770 over the X/Y slot pair (layout: the X slot's sources are the high dwords,
@@ -2108,4 +2108,64 @@ fn cube_map_mip_levels() {
     .unwrap();
     let x: Vec<f32> = (0..3).map(|t| f(pixel0(&r, t)[0])).collect();
     assert_eq!(x, [14.0, 2.0, 10.0]);
+}
+
+/// FREXP_64 over four slots in the layout of Mesa's r600_shader.c `tgsi_dfracexp` (Evergreen; assumed
+/// for R700 as for ADD_64/MUL_64): X and Z read the high dword, Y and W the low one; Y receives the
+/// exponent (integer), Z/W the mantissa's low/high dwords; X is unwritten. frexp (C99 7.12.6.4, GLSL
+/// frexp): 6.0 = 0.75 * 2^3 -> (0.75 = 0x3FE80000_00000000, 3); -0.1 = -0.8 * 2^-3 (the mantissa keeps
+/// the 52 fraction bits of -0.1 = 0xBFB99999_9999999A with the exponent field of 2^-1: 0xBFE99999_9999999A);
+/// 0.0 -> (0.0, 0). LDEXP_64 on the X/Y pair as ADD_64 (Mesa's `tgsi_op2_64`), exponent in src1 of both
+/// slots: 0.75 * 2^3 = 6.0 = 0x40180000_00000000; 1.5 * 2^-1030 leaves the normal range (a denormal, an
+/// error); different X/Y exponents are an error.
+#[test]
+fn frexp_64_and_ldexp_64() {
+    let frexp = |x_dst: &str| {
+        format!(
+            "ALU 3, @4, KC0[], KC1[]\nEXPORT T3.XYZW\nCF_END\nPAD\nALU clause starting at 4:\n  \
+             FREXP_64   {x_dst}, T0.Y,\n  FREXP_64   T3.Y, T0.X,\n  FREXP_64   T3.Z, T0.Y,\n  \
+             FREXP_64 * T3.W, T0.X,\n"
+        )
+    };
+    let d = |x: f64| [x.to_bits() as u32, (x.to_bits() >> 32) as u32, 0, 0];
+    let rows = [d(6.0), d(-0.1), d(0.0)];
+    let r = run_asm(
+        Chip::Rv770,
+        &frexp("T3.X (MASKED)"),
+        &format!("threads = 3\n{}", raw_inputs(0, &rows)),
+    )
+    .unwrap();
+    assert_eq!(raw(pixel0(&r, 0))[1..], [3, 0, 0x3FE8_0000]);
+    assert_eq!(
+        raw(pixel0(&r, 1))[1..],
+        [(-3i32) as u32, 0x9999_999A, 0xBFE9_9999]
+    );
+    assert_eq!(raw(pixel0(&r, 2))[1..], [0, 0, 0]);
+    let e = run_asm(
+        Chip::Rv770,
+        &frexp("T3.X"),
+        &format!("threads = 1\n{}", raw_inputs(0, &[d(6.0)])),
+    )
+    .unwrap_err();
+    assert!(e.to_string().contains("X-slot result"), "{e}");
+
+    let ldexp = |ey: &str| {
+        format!(
+            "ALU 1, @4, KC0[], KC1[]\nEXPORT T3.XYZW\nCF_END\nPAD\nALU clause starting at 4:\n  \
+             LDEXP_64   T3.X, T0.Y, T1.X,\n  LDEXP_64 * T3.Y, T0.X, {ey},\n"
+        )
+    };
+    let cfg = |a: f64, e: i32| {
+        format!(
+            "threads = 1\n{}{}",
+            raw_inputs(0, &[d(a)]),
+            raw_inputs(1, &[[e as u32, 7, 0, 0]])
+        )
+    };
+    let r = run_asm(Chip::Rv770, &ldexp("T1.X"), &cfg(0.75, 3)).unwrap();
+    assert_eq!(raw(pixel0(&r, 0))[..2], [0, 0x4018_0000]);
+    let e = run_asm(Chip::Rv770, &ldexp("T1.X"), &cfg(1.5, -1030)).unwrap_err();
+    assert!(e.to_string().contains("LDEXP_64 result"), "{e}");
+    let e = run_asm(Chip::Rv770, &ldexp("T1.Y"), &cfg(0.75, 3)).unwrap_err();
+    assert!(e.to_string().contains("exponents 3 (X) and 7 (Y)"), "{e}");
 }

@@ -378,7 +378,7 @@ fn run_group(ctx: &mut Ctx, w: &mut Wave, g: &AluGroup) -> Result<(), ExecError>
         .filter(|i| i.row.unit == Unit::Reduction)
         .collect();
     let mut red_vals: Option<Vec<[u32; 4]>> = None;
-    let mut pair64: Option<Vec<[u32; 2]>> = None;
+    let mut pair64: Option<Vec<[u32; 4]>> = None;
     let mut bufs = [vec![0u32; lanes], vec![0u32; lanes], vec![0u32; lanes]];
     for (k, i) in g.insts.iter().enumerate() {
         let clause_pc = g.addr + k as u32;
@@ -505,7 +505,7 @@ fn run_pair64_slot(
     g: &AluGroup,
     i: &AluInst,
     op: Pair64Op,
-    pair64: &mut Option<Vec<[u32; 2]>>,
+    pair64: &mut Option<Vec<[u32; 4]>>,
     values: &mut [u32],
     loc: &impl Fn(Option<usize>) -> Location,
 ) -> Result<(), ExecError> {
@@ -534,25 +534,22 @@ fn run_pair64_slot(
         *pair64 = Some(run_pair64(ctx, w, g, i, op)?);
     }
     let pv = pair64.as_ref().map(|p| &p[..]).unwrap_or(&[]);
-    if op.four_slots() && i.slot >= 2 && i.write {
+    let slot = i.slot as usize;
+    if i.write && !op.writes().get(slot).copied().unwrap_or(false) {
         return Err(nm(
-            &format!("{} Z/W-slot result", i.row.isa),
-            "the sources wavesim uses leave the Z and W slots' destinations unwritten",
-        ));
-    }
-    if op == Pair64Op::F64ToF32 && i.slot == 1 && i.write {
-        return Err(nm(
-            "FLT64_TO_FLT32 Y-slot result",
-            "the sources wavesim uses leave the Y slot's destination unwritten",
+            &format!(
+                "{} {}-slot result",
+                i.row.isa,
+                ['X', 'Y', 'Z', 'W', 'T'][slot.min(4)]
+            ),
+            "the sources wavesim uses leave this slot's destination unwritten",
         ));
     }
     for l in 0..lanes {
         if w.active(l) {
-            // Z/W of a four-slot op carry no defined value (commit_group leaves their PV unset).
-            values[l] = match i.slot {
-                0 | 1 => pv.get(l).map(|p| p[i.slot as usize]).unwrap_or(0),
-                _ => 0,
-            };
+            // A slot without a defined result carries none (commit_group leaves a four-slot op's PV
+            // unset there, so reading it is an error).
+            values[l] = pv.get(l).and_then(|p| p.get(slot)).copied().unwrap_or(0);
         }
     }
     Ok(())
@@ -854,8 +851,8 @@ fn commit_group(w: &mut Wave, results: Vec<SlotResult>, fx: GroupEffects) {
     for r in results {
         if r.inst.slot == SLOT_T {
             ps = Some(r.values);
-        } else if matches!(r.inst.row.exec, AluExec::Pair64(op) if op.four_slots())
-            && r.inst.slot >= 2
+        } else if matches!(r.inst.row.exec, AluExec::Pair64(op)
+            if op.four_slots() && !op.writes()[r.inst.slot as usize])
         {
             // No defined value: a later PV.Z/PV.W read is an error, not a guess.
         } else {
@@ -880,7 +877,8 @@ fn commit_group(w: &mut Wave, results: Vec<SlotResult>, fx: GroupEffects) {
 }
 
 /// Runs a double-precision instruction over the X/Y slot pair of group `g` (layout: `isa::Pair64Op`)
-/// for every active thread; returns (X-slot result, Y-slot result) per thread. Arithmetic is IEEE-754
+/// for every active thread; returns the X, Y, Z and W slots' results per thread (those
+/// `Pair64Op::writes` leaves undefined are 0 and never reach a register). Arithmetic is IEEE-754
 /// binary64 with round to nearest even. Denormal and NaN operands and results stop with a typed error:
 /// the sources wavesim uses do not give R700's double-precision denormal or NaN rules.
 fn run_pair64(
@@ -889,7 +887,7 @@ fn run_pair64(
     g: &AluGroup,
     i: &AluInst,
     op: Pair64Op,
-) -> Result<Vec<[u32; 2]>, ExecError> {
+) -> Result<Vec<[u32; 4]>, ExecError> {
     let find = |slot: u8| {
         g.insts
             .iter()
@@ -900,7 +898,7 @@ fn run_pair64(
     let pc_of = |k: usize| g.addr + k as u32;
     let loc = |l: Option<usize>| ctx.loc(Some(g.addr), Some(i.slot), crate::text::alu_text(i), l);
     let nsrc = match op {
-        Pair64Op::Add | Pair64Op::Mul => 2,
+        Pair64Op::Add | Pair64Op::Mul | Pair64Op::Ldexp => 2,
         _ => 1,
     };
     let mut hi = [vec![0u32; lanes], vec![0u32; lanes]];
@@ -914,19 +912,29 @@ fn run_pair64(
                 format!("{} must fill the four vector slots of its group", i.row.isa),
             ));
         };
+        let slots = [(kx, x), (ky, y), (kz, z), (kw, wi)];
+        let high = op.high_slots();
         let mut other = vec![0u32; lanes];
         for k in 0..nsrc {
-            read_src_all(ctx, w, x, g, k, pc_of(kx), &mut hi[k])?;
-            read_src_all(ctx, w, wi, g, k, pc_of(kw), &mut lo[k])?;
-            // X, Y and Z all carry the high dwords (Mesa's emitters give them the same sources);
-            // which copy the hardware reads is not stated, so copies that differ are an error.
-            for (kk, s) in [(ky, y), (kz, z)] {
-                read_src_all(ctx, w, s, g, k, pc_of(kk), &mut other)?;
-                if let Some(l) = (0..lanes).find(|&l| w.active(l) && other[l] != hi[k][l]) {
+            // The first high-dword slot and the first low-dword slot give the operand; the other
+            // slots carry copies (Mesa's emitters give them the same sources). Which copy the
+            // hardware reads is not stated, so copies that differ are an error.
+            let first = |want: bool| (0..4).find(|&s| high[s] == want).unwrap_or(0);
+            let (fh, fl) = (first(true), first(false));
+            read_src_all(ctx, w, slots[fh].1, g, k, pc_of(slots[fh].0), &mut hi[k])?;
+            read_src_all(ctx, w, slots[fl].1, g, k, pc_of(slots[fl].0), &mut lo[k])?;
+            for (s, &(kk, inst)) in slots.iter().enumerate() {
+                if s == fh || s == fl {
+                    continue;
+                }
+                let want = if high[s] { &hi[k] } else { &lo[k] };
+                read_src_all(ctx, w, inst, g, k, pc_of(kk), &mut other)?;
+                if let Some(l) = (0..lanes).find(|&l| w.active(l) && other[l] != want[l]) {
                     return Err(ExecError::NotModelled {
                         loc: loc(Some(l)),
-                        what: format!("{} with different X/Y/Z high-dword sources", i.row.isa),
-                        why: "which slot's copy of the high dwords the unit reads is not in the sources wavesim uses".into(),
+                        what: format!("{} with different copies of an operand dword", i.row.isa),
+                        why: "which slot's copy the unit reads is not in the sources wavesim uses"
+                            .into(),
                     });
                 }
             }
@@ -953,13 +961,13 @@ fn run_pair64(
             .into(),
     };
     let special = |v: f64| v.is_nan() || v.is_subnormal();
-    let mut out = vec![[0u32; 2]; lanes];
+    let mut out = vec![[0u32; 4]; lanes];
     for (l, o) in out.iter_mut().enumerate() {
         if !w.active(l) {
             continue;
         }
         let d = |k: usize| f64::from_bits((hi[k][l] as u64) << 32 | lo[k][l] as u64);
-        let split = |r: f64| [r.to_bits() as u32, (r.to_bits() >> 32) as u32];
+        let split = |r: f64| [r.to_bits() as u32, (r.to_bits() >> 32) as u32, 0, 0];
         *o = match op {
             Pair64Op::Add | Pair64Op::Fract => {
                 let a = d(0);
@@ -1007,9 +1015,67 @@ fn run_pair64(
                 if special(a) || r.is_subnormal() || (r == 0.0 && a != 0.0) {
                     return Err(nm(l, format!("FLT64_TO_FLT32 of {a:e}")));
                 }
-                [r.to_bits(), 0]
+                [r.to_bits(), 0, 0, 0]
+            }
+            Pair64Op::Frexp => {
+                // frexp (C99 7.12.6.4; GLSL 4.60 8.3 frexp): a = m * 2^e, 0.5 <= |m| < 1; zero gives
+                // a zero of the same sign and e = 0. Infinities and NaNs are undefined in GLSL and
+                // left open by the sources: errors, as are denormals (see above).
+                let a = d(0);
+                if special(a) || a.is_infinite() {
+                    return Err(nm(l, format!("FREXP_64 of {a:e}")));
+                }
+                let (m, e) = frexp(a);
+                let m = split(m);
+                [0, e as u32, m[0], m[1]]
+            }
+            Pair64Op::Ldexp => {
+                // ldexp (C99 7.12.6.6; GLSL 4.60 8.3 ldexp): a * 2^e, exact unless it leaves the
+                // normal range. The integer exponent is src1 of both slots (Mesa's tgsi_op2_64 gives
+                // the X and Y slots the same exponent); which slot the unit reads is not stated, so
+                // different values are an error.
+                let a = d(0);
+                let (ex, ey) = (hi[1][l] as i32, lo[1][l] as i32);
+                if ex != ey {
+                    return Err(ExecError::NotModelled {
+                        loc: loc(Some(l)),
+                        what: format!("LDEXP_64 with exponents {ex} (X) and {ey} (Y)"),
+                        why: "which slot's exponent the unit reads is not in the sources wavesim uses".into(),
+                    });
+                }
+                if special(a) {
+                    return Err(nm(l, format!("LDEXP_64 of {a:e}")));
+                }
+                let r = ldexp(a, ex);
+                if special(r) || (r == 0.0 && a != 0.0) {
+                    return Err(nm(l, format!("LDEXP_64 result of {a:e} * 2^{ex}")));
+                }
+                split(r)
             }
         };
     }
     Ok(out)
+}
+
+/// frexp of a finite, normal or zero binary64: (m, e) with a = m * 2^e and 0.5 <= |m| < 1.
+fn frexp(a: f64) -> (f64, i32) {
+    if a == 0.0 {
+        return (a, 0);
+    }
+    let bits = a.to_bits();
+    let e = ((bits >> 52) & 0x7FF) as i32 - 1022;
+    // Replace the biased exponent by 1022 (2^-1): the mantissa keeps its bits and sign.
+    (f64::from_bits((bits & !(0x7FF << 52)) | (1022 << 52)), e)
+}
+
+/// a * 2^e by exact power-of-two steps (each step is exact while the result stays normal).
+fn ldexp(a: f64, e: i32) -> f64 {
+    let mut r = a;
+    let mut e = e.clamp(-2200, 2200);
+    while e != 0 {
+        let k = e.clamp(-1000, 1000);
+        r *= f64::from_bits(((1023 + k) as u64) << 52);
+        e -= k;
+    }
+    r
 }

@@ -115,18 +115,46 @@ pub enum Pair64Op {
     Fract,
     /// MUL_64: a * b over all four vector slots (below).
     Mul,
+    /// FREXP_64: a = m * 2^e with 0.5 <= |m| < 1, over all four vector slots (below).
+    Frexp,
+    /// LDEXP_64: a * 2^e over the X/Y pair; e is the integer src1 (both slots must carry it).
+    Ldexp,
 }
 
 impl Pair64Op {
-    /// MUL_64 fills the four vector slots of their group: X, Y and Z read the high
-    /// dwords of the operands, W the low dwords; X's destination receives the low dword of the result
-    /// and Y's the high dword, Z and W write nothing (Mesa's r600 emitters: `emit_alu_op2_64bit` with
-    /// three high-dword copies of MUL_64 and `emit_alu_fma_64bit` in sfn_instr_alu.cpp, and the older
-    /// `cayman_mul_double_instr` of r600_shader.c, which Mesa used for Evergreen as well as Cayman).
+    /// MUL_64 and FREXP_64 fill the four vector slots of their group (the rest use X and Y).
+    /// - MUL_64: X, Y and Z read the high dwords of the operands, W the low dwords; X's destination
+    ///   receives the low dword of the result and Y's the high dword, Z and W write nothing (Mesa's r600
+    ///   emitters: `emit_alu_op2_64bit` with three high-dword copies of MUL_64 and `emit_alu_fma_64bit`
+    ///   in sfn_instr_alu.cpp, and the older `cayman_mul_double_instr` of r600_shader.c, which Mesa used
+    ///   for Evergreen as well as Cayman).
+    /// - FREXP_64: X and Z read the high dword, Y and W the low dword (`fp64_switch`); Y's destination
+    ///   receives the exponent (an integer), Z's the mantissa's low dword and W's its high dword, X's
+    ///   nothing Mesa reads (r600_shader.c `tgsi_dfracexp`, which copies temp.y to the exponent and
+    ///   temp.z/temp.w to the significand).
+    ///
     /// Those are Evergreen-family emitters; Mesa has no R700 double-precision path, so the R700 layout
     /// is assumed to be the same, as for ADD_64 (whose X/Y layout also comes from these emitters).
     pub fn four_slots(self) -> bool {
-        self == Pair64Op::Mul
+        matches!(self, Pair64Op::Mul | Pair64Op::Frexp)
+    }
+
+    /// For four-slot ops: which slots carry the operands' high dwords (the others the low dwords).
+    pub fn high_slots(self) -> [bool; 4] {
+        match self {
+            Pair64Op::Frexp => [true, false, true, false],
+            _ => [true, true, true, false],
+        }
+    }
+
+    /// Which slots' destinations receive a defined value (a write from another slot is an error, and
+    /// for four-slot ops its PV stays unset).
+    pub fn writes(self) -> [bool; 4] {
+        match self {
+            Pair64Op::F64ToF32 => [true, false, false, false],
+            Pair64Op::Frexp => [false, true, true, true],
+            _ => [true, true, false, false],
+        }
     }
 }
 
@@ -459,8 +487,6 @@ mod tests {
         assert_eq!(
             missing,
             [
-                "FREXP_64",
-                "LDEXP_64",
                 "MOVA_GPR_INT",
                 "MULADD_64",
                 "MULADD_64_D2",
@@ -489,6 +515,13 @@ mod tests {
             .filter(|r| !matches!(r.exec, FetchExec::NotModelled(_)))
             .map(|r| r.llc)
             .collect();
-        assert!(tex_modelled.contains(&"TEX_SAMPLE") && tex_modelled.contains(&"TEX_SAMPLE_L"));
+        for t in [
+            "TEX_SAMPLE",
+            "TEX_SAMPLE_L",
+            "TEX_LD",
+            "TEX_GET_TEXTURE_RESINFO",
+        ] {
+            assert!(tex_modelled.contains(&t), "{t}");
+        }
     }
 }

@@ -31,11 +31,10 @@ macro_rules! alu_bits {
 }
 
 const PUSH_INT: &str = "the integer predicate-counter forms are not in the sources wavesim uses (the Xenos definitions it follows for PRED_SET*_PUSH have no integer counter)";
-const F64_EXP: &str = "the mantissa/exponent split of FREXP_64/LDEXP_64 across the slot pair is not in the sources wavesim uses";
 const F64_PRED: &str =
     "how PRED_SET*_64 sets the predicate from its slot pair is not in the sources wavesim uses";
 
-const F64_MULADD: &str = "MULADD_64 is an OP3 instruction over four slots (Mesa's Evergreen-family emitters): OP3 words have no write mask, so its Z and W slots always write, and what they receive is not in the sources wavesim uses (nor whether the multiply-add is fused)";
+const F64_MULADD: &str = "MULADD_64 is an OP3 instruction over four slots (the layout of Mesa's r600_shader.c `tgsi_op3_64`, which Evergreen/Cayman use for FMA_64; Mesa never emits MULADD_64): OP3 words have no write mask, so its Z and W slots always write their destination GPRs, and what they receive is not in the sources wavesim uses (Mesa sends them to a scratch register), nor whether MULADD_64 is fused";
 const SAMPLE_G_MOD: &str = "how the _L/_LB/_LZ level modifiers combine with SET_GRADIENTS' gradients, and where their operands sit, is not in the sources wavesim uses (Mesa's r600 driver emits only SAMPLE_G and SAMPLE_C_G)";
 
 /// All R700 ALU instructions (r7xx opcodes).
@@ -102,7 +101,7 @@ pub static ALU: &[AluRow] = &[
         "FREXP_64",
         1,
         Vector,
-        AluExec::NotModelled(F64_EXP)
+        AluExec::Pair64(Pair64Op::Frexp)
     ),
     alu!(
         Op2,
@@ -1104,7 +1103,7 @@ pub static ALU: &[AluRow] = &[
         "LDEXP_64",
         2,
         Vector,
-        AluExec::NotModelled(F64_EXP)
+        AluExec::Pair64(Pair64Op::Ldexp)
     ),
     alu!(
         Op2,
