@@ -1305,15 +1305,17 @@ ALU clause starting at 11:
 
 /// VALID_PIXEL_MODE on CF instructions treats killed pixels as inactive (ISA 3.6.2); wavesim never
 /// reactivates a killed pixel, so a POP with the bit set leaves the killed pixel out, as the ISA's
-/// "POP with VALID_PIXEL_MODE and CF_COND_ACTIVE" idiom for killed pixels requires. WHOLE_QUAD_MODE is a
-/// typed error.
+/// "POP with VALID_PIXEL_MODE and CF_COND_ACTIVE" idiom for killed pixels requires. WHOLE_QUAD_MODE
+/// would run the inactive pixels of a partly active quad as helpers: exact (nothing to turn on) where
+/// every quad is wholly active or wholly inactive, a typed error where one is partly active (after the
+/// kill, quad 0 = lanes 0..3 has lane 1 active and lane 0 killed).
 #[test]
 fn valid_pixel_mode_pop_and_whole_quad_mode() {
-    let prog = |pop_extra: &str| {
+    let prog_wqm = |pop_extra: &str, alu_extra: &str| {
         format!(
             "ALU_PUSH_BEFORE 1, @8, KC0[], KC1[]
 POP @2 POP:1{pop_extra}
-ALU 0, @10, KC0[], KC1[]
+ALU 0, @10, KC0[], KC1[]{alu_extra}
 EXPORT T1.XYZW ; vpm:1
 CF_END
 PAD
@@ -1327,6 +1329,7 @@ ALU clause starting at 10:
 "
         )
     };
+    let prog = |pop_extra: &str| prog_wqm(pop_extra, "");
     // Thread 0: x > 0 stays active inside the push and is killed there (y > 0); thread 1 is
     // inactive inside; after the POP thread 1 is active again, thread 0 stays killed.
     let cfg = format!(
@@ -1339,8 +1342,20 @@ ALU clause starting at 10:
         "killed pixel exports nothing"
     );
     assert_eq!(f(pixel0(&r, 1)[1]), 1.0);
-    let e = run_asm(Chip::Rv770, &prog(" ; wqm:1"), &cfg).unwrap_err();
-    assert!(e.to_string().contains("WHOLE_QUAD_MODE"), "{e}");
+    let e = run_asm(Chip::Rv770, &prog_wqm("", " ; wqm:1"), &cfg).unwrap_err();
+    assert!(
+        e.to_string()
+            .contains("WHOLE_QUAD_MODE with a partly active quad"),
+        "{e}"
+    );
+    // Four threads with x <= 0: the PUSH turns quad 0 wholly off and the POP wholly on again, so
+    // WHOLE_QUAD_MODE on the POP and on the later ALU clause turns nothing on: every thread writes
+    // T1.Y = 1.
+    let cfg4 = format!("threads = 4\n{}", inputs(0, &[[-1.0, 0.0, 0.0, 0.0]; 4]));
+    let r = run_asm(Chip::Rv770, &prog_wqm(" ; wqm:1", " ; wqm:1"), &cfg4).unwrap();
+    for t in 0..4 {
+        assert_eq!(f(pixel0(&r, t)[1]), 1.0, "thread {t}");
+    }
 }
 
 /// A PUSH whose condition every pixel fails pushes nothing, pops POP_COUNT entries and jumps (R700 ISA

@@ -79,15 +79,24 @@ fn run_wave_inner<O: Observer<Wave, CfInst> + ?Sized>(
         // never-covered) pixels as inactive, and on instructions that pop it deactivates invalid
         // pixels after the restore (R700 ISA reference 3.6.2). wavesim keeps killed and uncovered
         // pixels out of the active state at all times (PixelState::Killed / Invalid are never
-        // restored by a pop), so the bit changes nothing here. WHOLE_QUAD_MODE, which would activate
-        // inactive pixels of a partly active quad, is not modelled.
+        // restored by a pop), so the bit changes nothing here. WHOLE_QUAD_MODE runs the instruction for
+        // the inactive pixels of a quad (lanes 4q..4q+3) that has an active pixel, as helpers for
+        // gradients; a quad with no active pixel stays off. How long helpers stay on and what their
+        // results do is not in the sources used (decaf-emu's translator ignores the bit as an
+        // optimisation hint, Cemu asserts it is clear), so the bit runs exactly where no quad is partly
+        // active (nothing to turn on) and is a typed error otherwise.
         // (WHOLE_QUAD_MODE is bit 30 of word 1 in the CF, CF_ALU and CF_ALLOC_EXPORT formats alike.)
         if c.whole_quad_mode() {
-            return Err(ExecError::NotModelled {
-                loc: cf_loc(&ctx, &c),
-                what: "WHOLE_QUAD_MODE".into(),
-                why: "whole-quad execution (helper pixels for gradients) is not modelled".into(),
-            });
+            if let Some(q) = (0..w.lanes / 4).find(|&q| {
+                let on = (4 * q..4 * q + 4).filter(|&l| w.active(l)).count();
+                on != 0 && on != 4
+            }) {
+                return Err(ExecError::NotModelled {
+                    loc: cf_loc(&ctx, &c),
+                    what: format!("WHOLE_QUAD_MODE with a partly active quad (lanes {}..{})", 4 * q, 4 * q + 3),
+                    why: "how long helper pixels stay on and what their results do is not in the sources wavesim uses".into(),
+                });
+            }
         }
         match c.kind {
             CfKind::Alu(r) => run_cf_alu(&mut ctx, w, &c, r)?,
