@@ -196,6 +196,13 @@ pub fn mulhi_uint(a: u32, b: u32) -> u32 {
 }
 /// RECIP_UINT: the integer reciprocal 2^32 / x truncated (LLVM AMDGPUISD::URECIP), saturated to
 /// 0xFFFFFFFF for x = 0 and x = 1.
+/// Sources differ on the low bit: LLVM's and Mesa's division sequences (r600_shader.c `tgsi_divmod`:
+/// "rcp = 2^32/src2 + e, where e is rounding error") treat the result as 2^32 / x up to an error they
+/// correct; Mesa's "sb" optimizer folds a constant RECIP_UINT to (2^32) / x (sb_expr.cpp), which
+/// overflows to 0 for x = 1; Multi2Sim's Evergreen emulator computes 0xFFFFFFFF / x, one less for powers
+/// of two. wavesim follows the driver's folder (the value Mesa expects the hardware to give), saturating
+/// x = 1 as Multi2Sim does, because a 0 there would break the driver's own division sequence
+/// (quotient = hi(rcp * n) would be 0 for every n).
 pub fn recip_uint(a: u32) -> u32 {
     if a <= 1 {
         u32::MAX
@@ -488,6 +495,18 @@ pub fn cube(x: f32, y: f32, z: f32) -> [u32; 4] {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// RECIP_UINT = floor(2^32 / x) (Mesa's sb folder, LLVM's URECIP): 3 -> 0x55555555
+    /// (3 * 0x55555555 = 0xFFFFFFFF < 2^32 <= 3 * 0x55555556); 2 -> 2^31 (where Multi2Sim's
+    /// 0xFFFFFFFF / 2 would give 0x7FFFFFFF); 0x80000001 -> 1; 1 and 0 saturate to 0xFFFFFFFF.
+    #[test]
+    fn recip_uint_follows_the_drivers_folder() {
+        assert_eq!(recip_uint(3), 0x5555_5555);
+        assert_eq!(recip_uint(2), 0x8000_0000);
+        assert_eq!(recip_uint(0x8000_0001), 1);
+        assert_eq!(recip_uint(1), u32::MAX);
+        assert_eq!(recip_uint(0), u32::MAX);
+    }
     use wavesim_core::fp::soft::{self, FpCtl, NanPolicy, Round, F32};
 
     /// R700 arithmetic: round to nearest even (the ALU has no rounding-mode control), single-precision

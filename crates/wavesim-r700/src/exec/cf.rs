@@ -274,8 +274,12 @@ fn run_cf_normal(
             return Err(ExecError::NotModelled {
                 loc: cf_loc(ctx, c),
                 what: r.isa.into(),
-                why: "the combined pop/jump/push forms are not modelled".into(),
-            })
+                // Searched: Mesa's r600 driver (r600_isa.c lists the opcodes; no emitter or the sb
+                // optimizer issues them), decaf-emu ("Unimplemented" in its translators), Cemu (the
+                // cases are commented out), and the R700 ISA reference's stored pages (3.7.2's table
+                // and chapter 9's CF descriptions reachable here cover JUMP/PUSH/POP/ELSE, not these).
+                why: "no source gives the combined pop/jump/push forms' order of pop, condition test and jump".into(),
+            });
         }
         CfExec::LoopStart { al } => loop_start(ctx, w, c, al, cond, &mut next)?,
         CfExec::LoopEnd => loop_end(ctx, w, c, cond, &mut next)?,

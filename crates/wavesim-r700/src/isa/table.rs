@@ -30,7 +30,7 @@ macro_rules! alu_bits {
     };
 }
 
-const PUSH_INT: &str = "the integer predicate-counter forms are not in the sources wavesim uses (the Xenos definitions it follows for PRED_SET*_PUSH have no integer counter)";
+const PUSH_INT: &str = "no source gives the integer predicate-counter forms (searched: xenia's Xenos definitions that wavesim follows for PRED_SET*_PUSH, which have no integer counter; Mesa's r600 driver, which lists but never emits them; decaf-emu and Cemu, which leave them unimplemented; Multi2Sim's Evergreen emulator, NOT_IMPL)";
 const F64_PRED: &str =
     "how PRED_SET*_64 sets the predicate from its slot pair is not in the sources wavesim uses";
 
@@ -828,9 +828,7 @@ pub static ALU: &[AluRow] = &[
         "PRED_SETLT_PUSH_INT",
         2,
         Any,
-        AluExec::NotModelled(
-            "PRED_SETLT/LE_PUSH_INT operand order is not documented in the sources wavesim uses"
-        )
+        AluExec::NotModelled(PUSH_INT)
     ),
     alu!(
         Op2,
@@ -839,9 +837,7 @@ pub static ALU: &[AluRow] = &[
         "PRED_SETLE_PUSH_INT",
         2,
         Any,
-        AluExec::NotModelled(
-            "PRED_SETLT/LE_PUSH_INT operand order is not documented in the sources wavesim uses"
-        )
+        AluExec::NotModelled(PUSH_INT)
     ),
     alu!(
         Op2,
@@ -1075,7 +1071,7 @@ pub static ALU: &[AluRow] = &[
         1,
         Trans,
         AluExec::NotModelled(
-            "RECIP_INT's integer reciprocal precision is not specified in the sources wavesim uses"
+            "no source gives RECIP_INT's result (searched: Mesa's r600 driver, whose sb constant folder has the case commented out and whose emitters never issue it; decaf-emu and Cemu, which leave it unimplemented; Multi2Sim's Evergreen emulator, NOT_IMPL)"
         )
     ),
     alu_bits!(
