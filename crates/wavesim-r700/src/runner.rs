@@ -134,9 +134,9 @@ pub struct FetchConstCfg {
 pub struct TextureCfg {
     pub resource: u32,
     pub width: u32,
-    /// 1 for "1d" and "1d_array" (the default).
-    #[serde(default = "one")]
-    pub height: u32,
+    /// Required except for "1d" and "1d_array" (height 1).
+    #[serde(default)]
+    pub height: Option<u32>,
     pub format: String,
     pub data: Vec<Dword>,
     /// Mip levels 1, 2, ...: each level's data in the same form as `data` (for cube maps six faces and
@@ -150,10 +150,6 @@ pub struct TextureCfg {
     /// Layers of a "1d_array"/"2d_array" or depth slices of a "3d" texture, one after another in `data`.
     #[serde(default)]
     pub layers: Option<u32>,
-}
-
-fn one() -> u32 {
-    1
 }
 
 #[derive(Clone, Debug, Deserialize)]
@@ -463,8 +459,9 @@ pub fn driver_state(shader: &Shader, cfg: &RunConfig) -> Result<DriverState, Run
             })
         };
         let (format, bytes) = decode(&t.data)?;
+        let height = t.height.unwrap_or(1);
         let layered = |dim| match t.layers {
-            Some(n) => Texture::new_layered(dim, t.width, t.height, n, format, &bytes),
+            Some(n) => Texture::new_layered(dim, t.width, height, n, format, &bytes),
             None => Err("an array or 3-D texture needs `layers`".into()),
         };
         let flat = |r: Result<Texture, String>| match t.layers {
@@ -472,16 +469,20 @@ pub fn driver_state(shader: &Shader, cfg: &RunConfig) -> Result<DriverState, Run
             None => r,
         };
         let one_row = |r: Result<Texture, String>| match t.height {
-            1 => r,
-            h => Err(format!("a 1-D texture has height 1, not {h}")),
+            None | Some(1) => r,
+            Some(h) => Err(format!("a 1-D texture has height 1, not {h}")),
+        };
+        let need_height = |r: Result<Texture, String>| match t.height {
+            Some(_) => r,
+            None => Err("a 2-D, 3-D or cube texture needs `height`".into()),
         };
         let mut tex = match t.dim.as_deref() {
-            None | Some("2d") => flat(Texture::new(t.width, t.height, format, &bytes)),
+            None | Some("2d") => need_height(flat(Texture::new(t.width, height, format, &bytes))),
             Some("1d") => one_row(flat(Texture::new_1d(t.width, format, &bytes))),
             Some("1d_array") => one_row(layered(TexDim::D1Array)),
-            Some("2d_array") => layered(TexDim::D2Array),
-            Some("3d") => layered(TexDim::D3),
-            Some("cube") => flat(Texture::new_cube(t.width, t.height, format, &bytes)),
+            Some("2d_array") => need_height(layered(TexDim::D2Array)),
+            Some("3d") => need_height(layered(TexDim::D3)),
+            Some("cube") => need_height(flat(Texture::new_cube(t.width, height, format, &bytes))),
             Some(other) => Err(format!(
                 "texture dim `{other}` is not modelled (1d, 1d_array, 2d, 2d_array, 3d, cube)"
             )),

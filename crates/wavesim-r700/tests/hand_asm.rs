@@ -1946,6 +1946,21 @@ fn one_d_textures_and_unused_source_selects() {
     assert_eq!(pixel0(&run(5.0).unwrap(), 0).map(f), [3.0, 30.0, 0.0, 1.0]);
     let e = run(0.5).unwrap_err();
     assert!(e.to_string().contains("not an integer"), "{e}");
+    // Settings that do not apply are configuration errors: layers on a 2-D texture, a 2-D texture
+    // without a height, a 1-D texture with height 2.
+    for (tex, msg) in [
+        ("width = 1\nheight = 1\nlayers = 2", "`layers` applies to"),
+        ("width = 1", "needs `height`"),
+        ("width = 1\nheight = 2\ndim = \"1d\"", "height 1, not 2"),
+    ] {
+        let e = run_asm(
+            Chip::Rv770,
+            &p,
+            &format!("threads = 1\n[[texture]]\nresource = 0\n{tex}\nformat = \"rgba32f\"\ndata = [1.0, 1.0, 1.0, 1.0]\n"),
+        )
+        .unwrap_err();
+        assert!(e.to_string().contains(msg), "{e}");
+    }
 }
 
 /// GET_GRADIENTS_H with the Z/W sources set to select 7 and their results masked (Mesa's dFdx of a
