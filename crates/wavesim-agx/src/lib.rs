@@ -23,6 +23,7 @@ pub mod compute;
 pub mod decode;
 pub mod disasm;
 pub mod exec;
+pub mod fields;
 pub mod fp;
 pub mod helper;
 pub mod kernel;
