@@ -34,9 +34,11 @@
 //!   descriptor offset 0 = 64-bit address of the 64-bit fragment invocation counter (0 = none), which
 //!   the epilog increments once per shaded pixel.
 //!
-//! Load-time check (README: "the GPR usage of the combined program is equal to the GPR usage of the
-//! main shader. The prolog cannot write higher registers than read by the main shader"): a prolog that
-//! writes a register at or above the main shader's register count is rejected before running.
+//! Register counts: the README says of the vertex prolog that "the GPR usage of the combined program is
+//! equal to the GPR usage of the main shader. The prolog cannot write higher registers than read by the
+//! main shader": a vertex main shader whose count does not cover the attributes it reads is rejected
+//! before running. The fragment prolog is linked as Mesa's `agx_fast_link` does: the linked program's
+//! count is the largest of its parts', so a fragment prolog may use registers above the main shader's.
 
 use crate::exec::{run, ExecError, Memories, Program, Stop, WaveState, POISON, SIMD_WIDTH};
 use crate::operand::{Operand, OperandKind, RegFile};
@@ -569,6 +571,9 @@ pub struct FragmentResult {
     pub invocations: u64,
     /// Device addresses of the render targets (read through the u0_u1 heap).
     pub rt_addresses: Vec<u64>,
+    /// Register count of the linked program: the largest of the prolog's and the main shader's
+    /// (Mesa's `agx_fast_link`).
+    pub linked_gprs: usize,
 }
 
 impl FragmentResult {
@@ -658,12 +663,15 @@ pub fn run_fragment(
             cfg.nr_gprs
         ));
     }
-    let prolog = match &cfg.prolog {
-        Some(code) => {
-            check_prolog("fragment prolog", registers_written(code), cfg.nr_gprs)?;
-            Some(Program::new(code.clone()))
-        }
-        None => None,
+    // Mesa's `agx_fast_link` (agx_linker.c) gives the linked program the largest register count of
+    // its parts (prolog, main, epilog): a prolog may use registers above the main shader's. The
+    // epilog is wavesim's own and reads only registers checked against the main shader above.
+    let (prolog, linked_gprs) = match &cfg.prolog {
+        Some(code) => (
+            Some(Program::new(code.clone())),
+            cfg.nr_gprs.max(registers_written(code)),
+        ),
+        None => (None, cfg.nr_gprs),
     };
     let main = Program::new(cfg.main.clone());
     let (w_px, h_px, s) = (cfg.width, cfg.height, cfg.samples as usize);
@@ -710,7 +718,7 @@ pub fn run_fragment(
     let (tiles_x, tiles_y) = (w_px.div_ceil(8), h_px.div_ceil(4));
     for group in 0..(tiles_x * tiles_y) as usize {
         let (tx, ty) = (group as u32 % tiles_x, group as u32 / tiles_x);
-        let mut w = WaveState::new(cfg.nr_gprs);
+        let mut w = WaveState::new(linked_gprs);
         w.set_uniform64(0, heap);
         for (i, c) in cfg.blend_constant.iter().enumerate() {
             w.set_uniform32(2 + i, c.to_bits());
@@ -806,6 +814,7 @@ pub fn run_fragment(
         stencil,
         invocations,
         rt_addresses,
+        linked_gprs,
     })
 }
 

@@ -337,21 +337,30 @@ fn fragment_abi_violations_are_errors() {
     ));
 }
 
-/// Load-time check: a fragment prolog writing a register at or above the main shader's count is
-/// rejected; one within it runs (once per pixel, before the sample loop).
+/// Mesa's `agx_fast_link` (agx_linker.c): the linked program's register count is the largest of its
+/// parts' (`nr_gprs = MAX2(nr_gprs, part->info.nr_gprs)` over prolog, main and epilog), so a prolog
+/// using registers above the main shader's count (41 here) links and runs, once per pixel before the
+/// sample loop, and the linked count is the prolog's top register + 1.
 #[test]
-fn fragment_prolog_register_check() {
+fn fragment_prolog_sizes_the_linked_program_as_mesa_links_it() {
     let mut cfg = config(&BASE);
-    cfg.prolog = Some(assemble("mov_imm r41, 1\nstop").unwrap());
+    assert_eq!(cfg.nr_gprs, 41);
+    // r60/r61 exist only in the linked program: the prolog writes r60 and reads it back into r61.
+    cfg.prolog = Some(assemble("mov_imm r60, 1\niadd r61, r60, 1\nmov_imm r41, 1\nstop").unwrap());
     let mut dev = DeviceMemory::new();
-    match run_fragment(&cfg, &mut dev) {
-        Err(AbiError::PrologExceedsMain { reg, count, .. }) => assert_eq!((reg, count), (41, 41)),
-        other => panic!("{other:?}"),
-    }
+    let r = run_fragment(&cfg, &mut dev).unwrap();
+    assert_eq!(r.linked_gprs, 62);
+    check(&BASE, &r);
+    // A prolog within the main shader's registers leaves the count at the main shader's.
     cfg.prolog = Some(assemble("mov_imm r40, 1\nmov_imm r39l, 2\nstop").unwrap());
     let mut dev = DeviceMemory::new();
     let r = run_fragment(&cfg, &mut dev).unwrap();
+    assert_eq!(r.linked_gprs, 41);
     check(&BASE, &r);
+    // Without a prolog too.
+    cfg.prolog = None;
+    let r = run_fragment(&cfg, &mut DeviceMemory::new()).unwrap();
+    assert_eq!(r.linked_gprs, 41);
 }
 
 // ------------------------------------------------------------ Mesa's hand-encoded sample loop
