@@ -5,6 +5,8 @@
 //!
 //! ```toml
 //! kind = "compute"            # or "grid_kernel", "vertex", "fragment"
+//! abi = "readme-2023"         # vertex/fragment only: "readme-2023" (default) or "mesa-current"
+//!                             # (abi::AbiVersion: sample mask r0h or r1l, vertex r4)
 //! asm = "stop"                # applegpu-syntax source; or `code = "file.bin"`
 //! nr_gprs = 16
 //!
@@ -54,8 +56,8 @@
 //! ```
 
 use crate::abi::{
-    run_fragment, run_vertex, AbiError, AttribFormat, Blend, ColourRegs, FragmentConfig,
-    HardwareCompute, VertexAttribute, VertexConfig, VertexDraw,
+    run_fragment, run_vertex, AbiError, AbiVersion, AttribFormat, Blend, ColourRegs,
+    FragmentConfig, HardwareCompute, VertexAttribute, VertexConfig, VertexDraw,
 };
 use crate::asm::{assemble, AsmError};
 use crate::compute::{AgxCompute, ComputeLaunch};
@@ -369,6 +371,8 @@ pub struct RunConfig {
     pub arg: Vec<ArgCfg>,
     pub fragment: Option<FragmentCfg>,
     pub vertex: Option<VertexCfg>,
+    /// The split-program ABI version of a vertex or fragment job ([`AbiVersion::parse`]).
+    pub abi: Option<String>,
 }
 
 fn max_gprs() -> usize {
@@ -432,6 +436,17 @@ pub fn run_in_dir(cfg: &RunConfig, dir: &Path, code: Option<&[u8]>) -> Result<Ru
     } else if !cfg.arg.is_empty() || cfg.grid_kernel.is_some() {
         return cfg_err("[[arg]] and [grid_kernel] are for kind = \"grid_kernel\"");
     }
+    let abi = match (cfg.kind, cfg.abi.as_deref()) {
+        (_, None) => AbiVersion::default(),
+        (Kind::Vertex | Kind::Fragment, Some(name)) => {
+            AbiVersion::parse(name).ok_or_else(|| {
+                RunError::Config(format!(
+                    "abi = \"{name}\" (\"readme-2023\" or \"mesa-current\")"
+                ))
+            })?
+        }
+        (_, Some(_)) => return cfg_err("`abi` is for kind = \"vertex\" or \"fragment\""),
+    };
     let mut dev = DeviceMemory::new();
     let (buffers, contents) = alloc_buffers(cfg, &mut dev)?;
     let lookup = |name: &str| -> Result<u64, RunError> {
@@ -455,8 +470,8 @@ pub fn run_in_dir(cfg: &RunConfig, dir: &Path, code: Option<&[u8]>) -> Result<Ru
             &mut text,
         )?,
         Kind::GridKernel => run_grid_kernel(cfg, dir, program, &dev, &lookup, &mut text)?,
-        Kind::Fragment => run_fragment_job(cfg, program, &mut dev, &mut text, &mut pngs)?,
-        Kind::Vertex => run_vertex_job(cfg, program, &uniforms, &dev, &lookup, &mut text)?,
+        Kind::Fragment => run_fragment_job(cfg, abi, program, &mut dev, &mut text, &mut pngs)?,
+        Kind::Vertex => run_vertex_job(cfg, abi, program, &uniforms, &dev, &lookup, &mut text)?,
     }
     write_outputs(cfg, &dev, &lookup, &mut text)?;
     Ok(RunResult { text, pngs })
@@ -668,6 +683,7 @@ fn check_arguments(
 /// `kind = "fragment"`: the fragment shader over every pixel of the render targets.
 fn run_fragment_job(
     cfg: &RunConfig,
+    abi: AbiVersion,
     program: Vec<u8>,
     dev: &mut DeviceMemory,
     text: &mut String,
@@ -709,6 +725,7 @@ fn run_fragment_job(
         writes_stencil: f.writes_stencil,
         writes_sample_mask: f.writes_sample_mask,
         clear_colour: f.clear,
+        abi,
     };
     let r = run_fragment(&fc, dev)?;
     let _ = writeln!(
@@ -732,6 +749,7 @@ fn run_fragment_job(
 /// `kind = "vertex"`: the vertex shader for every vertex and instance of one draw.
 fn run_vertex_job(
     cfg: &RunConfig,
+    abi: AbiVersion,
     program: Vec<u8>,
     uniforms: &[u16],
     dev: &DeviceMemory,
@@ -770,7 +788,7 @@ fn run_vertex_job(
             })
         })
         .transpose()?;
-    let reserved = crate::abi::vertex_uniform_slots(n, hw.is_some());
+    let reserved = crate::abi::vertex_uniform_slots(n, hw.is_some(), abi);
     let extra: Vec<(usize, u16)> = uniforms
         .iter()
         .enumerate()
@@ -782,6 +800,7 @@ fn run_vertex_job(
         nr_gprs: cfg.nr_gprs,
         attributes,
         uniforms: extra,
+        abi,
     };
     let draw = VertexDraw {
         vertex_count: v.vertex_count,

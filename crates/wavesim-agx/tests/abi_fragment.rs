@@ -4,7 +4,9 @@
 //! r8-r11, the u0_u1 / u2..u5 / u6_u7 uniform roles, and PNG output. Also Mesa's hand-encoded per-sample
 //! loop (`agx_linker.c`, `agx_fast_link`) run as machine code at 1, 2, 4 and 8 samples.
 
-use wavesim_agx::abi::{run_fragment, AbiError, Blend, ColourRegs, FragmentConfig, FragmentResult};
+use wavesim_agx::abi::{
+    run_fragment, AbiError, AbiVersion, Blend, ColourRegs, FragmentConfig, FragmentResult,
+};
 use wavesim_agx::asm::assemble;
 use wavesim_agx::exec::{run, Memories, Program, Stop, WaveState};
 use wavesim_core::memory::DeviceMemory;
@@ -136,6 +138,7 @@ fn config(c: &Case) -> FragmentConfig {
         writes_stencil: c.stencil,
         writes_sample_mask: c.sample_mask,
         clear_colour: CLEAR,
+        abi: Default::default(),
     }
 }
 
@@ -502,5 +505,96 @@ fn fragment_derivatives_over_quads() {
                 "pixel ({x},{y})"
             );
         }
+    }
+}
+
+// ------------------------------------------------------------ current Mesa's ABI (agx_abi.h)
+
+/// Current Mesa (`agx_abi.h`: `AGX_ABI_FIN_SAMPLE_MASK` = half 2; its README: "`r1l` is the mask of
+/// samples currently being shaded", preserved at the end): the same shader reading r1l instead of r0h
+/// shades every sample as the old layout's does with r0h, at 1, 2 and 4 samples.
+#[test]
+fn mesa_current_abi_sample_mask_in_r1l() {
+    for samples in [1, 2, 4] {
+        let c = Case { samples, ..BASE };
+        let mut cfg = config(&c);
+        cfg.abi = AbiVersion::MesaCurrent;
+        cfg.main = assemble(&shader(&c).replace("r0h", "r1l")).unwrap();
+        let r = run_fragment(&cfg, &mut DeviceMemory::new()).unwrap();
+        check(&c, &r);
+    }
+    // Under the current layout r0h is not an input: reading it is an undefined read...
+    let mut cfg = config(&Case { samples: 2, ..BASE });
+    cfg.abi = AbiVersion::MesaCurrent;
+    match run_fragment(&cfg, &mut DeviceMemory::new()) {
+        Err(AbiError::Exec { source, .. }) => match source.fault {
+            wavesim_agx::exec::Fault::UndefinedRead { reg, .. } => assert_eq!(reg, "r0h"),
+            other => panic!("{other}"),
+        },
+        other => panic!("{other:?}"),
+    }
+    // ...and clobbering r1l breaks the preserved mask (under the 2023 layout r1l is a temporary).
+    let mut src = shader(&Case { samples: 2, ..BASE });
+    src = src.replace("stop\n", "mov_imm r1l, 0\nstop\n");
+    let mut cfg = config(&Case { samples: 2, ..BASE });
+    cfg.main = assemble(&src).unwrap();
+    check(
+        &Case { samples: 2, ..BASE },
+        &run_fragment(&cfg, &mut DeviceMemory::new()).unwrap(),
+    );
+    cfg.abi = AbiVersion::MesaCurrent;
+    cfg.main = assemble(&src.replace("r0h", "r1l")).unwrap();
+    match run_fragment(&cfg, &mut DeviceMemory::new()) {
+        Err(AbiError::AbiViolation { what, .. }) => {
+            assert!(what.starts_with("r1l = 0x0 at the end"), "{what}")
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+/// Current Mesa's `agx_linker.c` sample loop counts in r1l: `sample_loop_header` is `mov_imm r0l, 0;
+/// mov_imm r1l, 1` and the footer `iadd r1l, 0, r1l, lsl 1; while_icmp r0l, ult, r1l, <end>, 1;
+/// jmp_exec_any; pop_exec r0l, 1` with the same two patches (byte 11: end << 4; byte 16: the branch).
+fn mesa_current_link(main: &[u8], nr_samples_shaded: u32) -> Vec<u8> {
+    let mut code = vec![0x62, 0x00, 0x00, 0x00, 0x62, 0x04, 0x01, 0x00];
+    let loop_begin = code.len();
+    code.extend_from_slice(main);
+    let mut f = vec![
+        0x0e, 0x04, 0x00, 0x20, 0x84, 0x00, 0x00, 0x00, 0x52, 0x2c, 0x42, 0x00, 0x00, 0x00, 0x00,
+        0xc0, 0x00, 0x00, 0x00, 0x00, 0x52, 0x0e, 0x00, 0x00, 0x00, 0x00,
+    ];
+    f.extend_from_slice(&STOP);
+    let end = ((1u32 << nr_samples_shaded) - 1) as u8;
+    f[11] = ((end as u32) << 4) as u8;
+    let loop_size = (code.len() - loop_begin) as i32;
+    f[16..20].copy_from_slice(&(-(14 + loop_size)).to_le_bytes());
+    code.extend_from_slice(&f);
+    code
+}
+
+#[test]
+fn mesa_current_linker_sample_loop_counts_in_r1l() {
+    let text = wavesim_agx::disassemble_raw(&mesa_current_link(&[], 4), 0).unwrap();
+    assert!(text.contains("mov_imm          r1l, 1"), "{text}");
+    assert!(
+        text.contains("while_icmp       r0l, ult, r1l, 15, 1"),
+        "{text}"
+    );
+    let main = assemble("iadd r10, r10, r1l\niadd r11, r11, 1").unwrap();
+    for (samples, want) in [(2, (0b11, 2)), (4, (0b1111, 4))] {
+        let program = Program::new(mesa_current_link(&main, samples));
+        let mut w = WaveState::new(16);
+        let dev = DeviceMemory::new();
+        let mut tg = vec![];
+        let mut mem = Memories {
+            device: &dev,
+            threadgroup: &mut tg,
+        };
+        assert_eq!(run(&mut w, &program, &mut mem, 10_000).unwrap(), Stop::End);
+        // r10 = sum of the masks 1 << s over the shaded samples, r11 = iterations
+        assert_eq!(
+            (w.reg32(10, 0), w.reg32(11, 0), w.exec),
+            (want.0, want.1, u32::MAX)
+        );
     }
 }
