@@ -409,7 +409,11 @@ fn mesa_link(main: &[u8], nr_samples_shaded: u32) -> Vec<u8> {
 /// Run the linked loop: the main part accumulates r0h into r10 and counts iterations in r11.
 fn run_mesa_loop(samples: u32) -> (u32, u32, u32) {
     let main = assemble("iadd r10, r10, r0h\niadd r11, r11, 1").unwrap();
-    let code = mesa_link(&main, samples);
+    run_linked(mesa_link(&main, samples))
+}
+
+/// Run linked code on one SIMD group to its end: (r10, r11, exec mask) of thread 0.
+fn run_linked(code: Vec<u8>) -> (u32, u32, u32) {
     let program = Program::new(code);
     let mut w = WaveState::new(16);
     let dev = DeviceMemory::new();
@@ -581,20 +585,9 @@ fn mesa_current_linker_sample_loop_counts_in_r1l() {
         "{text}"
     );
     let main = assemble("iadd r10, r10, r1l\niadd r11, r11, 1").unwrap();
+    // r10 = sum of the masks 1 << s over the shaded samples, r11 = iterations
     for (samples, want) in [(2, (0b11, 2)), (4, (0b1111, 4))] {
-        let program = Program::new(mesa_current_link(&main, samples));
-        let mut w = WaveState::new(16);
-        let dev = DeviceMemory::new();
-        let mut tg = vec![];
-        let mut mem = Memories {
-            device: &dev,
-            threadgroup: &mut tg,
-        };
-        assert_eq!(run(&mut w, &program, &mut mem, 10_000).unwrap(), Stop::End);
-        // r10 = sum of the masks 1 << s over the shaded samples, r11 = iterations
-        assert_eq!(
-            (w.reg32(10, 0), w.reg32(11, 0), w.exec),
-            (want.0, want.1, u32::MAX)
-        );
+        let got = run_linked(mesa_current_link(&main, samples));
+        assert_eq!(got, (want.0, want.1, u32::MAX));
     }
 }
