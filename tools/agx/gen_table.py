@@ -69,6 +69,10 @@ for scope, prefix in (('simd', 'Simd'), ('quad', 'Quad')):
 SEM_BY_NAME['atomic'] = 'Atomic'
 SEM_BY_NAME['st_var'] = 'StoreVarying'
 SEM_BY_NAME['st_var_final'] = 'StoreVarying'
+SEM_BY_NAME['iter'] = 'Iter'
+SEM_BY_NAME['iterproj'] = 'IterProj'
+SEM_BY_NAME['TODO.ldcf'] = 'Ldcf'
+SEM_BY_NAME['no_var'] = 'NoVaryings'
 
 MNEM_BY_CLASS = {
     'IAddInstructionDesc': 'IAddSub', 'IMAddInstructionDesc': 'IMAddSub',

@@ -41,7 +41,7 @@
 //! before running. The fragment prolog is linked as Mesa's `agx_fast_link` does: the linked program's
 //! count is the largest of its parts', so a fragment prolog may use registers above the main shader's.
 
-use crate::exec::{run, ExecError, Memories, Program, Stop, WaveState, POISON, SIMD_WIDTH};
+use crate::exec::{run, ExecError, Memories, Program, Stop, WaveState, POISON, SIMD_WIDTH, TILE};
 use crate::operand::{Operand, OperandKind, RegFile};
 use crate::table_types::Sem;
 use wavesim_core::memory::{DeviceMemory, MemError};
@@ -154,7 +154,12 @@ pub fn registers_written(code: &[u8]) -> usize {
         let enc = d.encoding();
         let loads = matches!(
             enc.sem,
-            Sem::DeviceLoad | Sem::ThreadgroupLoad | Sem::Unsupported
+            Sem::DeviceLoad
+                | Sem::ThreadgroupLoad
+                | Sem::Iter
+                | Sem::IterProj
+                | Sem::Ldcf
+                | Sem::Unsupported
         );
         for (row, op) in enc.operands.iter().zip(&d.operands) {
             let counts = match row.kind {
@@ -631,6 +636,10 @@ pub struct FragmentConfig {
     pub clear_colour: [f32; 4],
     /// Where the sample mask lives (r0h or r1l, [`AbiVersion`]).
     pub abi: AbiVersion,
+    /// Coefficient registers in register order, each a plane <A, B, C> in framebuffer pixels: the
+    /// value at pixel (x, y) is A(x + 0.5) + B(y + 0.5) + C. Each group's registers hold C moved to
+    /// the corner of its 32x32 tile, as the hardware's are tile-relative (`exec::varying`).
+    pub coefficients: Vec<[f32; 3]>,
 }
 
 /// Framebuffer after a fragment run.
@@ -800,6 +809,20 @@ pub fn run_fragment(
             w.set_uniform32(2 + i, c.to_bits());
         }
         w.set_uniform64(6, root);
+        // Coefficient registers relative to this group's 32x32 tile (an 8x4 group never straddles
+        // one): C + A * x0 + B * y0, rounded once to f32.
+        let (x0, y0) = (
+            f64::from(tx * 8 / TILE * TILE),
+            f64::from(ty * 4 / TILE * TILE),
+        );
+        w.coefficients = cfg
+            .coefficients
+            .iter()
+            .map(|&[a, b, c]| {
+                let c = f64::from(a).mul_add(x0, f64::from(b).mul_add(y0, f64::from(c)));
+                [a, b, c as f32]
+            })
+            .collect();
         // README "Fragment": no register inputs are defined (except r0l/r0h with sample shading); a
         // shader or epilog read of a register nothing wrote is an error.
         w.poison_all();

@@ -45,6 +45,7 @@
 //! width = 16
 //! height = 8
 //! render_targets = ["f32"]
+//! coefficients = [[0.125, 0.0, 0.0]]   # coefficient registers cf0.. as planes [A, B, C]
 //!
 //! [vertex]                    # see abi::VertexDraw; attributes name their buffer
 //! vertex_count = 3
@@ -297,6 +298,10 @@ pub struct FragmentCfg {
     pub clear: [f32; 4],
     /// Optional fragment prolog source (applegpu syntax).
     pub prolog_asm: Option<String>,
+    /// Coefficient registers, one plane [A, B, C] each in register order: the value at pixel (x, y)
+    /// is A(x + 0.5) + B(y + 0.5) + C (abi::FragmentConfig::coefficients).
+    #[serde(default)]
+    pub coefficients: Vec<[f32; 3]>,
 }
 
 fn one_u32() -> u32 {
@@ -726,6 +731,7 @@ fn run_fragment_job(
         writes_sample_mask: f.writes_sample_mask,
         clear_colour: f.clear,
         abi,
+        coefficients: f.coefficients.clone(),
     };
     let r = run_fragment(&fc, dev)?;
     let _ = writeln!(

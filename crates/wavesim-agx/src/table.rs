@@ -932,7 +932,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0xff, bits: 0x21,
         fields: &[Field { name: "Dt", parts: &[(8, 1)] }, Field { name: "count", parts: &[(30, 2)] }, Field { name: "D", parts: &[(9, 6), (56, 2)] }, Field { name: "It", parts: &[(23, 1)] }, Field { name: "I", parts: &[(16, 6), (58, 2)] }, Field { name: "S", parts: &[(32, 8)] }, Field { name: "forwarding", parts: &[(22, 1)] }, Field { name: "elide", parts: &[(46, 1)] }, Field { name: "interpolation", parts: &[(48, 2)] }, Field { name: "kill", parts: &[(52, 1)] }, Field { name: "unk1", parts: &[(40, 6)] }, Field { name: "unk2", parts: &[(47, 1)] }, Field { name: "unk3", parts: &[(50, 2)] }, Field { name: "unk4", parts: &[(53, 3)] }, Field { name: "unk5", parts: &[(62, 2)] }],
         operands: &[OperandRow { name: "D", kind: VarRegister }, OperandRow { name: "I", kind: Cf }, OperandRow { name: "S", kind: IterSampleId }, OperandRow { name: "forwarding", kind: Enum(&[(0, ""), (1, "forward")]) }, OperandRow { name: "elide", kind: Enum(&[(0, ""), (1, "elide")]) }, OperandRow { name: "interpolation", kind: Enum(&[(0, "center"), (1, "sample"), (2, "centroid"), (3, "sample")]) }, OperandRow { name: "kill", kind: Binary(1) }, OperandRow { name: "unk1", kind: Immediate }, OperandRow { name: "unk2", kind: Immediate }, OperandRow { name: "unk3", kind: Immediate }, OperandRow { name: "unk4", kind: Immediate }, OperandRow { name: "unk5", kind: Immediate }],
-        mnem: Mnem::Plain, sem: Sem::Unsupported, asm_dst: AsmDst::Any,
+        mnem: Mnem::Plain, sem: Sem::Iter, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "iterproj",
@@ -940,7 +940,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0xff, bits: 0x61,
         fields: &[Field { name: "Dt", parts: &[(8, 1)] }, Field { name: "count", parts: &[(30, 2)] }, Field { name: "D", parts: &[(9, 6), (56, 2)] }, Field { name: "It", parts: &[(23, 1)] }, Field { name: "I", parts: &[(16, 6), (58, 2)] }, Field { name: "J", parts: &[(24, 6), (60, 2)] }, Field { name: "S", parts: &[(32, 8)] }, Field { name: "forwarding", parts: &[(22, 1)] }, Field { name: "elide", parts: &[(46, 1)] }, Field { name: "interpolation", parts: &[(48, 2)] }, Field { name: "kill", parts: &[(52, 1)] }, Field { name: "unk1", parts: &[(40, 6)] }, Field { name: "unk2", parts: &[(47, 1)] }, Field { name: "unk3", parts: &[(50, 2)] }, Field { name: "unk4", parts: &[(53, 3)] }, Field { name: "unk5", parts: &[(62, 2)] }],
         operands: &[OperandRow { name: "D", kind: VarRegister }, OperandRow { name: "I", kind: Cf }, OperandRow { name: "J", kind: CfPerspective }, OperandRow { name: "S", kind: IterSampleId }, OperandRow { name: "forwarding", kind: Enum(&[(0, ""), (1, "forward")]) }, OperandRow { name: "elide", kind: Enum(&[(0, ""), (1, "elide")]) }, OperandRow { name: "interpolation", kind: Enum(&[(0, "center"), (1, "sample"), (2, "centroid"), (3, "sample")]) }, OperandRow { name: "kill", kind: Binary(1) }, OperandRow { name: "unk1", kind: Immediate }, OperandRow { name: "unk2", kind: Immediate }, OperandRow { name: "unk3", kind: Immediate }, OperandRow { name: "unk4", kind: Immediate }, OperandRow { name: "unk5", kind: Immediate }],
-        mnem: Mnem::Plain, sem: Sem::Unsupported, asm_dst: AsmDst::Any,
+        mnem: Mnem::Plain, sem: Sem::IterProj, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "TODO.ldcf",
@@ -948,7 +948,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0xff, bits: 0xa1,
         fields: &[Field { name: "Dt", parts: &[(8, 1)] }, Field { name: "count", parts: &[(30, 2)] }, Field { name: "D", parts: &[(9, 6), (56, 2)] }, Field { name: "It", parts: &[(23, 1)] }, Field { name: "I", parts: &[(16, 6), (58, 2)] }],
         operands: &[OperandRow { name: "D", kind: VarTripleRegister }, OperandRow { name: "I", kind: Cf }],
-        mnem: Mnem::Plain, sem: Sem::Unsupported, asm_dst: AsmDst::Any,
+        mnem: Mnem::Plain, sem: Sem::Ldcf, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "uniform_store",
@@ -980,7 +980,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0x4003ff, bits: 0x51,
         fields: &[Field { name: "u", parts: &[(31, 1)] }, Field { name: "r", parts: &[(10, 5), (24, 2)] }, Field { name: "It", parts: &[(23, 1)] }, Field { name: "I", parts: &[(16, 6), (26, 2)] }],
         operands: &[OperandRow { name: "u", kind: Immediate }, OperandRow { name: "r", kind: ExReg32 }, OperandRow { name: "I", kind: UvsIndex }],
-        mnem: Mnem::Plain, sem: Sem::Unsupported, asm_dst: AsmDst::Any,
+        mnem: Mnem::Plain, sem: Sem::NoVaryings, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "st_var",

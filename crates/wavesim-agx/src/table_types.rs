@@ -121,6 +121,13 @@ pub enum Sem {
     Atomic,
     /// Store a 32-bit register to a vertex output (varying) slot.
     StoreVarying,
+    /// Interpolate coefficient registers at the pixel (`iter`; `iterproj` divides by the W plane).
+    Iter,
+    IterProj,
+    /// Load a coefficient register's plane (`ldcf`).
+    Ldcf,
+    /// The vertex shader writes no varyings (`no_var`).
+    NoVaryings,
     /// Store 16-bit registers to uniform registers (a preamble initialising the main shader's uniforms).
     UniformStore,
     /// Ring the helper-program doorbell (needs a [`crate::helper::HelperPort`]).

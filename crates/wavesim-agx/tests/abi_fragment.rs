@@ -139,6 +139,7 @@ fn config(c: &Case) -> FragmentConfig {
         writes_sample_mask: c.sample_mask,
         clear_colour: CLEAR,
         abi: Default::default(),
+        coefficients: vec![],
     }
 }
 

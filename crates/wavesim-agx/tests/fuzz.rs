@@ -222,6 +222,7 @@ fn fuzz_abi_runners() {
                     writes_sample_mask: rng.one_in(2),
                     clear_colour: [0.0; 4],
                     abi: Default::default(),
+                    coefficients: vec![],
                 };
                 let _ = run_fragment(&cfg, &mut dev);
             }

@@ -393,6 +393,11 @@ pub(super) fn store_varying(w: &mut WaveState, o: &Ops<'_>) -> Result<(), Fault>
         Operand::Reg(r, _) => *r,
         _ => return Err(missing("r")),
     };
+    if w.no_varyings {
+        return Err(Fault::UnsupportedForm {
+            what: "st_var after no_var (the shader declared that it writes no varyings)".into(),
+        });
+    }
     for lane in active(w) {
         let slot = match o.op("I")? {
             Operand::Imm(v) => *v as u32,

@@ -32,6 +32,9 @@ mod helper;
 mod int;
 mod memory;
 mod simd;
+mod varying;
+
+pub use varying::TILE;
 
 use crate::decode::{decode, Decoded};
 use crate::fp;
@@ -132,6 +135,11 @@ pub struct WaveState {
     /// The requesting side of the helper-program protocol (`doorbell`, `map`/`unmap`); `None` outside
     /// helper programs, where those instructions are `Fault::Unsupported`.
     pub helper: Option<crate::helper::HelperPort>,
+    /// Coefficient registers of a fragment group (`iter`, `iterproj`, `ldcf`): one plane <A, B, C> per
+    /// register, C at the corner of the group's 32x32 tile (`varying.rs`). Empty outside fragments.
+    pub coefficients: Vec<[f32; 3]>,
+    /// `no_var` executed: the vertex shader declared that it writes no varyings.
+    pub no_varyings: bool,
 }
 
 impl WaveState {
@@ -150,6 +158,8 @@ impl WaveState {
             lane_insts: 0,
             slot: None,
             helper: None,
+            coefficients: vec![],
+            no_varyings: false,
         }
     }
 
@@ -814,6 +824,9 @@ pub fn step(w: &mut WaveState, d: &Decoded, mem: &mut Memories<'_>) -> Result<Fl
         }
         Sem::Atomic => memory::atomic(w, o, mem.device)?,
         Sem::StoreVarying => memory::store_varying(w, o)?,
+        Sem::Iter | Sem::IterProj => varying::iter(w, o, sem == Sem::IterProj)?,
+        Sem::Ldcf => varying::ldcf(w, o)?,
+        Sem::NoVaryings => varying::no_varyings(w, o)?,
         Sem::UniformStore => helper::uniform_store(w, o)?,
         Sem::Doorbell => helper::doorbell(w, o)?,
         Sem::JmpIfSkippingDoorbell => return helper::jmp_if_skipping_doorbell(w, o),
