@@ -45,6 +45,7 @@ SEM_BY_CLASS = {
     'ElseICmpInstructionDesc': 'ElseICmp', 'ElseFCmpInstructionDesc': 'ElseFCmp',
     'ICmpselInstructionDesc': 'ICmpsel', 'FCmpselInstructionDesc': 'FCmpsel',
     'ICmpBallotInstructionDesc': 'ICmpBallot', 'FCmpBallotInstructionDesc': 'FCmpBallot',
+    'ICmpQuadBallotInstructionDesc': 'ICmpQuadBallot', 'FCmpQuadBallotInstructionDesc': 'FCmpQuadBallot',
     'SimdShuffleInstructionDesc': 'SimdShuffle', 'SimdShuffleDownInstructionDesc': 'SimdShuffleDown',
     'SimdShuffleUpInstructionDesc': 'SimdShuffleUp', 'SimdShuffleRotateUpInstructionDesc': 'SimdShuffleRotateUp',
     'SimdShuffleXorInstructionDesc': 'SimdShuffleXor',
@@ -69,6 +70,8 @@ for scope, prefix in (('simd', 'Simd'), ('quad', 'Quad')):
 SEM_BY_NAME['atomic'] = 'Atomic'
 SEM_BY_NAME['st_var'] = 'StoreVarying'
 SEM_BY_NAME['st_var_final'] = 'StoreVarying'
+SEM_BY_NAME['quad_shuffle'] = 'QuadShuffle'
+SEM_BY_NAME['quad_shuffle_xor'] = 'QuadShuffleXor'
 SEM_BY_NAME['iter'] = 'Iter'
 SEM_BY_NAME['iterproj'] = 'IterProj'
 SEM_BY_NAME['TODO.ldcf'] = 'Ldcf'

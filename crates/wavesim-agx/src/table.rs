@@ -468,7 +468,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0x1fff00c00c00007f, bits: 0x32,
         fields: &[Field { name: "Dt", parts: &[(7, 2)] }, Field { name: "D", parts: &[(9, 6), (44, 2)] }, Field { name: "cc", parts: &[(61, 3)] }, Field { name: "ccn", parts: &[(47, 1)] }, Field { name: "At", parts: &[(22, 4)] }, Field { name: "A", parts: &[(16, 6), (42, 2)] }, Field { name: "Bt", parts: &[(34, 4)] }, Field { name: "B", parts: &[(28, 6), (40, 2)] }],
         operands: &[OperandRow { name: "D", kind: Dst(DstKind { allow32: true, allow64: false, paired: false, float: false }) }, OperandRow { name: "cc", kind: ICond }, OperandRow { name: "A", kind: Src(SrcKind { allow32: true, allow64: false, paired: false, float: false, sx: false }) }, OperandRow { name: "B", kind: Src(SrcKind { allow32: true, allow64: false, paired: false, float: false, sx: false }) }],
-        mnem: Mnem::Plain, sem: Sem::Unsupported, asm_dst: AsmDst::Any,
+        mnem: Mnem::Plain, sem: Sem::ICmpQuadBallot, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "fcmp_ballot",
@@ -484,7 +484,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0x1fff00000000007f, bits: 0x22,
         fields: &[Field { name: "Dt", parts: &[(7, 2)] }, Field { name: "D", parts: &[(9, 6), (44, 2)] }, Field { name: "cc", parts: &[(61, 3)] }, Field { name: "ccn", parts: &[(47, 1)] }, Field { name: "At", parts: &[(22, 4)] }, Field { name: "Am", parts: &[(26, 2)] }, Field { name: "A", parts: &[(16, 6), (42, 2)] }, Field { name: "Bt", parts: &[(34, 4)] }, Field { name: "Bm", parts: &[(38, 2)] }, Field { name: "B", parts: &[(28, 6), (40, 2)] }],
         operands: &[OperandRow { name: "D", kind: Dst(DstKind { allow32: true, allow64: false, paired: false, float: false }) }, OperandRow { name: "cc", kind: FCond }, OperandRow { name: "A", kind: Src(SrcKind { allow32: true, allow64: false, paired: false, float: true, sx: false }) }, OperandRow { name: "B", kind: Src(SrcKind { allow32: true, allow64: false, paired: false, float: true, sx: false }) }],
-        mnem: Mnem::Plain, sem: Sem::Unsupported, asm_dst: AsmDst::Any,
+        mnem: Mnem::Plain, sem: Sem::FCmpQuadBallot, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "simd_shuffle",
@@ -548,7 +548,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0x80c00c00807f, bits: 0x6f,
         fields: &[Field { name: "Dt", parts: &[(7, 2)] }, Field { name: "D", parts: &[(9, 6), (44, 2)] }, Field { name: "At", parts: &[(22, 4)] }, Field { name: "A", parts: &[(16, 6), (42, 2)] }, Field { name: "Bt", parts: &[(34, 4)] }, Field { name: "B", parts: &[(28, 6), (40, 2)] }],
         operands: &[OperandRow { name: "D", kind: Dst(DstKind { allow32: true, allow64: false, paired: false, float: false }) }, OperandRow { name: "A", kind: Src(SrcKind { allow32: true, allow64: true, paired: false, float: false, sx: false }) }, OperandRow { name: "B", kind: Src(SrcKind { allow32: true, allow64: true, paired: false, float: false, sx: false }) }],
-        mnem: Mnem::Plain, sem: Sem::Unsupported, asm_dst: AsmDst::Any,
+        mnem: Mnem::Plain, sem: Sem::QuadShuffle, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "quad_shuffle_down",
@@ -580,7 +580,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0x80c00c00807f, bits: 0x400000006f,
         fields: &[Field { name: "Dt", parts: &[(7, 2)] }, Field { name: "D", parts: &[(9, 6), (44, 2)] }, Field { name: "At", parts: &[(22, 4)] }, Field { name: "A", parts: &[(16, 6), (42, 2)] }, Field { name: "Bt", parts: &[(34, 4)] }, Field { name: "B", parts: &[(28, 6), (40, 2)] }],
         operands: &[OperandRow { name: "D", kind: Dst(DstKind { allow32: true, allow64: false, paired: false, float: false }) }, OperandRow { name: "A", kind: Src(SrcKind { allow32: true, allow64: true, paired: false, float: false, sx: false }) }, OperandRow { name: "B", kind: Src(SrcKind { allow32: true, allow64: true, paired: false, float: false, sx: false }) }],
-        mnem: Mnem::Plain, sem: Sem::Unsupported, asm_dst: AsmDst::Any,
+        mnem: Mnem::Plain, sem: Sem::QuadShuffleXor, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "simd_shuf_op",

@@ -97,6 +97,12 @@ pub enum Sem {
     FCmpsel,
     ICmpBallot,
     FCmpBallot,
+    /// Ballot within each quad (the quad's bits at 0-3).
+    ICmpQuadBallot,
+    FCmpQuadBallot,
+    /// Broadcast within each quad / exchange with thread i ^ B of the quad.
+    QuadShuffle,
+    QuadShuffleXor,
     SimdShuffle,
     SimdShuffleDown,
     SimdShuffleUp,

@@ -809,6 +809,12 @@ pub fn step(w: &mut WaveState, d: &Decoded, mem: &mut Memories<'_>) -> Result<Fl
         Sem::Stop => return Ok(Flow::End),
         Sem::Trap => return Err(Fault::Trap),
         Sem::ICmpBallot | Sem::FCmpBallot => simd::ballot(w, o, sem == Sem::FCmpBallot)?,
+        Sem::ICmpQuadBallot | Sem::FCmpQuadBallot => {
+            simd::quad_ballot(w, o, sem == Sem::FCmpQuadBallot)?
+        }
+        Sem::QuadShuffle | Sem::QuadShuffleXor => {
+            simd::quad_shuffle(w, o, sem == Sem::QuadShuffleXor)?
+        }
         Sem::SimdShuffle
         | Sem::SimdShuffleDown
         | Sem::SimdShuffleUp
