@@ -68,6 +68,9 @@ for scope, prefix in (('simd', 'Simd'), ('quad', 'Quad')):
         SEM_BY_NAME['%s_%s' % (scope, op)] = '%sReduce(RedOp::%s)' % (prefix, red)
         SEM_BY_NAME['%s_prefix_%s' % (scope, op)] = '%sPrefix(RedOp::%s)' % (prefix, red)
 SEM_BY_NAME['atomic'] = 'Atomic'
+SEM_BY_NAME['threadgroup_atomic'] = 'ThreadgroupAtomic'
+SEM_BY_NAME['stack_load'] = 'StackLoad'
+SEM_BY_NAME['stack_store'] = 'StackStore'
 SEM_BY_NAME['st_var'] = 'StoreVarying'
 SEM_BY_NAME['st_var_final'] = 'StoreVarying'
 SEM_BY_NAME['quad_shuffle'] = 'QuadShuffle'

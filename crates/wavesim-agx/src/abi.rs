@@ -159,6 +159,9 @@ pub fn registers_written(code: &[u8]) -> usize {
                 | Sem::Iter
                 | Sem::IterProj
                 | Sem::Ldcf
+                | Sem::Atomic
+                | Sem::ThreadgroupAtomic
+                | Sem::StackLoad
                 | Sem::Unsupported
         );
         for (row, op) in enc.operands.iter().zip(&d.operands) {

@@ -1052,7 +1052,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0xff, bits: 0xb5,
         fields: &[Field { name: "F", parts: &[(8, 2), (50, 2)] }, Field { name: "i1", parts: &[(26, 1)] }, Field { name: "i2", parts: &[(36, 3)] }, Field { name: "mask", parts: &[(52, 4)] }, Field { name: "i5", parts: &[(44, 3)] }, Field { name: "Rt", parts: &[(49, 1)] }, Field { name: "R", parts: &[(10, 6), (40, 2)] }, Field { name: "Ot", parts: &[(24, 1)] }, Field { name: "O", parts: &[(20, 4), (32, 4), (56, 8)] }, Field { name: "i6", parts: &[(30, 1)] }],
         operands: &[OperandRow { name: "F", kind: Enum(&[(0, "i8"), (1, "i16"), (2, "i32"), (3, "f16"), (4, "u8norm"), (5, "s8norm"), (6, "u16norm"), (7, "s16norm"), (8, "rgb10a2"), (10, "srgba8"), (12, "rg11b10f"), (13, "rgb9e5"), (14, "rg11b10f.rtz"), (15, "rgb9e5.rtz")]) }, OperandRow { name: "i1", kind: Immediate }, OperandRow { name: "i2", kind: Immediate }, OperandRow { name: "mask", kind: Enum(&[(0, ""), (1, "x"), (2, "y"), (3, "xy"), (4, "z"), (5, "xz"), (6, "yz"), (7, "xyz"), (8, "w"), (9, "xw"), (10, "yw"), (11, "xyw"), (12, "zw"), (13, "xzw"), (14, "yzw"), (15, "xyzw")]) }, OperandRow { name: "i5", kind: Immediate }, OperandRow { name: "R", kind: MemoryReg }, OperandRow { name: "O", kind: MemoryIndex }, OperandRow { name: "i6", kind: Immediate }],
-        mnem: Mnem::Plain, sem: Sem::Unsupported, asm_dst: AsmDst::Any,
+        mnem: Mnem::Plain, sem: Sem::StackStore, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "stack_load",
@@ -1060,7 +1060,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0xff, bits: 0x35,
         fields: &[Field { name: "Rt", parts: &[(49, 1)] }, Field { name: "R", parts: &[(10, 6), (40, 2)] }, Field { name: "F", parts: &[(8, 2), (50, 2)] }, Field { name: "i1", parts: &[(26, 1)] }, Field { name: "i2", parts: &[(36, 3)] }, Field { name: "mask", parts: &[(52, 4)] }, Field { name: "i5", parts: &[(44, 3)] }, Field { name: "Ot", parts: &[(24, 1)] }, Field { name: "O", parts: &[(20, 4), (32, 4), (56, 8)] }, Field { name: "i6", parts: &[(30, 1)] }],
         operands: &[OperandRow { name: "R", kind: MemoryReg }, OperandRow { name: "F", kind: Enum(&[(0, "i8"), (1, "i16"), (2, "i32"), (3, "f16"), (4, "u8norm"), (5, "s8norm"), (6, "u16norm"), (7, "s16norm"), (8, "rgb10a2"), (10, "srgba8"), (12, "rg11b10f"), (13, "rgb9e5"), (14, "rg11b10f.rtz"), (15, "rgb9e5.rtz")]) }, OperandRow { name: "i1", kind: Immediate }, OperandRow { name: "i2", kind: Immediate }, OperandRow { name: "mask", kind: Enum(&[(0, ""), (1, "x"), (2, "y"), (3, "xy"), (4, "z"), (5, "xz"), (6, "yz"), (7, "xyz"), (8, "w"), (9, "xw"), (10, "yw"), (11, "xyw"), (12, "zw"), (13, "xzw"), (14, "yzw"), (15, "xyzw")]) }, OperandRow { name: "i5", kind: Immediate }, OperandRow { name: "O", kind: MemoryIndex }, OperandRow { name: "i6", kind: Immediate }],
-        mnem: Mnem::Plain, sem: Sem::Unsupported, asm_dst: AsmDst::Any,
+        mnem: Mnem::Plain, sem: Sem::StackLoad, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "stack_get_ptr",
@@ -1132,7 +1132,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0x3f, bits: 0x19,
         fields: &[Field { name: "op", parts: &[(24, 4)] }, Field { name: "Rt", parts: &[(8, 1)] }, Field { name: "Ra", parts: &[(38, 1)] }, Field { name: "R", parts: &[(9, 6), (60, 2)] }, Field { name: "At", parts: &[(22, 2)] }, Field { name: "A", parts: &[(16, 6), (58, 2)] }, Field { name: "Ot", parts: &[(34, 1)] }, Field { name: "O", parts: &[(28, 6), (48, 10)] }, Field { name: "S", parts: &[(64, 8)] }, Field { name: "u1", parts: &[(6, 2)] }, Field { name: "u3", parts: &[(35, 3)] }, Field { name: "u4", parts: &[(40, 8)] }, Field { name: "u5", parts: &[(72, 8)] }],
         operands: &[OperandRow { name: "op", kind: Enum(&[(0, "add"), (1, "sub"), (2, "xchg"), (3, "cmpxchg"), (4, "umin"), (5, "imin"), (6, "umax"), (7, "imax"), (8, "and"), (9, "or"), (10, "xor")]) }, OperandRow { name: "R", kind: ThreadgroupMemoryReg(true) }, OperandRow { name: "A", kind: ThreadgroupMemoryBase }, OperandRow { name: "O", kind: ThreadgroupIndex }, OperandRow { name: "S", kind: AtomicSource }, OperandRow { name: "u1", kind: Immediate }, OperandRow { name: "u3", kind: Immediate }, OperandRow { name: "u4", kind: Immediate }, OperandRow { name: "u5", kind: Immediate }],
-        mnem: Mnem::Plain, sem: Sem::Unsupported, asm_dst: AsmDst::Any,
+        mnem: Mnem::Plain, sem: Sem::ThreadgroupAtomic, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "TODO.after_sampling1",

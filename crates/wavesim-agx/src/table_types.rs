@@ -125,6 +125,11 @@ pub enum Sem {
     QuadPrefix(RedOp),
     /// Device-memory atomic read-modify-write.
     Atomic,
+    /// Threadgroup-memory atomic read-modify-write.
+    ThreadgroupAtomic,
+    /// Per-thread stack (spill) load and store.
+    StackLoad,
+    StackStore,
     /// Store a 32-bit register to a vertex output (varying) slot.
     StoreVarying,
     /// Interpolate coefficient registers at the pixel (`iter`; `iterproj` divides by the W plane).

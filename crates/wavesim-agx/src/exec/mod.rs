@@ -32,6 +32,7 @@ mod helper;
 mod int;
 mod memory;
 mod simd;
+mod stack;
 mod varying;
 
 pub use varying::TILE;
@@ -140,6 +141,8 @@ pub struct WaveState {
     pub coefficients: Vec<[f32; 3]>,
     /// `no_var` executed: the vertex shader declared that it writes no varyings.
     pub no_varyings: bool,
+    /// Each thread's private stack (`stack_store`/`stack_load`): the bytes it stored, by offset.
+    pub stack: Vec<std::collections::BTreeMap<u32, u8>>,
 }
 
 impl WaveState {
@@ -160,6 +163,7 @@ impl WaveState {
             helper: None,
             coefficients: vec![],
             no_varyings: false,
+            stack: vec![],
         }
     }
 
@@ -598,6 +602,20 @@ pub(super) fn dst_reg(op: &Operand) -> Result<Reg, Fault> {
     }
 }
 
+/// Fields that must hold the values Mesa packs (`what` names the instruction): any other value has
+/// no public meaning and is a typed error rather than ignored.
+pub(super) fn require_fields(o: &Ops<'_>, what: &str, fields: &[(&str, u64)]) -> Result<(), Fault> {
+    for &(name, want) in fields {
+        let v = o.field(name);
+        if v != want {
+            return Err(Fault::UnsupportedForm {
+                what: format!("{what} with {name} = {v} (Mesa packs {want}; no public rule)"),
+            });
+        }
+    }
+    Ok(())
+}
+
 pub(super) struct Ops<'a> {
     d: &'a Decoded,
 }
@@ -829,6 +847,8 @@ pub fn step(w: &mut WaveState, d: &Decoded, mem: &mut Memories<'_>) -> Result<Fl
             memory::threadgroup_access(w, o, mem.threadgroup, sem == Sem::ThreadgroupLoad)?
         }
         Sem::Atomic => memory::atomic(w, o, mem.device)?,
+        Sem::ThreadgroupAtomic => memory::threadgroup_atomic(w, o, mem.threadgroup)?,
+        Sem::StackLoad | Sem::StackStore => stack::stack_access(w, o, sem == Sem::StackLoad)?,
         Sem::StoreVarying => memory::store_varying(w, o)?,
         Sem::Iter | Sem::IterProj => varying::iter(w, o, sem == Sem::IterProj)?,
         Sem::Ldcf => varying::ldcf(w, o)?,

@@ -23,26 +23,12 @@
 //! - Fields Mesa never sets (`forwarding`, `elide`, `kill`, `unk1`..`unk5`) and a register-indirect
 //!   coefficient index are typed errors, not ignored.
 
-use super::{active, missing, Fault, Ops, WaveState};
+use super::{active, missing, require_fields, Fault, Ops, WaveState};
 use crate::fp;
 use crate::operand::{Operand, Reg, RegFile};
 
 /// Tile size the coefficient registers are relative to (Mesa's lowering: `umod(pixel, 32)`).
 pub const TILE: u32 = 32;
-
-fn unmodelled(o: &Ops<'_>, names: &[&str]) -> Result<(), Fault> {
-    for name in names {
-        let v = o.field(name);
-        if v != 0 {
-            return Err(Fault::UnsupportedForm {
-                what: format!(
-                    "varying read with {name} = {v} (Mesa never sets it; no public rule)"
-                ),
-            });
-        }
-    }
-    Ok(())
-}
 
 /// The coefficient register index of operand `name` (an immediate `cfN`; register-indirect is refused).
 fn cf_index(o: &Ops<'_>, name: &str) -> Result<usize, Fault> {
@@ -93,19 +79,17 @@ fn eval(p: [f32; 3], x: f32, y: f32) -> f32 {
 
 /// `iter` (`perspective` false) and `iterproj`.
 pub(super) fn iter(w: &mut WaveState, o: &Ops<'_>, perspective: bool) -> Result<(), Fault> {
-    unmodelled(
-        o,
-        &[
-            "forwarding",
-            "elide",
-            "kill",
-            "unk1",
-            "unk2",
-            "unk3",
-            "unk4",
-            "unk5",
-        ],
-    )?;
+    let unmodelled = [
+        "forwarding",
+        "elide",
+        "kill",
+        "unk1",
+        "unk2",
+        "unk3",
+        "unk4",
+        "unk5",
+    ];
+    require_fields(o, "varying read", &unmodelled.map(|f| (f, 0)))?;
     match o.field("interpolation") {
         0 | 2 => {}
         i => {
