@@ -643,6 +643,9 @@ pub struct FragmentConfig {
     /// value at pixel (x, y) is A(x + 0.5) + B(y + 0.5) + C. Each group's registers hold C moved to
     /// the corner of its 32x32 tile, as the hardware's are tile-relative (`exec::varying`).
     pub coefficients: Vec<[f32; 3]>,
+    /// Opt-in: `sin_pt_1`, `sin_pt_2`, `rsqrt_special` compute their documented intent
+    /// (`exec::WaveState::approximate`), counted in [`FragmentResult::approximated`].
+    pub approximate: bool,
 }
 
 /// Framebuffer after a fragment run.
@@ -662,6 +665,8 @@ pub struct FragmentResult {
     /// Register count of the linked program: the largest of the prolog's and the main shader's
     /// (Mesa's `agx_fast_link`).
     pub linked_gprs: usize,
+    /// SIMD-group executions of each instruction run as its documented intent (opt-in), by name.
+    pub approximated: std::collections::BTreeMap<&'static str, u64>,
 }
 
 impl FragmentResult {
@@ -796,6 +801,7 @@ pub fn run_fragment(
     dev.write_u64(root, counter)?;
     let dev: &DeviceMemory = dev;
 
+    let mut approximated = std::collections::BTreeMap::new();
     let mut depth = vec![0f32; pixels * s];
     let mut stencil = vec![0u8; pixels * s];
     let mut tg = vec![];
@@ -807,6 +813,7 @@ pub fn run_fragment(
     for group in 0..(tiles_x * tiles_y) as usize {
         let (tx, ty) = (group as u32 % tiles_x, group as u32 / tiles_x);
         let mut w = WaveState::new(linked_gprs);
+        w.approximate = cfg.approximate;
         w.set_uniform64(0, heap);
         for (i, c) in cfg.blend_constant.iter().enumerate() {
             w.set_uniform32(2 + i, c.to_bits());
@@ -882,6 +889,9 @@ pub fn run_fragment(
                 }
             }
             run_part("fragment shader", "group", group, &mut w, &main, &mut mem)?;
+            for (name, n) in std::mem::take(&mut w.approximated) {
+                *approximated.entry(name).or_insert(0) += n;
+            }
             epilog(
                 cfg,
                 &w,
@@ -919,6 +929,7 @@ pub fn run_fragment(
         invocations,
         rt_addresses,
         linked_gprs,
+        approximated,
     })
 }
 

@@ -5,6 +5,7 @@
 //!
 //! ```toml
 //! kind = "compute"            # or "grid_kernel", "vertex", "fragment"
+//! approximate = false        # compute/fragment: sin_pt_1/2, rsqrt_special as documented intent
 //! abi = "readme-2023"         # vertex/fragment only: "readme-2023" (default) or "mesa-current"
 //!                             # (abi::AbiVersion: sample mask r0h or r1l, vertex r4)
 //! asm = "stop"                # applegpu-syntax source; or `code = "file.bin"`
@@ -378,6 +379,10 @@ pub struct RunConfig {
     pub vertex: Option<VertexCfg>,
     /// The split-program ABI version of a vertex or fragment job ([`AbiVersion::parse`]).
     pub abi: Option<String>,
+    /// Opt-in for compute and fragment jobs: run `sin_pt_1`, `sin_pt_2` and `rsqrt_special` as their
+    /// documented intent (no public rule gives the hardware's), counted and named in the output.
+    #[serde(default)]
+    pub approximate: bool,
 }
 
 fn max_gprs() -> usize {
@@ -452,6 +457,9 @@ pub fn run_in_dir(cfg: &RunConfig, dir: &Path, code: Option<&[u8]>) -> Result<Ru
         }
         (_, Some(_)) => return cfg_err("`abi` is for kind = \"vertex\" or \"fragment\""),
     };
+    if cfg.approximate && !matches!(cfg.kind, Kind::Compute | Kind::Fragment) {
+        return cfg_err("`approximate` is for kind = \"compute\" or \"fragment\"");
+    }
     let mut dev = DeviceMemory::new();
     let (buffers, contents) = alloc_buffers(cfg, &mut dev)?;
     let lookup = |name: &str| -> Result<u64, RunError> {
@@ -609,9 +617,28 @@ fn run_compute(
             special,
         },
     );
+    let b = if cfg.approximate {
+        b.approximating()
+    } else {
+        b
+    };
     let stats = wavesim_core::engine::run(&b, dev, &mut NoObserver)?;
     write_stats(text, &stats);
+    write_approximated(text, &b.approximated());
     Ok(())
+}
+
+/// Names and counts the instructions run as their documented intent under `approximate = true`.
+fn write_approximated(text: &mut String, counts: &std::collections::BTreeMap<&'static str, u64>) {
+    if counts.is_empty() {
+        return;
+    }
+    let list: Vec<String> = counts.iter().map(|(n, c)| format!("{n} x{c}")).collect();
+    let _ = writeln!(
+        text,
+        "# approximated (documented intent, not the hardware's rule): {}",
+        list.join(", ")
+    );
 }
 
 fn write_stats(text: &mut String, stats: &DispatchStats) {
@@ -732,6 +759,7 @@ fn run_fragment_job(
         clear_colour: f.clear,
         abi,
         coefficients: f.coefficients.clone(),
+        approximate: cfg.approximate,
     };
     let r = run_fragment(&fc, dev)?;
     let _ = writeln!(
@@ -739,6 +767,7 @@ fn run_fragment_job(
         "# {}x{} pixels, {} samples, {} invocations",
         r.width, r.height, r.samples, r.invocations
     );
+    write_approximated(text, &r.approximated);
     for rt in 0..r.colour.len() {
         pngs.push(r.png(rt)?);
         // first pixel's first sample, for a quick look

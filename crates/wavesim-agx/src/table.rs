@@ -268,7 +268,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0x3fff000003f, bits: 0xa000000a,
         fields: &[Field { name: "Dt", parts: &[(7, 2)] }, Field { name: "S", parts: &[(6, 1)] }, Field { name: "D", parts: &[(9, 6), (44, 2)] }, Field { name: "At", parts: &[(22, 4)] }, Field { name: "Am", parts: &[(26, 2)] }, Field { name: "A", parts: &[(16, 6), (42, 2)] }],
         operands: &[OperandRow { name: "D", kind: Dst(DstKind { allow32: true, allow64: false, paired: false, float: true }) }, OperandRow { name: "A", kind: Src(SrcKind { allow32: true, allow64: false, paired: false, float: true, sx: false }) }],
-        mnem: Mnem::Saturatable, sem: Sem::Unsupported, asm_dst: AsmDst::Any,
+        mnem: Mnem::Saturatable, sem: Sem::SinPt1, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "sin_pt_2",
@@ -276,7 +276,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0x3fff000003f, bits: 0xe000000a,
         fields: &[Field { name: "Dt", parts: &[(7, 2)] }, Field { name: "S", parts: &[(6, 1)] }, Field { name: "D", parts: &[(9, 6), (44, 2)] }, Field { name: "At", parts: &[(22, 4)] }, Field { name: "Am", parts: &[(26, 2)] }, Field { name: "A", parts: &[(16, 6), (42, 2)] }],
         operands: &[OperandRow { name: "D", kind: Dst(DstKind { allow32: true, allow64: false, paired: false, float: true }) }, OperandRow { name: "A", kind: Src(SrcKind { allow32: true, allow64: false, paired: false, float: true, sx: false }) }],
-        mnem: Mnem::Saturatable, sem: Sem::Unsupported, asm_dst: AsmDst::Any,
+        mnem: Mnem::Saturatable, sem: Sem::SinPt2, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "log2",

@@ -77,7 +77,11 @@ pub enum Sem {
     Rint,
     Rcp,
     Rsqrt,
+    /// `rsqrt_special`, `sin_pt_1`, `sin_pt_2`: no public rule; only under the documented-intent
+    /// opt-in (`exec::float::approximation`).
     RsqrtSpecial,
+    SinPt1,
+    SinPt2,
     Log2,
     Exp2,
     Ret,

@@ -140,6 +140,7 @@ fn config(c: &Case) -> FragmentConfig {
         clear_colour: CLEAR,
         abi: Default::default(),
         coefficients: vec![],
+        approximate: false,
     }
 }
 

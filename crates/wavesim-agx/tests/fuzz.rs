@@ -223,6 +223,7 @@ fn fuzz_abi_runners() {
                     clear_colour: [0.0; 4],
                     abi: Default::default(),
                     coefficients: vec![],
+                    approximate: false,
                 };
                 let _ = run_fragment(&cfg, &mut dev);
             }

@@ -4,23 +4,11 @@
 //! a quad ballot holds the quad's comparison results at bits 0-3 (applegpu's note "followed by
 //! `& 15`", Mesa's quad vote comparing the result with 0).
 
-use wavesim_agx::asm::assemble;
-use wavesim_agx::exec::{run, Fault, Memories, Program, WaveState, SIMD_WIDTH};
-use wavesim_core::memory::DeviceMemory;
+mod common;
 
-fn exec(w: &mut WaveState, src: &str) -> Result<(), Fault> {
-    let dev = DeviceMemory::new();
-    let mut tg = vec![];
-    let mut mem = Memories {
-        device: &dev,
-        threadgroup: &mut tg,
-    };
-    let code = assemble(&format!("{src}\nstop")).unwrap();
-    w.pc = 0;
-    run(w, &Program::new(code), &mut mem, 100)
-        .map(|_| ())
-        .map_err(|e| e.fault)
-}
+use wavesim_agx::exec::{Fault, WaveState, SIMD_WIDTH};
+
+use common::run_asm as exec;
 
 /// r1 = 10 * thread + 7 in every thread; r2 = 0xAAAA sentinel.
 fn state() -> WaveState {

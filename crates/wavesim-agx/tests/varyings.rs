@@ -251,6 +251,7 @@ fn fragment_runner_coefficients_across_tiles() {
         clear_colour: [0.0; 4],
         abi: Default::default(),
         coefficients: PLANES.to_vec(),
+        approximate: false,
     };
     let r = run_fragment(&cfg, &mut DeviceMemory::new()).unwrap();
     // framebuffer-pixel plane (no tile wrap)

@@ -143,6 +143,11 @@ pub struct WaveState {
     pub no_varyings: bool,
     /// Each thread's private stack (`stack_store`/`stack_load`): the bytes it stored, by offset.
     pub stack: Vec<std::collections::BTreeMap<u32, u8>>,
+    /// Opt-in: run `sin_pt_1`, `sin_pt_2` and `rsqrt_special` as their documented intent (the M1's
+    /// approximations are not public); off, they are `Fault::Unsupported`.
+    pub approximate: bool,
+    /// Executions of those instructions under the opt-in, by name (per SIMD group instruction).
+    pub approximated: std::collections::BTreeMap<&'static str, u64>,
 }
 
 impl WaveState {
@@ -164,6 +169,8 @@ impl WaveState {
             coefficients: vec![],
             no_varyings: false,
             stack: vec![],
+            approximate: false,
+            approximated: Default::default(),
         }
     }
 
@@ -857,7 +864,10 @@ pub fn step(w: &mut WaveState, d: &Decoded, mem: &mut Memories<'_>) -> Result<Fl
         Sem::Doorbell => helper::doorbell(w, o)?,
         Sem::JmpIfSkippingDoorbell => return helper::jmp_if_skipping_doorbell(w, o),
         Sem::StackMap => helper::stack_map(w, o)?,
-        Sem::RsqrtSpecial | Sem::Unsupported => {
+        Sem::RsqrtSpecial | Sem::SinPt1 | Sem::SinPt2 => {
+            float::approximation(w, o, sem, d.encoding().name)?
+        }
+        Sem::Unsupported => {
             return Err(Fault::Unsupported {
                 name: d.encoding().name,
             })
