@@ -36,7 +36,8 @@ SEM_BY_CLASS = {
     'FMul32InstructionDesc': 'FMul32', 'FMul16InstructionDesc': 'FMul16',
     'FloorInstructionDesc': 'Floor', 'CeilInstructionDesc': 'Ceil', 'TruncInstructionDesc': 'Trunc',
     'RintInstructionDesc': 'Rint', 'ReciprocalInstructionDesc': 'Rcp', 'RsqrtInstructionDesc': 'Rsqrt',
-    'RsqrtSpecialInstructionDesc': 'RsqrtSpecial', 'Log2InstructionDesc': 'Log2', 'Exp2InstructionDesc': 'Exp2',
+    'RsqrtSpecialInstructionDesc': 'RsqrtSpecial', 'SinPt1InstructionDesc': 'SinPt1',
+    'SinPt2InstructionDesc': 'SinPt2', 'Log2InstructionDesc': 'Log2', 'Exp2InstructionDesc': 'Exp2',
     'RetInstructionDesc': 'Ret', 'StopInstructionDesc': 'Stop', 'TrapInstructionDesc': 'Trap',
     'JmpAnyInstructionDesc': 'JmpExecAny', 'JmpNoneInstructionDesc': 'JmpExecNone',
     'CallInstructionDesc': 'Call', 'PopExecInstructionDesc': 'PopExec',
@@ -45,6 +46,7 @@ SEM_BY_CLASS = {
     'ElseICmpInstructionDesc': 'ElseICmp', 'ElseFCmpInstructionDesc': 'ElseFCmp',
     'ICmpselInstructionDesc': 'ICmpsel', 'FCmpselInstructionDesc': 'FCmpsel',
     'ICmpBallotInstructionDesc': 'ICmpBallot', 'FCmpBallotInstructionDesc': 'FCmpBallot',
+    'ICmpQuadBallotInstructionDesc': 'ICmpQuadBallot', 'FCmpQuadBallotInstructionDesc': 'FCmpQuadBallot',
     'SimdShuffleInstructionDesc': 'SimdShuffle', 'SimdShuffleDownInstructionDesc': 'SimdShuffleDown',
     'SimdShuffleUpInstructionDesc': 'SimdShuffleUp', 'SimdShuffleRotateUpInstructionDesc': 'SimdShuffleRotateUp',
     'SimdShuffleXorInstructionDesc': 'SimdShuffleXor',
@@ -67,8 +69,17 @@ for scope, prefix in (('simd', 'Simd'), ('quad', 'Quad')):
         SEM_BY_NAME['%s_%s' % (scope, op)] = '%sReduce(RedOp::%s)' % (prefix, red)
         SEM_BY_NAME['%s_prefix_%s' % (scope, op)] = '%sPrefix(RedOp::%s)' % (prefix, red)
 SEM_BY_NAME['atomic'] = 'Atomic'
+SEM_BY_NAME['threadgroup_atomic'] = 'ThreadgroupAtomic'
+SEM_BY_NAME['stack_load'] = 'StackLoad'
+SEM_BY_NAME['stack_store'] = 'StackStore'
 SEM_BY_NAME['st_var'] = 'StoreVarying'
 SEM_BY_NAME['st_var_final'] = 'StoreVarying'
+SEM_BY_NAME['quad_shuffle'] = 'QuadShuffle'
+SEM_BY_NAME['quad_shuffle_xor'] = 'QuadShuffleXor'
+SEM_BY_NAME['iter'] = 'Iter'
+SEM_BY_NAME['iterproj'] = 'IterProj'
+SEM_BY_NAME['TODO.ldcf'] = 'Ldcf'
+SEM_BY_NAME['no_var'] = 'NoVaryings'
 
 MNEM_BY_CLASS = {
     'IAddInstructionDesc': 'IAddSub', 'IMAddInstructionDesc': 'IMAddSub',

@@ -22,8 +22,9 @@
 //! - a SIMD group shades an 8x4 tile of 2x2 quads (thread 4q + dx + 2dy), helper threads completing
 //!   quads at the framebuffer's edge; `get_sr` sr80/sr81 give the pixel; every register starts
 //!   poisoned (the README defines no register inputs besides r0l/r0h under sample shading);
-//! - with sample shading, the main shader runs once per sample with r0l = 0 and r0h = the mask of the
-//!   sample being shaded (`1 << sample`); at its end r0l must be 0 and r0h preserved;
+//! - with sample shading, the main shader runs once per sample with r0l = 0 and r0h (r1l in current
+//!   Mesa, [`AbiVersion`]) = the mask of the sample being shaded (`1 << sample`); at its end r0l must
+//!   be 0 and the mask preserved;
 //! - the epilog reads r2 (depth, f32), r3l (stencil), r3h (the emitted sample mask, predicating the
 //!   stores) and render target `i`'s colour from `r(4(i+1))` (4 x f32, or 4 x f16 in `r(4(i+1))l`..
 //!   `r(4(i+1)+1)h`); with dual-source blending there is one render target and the second colour is
@@ -34,11 +35,13 @@
 //!   descriptor offset 0 = 64-bit address of the 64-bit fragment invocation counter (0 = none), which
 //!   the epilog increments once per shaded pixel.
 //!
-//! Load-time check (README: "the GPR usage of the combined program is equal to the GPR usage of the
-//! main shader. The prolog cannot write higher registers than read by the main shader"): a prolog that
-//! writes a register at or above the main shader's register count is rejected before running.
+//! Register counts: the README says of the vertex prolog that "the GPR usage of the combined program is
+//! equal to the GPR usage of the main shader. The prolog cannot write higher registers than read by the
+//! main shader": a vertex main shader whose count does not cover the attributes it reads is rejected
+//! before running. The fragment prolog is linked as Mesa's `agx_fast_link` does: the linked program's
+//! count is the largest of its parts', so a fragment prolog may use registers above the main shader's.
 
-use crate::exec::{run, ExecError, Memories, Program, Stop, WaveState, POISON, SIMD_WIDTH};
+use crate::exec::{run, ExecError, Memories, Program, Stop, WaveState, POISON, SIMD_WIDTH, TILE};
 use crate::operand::{Operand, OperandKind, RegFile};
 use crate::table_types::Sem;
 use wavesim_core::memory::{DeviceMemory, MemError};
@@ -74,6 +77,67 @@ pub enum AbiError {
 /// Instruction budget per shader part and group.
 pub const BUDGET: u64 = 10_000_000;
 
+/// Which version of Mesa's split-program register ABI the runners follow. They differ in three
+/// places (the rest, uniform positions included, is the same in both sources):
+/// - the fragment sample mask: r0h in the README at the seed's version, r1l in current Mesa
+///   (`agx_abi.h`: `AGX_ABI_FIN_SAMPLE_MASK` and `AGX_ABI_FOUT_SAMPLE_MASK` = half 2; the current
+///   README: "`r1l` is the mask of samples currently being shaded", preserved at the end; current
+///   `agx_linker.c`'s sample loop counts in r1l);
+/// - the vertex r4: undefined in the old README; in current Mesa the zero-based vertex id when the
+///   vertex shader runs as a hardware compute shader (`AGX_ABI_VIN_VERTEX_ID_ZERO_BASE` = half 8;
+///   `agx_nir_vs_prolog` exports the thread's grid x there), undefined otherwise;
+/// - the vertex uniforms the prolog reserves for a hardware vertex shader: 6n + 5 slots in the old
+///   README (the draw id included), 6n + 4 in current Mesa (`AGX_ABI_VUNI_COUNT_GL(n, false)` =
+///   base instance + 2; the draw id is no longer a prolog uniform, so the main shader may use slot
+///   6n + 4); 6n + 12 for a hardware compute shader in both.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum AbiVersion {
+    /// Mesa's `src/asahi/compiler/README.md` between commits 65e64b6e2d7 and 7faca2220cb^ (2023).
+    #[default]
+    Readme2023,
+    /// Current Mesa: `src/asahi/lib/agx_abi.h` and the README beside it.
+    MesaCurrent,
+}
+
+impl AbiVersion {
+    /// The job file's spelling: `"readme-2023"` or `"mesa-current"`.
+    pub fn parse(name: &str) -> Option<AbiVersion> {
+        match name {
+            "readme-2023" => Some(AbiVersion::Readme2023),
+            "mesa-current" => Some(AbiVersion::MesaCurrent),
+            _ => None,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            AbiVersion::Readme2023 => "readme-2023",
+            AbiVersion::MesaCurrent => "mesa-current",
+        }
+    }
+
+    /// The 16-bit register half holding the mask of the sample being shaded (input, preserved).
+    pub fn fragment_sample_mask_half(self) -> usize {
+        match self {
+            AbiVersion::Readme2023 => 1,  // r0h
+            AbiVersion::MesaCurrent => 2, // r1l
+        }
+    }
+
+    fn half_name(half: usize) -> String {
+        format!("r{}{}", half / 2, if half % 2 == 1 { 'h' } else { 'l' })
+    }
+
+    /// The 32-bit register holding the zero-based vertex id, if this version defines one for the
+    /// mode (`hardware_compute`).
+    pub fn vertex_zero_base_id_reg(self, hardware_compute: bool) -> Option<usize> {
+        match self {
+            AbiVersion::MesaCurrent if hardware_compute => Some(4),
+            _ => None,
+        }
+    }
+}
+
 /// Highest 32-bit register a program writes, plus one (0 if none); a static scan of its instructions.
 /// Destination operands count, and register lists of instructions that load into registers; register
 /// lists of rows without semantics count too (conservatively, since their direction is not modelled).
@@ -90,7 +154,15 @@ pub fn registers_written(code: &[u8]) -> usize {
         let enc = d.encoding();
         let loads = matches!(
             enc.sem,
-            Sem::DeviceLoad | Sem::ThreadgroupLoad | Sem::Unsupported
+            Sem::DeviceLoad
+                | Sem::ThreadgroupLoad
+                | Sem::Iter
+                | Sem::IterProj
+                | Sem::Ldcf
+                | Sem::Atomic
+                | Sem::ThreadgroupAtomic
+                | Sem::StackLoad
+                | Sem::Unsupported
         );
         for (row, op) in enc.operands.iter().zip(&d.operands) {
             let counts = match row.kind {
@@ -294,6 +366,7 @@ pub struct VertexConfig {
     /// Further uniforms of the main shader: (16-bit slot, value); slots below the prolog's reserved
     /// range are rejected.
     pub uniforms: Vec<(usize, u16)>,
+    pub abi: AbiVersion,
 }
 
 /// Final state of one vertex invocation.
@@ -307,12 +380,13 @@ pub struct VertexInvocation {
     pub varyings: Vec<(u32, u32)>,
 }
 
-/// Number of 16-bit uniform slots the vertex prolog reserves for `n` attributes (Mesa's asahi compiler README, ABI).
-pub fn vertex_uniform_slots(n: usize, hardware_compute: bool) -> usize {
-    if hardware_compute {
-        6 * n + 12
-    } else {
-        6 * n + 5
+/// Number of 16-bit uniform slots the vertex prolog reserves for `n` attributes (Mesa's asahi
+/// compiler README, ABI; current Mesa's `AGX_ABI_VUNI_COUNT_GL`, see [`AbiVersion`]).
+pub fn vertex_uniform_slots(n: usize, hardware_compute: bool, abi: AbiVersion) -> usize {
+    match (hardware_compute, abi) {
+        (true, _) => 6 * n + 12,
+        (false, AbiVersion::Readme2023) => 6 * n + 5,
+        (false, AbiVersion::MesaCurrent) => 6 * n + 4,
     }
 }
 
@@ -376,7 +450,7 @@ pub fn run_vertex(
         }
     }
     check_prolog("vertex prolog", prolog_top, cfg.nr_gprs)?;
-    let reserved = vertex_uniform_slots(n, draw.hardware_compute.is_some());
+    let reserved = vertex_uniform_slots(n, draw.hardware_compute.is_some(), cfg.abi);
     if let Some((slot, _)) = cfg.uniforms.iter().find(|(s, _)| *s < reserved) {
         return Err(AbiError::Config {
             what: format!(
@@ -443,7 +517,7 @@ pub fn run_vertex(
                     None => draw.first_vertex.wrapping_add(x),
                 }
             };
-            ids.push((lane, vertex_id, instance));
+            ids.push((lane, vertex_id, instance, x));
             for (a, attr) in cfg.attributes.iter().enumerate() {
                 let base = slot64(&w, 4 * a);
                 let clamp = slot32(&w, 4 * n + 2 * a);
@@ -477,9 +551,19 @@ pub fn run_vertex(
             w.set_reg32(5, lane, vertex_id);
             w.set_reg32(6, lane, instance);
         }
+        let zero_base = cfg
+            .abi
+            .vertex_zero_base_id_reg(draw.hardware_compute.is_some());
         for r in [0, 1, 2, 3, 4, 7] {
-            if r < cfg.nr_gprs {
+            if r < cfg.nr_gprs && Some(r) != zero_base {
                 w.poison_reg32(r);
+            }
+        }
+        if let Some(r) = zero_base.filter(|r| *r < cfg.nr_gprs) {
+            // The thread's grid x: the vertex before the index fetch and the first vertex
+            // (`agx_nir_vs_prolog` exports `load_global_invocation_id.x`).
+            for &(lane, _, _, x) in &ids {
+                w.set_reg32(r, lane, x);
             }
         }
         w.exec = active;
@@ -489,7 +573,7 @@ pub fn run_vertex(
             threadgroup: &mut tg,
         };
         run_part("vertex shader", "group", group, &mut w, &program, &mut mem)?;
-        for (lane, vertex_id, instance_id) in ids {
+        for (lane, vertex_id, instance_id, _) in ids {
             let regs = (0..cfg.nr_gprs).map(|r| w.reg32(r, lane)).collect();
             let varyings = w
                 .varyings
@@ -553,6 +637,15 @@ pub struct FragmentConfig {
     pub writes_sample_mask: bool,
     /// Initial contents of every render target sample.
     pub clear_colour: [f32; 4],
+    /// Where the sample mask lives (r0h or r1l, [`AbiVersion`]).
+    pub abi: AbiVersion,
+    /// Coefficient registers in register order, each a plane <A, B, C> in framebuffer pixels: the
+    /// value at pixel (x, y) is A(x + 0.5) + B(y + 0.5) + C. Each group's registers hold C moved to
+    /// the corner of its 32x32 tile, as the hardware's are tile-relative (`exec::varying`).
+    pub coefficients: Vec<[f32; 3]>,
+    /// Opt-in: `sin_pt_1`, `sin_pt_2`, `rsqrt_special` compute their documented intent
+    /// (`exec::WaveState::approximate`), counted in [`FragmentResult::approximated`].
+    pub approximate: bool,
 }
 
 /// Framebuffer after a fragment run.
@@ -569,6 +662,11 @@ pub struct FragmentResult {
     pub invocations: u64,
     /// Device addresses of the render targets (read through the u0_u1 heap).
     pub rt_addresses: Vec<u64>,
+    /// Register count of the linked program: the largest of the prolog's and the main shader's
+    /// (Mesa's `agx_fast_link`).
+    pub linked_gprs: usize,
+    /// SIMD-group executions of each instruction run as its documented intent (opt-in), by name.
+    pub approximated: std::collections::BTreeMap<&'static str, u64>,
 }
 
 impl FragmentResult {
@@ -658,12 +756,15 @@ pub fn run_fragment(
             cfg.nr_gprs
         ));
     }
-    let prolog = match &cfg.prolog {
-        Some(code) => {
-            check_prolog("fragment prolog", registers_written(code), cfg.nr_gprs)?;
-            Some(Program::new(code.clone()))
-        }
-        None => None,
+    // Mesa's `agx_fast_link` (agx_linker.c) gives the linked program the largest register count of
+    // its parts (prolog, main, epilog): a prolog may use registers above the main shader's. The
+    // epilog is wavesim's own and reads only registers checked against the main shader above.
+    let (prolog, linked_gprs) = match &cfg.prolog {
+        Some(code) => (
+            Some(Program::new(code.clone())),
+            cfg.nr_gprs.max(registers_written(code)),
+        ),
+        None => (None, cfg.nr_gprs),
     };
     let main = Program::new(cfg.main.clone());
     let (w_px, h_px, s) = (cfg.width, cfg.height, cfg.samples as usize);
@@ -700,6 +801,7 @@ pub fn run_fragment(
     dev.write_u64(root, counter)?;
     let dev: &DeviceMemory = dev;
 
+    let mut approximated = std::collections::BTreeMap::new();
     let mut depth = vec![0f32; pixels * s];
     let mut stencil = vec![0u8; pixels * s];
     let mut tg = vec![];
@@ -710,12 +812,27 @@ pub fn run_fragment(
     let (tiles_x, tiles_y) = (w_px.div_ceil(8), h_px.div_ceil(4));
     for group in 0..(tiles_x * tiles_y) as usize {
         let (tx, ty) = (group as u32 % tiles_x, group as u32 / tiles_x);
-        let mut w = WaveState::new(cfg.nr_gprs);
+        let mut w = WaveState::new(linked_gprs);
+        w.approximate = cfg.approximate;
         w.set_uniform64(0, heap);
         for (i, c) in cfg.blend_constant.iter().enumerate() {
             w.set_uniform32(2 + i, c.to_bits());
         }
         w.set_uniform64(6, root);
+        // Coefficient registers relative to this group's 32x32 tile (an 8x4 group never straddles
+        // one): C + A * x0 + B * y0, rounded once to f32.
+        let (x0, y0) = (
+            f64::from(tx * 8 / TILE * TILE),
+            f64::from(ty * 4 / TILE * TILE),
+        );
+        w.coefficients = cfg
+            .coefficients
+            .iter()
+            .map(|&[a, b, c]| {
+                let c = f64::from(a).mul_add(x0, f64::from(b).mul_add(y0, f64::from(c)));
+                [a, b, c as f32]
+            })
+            .collect();
         // README "Fragment": no register inputs are defined (except r0l/r0h with sample shading); a
         // shader or epilog read of a register nothing wrote is an error.
         w.poison_all();
@@ -763,13 +880,18 @@ pub fn run_fragment(
             w.exec = active;
             w.pc = 0;
             if let Some(k) = sample {
-                // Mesa's asahi compiler README (ABI): r0l = 0 (nesting counter), r0h = mask of the samples being shaded
+                // Mesa's asahi compiler README (ABI): r0l = 0 (nesting counter), the sample mask
+                // register (r0h, or r1l in current Mesa) = mask of the samples being shaded
+                let mask_half = cfg.abi.fragment_sample_mask_half();
                 for lane in 0..SIMD_WIDTH {
                     w.set_half(0, lane, 0);
-                    w.set_half(1, lane, 1 << k);
+                    w.set_half(mask_half, lane, 1 << k);
                 }
             }
             run_part("fragment shader", "group", group, &mut w, &main, &mut mem)?;
+            for (name, n) in std::mem::take(&mut w.approximated) {
+                *approximated.entry(name).or_insert(0) += n;
+            }
             epilog(
                 cfg,
                 &w,
@@ -806,6 +928,8 @@ pub fn run_fragment(
         stencil,
         invocations,
         rt_addresses,
+        linked_gprs,
+        approximated,
     })
 }
 
@@ -840,14 +964,17 @@ fn epilog(
                     ),
                 });
             }
-            if w.half(1, lane) != 1 << k {
+            let mask_half = cfg.abi.fragment_sample_mask_half();
+            if w.half(mask_half, lane) != 1 << k {
                 return Err(AbiError::AbiViolation {
                     x,
                     y,
                     what: format!(
-                        "r0h = {:#x} at the end, not preserved ({:#x})",
-                        w.half(1, lane),
-                        1 << k
+                        "{} = {:#x} at the end, not preserved ({:#x}; ABI {})",
+                        AbiVersion::half_name(mask_half),
+                        w.half(mask_half, lane),
+                        1 << k,
+                        cfg.abi.name()
                     ),
                 });
             }

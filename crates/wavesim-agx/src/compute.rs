@@ -11,6 +11,7 @@
 //! simdgroup_index_in_threadgroup (sr53), thread_position_in_grid (sr80-82).
 
 use crate::exec::{self, run_observed, ExecError, Inst, Memories, Program, WaveState, SIMD_WIDTH};
+use std::collections::BTreeMap;
 use wavesim_core::engine::{Backend, Stop, WaveSlot};
 use wavesim_core::error::Location;
 use wavesim_core::grid::Geometry;
@@ -39,6 +40,10 @@ pub struct ComputeLaunch {
 pub struct AgxCompute {
     pub program: Program,
     pub launch: ComputeLaunch,
+    /// Opt-in ([`AgxCompute::approximating`]): `sin_pt_1`/`sin_pt_2`/`rsqrt_special` compute their
+    /// documented intent (`exec::WaveState::approximate`).
+    approximate: bool,
+    approximated: std::sync::Mutex<BTreeMap<&'static str, u64>>,
 }
 
 impl AgxCompute {
@@ -46,7 +51,23 @@ impl AgxCompute {
         AgxCompute {
             program: Program::new(code),
             launch,
+            approximate: false,
+            approximated: Default::default(),
         }
+    }
+
+    /// Run the instructions without a public rule as their documented intent, counting them.
+    pub fn approximating(mut self) -> AgxCompute {
+        self.approximate = true;
+        self
+    }
+
+    /// SIMD-group executions of each approximated instruction so far, by name.
+    pub fn approximated(&self) -> BTreeMap<&'static str, u64> {
+        self.approximated
+            .lock()
+            .map(|m| m.clone())
+            .unwrap_or_else(|e| e.into_inner().clone())
     }
 }
 
@@ -150,6 +171,7 @@ impl Backend for AgxCompute {
         s.exec = present;
         s.present = present;
         s.slot = Some(at);
+        s.approximate = self.approximate;
         *w = s;
     }
     fn run_wave<O: Observer<WaveState, Inst> + ?Sized>(
@@ -164,7 +186,14 @@ impl Backend for AgxCompute {
             device: mem,
             threadgroup: group,
         };
-        match run_observed(w, &self.program, &mut memories, budget, obs) {
+        let result = run_observed(w, &self.program, &mut memories, budget, obs);
+        if !w.approximated.is_empty() {
+            let mut total = self.approximated.lock().unwrap_or_else(|e| e.into_inner());
+            for (name, n) in std::mem::take(&mut w.approximated) {
+                *total.entry(name).or_insert(0) += n;
+            }
+        }
+        match result {
             Ok(exec::Stop::End) => Ok(Stop::End),
             Ok(exec::Stop::Barrier) => Ok(Stop::Barrier),
             Ok(exec::Stop::Quantum) => Ok(Stop::Quantum),

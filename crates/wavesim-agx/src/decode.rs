@@ -1,9 +1,10 @@
 //! Decoding: the first table row whose exact/mask pattern matches the word (applegpu's order), its fields
 //! and operands.
 
+use crate::fields::Fields;
 use crate::operand::{Ctx, Operand};
 use crate::table::ENCODINGS;
-use crate::table_types::{Encoding, Fields, Mnem};
+use crate::table_types::{Encoding, Mnem};
 use crate::DecodeError;
 
 /// The longest AGX instruction, in bytes.

@@ -1,6 +1,9 @@
 //! Disassembly listings in the layout of applegpu's `disassemble.py`: `{offset:4x}: {hex bytes:<20} {text}`,
 //! a blank line before a run of zero words, which are skipped, `<disassembly failed>` for 2 bytes that
-//! match no encoding, and the listing ends after `stop`.
+//! match no encoding. `disassemble.py` ends its listing after the first `stop` (its `STOP_ON_STOP`,
+//! on by default); wavesim's listing goes on to the last byte as the script does with that switch off,
+//! because code after a `stop` is real (Mesa's compiled helper ends in traps and a padding word, asahi_clc
+//! puts the preamble after the main part). [`listing_until_stop`] gives the script's default.
 
 use crate::decode::{decode_as, find_encoding, word_at};
 use crate::DecodeError;
@@ -9,11 +12,21 @@ fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
-/// One listing line (without newline) per instruction of `code`, addresses starting at `base`.
+/// One listing line (without newline) per instruction of `code`, addresses starting at `base`, to the
+/// last byte (a run of zero words is one blank line, as in `disassemble.py`).
 ///
 /// Words that decode to a reserved operand form applegpu cannot print make its script fail; here they
 /// are an error naming the offset.
 pub fn listing(code: &[u8], base: u64) -> Result<Vec<String>, DisasmError> {
+    list(code, base, false)
+}
+
+/// [`listing`] ending after the first `stop`, as `disassemble.py` prints by default.
+pub fn listing_until_stop(code: &[u8], base: u64) -> Result<Vec<String>, DisasmError> {
+    list(code, base, true)
+}
+
+fn list(code: &[u8], base: u64, stop_on_stop: bool) -> Result<Vec<String>, DisasmError> {
     let mut lines = vec![];
     let mut p = 0usize;
     let mut skipping = false;
@@ -44,7 +57,7 @@ pub fn listing(code: &[u8], base: u64) -> Result<Vec<String>, DisasmError> {
                     d.text(pc)
                 ));
                 p += d.size;
-                if d.encoding().name == "stop" {
+                if stop_on_stop && d.encoding().name == "stop" {
                     break;
                 }
             }
@@ -62,14 +75,24 @@ pub fn listing(code: &[u8], base: u64) -> Result<Vec<String>, DisasmError> {
     Ok(lines)
 }
 
-/// The listing as one string, each line followed by a newline (what `disassemble.py` prints).
+/// The listing of every byte as one string, each line followed by a newline (what `disassemble.py`
+/// prints with `STOP_ON_STOP = False`).
 pub fn disassemble_raw(code: &[u8], base: u64) -> Result<String, DisasmError> {
+    Ok(joined(listing(code, base)?))
+}
+
+/// The listing up to the first `stop` as one string (what `disassemble.py` prints by default).
+pub fn disassemble_raw_until_stop(code: &[u8], base: u64) -> Result<String, DisasmError> {
+    Ok(joined(listing_until_stop(code, base)?))
+}
+
+fn joined(lines: Vec<String>) -> String {
     let mut s = String::new();
-    for line in listing(code, base)? {
+    for line in lines {
         s.push_str(&line);
         s.push('\n');
     }
-    Ok(s)
+    s
 }
 
 /// Text of the single instruction at the start of `code` at address `pc`.

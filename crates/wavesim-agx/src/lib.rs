@@ -5,7 +5,8 @@
 //!
 //! Entry points:
 //! - [`disassemble_raw`]`(code, base)`: the listing `disassemble.py` prints for raw code (offset, hex
-//!   bytes, text; stops after `stop`); [`listing`] gives the lines; [`decode()`] one instruction.
+//!   bytes, text), to the last byte; [`disassemble_raw_until_stop`] ends after the first `stop` as the
+//!   script does by default; [`listing`] gives the lines; [`decode()`] one instruction.
 //! - [`asm::assemble`]`(source)`: applegpu-syntax assembly to bytes.
 //! - [`compute::AgxCompute`] + [`compute::ComputeLaunch`]: a compute dispatch on
 //!   `wavesim_core::engine::run` (uniforms = the kernel's arguments, grid, threadgroup memory).
@@ -23,6 +24,7 @@ pub mod compute;
 pub mod decode;
 pub mod disasm;
 pub mod exec;
+pub mod fields;
 pub mod fp;
 pub mod helper;
 pub mod kernel;
@@ -33,7 +35,9 @@ pub mod table;
 pub mod table_types;
 
 pub use decode::{decode, Decoded};
-pub use disasm::{disassemble_raw, listing, DisasmError};
+pub use disasm::{
+    disassemble_raw, disassemble_raw_until_stop, listing, listing_until_stop, DisasmError,
+};
 
 /// Assemble applegpu-syntax source (see [`asm`]).
 pub use asm::assemble;

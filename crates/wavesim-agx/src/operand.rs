@@ -3,7 +3,7 @@
 //! come from the table, the interpretation from applegpu's descriptor classes of the same name
 //! (`ALUSrcDesc`, `CmpselSrcDesc`, `MemoryIndexDesc`, ...), which the disassembly goldens check.
 
-use crate::table_types::Fields;
+use crate::fields::Fields;
 use crate::DecodeError;
 use std::fmt;
 

@@ -5,6 +5,9 @@
 //!
 //! ```toml
 //! kind = "compute"            # or "grid_kernel", "vertex", "fragment"
+//! approximate = false        # compute/fragment: sin_pt_1/2, rsqrt_special as documented intent
+//! abi = "readme-2023"         # vertex/fragment only: "readme-2023" (default) or "mesa-current"
+//!                             # (abi::AbiVersion: sample mask r0h or r1l, vertex r4)
 //! asm = "stop"                # applegpu-syntax source; or `code = "file.bin"`
 //! nr_gprs = 16
 //!
@@ -43,6 +46,7 @@
 //! width = 16
 //! height = 8
 //! render_targets = ["f32"]
+//! coefficients = [[0.125, 0.0, 0.0]]   # coefficient registers cf0.. as planes [A, B, C]
 //!
 //! [vertex]                    # see abi::VertexDraw; attributes name their buffer
 //! vertex_count = 3
@@ -54,8 +58,8 @@
 //! ```
 
 use crate::abi::{
-    run_fragment, run_vertex, AbiError, AttribFormat, Blend, ColourRegs, FragmentConfig,
-    HardwareCompute, VertexAttribute, VertexConfig, VertexDraw,
+    run_fragment, run_vertex, AbiError, AbiVersion, AttribFormat, Blend, ColourRegs,
+    FragmentConfig, HardwareCompute, VertexAttribute, VertexConfig, VertexDraw,
 };
 use crate::asm::{assemble, AsmError};
 use crate::compute::{AgxCompute, ComputeLaunch};
@@ -295,6 +299,10 @@ pub struct FragmentCfg {
     pub clear: [f32; 4],
     /// Optional fragment prolog source (applegpu syntax).
     pub prolog_asm: Option<String>,
+    /// Coefficient registers, one plane [A, B, C] each in register order: the value at pixel (x, y)
+    /// is A(x + 0.5) + B(y + 0.5) + C (abi::FragmentConfig::coefficients).
+    #[serde(default)]
+    pub coefficients: Vec<[f32; 3]>,
 }
 
 fn one_u32() -> u32 {
@@ -369,6 +377,12 @@ pub struct RunConfig {
     pub arg: Vec<ArgCfg>,
     pub fragment: Option<FragmentCfg>,
     pub vertex: Option<VertexCfg>,
+    /// The split-program ABI version of a vertex or fragment job ([`AbiVersion::parse`]).
+    pub abi: Option<String>,
+    /// Opt-in for compute and fragment jobs: run `sin_pt_1`, `sin_pt_2` and `rsqrt_special` as their
+    /// documented intent (no public rule gives the hardware's), counted and named in the output.
+    #[serde(default)]
+    pub approximate: bool,
 }
 
 fn max_gprs() -> usize {
@@ -432,6 +446,20 @@ pub fn run_in_dir(cfg: &RunConfig, dir: &Path, code: Option<&[u8]>) -> Result<Ru
     } else if !cfg.arg.is_empty() || cfg.grid_kernel.is_some() {
         return cfg_err("[[arg]] and [grid_kernel] are for kind = \"grid_kernel\"");
     }
+    let abi = match (cfg.kind, cfg.abi.as_deref()) {
+        (_, None) => AbiVersion::default(),
+        (Kind::Vertex | Kind::Fragment, Some(name)) => {
+            AbiVersion::parse(name).ok_or_else(|| {
+                RunError::Config(format!(
+                    "abi = \"{name}\" (\"readme-2023\" or \"mesa-current\")"
+                ))
+            })?
+        }
+        (_, Some(_)) => return cfg_err("`abi` is for kind = \"vertex\" or \"fragment\""),
+    };
+    if cfg.approximate && !matches!(cfg.kind, Kind::Compute | Kind::Fragment) {
+        return cfg_err("`approximate` is for kind = \"compute\" or \"fragment\"");
+    }
     let mut dev = DeviceMemory::new();
     let (buffers, contents) = alloc_buffers(cfg, &mut dev)?;
     let lookup = |name: &str| -> Result<u64, RunError> {
@@ -455,8 +483,8 @@ pub fn run_in_dir(cfg: &RunConfig, dir: &Path, code: Option<&[u8]>) -> Result<Ru
             &mut text,
         )?,
         Kind::GridKernel => run_grid_kernel(cfg, dir, program, &dev, &lookup, &mut text)?,
-        Kind::Fragment => run_fragment_job(cfg, program, &mut dev, &mut text, &mut pngs)?,
-        Kind::Vertex => run_vertex_job(cfg, program, &uniforms, &dev, &lookup, &mut text)?,
+        Kind::Fragment => run_fragment_job(cfg, abi, program, &mut dev, &mut text, &mut pngs)?,
+        Kind::Vertex => run_vertex_job(cfg, abi, program, &uniforms, &dev, &lookup, &mut text)?,
     }
     write_outputs(cfg, &dev, &lookup, &mut text)?;
     Ok(RunResult { text, pngs })
@@ -589,9 +617,28 @@ fn run_compute(
             special,
         },
     );
+    let b = if cfg.approximate {
+        b.approximating()
+    } else {
+        b
+    };
     let stats = wavesim_core::engine::run(&b, dev, &mut NoObserver)?;
     write_stats(text, &stats);
+    write_approximated(text, &b.approximated());
     Ok(())
+}
+
+/// Names and counts the instructions run as their documented intent under `approximate = true`.
+fn write_approximated(text: &mut String, counts: &std::collections::BTreeMap<&'static str, u64>) {
+    if counts.is_empty() {
+        return;
+    }
+    let list: Vec<String> = counts.iter().map(|(n, c)| format!("{n} x{c}")).collect();
+    let _ = writeln!(
+        text,
+        "# approximated (documented intent, not the hardware's rule): {}",
+        list.join(", ")
+    );
 }
 
 fn write_stats(text: &mut String, stats: &DispatchStats) {
@@ -668,6 +715,7 @@ fn check_arguments(
 /// `kind = "fragment"`: the fragment shader over every pixel of the render targets.
 fn run_fragment_job(
     cfg: &RunConfig,
+    abi: AbiVersion,
     program: Vec<u8>,
     dev: &mut DeviceMemory,
     text: &mut String,
@@ -709,6 +757,9 @@ fn run_fragment_job(
         writes_stencil: f.writes_stencil,
         writes_sample_mask: f.writes_sample_mask,
         clear_colour: f.clear,
+        abi,
+        coefficients: f.coefficients.clone(),
+        approximate: cfg.approximate,
     };
     let r = run_fragment(&fc, dev)?;
     let _ = writeln!(
@@ -716,6 +767,7 @@ fn run_fragment_job(
         "# {}x{} pixels, {} samples, {} invocations",
         r.width, r.height, r.samples, r.invocations
     );
+    write_approximated(text, &r.approximated);
     for rt in 0..r.colour.len() {
         pngs.push(r.png(rt)?);
         // first pixel's first sample, for a quick look
@@ -732,6 +784,7 @@ fn run_fragment_job(
 /// `kind = "vertex"`: the vertex shader for every vertex and instance of one draw.
 fn run_vertex_job(
     cfg: &RunConfig,
+    abi: AbiVersion,
     program: Vec<u8>,
     uniforms: &[u16],
     dev: &DeviceMemory,
@@ -770,7 +823,7 @@ fn run_vertex_job(
             })
         })
         .transpose()?;
-    let reserved = crate::abi::vertex_uniform_slots(n, hw.is_some());
+    let reserved = crate::abi::vertex_uniform_slots(n, hw.is_some(), abi);
     let extra: Vec<(usize, u16)> = uniforms
         .iter()
         .enumerate()
@@ -782,6 +835,7 @@ fn run_vertex_job(
         nr_gprs: cfg.nr_gprs,
         attributes,
         uniforms: extra,
+        abi,
     };
     let draw = VertexDraw {
         vertex_count: v.vertex_count,

@@ -268,7 +268,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0x3fff000003f, bits: 0xa000000a,
         fields: &[Field { name: "Dt", parts: &[(7, 2)] }, Field { name: "S", parts: &[(6, 1)] }, Field { name: "D", parts: &[(9, 6), (44, 2)] }, Field { name: "At", parts: &[(22, 4)] }, Field { name: "Am", parts: &[(26, 2)] }, Field { name: "A", parts: &[(16, 6), (42, 2)] }],
         operands: &[OperandRow { name: "D", kind: Dst(DstKind { allow32: true, allow64: false, paired: false, float: true }) }, OperandRow { name: "A", kind: Src(SrcKind { allow32: true, allow64: false, paired: false, float: true, sx: false }) }],
-        mnem: Mnem::Saturatable, sem: Sem::Unsupported, asm_dst: AsmDst::Any,
+        mnem: Mnem::Saturatable, sem: Sem::SinPt1, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "sin_pt_2",
@@ -276,7 +276,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0x3fff000003f, bits: 0xe000000a,
         fields: &[Field { name: "Dt", parts: &[(7, 2)] }, Field { name: "S", parts: &[(6, 1)] }, Field { name: "D", parts: &[(9, 6), (44, 2)] }, Field { name: "At", parts: &[(22, 4)] }, Field { name: "Am", parts: &[(26, 2)] }, Field { name: "A", parts: &[(16, 6), (42, 2)] }],
         operands: &[OperandRow { name: "D", kind: Dst(DstKind { allow32: true, allow64: false, paired: false, float: true }) }, OperandRow { name: "A", kind: Src(SrcKind { allow32: true, allow64: false, paired: false, float: true, sx: false }) }],
-        mnem: Mnem::Saturatable, sem: Sem::Unsupported, asm_dst: AsmDst::Any,
+        mnem: Mnem::Saturatable, sem: Sem::SinPt2, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "log2",
@@ -468,7 +468,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0x1fff00c00c00007f, bits: 0x32,
         fields: &[Field { name: "Dt", parts: &[(7, 2)] }, Field { name: "D", parts: &[(9, 6), (44, 2)] }, Field { name: "cc", parts: &[(61, 3)] }, Field { name: "ccn", parts: &[(47, 1)] }, Field { name: "At", parts: &[(22, 4)] }, Field { name: "A", parts: &[(16, 6), (42, 2)] }, Field { name: "Bt", parts: &[(34, 4)] }, Field { name: "B", parts: &[(28, 6), (40, 2)] }],
         operands: &[OperandRow { name: "D", kind: Dst(DstKind { allow32: true, allow64: false, paired: false, float: false }) }, OperandRow { name: "cc", kind: ICond }, OperandRow { name: "A", kind: Src(SrcKind { allow32: true, allow64: false, paired: false, float: false, sx: false }) }, OperandRow { name: "B", kind: Src(SrcKind { allow32: true, allow64: false, paired: false, float: false, sx: false }) }],
-        mnem: Mnem::Plain, sem: Sem::Unsupported, asm_dst: AsmDst::Any,
+        mnem: Mnem::Plain, sem: Sem::ICmpQuadBallot, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "fcmp_ballot",
@@ -484,7 +484,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0x1fff00000000007f, bits: 0x22,
         fields: &[Field { name: "Dt", parts: &[(7, 2)] }, Field { name: "D", parts: &[(9, 6), (44, 2)] }, Field { name: "cc", parts: &[(61, 3)] }, Field { name: "ccn", parts: &[(47, 1)] }, Field { name: "At", parts: &[(22, 4)] }, Field { name: "Am", parts: &[(26, 2)] }, Field { name: "A", parts: &[(16, 6), (42, 2)] }, Field { name: "Bt", parts: &[(34, 4)] }, Field { name: "Bm", parts: &[(38, 2)] }, Field { name: "B", parts: &[(28, 6), (40, 2)] }],
         operands: &[OperandRow { name: "D", kind: Dst(DstKind { allow32: true, allow64: false, paired: false, float: false }) }, OperandRow { name: "cc", kind: FCond }, OperandRow { name: "A", kind: Src(SrcKind { allow32: true, allow64: false, paired: false, float: true, sx: false }) }, OperandRow { name: "B", kind: Src(SrcKind { allow32: true, allow64: false, paired: false, float: true, sx: false }) }],
-        mnem: Mnem::Plain, sem: Sem::Unsupported, asm_dst: AsmDst::Any,
+        mnem: Mnem::Plain, sem: Sem::FCmpQuadBallot, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "simd_shuffle",
@@ -548,7 +548,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0x80c00c00807f, bits: 0x6f,
         fields: &[Field { name: "Dt", parts: &[(7, 2)] }, Field { name: "D", parts: &[(9, 6), (44, 2)] }, Field { name: "At", parts: &[(22, 4)] }, Field { name: "A", parts: &[(16, 6), (42, 2)] }, Field { name: "Bt", parts: &[(34, 4)] }, Field { name: "B", parts: &[(28, 6), (40, 2)] }],
         operands: &[OperandRow { name: "D", kind: Dst(DstKind { allow32: true, allow64: false, paired: false, float: false }) }, OperandRow { name: "A", kind: Src(SrcKind { allow32: true, allow64: true, paired: false, float: false, sx: false }) }, OperandRow { name: "B", kind: Src(SrcKind { allow32: true, allow64: true, paired: false, float: false, sx: false }) }],
-        mnem: Mnem::Plain, sem: Sem::Unsupported, asm_dst: AsmDst::Any,
+        mnem: Mnem::Plain, sem: Sem::QuadShuffle, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "quad_shuffle_down",
@@ -580,7 +580,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0x80c00c00807f, bits: 0x400000006f,
         fields: &[Field { name: "Dt", parts: &[(7, 2)] }, Field { name: "D", parts: &[(9, 6), (44, 2)] }, Field { name: "At", parts: &[(22, 4)] }, Field { name: "A", parts: &[(16, 6), (42, 2)] }, Field { name: "Bt", parts: &[(34, 4)] }, Field { name: "B", parts: &[(28, 6), (40, 2)] }],
         operands: &[OperandRow { name: "D", kind: Dst(DstKind { allow32: true, allow64: false, paired: false, float: false }) }, OperandRow { name: "A", kind: Src(SrcKind { allow32: true, allow64: true, paired: false, float: false, sx: false }) }, OperandRow { name: "B", kind: Src(SrcKind { allow32: true, allow64: true, paired: false, float: false, sx: false }) }],
-        mnem: Mnem::Plain, sem: Sem::Unsupported, asm_dst: AsmDst::Any,
+        mnem: Mnem::Plain, sem: Sem::QuadShuffleXor, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "simd_shuf_op",
@@ -932,7 +932,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0xff, bits: 0x21,
         fields: &[Field { name: "Dt", parts: &[(8, 1)] }, Field { name: "count", parts: &[(30, 2)] }, Field { name: "D", parts: &[(9, 6), (56, 2)] }, Field { name: "It", parts: &[(23, 1)] }, Field { name: "I", parts: &[(16, 6), (58, 2)] }, Field { name: "S", parts: &[(32, 8)] }, Field { name: "forwarding", parts: &[(22, 1)] }, Field { name: "elide", parts: &[(46, 1)] }, Field { name: "interpolation", parts: &[(48, 2)] }, Field { name: "kill", parts: &[(52, 1)] }, Field { name: "unk1", parts: &[(40, 6)] }, Field { name: "unk2", parts: &[(47, 1)] }, Field { name: "unk3", parts: &[(50, 2)] }, Field { name: "unk4", parts: &[(53, 3)] }, Field { name: "unk5", parts: &[(62, 2)] }],
         operands: &[OperandRow { name: "D", kind: VarRegister }, OperandRow { name: "I", kind: Cf }, OperandRow { name: "S", kind: IterSampleId }, OperandRow { name: "forwarding", kind: Enum(&[(0, ""), (1, "forward")]) }, OperandRow { name: "elide", kind: Enum(&[(0, ""), (1, "elide")]) }, OperandRow { name: "interpolation", kind: Enum(&[(0, "center"), (1, "sample"), (2, "centroid"), (3, "sample")]) }, OperandRow { name: "kill", kind: Binary(1) }, OperandRow { name: "unk1", kind: Immediate }, OperandRow { name: "unk2", kind: Immediate }, OperandRow { name: "unk3", kind: Immediate }, OperandRow { name: "unk4", kind: Immediate }, OperandRow { name: "unk5", kind: Immediate }],
-        mnem: Mnem::Plain, sem: Sem::Unsupported, asm_dst: AsmDst::Any,
+        mnem: Mnem::Plain, sem: Sem::Iter, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "iterproj",
@@ -940,7 +940,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0xff, bits: 0x61,
         fields: &[Field { name: "Dt", parts: &[(8, 1)] }, Field { name: "count", parts: &[(30, 2)] }, Field { name: "D", parts: &[(9, 6), (56, 2)] }, Field { name: "It", parts: &[(23, 1)] }, Field { name: "I", parts: &[(16, 6), (58, 2)] }, Field { name: "J", parts: &[(24, 6), (60, 2)] }, Field { name: "S", parts: &[(32, 8)] }, Field { name: "forwarding", parts: &[(22, 1)] }, Field { name: "elide", parts: &[(46, 1)] }, Field { name: "interpolation", parts: &[(48, 2)] }, Field { name: "kill", parts: &[(52, 1)] }, Field { name: "unk1", parts: &[(40, 6)] }, Field { name: "unk2", parts: &[(47, 1)] }, Field { name: "unk3", parts: &[(50, 2)] }, Field { name: "unk4", parts: &[(53, 3)] }, Field { name: "unk5", parts: &[(62, 2)] }],
         operands: &[OperandRow { name: "D", kind: VarRegister }, OperandRow { name: "I", kind: Cf }, OperandRow { name: "J", kind: CfPerspective }, OperandRow { name: "S", kind: IterSampleId }, OperandRow { name: "forwarding", kind: Enum(&[(0, ""), (1, "forward")]) }, OperandRow { name: "elide", kind: Enum(&[(0, ""), (1, "elide")]) }, OperandRow { name: "interpolation", kind: Enum(&[(0, "center"), (1, "sample"), (2, "centroid"), (3, "sample")]) }, OperandRow { name: "kill", kind: Binary(1) }, OperandRow { name: "unk1", kind: Immediate }, OperandRow { name: "unk2", kind: Immediate }, OperandRow { name: "unk3", kind: Immediate }, OperandRow { name: "unk4", kind: Immediate }, OperandRow { name: "unk5", kind: Immediate }],
-        mnem: Mnem::Plain, sem: Sem::Unsupported, asm_dst: AsmDst::Any,
+        mnem: Mnem::Plain, sem: Sem::IterProj, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "TODO.ldcf",
@@ -948,7 +948,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0xff, bits: 0xa1,
         fields: &[Field { name: "Dt", parts: &[(8, 1)] }, Field { name: "count", parts: &[(30, 2)] }, Field { name: "D", parts: &[(9, 6), (56, 2)] }, Field { name: "It", parts: &[(23, 1)] }, Field { name: "I", parts: &[(16, 6), (58, 2)] }],
         operands: &[OperandRow { name: "D", kind: VarTripleRegister }, OperandRow { name: "I", kind: Cf }],
-        mnem: Mnem::Plain, sem: Sem::Unsupported, asm_dst: AsmDst::Any,
+        mnem: Mnem::Plain, sem: Sem::Ldcf, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "uniform_store",
@@ -980,7 +980,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0x4003ff, bits: 0x51,
         fields: &[Field { name: "u", parts: &[(31, 1)] }, Field { name: "r", parts: &[(10, 5), (24, 2)] }, Field { name: "It", parts: &[(23, 1)] }, Field { name: "I", parts: &[(16, 6), (26, 2)] }],
         operands: &[OperandRow { name: "u", kind: Immediate }, OperandRow { name: "r", kind: ExReg32 }, OperandRow { name: "I", kind: UvsIndex }],
-        mnem: Mnem::Plain, sem: Sem::Unsupported, asm_dst: AsmDst::Any,
+        mnem: Mnem::Plain, sem: Sem::NoVaryings, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "st_var",
@@ -1052,7 +1052,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0xff, bits: 0xb5,
         fields: &[Field { name: "F", parts: &[(8, 2), (50, 2)] }, Field { name: "i1", parts: &[(26, 1)] }, Field { name: "i2", parts: &[(36, 3)] }, Field { name: "mask", parts: &[(52, 4)] }, Field { name: "i5", parts: &[(44, 3)] }, Field { name: "Rt", parts: &[(49, 1)] }, Field { name: "R", parts: &[(10, 6), (40, 2)] }, Field { name: "Ot", parts: &[(24, 1)] }, Field { name: "O", parts: &[(20, 4), (32, 4), (56, 8)] }, Field { name: "i6", parts: &[(30, 1)] }],
         operands: &[OperandRow { name: "F", kind: Enum(&[(0, "i8"), (1, "i16"), (2, "i32"), (3, "f16"), (4, "u8norm"), (5, "s8norm"), (6, "u16norm"), (7, "s16norm"), (8, "rgb10a2"), (10, "srgba8"), (12, "rg11b10f"), (13, "rgb9e5"), (14, "rg11b10f.rtz"), (15, "rgb9e5.rtz")]) }, OperandRow { name: "i1", kind: Immediate }, OperandRow { name: "i2", kind: Immediate }, OperandRow { name: "mask", kind: Enum(&[(0, ""), (1, "x"), (2, "y"), (3, "xy"), (4, "z"), (5, "xz"), (6, "yz"), (7, "xyz"), (8, "w"), (9, "xw"), (10, "yw"), (11, "xyw"), (12, "zw"), (13, "xzw"), (14, "yzw"), (15, "xyzw")]) }, OperandRow { name: "i5", kind: Immediate }, OperandRow { name: "R", kind: MemoryReg }, OperandRow { name: "O", kind: MemoryIndex }, OperandRow { name: "i6", kind: Immediate }],
-        mnem: Mnem::Plain, sem: Sem::Unsupported, asm_dst: AsmDst::Any,
+        mnem: Mnem::Plain, sem: Sem::StackStore, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "stack_load",
@@ -1060,7 +1060,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0xff, bits: 0x35,
         fields: &[Field { name: "Rt", parts: &[(49, 1)] }, Field { name: "R", parts: &[(10, 6), (40, 2)] }, Field { name: "F", parts: &[(8, 2), (50, 2)] }, Field { name: "i1", parts: &[(26, 1)] }, Field { name: "i2", parts: &[(36, 3)] }, Field { name: "mask", parts: &[(52, 4)] }, Field { name: "i5", parts: &[(44, 3)] }, Field { name: "Ot", parts: &[(24, 1)] }, Field { name: "O", parts: &[(20, 4), (32, 4), (56, 8)] }, Field { name: "i6", parts: &[(30, 1)] }],
         operands: &[OperandRow { name: "R", kind: MemoryReg }, OperandRow { name: "F", kind: Enum(&[(0, "i8"), (1, "i16"), (2, "i32"), (3, "f16"), (4, "u8norm"), (5, "s8norm"), (6, "u16norm"), (7, "s16norm"), (8, "rgb10a2"), (10, "srgba8"), (12, "rg11b10f"), (13, "rgb9e5"), (14, "rg11b10f.rtz"), (15, "rgb9e5.rtz")]) }, OperandRow { name: "i1", kind: Immediate }, OperandRow { name: "i2", kind: Immediate }, OperandRow { name: "mask", kind: Enum(&[(0, ""), (1, "x"), (2, "y"), (3, "xy"), (4, "z"), (5, "xz"), (6, "yz"), (7, "xyz"), (8, "w"), (9, "xw"), (10, "yw"), (11, "xyw"), (12, "zw"), (13, "xzw"), (14, "yzw"), (15, "xyzw")]) }, OperandRow { name: "i5", kind: Immediate }, OperandRow { name: "O", kind: MemoryIndex }, OperandRow { name: "i6", kind: Immediate }],
-        mnem: Mnem::Plain, sem: Sem::Unsupported, asm_dst: AsmDst::Any,
+        mnem: Mnem::Plain, sem: Sem::StackLoad, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "stack_get_ptr",
@@ -1132,7 +1132,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0x3f, bits: 0x19,
         fields: &[Field { name: "op", parts: &[(24, 4)] }, Field { name: "Rt", parts: &[(8, 1)] }, Field { name: "Ra", parts: &[(38, 1)] }, Field { name: "R", parts: &[(9, 6), (60, 2)] }, Field { name: "At", parts: &[(22, 2)] }, Field { name: "A", parts: &[(16, 6), (58, 2)] }, Field { name: "Ot", parts: &[(34, 1)] }, Field { name: "O", parts: &[(28, 6), (48, 10)] }, Field { name: "S", parts: &[(64, 8)] }, Field { name: "u1", parts: &[(6, 2)] }, Field { name: "u3", parts: &[(35, 3)] }, Field { name: "u4", parts: &[(40, 8)] }, Field { name: "u5", parts: &[(72, 8)] }],
         operands: &[OperandRow { name: "op", kind: Enum(&[(0, "add"), (1, "sub"), (2, "xchg"), (3, "cmpxchg"), (4, "umin"), (5, "imin"), (6, "umax"), (7, "imax"), (8, "and"), (9, "or"), (10, "xor")]) }, OperandRow { name: "R", kind: ThreadgroupMemoryReg(true) }, OperandRow { name: "A", kind: ThreadgroupMemoryBase }, OperandRow { name: "O", kind: ThreadgroupIndex }, OperandRow { name: "S", kind: AtomicSource }, OperandRow { name: "u1", kind: Immediate }, OperandRow { name: "u3", kind: Immediate }, OperandRow { name: "u4", kind: Immediate }, OperandRow { name: "u5", kind: Immediate }],
-        mnem: Mnem::Plain, sem: Sem::Unsupported, asm_dst: AsmDst::Any,
+        mnem: Mnem::Plain, sem: Sem::ThreadgroupAtomic, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "TODO.after_sampling1",

@@ -1,5 +1,6 @@
 //! The shape of one row of the instruction table (`table.rs`, generated from applegpu's descriptors).
 
+use crate::fields::Fields;
 use crate::operand::OperandKind;
 
 /// A named bit field of an instruction word; `parts` are `(start bit, width)` pieces, lowest part first,
@@ -76,7 +77,11 @@ pub enum Sem {
     Rint,
     Rcp,
     Rsqrt,
+    /// `rsqrt_special`, `sin_pt_1`, `sin_pt_2`: no public rule; only under the documented-intent
+    /// opt-in (`exec::float::approximation`).
     RsqrtSpecial,
+    SinPt1,
+    SinPt2,
     Log2,
     Exp2,
     Ret,
@@ -96,6 +101,12 @@ pub enum Sem {
     FCmpsel,
     ICmpBallot,
     FCmpBallot,
+    /// Ballot within each quad (the quad's bits at 0-3).
+    ICmpQuadBallot,
+    FCmpQuadBallot,
+    /// Broadcast within each quad / exchange with thread i ^ B of the quad.
+    QuadShuffle,
+    QuadShuffleXor,
     SimdShuffle,
     SimdShuffleDown,
     SimdShuffleUp,
@@ -118,8 +129,20 @@ pub enum Sem {
     QuadPrefix(RedOp),
     /// Device-memory atomic read-modify-write.
     Atomic,
+    /// Threadgroup-memory atomic read-modify-write.
+    ThreadgroupAtomic,
+    /// Per-thread stack (spill) load and store.
+    StackLoad,
+    StackStore,
     /// Store a 32-bit register to a vertex output (varying) slot.
     StoreVarying,
+    /// Interpolate coefficient registers at the pixel (`iter`; `iterproj` divides by the W plane).
+    Iter,
+    IterProj,
+    /// Load a coefficient register's plane (`ldcf`).
+    Ldcf,
+    /// The vertex shader writes no varyings (`no_var`).
+    NoVaryings,
     /// Store 16-bit registers to uniform registers (a preamble initialising the main shader's uniforms).
     UniformStore,
     /// Ring the helper-program doorbell (needs a [`crate::helper::HelperPort`]).
@@ -221,37 +244,5 @@ impl Encoding {
             })
             .collect();
         Fields { values }
-    }
-}
-
-/// Field values of one decoded word, looked up by name.
-#[derive(Debug, Clone)]
-pub struct Fields {
-    pub values: Vec<(&'static str, u64)>,
-}
-
-impl Fields {
-    /// The value of field `name`; a missing field reads as 0 only through [`Fields::get_or_zero`].
-    pub fn get(&self, name: &str) -> Option<u64> {
-        self.values
-            .iter()
-            .find(|(n, _)| {
-                n.len() == name.len() && n.bytes().zip(name.bytes()).all(|(x, y)| x == y)
-            })
-            .map(|(_, v)| *v)
-    }
-
-    pub fn get_or_zero(&self, name: &str) -> u64 {
-        self.get(name).unwrap_or(0)
-    }
-
-    pub fn set(&mut self, name: &str, value: u64) -> bool {
-        match self.values.iter_mut().find(|(n, _)| *n == name) {
-            Some(slot) => {
-                slot.1 = value;
-                true
-            }
-            None => false,
-        }
     }
 }

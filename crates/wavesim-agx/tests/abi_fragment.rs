@@ -4,7 +4,9 @@
 //! r8-r11, the u0_u1 / u2..u5 / u6_u7 uniform roles, and PNG output. Also Mesa's hand-encoded per-sample
 //! loop (`agx_linker.c`, `agx_fast_link`) run as machine code at 1, 2, 4 and 8 samples.
 
-use wavesim_agx::abi::{run_fragment, AbiError, Blend, ColourRegs, FragmentConfig, FragmentResult};
+use wavesim_agx::abi::{
+    run_fragment, AbiError, AbiVersion, Blend, ColourRegs, FragmentConfig, FragmentResult,
+};
 use wavesim_agx::asm::assemble;
 use wavesim_agx::exec::{run, Memories, Program, Stop, WaveState};
 use wavesim_core::memory::DeviceMemory;
@@ -136,6 +138,9 @@ fn config(c: &Case) -> FragmentConfig {
         writes_stencil: c.stencil,
         writes_sample_mask: c.sample_mask,
         clear_colour: CLEAR,
+        abi: Default::default(),
+        coefficients: vec![],
+        approximate: false,
     }
 }
 
@@ -337,21 +342,30 @@ fn fragment_abi_violations_are_errors() {
     ));
 }
 
-/// Load-time check: a fragment prolog writing a register at or above the main shader's count is
-/// rejected; one within it runs (once per pixel, before the sample loop).
+/// Mesa's `agx_fast_link` (agx_linker.c): the linked program's register count is the largest of its
+/// parts' (`nr_gprs = MAX2(nr_gprs, part->info.nr_gprs)` over prolog, main and epilog), so a prolog
+/// using registers above the main shader's count (41 here) links and runs, once per pixel before the
+/// sample loop, and the linked count is the prolog's top register + 1.
 #[test]
-fn fragment_prolog_register_check() {
+fn fragment_prolog_sizes_the_linked_program_as_mesa_links_it() {
     let mut cfg = config(&BASE);
-    cfg.prolog = Some(assemble("mov_imm r41, 1\nstop").unwrap());
+    assert_eq!(cfg.nr_gprs, 41);
+    // r60/r61 exist only in the linked program: the prolog writes r60 and reads it back into r61.
+    cfg.prolog = Some(assemble("mov_imm r60, 1\niadd r61, r60, 1\nmov_imm r41, 1\nstop").unwrap());
     let mut dev = DeviceMemory::new();
-    match run_fragment(&cfg, &mut dev) {
-        Err(AbiError::PrologExceedsMain { reg, count, .. }) => assert_eq!((reg, count), (41, 41)),
-        other => panic!("{other:?}"),
-    }
+    let r = run_fragment(&cfg, &mut dev).unwrap();
+    assert_eq!(r.linked_gprs, 62);
+    check(&BASE, &r);
+    // A prolog within the main shader's registers leaves the count at the main shader's.
     cfg.prolog = Some(assemble("mov_imm r40, 1\nmov_imm r39l, 2\nstop").unwrap());
     let mut dev = DeviceMemory::new();
     let r = run_fragment(&cfg, &mut dev).unwrap();
+    assert_eq!(r.linked_gprs, 41);
     check(&BASE, &r);
+    // Without a prolog too.
+    cfg.prolog = None;
+    let r = run_fragment(&cfg, &mut DeviceMemory::new()).unwrap();
+    assert_eq!(r.linked_gprs, 41);
 }
 
 // ------------------------------------------------------------ Mesa's hand-encoded sample loop
@@ -397,7 +411,11 @@ fn mesa_link(main: &[u8], nr_samples_shaded: u32) -> Vec<u8> {
 /// Run the linked loop: the main part accumulates r0h into r10 and counts iterations in r11.
 fn run_mesa_loop(samples: u32) -> (u32, u32, u32) {
     let main = assemble("iadd r10, r10, r0h\niadd r11, r11, 1").unwrap();
-    let code = mesa_link(&main, samples);
+    run_linked(mesa_link(&main, samples))
+}
+
+/// Run linked code on one SIMD group to its end: (r10, r11, exec mask) of thread 0.
+fn run_linked(code: Vec<u8>) -> (u32, u32, u32) {
     let program = Program::new(code);
     let mut w = WaveState::new(16);
     let dev = DeviceMemory::new();
@@ -493,5 +511,85 @@ fn fragment_derivatives_over_quads() {
                 "pixel ({x},{y})"
             );
         }
+    }
+}
+
+// ------------------------------------------------------------ current Mesa's ABI (agx_abi.h)
+
+/// Current Mesa (`agx_abi.h`: `AGX_ABI_FIN_SAMPLE_MASK` = half 2; its README: "`r1l` is the mask of
+/// samples currently being shaded", preserved at the end): the same shader reading r1l instead of r0h
+/// shades every sample as the old layout's does with r0h, at 1, 2 and 4 samples.
+#[test]
+fn mesa_current_abi_sample_mask_in_r1l() {
+    for samples in [1, 2, 4] {
+        let c = Case { samples, ..BASE };
+        let mut cfg = config(&c);
+        cfg.abi = AbiVersion::MesaCurrent;
+        cfg.main = assemble(&shader(&c).replace("r0h", "r1l")).unwrap();
+        let r = run_fragment(&cfg, &mut DeviceMemory::new()).unwrap();
+        check(&c, &r);
+    }
+    // Under the current layout r0h is not an input: reading it is an undefined read...
+    let mut cfg = config(&Case { samples: 2, ..BASE });
+    cfg.abi = AbiVersion::MesaCurrent;
+    match run_fragment(&cfg, &mut DeviceMemory::new()) {
+        Err(AbiError::Exec { source, .. }) => match source.fault {
+            wavesim_agx::exec::Fault::UndefinedRead { reg, .. } => assert_eq!(reg, "r0h"),
+            other => panic!("{other}"),
+        },
+        other => panic!("{other:?}"),
+    }
+    // ...and clobbering r1l breaks the preserved mask (under the 2023 layout r1l is a temporary).
+    let mut src = shader(&Case { samples: 2, ..BASE });
+    src = src.replace("stop\n", "mov_imm r1l, 0\nstop\n");
+    let mut cfg = config(&Case { samples: 2, ..BASE });
+    cfg.main = assemble(&src).unwrap();
+    check(
+        &Case { samples: 2, ..BASE },
+        &run_fragment(&cfg, &mut DeviceMemory::new()).unwrap(),
+    );
+    cfg.abi = AbiVersion::MesaCurrent;
+    cfg.main = assemble(&src.replace("r0h", "r1l")).unwrap();
+    match run_fragment(&cfg, &mut DeviceMemory::new()) {
+        Err(AbiError::AbiViolation { what, .. }) => {
+            assert!(what.starts_with("r1l = 0x0 at the end"), "{what}")
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+/// Current Mesa's `agx_linker.c` sample loop counts in r1l: `sample_loop_header` is `mov_imm r0l, 0;
+/// mov_imm r1l, 1` and the footer `iadd r1l, 0, r1l, lsl 1; while_icmp r0l, ult, r1l, <end>, 1;
+/// jmp_exec_any; pop_exec r0l, 1` with the same two patches (byte 11: end << 4; byte 16: the branch).
+fn mesa_current_link(main: &[u8], nr_samples_shaded: u32) -> Vec<u8> {
+    let mut code = vec![0x62, 0x00, 0x00, 0x00, 0x62, 0x04, 0x01, 0x00];
+    let loop_begin = code.len();
+    code.extend_from_slice(main);
+    let mut f = vec![
+        0x0e, 0x04, 0x00, 0x20, 0x84, 0x00, 0x00, 0x00, 0x52, 0x2c, 0x42, 0x00, 0x00, 0x00, 0x00,
+        0xc0, 0x00, 0x00, 0x00, 0x00, 0x52, 0x0e, 0x00, 0x00, 0x00, 0x00,
+    ];
+    f.extend_from_slice(&STOP);
+    let end = ((1u32 << nr_samples_shaded) - 1) as u8;
+    f[11] = ((end as u32) << 4) as u8;
+    let loop_size = (code.len() - loop_begin) as i32;
+    f[16..20].copy_from_slice(&(-(14 + loop_size)).to_le_bytes());
+    code.extend_from_slice(&f);
+    code
+}
+
+#[test]
+fn mesa_current_linker_sample_loop_counts_in_r1l() {
+    let text = wavesim_agx::disassemble_raw(&mesa_current_link(&[], 4), 0).unwrap();
+    assert!(text.contains("mov_imm          r1l, 1"), "{text}");
+    assert!(
+        text.contains("while_icmp       r0l, ult, r1l, 15, 1"),
+        "{text}"
+    );
+    let main = assemble("iadd r10, r10, r1l\niadd r11, r11, 1").unwrap();
+    // r10 = sum of the masks 1 << s over the shaded samples, r11 = iterations
+    for (samples, want) in [(2, (0b11, 2)), (4, (0b1111, 4))] {
+        let got = run_linked(mesa_current_link(&main, samples));
+        assert_eq!(got, (want.0, want.1, u32::MAX));
     }
 }

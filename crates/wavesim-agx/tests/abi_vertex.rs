@@ -5,7 +5,7 @@
 //! instance; above the clamp, element 0).
 
 use wavesim_agx::abi::{
-    run_vertex, AbiError, AttribFormat, HardwareCompute, IndexBuffer, VertexAttribute,
+    run_vertex, AbiError, AbiVersion, AttribFormat, HardwareCompute, IndexBuffer, VertexAttribute,
     VertexConfig, VertexDraw, POISON_VALUE,
 };
 use wavesim_agx::asm::assemble;
@@ -133,6 +133,7 @@ fn check_draw(n: usize, hardware_compute: bool) {
         nr_gprs,
         attributes: attrs.clone(),
         uniforms: vec![],
+        abi: Default::default(),
     };
     let out = run_vertex(&cfg, &draw, &dev).unwrap();
     assert_eq!(out.len(), (vertex_count * instance_count) as usize);
@@ -226,6 +227,7 @@ fn vertex_hardware_compute_uniform_layout() {
         nr_gprs: r + 3,
         attributes: attrs,
         uniforms: vec![(6 * n + 12, 7)],
+        abi: Default::default(),
     };
     let draw = VertexDraw {
         vertex_count: 4,
@@ -247,6 +249,7 @@ fn vertex_hardware_compute_uniform_layout() {
     // A main-shader uniform inside the reserved range is rejected.
     let bad = VertexConfig {
         uniforms: vec![(6 * n + 11, 1)],
+        abi: Default::default(),
         ..cfg
     };
     assert!(matches!(
@@ -282,6 +285,7 @@ fn vertex_indexed_hardware_vertex_shader() {
         nr_gprs: 16,
         attributes: attrs.clone(),
         uniforms: vec![],
+        abi: Default::default(),
     };
     let out = run_vertex(&cfg, &draw, &dev).unwrap();
     for (i, inv) in out.iter().enumerate() {
@@ -318,6 +322,7 @@ fn vertex_poisoned_registers_fail_visibly() {
             nr_gprs: 16,
             attributes: attrs.clone(),
             uniforms: vec![],
+            abi: Default::default(),
         };
         match run_vertex(&cfg, &draw, &dev) {
             Err(AbiError::Exec { source, .. }) => match source.fault {
@@ -336,6 +341,7 @@ fn vertex_poisoned_registers_fail_visibly() {
         nr_gprs: 16,
         attributes: attrs,
         uniforms: vec![],
+        abi: Default::default(),
     };
     let out = run_vertex(&cfg, &draw, &dev).unwrap();
     let r12: Vec<u32> = out.iter().map(|i| i.regs[12]).collect();
@@ -362,6 +368,7 @@ fn vertex_prolog_register_check() {
         nr_gprs: 127,
         attributes: attrs.clone(),
         uniforms: vec![],
+        abi: Default::default(),
     };
     match run_vertex(&cfg, &draw, &dev) {
         Err(AbiError::PrologExceedsMain { reg, count, .. }) => assert_eq!((reg, count), (127, 127)),
@@ -375,6 +382,7 @@ fn vertex_prolog_register_check() {
         nr_gprs: 127,
         attributes: attrs,
         uniforms: vec![],
+        abi: Default::default(),
     };
     assert!(run_vertex(&cfg, &draw, &dev).is_ok());
 }
@@ -402,6 +410,7 @@ fn vertex_outputs_through_st_var() {
         nr_gprs: 13,
         attributes: attrs.clone(),
         uniforms: vec![],
+        abi: Default::default(),
     };
     for inv in run_vertex(&cfg, &draw, &dev).unwrap() {
         let v = inv.vertex_id;
@@ -486,6 +495,7 @@ fn vertex_attribute_formats() {
         nr_gprs: 8 + 4 * n,
         attributes,
         uniforms: vec![],
+        abi: Default::default(),
     };
     let draw = VertexDraw {
         vertex_count: 1,
@@ -500,4 +510,101 @@ fn vertex_attribute_formats() {
     for (a, (format, _, want)) in formats.iter().enumerate() {
         assert_eq!(&out[0].regs[8 + 4 * a..12 + 4 * a], want, "{format:?}");
     }
+}
+
+/// Current Mesa (`agx_abi.h`: `AGX_ABI_VIN_VERTEX_ID_ZERO_BASE` = half 8, i.e. r4; its README: "`r4` is
+/// the zero-based vertex ID if the vertex shader is running as a hardware compute shader ... Undefined
+/// in hardware vertex shaders"; `agx_nir_vs_prolog` exports the thread's grid x there). An indexed
+/// hardware-compute draw: r4 = grid x, r5 = index[x] + first vertex. Under the 2023 README r4 is
+/// undefined in both modes.
+#[test]
+fn vertex_r4_zero_based_id_per_abi_version() {
+    let mut dev = DeviceMemory::new();
+    let ib = dev.alloc(64, 16).unwrap();
+    for i in 0..8u32 {
+        dev.write_u32(ib + 4 * i as u64, 3 * i + 1).unwrap();
+    }
+    let ia = dev.alloc(16, 16).unwrap();
+    dev.write_u64(ia, ib).unwrap();
+    dev.write_u32(ia + 8, 8).unwrap();
+    let draw = VertexDraw {
+        vertex_count: 8,
+        instance_count: 1,
+        first_vertex: 100,
+        base_instance: 0,
+        draw_id: 0,
+        index_buffer: None,
+        hardware_compute: Some(HardwareCompute {
+            ia_state: ia,
+            index_size: 4,
+        }),
+    };
+    let mut cfg = VertexConfig {
+        main: assemble("iadd r8, r4, 0\niadd r9, r5, 0\nstop").unwrap(),
+        nr_gprs: 10,
+        attributes: vec![],
+        uniforms: vec![],
+        abi: AbiVersion::MesaCurrent,
+    };
+    let out = run_vertex(&cfg, &draw, &dev).unwrap();
+    assert_eq!(out.len(), 8);
+    for (x, inv) in out.iter().enumerate() {
+        let x = x as u32;
+        assert_eq!(inv.regs[8], x, "r4: zero-based id");
+        assert_eq!(inv.regs[9], 3 * x + 1 + 100, "r5: index + first vertex");
+    }
+    let undefined_r4 = |cfg: &VertexConfig, draw: &VertexDraw| match run_vertex(cfg, draw, &dev) {
+        Err(AbiError::Exec { source, .. }) => match source.fault {
+            Fault::UndefinedRead { reg, .. } => assert_eq!(reg, "r4"),
+            other => panic!("{other}"),
+        },
+        other => panic!("{other:?}"),
+    };
+    // Current Mesa, hardware vertex shader: r4 undefined.
+    let hw_vs = VertexDraw {
+        hardware_compute: None,
+        ..draw.clone()
+    };
+    undefined_r4(&cfg, &hw_vs);
+    // The 2023 README: r4 undefined in both modes.
+    cfg.abi = AbiVersion::Readme2023;
+    undefined_r4(&cfg, &draw);
+    undefined_r4(&cfg, &hw_vs);
+}
+
+/// The prolog's uniforms for a hardware vertex shader: 6n + 5 slots in the 2023 README (draw id at
+/// 6n + 4), 6n + 4 in current Mesa (`AGX_ABI_VUNI_COUNT_GL(n, false)` = base instance + 2), so slot
+/// 6n + 4 is the main shader's own there.
+#[test]
+fn vertex_reserved_uniforms_per_abi_version() {
+    let n = 2;
+    let mut dev = DeviceMemory::new();
+    let attrs = attributes(&mut dev, n);
+    let draw = VertexDraw {
+        vertex_count: 1,
+        instance_count: 1,
+        first_vertex: 0,
+        base_instance: 0,
+        draw_id: 5,
+        index_buffer: None,
+        hardware_compute: None,
+    };
+    let mut cfg = VertexConfig {
+        main: assemble(&format!("iadd r0l, u{}l, 0\nstop", (6 * n + 4) / 2)).unwrap(),
+        nr_gprs: 16,
+        attributes: attrs,
+        uniforms: vec![(6 * n + 4, 0x77)],
+        abi: AbiVersion::Readme2023,
+    };
+    assert!(matches!(
+        run_vertex(&cfg, &draw, &dev),
+        Err(AbiError::Config { what }) if what.contains("reserved")
+    ));
+    cfg.abi = AbiVersion::MesaCurrent;
+    let out = run_vertex(&cfg, &draw, &dev).unwrap();
+    assert_eq!(out[0].regs[0] & 0xFFFF, 0x77);
+    // Without the main shader's value the slot still holds the draw id (both sources place it there).
+    cfg.uniforms.clear();
+    let out = run_vertex(&cfg, &draw, &dev).unwrap();
+    assert_eq!(out[0].regs[0] & 0xFFFF, 5);
 }

@@ -1,7 +1,7 @@
 //! Disassembly equals applegpu's on random valid words of every encoding (goldens made by
 //! tools/agx/gen_disasm_goldens.py, which runs applegpu's disassembler).
 
-use wavesim_agx::disassemble_raw;
+use wavesim_agx::disassemble_raw_until_stop as disassemble_raw;
 
 fn parse_hex(s: &str) -> Vec<u8> {
     (0..s.len())

@@ -192,6 +192,7 @@ fn fuzz_abi_runners() {
                     nr_gprs,
                     attributes,
                     uniforms: vec![((rng.next() % 600) as usize, 1)],
+                    abi: Default::default(),
                 };
                 let draw = VertexDraw {
                     vertex_count: (rng.next() % 40) as u32,
@@ -220,6 +221,9 @@ fn fuzz_abi_runners() {
                     writes_stencil: true,
                     writes_sample_mask: rng.one_in(2),
                     clear_colour: [0.0; 4],
+                    abi: Default::default(),
+                    coefficients: vec![],
+                    approximate: false,
                 };
                 let _ = run_fragment(&cfg, &mut dev);
             }

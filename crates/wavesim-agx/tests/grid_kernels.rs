@@ -4,8 +4,8 @@
 //! model of its OpenCL source computes, over grids whose last threadgroup is partly filled, on one
 //! and two host threads. Their disassembly (main part and preamble) equals applegpu's.
 
-use wavesim_agx::disassemble_raw;
 use wavesim_agx::kernel::{GridKernel, KernelArg, KernelError};
+use wavesim_agx::{disassemble_raw, disassemble_raw_until_stop};
 use wavesim_core::memory::DeviceMemory;
 
 const KERNELS: &[&str] = &[
@@ -121,11 +121,26 @@ fn grid_kernels_disassemble_as_applegpu() {
     for name in KERNELS {
         let k = kernel(name);
         let want = text(&format!("{name}.applegpu.txt"));
-        assert_eq!(disassemble_raw(&k.code, 0).unwrap(), want, "{name}");
+        assert_eq!(
+            disassemble_raw_until_stop(&k.code, 0).unwrap(),
+            want,
+            "{name}"
+        );
+        // Every byte, the preamble after the main part included (STOP_ON_STOP = False).
+        let want = text(&format!("{name}.applegpu_all.txt"));
+        assert_eq!(
+            disassemble_raw(&k.code, 0).unwrap(),
+            want,
+            "{name} (every byte)"
+        );
         if k.report.has_preamble {
             let pre = &k.code[k.report.preamble_offset as usize..];
             let want = text(&format!("{name}.preamble.applegpu.txt"));
-            assert_eq!(disassemble_raw(pre, 0).unwrap(), want, "{name} preamble");
+            assert_eq!(
+                disassemble_raw_until_stop(pre, 0).unwrap(),
+                want,
+                "{name} preamble"
+            );
         }
     }
     // at least one kernel of each kind: with and without a preamble, with promoted constants

@@ -8,12 +8,12 @@
 //! registers; applegpu names them opfifo_data_l/h) and the 32 threads split the elements by
 //! thread_index_in_simdgroup (sr52).
 
-use wavesim_agx::disassemble_raw;
 use wavesim_agx::exec::{run, Fault, Memories, Program, Stop, WaveState, SIMD_WIDTH};
 use wavesim_agx::helper::{
     HelperEvent, HelperPort, HelperRequest, DOORBELL_ACK, DOORBELL_NACK, DOORBELL_NEXT, SR_CORE_ID,
     SR_HELPER_ARG_H, SR_HELPER_ARG_L,
 };
+use wavesim_agx::{disassemble_raw, disassemble_raw_until_stop};
 use wavesim_core::memory::DeviceMemory;
 use wavesim_core::memory::MemError;
 
@@ -41,8 +41,41 @@ fn real_binaries_disassemble_as_applegpu() {
     for name in names {
         let code = corpus(&format!("{name}.bin"));
         let want = corpus_text(&format!("{name}.applegpu.txt"));
-        assert_eq!(disassemble_raw(&code, 0).unwrap(), want, "{name}");
+        assert_eq!(
+            disassemble_raw_until_stop(&code, 0).unwrap(),
+            want,
+            "{name}"
+        );
+        // Every byte: disassemble.py with STOP_ON_STOP = False (tools/agx/gen_binary_disasm.sh).
+        let want = corpus_text(&format!("{name}.applegpu_all.txt"));
+        assert_eq!(
+            disassemble_raw(&code, 0).unwrap(),
+            want,
+            "{name} (every byte)"
+        );
     }
+}
+
+/// Issue 27: Mesa's helper ends in `stop`, eight `trap`s and a zero padding word; the raw listing shows
+/// the traps and the padding's blank line (applegpu's layout for a run of zero words).
+#[test]
+fn raw_listing_goes_past_stop_to_the_last_byte() {
+    let code = corpus("mesa_libagx_g13_helper.bin");
+    assert_eq!(code.len(), 0x304);
+    let text = disassemble_raw(&code, 0).unwrap();
+    let tail: Vec<&str> = text.lines().rev().take(10).collect();
+    assert_eq!(tail[0], "", "the padding word at 0x302");
+    for (i, line) in tail[1..9].iter().enumerate() {
+        let pc = 0x300 - 2 * i;
+        assert!(
+            line.starts_with(&format!("{pc:4x}: 0800")) && line.trim_end().ends_with("trap"),
+            "{line}"
+        );
+    }
+    assert!(tail[9].trim_end().ends_with("stop"), "{}", tail[9]);
+    // The script's default ends at the stop.
+    let until = disassemble_raw_until_stop(&code, 0).unwrap();
+    assert!(until.trim_end().ends_with("stop"));
 }
 
 /// Run a helper-form kernel on one SIMD group with its argument block at `args`.

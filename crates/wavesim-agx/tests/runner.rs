@@ -406,3 +406,44 @@ fn grid_kernel_argument_mismatches_name_the_first_difference() {
     }
     assert!(checked > 400, "{checked}");
 }
+
+/// `abi = "readme-2023" | "mesa-current"` picks the fragment sample-mask register (r0h or r1l): a
+/// shader writing the mask it receives (1 << sample, one sample) as colour red runs under the matching
+/// version only; an unknown name, and `abi` on a compute job, are errors.
+#[test]
+fn abi_version_is_chosen_in_the_job_file() {
+    let job = |abi: &str, mask: &str| {
+        format!(
+            "kind = \"fragment\"\n{abi}nr_gprs = 8\nasm = \"\"\"\niadd r4, {mask}, 0\nconvert u32_to_f, r4, r4, rte\nmov_imm r5, 0\nmov_imm r6, 0\nmov_imm r7, 0\nstop\n\"\"\"\n[fragment]\nwidth = 2\nheight = 2\nsample_shading = true\nrender_targets = [\"f32\"]\n"
+        )
+    };
+    let ok = |toml: String| run(&RunConfig::from_toml(&toml).unwrap(), None);
+    // r = 1.0 (1 << sample 0) in pixel (0, 0)
+    for (abi, mask) in [
+        ("", "r0h"),
+        ("abi = \"readme-2023\"\n", "r0h"),
+        ("abi = \"mesa-current\"\n", "r1l"),
+    ] {
+        let r = ok(job(abi, mask)).unwrap();
+        assert!(
+            r.text.contains("rt0 pixel(0,0) = 1 0 0 0"),
+            "{abi}: {}",
+            r.text
+        );
+    }
+    // the other register is undefined under each version
+    assert!(matches!(ok(job("", "r1l")), Err(RunError::Abi(_))));
+    assert!(matches!(
+        ok(job("abi = \"mesa-current\"\n", "r0h")),
+        Err(RunError::Abi(_))
+    ));
+    match ok(job("abi = \"mesa-2019\"\n", "r0h")) {
+        Err(RunError::Config(what)) => assert!(what.contains("mesa-2019"), "{what}"),
+        other => panic!("{other:?}"),
+    }
+    let compute = "kind = \"compute\"\nabi = \"mesa-current\"\nasm = \"stop\"\n[compute]\ngrid = [32]\nlocal = [32]\n";
+    assert!(matches!(
+        run(&RunConfig::from_toml(compute).unwrap(), None),
+        Err(RunError::Config(_))
+    ));
+}

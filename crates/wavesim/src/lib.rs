@@ -956,7 +956,8 @@ pub fn disassemble_any(bytes: &[u8], o: &DisasmOptions) -> Result<String, Error>
             s += &shader.disassemble(syntax);
             Ok(s)
         }
-        // applegpu's `disassemble.py` layout: offset, hex bytes, text, one instruction a line.
+        // applegpu's `disassemble.py` layout: offset, hex bytes, text, one instruction a line, every
+        // byte (code after a `stop` is listed too).
         (Isa::Agx, _) => Ok(wavesim_agx::disassemble_raw(bytes, 0)?),
     }
 }

@@ -68,22 +68,26 @@ pub(super) fn fma_family(w: &mut WaveState, o: &Ops<'_>, sem: Sem) -> Result<(),
 /// Rounding and transcendental unary ops: computed in f64 from the widened source, rounded to the
 /// destination (see the module documentation of `exec`).
 pub(super) fn unary(w: &mut WaveState, o: &Ops<'_>, sem: Sem) -> Result<(), Fault> {
+    map_unary(w, o, |a| match sem {
+        Sem::Floor => a.floor(),
+        Sem::Ceil => a.ceil(),
+        Sem::Trunc => a.trunc(),
+        Sem::Rint => a.round_ties_even(),
+        Sem::Rcp => 1.0 / a,
+        Sem::Rsqrt => 1.0 / a.sqrt(),
+        Sem::Log2 => a.log2(),
+        _ => a.exp2(),
+    })
+}
+
+/// D = f(A) per active thread: A widened to f64, the result (NaN canonical) rounded to D.
+fn map_unary(w: &mut WaveState, o: &Ops<'_>, f: impl Fn(f64) -> f64) -> Result<(), Fault> {
     let dop = o.op("D")?;
     let dst = dst_reg(dop)?;
     let a_op = o.op("A")?;
     let sat = o.field("S") != 0;
     per_thread(w, dop, |w, l| {
-        let a = f64::from_bits(float_src(w, a_op, l)?);
-        let r = match sem {
-            Sem::Floor => a.floor(),
-            Sem::Ceil => a.ceil(),
-            Sem::Trunc => a.trunc(),
-            Sem::Rint => a.round_ties_even(),
-            Sem::Rcp => 1.0 / a,
-            Sem::Rsqrt => 1.0 / a.sqrt(),
-            Sem::Log2 => a.log2(),
-            _ => a.exp2(),
-        };
+        let r = f(f64::from_bits(float_src(w, a_op, l)?));
         let r = if r.is_nan() {
             fp::F64_CANONICAL_NAN
         } else {
@@ -91,6 +95,43 @@ pub(super) fn unary(w: &mut WaveState, o: &Ops<'_>, sem: Sem) -> Result<(), Faul
         };
         Ok(float_result(r, dst, sat))
     })?;
+    Ok(())
+}
+
+/// `sin_pt_1`, `sin_pt_2`, `rsqrt_special` under the explicit opt-in ([`WaveState::approximate`]):
+/// the M1's approximations are not public, so these compute the documented intent instead, and each
+/// execution is counted in [`WaveState::approximated`] by name. Without the opt-in they stop with
+/// `Fault::Unsupported`.
+/// - `rsqrt_special` (applegpu: "can be used to implement fast sqrt as rsqrt_special(x) * x, by
+///   handling special-cases differently"; Mesa lowers `fsqrt` to exactly that product): 1/sqrt(x),
+///   except +-0 -> +0 and +inf -> +inf so that the product is sqrt(x) there too (0, -0, inf).
+/// - `sin_pt_1`/`sin_pt_2` (applegpu: sin_pt_1 takes the angle in quarter turns q in [0, 4), its
+///   intermediate result goes to sin_pt_2, "and the two results are multiplied to give sin"; Mesa
+///   names them `fixup` and `sinc`): sin_pt_1(q) = t, q folded into [-1, 1] with sin(t pi/2) =
+///   sin(q pi/2) (t = q, 2 - q, q - 4 by quadrant); sin_pt_2(t) = sin(t pi/2) / t (pi/2 at 0), so
+///   sin_pt_1(q) * sin_pt_2(sin_pt_1(q)) = sin(q pi/2) up to rounding.
+pub(super) fn approximation(
+    w: &mut WaveState,
+    o: &Ops<'_>,
+    sem: Sem,
+    name: &'static str,
+) -> Result<(), Fault> {
+    if !w.approximate {
+        return Err(Fault::Unsupported { name });
+    }
+    let half_pi = std::f64::consts::FRAC_PI_2;
+    map_unary(w, o, |a| match sem {
+        Sem::RsqrtSpecial if a == 0.0 => 0.0,
+        Sem::RsqrtSpecial if a == f64::INFINITY => f64::INFINITY,
+        Sem::RsqrtSpecial => 1.0 / a.sqrt(),
+        Sem::SinPt1 if !(0.0..4.0).contains(&a) => f64::NAN,
+        Sem::SinPt1 if a < 1.0 => a,
+        Sem::SinPt1 if a < 3.0 => 2.0 - a,
+        Sem::SinPt1 => a - 4.0,
+        _ if a == 0.0 => half_pi,
+        _ => (a * half_pi).sin() / a,
+    })?;
+    *w.approximated.entry(name).or_insert(0) += 1;
     Ok(())
 }
 

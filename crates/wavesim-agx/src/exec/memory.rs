@@ -1,22 +1,23 @@
-//! Memory: device loads and stores with their formats, threadgroup memory, device atomics.
+//! Memory: device loads and stores with their formats, threadgroup memory, device and threadgroup
+//! atomics.
 
-use super::{active, int_src, missing, sign_extend, Fault, Ops, WaveState};
+use super::{active, int_src, missing, require_fields, sign_extend, Fault, Ops, WaveState};
 use crate::fp;
 use crate::operand::{Operand, Reg, RegFile};
 use crate::srgb_table::SRGB_TO_LINEAR;
 use wavesim_core::memory::{DeviceMemory, MemError};
 
-/// `atomic`: per active thread in thread order, a read-modify-write of the 32-bit word at
-/// `A + O * 4` (O signed or unsigned by `Ou`; Mesa's compiler passes the full address in A and O = 0,
-/// so the index scaling is wavesim's assumption, matching the 32-bit element of `device_load`), with
-/// the operation of the `op` field; the old value goes to R when present. `cmpxchg` (a register pair
-/// of compare and new value whose order is not documented) is an unsupported form.
-pub(super) fn atomic(w: &mut WaveState, o: &Ops<'_>, dev: &DeviceMemory) -> Result<(), Fault> {
+/// The operation of an atomic's `op` field (Mesa's `agx_opcodes.py` `atomic_opc`, applegpu's names)
+/// and whether it takes a register pair. `cmpxchg` (3) reads its source as a pair in Mesa's order
+/// (`agx_emit_atomic`: `agx_vec2(new value, comparand)`): the first register is the value stored when
+/// memory equals the second.
+fn atomic_op(o: &Ops<'_>) -> Result<wavesim_core::memory::AtomicOp, Fault> {
     use wavesim_core::memory::AtomicOp;
-    let op = match o.field("op") {
+    Ok(match o.field("op") {
         0 => AtomicOp::Add,
         1 => AtomicOp::Sub,
         2 => AtomicOp::Xchg,
+        3 => AtomicOp::CmpSwap,
         4 => AtomicOp::MinU,
         5 => AtomicOp::MinI,
         6 => AtomicOp::MaxU,
@@ -29,12 +30,25 @@ pub(super) fn atomic(w: &mut WaveState, o: &Ops<'_>, dev: &DeviceMemory) -> Resu
                 what: format!("atomic operation {other}"),
             })
         }
-    };
+    })
+}
+
+/// The (value, comparand) of thread `lane`'s atomic source `S` (a pair for `cmpxchg`).
+fn atomic_source(w: &WaveState, o: &Ops<'_>, lane: usize) -> Result<(u32, u32), Fault> {
+    let v = int_src(w, o.op("S")?, lane)? as u64;
+    Ok((v as u32, (v >> 32) as u32))
+}
+
+/// `atomic`: per active thread in thread order, a read-modify-write of the 32-bit word at
+/// `A + O * 4` (O signed or unsigned by `Ou`; Mesa's compiler passes the full address in A and O = 0,
+/// so the index scaling is wavesim's assumption, matching the 32-bit element of `device_load`), with
+/// the operation of the `op` field ([`atomic_op`]); the old value goes to R when present.
+pub(super) fn atomic(w: &mut WaveState, o: &Ops<'_>, dev: &DeviceMemory) -> Result<(), Fault> {
+    let op = atomic_op(o)?;
     let dest = match o.op("R")? {
         Operand::Reg(r, _) => Some(*r),
         _ => None,
     };
-    let src = o.op("S")?;
     for lane in active(w) {
         let base = match o.op("A")? {
             Operand::Reg(r, _) => w.read(*r, lane)? as i128,
@@ -53,10 +67,61 @@ pub(super) fn atomic(w: &mut WaveState, o: &Ops<'_>, dev: &DeviceMemory) -> Resu
             _ => return Err(missing("O")),
         };
         let addr = mem_addr(lane, base + index * 4, 4)?;
-        let value = int_src(w, src, lane)? as u32;
+        let (value, cmp) = atomic_source(w, o, lane)?;
         let old = dev
-            .atomic32(addr, op, value, 0)
+            .atomic32(addr, op, value, cmp)
             .map_err(|e| Fault::Memory { lane, source: e })?;
+        if let Some(r) = dest {
+            w.write(r, lane, old as u128)?;
+        }
+    }
+    Ok(())
+}
+
+/// `threadgroup_atomic` (Mesa's `local_atomic`, packed by `agx_pack.c` as 10 bytes with the source
+/// register in the last two): per active thread in thread order, a read-modify-write of the 32-bit
+/// word at byte `A + O * 4` of threadgroup memory (Mesa passes the byte address in A and O = 0; the
+/// scaling mirrors the device form), the old value to R when `Ra` is set. Operations as
+/// [`atomic`]'s, `cmpxchg` with the same register pair.
+pub(super) fn threadgroup_atomic(
+    w: &mut WaveState,
+    o: &Ops<'_>,
+    tg: &mut [u8],
+) -> Result<(), Fault> {
+    let op = atomic_op(o)?;
+    let dest = match o.op("R")? {
+        Operand::Tuple(r, _) => match r.as_slice() {
+            [reg] if reg.file == RegFile::R32 => Some(*reg),
+            _ => {
+                return Err(Fault::UnsupportedForm {
+                    what: "threadgroup atomic into a 16-bit register".into(),
+                })
+            }
+        },
+        _ => None,
+    };
+    // Mesa's `local_atomic` encoding sets bits 36 and 47 (u3 = 2, u4 = 0x80) and leaves u1 and u5
+    // (the source's high byte) 0; other values have no public meaning.
+    let fields = [("u1", 0), ("u3", 2), ("u4", 0x80), ("u5", 0)];
+    require_fields(o, "threadgroup atomic", &fields)?;
+    for lane in active(w) {
+        let (base, index) = threadgroup_base_index(w, o, lane)?;
+        let addr = base + index * 4;
+        if addr < 0 || addr as usize + 4 > tg.len() {
+            return Err(Fault::ThreadgroupOutOfRange {
+                lane,
+                addr,
+                size: 4,
+                len: tg.len(),
+            });
+        }
+        let a = addr as usize;
+        let mut word = [0u8; 4];
+        word.copy_from_slice(&tg[a..a + 4]);
+        let old = u32::from_le_bytes(word);
+        let (value, cmp) = atomic_source(w, o, lane)?;
+        let new = wavesim_core::memory::apply32(op, old, value, cmp);
+        tg[a..a + 4].copy_from_slice(&new.to_le_bytes());
         if let Some(r) = dest {
             w.write(r, lane, old as u128)?;
         }
@@ -319,6 +384,18 @@ pub(super) fn device_store(
     Ok(())
 }
 
+/// Thread `lane`'s threadgroup base `A` and index `O` (registers or immediates).
+fn threadgroup_base_index(w: &WaveState, o: &Ops<'_>, lane: usize) -> Result<(i64, i64), Fault> {
+    let value = |name: &str| -> Result<i64, Fault> {
+        match o.op(name)? {
+            Operand::Reg(r, _) => Ok(w.read(*r, lane)? as i64),
+            Operand::Imm(v) => Ok(*v),
+            _ => Err(missing(name)),
+        }
+    };
+    Ok((value("A")?, value("O")?))
+}
+
 pub(super) fn threadgroup_access(
     w: &mut WaveState,
     o: &Ops<'_>,
@@ -342,16 +419,7 @@ pub(super) fn threadgroup_access(
     };
     let mask = o.field("mask");
     for lane in active(w) {
-        let base = match o.op("A")? {
-            Operand::Reg(r, _) => w.read(*r, lane)? as i64,
-            Operand::Imm(v) => *v,
-            _ => return Err(missing("A")),
-        };
-        let index = match o.op("O")? {
-            Operand::Reg(r, _) => w.read(*r, lane)? as i64,
-            Operand::Imm(v) => *v,
-            _ => return Err(missing("O")),
-        };
+        let (base, index) = threadgroup_base_index(w, o, lane)?;
         let mut ri = 0;
         for i in 0..4i64 {
             if mask >> i & 1 == 0 {
@@ -393,6 +461,11 @@ pub(super) fn store_varying(w: &mut WaveState, o: &Ops<'_>) -> Result<(), Fault>
         Operand::Reg(r, _) => *r,
         _ => return Err(missing("r")),
     };
+    if w.no_varyings {
+        return Err(Fault::UnsupportedForm {
+            what: "st_var after no_var (the shader declared that it writes no varyings)".into(),
+        });
+    }
     for lane in active(w) {
         let slot = match o.op("I")? {
             Operand::Imm(v) => *v as u32,

@@ -32,6 +32,10 @@ mod helper;
 mod int;
 mod memory;
 mod simd;
+mod stack;
+mod varying;
+
+pub use varying::TILE;
 
 use crate::decode::{decode, Decoded};
 use crate::fp;
@@ -132,6 +136,18 @@ pub struct WaveState {
     /// The requesting side of the helper-program protocol (`doorbell`, `map`/`unmap`); `None` outside
     /// helper programs, where those instructions are `Fault::Unsupported`.
     pub helper: Option<crate::helper::HelperPort>,
+    /// Coefficient registers of a fragment group (`iter`, `iterproj`, `ldcf`): one plane <A, B, C> per
+    /// register, C at the corner of the group's 32x32 tile (`varying.rs`). Empty outside fragments.
+    pub coefficients: Vec<[f32; 3]>,
+    /// `no_var` executed: the vertex shader declared that it writes no varyings.
+    pub no_varyings: bool,
+    /// Each thread's private stack (`stack_store`/`stack_load`): the bytes it stored, by offset.
+    pub stack: Vec<std::collections::BTreeMap<u32, u8>>,
+    /// Opt-in: run `sin_pt_1`, `sin_pt_2` and `rsqrt_special` as their documented intent (the M1's
+    /// approximations are not public); off, they are `Fault::Unsupported`.
+    pub approximate: bool,
+    /// Executions of those instructions under the opt-in, by name (per SIMD group instruction).
+    pub approximated: std::collections::BTreeMap<&'static str, u64>,
 }
 
 impl WaveState {
@@ -150,6 +166,11 @@ impl WaveState {
             lane_insts: 0,
             slot: None,
             helper: None,
+            coefficients: vec![],
+            no_varyings: false,
+            stack: vec![],
+            approximate: false,
+            approximated: Default::default(),
         }
     }
 
@@ -588,6 +609,20 @@ pub(super) fn dst_reg(op: &Operand) -> Result<Reg, Fault> {
     }
 }
 
+/// Fields that must hold the values Mesa packs (`what` names the instruction): any other value has
+/// no public meaning and is a typed error rather than ignored.
+pub(super) fn require_fields(o: &Ops<'_>, what: &str, fields: &[(&str, u64)]) -> Result<(), Fault> {
+    for &(name, want) in fields {
+        let v = o.field(name);
+        if v != want {
+            return Err(Fault::UnsupportedForm {
+                what: format!("{what} with {name} = {v} (Mesa packs {want}; no public rule)"),
+            });
+        }
+    }
+    Ok(())
+}
+
 pub(super) struct Ops<'a> {
     d: &'a Decoded,
 }
@@ -799,6 +834,12 @@ pub fn step(w: &mut WaveState, d: &Decoded, mem: &mut Memories<'_>) -> Result<Fl
         Sem::Stop => return Ok(Flow::End),
         Sem::Trap => return Err(Fault::Trap),
         Sem::ICmpBallot | Sem::FCmpBallot => simd::ballot(w, o, sem == Sem::FCmpBallot)?,
+        Sem::ICmpQuadBallot | Sem::FCmpQuadBallot => {
+            simd::quad_ballot(w, o, sem == Sem::FCmpQuadBallot)?
+        }
+        Sem::QuadShuffle | Sem::QuadShuffleXor => {
+            simd::quad_shuffle(w, o, sem == Sem::QuadShuffleXor)?
+        }
         Sem::SimdShuffle
         | Sem::SimdShuffleDown
         | Sem::SimdShuffleUp
@@ -813,12 +854,20 @@ pub fn step(w: &mut WaveState, d: &Decoded, mem: &mut Memories<'_>) -> Result<Fl
             memory::threadgroup_access(w, o, mem.threadgroup, sem == Sem::ThreadgroupLoad)?
         }
         Sem::Atomic => memory::atomic(w, o, mem.device)?,
+        Sem::ThreadgroupAtomic => memory::threadgroup_atomic(w, o, mem.threadgroup)?,
+        Sem::StackLoad | Sem::StackStore => stack::stack_access(w, o, sem == Sem::StackLoad)?,
         Sem::StoreVarying => memory::store_varying(w, o)?,
+        Sem::Iter | Sem::IterProj => varying::iter(w, o, sem == Sem::IterProj)?,
+        Sem::Ldcf => varying::ldcf(w, o)?,
+        Sem::NoVaryings => varying::no_varyings(w, o)?,
         Sem::UniformStore => helper::uniform_store(w, o)?,
         Sem::Doorbell => helper::doorbell(w, o)?,
         Sem::JmpIfSkippingDoorbell => return helper::jmp_if_skipping_doorbell(w, o),
         Sem::StackMap => helper::stack_map(w, o)?,
-        Sem::RsqrtSpecial | Sem::Unsupported => {
+        Sem::RsqrtSpecial | Sem::SinPt1 | Sem::SinPt2 => {
+            float::approximation(w, o, sem, d.encoding().name)?
+        }
+        Sem::Unsupported => {
             return Err(Fault::Unsupported {
                 name: d.encoding().name,
             })

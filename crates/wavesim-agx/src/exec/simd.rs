@@ -10,15 +10,21 @@ use crate::table_types::{RedOp, Sem};
 /// `icmp_ballot`/`fcmp_ballot`: the mask of active threads whose comparison holds, in every active
 /// thread.
 pub(super) fn ballot(w: &mut WaveState, o: &Ops<'_>, float: bool) -> Result<(), Fault> {
-    let cmp = Compare::of(o, float)?;
-    let mut result = 0u128;
-    for l in active(w) {
-        if cmp.eval(w, l)? {
-            result |= 1 << l;
-        }
-    }
+    let result = compare_mask(w, o, float)? as u128;
     per_thread(w, o.op("D")?, |_, _| Ok(result))?;
     Ok(())
+}
+
+/// The mask of active threads whose comparison (operands A, B, condition cc/ccn) holds.
+fn compare_mask(w: &WaveState, o: &Ops<'_>, float: bool) -> Result<u32, Fault> {
+    let cmp = Compare::of(o, float)?;
+    let mut mask = 0u32;
+    for l in active(w) {
+        if cmp.eval(w, l)? {
+            mask |= 1 << l;
+        }
+    }
+    Ok(mask)
 }
 
 pub(super) fn shuffle(w: &mut WaveState, o: &Ops<'_>, sem: Sem) -> Result<(), Fault> {
@@ -80,6 +86,62 @@ pub(super) fn shuffle(w: &mut WaveState, o: &Ops<'_>, sem: Sem) -> Result<(), Fa
             };
             results.push((l, r));
         }
+    }
+    for (l, r) in results {
+        w.write(dst, l, r as u128)?;
+    }
+    Ok(())
+}
+
+/// `icmp_quad_ballot`/`fcmp_quad_ballot`: in each active thread, the comparison results of the
+/// active threads of its quad, thread 4q + i at bit i. Sources: applegpu's note on the rows ("followed
+/// by `& 15` for a real quad_ballot": the quad's bits are bits 0-3) and Mesa's quad vote lowering
+/// (`agx_nir_lower_subgroups.c` compares the raw result with 0, so no other quad's bits appear). The
+/// bits above 3 are 0 here; no source shows the hardware setting them (Apple's compiler masks them
+/// off, Mesa never reads them beyond the comparison with 0).
+pub(super) fn quad_ballot(w: &mut WaveState, o: &Ops<'_>, float: bool) -> Result<(), Fault> {
+    let ballot = compare_mask(w, o, float)?;
+    per_thread(w, o.op("D")?, |_, l| {
+        Ok(((ballot >> (l & !3)) & 0xF) as u128)
+    })?;
+    Ok(())
+}
+
+/// `quad_shuffle` (broadcast of thread B of the quad) and `quad_shuffle_xor` (thread i ^ B), as Mesa
+/// emits them for `quad_broadcast` and `quad_swap_horizontal/vertical/diagonal` (xor 1, 2, 3): the
+/// index is uniform across the quad in both. A quad whose active threads disagree on B, or a B of 4
+/// or more, has no public rule (applegpu describes only the SIMD-wide forms, whose index is taken
+/// per quad) and is a typed error. Sources are read whether or not their thread is active, as for
+/// the SIMD-wide shuffles.
+pub(super) fn quad_shuffle(w: &mut WaveState, o: &Ops<'_>, xor: bool) -> Result<(), Fault> {
+    let (dop, a_op, b_op) = (o.op("D")?, o.op("A")?, o.op("B")?);
+    let dst = dst_reg(dop)?;
+    let lanes: Vec<usize> = active(w).collect();
+    let mut index = [None::<i128>; 8];
+    for &l in &lanes {
+        let b = int_src(w, b_op, l)?;
+        match index[l / 4] {
+            Some(prev) if prev != b => {
+                return Err(Fault::UnsupportedForm {
+                    what: format!(
+                    "quad shuffle index differs within quad {} ({prev} and {b}): no public rule",
+                    l / 4
+                ),
+                })
+            }
+            _ => index[l / 4] = Some(b),
+        }
+        if !(0..4).contains(&b) {
+            return Err(Fault::UnsupportedForm {
+                what: format!("quad shuffle index {b} (0-3 have a rule)"),
+            });
+        }
+    }
+    let mut results = Vec::with_capacity(lanes.len());
+    for &l in &lanes {
+        let b = index[l / 4].unwrap_or(0) as usize;
+        let src = (l & !3) + if xor { (l & 3) ^ b } else { b };
+        results.push((l, int_src(w, a_op, src)?));
     }
     for (l, r) in results {
         w.write(dst, l, r as u128)?;

@@ -1,0 +1,110 @@
+//! Per-thread stack loads and stores (register spills), encoded as Mesa's `agx_pack.c` packs
+//! `stack_load`/`stack_store`: O is a byte offset (`agx_lower_spill.c`), component i of the mask at
+//! O + i * element size, each thread's stack private.
+
+use wavesim_agx::exec::{run, Fault, Memories, Program, WaveState, SIMD_WIDTH};
+use wavesim_core::memory::DeviceMemory;
+
+/// `agx_pack.c`, case AGX_OPCODE_STACK_LOAD/STORE (8-byte form, immediate byte offset):
+/// R in 16-bit halves, Rt = 32-bit registers, i1 = 1, i2 = 0, i5 = 4.
+fn pack(load: bool, format: u64, reg_half: u64, wide: bool, offset: u64, mask: u64) -> Vec<u8> {
+    let exact: u64 = if load { 0x35 } else { 0xb5 };
+    let raw = exact
+        | (format & 3) << 8
+        | (reg_half & 63) << 10
+        | (offset & 15) << 20
+        | 1 << 24
+        | 1 << 26
+        | ((offset >> 4) & 15) << 32
+        | ((reg_half >> 6) & 3) << 40
+        | 4 << 44
+        | 1 << 47
+        | (wide as u64) << 49
+        | (format >> 2) << 50
+        | mask << 52
+        | (offset >> 8) << 56;
+    raw.to_le_bytes().to_vec()
+}
+
+fn exec(w: &mut WaveState, parts: &[Vec<u8>]) -> Result<(), Fault> {
+    let mut code: Vec<u8> = parts.concat();
+    code.extend([0x88, 0x00]);
+    let dev = DeviceMemory::new();
+    let mut tg = vec![];
+    let mut mem = Memories {
+        device: &dev,
+        threadgroup: &mut tg,
+    };
+    w.pc = 0;
+    run(w, &Program::new(code), &mut mem, 100)
+        .map(|_| ())
+        .map_err(|e| e.fault)
+}
+
+#[test]
+fn spill_and_fill_32_and_16_bit_vectors() {
+    let mut w = WaveState::new(16);
+    for l in 0..SIMD_WIDTH {
+        for r in 0..4 {
+            w.set_reg32(4 + r, l, (l as u32) << 8 | r as u32);
+        }
+        w.set_half(20, l, 0x1000 + l as u16); // r10l
+        w.set_half(21, l, 0x2000 + l as u16); // r10h
+    }
+    // spill r4..r7 (i32, xyzw) at byte 36 and r10l/r10h (i16, xy) at byte 22, then clobber them
+    // and fill r12..r15 and r11l/r11h back: every thread gets its own values
+    let spill = pack(false, 2, 8, true, 36, 0xF);
+    let spill16 = pack(false, 1, 20, false, 22, 0x3);
+    exec(&mut w, &[spill, spill16]).unwrap();
+    for l in 0..SIMD_WIDTH {
+        for r in 4..8 {
+            w.set_reg32(r, l, 0);
+        }
+    }
+    let fill = pack(true, 2, 24, true, 36, 0xF);
+    let fill16 = pack(true, 1, 22, false, 22, 0x3);
+    exec(&mut w, &[fill, fill16]).unwrap();
+    for l in 0..SIMD_WIDTH {
+        for r in 0..4 {
+            assert_eq!(
+                w.reg32(12 + r, l),
+                (l as u32) << 8 | r as u32,
+                "thread {l} r{}",
+                12 + r
+            );
+        }
+        assert_eq!(w.half(22, l), 0x1000 + l as u16);
+        assert_eq!(w.half(23, l), 0x2000 + l as u16);
+    }
+    // byte layout: component i at 36 + 4i, little endian; r10h at 24
+    let t = 5;
+    let byte = |a: u32| w.stack[t][&a];
+    assert_eq!((byte(36), byte(37), byte(40)), (0, t as u8, 1));
+    assert_eq!((byte(24), byte(25)), (t as u8, 0x20));
+    // a partial fill: y only (mask 0b0010) reads the second component at 36 + 4
+    let mut w2 = w.clone();
+    exec(&mut w2, &[pack(true, 2, 2, true, 36, 0x2)]).unwrap();
+    assert_eq!(w2.reg32(1, t), (t as u32) << 8 | 1);
+}
+
+#[test]
+fn stack_refusals() {
+    let mut w = WaveState::new(16);
+    // a slot nobody stored
+    match exec(&mut w, &[pack(true, 2, 8, true, 100, 0x1)]) {
+        Err(Fault::UnsupportedForm { what }) => assert!(what.contains("never stored"), "{what}"),
+        other => panic!("{other:?}"),
+    }
+    // i32 with 16-bit registers
+    match exec(&mut w, &[pack(false, 2, 8, false, 0, 0x1)]) {
+        Err(Fault::UnsupportedForm { what }) => assert!(what.contains("stack format 2"), "{what}"),
+        other => panic!("{other:?}"),
+    }
+    // i5 other than Mesa's 4
+    let mut odd = pack(false, 2, 8, true, 0, 0x1);
+    odd[5] &= !(0x7 << 4);
+    match exec(&mut w, &[odd]) {
+        Err(Fault::UnsupportedForm { what }) => assert!(what.contains("i5 = 0"), "{what}"),
+        other => panic!("{other:?}"),
+    }
+}
