@@ -9,9 +9,9 @@
 //! results, and the error reported is always the one of the lowest-numbered failing workgroup.
 
 use crate::decode::{opnd, Enc, Inst};
-use crate::exec::{self, Ctx, ExecConfig, ExecError, Flow, Program};
-use crate::hsa::codeobj::{kcp, rsrc2};
+use crate::exec::{self, Ctx, ExecError, Flow, Program};
 use crate::isa::Op;
+use crate::rsrc::{kcp, rsrc2};
 use crate::trace::{InstLoc, NoObserver, Observer};
 use crate::wave::{status, Wave};
 use std::borrow::Cow;
@@ -21,6 +21,30 @@ pub use wavesim_core::{DispatchStats, Geometry, Location};
 
 pub use wavesim_core::engine::QUANTUM;
 pub use wavesim_core::grid::MAX_WORKGROUP_ITEMS;
+
+/// A dispatch's settings: what changes instruction behaviour (passed to the executor in its
+/// `Ctx`) and which engine runs the waves (here, where the dispatch is configured, so that
+/// the executor knows nothing of the JIT tier).
+#[derive(Clone, Debug)]
+pub struct ExecConfig {
+    /// SH_MEM_CONFIG.alignment_mode (0 DWORD, 1 DWORD_STRICT, 2 STRICT, 3 UNALIGNED).
+    pub alignment_mode: u8,
+    /// Interpreter, JIT or both (`jit::Engine`; the default is `auto` unless the environment
+    /// variable `WAVESIM_ENGINE` names another).
+    pub engine: crate::jit::Engine,
+}
+
+impl Default for ExecConfig {
+    /// As hardware runs compute: amdgpu programs SH_MEM_CONFIG.alignment_mode = UNALIGNED for
+    /// gfx11 (`DEFAULT_SH_MEM_CONFIG`), and LLVM relies on it for unaligned global/LDS accesses.
+    fn default() -> Self {
+        ExecConfig {
+            alignment_mode: exec::flat::align_mode::UNALIGNED,
+            engine: crate::jit::Engine::default(),
+        }
+    }
+}
+
 /// LDS one workgroup may use (RDNA3 ISA guide, Shader Concepts: up to 64 KiB in CU and in WGP mode).
 pub const MAX_LDS_BYTES: u32 = 65536;
 /// LDS is allocated in 1024-byte blocks (RDNA3 ISA guide, Wave State, "LDS"); accesses inside the last block are in
@@ -585,7 +609,11 @@ fn run_slice<O: Observer<Wave, Inst> + ?Sized>(
     budget: u64,
     obs: &mut O,
 ) -> Result<Stop, (ExecError, u64)> {
-    let ctx = &mut Ctx { mem, lds, cfg };
+    let ctx = &mut Ctx {
+        mem,
+        lds,
+        alignment_mode: cfg.alignment_mode,
+    };
     let insts = &code.insts[..];
     let slots = &code.slots[..insts.len()];
     let mut idx = code.index_at(w.pc)?;

@@ -10,6 +10,7 @@ pub mod hsa;
 pub mod inside;
 pub mod isa;
 pub mod jit;
+pub mod rsrc;
 pub mod testing;
 pub mod trace;
 pub mod wave;

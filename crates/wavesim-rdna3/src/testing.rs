@@ -7,8 +7,9 @@
 //! instruction (with the assembly in a comment), set up registers, run, and check the values the
 //! ISA defines.
 
+use crate::dispatch::ExecConfig;
 use crate::dispatch::{run_wave_alone, DispatchError};
-use crate::exec::{ExecConfig, ExecError, Program};
+use crate::exec::{ExecError, Program};
 use crate::wave::{status, Wave};
 use wavesim_core::memory::DeviceMemory;
 

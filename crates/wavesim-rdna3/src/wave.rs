@@ -5,10 +5,14 @@
 //! operand codes (VCC = 106/107, TTMP = 108..123, M0 = 125, EXEC = 126/127), so operand reads need
 //! no special cases for them.
 
+pub mod gfx;
+
 use crate::decode::opnd;
 
 /// Lanes per VGPR row in the register file (wave32 uses the first 32).
 pub const LANES: usize = 64;
+/// One 32-bit value per lane (a VGPR row).
+pub type Lanes32 = [u32; LANES];
 /// Addressable SGPRs (RDNA3 ISA guide, Wave State: 106 SGPRs, then VCC at 106/107).
 pub const NUM_SGPRS: u16 = 106;
 
@@ -124,7 +128,7 @@ pub struct Wave {
     pub cnt: WaitCounts,
     /// Graphics-stage state (PS/GS/HS/VS waves: SKIP_EXPORT, the exports made); `None` for
     /// compute waves, where EXP is an error.
-    pub gfx: Option<Box<crate::gfx::GfxWave>>,
+    pub gfx: Option<Box<gfx::GfxWave>>,
 }
 
 impl Wave {

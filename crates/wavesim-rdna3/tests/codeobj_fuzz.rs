@@ -9,9 +9,10 @@ mod common;
 use std::path::PathBuf;
 use wavesim_core::memory::DeviceMemory;
 use wavesim_rdna3::codeobj::{CodeObject, ValueKind};
+use wavesim_rdna3::dispatch::ExecConfig;
 use wavesim_rdna3::dispatch::{self, Geometry};
 use wavesim_rdna3::dispatch::{Launch, TrapHandler};
-use wavesim_rdna3::exec::{ExecConfig, Program};
+use wavesim_rdna3::exec::Program;
 use wavesim_rdna3::hsa::kernarg::{aql_packet, write_hidden_args, HiddenValues};
 
 use common::{catch, quiet_panics, Rng};

@@ -7,7 +7,8 @@
 
 use wavesim_core::memory::DeviceMemory;
 use wavesim_rdna3::decode::{opnd, Enc, Inst};
-use wavesim_rdna3::exec::{execute, Ctx, ExecConfig, ExecError, FAMILIES};
+use wavesim_rdna3::dispatch::ExecConfig;
+use wavesim_rdna3::exec::{execute, Ctx, ExecError, FAMILIES};
 use wavesim_rdna3::isa::{Fmt, Op};
 use wavesim_rdna3::wave::Wave;
 
@@ -223,7 +224,7 @@ fn every_alu_op_executes_or_is_listed_as_without_semantics() {
             let mut ctx = Ctx {
                 mem: &mem,
                 lds: &mut lds,
-                cfg: &cfg,
+                alignment_mode: cfg.alignment_mode,
             };
             let r = execute(&mut w, &inst, &mut ctx);
             let listed = NO_SEMANTICS.iter().any(|(o, _)| *o == op);
@@ -346,7 +347,7 @@ fn run_with_no_lanes(op: Op) -> Result<(), ExecError> {
     let mut ctx = Ctx {
         mem: &mem,
         lds: &mut lds,
-        cfg: &cfg,
+        alignment_mode: cfg.alignment_mode,
     };
     wavesim_rdna3::exec::handlers()[op as usize](&mut w, &inst, &mut ctx).map(|_| ())
 }

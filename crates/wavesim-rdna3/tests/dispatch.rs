@@ -8,8 +8,9 @@
 use std::path::PathBuf;
 use wavesim_core::memory::DeviceMemory;
 use wavesim_rdna3::codeobj::{kcp, CodeObject, CodeObjectError, ValueKind};
+use wavesim_rdna3::dispatch::ExecConfig;
 use wavesim_rdna3::dispatch::{self, init_wave, DispatchError, DispatchStats, Geometry, Launch};
-use wavesim_rdna3::exec::{ExecConfig, ExecError, Program};
+use wavesim_rdna3::exec::{ExecError, Program};
 use wavesim_rdna3::hsa::kernarg::{write_hidden_args, HiddenValues};
 use wavesim_rdna3::wave::Wave;
 

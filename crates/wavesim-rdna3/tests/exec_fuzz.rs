@@ -71,7 +71,7 @@ fn split_corpus(all: Vec<Vec<u32>>) -> (Corpus, Vec<String>) {
                 let mut ctx = Ctx {
                     mem: &h.mem,
                     lds: &mut h.lds,
-                    cfg: &h.cfg,
+                    alignment_mode: h.cfg.alignment_mode,
                 };
                 match catch(|| execute(&mut h.wave, &i, &mut ctx)) {
                     Ok(r) => !matches!(r, Err(ExecError::Unimplemented { .. })),

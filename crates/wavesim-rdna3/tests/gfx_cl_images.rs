@@ -8,11 +8,12 @@ use std::path::PathBuf;
 use wavesim_core::memory::DeviceMemory;
 use wavesim_core::Geometry;
 use wavesim_rdna3::codeobj::CodeObject;
+use wavesim_rdna3::dispatch::ExecConfig;
 use wavesim_rdna3::exec::image::formats;
 use wavesim_rdna3::exec::image::resource::{
     cl, image_bytes, image_descriptor, opencl_image_object,
 };
-use wavesim_rdna3::exec::{ExecConfig, Program};
+use wavesim_rdna3::exec::Program;
 use wavesim_rdna3::hsa::kernarg::Arg;
 use wavesim_rdna3::hsa::launch::{dispatch, DispatchSettings, LoadedCode};
 use wavesim_rdna3::trace::NoObserver;

@@ -10,10 +10,11 @@
 
 use wavesim_core::memory::DeviceMemory;
 use wavesim_rdna3::codeobj::kcp;
+use wavesim_rdna3::dispatch::ExecConfig;
 use wavesim_rdna3::dispatch::{self, DispatchError, Geometry, Launch};
 use wavesim_rdna3::exec::flat::align_mode;
 use wavesim_rdna3::exec::operand::SHARED_APERTURE;
-use wavesim_rdna3::exec::{ExecConfig, ExecError, Program};
+use wavesim_rdna3::exec::{ExecError, Program};
 use wavesim_rdna3::testing::Harness;
 
 const GLOBAL_STORE_B32: [u32; 2] = [0xdc6a0000, 0x007c0402]; // global_store_b32 v[2:3], v4, off

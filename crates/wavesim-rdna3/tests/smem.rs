@@ -63,7 +63,7 @@ fn run_with_sdata(h: &mut Harness, words: [u32; 2], sdata: u16) {
     let mut ctx = wavesim_rdna3::exec::Ctx {
         mem: &h.mem,
         lds: &mut h.lds,
-        cfg: &h.cfg,
+        alignment_mode: h.cfg.alignment_mode,
     };
     wavesim_rdna3::exec::execute(&mut h.wave, &inst, &mut ctx).unwrap();
 }

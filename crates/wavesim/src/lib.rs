@@ -64,8 +64,9 @@ pub use wavesim_rdna3::{decode::Inst, wave::Wave};
 
 use thiserror::Error;
 use wavesim_rdna3::decode::DecodeError;
+use wavesim_rdna3::dispatch::ExecConfig;
 use wavesim_rdna3::dispatch::TrapHandler;
-use wavesim_rdna3::exec::{ExecConfig, Program};
+use wavesim_rdna3::exec::Program;
 use wavesim_rdna3::hsa::launch::{self, DispatchSettings, LoadedCode};
 use wavesim_rdna3::hsa::HsaError;
 
@@ -916,7 +917,7 @@ pub fn disassemble_any(bytes: &[u8], o: &DisasmOptions) -> Result<String, Error>
     let bytes = if o.raw {
         bytes
     } else {
-        wavesim_rdna3::hsa::bundle::code_object(bytes)?
+        wavesim_rdna3::hsa::bundle::code_object(bytes).map_err(CodeObjectError::from)?
     };
     let isa = if o.raw {
         o.target.ok_or_else(|| {

@@ -1,6 +1,8 @@
 //! Decoding the memory and export formats: DS, FLAT/GLOBAL/SCRATCH, MUBUF, MTBUF and EXP.
 
-use super::*;
+use super::fields::*;
+use super::inst::*;
+use crate::isa::{Fmt, Lookup, MemKind, Op, Ty};
 
 /// global_load/store_addtid_b32 address by lane id: no VGPR address.
 pub fn flat_has_vaddr(op: Op) -> bool {
@@ -160,18 +162,6 @@ pub(super) fn decode_flat(w: &Words, w0: u32, lk: &Lookup) -> Result<Option<Inst
         return Ok(None);
     }
     Ok(Some(i))
-}
-
-pub(super) fn mem_cache_bits(i: &mut Inst, w0: u32, glc: u32, slc: u32, dlc: u32) {
-    if w0 & (1 << glc) != 0 {
-        i.flags |= iflags::GLC;
-    }
-    if w0 & (1 << slc) != 0 {
-        i.flags |= iflags::SLC;
-    }
-    if w0 & (1 << dlc) != 0 {
-        i.flags |= iflags::DLC;
-    }
 }
 
 /// The second dword shared by MUBUF and MTBUF.

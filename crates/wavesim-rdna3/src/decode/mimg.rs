@@ -1,7 +1,9 @@
 //! Decoding MIMG (image) instructions: address sizes from the table's image facts, data
 //! widths from dmask/d16/tfe, NSA address lists.
 
-use super::*;
+use super::fields::*;
+use super::inst::*;
+use crate::isa::{Fmt, Lookup, Op};
 
 pub use crate::isa::{MimgFacts, MimgKind};
 

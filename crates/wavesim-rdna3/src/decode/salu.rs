@@ -1,6 +1,8 @@
 //! Decoding the scalar formats: SOP1, SOP2, SOPC, SOPK, SOPP and SMEM.
 
-use super::*;
+use super::fields::*;
+use super::inst::*;
+use crate::isa::{Fmak, Fmt, Lookup, Op, Ty};
 
 /// Scalar operand checks for SOP1/SOP2/SOPC: sets the aligned codes, or returns false.
 pub(super) fn scalar_srcs(w: &Words, i: &mut Inst, codes: &[u16]) -> bool {
@@ -21,14 +23,6 @@ pub(super) fn scalar_srcs(w: &Words, i: &mut Inst, codes: &[u16]) -> bool {
         i.src[k] = align_sreg(c, dw(t));
     }
     true
-}
-
-pub(super) fn valid_sdst(code: u16, dwords: u8) -> bool {
-    match code {
-        0..=105 | 108..=123 | 124 | 106 | 126 => true,
-        107 | 125 | 127 => dwords == 1,
-        _ => false,
-    }
 }
 
 /// Sets the scalar destination `code` (aligned to the op's `dst[0]` width), or returns false when

@@ -1,7 +1,9 @@
 //! Decoding the vector ALU formats: VOP1, VOP2, VOPC (with DPP), VOP3, VOP3SD, VOP3P,
 //! VINTERP, LDSDIR and VOPD, and the VALU operand checks they share.
 
-use super::*;
+use super::fields::*;
+use super::inst::*;
+use crate::isa::{Fmak, Fmt, Lookup, Op, Ty};
 
 /// Is `code` a valid 9-bit VALU source (not counting DPP markers)?
 pub(super) fn valid_vsrc(code: u16, dwords: u8) -> bool {
@@ -598,9 +600,4 @@ pub(super) fn valu_fits(i: &Inst) -> bool {
         t == Ty::Mask || (vfits(c, dw(t)) && (c >= opnd::VGPR0 || sreg_fits(c, dw(t))))
     });
     dst_ok && src_ok
-}
-
-/// Does a VGPR range of `dwords` starting at `code` stay inside v0-v255?
-pub(super) fn vfits(code: u16, dwords: u8) -> bool {
-    dwords == 0 || code < opnd::VGPR0 || (code - opnd::VGPR0) as u32 + dwords.max(1) as u32 <= 256
 }

@@ -18,7 +18,7 @@
 //! reads 0, or its value with DPP8FI (ISA 7.7.2).
 
 use crate::decode::{Dpp, Inst};
-use crate::exec::operand::Lanes32;
+use crate::wave::Lanes32;
 use crate::wave::{Wave, LANES};
 
 /// Where DPP16 control `ctrl` makes lane `l` read from, or `None` if the source lane lies

@@ -21,8 +21,8 @@
 
 use crate::decode::{iflags, opnd, Inst};
 use crate::exec::{op_name, Ctx, ExecError, Flow, Handler};
-use crate::gfx::{ExportRecord, Stage};
 use crate::isa::Op;
+use crate::wave::gfx::{ExportRecord, Stage};
 use crate::wave::{Wave, LANES};
 
 pub fn handler(op: Op) -> Option<Handler> {

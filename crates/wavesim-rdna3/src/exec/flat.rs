@@ -30,7 +30,7 @@
 #![allow(clippy::needless_range_loop)] // lane loops index several per-lane arrays
 
 use crate::decode::{iflags, opnd, Inst};
-use crate::exec::lds::{lds_load, lds_store};
+use crate::exec::lds_bytes::{lds_atomic, lds_load, lds_store_dwords};
 use crate::exec::operand::{read_sgpr, vdst_in_range, PRIVATE_APERTURE, SHARED_APERTURE};
 use crate::exec::{op_name, Ctx, ExecError, Flow, Handler};
 use crate::isa::{Fmt, MemKind, Op};
@@ -274,14 +274,6 @@ impl Regions<'_> {
             }
         }
         Ok(())
-    }
-}
-
-/// Stores `bytes` to LDS dword by dword: an out-of-range part is dropped (RDNA3 ISA guide, Wave State).
-#[inline]
-pub(crate) fn lds_store_dwords(lds: &mut [u8], a: u64, bytes: &[u8]) {
-    for (k, chunk) in bytes.chunks(4).enumerate() {
-        lds_store(lds, a.wrapping_add(4 * k as u64), chunk);
     }
 }
 
@@ -665,7 +657,7 @@ fn load<const SEG: u8, const K: u8, const N: usize, const D: usize>(
         return Ok(Flow::Next);
     }
     let exec = w.exec();
-    let mode = ctx.cfg.alignment_mode;
+    let mode = ctx.alignment_mode;
     let mut rows = [[0u32; LANES]; D];
     if SEG == GLOBAL {
         // Fast path: every lane checked at once, then one host load per lane.
@@ -748,7 +740,7 @@ fn store<const SEG: u8, const K: u8, const N: usize>(
 ) -> Result<Flow, ExecError> {
     count::<SEG>(w, false);
     let exec = w.exec();
-    let mode = ctx.cfg.alignment_mode;
+    let mode = ctx.alignment_mode;
     let lanes = w.lanes();
     let data = (inst.src[1] - opnd::VGPR0) as usize;
     let src: [&[u32]; 4] = std::array::from_fn(|k| w.vrow(data + k));
@@ -805,7 +797,7 @@ fn addtid<const STORE: bool>(w: &mut Wave, inst: &Inst, ctx: &mut Ctx) -> Result
     let plan = plan_global(
         ctx.mem,
         inst,
-        ctx.cfg.alignment_mode,
+        ctx.alignment_mode,
         exec,
         lanes,
         &mut addrs,
@@ -856,7 +848,7 @@ fn atomic<const SEG: u8, const W64: bool>(
     }
     let exec = w.exec();
     let lanes = w.lanes();
-    let mode = ctx.cfg.alignment_mode;
+    let mode = ctx.alignment_mode;
     let data = (inst.src[1] - opnd::VGPR0) as usize;
     let cmpswap = matches!(op, AtomicOp::CmpSwap | AtomicOp::CmpSwapF);
     let d: [&[u32]; 4] = std::array::from_fn(|k| w.vrow(data + k));
@@ -917,7 +909,7 @@ fn atomic<const SEG: u8, const W64: bool>(
                     r.atomic(a, op, src, cmp, W64)
                         .map_err(|e| atomic_error(e, l, || m.fault(l, a, size)))?
                 }
-                Target::Lds(a) => crate::exec::lds::lds_atomic(ctx.lds, a, op, src, cmp, W64),
+                Target::Lds(a) => lds_atomic(ctx.lds, a, op, src, cmp, W64),
                 Target::Private(_) => {
                     // Scratch is private to the lane, so a plain read-modify-write is exact.
                     if W64 {

@@ -24,68 +24,14 @@
 
 use crate::decode::{iflags, opnd, Inst};
 use crate::exec::flat::{
-    align_mode, dword, lds_store_dwords, memviol, merge_d16_kind, put_lane, store_bytes,
-    write_rows, S_DWORDS,
+    align_mode, dword, memviol, merge_d16_kind, put_lane, store_bytes, write_rows, S_DWORDS,
 };
+use crate::exec::lds_bytes::{lds_atomic, lds_load, lds_store, lds_store_dwords};
 use crate::exec::operand::vdst_in_range;
 use crate::exec::{op_name, Ctx, ExecError, Flow, Handler};
 use crate::isa::{Fmt, MemKind, Op};
 use crate::wave::{Wave, LANES};
-use wavesim_core::memory::{apply32, apply64, AtomicOp};
-
-/// Reads `N` bytes of LDS at `a`; None if any part is out of range.
-#[inline]
-pub(crate) fn lds_load<const N: usize>(lds: &[u8], a: u64) -> Option<[u8; N]> {
-    let a = usize::try_from(a).ok()?;
-    let s = lds.get(a..a.checked_add(N)?)?;
-    let mut b = [0u8; N];
-    b.copy_from_slice(s);
-    Some(b)
-}
-
-/// Writes `bytes` (at most one dword) to LDS at `a`; dropped if out of range.
-#[inline]
-pub(crate) fn lds_store(lds: &mut [u8], a: u64, bytes: &[u8]) {
-    let Ok(a) = usize::try_from(a) else { return };
-    let Some(end) = a.checked_add(bytes.len()) else {
-        return;
-    };
-    if let Some(d) = lds.get_mut(a..end) {
-        d.copy_from_slice(bytes);
-    }
-}
-
-/// An LDS atomic at `a` (already aligned); out of range: no effect, returns 0.
-#[inline]
-pub(crate) fn lds_atomic(
-    lds: &mut [u8],
-    a: u64,
-    op: AtomicOp,
-    src: u64,
-    cmp: u64,
-    w64: bool,
-) -> u64 {
-    if w64 {
-        let Some(b) = lds_load::<8>(lds, a) else {
-            return 0;
-        };
-        let old = u64::from_le_bytes(b);
-        // In range as a whole: the load above checked all 8 bytes.
-        lds_store_dwords(lds, a, &apply64(op, old, src, cmp).to_le_bytes());
-        old
-    } else {
-        let Some(b) = lds_load::<4>(lds, a) else {
-            return 0;
-        };
-        let old = u32::from_le_bytes(b);
-        lds_store(
-            lds,
-            a,
-            &apply32(op, old, src as u32, cmp as u32).to_le_bytes(),
-        );
-        old as u64
-    }
-}
+use wavesim_core::memory::AtomicOp;
 
 /// the RDNA3 ISA guide's LDS address alignment for an element with local alignment `local` (a power of two).
 #[inline]
@@ -199,7 +145,7 @@ fn ds_load<const K: u8, const N: usize, const D: usize>(
     }
     let dst = inst.dst[0];
     let exec = w.exec();
-    let mode = ctx.cfg.alignment_mode;
+    let mode = ctx.alignment_mode;
     let off = (inst.imm & 0xffff) as u32;
     let addr = w.vrow(vreg(inst.src[0]));
     let mut rows = [[0u32; LANES]; D];
@@ -221,7 +167,7 @@ fn ds_store<const K: u8, const N: usize>(
 ) -> Result<Flow, ExecError> {
     issue(w, inst, 0)?;
     let exec = w.exec();
-    let mode = ctx.cfg.alignment_mode;
+    let mode = ctx.alignment_mode;
     let off = (inst.imm & 0xffff) as u32;
     let addr = w.vrow(vreg(inst.src[0]));
     let data = vreg(inst.src[1]);
@@ -249,7 +195,7 @@ fn ds_load2<const E: usize, const STRIDE: u32>(
     }
     let dst = inst.dst[0];
     let exec = w.exec();
-    let mode = ctx.cfg.alignment_mode;
+    let mode = ctx.alignment_mode;
     let offs = offsets2::<E, STRIDE>(inst);
     let addr = w.vrow(vreg(inst.src[0]));
     let mut rows = [[0u32; LANES]; 4];
@@ -304,7 +250,7 @@ fn ds_store2<const E: usize, const STRIDE: u32>(
 ) -> Result<Flow, ExecError> {
     issue(w, inst, 0)?;
     let exec = w.exec();
-    let mode = ctx.cfg.alignment_mode;
+    let mode = ctx.alignment_mode;
     let offs = offsets2::<E, STRIDE>(inst);
     let addr = w.vrow(vreg(inst.src[0]));
     let aligned = plan(w, exec, |l| {
@@ -342,7 +288,7 @@ fn ds_atomic<const W64: bool, const RTN: bool>(
     }
     let dst = inst.dst[0];
     let exec = w.exec();
-    let mode = ctx.cfg.alignment_mode;
+    let mode = ctx.alignment_mode;
     let off = (inst.imm & 0xffff) as u32;
     let addr = w.vrow(vreg(inst.src[0]));
     let (d0, d1) = (vreg(inst.src[1]), vreg(inst.src[2]));
@@ -375,7 +321,7 @@ fn ds_xchg2<const E: usize, const STRIDE: u32>(
     }
     let dst = inst.dst[0];
     let exec = w.exec();
-    let mode = ctx.cfg.alignment_mode;
+    let mode = ctx.alignment_mode;
     let offs = offsets2::<E, STRIDE>(inst);
     let addr = w.vrow(vreg(inst.src[0]));
     let data = [vreg(inst.src[1]), vreg(inst.src[2])];
@@ -436,7 +382,7 @@ fn ds_addtid<const STORE: bool>(
     }
     let dst = inst.dst[0];
     let exec = w.exec();
-    let mode = ctx.cfg.alignment_mode;
+    let mode = ctx.alignment_mode;
     let base = (inst.imm & 0xffff) as u32 + (w.m0() & 0xffff);
     let data = vreg(inst.src[1]);
     let mut row = [[0u32; LANES]; 1];

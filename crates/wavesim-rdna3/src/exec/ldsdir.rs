@@ -24,7 +24,7 @@
 //!   STATUS.LDS_READY likewise ends at once: the host loads parameters before the wave starts.
 
 use crate::decode::{opnd, Inst};
-use crate::exec::lds::lds_load;
+use crate::exec::lds_bytes::lds_load;
 use crate::exec::operand::vdst_in_range;
 use crate::exec::{Ctx, ExecError, Flow, Handler};
 use crate::isa::Op;

@@ -11,12 +11,14 @@ pub mod export;
 pub mod flat;
 pub mod image;
 pub mod lds;
+pub mod lds_bytes;
 pub mod ldsdir;
 pub mod operand;
 pub mod salu;
 pub mod salu_float;
 pub mod smem;
 pub mod sopp;
+pub mod trap;
 pub mod vcmp;
 pub mod vfloat;
 pub mod vint;
@@ -143,28 +145,9 @@ pub enum ExecError {
 pub struct Ctx<'a> {
     pub mem: &'a wavesim_core::memory::DeviceMemory,
     pub lds: &'a mut [u8],
-    pub cfg: &'a ExecConfig,
-}
-
-/// Settings that change instruction behaviour.
-#[derive(Clone, Debug)]
-pub struct ExecConfig {
-    /// SH_MEM_CONFIG.alignment_mode (0 DWORD, 1 DWORD_STRICT, 2 STRICT, 3 UNALIGNED).
+    /// SH_MEM_CONFIG.alignment_mode (`flat::align_mode`: 0 DWORD, 1 DWORD_STRICT, 2 STRICT,
+    /// 3 UNALIGNED), from the dispatch's `ExecConfig`.
     pub alignment_mode: u8,
-    /// Interpreter, JIT or both (`jit::Engine`; the default is `auto` unless the environment
-    /// variable `WAVESIM_ENGINE` names another).
-    pub engine: crate::jit::Engine,
-}
-
-impl Default for ExecConfig {
-    /// As hardware runs compute: amdgpu programs SH_MEM_CONFIG.alignment_mode = UNALIGNED for
-    /// gfx11 (`DEFAULT_SH_MEM_CONFIG`), and LLVM relies on it for unaligned global/LDS accesses.
-    fn default() -> Self {
-        ExecConfig {
-            alignment_mode: crate::exec::flat::align_mode::UNALIGNED,
-            engine: crate::jit::Engine::default(),
-        }
-    }
 }
 
 /// The name used in errors for an instruction (`v_add_f32` etc.).
@@ -196,7 +179,7 @@ pub fn memory_exception(w: &mut Wave, e: ExecError) -> Result<Flow, ExecError> {
     }
     w.hw.trapsts |= TRAPSTS_MEMVIOL;
     let pc = w.pc;
-    Ok(sopp::enter_trap(w, 0, pc))
+    Ok(trap::enter_trap(w, 0, pc))
 }
 
 /// The semantic function of one instruction.

@@ -8,7 +8,7 @@ use crate::wave::{status, Wave, LANES, NUM_SGPRS};
 use std::mem::MaybeUninit;
 
 /// One 32-bit value per lane.
-pub type Lanes32 = [u32; LANES];
+pub use crate::wave::Lanes32;
 /// One 64-bit value per lane.
 pub type Lanes64 = [u64; LANES];
 
@@ -208,6 +208,12 @@ pub fn read_scalar64(w: &Wave, inst: &Inst, code: u16, ty: Ty) -> u64 {
     read_scalar(w, inst, code, ty)
 }
 
+/// 64-bit scalar source `k` (aligned SGPR pair; a literal is zero-extended).
+#[inline(always)]
+pub(crate) fn s64(w: &Wave, i: &Inst, k: usize) -> u64 {
+    read_scalar64(w, i, i.src[k], Ty::B64)
+}
+
 /// Fills `out` with source `k` of a VALU instruction, 32 bits per lane (low 16 bits for
 /// 16-bit types; op_sel and float modifiers are the caller's). DPP applies to src0; the
 /// returned mask has a 1 for each lane whose DPP source lane was invalid and that must
@@ -388,7 +394,7 @@ pub fn status_with_summaries(w: &Wave) -> u32 {
 // ---------------------------------------------------------------------------------------------
 
 use crate::decode::Enc;
-use crate::exec::vfloat::soft::{self, FpCtl, FpFmt, Round};
+use wavesim_core::fp::soft::{self, FpCtl, FpFmt, Round};
 
 /// The MODE fields that change VALU results (RDNA3 ISA, "MODE register"): FP_ROUND [3:0]
 /// (f32 in [1:0], f64 and f16 in [3:2]), FP_DENORM [7:4] (f32 in [5:4], f64/f16 in [7:6]; in

@@ -14,7 +14,7 @@
 //! logical and bit ops "result != 0", moves leave it alone.
 
 use crate::decode::{opnd, Inst};
-use crate::exec::operand::{read_scalar, read_scalar64, read_sgpr, write_sgpr, write_sgpr64};
+use crate::exec::operand::{read_scalar, read_scalar64, read_sgpr, s64, write_sgpr, write_sgpr64};
 use crate::exec::{ExecError, Flow, Handler};
 use crate::isa::{Op, Ty};
 use crate::wave::Wave;
@@ -26,12 +26,6 @@ const NEXT: Result<Flow, ExecError> = Ok(Flow::Next);
 #[inline(always)]
 pub(crate) fn s32(w: &Wave, i: &Inst, k: usize) -> u32 {
     read_scalar(w, i, i.src[k], Ty::B32) as u32
-}
-
-/// 64-bit scalar source `k` (aligned SGPR pair; a literal is zero-extended).
-#[inline(always)]
-pub(crate) fn s64(w: &Wave, i: &Inst, k: usize) -> u64 {
-    read_scalar64(w, i, i.src[k], Ty::B64)
 }
 
 /// 64-bit signed scalar source `k`: like `s64`, but a 32-bit literal is sign-extended (the

@@ -13,11 +13,13 @@
 
 use crate::decode::Inst;
 use crate::exec::operand::{
-    read_scalar, status_with_summaries, write_sgpr, write_sgpr64, PRIVATE_APERTURE, SHARED_APERTURE,
+    read_scalar, s64, status_with_summaries, write_sgpr, write_sgpr64, PRIVATE_APERTURE,
+    SHARED_APERTURE,
 };
-use crate::exec::salu::s64;
+use crate::exec::trap::{enter_trap, PC_MASK};
 use crate::exec::{Ctx, ExecError, Flow, Handler};
 use crate::isa::{Op, Ty};
+use crate::wave::gfx::{Message, Stage};
 use crate::wave::{status, Wave};
 use std::sync::OnceLock;
 use std::time::Instant;
@@ -78,9 +80,6 @@ mod msg {
     pub const RTN_SAVE_WAVE: u32 = 0x84;
     pub const RTN_GET_TBA: u32 = 0x85;
 }
-
-/// PC values are 48-bit byte addresses; reads sign-extend them to 64 bits (RDNA3 ISA guide, Wave State).
-const PC_MASK: u64 = (1 << 48) - 1;
 
 #[inline(always)]
 fn sext48(pc: u64) -> u64 {
@@ -260,8 +259,8 @@ fn sendmsg(w: &mut Wave, i: &Inst, halt: bool) -> Result<Flow, ExecError> {
             )))
         }
         // Graphics messages are recorded on the graphics wave for the host (the draw); in a
-        // compute wave or the wrong stage they are errors (`gfx::record_message`).
-        msg::HS_TESSFACTOR | msg::GS_ALLOC_REQ => crate::gfx::record_message(w, id, name)?,
+        // compute wave or the wrong stage they are errors (`record_message`).
+        msg::HS_TESSFACTOR | msg::GS_ALLOC_REQ => record_message(w, id, name)?,
         _ => {
             return Err(other(format!(
                 "{name}: message {id:#x} is reserved (illegal) on gfx11"
@@ -276,6 +275,32 @@ fn sendmsg(w: &mut Wave, i: &Inst, halt: bool) -> Result<Flow, ExecError> {
     NEXT
 }
 
+/// s_sendmsg GS_ALLOC_REQ (GS waves) and HS_TESSFACTOR (HS waves): recorded on the graphics
+/// wave for the host (the draw reads them).
+fn record_message(w: &mut Wave, id: u32, name: &str) -> Result<(), ExecError> {
+    let m0 = w.m0();
+    let stage_ok = |st: Stage| {
+        if id == msg::HS_TESSFACTOR {
+            st == Stage::Hs
+        } else {
+            st == Stage::Gs
+        }
+    };
+    match w.gfx.as_deref_mut() {
+        Some(g) if stage_ok(g.stage) => {
+            g.messages.push(Message { id, m0 });
+            Ok(())
+        }
+        Some(g) => Err(other(format!(
+            "{name}: message {id:#x} is not for a {:?} wave",
+            g.stage
+        ))),
+        None => Err(other(format!(
+            "{name}: message {id:#x} is for graphics shader stages; this is a compute wave"
+        ))),
+    }
+}
+
 /// s_trap: a NOP without a trap handler (STATUS.TRAP_EN = 0); otherwise
 /// {TTMP1, TTMP0} = {7'h0, HT = 0, trapID[7:0], PC[47:0]} with PC the s_trap's own address,
 /// STATUS.PRIV = 1, PC = TBA (RDNA3 ISA guide, Wave State, "Trap and exception registers").
@@ -286,19 +311,6 @@ fn trap(w: &mut Wave, i: &Inst, _: &mut Ctx) -> Result<Flow, ExecError> {
     let trap_id = i.imm as u32 & 0xff;
     let pc = w.pc.wrapping_sub(i.len as u64);
     Ok(enter_trap(w, trap_id, pc))
-}
-
-/// Trap entry, as hardware performs it for s_trap, exceptions and illegal instructions (seed
-/// 000, "Trap and exception registers"): {TTMP1, TTMP0} = {7'h0, HT = 0, trapID[7:0],
-/// PC[47:0]}, STATUS.PRIV = 1, PC = TBA. The caller checks STATUS.TRAP_EN. Trap entry is done by
-/// hardware, so the TTMP writes do not need PRIV.
-pub fn enter_trap(w: &mut Wave, trap_id: u32, pc: u64) -> Flow {
-    let pc = pc & PC_MASK;
-    w.sgpr[108] = pc as u32;
-    w.sgpr[109] = (pc >> 32) as u32 | (trap_id & 0xff) << 16;
-    w.hw.status |= status::PRIV;
-    w.pc = w.tba & PC_MASK;
-    Flow::Jump
 }
 
 /// TRAPSTS.ILLEGAL_INST (RDNA3 ISA 3.4.9).

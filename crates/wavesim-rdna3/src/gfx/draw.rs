@@ -44,8 +44,8 @@
 
 #![allow(clippy::needless_range_loop)] // component loops index several arrays
 
+use crate::dispatch::ExecConfig;
 use crate::dispatch::{run_wave_alone, DispatchError};
-use crate::exec::ExecConfig;
 use crate::gfx::pal::{allocated_vgprs, initial_mode, reg, PalError, PalObject};
 use crate::gfx::ps::{run_ps_wave, Attribute, PrimParams, PsRunError, PS_INPUT_VGPRS};
 use crate::gfx::{ExportRecord, GfxWave, Stage};

@@ -175,7 +175,7 @@ impl PalObject {
 /// The MODE register a wave starts with, from SPI_SHADER_PGM_RSRC1_* (same FLOAT_MODE,
 /// DX10_CLAMP and IEEE_MODE bits as COMPUTE_PGM_RSRC1; see `KernelDescriptor::initial_mode`).
 pub fn initial_mode(rsrc1: u32) -> u32 {
-    use crate::hsa::codeobj::rsrc1 as r1;
+    use crate::rsrc::rsrc1 as r1;
     let f = |shift: u32| (rsrc1 >> shift) & 3;
     f(r1::FLOAT_ROUND_MODE_32_SHIFT)
         | f(r1::FLOAT_ROUND_MODE_16_64_SHIFT) << 2

@@ -40,8 +40,9 @@
 //! EXEC: the covered pixels. Helper pixels are not in the initial EXEC: the shader adds them
 //! with s_wqm (which LLVM emits before derivatives and parameter loads).
 
+use crate::dispatch::ExecConfig;
 use crate::dispatch::{run_wave_alone, DispatchError};
-use crate::exec::{ExecConfig, Program};
+use crate::exec::Program;
 use crate::gfx::{ExportRecord, GfxWave, Stage};
 use crate::wave::{status, Wave, LANES};
 use wavesim_core::memory::DeviceMemory;

@@ -13,8 +13,9 @@
 //!   "Execution initialisation"): it executes nothing and exports nothing.
 //! - FLAT_SCRATCH: the wave's scratch base when it has scratch, else 0 (RDNA3 ISA guide, ch. 3 "Wave state").
 
+use crate::dispatch::ExecConfig;
 use crate::dispatch::{run_wave_alone, DispatchError};
-use crate::exec::{ExecConfig, Program};
+use crate::exec::Program;
 use crate::gfx::{GfxWave, Stage};
 use crate::wave::{status, Wave};
 use wavesim_core::memory::DeviceMemory;

@@ -3,8 +3,14 @@
 //! u64 offset, u64 size, u64 triple length and the triple (`hipv4-amdgcn-amd-amdhsa--gfx1100`);
 //! each entry is a whole code object (clang's ClangOffloadBundler.rst, "Bundled Binary File
 //! Layout"). wavesim runs the gfx11 entry.
+//!
+//! Below the code-object parser (`codeobj`), which unwraps a bundle before reading the ELF.
 
-use super::codeobj::CodeObjectError;
+/// Why an offload bundle could not be read. The code-object parser, which accepts bundles,
+/// reports it as a malformed code object (`CodeObjectError::Malformed`).
+#[derive(Debug, thiserror::Error, Clone, PartialEq, Eq)]
+#[error("clang offload bundle: {0}")]
+pub struct BundleError(pub String);
 
 /// The first bytes of an uncompressed offload bundle.
 pub const BUNDLE_MAGIC: &[u8] = b"__CLANG_OFFLOAD_BUNDLE__";
@@ -19,12 +25,12 @@ pub struct BundleEntry<'a> {
     pub bytes: &'a [u8],
 }
 
-fn malformed(why: String) -> CodeObjectError {
-    CodeObjectError::Malformed(format!("clang offload bundle: {why}"))
+fn malformed(why: String) -> BundleError {
+    BundleError(why)
 }
 
 /// The entries of an offload bundle, or `None` when `bytes` is not one.
-pub fn entries(bytes: &[u8]) -> Result<Option<Vec<BundleEntry<'_>>>, CodeObjectError> {
+pub fn entries(bytes: &[u8]) -> Result<Option<Vec<BundleEntry<'_>>>, BundleError> {
     if bytes.starts_with(COMPRESSED_BUNDLE_MAGIC) {
         return Err(malformed(
             "compressed bundles are not supported; unbundle it first with \
@@ -35,7 +41,7 @@ pub fn entries(bytes: &[u8]) -> Result<Option<Vec<BundleEntry<'_>>>, CodeObjectE
     if !bytes.starts_with(BUNDLE_MAGIC) {
         return Ok(None);
     }
-    let u64_at = |at: usize| -> Result<u64, CodeObjectError> {
+    let u64_at = |at: usize| -> Result<u64, BundleError> {
         bytes
             .get(at..at + 8)
             .map(|b| u64::from_le_bytes(b.try_into().unwrap_or_default()))
@@ -73,7 +79,7 @@ pub fn entries(bytes: &[u8]) -> Result<Option<Vec<BundleEntry<'_>>>, CodeObjectE
 
 /// The code object to run from `bytes`: `bytes` itself when it is no bundle, else the bundle's
 /// (first) gfx11 AMDGPU entry; an error lists the entries when there is none.
-pub fn code_object(bytes: &[u8]) -> Result<&[u8], CodeObjectError> {
+pub fn code_object(bytes: &[u8]) -> Result<&[u8], BundleError> {
     let Some(list) = entries(bytes)? else {
         return Ok(bytes);
     };

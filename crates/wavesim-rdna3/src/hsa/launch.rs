@@ -9,8 +9,9 @@ use super::kernarg::{
 };
 use super::HsaError;
 use crate::decode::Inst;
+use crate::dispatch::ExecConfig;
 use crate::dispatch::{self, Launch, TrapHandler};
-use crate::exec::{ExecConfig, Program};
+use crate::exec::Program;
 use crate::isa::Target;
 use crate::trace::Observer;
 use crate::wave::Wave;

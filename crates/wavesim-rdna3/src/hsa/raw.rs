@@ -22,9 +22,10 @@
 
 use super::codeobj::{kcp, rsrc2, KernelDescriptor};
 use crate::decode::{DecodeError, Inst};
+use crate::dispatch::ExecConfig;
 use crate::dispatch::{DispatchError, Launch, Rdna3Dispatch};
 use crate::exec::operand::{APERTURE_SIZE, PRIVATE_APERTURE};
-use crate::exec::{ExecConfig, ExecError, Program};
+use crate::exec::{ExecError, Program};
 pub use crate::isa::Target;
 use crate::trace::{NoObserver, Observer};
 use crate::wave::{status, Wave};

@@ -330,7 +330,7 @@ fn load(w: &mut Wave, inst: &Inst, ctx: &mut Ctx, kind: Ld) -> Result<Flow, Exec
     };
     let exec = w.exec();
     let size = kind.size();
-    let align = PlainAlign::new(ctx.cfg.alignment_mode, size);
+    let align = PlainAlign::new(ctx.alignment_mode, size);
     let mut m = Mem::new(ctx, inst);
     let mut rows: Rows = [[0; LANES]; 5];
     const WHY: &str = "misaligned buffer load";
@@ -405,7 +405,7 @@ fn store(w: &mut Wave, inst: &Inst, ctx: &mut Ctx, kind: St) -> Result<Flow, Exe
         St::B16 | St::HiB16 => 2,
         St::Dw(n) => 4 * n as u64,
     };
-    let align = PlainAlign::new(ctx.cfg.alignment_mode, size);
+    let align = PlainAlign::new(ctx.alignment_mode, size);
     let mut m = Mem::new(ctx, inst);
     const WHY: &str = "misaligned buffer store";
     // Two passes over the lanes: the first finds every access's allocation and writes nothing,

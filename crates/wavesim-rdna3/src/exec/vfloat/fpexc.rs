@@ -20,7 +20,7 @@
 
 use crate::decode::Inst;
 use crate::exec::operand::FpMode;
-use crate::exec::sopp::enter_trap;
+use crate::exec::trap::enter_trap;
 use crate::exec::vfloat::soft::{self, exc};
 use crate::exec::{ExecError, Flow};
 use crate::wave::{status, Wave};
