@@ -93,9 +93,9 @@ fn iter_evaluates_consecutive_planes_at_pixel_centres() {
         assert_eq!(exec(&mut w, code.clone()).unwrap(), Stop::End);
         for lane in 0..SIMD_WIDTH {
             let (x, y) = (x0 + lane as u32 % 8, y0 + lane as u32 / 8);
-            for c in 0..3 {
+            for (c, p) in PLANES.iter().take(3).enumerate() {
                 let got = f32::from_bits(w.reg32(4 + c, lane));
-                assert_eq!(f64::from(got), plane(PLANES[c], x, y), "cf{c} at ({x},{y})");
+                assert_eq!(f64::from(got), plane(*p, x, y), "cf{c} at ({x},{y})");
             }
         }
     }
