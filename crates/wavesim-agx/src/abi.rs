@@ -41,7 +41,10 @@
 //! before running. The fragment prolog is linked as Mesa's `agx_fast_link` does: the linked program's
 //! count is the largest of its parts', so a fragment prolog may use registers above the main shader's.
 
-use crate::exec::{run, ExecError, Memories, Program, Stop, WaveState, POISON, SIMD_WIDTH, TILE};
+use crate::exec::{
+    default_sample_positions, run, ExecError, Memories, Program, Stop, WaveState, POISON,
+    SIMD_WIDTH, TILE,
+};
 use crate::operand::{Operand, OperandKind, RegFile};
 use crate::table_types::Sem;
 use wavesim_core::memory::{DeviceMemory, MemError};
@@ -814,6 +817,7 @@ pub fn run_fragment(
         let (tx, ty) = (group as u32 % tiles_x, group as u32 / tiles_x);
         let mut w = WaveState::new(linked_gprs);
         w.approximate = cfg.approximate;
+        w.sample_positions = default_sample_positions(cfg.samples).unwrap_or_default();
         w.set_uniform64(0, heap);
         for (i, c) in cfg.blend_constant.iter().enumerate() {
             w.set_uniform32(2 + i, c.to_bits());

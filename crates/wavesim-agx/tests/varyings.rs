@@ -7,7 +7,9 @@
 
 use wavesim_agx::abi::{run_fragment, ColourRegs, FragmentConfig};
 use wavesim_agx::asm::assemble;
-use wavesim_agx::exec::{run, Fault, Memories, Program, Stop, WaveState, SIMD_WIDTH};
+use wavesim_agx::exec::{
+    default_sample_positions, run, Fault, Memories, Program, Stop, WaveState, SIMD_WIDTH,
+};
 use wavesim_agx::runner::{run as run_job, RunConfig};
 use wavesim_core::memory::DeviceMemory;
 
@@ -93,9 +95,9 @@ fn iter_evaluates_consecutive_planes_at_pixel_centres() {
         assert_eq!(exec(&mut w, code.clone()).unwrap(), Stop::End);
         for lane in 0..SIMD_WIDTH {
             let (x, y) = (x0 + lane as u32 % 8, y0 + lane as u32 / 8);
-            for c in 0..3 {
+            for (c, p) in PLANES.iter().take(3).enumerate() {
                 let got = f32::from_bits(w.reg32(4 + c, lane));
-                assert_eq!(f64::from(got), plane(PLANES[c], x, y), "cf{c} at ({x},{y})");
+                assert_eq!(f64::from(got), plane(*p, x, y), "cf{c} at ({x},{y})");
             }
         }
     }
@@ -169,11 +171,11 @@ fn varying_reads_refuse_what_has_no_rule() {
             other => panic!("{other:?}"),
         }
     };
-    // sample interpolation (1: immediate sample index, 3: register)
+    // a sample with no position (group() provides none)
     bad(
         pack(Op::Iter, 8, true, 0, 0, 1, 1),
         PLANES.to_vec(),
-        "sample positions",
+        "sample 0 of 0",
     );
     // a coefficient register the job does not give
     bad(
@@ -292,4 +294,70 @@ fn job_file_coefficients() {
         "{}",
         r.text
     );
+}
+
+/// Sample interpolation (Mesa's `agx_pack.c`: interpolation 1 with the sample index immediate in
+/// bits 32-39, 3 with it in a 16-bit register) at the driver's standard positions
+/// (`agx_default_sample_positions`: 4 samples 0xeaa26e26, x in the low nibble of byte n, y in the
+/// high one, in 1/16 pixel).
+#[test]
+fn sample_interpolation_at_the_standard_positions() {
+    let four = default_sample_positions(4).unwrap();
+    assert_eq!(
+        four,
+        vec![
+            (0.375, 0.125),
+            (0.875, 0.375),
+            (0.125, 0.625),
+            (0.625, 0.875)
+        ]
+    );
+    assert_eq!(default_sample_positions(1).unwrap(), vec![(0.5, 0.5)]);
+    assert_eq!(
+        default_sample_positions(2).unwrap(),
+        vec![(0.75, 0.75), (0.25, 0.25)]
+    );
+    assert_eq!(default_sample_positions(8), None);
+    let value = |p: [f32; 3], x: u32, y: u32, (dx, dy): (f32, f32)| {
+        f64::from(p[0]) * (f64::from(x % 32) + f64::from(dx))
+            + f64::from(p[1]) * (f64::from(y % 32) + f64::from(dy))
+            + f64::from(p[2])
+    };
+    // immediate sample 2: iter r4, cf0, sample 2
+    let mut code = pack(Op::Iter, 8, true, 0, 0, 1, 1);
+    code[4] = 2;
+    code.extend(STOP);
+    let mut w = group(PLANES.to_vec(), 8, 4);
+    w.sample_positions = four.clone();
+    exec(&mut w, code).unwrap();
+    for lane in 0..SIMD_WIDTH {
+        let (x, y) = (8 + lane as u32 % 8, 4 + lane as u32 / 8);
+        let got = f64::from(f32::from_bits(w.reg32(4, lane)));
+        assert_eq!(got, value(PLANES[0], x, y, four[2]), "({x},{y})");
+    }
+    // the index in r6l (half 12), thread t shading sample t % 4
+    let mut code = pack(Op::Iter, 8, true, 1, 0, 1, 3);
+    code[4] = 12;
+    code.extend(STOP);
+    let mut w = group(PLANES.to_vec(), 0, 0);
+    w.sample_positions = four.clone();
+    for lane in 0..SIMD_WIDTH {
+        w.set_half(12, lane, (lane % 4) as u16);
+    }
+    exec(&mut w, code.clone()).unwrap();
+    for lane in 0..SIMD_WIDTH {
+        let (x, y) = (lane as u32 % 8, lane as u32 / 8);
+        let got = f64::from(f32::from_bits(w.reg32(4, lane)));
+        assert_eq!(got, value(PLANES[1], x, y, four[lane % 4]), "thread {lane}");
+    }
+    // with 2 samples, index 2 has no position
+    let mut w = group(PLANES.to_vec(), 0, 0);
+    w.sample_positions = default_sample_positions(2).unwrap();
+    for lane in 0..SIMD_WIDTH {
+        w.set_half(12, lane, (lane % 4) as u16);
+    }
+    match exec(&mut w, code) {
+        Err(Fault::UnsupportedForm { what }) => assert!(what.contains("sample 2 of 2"), "{what}"),
+        other => panic!("{other:?}"),
+    }
 }

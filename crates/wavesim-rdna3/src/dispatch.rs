@@ -455,16 +455,9 @@ fn init_wave_rows(
     w.set_exec(exec);
 }
 
-/// One instruction of a [`Linked`] program: its handler, resolved once per dispatch, and the
-/// address of the instruction after it.
-#[derive(Clone, Copy)]
-struct Slot {
-    handler: exec::Handler,
-    next_pc: u64,
-}
-
-/// A program prepared for the hot loop: the handler of every instruction looked up once, so
-/// stepping is an indexed load and an indirect call. The instruction index follows the PC:
+/// A program prepared for the hot loop: instructions, their addresses and their handlers side
+/// by side (the handlers are the decoded program's table, `Program::handlers`), so stepping is
+/// indexed loads and an indirect call. The instruction index follows the PC:
 /// after `Flow::Next` it is the next index, and only a jump looks the new PC up.
 ///
 /// With a trap handler installed the handler's instructions follow the kernel's, after a
@@ -475,7 +468,7 @@ struct Linked<'a> {
     trap: Option<&'a Program>,
     insts: Cow<'a, [Inst]>,
     pcs: Cow<'a, [u64]>,
-    slots: Vec<Slot>,
+    handlers: Cow<'a, [exec::Handler]>,
     /// Subtracted from kernel PCs / trap handler PCs for observers ([`InstLoc::pc`]).
     pc_base: u64,
     tba: u64,
@@ -483,26 +476,22 @@ struct Linked<'a> {
     jit: Option<crate::jit::Tier<'a>>,
 }
 
-/// The sentinel after the kernel's last instruction (see [`Linked`]); `w.pc` is the address
-/// right after that instruction.
-fn past_the_end(w: &mut Wave, _: &Inst, _: &mut Ctx) -> Result<Flow, ExecError> {
+/// The sentinel after the kernel's last instruction (see [`Linked`]), at the address right
+/// after that instruction; the step loop has already moved `w.pc` past the sentinel.
+fn past_the_end(w: &mut Wave, inst: &Inst, _: &mut Ctx) -> Result<Flow, ExecError> {
+    w.pc = w.pc.wrapping_sub(inst.len as u64);
     Err(ExecError::PcOutOfCode { pc: w.pc })
 }
 
 impl<'a> Linked<'a> {
     fn new(prog: &'a Program, trap: Option<&'a Program>) -> Linked<'a> {
-        let slot = |(inst, &pc): (&Inst, &u64)| Slot {
-            handler: exec::handler_for(inst),
-            next_pc: pc + inst.len as u64,
-        };
-        let mut slots: Vec<Slot> = prog.insts.iter().zip(&prog.pcs).map(slot).collect();
         let Some(t) = trap else {
             return Linked {
                 prog,
                 trap,
                 insts: Cow::Borrowed(&prog.insts),
                 pcs: Cow::Borrowed(&prog.pcs),
-                slots,
+                handlers: Cow::Borrowed(&prog.handlers),
                 pc_base: 0,
                 tba: 0,
                 jit: None,
@@ -511,24 +500,22 @@ impl<'a> Linked<'a> {
         let end = code_range(prog).end;
         let mut insts = prog.insts.clone();
         let mut pcs = prog.pcs.clone();
-        // Any instruction will do for the sentinel: its handler ignores it.
+        let mut handlers = prog.handlers.clone();
+        // Any instruction will do for the sentinel: its handler uses only its length.
         if let Some(&any) = prog.insts.first().or(t.insts.first()) {
             insts.push(any);
             pcs.push(end);
-            slots.push(Slot {
-                handler: past_the_end,
-                next_pc: end,
-            });
+            handlers.push(past_the_end);
         }
         insts.extend_from_slice(&t.insts);
         pcs.extend_from_slice(&t.pcs);
-        slots.extend(t.insts.iter().zip(&t.pcs).map(slot));
+        handlers.extend_from_slice(&t.handlers);
         Linked {
             prog,
             trap,
             insts: Cow::Owned(insts),
             pcs: Cow::Owned(pcs),
-            slots,
+            handlers: Cow::Owned(handlers),
             pc_base: 0,
             tba: t.base,
             jit: None,
@@ -615,7 +602,8 @@ fn run_slice<O: Observer<Wave, Inst> + ?Sized>(
         alignment_mode: cfg.alignment_mode,
     };
     let insts = &code.insts[..];
-    let slots = &code.slots[..insts.len()];
+    let pcs = &code.pcs[..insts.len()];
+    let handlers = &code.handlers[..insts.len()];
     let mut idx = code.index_at(w.pc)?;
     // Lane-instructions: EXEC rarely changes between instructions, so its popcount is cached.
     let mut lane_insts = 0u64;
@@ -625,7 +613,9 @@ fn run_slice<O: Observer<Wave, Inst> + ?Sized>(
     let jit = code.jit.as_ref().filter(|_| !obs.enabled());
     let mut left = budget;
     while left > 0 {
-        let r = if let Some(ran) = jit.and_then(|j| j.step(w, idx, left, &mut lane_insts, ctx)) {
+        let r = if let Some(ran) =
+            jit.and_then(|j| j.step(w, idx, left, &mut lane_insts, ctx, handlers))
+        {
             w.wave_insts += ran.insts;
             // A block never runs past the budget it was given (`Tier::step`).
             left = left.saturating_sub(ran.insts);
@@ -639,7 +629,9 @@ fn run_slice<O: Observer<Wave, Inst> + ?Sized>(
         } else {
             left -= 1;
             // Falling off the last instruction leaves the code (a PC past the end).
-            let (Some(inst), Some(slot)) = (insts.get(idx), slots.get(idx)) else {
+            let (Some(inst), Some(&pc), Some(&handler)) =
+                (insts.get(idx), pcs.get(idx), handlers.get(idx))
+            else {
                 result = code.index_at(w.pc).map(|_| Stop::Quantum);
                 break;
             };
@@ -652,9 +644,9 @@ fn run_slice<O: Observer<Wave, Inst> + ?Sized>(
             if obs.enabled() {
                 obs.before(&code.loc(w, idx), w, inst);
             }
-            w.pc = slot.next_pc;
+            w.pc = pc + inst.len as u64;
             w.wave_insts += 1;
-            let r = (slot.handler)(w, inst, ctx);
+            let r = handler(w, inst, ctx);
             if obs.enabled() {
                 obs.after(&code.loc(w, idx), w, inst);
             }

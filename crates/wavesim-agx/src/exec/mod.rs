@@ -35,7 +35,7 @@ mod simd;
 mod stack;
 mod varying;
 
-pub use varying::TILE;
+pub use varying::{default_sample_positions, TILE};
 
 use crate::decode::{decode, Decoded};
 use crate::fp;
@@ -139,6 +139,9 @@ pub struct WaveState {
     /// Coefficient registers of a fragment group (`iter`, `iterproj`, `ldcf`): one plane <A, B, C> per
     /// register, C at the corner of the group's 32x32 tile (`varying.rs`). Empty outside fragments.
     pub coefficients: Vec<[f32; 3]>,
+    /// Sample positions within the pixel for sample interpolation (`varying::default_sample_positions`
+    /// of the framebuffer's sample count). Empty outside fragments.
+    pub sample_positions: Vec<(f32, f32)>,
     /// `no_var` executed: the vertex shader declared that it writes no varyings.
     pub no_varyings: bool,
     /// Each thread's private stack (`stack_store`/`stack_load`): the bytes it stored, by offset.
@@ -167,6 +170,7 @@ impl WaveState {
             slot: None,
             helper: None,
             coefficients: vec![],
+            sample_positions: vec![],
             no_varyings: false,
             stack: vec![],
             approximate: false,

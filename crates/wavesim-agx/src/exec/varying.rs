@@ -18,8 +18,10 @@
 //!   register to three 32-bit registers (Mesa's register allocator: `ldcf` writes 6 halves; Mesa
 //!   emits it with one channel and takes C for flat shading).
 //! - Interpolation: centre (0); centroid (2) is the centre because every pixel the fragment runner
-//!   shades is fully covered (GL/Vulkan: centroid = centre when every sample is covered). Sample
-//!   interpolation (1, 3) needs the sample positions, which wavesim does not model: a typed error.
+//!   shades is fully covered (GL/Vulkan: centroid = centre when every sample is covered); sample (1:
+//!   index immediate, 3: index in a register, Mesa's `agx_pack.c`) at the sample's position, the
+//!   driver's standard positions ([`default_sample_positions`]); an index without a position is a
+//!   typed error (Mesa: "results are undefined when ... the sample ID is out-of-bounds").
 //! - Fields Mesa never sets (`forwarding`, `elide`, `kill`, `unk1`..`unk5`) and a register-indirect
 //!   coefficient index are typed errors, not ignored.
 
@@ -64,13 +66,61 @@ fn dest(o: &Ops<'_>) -> Result<(Vec<Reg>, bool), Fault> {
     }
 }
 
-/// The tile-relative sample position of thread `lane` (pixel centre).
-fn position(w: &WaveState, lane: usize) -> Result<(f32, f32), Fault> {
-    let coord = |sr: u64| -> Result<f32, Fault> {
-        let v = w.special.get(&sr).ok_or(Fault::SpecialRegister(sr))?[lane];
-        Ok((v % TILE) as f32 + 0.5)
+/// Where in the pixel a varying read evaluates.
+#[derive(Clone, Copy)]
+enum Where<'a> {
+    Centre,
+    /// Sample `S` (an immediate, interpolation 1) or the sample index in register `S`
+    /// (interpolation 3), at the position the driver programs (`sample_positions`).
+    Sample(&'a Operand),
+}
+
+/// The standard sample positions Mesa's asahi driver programs (`agx_default_sample_positions`:
+/// sample n in byte n of the PPP_MULTISAMPLECTL word, x in the low nibble, y in the high one, in
+/// 1/16 pixel) for 1, 2 and 4 samples; G13 has no more.
+pub fn default_sample_positions(samples: u32) -> Option<Vec<(f32, f32)>> {
+    let packed: u32 = match samples {
+        1 => 0x88,
+        2 => 0x44cc,
+        4 => 0xeaa2_6e26,
+        _ => return None,
     };
-    Ok((coord(80)?, coord(81)?))
+    Some(
+        (0..samples)
+            .map(|n| {
+                let byte = packed >> (8 * n);
+                ((byte & 0xF) as f32 / 16.0, (byte >> 4 & 0xF) as f32 / 16.0)
+            })
+            .collect(),
+    )
+}
+
+/// The tile-relative position thread `lane` evaluates at.
+fn position(w: &WaveState, lane: usize, at: Where<'_>) -> Result<(f32, f32), Fault> {
+    let (dx, dy) = match at {
+        Where::Centre => (0.5, 0.5),
+        Where::Sample(op) => {
+            let s = match op {
+                Operand::Imm(v) => *v,
+                Operand::Reg(r, _) => w.read(*r, lane)? as i64,
+                _ => return Err(missing("S")),
+            };
+            *usize::try_from(s)
+                .ok()
+                .and_then(|s| w.sample_positions.get(s))
+                .ok_or_else(|| Fault::UnsupportedForm {
+                    what: format!(
+                        "sample {s} of {} (thread {lane}): no sample position",
+                        w.sample_positions.len()
+                    ),
+                })?
+        }
+    };
+    let coord = |sr: u64, d: f32| -> Result<f32, Fault> {
+        let v = w.special.get(&sr).ok_or(Fault::SpecialRegister(sr))?[lane];
+        Ok((v % TILE) as f32 + d)
+    };
+    Ok((coord(80, dx)?, coord(81, dy)?))
 }
 
 fn eval(p: [f32; 3], x: f32, y: f32) -> f32 {
@@ -90,14 +140,11 @@ pub(super) fn iter(w: &mut WaveState, o: &Ops<'_>, perspective: bool) -> Result<
         "unk5",
     ];
     require_fields(o, "varying read", &unmodelled.map(|f| (f, 0)))?;
-    match o.field("interpolation") {
-        0 | 2 => {}
-        i => {
-            return Err(Fault::UnsupportedForm {
-                what: format!("sample interpolation ({i}): sample positions are not modelled"),
-            })
-        }
-    }
+    let at = match o.field("interpolation") {
+        0 | 2 => Where::Centre,
+        _ => Where::Sample(o.op("S")?),
+    };
+
     let (regs, wide) = dest(o)?;
     let first = cf_index(o, "I")?;
     let planes = (0..regs.len())
@@ -109,7 +156,7 @@ pub(super) fn iter(w: &mut WaveState, o: &Ops<'_>, perspective: bool) -> Result<
         None
     };
     for lane in active(w).collect::<Vec<_>>() {
-        let (x, y) = position(w, lane)?;
+        let (x, y) = position(w, lane, at)?;
         for (reg, p) in regs.iter().zip(&planes) {
             let mut v = eval(*p, x, y);
             if let Some(q) = w_plane {

@@ -45,6 +45,9 @@ pub struct Program {
     pub index_of_dword: Vec<u32>,
     /// Byte offset (within the code) of the first instruction, e.g. the kernel entry.
     pub base: u64,
+    /// The semantic function of each instruction (`handler_for`), resolved once here: the one
+    /// table the dispatch's step loop and the JIT's callbacks both call through.
+    pub handlers: Vec<Handler>,
 }
 
 impl Program {
@@ -66,11 +69,13 @@ impl Program {
             insts.push(inst);
             pcs.push(base + off as u64);
         }
+        let handlers = insts.iter().map(handler_for).collect();
         Ok(Program {
             insts,
             pcs,
             index_of_dword,
             base,
+            handlers,
         })
     }
 

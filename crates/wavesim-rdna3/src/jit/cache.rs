@@ -16,7 +16,7 @@ use super::select::{callable, footprint, lower, Node, Shape};
 use super::Engine;
 use crate::decode::Inst;
 use crate::exec::operand::FpMode;
-use crate::exec::{handler_for, Ctx, ExecError, Flow, Handler, Program};
+use crate::exec::{Ctx, ExecError, Flow, Handler, Program};
 use crate::wave::{Wave, LANES};
 use cranelift_codegen::settings::{self, Configurable};
 use cranelift_codegen::Context;
@@ -34,7 +34,7 @@ use std::time::Instant;
 type BlockFn = unsafe extern "C" fn(*mut u32, *mut u32, *mut u8, *mut u64, *mut CallEnv) -> u32;
 
 /// What a compiled block's callbacks into the interpreter ([`call`]) need: the wave, the
-/// dispatch's context, the code, and where the block started. Lives on `Tier::step`'s stack for
+/// dispatch's context, the code and its handler table, and where the block started. Lives on `Tier::step`'s stack for
 /// one block call. `repr(C)`: compiled code loads `callback` from its fixed offset
 /// ([`CALLBACK_OFFSET`]) instead of holding this process's address of [`call`], so the same
 /// code runs in any process (the on-disk cache, `disk`); self-loops read and write `done` and
@@ -55,6 +55,10 @@ pub(crate) struct CallEnv {
     base_insts: u64,
     /// The instruction that stopped the block and its handler's result.
     stop: Option<(usize, Result<Flow, ExecError>)>,
+    /// The dispatch's handler table (`Program::handlers`, the kernel's instructions first): the
+    /// one the step loop calls through. After every field compiled code reads, so their
+    /// offsets (and `disk::FORMAT_VERSION`) are unchanged.
+    handlers: *const [Handler],
 }
 
 /// The callback compiled code makes for a `Node::Call`: runs instruction `idx`'s interpreter
@@ -68,16 +72,19 @@ pub(crate) unsafe extern "C" fn call(env: *mut CallEnv, idx: u32) -> u32 {
     // SAFETY: `env` is the `CallEnv` `Tier::step` passed to the block, alive for the call; its
     // wave and context pointers come from exclusive borrows held by `Tier::step` for the block's
     // duration, and the compiled code does not touch the wave while this runs (it stored what
-    // it held before calling).
+    // it held before calling). `w` is the only reference to the wave while the handler runs:
+    // compiled code holds raw pointers projected from the same `env.wave` without references
+    // (`register_pointers`), which stay valid after `w` dies at the end of this call.
     let env = unsafe { &mut *env };
     let code = unsafe { &*env.code };
     let w = unsafe { &mut *env.wave };
     let ctx = unsafe { &mut *env.ctx.cast::<Ctx<'_>>() };
+    let handlers = unsafe { &*env.handlers };
     let idx = idx as usize;
     let (Some(inst), Some(&pc), Some(&handler)) = (
         code.prog.insts.get(idx),
         code.prog.pcs.get(idx),
-        code.handlers.get(idx),
+        handlers.get(idx),
     ) else {
         // Compiled code only passes indices of its own program.
         env.stop = Some((env.start, Err(ExecError::PcOutOfCode { pc: w.pc })));
@@ -94,6 +101,32 @@ pub(crate) unsafe extern "C" fn call(env: *mut CallEnv, idx: u32) -> u32 {
             env.stop = Some((idx, r));
             1
         }
+    }
+}
+
+/// The addresses of the registers compiled code works on (the scalar operand space, the VGPR
+/// file, SCC), derived from the one raw pointer to the wave without creating a reference to the
+/// wave or to a register file on the way (`addr_of_mut!` projects the place; `Vec::as_mut_ptr`
+/// does not materialise a reference to the buffer). So the aliasing protocol of a block is:
+/// compiled code accesses registers only through these pointers, stores (spills) every register
+/// a handler may read or write before calling [`call`] and reloads after it; [`call`] makes the
+/// single `&mut Wave` of the callback from the same raw pointer, and it is dead when the
+/// callback returns. Under Stacked and Tree Borrows a reference made from `wave` and used in the
+/// callback does not invalidate `wave` or pointers projected from it without a reference, so
+/// the block's later accesses stay valid; the model in `tools/miri-callenv` checks exactly this
+/// under Miri (and that the previous derivation through `&mut` field borrows is rejected).
+///
+/// # Safety
+/// `wave` must point to a live `Wave` that nothing else accesses while the pointers are used,
+/// and no handler may resize the VGPR file (none does: it is sized at wave creation).
+pub(crate) unsafe fn register_pointers(wave: *mut Wave) -> (*mut u32, *mut u32, *mut u8) {
+    // SAFETY: the caller's contract; projections and `as_mut_ptr` only compute addresses.
+    unsafe {
+        (
+            std::ptr::addr_of_mut!((*wave).sgpr).cast::<u32>(),
+            (*std::ptr::addr_of_mut!((*wave).vgpr)).as_mut_ptr(),
+            std::ptr::addr_of_mut!((*wave).scc).cast::<u8>(),
+        )
     }
 }
 
@@ -124,8 +157,6 @@ struct Block {
 /// The compiled code of one program and launch shape.
 pub(crate) struct JitCode {
     prog: Program,
-    /// The interpreter's handler of each instruction (for `Node::Call`).
-    handlers: Vec<Handler>,
     shape: Shape,
     slots: Vec<OnceLock<Option<Block>>>,
     starts: Vec<AtomicU32>,
@@ -312,7 +343,6 @@ impl JitCode {
         let n = prog.insts.len();
         JitCode {
             prog: prog.clone(),
-            handlers: prog.insts.iter().map(handler_for).collect(),
             shape,
             slots: (0..n).map(|_| OnceLock::new()).collect(),
             starts: (0..n).map(|_| AtomicU32::new(0)).collect(),
@@ -589,6 +619,8 @@ impl<'p> Tier<'p> {
     /// Runs the compiled block starting at instruction `idx` if there is one (compiling it
     /// when its time has come) and it fits in `budget` instructions; else None and the
     /// interpreter runs instruction `idx`. Adds the block's lane-instructions to `lane_insts`.
+    /// `handlers` is the dispatch's handler table (`Program::handlers`, kernel first): callbacks
+    /// call through it, as the step loop does.
     #[inline]
     pub(crate) fn step(
         &self,
@@ -597,6 +629,7 @@ impl<'p> Tier<'p> {
         budget: u64,
         lane_insts: &mut u64,
         ctx: &mut Ctx,
+        handlers: &[Handler],
     ) -> Option<Ran> {
         let Some(found) = self.code.get() else {
             return self.warm_up();
@@ -621,16 +654,11 @@ impl<'p> Tier<'p> {
         if block.ieee_f64 && !FpMode::of(w).f64.is_ieee() {
             return None;
         }
+        // The one raw pointer to the wave: compiled code's register pointers and the callback's
+        // `&mut Wave` are all derived from it, and `w` is not used until the block returns.
         let wave: *mut Wave = w;
-        // SAFETY: `wave` is the exclusive borrow `w`; these are its register files' addresses
-        // (neither is resized by any handler).
-        let (sgpr, vgpr, scc) = unsafe {
-            (
-                (*wave).sgpr.as_mut_ptr(),
-                (*wave).vgpr.as_mut_ptr(),
-                std::ptr::from_mut(&mut (*wave).scc).cast::<u8>(),
-            )
-        };
+        // SAFETY: `wave` comes from the exclusive borrow `w` (see `register_pointers`).
+        let (sgpr, vgpr, scc) = unsafe { register_pointers(wave) };
         let mut env = CallEnv {
             callback: call,
             done: 0,
@@ -642,6 +670,7 @@ impl<'p> Tier<'p> {
             // SAFETY: as above.
             base_insts: unsafe { (*wave).wave_insts },
             stop: None,
+            handlers,
         };
         // SAFETY: `block.f` was compiled by `codegen` from nodes `select` validated for this
         // shape: it reads and writes only sgpr[0..128] (operand codes below 128), VGPR rows
