@@ -23,6 +23,9 @@ pub struct Wave {
 #[repr(C)]
 pub struct CallEnv {
     callback: unsafe extern "C" fn(*mut CallEnv, u32) -> u32,
+    /// Written by compiled code (a self-loop's iterations) and read by the callback, as in
+    /// `jit::cache::CallEnv`.
+    done: u64,
     wave: *mut Wave,
 }
 
@@ -70,6 +73,7 @@ unsafe extern "C" fn call(env: *mut CallEnv, _idx: u32) -> u32 {
     let env = unsafe { &mut *env };
     let w = unsafe { &mut *env.wave };
     handler(w);
+    w.pc += env.done;
     0
 }
 
@@ -80,6 +84,7 @@ unsafe extern "C" fn block(sgpr: *mut u32, vgpr: *mut u32, scc: *mut u8, env: *m
         *sgpr.add(3) = 7;
         *vgpr.add(5) = 41;
         *scc = 1;
+        (*env).done += 1;
         let callback = (*env).callback;
         if callback(env, 0) != 0 {
             return 2;
@@ -89,6 +94,7 @@ unsafe extern "C" fn block(sgpr: *mut u32, vgpr: *mut u32, scc: *mut u8, env: *m
         *vgpr.add(7) = s4 + v6;
         *sgpr.add(5) = u32::from(*scc);
         *scc = 1;
+        (*env).done += 1;
     }
     0
 }
@@ -106,6 +112,7 @@ pub fn step(w: &mut Wave, through_references: bool) -> u32 {
     };
     let mut env = CallEnv {
         callback: call,
+        done: 0,
         wave,
     };
     let exit = unsafe { block(sgpr, vgpr, scc, &mut env) };
@@ -131,11 +138,12 @@ mod tests {
         let mut w = new_wave();
         assert_eq!(step(&mut w, false), 0);
         // Derived from the handler's and the block's rules: s3 = 7, s4 = 70, v5 = 41, v6 = 42,
-        // v7 = 70 + 42, SCC 1 -> !1 = 0 -> stored in s5, then 1; pc: the handler's 4 + 4.
+        // v7 = 70 + 42, SCC 1 -> !1 = 0 -> stored in s5, then 1; pc: the handler's 4, the
+        // callback's env.done (1), the step's 4.
         assert_eq!((w.sgpr[3], w.sgpr[4], w.sgpr[5]), (7, 70, 0));
         assert_eq!((w.vgpr[5], w.vgpr[6], w.vgpr[7]), (41, 42, 112));
         assert!(w.scc);
-        assert_eq!(w.pc, 8);
+        assert_eq!(w.pc, 9);
     }
 
     /// Undefined behaviour under Miri (run.sh expects Miri to report it); the same values
