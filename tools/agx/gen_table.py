@@ -80,6 +80,7 @@ SEM_BY_NAME['iter'] = 'Iter'
 SEM_BY_NAME['iterproj'] = 'IterProj'
 SEM_BY_NAME['TODO.ldcf'] = 'Ldcf'
 SEM_BY_NAME['no_var'] = 'NoVaryings'
+SEM_BY_NAME['sample_mask'] = 'SampleMask'
 
 MNEM_BY_CLASS = {
     'IAddInstructionDesc': 'IAddSub', 'IMAddInstructionDesc': 'IMAddSub',

@@ -42,7 +42,7 @@
 //! count is the largest of its parts', so a fragment prolog may use registers above the main shader's.
 
 use crate::exec::{
-    default_sample_positions, run, ExecError, Memories, Program, Stop, WaveState, POISON,
+    default_sample_positions, run, Coverage, ExecError, Memories, Program, Stop, WaveState, POISON,
     SIMD_WIDTH, TILE,
 };
 use crate::operand::{Operand, OperandKind, RegFile};
@@ -651,6 +651,34 @@ pub struct FragmentConfig {
     pub approximate: bool,
 }
 
+impl FragmentConfig {
+    /// `main` with `nr_gprs` registers over `width` x `height` pixels: one sample, one f32 render
+    /// target replaced, cleared to 0, no depth/stencil/sample mask outputs, no prolog, no
+    /// coefficient registers, the 2023 ABI, no approximations.
+    pub fn new(main: Vec<u8>, nr_gprs: usize, width: u32, height: u32) -> FragmentConfig {
+        FragmentConfig {
+            main,
+            nr_gprs,
+            prolog: None,
+            width,
+            height,
+            samples: 1,
+            sample_shading: false,
+            render_targets: vec![ColourRegs::F32],
+            dual_source: false,
+            blend: Blend::Replace,
+            blend_constant: [0.0; 4],
+            writes_depth: false,
+            writes_stencil: false,
+            writes_sample_mask: false,
+            clear_colour: [0.0; 4],
+            abi: AbiVersion::default(),
+            coefficients: vec![],
+            approximate: false,
+        }
+    }
+}
+
 /// Framebuffer after a fragment run.
 #[derive(Debug, Clone)]
 pub struct FragmentResult {
@@ -818,6 +846,7 @@ pub fn run_fragment(
         let mut w = WaveState::new(linked_gprs);
         w.approximate = cfg.approximate;
         w.sample_positions = default_sample_positions(cfg.samples).unwrap_or_default();
+        w.coverage = Coverage::new(cfg.samples);
         w.set_uniform64(0, heap);
         for (i, c) in cfg.blend_constant.iter().enumerate() {
             w.set_uniform32(2 + i, c.to_bits());
@@ -984,6 +1013,23 @@ fn epilog(
             }
             mask &= 1 << k;
         }
+        // Samples the shader killed with `sample_mask` are not written; if it used `sample_mask`,
+        // every sample it shades must be killed or tested (Mesa's sample_mask rule 2).
+        let (killed, tested) = (
+            w.coverage.killed[lane] as u32,
+            w.coverage.tested[lane] as u32,
+        );
+        if w.coverage.used && mask & !(killed | tested) != 0 {
+            return Err(AbiError::AbiViolation {
+                x,
+                y,
+                what: format!(
+                    "samples {:#x} neither killed nor tested after sample_mask (Mesa's rule 2)",
+                    mask & !(killed | tested)
+                ),
+            });
+        }
+        mask &= !killed;
         // Every register the epilog reads must have been written by the shader (or prolog).
         let mut reads: Vec<usize> = vec![];
         if cfg.writes_sample_mask {

@@ -1276,7 +1276,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0x80ff, bits: 0xc1,
         fields: &[Field { name: "St", parts: &[(8, 1)] }, Field { name: "S", parts: &[(9, 6), (24, 2)] }, Field { name: "Mt", parts: &[(23, 1)] }, Field { name: "M", parts: &[(16, 6), (26, 2)] }],
         operands: &[OperandRow { name: "S", kind: SampleMask(1) }, OperandRow { name: "M", kind: DiscardMask }],
-        mnem: Mnem::Plain, sem: Sem::Unsupported, asm_dst: AsmDst::Any,
+        mnem: Mnem::Plain, sem: Sem::SampleMask, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "zs_emit",

@@ -143,6 +143,8 @@ pub enum Sem {
     Ldcf,
     /// The vertex shader writes no varyings (`no_var`).
     NoVaryings,
+    /// Kill samples or run their tests (`sample_mask`).
+    SampleMask,
     /// Store 16-bit registers to uniform registers (a preamble initialising the main shader's uniforms).
     UniformStore,
     /// Ring the helper-program doorbell (needs a [`crate::helper::HelperPort`]).

@@ -236,24 +236,9 @@ fn fragment_runner_coefficients_across_tiles() {
     main.extend(assemble(&format!("mov_imm r11, {}\nstop", 1.0f32.to_bits())).unwrap());
     let (width, height) = (40, 6);
     let cfg = FragmentConfig {
-        main,
-        nr_gprs: 12,
-        prolog: None,
-        width,
-        height,
-        samples: 1,
-        sample_shading: false,
         render_targets: vec![ColourRegs::F32, ColourRegs::F32],
-        dual_source: false,
-        blend: wavesim_agx::abi::Blend::Replace,
-        blend_constant: [0.0; 4],
-        writes_depth: false,
-        writes_stencil: false,
-        writes_sample_mask: false,
-        clear_colour: [0.0; 4],
-        abi: Default::default(),
         coefficients: PLANES.to_vec(),
-        approximate: false,
+        ..FragmentConfig::new(main, 12, width, height)
     };
     let r = run_fragment(&cfg, &mut DeviceMemory::new()).unwrap();
     // framebuffer-pixel plane (no tile wrap)

@@ -27,6 +27,7 @@
 //!   `agx_pack.c`, `agx_opcodes.py`, `helper.cl`; applegpu's description of `uniform_store`).
 
 mod control;
+mod coverage;
 mod float;
 mod helper;
 mod int;
@@ -35,6 +36,7 @@ mod simd;
 mod stack;
 mod varying;
 
+pub use coverage::Coverage;
 pub use varying::{default_sample_positions, TILE};
 
 use crate::decode::{decode, Decoded};
@@ -142,6 +144,9 @@ pub struct WaveState {
     /// Sample positions within the pixel for sample interpolation (`varying::default_sample_positions`
     /// of the framebuffer's sample count). Empty outside fragments.
     pub sample_positions: Vec<(f32, f32)>,
+    /// Killed and tested samples of each thread's pixel (`sample_mask`); `samples` 0 outside
+    /// fragment runs.
+    pub coverage: Coverage,
     /// `no_var` executed: the vertex shader declared that it writes no varyings.
     pub no_varyings: bool,
     /// Each thread's private stack (`stack_store`/`stack_load`): the bytes it stored, by offset.
@@ -171,6 +176,7 @@ impl WaveState {
             helper: None,
             coefficients: vec![],
             sample_positions: vec![],
+            coverage: Coverage::default(),
             no_varyings: false,
             stack: vec![],
             approximate: false,
@@ -862,6 +868,7 @@ pub fn step(w: &mut WaveState, d: &Decoded, mem: &mut Memories<'_>) -> Result<Fl
         Sem::StackLoad | Sem::StackStore => stack::stack_access(w, o, sem == Sem::StackLoad)?,
         Sem::StoreVarying => memory::store_varying(w, o)?,
         Sem::Iter | Sem::IterProj => varying::iter(w, o, sem == Sem::IterProj)?,
+        Sem::SampleMask => coverage::sample_mask(w, o)?,
         Sem::Ldcf => varying::ldcf(w, o)?,
         Sem::NoVaryings => varying::no_varyings(w, o)?,
         Sem::UniformStore => helper::uniform_store(w, o)?,
