@@ -376,10 +376,25 @@ fn pool(threads: usize) -> Result<Arc<rayon::ThreadPool>, rayon::ThreadPoolBuild
     Ok(p)
 }
 
-/// The number of host threads dispatches use unless told otherwise: `WAVESIM_THREADS` when set
+/// The thread count [`set_default_threads`] chose (0: none).
+static DEFAULT_THREADS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+/// Sets what [`default_threads`] gives from now on, process-wide and over `WAVESIM_THREADS`
+/// (1: every dispatch that asks runs its workgroups one after another, in order, on the calling
+/// thread); 0 restores the default.
+pub fn set_default_threads(threads: usize) {
+    DEFAULT_THREADS.store(threads, std::sync::atomic::Ordering::Relaxed);
+}
+
+/// The number of host threads dispatches use unless told otherwise: the count
+/// [`set_default_threads`] set, else `WAVESIM_THREADS` when set
 /// to a positive number, else every core the process may run on. Results do not depend on it for
 /// race-free kernels (workgroups are independent; an enabled observer runs them in order).
 pub fn default_threads() -> usize {
+    match DEFAULT_THREADS.load(std::sync::atomic::Ordering::Relaxed) {
+        0 => {}
+        n => return n,
+    }
     std::env::var("WAVESIM_THREADS")
         .ok()
         .and_then(|v| v.trim().parse::<usize>().ok())

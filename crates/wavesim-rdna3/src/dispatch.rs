@@ -522,9 +522,16 @@ impl<'a> Linked<'a> {
         }
     }
 
-    /// Enters compiled code for the kernel's instructions under `engine` (see `jit`).
-    fn with_jit(mut self, engine: crate::jit::Engine, wave64: bool, num_vgprs: u16) -> Self {
-        self.jit = crate::jit::Tier::new(engine, self.prog, wave64, num_vgprs);
+    /// Enters compiled code for the kernel's instructions under `engine` (see `jit`), compiled
+    /// for waves starting with MODE `mode`.
+    fn with_jit(
+        mut self,
+        engine: crate::jit::Engine,
+        wave64: bool,
+        num_vgprs: u16,
+        mode: u32,
+    ) -> Self {
+        self.jit = crate::jit::Tier::new(engine, self.prog, wave64, num_vgprs, mode);
         self
     }
 
@@ -709,6 +716,7 @@ impl<'a> Rdna3Dispatch<'a> {
             l.cfg.engine,
             l.wave64,
             l.num_vgprs,
+            l.mode,
         );
         code.pc_base = l.pc_display_base;
         let rows = vgpr_rows_reached(&code.insts).unwrap_or(usize::MAX);
@@ -1017,7 +1025,7 @@ pub fn run_wave_alone_observed<O: Observer<Wave, Inst> + ?Sized>(
 ) -> Result<DispatchStats, DispatchError> {
     let lanes = w.lanes() as u32;
     let b = PreparedWave {
-        code: Linked::new(prog, None).with_jit(cfg.engine, w.wave64, w.num_vgprs),
+        code: Linked::new(prog, None).with_jit(cfg.engine, w.wave64, w.num_vgprs, w.hw.mode),
         geo: Geometry::new(&[lanes], &[lanes])?,
         cfg,
         lanes,

@@ -5,6 +5,12 @@
 //! `Engine::Jit`. The complete architectural state afterwards (every SGPR, VGPR, EXEC, VCC, SCC,
 //! PC, MODE/STATUS/TRAPSTS, counters, wave- and lane-instruction counts), device memory, LDS and
 //! the outcome (error text) must be identical. A seed names each failing program.
+//!
+//! A second test does the same for flushed denormals (MODE.FP_DENORM other than "keep all",
+//! rounding to nearest even: `run_asm`'s default 0x3c0 among them), with programs mostly of the
+//! float instructions the JIT compiles and register values mostly denormals and tiny numbers
+//! whose sums and products are denormal, under `Engine::Interp`, `Engine::Jit` and
+//! `Engine::Auto`.
 
 mod common;
 
@@ -17,10 +23,17 @@ use wavesim_rdna3::testing::{Harness, S_ENDPGM};
 use wavesim_rdna3::wave::Wave;
 
 /// The sweep instructions of the formats that matter here, split into those the JIT compiles
-/// (in a wave32 wave with 256 VGPRs) and the others.
-fn instructions() -> (Vec<Vec<u32>>, Vec<Vec<u32>>) {
+/// (in a wave32 wave with 256 VGPRs, MODE with denormals kept; flushed modes compile the same
+/// ones), those of them that are f32/f64 operations, and the others.
+struct Pools {
+    jit: Vec<Vec<u32>>,
+    float: Vec<Vec<u32>>,
+    other: Vec<Vec<u32>>,
+}
+
+fn instructions() -> Pools {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/golden/sweep");
-    let (mut jit, mut other) = (Vec::new(), Vec::new());
+    let (mut jit, mut float, mut other) = (Vec::new(), Vec::new(), Vec::new());
     for f in [
         "SOP1", "SOP2", "SOPC", "SOPK", "SOPP", "VOP1", "VOP2", "VOP3", "VOPC", "VOPD", "SMEM",
         "FLAT", "DS",
@@ -43,14 +56,18 @@ fn instructions() -> (Vec<Vec<u32>>, Vec<Vec<u32>>) {
             let Ok(inst) = decode(&bytes, 0) else {
                 continue;
             };
-            if compilable(&inst, 0, false, 256) {
+            if compilable(&inst, 0, false, 256, 0xf0) {
+                let name = inst.op.name();
+                if name.contains("_f32") || name.contains("_f64") {
+                    float.push(ws.clone());
+                }
                 jit.push(ws);
             } else {
                 other.push(ws);
             }
         }
     }
-    (jit, other)
+    Pools { jit, float, other }
 }
 
 /// Register values that find edge cases: zero, signs, carries, NaNs, denormals, infinities.
@@ -73,6 +90,23 @@ fn value(rng: &mut Rng) -> u32 {
     }
 }
 
+/// Register values for flushed-mode programs: f32 denormals, tiny f32 normals (exponents near
+/// the bottom, and around 2^-64, whose products are denormal), high words of f64 denormals and
+/// tiny f64 normals, and the usual edge values.
+fn tiny(rng: &mut Rng) -> u32 {
+    let sign = rng.u32() & 0x8000_0000;
+    let mant = rng.u32() & 0x007f_ffff;
+    match rng.below(10) {
+        0 | 1 => sign | mant,
+        2 => sign | (1 + rng.below(24) as u32) << 23 | mant,
+        3 => sign | (0x30 + rng.below(0x20) as u32) << 23 | mant,
+        4 => sign | 0x0080_0000 | rng.below(4) as u32,
+        5 => sign | rng.u32() & 0x000f_ffff,
+        6 => sign | (1 + rng.below(0x300) as u32) << 20 | rng.u32() & 0x000f_ffff,
+        _ => value(rng),
+    }
+}
+
 /// A branch with a small offset (forward or back; targets may fall inside an instruction).
 fn branch(rng: &mut Rng) -> u32 {
     // SOPP: s_branch 0x20, s_cbranch_scc0 0x21, scc1 0x22, vccz 0x23, vccnz 0x24, execz 0x25,
@@ -82,22 +116,28 @@ fn branch(rng: &mut Rng) -> u32 {
     0xbf80_0000 | op << 16 | off
 }
 
-fn program(rng: &mut Rng, jit: &[Vec<u32>], other: &[Vec<u32>]) -> Vec<u32> {
+fn program(rng: &mut Rng, p: &Pools, flushed: bool) -> Vec<u32> {
     let n = 10 + rng.below(40);
     let mut words = Vec::new();
+    // Flushed-mode programs: mostly float instructions.
+    let float = if flushed { 60 } else { 0 };
+    let pick =
+        |rng: &mut Rng, pool: &[Vec<u32>]| pool[rng.below(pool.len() as u64) as usize].clone();
     for _ in 0..n {
         match rng.below(100) {
-            0..=79 => words.extend_from_slice(&jit[rng.below(jit.len() as u64) as usize]),
+            k if k < float => words.extend(pick(rng, &p.float)),
+            0..=79 => words.extend(pick(rng, &p.jit)),
             80..=89 => words.push(branch(rng)),
-            _ => words.extend_from_slice(&other[rng.below(other.len() as u64) as usize]),
+            _ => words.extend(pick(rng, &p.other)),
         }
     }
     words.extend_from_slice(&[S_ENDPGM; 3]);
     words
 }
 
-fn case(seed: u64, jit: &[Vec<u32>], other: &[Vec<u32>]) -> (Harness, Program) {
+fn case(seed: u64, p: &Pools, flushed: bool) -> (Harness, Program) {
     let mut rng = Rng(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ 0x0017_0017);
+    let value = if flushed { tiny } else { value };
     let wave64 = rng.pct(50);
     let mut h = Harness::new(wave64);
     let num_vgprs = if rng.pct(25) {
@@ -131,14 +171,26 @@ fn case(seed: u64, jit: &[Vec<u32>], other: &[Vec<u32>]) -> (Harness, Program) {
             w.vgpr_set(r, lane, value(&mut rng));
         }
     }
-    // Mostly a MODE the f32 code compiles for (round to nearest, denormals kept), sometimes
-    // the kernel-descriptor default (f32 denormals flushed) or anything.
-    w.hw.mode = match rng.below(6) {
-        0 => rng.u32(),
-        1 => 0x3c0,
-        _ => rng.pick(&[0xf0, 0x3f0, 0x1f0, 0x2f0]),
+    w.hw.mode = if flushed {
+        // Round to nearest even (what the JIT compiles) with every FP_DENORM setting but
+        // "keep all" (f32 in [5:4], f64/f16 in [7:6]; bit 0 of each keeps input denormals,
+        // bit 1 output ones), DX10_CLAMP and IEEE either way; mostly run_asm's 0x3c0.
+        let denorm = if rng.pct(30) {
+            0xc
+        } else {
+            rng.below(15) as u32
+        };
+        denorm << 4 | (rng.below(4) as u32) << 8
+    } else {
+        // Mostly a MODE with denormals kept, sometimes the kernel-descriptor default (f32
+        // denormals flushed) or anything.
+        match rng.below(6) {
+            0 => rng.u32(),
+            1 => 0x3c0,
+            _ => rng.pick(&[0xf0, 0x3f0, 0x1f0, 0x2f0]),
+        }
     };
-    let words = program(&mut rng, jit, other);
+    let words = program(&mut rng, p, flushed);
     let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
     let prog = Program::new(&bytes, 0).expect("the program decodes (it ends in s_endpgm)");
     (h, prog)
@@ -155,35 +207,38 @@ fn run(mut h: Harness, prog: &Program, engine: Engine) -> (String, Vec<u8>, Vec<
     (format!("outcome {r:?}\nwave {:?}", h.wave), mem, h.lds)
 }
 
-fn differential(first: u64, count: u64) {
+fn differential(first: u64, count: u64, flushed: bool) {
     // Cranelift's IR verifier on for everything compiled here.
     wavesim_rdna3::jit::verify_ir(true);
-    let (jit, other) = instructions();
-    assert!(jit.len() > 1000, "{} sweep instructions compile", jit.len());
+    let p = instructions();
+    assert!(
+        p.jit.len() > 1000,
+        "{} sweep instructions compile",
+        p.jit.len()
+    );
+    assert!(
+        p.float.len() > 100,
+        "{} float instructions compile",
+        p.float.len()
+    );
+    let engines: &[Engine] = if flushed {
+        &[Engine::Jit, Engine::Auto]
+    } else {
+        &[Engine::Jit]
+    };
     let before = compile_stats();
     for seed in first..first + count {
-        let (h, prog) = case(seed, &jit, &other);
-        let (h2, _) = case(seed, &jit, &other);
+        let (h, prog) = case(seed, &p, flushed);
         let (want, want_mem, want_lds) = run(h, &prog, Engine::Interp);
-        let (got, got_mem, got_lds) = run(h2, &prog, Engine::Jit);
-        assert!(want_mem == got_mem, "seed {seed}: device memory differs");
-        assert!(want_lds == got_lds, "seed {seed}: LDS differs");
-        if want != got {
-            let line = want
-                .lines()
-                .zip(got.lines())
-                .find(|(a, b)| a != b)
-                .map(|(a, b)| {
-                    let at = a.bytes().zip(b.bytes()).take_while(|(x, y)| x == y).count();
-                    let from = at.saturating_sub(120);
-                    format!(
-                        "interp ...{}\njit    ...{}",
-                        &a[from..(at + 80).min(a.len())],
-                        &b[from..(at + 80).min(b.len())]
-                    )
-                })
-                .unwrap_or_default();
-            panic!("seed {seed}: the JIT's state differs from the interpreter's:\n{line}");
+        for &engine in engines {
+            let (h2, _) = case(seed, &p, flushed);
+            let (got, got_mem, got_lds) = run(h2, &prog, engine);
+            compare(
+                seed,
+                engine,
+                (&want, &want_mem, &want_lds),
+                (&got, &got_mem, &got_lds),
+            );
         }
     }
     let after = compile_stats();
@@ -195,10 +250,48 @@ fn differential(first: u64, count: u64) {
     );
 }
 
+type State<'a> = (&'a String, &'a Vec<u8>, &'a Vec<u8>);
+
+/// Panics with the first difference between the interpreter's state and `engine`'s.
+fn compare(seed: u64, engine: Engine, want: State, got: State) {
+    let ((want, want_mem, want_lds), (got, got_mem, got_lds)) = (want, got);
+    assert!(
+        want_mem == got_mem,
+        "seed {seed}: device memory differs under {engine}"
+    );
+    assert!(
+        want_lds == got_lds,
+        "seed {seed}: LDS differs under {engine}"
+    );
+    if want != got {
+        let line = want
+            .lines()
+            .zip(got.lines())
+            .find(|(a, b)| a != b)
+            .map(|(a, b)| {
+                let at = a.bytes().zip(b.bytes()).take_while(|(x, y)| x == y).count();
+                let from = at.saturating_sub(120);
+                format!(
+                    "interp ...{}\njit    ...{}",
+                    &a[from..(at + 80).min(a.len())],
+                    &b[from..(at + 80).min(b.len())]
+                )
+            })
+            .unwrap_or_default();
+        panic!("seed {seed}: the state under {engine} differs from the interpreter's:\n{line}");
+    }
+}
+
 #[test]
 fn jit_matches_interpreter_on_random_programs() {
     let n = if cfg!(debug_assertions) { 400 } else { 4000 };
-    differential(0, n);
+    differential(0, n, false);
+}
+
+#[test]
+fn jit_matches_interpreter_with_flushed_denormals() {
+    let n = if cfg!(debug_assertions) { 200 } else { 2000 };
+    differential(1 << 40, n, true);
 }
 
 #[test]
@@ -208,5 +301,6 @@ fn jit_matches_interpreter_on_random_programs_long() {
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(100_000);
-    differential(1 << 32, n);
+    differential(1 << 32, n, false);
+    differential(1 << 41, n, true);
 }

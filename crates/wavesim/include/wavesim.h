@@ -180,6 +180,11 @@ int32_t wavesim_dispatch_raw(const wavesim_raw_dispatch *d);
  * first, compile blocks that run often; the default unless WAVESIM_ENGINE says otherwise).
  * Results are identical under every engine. */
 int32_t wavesim_set_engine(wavesim_device *dev, int32_t engine);
+/* Host threads of run_asm, wavesim_dispatch_raw and devices created afterwards (process-wide,
+ * over WAVESIM_THREADS): by default every core; 1 runs workgroups one after another, in order, on
+ * the calling thread; 0 restores the default. Results of race-free kernels do not depend on it.
+ * Returns WAVESIM_OK. */
+int32_t wavesim_set_default_threads(uint32_t threads);
 /* The engine of run_asm and of devices created afterwards (process-wide). */
 int32_t wavesim_set_default_engine(int32_t engine);
 /* The JIT's on-disk compiled-code cache (process-wide, over the WAVESIM_JIT_CACHE environment

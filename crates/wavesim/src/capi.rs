@@ -765,6 +765,18 @@ pub unsafe extern "C" fn wavesim_set_engine(dev: *mut WavesimDevice, engine: i32
     })
 }
 
+/// Sets the host threads of `run_asm`, `wavesim_dispatch_raw` and devices created afterwards
+/// (process-wide, over the WAVESIM_THREADS environment variable): 1 runs workgroups one after
+/// another, in order, on the calling thread; 0 restores the default (WAVESIM_THREADS, else
+/// every core).
+#[no_mangle]
+pub extern "C" fn wavesim_set_default_threads(threads: u32) -> i32 {
+    guard(|| {
+        wavesim_core::engine::set_default_threads(threads as usize);
+        Ok(())
+    })
+}
+
 /// Chooses the engine of `run_asm` and of devices created afterwards (process-wide; overrides
 /// the WAVESIM_ENGINE environment variable): 0 interpreter, 1 JIT, 2 auto.
 #[no_mangle]

@@ -3,6 +3,13 @@
 //! `Engine::Interp` and under `Engine::Jit`, and every buffer (inputs and outputs), the printf
 //! text, the wave- and lane-instruction counts and the outcome must be identical bit for bit.
 //! The runs' reference outputs are `corpus.rs`'s business; this test needs no expectation files.
+//!
+//! A second test runs every dispatch again with f32 denormals flushed (the code objects'
+//! FLOAT_DENORM_MODE_32 set to 0, `run_asm`'s and `-cl-denorms-are-zero`'s setting) under
+//! `Engine::Interp`, `Engine::Jit` and `Engine::Auto`, with the same comparison.
+
+#[path = "common/denorm32.rs"]
+mod denorm32;
 
 use serde::Deserialize;
 use std::path::PathBuf;
@@ -37,7 +44,9 @@ struct Outcome {
     buffers: Vec<Option<Vec<u8>>>,
 }
 
-fn run(r: &Run, w: &str, engine: Engine) -> Outcome {
+/// Runs `r` from the `w` (w32/w64) corpus under `engine`, with the kernels'
+/// FLOAT_DENORM_MODE_32 replaced by `denorm32` if given.
+fn run(r: &Run, w: &str, engine: Engine, denorm32: Option<u32>) -> Outcome {
     let data = corpus().join("data");
     let specs: Result<Vec<ArgSpec>, String> = r
         .args
@@ -69,6 +78,13 @@ fn run(r: &Run, w: &str, engine: Engine) -> Outcome {
         Ok(b) => b,
         Err(e) => return fail(e.to_string()),
     };
+    let bytes = match denorm32 {
+        Some(m) => match denorm32::with_denorm32(&bytes, m) {
+            Ok(b) => b,
+            Err(e) => return fail(e),
+        },
+        None => bytes,
+    };
     let module = match dev.load(&bytes) {
         Ok(m) => m,
         Err(e) => return fail(e.to_string()),
@@ -94,6 +110,17 @@ fn run(r: &Run, w: &str, engine: Engine) -> Outcome {
 
 #[test]
 fn every_corpus_run_is_identical_under_interp_and_jit() {
+    compare_engines(&[Engine::Jit], None);
+}
+
+#[test]
+fn every_corpus_run_is_identical_under_every_engine_with_f32_denormals_flushed() {
+    compare_engines(&[Engine::Jit, Engine::Auto], Some(0));
+}
+
+/// Runs every corpus dispatch under the interpreter and under `engines`, all with
+/// FLOAT_DENORM_MODE_32 `denorm32` (None: as compiled), and requires identical outcomes.
+fn compare_engines(engines: &[Engine], denorm32: Option<u32>) {
     let text = std::fs::read_to_string(corpus().join("runs.toml")).expect("corpus/runs.toml");
     let runs = toml::from_str::<RunFile>(&text)
         .expect("runs.toml parses")
@@ -104,26 +131,28 @@ fn every_corpus_run_is_identical_under_interp_and_jit() {
     let mut ok = 0;
     for r in &runs {
         for w in ["w32", "w64"] {
-            let want = run(r, w, Engine::Interp);
-            let got = run(r, w, Engine::Jit);
+            let want = run(r, w, Engine::Interp, denorm32);
             if want.result.is_ok() {
                 ok += 1;
             }
-            if want != got {
-                let what = if want.result != got.result {
-                    format!("outcome {:?} vs {:?}", want.result, got.result)
-                } else if want.printf != got.printf {
-                    "printf text".to_string()
-                } else {
-                    let i = want
-                        .buffers
-                        .iter()
-                        .zip(&got.buffers)
-                        .position(|(a, b)| a != b)
-                        .unwrap_or(usize::MAX);
-                    format!("buffer of argument {i}")
-                };
-                differ.push(format!("{} {w}: {what}", r.name));
+            for &engine in engines {
+                let got = run(r, w, engine, denorm32);
+                if want != got {
+                    let what = if want.result != got.result {
+                        format!("outcome {:?} vs {:?}", want.result, got.result)
+                    } else if want.printf != got.printf {
+                        "printf text".to_string()
+                    } else {
+                        let i = want
+                            .buffers
+                            .iter()
+                            .zip(&got.buffers)
+                            .position(|(a, b)| a != b)
+                            .unwrap_or(usize::MAX);
+                        format!("buffer of argument {i}")
+                    };
+                    differ.push(format!("{} {w} {engine}: {what}", r.name));
+                }
             }
         }
     }

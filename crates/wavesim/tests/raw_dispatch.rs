@@ -781,3 +781,70 @@ fn a_scratch_overrun_is_not_blamed_on_the_host_ranges() {
     // SAFETY: as above.
     unsafe { raw::run(&d) }.unwrap();
 }
+
+/// Raw dispatches run workgroups on every core by default and in order on one thread when
+/// `wavesim_set_default_threads(1)` (or WAVESIM_THREADS=1) asks. Each one-lane workgroup takes a
+/// ticket from a global counter and stores it at its workgroup id (llvm-mc-19, gfx1100):
+///   v_mov_b32 v1, 1; v_mov_b32 v0, 0
+///   global_atomic_add_u32 v2, v0, v1, s[2:3] glc     ; ticket = counter++
+///   s_waitcnt vmcnt(0); s_lshl_b32 s5, s4, 2; v_mov_b32 v3, s5
+///   global_store_b32 v3, v2, s[0:1]                  ; out[workgroup id X (s4)] = ticket
+///   s_endpgm
+/// In order the tickets are the workgroup ids; on several threads they are some permutation of
+/// them (every ticket taken once), whatever the interleaving.
+#[test]
+fn raw_dispatches_run_on_every_core_unless_one_ordered_thread_is_asked_for() {
+    let words: [u32; 10] = [
+        0x7e02_0281,
+        0x7e00_0280,
+        0xdcd6_4000,
+        0x0202_0100,
+        0xbf89_03f7,
+        0x8405_8204,
+        0x7e06_0205,
+        0xdc6a_0000,
+        0x0000_0203,
+        0xbfb0_0000,
+    ];
+    let code: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+    let n = 512usize;
+    let run = |threads: u32| -> Vec<u32> {
+        let out = Buf::zeroed(4 * n);
+        let counter = Buf::zeroed(4);
+        let user = [
+            out.addr() as u32,
+            (out.addr() >> 32) as u32,
+            counter.addr() as u32,
+            (counter.addr() >> 32) as u32,
+        ];
+        let ranges = [(out.addr(), out.size()), (counter.addr(), counter.size())];
+        let d = RawDispatch {
+            code: &code,
+            groups: [n as u32, 1, 1],
+            local: [1, 1, 1],
+            user_sgprs: &user,
+            rsrc1: 0,
+            // USER_SGPR_COUNT = 4, workgroup id X enabled (s4).
+            rsrc2: 4 << 1 | 1 << 7,
+            rsrc3: 0,
+            wave64: false,
+            scratch_lane_bytes: 0,
+            target: raw::target_from("gfx1100").unwrap(),
+            host_ranges: Some(&ranges),
+            max_wave_insts: 1000,
+        };
+        assert_eq!(wavesim::capi::wavesim_set_default_threads(threads), 0);
+        // SAFETY: every range is live host memory of this test.
+        let r = unsafe { wavesim::dispatch_raw(&d) };
+        assert_eq!(wavesim::capi::wavesim_set_default_threads(0), 0);
+        r.unwrap();
+        out.u32s(n)
+    };
+    let ordered: Vec<u32> = (0..n as u32).collect();
+    assert_eq!(run(1), ordered, "one thread: workgroups in order");
+    for threads in [0, 2, 4] {
+        let mut tickets = run(threads);
+        tickets.sort_unstable();
+        assert_eq!(tickets, ordered, "{threads} threads: every ticket once");
+    }
+}

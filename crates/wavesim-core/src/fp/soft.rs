@@ -5,8 +5,9 @@
 //! 128-bit frame with the smaller operand's lost bits jammed into a sticky bit far below the
 //! rounding position) and rounds it once with `round_pack`. That makes add/mul/fma/conversions
 //! correctly rounded in all four MODE.FP_ROUND modes for f16, bf16, f32 and f64 alike. The
-//! executors use the host FPU instead when the mode is round-to-nearest-even with denormals kept
-//! (the host is IEEE-exact then); tests check both paths agree.
+//! executors use the host FPU instead when the mode is round-to-nearest-even (the host is
+//! IEEE-exact then, with denormals flushed around it as [`FpCtl::host_flush`] says); tests
+//! check both paths agree.
 //!
 //! NaN rules differ between GPUs and are the [`NanPolicy`] of the control: RDNA3
 //! ([`NanPolicy::RDNA3`]; RDNA3 ISA pseudocode and its worked examples) propagates a NaN input
@@ -159,6 +160,24 @@ impl FpCtl {
     #[inline]
     pub fn is_ieee(&self) -> bool {
         *self == FpCtl::IEEE
+    }
+
+    /// Whether the host FPU, with denormal inputs flushed before the operation and a
+    /// denormal result flushed after it (both to a zero of the same sign), gives this
+    /// control's result for every add, multiply, fused multiply-add and conversion whose result
+    /// is not NaN: `Some((flush inputs, flush outputs))` when rounding is to nearest even,
+    /// exceptions are not detected and NaNs follow RDNA3's rule (the fast paths redo NaN lanes),
+    /// None otherwise. The exact operations above round once and flush a denormal result after
+    /// rounding (`round_pack`), which is what flushing the host's correctly rounded result
+    /// does; a flushed input is the zero the host then sees.
+    #[inline]
+    pub fn host_flush(&self) -> Option<(bool, bool)> {
+        let plain = FpCtl {
+            ftz_in: false,
+            ftz_out: false,
+            ..*self
+        };
+        plain.is_ieee().then_some((self.ftz_in, self.ftz_out))
     }
 
     /// The same control with a fixed rounding mode (e.g. v_cvt_pk_rtz_f16_f32).

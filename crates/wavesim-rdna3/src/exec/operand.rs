@@ -419,7 +419,12 @@ impl FpMode {
     /// Decodes the wave's MODE register (done once per instruction, outside lane loops).
     #[inline]
     pub fn of(w: &Wave) -> FpMode {
-        let m = w.hw.mode;
+        FpMode::from_mode(w.hw.mode)
+    }
+
+    /// Decodes a MODE register value.
+    #[inline]
+    pub fn from_mode(m: u32) -> FpMode {
         let detect = m & MODE_EXCP_EN_VALU != 0 && m & (1 << 8) == 0;
         let ctl = |round: u32, den: u32| FpCtl {
             rm: Round::from_bits(round),

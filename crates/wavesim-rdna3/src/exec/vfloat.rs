@@ -6,9 +6,10 @@
 //! lane arrays (`operand::vsrc_typed`: op_sel / true16 halves, abs/neg, DPP), runs a per-lane
 //! function on raw bits (`ops`, exact via `soft`), applies the output modifier and clamp, and
 //! writes the EXEC-masked lanes (`operand::vdst_typed`, 16-bit results keep the other half).
-//! f32/f64 add, sub, mul and fma take a host-FPU fast path when MODE is round-to-nearest-even
-//! with denormals kept and no modifiers are set; NaN lanes are redone exactly so NaN
-//! propagation stays the ISA's.
+//! f32/f64 add, sub, mul and fma take a host-FPU fast path when MODE rounds to nearest even
+//! without exception detection and no modifiers are set, under every FP_DENORM setting
+//! (inputs flushed before, the result after, as MODE asks); NaN lanes are redone exactly so
+//! NaN propagation stays the ISA's.
 
 pub mod fpexc;
 /// The software float core and host FMA live in wavesim-core (shared by every back end).
@@ -169,15 +170,146 @@ fn tri(w: &mut Wave, i: &Inst, t: Ty, f: impl Fn(u64, u64, u64, &FpMode) -> u64)
     )
 }
 
-/// True when the host FPU gives the ISA's result: no input/output modifiers, no DPP, and MODE
-/// is round-to-nearest-even with denormals kept for this format.
+/// The host path's denormal flushing (flush inputs, flush outputs) for format `f`, when the
+/// host FPU gives the ISA's result: no input/output modifiers, no DPP, and MODE rounds to
+/// nearest even without exception detection, whatever its FP_DENORM setting
+/// (`FpCtl::host_flush`).
 #[inline(always)]
-fn host_ok(inst: &Inst, m: &FpMode, f: FpFmt) -> bool {
-    (inst.abs | inst.neg) == 0
-        && !inst.clamp
-        && inst.omod == 0
-        && inst.dpp == Dpp::None
-        && m.ctl(f).is_ieee()
+fn host_mode(inst: &Inst, m: &FpMode, f: FpFmt) -> Option<(bool, bool)> {
+    if (inst.abs | inst.neg) != 0 || inst.clamp || inst.omod != 0 || inst.dpp != Dpp::None {
+        return None;
+    }
+    m.ctl(f).host_flush()
+}
+
+/// `x` (f32 bits) with a denormal replaced by `x & keep`: `keep` is all ones to keep it, the
+/// sign bit alone to flush it to a zero of the same sign (`FpFmt::flush`). Branch-free, so
+/// lane loops stay vectorisable.
+#[inline(always)]
+pub(crate) fn ftz32(x: u32, keep: u32) -> u32 {
+    if x & 0x7f80_0000 == 0 {
+        x & keep
+    } else {
+        x
+    }
+}
+
+/// `ftz32` for f64 bits.
+#[inline(always)]
+pub(crate) fn ftz64(x: u64, keep: u64) -> u64 {
+    if x & 0x7ff0_0000_0000_0000 == 0 {
+        x & keep
+    } else {
+        x
+    }
+}
+
+/// `ftz32`'s masks (input, output) for a (flush inputs, flush outputs) pair.
+#[inline(always)]
+pub(crate) fn keep32((i, o): (bool, bool)) -> (u32, u32) {
+    let k = |f: bool| if f { 0x8000_0000 } else { u32::MAX };
+    (k(i), k(o))
+}
+
+/// An f32 op over lanes `0..n` through the host FPU (`host` on f32 values) in a vectorisable
+/// loop, inputs and result flushed as `ftz` says (`host_mode`); then lanes whose result is NaN
+/// are redone by `exact` (on the unflushed inputs) so NaN propagation is the ISA's. Shared by
+/// the VOP1/2/3 handlers and VOPD's components.
+#[inline(always)]
+pub(crate) fn host_lanes32<const N: usize>(
+    srcs: [&Lanes32; N],
+    out: &mut Lanes32,
+    n: usize,
+    ftz: (bool, bool),
+    host: impl Fn([f32; N]) -> f32,
+    exact: impl Fn([u32; N]) -> u32,
+) {
+    let lane = |l: usize| -> [u32; N] { core::array::from_fn(|k| srcs[k][l]) };
+    let n = n.min(LANES);
+    let mut any_nan = false;
+    if ftz == (false, false) {
+        for (l, o) in out[..n].iter_mut().enumerate() {
+            let r = host(lane(l).map(f32::from_bits)).to_bits();
+            any_nan |= r & 0x7fff_ffff > 0x7f80_0000;
+            *o = r;
+        }
+    } else {
+        // Flushing a NaN result changes nothing, so the NaN test below still finds it.
+        let (ki, ko) = keep32(ftz);
+        for (l, o) in out[..n].iter_mut().enumerate() {
+            let x = lane(l).map(|v| f32::from_bits(ftz32(v, ki)));
+            let r = ftz32(host(x).to_bits(), ko);
+            any_nan |= r & 0x7fff_ffff > 0x7f80_0000;
+            *o = r;
+        }
+    }
+    if any_nan {
+        for (l, o) in out[..n].iter_mut().enumerate() {
+            if *o & 0x7fff_ffff > 0x7f80_0000 {
+                *o = exact(lane(l));
+            }
+        }
+    }
+}
+
+/// `host_lanes32` for the fused multiply-add `a * b + c`, through `hostfma` (the FMA
+/// instruction when the CPU has it).
+#[inline(always)]
+pub(crate) fn host_fma32(
+    [a, b, c]: [&Lanes32; 3],
+    out: &mut Lanes32,
+    n: usize,
+    ftz: (bool, bool),
+    exact: impl Fn([u32; 3]) -> u32,
+) {
+    let n = n.min(LANES);
+    let (ki, ko) = keep32(ftz);
+    if ftz.0 {
+        let f = |x: &Lanes32| -> Lanes32 { core::array::from_fn(|l| ftz32(x[l], ki)) };
+        hostfma::f32_lanes(&f(a), &f(b), &f(c), out, n);
+    } else {
+        hostfma::f32_lanes(a, b, c, out, n);
+    }
+    if ftz.1 {
+        for o in &mut out[..n] {
+            *o = ftz32(*o, ko);
+        }
+    }
+    // NaN results are redone exactly so NaN propagation is the ISA's.
+    let mut any_nan = false;
+    for o in &out[..n] {
+        any_nan |= *o & 0x7fff_ffff > 0x7f80_0000;
+    }
+    if any_nan {
+        for l in 0..n {
+            if out[l] & 0x7fff_ffff > 0x7f80_0000 {
+                out[l] = exact([a[l], b[l], c[l]]);
+            }
+        }
+    }
+}
+
+/// The sources of an f32 op on the host path, borrowed from the register file (`host_mode`:
+/// no DPP, no modifiers, so these are exactly what `vsrc32` would copy); scalars are splatted
+/// into `bufs`.
+#[inline(always)]
+fn host_srcs<'a, const N: usize>(
+    w: &'a Wave,
+    inst: &Inst,
+    srcs: [Src; N],
+    bufs: &'a mut [MaybeUninit<Lanes32>; N],
+) -> [&'a Lanes32; N] {
+    let mut kill = 0;
+    let mut k = 0;
+    bufs.each_mut().map(|buf| {
+        let s = srcs[k];
+        k += 1;
+        match s {
+            // (Dup sources belong to the dot ops, which never come through here.)
+            S(j) | Dup(j) => vsrc32_ref(w, inst, j, Ty::F32, buf, &mut kill),
+            Acc => vrow_lanes(w, (inst.dst[0] - opnd::VGPR0) as usize),
+        }
+    })
 }
 
 /// f32 op with a host fast path (`host` on f32 values) and the exact path `exact`.
@@ -190,36 +322,17 @@ fn f32_op<const N: usize>(
     exact: impl Fn([u64; N], &FpMode) -> u64,
 ) -> R {
     let m = FpMode::of(w);
-    if host_ok(inst, &m, F32) {
+    if let Some(ftz) = host_mode(inst, &m, F32) {
         let mask = w.exec();
         if mask == 0 {
             return Ok(Flow::Next);
         }
-        // Sources borrowed from the register file (host_ok: no DPP, no modifiers, so these are
-        // exactly what `vsrc32` would copy).
         let mut bufs = [MaybeUninit::<Lanes32>::uninit(); N];
-        let mut kill = 0;
-        let mut k = 0;
-        let vals: [&Lanes32; N] = bufs.each_mut().map(|buf| {
-            let s = srcs[k];
-            k += 1;
-            match s {
-                // (Dup sources belong to the dot ops, which never come through here.)
-                S(j) | Dup(j) => vsrc32_ref(w, inst, j, Ty::F32, buf, &mut kill),
-                Acc => vrow_lanes(w, (inst.dst[0] - opnd::VGPR0) as usize),
-            }
-        });
-        let n = w.lanes();
+        let vals = host_srcs(w, inst, srcs, &mut bufs);
         let mut out: Lanes32 = [0; LANES];
-        for l in 0..n {
-            let x: [u32; N] = core::array::from_fn(|k| vals[k][l]);
-            let r = host(x.map(f32::from_bits));
-            out[l] = if r.is_nan() {
-                exact(x.map(|v| v as u64), &m) as u32
-            } else {
-                r.to_bits()
-            };
-        }
+        host_lanes32(vals, &mut out, w.lanes(), ftz, host, |x| {
+            exact(x.map(|v| v as u64), &m) as u32
+        });
         vdst32(w, inst.dst[0], &out, mask);
         return Ok(Flow::Next);
     }
@@ -232,38 +345,17 @@ fn f32_op<const N: usize>(
 #[inline(always)]
 fn f32_fma_op(w: &mut Wave, inst: &Inst, srcs: [Src; 3]) -> R {
     let m = FpMode::of(w);
-    if host_ok(inst, &m, F32) {
+    if let Some(ftz) = host_mode(inst, &m, F32) {
         let mask = w.exec();
         if mask == 0 {
             return Ok(Flow::Next);
         }
         let mut bufs = [MaybeUninit::<Lanes32>::uninit(); 3];
-        let mut kill = 0;
-        let mut k = 0;
-        let vals: [&Lanes32; 3] = bufs.each_mut().map(|buf| {
-            let s = srcs[k];
-            k += 1;
-            match s {
-                S(j) | Dup(j) => vsrc32_ref(w, inst, j, Ty::F32, buf, &mut kill),
-                Acc => vrow_lanes(w, (inst.dst[0] - opnd::VGPR0) as usize),
-            }
-        });
-        let n = w.lanes();
+        let vals = host_srcs(w, inst, srcs, &mut bufs);
         let mut out: Lanes32 = [0; LANES];
-        hostfma::f32_lanes(vals[0], vals[1], vals[2], &mut out, n);
-        // NaN results are redone exactly so NaN propagation is the ISA's.
-        let mut any_nan = false;
-        for o in &out[..n] {
-            any_nan |= *o & 0x7fff_ffff > 0x7f80_0000;
-        }
-        if any_nan {
-            for l in 0..n {
-                if out[l] & 0x7fff_ffff > 0x7f80_0000 {
-                    let x = [vals[0][l], vals[1][l], vals[2][l]].map(|v| v as u64);
-                    out[l] = ops::fma(soft::F32, x[0], x[1], x[2], &m) as u32;
-                }
-            }
-        }
+        host_fma32(vals, &mut out, w.lanes(), ftz, |[a, b, c]| {
+            ops::fma(soft::F32, a as u64, b as u64, c as u64, &m) as u32
+        });
         vdst32(w, inst.dst[0], &out, mask);
         return Ok(Flow::Next);
     }
@@ -283,17 +375,35 @@ fn f64_op<const N: usize>(
 ) -> R {
     let m = FpMode::of(w);
     let srcs: [(Src, Ty); N] = core::array::from_fn(|k| (S(k), Ty::F64));
-    if host_ok(inst, &m, F64) {
-        return run(w, inst, srcs, Ty::F64, |x, _, m| {
+    match host_mode(inst, &m, F64) {
+        Some((false, false)) => run(w, inst, srcs, Ty::F64, |x, _, m| {
             let r = host(x.map(f64::from_bits));
             if r.is_nan() {
                 exact(x, m)
             } else {
                 r.to_bits()
             }
-        });
+        }),
+        Some(ftz) => {
+            let (ki, ko) = keep64(ftz);
+            run(w, inst, srcs, Ty::F64, |x, _, m| {
+                let r = host(x.map(|v| f64::from_bits(ftz64(v, ki))));
+                if r.is_nan() {
+                    exact(x, m)
+                } else {
+                    ftz64(r.to_bits(), ko)
+                }
+            })
+        }
+        None => run(w, inst, srcs, Ty::F64, |x, _, m| exact(x, m)),
     }
-    run(w, inst, srcs, Ty::F64, |x, _, m| exact(x, m))
+}
+
+/// `ftz64`'s masks (input, output) for a (flush inputs, flush outputs) pair.
+#[inline(always)]
+fn keep64((i, o): (bool, bool)) -> (u64, u64) {
+    let k = |f: bool| if f { 1 << 63 } else { u64::MAX };
+    (k(i), k(o))
 }
 
 /// v_fma_f64: `f64_op` with the host path computing all lanes at once through `hostfma` (the
@@ -301,11 +411,11 @@ fn f64_op<const N: usize>(
 fn f64_fma(w: &mut Wave, inst: &Inst, _: &mut crate::exec::Ctx) -> R {
     let m = FpMode::of(w);
     let exact = |[a, b, c]: [u64; 3], m: &FpMode| ops::fma(soft::F64, a, b, c, m);
-    if !host_ok(inst, &m, F64) {
+    let Some(ftz) = host_mode(inst, &m, F64) else {
         let srcs: [(Src, Ty); 3] = core::array::from_fn(|k| (S(k), Ty::F64));
         return run(w, inst, srcs, Ty::F64, |x, _, m| exact(x, m));
-    }
-    // As `run`, with `post` left out: host_ok means no output modifier and no clamp.
+    };
+    // As `run`, with `post` left out: host_mode means no output modifier and no clamp.
     let mut vals = [[0u64; LANES]; 3];
     let mut kill = 0;
     for (k, v) in vals.iter_mut().enumerate() {
@@ -318,7 +428,18 @@ fn f64_fma(w: &mut Wave, inst: &Inst, _: &mut crate::exec::Ctx) -> R {
     fpexc::begin(&m);
     let n = w.lanes();
     let mut out = [0u64; LANES];
-    hostfma::f64_lanes(&vals[0], &vals[1], &vals[2], &mut out, n);
+    let (ki, ko) = keep64(ftz);
+    if ftz.0 {
+        let f = |x: &Lanes64| -> Lanes64 { core::array::from_fn(|l| ftz64(x[l], ki)) };
+        hostfma::f64_lanes(&f(&vals[0]), &f(&vals[1]), &f(&vals[2]), &mut out, n);
+    } else {
+        hostfma::f64_lanes(&vals[0], &vals[1], &vals[2], &mut out, n);
+    }
+    if ftz.1 {
+        for o in &mut out[..n] {
+            *o = ftz64(*o, ko);
+        }
+    }
     let mut any_nan = false;
     for o in &out[..n] {
         any_nan |= *o & !(1 << 63) > 0x7ff0_0000_0000_0000;

@@ -13,9 +13,9 @@ use crate::exec::operand::{
     dot_inline_const, read_scalar, vdst32, vdst_in_range, vrow_lanes, FpMode, Lanes32,
 };
 use crate::exec::vfloat::fpexc;
-use crate::exec::vfloat::hostfma;
 use crate::exec::vfloat::ops;
 use crate::exec::vfloat::soft::{self, F16, F32};
+use crate::exec::vfloat::{host_fma32, host_lanes32};
 use crate::exec::{Ctx, ExecError, Flow, Handler};
 use crate::isa::{Op, Ty};
 use crate::wave::{Wave, LANES};
@@ -55,36 +55,24 @@ fn read<'a>(
 /// the compiler can unroll and vectorise.
 const VOPD_LANES: usize = 32;
 
-/// An f32 op over the lanes: through the host FPU when MODE allows (round to nearest even,
-/// denormals kept) in a vectorisable loop, then lanes whose host result is NaN are redone
-/// exactly so NaN propagation follows the ISA; the exact op for every lane otherwise.
+/// An f32 op over the lanes: through the host FPU when MODE allows (`host`: round to nearest
+/// even without exception detection, with its denormal flushing, `vfloat::host_lanes32`), then
+/// lanes whose host result is NaN are redone exactly so NaN propagation follows the ISA; the
+/// exact op for every lane otherwise.
 #[inline(always)]
 fn f32_lanes<const N: usize>(
-    host_ok: bool,
+    host: Option<(bool, bool)>,
     srcs: [&Lanes32; N],
     out: &mut Lanes32,
-    host: impl Fn([f32; N]) -> f32,
+    op: impl Fn([f32; N]) -> f32,
     exact: impl Fn([u32; N]) -> u32,
 ) {
-    let lane = |l: usize| -> [u32; N] { core::array::from_fn(|k| srcs[k][l]) };
-    let out = &mut out[..VOPD_LANES];
-    if host_ok {
-        let mut any_nan = false;
-        for (l, o) in out.iter_mut().enumerate() {
-            let r = host(lane(l).map(f32::from_bits)).to_bits();
-            any_nan |= r & 0x7fff_ffff > 0x7f80_0000;
-            *o = r;
-        }
-        if any_nan {
-            for (l, o) in out.iter_mut().enumerate() {
-                if *o & 0x7fff_ffff > 0x7f80_0000 {
-                    *o = exact(lane(l));
-                }
+    match host {
+        Some(ftz) => host_lanes32(srcs, out, VOPD_LANES, ftz, op, exact),
+        None => {
+            for (l, o) in out[..VOPD_LANES].iter_mut().enumerate() {
+                *o = exact(core::array::from_fn(|k| srcs[k][l]));
             }
-        }
-    } else {
-        for (l, o) in out.iter_mut().enumerate() {
-            *o = exact(lane(l));
         }
     }
 }
@@ -93,25 +81,16 @@ fn f32_lanes<const N: usize>(
 /// FMA instruction when the CPU has one; same IEEE result as `mul_add`).
 #[inline(always)]
 fn fma_lanes(
-    host_ok: bool,
-    [a, b, c]: [&Lanes32; 3],
+    host: Option<(bool, bool)>,
+    srcs: [&Lanes32; 3],
     out: &mut Lanes32,
     exact: impl Fn([u32; 3]) -> u32,
 ) {
-    if !host_ok {
-        for l in 0..VOPD_LANES {
-            out[l] = exact([a[l], b[l], c[l]]);
-        }
-        return;
-    }
-    hostfma::f32_lanes(a, b, c, out, VOPD_LANES);
-    let mut any_nan = false;
-    for o in &out[..VOPD_LANES] {
-        any_nan |= *o & 0x7fff_ffff > 0x7f80_0000;
-    }
-    if any_nan {
-        for l in 0..VOPD_LANES {
-            if out[l] & 0x7fff_ffff > 0x7f80_0000 {
+    match host {
+        Some(ftz) => host_fma32(srcs, out, VOPD_LANES, ftz, exact),
+        None => {
+            let [a, b, c] = srcs;
+            for l in 0..VOPD_LANES {
                 out[l] = exact([a[l], b[l], c[l]]);
             }
         }
@@ -130,7 +109,7 @@ fn component(
     out: &mut Lanes32,
 ) -> Result<(), ExecError> {
     let m = FpMode::of(w);
-    let host = m.f32.is_ieee();
+    let host = m.f32.host_flush();
     let fma_exact = |[a, b, c]: [u32; 3]| ops::fma(F32, a as u64, b as u64, c as u64, &m) as u32;
     let n = VOPD_LANES;
     match op {

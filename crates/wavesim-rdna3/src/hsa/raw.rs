@@ -285,8 +285,8 @@ impl ComputeResources {
 
     /// Refuses what wavesim cannot honour. Ignored as gfx11 hardware ignores it: SGPRS.
     /// Honoured without a visible effect, because the functional model already behaves that
-    /// way: BULKY (one workgroup at a time: raw
-    /// dispatches run on one host thread), MEM_ORDERED (every access completes in order before
+    /// way: BULKY (a workgroup alone on its compute unit: each host worker runs one workgroup
+    /// at a time, so no workgroup shares a worker's LDS or registers), MEM_ORDERED (every access completes in order before
     /// the next instruction, so counter ordering is unobservable), FWD_PROGRESS (the scheduler
     /// gives every wave turns), INST_PREF_SIZE (no instruction cache model), IMAGE_OP (a
     /// graphics-pipeline synchronisation hint). Everything else changes the initial state.
@@ -552,8 +552,10 @@ pub unsafe fn run(d: &RawDispatch) -> Result<DispatchStats, RawError> {
         dispatch_ptr: 0,
         queue_ptr: 0,
         dispatch_id: 0,
-        // One workgroup at a time, in order (BULKY is then honoured too).
-        threads: 1,
+        // Workgroups on every core, as the CLI and run_asm run them (identical results for
+        // race-free kernels; `WAVESIM_THREADS=1` or `engine::set_default_threads(1)` runs them
+        // one after another, in order). The scratch buffer below has a slot per worker.
+        threads: wavesim_core::engine::default_threads(),
         max_wave_insts: d.max_wave_insts,
         cfg: ExecConfig::default(),
         trap: None,

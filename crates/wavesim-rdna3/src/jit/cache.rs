@@ -1,9 +1,10 @@
 //! Compiled code per code object, shared by all dispatches and worker threads of the process,
 //! and the step loop's entry into it ([`Tier::step`]).
 //!
-//! A [`JitCode`] belongs to one decoded program and one launch shape (wave size, VGPR count: the
-//! only launch parameters compiled code depends on; MODE is checked when a block is entered, see
-//! `select::Node::needs_ieee_f32`). It is found by a hash of the decoded instructions and
+//! A [`JitCode`] belongs to one decoded program and one launch shape (wave size, VGPR count and
+//! the launch MODE's float controls: the only launch parameters compiled code depends on; a block
+//! with float code is entered only while the wave's MODE still has those controls, see
+//! `select::Node::needs_f32`). It is found by a hash of the decoded instructions and
 //! addresses and then compared instruction by instruction, so two code objects never share code
 //! by accident. Each instruction index has a slot that is filled once: the block starting there,
 //! or "not compilable". A block's code is freed with its `JitCode`, when the cache has let go of
@@ -148,10 +149,10 @@ struct Block {
     /// Where each exit continues: instruction index and PC (exit 0 falls through, exit 1 is a
     /// taken branch).
     exits: [(u32, u64); 2],
-    /// The block has f32 arithmetic compiled for MODE's IEEE f32 setting.
-    ieee_f32: bool,
-    /// ... and f64 arithmetic for its IEEE f64 setting.
-    ieee_f64: bool,
+    /// The block has f32 arithmetic compiled for the shape's f32 controls (`Shape::fp`).
+    fp32: bool,
+    /// ... and f64 arithmetic for its f64 controls.
+    fp64: bool,
 }
 
 /// The compiled code of one program and launch shape.
@@ -281,7 +282,7 @@ impl Compiler {
     fn compile(
         &mut self,
         nodes: &[Node],
-        wave64: bool,
+        shape: &Shape,
         self_loop: Option<codegen::SelfLoop>,
         portable: bool,
     ) -> Option<(BlockFn, Option<MachineCode>)> {
@@ -292,7 +293,7 @@ impl Compiler {
             &mut self.ctx.func,
             &mut self.fctx,
             nodes,
-            wave64,
+            shape,
             target,
             CALLBACK_OFFSET as i32,
             self_loop,
@@ -443,8 +444,7 @@ impl JitCode {
                         done: std::mem::offset_of!(CallEnv, done) as i32,
                         budget: std::mem::offset_of!(CallEnv, budget) as i32,
                     });
-                    let (f, code) =
-                        c.compile(&nodes, self.shape.wave64, self_loop, key.is_some())?;
+                    let (f, code) = c.compile(&nodes, &self.shape, self_loop, key.is_some())?;
                     (f, Some((key, code)))
                 }
             }
@@ -473,8 +473,8 @@ impl JitCode {
             f,
             len: nodes.len() as u32,
             exits: [(j as u32, fall_pc), taken],
-            ieee_f32: nodes.iter().any(Node::needs_ieee_f32),
-            ieee_f64: nodes.iter().any(Node::needs_ieee_f64),
+            fp32: nodes.iter().any(Node::needs_f32),
+            fp64: nodes.iter().any(Node::needs_f64),
         })
     }
 
@@ -531,6 +531,7 @@ fn code_for(prog: &Program, shape: Shape) -> Option<Arc<JitCode>> {
     if let Some(c) = bucket.iter().find(|c| {
         c.shape.wave64 == shape.wave64
             && c.shape.num_vgprs == shape.num_vgprs
+            && c.shape.fp == shape.fp
             && same(&c.prog, prog)
     }) {
         return Some(c.clone());
@@ -571,13 +572,14 @@ pub(crate) struct Ran {
 }
 
 impl<'p> Tier<'p> {
-    /// The tier for `prog` (the kernel's code) run by waves of this size and VGPR count, or
-    /// None for the interpreter.
+    /// The tier for `prog` (the kernel's code) run by waves of this size and VGPR count that
+    /// start with MODE `mode`, or None for the interpreter.
     pub(crate) fn new(
         engine: Engine,
         prog: &'p Program,
         wave64: bool,
         num_vgprs: u16,
+        mode: u32,
     ) -> Option<Tier<'p>> {
         let threshold = match engine {
             Engine::Interp => return None,
@@ -588,6 +590,7 @@ impl<'p> Tier<'p> {
             wave64,
             num_vgprs: num_vgprs.min(256),
             host_fma: host_fma(),
+            fp: FpMode::from_mode(mode),
         };
         let tier = Tier {
             prog,
@@ -648,11 +651,13 @@ impl<'p> Tier<'p> {
         if w.wave64 != shape.wave64 || w.vgpr.len() < shape.num_vgprs as usize * LANES {
             return None;
         }
-        if block.ieee_f32 && !FpMode::of(w).f32.is_ieee() {
-            return None;
-        }
-        if block.ieee_f64 && !FpMode::of(w).f64.is_ieee() {
-            return None;
+        if block.fp32 || block.fp64 {
+            // Compiled for the launch MODE's float controls: a wave that changed them
+            // (s_setreg, s_denorm_mode, s_round_mode) interprets the block.
+            let fp = FpMode::of(w);
+            if (block.fp32 && fp.f32 != shape.fp.f32) || (block.fp64 && fp.f64 != shape.fp.f64) {
+                return None;
+            }
         }
         // The one raw pointer to the wave: compiled code's register pointers and the callback's
         // `&mut Wave` are all derived from it, and `w` is not used until the block returns.
@@ -714,13 +719,15 @@ impl<'p> Tier<'p> {
     }
 }
 
-/// Whether the JIT compiles `inst` at `pc` (branches only when their target is known; tests).
+/// Whether the JIT compiles `inst` at `pc` for waves starting with MODE `mode` (branches only
+/// when their target is known; tests).
 #[doc(hidden)]
-pub fn compilable(inst: &Inst, pc: u64, wave64: bool, num_vgprs: u16) -> bool {
+pub fn compilable(inst: &Inst, pc: u64, wave64: bool, num_vgprs: u16, mode: u32) -> bool {
     let shape = Shape {
         wave64,
         num_vgprs,
         host_fma: host_fma(),
+        fp: FpMode::from_mode(mode),
     };
     lower(inst, pc, &shape, &|_| None).is_some()
 }

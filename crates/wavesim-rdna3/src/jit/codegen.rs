@@ -14,8 +14,8 @@
 //! value with `bitselect`, which is the ISA's "write only the lanes in EXEC".
 
 use super::select::{
-    Branch, Cond, Cvt, CvtF64, DualOp, F64Op, Footprint, Half, Logic, MaskDst, MaskSrc, Node, Src,
-    Src64, VSrc64, S2, S64, V2, V3,
+    Branch, Cond, Cvt, CvtF64, DualOp, F64Op, Footprint, Half, Logic, MaskDst, MaskSrc, Node,
+    Shape, Src, Src64, VSrc64, S2, S64, V2, V3,
 };
 use crate::decode::opnd;
 use crate::wave::LANES;
@@ -51,12 +51,13 @@ pub(crate) fn build(
     func: &mut cranelift_codegen::ir::Function,
     fctx: &mut FunctionBuilderContext,
     nodes: &[Node],
-    wave64: bool,
+    shape: &Shape,
     target: cranelift_codegen::isa::TargetFrontendConfig,
     callback_offset: i32,
     self_loop: Option<SelfLoop>,
 ) {
     let call_conv = func.signature.call_conv;
+    let wave64 = shape.wave64;
     let mut b = FunctionBuilder::new(func, fctx);
     let entry = b.create_block();
     b.append_block_params_for_function_params(entry);
@@ -88,6 +89,9 @@ pub(crate) fn build(
         wave64,
         chunks: if wave64 { 64 / VL } else { 32 / VL },
         lanes: None,
+        // (`select` compiles no float node for a MODE without a host form.)
+        ftz32: shape.ftz32().unwrap_or_default(),
+        ftz64: shape.ftz64().unwrap_or_default(),
     };
     let mut exit = None;
     for n in nodes {
@@ -150,6 +154,10 @@ struct Gen<'a> {
     chunks: usize,
     /// Lane-instructions so far (I64).
     lanes: Option<Value>,
+    /// MODE's denormal flushing of f32 and of f64 values (flush inputs, flush outputs) that
+    /// the float code applies around the host operation (`FpCtl::host_flush`).
+    ftz32: (bool, bool),
+    ftz64: (bool, bool),
 }
 
 /// Byte offset of chunk `chunk` (lanes `VL * chunk ..`) of VGPR row `row` in the register file.
@@ -380,6 +388,62 @@ impl Gen<'_> {
         self.b.ins().bitcast(I32X4, vec_bits(), v)
     }
 
+    /// `FpFmt::flush` of f32 (I32, I32X4) or f64 (I64, I64X2) bits: a denormal becomes the
+    /// zero of its sign, everything else (zeros, NaNs included) is kept.
+    fn ftz(&mut self, v: Value) -> Value {
+        let ty = self.b.func.dfg.value_type(v);
+        let (exp, sign) = if ty.lane_bits() == 32 {
+            (0x7f80_0000u64, 0x8000_0000u64)
+        } else {
+            (0x7ff0_0000_0000_0000, 1 << 63)
+        };
+        if !ty.is_vector() {
+            let e = self.b.ins().band_imm_u(v, exp as i64);
+            let den = self.b.ins().icmp_imm_u(IntCC::Equal, e, 0);
+            let s = self.b.ins().band_imm_u(v, sign as i64);
+            return self.b.ins().select(den, s, v);
+        }
+        let (e, s, zero) = if ty == I32X4 {
+            (
+                self.splat(exp as u32),
+                self.splat(sign as u32),
+                self.splat(0),
+            )
+        } else {
+            (self.splat64(exp), self.splat64(sign), self.splat64(0))
+        };
+        let ev = self.b.ins().band(v, e);
+        let den = self.b.ins().icmp(IntCC::Equal, ev, zero);
+        let sv = self.b.ins().band(v, s);
+        self.b.ins().bitselect(den, sv, v)
+    }
+
+    /// An f32 input as the ALU reads it under MODE (flushed if its inputs are).
+    fn in32(&mut self, v: Value) -> Value {
+        self.ftz_if(self.ftz32.0, v)
+    }
+
+    /// An f32 result as the ALU writes it under MODE (flushed if its outputs are).
+    fn out32(&mut self, v: Value) -> Value {
+        self.ftz_if(self.ftz32.1, v)
+    }
+
+    fn in64(&mut self, v: Value) -> Value {
+        self.ftz_if(self.ftz64.0, v)
+    }
+
+    fn out64(&mut self, v: Value) -> Value {
+        self.ftz_if(self.ftz64.1, v)
+    }
+
+    fn ftz_if(&mut self, on: bool, v: Value) -> Value {
+        if on {
+            self.ftz(v)
+        } else {
+            v
+        }
+    }
+
     fn is_nan(&mut self, f: Value) -> Value {
         let m = self.b.ins().fcmp(FloatCC::Unordered, f, f);
         self.mask_i32x4(m)
@@ -503,7 +567,10 @@ impl Gen<'_> {
             V2::MinU => i.umin(x, y),
             V2::MaxU => i.umax(x, y),
             V2::AddF | V2::SubF | V2::SubRevF | V2::MulF => {
-                let (fx, fy) = (self.as_f32x4(x), self.as_f32x4(y));
+                // Inputs and result flushed as MODE says (`soft::add`/`mul` flush their inputs
+                // and a denormal result after rounding; a NaN result is the NaN rule's).
+                let (xi, yi) = (self.in32(x), self.in32(y));
+                let (fx, fy) = (self.as_f32x4(xi), self.as_f32x4(yi));
                 let r = match op {
                     V2::AddF => self.b.ins().fadd(fx, fy),
                     V2::SubF => self.b.ins().fsub(fx, fy),
@@ -511,6 +578,7 @@ impl Gen<'_> {
                     _ => self.b.ins().fmul(fx, fy),
                 };
                 let r = self.as_i32x4(r);
+                let r = self.out32(r);
                 // ops::sub(b, a) for subrev: the NaN order is (S1, S0).
                 let order: [Value; 2] = if op == V2::SubRevF { [y, x] } else { [x, y] };
                 self.fix_nan(r, &order)
@@ -565,9 +633,11 @@ impl Gen<'_> {
     }
 
     fn fma(&mut self, x: Value, y: Value, z: Value) -> Value {
-        let (fx, fy, fz) = (self.as_f32x4(x), self.as_f32x4(y), self.as_f32x4(z));
+        let (xi, yi, zi) = (self.in32(x), self.in32(y), self.in32(z));
+        let (fx, fy, fz) = (self.as_f32x4(xi), self.as_f32x4(yi), self.as_f32x4(zi));
         let r = self.b.ins().fma(fx, fy, fz);
         let r = self.as_i32x4(r);
+        let r = self.out32(r);
         self.fix_nan(r, &[x, y, z])
     }
 
@@ -620,17 +690,20 @@ impl Gen<'_> {
     /// An f64 op on two lanes (I64X2 bits): the host result, or RDNA3's NaN rule where it is
     /// NaN (`soft::nan_of` / `soft::invalid`, the path `exec::vfloat::f64_op` takes there).
     fn f64_lanes(&mut self, op: F64Op, x: Value, y: Value, z: Value) -> Value {
-        let fx = self.b.ins().bitcast(F64X2, vec_bits(), x);
-        let fy = self.b.ins().bitcast(F64X2, vec_bits(), y);
+        let (xi, yi) = (self.in64(x), self.in64(y));
+        let fx = self.b.ins().bitcast(F64X2, vec_bits(), xi);
+        let fy = self.b.ins().bitcast(F64X2, vec_bits(), yi);
         let r = match op {
             F64Op::Add => self.b.ins().fadd(fx, fy),
             F64Op::Mul => self.b.ins().fmul(fx, fy),
             F64Op::Fma => {
-                let fz = self.b.ins().bitcast(F64X2, vec_bits(), z);
+                let zi = self.in64(z);
+                let fz = self.b.ins().bitcast(F64X2, vec_bits(), zi);
                 self.b.ins().fma(fx, fy, fz)
             }
         };
         let r = self.b.ins().bitcast(I64X2, vec_bits(), r);
+        let r = self.out64(r);
         let srcs: &[Value] = if op == F64Op::Fma {
             &[x, y, z]
         } else {
@@ -704,9 +777,11 @@ impl Gen<'_> {
                 let f = self.b.ins().fcvt_from_sint(F64, w);
                 self.b.ins().bitcast(I64, MemFlagsData::new(), f)
             }
-            // soft::convert: a NaN keeps its sign and top payload bits, quieted.
+            // soft::convert: a NaN keeps its sign and top payload bits, quieted; the input is
+            // flushed per MODE's f32 setting (an f32 value is never denormal as an f64).
             CvtF64::F64FromF32 => {
-                let f = i.bitcast(F32, MemFlagsData::new(), x);
+                let xi = self.in32(x);
+                let f = self.b.ins().bitcast(F32, MemFlagsData::new(), xi);
                 let d = self.b.ins().fpromote(F64, f);
                 let d = self.b.ins().bitcast(I64, MemFlagsData::new(), d);
                 let w = self.b.ins().uextend(I64, x);
@@ -716,10 +791,13 @@ impl Gen<'_> {
                 let pay = self.b.ins().ishl_imm_u(pay, 29);
                 self.nan_or(x, 0x7f80_0000, sign, pay, 0x7ff8_0000_0000_0000, d)
             }
+            // Input flushed per MODE's f64 setting, the rounded result per its f32 one.
             CvtF64::F32FromF64 => {
-                let f = i.bitcast(F64, MemFlagsData::new(), x);
+                let xi = self.in64(x);
+                let f = self.b.ins().bitcast(F64, MemFlagsData::new(), xi);
                 let d = self.b.ins().fdemote(F32, f);
                 let d = self.b.ins().bitcast(I32, MemFlagsData::new(), d);
+                let d = self.out32(d);
                 let hi = self.b.ins().ushr_imm_u(x, 32);
                 let sign = self.b.ins().band_imm_u(hi, 0x8000_0000);
                 let pay = self.b.ins().ushr_imm_u(x, 29);
@@ -864,9 +942,10 @@ impl Gen<'_> {
                 self.vwrite(dst, vals, &m);
             }
             Node::VCvt { op, dst, a } => {
-                // Under MODE's IEEE f32 setting (round to nearest even) the host conversions
-                // are the ISA's: int -> f32 rounds once; f32 -> int truncates, saturates and
-                // gives 0 for NaN (cranelift's *_sat conversions).
+                // Rounding to nearest even the host conversions are the ISA's under every
+                // FP_DENORM setting: int -> f32 rounds once (never to a denormal); f32 -> int
+                // truncates (a denormal, flushed or not, gives 0), saturates and gives 0 for
+                // NaN (cranelift's *_sat conversions).
                 let m = self.exec_masks();
                 let vals = (0..self.chunks)
                     .map(|c| {
@@ -1241,6 +1320,8 @@ impl Gen<'_> {
     /// The lane mask of float condition `cond` (`exec::vcmp::fcond`) from the ordered
     /// less-than (both ways), equal and unordered compares, which every host lowers.
     fn fcond(&mut self, cond: u8, x: Value, y: Value) -> Value {
+        // `exec::vcmp` compares the inputs flushed per MODE (-0 == +0).
+        let (x, y) = (self.in32(x), self.in32(y));
         let (fx, fy) = (self.as_f32x4(x), self.as_f32x4(y));
         let lt = self.b.ins().fcmp(FloatCC::LessThan, fx, fy);
         let gt = self.b.ins().fcmp(FloatCC::LessThan, fy, fx);

@@ -11,8 +11,9 @@
 //! as for an interpreted instruction. Program control other than resolved branches, barriers,
 //! s_endpgm, traps, messages and MODE writers end the block. A block whose taken branch goes
 //! back to its own start loops inside the compiled code while the step loop's instruction
-//! budget allows (`codegen::SelfLoop`). Blocks using float arithmetic run only while MODE has
-//! the IEEE f32/f64 setting they were compiled for (checked on entry).
+//! budget allows (`codegen::SelfLoop`). Float code is compiled for the launch MODE's float
+//! controls (round to nearest even without exception detection, any denormal flushing), and
+//! blocks using it run only while the wave's MODE still has them (checked on entry).
 //!
 //! - `select`: which instructions compile, operands validated at compile time (so compiled code
 //!   never raises an error: every error stays the interpreter's).

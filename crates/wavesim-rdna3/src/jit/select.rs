@@ -11,7 +11,7 @@
 //! reference; the differential tests (tests/jit_*.rs) compare the two.
 
 use crate::decode::{iflags, opnd, Dpp, Enc, Inst};
-use crate::exec::operand::read_scalar;
+use crate::exec::operand::{read_scalar, FpMode};
 use crate::isa::{Op, Ty};
 use crate::wave::Wave;
 
@@ -419,15 +419,16 @@ pub(crate) enum Node {
 }
 
 impl Node {
-    /// True for nodes whose result depends on MODE's f64 controls (compiled, like f32, only
-    /// for round-to-nearest-even with denormals kept and no exception detection).
-    pub(crate) fn needs_ieee_f64(&self) -> bool {
+    /// True for nodes whose result depends on MODE's f64 controls: compiled for the launch's
+    /// f64 rounding and denormal setting (`Shape::fp`) when it rounds to nearest even without
+    /// exception detection, entered only while the wave's MODE still has that setting.
+    pub(crate) fn needs_f64(&self) -> bool {
         matches!(self, Node::F64 { .. } | Node::CvtF64 { .. })
     }
 
-    /// True for nodes whose result depends on MODE (f32 arithmetic: compiled only for
-    /// round-to-nearest-even with denormals kept and no exception detection).
-    pub(crate) fn needs_ieee_f32(&self) -> bool {
+    /// True for nodes whose result depends on MODE's f32 controls (f32 arithmetic, compares
+    /// and conversions), compiled and entered like those of [`Node::needs_f64`].
+    pub(crate) fn needs_f32(&self) -> bool {
         matches!(
             self,
             Node::CvtF64 {
@@ -664,6 +665,23 @@ pub(crate) struct Shape {
     pub num_vgprs: u16,
     /// The host has a fused multiply-add the code generator can use for vectors.
     pub host_fma: bool,
+    /// MODE's float controls at launch: f32 and f64 code is compiled for these (the host FPU
+    /// with the denormal flushing they ask for, `FpCtl::host_flush`) when they round to
+    /// nearest even without exception detection; otherwise those instructions run through
+    /// their handlers.
+    pub fp: FpMode,
+}
+
+impl Shape {
+    /// The (flush inputs, flush outputs) of f32 code, when it is compiled.
+    pub(crate) fn ftz32(&self) -> Option<(bool, bool)> {
+        self.fp.f32.host_flush()
+    }
+
+    /// The (flush inputs, flush outputs) of f64 code, when it is compiled.
+    pub(crate) fn ftz64(&self) -> Option<(bool, bool)> {
+        self.fp.f64.host_flush()
+    }
 }
 
 /// Reads a constant operand exactly as the interpreter does (`operand::read_scalar` does not
@@ -991,6 +1009,21 @@ fn scmp_of(name: &str) -> Option<(Cond, bool, bool)> {
 /// The compiled form of `inst` (at byte address `pc`), or None when the interpreter must run
 /// it. `target_index` maps a branch target address to an instruction index of the same code.
 pub(crate) fn lower(
+    inst: &Inst,
+    pc: u64,
+    s: &Shape,
+    target_index: &dyn Fn(u64) -> Option<usize>,
+) -> Option<Node> {
+    let n = lower_any_mode(inst, pc, s, target_index)?;
+    // Float code only for a MODE the host FPU computes (with flushing as MODE asks).
+    if (n.needs_f32() && s.ftz32().is_none()) || (n.needs_f64() && s.ftz64().is_none()) {
+        return None;
+    }
+    Some(n)
+}
+
+/// `lower` before the MODE check.
+fn lower_any_mode(
     inst: &Inst,
     pc: u64,
     s: &Shape,
