@@ -43,9 +43,16 @@ def run_asm(code, global_size, local_size, kernarg=0, rsrc2=0, scratch_size=0):
     ``rsrc2`` is COMPUTE_PGM_RSRC2."""
     if isinstance(kernarg, np.ndarray):
         kernarg = kernarg.ctypes.data
-    g = (_dims(global_size) + [1, 1, 1])[:3]
-    l = (_dims(local_size) + [1, 1, 1])[:3]  # noqa: E741
-    _run_asm(bytes(code), g, l, int(kernarg), int(rsrc2) & 0xFFFFFFFF, int(scratch_size))
+    g = (_dims(global_size, "global_size") + [1, 1, 1])[:3]
+    l = (_dims(local_size, "local_size") + [1, 1, 1])[:3]  # noqa: E741
+    _run_asm(
+        bytes(code),
+        g,
+        l,
+        _uint(kernarg, "kernarg", 64),
+        int(rsrc2) & 0xFFFFFFFF,
+        _uint(scratch_size, "scratch_size", 32),
+    )
 
 # OpenCL C scalar type names (kernel metadata's .type_name) and their numpy types.
 _C_TYPES = {
@@ -88,10 +95,28 @@ class local:
         self.nbytes = int(nbytes)
 
 
-def _dims(v):
+def _uint(v, name, bits):
+    """``v`` as an unsigned ``bits``-bit integer, or a WavesimError naming the argument."""
+    try:
+        n = int(v)
+    except (TypeError, ValueError):
+        raise WavesimError(f"{name}: an integer, not {type(v).__name__}") from None
+    if n < 0 or n >= 1 << bits:
+        raise WavesimError(f"{name} = {n}: must be 0 to {(1 << bits) - 1}")
+    return n
+
+
+def _dims(v, name):
+    """A grid or block size (an int or up to 3 ints), each a 32-bit unsigned value."""
     if isinstance(v, (int, np.integer)):
-        return [int(v)]
-    return [int(x) for x in v]
+        v = [v]
+    try:
+        v = list(v)
+    except TypeError:
+        raise WavesimError(f"{name}: an integer or a sequence of 1 to 3 integers") from None
+    if not 1 <= len(v) <= 3:
+        raise WavesimError(f"{name}: 1 to 3 dimensions, got {len(v)}")
+    return [_uint(x, f"{name}[{i}]", 32) for i, x in enumerate(v)]
 
 
 class Module:
@@ -134,10 +159,14 @@ class Device:
         arrays. Returns the text the kernel printed with printf."""
         m = module._m
         meta, grid, block, packed = _prepare(m, kernel, grid, block, args)
+        dynamic_shared = _uint(dynamic_shared, "dynamic_shared", 32)
         outs, text = self._dev.run(m, kernel, grid, block, packed, dynamic_shared)
         for a, v, out in zip(meta, args, outs):
-            if out is not None and isinstance(v, np.ndarray) and not a["is_const"] and v.flags.writeable:
-                v.reshape(-1).view(np.uint8)[:] = np.frombuffer(out, dtype=np.uint8)
+            if out is not None and isinstance(v, np.ndarray) and not a["is_const"]:
+                # The buffer holds the array's elements in C order (as packed); assigning
+                # through the array's own indexing writes them back whatever its layout
+                # (Fortran order, transposed, strided views).
+                v[...] = np.frombuffer(out, dtype=v.dtype, count=v.size).reshape(v.shape)
         self.printf_output = text
         return text
 
@@ -161,13 +190,13 @@ def _prepare(m, kernel, grid, block, args):
     and the packed arguments, checked against the metadata."""
     sig = m.signature(kernel)
     meta = m.args(kernel)
-    grid = _dims(grid)
+    grid = _dims(grid, "grid")
     if block is None:
         reqd = m.reqd_local(kernel)
         if reqd is None:
             raise WavesimError(f"kernel {sig} has no reqd_work_group_size: give block")
         block = list(reqd[: len(grid)])
-    block = _dims(block)
+    block = _dims(block, "block")
     if len(args) != len(meta):
         raise WavesimError(f"kernel {kernel} takes {len(meta)} arguments, got {len(args)}: {sig}")
     packed = [_pack(i, a, v, sig) for i, (a, v) in enumerate(zip(meta, args))]
@@ -187,6 +216,11 @@ def _pack(i, a, v, sig):
         want = _c_type((a["type_name"] or "").rstrip("*").replace("const", "").strip())
         if want is not None and v.dtype != np.dtype(want[0]):
             raise bad(f"points to {np.dtype(want[0]).name}; the array is {v.dtype.name}")
+        if not a["is_const"] and not v.flags.writeable:
+            raise bad(
+                "is written by the kernel (not const) but the array is read-only; "
+                "pass a writeable array (or a copy)"
+            )
         return ("buffer", np.ascontiguousarray(v).tobytes())
     if kind == "dynamic_shared_pointer":
         if not isinstance(v, local):

@@ -797,6 +797,13 @@ fn run_vertex_job(
         .ok_or_else(|| RunError::Config("kind = \"vertex\" needs [vertex]".into()))?;
     let mut attributes = vec![];
     for a in &v.attribute {
+        if !(1..=4).contains(&a.components) || a.components_read > 0xF {
+            return cfg_err(format!(
+                "attribute of buffer {}: components = {} (1 to 4), components_read = {:#x} (a \
+                 4-bit mask)",
+                a.buffer, a.components, a.components_read
+            ));
+        }
         let format = match a.format.as_str() {
             "u32" => AttribFormat::U32(a.components),
             "f32" => AttribFormat::F32(a.components),
@@ -853,7 +860,13 @@ fn run_vertex_job(
             inv.vertex_id, inv.instance_id
         );
         for &r in &v.show_registers {
-            let _ = write!(text, " r{r}={:#x}", inv.regs.get(r).copied().unwrap_or(0));
+            let value = inv.regs.get(r).copied().ok_or_else(|| {
+                RunError::Config(format!(
+                    "show_registers: r{r} does not exist (r0 to r{})",
+                    inv.regs.len().saturating_sub(1)
+                ))
+            })?;
+            let _ = write!(text, " r{r}={value:#x}");
         }
         for (slot, value) in &inv.varyings {
             let _ = write!(text, " out{slot}={value:#x}");

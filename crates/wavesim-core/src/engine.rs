@@ -118,12 +118,11 @@ pub trait Backend: Sync {
 
 /// Per-worker resources in use at the same time: one per host thread that may run a
 /// workgroup (a worker runs one workgroup at a time).
+/// `threads` is what the launch asks for; the engine runs on
+/// [`crate::limits::host_threads`] of them (at most one per workgroup and
+/// [`crate::limits::MAX_HOST_THREADS`]).
 pub fn worker_slots(geo: &Geometry, threads: usize) -> u64 {
-    if threads <= 1 || geo.total_workgroups() == 1 {
-        1
-    } else {
-        threads as u64
-    }
+    crate::limits::host_threads(threads, geo.total_workgroups()) as u64
 }
 
 /// Reusable per-worker state: waves and the group state.
@@ -282,7 +281,7 @@ pub fn run<B: Backend, O: Observer<B::Wave, B::Inst> + ?Sized>(
         workgroups: total,
         ..Default::default()
     };
-    let threads = b.threads().max(1);
+    let threads = crate::limits::host_threads(b.threads(), total);
     let progress = Progress::new(total);
     if threads == 1 || total == 1 || obs.enabled() {
         let mut wk = Worker::new(b);

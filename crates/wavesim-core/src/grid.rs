@@ -62,6 +62,22 @@ impl Geometry {
         if !(1..=3).contains(&self.dims) {
             return bad(format!("{} grid dimensions", self.dims));
         }
+        // Workgroup ids count in u64 (x-fastest): a grid of more workgroups than that is
+        // impossible, not "0 workgroups".
+        let groups = self.workgroups();
+        let mut total = 1u64;
+        for (d, &n) in groups.iter().enumerate() {
+            total = total.checked_mul(n as u64).ok_or_else(|| {
+                LaunchError(format!(
+                    "grid of {}x{}x{} workgroups overflows a 64-bit workgroup count at dimension {} ({})",
+                    groups[0],
+                    groups[1],
+                    groups[2],
+                    d,
+                    ["x", "y", "z"][d]
+                ))
+            })?;
+        }
         let items = self.local.iter().map(|&v| v as u64).product::<u64>();
         if items > MAX_WORKGROUP_ITEMS as u64 {
             return bad(format!(
@@ -78,8 +94,11 @@ impl Geometry {
     }
 
     /// Workgroups in the whole grid.
+    /// Saturates at `u64::MAX` ([`Geometry::check`] refuses such grids).
     pub fn total_workgroups(&self) -> u64 {
-        self.workgroups().iter().map(|&v| v as u64).product()
+        self.workgroups()
+            .iter()
+            .fold(1u64, |t, &v| t.saturating_mul(v as u64))
     }
 
     /// The id of workgroup number `i` in x-fastest order.

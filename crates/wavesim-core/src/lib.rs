@@ -6,6 +6,7 @@ pub mod engine;
 pub mod error;
 pub mod fp;
 pub mod grid;
+pub mod limits;
 pub mod memory;
 pub mod observe;
 pub mod stats;

@@ -404,6 +404,9 @@ fn debug_command(d: &mut wavesim::Debugger, cmd: DbgCmd, buffers: &[(u64, u64)])
             DbgVal::Unit
         }
         DbgCmd::ReadMem(a, n) => {
+            use wavesim::limits;
+            limits::check_bytes("read_mem n", n, limits::MAX_READ_BYTES)
+                .map_err(|e| e.to_string())?;
             let mut out = vec![0u8; n as usize];
             d.memory().read(a, &mut out).map_err(|e| e.to_string())?;
             DbgVal::Bytes(out)
@@ -417,7 +420,7 @@ fn debug_command(d: &mut wavesim::Debugger, cmd: DbgCmd, buffers: &[(u64, u64)])
                 .get(off..off.saturating_add(n))
                 .ok_or(format!(
                     "LDS bytes {off}..{} are outside the group's LDS",
-                    off + n
+                    off.saturating_add(n)
                 ))?
                 .to_vec(),
         ),
@@ -427,7 +430,7 @@ fn debug_command(d: &mut wavesim::Debugger, cmd: DbgCmd, buffers: &[(u64, u64)])
             lds.get_mut(off..off.saturating_add(n))
                 .ok_or(format!(
                     "LDS bytes {off}..{} are outside the group's LDS",
-                    off + n
+                    off.saturating_add(n)
                 ))?
                 .copy_from_slice(&data);
             DbgVal::Unit

@@ -293,6 +293,26 @@ impl RunResult {
         let [w, h] = self
             .grid
             .ok_or_else(|| RunError::Config("a PNG needs a `grid` run".into()))?;
+        // A target no thread exported would be a blank image that looks like a result.
+        let exported = |t: u32| {
+            self.threads
+                .iter()
+                .any(|r| r.exports.iter().any(|e| e.target == ExportTarget::Pixel(t)))
+        };
+        if !exported(target) {
+            let have: Vec<String> = (0..8u32)
+                .filter(|&t| exported(t))
+                .map(|t| t.to_string())
+                .collect();
+            return Err(RunError::Config(format!(
+                "PNG target {target}: no thread exported pixel{target} (exported targets: {})",
+                if have.is_empty() {
+                    "none".to_string()
+                } else {
+                    have.join(", ")
+                }
+            )));
+        }
         let mut rgba = Vec::with_capacity((w * h * 4) as usize);
         for t in 0..(w * h) as usize {
             let v = if self.threads[t].killed {

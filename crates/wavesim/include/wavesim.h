@@ -163,8 +163,12 @@ typedef struct wavesim_raw_dispatch {
      * or KFD's gfx_target_version 110000 ...; NULL = gfx1100. */
     const char *target;
     /* The host ranges the caller mapped for the device; NULL = every address is a host address
-     * (unsandboxed). With ranges, an access outside them stops the dispatch with
-     * WAVESIM_ERR_MEMORY and a message naming the instruction, lane and address. */
+     * (unsandboxed). With ranges, an access not wholly inside them (also one that starts inside
+     * a range and ends past it) stops the dispatch with WAVESIM_ERR_MEMORY and a message naming
+     * the instruction, lane and address. Ranges are mapped in whole 4 KiB pages, as a driver
+     * maps GPU memory (a wide load past a buffer's end inside its last page succeeds, as on the
+     * GPU; the page's other bytes must then be host memory too); byte-exact ranges:
+     * wavesim_set_raw_exact_ranges(1). A range whose end wraps past 2^64 is WAVESIM_ERR_ARGS. */
     const wavesim_host_range *ranges;
     /* Entries at `ranges` (0 with a non-NULL `ranges`: no memory access is allowed). */
     uint64_t range_count;
@@ -174,6 +178,10 @@ typedef struct wavesim_raw_dispatch {
 
 /* Runs one raw dispatch. Returns WAVESIM_OK or an error code (message: wavesim_last_error()). */
 int32_t wavesim_dispatch_raw(const wavesim_raw_dispatch *d);
+
+/* Raw dispatches that follow (in every thread) map their ranges byte-exactly (`exact` != 0) or
+ * in whole 4 KiB pages (0, the default). Returns WAVESIM_OK. */
+int32_t wavesim_set_raw_exact_ranges(int32_t exact);
 
 /* ---- Execution engine (RDNA3) ------------------------------------------------------------
  * 0 = interpreter, 1 = JIT (compile every block it supports before it runs), 2 = auto (interpret

@@ -704,7 +704,7 @@ pub unsafe extern "C" fn wavesim_dispatch_raw(d: *const WavesimRawDispatch) -> i
                 "wavesim_dispatch_raw: ranges is NULL",
             )
         }?;
-        let ranges: Vec<(u64, u64)> = ranges.iter().map(|r| (r.start, r.size)).collect();
+        let ranges = mapped_ranges(ranges)?;
         let target = if d.target.is_null() {
             wavesim_rdna3::isa::Target::Gfx1100
         } else {
@@ -738,6 +738,49 @@ pub unsafe extern "C" fn wavesim_dispatch_raw(d: *const WavesimRawDispatch) -> i
         // SAFETY: forwarded to the caller (documented above and in the header).
         unsafe { crate::dispatch_raw(&raw) }.map(|_| ())
     })
+}
+
+/// The granule the raw ABI maps host ranges in: a driver maps GPU memory in whole pages, so an
+/// access past a buffer's end inside its last page is legal on the GPU (compilers' wide scalar
+/// loads do it). Byte-exact ranges: [`wavesim_set_raw_exact_ranges`].
+pub const RAW_RANGE_PAGE: u64 = 4096;
+
+/// Whether raw dispatches map the caller's ranges byte-exactly instead of in whole pages.
+static RAW_EXACT_RANGES: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Maps the raw ABI's host ranges byte-exactly (`exact` != 0) or in whole 4 KiB pages (0, the
+/// default, as a driver maps GPU memory) for the raw dispatches that follow, in every thread.
+#[no_mangle]
+pub extern "C" fn wavesim_set_raw_exact_ranges(exact: i32) -> i32 {
+    RAW_EXACT_RANGES.store(exact != 0, std::sync::atomic::Ordering::Relaxed);
+    WAVESIM_OK
+}
+
+/// The caller's ranges as the device sees them: each widened to whole pages unless byte-exact
+/// ranges were asked for; a range whose end wraps past 2^64 is refused, naming it.
+fn mapped_ranges(ranges: &[WavesimHostRange]) -> Result<Vec<(u64, u64)>, Error> {
+    let exact = RAW_EXACT_RANGES.load(std::sync::atomic::Ordering::Relaxed);
+    let mut out = Vec::with_capacity(ranges.len());
+    for (i, r) in ranges.iter().enumerate() {
+        let end = r.start.checked_add(r.size).ok_or_else(|| {
+            invalid(&format!(
+                "wavesim_dispatch_raw: ranges[{i}] (start {:#x}, size {:#x}) ends past 2^64",
+                r.start, r.size
+            ))
+        })?;
+        if r.size == 0 || exact {
+            out.push((r.start, r.size));
+            continue;
+        }
+        let start = r.start & !(RAW_RANGE_PAGE - 1);
+        // The last page of the address space has no end that fits in 64 bits; it stops at
+        // 2^64 - 1.
+        let end = end
+            .checked_next_multiple_of(RAW_RANGE_PAGE)
+            .unwrap_or(u64::MAX);
+        out.push((start, end - start));
+    }
+    Ok(out)
 }
 
 /// An engine number of the C ABI: 0 interp, 1 jit, 2 auto.

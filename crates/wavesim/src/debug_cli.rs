@@ -199,8 +199,8 @@ fn command(d: &mut Debugger, line: &str, cur: &mut usize) -> Result<bool, String
 
 /// Runs `wavesim debug`.
 pub fn run(a: DebugArgs) -> Result<(), String> {
-    let bytes =
-        std::fs::read(&a.file).map_err(|e| format!("cannot read {}: {e}", a.file.display()))?;
+    let bytes = wavesim::limits::read_input_file(&a.file)
+        .map_err(|e| format!("cannot read {}: {e}", a.file.display()))?;
     let specs: Vec<ArgSpec> = a
         .args
         .iter()
@@ -218,7 +218,7 @@ pub fn run(a: DebugArgs) -> Result<(), String> {
             ArgSpec::Value { bytes, .. } => args.push(Arg::Value(bytes.clone())),
             ArgSpec::Local(n) => args.push(Arg::Local(*n)),
             ArgSpec::Buf { path, .. } => {
-                let data = std::fs::read(path)
+                let data = wavesim::limits::read_input_file(path)
                     .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
                 let at = dev.alloc_with(&data).map_err(|e| e.to_string())?;
                 args.push(Arg::Buffer(at));

@@ -27,6 +27,7 @@ pub use target::Isa;
 /// The AGX back end (SIMD-group executor, Mesa's asahi ABI runners, the TOML runner, disassembly
 /// and assembly in applegpu's syntax).
 pub use wavesim_agx as agx;
+pub use wavesim_core::limits;
 pub use wavesim_core::memory::{DeviceMemory, MemError};
 /// The R700 back end (shaders, the TOML runner, disassembly and assembly).
 pub use wavesim_r700 as r700;
@@ -568,7 +569,7 @@ pub fn run_specs_with_observer<O: Observer<Wave, Inst> + ?Sized>(
                 bufs.push(None);
             }
             ArgSpec::Buf { path, .. } => {
-                let data = match std::fs::read(path) {
+                let data = match limits::read_input_file(path) {
                     Ok(d) => d,
                     Err(e) => {
                         result = Err(Error::Io(format!("cannot read {}: {e}", path.display())));
@@ -668,7 +669,7 @@ fn image_arg(dev: &mut Device, spec: &ArgSpec) -> Result<(u64, u64, u64), Error>
     let texels = match path {
         None => vec![0u8; n as usize],
         Some(p) => {
-            let bytes = std::fs::read(p)
+            let bytes = limits::read_input_file(p)
                 .map_err(|e| Error::Io(format!("cannot read {}: {e}", p.display())))?;
             if p.extension().is_some_and(|e| e.eq_ignore_ascii_case("png")) {
                 host::png_to_texels(&f, *width, *height, &bytes)
@@ -867,6 +868,9 @@ pub unsafe fn run_host_asm_for(
     max_wave_instructions: u64,
     target: wavesim_rdna3::isa::Target,
 ) -> Result<DispatchStats, Error> {
+    // The refusals the raw ABI documents for RSRC2 (reserved bit 31, TRAP_PRESENT, the
+    // address-watch and memory exception enables) hold for run_asm too.
+    wavesim_rdna3::hsa::raw::ComputeResources::decode(0, rsrc2, 0).check()?;
     // SAFETY: forwarded to the caller (documented above).
     let r = unsafe {
         launch::run_host_asm(

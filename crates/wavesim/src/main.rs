@@ -201,8 +201,18 @@ fn parse_offset(s: &str) -> Result<Offsets, String> {
     }
 }
 
-fn read(path: &PathBuf) -> Result<Vec<u8>, String> {
-    std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))
+/// An input file, refused when over wavesim's input limit or a device such as /dev/zero.
+fn read(path: &std::path::Path) -> Result<Vec<u8>, String> {
+    wavesim::limits::read_input_file(path)
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))
+}
+
+/// A text input file (configs, scenes), as [`read`].
+fn read_text(path: &std::path::Path) -> Result<String, String> {
+    let bytes = wavesim::limits::read_input_file(path)
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    String::from_utf8(bytes)
+        .map_err(|e| format!("cannot read {}: not UTF-8 text ({e})", path.display()))
 }
 
 fn rate(n: u64, secs: f64) -> String {
@@ -241,9 +251,8 @@ fn run_agx_cli(
     png: Option<&PathBuf>,
     png_target: u32,
 ) -> Result<(), String> {
-    let cfg = std::fs::read_to_string(config)
-        .map_err(|e| format!("cannot read {}: {e}", config.display()))?;
-    let bytes = code.map(read).transpose()?;
+    let cfg = read_text(config)?;
+    let bytes = code.map(|p| read(p)).transpose()?;
     let dir = config.parent().unwrap_or(std::path::Path::new("."));
     let res = wavesim::run_agx(&cfg, dir, bytes.as_deref())
         .map_err(|e| format!("{}: {e}", config.display()))?;
@@ -270,8 +279,7 @@ fn run_r700_cli(
     png_target: u32,
     stats: bool,
 ) -> Result<(), String> {
-    let cfg = std::fs::read_to_string(config)
-        .map_err(|e| format!("cannot read {}: {e}", config.display()))?;
+    let cfg = read_text(config)?;
     let res = wavesim::run_r700(bytes, &cfg).map_err(|e| format!("{}: {e}", file.display()))?;
     if let Some(out) = png {
         let image = res.png(png_target).map_err(|e| e.to_string())?;
@@ -387,7 +395,13 @@ fn real_main(cli: Cli) -> Result<(), Failure> {
                 .map_err(usage)?;
             let mut dev = Device::new();
             if let Some(t) = threads {
-                dev.threads = t.max(1);
+                dev.threads = t.clamp(1, wavesim::limits::MAX_HOST_THREADS);
+                if t > wavesim::limits::MAX_HOST_THREADS {
+                    eprintln!(
+                        "wavesim: note: --threads {t}: using {} (the most a dispatch runs on)",
+                        wavesim::limits::MAX_HOST_THREADS
+                    );
+                }
             }
             if let Some(e) = engine {
                 dev.cfg.engine = e.parse().map_err(usage)?;
@@ -528,11 +542,11 @@ fn real_main(cli: Cli) -> Result<(), Failure> {
                 .as_deref()
                 .map(Isa::from_name)
                 .transpose()
-                .map_err(|e| e.to_string())?;
+                .map_err(|e| usage(e.to_string()))?;
             let (path, is_raw) = match (file, raw) {
                 (_, Some(raw)) => (raw, true),
                 (Some(file), None) => (file, false),
-                (None, None) => return Err("disasm: give an object or --raw FILE".into()),
+                (None, None) => return Err(usage("disasm: give an object or --raw FILE")),
             };
             let opts = DisasmOptions {
                 // Bare bytes are gfx1100 code unless --target says otherwise.

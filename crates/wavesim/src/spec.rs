@@ -332,6 +332,12 @@ pub fn parse_spec(s: &str) -> Result<ArgSpec, String> {
                 None => (rest, None),
             };
             let size = parse_uint(n).ok_or_else(|| bad("expected zeros:N with N a byte count"))?;
+            wavesim_core::limits::check_bytes(
+                "zeros:N",
+                size,
+                wavesim_core::limits::MAX_BUFFER_BYTES,
+            )
+            .map_err(|e| bad(&e.to_string()))?;
             Ok(ArgSpec::Zeros { size, out })
         }
         "local" => {
@@ -358,12 +364,19 @@ fn parse_image(rest: &str) -> Result<ArgSpec, String> {
     let [format, dims, file, rest @ ..] = parts.as_slice() else {
         return Err(FORM.into());
     };
-    wavesim_rdna3::exec::image::host::host_format(format)?;
     let (w, h) = dims
         .split_once('x')
         .and_then(|(w, h)| Some((parse_uint(w)?, parse_uint(h)?)))
         .filter(|&(w, h)| (1..=16384).contains(&w) && (1..=16384).contains(&h))
         .ok_or("WxH is the image's width and height, each 1 to 16384 (e.g. 64x32)")?;
+    let f = wavesim_rdna3::exec::image::host::host_format(format)?;
+    let bytes = wavesim_rdna3::exec::image::host::host_image_bytes(&f, w as u32, h as u32);
+    wavesim_core::limits::check_bytes(
+        &format!("a {w}x{h} {format} image"),
+        bytes,
+        wavesim_core::limits::MAX_IMAGE_BYTES,
+    )
+    .map_err(|e| e.to_string())?;
     let out = match rest.first() {
         Some(&"") => return Err(FORM.into()),
         Some(o) => Some(PathBuf::from(o)),

@@ -50,6 +50,7 @@ use crate::gfx::pal::{allocated_vgprs, initial_mode, reg, PalError, PalObject};
 use crate::gfx::ps::{run_ps_wave, Attribute, PrimParams, PsRunError, PS_INPUT_VGPRS};
 use crate::gfx::{ExportRecord, GfxWave, Stage};
 use crate::wave::{status, Wave};
+use wavesim_core::limits;
 use wavesim_core::memory::DeviceMemory;
 
 /// A texture the PS samples: a linear 2D image (one mip level) in the T# layout of
@@ -448,6 +449,69 @@ fn export_color(e: &ExportRecord, l: usize, f: ExportFormat) -> [f32; 4] {
     }
 }
 
+/// Color targets a draw can write: MRT0-7 (EXP targets 0-7, RDNA3 ISA guide, "Export").
+pub const MAX_TARGETS: usize = 8;
+
+/// At least one and at most [`MAX_TARGETS`] render targets, all of them together within
+/// [`limits::MAX_RENDER_TARGET_BYTES`].
+fn check_targets(cfg: &DrawConfig) -> Result<(), DrawError> {
+    if cfg.targets.is_empty() {
+        return Err(DrawError::Config(
+            "no render targets: a draw writes nothing without at least one [[targets]]".into(),
+        ));
+    }
+    if cfg.targets.len() > MAX_TARGETS {
+        return Err(DrawError::Config(format!(
+            "{} render targets; at most {MAX_TARGETS} (MRT0-7)",
+            cfg.targets.len()
+        )));
+    }
+    let texels = cfg.width as u64 * cfg.height as u64;
+    let bytes = cfg
+        .targets
+        .iter()
+        .map(|t| texels * texel_bytes(t.format) as u64)
+        .sum::<u64>();
+    limits::check_bytes(
+        &format!(
+            "{} render targets of {}x{}",
+            cfg.targets.len(),
+            cfg.width,
+            cfg.height
+        ),
+        bytes,
+        limits::MAX_RENDER_TARGET_BYTES,
+    )
+    .map_err(|e| DrawError::Config(e.to_string()))?;
+    Ok(())
+}
+
+/// The scene's wave size against the one the object was compiled for. PAL objects say it in
+/// their registers: VGT_SHADER_STAGES_EN.VS_W32_EN (bit 23) for the VS and
+/// SPI_PS_IN_CONTROL.PS_W32_EN (bit 15) for the PS (Mesa's gfx11 `sid.h`; LLVM writes these
+/// registers only in wave32 objects' metadata with the bit set, and not at all in wave64 ones, as
+/// corpus/gfx/obj/w32 and w64 show). An object without the register is taken as the scene says.
+fn check_wave_size(
+    obj: &PalObject,
+    stage: &str,
+    which: &'static str,
+    wave64: bool,
+) -> Result<(), DrawError> {
+    const VGT_SHADER_STAGES_EN: u32 = 0xa2d5;
+    let (reg, bit) = if stage == "ps" {
+        (reg::SPI_PS_IN_CONTROL, 1 << 15)
+    } else {
+        (VGT_SHADER_STAGES_EN, 1 << 23)
+    };
+    match obj.registers.get(&reg) {
+        Some(v) if (v & bit != 0) == wave64 => Err(DrawError::Config(format!(
+            "the {which} shader is compiled for wave{} but the scene says wave64 = {wave64}",
+            if wave64 { 32 } else { 64 }
+        ))),
+        _ => Ok(()),
+    }
+}
+
 /// Runs a draw to completion.
 pub fn draw(cfg: &DrawConfig) -> Result<DrawResult, DrawError> {
     if !cfg.vertex_count.is_multiple_of(3) {
@@ -461,6 +525,7 @@ pub fn draw(cfg: &DrawConfig) -> Result<DrawResult, DrawError> {
             "width and height must be 1 to 16384".into(),
         ));
     }
+    check_targets(cfg)?;
     if cfg.ps_uniforms.len() > 31 || cfg.vs_uniforms.len() > 28 {
         return Err(DrawError::Config(
             "too many uniforms for the user SGPRs".into(),
@@ -479,21 +544,29 @@ pub fn draw(cfg: &DrawConfig) -> Result<DrawResult, DrawError> {
         which: "pixel",
         err,
     })?;
+    check_wave_size(&vs, "vs", "vertex", cfg.vs_wave64)?;
+    check_wave_size(&ps, "ps", "pixel", cfg.ps_wave64)?;
     let mut mem = DeviceMemory::new();
     let mut stats = DrawStats::default();
     let verts = run_vs(cfg, &vs, &mut mem, &mut stats)?;
 
     let (w, h) = (cfg.width, cfg.height);
-    let mut targets: Vec<Image> = cfg
-        .targets
-        .iter()
-        .map(|t| Image {
+    let mut targets: Vec<Image> = Vec::with_capacity(cfg.targets.len());
+    for t in &cfg.targets {
+        // Sizes checked by `check_targets`; the allocation may still fail on a small host.
+        let n = (w as usize * h as usize) * texel_bytes(t.format);
+        let mut bytes = Vec::new();
+        bytes
+            .try_reserve_exact(n)
+            .map_err(|_| DrawError::Config(format!("cannot allocate a {n}-byte render target")))?;
+        bytes.resize(n, 0);
+        targets.push(Image {
             width: w,
             height: h,
             format: t.format,
-            bytes: vec![0; (w * h) as usize * texel_bytes(t.format)],
-        })
-        .collect();
+            bytes,
+        });
+    }
     for (img, t) in targets.iter_mut().zip(&cfg.targets) {
         for y in 0..h {
             for x in 0..w {
@@ -766,7 +839,8 @@ impl DrawSpec {
     /// The [`DrawConfig`], reading the shader objects relative to `dir`.
     pub fn config(&self, dir: &std::path::Path) -> Result<DrawConfig, DrawError> {
         let read = |p: &str| {
-            std::fs::read(dir.join(p)).map_err(|e| DrawError::Config(format!("{p}: {e}")))
+            limits::read_input_file(&dir.join(p))
+                .map_err(|e| DrawError::Config(format!("{p}: {e}")))
         };
         let na = self.vertices.first().map_or(0, |v| v.attributes.len());
         if self.vertices.iter().any(|v| v.attributes.len() != na) {
@@ -836,8 +910,10 @@ impl DrawSpec {
 /// Reads a scene file, draws it, and returns the PNG of each render target (what `wavesim draw`
 /// writes).
 pub fn draw_scene_file(path: &std::path::Path) -> Result<(DrawResult, Vec<Vec<u8>>), DrawError> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| DrawError::Config(format!("{}: {e}", path.display())))?;
+    let text = limits::read_input_file(path)
+        .and_then(|b| String::from_utf8(b).map_err(std::io::Error::other))
+        // Without the path: the callers name the scene file.
+        .map_err(|e| DrawError::Config(format!("cannot read the scene: {e}")))?;
     let spec = DrawSpec::parse(&text)?;
     let dir = path.parent().unwrap_or(std::path::Path::new("."));
     let r = draw(&spec.config(dir)?)?;

@@ -16,7 +16,7 @@ use crate::isa::Target;
 use crate::trace::Observer;
 use crate::wave::Wave;
 use wavesim_core::memory::DeviceMemory;
-use wavesim_core::{DispatchStats, Geometry};
+use wavesim_core::{limits, DispatchStats, Geometry};
 
 /// Private bytes per work-item given to kernels whose stack size is only known at run time
 /// (kernel_code_properties USES_DYNAMIC_STACK), on top of their fixed private segment.
@@ -114,11 +114,21 @@ pub fn with_launch<R>(
     let mut geo = *geo;
     geo.offset = s.global_offset;
     check_workgroup(k, &geo)?;
-    let kernarg_size = k
-        .meta
-        .kernarg_segment_size
-        .max(k.descriptor.kernarg_size)
-        .max(8) as usize;
+    // Checked before the segment is allocated: a corrupt descriptor's 0xFFFFFFFF would be 4 GiB
+    // per dispatch.
+    let field = if k.descriptor.kernarg_size >= k.meta.kernarg_segment_size {
+        "kernel descriptor kernarg_size"
+    } else {
+        "metadata .kernarg_segment_size"
+    };
+    let kernarg_size = limits::check_bytes(
+        &format!("kernel {}: {field}", k.name),
+        k.meta
+            .kernarg_segment_size
+            .max(k.descriptor.kernarg_size)
+            .max(8) as u64,
+        limits::MAX_KERNARG_BYTES,
+    )? as usize;
     let mut kernarg = vec![0u8; kernarg_size];
     let dynamic_lds = write_explicit_args(k, args, &mut kernarg)?
         .checked_add(s.dynamic_shared)
@@ -225,11 +235,12 @@ fn dispatch_inner<R>(
     let d = &k.descriptor;
     let mut private = d
         .private_segment_fixed_size
-        .max(k.meta.private_segment_fixed_size);
+        .max(k.meta.private_segment_fixed_size) as u64;
     if d.kernel_code_properties & kcp::USES_DYNAMIC_STACK != 0 || k.meta.uses_dynamic_stack {
-        private += DYNAMIC_STACK_BYTES;
+        private += DYNAMIC_STACK_BYTES as u64;
     }
-    let private = private.next_multiple_of(4);
+    let private =
+        limits::scratch_lane_bytes(&format!("kernel {}: private segment size", k.name), private)?;
 
     let queue = mem.alloc(256, 64)?;
     temps.push(queue);
@@ -307,7 +318,14 @@ fn dispatch_inner<R>(
         cfg: s.cfg.clone(),
         trap: s.trap,
     };
-    let scratch = launch.scratch_bytes();
+    let scratch = limits::check_bytes(
+        &format!(
+            "the dispatch's scratch ({private} bytes per work-item on {} host threads)",
+            launch.threads
+        ),
+        launch.scratch_bytes(),
+        limits::MAX_SCRATCH_TOTAL_BYTES,
+    )?;
     if scratch > 0 {
         let a = mem.alloc(scratch, 256)?;
         temps.push(a);
@@ -379,7 +397,10 @@ pub unsafe fn run_host_asm(
         geo,
         lds_bytes,
         wgp_mode: true,
-        scratch_lane_bytes: scratch_size.next_multiple_of(4),
+        scratch_lane_bytes: limits::scratch_lane_bytes(
+            "run_asm scratch_size",
+            scratch_size as u64,
+        )?,
         scratch_addr: 0,
         kernarg_addr: kernarg,
         dispatch_ptr: packet.as_ptr() as u64,
@@ -391,9 +412,17 @@ pub unsafe fn run_host_asm(
         trap: None,
     };
     // Host scratch (8-byte words: host mode accesses memory with atomics of up to 8 bytes).
-    let words = usize::try_from(launch.scratch_bytes().div_ceil(8))
-        .map_err(|_| HsaError::Args("scratch too large".into()))?;
-    let mut scratch: Vec<u64> = vec![0; words];
+    let bytes = limits::check_bytes(
+        "run_asm scratch (scratch_size per work-item x work-items in flight x host threads)",
+        launch.scratch_bytes(),
+        limits::MAX_SCRATCH_TOTAL_BYTES,
+    )?;
+    let words = bytes.div_ceil(8) as usize;
+    let mut scratch: Vec<u64> = Vec::new();
+    scratch
+        .try_reserve_exact(words)
+        .map_err(|_| HsaError::Args(format!("cannot allocate {bytes} scratch bytes")))?;
+    scratch.resize(words, 0);
     if words > 0 {
         launch.scratch_addr = scratch.as_mut_ptr() as u64;
     }

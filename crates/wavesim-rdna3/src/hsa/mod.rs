@@ -55,3 +55,10 @@ impl From<wavesim_core::LaunchError> for HsaError {
         HsaError::Dispatch(e.into())
     }
 }
+
+impl From<wavesim_core::limits::TooLarge> for HsaError {
+    /// A size over wavesim's limit is a bad argument of the launch (C ABI: WAVESIM_ERR_ARGS).
+    fn from(e: wavesim_core::limits::TooLarge) -> HsaError {
+        HsaError::Args(e.to_string())
+    }
+}

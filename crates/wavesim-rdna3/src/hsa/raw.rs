@@ -32,7 +32,7 @@ use crate::wave::{status, Wave};
 use thiserror::Error;
 use wavesim_core::engine::{self, Backend, Stop, WaveSlot};
 use wavesim_core::memory::{DeviceMemory, MemError};
-use wavesim_core::{DispatchStats, Geometry, Location};
+use wavesim_core::{limits, DispatchStats, Geometry, Location};
 
 /// COMPUTE_USER_DATA registers on gfx11 (COMPUTE_USER_DATA_0..15).
 pub const MAX_USER_SGPRS: usize = 16;
@@ -527,7 +527,8 @@ pub unsafe fn run(d: &RawDispatch) -> Result<DispatchStats, RawError> {
         ..KernelDescriptor::default()
     };
     let scratch_lane_bytes = if res.scratch_en {
-        d.scratch_lane_bytes.next_multiple_of(4)
+        limits::scratch_lane_bytes("scratch bytes per work-item", d.scratch_lane_bytes as u64)
+            .map_err(|e| RawError::Launch(e.to_string()))?
     } else {
         0
     };
@@ -596,10 +597,11 @@ pub unsafe fn run(d: &RawDispatch) -> Result<DispatchStats, RawError> {
         status: if res.privileged { status::PRIV } else { 0 } | (res.priority << 1),
     };
     let r = engine::run(&backend, &mem, &mut NoObserver);
-    // A fault is "outside the ranges" when its address is in none of them; a private-segment
-    // fault (an offset beyond the lane's scratch, reported in the private aperture) is not.
-    let outside = |addr: u64| {
-        mem.find(addr, 1).is_err()
+    // A fault is "outside the ranges" when the access is not wholly inside one of them (it may
+    // start inside one and end past it); a private-segment fault (an offset beyond the lane's
+    // scratch, reported in the private aperture) is not.
+    let outside = |addr: u64, size: u32| {
+        mem.find(addr, size.max(1) as u64).is_err()
             && addr.wrapping_sub(PRIVATE_APERTURE) >= APERTURE_SIZE
             && d.host_ranges.is_some()
     };
@@ -607,10 +609,10 @@ pub unsafe fn run(d: &RawDispatch) -> Result<DispatchStats, RawError> {
         Ok(stats) => Ok(stats),
         Err(
             error @ DispatchError::Exec {
-                error: ExecError::MemoryFault { addr, .. },
+                error: ExecError::MemoryFault { addr, size, .. },
                 ..
             },
-        ) if outside(addr) => Err(RawError::OutsideHostRanges { error }),
+        ) if outside(addr, size) => Err(RawError::OutsideHostRanges { error }),
         Err(e) => Err(e.into()),
     };
     drop(backend);
