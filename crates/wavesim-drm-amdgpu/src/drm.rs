@@ -1223,12 +1223,14 @@ impl Shim {
         let kind = match ip {
             AMDGPU_HW_IP_COMPUTE => pm4::Queue::Compute,
             AMDGPU_HW_IP_GFX => pm4::Queue::Graphics,
-            other => return Err(fail(
-                libc::EINVAL,
-                format!(
+            other => {
+                return Err(fail(
+                    libc::EINVAL,
+                    format!(
                     "CS on hardware IP {other}: only the graphics and compute rings are emulated"
                 ),
-            )),
+                ))
+            }
         };
         if ring > 3 || (ip == AMDGPU_HW_IP_GFX && ring > 0) {
             return Err(fail(libc::EINVAL, format!("CS on ring {ring} of IP {ip}")));

@@ -139,6 +139,10 @@ fn event_name(ev: u32) -> Option<&'static str> {
         0x07 => "CS_PARTIAL_FLUSH",
         0x14 => "CACHE_FLUSH_AND_INV_TS_EVENT",
         0x16 => "CACHE_FLUSH_AND_INV_EVENT",
+        // Start/stop counting pipeline statistics: the counters are not modelled, and the
+        // event that would expose them (SAMPLE_PIPELINESTAT, 0x1e) is refused.
+        0x19 => "PIPELINESTAT_START",
+        0x1a => "PIPELINESTAT_STOP",
         0x28 => "BOTTOM_OF_PIPE_TS",
         0x2f => "FLUSH_AND_INV_CB_DATA_TS",
         _ => return None,
@@ -259,6 +263,9 @@ impl Ctx<'_> {
                     }
                     self.run_ib(target, size, depth + 1)?;
                     continue;
+                }
+                if crate::drm::debug_enabled() {
+                    crate::drm::report(&format!("pm4 {at}: {body:08x?}"));
                 }
                 self.packet(at, body)?;
             }

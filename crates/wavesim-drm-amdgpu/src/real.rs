@@ -14,7 +14,7 @@ fn next(cell: &OnceLock<usize>, name: &'static [u8]) -> usize {
 }
 
 macro_rules! real_fn {
-    ($name:ident, $sym:literal, fn($($arg:ident: $ty:ty),*) -> $ret:ty, $fail:expr) => {
+    ($name:ident, $sym:literal, fn($($arg:ident: $ty:ty),* $(,)?) -> $ret:ty, $fail:expr $(,)?) => {
         /// The next definition of the C library function of this name.
         ///
         /// # Safety

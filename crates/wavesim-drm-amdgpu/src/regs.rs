@@ -37,6 +37,7 @@ const fn h(addr: u32, name: &'static str, why: &'static str) -> Reg {
 
 const CU_MASK: &str = "CU enable mask: which CUs run waves (results do not depend on placement)";
 const LIMITS: &str = "wave/workgroup launch limits per CU (scheduling only)";
+const ACCUM: &str = "values the SQ's performance counters accumulate (not modelled)";
 const PERF: &str =
     "performance counter / statistics enable (not modelled; no shader-visible effect)";
 
@@ -80,11 +81,20 @@ pub static SH_REGS: &[Reg] = &[
     d(COMPUTE_TMPRING_SIZE, "COMPUTE_TMPRING_SIZE"),
     h(0xb864, "COMPUTE_STATIC_THREAD_MGMT_SE2", CU_MASK),
     h(0xb868, "COMPUTE_STATIC_THREAD_MGMT_SE3", CU_MASK),
+    h(0xb890, "COMPUTE_USER_ACCUM_0", ACCUM),
+    h(0xb894, "COMPUTE_USER_ACCUM_1", ACCUM),
+    h(0xb898, "COMPUTE_USER_ACCUM_2", ACCUM),
+    h(0xb89c, "COMPUTE_USER_ACCUM_3", ACCUM),
     d(COMPUTE_PGM_RSRC3, "COMPUTE_PGM_RSRC3"),
-    h(0xb8b4, "COMPUTE_STATIC_THREAD_MGMT_SE4", CU_MASK),
-    h(0xb8b8, "COMPUTE_STATIC_THREAD_MGMT_SE5", CU_MASK),
-    h(0xb8bc, "COMPUTE_STATIC_THREAD_MGMT_SE6", CU_MASK),
-    h(0xb8c0, "COMPUTE_STATIC_THREAD_MGMT_SE7", CU_MASK),
+    h(0xb8ac, "COMPUTE_STATIC_THREAD_MGMT_SE4", CU_MASK),
+    h(0xb8b0, "COMPUTE_STATIC_THREAD_MGMT_SE5", CU_MASK),
+    h(0xb8b4, "COMPUTE_STATIC_THREAD_MGMT_SE6", CU_MASK),
+    h(0xb8b8, "COMPUTE_STATIC_THREAD_MGMT_SE7", CU_MASK),
+    h(
+        0xb8bc,
+        "COMPUTE_DISPATCH_INTERLEAVE",
+        "how many workgroups go to one SE before the next (placement only)",
+    ),
     d(0xb900, "COMPUTE_USER_DATA_0"),
     d(0xb904, "COMPUTE_USER_DATA_1"),
     d(0xb908, "COMPUTE_USER_DATA_2"),
