@@ -1052,7 +1052,7 @@ impl Shim {
                 let b = bo(f, va.handle)?;
                 let bo_len = b.size.max(1).next_multiple_of(4096);
                 if va.offset_in_bo.saturating_add(va.map_size) > bo_len
-                    || va.offset_in_bo % 4096 != 0
+                    || !va.offset_in_bo.is_multiple_of(4096)
                 {
                     return Err(fail(
                         libc::EINVAL,

@@ -660,7 +660,7 @@ pub unsafe extern "C" fn ioctl(fd: c_int, request: c_ulong, arg: *mut c_void) ->
         return unsafe { real::ioctl(fd, request, arg) };
     }
     // SAFETY: forwarded to the caller (the argument is what the request says).
-    match unsafe { drm::ioctl(fd, request as u64, arg as u64) } {
+    match unsafe { drm::ioctl(fd, request, arg as u64) } {
         Ok(v) => v,
         Err(e) => {
             set_errno(e);

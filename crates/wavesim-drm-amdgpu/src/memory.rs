@@ -110,7 +110,7 @@ impl Memory {
     /// (AMDGPU_VM_PAGE_READABLE/WRITEABLE) are not enforced.
     pub fn map(&mut self, va: u64, m: VaMapping) -> Result<(), MemoryError> {
         let len = m.len;
-        if va % 4096 != 0 || len % 4096 != 0 || len == 0 {
+        if !va.is_multiple_of(4096) || !len.is_multiple_of(4096) || len == 0 {
             return Err(MemoryError::Unaligned { va, len });
         }
         if self.overlaps(va, len) {
