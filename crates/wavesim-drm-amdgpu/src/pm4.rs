@@ -474,12 +474,23 @@ impl Ctx<'_> {
         let pgm =
             ((st.sh(regs::COMPUTE_PGM_HI) as u64) << 32 | st.sh(regs::COMPUTE_PGM_LO) as u64) << 8;
         let rsrc2 = st.sh(regs::COMPUTE_PGM_RSRC2);
-        if rsrc2 & 1 != 0 {
-            return Err(self.unsupported(
-                at,
-                "COMPUTE_PGM_RSRC2.SCRATCH_EN: scratch memory (COMPUTE_TMPRING_SIZE) is not supported by the shim yet",
-            ));
-        }
+        let wave64 = initiator & DISPATCH_INITIATOR_CS_W32_EN == 0;
+        // COMPUTE_TMPRING_SIZE: WAVES [11:0], WAVESIZE [24:12] in 256-byte units per wave
+        // (gfx11; RADV programs WAVESIZE = ceil(bytes per wave / 256)). The per-lane size
+        // raw dispatch needs is a wave's share.
+        let tmpring = st.sh(regs::COMPUTE_TMPRING_SIZE);
+        let scratch_lane_bytes = if rsrc2 & 1 != 0 {
+            let per_wave = (tmpring >> 12 & 0x1fff) * 256;
+            if per_wave == 0 {
+                return Err(self.unsupported(
+                    at,
+                    "COMPUTE_PGM_RSRC2.SCRATCH_EN with COMPUTE_TMPRING_SIZE.WAVESIZE 0",
+                ));
+            }
+            per_wave / if wave64 { 64 } else { 32 }
+        } else {
+            0
+        };
         let user: Vec<u32> = (0..16)
             .map(|k| st.sh(regs::COMPUTE_USER_DATA_0 + 4 * k))
             .collect();
@@ -497,8 +508,8 @@ impl Ctx<'_> {
             rsrc1: st.sh(regs::COMPUTE_PGM_RSRC1),
             rsrc2,
             rsrc3: st.sh(regs::COMPUTE_PGM_RSRC3),
-            wave64: initiator & DISPATCH_INITIATOR_CS_W32_EN == 0,
-            scratch_lane_bytes: 0,
+            wave64,
+            scratch_lane_bytes,
             target: Target::Gfx1100,
             host_ranges: Some(&ranges),
             max_wave_insts: st.max_wave_insts,

@@ -73,6 +73,19 @@ pub static SH_REGS: &[Reg] = &[
     h(0xb82c, "COMPUTE_PERFCOUNT_ENABLE", PERF),
     d(COMPUTE_PGM_LO, "COMPUTE_PGM_LO"),
     d(COMPUTE_PGM_HI, "COMPUTE_PGM_HI"),
+    // gfx11's scratch base for the dispatch (address >> 8, then >> 40). The shim backs each
+    // dispatch's scratch with `hsa::raw`'s own per-lane memory instead: scratch is private to
+    // its lane and reached only through scratch instructions, so where it lives is invisible.
+    h(
+        0xb840,
+        "COMPUTE_DISPATCH_SCRATCH_BASE_LO",
+        "scratch backing address (raw dispatch allocates its own)",
+    ),
+    h(
+        0xb844,
+        "COMPUTE_DISPATCH_SCRATCH_BASE_HI",
+        "scratch backing address (raw dispatch allocates its own)",
+    ),
     d(COMPUTE_PGM_RSRC1, "COMPUTE_PGM_RSRC1"),
     d(COMPUTE_PGM_RSRC2, "COMPUTE_PGM_RSRC2"),
     h(0xb854, "COMPUTE_RESOURCE_LIMITS", LIMITS),

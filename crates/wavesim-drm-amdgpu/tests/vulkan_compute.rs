@@ -144,6 +144,7 @@ fn program(name: &str) -> Program {
                 [3, 1, 1],
             )
         },
+        "scratch" => p("scratch", vec![words(256, input), zeros(1024)], [4, 1, 1]),
         other => panic!("no program {other}"),
     }
 }
@@ -664,6 +665,18 @@ fn descriptor_indexing_matches_lavapipe() {
 #[test]
 fn fill_copy_and_repeated_dispatches_match_lavapipe() {
     compare("transfers");
+}
+
+/// Scratch (a dynamically indexed private array): the shim programs the dispatch's
+/// per-lane scratch from COMPUTE_TMPRING_SIZE (WAVESIZE 96 x 256 bytes per wave64 = 384
+/// bytes per lane, ACO's "scratch: 384"), but Mesa 22.3's ACO encodes the scratch
+/// instructions' unused SADDR as 0x7f (gfx10's "off"; LLVM's gfx11 disassembler calls it an
+/// invalid exec_hi) and wavesim-rdna3 reads it as exec_hi, so the first
+/// `scratch_store_b32 off, v1, exec_hi` faults. Run with `--ignored` once that is settled.
+#[test]
+#[ignore = "ACO 22.3's scratch SADDR 0x7f on gfx11 (see the comment)"]
+fn scratch_matches_lavapipe() {
+    compare("scratch");
 }
 
 /// Wave32 compute (RADV_PERFTEST=cswave32) runs the same programs on the other wave size.
