@@ -310,8 +310,10 @@ impl Ctx<'_> {
         let size = body[2] & 0xf_ffff;
         let chain = body[2] >> 20 & 1 != 0;
         let valid = body[2] >> 23 & 1 != 0;
-        if !valid {
-            return Err(self.unsupported(at, "INDIRECT_BUFFER without VALID"));
+        // The compute micro engine (MEC) needs VALID; the graphics ring's ME runs the IB
+        // without it (RADV's graphics preamble call sets only the size).
+        if !valid && self.st.queue == Queue::Compute {
+            return Err(self.unsupported(at, "INDIRECT_BUFFER without VALID on the compute ring"));
         }
         Ok((va, size, chain))
     }

@@ -181,11 +181,13 @@ fn run_vulkan(prog: &Program) -> Result<Vec<u8>, String> {
             .ok_or("no Vulkan device")?;
         let families = instance.get_physical_device_queue_family_properties(pd);
         // A compute-only family (RADV's compute ring) if there is one, else any with compute.
+        // WAVESIM_VK_QUEUE=universal: the first family with graphics and compute instead.
+        let universal = std::env::var("WAVESIM_VK_QUEUE").is_ok_and(|q| q == "universal");
         let family = families
             .iter()
             .position(|f| {
                 f.queue_flags.contains(vk::QueueFlags::COMPUTE)
-                    && !f.queue_flags.contains(vk::QueueFlags::GRAPHICS)
+                    && f.queue_flags.contains(vk::QueueFlags::GRAPHICS) == universal
             })
             .or_else(|| {
                 families
