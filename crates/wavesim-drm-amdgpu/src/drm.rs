@@ -11,17 +11,7 @@ use crate::memory::{Memory, VaMapping};
 use crate::pm4::{self, QueueState};
 use crate::uapi::*;
 
-/// Writes one line to stderr: what failed and why (the application only sees errno).
-pub fn report(msg: &str) {
-    let line = format!("wavesim-drm: {msg}\n");
-    // SAFETY: writing our own buffer to fd 2.
-    unsafe { libc::write(2, line.as_ptr() as *const libc::c_void, line.len()) };
-}
-
-pub fn debug_enabled() -> bool {
-    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    *ON.get_or_init(|| std::env::var_os("WAVESIM_DRM_DEBUG").is_some())
-}
+pub use crate::log::{debug_enabled, report};
 
 /// An ioctl's failure: the errno the kernel returns, and what to tell the user (None for
 /// failures the driver expects and handles, e.g. a timed-out wait).
@@ -803,19 +793,13 @@ impl Shim {
                 size_ok(sz::<WaitCsIn>())?;
                 let w: WaitCsIn = unsafe { rd(arg) };
                 let (_, f) = self.file(fd)?;
-                let ctx = f.ctxs.get(&w.ctx_id).ok_or_else(|| {
-                    fail(libc::EINVAL, format!("WAIT_CS: no context {}", w.ctx_id))
-                })?;
-                let last = ctx.get(&(w.ip_type, w.ring)).copied().unwrap_or(0);
-                if w.handle > last {
+                if !f.ctxs.contains_key(&w.ctx_id) {
                     return Err(fail(
                         libc::EINVAL,
-                        format!(
-                            "WAIT_CS for sequence {} never submitted (last {last})",
-                            w.handle
-                        ),
+                        format!("WAIT_CS: no context {}", w.ctx_id),
                     ));
                 }
+                submitted(f, w.ctx_id, w.ip_type, w.ring, w.handle, "WAIT_CS")?;
                 // status 0: idle (the kernel sets 1 only when the wait timed out).
                 unsafe { wr(arg, [0u64; 4]) };
                 Ok(0)
@@ -826,18 +810,7 @@ impl Shim {
                 let fences = unsafe { read_array::<Fence>(w.fences, w.fence_count) };
                 let (_, f) = self.file(fd)?;
                 for fe in &fences {
-                    let last = f
-                        .ctxs
-                        .get(&fe.ctx_id)
-                        .and_then(|c| c.get(&(fe.ip_type, fe.ring)))
-                        .copied()
-                        .unwrap_or(0);
-                    if fe.seq_no > last {
-                        return Err(fail(
-                            libc::EINVAL,
-                            format!("WAIT_FENCES: sequence {} never submitted", fe.seq_no),
-                        ));
-                    }
+                    submitted(f, fe.ctx_id, fe.ip_type, fe.ring, fe.seq_no, "WAIT_FENCES")?;
                 }
                 // status 1: signalled; first_signaled 0.
                 unsafe { wr(arg, [1u32, 0, 0, 0, 0, 0]) };
@@ -847,15 +820,14 @@ impl Shim {
                 size_ok(32)?;
                 let (fence, what): (Fence, u32) = unsafe { rd(arg) };
                 let (_, f) = self.file(fd)?;
-                let last = f
-                    .ctxs
-                    .get(&fence.ctx_id)
-                    .and_then(|c| c.get(&(fence.ip_type, fence.ring)))
-                    .copied()
-                    .unwrap_or(0);
-                if fence.seq_no > last {
-                    return Err(fail(libc::EINVAL, "FENCE_TO_HANDLE: fence never submitted"));
-                }
+                submitted(
+                    f,
+                    fence.ctx_id,
+                    fence.ip_type,
+                    fence.ring,
+                    fence.seq_no,
+                    "FENCE_TO_HANDLE",
+                )?;
                 if what != 0 {
                     return Err(fail(
                         libc::EINVAL,
@@ -1147,30 +1119,12 @@ impl Shim {
                     // Fences of earlier submissions: all complete already (checked to exist).
                     for d in unsafe { read_array::<CsChunkDep>(c.chunk_data, (bytes / 24) as u32) }
                     {
-                        let last = f
-                            .ctxs
-                            .get(&d.ctx_id)
-                            .and_then(|x| x.get(&(d.ip_type, d.ring)))
-                            .copied()
-                            .unwrap_or(0);
-                        if d.handle > last {
-                            return Err(fail(
-                                libc::EINVAL,
-                                format!("CS: dependency on sequence {} never submitted", d.handle),
-                            ));
-                        }
+                        submitted(f, d.ctx_id, d.ip_type, d.ring, d.handle, "CS dependency")?;
                     }
                 }
                 AMDGPU_CHUNK_ID_SYNCOBJ_IN | AMDGPU_CHUNK_ID_SYNCOBJ_TIMELINE_WAIT => {
                     let timeline = c.chunk_id == AMDGPU_CHUNK_ID_SYNCOBJ_TIMELINE_WAIT;
-                    let n = bytes / if timeline { 16 } else { 4 };
-                    for i in 0..n {
-                        let (h, point) = if timeline {
-                            let s: CsChunkSyncobj = unsafe { rd(c.chunk_data + 16 * i as u64) };
-                            (s.handle, s.point)
-                        } else {
-                            (unsafe { rd::<u32>(c.chunk_data + 4 * i as u64) }, 0)
-                        };
+                    for (h, point) in unsafe { syncobj_chunk(&c, timeline) } {
                         if !syncobj(f, h)?.satisfied(point) {
                             return Err(fail(
                                 libc::EINVAL,
@@ -1181,14 +1135,7 @@ impl Shim {
                 }
                 AMDGPU_CHUNK_ID_SYNCOBJ_OUT | AMDGPU_CHUNK_ID_SYNCOBJ_TIMELINE_SIGNAL => {
                     let timeline = c.chunk_id == AMDGPU_CHUNK_ID_SYNCOBJ_TIMELINE_SIGNAL;
-                    let n = bytes / if timeline { 16 } else { 4 };
-                    for i in 0..n {
-                        let (h, point) = if timeline {
-                            let s: CsChunkSyncobj = unsafe { rd(c.chunk_data + 16 * i as u64) };
-                            (s.handle, s.point)
-                        } else {
-                            (unsafe { rd::<u32>(c.chunk_data + 4 * i as u64) }, 0)
-                        };
+                    for (h, point) in unsafe { syncobj_chunk(&c, timeline) } {
                         syncobj(f, h)?;
                         signals.push((h, point));
                     }
@@ -1286,6 +1233,45 @@ impl Shim {
             }
         }
         Ok(seq)
+    }
+}
+
+/// Checks that submission `seq` of a context's ring happened (every submitted one is
+/// complete when `AMDGPU_CS` returns, so a wait for it succeeds at once).
+fn submitted(f: &DrmFile, ctx: u32, ip: u32, ring: u32, seq: u64, what: &str) -> R {
+    let last = f
+        .ctxs
+        .get(&ctx)
+        .and_then(|c| c.get(&(ip, ring)))
+        .copied()
+        .unwrap_or(0);
+    if seq > last {
+        return Err(fail(
+            libc::EINVAL,
+            format!("{what}: sequence {seq} of context {ctx} (IP {ip}, ring {ring}) was never submitted (last {last})"),
+        ));
+    }
+    Ok(())
+}
+
+/// The (handle, point) pairs of a syncobj chunk: `drm_amdgpu_cs_chunk_sem` handles (point 0)
+/// or, for the timeline chunks, `drm_amdgpu_cs_chunk_syncobj`s.
+///
+/// # Safety
+/// `c.chunk_data` must point to `c.length_dw` readable dwords.
+unsafe fn syncobj_chunk(c: &CsChunk, timeline: bool) -> Vec<(u32, u64)> {
+    let bytes = c.length_dw as u64 * 4;
+    if timeline {
+        (0..bytes / 16)
+            .map(|i| {
+                let s: CsChunkSyncobj = unsafe { rd(c.chunk_data + 16 * i) };
+                (s.handle, s.point)
+            })
+            .collect()
+    } else {
+        (0..bytes / 4)
+            .map(|i| (unsafe { rd::<u32>(c.chunk_data + 4 * i) }, 0))
+            .collect()
     }
 }
 

@@ -9,7 +9,7 @@
 //! - `pm4`: the command processor (packets, registers from `regs`, dispatches through
 //!   `wavesim_rdna3::hsa::raw`);
 //! - `memory`: device memory (one memfd, CPU and device views shared);
-//! - `device`: gfx1100's identity and limits; `uapi`: the kernel's structures; `real`: the
+//! - `device`: gfx1100's identity and limits; `log`: messages; `uapi`: the kernel's structures; `real`: the
 //!   C library's own functions.
 //!
 //! See docs/DRM_SHIM.md.
@@ -17,6 +17,7 @@
 pub mod device;
 pub mod drm;
 pub mod hooks;
+pub mod log;
 pub mod memory;
 pub mod pm4;
 pub mod real;

@@ -184,7 +184,17 @@ impl Memory {
     }
 }
 
-impl crate::pm4::GpuMemory for Memory {
+/// The device address space the packets and waves see.
+pub trait GpuMemory {
+    fn read(&self, va: u64, out: &mut [u8]) -> Result<(), MemoryError>;
+    fn write(&self, va: u64, data: &[u8]) -> Result<(), MemoryError>;
+    /// Every mapped range `(address, bytes)`: the dispatch's sandbox.
+    fn ranges(&self) -> Vec<(u64, u64)>;
+    /// The host bytes from `va` to the end of its mapping (shader code).
+    fn host_slice(&self, va: u64) -> Result<&[u8], MemoryError>;
+}
+
+impl GpuMemory for Memory {
     fn read(&self, va: u64, out: &mut [u8]) -> Result<(), MemoryError> {
         self.check(va, out.len() as u64)?;
         // SAFETY: checked: the range is our device view mapping, readable host memory.

@@ -13,18 +13,9 @@
 use thiserror::Error;
 use wavesim_rdna3::hsa::raw::{self, RawDispatch, Target, DISPATCH_INITIATOR_CS_W32_EN};
 
+pub use crate::memory::GpuMemory;
 use crate::memory::MemoryError;
 use crate::regs::{self, Use};
-
-/// The device address space the packets and waves see.
-pub trait GpuMemory {
-    fn read(&self, va: u64, out: &mut [u8]) -> Result<(), MemoryError>;
-    fn write(&self, va: u64, data: &[u8]) -> Result<(), MemoryError>;
-    /// Every mapped range `(address, bytes)`: the dispatch's sandbox.
-    fn ranges(&self) -> Vec<(u64, u64)>;
-    /// The host bytes from `va` to the end of its mapping (shader code).
-    fn host_slice(&self, va: u64) -> Result<&[u8], MemoryError>;
-}
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Queue {
@@ -264,8 +255,8 @@ impl Ctx<'_> {
                     self.run_ib(target, size, depth + 1)?;
                     continue;
                 }
-                if crate::drm::debug_enabled() {
-                    crate::drm::report(&format!("pm4 {at}: {body:08x?}"));
+                if crate::log::debug_enabled() {
+                    crate::log::report(&format!("pm4 {at}: {body:08x?}"));
                 }
                 self.packet(at, body)?;
             }
