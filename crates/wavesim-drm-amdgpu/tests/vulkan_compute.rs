@@ -32,6 +32,9 @@ struct Program {
     repeat: u32,
     /// vkCmdDispatchBase's first workgroup.
     base: [u32; 3],
+    /// Push constants made of device addresses (VK_KHR_buffer_device_address): buffer index
+    /// and byte offset of each pointer, pushed after `push`.
+    pointers: Vec<(usize, u64)>,
 }
 
 /// A deterministic input word (a multiplicative hash of the index).
@@ -59,6 +62,7 @@ fn program(name: &str) -> Program {
         copy: None,
         repeat: 1,
         base: [0; 3],
+        pointers: vec![],
     };
     match name {
         "arith" => p(
@@ -145,6 +149,26 @@ fn program(name: &str) -> Program {
             )
         },
         "scratch" => p("scratch", vec![words(256, input), zeros(1024)], [4, 1, 1]),
+        // Raw device addresses: a[] by descriptor, src and dst by pointer.
+        "bda" => Program {
+            bindings: vec![1],
+            pointers: vec![(1, 0), (2, 0)],
+            ..p(
+                "bda",
+                vec![words(128, |i| i), words(128, input), zeros(512)],
+                [2, 1, 1],
+            )
+        },
+        // The source pointer 64 GiB past its buffer: outside every allocation.
+        "bda_fault" => Program {
+            bindings: vec![1],
+            pointers: vec![(1, 1 << 36), (2, 0)],
+            ..p(
+                "bda",
+                vec![words(128, |i| i), words(128, input), zeros(512)],
+                [2, 1, 1],
+            )
+        },
         other => panic!("no program {other}"),
     }
 }
@@ -207,7 +231,12 @@ fn run_vulkan(prog: &Program) -> Result<Vec<u8>, String> {
         };
         let mut v11 = vk::PhysicalDeviceVulkan11Features::default()
             .storage_buffer16_bit_access(prog.wide_types);
-        let mut v12 = vk::PhysicalDeviceVulkan12Features::default().shader_float16(prog.wide_types);
+        let bda = !prog.pointers.is_empty();
+        let mut v12 = vk::PhysicalDeviceVulkan12Features::default()
+            .shader_float16(prog.wide_types)
+            .buffer_device_address(bda);
+        let mut features = features;
+        features.shader_int64 |= bda as u32;
         let dci = vk::DeviceCreateInfo::default()
             .queue_create_infos(&qci)
             .enabled_features(&features)
@@ -229,7 +258,12 @@ fn run_vulkan(prog: &Program) -> Result<Vec<u8>, String> {
                         .usage(
                             vk::BufferUsageFlags::STORAGE_BUFFER
                                 | vk::BufferUsageFlags::TRANSFER_SRC
-                                | vk::BufferUsageFlags::TRANSFER_DST,
+                                | vk::BufferUsageFlags::TRANSFER_DST
+                                | if bda {
+                                    vk::BufferUsageFlags::SHADER_DEVICE_ADDRESS
+                                } else {
+                                    vk::BufferUsageFlags::empty()
+                                },
                         )
                         .sharing_mode(vk::SharingMode::EXCLUSIVE),
                     None,
@@ -244,11 +278,17 @@ fn run_vulkan(prog: &Program) -> Result<Vec<u8>, String> {
                             .contains(want)
                 })
                 .ok_or("no host-visible coherent memory type")?;
+            let mut flags = vk::MemoryAllocateFlagsInfo::default().flags(if bda {
+                vk::MemoryAllocateFlags::DEVICE_ADDRESS
+            } else {
+                vk::MemoryAllocateFlags::empty()
+            });
             let mem = device
                 .allocate_memory(
                     &vk::MemoryAllocateInfo::default()
                         .allocation_size(req.size)
-                        .memory_type_index(ty),
+                        .memory_type_index(ty)
+                        .push_next(&mut flags),
                     None,
                 )
                 .map_err(e("vkAllocateMemory"))?;
@@ -286,10 +326,10 @@ fn run_vulkan(prog: &Program) -> Result<Vec<u8>, String> {
             .map_err(e("vkCreateDescriptorSetLayout"))?;
         let ranges = [vk::PushConstantRange::default()
             .stage_flags(vk::ShaderStageFlags::COMPUTE)
-            .size(prog.push.len().max(4) as u32)];
+            .size((prog.push.len() + 8 * prog.pointers.len()).max(4) as u32)];
         let layouts = [dsl];
         let mut plci = vk::PipelineLayoutCreateInfo::default().set_layouts(&layouts);
-        if !prog.push.is_empty() {
+        if !prog.push.is_empty() || !prog.pointers.is_empty() {
             plci = plci.push_constant_ranges(&ranges);
         }
         let pl = device
@@ -408,8 +448,15 @@ fn run_vulkan(prog: &Program) -> Result<Vec<u8>, String> {
         }
         device.cmd_bind_pipeline(cb, vk::PipelineBindPoint::COMPUTE, pipeline);
         device.cmd_bind_descriptor_sets(cb, vk::PipelineBindPoint::COMPUTE, pl, 0, &[set], &[]);
-        if !prog.push.is_empty() {
-            device.cmd_push_constants(cb, pl, vk::ShaderStageFlags::COMPUTE, 0, &prog.push);
+        let mut push = prog.push.clone();
+        for &(b, off) in &prog.pointers {
+            let addr = device.get_buffer_device_address(
+                &vk::BufferDeviceAddressInfo::default().buffer(buffers[b].0),
+            );
+            push.extend_from_slice(&(addr + off).to_le_bytes());
+        }
+        if !push.is_empty() {
+            device.cmd_push_constants(cb, pl, vk::ShaderStageFlags::COMPUTE, 0, &push);
         }
         let [x, y, z] = prog.groups;
         for k in 0..prog.repeat {
@@ -679,6 +726,28 @@ fn fill_copy_and_repeated_dispatches_match_lavapipe() {
 #[ignore = "ACO 22.3's scratch SADDR 0x7f on gfx11 (see the comment)"]
 fn scratch_matches_lavapipe() {
     compare("scratch");
+}
+
+#[test]
+fn buffer_device_addresses_match_lavapipe() {
+    compare("bda");
+}
+
+/// A shader that reads 64 GiB past its buffer: the dispatch's sandbox (the VA-mapped ranges)
+/// stops it with a message naming the instruction, lane and address; the submission fails and
+/// the application gets VK_ERROR_DEVICE_LOST instead of reading host memory or crashing.
+#[test]
+fn out_of_bounds_pointer_is_a_reported_fault() {
+    let o = child("bda_fault", true, &[]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        o.status.code().is_some(),
+        "the child died of a signal: {err}"
+    );
+    assert!(!o.status.success());
+    assert!(err.contains("outside the host address ranges"), "{err}");
+    assert!(err.contains("lane 0"), "{err}");
+    assert!(err.contains("ERROR_DEVICE_LOST"), "{err}");
 }
 
 /// Wave32 compute (RADV_PERFTEST=cswave32) runs the same programs on the other wave size.
