@@ -269,38 +269,6 @@ fn fstat_ours(fd: c_int, buf: *mut libc::stat) -> Option<c_int> {
     Some(0)
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn stat(path: *const c_char, buf: *mut libc::stat) -> c_int {
-    stat_ours(path, buf, true).unwrap_or_else(|| unsafe { real::stat(path, buf) })
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn stat64(path: *const c_char, buf: *mut libc::stat64) -> c_int {
-    stat_ours(path, buf as *mut libc::stat, true)
-        .unwrap_or_else(|| unsafe { real::stat64(path, buf) })
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn lstat(path: *const c_char, buf: *mut libc::stat) -> c_int {
-    stat_ours(path, buf, false).unwrap_or_else(|| unsafe { real::lstat(path, buf) })
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn lstat64(path: *const c_char, buf: *mut libc::stat64) -> c_int {
-    stat_ours(path, buf as *mut libc::stat, false)
-        .unwrap_or_else(|| unsafe { real::lstat64(path, buf) })
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn fstat(fd: c_int, buf: *mut libc::stat) -> c_int {
-    fstat_ours(fd, buf).unwrap_or_else(|| unsafe { real::fstat(fd, buf) })
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn fstat64(fd: c_int, buf: *mut libc::stat64) -> c_int {
-    fstat_ours(fd, buf as *mut libc::stat).unwrap_or_else(|| unsafe { real::fstat64(fd, buf) })
-}
-
 fn fstatat_ours(
     dirfd: c_int,
     path: *const c_char,
@@ -313,94 +281,63 @@ fn fstatat_ours(
     stat_ours(path, buf, flags & libc::AT_SYMLINK_NOFOLLOW == 0)
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn fstatat(
-    dirfd: c_int,
-    path: *const c_char,
-    buf: *mut libc::stat,
-    flags: c_int,
-) -> c_int {
-    fstatat_ours(dirfd, path, buf, flags)
-        .unwrap_or_else(|| unsafe { real::fstatat(dirfd, path, buf, flags) })
+/// Defines interposed stat functions: `paths` take a path (`follow`: stat, not lstat), `fds` a
+/// descriptor, `at` a directory descriptor, path and flags; each answers for our nodes and
+/// forwards everything else to the C library's function of the same shape. Leading arguments
+/// (the `ver` of glibc's pre-2.33 `__xstat` family) are passed through.
+macro_rules! interpose_stat {
+    (paths: $($name:ident => $real:ident ($($pre:ident: $pty:ty),*) $st:ty, $follow:expr;)*) => {$(
+        #[no_mangle]
+        pub unsafe extern "C" fn $name($($pre: $pty,)* path: *const c_char, buf: *mut $st) -> c_int {
+            stat_ours(path, buf.cast(), $follow)
+                .unwrap_or_else(|| unsafe { real::$real($($pre,)* path, buf) })
+        }
+    )*};
+    (fds: $($name:ident => $real:ident ($($pre:ident: $pty:ty),*) $st:ty;)*) => {$(
+        #[no_mangle]
+        pub unsafe extern "C" fn $name($($pre: $pty,)* fd: c_int, buf: *mut $st) -> c_int {
+            fstat_ours(fd, buf.cast()).unwrap_or_else(|| unsafe { real::$real($($pre,)* fd, buf) })
+        }
+    )*};
+    (at: $($name:ident => $real:ident ($($pre:ident: $pty:ty),*) $st:ty;)*) => {$(
+        #[no_mangle]
+        pub unsafe extern "C" fn $name(
+            $($pre: $pty,)*
+            dirfd: c_int,
+            path: *const c_char,
+            buf: *mut $st,
+            flags: c_int,
+        ) -> c_int {
+            fstatat_ours(dirfd, path, buf.cast(), flags)
+                .unwrap_or_else(|| unsafe { real::$real($($pre,)* dirfd, path, buf, flags) })
+        }
+    )*};
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn fstatat64(
-    dirfd: c_int,
-    path: *const c_char,
-    buf: *mut libc::stat64,
-    flags: c_int,
-) -> c_int {
-    fstatat_ours(dirfd, path, buf as *mut libc::stat, flags)
-        .unwrap_or_else(|| unsafe { real::fstatat64(dirfd, path, buf, flags) })
-}
-
-// glibc before 2.33 exported stat through these versioned wrappers; binaries built then
-// still call them.
-#[no_mangle]
-pub unsafe extern "C" fn __xstat(ver: c_int, path: *const c_char, buf: *mut libc::stat) -> c_int {
-    stat_ours(path, buf, true).unwrap_or_else(|| unsafe { real::xstat(ver, path, buf) })
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn __xstat64(
-    ver: c_int,
-    path: *const c_char,
-    buf: *mut libc::stat64,
-) -> c_int {
-    stat_ours(path, buf as *mut libc::stat, true)
-        .unwrap_or_else(|| unsafe { real::xstat64(ver, path, buf) })
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn __lxstat(ver: c_int, path: *const c_char, buf: *mut libc::stat) -> c_int {
-    stat_ours(path, buf, false).unwrap_or_else(|| unsafe { real::lxstat(ver, path, buf) })
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn __lxstat64(
-    ver: c_int,
-    path: *const c_char,
-    buf: *mut libc::stat64,
-) -> c_int {
-    stat_ours(path, buf as *mut libc::stat, false)
-        .unwrap_or_else(|| unsafe { real::lxstat64(ver, path, buf) })
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn __fxstat(ver: c_int, fd: c_int, buf: *mut libc::stat) -> c_int {
-    fstat_ours(fd, buf).unwrap_or_else(|| unsafe { real::fxstat(ver, fd, buf) })
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn __fxstat64(ver: c_int, fd: c_int, buf: *mut libc::stat64) -> c_int {
-    fstat_ours(fd, buf as *mut libc::stat)
-        .unwrap_or_else(|| unsafe { real::fxstat64(ver, fd, buf) })
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn __fxstatat(
-    ver: c_int,
-    dirfd: c_int,
-    path: *const c_char,
-    buf: *mut libc::stat,
-    flags: c_int,
-) -> c_int {
-    fstatat_ours(dirfd, path, buf, flags)
-        .unwrap_or_else(|| unsafe { real::fxstatat(ver, dirfd, path, buf, flags) })
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn __fxstatat64(
-    ver: c_int,
-    dirfd: c_int,
-    path: *const c_char,
-    buf: *mut libc::stat64,
-    flags: c_int,
-) -> c_int {
-    fstatat_ours(dirfd, path, buf as *mut libc::stat, flags)
-        .unwrap_or_else(|| unsafe { real::fxstatat64(ver, dirfd, path, buf, flags) })
-}
+// glibc 2.33+ exports stat, lstat, fstat, fstatat (and the *64 names, the same layout on
+// x86-64); binaries built before call the versioned `__xstat` wrappers, still exported.
+interpose_stat!(paths:
+    stat => stat () libc::stat, true;
+    stat64 => stat64 () libc::stat64, true;
+    lstat => lstat () libc::stat, false;
+    lstat64 => lstat64 () libc::stat64, false;
+    __xstat => xstat (ver: c_int) libc::stat, true;
+    __xstat64 => xstat64 (ver: c_int) libc::stat64, true;
+    __lxstat => lxstat (ver: c_int) libc::stat, false;
+    __lxstat64 => lxstat64 (ver: c_int) libc::stat64, false;
+);
+interpose_stat!(fds:
+    fstat => fstat () libc::stat;
+    fstat64 => fstat64 () libc::stat64;
+    __fxstat => fxstat (ver: c_int) libc::stat;
+    __fxstat64 => fxstat64 (ver: c_int) libc::stat64;
+);
+interpose_stat!(at:
+    fstatat => fstatat () libc::stat;
+    fstatat64 => fstatat64 () libc::stat64;
+    __fxstatat => fxstatat (ver: c_int) libc::stat;
+    __fxstatat64 => fxstatat64 (ver: c_int) libc::stat64;
+);
 
 #[no_mangle]
 pub unsafe extern "C" fn readlink(path: *const c_char, buf: *mut c_char, size: size_t) -> isize {
