@@ -138,6 +138,13 @@ fn program(name: &str) -> Program {
             repeat: 3,
             ..p("shared", vec![words(512, input), zeros(2048)], [4, 1, 1])
         },
+        // 60-64 KiB transfers: RADV 22.3 splits them into several CP DMA packets (with
+        // CP_SYNC and RAW_WAIT), then the shared-memory program runs on the copy.
+        "big_transfers" => Program {
+            fill: Some((1, 4096, 60 * 1024, 0x0bad_cafe)),
+            copy: Some((0, 1, 64 * 1024)),
+            ..p("shared", vec![words(16384, input), zeros(65536)], [4, 1, 1])
+        },
         // A dispatch starting at workgroup (1, 0, 0): RADV programs COMPUTE_START_X, which
         // the shim refuses (reported, the submission fails: the device is lost).
         "dispatch_base" => Program {
@@ -728,6 +735,11 @@ fn fill_copy_and_repeated_dispatches_match_lavapipe() {
 #[ignore = "ACO 22.3's scratch SADDR 0x7f on gfx11 (see the comment)"]
 fn scratch_matches_lavapipe() {
     compare("scratch");
+}
+
+#[test]
+fn large_chunked_transfers_match_lavapipe() {
+    compare("big_transfers");
 }
 
 #[test]
