@@ -35,6 +35,8 @@ struct Program {
     /// Push constants made of device addresses (VK_KHR_buffer_device_address): buffer index
     /// and byte offset of each pointer, pushed after `push`.
     pointers: Vec<(usize, u64)>,
+    /// Dispatch with vkCmdDispatchIndirect from this buffer (its first 12 bytes: x, y, z).
+    indirect: Option<usize>,
 }
 
 /// A deterministic input word (a multiplicative hash of the index).
@@ -63,6 +65,7 @@ fn program(name: &str) -> Program {
         repeat: 1,
         base: [0; 3],
         pointers: vec![],
+        indirect: None,
     };
     match name {
         "arith" => p(
@@ -144,6 +147,20 @@ fn program(name: &str) -> Program {
             fill: Some((1, 4096, 60 * 1024, 0x0bad_cafe)),
             copy: Some((0, 1, 64 * 1024)),
             ..p("shared", vec![words(16384, input), zeros(65536)], [4, 1, 1])
+        },
+        // vkCmdDispatchIndirect: the grid (4, 1, 1) comes from buffer 2.
+        "indirect" => Program {
+            bindings: vec![1, 1],
+            indirect: Some(2),
+            ..p(
+                "shared",
+                vec![
+                    words(512, input),
+                    zeros(2048),
+                    words(3, |i| [4, 1, 1][i as usize]),
+                ],
+                [0, 0, 0],
+            )
         },
         // A dispatch starting at workgroup (1, 0, 0): RADV programs COMPUTE_START_X, which
         // the shim refuses (reported, the submission fails: the device is lost).
@@ -266,6 +283,7 @@ fn run_vulkan(prog: &Program) -> Result<Vec<u8>, String> {
                             vk::BufferUsageFlags::STORAGE_BUFFER
                                 | vk::BufferUsageFlags::TRANSFER_SRC
                                 | vk::BufferUsageFlags::TRANSFER_DST
+                                | vk::BufferUsageFlags::INDIRECT_BUFFER
                                 | if bda {
                                     vk::BufferUsageFlags::SHADER_DEVICE_ADDRESS
                                 } else {
@@ -481,7 +499,9 @@ fn run_vulkan(prog: &Program) -> Result<Vec<u8>, String> {
                     &[],
                 );
             }
-            if prog.base == [0; 3] {
+            if let Some(b) = prog.indirect {
+                device.cmd_dispatch_indirect(cb, buffers[b].0, 0);
+            } else if prog.base == [0; 3] {
                 device.cmd_dispatch(cb, x, y, z);
             } else {
                 let [bx, by, bz] = prog.base;
@@ -740,6 +760,11 @@ fn scratch_matches_lavapipe() {
 #[test]
 fn large_chunked_transfers_match_lavapipe() {
     compare("big_transfers");
+}
+
+#[test]
+fn indirect_dispatch_matches_lavapipe() {
+    compare("indirect");
 }
 
 #[test]
