@@ -9,9 +9,9 @@
 use std::collections::BTreeMap;
 
 use crate::decode::{sel, AluInst, CfInst, FetchInst, FetchRow};
+use crate::error::AsmError;
 use crate::isa::{self, AluEnc, AluRow, CfForm};
 use crate::text;
-use crate::AsmError;
 
 /// A named bit field of an instruction's words: (name, word index, low bit, width).
 type Field = (&'static str, usize, u32, u32);

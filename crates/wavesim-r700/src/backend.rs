@@ -16,7 +16,7 @@ use wavesim_core::observe::Observer;
 use crate::decode::CfInst;
 use crate::exec::{self, DriverState, ExecError, PixelState, Wave};
 use crate::results::{RunError, ThreadResult};
-use crate::Shader;
+use crate::shader::Shader;
 
 pub struct R700Dispatch<'a> {
     shader: &'a Shader,

@@ -6,8 +6,8 @@
 
 use std::collections::BTreeMap;
 
+use crate::error::DecodeError;
 use crate::isa::{self, AluEnc, AluRow, CfAluRow, CfRow, Chip, ExportRow, TexRow, Unit, VtxRow};
-use crate::DecodeError;
 
 /// `(w >> lo) & mask(n)`.
 #[inline]

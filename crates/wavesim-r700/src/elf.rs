@@ -4,8 +4,8 @@
 
 use wavesim_core::elf::{header_flags, identify, ElfObject, EM_AMDGPU};
 
+use crate::error::LoadError;
 use crate::isa::Chip;
-use crate::LoadError;
 
 /// The object's contents wavesim uses.
 #[derive(Clone, Debug)]

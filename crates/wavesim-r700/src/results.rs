@@ -12,9 +12,9 @@ pub enum RunError {
     #[error(transparent)]
     Exec(#[from] crate::exec::ExecError),
     #[error(transparent)]
-    Asm(#[from] crate::AsmError),
+    Asm(#[from] crate::error::AsmError),
     #[error(transparent)]
-    Decode(#[from] crate::DecodeError),
+    Decode(#[from] crate::error::DecodeError),
     /// The engine stopped the draw (watchdog, invalid launch).
     #[error("R700 draw: {0}")]
     Dispatch(String),

@@ -55,8 +55,8 @@ use serde::Deserialize;
 
 use crate::exec::{DriverState, ExportTarget, FetchConstant, LoopConstant};
 pub use crate::results::{RunError, ThreadResult};
+use crate::shader::Shader;
 use crate::texture::{CompareFunc, Filter, MipFilter, Sampler, TexDim, TexFormat, Texture, Wrap};
-use crate::Shader;
 
 /// A dword given as a float (f32 bits), an integer (raw, two's complement) or a `"0x..."` string.
 #[derive(Clone, Debug, Deserialize)]
@@ -583,8 +583,8 @@ pub fn driver_state(shader: &Shader, cfg: &RunConfig) -> Result<DriverState, Run
         d.global_gprs = g.values.iter().map(vec4).collect::<Result<_, _>>()?;
     }
     if let Some(fs) = &cfg.fetch_shader {
-        let bytes = crate::assemble(fs)?;
-        d.fetch_shader = Some(crate::Program::decode(shader.chip(), &bytes)?);
+        let bytes = crate::asm::assemble(fs)?;
+        d.fetch_shader = Some(crate::decode::Program::decode(shader.chip(), &bytes)?);
     }
     Ok(d)
 }
