@@ -802,7 +802,10 @@ fn fill_copy_and_repeated_dispatches_match_lavapipe() {
 /// bytes per lane, ACO's "scratch: 384"), but Mesa 22.3's ACO encodes the scratch
 /// instructions' unused SADDR as 0x7f (gfx10's "off"; LLVM's gfx11 disassembler calls it an
 /// invalid exec_hi) and wavesim-rdna3 reads it as exec_hi, so the first
-/// `scratch_store_b32 off, v1, exec_hi` faults. Run with `--ignored` once that is settled.
+/// `scratch_store_b32 off, v1, exec_hi` faults. A public report of gfx11 hardware (the knod
+/// project's "disable GFX11 FLAT SADDR with NULL, not 127") says RDNA3 accepted 127 as "no
+/// SADDR" for GLOBAL; if SCRATCH does the same, the executor should too. Run with
+/// `--ignored` once that is settled.
 #[test]
 #[ignore = "ACO 22.3's scratch SADDR 0x7f on gfx11 (see the comment)"]
 fn scratch_matches_lavapipe() {
