@@ -456,7 +456,7 @@ impl Shim {
             NR_SYNCOBJ_RESET | NR_SYNCOBJ_SIGNAL => {
                 size_ok(sz::<SyncobjArray>())?;
                 let a: SyncobjArray = unsafe { rd(arg) };
-                let handles = unsafe { read_array::<u32>(a.handles, a.count_handles) };
+                let handles = unsafe { read_array::<u32>(a.handles, a.count_handles)? };
                 let (_, f) = self.file(fd)?;
                 for h in &handles {
                     let s = syncobj(f, *h)?;
@@ -471,8 +471,8 @@ impl Shim {
             NR_SYNCOBJ_TIMELINE_SIGNAL | NR_SYNCOBJ_QUERY => {
                 size_ok(sz::<SyncobjTimelineArray>())?;
                 let a: SyncobjTimelineArray = unsafe { rd(arg) };
-                let handles = unsafe { read_array::<u32>(a.handles, a.count_handles) };
-                let mut points = unsafe { read_array::<u64>(a.points, a.count_handles) };
+                let handles = unsafe { read_array::<u32>(a.handles, a.count_handles)? };
+                let mut points = unsafe { read_array::<u64>(a.points, a.count_handles)? };
                 let (_, f) = self.file(fd)?;
                 for (h, p) in handles.iter().zip(points.iter_mut()) {
                     let s = syncobj(f, *h)?;
@@ -507,7 +507,7 @@ impl Shim {
             NR_SYNCOBJ_WAIT => {
                 size_ok(sz::<SyncobjWait>())?;
                 let mut w: SyncobjWait = unsafe { rd(arg) };
-                let handles = unsafe { read_array::<u32>(w.handles, w.count_handles) };
+                let handles = unsafe { read_array::<u32>(w.handles, w.count_handles)? };
                 let points = vec![0u64; handles.len()];
                 w.first_signaled =
                     self.wait_syncobjs(fd, &handles, &points, w.flags, w.timeout_nsec)?;
@@ -517,8 +517,8 @@ impl Shim {
             NR_SYNCOBJ_TIMELINE_WAIT => {
                 size_ok(sz::<SyncobjTimelineWait>())?;
                 let mut w: SyncobjTimelineWait = unsafe { rd(arg) };
-                let handles = unsafe { read_array::<u32>(w.handles, w.count_handles) };
-                let points = unsafe { read_array::<u64>(w.points, w.count_handles) };
+                let handles = unsafe { read_array::<u32>(w.handles, w.count_handles)? };
+                let points = unsafe { read_array::<u64>(w.points, w.count_handles)? };
                 w.first_signaled =
                     self.wait_syncobjs(fd, &handles, &points, w.flags, w.timeout_nsec)?;
                 unsafe { wr(arg, w) };
@@ -807,7 +807,7 @@ impl Shim {
             AMDGPU_WAIT_FENCES => {
                 size_ok(sz::<WaitFencesIn>())?;
                 let w: WaitFencesIn = unsafe { rd(arg) };
-                let fences = unsafe { read_array::<Fence>(w.fences, w.fence_count) };
+                let fences = unsafe { read_array::<Fence>(w.fences, w.fence_count)? };
                 let (_, f) = self.file(fd)?;
                 for fe in &fences {
                     submitted(f, fe.ctx_id, fe.ip_type, fe.ring, fe.seq_no, "WAIT_FENCES")?;
@@ -1086,7 +1086,7 @@ impl Shim {
     /// the IBs in order, then signals the out syncobjs and the user fence. Returns the
     /// submission's sequence number.
     unsafe fn submit(&mut self, fd: i32, cs: &CsIn) -> R<u64> {
-        let chunk_ptrs = unsafe { read_array::<u64>(cs.chunks, cs.num_chunks) };
+        let chunk_ptrs = unsafe { read_array::<u64>(cs.chunks, cs.num_chunks)? };
         let mut ibs = Vec::new();
         let mut signals: Vec<(u32, u64)> = Vec::new();
         let mut user_fence = None;
@@ -1117,7 +1117,7 @@ impl Shim {
                 }
                 AMDGPU_CHUNK_ID_DEPENDENCIES | AMDGPU_CHUNK_ID_SCHEDULED_DEPENDENCIES => {
                     // Fences of earlier submissions: all complete already (checked to exist).
-                    for d in unsafe { read_array::<CsChunkDep>(c.chunk_data, (bytes / 24) as u32) }
+                    for d in unsafe { read_array::<CsChunkDep>(c.chunk_data, (bytes / 24) as u32)? }
                     {
                         submitted(f, d.ctx_id, d.ip_type, d.ring, d.handle, "CS dependency")?;
                     }
@@ -1287,12 +1287,23 @@ fn syncobj(f: &mut DrmFile, h: u32) -> R<&mut Syncobj> {
         .ok_or_else(|| fail(libc::ENOENT, format!("no syncobj with handle {h}")))
 }
 
+/// Most entries of an array argument (handles, points, fences, chunks, BO list entries).
+const MAX_ARRAY: u32 = 1 << 20;
+
 /// # Safety
 /// `p` must point to `n` readable `T`s (or n == 0).
-unsafe fn read_array<T: Copy>(p: u64, n: u32) -> Vec<T> {
-    (0..n as u64)
+unsafe fn read_array<T: Copy>(p: u64, n: u32) -> R<Vec<T>> {
+    // The kernel bounds its arrays too; a count this large is a corrupt argument, refused
+    // before allocating for it.
+    if n > MAX_ARRAY {
+        return Err(fail(
+            libc::EINVAL,
+            format!("an array of {n} entries (at most {MAX_ARRAY})"),
+        ));
+    }
+    Ok((0..n as u64)
         .map(|i| unsafe { rd::<T>(p + i * std::mem::size_of::<T>() as u64) })
-        .collect()
+        .collect())
 }
 
 /// # Safety
@@ -1308,6 +1319,12 @@ unsafe fn write_array<T: Copy>(p: u64, v: &[T]) {
 /// # Safety
 /// `p` must point to `n * size` readable bytes.
 unsafe fn read_bo_entries(p: u64, n: u32, size: u32) -> R<Vec<u32>> {
+    if n > MAX_ARRAY {
+        return Err(fail(
+            libc::EINVAL,
+            format!("a BO list of {n} entries (at most {MAX_ARRAY})"),
+        ));
+    }
     if size < 4 {
         return Err(fail(
             libc::EINVAL,

@@ -66,9 +66,20 @@ pub enum Pm4Error {
     Dispatch { at: At, err: raw::RawError },
     #[error("{at}: indirect buffers nested deeper than {0}", MAX_IB_DEPTH)]
     TooDeep { at: At },
+    #[error(
+        "IB at {va:#x} of {bytes} bytes: more than IB_SIZE's {0} dwords",
+        MAX_IB_DWORDS
+    )]
+    IbSize { va: u64, bytes: u32 },
+    #[error("{at}: more than {max} packets in one submission (an IB chain that does not end?)")]
+    Endless { at: At, max: u64 },
 }
 
 const MAX_IB_DEPTH: u32 = 8;
+/// IB_SIZE is a 20-bit dword count (INDIRECT_BUFFER [2] bits 19:0).
+const MAX_IB_DWORDS: u32 = 0xf_ffff;
+/// Default of [`QueueState::max_packets`].
+const MAX_PACKETS: u64 = 1 << 26;
 
 /// PM4 type-3 opcodes this executor knows (Mesa `sid.h` PKT3_* values).
 pub mod op {
@@ -149,6 +160,9 @@ pub struct QueueState {
     pub dispatches: u64,
     /// Watchdog: most instructions one wave may execute.
     pub max_wave_insts: u64,
+    /// Most packets one submission may execute: a chain of IBs that never ends would
+    /// otherwise hang the application's ioctl.
+    pub max_packets: u64,
 }
 
 impl QueueState {
@@ -162,6 +176,7 @@ impl QueueState {
             sh: vec![None; 0x400],
             dispatches: 0,
             max_wave_insts,
+            max_packets: MAX_PACKETS,
         }
     }
 
@@ -173,6 +188,8 @@ impl QueueState {
 struct Ctx<'a> {
     mem: &'a dyn GpuMemory,
     st: &'a mut QueueState,
+    /// Packets executed in this submission (an IB chain that loops forever is stopped).
+    packets: u64,
 }
 
 /// Executes the IB of `bytes` bytes at `va`.
@@ -182,7 +199,14 @@ pub fn execute(
     va: u64,
     bytes: u32,
 ) -> Result<(), Pm4Error> {
-    let mut c = Ctx { mem, st };
+    if bytes / 4 > MAX_IB_DWORDS {
+        return Err(Pm4Error::IbSize { va, bytes });
+    }
+    let mut c = Ctx {
+        mem,
+        st,
+        packets: 0,
+    };
     c.run_ib(va, bytes / 4, 0)
 }
 
@@ -222,6 +246,13 @@ impl Ctx<'_> {
                 let opcode = (header >> 8) & 0xff;
                 let count = (header >> 16) & 0x3fff;
                 let at = At { va: at_va, opcode };
+                self.packets += 1;
+                if self.packets > self.st.max_packets {
+                    return Err(Pm4Error::Endless {
+                        at,
+                        max: self.st.max_packets,
+                    });
+                }
                 // NOP with count 0x3fff is the one-dword pad (Mesa: PKT3_NOP_PAD).
                 if opcode == op::NOP && count == 0x3fff {
                     i += 1;

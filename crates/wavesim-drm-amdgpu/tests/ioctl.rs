@@ -174,6 +174,11 @@ fn render_node_info_memory_and_submission() {
         ..Default::default()
     };
     let out_sync = [sc.handle];
+    // The user fence: the sequence number lands at byte 0x800 of the BO.
+    let fence = CsChunkFence {
+        handle: bo,
+        offset: 0x800,
+    };
     let chunks = [
         CsChunk {
             chunk_id: AMDGPU_CHUNK_ID_IB,
@@ -185,12 +190,17 @@ fn render_node_info_memory_and_submission() {
             length_dw: 1,
             chunk_data: out_sync.as_ptr() as u64,
         },
+        CsChunk {
+            chunk_id: AMDGPU_CHUNK_ID_FENCE,
+            length_dw: 2,
+            chunk_data: &fence as *const CsChunkFence as u64,
+        },
     ];
     let chunk_ptrs: Vec<u64> = chunks.iter().map(|c| c as *const CsChunk as u64).collect();
     let mut cs = CsIn {
         ctx_id,
         bo_list_handle: 0,
-        num_chunks: 2,
+        num_chunks: 3,
         flags: 0,
         chunks: chunk_ptrs.as_ptr() as u64,
     };
@@ -199,6 +209,8 @@ fn render_node_info_memory_and_submission() {
     assert_eq!(seq, 1);
     // SAFETY: inside the CPU view.
     assert_eq!(unsafe { *cpu.add(0x40) }, 0xfeed);
+    // SAFETY: inside the CPU view: the 64-bit user fence holds sequence 1.
+    assert_eq!(unsafe { (*cpu.add(0x200), *cpu.add(0x201)) }, (1, 0));
     // The out syncobj is signalled: a wait with timeout 0 succeeds.
     let mut w = SyncobjWait {
         handles: out_sync.as_ptr() as u64,

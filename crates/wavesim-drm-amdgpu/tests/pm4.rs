@@ -378,7 +378,20 @@ fn unknown_packets_registers_and_fields_are_named_errors() {
     ib.extend(pkt3(pm4::op::DISPATCH_DIRECT, &[1, 1, 1, 5]));
     let e = run(&mut m, &ib).unwrap_err().to_string();
     assert!(e.contains("TRAP_PRESENT"), "{e}");
-    // Scratch is not supported yet: named.
+    // An IB that chains to itself never ends: stopped after QueueState::max_packets.
+    let chain = pkt3(
+        pm4::op::INDIRECT_BUFFER,
+        &[lo(at), hi(at), 4 | 1 << 23 | 1 << 20],
+    );
+    m.put(IB, &chain);
+    let mut st = QueueState::new(Queue::Compute);
+    st.max_packets = 1000;
+    let e = pm4::execute(&m, &mut st, at, 16).unwrap_err();
+    assert!(matches!(e, Pm4Error::Endless { max: 1000, .. }), "{e}");
+    // An IB larger than IB_SIZE can describe is refused before it is read.
+    let e = pm4::execute(&m, &mut st, at, 1 << 30).unwrap_err();
+    assert!(matches!(e, Pm4Error::IbSize { .. }), "{e}");
+    // Scratch without a per-wave size (COMPUTE_TMPRING_SIZE.WAVESIZE 0) is refused by name.
     let mut ib = pkt3(pm4::op::SET_SH_REG, &[(0xb84c - 0xb000) / 4, 1]);
     ib.extend(pkt3(pm4::op::DISPATCH_DIRECT, &[1, 1, 1, 5]));
     let e = run(&mut m, &ib).unwrap_err().to_string();
