@@ -370,6 +370,17 @@ pub struct VertexConfig {
     /// range are rejected.
     pub uniforms: Vec<(usize, u16)>,
     pub abi: AbiVersion,
+    /// Opt-in: `sin_pt_1`, `sin_pt_2`, `rsqrt_special` compute their documented intent
+    /// (`exec::WaveState::approximate`), counted in [`VertexRun::approximated`].
+    pub approximate: bool,
+}
+
+/// A vertex draw's invocations and the instructions run as their documented intent (opt-in).
+#[derive(Debug, Clone, PartialEq)]
+pub struct VertexRun {
+    pub invocations: Vec<VertexInvocation>,
+    /// SIMD-group executions of each approximated instruction, by name.
+    pub approximated: std::collections::BTreeMap<&'static str, u64>,
 }
 
 /// Final state of one vertex invocation.
@@ -432,6 +443,15 @@ pub fn run_vertex(
     draw: &VertexDraw,
     dev: &DeviceMemory,
 ) -> Result<Vec<VertexInvocation>, AbiError> {
+    Ok(run_vertex_counted(cfg, draw, dev)?.invocations)
+}
+
+/// [`run_vertex`], also returning the counts of instructions run under the approximation opt-in.
+pub fn run_vertex_counted(
+    cfg: &VertexConfig,
+    draw: &VertexDraw,
+    dev: &DeviceMemory,
+) -> Result<VertexRun, AbiError> {
     let n = cfg.attributes.len();
     if cfg.nr_gprs > 128 {
         return Err(AbiError::Config {
@@ -470,8 +490,10 @@ pub fn run_vertex(
         });
     }
     let mut out = Vec::with_capacity(total);
+    let mut approximated = std::collections::BTreeMap::new();
     for group in 0..total.div_ceil(SIMD_WIDTH) {
         let mut w = WaveState::new(cfg.nr_gprs);
+        w.approximate = cfg.approximate;
         // Uniforms, as the driver pushes them.
         for (a, attr) in cfg.attributes.iter().enumerate() {
             set_slot64(&mut w, 4 * a, attr.base);
@@ -576,6 +598,9 @@ pub fn run_vertex(
             threadgroup: &mut tg,
         };
         run_part("vertex shader", "group", group, &mut w, &program, &mut mem)?;
+        for (name, n) in std::mem::take(&mut w.approximated) {
+            *approximated.entry(name).or_insert(0) += n;
+        }
         for (lane, vertex_id, instance_id, _) in ids {
             let regs = (0..cfg.nr_gprs).map(|r| w.reg32(r, lane)).collect();
             let varyings = w
@@ -592,7 +617,10 @@ pub fn run_vertex(
             });
         }
     }
-    Ok(out)
+    Ok(VertexRun {
+        invocations: out,
+        approximated,
+    })
 }
 
 // ---------------------------------------------------------------- fragment
@@ -1015,9 +1043,10 @@ fn epilog(
         }
         // Samples the shader killed with `sample_mask` are not written; if it used `sample_mask`,
         // every sample it shades must be killed or tested (Mesa's sample_mask rule 2).
+        let sample_bits = |v: &[u8]| v.get(lane).copied().unwrap_or(0) as u32;
         let (killed, tested) = (
-            w.coverage.killed[lane] as u32,
-            w.coverage.tested[lane] as u32,
+            sample_bits(&w.coverage.killed),
+            sample_bits(&w.coverage.tested),
         );
         if w.coverage.used && mask & !(killed | tested) != 0 {
             return Err(AbiError::AbiViolation {

@@ -5,7 +5,7 @@
 //!
 //! ```toml
 //! kind = "compute"            # or "grid_kernel", "vertex", "fragment"
-//! approximate = false        # compute/fragment: sin_pt_1/2, rsqrt_special as documented intent
+//! approximate = false        # not grid_kernel: sin_pt_1/2, rsqrt_special as documented intent
 //! abi = "readme-2023"         # vertex/fragment only: "readme-2023" (default) or "mesa-current"
 //!                             # (abi::AbiVersion: sample mask r0h or r1l, vertex r4)
 //! asm = "stop"                # applegpu-syntax source; or `code = "file.bin"`
@@ -58,7 +58,7 @@
 //! ```
 
 use crate::abi::{
-    run_fragment, run_vertex, AbiError, AbiVersion, AttribFormat, Blend, ColourRegs,
+    run_fragment, run_vertex_counted, AbiError, AbiVersion, AttribFormat, Blend, ColourRegs,
     FragmentConfig, HardwareCompute, VertexAttribute, VertexConfig, VertexDraw,
 };
 use crate::asm::{assemble, AsmError};
@@ -379,7 +379,7 @@ pub struct RunConfig {
     pub vertex: Option<VertexCfg>,
     /// The split-program ABI version of a vertex or fragment job ([`AbiVersion::parse`]).
     pub abi: Option<String>,
-    /// Opt-in for compute and fragment jobs: run `sin_pt_1`, `sin_pt_2` and `rsqrt_special` as their
+    /// Opt-in for compute, vertex and fragment jobs: run `sin_pt_1`, `sin_pt_2` and `rsqrt_special` as their
     /// documented intent (no public rule gives the hardware's), counted and named in the output.
     #[serde(default)]
     pub approximate: bool,
@@ -457,8 +457,8 @@ pub fn run_in_dir(cfg: &RunConfig, dir: &Path, code: Option<&[u8]>) -> Result<Ru
         }
         (_, Some(_)) => return cfg_err("`abi` is for kind = \"vertex\" or \"fragment\""),
     };
-    if cfg.approximate && !matches!(cfg.kind, Kind::Compute | Kind::Fragment) {
-        return cfg_err("`approximate` is for kind = \"compute\" or \"fragment\"");
+    if cfg.approximate && cfg.kind == Kind::GridKernel {
+        return cfg_err("`approximate` is for kind = \"compute\", \"vertex\" or \"fragment\"");
     }
     let mut dev = DeviceMemory::new();
     let (buffers, contents) = alloc_buffers(cfg, &mut dev)?;
@@ -843,6 +843,7 @@ fn run_vertex_job(
         attributes,
         uniforms: extra,
         abi,
+        approximate: cfg.approximate,
     };
     let draw = VertexDraw {
         vertex_count: v.vertex_count,
@@ -853,7 +854,8 @@ fn run_vertex_job(
         index_buffer: None,
         hardware_compute: hw,
     };
-    for inv in run_vertex(&vc, &draw, dev)? {
+    let result = run_vertex_counted(&vc, &draw, dev)?;
+    for inv in &result.invocations {
         let _ = write!(
             text,
             "vertex {} instance {}:",
@@ -873,6 +875,7 @@ fn run_vertex_job(
         }
         text.push('\n');
     }
+    write_approximated(text, &result.approximated);
     Ok(())
 }
 

@@ -134,6 +134,7 @@ fn check_draw(n: usize, hardware_compute: bool) {
         attributes: attrs.clone(),
         uniforms: vec![],
         abi: Default::default(),
+        approximate: false,
     };
     let out = run_vertex(&cfg, &draw, &dev).unwrap();
     assert_eq!(out.len(), (vertex_count * instance_count) as usize);
@@ -228,6 +229,7 @@ fn vertex_hardware_compute_uniform_layout() {
         attributes: attrs,
         uniforms: vec![(6 * n + 12, 7)],
         abi: Default::default(),
+        approximate: false,
     };
     let draw = VertexDraw {
         vertex_count: 4,
@@ -250,6 +252,7 @@ fn vertex_hardware_compute_uniform_layout() {
     let bad = VertexConfig {
         uniforms: vec![(6 * n + 11, 1)],
         abi: Default::default(),
+        approximate: false,
         ..cfg
     };
     assert!(matches!(
@@ -286,6 +289,7 @@ fn vertex_indexed_hardware_vertex_shader() {
         attributes: attrs.clone(),
         uniforms: vec![],
         abi: Default::default(),
+        approximate: false,
     };
     let out = run_vertex(&cfg, &draw, &dev).unwrap();
     for (i, inv) in out.iter().enumerate() {
@@ -323,6 +327,7 @@ fn vertex_poisoned_registers_fail_visibly() {
             attributes: attrs.clone(),
             uniforms: vec![],
             abi: Default::default(),
+            approximate: false,
         };
         match run_vertex(&cfg, &draw, &dev) {
             Err(AbiError::Exec { source, .. }) => match source.fault {
@@ -342,6 +347,7 @@ fn vertex_poisoned_registers_fail_visibly() {
         attributes: attrs,
         uniforms: vec![],
         abi: Default::default(),
+        approximate: false,
     };
     let out = run_vertex(&cfg, &draw, &dev).unwrap();
     let r12: Vec<u32> = out.iter().map(|i| i.regs[12]).collect();
@@ -369,6 +375,7 @@ fn vertex_prolog_register_check() {
         attributes: attrs.clone(),
         uniforms: vec![],
         abi: Default::default(),
+        approximate: false,
     };
     match run_vertex(&cfg, &draw, &dev) {
         Err(AbiError::PrologExceedsMain { reg, count, .. }) => assert_eq!((reg, count), (127, 127)),
@@ -383,6 +390,7 @@ fn vertex_prolog_register_check() {
         attributes: attrs,
         uniforms: vec![],
         abi: Default::default(),
+        approximate: false,
     };
     assert!(run_vertex(&cfg, &draw, &dev).is_ok());
 }
@@ -411,6 +419,7 @@ fn vertex_outputs_through_st_var() {
         attributes: attrs.clone(),
         uniforms: vec![],
         abi: Default::default(),
+        approximate: false,
     };
     for inv in run_vertex(&cfg, &draw, &dev).unwrap() {
         let v = inv.vertex_id;
@@ -496,6 +505,7 @@ fn vertex_attribute_formats() {
         attributes,
         uniforms: vec![],
         abi: Default::default(),
+        approximate: false,
     };
     let draw = VertexDraw {
         vertex_count: 1,
@@ -545,6 +555,7 @@ fn vertex_r4_zero_based_id_per_abi_version() {
         attributes: vec![],
         uniforms: vec![],
         abi: AbiVersion::MesaCurrent,
+        approximate: false,
     };
     let out = run_vertex(&cfg, &draw, &dev).unwrap();
     assert_eq!(out.len(), 8);
@@ -595,6 +606,7 @@ fn vertex_reserved_uniforms_per_abi_version() {
         attributes: attrs,
         uniforms: vec![(6 * n + 4, 0x77)],
         abi: AbiVersion::Readme2023,
+        approximate: false,
     };
     assert!(matches!(
         run_vertex(&cfg, &draw, &dev),

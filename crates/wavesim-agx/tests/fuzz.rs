@@ -193,6 +193,7 @@ fn fuzz_abi_runners() {
                     attributes,
                     uniforms: vec![((rng.next() % 600) as usize, 1)],
                     abi: Default::default(),
+                    approximate: false,
                 };
                 let draw = VertexDraw {
                     vertex_count: (rng.next() % 40) as u32,

@@ -57,6 +57,11 @@ pub(super) fn sample_mask(w: &mut WaveState, o: &Ops<'_>) -> Result<(), Fault> {
             what: "sample_mask outside a fragment run (no samples)".into(),
         });
     }
+    for v in [&mut w.coverage.killed, &mut w.coverage.tested] {
+        if v.len() < super::SIMD_WIDTH {
+            v.resize(super::SIMD_WIDTH, 0);
+        }
+    }
     let (t_op, l_op) = (o.op("S")?, o.op("M")?);
     let all = w.coverage.all();
     for lane in active(w).collect::<Vec<_>>() {
