@@ -1,11 +1,11 @@
 //! Decoding: the first table row whose exact/mask pattern matches the word (applegpu's order), its fields
 //! and operands.
 
+use crate::error::DecodeError;
 use crate::fields::Fields;
 use crate::operand::{Ctx, Operand};
 use crate::table::ENCODINGS;
 use crate::table_types::{Encoding, Mnem};
-use crate::DecodeError;
 
 /// The longest AGX instruction, in bytes.
 pub const MAX_INSTRUCTION_BYTES: usize = 12;

@@ -6,7 +6,7 @@
 //! puts the preamble after the main part). [`listing_until_stop`] gives the script's default.
 
 use crate::decode::{decode_as, find_encoding, word_at};
-use crate::DecodeError;
+use crate::error::DecodeError;
 
 fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()

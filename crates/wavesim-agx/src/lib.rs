@@ -23,6 +23,7 @@ pub mod asm;
 pub mod compute;
 pub mod decode;
 pub mod disasm;
+pub mod error;
 pub mod exec;
 pub mod fields;
 pub mod fp;
@@ -38,19 +39,7 @@ pub use decode::{decode, Decoded};
 pub use disasm::{
     disassemble_raw, disassemble_raw_until_stop, listing, listing_until_stop, DisasmError,
 };
+pub use error::DecodeError;
 
 /// Assemble applegpu-syntax source (see [`asm`]).
 pub use asm::assemble;
-
-/// A word that cannot be decoded.
-#[derive(Debug, thiserror::Error, Clone, PartialEq, Eq)]
-pub enum DecodeError {
-    #[error("no encoding matches {word:#06x}")]
-    NoEncoding { word: u16 },
-    #[error("register {n} is out of range")]
-    RegisterOutOfRange { n: u64 },
-    #[error("reserved encoding: {what}")]
-    Malformed { what: &'static str },
-    #[error("table row lacks field {field}")]
-    MissingField { field: String },
-}

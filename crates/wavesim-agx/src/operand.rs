@@ -3,8 +3,8 @@
 //! come from the table, the interpretation from applegpu's descriptor classes of the same name
 //! (`ALUSrcDesc`, `CmpselSrcDesc`, `MemoryIndexDesc`, ...), which the disassembly goldens check.
 
+use crate::error::DecodeError;
 use crate::fields::Fields;
-use crate::DecodeError;
 use std::fmt;
 
 /// Register file a register operand names.

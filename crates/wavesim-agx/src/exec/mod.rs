@@ -40,10 +40,10 @@ pub use coverage::Coverage;
 pub use varying::{default_sample_positions, TILE};
 
 use crate::decode::{decode, Decoded};
+use crate::error::DecodeError;
 use crate::fp;
 use crate::operand::{Flag, Operand, Reg, RegFile};
 use crate::table_types::Sem;
-use crate::DecodeError;
 use std::collections::HashMap;
 use wavesim_core::engine::WaveSlot;
 use wavesim_core::memory::{DeviceMemory, MemError};
