@@ -487,6 +487,10 @@ pub fn driver_state(shader: &Shader, cfg: &RunConfig) -> Result<DriverState, Run
         let (format, bytes) = decode(&t.data)?;
         let mut tex = match t.dim.as_deref() {
             None | Some("2d") => Texture::new(t.width, t.height, format, &bytes),
+            // No data would be six empty faces (Texture::new_cube splits the bytes in six).
+            Some("cube") if bytes.is_empty() => {
+                Err("a cube map needs data for its six faces".into())
+            }
             Some("cube") if t.mips.is_empty() => {
                 Texture::new_cube(t.width, t.height, format, &bytes)
             }

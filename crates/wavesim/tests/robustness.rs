@@ -459,3 +459,128 @@ fn dev_zero_as_any_input_is_refused_at_once() {
         assert_eq!(e.matches("/dev/zero").count(), 1, "{args:?}: {e}");
     }
 }
+
+#[test]
+fn wavesim_debug_refuses_missing_waves_and_values_that_do_not_fit() {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_wavesim"))
+        .args([
+            "debug",
+            root("examples/saxpy.hsaco").to_str().unwrap(),
+            "--kernel",
+            "saxpy",
+            "--global",
+            "32",
+            "--local",
+            "32",
+            "--arg",
+            "u32:4",
+            "--arg",
+            "f32:2",
+            "--arg",
+            "zeros:16",
+            "--arg",
+            "zeros:16",
+        ])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(
+            b"step 18446744073709551615\nmem 0x10000000 = 0x1ffffffff\nset s5 0x100000000\n\
+              mem 0x10000000 100000000\nmem 0xfffffffffffffffc 2\nquit\n",
+        )
+        .unwrap();
+    let o = child.wait_with_output().unwrap();
+    let text = String::from_utf8_lossy(&o.stdout);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(
+        lines[0], "error: no wave 18446744073709551615: the workgroup has waves 0 to 0",
+        "{text}"
+    );
+    assert_eq!(
+        lines[1], "error: `0x1ffffffff` does not fit in 32 bits",
+        "{text}"
+    );
+    assert_eq!(
+        lines[2], "error: `0x100000000` does not fit in 32 bits",
+        "{text}"
+    );
+    assert_eq!(
+        lines[3], "error: mem: 100000000 dwords; at most 4096 at a time",
+        "{text}"
+    );
+    assert!(lines[4].starts_with("error: "), "{text}");
+}
+
+#[test]
+fn object_files_are_named_for_what_their_header_says() {
+    let empty = temp("empty.o", b"");
+    let o = wavesim(&["run", empty.to_str().unwrap()]);
+    let _ = std::fs::remove_file(&empty);
+    assert!(stderr(&o).contains("is empty"), "{}", stderr(&o));
+    let agx = root("corpus/agx/kernels/saxpy.bin");
+    let o = wavesim(&["run", agx.to_str().unwrap()]);
+    let e = stderr(&o);
+    assert!(
+        e.contains("not an object file (no ELF header)") && !e.contains("RDNA3"),
+        "{e}"
+    );
+    // An ELF32 AMDGPU object whose e_flags name no R700 chip (e_flags at byte 36 of the ELF32
+    // header).
+    let mut r700 = std::fs::read(root("corpus/r700/obj/rv770/ps_tex_two.o")).unwrap();
+    r700[36..40].copy_from_slice(&0x1234u32.to_le_bytes());
+    let odd = temp("odd.o", &r700);
+    let o = wavesim(&["run", odd.to_str().unwrap()]);
+    let _ = std::fs::remove_file(&odd);
+    let e = stderr(&o);
+    assert!(
+        e.contains("not an R700 chip") && !e.contains("RDNA3"),
+        "{e}"
+    );
+}
+
+#[test]
+fn an_agx_fault_names_pc_and_instruction_once() {
+    let dir = root("corpus/agx/examples");
+    let text = std::fs::read_to_string(dir.join("collatz_kernel.toml"))
+        .unwrap()
+        .replace(
+            "fields = [{ ptr = \"start\" }",
+            "fields = [{ u32 = 16 }, { u32 = 0 }",
+        );
+    let e = wavesim::run_agx(&text, &dir, None).unwrap_err().to_string();
+    assert_eq!(
+        e.matches("PC 0x").count() + e.matches("pc 0x").count(),
+        1,
+        "{e}"
+    );
+    assert_eq!(e.matches("device_load").count(), 1, "{e}");
+    assert!(e.contains("outside every allocation"), "{e}");
+}
+
+#[test]
+fn an_r700_cube_map_without_data_is_an_error() {
+    // Found by tests/robustness_fuzz.rs: six empty faces panicked splitting the data.
+    let obj = std::fs::read(root("corpus/r700/obj/rv770/ps_cube.o")).unwrap();
+    let cfg = std::fs::read_to_string(root("corpus/r700/run/ps_cube.toml")).unwrap();
+    let lines: Vec<String> = cfg
+        .lines()
+        .scan(false, |cube, l| {
+            *cube |= l.starts_with("dim = \"cube\"");
+            Some(if *cube && l.starts_with("data = ") {
+                "data = []".to_string()
+            } else {
+                l.to_string()
+            })
+        })
+        .collect();
+    let e = wavesim::run_r700(&obj, &lines.join("\n"))
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("a cube map needs data for its six faces"), "{e}");
+}
