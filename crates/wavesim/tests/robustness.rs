@@ -25,27 +25,18 @@ fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
-/// `wavesim run FILE --kernel saxpy --global G --local L` with saxpy's four arguments (n = 4,
-/// a = 2, two zeroed 16-byte buffers) and `extra` flags.
+/// `SUB FILE --kernel saxpy --global G --local L` with saxpy's four arguments (n = 4, a = 2,
+/// two zeroed 16-byte buffers).
+fn saxpy_args<'a>(sub: &'a str, file: &'a str, global: &'a str, local: &'a str) -> Vec<&'a str> {
+    vec![
+        sub, file, "--kernel", "saxpy", "--global", global, "--local", local, "--arg", "u32:4",
+        "--arg", "f32:2", "--arg", "zeros:16", "--arg", "zeros:16",
+    ]
+}
+
+/// `wavesim run` of saxpy (see [`saxpy_args`]) with `extra` flags.
 fn run_saxpy_cli(file: &Path, global: &str, local: &str, extra: &[&str]) -> Output {
-    let mut args = vec![
-        "run",
-        file.to_str().unwrap(),
-        "--kernel",
-        "saxpy",
-        "--global",
-        global,
-        "--local",
-        local,
-        "--arg",
-        "u32:4",
-        "--arg",
-        "f32:2",
-        "--arg",
-        "zeros:16",
-        "--arg",
-        "zeros:16",
-    ];
+    let mut args = saxpy_args("run", file.to_str().unwrap(), global, local);
     args.extend_from_slice(extra);
     wavesim(&args)
 }
@@ -463,25 +454,9 @@ fn dev_zero_as_any_input_is_refused_at_once() {
 #[test]
 fn wavesim_debug_refuses_missing_waves_and_values_that_do_not_fit() {
     use std::io::Write;
+    let saxpy = root("examples/saxpy.hsaco");
     let mut child = Command::new(env!("CARGO_BIN_EXE_wavesim"))
-        .args([
-            "debug",
-            root("examples/saxpy.hsaco").to_str().unwrap(),
-            "--kernel",
-            "saxpy",
-            "--global",
-            "32",
-            "--local",
-            "32",
-            "--arg",
-            "u32:4",
-            "--arg",
-            "f32:2",
-            "--arg",
-            "zeros:16",
-            "--arg",
-            "zeros:16",
-        ])
+        .args(saxpy_args("debug", saxpy.to_str().unwrap(), "32", "32"))
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())
         .spawn()
