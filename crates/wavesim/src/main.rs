@@ -369,8 +369,8 @@ fn real_main(cli: Cli) -> Result<(), Failure> {
                 Ok(Isa::Rdna3(Default::default()))
             } else if !bytes.starts_with(b"\x7fELF") {
                 Err(wavesim::Error::Args(
-                    "not an object file (no ELF header); AGX code runs with --target agx \
-                     --config JOB.toml"
+                    "not an object file (malformed ELF: no 0x7f 'E' 'L' 'F' header); AGX code \
+                     runs with --target agx --config JOB.toml"
                         .into(),
                 ))
             } else {

@@ -502,7 +502,7 @@ fn object_files_are_named_for_what_their_header_says() {
     let o = wavesim(&["run", agx.to_str().unwrap()]);
     let e = stderr(&o);
     assert!(
-        e.contains("not an object file (no ELF header)") && !e.contains("RDNA3"),
+        e.contains("not an object file (malformed ELF") && !e.contains("RDNA3"),
         "{e}"
     );
     // An ELF32 AMDGPU object whose e_flags name no R700 chip (e_flags at byte 36 of the ELF32
@@ -558,4 +558,15 @@ fn an_r700_cube_map_without_data_is_an_error() {
         .unwrap_err()
         .to_string();
     assert!(e.contains("a cube map needs data for its six faces"), "{e}");
+}
+
+#[test]
+fn an_agx_compute_grid_that_overflows_is_an_error() {
+    let dir = root("corpus/agx/examples");
+    let text = std::fs::read_to_string(dir.join("collatz_kernel.toml"))
+        .unwrap()
+        .replace("grid = [32]", "grid = [2147483648, 2147483648, 4]")
+        .replace("local = [32]", "local = [1, 1, 1]");
+    let e = wavesim::run_agx(&text, &dir, None).unwrap_err().to_string();
+    assert!(e.contains(OVERFLOW), "{e}");
 }
