@@ -380,6 +380,8 @@ impl Device {
 
     /// Allocates `size` zeroed bytes; returns the device address.
     pub fn alloc(&mut self, size: u64) -> Result<u64, Error> {
+        limits::check_bytes("buffer size", size, limits::MAX_BUFFER_BYTES)
+            .map_err(|e| Error::Args(e.to_string()))?;
         Ok(self.mem.alloc(size, 256)?)
     }
 

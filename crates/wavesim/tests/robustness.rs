@@ -570,3 +570,71 @@ fn an_agx_compute_grid_that_overflows_is_an_error() {
     let e = wavesim::run_agx(&text, &dir, None).unwrap_err().to_string();
     assert!(e.contains(OVERFLOW), "{e}");
 }
+
+#[test]
+fn c_abi_dispatch_and_alloc_refuse_huge_sizes() {
+    use std::ffi::CStr;
+    use wavesim::capi::*;
+    let last = || {
+        // SAFETY: the message is a NUL-terminated string.
+        unsafe { CStr::from_ptr(wavesim_last_error()) }
+            .to_string_lossy()
+            .into_owned()
+    };
+    let dev = wavesim_device_create();
+    let mut addr = 0u64;
+    // SAFETY: a live device and a writable output.
+    let rc = unsafe { wavesim_alloc(dev, 1 << 40, &mut addr) };
+    assert_eq!(rc, WAVESIM_ERR_INVALID, "{}", last());
+    assert!(
+        last().contains("buffer size is 1099511627776 bytes; at most"),
+        "{}",
+        last()
+    );
+    // The kernel descriptor's kernarg_size of 0xFFFFFFFF through wavesim_dispatch.
+    let elf = saxpy_with_kernarg_size(0xFFFF_FFFF);
+    let mut module = std::ptr::null_mut();
+    let (mut x, mut y) = (0u64, 0u64);
+    // SAFETY: live handles, readable bytes, writable outputs.
+    unsafe {
+        assert_eq!(
+            wavesim_load(dev, elf.as_ptr().cast(), elf.len() as u64, &mut module),
+            WAVESIM_OK
+        );
+        assert_eq!(wavesim_alloc(dev, 16, &mut x), WAVESIM_OK);
+        assert_eq!(wavesim_alloc(dev, 16, &mut y), WAVESIM_OK);
+    }
+    // saxpy(uint n, float a, const float *x, float *y): offsets 0, 4, 8, 16.
+    let mut kernarg = [0u8; 24];
+    kernarg[0..4].copy_from_slice(&4u32.to_le_bytes());
+    kernarg[4..8].copy_from_slice(&2f32.to_le_bytes());
+    kernarg[8..16].copy_from_slice(&x.to_le_bytes());
+    kernarg[16..24].copy_from_slice(&y.to_le_bytes());
+    let (grid, local) = ([4u32], [4u32]);
+    // SAFETY: live handles; every pointer readable for its count.
+    let rc = unsafe {
+        wavesim_dispatch(
+            dev,
+            module,
+            c"saxpy".as_ptr(),
+            1,
+            grid.as_ptr(),
+            local.as_ptr(),
+            kernarg.as_ptr().cast(),
+            24,
+            std::ptr::null(),
+            0,
+        )
+    };
+    assert_eq!(rc, WAVESIM_ERR_INVALID, "{}", last());
+    assert!(
+        last().contains("kernarg_size is 4294967295 bytes"),
+        "{}",
+        last()
+    );
+    // SAFETY: handles from this test, not used afterwards.
+    unsafe {
+        wavesim_module_destroy(module);
+        wavesim_device_destroy(dev);
+    }
+}
