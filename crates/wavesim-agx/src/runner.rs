@@ -83,7 +83,7 @@ pub enum RunError {
     Asm(#[from] AsmError),
     #[error(transparent)]
     Abi(#[from] AbiError),
-    #[error(transparent)]
+    #[error("{}", dispatch_message(.0))]
     Dispatch(#[from] DispatchError<ExecError>),
     #[error("memory: {0}")]
     Memory(#[from] MemError),
@@ -407,6 +407,15 @@ pub struct RunResult {
 impl RunResult {
     pub fn to_text(&self) -> String {
         self.text.clone()
+    }
+}
+
+/// A dispatch error in one line: the location already names the PC and the instruction, so an
+/// instruction's fault is given without the PC and text its own message repeats.
+fn dispatch_message(e: &DispatchError<ExecError>) -> String {
+    match e {
+        DispatchError::Exec { at, error } => format!("{at}: {}", error.fault),
+        e => e.to_string(),
     }
 }
 

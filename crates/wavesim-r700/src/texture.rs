@@ -179,7 +179,7 @@ impl Texture {
         format: TexFormat,
         bytes: &[u8],
     ) -> Result<Texture, String> {
-        if n == 0 || n > 8192 || !bytes.len().is_multiple_of(n as usize) {
+        if n == 0 || n > 8192 || bytes.is_empty() || !bytes.len().is_multiple_of(n as usize) {
             return Err(format!(
                 "{n} layers (slices) of equal size do not make up {} bytes",
                 bytes.len()
@@ -212,6 +212,10 @@ impl Texture {
         format: TexFormat,
         bytes: &[u8],
     ) -> Result<Texture, String> {
+        // No data would be six empty faces (and a zero chunk size below).
+        if bytes.is_empty() {
+            return Err("a cube map needs data for its six faces".into());
+        }
         if !bytes.len().is_multiple_of(6) {
             return Err(format!(
                 "a cube map needs six equal faces, got {} bytes",
@@ -252,7 +256,7 @@ impl Texture {
             TexDim::D1 | TexDim::D2 => return self.push_mip_2d(bytes),
         };
         let n = parts.len();
-        if !bytes.len().is_multiple_of(n) {
+        if n == 0 || bytes.is_empty() || !bytes.len().is_multiple_of(n) {
             return Err(format!(
                 "a mip level of {n} faces/layers needs {n} equal parts, got {} bytes",
                 bytes.len()

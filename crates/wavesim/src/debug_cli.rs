@@ -44,6 +44,15 @@ fn parse_num(s: &str) -> Result<u64, String> {
     r.map_err(|_| format!("`{s}` is not a number"))
 }
 
+/// A 32-bit value (register or memory dword): larger numbers are an error, not truncated.
+fn parse_u32(s: &str) -> Result<u32, String> {
+    let v = parse_num(s)?;
+    u32::try_from(v).map_err(|_| format!("`{}` does not fit in 32 bits", s.trim()))
+}
+
+/// Most dwords one `mem ADDR N` prints.
+const MAX_MEM_DWORDS: u64 = 4096;
+
 fn parse_reg(s: &str) -> Result<Reg, String> {
     let s = s.trim();
     if let Some(n) = s.strip_prefix('s') {
@@ -123,11 +132,18 @@ fn command(d: &mut Debugger, line: &str, cur: &mut usize) -> Result<bool, String
     let line = line.trim();
     let (cmd, rest) = line.split_once(' ').unwrap_or((line, ""));
     let rest = rest.trim();
+    let waves = d.wave_count();
     let wave_arg = |rest: &str, cur: usize| -> Result<usize, String> {
         if rest.is_empty() {
-            Ok(cur)
-        } else {
-            Ok(parse_num(rest)? as usize)
+            return Ok(cur);
+        }
+        let w = parse_num(rest)?;
+        match usize::try_from(w) {
+            Ok(w) if w < waves => Ok(w),
+            _ => Err(format!(
+                "no wave {w}: the workgroup has waves 0 to {}",
+                waves.saturating_sub(1)
+            )),
         }
     };
     match cmd {
@@ -135,7 +151,7 @@ fn command(d: &mut Debugger, line: &str, cur: &mut usize) -> Result<bool, String
         "break" | "b" => {
             if let Some(cond) = rest.strip_prefix("if ") {
                 let (r, v) = cond.split_once("==").ok_or("break if REG == VALUE")?;
-                let (r, v) = (parse_reg(r)?, parse_num(v)? as u32);
+                let (r, v) = (parse_reg(r)?, parse_u32(v)?);
                 let n = d.break_if(Box::new(move |w: &Wave| read_reg(w, r) == v));
                 println!("condition {n}: {cond}");
             } else {
@@ -159,7 +175,7 @@ fn command(d: &mut Debugger, line: &str, cur: &mut usize) -> Result<bool, String
         "regs" | "r" => print!("{}", regs_text(d, wave_arg(rest, *cur)?)),
         "set" => {
             let (r, v) = rest.split_once(' ').ok_or("set REG VALUE")?;
-            let (r, v) = (parse_reg(r)?, parse_num(v)? as u32);
+            let (r, v) = (parse_reg(r)?, parse_u32(v)?);
             let w = d.wave_mut(*cur).ok_or("no such wave")?;
             match r {
                 Reg::S(n) => w.sgpr[n] = v,
@@ -169,17 +185,25 @@ fn command(d: &mut Debugger, line: &str, cur: &mut usize) -> Result<bool, String
         }
         "mem" | "m" => {
             if let Some((a, v)) = rest.split_once('=') {
-                let (a, v) = (parse_num(a)?, parse_num(v)? as u32);
+                let (a, v) = (parse_num(a)?, parse_u32(v)?);
                 d.memory().write_u32(a, v).map_err(|e| e.to_string())?;
                 println!("ok");
             } else {
                 let mut it = rest.split_whitespace();
                 let a = parse_num(it.next().ok_or("mem ADDR [N]")?)?;
                 let n = it.next().map(parse_num).transpose()?.unwrap_or(4);
+                if n > MAX_MEM_DWORDS {
+                    return Err(format!(
+                        "mem: {n} dwords; at most {MAX_MEM_DWORDS} at a time"
+                    ));
+                }
                 let words: Result<Vec<String>, String> = (0..n)
                     .map(|k| {
+                        let at = a
+                            .checked_add(4 * k)
+                            .ok_or_else(|| format!("mem: {a:#x} + {} passes 2^64", 4 * k))?;
                         d.memory()
-                            .read_u32(a + 4 * k)
+                            .read_u32(at)
                             .map(|v| format!("{v:#010x}"))
                             .map_err(|e| e.to_string())
                     })

@@ -34,6 +34,8 @@ pub use wavesim_r700 as r700;
 /// RDNA3 graphics: draws (VS, host rasteriser, PS, exports to images), PAL objects, single
 /// graphics-stage waves.
 pub use wavesim_rdna3::gfx;
+/// The magic an offload bundle starts with.
+pub use wavesim_rdna3::hsa::bundle::BUNDLE_MAGIC;
 
 /// Draws the scene a TOML file describes (see `wavesim_rdna3::gfx::draw::DrawSpec`); returns the
 /// PNG of every render target. What `wavesim draw` runs.
@@ -379,6 +381,8 @@ impl Device {
 
     /// Allocates `size` zeroed bytes; returns the device address.
     pub fn alloc(&mut self, size: u64) -> Result<u64, Error> {
+        limits::check_bytes("buffer size", size, limits::MAX_BUFFER_BYTES)
+            .map_err(|e| Error::Args(e.to_string()))?;
         Ok(self.mem.alloc(size, 256)?)
     }
 

@@ -359,9 +359,25 @@ fn real_main(cli: Cli) -> Result<(), Failure> {
                 ));
             };
             let bytes = read(&file)?;
-            // Anything that is not an R700 object goes to the RDNA3 loader, whose errors name
-            // what is wrong with a code object.
-            if let Ok(Isa::R700(_)) = Isa::of_object(&bytes) {
+            // The ISA from the file's header: an offload bundle or an ELF64 AMDGPU object goes
+            // to the RDNA3 loader (whose errors name what is wrong with a code object); anything
+            // else is named for what it is, not called an RDNA3 code object.
+            if bytes.is_empty() {
+                return Err(format!("{} is empty", file.display()).into());
+            }
+            let isa = if bytes.starts_with(wavesim::BUNDLE_MAGIC) {
+                Ok(Isa::Rdna3(Default::default()))
+            } else if !bytes.starts_with(b"\x7fELF") {
+                Err(wavesim::Error::Args(
+                    "not an object file (malformed ELF: no 0x7f 'E' 'L' 'F' header); AGX code \
+                     runs with --target agx --config JOB.toml"
+                        .into(),
+                ))
+            } else {
+                Isa::of_object(&bytes)
+            };
+            let isa = isa.map_err(|e| format!("{}: {e}", file.display()))?;
+            if let Isa::R700(_) = isa {
                 let Some(config) = config else {
                     return Err(usage(format!(
                         "{} is an R700 shader: give its runner configuration with --config FILE.toml",

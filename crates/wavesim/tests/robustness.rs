@@ -25,27 +25,18 @@ fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
-/// `wavesim run FILE --kernel saxpy --global G --local L` with saxpy's four arguments (n = 4,
-/// a = 2, two zeroed 16-byte buffers) and `extra` flags.
+/// `SUB FILE --kernel saxpy --global G --local L` with saxpy's four arguments (n = 4, a = 2,
+/// two zeroed 16-byte buffers).
+fn saxpy_args<'a>(sub: &'a str, file: &'a str, global: &'a str, local: &'a str) -> Vec<&'a str> {
+    vec![
+        sub, file, "--kernel", "saxpy", "--global", global, "--local", local, "--arg", "u32:4",
+        "--arg", "f32:2", "--arg", "zeros:16", "--arg", "zeros:16",
+    ]
+}
+
+/// `wavesim run` of saxpy (see [`saxpy_args`]) with `extra` flags.
 fn run_saxpy_cli(file: &Path, global: &str, local: &str, extra: &[&str]) -> Output {
-    let mut args = vec![
-        "run",
-        file.to_str().unwrap(),
-        "--kernel",
-        "saxpy",
-        "--global",
-        global,
-        "--local",
-        local,
-        "--arg",
-        "u32:4",
-        "--arg",
-        "f32:2",
-        "--arg",
-        "zeros:16",
-        "--arg",
-        "zeros:16",
-    ];
+    let mut args = saxpy_args("run", file.to_str().unwrap(), global, local);
     args.extend_from_slice(extra);
     wavesim(&args)
 }
@@ -457,5 +448,193 @@ fn dev_zero_as_any_input_is_refused_at_once() {
         assert!(!o.status.success(), "{args:?}");
         assert!(e.contains("a device, not a file"), "{args:?}: {e}");
         assert_eq!(e.matches("/dev/zero").count(), 1, "{args:?}: {e}");
+    }
+}
+
+#[test]
+fn wavesim_debug_refuses_missing_waves_and_values_that_do_not_fit() {
+    use std::io::Write;
+    let saxpy = root("examples/saxpy.hsaco");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_wavesim"))
+        .args(saxpy_args("debug", saxpy.to_str().unwrap(), "32", "32"))
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(
+            b"step 18446744073709551615\nmem 0x10000000 = 0x1ffffffff\nset s5 0x100000000\n\
+              mem 0x10000000 100000000\nmem 0xfffffffffffffffc 2\nquit\n",
+        )
+        .unwrap();
+    let o = child.wait_with_output().unwrap();
+    let text = String::from_utf8_lossy(&o.stdout);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(
+        lines[0], "error: no wave 18446744073709551615: the workgroup has waves 0 to 0",
+        "{text}"
+    );
+    assert_eq!(
+        lines[1], "error: `0x1ffffffff` does not fit in 32 bits",
+        "{text}"
+    );
+    assert_eq!(
+        lines[2], "error: `0x100000000` does not fit in 32 bits",
+        "{text}"
+    );
+    assert_eq!(
+        lines[3], "error: mem: 100000000 dwords; at most 4096 at a time",
+        "{text}"
+    );
+    assert!(lines[4].starts_with("error: "), "{text}");
+}
+
+#[test]
+fn object_files_are_named_for_what_their_header_says() {
+    let empty = temp("empty.o", b"");
+    let o = wavesim(&["run", empty.to_str().unwrap()]);
+    let _ = std::fs::remove_file(&empty);
+    assert!(stderr(&o).contains("is empty"), "{}", stderr(&o));
+    let agx = root("corpus/agx/kernels/saxpy.bin");
+    let o = wavesim(&["run", agx.to_str().unwrap()]);
+    let e = stderr(&o);
+    assert!(
+        e.contains("not an object file (malformed ELF") && !e.contains("RDNA3"),
+        "{e}"
+    );
+    // An ELF32 AMDGPU object whose e_flags name no R700 chip (e_flags at byte 36 of the ELF32
+    // header).
+    let mut r700 = std::fs::read(root("corpus/r700/obj/rv770/ps_tex_two.o")).unwrap();
+    r700[36..40].copy_from_slice(&0x1234u32.to_le_bytes());
+    let odd = temp("odd.o", &r700);
+    let o = wavesim(&["run", odd.to_str().unwrap()]);
+    let _ = std::fs::remove_file(&odd);
+    let e = stderr(&o);
+    assert!(
+        e.contains("not an R700 chip") && !e.contains("RDNA3"),
+        "{e}"
+    );
+}
+
+#[test]
+fn an_agx_fault_names_pc_and_instruction_once() {
+    let dir = root("corpus/agx/examples");
+    let text = std::fs::read_to_string(dir.join("collatz_kernel.toml"))
+        .unwrap()
+        .replace(
+            "fields = [{ ptr = \"start\" }",
+            "fields = [{ u32 = 16 }, { u32 = 0 }",
+        );
+    let e = wavesim::run_agx(&text, &dir, None).unwrap_err().to_string();
+    assert_eq!(
+        e.matches("PC 0x").count() + e.matches("pc 0x").count(),
+        1,
+        "{e}"
+    );
+    assert_eq!(e.matches("device_load").count(), 1, "{e}");
+    assert!(e.contains("outside every allocation"), "{e}");
+}
+
+#[test]
+fn an_r700_cube_map_without_data_is_an_error() {
+    // Found by tests/robustness_fuzz.rs: six empty faces panicked splitting the data.
+    let obj = std::fs::read(root("corpus/r700/obj/rv770/ps_cube.o")).unwrap();
+    let cfg = std::fs::read_to_string(root("corpus/r700/run/ps_cube.toml")).unwrap();
+    let lines: Vec<String> = cfg
+        .lines()
+        .scan(false, |cube, l| {
+            *cube |= l.starts_with("dim = \"cube\"");
+            Some(if *cube && l.starts_with("data = ") {
+                "data = []".to_string()
+            } else {
+                l.to_string()
+            })
+        })
+        .collect();
+    let e = wavesim::run_r700(&obj, &lines.join("\n"))
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("a cube map needs data for its six faces"), "{e}");
+}
+
+#[test]
+fn an_agx_compute_grid_that_overflows_is_an_error() {
+    let dir = root("corpus/agx/examples");
+    let text = std::fs::read_to_string(dir.join("collatz_kernel.toml"))
+        .unwrap()
+        .replace("grid = [32]", "grid = [2147483648, 2147483648, 4]")
+        .replace("local = [32]", "local = [1, 1, 1]");
+    let e = wavesim::run_agx(&text, &dir, None).unwrap_err().to_string();
+    assert!(e.contains(OVERFLOW), "{e}");
+}
+
+#[test]
+fn c_abi_dispatch_and_alloc_refuse_huge_sizes() {
+    use std::ffi::CStr;
+    use wavesim::capi::*;
+    let last = || {
+        // SAFETY: the message is a NUL-terminated string.
+        unsafe { CStr::from_ptr(wavesim_last_error()) }
+            .to_string_lossy()
+            .into_owned()
+    };
+    let dev = wavesim_device_create();
+    let mut addr = 0u64;
+    // SAFETY: a live device and a writable output.
+    let rc = unsafe { wavesim_alloc(dev, 1 << 40, &mut addr) };
+    assert_eq!(rc, WAVESIM_ERR_INVALID, "{}", last());
+    assert!(
+        last().contains("buffer size is 1099511627776 bytes; at most"),
+        "{}",
+        last()
+    );
+    // The kernel descriptor's kernarg_size of 0xFFFFFFFF through wavesim_dispatch.
+    let elf = saxpy_with_kernarg_size(0xFFFF_FFFF);
+    let mut module = std::ptr::null_mut();
+    let (mut x, mut y) = (0u64, 0u64);
+    // SAFETY: live handles, readable bytes, writable outputs.
+    unsafe {
+        assert_eq!(
+            wavesim_load(dev, elf.as_ptr().cast(), elf.len() as u64, &mut module),
+            WAVESIM_OK
+        );
+        assert_eq!(wavesim_alloc(dev, 16, &mut x), WAVESIM_OK);
+        assert_eq!(wavesim_alloc(dev, 16, &mut y), WAVESIM_OK);
+    }
+    // saxpy(uint n, float a, const float *x, float *y): offsets 0, 4, 8, 16.
+    let mut kernarg = [0u8; 24];
+    kernarg[0..4].copy_from_slice(&4u32.to_le_bytes());
+    kernarg[4..8].copy_from_slice(&2f32.to_le_bytes());
+    kernarg[8..16].copy_from_slice(&x.to_le_bytes());
+    kernarg[16..24].copy_from_slice(&y.to_le_bytes());
+    let (grid, local) = ([4u32], [4u32]);
+    // SAFETY: live handles; every pointer readable for its count.
+    let rc = unsafe {
+        wavesim_dispatch(
+            dev,
+            module,
+            c"saxpy".as_ptr(),
+            1,
+            grid.as_ptr(),
+            local.as_ptr(),
+            kernarg.as_ptr().cast(),
+            24,
+            std::ptr::null(),
+            0,
+        )
+    };
+    assert_eq!(rc, WAVESIM_ERR_INVALID, "{}", last());
+    assert!(
+        last().contains("kernarg_size is 4294967295 bytes"),
+        "{}",
+        last()
+    );
+    // SAFETY: handles from this test, not used afterwards.
+    unsafe {
+        wavesim_module_destroy(module);
+        wavesim_device_destroy(dev);
     }
 }

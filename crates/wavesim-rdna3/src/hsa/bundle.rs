@@ -29,6 +29,10 @@ fn malformed(why: String) -> BundleError {
     BundleError(why)
 }
 
+/// Longest target triple accepted (real ones, e.g. `hipv4-amdgcn-amd-amdhsa--gfx1100:xnack-`,
+/// are tens of bytes).
+const MAX_TRIPLE_BYTES: usize = 256;
+
 /// The entries of an offload bundle, or `None` when `bytes` is not one.
 pub fn entries(bytes: &[u8]) -> Result<Option<Vec<BundleEntry<'_>>>, BundleError> {
     if bytes.starts_with(COMPRESSED_BUNDLE_MAGIC) {
@@ -61,6 +65,13 @@ pub fn entries(bytes: &[u8]) -> Result<Option<Vec<BundleEntry<'_>>>, BundleError
             .and_then(|len| bytes.get(at..at.checked_add(len)?))
             .ok_or_else(|| malformed(format!("entry {i}: triple outside the file")))?;
         at += triple.len();
+        // A damaged header's "triple" may be kilobytes of binary: say so instead of printing it.
+        if triple.len() > MAX_TRIPLE_BYTES || !triple.iter().all(|b| b.is_ascii_graphic()) {
+            return Err(malformed(format!(
+                "entry {i}: its target triple ({} bytes) is not a target name (damaged header?)",
+                triple.len()
+            )));
+        }
         let data = offset
             .checked_add(size)
             .and_then(|end| bytes.get(usize::try_from(offset).ok()?..usize::try_from(end).ok()?))
@@ -138,5 +149,13 @@ mod tests {
         let mut cut = b.clone();
         cut.truncate(40);
         assert!(code_object(&cut).is_err());
+        // A triple length pointing into binary data: no bytes of it in the message.
+        let mut damaged = b.clone();
+        damaged[48..56].copy_from_slice(&100u64.to_le_bytes());
+        let e = code_object(&damaged).unwrap_err().to_string();
+        assert!(
+            e.contains("is not a target name") && !e.contains('\0'),
+            "{e}"
+        );
     }
 }
