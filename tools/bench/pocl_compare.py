@@ -9,9 +9,18 @@ workgroup and argument values. Both sides are timed the same way: best wall time
 there). Two thread counts: 1 against PoCL with one compute unit, and all cores against PoCL with
 all of them.
 
-Usage:  python3 tools/bench/pocl_compare.py [--iters 5] [--engines interp,jit] [--out FILE.md]
+Two float modes: "ieee" (f32 denormals kept, as the code objects were compiled) and "ftz" (PoCL
+builds with -cl-denorms-are-zero; wavesim runs the same code objects with FLOAT_DENORM_MODE_32 = 0,
+the NAME_ftz cases of kernels.rs, for the f32 kernels; the integer and f64 kernels do not depend on
+it and keep their rows). Every engine runs through `Device::dispatch`; "raw-ENGINE" runs through
+the raw ABI (`wavesim::dispatch_raw`, WAVESIM_BENCH_RAW=1), as tinygrad's drop-in does. "cold" is
+the first dispatch of the process (what the engine compiles included), "warm" the best of --iters.
+
+Usage:  python3 tools/bench/pocl_compare.py [--iters 5] [--engines interp,jit,auto,raw-auto]
+                                            [--modes ieee,ftz] [--out FILE.md]
 Needs:  cargo, python3 with numpy and pyopencl, Debian's pocl-opencl-icd.
-Prints a Markdown table per thread count with the ratio wavesim/PoCL per kernel and the geomean.
+Prints a Markdown table per float mode and thread count with the ratio wavesim/PoCL per kernel and
+the geomean.
 """
 import argparse
 import json
@@ -69,7 +78,7 @@ def cases(np):
     ]
 
 
-def pocl_worker(iters):
+def pocl_worker(iters, ftz):
     """Runs in a child whose environment already limits PoCL's compute units; prints JSON."""
     import numpy as np
     import pyopencl as cl
@@ -86,7 +95,7 @@ def pocl_worker(iters):
     for name, obj, kernel, glob, local, make in cases(np):
         if obj not in programs:
             src = open(os.path.join(ROOT, "corpus", "cl", obj + ".cl")).read()
-            programs[obj] = cl.Program(ctx, src).build()
+            programs[obj] = cl.Program(ctx, src).build(options=["-cl-denorms-are-zero"] if ftz else [])
         k = cl.Kernel(programs[obj], kernel)
         args = []
         for a in make():
@@ -121,6 +130,9 @@ def bench_binary():
 
 def wavesim_ms(exe, iters, threads, engine):
     env = dict(os.environ, WAVESIM_BENCH_ITERS=str(iters), WAVESIM_BENCH_THREADS=str(threads))
+    if engine.startswith("raw-"):
+        env["WAVESIM_BENCH_RAW"] = "1"
+        engine = engine[4:]
     if engine:
         env["WAVESIM_ENGINE"] = engine
     txt = subprocess.run([exe, "--bench", "threads"], cwd=os.path.join(ROOT, "crates", "wavesim"),
@@ -130,15 +142,17 @@ def wavesim_ms(exe, iters, threads, engine):
         f = line.split()
         if len(f) >= 7 and f[0] != "kernel":
             rows[f[0]] = {"wall": float(f[3]), "cpu": float(f[4]), "wave": int(f[1]), "lane": int(f[2]),
-                          "jit_ms": float(f[7]) if len(f) >= 9 else 0.0}
+                          "jit_ms": float(f[7]) if len(f) >= 9 else 0.0,
+                          "cold": float(f[9]) if len(f) >= 10 else float("nan")}
     return rows
 
 
-def pocl_ms(iters, threads):
+def pocl_ms(iters, threads, ftz):
     # PoCL 3.1 reports all cores whatever POCL_CPU_MAX_CU_NUM says, so the CPU set is limited too.
     env = dict(os.environ, POCL_CPU_MAX_CU_NUM=str(threads), POCL_MAX_PTHREAD_COUNT=str(threads))
     cpus = ",".join(str(c) for c in sorted(os.sched_getaffinity(0))[:threads])
-    txt = subprocess.run(["taskset", "-c", cpus, sys.executable, __file__, "--pocl-worker", "--iters", str(iters)],
+    cmd = ["taskset", "-c", cpus, sys.executable, __file__, "--pocl-worker", "--iters", str(iters)]
+    txt = subprocess.run(cmd + (["--ftz"] if ftz else []),
                          env=env, check=True, capture_output=True, text=True).stdout
     return json.loads(txt.strip().splitlines()[-1])
 
@@ -153,37 +167,51 @@ def main():
     ap.add_argument("--engines", default="", help="comma-separated WAVESIM_ENGINE values (default: the default engine)")
     ap.add_argument("--threads", type=int, default=os.cpu_count() or 1, help="the 'all threads' count")
     ap.add_argument("--out", help="also write the Markdown to this file")
+    ap.add_argument("--modes", default="ieee,ftz", help="float modes: ieee (denormals kept), ftz (flushed)")
     ap.add_argument("--pocl-worker", action="store_true", help=argparse.SUPPRESS)
+    ap.add_argument("--ftz", action="store_true", help=argparse.SUPPRESS)
     a = ap.parse_args()
     if a.pocl_worker:
-        return pocl_worker(a.iters)
+        return pocl_worker(a.iters, a.ftz)
     exe = bench_binary()
     engines = [e for e in a.engines.split(",") if e] or [""]
     lines = [f"Best wall ms of {a.iters} dispatches after a warm-up; ratio = wavesim / PoCL "
              f"(lower is better). wavesim bench binary: {os.path.relpath(exe, ROOT)}.", ""]
+    modes = [m for m in a.modes.split(",") if m]
     for t in sorted({1, max(1, a.threads)}):
-        pocl = pocl_ms(a.iters, t)
         ws = {e: wavesim_ms(exe, a.iters, t, e) for e in engines}
-        head = "| kernel | lane-instr | JIT compile ms | PoCL ms |" + "".join(
-            f" wavesim{'-' + e if e else ''} ms | ratio |" for e in engines)
-        lines += [f"### {t} thread(s) (PoCL: {pocl['device']}, {t} compute unit(s))", "", head,
-                  "| --- | ---: | ---: | ---: |" + " ---: | ---: |" * len(engines)]
-        ratios = {e: [] for e in engines}
-        for name, p in pocl["ms"].items():
-            first = ws[engines[0]].get(name, {})
-            jit = max((ws[e].get(name, {}).get("jit_ms", 0.0) for e in engines), default=0.0)
-            row = f"| {name} | {first.get('lane', 0):,} | {jit:.1f} | {p:.1f} |"
-            for e in engines:
-                w = ws[e].get(name)
-                if w is None:
-                    row += " - | - |"
-                    continue
-                r = w["wall"] / p
-                ratios[e].append(r)
-                row += f" {w['wall']:.1f} | {r:.1f} |"
-            lines.append(row)
-        lines.append("| **geomean** | | | |" + "".join(f" | **{geomean(ratios[e]):.1f}** |" for e in engines))
-        lines.append("")
+        for mode in modes:
+            ftz = mode == "ftz"
+            pocl = pocl_ms(a.iters, t, ftz)
+            head = "| kernel | lane-instr | JIT compile ms | PoCL ms |" + "".join(
+                f" wavesim{'-' + e if e else ''} ms | ratio | cold ratio |" for e in engines)
+            lines += [f"### {mode}, {t} thread(s) (PoCL: {pocl['device']}, {t} compute unit(s)"
+                      f"{', -cl-denorms-are-zero' if ftz else ''})", "", head,
+                      "| --- | ---: | ---: | ---: |" + " ---: | ---: | ---: |" * len(engines)]
+            ratios = {e: [] for e in engines}
+            colds = {e: [] for e in engines}
+            for name, p in pocl["ms"].items():
+                # The flushed variant of a case where kernels.rs has one.
+                def row_of(e):
+                    r = ws[e].get(name + "_ftz") if ftz else None
+                    return r or ws[e].get(name)
+                first = row_of(engines[0]) or {}
+                jit = max(((row_of(e) or {}).get("jit_ms", 0.0) for e in engines), default=0.0)
+                label = name + ("_ftz" if ftz and ws[engines[0]].get(name + "_ftz") else "")
+                row = f"| {label} | {first.get('lane', 0):,} | {jit:.1f} | {p:.1f} |"
+                for e in engines:
+                    w = row_of(e)
+                    if w is None:
+                        row += " - | - | - |"
+                        continue
+                    r, c = w["wall"] / p, w["cold"] / p
+                    ratios[e].append(r)
+                    colds[e].append(c)
+                    row += f" {w['wall']:.1f} | {r:.1f} | {c:.1f} |"
+                lines.append(row)
+            lines.append("| **geomean** | | | |" + "".join(
+                f" | **{geomean(ratios[e]):.1f}** | **{geomean(colds[e]):.1f}** |" for e in engines))
+            lines.append("")
     text = "\n".join(lines)
     print(text)
     if a.out:

@@ -11,6 +11,15 @@
 //!
 //! `WAVESIM_BENCH_QUICK=1` shrinks the grids 16x (for trying changes quickly; the numbers in
 //! docs/PERFORMANCE.md use the full sizes).
+//!
+//! The f32 kernels also run as `NAME_ftz`: the same code object with FLOAT_DENORM_MODE_32 = 0
+//! (f32 denormals flushed, the MODE of `run_asm` and of `-cl-denorms-are-zero` kernels).
+//! `WAVESIM_BENCH_RAW=1` (with `WAVESIM_BENCH_ITERS`) dispatches through the raw ABI
+//! (`wavesim::dispatch_raw`, tinygrad's drop-in: host memory, the kernel's code and registers
+//! decoded again on every call) instead of `Device::dispatch`.
+
+#[path = "../tests/common/denorm32.rs"]
+mod denorm32;
 
 use criterion::{Criterion, SamplingMode, Throughput};
 use std::sync::Mutex;
@@ -76,6 +85,8 @@ type Make = fn() -> Case;
 /// A ready-to-run dispatch plus the check of its result.
 struct Case {
     name: String,
+    /// The code object as loaded.
+    elf: Vec<u8>,
     dev: Device,
     module: Module,
     kernel: &'static str,
@@ -98,6 +109,7 @@ impl Case {
         let module = dev.load(&elf).expect("load code object");
         Case {
             name: name.to_string(),
+            elf,
             dev,
             module,
             kernel,
@@ -122,10 +134,18 @@ impl Case {
 
     /// Restores the inputs, runs once, checks the outputs; returns the counters.
     fn run_checked(&mut self) -> DispatchStats {
+        self.run_checked_timed().0
+    }
+
+    /// `run_checked`, also returning the dispatch's wall time (the first one of a process is
+    /// the cold one: it compiles what the engine compiles).
+    fn run_checked_timed(&mut self) -> (DispatchStats, Duration) {
         for b in &self.bufs {
             self.dev.write(b.addr, &b.init).expect("write");
         }
+        let t0 = Instant::now();
         let stats = self.dispatch();
+        let cold = t0.elapsed();
         let out: Vec<Vec<u8>> = self
             .bufs
             .iter()
@@ -137,7 +157,150 @@ impl Case {
                 self.name, self.dev.threads
             );
         }
-        stats
+        (stats, cold)
+    }
+}
+
+/// `case` with its kernels' f32 denormals flushed (FLOAT_DENORM_MODE_32 = 0), named NAME_ftz.
+fn ftz(mut case: Case) -> Case {
+    case.elf = denorm32::with_denorm32(&case.elf, 0).expect("patch the descriptor");
+    case.module = case.dev.load(&case.elf).expect("load code object");
+    case.name.push_str("_ftz");
+    case
+}
+
+/// A case dispatched through the raw ABI (`wavesim::dispatch_raw`) on host memory, with the
+/// registers a driver would program (the kernarg segment and, if the kernel enables it, the
+/// dispatch packet through the user SGPRs; RSRC1/2/3 from the descriptor).
+struct RawCase {
+    image: Vec<u8>,
+    entry: usize,
+    /// Host copies of the buffers (8-byte aligned), in `Case::bufs` order.
+    bufs: Vec<Vec<u64>>,
+    lens: Vec<usize>,
+    /// The kernarg segment and dispatch packet the user SGPRs point to (kept alive here).
+    _kernarg: Vec<u64>,
+    _packet: Vec<u64>,
+    user: Vec<u32>,
+    desc: wavesim::KernelDescriptor,
+    groups: [u32; 3],
+    local: [u32; 3],
+}
+
+impl RawCase {
+    fn new(case: &Case) -> Result<RawCase, String> {
+        use wavesim_rdna3::hsa::kernarg::{
+            aql_packet, write_explicit_args, write_hidden_args, HiddenValues,
+        };
+        let code = wavesim::CodeObject::parse(&case.elf).map_err(|e| e.to_string())?;
+        if !code.relocs.is_empty() {
+            return Err("the code object has relocations".into());
+        }
+        let k = code.kernel(case.kernel).ok_or("no such kernel")?.clone();
+        let bufs: Vec<Vec<u64>> = case
+            .bufs
+            .iter()
+            .map(|b| {
+                let mut v = vec![0u64; b.init.len().div_ceil(8)];
+                bytemuck_copy(&mut v, &b.init);
+                v
+            })
+            .collect();
+        // Device buffer addresses -> the host copies' addresses.
+        let args: Vec<Arg> = case
+            .args
+            .iter()
+            .map(|a| match a {
+                Arg::Buffer(addr) => {
+                    let i = case.bufs.iter().position(|b| b.addr == *addr).unwrap();
+                    Arg::Buffer(bufs[i].as_ptr() as u64)
+                }
+                other => other.clone(),
+            })
+            .collect();
+        let mut ka = vec![0u8; k.meta.kernarg_segment_size.max(8) as usize];
+        write_explicit_args(&k, &args, &mut ka).map_err(|e| e.to_string())?;
+        write_hidden_args(&mut ka, &k.meta.args, &case.geo, &HiddenValues::default());
+        let mut kernarg = vec![0u64; ka.len().div_ceil(8)];
+        bytemuck_copy(&mut kernarg, &ka);
+        let d = k.descriptor;
+        let p = aql_packet(
+            &case.geo,
+            d.private_segment_fixed_size,
+            d.group_segment_fixed_size,
+            0,
+            kernarg.as_ptr() as u64,
+        );
+        let mut packet = vec![0u64; 8];
+        bytemuck_copy(&mut packet, &p);
+        // COMPUTE_USER_DATA: the dispatch pointer if enabled, then the kernarg pointer.
+        let mut user = Vec::new();
+        if d.kernel_code_properties & 2 != 0 {
+            let a = packet.as_ptr() as u64;
+            user.extend([a as u32, (a >> 32) as u32]);
+        }
+        let a = kernarg.as_ptr() as u64;
+        user.extend([a as u32, (a >> 32) as u32]);
+        user.resize(d.user_sgpr_count() as usize, 0);
+        let g = &case.geo;
+        Ok(RawCase {
+            image: code.image.clone(),
+            entry: k.entry as usize,
+            lens: case.bufs.iter().map(|b| b.init.len()).collect(),
+            bufs,
+            _kernarg: kernarg,
+            _packet: packet,
+            user,
+            desc: d,
+            groups: core::array::from_fn(|i| g.grid[i] / g.local[i]),
+            local: g.local,
+        })
+    }
+
+    fn dispatch(&mut self) -> DispatchStats {
+        let d = &self.desc;
+        let raw = wavesim::RawDispatch {
+            code: &self.image[self.entry..],
+            groups: self.groups,
+            local: self.local,
+            user_sgprs: &self.user,
+            rsrc1: d.compute_pgm_rsrc1,
+            // LDS_SIZE [23:15] in 512-byte granules, as the driver ORs it in (compilers leave
+            // it 0 and declare the size in the descriptor).
+            rsrc2: d.compute_pgm_rsrc2 | d.group_segment_fixed_size.div_ceil(512) << 15,
+            rsrc3: d.compute_pgm_rsrc3,
+            wave64: !d.wave32(),
+            scratch_lane_bytes: d.private_segment_fixed_size,
+            target: wavesim::raw::target_from("gfx1100").expect("gfx1100"),
+            host_ranges: None,
+            max_wave_insts: wavesim::DEFAULT_MAX_WAVE_INSTRUCTIONS,
+        };
+        // SAFETY: the kernel reads and writes only its buffers, kernarg segment and packet,
+        // all host memory owned by `self` (the checked run proves the addresses).
+        unsafe { wavesim::dispatch_raw(&raw) }.unwrap_or_else(|e| panic!("raw dispatch: {e}"))
+    }
+
+    /// Restores the inputs, runs once through the raw ABI and checks the outputs with `check`.
+    fn run_checked(&mut self, check: &Check) -> Result<(DispatchStats, Duration), String> {
+        let t0 = Instant::now();
+        let stats = self.dispatch();
+        let cold = t0.elapsed();
+        let out: Vec<Vec<u8>> = self
+            .bufs
+            .iter()
+            .zip(&self.lens)
+            .map(|(b, &n)| b.iter().flat_map(|w| w.to_le_bytes()).take(n).collect())
+            .collect();
+        check(&out).map(|_| (stats, cold))
+    }
+}
+
+/// Copies bytes into 8-byte words (little-endian), zero-padding the last.
+fn bytemuck_copy(words: &mut [u64], bytes: &[u8]) {
+    for (w, c) in words.iter_mut().zip(bytes.chunks(8)) {
+        let mut b = [0u8; 8];
+        b[..c.len()].copy_from_slice(c);
+        *w = u64::from_le_bytes(b);
     }
 }
 
@@ -598,8 +761,9 @@ fn fixed_iterations(cases: &[(&str, Make)], iters: u32) {
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(1);
+    let raw = std::env::var_os("WAVESIM_BENCH_RAW").is_some_and(|v| v != "0");
     println!(
-        "{:<18} {:>13} {:>13} {:>9} {:>9} {:>12} {:>12} {:>8} {:>7}",
+        "{:<18} {:>13} {:>13} {:>9} {:>9} {:>12} {:>12} {:>8} {:>7} {:>9}",
         "kernel",
         "wave-instr",
         "lane-instr",
@@ -608,22 +772,49 @@ fn fixed_iterations(cases: &[(&str, Make)], iters: u32) {
         "wave-inst/s",
         "lane-inst/s",
         "jit ms",
-        "blocks"
+        "blocks",
+        "cold ms"
     );
     for (_, make) in cases {
         let mut case = make();
         case.dev.threads = threads;
         // The engine comes from WAVESIM_ENGINE (interp, jit, auto); whatever the JIT compiles
-        // is compiled in this first, checked run, so the timed runs below reuse the code.
+        // is compiled in this first, checked run (the cold one), so the timed runs below reuse
+        // the code.
         let jit0 = wavesim_rdna3::jit::compile_stats();
-        let stats = case.run_checked();
+        let mut raw_case = None;
+        let (stats, cold) = if raw {
+            // The raw ABI takes its thread count from the process default.
+            wavesim_core::engine::set_default_threads(threads);
+            let r = RawCase::new(&case).and_then(|mut r| {
+                let s = r.run_checked(&case.check)?;
+                raw_case = Some(r);
+                Ok(s)
+            });
+            match r {
+                Ok(s) => s,
+                Err(e) => {
+                    println!("{:<18} raw dispatch not measured: {e}", case.name);
+                    continue;
+                }
+            }
+        } else {
+            case.run_checked_timed()
+        };
         let jit1 = wavesim_rdna3::jit::compile_stats();
         let jit_ms = (jit1.nanos - jit0.nanos) as f64 / 1e6;
         let (mut wall, mut cpu) = (Duration::MAX, Duration::MAX);
         let p0 = process_cpu_time();
         for _ in 0..iters {
             let (t0, c0) = (Instant::now(), thread_cpu_time());
-            case.dispatch();
+            match raw_case.as_mut() {
+                Some(r) => {
+                    r.dispatch();
+                }
+                None => {
+                    case.dispatch();
+                }
+            }
             wall = wall.min(t0.elapsed());
             if let (Some(a), Some(b)) = (c0, thread_cpu_time()) {
                 cpu = cpu.min(b.saturating_sub(a));
@@ -641,7 +832,7 @@ fn fixed_iterations(cases: &[(&str, Make)], iters: u32) {
             cpu.as_secs_f64()
         };
         println!(
-            "{:<18} {:>13} {:>13} {:>9.1} {:>9.1} {:>12.3e} {:>12.3e} {:>8.1} {:>7}",
+            "{:<18} {:>13} {:>13} {:>9.1} {:>9.1} {:>12.3e} {:>12.3e} {:>8.1} {:>7} {:>9.1}",
             case.name,
             stats.wave_instructions,
             stats.lane_instructions,
@@ -651,6 +842,7 @@ fn fixed_iterations(cases: &[(&str, Make)], iters: u32) {
             stats.lane_instructions as f64 / secs,
             jit_ms,
             jit1.blocks - jit0.blocks,
+            cold.as_secs_f64() * 1e3,
         );
     }
 }
@@ -670,6 +862,12 @@ fn main() {
         ("histogram_global", || histogram(false)),
         ("histogram_local", || histogram(true)),
         ("f64_horner", f64_horner),
+        // The f32 kernels again with f32 denormals flushed.
+        ("mandelbrot_ftz", || ftz(mandelbrot(false))),
+        ("mandelbrot_w64_ftz", || ftz(mandelbrot(true))),
+        ("saxpy_ftz", || ftz(saxpy())),
+        ("sgemm_naive_ftz", || ftz(sgemm_naive())),
+        ("sgemm_tiled_ftz", || ftz(sgemm_tiled())),
     ];
     let filters = name_filters();
     // Build (and model) only the cases the name filter selects.
