@@ -626,20 +626,20 @@ fn child_entry() {
     std::fs::write(out, bytes).expect("writing the result");
 }
 
-/// The shim library next to this test binary (target/<profile>/).
+/// The shim library cargo built with this test: `cargo test` leaves the cdylib beside the test
+/// binary in target/<profile>/deps/ (only `cargo build` copies it up to target/<profile>/).
 fn shim_library() -> PathBuf {
     let exe = std::env::current_exe().expect("test binary path");
-    let dir = exe
-        .parent()
-        .and_then(|d| d.parent())
-        .expect("target directory");
-    let lib = dir.join("libwavesim_drm_amdgpu.so");
-    assert!(
-        lib.exists(),
-        "{} is missing (cargo builds it with the tests)",
-        lib.display()
-    );
-    lib
+    let deps = exe.parent().expect("test binary directory");
+    let candidates = [
+        deps.to_path_buf(),
+        deps.parent().expect("target directory").to_path_buf(),
+    ];
+    candidates
+        .iter()
+        .map(|d| d.join("libwavesim_drm_amdgpu.so"))
+        .find(|lib| lib.exists())
+        .unwrap_or_else(|| panic!("libwavesim_drm_amdgpu.so is in neither {candidates:?}"))
 }
 
 fn require(path: &str, package: &str) {
@@ -768,6 +768,8 @@ fn atomics_match_lavapipe() {
     let out = compare("atomics");
     // counters[0] counts the 256 invocations.
     assert_eq!(u32::from_le_bytes(out[1024..1028].try_into().unwrap()), 256);
+    // counters[5] counts the compare-swaps that succeeded: each targets its own element.
+    assert_eq!(u32::from_le_bytes(out[1044..1048].try_into().unwrap()), 256);
 }
 
 #[test]
