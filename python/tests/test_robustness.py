@@ -99,3 +99,37 @@ def test_debug_read_mem_of_a_huge_size_is_an_error():
     with pytest.raises(wavesim.WavesimError, match="read_mem n is 1099511627776 bytes; at most"):
         s.read_mem(s.buffers[2], 2**40)
     assert len(s.read_mem(s.buffers[2], 16)) == 16
+
+
+def _kernel_descriptor_offset(elf, symbol):
+    """File offset of an ELF64 symbol's bytes (here a kernel descriptor, `NAME.kd`)."""
+    import struct
+
+    shoff = struct.unpack_from("<Q", elf, 0x28)[0]
+    shentsize, shnum = struct.unpack_from("<HH", elf, 0x3A)
+    # sh_name, sh_type, sh_flags, sh_addr, sh_offset, sh_size, sh_link, sh_info, sh_addralign, sh_entsize
+    secs = [struct.unpack_from("<IIQQQQIIQQ", elf, shoff + i * shentsize) for i in range(shnum)]
+    for sec in secs:
+        if sec[1] != 2:  # SHT_SYMTAB
+            continue
+        strtab = secs[sec[6]][4]
+        for j in range(sec[5] // sec[9]):
+            name, _, _, shndx, value, _ = struct.unpack_from("<IBBHQQ", elf, sec[4] + j * sec[9])
+            end = elf.index(b"\0", strtab + name)
+            if elf[strtab + name : end] == symbol:
+                return value - secs[shndx][3] + secs[shndx][4]
+    raise AssertionError(f"no symbol {symbol!r}")
+
+
+def test_a_huge_descriptor_kernarg_size_is_an_error_before_allocation():
+    # The kernel descriptor's KERNARG_SIZE (bytes 8-11) says 0xFFFFFFFF: refused with the limit,
+    # not a 4 GiB allocation per dispatch.
+    elf = bytearray(open(SAXPY, "rb").read())
+    at = _kernel_descriptor_offset(bytes(elf), b"saxpy.kd")
+    elf[at + 8 : at + 12] = (0xFFFFFFFF).to_bytes(4, "little")
+    dev = wavesim.Device()
+    mod = dev.load(bytes(elf))
+    x = np.zeros(4, np.float32)
+    y = np.zeros(4, np.float32)
+    with pytest.raises(wavesim.WavesimError, match="at most 65536 bytes"):
+        dev.dispatch(mod, "saxpy", 4, 4, 4, 2.5, x, y)

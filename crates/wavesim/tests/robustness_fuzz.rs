@@ -1,6 +1,7 @@
 //! Fuzzing every input path of the facade (issue 24): argument specs, run_asm and raw-dispatch
 //! registers and code, offload bundles, draw scenes, R700 and AGX runner configurations, and CLI
-//! flags in child processes under a memory limit. Each case must end in a result or an error:
+//! flags in child processes under a memory limit (4 GiB; the in-process paths run under an 8 GiB limit
+//! on the test process). Each case must end in a result or an error:
 //! a panic fails the test (it would abort a C or Python caller), and so does a case that runs
 //! for more than a few seconds. Work sizes are drawn small or impossible (overflowing), never
 //! merely huge: a valid grid of 2^40 workgroups is a long run, not a bug.
@@ -50,8 +51,38 @@ impl Rng {
     }
 }
 
+/// The in-process fuzzers run under an 8 GiB address-space limit on this test process, set once
+/// with `prlimit --pid` (util-linux, where present): an input that makes wavesim allocate beyond
+/// its own size limits then aborts this test binary (a failure) instead of passing on a machine
+/// with memory to spare. The process itself (harness and worker threads, malloc arenas) stays
+/// far below it.
+fn limit_this_process() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        if std::path::Path::new("/usr/bin/prlimit").exists() {
+            let status = Command::new("/usr/bin/prlimit")
+                .arg("--pid")
+                .arg(std::process::id().to_string())
+                .arg(format!("--as={}", 8u64 << 30))
+                .status()
+                .expect("running prlimit");
+            assert!(status.success(), "prlimit could not limit the test process");
+            let limits = std::fs::read_to_string("/proc/self/limits").unwrap_or_default();
+            let line = limits
+                .lines()
+                .find(|l| l.starts_with("Max address space"))
+                .unwrap_or_default();
+            assert!(
+                line.contains(&(8u64 << 30).to_string()),
+                "the address-space limit did not take: {line}"
+            );
+        }
+    });
+}
+
 /// Runs `f` for `n` cases of `path`; a panic or a case over 10 s fails, naming the case.
 fn fuzz(path: &str, n: u64, mut f: impl FnMut(&mut Rng) -> String) {
+    limit_this_process();
     for case in 0..n {
         let mut rng = Rng::new(path, case);
         let start = Instant::now();
