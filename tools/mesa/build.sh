@@ -3,19 +3,19 @@
 # package (22.3.6, the version of the RADV and llvmpipe that Debian installs), configured with
 #   - the r600 gallium driver and Mesa's radeon no-op DRM shim (R700 shaders: RADEON_GPU_ID=RV770...),
 #   - the asahi gallium driver, which in 22.3 starts on Linux without a kernel (its device layer is
-#     IOKit-only; GALLIUM_DRIVER=asahi through the software-screen path, Mesa's
-#     target-helpers/inline_sw_helper.h),
+#     IOKit-only): GALLIUM_DRIVER=asahi through the software-screen path (Mesa's
+#     target-helpers/inline_sw_helper.h), which is why softpipe (swrast) is built too,
 #   - EGL surfaceless + GLES2/GL so a small harness (tools/mesa/shader_test.c) compiles shader-db's
 #     .shader_test files.
 # RADV is not built: Debian's mesa-vulkan-drivers is the same 22.3.6 RADV and runs on wavesim's own
 # amdgpu shim (crates/wavesim-drm-amdgpu).
 #
-# Mesa 22.3's asahi compiler has no switch that writes machine code out, so the source is given one
-# (tools/mesa/patch_asahi_dump.py): with AGX_DUMP_DIR set, every compiled shader's binary and the
-# facts the driver sets up for it are written there.
+# Neither driver has a switch that writes machine code out with the facts the driver sets up around
+# it, so the source is given one (tools/mesa/patch_asahi.py: AGX_DUMP_DIR; tools/mesa/patch_r600.py:
+# R600_DUMP_DIR); the corpus script (tools/mesa/run_corpus.sh) sets them.
 #
 # Usage: tools/mesa/build.sh [WORKDIR]   (default /tmp/wavesim-mesa; ~25 min on 2 cores; needs root
-# for apt-get). The result: WORKDIR/install/{lib,...}; tools/mesa/env.sh prints the variables.
+# for apt-get). The result: WORKDIR/install/{lib,...}.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 work="${1:-/tmp/wavesim-mesa}"
@@ -29,22 +29,21 @@ if ! grep -rqs '^Types: deb-src' /etc/apt/sources.list.d/ && ! grep -qs '^deb-sr
 fi
 DEBIAN_FRONTEND=noninteractive apt-get install -y -qq meson ninja-build python3-mako bison flex \
     libdrm-dev libexpat1-dev zlib1g-dev libelf-dev libzstd-dev pkg-config libegl-dev libgles-dev \
-    glslang-tools >/dev/null
+    libgl-dev glslang-tools >/dev/null
 # Mesa's generators need mako in the python3 that meson finds.
 python3 -c 'import mako' 2>/dev/null || python3 -m pip install --quiet mako
 if [ ! -d mesa-22.3.6 ]; then
     apt-get source --download-only "mesa=$version"
     tar xzf mesa_22.3.6.orig.tar.gz
 fi
-python3 "$here/patch_asahi_dump.py" mesa-22.3.6
+python3 "$here/patch_asahi.py" mesa-22.3.6
+python3 "$here/patch_r600.py" mesa-22.3.6
 if [ ! -f build/build.ninja ]; then
     meson setup build mesa-22.3.6 --prefix="$work/install" --buildtype=release \
-        -Dgallium-drivers=r600,asahi -Dvulkan-drivers= -Dtools=drm-shim \
+        -Dgallium-drivers=r600,asahi,swrast -Dvulkan-drivers= -Dtools=drm-shim \
         -Dplatforms= -Degl=enabled -Dgles2=enabled -Dgles1=disabled -Dglx=disabled -Dgbm=disabled \
         -Dglvnd=false -Dllvm=disabled -Dshared-llvm=disabled -Dvalgrind=disabled -Dlibunwind=disabled \
         -Dzstd=enabled -Dbuild-tests=false
 fi
 ninja -C build install
-cc -O2 -o "$work/shader_test" "$here/shader_test.c" -I"$work/install/include" \
-    -L"$work/install/lib/x86_64-linux-gnu" -L"$work/install/lib" -lEGL -lGLESv2 -Wl,-rpath,"$work/install/lib/x86_64-linux-gnu:$work/install/lib"
-echo "built: $work/install"
+echo "built: $work/install (tools/mesa/run_corpus.sh compiles shader-db with it)"

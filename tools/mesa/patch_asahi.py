@@ -7,7 +7,7 @@ With AGX_DUMP_DIR set, every shader the gallium driver compiles is written as
                    push (uniform) ranges, the VS varying slots or the FS coefficient bindings, the
                    shader key's render-target formats, and the NIR the code came from.
 The inserted code is this project's; it is idempotent (a marker line guards it).
-Usage: patch_asahi_dump.py MESA_SOURCE_DIR
+Usage: patch_asahi.py MESA_SOURCE_DIR
 """
 import pathlib
 import sys
@@ -16,6 +16,7 @@ MARK = "/* wavesim: AGX_DUMP_DIR */"
 
 DUMP_FN = MARK + r"""
 #include "compiler/nir/nir.h"
+#include "util/format/u_format.h"
 static void
 wavesim_dump_shader(nir_shader *nir, const struct asahi_shader_key *key,
                     const struct util_dynarray *binary, const struct agx_shader_info *info)
@@ -92,8 +93,8 @@ wavesim_dump_shader(nir_shader *nir, const struct asahi_shader_key *key,
 CALL = "   agx_compile_shader_nir(nir, &key->base, debug, &binary, &compiled->info);\n"
 
 
-def main() -> None:
-    src = pathlib.Path(sys.argv[1]) / "src/gallium/drivers/asahi/agx_state.c"
+def patch_asahi(root: pathlib.Path) -> None:
+    src = root / "src/gallium/drivers/asahi/agx_state.c"
     text = src.read_text()
     if MARK in text:
         return
@@ -106,4 +107,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    patch_asahi(pathlib.Path(sys.argv[1]))
