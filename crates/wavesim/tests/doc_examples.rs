@@ -2,10 +2,16 @@
 //! each `wavesim ...` or `cargo run --release -- ...` line runs against the built binary (in the
 //! repository root, with `/tmp/` paths moved into a private directory) and must exit 0; a
 //! `cmp A B` line checks that the two files are equal (the README states the example's result
-//! that way). A block whose first line is `# not run in CI: REASON` needs tools CI does not
-//! have (clang, hipcc, the user's own files) and is listed with its reason. The README's test
-//! command and `pip install ./python` are what `.ci/run` itself runs. Any other command in an
-//! `sh` block fails this test: mark the block, or teach the test the command.
+//! that way). A block whose first line is `# needs: TOOL ...` (commands on PATH, or files such
+//! as `target/release/libwavesim_drm_amdgpu.so`) runs as a whole under `bash -e -o pipefail`
+//! with `wavesim` on PATH, `/tmp/` moved likewise and `target/release/lib*.so` read where this
+//! test build left the libraries; `cargo build` lines in it are what this test's own build
+//! already did. When a needed tool is missing the block is listed as skipped, or fails when
+//! `WAVESIM_DOCS_NEED_ALL=1` (`.ci/run` sets it and installs the tools, so CI runs every block).
+//! A block whose first line is `# not run in CI: REASON` is listed with its reason (kept for
+//! what no machine can run unattended). The README's test command and `pip install ./python`
+//! are what `.ci/run` itself runs. Any other command in an `sh` block fails this test: mark the
+//! block, or teach the test the command.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -16,6 +22,9 @@ fn root() -> PathBuf {
 
 /// The marker a block's first line carries when CI cannot run it.
 const SKIP: &str = "# not run in CI:";
+
+/// The marker of a block that runs whole under bash once the tools it names are present.
+const NEEDS: &str = "# needs:";
 
 /// Commands `.ci/run` runs itself (running them here would recurse or install packages).
 const RUN_BY_CI: &[&str] = &["cargo test --workspace --release", "pip install ./python"];
@@ -153,6 +162,109 @@ fn run_block(b: &Block, tmp: &Path, ran: &mut usize) -> Vec<String> {
     failures
 }
 
+/// Where this test build left a workspace library: `cargo test` keeps cdylibs in deps/,
+/// `cargo build` copies them up to target/release.
+fn lib_path(file: &str) -> PathBuf {
+    let bin = PathBuf::from(env!("CARGO_BIN_EXE_wavesim"));
+    let release = bin.parent().map(Path::to_path_buf).unwrap_or_default();
+    let deps = release.join("deps").join(file);
+    if deps.exists() {
+        deps
+    } else {
+        release.join(file)
+    }
+}
+
+/// `text` with every `$PWD/target/release/libNAME.so` and `target/release/libNAME.so` read where
+/// this build left that library.
+fn move_libs(text: &str) -> String {
+    let text = text.replace("$PWD/target/release/lib", "target/release/lib");
+    let mut out = String::new();
+    let mut rest = text.as_str();
+    while let Some(i) = rest.find("target/release/lib") {
+        out.push_str(&rest[..i]);
+        let name_start = i + "target/release/".len();
+        let name_len = rest[name_start..]
+            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '.'))
+            .unwrap_or(rest.len() - name_start);
+        let name = &rest[name_start..name_start + name_len];
+        out.push_str(&lib_path(name).display().to_string());
+        rest = &rest[name_start + name_len..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// A `# needs:` block's text with the documented paths moved to this run's.
+fn bash_script(b: &Block, tmp: &Path) -> String {
+    let lib_dir = lib_path("libwavesim.so")
+        .parent()
+        .map(Path::to_path_buf)
+        .unwrap_or_default();
+    b.lines
+        .iter()
+        .map(|(_, l)| l.as_str())
+        .filter(|l| !l.starts_with("cargo build"))
+        .map(|l| {
+            move_libs(&l.replace("/tmp/", &format!("{}/", tmp.display())))
+                .replace("-Ltarget/release", &format!("-L{}", lib_dir.display()))
+                .replace(
+                    "rpath,$PWD/target/release",
+                    &format!("rpath,{}", lib_dir.display()),
+                )
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The tools a `# needs:` line names that this machine lacks.
+fn missing_tools(needs: &str) -> Vec<String> {
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    needs
+        .split_whitespace()
+        .filter(|tool| {
+            if tool.contains('/') {
+                let p = move_libs(tool);
+                !Path::new(&p).exists() && !root().join(&p).exists()
+            } else {
+                !std::env::split_paths(&path).any(|d| d.join(tool).is_file())
+            }
+        })
+        .map(str::to_string)
+        .collect()
+}
+
+/// Runs a `# needs:` block under bash; `Err` carries what failed.
+fn run_bash_block(b: &Block, tmp: &Path) -> Result<(), String> {
+    let bin_dir = PathBuf::from(env!("CARGO_BIN_EXE_wavesim"))
+        .parent()
+        .map(Path::to_path_buf)
+        .unwrap_or_default();
+    let path = std::env::join_paths(std::iter::once(bin_dir).chain(std::env::split_paths(
+        &std::env::var_os("PATH").unwrap_or_default(),
+    )))
+    .map_err(|e| e.to_string())?;
+    let o = Command::new("bash")
+        .args(["-e", "-o", "pipefail", "-c", &bash_script(b, tmp)])
+        .current_dir(root())
+        .env("PATH", path)
+        .env("WAVESIM_NO_PROGRESS", "1")
+        .output()
+        .map_err(|e| format!("{}:{}: bash does not start: {e}", b.file, b.line))?;
+    if o.status.success() {
+        Ok(())
+    } else {
+        Err(format!(
+            "{}:{}: the block exited with {}: {}{}",
+            b.file,
+            b.line,
+            o.status,
+            String::from_utf8_lossy(&o.stdout).trim(),
+            String::from_utf8_lossy(&o.stderr).trim()
+        ))
+    }
+}
+
 #[test]
 fn every_sh_example_in_the_docs_runs() {
     let mut files = vec![root().join("README.md")];
@@ -166,6 +278,7 @@ fn every_sh_example_in_the_docs_runs() {
     let tmp = std::env::temp_dir().join(format!("wavesim-doc-examples-{}", std::process::id()));
     std::fs::create_dir_all(&tmp).unwrap();
     let (mut ran, mut skipped, mut failures) = (0usize, Vec::new(), Vec::new());
+    let need_all = std::env::var("WAVESIM_DOCS_NEED_ALL").is_ok_and(|v| v == "1");
     for f in &files {
         let rel = f.strip_prefix(root()).unwrap_or(f).display().to_string();
         let text = std::fs::read_to_string(f).unwrap();
@@ -177,13 +290,36 @@ fn every_sh_example_in_the_docs_runs() {
                     b.line,
                     first[SKIP.len()..].trim()
                 )),
+                Some((_, first)) if first.starts_with(NEEDS) => {
+                    let missing = missing_tools(&first[NEEDS.len()..]);
+                    if missing.is_empty() {
+                        match run_bash_block(&b, &tmp) {
+                            Ok(()) => ran += 1,
+                            Err(e) => failures.push(e),
+                        }
+                    } else if need_all {
+                        failures.push(format!(
+                            "{}:{}: WAVESIM_DOCS_NEED_ALL=1 but {} missing",
+                            b.file,
+                            b.line,
+                            missing.join(", ")
+                        ));
+                    } else {
+                        skipped.push(format!(
+                            "{}:{}: {} missing",
+                            b.file,
+                            b.line,
+                            missing.join(", ")
+                        ));
+                    }
+                }
                 _ => failures.extend(run_block(&b, &tmp, &mut ran)),
             }
         }
     }
     let _ = std::fs::remove_dir_all(&tmp);
     for s in &skipped {
-        eprintln!("skipped (needs tools CI does not have) {s}");
+        eprintln!("skipped {s}");
     }
     eprintln!(
         "{ran} documented commands ran, {} blocks skipped",
@@ -196,6 +332,8 @@ fn every_sh_example_in_the_docs_runs() {
 
 #[test]
 fn the_block_reader_joins_continuations_and_splits_quotes() {
+    assert!(move_libs("a $PWD/target/release/libx_y.so b")
+        .ends_with(&format!("{} b", lib_path("libx_y.so").display())));
     let md = "text\n```sh\n# c\nwavesim run a \\\n    --arg 'x y'\n```\n```rust\nwavesim no\n```\n";
     let b = sh_blocks("f.md", md);
     assert_eq!(b.len(), 1);
