@@ -782,14 +782,11 @@ fn wide_and_narrow_types_match_lavapipe() {
     compare("types");
 }
 
-/// Differs today: ACO's waterfall loop for the nonuniform index addresses with
-/// `v_sub_nc_u32 v0, 0, v0` then `buffer_load_b32 v0, v0, s[8:11], 0 offen offset:252`, so
-/// VGPR offset + instruction offset must wrap at 32 bits (as ROCm's hardware-matched CDNA
-/// buffer model and LLVM's buffer-vs-s_load offset folding treat it); wavesim-rdna3's
-/// `exec/buffer/address.rs` sums in 64 bits, every lane but 0 reads out of range and gets 0.
-/// Run with `--ignored` once that changes.
+/// Descriptor arrays with dynamically uniform and `nonuniformEXT` indices. ACO's waterfall loop
+/// addresses `v[63 - i]` as `v_sub_nc_u32 v0, 0, v0` then `buffer_load_b32 v0, v0, s[8:11], 0
+/// offen offset:252`: the VGPR offset + instruction offset wraps at 32 bits
+/// (wavesim-rdna3's `exec/buffer/address.rs` says which sources decide that).
 #[test]
-#[ignore = "wavesim-rdna3 buffer offsets do not wrap at 32 bits (see the comment)"]
 fn descriptor_indexing_matches_lavapipe() {
     compare("indexing");
 }
