@@ -796,17 +796,12 @@ fn fill_copy_and_repeated_dispatches_match_lavapipe() {
     compare("transfers");
 }
 
-/// Scratch (a dynamically indexed private array): the shim programs the dispatch's
-/// per-lane scratch from COMPUTE_TMPRING_SIZE (WAVESIZE 96 x 256 bytes per wave64 = 384
-/// bytes per lane, ACO's "scratch: 384"), but Mesa 22.3's ACO encodes the scratch
-/// instructions' unused SADDR as 0x7f (gfx10's "off"; LLVM's gfx11 disassembler calls it an
-/// invalid exec_hi) and wavesim-rdna3 reads it as exec_hi, so the first
-/// `scratch_store_b32 off, v1, exec_hi` faults. A public report of gfx11 hardware (the knod
-/// project's "disable GFX11 FLAT SADDR with NULL, not 127") says RDNA3 accepted 127 as "no
-/// SADDR" for GLOBAL; if SCRATCH does the same, the executor should too. Run with
-/// `--ignored` once that is settled.
+/// Scratch (a dynamically indexed private array): the shim programs the dispatch's per-lane
+/// scratch from COMPUTE_TMPRING_SIZE (WAVESIZE 96 x 256 bytes per wave64 = 384 bytes per lane,
+/// ACO's "scratch: 384"). Mesa 22.3's ACO encodes the constant-offset stores' unused SADDR as
+/// 0x7f (`scratch_store_b32 off, v1, exec_hi` to LLVM's disassembler), which gfx11 treats as
+/// "off" (wavesim-rdna3's `decode::scratch_saddr` names the sources).
 #[test]
-#[ignore = "ACO 22.3's scratch SADDR 0x7f on gfx11 (see the comment)"]
 fn scratch_matches_lavapipe() {
     compare("scratch");
 }
