@@ -378,6 +378,12 @@ impl Ctx<'_> {
         Ok(())
     }
 
+    /// The body of a one-dword packet.
+    fn one(&self, at: At, body: &[u32]) -> Result<u32, Pm4Error> {
+        self.want(at, body, 1)?;
+        Ok(body[0])
+    }
+
     fn mem_err(at: At) -> impl Fn(MemoryError) -> Pm4Error {
         move |err| Pm4Error::Memory { at, err }
     }
@@ -454,13 +460,11 @@ impl Ctx<'_> {
             // The prefetch parser waits for the micro engine: packets run in order here.
             op::PFP_SYNC_ME => self.want(at, body, 1),
             op::NUM_INSTANCES => {
-                self.want(at, body, 1)?;
-                self.st.gfx.num_instances = Some(body[0]);
+                self.st.gfx.num_instances = Some(self.one(at, body)?);
                 Ok(())
             }
             op::INDEX_TYPE => {
-                self.want(at, body, 1)?;
-                self.st.gfx.index_type = Some(body[0]);
+                self.st.gfx.index_type = Some(self.one(at, body)?);
                 Ok(())
             }
             op::INDEX_BASE => {
@@ -469,8 +473,7 @@ impl Ctx<'_> {
                 Ok(())
             }
             op::INDEX_BUFFER_SIZE => {
-                self.want(at, body, 1)?;
-                self.st.gfx.index_buffer_size = Some(body[0]);
+                self.st.gfx.index_buffer_size = Some(self.one(at, body)?);
                 Ok(())
             }
             op::SET_BASE => {
