@@ -871,6 +871,21 @@ fn wave32_matches_lavapipe() {
     }
 }
 
+/// Compute on RADV's graphics queue family (the universal ring): its preamble
+/// (CONTEXT_CONTROL, CLEAR_STATE, context and graphics SH registers) is recorded as graphics
+/// state, and the dispatches run as on the compute ring.
+#[test]
+fn compute_on_the_graphics_queue_matches_lavapipe() {
+    for name in ["arith", "shared", "atomics"] {
+        let lvp = run_child(name, false, &[]);
+        let radv = run_child(name, true, &[("WAVESIM_VK_QUEUE", "universal")]);
+        assert!(
+            lvp == radv,
+            "{name}: RADV's graphics queue on wavesim differs from lavapipe"
+        );
+    }
+}
+
 /// What the shim does not support fails the submission with a message naming it; the
 /// application gets VK_ERROR_DEVICE_LOST and goes on (no crash).
 #[test]
