@@ -10,6 +10,11 @@
 #   captures/clear/      RADV's clear (from the tri run)
 #   captures/tri/        tri.vert + tri.frag (vertices from gl_VertexIndex)
 #   captures/vbuf/       vbuf.vert + ubo.frag (vertex buffer, push constants, uniform buffer)
+#   captures/discard/    tri.vert + discard.frag (discard)
+#   captures/deriv/      tri.vert + deriv.frag (dFdx, dFdy, fwidth)
+#   captures/math/       tri.vert + math.frag (transcendentals, bit operations, a loop)
+#   captures/flat/       flat.vert + flat.frag (flat integer, noperspective, clip distance)
+#   captures/depth/      tri.vert + depth.frag (gl_FragDepth)
 # each with hw_gs.bin / hw_ps.bin (the programs), draw.txt, registers.txt (docs/DRM_SHIM.md)
 # and hw_*.objdump: llvm-objdump-19's disassembly of each program in the wave size the
 # registers select (VGT_SHADER_STAGES_EN.GS_W32_EN, SPI_PS_IN_CONTROL.PS_W32_EN).
@@ -27,13 +32,13 @@ cc -O1 -Wall -o "$tmp/draw" draw.c -lvulkan
 (cd "$root" && cargo build --release -p wavesim-drm-amdgpu)
 shim="$root/target/release/libwavesim_drm_amdgpu.so"
 
-run() { # name vert frag
+run() { # name mode vert frag
     mkdir -p "$tmp/cap/$1"
     status=0
     WAVESIM_DRM_CAPTURE="$tmp/cap/$1" LD_PRELOAD="$shim" \
         VK_ICD_FILENAMES=/usr/share/vulkan/icd.d/radeon_icd.x86_64.json \
         MESA_SHADER_CACHE_DISABLE=true XDG_RUNTIME_DIR="$tmp" \
-        "$tmp/draw" "$1" "$2.spv" "$3.spv" "$tmp/$1.rgba" 2>"$tmp/$1.err" || status=$?
+        "$tmp/draw" "$2" "$3.spv" "$4.spv" "$tmp/$1.rgba" 2>"$tmp/$1.err" || status=$?
     # Exit status 2: the device was lost because the shim refused the draw, as it should.
     if [ "$status" != 2 ]; then
         cat "$tmp/$1.err" >&2
@@ -72,9 +77,15 @@ keep() { # capture-dir name
     done
 }
 
-run tri tri.vert tri.frag
-run vbuf vbuf.vert ubo.frag
+run tri tri tri.vert tri.frag
+run vbuf vbuf vbuf.vert ubo.frag
+run discard tri tri.vert discard.frag
+run deriv tri tri.vert deriv.frag
+run math tri tri.vert math.frag
+run flat tri flat.vert flat.frag
+run depth tri tri.vert depth.frag
 keep "$(ls -d "$tmp"/cap/tri/*-draw-0000)" clear
-keep "$(ls -d "$tmp"/cap/tri/*-draw-0001)" tri
-keep "$(ls -d "$tmp"/cap/vbuf/*-draw-0001)" vbuf
+for name in tri vbuf discard deriv math flat depth; do
+    keep "$(ls -d "$tmp/cap/$name"/*-draw-0001)" "$name"
+done
 echo "capture.sh: captures/ updated"

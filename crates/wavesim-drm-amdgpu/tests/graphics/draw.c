@@ -124,9 +124,12 @@ int main(int argc, char **argv)
                                    .queueFamilyIndex = family,
                                    .queueCount = 1,
                                    .pQueuePriorities = &prio};
+    /* flat.vert writes gl_ClipDistance. */
+    VkPhysicalDeviceFeatures features = {.shaderClipDistance = VK_TRUE};
     VkDeviceCreateInfo dci = {.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO,
                               .queueCreateInfoCount = 1,
-                              .pQueueCreateInfos = &qci};
+                              .pQueueCreateInfos = &qci,
+                              .pEnabledFeatures = &features};
     VkDevice dev;
     CHECK(vkCreateDevice(pd, &dci, NULL, &dev));
     VkQueue queue;
