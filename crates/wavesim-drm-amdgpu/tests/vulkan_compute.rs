@@ -227,19 +227,7 @@ fn run_vulkan(prog: &Program) -> Result<Vec<u8>, String> {
     // SAFETY: every Vulkan call below follows the specification's valid usage: objects are
     // created before use and destroyed (with the instance) after the queue is idle.
     unsafe {
-        let entry = ash::Entry::load().map_err(|x| x.to_string())?;
-        let app = vk::ApplicationInfo::default().api_version(vk::API_VERSION_1_2);
-        let instance = entry
-            .create_instance(
-                &vk::InstanceCreateInfo::default().application_info(&app),
-                None,
-            )
-            .map_err(e("vkCreateInstance"))?;
-        let pd = *instance
-            .enumerate_physical_devices()
-            .map_err(e("vkEnumeratePhysicalDevices"))?
-            .first()
-            .ok_or("no Vulkan device")?;
+        let (_entry, instance, pd) = vulkan_draw::first_device()?;
         let families = instance.get_physical_device_queue_family_properties(pd);
         // A compute-only family (RADV's compute ring) if there is one, else any with compute.
         // WAVESIM_VK_QUEUE=universal: the first family with graphics and compute instead.
@@ -441,20 +429,7 @@ fn run_vulkan(prog: &Program) -> Result<Vec<u8>, String> {
             .collect();
         device.update_descriptor_sets(&writes, &[]);
 
-        let cmd_pool = device
-            .create_command_pool(
-                &vk::CommandPoolCreateInfo::default().queue_family_index(family),
-                None,
-            )
-            .map_err(e("vkCreateCommandPool"))?;
-        let cb = device
-            .allocate_command_buffers(
-                &vk::CommandBufferAllocateInfo::default()
-                    .command_pool(cmd_pool)
-                    .level(vk::CommandBufferLevel::PRIMARY)
-                    .command_buffer_count(1),
-            )
-            .map_err(e("vkAllocateCommandBuffers"))?[0];
+        let (cmd_pool, cb) = vulkan_draw::command_buffer(&device, family)?;
         device
             .begin_command_buffer(
                 cb,

@@ -1,7 +1,8 @@
 //! One triangle drawn with Vulkan (the `tri` pipeline of tests/graphics: tri.vert + tri.frag,
 //! a 64x64 R8G8B8A8_UNORM colour target cleared by the render pass), as tests/graphics/draw.c
 //! draws it, for `vulkan_compute.rs`'s child process. Returns the target's bytes, or the
-//! failing call and its result.
+//! failing call and its result. Also the setup both child programs share (instance, command
+//! buffer).
 
 use ash::vk;
 use std::path::Path;
@@ -19,25 +20,59 @@ fn spv(name: &str) -> Result<Vec<u32>, String> {
         .collect())
 }
 
+/// The Vulkan entry, an instance (API 1.2) and its first physical device.
+///
+/// # Safety
+/// Vulkan calls; the caller destroys the instance (or exits).
+pub unsafe fn first_device() -> Result<(ash::Entry, ash::Instance, vk::PhysicalDevice), String> {
+    let entry = ash::Entry::load().map_err(|x| x.to_string())?;
+    let app = vk::ApplicationInfo::default().api_version(vk::API_VERSION_1_2);
+    let instance = entry
+        .create_instance(
+            &vk::InstanceCreateInfo::default().application_info(&app),
+            None,
+        )
+        .map_err(|r| format!("vkCreateInstance: {r:?}"))?;
+    let pd = *instance
+        .enumerate_physical_devices()
+        .map_err(|r| format!("vkEnumeratePhysicalDevices: {r:?}"))?
+        .first()
+        .ok_or("no Vulkan device")?;
+    Ok((entry, instance, pd))
+}
+
+/// A command pool of `family` and one primary command buffer from it.
+///
+/// # Safety
+/// Vulkan calls on a valid device.
+pub unsafe fn command_buffer(
+    device: &ash::Device,
+    family: u32,
+) -> Result<(vk::CommandPool, vk::CommandBuffer), String> {
+    let pool = device
+        .create_command_pool(
+            &vk::CommandPoolCreateInfo::default().queue_family_index(family),
+            None,
+        )
+        .map_err(|r| format!("vkCreateCommandPool: {r:?}"))?;
+    let cmd = device
+        .allocate_command_buffers(
+            &vk::CommandBufferAllocateInfo::default()
+                .command_pool(pool)
+                .level(vk::CommandBufferLevel::PRIMARY)
+                .command_buffer_count(1),
+        )
+        .map_err(|r| format!("vkAllocateCommandBuffers: {r:?}"))?[0];
+    Ok((pool, cmd))
+}
+
 pub fn draw_triangle() -> Result<Vec<u8>, String> {
     let e = |what: &'static str| move |r: vk::Result| format!("{what}: {r:?}");
     let (vert, frag) = (spv("tri.vert.spv")?, spv("tri.frag.spv")?);
     // SAFETY: every Vulkan call follows the specification's valid usage: objects are created
     // before use; the process exits after reading the result (the driver frees the rest).
     unsafe {
-        let entry = ash::Entry::load().map_err(|x| x.to_string())?;
-        let app = vk::ApplicationInfo::default().api_version(vk::API_VERSION_1_2);
-        let instance = entry
-            .create_instance(
-                &vk::InstanceCreateInfo::default().application_info(&app),
-                None,
-            )
-            .map_err(e("vkCreateInstance"))?;
-        let pd = *instance
-            .enumerate_physical_devices()
-            .map_err(e("vkEnumeratePhysicalDevices"))?
-            .first()
-            .ok_or("no Vulkan device")?;
+        let (_entry, instance, pd) = first_device()?;
         let family = instance
             .get_physical_device_queue_family_properties(pd)
             .iter()
@@ -241,20 +276,7 @@ pub fn draw_triangle() -> Result<Vec<u8>, String> {
             )
             .map_err(|(_, r)| format!("vkCreateGraphicsPipelines: {r:?}"))?[0];
 
-        let pool = device
-            .create_command_pool(
-                &vk::CommandPoolCreateInfo::default().queue_family_index(family),
-                None,
-            )
-            .map_err(e("vkCreateCommandPool"))?;
-        let cmd = device
-            .allocate_command_buffers(
-                &vk::CommandBufferAllocateInfo::default()
-                    .command_pool(pool)
-                    .level(vk::CommandBufferLevel::PRIMARY)
-                    .command_buffer_count(1),
-            )
-            .map_err(e("vkAllocateCommandBuffers"))?[0];
+        let (_pool, cmd) = command_buffer(&device, family)?;
         device
             .begin_command_buffer(cmd, &vk::CommandBufferBeginInfo::default())
             .map_err(e("vkBeginCommandBuffer"))?;
