@@ -15,6 +15,9 @@
 #   captures/math/       tri.vert + math.frag (transcendentals, bit operations, a loop)
 #   captures/flat/       flat.vert + flat.frag (flat integer, noperspective, clip distance)
 #   captures/depth/      tri.vert + depth.frag (gl_FragDepth)
+#   captures/tex/        tri.vert + tex.frag (a combined image sampler: sample with bias, with
+#                        an explicit LOD, texel fetch); its draw is the third of the submission
+#                        (vkCmdClearColorImage on the texture is a draw of RADV's too)
 # each with hw_gs.bin / hw_ps.bin (the programs), draw.txt, registers.txt (docs/DRM_SHIM.md)
 # and hw_*.objdump: llvm-objdump-19's disassembly of each program in the wave size the
 # registers select (VGT_SHADER_STAGES_EN.GS_W32_EN, SPI_PS_IN_CONTROL.PS_W32_EN).
@@ -84,8 +87,10 @@ run deriv tri tri.vert deriv.frag
 run math tri tri.vert math.frag
 run flat tri flat.vert flat.frag
 run depth tri tri.vert depth.frag
+run tex tex tri.vert tex.frag
 keep "$(ls -d "$tmp"/cap/tri/*-draw-0000)" clear
 for name in tri vbuf discard deriv math flat depth; do
     keep "$(ls -d "$tmp/cap/$name"/*-draw-0001)" "$name"
 done
+keep "$(ls -d "$tmp"/cap/tex/*-draw-0002)" tex
 echo "capture.sh: captures/ updated"

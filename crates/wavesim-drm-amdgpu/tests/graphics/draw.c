@@ -7,6 +7,9 @@
  *   draw vbuf VERT.spv FRAG.spv OUT.rgba   a vertex buffer (vec2 position, vec4 colour),
  *                                          push constants (vec2 scale, float depth) and a
  *                                          uniform buffer (vec4 tint, uint mode) at set 0
+ *   draw tex  VERT.spv FRAG.spv OUT.rgba   vertices as tri, a combined image sampler at set 0
+ *                                          (16x16 RGBA8 cleared to (0.25, 0.5, 0.75, 1) by
+ *                                          vkCmdClearColorImage, linear filtering)
  *
  * Exit status 0 when the image was written, 2 when the device was lost (the shim refused the
  * draw), 1 on any other failure; the failing call is printed. */
@@ -86,11 +89,12 @@ static int make_buffer(VkDevice dev, VkDeviceSize size, VkBufferUsageFlags usage
 
 int main(int argc, char **argv)
 {
-    if (argc != 5 || (strcmp(argv[1], "tri") && strcmp(argv[1], "vbuf"))) {
-        fprintf(stderr, "usage: draw tri|vbuf VERT.spv FRAG.spv OUT.rgba\n");
+    if (argc != 5 || (strcmp(argv[1], "tri") && strcmp(argv[1], "vbuf") && strcmp(argv[1], "tex"))) {
+        fprintf(stderr, "usage: draw tri|vbuf|tex VERT.spv FRAG.spv OUT.rgba\n");
         return 1;
     }
     int vbuf = !strcmp(argv[1], "vbuf");
+    int tex = !strcmp(argv[1], "tex");
 
     VkApplicationInfo app = {.sType = VK_STRUCTURE_TYPE_APPLICATION_INFO,
                              .apiVersion = VK_API_VERSION_1_2};
@@ -203,8 +207,9 @@ int main(int argc, char **argv)
     CHECK(vkCreateFramebuffer(dev, &fbci, NULL, &fb));
 
     /* Resources of the vbuf pipeline. */
-    VkDescriptorSetLayoutBinding ub = {0, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1,
-                                       VK_SHADER_STAGE_FRAGMENT_BIT, NULL};
+    VkDescriptorSetLayoutBinding ub = {0, tex ? VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER
+                                              : VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER,
+                                       1, VK_SHADER_STAGE_FRAGMENT_BIT, NULL};
     VkDescriptorSetLayoutCreateInfo dslci = {
         .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
         .bindingCount = 1,
@@ -213,7 +218,7 @@ int main(int argc, char **argv)
     CHECK(vkCreateDescriptorSetLayout(dev, &dslci, NULL, &dsl));
     VkPushConstantRange pcr = {VK_SHADER_STAGE_VERTEX_BIT, 0, 12};
     VkPipelineLayoutCreateInfo plci = {.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO,
-                                       .setLayoutCount = vbuf ? 1 : 0,
+                                       .setLayoutCount = vbuf || tex ? 1 : 0,
                                        .pSetLayouts = &dsl,
                                        .pushConstantRangeCount = vbuf ? 1 : 0,
                                        .pPushConstantRanges = &pcr};
@@ -333,6 +338,55 @@ int main(int argc, char **argv)
         vkUpdateDescriptorSets(dev, 1, &wds, 0, NULL);
     }
 
+    /* tex: the sampled image, its view, a sampler and the descriptor set. */
+    VkImage timg = VK_NULL_HANDLE;
+    if (tex) {
+        VkImageCreateInfo tci = imci;
+        tci.extent = (VkExtent3D){16, 16, 1};
+        tci.usage = VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT;
+        CHECK(vkCreateImage(dev, &tci, NULL, &timg));
+        VkMemoryRequirements treq;
+        vkGetImageMemoryRequirements(dev, timg, &treq);
+        VkMemoryAllocateInfo tmai = {.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO,
+                                     .allocationSize = treq.size,
+                                     .memoryTypeIndex = (uint32_t)memory_type(treq.memoryTypeBits, 0)};
+        VkDeviceMemory tmem;
+        CHECK(vkAllocateMemory(dev, &tmai, NULL, &tmem));
+        CHECK(vkBindImageMemory(dev, timg, tmem, 0));
+        VkImageViewCreateInfo tvci = ivci;
+        tvci.image = timg;
+        VkImageView tview;
+        CHECK(vkCreateImageView(dev, &tvci, NULL, &tview));
+        VkSamplerCreateInfo sci = {.sType = VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO,
+                                   .magFilter = VK_FILTER_LINEAR,
+                                   .minFilter = VK_FILTER_LINEAR,
+                                   .addressModeU = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE,
+                                   .addressModeV = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE,
+                                   .addressModeW = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE,
+                                   .maxLod = 0.0f};
+        VkSampler sampler;
+        CHECK(vkCreateSampler(dev, &sci, NULL, &sampler));
+        VkDescriptorPoolSize ps = {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1};
+        VkDescriptorPoolCreateInfo dpci = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO,
+                                           .maxSets = 1,
+                                           .poolSizeCount = 1,
+                                           .pPoolSizes = &ps};
+        CHECK(vkCreateDescriptorPool(dev, &dpci, NULL, &pool));
+        VkDescriptorSetAllocateInfo dsai = {
+            .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO,
+            .descriptorPool = pool,
+            .descriptorSetCount = 1,
+            .pSetLayouts = &dsl};
+        CHECK(vkAllocateDescriptorSets(dev, &dsai, &set));
+        VkDescriptorImageInfo dii = {sampler, tview, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL};
+        VkWriteDescriptorSet wds = {.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
+                                    .dstSet = set,
+                                    .descriptorCount = 1,
+                                    .descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER,
+                                    .pImageInfo = &dii};
+        vkUpdateDescriptorSets(dev, 1, &wds, 0, NULL);
+    }
+
     VkCommandPoolCreateInfo cpci = {.sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO,
                                     .queueFamilyIndex = family};
     VkCommandPool cp;
@@ -346,6 +400,29 @@ int main(int argc, char **argv)
     VkCommandBufferBeginInfo cbbi = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
                                      .flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT};
     CHECK(vkBeginCommandBuffer(cmd, &cbbi));
+    if (tex) {
+        VkImageSubresourceRange range = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
+        VkImageMemoryBarrier to_dst = {.sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER,
+                                       .dstAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT,
+                                       .oldLayout = VK_IMAGE_LAYOUT_UNDEFINED,
+                                       .newLayout = VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
+                                       .srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+                                       .dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+                                       .image = timg,
+                                       .subresourceRange = range};
+        vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT,
+                             0, 0, NULL, 0, NULL, 1, &to_dst);
+        VkClearColorValue texel = {.float32 = {0.25f, 0.5f, 0.75f, 1.0f}};
+        vkCmdClearColorImage(cmd, timg, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, &texel, 1, &range);
+        VkImageMemoryBarrier to_read = to_dst;
+        to_read.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
+        to_read.dstAccessMask = VK_ACCESS_SHADER_READ_BIT;
+        to_read.oldLayout = VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL;
+        to_read.newLayout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL;
+        vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT,
+                             VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT, 0, 0, NULL, 0, NULL, 1,
+                             &to_read);
+    }
     VkClearValue clear = {.color = {.float32 = {0.0f, 0.0f, 0.0f, 1.0f}}};
     VkRenderPassBeginInfo rpbi = {.sType = VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO,
                                   .renderPass = rp,
@@ -355,6 +432,8 @@ int main(int argc, char **argv)
                                   .pClearValues = &clear};
     vkCmdBeginRenderPass(cmd, &rpbi, VK_SUBPASS_CONTENTS_INLINE);
     vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipe);
+    if (tex)
+        vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pl, 0, 1, &set, 0, NULL);
     if (vbuf) {
         VkDeviceSize off = 0;
         vkCmdBindVertexBuffers(cmd, 0, 1, &vb, &off);
