@@ -302,6 +302,20 @@ int main(int argc, char **argv)
     void *vbmap, *ubmap;
     VkDescriptorPool pool;
     VkDescriptorSet set = VK_NULL_HANDLE;
+    if (vbuf || tex) {
+        VkDescriptorPoolSize ps = {ub.descriptorType, 1};
+        VkDescriptorPoolCreateInfo dpci = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO,
+                                           .maxSets = 1,
+                                           .poolSizeCount = 1,
+                                           .pPoolSizes = &ps};
+        CHECK(vkCreateDescriptorPool(dev, &dpci, NULL, &pool));
+        VkDescriptorSetAllocateInfo dsai = {
+            .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO,
+            .descriptorPool = pool,
+            .descriptorSetCount = 1,
+            .pSetLayouts = &dsl};
+        CHECK(vkAllocateDescriptorSets(dev, &dsai, &set));
+    }
     if (vbuf) {
         if (make_buffer(dev, 3 * 24, VK_BUFFER_USAGE_VERTEX_BUFFER_BIT, &vb, &vbm, &vbmap) ||
             make_buffer(dev, 32, VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT, &ubuf, &ubm, &ubmap))
@@ -317,18 +331,6 @@ int main(int argc, char **argv)
         const uint32_t mode = 1;
         memcpy(ubmap, tint, 16);
         memcpy((char *)ubmap + 16, &mode, 4);
-        VkDescriptorPoolSize ps = {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1};
-        VkDescriptorPoolCreateInfo dpci = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO,
-                                           .maxSets = 1,
-                                           .poolSizeCount = 1,
-                                           .pPoolSizes = &ps};
-        CHECK(vkCreateDescriptorPool(dev, &dpci, NULL, &pool));
-        VkDescriptorSetAllocateInfo dsai = {
-            .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO,
-            .descriptorPool = pool,
-            .descriptorSetCount = 1,
-            .pSetLayouts = &dsl};
-        CHECK(vkAllocateDescriptorSets(dev, &dsai, &set));
         VkDescriptorBufferInfo dbi = {ubuf, 0, VK_WHOLE_SIZE};
         VkWriteDescriptorSet wds = {.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
                                     .dstSet = set,
@@ -366,18 +368,6 @@ int main(int argc, char **argv)
                                    .maxLod = 0.0f};
         VkSampler sampler;
         CHECK(vkCreateSampler(dev, &sci, NULL, &sampler));
-        VkDescriptorPoolSize ps = {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1};
-        VkDescriptorPoolCreateInfo dpci = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO,
-                                           .maxSets = 1,
-                                           .poolSizeCount = 1,
-                                           .pPoolSizes = &ps};
-        CHECK(vkCreateDescriptorPool(dev, &dpci, NULL, &pool));
-        VkDescriptorSetAllocateInfo dsai = {
-            .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO,
-            .descriptorPool = pool,
-            .descriptorSetCount = 1,
-            .pSetLayouts = &dsl};
-        CHECK(vkAllocateDescriptorSets(dev, &dsai, &set));
         VkDescriptorImageInfo dii = {sampler, tview, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL};
         VkWriteDescriptorSet wds = {.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
                                     .dstSet = set,
