@@ -139,7 +139,11 @@ pub fn capture(
     let out = dir.join(format!("{}-draw-{n:04}", std::process::id()));
     let io = |what: &str, e: std::io::Error| format!("capture {}: {what}: {e}", out.display());
     std::fs::create_dir_all(&out).map_err(|e| io("creating the directory", e))?;
-    let shv = |addr: u32| sh[((addr - SH_GRAPHICS_BASE) / 4) as usize];
+    let shv = |addr: u32| {
+        sh.get((addr.wrapping_sub(SH_GRAPHICS_BASE) / 4) as usize)
+            .copied()
+            .flatten()
+    };
 
     let mut txt = String::new();
     let _ = writeln!(
