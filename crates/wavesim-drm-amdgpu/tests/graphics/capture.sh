@@ -18,6 +18,7 @@
 #   captures/tex/        tri.vert + tex.frag (a combined image sampler: sample with bias, with
 #                        an explicit LOD, texel fetch); its draw is the third of the submission
 #                        (vkCmdClearColorImage on the texture is a draw of RADV's too)
+#   captures/math_w32/   math with RADV_PERFTEST=gewave32,pswave32 (wave32 programs)
 # each with hw_gs.bin / hw_ps.bin (the programs), draw.txt, registers.txt (docs/DRM_SHIM.md)
 # and hw_*.objdump: llvm-objdump-19's disassembly of each program in the wave size the
 # registers select (VGT_SHADER_STAGES_EN.GS_W32_EN, SPI_PS_IN_CONTROL.PS_W32_EN).
@@ -35,10 +36,10 @@ cc -O1 -Wall -o "$tmp/draw" draw.c -lvulkan
 (cd "$root" && cargo build --release -p wavesim-drm-amdgpu)
 shim="$root/target/release/libwavesim_drm_amdgpu.so"
 
-run() { # name mode vert frag
+run() { # name mode vert frag [RADV_PERFTEST]
     mkdir -p "$tmp/cap/$1"
     status=0
-    WAVESIM_DRM_CAPTURE="$tmp/cap/$1" LD_PRELOAD="$shim" \
+    RADV_PERFTEST="${5:-}" WAVESIM_DRM_CAPTURE="$tmp/cap/$1" LD_PRELOAD="$shim" \
         VK_ICD_FILENAMES=/usr/share/vulkan/icd.d/radeon_icd.x86_64.json \
         MESA_SHADER_CACHE_DISABLE=true XDG_RUNTIME_DIR="$tmp" \
         "$tmp/draw" "$2" "$3.spv" "$4.spv" "$tmp/$1.rgba" 2>"$tmp/$1.err" || status=$?
@@ -88,8 +89,9 @@ run math tri tri.vert math.frag
 run flat tri flat.vert flat.frag
 run depth tri tri.vert depth.frag
 run tex tex tri.vert tex.frag
+run math_w32 tri tri.vert math.frag gewave32,pswave32
 keep "$(ls -d "$tmp"/cap/tri/*-draw-0000)" clear
-for name in tri vbuf discard deriv math flat depth; do
+for name in tri vbuf discard deriv math flat depth math_w32; do
     keep "$(ls -d "$tmp/cap/$name"/*-draw-0001)" "$name"
 done
 keep "$(ls -d "$tmp"/cap/tex/*-draw-0002)" tex
