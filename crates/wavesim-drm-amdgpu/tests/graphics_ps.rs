@@ -1,0 +1,160 @@
+//! RADV's captured pixel shaders run on wavesim's RDNA3 executor with the launch state read
+//! from their captures alone (tests/graphics/captures/*/registers.txt: SPI_PS_INPUT_ENA/ADDR,
+//! SPI_SHADER_PGM_RSRC1/2_PS, SPI_SHADER_USER_DATA_PS_n, SPI_PS_IN_CONTROL.PS_W32_EN), and
+//! export what their GLSL says, derived here from the RDNA3 ISA guide's rules:
+//! - interpolation (VINTERP, 16.13): v_interp_p10_f32 = fma(P10, I, P0), v_interp_p2_f32 =
+//!   fma(P20, J, that), with P0 = vertex 0's value, P10 = v1 - v0, P20 = v2 - v0 (the SPI's
+//!   parameter layout);
+//! - v_cvt_pk_rtz_f16_f32: two f32 rounded toward zero to f16, src0 in the low half;
+//! - SPI_SHADER_COL_FORMAT 4 (FP16_ABGR): `exp mrt0` of two dwords, (R, G) then (B, A).
+
+use half::f16;
+use std::collections::HashMap;
+use std::path::PathBuf;
+use wavesim_core::memory::DeviceMemory;
+use wavesim_rdna3::exec::Program;
+use wavesim_rdna3::gfx::pal::initial_mode;
+use wavesim_rdna3::gfx::ps::{run_ps_wave, Attribute, PrimParams, PsWaveSetup, PS_INPUT_VGPRS};
+
+const BASE: u64 = 0x1_0000;
+
+fn capture(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/graphics/captures")
+        .join(name)
+}
+
+/// registers.txt: register name -> value.
+fn registers(name: &str) -> HashMap<String, u32> {
+    let text = std::fs::read_to_string(capture(name).join("registers.txt")).unwrap();
+    text.lines()
+        .map(|l| {
+            let f: Vec<&str> = l.split_whitespace().collect();
+            let v = u32::from_str_radix(f[3].trim_start_matches("0x"), 16).unwrap();
+            (f[2].to_string(), v)
+        })
+        .collect()
+}
+
+/// f32 -> f16 rounded toward zero, from `half`'s round-to-nearest result.
+fn f16_rtz(x: f32) -> u32 {
+    let h = f16::from_f32(x);
+    (if h.to_f32().abs() > x.abs() {
+        h.to_bits() - 1
+    } else {
+        h.to_bits()
+    }) as u32
+}
+
+fn pack(lo: f32, hi: f32) -> u32 {
+    f16_rtz(lo) | f16_rtz(hi) << 16
+}
+
+/// Per lane barycentrics I and J with full f32 mantissas.
+fn bary(l: usize) -> (f32, f32) {
+    let i = (l as f32 * 0.0371 + 0.0137) / 3.0;
+    let j = 1.0 - i - (l as f32 * 0.0113 + 0.071) / 7.0;
+    (i, j)
+}
+
+/// The captured PS of `name` run over one wave whose lanes all cover one primitive with
+/// attribute 0 = `attr0` per vertex; returns (wave64, the export records).
+fn run(name: &str, attr0: [[f32; 4]; 3]) -> (bool, Vec<wavesim_rdna3::gfx::ExportRecord>) {
+    let r = registers(name);
+    let wave64 = r["SPI_PS_IN_CONTROL"] >> 15 & 1 == 0;
+    let lanes = if wave64 { 64 } else { 32 };
+    let rsrc1 = r["SPI_SHADER_PGM_RSRC1_PS"];
+    let rsrc2 = r["SPI_SHADER_PGM_RSRC2_PS"];
+    // RSRC2.USER_SGPR [5:1] user SGPRs, from USER_DATA_PS_0 on.
+    let user: Vec<u32> = (0..(rsrc2 >> 1 & 0x1f))
+        .map(|k| r[&format!("SPI_SHADER_USER_DATA_PS_{k}")])
+        .collect();
+    let inputs = (0..lanes)
+        .map(|l| {
+            let mut v = [0u32; PS_INPUT_VGPRS];
+            let (i, j) = bary(l);
+            // PERSP_CENTER's I, J (SPI_PS_INPUT_ENA bit 1): slots 2 and 3 of the all-terms
+            // layout.
+            v[2] = i.to_bits();
+            v[3] = j.to_bits();
+            v
+        })
+        .collect();
+    let setup = PsWaveSetup {
+        wave64,
+        // RSRC1.VGPRS [5:0]: granules of 8 (wave32) or 4 (wave64) VGPRs.
+        num_vgprs: (((rsrc1 & 0x3f) + 1) * if wave64 { 4 } else { 8 }) as u16,
+        spi_ps_input_ena: r["SPI_PS_INPUT_ENA"],
+        spi_ps_input_addr: r["SPI_PS_INPUT_ADDR"],
+        rsrc2,
+        user_sgprs: user,
+        exec: if wave64 { u64::MAX } else { 0xffff_ffff },
+        inputs,
+        quad_prims: vec![0; lanes / 4],
+        prims: vec![PrimParams {
+            attributes: vec![Attribute {
+                vertices: attr0,
+                flat: false,
+            }],
+        }],
+        lds_param_offset: 0,
+        lds_bytes: 65536,
+        skip_export: false,
+        mode: initial_mode(rsrc1),
+        scratch_addr: 0,
+        scratch_lane_bytes: 0,
+    };
+    let code = std::fs::read(capture(name).join("hw_ps.bin")).unwrap();
+    let prog = Program::new(&code, BASE).unwrap();
+    let res = run_ps_wave(&prog, BASE, &setup, &DeviceMemory::default(), 10_000)
+        .unwrap_or_else(|e| panic!("{name}: {e}"));
+    (wave64, res.exports)
+}
+
+#[test]
+fn radv_clear_ps_exports_the_clear_colour_from_user_sgprs() {
+    // RADV's clear: v_cvt_pk_rtz_f16_f32 v0, s2, s3; v_cvt_pk_rtz_f16_f32 v1, s4, s5; exp mrt0
+    // v0, v1. s2..s5 are USER_DATA_PS_2..5, the render pass's clear colour (0, 0, 0, 1).
+    let r = registers("clear");
+    assert_eq!(r["SPI_SHADER_COL_FORMAT"], 4);
+    let c: Vec<f32> = (2..6)
+        .map(|k| f32::from_bits(r[&format!("SPI_SHADER_USER_DATA_PS_{k}")]))
+        .collect();
+    assert_eq!(c, [0.0, 0.0, 0.0, 1.0]);
+    let (wave64, ex) = run("clear", [[0.0; 4]; 3]);
+    assert_eq!(ex.len(), 1);
+    assert_eq!((ex[0].target, ex[0].en, ex[0].done), (0, 0x3, true));
+    for l in 0..if wave64 { 64 } else { 32 } {
+        assert_eq!(ex[0].data[0][l], pack(c[0], c[1]), "lane {l}");
+        assert_eq!(ex[0].data[1][l], pack(c[2], c[3]), "lane {l}");
+    }
+}
+
+#[test]
+fn radv_tri_ps_exports_the_interpolated_colour() {
+    // tri.frag: outColor = vec4(color, 1.0), color = attribute 0 (SPI_PS_INPUT_CNTL_0 offset 0).
+    // The vertices' colours are tri.vert's (vertex k: channel k is 1), so red = 1 - I - J
+    // (P0 1, P10 and P20 -1), green = I (P10), blue = J (P20): a swapped P10/P20 or channel
+    // would show.
+    let r = registers("tri");
+    assert_eq!(r["SPI_SHADER_COL_FORMAT"], 4);
+    assert_eq!(r["SPI_PS_INPUT_CNTL_0"] & 0x3f, 0);
+    let v = [
+        [1.0, 0.0, 0.0, 0.0],
+        [0.0, 1.0, 0.0, 0.0],
+        [0.0, 0.0, 1.0, 0.0],
+    ];
+    let (wave64, ex) = run("tri", v);
+    assert_eq!(ex.len(), 1);
+    assert_eq!((ex[0].target, ex[0].en, ex[0].done), (0, 0x3, true));
+    let interp = |c: usize, i: f32, j: f32| {
+        let (p0, p10, p20) = (v[0][c], v[1][c] - v[0][c], v[2][c] - v[0][c]);
+        p20.mul_add(j, p10.mul_add(i, p0))
+    };
+    for l in 0..if wave64 { 64 } else { 32 } {
+        let (i, j) = bary(l);
+        let (red, green, blue) = (interp(0, i, j), interp(1, i, j), interp(2, i, j));
+        assert_eq!(ex[0].data[0][l], pack(red, green), "lane {l}");
+        assert_eq!(ex[0].data[1][l], pack(blue, 1.0), "lane {l}");
+    }
+}
