@@ -14,7 +14,9 @@ use std::path::PathBuf;
 use wavesim_core::memory::DeviceMemory;
 use wavesim_rdna3::exec::Program;
 use wavesim_rdna3::gfx::pal::initial_mode;
-use wavesim_rdna3::gfx::ps::{run_ps_wave, Attribute, PrimParams, PsWaveSetup, PS_INPUT_VGPRS};
+use wavesim_rdna3::gfx::ps::{
+    canonical_start, run_ps_wave, Attribute, PrimParams, PsWaveSetup, PS_INPUT_VGPRS,
+};
 
 const BASE: u64 = 0x1_0000;
 
@@ -57,9 +59,40 @@ fn bary(l: usize) -> (f32, f32) {
     (i, j)
 }
 
-/// The captured PS of `name` run over one wave whose lanes all cover one primitive with
-/// attribute 0 = `attr0` per vertex; returns (wave64, the export records).
+/// SPI_PS_INPUT_ENA bits (RDNA3 ISA guide, 3.3 "Initial wave state").
+const PERSP_CENTER: usize = 1;
+const LINEAR_CENTER: usize = 5;
+const POS_Y_FLOAT: usize = 9;
+
+/// The pixel row of lane `l` (a block 8 pixels wide) as POS_Y_FLOAT gives it: the centre.
+fn pos_y(l: usize) -> f32 {
+    (l / 8) as f32 + 0.5
+}
+
+/// Linear (noperspective) barycentrics: different from the perspective ones.
+fn linear_bary(l: usize) -> (f32, f32) {
+    let (i, j) = bary(63 - l);
+    (j * 0.75, i * 0.5)
+}
+
+/// The captured PS of `name` run over one wave whose lanes all cover one primitive with the
+/// smooth attribute `attr0` per vertex; returns (wave64, the export records).
 fn run(name: &str, attr0: [[f32; 4]; 3]) -> (bool, Vec<wavesim_rdna3::gfx::ExportRecord>) {
+    run_attrs(
+        name,
+        vec![Attribute {
+            vertices: attr0,
+            flat: false,
+        }],
+    )
+}
+
+/// `run` with several attributes; every lane gets PERSP_CENTER = `bary`, LINEAR_CENTER =
+/// `linear_bary` and POS_Y_FLOAT = `pos_y` (the ENA bits decide which the wave loads).
+fn run_attrs(
+    name: &str,
+    attributes: Vec<Attribute>,
+) -> (bool, Vec<wavesim_rdna3::gfx::ExportRecord>) {
     let r = registers(name);
     let wave64 = r["SPI_PS_IN_CONTROL"] >> 15 & 1 == 0;
     let lanes = if wave64 { 64 } else { 32 };
@@ -73,10 +106,14 @@ fn run(name: &str, attr0: [[f32; 4]; 3]) -> (bool, Vec<wavesim_rdna3::gfx::Expor
         .map(|l| {
             let mut v = [0u32; PS_INPUT_VGPRS];
             let (i, j) = bary(l);
-            // PERSP_CENTER's I, J (SPI_PS_INPUT_ENA bit 1): slots 2 and 3 of the all-terms
-            // layout.
-            v[2] = i.to_bits();
-            v[3] = j.to_bits();
+            let p = canonical_start(PERSP_CENTER);
+            v[p] = i.to_bits();
+            v[p + 1] = j.to_bits();
+            let (li, lj) = linear_bary(l);
+            let q = canonical_start(LINEAR_CENTER);
+            v[q] = li.to_bits();
+            v[q + 1] = lj.to_bits();
+            v[canonical_start(POS_Y_FLOAT)] = pos_y(l).to_bits();
             v
         })
         .collect();
@@ -91,12 +128,7 @@ fn run(name: &str, attr0: [[f32; 4]; 3]) -> (bool, Vec<wavesim_rdna3::gfx::Expor
         exec: if wave64 { u64::MAX } else { 0xffff_ffff },
         inputs,
         quad_prims: vec![0; lanes / 4],
-        prims: vec![PrimParams {
-            attributes: vec![Attribute {
-                vertices: attr0,
-                flat: false,
-            }],
-        }],
+        prims: vec![PrimParams { attributes }],
         lds_param_offset: 0,
         lds_bytes: 65536,
         skip_export: false,
@@ -156,5 +188,89 @@ fn radv_tri_ps_exports_the_interpolated_colour() {
         let (red, green, blue) = (interp(0, i, j), interp(1, i, j), interp(2, i, j));
         assert_eq!(ex[0].data[0][l], pack(red, green), "lane {l}");
         assert_eq!(ex[0].data[1][l], pack(blue, 1.0), "lane {l}");
+    }
+}
+
+/// P0 + P10 I + P20 J as v_interp_p10_f32 / v_interp_p2_f32 compute it.
+fn interp(v: &[[f32; 4]; 3], c: usize, i: f32, j: f32) -> f32 {
+    let (p0, p10, p20) = (v[0][c], v[1][c] - v[0][c], v[2][c] - v[0][c]);
+    p20.mul_add(j, p10.mul_add(i, p0))
+}
+
+#[test]
+fn radv_depth_ps_exports_frag_depth_to_mrtz() {
+    // depth.frag: gl_FragDepth = clamp(color.r * 0.5 + gl_FragCoord.y / 128.0, 0, 1) (MRTZ,
+    // SPI_SHADER_Z_FORMAT 1: 32_R), outColor = vec4(color, 1) (MRT0, FP16_ABGR). ENA 0x202:
+    // PERSP_CENTER and POS_Y_FLOAT. Both products are exact (powers of two), so the one rounding
+    // of ACO's v_fma_f32 ... clamp equals the GLSL's rounding of the sum.
+    let r = registers("depth");
+    assert_eq!(r["SPI_PS_INPUT_ENA"], 0x202);
+    assert_eq!(r["SPI_SHADER_Z_FORMAT"], 1);
+    let v = [
+        [0.9, 0.2, 0.4, 0.0],
+        [0.1, 0.8, 0.3, 0.0],
+        [0.6, 0.5, 0.95, 0.0],
+    ];
+    let (wave64, ex) = run("depth", v);
+    assert_eq!(ex.len(), 2);
+    assert_eq!((ex[0].target, ex[0].en, ex[0].done), (8, 0x1, false));
+    assert_eq!((ex[1].target, ex[1].en, ex[1].done), (0, 0x3, true));
+    for l in 0..if wave64 { 64 } else { 32 } {
+        let (i, j) = bary(l);
+        let c = |k| interp(&v, k, i, j);
+        let depth = (c(0) * 0.5 + pos_y(l) / 128.0).clamp(0.0, 1.0);
+        assert_eq!(ex[0].data[0][l], depth.to_bits(), "lane {l}");
+        assert_eq!(ex[1].data[0][l], pack(c(0), c(1)), "lane {l}");
+        assert_eq!(ex[1].data[1][l], pack(c(2), 1.0), "lane {l}");
+    }
+}
+
+#[test]
+fn radv_flat_ps_reads_flat_noperspective_and_smooth_inputs() {
+    // flat.frag: outColor = vec4(float(id & 15) / 15, uv.x * color.g, uv.y, 1). RADV's linking
+    // (registers.txt): attribute 0 holds color.g (smooth, PERSP_CENTER), attribute 1 the flat
+    // id (SPI_PS_INPUT_CNTL_1: OFFSET 1, FLAT_SHADE), attribute 2 uv (noperspective,
+    // LINEAR_CENTER). A flat attribute reads vertex 0's value. ACO divides by 15 as a multiply
+    // by the f32 nearest 1/15 (0x3d888889 in the listing).
+    let r = registers("flat");
+    assert_eq!(r["SPI_PS_INPUT_ENA"], 0x22);
+    assert_eq!(r["SPI_PS_INPUT_CNTL_1"], 0x401);
+    let color_g = [
+        [0.3, 0.0, 0.0, 0.0],
+        [0.7, 0.0, 0.0, 0.0],
+        [0.2, 0.0, 0.0, 0.0],
+    ];
+    // tri.vert-style ids 7k + 1 as bit patterns; the provoking vertex's is 1 + 7 * 2 = 15.
+    let id = |k: u32| f32::from_bits(7 * k + 1);
+    let ids = [
+        [id(2), 0.0, 0.0, 0.0],
+        [id(0), 0.0, 0.0, 0.0],
+        [id(1), 0.0, 0.0, 0.0],
+    ];
+    let uv = [
+        [0.125, 0.875, 0.0, 0.0],
+        [0.875, 0.875, 0.0, 0.0],
+        [0.5, 0.125, 0.0, 0.0],
+    ];
+    let attr = |vertices, flat| Attribute { vertices, flat };
+    let (wave64, ex) = run_attrs(
+        "flat",
+        vec![attr(color_g, false), attr(ids, true), attr(uv, false)],
+    );
+    assert_eq!(ex.len(), 1);
+    assert_eq!((ex[0].target, ex[0].en, ex[0].done), (0, 0x3, true));
+    let inv15 = f32::from_bits(0x3d88_8889);
+    assert_eq!(inv15, 1.0f32 / 15.0);
+    for l in 0..if wave64 { 64 } else { 32 } {
+        let (i, j) = bary(l);
+        let (li, lj) = linear_bary(l);
+        let first = ((15u32 & 15) as f32) * inv15;
+        let second = interp(&uv, 0, li, lj) * interp(&color_g, 0, i, j);
+        assert_eq!(ex[0].data[0][l], pack(first, second), "lane {l}");
+        assert_eq!(
+            ex[0].data[1][l],
+            pack(interp(&uv, 1, li, lj), 1.0),
+            "lane {l}"
+        );
     }
 }
