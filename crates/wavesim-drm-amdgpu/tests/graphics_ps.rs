@@ -62,7 +62,13 @@ fn bary(l: usize) -> (f32, f32) {
 /// SPI_PS_INPUT_ENA bits (RDNA3 ISA guide, 3.3 "Initial wave state").
 const PERSP_CENTER: usize = 1;
 const LINEAR_CENTER: usize = 5;
+const POS_X_FLOAT: usize = 8;
 const POS_Y_FLOAT: usize = 9;
+
+/// The pixel column of lane `l` (a block 8 pixels wide) as POS_X_FLOAT gives it: the centre.
+fn pos_x(l: usize) -> f32 {
+    (l % 8) as f32 + 0.5
+}
 
 /// The pixel row of lane `l` (a block 8 pixels wide) as POS_Y_FLOAT gives it: the centre.
 fn pos_y(l: usize) -> f32 {
@@ -113,6 +119,7 @@ fn run_attrs(
             let q = canonical_start(LINEAR_CENTER);
             v[q] = li.to_bits();
             v[q + 1] = lj.to_bits();
+            v[canonical_start(POS_X_FLOAT)] = pos_x(l).to_bits();
             v[canonical_start(POS_Y_FLOAT)] = pos_y(l).to_bits();
             v
         })
@@ -272,5 +279,46 @@ fn radv_flat_ps_reads_flat_noperspective_and_smooth_inputs() {
             pack(interp(&uv, 1, li, lj), 1.0),
             "lane {l}"
         );
+    }
+}
+
+#[test]
+fn radv_discard_ps_kills_a_checkerboard_and_exports_the_rest() {
+    // discard.frag: p = ivec2(gl_FragCoord.xy) >> 2; discard if (p.x ^ p.y) & 1; else
+    // outColor = vec4(color.rg, fract(gl_FragCoord.x / 7.0), 1). ENA 0x302: PERSP_CENTER,
+    // POS_X_FLOAT, POS_Y_FLOAT. The lanes cover an 8-wide block: lane l is pixel (l % 8, l / 8),
+    // so the killed lanes are those with exactly one of x, y in 4..7 (x / 4 != y / 4). ACO
+    // divides by 7 as a multiply by the f32 nearest 1/7 (0x3e124925 in the listing), then
+    // v_fract_f32 (x - floor(x)). The export carries the surviving lanes only.
+    let r = registers("discard");
+    assert_eq!(r["SPI_PS_INPUT_ENA"], 0x302);
+    let v = [
+        [0.25, 0.5, 0.0, 0.0],
+        [0.75, 0.125, 0.0, 0.0],
+        [0.5, 1.0, 0.0, 0.0],
+    ];
+    let (wave64, ex) = run("discard", v);
+    assert_eq!(ex.len(), 1);
+    assert_eq!((ex[0].target, ex[0].en, ex[0].done), (0, 0x3, true));
+    let inv7 = f32::from_bits(0x3e12_4925);
+    assert_eq!(inv7, 1.0f32 / 7.0);
+    let lanes = if wave64 { 64 } else { 32 };
+    let alive = |l: usize| (l % 8) / 4 == (l / 8) / 4;
+    let want_exec = (0..lanes)
+        .filter(|&l| alive(l))
+        .fold(0u64, |m, l| m | 1 << l);
+    assert_eq!(ex[0].exec, want_exec);
+    for l in 0..lanes {
+        let (i, j) = bary(l);
+        let (d0, d1) = if alive(l) {
+            let x = pos_x(l) * inv7;
+            (
+                pack(interp(&v, 0, i, j), interp(&v, 1, i, j)),
+                pack(x - x.floor(), 1.0),
+            )
+        } else {
+            (0, 0)
+        };
+        assert_eq!([ex[0].data[0][l], ex[0].data[1][l]], [d0, d1], "lane {l}");
     }
 }
