@@ -322,3 +322,36 @@ fn radv_discard_ps_kills_a_checkerboard_and_exports_the_rest() {
         assert_eq!([ex[0].data[0][l], ex[0].data[1][l]], [d0, d1], "lane {l}");
     }
 }
+
+#[test]
+fn radv_deriv_ps_takes_quad_differences() {
+    // deriv.frag: dx = dFdx(color) * 32, dy = dFdy(color) * 32; outColor = (|dx.r| + |dy.g|,
+    // fwidth(color.b) * 16, length(dx), 1). ACO's listing takes coarse differences within each
+    // quad (lanes 4q..4q+3: top-left, top-right, bottom-left, bottom-right) with DPP
+    // quad_perm: dFdx = c(lane 1) - c(lane 0), dFdy = c(lane 2) - c(lane 0), the same for all
+    // four lanes; it contracts |32 dx.r| + |32 dy.g| into fma(32, |dy.g|, |32 dx.r|) and
+    // computes fwidth as (|dx.b| + |dy.b|) * 16 with the unscaled differences. length() goes
+    // through v_sqrt_f32, whose last bit is the implementation's: only the alpha half of
+    // that dword (1.0) is checked.
+    let v = [
+        [0.9, 0.2, 0.4, 0.0],
+        [0.1, 0.8, 0.3, 0.0],
+        [0.6, 0.5, 0.95, 0.0],
+    ];
+    let (wave64, ex) = run("deriv", v);
+    assert_eq!(ex.len(), 1);
+    assert_eq!((ex[0].target, ex[0].en, ex[0].done), (0, 0x3, true));
+    let c = |l: usize, k: usize| {
+        let (i, j) = bary(l);
+        interp(&v, k, i, j)
+    };
+    for l in 0..if wave64 { 64 } else { 32 } {
+        let q = l & !3;
+        let dx = |k| c(q + 1, k) - c(q, k);
+        let dy = |k| c(q + 2, k) - c(q, k);
+        let first = 32f32.mul_add(dy(1).abs(), (32.0 * dx(0)).abs());
+        let second = (dx(2).abs() + dy(2).abs()) * 16.0;
+        assert_eq!(ex[0].data[0][l], pack(first, second), "lane {l}");
+        assert_eq!(ex[0].data[1][l] >> 16, 0x3c00, "lane {l}");
+    }
+}
