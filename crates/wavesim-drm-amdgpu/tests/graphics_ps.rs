@@ -198,6 +198,13 @@ fn radv_tri_ps_exports_the_interpolated_colour() {
     }
 }
 
+/// Three vertices' colours with no symmetry between channels or vertices.
+const COLOURS: [[f32; 4]; 3] = [
+    [0.9, 0.2, 0.4, 0.0],
+    [0.1, 0.8, 0.3, 0.0],
+    [0.6, 0.5, 0.95, 0.0],
+];
+
 /// P0 + P10 I + P20 J as v_interp_p10_f32 / v_interp_p2_f32 compute it.
 fn interp(v: &[[f32; 4]; 3], c: usize, i: f32, j: f32) -> f32 {
     let (p0, p10, p20) = (v[0][c], v[1][c] - v[0][c], v[2][c] - v[0][c]);
@@ -213,11 +220,7 @@ fn radv_depth_ps_exports_frag_depth_to_mrtz() {
     let r = registers("depth");
     assert_eq!(r["SPI_PS_INPUT_ENA"], 0x202);
     assert_eq!(r["SPI_SHADER_Z_FORMAT"], 1);
-    let v = [
-        [0.9, 0.2, 0.4, 0.0],
-        [0.1, 0.8, 0.3, 0.0],
-        [0.6, 0.5, 0.95, 0.0],
-    ];
+    let v = COLOURS;
     let (wave64, ex) = run("depth", v);
     assert_eq!(ex.len(), 2);
     assert_eq!((ex[0].target, ex[0].en, ex[0].done), (8, 0x1, false));
@@ -333,11 +336,7 @@ fn radv_deriv_ps_takes_quad_differences() {
     // computes fwidth as (|dx.b| + |dy.b|) * 16 with the unscaled differences. length() goes
     // through v_sqrt_f32, whose last bit is the implementation's: only the alpha half of
     // that dword (1.0) is checked.
-    let v = [
-        [0.9, 0.2, 0.4, 0.0],
-        [0.1, 0.8, 0.3, 0.0],
-        [0.6, 0.5, 0.95, 0.0],
-    ];
+    let v = COLOURS;
     let (wave64, ex) = run("deriv", v);
     assert_eq!(ex.len(), 1);
     assert_eq!((ex[0].target, ex[0].en, ex[0].done), (0, 0x3, true));
