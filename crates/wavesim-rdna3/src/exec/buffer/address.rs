@@ -20,7 +20,9 @@
 //!
 //! `offset` is a 32-bit sum: `vgpr_offset + inst_offset` wraps modulo 2^32, so a "negative" VGPR
 //! offset plus a positive instruction offset lands back at the small offset they add up to. The
-//! sources: the RDNA3 ISA guide gives the VGPR offset as a 32-bit address component; Mesa's ACO
+//! RDNA3 ISA guide's buffer addressing adds the VGPR offset (one 32-bit register) and the
+//! 12-bit instruction offset without saying what a carry out of bit 31 does; these sources
+//! decide it: Mesa's ACO
 //! (`aco_optimizer.cpp`, "MUBUF: propagate constants and combine additions") folds a constant
 //! out of the VGPR offset into the instruction offset without any overflow guard for unswizzled
 //! buffers (and for swizzled ones from GFX9 on), and its descriptor-indexing code emits
