@@ -8,6 +8,7 @@
 //! - `drm`: DRM files, buffer objects, contexts, syncobjs, the ioctls;
 //! - `pm4`: the command processor (packets, registers from `regs`, dispatches through
 //!   `wavesim_rdna3::hsa::raw`);
+//! - `graphics`: the graphics ring's register state (names in `gfx_regs`) and the draw capture;
 //! - `memory`: device memory (one memfd, CPU and device views shared);
 //! - `device`: gfx1100's identity and limits; `log`: messages; `uapi`: the kernel's structures; `real`: the
 //!   C library's own functions.
@@ -16,6 +17,8 @@
 
 pub mod device;
 pub mod drm;
+pub mod gfx_regs;
+pub mod graphics;
 pub mod hooks;
 pub mod log;
 pub mod memory;

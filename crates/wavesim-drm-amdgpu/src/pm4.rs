@@ -13,6 +13,7 @@
 use thiserror::Error;
 use wavesim_rdna3::hsa::raw::{self, RawDispatch, Target, DISPATCH_INITIATOR_CS_W32_EN};
 
+use crate::graphics::{self, Draw, GfxState};
 pub use crate::memory::GpuMemory;
 use crate::memory::MemoryError;
 use crate::regs::{self, Use};
@@ -73,6 +74,8 @@ pub enum Pm4Error {
     IbSize { va: u64, bytes: u32 },
     #[error("{at}: more than {max} packets in one submission (an IB chain that does not end?)")]
     Endless { at: At, max: u64 },
+    #[error("{at}: draws are not executed yet (wavesim's draw pipeline does not run from PM4 state); {captured}")]
+    Draw { at: At, captured: String },
 }
 
 const MAX_IB_DEPTH: u32 = 8;
@@ -85,6 +88,24 @@ const MAX_PACKETS: u64 = 1 << 26;
 pub mod op {
     pub const NOP: u32 = 0x10;
     pub const SET_BASE: u32 = 0x11;
+    pub const CLEAR_STATE: u32 = 0x12;
+    pub const INDEX_BUFFER_SIZE: u32 = 0x13;
+    pub const DRAW_INDIRECT: u32 = 0x24;
+    pub const DRAW_INDEX_INDIRECT: u32 = 0x25;
+    pub const INDEX_BASE: u32 = 0x26;
+    pub const DRAW_INDEX_2: u32 = 0x27;
+    pub const CONTEXT_CONTROL: u32 = 0x28;
+    pub const INDEX_TYPE: u32 = 0x2a;
+    pub const DRAW_INDIRECT_MULTI: u32 = 0x2c;
+    pub const DRAW_INDEX_AUTO: u32 = 0x2d;
+    pub const DRAW_INDEX_IMMD: u32 = 0x2e;
+    pub const NUM_INSTANCES: u32 = 0x2f;
+    pub const DRAW_INDEX_MULTI_AUTO: u32 = 0x30;
+    pub const DRAW_INDEX_OFFSET_2: u32 = 0x35;
+    pub const DRAW_INDEX_INDIRECT_MULTI: u32 = 0x38;
+    pub const PFP_SYNC_ME: u32 = 0x42;
+    pub const SET_UCONFIG_REG_INDEX: u32 = 0x7a;
+    pub const SET_SH_REG_INDEX: u32 = 0x9b;
     pub const DISPATCH_DIRECT: u32 = 0x15;
     pub const DISPATCH_INDIRECT: u32 = 0x16;
     pub const WRITE_DATA: u32 = 0x37;
@@ -117,17 +138,30 @@ pub fn opcode_name(op: u32) -> &'static str {
         op::SET_CONTEXT_REG => "SET_CONTEXT_REG",
         op::SET_SH_REG => "SET_SH_REG",
         op::SET_UCONFIG_REG => "SET_UCONFIG_REG",
-        0x12 => "CLEAR_STATE",
+        op::CLEAR_STATE => "CLEAR_STATE",
+        op::INDEX_BUFFER_SIZE => "INDEX_BUFFER_SIZE",
+        op::DRAW_INDIRECT => "DRAW_INDIRECT",
+        op::DRAW_INDEX_INDIRECT => "DRAW_INDEX_INDIRECT",
+        op::INDEX_BASE => "INDEX_BASE",
+        op::DRAW_INDEX_2 => "DRAW_INDEX_2",
+        op::CONTEXT_CONTROL => "CONTEXT_CONTROL",
+        op::INDEX_TYPE => "INDEX_TYPE",
+        op::DRAW_INDIRECT_MULTI => "DRAW_INDIRECT_MULTI",
+        op::DRAW_INDEX_AUTO => "DRAW_INDEX_AUTO",
+        op::DRAW_INDEX_IMMD => "DRAW_INDEX_IMMD",
+        op::NUM_INSTANCES => "NUM_INSTANCES",
+        op::DRAW_INDEX_MULTI_AUTO => "DRAW_INDEX_MULTI_AUTO",
+        op::DRAW_INDEX_OFFSET_2 => "DRAW_INDEX_OFFSET_2",
+        op::DRAW_INDEX_INDIRECT_MULTI => "DRAW_INDEX_INDIRECT_MULTI",
+        op::PFP_SYNC_ME => "PFP_SYNC_ME",
+        op::SET_UCONFIG_REG_INDEX => "SET_UCONFIG_REG_INDEX",
+        op::SET_SH_REG_INDEX => "SET_SH_REG_INDEX",
         0x1e => "ATOMIC_MEM",
         0x20 => "SET_PREDICATION",
         0x22 => "COND_EXEC",
-        0x28 => "CONTEXT_CONTROL",
-        0x2d => "DRAW_INDEX_AUTO",
-        0x42 => "PFP_SYNC_ME",
         0x5e => "LOAD_UCONFIG_REG",
         0x5f => "LOAD_SH_REG",
         0x61 => "LOAD_CONTEXT_REG",
-        0x9b => "SET_SH_REG_INDEX",
         _ => "unknown packet",
     }
 }
@@ -139,6 +173,8 @@ fn event_name(ev: u32) -> Option<&'static str> {
         0x04 => "CACHE_FLUSH_TS",
         0x06 => "CACHE_FLUSH",
         0x07 => "CS_PARTIAL_FLUSH",
+        0x0f => "VS_PARTIAL_FLUSH",
+        0x10 => "PS_PARTIAL_FLUSH",
         0x14 => "CACHE_FLUSH_AND_INV_TS_EVENT",
         0x16 => "CACHE_FLUSH_AND_INV_EVENT",
         // Start/stop counting pipeline statistics: the counters are not modelled, and the
@@ -146,6 +182,9 @@ fn event_name(ev: u32) -> Option<&'static str> {
         0x19 => "PIPELINESTAT_START",
         0x1a => "PIPELINESTAT_STOP",
         0x28 => "BOTTOM_OF_PIPE_TS",
+        // Colour/depth metadata caches (DCC, CMASK, HTILE): memory is coherent here.
+        0x2c => "FLUSH_AND_INV_DB_META",
+        0x2e => "FLUSH_AND_INV_CB_META",
         0x2f => "FLUSH_AND_INV_CB_DATA_TS",
         _ => return None,
     })
@@ -156,6 +195,10 @@ fn event_name(ev: u32) -> Option<&'static str> {
 pub struct QueueState {
     pub queue: Queue,
     sh: Vec<Option<u32>>,
+    /// Context and user-config registers and the draw packets' state (graphics ring).
+    pub gfx: GfxState,
+    /// Where draws are captured (WAVESIM_DRM_CAPTURE), if anywhere.
+    pub capture: Option<std::path::PathBuf>,
     /// Total waves' instructions, for statistics.
     pub dispatches: u64,
     /// Watchdog: most instructions one wave may execute.
@@ -174,6 +217,8 @@ impl QueueState {
         QueueState {
             queue,
             sh: vec![None; 0x400],
+            gfx: GfxState::default(),
+            capture: graphics::capture_dir(),
             dispatches: 0,
             max_wave_insts,
             max_packets: MAX_PACKETS,
@@ -190,6 +235,9 @@ struct Ctx<'a> {
     st: &'a mut QueueState,
     /// Packets executed in this submission (an IB chain that loops forever is stopped).
     packets: u64,
+    /// The refused draw, when capturing: the rest of the submission is walked only to record
+    /// state and capture later draws (nothing else is performed), then this error fails it.
+    refused: Option<Pm4Error>,
 }
 
 /// Executes the IB of `bytes` bytes at `va`.
@@ -206,8 +254,13 @@ pub fn execute(
         mem,
         st,
         packets: 0,
+        refused: None,
     };
-    c.run_ib(va, bytes / 4, 0)
+    let walked = c.run_ib(va, bytes / 4, 0);
+    match c.refused {
+        Some(draw) => Err(draw),
+        None => walked,
+    }
 }
 
 impl Ctx<'_> {
@@ -289,7 +342,23 @@ impl Ctx<'_> {
                 if crate::log::debug_enabled() {
                     crate::log::report(&format!("pm4 {at}: {body:08x?}"));
                 }
-                self.packet(at, body)?;
+                if self.refused.is_some() && !records_state(opcode) {
+                    // The submission has failed: nothing more is performed.
+                    continue;
+                }
+                match self.packet(at, body) {
+                    Err(e @ Pm4Error::Draw { .. }) if self.st.capture.is_some() => {
+                        if self.refused.is_none() {
+                            self.refused = Some(e);
+                        }
+                    }
+                    Err(e) if self.refused.is_some() => {
+                        // Stop walking; the draw's error is the submission's.
+                        crate::log::report(&format!("capture walk stopped: {e}"));
+                        return Ok(());
+                    }
+                    r => r?,
+                }
             }
             return Ok(());
         }
@@ -307,6 +376,12 @@ impl Ctx<'_> {
             return Err(self.unsupported(at, format!("{} body dwords (expected {n})", body.len())));
         }
         Ok(())
+    }
+
+    /// The body of a one-dword packet.
+    fn one(&self, at: At, body: &[u32]) -> Result<u32, Pm4Error> {
+        self.want(at, body, 1)?;
+        Ok(body[0])
     }
 
     fn mem_err(at: At) -> impl Fn(MemoryError) -> Pm4Error {
@@ -344,19 +419,78 @@ impl Ctx<'_> {
         match at.opcode {
             op::NOP => Ok(()),
             op::SET_SH_REG => self.set_sh_reg(at, body),
-            op::SET_CONTEXT_REG | op::SET_UCONFIG_REG => {
-                let (base, space) = if at.opcode == op::SET_CONTEXT_REG {
-                    (regs::CONTEXT_BASE, "context")
-                } else {
-                    (regs::UCONFIG_BASE, "user-config")
-                };
-                let first = body.first().copied().unwrap_or(0) & 0xffff;
-                Err(Pm4Error::UnknownRegister {
-                    at,
-                    addr: base + first * 4,
-                    space,
-                })
+            op::SET_SH_REG_INDEX => {
+                // INDEX [31:28] 3 (CP_MODIFY_CU_MASK, Mesa `radeon_set_sh_reg_idx`): the CP
+                // ANDs the value's CU-mask fields with the kernel's CU mask, which selects CUs
+                // only; 0 is a plain write.
+                let index = body.first().copied().unwrap_or(0) >> 28;
+                if index != 0 && index != 3 {
+                    return Err(self.unsupported(at, format!("SET_SH_REG_INDEX index {index}")));
+                }
+                let mut plain = body.to_vec();
+                plain[0] &= 0xffff;
+                self.set_sh_reg(at, &plain)
             }
+            op::SET_CONTEXT_REG | op::SET_UCONFIG_REG | op::SET_UCONFIG_REG_INDEX => {
+                self.set_gfx_reg(at, body)
+            }
+            op::CONTEXT_CONTROL => {
+                // [0] LOAD_CONTROL, [1] SHADOW_ENABLE, each with UPDATE [31]: RADV sets only
+                // the update bits (no register shadowing, nothing loaded from memory).
+                self.want(at, body, 2)?;
+                if body != [1 << 31, 1 << 31] {
+                    return Err(self.unsupported(
+                        at,
+                        format!(
+                            "CONTEXT_CONTROL load {:#x} shadow {:#x}: register shadowing/loading is not supported",
+                            body[0], body[1]
+                        ),
+                    ));
+                }
+                Ok(())
+            }
+            op::CLEAR_STATE => {
+                self.want(at, body, 1)?;
+                if body[0] != 0 {
+                    return Err(self.unsupported(at, format!("CLEAR_STATE {:#x}", body[0])));
+                }
+                self.st.gfx.clear_context();
+                Ok(())
+            }
+            // The prefetch parser waits for the micro engine: packets run in order here.
+            op::PFP_SYNC_ME => self.want(at, body, 1),
+            op::NUM_INSTANCES => {
+                self.st.gfx.num_instances = Some(self.one(at, body)?);
+                Ok(())
+            }
+            op::INDEX_TYPE => {
+                self.st.gfx.index_type = Some(self.one(at, body)?);
+                Ok(())
+            }
+            op::INDEX_BASE => {
+                self.want(at, body, 2)?;
+                self.st.gfx.index_base = Some(body[0] as u64 | (body[1] as u64 & 0xffff) << 32);
+                Ok(())
+            }
+            op::INDEX_BUFFER_SIZE => {
+                self.st.gfx.index_buffer_size = Some(self.one(at, body)?);
+                Ok(())
+            }
+            op::SET_BASE => {
+                self.want(at, body, 3)?;
+                self.st.gfx.set_base =
+                    Some((body[0], body[1] as u64 | (body[2] as u64 & 0xffff) << 32));
+                Ok(())
+            }
+            op::DRAW_INDEX_AUTO
+            | op::DRAW_INDEX_2
+            | op::DRAW_INDEX_OFFSET_2
+            | op::DRAW_INDIRECT
+            | op::DRAW_INDEX_INDIRECT
+            | op::DRAW_INDIRECT_MULTI
+            | op::DRAW_INDEX_INDIRECT_MULTI
+            | op::DRAW_INDEX_MULTI_AUTO
+            | op::DRAW_INDEX_IMMD => self.draw(at, body),
             op::DISPATCH_DIRECT => {
                 self.want(at, body, 4)?;
                 self.dispatch(at, [body[0], body[1], body[2]], body[3])
@@ -405,6 +539,54 @@ impl Ctx<'_> {
         }
     }
 
+    /// A draw: captured when WAVESIM_DRM_CAPTURE names a directory, then refused (wavesim's
+    /// draw pipeline does not run from PM4 state yet).
+    fn draw(&mut self, at: At, body: &[u32]) -> Result<(), Pm4Error> {
+        let captured = match self.st.capture.clone() {
+            None => "set WAVESIM_DRM_CAPTURE=DIR to capture its pipeline".to_string(),
+            Some(dir) => {
+                let draw = Draw {
+                    packet: opcode_name(at.opcode),
+                    opcode: at.opcode,
+                    va: at.va,
+                    body,
+                };
+                match graphics::capture(&dir, &draw, &self.st.gfx, &self.st.sh[..0x200], self.mem) {
+                    Ok(path) => format!("pipeline captured to {}", path.display()),
+                    Err(e) => format!("the capture failed: {e}"),
+                }
+            }
+        };
+        Err(Pm4Error::Draw { at, captured })
+    }
+
+    /// SET_CONTEXT_REG / SET_UCONFIG_REG[_INDEX]: [0] register offset in dwords from the
+    /// space's base [15:0] (INDEX [31:28] for the _INDEX form: 1 primitive type, 2 index type,
+    /// which the CP writes like the plain form); then consecutive values, each recorded under
+    /// its gfx11 name.
+    fn set_gfx_reg(&mut self, at: At, body: &[u32]) -> Result<(), Pm4Error> {
+        if body.len() < 2 {
+            return Err(self.unsupported(at, "register write without a value"));
+        }
+        let (base, space, index_ok) = match at.opcode {
+            op::SET_CONTEXT_REG => (graphics::CONTEXT_BASE, "context", 0..=0),
+            op::SET_UCONFIG_REG => (graphics::UCONFIG_BASE, "user-config", 0..=0),
+            _ => (graphics::UCONFIG_BASE, "user-config", 0..=2),
+        };
+        let index = body[0] >> 28;
+        if body[0] >> 16 & 0xfff != 0 || !index_ok.contains(&index) {
+            return Err(self.unsupported(at, format!("register offset dword {:#x}", body[0])));
+        }
+        let first = base + (body[0] & 0xffff) * 4;
+        for (k, &v) in body[1..].iter().enumerate() {
+            let addr = first + 4 * k as u32;
+            if graphics::name(addr).is_none() || self.st.gfx.set(addr, v).is_none() {
+                return Err(Pm4Error::UnknownRegister { at, addr, space });
+            }
+        }
+        Ok(())
+    }
+
     /// SET_SH_REG: [0] register offset in dwords from 0xb000 [15:0]; then consecutive values.
     fn set_sh_reg(&mut self, at: At, body: &[u32]) -> Result<(), Pm4Error> {
         if body.len() < 2 {
@@ -418,6 +600,11 @@ impl Ctx<'_> {
         let first = regs::SH_BASE + (body[0] & 0xffff) * 4;
         for (k, &v) in body[1..].iter().enumerate() {
             let addr = first + 4 * k as u32;
+            // The graphics stages' registers are recorded for the draw capture.
+            if regs::sh_reg(addr).is_none() && graphics::name(addr).is_some() {
+                self.st.sh[regs::slot(addr)] = Some(v);
+                continue;
+            }
             let reg = regs::sh_reg(addr).ok_or(Pm4Error::UnknownRegister {
                 at,
                 addr,
@@ -713,4 +900,34 @@ impl Ctx<'_> {
         }
         Ok(())
     }
+}
+
+/// The packets a submission still walks after its draw was refused for the capture: register
+/// state, draw state and draws.
+fn records_state(opcode: u32) -> bool {
+    matches!(
+        opcode,
+        op::NOP
+            | op::SET_SH_REG
+            | op::SET_SH_REG_INDEX
+            | op::SET_CONTEXT_REG
+            | op::SET_UCONFIG_REG
+            | op::SET_UCONFIG_REG_INDEX
+            | op::CONTEXT_CONTROL
+            | op::CLEAR_STATE
+            | op::NUM_INSTANCES
+            | op::INDEX_TYPE
+            | op::INDEX_BASE
+            | op::INDEX_BUFFER_SIZE
+            | op::SET_BASE
+            | op::DRAW_INDEX_AUTO
+            | op::DRAW_INDEX_2
+            | op::DRAW_INDEX_OFFSET_2
+            | op::DRAW_INDIRECT
+            | op::DRAW_INDEX_INDIRECT
+            | op::DRAW_INDIRECT_MULTI
+            | op::DRAW_INDEX_INDIRECT_MULTI
+            | op::DRAW_INDEX_MULTI_AUTO
+            | op::DRAW_INDEX_IMMD
+    )
 }

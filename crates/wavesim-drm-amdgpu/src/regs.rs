@@ -127,12 +127,9 @@ pub static SH_REGS: &[Reg] = &[
 ];
 
 /// SH registers live at byte addresses 0xb000..0xc000 (SET_SH_REG's offsets are dwords from
-/// 0xb000); context registers at 0x28000.. (SET_CONTEXT_REG); user-config registers at
-/// 0x30000.. (SET_UCONFIG_REG) (Mesa `sid.h`: SI_SH_REG_OFFSET, SI_CONTEXT_REG_OFFSET,
-/// CIK_UCONFIG_REG_OFFSET).
+/// 0xb000; Mesa `sid.h` SI_SH_REG_OFFSET). The graphics stages' SH registers, context
+/// registers (0x28000..) and user-config registers (0x30000..) are `graphics`'.
 pub const SH_BASE: u32 = 0xb000;
-pub const CONTEXT_BASE: u32 = 0x28000;
-pub const UCONFIG_BASE: u32 = 0x30000;
 
 pub fn sh_reg(addr: u32) -> Option<&'static Reg> {
     SH_REGS.iter().find(|r| r.addr == addr)

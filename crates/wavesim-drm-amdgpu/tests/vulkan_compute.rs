@@ -9,6 +9,8 @@ use ash::vk;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+mod vulkan_draw;
+
 const RADV_ICD: &str = "/usr/share/vulkan/icd.d/radeon_icd.x86_64.json";
 const LAVAPIPE_ICD: &str = "/usr/share/vulkan/icd.d/lvp_icd.x86_64.json";
 
@@ -225,19 +227,7 @@ fn run_vulkan(prog: &Program) -> Result<Vec<u8>, String> {
     // SAFETY: every Vulkan call below follows the specification's valid usage: objects are
     // created before use and destroyed (with the instance) after the queue is idle.
     unsafe {
-        let entry = ash::Entry::load().map_err(|x| x.to_string())?;
-        let app = vk::ApplicationInfo::default().api_version(vk::API_VERSION_1_2);
-        let instance = entry
-            .create_instance(
-                &vk::InstanceCreateInfo::default().application_info(&app),
-                None,
-            )
-            .map_err(e("vkCreateInstance"))?;
-        let pd = *instance
-            .enumerate_physical_devices()
-            .map_err(e("vkEnumeratePhysicalDevices"))?
-            .first()
-            .ok_or("no Vulkan device")?;
+        let (_entry, instance, pd) = vulkan_draw::first_device()?;
         let families = instance.get_physical_device_queue_family_properties(pd);
         // A compute-only family (RADV's compute ring) if there is one, else any with compute.
         // WAVESIM_VK_QUEUE=universal: the first family with graphics and compute instead.
@@ -439,20 +429,7 @@ fn run_vulkan(prog: &Program) -> Result<Vec<u8>, String> {
             .collect();
         device.update_descriptor_sets(&writes, &[]);
 
-        let cmd_pool = device
-            .create_command_pool(
-                &vk::CommandPoolCreateInfo::default().queue_family_index(family),
-                None,
-            )
-            .map_err(e("vkCreateCommandPool"))?;
-        let cb = device
-            .allocate_command_buffers(
-                &vk::CommandBufferAllocateInfo::default()
-                    .command_pool(cmd_pool)
-                    .level(vk::CommandBufferLevel::PRIMARY)
-                    .command_buffer_count(1),
-            )
-            .map_err(e("vkAllocateCommandBuffers"))?[0];
+        let (cmd_pool, cb) = vulkan_draw::command_buffer(&device, family)?;
         device
             .begin_command_buffer(
                 cb,
@@ -622,7 +599,12 @@ fn child_entry() {
     ) else {
         return;
     };
-    let bytes = run_vulkan(&program(&name)).unwrap_or_else(|e| panic!("{name}: {e}"));
+    let bytes = if name == "draw" {
+        vulkan_draw::draw_triangle()
+    } else {
+        run_vulkan(&program(&name))
+    }
+    .unwrap_or_else(|e| panic!("{name}: {e}"));
     std::fs::write(out, bytes).expect("writing the result");
 }
 
@@ -782,14 +764,11 @@ fn wide_and_narrow_types_match_lavapipe() {
     compare("types");
 }
 
-/// Differs today: ACO's waterfall loop for the nonuniform index addresses with
-/// `v_sub_nc_u32 v0, 0, v0` then `buffer_load_b32 v0, v0, s[8:11], 0 offen offset:252`, so
-/// VGPR offset + instruction offset must wrap at 32 bits (as ROCm's hardware-matched CDNA
-/// buffer model and LLVM's buffer-vs-s_load offset folding treat it); wavesim-rdna3's
-/// `exec/buffer/address.rs` sums in 64 bits, every lane but 0 reads out of range and gets 0.
-/// Run with `--ignored` once that changes.
+/// Descriptor arrays with dynamically uniform and `nonuniformEXT` indices. ACO's waterfall loop
+/// addresses `v[63 - i]` as `v_sub_nc_u32 v0, 0, v0` then `buffer_load_b32 v0, v0, s[8:11], 0
+/// offen offset:252`: the VGPR offset + instruction offset wraps at 32 bits
+/// (wavesim-rdna3's `exec/buffer/address.rs` says which sources decide that).
 #[test]
-#[ignore = "wavesim-rdna3 buffer offsets do not wrap at 32 bits (see the comment)"]
 fn descriptor_indexing_matches_lavapipe() {
     compare("indexing");
 }
@@ -799,17 +778,12 @@ fn fill_copy_and_repeated_dispatches_match_lavapipe() {
     compare("transfers");
 }
 
-/// Scratch (a dynamically indexed private array): the shim programs the dispatch's
-/// per-lane scratch from COMPUTE_TMPRING_SIZE (WAVESIZE 96 x 256 bytes per wave64 = 384
-/// bytes per lane, ACO's "scratch: 384"), but Mesa 22.3's ACO encodes the scratch
-/// instructions' unused SADDR as 0x7f (gfx10's "off"; LLVM's gfx11 disassembler calls it an
-/// invalid exec_hi) and wavesim-rdna3 reads it as exec_hi, so the first
-/// `scratch_store_b32 off, v1, exec_hi` faults. A public report of gfx11 hardware (the knod
-/// project's "disable GFX11 FLAT SADDR with NULL, not 127") says RDNA3 accepted 127 as "no
-/// SADDR" for GLOBAL; if SCRATCH does the same, the executor should too. Run with
-/// `--ignored` once that is settled.
+/// Scratch (a dynamically indexed private array): the shim programs the dispatch's per-lane
+/// scratch from COMPUTE_TMPRING_SIZE (WAVESIZE 96 x 256 bytes per wave64 = 384 bytes per lane,
+/// ACO's "scratch: 384"). Mesa 22.3's ACO encodes the constant-offset stores' unused SADDR as
+/// 0x7f (`scratch_store_b32 off, v1, exec_hi` to LLVM's disassembler), which gfx11 treats as
+/// "off" (wavesim-rdna3's `decode::scratch_saddr` names the sources).
 #[test]
-#[ignore = "ACO 22.3's scratch SADDR 0x7f on gfx11 (see the comment)"]
 fn scratch_matches_lavapipe() {
     compare("scratch");
 }
@@ -879,6 +853,21 @@ fn wave32_matches_lavapipe() {
     }
 }
 
+/// Compute on RADV's graphics queue family (the universal ring): its preamble
+/// (CONTEXT_CONTROL, CLEAR_STATE, context and graphics SH registers) is recorded as graphics
+/// state, and the dispatches run as on the compute ring.
+#[test]
+fn compute_on_the_graphics_queue_matches_lavapipe() {
+    for name in ["arith", "shared", "atomics"] {
+        let lvp = run_child(name, false, &[]);
+        let radv = run_child(name, true, &[("WAVESIM_VK_QUEUE", "universal")]);
+        assert!(
+            lvp == radv,
+            "{name}: RADV's graphics queue on wavesim differs from lavapipe"
+        );
+    }
+}
+
 /// What the shim does not support fails the submission with a message naming it; the
 /// application gets VK_ERROR_DEVICE_LOST and goes on (no crash).
 #[test]
@@ -911,4 +900,64 @@ fn vulkaninfo_lists_the_emulated_gfx1100() {
     // Everything RADV and libdrm asked while creating the device was answered.
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(!err.contains("wavesim-drm:"), "{err}");
+}
+
+/// A triangle drawn through RADV's graphics ring (tests/vulkan_draw: the `tri` pipeline, a
+/// render pass that clears the target): lavapipe renders it; on the shim the submission is
+/// refused at the first draw (RADV's clear) with a message naming it, the application gets
+/// VK_ERROR_DEVICE_LOST and exits normally, and with WAVESIM_DRM_CAPTURE both draws are
+/// captured with the very programs tests/graphics/capture.sh committed (RADV compiles the same
+/// SPIR-V to the same code).
+#[test]
+fn draws_are_refused_by_name_and_captured() {
+    // lavapipe: the clear colour (0, 0, 0, 255) in a corner, the triangle's interpolated
+    // colour (alpha 255, not black) at the centre.
+    let img = run_child("draw", false, &[]);
+    let px = |x: usize, y: usize| &img[4 * (64 * y + x)..4 * (64 * y + x) + 4];
+    assert_eq!(px(0, 0), [0, 0, 0, 255]);
+    assert!(
+        px(32, 32)[3] == 255 && px(32, 32)[..3] != [0, 0, 0],
+        "{:?}",
+        px(32, 32)
+    );
+
+    let dir = std::env::temp_dir().join(format!("wavesim-vk-capture-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("capture directory");
+    let o = child(
+        "draw",
+        true,
+        &[("WAVESIM_DRM_CAPTURE", dir.to_str().expect("utf-8 path"))],
+    );
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        o.status.code().is_some(),
+        "the child died of a signal: {err}"
+    );
+    assert!(!o.status.success(), "the draw succeeded");
+    for needle in [
+        "DRAW_INDEX_AUTO",
+        "draws are not executed yet",
+        "pipeline captured to",
+        "ERROR_DEVICE_LOST",
+    ] {
+        assert!(err.contains(needle), "no `{needle}` in:\n{err}");
+    }
+    let mut draws: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .expect("capture directory")
+        .map(|d| d.expect("entry").path())
+        .collect();
+    draws.sort();
+    assert_eq!(draws.len(), 2, "{draws:?}");
+    let committed = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/graphics/captures");
+    for (draw, name) in draws.iter().zip(["clear", "tri"]) {
+        for stage in ["hw_gs.bin", "hw_ps.bin"] {
+            assert!(
+                std::fs::read(draw.join(stage)).ok()
+                    == std::fs::read(committed.join(name).join(stage)).ok(),
+                "{name}/{stage} differs from the committed capture"
+            );
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -5,8 +5,8 @@
 //! assembly is next to each constant). Every test runs in wave32 and wave64, most with EXEC only
 //! partly set. Expected values are derived in the comments from the rules:
 //! - address = V#.base + soffset + buffer_offset; linear buffer_offset = index * stride + offset,
-//!   index = (idxen ? vindex : 0) + (add_tid ? lane : 0), offset = (offen ? voffset : 0) +
-//!   inst_offset; swizzled: (index / IS * stride + offset / E * E) * IS + index % IS * E +
+//!   index = (idxen ? vindex : 0) + (add_tid ? lane : 0), offset = ((offen ? voffset : 0) +
+//!   inst_offset) mod 2^32 (soffset is outside that sum); swizzled: (index / IS * stride + offset / E * E) * IS + index % IS * E +
 //!   offset % E;
 //! - OOB_SELECT 0: index >= num_records || offset + payload > stride; 1: index >= num_records;
 //!   2: num_records == 0; 3: swizzled with stride as 0, else buffer_offset + payload > num_records
@@ -351,6 +351,67 @@ fn soffset_is_in_the_base_not_the_range_check() {
         for l in 0..t.lanes() {
             let want = if l <= 6 { 0x2005 + l as u32 } else { 0 };
             assert_eq!(t.v(1, l), want, "lane {l}");
+        }
+    });
+}
+
+/// buffer_load_b32 v1, v0, s[4:7], 0 offen offset:252 (the form ACO emits for `252 - 4 * i`)
+const LOAD_B32_OFF252: [u32; 2] = [0xe05000fc, 0x80410100];
+/// buffer_load_b32 v1, v0, s[4:7], s8 offen offset:8
+const LOAD_B32_SOFF_S8_OFF8: [u32; 2] = [0xe0500008, 0x08410100];
+
+#[test]
+fn vgpr_offset_plus_inst_offset_wraps_at_32_bits() {
+    both(|w64| {
+        let mut t = T::new(w64, 256);
+        t.fill_words(64, |k| 0x3000 + k);
+        t.rsrc(VSharp::raw(t.base, 256));
+        // ACO's descriptor-indexing address: v0 = 0 - 4l (v_sub_nc_u32 v0, 0, v0), offset:252.
+        // offset = (2^32 - 4l + 252) mod 2^32 = 252 - 4l, so lane l reads word 63 - l;
+        // 252 - 4l + 4 <= 256 for every lane, all in range. (Summed in 64 bits, every lane but
+        // 0 would be at 2^32 + 252 - 4l: out of range, 0.)
+        t.h.set_v(0, |l| 0u32.wrapping_sub(4 * l as u32));
+        t.poison(1);
+        t.run(LOAD_B32_OFF252).unwrap();
+        for l in 0..t.lanes() {
+            assert_eq!(t.v(1, l), 0x3000 + 63 - l as u32, "lane {l}");
+        }
+        // Near 2^32: v0 = 2^32 - 4 + 4l' (lane 0: 0xffff_fffc, lane 1: 0) with offset:252.
+        // Lane 0: (0xffff_fffc + 252) mod 2^32 = 248 -> word 62. Lane 1: 252 -> word 63.
+        // Lane 2: v0 = 4, 256: 256 + 4 > 256, out of range -> 0.
+        t.h.set_v(0, |l| 0xffff_fffcu32.wrapping_add(4 * l as u32));
+        t.poison(1);
+        t.run(LOAD_B32_OFF252).unwrap();
+        assert_eq!(
+            [t.v(1, 0), t.v(1, 1), t.v(1, 2)],
+            [0x3000 + 62, 0x3000 + 63, 0]
+        );
+        // No wrap without a carry: v0 = 0xffff_ff00 with offset:252 is 0xffff_fffc, far out of
+        // range -> 0 (the wrap is modulo 2^32, not a signed offset clamp).
+        t.h.set_v(0, |_| 0xffff_ff00);
+        t.poison(1);
+        t.run(LOAD_B32_OFF252).unwrap();
+        assert_eq!(t.v(1, 0), 0);
+    });
+}
+
+#[test]
+fn soffset_does_not_wrap_with_the_offset() {
+    both(|w64| {
+        let mut t = T::new(w64, 256);
+        t.fill_words(64, |k| 0x4000 + k);
+        t.rsrc(VSharp::raw(t.base, 256));
+        // soffset = 0xffff_fff0 joins the 48-bit base: lane 0's offset v0 + 8 = 24 is in range
+        // (24 + 4 <= 256), but its address is base + 0xffff_fff0 + 24 = base + 2^32 + 8, not
+        // base + 8: outside the buffer's memory, a fault naming that address.
+        t.h.wave.sgpr[8] = 0xffff_fff0;
+        t.h.set_v(0, |_| 16);
+        t.h.wave.set_exec(1);
+        match t.run(LOAD_B32_SOFF_S8_OFF8) {
+            Err(ExecError::MemoryFault { lane: 0, addr, .. }) => {
+                assert_eq!(addr, t.base + (1 << 32) + 8)
+            }
+            other => panic!("expected a memory fault, got {other:?}"),
         }
     });
 }

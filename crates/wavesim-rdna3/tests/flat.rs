@@ -390,6 +390,45 @@ fn scratch_is_swizzled_per_lane_and_bounded() {
     }
 }
 
+/// SADDR = 0x7f (EXEC_HI's code) in a SCRATCH instruction is "no SADDR", as NULL is: Mesa 22.3's
+/// ACO encodes gfx11 scratch without a VGPR address that way (src/decode/mem.rs,
+/// `scratch_saddr`, names the sources). Words: llvm-mc-19 -mcpu=gfx1100 encodings of the `off`
+/// forms with byte 6 (SADDR) changed from 0x7c to 0x7f, which llvm-objdump-19 prints as
+/// `scratch_store_b32 off, v1, exec_hi/*Invalid register, ...*/ offset:16`.
+#[test]
+fn scratch_saddr_0x7f_is_off() {
+    for w64 in [false, true] {
+        let mut h = Harness::new(w64);
+        let n = lanes(w64) as u64;
+        let base = h.mem.alloc(n * 64, 256).unwrap();
+        h.wave.scratch_base = base;
+        h.wave.scratch_lane_bytes = 64;
+        // EXEC_HI is 0xffff_ffff in wave64: read as an offset it would put every lane past its
+        // 64-byte segment (a fault). As "off": private offset = imm 16 = dword 4 of each lane,
+        // at base + 4 * 4 * wave_size + 4 * lane (ISA 11.3 swizzle).
+        h.wave.set_exec(if w64 { u64::MAX } else { 0xffff_ffff });
+        h.set_v(1, |l| 0x700 + l as u32);
+        // scratch_store_b32 off, v1, 0x7f offset:16
+        h.run(&[0xdc690010, 0x007f0100]).unwrap();
+        for l in 0..n {
+            assert_eq!(
+                h.mem.read_u32(base + 16 * n + 4 * l).unwrap(),
+                0x700 + l as u32
+            );
+        }
+        // scratch_load_b32 v2, off, 0x7f offset:16 reads the same dwords back.
+        h.run(&[0xdc510010, 0x027f0000]).unwrap();
+        for l in 0..n as usize {
+            assert_eq!(h.v(2, l), 0x700 + l as u32, "lane {l}");
+        }
+        // With SVE (a VGPR address) the same field adds nothing either: v0 = 8, imm 8 -> 16.
+        h.set_v(0, |_| 8);
+        // scratch_load_b32 v3, v0, 0x7f offset:8
+        h.run(&[0xdc510008, 0x03ff0000]).unwrap();
+        assert_eq!(h.v(3, 1), 0x701);
+    }
+}
+
 #[test]
 fn flat_addresses_are_routed_by_aperture() {
     for w64 in [false, true] {
@@ -572,4 +611,44 @@ fn atomic_add_u64_with_return_serialises_lanes_on_one_address() {
         }
         assert_eq!(h.mem.read_u64(buf + 8).unwrap(), acc);
     }
+}
+
+/// SADDR 0x7f words print as llvm-objdump-19 prints them (tests/golden/flat_saddr_7f.txt, made
+/// by flat_saddr_7f.sh): SCRATCH as an invalid `exec_hi` operand, GLOBAL as `.long` words
+/// (LLVM 19 does not decode GLOBAL with SADDR 0x7f; wavesim's decoder refuses it too, so such a
+/// word stops execution with a decode error instead of guessing).
+#[test]
+fn saddr_0x7f_disassembles_as_llvm_objdump() {
+    let golden = include_str!("golden/flat_saddr_7f.txt");
+    let mut checked = 0;
+    for case in golden.split("\n\n").filter(|c| !c.trim().starts_with('#')) {
+        let lines: Vec<(Vec<u32>, &str)> = case
+            .lines()
+            .filter(|l| !l.is_empty())
+            .map(|l| {
+                let (w, t) = l.split_once('\t').expect("WORDS<TAB>TEXT");
+                let w = w
+                    .split_whitespace()
+                    .map(|x| u32::from_str_radix(x, 16).expect("hex word"))
+                    .collect();
+                (w, t)
+            })
+            .collect();
+        let bytes: Vec<u8> = lines
+            .iter()
+            .flat_map(|(w, _)| w.iter().flat_map(|x| x.to_le_bytes()))
+            .collect();
+        let mut off = 0;
+        for (words, text) in &lines {
+            let inst = wavesim_rdna3::decode::decode(&bytes[off..], off).expect("decodes");
+            assert_eq!(
+                wavesim_rdna3::disasm::format(&inst, off as u64, false),
+                *text,
+                "{words:08x?}"
+            );
+            off += inst.listed_len() as usize;
+            checked += 1;
+        }
+    }
+    assert_eq!(checked, 8);
 }

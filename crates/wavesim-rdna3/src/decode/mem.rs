@@ -9,6 +9,24 @@ pub fn flat_has_vaddr(op: Op) -> bool {
     !op.facts().no_addr
 }
 
+/// The SGPR a SCRATCH instruction adds to its private offset, or None for "no SADDR".
+///
+/// On gfx11 "off" is NULL (124), but SADDR = 0x7f (EXEC_HI's code) is also "no SADDR": gfx10.3
+/// spelled "off" that way for scratch (LLVM issue #53136, "vaddr=saddr=off ... is specified by
+/// encoding SADDR=EXEC_HI"), Mesa 22.3's ACO still emits it for gfx11 scratch without a VGPR
+/// address (`aco_assembler.cpp` took `gfx < GFX11` into that branch only later, in
+/// `emit_flatlike_instruction`) and RADV 22.3 ran such shaders on RDNA3 boards, and a public
+/// report of RDNA3 hardware (the knod project's "disable GFX11 FLAT SADDR with NULL, not 127")
+/// found 127 accepted as "no SADDR" where NULL was meant. A scratch offset taken from EXEC_HI
+/// would have no use. LLVM 19 disassembles the field as an invalid `exec_hi`; the disassembler
+/// prints that, the executor treats it as NULL.
+pub fn scratch_saddr(inst: &Inst) -> Option<u16> {
+    match inst.src[2] {
+        opnd::NULL | opnd::EXEC_HI => None,
+        s => Some(s),
+    }
+}
+
 /// Memory atomics (FLAT/GLOBAL/SCRATCH, MUBUF, MIMG) return the old value only when GLC is set.
 pub fn is_mem_atomic(op: Op) -> bool {
     op.facts().mem == MemKind::Atomic

@@ -4,7 +4,8 @@
 //! Addressing (ISA 11.2, one address per lane):
 //! - GLOBAL: `saddr == NULL` ("off"): 64-bit VGPR pair + imm13 (signed); otherwise SGPR pair +
 //!   32-bit unsigned VGPR offset + imm13. `*_addtid_b32`: SGPR pair + imm[11:0] + lane * 4.
-//! - SCRATCH: private offset = (SVE ? VGPR : 0) + (saddr != NULL ? SGPR : 0) + imm13, which must
+//! - SCRATCH: private offset = (SVE ? VGPR : 0) + (saddr ? SGPR : 0) + imm13 (saddr NULL or 0x7f is
+//!   "off", `decode::scratch_saddr`), which must
 //!   not be negative, then swizzled into the wave's scratch memory (see [`private_addr`]).
 //! - FLAT: 64-bit VGPR address classified by aperture, ignoring the offset (imm[11:0]; bit 12 is
 //!   ignored for FLAT): `[SHARED_APERTURE, +4 GiB)` is LDS at `addr + offset - SHARED_APERTURE`
@@ -29,7 +30,7 @@
 
 #![allow(clippy::needless_range_loop)] // lane loops index several per-lane arrays
 
-use crate::decode::{iflags, opnd, Inst};
+use crate::decode::{iflags, opnd, scratch_saddr, Inst};
 use crate::exec::lds_bytes::{lds_atomic, lds_load, lds_store_dwords};
 use crate::exec::operand::{read_sgpr, vdst_in_range, PRIVATE_APERTURE, SHARED_APERTURE};
 use crate::exec::{op_name, Ctx, ExecError, Flow, Handler};
@@ -560,11 +561,8 @@ fn targets<const SEG: u8>(
             }
         }
         SCRATCH => {
-            let soff = if saddr == opnd::NULL {
-                0
-            } else {
-                read_sgpr(w, saddr) as i64
-            };
+            // SADDR 0x7f is "off" too (see `decode::scratch_saddr`).
+            let soff = scratch_saddr(inst).map_or(0, |s| read_sgpr(w, s) as i64);
             let base = soff + inst.imm as i64;
             let sve = inst.flags & iflags::SVE != 0;
             for l in 0..LANES {

@@ -508,8 +508,15 @@ pub fn classify(inst: &Inst, wave64: bool) -> Class {
             if c.stores {
                 push_vmem_data(&mut c.store_data, inst.src[1], sig.src[0], cmpswap);
             }
-            let saddr_regs = if inst.enc == Enc::Global { 2 } else { 1 };
-            push(&mut r.reads, saddr, saddr_regs);
+            match inst.enc {
+                Enc::Global => push(&mut r.reads, saddr, 2),
+                // SADDR 0x7f reads nothing (`decode::scratch_saddr`).
+                _ => {
+                    if let Some(s) = crate::decode::scratch_saddr(inst) {
+                        push(&mut r.reads, s, 1)
+                    }
+                }
+            }
         }
         Enc::Mubuf | Enc::Mtbuf | Enc::Mimg => {
             c.family = Family::Vmem;

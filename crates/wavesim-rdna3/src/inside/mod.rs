@@ -746,11 +746,8 @@ impl Inside {
                 }
             }
             Space::Scratch => {
-                let soff = if inst.src[2] == opnd::NULL {
-                    0
-                } else {
-                    w.sgpr.get(inst.src[2] as usize).copied().unwrap_or(0) as i64
-                };
+                let soff = crate::decode::scratch_saddr(inst)
+                    .map_or(0, |s| w.sgpr.get(s as usize).copied().unwrap_or(0) as i64);
                 let sve = inst.flags & crate::decode::iflags::SVE != 0;
                 let row = w.vrow(inst.src[0].saturating_sub(opnd::VGPR0) as usize);
                 for l in (0..lanes).filter(|l| exec >> l & 1 != 0) {

@@ -18,9 +18,23 @@
 //!   `buffer_offset + payload > num_records` (num_records in bytes: an exact check that includes
 //!   the payload, so a partly-outside access is outside).
 //!
-//! Sums are computed in 64 bits: an offset near 2^32 does not wrap back into range. Multi-dword
-//! accesses check each dword separately (payload 4 at offset + 4k), format ops and atomics check
-//! the whole element once; the callers choose.
+//! `offset` is a 32-bit sum: `vgpr_offset + inst_offset` wraps modulo 2^32, so a "negative" VGPR
+//! offset plus a positive instruction offset lands back at the small offset they add up to. The
+//! RDNA3 ISA guide's buffer addressing adds the VGPR offset (one 32-bit register) and the
+//! 12-bit instruction offset without saying what a carry out of bit 31 does; these sources
+//! decide it: Mesa's ACO
+//! (`aco_optimizer.cpp`, "MUBUF: propagate constants and combine additions") folds a constant
+//! out of the VGPR offset into the instruction offset without any overflow guard for unswizzled
+//! buffers (and for swizzled ones from GFX9 on), and its descriptor-indexing code emits
+//! `v_sub_nc_u32 v0, 0, v0` + `offset:252` for `252 - 4 * i`, which only works if the sum wraps;
+//! LLVM's `AMDGPUDAGToDAGISel::SelectMUBUFScratchOffen` says the same (from gfx9 a negative
+//! vaddr "would compute a valid address"); gem5's Vega model (`op_encodings.hh`, MUBUF
+//! `calcAddr`) adds the two as 32-bit values. soffset is not part of that sum: it is added to
+//! the 48-bit base (ACO: "saddr overflow never works", so it never folds constants across it),
+//! and the rest (index * stride, the dword `d` of a multi-dword access, the range check's
+//! `+ payload`) is computed in 64 bits. Multi-dword accesses check each dword separately
+//! (payload 4 at offset + 4k), format ops and atomics check the whole element once; the callers
+//! choose.
 //!
 //! Scratch buffers are swizzled V#s with add_tid_enable and OOB_SELECT 2: the lane id is the
 //! index; nothing more is needed here (TID / 64, the part folded into the base, is always 0 for a
@@ -103,7 +117,7 @@ impl Addresser {
 pub fn lane_addrs(w: &Wave, inst: &Inst, add_tid: bool, out: &mut [LaneAddr; LANES]) {
     let idxen = inst.flags & iflags::IDXEN != 0;
     let offen = inst.flags & iflags::OFFEN != 0;
-    let inst_offset = (inst.imm as u32 & 0xfff) as u64;
+    let inst_offset = inst.imm as u32 & 0xfff;
     let v = (inst.src[0].wrapping_sub(opnd::VGPR0)) as usize;
     let zero = [0u32; LANES];
     let (idx, off): (&[u32], &[u32]) = match (idxen, offen) {
@@ -115,7 +129,8 @@ pub fn lane_addrs(w: &Wave, inst: &Inst, add_tid: bool, out: &mut [LaneAddr; LAN
     for (l, (o, (&i, &f))) in out.iter_mut().zip(idx.iter().zip(off)).enumerate() {
         *o = LaneAddr {
             index: i as u64 + if add_tid { l as u64 } else { 0 },
-            offset: f as u64 + inst_offset,
+            // 32-bit sum (see the module comment).
+            offset: f.wrapping_add(inst_offset) as u64,
         };
     }
 }
