@@ -3,7 +3,7 @@
 //! deliberate change; the pixel-exact check against an independent rasteriser is gfx_draw.rs).
 
 use std::path::PathBuf;
-use wavesim_rdna3::gfx::draw::draw_scene_file;
+use wavesim_rdna3::gfx::scene::draw_scene_file;
 
 #[test]
 fn example_scenes_render_their_committed_pngs() {
