@@ -922,3 +922,22 @@ fn bad_pipeline_settings_are_errors() {
         assert!(e.contains(says), "{extra}: {e}");
     }
 }
+
+#[test]
+fn the_documented_scene_keys_parse() {
+    // docs/GRAPHICS.md's two ```toml blocks: the first is a whole scene (every key with its
+    // default), the second the vertex-input keys, completed here with the required ones.
+    let doc = std::fs::read_to_string(dir().join("../../../docs/GRAPHICS.md")).unwrap();
+    let blocks: Vec<&str> = doc
+        .split("```toml\n")
+        .skip(1)
+        .map(|b| b.split("```").next().unwrap())
+        .collect();
+    assert_eq!(blocks.len(), 2);
+    let cfg = DrawSpec::parse(blocks[0]).unwrap().config(&dir()).unwrap();
+    assert_eq!(cfg.pipeline.depth_stencil.stencil_clear, Some(0));
+    assert_eq!(cfg.pipeline.blend.attachments.len(), 1);
+    let second = format!("{VS}width = 4\nheight = 4\n[draw]\nvertex_count = 1\n[[targets]]\nformat = \"rgba8_unorm\"\n{}", blocks[1]);
+    let cfg = DrawSpec::parse(&second).unwrap().config(&dir()).unwrap();
+    assert_eq!(cfg.pipeline.vertex_input.unwrap().attributes.len(), 1);
+}
