@@ -466,7 +466,8 @@ fn stencil_depth_fail_and_masks() {
 fn every_depth_compare_op_and_the_write_switch() {
     // 24 x 4, depth cleared to 0.5; three disjoint rects at z = 0.25 ([0,8)), 0.5 ([8,16)) and
     // 0.75 ([16,24)). A rect is drawn (and its z written) where `z op 0.5` holds.
-    let ops: [(&str, fn(f32) -> bool); 8] = [
+    type Rule = fn(f32) -> bool;
+    let ops: [(&str, Rule); 8] = [
         ("never", |_| false),
         ("less", |z| z < 0.5),
         ("equal", |z| z == 0.5),
@@ -940,4 +941,79 @@ fn the_documented_scene_keys_parse() {
     let second = format!("{VS}width = 4\nheight = 4\n[draw]\nvertex_count = 1\n[[targets]]\nformat = \"rgba8_unorm\"\n{}", blocks[1]);
     let cfg = DrawSpec::parse(&second).unwrap().config(&dir()).unwrap();
     assert_eq!(cfg.pipeline.vertex_input.unwrap().attributes.len(), 1);
+}
+
+/// Mutated scenes never panic: pipeline.toml with one of its numbers (not the size) replaced by
+/// an extreme value and a random topology, drawn; each draw returns an image or an error.
+#[test]
+fn mutated_scenes_draw_or_fail_cleanly() {
+    let base = std::fs::read_to_string(dir().join("pipeline.toml")).unwrap();
+    let nasty = [
+        "0",
+        "-1",
+        "1e30",
+        "-1e30",
+        "nan",
+        "inf",
+        "65535",
+        "4294967295",
+        "-2147483648",
+        "2e-45",
+        "0.5",
+        "3",
+        "1e-30",
+    ];
+    let topologies = [
+        "point_list",
+        "line_list",
+        "line_strip",
+        "triangle_list",
+        "triangle_strip",
+        "triangle_fan",
+    ];
+    let mut seed = 0x2545_f491_4f6c_dd1du64;
+    let mut next = |n: usize| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        (seed % n as u64) as usize
+    };
+    // Byte ranges of the numbers outside comments and the width/height lines.
+    let mut spans = Vec::new();
+    let mut at = 0;
+    for line in base.split_inclusive('\n') {
+        let code = line.split('#').next().unwrap_or("");
+        if !code.starts_with("width") && !code.starts_with("height") {
+            let b = code.as_bytes();
+            let mut i = 0;
+            while i < b.len() {
+                if b[i].is_ascii_digit() && (i == 0 || !b[i - 1].is_ascii_alphabetic()) {
+                    let s = i;
+                    while i < b.len()
+                        && (b[i].is_ascii_alphanumeric() || b[i] == b'.' || b[i] == b'-')
+                    {
+                        i += 1;
+                    }
+                    spans.push((at + s, at + i));
+                }
+                i += 1;
+            }
+        }
+        at += line.len();
+    }
+    assert!(spans.len() > 50);
+    let (mut ok, mut err) = (0, 0);
+    for _ in 0..300 {
+        let (s, e) = spans[next(spans.len())];
+        let mut t = format!("{}{}{}", &base[..s], nasty[next(nasty.len())], &base[e..]);
+        t = format!("topology = \"{}\"\n{t}", topologies[next(topologies.len())]);
+        let r = DrawSpec::parse(&t)
+            .and_then(|spec| spec.config(&dir()))
+            .and_then(|c| draw(&c));
+        match r {
+            Ok(_) => ok += 1,
+            Err(_) => err += 1,
+        }
+    }
+    assert!(ok > 0 && err > 0, "{ok} drew, {err} failed");
 }

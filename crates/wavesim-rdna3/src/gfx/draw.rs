@@ -307,6 +307,11 @@ fn run_vs(
     Ok(out)
 }
 
+/// The largest point size and line width: RADV's pointSizeRange [0, 8191.875] and
+/// lineWidthRange [0, 8] (Mesa's `radv_physical_device.c`; older releases gave lines 8191.875).
+pub const MAX_POINT_SIZE: f32 = 8191.875;
+pub const MAX_LINE_WIDTH: f32 = 8.0;
+
 /// Color targets a draw can write: MRT0-7 (EXP targets 0-7, RDNA3 ISA guide, "Export").
 pub const MAX_TARGETS: usize = 8;
 
@@ -330,7 +335,8 @@ fn check_targets(cfg: &DrawConfig) -> Result<(), DrawError> {
         .iter()
         .map(|t| texels * texel_bytes(t.format) as u64)
         .sum::<u64>()
-        + texels * 5;
+        + texels * 4 * u64::from(cfg.depth_clear.is_some())
+        + texels * u64::from(cfg.pipeline.depth_stencil.stencil_clear.is_some());
     limits::check_bytes(
         &format!(
             "{} render targets of {}x{}",
@@ -364,11 +370,17 @@ fn check_pipeline(cfg: &DrawConfig) -> Result<(), DrawError> {
         }
     }
     let r = &p.rasterization;
-    if !(r.line_width > 0.0 && r.line_width.is_finite()) {
-        return bad(format!("line width {} (must be > 0)", r.line_width));
+    if !(r.line_width > 0.0 && r.line_width <= MAX_LINE_WIDTH) {
+        return bad(format!(
+            "line width {} (must be > 0 and at most {MAX_LINE_WIDTH}, RADV's lineWidthRange)",
+            r.line_width
+        ));
     }
-    if !(r.point_size > 0.0 && r.point_size.is_finite()) {
-        return bad(format!("point size {} (must be > 0)", r.point_size));
+    if !(r.point_size > 0.0 && r.point_size <= MAX_POINT_SIZE) {
+        return bad(format!(
+            "point size {} (must be > 0 and at most {MAX_POINT_SIZE}, RADV's pointSizeRange)",
+            r.point_size
+        ));
     }
     if r.clip_distances > 8 {
         return bad(format!(
@@ -714,8 +726,13 @@ fn raster_prims(
                 stats.clipped_away += 1;
                 return Ok(out);
             }
-            let size = verts[a].point_size.unwrap_or(r.point_size);
-            if !(size > 0.0 && size.is_finite()) {
+            // Vulkan clamps the shader's PointSize to the implementation's range; a size <= 0
+            // (or NaN) is undefined there and an error here.
+            let size = verts[a]
+                .point_size
+                .unwrap_or(r.point_size)
+                .min(MAX_POINT_SIZE);
+            if !(size > 0.0) {
                 return Err(DrawError::Config(format!(
                     "a point has size {size} (must be > 0)"
                 )));

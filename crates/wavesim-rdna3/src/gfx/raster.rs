@@ -23,7 +23,9 @@
 //!   the segment, from endpoint to endpoint, corners snapped, rasterised as two triangles (top-left
 //!   rule). The corners at each end carry that endpoint's values, so attributes interpolate with
 //!   t = ((p - pa) . (pb - pa)) / |pb - pa|^2, perspective-corrected, as the spec's line formula
-//!   does. Bresenham (diamond-exit) lines are not modelled.
+//!   does. RADV reports strictLines = false (Vulkan then allows either this rectangle or a
+//!   parallelogram); the rectangle is the rule here. Bresenham (diamond-exit) lines are not
+//!   modelled.
 
 use crate::gfx::pipeline::{Rect, Viewport};
 use crate::gfx::ps::PS_INPUT_VGPRS;

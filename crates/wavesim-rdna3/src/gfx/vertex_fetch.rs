@@ -55,6 +55,12 @@ fn restart_value(t: IndexType) -> u32 {
 
 /// The index stream (None = a restart) of one instance.
 fn index_stream(p: &PipelineState, vertex_count: u32) -> Result<Vec<Option<u32>>, String> {
+    let count = p.index.as_ref().map_or(vertex_count, |ib| ib.index_count);
+    if count as usize > MAX_INVOCATIONS {
+        return Err(format!(
+            "{count} vertices or indices; at most {MAX_INVOCATIONS} per draw"
+        ));
+    }
     let Some(ib) = &p.index else {
         let first = p.draw.first_vertex;
         return (0..vertex_count)
@@ -244,9 +250,9 @@ pub fn convert(f: VertexFormat, b: &[u8]) -> [u32; 4] {
         _ => 1f32.to_bits(),
     };
     let mut out = [0, 0, 0, one];
-    for c in 0..n {
+    for (c, o) in out.iter_mut().enumerate().take(n) {
         let x = raw(c);
-        out[c] = match kind {
+        *o = match kind {
             Kind::Float if size == 2 => half::f16::from_bits(x as u16).to_f32().to_bits(),
             Kind::Float | Kind::Uint => x,
             Kind::Sint => sext(x) as u32,
