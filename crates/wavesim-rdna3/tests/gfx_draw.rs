@@ -55,6 +55,7 @@ fn config(vs: &[V], w: u32, h: u32, depth: bool, vs64: bool, ps64: bool) -> Draw
         vs_wave64: vs64,
         ps_wave64: ps64,
         max_wave_insts: 1_000_000,
+        pipeline: Default::default(),
     }
 }
 

@@ -3,12 +3,12 @@
 //! deliberate change; the pixel-exact check against an independent rasteriser is gfx_draw.rs).
 
 use std::path::PathBuf;
-use wavesim_rdna3::gfx::draw::draw_scene_file;
+use wavesim_rdna3::gfx::scene::draw_scene_file;
 
 #[test]
 fn example_scenes_render_their_committed_pngs() {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../corpus/gfx/draw");
-    for name in ["gradient", "depth"] {
+    for name in ["gradient", "depth", "pipeline"] {
         let (r, pngs) = draw_scene_file(&dir.join(format!("{name}.toml"))).unwrap();
         assert!(r.stats.ps_waves > 0);
         let png_path = dir.join(format!("{name}.png"));

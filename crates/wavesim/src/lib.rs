@@ -37,10 +37,10 @@ pub use wavesim_rdna3::gfx;
 /// The magic an offload bundle starts with.
 pub use wavesim_rdna3::hsa::bundle::BUNDLE_MAGIC;
 
-/// Draws the scene a TOML file describes (see `wavesim_rdna3::gfx::draw::DrawSpec`); returns the
+/// Draws the scene a TOML file describes (see `wavesim_rdna3::gfx::scene::DrawSpec`); returns the
 /// PNG of every render target. What `wavesim draw` runs.
 pub fn draw_scene_file(path: &std::path::Path) -> Result<Vec<Vec<u8>>, Error> {
-    let (_, pngs) = wavesim_rdna3::gfx::draw::draw_scene_file(path)
+    let (_, pngs) = wavesim_rdna3::gfx::scene::draw_scene_file(path)
         .map_err(|e| Error::Args(format!("{}: {e}", path.display())))?;
     Ok(pngs)
 }

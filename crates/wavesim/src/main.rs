@@ -132,13 +132,18 @@ enum Cmd {
         trace_limit: u64,
     },
     /// Draw an RDNA3 scene: VS waves per vertex, the host's rasteriser, PS waves with the RDNA3 ISA guide's
-    /// initial state and the parameters in LDS; the render targets are written as PNG.
+    /// initial state and the parameters in LDS, the fixed-function pipeline of docs/GRAPHICS.md; the render
+    /// targets are written as PNG (and as raw NumPy files with --raw).
     Draw {
         /// The scene (TOML: vs/ps objects, size, render targets, vertices, textures).
         scene: PathBuf,
         /// The PNG of render target 0; more targets go to OUT_1.png, OUT_2.png, ...
         #[arg(short = 'o', long = "out", value_name = "OUT.png")]
         out: PathBuf,
+        /// Also write the stored values as NumPy files: DIR/targetN.npy (height x width x 4 of
+        /// u1, f2 or f4), DIR/depth.npy (f4) and DIR/stencil.npy (u1) when the draw has them.
+        #[arg(long, value_name = "DIR")]
+        raw: Option<PathBuf>,
     },
     /// Run an RDNA3 kernel under the debugger: commands on standard input (break PC, break if
     /// REG == V, step [WAVE], regs [WAVE], set REG V, mem ADDR [N], mem ADDR = V, continue,
@@ -228,9 +233,21 @@ fn rate(n: u64, secs: f64) -> String {
     }
 }
 
-/// `wavesim draw SCENE.toml -o OUT.png`: draws an RDNA3 scene, writes every render target.
-fn draw_cli(scene: &std::path::Path, out: &std::path::Path) -> Result<(), String> {
-    let pngs = wavesim::draw_scene_file(scene).map_err(|e| e.to_string())?;
+/// `wavesim draw SCENE.toml -o OUT.png [--raw DIR]`: draws an RDNA3 scene, writes every render
+/// target as PNG and, with `--raw`, the stored values as NumPy files (DIR/target0.npy ...,
+/// DIR/depth.npy, DIR/stencil.npy).
+fn draw_cli(
+    scene: &std::path::Path,
+    out: &std::path::Path,
+    raw: Option<&std::path::Path>,
+) -> Result<(), String> {
+    let (r, pngs) = wavesim::gfx::scene::draw_scene_file(scene)
+        .map_err(|e| format!("{}: {e}", scene.display()))?;
+    let write = |path: &std::path::Path, bytes: &[u8]| {
+        std::fs::write(path, bytes).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        println!("wrote {}", path.display());
+        Ok::<(), String>(())
+    };
     for (i, png) in pngs.iter().enumerate() {
         let path = if i == 0 {
             out.to_path_buf()
@@ -238,8 +255,28 @@ fn draw_cli(scene: &std::path::Path, out: &std::path::Path) -> Result<(), String
             let stem = out.with_extension("");
             PathBuf::from(format!("{}_{i}.png", stem.display()))
         };
-        std::fs::write(&path, png).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-        println!("wrote {}", path.display());
+        write(&path, png)?;
+    }
+    if let Some(dir) = raw {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+        for (i, t) in r.targets.iter().enumerate() {
+            write(&dir.join(format!("target{i}.npy")), &t.npy())?;
+        }
+        let shape = [r.targets[0].height, r.targets[0].width];
+        if let Some(d) = &r.depth {
+            let bytes: Vec<u8> = d.iter().flat_map(|x| x.to_le_bytes()).collect();
+            write(
+                &dir.join("depth.npy"),
+                &wavesim::gfx::targets::npy("<f4", &shape, &bytes),
+            )?;
+        }
+        if let Some(s) = &r.stencil {
+            write(
+                &dir.join("stencil.npy"),
+                &wavesim::gfx::targets::npy("|u1", &shape, s),
+            )?;
+        }
     }
     Ok(())
 }
@@ -516,7 +553,7 @@ fn real_main(cli: Cli) -> Result<(), Failure> {
             }
             Ok(())
         }
-        Cmd::Draw { scene, out } => Ok(draw_cli(&scene, &out)?),
+        Cmd::Draw { scene, out, raw } => Ok(draw_cli(&scene, &out, raw.as_deref())?),
         Cmd::Debug {
             file,
             kernel,

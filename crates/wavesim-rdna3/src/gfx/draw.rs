@@ -1,57 +1,57 @@
-//! A draw: vertex-shader waves, the host's rasteriser, pixel-shader waves, render targets.
+//! A draw: vertex fetch, vertex-shader waves, clipping, the host's rasteriser, pixel-shader
+//! waves, the fragment operations, render targets.
 //!
 //! What is the shader's and what is the host's (fixed function):
 //!
-//! | step | who |
-//! | --- | --- |
-//! | fetch vertices, compute clip positions and attributes | VS code (real machine code) |
-//! | VS wave launch: user SGPRs, v0 = vertex index, EXEC = valid vertices | host (SPI) |
-//! | attribute passing: the VS stores one float4 per vertex and attribute to an attribute ring in memory (gfx11 NGG passes parameters through memory, ISA 14.2), POS0 by export | VS code / host reads the ring and the POS0 export |
-//! | perspective divide, viewport, snapping to 1/256 pixel, triangle setup, coverage with the top-left rule, barycentrics | host |
-//! | 2x2 quads, helper pixels, packing quads into PS waves, PS initial state (RDNA3 ISA guide, ch. 3 "Wave state"), parameters into LDS (P0, P10, P20) | host (SPI) |
-//! | interpolation, shading, MRT/Z exports | PS code |
-//! | depth test (LESS, late Z), format conversion, writing the render targets | host (DB/CB) |
+//! | step | who | where |
+//! | --- | --- | --- |
+//! | index stream, topology, instancing, vertex input formats | host (the driver's fetch) | `vertex_fetch` |
+//! | compute clip positions and attributes | VS code (real machine code) | |
+//! | VS wave launch: user SGPRs, v0 = slot, v1 = InstanceIndex, v2 = VertexIndex, EXEC = valid vertices | host (SPI) | here |
+//! | attribute passing: the VS stores one float4 per vertex and attribute to an attribute ring in memory (gfx11 NGG passes parameters through memory, ISA 14.2); POS0 (and POS1.x point size, POS2/POS3 clip distances) by export | VS code / host | here |
+//! | clipping with a guard band, user clip distances | host (PA) | `clip` |
+//! | viewport, snapping, facing and culling, scissor, coverage, points and lines | host (PA/SC) | `raster` |
+//! | 2x2 quads, helper pixels, packing quads into PS waves, PS initial state, parameters into LDS | host (SPI) | here, `ps` |
+//! | interpolation, shading, MRT/Z exports, discard | PS code | |
+//! | stencil and depth tests (late), blending, write masks, format conversion | host (DB/CB) | `depth_stencil`, `blend`, `targets` |
 //!
-//! The draw ABI (the VS's inputs; see corpus/gfx/ll/draw_vs.ll): s[0:1] = vertex buffer address,
-//! s[2:3] = attribute ring address, s4... = [`DrawConfig::vs_uniforms`]; v0 = vertex index (and
-//! v1-v3 zero when RSRC1_VS.VGPR_COMP_CNT asks for them). Attribute `a` of vertex `v` is the
-//! float4 at `ring + (v * num_attributes + a) * 16`. The PS gets its user SGPRs from
+//! The draw ABI (the VS's inputs; see corpus/gfx/ll/draw_vs.ll): s[0:1] = address of the fetched
+//! vertex inputs (invocation `v0`'s are `stride` bytes at `v0 * stride`; see `vertex_fetch`),
+//! s[2:3] = attribute ring address, s4... = [`DrawConfig::vs_uniforms`]; v0 = the invocation's
+//! slot (for a non-indexed draw of one instance, the vertex's position in the draw), v1 =
+//! InstanceIndex, v2 = VertexIndex, v3 = 0 (as RSRC1_VS.VGPR_COMP_CNT asks). Attribute `a` of slot
+//! `v` is the float4 at `ring + (v * num_attributes + a) * 16`. The PS gets its user SGPRs from
 //! [`DrawConfig::ps_uniforms`], then 12 per texture (its T#, then its S#), then PRIM_MASK.
 //!
-//! Rasterisation rules (one sample per pixel, no clipping):
-//! - clip -> NDC: (x, y, z) / w; a triangle with a vertex at w <= 0 is refused (clipping is not
-//!   emulated). NDC -> screen: sx = (x * 0.5 + 0.5) * width, sy = (0.5 - y * 0.5) * height
-//!   (y down), screen z = NDC z. Computed in f64, then snapped to 1/256 pixel (round to nearest).
-//! - Coverage: the pixel centre (px + 0.5, py + 0.5) is inside when every edge function of the
-//!   snapped vertices (exact integers) is positive, or zero on a top or left edge (D3D's top-left
-//!   rule: a top edge is horizontal with the interior below it, a left edge has the interior on
-//!   its right). Zero-area triangles cover nothing. Both windings are drawn; FRONT_FACE = 1 when
-//!   the triangle is counter-clockwise in NDC.
-//! - Barycentrics at the pixel centre from the snapped vertices (f64): b_k = E_k / area.
-//!   Linear: I = b1, J = b2. Perspective: b'_k = (b_k / w_k) / sum_j(b_j / w_j), I = b'1,
-//!   J = b'2. Each rounded once to f32. Sample and centroid terms equal the centre terms (one
-//!   sample). POS_Z = sum b_k z_k, POS_W = sum b_k / w_k, PULL_MODEL = (POS_W, b1 / w1, b2 / w2),
-//!   SAMPLE_COVERAGE = 1, ANCILLARY = 0, POS_FIXED_PT = px | py << 16.
-//! - Quads: 2x2 pixel blocks at even coordinates; a quad runs when any of its pixels is covered.
-//!   Its other pixels are helper lanes: their inputs are computed the same way (extrapolated), but
-//!   they are not in the initial EXEC. Quads go to PS waves in row-major order, 8 (wave32) or 16
-//!   (wave64) per wave, one primitive per wave; lane 4q + dx + 2dy is pixel (dx, dy) of quad q.
-//! - Exports: MRTk goes to render target k (32-bit or packed 16-bit components per
-//!   [`ExportFormat`]); MRTZ replaces the depth when exported. Depth test LESS against a buffer
-//!   cleared to [`DrawConfig::depth_clear`], then colour and depth written (late Z).
-//! - Colour conversion: UNORM8 = round-to-nearest-even(clamp(x, 0, 1) * 255) (NaN -> 0);
-//!   RGBA16F via IEEE binary16 round to nearest even; RGBA32F as is.
+//! Fragments: quads are 2x2 pixel blocks at even coordinates; a quad runs when any of its pixels
+//! is covered, the others are helper lanes (inputs extrapolated, not in EXEC). Quads go to PS
+//! waves in row-major order, 8 (wave32) or 16 (wave64) per wave, one primitive per wave; lane
+//! 4q + dx + 2dy is pixel (dx, dy) of quad q. After the wave, per lane in order: a lane no export
+//! names was discarded; the depth is MRTZ.x when exported, else POS_Z (clamped to the depth range
+//! with depth clamp); stencil test, depth test and their writes; then each MRTk export goes to
+//! target k through blending and the write mask.
 
 #![allow(clippy::needless_range_loop)] // component loops index several arrays
 
 use crate::dispatch::ExecConfig;
 use crate::dispatch::{run_wave_alone, DispatchError};
+use crate::gfx::blend::{self, blend, uses_src1};
+use crate::gfx::clip::{clip_line, clip_polygon, ClipVertex, Planes};
+use crate::gfx::depth_stencil::DepthStencil;
 use crate::gfx::pal::{allocated_vgprs, initial_mode, reg, PalError, PalObject};
-use crate::gfx::ps::{run_ps_wave, Attribute, PrimParams, PsRunError, PS_INPUT_VGPRS};
+use crate::gfx::pipeline::{CullMode, FrontFace, PipelineState, Topology, Viewport};
+use crate::gfx::ps::{run_ps_wave, Attribute, PrimParams, PsRunError, PsWaveSetup};
+use crate::gfx::raster::{
+    line_rectangle, point_square, setup, snapped_area, to_screen, Region, ScreenVertex, Setup,
+};
+use crate::gfx::targets::{is_unorm, texel_bytes, Image, ImageError};
+use crate::gfx::vertex_fetch::{assemble, fetch, Invocation, Prim};
 use crate::gfx::{ExportRecord, GfxWave, Stage};
 use crate::wave::{status, Wave};
 use wavesim_core::limits;
 use wavesim_core::memory::DeviceMemory;
+
+pub use crate::gfx::targets::ColorFormat;
 
 /// A texture the PS samples: a linear 2D image (one mip level) in the T# layout of
 /// `exec::image::resource` and the S# words to sample it with (RDNA3 ISA Table 51).
@@ -63,14 +63,6 @@ pub struct Texture {
     pub height: u32,
     pub data: Vec<u8>,
     pub sampler: [u32; 4],
-}
-
-/// Render-target formats.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ColorFormat {
-    Rgba8Unorm,
-    Rgba16Float,
-    Rgba32Float,
 }
 
 /// How the PS's MRT export packs a colour (SPI_SHADER_COL_FORMAT: 32_ABGR or FP16_ABGR).
@@ -89,19 +81,22 @@ pub struct RenderTarget {
     pub clear: [f32; 4],
 }
 
-/// Everything a draw needs.
+/// Everything a draw needs: the shaders, their inputs, the targets, and the fixed-function
+/// [`PipelineState`].
 #[derive(Clone, Debug)]
 pub struct DrawConfig {
     /// PAL code objects (`llc-19 -mtriple=amdgcn--amdpal -mcpu=gfx1100 -filetype=obj`).
     pub vs: Vec<u8>,
     pub ps: Vec<u8>,
-    /// Vertex buffer bytes (the VS reads them; the draw ABI passes the address in s[0:1]).
+    /// Without `pipeline.vertex_input`: `vertex_count` equal records, record i the VS's inputs
+    /// for vertex index i (copied to the invocation's slot).
     pub vertex_buffer: Vec<u8>,
-    /// Vertices drawn as a triangle list (a multiple of 3).
+    /// The records in `vertex_buffer`, and the draw's vertex count unless
+    /// `pipeline.draw.vertex_count` says otherwise.
     pub vertex_count: u32,
     /// float4 attributes per vertex in the attribute ring.
     pub num_attributes: u32,
-    /// Bit a: attribute a is flat (P0 = provoking vertex 0, P10 = P20 = 0).
+    /// Bit a: attribute a is flat (every vertex takes the provoking vertex's value).
     pub flat_attributes: u32,
     pub vs_uniforms: Vec<u32>,
     pub ps_uniforms: Vec<u32>,
@@ -111,22 +106,13 @@ pub struct DrawConfig {
     pub width: u32,
     pub height: u32,
     pub targets: Vec<RenderTarget>,
-    /// Depth test LESS with this clear value; None: no depth buffer.
+    /// The D32_SFLOAT depth buffer's clear value; None: no depth buffer.
     pub depth_clear: Option<f32>,
     pub vs_wave64: bool,
     pub ps_wave64: bool,
     /// Watchdog per wave.
     pub max_wave_insts: u64,
-}
-
-/// A render target after the draw.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Image {
-    pub width: u32,
-    pub height: u32,
-    pub format: ColorFormat,
-    /// Stored texels, row-major, in the format's bytes (RGBA8: 4 bytes; RGBA16F: 8; RGBA32F: 16).
-    pub bytes: Vec<u8>,
+    pub pipeline: PipelineState,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -136,12 +122,21 @@ pub struct DrawStats {
     /// Covered pixels shaded (helpers not counted).
     pub pixels_shaded: u64,
     pub wave_instructions: u64,
+    /// Primitives assembled, cut by the clipper (some part left), removed whole by clipping, and
+    /// culled by facing.
+    pub primitives: u64,
+    pub clipped: u64,
+    pub clipped_away: u64,
+    pub culled: u64,
 }
 
 #[derive(Clone, Debug)]
 pub struct DrawResult {
     pub targets: Vec<Image>,
+    /// Row-major D32_SFLOAT values, when the draw has a depth buffer.
     pub depth: Option<Vec<f32>>,
+    /// Row-major S8_UINT values, when the draw has a stencil buffer.
+    pub stencil: Option<Vec<u8>>,
     pub stats: DrawStats,
 }
 
@@ -159,35 +154,48 @@ pub enum DrawError {
     Memory(String),
 }
 
-/// Pixel rows are `width` texels; subpixel precision of the snapped vertices (1/256 pixel).
-const SUBPIXEL: f64 = 256.0;
+impl From<ImageError> for DrawError {
+    fn from(e: ImageError) -> Self {
+        DrawError::Config(e.0)
+    }
+}
 
 fn mem_err(e: impl std::fmt::Display) -> DrawError {
     DrawError::Memory(e.to_string())
 }
 
-/// Per-vertex results of the VS.
-struct Vertex {
+/// What the VS made of one invocation.
+struct VsOut {
     clip: [f32; 4],
+    /// POS1.x when exported (the point size).
+    point_size: Option<f32>,
+    /// POS2.xyzw, POS3.xyzw: clip distances.
+    dists: Vec<f32>,
     attrs: Vec<[f32; 4]>,
 }
+
+/// Export targets of the position exports (RDNA3 ISA guide, "Export": POS0 = 12).
+const POS0: u8 = 12;
 
 fn run_vs(
     cfg: &DrawConfig,
     vs: &PalObject,
     mem: &mut DeviceMemory,
+    inputs: &[u8],
+    invocations: &[Invocation],
     stats: &mut DrawStats,
-) -> Result<Vec<Vertex>, DrawError> {
+) -> Result<Vec<VsOut>, DrawError> {
     let (st, entry) = vs.stage("vs").map_err(|err| DrawError::Object {
         which: "vertex",
         err,
     })?;
-    let n = cfg.vertex_count as u64;
+    let n = invocations.len() as u64;
     let na = cfg.num_attributes as u64;
+    let dists = cfg.pipeline.rasterization.clip_distances as usize;
     let vb = mem
-        .alloc(cfg.vertex_buffer.len().max(16) as u64, 256)
+        .alloc(inputs.len().max(16) as u64, 256)
         .map_err(mem_err)?;
-    mem.write(vb, &cfg.vertex_buffer).map_err(mem_err)?;
+    mem.write(vb, inputs).map_err(mem_err)?;
     let ring = mem.alloc((n * na * 16).max(16), 256).map_err(mem_err)?;
     let rsrc1 = vs.reg(reg::SPI_SHADER_PGM_RSRC1_VS);
     let rsrc2 = vs.reg(reg::SPI_SHADER_PGM_RSRC2_VS);
@@ -210,6 +218,11 @@ fn run_vs(
     }
     let lanes = if cfg.vs_wave64 { 64 } else { 32 };
     let num_vgprs = allocated_vgprs(st.vgpr_count, cfg.vs_wave64);
+    if num_vgprs < 3 {
+        return Err(DrawError::Config(
+            "the vertex shader allocates fewer than 3 VGPRs".into(),
+        ));
+    }
     let mut out = Vec::with_capacity(n as usize);
     let mut first = 0u64;
     while first < n {
@@ -217,7 +230,10 @@ fn run_vs(
         let mut w = Wave::new(cfg.vs_wave64, num_vgprs);
         w.sgpr[..user].copy_from_slice(&sgprs[..user]);
         for l in 0..count as usize {
+            let inv = invocations[first as usize + l];
             w.vgpr_set(0, l, (first + l as u64) as u32);
+            w.vgpr_set(1, l, inv.instance);
+            w.vgpr_set(2, l, inv.vertex);
         }
         w.set_exec(if count == 64 {
             u64::MAX
@@ -240,214 +256,61 @@ fn run_vs(
         stats.vs_waves += 1;
         stats.wave_instructions += w.wave_insts;
         let exports: &[ExportRecord] = w.gfx.as_deref().map_or(&[], |g| &g.exports);
-        let Some(pos) = exports.iter().find(|e| e.target == 12) else {
+        let pos = |k: u8| exports.iter().find(|e| e.target == POS0 + k);
+        let Some(pos0) = pos(0) else {
             return Err(DrawError::Config(
                 "the vertex shader made no POS0 export".into(),
             ));
         };
         for l in 0..count as usize {
-            if pos.exec >> l & 1 == 0 || pos.en != 0xf {
+            let v = first + l as u64;
+            if pos0.exec >> l & 1 == 0 || pos0.en != 0xf {
                 return Err(DrawError::Config(format!(
-                    "vertex {}: POS0 was not exported for it with all four components",
-                    first + l as u64
+                    "vertex {v}: POS0 was not exported for it with all four components"
                 )));
             }
-            let clip = [0, 1, 2, 3].map(|c| f32::from_bits(pos.data[c][l]));
-            let v = first + l as u64;
+            let clip = [0, 1, 2, 3].map(|c| f32::from_bits(pos0.data[c][l]));
+            let point_size = pos(1)
+                .filter(|e| e.exec >> l & 1 != 0 && e.en & 1 != 0)
+                .map(|e| f32::from_bits(e.data[0][l]));
+            let mut d = Vec::with_capacity(dists);
+            for k in 0..dists {
+                let Some(e) = pos(2 + (k / 4) as u8)
+                    .filter(|e| e.exec >> l & 1 != 0 && e.en >> (k % 4) & 1 != 0)
+                else {
+                    return Err(DrawError::Config(format!(
+                        "vertex {v}: the scene has {dists} clip distances but POS{} component {} was not exported",
+                        2 + k / 4,
+                        k % 4
+                    )));
+                };
+                d.push(f32::from_bits(e.data[k % 4][l]));
+            }
             let mut attrs = Vec::with_capacity(na as usize);
             for a in 0..na {
                 let mut b = [0u8; 16];
                 mem.read(ring + (v * na + a) * 16, &mut b)
                     .map_err(mem_err)?;
-                attrs.push(
-                    [0, 1, 2, 3].map(|c| {
-                        f32::from_le_bytes(b[4 * c..4 * c + 4].try_into().unwrap_or([0; 4]))
-                    }),
-                );
+                attrs.push([0, 1, 2, 3].map(|c| {
+                    f32::from_le_bytes([b[4 * c], b[4 * c + 1], b[4 * c + 2], b[4 * c + 3]])
+                }));
             }
-            out.push(Vertex { clip, attrs });
+            out.push(VsOut {
+                clip,
+                point_size,
+                dists: d,
+                attrs,
+            });
         }
         first += count;
     }
     Ok(out)
 }
 
-/// A triangle after setup: snapped screen vertices and the values barycentrics need.
-struct Setup {
-    /// Snapped positions in 1/256 pixels.
-    fx: [i64; 3],
-    fy: [i64; 3],
-    /// Twice the signed area in (1/256 pixel)^2 units.
-    area: i64,
-    z: [f64; 3],
-    inv_w: [f64; 3],
-    front: bool,
-    bbox: [i64; 4],
-}
-
-fn setup(v: [&[f32; 4]; 3], width: u32, height: u32) -> Result<Option<Setup>, DrawError> {
-    let mut fx = [0i64; 3];
-    let mut fy = [0i64; 3];
-    let mut z = [0f64; 3];
-    let mut inv_w = [0f64; 3];
-    let mut ndc = [[0f64; 2]; 3];
-    for k in 0..3 {
-        let [x, y, zz, w] = v[k].map(|c| c as f64);
-        if w.is_nan() || w <= 0.0 {
-            return Err(DrawError::Config(
-                "a triangle has a vertex with w <= 0: clipping is not emulated".into(),
-            ));
-        }
-        let (nx, ny) = (x / w, y / w);
-        ndc[k] = [nx, ny];
-        let sx = (nx * 0.5 + 0.5) * width as f64;
-        let sy = (0.5 - ny * 0.5) * height as f64;
-        if !sx.is_finite() || !sy.is_finite() || sx.abs() > 1e6 || sy.abs() > 1e6 {
-            return Err(DrawError::Config(
-                "a vertex is too far off screen to snap".into(),
-            ));
-        }
-        fx[k] = (sx * SUBPIXEL).round() as i64;
-        fy[k] = (sy * SUBPIXEL).round() as i64;
-        z[k] = zz / w;
-        inv_w[k] = 1.0 / w;
-    }
-    let area = (fx[1] - fx[0]) * (fy[2] - fy[0]) - (fx[2] - fx[0]) * (fy[1] - fy[0]);
-    if area == 0 {
-        return Ok(None);
-    }
-    let ndc_area = (ndc[1][0] - ndc[0][0]) * (ndc[2][1] - ndc[0][1])
-        - (ndc[2][0] - ndc[0][0]) * (ndc[1][1] - ndc[0][1]);
-    let s = SUBPIXEL as i64;
-    let minx = (fx.iter().min().copied().unwrap_or(0) / s - 1).max(0);
-    let miny = (fy.iter().min().copied().unwrap_or(0) / s - 1).max(0);
-    let maxx = (fx.iter().max().copied().unwrap_or(0) / s + 1).min(width as i64 - 1);
-    let maxy = (fy.iter().max().copied().unwrap_or(0) / s + 1).min(height as i64 - 1);
-    Ok(Some(Setup {
-        fx,
-        fy,
-        area,
-        z,
-        inv_w,
-        front: ndc_area > 0.0,
-        bbox: [minx & !1, miny & !1, maxx, maxy],
-    }))
-}
-
-impl Setup {
-    /// The edge functions at the centre of pixel (px, py): E_k for the edge opposite vertex k,
-    /// signed so that they sum to `area`.
-    fn edges(&self, px: i64, py: i64) -> [i64; 3] {
-        let s = SUBPIXEL as i64;
-        let (cx, cy) = (px * s + s / 2, py * s + s / 2);
-        let e = |a: usize, b: usize| {
-            (self.fx[b] - self.fx[a]) * (cy - self.fy[a])
-                - (self.fy[b] - self.fy[a]) * (cx - self.fx[a])
-        };
-        [e(1, 2), e(2, 0), e(0, 1)]
-    }
-
-    /// Top-left rule for the edge opposite vertex k, in the orientation where the interior is
-    /// positive.
-    fn top_left(&self, k: usize) -> bool {
-        let (a, b) = [(1, 2), (2, 0), (0, 1)][k];
-        let sign = if self.area > 0 { 1 } else { -1 };
-        let (dx, dy) = (
-            sign * (self.fx[b] - self.fx[a]),
-            sign * (self.fy[b] - self.fy[a]),
-        );
-        (dy == 0 && dx > 0) || dy < 0
-    }
-
-    fn covered(&self, px: i64, py: i64) -> bool {
-        let e = self.edges(px, py);
-        (0..3).all(|k| {
-            let v = if self.area > 0 { e[k] } else { -e[k] };
-            v > 0 || (v == 0 && self.top_left(k))
-        })
-    }
-
-    /// The 24 PS input values of pixel (px, py) in the all-terms layout.
-    fn inputs(&self, px: i64, py: i64) -> [u32; PS_INPUT_VGPRS] {
-        let e = self.edges(px, py);
-        let b = e.map(|x| x as f64 / self.area as f64);
-        let q = [0, 1, 2].map(|k| b[k] * self.inv_w[k]);
-        let sum: f64 = q.iter().sum();
-        let (pi, pj) = ((q[1] / sum) as f32, (q[2] / sum) as f32);
-        let (li, lj) = (b[1] as f32, b[2] as f32);
-        let z: f64 = (0..3).map(|k| b[k] * self.z[k]).sum();
-        let mut v = [0u32; PS_INPUT_VGPRS];
-        let bits = |x: f32| x.to_bits();
-        for base in [0, 2, 4] {
-            v[base] = bits(pi);
-            v[base + 1] = bits(pj);
-        }
-        v[6] = bits(sum as f32);
-        v[7] = bits(q[1] as f32);
-        v[8] = bits(q[2] as f32);
-        for base in [9, 11, 13] {
-            v[base] = bits(li);
-            v[base + 1] = bits(lj);
-        }
-        v[15] = 0;
-        v[16] = bits(px as f32 + 0.5);
-        v[17] = bits(py as f32 + 0.5);
-        v[18] = bits(z as f32);
-        v[19] = bits(sum as f32);
-        v[20] = u32::from(self.front);
-        v[21] = 0;
-        v[22] = 1;
-        v[23] = (px as u32 & 0xffff) | (py as u32) << 16;
-        v
-    }
-}
-
-fn unorm8(x: f32) -> u8 {
-    if x.is_nan() {
-        return 0;
-    }
-    (x.clamp(0.0, 1.0) * 255.0).round_ties_even() as u8
-}
-
-fn store_texel(img: &mut Image, x: u32, y: u32, c: [f32; 4]) {
-    let i = (y * img.width + x) as usize;
-    match img.format {
-        ColorFormat::Rgba8Unorm => {
-            img.bytes[i * 4..i * 4 + 4].copy_from_slice(&c.map(unorm8));
-        }
-        ColorFormat::Rgba16Float => {
-            for k in 0..4 {
-                let h = half::f16::from_f32(c[k]).to_bits().to_le_bytes();
-                img.bytes[i * 8 + 2 * k..i * 8 + 2 * k + 2].copy_from_slice(&h);
-            }
-        }
-        ColorFormat::Rgba32Float => {
-            for k in 0..4 {
-                img.bytes[i * 16 + 4 * k..i * 16 + 4 * k + 4].copy_from_slice(&c[k].to_le_bytes());
-            }
-        }
-    }
-}
-
-fn texel_bytes(f: ColorFormat) -> usize {
-    match f {
-        ColorFormat::Rgba8Unorm => 4,
-        ColorFormat::Rgba16Float => 8,
-        ColorFormat::Rgba32Float => 16,
-    }
-}
-
-/// The colour of lane `l` in an MRT export.
-fn export_color(e: &ExportRecord, l: usize, f: ExportFormat) -> [f32; 4] {
-    match f {
-        ExportFormat::F32 => [0, 1, 2, 3].map(|c| f32::from_bits(e.data[c][l])),
-        ExportFormat::F16 => {
-            let h = |x: u32| half::f16::from_bits(x as u16).to_f32();
-            let (rg, ba) = (e.data[0][l], e.data[1][l]);
-            [h(rg), h(rg >> 16), h(ba), h(ba >> 16)]
-        }
-    }
-}
+/// The largest point size and line width: RADV's pointSizeRange [0, 8191.875] and
+/// lineWidthRange [0, 8] (Mesa's `radv_physical_device.c`; older releases gave lines 8191.875).
+pub const MAX_POINT_SIZE: f32 = 8191.875;
+pub const MAX_LINE_WIDTH: f32 = 8.0;
 
 /// Color targets a draw can write: MRT0-7 (EXP targets 0-7, RDNA3 ISA guide, "Export").
 pub const MAX_TARGETS: usize = 8;
@@ -471,7 +334,9 @@ fn check_targets(cfg: &DrawConfig) -> Result<(), DrawError> {
         .targets
         .iter()
         .map(|t| texels * texel_bytes(t.format) as u64)
-        .sum::<u64>();
+        .sum::<u64>()
+        + texels * 4 * u64::from(cfg.depth_clear.is_some())
+        + texels * u64::from(cfg.pipeline.depth_stencil.stencil_clear.is_some());
     limits::check_bytes(
         &format!(
             "{} render targets of {}x{}",
@@ -483,6 +348,73 @@ fn check_targets(cfg: &DrawConfig) -> Result<(), DrawError> {
         limits::MAX_RENDER_TARGET_BYTES,
     )
     .map_err(|e| DrawError::Config(e.to_string()))?;
+    Ok(())
+}
+
+/// The pipeline settings that cannot be drawn as given.
+fn check_pipeline(cfg: &DrawConfig) -> Result<(), DrawError> {
+    let p = &cfg.pipeline;
+    let bad = |m: String| Err(DrawError::Config(m));
+    if p.blend.attachments.len() > cfg.targets.len() {
+        return bad(format!(
+            "{} blend attachments for {} render targets",
+            p.blend.attachments.len(),
+            cfg.targets.len()
+        ));
+    }
+    for (t, a) in p.blend.attachments.iter().enumerate() {
+        if uses_src1(a) && t != 0 {
+            return bad(format!(
+                "render target {t} blends with a SRC1 factor: dual-source blending is for target 0 only"
+            ));
+        }
+    }
+    let r = &p.rasterization;
+    if !(r.line_width > 0.0 && r.line_width <= MAX_LINE_WIDTH) {
+        return bad(format!(
+            "line width {} (must be > 0 and at most {MAX_LINE_WIDTH}, RADV's lineWidthRange)",
+            r.line_width
+        ));
+    }
+    if !(r.point_size > 0.0 && r.point_size <= MAX_POINT_SIZE) {
+        return bad(format!(
+            "point size {} (must be > 0 and at most {MAX_POINT_SIZE}, RADV's pointSizeRange)",
+            r.point_size
+        ));
+    }
+    if r.clip_distances > 8 {
+        return bad(format!(
+            "{} clip distances; at most 8 (POS2 and POS3)",
+            r.clip_distances
+        ));
+    }
+    if let Some(vp) = p.viewport {
+        let ok = [vp.x, vp.y, vp.width, vp.height, vp.min_depth, vp.max_depth]
+            .iter()
+            .all(|v| v.is_finite() && v.abs() <= 32768.0);
+        if !ok || vp.width <= 0.0 || vp.height == 0.0 {
+            return bad(format!(
+                "viewport {vp:?}: width > 0, height != 0, every value finite within +-32768"
+            ));
+        }
+    }
+    if let Some(s) = p.scissor {
+        if s.x < 0 || s.y < 0 {
+            return bad(format!(
+                "scissor offset ({}, {}) is negative (Vulkan requires >= 0)",
+                s.x, s.y
+            ));
+        }
+    }
+    let list_size = match p.topology {
+        Topology::TriangleList => 3,
+        Topology::LineList => 2,
+        _ => 1,
+    };
+    let count = p.draw.vertex_count.unwrap_or(cfg.vertex_count);
+    if p.index.is_none() && !count.is_multiple_of(list_size) {
+        return bad(format!("{count} vertices is not a whole {:?}", p.topology));
+    }
     Ok(())
 }
 
@@ -512,20 +444,323 @@ fn check_wave_size(
     }
 }
 
+/// A triangle ready for the PS: its setup and its vertices' attributes.
+struct RasterTri {
+    setup: Setup,
+    prim: PrimParams,
+}
+
+/// The fragment stage's state across primitives.
+struct Fragments<'a> {
+    cfg: &'a DrawConfig,
+    ps: &'a PalObject,
+    entry: u64,
+    template: PsWaveSetup,
+    ps_sgprs: Vec<u32>,
+    mem: &'a DeviceMemory,
+    targets: Vec<Image>,
+    depth: Option<Vec<f32>>,
+    stencil: Option<Vec<u8>>,
+    stats: DrawStats,
+}
+
+impl Fragments<'_> {
+    fn shade(&mut self, t: &RasterTri) -> Result<(), DrawError> {
+        let cfg = self.cfg;
+        let p = &cfg.pipeline;
+        let w = cfg.width;
+        let s = &t.setup;
+        let quads_per_wave = if cfg.ps_wave64 { 16 } else { 8 };
+        // Covered quads in row-major order, with their coverage masks.
+        let mut quads: Vec<(i64, i64, u8)> = Vec::new();
+        let [x0, y0, x1, y1] = s.bbox;
+        let mut qy = y0;
+        while qy <= y1 {
+            let mut qx = x0;
+            while qx <= x1 {
+                let mut m = 0u8;
+                for k in 0..4 {
+                    if s.covered(qx + (k & 1), qy + (k >> 1)) {
+                        m |= 1 << k;
+                    }
+                }
+                if m != 0 {
+                    quads.push((qx, qy, m));
+                }
+                qx += 2;
+            }
+            qy += 2;
+        }
+        let vp = p
+            .viewport
+            .unwrap_or_else(|| Viewport::full_y_up(cfg.width, cfg.height));
+        let (zmin, zmax) = (
+            vp.min_depth.min(vp.max_depth),
+            vp.min_depth.max(vp.max_depth),
+        );
+        for batch in quads.chunks(quads_per_wave) {
+            let mut setup_ps = self.template.clone();
+            setup_ps.user_sgprs = self.ps_sgprs.clone();
+            // As for the VS: the uniforms (and texture descriptors) are the user SGPRs,
+            // PRIM_MASK follows them.
+            if (setup_ps.rsrc2 >> 1) & 0x1f == 0 {
+                setup_ps.rsrc2 |= (self.ps_sgprs.len() as u32 & 0x1f) << 1;
+            }
+            setup_ps.user_sgprs.resize(64, 0);
+            setup_ps.prims = vec![t.prim.clone()];
+            setup_ps.quad_prims = vec![0; quads_per_wave];
+            setup_ps.lds_bytes = (cfg.num_attributes * 48).next_multiple_of(1024).max(1024);
+            let mut exec = 0u64;
+            for (q, &(qx, qy, m)) in batch.iter().enumerate() {
+                for k in 0..4 {
+                    let l = 4 * q + k;
+                    setup_ps.inputs[l] = s.inputs(qx + (k as i64 & 1), qy + (k as i64 >> 1));
+                    if m >> k & 1 != 0 {
+                        exec |= 1 << l;
+                    }
+                }
+            }
+            setup_ps.exec = exec;
+            let r = run_ps_wave(
+                &self.ps.program,
+                self.entry,
+                &setup_ps,
+                self.mem,
+                cfg.max_wave_insts,
+            )?;
+            self.stats.ps_waves += 1;
+            self.stats.pixels_shaded += exec.count_ones() as u64;
+            self.stats.wave_instructions += r.wave.wave_insts;
+            let mrtz = r.exports.iter().find(|e| e.target == 8);
+            for (q, &(qx, qy, _)) in batch.iter().enumerate() {
+                for k in 0..4 {
+                    let l = 4 * q + k;
+                    let (px, py) = (qx + (k as i64 & 1), qy + (k as i64 >> 1));
+                    if exec >> l & 1 == 0 {
+                        continue;
+                    }
+                    // A pixel the shader discarded is in no export's EXEC.
+                    if !r.exports.iter().any(|e| e.exec >> l & 1 != 0) {
+                        continue;
+                    }
+                    let i = (py as u32 * w + px as u32) as usize;
+                    let mut z = match mrtz {
+                        Some(e) if e.en & 1 != 0 && e.exec >> l & 1 != 0 => {
+                            f32::from_bits(e.data[0][l])
+                        }
+                        _ => f32::from_bits(setup_ps.inputs[l][18]),
+                    };
+                    if p.rasterization.depth_clamp {
+                        z = z.clamp(zmin, zmax);
+                    }
+                    let mut ds = DepthStencil {
+                        state: &p.depth_stencil,
+                        depth: self.depth.as_mut(),
+                        stencil: self.stencil.as_mut(),
+                    };
+                    if !ds.test(i, z, s.front) {
+                        continue;
+                    }
+                    let color = |t: usize| {
+                        r.exports
+                            .iter()
+                            .find(|e| e.target as usize == t && e.exec >> l & 1 != 0)
+                            .map(|e| export_color(e, l, cfg.targets[t].export))
+                    };
+                    for t in 0..cfg.targets.len() {
+                        let Some(src) = color(t) else { continue };
+                        let a = p.blend.attachments.get(t).copied().unwrap_or_default();
+                        let src1 = if uses_src1(&a) {
+                            color(1).ok_or_else(|| {
+                                DrawError::Config(format!(
+                                    "pixel ({px}, {py}): dual-source blending needs the MRT1 export"
+                                ))
+                            })?
+                        } else {
+                            [0.0; 4]
+                        };
+                        let img = &mut self.targets[t];
+                        let c = blend(
+                            &a,
+                            &blend::Inputs {
+                                src,
+                                src1,
+                                dst: img.load(px as u32, py as u32),
+                                constant: p.blend.constants,
+                            },
+                            is_unorm(img.format),
+                        );
+                        img.store(px as u32, py as u32, c, a.write_mask, p.unorm_rounding);
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The colour of lane `l` in an MRT export.
+fn export_color(e: &ExportRecord, l: usize, f: ExportFormat) -> [f32; 4] {
+    match f {
+        ExportFormat::F32 => [0, 1, 2, 3].map(|c| f32::from_bits(e.data[c][l])),
+        ExportFormat::F16 => {
+            let h = |x: u32| half::f16::from_bits(x as u16).to_f32();
+            let (rg, ba) = (e.data[0][l], e.data[1][l]);
+            [h(rg), h(rg >> 16), h(ba), h(ba >> 16)]
+        }
+    }
+}
+
+fn clip_vertex(v: &VsOut) -> ClipVertex {
+    ClipVertex {
+        pos: v.clip.map(|c| c as f64),
+        attrs: v.attrs.clone(),
+        dist: v.dists.iter().map(|&d| d as f64).collect(),
+    }
+}
+
+/// The PS parameters of a triangle whose vertices carry `attrs`; flat attributes take the
+/// provoking vertex's value.
+fn prim_params(cfg: &DrawConfig, attrs: [&[[f32; 4]]; 3], provoking: &[[f32; 4]]) -> PrimParams {
+    PrimParams {
+        attributes: (0..cfg.num_attributes as usize)
+            .map(|a| {
+                let flat = cfg.flat_attributes >> a & 1 != 0;
+                Attribute {
+                    vertices: if flat {
+                        [provoking[a]; 3]
+                    } else {
+                        [attrs[0][a], attrs[1][a], attrs[2][a]]
+                    },
+                    flat,
+                }
+            })
+            .collect(),
+    }
+}
+
+/// The triangles a primitive rasterises as (after clipping, culling, and for points and lines
+/// their rectangles).
+fn raster_prims(
+    cfg: &DrawConfig,
+    planes: &Planes,
+    vp: &Viewport,
+    region: Region,
+    verts: &[VsOut],
+    prim: Prim,
+    stats: &mut DrawStats,
+) -> Result<Vec<RasterTri>, DrawError> {
+    let r = &cfg.pipeline.rasterization;
+    let mut out = Vec::new();
+    match prim {
+        Prim::Triangle(s) => {
+            let input: Vec<ClipVertex> = s.iter().map(|&k| clip_vertex(&verts[k])).collect();
+            let poly = clip_polygon(planes, input.clone());
+            if poly.len() < 3 {
+                stats.clipped_away += 1;
+                return Ok(out);
+            }
+            if poly != input {
+                stats.clipped += 1;
+            }
+            let sv: Vec<ScreenVertex> = poly.iter().map(|v| to_screen(vp, v.pos)).collect();
+            // Facing from the whole (clipped) polygon's snapped area: Vulkan's a = -area / 2.
+            let area: i64 = (1..sv.len() - 1)
+                .map(|i| snapped_area([&sv[0], &sv[i], &sv[i + 1]]))
+                .sum();
+            if area == 0 {
+                return Ok(out);
+            }
+            let ccw = area < 0;
+            let front = ccw == (r.front_face == FrontFace::CounterClockwise);
+            let culled = match r.cull_mode {
+                CullMode::None => false,
+                CullMode::Front => front,
+                CullMode::Back => !front,
+                CullMode::FrontAndBack => true,
+            };
+            if culled {
+                stats.culled += 1;
+                return Ok(out);
+            }
+            let provoking = &verts[s[0]].attrs;
+            for i in 1..sv.len() - 1 {
+                let Some(setup) = setup([&sv[0], &sv[i], &sv[i + 1]], region, front) else {
+                    continue;
+                };
+                out.push(RasterTri {
+                    setup,
+                    prim: prim_params(
+                        cfg,
+                        [&poly[0].attrs, &poly[i].attrs, &poly[i + 1].attrs],
+                        provoking,
+                    ),
+                });
+            }
+        }
+        Prim::Line([a, b]) => {
+            let Some([ca, cb]) =
+                clip_line(planes, &clip_vertex(&verts[a]), &clip_vertex(&verts[b]))
+            else {
+                stats.clipped_away += 1;
+                return Ok(out);
+            };
+            let (sa, sb) = (to_screen(vp, ca.pos), to_screen(vp, cb.pos));
+            let Some(c) = line_rectangle(&sa, &sb, r.line_width as f64) else {
+                return Ok(out);
+            };
+            let provoking = &verts[a].attrs;
+            let at = [&ca.attrs, &cb.attrs, &cb.attrs, &ca.attrs];
+            for (i, j, k) in [(0, 1, 2), (0, 2, 3)] {
+                if let Some(setup) = setup([&c[i], &c[j], &c[k]], region, true) {
+                    out.push(RasterTri {
+                        setup,
+                        prim: prim_params(cfg, [at[i], at[j], at[k]], provoking),
+                    });
+                }
+            }
+        }
+        Prim::Point([a]) => {
+            let v = clip_vertex(&verts[a]);
+            if !planes.keeps_point(&v) {
+                stats.clipped_away += 1;
+                return Ok(out);
+            }
+            // Vulkan clamps the shader's PointSize to the implementation's range; a size <= 0
+            // (or NaN) is undefined there and an error here.
+            let size = verts[a]
+                .point_size
+                .unwrap_or(r.point_size)
+                .min(MAX_POINT_SIZE);
+            if !(size > 0.0) {
+                return Err(DrawError::Config(format!(
+                    "a point has size {size} (must be > 0)"
+                )));
+            }
+            let c = point_square(&to_screen(vp, v.pos), size as f64);
+            let at = &verts[a].attrs;
+            for (i, j, k) in [(0, 1, 2), (0, 2, 3)] {
+                if let Some(setup) = setup([&c[i], &c[j], &c[k]], region, true) {
+                    out.push(RasterTri {
+                        setup,
+                        prim: prim_params(cfg, [at, at, at], at),
+                    });
+                }
+            }
+        }
+    }
+    Ok(out)
+}
+
 /// Runs a draw to completion.
 pub fn draw(cfg: &DrawConfig) -> Result<DrawResult, DrawError> {
-    if !cfg.vertex_count.is_multiple_of(3) {
-        return Err(DrawError::Config(format!(
-            "{} vertices is not a triangle list",
-            cfg.vertex_count
-        )));
-    }
     if cfg.width == 0 || cfg.height == 0 || cfg.width > 16384 || cfg.height > 16384 {
         return Err(DrawError::Config(
             "width and height must be 1 to 16384".into(),
         ));
     }
     check_targets(cfg)?;
+    check_pipeline(cfg)?;
     if cfg.ps_uniforms.len() > 31 || cfg.vs_uniforms.len() > 28 {
         return Err(DrawError::Config(
             "too many uniforms for the user SGPRs".into(),
@@ -546,35 +781,24 @@ pub fn draw(cfg: &DrawConfig) -> Result<DrawResult, DrawError> {
     })?;
     check_wave_size(&vs, "vs", "vertex", cfg.vs_wave64)?;
     check_wave_size(&ps, "ps", "pixel", cfg.ps_wave64)?;
+    let p = &cfg.pipeline;
+    let asm =
+        assemble(p, p.draw.vertex_count.unwrap_or(cfg.vertex_count)).map_err(DrawError::Config)?;
+    let (inputs, _stride) = fetch(p, (&cfg.vertex_buffer, cfg.vertex_count), &asm.invocations)
+        .map_err(DrawError::Config)?;
     let mut mem = DeviceMemory::new();
     let mut stats = DrawStats::default();
-    let verts = run_vs(cfg, &vs, &mut mem, &mut stats)?;
+    let verts = run_vs(cfg, &vs, &mut mem, &inputs, &asm.invocations, &mut stats)?;
 
     let (w, h) = (cfg.width, cfg.height);
-    let mut targets: Vec<Image> = Vec::with_capacity(cfg.targets.len());
-    for t in &cfg.targets {
-        // Sizes checked by `check_targets`; the allocation may still fail on a small host.
-        let n = (w as usize * h as usize) * texel_bytes(t.format);
-        let mut bytes = Vec::new();
-        bytes
-            .try_reserve_exact(n)
-            .map_err(|_| DrawError::Config(format!("cannot allocate a {n}-byte render target")))?;
-        bytes.resize(n, 0);
-        targets.push(Image {
-            width: w,
-            height: h,
-            format: t.format,
-            bytes,
-        });
-    }
-    for (img, t) in targets.iter_mut().zip(&cfg.targets) {
-        for y in 0..h {
-            for x in 0..w {
-                store_texel(img, x, y, t.clear);
-            }
-        }
-    }
-    let mut depth = cfg.depth_clear.map(|d| vec![d; (w * h) as usize]);
+    let targets = cfg
+        .targets
+        .iter()
+        .map(|t| Image::new(w, h, t.format, t.clear, p.unorm_rounding))
+        .collect::<Result<Vec<_>, _>>()?;
+    let texels = (w * h) as usize;
+    let depth = cfg.depth_clear.map(|d| vec![d; texels]);
+    let stencil = p.depth_stencil.stencil_clear.map(|s| vec![s; texels]);
 
     let mut ps_sgprs = cfg.ps_uniforms.clone();
     for t in &cfg.textures {
@@ -607,320 +831,35 @@ pub fn draw(cfg: &DrawConfig) -> Result<DrawResult, DrawError> {
             which: "pixel",
             err,
         })?;
-    let quads_per_wave = if cfg.ps_wave64 { 16 } else { 8 };
-    for tri in verts.chunks_exact(3) {
-        let Some(s) = setup([&tri[0].clip, &tri[1].clip, &tri[2].clip], w, h)? else {
-            continue;
-        };
-        // Covered quads in row-major order, with their coverage masks.
-        let mut quads: Vec<(i64, i64, u8)> = Vec::new();
-        let [x0, y0, x1, y1] = s.bbox;
-        let mut qy = y0;
-        while qy <= y1 {
-            let mut qx = x0;
-            while qx <= x1 {
-                let mut m = 0u8;
-                for k in 0..4 {
-                    let (px, py) = (qx + (k & 1), qy + (k >> 1));
-                    if px < w as i64 && py < h as i64 && s.covered(px, py) {
-                        m |= 1 << k;
-                    }
-                }
-                if m != 0 {
-                    quads.push((qx, qy, m));
-                }
-                qx += 2;
-            }
-            qy += 2;
-        }
-        let prim = PrimParams {
-            attributes: (0..cfg.num_attributes as usize)
-                .map(|a| Attribute {
-                    vertices: [tri[0].attrs[a], tri[1].attrs[a], tri[2].attrs[a]],
-                    flat: cfg.flat_attributes >> a & 1 != 0,
-                })
-                .collect(),
-        };
-        for batch in quads.chunks(quads_per_wave) {
-            let mut setup_ps = template.clone();
-            setup_ps.user_sgprs = ps_sgprs.clone();
-            // As for the VS: the uniforms (and texture descriptors) are the user SGPRs,
-            // PRIM_MASK follows them.
-            if (setup_ps.rsrc2 >> 1) & 0x1f == 0 {
-                setup_ps.rsrc2 |= (ps_sgprs.len() as u32 & 0x1f) << 1;
-            }
-            setup_ps.user_sgprs.resize(64, 0);
-            setup_ps.prims = vec![prim.clone()];
-            setup_ps.quad_prims = vec![0; quads_per_wave];
-            setup_ps.lds_bytes = (cfg.num_attributes * 48).next_multiple_of(1024).max(1024);
-            let mut exec = 0u64;
-            for (q, &(qx, qy, m)) in batch.iter().enumerate() {
-                for k in 0..4 {
-                    let l = 4 * q + k;
-                    setup_ps.inputs[l] = s.inputs(qx + (k as i64 & 1), qy + (k as i64 >> 1));
-                    if m >> k & 1 != 0 {
-                        exec |= 1 << l;
-                    }
-                }
-            }
-            setup_ps.exec = exec;
-            let r = run_ps_wave(&ps.program, entry, &setup_ps, &mem, cfg.max_wave_insts)?;
-            stats.ps_waves += 1;
-            stats.pixels_shaded += exec.count_ones() as u64;
-            stats.wave_instructions += r.wave.wave_insts;
-            let mrtz = r.exports.iter().find(|e| e.target == 8);
-            for (q, &(qx, qy, _)) in batch.iter().enumerate() {
-                for k in 0..4 {
-                    let l = 4 * q + k;
-                    let (px, py) = (qx + (k as i64 & 1), qy + (k as i64 >> 1));
-                    if exec >> l & 1 == 0 {
-                        continue;
-                    }
-                    // A pixel the shader discarded is in no export's EXEC.
-                    if !r.exports.iter().any(|e| e.exec >> l & 1 != 0) {
-                        continue;
-                    }
-                    let i = (py as u32 * w + px as u32) as usize;
-                    if let Some(d) = depth.as_mut() {
-                        let z = match mrtz {
-                            Some(e) if e.en & 1 != 0 => f32::from_bits(e.data[0][l]),
-                            _ => f32::from_bits(setup_ps.inputs[l][18]),
-                        };
-                        // LESS; a NaN depth fails the test.
-                        if z.partial_cmp(&d[i]) != Some(std::cmp::Ordering::Less) {
-                            continue;
-                        }
-                        d[i] = z;
-                    }
-                    for e in r
-                        .exports
-                        .iter()
-                        .filter(|e| e.target < 8 && e.exec >> l & 1 != 0)
-                    {
-                        let t = e.target as usize;
-                        if let (Some(img), Some(rt)) = (targets.get_mut(t), cfg.targets.get(t)) {
-                            store_texel(img, px as u32, py as u32, export_color(e, l, rt.export));
-                        }
-                    }
-                }
-            }
+    let vp = p.viewport.unwrap_or_else(|| Viewport::full_y_up(w, h));
+    let planes = Planes::new(
+        vp,
+        p.rasterization.depth_clamp,
+        p.rasterization.clip_distances as usize,
+    );
+    let region = Region::new(w, h, &vp, p.scissor);
+    let mut frag = Fragments {
+        cfg,
+        ps: &ps,
+        entry,
+        template,
+        ps_sgprs,
+        mem: &mem,
+        targets,
+        depth,
+        stencil,
+        stats,
+    };
+    for &prim in &asm.prims {
+        frag.stats.primitives += 1;
+        for t in raster_prims(cfg, &planes, &vp, region, &verts, prim, &mut frag.stats)? {
+            frag.shade(&t)?;
         }
     }
     Ok(DrawResult {
-        targets,
-        depth,
-        stats,
+        targets: frag.targets,
+        depth: frag.depth,
+        stencil: frag.stencil,
+        stats: frag.stats,
     })
-}
-
-impl Image {
-    /// The image as an 8-bit RGBA PNG (float formats converted as UNORM8 is).
-    pub fn png(&self) -> Result<Vec<u8>, DrawError> {
-        let n = (self.width * self.height) as usize;
-        let mut rgba = Vec::with_capacity(n * 4);
-        for i in 0..n {
-            match self.format {
-                ColorFormat::Rgba8Unorm => rgba.extend_from_slice(&self.bytes[i * 4..i * 4 + 4]),
-                ColorFormat::Rgba16Float => {
-                    for k in 0..4 {
-                        let b = [self.bytes[i * 8 + 2 * k], self.bytes[i * 8 + 2 * k + 1]];
-                        rgba.push(unorm8(half::f16::from_le_bytes(b).to_f32()));
-                    }
-                }
-                ColorFormat::Rgba32Float => {
-                    for k in 0..4 {
-                        let at = i * 16 + 4 * k;
-                        let b = [
-                            self.bytes[at],
-                            self.bytes[at + 1],
-                            self.bytes[at + 2],
-                            self.bytes[at + 3],
-                        ];
-                        rgba.push(unorm8(f32::from_le_bytes(b)));
-                    }
-                }
-            }
-        }
-        let mut out = Vec::new();
-        {
-            let mut enc = png::Encoder::new(&mut out, self.width, self.height);
-            enc.set_color(png::ColorType::Rgba);
-            enc.set_depth(png::BitDepth::Eight);
-            let mut wr = enc
-                .write_header()
-                .map_err(|e| DrawError::Config(e.to_string()))?;
-            wr.write_image_data(&rgba)
-                .map_err(|e| DrawError::Config(e.to_string()))?;
-        }
-        Ok(out)
-    }
-}
-
-/// A draw described in TOML (what `wavesim draw SCENE.toml` reads); paths are relative to the
-/// scene file. Example: corpus/gfx/draw/gradient.toml.
-///
-/// ```toml
-/// vs = "../obj/w32/draw_vs.o"         # PAL objects
-/// ps = "../obj/w32/draw_ps_gradient.o"
-/// width = 64
-/// height = 48
-/// depth_clear = 1.0                   # optional: LESS depth test
-/// [[targets]]
-/// format = "rgba8_unorm"              # rgba8_unorm | rgba16_float | rgba32_float
-/// export = "f32"                      # f32 | f16 (the PS's MRT export packing)
-/// clear = [0.0, 0.0, 0.0, 1.0]
-/// [[vertices]]                        # triangle list; the vertex buffer is position, then
-/// position = [-0.9, -0.8, 0.5, 1.0]   # each attribute, as float4s
-/// attributes = [[1.0, 0.0, 0.0, 1.0]]
-/// ```
-#[derive(Clone, Debug, serde::Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct DrawSpec {
-    pub vs: String,
-    pub ps: String,
-    pub width: u32,
-    pub height: u32,
-    #[serde(default)]
-    pub depth_clear: Option<f32>,
-    #[serde(default)]
-    pub wave64: bool,
-    #[serde(default)]
-    pub flat_attributes: u32,
-    #[serde(default)]
-    pub vs_uniforms: Vec<u32>,
-    #[serde(default)]
-    pub ps_uniforms: Vec<u32>,
-    pub targets: Vec<TargetSpec>,
-    pub vertices: Vec<VertexSpec>,
-    #[serde(default)]
-    pub textures: Vec<TextureSpec>,
-}
-
-#[derive(Clone, Debug, serde::Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct TargetSpec {
-    pub format: String,
-    #[serde(default = "default_export")]
-    pub export: String,
-    #[serde(default)]
-    pub clear: [f32; 4],
-}
-
-fn default_export() -> String {
-    "f32".into()
-}
-
-#[derive(Clone, Debug, serde::Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct VertexSpec {
-    pub position: [f32; 4],
-    #[serde(default)]
-    pub attributes: Vec<[f32; 4]>,
-}
-
-#[derive(Clone, Debug, serde::Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct TextureSpec {
-    /// T# data format number (RDNA3 ISA Table 52).
-    pub format: u32,
-    pub width: u32,
-    pub height: u32,
-    /// Texel bytes, row-major.
-    pub data: Vec<u8>,
-    /// S# dwords (RDNA3 ISA Table 51).
-    pub sampler: [u32; 4],
-}
-
-impl DrawSpec {
-    pub fn parse(text: &str) -> Result<DrawSpec, DrawError> {
-        toml::from_str(text).map_err(|e| DrawError::Config(format!("scene: {e}")))
-    }
-
-    /// The [`DrawConfig`], reading the shader objects relative to `dir`.
-    pub fn config(&self, dir: &std::path::Path) -> Result<DrawConfig, DrawError> {
-        let read = |p: &str| {
-            limits::read_input_file(&dir.join(p))
-                .map_err(|e| DrawError::Config(format!("{p}: {e}")))
-        };
-        let na = self.vertices.first().map_or(0, |v| v.attributes.len());
-        if self.vertices.iter().any(|v| v.attributes.len() != na) {
-            return Err(DrawError::Config(
-                "every vertex must have the same number of attributes".into(),
-            ));
-        }
-        let mut vb = Vec::new();
-        for v in &self.vertices {
-            for x in v.position.iter().chain(v.attributes.iter().flatten()) {
-                vb.extend_from_slice(&x.to_le_bytes());
-            }
-        }
-        let targets = self
-            .targets
-            .iter()
-            .map(|t| {
-                let format = match t.format.as_str() {
-                    "rgba8_unorm" => ColorFormat::Rgba8Unorm,
-                    "rgba16_float" => ColorFormat::Rgba16Float,
-                    "rgba32_float" => ColorFormat::Rgba32Float,
-                    f => return Err(DrawError::Config(format!("target format {f}"))),
-                };
-                let export = match t.export.as_str() {
-                    "f32" => ExportFormat::F32,
-                    "f16" => ExportFormat::F16,
-                    f => return Err(DrawError::Config(format!("export format {f}"))),
-                };
-                Ok(RenderTarget {
-                    format,
-                    export,
-                    clear: t.clear,
-                })
-            })
-            .collect::<Result<Vec<_>, _>>()?;
-        Ok(DrawConfig {
-            vs: read(&self.vs)?,
-            ps: read(&self.ps)?,
-            vertex_buffer: vb,
-            vertex_count: self.vertices.len() as u32,
-            num_attributes: na as u32,
-            flat_attributes: self.flat_attributes,
-            vs_uniforms: self.vs_uniforms.clone(),
-            ps_uniforms: self.ps_uniforms.clone(),
-            textures: self
-                .textures
-                .iter()
-                .map(|t| Texture {
-                    format: t.format,
-                    width: t.width,
-                    height: t.height,
-                    data: t.data.clone(),
-                    sampler: t.sampler,
-                })
-                .collect(),
-            width: self.width,
-            height: self.height,
-            targets,
-            depth_clear: self.depth_clear,
-            vs_wave64: self.wave64,
-            ps_wave64: self.wave64,
-            max_wave_insts: 10_000_000,
-        })
-    }
-}
-
-/// Reads a scene file, draws it, and returns the PNG of each render target (what `wavesim draw`
-/// writes).
-pub fn draw_scene_file(path: &std::path::Path) -> Result<(DrawResult, Vec<Vec<u8>>), DrawError> {
-    let text = limits::read_input_file(path)
-        .and_then(|b| String::from_utf8(b).map_err(std::io::Error::other))
-        // Without the path: the callers name the scene file.
-        .map_err(|e| DrawError::Config(format!("cannot read the scene: {e}")))?;
-    let spec = DrawSpec::parse(&text)?;
-    let dir = path.parent().unwrap_or(std::path::Path::new("."));
-    let r = draw(&spec.config(dir)?)?;
-    let pngs = r
-        .targets
-        .iter()
-        .map(|t| t.png())
-        .collect::<Result<Vec<_>, _>>()?;
-    Ok((r, pngs))
 }

@@ -6,9 +6,17 @@
 //! SPI loading VGPRs/SGPRs and LDS before the wave starts, the export buffers receiving EXP data)
 //! is modelled here, on the host, from the SPI register values a driver programs.
 
+pub mod blend;
+pub mod clip;
+pub mod depth_stencil;
 pub mod draw;
 pub mod pal;
+pub mod pipeline;
 pub mod ps;
+pub mod raster;
+pub mod scene;
 pub mod stages;
+pub mod targets;
+pub mod vertex_fetch;
 
 pub use crate::wave::gfx::{ExportRecord, GfxWave, Message, Stage};

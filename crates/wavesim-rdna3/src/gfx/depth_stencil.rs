@@ -1,0 +1,202 @@
+//! The depth and stencil tests and their buffer updates (Vulkan 1.3 "Fragment Operations":
+//! "Depth Bounds", "Stencil Test", "Depth Test"), in the spec's order: stencil test, then depth
+//! test, then the stencil op chosen by both outcomes and the depth write.
+//!
+//! Depth is D32_SFLOAT: no conversion and no clamp unless depth clamp is on (then zf is clamped
+//! to [min(minDepth, maxDepth), max(minDepth, maxDepth)]). Comparisons are IEEE: with a NaN
+//! operand every op but NOT_EQUAL and ALWAYS fails. Without a depth (stencil) buffer the depth
+//! (stencil) test passes and nothing is written, as the spec says for a missing attachment.
+
+use crate::gfx::pipeline::{CompareOp, DepthStencilState, StencilFace, StencilOp};
+
+/// `a op b` (the incoming value first: LESS passes when incoming < stored).
+pub fn compare<T: PartialOrd>(op: CompareOp, a: T, b: T) -> bool {
+    match op {
+        CompareOp::Never => false,
+        CompareOp::Less => a < b,
+        CompareOp::Equal => a == b,
+        CompareOp::LessOrEqual => a <= b,
+        CompareOp::Greater => a > b,
+        CompareOp::NotEqual => a != b,
+        CompareOp::GreaterOrEqual => a >= b,
+        CompareOp::Always => true,
+    }
+}
+
+/// The stencil value `op` makes of `s` (before the write mask).
+pub fn stencil_op(op: StencilOp, s: u8, reference: u8) -> u8 {
+    match op {
+        StencilOp::Keep => s,
+        StencilOp::Zero => 0,
+        StencilOp::Replace => reference,
+        StencilOp::IncrementAndClamp => s.saturating_add(1),
+        StencilOp::DecrementAndClamp => s.saturating_sub(1),
+        StencilOp::Invert => !s,
+        StencilOp::IncrementAndWrap => s.wrapping_add(1),
+        StencilOp::DecrementAndWrap => s.wrapping_sub(1),
+    }
+}
+
+/// The depth and stencil buffers of a draw.
+pub struct DepthStencil<'a> {
+    pub state: &'a DepthStencilState,
+    pub depth: Option<&'a mut Vec<f32>>,
+    pub stencil: Option<&'a mut Vec<u8>>,
+}
+
+impl DepthStencil<'_> {
+    /// Tests fragment `z` at pixel index `i` of a front- or back-facing primitive and updates the
+    /// buffers; whether the fragment survives to the colour stage.
+    pub fn test(&mut self, i: usize, z: f32, front: bool) -> bool {
+        let st = self.state;
+        let face: &StencilFace = if front { &st.front } else { &st.back };
+        let stencil_pass = match (&self.stencil, st.stencil_test) {
+            (Some(s), true) => {
+                let m = face.compare_mask;
+                compare(face.compare_op, face.reference & m, s[i] & m)
+            }
+            _ => true,
+        };
+        let depth_pass = stencil_pass
+            && match (&self.depth, st.depth_test) {
+                (Some(d), true) => compare(st.depth_compare, z, d[i]),
+                _ => true,
+            };
+        if let (Some(s), true) = (self.stencil.as_deref_mut(), st.stencil_test) {
+            let op = if !stencil_pass {
+                face.fail_op
+            } else if !depth_pass {
+                face.depth_fail_op
+            } else {
+                face.pass_op
+            };
+            let new = stencil_op(op, s[i], face.reference);
+            s[i] = (s[i] & !face.write_mask) | (new & face.write_mask);
+        }
+        if depth_pass && st.depth_test && st.depth_write {
+            if let Some(d) = self.depth.as_deref_mut() {
+                d[i] = z;
+            }
+        }
+        depth_pass
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_compare_op() {
+        use CompareOp::*;
+        // (op, 1 op 2, 2 op 2, 3 op 2), straight from the op's name.
+        let table = [
+            (Never, false, false, false),
+            (Less, true, false, false),
+            (Equal, false, true, false),
+            (LessOrEqual, true, true, false),
+            (Greater, false, false, true),
+            (NotEqual, true, false, true),
+            (GreaterOrEqual, false, true, true),
+            (Always, true, true, true),
+        ];
+        for (op, lt, eq, gt) in table {
+            assert_eq!(
+                [
+                    compare(op, 1.0, 2.0),
+                    compare(op, 2.0, 2.0),
+                    compare(op, 3.0, 2.0)
+                ],
+                [lt, eq, gt],
+                "{op:?}"
+            );
+        }
+        // NaN: only NOT_EQUAL and ALWAYS pass.
+        let nan: Vec<_> = [
+            Never,
+            Less,
+            Equal,
+            LessOrEqual,
+            Greater,
+            NotEqual,
+            GreaterOrEqual,
+            Always,
+        ]
+        .iter()
+        .map(|&op| compare(op, f32::NAN, 0.5))
+        .collect();
+        assert_eq!(nan, [false, false, false, false, false, true, false, true]);
+    }
+
+    #[test]
+    fn every_stencil_op() {
+        use StencilOp::*;
+        // s = 0, 200, 255 with reference 7.
+        let table = [
+            (Keep, [0, 200, 255]),
+            (Zero, [0, 0, 0]),
+            (Replace, [7, 7, 7]),
+            (IncrementAndClamp, [1, 201, 255]),
+            (DecrementAndClamp, [0, 199, 254]),
+            (Invert, [255, 55, 0]),
+            (IncrementAndWrap, [1, 201, 0]),
+            (DecrementAndWrap, [255, 199, 254]),
+        ];
+        for (op, want) in table {
+            assert_eq!(
+                [0u8, 200, 255].map(|s| stencil_op(op, s, 7)),
+                want,
+                "{op:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn masks_faces_and_the_op_each_outcome_picks() {
+        let face = StencilFace {
+            fail_op: StencilOp::Zero,
+            pass_op: StencilOp::IncrementAndWrap,
+            depth_fail_op: StencilOp::Invert,
+            compare_op: CompareOp::Equal,
+            compare_mask: 0x0f,
+            write_mask: 0xf0,
+            reference: 0x13,
+        };
+        let st = DepthStencilState {
+            stencil_test: true,
+            front: face,
+            back: StencilFace {
+                compare_op: CompareOp::Never,
+                ..face
+            },
+            stencil_clear: Some(0),
+            ..Default::default()
+        };
+        let mut depth = vec![0.5f32; 3];
+        let mut sten = vec![0x23u8, 0x24, 0x23];
+        let mut ds = DepthStencil {
+            state: &st,
+            depth: Some(&mut depth),
+            stencil: Some(&mut sten),
+        };
+        // Pixel 0: (0x13 & 0x0f) == (0x23 & 0x0f): stencil passes; z 0.25 < 0.5 passes:
+        // pass_op 0x23 + 1 = 0x24, written through 0xf0: (0x23 & 0x0f) | (0x24 & 0xf0) = 0x23.
+        assert!(ds.test(0, 0.25, true));
+        // Pixel 1: 3 != 4: fail_op zero, through the mask: 0x24 & 0x0f = 0x04; depth untouched.
+        assert!(!ds.test(1, 0.25, true));
+        // Pixel 2, back face: NEVER fails: zero -> 0x03.
+        assert!(!ds.test(2, 0.25, false));
+        assert_eq!(sten, [0x23, 0x04, 0x03]);
+        assert_eq!(depth, [0.25, 0.5, 0.5]);
+        // Depth fail (0.75 >= 0.5 fails LESS): invert 0x23 -> 0xdc, masked: 0x03 | 0xd0 = 0xd3.
+        let mut depth = vec![0.5f32];
+        let mut sten = vec![0x23u8];
+        let mut ds = DepthStencil {
+            state: &st,
+            depth: Some(&mut depth),
+            stencil: Some(&mut sten),
+        };
+        assert!(!ds.test(0, 0.75, true));
+        assert_eq!(sten, [0xd3]);
+    }
+}
