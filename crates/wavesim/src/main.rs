@@ -499,6 +499,7 @@ fn real_main(cli: Cli) -> Result<(), Failure> {
                     .map_err(lib_failure)?
             };
             emit(&run.printf);
+            eprint!("{}", run.stderr);
             write_outputs(&specs, &run).map_err(|e| e.to_string())?;
             if let (Some(out), Some(t)) = (&trap_tma_out, dev.trap_handler()) {
                 let tma = dev.read_vec(t.tma, t.tma_size).map_err(|e| e.to_string())?;
