@@ -35,7 +35,7 @@ pub use wavesim_r700 as r700;
 /// graphics-stage waves.
 pub use wavesim_rdna3::gfx;
 /// The magic an offload bundle starts with.
-pub use wavesim_rdna3::hsa::bundle::BUNDLE_MAGIC;
+pub use wavesim_rdna3::hsa::bundle::{BUNDLE_MAGIC, COMPRESSED_BUNDLE_MAGIC};
 
 /// Draws the scene a TOML file describes (see `wavesim_rdna3::gfx::draw::DrawSpec`); returns the
 /// PNG of every render target. What `wavesim draw` runs.
@@ -923,7 +923,7 @@ pub unsafe fn run_host_asm_for(
 /// `llvm-objdump -d --mcpu=gfx1100` prints it.
 pub fn disassemble(elf: &[u8]) -> Result<String, String> {
     let elf = wavesim_rdna3::hsa::bundle::code_object(elf).map_err(|e| e.to_string())?;
-    wavesim_rdna3::disasm::disassemble_elf(elf).map_err(|e| e.to_string())
+    wavesim_rdna3::disasm::disassemble_elf(&elf).map_err(|e| e.to_string())
 }
 
 /// Disassembles bare instruction bytes (addresses from 0).
@@ -950,10 +950,13 @@ pub struct DisasmOptions {
 /// `--target` ISA.
 pub fn disassemble_any(bytes: &[u8], o: &DisasmOptions) -> Result<String, Error> {
     // A clang offload bundle (hipcc --genco): its gfx11 code object.
+    let unbundled;
     let bytes = if o.raw {
         bytes
     } else {
-        wavesim_rdna3::hsa::bundle::code_object(bytes).map_err(CodeObjectError::from)?
+        unbundled =
+            wavesim_rdna3::hsa::bundle::code_object(bytes).map_err(CodeObjectError::from)?;
+        &unbundled[..]
     };
     let isa = if o.raw {
         o.target.ok_or_else(|| {

@@ -365,7 +365,9 @@ fn real_main(cli: Cli) -> Result<(), Failure> {
             if bytes.is_empty() {
                 return Err(format!("{} is empty", file.display()).into());
             }
-            let isa = if bytes.starts_with(wavesim::BUNDLE_MAGIC) {
+            let isa = if bytes.starts_with(wavesim::BUNDLE_MAGIC)
+                || bytes.starts_with(wavesim::COMPRESSED_BUNDLE_MAGIC)
+            {
                 Ok(Isa::Rdna3(Default::default()))
             } else if !bytes.starts_with(b"\x7fELF") {
                 Err(wavesim::Error::Args(

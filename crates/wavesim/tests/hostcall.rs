@@ -58,6 +58,21 @@ fn hip_printf_formats_every_conversion_as_the_c_library_does() {
 }
 
 #[test]
+fn a_compressed_offload_bundle_runs_as_its_code_object() {
+    // kernels_w32_compressed.co: clang-offload-bundler-19 -compress (CCOB version 2, zstd)
+    // around kernels_w32.hsaco.
+    let c = data("hostcall", "kernels_w32_compressed.co");
+    assert_eq!(&c[..4], b"CCOB");
+    let want = String::from_utf8(data("hostcall", "formats_expected.txt")).unwrap();
+    let mut dev = device(Engine::Auto, 1);
+    let m = dev.load(&c).unwrap();
+    let geo = Geometry::new(&[32, 1, 1], &[32, 1, 1]).unwrap();
+    dev.dispatch(&m, "formats", &geo, &[5i32.into(), 3.25f64.into()])
+        .unwrap();
+    assert_eq!(dev.printf_output(), want);
+}
+
+#[test]
 fn printf_in_many_waves_keeps_every_record_in_a_fixed_order() {
     // 4 workgroups of 128 work-items: 16 waves (wave32) or 8 (wave64) print at once.
     let n = 512u32;

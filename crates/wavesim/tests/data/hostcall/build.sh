@@ -2,6 +2,8 @@
 # Rebuilds the hostcall test kernels of tests/hostcall.rs and the expected printf text:
 #   kernels_w32.hsaco, kernels_w64.hsaco        kernels.hip (HIP, clang-19 without HIP headers)
 #   kernels_cl_w32.hsaco, kernels_cl_w64.hsaco  kernels.cl (OpenCL C)
+#   kernels_w32_compressed.co                   kernels_w32.hsaco in a compressed offload bundle
+#                                               (clang-offload-bundler-19 -compress: CCOB v2, zstd)
 #   formats_expected.txt                        reference.cpp: formats.inc's printf calls made
 #                                               by the host C library (what ROCm formats with)
 # Needs clang-19, lld-19, llvm-19, a host C++ compiler and Debian's rocm-device-libs (5.2).
@@ -46,6 +48,10 @@ for w in 32 64; do
         -Wno-linker-warnings -c kernels.cl -o "$TMP/cl.o"
     ld.lld-19 -shared "$TMP/cl.o" -o kernels_cl_w$w.hsaco
 done
+
+clang-offload-bundler-19 --type=o -compress --input=/dev/null --input=kernels_w32.hsaco \
+    --targets=host-x86_64-unknown-linux-gnu,hipv4-amdgcn-amd-amdhsa--gfx1100 \
+    --output=kernels_w32_compressed.co
 
 c++ -O0 -o "$TMP/reference" reference.cpp
 "$TMP/reference" > formats_expected.txt
