@@ -250,6 +250,153 @@ fn run_asm(
     .map_err(err)
 }
 
+/// Host address ranges a raw dispatch may touch, kept here and updated as a driver maps and
+/// unmaps memory (tinygrad's mock AMD GPU), so a dispatch passes the table instead of copying
+/// every range. Ranges are kept as given, a multiset of (start, size); a dispatch widens each to
+/// whole 4 KiB pages, as a driver maps GPU memory, unless the table was made `exact`.
+#[pyclass(unsendable, module = "wavesim._native")]
+struct HostRanges {
+    ranges: std::collections::BTreeMap<(u64, u64), u32>,
+    exact: bool,
+}
+
+/// The page a raw dispatch maps host ranges in (the C ABI's `RAW_RANGE_PAGE`).
+const RANGE_PAGE: u64 = 4096;
+
+#[pymethods]
+impl HostRanges {
+    #[new]
+    #[pyo3(signature = (ranges = Vec::new(), exact = false))]
+    fn new(ranges: Vec<(u64, u64)>, exact: bool) -> PyResult<Self> {
+        let mut t = HostRanges {
+            ranges: Default::default(),
+            exact,
+        };
+        for (start, size) in ranges {
+            t.add(start, size)?;
+        }
+        Ok(t)
+    }
+
+    /// Maps `size` bytes at host address `start`.
+    fn add(&mut self, start: u64, size: u64) -> PyResult<()> {
+        if start.checked_add(size).is_none() {
+            return Err(err(format!(
+                "host range (start {start:#x}, size {size:#x}) ends past 2^64"
+            )));
+        }
+        *self.ranges.entry((start, size)).or_insert(0) += 1;
+        Ok(())
+    }
+
+    /// Unmaps a range added before; an error names a range that is not mapped.
+    fn remove(&mut self, start: u64, size: u64) -> PyResult<()> {
+        match self.ranges.get_mut(&(start, size)) {
+            Some(n) if *n > 1 => *n -= 1,
+            Some(_) => {
+                self.ranges.remove(&(start, size));
+            }
+            None => {
+                return Err(err(format!(
+                    "host range (start {start:#x}, size {size:#x}) is not mapped"
+                )))
+            }
+        }
+        Ok(())
+    }
+
+    fn __contains__(&self, r: (u64, u64)) -> bool {
+        self.ranges.contains_key(&r)
+    }
+
+    fn __len__(&self) -> usize {
+        self.ranges.values().map(|&n| n as usize).sum()
+    }
+
+    /// The ranges, sorted (each once per time it was added).
+    fn list(&self) -> Vec<(u64, u64)> {
+        self.ranges
+            .iter()
+            .flat_map(|(&r, &n)| std::iter::repeat(r).take(n as usize))
+            .collect()
+    }
+}
+
+impl HostRanges {
+    /// The ranges as the device maps them: whole pages unless exact.
+    fn device_ranges(&self) -> Vec<(u64, u64)> {
+        self.ranges
+            .keys()
+            .map(|&(start, size)| {
+                if self.exact || size == 0 {
+                    return (start, size);
+                }
+                let lo = start & !(RANGE_PAGE - 1);
+                let hi = (start + size)
+                    .checked_next_multiple_of(RANGE_PAGE)
+                    .unwrap_or(u64::MAX);
+                (lo, hi - lo)
+            })
+            .collect()
+    }
+}
+
+/// Runs a raw dispatch (the C ABI's `wavesim_dispatch_raw`: code at a host address, the user
+/// SGPRs, COMPUTE_PGM_RSRC1/2/3, `groups` workgroups of `local` work-items, the wave size,
+/// private bytes per work-item, the target by name or KFD number) on HOST memory, limited to
+/// `ranges` when given. Raw mode: the caller guarantees that the code and every range are host
+/// memory it owns for the call.
+#[pyfunction]
+#[pyo3(signature = (code, code_size, user_data, rsrc1, rsrc2, rsrc3, groups, local, wave_size = 32, scratch_size = 0, target = "gfx1100", ranges = None, max_instructions = wavesim::DEFAULT_MAX_WAVE_INSTRUCTIONS))]
+#[allow(clippy::too_many_arguments)]
+fn dispatch_raw(
+    code: u64,
+    code_size: u64,
+    user_data: Vec<u32>,
+    rsrc1: u32,
+    rsrc2: u32,
+    rsrc3: u32,
+    groups: [u32; 3],
+    local: [u32; 3],
+    wave_size: u32,
+    scratch_size: u32,
+    target: &str,
+    ranges: Option<PyRef<HostRanges>>,
+    max_instructions: u64,
+) -> PyResult<()> {
+    if code == 0 || code_size == 0 {
+        return Err(err("dispatch_raw: no code"));
+    }
+    let n = usize::try_from(code_size).map_err(|_| err("dispatch_raw: code_size too large"))?;
+    // SAFETY: raw mode by contract: the caller guarantees `code` points to `code_size` readable
+    // bytes of host memory for the call.
+    let code = unsafe { std::slice::from_raw_parts(code as *const u8, n) };
+    let wave64 = match wave_size {
+        32 => false,
+        64 => true,
+        n => return Err(err(wavesim::RawError::WaveSize(n))),
+    };
+    let host = ranges.map(|r| r.device_ranges());
+    let raw = wavesim::RawDispatch {
+        code,
+        groups,
+        local,
+        user_sgprs: &user_data,
+        rsrc1,
+        rsrc2,
+        rsrc3,
+        wave64,
+        scratch_lane_bytes: scratch_size,
+        target: wavesim::raw::target_from(target).map_err(err)?,
+        host_ranges: host.as_deref(),
+        max_wave_insts: max_instructions,
+    };
+    // SAFETY: forwarded to the caller (documented above).
+    unsafe { wavesim::dispatch_raw(&raw) }
+        .map(|_| ())
+        .map_err(err)
+}
+
 /// The demangled signature of a C++ symbol, or None.
 #[pyfunction]
 fn demangle(symbol: &str) -> Option<String> {
@@ -772,6 +919,8 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(run_agx, m)?)?;
     m.add_function(wrap_pyfunction!(demangle, m)?)?;
     m.add_function(wrap_pyfunction!(run_asm, m)?)?;
+    m.add_function(wrap_pyfunction!(dispatch_raw, m)?)?;
+    m.add_class::<HostRanges>()?;
     m.add_function(wrap_pyfunction!(draw, m)?)?;
     m.add_class::<DebugSession>()?;
     m.add_function(wrap_pyfunction!(debug, m)?)?;

@@ -120,6 +120,8 @@ pub struct Launch<'a> {
     pub cfg: ExecConfig,
     /// The trap handler, if one is installed (STATUS.TRAP_EN, TBA, TMA; see [`TrapHandler`]).
     pub trap: Option<TrapHandler<'a>>,
+    /// The runtime's host services (the hostcall listener), if the launch has any.
+    pub host: Option<&'a dyn exec::HostServices>,
 }
 
 impl Launch<'_> {
@@ -594,12 +596,14 @@ fn memory_trap(
 /// instruction that raised it. `obs` sees every instruction when it is enabled (with
 /// [`NoObserver`] the checks are constant `false` and this is the plain loop).
 #[inline(always)]
+#[allow(clippy::too_many_arguments)]
 fn run_slice<O: Observer<Wave, Inst> + ?Sized>(
     w: &mut Wave,
     code: &Linked,
     mem: &DeviceMemory,
     lds: &mut [u8],
     cfg: &ExecConfig,
+    host: Option<&dyn exec::HostServices>,
     budget: u64,
     obs: &mut O,
 ) -> Result<Stop, (ExecError, u64)> {
@@ -607,6 +611,7 @@ fn run_slice<O: Observer<Wave, Inst> + ?Sized>(
         mem,
         lds,
         alignment_mode: cfg.alignment_mode,
+        host,
     };
     let insts = &code.insts[..];
     let pcs = &code.pcs[..insts.len()];
@@ -844,7 +849,16 @@ impl Backend for Rdna3Dispatch<'_> {
         budget: u64,
         obs: &mut O,
     ) -> Result<Stop, (ExecError, u64)> {
-        run_slice(w, &self.code, mem, lds, &self.l.cfg, budget, obs)
+        run_slice(
+            w,
+            &self.code,
+            mem,
+            lds,
+            &self.l.cfg,
+            self.l.host,
+            budget,
+            obs,
+        )
     }
     fn wave_insts(&self, w: &Wave) -> u64 {
         w.wave_insts
@@ -964,7 +978,7 @@ impl Backend for PreparedWave<'_> {
         budget: u64,
         obs: &mut O,
     ) -> Result<Stop, (ExecError, u64)> {
-        run_slice(w, &self.code, mem, lds, self.cfg, budget, obs)
+        run_slice(w, &self.code, mem, lds, self.cfg, None, budget, obs)
     }
     fn wave_insts(&self, w: &Wave) -> u64 {
         w.wave_insts

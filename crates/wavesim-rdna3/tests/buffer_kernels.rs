@@ -114,6 +114,7 @@ fn run(
             ..ExecConfig::default()
         },
         trap: None,
+        host: None,
     };
     if launch.scratch_bytes() > 0 {
         launch.scratch_addr = mem.alloc(launch.scratch_bytes(), 256).unwrap();

@@ -237,6 +237,7 @@ fn run_kernels(co: &CodeObject, rng: &mut Rng) -> u32 {
             max_wave_insts: 20_000,
             cfg: ExecConfig::default(),
             trap: None,
+            host: None,
         };
         if let (true, Ok(t)) = (rng.pct(30), &trap_prog) {
             // The handler's program is decoded at 0; TBA 0 is 256-aligned and below the image.

@@ -225,6 +225,7 @@ fn every_alu_op_executes_or_is_listed_as_without_semantics() {
                 mem: &mem,
                 lds: &mut lds,
                 alignment_mode: cfg.alignment_mode,
+                host: None,
             };
             let r = execute(&mut w, &inst, &mut ctx);
             let listed = NO_SEMANTICS.iter().any(|(o, _)| *o == op);
@@ -348,6 +349,7 @@ fn run_with_no_lanes(op: Op) -> Result<(), ExecError> {
         mem: &mem,
         lds: &mut lds,
         alignment_mode: cfg.alignment_mode,
+        host: None,
     };
     wavesim_rdna3::exec::handlers()[op as usize](&mut w, &inst, &mut ctx).map(|_| ())
 }

@@ -322,6 +322,7 @@ fn launch<'a>(prog: &'a Program, wave64: bool, grid: &[u32], local: &[u32]) -> L
         max_wave_insts: 1_000_000,
         cfg: ExecConfig::default(),
         trap: None,
+        host: None,
     }
 }
 

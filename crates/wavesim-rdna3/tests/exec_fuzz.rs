@@ -72,6 +72,7 @@ fn split_corpus(all: Vec<Vec<u32>>) -> (Corpus, Vec<String>) {
                     mem: &h.mem,
                     lds: &mut h.lds,
                     alignment_mode: h.cfg.alignment_mode,
+                    host: None,
                 };
                 match catch(|| execute(&mut h.wave, &i, &mut ctx)) {
                     Ok(r) => !matches!(r, Err(ExecError::Unimplemented { .. })),
@@ -417,6 +418,7 @@ fn run_dispatch(seed: u64, h: &Harness, prog: &Program) -> (u64, String) {
         max_wave_insts: 2000,
         cfg: h.cfg.clone(),
         trap: rng.pct(40).then_some(TrapHandler {
+            host: None,
             prog: &handler,
             tba: 0x10_0000,
             tma: buf,

@@ -334,6 +334,7 @@ fn launch(prog: &Program, wave64: bool, grid: u32, kernarg: u64) -> Launch<'_> {
         max_wave_insts: 10_000,
         cfg: ExecConfig::default(),
         trap: None,
+        host: None,
     }
 }
 

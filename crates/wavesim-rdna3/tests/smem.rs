@@ -64,6 +64,7 @@ fn run_with_sdata(h: &mut Harness, words: [u32; 2], sdata: u16) {
         mem: &h.mem,
         lds: &mut h.lds,
         alignment_mode: h.cfg.alignment_mode,
+        host: None,
     };
     wavesim_rdna3::exec::execute(&mut h.wave, &inst, &mut ctx).unwrap();
 }

@@ -66,7 +66,7 @@ fn code_of(e: &Error) -> i32 {
         Error::Raw(crate::RawError::OutsideHostRanges { .. }) => WAVESIM_ERR_MEMORY,
         Error::Raw(crate::RawError::Code(_)) => WAVESIM_ERR_CODE_OBJECT,
         Error::Raw(_) => WAVESIM_ERR_INVALID,
-        Error::HostcallUnsupported { .. } => WAVESIM_ERR_EXEC,
+        Error::Hostcall { .. } | Error::Aborted { .. } => WAVESIM_ERR_EXEC,
     }
 }
 

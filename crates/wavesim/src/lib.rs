@@ -35,7 +35,7 @@ pub use wavesim_r700 as r700;
 /// graphics-stage waves.
 pub use wavesim_rdna3::gfx;
 /// The magic an offload bundle starts with.
-pub use wavesim_rdna3::hsa::bundle::BUNDLE_MAGIC;
+pub use wavesim_rdna3::hsa::bundle::{BUNDLE_MAGIC, COMPRESSED_BUNDLE_MAGIC};
 
 /// Draws the scene a TOML file describes (see `wavesim_rdna3::gfx::scene::DrawSpec`); returns the
 /// PNG of every render target. What `wavesim draw` runs.
@@ -114,9 +114,17 @@ pub enum Error {
     /// The raw dispatch ABI refused the registers or the kernel failed under it.
     #[error(transparent)]
     Raw(#[from] RawError),
-    /// The kernel made a hostcall request, which wavesim does not serve.
-    #[error("{error}: {}", wavesim_rdna3::hsa::HOSTCALL_UNSUPPORTED)]
-    HostcallUnsupported { error: DispatchError },
+    /// A hostcall request wavesim cannot serve (unknown service id, malformed message).
+    #[error("{error}")]
+    Hostcall { error: DispatchError },
+    /// The kernel aborted (`s_trap 2`, as a failed `assert` does); `stdout` and `stderr` hold
+    /// what it printed through hostcall before (the assertion message is on stderr).
+    #[error("{error}{}", wavesim_rdna3::hsa::stderr_note(stderr))]
+    Aborted {
+        error: DispatchError,
+        stdout: String,
+        stderr: String,
+    },
 }
 
 impl From<HsaError> for Error {
@@ -130,7 +138,16 @@ impl From<HsaError> for Error {
             HsaError::Fault { error, place } => Error::Fault { error, place },
             HsaError::Memory(e) => Error::Memory(e),
             HsaError::Decode(e) => Error::Decode(e),
-            HsaError::HostcallUnsupported { error } => Error::HostcallUnsupported { error },
+            HsaError::Hostcall { error } => Error::Hostcall { error },
+            HsaError::Aborted {
+                error,
+                stdout,
+                stderr,
+            } => Error::Aborted {
+                error,
+                stdout,
+                stderr,
+            },
         }
     }
 }
@@ -266,6 +283,7 @@ pub struct Device {
     /// kernel in `hidden_dynamic_lds_size`.
     pub dynamic_shared: u32,
     printf: String,
+    stderr: String,
     id: u64,
     dispatches: u64,
     trap: Option<InstalledTrap>,
@@ -309,6 +327,7 @@ impl Device {
             global_offset: [0; 3],
             dynamic_shared: 0,
             printf: String::new(),
+            stderr: String::new(),
             id: NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
             dispatches: 0,
             trap: None,
@@ -468,6 +487,7 @@ impl Device {
         };
         let done = launch::dispatch(&mut self.mem, code, k, geo, args, &settings, obs)?;
         self.printf = done.printf;
+        self.stderr = done.stderr;
         Ok(done.stats)
     }
 
@@ -475,6 +495,11 @@ impl Device {
     /// ROCm runtime prints it: records in the order the kernel wrote them.
     pub fn printf_output(&self) -> &str {
         &self.printf
+    }
+
+    /// What the last dispatch printed to stderr through hostcall (`fprintf(stderr, ...)`).
+    pub fn stderr_output(&self) -> &str {
+        &self.stderr
     }
 }
 
@@ -521,6 +546,8 @@ pub struct SpecRun {
     pub stats: DispatchStats,
     /// What the kernel printed with `printf`.
     pub printf: String,
+    /// What the kernel printed to stderr through hostcall.
+    pub stderr: String,
     pub buffers: Vec<Option<Vec<u8>>>,
 }
 
@@ -625,6 +652,7 @@ pub fn run_specs_with_observer<O: Observer<Wave, Inst> + ?Sized>(
         Ok(SpecRun {
             stats,
             printf: dev.printf_output().to_string(),
+            stderr: dev.stderr_output().to_string(),
             buffers,
         })
     });
@@ -895,7 +923,7 @@ pub unsafe fn run_host_asm_for(
 /// `llvm-objdump -d --mcpu=gfx1100` prints it.
 pub fn disassemble(elf: &[u8]) -> Result<String, String> {
     let elf = wavesim_rdna3::hsa::bundle::code_object(elf).map_err(|e| e.to_string())?;
-    wavesim_rdna3::disasm::disassemble_elf(elf).map_err(|e| e.to_string())
+    wavesim_rdna3::disasm::disassemble_elf(&elf).map_err(|e| e.to_string())
 }
 
 /// Disassembles bare instruction bytes (addresses from 0).
@@ -922,10 +950,13 @@ pub struct DisasmOptions {
 /// `--target` ISA.
 pub fn disassemble_any(bytes: &[u8], o: &DisasmOptions) -> Result<String, Error> {
     // A clang offload bundle (hipcc --genco): its gfx11 code object.
+    let unbundled;
     let bytes = if o.raw {
         bytes
     } else {
-        wavesim_rdna3::hsa::bundle::code_object(bytes).map_err(CodeObjectError::from)?
+        unbundled =
+            wavesim_rdna3::hsa::bundle::code_object(bytes).map_err(CodeObjectError::from)?;
+        &unbundled[..]
     };
     let isa = if o.raw {
         o.target.ok_or_else(|| {

@@ -402,7 +402,9 @@ fn real_main(cli: Cli) -> Result<(), Failure> {
             if bytes.is_empty() {
                 return Err(format!("{} is empty", file.display()).into());
             }
-            let isa = if bytes.starts_with(wavesim::BUNDLE_MAGIC) {
+            let isa = if bytes.starts_with(wavesim::BUNDLE_MAGIC)
+                || bytes.starts_with(wavesim::COMPRESSED_BUNDLE_MAGIC)
+            {
                 Ok(Isa::Rdna3(Default::default()))
             } else if !bytes.starts_with(b"\x7fELF") {
                 Err(wavesim::Error::Args(
@@ -536,6 +538,7 @@ fn real_main(cli: Cli) -> Result<(), Failure> {
                     .map_err(lib_failure)?
             };
             emit(&run.printf);
+            eprint!("{}", run.stderr);
             write_outputs(&specs, &run).map_err(|e| e.to_string())?;
             if let (Some(out), Some(t)) = (&trap_tma_out, dev.trap_handler()) {
                 let tma = dev.read_vec(t.tma, t.tma_size).map_err(|e| e.to_string())?;

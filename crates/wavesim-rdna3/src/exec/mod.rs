@@ -153,6 +153,21 @@ pub struct Ctx<'a> {
     /// SH_MEM_CONFIG.alignment_mode (`flat::align_mode`: 0 DWORD, 1 DWORD_STRICT, 2 STRICT,
     /// 3 UNALIGNED), from the dispatch's `ExecConfig`.
     pub alignment_mode: u8,
+    /// The runtime's host services for this dispatch (the hostcall listener), if any.
+    pub host: Option<&'a dyn HostServices>,
+}
+
+/// What a runtime serves while the waves of a dispatch run: ROCm's hostcall listener (a host
+/// thread that answers the requests waves leave in device memory) and its trap handler's
+/// answer to `s_trap`. The executor calls these at the two points where a wave waits on or
+/// hands control to the host, so a single-threaded model never spins on a request nobody serves.
+pub trait HostServices: Sync + std::fmt::Debug {
+    /// The wave executes `s_sleep`: every wait loop of the device libraries' hostcall protocol
+    /// sleeps between polls, so pending requests are served here before the wave polls again.
+    fn serve(&self, mem: &wavesim_core::memory::DeviceMemory) -> Result<(), ExecError>;
+    /// `s_trap id` in a wave without a trap handler of its own (STATUS.TRAP_EN = 0): the
+    /// runtime's handler decides. `Ok` continues with the next instruction.
+    fn trap(&self, id: u32) -> Result<(), ExecError>;
 }
 
 /// The name used in errors for an instruction (`v_add_f32` etc.).

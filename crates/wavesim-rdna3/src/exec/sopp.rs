@@ -304,11 +304,16 @@ fn record_message(w: &mut Wave, id: u32, name: &str) -> Result<(), ExecError> {
 /// s_trap: a NOP without a trap handler (STATUS.TRAP_EN = 0); otherwise
 /// {TTMP1, TTMP0} = {7'h0, HT = 0, trapID[7:0], PC[47:0]} with PC the s_trap's own address,
 /// STATUS.PRIV = 1, PC = TBA (RDNA3 ISA guide, Wave State, "Trap and exception registers").
-fn trap(w: &mut Wave, i: &Inst, _: &mut Ctx) -> Result<Flow, ExecError> {
+fn trap(w: &mut Wave, i: &Inst, ctx: &mut Ctx) -> Result<Flow, ExecError> {
+    let trap_id = i.imm as u32 & 0xff;
     if w.hw.status & status::TRAP_EN == 0 {
+        // Without a handler the ISA makes s_trap a NOP; a runtime that serves the dispatch
+        // (ROCm's, whose driver always installs one) may decide otherwise.
+        if let Some(h) = ctx.host {
+            h.trap(trap_id)?;
+        }
         return NEXT;
     }
-    let trap_id = i.imm as u32 & 0xff;
     let pc = w.pc.wrapping_sub(i.len as u64);
     Ok(enter_trap(w, trap_id, pc))
 }
@@ -411,8 +416,15 @@ pub fn handler(op: Op) -> Option<Handler> {
 
         // ---------------------------------------------------------------- waits and hints
         // No outstanding work exists between instructions in a functional model.
+        // A sleeping wave gives the host its turn: the runtime serves pending requests (see
+        // `HostServices::serve`), then the wave continues.
+        S_SLEEP => |_, _, ctx| {
+            if let Some(h) = ctx.host {
+                h.serve(ctx.mem)?;
+            }
+            NEXT
+        },
         S_NOP
-        | S_SLEEP
         | S_SET_INST_PREFETCH_DISTANCE
         | S_CLAUSE
         | S_DELAY_ALU

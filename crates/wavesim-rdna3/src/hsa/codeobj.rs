@@ -477,7 +477,8 @@ impl CodeObject {
     /// Reads an AMDGPU HSA code object.
     pub fn parse(bytes: &[u8]) -> Result<CodeObject, CodeObjectError> {
         // A clang offload bundle (hipcc --genco): its gfx11 entry.
-        let bytes = super::bundle::code_object(bytes)?;
+        let unbundled = super::bundle::code_object(bytes)?;
+        let bytes: &[u8] = &unbundled;
         if bytes.len() < 4 || &bytes[..4] != b"\x7fELF" {
             return Err(malformed("no ELF magic"));
         }

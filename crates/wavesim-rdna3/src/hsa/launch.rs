@@ -7,7 +7,7 @@ use super::codeobj::{kcp, CodeObject, Kernel};
 use super::kernarg::{
     aql_packet, check_workgroup, write_explicit_args, write_hidden_args, Arg, HiddenValues,
 };
-use super::HsaError;
+use super::{hostcall, HsaError};
 use crate::decode::Inst;
 use crate::dispatch::ExecConfig;
 use crate::dispatch::{self, Launch, TrapHandler};
@@ -21,22 +21,6 @@ use wavesim_core::{limits, DispatchStats, Geometry};
 /// Private bytes per work-item given to kernels whose stack size is only known at run time
 /// (kernel_code_properties USES_DYNAMIC_STACK), on top of their fixed private segment.
 pub const DYNAMIC_STACK_BYTES: u32 = 16 * 1024;
-
-/// The hostcall buffer address given to kernels whose metadata declares
-/// `hidden_hostcall_buffer`: an address no allocation ever gets (below
-/// `wavesim_core::memory::DEVICE_BASE`, away from the null page), so the kernel's first access
-/// to the buffer faults there and the fault is recognised as a hostcall request (see
-/// [`HOSTCALL_WINDOW`]).
-///
-/// Why here and not at launch: the metadata declares `hidden_hostcall_buffer` for every kernel
-/// the compiler cannot prove free of hostcalls (any kernel at -O0, kernels with indirect calls),
-/// so rejecting on the metadata would refuse kernels that never make a request. A kernel makes
-/// one exactly when it dereferences this pointer (`__ockl_hostcall_internal` reads the buffer's
-/// header before anything else), so a fault inside the window is a request and nothing else.
-pub const HOSTCALL_BUFFER_ADDR: u64 = 0x0800_0000;
-/// Bytes after [`HOSTCALL_BUFFER_ADDR`] whose faults are hostcall requests (the buffer header
-/// is 48 bytes; a page covers it with room).
-pub const HOSTCALL_WINDOW: u64 = 0x1000;
 
 /// Zero bytes after the kernarg segment (the widest scalar load, s_load_b512, reads 64 bytes).
 pub const KERNARG_SLACK: u64 = 256;
@@ -75,6 +59,15 @@ pub struct Dispatched {
     pub stats: DispatchStats,
     /// The text the kernel printed with `printf`, as the ROCm runtime prints it.
     pub printf: String,
+    /// What the kernel printed to stderr through hostcall (`fprintf(stderr, ...)`).
+    pub stderr: String,
+}
+
+/// What a dispatch printed: stdout (buffered and hostcall printf) and stderr (hostcall).
+#[derive(Clone, Debug, Default)]
+pub struct Printed {
+    pub stdout: String,
+    pub stderr: String,
 }
 
 /// Runs kernel `k` of `code` over `geo` with `args` (one per explicit argument): writes the
@@ -94,7 +87,11 @@ pub fn dispatch<O: Observer<Wave, Inst> + ?Sized>(
     with_launch(mem, code, k, geo, args, s, |l, mem| {
         Ok(dispatch::run_observed(l, mem, obs)?)
     })
-    .map(|(stats, printf)| Dispatched { stats, printf })
+    .map(|(stats, p)| Dispatched {
+        stats,
+        printf: p.stdout,
+        stderr: p.stderr,
+    })
 }
 
 /// Prepares the launch of kernel `k` as [`dispatch`] does (kernarg segment, AQL packet, queue,
@@ -110,7 +107,7 @@ pub fn with_launch<R>(
     args: &[Arg],
     s: &DispatchSettings,
     f: impl FnOnce(&Launch, &DeviceMemory) -> Result<R, HsaError>,
-) -> Result<(R, String), HsaError> {
+) -> Result<(R, Printed), HsaError> {
     let mut geo = *geo;
     geo.offset = s.global_offset;
     check_workgroup(k, &geo)?;
@@ -154,21 +151,7 @@ pub fn with_launch<R>(
     for t in temps {
         let _ = mem.free(t);
     }
-    r.map_err(|e| name_hostcall(e).unwrap_or_else(|e| name_fault_address(e, mem, k, args)))
-}
-
-/// A memory fault inside the hostcall window is a hostcall request (see
-/// [`HOSTCALL_BUFFER_ADDR`]): `Ok` with the typed error, else the error back.
-fn name_hostcall(e: HsaError) -> Result<HsaError, HsaError> {
-    match e {
-        HsaError::Dispatch(error)
-            if fault_addr(&error)
-                .is_some_and(|a| a.wrapping_sub(HOSTCALL_BUFFER_ADDR) < HOSTCALL_WINDOW) =>
-        {
-            Ok(HsaError::HostcallUnsupported { error })
-        }
-        e => Err(e),
-    }
+    r.map_err(|e| name_fault_address(e, mem, k, args))
 }
 
 /// The address of a memory fault or violation.
@@ -231,7 +214,7 @@ fn dispatch_inner<R>(
     s: &DispatchSettings,
     temps: &mut Vec<u64>,
     f: impl FnOnce(&Launch, &DeviceMemory) -> Result<R, HsaError>,
-) -> Result<(R, String), HsaError> {
+) -> Result<(R, Printed), HsaError> {
     let d = &k.descriptor;
     let mut private = d
         .private_segment_fixed_size
@@ -267,20 +250,41 @@ fn dispatch_inner<R>(
     } else {
         0
     };
-    let wants_hostcall = k
-        .meta
-        .args
-        .iter()
-        .any(|a| a.kind == super::codeobj::ValueKind::HiddenHostcallBuffer);
+    let wants = |kind| k.meta.args.iter().any(|a| a.kind == kind);
+    // The hostcall buffer and the device heap (`__ockl_dm_alloc` keeps its state in the heap
+    // and gets memory through the hostcall devmem service), as ROCm's runtime gives them to
+    // kernels whose metadata asks for them.
+    let hostcall = if wants(super::codeobj::ValueKind::HiddenHostcallBuffer) {
+        let waves = geo.max_waves_per_group(!d.wave32()) as u64
+            * wavesim_core::engine::worker_slots(geo, s.threads.max(1));
+        let (bytes, _) = hostcall::layout(waves);
+        let buffer = mem.alloc(bytes, 4096)?;
+        temps.push(buffer);
+        let signal = mem.alloc(hostcall::SIGNAL_BYTES, 64)?;
+        temps.push(signal);
+        let heap = if wants(super::codeobj::ValueKind::HiddenHeapV1) {
+            let heap = mem.alloc(hostcall::HEAP_BYTES, 4096)?;
+            temps.push(heap);
+            let arena = mem.alloc(hostcall::DEVMEM_ARENA_BYTES, hostcall::SLAB_BYTES)?;
+            temps.push(arena);
+            Some((heap, arena))
+        } else {
+            None
+        };
+        let arena = heap.map(|(_, a)| (a, hostcall::DEVMEM_ARENA_BYTES));
+        Some((
+            hostcall::Hostcall::new(mem, buffer, signal, waves, arena)?,
+            heap.map_or(0, |(h, _)| h),
+        ))
+    } else {
+        None
+    };
     let hidden = HiddenValues {
         dynamic_lds,
         queue_ptr: queue,
         printf_buffer,
-        hostcall_buffer: if wants_hostcall {
-            HOSTCALL_BUFFER_ADDR
-        } else {
-            0
-        },
+        hostcall_buffer: hostcall.as_ref().map_or(0, |(h, _)| h.buffer()),
+        heap_v1: hostcall.as_ref().map_or(0, |(_, heap)| *heap),
         ..Default::default()
     };
     write_hidden_args(kernarg, &k.meta.args, geo, &hidden);
@@ -317,6 +321,9 @@ fn dispatch_inner<R>(
         max_wave_insts: s.max_wave_insts,
         cfg: s.cfg.clone(),
         trap: s.trap,
+        host: hostcall
+            .as_ref()
+            .map(|(h, _)| h as &dyn crate::exec::HostServices),
     };
     let scratch = limits::check_bytes(
         &format!(
@@ -331,8 +338,27 @@ fn dispatch_inner<R>(
         temps.push(a);
         launch.scratch_addr = a;
     }
-    let r = f(&launch, mem)?;
-    let printf = if printf_buffer != 0 {
+    let r = f(&launch, mem);
+    let out = hostcall
+        .as_ref()
+        .map(|(h, _)| h.take_output())
+        .unwrap_or_default();
+    let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+    let r = match (r, out.stop) {
+        (Ok(r), _) => r,
+        (Err(HsaError::Dispatch(error)), Some(hostcall::Stop::Abort(_))) => {
+            return Err(HsaError::Aborted {
+                error,
+                stdout: text(&out.stdout),
+                stderr: text(&out.stderr),
+            })
+        }
+        (Err(HsaError::Dispatch(error)), Some(hostcall::Stop::Request(_))) => {
+            return Err(HsaError::Hostcall { error })
+        }
+        (Err(e), _) => return Err(e),
+    };
+    let mut printf = if printf_buffer != 0 {
         let formats = super::printf::parse_formats(&code.code.printf_formats)?;
         let used = mem.read_u32(printf_buffer)? as u64;
         let len = (super::printf::PRINTF_HEADER_BYTES + used)
@@ -343,7 +369,14 @@ fn dispatch_inner<R>(
     } else {
         String::new()
     };
-    Ok((r, printf))
+    printf.push_str(&text(&out.stdout));
+    Ok((
+        r,
+        Printed {
+            stdout: printf,
+            stderr: text(&out.stderr),
+        },
+    ))
 }
 
 /// Runs bare instruction bytes with *host* addresses (the C ABI's `run_asm`): `code` is executed
@@ -410,6 +443,7 @@ pub unsafe fn run_host_asm(
         max_wave_insts: max_wave_instructions,
         cfg: ExecConfig::default(),
         trap: None,
+        host: None,
     };
     // Host scratch (8-byte words: host mode accesses memory with atomics of up to 8 bytes).
     let bytes = limits::check_bytes(

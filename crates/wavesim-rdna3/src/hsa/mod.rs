@@ -7,17 +7,13 @@
 
 pub mod bundle;
 pub mod codeobj;
+pub mod hostcall;
 pub mod kernarg;
 pub mod launch;
 pub mod printf;
 pub mod raw;
 
 use thiserror::Error;
-
-/// What a hostcall request's error says after its location.
-pub const HOSTCALL_UNSUPPORTED: &str = "the kernel made a hostcall request through its \
-    hidden_hostcall_buffer (HIP device malloc, __ockl_hostcall_*); hostcall services are not \
-    supported by wavesim";
 
 /// What can go wrong launching a kernel, each with a message a user can act on.
 #[derive(Debug, Error)]
@@ -41,11 +37,20 @@ pub enum HsaError {
     Memory(#[from] wavesim_core::memory::MemError),
     #[error("code: {0}")]
     Decode(#[from] crate::decode::DecodeError),
-    /// The kernel used its hostcall buffer (`hidden_hostcall_buffer`): a hostcall request
-    /// (HIP device malloc, `__ockl_hostcall_*`), which needs a host thread serving the buffer.
-    #[error("{error}: {}", HOSTCALL_UNSUPPORTED)]
-    HostcallUnsupported {
+    /// A hostcall request wavesim cannot serve (an unknown service id, a malformed message);
+    /// the error names the request, the wave and the instruction that waited for it.
+    #[error("{error}")]
+    Hostcall {
         error: crate::dispatch::DispatchError,
+    },
+    /// The kernel aborted (`s_trap 2`, llvm.trap, as a failed `assert` does after printing its
+    /// message), which ROCm's trap handler turns into the end of the dispatch. `stdout` and
+    /// `stderr` hold what the kernel printed through hostcall before.
+    #[error("{error}{}", stderr_note(stderr))]
+    Aborted {
+        error: crate::dispatch::DispatchError,
+        stdout: String,
+        stderr: String,
     },
 }
 
@@ -60,5 +65,14 @@ impl From<wavesim_core::limits::TooLarge> for HsaError {
     /// A size over wavesim's limit is a bad argument of the launch (C ABI: WAVESIM_ERR_ARGS).
     fn from(e: wavesim_core::limits::TooLarge) -> HsaError {
         HsaError::Args(e.to_string())
+    }
+}
+
+/// The kernel's stderr text after an abort's error (the assertion message), if any.
+pub fn stderr_note(stderr: &str) -> String {
+    if stderr.is_empty() {
+        String::new()
+    } else {
+        format!("; the kernel wrote to stderr: {}", stderr.trim_end())
     }
 }

@@ -149,37 +149,55 @@ extern "C" {
 
 /// Formats one value with the C conversion `spec` (already rewritten for the value's C type).
 fn c_format(spec: &str, value: CValue) -> String {
+    String::from_utf8_lossy(&c_format_stars(spec, &[], &value)).into_owned()
+}
+
+/// Formats `value` with the C conversion `spec`, whose `*` width and precision (at most two)
+/// take `stars` in order; the bytes C's `snprintf` writes (empty when it fails).
+pub(super) fn c_format_stars(spec: &str, stars: &[i32], value: &CValue) -> Vec<u8> {
     let Ok(fmt) = std::ffi::CString::new(spec) else {
-        return String::new();
+        return Vec::new();
     };
     let mut buf = vec![0u8; 512];
     loop {
         let p = buf.as_mut_ptr() as *mut std::ffi::c_char;
-        // SAFETY: `fmt` is a NUL-terminated conversion whose length modifier matches the one
-        // argument passed (ll for 64-bit integers, none for doubles and ints, s for a
-        // NUL-terminated string); snprintf writes at most `buf.len()` bytes.
-        let n = unsafe {
-            match &value {
-                CValue::I64(v) => snprintf(p, buf.len(), fmt.as_ptr(), *v),
-                CValue::U64(v) => snprintf(p, buf.len(), fmt.as_ptr(), *v),
-                CValue::F64(v) => snprintf(p, buf.len(), fmt.as_ptr(), *v),
-                CValue::Int(v) => snprintf(p, buf.len(), fmt.as_ptr(), *v),
-                CValue::Str(s) => snprintf(p, buf.len(), fmt.as_ptr(), s.as_ptr()),
-                CValue::Ptr(v) => snprintf(p, buf.len(), fmt.as_ptr(), *v as *const u8),
+        let f = fmt.as_ptr();
+        let n = buf.len();
+        // SAFETY: `fmt` is a NUL-terminated conversion whose `*`s take the leading `int`s and
+        // whose length modifier matches the one value passed (l/ll for 64-bit integers, none
+        // for doubles and ints, s for a NUL-terminated string, p for a pointer); snprintf
+        // writes at most `buf.len()` bytes.
+        let r = unsafe {
+            macro_rules! call {
+                ($($a:expr),*) => {
+                    match stars {
+                        [] => snprintf(p, n, f, $($a),*),
+                        [w] => snprintf(p, n, f, *w, $($a),*),
+                        [w, pr, ..] => snprintf(p, n, f, *w, *pr, $($a),*),
+                    }
+                };
+            }
+            match value {
+                CValue::I64(v) => call!(*v),
+                CValue::U64(v) => call!(*v),
+                CValue::F64(v) => call!(*v),
+                CValue::Int(v) => call!(*v),
+                CValue::Str(s) => call!(s.as_ptr()),
+                CValue::Ptr(v) => call!(*v as *const u8),
             }
         };
-        if n < 0 {
-            return String::new();
+        if r < 0 {
+            return Vec::new();
         }
-        if (n as usize) < buf.len() {
-            buf.truncate(n as usize);
-            return String::from_utf8_lossy(&buf).into_owned();
+        if (r as usize) < buf.len() {
+            buf.truncate(r as usize);
+            return buf;
         }
-        buf.resize(n as usize + 1, 0);
+        buf.resize(r as usize + 1, 0);
     }
 }
 
-enum CValue {
+pub(super) enum CValue {
     I64(i64),
     U64(u64),
     F64(f64),

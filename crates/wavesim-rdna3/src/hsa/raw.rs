@@ -560,6 +560,7 @@ pub unsafe fn run(d: &RawDispatch) -> Result<DispatchStats, RawError> {
         max_wave_insts: d.max_wave_insts,
         cfg: ExecConfig::default(),
         trap: None,
+        host: None,
     };
     // Scratch on the host (8-byte words: host mode accesses memory with atomics of up to 8
     // bytes); with host ranges it becomes one more range.

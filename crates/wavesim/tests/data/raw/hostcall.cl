@@ -1,6 +1,6 @@
 // Makes a hostcall request through the device libraries (__ockl_hostcall_preview, service 2
-// with one argument): the runtime would serve it on a host thread; wavesim must report it as
-// unsupported instead of faulting at an unexplained address.
+// with one argument): a printf message packet (END, one word) for message 0, which no BEGIN
+// opened; ROCm's runtime and wavesim both stop on it (tests/hostcall.rs).
 ulong2 __ockl_hostcall_preview(uint service_id, ulong arg0, ulong arg1, ulong arg2, ulong arg3,
                                ulong arg4, ulong arg5, ulong arg6, ulong arg7);
 
