@@ -99,15 +99,29 @@ fn run_attrs(
     name: &str,
     attributes: Vec<Attribute>,
 ) -> (bool, Vec<wavesim_rdna3::gfx::ExportRecord>) {
+    run_with(name, attributes, &DeviceMemory::default(), &[])
+}
+
+/// `run_attrs` with device memory and user SGPRs replaced (`(index, value)`): a captured
+/// pointer names the application's memory, which the test builds anew.
+fn run_with(
+    name: &str,
+    attributes: Vec<Attribute>,
+    mem: &DeviceMemory,
+    user_patch: &[(usize, u32)],
+) -> (bool, Vec<wavesim_rdna3::gfx::ExportRecord>) {
     let r = registers(name);
     let wave64 = r["SPI_PS_IN_CONTROL"] >> 15 & 1 == 0;
     let lanes = if wave64 { 64 } else { 32 };
     let rsrc1 = r["SPI_SHADER_PGM_RSRC1_PS"];
     let rsrc2 = r["SPI_SHADER_PGM_RSRC2_PS"];
     // RSRC2.USER_SGPR [5:1] user SGPRs, from USER_DATA_PS_0 on.
-    let user: Vec<u32> = (0..(rsrc2 >> 1 & 0x1f))
+    let mut user: Vec<u32> = (0..(rsrc2 >> 1 & 0x1f))
         .map(|k| r[&format!("SPI_SHADER_USER_DATA_PS_{k}")])
         .collect();
+    for &(k, v) in user_patch {
+        user[k] = v;
+    }
     let inputs = (0..lanes)
         .map(|l| {
             let mut v = [0u32; PS_INPUT_VGPRS];
@@ -145,8 +159,8 @@ fn run_attrs(
     };
     let code = std::fs::read(capture(name).join("hw_ps.bin")).unwrap();
     let prog = Program::new(&code, BASE).unwrap();
-    let res = run_ps_wave(&prog, BASE, &setup, &DeviceMemory::default(), 10_000)
-        .unwrap_or_else(|e| panic!("{name}: {e}"));
+    let res =
+        run_ps_wave(&prog, BASE, &setup, mem, 10_000).unwrap_or_else(|e| panic!("{name}: {e}"));
     (wave64, res.exports)
 }
 
@@ -352,5 +366,57 @@ fn radv_deriv_ps_takes_quad_differences() {
         let second = (dx(2).abs() + dy(2).abs()) * 16.0;
         assert_eq!(ex[0].data[0][l], pack(first, second), "lane {l}");
         assert_eq!(ex[0].data[1][l] >> 16, 0x3c00, "lane {l}");
+    }
+}
+
+#[test]
+fn radv_ubo_ps_loads_its_uniform_buffer_through_descriptor_set_0() {
+    // ubo.frag: c = color * u.tint; outColor = (u.mode & 1) != 0 ? c.bgra : c. RADV passes
+    // descriptor set 0 as a 32-bit address in USER_DATA_PS_2 (the listing: s_mov_b32 s3, 0;
+    // s_load_b128 s[4:7], s[2:3]: the set's first descriptor is the uniform buffer's V#), then
+    // s_buffer_load_b128 s[0:3] (tint) and s_buffer_load_b32 s4 at 0x10 (mode). The captured
+    // address named the application's memory; the test builds a set and a buffer in its own
+    // memory (below 4 GiB, as RADV's 32-bit descriptor addresses are) and puts the set's
+    // address in PS_2. The colour is attribute 0 (four smooth channels).
+    let r = registers("vbuf");
+    assert_eq!(r["SPI_SHADER_PGM_RSRC2_PS"] >> 1 & 0x1f, 3);
+    let mut mem = DeviceMemory::default();
+    let set = mem.alloc(16, 256).unwrap();
+    let ubo = mem.alloc(32, 256).unwrap();
+    assert!(set >> 32 == 0);
+    let tint = [1.0f32, 0.5, 0.25, 0.75];
+    for (k, t) in tint.iter().enumerate() {
+        mem.write_u32(ubo + 4 * k as u64, t.to_bits()).unwrap();
+    }
+    mem.write_u32(ubo + 16, 1).unwrap(); // mode 1: swizzle to bgra
+                                         // A raw buffer V# (gfx11 layout: base [47:0], stride 0, num_records 32 bytes, dst_sel
+                                         // XYZW, format 32_FLOAT, OOB_SELECT 3).
+    let vsharp = [
+        ubo as u32,
+        (ubo >> 32) as u32,
+        32,
+        4 | 5 << 3 | 6 << 6 | 7 << 9 | 22 << 12 | 3 << 28,
+    ];
+    for (k, w) in vsharp.iter().enumerate() {
+        mem.write_u32(set + 4 * k as u64, *w).unwrap();
+    }
+    let v = [
+        [0.9, 0.2, 0.4, 1.0],
+        [0.1, 0.8, 0.3, 0.5],
+        [0.6, 0.5, 0.95, 0.25],
+    ];
+    let attr = vec![Attribute {
+        vertices: v,
+        flat: false,
+    }];
+    let (wave64, ex) = run_with("vbuf", attr, &mem, &[(2, set as u32)]);
+    assert_eq!(ex.len(), 1);
+    assert_eq!((ex[0].target, ex[0].en, ex[0].done), (0, 0x3, true));
+    for l in 0..if wave64 { 64 } else { 32 } {
+        let (i, j) = bary(l);
+        let c = |k: usize| interp(&v, k, i, j) * tint[k];
+        // mode & 1: (b, g, r, a).
+        assert_eq!(ex[0].data[0][l], pack(c(2), c(1)), "lane {l}");
+        assert_eq!(ex[0].data[1][l], pack(c(0), c(3)), "lane {l}");
     }
 }
