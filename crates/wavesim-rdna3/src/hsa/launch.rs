@@ -285,7 +285,6 @@ fn dispatch_inner<R>(
         printf_buffer,
         hostcall_buffer: hostcall.as_ref().map_or(0, |(h, _)| h.buffer()),
         heap_v1: hostcall.as_ref().map_or(0, |(_, heap)| *heap),
-        ..Default::default()
     };
     write_hidden_args(kernarg, &k.meta.args, geo, &hidden);
     mem.write(kernarg_addr, kernarg)?;
