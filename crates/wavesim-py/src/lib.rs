@@ -317,7 +317,7 @@ impl HostRanges {
     fn list(&self) -> Vec<(u64, u64)> {
         self.ranges
             .iter()
-            .flat_map(|(&r, &n)| std::iter::repeat(r).take(n as usize))
+            .flat_map(|(&r, &n)| std::iter::repeat_n(r, n as usize))
             .collect()
     }
 }

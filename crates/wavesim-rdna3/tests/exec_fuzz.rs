@@ -418,11 +418,11 @@ fn run_dispatch(seed: u64, h: &Harness, prog: &Program) -> (u64, String) {
         max_wave_insts: 2000,
         cfg: h.cfg.clone(),
         trap: rng.pct(40).then_some(TrapHandler {
-            host: None,
             prog: &handler,
             tba: 0x10_0000,
             tma: buf,
         }),
+        host: None,
     };
     let r = if rng.pct(10) {
         let mut t = TextTracer::new(std::io::sink()).with_limit(500);

@@ -288,6 +288,26 @@ fn a_message_packet_without_its_begin_is_a_typed_error() {
 }
 
 #[test]
+fn opencl_printf_through_the_device_library_stub_says_what_happened() {
+    // stub_printf.cl linked with opencl.bc without the printf lowering: opencl.bc's printf
+    // reads dword 1 of a printf buffer the metadata does not ask for, i.e. address 4 (the fault
+    // hardware would take too); the message says why and where the recipe is.
+    let mut dev = Device::new();
+    let m = dev.load(&data("hostcall", "stub_printf.hsaco")).unwrap();
+    let out = dev.alloc(4 * 32).unwrap();
+    let geo = Geometry::new(&[32, 1, 1], &[32, 1, 1]).unwrap();
+    let e = dev
+        .dispatch(&m, "hello", &geo, &[Arg::Buffer(out)])
+        .unwrap_err();
+    let msg = e.to_string();
+    assert!(matches!(e, Error::Fault { .. }), "{e:?}");
+    assert!(
+        msg.contains("address 0x4") && msg.contains("printf stub"),
+        "{msg}"
+    );
+}
+
+#[test]
 fn declaring_the_hostcall_buffer_without_using_it_runs() {
     // fill_o0.cl at -O0: every hidden argument is declared, no hostcall is made.
     let mut dev = Device::new();

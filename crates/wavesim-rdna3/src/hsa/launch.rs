@@ -198,9 +198,23 @@ fn name_fault_address(e: HsaError, mem: &DeviceMemory, k: &Kernel, args: &[Arg])
     let place = match nearest {
         Some((off, what)) if mem.find(addr, 1).is_ok() || off < (1 << 20) => what,
         _ if mem.find(addr, 1).is_ok() => "inside an allocation that is no buffer argument".into(),
+        // The device libraries' OpenCL `printf` (opencl.bc) is a stub that reads dword 1 of
+        // the printf buffer; linked in place of the printf lowering, the kernel's metadata asks
+        // for no buffer, so it reads address 4.
+        _ if addr == 4 && !wants(k, super::codeobj::ValueKind::HiddenPrintfBuffer) => {
+            "outside every allocation; if the kernel calls OpenCL's printf, it ran the device \
+             libraries' printf stub, which needs the printf lowering before the libraries are \
+             linked (docs/RDNA3.md)"
+                .into()
+        }
         _ => "outside every allocation".into(),
     };
     HsaError::Fault { error, place }
+}
+
+/// Whether kernel `k`'s metadata declares an argument of `kind`.
+fn wants(k: &Kernel, kind: super::codeobj::ValueKind) -> bool {
+    k.meta.args.iter().any(|a| a.kind == kind)
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -236,11 +250,7 @@ fn dispatch_inner<R>(
     let packet_addr = mem.alloc(64, 64)?;
     temps.push(packet_addr);
     // The printf buffer, for kernels whose metadata asks for one (code object v5).
-    let wants_printf = k
-        .meta
-        .args
-        .iter()
-        .any(|a| a.kind == super::codeobj::ValueKind::HiddenPrintfBuffer);
+    let wants_printf = wants(k, super::codeobj::ValueKind::HiddenPrintfBuffer);
     let printf_buffer = if wants_printf {
         let size = super::printf::PRINTF_BUFFER_BYTES + super::printf::PRINTF_HEADER_BYTES;
         let a = mem.alloc(size, 256)?;
@@ -250,11 +260,10 @@ fn dispatch_inner<R>(
     } else {
         0
     };
-    let wants = |kind| k.meta.args.iter().any(|a| a.kind == kind);
     // The hostcall buffer and the device heap (`__ockl_dm_alloc` keeps its state in the heap
     // and gets memory through the hostcall devmem service), as ROCm's runtime gives them to
     // kernels whose metadata asks for them.
-    let hostcall = if wants(super::codeobj::ValueKind::HiddenHostcallBuffer) {
+    let hostcall = if wants(k, super::codeobj::ValueKind::HiddenHostcallBuffer) {
         let waves = geo.max_waves_per_group(!d.wave32()) as u64
             * wavesim_core::engine::worker_slots(geo, s.threads.max(1));
         let (bytes, _) = hostcall::layout(waves);
@@ -262,7 +271,7 @@ fn dispatch_inner<R>(
         temps.push(buffer);
         let signal = mem.alloc(hostcall::SIGNAL_BYTES, 64)?;
         temps.push(signal);
-        let heap = if wants(super::codeobj::ValueKind::HiddenHeapV1) {
+        let heap = if wants(k, super::codeobj::ValueKind::HiddenHeapV1) {
             let heap = mem.alloc(hostcall::HEAP_BYTES, 4096)?;
             temps.push(heap);
             let arena = mem.alloc(hostcall::DEVMEM_ARENA_BYTES, hostcall::SLAB_BYTES)?;
@@ -285,7 +294,6 @@ fn dispatch_inner<R>(
         printf_buffer,
         hostcall_buffer: hostcall.as_ref().map_or(0, |(h, _)| h.buffer()),
         heap_v1: hostcall.as_ref().map_or(0, |(_, heap)| *heap),
-        ..Default::default()
     };
     write_hidden_args(kernarg, &k.meta.args, geo, &hidden);
     mem.write(kernarg_addr, kernarg)?;

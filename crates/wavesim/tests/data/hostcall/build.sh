@@ -2,6 +2,8 @@
 # Rebuilds the hostcall test kernels of tests/hostcall.rs and the expected printf text:
 #   kernels_w32.hsaco, kernels_w64.hsaco        kernels.hip (HIP, clang-19 without HIP headers)
 #   kernels_cl_w32.hsaco, kernels_cl_w64.hsaco  kernels.cl (OpenCL C)
+#   stub_printf.hsaco                           stub_printf.cl: OpenCL printf linked without the
+#                                               printf lowering (opencl.bc's stub; an error)
 #   kernels_w32_compressed.co                   kernels_w32.hsaco in a compressed offload bundle
 #                                               (clang-offload-bundler-19 -compress: CCOB v2, zstd)
 #   formats_expected.txt                        reference.cpp: formats.inc's printf calls made
@@ -48,6 +50,11 @@ for w in 32 64; do
         -Wno-linker-warnings -c kernels.cl -o "$TMP/cl.o"
     ld.lld-19 -shared "$TMP/cl.o" -o kernels_cl_w$w.hsaco
 done
+
+clang-19 -x cl -cl-std=CL2.0 -target amdgcn-amd-amdhsa -mcpu=gfx1100 -O2 -nogpulib \
+    -Xclang -finclude-default-header $(libs off "$BC/opencl.bc") -Wno-linker-warnings \
+    -c stub_printf.cl -o "$TMP/stub.o"
+ld.lld-19 -shared "$TMP/stub.o" -o stub_printf.hsaco
 
 clang-offload-bundler-19 --type=o -compress --input=/dev/null --input=kernels_w32.hsaco \
     --targets=host-x86_64-unknown-linux-gnu,hipv4-amdgcn-amd-amdhsa--gfx1100 \
