@@ -156,7 +156,7 @@ fn command(d: &mut Debugger, line: &str, cur: &mut usize) -> Result<bool, String
                 println!("condition {n}: {cond}");
             } else {
                 let pc = parse_num(rest)?;
-                d.break_at(pc);
+                d.break_at(pc)?;
                 println!("breakpoint at {pc:#x}");
             }
         }

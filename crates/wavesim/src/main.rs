@@ -101,10 +101,11 @@ enum Cmd {
         /// With --stats: print the counters as one JSON object.
         #[arg(long, requires = "stats")]
         json: bool,
-        /// Check the run: any of waits,hazards,races,init (or all). Findings go to stderr and
-        /// the run exits with code 3 after writing its outputs.
-        #[arg(long, value_name = "LIST", value_parser = wavesim::inside::Checks::parse)]
-        check: Option<wavesim::inside::Checks>,
+        /// Check the run: RDNA3 any of waits,hazards,races,init; R700 any of
+        /// group,pvps,ar,consts,stack,tex; AGX any of init,uniforms (or all). Findings go to
+        /// stderr and the run exits with code 3 after writing its outputs.
+        #[arg(long, value_name = "LIST")]
+        check: Option<String>,
         /// Write a timeline of the issue model in Chrome trace format (Perfetto,
         /// chrome://tracing): one track per wave, instruction spans, waits and barriers.
         #[arg(long, value_name = "FILE.json")]
@@ -250,11 +251,14 @@ fn run_agx_cli(
     config: &std::path::Path,
     png: Option<&PathBuf>,
     png_target: u32,
+    see: &inside_cli::See,
 ) -> Result<(), String> {
     let cfg = read_text(config)?;
     let bytes = code.map(|p| read(p)).transpose()?;
     let dir = config.parent().unwrap_or(std::path::Path::new("."));
-    let res = wavesim::run_agx(&cfg, dir, bytes.as_deref())
+    let cfg = wavesim::agx::runner::RunConfig::from_toml(&cfg)
+        .map_err(|e| format!("{}: {e}", config.display()))?;
+    let (res, inside_text) = inside_cli::run_agx(&cfg, dir, bytes.as_deref(), see)
         .map_err(|e| format!("{}: {e}", config.display()))?;
     if let Some(out) = png {
         let image = res.pngs.get(png_target as usize).ok_or_else(|| {
@@ -267,6 +271,7 @@ fn run_agx_cli(
     }
     // A reader that went away (`| head`) ends the output quietly.
     let _ = std::io::stdout().lock().write_all(res.to_text().as_bytes());
+    emit(&inside_text);
     Ok(())
 }
 
@@ -277,10 +282,15 @@ fn run_r700_cli(
     config: &std::path::Path,
     png: Option<&PathBuf>,
     png_target: u32,
-    stats: bool,
+    see: &inside_cli::See,
 ) -> Result<(), String> {
     let cfg = read_text(config)?;
-    let res = wavesim::run_r700(bytes, &cfg).map_err(|e| format!("{}: {e}", file.display()))?;
+    let shader = wavesim::r700::Shader::from_object_bytes(bytes)
+        .map_err(|e| format!("{}: {e}", file.display()))?;
+    let cfg = wavesim::r700::runner::RunConfig::from_toml(&cfg)
+        .map_err(|e| format!("{}: {e}", config.display()))?;
+    let (res, inside_text) =
+        inside_cli::run_r700(&shader, &cfg, see).map_err(|e| format!("{}: {e}", file.display()))?;
     if let Some(out) = png {
         let image = res.png(png_target).map_err(|e| e.to_string())?;
         std::fs::write(out, image).map_err(|e| format!("cannot write {}: {e}", out.display()))?;
@@ -288,13 +298,14 @@ fn run_r700_cli(
     let mut stdout = std::io::stdout().lock();
     // A reader that went away (`| head`) ends the output quietly.
     let _ = stdout.write_all(res.to_text().as_bytes());
-    if stats {
+    if see.stats {
         let secs = res.elapsed.as_secs_f64();
         let _ = writeln!(stdout, "threads:           {}", res.threads.len());
         let _ = writeln!(stdout, "waves:             {}", res.waves);
         let _ = writeln!(stdout, "CF instructions:   {}", res.cf_instructions);
         let _ = writeln!(stdout, "thread-ALU-groups: {}", res.lane_groups);
         let _ = writeln!(stdout, "time:              {secs:.6} s");
+        let _ = stdout.write_all(inside_text.as_bytes());
     }
     Ok(())
 }
@@ -328,8 +339,69 @@ fn real_main(cli: Cli) -> Result<(), Failure> {
             check,
             timeline,
         } => {
+            // R700 and AGX: what to see, and the RDNA3-only flags they refuse.
+            let see = inside_cli::See {
+                trace: trace.then(|| inside_cli::TraceOptions {
+                    out: trace_out.clone(),
+                    filter: TraceFilter::default(),
+                    limit: trace_limit,
+                }),
+                stats: stats.is_some(),
+                check: check.clone(),
+                timeline: timeline.clone(),
+            };
+            let see = match see.trace.clone() {
+                Some(mut t) => {
+                    for f in &trace_filter {
+                        t.filter = t
+                            .filter
+                            .and(*f)
+                            .ok_or("the --trace-filter options select no wave together")?;
+                    }
+                    inside_cli::See {
+                        trace: Some(t),
+                        ..see
+                    }
+                }
+                None => see,
+            };
+            let rdna3_only: Vec<&str> = [
+                ("--kernel", kernel.is_some()),
+                ("--global", global.is_some()),
+                ("--local", local.is_some()),
+                ("--dynamic-shared", dynamic_shared != 0),
+                ("--arg", !args.is_empty()),
+                ("--threads", threads.is_some()),
+                ("--engine", engine.is_some()),
+                ("--jit-cache", jit_cache.is_some()),
+                ("--offset", offset.is_some()),
+                ("--trap-handler", trap_handler.is_some()),
+                (
+                    "--stats=json / --json",
+                    json || stats.as_deref() == Some("json"),
+                ),
+                (
+                    "--max-instructions",
+                    max_instructions != wavesim::DEFAULT_MAX_WAVE_INSTRUCTIONS,
+                ),
+            ]
+            .into_iter()
+            .filter_map(|(f, given)| given.then_some(f))
+            .collect();
+            let refuse = |isa: &str| -> Result<(), Failure> {
+                match rdna3_only.first() {
+                    Some(f) => Err(usage(format!(
+                        "{f} is for RDNA3 kernels; {isa} does not take it (see wavesim run --help)"
+                    ))),
+                    None => Ok(()),
+                }
+            };
+            let check = check
+                .as_deref()
+                .map(wavesim::inside::Checks::parse)
+                .transpose();
             let inside = inside_cli::InsideOptions {
-                checks: check,
+                checks: None,
                 timeline,
                 stats: stats.is_some(),
             };
@@ -346,11 +418,13 @@ fn real_main(cli: Cli) -> Result<(), Failure> {
                         "--target agx runs a job: give its configuration with --config FILE.toml",
                     ));
                 };
+                refuse("an AGX job")?;
                 return Ok(run_agx_cli(
                     file.as_ref(),
                     &config,
                     png.as_ref(),
                     png_target,
+                    &see,
                 )?);
             }
             let Some(file) = file else {
@@ -384,13 +458,14 @@ fn real_main(cli: Cli) -> Result<(), Failure> {
                         file.display()
                     )));
                 };
+                refuse("an R700 shader")?;
                 return Ok(run_r700_cli(
                     &bytes,
                     &file,
                     &config,
                     png.as_ref(),
                     png_target,
-                    stats.is_some(),
+                    &see,
                 )?);
             }
             let (Some(kernel), Some(global)) = (kernel, global) else {
@@ -404,6 +479,10 @@ fn real_main(cli: Cli) -> Result<(), Failure> {
                     "--config is for R700 shaders; RDNA3 kernels take --arg",
                 ));
             }
+            let inside = inside_cli::InsideOptions {
+                checks: check.map_err(|e| usage(format!("--check: {e}")))?,
+                ..inside
+            };
             let specs: Vec<ArgSpec> = args
                 .iter()
                 .map(|a| parse_spec(a))

@@ -306,6 +306,12 @@ pub struct Inside<W: Write> {
 }
 
 impl<W: Write> Observer<WaveState, Inst> for Inside<W> {
+    fn enabled(&self) -> bool {
+        self.tracer.is_some()
+            || self.stats.is_some()
+            || self.timeline.is_some()
+            || self.uniforms.is_some()
+    }
     fn before(&mut self, loc: &InstLoc, w: &WaveState, i: &Inst) {
         if let Some(t) = &mut self.tracer {
             t.before(loc, w, i);

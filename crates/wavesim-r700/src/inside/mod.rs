@@ -325,6 +325,9 @@ pub struct Inside<W: Write> {
 }
 
 impl<W: Write> Observer<Wave, Step> for Inside<W> {
+    fn enabled(&self) -> bool {
+        self.tracer.is_some() || self.stats.is_some() || self.timeline.is_some()
+    }
     fn before(&mut self, loc: &InstLoc, w: &Wave, s: &Step) {
         if let Some(t) = &mut self.tracer {
             t.before(loc, w, s);
