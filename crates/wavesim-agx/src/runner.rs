@@ -430,6 +430,21 @@ fn read_file(dir: &Path, file: &str) -> Result<Vec<u8>, RunError> {
         .map_err(|e| RunError::Config(format!("cannot read {}: {e}", path.display())))
 }
 
+/// The program a job runs: `asm` if given, else `code` (bytes the caller has), else the
+/// configuration's `code` file.
+pub fn program_bytes(
+    cfg: &RunConfig,
+    dir: &Path,
+    code: Option<&[u8]>,
+) -> Result<Vec<u8>, RunError> {
+    Ok(match (&cfg.asm, code, &cfg.code) {
+        (Some(src), _, _) => assemble(src)?,
+        (None, Some(c), _) => c.to_vec(),
+        (None, None, Some(file)) => read_file(dir, file)?,
+        (None, None, None) => return cfg_err("give `asm` or a code file"),
+    })
+}
+
 /// [`run_in_dir`] with files relative to the current directory.
 pub fn run(cfg: &RunConfig, code: Option<&[u8]>) -> Result<RunResult, RunError> {
     run_in_dir(cfg, Path::new("."), code)
@@ -459,12 +474,7 @@ pub fn run_observed_in_dir<O: crate::inside::AgxObserver>(
             "tracing, statistics, timelines and checks are for kind = \"compute\" and \"grid_kernel\" jobs; vertex and fragment jobs run their ABI parts outside the engine's observer path",
         );
     }
-    let program = match (&cfg.asm, code, &cfg.code) {
-        (Some(src), _, _) => assemble(src)?,
-        (None, Some(c), _) => c.to_vec(),
-        (None, None, Some(file)) => read_file(dir, file)?,
-        (None, None, None) => return cfg_err("give `asm` or a code file"),
-    };
+    let program = program_bytes(cfg, dir, code)?;
     // Entries another kind would silently ignore are errors.
     if cfg.kind == Kind::GridKernel {
         if !cfg.uniform.is_empty() || !cfg.special.is_empty() {

@@ -40,6 +40,13 @@ pub trait Observer<W: ?Sized, I: ?Sized> {
     fn before(&mut self, loc: &InstLoc, wave: &W, inst: &I) {
         let _ = (loc, wave, inst);
     }
+    /// Right before [`Observer::before`], with the wave writable: where a step debugger stops
+    /// and lets its user change registers. The R700 and AGX run loops call it (RDNA3's step API
+    /// is its own `Debugger`, which drives the back end one instruction at a time).
+    #[inline(always)]
+    fn pause(&mut self, loc: &InstLoc, wave: &mut W, inst: &I) {
+        let _ = (loc, wave, inst);
+    }
     /// After the instruction's semantics ran and before the loop acts on the outcome (a jump,
     /// the end of the wave, an error or entering the trap handler): the registers hold what the
     /// instruction wrote; `wave.pc` is the next PC (the branch target after a taken branch).
@@ -68,6 +75,10 @@ impl<W: ?Sized, I: ?Sized, O: Observer<W, I> + ?Sized> Observer<W, I> for &mut O
     #[inline(always)]
     fn before(&mut self, loc: &InstLoc, wave: &W, inst: &I) {
         (**self).before(loc, wave, inst)
+    }
+    #[inline(always)]
+    fn pause(&mut self, loc: &InstLoc, wave: &mut W, inst: &I) {
+        (**self).pause(loc, wave, inst)
     }
     #[inline(always)]
     fn after(&mut self, loc: &InstLoc, wave: &W, inst: &I) {

@@ -141,19 +141,29 @@ enum Cmd {
         #[arg(short = 'o', long = "out", value_name = "OUT.png")]
         out: PathBuf,
     },
-    /// Run an RDNA3 kernel under the debugger: commands on standard input (break PC, break if
-    /// REG == V, step [WAVE], regs [WAVE], set REG V, mem ADDR [N], mem ADDR = V, continue,
-    /// quit); at the end of input the dispatch runs to its end and the outputs are written.
+    /// Run an RDNA3 kernel, an R700 shader (--config) or an AGX compute job (--target agx
+    /// --config) under the debugger: commands on standard input (break PC, break if REG == V,
+    /// step [WAVE], regs [WAVE], set REG V, mem ADDR [N], mem ADDR = V, continue, quit); at the
+    /// end of input the run goes to its end and the outputs are written.
     Debug {
-        file: PathBuf,
+        /// The code object, R700 shader object or AGX code (optional with --target agx when
+        /// the job names its code).
+        file: Option<PathBuf>,
+        /// RDNA3: the kernel.
         #[arg(long)]
-        kernel: String,
+        kernel: Option<String>,
         #[arg(long, value_parser = parse_dims)]
-        global: Dims,
+        global: Option<Dims>,
         #[arg(long, value_parser = parse_dims)]
-        local: Dims,
+        local: Option<Dims>,
         #[arg(long = "arg", value_name = "SPEC", allow_hyphen_values = true)]
         args: Vec<String>,
+        /// R700: the runner configuration; AGX (--target agx): the job.
+        #[arg(long, value_name = "FILE.toml")]
+        config: Option<PathBuf>,
+        /// `agx` for AGX code (no ELF header to name its ISA).
+        #[arg(long, value_name = "NAME")]
+        target: Option<String>,
     },
     /// List the kernels of a code object with their arguments and descriptor fields.
     Info { file: PathBuf },
@@ -602,13 +612,59 @@ fn real_main(cli: Cli) -> Result<(), Failure> {
             global,
             local,
             args,
-        } => Ok(debug_cli::run(debug_cli::DebugArgs {
-            file,
-            kernel,
-            global: global.0,
-            local: local.0,
-            args,
-        })?),
+            config,
+            target,
+        } => {
+            let rdna3_given =
+                kernel.is_some() || global.is_some() || local.is_some() || !args.is_empty();
+            if let Some(t) = target.as_deref() {
+                if Isa::from_name(t).map_err(|e| usage(e.to_string()))? != Isa::Agx {
+                    return Err(usage(format!(
+                        "--target {t}: only AGX code has no ELF header to name its ISA"
+                    )));
+                }
+                let Some(config) = config else {
+                    return Err(usage("--target agx debugs a job: give --config JOB.toml"));
+                };
+                if rdna3_given {
+                    return Err(usage("--kernel, --global, --local and --arg are for RDNA3 kernels; an AGX job takes --config"));
+                }
+                return Ok(debug_cli::run_agx(file.as_deref(), &config)?);
+            }
+            let Some(file) = file else {
+                return Err(usage("debug: give a code object or shader object (or --target agx --config JOB.toml)"));
+            };
+            if let Ok(Isa::R700(_)) = Isa::of_object(&read(&file)?) {
+                let Some(config) = config else {
+                    return Err(usage(format!(
+                        "{} is an R700 shader: give --config FILE.toml",
+                        file.display()
+                    )));
+                };
+                if rdna3_given {
+                    return Err(usage("--kernel, --global, --local and --arg are for RDNA3 kernels; an R700 shader takes --config"));
+                }
+                return Ok(debug_cli::run_r700(&file, &config)?);
+            }
+            if config.is_some() {
+                return Err(usage(
+                    "--config is for R700 shaders and AGX jobs; RDNA3 kernels take --arg",
+                ));
+            }
+            let (Some(kernel), Some(global), Some(local)) = (kernel, global, local) else {
+                return Err(usage(format!(
+                    "{} is an RDNA3 code object: give --kernel NAME, --global X[,Y[,Z]] and --local X[,Y[,Z]]",
+                    file.display()
+                )));
+            };
+            Ok(debug_cli::run(debug_cli::DebugArgs {
+                file,
+                kernel,
+                global: global.0,
+                local: local.0,
+                args,
+            })?)
+        }
         Cmd::Info { file } => {
             let bytes = read(&file)?;
             if let Ok(Isa::R700(_)) = Isa::of_object(&bytes) {

@@ -163,9 +163,9 @@ fn flags_an_isa_does_not_take_are_errors() {
 /// README's saxpy (`examples/saxpy.hsaco`): 0x1960 is inside an 8-byte instruction.
 #[test]
 fn a_breakpoint_inside_an_instruction_is_an_error() {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_wavesim"))
-        .args([
-            "debug",
+    let (x, y) = (path("examples/x.bin"), path("examples/y.bin"));
+    let out = debug(
+        &[
             &path("examples/saxpy.hsaco"),
             "--kernel",
             "saxpy",
@@ -178,10 +178,23 @@ fn a_breakpoint_inside_an_instruction_is_an_error() {
             "--arg",
             "f32:2.5",
             "--arg",
-            &format!("buf:{}", path("examples/x.bin")),
+            &format!("buf:{x}"),
             "--arg",
-            &format!("buf:{}", path("examples/y.bin")),
-        ])
+            &format!("buf:{y}"),
+        ],
+        "break 0x1960\nquit\n",
+    );
+    assert!(
+        out.contains("error: 0x1960 is not the start of an instruction"),
+        "{out}"
+    );
+    assert!(!out.contains("breakpoint at 0x1960"), "{out}");
+}
+
+fn debug(args: &[&str], input: &str) -> String {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_wavesim"))
+        .arg("debug")
+        .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -191,13 +204,75 @@ fn a_breakpoint_inside_an_instruction_is_an_error() {
         .stdin
         .take()
         .unwrap()
-        .write_all(b"break 0x1960\nquit\n")
+        .write_all(input.as_bytes())
         .unwrap();
     let o = child.wait_with_output().unwrap();
-    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    String::from_utf8_lossy(&o.stdout).to_string()
+}
+
+/// The R700 step debugger: a breakpoint on an ALU group, a register read and write, a step, an
+/// address inside no instruction refused, and the run finishing with the same exports.
+#[test]
+fn r700_debugger_breaks_steps_reads_and_writes() {
+    let shader = path("corpus/r700/obj/rv770/ps_else_tex.o");
+    let cfg = path("corpus/r700/run/ps_else_tex.toml");
+    let plain = ok(&r700(&[]));
+    // @15 is NOT_INT's group, @13 is between the CF program and the ALU clause at @14.
+    let out = debug(
+        &[&shader, "--config", &cfg],
+        "break @13\nbreak @15\ncontinue\nregs\nset T1.X[2] 0x40000000\nregs\nstep\nmem 0\n",
+    );
     assert!(
-        out.contains("error: 0x1960 is not the start of an instruction"),
+        out.contains("error: @13 is not the start of an instruction"),
         "{out}"
     );
-    assert!(!out.contains("breakpoint at 0x1960"), "{out}");
+    assert!(
+        out.contains("break: wg (0,0,0) wave 0 at @15 `w: NOT_INT * T2.W, PV.W,`"),
+        "{out}"
+    );
+    // SETGT_DX10 (T0.X > 0) of lanes 0-3 (T0.X = -3, 0.75, 4.5, -1.5) wrote 0, ~0, ~0, 0.
+    assert!(
+        out.contains("T2.W [0-3] 0x00000000 0xffffffff 0xffffffff 0x00000000"),
+        "{out}"
+    );
+    assert!(
+        out.contains("T1.X [0-3] 0x40100000 0x40c00000 0x40000000 0x40700000"),
+        "{out}"
+    );
+    assert!(out.contains("step: wg (0,0,0) wave 0 at @16"), "{out}");
+    assert!(
+        out.contains("error: an R700 run has no device memory"),
+        "{out}"
+    );
+    assert!(out.contains("finished\n"), "{out}");
+    // Thread 2 (T0.X > 0) takes the ELSE path, which samples at T0 and never reads T1: the
+    // exports are unchanged.
+    assert!(out.ends_with(&plain), "{out}");
+}
+
+/// The AGX step debugger on the grid-kernel saxpy: breakpoint, registers, a write that changes
+/// the result of thread 0, a refused address inside an instruction.
+#[test]
+fn agx_debugger_breaks_reads_and_writes() {
+    let cfg = path("corpus/agx/examples/saxpy_grid_kernel.toml");
+    let out = debug(
+        &["--target", "agx", "--config", &cfg],
+        "break 0x9\nbreak 0x8\ncontinue\nregs\nstep\n",
+    );
+    assert!(
+        out.contains("error: 0x9 is not the start of an instruction"),
+        "{out}"
+    );
+    assert!(
+        out.contains("break: wg (0,0,0) wave 0 at 0x8 `mov              r4, u2`"),
+        "{out}"
+    );
+    // r2 = thread_position_in_grid.x from get_sr at 0x0.
+    assert!(
+        out.contains("r2 [0-3] 0x00000000 0x00000001 0x00000002 0x00000003"),
+        "{out}"
+    );
+    assert!(out.contains("step: wg (0,0,0) wave 0 at 0xe"), "{out}");
+    assert!(out.contains("finished\n"), "{out}");
 }

@@ -363,6 +363,7 @@ pub(super) fn run_alu_clause<O: Observer<Wave, Step> + ?Sized>(
                 cf: *c,
                 group: g.clone(),
             };
+            obs.pause(&loc, w, &step);
             obs.before(&loc, w, &step);
             run_group(ctx, w, g)?;
             obs.after(&loc, w, &step);

@@ -65,6 +65,7 @@ fn run_wave_inner<O: Observer<Wave, Step> + ?Sized>(
         w.cf_executed += 1;
         let iloc = step_loc(w, pc);
         if obs.enabled() {
+            obs.pause(&iloc, w, &Step::Cf(c));
             obs.before(&iloc, w, &Step::Cf(c));
         }
         let mut next = pc + 1;
@@ -225,6 +226,7 @@ fn run_cf_normal<O: Observer<Wave, Step> + ?Sized>(
                 if obs.enabled() {
                     let loc = step_loc(w, f.addr);
                     let step = Step::Fetch { cf: *c, inst: *f };
+                    obs.pause(&loc, w, &step);
                     obs.before(&loc, w, &step);
                     run_fetch(ctx, w, f)?;
                     obs.after(&loc, w, &step);
