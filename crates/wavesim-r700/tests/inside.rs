@@ -265,3 +265,75 @@ fn mutant_catch_rates() {
     // The figures when this was written: 107 of 427, 25 of 102, 22 of 22.
     assert!(removed.found >= 107 && merged.found >= 25 && pushes.found == pushes.mutants);
 }
+
+/// The rules the mutants above do not reach, each on a real program changed to break it (the
+/// expected finding follows from the rule's statement in `check.rs`), and the unbroken program
+/// clean.
+#[test]
+fn hand_made_violations_of_each_remaining_rule() {
+    use wavesim_r700::decode::sel;
+    let rules = |p: &wavesim_r700::Program| -> Vec<Rule> {
+        check(p, Checks::ALL, 16).iter().map(|f| f.rule).collect()
+    };
+    // KCACHE_MODE0 = 0 (CF_ALU_WORD0 bits 31:30): bank 0 locks nothing, so its KC0 reads are
+    // outside the locked lines.
+    let (sh, _) = load("rv770", "ps_cb_kcache");
+    assert!(rules(&sh.program).is_empty());
+    let mut p = sh.program.clone();
+    for c in &mut p.cf {
+        if matches!(c.kind, CfKind::Alu(_)) {
+            c.w0 &= !(3 << 30);
+        }
+    }
+    assert!(rules(&p).contains(&Rule::KcacheBank), "{:?}", rules(&p));
+    // Constant read ports: c0.x, c1.x, c2.x are three [XY] pairs of three constants (a finding);
+    // c0.x, c0.y, c1.z are two pairs, c0 [XY] and c1 [ZW] (none).
+    let (sh, _) = load("rv770", "ps_fadd_fmul");
+    let (addr, gi) = sh
+        .program
+        .alu
+        .iter()
+        .find_map(|(a, c)| {
+            c.groups
+                .iter()
+                .position(|g| g.insts.len() >= 2 && g.insts[0].row.srcs >= 2)
+                .map(|k| (*a, k))
+        })
+        .expect("a group of two instructions with two sources");
+    let with = |consts: [(u16, u8); 3]| {
+        let mut p = sh.program.clone();
+        let g = &mut p.alu.get_mut(&addr).unwrap().groups[gi];
+        for (k, (n, chan)) in consts.into_iter().enumerate() {
+            let (i, s) = if k < 2 { (0, k) } else { (1, 0) };
+            g.insts[i].src[s].sel = sel::CFILE + n;
+            g.insts[i].src[s].chan = chan;
+            g.insts[i].src[s].rel = false;
+        }
+        rules(&p)
+    };
+    assert!(with([(0, 0), (1, 0), (2, 0)]).contains(&Rule::ConstReadPorts));
+    assert!(!with([(0, 0), (0, 1), (1, 2)]).contains(&Rule::ConstReadPorts));
+    // Two slots of one group writing one channel.
+    let mut p = sh.program.clone();
+    let g = &mut p.alu.get_mut(&addr).unwrap().groups[gi];
+    let (d, c) = (g.insts[0].dst_gpr, g.insts[0].dst_chan);
+    g.insts[0].write = true;
+    g.insts[1].write = true;
+    g.insts[1].dst_gpr = d;
+    g.insts[1].dst_chan = c;
+    assert!(rules(&p).contains(&Rule::SameGroupGpr));
+    // PV in a clause's first group: nothing precedes it in the clause.
+    let mut p = sh.program.clone();
+    let first = p.alu.values_mut().next().unwrap();
+    first.groups[0].insts[0].src[0].sel = sel::PV;
+    assert!(rules(&p).contains(&Rule::PvPsAcrossClause));
+    // ps_tex_two's fetch clause samples T1 then T0; the second taking its address from T1 (TEX
+    // WORD0 SRC_GPR, bits 22:16) reads what the first fetch of the clause writes.
+    let (sh, _) = load("rv770", "ps_tex_two");
+    assert!(rules(&sh.program).is_empty());
+    let mut p = sh.program.clone();
+    let clause = p.fetch.values_mut().next().unwrap();
+    assert_eq!(clause.insts.len(), 2);
+    clause.insts[1].w[0] = (clause.insts[1].w[0] & !(0x7f << 16)) | (1 << 16);
+    assert_eq!(rules(&p), vec![Rule::TexClauseDependency]);
+}
