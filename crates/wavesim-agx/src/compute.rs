@@ -44,6 +44,8 @@ pub struct AgxCompute {
     /// documented intent (`exec::WaveState::approximate`).
     approximate: bool,
     approximated: std::sync::Mutex<BTreeMap<&'static str, u64>>,
+    /// `--check init` ([`AgxCompute::checking_init`]).
+    poison: bool,
 }
 
 impl AgxCompute {
@@ -53,7 +55,18 @@ impl AgxCompute {
             launch,
             approximate: false,
             approximated: Default::default(),
+            poison: false,
         }
+    }
+
+    /// Every register but r0l starts poisoned, so a read of one the program has not written
+    /// stops with `Fault::UndefinedRead` naming it: a compute kernel gets its inputs from
+    /// `get_sr` and the uniforms, and its registers hold nothing defined at the start (Mesa's
+    /// asahi compiler README, "Register ABI"; r0l is the exec-mask stack counter, zero at the
+    /// start of the program).
+    pub fn checking_init(mut self) -> AgxCompute {
+        self.poison = true;
+        self
     }
 
     /// Run the instructions without a public rule as their documented intent, counting them.
@@ -172,6 +185,12 @@ impl Backend for AgxCompute {
         s.present = present;
         s.slot = Some(at);
         s.approximate = self.approximate;
+        if self.poison {
+            s.poison_all();
+            for lane in 0..SIMD_WIDTH {
+                s.set_half(0, lane, 0);
+            }
+        }
         *w = s;
     }
     fn run_wave<O: Observer<WaveState, Inst> + ?Sized>(

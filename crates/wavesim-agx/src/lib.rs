@@ -28,6 +28,7 @@ pub mod exec;
 pub mod fields;
 pub mod fp;
 pub mod helper;
+pub mod inside;
 pub mod kernel;
 pub mod operand;
 pub mod runner;

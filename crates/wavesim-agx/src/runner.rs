@@ -430,6 +430,21 @@ fn read_file(dir: &Path, file: &str) -> Result<Vec<u8>, RunError> {
         .map_err(|e| RunError::Config(format!("cannot read {}: {e}", path.display())))
 }
 
+/// The program a job runs: `asm` if given, else `code` (bytes the caller has), else the
+/// configuration's `code` file.
+pub fn program_bytes(
+    cfg: &RunConfig,
+    dir: &Path,
+    code: Option<&[u8]>,
+) -> Result<Vec<u8>, RunError> {
+    Ok(match (&cfg.asm, code, &cfg.code) {
+        (Some(src), _, _) => assemble(src)?,
+        (None, Some(c), _) => c.to_vec(),
+        (None, None, Some(file)) => read_file(dir, file)?,
+        (None, None, None) => return cfg_err("give `asm` or a code file"),
+    })
+}
+
 /// [`run_in_dir`] with files relative to the current directory.
 pub fn run(cfg: &RunConfig, code: Option<&[u8]>) -> Result<RunResult, RunError> {
     run_in_dir(cfg, Path::new("."), code)
@@ -439,12 +454,27 @@ pub fn run(cfg: &RunConfig, code: Option<&[u8]>) -> Result<RunResult, RunError> 
 /// program is `asm` if given, else `code` (bytes the caller has), else the configuration's `code`
 /// file.
 pub fn run_in_dir(cfg: &RunConfig, dir: &Path, code: Option<&[u8]>) -> Result<RunResult, RunError> {
-    let program = match (&cfg.asm, code, &cfg.code) {
-        (Some(src), _, _) => assemble(src)?,
-        (None, Some(c), _) => c.to_vec(),
-        (None, None, Some(file)) => read_file(dir, file)?,
-        (None, None, None) => return cfg_err("give `asm` or a code file"),
-    };
+    run_observed_in_dir(cfg, dir, code, &mut NoObserver, false)
+}
+
+/// [`run_in_dir`] with `obs` seeing every instruction of every SIMD group (groups in order on one
+/// thread) and, with `check_init`, every register but r0l poisoned at the start
+/// (`AgxCompute::checking_init`). Compute and grid-kernel jobs run through the engine's
+/// observer path; vertex and fragment jobs run their ABI parts outside it, so asking to observe
+/// or check them is an error.
+pub fn run_observed_in_dir<O: crate::inside::AgxObserver>(
+    cfg: &RunConfig,
+    dir: &Path,
+    code: Option<&[u8]>,
+    obs: &mut O,
+    check_init: bool,
+) -> Result<RunResult, RunError> {
+    if (obs.enabled() || check_init) && matches!(cfg.kind, Kind::Vertex | Kind::Fragment) {
+        return cfg_err(
+            "tracing, statistics, timelines and checks are for kind = \"compute\" and \"grid_kernel\" jobs; vertex and fragment jobs run their ABI parts outside the engine's observer path",
+        );
+    }
+    let program = program_bytes(cfg, dir, code)?;
     // Entries another kind would silently ignore are errors.
     if cfg.kind == Kind::GridKernel {
         if !cfg.uniform.is_empty() || !cfg.special.is_empty() {
@@ -483,15 +513,34 @@ pub fn run_in_dir(cfg: &RunConfig, dir: &Path, code: Option<&[u8]>) -> Result<Ru
     let mut text = String::new();
     let mut pngs = vec![];
     match cfg.kind {
-        Kind::Compute => run_compute(
-            cfg,
-            program,
-            &uniforms[..used_slots],
-            &dev,
-            &lookup,
-            &mut text,
-        )?,
-        Kind::GridKernel => run_grid_kernel(cfg, dir, program, &dev, &lookup, &mut text)?,
+        Kind::Compute => {
+            // The halves the job's [[uniform]]s cover (a zero value set explicitly is set too).
+            let mut set = vec![false; uniforms.len()];
+            for u in &cfg.uniform {
+                let slots = match (u.u16, u.u32) {
+                    (Some(_), _) => 1,
+                    (None, Some(_)) => 2,
+                    _ => 4,
+                };
+                for h in u.slot..(u.slot + slots).min(set.len()) {
+                    set[h] = true;
+                }
+            }
+            obs.uniforms_set(&set);
+            run_compute(
+                cfg,
+                program,
+                &uniforms[..used_slots],
+                &dev,
+                &lookup,
+                &mut text,
+                obs,
+                check_init,
+            )?
+        }
+        Kind::GridKernel => {
+            run_grid_kernel(cfg, dir, program, &dev, &lookup, &mut text, obs, check_init)?
+        }
         Kind::Fragment => run_fragment_job(cfg, abi, program, &mut dev, &mut text, &mut pngs)?,
         Kind::Vertex => run_vertex_job(cfg, abi, program, &uniforms, &dev, &lookup, &mut text)?,
     }
@@ -585,13 +634,16 @@ fn pack_uniforms(
 }
 
 /// `kind = "compute"`: one dispatch of the kernel over the grid, through the shared engine.
-fn run_compute(
+#[allow(clippy::too_many_arguments)]
+fn run_compute<O: crate::inside::AgxObserver>(
     cfg: &RunConfig,
     program: Vec<u8>,
     uniforms: &[u16],
     dev: &DeviceMemory,
     lookup: &dyn Fn(&str) -> Result<u64, RunError>,
     text: &mut String,
+    obs: &mut O,
+    check_init: bool,
 ) -> Result<(), RunError> {
     let c = cfg
         .compute
@@ -631,7 +683,8 @@ fn run_compute(
     } else {
         b
     };
-    let stats = wavesim_core::engine::run(&b, dev, &mut NoObserver)?;
+    let b = if check_init { b.checking_init() } else { b };
+    let stats = wavesim_core::engine::run(&b, dev, obs)?;
     write_stats(text, &stats);
     write_approximated(text, &b.approximated());
     Ok(())
@@ -660,13 +713,16 @@ fn write_stats(text: &mut String, stats: &DispatchStats) {
 
 /// `kind = "grid_kernel"`: the asahi_clc kernel `program` with its report, dispatched as Mesa's
 /// driver does (kernel::GridKernel) with the `[[arg]]`s over `[grid_kernel] grid`.
-fn run_grid_kernel(
+#[allow(clippy::too_many_arguments)]
+fn run_grid_kernel<O: crate::inside::AgxObserver>(
     cfg: &RunConfig,
     dir: &Path,
     program: Vec<u8>,
     dev: &DeviceMemory,
     lookup: &dyn Fn(&str) -> Result<u64, RunError>,
     text: &mut String,
+    obs: &mut O,
+    check_init: bool,
 ) -> Result<(), RunError> {
     let g = cfg
         .grid_kernel
@@ -682,7 +738,11 @@ fn run_grid_kernel(
         .map(|(i, a)| a.value(i, lookup))
         .collect::<Result<Vec<_>, _>>()?;
     check_arguments(&kernel, &cfg.arg, &args)?;
-    let stats = kernel.dispatch(&args, &g.grid, dev, g.threads)?;
+    let b = kernel.prepare(&args, &g.grid, dev, g.threads)?;
+    obs.uniforms_set(&vec![true; b.launch.uniforms.len()]);
+    let b = if check_init { b.checking_init() } else { b };
+    let stats =
+        wavesim_core::engine::run(&b, dev, obs).map_err(crate::kernel::KernelError::from)?;
     write_stats(text, &stats);
     Ok(())
 }

@@ -114,6 +114,200 @@ where
         assert_eq!(stats.workgroups, global.div_ceil(32) as u64, "{name}");
         check(&m, &bufs);
     }
+    // Under the checks (every register but r0l poisoned at the start, uniform reads against
+    // what the dispatch pushed) the kernel runs clean and computes the same.
+    let (found, m, bufs) =
+        checked_run(&k, global, &setup).unwrap_or_else(|e| panic!("{name}: {e}"));
+    assert!(found.is_empty(), "{name}: {found:?}");
+    check(&m, &bufs);
+    inside::mutants(name, &k, global, &setup, &check);
+}
+
+type Checked = (Vec<String>, DeviceMemory, Vec<u64>);
+
+/// One dispatch with the uninitialised-register and uniform-range checks: the uniform findings,
+/// the memory and the buffers; a run error (an undefined-register read among them) as text.
+fn checked_run<S>(k: &GridKernel, global: u32, setup: &S) -> Result<Checked, String>
+where
+    S: Fn(&mut DeviceMemory) -> (Vec<KernelArg>, Vec<u64>),
+{
+    use wavesim_agx::inside::{AgxObserver, Inside, UniformCheck};
+    let mut m = DeviceMemory::new();
+    let (args, bufs) = setup(&mut m);
+    let mut b = k
+        .prepare(&args, &[global], &m, 1)
+        .map_err(|e| e.to_string())?
+        .checking_init();
+    // A mutant that loops meets the watchdog soon (the real kernels need far fewer).
+    b.launch.max_wave_insts = 200_000;
+    let mut obs: Inside<Vec<u8>> = Inside {
+        tracer: None,
+        stats: None,
+        timeline: None,
+        uniforms: Some(UniformCheck::new()),
+    };
+    obs.uniforms_set(&vec![true; b.launch.uniforms.len()]);
+    wavesim_core::engine::run(&b, &m, &mut obs).map_err(|e| e.to_string())?;
+    let found = obs
+        .uniforms
+        .map(|u| u.findings.iter().map(|f| f.to_string()).collect())
+        .unwrap_or_default();
+    Ok((found, m, bufs))
+}
+
+/// Mutants of the real kernels: each instruction of the main part removed (where no branch
+/// crosses it, so every offset stays right) and each pair of adjacent non-branch instructions
+/// swapped; each mutant counted as found by the checks, faulting, computing something else or
+/// computing the same. The totals are printed by `mutant_catch_rates` (docs/INSIDE.md).
+mod inside {
+    use super::*;
+    use std::sync::Mutex;
+
+    #[derive(Default, Clone, Copy, Debug)]
+    pub struct Tally {
+        pub mutants: u32,
+        pub found: u32,
+        pub fault: u32,
+        pub changed: u32,
+        pub same: u32,
+    }
+
+    /// (removed, swapped) over every kernel run so far.
+    pub static TALLY: Mutex<[Tally; 2]> = Mutex::new(
+        [Tally {
+            mutants: 0,
+            found: 0,
+            fault: 0,
+            changed: 0,
+            same: 0,
+        }; 2],
+    );
+
+    struct At {
+        pc: usize,
+        size: usize,
+        branch: bool,
+        target: Option<usize>,
+    }
+
+    fn main_part(k: &GridKernel) -> Vec<At> {
+        let end = if k.report.has_preamble {
+            k.report.preamble_offset as usize
+        } else {
+            k.code.len()
+        };
+        let mut v = Vec::new();
+        let mut pc = 0;
+        while pc < end {
+            let Ok(d) = wavesim_agx::decode::decode(&k.code[pc..]) else {
+                break;
+            };
+            let off = d.operands.iter().find_map(|o| match o {
+                wavesim_agx::operand::Operand::Offset(o) => Some(*o),
+                _ => None,
+            });
+            let stop = d.text(pc as u64).starts_with("stop");
+            v.push(At {
+                pc,
+                size: d.size,
+                branch: off.is_some() || stop,
+                target: off.map(|o| (pc as i64 + o) as usize),
+            });
+            pc += d.size;
+            if stop {
+                break;
+            }
+        }
+        v
+    }
+
+    pub fn mutants<S, C>(name: &str, k: &GridKernel, global: u32, setup: &S, check: &C)
+    where
+        S: Fn(&mut DeviceMemory) -> (Vec<KernelArg>, Vec<u64>),
+        C: Fn(&DeviceMemory, &[u64]),
+    {
+        // Kernels run by several tests (other grids or inputs) are mutated once.
+        static DONE: Mutex<Vec<String>> = Mutex::new(Vec::new());
+        {
+            let mut done = DONE.lock().unwrap_or_else(|e| e.into_inner());
+            if done.iter().any(|n| n == name) {
+                return;
+            }
+            done.push(name.to_string());
+        }
+        let insts = main_part(k);
+        let branches: Vec<(usize, usize)> = insts
+            .iter()
+            .filter_map(|a| a.target.map(|t| (a.pc.min(t), a.pc.max(t))))
+            .collect();
+        let targets: Vec<usize> = insts.iter().filter_map(|a| a.target).collect();
+        let mut local = [Tally::default(); 2];
+        let judge = |t: &mut Tally, code: Vec<u8>| {
+            t.mutants += 1;
+            let mk = GridKernel {
+                report: k.report.clone(),
+                code,
+            };
+            match checked_run(&mk, global, setup) {
+                Ok((found, _, _)) if !found.is_empty() => t.found += 1,
+                Err(e) if e.contains("undefined (poisoned)") => t.found += 1,
+                Err(_) => t.fault += 1,
+                Ok((_, m, bufs)) => {
+                    let ok =
+                        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| check(&m, &bufs)));
+                    if ok.is_ok() {
+                        t.same += 1;
+                    } else {
+                        t.changed += 1;
+                    }
+                }
+            }
+        };
+        // One kernel's mutants at a time: the silenced panic hook (the expected-value checks
+        // panic on a changed result) is installed and restored by one thread.
+        static ONE: Mutex<()> = Mutex::new(());
+        let _one = ONE.lock().unwrap_or_else(|e| e.into_inner());
+        let hook = std::panic::take_hook();
+        std::panic::set_hook(Box::new(|_| {}));
+        for (i, a) in insts.iter().enumerate() {
+            let crossed = branches
+                .iter()
+                .any(|&(lo, hi)| lo < a.pc + a.size && a.pc < hi);
+            if !a.branch && !crossed {
+                let mut code = k.code.clone();
+                code.drain(a.pc..a.pc + a.size);
+                judge(&mut local[0], code);
+            }
+            if let Some(b) = insts.get(i + 1) {
+                if !a.branch && !b.branch && !targets.contains(&b.pc) {
+                    let mut code = k.code.clone();
+                    let (x, y) = (
+                        k.code[a.pc..a.pc + a.size].to_vec(),
+                        k.code[b.pc..b.pc + b.size].to_vec(),
+                    );
+                    code[a.pc..a.pc + y.len()].copy_from_slice(&y);
+                    code[a.pc + y.len()..b.pc + b.size].copy_from_slice(&x);
+                    judge(&mut local[1], code);
+                }
+            }
+        }
+        std::panic::set_hook(hook);
+        println!(
+            "mutants {name}: removed {:?}, swapped {:?}",
+            local[0], local[1]
+        );
+        // Every kernel has a register the checks see undefined when its writer is removed.
+        assert!(local[0].found > 0, "{name}: {:?}", local[0]);
+        let mut t = TALLY.lock().unwrap_or_else(|e| e.into_inner());
+        for k in 0..2 {
+            t[k].mutants += local[k].mutants;
+            t[k].found += local[k].found;
+            t[k].fault += local[k].fault;
+            t[k].changed += local[k].changed;
+            t[k].same += local[k].same;
+        }
+        println!("mutants so far: removed {:?}, swapped {:?}", t[0], t[1]);
+    }
 }
 
 #[test]

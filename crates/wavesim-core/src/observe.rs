@@ -40,6 +40,13 @@ pub trait Observer<W: ?Sized, I: ?Sized> {
     fn before(&mut self, loc: &InstLoc, wave: &W, inst: &I) {
         let _ = (loc, wave, inst);
     }
+    /// Right before [`Observer::before`], with the wave writable: where a step debugger stops
+    /// and lets its user change registers. The R700 and AGX run loops call it (RDNA3's step API
+    /// is its own `Debugger`, which drives the back end one instruction at a time).
+    #[inline(always)]
+    fn pause(&mut self, loc: &InstLoc, wave: &mut W, inst: &I) {
+        let _ = (loc, wave, inst);
+    }
     /// After the instruction's semantics ran and before the loop acts on the outcome (a jump,
     /// the end of the wave, an error or entering the trap handler): the registers hold what the
     /// instruction wrote; `wave.pc` is the next PC (the branch target after a taken branch).
@@ -68,6 +75,10 @@ impl<W: ?Sized, I: ?Sized, O: Observer<W, I> + ?Sized> Observer<W, I> for &mut O
     #[inline(always)]
     fn before(&mut self, loc: &InstLoc, wave: &W, inst: &I) {
         (**self).before(loc, wave, inst)
+    }
+    #[inline(always)]
+    fn pause(&mut self, loc: &InstLoc, wave: &mut W, inst: &I) {
+        (**self).pause(loc, wave, inst)
     }
     #[inline(always)]
     fn after(&mut self, loc: &InstLoc, wave: &W, inst: &I) {
@@ -145,6 +156,201 @@ impl TraceFilter {
 /// Default [`TextTracer`] limit: traced instructions before the trace is cut.
 pub const DEFAULT_TRACE_LIMIT: u64 = 100_000;
 
+/// The part of a text tracer every ISA shares: the [`TraceFilter`], the instruction limit, the
+/// line being built and the first write error. An ISA's tracer calls [`TraceSink::start`] in its
+/// `before` hook, writes the instruction's line into [`TraceSink::line`], [`TraceSink::emit`]s
+/// it, and in `after` (when `start` said yes) writes the changed registers.
+pub struct TraceSink<W: std::io::Write> {
+    out: W,
+    filter: TraceFilter,
+    limit: u64,
+    traced: u64,
+    cut: bool,
+    error: Option<std::io::Error>,
+    /// The text not yet written.
+    pub line: String,
+}
+
+impl<W: std::io::Write> TraceSink<W> {
+    pub fn new(out: W, filter: TraceFilter, limit: u64) -> TraceSink<W> {
+        TraceSink {
+            out,
+            filter,
+            limit,
+            traced: 0,
+            cut: false,
+            error: None,
+            line: String::new(),
+        }
+    }
+
+    /// True if the instruction at `loc` is traced: its wave passes the filter, the limit is not
+    /// reached and nothing failed to write.
+    pub fn start(&mut self, loc: &InstLoc) -> bool {
+        if self.error.is_some() || !self.filter.matches(loc.workgroup, loc.wave) {
+            return false;
+        }
+        if self.traced >= self.limit {
+            self.cut = true;
+            return false;
+        }
+        self.traced += 1;
+        true
+    }
+
+    /// Instructions traced so far.
+    pub fn traced(&self) -> u64 {
+        self.traced
+    }
+
+    /// Writes [`TraceSink::line`] (the first write error stops the trace).
+    pub fn emit(&mut self) {
+        if self.error.is_none() {
+            if let Err(e) = self.out.write_all(self.line.as_bytes()) {
+                self.error = Some(e);
+            }
+        }
+        self.line.clear();
+    }
+
+    /// Ends the trace: the note when the limit cut it, the flush, the writer or the first error.
+    pub fn finish(mut self) -> std::io::Result<W> {
+        if let Some(e) = self.error.take() {
+            return Err(e);
+        }
+        if self.cut {
+            writeln!(
+                self.out,
+                "... trace cut after {} instructions (trace limit); the dispatch ran on",
+                self.limit
+            )?;
+        }
+        self.out.flush()?;
+        Ok(self.out)
+    }
+}
+
+/// Appends `    NAME: [lane]=0x.. [a-b]=0x..` (or `    NAME = 0x.. (all active lanes)`) for a
+/// per-lane register whose values went from `old` to `new`: the lanes `active` selects and every
+/// lane that changed, consecutive lanes with one value as a range. Nothing when nothing changed.
+pub fn write_lane_change(
+    line: &mut String,
+    name: &str,
+    new: &[u32],
+    old: &[u32],
+    active: impl Fn(usize) -> bool,
+) {
+    use std::fmt::Write as _;
+    let lanes = new.len().min(old.len());
+    if new[..lanes] == old[..lanes] {
+        return;
+    }
+    let changed = |l: usize| new[l] != old[l];
+    let shown = |l: usize| active(l) || changed(l);
+    let mut first: Option<u32> = None;
+    let uniform = (0..lanes)
+        .filter(|&l| shown(l))
+        .all(|l| *first.get_or_insert(new[l]) == new[l]);
+    let only_active = (0..lanes).all(|l| !changed(l) || active(l));
+    if let (true, true, Some(v)) = (uniform, only_active, first) {
+        let _ = writeln!(line, "    {name} = {v:#010x} (all active lanes)");
+        return;
+    }
+    let _ = write!(line, "    {name}:");
+    let mut l = 0;
+    while l < lanes {
+        if !shown(l) {
+            l += 1;
+            continue;
+        }
+        let mut end = l;
+        while end + 1 < lanes && shown(end + 1) && new[end + 1] == new[l] {
+            end += 1;
+        }
+        if end == l {
+            let _ = write!(line, " [{l}]={:#010x}", new[l]);
+        } else {
+            let _ = write!(line, " [{l}-{end}]={:#010x}", new[l]);
+        }
+        l = end + 1;
+    }
+    line.push('\n');
+}
+
+/// One span of a timeline: what a wave did from `start` for `dur` ticks.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TimelineSpan {
+    pub workgroup: [u32; 3],
+    pub wave: u32,
+    pub name: String,
+    pub cat: &'static str,
+    pub start: u64,
+    pub dur: u64,
+    pub pc: u64,
+}
+
+/// `spans` in Chrome's trace event format (what `chrome://tracing` and Perfetto open): one
+/// process per workgroup named `title wg (x,y,z)`, one track per wave, one complete event
+/// (`"ph": "X"`) per span. `unit` says what a tick is.
+pub fn chrome_trace_json(spans: &[TimelineSpan], title: &str, unit: &str) -> String {
+    use std::collections::BTreeMap;
+    use std::fmt::Write as _;
+    fn esc(s: &str) -> String {
+        let mut o = String::with_capacity(s.len());
+        for c in s.chars() {
+            match c {
+                '"' => o.push_str("\\\""),
+                '\\' => o.push_str("\\\\"),
+                c if (c as u32) < 0x20 => {
+                    let _ = write!(o, "\\u{:04x}", c as u32);
+                }
+                c => o.push(c),
+            }
+        }
+        o
+    }
+    let mut pids: BTreeMap<[u32; 3], usize> = BTreeMap::new();
+    let mut tids: BTreeMap<([u32; 3], u32), ()> = BTreeMap::new();
+    for s in spans {
+        let n = pids.len();
+        pids.entry(s.workgroup).or_insert(n);
+        tids.insert((s.workgroup, s.wave), ());
+    }
+    let mut ev: Vec<String> = Vec::with_capacity(spans.len() + 2 * pids.len());
+    for (wg, pid) in &pids {
+        ev.push(format!(
+            "{{\"name\": \"process_name\", \"ph\": \"M\", \"pid\": {pid}, \"tid\": 0, \"args\": {{\"name\": \"{} wg ({},{},{})\"}}}}",
+            esc(title),
+            wg[0],
+            wg[1],
+            wg[2]
+        ));
+    }
+    for (wg, wave) in tids.keys() {
+        ev.push(format!(
+            "{{\"name\": \"thread_name\", \"ph\": \"M\", \"pid\": {}, \"tid\": {wave}, \"args\": {{\"name\": \"wave {wave}\"}}}}",
+            pids[wg]
+        ));
+    }
+    for s in spans {
+        ev.push(format!(
+            "{{\"name\": \"{}\", \"cat\": \"{}\", \"ph\": \"X\", \"ts\": {}, \"dur\": {}, \"pid\": {}, \"tid\": {}, \"args\": {{\"pc\": \"{:#x}\"}}}}",
+            esc(&s.name),
+            esc(s.cat),
+            s.start,
+            s.dur,
+            pids[&s.workgroup],
+            s.wave,
+            s.pc
+        ));
+    }
+    format!(
+        "{{\"traceEvents\": [\n{}\n], \"displayTimeUnit\": \"ns\", \"otherData\": {{\"generator\": \"wavesim\", \"time_unit\": \"{}\"}}}}\n",
+        ev.join(",\n"),
+        esc(unit)
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -176,5 +382,37 @@ mod tests {
             })
         );
         assert_eq!(a.and(TraceFilter::parse("wave=2").unwrap()), None);
+    }
+
+    /// Lane changes: active lanes and changed lanes shown, equal neighbours as a range.
+    #[test]
+    fn lane_changes_print_ranges() {
+        let mut line = String::new();
+        write_lane_change(&mut line, "T1.x", &[5, 5, 7, 0], &[0, 0, 0, 0], |l| l < 3);
+        assert_eq!(line, "    T1.x: [0-1]=0x00000005 [2]=0x00000007\n");
+        line.clear();
+        write_lane_change(&mut line, "r2", &[9, 9, 0], &[1, 1, 0], |l| l < 2);
+        assert_eq!(line, "    r2 = 0x00000009 (all active lanes)\n");
+        line.clear();
+        write_lane_change(&mut line, "r2", &[1], &[1], |_| true);
+        assert!(line.is_empty());
+    }
+
+    /// The timeline is JSON with a process per workgroup and escaped names.
+    #[test]
+    fn timeline_json_escapes_names() {
+        let s = TimelineSpan {
+            workgroup: [1, 0, 0],
+            wave: 0,
+            name: "say \"hi\"".into(),
+            cat: "alu",
+            start: 3,
+            dur: 2,
+            pc: 8,
+        };
+        let j = chrome_trace_json(&[s], "k", "1 us = 1 step");
+        assert!(j.contains("\"name\": \"say \\\"hi\\\"\""), "{j}");
+        assert!(j.contains("\"ts\": 3, \"dur\": 2"), "{j}");
+        assert!(j.contains("k wg (1,0,0)"), "{j}");
     }
 }

@@ -480,7 +480,7 @@ fn debug_command(d: &mut wavesim::Debugger, cmd: DbgCmd, buffers: &[(u64, u64)])
     let no_wave = |i: usize| format!("no wave {i} in this workgroup");
     Ok(match cmd {
         DbgCmd::BreakAt(pc) => {
-            d.break_at(pc);
+            d.break_at(pc)?;
             DbgVal::Unit
         }
         DbgCmd::ClearBreak(pc) => {

@@ -13,8 +13,7 @@ use wavesim_core::grid::Geometry;
 use wavesim_core::memory::DeviceMemory;
 use wavesim_core::observe::Observer;
 
-use crate::decode::CfInst;
-use crate::exec::{self, DriverState, ExecError, PixelState, Wave};
+use crate::exec::{self, DriverState, ExecError, PixelState, Step, Wave};
 use crate::results::{RunError, ThreadResult};
 use crate::shader::Shader;
 
@@ -77,7 +76,7 @@ impl<'a> R700Dispatch<'a> {
 
 impl Backend for R700Dispatch<'_> {
     type Wave = Wave;
-    type Inst = CfInst;
+    type Inst = Step;
     type Group = ();
     type Error = ExecError;
 
@@ -120,7 +119,7 @@ impl Backend for R700Dispatch<'_> {
         }
     }
 
-    fn run_wave<O: Observer<Wave, CfInst> + ?Sized>(
+    fn run_wave<O: Observer<Wave, Step> + ?Sized>(
         &self,
         w: &mut Wave,
         _group: &mut (),

@@ -16,6 +16,7 @@ pub mod disasm;
 pub mod elf;
 pub mod error;
 pub mod exec;
+pub mod inside;
 pub mod isa;
 pub mod results;
 pub mod runner;

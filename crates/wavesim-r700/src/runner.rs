@@ -605,6 +605,33 @@ fn quad_order(w: usize, h: usize) -> Vec<usize> {
 
 /// Runs `shader` over the configured threads, wave by wave (SIMD-global GPRs persist across waves).
 pub fn run(shader: &Shader, cfg: &RunConfig) -> Result<RunResult, RunError> {
+    run_observed(shader, cfg, &mut wavesim_core::observe::NoObserver)
+}
+
+/// The static checks of `crate::inside::check` on `shader`, with the stack limit the run uses
+/// (the object's STACK_SIZE, at most the chip's).
+pub fn check(
+    shader: &Shader,
+    cfg: &RunConfig,
+    checks: crate::inside::check::Checks,
+) -> Result<Vec<crate::inside::check::Finding>, RunError> {
+    let drv = driver_state(shader, cfg)?;
+    let chip_max = shader.program.chip.max_stack_entries();
+    let limit = drv.stack_size.unwrap_or(chip_max).min(chip_max);
+    let mut f = crate::inside::check::check(&shader.program, checks, limit);
+    if let Some(fs) = &drv.fetch_shader {
+        f.extend(crate::inside::check::check(fs, checks, limit));
+    }
+    Ok(f)
+}
+
+/// [`run`] with `obs` seeing every step (CF instruction, ALU group, fetch instruction) of every
+/// wave, waves in order on one thread.
+pub fn run_observed<O: wavesim_core::observe::Observer<crate::exec::Wave, crate::exec::Step>>(
+    shader: &Shader,
+    cfg: &RunConfig,
+    obs: &mut O,
+) -> Result<RunResult, RunError> {
     let n = cfg.thread_count()?;
     if n > 1 << 22 {
         return Err(RunError::Config(format!(
@@ -666,8 +693,8 @@ pub fn run(shader: &Shader, cfg: &RunConfig) -> Result<RunResult, RunError> {
     let dispatch = crate::backend::R700Dispatch::new(shader, n, inputs, drv, budget)
         .map_err(|e| RunError::Config(e.0))?;
     let mem = wavesim_core::memory::DeviceMemory::new();
-    let stats = wavesim_core::engine::run(&dispatch, &mem, &mut wavesim_core::observe::NoObserver)
-        .map_err(crate::backend::dispatch_error)?;
+    let stats =
+        wavesim_core::engine::run(&dispatch, &mem, obs).map_err(crate::backend::dispatch_error)?;
     let mut threads = dispatch.take_results();
     if let Some(o) = &order {
         let mut by_pixel = vec![None; threads.len()];

@@ -896,11 +896,13 @@ fn readme_example_runs() {
 fn observer_sees_every_cf_instruction() {
     use wavesim_core::observe::{InstLoc, Observer};
     use wavesim_r700::backend::R700Dispatch;
-    use wavesim_r700::decode::CfInst;
-    use wavesim_r700::exec::Wave;
+    use wavesim_r700::exec::{Step, Wave};
     struct Count(u64, Vec<u64>);
-    impl Observer<Wave, CfInst> for Count {
-        fn before(&mut self, loc: &InstLoc, _w: &Wave, _i: &CfInst) {
+    impl Observer<Wave, Step> for Count {
+        fn before(&mut self, loc: &InstLoc, _w: &Wave, i: &Step) {
+            if !matches!(i, Step::Cf(_)) {
+                return;
+            }
             self.0 += 1;
             if loc.workgroup == [0, 0, 0] {
                 self.1.push(loc.pc);

@@ -156,11 +156,20 @@ impl<'a> Debugger<'a> {
         Some(crate::disasm::format(inst, w.pc, w.wave64))
     }
 
-    /// Stops before any wave executes the instruction at display PC `pc`.
-    pub fn break_at(&mut self, pc: u64) {
+    /// Stops before any wave executes the instruction at display PC `pc`; an address that is
+    /// not the start of one of the program's instructions (inside an 8-byte instruction, past
+    /// the code) is an error, since no wave could ever stop there.
+    pub fn break_at(&mut self, pc: u64) -> Result<(), String> {
+        let addr = pc.wrapping_add(self.launch.pc_display_base);
+        if self.launch.prog.index_at(addr).is_none() {
+            return Err(format!(
+                "{pc:#x} is not the start of an instruction of this kernel (the addresses wavesim disasm lists are)"
+            ));
+        }
         if !self.breakpoints.contains(&pc) {
             self.breakpoints.push(pc);
         }
+        Ok(())
     }
 
     pub fn clear_break(&mut self, pc: u64) {

@@ -12,6 +12,7 @@ use crate::decode::{opnd, Inst};
 use crate::disasm;
 use crate::wave::{Wave, LANES};
 use std::io::{self, Write};
+use wavesim_core::observe::write_lane_change;
 pub use wavesim_core::observe::{InstLoc, NoObserver, Observer, TraceFilter, DEFAULT_TRACE_LIMIT};
 
 /// Registers as they were before the traced instruction.
@@ -242,37 +243,7 @@ impl<W: Write> Observer<Wave, Inst> for TextTracer<W> {
             if new == old {
                 continue;
             }
-            let changed = |l: usize| -> bool { new[l] != old[l] };
-            let shown = |l: usize| -> bool { s.exec >> l & 1 != 0 || changed(l) };
-            let mut first: Option<u32> = None;
-            let uniform = (0..lanes)
-                .filter(|&l| shown(l))
-                .all(|l| *first.get_or_insert(new[l]) == new[l]);
-            let only_active = (0..lanes).all(|l| !changed(l) || s.exec >> l & 1 != 0);
-            if let (true, true, Some(v)) = (uniform, only_active, first) {
-                let _ = writeln!(line, "    v{row} = {v:#010x} (all active lanes)");
-                continue;
-            }
-            let _ = write!(line, "    v{row}:");
-            let mut l = 0;
-            while l < lanes {
-                if !shown(l) {
-                    l += 1;
-                    continue;
-                }
-                // A run of consecutive shown lanes with one value.
-                let mut end = l;
-                while end + 1 < lanes && shown(end + 1) && new[end + 1] == new[l] {
-                    end += 1;
-                }
-                if end == l {
-                    let _ = write!(line, " [{l}]={:#010x}", new[l]);
-                } else {
-                    let _ = write!(line, " [{l}-{end}]={:#010x}", new[l]);
-                }
-                l = end + 1;
-            }
-            line.push('\n');
+            write_lane_change(line, &format!("v{row}"), new, old, |l| s.exec >> l & 1 != 0);
         }
         self.emit();
     }

@@ -156,7 +156,7 @@ fn command(d: &mut Debugger, line: &str, cur: &mut usize) -> Result<bool, String
                 println!("condition {n}: {cond}");
             } else {
                 let pc = parse_num(rest)?;
-                d.break_at(pc);
+                d.break_at(pc)?;
                 println!("breakpoint at {pc:#x}");
             }
         }
@@ -296,6 +296,299 @@ pub fn run(a: DebugArgs) -> Result<(), String> {
                     .map_err(|e| format!("cannot write {}: {e}", out.display()))?;
             }
         }
+    }
+    Ok(())
+}
+
+// ---- R700 and AGX: the same commands through the observer's `pause` hook ----
+
+use std::collections::BTreeSet;
+use wavesim_core::observe::{InstLoc, Observer};
+
+/// What the step debugger needs of an ISA: an instruction's text, the registers as text, a
+/// register write, how addresses are written.
+struct IsaView<W, I> {
+    text: fn(&I) -> String,
+    regs: fn(&W) -> String,
+    set: fn(&mut W, &str, u32) -> Result<(), String>,
+    parse_pc: fn(&str) -> Result<u64, String>,
+    show_pc: fn(u64) -> String,
+    /// Why `mem` does not apply.
+    no_mem: &'static str,
+}
+
+/// A step debugger that stops inside the run: at the first instruction (to take the first
+/// commands), at breakpoints and after `step`; commands come from standard input as for RDNA3.
+struct StepDebugger<W, I> {
+    view: IsaView<W, I>,
+    lines: std::io::Lines<std::io::StdinLock<'static>>,
+    starts: BTreeSet<u64>,
+    breaks: Vec<u64>,
+    started: bool,
+    stepping: bool,
+    /// Input ended or `quit`: run on without stopping.
+    done: bool,
+    quit: bool,
+}
+
+impl<W, I> StepDebugger<W, I> {
+    fn new(view: IsaView<W, I>, starts: BTreeSet<u64>) -> Self {
+        StepDebugger {
+            view,
+            lines: std::io::stdin().lock().lines(),
+            starts,
+            breaks: Vec::new(),
+            started: false,
+            stepping: false,
+            done: false,
+            quit: false,
+        }
+    }
+
+    /// One command; `Ok(true)` resumes the run.
+    fn command(&mut self, w: &mut W, line: &str) -> Result<bool, String> {
+        let line = line.trim();
+        let (cmd, rest) = line.split_once(' ').unwrap_or((line, ""));
+        let rest = rest.trim();
+        match cmd {
+            "" => {}
+            "break" | "b" => {
+                let pc = (self.view.parse_pc)(rest)?;
+                if !self.starts.contains(&pc) {
+                    return Err(format!(
+                        "{} is not the start of an instruction of this program (the addresses wavesim disasm lists are)",
+                        (self.view.show_pc)(pc)
+                    ));
+                }
+                if !self.breaks.contains(&pc) {
+                    self.breaks.push(pc);
+                }
+                println!("breakpoint at {}", (self.view.show_pc)(pc));
+            }
+            "step" | "s" => {
+                self.stepping = true;
+                return Ok(true);
+            }
+            "continue" | "c" => return Ok(true),
+            "regs" | "r" => print!("{}", (self.view.regs)(w)),
+            "set" => {
+                let (r, v) = rest.rsplit_once(' ').ok_or("set REG VALUE")?;
+                (self.view.set)(w, r.trim(), parse_u32(v)?)?;
+            }
+            "mem" => return Err(self.view.no_mem.into()),
+            "quit" | "q" => {
+                self.quit = true;
+                self.done = true;
+                return Ok(true);
+            }
+            _ => {
+                return Err(format!(
+                    "unknown command `{cmd}`: break, step, regs, set, mem, continue, quit"
+                ))
+            }
+        }
+        Ok(false)
+    }
+}
+
+impl<W, I> Observer<W, I> for StepDebugger<W, I> {
+    fn pause(&mut self, loc: &InstLoc, w: &mut W, inst: &I) {
+        if self.done {
+            return;
+        }
+        let first = !std::mem::replace(&mut self.started, true);
+        let hit = self.breaks.contains(&loc.pc);
+        if !(first || hit || self.stepping) {
+            return;
+        }
+        self.stepping = false;
+        let [x, y, z] = loc.workgroup;
+        let why = if hit {
+            "break"
+        } else if first {
+            "start"
+        } else {
+            "step"
+        };
+        println!(
+            "{why}: wg ({x},{y},{z}) wave {} at {} `{}`",
+            loc.wave,
+            (self.view.show_pc)(loc.pc),
+            (self.view.text)(inst)
+        );
+        loop {
+            let Some(Ok(line)) = self.lines.next() else {
+                self.done = true;
+                return;
+            };
+            match self.command(w, &line) {
+                Ok(true) => return,
+                Ok(false) => {}
+                Err(e) => println!("error: {e}"),
+            }
+        }
+    }
+}
+
+fn read_config(config: &std::path::Path) -> Result<String, String> {
+    String::from_utf8(
+        wavesim::limits::read_input_file(config)
+            .map_err(|e| format!("cannot read {}: {e}", config.display()))?,
+    )
+    .map_err(|_| format!("{} is not UTF-8 text", config.display()))
+}
+
+fn parse_lane_reg(s: &str) -> Result<(&str, usize), String> {
+    let (r, lane) = s
+        .strip_suffix(']')
+        .and_then(|s| s.split_once('['))
+        .ok_or_else(|| format!("`{s}`: give REG[LANE]"))?;
+    let lane: usize = lane.parse().map_err(|_| format!("bad lane in `{s}`"))?;
+    Ok((r, lane))
+}
+
+/// `wavesim debug SHADER.o --config RUN.toml`: the R700 shader under the step debugger.
+pub fn run_r700(file: &std::path::Path, config: &std::path::Path) -> Result<(), String> {
+    use wavesim::r700::exec::{Step, Wave};
+    let bytes = wavesim::limits::read_input_file(file)
+        .map_err(|e| format!("cannot read {}: {e}", file.display()))?;
+    let shader = wavesim::r700::Shader::from_object_bytes(&bytes)
+        .map_err(|e| format!("{}: {e}", file.display()))?;
+    let text = read_config(config)?;
+    let cfg = wavesim::r700::runner::RunConfig::from_toml(&text)
+        .map_err(|e| format!("{}: {e}", config.display()))?;
+    let p = &shader.program;
+    let mut starts: BTreeSet<u64> = p.cf.iter().map(|c| c.addr as u64).collect();
+    for c in p.alu.values() {
+        starts.extend(c.groups.iter().map(|g| g.addr as u64));
+    }
+    for c in p.fetch.values() {
+        starts.extend(c.insts.iter().map(|f| f.addr as u64));
+    }
+    const CH: [char; 4] = ['X', 'Y', 'Z', 'W'];
+    let view: IsaView<Wave, Step> = IsaView {
+        text: |s| s.text(),
+        regs: |w| {
+            let mut t = String::new();
+            let active: u64 = (0..w.lanes)
+                .filter(|&l| w.state[l] == wavesim::r700::exec::PixelState::Active)
+                .fold(0, |m, l| m | 1 << l);
+            t += &format!("ACTIVE={active:#018x}\n");
+            for (r, g) in w.gpr.iter().enumerate() {
+                for (c, ch) in g.iter().enumerate() {
+                    if ch.iter().take(4).any(|&v| v != 0) {
+                        let lanes: Vec<String> = ch.iter().take(4).map(|v| format!("{v:#010x}")).collect();
+                        t += &format!("T{r}.{} [0-3] {}\n", CH[c], lanes.join(" "));
+                    }
+                }
+            }
+            t
+        },
+        set: |w, r, v| {
+            let (r, lane) = parse_lane_reg(r)?;
+            let (reg, chan) = r
+                .strip_prefix('T')
+                .and_then(|r| r.split_once('.'))
+                .ok_or_else(|| format!("`{r}`: give T<n>.<X|Y|Z|W>[LANE]"))?;
+            let reg: usize = reg.parse().map_err(|_| format!("bad GPR `{r}`"))?;
+            let chan = CH
+                .iter()
+                .position(|c| chan.eq_ignore_ascii_case(&c.to_string()))
+                .ok_or_else(|| format!("bad channel in `{r}`"))?;
+            let cell = w
+                .gpr
+                .get_mut(reg)
+                .and_then(|g| g[chan].get_mut(lane))
+                .ok_or_else(|| format!("no T{reg} lane {lane} in this wave"))?;
+            *cell = v;
+            Ok(())
+        },
+        parse_pc: |s| {
+            let s = s.trim();
+            s.strip_prefix('@')
+                .unwrap_or(s)
+                .parse::<u64>()
+                .map_err(|_| format!("`{s}`: give an address as @N (8-byte units, as listed)"))
+        },
+        show_pc: |pc| format!("@{pc}"),
+        no_mem: "an R700 run has no device memory: constant buffers, vertex buffers and textures come from the configuration",
+    };
+    let mut dbg = StepDebugger::new(view, starts);
+    let res =
+        wavesim::r700::runner::run_observed(&shader, &cfg, &mut dbg).map_err(|e| e.to_string())?;
+    if !dbg.quit {
+        println!("finished");
+        print!("{}", res.to_text());
+    }
+    Ok(())
+}
+
+impl wavesim::agx::inside::AgxObserver
+    for StepDebugger<wavesim::agx::exec::WaveState, wavesim::agx::exec::Inst>
+{
+}
+
+/// `wavesim debug --target agx --config JOB.toml [CODE]`: a compute or grid-kernel job under the
+/// step debugger.
+pub fn run_agx(code: Option<&std::path::Path>, config: &std::path::Path) -> Result<(), String> {
+    use wavesim::agx::exec::{Inst, WaveState};
+    let text = read_config(config)?;
+    let cfg = wavesim::agx::runner::RunConfig::from_toml(&text)
+        .map_err(|e| format!("{}: {e}", config.display()))?;
+    let dir = config.parent().unwrap_or(std::path::Path::new("."));
+    let bytes = code
+        .map(|p| {
+            wavesim::limits::read_input_file(p)
+                .map_err(|e| format!("cannot read {}: {e}", p.display()))
+        })
+        .transpose()?;
+    let program = wavesim::agx::runner::program_bytes(&cfg, dir, bytes.as_deref())
+        .map_err(|e| format!("{}: {e}", config.display()))?;
+    let mut starts = BTreeSet::new();
+    let mut pc = 0usize;
+    while pc < program.len() {
+        let Ok(d) = wavesim::agx::decode::decode(&program[pc..]) else {
+            break;
+        };
+        starts.insert(pc as u64);
+        pc += d.size.max(2);
+    }
+    let view: IsaView<WaveState, Inst> = IsaView {
+        text: |i| i.text.trim_end().to_string(),
+        regs: |w| {
+            let mut t = format!("EXEC={:#010x}\n", w.exec);
+            for r in 0..w.halves.len() / 2 {
+                let v: Vec<u32> = (0..4).map(|l| w.reg32(r, l)).collect();
+                if r == 0 || v.iter().any(|&x| x != 0) {
+                    let s: Vec<String> = v.iter().map(|x| format!("{x:#010x}")).collect();
+                    t += &format!("r{r} [0-3] {}\n", s.join(" "));
+                }
+            }
+            t
+        },
+        set: |w, r, v| {
+            let (r, lane) = parse_lane_reg(r)?;
+            let n: usize = r
+                .strip_prefix('r')
+                .and_then(|n| n.parse().ok())
+                .ok_or_else(|| format!("`{r}`: give r<n>[LANE]"))?;
+            if 2 * n + 1 >= w.halves.len() || lane >= wavesim::agx::exec::SIMD_WIDTH {
+                return Err(format!("no r{n} lane {lane} in this SIMD group"));
+            }
+            w.set_reg32(n, lane, v);
+            Ok(())
+        },
+        parse_pc: |s| parse_num(s),
+        show_pc: |pc| format!("{pc:#x}"),
+        no_mem: "device memory is not reachable from the AGX step debugger yet: the job's [[output]]s show the buffers at the end",
+    };
+    let mut dbg = StepDebugger::new(view, starts);
+    let res =
+        wavesim::agx::runner::run_observed_in_dir(&cfg, dir, bytes.as_deref(), &mut dbg, false)
+            .map_err(|e| e.to_string())?;
+    if !dbg.quit {
+        println!("finished");
+        print!("{}", res.to_text());
     }
     Ok(())
 }

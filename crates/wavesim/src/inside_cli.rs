@@ -88,3 +88,165 @@ impl InsideOptions {
 fn serde_json_to_string(v: &wavesim::inside::timeline::Json) -> String {
     v.to_string()
 }
+
+// ---- R700 and AGX: the same flags through their back ends' observers ----
+
+use std::io::{BufWriter, Write};
+use wavesim::TraceFilter;
+
+/// `--trace` and its options.
+#[derive(Clone, Debug)]
+pub struct TraceOptions {
+    pub out: Option<PathBuf>,
+    pub filter: TraceFilter,
+    pub limit: u64,
+}
+
+/// What `wavesim run` asked to see, before it is known which ISA runs.
+#[derive(Clone, Debug, Default)]
+pub struct See {
+    pub trace: Option<TraceOptions>,
+    pub stats: bool,
+    /// The `--check` list as given (each ISA has its own checks).
+    pub check: Option<String>,
+    pub timeline: Option<PathBuf>,
+}
+
+fn trace_writer(t: &TraceOptions) -> Result<Box<dyn Write>, String> {
+    Ok(match &t.out {
+        Some(p) => Box::new(BufWriter::new(
+            std::fs::File::create(p).map_err(|e| format!("cannot create {}: {e}", p.display()))?,
+        )),
+        None => Box::new(BufWriter::new(std::io::stdout())),
+    })
+}
+
+/// The trace's end: a reader that went away (`| head`) is not an error.
+fn trace_done(t: &TraceOptions, written: std::io::Result<Box<dyn Write>>) -> Result<(), String> {
+    match written {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+            let to = t
+                .out
+                .as_ref()
+                .map_or("standard output".into(), |p| p.display().to_string());
+            Err(format!("cannot write the trace to {to}: {e}"))
+        }
+        _ => Ok(()),
+    }
+}
+
+fn report_findings(found: &[String]) {
+    for f in found {
+        eprintln!("wavesim: {f}");
+    }
+    if !found.is_empty() {
+        eprintln!("wavesim: {} findings", found.len());
+        FINDINGS.store(true, Ordering::Relaxed);
+    }
+}
+
+fn write_file(path: &std::path::Path, text: &str) -> Result<(), String> {
+    std::fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))
+}
+
+/// `wavesim run SHADER.o --config RUN.toml [--trace ...] [--stats] [--check LIST] [--timeline F]`:
+/// runs the R700 shader with the observers asked for; returns the text to print after the
+/// exports (`--stats`).
+pub fn run_r700(
+    shader: &wavesim::r700::Shader,
+    cfg: &wavesim::r700::runner::RunConfig,
+    see: &See,
+) -> Result<(wavesim::r700::runner::RunResult, String), String> {
+    use wavesim::r700::inside::{check, Inside, Stats, Timeline, Tracer};
+    let checks = see.check.as_deref().map(check::Checks::parse).transpose()?;
+    let tracer = match &see.trace {
+        Some(t) => Some(Tracer::new(trace_writer(t)?, t.filter, t.limit)),
+        None => None,
+    };
+    let mut obs = Inside {
+        tracer,
+        stats: see.stats.then(Stats::default),
+        timeline: see.timeline.as_ref().map(|_| Timeline::default()),
+    };
+    let run = if obs.tracer.is_some() || obs.stats.is_some() || obs.timeline.is_some() {
+        let run = wavesim::r700::runner::run_observed(shader, cfg, &mut obs);
+        if let (Some(t), Some(tr)) = (&see.trace, obs.tracer.take()) {
+            trace_done(t, tr.finish())?;
+        }
+        run
+    } else {
+        wavesim::r700::runner::run(shader, cfg)
+    }
+    .map_err(|e| e.to_string())?;
+    if let (Some(path), Some(tl)) = (&see.timeline, &obs.timeline) {
+        let title = shader.entry.as_deref().unwrap_or("r700");
+        write_file(
+            path,
+            &wavesim_core::observe::chrome_trace_json(&tl.spans, title, "1 us = 1 step"),
+        )?;
+    }
+    if let Some(c) = checks {
+        let found = wavesim::r700::runner::check(shader, cfg, c).map_err(|e| e.to_string())?;
+        report_findings(&found.iter().map(|f| f.to_string()).collect::<Vec<_>>());
+    }
+    Ok((run, obs.stats.map(|s| s.to_text()).unwrap_or_default()))
+}
+
+/// The AGX checks `--check` takes.
+const AGX_CHECKS: &str = "init, uniforms (or all)";
+
+/// `wavesim run --target agx --config JOB.toml [...]` with the observers asked for; returns the
+/// text to print after the job's outputs (`--stats`).
+pub fn run_agx(
+    cfg: &wavesim::agx::runner::RunConfig,
+    dir: &std::path::Path,
+    code: Option<&[u8]>,
+    see: &See,
+) -> Result<(wavesim::agx::runner::RunResult, String), String> {
+    use wavesim::agx::inside::{Inside, Stats, Timeline, Tracer, UniformCheck};
+    let (mut init, mut uniforms) = (false, false);
+    if let Some(list) = &see.check {
+        for p in list.split(',').map(str::trim) {
+            match p {
+                "all" => (init, uniforms) = (true, true),
+                "init" => init = true,
+                "uniforms" => uniforms = true,
+                _ => return Err(format!("AGX check `{p}`: the AGX checks are {AGX_CHECKS}")),
+            }
+        }
+    }
+    let tracer = match &see.trace {
+        Some(t) => Some(Tracer::new(trace_writer(t)?, t.filter, t.limit)),
+        None => None,
+    };
+    let mut obs = Inside {
+        tracer,
+        stats: see.stats.then(Stats::default),
+        timeline: see.timeline.as_ref().map(|_| Timeline::default()),
+        uniforms: uniforms.then(UniformCheck::new),
+    };
+    let run = wavesim::agx::runner::run_observed_in_dir(cfg, dir, code, &mut obs, init);
+    if let (Some(t), Some(tr)) = (&see.trace, obs.tracer.take()) {
+        trace_done(t, tr.finish())?;
+    }
+    let run = match run {
+        // --check init: a read of a register nothing wrote is the check's finding.
+        Err(e) if init && e.to_string().contains("undefined (poisoned)") => {
+            report_findings(&[format!("UninitRegister: {e}")]);
+            return Err(
+                "the run stopped at the read of an uninitialised register (--check init)".into(),
+            );
+        }
+        r => r.map_err(|e| e.to_string())?,
+    };
+    if let (Some(path), Some(tl)) = (&see.timeline, &obs.timeline) {
+        write_file(
+            path,
+            &wavesim_core::observe::chrome_trace_json(&tl.spans, "agx", "1 us = 1 instruction"),
+        )?;
+    }
+    if let Some(u) = &obs.uniforms {
+        report_findings(&u.findings.iter().map(|f| f.to_string()).collect::<Vec<_>>());
+    }
+    Ok((run, obs.stats.map(|s| s.to_text()).unwrap_or_default()))
+}

@@ -101,10 +101,11 @@ enum Cmd {
         /// With --stats: print the counters as one JSON object.
         #[arg(long, requires = "stats")]
         json: bool,
-        /// Check the run: any of waits,hazards,races,init (or all). Findings go to stderr and
-        /// the run exits with code 3 after writing its outputs.
-        #[arg(long, value_name = "LIST", value_parser = wavesim::inside::Checks::parse)]
-        check: Option<wavesim::inside::Checks>,
+        /// Check the run: RDNA3 any of waits,hazards,races,init; R700 any of
+        /// group,pvps,ar,consts,stack,tex; AGX any of init,uniforms (or all). Findings go to
+        /// stderr and the run exits with code 3 after writing its outputs.
+        #[arg(long, value_name = "LIST")]
+        check: Option<String>,
         /// Write a timeline of the issue model in Chrome trace format (Perfetto,
         /// chrome://tracing): one track per wave, instruction spans, waits and barriers.
         #[arg(long, value_name = "FILE.json")]
@@ -145,19 +146,29 @@ enum Cmd {
         #[arg(long, value_name = "DIR")]
         raw: Option<PathBuf>,
     },
-    /// Run an RDNA3 kernel under the debugger: commands on standard input (break PC, break if
-    /// REG == V, step [WAVE], regs [WAVE], set REG V, mem ADDR [N], mem ADDR = V, continue,
-    /// quit); at the end of input the dispatch runs to its end and the outputs are written.
+    /// Run an RDNA3 kernel, an R700 shader (--config) or an AGX compute job (--target agx
+    /// --config) under the debugger: commands on standard input (break PC, break if REG == V,
+    /// step [WAVE], regs [WAVE], set REG V, mem ADDR [N], mem ADDR = V, continue, quit); at the
+    /// end of input the run goes to its end and the outputs are written.
     Debug {
-        file: PathBuf,
+        /// The code object, R700 shader object or AGX code (optional with --target agx when
+        /// the job names its code).
+        file: Option<PathBuf>,
+        /// RDNA3: the kernel.
         #[arg(long)]
-        kernel: String,
+        kernel: Option<String>,
         #[arg(long, value_parser = parse_dims)]
-        global: Dims,
+        global: Option<Dims>,
         #[arg(long, value_parser = parse_dims)]
-        local: Dims,
+        local: Option<Dims>,
         #[arg(long = "arg", value_name = "SPEC", allow_hyphen_values = true)]
         args: Vec<String>,
+        /// R700: the runner configuration; AGX (--target agx): the job.
+        #[arg(long, value_name = "FILE.toml")]
+        config: Option<PathBuf>,
+        /// `agx` for AGX code (no ELF header to name its ISA).
+        #[arg(long, value_name = "NAME")]
+        target: Option<String>,
     },
     /// List the kernels of a code object with their arguments and descriptor fields.
     Info { file: PathBuf },
@@ -287,11 +298,14 @@ fn run_agx_cli(
     config: &std::path::Path,
     png: Option<&PathBuf>,
     png_target: u32,
+    see: &inside_cli::See,
 ) -> Result<(), String> {
     let cfg = read_text(config)?;
     let bytes = code.map(|p| read(p)).transpose()?;
     let dir = config.parent().unwrap_or(std::path::Path::new("."));
-    let res = wavesim::run_agx(&cfg, dir, bytes.as_deref())
+    let cfg = wavesim::agx::runner::RunConfig::from_toml(&cfg)
+        .map_err(|e| format!("{}: {e}", config.display()))?;
+    let (res, inside_text) = inside_cli::run_agx(&cfg, dir, bytes.as_deref(), see)
         .map_err(|e| format!("{}: {e}", config.display()))?;
     if let Some(out) = png {
         let image = res.pngs.get(png_target as usize).ok_or_else(|| {
@@ -304,6 +318,7 @@ fn run_agx_cli(
     }
     // A reader that went away (`| head`) ends the output quietly.
     let _ = std::io::stdout().lock().write_all(res.to_text().as_bytes());
+    emit(&inside_text);
     Ok(())
 }
 
@@ -314,10 +329,15 @@ fn run_r700_cli(
     config: &std::path::Path,
     png: Option<&PathBuf>,
     png_target: u32,
-    stats: bool,
+    see: &inside_cli::See,
 ) -> Result<(), String> {
     let cfg = read_text(config)?;
-    let res = wavesim::run_r700(bytes, &cfg).map_err(|e| format!("{}: {e}", file.display()))?;
+    let shader = wavesim::r700::Shader::from_object_bytes(bytes)
+        .map_err(|e| format!("{}: {e}", file.display()))?;
+    let cfg = wavesim::r700::runner::RunConfig::from_toml(&cfg)
+        .map_err(|e| format!("{}: {e}", config.display()))?;
+    let (res, inside_text) =
+        inside_cli::run_r700(&shader, &cfg, see).map_err(|e| format!("{}: {e}", file.display()))?;
     if let Some(out) = png {
         let image = res.png(png_target).map_err(|e| e.to_string())?;
         std::fs::write(out, image).map_err(|e| format!("cannot write {}: {e}", out.display()))?;
@@ -325,13 +345,14 @@ fn run_r700_cli(
     let mut stdout = std::io::stdout().lock();
     // A reader that went away (`| head`) ends the output quietly.
     let _ = stdout.write_all(res.to_text().as_bytes());
-    if stats {
+    if see.stats {
         let secs = res.elapsed.as_secs_f64();
         let _ = writeln!(stdout, "threads:           {}", res.threads.len());
         let _ = writeln!(stdout, "waves:             {}", res.waves);
         let _ = writeln!(stdout, "CF instructions:   {}", res.cf_instructions);
         let _ = writeln!(stdout, "thread-ALU-groups: {}", res.lane_groups);
         let _ = writeln!(stdout, "time:              {secs:.6} s");
+        let _ = stdout.write_all(inside_text.as_bytes());
     }
     Ok(())
 }
@@ -365,8 +386,69 @@ fn real_main(cli: Cli) -> Result<(), Failure> {
             check,
             timeline,
         } => {
+            // R700 and AGX: what to see, and the RDNA3-only flags they refuse.
+            let see = inside_cli::See {
+                trace: trace.then(|| inside_cli::TraceOptions {
+                    out: trace_out.clone(),
+                    filter: TraceFilter::default(),
+                    limit: trace_limit,
+                }),
+                stats: stats.is_some(),
+                check: check.clone(),
+                timeline: timeline.clone(),
+            };
+            let see = match see.trace.clone() {
+                Some(mut t) => {
+                    for f in &trace_filter {
+                        t.filter = t
+                            .filter
+                            .and(*f)
+                            .ok_or("the --trace-filter options select no wave together")?;
+                    }
+                    inside_cli::See {
+                        trace: Some(t),
+                        ..see
+                    }
+                }
+                None => see,
+            };
+            let rdna3_only: Vec<&str> = [
+                ("--kernel", kernel.is_some()),
+                ("--global", global.is_some()),
+                ("--local", local.is_some()),
+                ("--dynamic-shared", dynamic_shared != 0),
+                ("--arg", !args.is_empty()),
+                ("--threads", threads.is_some()),
+                ("--engine", engine.is_some()),
+                ("--jit-cache", jit_cache.is_some()),
+                ("--offset", offset.is_some()),
+                ("--trap-handler", trap_handler.is_some()),
+                (
+                    "--stats=json / --json",
+                    json || stats.as_deref() == Some("json"),
+                ),
+                (
+                    "--max-instructions",
+                    max_instructions != wavesim::DEFAULT_MAX_WAVE_INSTRUCTIONS,
+                ),
+            ]
+            .into_iter()
+            .filter_map(|(f, given)| given.then_some(f))
+            .collect();
+            let refuse = |isa: &str| -> Result<(), Failure> {
+                match rdna3_only.first() {
+                    Some(f) => Err(usage(format!(
+                        "{f} is for RDNA3 kernels; {isa} does not take it (see wavesim run --help)"
+                    ))),
+                    None => Ok(()),
+                }
+            };
+            let check = check
+                .as_deref()
+                .map(wavesim::inside::Checks::parse)
+                .transpose();
             let inside = inside_cli::InsideOptions {
-                checks: check,
+                checks: None,
                 timeline,
                 stats: stats.is_some(),
             };
@@ -383,11 +465,13 @@ fn real_main(cli: Cli) -> Result<(), Failure> {
                         "--target agx runs a job: give its configuration with --config FILE.toml",
                     ));
                 };
+                refuse("an AGX job")?;
                 return Ok(run_agx_cli(
                     file.as_ref(),
                     &config,
                     png.as_ref(),
                     png_target,
+                    &see,
                 )?);
             }
             let Some(file) = file else {
@@ -423,13 +507,14 @@ fn real_main(cli: Cli) -> Result<(), Failure> {
                         file.display()
                     )));
                 };
+                refuse("an R700 shader")?;
                 return Ok(run_r700_cli(
                     &bytes,
                     &file,
                     &config,
                     png.as_ref(),
                     png_target,
-                    stats.is_some(),
+                    &see,
                 )?);
             }
             let (Some(kernel), Some(global)) = (kernel, global) else {
@@ -443,6 +528,10 @@ fn real_main(cli: Cli) -> Result<(), Failure> {
                     "--config is for R700 shaders; RDNA3 kernels take --arg",
                 ));
             }
+            let inside = inside_cli::InsideOptions {
+                checks: check.map_err(|e| usage(format!("--check: {e}")))?,
+                ..inside
+            };
             let specs: Vec<ArgSpec> = args
                 .iter()
                 .map(|a| parse_spec(a))
@@ -563,13 +652,59 @@ fn real_main(cli: Cli) -> Result<(), Failure> {
             global,
             local,
             args,
-        } => Ok(debug_cli::run(debug_cli::DebugArgs {
-            file,
-            kernel,
-            global: global.0,
-            local: local.0,
-            args,
-        })?),
+            config,
+            target,
+        } => {
+            let rdna3_given =
+                kernel.is_some() || global.is_some() || local.is_some() || !args.is_empty();
+            if let Some(t) = target.as_deref() {
+                if Isa::from_name(t).map_err(|e| usage(e.to_string()))? != Isa::Agx {
+                    return Err(usage(format!(
+                        "--target {t}: only AGX code has no ELF header to name its ISA"
+                    )));
+                }
+                let Some(config) = config else {
+                    return Err(usage("--target agx debugs a job: give --config JOB.toml"));
+                };
+                if rdna3_given {
+                    return Err(usage("--kernel, --global, --local and --arg are for RDNA3 kernels; an AGX job takes --config"));
+                }
+                return Ok(debug_cli::run_agx(file.as_deref(), &config)?);
+            }
+            let Some(file) = file else {
+                return Err(usage("debug: give a code object or shader object (or --target agx --config JOB.toml)"));
+            };
+            if let Ok(Isa::R700(_)) = Isa::of_object(&read(&file)?) {
+                let Some(config) = config else {
+                    return Err(usage(format!(
+                        "{} is an R700 shader: give --config FILE.toml",
+                        file.display()
+                    )));
+                };
+                if rdna3_given {
+                    return Err(usage("--kernel, --global, --local and --arg are for RDNA3 kernels; an R700 shader takes --config"));
+                }
+                return Ok(debug_cli::run_r700(&file, &config)?);
+            }
+            if config.is_some() {
+                return Err(usage(
+                    "--config is for R700 shaders and AGX jobs; RDNA3 kernels take --arg",
+                ));
+            }
+            let (Some(kernel), Some(global), Some(local)) = (kernel, global, local) else {
+                return Err(usage(format!(
+                    "{} is an RDNA3 code object: give --kernel NAME, --global X[,Y[,Z]] and --local X[,Y[,Z]]",
+                    file.display()
+                )));
+            };
+            Ok(debug_cli::run(debug_cli::DebugArgs {
+                file,
+                kernel,
+                global: global.0,
+                local: local.0,
+                args,
+            })?)
+        }
         Cmd::Info { file } => {
             let bytes = read(&file)?;
             if let Ok(Isa::R700(_)) = Isa::of_object(&bytes) {

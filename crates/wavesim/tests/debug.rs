@@ -31,7 +31,7 @@ fn break_step_registers_memory_and_continue() {
     let geo = Geometry::new(&[64], &[32]).unwrap();
     dev.debug(&module, "saxpy", &geo, &args, |d| {
         assert_eq!(d.wave_count(), 1);
-        d.break_at(FIRST_VALU);
+        d.break_at(FIRST_VALU).unwrap();
         assert_eq!(
             d.cont().unwrap(),
             DebugEvent::Breakpoint {
@@ -88,7 +88,7 @@ fn a_condition_and_a_register_write() {
         );
         assert_eq!(d.pc(0), Some(0x1f28));
         d.clear_conditions();
-        d.break_at(FIRST_VALU);
+        d.break_at(FIRST_VALU).unwrap();
         assert!(matches!(d.cont().unwrap(), DebugEvent::Breakpoint { .. }));
         // Make the wave's EXEC lane 0 only: only y[0] is written.
         d.wave_mut(0).unwrap().set_exec(1);

@@ -507,6 +507,7 @@ pub fn run_observed<O: Observer<WaveState, Inst> + ?Sized>(
                 addr: pc,
                 trap_handler: false,
             };
+            obs.pause(&loc, wave, &inst);
             obs.before(&loc, wave, &inst);
             Some(loc)
         } else {

@@ -327,11 +327,12 @@ struct SlotResult {
     exec: Vec<bool>,
 }
 
-pub(super) fn run_alu_clause(
+pub(super) fn run_alu_clause<O: Observer<Wave, Step> + ?Sized>(
     ctx: &mut Ctx,
     w: &mut Wave,
     c: &CfInst,
     clause: &crate::decode::AluClause,
+    obs: &mut O,
 ) -> Result<(), ExecError> {
     use crate::decode::bits;
     // Per-clause state starts fresh (R700 ISA reference 2.5: AR, PV, PS, the predicate and the clause
@@ -356,7 +357,19 @@ pub(super) fn run_alu_clause(
         });
     }
     for g in &clause.groups {
-        run_group(ctx, w, g)?;
+        if obs.enabled() {
+            let loc = super::cf::step_loc(w, g.addr);
+            let step = Step::Alu {
+                cf: *c,
+                group: g.clone(),
+            };
+            obs.pause(&loc, w, &step);
+            obs.before(&loc, w, &step);
+            run_group(ctx, w, g)?;
+            obs.after(&loc, w, &step);
+        } else {
+            run_group(ctx, w, g)?;
+        }
         w.alu_groups += 1;
         w.lane_groups += w.state.iter().filter(|s| **s == PixelState::Active).count() as u64;
     }

@@ -7,7 +7,7 @@ use crate::isa::{CfAluRow, CfRow};
 /// Runs a wave for at most `budget` CF instructions: until its program ends (END_OF_PROGRAM, or past
 /// the last CF instruction), it faults, or the budget runs out (then it resumes where it stopped).
 /// `obs` sees every CF instruction (clauses run inside their CF instruction).
-pub fn run_wave<O: Observer<Wave, CfInst> + ?Sized>(
+pub fn run_wave<O: Observer<Wave, Step> + ?Sized>(
     program: &Program,
     drv: &mut DriverState,
     w: &mut Wave,
@@ -20,7 +20,7 @@ pub fn run_wave<O: Observer<Wave, CfInst> + ?Sized>(
     r
 }
 
-fn run_wave_inner<O: Observer<Wave, CfInst> + ?Sized>(
+fn run_wave_inner<O: Observer<Wave, Step> + ?Sized>(
     program: &Program,
     fetch_shader: Option<&Program>,
     drv: &mut DriverState,
@@ -63,16 +63,10 @@ fn run_wave_inner<O: Observer<Wave, CfInst> + ?Sized>(
         };
         ctx.cf_pc = pc;
         w.cf_executed += 1;
-        let iloc = InstLoc {
-            workgroup: w.workgroup,
-            wave: 0,
-            // `@N` units as the disassembly shows them; the byte offset in `.text` as the address.
-            pc: pc as u64,
-            addr: pc as u64 * 8,
-            trap_handler: false,
-        };
+        let iloc = step_loc(w, pc);
         if obs.enabled() {
-            obs.before(&iloc, w, &c);
+            obs.pause(&iloc, w, &Step::Cf(c));
+            obs.before(&iloc, w, &Step::Cf(c));
         }
         let mut next = pc + 1;
         // VALID_PIXEL_MODE on CF_DWORD instructions makes the instruction treat invalid (killed or
@@ -99,7 +93,7 @@ fn run_wave_inner<O: Observer<Wave, CfInst> + ?Sized>(
             }
         }
         match c.kind {
-            CfKind::Alu(r) => run_cf_alu(&mut ctx, w, &c, r)?,
+            CfKind::Alu(r) => run_cf_alu(&mut ctx, w, &c, r, obs)?,
             CfKind::Export(r) => do_export(&ctx, w, &c, r)?,
             CfKind::Normal(r) => match r.exec {
                 CfExec::Return => match w.stack.pop() {
@@ -146,7 +140,7 @@ fn run_wave_inner<O: Observer<Wave, CfInst> + ?Sized>(
                     }
                     // No fetch shader: the runner preloaded the GPRs a fetch shader would have written.
                 }
-                _ => next = run_cf_normal(&mut ctx, w, &c, r, pc)?,
+                _ => next = run_cf_normal(&mut ctx, w, &c, r, pc, obs)?,
             },
         }
         if c.end_of_program() {
@@ -160,21 +154,27 @@ fn run_wave_inner<O: Observer<Wave, CfInst> + ?Sized>(
             }
             w.ended = true;
             if obs.enabled() {
-                obs.after(&iloc, w, &c);
+                obs.after(&iloc, w, &Step::Cf(c));
             }
             return Ok(Stop::End);
         }
         pc = next;
         if obs.enabled() {
             w.pc = pc;
-            obs.after(&iloc, w, &c);
+            obs.after(&iloc, w, &Step::Cf(c));
         }
     }
 }
 
 /// A CF_ALU instruction: the stack push before, the ALU clause, its exec-mask update and the pops
 /// or ELSE after (R700 ISA reference 3.6).
-fn run_cf_alu(ctx: &mut Ctx, w: &mut Wave, c: &CfInst, r: &CfAluRow) -> Result<(), ExecError> {
+fn run_cf_alu<O: Observer<Wave, Step> + ?Sized>(
+    ctx: &mut Ctx,
+    w: &mut Wave,
+    c: &CfInst,
+    r: &CfAluRow,
+    obs: &mut O,
+) -> Result<(), ExecError> {
     let prog = ctx.program;
     let clause = &prog.alu[&c.alu_addr()];
     if r.exec == CfAluExec::PushBefore {
@@ -182,7 +182,7 @@ fn run_cf_alu(ctx: &mut Ctx, w: &mut Wave, c: &CfInst, r: &CfAluRow) -> Result<(
         push(w, ctx, c, StackEntry::Push { saved })?;
     }
     let before = w.state.clone();
-    run_alu_clause(ctx, w, c, clause)?;
+    run_alu_clause(ctx, w, c, clause, obs)?;
     // Exec-mask update from the clause's last PRED_SET* with UPDATE_EXEC_MASK.
     if let Some(upd) = w.exec_update.take() {
         let inactive = match r.exec {
@@ -207,12 +207,13 @@ fn run_cf_alu(ctx: &mut Ctx, w: &mut Wave, c: &CfInst, r: &CfAluRow) -> Result<(
 
 /// A CF_DWORD instruction other than RETURN and CALL_FS (which switch programs and run in the CF
 /// loop); returns the next CF address.
-fn run_cf_normal(
+fn run_cf_normal<O: Observer<Wave, Step> + ?Sized>(
     ctx: &mut Ctx,
     w: &mut Wave,
     c: &CfInst,
     r: &CfRow,
     pc: u32,
+    obs: &mut O,
 ) -> Result<u32, ExecError> {
     let cond = cond_true(ctx, c);
     let mut next = pc + 1;
@@ -222,7 +223,16 @@ fn run_cf_normal(
             let prog = ctx.program;
             let clause = &prog.fetch[&c.w0];
             for f in &clause.insts {
-                run_fetch(ctx, w, f)?;
+                if obs.enabled() {
+                    let loc = step_loc(w, f.addr);
+                    let step = Step::Fetch { cf: *c, inst: *f };
+                    obs.pause(&loc, w, &step);
+                    obs.before(&loc, w, &step);
+                    run_fetch(ctx, w, f)?;
+                    obs.after(&loc, w, &step);
+                } else {
+                    run_fetch(ctx, w, f)?;
+                }
             }
         }
         CfExec::Jump => {
@@ -489,5 +499,17 @@ fn exit_loop(w: &mut Wave, ctx: &Ctx, c: &CfInst) -> Result<(), ExecError> {
             cf_loc(ctx, c),
             "loop exit without a loop entry on top of the stack",
         )),
+    }
+}
+
+/// The observer's location of the step at `addr`: `@N` units as the disassembly shows them, the
+/// byte offset in `.text` as the address.
+pub(super) fn step_loc(w: &Wave, addr: u32) -> InstLoc {
+    InstLoc {
+        workgroup: w.workgroup,
+        wave: 0,
+        pc: addr as u64,
+        addr: addr as u64 * 8,
+        trap_handler: false,
     }
 }

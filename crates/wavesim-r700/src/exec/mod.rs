@@ -42,6 +42,55 @@ use export::do_export;
 use fetch::run_fetch;
 use lds::run_lds;
 
+/// What an observer sees (`wavesim_core::observe::Observer<Wave, Step>`): every CF instruction,
+/// and inside the clause a CF instruction runs, each ALU instruction group and each fetch
+/// instruction. The hooks' `InstLoc::pc` is the step's address in 8-byte units (CF `@N`, the
+/// group's first slot, the fetch instruction), one address space for all three (R700 ISA reference,
+/// 3.1: clause addresses count 64-bit words from the program's start).
+#[derive(Clone)]
+pub enum Step {
+    Cf(CfInst),
+    /// One ALU instruction group and the CF_ALU instruction whose clause holds it.
+    Alu {
+        cf: CfInst,
+        group: AluGroup,
+    },
+    /// One TEX/VTX instruction and the CF instruction whose clause holds it.
+    Fetch {
+        cf: CfInst,
+        inst: FetchInst,
+    },
+}
+
+impl Step {
+    /// The CF instruction running (itself, or the one whose clause holds the step).
+    pub fn cf(&self) -> &CfInst {
+        match self {
+            Step::Cf(c) | Step::Alu { cf: c, .. } | Step::Fetch { cf: c, .. } => c,
+        }
+    }
+    /// Disassembly text: one line per CF or fetch instruction, one per slot of a group
+    /// (`x: ...`, `t: ...`).
+    pub fn text(&self) -> String {
+        match self {
+            Step::Cf(c) => crate::text::cf_text(c).trim().to_string(),
+            Step::Fetch { inst, .. } => crate::text::fetch_text(inst).trim().to_string(),
+            Step::Alu { group, .. } => group
+                .insts
+                .iter()
+                .map(|i| {
+                    format!(
+                        "{}: {}",
+                        ['x', 'y', 'z', 'w', 't'][(i.slot as usize).min(4)],
+                        crate::text::alu_text(i).trim()
+                    )
+                })
+                .collect::<Vec<_>>()
+                .join("; "),
+        }
+    }
+}
+
 /// Where an error happened.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Location {
