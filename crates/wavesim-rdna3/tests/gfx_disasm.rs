@@ -45,7 +45,7 @@ fn gfx_corpus_matches_llvm_objdump() {
             objects += 1;
         }
     }
-    assert_eq!(objects, 56);
+    assert_eq!(objects, 62);
     for m in [
         "exp",
         "lds_param_load",
