@@ -292,32 +292,16 @@ static int r700_columns(GLenum t)
    }
 }
 
-static int r700_cmp_names(const void *a, const void *b)
-{
-   return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* Every active generic attribute gets its own buffer: the one ranked r by name (gl_* built-ins and
- * wavesim_pos left out) holds, for vertex v and column k, component c,
- *   floats: (r + 1) / 8 + (16 v + 4 k + c + 1) / 1024, integers: 1000 (r + 1) + 16 v + 4 k + c
- * (exact in binary32 and distinct). In --r700-ref-ps every vertex holds vertex 0's values and
- * wavesim_pos the screen-covering triangle. */
+/* Every active generic attribute gets its own buffer: the one whose name has tag r
+ * (r700_name_tag: a hash, not a rank, because the reference run of a pixel shader can make the
+ * position attribute inactive) holds, for vertex v and column k, component c,
+ *   floats: r / 8 + (16 v + 4 k + c + 1) / 1024, integers: 1000 r + 16 v + 4 k + c
+ * (exact in binary32). In --r700-ref-ps every vertex holds vertex 0's values and wavesim_pos the
+ * screen-covering triangle. */
 static int r700_attribs(GLuint prog)
 {
    GLint nattr = 0;
    p_glGetProgramiv(prog, GL_ACTIVE_ATTRIBUTES, &nattr);
-   char *names[64];
-   int n = 0;
-   for (GLint a = 0; a < nattr && n < 64; ++a) {
-      char name[256];
-      GLint size;
-      GLenum type;
-      p_glGetActiveAttrib(prog, (GLuint)a, sizeof(name), NULL, &size, &type, name);
-      if (!strncmp(name, "gl_", 3) || !strcmp(name, "wavesim_pos"))
-         continue;
-      names[n++] = strdup(name);
-   }
-   qsort(names, (size_t)n, sizeof(names[0]), r700_cmp_names);
    for (GLint a = 0; a < nattr; ++a) {
       char name[256];
       GLint size;
@@ -336,11 +320,9 @@ static int r700_attribs(GLuint prog)
          p_glVertexAttribPointer((GLuint)loc, 4, GL_FLOAT, GL_FALSE, 0, 0);
          continue;
       }
-      int r = 0;
-      while (r < n && strcmp(names[r], name))
-         ++r;
+      int r = (int)r700_name_tag(name);
       int cols = r700_columns(type), isint = r700_is_int_type(type);
-      printf("INFO attrib %s type=0x%x size=%d location=%d rank=%d\n", name, type, size, loc, r);
+      printf("INFO attrib %s type=0x%x size=%d location=%d tag=%d\n", name, type, size, loc, r);
       for (int l = 0; l < size * cols; ++l) {
          int k = l % cols;
          union { float f; GLint i; } data[12];
@@ -348,9 +330,9 @@ static int r700_attribs(GLuint prog)
             for (int c = 0; c < 4; ++c) {
                int vv = r700_mode == R700_REF_PS ? 0 : v;
                if (isint)
-                  data[v * 4 + c].i = 1000 * (r + 1) + 16 * vv + 4 * k + c;
+                  data[v * 4 + c].i = 1000 * r + 16 * vv + 4 * k + c;
                else
-                  data[v * 4 + c].f = (float)(r + 1) / 8.0f + (float)(16 * vv + 4 * k + c + 1) / 1024.0f;
+                  data[v * 4 + c].f = (float)r / 8.0f + (float)(16 * vv + 4 * k + c + 1) / 1024.0f;
             }
          GLuint vbo;
          p_glGenBuffers(1, &vbo);
@@ -363,8 +345,6 @@ static int r700_attribs(GLuint prog)
             p_glVertexAttribPointer((GLuint)(loc + l), 4, GL_FLOAT, GL_FALSE, 0, 0);
       }
    }
-   for (int i = 0; i < n; ++i)
-      free(names[i]);
    return 0;
 }
 
