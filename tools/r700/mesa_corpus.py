@@ -468,9 +468,24 @@ def convert(rel, shaders, dumps, out, harness, env, cache):
     names = varying_names(vs_vars)
     if not names:
         raise Skip("no captured varyings")
+    # Matrix varyings: the packed names give columns (`world[1]`), transform feedback captures the
+    # whole matrix (column-major), so capture `world` and cut it into columns of the matrix's
+    # rows (its GLSL declaration: matC or matCxR).
+    src_text = src.read_text(errors="replace")
+    columns = {}
+    for n in list(names):
+        base, _, idx = n.partition("[")
+        m = re.search(r"\bmat(\d)(?:x(\d))?\s+" + re.escape(base) + r"\s*;", src_text)
+        if idx and m:
+            columns[n] = (base, int(idx.rstrip("]")), int(m.group(2) or m.group(1)))
+    xfb_names = []
+    for n in names:
+        x = columns[n][0] if n in columns else n
+        if x not in xfb_names:
+            xfb_names.append(x)
     with tempfile.TemporaryDirectory() as tmp:
         nf = pathlib.Path(tmp) / "names"
-        nf.write_text("".join(n + "\n" for n in names))
+        nf.write_text("".join(n + "\n" for n in xfb_names))
         xfb = run_ref(harness, ["--r700-ref-vs", str(nf), str(src)], env, cache)
         pf = pathlib.Path(tmp) / "ps.shader_test"
         pf.write_text(patched_vs_test(src.read_text(errors="replace")))
@@ -480,6 +495,10 @@ def convert(rel, shaders, dumps, out, harness, env, cache):
         p = line.split()
         if p and p[0] == "XFB":
             captured[(p[1], int(p[2]))] = [int(x, 16) for x in p[3:]]
+    for n, (base, col, rows) in columns.items():
+        for v in range(3):
+            whole = captured.get((base, v), [])
+            captured[(n, v)] = whole[col * rows:(col + 1) * rows]
     sizes = {n: len(captured.get((n, 0), [])) for n in names}
     placed, ambiguous = varying_layout(vs_vars, sizes)
     for slot, comp, n, k in placed:
