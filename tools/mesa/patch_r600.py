@@ -2,12 +2,14 @@
 """Give Mesa 22.3's r600 driver a way to write each finished shader out as machine code (R600_DEBUG
 prints a listing, but not the facts the driver programs around a shader in a form to take apart).
 
-With R600_DUMP_DIR set, every shader the driver finishes (after the SB optimiser: exactly the words
-store_shader uploads) is written as NNNN.STAGE.bin/.txt (STAGE = vs, ps, gs, ...; the .txt holds the
+With R600_DUMP_DIR set, every shader the driver finishes (after its optimisers: exactly the words
+store_shader uploads; Mesa 22.3 compiles R700 shaders from NIR with the sfn back end) is written as NNNN.STAGE.bin/.txt (STAGE = vs, ps, gs, ...; the .txt holds the
 GPR and stack counts, the inputs/outputs with their semantics, GPRs and interpolation, the PS key and
 DB_SHADER_CONTROL, and the TGSI or NIR source), and every vertex fetch shader as NNNN.fetch.bin/.txt
 with the vertex elements it fetches; every draw writes NNNN.draw.txt (wavesim_dump_draw: the shaders'
 words and register writes, constant buffers, texture resource/sampler words and vertex buffers).
+The radeon no-op DRM shim also gets the PCI identity libdrm needs to list its fake render node
+(and __readlink_chk for a fortified libdrm), without which EGL never loads r600.
 The inserted code is this project's; it is idempotent (a marker line guards each file).
 Usage: patch_r600.py MESA_SOURCE_DIR
 """
