@@ -46,4 +46,24 @@ if [ ! -f build/build.ninja ]; then
         -Dzstd=enabled -Dbuild-tests=false
 fi
 ninja -C build install
+# Meson builds src/amd (and with it the radeon no-op DRM shim) only for radeonsi/RADV; build the
+# shim here from its one source file, the drm-shim library and Mesa's util, with the flags meson
+# gave the drm-shim library (patch_r600.py gives it the PCI identity libdrm needs).
+shim_dir=build/src/amd/drm-shim
+if [ ! -f "$shim_dir/libradeon_noop_drm_shim.so" ] \
+    || [ mesa-22.3.6/src/amd/drm-shim/radeon_noop_drm_shim.c -nt "$shim_dir/libradeon_noop_drm_shim.so" ]; then
+    mkdir -p "$shim_dir"
+    flags=$(python3 -c 'import json,shlex,sys
+for c in json.load(open("build/compile_commands.json")):
+    if c["file"].endswith("drm-shim/device.c"):
+        print(" ".join(a for a in shlex.split(c["command"]) if a.startswith("-D") or a.startswith("-std")))
+        break')
+    (cd build && eval cc -O2 -shared -fPIC -fvisibility=hidden "$flags" \
+        -o src/amd/drm-shim/libradeon_noop_drm_shim.so \
+        ../mesa-22.3.6/src/amd/drm-shim/radeon_noop_drm_shim.c -I../mesa-22.3.6/src/amd \
+        -I../mesa-22.3.6/src/amd/common -I../mesa-22.3.6/src -I../mesa-22.3.6/include -Isrc \
+        -I../mesa-22.3.6/src/util -I/usr/include/libdrm \
+        -Wl,--whole-archive src/drm-shim/libdrm_shim.a -Wl,--no-whole-archive \
+        src/util/libmesa_util.a src/util/libmesa_util_sse41.a -lz -lzstd -ldl -lpthread -lm)
+fi
 echo "built: $work/install (tools/mesa/run_corpus.sh compiles shader-db with it)"

@@ -87,7 +87,22 @@ static int fail(const char *why, const char *detail)
    X(PFNGLTEXIMAGE2DPROC, glTexImage2D)                                                     \
    X(PFNGLTEXIMAGE3DPROC, glTexImage3D)                                                     \
    X(PFNGLTEXPARAMETERIPROC, glTexParameteri)                                               \
-   X(PFNGLGETERRORPROC, glGetError)
+   X(PFNGLGETERRORPROC, glGetError)                                                         \
+   R700_GL_FUNCS(X)
+
+/* Entry points the r600 reference modes below use (issue 28). */
+#define R700_GL_FUNCS(X)                                                                    \
+   X(PFNGLVERTEXATTRIBIPOINTERPROC, glVertexAttribIPointer)                                 \
+   X(PFNGLTRANSFORMFEEDBACKVARYINGSPROC, glTransformFeedbackVaryings)                       \
+   X(PFNGLGETTRANSFORMFEEDBACKVARYINGPROC, glGetTransformFeedbackVarying)                   \
+   X(PFNGLBEGINTRANSFORMFEEDBACKPROC, glBeginTransformFeedback)                             \
+   X(PFNGLENDTRANSFORMFEEDBACKPROC, glEndTransformFeedback)                                 \
+   X(PFNGLBINDBUFFERBASEPROC, glBindBufferBase)                                             \
+   X(PFNGLGETBUFFERSUBDATAPROC, glGetBufferSubData)                                         \
+   X(PFNGLENABLEPROC, glEnable)                                                             \
+   X(PFNGLREADBUFFERPROC, glReadBuffer)                                                     \
+   X(PFNGLREADPIXELSPROC, glReadPixels)                                                     \
+   X(PFNGLCLEARBUFFERFVPROC, glClearBufferfv)
 
 #define DECLARE(type, name) static type p_##name;
 GL_FUNCS(DECLARE)
@@ -113,6 +128,29 @@ static char *read_file(const char *path)
 
 enum { VS, FS, NSTAGES };
 
+/* The r600 corpus modes (issue 28; tools/r700/mesa_corpus.py). In them the values below are keyed
+ * by names rather than by the order of the active uniforms/attributes, because the reference run of
+ * a pixel shader replaces the vertex position (tools/r700/mesa_refs.py), which can make uniforms
+ * and attributes that only fed gl_Position inactive and would renumber the others:
+ *   --r700-dump          the r600 run (R600_DUMP_DIR): the values, and INFO lines on stdout;
+ *   --r700-ref-vs NAMES  llvmpipe: capture the varyings named in file NAMES (one a line) of the
+ *                        three vertices with transform feedback, print them on stdout;
+ *   --r700-ref-ps        llvmpipe: the vertex shader has an extra `wavesim_pos` attribute (the
+ *                        screen-covering triangle), every other attribute holds vertex 0's values
+ *                        on all three vertices; print the 2x2 pixels of four RGBA32F targets. */
+enum { R700_OFF, R700_DUMP, R700_REF_VS, R700_REF_PS };
+static int r700_mode;
+static const char *r700_names;
+
+/* FNV-1a of a name, 1..251: the base of its uniform values (and its texture's tag). */
+static unsigned r700_name_tag(const char *name)
+{
+   unsigned h = 2166136261u;
+   for (const char *c = name; *c; ++c)
+      h = (h ^ (unsigned char)*c) * 16777619u;
+   return h % 251 + 1;
+}
+
 /* Every active uniform gets values no other uniform component has, so a dump of the constant
  * buffers the driver uploads says where each one went: component c of array element e of the k-th
  * active uniform holds (k + 1) + (4 e + c + 1) / 64 (floats; ints and uints hold 1000 (k + 1) + 4 e
@@ -131,14 +169,18 @@ static int set_uniforms(GLuint prog)
       GLint loc = p_glGetUniformLocation(prog, name);
       if (loc < 0)
          continue; /* in a uniform block, or a built-in */
+      /* Off the r600 modes: the k-th active uniform; in them: its name's tag (see above). */
+      unsigned base = r700_mode ? r700_name_tag(name) : (unsigned)(k + 1);
+      if (r700_mode)
+         printf("INFO uniform %s type=0x%x size=%d base=%u\n", name, type, size, base);
       float f[16 * 64];
       GLint iv[16 * 64];
       GLuint uv[16 * 64];
       int count = size > 64 ? 64 : size;
       for (int e = 0; e < count; ++e)
          for (int c = 0; c < 16; ++c) {
-            f[e * 16 + c] = (float)(k + 1) + (float)(4 * e + c + 1) / 64.0f;
-            iv[e * 16 + c] = 1000 * (k + 1) + 4 * e + c;
+            f[e * 16 + c] = (float)base + (float)(4 * e + c + 1) / 64.0f;
+            iv[e * 16 + c] = 1000 * (int)base + 4 * e + c;
             uv[e * 16 + c] = (GLuint)iv[e * 16 + c];
          }
       /* Pack arrays densely per element size. */
@@ -189,6 +231,11 @@ static int set_uniforms(GLuint prog)
       if (!target)
          continue;
       for (int e = 0; e < count; ++e, ++unit) {
+         /* Texel alpha: 32 unit + 4, or 32 (tag mod 8) + 4 in the r600 modes. */
+         unsigned atag = r700_mode ? (base + (unsigned)e) % 8 : (unsigned)unit;
+         if (r700_mode)
+            printf("INFO sampler %s element=%d unit=%d target=0x%x alpha=%u\n", name, e, unit,
+                   target, 32 * atag + 4);
          GLubyte texels[4 * 4 * 4 * 4];
          for (int z = 0; z < 4; ++z)
             for (int y = 0; y < 4; ++y)
@@ -197,7 +244,7 @@ static int set_uniforms(GLuint prog)
                   t[0] = (GLubyte)(16 * x + 1);
                   t[1] = (GLubyte)(16 * y + 2);
                   t[2] = (GLubyte)(16 * z + 3);
-                  t[3] = (GLubyte)(32 * unit + 4);
+                  t[3] = (GLubyte)(32 * atag + 4);
                }
          GLuint tex;
          p_glActiveTexture(GL_TEXTURE0 + (GLenum)unit);
@@ -221,13 +268,185 @@ static int set_uniforms(GLuint prog)
    return 0;
 }
 
+/* ---- r600 corpus modes (issue 28) ------------------------------------------------------------ */
+
+static int r700_is_int_type(GLenum t)
+{
+   switch (t) {
+   case GL_INT: case GL_INT_VEC2: case GL_INT_VEC3: case GL_INT_VEC4:
+   case GL_UNSIGNED_INT: case GL_UNSIGNED_INT_VEC2: case GL_UNSIGNED_INT_VEC3:
+   case GL_UNSIGNED_INT_VEC4:
+      return 1;
+   default:
+      return 0;
+   }
+}
+
+static int r700_columns(GLenum t)
+{
+   switch (t) {
+   case GL_FLOAT_MAT2: case GL_FLOAT_MAT2x3: case GL_FLOAT_MAT2x4: return 2;
+   case GL_FLOAT_MAT3: case GL_FLOAT_MAT3x2: case GL_FLOAT_MAT3x4: return 3;
+   case GL_FLOAT_MAT4: case GL_FLOAT_MAT4x2: case GL_FLOAT_MAT4x3: return 4;
+   default: return 1;
+   }
+}
+
+/* Every active generic attribute gets its own buffer: the one whose name has tag r
+ * (r700_name_tag: a hash, not a rank, because the reference run of a pixel shader can make the
+ * position attribute inactive) holds, for vertex v and column k, component c,
+ *   floats: r / 8 + (16 v + 4 k + c + 1) / 1024, integers: 1000 r + 16 v + 4 k + c
+ * (exact in binary32). In --r700-ref-ps every vertex holds vertex 0's values and wavesim_pos the
+ * screen-covering triangle. */
+static int r700_attribs(GLuint prog)
+{
+   GLint nattr = 0;
+   p_glGetProgramiv(prog, GL_ACTIVE_ATTRIBUTES, &nattr);
+   for (GLint a = 0; a < nattr; ++a) {
+      char name[256];
+      GLint size;
+      GLenum type;
+      p_glGetActiveAttrib(prog, (GLuint)a, sizeof(name), NULL, &size, &type, name);
+      GLint loc = p_glGetAttribLocation(prog, name);
+      if (loc < 0)
+         continue;
+      if (!strcmp(name, "wavesim_pos")) {
+         static const float tri[12] = { -1, -1, 0, 1, 3, -1, 0, 1, -1, 3, 0, 1 };
+         GLuint vbo;
+         p_glGenBuffers(1, &vbo);
+         p_glBindBuffer(GL_ARRAY_BUFFER, vbo);
+         p_glBufferData(GL_ARRAY_BUFFER, sizeof(tri), tri, GL_STATIC_DRAW);
+         p_glEnableVertexAttribArray((GLuint)loc);
+         p_glVertexAttribPointer((GLuint)loc, 4, GL_FLOAT, GL_FALSE, 0, 0);
+         continue;
+      }
+      int r = (int)r700_name_tag(name);
+      int cols = r700_columns(type), isint = r700_is_int_type(type);
+      printf("INFO attrib %s type=0x%x size=%d location=%d tag=%d\n", name, type, size, loc, r);
+      for (int l = 0; l < size * cols; ++l) {
+         int k = l % cols;
+         union { float f; GLint i; } data[12];
+         for (int v = 0; v < 3; ++v)
+            for (int c = 0; c < 4; ++c) {
+               int vv = r700_mode == R700_REF_PS ? 0 : v;
+               if (isint)
+                  data[v * 4 + c].i = 1000 * r + 16 * vv + 4 * k + c;
+               else
+                  data[v * 4 + c].f = (float)r / 8.0f + (float)(16 * vv + 4 * k + c + 1) / 1024.0f;
+            }
+         GLuint vbo;
+         p_glGenBuffers(1, &vbo);
+         p_glBindBuffer(GL_ARRAY_BUFFER, vbo);
+         p_glBufferData(GL_ARRAY_BUFFER, sizeof(data), data, GL_STATIC_DRAW);
+         p_glEnableVertexAttribArray((GLuint)(loc + l));
+         if (isint)
+            p_glVertexAttribIPointer((GLuint)(loc + l), 4, GL_INT, 0, 0);
+         else
+            p_glVertexAttribPointer((GLuint)(loc + l), 4, GL_FLOAT, GL_FALSE, 0, 0);
+      }
+   }
+   return 0;
+}
+
+/* --r700-ref-vs: declare the varyings to capture (before linking). */
+static int r700_xfb_varyings(GLuint prog)
+{
+   char *text = read_file(r700_names);
+   if (!text)
+      return fail("cannot read the varying names", r700_names);
+   const GLchar *names[128];
+   GLsizei n = 0;
+   for (char *t = strtok(text, "\n"); t && n < 128; t = strtok(NULL, "\n"))
+      names[n++] = t;
+   if (!n)
+      return fail("no varying names", r700_names);
+   p_glTransformFeedbackVaryings(prog, n, names, GL_INTERLEAVED_ATTRIBS);
+   return 0;
+}
+
+static int r700_components(GLenum t)
+{
+   switch (t) {
+   case GL_FLOAT: case GL_INT: case GL_UNSIGNED_INT: return 1;
+   case GL_FLOAT_VEC2: case GL_INT_VEC2: case GL_UNSIGNED_INT_VEC2: return 2;
+   case GL_FLOAT_VEC3: case GL_INT_VEC3: case GL_UNSIGNED_INT_VEC3: return 3;
+   case GL_FLOAT_VEC4: case GL_INT_VEC4: case GL_UNSIGNED_INT_VEC4: case GL_FLOAT_MAT2: return 4;
+   case GL_FLOAT_MAT3: return 9;
+   case GL_FLOAT_MAT4: return 16;
+   default: return 0;
+   }
+}
+
+/* --r700-ref-vs: the captured varyings, "XFB name vertex bits..." (hex binary32/int words). */
+static int r700_print_xfb(GLuint prog, GLuint buf)
+{
+   GLint n = 0;
+   p_glGetProgramiv(prog, GL_TRANSFORM_FEEDBACK_VARYINGS, &n);
+   int total = 0, comps[128];
+   char names[128][256];
+   for (GLint i = 0; i < n && i < 128; ++i) {
+      GLsizei size;
+      GLenum type;
+      p_glGetTransformFeedbackVarying(prog, (GLuint)i, sizeof(names[i]), NULL, &size, &type, names[i]);
+      comps[i] = r700_components(type) * size;
+      if (!comps[i])
+         return fail("varying type not captured by this harness", names[i]);
+      total += comps[i];
+   }
+   GLuint *words = calloc((size_t)total * 3, 4);
+   if (!words)
+      return fail("out of memory", NULL);
+   p_glBindBuffer(GL_TRANSFORM_FEEDBACK_BUFFER, buf);
+   p_glGetBufferSubData(GL_TRANSFORM_FEEDBACK_BUFFER, 0, (GLsizeiptr)total * 12, words);
+   for (int v = 0; v < 3; ++v) {
+      int at = v * total;
+      for (GLint i = 0; i < n && i < 128; ++i) {
+         printf("XFB %s %d", names[i], v);
+         for (int c = 0; c < comps[i]; ++c)
+            printf(" %08x", words[at++]);
+         printf("\n");
+      }
+   }
+   free(words);
+   return 0;
+}
+
+/* --r700-ref-ps: the 2x2 pixels (x, y from the lower left, as gl_FragCoord counts) of four RGBA32F
+ * targets cleared to -1048576.0 (a value no corpus shader writes), "PIX target x y bits...". */
+static void r700_print_pixels(void)
+{
+   for (int t = 0; t < 4; ++t) {
+      GLuint px[2 * 2 * 4];
+      p_glReadBuffer(GL_COLOR_ATTACHMENT0 + (GLenum)t);
+      p_glReadPixels(0, 0, 2, 2, GL_RGBA, GL_FLOAT, px);
+      for (int y = 0; y < 2; ++y)
+         for (int x = 0; x < 2; ++x) {
+            const GLuint *p = &px[(y * 2 + x) * 4];
+            printf("PIX %d %d %d %08x %08x %08x %08x\n", t, x, y, p[0], p[1], p[2], p[3]);
+         }
+   }
+}
+
 int main(int argc, char **argv)
 {
-   if (argc != 2) {
-      fprintf(stderr, "usage: shader_test FILE.shader_test\n");
+   int argi = 1;
+   while (argi < argc - 1 && !strncmp(argv[argi], "--r700-", 7)) {
+      if (!strcmp(argv[argi], "--r700-dump"))
+         r700_mode = R700_DUMP;
+      else if (!strcmp(argv[argi], "--r700-ref-ps"))
+         r700_mode = R700_REF_PS;
+      else if (!strcmp(argv[argi], "--r700-ref-vs") && argi + 2 < argc)
+         r700_mode = R700_REF_VS, r700_names = argv[++argi];
+      else
+         break;
+      ++argi;
+   }
+   if (argc - argi != 1) {
+      fprintf(stderr, "usage: shader_test [--r700-dump | --r700-ref-vs NAMES | --r700-ref-ps] "
+                      "FILE.shader_test\n");
       return 2;
    }
-   file = argv[1];
+   file = argv[argi];
    char *text = read_file(file);
    if (!text)
       return fail("cannot read the file", NULL);
@@ -308,6 +527,8 @@ int main(int argc, char **argv)
       }
       p_glAttachShader(prog, sh);
    }
+   if (r700_mode == R700_REF_VS && r700_xfb_varyings(prog))
+      return 1;
    p_glLinkProgram(prog);
    GLint linked = 0;
    p_glGetProgramiv(prog, GL_LINK_STATUS, &linked);
@@ -323,14 +544,22 @@ int main(int argc, char **argv)
    p_glBindFramebuffer(GL_FRAMEBUFFER, fb);
    p_glGenRenderbuffers(4, rb);
    GLenum bufs[4];
+   /* --r700-ref-ps reads 2x2 unclamped pixels. */
+   GLsizei rb_size = r700_mode == R700_REF_PS ? 2 : 16;
    for (int i = 0; i < 4; ++i) {
       p_glBindRenderbuffer(GL_RENDERBUFFER, rb[i]);
-      p_glRenderbufferStorage(GL_RENDERBUFFER, GL_RGBA8, 16, 16);
+      p_glRenderbufferStorage(GL_RENDERBUFFER, r700_mode == R700_REF_PS ? GL_RGBA32F : GL_RGBA8,
+                              rb_size, rb_size);
       p_glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0 + i, GL_RENDERBUFFER, rb[i]);
       bufs[i] = GL_COLOR_ATTACHMENT0 + i;
    }
    p_glDrawBuffers(4, bufs);
-   p_glViewport(0, 0, 16, 16);
+   p_glViewport(0, 0, rb_size, rb_size);
+   if (r700_mode == R700_REF_PS)
+      for (int i = 0; i < 4; ++i) {
+         static const float clear[4] = { -1048576.0f, -1048576.0f, -1048576.0f, -1048576.0f };
+         p_glClearBufferfv(GL_COLOR, i, clear);
+      }
    GLuint vao, vbo;
    p_glGenVertexArrays(1, &vao);
    p_glBindVertexArray(vao);
@@ -340,7 +569,9 @@ int main(int argc, char **argv)
    p_glBufferData(GL_ARRAY_BUFFER, sizeof(verts), verts, GL_STATIC_DRAW);
    GLint nattr = 0;
    p_glGetProgramiv(prog, GL_ACTIVE_ATTRIBUTES, &nattr);
-   for (GLint a = 0; a < nattr; ++a) {
+   if (r700_mode && r700_attribs(prog))
+      return 1;
+   for (GLint a = 0; a < nattr && !r700_mode; ++a) {
       char name[256];
       GLint size;
       GLenum type;
@@ -354,13 +585,28 @@ int main(int argc, char **argv)
    p_glUseProgram(prog);
    if (set_uniforms(prog))
       return 1;
+   GLuint xfb = 0;
+   if (r700_mode == R700_REF_VS) {
+      p_glGenBuffers(1, &xfb);
+      p_glBindBuffer(GL_TRANSFORM_FEEDBACK_BUFFER, xfb);
+      p_glBufferData(GL_TRANSFORM_FEEDBACK_BUFFER, 3 * 128 * 16, NULL, GL_STATIC_READ);
+      p_glBindBufferBase(GL_TRANSFORM_FEEDBACK_BUFFER, 0, xfb);
+      p_glEnable(GL_RASTERIZER_DISCARD);
+      p_glBeginTransformFeedback(GL_TRIANGLES);
+   }
    p_glDrawArrays(GL_TRIANGLES, 0, 3);
+   if (r700_mode == R700_REF_VS)
+      p_glEndTransformFeedback();
    p_glFinish();
    GLenum err = p_glGetError();
    if (err != GL_NO_ERROR) {
       snprintf(log, sizeof(log), "GL error 0x%x", err);
       return fail("draw", log);
    }
+   if (r700_mode == R700_REF_VS && r700_print_xfb(prog, xfb))
+      return 1;
+   if (r700_mode == R700_REF_PS)
+      r700_print_pixels();
    fprintf(stderr, "shader_test: %s: linked\n", file);
    eglMakeCurrent(dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
    eglDestroyContext(dpy, ctx);

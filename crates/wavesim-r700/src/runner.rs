@@ -44,6 +44,8 @@
 //! border = [0.0, 0.0, 0.0, 1.0]
 //! mip_filter = "linear"            # "none" (default, base level), "point" or "linear"
 //! compare = "lequal"               # depth compare for SAMPLE_C* (reference OP texel.x)
+//! fetch_shader_words = ["0x...", ...]  # the fetch subroutine CALL_FS runs, as uploaded words
+//!                                  # (or `fetch_shader` = its assembly text)
 //! [global_gprs]                    # SIMD-global GPRs (INDEX_GLOBAL operands), as a driver sets them
 //! values = [[0, 0, 0, 0]]
 //! ```
@@ -214,6 +216,8 @@ pub struct RunConfig {
     pub global_gprs: Option<GlobalGprCfg>,
     /// Fetch subroutine (assembly text) for CALL_FS; without it the inputs are the fetched GPRs.
     pub fetch_shader: Option<String>,
+    /// Fetch subroutine as the words a driver uploads (Mesa's r600 fetch shaders), instead of text.
+    pub fetch_shader_words: Option<Vec<Dword>>,
     /// CF-instruction budget per wave (runaway-loop guard); default 1,000,000.
     pub max_cf_per_wave: Option<u64>,
     /// Stack entries, overriding the object's STACK_SIZE (as a driver programs SQ_PGM_RESOURCES).
@@ -410,7 +414,11 @@ pub fn driver_state(shader: &Shader, cfg: &RunConfig) -> Result<DriverState, Run
     d.bool_constants = cfg.bool_constants;
     // Constant buffers double as VTX fetch constants id = index, stride 16 (the way LLVM's R600 back end
     // reads a constant buffer with a dynamic index: VTX_READ with BUFFER_ID = the buffer's index).
-    let mut fcs: Vec<Option<FetchConstant>> = vec![None; 160];
+    // A vertex program reaches 176 fetch constants: its own 160 and, at 160..175, the fetch
+    // shader's vertex buffers (Mesa's r600 driver: fetch shaders on R600/R700 read buffer
+    // 160 + i, which the driver binds at R600_FETCH_CONSTANTS_OFFSET_FS = 320 = the VS base 160
+    // plus 160; r600_asm.c, r600_state.c).
+    let mut fcs: Vec<Option<FetchConstant>> = vec![None; 176];
     for (i, cb) in d.constant_buffers.iter().enumerate() {
         let data: Vec<u8> = cb
             .iter()
@@ -424,9 +432,9 @@ pub fn driver_state(shader: &Shader, cfg: &RunConfig) -> Result<DriverState, Run
         });
     }
     for fc in &cfg.fetch_constant {
-        if fc.id >= 160 {
+        if fc.id >= 176 {
             return Err(RunError::Config(format!(
-                "fetch constant {} is outside 0..159",
+                "fetch constant {} is outside 0..175",
                 fc.id
             )));
         }
@@ -582,8 +590,23 @@ pub fn driver_state(shader: &Shader, cfg: &RunConfig) -> Result<DriverState, Run
         }
         d.global_gprs = g.values.iter().map(vec4).collect::<Result<_, _>>()?;
     }
-    if let Some(fs) = &cfg.fetch_shader {
-        let bytes = crate::asm::assemble(fs)?;
+    let fetch_bytes = match (&cfg.fetch_shader, &cfg.fetch_shader_words) {
+        (Some(_), Some(_)) => {
+            return Err(RunError::Config(
+                "give `fetch_shader` or `fetch_shader_words`, not both".into(),
+            ))
+        }
+        (Some(fs), None) => Some(crate::asm::assemble(fs)?),
+        (None, Some(words)) => {
+            let mut b = Vec::with_capacity(words.len() * 4);
+            for w in words {
+                b.extend_from_slice(&w.bits()?.to_le_bytes());
+            }
+            Some(b)
+        }
+        (None, None) => None,
+    };
+    if let Some(bytes) = fetch_bytes {
         d.fetch_shader = Some(crate::decode::Program::decode(shader.chip(), &bytes)?);
     }
     Ok(d)

@@ -1015,6 +1015,20 @@ pub fn run_r700(
     Ok(wavesim_r700::runner::run(&shader, &cfg)?)
 }
 
+/// Runs bare R700 machine code for `chip` (the words a driver uploads, e.g. the shaders Mesa's
+/// r600 driver writes with R600_DUMP_DIR, tools/mesa/patch_r600.py) with a runner configuration;
+/// without an object's `.AMDGPU.config`, GPR and stack counts come from `num_gprs` and
+/// `stack_entries`.
+pub fn run_r700_raw(
+    chip: wavesim_r700::Chip,
+    code: &[u8],
+    config_toml: &str,
+) -> Result<wavesim_r700::runner::RunResult, Error> {
+    let shader = wavesim_r700::Shader::from_raw(chip, code)?;
+    let cfg = wavesim_r700::runner::RunConfig::from_toml(config_toml)?;
+    Ok(wavesim_r700::runner::run(&shader, &cfg)?)
+}
+
 /// Runs an AGX job described by a runner configuration (TOML: a compute dispatch, an asahi_clc
 /// grid kernel with its report and arguments, a vertex draw under Mesa's asahi ABI, or a fragment
 /// pass with sample shading; see `wavesim_agx::runner`). `code` is the machine code when the

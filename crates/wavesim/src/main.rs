@@ -35,7 +35,8 @@ enum Cmd {
         /// -mtriple=r600--), or AGX machine code with --target agx (optional when the
         /// configuration names its code or assembly).
         file: Option<PathBuf>,
-        /// The ISA when it is not in an ELF header: `agx` (runs --config as an AGX job).
+        /// The ISA when it is not in an ELF header: `agx` (runs --config as an AGX job), or
+        /// `rv770`/`rv730`/`rv710` for bare R700 words (Mesa's r600 dumps) with --config.
         #[arg(long, value_name = "NAME")]
         target: Option<String>,
         /// RDNA3: name of the kernel to run.
@@ -325,6 +326,7 @@ fn run_agx_cli(
 /// `wavesim run SHADER.o --config CFG.toml`: runs an R700 shader, prints its exports.
 fn run_r700_cli(
     bytes: &[u8],
+    raw_chip: Option<wavesim_r700::Chip>,
     file: &std::path::Path,
     config: &std::path::Path,
     png: Option<&PathBuf>,
@@ -332,8 +334,11 @@ fn run_r700_cli(
     see: &inside_cli::See,
 ) -> Result<(), String> {
     let cfg = read_text(config)?;
-    let shader = wavesim::r700::Shader::from_object_bytes(bytes)
-        .map_err(|e| format!("{}: {e}", file.display()))?;
+    let shader = match raw_chip {
+        Some(chip) => wavesim::r700::Shader::from_raw(chip, bytes).map_err(|e| e.to_string()),
+        None => wavesim::r700::Shader::from_object_bytes(bytes).map_err(|e| e.to_string()),
+    }
+    .map_err(|e| format!("{}: {e}", file.display()))?;
     let cfg = wavesim::r700::runner::RunConfig::from_toml(&cfg)
         .map_err(|e| format!("{}: {e}", config.display()))?;
     let (res, inside_text) =
@@ -454,6 +459,25 @@ fn real_main(cli: Cli) -> Result<(), Failure> {
             };
             if let Some(t) = target.as_deref() {
                 let isa = Isa::from_name(t).map_err(|e| usage(e.to_string()))?;
+                if let Isa::R700(chip) = isa {
+                    // Bare R700 words (Mesa's r600 dumps) with their run configuration.
+                    let (Some(file), Some(config)) = (file, config) else {
+                        return Err(usage(format!(
+                            "--target {t}: give the shader's words and --config FILE.toml"
+                        )));
+                    };
+                    let bytes = read(&file)?;
+                    refuse("an R700 shader")?;
+                    return Ok(run_r700_cli(
+                        &bytes,
+                        Some(chip),
+                        &file,
+                        &config,
+                        png.as_ref(),
+                        png_target,
+                        &see,
+                    )?);
+                }
                 if isa != Isa::Agx {
                     return Err(usage(format!(
                         "--target {t}: only AGX code has no ELF header to name its ISA; give the \
@@ -510,6 +534,7 @@ fn real_main(cli: Cli) -> Result<(), Failure> {
                 refuse("an R700 shader")?;
                 return Ok(run_r700_cli(
                     &bytes,
+                    None,
                     &file,
                     &config,
                     png.as_ref(),

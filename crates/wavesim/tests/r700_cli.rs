@@ -132,3 +132,43 @@ fn each_isa_names_the_options_it_needs() {
     );
     assert_ne!(o.status.code(), Some(101));
 }
+
+/// `run --target rv770` takes bare words as Mesa's r600 driver uploads them (corpus/r700/mesa) with
+/// their run configuration; the exports are llvmpipe's for the same program (its expect.txt).
+#[test]
+fn run_bare_mesa_words_with_target() {
+    let dir = corpus("mesa/humus-celshading__1");
+    let expect = std::fs::read_to_string(format!("{dir}/expect.txt")).unwrap();
+    for chip in ["rv770", "rv730", "rv710"] {
+        let out = stdout(&wavesim(&[
+            "run",
+            "--target",
+            chip,
+            "--config",
+            &format!("{dir}/vs.toml"),
+            &format!("{dir}/vs.bin"),
+        ]));
+        for line in expect.lines().filter(|l| l.starts_with("vs ")) {
+            let p: Vec<&str> = line.split_whitespace().collect();
+            let want: Vec<String> = p[3..7]
+                .iter()
+                .map(|w| match u32::from_str_radix(w, 16) {
+                    Ok(b) => format!("{}", f32::from_bits(b)),
+                    Err(_) => "*".into(),
+                })
+                .collect();
+            let prefix = format!("thread {} {} = ", p[1], p[2]);
+            let got = out
+                .lines()
+                .find_map(|l| l.strip_prefix(&prefix))
+                .unwrap_or_else(|| panic!("{chip}: no `{prefix}` in\n{out}"));
+            for (g, w) in got.split(' ').zip(&want) {
+                assert!(w == "*" || g == w, "{chip} {line}: got {got}");
+            }
+        }
+    }
+    // Bare words need their configuration.
+    let o = wavesim(&["run", "--target", "rv770", &format!("{dir}/vs.bin")]);
+    assert!(!o.status.success());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("--config"));
+}

@@ -1,0 +1,287 @@
+//! Real shaders from Mesa's r600 driver (Mesa 22.3.6, RV770/RV730/RV710 on the radeon no-op DRM shim)
+//! compiled from shader-db's application shaders, run with the state the driver set for their draw,
+//! against llvmpipe running the same GLSL with the same inputs (corpus/r700/mesa/, rebuilt by
+//! tools/mesa/run_corpus.sh and tools/r700/mesa_corpus.py; see docs/R700.md).
+//!
+//! Every program in the corpus must match on all three chips: vertex shaders (run with their fetch
+//! shader over the three vertices of the draw) in every export llvmpipe's transform feedback gives,
+//! pixel shaders (one 2x2 quad) in every render target the program writes, and killed pixels. A
+//! program listed in `corpus/r700/mesa/known.txt` is one whose outputs legitimately differ (the line
+//! says why); the test checks that those still run without an error.
+//!
+//! Exactness: outputs agree within `TOLERANCE` (`EXP_LOG_TOLERANCE` for shaders that run
+//! EXP/LOG), see there why bit equality is not what either side promises; NaN agrees with any
+//! NaN. The test prints how many programs agree bit for bit. WAVESIM_MESA_CORPUS=DIR runs another
+//! converted corpus; WAVESIM_MESA_CORPUS_ERRORS=1 prints each program's largest difference.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use wavesim_r700::runner::{self, RunConfig};
+use wavesim_r700::{Chip, Shader, Syntax};
+
+const CHIPS: [&str; 3] = ["rv770", "rv730", "rv710"];
+
+/// Every comparison allows 2^-20 of the larger magnitude (absolute below 1): about 8 ulps. Bit
+/// equality is not what either side promises: GLSL lets a compiler re-associate and contract
+/// expressions not marked `precise` (GLSL 4.60, 4.7.1), and NIR optimises the same GLSL into
+/// different expressions for r600 (which fuses a * b + c into ffma and emits MULADD_IEEE) and for
+/// llvmpipe (which lowers ffma to a multiply and an add); llvmpipe converts UNORM8 texels by
+/// multiplying by 1/255 (not the correctly rounded c / 255 wavesim's texture unit gives) and
+/// approximates rsqrt, sin and cos. The corpus stays within about 4 ulps (5e-7 relative).
+const TOLERANCE: f64 = 1.0 / 1048576.0;
+
+/// Shaders that run EXP_IEEE or LOG_* (pow, exp, log) allow 2^-10: llvmpipe's exp2/log2 are
+/// polynomial approximations (gallivm's lp_bld_arit.c) good to about 2^-20, and pow(x, y) =
+/// exp2(y log2 x) multiplies log2's error by y (specular exponents of 16 to 128 in the corpus).
+const EXP_LOG_TOLERANCE: f64 = 1.0 / 1024.0;
+
+const EXP_LOG_OPS: [&str; 3] = ["EXP_IEEE", "LOG_IEEE", "LOG_CLAMPED"];
+
+fn corpus() -> PathBuf {
+    match std::env::var_os("WAVESIM_MESA_CORPUS") {
+        Some(d) => PathBuf::from(d),
+        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("../../corpus/r700/mesa"),
+    }
+}
+
+/// `stage.chip.ext` when the chip's file differs from rv770's, else `stage.ext`.
+fn chip_file(dir: &Path, stage: &str, chip: &str, ext: &str) -> PathBuf {
+    let own = dir.join(format!("{stage}.{chip}.{ext}"));
+    if own.exists() {
+        own
+    } else {
+        dir.join(format!("{stage}.{ext}"))
+    }
+}
+
+#[derive(Debug)]
+enum Expect {
+    Killed,
+    Export(String, [Option<u32>; 4]),
+}
+
+fn parse_expect(text: &str) -> BTreeMap<(String, usize), Vec<Expect>> {
+    let mut m: BTreeMap<(String, usize), Vec<Expect>> = BTreeMap::new();
+    for line in text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.is_empty())
+    {
+        let p: Vec<&str> = line.split_whitespace().collect();
+        let key = (p[0].to_string(), p[1].parse::<usize>().unwrap());
+        let e = if p[2] == "killed" {
+            Expect::Killed
+        } else {
+            let mut v = [None; 4];
+            for (k, w) in p[3..7].iter().enumerate() {
+                v[k] = u32::from_str_radix(w, 16).ok();
+            }
+            Expect::Export(p[2].to_string(), v)
+        };
+        m.entry(key).or_default().push(e);
+    }
+    m
+}
+
+/// Runs one stage of one program on one chip; Ok(true) when it matches llvmpipe, Ok(false) with
+/// the first difference in `why`, Err for a run error.
+fn check_stage(
+    dir: &Path,
+    stage: &str,
+    chip: &str,
+    expect: &BTreeMap<(String, usize), Vec<Expect>>,
+    why: &mut String,
+    stats: &mut Stats,
+) -> Result<bool, String> {
+    let bin = std::fs::read(chip_file(dir, stage, chip, "bin")).map_err(|e| e.to_string())?;
+    let toml =
+        std::fs::read_to_string(chip_file(dir, stage, chip, "toml")).map_err(|e| e.to_string())?;
+    let chip_id = Chip::from_name(chip).ok_or_else(|| format!("chip {chip}"))?;
+    let shader = Shader::from_raw(chip_id, &bin).map_err(|e| e.to_string())?;
+    let text = shader.disassemble(Syntax::Llc);
+    let exp_log = EXP_LOG_OPS
+        .iter()
+        .any(|op| text.contains(&format!(" {op} ")));
+    stats.transcendental |= exp_log;
+    let tol = if exp_log {
+        EXP_LOG_TOLERANCE
+    } else {
+        TOLERANCE
+    };
+    let cfg = RunConfig::from_toml(&toml).map_err(|e| e.to_string())?;
+    let res = runner::run(&shader, &cfg).map_err(|e| e.to_string())?;
+    for ((st, thread), list) in expect.iter() {
+        if st != stage {
+            continue;
+        }
+        let t = res
+            .threads
+            .get(*thread)
+            .ok_or_else(|| format!("no thread {thread}"))?;
+        for e in list {
+            match e {
+                Expect::Killed => {
+                    if !t.killed {
+                        *why = format!("{stage} thread {thread}: llvmpipe discarded it");
+                        return Ok(false);
+                    }
+                }
+                Expect::Export(target, want) => {
+                    if t.killed {
+                        *why = format!("{stage} thread {thread}: killed, llvmpipe wrote it");
+                        return Ok(false);
+                    }
+                    let got = t
+                        .exports
+                        .iter()
+                        .rev()
+                        .find(|x| x.target.to_string() == *target)
+                        .map(|x| x.value);
+                    let Some(got) = got else {
+                        *why = format!("{stage} thread {thread}: no {target} export");
+                        return Ok(false);
+                    };
+                    for c in 0..4 {
+                        if let Some(w) = want[c] {
+                            if let Some(g) = got[c] {
+                                let e = rel_error(g, w);
+                                if e > stats.worst {
+                                    stats.worst = e;
+                                }
+                            }
+                            let ok = got[c].is_some_and(|g| rel_error(g, w) <= tol);
+                            if !ok {
+                                *why = format!(
+                                    "{stage} thread {thread} {target}.{}: wavesim {:?} llvmpipe {:?} ({w:08x})",
+                                    ["x", "y", "z", "w"][c],
+                                    got[c].map(f32::from_bits),
+                                    f32::from_bits(w)
+                                );
+                                return Ok(false);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    Ok(true)
+}
+
+/// What one program's comparison found: the largest difference (relative to the larger magnitude,
+/// or absolute below 1; 0 when bit-exact) and whether it runs a transcendental op.
+#[derive(Default)]
+struct Stats {
+    worst: f64,
+    transcendental: bool,
+}
+
+fn rel_error(got: u32, want: u32) -> f64 {
+    if got == want {
+        return 0.0;
+    }
+    let (g, w) = (f32::from_bits(got) as f64, f32::from_bits(want) as f64);
+    if g.is_nan() && w.is_nan() {
+        return 0.0;
+    }
+    if !g.is_finite() || !w.is_finite() {
+        return f64::INFINITY;
+    }
+    (g - w).abs() / g.abs().max(w.abs()).max(1.0)
+}
+
+fn known() -> BTreeMap<String, String> {
+    let text = std::fs::read_to_string(corpus().join("known.txt")).unwrap_or_default();
+    text.lines()
+        .filter(|l| !l.starts_with('#') && l.contains(": "))
+        .map(|l| {
+            let (a, b) = l.split_once(": ").unwrap();
+            (a.to_string(), b.to_string())
+        })
+        .collect()
+}
+
+/// Why a program's outputs may legitimately differ from llvmpipe's, from the notes the converter
+/// writes into expect.txt or corpus/r700/mesa/known.txt.
+fn excuse(expect_text: &str, known: &BTreeMap<String, String>, name: &str) -> Option<String> {
+    for line in expect_text.lines() {
+        if let Some(n) = line.strip_prefix("# layout-ambiguous: ") {
+            return Some(format!(
+                "reference ambiguous: the r600 NIR packs part of {n} without naming which components"
+            ));
+        }
+        if let Some(n) = line.strip_prefix("# shadow-sampler: ") {
+            return Some(format!(
+                "undefined: shadow sampler {n} on a color texture without depth compare"
+            ));
+        }
+    }
+    known.get(name).cloned()
+}
+
+#[test]
+fn mesa_r600_shaders_match_llvmpipe() {
+    let known = known();
+    let mut dirs: Vec<PathBuf> = std::fs::read_dir(corpus())
+        .expect("corpus/r700/mesa")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.join("expect.txt").exists())
+        .collect();
+    dirs.sort();
+    let (mut matched, mut exact, mut failures) = (0, 0, Vec::new());
+    let mut excused: BTreeMap<String, usize> = BTreeMap::new();
+    for dir in &dirs {
+        let name = dir.file_name().unwrap().to_string_lossy().to_string();
+        let text = std::fs::read_to_string(dir.join("expect.txt")).unwrap();
+        let expect = parse_expect(&text);
+        let mut first: Option<String> = None;
+        let mut stats = Stats::default();
+        for chip in CHIPS {
+            for stage in ["vs", "ps"] {
+                let mut why = String::new();
+                match check_stage(dir, stage, chip, &expect, &mut why, &mut stats) {
+                    Ok(true) => {}
+                    Ok(false) => {
+                        first.get_or_insert(format!("{name} on {chip}: {why}"));
+                    }
+                    Err(e) => {
+                        first.get_or_insert(format!("{name} {stage} on {chip}: run error: {e}"));
+                    }
+                }
+            }
+        }
+        if std::env::var_os("WAVESIM_MESA_CORPUS_ERRORS").is_some() {
+            eprintln!("ERR {name} {:e} {}", stats.worst, stats.transcendental);
+        }
+        if let (Some(f), Some(_)) = (&first, std::env::var_os("WAVESIM_MESA_CORPUS_ERRORS")) {
+            eprintln!("FIRST {f}");
+        }
+        match (first, excuse(&text, &known, &name)) {
+            (None, _) => {
+                matched += 1;
+                if stats.worst == 0.0 {
+                    exact += 1;
+                }
+            }
+            (Some(_), Some(why)) => {
+                let class = why.split(':').next().unwrap_or("").to_string();
+                *excused.entry(class).or_default() += 1;
+            }
+            (Some(f), None) => failures.push(f),
+        }
+    }
+    // Each program is a vertex shader, its fetch shader and a pixel shader.
+    eprintln!(
+        "{matched} of {} programs ({} shaders) match llvmpipe on rv770, rv730 and rv710 \
+         ({exact} bit for bit); not compared: {excused:?}",
+        dirs.len(),
+        3 * matched
+    );
+    assert!(
+        failures.is_empty(),
+        "{} programs differ from llvmpipe:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+    assert!(matched >= 1, "the corpus is empty");
+}
