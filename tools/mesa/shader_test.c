@@ -87,7 +87,13 @@ static int fail(const char *why, const char *detail)
    X(PFNGLTEXIMAGE2DPROC, glTexImage2D)                                                     \
    X(PFNGLTEXIMAGE3DPROC, glTexImage3D)                                                     \
    X(PFNGLTEXPARAMETERIPROC, glTexParameteri)                                               \
-   X(PFNGLGETERRORPROC, glGetError)
+   X(PFNGLGETERRORPROC, glGetError)                                                         \
+   X(PFNGLTRANSFORMFEEDBACKVARYINGSPROC, glTransformFeedbackVaryings)                       \
+   X(PFNGLGETTRANSFORMFEEDBACKVARYINGPROC, glGetTransformFeedbackVarying)                   \
+   X(PFNGLBEGINTRANSFORMFEEDBACKPROC, glBeginTransformFeedback)                             \
+   X(PFNGLENDTRANSFORMFEEDBACKPROC, glEndTransformFeedback)                                 \
+   X(PFNGLBINDBUFFERBASEPROC, glBindBufferBase)                                             \
+   X(PFNGLGETBUFFERSUBDATAPROC, glGetBufferSubData)
 
 #define DECLARE(type, name) static type p_##name;
 GL_FUNCS(DECLARE)
@@ -221,6 +227,71 @@ static int set_uniforms(GLuint prog)
    return 0;
 }
 
+/* ---- asahi corpus references (tools/agx/corpus_refs.py; unused unless SHADER_TEST_XFB is set) ----
+ * SHADER_TEST_XFB="gl_Position,name,..." captures those vertex outputs of the draw's three vertices by
+ * transform feedback and prints each to stdout as "xfb VERTEX NAME WORD..." (32-bit words in hex). */
+static GLuint xfb_buf;
+static int xfb_count;
+
+static void xfb_before_link(GLuint prog)
+{
+   static char names_buf[8192];
+   static const GLchar *names[64];
+   const char *env = getenv("SHADER_TEST_XFB");
+   if (!env)
+      return;
+   snprintf(names_buf, sizeof(names_buf), "%s", env);
+   for (char *tok = strtok(names_buf, ","); tok && xfb_count < 64; tok = strtok(NULL, ","))
+      names[xfb_count++] = tok;
+   p_glTransformFeedbackVaryings(prog, xfb_count, names, GL_INTERLEAVED_ATTRIBS);
+}
+
+static void xfb_begin(void)
+{
+   if (!xfb_count)
+      return;
+   p_glGenBuffers(1, &xfb_buf);
+   p_glBindBuffer(GL_TRANSFORM_FEEDBACK_BUFFER, xfb_buf);
+   p_glBufferData(GL_TRANSFORM_FEEDBACK_BUFFER, 3 * 64 * 16 * 4, NULL, GL_STREAM_READ);
+   p_glBindBufferBase(GL_TRANSFORM_FEEDBACK_BUFFER, 0, xfb_buf);
+   p_glBeginTransformFeedback(GL_TRIANGLES);
+}
+
+static void xfb_end_print(GLuint prog)
+{
+   if (!xfb_count)
+      return;
+   p_glEndTransformFeedback();
+   static GLuint words[3 * 64 * 16];
+   p_glGetBufferSubData(GL_TRANSFORM_FEEDBACK_BUFFER, 0, sizeof(words), words);
+   int sizes[64], total = 0;
+   char names[64][256];
+   for (int i = 0; i < xfb_count; ++i) {
+      GLsizei len;
+      GLint size;
+      GLenum type;
+      p_glGetTransformFeedbackVarying(prog, (GLuint)i, sizeof(names[i]), &len, &size, &type,
+                                      names[i]);
+      int comps = type == GL_FLOAT_VEC4 || type == GL_INT_VEC4 || type == GL_UNSIGNED_INT_VEC4 ? 4
+                : type == GL_FLOAT_VEC3 || type == GL_INT_VEC3 || type == GL_UNSIGNED_INT_VEC3 ? 3
+                : type == GL_FLOAT_VEC2 || type == GL_INT_VEC2 || type == GL_UNSIGNED_INT_VEC2 ? 2
+                : type == GL_FLOAT_MAT4 ? 16 : type == GL_FLOAT_MAT3 ? 9 : type == GL_FLOAT_MAT2 ? 4
+                : 1;
+      sizes[i] = comps * size;
+      total += sizes[i];
+   }
+   for (int v = 0; v < 3; ++v) {
+      int at = v * total;
+      for (int i = 0; i < xfb_count; ++i) {
+         printf("xfb %d %s", v, names[i]);
+         for (int c = 0; c < sizes[i]; ++c)
+            printf(" %08x", words[at++]);
+         printf("\n");
+      }
+   }
+}
+/* ---- end of the asahi corpus block ---- */
+
 int main(int argc, char **argv)
 {
    if (argc != 2) {
@@ -308,6 +379,7 @@ int main(int argc, char **argv)
       }
       p_glAttachShader(prog, sh);
    }
+   xfb_before_link(prog);
    p_glLinkProgram(prog);
    GLint linked = 0;
    p_glGetProgramiv(prog, GL_LINK_STATUS, &linked);
@@ -346,15 +418,21 @@ int main(int argc, char **argv)
       GLenum type;
       p_glGetActiveAttrib(prog, (GLuint)a, sizeof(name), NULL, &size, &type, name);
       GLint loc = p_glGetAttribLocation(prog, name);
+      /* gl_Vertex is generic attribute 0 in a compatibility context (GL 2.1, 2.7 "Vertex
+       * Arrays": attribute 0 aliases the vertex position), so it gets the same vertices. */
+      if (loc < 0 && !strcmp(name, "gl_Vertex"))
+         loc = 0;
       if (loc < 0)
-         continue; /* built-ins such as gl_Vertex in a compatibility context */
+         continue; /* other built-ins (gl_Normal, gl_Color, ...) keep their current values */
       p_glEnableVertexAttribArray((GLuint)loc);
       p_glVertexAttribPointer((GLuint)loc, 4, GL_FLOAT, GL_FALSE, 0, 0);
    }
    p_glUseProgram(prog);
    if (set_uniforms(prog))
       return 1;
+   xfb_begin();
    p_glDrawArrays(GL_TRIANGLES, 0, 3);
+   xfb_end_print(prog);
    p_glFinish();
    GLenum err = p_glGetError();
    if (err != GL_NO_ERROR) {

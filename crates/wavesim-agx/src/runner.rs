@@ -353,6 +353,17 @@ pub struct VertexCfg {
     pub show_registers: Vec<usize>,
 }
 
+/// Where the parts of a Mesa 22.3 shader binary are (`agx_shader_info`).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GalliumCfg {
+    #[serde(default)]
+    pub main_offset: u32,
+    pub preamble_offset: Option<u32>,
+    #[serde(default)]
+    pub nr_preamble_gprs: usize,
+}
+
 /// A run configuration.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -379,6 +390,8 @@ pub struct RunConfig {
     pub vertex: Option<VertexCfg>,
     /// The split-program ABI version of a vertex or fragment job ([`AbiVersion::parse`]).
     pub abi: Option<String>,
+    /// A shader Mesa 22.3's gallium driver compiled (`abi = "mesa-22.3"`, [`crate::gallium`]).
+    pub gallium: Option<GalliumCfg>,
     /// Opt-in for compute, vertex and fragment jobs: run `sin_pt_1`, `sin_pt_2` and `rsqrt_special` as their
     /// documented intent (no public rule gives the hardware's), counted and named in the output.
     #[serde(default)]
@@ -455,12 +468,20 @@ pub fn run_in_dir(cfg: &RunConfig, dir: &Path, code: Option<&[u8]>) -> Result<Ru
     } else if !cfg.arg.is_empty() || cfg.grid_kernel.is_some() {
         return cfg_err("[[arg]] and [grid_kernel] are for kind = \"grid_kernel\"");
     }
+    let gallium = cfg.abi.as_deref() == Some(GALLIUM_ABI);
+    if gallium != cfg.gallium.is_some() {
+        return cfg_err(format!(
+            "[gallium] goes with abi = \"{GALLIUM_ABI}\" (a shader Mesa 22.3's driver compiled)"
+        ));
+    }
     let abi = match (cfg.kind, cfg.abi.as_deref()) {
         (_, None) => AbiVersion::default(),
+        (Kind::Vertex, Some(GALLIUM_ABI)) => AbiVersion::default(),
         (Kind::Vertex | Kind::Fragment, Some(name)) => {
             AbiVersion::parse(name).ok_or_else(|| {
                 RunError::Config(format!(
-                    "abi = \"{name}\" (\"readme-2023\" or \"mesa-current\")"
+                    "abi = \"{name}\" (\"readme-2023\", \"mesa-current\", or \"{GALLIUM_ABI}\" for \
+                     vertex jobs)"
                 ))
             })?
         }
@@ -493,6 +514,7 @@ pub fn run_in_dir(cfg: &RunConfig, dir: &Path, code: Option<&[u8]>) -> Result<Ru
         )?,
         Kind::GridKernel => run_grid_kernel(cfg, dir, program, &dev, &lookup, &mut text)?,
         Kind::Fragment => run_fragment_job(cfg, abi, program, &mut dev, &mut text, &mut pngs)?,
+        Kind::Vertex if gallium => run_gallium_vertex(cfg, program, &uniforms, &dev, &mut text)?,
         Kind::Vertex => run_vertex_job(cfg, abi, program, &uniforms, &dev, &lookup, &mut text)?,
     }
     write_outputs(cfg, &dev, &lookup, &mut text)?;
@@ -864,13 +886,66 @@ fn run_vertex_job(
         hardware_compute: hw,
     };
     let result = run_vertex_counted(&vc, &draw, dev)?;
+    write_invocations(text, &result, &v.show_registers)
+}
+
+/// The `abi` of jobs running a shader Mesa 22.3's gallium driver compiled.
+const GALLIUM_ABI: &str = "mesa-22.3";
+
+/// `kind = "vertex"`, `abi = "mesa-22.3"`: the shader fetches its own attributes from the buffers its
+/// uniforms point at, so the `[vertex]` table gives only the counts.
+fn run_gallium_vertex(
+    cfg: &RunConfig,
+    program: Vec<u8>,
+    uniforms: &[u16],
+    dev: &DeviceMemory,
+    text: &mut String,
+) -> Result<(), RunError> {
+    let v = cfg
+        .vertex
+        .as_ref()
+        .ok_or_else(|| RunError::Config("kind = \"vertex\" needs [vertex]".into()))?;
+    if !v.attribute.is_empty()
+        || v.input_assembly.is_some()
+        || v.first_vertex != 0
+        || v.base_instance != 0
+        || v.draw_id != 0
+    {
+        return cfg_err(
+            "abi = \"mesa-22.3\": the shader fetches its attributes itself (no [[vertex.attribute]], \
+             input_assembly, first_vertex, base_instance or draw_id)",
+        );
+    }
+    let g = cfg
+        .gallium
+        .as_ref()
+        .ok_or_else(|| RunError::Config("[gallium]".into()))?;
+    let shader = crate::gallium::Shader {
+        code: program,
+        main_offset: g.main_offset,
+        preamble_offset: g.preamble_offset,
+        nr_gprs: cfg.nr_gprs,
+        nr_preamble_gprs: g.nr_preamble_gprs,
+        uniforms: uniforms.to_vec(),
+        approximate: cfg.approximate,
+    };
+    let result = crate::gallium::run_vertex(&shader, v.vertex_count, v.instance_count, dev)?;
+    write_invocations(text, &result, &v.show_registers)
+}
+
+/// One line per vertex invocation: the registers asked for, then the `st_var` outputs.
+fn write_invocations(
+    text: &mut String,
+    result: &crate::abi::VertexRun,
+    show_registers: &[usize],
+) -> Result<(), RunError> {
     for inv in &result.invocations {
         let _ = write!(
             text,
             "vertex {} instance {}:",
             inv.vertex_id, inv.instance_id
         );
-        for &r in &v.show_registers {
+        for &r in show_registers {
             let value = inv.regs.get(r).copied().ok_or_else(|| {
                 RunError::Config(format!(
                     "show_registers: r{r} does not exist (r0 to r{})",
