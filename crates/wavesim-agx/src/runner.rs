@@ -534,19 +534,31 @@ fn alloc_buffers(
     let mut buffers: Vec<(String, u64)> = vec![];
     let mut contents = vec![];
     for b in &cfg.buffer {
-        let bytes: Vec<u8> = match (&b.u32, &b.f32, &b.u8, b.size, &b.fields) {
-            (Some(v), None, None, None, None) => v.iter().flat_map(|x| x.to_le_bytes()).collect(),
-            (None, Some(v), None, None, None) => v.iter().flat_map(|x| x.to_le_bytes()).collect(),
-            (None, None, Some(v), None, None) => v.clone(),
-            (None, None, None, Some(n), None) if n <= 1 << 26 => vec![0; n as usize],
-            (None, None, None, None, Some(f)) => struct_bytes(f, &|_| Ok(0))?,
+        let mut bytes: Vec<u8> = match (&b.u32, &b.f32, &b.u8, &b.fields) {
+            (Some(v), None, None, None) => v.iter().flat_map(|x| x.to_le_bytes()).collect(),
+            (None, Some(v), None, None) => v.iter().flat_map(|x| x.to_le_bytes()).collect(),
+            (None, None, Some(v), None) => v.clone(),
+            (None, None, None, Some(f)) if b.size.is_none() => struct_bytes(f, &|_| Ok(0))?,
+            (None, None, None, None) if b.size.is_some() => vec![],
             _ => {
                 return cfg_err(format!(
-                    "buffer {}: give exactly one of u32, f32, u8, size (at most 64 MiB), fields",
+                    "buffer {}: give exactly one of u32, f32, u8, fields, or only a size",
                     b.name
                 ))
             }
         };
+        // `size` zero-fills the buffer up to that many bytes, after any contents given.
+        match b.size {
+            Some(n) if n > 1 << 26 || (n as usize) < bytes.len() => {
+                return cfg_err(format!(
+                    "buffer {}: size {n} (at most 64 MiB, at least the {} bytes given)",
+                    b.name,
+                    bytes.len()
+                ))
+            }
+            Some(n) => bytes.resize(n as usize, 0),
+            None => {}
+        }
         let addr = dev.alloc(bytes.len().max(16) as u64, 64)?;
         buffers.push((b.name.clone(), addr));
         contents.push(bytes);

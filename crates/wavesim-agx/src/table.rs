@@ -900,7 +900,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0xff, bits: 0x48,
         fields: &[Field { name: "i", parts: &[(8, 10)] }, Field { name: "j", parts: &[(22, 2)] }],
         operands: &[OperandRow { name: "i", kind: Immediate }, OperandRow { name: "j", kind: Immediate }],
-        mnem: Mnem::Plain, sem: Sem::Unsupported, asm_dst: AsmDst::Any,
+        mnem: Mnem::Plain, sem: Sem::PixelOrder, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "signal_pix",
@@ -908,7 +908,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0xff, bits: 0x58,
         fields: &[Field { name: "i", parts: &[(8, 10)] }, Field { name: "j", parts: &[(22, 2)] }],
         operands: &[OperandRow { name: "i", kind: Immediate }, OperandRow { name: "j", kind: Immediate }],
-        mnem: Mnem::Plain, sem: Sem::Unsupported, asm_dst: AsmDst::Any,
+        mnem: Mnem::Plain, sem: Sem::PixelOrder, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "wait",
@@ -924,7 +924,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0x3f, bits: 0x9,
         fields: &[Field { name: "load", parts: &[(6, 1)] }, Field { name: "Rt", parts: &[(8, 1)] }, Field { name: "R", parts: &[(9, 6), (60, 2)] }, Field { name: "F", parts: &[(24, 4)] }, Field { name: "u0", parts: &[(35, 1)] }, Field { name: "mask", parts: &[(36, 4)] }, Field { name: "O", parts: &[(28, 7), (40, 2)] }, Field { name: "St", parts: &[(22, 2)] }, Field { name: "S", parts: &[(42, 6), (56, 2)] }, Field { name: "C", parts: &[(16, 6), (58, 2)] }],
         operands: &[OperandRow { name: "load", kind: Immediate }, OperandRow { name: "R", kind: ThreadgroupMemoryReg(false) }, OperandRow { name: "F", kind: Enum(&[(0, "i8"), (1, "i16"), (2, "i32"), (3, "f16"), (4, "u8norm"), (5, "s8norm"), (6, "u16norm"), (7, "s16norm"), (8, "rgb10a2"), (10, "srgba8"), (12, "rg11b10f"), (13, "rgb9e5"), (14, "rg11b10f.rtz"), (15, "rgb9e5.rtz")]) }, OperandRow { name: "u0", kind: Immediate }, OperandRow { name: "mask", kind: Enum(&[(0, ""), (1, "x"), (2, "y"), (3, "xy"), (4, "z"), (5, "xz"), (6, "yz"), (7, "xyz"), (8, "w"), (9, "xw"), (10, "yw"), (11, "xyw"), (12, "zw"), (13, "xzw"), (14, "yzw"), (15, "xyzw")]) }, OperandRow { name: "O", kind: Immediate }, OperandRow { name: "S", kind: SampleMask(2) }, OperandRow { name: "C", kind: Immediate }],
-        mnem: Mnem::LdstTileAlias, sem: Sem::Unsupported, asm_dst: AsmDst::Any,
+        mnem: Mnem::LdstTileAlias, sem: Sem::TileAccess, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "iter",

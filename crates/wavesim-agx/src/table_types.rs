@@ -138,6 +138,10 @@ pub enum Sem {
     StoreVarying,
     /// Interpolate coefficient registers at the pixel (`iter`; `iterproj` divides by the W plane).
     Iter,
+    /// `ld_tile` / `st_tile` (exec/tile.rs).
+    TileAccess,
+    /// `wait_pix` / `signal_pix` (exec/tile.rs).
+    PixelOrder,
     IterProj,
     /// Load a coefficient register's plane (`ldcf`).
     Ldcf,

@@ -34,6 +34,7 @@ mod int;
 mod memory;
 mod simd;
 mod stack;
+pub mod tile;
 mod varying;
 
 pub use coverage::Coverage;
@@ -869,6 +870,8 @@ pub fn step(w: &mut WaveState, d: &Decoded, mem: &mut Memories<'_>) -> Result<Fl
         Sem::StoreVarying => memory::store_varying(w, o)?,
         Sem::Iter | Sem::IterProj => varying::iter(w, o, sem == Sem::IterProj)?,
         Sem::SampleMask => coverage::sample_mask(w, o)?,
+        Sem::TileAccess => tile::tile_access(w, o, mem.threadgroup)?,
+        Sem::PixelOrder => tile::pixel_order(w)?,
         Sem::Ldcf => varying::ldcf(w, o)?,
         Sem::NoVaryings => varying::no_varyings(w, o)?,
         Sem::UniformStore => helper::uniform_store(w, o)?,
