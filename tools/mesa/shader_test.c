@@ -93,7 +93,9 @@ static int fail(const char *why, const char *detail)
    X(PFNGLBEGINTRANSFORMFEEDBACKPROC, glBeginTransformFeedback)                             \
    X(PFNGLENDTRANSFORMFEEDBACKPROC, glEndTransformFeedback)                                 \
    X(PFNGLBINDBUFFERBASEPROC, glBindBufferBase)                                             \
-   X(PFNGLGETBUFFERSUBDATAPROC, glGetBufferSubData)
+   X(PFNGLGETBUFFERSUBDATAPROC, glGetBufferSubData)                                         \
+   X(PFNGLREADBUFFERPROC, glReadBuffer)                                                     \
+   X(PFNGLREADPIXELSPROC, glReadPixels)
 
 #define DECLARE(type, name) static type p_##name;
 GL_FUNCS(DECLARE)
@@ -290,6 +292,30 @@ static void xfb_end_print(GLuint prog)
       }
    }
 }
+
+/* SHADER_TEST_VS=FILE replaces the vertex shader by FILE's text (a shader that holds the fragment
+ * shader's inputs constant); SHADER_TEST_PIXELS=1 prints render target 0 after the draw as
+ * "pixel X Y R G B A" (bytes). */
+static char *vs_override(char *vs)
+{
+   const char *path = getenv("SHADER_TEST_VS");
+   if (!path)
+      return vs;
+   char *text = read_file(path);
+   return text ? text : vs;
+}
+
+static void print_pixels(void)
+{
+   if (!getenv("SHADER_TEST_PIXELS"))
+      return;
+   static GLubyte px[16 * 16 * 4];
+   p_glReadBuffer(GL_COLOR_ATTACHMENT0);
+   p_glReadPixels(0, 0, 16, 16, GL_RGBA, GL_UNSIGNED_BYTE, px);
+   for (int i = 0; i < 16 * 16; ++i)
+      printf("pixel %d %d %u %u %u %u\n", i % 16, i / 16, px[4 * i], px[4 * i + 1], px[4 * i + 2],
+             px[4 * i + 3]);
+}
 /* ---- end of the asahi corpus block ---- */
 
 int main(int argc, char **argv)
@@ -339,6 +365,7 @@ int main(int argc, char **argv)
    }
    if (!src[VS] && !src[FS])
       return fail("no vertex or fragment shader", NULL);
+   src[VS] = vs_override(src[VS]);
 
    EGLDisplay dpy = eglGetPlatformDisplay(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, NULL);
    if (dpy == EGL_NO_DISPLAY || !eglInitialize(dpy, NULL, NULL))
@@ -434,6 +461,7 @@ int main(int argc, char **argv)
    p_glDrawArrays(GL_TRIANGLES, 0, 3);
    xfb_end_print(prog);
    p_glFinish();
+   print_pixels();
    GLenum err = p_glGetError();
    if (err != GL_NO_ERROR) {
       snprintf(log, sizeof(log), "GL error 0x%x", err);

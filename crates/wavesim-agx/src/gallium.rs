@@ -196,3 +196,115 @@ pub fn run_vertex(
         approximated,
     })
 }
+
+/// A fragment draw over a `width` x `height` framebuffer with one render target (Mesa 22.3's
+/// compiler emits only render target 0: "todo: MRT").
+#[derive(Debug, Clone)]
+pub struct FragmentDraw {
+    pub width: u32,
+    pub height: u32,
+    /// Coefficient registers, one plane [A, B, C] each: the value at pixel (x, y) is
+    /// A (x + 0.5) + B (y + 0.5) + C (`exec::WaveState::coefficients`).
+    pub coefficients: Vec<[f32; 3]>,
+}
+
+/// What a fragment draw left in the tile buffer: each pixel's 8 bytes (render target 0 at byte 0),
+/// row-major.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FragmentRun {
+    pub pixels: Vec<[u8; crate::exec::tile::PIXEL_STRIDE]>,
+    pub approximated: std::collections::BTreeMap<&'static str, u64>,
+}
+
+/// Run the fragment shader over every pixel: SIMD groups of 8x4 pixels as 2x2 quads (thread
+/// 4q + dx + 2dy, the layout of [`crate::abi::run_fragment`]), single-sampled, the tile buffer in
+/// threadgroup memory starting zeroed (the draw neither clears nor blends), every register
+/// poisoned (the driver defines no register inputs for a fragment shader), sr80/sr81 the pixel.
+pub fn run_fragment(
+    s: &Shader,
+    draw: &FragmentDraw,
+    dev: &DeviceMemory,
+) -> Result<FragmentRun, AbiError> {
+    use crate::exec::tile::{pixel_offset, PIXEL_STRIDE, TILE_BYTES, TILE_EDGE};
+    use crate::exec::{default_sample_positions, Coverage};
+    s.check("fragment shader")?;
+    let (wpx, hpx) = (draw.width, draw.height);
+    if wpx == 0 || hpx == 0 || wpx > 4096 || hpx > 4096 {
+        return Err(AbiError::Config {
+            what: format!("{wpx} x {hpx} pixels (1 to 4096 each way)"),
+        });
+    }
+    let program = Program::new(s.code.clone());
+    let uniforms = s.uniforms_after_preamble("fragment preamble", &program, dev)?;
+    let (tiles_x, tiles_y) = (wpx.div_ceil(TILE_EDGE), hpx.div_ceil(TILE_EDGE));
+    let mut pixels = vec![[0u8; PIXEL_STRIDE]; (wpx * hpx) as usize];
+    let mut approximated = std::collections::BTreeMap::new();
+    let mut group_index = 0;
+    for tile in 0..(tiles_x * tiles_y) {
+        let (t0x, t0y) = (tile % tiles_x * TILE_EDGE, tile / tiles_x * TILE_EDGE);
+        let mut tg = vec![0u8; TILE_BYTES];
+        for gy in (t0y..(t0y + TILE_EDGE).min(hpx)).step_by(4) {
+            for gx in (t0x..(t0x + TILE_EDGE).min(wpx)).step_by(8) {
+                let mut w = WaveState::new(s.nr_gprs);
+                w.approximate = s.approximate;
+                w.uniforms.copy_from_slice(&uniforms);
+                w.sample_positions = default_sample_positions(1).unwrap_or_default();
+                w.coverage = Coverage::new(1);
+                // Coefficients relative to the 32x32 tile's corner, rounded once to f32.
+                let (x0, y0) = (f64::from(t0x), f64::from(t0y));
+                w.coefficients = draw
+                    .coefficients
+                    .iter()
+                    .map(|&[a, b, c]| {
+                        let c = f64::from(a).mul_add(x0, f64::from(b).mul_add(y0, f64::from(c)));
+                        [a, b, c as f32]
+                    })
+                    .collect();
+                w.poison_all();
+                let mut xs = [0u32; SIMD_WIDTH];
+                let mut ys = [0u32; SIMD_WIDTH];
+                let mut covered = 0u32;
+                for lane in 0..SIMD_WIDTH {
+                    let q = lane as u32 / 4;
+                    xs[lane] = gx + (q % 4) * 2 + (lane as u32 & 1);
+                    ys[lane] = gy + (q / 4) * 2 + ((lane as u32 >> 1) & 1);
+                    if xs[lane] < wpx && ys[lane] < hpx {
+                        covered |= 1 << lane;
+                    }
+                }
+                let active = (0..8)
+                    .filter(|q| covered >> (4 * q) & 0xF != 0)
+                    .fold(0u32, |m, q| m | 0xF << (4 * q));
+                w.special.insert(80, xs);
+                w.special.insert(81, ys);
+                w.exec = active;
+                w.present = active;
+                w.pc = s.main_offset as u64;
+                let mut mem = Memories {
+                    device: dev,
+                    threadgroup: &mut tg,
+                };
+                finish(
+                    "fragment shader",
+                    group_index,
+                    run(&mut w, &program, &mut mem, BUDGET),
+                    "group",
+                )?;
+                group_index += 1;
+                for (name, n) in std::mem::take(&mut w.approximated) {
+                    *approximated.entry(name).or_insert(0) += n;
+                }
+            }
+        }
+        for y in t0y..(t0y + TILE_EDGE).min(hpx) {
+            for x in t0x..(t0x + TILE_EDGE).min(wpx) {
+                let at = pixel_offset(x, y);
+                pixels[(y * wpx + x) as usize].copy_from_slice(&tg[at..at + PIXEL_STRIDE]);
+            }
+        }
+    }
+    Ok(FragmentRun {
+        pixels,
+        approximated,
+    })
+}

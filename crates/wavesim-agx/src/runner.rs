@@ -282,6 +282,7 @@ pub struct FragmentCfg {
     pub samples: u32,
     #[serde(default)]
     pub sample_shading: bool,
+    #[serde(default)]
     pub render_targets: Vec<String>,
     #[serde(default)]
     pub dual_source: bool,
@@ -476,7 +477,7 @@ pub fn run_in_dir(cfg: &RunConfig, dir: &Path, code: Option<&[u8]>) -> Result<Ru
     }
     let abi = match (cfg.kind, cfg.abi.as_deref()) {
         (_, None) => AbiVersion::default(),
-        (Kind::Vertex, Some(GALLIUM_ABI)) => AbiVersion::default(),
+        (Kind::Vertex | Kind::Fragment, Some(GALLIUM_ABI)) => AbiVersion::default(),
         (Kind::Vertex | Kind::Fragment, Some(name)) => {
             AbiVersion::parse(name).ok_or_else(|| {
                 RunError::Config(format!(
@@ -513,6 +514,9 @@ pub fn run_in_dir(cfg: &RunConfig, dir: &Path, code: Option<&[u8]>) -> Result<Ru
             &mut text,
         )?,
         Kind::GridKernel => run_grid_kernel(cfg, dir, program, &dev, &lookup, &mut text)?,
+        Kind::Fragment if gallium => {
+            run_gallium_fragment(cfg, program, &uniforms, &dev, &mut text)?
+        }
         Kind::Fragment => run_fragment_job(cfg, abi, program, &mut dev, &mut text, &mut pngs)?,
         Kind::Vertex if gallium => run_gallium_vertex(cfg, program, &uniforms, &dev, &mut text)?,
         Kind::Vertex => run_vertex_job(cfg, abi, program, &uniforms, &dev, &lookup, &mut text)?,
@@ -943,6 +947,65 @@ fn run_gallium_vertex(
     };
     let result = crate::gallium::run_vertex(&shader, v.vertex_count, v.instance_count, dev)?;
     write_invocations(text, &result, &v.show_registers)
+}
+
+/// `kind = "fragment"`, `abi = "mesa-22.3"`: one render target stored by the shader's `st_tile`s,
+/// printed per pixel as the tile buffer holds it (`pixel X Y: B0 B1 ...`, 8 bytes). Of `[fragment]`
+/// only width, height and coefficients apply; the rest must keep its default.
+fn run_gallium_fragment(
+    cfg: &RunConfig,
+    program: Vec<u8>,
+    uniforms: &[u16],
+    dev: &DeviceMemory,
+    text: &mut String,
+) -> Result<(), RunError> {
+    let f = cfg
+        .fragment
+        .as_ref()
+        .ok_or_else(|| RunError::Config("kind = \"fragment\" needs [fragment]".into()))?;
+    if f.samples != 1
+        || f.sample_shading
+        || !f.render_targets.is_empty()
+        || f.dual_source
+        || f.blend.is_some()
+        || f.blend_constant != [0.0; 4]
+        || f.writes_depth
+        || f.writes_stencil
+        || f.writes_sample_mask
+        || f.clear != [0.0; 4]
+        || f.prolog_asm.is_some()
+    {
+        return cfg_err(
+            "abi = \"mesa-22.3\": [fragment] takes width, height and coefficients only (the \
+             shader stores render target 0 itself; no blending, prolog or epilog)",
+        );
+    }
+    let g = cfg
+        .gallium
+        .as_ref()
+        .ok_or_else(|| RunError::Config("[gallium]".into()))?;
+    let shader = crate::gallium::Shader {
+        code: program,
+        main_offset: g.main_offset,
+        preamble_offset: g.preamble_offset,
+        nr_gprs: cfg.nr_gprs,
+        nr_preamble_gprs: g.nr_preamble_gprs,
+        uniforms: uniforms.to_vec(),
+        approximate: cfg.approximate,
+    };
+    let draw = crate::gallium::FragmentDraw {
+        width: f.width,
+        height: f.height,
+        coefficients: f.coefficients.clone(),
+    };
+    let r = crate::gallium::run_fragment(&shader, &draw, dev)?;
+    for (i, px) in r.pixels.iter().enumerate() {
+        let (x, y) = (i as u32 % f.width, i as u32 / f.width);
+        let bytes: Vec<String> = px.iter().map(|b| b.to_string()).collect();
+        let _ = writeln!(text, "pixel {x} {y}: {}", bytes.join(" "));
+    }
+    write_approximated(text, &r.approximated);
+    Ok(())
 }
 
 /// One line per vertex invocation: the registers asked for, then the `st_var` outputs.

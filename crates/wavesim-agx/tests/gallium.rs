@@ -75,3 +75,50 @@ fn bad_offsets_are_errors() {
         Err(AbiError::Config { .. })
     ));
 }
+
+/// Mesa's `iter` packing (`agx_pack.c`, AGX_OPCODE_ITER: 0x21, dest at bit 7, L, cf at bit 16,
+/// channels at bit 30), centre interpolation, no perspective.
+fn iter_word(dst_half: u64, cf: u64, channels: u64) -> [u8; 8] {
+    let d = dst_half << 2 | 2;
+    (0x21 | (d & 0xFF) << 7 | 1 << 15 | cf << 16 | channels << 30 | (d >> 8) << 56).to_le_bytes()
+}
+
+/// Mesa 22.3's `st_tile` packing (see tests/tile.rs): r4-r7, 32-bit, u8norm, xyzw.
+const ST_TILE_R4_U8NORM: u64 = 0x09 | 0x22 << 7 | 4 << 24 | 0xF << 36 | 0x0380FC << 40;
+
+/// A 40x36 framebuffer (two 32x32 tiles each way, partial 8x4 groups at the edges): each pixel's
+/// render target 0 holds u8norm of (A(x+0.5) + B(y+0.5) + C) for the planes [1/64, 0, 0],
+/// [0, 1/64, 0], [0, 0, 0.25] and the constant 1.0, the planes moved to each tile's corner by the
+/// runner: bytes round_half_even(255 (x+0.5)/64) clamped, the same for y, round(63.75) = 64, 255.
+#[test]
+fn fragment_draw_stores_render_target_0() {
+    let mut code = iter_word(8, 0, 3).to_vec();
+    code.extend(assemble(&format!("mov_imm r7, {}", 1f32.to_bits())).unwrap());
+    code.extend(ST_TILE_R4_U8NORM.to_le_bytes());
+    code.extend(assemble("wait_pix 12, 0\nstop").unwrap());
+    let mut s = shader("stop", None, 8);
+    s.code = code;
+    let draw = wavesim_agx::gallium::FragmentDraw {
+        width: 40,
+        height: 36,
+        coefficients: vec![
+            [1.0 / 64.0, 0.0, 0.0],
+            [0.0, 1.0 / 64.0, 0.0],
+            [0.0, 0.0, 0.25],
+        ],
+    };
+    let r = wavesim_agx::gallium::run_fragment(&s, &draw, &DeviceMemory::new()).unwrap();
+    let unorm = |v: f64| (v.clamp(0.0, 1.0) * 255.0).round_ties_even() as u8;
+    for y in 0..36u32 {
+        for x in 0..40u32 {
+            let px = r.pixels[(y * 40 + x) as usize];
+            let want = [
+                unorm((f64::from(x) + 0.5) / 64.0),
+                unorm((f64::from(y) + 0.5) / 64.0),
+                64,
+                255,
+            ];
+            assert_eq!(px[..4], want, "pixel {x} {y}");
+        }
+    }
+}

@@ -8,7 +8,10 @@
 //! x mod 32)` onward. Only `ld_tile`/`st_tile` reach it in a fragment shader, so the order of the
 //! pixels inside is not observable; within a pixel, a format's components sit at the byte offset
 //! `O` (render target 0 is offset 0 in Mesa 22.3, the only one its compiler emits: "todo: MRT").
-//! The thread's pixel is the one `get_sr` sr80/sr81 report (the fragment runner sets both).
+//! The thread's pixel is the one `get_sr` sr80/sr81 report (the fragment runner sets both). A
+//! store of a thread whose samples are all killed (`sample_mask`) writes nothing: Mesa 22.3
+//! implements `discard` as a demote (`agx_emit_discard`: the sample mask, not the exec mask, stops
+//! the pixel's write).
 //!
 //! Formats (field F, applegpu's names): `u8norm` stores each component as
 //! `round_half_even(clamp(v, 0, 1) * 255)` (NaN as 0) and loads `byte / 255` correctly rounded
@@ -98,6 +101,11 @@ pub(super) fn tile_access(w: &mut WaveState, o: &Ops<'_>, tg: &mut [u8]) -> Resu
         )));
     }
     for lane in active(w).collect::<Vec<_>>() {
+        let all = w.coverage.all();
+        let killed = w.coverage.killed.get(lane).is_some_and(|k| *k & all == all);
+        if !load && w.coverage.samples > 0 && killed {
+            continue;
+        }
         let at = pixel_offset(xs[lane], ys[lane]) + offset;
         let mut ri = 0;
         for c in 0..4usize {

@@ -1,0 +1,420 @@
+#!/usr/bin/env python3
+"""Turn the asahi shaders Mesa 22.3 compiled for shader-db into wavesim jobs with llvmpipe references.
+
+    tools/agx/mesa_corpus.py DUMPS SHADERS OUT [--harness BIN] [--limit N]
+
+DUMPS: the output of `tools/mesa/run_corpus.sh asahi - SHADERS DUMPS` (Mesa 22.3.6 built by
+tools/mesa/build.sh and patched by tools/mesa/patch_asahi.py: NNNN.STAGE.{bin,txt,draw.txt}).
+SHADERS: shader-db's shaders/ folder. OUT: where the corpus goes (corpus/agx/mesa22).
+BIN: tools/mesa/shader_test.c built against the system's libEGL (Debian 12's Mesa 22.3.6, the
+same GLSL compiler and linker as the asahi build); it is built into /tmp when not given.
+
+For every vertex shader the driver compiled for a draw, writes OUT/<program>.NNNN.vs.bin (the
+binary as uploaded), OUT/<program>.NNNN.vs.toml (a wavesim job: `abi = "mesa-22.3"`, the preamble
+and main offsets, the bytes the driver placed for the draw as buffers, each push range's uniform
+halves with the addresses in them pointing at those buffers) and OUT/<program>.NNNN.vs.ref (llvmpipe's
+outputs for the same three vertices, by transform feedback of the shader's outputs, one line
+"V SLOT WORD" per output component, SLOT being the st_var index Mesa 22.3 gave it:
+`agx_remap_varyings_vs`, four per output location). OUT/summary.txt says for every shader why it has
+no job when it has none.
+"""
+import argparse
+import os
+import pathlib
+import re
+import subprocess
+import sys
+
+HERE = pathlib.Path(__file__).resolve().parent
+# enum agx_push_type (src/asahi/compiler/agx_compile.h, Mesa 22.3): the ones whose uniform halves
+# hold 64-bit GPU addresses.
+PUSH_POINTER_TYPES = {0: "ubo_bases", 3: "ssbo_bases", 5: "vbo_base", 9: "texture_base"}
+PUSH_TYPES = {1: "ubo_sizes", 2: "vbo_sizes", 4: "ssbo_sizes", 6: "constants", 7: "ubo_data",
+              8: "blend_const", **PUSH_POINTER_TYPES}
+
+
+def parse_info(path):
+    info = {"push": [], "vs_slot": {}, "outputs": [], "inputs": [], "fs_binding": []}
+    in_nir = False
+    for line in path.read_text(errors="replace").splitlines():
+        if line == "nir_begin":
+            in_nir = True
+            continue
+        if line == "nir_end":
+            in_nir = False
+            continue
+        if in_nir:
+            m = re.match(r"decl_var shader_(out|in) (\S+) (\S+) (\S+) \((\w+)(?:\.([xyzw]+))?, ",
+                         line)
+            if m:
+                entry = (m.group(4), m.group(3), m.group(5), m.group(6) or "x", m.group(2))
+                info["outputs" if m.group(1) == "out" else "inputs"].append(entry)
+            continue
+        k, _, rest = line.partition(" ")
+        if k == "push":
+            info["push"].append(dict(kv.split("=") for kv in rest.split()))
+        elif k == "fs_binding":
+            info["fs_binding"].append(dict(kv.split("=") for kv in rest.split()))
+        elif k == "vs_slot":
+            name, idx = rest.split()
+            info["vs_slot"][name] = int(idx)
+        elif k in ("fs_nr_cf", "fs_reads_z", "reads_tib", "writes_sample_mask"):
+            info[k] = int(rest)
+        elif k in ("size", "has_preamble", "preamble_offset", "main_offset", "nr_gprs",
+                   "nr_preamble_gprs", "push_count", "internal"):
+            info[k] = int(rest)
+        elif k == "name":
+            info[k] = rest
+    return info
+
+
+def parse_draw(path):
+    """The first draw's push ranges and memory: ([(base, length, addr)], {addr: bytes})."""
+    pushes, mem, draws = [], {}, 0
+    for line in path.read_text().splitlines():
+        if line == "draw":
+            draws += 1
+            if draws > 1:
+                break
+            continue
+        parts = line.split()
+        if parts[0] == "push":
+            pushes.append((int(parts[1]), int(parts[2]), int(parts[3], 16)))
+        elif parts[0] == "mem":
+            addr = int(parts[1], 16)
+            data = bytes.fromhex(parts[2]) if len(parts) > 2 else b""
+            mem[addr] = max(mem.get(addr, b""), data, key=len)
+    return pushes, mem
+
+
+def merge_regions(mem):
+    """Overlapping regions become one (their common bytes agree: they are the same memory)."""
+    out = []
+    for addr in sorted(mem):
+        data = mem[addr]
+        if out and addr < out[-1][0] + len(out[-1][1]):
+            base, old = out[-1]
+            end = max(base + len(old), addr + len(data))
+            buf = bytearray(end - base)
+            buf[:len(old)] = old
+            buf[addr - base:addr - base + len(data)] = data
+            out[-1] = (base, bytes(buf))
+        else:
+            out.append((addr, data))
+    return out
+
+
+class Problem(Exception):
+    pass
+
+
+def find_region(regions, addr, size=1):
+    for i, (base, data) in enumerate(regions):
+        if base <= addr and addr + size <= base + len(data):
+            return i, addr - base
+    raise Problem(f"address {addr:#x} (+{size}) is in no region the driver recorded")
+
+
+def toml_words(data):
+    pad = data + b"\0" * (-len(data) % 4)
+    words = [int.from_bytes(pad[i:i + 4], "little") for i in range(0, len(pad), 4)]
+    return "[" + ", ".join(str(w) for w in words) + "]"
+
+
+def trim(data):
+    """Trailing zero bytes beyond the first 16 are cut: buffers are zero-filled (`size`)."""
+    end = len(data.rstrip(b"\0"))
+    return data[:max(end, 16)]
+
+
+def build_job(info, pushes, mem, code_name, stage_lines):
+    regions = merge_regions(mem)
+    used = {}
+    uniforms = []  # (slot, kind, value)
+    types = {int(p["base"]): p for p in info["push"]}
+    for base, length, addr in pushes:
+        p = types.get(base)
+        if p is None:
+            raise Problem(f"push range at half {base} not in the compile-time list")
+        ri, off = find_region(regions, addr, 2 * length)
+        data = regions[ri][1][off:off + 2 * length]
+        t = int(p["type"])
+        if t in PUSH_POINTER_TYPES:
+            if p["indirect"] != "0":
+                raise Problem(f"indirect {PUSH_POINTER_TYPES[t]} push")
+            if length % 4:
+                raise Problem(f"{PUSH_POINTER_TYPES[t]} push of {length} halves")
+            for q in range(length // 4):
+                ptr = int.from_bytes(data[8 * q:8 * q + 8], "little")
+                ti, toff = find_region(regions, ptr)
+                used[ti] = True
+                uniforms.append((base + 4 * q, "buffer", (ti, toff)))
+        elif t in PUSH_TYPES:
+            for h in range(length):
+                uniforms.append((base + h, "u16", int.from_bytes(data[2 * h:2 * h + 2], "little")))
+        else:
+            raise Problem(f"push type {t}")
+    lines = [
+        "# Mesa 22.3.6's asahi driver compiled this shader from shader-db for the draw of",
+        "# tools/mesa/shader_test.c; tools/agx/mesa_corpus.py wrote the job from its dump.",
+        stage_lines[0],
+        'abi = "mesa-22.3"',
+        f'code = "{code_name}"',
+        f"nr_gprs = {info['nr_gprs']}",
+        "",
+        "[gallium]",
+        f"main_offset = {info['main_offset']}",
+    ]
+    if info.get("has_preamble"):
+        lines += [f"preamble_offset = {info['preamble_offset']}",
+                  f"nr_preamble_gprs = {info['nr_preamble_gprs']}"]
+    lines += [""] + stage_lines[1:] + [""]
+    for ri in sorted(used):
+        base, data = regions[ri]
+        t = trim(data)
+        lines += ["[[buffer]]", f'name = "m{base:x}"']
+        lines.append(f"u32 = {toml_words(t)}")
+        if len(t) < len(data):
+            lines.append(f"size = {len(data)}")
+        lines.append("")
+    for slot, kind, value in uniforms:
+        if kind == "buffer":
+            ri, off = value
+            lines += ["[[uniform]]", f"slot = {slot}", f'buffer = "m{regions[ri][0]:x}"',
+                      f"offset = {off}", ""]
+        elif value:
+            lines += ["[[uniform]]", f"slot = {slot}", f"u16 = {value}", ""]
+    return "\n".join(lines)
+
+
+SLOT_RE = re.compile(r"VARYING_SLOT_(VAR|TEX)(\d+)$")
+
+
+def slot_name(base, e):
+    """The name of location `base` + e (arrays occupy consecutive locations)."""
+    if e == 0:
+        return base
+    m = SLOT_RE.search(base)
+    if not m:
+        raise Problem(f"array output at {base}")
+    return f"VARYING_SLOT_{m.group(1)}{int(m.group(2)) + e}"
+
+
+def comps_of(ty):
+    base = ty.split("[")[0]
+    n = {"float": 1, "int": 1, "uint": 1, "vec2": 2, "vec3": 3, "vec4": 4, "ivec2": 2, "ivec3": 3,
+         "ivec4": 4, "uvec2": 2, "uvec3": 3, "uvec4": 4}.get(base)
+    if n is None:
+        raise Problem(f"output type {ty}")
+    arr = re.findall(r"\[(\d+)\]", ty)
+    return n, int(arr[0]) if arr else 1
+
+
+def reference(harness, shader_test, info):
+    """llvmpipe's values of every output the asahi shader stores: {(vertex, slot): word}."""
+    outs, names = {}, []
+    for name, ty, loc, frac, _ in info["outputs"]:
+        if loc not in info["vs_slot"]:
+            continue  # not linked to the fragment shader (Mesa gave it no slot)
+        if name.startswith("packed:") or name.startswith("gl_ClipDist"):
+            raise Problem(f"output {name}")
+        n, k = comps_of(ty)
+        outs[name] = (loc, "xyzw".index(frac[0]), n, k)
+        names.append(name)
+    if not names:
+        raise Problem("no outputs")
+    env = dict(os.environ, EGL_PLATFORM="surfaceless", LIBGL_ALWAYS_SOFTWARE="1",
+               GALLIUM_DRIVER="llvmpipe", SHADER_TEST_XFB=",".join(names))
+    for k in ("LD_LIBRARY_PATH", "LIBGL_DRIVERS_PATH", "MESA_GL_VERSION_OVERRIDE",
+              "MESA_GLSL_VERSION_OVERRIDE"):
+        env.pop(k, None)
+    # the asahi run used the same overrides (tools/mesa/run_corpus.sh)
+    env.update(MESA_GL_VERSION_OVERRIDE="3.3COMPAT", MESA_GLSL_VERSION_OVERRIDE="330")
+    r = subprocess.run([harness, shader_test], env=env, capture_output=True, text=True, timeout=60)
+    ref = {}
+    for line in r.stdout.splitlines():
+        parts = line.split()
+        if parts[:1] != ["xfb"]:
+            continue
+        v, name, words = int(parts[1]), parts[2], [int(w, 16) for w in parts[3:]]
+        name = name.split("[")[0]
+        loc, frac, n, k = outs[name]
+        for j, w in enumerate(words):
+            e, c = divmod(j, n)
+            ref[(v, info["vs_slot"][slot_name(loc, e)] + frac + c)] = w
+    if not ref:
+        raise Problem("llvmpipe: " + (r.stderr.strip().splitlines() or ["no output"])[-1][:200])
+    return ref
+
+
+def slot_number(slot):
+    """A number per varying slot, so each (slot, component) gets its own constant."""
+    m = re.match(r"VARYING_SLOT_(VAR|TEX|COL)(\d+)$", slot)
+    if m:
+        return {"VAR": 32, "TEX": 16, "COL": 8}[m.group(1)] + int(m.group(2))
+    return {"VARYING_SLOT_FOGC": 4, "VARYING_SLOT_BFC0": 5, "VARYING_SLOT_BFC1": 6}.get(slot, 7)
+
+
+def constant(slot, comp):
+    """The value a fragment input holds at every pixel: a multiple of 1/64 in (0, 1), exact in f32
+    and f16, different for each of the first 60 (slot, component) pairs."""
+    return ((slot_number(slot) * 4 + comp) % 61 + 1) / 64
+
+
+# Built-in fragment inputs and what a vertex shader writes to feed them (GLSL 1.20, 7.6).
+BUILTIN_FEED = {"VARYING_SLOT_COL0": "gl_FrontColor", "VARYING_SLOT_COL1": "gl_FrontSecondaryColor",
+                "VARYING_SLOT_FOGC": "gl_FogFragCoord"}
+
+
+def glsl_version(source):
+    m = re.search(r"^\s*#version\s+(\d+)(.*)$", source, re.M)
+    return (int(m.group(1)), m.group(0).strip()) if m else (110, "")
+
+
+def fragment_feed(info, fs_source):
+    """A vertex shader holding every input of the fragment shader constant (the values of
+    `constant`), with gl_Position covering the 16x16 target at z = 0, w = 1, and the coefficient
+    planes [0, 0, value] the wavesim job gives for the same inputs."""
+    version, line = glsl_version(fs_source)
+    core = version >= 140
+    decls, body = [], []
+    for name, ty, loc, frac, interp in info["inputs"]:
+        if loc == "VARYING_SLOT_POS":
+            continue  # gl_FragCoord: the pixel and the Z/W planes below
+        n, k = comps_of(ty)
+        if k != 1 or ty.startswith(("int", "uint", "ivec", "uvec")):
+            raise Problem(f"fragment input {ty} {name}")
+        f = "xyzw".index(frac[0])
+        vals = ", ".join(repr(constant(loc, f + c)) for c in range(n))
+        value = f"{ty}({vals})"
+        if loc in BUILTIN_FEED:
+            body.append(f"{BUILTIN_FEED[loc]} = {value};")
+        elif loc.startswith("VARYING_SLOT_TEX"):
+            i = int(loc[len("VARYING_SLOT_TEX"):])
+            full = ", ".join(repr(constant(loc, c)) for c in range(4))
+            body.append(f"gl_TexCoord[{i}] = vec4({full});")
+        elif loc.startswith("VARYING_SLOT_VAR"):
+            qual = "flat " if interp == "INTERP_MODE_FLAT" else (
+                "noperspective " if interp == "INTERP_MODE_NOPERSPECTIVE" else "")
+            storage = "out" if version >= 130 else "varying"
+            decls.append(f"{qual}{storage} {ty} {name};")
+            body.append(f"{name} = {value};")
+        else:
+            raise Problem(f"fragment input {loc}")
+    pos = "in vec4 wavesim_pos;" if core else ""
+    src = "\n".join([line, pos] + decls + ["void main() {",
+                      "  gl_Position = vec4(%s.xy, 0.0, 1.0);" % ("wavesim_pos" if core else
+                                                                   "gl_Vertex")] +
+                     ["  " + b for b in body] + ["}", ""])
+    planes = [None] * info.get("fs_nr_cf", 0)
+    for b in info["fs_binding"]:
+        for i in range(int(b["count"])):
+            comp = int(b["offset"]) + i
+            if b["slot"] == "VARYING_SLOT_POS":
+                v = {3: 1.0, 2: 0.5}[comp]  # W = 1; window Z of z = 0 in depth range [0, 1]
+            else:
+                v = constant(b["slot"], comp)
+            planes[int(b["cf_base"]) + i] = [0.0, 0.0, v]
+    if any(p is None for p in planes):
+        raise Problem("coefficient register without a binding")
+    return src, planes
+
+
+def fragment_reference(harness, shader_test, vs_source):
+    """llvmpipe's render target 0 (bytes) over the 16x16 target: {(x, y): (r, g, b, a)}."""
+    vs_path = pathlib.Path("/tmp/wavesim-corpus-feed.vert")
+    vs_path.write_text(vs_source)
+    env = dict(os.environ, EGL_PLATFORM="surfaceless", LIBGL_ALWAYS_SOFTWARE="1",
+               GALLIUM_DRIVER="llvmpipe", SHADER_TEST_VS=str(vs_path), SHADER_TEST_PIXELS="1",
+               MESA_GL_VERSION_OVERRIDE="3.3COMPAT", MESA_GLSL_VERSION_OVERRIDE="330")
+    for k in ("LD_LIBRARY_PATH", "LIBGL_DRIVERS_PATH"):
+        env.pop(k, None)
+    r = subprocess.run([harness, shader_test], env=env, capture_output=True, text=True, timeout=60)
+    px = {}
+    for line in r.stdout.splitlines():
+        parts = line.split()
+        if parts[:1] == ["pixel"]:
+            px[(int(parts[1]), int(parts[2]))] = tuple(int(v) for v in parts[3:7])
+    if len(px) != 256:
+        raise Problem("llvmpipe: " + (r.stderr.strip().splitlines() or ["no output"])[-1][:200])
+    return px
+
+
+def fs_source_of(shader_test):
+    text = shader_test.read_text(errors="replace")
+    m = re.search(r"^\[fragment shader\]\n(.*?)(?=^\[|\Z)", text, re.M | re.S)
+    if not m:
+        raise Problem("no fragment shader text")
+    return m.group(1)
+
+
+def fragment_job(info, pushes, mem, stem, harness, shader_test, draw):
+    if info.get("reads_tib"):
+        raise Problem("reads the tile buffer")
+    if re.search(r"^texture_state [1-9]", draw.read_text(), re.M):
+        raise Problem("samples textures")
+    vs, planes = fragment_feed(info, fs_source_of(shader_test))
+    lines = ['kind = "fragment"', "[fragment]", "width = 16", "height = 16",
+             "coefficients = [" + ", ".join("[%r, %r, %r]" % tuple(p) for p in planes) + "]"]
+    job = build_job(info, pushes, mem, stem + ".bin", lines)
+    ref = fragment_reference(harness, shader_test, vs)
+    return job, "".join(f"{x} {y} {' '.join(map(str, v))}\n" for (x, y), v in sorted(ref.items()))
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("dumps", type=pathlib.Path)
+    ap.add_argument("shaders", type=pathlib.Path)
+    ap.add_argument("out", type=pathlib.Path)
+    ap.add_argument("--harness")
+    ap.add_argument("--limit", type=int, default=0)
+    ap.add_argument("--stage", choices=["vs", "fs"])
+    a = ap.parse_args()
+    harness = a.harness
+    if not harness:
+        harness = "/tmp/wavesim-shader_test-llvmpipe"
+        subprocess.run(["cc", "-O2", "-o", harness, str(HERE.parent / "mesa/shader_test.c"),
+                        "-lEGL"], check=True)
+    a.out.mkdir(parents=True, exist_ok=True)
+    summary, made = [], 0
+    dumps = sorted(a.dumps.rglob("*.vs.txt")) + sorted(a.dumps.rglob("*.fs.txt"))
+    for txt in dumps:
+        rel = txt.parent.relative_to(a.dumps)
+        num, stage = txt.name.split(".")[:2]
+        if a.stage and stage != a.stage:
+            continue
+        label = f"{rel}/{num}.{stage}"
+        draw = txt.with_name(f"{num}.{stage}.draw.txt")
+        stem = str(rel).replace("/", "_") + f".{num}.{stage}"
+        shader_test = a.shaders / f"{rel}.shader_test"
+        try:
+            info = parse_info(txt)
+            if info.get("internal"):
+                raise Problem("internal shader")
+            if not draw.exists():
+                raise Problem("never drawn")
+            pushes, mem = parse_draw(draw)
+            if stage == "vs":
+                job = build_job(info, pushes, mem, stem + ".bin",
+                                ['kind = "vertex"', "[vertex]", "vertex_count = 3"])
+                ref = reference(harness, shader_test, info)
+                ref_text = "".join(f"{v} {s} {w:08x}\n" for (v, s), w in sorted(ref.items()))
+            else:
+                job, ref_text = fragment_job(info, pushes, mem, stem, harness, shader_test,
+                                             draw)
+        except (Problem, KeyError, ValueError, subprocess.TimeoutExpired) as e:
+            summary.append(f"{label}: skipped: {e}")
+            continue
+        (a.out / (stem + ".bin")).write_bytes(txt.with_name(f"{num}.{stage}.bin").read_bytes())
+        (a.out / (stem + ".toml")).write_text(job)
+        (a.out / (stem + ".ref")).write_text(ref_text)
+        summary.append(f"{label}: job {stem}")
+        made += 1
+        if a.limit and made >= a.limit:
+            break
+    (a.out / "summary.txt").write_text("\n".join(summary) + "\n")
+    print(f"{made} jobs; {len(summary) - made} skipped (see {a.out}/summary.txt)")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
