@@ -35,6 +35,9 @@ pub struct Shader {
     pub uniforms: Vec<u16>,
     /// Opt-in approximations (`exec::WaveState::approximate`).
     pub approximate: bool,
+    /// The texture and sampler state arrays (cmdbuf.xml TEXTURE / SAMPLER descriptors).
+    pub textures: Vec<[u8; 24]>,
+    pub samplers: Vec<[u8; 8]>,
 }
 
 impl Shader {
@@ -79,6 +82,8 @@ impl Shader {
         };
         let mut w = WaveState::new(self.nr_preamble_gprs.max(1));
         w.uniforms.copy_from_slice(&self.uniforms);
+        w.textures = self.textures.clone();
+        w.samplers = self.samplers.clone();
         w.approximate = self.approximate;
         w.pc = offset as u64;
         w.exec = 1;
@@ -137,6 +142,8 @@ pub fn run_vertex(
         let mut w = WaveState::new(s.nr_gprs);
         w.approximate = s.approximate;
         w.uniforms.copy_from_slice(&uniforms);
+        w.textures = s.textures.clone();
+        w.samplers = s.samplers.clone();
         for r in 0..s.nr_gprs {
             if r != 5 && r != 6 {
                 w.poison_reg32(r);
@@ -248,6 +255,8 @@ pub fn run_fragment(
                 let mut w = WaveState::new(s.nr_gprs);
                 w.approximate = s.approximate;
                 w.uniforms.copy_from_slice(&uniforms);
+                w.textures = s.textures.clone();
+                w.samplers = s.samplers.clone();
                 w.sample_positions = default_sample_positions(1).unwrap_or_default();
                 w.coverage = Coverage::new(1);
                 // Coefficients relative to the 32x32 tile's corner, rounded once to f32.

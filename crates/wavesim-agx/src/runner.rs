@@ -363,6 +363,62 @@ pub struct GalliumCfg {
     pub preamble_offset: Option<u32>,
     #[serde(default)]
     pub nr_preamble_gprs: usize,
+    /// The texture state array: each a TEXTURE descriptor (6 words, cmdbuf.xml) whose address
+    /// field the runner sets to `buffer`'s device address plus `offset`.
+    #[serde(default)]
+    pub texture: Vec<GalliumTextureCfg>,
+    /// The sampler state array: SAMPLER descriptors (2 words each).
+    #[serde(default)]
+    pub sampler: Vec<[u32; 2]>,
+}
+
+/// One texture of `[gallium]`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GalliumTextureCfg {
+    pub descriptor: [u32; 6],
+    pub buffer: String,
+    #[serde(default)]
+    pub offset: u64,
+}
+
+/// The `[gallium]` texture and sampler arrays as the hardware reads them: each TEXTURE's address
+/// field (bits 66-101, the address shifted right by 4) set to its buffer's device address.
+fn gallium_state(
+    g: &GalliumCfg,
+    lookup: &dyn Fn(&str) -> Result<u64, RunError>,
+) -> Result<(Vec<[u8; 24]>, Vec<[u8; 8]>), RunError> {
+    let mut textures = vec![];
+    for t in &g.texture {
+        let addr = lookup(&t.buffer)? + t.offset;
+        if addr % 16 != 0 || addr >> 40 != 0 {
+            return cfg_err(format!(
+                "texture in buffer {} at {addr:#x}: the descriptor holds 16-byte aligned 40-bit \
+                 addresses",
+                t.buffer
+            ));
+        }
+        let mut bytes = [0u8; 24];
+        for (i, w) in t.descriptor.iter().enumerate() {
+            bytes[4 * i..4 * i + 4].copy_from_slice(&w.to_le_bytes());
+        }
+        let mut lo = u128::from_le_bytes(bytes[..16].try_into().unwrap_or_default());
+        let field = ((1u128 << 36) - 1) << 66;
+        lo = (lo & !field) | u128::from(addr >> 4) << 66;
+        bytes[..16].copy_from_slice(&lo.to_le_bytes());
+        textures.push(bytes);
+    }
+    let samplers = g
+        .sampler
+        .iter()
+        .map(|s| {
+            let mut b = [0u8; 8];
+            b[..4].copy_from_slice(&s[0].to_le_bytes());
+            b[4..].copy_from_slice(&s[1].to_le_bytes());
+            b
+        })
+        .collect();
+    Ok((textures, samplers))
 }
 
 /// A run configuration.
@@ -515,10 +571,12 @@ pub fn run_in_dir(cfg: &RunConfig, dir: &Path, code: Option<&[u8]>) -> Result<Ru
         )?,
         Kind::GridKernel => run_grid_kernel(cfg, dir, program, &dev, &lookup, &mut text)?,
         Kind::Fragment if gallium => {
-            run_gallium_fragment(cfg, program, &uniforms, &dev, &mut text)?
+            run_gallium_fragment(cfg, program, &uniforms, &dev, &lookup, &mut text)?
         }
         Kind::Fragment => run_fragment_job(cfg, abi, program, &mut dev, &mut text, &mut pngs)?,
-        Kind::Vertex if gallium => run_gallium_vertex(cfg, program, &uniforms, &dev, &mut text)?,
+        Kind::Vertex if gallium => {
+            run_gallium_vertex(cfg, program, &uniforms, &dev, &lookup, &mut text)?
+        }
         Kind::Vertex => run_vertex_job(cfg, abi, program, &uniforms, &dev, &lookup, &mut text)?,
     }
     write_outputs(cfg, &dev, &lookup, &mut text)?;
@@ -915,6 +973,7 @@ fn run_gallium_vertex(
     program: Vec<u8>,
     uniforms: &[u16],
     dev: &DeviceMemory,
+    lookup: &dyn Fn(&str) -> Result<u64, RunError>,
     text: &mut String,
 ) -> Result<(), RunError> {
     let v = cfg
@@ -936,6 +995,7 @@ fn run_gallium_vertex(
         .gallium
         .as_ref()
         .ok_or_else(|| RunError::Config("[gallium]".into()))?;
+    let (textures, samplers) = gallium_state(g, lookup)?;
     let shader = crate::gallium::Shader {
         code: program,
         main_offset: g.main_offset,
@@ -944,6 +1004,8 @@ fn run_gallium_vertex(
         nr_preamble_gprs: g.nr_preamble_gprs,
         uniforms: uniforms.to_vec(),
         approximate: cfg.approximate,
+        textures,
+        samplers,
     };
     let result = crate::gallium::run_vertex(&shader, v.vertex_count, v.instance_count, dev)?;
     write_invocations(text, &result, &v.show_registers)
@@ -957,6 +1019,7 @@ fn run_gallium_fragment(
     program: Vec<u8>,
     uniforms: &[u16],
     dev: &DeviceMemory,
+    lookup: &dyn Fn(&str) -> Result<u64, RunError>,
     text: &mut String,
 ) -> Result<(), RunError> {
     let f = cfg
@@ -984,6 +1047,7 @@ fn run_gallium_fragment(
         .gallium
         .as_ref()
         .ok_or_else(|| RunError::Config("[gallium]".into()))?;
+    let (textures, samplers) = gallium_state(g, lookup)?;
     let shader = crate::gallium::Shader {
         code: program,
         main_offset: g.main_offset,
@@ -992,6 +1056,8 @@ fn run_gallium_fragment(
         nr_preamble_gprs: g.nr_preamble_gprs,
         uniforms: uniforms.to_vec(),
         approximate: cfg.approximate,
+        textures,
+        samplers,
     };
     let draw = crate::gallium::FragmentDraw {
         width: f.width,

@@ -142,6 +142,9 @@ pub enum Sem {
     TileAccess,
     /// `wait_pix` / `signal_pix` (exec/tile.rs).
     PixelOrder,
+    /// `texture_sample` / `texture_load` (exec/texture.rs).
+    TextureSample,
+    TextureLoad,
     IterProj,
     /// Load a coefficient register's plane (`ldcf`).
     Ldcf,

@@ -21,6 +21,8 @@ fn shader(main: &str, preamble: Option<&str>, nr_gprs: usize) -> Shader {
         nr_preamble_gprs: 4,
         uniforms: vec![0; 512],
         approximate: false,
+        textures: vec![],
+        samplers: vec![],
     }
 }
 
