@@ -382,12 +382,15 @@ pub struct GalliumTextureCfg {
     pub offset: u64,
 }
 
+/// Texture and sampler descriptors as bound for a draw.
+type BoundState = (Vec<[u8; 24]>, Vec<[u8; 8]>);
+
 /// The `[gallium]` texture and sampler arrays as the hardware reads them: each TEXTURE's address
 /// field (bits 66-101, the address shifted right by 4) set to its buffer's device address.
 fn gallium_state(
     g: &GalliumCfg,
     lookup: &dyn Fn(&str) -> Result<u64, RunError>,
-) -> Result<(Vec<[u8; 24]>, Vec<[u8; 8]>), RunError> {
+) -> Result<BoundState, RunError> {
     let mut textures = vec![];
     for t in &g.texture {
         let addr = lookup(&t.buffer)? + t.offset;
