@@ -69,8 +69,9 @@ def parse_info(path):
 
 
 def parse_draw(path):
-    """The first draw's push ranges and memory: ([(base, length, addr)], {addr: bytes})."""
-    pushes, mem, draws = [], {}, 0
+    """The first draw's push ranges, memory and descriptor arrays: ([(base, length, addr)],
+    {addr: bytes}, {"texture_state": (count, addr), "sampler_state": (count, addr)})."""
+    pushes, mem, draws, state = [], {}, 0, {}
     for line in path.read_text().splitlines():
         if line == "draw":
             draws += 1
@@ -80,11 +81,13 @@ def parse_draw(path):
         parts = line.split()
         if parts[0] == "push":
             pushes.append((int(parts[1]), int(parts[2]), int(parts[3], 16)))
+        elif parts[0] in ("texture_state", "sampler_state"):
+            state[parts[0]] = (int(parts[1]), int(parts[2], 16))
         elif parts[0] == "mem":
             addr = int(parts[1], 16)
             data = bytes.fromhex(parts[2]) if len(parts) > 2 else b""
             mem[addr] = max(mem.get(addr, b""), data, key=len)
-    return pushes, mem
+    return pushes, mem, state
 
 
 def merge_regions(mem):
@@ -127,9 +130,29 @@ def trim(data):
     return data[:max(end, 16)]
 
 
-def build_job(info, pushes, mem, code_name, stage_lines):
+def build_job(info, pushes, mem, code_name, stage_lines, state=None):
     regions = merge_regions(mem)
     used = {}
+    gallium_extra = []
+    if state:
+        (nt, taddr), (ns, saddr) = state["texture_state"], state["sampler_state"]
+        if nt:
+            ri, off = find_region(regions, taddr, 24 * nt)
+            descs = regions[ri][1][off:off + 24 * nt]
+            for i in range(nt):
+                d = descs[24 * i:24 * i + 24]
+                addr = ((int.from_bytes(d[:16], "little") >> 66) & ((1 << 36) - 1)) << 4
+                ti, toff = find_region(regions, addr, 4)
+                used[ti] = True
+                words = [int.from_bytes(d[4 * j:4 * j + 4], "little") for j in range(6)]
+                gallium_extra += ["", "[[gallium.texture]]", f"descriptor = {words}",
+                                  f'buffer = "m{regions[ti][0]:x}"', f"offset = {toff}"]
+        if ns:
+            ri, off = find_region(regions, saddr, 8 * ns)
+            sd = regions[ri][1][off:off + 8 * ns]
+            pairs = [[int.from_bytes(sd[8 * i + 4 * j:8 * i + 4 * j + 4], "little") for j in range(2)]
+                     for i in range(ns)]
+            gallium_extra.insert(0, f"sampler = {pairs}")
     uniforms = []  # (slot, kind, value)
     types = {int(p["base"]): p for p in info["push"]}
     for base, length, addr in pushes:
@@ -168,6 +191,7 @@ def build_job(info, pushes, mem, code_name, stage_lines):
     if info.get("has_preamble"):
         lines += [f"preamble_offset = {info['preamble_offset']}",
                   f"nr_preamble_gprs = {info['nr_preamble_gprs']}"]
+    lines += gallium_extra
     lines += [""] + stage_lines[1:] + [""]
     for ri in sorted(used):
         base, data = regions[ri]
@@ -211,39 +235,64 @@ def comps_of(ty):
 
 
 def reference(harness, shader_test, info):
-    """llvmpipe's values of every output the asahi shader stores: {(vertex, slot): word}."""
-    outs, names = {}, []
+    """llvmpipe's values of every output the asahi shader stores: {(vertex, slot): word}.
+
+    The GLSL linker packs varyings: an output named `packed:a,b.x` at VARn.f holds all of `a`
+    then `b`'s x from component f on; each piece is captured by its own name."""
+    pieces, names = [], []
     for name, ty, loc, frac, _ in info["outputs"]:
         if loc not in info["vs_slot"]:
             continue  # not linked to the fragment shader (Mesa gave it no slot)
-        if name.startswith("packed:") or name.startswith("gl_ClipDist"):
+        if name.startswith("gl_ClipDist"):
             raise Problem(f"output {name}")
+        parts = name[len("packed:"):].split(",") if name.startswith("packed:") else [name]
         n, k = comps_of(ty)
-        outs[name] = (loc, "xyzw".index(frac[0]), n, k)
-        names.append(name)
+        if k != 1 and len(parts) > 1:
+            raise Problem(f"packed array output {name}")
+        pieces.append((loc, "xyzw".index(frac[0]), n, k, parts))
+        for part in parts:
+            base = part.split(".")[0]
+            if "[" in base and len(parts) > 1:
+                raise Problem(f"packed output element {part}")
+            if base not in names:
+                names.append(base)
     if not names:
         raise Problem("no outputs")
     env = dict(os.environ, EGL_PLATFORM="surfaceless", LIBGL_ALWAYS_SOFTWARE="1",
                GALLIUM_DRIVER="llvmpipe", SHADER_TEST_XFB=",".join(names))
-    for k in ("LD_LIBRARY_PATH", "LIBGL_DRIVERS_PATH", "MESA_GL_VERSION_OVERRIDE",
-              "MESA_GLSL_VERSION_OVERRIDE"):
+    for k in ("LD_LIBRARY_PATH", "LIBGL_DRIVERS_PATH"):
         env.pop(k, None)
     # the asahi run used the same overrides (tools/mesa/run_corpus.sh)
     env.update(MESA_GL_VERSION_OVERRIDE="3.3COMPAT", MESA_GLSL_VERSION_OVERRIDE="330")
     r = subprocess.run([harness, shader_test], env=env, capture_output=True, text=True, timeout=60)
-    ref = {}
+    captured = {}
     for line in r.stdout.splitlines():
         parts = line.split()
-        if parts[:1] != ["xfb"]:
-            continue
-        v, name, words = int(parts[1]), parts[2], [int(w, 16) for w in parts[3:]]
-        name = name.split("[")[0]
-        loc, frac, n, k = outs[name]
-        for j, w in enumerate(words):
-            e, c = divmod(j, n)
-            ref[(v, info["vs_slot"][slot_name(loc, e)] + frac + c)] = w
-    if not ref:
+        if parts[:1] == ["xfb"]:
+            captured[(int(parts[1]), parts[2])] = [int(w, 16) for w in parts[3:]]
+    if not captured:
         raise Problem("llvmpipe: " + (r.stderr.strip().splitlines() or ["no output"])[-1][:200])
+    ref = {}
+    for v in range(3):
+        for loc, frac, n, k, parts in pieces:
+            words = []
+            # Components are assigned in the linker's packing order (gl_nir_link_varyings.c,
+            # packing_order_enum: vec4, vec2, scalar, vec3; a stable sort), while the packed name
+            # lists the pieces in declaration order.
+            order = {0: 0, 2: 1, 1: 2, 3: 3}
+            parts = sorted(parts, key=lambda part: order[len(captured.get(
+                (v, part.split(".")[0]), [])) % 4])
+            for part in parts:
+                base, _, swz = part.partition(".")
+                got = captured.get((v, base))
+                if got is None:
+                    raise Problem(f"llvmpipe captured no {base}")
+                words += [got["xyzw".index(c)] for c in swz] if swz else got
+            for j, w in enumerate(words):
+                e, c = divmod(frac + j, 4) if k == 1 else divmod(j, n)
+                if k != 1:
+                    c += frac
+                ref[(v, info["vs_slot"][slot_name(loc, e)] + c)] = w
     return ref
 
 
@@ -271,36 +320,76 @@ def glsl_version(source):
     return (int(m.group(1)), m.group(0).strip()) if m else (110, "")
 
 
+TYPE_SIZE = {"float": 1, "vec2": 2, "vec3": 3, "vec4": 4}
+# gl_nir_link_varyings.c, packing_order_enum (vec4, vec2, scalar, vec3), by component count % 4
+PACKING_ORDER = {0: 0, 2: 1, 1: 2, 3: 3}
+
+
+def source_varyings(fs_source):
+    """{name: (type, qualifiers)} of the fragment shader's `varying`/`in` declarations."""
+    out = {}
+    decl = re.compile(r"^\s*((?:(?:flat|smooth|noperspective|centroid)\s+)*)(?:varying|in)\s+"
+                      r"(?:(?:lowp|mediump|highp)\s+)?(\w+)\s+([^;]+);", re.M)
+    for m in decl.finditer(fs_source):
+        for name in m.group(3).split(","):
+            out[name.strip()] = (m.group(2), m.group(1).strip())
+    return out
+
+
 def fragment_feed(info, fs_source):
     """A vertex shader holding every input of the fragment shader constant (the values of
-    `constant`), with gl_Position covering the 16x16 target at z = 0, w = 1, and the coefficient
-    planes [0, 0, value] the wavesim job gives for the same inputs."""
+    `constant` for the slot and component the input lands on), with gl_Position covering the 16x16
+    target at z = 0, w = 1, and the coefficient planes [0, 0, value] the wavesim job gives for the
+    same inputs. Packed inputs (`packed:a,b.x`) are laid out as the GLSL linker packs them: pieces
+    in packing order (vec4, vec2, scalar, vec3; stable), components consecutive from the slot's
+    first component."""
     version, line = glsl_version(fs_source)
     core = version >= 140
-    decls, body = [], []
+    declared = source_varyings(fs_source)
+    values = {}  # variable -> {component: value}
+    body = []
     for name, ty, loc, frac, interp in info["inputs"]:
         if loc == "VARYING_SLOT_POS":
             continue  # gl_FragCoord: the pixel and the Z/W planes below
         n, k = comps_of(ty)
-        if k != 1 or ty.startswith(("int", "uint", "ivec", "uvec")):
-            raise Problem(f"fragment input {ty} {name}")
         f = "xyzw".index(frac[0])
-        vals = ", ".join(repr(constant(loc, f + c)) for c in range(n))
-        value = f"{ty}({vals})"
-        if loc in BUILTIN_FEED:
-            body.append(f"{BUILTIN_FEED[loc]} = {value};")
-        elif loc.startswith("VARYING_SLOT_TEX"):
-            i = int(loc[len("VARYING_SLOT_TEX"):])
-            full = ", ".join(repr(constant(loc, c)) for c in range(4))
-            body.append(f"gl_TexCoord[{i}] = vec4({full});")
-        elif loc.startswith("VARYING_SLOT_VAR"):
-            qual = "flat " if interp == "INTERP_MODE_FLAT" else (
-                "noperspective " if interp == "INTERP_MODE_NOPERSPECTIVE" else "")
-            storage = "out" if version >= 130 else "varying"
-            decls.append(f"{qual}{storage} {ty} {name};")
-            body.append(f"{name} = {value};")
-        else:
-            raise Problem(f"fragment input {loc}")
+        if loc in BUILTIN_FEED or loc.startswith("VARYING_SLOT_TEX"):
+            if k != 1:
+                raise Problem(f"fragment input array {name}")
+            vals = ", ".join(repr(constant(loc, f + c)) for c in range(n))
+            if loc in BUILTIN_FEED:
+                body.append(f"{BUILTIN_FEED[loc]} = {ty}({vals});")
+            else:
+                i = int(loc[len("VARYING_SLOT_TEX"):])
+                full = ", ".join(repr(constant(loc, c)) for c in range(4))
+                body.append(f"gl_TexCoord[{i}] = vec4({full});")
+            continue
+        if not loc.startswith("VARYING_SLOT_VAR") or k != 1:
+            raise Problem(f"fragment input {ty} {name} at {loc}")
+        parts = name[len("packed:"):].split(",") if name.startswith("packed:") else [name]
+        pieces = []
+        for part in parts:
+            var, _, swz = part.partition(".")
+            if var not in declared or declared[var][0] not in TYPE_SIZE:
+                raise Problem(f"fragment input {var}: no float declaration in the source")
+            size = TYPE_SIZE[declared[var][0]]
+            comps = ["xyzw".index(c) for c in swz] if swz else list(range(size))
+            pieces.append((PACKING_ORDER[size % 4], var, comps))
+        pieces.sort(key=lambda p: p[0])
+        at = f
+        for _, var, comps in pieces:
+            for c in comps:
+                slot = re.sub(r"\d+$", lambda m: str(int(m.group(0)) + at // 4), loc)
+                values.setdefault(var, {})[c] = constant(slot, at % 4)
+                at += 1
+    decls = []
+    storage = "out" if version >= 130 else "varying"
+    for var, comps in values.items():
+        ty, qual = declared[var]
+        qual = " ".join(q for q in qual.split() if q in ("flat", "noperspective", "centroid"))
+        decls.append(f"{qual + ' ' if qual else ''}{storage} {ty} {var};")
+        vals = ", ".join(repr(comps.get(c, 0.0)) for c in range(TYPE_SIZE[ty]))
+        body.append(f"{var} = {ty}({vals});")
     pos = "in vec4 wavesim_pos;" if core else ""
     src = "\n".join([line, pos] + decls + ["void main() {",
                       "  gl_Position = vec4(%s.xy, 0.0, 1.0);" % ("wavesim_pos" if core else
@@ -325,10 +414,19 @@ def fragment_reference(harness, shader_test, vs_source):
     vs_path = pathlib.Path("/tmp/wavesim-corpus-feed.vert")
     vs_path.write_text(vs_source)
     env = dict(os.environ, EGL_PLATFORM="surfaceless", LIBGL_ALWAYS_SOFTWARE="1",
-               GALLIUM_DRIVER="llvmpipe", SHADER_TEST_VS=str(vs_path), SHADER_TEST_PIXELS="1",
-               MESA_GL_VERSION_OVERRIDE="3.3COMPAT", MESA_GLSL_VERSION_OVERRIDE="330")
+               GALLIUM_DRIVER="llvmpipe", MESA_GL_VERSION_OVERRIDE="3.3COMPAT",
+               MESA_GLSL_VERSION_OVERRIDE="330")
     for k in ("LD_LIBRARY_PATH", "LIBGL_DRIVERS_PATH"):
         env.pop(k, None)
+    # The uniforms' values and texture units follow their numbering in the original program
+    # (tools/mesa/shader_test.c): take it from a run of the original, give it to the feed run.
+    r = subprocess.run([harness, shader_test], env=dict(env, SHADER_TEST_PRINT_UNIFORMS="1"),
+                       capture_output=True, text=True, timeout=60)
+    numbering = pathlib.Path("/tmp/wavesim-corpus-uniforms.txt")
+    numbering.write_text("".join(line + "\n" for line in r.stdout.splitlines()
+                                 if line.startswith("uniform ")))
+    env.update(SHADER_TEST_VS=str(vs_path), SHADER_TEST_PIXELS="1",
+               SHADER_TEST_UNIFORMS=str(numbering))
     r = subprocess.run([harness, shader_test], env=env, capture_output=True, text=True, timeout=60)
     px = {}
     for line in r.stdout.splitlines():
@@ -348,15 +446,13 @@ def fs_source_of(shader_test):
     return m.group(1)
 
 
-def fragment_job(info, pushes, mem, stem, harness, shader_test, draw):
+def fragment_job(info, pushes, mem, stem, harness, shader_test, state):
     if info.get("reads_tib"):
         raise Problem("reads the tile buffer")
-    if re.search(r"^texture_state [1-9]", draw.read_text(), re.M):
-        raise Problem("samples textures")
     vs, planes = fragment_feed(info, fs_source_of(shader_test))
     lines = ['kind = "fragment"', "[fragment]", "width = 16", "height = 16",
              "coefficients = [" + ", ".join("[%r, %r, %r]" % tuple(p) for p in planes) + "]"]
-    job = build_job(info, pushes, mem, stem + ".bin", lines)
+    job = build_job(info, pushes, mem, stem + ".bin", lines, state)
     ref = fragment_reference(harness, shader_test, vs)
     return job, "".join(f"{x} {y} {' '.join(map(str, v))}\n" for (x, y), v in sorted(ref.items()))
 
@@ -369,6 +465,9 @@ def main():
     ap.add_argument("--harness")
     ap.add_argument("--limit", type=int, default=0)
     ap.add_argument("--stage", choices=["vs", "fs"])
+    ap.add_argument("--exclude", type=pathlib.Path, default=HERE / "mesa_corpus_excluded.txt",
+                    help="STEM: reason lines; those shaders get no job (the reason goes to the "
+                         "summary)")
     a = ap.parse_args()
     harness = a.harness
     if not harness:
@@ -377,6 +476,12 @@ def main():
                         "-lEGL"], check=True)
     a.out.mkdir(parents=True, exist_ok=True)
     summary, made = [], 0
+    excluded = {}
+    if a.exclude.exists():
+        for line in a.exclude.read_text().splitlines():
+            if line.strip() and not line.startswith("#"):
+                k, _, why = line.partition(":")
+                excluded[k.strip()] = why.strip()
     dumps = sorted(a.dumps.rglob("*.vs.txt")) + sorted(a.dumps.rglob("*.fs.txt"))
     for txt in dumps:
         rel = txt.parent.relative_to(a.dumps)
@@ -388,20 +493,22 @@ def main():
         stem = str(rel).replace("/", "_") + f".{num}.{stage}"
         shader_test = a.shaders / f"{rel}.shader_test"
         try:
+            if stem in excluded:
+                raise Problem("excluded: " + excluded[stem])
             info = parse_info(txt)
             if info.get("internal"):
                 raise Problem("internal shader")
             if not draw.exists():
                 raise Problem("never drawn")
-            pushes, mem = parse_draw(draw)
+            pushes, mem, state = parse_draw(draw)
             if stage == "vs":
                 job = build_job(info, pushes, mem, stem + ".bin",
-                                ['kind = "vertex"', "[vertex]", "vertex_count = 3"])
+                                ['kind = "vertex"', "[vertex]", "vertex_count = 3"], state)
                 ref = reference(harness, shader_test, info)
                 ref_text = "".join(f"{v} {s} {w:08x}\n" for (v, s), w in sorted(ref.items()))
             else:
                 job, ref_text = fragment_job(info, pushes, mem, stem, harness, shader_test,
-                                             draw)
+                                             state)
         except (Problem, KeyError, ValueError, subprocess.TimeoutExpired) as e:
             summary.append(f"{label}: skipped: {e}")
             continue

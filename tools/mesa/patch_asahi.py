@@ -267,5 +267,24 @@ def patch_asahi(root: pathlib.Path) -> None:
     uni.write_text(text)
 
 
+def patch_sw_helper(root: pathlib.Path) -> None:
+    """Let GALLIUM_DRIVER=asahi pick the driver through the software-screen path on Linux: 22.3's
+    sw_helper.h offers it only `&& __APPLE__`, though the driver's device layer stubs IOKit out
+    elsewhere (agx_device.c fakes its buffers with calloc). The default driver list is untouched."""
+    src = root / "src/gallium/auxiliary/target-helpers/sw_helper.h"
+    text = src.read_text()
+    if MARK in text:
+        return
+    inc = '#if defined(GALLIUM_ASAHI) && __APPLE__\n#include "asahi/agx_public.h"'
+    make = ('#if defined(GALLIUM_ASAHI) && __APPLE__\n   if (screen == NULL && strcmp(driver, "asahi")'
+            ' == 0)')
+    if inc not in text or make not in text:
+        sys.exit(f"{src}: the places this patch expects are not there (not Mesa 22.3.6?)")
+    text = text.replace(inc, MARK + '\n#if defined(GALLIUM_ASAHI)\n#include "asahi/agx_public.h"', 1)
+    text = text.replace(make, make.replace(" && __APPLE__", ""), 1)
+    src.write_text(text)
+
+
 if __name__ == "__main__":
     patch_asahi(pathlib.Path(sys.argv[1]))
+    patch_sw_helper(pathlib.Path(sys.argv[1]))

@@ -127,6 +127,28 @@ enum { VS, FS, NSTAGES };
  * + c; bools 1). Each sampler gets its own texture unit holding a 4x4 (x4) RGBA8 texture whose texel
  * (x, y, z) on unit u is (16 x + 1, 16 y + 2, 16 z + 3, 32 u + 4) (mip 0 only, NEAREST). The same
  * rule in the reference run gives the same inputs. */
+/* asahi corpus references: SHADER_TEST_PRINT_UNIFORMS=1 prints "uniform NAME K UNIT" for every
+ * uniform set (K its active-uniform index, UNIT its first texture unit); SHADER_TEST_UNIFORMS=FILE
+ * (such lines) makes a uniform of the same name get that K and UNIT, so a run with a replaced
+ * vertex shader gives the fragment shader the values and textures of the original program. */
+static void uniform_numbering(const char *name, GLint *k, GLint *unit)
+{
+   if (getenv("SHADER_TEST_PRINT_UNIFORMS"))
+      printf("uniform %s %d %d\n", name, *k, *unit);
+   const char *path = getenv("SHADER_TEST_UNIFORMS");
+   FILE *f = path ? fopen(path, "r") : NULL;
+   if (!f)
+      return;
+   char n[256];
+   int kk, uu;
+   while (fscanf(f, "uniform %255s %d %d\n", n, &kk, &uu) == 3)
+      if (!strcmp(n, name)) {
+         *k = kk;
+         *unit = uu;
+      }
+   fclose(f);
+}
+
 static int set_uniforms(GLuint prog)
 {
    GLint n = 0, unit = 0;
@@ -139,6 +161,9 @@ static int set_uniforms(GLuint prog)
       GLint loc = p_glGetUniformLocation(prog, name);
       if (loc < 0)
          continue; /* in a uniform block, or a built-in */
+      GLint k_orig = k, kn = k;
+      uniform_numbering(name, &kn, &unit);
+      k = kn;
       float f[16 * 64];
       GLint iv[16 * 64];
       GLuint uv[16 * 64];
@@ -194,6 +219,7 @@ static int set_uniforms(GLuint prog)
       }
       }
 #undef PACK
+      k = k_orig;
       if (!target)
          continue;
       for (int e = 0; e < count; ++e, ++unit) {

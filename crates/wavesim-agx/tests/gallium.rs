@@ -124,3 +124,28 @@ fn fragment_draw_stores_render_target_0() {
         }
     }
 }
+
+/// Mesa 22.3 packs every interpolated `iter` with bit 46 set (applegpu's `elide`): the value read is
+/// the plain interpolation, the same as with the bit clear (A(x+0.5) + B(y+0.5) + C here).
+#[test]
+fn iter_with_mesa_22_3_bit_46_reads_the_same() {
+    let draw = wavesim_agx::gallium::FragmentDraw {
+        width: 8,
+        height: 4,
+        coefficients: vec![[1.0 / 64.0, 0.0, 0.0], [0.0, 1.0 / 64.0, 0.0], [0.0, 0.0, 0.25]],
+    };
+    let mut results = vec![];
+    for bit46 in [0u64, 1 << 46] {
+        let word = u64::from_le_bytes(iter_word(8, 0, 3)) | bit46;
+        let mut code = word.to_le_bytes().to_vec();
+        code.extend(assemble(&format!("mov_imm r7, {}", 1f32.to_bits())).unwrap());
+        code.extend(ST_TILE_R4_U8NORM.to_le_bytes());
+        code.extend(assemble("stop").unwrap());
+        let mut s = shader("stop", None, 8);
+        s.code = code;
+        let r = wavesim_agx::gallium::run_fragment(&s, &draw, &DeviceMemory::new()).unwrap();
+        assert_eq!(r.pixels[9][..4], [6, 6, 64, 255]); // (1, 1): 255 * 1.5 / 64 = 5.98 -> 6
+        results.push(r.pixels);
+    }
+    assert_eq!(results[0], results[1]);
+}
