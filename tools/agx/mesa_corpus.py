@@ -183,14 +183,16 @@ def build_job(info, pushes, mem, code_name, stage_lines, state=None):
         stage_lines[0],
         'abi = "mesa-22.3"',
         f'code = "{code_name}"',
-        f"nr_gprs = {info['nr_gprs']}",
+        # agx_shader_info counts 16-bit registers (agx_compile.c: nr_gprs = max_reg + 1, the
+        # register allocator's units being halves, AGX_NUM_REGS = 256); jobs count 32-bit ones
+        f"nr_gprs = {(info['nr_gprs'] + 1) // 2}",
         "",
         "[gallium]",
         f"main_offset = {info['main_offset']}",
     ]
     if info.get("has_preamble"):
         lines += [f"preamble_offset = {info['preamble_offset']}",
-                  f"nr_preamble_gprs = {info['nr_preamble_gprs']}"]
+                  f"nr_preamble_gprs = {(info['nr_preamble_gprs'] + 1) // 2}"]
     lines += gallium_extra
     lines += [""] + stage_lines[1:] + [""]
     for ri in sorted(used):

@@ -132,7 +132,11 @@ fn iter_with_mesa_22_3_bit_46_reads_the_same() {
     let draw = wavesim_agx::gallium::FragmentDraw {
         width: 8,
         height: 4,
-        coefficients: vec![[1.0 / 64.0, 0.0, 0.0], [0.0, 1.0 / 64.0, 0.0], [0.0, 0.0, 0.25]],
+        coefficients: vec![
+            [1.0 / 64.0, 0.0, 0.0],
+            [0.0, 1.0 / 64.0, 0.0],
+            [0.0, 0.0, 0.25],
+        ],
     };
     let mut results = vec![];
     for bit46 in [0u64, 1 << 46] {

@@ -134,15 +134,7 @@ pub(super) fn iter(w: &mut WaveState, o: &Ops<'_>, perspective: bool) -> Result<
     // ("(!flat ? (1ull << 46) : 0) | /* XXX */"), and the interpolation its shaders get on the
     // hardware is the ordinary one, so set or clear it reads the same value (a later Mesa leaves
     // it clear for the same reads).
-    let unmodelled = [
-        "forwarding",
-        "kill",
-        "unk1",
-        "unk2",
-        "unk3",
-        "unk4",
-        "unk5",
-    ];
+    let unmodelled = ["forwarding", "kill", "unk1", "unk2", "unk3", "unk4", "unk5"];
     require_fields(o, "varying read", &unmodelled.map(|f| (f, 0)))?;
     let at = match o.field("interpolation") {
         0 | 2 => Where::Centre,
