@@ -129,15 +129,14 @@ fn texture_sample_nearest_with_wrap_modes() {
             let u = (l as f64 / 8.0 - 1.0 + 0.125) * 4.0;
             let x = rule(u.floor() as i64);
             let got: Vec<u32> = (8..12).map(|r| w.reg32(r, l)).collect();
-            let want = vec![
+            let want = [
                 (3.0f64 / 255.0) as f32,
                 ((16 * x + 1) as f64 / 255.0) as f32,
                 1.0,
                 0.0,
             ]
-            .iter()
             .map(|v| v.to_bits())
-            .collect::<Vec<_>>();
+            .to_vec();
             assert_eq!(got, want, "mode {mode} thread {l}");
         }
     }
