@@ -205,3 +205,84 @@ fn unmodelled_state_is_an_error() {
         ));
     }
 }
+
+/// A layered 4x4 image: layer z at z * 16 KiB (one 64-byte level padded to 128 bytes, the layer to a
+/// 16 KiB page: ail's layer stride), texel (x, y, z) = (16x+1, 16y+2, 16z+3, 4) twiddled.
+fn layered(dev: &mut DeviceMemory, layers: u64) -> u64 {
+    let a = dev.alloc(layers * 0x4000, 64).unwrap();
+    for z in 0..layers {
+        for y in 0..4u32 {
+            for x in 0..4u32 {
+                let m = (x & 1) | (x & 2) << 1 | (y & 1) << 1 | (y & 2) << 2;
+                let b = [16 * x as u8 + 1, 16 * y as u8 + 2, 16 * z as u8 + 3, 4];
+                dev.write(a + z * 0x4000 + 4 * m as u64, &b).unwrap();
+            }
+        }
+    }
+    a
+}
+
+/// Reads thread 0's four 32-bit results as bytes (x 255).
+fn bytes_of(w: &WaveState) -> [u32; 4] {
+    std::array::from_fn(|c| (f32::from_bits(w.reg32(8 + c, 0)) * 255.0).round() as u32)
+}
+
+/// Cube maps (GL 4.6 Table 8.19): (1, 0.25, -0.5) has major axis +X (face 0): sc = -z = 0.5,
+/// tc = -y = -0.25, s = (0.5 + 1) / 2 = 0.75 -> x = 3, t = 0.375 -> y = 1. (0.25, -1, 0.5): -Y
+/// (face 3), sc = x = 0.25 -> s = 0.625 -> x = 2, tc = -z = -0.5 -> t = 0.25 -> y = 1. A tie
+/// between axes is a typed error. Descriptor dimension 6 (cube), depth field 6 - 1.
+#[test]
+fn cube_map_face_selection() {
+    let mut dev = DeviceMemory::new();
+    let a = layered(&mut dev, 6);
+    let mut code = tex_word(false, 16, true, 8, 0, 6, 0).to_vec();
+    code.extend([0x88, 0x00]);
+    let mut desc = texture(6, [0, 1, 2, 3], 4, 4, a);
+    desc[13] |= 5 << 6; // depth - 1 = 5 at bit 110 (byte 13, bit 6)
+    for (dir, want) in [
+        ([1.0f32, 0.25, -0.5], [49, 18, 3, 4]),
+        ([0.25, -1.0, 0.5], [33, 18, 51, 4]),
+    ] {
+        let mut w = WaveState::new(12);
+        w.textures = vec![desc];
+        w.samplers = vec![sampler(1, 1)];
+        w.exec = 1;
+        for (i, v) in dir.iter().enumerate() {
+            w.set_reg32(4 + i, 0, v.to_bits());
+        }
+        run_group(code.clone(), &mut w, &dev).unwrap();
+        assert_eq!(bytes_of(&w), want, "{dir:?}");
+    }
+    let mut w = WaveState::new(12);
+    w.textures = vec![desc];
+    w.samplers = vec![sampler(1, 1)];
+    w.exec = 1;
+    for (i, v) in [1.0f32, -1.0, 0.0].iter().enumerate() {
+        w.set_reg32(4 + i, 0, v.to_bits());
+    }
+    assert!(matches!(
+        run_group(code, &mut w, &dev),
+        Err(Fault::UnsupportedForm { .. })
+    ));
+}
+
+/// 3D images: r = 0.6 on 4 slices -> 2.4 -> slice 2 (repeat), s = 0.3 -> x = 1, t = 0.9 -> y = 3:
+/// (17, 50, 35, 4).
+#[test]
+fn three_d_slices() {
+    let mut dev = DeviceMemory::new();
+    let a = layered(&mut dev, 4);
+    let mut code = tex_word(false, 16, true, 8, 0, 5, 0).to_vec();
+    code.extend([0x88, 0x00]);
+    let mut desc = texture(5, [0, 1, 2, 3], 4, 4, a);
+    desc[13] |= 3 << 6; // depth - 1 = 3
+    let mut w = WaveState::new(12);
+    w.textures = vec![desc];
+    w.samplers = vec![sampler(1, 1)];
+    w.exec = 1;
+    for (i, v) in [0.3f32, 0.9, 0.6].iter().enumerate() {
+        w.set_reg32(4 + i, 0, v.to_bits());
+    }
+    run_group(code, &mut w, &dev).unwrap();
+    assert_eq!(bytes_of(&w), [17, 50, 35, 4]);
+}

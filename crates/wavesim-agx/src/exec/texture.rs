@@ -10,7 +10,9 @@
 //! the width and height rounded up to powers of two. A linear image has rows of `stride + 16`
 //! bytes (`cfg.stride = linear stride - 16`).
 //!
-//! What is sampled: 1D and 2D images (an array, 3D or cube image is a typed error), RGBA8 unorm
+//! What is sampled: 1D, 2D, 3D and cube images (cube faces by GL 4.6 Table 8.19, sampled with
+//! clamp to edge; faces and 3D slices are layers `layer_stride` apart; arrays are typed errors),
+//! RGBA8 unorm
 //! texels (`R8G8B8A8`, `Unorm`, not sRGB; other formats are typed errors) read as byte / 255
 //! correctly rounded to the destination width (GL 4.6, 2.3.5.1), the descriptor's swizzle applied
 //! (R, G, B, A, 1, 0). Filtering: nearest, magnified and minified (a linear filter or a mip filter
@@ -141,6 +143,68 @@ pub fn texel_offset(t: &TextureDesc, x: u32, y: u32) -> Result<u64, Fault> {
     }
 }
 
+/// Bytes between the layers (array layers, cube faces, 3D slices) of a twiddled image: each layer
+/// holds the whole miptree (`last_level + 1` levels), each level padded to a cache line (128
+/// bytes), the layer padded to a page (16 KiB) (`ail_initialize_twiddled`). Levels of images
+/// below one 64x64 tile are power-of-two squares-or-rectangles of 4-byte texels.
+pub fn layer_stride(t: &TextureDesc) -> Result<u64, Fault> {
+    if t.layout != LAYOUT_TWIDDLED {
+        return Err(unsupported("layered linear image"));
+    }
+    if t.width >= 64 && t.height >= 64 {
+        return Err(unsupported(
+            "layered image of 64x64 texels or more (the large-tile miptree is not modelled)",
+        ));
+    }
+    let (mut w, mut h) = (
+        u64::from(t.width.next_power_of_two()),
+        u64::from(t.height.next_power_of_two()),
+    );
+    let mut offset = 0u64;
+    for _ in 0..=t.last_level {
+        offset = (offset + 4 * w * h).next_multiple_of(0x80);
+        w = (w / 2).max(1);
+        h = (h / 2).max(1);
+    }
+    Ok(offset.next_multiple_of(0x4000))
+}
+
+/// GL 4.6 8.13, Table 8.19: the face a cube-map direction selects (layer order +X, -X, +Y, -Y,
+/// +Z, -Z) and its (s, t) in [0, 1]: s = (sc / |ma| + 1) / 2, t = (tc / |ma| + 1) / 2. Ties
+/// between axes (which the table leaves open) are a typed error.
+fn cube_face(x: f32, y: f32, z: f32) -> Result<(u32, f64, f64), Fault> {
+    let (ax, ay, az) = (x.abs(), y.abs(), z.abs());
+    let (face, sc, tc, ma) = if ax > ay && ax > az {
+        if x >= 0.0 {
+            (0, -z, -y, ax)
+        } else {
+            (1, z, -y, ax)
+        }
+    } else if ay > ax && ay > az {
+        if y >= 0.0 {
+            (2, x, z, ay)
+        } else {
+            (3, x, -z, ay)
+        }
+    } else if az > ax && az > ay {
+        if z >= 0.0 {
+            (4, x, -y, az)
+        } else {
+            (5, -x, -y, az)
+        }
+    } else {
+        return Err(unsupported(format!(
+            "cube direction ({x}, {y}, {z}) with no single major axis"
+        )));
+    };
+    let ma = f64::from(ma);
+    Ok((
+        face,
+        (f64::from(sc) / ma + 1.0) / 2.0,
+        (f64::from(tc) / ma + 1.0) / 2.0,
+    ))
+}
+
 /// GL 4.6 8.14.2 wrap of texel index `i` into `0..n`.
 fn wrap(mode: u64, i: i64, n: u32) -> Result<u32, Fault> {
     let n = n as i64;
@@ -183,8 +247,12 @@ fn texel(
     y: u32,
     dev: &DeviceMemory,
     lane: usize,
+    layer_offset: u64,
 ) -> Result<[u8; 4], Fault> {
-    let addr = t.address.wrapping_add(texel_offset(t, x, y)?);
+    let addr = t
+        .address
+        .wrapping_add(layer_offset)
+        .wrapping_add(texel_offset(t, x, y)?);
     let mut b = [0u8; 4];
     dev.read(addr, &mut b)
         .map_err(|source| Fault::Memory { lane, source })?;
@@ -213,9 +281,10 @@ pub(super) fn texture_access(
         return Err(unsupported("texture offsets"));
     }
     let n = o.field("n");
-    if n != 0 && n != 2 {
+    // tex_1d, tex_2d, tex_3d, tex_cube
+    if !matches!(n, 0 | 2 | 5 | 6) {
         return Err(unsupported(format!(
-            "texture kind {n} (1D and 2D images are modelled)"
+            "texture kind {n} (1D, 2D, 3D and cube images are modelled)"
         )));
     }
     let ts = match o.op("T")? {
@@ -278,15 +347,47 @@ pub(super) fn texture_access(
         _ => return Err(missing("D")),
     };
     let mask = o.field("mask");
-    let dims = if n == 0 { 1 } else { 2 };
+    let dims = match n {
+        0 => 1,
+        2 => 2,
+        _ => 3,
+    };
     if coords.len() < dims || coords.iter().any(|r| r.file != RegFile::R32) {
         return Err(unsupported("16-bit texture coordinates"));
     }
-    let size = [t.width, t.height];
+    if load && n == 6 {
+        return Err(unsupported("texel fetch from a cube map"));
+    }
+    // `Depth` is 14 bits at 110 (minus 1); bit 126 above it is `Unk tiled`
+    let depth = (t.stride_or_depth & 0x3FFF) as u32 + 1;
+    let stride = if n >= 5 { layer_stride(&t)? } else { 0 };
     for lane in active(w).collect::<Vec<_>>() {
-        let mut xy = [0u32; 2];
-        for (d, slot) in xy.iter_mut().enumerate().take(dims) {
-            let raw = w.read(coords[d], lane)? as u32;
+        let mut size = [t.width, t.height, depth];
+        let mut values = [0u32; 3];
+        for (d, v) in values.iter_mut().enumerate().take(dims) {
+            *v = w.read(coords[d], lane)? as u32;
+        }
+        // A cube direction selects a face (the layer) and normalized (s, t) on it; the face is
+        // sampled as a 2D image with clamp-to-edge (GL 4.6 8.13: cube maps ignore the wrap modes
+        // for s and t).
+        let mut layer = 0u32;
+        let mut cube_st = None;
+        if n == 6 {
+            let [x, y, z] = values.map(f32::from_bits);
+            if x.is_nan() || y.is_nan() || z.is_nan() {
+                return Err(unsupported(format!(
+                    "thread {lane}: NaN texture coordinate"
+                )));
+            }
+            let (face, s_, t_) = cube_face(x, y, z)?;
+            layer = face;
+            cube_st = Some([s_, t_]);
+            size[2] = 6;
+        }
+        let mut xy = [0u32; 3];
+        let axes = if n == 6 { 2 } else { dims };
+        for (d, slot) in xy.iter_mut().enumerate().take(axes) {
+            let raw = values[d];
             *slot = match &s {
                 None => {
                     let i = raw;
@@ -299,19 +400,23 @@ pub(super) fn texture_access(
                     i
                 }
                 Some(s) => {
-                    let c = f32::from_bits(raw);
+                    let c = match cube_st {
+                        Some(st) => st[d],
+                        None => f64::from(f32::from_bits(raw)),
+                    };
                     if c.is_nan() {
                         return Err(unsupported(format!(
                             "thread {lane}: NaN texture coordinate"
                         )));
                     }
                     let u = if s.pixel_coordinates {
-                        f64::from(c)
+                        c
                     } else {
-                        f64::from(c) * f64::from(size[d])
+                        c * f64::from(size[d])
                     };
                     let i = u.floor().clamp(-(1i64 << 40) as f64, (1i64 << 40) as f64) as i64;
-                    wrap(s.wrap[d], i, size[d])?
+                    let mode = if cube_st.is_some() { 0 } else { s.wrap[d] };
+                    wrap(mode, i, size[d])?
                 }
             };
         }
@@ -326,7 +431,10 @@ pub(super) fn texture_access(
                 }
             }
         }
-        let px = texel(&t, xy[0], if dims == 2 { xy[1] } else { 0 }, dev, lane)?;
+        if n == 5 {
+            layer = xy[2];
+        }
+        let px = texel(&t, xy[0], xy[1], dev, lane, u64::from(layer) * stride)?;
         let mut ri = 0;
         for c in 0..4 {
             if mask >> c & 1 == 0 {
