@@ -327,8 +327,19 @@ TYPE_SIZE = {"float": 1, "vec2": 2, "vec3": 3, "vec4": 4}
 PACKING_ORDER = {0: 0, 2: 1, 1: 2, 3: 3}
 
 
+def preprocess(source):
+    """The GLSL text after the C preprocessor (GLSL's preprocessor is C's for #define/#if), so
+    declarations written through macros (warsow's `qf_varying myhalf4 ...`) read as GLSL."""
+    lines = [line for line in source.splitlines()
+             if not re.match(r"\s*#\s*(version|extension|pragma|line)\b", line)]
+    r = subprocess.run(["cpp", "-P", "-w", "-undef"], input="\n".join(lines), capture_output=True,
+                       text=True)
+    return r.stdout if r.returncode == 0 else source
+
+
 def source_varyings(fs_source):
     """{name: (type, qualifiers)} of the fragment shader's `varying`/`in` declarations."""
+    fs_source = preprocess(fs_source)
     out = {}
     decl = re.compile(r"^\s*((?:(?:flat|smooth|noperspective|centroid)\s+)*)(?:varying|in)\s+"
                       r"(?:(?:lowp|mediump|highp)\s+)?(\w+)\s+([^;]+);", re.M)
