@@ -81,6 +81,11 @@ SEM_BY_NAME['iterproj'] = 'IterProj'
 SEM_BY_NAME['TODO.ldcf'] = 'Ldcf'
 SEM_BY_NAME['no_var'] = 'NoVaryings'
 SEM_BY_NAME['sample_mask'] = 'SampleMask'
+SEM_BY_NAME['TODO.ld/st_tile'] = 'TileAccess'
+SEM_BY_NAME['wait_pix'] = 'PixelOrder'
+SEM_BY_NAME['signal_pix'] = 'PixelOrder'
+SEM_BY_NAME['texture_sample'] = 'TextureSample'
+SEM_BY_NAME['texture_load'] = 'TextureLoad'
 
 MNEM_BY_CLASS = {
     'IAddInstructionDesc': 'IAddSub', 'IMAddInstructionDesc': 'IMAddSub',

@@ -15,6 +15,8 @@
 //!   [`abi::FragmentResult::png`]).
 //! - [`kernel::GridKernel`]: an asahi_clc grid kernel dispatched as Mesa's driver does (arguments in
 //!   uniform halves at byte offset / 2, promoted constants, the preamble run once).
+//! - [`gallium::run_vertex`]: a shader as Mesa 22.3's gallium driver compiled and set it up
+//!   (monolithic binary with a preamble, uniforms from push ranges).
 //! - [`helper::HelperPort`]: the requesting side of a helper program's doorbell protocol.
 //! - [`exec::run`] on an [`exec::WaveState`] and [`exec::Program`]: one SIMD group, for harnesses.
 
@@ -27,6 +29,7 @@ pub mod error;
 pub mod exec;
 pub mod fields;
 pub mod fp;
+pub mod gallium;
 pub mod helper;
 pub mod inside;
 pub mod kernel;

@@ -282,6 +282,7 @@ pub struct FragmentCfg {
     pub samples: u32,
     #[serde(default)]
     pub sample_shading: bool,
+    #[serde(default)]
     pub render_targets: Vec<String>,
     #[serde(default)]
     pub dual_source: bool,
@@ -353,6 +354,76 @@ pub struct VertexCfg {
     pub show_registers: Vec<usize>,
 }
 
+/// Where the parts of a Mesa 22.3 shader binary are (`agx_shader_info`).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GalliumCfg {
+    #[serde(default)]
+    pub main_offset: u32,
+    pub preamble_offset: Option<u32>,
+    #[serde(default)]
+    pub nr_preamble_gprs: usize,
+    /// The texture state array: each a TEXTURE descriptor (6 words, cmdbuf.xml) whose address
+    /// field the runner sets to `buffer`'s device address plus `offset`.
+    #[serde(default)]
+    pub texture: Vec<GalliumTextureCfg>,
+    /// The sampler state array: SAMPLER descriptors (2 words each).
+    #[serde(default)]
+    pub sampler: Vec<[u32; 2]>,
+}
+
+/// One texture of `[gallium]`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GalliumTextureCfg {
+    pub descriptor: [u32; 6],
+    pub buffer: String,
+    #[serde(default)]
+    pub offset: u64,
+}
+
+/// Texture and sampler descriptors as bound for a draw.
+type BoundState = (Vec<[u8; 24]>, Vec<[u8; 8]>);
+
+/// The `[gallium]` texture and sampler arrays as the hardware reads them: each TEXTURE's address
+/// field (bits 66-101, the address shifted right by 4) set to its buffer's device address.
+fn gallium_state(
+    g: &GalliumCfg,
+    lookup: &dyn Fn(&str) -> Result<u64, RunError>,
+) -> Result<BoundState, RunError> {
+    let mut textures = vec![];
+    for t in &g.texture {
+        let addr = lookup(&t.buffer)? + t.offset;
+        if addr % 16 != 0 || addr >> 40 != 0 {
+            return cfg_err(format!(
+                "texture in buffer {} at {addr:#x}: the descriptor holds 16-byte aligned 40-bit \
+                 addresses",
+                t.buffer
+            ));
+        }
+        let mut bytes = [0u8; 24];
+        for (i, w) in t.descriptor.iter().enumerate() {
+            bytes[4 * i..4 * i + 4].copy_from_slice(&w.to_le_bytes());
+        }
+        let mut lo = u128::from_le_bytes(bytes[..16].try_into().unwrap_or_default());
+        let field = ((1u128 << 36) - 1) << 66;
+        lo = (lo & !field) | u128::from(addr >> 4) << 66;
+        bytes[..16].copy_from_slice(&lo.to_le_bytes());
+        textures.push(bytes);
+    }
+    let samplers = g
+        .sampler
+        .iter()
+        .map(|s| {
+            let mut b = [0u8; 8];
+            b[..4].copy_from_slice(&s[0].to_le_bytes());
+            b[4..].copy_from_slice(&s[1].to_le_bytes());
+            b
+        })
+        .collect();
+    Ok((textures, samplers))
+}
+
 /// A run configuration.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -379,6 +450,8 @@ pub struct RunConfig {
     pub vertex: Option<VertexCfg>,
     /// The split-program ABI version of a vertex or fragment job ([`AbiVersion::parse`]).
     pub abi: Option<String>,
+    /// A shader Mesa 22.3's gallium driver compiled (`abi = "mesa-22.3"`, [`crate::gallium`]).
+    pub gallium: Option<GalliumCfg>,
     /// Opt-in for compute, vertex and fragment jobs: run `sin_pt_1`, `sin_pt_2` and `rsqrt_special` as their
     /// documented intent (no public rule gives the hardware's), counted and named in the output.
     #[serde(default)]
@@ -485,12 +558,20 @@ pub fn run_observed_in_dir<O: crate::inside::AgxObserver>(
     } else if !cfg.arg.is_empty() || cfg.grid_kernel.is_some() {
         return cfg_err("[[arg]] and [grid_kernel] are for kind = \"grid_kernel\"");
     }
+    let gallium = cfg.abi.as_deref() == Some(GALLIUM_ABI);
+    if gallium != cfg.gallium.is_some() {
+        return cfg_err(format!(
+            "[gallium] goes with abi = \"{GALLIUM_ABI}\" (a shader Mesa 22.3's driver compiled)"
+        ));
+    }
     let abi = match (cfg.kind, cfg.abi.as_deref()) {
         (_, None) => AbiVersion::default(),
+        (Kind::Vertex | Kind::Fragment, Some(GALLIUM_ABI)) => AbiVersion::default(),
         (Kind::Vertex | Kind::Fragment, Some(name)) => {
             AbiVersion::parse(name).ok_or_else(|| {
                 RunError::Config(format!(
-                    "abi = \"{name}\" (\"readme-2023\" or \"mesa-current\")"
+                    "abi = \"{name}\" (\"readme-2023\", \"mesa-current\", or \"{GALLIUM_ABI}\" for \
+                     vertex jobs)"
                 ))
             })?
         }
@@ -541,7 +622,13 @@ pub fn run_observed_in_dir<O: crate::inside::AgxObserver>(
         Kind::GridKernel => {
             run_grid_kernel(cfg, dir, program, &dev, &lookup, &mut text, obs, check_init)?
         }
+        Kind::Fragment if gallium => {
+            run_gallium_fragment(cfg, program, &uniforms, &dev, &lookup, &mut text)?
+        }
         Kind::Fragment => run_fragment_job(cfg, abi, program, &mut dev, &mut text, &mut pngs)?,
+        Kind::Vertex if gallium => {
+            run_gallium_vertex(cfg, program, &uniforms, &dev, &lookup, &mut text)?
+        }
         Kind::Vertex => run_vertex_job(cfg, abi, program, &uniforms, &dev, &lookup, &mut text)?,
     }
     write_outputs(cfg, &dev, &lookup, &mut text)?;
@@ -561,19 +648,31 @@ fn alloc_buffers(
     let mut buffers: Vec<(String, u64)> = vec![];
     let mut contents = vec![];
     for b in &cfg.buffer {
-        let bytes: Vec<u8> = match (&b.u32, &b.f32, &b.u8, b.size, &b.fields) {
-            (Some(v), None, None, None, None) => v.iter().flat_map(|x| x.to_le_bytes()).collect(),
-            (None, Some(v), None, None, None) => v.iter().flat_map(|x| x.to_le_bytes()).collect(),
-            (None, None, Some(v), None, None) => v.clone(),
-            (None, None, None, Some(n), None) if n <= 1 << 26 => vec![0; n as usize],
-            (None, None, None, None, Some(f)) => struct_bytes(f, &|_| Ok(0))?,
+        let mut bytes: Vec<u8> = match (&b.u32, &b.f32, &b.u8, &b.fields) {
+            (Some(v), None, None, None) => v.iter().flat_map(|x| x.to_le_bytes()).collect(),
+            (None, Some(v), None, None) => v.iter().flat_map(|x| x.to_le_bytes()).collect(),
+            (None, None, Some(v), None) => v.clone(),
+            (None, None, None, Some(f)) if b.size.is_none() => struct_bytes(f, &|_| Ok(0))?,
+            (None, None, None, None) if b.size.is_some() => vec![],
             _ => {
                 return cfg_err(format!(
-                    "buffer {}: give exactly one of u32, f32, u8, size (at most 64 MiB), fields",
+                    "buffer {}: give exactly one of u32, f32, u8, fields, or only a size",
                     b.name
                 ))
             }
         };
+        // `size` zero-fills the buffer up to that many bytes, after any contents given.
+        match b.size {
+            Some(n) if n > 1 << 26 || (n as usize) < bytes.len() => {
+                return cfg_err(format!(
+                    "buffer {}: size {n} (at most 64 MiB, at least the {} bytes given)",
+                    b.name,
+                    bytes.len()
+                ))
+            }
+            Some(n) => bytes.resize(n as usize, 0),
+            None => {}
+        }
         let addr = dev.alloc(bytes.len().max(16) as u64, 64)?;
         buffers.push((b.name.clone(), addr));
         contents.push(bytes);
@@ -924,13 +1023,133 @@ fn run_vertex_job(
         hardware_compute: hw,
     };
     let result = run_vertex_counted(&vc, &draw, dev)?;
+    write_invocations(text, &result, &v.show_registers)
+}
+
+/// The `abi` of jobs running a shader Mesa 22.3's gallium driver compiled.
+const GALLIUM_ABI: &str = "mesa-22.3";
+
+/// `kind = "vertex"`, `abi = "mesa-22.3"`: the shader fetches its own attributes from the buffers its
+/// uniforms point at, so the `[vertex]` table gives only the counts.
+fn run_gallium_vertex(
+    cfg: &RunConfig,
+    program: Vec<u8>,
+    uniforms: &[u16],
+    dev: &DeviceMemory,
+    lookup: &dyn Fn(&str) -> Result<u64, RunError>,
+    text: &mut String,
+) -> Result<(), RunError> {
+    let v = cfg
+        .vertex
+        .as_ref()
+        .ok_or_else(|| RunError::Config("kind = \"vertex\" needs [vertex]".into()))?;
+    if !v.attribute.is_empty()
+        || v.input_assembly.is_some()
+        || v.first_vertex != 0
+        || v.base_instance != 0
+        || v.draw_id != 0
+    {
+        return cfg_err(
+            "abi = \"mesa-22.3\": the shader fetches its attributes itself (no [[vertex.attribute]], \
+             input_assembly, first_vertex, base_instance or draw_id)",
+        );
+    }
+    let g = cfg
+        .gallium
+        .as_ref()
+        .ok_or_else(|| RunError::Config("[gallium]".into()))?;
+    let (textures, samplers) = gallium_state(g, lookup)?;
+    let shader = crate::gallium::Shader {
+        code: program,
+        main_offset: g.main_offset,
+        preamble_offset: g.preamble_offset,
+        nr_gprs: cfg.nr_gprs,
+        nr_preamble_gprs: g.nr_preamble_gprs,
+        uniforms: uniforms.to_vec(),
+        approximate: cfg.approximate,
+        textures,
+        samplers,
+    };
+    let result = crate::gallium::run_vertex(&shader, v.vertex_count, v.instance_count, dev)?;
+    write_invocations(text, &result, &v.show_registers)
+}
+
+/// `kind = "fragment"`, `abi = "mesa-22.3"`: one render target stored by the shader's `st_tile`s,
+/// printed per pixel as the tile buffer holds it (`pixel X Y: B0 B1 ...`, 8 bytes). Of `[fragment]`
+/// only width, height and coefficients apply; the rest must keep its default.
+fn run_gallium_fragment(
+    cfg: &RunConfig,
+    program: Vec<u8>,
+    uniforms: &[u16],
+    dev: &DeviceMemory,
+    lookup: &dyn Fn(&str) -> Result<u64, RunError>,
+    text: &mut String,
+) -> Result<(), RunError> {
+    let f = cfg
+        .fragment
+        .as_ref()
+        .ok_or_else(|| RunError::Config("kind = \"fragment\" needs [fragment]".into()))?;
+    if f.samples != 1
+        || f.sample_shading
+        || !f.render_targets.is_empty()
+        || f.dual_source
+        || f.blend.is_some()
+        || f.blend_constant != [0.0; 4]
+        || f.writes_depth
+        || f.writes_stencil
+        || f.writes_sample_mask
+        || f.clear != [0.0; 4]
+        || f.prolog_asm.is_some()
+    {
+        return cfg_err(
+            "abi = \"mesa-22.3\": [fragment] takes width, height and coefficients only (the \
+             shader stores render target 0 itself; no blending, prolog or epilog)",
+        );
+    }
+    let g = cfg
+        .gallium
+        .as_ref()
+        .ok_or_else(|| RunError::Config("[gallium]".into()))?;
+    let (textures, samplers) = gallium_state(g, lookup)?;
+    let shader = crate::gallium::Shader {
+        code: program,
+        main_offset: g.main_offset,
+        preamble_offset: g.preamble_offset,
+        nr_gprs: cfg.nr_gprs,
+        nr_preamble_gprs: g.nr_preamble_gprs,
+        uniforms: uniforms.to_vec(),
+        approximate: cfg.approximate,
+        textures,
+        samplers,
+    };
+    let draw = crate::gallium::FragmentDraw {
+        width: f.width,
+        height: f.height,
+        coefficients: f.coefficients.clone(),
+    };
+    let r = crate::gallium::run_fragment(&shader, &draw, dev)?;
+    for (i, px) in r.pixels.iter().enumerate() {
+        let (x, y) = (i as u32 % f.width, i as u32 / f.width);
+        let bytes: Vec<String> = px.iter().map(|b| b.to_string()).collect();
+        let _ = writeln!(text, "pixel {x} {y}: {}", bytes.join(" "));
+    }
+    write_approximated(text, &r.approximated);
+    Ok(())
+}
+
+/// One line per vertex invocation: the registers asked for, then the `st_var` outputs.
+fn write_invocations(
+    text: &mut String,
+    result: &crate::abi::VertexRun,
+    show_registers: &[usize],
+) -> Result<(), RunError> {
     for inv in &result.invocations {
         let _ = write!(
             text,
             "vertex {} instance {}:",
             inv.vertex_id, inv.instance_id
         );
-        for &r in &v.show_registers {
+        for &r in show_registers {
             let value = inv.regs.get(r).copied().ok_or_else(|| {
                 RunError::Config(format!(
                     "show_registers: r{r} does not exist (r0 to r{})",

@@ -900,7 +900,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0xff, bits: 0x48,
         fields: &[Field { name: "i", parts: &[(8, 10)] }, Field { name: "j", parts: &[(22, 2)] }],
         operands: &[OperandRow { name: "i", kind: Immediate }, OperandRow { name: "j", kind: Immediate }],
-        mnem: Mnem::Plain, sem: Sem::Unsupported, asm_dst: AsmDst::Any,
+        mnem: Mnem::Plain, sem: Sem::PixelOrder, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "signal_pix",
@@ -908,7 +908,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0xff, bits: 0x58,
         fields: &[Field { name: "i", parts: &[(8, 10)] }, Field { name: "j", parts: &[(22, 2)] }],
         operands: &[OperandRow { name: "i", kind: Immediate }, OperandRow { name: "j", kind: Immediate }],
-        mnem: Mnem::Plain, sem: Sem::Unsupported, asm_dst: AsmDst::Any,
+        mnem: Mnem::Plain, sem: Sem::PixelOrder, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "wait",
@@ -924,7 +924,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0x3f, bits: 0x9,
         fields: &[Field { name: "load", parts: &[(6, 1)] }, Field { name: "Rt", parts: &[(8, 1)] }, Field { name: "R", parts: &[(9, 6), (60, 2)] }, Field { name: "F", parts: &[(24, 4)] }, Field { name: "u0", parts: &[(35, 1)] }, Field { name: "mask", parts: &[(36, 4)] }, Field { name: "O", parts: &[(28, 7), (40, 2)] }, Field { name: "St", parts: &[(22, 2)] }, Field { name: "S", parts: &[(42, 6), (56, 2)] }, Field { name: "C", parts: &[(16, 6), (58, 2)] }],
         operands: &[OperandRow { name: "load", kind: Immediate }, OperandRow { name: "R", kind: ThreadgroupMemoryReg(false) }, OperandRow { name: "F", kind: Enum(&[(0, "i8"), (1, "i16"), (2, "i32"), (3, "f16"), (4, "u8norm"), (5, "s8norm"), (6, "u16norm"), (7, "s16norm"), (8, "rgb10a2"), (10, "srgba8"), (12, "rg11b10f"), (13, "rgb9e5"), (14, "rg11b10f.rtz"), (15, "rgb9e5.rtz")]) }, OperandRow { name: "u0", kind: Immediate }, OperandRow { name: "mask", kind: Enum(&[(0, ""), (1, "x"), (2, "y"), (3, "xy"), (4, "z"), (5, "xz"), (6, "yz"), (7, "xyz"), (8, "w"), (9, "xw"), (10, "yw"), (11, "xyw"), (12, "zw"), (13, "xzw"), (14, "yzw"), (15, "xyzw")]) }, OperandRow { name: "O", kind: Immediate }, OperandRow { name: "S", kind: SampleMask(2) }, OperandRow { name: "C", kind: Immediate }],
-        mnem: Mnem::LdstTileAlias, sem: Sem::Unsupported, asm_dst: AsmDst::Any,
+        mnem: Mnem::LdstTileAlias, sem: Sem::TileAccess, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "iter",
@@ -1100,7 +1100,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0xff, bits: 0x31,
         fields: &[Field { name: "compare", parts: &[(23, 1)] }, Field { name: "mode", parts: &[(30, 2)] }, Field { name: "q3", parts: &[(43, 4)] }, Field { name: "slot", parts: &[(63, 1)] }, Field { name: "q6", parts: &[(86, 5)] }, Field { name: "mask", parts: &[(48, 4)] }, Field { name: "kill", parts: &[(69, 2)] }, Field { name: "Rt", parts: &[(8, 1)] }, Field { name: "R", parts: &[(9, 6), (72, 2)] }, Field { name: "U", parts: &[(64, 5)] }, Field { name: "Tt", parts: &[(38, 2)] }, Field { name: "T", parts: &[(32, 6), (78, 2)] }, Field { name: "St", parts: &[(62, 1)] }, Field { name: "S", parts: &[(56, 6), (92, 2)] }, Field { name: "n", parts: &[(40, 3), (71, 1)] }, Field { name: "Ct", parts: &[(22, 1)] }, Field { name: "Cs", parts: &[(47, 1)] }, Field { name: "C", parts: &[(16, 6), (74, 2)] }, Field { name: "lod", parts: &[(52, 4)] }, Field { name: "D", parts: &[(24, 6), (76, 2)] }, Field { name: "Ot", parts: &[(91, 1)] }, Field { name: "O", parts: &[(80, 6), (94, 2)] }],
         operands: &[OperandRow { name: "compare", kind: Immediate }, OperandRow { name: "mode", kind: Enum(&[(0, ""), (2, "query_lod")]) }, OperandRow { name: "q3", kind: Binary(4) }, OperandRow { name: "slot", kind: Binary(1) }, OperandRow { name: "q6", kind: Enum(&[(0, "none"), (1, "compare"), (2, "gather_r"), (3, "gather_depth"), (6, "gather_g"), (10, "gather_b"), (14, "gather_a")]) }, OperandRow { name: "mask", kind: Enum(&[(1, "x"), (2, "y"), (3, "xy"), (4, "z"), (5, "xz"), (6, "yz"), (7, "xyz"), (8, "w"), (9, "xw"), (10, "yw"), (11, "xyw"), (12, "zw"), (13, "xzw"), (14, "yzw"), (15, "xyzw")]) }, OperandRow { name: "kill", kind: Binary(2) }, OperandRow { name: "R", kind: MemoryReg }, OperandRow { name: "U", kind: SampleUReg }, OperandRow { name: "T", kind: Texture }, OperandRow { name: "S", kind: Sampler }, OperandRow { name: "n", kind: Enum(&[(0, "tex_1d"), (1, "tex_1d_array"), (2, "tex_2d"), (3, "tex_2d_array"), (4, "tex_2d_ms"), (5, "tex_3d"), (6, "tex_cube"), (7, "tex_cube_array"), (8, "tex_2d_ms_array")]) }, OperandRow { name: "C", kind: Coords }, OperandRow { name: "lod", kind: Enum(&[(0, "auto_lod"), (1, "auto_lod_bias"), (2, "lod_min"), (4, "lod_grad"), (5, "auto_lod_bias"), (6, "lod_min"), (12, "lod_grad_min")]) }, OperandRow { name: "D", kind: Lod }, OperandRow { name: "O", kind: SampleCompareOff }],
-        mnem: Mnem::Plain, sem: Sem::Unsupported, asm_dst: AsmDst::Any,
+        mnem: Mnem::Plain, sem: Sem::TextureSample, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "texture_load",
@@ -1108,7 +1108,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0xff, bits: 0x71,
         fields: &[Field { name: "compare", parts: &[(23, 1)] }, Field { name: "mode", parts: &[(30, 2)] }, Field { name: "q3", parts: &[(43, 4)] }, Field { name: "slot", parts: &[(63, 1)] }, Field { name: "q6", parts: &[(86, 5)] }, Field { name: "mask", parts: &[(48, 4)] }, Field { name: "kill", parts: &[(69, 2)] }, Field { name: "Rt", parts: &[(8, 1)] }, Field { name: "R", parts: &[(9, 6), (72, 2)] }, Field { name: "U", parts: &[(64, 5)] }, Field { name: "Tt", parts: &[(38, 2)] }, Field { name: "T", parts: &[(32, 6), (78, 2)] }, Field { name: "St", parts: &[(62, 1)] }, Field { name: "S", parts: &[(56, 6), (92, 2)] }, Field { name: "n", parts: &[(40, 3), (71, 1)] }, Field { name: "Ct", parts: &[(22, 1)] }, Field { name: "Cs", parts: &[(47, 1)] }, Field { name: "C", parts: &[(16, 6), (74, 2)] }, Field { name: "lod", parts: &[(52, 4)] }, Field { name: "D", parts: &[(24, 6), (76, 2)] }, Field { name: "Ot", parts: &[(91, 1)] }, Field { name: "O", parts: &[(80, 6), (94, 2)] }],
         operands: &[OperandRow { name: "compare", kind: Immediate }, OperandRow { name: "mode", kind: Enum(&[(0, ""), (2, "query_lod")]) }, OperandRow { name: "q3", kind: Binary(4) }, OperandRow { name: "slot", kind: Binary(1) }, OperandRow { name: "q6", kind: Enum(&[(0, "none"), (1, "compare"), (2, "gather_r"), (3, "gather_depth"), (6, "gather_g"), (10, "gather_b"), (14, "gather_a")]) }, OperandRow { name: "mask", kind: Enum(&[(1, "x"), (2, "y"), (3, "xy"), (4, "z"), (5, "xz"), (6, "yz"), (7, "xyz"), (8, "w"), (9, "xw"), (10, "yw"), (11, "xyw"), (12, "zw"), (13, "xzw"), (14, "yzw"), (15, "xyzw")]) }, OperandRow { name: "kill", kind: Binary(2) }, OperandRow { name: "R", kind: MemoryReg }, OperandRow { name: "U", kind: SampleUReg }, OperandRow { name: "T", kind: Texture }, OperandRow { name: "S", kind: Sampler }, OperandRow { name: "n", kind: Enum(&[(0, "tex_1d"), (1, "tex_1d_array"), (2, "tex_2d"), (3, "tex_2d_array"), (4, "tex_2d_ms"), (5, "tex_3d"), (6, "tex_cube"), (7, "tex_cube_array"), (8, "tex_2d_ms_array")]) }, OperandRow { name: "C", kind: Coords }, OperandRow { name: "lod", kind: Enum(&[(0, "auto_lod"), (1, "auto_lod_bias"), (2, "lod_min"), (4, "lod_grad"), (5, "auto_lod_bias"), (6, "lod_min"), (12, "lod_grad_min")]) }, OperandRow { name: "D", kind: Lod }, OperandRow { name: "O", kind: SampleCompareOff }],
-        mnem: Mnem::Plain, sem: Sem::Unsupported, asm_dst: AsmDst::Any,
+        mnem: Mnem::Plain, sem: Sem::TextureLoad, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "threadgroup_barrier",

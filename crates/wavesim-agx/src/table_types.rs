@@ -138,6 +138,13 @@ pub enum Sem {
     StoreVarying,
     /// Interpolate coefficient registers at the pixel (`iter`; `iterproj` divides by the W plane).
     Iter,
+    /// `ld_tile` / `st_tile` (exec/tile.rs).
+    TileAccess,
+    /// `wait_pix` / `signal_pix` (exec/tile.rs).
+    PixelOrder,
+    /// `texture_sample` / `texture_load` (exec/texture.rs).
+    TextureSample,
+    TextureLoad,
     IterProj,
     /// Load a coefficient register's plane (`ldcf`).
     Ldcf,

@@ -34,6 +34,8 @@ mod int;
 mod memory;
 mod simd;
 mod stack;
+pub mod texture;
+pub mod tile;
 mod varying;
 
 pub use coverage::Coverage;
@@ -147,6 +149,10 @@ pub struct WaveState {
     /// Killed and tested samples of each thread's pixel (`sample_mask`); `samples` 0 outside
     /// fragment runs.
     pub coverage: Coverage,
+    /// Texture and sampler state (Mesa 22.3's TEXTURE and SAMPLER descriptors) the group's
+    /// `texture_sample`/`texture_load` index (`exec/texture.rs`). Empty when none are bound.
+    pub textures: Vec<[u8; 24]>,
+    pub samplers: Vec<[u8; 8]>,
     /// `no_var` executed: the vertex shader declared that it writes no varyings.
     pub no_varyings: bool,
     /// Each thread's private stack (`stack_store`/`stack_load`): the bytes it stored, by offset.
@@ -177,6 +183,8 @@ impl WaveState {
             coefficients: vec![],
             sample_positions: vec![],
             coverage: Coverage::default(),
+            textures: vec![],
+            samplers: vec![],
             no_varyings: false,
             stack: vec![],
             approximate: false,
@@ -870,6 +878,11 @@ pub fn step(w: &mut WaveState, d: &Decoded, mem: &mut Memories<'_>) -> Result<Fl
         Sem::StoreVarying => memory::store_varying(w, o)?,
         Sem::Iter | Sem::IterProj => varying::iter(w, o, sem == Sem::IterProj)?,
         Sem::SampleMask => coverage::sample_mask(w, o)?,
+        Sem::TileAccess => tile::tile_access(w, o, mem.threadgroup)?,
+        Sem::PixelOrder => tile::pixel_order(w)?,
+        Sem::TextureSample | Sem::TextureLoad => {
+            texture::texture_access(w, o, mem.device, sem == Sem::TextureLoad)?
+        }
         Sem::Ldcf => varying::ldcf(w, o)?,
         Sem::NoVaryings => varying::no_varyings(w, o)?,
         Sem::UniformStore => helper::uniform_store(w, o)?,

@@ -22,8 +22,9 @@
 //!   index immediate, 3: index in a register, Mesa's `agx_pack.c`) at the sample's position, the
 //!   driver's standard positions ([`default_sample_positions`]); an index without a position is a
 //!   typed error (Mesa: "results are undefined when ... the sample ID is out-of-bounds").
-//! - Fields Mesa never sets (`forwarding`, `elide`, `kill`, `unk1`..`unk5`) and a register-indirect
-//!   coefficient index are typed errors, not ignored.
+//! - Fields Mesa never sets (`forwarding`, `kill`, `unk1`..`unk5`) and a register-indirect
+//!   coefficient index are typed errors, not ignored; `elide` (bit 46), which Mesa 22.3 sets on
+//!   every interpolated read, reads the same value (see `iter`).
 
 use super::{active, missing, require_fields, Fault, Ops, WaveState};
 use crate::fp;
@@ -129,16 +130,11 @@ fn eval(p: [f32; 3], x: f32, y: f32) -> f32 {
 
 /// `iter` (`perspective` false) and `iterproj`.
 pub(super) fn iter(w: &mut WaveState, o: &Ops<'_>, perspective: bool) -> Result<(), Fault> {
-    let unmodelled = [
-        "forwarding",
-        "elide",
-        "kill",
-        "unk1",
-        "unk2",
-        "unk3",
-        "unk4",
-        "unk5",
-    ];
+    // Bit 46 (applegpu's `elide`): Mesa 22.3's `agx_pack.c` sets it on every `iter`/`iterproj`
+    // ("(!flat ? (1ull << 46) : 0) | /* XXX */"), and the interpolation its shaders get on the
+    // hardware is the ordinary one, so set or clear it reads the same value (a later Mesa leaves
+    // it clear for the same reads).
+    let unmodelled = ["forwarding", "kill", "unk1", "unk2", "unk3", "unk4", "unk5"];
     require_fields(o, "varying read", &unmodelled.map(|f| (f, 0)))?;
     let at = match o.field("interpolation") {
         0 | 2 => Where::Centre,

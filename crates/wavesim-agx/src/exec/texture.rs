@@ -1,0 +1,460 @@
+//! `texture_sample` / `texture_load` with Mesa 22.3's descriptors (`src/asahi/lib/cmdbuf.xml`:
+//! TEXTURE, 24 bytes; SAMPLER, 8 bytes), bound as the driver binds them (`agx_build_pipeline`: the
+//! texture and sampler state arrays; the instruction names entry `ts{T}` / `ss{S}`).
+//!
+//! Image layout (Mesa's `src/asahi/layout`, `ail_initialize_twiddled` and `ail_tile`): a twiddled
+//! level is cut into tiles stored row by row (`ceil(width / tile width)` tiles a row), the elements
+//! of a tile in Morton order (x in the even bits, y in the odd ones). Level 0's tiles are the
+//! format's largest (64x64 for 4-byte texels) unless the image is narrower or lower than one such
+//! tile; then the level starts the power-of-two miptree and its tile is square with the smaller of
+//! the width and height rounded up to powers of two. A linear image has rows of `stride + 16`
+//! bytes (`cfg.stride = linear stride - 16`).
+//!
+//! What is sampled: 1D, 2D, 3D and cube images (cube faces by GL 4.6 Table 8.19, sampled with
+//! clamp to edge; faces and 3D slices are layers `layer_stride` apart; arrays are typed errors),
+//! RGBA8 unorm
+//! texels (`R8G8B8A8`, `Unorm`, not sRGB; other formats are typed errors) read as byte / 255
+//! correctly rounded to the destination width (GL 4.6, 2.3.5.1), the descriptor's swizzle applied
+//! (R, G, B, A, 1, 0). Filtering: nearest, magnified and minified (a linear filter or a mip filter
+//! other than none is a typed error: with the mip filter none, GL 4.6 8.14 samples the base level
+//! whatever the LOD, so the LOD source is not read for the texel); the texel is
+//! `floor(u)` of the coordinate scaled by the size (unless the sampler takes pixel coordinates),
+//! wrapped by the sampler's mode: clamp to edge, repeat, mirrored repeat (GL 4.6, 8.14.2); clamp to
+//! border is a typed error (the border colour table is not modelled). A NaN coordinate is a typed
+//! error (GL leaves it undefined). `texture_load` (Mesa's `txf`) takes integer texel coordinates
+//! and an integer level (Mesa 22.3 packs `lod_min` with the LOD register) and reads that texel of
+//! level 0; an out-of-range texel or level is a typed error (GL: undefined). Shadow compare,
+//! gathers, offsets and a register-indexed texture or sampler are typed errors.
+
+use super::{active, missing, Fault, Ops, WaveState};
+use crate::operand::{Operand, RegFile};
+use wavesim_core::memory::DeviceMemory;
+
+fn bits(b: &[u8], start: u32, size: u32) -> u64 {
+    let mut v = 0u128;
+    for (i, x) in b.iter().enumerate().take(16) {
+        v |= (*x as u128) << (8 * i);
+    }
+    ((v >> start) & ((1u128 << size) - 1)) as u64
+}
+
+fn unsupported(what: impl Into<String>) -> Fault {
+    Fault::UnsupportedForm { what: what.into() }
+}
+
+/// The fields of a TEXTURE descriptor this module reads (cmdbuf.xml bit positions).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TextureDesc {
+    pub dimension: u64,
+    pub layout: u64,
+    pub channels: u64,
+    pub ty: u64,
+    pub swizzle: [u64; 4],
+    pub width: u32,
+    pub height: u32,
+    pub first_level: u64,
+    pub last_level: u64,
+    pub address: u64,
+    pub srgb: bool,
+    /// `Stride` (linear images) and `Depth` share bits 110-127.
+    pub stride_or_depth: u64,
+}
+
+impl TextureDesc {
+    pub fn decode(b: &[u8; 24]) -> TextureDesc {
+        TextureDesc {
+            dimension: bits(b, 0, 4),
+            layout: bits(b, 4, 2),
+            channels: bits(b, 6, 7),
+            ty: bits(b, 13, 3),
+            swizzle: [
+                bits(b, 16, 3),
+                bits(b, 19, 3),
+                bits(b, 22, 3),
+                bits(b, 25, 3),
+            ],
+            width: bits(b, 28, 14) as u32 + 1,
+            height: bits(b, 42, 14) as u32 + 1,
+            first_level: bits(b, 56, 4),
+            last_level: bits(b, 60, 4),
+            address: bits(b, 66, 36) << 4,
+            srgb: bits(b, 108, 1) == 1,
+            stride_or_depth: bits(b, 110, 18),
+        }
+    }
+}
+
+/// The fields of a SAMPLER descriptor this module reads.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SamplerDesc {
+    pub magnify_linear: bool,
+    pub minify_linear: bool,
+    pub mip_filter: u64,
+    pub wrap: [u64; 3],
+    pub pixel_coordinates: bool,
+}
+
+impl SamplerDesc {
+    pub fn decode(b: &[u8; 8]) -> SamplerDesc {
+        SamplerDesc {
+            magnify_linear: bits(b, 23, 1) == 1,
+            minify_linear: bits(b, 25, 1) == 1,
+            mip_filter: bits(b, 27, 2),
+            wrap: [bits(b, 29, 3), bits(b, 32, 3), bits(b, 35, 3)],
+            pixel_coordinates: bits(b, 38, 1) == 1,
+        }
+    }
+}
+
+const CHANNELS_RGBA8: u64 = 0x28;
+const LAYOUT_LINEAR: u64 = 0;
+const LAYOUT_TWIDDLED: u64 = 2;
+
+/// Morton spreading of the low 7 bits (`ail_space_bits`).
+fn space_bits(x: u32) -> u64 {
+    (0..7).fold(0, |v, i| v | (((x >> i) & 1) as u64) << (2 * i))
+}
+
+/// Byte offset of texel (x, y) of level 0 (see the module comment).
+pub fn texel_offset(t: &TextureDesc, x: u32, y: u32) -> Result<u64, Fault> {
+    const BLOCK: u64 = 4;
+    match t.layout {
+        LAYOUT_LINEAR => {
+            Ok(y as u64 * (t.stride_or_depth << 4).wrapping_add(16) + x as u64 * BLOCK)
+        }
+        LAYOUT_TWIDDLED => {
+            // ail_get_max_tile_size(4) = 64x64; level 0 is in the power-of-two miptree when the
+            // image is below one such tile either way (ail_min_mip_below(n, 64) = 0 iff n < 64).
+            let (tw, th) = if t.width < 64 || t.height < 64 {
+                let side = t
+                    .width
+                    .next_power_of_two()
+                    .min(t.height.next_power_of_two());
+                (side, side)
+            } else {
+                (64, 64)
+            };
+            let per_row = t.width.div_ceil(tw) as u64;
+            let tile = (y / th) as u64 * per_row + (x / tw) as u64;
+            let within = space_bits(x % tw) | space_bits(y % th) << 1;
+            Ok((tile * (tw * th) as u64 + within) * BLOCK)
+        }
+        l => Err(unsupported(format!("texture layout {l}"))),
+    }
+}
+
+/// Bytes between the layers (array layers, cube faces, 3D slices) of a twiddled image: each layer
+/// holds the whole miptree (`last_level + 1` levels), each level padded to a cache line (128
+/// bytes), the layer padded to a page (16 KiB) (`ail_initialize_twiddled`). Levels of images
+/// below one 64x64 tile are power-of-two squares-or-rectangles of 4-byte texels.
+pub fn layer_stride(t: &TextureDesc) -> Result<u64, Fault> {
+    if t.layout != LAYOUT_TWIDDLED {
+        return Err(unsupported("layered linear image"));
+    }
+    if t.width >= 64 && t.height >= 64 {
+        return Err(unsupported(
+            "layered image of 64x64 texels or more (the large-tile miptree is not modelled)",
+        ));
+    }
+    let (mut w, mut h) = (
+        u64::from(t.width.next_power_of_two()),
+        u64::from(t.height.next_power_of_two()),
+    );
+    let mut offset = 0u64;
+    for _ in 0..=t.last_level {
+        offset = (offset + 4 * w * h).next_multiple_of(0x80);
+        w = (w / 2).max(1);
+        h = (h / 2).max(1);
+    }
+    Ok(offset.next_multiple_of(0x4000))
+}
+
+/// GL 4.6 8.13, Table 8.19: the face a cube-map direction selects (layer order +X, -X, +Y, -Y,
+/// +Z, -Z) and its (s, t) in [0, 1]: s = (sc / |ma| + 1) / 2, t = (tc / |ma| + 1) / 2. Ties
+/// between axes (which the table leaves open) are a typed error.
+fn cube_face(x: f32, y: f32, z: f32) -> Result<(u32, f64, f64), Fault> {
+    let (ax, ay, az) = (x.abs(), y.abs(), z.abs());
+    let (face, sc, tc, ma) = if ax > ay && ax > az {
+        if x >= 0.0 {
+            (0, -z, -y, ax)
+        } else {
+            (1, z, -y, ax)
+        }
+    } else if ay > ax && ay > az {
+        if y >= 0.0 {
+            (2, x, z, ay)
+        } else {
+            (3, x, -z, ay)
+        }
+    } else if az > ax && az > ay {
+        if z >= 0.0 {
+            (4, x, -y, az)
+        } else {
+            (5, -x, -y, az)
+        }
+    } else {
+        return Err(unsupported(format!(
+            "cube direction ({x}, {y}, {z}) with no single major axis"
+        )));
+    };
+    let ma = f64::from(ma);
+    Ok((
+        face,
+        (f64::from(sc) / ma + 1.0) / 2.0,
+        (f64::from(tc) / ma + 1.0) / 2.0,
+    ))
+}
+
+/// GL 4.6 8.14.2 wrap of texel index `i` into `0..n`.
+fn wrap(mode: u64, i: i64, n: u32) -> Result<u32, Fault> {
+    let n = n as i64;
+    Ok(match mode {
+        0 => i.clamp(0, n - 1),
+        1 => i.rem_euclid(n),
+        2 => {
+            let m = i.rem_euclid(2 * n);
+            if m < n {
+                m
+            } else {
+                2 * n - 1 - m
+            }
+        }
+        3 => {
+            return Err(unsupported(
+                "clamp-to-border wrap (border colours not modelled)",
+            ))
+        }
+        m => return Err(unsupported(format!("wrap mode {m}"))),
+    } as u32)
+}
+
+fn check_texture(t: &TextureDesc) -> Result<(), Fault> {
+    if t.channels != CHANNELS_RGBA8 || t.ty != 0 || t.srgb {
+        return Err(unsupported(format!(
+            "texture format channels {:#x} type {} srgb {} (RGBA8 unorm is modelled)",
+            t.channels, t.ty, t.srgb
+        )));
+    }
+    if t.first_level != 0 {
+        return Err(unsupported(format!("texture base level {}", t.first_level)));
+    }
+    Ok(())
+}
+
+fn texel(
+    t: &TextureDesc,
+    x: u32,
+    y: u32,
+    dev: &DeviceMemory,
+    lane: usize,
+    layer_offset: u64,
+) -> Result<[u8; 4], Fault> {
+    let addr = t
+        .address
+        .wrapping_add(layer_offset)
+        .wrapping_add(texel_offset(t, x, y)?);
+    let mut b = [0u8; 4];
+    dev.read(addr, &mut b)
+        .map_err(|source| Fault::Memory { lane, source })?;
+    Ok(b)
+}
+
+pub(super) fn texture_access(
+    w: &mut WaveState,
+    o: &Ops<'_>,
+    dev: &DeviceMemory,
+    load: bool,
+) -> Result<(), Fault> {
+    for (field, what) in [
+        ("compare", "shadow compare"),
+        ("q6", "gather"),
+        ("kill", "kill"),
+    ] {
+        if o.field(field) != 0 {
+            return Err(unsupported(format!(
+                "texture {what} ({field} = {})",
+                o.field(field)
+            )));
+        }
+    }
+    if !matches!(o.op("O")?, Operand::Empty) {
+        return Err(unsupported("texture offsets"));
+    }
+    let n = o.field("n");
+    // tex_1d, tex_2d, tex_3d, tex_cube
+    if !matches!(n, 0 | 2 | 5 | 6) {
+        return Err(unsupported(format!(
+            "texture kind {n} (1D, 2D, 3D and cube images are modelled)"
+        )));
+    }
+    let ts = match o.op("T")? {
+        Operand::Text(s) => s
+            .trim_start_matches("ts")
+            .parse::<usize>()
+            .map_err(|_| missing("T"))?,
+        _ => return Err(unsupported("register-indexed texture")),
+    };
+    let ss = match o.op("S")? {
+        Operand::Text(s) => s
+            .trim_start_matches("ss")
+            .parse::<usize>()
+            .map_err(|_| missing("S"))?,
+        _ => return Err(unsupported("register-indexed sampler")),
+    };
+    let t = TextureDesc::decode(w.textures.get(ts).ok_or_else(|| {
+        unsupported(format!(
+            "texture state ts{ts} not bound ({} bound)",
+            w.textures.len()
+        ))
+    })?);
+    check_texture(&t)?;
+    if t.dimension != n {
+        return Err(unsupported(format!(
+            "texture kind {n} on a descriptor of dimension {}",
+            t.dimension
+        )));
+    }
+    let s = if load {
+        None
+    } else {
+        let s = SamplerDesc::decode(w.samplers.get(ss).ok_or_else(|| {
+            unsupported(format!(
+                "sampler state ss{ss} not bound ({} bound)",
+                w.samplers.len()
+            ))
+        })?);
+        if s.magnify_linear || s.minify_linear || s.mip_filter != 0 {
+            return Err(unsupported(format!(
+                "sampler filters mag linear {} min linear {} mip {} (nearest, no mip filter, is \
+                 modelled)",
+                s.magnify_linear, s.minify_linear, s.mip_filter
+            )));
+        }
+        Some(s)
+    };
+    let coords = match o.op("C")? {
+        Operand::Tuple(r, _) => r.clone(),
+        _ => return Err(missing("C")),
+    };
+    let dst = match o.op("R")? {
+        Operand::Tuple(r, _) => r.clone(),
+        _ => return Err(missing("R")),
+    };
+    let lod_regs = match o.op("D")? {
+        Operand::Imm(0) => vec![],
+        Operand::Reg(r, _) => vec![*r],
+        Operand::Tuple(r, _) => r.clone(),
+        _ => return Err(missing("D")),
+    };
+    let mask = o.field("mask");
+    let dims = match n {
+        0 => 1,
+        2 => 2,
+        _ => 3,
+    };
+    if coords.len() < dims || coords.iter().any(|r| r.file != RegFile::R32) {
+        return Err(unsupported("16-bit texture coordinates"));
+    }
+    if load && n == 6 {
+        return Err(unsupported("texel fetch from a cube map"));
+    }
+    // `Depth` is 14 bits at 110 (minus 1); bit 126 above it is `Unk tiled`
+    let depth = (t.stride_or_depth & 0x3FFF) as u32 + 1;
+    let stride = if n >= 5 { layer_stride(&t)? } else { 0 };
+    for lane in active(w).collect::<Vec<_>>() {
+        let mut size = [t.width, t.height, depth];
+        let mut values = [0u32; 3];
+        for (d, v) in values.iter_mut().enumerate().take(dims) {
+            *v = w.read(coords[d], lane)? as u32;
+        }
+        // A cube direction selects a face (the layer) and normalized (s, t) on it; the face is
+        // sampled as a 2D image with clamp-to-edge (GL 4.6 8.13: cube maps ignore the wrap modes
+        // for s and t).
+        let mut layer = 0u32;
+        let mut cube_st = None;
+        if n == 6 {
+            let [x, y, z] = values.map(f32::from_bits);
+            if x.is_nan() || y.is_nan() || z.is_nan() {
+                return Err(unsupported(format!(
+                    "thread {lane}: NaN texture coordinate"
+                )));
+            }
+            let (face, s_, t_) = cube_face(x, y, z)?;
+            layer = face;
+            cube_st = Some([s_, t_]);
+            size[2] = 6;
+        }
+        let mut xy = [0u32; 3];
+        let axes = if n == 6 { 2 } else { dims };
+        for (d, slot) in xy.iter_mut().enumerate().take(axes) {
+            let raw = values[d];
+            *slot = match &s {
+                None => {
+                    let i = raw;
+                    if i >= size[d] {
+                        return Err(unsupported(format!(
+                            "thread {lane}: texel {i} outside 0..{} (GL: undefined)",
+                            size[d]
+                        )));
+                    }
+                    i
+                }
+                Some(s) => {
+                    let c = match cube_st {
+                        Some(st) => st[d],
+                        None => f64::from(f32::from_bits(raw)),
+                    };
+                    if c.is_nan() {
+                        return Err(unsupported(format!(
+                            "thread {lane}: NaN texture coordinate"
+                        )));
+                    }
+                    let u = if s.pixel_coordinates {
+                        c
+                    } else {
+                        c * f64::from(size[d])
+                    };
+                    let i = u.floor().clamp(-(1i64 << 40) as f64, (1i64 << 40) as f64) as i64;
+                    let mode = if cube_st.is_some() { 0 } else { s.wrap[d] };
+                    wrap(mode, i, size[d])?
+                }
+            };
+        }
+        if load {
+            // texture_load: the LOD register holds the level; only level 0 exists here
+            if let Some(&r) = lod_regs.first() {
+                let level = w.read(r, lane)? as u32;
+                if level != 0 {
+                    return Err(unsupported(format!(
+                        "thread {lane}: texel fetch from level {level}"
+                    )));
+                }
+            }
+        }
+        if n == 5 {
+            layer = xy[2];
+        }
+        let px = texel(&t, xy[0], xy[1], dev, lane, u64::from(layer) * stride)?;
+        let mut ri = 0;
+        for c in 0..4 {
+            if mask >> c & 1 == 0 {
+                continue;
+            }
+            let reg = *dst.get(ri).ok_or_else(|| missing("R"))?;
+            ri += 1;
+            let v = match t.swizzle[c] {
+                k @ 0..=3 => f64::from(px[k as usize]) / 255.0,
+                4 => 1.0,
+                5 => 0.0,
+                k => return Err(unsupported(format!("swizzle {k}"))),
+            };
+            let out = if matches!(reg.file, RegFile::R32) {
+                (v as f32).to_bits() as u128
+            } else {
+                half::f16::from_f64(v).to_bits() as u128
+            };
+            w.write(reg, lane, out)?;
+        }
+    }
+    Ok(())
+}

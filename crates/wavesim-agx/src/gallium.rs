@@ -1,0 +1,319 @@
+//! Draws as Mesa 22.3's gallium asahi driver sets them up (Mesa 22.3.6, `src/gallium/drivers/asahi`),
+//! for the shaders that driver compiles (`tools/mesa/run_corpus.sh`, `tools/agx/corpus_jobs.py`).
+//!
+//! The 2022 driver predates the split-program ABI of [`crate::abi`]: a shader is one monolithic
+//! binary holding its main part at `main_offset` and, when the compiler made one, a preamble at
+//! `preamble_offset` (`agx_shader_info`). What the hardware is given (`agx_build_pipeline`):
+//! - uniform halves: each push range (`agx_push`) loads `length` halves at `base` from a GPU
+//!   address (`agx_usc_uniform`); nothing else is reserved, so a range may start at half 0;
+//! - the preamble runs once before the main part and leaves its `uniform_store`s in the uniforms
+//!   (`agx_nir_opt_preamble`);
+//! - a vertex shader fetches its attributes itself (`agx_emit_load_attr`: vertex buffer base from
+//!   a push range, `vertex_id * stride + offset`), with the vertex id preloaded in r5 and the
+//!   instance id in r6 (`agx_vertex_id` / `agx_instance_id`: preloaded halves 10 and 12), and
+//!   stores its outputs with `st_var` (`agx_emit_store_vary`).
+//!
+//! Every register other than the preloaded ones starts poisoned: reading it before writing is a
+//! typed error (the driver defines no other inputs).
+
+use crate::abi::{AbiError, VertexInvocation, VertexRun, BUDGET};
+use crate::exec::{run, Memories, Program, Stop, WaveState, SIMD_WIDTH};
+use wavesim_core::memory::DeviceMemory;
+
+/// A compiled shader and the uniforms its push ranges load.
+#[derive(Debug, Clone)]
+pub struct Shader {
+    /// The binary exactly as the driver uploads it.
+    pub code: Vec<u8>,
+    pub main_offset: u32,
+    /// Offset of the preamble, when the shader has one.
+    pub preamble_offset: Option<u32>,
+    /// 32-bit registers of the main part and of the preamble (`nr_gprs`, `nr_preamble_gprs`).
+    pub nr_gprs: usize,
+    pub nr_preamble_gprs: usize,
+    /// The 512 uniform halves as the push ranges fill them.
+    pub uniforms: Vec<u16>,
+    /// Opt-in approximations (`exec::WaveState::approximate`).
+    pub approximate: bool,
+    /// The texture and sampler state arrays (cmdbuf.xml TEXTURE / SAMPLER descriptors).
+    pub textures: Vec<[u8; 24]>,
+    pub samplers: Vec<[u8; 8]>,
+}
+
+impl Shader {
+    fn check(&self, part: &'static str) -> Result<(), AbiError> {
+        let bad = |what: String| Err(AbiError::Config { what });
+        if self.nr_gprs > 128 || self.nr_preamble_gprs > 128 {
+            return bad(format!(
+                "{part}: {} / {} registers (at most 128)",
+                self.nr_gprs, self.nr_preamble_gprs
+            ));
+        }
+        if self.uniforms.len() != 512 {
+            return bad(format!(
+                "{part}: {} uniform halves (512)",
+                self.uniforms.len()
+            ));
+        }
+        for (name, off) in [
+            ("main", Some(self.main_offset)),
+            ("preamble", self.preamble_offset),
+        ] {
+            if let Some(off) = off.filter(|&o| o as usize >= self.code.len()) {
+                return bad(format!(
+                    "{part}: {name} offset {off} beyond the {} code bytes",
+                    self.code.len()
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// The uniforms after the preamble: it runs once, on one thread (`agx_nir_opt_preamble`
+    /// computes uniform values, so which thread runs it does not matter).
+    pub fn uniforms_after_preamble(
+        &self,
+        part: &'static str,
+        program: &Program,
+        dev: &DeviceMemory,
+    ) -> Result<Vec<u16>, AbiError> {
+        let Some(offset) = self.preamble_offset else {
+            return Ok(self.uniforms.clone());
+        };
+        let mut w = WaveState::new(self.nr_preamble_gprs.max(1));
+        w.uniforms.copy_from_slice(&self.uniforms);
+        w.textures = self.textures.clone();
+        w.samplers = self.samplers.clone();
+        w.approximate = self.approximate;
+        w.pc = offset as u64;
+        w.exec = 1;
+        w.present = 1;
+        let mut tg = vec![];
+        let mut mem = Memories {
+            device: dev,
+            threadgroup: &mut tg,
+        };
+        finish(part, 0, run(&mut w, program, &mut mem, BUDGET), "preamble")?;
+        Ok(w.uniforms)
+    }
+}
+
+fn finish(
+    part: &'static str,
+    index: usize,
+    r: Result<Stop, crate::exec::ExecError>,
+    unit: &'static str,
+) -> Result<(), AbiError> {
+    match r.map_err(|source| AbiError::Exec {
+        part,
+        unit,
+        index,
+        source,
+    })? {
+        Stop::End => Ok(()),
+        Stop::Barrier => Err(AbiError::Config {
+            what: format!("{part}: threadgroup_barrier in a graphics shader"),
+        }),
+        Stop::Quantum => Err(AbiError::Budget { part }),
+    }
+}
+
+/// Run the vertex shader for `vertex_count` vertices of `instance_count` instances (vertex ids
+/// from 0, instance-major), 32 to a SIMD group.
+pub fn run_vertex(
+    s: &Shader,
+    vertex_count: u32,
+    instance_count: u32,
+    dev: &DeviceMemory,
+) -> Result<VertexRun, AbiError> {
+    s.check("vertex shader")?;
+    let total = vertex_count as usize * instance_count as usize;
+    if total > 1 << 24 {
+        return Err(AbiError::Config {
+            what: format!("{total} vertex invocations (at most 2^24)"),
+        });
+    }
+    let program = Program::new(s.code.clone());
+    let uniforms = s.uniforms_after_preamble("vertex preamble", &program, dev)?;
+    let mut out = Vec::with_capacity(total);
+    let mut approximated = std::collections::BTreeMap::new();
+    let mut tg = vec![];
+    for group in 0..total.div_ceil(SIMD_WIDTH) {
+        let mut w = WaveState::new(s.nr_gprs);
+        w.approximate = s.approximate;
+        w.uniforms.copy_from_slice(&uniforms);
+        w.textures = s.textures.clone();
+        w.samplers = s.samplers.clone();
+        for r in 0..s.nr_gprs {
+            if r != 5 && r != 6 {
+                w.poison_reg32(r);
+            }
+        }
+        let mut active = 0u32;
+        let mut ids = vec![];
+        for lane in 0..SIMD_WIDTH {
+            let flat = group * SIMD_WIDTH + lane;
+            if flat >= total {
+                continue;
+            }
+            active |= 1 << lane;
+            let vertex_id = (flat % vertex_count as usize) as u32;
+            let instance_id = (flat / vertex_count as usize) as u32;
+            // r5 and r6 are written only when the shader has them (nr_gprs covers what it uses).
+            if s.nr_gprs > 5 {
+                w.set_reg32(5, lane, vertex_id);
+            }
+            if s.nr_gprs > 6 {
+                w.set_reg32(6, lane, instance_id);
+            }
+            ids.push((lane, vertex_id, instance_id));
+        }
+        w.exec = active;
+        w.present = active;
+        w.pc = s.main_offset as u64;
+        let mut mem = Memories {
+            device: dev,
+            threadgroup: &mut tg,
+        };
+        finish(
+            "vertex shader",
+            group,
+            run(&mut w, &program, &mut mem, BUDGET),
+            "group",
+        )?;
+        for (name, n) in std::mem::take(&mut w.approximated) {
+            *approximated.entry(name).or_insert(0) += n;
+        }
+        for (lane, vertex_id, instance_id) in ids {
+            out.push(VertexInvocation {
+                vertex_id,
+                instance_id,
+                regs: (0..s.nr_gprs).map(|r| w.reg32(r, lane)).collect(),
+                varyings: w
+                    .varyings
+                    .iter()
+                    .filter(|v| v.0 == lane)
+                    .map(|v| (v.1, v.2))
+                    .collect(),
+            });
+        }
+    }
+    Ok(VertexRun {
+        invocations: out,
+        approximated,
+    })
+}
+
+/// A fragment draw over a `width` x `height` framebuffer with one render target (Mesa 22.3's
+/// compiler emits only render target 0: "todo: MRT").
+#[derive(Debug, Clone)]
+pub struct FragmentDraw {
+    pub width: u32,
+    pub height: u32,
+    /// Coefficient registers, one plane [A, B, C] each: the value at pixel (x, y) is
+    /// A (x + 0.5) + B (y + 0.5) + C (`exec::WaveState::coefficients`).
+    pub coefficients: Vec<[f32; 3]>,
+}
+
+/// What a fragment draw left in the tile buffer: each pixel's 8 bytes (render target 0 at byte 0),
+/// row-major.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FragmentRun {
+    pub pixels: Vec<[u8; crate::exec::tile::PIXEL_STRIDE]>,
+    pub approximated: std::collections::BTreeMap<&'static str, u64>,
+}
+
+/// Run the fragment shader over every pixel: SIMD groups of 8x4 pixels as 2x2 quads (thread
+/// 4q + dx + 2dy, the layout of [`crate::abi::run_fragment`]), single-sampled, the tile buffer in
+/// threadgroup memory starting zeroed (the draw neither clears nor blends), every register
+/// poisoned (the driver defines no register inputs for a fragment shader), sr80/sr81 the pixel.
+pub fn run_fragment(
+    s: &Shader,
+    draw: &FragmentDraw,
+    dev: &DeviceMemory,
+) -> Result<FragmentRun, AbiError> {
+    use crate::exec::tile::{pixel_offset, PIXEL_STRIDE, TILE_BYTES, TILE_EDGE};
+    use crate::exec::{default_sample_positions, Coverage};
+    s.check("fragment shader")?;
+    let (wpx, hpx) = (draw.width, draw.height);
+    if wpx == 0 || hpx == 0 || wpx > 4096 || hpx > 4096 {
+        return Err(AbiError::Config {
+            what: format!("{wpx} x {hpx} pixels (1 to 4096 each way)"),
+        });
+    }
+    let program = Program::new(s.code.clone());
+    let uniforms = s.uniforms_after_preamble("fragment preamble", &program, dev)?;
+    let (tiles_x, tiles_y) = (wpx.div_ceil(TILE_EDGE), hpx.div_ceil(TILE_EDGE));
+    let mut pixels = vec![[0u8; PIXEL_STRIDE]; (wpx * hpx) as usize];
+    let mut approximated = std::collections::BTreeMap::new();
+    let mut group_index = 0;
+    for tile in 0..(tiles_x * tiles_y) {
+        let (t0x, t0y) = (tile % tiles_x * TILE_EDGE, tile / tiles_x * TILE_EDGE);
+        let mut tg = vec![0u8; TILE_BYTES];
+        for gy in (t0y..(t0y + TILE_EDGE).min(hpx)).step_by(4) {
+            for gx in (t0x..(t0x + TILE_EDGE).min(wpx)).step_by(8) {
+                let mut w = WaveState::new(s.nr_gprs);
+                w.approximate = s.approximate;
+                w.uniforms.copy_from_slice(&uniforms);
+                w.textures = s.textures.clone();
+                w.samplers = s.samplers.clone();
+                w.sample_positions = default_sample_positions(1).unwrap_or_default();
+                w.coverage = Coverage::new(1);
+                // Coefficients relative to the 32x32 tile's corner, rounded once to f32.
+                let (x0, y0) = (f64::from(t0x), f64::from(t0y));
+                w.coefficients = draw
+                    .coefficients
+                    .iter()
+                    .map(|&[a, b, c]| {
+                        let c = f64::from(a).mul_add(x0, f64::from(b).mul_add(y0, f64::from(c)));
+                        [a, b, c as f32]
+                    })
+                    .collect();
+                w.poison_all();
+                let mut xs = [0u32; SIMD_WIDTH];
+                let mut ys = [0u32; SIMD_WIDTH];
+                let mut covered = 0u32;
+                for lane in 0..SIMD_WIDTH {
+                    let q = lane as u32 / 4;
+                    xs[lane] = gx + (q % 4) * 2 + (lane as u32 & 1);
+                    ys[lane] = gy + (q / 4) * 2 + ((lane as u32 >> 1) & 1);
+                    if xs[lane] < wpx && ys[lane] < hpx {
+                        covered |= 1 << lane;
+                    }
+                }
+                let active = (0..8)
+                    .filter(|q| covered >> (4 * q) & 0xF != 0)
+                    .fold(0u32, |m, q| m | 0xF << (4 * q));
+                w.special.insert(80, xs);
+                w.special.insert(81, ys);
+                w.exec = active;
+                w.present = active;
+                w.pc = s.main_offset as u64;
+                let mut mem = Memories {
+                    device: dev,
+                    threadgroup: &mut tg,
+                };
+                finish(
+                    "fragment shader",
+                    group_index,
+                    run(&mut w, &program, &mut mem, BUDGET),
+                    "group",
+                )?;
+                group_index += 1;
+                for (name, n) in std::mem::take(&mut w.approximated) {
+                    *approximated.entry(name).or_insert(0) += n;
+                }
+            }
+        }
+        for y in t0y..(t0y + TILE_EDGE).min(hpx) {
+            for x in t0x..(t0x + TILE_EDGE).min(wpx) {
+                let at = pixel_offset(x, y);
+                pixels[(y * wpx + x) as usize].copy_from_slice(&tg[at..at + PIXEL_STRIDE]);
+            }
+        }
+    }
+    Ok(FragmentRun {
+        pixels,
+        approximated,
+    })
+}

@@ -1,0 +1,288 @@
+//! `texture_sample` / `texture_load` as Mesa 22.3 packs them, on descriptors laid out as its
+//! `cmdbuf.xml` says, over a twiddled RGBA8 image laid out as its `ail` layout code says
+//! (exec/texture.rs).
+
+use wavesim_agx::exec::texture::{texel_offset, TextureDesc};
+use wavesim_agx::exec::{run, Fault, Memories, Program, WaveState, SIMD_WIDTH};
+use wavesim_core::memory::DeviceMemory;
+
+/// Mesa 22.3 `agx_pack.c`, AGX_OPCODE_TEXTURE_SAMPLE/LOAD with small registers (no extension
+/// word): R (16-bit units) at 9, Rt at 8, coordinates (16-bit units) at 16, LOD register at 24,
+/// texture 0 / sampler 0 immediates, dimension at 40, q3 = 12 at 43, mask at 48, LOD mode at 52.
+fn tex_word(
+    load: bool,
+    r16: u64,
+    wide: bool,
+    c16: u64,
+    d16: u64,
+    dim: u64,
+    lod_mode: u64,
+) -> [u8; 8] {
+    (0x31u64
+        | if load { 1 << 6 } else { 0 }
+        | if wide { 1 << 8 } else { 0 }
+        | r16 << 9
+        | c16 << 16
+        | d16 << 24
+        | dim << 40
+        | 12 << 43
+        | 0xF << 48
+        | lod_mode << 52)
+        .to_le_bytes()
+}
+
+/// cmdbuf.xml TEXTURE: dimension 0-3, layout 4-5 (2 = twiddled), channels 6-12 (0x28 = R8G8B8A8),
+/// type 13-15 (0 = unorm), swizzles 16-27, width - 1 at 28, height - 1 at 42, address >> 4 at 66.
+fn texture(dim: u64, swizzle: [u64; 4], w: u64, h: u64, addr: u64) -> [u8; 24] {
+    let v: u128 = dim as u128
+        | 2 << 4
+        | 0x28 << 6
+        | ((swizzle[0] | swizzle[1] << 3 | swizzle[2] << 6 | swizzle[3] << 9) as u128) << 16
+        | ((w - 1) as u128) << 28
+        | ((h - 1) as u128) << 42
+        | ((addr >> 4) as u128) << 66;
+    let mut b = [0u8; 24];
+    b[..16].copy_from_slice(&v.to_le_bytes());
+    b
+}
+
+/// cmdbuf.xml SAMPLER: nearest filters, no mip filter, wrap S at 29, wrap T at 32.
+fn sampler(wrap_s: u64, wrap_t: u64) -> [u8; 8] {
+    (wrap_s << 29 | wrap_t << 32).to_le_bytes()
+}
+
+/// The harness's 4x4 image (tools/agx/mesa_shader_test.c): texel (x, y) = (16x+1, 16y+2, 3, 4),
+/// stored twiddled: one 4x4 tile, element = x bits at even positions, y bits at odd ones.
+fn image(dev: &mut DeviceMemory) -> u64 {
+    let a = dev.alloc(64, 64).unwrap();
+    for y in 0..4u32 {
+        for x in 0..4u32 {
+            let m = (x & 1) | (x & 2) << 1 | (y & 1) << 1 | (y & 2) << 2;
+            dev.write(
+                a + 4 * m as u64,
+                &[16 * x as u8 + 1, 16 * y as u8 + 2, 3, 4],
+            )
+            .unwrap();
+        }
+    }
+    a
+}
+
+#[test]
+fn descriptor_fields_and_twiddled_offsets() {
+    let t = TextureDesc::decode(&texture(2, [0, 1, 2, 3], 4, 4, 0x12340));
+    assert_eq!((t.width, t.height, t.address, t.layout), (4, 4, 0x12340, 2));
+    // (1, 0) -> element 1; (0, 1) -> 2; (3, 2): x = 0b11 -> 0b0101, y = 0b10 -> 0b1000: 13
+    assert_eq!(texel_offset(&t, 1, 0).unwrap(), 4);
+    assert_eq!(texel_offset(&t, 0, 1).unwrap(), 8);
+    assert_eq!(texel_offset(&t, 3, 2).unwrap(), 52);
+    // 100x70: 64x64 tiles, two a row; (70, 65) is tile 3, (6, 1) inside: 0b10100 | 0b10 = 22
+    let t = TextureDesc::decode(&texture(2, [0, 1, 2, 3], 100, 70, 0));
+    assert_eq!(texel_offset(&t, 70, 65).unwrap(), (3 * 4096 + 22) * 4);
+    // 8x2: one 2x2 tile side (the smaller power of two), four tiles a row
+    let t = TextureDesc::decode(&texture(2, [0, 1, 2, 3], 8, 2, 0));
+    assert_eq!(texel_offset(&t, 5, 1).unwrap(), (2 * 4 + 3) * 4);
+}
+
+fn run_group(code: Vec<u8>, w: &mut WaveState, dev: &DeviceMemory) -> Result<(), Fault> {
+    let mut tg = vec![];
+    let mut mem = Memories {
+        device: dev,
+        threadgroup: &mut tg,
+    };
+    run(w, &Program::new(code), &mut mem, 10)
+        .map(|_| ())
+        .map_err(|e| e.fault)
+}
+
+/// Nearest sampling at u = s * 4: thread l samples s = l / 8 - 1 + 1/8 (from -0.875 to 2.875),
+/// t = 0.375 (row 1). Repeat: x = floor(u) mod 4; clamp to edge: clamp(floor(u), 0, 3); mirrored
+/// repeat: m = floor(u) mod 8, x = m < 4 ? m : 7 - m. Results: byte / 255 in f32 (32-bit
+/// destination), swizzle (B, R, 1, 0) giving (3/255, (16x+1)/255, 1, 0).
+#[test]
+fn texture_sample_nearest_with_wrap_modes() {
+    let mut dev = DeviceMemory::new();
+    let a = image(&mut dev);
+    let mut code = tex_word(false, 16, true, 8, 0, 2, 0).to_vec();
+    code.extend([0x88, 0x00]);
+    for (mode, rule) in [
+        (0u64, (|i: i64| i.clamp(0, 3)) as fn(i64) -> i64),
+        (1, |i: i64| i.rem_euclid(4)),
+        (2, |i: i64| {
+            let m = i.rem_euclid(8);
+            if m < 4 {
+                m
+            } else {
+                7 - m
+            }
+        }),
+    ] {
+        let mut w = WaveState::new(12);
+        w.textures = vec![texture(2, [2, 0, 4, 5], 4, 4, a)];
+        w.samplers = vec![sampler(mode, mode)];
+        for l in 0..SIMD_WIDTH {
+            w.set_reg32(4, l, (l as f32 / 8.0 - 1.0 + 0.125).to_bits());
+            w.set_reg32(5, l, 0.375f32.to_bits());
+        }
+        run_group(code.clone(), &mut w, &dev).unwrap();
+        for l in 0..SIMD_WIDTH {
+            let u = (l as f64 / 8.0 - 1.0 + 0.125) * 4.0;
+            let x = rule(u.floor() as i64);
+            let got: Vec<u32> = (8..12).map(|r| w.reg32(r, l)).collect();
+            let want = [
+                (3.0f64 / 255.0) as f32,
+                ((16 * x + 1) as f64 / 255.0) as f32,
+                1.0,
+                0.0,
+            ]
+            .map(|v| v.to_bits())
+            .to_vec();
+            assert_eq!(got, want, "mode {mode} thread {l}");
+        }
+    }
+}
+
+/// `texture_load` (txf): integer texel (x, y) = (l % 4, l / 8 % 4), level register r6l = 0; 16-bit
+/// destination: f16 of byte / 255 ((16x+1)/255, (16y+2)/255, 3/255, 4/255) correctly rounded.
+/// A texel outside the image and a level other than 0 are typed errors.
+#[test]
+fn texture_load_integer_texels() {
+    let mut dev = DeviceMemory::new();
+    let a = image(&mut dev);
+    // LOD register r6l (16-bit units 12), lod_min mode (Mesa 22.3: AGX_LOD_MODE_LOD_MIN = 6;
+    // applegpu: a 16-bit register)
+    let mut code = tex_word(true, 16, false, 8, 12, 2, 6).to_vec();
+    code.extend([0x88, 0x00]);
+    let mut w = WaveState::new(12);
+    w.textures = vec![texture(2, [0, 1, 2, 3], 4, 4, a)];
+    for l in 0..SIMD_WIDTH {
+        w.set_reg32(4, l, l as u32 % 4);
+        w.set_reg32(5, l, l as u32 / 8 % 4);
+        w.set_reg32(6, l, 0);
+    }
+    run_group(code.clone(), &mut w, &dev).unwrap();
+    let f16 = |b: u32| half::f16::from_f64(f64::from(b) / 255.0).to_bits();
+    for l in 0..SIMD_WIDTH {
+        let (x, y) = (l as u32 % 4, l as u32 / 8 % 4);
+        let got: Vec<u16> = (16..20).map(|h| w.half(h, l)).collect();
+        assert_eq!(got, vec![f16(16 * x + 1), f16(16 * y + 2), f16(3), f16(4)]);
+    }
+    w.set_reg32(4, 3, 4);
+    w.pc = 0;
+    assert!(matches!(
+        run_group(code.clone(), &mut w, &dev),
+        Err(Fault::UnsupportedForm { .. })
+    ));
+    w.set_reg32(4, 3, 0);
+    w.set_reg32(6, 0, 1);
+    w.pc = 0;
+    assert!(matches!(
+        run_group(code, &mut w, &dev),
+        Err(Fault::UnsupportedForm { .. })
+    ));
+}
+
+/// Unbound state, linear filters and clamp-to-border are typed errors, not guesses.
+#[test]
+fn unmodelled_state_is_an_error() {
+    let mut dev = DeviceMemory::new();
+    let a = image(&mut dev);
+    let mut code = tex_word(false, 16, true, 8, 0, 2, 0).to_vec();
+    code.extend([0x88, 0x00]);
+    let mut w = WaveState::new(12);
+    assert!(run_group(code.clone(), &mut w, &dev).is_err());
+    w.textures = vec![texture(2, [0, 1, 2, 3], 4, 4, a)];
+    for s in [
+        sampler(3, 3),
+        (1u64 << 23).to_le_bytes(),
+        (1u64 << 27).to_le_bytes(),
+    ] {
+        w.samplers = vec![s];
+        w.pc = 0;
+        assert!(matches!(
+            run_group(code.clone(), &mut w, &dev),
+            Err(Fault::UnsupportedForm { .. })
+        ));
+    }
+}
+
+/// A layered 4x4 image: layer z at z * 16 KiB (one 64-byte level padded to 128 bytes, the layer to a
+/// 16 KiB page: ail's layer stride), texel (x, y, z) = (16x+1, 16y+2, 16z+3, 4) twiddled.
+fn layered(dev: &mut DeviceMemory, layers: u64) -> u64 {
+    let a = dev.alloc(layers * 0x4000, 64).unwrap();
+    for z in 0..layers {
+        for y in 0..4u32 {
+            for x in 0..4u32 {
+                let m = (x & 1) | (x & 2) << 1 | (y & 1) << 1 | (y & 2) << 2;
+                let b = [16 * x as u8 + 1, 16 * y as u8 + 2, 16 * z as u8 + 3, 4];
+                dev.write(a + z * 0x4000 + 4 * m as u64, &b).unwrap();
+            }
+        }
+    }
+    a
+}
+
+/// Reads thread 0's four 32-bit results as bytes (x 255).
+fn bytes_of(w: &WaveState) -> [u32; 4] {
+    std::array::from_fn(|c| (f32::from_bits(w.reg32(8 + c, 0)) * 255.0).round() as u32)
+}
+
+/// Cube maps (GL 4.6 Table 8.19): (1, 0.25, -0.5) has major axis +X (face 0): sc = -z = 0.5,
+/// tc = -y = -0.25, s = (0.5 + 1) / 2 = 0.75 -> x = 3, t = 0.375 -> y = 1. (0.25, -1, 0.5): -Y
+/// (face 3), sc = x = 0.25 -> s = 0.625 -> x = 2, tc = -z = -0.5 -> t = 0.25 -> y = 1. A tie
+/// between axes is a typed error. Descriptor dimension 6 (cube), depth field 6 - 1.
+#[test]
+fn cube_map_face_selection() {
+    let mut dev = DeviceMemory::new();
+    let a = layered(&mut dev, 6);
+    let mut code = tex_word(false, 16, true, 8, 0, 6, 0).to_vec();
+    code.extend([0x88, 0x00]);
+    let mut desc = texture(6, [0, 1, 2, 3], 4, 4, a);
+    desc[13] |= 5 << 6; // depth - 1 = 5 at bit 110 (byte 13, bit 6)
+    for (dir, want) in [
+        ([1.0f32, 0.25, -0.5], [49, 18, 3, 4]),
+        ([0.25, -1.0, 0.5], [33, 18, 51, 4]),
+    ] {
+        let mut w = WaveState::new(12);
+        w.textures = vec![desc];
+        w.samplers = vec![sampler(1, 1)];
+        w.exec = 1;
+        for (i, v) in dir.iter().enumerate() {
+            w.set_reg32(4 + i, 0, v.to_bits());
+        }
+        run_group(code.clone(), &mut w, &dev).unwrap();
+        assert_eq!(bytes_of(&w), want, "{dir:?}");
+    }
+    let mut w = WaveState::new(12);
+    w.textures = vec![desc];
+    w.samplers = vec![sampler(1, 1)];
+    w.exec = 1;
+    for (i, v) in [1.0f32, -1.0, 0.0].iter().enumerate() {
+        w.set_reg32(4 + i, 0, v.to_bits());
+    }
+    assert!(matches!(
+        run_group(code, &mut w, &dev),
+        Err(Fault::UnsupportedForm { .. })
+    ));
+}
+
+/// 3D images: r = 0.6 on 4 slices -> 2.4 -> slice 2 (repeat), s = 0.3 -> x = 1, t = 0.9 -> y = 3:
+/// (17, 50, 35, 4).
+#[test]
+fn three_d_slices() {
+    let mut dev = DeviceMemory::new();
+    let a = layered(&mut dev, 4);
+    let mut code = tex_word(false, 16, true, 8, 0, 5, 0).to_vec();
+    code.extend([0x88, 0x00]);
+    let mut desc = texture(5, [0, 1, 2, 3], 4, 4, a);
+    desc[13] |= 3 << 6; // depth - 1 = 3
+    let mut w = WaveState::new(12);
+    w.textures = vec![desc];
+    w.samplers = vec![sampler(1, 1)];
+    w.exec = 1;
+    for (i, v) in [0.3f32, 0.9, 0.6].iter().enumerate() {
+        w.set_reg32(4 + i, 0, v.to_bits());
+    }
+    run_group(code, &mut w, &dev).unwrap();
+    assert_eq!(bytes_of(&w), [17, 50, 35, 4]);
+}
