@@ -728,15 +728,13 @@ fn raster_prims(
             }
             // Vulkan clamps the shader's PointSize to the implementation's range; a size <= 0
             // (or NaN) is undefined there and an error here.
-            let size = verts[a]
-                .point_size
-                .unwrap_or(r.point_size)
-                .min(MAX_POINT_SIZE);
-            if !(size > 0.0) {
+            let size = verts[a].point_size.unwrap_or(r.point_size);
+            if size.is_nan() || size <= 0.0 {
                 return Err(DrawError::Config(format!(
                     "a point has size {size} (must be > 0)"
                 )));
             }
+            let size = size.min(MAX_POINT_SIZE);
             let c = point_square(&to_screen(vp, v.pos), size as f64);
             let at = &verts[a].attrs;
             for (i, j, k) in [(0, 1, 2), (0, 2, 3)] {
