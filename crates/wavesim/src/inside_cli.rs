@@ -195,6 +195,20 @@ pub fn run_r700(
 /// The AGX checks `--check` takes.
 const AGX_CHECKS: &str = "init, uniforms (or all)";
 
+/// `--check LIST` for AGX: (init, uniforms).
+pub fn agx_checks(list: Option<&str>) -> Result<(bool, bool), String> {
+    let (mut init, mut uniforms) = (false, false);
+    for p in list.into_iter().flat_map(|l| l.split(',')).map(str::trim) {
+        match p {
+            "all" => (init, uniforms) = (true, true),
+            "init" => init = true,
+            "uniforms" => uniforms = true,
+            _ => return Err(format!("AGX check `{p}`: the AGX checks are {AGX_CHECKS}")),
+        }
+    }
+    Ok((init, uniforms))
+}
+
 /// `wavesim run --target agx --config JOB.toml [...]` with the observers asked for; returns the
 /// text to print after the job's outputs (`--stats`).
 pub fn run_agx(
@@ -204,17 +218,7 @@ pub fn run_agx(
     see: &See,
 ) -> Result<(wavesim::agx::runner::RunResult, String), String> {
     use wavesim::agx::inside::{Inside, Stats, Timeline, Tracer, UniformCheck};
-    let (mut init, mut uniforms) = (false, false);
-    if let Some(list) = &see.check {
-        for p in list.split(',').map(str::trim) {
-            match p {
-                "all" => (init, uniforms) = (true, true),
-                "init" => init = true,
-                "uniforms" => uniforms = true,
-                _ => return Err(format!("AGX check `{p}`: the AGX checks are {AGX_CHECKS}")),
-            }
-        }
-    }
+    let (init, uniforms) = agx_checks(see.check.as_deref())?;
     let tracer = match &see.trace {
         Some(t) => Some(Tracer::new(trace_writer(t)?, t.filter, t.limit)),
         None => None,

@@ -490,6 +490,8 @@ fn real_main(cli: Cli) -> Result<(), Failure> {
                     ));
                 };
                 refuse("an AGX job")?;
+                inside_cli::agx_checks(see.check.as_deref())
+                    .map_err(|e| usage(format!("--check: {e}")))?;
                 return Ok(run_agx_cli(
                     file.as_ref(),
                     &config,
@@ -532,6 +534,10 @@ fn real_main(cli: Cli) -> Result<(), Failure> {
                     )));
                 };
                 refuse("an R700 shader")?;
+                if let Some(c) = see.check.as_deref() {
+                    wavesim::r700::inside::check::Checks::parse(c)
+                        .map_err(|e| usage(format!("--check: {e}")))?;
+                }
                 return Ok(run_r700_cli(
                     &bytes,
                     None,

@@ -106,7 +106,7 @@ fn r700_stats_check_and_timeline() {
     assert!(json.starts_with("{\"traceEvents\": ["), "{json}");
     assert!(json.contains("\"cat\": \"fetch\""), "{json}");
     let o = r700(&["--check", "waits"]);
-    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("the R700 checks are"));
 }
 
@@ -132,6 +132,9 @@ fn agx_trace_stats_and_checks() {
     assert!(out.contains("SIMD-group instructions: 40"), "{out}");
     assert!(out.contains("divergent:               12"), "{out}");
     assert!(out.contains(plain.lines().next().unwrap()), "{out}");
+    let o = agx(&["--check", "races"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("the AGX checks are"));
 }
 
 #[test]
