@@ -385,6 +385,32 @@ pub struct GalliumTextureCfg {
 /// Texture and sampler descriptors as bound for a draw.
 type BoundState = (Vec<[u8; 24]>, Vec<[u8; 8]>);
 
+/// The program of an `abi = "mesa-22.3"` job as Mesa 22.3's gallium driver set it up: offsets
+/// and register counts from `[gallium]`, the job's uniforms, its textures and samplers.
+fn gallium_shader(
+    cfg: &RunConfig,
+    program: Vec<u8>,
+    uniforms: &[u16],
+    lookup: &dyn Fn(&str) -> Result<u64, RunError>,
+) -> Result<crate::gallium::Shader, RunError> {
+    let g = cfg
+        .gallium
+        .as_ref()
+        .ok_or_else(|| RunError::Config("[gallium]".into()))?;
+    let (textures, samplers) = gallium_state(g, lookup)?;
+    Ok(crate::gallium::Shader {
+        code: program,
+        main_offset: g.main_offset,
+        preamble_offset: g.preamble_offset,
+        nr_gprs: cfg.nr_gprs,
+        nr_preamble_gprs: g.nr_preamble_gprs,
+        uniforms: uniforms.to_vec(),
+        approximate: cfg.approximate,
+        textures,
+        samplers,
+    })
+}
+
 /// The `[gallium]` texture and sampler arrays as the hardware reads them: each TEXTURE's address
 /// field (bits 66-101, the address shifted right by 4) set to its buffer's device address.
 fn gallium_state(
@@ -1054,22 +1080,7 @@ fn run_gallium_vertex(
              input_assembly, first_vertex, base_instance or draw_id)",
         );
     }
-    let g = cfg
-        .gallium
-        .as_ref()
-        .ok_or_else(|| RunError::Config("[gallium]".into()))?;
-    let (textures, samplers) = gallium_state(g, lookup)?;
-    let shader = crate::gallium::Shader {
-        code: program,
-        main_offset: g.main_offset,
-        preamble_offset: g.preamble_offset,
-        nr_gprs: cfg.nr_gprs,
-        nr_preamble_gprs: g.nr_preamble_gprs,
-        uniforms: uniforms.to_vec(),
-        approximate: cfg.approximate,
-        textures,
-        samplers,
-    };
+    let shader = gallium_shader(cfg, program, uniforms, lookup)?;
     let result = crate::gallium::run_vertex(&shader, v.vertex_count, v.instance_count, dev)?;
     write_invocations(text, &result, &v.show_registers)
 }
@@ -1106,22 +1117,7 @@ fn run_gallium_fragment(
              shader stores render target 0 itself; no blending, prolog or epilog)",
         );
     }
-    let g = cfg
-        .gallium
-        .as_ref()
-        .ok_or_else(|| RunError::Config("[gallium]".into()))?;
-    let (textures, samplers) = gallium_state(g, lookup)?;
-    let shader = crate::gallium::Shader {
-        code: program,
-        main_offset: g.main_offset,
-        preamble_offset: g.preamble_offset,
-        nr_gprs: cfg.nr_gprs,
-        nr_preamble_gprs: g.nr_preamble_gprs,
-        uniforms: uniforms.to_vec(),
-        approximate: cfg.approximate,
-        textures,
-        samplers,
-    };
+    let shader = gallium_shader(cfg, program, uniforms, lookup)?;
     let draw = crate::gallium::FragmentDraw {
         width: f.width,
         height: f.height,
