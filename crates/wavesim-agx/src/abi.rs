@@ -82,7 +82,7 @@ pub const BUDGET: u64 = 10_000_000;
 
 /// Which version of Mesa's split-program register ABI the runners follow. They differ in three
 /// places (the rest, uniform positions included, is the same in both sources):
-/// - the fragment sample mask: r0h in the README at the seed's version, r1l in current Mesa
+/// - the fragment sample mask: r0h in Mesa's asahi compiler README as of 2023 (commits 65e64b6e2d7 to 7faca2220cb), r1l in current Mesa
 ///   (`agx_abi.h`: `AGX_ABI_FIN_SAMPLE_MASK` and `AGX_ABI_FOUT_SAMPLE_MASK` = half 2; the current
 ///   README: "`r1l` is the mask of samples currently being shaded", preserved at the end; current
 ///   `agx_linker.c`'s sample loop counts in r1l);
