@@ -6,7 +6,7 @@
 //! - Alignment (RDNA3 ISA guide, Wave State): UNALIGNED uses the address as is; every other mode clears the bits
 //!   below the local alignment (B16 2, B32 4, B64 8, B96/B128 16 bytes). DWORD_STRICT / STRICT
 //!   additionally raise MEMVIOL when the address is not aligned to min(local, 4) / local.
-//!   Atomics must be aligned to their size in every mode (MEMVIOL). The seed's `0xffff`-style masks
+//!   Atomics must be aligned to their size in every mode (MEMVIOL). The ISA guide's `0xffff`-style masks
 //!   are read as "clear the low bits": the address keeps all 32 bits, so an address at or beyond
 //!   the workgroup's LDS size is out of range rather than wrapping.
 //! - Out of range (`addr >= LDS size`, the size of `Ctx::lds`): writes are dropped (per dword),
