@@ -477,15 +477,18 @@ fn fragment_undefined_registers_fail_visibly() {
     }
 }
 
+/// r8 = x, r9 = y of the thread's pixel as f32.
+const PIXEL_XY: &str = "get_sr r8, sr80
+    get_sr r9, sr81
+    convert u32_to_f, r8, r8, rte
+    convert u32_to_f, r9, r9, rte";
+
 /// Derivatives across 2x2 quads (fine: per row for dfdx, per column for dfdy), including helper
 /// threads outside a framebuffer whose size is not a multiple of the quad.
 #[test]
 fn fragment_derivatives_over_quads() {
-    let src = "
-        get_sr r8, sr80
-        get_sr r9, sr81
-        convert u32_to_f, r8, r8, rte
-        convert u32_to_f, r9, r9, rte
+    let src = PIXEL_XY.to_owned()
+        + "
         fmul32 r10, r8, r8            # x * x
         fmul32 r11, r9, 3.0           # 3y
         fmadd32 r12, r8, r9, r10      # x*y + x*x
@@ -495,7 +498,7 @@ fn fragment_derivatives_over_quads() {
         dfdy r7, r12                  # x
         stop";
     let mut cfg = config(&BASE);
-    cfg.main = assemble(src).unwrap();
+    cfg.main = assemble(&src).unwrap();
     cfg.width = 7;
     cfg.height = 5;
     let mut dev = DeviceMemory::new();
@@ -508,6 +511,40 @@ fn fragment_derivatives_over_quads() {
             assert_eq!(
                 c,
                 [2.0 * left + 1.0, 3.0, y as f32 + 2.0 * left + 1.0, x as f32],
+                "pixel ({x},{y})"
+            );
+        }
+    }
+}
+
+/// A derivative whose destination is its source (Mesa 22.3 emits `dfdy r6, r6` in
+/// shader-db's tesseract_488): every thread reads its neighbour's value from before the
+/// instruction. Rule: (left + 1)^2 - left^2 = 2 left + 1 at both pixels of a quad's row, and the
+/// same down a column; had the left thread's result been written first, the right thread would
+/// compute (left + 1)^2 - (2 left + 1) = left^2 instead.
+#[test]
+fn fragment_derivative_in_place_reads_the_old_neighbour() {
+    let src = PIXEL_XY.to_owned()
+        + "
+        fmul32 r4, r8, r8
+        dfdx r4, r4                   # 2 * left + 1
+        fmul32 r5, r9, r9
+        dfdy r5, r5                   # 2 * top + 1
+        fmul32 r6, r8, 1.0
+        fmul32 r7, r9, 1.0
+        stop";
+    let mut cfg = config(&BASE);
+    cfg.main = assemble(&src).unwrap();
+    cfg.width = 6;
+    cfg.height = 4;
+    let mut dev = DeviceMemory::new();
+    let r = run_fragment(&cfg, &mut dev).unwrap();
+    for y in 0..4u32 {
+        for x in 0..6u32 {
+            let (left, top) = ((x & !1) as f32, (y & !1) as f32);
+            assert_eq!(
+                r.colour[0][(y * 6 + x) as usize],
+                [2.0 * left + 1.0, 2.0 * top + 1.0, x as f32, y as f32],
                 "pixel ({x},{y})"
             );
         }

@@ -1,6 +1,9 @@
 //! Float ALU: fused multiply-add family, unary rounding and transcendentals, conversions.
 
-use super::{dst_reg, float_src, int_src, missing, per_thread, sign_extend, Fault, Ops, WaveState};
+use super::{
+    active, dst_reg, float_src, int_src, missing, per_thread, sign_extend, Fault, Ops, WaveState,
+    SIMD_WIDTH,
+};
 use crate::fp;
 use crate::operand::{Operand, Reg};
 use crate::table_types::Sem;
@@ -297,13 +300,23 @@ pub(super) fn derivative(w: &mut WaveState, o: &Ops<'_>, vertical: bool) -> Resu
     let a_op = o.op("A")?;
     let sat = o.field("S") != 0;
     let step = if vertical { 2 } else { 1 };
-    per_thread(w, dop, |w, l| {
+    // Every thread's result is computed before any is written: the destination may be the source
+    // (Mesa emits `dfdy r6, r6`), and a thread must see its neighbour's value from before this
+    // instruction, not the neighbour's derivative.
+    let mut results = [(0usize, 0u128); SIMD_WIDTH];
+    let mut n = 0;
+    for l in active(w) {
         let low = l & !step;
         let a = float_src(w, a_op, low)?;
         let b = float_src(w, a_op, low | step)?;
         let r = fp::fma_round_to_odd(b, fp::F64_ONE, a ^ (1 << 63));
-        Ok(float_result(r, dst, sat))
-    })
+        results[n] = (l, float_result(r, dst, sat));
+        n += 1;
+    }
+    for &(l, v) in &results[..n] {
+        w.write(dst, l, v)?;
+    }
+    Ok(())
 }
 
 #[cfg(test)]
