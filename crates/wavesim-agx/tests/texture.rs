@@ -286,3 +286,193 @@ fn three_d_slices() {
     run_group(code, &mut w, &dev).unwrap();
     assert_eq!(bytes_of(&w), [17, 50, 35, 4]);
 }
+
+/// The 12-byte form (Mesa 22.3 `agx_pack.c`, the extension word when L is set): the shadow bit
+/// `compare` at 23, O (16-bit units) at 80-85 and 94-95, the offset flag `Ot` at 91, L at 15.
+fn with_extension(word: [u8; 8], o16: u64, shadow: bool, offsets: bool) -> Vec<u8> {
+    let w = u64::from_le_bytes(word) | 1 << 15 | u64::from(shadow) << 23;
+    let ext = (o16 & 63) << 16 | u64::from(offsets) << 27 | (o16 >> 6) << 30;
+    let mut v = w.to_le_bytes().to_vec();
+    v.extend((ext as u32).to_le_bytes());
+    v.extend([0x88, 0x00]);
+    v
+}
+
+/// 2D arrays (cmdbuf.xml dimension 3, `Depth` = layers - 1): s = 0.3 -> x = 1, t = 0.9 -> y = 3,
+/// layer 2 given as an integer (Mesa's `agx_nir_lower_array_texture` rounds and clamps it):
+/// (16x+1, 16y+2, 16z+3, 4) = (17, 50, 35, 4); layer 3 -> (17, 50, 51, 4); layer 4 of 4 is a typed
+/// error (the lowering clamps, so the hardware never sees it).
+#[test]
+fn two_d_array_layers() {
+    let mut dev = DeviceMemory::new();
+    let a = layered(&mut dev, 4);
+    let mut code = tex_word(false, 16, true, 8, 0, 3, 0).to_vec();
+    code.extend([0x88, 0x00]);
+    let mut desc = texture(3, [0, 1, 2, 3], 4, 4, a);
+    desc[13] |= 3 << 6; // depth - 1 = 3
+    for (layer, want) in [
+        (2u32, Some([17, 50, 35, 4])),
+        (3, Some([17, 50, 51, 4])),
+        (4, None),
+    ] {
+        let mut w = WaveState::new(12);
+        w.textures = vec![desc];
+        w.samplers = vec![sampler(1, 1)];
+        w.exec = 1;
+        w.set_reg32(4, 0, 0.3f32.to_bits());
+        w.set_reg32(5, 0, 0.9f32.to_bits());
+        w.set_reg32(6, 0, layer);
+        let r = run_group(code.clone(), &mut w, &dev);
+        match want {
+            Some(b) => {
+                r.unwrap();
+                assert_eq!(bytes_of(&w), b, "layer {layer}");
+            }
+            None => assert!(matches!(r, Err(Fault::UnsupportedForm { .. }))),
+        }
+    }
+}
+
+/// Texel offsets (Mesa 22.3 packs component c as 4-bit two's complement at bit 4c; here (+1, -2)
+/// = 0x1 | 0xE << 4 in r7l): GL 4.6 8.14.2 adds them to floor(s * size) before the wrap. Thread l
+/// samples s = l / 8 - 1 + 1/8, t = 0.375 (floor(1.5) = 1) with repeat: x = (floor(4s) + 1) mod 4,
+/// y = (1 - 2) mod 4 = 3. texture_load (texelFetchOffset, GL 4.6 11.1.3.2) adds them to the
+/// integer texel: (1, 2) + (1, -2) = (2, 0); (3, 2) + (1, -2) = (4, 0) is outside, a typed error.
+#[test]
+fn texel_offsets() {
+    let mut dev = DeviceMemory::new();
+    let a = image(&mut dev);
+    let code = with_extension(tex_word(false, 16, true, 8, 0, 2, 0), 14, false, true);
+    let mut w = WaveState::new(12);
+    w.textures = vec![texture(2, [0, 1, 2, 3], 4, 4, a)];
+    w.samplers = vec![sampler(1, 1)];
+    for l in 0..SIMD_WIDTH {
+        w.set_reg32(4, l, (l as f32 / 8.0 - 1.0 + 0.125).to_bits());
+        w.set_reg32(5, l, 0.375f32.to_bits());
+        w.set_reg32(7, l, 0xE1);
+    }
+    run_group(code, &mut w, &dev).unwrap();
+    for l in 0..SIMD_WIDTH {
+        let u = (l as f64 / 8.0 - 1.0 + 0.125) * 4.0;
+        let x = (u.floor() as i64 + 1).rem_euclid(4) as u32;
+        let want: Vec<u32> = [16 * x + 1, 16 * 3 + 2, 3, 4]
+            .map(|b| ((f64::from(b) / 255.0) as f32).to_bits())
+            .to_vec();
+        let got: Vec<u32> = (8..12).map(|r| w.reg32(r, l)).collect();
+        assert_eq!(got, want, "thread {l}");
+    }
+    let code = with_extension(tex_word(true, 16, true, 8, 0, 2, 6), 14, false, true);
+    let mut w = WaveState::new(12);
+    w.textures = vec![texture(2, [0, 1, 2, 3], 4, 4, a)];
+    w.exec = 1;
+    w.set_reg32(4, 0, 1);
+    w.set_reg32(5, 0, 2);
+    w.set_reg32(7, 0, 0xE1);
+    run_group(code.clone(), &mut w, &dev).unwrap();
+    assert_eq!(bytes_of(&w), [33, 2, 3, 4]);
+    w.set_reg32(4, 0, 3);
+    w.pc = 0;
+    assert!(matches!(
+        run_group(code, &mut w, &dev),
+        Err(Fault::UnsupportedForm { .. })
+    ));
+}
+
+/// A 4x4 R32 float (Mesa 22.3's depth textures: Z32_FLOAT described as R32/FLOAT) holding
+/// d(x, y) = (x + 4y) / 16, twiddled.
+fn depth_image(dev: &mut DeviceMemory) -> u64 {
+    let a = dev.alloc(64, 64).unwrap();
+    for y in 0..4u32 {
+        for x in 0..4u32 {
+            let m = (x & 1) | (x & 2) << 1 | (y & 1) << 1 | (y & 2) << 2;
+            let d = (x + 4 * y) as f32 / 16.0;
+            dev.write(a + 4 * m as u64, &d.to_le_bytes()).unwrap();
+        }
+    }
+    a
+}
+
+/// Shadow compare (GL 4.6 8.23.1, cmdbuf.xml `Compare func` at sampler bit 39): thread l samples
+/// texel (l % 4, l / 4 % 4) at its centre with reference 0.5 in r7 (O = 14, shadow bit set):
+/// result 1.0 when `0.5 OP d` holds for d = (x + 4y) / 16, else 0.0, through the swizzle
+/// (R, R, R, 1). Each of the eight functions against its rule; a NaN reference and a comparison on
+/// an RGBA8 texture are typed errors. With offsets too (O = 14: reference r7, offsets r8l = +1 in
+/// x), thread 0 compares against texel (1, 0), d = 1/16.
+#[test]
+fn shadow_compare_functions() {
+    let mut dev = DeviceMemory::new();
+    let a = depth_image(&mut dev);
+    let desc = |ch: u128, ty: u128| {
+        let mut d = texture(2, [0, 0, 0, 4], 4, 4, a);
+        let v =
+            u128::from_le_bytes(d[..16].try_into().unwrap()) & !(0x3FF << 6) | ch << 6 | ty << 13;
+        d[..16].copy_from_slice(&v.to_le_bytes());
+        d
+    };
+    let rules: [fn(f32, f32) -> bool; 8] = [
+        |r, d| r <= d,
+        |r, d| r >= d,
+        |r, d| r < d,
+        |r, d| r > d,
+        |r, d| r == d,
+        |r, d| r != d,
+        |_, _| true,
+        |_, _| false,
+    ];
+    let code = with_extension(tex_word(false, 16, true, 8, 0, 2, 0), 14, true, false);
+    for (func, rule) in rules.iter().enumerate() {
+        let mut w = WaveState::new(12);
+        w.textures = vec![desc(0x21, 4)];
+        w.samplers = vec![(1u64 << 29 | 1 << 32 | (func as u64) << 39).to_le_bytes()];
+        for l in 0..SIMD_WIDTH {
+            let (x, y) = (l as u32 % 4, l as u32 / 4 % 4);
+            w.set_reg32(4, l, ((x as f32 + 0.5) / 4.0).to_bits());
+            w.set_reg32(5, l, ((y as f32 + 0.5) / 4.0).to_bits());
+            w.set_reg32(7, l, 0.5f32.to_bits());
+        }
+        run_group(code.clone(), &mut w, &dev).unwrap();
+        for l in 0..SIMD_WIDTH {
+            let (x, y) = (l as u32 % 4, l as u32 / 4 % 4);
+            let r = if rule(0.5, (x + 4 * y) as f32 / 16.0) {
+                1.0f32
+            } else {
+                0.0
+            };
+            let got: Vec<u32> = (8..12).map(|k| w.reg32(k, l)).collect();
+            assert_eq!(
+                got,
+                [r, r, r, 1.0].map(f32::to_bits).to_vec(),
+                "func {func} thread {l}"
+            );
+        }
+        if func == 0 {
+            w.set_reg32(7, 5, f32::NAN.to_bits());
+            w.pc = 0;
+            assert!(matches!(
+                run_group(code.clone(), &mut w, &dev),
+                Err(Fault::UnsupportedForm { .. })
+            ));
+            w.textures = vec![desc(0x28, 0)];
+            w.set_reg32(7, 5, 0.5f32.to_bits());
+            w.pc = 0;
+            assert!(matches!(
+                run_group(code.clone(), &mut w, &dev),
+                Err(Fault::UnsupportedForm { .. })
+            ));
+        }
+    }
+    // reference and offsets together: Less, 0.0625 < 1/16 fails, 0.0 < 1/16 holds
+    let code = with_extension(tex_word(false, 16, true, 8, 0, 2, 0), 14, true, true);
+    for (reference, want) in [(0.0625f32, 0.0f32), (0.0, 1.0)] {
+        let mut w = WaveState::new(12);
+        w.textures = vec![desc(0x21, 4)];
+        w.samplers = vec![(1u64 << 29 | 1 << 32 | 2 << 39).to_le_bytes()];
+        w.exec = 1;
+        w.set_reg32(4, 0, 0.125f32.to_bits());
+        w.set_reg32(5, 0, 0.125f32.to_bits());
+        w.set_reg32(7, 0, reference.to_bits());
+        w.set_reg32(8, 0, 0x1);
+        run_group(code.clone(), &mut w, &dev).unwrap();
+        assert_eq!(w.reg32(8, 0), want.to_bits(), "reference {reference}");
+    }
+}

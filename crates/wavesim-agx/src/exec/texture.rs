@@ -10,21 +10,26 @@
 //! the width and height rounded up to powers of two. A linear image has rows of `stride + 16`
 //! bytes (`cfg.stride = linear stride - 16`).
 //!
-//! What is sampled: 1D, 2D, 3D and cube images (cube faces by GL 4.6 Table 8.19, sampled with
-//! clamp to edge; faces and 3D slices are layers `layer_stride` apart; arrays are typed errors),
-//! RGBA8 unorm
-//! texels (`R8G8B8A8`, `Unorm`, not sRGB; other formats are typed errors) read as byte / 255
-//! correctly rounded to the destination width (GL 4.6, 2.3.5.1), the descriptor's swizzle applied
-//! (R, G, B, A, 1, 0). Filtering: nearest, magnified and minified (a linear filter or a mip filter
-//! other than none is a typed error: with the mip filter none, GL 4.6 8.14 samples the base level
-//! whatever the LOD, so the LOD source is not read for the texel); the texel is
-//! `floor(u)` of the coordinate scaled by the size (unless the sampler takes pixel coordinates),
-//! wrapped by the sampler's mode: clamp to edge, repeat, mirrored repeat (GL 4.6, 8.14.2); clamp to
-//! border is a typed error (the border colour table is not modelled). A NaN coordinate is a typed
-//! error (GL leaves it undefined). `texture_load` (Mesa's `txf`) takes integer texel coordinates
-//! and an integer level (Mesa 22.3 packs `lod_min` with the LOD register) and reads that texel of
-//! level 0; an out-of-range texel or level is a typed error (GL: undefined). Shadow compare,
-//! gathers, offsets and a register-indexed texture or sampler are typed errors.
+//! What is sampled: 1D, 2D, 2D array, 3D and cube images (cube faces by GL 4.6 Table 8.19,
+//! sampled with clamp to edge; faces, array layers and 3D slices are layers `layer_stride` apart;
+//! an array's layer is the integer Mesa's `agx_nir_lower_array_texture` computes, one outside the
+//! layer count a typed error), RGBA8 unorm texels (`R8G8B8A8`, `Unorm`, not sRGB) read as byte /
+//! 255 and R32 float texels (Mesa 22.3's depth textures) read as (d, 0, 0, 1), correctly rounded
+//! to the destination width (GL 4.6, 2.3.5.1), the descriptor's swizzle applied (R, G, B, A, 1, 0);
+//! other formats are typed errors. Filtering: nearest, magnified and minified (a linear filter or a
+//! mip filter other than none is a typed error: the hardware's filter weights are not public; with
+//! the mip filter none, GL 4.6 8.14 samples the base level whatever the LOD, so the LOD source is
+//! not read for the texel); the texel is `floor(u)` of the coordinate scaled by the size (unless
+//! the sampler takes pixel coordinates) plus the texel offset, wrapped by the sampler's mode: clamp
+//! to edge, repeat, mirrored repeat (GL 4.6, 8.14.2); clamp to border is a typed error (the border
+//! colour table is not modelled). A NaN coordinate is a typed error (GL leaves it undefined).
+//! `texture_load` (Mesa's `txf`) takes integer texel coordinates (plus offsets) and an integer
+//! level (Mesa 22.3 packs `lod_min` with the LOD register) and reads that texel of level 0; an
+//! out-of-range texel or level is a typed error (GL: undefined). Shadow compare (the `compare`
+//! bit, reference in O) compares with the sampler's function on R32 float textures (GL 4.6
+//! 8.23.1) and puts 1.0 or 0.0 in the depth's place before the swizzle. Offsets (the `Ot` bit,
+//! Mesa's packed 4-bit values in O after the reference) are added to the integer texel. Gathers
+//! (`q6`), the `kill` bit and a register-indexed texture or sampler are typed errors.
 
 use super::{active, missing, Fault, Ops, WaveState};
 use crate::operand::{Operand, RegFile};
@@ -92,6 +97,10 @@ pub struct SamplerDesc {
     pub mip_filter: u64,
     pub wrap: [u64; 3],
     pub pixel_coordinates: bool,
+    /// `Compare func` (bits 39-41): Lequal, Gequal, Less, Greater, Equal, Not Equal, Always,
+    /// Never. The driver fills it whatever the sampler's compare mode (`agx_create_sampler_state`);
+    /// the instruction's `compare` bit says whether it applies.
+    pub compare_func: u64,
 }
 
 impl SamplerDesc {
@@ -102,11 +111,24 @@ impl SamplerDesc {
             mip_filter: bits(b, 27, 2),
             wrap: [bits(b, 29, 3), bits(b, 32, 3), bits(b, 35, 3)],
             pixel_coordinates: bits(b, 38, 1) == 1,
+            compare_func: bits(b, 39, 3),
         }
     }
 }
 
 const CHANNELS_RGBA8: u64 = 0x28;
+const CHANNELS_R32: u64 = 0x21;
+const TYPE_UNORM: u64 = 0;
+const TYPE_FLOAT: u64 = 4;
+
+/// The texel formats read here, both 4 bytes a texel (so one twiddled layout serves them): RGBA8
+/// unorm, and R32 float, which is how Mesa 22.3 describes every depth texture it samples
+/// (`agx_formats.c`: Z32_FLOAT as R32/FLOAT; Z24 formats are lowered to it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum TexelFormat {
+    Rgba8Unorm,
+    R32Float,
+}
 const LAYOUT_LINEAR: u64 = 0;
 const LAYOUT_TWIDDLED: u64 = 2;
 
@@ -228,27 +250,35 @@ fn wrap(mode: u64, i: i64, n: u32) -> Result<u32, Fault> {
     } as u32)
 }
 
-fn check_texture(t: &TextureDesc) -> Result<(), Fault> {
-    if t.channels != CHANNELS_RGBA8 || t.ty != 0 || t.srgb {
-        return Err(unsupported(format!(
-            "texture format channels {:#x} type {} srgb {} (RGBA8 unorm is modelled)",
-            t.channels, t.ty, t.srgb
-        )));
-    }
+fn check_texture(t: &TextureDesc) -> Result<TexelFormat, Fault> {
+    let format = match (t.channels, t.ty, t.srgb) {
+        (CHANNELS_RGBA8, TYPE_UNORM, false) => TexelFormat::Rgba8Unorm,
+        (CHANNELS_R32, TYPE_FLOAT, false) => TexelFormat::R32Float,
+        _ => {
+            return Err(unsupported(format!(
+                "texture format channels {:#x} type {} srgb {} (RGBA8 unorm and R32 float are \
+                 modelled)",
+                t.channels, t.ty, t.srgb
+            )))
+        }
+    };
     if t.first_level != 0 {
         return Err(unsupported(format!("texture base level {}", t.first_level)));
     }
-    Ok(())
+    Ok(format)
 }
 
+/// The texel's (R, G, B, A): RGBA8 as byte / 255 (exact in f64; rounded once when written), R32
+/// float as its value with G, B = 0 and A = 1 (GL 4.6 Table 15.1, a one-channel format).
 fn texel(
     t: &TextureDesc,
+    format: TexelFormat,
     x: u32,
     y: u32,
     dev: &DeviceMemory,
     lane: usize,
     layer_offset: u64,
-) -> Result<[u8; 4], Fault> {
+) -> Result<[f64; 4], Fault> {
     let addr = t
         .address
         .wrapping_add(layer_offset)
@@ -256,7 +286,46 @@ fn texel(
     let mut b = [0u8; 4];
     dev.read(addr, &mut b)
         .map_err(|source| Fault::Memory { lane, source })?;
-    Ok(b)
+    Ok(match format {
+        TexelFormat::Rgba8Unorm => b.map(|v| f64::from(v) / 255.0),
+        TexelFormat::R32Float => [f64::from(f32::from_le_bytes(b)), 0.0, 0.0, 1.0],
+    })
+}
+
+/// GL 4.6 8.23.1 with the sampler's `Compare func` (cmdbuf.xml order): 1.0 when D_ref OP D_t
+/// holds, else 0.0. A float depth texture clamps neither value (GL: clamping applies to
+/// fixed-point depth formats only). A NaN on either side is a typed error: GL leaves it open.
+fn depth_compare(func: u64, d_ref: f32, d_t: f64, lane: usize) -> Result<f64, Fault> {
+    let d_ref = f64::from(d_ref);
+    if d_ref.is_nan() || d_t.is_nan() {
+        return Err(unsupported(format!(
+            "thread {lane}: depth comparison with a NaN (reference {d_ref}, texel {d_t})"
+        )));
+    }
+    let pass = match func {
+        0 => d_ref <= d_t,
+        1 => d_ref >= d_t,
+        2 => d_ref < d_t,
+        3 => d_ref > d_t,
+        4 => d_ref == d_t,
+        5 => d_ref != d_t,
+        6 => true,
+        _ => false,
+    };
+    Ok(if pass { 1.0 } else { 0.0 })
+}
+
+/// Texel offsets as Mesa 22.3 packs them (`agx_emit_tex`): component c in bits 4c..4c+3, two's
+/// complement (-8..7).
+fn unpack_offsets(packed: u64) -> [i64; 3] {
+    std::array::from_fn(|c| {
+        let v = (packed >> (4 * c) & 0xF) as i64;
+        if v >= 8 {
+            v - 16
+        } else {
+            v
+        }
+    })
 }
 
 pub(super) fn texture_access(
@@ -265,11 +334,7 @@ pub(super) fn texture_access(
     dev: &DeviceMemory,
     load: bool,
 ) -> Result<(), Fault> {
-    for (field, what) in [
-        ("compare", "shadow compare"),
-        ("q6", "gather"),
-        ("kill", "kill"),
-    ] {
+    for (field, what) in [("q6", "gather"), ("kill", "kill")] {
         if o.field(field) != 0 {
             return Err(unsupported(format!(
                 "texture {what} ({field} = {})",
@@ -277,16 +342,39 @@ pub(super) fn texture_access(
             )));
         }
     }
-    if !matches!(o.op("O")?, Operand::Empty) {
-        return Err(unsupported("texture offsets"));
+    // Mesa 22.3 (`agx_pack.c`): the shadow bit is `compare` (23), the offset bit is `Ot` (91);
+    // O names the reference (32-bit) and then the packed offsets (read as 16 bits, applegpu).
+    let shadow = o.field("compare") != 0;
+    let with_offsets = o.field("Ot") != 0;
+    let (ref_reg, off_reg) = match o.op("O")? {
+        Operand::Empty => (None, None),
+        Operand::Tuple(r, _) => {
+            let mut it = r.iter().copied();
+            let reference = if shadow { it.next() } else { None };
+            let offsets = if with_offsets { it.next() } else { None };
+            (reference, offsets)
+        }
+        _ => return Err(missing("O")),
+    };
+    if shadow && ref_reg.is_none() || with_offsets && off_reg.is_none() {
+        return Err(missing("O"));
+    }
+    if shadow && load {
+        return Err(unsupported("texel fetch with a depth comparison"));
     }
     let n = o.field("n");
-    // tex_1d, tex_2d, tex_3d, tex_cube
-    if !matches!(n, 0 | 2 | 5 | 6) {
-        return Err(unsupported(format!(
-            "texture kind {n} (1D, 2D, 3D and cube images are modelled)"
-        )));
-    }
+    // tex_1d, tex_2d, tex_2d_array, tex_3d, tex_cube: (spatial axes, layered by an integer index)
+    let (axes, array) = match n {
+        0 => (1, false),
+        2 => (2, false),
+        3 => (2, true),
+        5 | 6 => (3, false),
+        _ => {
+            return Err(unsupported(format!(
+                "texture kind {n} (1D, 2D, 2D array, 3D and cube images are modelled)"
+            )))
+        }
+    };
     let ts = match o.op("T")? {
         Operand::Text(s) => s
             .trim_start_matches("ts")
@@ -307,12 +395,18 @@ pub(super) fn texture_access(
             w.textures.len()
         ))
     })?);
-    check_texture(&t)?;
+    let format = check_texture(&t)?;
     if t.dimension != n {
         return Err(unsupported(format!(
             "texture kind {n} on a descriptor of dimension {}",
             t.dimension
         )));
+    }
+    if shadow && format != TexelFormat::R32Float {
+        // GL 4.6 8.23.1: the comparison's result is undefined unless the texture is a depth one
+        return Err(unsupported(
+            "depth comparison on a texture that is not R32 float",
+        ));
     }
     let s = if load {
         None
@@ -347,26 +441,54 @@ pub(super) fn texture_access(
         _ => return Err(missing("D")),
     };
     let mask = o.field("mask");
-    let dims = match n {
-        0 => 1,
-        2 => 2,
-        _ => 3,
+    // applegpu's coordinate operand: 32-bit registers, except that an array's form names 16-bit
+    // halves, two per 32-bit coordinate and then the layer in one half (Mesa's lowering computes
+    // it as a 32-bit integer whose low half this is).
+    let well_formed = if array {
+        coords.len() == 2 * axes + 1 && coords.iter().all(|r| r.file == RegFile::R16)
+    } else {
+        coords.len() >= axes && coords.iter().all(|r| r.file == RegFile::R32)
     };
-    if coords.len() < dims || coords.iter().any(|r| r.file != RegFile::R32) {
+    if !well_formed {
         return Err(unsupported("16-bit texture coordinates"));
     }
     if load && n == 6 {
         return Err(unsupported("texel fetch from a cube map"));
     }
-    // `Depth` is 14 bits at 110 (minus 1); bit 126 above it is `Unk tiled`
+    if with_offsets && n == 6 {
+        return Err(unsupported("texel offsets on a cube map (GLSL has none)"));
+    }
+    // `Depth` is 14 bits at 110 (minus 1); bit 126 above it is `Unk tiled`. For arrays it is the
+    // layer count.
     let depth = (t.stride_or_depth & 0x3FFF) as u32 + 1;
-    let stride = if n >= 5 { layer_stride(&t)? } else { 0 };
+    let stride = if array || n >= 5 {
+        layer_stride(&t)?
+    } else {
+        0
+    };
     for lane in active(w).collect::<Vec<_>>() {
         let mut size = [t.width, t.height, depth];
         let mut values = [0u32; 3];
-        for (d, v) in values.iter_mut().enumerate().take(dims) {
-            *v = w.read(coords[d], lane)? as u32;
+        for (d, v) in values.iter_mut().enumerate().take(axes) {
+            *v = if array {
+                w.read(coords[2 * d], lane)? as u32
+                    | (w.read(coords[2 * d + 1], lane)? as u32) << 16
+            } else {
+                w.read(coords[d], lane)? as u32
+            };
         }
+        let offsets = match off_reg {
+            Some(r) => {
+                let packed = w.read(r, lane)? as u64 & 0xFFFF;
+                if packed >> (4 * axes) != 0 {
+                    return Err(unsupported(format!(
+                        "thread {lane}: texel offsets {packed:#x} beyond the image's {axes} axes"
+                    )));
+                }
+                unpack_offsets(packed)
+            }
+            None => [0; 3],
+        };
         // A cube direction selects a face (the layer) and normalized (s, t) on it; the face is
         // sampled as a 2D image with clamp-to-edge (GL 4.6 8.13: cube maps ignore the wrap modes
         // for s and t).
@@ -384,20 +506,31 @@ pub(super) fn texture_access(
             cube_st = Some([s_, t_]);
             size[2] = 6;
         }
+        if array {
+            // Mesa's `agx_nir_lower_array_texture` gives the layer as an integer already rounded
+            // and clamped to the layer count; one outside it is a typed error.
+            layer = w.read(coords[2 * axes], lane)? as u32;
+            if layer >= depth {
+                return Err(unsupported(format!(
+                    "thread {lane}: layer {layer} outside 0..{depth}"
+                )));
+            }
+        }
         let mut xy = [0u32; 3];
-        let axes = if n == 6 { 2 } else { dims };
-        for (d, slot) in xy.iter_mut().enumerate().take(axes) {
+        let spatial = if n == 6 { 2 } else { axes };
+        for (d, slot) in xy.iter_mut().enumerate().take(spatial) {
             let raw = values[d];
             *slot = match &s {
                 None => {
-                    let i = raw;
-                    if i >= size[d] {
+                    // texelFetchOffset: the offset is added to the integer texel (GL 4.6, 11.1.3.2)
+                    let i = i64::from(raw as i32) + offsets[d];
+                    if !(0..i64::from(size[d])).contains(&i) {
                         return Err(unsupported(format!(
                             "thread {lane}: texel {i} outside 0..{} (GL: undefined)",
                             size[d]
                         )));
                     }
-                    i
+                    i as u32
                 }
                 Some(s) => {
                     let c = match cube_st {
@@ -414,7 +547,10 @@ pub(super) fn texture_access(
                     } else {
                         c * f64::from(size[d])
                     };
-                    let i = u.floor().clamp(-(1i64 << 40) as f64, (1i64 << 40) as f64) as i64;
+                    // GL 4.6 8.14.2: u = s * size + offset, i = wrap(floor(u)); the offset is an
+                    // integer, so floor(u) = floor(s * size) + offset.
+                    let i = u.floor().clamp(-(1i64 << 40) as f64, (1i64 << 40) as f64) as i64
+                        + offsets[d];
                     let mode = if cube_st.is_some() { 0 } else { s.wrap[d] };
                     wrap(mode, i, size[d])?
                 }
@@ -434,7 +570,22 @@ pub(super) fn texture_access(
         if n == 5 {
             layer = xy[2];
         }
-        let px = texel(&t, xy[0], xy[1], dev, lane, u64::from(layer) * stride)?;
+        let mut px = texel(
+            &t,
+            format,
+            xy[0],
+            xy[1],
+            dev,
+            lane,
+            u64::from(layer) * stride,
+        )?;
+        if let (Some(r), Some(s)) = (ref_reg, &s) {
+            // The comparison's result takes the depth's place (R) and goes through the
+            // descriptor's swizzle like a texel: Mesa 22.3 reads the result from the first
+            // component and leaves GL's depth texture mode (R, RRR1, ...) to the view's swizzle.
+            let d_ref = f32::from_bits(w.read(r, lane)? as u32);
+            px[0] = depth_compare(s.compare_func, d_ref, px[0], lane)?;
+        }
         let mut ri = 0;
         for c in 0..4 {
             if mask >> c & 1 == 0 {
@@ -443,7 +594,7 @@ pub(super) fn texture_access(
             let reg = *dst.get(ri).ok_or_else(|| missing("R"))?;
             ri += 1;
             let v = match t.swizzle[c] {
-                k @ 0..=3 => f64::from(px[k as usize]) / 255.0,
+                k @ 0..=3 => px[k as usize],
                 4 => 1.0,
                 5 => 0.0,
                 k => return Err(unsupported(format!("swizzle {k}"))),
