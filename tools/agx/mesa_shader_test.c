@@ -240,7 +240,18 @@ static int set_uniforms(GLuint prog)
          p_glActiveTexture(GL_TEXTURE0 + (GLenum)unit);
          p_glGenTextures(1, &tex);
          p_glBindTexture(target, tex);
-         if (target == GL_TEXTURE_1D)
+         /* Shadow samplers get a depth texture (GL 4.6 8.23.1: a comparison is defined only on
+          * one), 4x4 GL_DEPTH_COMPONENT32F holding d(x, y) = (x + 4y + 0.5) / 16, compared with
+          * the default LEQUAL; 2D and rectangle ones (the shader-db programs have no others). */
+         int shadow2d = type == GL_SAMPLER_2D_SHADOW || type == GL_SAMPLER_2D_RECT_SHADOW;
+         GLfloat depth[16];
+         for (int i = 0; i < 16; ++i)
+            depth[i] = ((GLfloat)i + 0.5f) / 16.0f;
+         if (shadow2d) {
+            p_glTexImage2D(target, 0, GL_DEPTH_COMPONENT32F, 4, 4, 0, GL_DEPTH_COMPONENT, GL_FLOAT,
+                           depth);
+            p_glTexParameteri(target, GL_TEXTURE_COMPARE_MODE, GL_COMPARE_REF_TO_TEXTURE);
+         } else if (target == GL_TEXTURE_1D)
             p_glTexImage1D(target, 0, GL_RGBA8, 4, 0, GL_RGBA, GL_UNSIGNED_BYTE, texels);
          else if (target == GL_TEXTURE_3D || target == GL_TEXTURE_2D_ARRAY)
             p_glTexImage3D(target, 0, GL_RGBA8, 4, 4, 4, 0, GL_RGBA, GL_UNSIGNED_BYTE, texels);
