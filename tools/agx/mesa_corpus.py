@@ -325,6 +325,8 @@ def glsl_version(source):
 TYPE_SIZE = {"float": 1, "vec2": 2, "vec3": 3, "vec4": 4}
 # gl_nir_link_varyings.c, packing_order_enum (vec4, vec2, scalar, vec3), by component count % 4
 PACKING_ORDER = {0: 0, 2: 1, 1: 2, 3: 3}
+# matN inputs: N columns of vecN (GLSL 4.60, 5.6: m[i] is column i)
+MATRIX_COLUMNS = {"mat2": ("vec2", 2), "mat3": ("vec3", 3), "mat4": ("vec4", 4)}
 
 
 def preprocess(source):
@@ -338,14 +340,19 @@ def preprocess(source):
 
 
 def source_varyings(fs_source):
-    """{name: (type, qualifiers)} of the fragment shader's `varying`/`in` declarations."""
+    """{name: (type, qualifiers, elements)} of the fragment shader's `varying`/`in` declarations
+    (elements: the array length of `name[N]`, None for a variable that is not an array)."""
     fs_source = preprocess(fs_source)
     out = {}
     decl = re.compile(r"^\s*((?:(?:flat|smooth|noperspective|centroid)\s+)*)(?:varying|in)\s+"
                       r"(?:(?:lowp|mediump|highp)\s+)?(\w+)\s+([^;]+);", re.M)
     for m in decl.finditer(fs_source):
         for name in m.group(3).split(","):
-            out[name.strip()] = (m.group(2), m.group(1).strip())
+            arr = re.fullmatch(r"\s*(\w+)\s*\[\s*(\d+)\s*\]\s*", name)
+            if arr:
+                out[arr.group(1)] = (m.group(2), m.group(1).strip(), int(arr.group(2)))
+            else:
+                out[name.strip()] = (m.group(2), m.group(1).strip(), None)
     return out
 
 
@@ -383,26 +390,47 @@ def fragment_feed(info, fs_source):
         pieces = []
         for part in parts:
             var, _, swz = part.partition(".")
+            # An element of an array input (`v_StrMatrix[1].yz`: the linker packs arrays element
+            # by element); an array of one element may also come as the bare name.
+            elem = re.fullmatch(r"(\w+)\[(\d+)\]", var)
+            var, e = (elem.group(1), int(elem.group(2))) if elem else (var, None)
+            if var in declared and declared[var][0] in MATRIX_COLUMNS and declared[var][2] is None:
+                # a matrix input's columns are packed like array elements (`v_StrMatrix[1].yz`)
+                col, n_cols = MATRIX_COLUMNS[declared[var][0]]
+                declared[var] = (col, declared[var][1], n_cols, declared[var][0])
             if var not in declared or declared[var][0] not in TYPE_SIZE:
                 raise Problem(f"fragment input {var}: no float declaration in the source")
+            length = declared[var][2]
+            if e is None and length is not None:
+                if length != 1:
+                    raise Problem(f"fragment input {var}: array of {length} named as a whole")
+                e = 0
+            if e is not None and (length is None or e >= length):
+                raise Problem(f"fragment input {var}[{e}]: not an element of its declaration")
             size = TYPE_SIZE[declared[var][0]]
             comps = ["xyzw".index(c) for c in swz] if swz else list(range(size))
-            pieces.append((PACKING_ORDER[size % 4], var, comps))
+            pieces.append((PACKING_ORDER[size % 4], (var, e), comps))
         pieces.sort(key=lambda p: p[0])
         at = f
-        for _, var, comps in pieces:
+        for _, key, comps in pieces:
             for c in comps:
                 slot = re.sub(r"\d+$", lambda m: str(int(m.group(0)) + at // 4), loc)
-                values.setdefault(var, {})[c] = constant(slot, at % 4)
+                values.setdefault(key, {})[c] = constant(slot, at % 4)
                 at += 1
     decls = []
     storage = "out" if version >= 130 else "varying"
-    for var, comps in values.items():
-        ty, qual = declared[var]
+    for var in dict.fromkeys(v for v, _ in values):
+        ty, qual, length = declared[var][:3]
+        matrix = declared[var][3] if len(declared[var]) > 3 else None
         qual = " ".join(q for q in qual.split() if q in ("flat", "noperspective", "centroid"))
-        decls.append(f"{qual + ' ' if qual else ''}{storage} {ty} {var};")
-        vals = ", ".join(repr(comps.get(c, 0.0)) for c in range(TYPE_SIZE[ty]))
-        body.append(f"{var} = {ty}({vals});")
+        dims = f"[{length}]" if length is not None and not matrix else ""
+        decls.append(f"{qual + ' ' if qual else ''}{storage} {matrix or ty} {var}{dims};")
+        # every element is written (those the fragment shader does not read hold zeros)
+        for e in range(length or 1):
+            comps = values.get((var, e if length is not None else None), {})
+            vals = ", ".join(repr(comps.get(c, 0.0)) for c in range(TYPE_SIZE[ty]))
+            target = f"{var}[{e}]" if length is not None else var
+            body.append(f"{target} = {ty}({vals});")
     pos = "in vec4 wavesim_pos;" if core else ""
     src = "\n".join([line, pos] + decls + ["void main() {",
                       "  gl_Position = vec4(%s.xy, 0.0, 1.0);" % ("wavesim_pos" if core else
