@@ -253,9 +253,9 @@ def reference(harness, shader_test, info):
             raise Problem(f"packed array output {name}")
         pieces.append((loc, "xyzw".index(frac[0]), n, k, parts))
         for part in parts:
-            base = part.split(".")[0]
-            if "[" in base and len(parts) > 1:
-                raise Problem(f"packed output element {part}")
+            # an array element or matrix column (`v_StrMatrix[0].xy`) is captured with its whole
+            # variable (transform feedback takes no matrix columns)
+            base = part.split(".")[0].split("[")[0]
             if base not in names:
                 names.append(base)
     if not names:
@@ -274,6 +274,25 @@ def reference(harness, shader_test, info):
             captured[(int(parts[1]), parts[2])] = [int(w, 16) for w in parts[3:]]
     if not captured:
         raise Problem("llvmpipe: " + (r.stderr.strip().splitlines() or ["no output"])[-1][:200])
+    declared = source_varyings(vs_source_of(shader_test), "out")
+
+    def piece(v, part):
+        """The captured words of one packed piece: a variable, an element of an array (element
+        size from its declaration) or a column of a matrix, then the swizzle."""
+        var, _, swz = part.partition(".")
+        elem = re.fullmatch(r"(\w+)\[(\d+)\]", var)
+        got = captured.get((v, elem.group(1) if elem else var))
+        if got is None:
+            raise Problem(f"llvmpipe captured no {var}")
+        if elem:
+            ty = declared.get(elem.group(1), ("?",))[0]
+            size = TYPE_SIZE.get(ty) or MATRIX_COLUMNS.get(ty, (None, None))[1]
+            if size is None:
+                raise Problem(f"output {var}: element type {ty}")
+            i = int(elem.group(2))
+            got = got[i * size:(i + 1) * size]
+        return [got["xyzw".index(c)] for c in swz] if swz else got
+
     ref = {}
     for v in range(3):
         for loc, frac, n, k, parts in pieces:
@@ -282,14 +301,14 @@ def reference(harness, shader_test, info):
             # packing_order_enum: vec4, vec2, scalar, vec3; a stable sort), while the packed name
             # lists the pieces in declaration order.
             order = {0: 0, 2: 1, 1: 2, 3: 3}
-            parts = sorted(parts, key=lambda part: order[len(captured.get(
-                (v, part.split(".")[0]), [])) % 4])
+            def size_of(part):
+                try:
+                    return packing_size(declared, part)
+                except Problem:  # not a float type or not found: the captured variable's size
+                    return len(captured.get((v, part.split(".")[0]), []))
+            parts = sorted(parts, key=lambda part: order[size_of(part) % 4])
             for part in parts:
-                base, _, swz = part.partition(".")
-                got = captured.get((v, base))
-                if got is None:
-                    raise Problem(f"llvmpipe captured no {base}")
-                words += [got["xyzw".index(c)] for c in swz] if swz else got
+                words += piece(v, part)
             for j, w in enumerate(words):
                 e, c = divmod(frac + j, 4) if k == 1 else divmod(j, n)
                 if k != 1:
@@ -329,6 +348,20 @@ PACKING_ORDER = {0: 0, 2: 1, 1: 2, 3: 3}
 MATRIX_COLUMNS = {"mat2": ("vec2", 2), "mat3": ("vec3", 3), "mat4": ("vec4", 4)}
 
 
+def packing_size(declared, part):
+    """The component count that orders a packed piece (gl_nir_link_varyings.c, get_packing_order:
+    the slots of the variable's type without its array, so a mat3's column counts 9, a scalar)."""
+    var = part.split(".")[0].split("[")[0]
+    if var not in declared:
+        raise Problem(f"varying {var}: no declaration in the source")
+    ty = declared[var][3] if len(declared[var]) > 3 else declared[var][0]
+    if ty in MATRIX_COLUMNS:
+        return MATRIX_COLUMNS[ty][1] ** 2
+    if ty not in TYPE_SIZE:
+        raise Problem(f"varying {var}: type {ty}")
+    return TYPE_SIZE[ty]
+
+
 def preprocess(source):
     """The GLSL text after the C preprocessor (GLSL's preprocessor is C's for #define/#if), so
     declarations written through macros (warsow's `qf_varying myhalf4 ...`) read as GLSL."""
@@ -339,12 +372,14 @@ def preprocess(source):
     return r.stdout if r.returncode == 0 else source
 
 
-def source_varyings(fs_source):
-    """{name: (type, qualifiers, elements)} of the fragment shader's `varying`/`in` declarations
-    (elements: the array length of `name[N]`, None for a variable that is not an array)."""
+def source_varyings(fs_source, storage="in"):
+    """{name: (type, qualifiers, elements)} of the shader's `varying`/`in` (or `out`: storage)
+    declarations (elements: the array length of `name[N]`, None for a variable that is not an
+    array)."""
     fs_source = preprocess(fs_source)
     out = {}
-    decl = re.compile(r"^\s*((?:(?:flat|smooth|noperspective|centroid)\s+)*)(?:varying|in)\s+"
+    decl = re.compile(r"^\s*((?:(?:flat|smooth|noperspective|centroid)\s+)*)(?:varying|"
+                      + storage + r")\s+"
                       r"(?:(?:lowp|mediump|highp)\s+)?(\w+)\s+([^;]+);", re.M)
     for m in decl.finditer(fs_source):
         for name in m.group(3).split(","):
@@ -409,7 +444,7 @@ def fragment_feed(info, fs_source):
                 raise Problem(f"fragment input {var}[{e}]: not an element of its declaration")
             size = TYPE_SIZE[declared[var][0]]
             comps = ["xyzw".index(c) for c in swz] if swz else list(range(size))
-            pieces.append((PACKING_ORDER[size % 4], (var, e), comps))
+            pieces.append((PACKING_ORDER[packing_size(declared, var) % 4], (var, e), comps))
         pieces.sort(key=lambda p: p[0])
         at = f
         for _, key, comps in pieces:
@@ -477,6 +512,12 @@ def fragment_reference(harness, shader_test, vs_source):
     if len(px) != 256:
         raise Problem("llvmpipe: " + (r.stderr.strip().splitlines() or ["no output"])[-1][:200])
     return px
+
+
+def vs_source_of(shader_test):
+    text = shader_test.read_text(errors="replace")
+    m = re.search(r"^\[vertex shader\]\n(.*?)(?=^\[|\Z)", text, re.M | re.S)
+    return m.group(1) if m else ""
 
 
 def fs_source_of(shader_test):
