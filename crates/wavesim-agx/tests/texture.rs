@@ -476,3 +476,60 @@ fn shadow_compare_functions() {
         assert_eq!(w.reg32(8, 0), want.to_bits(), "reference {reference}");
     }
 }
+
+/// Linear filtering (mag and min linear, sampler bits 23 and 25) is refused unless the run opts in
+/// to approximations (the hardware's filter weights are not public); opted in, it is GL 4.6
+/// 8.14.2's LINEAR: i0 = floor(u - 1/2), a = frac(u - 1/2), (1 - a) T[i0] + a T[i0 + 1] per axis,
+/// with the wrap applied to i0 and i0 + 1. On the harness image (R = 16x + 1, G = 16y + 2):
+/// s = 0.375 (u = 1.5, a = 0: texel 1 alone, R = 17), s = 0.3 (u = 1.2: 0.3 T0 + 0.7 T1, R =
+/// 0.3 + 11.9 = 12.2), s = 0 with repeat (u - 1/2 = -0.5: texels 3 and 0 half each, R = 25);
+/// t = 0.5 (v - 1/2 = 1.5: rows 1 and 2 half each, G = 26). A linear magnification with a nearest
+/// minification is a typed error (choosing needs the LOD).
+#[test]
+fn linear_filter_is_an_opt_in() {
+    let mut dev = DeviceMemory::new();
+    let a = image(&mut dev);
+    let mut code = tex_word(false, 16, true, 8, 0, 2, 0).to_vec();
+    code.extend([0x88, 0x00]);
+    let linear = (1u64 << 23 | 1 << 25 | 1 << 29 | 1 << 32).to_le_bytes();
+    let setup = |s: f32, approximate: bool, sampler: [u8; 8]| {
+        let mut w = WaveState::new(12);
+        w.textures = vec![texture(2, [0, 1, 2, 3], 4, 4, a)];
+        w.samplers = vec![sampler];
+        w.approximate = approximate;
+        w.exec = 1;
+        w.set_reg32(4, 0, s.to_bits());
+        w.set_reg32(5, 0, 0.5f32.to_bits());
+        w
+    };
+    let mut w = setup(0.375, false, linear);
+    assert!(matches!(
+        run_group(code.clone(), &mut w, &dev),
+        Err(Fault::Unsupported { name }) if name == wavesim_agx::exec::texture::LINEAR_FILTER
+    ));
+    for (s, r) in [(0.375f32, 17.0f64), (0.3, 0.0), (0.0, 25.0)] {
+        let mut w = setup(s, true, linear);
+        run_group(code.clone(), &mut w, &dev).unwrap();
+        let want_r = if s == 0.3f32 {
+            // u = f32(0.3) * 4 in f64; a = frac(u - 1/2); texels 0 and 1 (R = 1 and 17)
+            let u = f64::from(0.3f32) * 4.0 - 0.5;
+            let a = u - u.floor();
+            (1.0 - a) * (1.0 / 255.0) + a * (17.0 / 255.0)
+        } else {
+            r / 255.0
+        };
+        assert_eq!(w.reg32(8, 0), (want_r as f32).to_bits(), "s = {s}");
+        let want_g = 0.5 * (18.0 / 255.0) + 0.5 * (34.0 / 255.0);
+        assert_eq!(w.reg32(9, 0), (want_g as f32).to_bits(), "s = {s}");
+        assert_eq!(
+            w.approximated
+                .get(wavesim_agx::exec::texture::LINEAR_FILTER),
+            Some(&1)
+        );
+    }
+    let mut w = setup(0.375, true, (1u64 << 23).to_le_bytes());
+    assert!(matches!(
+        run_group(code, &mut w, &dev),
+        Err(Fault::UnsupportedForm { .. })
+    ));
+}

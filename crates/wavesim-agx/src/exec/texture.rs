@@ -16,10 +16,11 @@
 //! layer count a typed error), RGBA8 unorm texels (`R8G8B8A8`, `Unorm`, not sRGB) read as byte /
 //! 255 and R32 float texels (Mesa 22.3's depth textures) read as (d, 0, 0, 1), correctly rounded
 //! to the destination width (GL 4.6, 2.3.5.1), the descriptor's swizzle applied (R, G, B, A, 1, 0);
-//! other formats are typed errors. Filtering: nearest, magnified and minified (a linear filter or a
-//! mip filter other than none is a typed error: the hardware's filter weights are not public; with
-//! the mip filter none, GL 4.6 8.14 samples the base level whatever the LOD, so the LOD source is
-//! not read for the texel); the texel is `floor(u)` of the coordinate scaled by the size (unless
+//! other formats are typed errors. Filtering: nearest, magnified and minified; linear both ways on
+//! 1D/2D/2D-array images only under the approximation opt-in (the hardware's filter weights are not
+//! public: GL 4.6 8.14.2's formula in f64, counted as [`LINEAR_FILTER`]); any other mix, and a mip
+//! filter other than none, is a typed error (with the mip filter none, GL 4.6 8.14 samples the base
+//! level whatever the LOD, so the LOD source is not read for the texel); the texel is `floor(u)` of the coordinate scaled by the size (unless
 //! the sampler takes pixel coordinates) plus the texel offset, wrapped by the sampler's mode: clamp
 //! to edge, repeat, mirrored repeat (GL 4.6, 8.14.2); clamp to border is a typed error (the border
 //! colour table is not modelled). A NaN coordinate is a typed error (GL leaves it undefined).
@@ -417,12 +418,24 @@ pub(super) fn texture_access(
                 w.samplers.len()
             ))
         })?);
-        if s.magnify_linear || s.minify_linear || s.mip_filter != 0 {
+        // Nearest, or linear both ways under the opt-in (the same filter magnified and minified,
+        // so the LOD that chooses between them is not needed); no mip filter.
+        let linear_ok = s.magnify_linear && s.minify_linear && matches!(n, 0 | 2 | 3);
+        if s.magnify_linear != s.minify_linear
+            || s.mip_filter != 0
+            || s.magnify_linear && !linear_ok
+        {
             return Err(unsupported(format!(
-                "sampler filters mag linear {} min linear {} mip {} (nearest, no mip filter, is \
-                 modelled)",
+                "sampler filters mag linear {} min linear {} mip {} on texture kind {n} \
+                 (nearest, or linear both ways on 1D/2D/2D array under the approximation opt-in, \
+                 with no mip filter, is modelled)",
                 s.magnify_linear, s.minify_linear, s.mip_filter
             )));
+        }
+        if s.magnify_linear && !w.approximate {
+            return Err(Fault::Unsupported {
+                name: LINEAR_FILTER,
+            });
         }
         Some(s)
     };
@@ -516,9 +529,11 @@ pub(super) fn texture_access(
                 )));
             }
         }
-        let mut xy = [0u32; 3];
+        // Per spatial axis, the texels and their weights: one of weight 1 (nearest, texel
+        // fetches), or two (linear).
+        let mut taps: [Vec<(u32, f64)>; 3] = [vec![(0, 1.0)], vec![(0, 1.0)], vec![(0, 1.0)]];
         let spatial = if n == 6 { 2 } else { axes };
-        for (d, slot) in xy.iter_mut().enumerate().take(spatial) {
+        for (d, slot) in taps.iter_mut().enumerate().take(spatial) {
             let raw = values[d];
             *slot = match &s {
                 None => {
@@ -530,7 +545,7 @@ pub(super) fn texture_access(
                             size[d]
                         )));
                     }
-                    i as u32
+                    vec![(i as u32, 1.0)]
                 }
                 Some(s) => {
                     let c = match cube_st {
@@ -547,12 +562,25 @@ pub(super) fn texture_access(
                     } else {
                         c * f64::from(size[d])
                     };
-                    // GL 4.6 8.14.2: u = s * size + offset, i = wrap(floor(u)); the offset is an
-                    // integer, so floor(u) = floor(s * size) + offset.
-                    let i = u.floor().clamp(-(1i64 << 40) as f64, (1i64 << 40) as f64) as i64
-                        + offsets[d];
                     let mode = if cube_st.is_some() { 0 } else { s.wrap[d] };
-                    wrap(mode, i, size[d])?
+                    let floor = |u: f64| {
+                        u.floor().clamp(-(1i64 << 40) as f64, (1i64 << 40) as f64) as i64
+                            + offsets[d]
+                    };
+                    if s.magnify_linear {
+                        // GL 4.6 8.14.2, LINEAR: i0 = floor(u - 1/2), i1 = i0 + 1, each wrapped,
+                        // weights 1 - a and a for a = frac(u - 1/2) (u plus the integer offset)
+                        let i0 = floor(u - 0.5);
+                        let a = (u - 0.5) - (u - 0.5).floor();
+                        vec![
+                            (wrap(mode, i0, size[d])?, 1.0 - a),
+                            (wrap(mode, i0 + 1, size[d])?, a),
+                        ]
+                    } else {
+                        // GL 4.6 8.14.2, NEAREST: u = s * size + offset, i = wrap(floor(u)); the
+                        // offset is an integer, so floor(u) = floor(s * size) + offset.
+                        vec![(wrap(mode, floor(u), size[d])?, 1.0)]
+                    }
                 }
             };
         }
@@ -568,23 +596,35 @@ pub(super) fn texture_access(
             }
         }
         if n == 5 {
-            layer = xy[2];
+            layer = taps[2][0].0;
         }
-        let mut px = texel(
-            &t,
-            format,
-            xy[0],
-            xy[1],
-            dev,
-            lane,
-            u64::from(layer) * stride,
-        )?;
-        if let (Some(r), Some(s)) = (ref_reg, &s) {
-            // The comparison's result takes the depth's place (R) and goes through the
-            // descriptor's swizzle like a texel: Mesa 22.3 reads the result from the first
-            // component and leaves GL's depth texture mode (R, RRR1, ...) to the view's swizzle.
-            let d_ref = f32::from_bits(w.read(r, lane)? as u32);
-            px[0] = depth_compare(s.compare_func, d_ref, px[0], lane)?;
+        // The weighted sum of the taps in f64 (exact for nearest: one tap of weight 1), each
+        // texel compared first when the instruction compares (GL 4.6 8.23.1: the comparison
+        // applies to each texel the filter reads).
+        let mut px = [0f64; 4];
+        let mut first = true;
+        for &(x, wx) in &taps[0] {
+            for &(y, wy) in &taps[1] {
+                let mut texel_value =
+                    texel(&t, format, x, y, dev, lane, u64::from(layer) * stride)?;
+                if let (Some(r), Some(s)) = (ref_reg, &s) {
+                    // The comparison's result takes the depth's place (R) and goes through the
+                    // descriptor's swizzle like a texel: Mesa 22.3 reads the result from the
+                    // first component and leaves GL's depth texture mode (R, RRR1, ...) to the
+                    // view's swizzle.
+                    let d_ref = f32::from_bits(w.read(r, lane)? as u32);
+                    texel_value[0] = depth_compare(s.compare_func, d_ref, texel_value[0], lane)?;
+                }
+                for (acc, v) in px.iter_mut().zip(texel_value) {
+                    // the first product is stored, not added to +0 (a nearest -0.0 stays -0.0)
+                    *acc = if first {
+                        wx * wy * v
+                    } else {
+                        *acc + wx * wy * v
+                    };
+                }
+                first = false;
+            }
         }
         let mut ri = 0;
         for c in 0..4 {
@@ -607,5 +647,14 @@ pub(super) fn texture_access(
             w.write(reg, lane, out)?;
         }
     }
+    if s.as_ref().is_some_and(|s| s.magnify_linear) {
+        *w.approximated.entry(LINEAR_FILTER).or_insert(0) += 1;
+    }
     Ok(())
 }
+
+/// The name linear filtering is counted and refused under: the hardware's filter weights (their
+/// precision, the rounding of the weighted sum) are not public, so without the opt-in
+/// ([`WaveState::approximate`]) a linear sampler stops; with it, the GL 4.6 8.14.2 formula is
+/// evaluated in f64 and rounded once to the destination.
+pub const LINEAR_FILTER: &str = "texture linear filter";
