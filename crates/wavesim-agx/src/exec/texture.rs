@@ -492,7 +492,7 @@ pub(super) fn texture_access(
         }
         let offsets = match off_reg {
             Some(r) => {
-                let packed = w.read(r, lane)? as u64 & 0xFFFF;
+                let packed = w.read(r, lane)? & 0xFFFF;
                 if packed >> (4 * axes) != 0 {
                     return Err(unsupported(format!(
                         "thread {lane}: texel offsets {packed:#x} beyond the image's {axes} axes"
