@@ -514,6 +514,33 @@ def fragment_reference(harness, shader_test, vs_source):
     return px
 
 
+# Vertex shaders whose outputs are ill-conditioned in the angle reduction of sin/cos (docs/AGX.md,
+# "Mesa 22.3 corpus"): their reference is llvmpipe running the GLSL with sin and cos written as
+# Mesa's agx_lower_sincos reduces them, in f32: turns = x * 1/(2 pi) (+ 1/4 for cos), fract,
+# then the sine of that fraction of a turn.
+MESA_SINCOS = {"unity_99-Water.0000.vs"}
+
+MESA_SINCOS_GLSL = "".join(
+    f"{t} wavesim_mesa_sin({t} x) {{ return sin(fract(x * 0.159154943) * 6.28318548); }}\n"
+    f"{t} wavesim_mesa_cos({t} x) {{ return sin(fract(x * 0.159154943 + 0.25) * 6.28318548); }}\n"
+    for t in ("float", "vec2", "vec3", "vec4"))
+
+
+def with_mesa_sincos(shader_test):
+    """A copy of the .shader_test whose vertex shader calls MESA_SINCOS_GLSL for sin and cos."""
+    text = shader_test.read_text(errors="replace")
+    m = re.search(r"^\[vertex shader\]\n(.*?)(?=^\[|\Z)", text, re.M | re.S)
+    if not m:
+        raise Problem("no vertex shader text")
+    vs = re.sub(r"\b(sin|cos)\s*\(", r"wavesim_mesa_\1(", m.group(1))
+    vs, n = re.subn(r"^(\s*void\s+main\s*\()", MESA_SINCOS_GLSL + r"\1", vs, count=1, flags=re.M)
+    if n != 1:
+        raise Problem("no main() in the vertex shader")
+    out = pathlib.Path("/tmp/wavesim-corpus-mesa-sincos.shader_test")
+    out.write_text(text[:m.start(1)] + vs + text[m.end(1):])
+    return out
+
+
 def vs_source_of(shader_test):
     text = shader_test.read_text(errors="replace")
     m = re.search(r"^\[vertex shader\]\n(.*?)(?=^\[|\Z)", text, re.M | re.S)
@@ -586,7 +613,8 @@ def main():
             if stage == "vs":
                 job = build_job(info, pushes, mem, stem + ".bin",
                                 ['kind = "vertex"', "[vertex]", "vertex_count = 3"], state)
-                ref = reference(harness, shader_test, info)
+                ref = reference(harness, with_mesa_sincos(shader_test)
+                                if stem in MESA_SINCOS else shader_test, info)
                 ref_text = "".join(f"{v} {s} {w:08x}\n" for (v, s), w in sorted(ref.items()))
             else:
                 job, ref_text = fragment_job(info, pushes, mem, stem, harness, shader_test,

@@ -12,6 +12,10 @@
 //! registers (`agx_nir_lower_mediump` outputs) while llvmpipe converts f32: a value within an f16
 //! rounding of a half-way point between two bytes may land on either.
 //!
+//! One vertex shader's output is ill-conditioned in the angle reduction of `sin`/`cos`
+//! (unity_99-Water: a sign follows the last bits of a `cos`); its reference is llvmpipe running
+//! the GLSL with Mesa's f32 reduction written in (`MESA_SINCOS` in the script, docs/AGX.md).
+//!
 //! Vertex agreement: integer and bit-identical results are compared exactly; where the words differ, both
 //! are read as f32 and must agree within 2^-16 relative to the larger magnitude (or 2^-16 absolute
 //! below 1). The two compilers round differently in three places that no exact rule can bridge:
