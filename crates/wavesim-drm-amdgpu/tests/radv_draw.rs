@@ -1,0 +1,522 @@
+//! Whole draws executed from the graphics ring: RADV compiles and programs a pipeline, the shim
+//! runs its NGG vertex shader, the rasteriser and its pixel shader on wavesim
+//! (`gfx_draw.rs`), and the image is compared with lavapipe's rendering of the same pipeline
+//! (committed goldens in tests/graphics/goldens/, written by tools/radv/goldens.sh).
+//!
+//! The target is a 64x64 R8G8B8A8_UNORM image with linear tiling in host-visible memory,
+//! filled with a background pattern by the host and loaded by the render pass (no clear: a
+//! clear is a draw of RADV's own meta pipeline), read back through the mapping.
+//!
+//! Comparison (`compare`): a pixel whose coverage differs (background in one image, drawn in
+//! the other) is allowed only on a primitive's edge, i.e. when the golden's 3x3 neighbourhood
+//! holds both background and drawn pixels; a covered pixel's channels may differ by at most
+//! the case's tolerance (0 for flat and integer outputs; 1 for interpolated colours, the one
+//! UNORM8 step that lavapipe's f32 interpolation and RADV's f16 export can round apart).
+//!
+//! Each run is a child process (this binary again, WAVESIM_RADV_CASE), so the ICD and
+//! LD_PRELOAD apply to it alone.
+
+use ash::vk;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+// The Vulkan setup shared with vulkan_compute.rs (its triangle is not drawn here).
+#[allow(dead_code)]
+mod vulkan_draw;
+
+const RADV_ICD: &str = "/usr/share/vulkan/icd.d/radeon_icd.x86_64.json";
+const LAVAPIPE_ICD: &str = "/usr/share/vulkan/icd.d/lvp_icd.x86_64.json";
+const W: u32 = 64;
+const H: u32 = 64;
+/// The host's background texel (RGBA8): no shader here writes it.
+const BACKGROUND: [u8; 4] = [0x11, 0x22, 0x33, 0x44];
+
+/// One pipeline: its SPIR-V (tests/graphics/NAME.spv), topology, vertex count, tolerance.
+struct Case {
+    name: &'static str,
+    vert: &'static str,
+    frag: &'static str,
+    topology: vk::PrimitiveTopology,
+    vertices: u32,
+    cull: vk::CullModeFlags,
+    tolerance: u8,
+}
+
+const fn case(name: &'static str, vert: &'static str, frag: &'static str, tolerance: u8) -> Case {
+    Case {
+        name,
+        vert,
+        frag,
+        topology: vk::PrimitiveTopology::TRIANGLE_LIST,
+        vertices: 3,
+        cull: vk::CullModeFlags::NONE,
+        tolerance,
+    }
+}
+
+const CASES: &[Case] = &[
+    case("tri", "tri.vert", "tri.frag", 1),
+    case("discard", "tri.vert", "discard.frag", 1),
+    case("deriv", "tri.vert", "deriv.frag", 1),
+    case("math", "tri.vert", "math.frag", 1),
+    case("flat", "flat.vert", "flat.frag", 1),
+    case("depth", "tri.vert", "depth.frag", 1),
+    Case {
+        cull: vk::CullModeFlags::BACK,
+        ..case("tri_cull_back", "tri.vert", "tri.frag", 1)
+    },
+    Case {
+        cull: vk::CullModeFlags::FRONT,
+        ..case("tri_cull_front", "tri.vert", "tri.frag", 1)
+    },
+];
+
+fn spv(name: &str) -> Result<Vec<u32>, String> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/graphics")
+        .join(format!("{name}.spv"));
+    let b = std::fs::read(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+    Ok(b.chunks_exact(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect())
+}
+
+/// Renders `c` on the process's Vulkan driver; returns the 64x64 RGBA8 pixels, rows packed.
+fn render(c: &Case) -> Result<Vec<u8>, String> {
+    let e = |what: &'static str| move |r: vk::Result| format!("{what}: {r:?}");
+    let (vert, frag) = (spv(c.vert)?, spv(c.frag)?);
+    // SAFETY: every Vulkan call follows the specification's valid usage: objects are created
+    // before use; the process exits after reading the result (the driver frees the rest).
+    unsafe {
+        let (_entry, instance, pd) = vulkan_draw::first_device()?;
+        let family = instance
+            .get_physical_device_queue_family_properties(pd)
+            .iter()
+            .position(|f| f.queue_flags.contains(vk::QueueFlags::GRAPHICS))
+            .ok_or("no graphics queue")? as u32;
+        let prio = [1.0f32];
+        let qci = [vk::DeviceQueueCreateInfo::default()
+            .queue_family_index(family)
+            .queue_priorities(&prio)];
+        let device = instance
+            .create_device(
+                pd,
+                &vk::DeviceCreateInfo::default().queue_create_infos(&qci),
+                None,
+            )
+            .map_err(e("vkCreateDevice"))?;
+        let queue = device.get_device_queue(family, 0);
+        let props = instance.get_physical_device_memory_properties(pd);
+        let mem_type = |bits: u32, want: vk::MemoryPropertyFlags| {
+            (0..props.memory_type_count)
+                .find(|&t| {
+                    bits >> t & 1 != 0
+                        && props.memory_types[t as usize].property_flags.contains(want)
+                })
+                .ok_or("no suitable memory type")
+        };
+        let format = vk::Format::R8G8B8A8_UNORM;
+        let image = device
+            .create_image(
+                &vk::ImageCreateInfo::default()
+                    .image_type(vk::ImageType::TYPE_2D)
+                    .format(format)
+                    .extent(vk::Extent3D {
+                        width: W,
+                        height: H,
+                        depth: 1,
+                    })
+                    .mip_levels(1)
+                    .array_layers(1)
+                    .samples(vk::SampleCountFlags::TYPE_1)
+                    .tiling(vk::ImageTiling::LINEAR)
+                    .initial_layout(vk::ImageLayout::PREINITIALIZED)
+                    .usage(vk::ImageUsageFlags::COLOR_ATTACHMENT),
+                None,
+            )
+            .map_err(e("vkCreateImage"))?;
+        let req = device.get_image_memory_requirements(image);
+        let host = vk::MemoryPropertyFlags::HOST_VISIBLE | vk::MemoryPropertyFlags::HOST_COHERENT;
+        let mem = device
+            .allocate_memory(
+                &vk::MemoryAllocateInfo::default()
+                    .allocation_size(req.size)
+                    .memory_type_index(mem_type(req.memory_type_bits, host)?),
+                None,
+            )
+            .map_err(e("vkAllocateMemory"))?;
+        device
+            .bind_image_memory(image, mem, 0)
+            .map_err(e("vkBindImageMemory"))?;
+        let layout = device.get_image_subresource_layout(
+            image,
+            vk::ImageSubresource {
+                aspect_mask: vk::ImageAspectFlags::COLOR,
+                mip_level: 0,
+                array_layer: 0,
+            },
+        );
+        let ptr = device
+            .map_memory(mem, 0, req.size, vk::MemoryMapFlags::empty())
+            .map_err(e("vkMapMemory"))? as *mut u8;
+        for y in 0..H as usize {
+            for x in 0..W as usize {
+                let at = layout.offset as usize + y * layout.row_pitch as usize + 4 * x;
+                std::ptr::copy_nonoverlapping(BACKGROUND.as_ptr(), ptr.add(at), 4);
+            }
+        }
+        let view = device
+            .create_image_view(
+                &vk::ImageViewCreateInfo::default()
+                    .image(image)
+                    .view_type(vk::ImageViewType::TYPE_2D)
+                    .format(format)
+                    .subresource_range(vk::ImageSubresourceRange {
+                        aspect_mask: vk::ImageAspectFlags::COLOR,
+                        level_count: 1,
+                        layer_count: 1,
+                        ..Default::default()
+                    }),
+                None,
+            )
+            .map_err(e("vkCreateImageView"))?;
+        let att = [vk::AttachmentDescription::default()
+            .format(format)
+            .samples(vk::SampleCountFlags::TYPE_1)
+            .load_op(vk::AttachmentLoadOp::LOAD)
+            .store_op(vk::AttachmentStoreOp::STORE)
+            .initial_layout(vk::ImageLayout::GENERAL)
+            .final_layout(vk::ImageLayout::GENERAL)];
+        let cref = [vk::AttachmentReference::default()
+            .attachment(0)
+            .layout(vk::ImageLayout::GENERAL)];
+        let sub = [vk::SubpassDescription::default()
+            .pipeline_bind_point(vk::PipelineBindPoint::GRAPHICS)
+            .color_attachments(&cref)];
+        let rp = device
+            .create_render_pass(
+                &vk::RenderPassCreateInfo::default()
+                    .attachments(&att)
+                    .subpasses(&sub),
+                None,
+            )
+            .map_err(e("vkCreateRenderPass"))?;
+        let views = [view];
+        let fb = device
+            .create_framebuffer(
+                &vk::FramebufferCreateInfo::default()
+                    .render_pass(rp)
+                    .attachments(&views)
+                    .width(W)
+                    .height(H)
+                    .layers(1),
+                None,
+            )
+            .map_err(e("vkCreateFramebuffer"))?;
+        let pl = device
+            .create_pipeline_layout(&vk::PipelineLayoutCreateInfo::default(), None)
+            .map_err(e("vkCreatePipelineLayout"))?;
+        let vm = device
+            .create_shader_module(&vk::ShaderModuleCreateInfo::default().code(&vert), None)
+            .map_err(e("vkCreateShaderModule"))?;
+        let fm = device
+            .create_shader_module(&vk::ShaderModuleCreateInfo::default().code(&frag), None)
+            .map_err(e("vkCreateShaderModule"))?;
+        let stages = [
+            vk::PipelineShaderStageCreateInfo::default()
+                .stage(vk::ShaderStageFlags::VERTEX)
+                .module(vm)
+                .name(c"main"),
+            vk::PipelineShaderStageCreateInfo::default()
+                .stage(vk::ShaderStageFlags::FRAGMENT)
+                .module(fm)
+                .name(c"main"),
+        ];
+        let vi = vk::PipelineVertexInputStateCreateInfo::default();
+        let ia = vk::PipelineInputAssemblyStateCreateInfo::default().topology(c.topology);
+        let vp = [vk::Viewport {
+            x: 0.0,
+            y: 0.0,
+            width: W as f32,
+            height: H as f32,
+            min_depth: 0.0,
+            max_depth: 1.0,
+        }];
+        let sc = [vk::Rect2D {
+            offset: vk::Offset2D::default(),
+            extent: vk::Extent2D {
+                width: W,
+                height: H,
+            },
+        }];
+        let vps = vk::PipelineViewportStateCreateInfo::default()
+            .viewports(&vp)
+            .scissors(&sc);
+        let rs = vk::PipelineRasterizationStateCreateInfo::default()
+            .polygon_mode(vk::PolygonMode::FILL)
+            .cull_mode(c.cull)
+            .front_face(vk::FrontFace::COUNTER_CLOCKWISE)
+            .line_width(1.0);
+        let ms = vk::PipelineMultisampleStateCreateInfo::default()
+            .rasterization_samples(vk::SampleCountFlags::TYPE_1);
+        let cba = [vk::PipelineColorBlendAttachmentState::default()
+            .color_write_mask(vk::ColorComponentFlags::RGBA)];
+        let cb = vk::PipelineColorBlendStateCreateInfo::default().attachments(&cba);
+        let pipeline = device
+            .create_graphics_pipelines(
+                vk::PipelineCache::null(),
+                &[vk::GraphicsPipelineCreateInfo::default()
+                    .stages(&stages)
+                    .vertex_input_state(&vi)
+                    .input_assembly_state(&ia)
+                    .viewport_state(&vps)
+                    .rasterization_state(&rs)
+                    .multisample_state(&ms)
+                    .color_blend_state(&cb)
+                    .layout(pl)
+                    .render_pass(rp)],
+                None,
+            )
+            .map_err(|(_, r)| format!("vkCreateGraphicsPipelines: {r:?}"))?[0];
+
+        let (_pool, cmd) = vulkan_draw::command_buffer(&device, family)?;
+        device
+            .begin_command_buffer(cmd, &vk::CommandBufferBeginInfo::default())
+            .map_err(e("vkBeginCommandBuffer"))?;
+        // The host's writes become visible to the render pass's load in GENERAL layout.
+        let to_general = [vk::ImageMemoryBarrier::default()
+            .src_access_mask(vk::AccessFlags::HOST_WRITE)
+            .dst_access_mask(
+                vk::AccessFlags::COLOR_ATTACHMENT_READ | vk::AccessFlags::COLOR_ATTACHMENT_WRITE,
+            )
+            .old_layout(vk::ImageLayout::PREINITIALIZED)
+            .new_layout(vk::ImageLayout::GENERAL)
+            .image(image)
+            .subresource_range(vk::ImageSubresourceRange {
+                aspect_mask: vk::ImageAspectFlags::COLOR,
+                level_count: 1,
+                layer_count: 1,
+                ..Default::default()
+            })];
+        device.cmd_pipeline_barrier(
+            cmd,
+            vk::PipelineStageFlags::HOST,
+            vk::PipelineStageFlags::COLOR_ATTACHMENT_OUTPUT,
+            vk::DependencyFlags::empty(),
+            &[],
+            &[],
+            &to_general,
+        );
+        device.cmd_begin_render_pass(
+            cmd,
+            &vk::RenderPassBeginInfo::default()
+                .render_pass(rp)
+                .framebuffer(fb)
+                .render_area(sc[0]),
+            vk::SubpassContents::INLINE,
+        );
+        device.cmd_bind_pipeline(cmd, vk::PipelineBindPoint::GRAPHICS, pipeline);
+        device.cmd_draw(cmd, c.vertices, 1, 0, 0);
+        device.cmd_end_render_pass(cmd);
+        let mb = [vk::MemoryBarrier::default()
+            .src_access_mask(vk::AccessFlags::COLOR_ATTACHMENT_WRITE)
+            .dst_access_mask(vk::AccessFlags::HOST_READ)];
+        device.cmd_pipeline_barrier(
+            cmd,
+            vk::PipelineStageFlags::COLOR_ATTACHMENT_OUTPUT,
+            vk::PipelineStageFlags::HOST,
+            vk::DependencyFlags::empty(),
+            &mb,
+            &[],
+            &[],
+        );
+        device
+            .end_command_buffer(cmd)
+            .map_err(e("vkEndCommandBuffer"))?;
+        let fence = device
+            .create_fence(&vk::FenceCreateInfo::default(), None)
+            .map_err(e("vkCreateFence"))?;
+        let cmds = [cmd];
+        device
+            .queue_submit(
+                queue,
+                &[vk::SubmitInfo::default().command_buffers(&cmds)],
+                fence,
+            )
+            .map_err(e("vkQueueSubmit"))?;
+        device
+            .wait_for_fences(&[fence], true, u64::MAX)
+            .map_err(e("vkWaitForFences"))?;
+        let mut out = Vec::with_capacity((W * H * 4) as usize);
+        for y in 0..H as usize {
+            let at = layout.offset as usize + y * layout.row_pitch as usize;
+            out.extend_from_slice(std::slice::from_raw_parts(ptr.add(at), 4 * W as usize));
+        }
+        Ok(out)
+    }
+}
+
+/// The child process's entry: renders WAVESIM_RADV_CASE into WAVESIM_RADV_OUT.
+#[test]
+fn child_entry() {
+    let (Ok(name), Ok(out)) = (
+        std::env::var("WAVESIM_RADV_CASE"),
+        std::env::var("WAVESIM_RADV_OUT"),
+    ) else {
+        return;
+    };
+    let c = CASES
+        .iter()
+        .find(|c| c.name == name)
+        .unwrap_or_else(|| panic!("no case {name}"));
+    let bytes = render(c).unwrap_or_else(|e| panic!("{name}: {e}"));
+    std::fs::write(out, bytes).expect("writing the result");
+}
+
+/// The shim library cargo built with this test (beside the test binary in deps/, or one up).
+fn shim_library() -> PathBuf {
+    let exe = std::env::current_exe().expect("test binary path");
+    let deps = exe.parent().expect("test binary directory");
+    let candidates = [
+        deps.to_path_buf(),
+        deps.parent().expect("target directory").to_path_buf(),
+    ];
+    candidates
+        .iter()
+        .map(|d| d.join("libwavesim_drm_amdgpu.so"))
+        .find(|lib| lib.exists())
+        .unwrap_or_else(|| panic!("libwavesim_drm_amdgpu.so is in neither {candidates:?}"))
+}
+
+/// Renders `name` in a child process on RADV through the shim or on lavapipe.
+fn run_child(name: &str, radv: bool) -> Vec<u8> {
+    let out = std::env::temp_dir().join(format!(
+        "wavesim-radv-{name}-{}-{}.rgba",
+        if radv { "radv" } else { "lvp" },
+        std::process::id()
+    ));
+    let icd = if radv { RADV_ICD } else { LAVAPIPE_ICD };
+    assert!(
+        Path::new(icd).exists(),
+        "{icd} is missing: install Debian's mesa-vulkan-drivers"
+    );
+    let mut cmd = Command::new(std::env::current_exe().expect("test binary"));
+    cmd.args(["--exact", "child_entry", "--nocapture", "--test-threads=1"])
+        .env("WAVESIM_RADV_CASE", name)
+        .env("WAVESIM_RADV_OUT", &out)
+        .env("XDG_RUNTIME_DIR", std::env::temp_dir())
+        .env("MESA_SHADER_CACHE_DISABLE", "true")
+        .env("VK_ICD_FILENAMES", icd)
+        .env_remove("WAVESIM_DRM_CAPTURE")
+        .env_remove("VK_LOADER_LAYERS_ENABLE");
+    if radv {
+        cmd.env("LD_PRELOAD", shim_library());
+    } else {
+        cmd.env_remove("LD_PRELOAD");
+    }
+    let o = cmd.output().expect("running the child");
+    let bytes = std::fs::read(&out).ok();
+    let _ = std::fs::remove_file(&out);
+    let quiet = !String::from_utf8_lossy(&o.stderr).contains("wavesim-drm:");
+    match bytes {
+        Some(b) if o.status.success() && quiet => b,
+        _ => panic!(
+            "{name} on {} failed ({}):\n{}",
+            if radv { "RADV + shim" } else { "lavapipe" },
+            o.status,
+            String::from_utf8_lossy(&o.stderr)
+        ),
+    }
+}
+
+fn golden_path(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/graphics/goldens")
+        .join(format!("{name}.rgba"))
+}
+
+/// Differences between `got` and the golden `want` beyond the rules in the module comment:
+/// (pixels compared, edge pixels whose coverage differs, messages of the failures).
+fn compare(c: &Case, want: &[u8], got: &[u8]) -> (usize, usize, Vec<String>) {
+    let px = |img: &[u8], x: i64, y: i64| -> [u8; 4] {
+        let i = 4 * (y as usize * W as usize + x as usize);
+        [img[i], img[i + 1], img[i + 2], img[i + 3]]
+    };
+    let bg = |p: [u8; 4]| p == BACKGROUND;
+    let (mut compared, mut edge, mut bad) = (0, 0, Vec::new());
+    for y in 0..H as i64 {
+        for x in 0..W as i64 {
+            let (a, b) = (px(want, x, y), px(got, x, y));
+            if bg(a) != bg(b) {
+                let mut kinds = [false; 2];
+                for dy in -1..=1 {
+                    for dx in -1..=1 {
+                        let (nx, ny) = (x + dx, y + dy);
+                        if (0..W as i64).contains(&nx) && (0..H as i64).contains(&ny) {
+                            kinds[bg(px(want, nx, ny)) as usize] = true;
+                        }
+                    }
+                }
+                if kinds == [true, true] {
+                    edge += 1;
+                } else {
+                    bad.push(format!(
+                        "({x}, {y}): coverage: lavapipe {a:?}, wavesim {b:?}"
+                    ));
+                }
+                continue;
+            }
+            compared += 1;
+            let d = (0..4).map(|k| a[k].abs_diff(b[k])).max().unwrap_or(0);
+            if d > c.tolerance {
+                bad.push(format!("({x}, {y}): lavapipe {a:?}, wavesim {b:?}"));
+            }
+        }
+    }
+    (compared, edge, bad)
+}
+
+/// Every case, rendered by RADV's machine code on wavesim, matches lavapipe's golden.
+#[test]
+fn radv_draws_match_lavapipe() {
+    let mut failures = Vec::new();
+    for c in CASES {
+        let want = std::fs::read(golden_path(c.name))
+            .unwrap_or_else(|e| panic!("{}: golden: {e} (tools/radv/goldens.sh)", c.name));
+        let got = run_child(c.name, true);
+        assert_eq!(got.len(), want.len(), "{}", c.name);
+        let drawn = want.chunks(4).filter(|p| *p != BACKGROUND).count();
+        // A culled triangle draws nothing: the other facing of the pair draws it.
+        assert!(
+            drawn > 0 || c.cull != vk::CullModeFlags::NONE,
+            "{}: the golden draws nothing",
+            c.name
+        );
+        let (compared, edge, bad) = compare(c, &want, &got);
+        eprintln!(
+            "{}: {drawn} pixels drawn by lavapipe, {compared} compared, {edge} edge pixels differ in coverage, {} failures",
+            c.name,
+            bad.len()
+        );
+        if !bad.is_empty() {
+            failures.push(format!(
+                "{}: {} pixels, first {:?}",
+                c.name,
+                bad.len(),
+                &bad[..bad.len().min(4)]
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{failures:#?}");
+}
+
+/// Writes the goldens from lavapipe (tools/radv/goldens.sh runs this).
+#[test]
+#[ignore]
+fn write_goldens() {
+    for c in CASES {
+        let img = run_child(c.name, false);
+        std::fs::create_dir_all(golden_path(c.name).parent().unwrap()).unwrap();
+        std::fs::write(golden_path(c.name), img).unwrap();
+    }
+}
