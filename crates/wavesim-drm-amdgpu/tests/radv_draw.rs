@@ -31,45 +31,107 @@ const H: u32 = 64;
 /// The host's background texel (RGBA8): no shader here writes it.
 const BACKGROUND: [u8; 4] = [0x11, 0x22, 0x33, 0x44];
 
-/// One pipeline: its SPIR-V (tests/graphics/NAME.spv), topology, vertex count, tolerance.
+/// One pipeline: its SPIR-V (tests/graphics/NAME.spv), the draw, the fixed-function state,
+/// the channel tolerance.
+#[derive(Clone, Debug)]
 struct Case {
-    name: &'static str,
+    name: String,
     vert: &'static str,
     frag: &'static str,
     topology: vk::PrimitiveTopology,
     vertices: u32,
+    instances: u32,
     cull: vk::CullModeFlags,
+    front_face: vk::FrontFace,
+    /// x, y, width, height (height < 0 flips y, VK_KHR_maintenance1).
+    viewport: [f32; 4],
+    /// x, y, width, height.
+    scissor: [u32; 4],
     tolerance: u8,
 }
 
-const fn case(name: &'static str, vert: &'static str, frag: &'static str, tolerance: u8) -> Case {
-    Case {
-        name,
-        vert,
-        frag,
-        topology: vk::PrimitiveTopology::TRIANGLE_LIST,
-        vertices: 3,
-        cull: vk::CullModeFlags::NONE,
-        tolerance,
+/// The corpus: every geometry with every pixel shader that reads its `color`, under four
+/// culling/front-face states and a second viewport (y flipped) with a scissor; and the flat
+/// pipeline.
+fn cases() -> Vec<Case> {
+    use vk::PrimitiveTopology as T;
+    let geometry = [
+        ("tri", "tri.vert", T::TRIANGLE_LIST, 3, 1),
+        ("grid", "grid.vert", T::TRIANGLE_LIST, 384, 1),
+        ("inst", "inst.vert", T::TRIANGLE_LIST, 3, 4),
+        ("strip", "strip.vert", T::TRIANGLE_STRIP, 24, 1),
+        ("fan", "fan.vert", T::TRIANGLE_FAN, 18, 1),
+    ];
+    // hash.frag's channels are exact multiples of 1/255; the others interpolate.
+    let frags = [
+        ("tri", "tri.frag", 1),
+        ("discard", "discard.frag", 1),
+        ("deriv", "deriv.frag", 1),
+        ("math", "math.frag", 1),
+        ("depth", "depth.frag", 1),
+        ("hash", "hash.frag", 0),
+        ("ops", "ops.frag", 1),
+    ];
+    let ccw = vk::FrontFace::COUNTER_CLOCKWISE;
+    let raster = [
+        ("", vk::CullModeFlags::NONE, ccw),
+        ("_cullback", vk::CullModeFlags::BACK, ccw),
+        ("_cullfront", vk::CullModeFlags::FRONT, ccw),
+        (
+            "_cw_cullback",
+            vk::CullModeFlags::BACK,
+            vk::FrontFace::CLOCKWISE,
+        ),
+    ];
+    let full = ([0.0, 0.0, W as f32, H as f32], [0, 0, W, H]);
+    let inner = ([8.0, 60.0, 48.0, -52.0], [4, 6, 50, 40]);
+    let mut out = Vec::new();
+    for (g, vert, topology, vertices, instances) in geometry {
+        for (f, frag, tolerance) in frags {
+            let base = Case {
+                name: format!("{g}_{f}"),
+                vert,
+                frag,
+                topology,
+                vertices,
+                instances,
+                cull: vk::CullModeFlags::NONE,
+                front_face: ccw,
+                viewport: full.0,
+                scissor: full.1,
+                tolerance,
+            };
+            for (r, cull, front_face) in raster {
+                out.push(Case {
+                    name: format!("{g}_{f}{r}"),
+                    cull,
+                    front_face,
+                    ..base.clone()
+                });
+            }
+            out.push(Case {
+                name: format!("{g}_{f}_viewport"),
+                viewport: inner.0,
+                scissor: inner.1,
+                ..base
+            });
+        }
     }
+    out.push(Case {
+        name: "flat".into(),
+        vert: "flat.vert",
+        frag: "flat.frag",
+        topology: T::TRIANGLE_LIST,
+        vertices: 3,
+        instances: 1,
+        cull: vk::CullModeFlags::NONE,
+        front_face: ccw,
+        viewport: full.0,
+        scissor: full.1,
+        tolerance: 1,
+    });
+    out
 }
-
-const CASES: &[Case] = &[
-    case("tri", "tri.vert", "tri.frag", 1),
-    case("discard", "tri.vert", "discard.frag", 1),
-    case("deriv", "tri.vert", "deriv.frag", 1),
-    case("math", "tri.vert", "math.frag", 1),
-    case("flat", "flat.vert", "flat.frag", 1),
-    case("depth", "tri.vert", "depth.frag", 1),
-    Case {
-        cull: vk::CullModeFlags::BACK,
-        ..case("tri_cull_back", "tri.vert", "tri.frag", 1)
-    },
-    Case {
-        cull: vk::CullModeFlags::FRONT,
-        ..case("tri_cull_front", "tri.vert", "tri.frag", 1)
-    },
-];
 
 fn spv(name: &str) -> Result<Vec<u32>, String> {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -235,27 +297,37 @@ fn render(c: &Case) -> Result<Vec<u8>, String> {
         let vi = vk::PipelineVertexInputStateCreateInfo::default();
         let ia = vk::PipelineInputAssemblyStateCreateInfo::default().topology(c.topology);
         let vp = [vk::Viewport {
-            x: 0.0,
-            y: 0.0,
-            width: W as f32,
-            height: H as f32,
+            x: c.viewport[0],
+            y: c.viewport[1],
+            width: c.viewport[2],
+            height: c.viewport[3],
             min_depth: 0.0,
             max_depth: 1.0,
         }];
         let sc = [vk::Rect2D {
+            offset: vk::Offset2D {
+                x: c.scissor[0] as i32,
+                y: c.scissor[1] as i32,
+            },
+            extent: vk::Extent2D {
+                width: c.scissor[2],
+                height: c.scissor[3],
+            },
+        }];
+        let area = vk::Rect2D {
             offset: vk::Offset2D::default(),
             extent: vk::Extent2D {
                 width: W,
                 height: H,
             },
-        }];
+        };
         let vps = vk::PipelineViewportStateCreateInfo::default()
             .viewports(&vp)
             .scissors(&sc);
         let rs = vk::PipelineRasterizationStateCreateInfo::default()
             .polygon_mode(vk::PolygonMode::FILL)
             .cull_mode(c.cull)
-            .front_face(vk::FrontFace::COUNTER_CLOCKWISE)
+            .front_face(c.front_face)
             .line_width(1.0);
         let ms = vk::PipelineMultisampleStateCreateInfo::default()
             .rasterization_samples(vk::SampleCountFlags::TYPE_1);
@@ -312,11 +384,11 @@ fn render(c: &Case) -> Result<Vec<u8>, String> {
             &vk::RenderPassBeginInfo::default()
                 .render_pass(rp)
                 .framebuffer(fb)
-                .render_area(sc[0]),
+                .render_area(area),
             vk::SubpassContents::INLINE,
         );
         device.cmd_bind_pipeline(cmd, vk::PipelineBindPoint::GRAPHICS, pipeline);
-        device.cmd_draw(cmd, c.vertices, 1, 0, 0);
+        device.cmd_draw(cmd, c.vertices, c.instances, 0, 0);
         device.cmd_end_render_pass(cmd);
         let mb = [vk::MemoryBarrier::default()
             .src_access_mask(vk::AccessFlags::COLOR_ATTACHMENT_WRITE)
@@ -365,7 +437,8 @@ fn child_entry() {
     ) else {
         return;
     };
-    let c = CASES
+    let all = cases();
+    let c = all
         .iter()
         .find(|c| c.name == name)
         .unwrap_or_else(|| panic!("no case {name}"));
@@ -432,18 +505,37 @@ fn run_child(name: &str, radv: bool) -> Vec<u8> {
 fn golden_path(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/graphics/goldens")
-        .join(format!("{name}.rgba"))
+        .join(format!("{name}.png"))
+}
+
+/// A golden: the 64x64 RGBA8 PNG's pixels.
+fn read_golden(name: &str) -> Vec<u8> {
+    let path = golden_path(name);
+    let file = std::fs::File::open(&path)
+        .unwrap_or_else(|e| panic!("{}: {e} (tools/radv/goldens.sh)", path.display()));
+    let mut reader = png::Decoder::new(file).read_info().expect("a PNG golden");
+    let mut buf = vec![0; reader.output_buffer_size()];
+    let info = reader.next_frame(&mut buf).expect("a PNG golden's pixels");
+    assert_eq!(
+        (info.width, info.height, info.color_type, info.bit_depth),
+        (W, H, png::ColorType::Rgba, png::BitDepth::Eight),
+        "{}",
+        path.display()
+    );
+    buf.truncate(info.buffer_size());
+    buf
 }
 
 /// Differences between `got` and the golden `want` beyond the rules in the module comment:
-/// (pixels compared, edge pixels whose coverage differs, messages of the failures).
-fn compare(c: &Case, want: &[u8], got: &[u8]) -> (usize, usize, Vec<String>) {
+/// (pixels compared, edge pixels whose coverage differs, the largest channel difference of
+/// the compared pixels, messages of the failures).
+fn compare(c: &Case, want: &[u8], got: &[u8]) -> (usize, usize, u8, Vec<String>) {
     let px = |img: &[u8], x: i64, y: i64| -> [u8; 4] {
         let i = 4 * (y as usize * W as usize + x as usize);
         [img[i], img[i + 1], img[i + 2], img[i + 3]]
     };
     let bg = |p: [u8; 4]| p == BACKGROUND;
-    let (mut compared, mut edge, mut bad) = (0, 0, Vec::new());
+    let (mut compared, mut edge, mut worst, mut bad) = (0, 0, 0, Vec::new());
     for y in 0..H as i64 {
         for x in 0..W as i64 {
             let (a, b) = (px(want, x, y), px(got, x, y));
@@ -468,22 +560,23 @@ fn compare(c: &Case, want: &[u8], got: &[u8]) -> (usize, usize, Vec<String>) {
             }
             compared += 1;
             let d = (0..4).map(|k| a[k].abs_diff(b[k])).max().unwrap_or(0);
+            worst = worst.max(d);
             if d > c.tolerance {
                 bad.push(format!("({x}, {y}): lavapipe {a:?}, wavesim {b:?}"));
             }
         }
     }
-    (compared, edge, bad)
+    (compared, edge, worst, bad)
 }
 
 /// Every case, rendered by RADV's machine code on wavesim, matches lavapipe's golden.
 #[test]
 fn radv_draws_match_lavapipe() {
     let mut failures = Vec::new();
-    for c in CASES {
-        let want = std::fs::read(golden_path(c.name))
-            .unwrap_or_else(|e| panic!("{}: golden: {e} (tools/radv/goldens.sh)", c.name));
-        let got = run_child(c.name, true);
+    let all = cases();
+    for c in &all {
+        let want = read_golden(&c.name);
+        let got = run_child(&c.name, true);
         assert_eq!(got.len(), want.len(), "{}", c.name);
         let drawn = want.chunks(4).filter(|p| *p != BACKGROUND).count();
         // A culled triangle draws nothing: the other facing of the pair draws it.
@@ -492,9 +585,9 @@ fn radv_draws_match_lavapipe() {
             "{}: the golden draws nothing",
             c.name
         );
-        let (compared, edge, bad) = compare(c, &want, &got);
+        let (compared, edge, worst, bad) = compare(c, &want, &got);
         eprintln!(
-            "{}: {drawn} pixels drawn by lavapipe, {compared} compared, {edge} edge pixels differ in coverage, {} failures",
+            "{}: {drawn} pixels drawn by lavapipe, {compared} compared (largest channel difference {worst}), {edge} edge pixels differ in coverage, {} failures",
             c.name,
             bad.len()
         );
@@ -514,9 +607,15 @@ fn radv_draws_match_lavapipe() {
 #[test]
 #[ignore]
 fn write_goldens() {
-    for c in CASES {
-        let img = run_child(c.name, false);
-        std::fs::create_dir_all(golden_path(c.name).parent().unwrap()).unwrap();
-        std::fs::write(golden_path(c.name), img).unwrap();
+    for c in cases() {
+        let img = run_child(&c.name, false);
+        let path = golden_path(&c.name);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        let file = std::io::BufWriter::new(std::fs::File::create(&path).unwrap());
+        let mut enc = png::Encoder::new(file, W, H);
+        enc.set_color(png::ColorType::Rgba);
+        enc.set_depth(png::BitDepth::Eight);
+        enc.set_compression(png::Compression::Best);
+        enc.write_header().unwrap().write_image_data(&img).unwrap();
     }
 }
