@@ -113,6 +113,73 @@ fn color_format(info: u32) -> Result<ColorFormat, String> {
     }
 }
 
+/// CB_BLENDn_CONTROL (gfx11): COLOR_SRCBLEND [4:0], COLOR_COMB_FCN [7:5], COLOR_DESTBLEND
+/// [12:8], ALPHA_SRCBLEND [20:16], ALPHA_COMB_FCN [23:21], ALPHA_DESTBLEND [28:24],
+/// SEPARATE_ALPHA_BLEND [29] (0: alpha uses the colour fields), ENABLE [30], DISABLE_ROP3
+/// [31] (no effect with ROP3 copy). Function codes are Mesa `sid.h`'s V_028780_COMB_*; factor
+/// codes 0-10 are V_028780_BLEND_*, and the gfx11 constant factors (11, 12, 17, 18) were read
+/// from RADV's own registers for known Vulkan factors (tests/radv_draw.rs's `constsub` blend:
+/// CONSTANT_COLOR = 11, ONE_MINUS_CONSTANT_ALPHA = 18). The dual-source factors (13-16 by
+/// that numbering) are refused until a capture shows them.
+fn blend_attachment(name: &str, v: u32) -> Result<BlendAttachment, String> {
+    use wavesim_rdna3::gfx::pipeline::{BlendFactor as F, BlendOp as O};
+    if v >> 30 & 1 == 0 {
+        return Ok(BlendAttachment::default());
+    }
+    let factor = |k: u32| -> Result<F, String> {
+        Ok(match k {
+            0 => F::Zero,
+            1 => F::One,
+            2 => F::SrcColor,
+            3 => F::OneMinusSrcColor,
+            4 => F::SrcAlpha,
+            5 => F::OneMinusSrcAlpha,
+            6 => F::DstAlpha,
+            7 => F::OneMinusDstAlpha,
+            8 => F::DstColor,
+            9 => F::OneMinusDstColor,
+            10 => F::SrcAlphaSaturate,
+            11 => F::ConstantColor,
+            12 => F::OneMinusConstantColor,
+            17 => F::ConstantAlpha,
+            18 => F::OneMinusConstantAlpha,
+            _ => return refuse(format!("{name} {v:#x}: blend factor {k} is not executed")),
+        })
+    };
+    let op = |k: u32| -> Result<O, String> {
+        Ok(match k {
+            0 => O::Add,
+            1 => O::Subtract,
+            2 => O::Min,
+            3 => O::Max,
+            4 => O::ReverseSubtract,
+            _ => return refuse(format!("{name} {v:#x}: blend function {k} is not executed")),
+        })
+    };
+    let src_color = factor(v & 0x1f)?;
+    let color_op = op(v >> 5 & 7)?;
+    let dst_color = factor(v >> 8 & 0x1f)?;
+    let (src_alpha, alpha_op, dst_alpha) = if v >> 29 & 1 != 0 {
+        (
+            factor(v >> 16 & 0x1f)?,
+            op(v >> 21 & 7)?,
+            factor(v >> 24 & 0x1f)?,
+        )
+    } else {
+        (src_color, color_op, dst_color)
+    };
+    Ok(BlendAttachment {
+        enable: true,
+        src_color,
+        dst_color,
+        color_op,
+        src_alpha,
+        dst_alpha,
+        alpha_op,
+        write_mask: 0xf,
+    })
+}
+
 /// One colour target in memory: base address, row pitch in bytes, format.
 struct Target {
     va: u64,
@@ -409,20 +476,43 @@ pub fn execute(
             export,
             clear: [0.0; 4],
         });
-        // CB_BLENDn_CONTROL.ENABLE [30]: blending is not translated yet.
-        let b = r.or(&format!("CB_BLEND{t}_CONTROL"), 0)?;
-        if b >> 30 & 1 != 0 {
-            return refuse(format!(
-                "CB_BLEND{t}_CONTROL {b:#x}: blending is not executed yet"
-            ));
-        }
-        blend.push(BlendAttachment {
-            write_mask: (write & shader_mask >> (4 * t) & 0xf) as u8,
-            ..Default::default()
-        });
+        let name = format!("CB_BLEND{t}_CONTROL");
+        let mut a = blend_attachment(&name, r.or(&name, 0)?)?;
+        a.write_mask = (write & shader_mask >> (4 * t) & 0xf) as u8;
+        blend.push(a);
     }
     if targets.is_empty() {
         return refuse("no colour target");
+    }
+    // CB_BLEND_RED/GREEN/BLUE/ALPHA: needed only by the constant factors.
+    let mut constants = [0.0f32; 4];
+    let uses_constant = blend.iter().any(|a| {
+        use wavesim_rdna3::gfx::pipeline::BlendFactor as F;
+        a.enable
+            && [a.src_color, a.dst_color, a.src_alpha, a.dst_alpha]
+                .iter()
+                .any(|f| {
+                    matches!(
+                        f,
+                        F::ConstantColor
+                            | F::OneMinusConstantColor
+                            | F::ConstantAlpha
+                            | F::OneMinusConstantAlpha
+                    )
+                })
+    });
+    if uses_constant {
+        for (k, n) in [
+            "CB_BLEND_RED",
+            "CB_BLEND_GREEN",
+            "CB_BLEND_BLUE",
+            "CB_BLEND_ALPHA",
+        ]
+        .iter()
+        .enumerate()
+        {
+            constants[k] = f(n)?;
+        }
     }
     let scissor = Rect {
         x: sc_rect.0.max(0),
@@ -489,7 +579,7 @@ pub fn execute(
         },
         blend: wavesim_rdna3::gfx::pipeline::BlendState {
             attachments: blend,
-            ..Default::default()
+            constants,
         },
         ..Default::default()
     };

@@ -47,7 +47,17 @@ struct Case {
     viewport: [f32; 4],
     /// x, y, width, height.
     scissor: [u32; 4],
+    /// Blending (None: off) and the blend constants.
+    blend: Option<Blend>,
     tolerance: u8,
+}
+
+/// One attachment's blend state: (src, dst, op) for colour and for alpha.
+#[derive(Clone, Copy, Debug)]
+struct Blend {
+    color: (vk::BlendFactor, vk::BlendFactor, vk::BlendOp),
+    alpha: (vk::BlendFactor, vk::BlendFactor, vk::BlendOp),
+    constants: [f32; 4],
 }
 
 /// The corpus: every geometry with every pixel shader that reads its `color`, under four
@@ -99,6 +109,7 @@ fn cases() -> Vec<Case> {
                 front_face: ccw,
                 viewport: full.0,
                 scissor: full.1,
+                blend: None,
                 tolerance,
             };
             for (r, cull, front_face) in raster {
@@ -128,8 +139,61 @@ fn cases() -> Vec<Case> {
         front_face: ccw,
         viewport: full.0,
         scissor: full.1,
+        blend: None,
         tolerance: 1,
     });
+    // Blending over the host's background (a non-zero destination) with every blend op and
+    // the constant, destination and alpha factors.
+    use vk::{BlendFactor as F, BlendOp as O};
+    let k = [0.25, 0.5, 0.75, 0.625];
+    let blends = [
+        (
+            "alpha",
+            (F::SRC_ALPHA, F::ONE_MINUS_SRC_ALPHA, O::ADD),
+            (F::ONE, F::ZERO, O::ADD),
+        ),
+        ("add", (F::ONE, F::ONE, O::ADD), (F::ONE, F::ONE, O::ADD)),
+        (
+            "mul",
+            (F::DST_COLOR, F::ZERO, O::ADD),
+            (F::ZERO, F::DST_ALPHA, O::ADD),
+        ),
+        (
+            "constsub",
+            (F::CONSTANT_COLOR, F::ONE_MINUS_CONSTANT_ALPHA, O::SUBTRACT),
+            (F::ONE, F::ONE, O::REVERSE_SUBTRACT),
+        ),
+        ("minmax", (F::ONE, F::ONE, O::MIN), (F::ONE, F::ONE, O::MAX)),
+        (
+            "invdst",
+            (F::ONE_MINUS_DST_COLOR, F::SRC_COLOR, O::ADD),
+            (F::SRC_ALPHA_SATURATE, F::ONE_MINUS_DST_ALPHA, O::ADD),
+        ),
+    ];
+    for (g, vert, topology, vertices, instances) in [geometry[1], geometry[4]] {
+        for (f, frag, tolerance) in [frags[0], frags[3], frags[5], frags[6]] {
+            for (b, color, alpha) in blends {
+                out.push(Case {
+                    name: format!("{g}_{f}_blend_{b}"),
+                    vert,
+                    frag,
+                    topology,
+                    vertices,
+                    instances,
+                    cull: vk::CullModeFlags::NONE,
+                    front_face: ccw,
+                    viewport: full.0,
+                    scissor: full.1,
+                    blend: Some(Blend {
+                        color,
+                        alpha,
+                        constants: k,
+                    }),
+                    tolerance: tolerance.max(1),
+                });
+            }
+        }
+    }
     out
 }
 
@@ -331,9 +395,23 @@ fn render(c: &Case) -> Result<Vec<u8>, String> {
             .line_width(1.0);
         let ms = vk::PipelineMultisampleStateCreateInfo::default()
             .rasterization_samples(vk::SampleCountFlags::TYPE_1);
-        let cba = [vk::PipelineColorBlendAttachmentState::default()
+        let mut cba = [vk::PipelineColorBlendAttachmentState::default()
             .color_write_mask(vk::ColorComponentFlags::RGBA)];
-        let cb = vk::PipelineColorBlendStateCreateInfo::default().attachments(&cba);
+        let mut constants = [0.0; 4];
+        if let Some(b) = c.blend {
+            cba[0] = cba[0]
+                .blend_enable(true)
+                .src_color_blend_factor(b.color.0)
+                .dst_color_blend_factor(b.color.1)
+                .color_blend_op(b.color.2)
+                .src_alpha_blend_factor(b.alpha.0)
+                .dst_alpha_blend_factor(b.alpha.1)
+                .alpha_blend_op(b.alpha.2);
+            constants = b.constants;
+        }
+        let cb = vk::PipelineColorBlendStateCreateInfo::default()
+            .attachments(&cba)
+            .blend_constants(constants);
         let pipeline = device
             .create_graphics_pipelines(
                 vk::PipelineCache::null(),
