@@ -238,7 +238,22 @@ pub fn execute(
         DrawPacket::Indexed { va, count } => {
             // INDEX_TYPE: 0 16-bit, 1 32-bit (8-bit is not a Vulkan index type without an
             // extension RADV 22.3 lacks).
-            let (ty, size) = match gfx.index_type {
+            // The INDEX_TYPE packet, or VGT_INDEX_TYPE (INDEX_TYPE [1:0]) written with
+            // SET_UCONFIG_REG_INDEX (index 2), as RADV 22.3 does on gfx11. Both written with
+            // different values: which came last is not recorded, so the draw is refused.
+            let ty = match (gfx.index_type, r.opt("VGT_INDEX_TYPE")?) {
+                (Some(a), Some(b)) if a != b => {
+                    return refuse(format!(
+                        "the INDEX_TYPE packet ({a:#x}) and VGT_INDEX_TYPE ({b:#x}) disagree"
+                    ))
+                }
+                (Some(t), _) | (None, Some(t)) => Some(t),
+                (None, None) => None,
+            };
+            if let Some(t) = ty {
+                only("VGT_INDEX_TYPE", t, 3)?;
+            }
+            let (ty, size) = match ty {
                 Some(0) => (IndexType::U16, 2),
                 Some(1) => (IndexType::U32, 4),
                 t => return refuse(format!("INDEX_TYPE {t:?} is not executed")),

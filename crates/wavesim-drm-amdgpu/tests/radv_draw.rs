@@ -49,7 +49,70 @@ struct Case {
     scissor: [u32; 4],
     /// Blending (None: off) and the blend constants.
     blend: Option<Blend>,
+    /// Vertices from a vertex buffer (vbuf.vert with push constants), optionally indexed.
+    mesh: Option<Mesh>,
     tolerance: u8,
+}
+
+/// A draw from [`mesh_vertices`]: (index type, indices) or None for a non-indexed draw of
+/// `Case::vertices`; primitive restart; firstIndex and vertexOffset.
+#[derive(Clone, Debug)]
+struct Mesh {
+    indices: Option<(vk::IndexType, Vec<u32>)>,
+    restart: bool,
+    first_index: u32,
+    vertex_offset: i32,
+}
+
+/// A 5x5 grid of vertices (binding 0, stride 24: position R32G32_SFLOAT at 0, colour
+/// R8G8B8A8_UNORM at 8), bytes.
+fn mesh_vertices() -> Vec<u8> {
+    let mut v = Vec::new();
+    for i in 0..25u32 {
+        let (x, y) = ((i % 5) as f32, (i / 5) as f32);
+        let pos = [x / 4.0 * 1.6 - 0.8 + 0.03 * y, y / 4.0 * 1.6 - 0.8];
+        for p in pos {
+            v.extend_from_slice(&p.to_le_bytes());
+        }
+        let col = [
+            (i * 37 % 256) as u8,
+            (i * 91 % 256) as u8,
+            (255 - i * 10) as u8,
+            (i * 9) as u8,
+        ];
+        v.extend_from_slice(&col);
+        v.extend_from_slice(&[0; 12]);
+    }
+    v
+}
+
+/// The grid's 4x4 quads as a triangle list (mixed winding), and as one strip per row with
+/// the restart index between rows.
+fn mesh_list() -> Vec<u32> {
+    let mut v = Vec::new();
+    for q in 0..16u32 {
+        let (x, y) = (q % 4, q / 4);
+        let a = y * 5 + x;
+        if q % 3 == 0 {
+            v.extend_from_slice(&[a, a + 5, a + 1, a + 1, a + 5, a + 6]);
+        } else {
+            v.extend_from_slice(&[a, a + 1, a + 5, a + 1, a + 6, a + 5]);
+        }
+    }
+    v
+}
+
+fn mesh_strips(restart: u32) -> Vec<u32> {
+    let mut v = Vec::new();
+    for y in 0..4u32 {
+        if y > 0 {
+            v.push(restart);
+        }
+        for x in 0..5u32 {
+            v.extend_from_slice(&[y * 5 + x, (y + 1) * 5 + x]);
+        }
+    }
+    v
 }
 
 /// One attachment's blend state: (src, dst, op) for colour and for alpha.
@@ -110,6 +173,7 @@ fn cases() -> Vec<Case> {
                 viewport: full.0,
                 scissor: full.1,
                 blend: None,
+                mesh: None,
                 tolerance,
             };
             for (r, cull, front_face) in raster {
@@ -140,6 +204,7 @@ fn cases() -> Vec<Case> {
         viewport: full.0,
         scissor: full.1,
         blend: None,
+        mesh: None,
         tolerance: 1,
     });
     // Blending over the host's background (a non-zero destination) with every blend op and
@@ -189,9 +254,97 @@ fn cases() -> Vec<Case> {
                         alpha,
                         constants: k,
                     }),
+                    mesh: None,
                     tolerance: tolerance.max(1),
                 });
             }
+        }
+    }
+    // Vertex buffers, push constants and index buffers. (vertexOffset -1 is avoided: RADV
+    // 22.3 takes it for its "unknown" marker of the last base vertex and then never writes
+    // the base-vertex user SGPR, which the shim refuses as a register nobody wrote.)
+    let list = mesh_list();
+    let u16s = vk::IndexType::UINT16;
+    let u32s = vk::IndexType::UINT32;
+    let meshes = [
+        ("vbuf", T::TRIANGLE_LIST, None, false, 0, 0, 24),
+        (
+            "idx16",
+            T::TRIANGLE_LIST,
+            Some((u16s, list.clone())),
+            false,
+            0,
+            0,
+            96,
+        ),
+        (
+            "idx32",
+            T::TRIANGLE_LIST,
+            Some((u32s, list.clone())),
+            false,
+            0,
+            0,
+            96,
+        ),
+        (
+            "idx16_offset",
+            T::TRIANGLE_LIST,
+            Some((u16s, list.clone())),
+            false,
+            12,
+            2,
+            72,
+        ),
+        (
+            "idx16_restart",
+            T::TRIANGLE_STRIP,
+            Some((u16s, mesh_strips(0xffff))),
+            true,
+            0,
+            0,
+            43,
+        ),
+        (
+            "idx32_restart",
+            T::TRIANGLE_STRIP,
+            Some((u32s, mesh_strips(u32::MAX))),
+            true,
+            0,
+            0,
+            43,
+        ),
+        (
+            "idx32_strip",
+            T::TRIANGLE_STRIP,
+            Some((u32s, mesh_strips(3))),
+            false,
+            0,
+            0,
+            43,
+        ),
+    ];
+    for (m, topology, indices, restart, first_index, vertex_offset, count) in meshes {
+        for (r, cull, front_face) in [raster[0], raster[1]] {
+            out.push(Case {
+                name: format!("mesh_{m}{r}"),
+                vert: "vbuf.vert",
+                frag: "vcol.frag",
+                topology,
+                vertices: count,
+                instances: 1,
+                cull,
+                front_face,
+                viewport: full.0,
+                scissor: full.1,
+                blend: None,
+                mesh: Some(Mesh {
+                    indices: indices.clone(),
+                    restart,
+                    first_index,
+                    vertex_offset,
+                }),
+                tolerance: 1,
+            });
         }
     }
     out
@@ -339,9 +492,62 @@ fn render(c: &Case) -> Result<Vec<u8>, String> {
                 None,
             )
             .map_err(e("vkCreateFramebuffer"))?;
+        let push_range = [vk::PushConstantRange {
+            stage_flags: vk::ShaderStageFlags::VERTEX,
+            offset: 0,
+            size: 12,
+        }];
+        let mut plci = vk::PipelineLayoutCreateInfo::default();
+        if c.mesh.is_some() {
+            plci = plci.push_constant_ranges(&push_range);
+        }
         let pl = device
-            .create_pipeline_layout(&vk::PipelineLayoutCreateInfo::default(), None)
+            .create_pipeline_layout(&plci, None)
             .map_err(e("vkCreatePipelineLayout"))?;
+        // The mesh's vertex and index buffers, host-visible and filled through their mappings.
+        let buffer = |data: &[u8], usage: vk::BufferUsageFlags| -> Result<vk::Buffer, String> {
+            let b = device
+                .create_buffer(
+                    &vk::BufferCreateInfo::default()
+                        .size(data.len().max(4) as u64)
+                        .usage(usage),
+                    None,
+                )
+                .map_err(e("vkCreateBuffer"))?;
+            let req = device.get_buffer_memory_requirements(b);
+            let m = device
+                .allocate_memory(
+                    &vk::MemoryAllocateInfo::default()
+                        .allocation_size(req.size)
+                        .memory_type_index(mem_type(req.memory_type_bits, host)?),
+                    None,
+                )
+                .map_err(e("vkAllocateMemory"))?;
+            device
+                .bind_buffer_memory(b, m, 0)
+                .map_err(e("vkBindBufferMemory"))?;
+            let p = device
+                .map_memory(m, 0, req.size, vk::MemoryMapFlags::empty())
+                .map_err(e("vkMapMemory"))? as *mut u8;
+            std::ptr::copy_nonoverlapping(data.as_ptr(), p, data.len());
+            Ok(b)
+        };
+        let mut mesh_buffers = None;
+        if let Some(m) = &c.mesh {
+            let vb = buffer(&mesh_vertices(), vk::BufferUsageFlags::VERTEX_BUFFER)?;
+            let ib = match &m.indices {
+                Some((ty, idx)) => {
+                    let bytes: Vec<u8> = if *ty == vk::IndexType::UINT16 {
+                        idx.iter().flat_map(|&i| (i as u16).to_le_bytes()).collect()
+                    } else {
+                        idx.iter().flat_map(|&i| i.to_le_bytes()).collect()
+                    };
+                    Some((buffer(&bytes, vk::BufferUsageFlags::INDEX_BUFFER)?, *ty))
+                }
+                None => None,
+            };
+            mesh_buffers = Some((vb, ib));
+        }
         let vm = device
             .create_shader_module(&vk::ShaderModuleCreateInfo::default().code(&vert), None)
             .map_err(e("vkCreateShaderModule"))?;
@@ -358,8 +564,34 @@ fn render(c: &Case) -> Result<Vec<u8>, String> {
                 .module(fm)
                 .name(c"main"),
         ];
-        let vi = vk::PipelineVertexInputStateCreateInfo::default();
-        let ia = vk::PipelineInputAssemblyStateCreateInfo::default().topology(c.topology);
+        let vbind = [vk::VertexInputBindingDescription {
+            binding: 0,
+            stride: 24,
+            input_rate: vk::VertexInputRate::VERTEX,
+        }];
+        let vattr = [
+            vk::VertexInputAttributeDescription {
+                location: 0,
+                binding: 0,
+                format: vk::Format::R32G32_SFLOAT,
+                offset: 0,
+            },
+            vk::VertexInputAttributeDescription {
+                location: 1,
+                binding: 0,
+                format: vk::Format::R8G8B8A8_UNORM,
+                offset: 8,
+            },
+        ];
+        let mut vi = vk::PipelineVertexInputStateCreateInfo::default();
+        if c.mesh.is_some() {
+            vi = vi
+                .vertex_binding_descriptions(&vbind)
+                .vertex_attribute_descriptions(&vattr);
+        }
+        let ia = vk::PipelineInputAssemblyStateCreateInfo::default()
+            .topology(c.topology)
+            .primitive_restart_enable(c.mesh.as_ref().is_some_and(|m| m.restart));
         let vp = [vk::Viewport {
             x: c.viewport[0],
             y: c.viewport[1],
@@ -466,7 +698,31 @@ fn render(c: &Case) -> Result<Vec<u8>, String> {
             vk::SubpassContents::INLINE,
         );
         device.cmd_bind_pipeline(cmd, vk::PipelineBindPoint::GRAPHICS, pipeline);
-        device.cmd_draw(cmd, c.vertices, c.instances, 0, 0);
+        match (&c.mesh, mesh_buffers) {
+            (Some(m), Some((vb, ib))) => {
+                device.cmd_bind_vertex_buffers(cmd, 0, &[vb], &[0]);
+                let push: Vec<u8> = [0.9f32, 1.05, 0.5]
+                    .iter()
+                    .flat_map(|f| f.to_le_bytes())
+                    .collect();
+                device.cmd_push_constants(cmd, pl, vk::ShaderStageFlags::VERTEX, 0, &push);
+                match ib {
+                    Some((ib, ty)) => {
+                        device.cmd_bind_index_buffer(cmd, ib, 0, ty);
+                        device.cmd_draw_indexed(
+                            cmd,
+                            c.vertices,
+                            c.instances,
+                            m.first_index,
+                            m.vertex_offset,
+                            0,
+                        );
+                    }
+                    None => device.cmd_draw(cmd, c.vertices, c.instances, 0, 0),
+                }
+            }
+            _ => device.cmd_draw(cmd, c.vertices, c.instances, 0, 0),
+        }
         device.cmd_end_render_pass(cmd);
         let mb = [vk::MemoryBarrier::default()
             .src_access_mask(vk::AccessFlags::COLOR_ATTACHMENT_WRITE)
