@@ -3,15 +3,18 @@
 //! (`gfx_draw.rs`), and the image is compared with lavapipe's rendering of the same pipeline
 //! (committed goldens in tests/graphics/goldens/, written by tools/radv/goldens.sh).
 //!
-//! The target is a 64x64 R8G8B8A8_UNORM image with linear tiling in host-visible memory,
-//! filled with a background pattern by the host and loaded by the render pass (no clear: a
-//! clear is a draw of RADV's own meta pipeline), read back through the mapping.
+//! The target is a 64x64 image (R8G8B8A8_UNORM, or R16G16B16A16_SFLOAT / R32G32B32A32_SFLOAT
+//! for a few cases) with linear tiling in host-visible memory, filled with a background by the
+//! host and loaded by the render pass (no clear: a clear is a draw of RADV's own meta
+//! pipeline), read back through the mapping.
 //!
 //! Comparison (`compare`): a pixel whose coverage differs (background in one image, drawn in
 //! the other) is allowed only on a primitive's edge, i.e. when the golden's 3x3 neighbourhood
 //! holds both background and drawn pixels; a covered pixel's channels may differ by at most
-//! the case's tolerance (0 for flat and integer outputs; 1 for interpolated colours, the one
-//! UNORM8 step that lavapipe's f32 interpolation and RADV's f16 export can round apart).
+//! the case's tolerance: 0 for the integer hash shader in RGBA8; 1 UNORM8 step for
+//! interpolated colours (lavapipe's f32 interpolation and RADV's f16 exports round apart);
+//! 2^-11 for float targets (lavapipe interpolates from unsnapped vertex positions, the
+//! rasteriser from positions snapped to 1/256 pixel; RADV's FP16 export rounds toward zero).
 //!
 //! Each run is a child process (this binary again, WAVESIM_RADV_CASE), so the ICD and
 //! LD_PRELOAD apply to it alone.
@@ -51,7 +54,10 @@ struct Case {
     blend: Option<Blend>,
     /// Vertices from a vertex buffer (vbuf.vert with push constants), optionally indexed.
     mesh: Option<Mesh>,
-    tolerance: u8,
+    /// The target's format: R8G8B8A8_UNORM, R16G16B16A16_SFLOAT or R32G32B32A32_SFLOAT.
+    format: vk::Format,
+    /// Largest channel difference: UNORM8 steps, or units of 2^-16 for float formats.
+    tolerance: u32,
 }
 
 /// A draw from [`mesh_vertices`]: (index type, indices) or None for a non-indexed draw of
@@ -174,6 +180,7 @@ fn cases() -> Vec<Case> {
                 scissor: full.1,
                 blend: None,
                 mesh: None,
+                format: vk::Format::R8G8B8A8_UNORM,
                 tolerance,
             };
             for (r, cull, front_face) in raster {
@@ -205,6 +212,7 @@ fn cases() -> Vec<Case> {
         scissor: full.1,
         blend: None,
         mesh: None,
+        format: vk::Format::R8G8B8A8_UNORM,
         tolerance: 1,
     });
     // Blending over the host's background (a non-zero destination) with every blend op and
@@ -255,6 +263,7 @@ fn cases() -> Vec<Case> {
                         constants: k,
                     }),
                     mesh: None,
+                    format: vk::Format::R8G8B8A8_UNORM,
                     tolerance: tolerance.max(1),
                 });
             }
@@ -343,11 +352,64 @@ fn cases() -> Vec<Case> {
                     first_index,
                     vertex_offset,
                 }),
+                format: vk::Format::R8G8B8A8_UNORM,
                 tolerance: 1,
             });
         }
     }
+    // Float targets (exported as FP16_ABGR / 32_ABGR). Without UNORM8's quantisation the
+    // drivers' interpolation shows: lavapipe interpolates from the unsnapped vertex positions,
+    // the draw (as the hardware's rasteriser) from positions snapped to 1/256 pixel, which moves
+    // an attribute by up to its gradient x 1/512 pixel; channels may differ by 2^-11 (32 units
+    // of 2^-16). The integer hash shader must be exact up to the f16 export rounding.
+    for (g, vert, topology, vertices, instances) in [geometry[0], geometry[1]] {
+        for (f, frag, _) in [frags[0], frags[3], frags[5]] {
+            for (fname, format, tolerance) in [
+                ("rgba16f", vk::Format::R16G16B16A16_SFLOAT, 32),
+                ("rgba32f", vk::Format::R32G32B32A32_SFLOAT, 32),
+            ] {
+                out.push(Case {
+                    name: format!("{g}_{f}_{fname}"),
+                    vert,
+                    frag,
+                    topology,
+                    vertices,
+                    instances,
+                    cull: vk::CullModeFlags::NONE,
+                    front_face: ccw,
+                    viewport: full.0,
+                    scissor: full.1,
+                    blend: None,
+                    mesh: None,
+                    format,
+                    tolerance,
+                });
+            }
+        }
+    }
     out
+}
+
+/// Bytes per texel of a case's format.
+fn texel_bytes(f: vk::Format) -> usize {
+    match f {
+        vk::Format::R16G16B16A16_SFLOAT => 8,
+        vk::Format::R32G32B32A32_SFLOAT => 16,
+        _ => 4,
+    }
+}
+
+/// The host's background texel in `f`: BACKGROUND's channels / 255.
+fn background(f: vk::Format) -> Vec<u8> {
+    let c = BACKGROUND.map(|b| b as f32 / 255.0);
+    match f {
+        vk::Format::R16G16B16A16_SFLOAT => c
+            .iter()
+            .flat_map(|&x| half::f16::from_f32(x).to_le_bytes())
+            .collect(),
+        vk::Format::R32G32B32A32_SFLOAT => c.iter().flat_map(|x| x.to_le_bytes()).collect(),
+        _ => BACKGROUND.to_vec(),
+    }
 }
 
 fn spv(name: &str) -> Result<Vec<u32>, String> {
@@ -394,7 +456,9 @@ fn render(c: &Case) -> Result<Vec<u8>, String> {
                 })
                 .ok_or("no suitable memory type")
         };
-        let format = vk::Format::R8G8B8A8_UNORM;
+        let format = c.format;
+        let tb = texel_bytes(format);
+        let bg = background(format);
         let image = device
             .create_image(
                 &vk::ImageCreateInfo::default()
@@ -440,8 +504,8 @@ fn render(c: &Case) -> Result<Vec<u8>, String> {
             .map_err(e("vkMapMemory"))? as *mut u8;
         for y in 0..H as usize {
             for x in 0..W as usize {
-                let at = layout.offset as usize + y * layout.row_pitch as usize + 4 * x;
-                std::ptr::copy_nonoverlapping(BACKGROUND.as_ptr(), ptr.add(at), 4);
+                let at = layout.offset as usize + y * layout.row_pitch as usize + tb * x;
+                std::ptr::copy_nonoverlapping(bg.as_ptr(), ptr.add(at), tb);
             }
         }
         let view = device
@@ -753,10 +817,10 @@ fn render(c: &Case) -> Result<Vec<u8>, String> {
         device
             .wait_for_fences(&[fence], true, u64::MAX)
             .map_err(e("vkWaitForFences"))?;
-        let mut out = Vec::with_capacity((W * H * 4) as usize);
+        let mut out = Vec::with_capacity(W as usize * H as usize * tb);
         for y in 0..H as usize {
             let at = layout.offset as usize + y * layout.row_pitch as usize;
-            out.extend_from_slice(std::slice::from_raw_parts(ptr.add(at), 4 * W as usize));
+            out.extend_from_slice(std::slice::from_raw_parts(ptr.add(at), tb * W as usize));
         }
         Ok(out)
     }
@@ -842,7 +906,8 @@ fn golden_path(name: &str) -> PathBuf {
         .join(format!("{name}.png"))
 }
 
-/// A golden: the 64x64 RGBA8 PNG's pixels.
+/// A golden's texels: an RGBA8 PNG, or for float targets an RGBA16 PNG whose 16-bit samples
+/// are the stored little-endian halves of each texel (two PNG pixels per RGBA32F texel).
 fn read_golden(name: &str) -> Vec<u8> {
     let path = golden_path(name);
     let file = std::fs::File::open(&path)
@@ -851,35 +916,65 @@ fn read_golden(name: &str) -> Vec<u8> {
     let mut buf = vec![0; reader.output_buffer_size()];
     let info = reader.next_frame(&mut buf).expect("a PNG golden's pixels");
     assert_eq!(
-        (info.width, info.height, info.color_type, info.bit_depth),
-        (W, H, png::ColorType::Rgba, png::BitDepth::Eight),
+        (info.height, info.color_type),
+        (H, png::ColorType::Rgba),
         "{}",
         path.display()
     );
     buf.truncate(info.buffer_size());
+    if info.bit_depth == png::BitDepth::Sixteen {
+        // PNG samples are big-endian.
+        for pair in buf.chunks_exact_mut(2) {
+            pair.swap(0, 1);
+        }
+    }
     buf
 }
 
 /// Differences between `got` and the golden `want` beyond the rules in the module comment:
 /// (pixels compared, edge pixels whose coverage differs, the largest channel difference of
 /// the compared pixels, messages of the failures).
-fn compare(c: &Case, want: &[u8], got: &[u8]) -> (usize, usize, u8, Vec<String>) {
-    let px = |img: &[u8], x: i64, y: i64| -> [u8; 4] {
-        let i = 4 * (y as usize * W as usize + x as usize);
-        [img[i], img[i + 1], img[i + 2], img[i + 3]]
+fn compare(c: &Case, want: &[u8], got: &[u8]) -> (usize, usize, u32, Vec<String>) {
+    let tb = texel_bytes(c.format);
+    let bgv = background(c.format);
+    let px = |img: &[u8], x: i64, y: i64| -> Vec<u8> {
+        let i = tb * (y as usize * W as usize + x as usize);
+        img[i..i + tb].to_vec()
     };
-    let bg = |p: [u8; 4]| p == BACKGROUND;
+    // Channel distance: UNORM8 steps, or for float formats |a - b| in units of 2^-16
+    // (rounded up).
+    let dist = |a: &[u8], b: &[u8]| -> u32 {
+        let value = |p: &[u8], k: usize| -> f64 {
+            match tb {
+                8 => half::f16::from_le_bytes([p[2 * k], p[2 * k + 1]]).to_f64(),
+                16 => {
+                    f32::from_le_bytes([p[4 * k], p[4 * k + 1], p[4 * k + 2], p[4 * k + 3]]) as f64
+                }
+                _ => p[k] as f64,
+            }
+        };
+        let unit = if tb == 4 { 1.0 } else { 65536.0 };
+        (0..4)
+            .map(|k| {
+                ((value(a, k) - value(b, k)).abs() * unit)
+                    .ceil()
+                    .min(u32::MAX as f64) as u32
+            })
+            .max()
+            .unwrap_or(0)
+    };
+    let bg = |p: &[u8]| p == bgv.as_slice();
     let (mut compared, mut edge, mut worst, mut bad) = (0, 0, 0, Vec::new());
     for y in 0..H as i64 {
         for x in 0..W as i64 {
             let (a, b) = (px(want, x, y), px(got, x, y));
-            if bg(a) != bg(b) {
+            if bg(&a) != bg(&b) {
                 let mut kinds = [false; 2];
                 for dy in -1..=1 {
                     for dx in -1..=1 {
                         let (nx, ny) = (x + dx, y + dy);
                         if (0..W as i64).contains(&nx) && (0..H as i64).contains(&ny) {
-                            kinds[bg(px(want, nx, ny)) as usize] = true;
+                            kinds[bg(&px(want, nx, ny)) as usize] = true;
                         }
                     }
                 }
@@ -893,7 +988,7 @@ fn compare(c: &Case, want: &[u8], got: &[u8]) -> (usize, usize, u8, Vec<String>)
                 continue;
             }
             compared += 1;
-            let d = (0..4).map(|k| a[k].abs_diff(b[k])).max().unwrap_or(0);
+            let d = dist(&a, &b);
             worst = worst.max(d);
             if d > c.tolerance {
                 bad.push(format!("({x}, {y}): lavapipe {a:?}, wavesim {b:?}"));
@@ -912,7 +1007,11 @@ fn radv_draws_match_lavapipe() {
         let want = read_golden(&c.name);
         let got = run_child(&c.name, true);
         assert_eq!(got.len(), want.len(), "{}", c.name);
-        let drawn = want.chunks(4).filter(|p| *p != BACKGROUND).count();
+        let bgv = background(c.format);
+        let drawn = want
+            .chunks(texel_bytes(c.format))
+            .filter(|p| *p != bgv.as_slice())
+            .count();
         // A culled triangle draws nothing: the other facing of the pair draws it.
         assert!(
             drawn > 0 || c.cull != vk::CullModeFlags::NONE,
@@ -946,10 +1045,20 @@ fn write_goldens() {
         let path = golden_path(&c.name);
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
         let file = std::io::BufWriter::new(std::fs::File::create(&path).unwrap());
-        let mut enc = png::Encoder::new(file, W, H);
+        let tb = texel_bytes(c.format);
+        let (width, depth, data) = if tb == 4 {
+            (W, png::BitDepth::Eight, img)
+        } else {
+            let mut be = img;
+            for pair in be.chunks_exact_mut(2) {
+                pair.swap(0, 1);
+            }
+            (W * tb as u32 / 8, png::BitDepth::Sixteen, be)
+        };
+        let mut enc = png::Encoder::new(file, width, H);
         enc.set_color(png::ColorType::Rgba);
-        enc.set_depth(png::BitDepth::Eight);
+        enc.set_depth(depth);
         enc.set_compression(png::Compression::Best);
-        enc.write_header().unwrap().write_image_data(&img).unwrap();
+        enc.write_header().unwrap().write_image_data(&data).unwrap();
     }
 }
