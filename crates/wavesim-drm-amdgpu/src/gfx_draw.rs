@@ -320,12 +320,13 @@ pub fn execute(
         return refuse("PA_CL_CLIP_CNTL: only one of ZCLIP_NEAR/FAR_DISABLE");
     }
     // PA_CL_VS_OUT_CNTL: CLIP_DIST_ENA [7:0], CULL_DIST_ENA [15:8], USE_VTX_POINT_SIZE [16],
-    // VS_OUT_MISC_VEC_ENA [21], VS_OUT_CCDIST0/1_VEC_ENA [22]/[23].
+    // VS_OUT_MISC_VEC_ENA [21], VS_OUT_CCDIST0/1_VEC_ENA [22]/[23], VS_OUT_MISC_SIDE_BUS_ENA
+    // [24] (the misc vector also travels on the side bus: a path, not a value).
     let out_cntl = r.get("PA_CL_VS_OUT_CNTL")?;
     only(
         "PA_CL_VS_OUT_CNTL",
         out_cntl,
-        0xffff | 1 << 16 | 1 << 21 | 1 << 22 | 1 << 23,
+        0xffff | 1 << 16 | 1 << 21 | 1 << 22 | 1 << 23 | 1 << 24,
     )?;
     let clip_ena = out_cntl & 0xff;
     let clip_distances = clip_ena.count_ones() as usize;

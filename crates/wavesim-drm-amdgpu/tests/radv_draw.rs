@@ -357,6 +357,32 @@ fn cases() -> Vec<Case> {
             });
         }
     }
+    // Points (gl_PointSize 1 to 6) and lines (width 1) with the interpolating and the
+    // integer pixel shaders.
+    for (g, vert, topology, vertices) in [
+        ("points", "points.vert", T::POINT_LIST, 24),
+        ("linestrip", "strip.vert", T::LINE_STRIP, 24),
+        ("lines", "grid.vert", T::LINE_LIST, 96),
+    ] {
+        for (f, frag, tolerance) in [frags[0], frags[5]] {
+            out.push(Case {
+                name: format!("{g}_{f}"),
+                vert,
+                frag,
+                topology,
+                vertices,
+                instances: 1,
+                cull: vk::CullModeFlags::NONE,
+                front_face: ccw,
+                viewport: full.0,
+                scissor: full.1,
+                blend: None,
+                mesh: None,
+                format: vk::Format::R8G8B8A8_UNORM,
+                tolerance,
+            });
+        }
+    }
     // Float targets (exported as FP16_ABGR / 32_ABGR). Without UNORM8's quantisation the
     // drivers' interpolation shows: lavapipe interpolates from the unsnapped vertex positions,
     // the draw (as the hardware's rasteriser) from positions snapped to 1/256 pixel, which moves
