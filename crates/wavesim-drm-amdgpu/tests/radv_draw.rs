@@ -885,8 +885,9 @@ fn shim_library() -> PathBuf {
         .unwrap_or_else(|| panic!("libwavesim_drm_amdgpu.so is in neither {candidates:?}"))
 }
 
-/// Renders `name` in a child process on RADV through the shim or on lavapipe.
-fn run_child(name: &str, radv: bool) -> Vec<u8> {
+/// Renders `name` in a child process on RADV through the shim or on lavapipe; Err: the
+/// child's failure (the shim's refusal is on its stderr).
+fn run_child(name: &str, radv: bool) -> Result<Vec<u8>, String> {
     let out = std::env::temp_dir().join(format!(
         "wavesim-radv-{name}-{}-{}.rgba",
         if radv { "radv" } else { "lvp" },
@@ -916,13 +917,13 @@ fn run_child(name: &str, radv: bool) -> Vec<u8> {
     let _ = std::fs::remove_file(&out);
     let quiet = !String::from_utf8_lossy(&o.stderr).contains("wavesim-drm:");
     match bytes {
-        Some(b) if o.status.success() && quiet => b,
-        _ => panic!(
+        Some(b) if o.status.success() && quiet => Ok(b),
+        _ => Err(format!(
             "{name} on {} failed ({}):\n{}",
             if radv { "RADV + shim" } else { "lavapipe" },
             o.status,
             String::from_utf8_lossy(&o.stderr)
-        ),
+        )),
     }
 }
 
@@ -1031,7 +1032,14 @@ fn radv_draws_match_lavapipe() {
     let all = cases();
     for c in &all {
         let want = read_golden(&c.name);
-        let got = run_child(&c.name, true);
+        // A refused or failed draw is a failure of its case; the others still run.
+        let got = match run_child(&c.name, true) {
+            Ok(g) => g,
+            Err(e) => {
+                failures.push(e);
+                continue;
+            }
+        };
         assert_eq!(got.len(), want.len(), "{}", c.name);
         let bgv = background(c.format);
         let drawn = want
@@ -1067,7 +1075,7 @@ fn radv_draws_match_lavapipe() {
 #[ignore]
 fn write_goldens() {
     for c in cases() {
-        let img = run_child(&c.name, false);
+        let img = run_child(&c.name, false).unwrap_or_else(|e| panic!("{e}"));
         let path = golden_path(&c.name);
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
         let file = std::io::BufWriter::new(std::fs::File::create(&path).unwrap());
