@@ -86,6 +86,16 @@ impl GfxState {
         Some(())
     }
 
+    /// A context or user-config register's value as written (None: not written since
+    /// CLEAR_STATE, or not a register of either space).
+    pub fn reg(&self, addr: u32) -> Option<u32> {
+        match addr {
+            CONTEXT_BASE..CONTEXT_END => self.context[((addr - CONTEXT_BASE) / 4) as usize],
+            UCONFIG_BASE..UCONFIG_END => self.uconfig[((addr - UCONFIG_BASE) / 4) as usize],
+            _ => None,
+        }
+    }
+
     fn written(regs: &[Option<u32>], base: u32) -> impl Iterator<Item = (u32, u32)> + '_ {
         regs.iter()
             .enumerate()
@@ -232,7 +242,7 @@ pub fn capture(
 
 /// The program at `va`: its instructions up to the first `s_code_end`, found by decoding
 /// instruction by instruction (a literal that looks like `s_code_end` is not mistaken for one).
-fn program(mem: &dyn GpuMemory, va: u64) -> Result<Vec<u8>, String> {
+pub(crate) fn program(mem: &dyn GpuMemory, va: u64) -> Result<Vec<u8>, String> {
     let all = mem.host_slice(va).map_err(|e| e.to_string())?;
     let bytes = &all[..all.len().min(MAX_PROGRAM)];
     let mut off = 0;

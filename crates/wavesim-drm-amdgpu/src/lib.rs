@@ -17,6 +17,7 @@
 
 pub mod device;
 pub mod drm;
+pub mod gfx_draw;
 pub mod gfx_regs;
 pub mod graphics;
 pub mod hooks;

@@ -13,6 +13,7 @@
 use thiserror::Error;
 use wavesim_rdna3::hsa::raw::{self, RawDispatch, Target, DISPATCH_INITIATOR_CS_W32_EN};
 
+use crate::gfx_draw;
 use crate::graphics::{self, Draw, GfxState};
 pub use crate::memory::GpuMemory;
 use crate::memory::MemoryError;
@@ -74,7 +75,7 @@ pub enum Pm4Error {
     IbSize { va: u64, bytes: u32 },
     #[error("{at}: more than {max} packets in one submission (an IB chain that does not end?)")]
     Endless { at: At, max: u64 },
-    #[error("{at}: draws are not executed yet (wavesim's draw pipeline does not run from PM4 state); {captured}")]
+    #[error("{at}: the draw is not executed: {captured}")]
     Draw { at: At, captured: String },
 }
 
@@ -539,25 +540,65 @@ impl Ctx<'_> {
         }
     }
 
-    /// A draw: captured when WAVESIM_DRM_CAPTURE names a directory, then refused (wavesim's
-    /// draw pipeline does not run from PM4 state yet).
+    /// A draw: executed (`gfx_draw`), or, when WAVESIM_DRM_CAPTURE names a directory,
+    /// captured and refused (the capture records the pipeline as RADV programmed it; the rest
+    /// of the submission is walked only to capture later draws).
     fn draw(&mut self, at: At, body: &[u32]) -> Result<(), Pm4Error> {
-        let captured = match self.st.capture.clone() {
-            None => "set WAVESIM_DRM_CAPTURE=DIR to capture its pipeline".to_string(),
-            Some(dir) => {
-                let draw = Draw {
-                    packet: opcode_name(at.opcode),
-                    opcode: at.opcode,
-                    va: at.va,
-                    body,
-                };
-                match graphics::capture(&dir, &draw, &self.st.gfx, &self.st.sh[..0x200], self.mem) {
-                    Ok(path) => format!("pipeline captured to {}", path.display()),
-                    Err(e) => format!("the capture failed: {e}"),
-                }
+        let Some(dir) = self.st.capture.clone() else {
+            return self.execute_draw(at, body);
+        };
+        let draw = Draw {
+            packet: opcode_name(at.opcode),
+            opcode: at.opcode,
+            va: at.va,
+            body,
+        };
+        let captured =
+            match graphics::capture(&dir, &draw, &self.st.gfx, &self.st.sh[..0x200], self.mem) {
+                Ok(path) => format!(
+                    "capturing (WAVESIM_DRM_CAPTURE): pipeline captured to {}",
+                    path.display()
+                ),
+                Err(e) => format!("capturing (WAVESIM_DRM_CAPTURE): the capture failed: {e}"),
+            };
+        Err(Pm4Error::Draw { at, captured })
+    }
+
+    /// Executes a draw from the recorded state (`gfx_draw`): DRAW_INDEX_AUTO ([0] vertex count,
+    /// [1] VGT_DRAW_INITIATOR with SOURCE_SELECT [1:0] = 2, auto-index) and DRAW_INDEX_2 ([0]
+    /// index buffer size, [1..2] index address, [3] index count, [4] initiator with
+    /// SOURCE_SELECT 0, DMA). Other draw packets and initiator bits are refused.
+    fn execute_draw(&mut self, at: At, body: &[u32]) -> Result<(), Pm4Error> {
+        let packet = match (at.opcode, body) {
+            (op::DRAW_INDEX_AUTO, &[count, 2]) => gfx_draw::DrawPacket::Auto { count },
+            (op::DRAW_INDEX_2, &[_, lo, hi, count, 0]) => gfx_draw::DrawPacket::Indexed {
+                va: lo as u64 | (hi as u64 & 0xffff) << 32,
+                count,
+            },
+            _ => {
+                return Err(Pm4Error::Draw {
+                    at,
+                    captured: format!(
+                        "{} with body {body:#x?} is not executed (DRAW_INDEX_AUTO and DRAW_INDEX_2 are)",
+                        opcode_name(at.opcode)
+                    ),
+                })
             }
         };
-        Err(Pm4Error::Draw { at, captured })
+        let sh = |a: u32| self.st.sh.get(regs::slot(a)).copied().flatten();
+        match gfx_draw::execute(packet, &self.st.gfx, &sh, self.mem, self.st.max_wave_insts) {
+            Ok(summary) => {
+                if crate::log::debug_enabled() {
+                    crate::log::report(&format!(
+                        "{} at {:#x}: {summary}",
+                        opcode_name(at.opcode),
+                        at.va
+                    ));
+                }
+                Ok(())
+            }
+            Err(e) => Err(Pm4Error::Draw { at, captured: e }),
+        }
     }
 
     /// SET_CONTEXT_REG / SET_UCONFIG_REG[_INDEX]: [0] register offset in dwords from the

@@ -445,7 +445,8 @@ fn draws_are_captured_and_refused() {
     ));
     ib.extend(pkt3(pm4::op::DRAW_INDEX_AUTO, &[6, 2]));
 
-    // Without a capture directory: refused at the first draw, naming it.
+    // Without a capture directory: executed, and refused at the first draw because the
+    // stream programs no pipeline (VGT_SHADER_STAGES_EN was never written), naming it.
     m.put(IB, &ib);
     let mut st = QueueState::new(Queue::Graphics);
     st.capture = None;
@@ -455,7 +456,11 @@ fn draws_are_captured_and_refused() {
         Pm4Error::Draw { at: a, .. } => assert_eq!((a.va, a.opcode), (draw_at, 0x2d)),
         other => panic!("{other:?}"),
     }
-    assert!(e.to_string().contains("draws are not executed yet"), "{e}");
+    assert!(
+        e.to_string()
+            .contains("the draw is not executed: VGT_SHADER_STAGES_EN was not written"),
+        "{e}"
+    );
     assert_eq!(m.get(0x7000), 0);
 
     // With one: both draws captured, the first one's error fails the submission, and the

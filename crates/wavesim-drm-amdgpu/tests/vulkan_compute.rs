@@ -937,7 +937,7 @@ fn draws_are_refused_by_name_and_captured() {
     assert!(!o.status.success(), "the draw succeeded");
     for needle in [
         "DRAW_INDEX_AUTO",
-        "draws are not executed yet",
+        "the draw is not executed: capturing",
         "pipeline captured to",
         "ERROR_DEVICE_LOST",
     ] {

@@ -35,6 +35,7 @@
 
 use crate::dispatch::ExecConfig;
 use crate::dispatch::{run_wave_alone, DispatchError};
+use crate::exec::Program;
 use crate::gfx::blend::{self, blend, uses_src1};
 use crate::gfx::clip::{clip_line, clip_polygon, ClipVertex, Planes};
 use crate::gfx::depth_stencil::DepthStencil;
@@ -165,13 +166,15 @@ fn mem_err(e: impl std::fmt::Display) -> DrawError {
 }
 
 /// What the VS made of one invocation.
-struct VsOut {
-    clip: [f32; 4],
+#[derive(Clone, Debug, PartialEq)]
+pub struct VsOut {
+    pub clip: [f32; 4],
     /// POS1.x when exported (the point size).
-    point_size: Option<f32>,
-    /// POS2.xyzw, POS3.xyzw: clip distances.
-    dists: Vec<f32>,
-    attrs: Vec<[f32; 4]>,
+    pub point_size: Option<f32>,
+    /// The user clip distances, ClipDistance[0..n].
+    pub dists: Vec<f32>,
+    /// The PS's inputs in its attribute order.
+    pub attrs: Vec<[f32; 4]>,
 }
 
 /// Export targets of the position exports (RDNA3 ISA guide, "Export": POS0 = 12).
@@ -317,7 +320,7 @@ pub const MAX_TARGETS: usize = 8;
 
 /// At least one and at most [`MAX_TARGETS`] render targets, all of them together within
 /// [`limits::MAX_RENDER_TARGET_BYTES`].
-fn check_targets(cfg: &DrawConfig) -> Result<(), DrawError> {
+pub fn check_targets(cfg: &DrawConfig) -> Result<(), DrawError> {
     if cfg.targets.is_empty() {
         return Err(DrawError::Config(
             "no render targets: a draw writes nothing without at least one [[targets]]".into(),
@@ -352,7 +355,7 @@ fn check_targets(cfg: &DrawConfig) -> Result<(), DrawError> {
 }
 
 /// The pipeline settings that cannot be drawn as given.
-fn check_pipeline(cfg: &DrawConfig) -> Result<(), DrawError> {
+pub fn check_pipeline(cfg: &DrawConfig) -> Result<(), DrawError> {
     let p = &cfg.pipeline;
     let bad = |m: String| Err(DrawError::Config(m));
     if p.blend.attachments.len() > cfg.targets.len() {
@@ -453,7 +456,7 @@ struct RasterTri {
 /// The fragment stage's state across primitives.
 struct Fragments<'a> {
     cfg: &'a DrawConfig,
-    ps: &'a PalObject,
+    program: &'a Program,
     entry: u64,
     template: PsWaveSetup,
     ps_sgprs: Vec<u32>,
@@ -522,7 +525,7 @@ impl Fragments<'_> {
             }
             setup_ps.exec = exec;
             let r = run_ps_wave(
-                &self.ps.program,
+                self.program,
                 self.entry,
                 &setup_ps,
                 self.mem,
@@ -829,6 +832,54 @@ pub fn draw(cfg: &DrawConfig) -> Result<DrawResult, DrawError> {
             which: "pixel",
             err,
         })?;
+    rasterize(
+        cfg,
+        &verts,
+        &asm.prims,
+        PixelStage {
+            program: &ps.program,
+            entry,
+            template,
+            user_sgprs: ps_sgprs,
+        },
+        &mem,
+        Frame {
+            targets,
+            depth,
+            stencil,
+        },
+        stats,
+    )
+}
+
+/// The pixel shader a draw runs: its program, entry, launch template and user SGPRs.
+pub struct PixelStage<'a> {
+    pub program: &'a Program,
+    pub entry: u64,
+    pub template: PsWaveSetup,
+    pub user_sgprs: Vec<u32>,
+}
+
+/// The buffers a draw writes, with their contents before it.
+pub struct Frame {
+    pub targets: Vec<Image>,
+    pub depth: Option<Vec<f32>>,
+    pub stencil: Option<Vec<u8>>,
+}
+
+/// Everything after the vertex stage: clipping, culling, rasterisation, PS waves and the
+/// fragment operations, for the vertices `verts` (the VS outputs of each slot) and `prims`.
+pub fn rasterize(
+    cfg: &DrawConfig,
+    verts: &[VsOut],
+    prims: &[Prim],
+    ps: PixelStage,
+    mem: &DeviceMemory,
+    frame: Frame,
+    stats: DrawStats,
+) -> Result<DrawResult, DrawError> {
+    let p = &cfg.pipeline;
+    let (w, h) = (cfg.width, cfg.height);
     let vp = p.viewport.unwrap_or_else(|| Viewport::full_y_up(w, h));
     let planes = Planes::new(
         vp,
@@ -838,19 +889,19 @@ pub fn draw(cfg: &DrawConfig) -> Result<DrawResult, DrawError> {
     let region = Region::new(w, h, &vp, p.scissor);
     let mut frag = Fragments {
         cfg,
-        ps: &ps,
-        entry,
-        template,
-        ps_sgprs,
-        mem: &mem,
-        targets,
-        depth,
-        stencil,
+        program: ps.program,
+        entry: ps.entry,
+        template: ps.template,
+        ps_sgprs: ps.user_sgprs,
+        mem,
+        targets: frame.targets,
+        depth: frame.depth,
+        stencil: frame.stencil,
         stats,
     };
-    for &prim in &asm.prims {
+    for &prim in prims {
         frag.stats.primitives += 1;
-        for t in raster_prims(cfg, &planes, &vp, region, &verts, prim, &mut frag.stats)? {
+        for t in raster_prims(cfg, &planes, &vp, region, verts, prim, &mut frag.stats)? {
             frag.shade(&t)?;
         }
     }
