@@ -298,6 +298,18 @@ fn with_extension(word: [u8; 8], o16: u64, shadow: bool, offsets: bool) -> Vec<u
     v
 }
 
+/// Thread 0 alone sampling a 2D array at s = 0.3, t = 0.9 and integer `layer`, repeat wrap.
+fn array_thread0(desc: [u8; 24], layer: u32) -> WaveState {
+    let mut w = WaveState::new(12);
+    w.textures = vec![desc];
+    w.samplers = vec![sampler(1, 1)];
+    w.exec = 1;
+    w.set_reg32(4, 0, 0.3f32.to_bits());
+    w.set_reg32(5, 0, 0.9f32.to_bits());
+    w.set_reg32(6, 0, layer);
+    w
+}
+
 /// 2D arrays (cmdbuf.xml dimension 3, `Depth` = layers - 1): s = 0.3 -> x = 1, t = 0.9 -> y = 3,
 /// layer 2 given as an integer (Mesa's `agx_nir_lower_array_texture` rounds and clamps it):
 /// (16x+1, 16y+2, 16z+3, 4) = (17, 50, 35, 4); layer 3 -> (17, 50, 51, 4); layer 4 of 4 is a typed
@@ -315,13 +327,7 @@ fn two_d_array_layers() {
         (3, Some([17, 50, 51, 4])),
         (4, None),
     ] {
-        let mut w = WaveState::new(12);
-        w.textures = vec![desc];
-        w.samplers = vec![sampler(1, 1)];
-        w.exec = 1;
-        w.set_reg32(4, 0, 0.3f32.to_bits());
-        w.set_reg32(5, 0, 0.9f32.to_bits());
-        w.set_reg32(6, 0, layer);
+        let mut w = array_thread0(desc, layer);
         let r = run_group(code.clone(), &mut w, &dev);
         match want {
             Some(b) => {
@@ -532,4 +538,109 @@ fn linear_filter_is_an_opt_in() {
         run_group(code, &mut w, &dev),
         Err(Fault::UnsupportedForm { .. })
     ));
+}
+
+/// A gather (applegpu's q6 at bits 86-90, bits 22-26 of the extension word: component c as
+/// `c << 2 | 2`, Mesa 22.3's `agx_gather_for_nir`) in the 12-byte form, no O operand.
+fn gather_code(word: [u8; 8], q6: u64) -> Vec<u8> {
+    with_q6(with_extension(word, 0, false, false), q6)
+}
+
+fn with_q6(mut v: Vec<u8>, q6: u64) -> Vec<u8> {
+    let ext = u32::from_le_bytes([v[8], v[9], v[10], v[11]]) | (q6 as u32) << 22;
+    v[8..12].copy_from_slice(&ext.to_le_bytes());
+    v
+}
+
+/// textureGather (GL 4.6 8.14.2) on the 4x4 image, texel (x, y) = (16x+1, 16y+2, 3, 4), repeat:
+/// u = 4s, v = 4t, i0 = floor(u - 1/2) mod 4, i1 = (i0 + 1) mod 4, likewise j from v; the result
+/// is component c (after the descriptor's swizzle) of (i0, j1), (i1, j1), (i1, j0), (i0, j0).
+/// Thread l samples s = l / 8 - 1 + 1/16 (u - 1/2 = l/2 - 4.25, never an integer), t = 3/8
+/// (v - 1/2 = 1: j0 = 1, j1 = 2) or t = 1/16 (v - 1/2 = -1/4: j0 = -1 mod 4 = 3, j1 = 0). The
+/// swizzle (G, R, B, 1): component 0 reads G = 16y+2, so (16j1+2, 16j1+2, 16j0+2, 16j0+2);
+/// component 1 reads R = 16x+1, so (16i0+1, 16i1+1, 16i1+1, 16i0+1); component 3 reads the
+/// constant 1. Bytes / 255 rounded to f32.
+#[test]
+fn gather_reads_gl_footprint_in_gl_order() {
+    let mut dev = DeviceMemory::new();
+    let a = image(&mut dev);
+    for (comp, t) in [
+        (0u64, 0.375f32),
+        (0, 0.0625),
+        (1, 0.375),
+        (1, 0.0625),
+        (3, 0.375),
+    ] {
+        let code = gather_code(tex_word(false, 16, true, 8, 0, 2, 0), comp << 2 | 2);
+        let mut w = WaveState::new(12);
+        w.textures = vec![texture(2, [1, 0, 2, 4], 4, 4, a)];
+        w.samplers = vec![sampler(1, 1)];
+        for l in 0..SIMD_WIDTH {
+            w.set_reg32(4, l, (l as f32 / 8.0 - 1.0 + 0.0625).to_bits());
+            w.set_reg32(5, l, t.to_bits());
+        }
+        run_group(code, &mut w, &dev).unwrap();
+        let (j0, j1) = if t == 0.375 { (1i64, 2i64) } else { (3, 0) };
+        for l in 0..SIMD_WIDTH {
+            let i0 = ((l as f64 / 2.0 - 4.25).floor() as i64).rem_euclid(4);
+            let i1 = (i0 + 1).rem_euclid(4);
+            let bytes = match comp {
+                0 => [16 * j1 + 2, 16 * j1 + 2, 16 * j0 + 2, 16 * j0 + 2],
+                1 => [16 * i0 + 1, 16 * i1 + 1, 16 * i1 + 1, 16 * i0 + 1],
+                _ => [255; 4],
+            };
+            let want: Vec<u32> = bytes
+                .map(|b| ((b as f64 / 255.0) as f32).to_bits())
+                .to_vec();
+            let got: Vec<u32> = (8..12).map(|r| w.reg32(r, l)).collect();
+            assert_eq!(got, want, "component {comp} t {t} thread {l}");
+        }
+    }
+}
+
+/// A 2D array gather reads the given layer: texel (x, y, z) = (16x+1, 16y+2, 16z+3, 4); s = 0.3
+/// (u - 1/2 = 0.7: i0 = 0, i1 = 1), t = 0.9 (v - 1/2 = 3.1: j0 = 3, j1 = 4 mod 4 = 0), layer 2,
+/// repeat. Component R: (1, 17, 17, 1); component B: 16 * 2 + 3 = 35 four times.
+#[test]
+fn gather_on_a_2d_array_layer() {
+    let mut dev = DeviceMemory::new();
+    let a = layered(&mut dev, 4);
+    let mut desc = texture(3, [0, 1, 2, 3], 4, 4, a);
+    desc[13] |= 3 << 6; // depth - 1 = 3
+    for (comp, want) in [(0u64, [1, 17, 17, 1]), (2, [35; 4])] {
+        let code = gather_code(tex_word(false, 16, true, 8, 0, 3, 0), comp << 2 | 2);
+        let mut w = array_thread0(desc, 2);
+        run_group(code, &mut w, &dev).unwrap();
+        assert_eq!(bytes_of(&w), want, "component {comp}");
+    }
+}
+
+/// Gathers outside the modelled forms stop with a typed error: applegpu's `gather_depth` (q6 = 3)
+/// and `compare` (1) forms, a shadow gather (compare bit), a partial write mask, a 1D texture
+/// kind, a texel fetch, an explicit LOD mode.
+#[test]
+fn unmodelled_gathers_are_errors() {
+    let mut dev = DeviceMemory::new();
+    let a = image(&mut dev);
+    let base = tex_word(false, 16, true, 8, 0, 2, 0);
+    let mut partial = gather_code(base, 2);
+    partial[6] = partial[6] & 0xF0 | 0x7; // mask xyz (bits 48-51)
+    let shadow = with_q6(with_extension(base, 14, true, false), 2);
+    let cases = [
+        gather_code(base, 3),
+        gather_code(base, 1),
+        shadow,
+        partial,
+        gather_code(tex_word(false, 16, true, 8, 0, 0, 0), 2),
+        gather_code(tex_word(true, 16, true, 8, 0, 2, 0), 2),
+        gather_code(tex_word(false, 16, true, 8, 0, 2, 6), 2),
+    ];
+    for (k, code) in cases.into_iter().enumerate() {
+        let mut w = WaveState::new(12);
+        w.textures = vec![texture(2, [0, 1, 2, 3], 4, 4, a)];
+        w.samplers = vec![sampler(1, 1)];
+        w.exec = 1;
+        let r = run_group(code, &mut w, &dev);
+        assert!(matches!(r, Err(Fault::UnsupportedForm { .. })), "case {k}");
+    }
 }

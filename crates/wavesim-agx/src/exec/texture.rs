@@ -30,10 +30,13 @@
 //! bit, reference in O) compares with the sampler's function on R32 float textures (GL 4.6
 //! 8.23.1) and puts 1.0 or 0.0 in the depth's place before the swizzle. Offsets (the `Ot` bit,
 //! Mesa's packed 4-bit values in O after the reference) are added to the integer texel. Gathers
-//! (`q6`), the `kill` bit and a register-indexed texture or sampler are typed errors.
+//! (`q6`: R, G, B or A, no comparison) of 2D and 2D array images return component c after the
+//! swizzle of GL 4.6 8.14.2's footprint in GL's order (see [`gather_component`]); the texel choice
+//! is `floor(u - 1/2)`, as exact as nearest filtering's `floor(u)`, so no opt-in. The `kill` bit
+//! and a register-indexed texture or sampler are typed errors.
 
 use super::{active, missing, Fault, Ops, WaveState};
-use crate::operand::{Operand, RegFile};
+use crate::operand::{Operand, Reg, RegFile};
 use wavesim_core::memory::DeviceMemory;
 
 fn bits(b: &[u8], start: u32, size: u32) -> u64 {
@@ -335,14 +338,13 @@ pub(super) fn texture_access(
     dev: &DeviceMemory,
     load: bool,
 ) -> Result<(), Fault> {
-    for (field, what) in [("q6", "gather"), ("kill", "kill")] {
-        if o.field(field) != 0 {
-            return Err(unsupported(format!(
-                "texture {what} ({field} = {})",
-                o.field(field)
-            )));
-        }
+    if o.field("kill") != 0 {
+        return Err(unsupported(format!(
+            "texture kill (kill = {})",
+            o.field("kill")
+        )));
     }
+    let gather = gather_component(o.field("q6"))?;
     // Mesa 22.3 (`agx_pack.c`): the shadow bit is `compare` (23), the offset bit is `Ot` (91);
     // O names the reference (32-bit) and then the packed offsets (read as 16 bits, applegpu).
     let shadow = o.field("compare") != 0;
@@ -364,6 +366,9 @@ pub(super) fn texture_access(
         return Err(unsupported("texel fetch with a depth comparison"));
     }
     let n = o.field("n");
+    if gather.is_some() {
+        check_gather_form(load, shadow, n, o.field("lod"), o.field("mask"))?;
+    }
     // tex_1d, tex_2d, tex_2d_array, tex_3d, tex_cube: (spatial axes, layered by an integer index)
     let (axes, array) = match n {
         0 => (1, false),
@@ -419,11 +424,14 @@ pub(super) fn texture_access(
             ))
         })?);
         // Nearest, or linear both ways under the opt-in (the same filter magnified and minified,
-        // so the LOD that chooses between them is not needed); no mip filter.
+        // so the LOD that chooses between them is not needed); no mip filter. A gather reads
+        // the four texels of GL's LINEAR footprint at the base level whatever the filters (GL
+        // 4.6 8.14.2, textureGather), so they do not decide anything for it.
         let linear_ok = s.magnify_linear && s.minify_linear && matches!(n, 0 | 2 | 3);
-        if s.magnify_linear != s.minify_linear
-            || s.mip_filter != 0
-            || s.magnify_linear && !linear_ok
+        if gather.is_none()
+            && (s.magnify_linear != s.minify_linear
+                || s.mip_filter != 0
+                || s.magnify_linear && !linear_ok)
         {
             return Err(unsupported(format!(
                 "sampler filters mag linear {} min linear {} mip {} on texture kind {n} \
@@ -432,7 +440,7 @@ pub(super) fn texture_access(
                 s.magnify_linear, s.minify_linear, s.mip_filter
             )));
         }
-        if s.magnify_linear && !w.approximate {
+        if gather.is_none() && s.magnify_linear && !w.approximate {
             return Err(Fault::Unsupported {
                 name: LINEAR_FILTER,
             });
@@ -567,8 +575,8 @@ pub(super) fn texture_access(
                         u.floor().clamp(-(1i64 << 40) as f64, (1i64 << 40) as f64) as i64
                             + offsets[d]
                     };
-                    if s.magnify_linear {
-                        // GL 4.6 8.14.2, LINEAR: i0 = floor(u - 1/2), i1 = i0 + 1, each wrapped,
+                    if s.magnify_linear || gather.is_some() {
+                        // GL 4.6 8.14.2, LINEAR (and textureGather's footprint): i0 = floor(u - 1/2), i1 = i0 + 1, each wrapped,
                         // weights 1 - a and a for a = frac(u - 1/2) (u plus the integer offset)
                         let i0 = floor(u - 0.5);
                         let a = (u - 0.5) - (u - 0.5).floor();
@@ -598,6 +606,23 @@ pub(super) fn texture_access(
         if n == 5 {
             layer = taps[2][0].0;
         }
+        if let Some(comp) = gather {
+            // GL 4.6 8.14.2, textureGather: component `comp` (after the descriptor's swizzle)
+            // of the texels (i0, j1), (i1, j1), (i1, j0), (i0, j0), in that order. Mesa's
+            // `agx_emit_tex` hands the hardware's four results to NIR's tg4 unreordered, so the
+            // hardware's order is GL's (the driver is conformant with it).
+            let (i, j) = ([taps[0][0].0, taps[0][1].0], [taps[1][0].0, taps[1][1].0]);
+            let mut out = [0f64; 4];
+            for (v, (x, y)) in
+                out.iter_mut()
+                    .zip([(i[0], j[1]), (i[1], j[1]), (i[1], j[0]), (i[0], j[0])])
+            {
+                let texel_value = texel(&t, format, x, y, dev, lane, u64::from(layer) * stride)?;
+                *v = swizzled(&texel_value, t.swizzle[comp])?;
+            }
+            write_result(w, &dst, mask, lane, out)?;
+            continue;
+        }
         // The weighted sum of the taps in f64 (exact for nearest: one tap of weight 1), each
         // texel compared first when the instruction compares (GL 4.6 8.23.1: the comparison
         // applies to each texel the filter reads).
@@ -626,29 +651,88 @@ pub(super) fn texture_access(
                 first = false;
             }
         }
-        let mut ri = 0;
-        for c in 0..4 {
-            if mask >> c & 1 == 0 {
-                continue;
-            }
-            let reg = *dst.get(ri).ok_or_else(|| missing("R"))?;
-            ri += 1;
-            let v = match t.swizzle[c] {
-                k @ 0..=3 => px[k as usize],
-                4 => 1.0,
-                5 => 0.0,
-                k => return Err(unsupported(format!("swizzle {k}"))),
-            };
-            let out = if matches!(reg.file, RegFile::R32) {
-                (v as f32).to_bits() as u128
-            } else {
-                half::f16::from_f64(v).to_bits() as u128
-            };
-            w.write(reg, lane, out)?;
+        let mut out = [0f64; 4];
+        for (v, &k) in out.iter_mut().zip(&t.swizzle) {
+            *v = swizzled(&px, k)?;
         }
+        write_result(w, &dst, mask, lane, out)?;
     }
-    if s.as_ref().is_some_and(|s| s.magnify_linear) {
+    if gather.is_none() && s.as_ref().is_some_and(|s| s.magnify_linear) {
         *w.approximated.entry(LINEAR_FILTER).or_insert(0) += 1;
+    }
+    Ok(())
+}
+
+/// The component a gather reads, from applegpu's `q6` field (bits 86-90): 0 none, 2 / 6 / 10 / 14
+/// gather R / G / B / A (the component in bits 2-3 above a set bit 1), which is what Mesa's
+/// `agx_gather_for_nir` emits for tg4. applegpu's `compare` (1) and `gather_depth` (3) forms, the
+/// low bit set, are not modelled.
+fn gather_component(q6: u64) -> Result<Option<usize>, Fault> {
+    match q6 {
+        0 => Ok(None),
+        2 | 6 | 10 | 14 => Ok(Some((q6 >> 2) as usize)),
+        _ => Err(unsupported(format!(
+            "texture q6 = {q6} (gathers of R, G, B or A without a comparison are modelled)"
+        ))),
+    }
+}
+
+/// The gathers modelled: `texture_sample` of a 2D or 2D array image (GL's textureGather takes no
+/// 1D or 3D sampler; cube gathers read across faces, not modelled), no depth comparison (GL's
+/// shadow gather), the automatic LOD mode (GL's gathers take no LOD or bias; the base level is
+/// read) and all four components written: Mesa's `agx_emit_tex` always asks for all four, as
+/// destination masking "doesn't seem to work properly for gathers", so a partial mask's effect is
+/// unknown.
+fn check_gather_form(load: bool, shadow: bool, n: u64, lod: u64, mask: u64) -> Result<(), Fault> {
+    let why = if load {
+        "a texel fetch"
+    } else if shadow {
+        "a depth comparison"
+    } else if !matches!(n, 2 | 3) {
+        "a texture kind other than 2D or 2D array"
+    } else if lod != 0 {
+        "an LOD mode other than automatic"
+    } else if mask != 0xF {
+        "a write mask other than xyzw"
+    } else {
+        return Ok(());
+    };
+    Err(unsupported(format!(
+        "texture gather with {why} (n = {n}, lod = {lod}, mask = {mask:#x})"
+    )))
+}
+
+/// Component `k` of the descriptor's swizzle (cmdbuf.xml: R, G, B, A, 1, 0) of texel `px`.
+fn swizzled(px: &[f64; 4], k: u64) -> Result<f64, Fault> {
+    Ok(match k {
+        0..=3 => px[k as usize],
+        4 => 1.0,
+        5 => 0.0,
+        k => return Err(unsupported(format!("swizzle {k}"))),
+    })
+}
+
+/// Writes the components `mask` selects, contiguously from R's first register, each rounded once
+/// to the register's width.
+fn write_result(
+    w: &mut WaveState,
+    dst: &[Reg],
+    mask: u64,
+    lane: usize,
+    out: [f64; 4],
+) -> Result<(), Fault> {
+    let mut regs = dst.iter();
+    for (c, v) in out.into_iter().enumerate() {
+        if mask >> c & 1 == 0 {
+            continue;
+        }
+        let reg = *regs.next().ok_or_else(|| missing("R"))?;
+        let bits = if matches!(reg.file, RegFile::R32) {
+            (v as f32).to_bits() as u128
+        } else {
+            half::f16::from_f64(v).to_bits() as u128
+        };
+        w.write(reg, lane, bits)?;
     }
     Ok(())
 }
