@@ -1,6 +1,6 @@
 //! Seeing inside AGX runs of the corpus's jobs (corpus/agx/examples): the trace, statistics and
-//! timeline observers see every instruction; the checks run clean; vertex and fragment jobs
-//! refuse observers (their ABI parts run outside the engine's observer path).
+//! timeline observers see every instruction of compute, grid-kernel, vertex and fragment jobs
+//! (the Mesa 22.3 gallium jobs of corpus/agx/mesa22 too); the checks run clean.
 
 use std::path::{Path, PathBuf};
 
@@ -109,11 +109,79 @@ fn an_uninitialised_register_is_found() {
     assert!(e.to_string().contains("undefined (poisoned)"), "{e}");
 }
 
+/// Vertex and fragment jobs, the split-ABI examples and every Mesa 22.3 gallium job of
+/// corpus/agx/mesa22, run under the tracer, statistics, timeline and `check_init` with the same
+/// outputs as without; the statistics and the timeline see the same instructions. The uniform
+/// check needs the uniforms a job sets, which a vertex or fragment job does not list: refused.
 #[test]
-fn vertex_and_fragment_jobs_refuse_observers() {
-    for name in ["attributes_vertex.toml", "gradient_fragment.toml"] {
+fn vertex_and_fragment_jobs_are_seen_whole() {
+    let mesa22 = examples().join("../mesa22");
+    let mut jobs: Vec<PathBuf> = vec![
+        examples().join("attributes_vertex.toml"),
+        examples().join("gradient_fragment.toml"),
+    ];
+    let mut names: Vec<PathBuf> = std::fs::read_dir(&mesa22)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "toml"))
+        .collect();
+    names.sort();
+    assert!(names.len() > 400, "{}", names.len());
+    jobs.extend(names);
+    let (mut vertex, mut fragment) = (0, 0);
+    for path in &jobs {
+        let mut cfg = RunConfig::from_toml(&std::fs::read_to_string(path).unwrap()).unwrap();
+        // Some shaders use sin_pt_1/2 (mesa_corpus.rs runs them under the opt-in too).
+        cfg.approximate = true;
+        let dir = path.parent().unwrap();
+        let plain = run_in_dir(&cfg, dir, None).unwrap();
         let mut obs = all();
-        let e = run_observed_in_dir(&job(name), &examples(), None, &mut obs, false).unwrap_err();
-        assert!(e.to_string().contains("compute"), "{name}: {e}");
+        obs.uniforms = None;
+        obs.tracer = Some(Tracer::new(Vec::new(), TraceFilter::default(), 50));
+        let seen = run_observed_in_dir(&cfg, dir, None, &mut obs, true)
+            .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        assert_eq!(plain.text, seen.text, "{}", path.display());
+        let stats = obs.stats.unwrap();
+        assert!(stats.simd_instructions > 0, "{}", path.display());
+        assert_eq!(
+            obs.timeline.unwrap().spans.len() as u64,
+            stats.simd_instructions,
+            "{}",
+            path.display()
+        );
+        let trace = String::from_utf8(obs.tracer.unwrap().finish().unwrap()).unwrap();
+        assert!(trace.starts_with("wg (0,0,0) w 0  0x"), "{trace}");
+        match cfg.kind {
+            wavesim_agx::runner::Kind::Vertex => vertex += 1,
+            _ => fragment += 1,
+        }
+        let mut u = Inside {
+            tracer: None::<Tracer<Vec<u8>>>,
+            stats: None,
+            timeline: None,
+            uniforms: Some(UniformCheck::new()),
+        };
+        let e = run_observed_in_dir(&cfg, dir, None, &mut u, false).unwrap_err();
+        assert!(e.to_string().contains("uniforms check"), "{e}");
     }
+    assert!(vertex > 100 && fragment > 200, "{vertex} {fragment}");
+}
+
+/// A split-ABI fragment prolog runs at addresses of its own: observing such a draw is an error.
+#[test]
+fn a_fragment_prolog_is_not_observed_silently() {
+    let mut cfg = job("gradient_fragment.toml");
+    if let Some(f) = &mut cfg.fragment {
+        f.prolog_asm = Some("stop\n".into());
+    }
+    run_in_dir(&cfg, &examples(), None).unwrap();
+    let e =
+        run_observed_in_dir(&cfg, &examples(), None, &mut all_but_uniforms(), false).unwrap_err();
+    assert!(e.to_string().contains("prolog"), "{e}");
+}
+
+fn all_but_uniforms() -> Inside<Vec<u8>> {
+    let mut o = all();
+    o.uniforms = None;
+    o
 }

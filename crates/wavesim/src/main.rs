@@ -300,12 +300,26 @@ fn run_agx_cli(
     png: Option<&PathBuf>,
     png_target: u32,
     see: &inside_cli::See,
-) -> Result<(), String> {
+) -> Result<(), Failure> {
     let cfg = read_text(config)?;
     let bytes = code.map(|p| read(p)).transpose()?;
     let dir = config.parent().unwrap_or(std::path::Path::new("."));
     let cfg = wavesim::agx::runner::RunConfig::from_toml(&cfg)
         .map_err(|e| format!("{}: {e}", config.display()))?;
+    let (_, uniforms) = inside_cli::agx_checks(see.check.as_deref())?;
+    use wavesim::agx::runner::Kind;
+    if uniforms && matches!(cfg.kind, Kind::Vertex | Kind::Fragment) {
+        return Err(usage(format!(
+            "--check uniforms is for compute and grid-kernel jobs; {} is a {} job (its driver \
+             and preamble set uniforms the configuration does not list)",
+            config.display(),
+            if cfg.kind == Kind::Vertex {
+                "vertex"
+            } else {
+                "fragment"
+            }
+        )));
+    }
     let (res, inside_text) = inside_cli::run_agx(&cfg, dir, bytes.as_deref(), see)
         .map_err(|e| format!("{}: {e}", config.display()))?;
     if let Some(out) = png {
@@ -960,6 +974,11 @@ fn main() -> ExitCode {
         Err(e) => {
             // One line a user can act on.
             eprintln!("wavesim: error: {}", e.msg.replace('\n', " "));
+            // A check that fired and stopped the run (AGX `--check init` stops at the read of a
+            // poisoned register) exits as a run whose checks found something: 3 on every ISA.
+            if inside_cli::had_findings() {
+                return ExitCode::from(inside_cli::FINDINGS_EXIT_CODE);
+            }
             ExitCode::from(e.code)
         }
     }

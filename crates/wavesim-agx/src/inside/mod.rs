@@ -9,7 +9,7 @@ use std::fmt::Write as _;
 use std::io::Write;
 
 use wavesim_core::observe::{
-    write_lane_change, InstLoc, Observer, TimelineSpan, TraceFilter, TraceSink,
+    write_accesses, write_lane_change, InstLoc, Observer, TimelineSpan, TraceFilter, TraceSink,
 };
 
 use crate::exec::{Inst, WaveState, SIMD_WIDTH};
@@ -104,6 +104,7 @@ impl<W: Write> Observer<WaveState, Inst> for Tracer<W> {
                 let _ = writeln!(line, "    u{u} = {v:#010x}");
             }
         }
+        write_accesses(line, w.accesses.as_deref().unwrap_or(&[]));
         self.sink.emit();
     }
 }
@@ -285,6 +286,10 @@ pub trait AgxObserver: Observer<WaveState, Inst> {
     fn uniforms_set(&mut self, set: &[bool]) {
         let _ = set;
     }
+    /// True if the observer checks uniform reads (and so needs [`AgxObserver::uniforms_set`]).
+    fn checks_uniforms(&self) -> bool {
+        false
+    }
 }
 
 impl AgxObserver for wavesim_core::observe::NoObserver {}
@@ -294,6 +299,9 @@ impl<W: Write> AgxObserver for Inside<W> {
         if let Some(u) = &mut self.uniforms {
             u.set = set.to_vec();
         }
+    }
+    fn checks_uniforms(&self) -> bool {
+        self.uniforms.is_some()
     }
 }
 
