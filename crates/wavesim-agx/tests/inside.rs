@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use wavesim_agx::inside::{Inside, Stats, Timeline, Tracer, UniformCheck};
+use wavesim_agx::inside::{BarrierCheck, Inside, Stats, Timeline, Tracer, UniformCheck};
 use wavesim_agx::runner::{run_in_dir, run_observed_in_dir, RunConfig};
 use wavesim_core::observe::{NoObserver, TraceFilter};
 
@@ -22,6 +22,7 @@ fn all() -> Inside<Vec<u8>> {
         stats: Some(Stats::default()),
         timeline: Some(Timeline::default()),
         uniforms: Some(UniformCheck::new()),
+        barriers: Some(BarrierCheck::default()),
     }
 }
 
@@ -59,6 +60,8 @@ fn compute_and_grid_kernel_jobs_are_seen_whole_and_run_clean() {
         assert_eq!(obs.timeline.unwrap().spans.len() as u64, m);
         let u = obs.uniforms.unwrap();
         assert!(u.findings.is_empty(), "{name}: {:?}", u.findings);
+        let b = obs.barriers.unwrap();
+        assert!(b.findings.is_empty(), "{name}: {:?}", b.findings);
     }
 }
 
@@ -141,6 +144,8 @@ fn vertex_and_fragment_jobs_are_seen_whole() {
         let seen = run_observed_in_dir(&cfg, dir, None, &mut obs, true)
             .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         assert_eq!(plain.text, seen.text, "{}", path.display());
+        let races = &obs.barriers.as_ref().unwrap().findings;
+        assert!(races.is_empty(), "{}: {races:?}", path.display());
         let stats = obs.stats.unwrap();
         assert!(stats.simd_instructions > 0, "{}", path.display());
         assert_eq!(
@@ -160,11 +165,13 @@ fn vertex_and_fragment_jobs_are_seen_whole() {
             stats: None,
             timeline: None,
             uniforms: Some(UniformCheck::new()),
+            barriers: None,
         };
         let e = run_observed_in_dir(&cfg, dir, None, &mut u, false).unwrap_err();
         assert!(e.to_string().contains("uniforms check"), "{e}");
     }
-    assert!(vertex > 100 && fragment > 200, "{vertex} {fragment}");
+    // 219 + 1 vertex jobs, 223 + 1 fragment jobs.
+    assert_eq!((vertex, fragment), (220, 224));
 }
 
 /// A split-ABI fragment prolog runs at addresses of its own: observing such a draw is an error.
@@ -184,4 +191,95 @@ fn all_but_uniforms() -> Inside<Vec<u8>> {
     let mut o = all();
     o.uniforms = None;
     o
+}
+
+/// A compute job of two threadgroups of 64 threads (two SIMD groups each) with 256 bytes of
+/// threadgroup memory, `in` (u32 i * 1000) at u0_u1 and `out` at u2_u3.
+fn threadgroup_job(asm: &str) -> RunConfig {
+    let input: Vec<String> = (0..128).map(|i| (1000 * i).to_string()).collect();
+    RunConfig::from_toml(&format!(
+        "kind = \"compute\"\nnr_gprs = 8\nasm = \"\"\"{asm}\"\"\"\n\
+         [[buffer]]\nname = \"in\"\nu32 = [{}]\n[[buffer]]\nname = \"out\"\nsize = 512\n\
+         [[uniform]]\nslot = 0\nbuffer = \"in\"\n[[uniform]]\nslot = 4\nbuffer = \"out\"\n\
+         [compute]\ngrid = [128, 1, 1]\nlocal = [64, 1, 1]\nthreadgroup_memory = 256\n",
+        input.join(", ")
+    ))
+    .unwrap()
+}
+
+fn barrier_findings(asm: &str) -> Vec<String> {
+    let mut obs = Inside::<Vec<u8>> {
+        tracer: None,
+        stats: None,
+        timeline: None,
+        uniforms: None,
+        barriers: Some(BarrierCheck::default()),
+    };
+    run_observed_in_dir(&threadgroup_job(asm), Path::new("."), None, &mut obs, true).unwrap();
+    let f = obs.barriers.unwrap().findings;
+    f.iter().map(|f| f.to_string()).collect()
+}
+
+/// Thread lid stores word lid, then reads word 63 - lid (crates/wavesim-agx/tests/compute.rs).
+const REVERSE: &str = "
+    get_sr r1, sr80
+    get_sr r2, sr48
+    device_load 0, i32, x, r3, u0_u1, r1, unsigned
+    wait 0
+    iadd r3, r3, r1
+    threadgroup_store i32, x, r3, 0, r2l
+    threadgroup_barrier
+    isub r4, 63, r2
+    threadgroup_load i32, x, r5, 0, r4l
+    device_store 0, i32, x, r5, u2_u3, r1, unsigned, , 0
+    stop
+";
+
+/// With the barrier the exchange is ordered: clean. Without it, SIMD group 0 (threads 0-31)
+/// runs to its end first: it stores words 0-31 and loads words 63-32, which SIMD group 1 then
+/// stores (a store after another group's load of byte 0x80, word 32, which thread 31 loads and
+/// thread 32 = group 1's thread 0 stores), then group 1 loads words 31-0 that group 0 stored
+/// (thread 0 of group 1 loads word 31, byte 0x7c, which group 0's thread 31 stored). Two pairs
+/// of instructions, each reported once although both threadgroups race.
+#[test]
+fn a_missing_threadgroup_barrier_is_found() {
+    assert_eq!(barrier_findings(REVERSE), Vec::<String>::new());
+    let racy = REVERSE.replace("    threadgroup_barrier\n", "");
+    let f = barrier_findings(&racy);
+    assert_eq!(f.len(), 2, "{f:#?}");
+    assert!(
+        f[0].starts_with("ThreadgroupRace at 0x1a `threadgroup_store")
+            && f[0].contains("SIMD group 1 thread 0 stores threadgroup byte 0x80, which SIMD group 0 thread 31 loaded at 0x28"),
+        "{f:#?}"
+    );
+    assert!(
+        f[1].starts_with("ThreadgroupRace at 0x28 `threadgroup_load")
+            && f[1].contains("SIMD group 1 thread 0 loads threadgroup byte 0x7c, which SIMD group 0 thread 31 stored at 0x1a"),
+        "{f:#?}"
+    );
+}
+
+/// Atomics on one word from both SIMD groups, and plain loads of it, are not races; plain stores
+/// of it are.
+#[test]
+fn threadgroup_atomics_do_not_race_stores_do() {
+    let atomics = "
+    get_sr r1, sr80
+    threadgroup_atomic add, r6, 0, 0, r1, 0, 2, 128, 0
+    threadgroup_load i32, x, r5, 0, 0
+    stop
+";
+    assert_eq!(barrier_findings(atomics), Vec::<String>::new());
+    let store = atomics.replace(
+        "threadgroup_load i32, x, r5, 0, 0",
+        "threadgroup_store i32, x, r1, 0, 0",
+    );
+    let f = barrier_findings(&store);
+    // Group 1's atomic after group 0's store, then group 1's store after group 0's atomic.
+    assert_eq!(f.len(), 2, "{f:#?}");
+    // Group 0 runs first: its atomics, then its stores (the check keeps a group's last write of
+    // a byte: thread 31's store). Group 1's atomic meets that plain store, then group 1's store
+    // meets it too (two plain stores of different groups).
+    assert!(f[0].starts_with("ThreadgroupRace at 0x4 `threadgroup_atomic") && f[0].contains("SIMD group 1 thread 0 changes atomically threadgroup byte 0x0, which SIMD group 0 thread 31 stored at 0xe"), "{f:#?}");
+    assert!(f[1].starts_with("ThreadgroupRace at 0xe `threadgroup_store") && f[1].contains("SIMD group 1 thread 0 stores threadgroup byte 0x0, which SIMD group 0 thread 31 stored at 0xe"), "{f:#?}");
 }

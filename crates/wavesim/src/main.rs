@@ -306,7 +306,10 @@ fn run_agx_cli(
     let dir = config.parent().unwrap_or(std::path::Path::new("."));
     let cfg = wavesim::agx::runner::RunConfig::from_toml(&cfg)
         .map_err(|e| format!("{}: {e}", config.display()))?;
-    let (_, uniforms) = inside_cli::agx_checks(see.check.as_deref())?;
+    // `all` means the checks that apply; `uniforms` named on a vertex or fragment job is an error.
+    let uniforms = (see.check.iter())
+        .flat_map(|l| l.split(','))
+        .any(|c| c.trim() == "uniforms");
     use wavesim::agx::runner::Kind;
     if uniforms && matches!(cfg.kind, Kind::Vertex | Kind::Fragment) {
         return Err(usage(format!(

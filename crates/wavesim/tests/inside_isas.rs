@@ -462,3 +462,31 @@ fn agx_debugger_breaks_reads_and_writes() {
     assert!(out.contains("step: wg (0,0,0) wave 0 at 0xe"), "{out}");
     assert!(out.contains("finished\n"), "{out}");
 }
+
+/// `--check barriers`: the reverse kernel is clean with its threadgroup_barrier and, without it,
+/// SIMD group 1's store and load race SIMD group 0's load and store (exit 3).
+#[test]
+fn agx_barrier_check_finds_a_missing_barrier() {
+    for (asm, findings) in [
+        (REVERSE.to_string(), 0),
+        (REVERSE.replace("    threadgroup_barrier\n", ""), 2),
+    ] {
+        let job = reverse_job(&asm);
+        let cfg = job.display().to_string();
+        let o = wavesim(&[
+            "run", "--target", "agx", "--config", &cfg, "--check", "barriers",
+        ]);
+        let _ = std::fs::remove_file(&job);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(
+            err.matches("ThreadgroupRace at ").count(),
+            findings,
+            "{err}"
+        );
+        assert_eq!(
+            o.status.code(),
+            Some(if findings > 0 { 3 } else { 0 }),
+            "{err}"
+        );
+    }
+}
