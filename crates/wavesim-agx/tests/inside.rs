@@ -221,19 +221,7 @@ fn barrier_findings(asm: &str) -> Vec<String> {
 }
 
 /// Thread lid stores word lid, then reads word 63 - lid (crates/wavesim-agx/tests/compute.rs).
-const REVERSE: &str = "
-    get_sr r1, sr80
-    get_sr r2, sr48
-    device_load 0, i32, x, r3, u0_u1, r1, unsigned
-    wait 0
-    iadd r3, r3, r1
-    threadgroup_store i32, x, r3, 0, r2l
-    threadgroup_barrier
-    isub r4, 63, r2
-    threadgroup_load i32, x, r5, 0, r4l
-    device_store 0, i32, x, r5, u2_u3, r1, unsigned, , 0
-    stop
-";
+const REVERSE: &str = include_str!("data/threadgroup_reverse.s");
 
 /// With the barrier the exchange is ordered: clean. Without it, SIMD group 0 (threads 0-31)
 /// runs to its end first: it stores words 0-31 and loads words 63-32, which SIMD group 1 then

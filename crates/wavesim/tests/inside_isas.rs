@@ -249,19 +249,7 @@ fn agx_debugger_reads_and_writes_device_memory() {
 
 /// The hand-written kernel of crates/wavesim-agx/tests/compute.rs as a job: every thread stores
 /// in[gid] + gid at threadgroup word lid, passes the barrier and reads word 63 - lid.
-const REVERSE: &str = "
-    get_sr r1, sr80
-    get_sr r2, sr48
-    device_load 0, i32, x, r3, u0_u1, r1, unsigned
-    wait 0
-    iadd r3, r3, r1
-    threadgroup_store i32, x, r3, 0, r2l
-    threadgroup_barrier
-    isub r4, 63, r2
-    threadgroup_load i32, x, r5, 0, r4l
-    device_store 0, i32, x, r5, u2_u3, r1, unsigned, , 0
-    stop
-";
+const REVERSE: &str = include_str!("../../wavesim-agx/tests/data/threadgroup_reverse.s");
 
 fn reverse_job(asm: &str) -> PathBuf {
     let input: Vec<String> = (0..128).map(|i| (1000 * i).to_string()).collect();
