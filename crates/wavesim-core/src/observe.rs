@@ -97,6 +97,66 @@ pub trait MemoryView {
     fn write(&mut self, space: usize, addr: u64, data: &[u8]) -> Result<(), String>;
 }
 
+/// When a step debugger that stops in [`Observer::pause`] stops: before the first instruction,
+/// at breakpoints (instruction starts only) and after a step; never once the user let the run
+/// go (`release`). Shared by the CLI's and Python's R700 and AGX debuggers.
+#[derive(Clone, Debug, Default)]
+pub struct StopRule {
+    starts: std::collections::BTreeSet<u64>,
+    breaks: std::collections::BTreeSet<u64>,
+    started: bool,
+    stepping: bool,
+    released: bool,
+}
+
+impl StopRule {
+    /// `starts`: the addresses of the program's instructions.
+    pub fn new(starts: std::collections::BTreeSet<u64>) -> StopRule {
+        StopRule {
+            starts,
+            ..StopRule::default()
+        }
+    }
+    /// Adds a breakpoint; `false` (and none added) when `pc` is not an instruction start.
+    #[must_use]
+    pub fn break_at(&mut self, pc: u64) -> bool {
+        self.starts.contains(&pc) && {
+            self.breaks.insert(pc);
+            true
+        }
+    }
+    pub fn clear_break(&mut self, pc: u64) {
+        self.breaks.remove(&pc);
+    }
+    /// Stop again before the next instruction.
+    pub fn step(&mut self) {
+        self.stepping = true;
+    }
+    /// No more stops: the run goes to its end.
+    pub fn release(&mut self) {
+        self.released = true;
+    }
+    pub fn released(&self) -> bool {
+        self.released
+    }
+    /// Whether to stop before the instruction at `pc`, and why (`start`, `break`, `step`).
+    pub fn stop_at(&mut self, pc: u64) -> Option<&'static str> {
+        if self.released {
+            return None;
+        }
+        let first = !std::mem::replace(&mut self.started, true);
+        let hit = self.breaks.contains(&pc);
+        let why = match (hit, first, self.stepping) {
+            (true, _, _) => "break",
+            (false, true, _) => "start",
+            (false, false, true) => "step",
+            _ => return None,
+        };
+        self.stepping = false;
+        Some(why)
+    }
+}
+
 /// Hooks the dispatch loop calls around every executed instruction. All methods have no-op
 /// defaults; implement the ones you need.
 pub trait Observer<W: ?Sized, I: ?Sized> {
@@ -465,6 +525,27 @@ mod tests {
             })
         );
         assert_eq!(a.and(TraceFilter::parse("wave=2").unwrap()), None);
+    }
+
+    /// The first instruction stops, then breakpoints (instruction starts only) and steps; a
+    /// released rule never stops.
+    #[test]
+    fn stop_rule_stops_at_start_breaks_and_steps() {
+        let mut r = StopRule::new([0, 4, 8, 16].into_iter().collect());
+        assert!(!r.break_at(6));
+        assert!(r.break_at(8));
+        assert_eq!(r.stop_at(0), Some("start"));
+        assert_eq!(r.stop_at(4), None);
+        assert_eq!(r.stop_at(8), Some("break"));
+        r.step();
+        assert_eq!(r.stop_at(16), Some("step"));
+        assert_eq!(r.stop_at(4), None);
+        r.clear_break(8);
+        assert_eq!(r.stop_at(8), None);
+        assert!(r.break_at(4));
+        r.release();
+        assert!(r.released());
+        assert_eq!(r.stop_at(4), None);
     }
 
     /// Accesses are grouped by kind, space and size, lanes in order, values as wide as the access.

@@ -304,7 +304,7 @@ pub fn run(a: DebugArgs) -> Result<(), String> {
 // ---- R700 and AGX: the same commands through the observer's `pause` hook ----
 
 use std::collections::BTreeSet;
-use wavesim_core::observe::{InstLoc, MemoryView, Observer};
+use wavesim_core::observe::{InstLoc, MemoryView, Observer, StopRule};
 
 /// `mem [SPACE:]ADDR [N]` (N dwords, default 4) or `mem [SPACE:]ADDR = V` on the memory a paused
 /// run lends (`Observer::pause_mem`): SPACE one of `mem.spaces()`, the first when not given.
@@ -378,12 +378,8 @@ struct IsaView<W, I> {
 struct StepDebugger<W, I> {
     view: IsaView<W, I>,
     lines: std::io::Lines<std::io::StdinLock<'static>>,
-    starts: BTreeSet<u64>,
-    breaks: Vec<u64>,
-    started: bool,
-    stepping: bool,
-    /// Input ended or `quit`: run on without stopping.
-    done: bool,
+    /// Released when input ended or at `quit`: the run goes on without stopping.
+    rule: StopRule,
     quit: bool,
 }
 
@@ -392,11 +388,7 @@ impl<W, I> StepDebugger<W, I> {
         StepDebugger {
             view,
             lines: std::io::stdin().lock().lines(),
-            starts,
-            breaks: Vec::new(),
-            started: false,
-            stepping: false,
-            done: false,
+            rule: StopRule::new(starts),
             quit: false,
         }
     }
@@ -415,19 +407,16 @@ impl<W, I> StepDebugger<W, I> {
             "" => {}
             "break" | "b" => {
                 let pc = (self.view.parse_pc)(rest)?;
-                if !self.starts.contains(&pc) {
+                if !self.rule.break_at(pc) {
                     return Err(format!(
                         "{} is not the start of an instruction of this program (the addresses wavesim disasm lists are)",
                         (self.view.show_pc)(pc)
                     ));
                 }
-                if !self.breaks.contains(&pc) {
-                    self.breaks.push(pc);
-                }
                 println!("breakpoint at {}", (self.view.show_pc)(pc));
             }
             "step" | "s" => {
-                self.stepping = true;
+                self.rule.step();
                 return Ok(true);
             }
             "continue" | "c" => return Ok(true),
@@ -442,7 +431,7 @@ impl<W, I> StepDebugger<W, I> {
             },
             "quit" | "q" => {
                 self.quit = true;
-                self.done = true;
+                self.rule.release();
                 return Ok(true);
             }
             _ => {
@@ -467,23 +456,10 @@ impl<W, I> Observer<W, I> for StepDebugger<W, I> {
 impl<W, I> StepDebugger<W, I> {
     /// Stops before `inst` when a breakpoint, a step or the start asks to, and takes commands.
     fn stop(&mut self, loc: &InstLoc, w: &mut W, inst: &I, mut mem: Option<&mut dyn MemoryView>) {
-        if self.done {
+        let Some(why) = self.rule.stop_at(loc.pc) else {
             return;
-        }
-        let first = !std::mem::replace(&mut self.started, true);
-        let hit = self.breaks.contains(&loc.pc);
-        if !(first || hit || self.stepping) {
-            return;
-        }
-        self.stepping = false;
-        let [x, y, z] = loc.workgroup;
-        let why = if hit {
-            "break"
-        } else if first {
-            "start"
-        } else {
-            "step"
         };
+        let [x, y, z] = loc.workgroup;
         println!(
             "{why}: wg ({x},{y},{z}) wave {} at {} `{}`",
             loc.wave,
@@ -492,7 +468,7 @@ impl<W, I> StepDebugger<W, I> {
         );
         loop {
             let Some(Ok(line)) = self.lines.next() else {
-                self.done = true;
+                self.rule.release();
                 return;
             };
             match self.command(w, mem.as_deref_mut(), &line) {
@@ -531,14 +507,7 @@ pub fn run_r700(file: &std::path::Path, config: &std::path::Path) -> Result<(), 
     let text = read_config(config)?;
     let cfg = wavesim::r700::runner::RunConfig::from_toml(&text)
         .map_err(|e| format!("{}: {e}", config.display()))?;
-    let p = &shader.program;
-    let mut starts: BTreeSet<u64> = p.cf.iter().map(|c| c.addr as u64).collect();
-    for c in p.alu.values() {
-        starts.extend(c.groups.iter().map(|g| g.addr as u64));
-    }
-    for c in p.fetch.values() {
-        starts.extend(c.insts.iter().map(|f| f.addr as u64));
-    }
+    let starts = wavesim::r700::inside::step_addresses(&shader.program);
     const CH: [char; 4] = ['X', 'Y', 'Z', 'W'];
     let view: IsaView<Wave, Step> = IsaView {
         text: |s| s.text(),
@@ -619,15 +588,7 @@ pub fn run_agx(code: Option<&std::path::Path>, config: &std::path::Path) -> Resu
         .transpose()?;
     let program = wavesim::agx::runner::program_bytes(&cfg, dir, bytes.as_deref())
         .map_err(|e| format!("{}: {e}", config.display()))?;
-    let mut starts = BTreeSet::new();
-    let mut pc = 0usize;
-    while pc < program.len() {
-        let Ok(d) = wavesim::agx::decode::decode(&program[pc..]) else {
-            break;
-        };
-        starts.insert(pc as u64);
-        pc += d.size.max(2);
-    }
+    let starts = wavesim::agx::inside::instruction_starts(&program);
     let view: IsaView<WaveState, Inst> = IsaView {
         text: |i| i.text.trim_end().to_string(),
         regs: |w| {

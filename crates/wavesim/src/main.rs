@@ -509,13 +509,7 @@ fn real_main(cli: Cli) -> Result<(), Failure> {
                 refuse("an AGX job")?;
                 inside_cli::agx_checks(see.check.as_deref())
                     .map_err(|e| usage(format!("--check: {e}")))?;
-                return Ok(run_agx_cli(
-                    file.as_ref(),
-                    &config,
-                    png.as_ref(),
-                    png_target,
-                    &see,
-                )?);
+                return run_agx_cli(file.as_ref(), &config, png.as_ref(), png_target, &see);
             }
             let Some(file) = file else {
                 return Err(usage(

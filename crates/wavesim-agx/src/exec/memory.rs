@@ -470,7 +470,7 @@ pub(super) fn threadgroup_access(
             } else {
                 let v = w.read(reg, lane)?;
                 tg[a..a + item_size].copy_from_slice(&v.to_le_bytes()[..item_size]);
-                let stored = v as u64 & (u64::MAX >> (64 - 8 * item_size));
+                let stored = v & (u64::MAX >> (64 - 8 * item_size));
                 let size = item_size as u64;
                 w.record(
                     AccessKind::Store,

@@ -467,3 +467,18 @@ impl<W: Write> Observer<WaveState, Inst> for Inside<W> {
         }
     }
 }
+
+/// The byte offsets of the instructions of `code`, decoded from its start to the first bytes that
+/// do not decode: where a step debugger can stop.
+pub fn instruction_starts(code: &[u8]) -> BTreeSet<u64> {
+    let mut starts = BTreeSet::new();
+    let mut pc = 0usize;
+    while pc < code.len() {
+        let Ok(d) = crate::decode::decode(&code[pc..]) else {
+            break;
+        };
+        starts.insert(pc as u64);
+        pc += d.size.max(2);
+    }
+    starts
+}
