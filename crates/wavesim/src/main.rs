@@ -103,8 +103,9 @@ enum Cmd {
         #[arg(long, requires = "stats")]
         json: bool,
         /// Check the run: RDNA3 any of waits,hazards,races,init; R700 any of
-        /// group,pvps,ar,consts,stack,tex; AGX any of init,uniforms (or all). Findings go to
-        /// stderr and the run exits with code 3 after writing its outputs.
+        /// group,pvps,ar,consts,stack,tex; AGX any of init,uniforms,barriers (or all). Findings
+        /// go to stderr and the run exits with code 3 (after writing its outputs, unless the
+        /// finding stopped the run).
         #[arg(long, value_name = "LIST")]
         check: Option<String>,
         /// Write a timeline of the issue model in Chrome trace format (Perfetto,
