@@ -18,6 +18,7 @@ import os
 import numpy as np
 
 from ._native import WavesimError, demangle, disassemble, draw, run_agx, run_r700
+from ._native import debug_agx, debug_r700
 from ._native import Device as _Device
 from ._native import run_asm as _run_asm
 from ._native import debug as _debug
@@ -30,6 +31,8 @@ __all__ = [
     "demangle",
     "run_r700",
     "run_agx",
+    "debug_r700",
+    "debug_agx",
     "run_asm",
     "draw",
 ]

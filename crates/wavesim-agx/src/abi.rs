@@ -42,12 +42,14 @@
 //! count is the largest of its parts', so a fragment prolog may use registers above the main shader's.
 
 use crate::exec::{
-    default_sample_positions, run, Coverage, ExecError, Memories, Program, Stop, WaveState, POISON,
-    SIMD_WIDTH, TILE,
+    default_sample_positions, run_observed, Coverage, ExecError, Inst, Memories, Program, Stop,
+    WaveState, POISON, SIMD_WIDTH, TILE,
 };
 use crate::operand::{Operand, OperandKind, RegFile};
 use crate::table_types::Sem;
+use wavesim_core::engine::WaveSlot;
 use wavesim_core::memory::{DeviceMemory, MemError};
+use wavesim_core::observe::{NoObserver, Observer};
 
 /// Errors of the ABI runners.
 #[derive(Debug, thiserror::Error)]
@@ -215,15 +217,18 @@ pub fn check_prolog(part: &str, prolog_top: usize, main_count: usize) -> Result<
     Ok(())
 }
 
-fn run_part(
+/// Runs one part of a draw to its end, through `obs` (docs/INSIDE.md, "AGX vertex and fragment
+/// jobs": the part's SIMD group is at `w.slot`).
+fn run_part<O: Observer<WaveState, Inst> + ?Sized>(
     part: &'static str,
     unit: &'static str,
     index: usize,
     w: &mut WaveState,
     program: &Program,
     mem: &mut Memories<'_>,
+    obs: &mut O,
 ) -> Result<(), AbiError> {
-    match run(w, program, mem, BUDGET).map_err(|source| AbiError::Exec {
+    match run_observed(w, program, mem, BUDGET, obs).map_err(|source| AbiError::Exec {
         part,
         unit,
         index,
@@ -452,6 +457,17 @@ pub fn run_vertex_counted(
     draw: &VertexDraw,
     dev: &DeviceMemory,
 ) -> Result<VertexRun, AbiError> {
+    run_vertex_observed(cfg, draw, dev, &mut NoObserver)
+}
+
+/// [`run_vertex_counted`] with `obs` seeing every instruction of the main shader: SIMD group `g`
+/// (vertices `32g..32g+31`, instance-major) is workgroup (g,0,0), wave 0.
+pub fn run_vertex_observed<O: Observer<WaveState, Inst> + ?Sized>(
+    cfg: &VertexConfig,
+    draw: &VertexDraw,
+    dev: &DeviceMemory,
+    obs: &mut O,
+) -> Result<VertexRun, AbiError> {
     let n = cfg.attributes.len();
     if cfg.nr_gprs > 128 {
         return Err(AbiError::Config {
@@ -597,7 +613,16 @@ pub fn run_vertex_counted(
             device: dev,
             threadgroup: &mut tg,
         };
-        run_part("vertex shader", "group", group, &mut w, &program, &mut mem)?;
+        w.slot = Some(group_slot(group, 0));
+        run_part(
+            "vertex shader",
+            "group",
+            group,
+            &mut w,
+            &program,
+            &mut mem,
+            obs,
+        )?;
         for (name, n) in std::mem::take(&mut w.approximated) {
             *approximated.entry(name).or_insert(0) += n;
         }
@@ -780,6 +805,37 @@ pub fn run_fragment(
     cfg: &FragmentConfig,
     dev: &mut DeviceMemory,
 ) -> Result<FragmentResult, AbiError> {
+    run_fragment_observed(cfg, dev, &mut NoObserver)
+}
+
+/// Where observers see SIMD group `group` of a draw: workgroup (group,0,0), wave `pass` (the
+/// sample a sample-shaded fragment pass shades, else 0).
+pub fn group_slot(group: usize, pass: usize) -> WaveSlot {
+    WaveSlot {
+        workgroup: [group as u32, 0, 0],
+        index: pass as u32,
+        count: 1,
+        worker: 0,
+    }
+}
+
+/// [`run_fragment`] with `obs` seeing every instruction of the main shader: SIMD group `g` (the
+/// 8x4 pixels of tile g, row-major) is workgroup (g,0,0), wave k for sample k of a sample-shaded
+/// draw (else 0). A prolog is a separate program whose addresses overlap the main shader's, so
+/// observing a draw with one is an error.
+pub fn run_fragment_observed<O: Observer<WaveState, Inst> + ?Sized>(
+    cfg: &FragmentConfig,
+    dev: &mut DeviceMemory,
+    obs: &mut O,
+) -> Result<FragmentResult, AbiError> {
+    if obs.enabled() && cfg.prolog.is_some() {
+        return Err(AbiError::Config {
+            what:
+                "a fragment prolog runs at addresses of its own that overlap the main shader's; \
+                   trace, statistics, timelines, checks and the debugger see only draws without one"
+                    .into(),
+        });
+    }
     let cfgerr = |what: String| Err(AbiError::Config { what });
     if cfg.nr_gprs > 128 {
         return cfgerr(format!("{} registers (at most 128)", cfg.nr_gprs));
@@ -923,7 +979,15 @@ pub fn run_fragment(
         if let Some(prolog) = &prolog {
             w.exec = active;
             w.pc = 0;
-            run_part("fragment prolog", "group", group, &mut w, prolog, &mut mem)?;
+            run_part(
+                "fragment prolog",
+                "group",
+                group,
+                &mut w,
+                prolog,
+                &mut mem,
+                &mut NoObserver,
+            )?;
         }
         // Invocation counter: once per shaded pixel (root descriptor offset 0).
         let counter_addr =
@@ -949,7 +1013,16 @@ pub fn run_fragment(
                     w.set_half(mask_half, lane, 1 << k);
                 }
             }
-            run_part("fragment shader", "group", group, &mut w, &main, &mut mem)?;
+            w.slot = Some(group_slot(group, sample.unwrap_or(0)));
+            run_part(
+                "fragment shader",
+                "group",
+                group,
+                &mut w,
+                &main,
+                &mut mem,
+                obs,
+            )?;
             for (name, n) in std::mem::take(&mut w.approximated) {
                 *approximated.entry(name).or_insert(0) += n;
             }

@@ -16,9 +16,10 @@
 //! Every register other than the preloaded ones starts poisoned: reading it before writing is a
 //! typed error (the driver defines no other inputs).
 
-use crate::abi::{AbiError, VertexInvocation, VertexRun, BUDGET};
-use crate::exec::{run, Memories, Program, Stop, WaveState, SIMD_WIDTH};
+use crate::abi::{group_slot, AbiError, VertexInvocation, VertexRun, BUDGET};
+use crate::exec::{run_observed, Inst, Memories, Program, Stop, WaveState, SIMD_WIDTH};
 use wavesim_core::memory::DeviceMemory;
+use wavesim_core::observe::{NoObserver, Observer};
 
 /// A compiled shader and the uniforms its push ranges load.
 #[derive(Debug, Clone)]
@@ -70,12 +71,14 @@ impl Shader {
     }
 
     /// The uniforms after the preamble: it runs once, on one thread (`agx_nir_opt_preamble`
-    /// computes uniform values, so which thread runs it does not matter).
-    pub fn uniforms_after_preamble(
+    /// computes uniform values, so which thread runs it does not matter). Observers see it as
+    /// workgroup (0,0,0), wave 0, before the first group of the draw.
+    pub fn uniforms_after_preamble<O: Observer<WaveState, Inst> + ?Sized>(
         &self,
         part: &'static str,
         program: &Program,
         dev: &DeviceMemory,
+        obs: &mut O,
     ) -> Result<Vec<u16>, AbiError> {
         let Some(offset) = self.preamble_offset else {
             return Ok(self.uniforms.clone());
@@ -93,7 +96,9 @@ impl Shader {
             device: dev,
             threadgroup: &mut tg,
         };
-        finish(part, 0, run(&mut w, program, &mut mem, BUDGET), "preamble")?;
+        w.slot = Some(group_slot(0, 0));
+        let r = run_observed(&mut w, program, &mut mem, BUDGET, obs);
+        finish(part, 0, r, "preamble")?;
         Ok(w.uniforms)
     }
 }
@@ -126,6 +131,18 @@ pub fn run_vertex(
     instance_count: u32,
     dev: &DeviceMemory,
 ) -> Result<VertexRun, AbiError> {
+    run_vertex_observed(s, vertex_count, instance_count, dev, &mut NoObserver)
+}
+
+/// [`run_vertex`] with `obs` seeing the preamble and every SIMD group (group g is workgroup
+/// (g,0,0), wave 0).
+pub fn run_vertex_observed<O: Observer<WaveState, Inst> + ?Sized>(
+    s: &Shader,
+    vertex_count: u32,
+    instance_count: u32,
+    dev: &DeviceMemory,
+    obs: &mut O,
+) -> Result<VertexRun, AbiError> {
     s.check("vertex shader")?;
     let total = vertex_count as usize * instance_count as usize;
     if total > 1 << 24 {
@@ -134,7 +151,7 @@ pub fn run_vertex(
         });
     }
     let program = Program::new(s.code.clone());
-    let uniforms = s.uniforms_after_preamble("vertex preamble", &program, dev)?;
+    let uniforms = s.uniforms_after_preamble("vertex preamble", &program, dev, obs)?;
     let mut out = Vec::with_capacity(total);
     let mut approximated = std::collections::BTreeMap::new();
     let mut tg = vec![];
@@ -175,12 +192,9 @@ pub fn run_vertex(
             device: dev,
             threadgroup: &mut tg,
         };
-        finish(
-            "vertex shader",
-            group,
-            run(&mut w, &program, &mut mem, BUDGET),
-            "group",
-        )?;
+        w.slot = Some(group_slot(group, 0));
+        let r = run_observed(&mut w, &program, &mut mem, BUDGET, obs);
+        finish("vertex shader", group, r, "group")?;
         for (name, n) in std::mem::take(&mut w.approximated) {
             *approximated.entry(name).or_insert(0) += n;
         }
@@ -232,6 +246,17 @@ pub fn run_fragment(
     draw: &FragmentDraw,
     dev: &DeviceMemory,
 ) -> Result<FragmentRun, AbiError> {
+    run_fragment_observed(s, draw, dev, &mut NoObserver)
+}
+
+/// [`run_fragment`] with `obs` seeing the preamble and every SIMD group (the n-th group run, tile
+/// by tile, is workgroup (n,0,0), wave 0).
+pub fn run_fragment_observed<O: Observer<WaveState, Inst> + ?Sized>(
+    s: &Shader,
+    draw: &FragmentDraw,
+    dev: &DeviceMemory,
+    obs: &mut O,
+) -> Result<FragmentRun, AbiError> {
     use crate::exec::tile::{pixel_offset, PIXEL_STRIDE, TILE_BYTES, TILE_EDGE};
     use crate::exec::{default_sample_positions, Coverage};
     s.check("fragment shader")?;
@@ -242,7 +267,7 @@ pub fn run_fragment(
         });
     }
     let program = Program::new(s.code.clone());
-    let uniforms = s.uniforms_after_preamble("fragment preamble", &program, dev)?;
+    let uniforms = s.uniforms_after_preamble("fragment preamble", &program, dev, obs)?;
     let (tiles_x, tiles_y) = (wpx.div_ceil(TILE_EDGE), hpx.div_ceil(TILE_EDGE));
     let mut pixels = vec![[0u8; PIXEL_STRIDE]; (wpx * hpx) as usize];
     let mut approximated = std::collections::BTreeMap::new();
@@ -293,12 +318,9 @@ pub fn run_fragment(
                     device: dev,
                     threadgroup: &mut tg,
                 };
-                finish(
-                    "fragment shader",
-                    group_index,
-                    run(&mut w, &program, &mut mem, BUDGET),
-                    "group",
-                )?;
+                w.slot = Some(group_slot(group_index, 0));
+                let r = run_observed(&mut w, &program, &mut mem, BUDGET, obs);
+                finish("fragment shader", group_index, r, "group")?;
                 group_index += 1;
                 for (name, n) in std::mem::take(&mut w.approximated) {
                     *approximated.entry(name).or_insert(0) += n;

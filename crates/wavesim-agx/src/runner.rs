@@ -58,8 +58,8 @@
 //! ```
 
 use crate::abi::{
-    run_fragment, run_vertex_counted, AbiError, AbiVersion, AttribFormat, Blend, ColourRegs,
-    FragmentConfig, HardwareCompute, VertexAttribute, VertexConfig, VertexDraw,
+    run_fragment_observed, run_vertex_observed, AbiError, AbiVersion, AttribFormat, Blend,
+    ColourRegs, FragmentConfig, HardwareCompute, VertexAttribute, VertexConfig, VertexDraw,
 };
 use crate::asm::{assemble, AsmError};
 use crate::compute::{AgxCompute, ComputeLaunch};
@@ -557,10 +557,11 @@ pub fn run_in_dir(cfg: &RunConfig, dir: &Path, code: Option<&[u8]>) -> Result<Ru
 }
 
 /// [`run_in_dir`] with `obs` seeing every instruction of every SIMD group (groups in order on one
-/// thread) and, with `check_init`, every register but r0l poisoned at the start
-/// (`AgxCompute::checking_init`). Compute and grid-kernel jobs run through the engine's
-/// observer path; vertex and fragment jobs run their ABI parts outside it, so asking to observe
-/// or check them is an error.
+/// thread) and, with `check_init`, every register but r0l poisoned at the start of a compute or
+/// grid-kernel job (`AgxCompute::checking_init`). Vertex and fragment jobs poison what their ABI
+/// leaves undefined in any case (`abi.rs`, `gallium.rs`), so `check_init` changes nothing
+/// there; the uniform check needs to know which uniforms a job sets, which only compute and
+/// grid-kernel jobs say, so asking for it on a vertex or fragment job is an error.
 pub fn run_observed_in_dir<O: crate::inside::AgxObserver>(
     cfg: &RunConfig,
     dir: &Path,
@@ -568,9 +569,10 @@ pub fn run_observed_in_dir<O: crate::inside::AgxObserver>(
     obs: &mut O,
     check_init: bool,
 ) -> Result<RunResult, RunError> {
-    if (obs.enabled() || check_init) && matches!(cfg.kind, Kind::Vertex | Kind::Fragment) {
+    if obs.checks_uniforms() && matches!(cfg.kind, Kind::Vertex | Kind::Fragment) {
         return cfg_err(
-            "tracing, statistics, timelines and checks are for kind = \"compute\" and \"grid_kernel\" jobs; vertex and fragment jobs run their ABI parts outside the engine's observer path",
+            "the uniforms check is for kind = \"compute\" and \"grid_kernel\" jobs (a vertex or \
+             fragment job's driver and preamble set uniforms the configuration does not list)",
         );
     }
     let program = program_bytes(cfg, dir, code)?;
@@ -649,13 +651,15 @@ pub fn run_observed_in_dir<O: crate::inside::AgxObserver>(
             run_grid_kernel(cfg, dir, program, &dev, &lookup, &mut text, obs, check_init)?
         }
         Kind::Fragment if gallium => {
-            run_gallium_fragment(cfg, program, &uniforms, &dev, &lookup, &mut text)?
+            run_gallium_fragment(cfg, program, &uniforms, &dev, &lookup, &mut text, obs)?
         }
-        Kind::Fragment => run_fragment_job(cfg, abi, program, &mut dev, &mut text, &mut pngs)?,
+        Kind::Fragment => run_fragment_job(cfg, abi, program, &mut dev, &mut text, &mut pngs, obs)?,
         Kind::Vertex if gallium => {
-            run_gallium_vertex(cfg, program, &uniforms, &dev, &lookup, &mut text)?
+            run_gallium_vertex(cfg, program, &uniforms, &dev, &lookup, &mut text, obs)?
         }
-        Kind::Vertex => run_vertex_job(cfg, abi, program, &uniforms, &dev, &lookup, &mut text)?,
+        Kind::Vertex => {
+            run_vertex_job(cfg, abi, program, &uniforms, &dev, &lookup, &mut text, obs)?
+        }
     }
     write_outputs(cfg, &dev, &lookup, &mut text)?;
     Ok(RunResult { text, pngs })
@@ -907,13 +911,14 @@ fn check_arguments(
 }
 
 /// `kind = "fragment"`: the fragment shader over every pixel of the render targets.
-fn run_fragment_job(
+fn run_fragment_job<O: crate::inside::AgxObserver>(
     cfg: &RunConfig,
     abi: AbiVersion,
     program: Vec<u8>,
     dev: &mut DeviceMemory,
     text: &mut String,
     pngs: &mut Vec<Vec<u8>>,
+    obs: &mut O,
 ) -> Result<(), RunError> {
     let f = cfg
         .fragment
@@ -955,7 +960,7 @@ fn run_fragment_job(
         coefficients: f.coefficients.clone(),
         approximate: cfg.approximate,
     };
-    let r = run_fragment(&fc, dev)?;
+    let r = run_fragment_observed(&fc, dev, obs)?;
     let _ = writeln!(
         text,
         "# {}x{} pixels, {} samples, {} invocations",
@@ -976,7 +981,8 @@ fn run_fragment_job(
 }
 
 /// `kind = "vertex"`: the vertex shader for every vertex and instance of one draw.
-fn run_vertex_job(
+#[allow(clippy::too_many_arguments)]
+fn run_vertex_job<O: crate::inside::AgxObserver>(
     cfg: &RunConfig,
     abi: AbiVersion,
     program: Vec<u8>,
@@ -984,6 +990,7 @@ fn run_vertex_job(
     dev: &DeviceMemory,
     lookup: &dyn Fn(&str) -> Result<u64, RunError>,
     text: &mut String,
+    obs: &mut O,
 ) -> Result<(), RunError> {
     let v = cfg
         .vertex
@@ -1048,7 +1055,7 @@ fn run_vertex_job(
         index_buffer: None,
         hardware_compute: hw,
     };
-    let result = run_vertex_counted(&vc, &draw, dev)?;
+    let result = run_vertex_observed(&vc, &draw, dev, obs)?;
     write_invocations(text, &result, &v.show_registers)
 }
 
@@ -1057,13 +1064,14 @@ const GALLIUM_ABI: &str = "mesa-22.3";
 
 /// `kind = "vertex"`, `abi = "mesa-22.3"`: the shader fetches its own attributes from the buffers its
 /// uniforms point at, so the `[vertex]` table gives only the counts.
-fn run_gallium_vertex(
+fn run_gallium_vertex<O: crate::inside::AgxObserver>(
     cfg: &RunConfig,
     program: Vec<u8>,
     uniforms: &[u16],
     dev: &DeviceMemory,
     lookup: &dyn Fn(&str) -> Result<u64, RunError>,
     text: &mut String,
+    obs: &mut O,
 ) -> Result<(), RunError> {
     let v = cfg
         .vertex
@@ -1081,20 +1089,22 @@ fn run_gallium_vertex(
         );
     }
     let shader = gallium_shader(cfg, program, uniforms, lookup)?;
-    let result = crate::gallium::run_vertex(&shader, v.vertex_count, v.instance_count, dev)?;
+    let result =
+        crate::gallium::run_vertex_observed(&shader, v.vertex_count, v.instance_count, dev, obs)?;
     write_invocations(text, &result, &v.show_registers)
 }
 
 /// `kind = "fragment"`, `abi = "mesa-22.3"`: one render target stored by the shader's `st_tile`s,
 /// printed per pixel as the tile buffer holds it (`pixel X Y: B0 B1 ...`, 8 bytes). Of `[fragment]`
 /// only width, height and coefficients apply; the rest must keep its default.
-fn run_gallium_fragment(
+fn run_gallium_fragment<O: crate::inside::AgxObserver>(
     cfg: &RunConfig,
     program: Vec<u8>,
     uniforms: &[u16],
     dev: &DeviceMemory,
     lookup: &dyn Fn(&str) -> Result<u64, RunError>,
     text: &mut String,
+    obs: &mut O,
 ) -> Result<(), RunError> {
     let f = cfg
         .fragment
@@ -1123,7 +1133,7 @@ fn run_gallium_fragment(
         height: f.height,
         coefficients: f.coefficients.clone(),
     };
-    let r = crate::gallium::run_fragment(&shader, &draw, dev)?;
+    let r = crate::gallium::run_fragment_observed(&shader, &draw, dev, obs)?;
     for (i, px) in r.pixels.iter().enumerate() {
         let (x, y) = (i as u32 % f.width, i as u32 / f.width);
         let bytes: Vec<String> = px.iter().map(|b| b.to_string()).collect();

@@ -131,7 +131,7 @@ fn checked_run<S>(k: &GridKernel, global: u32, setup: &S) -> Result<Checked, Str
 where
     S: Fn(&mut DeviceMemory) -> (Vec<KernelArg>, Vec<u64>),
 {
-    use wavesim_agx::inside::{AgxObserver, Inside, UniformCheck};
+    use wavesim_agx::inside::{AgxObserver, BarrierCheck, Inside, UniformCheck};
     let mut m = DeviceMemory::new();
     let (args, bufs) = setup(&mut m);
     let mut b = k
@@ -145,13 +145,17 @@ where
         stats: None,
         timeline: None,
         uniforms: Some(UniformCheck::new()),
+        barriers: Some(BarrierCheck::default()),
     };
     obs.uniforms_set(&vec![true; b.launch.uniforms.len()]);
     wavesim_core::engine::run(&b, &m, &mut obs).map_err(|e| e.to_string())?;
     let found = obs
         .uniforms
-        .map(|u| u.findings.iter().map(|f| f.to_string()).collect())
-        .unwrap_or_default();
+        .into_iter()
+        .flat_map(|u| u.findings)
+        .chain(obs.barriers.into_iter().flat_map(|b| b.findings))
+        .map(|f| f.to_string())
+        .collect();
     Ok((found, m, bufs))
 }
 

@@ -1,10 +1,10 @@
 //! Seeing inside AGX runs of the corpus's jobs (corpus/agx/examples): the trace, statistics and
-//! timeline observers see every instruction; the checks run clean; vertex and fragment jobs
-//! refuse observers (their ABI parts run outside the engine's observer path).
+//! timeline observers see every instruction of compute, grid-kernel, vertex and fragment jobs
+//! (the Mesa 22.3 gallium jobs of corpus/agx/mesa22 too); the checks run clean.
 
 use std::path::{Path, PathBuf};
 
-use wavesim_agx::inside::{Inside, Stats, Timeline, Tracer, UniformCheck};
+use wavesim_agx::inside::{BarrierCheck, Inside, Stats, Timeline, Tracer, UniformCheck};
 use wavesim_agx::runner::{run_in_dir, run_observed_in_dir, RunConfig};
 use wavesim_core::observe::{NoObserver, TraceFilter};
 
@@ -22,6 +22,7 @@ fn all() -> Inside<Vec<u8>> {
         stats: Some(Stats::default()),
         timeline: Some(Timeline::default()),
         uniforms: Some(UniformCheck::new()),
+        barriers: Some(BarrierCheck::default()),
     }
 }
 
@@ -59,6 +60,8 @@ fn compute_and_grid_kernel_jobs_are_seen_whole_and_run_clean() {
         assert_eq!(obs.timeline.unwrap().spans.len() as u64, m);
         let u = obs.uniforms.unwrap();
         assert!(u.findings.is_empty(), "{name}: {:?}", u.findings);
+        let b = obs.barriers.unwrap();
+        assert!(b.findings.is_empty(), "{name}: {:?}", b.findings);
     }
 }
 
@@ -109,11 +112,162 @@ fn an_uninitialised_register_is_found() {
     assert!(e.to_string().contains("undefined (poisoned)"), "{e}");
 }
 
+/// Vertex and fragment jobs, the split-ABI examples and every Mesa 22.3 gallium job of
+/// corpus/agx/mesa22, run under the tracer, statistics, timeline and `check_init` with the same
+/// outputs as without; the statistics and the timeline see the same instructions. The uniform
+/// check needs the uniforms a job sets, which a vertex or fragment job does not list: refused.
 #[test]
-fn vertex_and_fragment_jobs_refuse_observers() {
-    for name in ["attributes_vertex.toml", "gradient_fragment.toml"] {
+fn vertex_and_fragment_jobs_are_seen_whole() {
+    let mesa22 = examples().join("../mesa22");
+    let mut jobs: Vec<PathBuf> = vec![
+        examples().join("attributes_vertex.toml"),
+        examples().join("gradient_fragment.toml"),
+    ];
+    let mut names: Vec<PathBuf> = std::fs::read_dir(&mesa22)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "toml"))
+        .collect();
+    names.sort();
+    assert!(names.len() > 400, "{}", names.len());
+    jobs.extend(names);
+    let (mut vertex, mut fragment) = (0, 0);
+    for path in &jobs {
+        let mut cfg = RunConfig::from_toml(&std::fs::read_to_string(path).unwrap()).unwrap();
+        // Some shaders use sin_pt_1/2 (mesa_corpus.rs runs them under the opt-in too).
+        cfg.approximate = true;
+        let dir = path.parent().unwrap();
+        let plain = run_in_dir(&cfg, dir, None).unwrap();
         let mut obs = all();
-        let e = run_observed_in_dir(&job(name), &examples(), None, &mut obs, false).unwrap_err();
-        assert!(e.to_string().contains("compute"), "{name}: {e}");
+        obs.uniforms = None;
+        obs.tracer = Some(Tracer::new(Vec::new(), TraceFilter::default(), 50));
+        let seen = run_observed_in_dir(&cfg, dir, None, &mut obs, true)
+            .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        assert_eq!(plain.text, seen.text, "{}", path.display());
+        let races = &obs.barriers.as_ref().unwrap().findings;
+        assert!(races.is_empty(), "{}: {races:?}", path.display());
+        let stats = obs.stats.unwrap();
+        assert!(stats.simd_instructions > 0, "{}", path.display());
+        assert_eq!(
+            obs.timeline.unwrap().spans.len() as u64,
+            stats.simd_instructions,
+            "{}",
+            path.display()
+        );
+        let trace = String::from_utf8(obs.tracer.unwrap().finish().unwrap()).unwrap();
+        assert!(trace.starts_with("wg (0,0,0) w 0  0x"), "{trace}");
+        match cfg.kind {
+            wavesim_agx::runner::Kind::Vertex => vertex += 1,
+            _ => fragment += 1,
+        }
+        let mut u = Inside {
+            tracer: None::<Tracer<Vec<u8>>>,
+            stats: None,
+            timeline: None,
+            uniforms: Some(UniformCheck::new()),
+            barriers: None,
+        };
+        let e = run_observed_in_dir(&cfg, dir, None, &mut u, false).unwrap_err();
+        assert!(e.to_string().contains("uniforms check"), "{e}");
     }
+    // 219 + 1 vertex jobs, 223 + 1 fragment jobs.
+    assert_eq!((vertex, fragment), (220, 224));
+}
+
+/// A split-ABI fragment prolog runs at addresses of its own: observing such a draw is an error.
+#[test]
+fn a_fragment_prolog_is_not_observed_silently() {
+    let mut cfg = job("gradient_fragment.toml");
+    if let Some(f) = &mut cfg.fragment {
+        f.prolog_asm = Some("stop\n".into());
+    }
+    run_in_dir(&cfg, &examples(), None).unwrap();
+    let e =
+        run_observed_in_dir(&cfg, &examples(), None, &mut all_but_uniforms(), false).unwrap_err();
+    assert!(e.to_string().contains("prolog"), "{e}");
+}
+
+fn all_but_uniforms() -> Inside<Vec<u8>> {
+    let mut o = all();
+    o.uniforms = None;
+    o
+}
+
+/// A compute job of two threadgroups of 64 threads (two SIMD groups each) with 256 bytes of
+/// threadgroup memory, `in` (u32 i * 1000) at u0_u1 and `out` at u2_u3.
+fn threadgroup_job(asm: &str) -> RunConfig {
+    let input: Vec<String> = (0..128).map(|i| (1000 * i).to_string()).collect();
+    RunConfig::from_toml(&format!(
+        "kind = \"compute\"\nnr_gprs = 8\nasm = \"\"\"{asm}\"\"\"\n\
+         [[buffer]]\nname = \"in\"\nu32 = [{}]\n[[buffer]]\nname = \"out\"\nsize = 512\n\
+         [[uniform]]\nslot = 0\nbuffer = \"in\"\n[[uniform]]\nslot = 4\nbuffer = \"out\"\n\
+         [compute]\ngrid = [128, 1, 1]\nlocal = [64, 1, 1]\nthreadgroup_memory = 256\n",
+        input.join(", ")
+    ))
+    .unwrap()
+}
+
+fn barrier_findings(asm: &str) -> Vec<String> {
+    let mut obs = Inside::<Vec<u8>> {
+        tracer: None,
+        stats: None,
+        timeline: None,
+        uniforms: None,
+        barriers: Some(BarrierCheck::default()),
+    };
+    run_observed_in_dir(&threadgroup_job(asm), Path::new("."), None, &mut obs, true).unwrap();
+    let f = obs.barriers.unwrap().findings;
+    f.iter().map(|f| f.to_string()).collect()
+}
+
+/// Thread lid stores word lid, then reads word 63 - lid (crates/wavesim-agx/tests/compute.rs).
+const REVERSE: &str = include_str!("data/threadgroup_reverse.s");
+
+/// With the barrier the exchange is ordered: clean. Without it, SIMD group 0 (threads 0-31)
+/// runs to its end first: it stores words 0-31 and loads words 63-32, which SIMD group 1 then
+/// stores (a store after another group's load of byte 0x80, word 32, which thread 31 loads and
+/// thread 32 = group 1's thread 0 stores), then group 1 loads words 31-0 that group 0 stored
+/// (thread 0 of group 1 loads word 31, byte 0x7c, which group 0's thread 31 stored). Two pairs
+/// of instructions, each reported once although both threadgroups race.
+#[test]
+fn a_missing_threadgroup_barrier_is_found() {
+    assert_eq!(barrier_findings(REVERSE), Vec::<String>::new());
+    let racy = REVERSE.replace("    threadgroup_barrier\n", "");
+    let f = barrier_findings(&racy);
+    assert_eq!(f.len(), 2, "{f:#?}");
+    assert!(
+        f[0].starts_with("ThreadgroupRace at 0x1a `threadgroup_store")
+            && f[0].contains("SIMD group 1 thread 0 stores threadgroup byte 0x80, which SIMD group 0 thread 31 loaded at 0x28"),
+        "{f:#?}"
+    );
+    assert!(
+        f[1].starts_with("ThreadgroupRace at 0x28 `threadgroup_load")
+            && f[1].contains("SIMD group 1 thread 0 loads threadgroup byte 0x7c, which SIMD group 0 thread 31 stored at 0x1a"),
+        "{f:#?}"
+    );
+}
+
+/// Atomics on one word from both SIMD groups, and plain loads of it, are not races; plain stores
+/// of it are.
+#[test]
+fn threadgroup_atomics_do_not_race_stores_do() {
+    let atomics = "
+    get_sr r1, sr80
+    threadgroup_atomic add, r6, 0, 0, r1, 0, 2, 128, 0
+    threadgroup_load i32, x, r5, 0, 0
+    stop
+";
+    assert_eq!(barrier_findings(atomics), Vec::<String>::new());
+    let store = atomics.replace(
+        "threadgroup_load i32, x, r5, 0, 0",
+        "threadgroup_store i32, x, r1, 0, 0",
+    );
+    let f = barrier_findings(&store);
+    // Group 1's atomic after group 0's store, then group 1's store after group 0's atomic.
+    assert_eq!(f.len(), 2, "{f:#?}");
+    // Group 0 runs first: its atomics, then its stores (the check keeps a group's last write of
+    // a byte: thread 31's store). Group 1's atomic meets that plain store, then group 1's store
+    // meets it too (two plain stores of different groups).
+    assert!(f[0].starts_with("ThreadgroupRace at 0x4 `threadgroup_atomic") && f[0].contains("SIMD group 1 thread 0 changes atomically threadgroup byte 0x0, which SIMD group 0 thread 31 stored at 0xe"), "{f:#?}");
+    assert!(f[1].starts_with("ThreadgroupRace at 0xe `threadgroup_store") && f[1].contains("SIMD group 1 thread 0 stores threadgroup byte 0x0, which SIMD group 0 thread 31 stored at 0xe"), "{f:#?}");
 }

@@ -25,6 +25,138 @@ pub struct InstLoc {
     pub trap_handler: bool,
 }
 
+/// One memory access of one thread, as a back end reports it to observers (the AGX executor
+/// records them in its wave state while an observer is enabled; a tracer prints them after the
+/// instruction's register changes).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MemAccess {
+    pub kind: AccessKind,
+    /// The address space, as the back end names it (`device`, `threadgroup`).
+    pub space: &'static str,
+    pub lane: u32,
+    pub addr: u64,
+    /// Bytes accessed (1, 2, 4 or 8).
+    pub size: u8,
+    /// The value loaded or stored; for an atomic, the value memory held before it.
+    pub value: u64,
+}
+
+/// What a [`MemAccess`] did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AccessKind {
+    Load,
+    Store,
+    /// A read-modify-write; `value` is the old value.
+    Atomic,
+}
+
+impl AccessKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            AccessKind::Load => "load",
+            AccessKind::Store => "store",
+            AccessKind::Atomic => "atomic",
+        }
+    }
+}
+
+/// Appends one line per (kind, space) of `accesses`, in order of first appearance:
+/// `    device load 4B: [0] 0x1000=0x3f800000 [1] 0x1004=0x40000000`.
+pub fn write_accesses(line: &mut String, accesses: &[MemAccess]) {
+    use std::fmt::Write as _;
+    let mut done: Vec<(AccessKind, &str, u8)> = Vec::new();
+    for a in accesses {
+        let key = (a.kind, a.space, a.size);
+        if done.contains(&key) {
+            continue;
+        }
+        done.push(key);
+        let _ = write!(line, "    {} {} {}B:", a.space, a.kind.name(), a.size);
+        for b in accesses.iter().filter(|b| (b.kind, b.space, b.size) == key) {
+            let w = 2 * b.size as usize;
+            let _ = write!(
+                line,
+                " [{}] {:#x}={:#0w$x}",
+                b.lane,
+                b.addr,
+                b.value,
+                w = w + 2
+            );
+        }
+        line.push('\n');
+    }
+}
+
+/// Memory a paused run lets a step debugger read and write ([`Observer::pause_mem`]).
+pub trait MemoryView {
+    /// The address spaces, the default (a bare address) first.
+    fn spaces(&self) -> &[&'static str];
+    /// Reads `out.len()` bytes at `addr` of space `space` (an index into [`MemoryView::spaces`]).
+    fn read(&self, space: usize, addr: u64, out: &mut [u8]) -> Result<(), String>;
+    /// Writes `data` at `addr` of space `space`.
+    fn write(&mut self, space: usize, addr: u64, data: &[u8]) -> Result<(), String>;
+}
+
+/// When a step debugger that stops in [`Observer::pause`] stops: before the first instruction,
+/// at breakpoints (instruction starts only) and after a step; never once the user let the run
+/// go (`release`). Shared by the CLI's and Python's R700 and AGX debuggers.
+#[derive(Clone, Debug, Default)]
+pub struct StopRule {
+    starts: std::collections::BTreeSet<u64>,
+    breaks: std::collections::BTreeSet<u64>,
+    started: bool,
+    stepping: bool,
+    released: bool,
+}
+
+impl StopRule {
+    /// `starts`: the addresses of the program's instructions.
+    pub fn new(starts: std::collections::BTreeSet<u64>) -> StopRule {
+        StopRule {
+            starts,
+            ..StopRule::default()
+        }
+    }
+    /// Adds a breakpoint; `false` (and none added) when `pc` is not an instruction start.
+    #[must_use]
+    pub fn break_at(&mut self, pc: u64) -> bool {
+        self.starts.contains(&pc) && {
+            self.breaks.insert(pc);
+            true
+        }
+    }
+    pub fn clear_break(&mut self, pc: u64) {
+        self.breaks.remove(&pc);
+    }
+    /// Stop again before the next instruction.
+    pub fn step(&mut self) {
+        self.stepping = true;
+    }
+    /// No more stops: the run goes to its end.
+    pub fn release(&mut self) {
+        self.released = true;
+    }
+    pub fn released(&self) -> bool {
+        self.released
+    }
+    /// Whether to stop before the instruction at `pc`, and why (`start`, `break`, `step`).
+    pub fn stop_at(&mut self, pc: u64) -> Option<&'static str> {
+        if self.released {
+            return None;
+        }
+        let first = !std::mem::replace(&mut self.started, true);
+        let hit = self.breaks.contains(&pc);
+        let why = match (hit, first, self.stepping) {
+            (true, _, _) => "break",
+            (false, true, _) => "start",
+            (false, false, true) => "step",
+            _ => return None,
+        };
+        self.stepping = false;
+        Some(why)
+    }
+}
+
 /// Hooks the dispatch loop calls around every executed instruction. All methods have no-op
 /// defaults; implement the ones you need.
 pub trait Observer<W: ?Sized, I: ?Sized> {
@@ -46,6 +178,13 @@ pub trait Observer<W: ?Sized, I: ?Sized> {
     #[inline(always)]
     fn pause(&mut self, loc: &InstLoc, wave: &mut W, inst: &I) {
         let _ = (loc, wave, inst);
+    }
+    /// [`Observer::pause`] with the run's memory readable and writable, for the run loops that
+    /// can lend it (AGX: device and threadgroup memory); by default it calls `pause`.
+    #[inline(always)]
+    fn pause_mem(&mut self, loc: &InstLoc, wave: &mut W, inst: &I, mem: &mut dyn MemoryView) {
+        let _ = mem;
+        self.pause(loc, wave, inst)
     }
     /// After the instruction's semantics ran and before the loop acts on the outcome (a jump,
     /// the end of the wave, an error or entering the trap handler): the registers hold what the
@@ -79,6 +218,10 @@ impl<W: ?Sized, I: ?Sized, O: Observer<W, I> + ?Sized> Observer<W, I> for &mut O
     #[inline(always)]
     fn pause(&mut self, loc: &InstLoc, wave: &mut W, inst: &I) {
         (**self).pause(loc, wave, inst)
+    }
+    #[inline(always)]
+    fn pause_mem(&mut self, loc: &InstLoc, wave: &mut W, inst: &I, mem: &mut dyn MemoryView) {
+        (**self).pause_mem(loc, wave, inst, mem)
     }
     #[inline(always)]
     fn after(&mut self, loc: &InstLoc, wave: &W, inst: &I) {
@@ -382,6 +525,53 @@ mod tests {
             })
         );
         assert_eq!(a.and(TraceFilter::parse("wave=2").unwrap()), None);
+    }
+
+    /// The first instruction stops, then breakpoints (instruction starts only) and steps; a
+    /// released rule never stops.
+    #[test]
+    fn stop_rule_stops_at_start_breaks_and_steps() {
+        let mut r = StopRule::new([0, 4, 8, 16].into_iter().collect());
+        assert!(!r.break_at(6));
+        assert!(r.break_at(8));
+        assert_eq!(r.stop_at(0), Some("start"));
+        assert_eq!(r.stop_at(4), None);
+        assert_eq!(r.stop_at(8), Some("break"));
+        r.step();
+        assert_eq!(r.stop_at(16), Some("step"));
+        assert_eq!(r.stop_at(4), None);
+        r.clear_break(8);
+        assert_eq!(r.stop_at(8), None);
+        assert!(r.break_at(4));
+        r.release();
+        assert!(r.released());
+        assert_eq!(r.stop_at(4), None);
+    }
+
+    /// Accesses are grouped by kind, space and size, lanes in order, values as wide as the access.
+    #[test]
+    fn accesses_print_grouped() {
+        let a = |kind, space, lane, addr, size, value| MemAccess {
+            kind,
+            space,
+            lane,
+            addr,
+            size,
+            value,
+        };
+        let mut line = String::new();
+        write_accesses(
+            &mut line,
+            &[
+                a(AccessKind::Load, "device", 0, 0x1000, 4, 0x3f80_0000),
+                a(AccessKind::Store, "threadgroup", 1, 8, 2, 0xab),
+                a(AccessKind::Load, "device", 1, 0x1004, 4, 2),
+            ],
+        );
+        assert_eq!(
+            line,
+            "    device load 4B: [0] 0x1000=0x3f800000 [1] 0x1004=0x00000002\n    threadgroup store 2B: [1] 0x8=0x00ab\n"
+        );
     }
 
     /// Lane changes: active lanes and changed lanes shown, equal neighbours as a range.

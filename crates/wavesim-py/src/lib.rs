@@ -910,6 +910,409 @@ fn debug(
     })
 }
 
+// ---- R700 and AGX: the step debugger as an observer that stops in the run loop's `pause`
+// hook; the run goes on a thread of its own and takes commands over a channel while stopped ----
+
+enum StepCmd {
+    BreakAt(u64),
+    ClearBreak(u64),
+    Step,
+    Cont,
+    Finish,
+    ReadReg(String),
+    WriteReg(String, usize, u32),
+    ReadMem(String, u64, u64),
+    WriteMem(String, u64, Vec<u8>),
+}
+
+enum StepMsg {
+    Unit,
+    Lanes(Vec<u32>),
+    Bytes(Vec<u8>),
+    /// Stopped before an instruction: why, workgroup, wave, PC, instruction text.
+    Stop(&'static str, [u32; 3], u32, u64, String),
+    /// The run ended: its outputs as text.
+    Finished(String),
+}
+
+/// What the step debugger needs of an ISA.
+struct StepView<W, I> {
+    text: fn(&I) -> String,
+    read: fn(&W, &str) -> Result<Vec<u32>, String>,
+    write: fn(&mut W, &str, usize, u32) -> Result<(), String>,
+    show_pc: fn(u64) -> String,
+}
+
+struct RemoteStepper<W, I> {
+    view: StepView<W, I>,
+    /// Released at `finish` or when the session is gone: the run goes to its end.
+    rule: wavesim::StopRule,
+    rx: Receiver<StepCmd>,
+    tx: Sender<Result<StepMsg, String>>,
+}
+
+impl<W, I> RemoteStepper<W, I> {
+    fn stop(
+        &mut self,
+        loc: &wavesim::InstLoc,
+        w: &mut W,
+        inst: &I,
+        mut mem: Option<&mut dyn wavesim::MemoryView>,
+    ) {
+        let Some(why) = self.rule.stop_at(loc.pc) else {
+            return;
+        };
+        let stop = StepMsg::Stop(why, loc.workgroup, loc.wave, loc.pc, (self.view.text)(inst));
+        if self.tx.send(Ok(stop)).is_err() {
+            self.rule.release();
+            return;
+        }
+        loop {
+            let Ok(cmd) = self.rx.recv() else {
+                self.rule.release();
+                return;
+            };
+            let reply = match cmd {
+                StepCmd::Step => {
+                    self.rule.step();
+                    return;
+                }
+                StepCmd::Cont => return,
+                StepCmd::Finish => {
+                    self.rule.release();
+                    return;
+                }
+                StepCmd::BreakAt(pc) if self.rule.break_at(pc) => Ok(StepMsg::Unit),
+                StepCmd::BreakAt(pc) => Err(format!(
+                    "{} is not the start of an instruction of this program",
+                    (self.view.show_pc)(pc)
+                )),
+                StepCmd::ClearBreak(pc) => {
+                    self.rule.clear_break(pc);
+                    Ok(StepMsg::Unit)
+                }
+                StepCmd::ReadReg(r) => (self.view.read)(w, &r).map(StepMsg::Lanes),
+                StepCmd::WriteReg(r, lane, v) => {
+                    (self.view.write)(w, &r, lane, v).map(|()| StepMsg::Unit)
+                }
+                StepCmd::ReadMem(space, a, n) => {
+                    step_mem(mem.as_deref_mut(), &space).and_then(|(m, s)| {
+                        let n = usize::try_from(n)
+                            .ok()
+                            .filter(|&n| n <= 1 << 24)
+                            .ok_or(format!("read_mem: {n} bytes (at most 16 MiB)"))?;
+                        let mut out = vec![0u8; n];
+                        m.read(s, a, &mut out)?;
+                        Ok(StepMsg::Bytes(out))
+                    })
+                }
+                StepCmd::WriteMem(space, a, data) => step_mem(mem.as_deref_mut(), &space)
+                    .and_then(|(m, s)| m.write(s, a, &data).map(|()| StepMsg::Unit)),
+            };
+            if self.tx.send(reply).is_err() {
+                self.rule.release();
+                return;
+            }
+        }
+    }
+}
+
+/// The memory of a stopped run and the index of address space `space`.
+fn step_mem<'a, 'm>(
+    mem: Option<&'a mut (dyn wavesim::MemoryView + 'm)>,
+    space: &str,
+) -> Result<(&'a mut (dyn wavesim::MemoryView + 'm), usize), String> {
+    let m = mem.ok_or("an R700 run has no device memory: constant buffers, vertex buffers and textures come from the configuration")?;
+    let s = m.spaces().iter().position(|n| *n == space).ok_or_else(|| {
+        format!(
+            "no address space `{space}` (this run has {})",
+            m.spaces().join(", ")
+        )
+    })?;
+    Ok((m, s))
+}
+
+impl<W, I> wavesim::Observer<W, I> for RemoteStepper<W, I> {
+    fn pause(&mut self, loc: &wavesim::InstLoc, w: &mut W, inst: &I) {
+        self.stop(loc, w, inst, None)
+    }
+    fn pause_mem(
+        &mut self,
+        loc: &wavesim::InstLoc,
+        w: &mut W,
+        inst: &I,
+        mem: &mut dyn wavesim::MemoryView,
+    ) {
+        self.stop(loc, w, inst, Some(mem))
+    }
+}
+
+impl wavesim::agx::inside::AgxObserver
+    for RemoteStepper<wavesim::agx::exec::WaveState, wavesim::agx::exec::Inst>
+{
+}
+
+/// `T<n>.<X|Y|Z|W>`: the GPR and channel.
+fn r700_reg(name: &str) -> Result<(usize, usize), String> {
+    let bad = || format!("`{name}`: give T<n>.<X|Y|Z|W>");
+    let (r, c) = name
+        .strip_prefix('T')
+        .and_then(|r| r.split_once('.'))
+        .ok_or_else(bad)?;
+    let r: usize = r.parse().map_err(|_| bad())?;
+    let c = ["X", "Y", "Z", "W"]
+        .iter()
+        .position(|x| c.eq_ignore_ascii_case(x))
+        .ok_or_else(bad)?;
+    Ok((r, c))
+}
+
+/// `r<n>`: the 32-bit GPR.
+fn agx_reg(w: &wavesim::agx::exec::WaveState, name: &str) -> Result<usize, String> {
+    let n: usize = name
+        .strip_prefix('r')
+        .and_then(|n| n.parse().ok())
+        .ok_or_else(|| format!("`{name}`: give r<n>"))?;
+    if n >= w.nr_gprs() {
+        return Err(format!(
+            "no r{n} (the SIMD group has {} registers)",
+            w.nr_gprs()
+        ));
+    }
+    Ok(n)
+}
+
+/// A stopped R700 or AGX run (see `wavesim.debug_r700` / `wavesim.debug_agx`).
+#[pyclass(unsendable, module = "wavesim._native")]
+struct StepSession {
+    tx: Sender<StepCmd>,
+    /// Taken while a call waits for the run (the wait releases the GIL and moves it along).
+    rx: Option<Receiver<Result<StepMsg, String>>>,
+    done: bool,
+}
+
+fn stop_tuple(py: Python<'_>, m: StepMsg) -> PyResult<PyObject> {
+    match m {
+        StepMsg::Stop(why, wg, wave, pc, text) => {
+            Ok((why, (wg[0], wg[1], wg[2]), wave, pc, text).into_py(py))
+        }
+        StepMsg::Finished(text) => Ok(("finished", text).into_py(py)),
+        _ => Err(err("unexpected reply from the debug session")),
+    }
+}
+
+impl StepSession {
+    fn ask(&mut self, py: Python<'_>, cmd: StepCmd) -> PyResult<StepMsg> {
+        if self.done {
+            return Err(err("the debug session has finished"));
+        }
+        self.tx
+            .send(cmd)
+            .map_err(|_| err("the debug session's run has ended"))?;
+        self.wait(py)
+    }
+    fn wait(&mut self, py: Python<'_>) -> PyResult<StepMsg> {
+        let rx = self
+            .rx
+            .take()
+            .ok_or_else(|| err("the debug session has ended"))?;
+        let (r, rx) = py.allow_threads(move || (rx.recv(), rx));
+        self.rx = Some(rx);
+        match r {
+            Ok(Ok(m @ StepMsg::Finished(_))) => {
+                self.done = true;
+                Ok(m)
+            }
+            Ok(r) => r.map_err(err),
+            Err(_) => {
+                self.done = true;
+                Err(err("the debug session's run has ended"))
+            }
+        }
+    }
+}
+
+#[pymethods]
+impl StepSession {
+    /// Stop before any SIMD group / wave executes the instruction at `pc` (R700: the `@N`
+    /// address, AGX: the byte offset); an address inside an instruction is an error.
+    fn break_at(&mut self, py: Python<'_>, pc: u64) -> PyResult<()> {
+        self.ask(py, StepCmd::BreakAt(pc)).map(|_| ())
+    }
+    fn clear_break(&mut self, py: Python<'_>, pc: u64) -> PyResult<()> {
+        self.ask(py, StepCmd::ClearBreak(pc)).map(|_| ())
+    }
+    /// Runs the stopped instruction; returns the next stop (`("step", wg, wave, pc, text)`) or
+    /// `("finished", outputs)`.
+    fn step(&mut self, py: Python<'_>) -> PyResult<PyObject> {
+        let m = self.ask(py, StepCmd::Step)?;
+        stop_tuple(py, m)
+    }
+    /// Runs to the next breakpoint (`("break", ...)`) or the end (`("finished", outputs)`).
+    #[pyo3(name = "cont")]
+    fn cont_(&mut self, py: Python<'_>) -> PyResult<PyObject> {
+        let m = self.ask(py, StepCmd::Cont)?;
+        stop_tuple(py, m)
+    }
+    /// Every lane of a register of the stopped wave (R700 `T3.X`, AGX `r3`).
+    fn read_reg(&mut self, py: Python<'_>, name: String) -> PyResult<Vec<u32>> {
+        match self.ask(py, StepCmd::ReadReg(name))? {
+            StepMsg::Lanes(v) => Ok(v),
+            _ => Err(err("unexpected reply from the debug session")),
+        }
+    }
+    fn write_reg(&mut self, py: Python<'_>, name: String, lane: usize, value: u32) -> PyResult<()> {
+        self.ask(py, StepCmd::WriteReg(name, lane, value))
+            .map(|_| ())
+    }
+    /// `n` bytes at `addr` of the run's memory (AGX: space `device` or `threadgroup`).
+    #[pyo3(signature = (addr, n, space = "device".to_string()))]
+    fn read_mem<'py>(
+        &mut self,
+        py: Python<'py>,
+        addr: u64,
+        n: u64,
+        space: String,
+    ) -> PyResult<Bound<'py, PyBytes>> {
+        match self.ask(py, StepCmd::ReadMem(space, addr, n))? {
+            StepMsg::Bytes(b) => Ok(PyBytes::new_bound(py, &b)),
+            _ => Err(err("unexpected reply from the debug session")),
+        }
+    }
+    #[pyo3(signature = (addr, data, space = "device".to_string()))]
+    fn write_mem(
+        &mut self,
+        py: Python<'_>,
+        addr: u64,
+        data: Vec<u8>,
+        space: String,
+    ) -> PyResult<()> {
+        self.ask(py, StepCmd::WriteMem(space, addr, data))
+            .map(|_| ())
+    }
+    /// Runs to the end without stopping; returns the outputs as text (as `wavesim run` prints them).
+    fn finish(&mut self, py: Python<'_>) -> PyResult<String> {
+        match self.ask(py, StepCmd::Finish)? {
+            StepMsg::Finished(t) => Ok(t),
+            _ => Err(err("unexpected reply from the debug session")),
+        }
+    }
+}
+
+/// Starts `run` (which runs the job with the observer it is given) on a thread and waits for
+/// its first stop; returns the session and that stop.
+fn start_stepper<W: 'static, I: 'static>(
+    py: Python<'_>,
+    view: StepView<W, I>,
+    starts: std::collections::BTreeSet<u64>,
+    run: impl FnOnce(&mut RemoteStepper<W, I>) -> Result<String, String> + Send + 'static,
+) -> PyResult<(StepSession, PyObject)>
+where
+    StepView<W, I>: Send,
+{
+    let (cmd_tx, cmd_rx) = channel::<StepCmd>();
+    let (msg_tx, msg_rx) = channel::<Result<StepMsg, String>>();
+    std::thread::spawn(move || {
+        let mut obs = RemoteStepper {
+            view,
+            rule: wavesim::StopRule::new(starts),
+            rx: cmd_rx,
+            tx: msg_tx.clone(),
+        };
+        let end = run(&mut obs).map(StepMsg::Finished);
+        let _ = msg_tx.send(end);
+    });
+    let mut s = StepSession {
+        tx: cmd_tx,
+        rx: Some(msg_rx),
+        done: false,
+    };
+    let first = s.wait(py)?;
+    let t = stop_tuple(py, first)?;
+    Ok((s, t))
+}
+
+/// Starts an R700 shader object under the step debugger with its runner configuration (TOML);
+/// returns the session and its first stop `("start", wg, wave, pc, text)`.
+#[pyfunction]
+fn debug_r700(
+    py: Python<'_>,
+    object: &[u8],
+    config_toml: &str,
+) -> PyResult<(StepSession, PyObject)> {
+    use wavesim::r700::exec::{Step, Wave};
+    let shader = wavesim::r700::Shader::from_object_bytes(object).map_err(err)?;
+    let cfg = wavesim::r700::runner::RunConfig::from_toml(config_toml).map_err(err)?;
+    let starts = wavesim::r700::inside::step_addresses(&shader.program);
+    let view: StepView<Wave, Step> = StepView {
+        text: |s| s.text(),
+        read: |w, name| {
+            let (r, c) = r700_reg(name)?;
+            let g = w
+                .gpr
+                .get(r)
+                .ok_or_else(|| format!("no T{r} in this wave"))?;
+            Ok(g[c][..w.lanes.min(g[c].len())].to_vec())
+        },
+        write: |w, name, lane, v| {
+            let (r, c) = r700_reg(name)?;
+            let lanes = w.lanes;
+            let cell = w
+                .gpr
+                .get_mut(r)
+                .and_then(|g| g[c].get_mut(lane))
+                .filter(|_| lane < lanes)
+                .ok_or_else(|| format!("no {name} lane {lane} in this wave"))?;
+            *cell = v;
+            Ok(())
+        },
+        show_pc: |pc| format!("@{pc}"),
+    };
+    start_stepper(py, view, starts, move |obs| {
+        wavesim::r700::runner::run_observed(&shader, &cfg, obs)
+            .map(|r| r.to_text())
+            .map_err(|e| e.to_string())
+    })
+}
+
+/// Starts an AGX job (TOML; `code` and `config_dir` as for `run_agx`) under the step debugger;
+/// returns the session and its first stop.
+#[pyfunction]
+#[pyo3(signature = (config_toml, code = None, config_dir = "."))]
+fn debug_agx(
+    py: Python<'_>,
+    config_toml: &str,
+    code: Option<Vec<u8>>,
+    config_dir: &str,
+) -> PyResult<(StepSession, PyObject)> {
+    use wavesim::agx::exec::{Inst, WaveState, SIMD_WIDTH};
+    let cfg = wavesim::agx::runner::RunConfig::from_toml(config_toml).map_err(err)?;
+    let dir = std::path::PathBuf::from(config_dir);
+    let program = wavesim::agx::runner::program_bytes(&cfg, &dir, code.as_deref()).map_err(err)?;
+    let starts = wavesim::agx::inside::instruction_starts(&program);
+    let view: StepView<WaveState, Inst> = StepView {
+        text: |i| i.text.trim_end().to_string(),
+        read: |w, name| {
+            let r = agx_reg(w, name)?;
+            Ok((0..SIMD_WIDTH).map(|l| w.reg32(r, l)).collect())
+        },
+        write: |w, name, lane, v| {
+            let r = agx_reg(w, name)?;
+            if lane >= SIMD_WIDTH {
+                return Err(format!("no lane {lane} (a SIMD group has {SIMD_WIDTH})"));
+            }
+            w.set_reg32(r, lane, v);
+            Ok(())
+        },
+        show_pc: |pc| format!("{pc:#x}"),
+    };
+    start_stepper(py, view, starts, move |obs| {
+        wavesim::agx::runner::run_observed_in_dir(&cfg, &dir, code.as_deref(), obs, false)
+            .map(|r| r.to_text())
+            .map_err(|e| e.to_string())
+    })
+}
+
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Device>()?;
@@ -924,6 +1327,9 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(draw, m)?)?;
     m.add_class::<DebugSession>()?;
     m.add_function(wrap_pyfunction!(debug, m)?)?;
+    m.add_class::<StepSession>()?;
+    m.add_function(wrap_pyfunction!(debug_r700, m)?)?;
+    m.add_function(wrap_pyfunction!(debug_agx, m)?)?;
     m.add("WavesimError", m.py().get_type_bound::<WavesimError>())?;
     Ok(())
 }

@@ -9,6 +9,7 @@
 //! set REG V             write sN or vN[LANE] of the last stopped wave
 //! mem ADDR [N]          N (default 4) dwords of device memory from ADDR
 //! mem ADDR = V          write a dword of device memory
+//!                       (AGX: `mem threadgroup:ADDR ...` the group's threadgroup memory)
 //! continue              run until a breakpoint or the end of the dispatch
 //! quit                  stop (the dispatch does not finish; outputs are not written)
 //! ```
@@ -303,7 +304,62 @@ pub fn run(a: DebugArgs) -> Result<(), String> {
 // ---- R700 and AGX: the same commands through the observer's `pause` hook ----
 
 use std::collections::BTreeSet;
-use wavesim_core::observe::{InstLoc, Observer};
+use wavesim_core::observe::{InstLoc, MemoryView, Observer, StopRule};
+
+/// `mem [SPACE:]ADDR [N]` (N dwords, default 4) or `mem [SPACE:]ADDR = V` on the memory a paused
+/// run lends (`Observer::pause_mem`): SPACE one of `mem.spaces()`, the first when not given.
+fn mem_command(mem: &mut dyn MemoryView, rest: &str) -> Result<(), String> {
+    let space_addr = |s: &str| -> Result<(usize, u64), String> {
+        let s = s.trim();
+        match s.split_once(':') {
+            Some((name, a)) => {
+                let space = mem
+                    .spaces()
+                    .iter()
+                    .position(|n| *n == name.trim())
+                    .ok_or_else(|| {
+                        format!(
+                            "mem: no address space `{}` (this run has {})",
+                            name.trim(),
+                            mem.spaces().join(", ")
+                        )
+                    })?;
+                Ok((space, parse_num(a)?))
+            }
+            None => Ok((0, parse_num(s)?)),
+        }
+    };
+    if let Some((a, v)) = rest.split_once('=') {
+        let ((space, a), v) = (space_addr(a)?, parse_u32(v)?);
+        mem.write(space, a, &v.to_le_bytes())?;
+        println!("ok");
+        return Ok(());
+    }
+    let mut it = rest.split_whitespace();
+    let (space, a) = space_addr(it.next().ok_or("mem [SPACE:]ADDR [N]")?)?;
+    let n = it.next().map(parse_num).transpose()?.unwrap_or(4);
+    if n > MAX_MEM_DWORDS {
+        return Err(format!(
+            "mem: {n} dwords; at most {MAX_MEM_DWORDS} at a time"
+        ));
+    }
+    let mut words = Vec::new();
+    for k in 0..n {
+        let at = a
+            .checked_add(4 * k)
+            .ok_or_else(|| format!("mem: {a:#x} + {} passes 2^64", 4 * k))?;
+        let mut b = [0u8; 4];
+        mem.read(space, at, &mut b)?;
+        words.push(format!("{:#010x}", u32::from_le_bytes(b)));
+    }
+    let prefix = if space == 0 {
+        String::new()
+    } else {
+        format!("{}:", mem.spaces()[space])
+    };
+    println!("{prefix}{a:#x}: {}", words.join(" "));
+    Ok(())
+}
 
 /// What the step debugger needs of an ISA: an instruction's text, the registers as text, a
 /// register write, how addresses are written.
@@ -322,12 +378,8 @@ struct IsaView<W, I> {
 struct StepDebugger<W, I> {
     view: IsaView<W, I>,
     lines: std::io::Lines<std::io::StdinLock<'static>>,
-    starts: BTreeSet<u64>,
-    breaks: Vec<u64>,
-    started: bool,
-    stepping: bool,
-    /// Input ended or `quit`: run on without stopping.
-    done: bool,
+    /// Released when input ended or at `quit`: the run goes on without stopping.
+    rule: StopRule,
     quit: bool,
 }
 
@@ -336,17 +388,18 @@ impl<W, I> StepDebugger<W, I> {
         StepDebugger {
             view,
             lines: std::io::stdin().lock().lines(),
-            starts,
-            breaks: Vec::new(),
-            started: false,
-            stepping: false,
-            done: false,
+            rule: StopRule::new(starts),
             quit: false,
         }
     }
 
     /// One command; `Ok(true)` resumes the run.
-    fn command(&mut self, w: &mut W, line: &str) -> Result<bool, String> {
+    fn command<'m>(
+        &mut self,
+        w: &mut W,
+        mem: Option<&mut (dyn MemoryView + 'm)>,
+        line: &str,
+    ) -> Result<bool, String> {
         let line = line.trim();
         let (cmd, rest) = line.split_once(' ').unwrap_or((line, ""));
         let rest = rest.trim();
@@ -354,19 +407,16 @@ impl<W, I> StepDebugger<W, I> {
             "" => {}
             "break" | "b" => {
                 let pc = (self.view.parse_pc)(rest)?;
-                if !self.starts.contains(&pc) {
+                if !self.rule.break_at(pc) {
                     return Err(format!(
                         "{} is not the start of an instruction of this program (the addresses wavesim disasm lists are)",
                         (self.view.show_pc)(pc)
                     ));
                 }
-                if !self.breaks.contains(&pc) {
-                    self.breaks.push(pc);
-                }
                 println!("breakpoint at {}", (self.view.show_pc)(pc));
             }
             "step" | "s" => {
-                self.stepping = true;
+                self.rule.step();
                 return Ok(true);
             }
             "continue" | "c" => return Ok(true),
@@ -375,10 +425,13 @@ impl<W, I> StepDebugger<W, I> {
                 let (r, v) = rest.rsplit_once(' ').ok_or("set REG VALUE")?;
                 (self.view.set)(w, r.trim(), parse_u32(v)?)?;
             }
-            "mem" => return Err(self.view.no_mem.into()),
+            "mem" | "m" => match mem {
+                Some(m) => mem_command(m, rest)?,
+                None => return Err(self.view.no_mem.into()),
+            },
             "quit" | "q" => {
                 self.quit = true;
-                self.done = true;
+                self.rule.release();
                 return Ok(true);
             }
             _ => {
@@ -393,23 +446,20 @@ impl<W, I> StepDebugger<W, I> {
 
 impl<W, I> Observer<W, I> for StepDebugger<W, I> {
     fn pause(&mut self, loc: &InstLoc, w: &mut W, inst: &I) {
-        if self.done {
+        self.stop(loc, w, inst, None)
+    }
+    fn pause_mem(&mut self, loc: &InstLoc, w: &mut W, inst: &I, mem: &mut dyn MemoryView) {
+        self.stop(loc, w, inst, Some(mem))
+    }
+}
+
+impl<W, I> StepDebugger<W, I> {
+    /// Stops before `inst` when a breakpoint, a step or the start asks to, and takes commands.
+    fn stop(&mut self, loc: &InstLoc, w: &mut W, inst: &I, mut mem: Option<&mut dyn MemoryView>) {
+        let Some(why) = self.rule.stop_at(loc.pc) else {
             return;
-        }
-        let first = !std::mem::replace(&mut self.started, true);
-        let hit = self.breaks.contains(&loc.pc);
-        if !(first || hit || self.stepping) {
-            return;
-        }
-        self.stepping = false;
-        let [x, y, z] = loc.workgroup;
-        let why = if hit {
-            "break"
-        } else if first {
-            "start"
-        } else {
-            "step"
         };
+        let [x, y, z] = loc.workgroup;
         println!(
             "{why}: wg ({x},{y},{z}) wave {} at {} `{}`",
             loc.wave,
@@ -418,10 +468,10 @@ impl<W, I> Observer<W, I> for StepDebugger<W, I> {
         );
         loop {
             let Some(Ok(line)) = self.lines.next() else {
-                self.done = true;
+                self.rule.release();
                 return;
             };
-            match self.command(w, &line) {
+            match self.command(w, mem.as_deref_mut(), &line) {
                 Ok(true) => return,
                 Ok(false) => {}
                 Err(e) => println!("error: {e}"),
@@ -457,14 +507,7 @@ pub fn run_r700(file: &std::path::Path, config: &std::path::Path) -> Result<(), 
     let text = read_config(config)?;
     let cfg = wavesim::r700::runner::RunConfig::from_toml(&text)
         .map_err(|e| format!("{}: {e}", config.display()))?;
-    let p = &shader.program;
-    let mut starts: BTreeSet<u64> = p.cf.iter().map(|c| c.addr as u64).collect();
-    for c in p.alu.values() {
-        starts.extend(c.groups.iter().map(|g| g.addr as u64));
-    }
-    for c in p.fetch.values() {
-        starts.extend(c.insts.iter().map(|f| f.addr as u64));
-    }
+    let starts = wavesim::r700::inside::step_addresses(&shader.program);
     const CH: [char; 4] = ['X', 'Y', 'Z', 'W'];
     let view: IsaView<Wave, Step> = IsaView {
         text: |s| s.text(),
@@ -528,8 +571,9 @@ impl wavesim::agx::inside::AgxObserver
 {
 }
 
-/// `wavesim debug --target agx --config JOB.toml [CODE]`: a compute or grid-kernel job under the
-/// step debugger.
+/// `wavesim debug --target agx --config JOB.toml [CODE]`: a job of any kind under the step
+/// debugger; `mem` reads and writes device memory and (`mem threadgroup:ADDR`) the group's
+/// threadgroup memory.
 pub fn run_agx(code: Option<&std::path::Path>, config: &std::path::Path) -> Result<(), String> {
     use wavesim::agx::exec::{Inst, WaveState};
     let text = read_config(config)?;
@@ -544,15 +588,7 @@ pub fn run_agx(code: Option<&std::path::Path>, config: &std::path::Path) -> Resu
         .transpose()?;
     let program = wavesim::agx::runner::program_bytes(&cfg, dir, bytes.as_deref())
         .map_err(|e| format!("{}: {e}", config.display()))?;
-    let mut starts = BTreeSet::new();
-    let mut pc = 0usize;
-    while pc < program.len() {
-        let Ok(d) = wavesim::agx::decode::decode(&program[pc..]) else {
-            break;
-        };
-        starts.insert(pc as u64);
-        pc += d.size.max(2);
-    }
+    let starts = wavesim::agx::inside::instruction_starts(&program);
     let view: IsaView<WaveState, Inst> = IsaView {
         text: |i| i.text.trim_end().to_string(),
         regs: |w| {
@@ -563,6 +599,13 @@ pub fn run_agx(code: Option<&std::path::Path>, config: &std::path::Path) -> Resu
                     let s: Vec<String> = v.iter().map(|x| format!("{x:#010x}")).collect();
                     t += &format!("r{r} [0-3] {}\n", s.join(" "));
                 }
+            }
+            // Cleared only after the stop: what the group's previous instruction touched.
+            let mut acc = String::new();
+            wavesim_core::observe::write_accesses(&mut acc, w.accesses.as_deref().unwrap_or(&[]));
+            if !acc.is_empty() {
+                t += "memory accesses of the previous instruction:\n";
+                t += &acc;
             }
             t
         },
@@ -580,7 +623,7 @@ pub fn run_agx(code: Option<&std::path::Path>, config: &std::path::Path) -> Resu
         },
         parse_pc: |s| parse_num(s),
         show_pc: |pc| format!("{pc:#x}"),
-        no_mem: "device memory is not reachable from the AGX step debugger yet: the job's [[output]]s show the buffers at the end",
+        no_mem: "the AGX run lends its memory at every stop (this is not reached)",
     };
     let mut dbg = StepDebugger::new(view, starts);
     let res =

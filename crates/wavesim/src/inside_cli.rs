@@ -193,20 +193,35 @@ pub fn run_r700(
 }
 
 /// The AGX checks `--check` takes.
-const AGX_CHECKS: &str = "init, uniforms (or all)";
+const AGX_CHECKS: &str = "init, uniforms, barriers (or all)";
 
-/// `--check LIST` for AGX: (init, uniforms).
-pub fn agx_checks(list: Option<&str>) -> Result<(bool, bool), String> {
-    let (mut init, mut uniforms) = (false, false);
+/// The AGX checks asked for.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct AgxChecks {
+    pub init: bool,
+    pub uniforms: bool,
+    pub barriers: bool,
+}
+
+/// `--check LIST` for AGX.
+pub fn agx_checks(list: Option<&str>) -> Result<AgxChecks, String> {
+    let mut c = AgxChecks::default();
     for p in list.into_iter().flat_map(|l| l.split(',')).map(str::trim) {
         match p {
-            "all" => (init, uniforms) = (true, true),
-            "init" => init = true,
-            "uniforms" => uniforms = true,
+            "all" => {
+                c = AgxChecks {
+                    init: true,
+                    uniforms: true,
+                    barriers: true,
+                }
+            }
+            "init" => c.init = true,
+            "uniforms" => c.uniforms = true,
+            "barriers" => c.barriers = true,
             _ => return Err(format!("AGX check `{p}`: the AGX checks are {AGX_CHECKS}")),
         }
     }
-    Ok((init, uniforms))
+    Ok(c)
 }
 
 /// `wavesim run --target agx --config JOB.toml [...]` with the observers asked for; returns the
@@ -217,8 +232,14 @@ pub fn run_agx(
     code: Option<&[u8]>,
     see: &See,
 ) -> Result<(wavesim::agx::runner::RunResult, String), String> {
-    use wavesim::agx::inside::{Inside, Stats, Timeline, Tracer, UniformCheck};
-    let (init, uniforms) = agx_checks(see.check.as_deref())?;
+    use wavesim::agx::inside::{BarrierCheck, Inside, Stats, Timeline, Tracer, UniformCheck};
+    let AgxChecks {
+        init,
+        uniforms,
+        barriers,
+    } = agx_checks(see.check.as_deref())?;
+    use wavesim::agx::runner::Kind;
+    let graphics = matches!(cfg.kind, Kind::Vertex | Kind::Fragment);
     let tracer = match &see.trace {
         Some(t) => Some(Tracer::new(trace_writer(t)?, t.filter, t.limit)),
         None => None,
@@ -227,7 +248,10 @@ pub fn run_agx(
         tracer,
         stats: see.stats.then(Stats::default),
         timeline: see.timeline.as_ref().map(|_| Timeline::default()),
-        uniforms: uniforms.then(UniformCheck::new),
+        // `all` on a vertex or fragment job: the checks that apply (`main` refused a named
+        // `uniforms` there).
+        uniforms: (uniforms && !graphics).then(UniformCheck::new),
+        barriers: barriers.then(BarrierCheck::default),
     };
     let run = wavesim::agx::runner::run_observed_in_dir(cfg, dir, code, &mut obs, init);
     if let (Some(t), Some(tr)) = (&see.trace, obs.tracer.take()) {
@@ -249,8 +273,10 @@ pub fn run_agx(
             &wavesim_core::observe::chrome_trace_json(&tl.spans, "agx", "1 us = 1 instruction"),
         )?;
     }
-    if let Some(u) = &obs.uniforms {
-        report_findings(&u.findings.iter().map(|f| f.to_string()).collect::<Vec<_>>());
-    }
+    let found: Vec<String> = (obs.uniforms.iter().flat_map(|u| &u.findings))
+        .chain(obs.barriers.iter().flat_map(|b| &b.findings))
+        .map(|f| f.to_string())
+        .collect();
+    report_findings(&found);
     Ok((run, obs.stats.map(|s| s.to_text()).unwrap_or_default()))
 }

@@ -44,6 +44,8 @@ pub fn draw_scene_file(path: &std::path::Path) -> Result<Vec<Vec<u8>>, Error> {
         .map_err(|e| Error::Args(format!("{}: {e}", path.display())))?;
     Ok(pngs)
 }
+/// The memory a paused R700 or AGX run lends a step debugger ([`Observer::pause_mem`]).
+pub use wavesim_core::observe::{MemoryView, StopRule};
 pub use wavesim_rdna3::codeobj::{
     CodeObject, CodeObjectError, KernArg, Kernel, KernelDescriptor, ValueKind,
 };

@@ -103,8 +103,9 @@ enum Cmd {
         #[arg(long, requires = "stats")]
         json: bool,
         /// Check the run: RDNA3 any of waits,hazards,races,init; R700 any of
-        /// group,pvps,ar,consts,stack,tex; AGX any of init,uniforms (or all). Findings go to
-        /// stderr and the run exits with code 3 after writing its outputs.
+        /// group,pvps,ar,consts,stack,tex; AGX any of init,uniforms,barriers (or all). Findings
+        /// go to stderr and the run exits with code 3 (after writing its outputs, unless the
+        /// finding stopped the run).
         #[arg(long, value_name = "LIST")]
         check: Option<String>,
         /// Write a timeline of the issue model in Chrome trace format (Perfetto,
@@ -300,12 +301,29 @@ fn run_agx_cli(
     png: Option<&PathBuf>,
     png_target: u32,
     see: &inside_cli::See,
-) -> Result<(), String> {
+) -> Result<(), Failure> {
     let cfg = read_text(config)?;
     let bytes = code.map(|p| read(p)).transpose()?;
     let dir = config.parent().unwrap_or(std::path::Path::new("."));
     let cfg = wavesim::agx::runner::RunConfig::from_toml(&cfg)
         .map_err(|e| format!("{}: {e}", config.display()))?;
+    // `all` means the checks that apply; `uniforms` named on a vertex or fragment job is an error.
+    let uniforms = (see.check.iter())
+        .flat_map(|l| l.split(','))
+        .any(|c| c.trim() == "uniforms");
+    use wavesim::agx::runner::Kind;
+    if uniforms && matches!(cfg.kind, Kind::Vertex | Kind::Fragment) {
+        return Err(usage(format!(
+            "--check uniforms is for compute and grid-kernel jobs; {} is a {} job (its driver \
+             and preamble set uniforms the configuration does not list)",
+            config.display(),
+            if cfg.kind == Kind::Vertex {
+                "vertex"
+            } else {
+                "fragment"
+            }
+        )));
+    }
     let (res, inside_text) = inside_cli::run_agx(&cfg, dir, bytes.as_deref(), see)
         .map_err(|e| format!("{}: {e}", config.display()))?;
     if let Some(out) = png {
@@ -492,13 +510,7 @@ fn real_main(cli: Cli) -> Result<(), Failure> {
                 refuse("an AGX job")?;
                 inside_cli::agx_checks(see.check.as_deref())
                     .map_err(|e| usage(format!("--check: {e}")))?;
-                return Ok(run_agx_cli(
-                    file.as_ref(),
-                    &config,
-                    png.as_ref(),
-                    png_target,
-                    &see,
-                )?);
+                return run_agx_cli(file.as_ref(), &config, png.as_ref(), png_target, &see);
             }
             let Some(file) = file else {
                 return Err(usage(
@@ -960,6 +972,11 @@ fn main() -> ExitCode {
         Err(e) => {
             // One line a user can act on.
             eprintln!("wavesim: error: {}", e.msg.replace('\n', " "));
+            // A check that fired and stopped the run (AGX `--check init` stops at the read of a
+            // poisoned register) exits as a run whose checks found something: 3 on every ISA.
+            if inside_cli::had_findings() {
+                return ExitCode::from(inside_cli::FINDINGS_EXIT_CODE);
+            }
             ExitCode::from(e.code)
         }
     }

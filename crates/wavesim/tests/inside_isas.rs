@@ -150,17 +150,188 @@ fn flags_an_isa_does_not_take_are_errors() {
         assert_eq!(o.status.code(), Some(2), "{isa}: {err}");
         assert!(err.contains("is for RDNA3 kernels"), "{isa}: {err}");
     }
-    // Vertex and fragment jobs run outside the observer path: asking to see inside is an error.
+    // The uniforms check needs the uniforms a job sets, which vertex and fragment jobs do not list.
     let o = wavesim(&[
         "run",
         "--target",
         "agx",
         "--config",
         &path("corpus/agx/examples/gradient_fragment.toml"),
-        "--trace",
+        "--check",
+        "uniforms",
     ]);
-    assert_eq!(o.status.code(), Some(1));
-    assert!(String::from_utf8_lossy(&o.stderr).contains("compute"));
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("compute and grid-kernel jobs"));
+}
+
+fn gallium_vs() -> String {
+    path("corpus/agx/mesa22/0ad_6.0000.vs.toml")
+}
+
+/// A Mesa 22.3 gallium vertex job and fragment job under --trace, --stats and --timeline: the
+/// same outputs, the device loads with their addresses and values in the trace.
+#[test]
+fn agx_vertex_and_fragment_jobs_are_traced() {
+    let run = |cfg: &str, extra: &[&str]| {
+        let mut a = vec!["run", "--target", "agx", "--config", cfg];
+        a.extend_from_slice(extra);
+        wavesim(&a)
+    };
+    let vs = gallium_vs();
+    let plain = ok(&run(&vs, &[]));
+    let out = ok(&run(&vs, &["--trace", "--trace-limit", "2", "--stats"]));
+    // imadd r0 = vertex_id * 4 (the i32 element of the vertex's 16-byte position), then the
+    // xyzw device_load from u0_u1 = 0x10000000 (the first buffer): thread 1 reads bytes
+    // 16..31, whose first word is the buffer's fifth u32, 1077936128 = 0x40400000 (3.0).
+    assert!(
+        out.starts_with("wg (0,0,0) w 0  0x0  EXEC=0x00000007  imadd"),
+        "{out}"
+    );
+    assert!(
+        out.contains("    device load 4B: [0] 0x10000000=0xbf800000"),
+        "{out}"
+    );
+    assert!(out.contains(" [1] 0x10000010=0x40400000 "), "{out}");
+    assert!(out.contains("SIMD-group instructions: 8"), "{out}");
+    assert!(out.contains(plain.lines().next().unwrap()), "{out}");
+    let fs = path("corpus/agx/mesa22/0ad_6.0001.fs.toml");
+    let plain = ok(&run(&fs, &[]));
+    let tl = std::env::temp_dir().join(format!("wavesim-agx-fs-{}.json", std::process::id()));
+    let out = ok(&run(
+        &fs,
+        &[
+            "--trace",
+            "--trace-filter",
+            "wg=1",
+            "--trace-limit",
+            "1",
+            "--check",
+            "init",
+            "--timeline",
+            &tl.display().to_string(),
+        ],
+    ));
+    let json = std::fs::read_to_string(&tl).unwrap();
+    let _ = std::fs::remove_file(&tl);
+    assert!(json.contains("\"name\": \"uniform_store\""), "{json}");
+    assert!(out.starts_with("wg (1,0,0) w 0  0x"), "{out}");
+    assert!(out.ends_with(&plain), "{out}");
+}
+
+/// The AGX debugger on the gallium vertex job: a dword written to device memory before the
+/// device_load changes what thread 1 loads and stores as out0; `regs` shows what the previous
+/// instruction loaded; a threadgroup address outside the (empty) threadgroup memory is an error.
+#[test]
+fn agx_debugger_reads_and_writes_device_memory() {
+    let vs = gallium_vs();
+    let out = debug(
+        &["--target", "agx", "--config", &vs],
+        "break 0x8\ncontinue\nmem 0x10000010 2\nmem 0x10000010 = 0x41200000\nstep\nregs\nmem threadgroup:0\nmem lds:0\n",
+    );
+    assert!(
+        out.contains("break: wg (0,0,0) wave 0 at 0x8 `device_load"),
+        "{out}"
+    );
+    assert!(out.contains("0x10000010: 0x40400000 0xbf800000\n"), "{out}");
+    assert!(out.contains("memory accesses of the previous instruction:\n    device load 4B: [0] 0x10000000=0xbf800000"), "{out}");
+    assert!(out.contains(" [1] 0x10000010=0x41200000 "), "{out}");
+    assert!(
+        out.contains("error: threadgroup 0x0 + 4 bytes is outside the group's 0 bytes"),
+        "{out}"
+    );
+    assert!(out.contains("error: mem: no address space `lds`"), "{out}");
+    // 0x41200000 = 10.0 is vertex 1's x now.
+    assert!(
+        out.contains("vertex 1 instance 0: out0=0x41200000 out1=0xbf800000"),
+        "{out}"
+    );
+}
+
+/// The hand-written kernel of crates/wavesim-agx/tests/compute.rs as a job: every thread stores
+/// in[gid] + gid at threadgroup word lid, passes the barrier and reads word 63 - lid.
+const REVERSE: &str = include_str!("../../wavesim-agx/tests/data/threadgroup_reverse.s");
+
+fn reverse_job(asm: &str) -> PathBuf {
+    let input: Vec<String> = (0..128).map(|i| (1000 * i).to_string()).collect();
+    let text = format!(
+        "kind = \"compute\"\nnr_gprs = 8\nasm = \"\"\"{asm}\"\"\"\n\
+         [[buffer]]\nname = \"in\"\nu32 = [{}]\n[[buffer]]\nname = \"out\"\nsize = 512\n\
+         [[uniform]]\nslot = 0\nbuffer = \"in\"\n[[uniform]]\nslot = 4\nbuffer = \"out\"\n\
+         [compute]\ngrid = [128, 1, 1]\nlocal = [64, 1, 1]\nthreadgroup_memory = 256\n\
+         [[output]]\nbuffer = \"out\"\nformat = \"u32\"\ncount = 2\n",
+        input.join(", ")
+    );
+    static N: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+    let n = N.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let p = std::env::temp_dir().join(format!("wavesim-tg-{}-{n}.toml", std::process::id()));
+    std::fs::write(&p, text).unwrap();
+    p
+}
+
+/// Threadgroup stores and loads in the trace with their byte addresses and values, and the
+/// debugger reading threadgroup memory after the barrier.
+#[test]
+fn agx_threadgroup_memory_is_traced_and_readable() {
+    let job = reverse_job(REVERSE);
+    let cfg = job.display().to_string();
+    let plain = ok(&wavesim(&["run", "--target", "agx", "--config", &cfg]));
+    // out[0] = in[63] + 63 = 63063, out[1] = in[62] + 62 = 62062.
+    assert!(plain.contains("out: 63063 62062\n"), "{plain}");
+    let out = ok(&wavesim(&[
+        "run",
+        "--target",
+        "agx",
+        "--config",
+        &cfg,
+        "--trace",
+        "--trace-filter",
+        "wg=0,wave=1",
+    ]));
+    // SIMD group 1 holds threads 32..63: thread 32 stores 32000 + 32 = 0x7d20 at byte 128 and
+    // loads word 31 (byte 124), which SIMD group 0's thread 31 stored: 31031 = 0x7937.
+    assert!(
+        out.contains("    threadgroup store 4B: [0] 0x80=0x00007d20 [1] 0x84="),
+        "{out}"
+    );
+    assert!(
+        out.contains("    threadgroup load 4B: [0] 0x7c=0x00007937 [1] 0x78="),
+        "{out}"
+    );
+    let barrier = out
+        .lines()
+        .find(|l| l.contains("threadgroup_barrier"))
+        .and_then(|l| l.split_whitespace().nth(4))
+        .unwrap()
+        .to_string();
+    let o = debug(
+        &["--target", "agx", "--config", &cfg],
+        &format!("break {barrier}\ncontinue\ncontinue\nmem threadgroup:0x7c 2\nmem threadgroup:0x7c = 5\n"),
+    );
+    let _ = std::fs::remove_file(&job);
+    // The second stop is SIMD group 1 at the barrier: both groups stored their words.
+    assert!(o.contains("break: wg (0,0,0) wave 1 at"), "{o}");
+    assert!(
+        o.contains("threadgroup:0x7c: 0x00007937 0x00007d20\n"),
+        "{o}"
+    );
+    // out[32] would read word 31; the output shows out[0..2], which read words 63 and 62.
+    assert!(o.ends_with(&plain), "{o}");
+}
+
+/// `--check init` stopping the run at a poisoned read exits with 3, as every ISA's checks do.
+#[test]
+fn a_check_that_stops_the_run_exits_with_3() {
+    let job = reverse_job("\n    mov_imm r1, 0\n    iadd r2, r3, r1\n    stop\n");
+    let cfg = job.display().to_string();
+    let plain = wavesim(&["run", "--target", "agx", "--config", &cfg]);
+    let o = wavesim(&[
+        "run", "--target", "agx", "--config", &cfg, "--check", "init",
+    ]);
+    let _ = std::fs::remove_file(&job);
+    assert!(plain.status.success());
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(3), "{err}");
+    assert!(err.contains("UninitRegister"), "{err}");
 }
 
 /// README's saxpy (`examples/saxpy.hsaco`): 0x1960 is inside an 8-byte instruction.
@@ -278,4 +449,32 @@ fn agx_debugger_breaks_reads_and_writes() {
     );
     assert!(out.contains("step: wg (0,0,0) wave 0 at 0xe"), "{out}");
     assert!(out.contains("finished\n"), "{out}");
+}
+
+/// `--check barriers`: the reverse kernel is clean with its threadgroup_barrier and, without it,
+/// SIMD group 1's store and load race SIMD group 0's load and store (exit 3).
+#[test]
+fn agx_barrier_check_finds_a_missing_barrier() {
+    for (asm, findings) in [
+        (REVERSE.to_string(), 0),
+        (REVERSE.replace("    threadgroup_barrier\n", ""), 2),
+    ] {
+        let job = reverse_job(&asm);
+        let cfg = job.display().to_string();
+        let o = wavesim(&[
+            "run", "--target", "agx", "--config", &cfg, "--check", "barriers",
+        ]);
+        let _ = std::fs::remove_file(&job);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(
+            err.matches("ThreadgroupRace at ").count(),
+            findings,
+            "{err}"
+        );
+        assert_eq!(
+            o.status.code(),
+            Some(if findings > 0 { 3 } else { 0 }),
+            "{err}"
+        );
+    }
 }

@@ -6,6 +6,7 @@ use crate::fp;
 use crate::operand::{Operand, Reg, RegFile};
 use crate::srgb_table::SRGB_TO_LINEAR;
 use wavesim_core::memory::{DeviceMemory, MemError};
+use wavesim_core::observe::AccessKind;
 
 /// The operation of an atomic's `op` field (Mesa's `agx_opcodes.py` `atomic_opc`, applegpu's names)
 /// and whether it takes a register pair. `cmpxchg` (3) reads its source as a pair in Mesa's order
@@ -71,6 +72,7 @@ pub(super) fn atomic(w: &mut WaveState, o: &Ops<'_>, dev: &DeviceMemory) -> Resu
         let old = dev
             .atomic32(addr, op, value, cmp)
             .map_err(|e| Fault::Memory { lane, source: e })?;
+        w.record(AccessKind::Atomic, "device", lane, addr, 4, old as u64);
         if let Some(r) = dest {
             w.write(r, lane, old as u128)?;
         }
@@ -122,6 +124,14 @@ pub(super) fn threadgroup_atomic(
         let (value, cmp) = atomic_source(w, o, lane)?;
         let new = wavesim_core::memory::apply32(op, old, value, cmp);
         tg[a..a + 4].copy_from_slice(&new.to_le_bytes());
+        w.record(
+            AccessKind::Atomic,
+            "threadgroup",
+            lane,
+            a as u64,
+            4,
+            old as u64,
+        );
         if let Some(r) = dest {
             w.write(r, lane, old as u128)?;
         }
@@ -245,6 +255,7 @@ pub(super) fn device_load(w: &mut WaveState, o: &Ops<'_>, dev: &DeviceMemory) ->
                     }
                     _ => dev.read_u32(a).map_err(mem)? as u64,
                 };
+                w.record(AccessKind::Load, "device", lane, a, acc.item_size, v);
                 values.push((i, v));
             }
         }
@@ -379,6 +390,10 @@ pub(super) fn device_store(
             let bytes = v.to_le_bytes();
             dev.write(a, &bytes[..acc.item_size as usize])
                 .map_err(|e| Fault::Memory { lane, source: e })?;
+            let mut stored = [0u8; 8];
+            stored[..acc.item_size as usize].copy_from_slice(&bytes[..acc.item_size as usize]);
+            let stored = u64::from_le_bytes(stored);
+            w.record(AccessKind::Store, "device", lane, a, acc.item_size, stored);
         }
     }
     Ok(())
@@ -443,9 +458,28 @@ pub(super) fn threadgroup_access(
                     v |= (*b as u128) << (8 * k);
                 }
                 w.write(reg, lane, v)?;
+                let size = item_size as u64;
+                w.record(
+                    AccessKind::Load,
+                    "threadgroup",
+                    lane,
+                    a as u64,
+                    size,
+                    v as u64,
+                );
             } else {
                 let v = w.read(reg, lane)?;
                 tg[a..a + item_size].copy_from_slice(&v.to_le_bytes()[..item_size]);
+                let stored = v & (u64::MAX >> (64 - 8 * item_size));
+                let size = item_size as u64;
+                w.record(
+                    AccessKind::Store,
+                    "threadgroup",
+                    lane,
+                    a as u64,
+                    size,
+                    stored,
+                );
             }
         }
     }

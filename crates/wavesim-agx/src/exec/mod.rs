@@ -49,7 +49,7 @@ use crate::table_types::Sem;
 use std::collections::HashMap;
 use wavesim_core::engine::WaveSlot;
 use wavesim_core::memory::{DeviceMemory, MemError};
-use wavesim_core::observe::{InstLoc, NoObserver, Observer};
+use wavesim_core::observe::{AccessKind, InstLoc, MemAccess, MemoryView, NoObserver, Observer};
 
 /// Threads per SIMD group.
 pub const SIMD_WIDTH: usize = 32;
@@ -162,6 +162,9 @@ pub struct WaveState {
     pub approximate: bool,
     /// Executions of those instructions under the opt-in, by name (per SIMD group instruction).
     pub approximated: std::collections::BTreeMap<&'static str, u64>,
+    /// The device and threadgroup memory accesses of the instruction being run, when an
+    /// observer is enabled (`run_observed` clears it before each instruction); `None` otherwise.
+    pub accesses: Option<Vec<MemAccess>>,
 }
 
 impl WaveState {
@@ -189,11 +192,35 @@ impl WaveState {
             stack: vec![],
             approximate: false,
             approximated: Default::default(),
+            accesses: None,
         }
     }
 
     pub fn nr_gprs(&self) -> usize {
         self.halves.len() / 2
+    }
+
+    /// Records a memory access for observers (nothing when none is enabled).
+    #[inline(always)]
+    pub(crate) fn record(
+        &mut self,
+        kind: AccessKind,
+        space: &'static str,
+        lane: usize,
+        addr: u64,
+        size: u64,
+        value: u64,
+    ) {
+        if let Some(v) = &mut self.accesses {
+            v.push(MemAccess {
+                kind,
+                space,
+                lane: lane as u32,
+                addr,
+                size: size as u8,
+                value,
+            });
+        }
     }
 
     fn out_of_range(&self, reg: Reg) -> Fault {
@@ -469,6 +496,45 @@ pub struct Memories<'a> {
     pub threadgroup: &'a mut Vec<u8>,
 }
 
+/// What a step debugger reads and writes while the group is paused: device memory (the
+/// default) and the group's threadgroup memory.
+impl MemoryView for Memories<'_> {
+    fn spaces(&self) -> &[&'static str] {
+        &["device", "threadgroup"]
+    }
+    fn read(&self, space: usize, addr: u64, out: &mut [u8]) -> Result<(), String> {
+        if space == 0 {
+            return self.device.read(addr, out).map_err(|e| e.to_string());
+        }
+        let at = self.threadgroup_range(addr, out.len())?;
+        out.copy_from_slice(&self.threadgroup[at]);
+        Ok(())
+    }
+    fn write(&mut self, space: usize, addr: u64, data: &[u8]) -> Result<(), String> {
+        if space == 0 {
+            return self.device.write(addr, data).map_err(|e| e.to_string());
+        }
+        let at = self.threadgroup_range(addr, data.len())?;
+        self.threadgroup[at].copy_from_slice(data);
+        Ok(())
+    }
+}
+
+impl Memories<'_> {
+    fn threadgroup_range(&self, addr: u64, n: usize) -> Result<std::ops::Range<usize>, String> {
+        usize::try_from(addr)
+            .ok()
+            .and_then(|a| Some(a..a.checked_add(n)?))
+            .filter(|r| r.end <= self.threadgroup.len())
+            .ok_or_else(|| {
+                format!(
+                    "threadgroup {addr:#x} + {n} bytes is outside the group's {} bytes of threadgroup memory",
+                    self.threadgroup.len()
+                )
+            })
+    }
+}
+
 /// What an instruction does to control flow.
 pub enum Flow {
     Next,
@@ -515,7 +581,11 @@ pub fn run_observed<O: Observer<WaveState, Inst> + ?Sized>(
                 addr: pc,
                 trap_handler: false,
             };
-            obs.pause(&loc, wave, &inst);
+            obs.pause_mem(&loc, wave, &inst, mem);
+            match &mut wave.accesses {
+                Some(v) => v.clear(),
+                None => wave.accesses = Some(Vec::new()),
+            }
             obs.before(&loc, wave, &inst);
             Some(loc)
         } else {

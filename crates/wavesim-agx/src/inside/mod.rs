@@ -9,11 +9,12 @@ use std::fmt::Write as _;
 use std::io::Write;
 
 use wavesim_core::observe::{
-    write_lane_change, InstLoc, Observer, TimelineSpan, TraceFilter, TraceSink,
+    write_accesses, write_lane_change, InstLoc, Observer, TimelineSpan, TraceFilter, TraceSink,
 };
 
 use crate::exec::{Inst, WaveState, SIMD_WIDTH};
 use crate::operand::{Operand, RegFile};
+use wavesim_core::observe::AccessKind;
 
 /// Registers before the traced instruction.
 struct Snapshot {
@@ -104,6 +105,7 @@ impl<W: Write> Observer<WaveState, Inst> for Tracer<W> {
                 let _ = writeln!(line, "    u{u} = {v:#010x}");
             }
         }
+        write_accesses(line, w.accesses.as_deref().unwrap_or(&[]));
         self.sink.emit();
     }
 }
@@ -207,9 +209,11 @@ impl Observer<WaveState, Inst> for Timeline {
     }
 }
 
-/// A check finding.
+/// A check finding: its name (`UniformRange`, `ThreadgroupRace`), the instruction and what is
+/// wrong.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub struct Finding {
+    pub name: &'static str,
     pub pc: u64,
     pub text: String,
     pub msg: String,
@@ -219,7 +223,8 @@ impl std::fmt::Display for Finding {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "UniformRange at {:#x} `{}`: {}",
+            "{} at {:#x} `{}`: {}",
+            self.name,
             self.pc,
             self.text.trim(),
             self.msg
@@ -268,12 +273,124 @@ impl Observer<WaveState, Inst> for UniformCheck {
                     (first..first + count).any(|h| !self.set.get(h).copied().unwrap_or(false));
                 if unset && self.seen.insert((loc.pc, r.n)) {
                     self.findings.push(Finding {
+                        name: "UniformRange",
                         pc: loc.pc,
                         text: inst.text.clone(),
                         msg: format!("reads {r}, which the job did not set (no [[uniform]] or argument covers it)"),
                     });
                 }
             }
+        }
+    }
+}
+
+/// One SIMD group's last access of a threadgroup byte.
+#[derive(Clone, Copy)]
+struct Touch {
+    group: u32,
+    /// `threadgroup_barrier`s the group had passed.
+    epoch: u32,
+    pc: u64,
+    lane: u32,
+    kind: AccessKind,
+}
+
+/// The threadgroup-memory ordering check (`--check barriers`): two SIMD groups of one threadgroup
+/// touch the same threadgroup byte, at least one of them writing, with no `threadgroup_barrier`
+/// between them. Mesa's asahi compiler (`agx_compile.c`, `agx_emit_intrinsic`, the `barrier`
+/// intrinsic) orders shared-memory accesses between the threads of a workgroup with
+/// `threadgroup_barrier` alone, as Metal does (Metal Shading Language Specification,
+/// "Threadgroup and SIMD-Group Synchronization Functions": `threadgroup_barrier` makes the
+/// threadgroup's memory operations before it visible to its threads after it); nothing else
+/// orders two SIMD groups. Inside one SIMD group the threads run one instruction together, so
+/// program order orders them.
+///
+/// Observed runs execute a threadgroup's SIMD groups in turns, each up to its next barrier, so a
+/// group's barrier count is its epoch: two accesses of different groups are ordered exactly when
+/// their epochs differ. Two atomics do not race; a plain load against another group's atomic is
+/// not reported (a compare-and-swap loop starts with one; RDNA3's stale-read rule decides such
+/// pairs there, this check does not follow values). One finding per pair of instructions.
+#[derive(Default)]
+pub struct BarrierCheck {
+    workgroup: Option<[u32; 3]>,
+    epochs: BTreeMap<u32, u32>,
+    /// Per threadgroup byte, each group's last load and last write (store or atomic).
+    shadow: std::collections::HashMap<u64, Vec<Touch>>,
+    texts: BTreeMap<u64, String>,
+    seen: BTreeSet<(u64, u64)>,
+    pub findings: Vec<Finding>,
+}
+
+fn writes(k: AccessKind) -> bool {
+    k != AccessKind::Load
+}
+
+impl Observer<WaveState, Inst> for BarrierCheck {
+    fn before(&mut self, loc: &InstLoc, _w: &WaveState, _inst: &Inst) {
+        if self.workgroup != Some(loc.workgroup) {
+            self.workgroup = Some(loc.workgroup);
+            self.epochs.clear();
+            self.shadow.clear();
+        }
+    }
+
+    fn after(&mut self, loc: &InstLoc, w: &WaveState, inst: &Inst) {
+        let group = loc.wave;
+        let epoch = *self.epochs.entry(group).or_default();
+        for a in w.accesses.iter().flatten() {
+            if a.space != "threadgroup" {
+                continue;
+            }
+            for byte in a.addr..a.addr + a.size as u64 {
+                let touches = self.shadow.entry(byte).or_default();
+                for t in touches.iter() {
+                    let conflict = t.group != group
+                        && t.epoch == epoch
+                        // A plain store against anything; atomics against each other and
+                        // loads against atomics are not reported (see above).
+                        && (t.kind == AccessKind::Store || a.kind == AccessKind::Store);
+                    if conflict && self.seen.insert((t.pc, loc.pc)) {
+                        let [x, y, z] = loc.workgroup;
+                        let other = self.texts.get(&t.pc).map_or("", |s| s.trim());
+                        self.findings.push(Finding {
+                            name: "ThreadgroupRace",
+                            pc: loc.pc,
+                            text: inst.text.clone(),
+                            msg: format!(
+                                "SIMD group {group} thread {} {} threadgroup byte {byte:#x}, which SIMD group {} thread {} {} at {:#x} `{other}` with no threadgroup_barrier between (threadgroup ({x},{y},{z}))",
+                                a.lane,
+                                match a.kind {
+                                    AccessKind::Load => "loads",
+                                    AccessKind::Store => "stores",
+                                    AccessKind::Atomic => "changes atomically",
+                                },
+                                t.group,
+                                t.lane,
+                                match t.kind {
+                                    AccessKind::Load => "loaded",
+                                    AccessKind::Store => "stored",
+                                    AccessKind::Atomic => "changed atomically",
+                                },
+                                t.pc
+                            ),
+                        });
+                    }
+                }
+                touches.retain(|t| !(t.group == group && writes(t.kind) == writes(a.kind)));
+                touches.push(Touch {
+                    group,
+                    epoch,
+                    pc: loc.pc,
+                    lane: a.lane,
+                    kind: a.kind,
+                });
+                self.texts
+                    .entry(loc.pc)
+                    .or_insert_with(|| inst.text.clone());
+            }
+        }
+        if inst.text.split_whitespace().next() == Some("threadgroup_barrier") {
+            *self.epochs.entry(group).or_default() += 1;
         }
     }
 }
@@ -285,6 +402,10 @@ pub trait AgxObserver: Observer<WaveState, Inst> {
     fn uniforms_set(&mut self, set: &[bool]) {
         let _ = set;
     }
+    /// True if the observer checks uniform reads (and so needs [`AgxObserver::uniforms_set`]).
+    fn checks_uniforms(&self) -> bool {
+        false
+    }
 }
 
 impl AgxObserver for wavesim_core::observe::NoObserver {}
@@ -295,6 +416,9 @@ impl<W: Write> AgxObserver for Inside<W> {
             u.set = set.to_vec();
         }
     }
+    fn checks_uniforms(&self) -> bool {
+        self.uniforms.is_some()
+    }
 }
 
 /// Everything `wavesim run --target agx` can ask to see at once.
@@ -303,6 +427,7 @@ pub struct Inside<W: Write> {
     pub stats: Option<Stats>,
     pub timeline: Option<Timeline>,
     pub uniforms: Option<UniformCheck>,
+    pub barriers: Option<BarrierCheck>,
 }
 
 impl<W: Write> Observer<WaveState, Inst> for Inside<W> {
@@ -311,6 +436,7 @@ impl<W: Write> Observer<WaveState, Inst> for Inside<W> {
             || self.stats.is_some()
             || self.timeline.is_some()
             || self.uniforms.is_some()
+            || self.barriers.is_some()
     }
     fn before(&mut self, loc: &InstLoc, w: &WaveState, i: &Inst) {
         if let Some(t) = &mut self.tracer {
@@ -325,6 +451,9 @@ impl<W: Write> Observer<WaveState, Inst> for Inside<W> {
         if let Some(t) = &mut self.uniforms {
             t.before(loc, w, i);
         }
+        if let Some(t) = &mut self.barriers {
+            t.before(loc, w, i);
+        }
     }
     fn after(&mut self, loc: &InstLoc, w: &WaveState, i: &Inst) {
         if let Some(t) = &mut self.tracer {
@@ -333,5 +462,23 @@ impl<W: Write> Observer<WaveState, Inst> for Inside<W> {
         if let Some(t) = &mut self.stats {
             t.after(loc, w, i);
         }
+        if let Some(t) = &mut self.barriers {
+            t.after(loc, w, i);
+        }
     }
+}
+
+/// The byte offsets of the instructions of `code`, decoded from its start to the first bytes that
+/// do not decode: where a step debugger can stop.
+pub fn instruction_starts(code: &[u8]) -> BTreeSet<u64> {
+    let mut starts = BTreeSet::new();
+    let mut pc = 0usize;
+    while pc < code.len() {
+        let Ok(d) = crate::decode::decode(&code[pc..]) else {
+            break;
+        };
+        starts.insert(pc as u64);
+        pc += d.size.max(2);
+    }
+    starts
 }

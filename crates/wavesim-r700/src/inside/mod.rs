@@ -348,3 +348,16 @@ impl<W: Write> Observer<Wave, Step> for Inside<W> {
         }
     }
 }
+
+/// The addresses a step debugger can stop at (`@N`, 8-byte units as `wavesim disasm` lists them):
+/// every CF instruction, ALU instruction group and fetch instruction of the program.
+pub fn step_addresses(p: &crate::decode::Program) -> std::collections::BTreeSet<u64> {
+    let mut starts: std::collections::BTreeSet<u64> = p.cf.iter().map(|c| c.addr as u64).collect();
+    for c in p.alu.values() {
+        starts.extend(c.groups.iter().map(|g| g.addr as u64));
+    }
+    for c in p.fetch.values() {
+        starts.extend(c.insts.iter().map(|f| f.addr as u64));
+    }
+    starts
+}
