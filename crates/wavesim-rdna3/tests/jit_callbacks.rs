@@ -202,7 +202,7 @@ fn mode_changes_inside_a_block_leave_f32_code_to_the_interpreter() {
     // too. v_add_f32 of two denormals after it must flush (RDNA3 ISA, MODE.FP_DENORM).
     let insts: Vec<&[u8]> = vec![
         &[0x00, 0x05, 0x02, 0x06], // v_add_f32_e32 v1, v0, v2
-        LOAD,
+        ATOMIC,
         WAIT,
         &[0x00, 0x00, 0x92, 0xbf], // s_denorm_mode 0
         &[0x00, 0x05, 0x02, 0x06], // v_add_f32_e32 v1, v0, v2

@@ -238,11 +238,53 @@ pub(crate) struct Half {
     pub b: Src,
 }
 
+/// A GLOBAL or DS load or store of whole dwords that compiled code performs itself when every
+/// lane of the wave is active and a check over all lanes shows each access aligned and inside
+/// one allocation (GLOBAL) or the workgroup's LDS (DS); otherwise it runs the interpreter's
+/// handler (`Node::Call` with the same footprint), so errors and every corner (partial EXEC,
+/// faults, misalignment, out-of-range LDS, alignment modes) stay the interpreter's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct MemOp {
+    pub store: bool,
+    /// LDS (DS encoding) rather than device memory (GLOBAL).
+    pub lds: bool,
+    /// Dwords per element (1, 2, 3 or 4).
+    pub dwords: u8,
+    /// The address VGPR row (GLOBAL without saddr: the low row of the 64-bit pair).
+    pub addr: u16,
+    /// GLOBAL: the scalar base pair's even code, or NULL for the 64-bit VGPR address.
+    pub saddr: u16,
+    /// The first data VGPR row: destination of a load, source of a store.
+    pub data: u16,
+    /// DS 2addr stores: the second element's data row (`data1`); else unused.
+    pub data1: u16,
+    /// GLOBAL: the signed immediate offset. DS: the byte offset of the first element.
+    pub imm: i64,
+    /// DS 2addr forms: the byte offset of the second element (its data follows the first's in
+    /// the destination rows of a load).
+    pub off1: Option<u32>,
+    /// The region-cache slot this instruction uses (`cache::RegionCache`).
+    pub slot: u8,
+}
+
 /// One compiled instruction.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Node {
     /// Changes no state (s_nop, s_clause, s_delay_alu, ...).
     Nop,
+    /// `s_waitcnt`: each counter drops to at most its field (`exec::sopp`).
+    WaitCnt {
+        vm: u8,
+        lgkm: u8,
+        exp: u8,
+    },
+    /// A load or store with a compiled fast path (see [`MemOp`]); `idx` and `fp` are the
+    /// instruction's `Node::Call` for the other cases.
+    Mem {
+        idx: u32,
+        fp: Footprint,
+        m: MemOp,
+    },
     VMov {
         dst: u16,
         a: Src,
@@ -652,6 +694,100 @@ pub(crate) fn footprint(inst: &Inst, s: &Shape) -> Option<Footprint> {
                 ],
                 vwrite,
                 ..Footprint::default()
+            })
+        }
+        _ => None,
+    }
+}
+
+/// Region-cache slots (`cache::RegionCache`): GLOBAL instruction `idx` uses slot `idx % SLOTS`.
+pub(crate) const SLOTS: usize = 8;
+
+/// The fast-path form of GLOBAL or DS instruction `idx` (see [`MemOp`]): the dword loads and
+/// stores (GLOBAL `*_b32` to `*_b128`, DS `*_b32`, `*_b64`, `*_b128` and the 2addr b32/b64
+/// forms) whose registers are all in range (`fp`, the handler's footprint, exists), without
+/// GDS.
+pub(crate) fn mem_op(inst: &Inst, idx: usize, s: &Shape) -> Option<MemOp> {
+    footprint(inst, s)?;
+    let name = inst.op.name();
+    let dw = |suffix: &str| -> Option<u8> {
+        Some(match suffix {
+            "b32" => 1,
+            "b64" => 2,
+            "b96" => 3,
+            "b128" => 4,
+            _ => return None,
+        })
+    };
+    let row = |code: u16| code.checked_sub(opnd::VGPR0);
+    let slot = (idx % SLOTS) as u8;
+    match inst.enc {
+        Enc::Global => {
+            let (store, rest) = match name.strip_prefix("global_load_") {
+                Some(r) => (false, r),
+                None => (true, name.strip_prefix("global_store_")?),
+            };
+            let saddr = inst.src[2];
+            Some(MemOp {
+                store,
+                lds: false,
+                dwords: dw(rest)?,
+                addr: row(inst.src[0])?,
+                saddr: if saddr == opnd::NULL {
+                    saddr
+                } else {
+                    saddr & !1
+                },
+                data: row(if store { inst.src[1] } else { inst.dst[0] })?,
+                data1: 0,
+                imm: inst.imm as i64,
+                off1: None,
+                slot,
+            })
+        }
+        Enc::Ds if inst.flags & iflags::GDS == 0 => {
+            let (store, rest) = match name.strip_prefix("ds_load_") {
+                Some(r) => (false, r),
+                None => (true, name.strip_prefix("ds_store_")?),
+            };
+            // `exec::lds`: offset = {offset1, offset0}; the 2addr forms scale each 8-bit
+            // offset by the element size (and 64 for stride64).
+            let (dwords, off0, off1) = match rest.strip_prefix("2addr_") {
+                Some(r) => {
+                    let (stride, r) = match r.strip_prefix("stride64_") {
+                        Some(r) => (64, r),
+                        None => (1, r),
+                    };
+                    let d = dw(r).filter(|&d| d <= 2)?;
+                    let e = 4 * d as u32 * stride;
+                    (
+                        d,
+                        (inst.imm & 0xff) as u32 * e,
+                        Some((inst.imm >> 8 & 0xff) as u32 * e),
+                    )
+                }
+                None => (
+                    dw(rest).filter(|&d| d != 3)?,
+                    (inst.imm & 0xffff) as u32,
+                    None,
+                ),
+            };
+            let data = if store { inst.src[1] } else { inst.dst[0] };
+            Some(MemOp {
+                store,
+                lds: true,
+                dwords,
+                addr: row(inst.src[0])?,
+                saddr: opnd::NULL,
+                data: row(data)?,
+                data1: if store && off1.is_some() {
+                    row(inst.src[2])?
+                } else {
+                    0
+                },
+                imm: off0 as i64,
+                off1,
+                slot,
             })
         }
         _ => None,
@@ -1384,6 +1520,15 @@ fn lower_any_mode(
         };
         return match op {
             S_NOP | S_CLAUSE | S_DELAY_ALU | S_SET_INST_PREFETCH_DISTANCE => Some(Node::Nop),
+            // `exec::sopp`: vmcnt [15:10], lgkmcnt [9:4], expcnt [2:0] of SIMM16.
+            S_WAITCNT => {
+                let v = inst.imm as u32 & 0xffff;
+                Some(Node::WaitCnt {
+                    vm: (v >> 10 & 0x3f) as u8,
+                    lgkm: (v >> 4 & 0x3f) as u8,
+                    exp: (v & 7) as u8,
+                })
+            }
             S_BRANCH => branch(Branch::Always),
             S_CBRANCH_SCC0 => branch(Branch::Scc0),
             S_CBRANCH_SCC1 => branch(Branch::Scc1),
