@@ -429,3 +429,32 @@ fn jit_memory_matches_interpreter_on_random_programs_long() {
         same(&format!("seed {seed}"), &prog(&words), &*make);
     }
 }
+
+#[test]
+fn scalar_loads_compile_with_the_handler_for_faults() {
+    // s_load_b128 s[12:15], s[0:1], 0x20 (SMEM: word0 = 0xf4000000 | op << 18 | sdata << 6 |
+    // sbase / 2, op 2; word1 = offset | soffset << 25, 0x7c: none), then s_waitcnt 0:
+    // s[12 + k] = the dword at A + 0x20 + 4k (`exec::smem`: address = base + offset, dword
+    // aligned). With s[0:1] = A + 4096 - 32 the 16 bytes at A + 4096 are past A: a fault.
+    let words = [0xf408_0000 | 12 << 6, 0x20 | 0x7c << 25, WAIT0];
+    let p = prog(&words);
+    for wave64 in [false, true] {
+        same("s_load in range", &p, &|| harness(wave64).0);
+        let mut h = harness(wave64).0;
+        h.cfg.engine = Engine::Jit;
+        h.wave.pc = 0;
+        h.run_program(&p, 100).expect("runs");
+        let dword = |o: usize| u32::from_le_bytes([0, 1, 2, 3].map(|k| fill_byte(o + k)));
+        for k in 0..4 {
+            assert_eq!(h.s(12 + k), dword(0x20 + 4 * k), "s{}", 12 + k);
+        }
+        let (text, _, _) = same("s_load past the buffer", &p, &|| {
+            let (mut h, a, _) = harness(wave64);
+            let base = a + 4096 - 32;
+            h.wave.sgpr[0] = base as u32;
+            h.wave.sgpr[1] = (base >> 32) as u32;
+            h
+        });
+        assert!(text.contains("s_load_b128"), "{text}");
+    }
+}

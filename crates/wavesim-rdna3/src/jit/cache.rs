@@ -13,7 +13,7 @@
 
 use super::codegen;
 use super::disk;
-use super::select::{callable, footprint, lower, mem_op, Node, Shape, SLOTS};
+use super::select::{callable, footprint, lower, mem_op, sload, Node, Shape, SLOTS};
 use super::Engine;
 use crate::decode::Inst;
 use crate::exec::operand::FpMode;
@@ -474,6 +474,9 @@ impl JitCode {
         lower(inst, prog.pcs[j], &self.shape, &|pc| prog.index_at(pc)).or_else(|| {
             if !callable(inst) {
                 return None;
+            }
+            if let Some(n) = sload(inst, j, &self.shape) {
+                return Some(n);
             }
             let fp = footprint(inst, &self.shape);
             Some(match (fp, mem_op(inst, j, &self.shape)) {

@@ -103,6 +103,18 @@ pub(crate) fn build(
             g.call(*idx, fp.as_ref());
         } else if let Node::Mem { idx, fp, m } = n {
             g.mem_op(*idx, fp, m);
+        } else if let Node::SLoad {
+            idx,
+            fp,
+            sbase,
+            soff,
+            imm,
+            dst,
+            n,
+            slot,
+        } = *n
+        {
+            g.sload(idx, &fp, sbase, soff, imm, dst, n, slot);
         } else {
             g.node(n);
         }
@@ -941,7 +953,11 @@ impl Gen<'_> {
 
     fn node(&mut self, n: &Node) {
         match *n {
-            Node::Nop | Node::Branch { .. } | Node::Call { .. } | Node::Mem { .. } => {}
+            Node::Nop
+            | Node::Branch { .. }
+            | Node::Call { .. }
+            | Node::Mem { .. }
+            | Node::SLoad { .. } => {}
             Node::WaitCnt { vm, lgkm, exp } => {
                 let cnt = self
                     .b
@@ -1683,6 +1699,148 @@ impl Gen<'_> {
         self.b.seal_block(go_on);
     }
 
+    /// Jumps to `access` (with the region's host delta) when region-cache slot `slot` holds
+    /// the bytes `[lo, top + bytes)`, after filling the slot through `cache::region_lookup` if
+    /// it did not; to `slow` when no single allocation holds them.
+    fn region_check(
+        &mut self,
+        slot: u8,
+        lo: Value,
+        top: Value,
+        bytes: i64,
+        access: cranelift_codegen::ir::Block,
+        slow: cranelift_codegen::ir::Block,
+    ) {
+        let lookup = self.b.create_block();
+        // Slot fields: base, len, host delta (u64 each).
+        let slots = self
+            .b
+            .ins()
+            .load(I64, mem(), self.env_ptr, self.env.regions);
+        let so = 24 * slot as i32;
+        let rbase = self.b.ins().load(I64, mem(), slots, so);
+        let rlen = self.b.ins().load(I64, mem(), slots, so + 8);
+        let delta = self.b.ins().load(I64, mem(), slots, so + 16);
+        // `Region::contains` of [lo, top + bytes): lo >= base, top - base < len and
+        // bytes <= len - (top - base).
+        let ge = self
+            .b
+            .ins()
+            .icmp(IntCC::UnsignedGreaterThanOrEqual, lo, rbase);
+        let off = self.b.ins().isub(top, rbase);
+        let lt = self.b.ins().icmp(IntCC::UnsignedLessThan, off, rlen);
+        let room = self.b.ins().isub(rlen, off);
+        let fits = self
+            .b
+            .ins()
+            .icmp_imm_u(IntCC::UnsignedGreaterThanOrEqual, room, bytes);
+        let inside = self.b.ins().band(ge, lt);
+        let inside = self.b.ins().band(inside, fits);
+        self.b
+            .ins()
+            .brif(inside, access, &[delta.into()], lookup, &[]);
+        self.b.switch_to_block(lookup);
+        self.b.seal_block(lookup);
+        let sig = match self.lookup_sig {
+            Some(s) => s,
+            None => {
+                let mut sig = Signature::new(self.call_conv);
+                sig.params.push(AbiParam::new(self.ptr_ty));
+                sig.params.push(AbiParam::new(I32));
+                for _ in 0..3 {
+                    sig.params.push(AbiParam::new(I64));
+                }
+                sig.returns.push(AbiParam::new(I32));
+                let s = self.b.import_signature(sig);
+                self.lookup_sig = Some(s);
+                s
+            }
+        };
+        let f = self
+            .b
+            .ins()
+            .load(self.ptr_ty, mem(), self.env_ptr, self.env.lookup);
+        let slot = self.iconst32(slot as u32);
+        let n = self.b.ins().iconst(I64, bytes);
+        let call = self
+            .b
+            .ins()
+            .call_indirect(sig, f, &[self.env_ptr, slot, lo, top, n]);
+        let found = self.b.inst_results(call)[0];
+        let reload = self.b.create_block();
+        self.b.ins().brif(found, reload, &[], slow, &[]);
+        self.b.switch_to_block(reload);
+        self.b.seal_block(reload);
+        let delta = self.b.ins().load(I64, mem(), slots, so + 16);
+        self.b.ins().jump(access, &[delta.into()]);
+    }
+
+    /// Adds one issue to wait counter `field` (saturating at `max`, `WaitCounts::*_issue`).
+    fn count_issue(&mut self, field: i32, max: u8) {
+        let cnt = self
+            .b
+            .ins()
+            .load(self.ptr_ty, mem(), self.env_ptr, self.env.cnt);
+        let c = self.b.ins().load(I8, mem(), cnt, field);
+        let below = self
+            .b
+            .ins()
+            .icmp_imm_u(IntCC::UnsignedLessThan, c, max as i64);
+        // (`icmp` gives an I8 0 or 1.)
+        let c = self.b.ins().iadd(c, below);
+        self.b.ins().store(mem(), c, cnt, field);
+    }
+
+    /// A `Node::SLoad`: the load when the region cache holds its bytes (see `select::sload`),
+    /// else the handler's call; the destination is written in memory on both paths.
+    #[allow(clippy::too_many_arguments)]
+    fn sload(
+        &mut self,
+        idx: u32,
+        fp: &Footprint,
+        sbase: u16,
+        soff: Src,
+        imm: i64,
+        dst: u16,
+        n: u8,
+        slot: u8,
+    ) {
+        let lo = self.get_sgpr(sbase);
+        let hi = self.get_sgpr(sbase + 1);
+        let base = self.join64(lo, hi);
+        let off = self.src32(soff);
+        let off = self.b.ins().uextend(I64, off);
+        let a = self.b.ins().iadd_imm_s(base, imm);
+        let a = self.b.ins().iadd(a, off);
+        let a = self.b.ins().band_imm_u(a, !3u64 as i64);
+        self.flush_footprint(fp);
+        let access = self.b.create_block();
+        let delta = self.b.append_block_param(access, I64);
+        let slow = self.b.create_block();
+        let join = self.b.create_block();
+        self.region_check(slot, a, a, 4 * n as i64, access, slow);
+        self.b.switch_to_block(access);
+        self.b.seal_block(access);
+        let host = self.b.ins().iadd(delta, a);
+        let guest = MemFlagsData::new()
+            .with_notrap()
+            .with_endianness(Endianness::Little);
+        for k in 0..n as u16 {
+            let v = self.b.ins().load(I32, guest, host, 4 * k as i32);
+            self.b
+                .ins()
+                .store(mem(), v, self.sgpr_ptr, (dst + k) as i32 * 4);
+        }
+        self.count_issue(self.env.lgkm, crate::wave::WaitCounts::LGKM_MAX);
+        self.b.ins().jump(join, &[]);
+        self.b.switch_to_block(slow);
+        self.b.seal_block(slow);
+        self.invoke(idx);
+        self.b.ins().jump(join, &[]);
+        self.b.switch_to_block(join);
+        self.b.seal_block(join);
+    }
+
     /// A `Node::Mem`: the compiled access when every lane is active and one check over the
     /// lanes shows every access aligned and inside one allocation (found in the region cache,
     /// or by `cache::region_lookup`) or inside LDS; otherwise the handler's call. Both paths
@@ -1796,71 +1954,10 @@ impl Gen<'_> {
             self.b.ins().brif(ok, access, &[p.into()], slow, &[]);
         } else {
             let check = self.b.create_block();
-            let lookup = self.b.create_block();
             self.b.ins().brif(ok, check, &[], slow, &[]);
             self.b.switch_to_block(check);
             self.b.seal_block(check);
-            // Slot fields: base, len, host delta (u64 each).
-            let slots = self
-                .b
-                .ins()
-                .load(I64, mem(), self.env_ptr, self.env.regions);
-            let so = 24 * m.slot as i32;
-            let rbase = self.b.ins().load(I64, mem(), slots, so);
-            let rlen = self.b.ins().load(I64, mem(), slots, so + 8);
-            let delta = self.b.ins().load(I64, mem(), slots, so + 16);
-            // `Region::contains` of [lo, top + bytes): lo >= base, top - base < len and
-            // bytes <= len - (top - base).
-            let ge = self
-                .b
-                .ins()
-                .icmp(IntCC::UnsignedGreaterThanOrEqual, lo, rbase);
-            let off = self.b.ins().isub(top, rbase);
-            let lt = self.b.ins().icmp(IntCC::UnsignedLessThan, off, rlen);
-            let room = self.b.ins().isub(rlen, off);
-            let fits = self
-                .b
-                .ins()
-                .icmp_imm_u(IntCC::UnsignedGreaterThanOrEqual, room, bytes);
-            let inside = self.b.ins().band(ge, lt);
-            let inside = self.b.ins().band(inside, fits);
-            self.b
-                .ins()
-                .brif(inside, access, &[delta.into()], lookup, &[]);
-            self.b.switch_to_block(lookup);
-            self.b.seal_block(lookup);
-            let sig = match self.lookup_sig {
-                Some(s) => s,
-                None => {
-                    let mut sig = Signature::new(self.call_conv);
-                    sig.params.push(AbiParam::new(self.ptr_ty));
-                    sig.params.push(AbiParam::new(I32));
-                    for _ in 0..3 {
-                        sig.params.push(AbiParam::new(I64));
-                    }
-                    sig.returns.push(AbiParam::new(I32));
-                    let s = self.b.import_signature(sig);
-                    self.lookup_sig = Some(s);
-                    s
-                }
-            };
-            let f = self
-                .b
-                .ins()
-                .load(self.ptr_ty, mem(), self.env_ptr, self.env.lookup);
-            let slot = self.iconst32(m.slot as u32);
-            let n = self.b.ins().iconst(I64, bytes);
-            let call = self
-                .b
-                .ins()
-                .call_indirect(sig, f, &[self.env_ptr, slot, lo, top, n]);
-            let found = self.b.inst_results(call)[0];
-            let reload = self.b.create_block();
-            self.b.ins().brif(found, reload, &[], slow, &[]);
-            self.b.switch_to_block(reload);
-            self.b.seal_block(reload);
-            let delta = self.b.ins().load(I64, mem(), slots, so + 16);
-            self.b.ins().jump(access, &[delta.into()]);
+            self.region_check(m.slot, lo, top, bytes, access, slow);
         }
         // The access: lane by lane, host address = delta + k + the lane's 32-bit value.
         self.b.switch_to_block(access);
@@ -1925,18 +2022,7 @@ impl Gen<'_> {
             (false, false) => (self.env.vm, crate::wave::WaitCounts::VM_MAX),
             (false, true) => (self.env.vs, crate::wave::WaitCounts::VS_MAX),
         };
-        let cnt = self
-            .b
-            .ins()
-            .load(self.ptr_ty, mem(), self.env_ptr, self.env.cnt);
-        let c = self.b.ins().load(I8, mem(), cnt, field);
-        let below = self
-            .b
-            .ins()
-            .icmp_imm_u(IntCC::UnsignedLessThan, c, max as i64);
-        // (`icmp` gives an I8 0 or 1.)
-        let c = self.b.ins().iadd(c, below);
-        self.b.ins().store(mem(), c, cnt, field);
+        self.count_issue(field, max);
         self.b.ins().jump(join, &[]);
         // The handler for everything else.
         self.b.switch_to_block(slow);

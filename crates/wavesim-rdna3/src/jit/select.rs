@@ -278,6 +278,20 @@ pub(crate) enum Node {
         lgkm: u8,
         exp: u8,
     },
+    /// `s_load_b32` .. `s_load_b512` with a compiled fast path: the `n` dwords at
+    /// `(sbase pair + imm + soff) & !3` (`exec::smem::s_load`) loaded into `dst..dst + n`
+    /// (plain SGPRs) when one allocation in the region cache (`slot`) holds them; otherwise
+    /// the handler (`idx`, `fp`), which reports the fault.
+    SLoad {
+        idx: u32,
+        fp: Footprint,
+        sbase: u16,
+        soff: Src,
+        imm: i64,
+        dst: u16,
+        n: u8,
+        slot: u8,
+    },
     /// A load or store with a compiled fast path (see [`MemOp`]); `idx` and `fp` are the
     /// instruction's `Node::Call` for the other cases.
     Mem {
@@ -792,6 +806,35 @@ pub(crate) fn mem_op(inst: &Inst, idx: usize, s: &Shape) -> Option<MemOp> {
         }
         _ => None,
     }
+}
+
+/// The fast-path form of `s_load_b*` instruction `idx` (see [`Node::SLoad`]): a plain SGPR
+/// base pair, a plain (or NULL) SGPR offset, a destination of plain SGPRs.
+pub(crate) fn sload(inst: &Inst, idx: usize, s: &Shape) -> Option<Node> {
+    let fp = footprint(inst, s)?;
+    if inst.enc != Enc::Smem || !inst.op.name().starts_with("s_load_b") {
+        return None;
+    }
+    let (dst, n) = fp.swrite;
+    let sbase = inst.src[0] & !1;
+    if n == 0 || inst.src[0] == opnd::NULL || !plain_sgpr(sbase) || !plain_sgpr(sbase + 1) {
+        return None;
+    }
+    let soff = if inst.src[1] == opnd::NULL {
+        Src::Const(0)
+    } else {
+        Src::Sgpr(inst.src[1])
+    };
+    Some(Node::SLoad {
+        idx: idx as u32,
+        fp,
+        sbase,
+        soff,
+        imm: inst.imm as i64,
+        dst,
+        n,
+        slot: (idx % SLOTS) as u8,
+    })
 }
 
 /// What the compiler needs to know about the launch to validate operands.
