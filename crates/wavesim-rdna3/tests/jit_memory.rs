@@ -1,5 +1,6 @@
 //! GLOBAL and DS loads and stores compiled into JIT blocks (`jit::select::MemOp`): a wave-wide
-//! check (every lane active, every address aligned, one allocation or LDS holding them all)
+//! check (some lane active; every active lane's address aligned; one allocation or LDS holding
+//! them all)
 //! guards host loads and stores; anything else runs the interpreter's handler. These tests
 //! compare the complete wave state, device memory, LDS and outcome (error text included) bit
 //! for bit between `Engine::Interp`, `Engine::Jit` and `Engine::Auto`, on hand-written cases

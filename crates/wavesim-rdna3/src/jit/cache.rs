@@ -752,7 +752,11 @@ impl<'p> Tier<'p> {
             // Compiled for the launch MODE's float controls: a wave that changed them
             // (s_setreg, s_denorm_mode, s_round_mode) interprets the block.
             let fp = FpMode::of(w);
-            if (block.fp32 && fp.f32 != shape.fp.f32) || (block.fp64 && fp.f64 != shape.fp.f64) {
+            // (MODE.IEEE too: v_min/v_max compile for the launch's.)
+            if (block.fp32 && fp.f32 != shape.fp.f32)
+                || (block.fp64 && fp.f64 != shape.fp.f64)
+                || fp.ieee != shape.fp.ieee
+            {
                 return None;
             }
         }

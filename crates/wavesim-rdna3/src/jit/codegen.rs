@@ -93,6 +93,7 @@ pub(crate) fn build(
         // (`select` compiles no float node for a MODE without a host form.)
         ftz32: shape.ftz32().unwrap_or_default(),
         ftz64: shape.ftz64().unwrap_or_default(),
+        ieee: shape.fp.ieee,
     };
     let mut exit = None;
     for n in nodes {
@@ -196,6 +197,9 @@ struct Gen<'a> {
     /// the float code applies around the host operation (`FpCtl::host_flush`).
     ftz32: (bool, bool),
     ftz64: (bool, bool),
+    /// MODE.IEEE at launch (v_min/v_max quiet a signalling NaN under it; blocks with float
+    /// code run only while the wave's MODE has the same bit).
+    ieee: bool,
 }
 
 /// Byte offset of chunk `chunk` (lanes `VL * chunk ..`) of VGPR row `row` in the register file.
@@ -621,8 +625,54 @@ impl Gen<'_> {
                 let order: [Value; 2] = if op == V2::SubRevF { [y, x] } else { [x, y] };
                 self.fix_nan(r, &order)
             }
+            V2::MinF | V2::MaxF => self.minmax32(op == V2::MaxF, x, y),
             V2::LshlRev | V2::LshrRev | V2::AshrRev => x,
         }
+    }
+
+    /// `exec::vfloat::ops::minmax` for f32 lanes: the inputs flushed as MODE says; a NaN
+    /// operand gives the other one (S1's NaN checked first), else the smaller (larger) value
+    /// with -0 < +0, flushed as MODE says; under MODE.IEEE a signalling NaN operand (S0's
+    /// first) gives itself quieted instead.
+    fn minmax32(&mut self, max: bool, x: Value, y: Value) -> Value {
+        let (a, b) = (self.in32(x), self.in32(y));
+        let abs = self.splat(0x7fff_ffff);
+        let inf = self.splat(0x7f80_0000);
+        let (aa, ba) = (self.b.ins().band(a, abs), self.b.ins().band(b, abs));
+        let nan_a = self.b.ins().icmp(IntCC::SignedGreaterThan, aa, inf);
+        let nan_b = self.b.ins().icmp(IntCC::SignedGreaterThan, ba, inf);
+        // Keys ordered as the values are (non-NaN), -0 below +0: negative values get their
+        // magnitude bits inverted, so larger magnitudes compare lower as signed integers.
+        let key = |g: &mut Self, v: Value| {
+            let s = g.b.ins().sshr_imm_u(v, 31);
+            let m = g.b.ins().band(s, abs);
+            g.b.ins().bxor(v, m)
+        };
+        let (ka, kb) = (key(self, a), key(self, b));
+        let cc = if max {
+            IntCC::SignedGreaterThan
+        } else {
+            IntCC::SignedLessThan
+        };
+        let pick_a = self.b.ins().icmp(cc, ka, kb);
+        let r = self.b.ins().bitselect(pick_a, a, b);
+        let r = self.b.ins().bitselect(nan_a, b, r);
+        let r = self.b.ins().bitselect(nan_b, a, r);
+        let r = self.out32(r);
+        if !self.ieee {
+            return r;
+        }
+        let quiet = self.splat(QUIET_F32);
+        let zero = self.splat(0);
+        let snan = |g: &mut Self, v: Value, nan: Value| {
+            let q = g.b.ins().band(v, quiet);
+            let sig = g.b.ins().icmp(IntCC::Equal, q, zero);
+            g.b.ins().band(nan, sig)
+        };
+        let (sa, sb) = (snan(self, a, nan_a), snan(self, b, nan_b));
+        let (qa, qb) = (self.b.ins().bor(a, quiet), self.b.ins().bor(b, quiet));
+        let r = self.b.ins().bitselect(sb, qb, r);
+        self.b.ins().bitselect(sa, qa, r)
     }
 
     fn v3(&mut self, op: V3, a: Src, b: Src, cc: Src, c: usize) -> Value {
@@ -1841,35 +1891,38 @@ impl Gen<'_> {
         self.b.seal_block(join);
     }
 
-    /// A `Node::Mem`: the compiled access when every lane is active and one check over the
-    /// lanes shows every access aligned and inside one allocation (found in the region cache,
+    /// A `Node::Mem`: the compiled access when some lane is active and one check over the
+    /// active lanes shows every access aligned and inside one allocation (found in the region cache,
     /// or by `cache::region_lookup`) or inside LDS; otherwise the handler's call. Both paths
     /// work on the registers in memory: the footprint is stored first and the rows a load
     /// writes are forgotten, so after the join everything is as after a `Node::Call`.
     fn mem_op(&mut self, idx: u32, fp: &Footprint, m: &MemOp) {
         let bytes = 4 * m.dwords as i64;
         // Checks on the lanes' addresses, over the cached values (in the dominating block).
-        let full = {
-            let e = self.exec64();
-            let all = self.lane_mask() as i64;
-            self.b.ins().icmp_imm_u(IntCC::Equal, e, all)
-        };
+        // EXEC (nonzero: a wave without active lanes takes the handler) and its lane masks.
+        let exec = self.exec64();
+        let any = self.b.ins().icmp_imm_u(IntCC::NotEqual, exec, 0);
+        let masks = self.exec_masks();
         let wide = !m.lds && m.saddr == opnd::NULL;
-        // Lane-wise min, max and OR of the address rows' chunks (and min, max of the high
-        // rows of a 64-bit address).
-        let v0 = self.get_v(m.addr, 0);
-        let (mut mn, mut mx, mut or) = (v0, v0, v0);
-        let h0 = if wide { self.get_v(m.addr + 1, 0) } else { v0 };
-        let (mut hmn, mut hmx) = (h0, h0);
-        for c in 1..self.chunks {
+        // Lane-wise min, max and OR of the address rows' chunks over the active lanes (and
+        // min, max of the high rows of a 64-bit address): inactive lanes count as u32::MAX
+        // for the minimums and 0 for the rest.
+        let (ones, zeros) = (self.splat(u32::MAX), self.splat(0));
+        let (mut mn, mut mx, mut or) = (ones, zeros, zeros);
+        let (mut hmn, mut hmx) = (ones, zeros);
+        for (c, &mask) in masks.iter().enumerate() {
             let v = self.get_v(m.addr, c);
-            mn = self.b.ins().umin(mn, v);
-            mx = self.b.ins().umax(mx, v);
-            or = self.b.ins().bor(or, v);
+            let lo_v = self.b.ins().bitselect(mask, v, ones);
+            let hi_v = self.b.ins().bitselect(mask, v, zeros);
+            mn = self.b.ins().umin(mn, lo_v);
+            mx = self.b.ins().umax(mx, hi_v);
+            or = self.b.ins().bor(or, hi_v);
             if wide {
                 let h = self.get_v(m.addr + 1, c);
-                hmn = self.b.ins().umin(hmn, h);
-                hmx = self.b.ins().umax(hmx, h);
+                let lo_h = self.b.ins().bitselect(mask, h, ones);
+                let hi_h = self.b.ins().bitselect(mask, h, zeros);
+                hmn = self.b.ins().umin(hmn, lo_h);
+                hmx = self.b.ins().umax(hmx, hi_h);
             }
         }
         let reduce = |g: &mut Self, v: Value, op: u8| -> Value {
@@ -1892,7 +1945,7 @@ impl Gen<'_> {
         // `k`: what every lane's address adds to its 32-bit VGPR value (GLOBAL: the saddr base
         // plus the offset, or the high dword's value (uniform here) plus the offset; DS: the
         // first element's offset). `lo`/`hi`: the lowest and highest such address.
-        let mut ok = full;
+        let mut ok = any;
         let k = if m.lds {
             self.b.ins().iconst(I64, m.imm)
         } else if wide {
@@ -1968,6 +2021,14 @@ impl Gen<'_> {
         let zero = self.b.ins().iconst(I64, 0);
         self.b.ins().jump(lp, &[zero.into()]);
         self.b.switch_to_block(lp);
+        // Active lanes only (`exec`, from the dominating block).
+        let body = self.b.create_block();
+        let next_b = self.b.create_block();
+        let bit = self.b.ins().ushr(exec, lane);
+        let bit = self.b.ins().band_imm_u(bit, 1);
+        self.b.ins().brif(bit, body, &[], next_b, &[]);
+        self.b.switch_to_block(body);
+        self.b.seal_block(body);
         let lane_off = self.b.ins().ishl_imm_u(lane, 2);
         let vrow = self.b.ins().iadd(self.vgpr_ptr, lane_off);
         let a = self.b.ins().load(I32, mem(), vrow, vgpr_offset(m.addr, 0));
@@ -2005,6 +2066,9 @@ impl Gen<'_> {
                 }
             }
         }
+        self.b.ins().jump(next_b, &[]);
+        self.b.switch_to_block(next_b);
+        self.b.seal_block(next_b);
         let next = self.b.ins().iadd_imm_s(lane, 1);
         let more =
             self.b

@@ -58,6 +58,9 @@ pub(crate) enum V2 {
     SubF,
     SubRevF,
     MulF,
+    /// v_min_f32 / v_max_f32 (`exec::vfloat::ops::minmax`): MODE.IEEE decides how NaNs go.
+    MinF,
+    MaxF,
 }
 
 /// Conversions between f32 and 32-bit integers (`exec::vfloat`: `ops::from_int` rounds per MODE,
@@ -238,11 +241,13 @@ pub(crate) struct Half {
     pub b: Src,
 }
 
-/// A GLOBAL or DS load or store of whole dwords that compiled code performs itself when every
-/// lane of the wave is active and a check over all lanes shows each access aligned and inside
-/// one allocation (GLOBAL) or the workgroup's LDS (DS); otherwise it runs the interpreter's
-/// handler (`Node::Call` with the same footprint), so errors and every corner (partial EXEC,
-/// faults, misalignment, out-of-range LDS, alignment modes) stay the interpreter's.
+/// A GLOBAL or DS load or store of whole dwords that compiled code performs itself, lane by
+/// lane for the lanes in EXEC, when EXEC is not zero and one check over the active lanes shows
+/// every access aligned (to the element size rounded up to a power of two, which no alignment
+/// mode changes or refuses) and inside one allocation (GLOBAL) or the workgroup's LDS (DS);
+/// otherwise it runs the interpreter's handler (`Node::Call` with the same footprint), so
+/// errors and every corner (faults, misalignment, out-of-range LDS, alignment modes) stay the
+/// interpreter's.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct MemOp {
     pub store: bool,
@@ -494,7 +499,7 @@ impl Node {
         ) || matches!(
             self,
             Node::V2 {
-                op: V2::AddF | V2::SubF | V2::SubRevF | V2::MulF,
+                op: V2::AddF | V2::SubF | V2::SubRevF | V2::MulF | V2::MinF | V2::MaxF,
                 ..
             } | Node::V3 { op: V3::FmaF, .. }
                 | Node::Fmac { .. }
@@ -1302,6 +1307,8 @@ fn lower_any_mode(
             V_SUB_F32 => v2(V2::SubF),
             V_SUBREV_F32 => v2(V2::SubRevF),
             V_MUL_F32 => v2(V2::MulF),
+            V_MIN_F32 => v2(V2::MinF),
+            V_MAX_F32 => v2(V2::MaxF),
             V_ADD3_U32 => v3(V3::Add3),
             V_LSHL_ADD_U32 => v3(V3::LshlAdd),
             V_ADD_LSHL_U32 => v3(V3::AddLshl),
