@@ -285,6 +285,15 @@ impl Region {
         off < self.len && n <= self.len - off
     }
 
+    /// The host address of the region's first byte (device address `base`): device address
+    /// `a` of the region is at host address `host_ptr() + (a - base)`, for code that accesses
+    /// the bytes itself (the JIT's compiled loads and stores; like every access to this memory
+    /// they must be atomic or plain machine loads and stores of aligned words).
+    #[inline]
+    pub fn host_ptr(&self) -> *mut u8 {
+        self.at(self.base)
+    }
+
     /// Host pointer of device address `addr` (caller checked `contains`).
     #[inline]
     fn at(&self, addr: u64) -> *mut u8 {
@@ -499,6 +508,16 @@ pub struct DeviceMemory {
     next: u64,
     /// Host mode: one identity-mapped region covering the whole address space.
     host: Option<Region>,
+    /// Changes (to a value no memory of this process had before) whenever the set of regions
+    /// does, so a cache of regions keyed by it is never stale ([`DeviceMemory::epoch`]).
+    epoch: u64,
+}
+
+/// The next [`DeviceMemory::epoch`] value.
+static EPOCH: AtomicU64 = AtomicU64::new(1);
+
+fn next_epoch() -> u64 {
+    EPOCH.fetch_add(1, Relaxed)
 }
 
 impl Default for DeviceMemory {
@@ -514,6 +533,7 @@ impl DeviceMemory {
             regions: Vec::new(),
             next: DEVICE_BASE,
             host: None,
+            epoch: next_epoch(),
         }
     }
 
@@ -534,6 +554,7 @@ impl DeviceMemory {
                 ptr: std::ptr::null_mut(),
                 _store: None,
             }),
+            epoch: next_epoch(),
         }
     }
 
@@ -581,6 +602,7 @@ impl DeviceMemory {
             // Nothing can be allocated: allocations would land at arbitrary host addresses.
             next: DEVICE_LIMIT,
             host: None,
+            epoch: next_epoch(),
         })
     }
 
@@ -620,6 +642,7 @@ impl DeviceMemory {
         });
         // `next` only grows, so pushing keeps `regions` sorted.
         self.next = end + GUARD_GAP;
+        self.epoch = next_epoch();
         Ok(base)
     }
 
@@ -628,10 +651,19 @@ impl DeviceMemory {
         match self.regions.binary_search_by_key(&addr, |r| r.base) {
             Ok(i) => {
                 self.regions.remove(i);
+                self.epoch = next_epoch();
                 Ok(())
             }
             Err(_) => Err(MemError::BadFree { addr }),
         }
+    }
+
+    /// An identifier of this memory's current set of regions, unique in the process: it
+    /// changes with every allocation and free, and no two memories share one. While it is
+    /// unchanged, a [`Region`] found earlier (its base, length and [`Region::host_ptr`]) is
+    /// still this memory's (the JIT keeps such a cache across dispatches).
+    pub fn epoch(&self) -> u64 {
+        self.epoch
     }
 
     /// The allocations, sorted by base address.

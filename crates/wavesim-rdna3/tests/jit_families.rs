@@ -870,3 +870,55 @@ fn self_loops_stop_exactly_at_the_instruction_limit() {
         }
     }
 }
+
+#[test]
+fn f32_min_max_follow_the_isa_nan_and_zero_rules() {
+    // RDNA3 ISA V_MIN_F32 / V_MAX_F32 pseudocode: with MODE.IEEE a signalling NaN operand
+    // (S0 first) returns itself quieted; otherwise a NaN operand returns the other operand
+    // (S1's NaN checked first); else the smaller / larger value, -0 below +0. Denormal inputs
+    // and results are flushed to zeros of their sign when MODE.FP_DENORM flushes f32.
+    // (S0, S1, min, max) under MODE 0x3f0 (IEEE, f32 denormals kept) and under 0x1c0 (not
+    // IEEE, f32 denormals flushed).
+    let ieee_kept: [(u32, u32, u32, u32); 8] = [
+        (0x3f80_0000, 0x4000_0000, 0x3f80_0000, 0x4000_0000), // 1, 2
+        (0x8000_0000, 0x0000_0000, 0x8000_0000, 0x0000_0000), // -0, +0
+        (0x0000_0000, 0x8000_0000, 0x8000_0000, 0x0000_0000), // +0, -0
+        (0x7f80_0001, 0x3f80_0000, 0x7fc0_0001, 0x7fc0_0001), // sNaN S0: quieted
+        (0x3f80_0000, 0xff80_0002, 0xffc0_0002, 0xffc0_0002), // sNaN S1: quieted
+        (0x7fc0_0003, 0x4040_0000, 0x4040_0000, 0x4040_0000), // qNaN S0: S1
+        (0x4000_0000, 0xffc0_0004, 0x4000_0000, 0x4000_0000), // qNaN S1: S0
+        (0x0000_0001, 0x8000_0001, 0x8000_0001, 0x0000_0001), // denormals kept
+    ];
+    let flushed: [(u32, u32, u32, u32); 8] = [
+        ieee_kept[0],
+        ieee_kept[1],
+        ieee_kept[2],
+        (0x7f80_0001, 0x3f80_0000, 0x3f80_0000, 0x3f80_0000), // sNaN S0 (not IEEE): S1
+        (0x3f80_0000, 0xff80_0002, 0x3f80_0000, 0x3f80_0000), // sNaN S1 (not IEEE): S0
+        ieee_kept[5],
+        ieee_kept[6],
+        (0x0000_0001, 0x8000_0001, 0x8000_0000, 0x0000_0000), // +0 and -0 after flushing
+    ];
+    for (mode, vals) in [(0x3f0u32, ieee_kept), (0x1c0, flushed)] {
+        for wave64 in [false, true] {
+            let (h, _) = run(
+                wave64,
+                &[
+                    &[0x00, 0x03, 0x04, 0x1e], // v_min_f32_e32 v2, v0, v1
+                    &[0x00, 0x03, 0x06, 0x20], // v_max_f32_e32 v3, v0, v1
+                ],
+                2,
+                |h| {
+                    h.wave.hw.mode = mode;
+                    h.set_v(0, |l| vals[l % 8].0);
+                    h.set_v(1, |l| vals[l % 8].1);
+                },
+            );
+            for l in 0..h.wave.lanes() {
+                let (_, _, mn, mx) = vals[l % 8];
+                assert_eq!(h.v(2, l), mn, "v_min_f32 MODE {mode:#x} lane {l}");
+                assert_eq!(h.v(3, l), mx, "v_max_f32 MODE {mode:#x} lane {l}");
+            }
+        }
+    }
+}

@@ -13,12 +13,12 @@
 
 use super::codegen;
 use super::disk;
-use super::select::{callable, footprint, lower, Node, Shape};
+use super::select::{callable, footprint, lower, mem_op, sload, Node, Shape, SLOTS};
 use super::Engine;
 use crate::decode::Inst;
 use crate::exec::operand::FpMode;
 use crate::exec::{Ctx, ExecError, Flow, Handler, Program};
-use crate::wave::{Wave, LANES};
+use crate::wave::{WaitCounts, Wave, LANES};
 use cranelift_codegen::settings::{self, Configurable};
 use cranelift_codegen::Context;
 use cranelift_frontend::FunctionBuilderContext;
@@ -57,9 +57,97 @@ pub(crate) struct CallEnv {
     /// The instruction that stopped the block and its handler's result.
     stop: Option<(usize, Result<Flow, ExecError>)>,
     /// The dispatch's handler table (`Program::handlers`, the kernel's instructions first): the
-    /// one the step loop calls through. After every field compiled code reads, so their
-    /// offsets (and `disk::FORMAT_VERSION`) are unchanged.
+    /// one the step loop calls through.
     handlers: *const [Handler],
+    /// Always [`region_lookup`].
+    lookup: unsafe extern "C" fn(*mut CallEnv, u32, u64, u64, u64) -> u32,
+    /// This thread's region cache (`Node::Mem` of GLOBAL instructions).
+    regions: *mut [Slot; SLOTS],
+    /// The workgroup's LDS (`Ctx::lds`): host address and length.
+    lds_ptr: *mut u8,
+    lds_len: u64,
+    /// The wave's wait counters (`Wave::cnt`), projected from the raw wave pointer.
+    cnt: *mut WaitCounts,
+}
+
+/// One entry of the region cache compiled GLOBAL accesses check first: device range
+/// `[base, base + len)` at host address `base + delta` (wrapping). An empty slot has
+/// `base = u64::MAX, len = 0`, which contains nothing.
+#[derive(Clone, Copy)]
+#[repr(C)]
+pub(crate) struct Slot {
+    base: u64,
+    len: u64,
+    delta: u64,
+}
+
+const EMPTY: Slot = Slot {
+    base: u64::MAX,
+    len: 0,
+    delta: 0,
+};
+
+/// A thread's region cache: valid for the memory whose `DeviceMemory::epoch` it holds (the
+/// epoch changes whenever that memory's regions do, so a slot never outlives its region).
+struct RegionCache {
+    epoch: u64,
+    slots: [Slot; SLOTS],
+}
+
+thread_local! {
+    static REGIONS: std::cell::UnsafeCell<RegionCache> = const {
+        std::cell::UnsafeCell::new(RegionCache { epoch: 0, slots: [EMPTY; SLOTS] })
+    };
+}
+
+/// Compiled code's way to fill region-cache slot `slot` (its check missed): finds the
+/// allocation holding every lane's access, the bytes `[lo, top + n)`, and returns 1 with the
+/// slot filled, or 0 (no single allocation holds them: the block runs the handler, which
+/// reports the fault exactly).
+pub(crate) unsafe extern "C" fn region_lookup(
+    env: *mut CallEnv,
+    slot: u32,
+    lo: u64,
+    top: u64,
+    n: u64,
+) -> u32 {
+    // SAFETY: `env` is the live `CallEnv` of the running block (see `call`); its context and
+    // region cache pointers are valid for the call, and nothing else uses the cache meanwhile
+    // (it is this thread's, and the compiled code is not reading it during this call).
+    let env = unsafe { &mut *env };
+    let ctx = unsafe { &*env.ctx };
+    let Some(len) = top.checked_sub(lo).and_then(|d| d.checked_add(n)) else {
+        return 0;
+    };
+    let Ok(r) = ctx.mem.find(lo, len) else {
+        return 0;
+    };
+    let Some(s) = (unsafe { &mut *env.regions }).get_mut(slot as usize) else {
+        return 0;
+    };
+    *s = Slot {
+        base: r.base(),
+        len: r.len(),
+        delta: (r.host_ptr() as u64).wrapping_sub(r.base()),
+    };
+    1
+}
+
+/// Where compiled code finds what it reads in a [`CallEnv`].
+fn env_layout() -> codegen::EnvLayout {
+    use std::mem::offset_of;
+    codegen::EnvLayout {
+        callback: offset_of!(CallEnv, callback) as i32,
+        lookup: offset_of!(CallEnv, lookup) as i32,
+        regions: offset_of!(CallEnv, regions) as i32,
+        lds_ptr: offset_of!(CallEnv, lds_ptr) as i32,
+        lds_len: offset_of!(CallEnv, lds_len) as i32,
+        cnt: offset_of!(CallEnv, cnt) as i32,
+        vm: offset_of!(WaitCounts, vm) as i32,
+        vs: offset_of!(WaitCounts, vs) as i32,
+        lgkm: offset_of!(WaitCounts, lgkm) as i32,
+        exp: offset_of!(WaitCounts, exp) as i32,
+    }
 }
 
 /// The callback compiled code makes for a `Node::Call`: runs instruction `idx`'s interpreter
@@ -130,9 +218,6 @@ pub(crate) unsafe fn register_pointers(wave: *mut Wave) -> (*mut u32, *mut u32, 
         )
     }
 }
-
-/// Where compiled code finds [`call`]'s address in a [`CallEnv`].
-const CALLBACK_OFFSET: usize = std::mem::offset_of!(CallEnv, callback);
 
 /// Most instructions in one block (bounds compile time and code size).
 const MAX_BLOCK: usize = 128;
@@ -295,7 +380,7 @@ impl Compiler {
             nodes,
             shape,
             target,
-            CALLBACK_OFFSET as i32,
+            env_layout(),
             self_loop,
         );
         let id = self
@@ -387,9 +472,20 @@ impl JitCode {
         let prog = &self.prog;
         let inst = &prog.insts[j];
         lower(inst, prog.pcs[j], &self.shape, &|pc| prog.index_at(pc)).or_else(|| {
-            callable(inst).then(|| Node::Call {
-                idx: j as u32,
-                fp: footprint(inst, &self.shape),
+            if !callable(inst) {
+                return None;
+            }
+            if let Some(n) = sload(inst, j, &self.shape) {
+                return Some(n);
+            }
+            let fp = footprint(inst, &self.shape);
+            Some(match (fp, mem_op(inst, j, &self.shape)) {
+                (Some(fp), Some(m)) => Node::Mem {
+                    idx: j as u32,
+                    fp,
+                    m,
+                },
+                _ => Node::Call { idx: j as u32, fp },
             })
         })
     }
@@ -462,6 +558,7 @@ impl JitCode {
                 disk::LOADS.fetch_add(1, Relaxed);
             }
         }
+        // (A `Node::Mem` counts as translated: its callback is the exception.)
         let calls = nodes
             .iter()
             .filter(|n| matches!(n, Node::Call { .. }))
@@ -655,7 +752,11 @@ impl<'p> Tier<'p> {
             // Compiled for the launch MODE's float controls: a wave that changed them
             // (s_setreg, s_denorm_mode, s_round_mode) interprets the block.
             let fp = FpMode::of(w);
-            if (block.fp32 && fp.f32 != shape.fp.f32) || (block.fp64 && fp.f64 != shape.fp.f64) {
+            // (MODE.IEEE too: v_min/v_max compile for the launch's.)
+            if (block.fp32 && fp.f32 != shape.fp.f32)
+                || (block.fp64 && fp.f64 != shape.fp.f64)
+                || fp.ieee != shape.fp.ieee
+            {
                 return None;
             }
         }
@@ -664,18 +765,43 @@ impl<'p> Tier<'p> {
         let wave: *mut Wave = w;
         // SAFETY: `wave` comes from the exclusive borrow `w` (see `register_pointers`).
         let (sgpr, vgpr, scc) = unsafe { register_pointers(wave) };
+        let regions = REGIONS.with(|c| {
+            let c = c.get();
+            // SAFETY: this thread's cache, used by nothing else while the block runs.
+            unsafe {
+                if (*c).epoch != ctx.mem.epoch() {
+                    *c = RegionCache {
+                        epoch: ctx.mem.epoch(),
+                        slots: [EMPTY; SLOTS],
+                    };
+                }
+                std::ptr::addr_of_mut!((*c).slots)
+            }
+        });
+        let ctx: *mut Ctx<'static> = std::ptr::from_mut(ctx).cast();
+        // SAFETY: `ctx` is the exclusive borrow just turned into the raw pointer the callbacks
+        // use too; compiled code reads and writes the LDS bytes only between callbacks, as it
+        // does the registers.
+        let lds: *mut [u8] = unsafe { std::ptr::addr_of_mut!(*(*ctx).lds) };
+        let (lds_ptr, lds_len) = (lds.cast::<u8>(), lds.len() as u64);
         let mut env = CallEnv {
             callback: call,
             done: 0,
             budget,
             wave,
-            ctx: std::ptr::from_mut(ctx).cast::<Ctx<'static>>(),
+            ctx,
             code: Arc::as_ptr(code),
             start: idx,
             // SAFETY: as above.
             base_insts: unsafe { (*wave).wave_insts },
             stop: None,
             handlers,
+            lookup: region_lookup,
+            regions,
+            lds_ptr,
+            lds_len,
+            // SAFETY: a projection of the raw wave pointer, like `register_pointers`.
+            cnt: unsafe { std::ptr::addr_of_mut!((*wave).cnt) },
         };
         // SAFETY: `block.f` was compiled by `codegen` from nodes `select` validated for this
         // shape: it reads and writes only sgpr[0..128] (operand codes below 128), VGPR rows

@@ -14,8 +14,8 @@
 //! value with `bitselect`, which is the ISA's "write only the lanes in EXEC".
 
 use super::select::{
-    Branch, Cond, Cvt, CvtF64, DualOp, F64Op, Footprint, Half, Logic, MaskDst, MaskSrc, Node,
-    Shape, Src, Src64, VSrc64, S2, S64, V2, V3,
+    Branch, Cond, Cvt, CvtF64, DualOp, F64Op, Footprint, Half, Logic, MaskDst, MaskSrc, MemOp,
+    Node, Shape, Src, Src64, VSrc64, S2, S64, V2, V3,
 };
 use crate::decode::opnd;
 use crate::wave::LANES;
@@ -53,7 +53,7 @@ pub(crate) fn build(
     nodes: &[Node],
     shape: &Shape,
     target: cranelift_codegen::isa::TargetFrontendConfig,
-    callback_offset: i32,
+    env: EnvLayout,
     self_loop: Option<SelfLoop>,
 ) {
     let call_conv = func.signature.call_conv;
@@ -78,8 +78,9 @@ pub(crate) fn build(
         lanes_ptr: p[3],
         env_ptr: p[4],
         ptr_ty: target.pointer_type(),
-        callback_offset,
+        env,
         call_sig: None,
+        lookup_sig: None,
         call_conv,
         b,
         sgpr: HashMap::new(),
@@ -92,6 +93,7 @@ pub(crate) fn build(
         // (`select` compiles no float node for a MODE without a host form.)
         ftz32: shape.ftz32().unwrap_or_default(),
         ftz64: shape.ftz64().unwrap_or_default(),
+        ieee: shape.fp.ieee,
     };
     let mut exit = None;
     for n in nodes {
@@ -100,6 +102,20 @@ pub(crate) fn build(
             exit = Some(g.branch_cond(*cond));
         } else if let Node::Call { idx, fp } = n {
             g.call(*idx, fp.as_ref());
+        } else if let Node::Mem { idx, fp, m } = n {
+            g.mem_op(*idx, fp, m);
+        } else if let Node::SLoad {
+            idx,
+            fp,
+            sbase,
+            soff,
+            imm,
+            dst,
+            n,
+            slot,
+        } = *n
+        {
+            g.sload(idx, &fp, sbase, soff, imm, dst, n, slot);
         } else {
             g.node(n);
         }
@@ -116,6 +132,28 @@ pub(crate) struct SelfLoop {
     pub len: u32,
     pub done: i32,
     pub budget: i32,
+}
+
+/// Where compiled code finds what it needs in `*env` (`cache::CallEnv`, `repr(C)`), and the
+/// wait counters' byte offsets in `WaitCounts`. Read at run time, so the code holds no address
+/// of this process (`jit::disk` reuses it in others).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct EnvLayout {
+    /// `cache::call`'s address.
+    pub callback: i32,
+    /// `cache::region_lookup`'s address.
+    pub lookup: i32,
+    /// The region cache's slots (a pointer to `[cache::Slot; SLOTS]`).
+    pub regions: i32,
+    /// The workgroup's LDS: host pointer and length in bytes.
+    pub lds_ptr: i32,
+    pub lds_len: i32,
+    /// A pointer to the wave's `WaitCounts`, and its fields' offsets.
+    pub cnt: i32,
+    pub vm: i32,
+    pub vs: i32,
+    pub lgkm: i32,
+    pub exp: i32,
 }
 
 /// The signature of every block function (five pointers in, the exit number out).
@@ -137,11 +175,12 @@ struct Gen<'a> {
     lanes_ptr: Value,
     env_ptr: Value,
     ptr_ty: Type,
-    /// Where in `*env` the code finds `cache::call`'s address (loaded at run time, so the code
-    /// holds no address of this process: `jit::disk` reuses it in others), and the callback's
-    /// signature once imported.
-    callback_offset: i32,
+    /// Where in `*env` the code finds `cache::call`'s address and the rest (loaded at run time,
+    /// so the code holds no address of this process: `jit::disk` reuses it in others), and the
+    /// callbacks' signatures once imported.
+    env: EnvLayout,
     call_sig: Option<SigRef>,
+    lookup_sig: Option<SigRef>,
     call_conv: CallConv,
     /// Scalar registers: current value and whether the block wrote it.
     sgpr: HashMap<u16, (Value, bool)>,
@@ -158,6 +197,9 @@ struct Gen<'a> {
     /// the float code applies around the host operation (`FpCtl::host_flush`).
     ftz32: (bool, bool),
     ftz64: (bool, bool),
+    /// MODE.IEEE at launch (v_min/v_max quiet a signalling NaN under it; blocks with float
+    /// code run only while the wave's MODE has the same bit).
+    ieee: bool,
 }
 
 /// Byte offset of chunk `chunk` (lanes `VL * chunk ..`) of VGPR row `row` in the register file.
@@ -583,8 +625,54 @@ impl Gen<'_> {
                 let order: [Value; 2] = if op == V2::SubRevF { [y, x] } else { [x, y] };
                 self.fix_nan(r, &order)
             }
+            V2::MinF | V2::MaxF => self.minmax32(op == V2::MaxF, x, y),
             V2::LshlRev | V2::LshrRev | V2::AshrRev => x,
         }
+    }
+
+    /// `exec::vfloat::ops::minmax` for f32 lanes: the inputs flushed as MODE says; a NaN
+    /// operand gives the other one (S1's NaN checked first), else the smaller (larger) value
+    /// with -0 < +0, flushed as MODE says; under MODE.IEEE a signalling NaN operand (S0's
+    /// first) gives itself quieted instead.
+    fn minmax32(&mut self, max: bool, x: Value, y: Value) -> Value {
+        let (a, b) = (self.in32(x), self.in32(y));
+        let abs = self.splat(0x7fff_ffff);
+        let inf = self.splat(0x7f80_0000);
+        let (aa, ba) = (self.b.ins().band(a, abs), self.b.ins().band(b, abs));
+        let nan_a = self.b.ins().icmp(IntCC::SignedGreaterThan, aa, inf);
+        let nan_b = self.b.ins().icmp(IntCC::SignedGreaterThan, ba, inf);
+        // Keys ordered as the values are (non-NaN), -0 below +0: negative values get their
+        // magnitude bits inverted, so larger magnitudes compare lower as signed integers.
+        let key = |g: &mut Self, v: Value| {
+            let s = g.b.ins().sshr_imm_u(v, 31);
+            let m = g.b.ins().band(s, abs);
+            g.b.ins().bxor(v, m)
+        };
+        let (ka, kb) = (key(self, a), key(self, b));
+        let cc = if max {
+            IntCC::SignedGreaterThan
+        } else {
+            IntCC::SignedLessThan
+        };
+        let pick_a = self.b.ins().icmp(cc, ka, kb);
+        let r = self.b.ins().bitselect(pick_a, a, b);
+        let r = self.b.ins().bitselect(nan_a, b, r);
+        let r = self.b.ins().bitselect(nan_b, a, r);
+        let r = self.out32(r);
+        if !self.ieee {
+            return r;
+        }
+        let quiet = self.splat(QUIET_F32);
+        let zero = self.splat(0);
+        let snan = |g: &mut Self, v: Value, nan: Value| {
+            let q = g.b.ins().band(v, quiet);
+            let sig = g.b.ins().icmp(IntCC::Equal, q, zero);
+            g.b.ins().band(nan, sig)
+        };
+        let (sa, sb) = (snan(self, a, nan_a), snan(self, b, nan_b));
+        let (qa, qb) = (self.b.ins().bor(a, quiet), self.b.ins().bor(b, quiet));
+        let r = self.b.ins().bitselect(sb, qb, r);
+        self.b.ins().bitselect(sa, qa, r)
     }
 
     fn v3(&mut self, op: V3, a: Src, b: Src, cc: Src, c: usize) -> Value {
@@ -915,7 +1003,27 @@ impl Gen<'_> {
 
     fn node(&mut self, n: &Node) {
         match *n {
-            Node::Nop | Node::Branch { .. } | Node::Call { .. } => {}
+            Node::Nop
+            | Node::Branch { .. }
+            | Node::Call { .. }
+            | Node::Mem { .. }
+            | Node::SLoad { .. } => {}
+            Node::WaitCnt { vm, lgkm, exp } => {
+                let cnt = self
+                    .b
+                    .ins()
+                    .load(self.ptr_ty, mem(), self.env_ptr, self.env.cnt);
+                for (off, max) in [
+                    (self.env.vm, vm),
+                    (self.env.lgkm, lgkm),
+                    (self.env.exp, exp),
+                ] {
+                    let v = self.b.ins().load(I8, mem(), cnt, off);
+                    let m = self.b.ins().iconst(I8, max as i64);
+                    let r = self.b.ins().umin(v, m);
+                    self.b.ins().store(mem(), r, cnt, off);
+                }
+            }
             Node::F64 {
                 op,
                 dst,
@@ -1603,6 +1711,11 @@ impl Gen<'_> {
             Some(fp) => self.flush_footprint(fp),
             None => self.flush(),
         }
+        self.invoke(idx);
+    }
+
+    /// The call of `call` once the registers are stored; continues in a new current block.
+    fn invoke(&mut self, idx: u32) {
         let sig = match self.call_sig {
             Some(s) => s,
             None => {
@@ -1618,7 +1731,7 @@ impl Gen<'_> {
         let f = self
             .b
             .ins()
-            .load(self.ptr_ty, mem(), self.env_ptr, self.callback_offset);
+            .load(self.ptr_ty, mem(), self.env_ptr, self.env.callback);
         let i = self.iconst32(idx);
         let inst = self.b.ins().call_indirect(sig, f, &[self.env_ptr, i]);
         let r = self.b.inst_results(inst)[0];
@@ -1634,6 +1747,354 @@ impl Gen<'_> {
         self.b.ins().return_(&[two]);
         self.b.switch_to_block(go_on);
         self.b.seal_block(go_on);
+    }
+
+    /// Jumps to `access` (with the region's host delta) when region-cache slot `slot` holds
+    /// the bytes `[lo, top + bytes)`, after filling the slot through `cache::region_lookup` if
+    /// it did not; to `slow` when no single allocation holds them.
+    fn region_check(
+        &mut self,
+        slot: u8,
+        lo: Value,
+        top: Value,
+        bytes: i64,
+        access: cranelift_codegen::ir::Block,
+        slow: cranelift_codegen::ir::Block,
+    ) {
+        let lookup = self.b.create_block();
+        // Slot fields: base, len, host delta (u64 each).
+        let slots = self
+            .b
+            .ins()
+            .load(I64, mem(), self.env_ptr, self.env.regions);
+        let so = 24 * slot as i32;
+        let rbase = self.b.ins().load(I64, mem(), slots, so);
+        let rlen = self.b.ins().load(I64, mem(), slots, so + 8);
+        let delta = self.b.ins().load(I64, mem(), slots, so + 16);
+        // `Region::contains` of [lo, top + bytes): lo >= base, top - base < len and
+        // bytes <= len - (top - base).
+        let ge = self
+            .b
+            .ins()
+            .icmp(IntCC::UnsignedGreaterThanOrEqual, lo, rbase);
+        let off = self.b.ins().isub(top, rbase);
+        let lt = self.b.ins().icmp(IntCC::UnsignedLessThan, off, rlen);
+        let room = self.b.ins().isub(rlen, off);
+        let fits = self
+            .b
+            .ins()
+            .icmp_imm_u(IntCC::UnsignedGreaterThanOrEqual, room, bytes);
+        let inside = self.b.ins().band(ge, lt);
+        let inside = self.b.ins().band(inside, fits);
+        self.b
+            .ins()
+            .brif(inside, access, &[delta.into()], lookup, &[]);
+        self.b.switch_to_block(lookup);
+        self.b.seal_block(lookup);
+        let sig = match self.lookup_sig {
+            Some(s) => s,
+            None => {
+                let mut sig = Signature::new(self.call_conv);
+                sig.params.push(AbiParam::new(self.ptr_ty));
+                sig.params.push(AbiParam::new(I32));
+                for _ in 0..3 {
+                    sig.params.push(AbiParam::new(I64));
+                }
+                sig.returns.push(AbiParam::new(I32));
+                let s = self.b.import_signature(sig);
+                self.lookup_sig = Some(s);
+                s
+            }
+        };
+        let f = self
+            .b
+            .ins()
+            .load(self.ptr_ty, mem(), self.env_ptr, self.env.lookup);
+        let slot = self.iconst32(slot as u32);
+        let n = self.b.ins().iconst(I64, bytes);
+        let call = self
+            .b
+            .ins()
+            .call_indirect(sig, f, &[self.env_ptr, slot, lo, top, n]);
+        let found = self.b.inst_results(call)[0];
+        let reload = self.b.create_block();
+        self.b.ins().brif(found, reload, &[], slow, &[]);
+        self.b.switch_to_block(reload);
+        self.b.seal_block(reload);
+        let delta = self.b.ins().load(I64, mem(), slots, so + 16);
+        self.b.ins().jump(access, &[delta.into()]);
+    }
+
+    /// Adds one issue to wait counter `field` (saturating at `max`, `WaitCounts::*_issue`).
+    fn count_issue(&mut self, field: i32, max: u8) {
+        let cnt = self
+            .b
+            .ins()
+            .load(self.ptr_ty, mem(), self.env_ptr, self.env.cnt);
+        let c = self.b.ins().load(I8, mem(), cnt, field);
+        let below = self
+            .b
+            .ins()
+            .icmp_imm_u(IntCC::UnsignedLessThan, c, max as i64);
+        // (`icmp` gives an I8 0 or 1.)
+        let c = self.b.ins().iadd(c, below);
+        self.b.ins().store(mem(), c, cnt, field);
+    }
+
+    /// A `Node::SLoad`: the load when the region cache holds its bytes (see `select::sload`),
+    /// else the handler's call; the destination is written in memory on both paths.
+    #[allow(clippy::too_many_arguments)]
+    fn sload(
+        &mut self,
+        idx: u32,
+        fp: &Footprint,
+        sbase: u16,
+        soff: Src,
+        imm: i64,
+        dst: u16,
+        n: u8,
+        slot: u8,
+    ) {
+        let lo = self.get_sgpr(sbase);
+        let hi = self.get_sgpr(sbase + 1);
+        let base = self.join64(lo, hi);
+        let off = self.src32(soff);
+        let off = self.b.ins().uextend(I64, off);
+        let a = self.b.ins().iadd_imm_s(base, imm);
+        let a = self.b.ins().iadd(a, off);
+        let a = self.b.ins().band_imm_u(a, !3u64 as i64);
+        self.flush_footprint(fp);
+        let access = self.b.create_block();
+        let delta = self.b.append_block_param(access, I64);
+        let slow = self.b.create_block();
+        let join = self.b.create_block();
+        self.region_check(slot, a, a, 4 * n as i64, access, slow);
+        self.b.switch_to_block(access);
+        self.b.seal_block(access);
+        let host = self.b.ins().iadd(delta, a);
+        let guest = MemFlagsData::new()
+            .with_notrap()
+            .with_endianness(Endianness::Little);
+        for k in 0..n as u16 {
+            let v = self.b.ins().load(I32, guest, host, 4 * k as i32);
+            self.b
+                .ins()
+                .store(mem(), v, self.sgpr_ptr, (dst + k) as i32 * 4);
+        }
+        self.count_issue(self.env.lgkm, crate::wave::WaitCounts::LGKM_MAX);
+        self.b.ins().jump(join, &[]);
+        self.b.switch_to_block(slow);
+        self.b.seal_block(slow);
+        self.invoke(idx);
+        self.b.ins().jump(join, &[]);
+        self.b.switch_to_block(join);
+        self.b.seal_block(join);
+    }
+
+    /// A `Node::Mem`: the compiled access when some lane is active and one check over the
+    /// active lanes shows every access aligned and inside one allocation (found in the region cache,
+    /// or by `cache::region_lookup`) or inside LDS; otherwise the handler's call. Both paths
+    /// work on the registers in memory: the footprint is stored first and the rows a load
+    /// writes are forgotten, so after the join everything is as after a `Node::Call`.
+    fn mem_op(&mut self, idx: u32, fp: &Footprint, m: &MemOp) {
+        let bytes = 4 * m.dwords as i64;
+        // Checks on the lanes' addresses, over the cached values (in the dominating block).
+        // EXEC (nonzero: a wave without active lanes takes the handler) and its lane masks.
+        let exec = self.exec64();
+        let any = self.b.ins().icmp_imm_u(IntCC::NotEqual, exec, 0);
+        let masks = self.exec_masks();
+        let wide = !m.lds && m.saddr == opnd::NULL;
+        // Lane-wise min, max and OR of the address rows' chunks over the active lanes (and
+        // min, max of the high rows of a 64-bit address): inactive lanes count as u32::MAX
+        // for the minimums and 0 for the rest.
+        let (ones, zeros) = (self.splat(u32::MAX), self.splat(0));
+        let (mut mn, mut mx, mut or) = (ones, zeros, zeros);
+        let (mut hmn, mut hmx) = (ones, zeros);
+        for (c, &mask) in masks.iter().enumerate() {
+            let v = self.get_v(m.addr, c);
+            let lo_v = self.b.ins().bitselect(mask, v, ones);
+            let hi_v = self.b.ins().bitselect(mask, v, zeros);
+            mn = self.b.ins().umin(mn, lo_v);
+            mx = self.b.ins().umax(mx, hi_v);
+            or = self.b.ins().bor(or, hi_v);
+            if wide {
+                let h = self.get_v(m.addr + 1, c);
+                let lo_h = self.b.ins().bitselect(mask, h, ones);
+                let hi_h = self.b.ins().bitselect(mask, h, zeros);
+                hmn = self.b.ins().umin(hmn, lo_h);
+                hmx = self.b.ins().umax(hmx, hi_h);
+            }
+        }
+        let reduce = |g: &mut Self, v: Value, op: u8| -> Value {
+            let mut acc = g.b.ins().extractlane(v, 0);
+            for k in 1..VL as u8 {
+                let x = g.b.ins().extractlane(v, k);
+                acc = match op {
+                    0 => g.b.ins().umin(acc, x),
+                    1 => g.b.ins().umax(acc, x),
+                    _ => g.b.ins().bor(acc, x),
+                };
+            }
+            g.b.ins().uextend(I64, acc)
+        };
+        let (mn, mx, or) = (
+            reduce(self, mn, 0),
+            reduce(self, mx, 1),
+            reduce(self, or, 2),
+        );
+        // `k`: what every lane's address adds to its 32-bit VGPR value (GLOBAL: the saddr base
+        // plus the offset, or the high dword's value (uniform here) plus the offset; DS: the
+        // first element's offset). `lo`/`hi`: the lowest and highest such address.
+        let mut ok = any;
+        let k = if m.lds {
+            self.b.ins().iconst(I64, m.imm)
+        } else if wide {
+            let (hmn, hmx) = (reduce(self, hmn, 0), reduce(self, hmx, 1));
+            let same = self.b.ins().icmp(IntCC::Equal, hmn, hmx);
+            ok = self.b.ins().band(ok, same);
+            let h = self.b.ins().ishl_imm_u(hmn, 32);
+            self.b.ins().iadd_imm_s(h, m.imm)
+        } else {
+            let lo = self.get_sgpr(m.saddr);
+            let hi = self.get_sgpr(m.saddr + 1);
+            let base = self.join64(lo, hi);
+            self.b.ins().iadd_imm_s(base, m.imm)
+        };
+        // Alignment: every address a multiple of the access's alignment (the element size
+        // rounded up to a power of two: then no alignment mode changes or refuses it), shown by
+        // the lanes' values and the constant parts together.
+        // (DS: `exec::lds::local_align` of the element; GLOBAL: STRICT's alignment.)
+        let align = (bytes as u64).next_power_of_two();
+        let mut bits = self.b.ins().bor(or, k);
+        if let Some(o1) = m.off1 {
+            bits = self.b.ins().bor_imm_u(bits, o1 as i64);
+        }
+        let mis = self.b.ins().band_imm_u(bits, (align - 1) as i64);
+        let aligned = self.b.ins().icmp_imm_u(IntCC::Equal, mis, 0);
+        ok = self.b.ins().band(ok, aligned);
+        let lo = self.b.ins().iadd(k, mn);
+        let top = match m.off1 {
+            Some(o1) => {
+                let big = (o1 as i64).max(m.imm);
+                self.b.ins().iadd_imm_s(mx, big)
+            }
+            None => self.b.ins().iadd(k, mx),
+        };
+        if !m.lds {
+            // No lane's address wraps past 2^64 unless all do (then `lo > top`).
+            let nowrap = self.b.ins().icmp(IntCC::UnsignedLessThanOrEqual, lo, top);
+            ok = self.b.ins().band(ok, nowrap);
+        }
+        self.flush_footprint(fp);
+        let access = self.b.create_block();
+        let delta_p = self.b.append_block_param(access, I64);
+        let slow = self.b.create_block();
+        let join = self.b.create_block();
+        if m.lds {
+            // DS: the highest element's end within the workgroup's LDS (64-bit sums of 32-bit
+            // values and a 16-bit offset: no lane's 32-bit address wraps).
+            let len = self
+                .b
+                .ins()
+                .load(I64, mem(), self.env_ptr, self.env.lds_len);
+            let end = self.b.ins().iadd_imm_s(top, bytes);
+            let inside = self.b.ins().icmp(IntCC::UnsignedLessThanOrEqual, end, len);
+            ok = self.b.ins().band(ok, inside);
+            let p = self
+                .b
+                .ins()
+                .load(I64, mem(), self.env_ptr, self.env.lds_ptr);
+            self.b.ins().brif(ok, access, &[p.into()], slow, &[]);
+        } else {
+            let check = self.b.create_block();
+            self.b.ins().brif(ok, check, &[], slow, &[]);
+            self.b.switch_to_block(check);
+            self.b.seal_block(check);
+            self.region_check(m.slot, lo, top, bytes, access, slow);
+        }
+        // The access: lane by lane, host address = delta + k + the lane's 32-bit value.
+        self.b.switch_to_block(access);
+        self.b.seal_block(access);
+        let host = self.b.ins().iadd(delta_p, k);
+        let lp = self.b.create_block();
+        let lane = self.b.append_block_param(lp, I64);
+        let zero = self.b.ins().iconst(I64, 0);
+        self.b.ins().jump(lp, &[zero.into()]);
+        self.b.switch_to_block(lp);
+        // Active lanes only (`exec`, from the dominating block).
+        let body = self.b.create_block();
+        let next_b = self.b.create_block();
+        let bit = self.b.ins().ushr(exec, lane);
+        let bit = self.b.ins().band_imm_u(bit, 1);
+        self.b.ins().brif(bit, body, &[], next_b, &[]);
+        self.b.switch_to_block(body);
+        self.b.seal_block(body);
+        let lane_off = self.b.ins().ishl_imm_u(lane, 2);
+        let vrow = self.b.ins().iadd(self.vgpr_ptr, lane_off);
+        let a = self.b.ins().load(I32, mem(), vrow, vgpr_offset(m.addr, 0));
+        let a = self.b.ins().uextend(I64, a);
+        let at = self.b.ins().iadd(host, a);
+        let guest = MemFlagsData::new()
+            .with_notrap()
+            .with_endianness(Endianness::Little);
+        let elems: &[(i32, u16)] = match m.off1 {
+            // 2addr: element 1 at its own offset (relative to element 0's), data in the next
+            // rows (load) or in data1 (store).
+            Some(o1) => &[
+                (0, m.data),
+                (
+                    o1 as i32 - m.imm as i32,
+                    if m.store {
+                        m.data1
+                    } else {
+                        m.data + m.dwords as u16
+                    },
+                ),
+            ],
+            None => &[(0, m.data)],
+        };
+        for &(eoff, row) in elems {
+            for d in 0..m.dwords as u16 {
+                let go = eoff + 4 * d as i32;
+                let ro = vgpr_offset(row + d, 0);
+                if m.store {
+                    let v = self.b.ins().load(I32, mem(), vrow, ro);
+                    self.b.ins().store(guest, v, at, go);
+                } else {
+                    let v = self.b.ins().load(I32, guest, at, go);
+                    self.b.ins().store(mem(), v, vrow, ro);
+                }
+            }
+        }
+        self.b.ins().jump(next_b, &[]);
+        self.b.switch_to_block(next_b);
+        self.b.seal_block(next_b);
+        let next = self.b.ins().iadd_imm_s(lane, 1);
+        let more =
+            self.b
+                .ins()
+                .icmp_imm_u(IntCC::UnsignedLessThan, next, (self.chunks * VL) as i64);
+        let done = self.b.create_block();
+        self.b.ins().brif(more, lp, &[next.into()], done, &[]);
+        self.b.seal_block(lp);
+        self.b.switch_to_block(done);
+        self.b.seal_block(done);
+        // The handler's counting (`exec::flat::count`, `exec::lds::issue`): one issue,
+        // saturating at the field's maximum.
+        let (field, max) = match (m.lds, m.store) {
+            (true, _) => (self.env.lgkm, crate::wave::WaitCounts::LGKM_MAX),
+            (false, false) => (self.env.vm, crate::wave::WaitCounts::VM_MAX),
+            (false, true) => (self.env.vs, crate::wave::WaitCounts::VS_MAX),
+        };
+        self.count_issue(field, max);
+        self.b.ins().jump(join, &[]);
+        // The handler for everything else.
+        self.b.switch_to_block(slow);
+        self.b.seal_block(slow);
+        self.invoke(idx);
+        self.b.ins().jump(join, &[]);
+        self.b.switch_to_block(join);
+        self.b.seal_block(join);
     }
 
     /// Before a call with a known footprint: stores the registers the handler reads or

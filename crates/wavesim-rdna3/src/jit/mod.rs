@@ -2,11 +2,15 @@
 //! cranelift, entered from the step loop (`dispatch::run_slice`). The interpreter stays the
 //! reference: a compiled block does exactly what running its instructions one by one through
 //! their handlers does (registers, EXEC, VCC, SCC, wave- and lane-instruction counts, memory,
-//! counters, errors). Instructions the compiler does not translate (memory, transcendentals,
-//! DPP, most modifiers, 16-bit ops, ...) run inside the block through their interpreter handler
-//! (`cache::call`: the block stores the registers it holds, the handler runs on the wave, the
-//! block reloads; for the waits, scalar loads and GLOBAL and DS memory instructions, whose
-//! registers are known (`select::footprint`), only those are stored and reloaded); a handler's
+//! counters, errors). GLOBAL and DS dword loads and stores and `s_load_b*` are compiled with a
+//! fast path (host loads and stores after one check over the active lanes: aligned, inside one
+//! allocation of the per-thread region cache, or inside LDS) and their handler for every other
+//! case (`select::MemOp`, `codegen::mem_op`). Instructions the compiler does not translate
+//! (other memory forms, atomics, transcendentals, DPP, most modifiers, 16-bit ops, ...) run
+//! inside the block through their interpreter handler (`cache::call`: the block stores the
+//! registers it holds, the handler runs on the wave, the block reloads; for the scalar loads
+//! and GLOBAL and DS memory instructions, whose registers are known (`select::footprint`),
+//! only those are stored and reloaded); a handler's
 //! error or change of control flow stops the block there and the step loop handles it exactly
 //! as for an interpreted instruction. Program control other than resolved branches, barriers,
 //! s_endpgm, traps, messages and MODE writers end the block. A block whose taken branch goes

@@ -58,6 +58,9 @@ pub(crate) enum V2 {
     SubF,
     SubRevF,
     MulF,
+    /// v_min_f32 / v_max_f32 (`exec::vfloat::ops::minmax`): MODE.IEEE decides how NaNs go.
+    MinF,
+    MaxF,
 }
 
 /// Conversions between f32 and 32-bit integers (`exec::vfloat`: `ops::from_int` rounds per MODE,
@@ -238,11 +241,69 @@ pub(crate) struct Half {
     pub b: Src,
 }
 
+/// A GLOBAL or DS load or store of whole dwords that compiled code performs itself, lane by
+/// lane for the lanes in EXEC, when EXEC is not zero and one check over the active lanes shows
+/// every access aligned (to the element size rounded up to a power of two, which no alignment
+/// mode changes or refuses) and inside one allocation (GLOBAL) or the workgroup's LDS (DS);
+/// otherwise it runs the interpreter's handler (`Node::Call` with the same footprint), so
+/// errors and every corner (faults, misalignment, out-of-range LDS, alignment modes) stay the
+/// interpreter's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct MemOp {
+    pub store: bool,
+    /// LDS (DS encoding) rather than device memory (GLOBAL).
+    pub lds: bool,
+    /// Dwords per element (1, 2, 3 or 4).
+    pub dwords: u8,
+    /// The address VGPR row (GLOBAL without saddr: the low row of the 64-bit pair).
+    pub addr: u16,
+    /// GLOBAL: the scalar base pair's even code, or NULL for the 64-bit VGPR address.
+    pub saddr: u16,
+    /// The first data VGPR row: destination of a load, source of a store.
+    pub data: u16,
+    /// DS 2addr stores: the second element's data row (`data1`); else unused.
+    pub data1: u16,
+    /// GLOBAL: the signed immediate offset. DS: the byte offset of the first element.
+    pub imm: i64,
+    /// DS 2addr forms: the byte offset of the second element (its data follows the first's in
+    /// the destination rows of a load).
+    pub off1: Option<u32>,
+    /// The region-cache slot this instruction uses (`cache::RegionCache`).
+    pub slot: u8,
+}
+
 /// One compiled instruction.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Node {
     /// Changes no state (s_nop, s_clause, s_delay_alu, ...).
     Nop,
+    /// `s_waitcnt`: each counter drops to at most its field (`exec::sopp`).
+    WaitCnt {
+        vm: u8,
+        lgkm: u8,
+        exp: u8,
+    },
+    /// `s_load_b32` .. `s_load_b512` with a compiled fast path: the `n` dwords at
+    /// `(sbase pair + imm + soff) & !3` (`exec::smem::s_load`) loaded into `dst..dst + n`
+    /// (plain SGPRs) when one allocation in the region cache (`slot`) holds them; otherwise
+    /// the handler (`idx`, `fp`), which reports the fault.
+    SLoad {
+        idx: u32,
+        fp: Footprint,
+        sbase: u16,
+        soff: Src,
+        imm: i64,
+        dst: u16,
+        n: u8,
+        slot: u8,
+    },
+    /// A load or store with a compiled fast path (see [`MemOp`]); `idx` and `fp` are the
+    /// instruction's `Node::Call` for the other cases.
+    Mem {
+        idx: u32,
+        fp: Footprint,
+        m: MemOp,
+    },
     VMov {
         dst: u16,
         a: Src,
@@ -438,7 +499,7 @@ impl Node {
         ) || matches!(
             self,
             Node::V2 {
-                op: V2::AddF | V2::SubF | V2::SubRevF | V2::MulF,
+                op: V2::AddF | V2::SubF | V2::SubRevF | V2::MulF | V2::MinF | V2::MaxF,
                 ..
             } | Node::V3 { op: V3::FmaF, .. }
                 | Node::Fmac { .. }
@@ -656,6 +717,129 @@ pub(crate) fn footprint(inst: &Inst, s: &Shape) -> Option<Footprint> {
         }
         _ => None,
     }
+}
+
+/// Region-cache slots (`cache::RegionCache`): GLOBAL instruction `idx` uses slot `idx % SLOTS`.
+pub(crate) const SLOTS: usize = 8;
+
+/// The fast-path form of GLOBAL or DS instruction `idx` (see [`MemOp`]): the dword loads and
+/// stores (GLOBAL `*_b32` to `*_b128`, DS `*_b32`, `*_b64`, `*_b128` and the 2addr b32/b64
+/// forms) whose registers are all in range (`fp`, the handler's footprint, exists), without
+/// GDS.
+pub(crate) fn mem_op(inst: &Inst, idx: usize, s: &Shape) -> Option<MemOp> {
+    footprint(inst, s)?;
+    let name = inst.op.name();
+    let dw = |suffix: &str| -> Option<u8> {
+        Some(match suffix {
+            "b32" => 1,
+            "b64" => 2,
+            "b96" => 3,
+            "b128" => 4,
+            _ => return None,
+        })
+    };
+    let row = |code: u16| code.checked_sub(opnd::VGPR0);
+    let slot = (idx % SLOTS) as u8;
+    match inst.enc {
+        Enc::Global => {
+            let (store, rest) = match name.strip_prefix("global_load_") {
+                Some(r) => (false, r),
+                None => (true, name.strip_prefix("global_store_")?),
+            };
+            let saddr = inst.src[2];
+            Some(MemOp {
+                store,
+                lds: false,
+                dwords: dw(rest)?,
+                addr: row(inst.src[0])?,
+                saddr: if saddr == opnd::NULL {
+                    saddr
+                } else {
+                    saddr & !1
+                },
+                data: row(if store { inst.src[1] } else { inst.dst[0] })?,
+                data1: 0,
+                imm: inst.imm as i64,
+                off1: None,
+                slot,
+            })
+        }
+        Enc::Ds if inst.flags & iflags::GDS == 0 => {
+            let (store, rest) = match name.strip_prefix("ds_load_") {
+                Some(r) => (false, r),
+                None => (true, name.strip_prefix("ds_store_")?),
+            };
+            // `exec::lds`: offset = {offset1, offset0}; the 2addr forms scale each 8-bit
+            // offset by the element size (and 64 for stride64).
+            let (dwords, off0, off1) = match rest.strip_prefix("2addr_") {
+                Some(r) => {
+                    let (stride, r) = match r.strip_prefix("stride64_") {
+                        Some(r) => (64, r),
+                        None => (1, r),
+                    };
+                    let d = dw(r).filter(|&d| d <= 2)?;
+                    let e = 4 * d as u32 * stride;
+                    (
+                        d,
+                        (inst.imm & 0xff) as u32 * e,
+                        Some((inst.imm >> 8 & 0xff) as u32 * e),
+                    )
+                }
+                None => (
+                    dw(rest).filter(|&d| d != 3)?,
+                    (inst.imm & 0xffff) as u32,
+                    None,
+                ),
+            };
+            let data = if store { inst.src[1] } else { inst.dst[0] };
+            Some(MemOp {
+                store,
+                lds: true,
+                dwords,
+                addr: row(inst.src[0])?,
+                saddr: opnd::NULL,
+                data: row(data)?,
+                data1: if store && off1.is_some() {
+                    row(inst.src[2])?
+                } else {
+                    0
+                },
+                imm: off0 as i64,
+                off1,
+                slot,
+            })
+        }
+        _ => None,
+    }
+}
+
+/// The fast-path form of `s_load_b*` instruction `idx` (see [`Node::SLoad`]): a plain SGPR
+/// base pair, a plain (or NULL) SGPR offset, a destination of plain SGPRs.
+pub(crate) fn sload(inst: &Inst, idx: usize, s: &Shape) -> Option<Node> {
+    let fp = footprint(inst, s)?;
+    if inst.enc != Enc::Smem || !inst.op.name().starts_with("s_load_b") {
+        return None;
+    }
+    let (dst, n) = fp.swrite;
+    let sbase = inst.src[0] & !1;
+    if n == 0 || inst.src[0] == opnd::NULL || !plain_sgpr(sbase) || !plain_sgpr(sbase + 1) {
+        return None;
+    }
+    let soff = if inst.src[1] == opnd::NULL {
+        Src::Const(0)
+    } else {
+        Src::Sgpr(inst.src[1])
+    };
+    Some(Node::SLoad {
+        idx: idx as u32,
+        fp,
+        sbase,
+        soff,
+        imm: inst.imm as i64,
+        dst,
+        n,
+        slot: (idx % SLOTS) as u8,
+    })
 }
 
 /// What the compiler needs to know about the launch to validate operands.
@@ -1123,6 +1307,8 @@ fn lower_any_mode(
             V_SUB_F32 => v2(V2::SubF),
             V_SUBREV_F32 => v2(V2::SubRevF),
             V_MUL_F32 => v2(V2::MulF),
+            V_MIN_F32 => v2(V2::MinF),
+            V_MAX_F32 => v2(V2::MaxF),
             V_ADD3_U32 => v3(V3::Add3),
             V_LSHL_ADD_U32 => v3(V3::LshlAdd),
             V_ADD_LSHL_U32 => v3(V3::AddLshl),
@@ -1384,6 +1570,15 @@ fn lower_any_mode(
         };
         return match op {
             S_NOP | S_CLAUSE | S_DELAY_ALU | S_SET_INST_PREFETCH_DISTANCE => Some(Node::Nop),
+            // `exec::sopp`: vmcnt [15:10], lgkmcnt [9:4], expcnt [2:0] of SIMM16.
+            S_WAITCNT => {
+                let v = inst.imm as u32 & 0xffff;
+                Some(Node::WaitCnt {
+                    vm: (v >> 10 & 0x3f) as u8,
+                    lgkm: (v >> 4 & 0x3f) as u8,
+                    exp: (v & 7) as u8,
+                })
+            }
             S_BRANCH => branch(Branch::Always),
             S_CBRANCH_SCC0 => branch(Branch::Scc0),
             S_CBRANCH_SCC1 => branch(Branch::Scc1),

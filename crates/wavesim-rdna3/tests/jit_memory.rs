@@ -1,0 +1,461 @@
+//! GLOBAL and DS loads and stores compiled into JIT blocks (`jit::select::MemOp`): a wave-wide
+//! check (some lane active; every active lane's address aligned; one allocation or LDS holding
+//! them all)
+//! guards host loads and stores; anything else runs the interpreter's handler. These tests
+//! compare the complete wave state, device memory, LDS and outcome (error text included) bit
+//! for bit between `Engine::Interp`, `Engine::Jit` and `Engine::Auto`, on hand-written cases
+//! whose values follow from the ISA rule and on random flushed-mode programs that mix the
+//! memory forms (in range, out of range, misaligned, partial EXEC, every alignment mode) with
+//! float arithmetic.
+//!
+//! Encodings (checked against `llvm-mc-19 -arch=amdgcn -mcpu=gfx1100 -show-encoding`):
+//! GLOBAL: word0 = 0xdc000000 | op << 18 | 2 << 16 | offset[12:0], word1 = addr | data << 8 |
+//! saddr << 16 | vdst << 24 (saddr 0x7c: off). DS: word0 = 0xd8000000 | op << 18 | offset1 << 8
+//! | offset0, word1 = addr | data0 << 8 | data1 << 16 | vdst << 24.
+
+mod common;
+
+use common::Rng;
+use wavesim_rdna3::decode::decode;
+use wavesim_rdna3::exec::Program;
+use wavesim_rdna3::jit::{compile_stats, Engine};
+use wavesim_rdna3::testing::{Harness, S_ENDPGM};
+use wavesim_rdna3::wave::Wave;
+
+const OFF: u32 = 0x7c;
+
+fn global(op: u32, offset: i32, addr: u32, data: u32, saddr: u32, vdst: u32) -> [u32; 2] {
+    [
+        0xdc00_0000 | op << 18 | 2 << 16 | (offset as u32 & 0x1fff),
+        addr | data << 8 | saddr << 16 | vdst << 24,
+    ]
+}
+
+fn ds(op: u32, off0: u32, off1: u32, addr: u32, d0: u32, d1: u32, vdst: u32) -> [u32; 2] {
+    [
+        0xd800_0000 | op << 18 | off1 << 8 | off0,
+        addr | d0 << 8 | d1 << 16 | vdst << 24,
+    ]
+}
+
+// Opcodes (RDNA3 ISA, FLAT/GLOBAL and DS opcode tables) with the dwords they move.
+const GLOBAL_LOADS: [(u32, u32, &str); 4] = [
+    (20, 1, "global_load_b32"),
+    (21, 2, "global_load_b64"),
+    (22, 3, "global_load_b96"),
+    (23, 4, "global_load_b128"),
+];
+const GLOBAL_STORES: [(u32, u32, &str); 4] = [
+    (26, 1, "global_store_b32"),
+    (27, 2, "global_store_b64"),
+    (28, 3, "global_store_b96"),
+    (29, 4, "global_store_b128"),
+];
+/// (op, dwords per element, 2addr, stride64, name).
+const DS_LOADS: [(u32, u32, bool, bool, &str); 8] = [
+    (54, 1, false, false, "ds_load_b32"),
+    (118, 2, false, false, "ds_load_b64"),
+    (255, 4, false, false, "ds_load_b128"),
+    (55, 1, true, false, "ds_load_2addr_b32"),
+    (56, 1, true, true, "ds_load_2addr_stride64_b32"),
+    (119, 2, true, false, "ds_load_2addr_b64"),
+    (120, 2, true, true, "ds_load_2addr_stride64_b64"),
+    (254, 3, false, false, "ds_load_b96"),
+];
+const DS_STORES: [(u32, u32, bool, bool, &str); 8] = [
+    (13, 1, false, false, "ds_store_b32"),
+    (77, 2, false, false, "ds_store_b64"),
+    (223, 4, false, false, "ds_store_b128"),
+    (14, 1, true, false, "ds_store_2addr_b32"),
+    (15, 1, true, true, "ds_store_2addr_stride64_b32"),
+    (78, 2, true, false, "ds_store_2addr_b64"),
+    (79, 2, true, true, "ds_store_2addr_stride64_b64"),
+    (222, 3, false, false, "ds_store_b96"),
+];
+
+const WAIT0: u32 = 0xbf89_0000; // s_waitcnt vmcnt(0) expcnt(0) lgkmcnt(0)
+
+fn prog(words: &[u32]) -> Program {
+    let mut w = words.to_vec();
+    w.push(S_ENDPGM);
+    let bytes: Vec<u8> = w.iter().flat_map(|w| w.to_le_bytes()).collect();
+    Program::new(&bytes, 0).expect("the program decodes")
+}
+
+/// The byte at offset `i` of a buffer as `fill` writes it.
+fn fill_byte(i: usize) -> u8 {
+    (i * 7 + 3) as u8
+}
+
+/// Two 4 KiB buffers (A, B) filled with `fill_byte`, their addresses in s[0:1] and s[2:3].
+fn harness(wave64: bool) -> (Harness, u64, u64) {
+    let mut h = Harness::new(wave64);
+    h.wave = Wave::new(wave64, 64);
+    h.wave.set_exec(u64::MAX);
+    let a = h.mem.alloc(4096, 256).expect("buffer A");
+    let b = h.mem.alloc(4096, 256).expect("buffer B");
+    let fill: Vec<u8> = (0..4096).map(fill_byte).collect();
+    h.mem.write(a, &fill).expect("fill A");
+    h.mem.write(b, &fill).expect("fill B");
+    h.wave.sgpr[0] = a as u32;
+    h.wave.sgpr[1] = (a >> 32) as u32;
+    h.wave.sgpr[2] = b as u32;
+    h.wave.sgpr[3] = (b >> 32) as u32;
+    for (i, x) in h.lds.iter_mut().enumerate() {
+        *x = (i * 13 + 5) as u8;
+    }
+    (h, a, b)
+}
+
+/// Everything a run can change: outcome, wave state, every allocation's bytes, LDS.
+fn outcome(mut h: Harness, prog: &Program, engine: Engine) -> (String, Vec<u8>, Vec<u8>) {
+    h.cfg.engine = engine;
+    h.wave.pc = 0;
+    let r = h.run_program(prog, 5000);
+    let mut mem = Vec::new();
+    for region in h.mem.regions() {
+        let mut m = vec![0u8; region.len() as usize];
+        h.mem.read(region.base(), &mut m).expect("reads");
+        mem.extend(m);
+    }
+    (format!("outcome {r:?}\nwave {:?}", h.wave), mem, h.lds)
+}
+
+/// Runs `prog` on copies of the state `make` builds under the three engines; panics with
+/// `what` on the first difference; returns the interpreter's outcome text and memory.
+fn same(what: &str, prog: &Program, make: &dyn Fn() -> Harness) -> (String, Vec<u8>, Vec<u8>) {
+    wavesim_rdna3::jit::verify_ir(true);
+    let want = outcome(make(), prog, Engine::Interp);
+    for engine in [Engine::Jit, Engine::Auto] {
+        let got = outcome(make(), prog, engine);
+        assert!(
+            want.1 == got.1,
+            "{what}: device memory differs under {engine}"
+        );
+        assert!(want.2 == got.2, "{what}: LDS differs under {engine}");
+        if want.0 != got.0 {
+            let (a, b) = want
+                .0
+                .lines()
+                .zip(got.0.lines())
+                .find(|(a, b)| a != b)
+                .unwrap_or_default();
+            let at = a.bytes().zip(b.bytes()).take_while(|(x, y)| x == y).count();
+            let from = at.saturating_sub(100);
+            panic!(
+                "{what}: state under {engine} differs:\ninterp ...{}\n{engine}    ...{}",
+                &a[from..(at + 80).min(a.len())],
+                &b[from..(at + 80).min(b.len())]
+            );
+        }
+    }
+    want
+}
+
+#[test]
+fn the_encodings_are_the_instructions_named() {
+    for (op, _, name) in GLOBAL_LOADS.iter().chain(&GLOBAL_STORES) {
+        let w = global(*op, 0, 0, 0, OFF, 0);
+        let bytes: Vec<u8> = w.iter().flat_map(|w| w.to_le_bytes()).collect();
+        assert_eq!(decode(&bytes, 0).expect("decodes").op.name(), *name);
+    }
+    for (op, _, _, _, name) in DS_LOADS.iter().chain(&DS_STORES) {
+        let w = ds(*op, 0, 0, 0, 0, 0, 0);
+        let bytes: Vec<u8> = w.iter().flat_map(|w| w.to_le_bytes()).collect();
+        assert_eq!(decode(&bytes, 0).expect("decodes").op.name(), *name);
+    }
+}
+
+#[test]
+fn global_loads_read_what_the_isa_addresses() {
+    // global_load_b64 v[10:11], v4, s[0:1] offset:8 (saddr form: address = s[0:1] + v4 + 8,
+    // RDNA3 ISA 11.2) with v4 = 16 * lane; then global_load_b128 v[12:15], v[0:1], off
+    // offset:-16 (64-bit address v[0:1] + offset) with v[0:1] = A + 32 * lane + 16.
+    // Dword k of the bytes at buffer offset o is LE(fill(o + 4k) .. fill(o + 4k + 3)).
+    let mut words = Vec::new();
+    words.extend(global(21, 8, 4, 0, 0, 10));
+    words.extend(global(23, -16, 0, 0, OFF, 12));
+    words.push(WAIT0);
+    let p = prog(&words);
+    for wave64 in [false, true] {
+        let make = || {
+            let (mut h, a, _) = harness(wave64);
+            h.set_v(4, |l| 16 * l as u32);
+            h.set_v(0, |l| (a + 32 * l as u64 + 16) as u32);
+            h.set_v(1, |l| ((a + 32 * l as u64 + 16) >> 32) as u32);
+            h
+        };
+        same("global loads", &p, &make);
+        let mut h = make();
+        h.cfg.engine = Engine::Jit;
+        h.wave.pc = 0;
+        h.run_program(&p, 100).expect("runs");
+        let dword = |o: usize| u32::from_le_bytes([0, 1, 2, 3].map(|k| fill_byte(o + k)));
+        for l in 0..h.wave.lanes() {
+            for k in 0..2 {
+                assert_eq!(
+                    h.v(10 + k, l),
+                    dword(16 * l + 8 + 4 * k),
+                    "lane {l} v{}",
+                    10 + k
+                );
+            }
+            for k in 0..4 {
+                assert_eq!(
+                    h.v(12 + k, l),
+                    dword(32 * l + 4 * k),
+                    "lane {l} v{}",
+                    12 + k
+                );
+            }
+        }
+        // ISA: each load counts once in VM_CNT; s_waitcnt 0 lowers it to 0 again.
+        assert_eq!(h.wave.cnt.vm, 0);
+    }
+}
+
+#[test]
+fn global_stores_write_every_dword_and_faults_are_the_interpreters() {
+    // global_store_b96 v4, v[20:22], s[2:3] offset:4: bytes B + 16 * lane + 4 .. + 16 get
+    // v20, v21, v22 (LE). Then the same store with one lane past the end of B (a fault named
+    // for that lane, nothing written by the faulting store), and with a misaligned lane under
+    // STRICT alignment (MEMVIOL).
+    let words: Vec<u32> = global(28, 4, 4, 20, 2, 0).to_vec();
+    let p = prog(&words);
+    for wave64 in [false, true] {
+        let make = |bad: Option<(usize, u32)>, mode: u8| {
+            let (mut h, _, _) = harness(wave64);
+            h.cfg.alignment_mode = mode;
+            h.set_v(4, |l| match bad {
+                Some((lane, v)) if lane == l => v,
+                _ => 16 * l as u32,
+            });
+            for r in 20..23 {
+                h.set_v(r, |l| (r as u32) << 24 | l as u32);
+            }
+            h
+        };
+        let (text, mem, _) = same("store in range", &p, &|| make(None, 3));
+        assert!(text.starts_with("outcome Ok"), "{text}");
+        let lanes = if wave64 { 64 } else { 32 };
+        for l in 0..lanes {
+            for k in 0..3usize {
+                let o = 4096 + 16 * l + 4 + 4 * k;
+                let got = u32::from_le_bytes(mem[o..o + 4].try_into().expect("4 bytes"));
+                assert_eq!(got, (20 + k as u32) << 24 | l as u32, "lane {l} dword {k}");
+            }
+        }
+        let (text, _, _) = same("store out of range", &p, &|| make(Some((7, 4090)), 3));
+        assert!(text.contains("lane: 7"), "{text}");
+        let (text, _, _) = same("misaligned store, STRICT", &p, &|| make(Some((3, 18)), 2));
+        assert!(text.contains("MemViol"), "{text}");
+        // DWORD mode: the address's low bits are cleared (RDNA3 ISA guide, "Alignment").
+        let (text, _, _) = same("misaligned store, DWORD", &p, &|| make(Some((3, 18)), 0));
+        assert!(text.starts_with("outcome Ok"), "{text}");
+    }
+}
+
+#[test]
+fn lds_loads_and_stores_follow_the_out_of_range_rules() {
+    // ds_store_2addr_b32 v7, v20, v21 offset0:1 offset1:3 (element size 4: bytes v7 + 4 and
+    // v7 + 12), ds_load_b64 v[10:11], v7 offset:4 (v20 and the old LDS dword at v7 + 8),
+    // ds_load_2addr_stride64_b32 v[12:13], v7 offset0:0 offset1:1 (v7 and v7 + 256).
+    let mut words = Vec::new();
+    words.extend(ds(14, 1, 3, 7, 20, 21, 0));
+    words.extend(ds(118, 4, 0, 7, 0, 0, 10));
+    words.extend(ds(56, 0, 1, 7, 0, 0, 12));
+    words.push(WAIT0);
+    let p = prog(&words);
+    for wave64 in [false, true] {
+        let make = |lds_len: usize, bad: Option<(usize, u32)>| {
+            let (mut h, _, _) = harness(wave64);
+            h.lds.truncate(lds_len);
+            h.set_v(7, |l| match bad {
+                Some((lane, v)) if lane == l => v,
+                _ => 16 * l as u32,
+            });
+            h.set_v(20, |l| 0x2000 + l as u32);
+            h.set_v(21, |l| 0x2100 + l as u32);
+            h
+        };
+        let (text, _, lds) = same("LDS in range", &p, &|| make(65536, None));
+        assert!(text.starts_with("outcome Ok"), "{text}");
+        let lanes = if wave64 { 64 } else { 32 };
+        for l in 0..lanes {
+            let at = |o: usize| u32::from_le_bytes(lds[o..o + 4].try_into().expect("4 bytes"));
+            assert_eq!(at(16 * l + 4), 0x2000 + l as u32);
+            assert_eq!(at(16 * l + 12), 0x2100 + l as u32);
+        }
+        // A lane past the end: its stores are dropped and its loads read 0 (RDNA3 ISA guide,
+        // "LDS/GDS alignment and out of range"); the other lanes as before.
+        same("LDS lane out of range", &p, &|| {
+            make(65536, Some((5, 65530)))
+        });
+        same("small LDS", &p, &|| make(1024, None));
+        same("misaligned LDS lane", &p, &|| make(65536, Some((2, 34))));
+    }
+}
+
+/// A random flushed-mode program of GLOBAL and DS loads and stores, float arithmetic and
+/// waits, and the state it starts from.
+fn fuzz_case(seed: u64) -> (Vec<u32>, Box<dyn Fn() -> Harness>) {
+    let mut rng = Rng(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ 0x2323);
+    let wave64 = rng.pct(50);
+    let mut words = Vec::new();
+    for _ in 0..4 + rng.below(16) {
+        let data = 16 + rng.below(40) as u32;
+        match rng.below(10) {
+            0..=2 => {
+                let (op, _, _) = rng.pick(&GLOBAL_LOADS);
+                let (addr, saddr) = rng.pick(&[(0, OFF), (2, OFF), (4, 0), (5, 2), (6, 4), (4, 2)]);
+                let off = rng.pick(&[0, 4, 8, 16, -16, -4, 2, 4092]);
+                words.extend(global(op, off, addr, 0, saddr, data));
+            }
+            3..=4 => {
+                let (op, _, _) = rng.pick(&GLOBAL_STORES);
+                let (addr, saddr) = rng.pick(&[(0, OFF), (2, OFF), (4, 0), (5, 2), (6, 4)]);
+                let off = rng.pick(&[0, 4, 8, 16, -16, 2]);
+                words.extend(global(op, off, addr, data, saddr, 0));
+            }
+            5..=6 => {
+                let (op, _, two, _, _) = rng.pick(&DS_LOADS);
+                let (o0, o1) = if two {
+                    (rng.below(8) as u32, rng.below(8) as u32)
+                } else {
+                    (rng.pick(&[0, 4, 8, 16, 2, 65532]), 0)
+                };
+                let addr = rng.pick(&[7, 8, 9]);
+                words.extend(ds(op, o0, o1, addr, 0, 0, data));
+            }
+            7 => {
+                let (op, _, two, _, _) = rng.pick(&DS_STORES);
+                let (o0, o1) = if two {
+                    (rng.below(8) as u32, rng.below(8) as u32)
+                } else {
+                    (rng.pick(&[0, 4, 8, 16, 2]), 0)
+                };
+                let addr = rng.pick(&[7, 8, 9]);
+                let d1 = 16 + rng.below(40) as u32;
+                words.extend(ds(op, o0 & 0xff, o1 | (o0 >> 8), addr, data, d1, 0));
+            }
+            8 => {
+                // v_add_f32 / v_mul_f32 / v_fmac_f32 (VOP2 3, 8, 43) on data rows.
+                let op = rng.pick(&[3u32, 8, 43]);
+                let (a, b) = (16 + rng.below(40) as u32, 16 + rng.below(40) as u32);
+                words.push(op << 25 | data << 17 | b << 9 | (256 + a));
+            }
+            _ => words.push(WAIT0),
+        }
+    }
+    let exec = match rng.below(5) {
+        0 => rng.next(),
+        _ => u64::MAX,
+    };
+    let mode = rng.below(4) as u8;
+    let lds_len = rng.pick(&[65536usize, 4096, 1000]);
+    // One lane's address made odd, out of range or huge, sometimes.
+    let bad = rng
+        .pct(30)
+        .then(|| (rng.below(64) as usize, rng.below(10) as u32, rng.u32()));
+    // MODE: run_asm's 0x3c0 (f32 denormals flushed), all kept, or any other flushing.
+    let any = 0x300 | (rng.below(15) as u32) << 4;
+    let fmode = rng.pick(&[0x3c0u32, 0x3c0, 0x0f0, any]);
+    let vals: Vec<u32> = (0..40 * 64)
+        .map(|_| match rng.below(4) {
+            0 => rng.u32() & 0x807f_ffff,
+            _ => rng.u32(),
+        })
+        .collect();
+    let make = move || {
+        let (mut h, a, b) = harness(wave64);
+        h.cfg.alignment_mode = mode;
+        h.lds.truncate(lds_len);
+        h.wave.hw.mode = fmode;
+        h.wave.set_exec(exec);
+        let s4 = a + 4096 - 256;
+        h.wave.sgpr[4] = s4 as u32;
+        h.wave.sgpr[5] = (s4 >> 32) as u32;
+        let pair = |h: &mut Harness, r: usize, base: u64, stride: u64| {
+            h.set_v(r, |l| (base + stride * l as u64) as u32);
+            h.set_v(r + 1, |l| ((base + stride * l as u64) >> 32) as u32);
+        };
+        pair(&mut h, 0, a + 16, 4);
+        pair(&mut h, 2, b, 16);
+        h.set_v(4, |l| 4 * l as u32);
+        h.set_v(5, |l| 16 * l as u32);
+        h.set_v(6, |l| 8 * l as u32);
+        h.set_v(7, |l| 4 * l as u32);
+        h.set_v(8, |l| 16 * l as u32 + 512);
+        h.set_v(9, |l| 8 * l as u32 + 3000);
+        if let Some((lane, row, v)) = bad {
+            let old = h.v(row as usize, lane);
+            let new = match v % 4 {
+                0 => old + 2,
+                1 => old + 1_000_000,
+                2 => v,
+                _ => old.wrapping_sub(64),
+            };
+            h.wave.vgpr_set(row as usize, lane, new);
+        }
+        for r in 16..56 {
+            for l in 0..64 {
+                h.wave.vgpr_set(r, l, vals[(r - 16) * 64 + l]);
+            }
+        }
+        h
+    };
+    (words, Box::new(make))
+}
+
+#[test]
+fn jit_memory_matches_interpreter_on_random_programs() {
+    let n = if cfg!(debug_assertions) { 60 } else { 300 };
+    let before = compile_stats();
+    for seed in 0..n {
+        let (words, make) = fuzz_case(seed);
+        same(&format!("seed {seed}"), &prog(&words), &*make);
+    }
+    assert!(compile_stats().instructions - before.instructions > 4 * n);
+}
+
+#[test]
+#[ignore = "long differential fuzz run (WAVESIM_FUZZ_PROGRAMS, default 50000)"]
+fn jit_memory_matches_interpreter_on_random_programs_long() {
+    let n = std::env::var("WAVESIM_FUZZ_PROGRAMS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(50_000u64);
+    for seed in 1 << 40..(1 << 40) + n {
+        let (words, make) = fuzz_case(seed);
+        same(&format!("seed {seed}"), &prog(&words), &*make);
+    }
+}
+
+#[test]
+fn scalar_loads_compile_with_the_handler_for_faults() {
+    // s_load_b128 s[12:15], s[0:1], 0x20 (SMEM: word0 = 0xf4000000 | op << 18 | sdata << 6 |
+    // sbase / 2, op 2; word1 = offset | soffset << 25, 0x7c: none), then s_waitcnt 0:
+    // s[12 + k] = the dword at A + 0x20 + 4k (`exec::smem`: address = base + offset, dword
+    // aligned). With s[0:1] = A + 4096 - 32 the 16 bytes at A + 4096 are past A: a fault.
+    let words = [0xf408_0000 | 12 << 6, 0x20 | 0x7c << 25, WAIT0];
+    let p = prog(&words);
+    for wave64 in [false, true] {
+        same("s_load in range", &p, &|| harness(wave64).0);
+        let mut h = harness(wave64).0;
+        h.cfg.engine = Engine::Jit;
+        h.wave.pc = 0;
+        h.run_program(&p, 100).expect("runs");
+        let dword = |o: usize| u32::from_le_bytes([0, 1, 2, 3].map(|k| fill_byte(o + k)));
+        for k in 0..4 {
+            assert_eq!(h.s(12 + k), dword(0x20 + 4 * k), "s{}", 12 + k);
+        }
+        let (text, _, _) = same("s_load past the buffer", &p, &|| {
+            let (mut h, a, _) = harness(wave64);
+            let base = a + 4096 - 32;
+            h.wave.sgpr[0] = base as u32;
+            h.wave.sgpr[1] = (base >> 32) as u32;
+            h
+        });
+        assert!(text.contains("s_load_b128"), "{text}");
+    }
+}
