@@ -1652,6 +1652,84 @@ fn predicate_counter_instructions() {
     }
 }
 
+/// PRED_SETcc_PUSH_INT: the float rule above over signed integers (semantics.rs: decaf-emu marks the
+/// opcodes ALU_INT, integer inputs and output; Mesa's r600_isa.c marks them AF_INT_CMP):
+/// counter == 0 and (v cc 0) as signed integers -> 0 and predicate true, else counter + 1 (integer).
+#[test]
+fn predicate_counter_integer_forms() {
+    let prog = |a: &str, b: &str, c: &str| {
+        format!(
+            "ALU 3, @4, KC0[], KC1[]\nEXPORT T1.XYZW\nCF_END\nPAD\nALU clause starting at 4:\n  \
+             {a} * T1.X, T0.X, T0.Y,\n  {b} * T1.Y, T0.X, T0.Y,\n  {c} * T1.Z, T0.X, T0.Y,\n  \
+             MOV * T1.W, 0.0,\n"
+        )
+    };
+    // (counter, value) per thread, raw integers. Thread 3's counter is 0x3F800000 (1.0f as bits: an
+    // integer, not zero); thread 4's value is 0x80000000 (i32::MIN, negative as a signed integer, -0.0
+    // as a float); thread 5's counter is u32::MAX, which the integer increment wraps to 0.
+    let cv: [[u32; 4]; 6] = [
+        [0, 0, 0, 0],
+        [0, 7, 0, 0],
+        [0, (-3i32) as u32, 0, 0],
+        [0x3F80_0000, 0, 0, 0],
+        [0, 0x8000_0000, 0, 0],
+        [u32::MAX, 5, 0, 0],
+    ];
+    let cfg = format!("threads = 6\n{}", raw_inputs(0, &cv));
+    // E, GT, GE: a thread passes when its counter is 0 and value == 0 / > 0 / >= 0; a passing thread
+    // writes 0, a failing one counter + 1.
+    let r = run_asm(
+        Chip::Rv770,
+        &prog("PRED_SETE_PUSH_INT", "PRED_SETGT_PUSH_INT", "PRED_SETGE_PUSH_INT"),
+        &cfg,
+    )
+    .unwrap();
+    let want: [[u32; 3]; 6] = [
+        [0, 1, 0],                            // 0 == 0, not > 0, >= 0
+        [1, 0, 0],                            // 7: fails E, passes GT and GE
+        [1, 1, 1],                            // -3 fails all three
+        [0x3F80_0001; 3],                     // counter not 0: incremented as an integer
+        [1, 1, 1],                            // i32::MIN is negative
+        [0, 0, 0],                            // u32::MAX + 1 wraps to 0
+    ];
+    for (t, w) in want.iter().enumerate() {
+        assert_eq!(raw(pixel0(&r, t))[..3], w[..], "thread {t}");
+    }
+    // NE, LT, LE.
+    let r = run_asm(
+        Chip::Rv770,
+        &prog("PRED_SETNE_PUSH_INT", "PRED_SETLT_PUSH_INT", "PRED_SETLE_PUSH_INT"),
+        &cfg,
+    )
+    .unwrap();
+    let want: [[u32; 3]; 6] = [
+        [1, 1, 0],        // 0: fails NE and LT, passes LE
+        [0, 1, 1],        // 7: passes NE only
+        [0, 0, 0],        // -3 passes all three
+        [0x3F80_0001; 3], // counter not 0
+        [0, 0, 0],        // i32::MIN < 0
+        [0, 0, 0],        // wraps
+    ];
+    for (t, w) in want.iter().enumerate() {
+        assert_eq!(raw(pixel0(&r, t))[..3], w[..], "thread {t}");
+    }
+    // The predicate: PRED_SETLT_PUSH_INT sets it for the threads whose counter is 0 and value < 0
+    // (threads 2 and 4); PRED_SEL_ONE runs for them, PRED_SEL_ZERO for the others.
+    let p = "ALU 2, @4, KC0[], KC1[]\nEXPORT T1.XYZW\nCF_END\nPAD\nALU clause starting at 4:\n  \
+             PRED_SETLT_PUSH_INT * Pred,PredicateBit (MASKED), T0.X, T0.Y,\n  \
+             MOV * T1.X, 1.0, Pred_sel_one\n  MOV * T1.Y, 1.0, Pred_sel_zero\n";
+    let r = run_asm(Chip::Rv770, p, &cfg).unwrap();
+    for t in 0..6 {
+        let v = pixel0(&r, t).map(|c| c.map(f32::from_bits).unwrap_or(0.0));
+        let on = t == 2 || t == 4;
+        assert_eq!(
+            (v[0], v[1]),
+            if on { (1.0, 0.0) } else { (0.0, 1.0) },
+            "thread {t}"
+        );
+    }
+}
+
 /// MUL_LIT(src0, src1, src2) as Mesa's LIT lowering uses it (r600_shader.c `tgsi_lit`:
 /// src0 = LOG_CLAMPED(max(y, 0)), src1 = w, src2 = x) with the R600 ISA's MUL_LIT special cases as
 /// xenia restates them (kMulsPrev2, "implemented like MUL_LIT in the R600 ISA documentation"):

@@ -698,8 +698,9 @@ fn run_lanes(
                         let t = compare(cmp, ty, src(0)?, src(1)?);
                         (if t { ONE_F } else { 0 }, t)
                     }
-                    // The *_PUSH rows that run are the float ones (the integer forms are
-                    // NotModelled rows).
+                    AluExec::PredSet {
+                        cmp, ty: CmpTy::I32, ..
+                    } => sem::pred_set_push_int(cmp, src(0)?, src(1)?),
                     AluExec::PredSet { cmp, .. } => sem::pred_set_push(cmp, src(0)?, src(1)?),
                     AluExec::PredSetInv => sem::pred_set_inv(src(0)?),
                     AluExec::PredSetPop => {
