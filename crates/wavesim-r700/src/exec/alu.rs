@@ -431,6 +431,18 @@ fn run_group(ctx: &mut Ctx, w: &mut Wave, g: &AluGroup) -> Result<(), ExecError>
             });
             continue;
         }
+        // CLAMP and the output modifier are defined for float results; a bit applied to an integer
+        // or bit-pattern row is not ignored but reported.
+        if !i.row.float_out
+            && !matches!(i.row.exec, AluExec::Pair64(_))
+            && (i.omod != 0 || i.clamp)
+            && exec.iter().any(|e| *e)
+        {
+            return Err(nm(
+                &format!("{} with CLAMP or an output modifier", i.row.isa),
+                "CLAMP and OMOD scale and clamp float results; what they do to an integer result is not in the sources wavesim uses",
+            ));
+        }
         if let AluExec::Pair64(op) = i.row.exec {
             run_pair64_slot(ctx, w, g, i, op, &mut pair64, &mut values, &loc)?;
             results.push(SlotResult {

@@ -247,7 +247,10 @@ pub static ALU: &[AluRow] = &[
         Vector,
         AluExec::Mova(MovaKind::Int)
     ),
-    alu_bits!(Op2, 0x19, "MOV", "MOV", 1, Any, AluExec::Un(sem::mov)),
+    // MOV is a float op for the output modifier and CLAMP: Mesa's r600 backend emits GLSL's saturate
+    // (nir_op_fsat) as MOV with the CLAMP bit (sfn_instr_alu.cpp). Without either, its result keeps
+    // the source's bits (integers, denormals, NaN payloads), as every float row's does.
+    alu!(Op2, 0x19, "MOV", "MOV", 1, Any, AluExec::Un(sem::mov)),
     alu_bits!(Op2, 0x1A, "NOP", "NOP", 0, Any, AluExec::Nop),
     alu!(
         Op2,
