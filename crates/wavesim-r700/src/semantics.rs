@@ -375,6 +375,7 @@ pub fn pred_set_push(cmp: Cmp, counter: u32, value: u32) -> (u32, bool) {
 ///   (integer inputs and output, `SQ_ALU_FLAG_INT_IN | SQ_ALU_FLAG_INT_OUT`) and Mesa's `r600_isa.c`
 ///   marks them `AF_PRED_PUSH | AF_CC_* | AF_INT_CMP` (a signed integer comparison; the unsigned
 ///   compares are separate `_UINT` opcodes), exactly as they mark PRED_SET*_INT and SET*_INT.
+///
 /// So a thread whose counter is 0 and whose signed value passes the test against 0 stays enabled
 /// (result 0, predicate true); otherwise the counter is incremented as a 32-bit integer (wrapping:
 /// the adder of ADD_INT) and the predicate is false.
