@@ -13,7 +13,8 @@
 //! EXP/LOG), see there why bit equality is not what either side promises, or within
 //! `SENSITIVITY_FACTOR` times their rounding sensitivity (sums whose terms cancel); NaN agrees with
 //! any NaN. The test prints how many programs agree bit for bit. WAVESIM_MESA_CORPUS=DIR runs another
-//! converted corpus; WAVESIM_MESA_CORPUS_ERRORS=1 prints each program's largest difference.
+//! converted corpus; WAVESIM_MESA_CORPUS_ERRORS=1 prints each program's largest difference;
+//! WAVESIM_MESA_CORPUS_SLOW=1 also runs the programs a corpus lists in slow.txt (minutes).
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -300,8 +301,8 @@ fn rel_error(got: u32, want: u32) -> f64 {
     (g - w).abs() / g.abs().max(w.abs()).max(1.0)
 }
 
-fn known() -> BTreeMap<String, String> {
-    let text = std::fs::read_to_string(corpus().join("known.txt")).unwrap_or_default();
+fn known(root: &Path) -> BTreeMap<String, String> {
+    let text = std::fs::read_to_string(root.join("known.txt")).unwrap_or_default();
     text.lines()
         .filter(|l| !l.starts_with('#') && l.contains(": "))
         .map(|l| {
@@ -331,9 +332,26 @@ fn excuse(expect_text: &str, known: &BTreeMap<String, String>, name: &str) -> Op
 
 #[test]
 fn mesa_r600_shaders_match_llvmpipe() {
-    let known = known();
-    let mut dirs: Vec<PathBuf> = std::fs::read_dir(corpus())
-        .expect("corpus/r700/mesa")
+    check_corpus(&corpus());
+}
+
+/// The same check over piglit's GLSL 1.10-1.30 execution tests (corpus/r700/piglit, built by
+/// tools/r700/piglit_corpus.sh with the same harness and converter).
+#[test]
+fn piglit_r600_shaders_match_llvmpipe() {
+    check_corpus(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../../corpus/r700/piglit"));
+}
+
+fn check_corpus(root: &Path) {
+    let known = known(root);
+    let slow_text = std::fs::read_to_string(root.join("slow.txt")).unwrap_or_default();
+    let slow: Vec<String> = slow_text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.is_empty())
+        .map(String::from)
+        .collect();
+    let mut dirs: Vec<PathBuf> = std::fs::read_dir(root)
+        .expect("a corpus directory")
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| p.join("expect.txt").exists())
         .collect();
@@ -343,6 +361,12 @@ fn mesa_r600_shaders_match_llvmpipe() {
     for dir in &dirs {
         let name = dir.file_name().unwrap().to_string_lossy().to_string();
         let text = std::fs::read_to_string(dir.join("expect.txt")).unwrap();
+        // Programs listed in slow.txt (loops of up to millions of iterations with the harness's
+        // integer uniforms) take seconds to minutes each: run with WAVESIM_MESA_CORPUS_SLOW=1.
+        if slow.contains(&name) && std::env::var_os("WAVESIM_MESA_CORPUS_SLOW").is_none() {
+            *excused.entry("slow, not run".into()).or_default() += 1;
+            continue;
+        }
         let expect = parse_expect(&text);
         let mut first: Option<String> = None;
         let mut stats = Stats::default();
@@ -388,9 +412,10 @@ fn mesa_r600_shaders_match_llvmpipe() {
     }
     // Each program is a vertex shader, its fetch shader and a pixel shader.
     eprintln!(
-        "{matched} of {} programs ({} shaders) match llvmpipe on rv770, rv730 and rv710 \
+        "{}: {matched} of {} programs ({} shaders) match llvmpipe on rv770, rv730 and rv710 \
          ({exact} bit for bit, {sensitive} within their rounding sensitivity); not compared: \
          {excused:?}",
+        root.display(),
         dirs.len(),
         3 * matched
     );
