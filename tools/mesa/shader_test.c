@@ -90,8 +90,21 @@ static int fail(const char *why, const char *detail)
    X(PFNGLGETERRORPROC, glGetError)                                                         \
    R700_GL_FUNCS(X)
 
+/* Compatibility-profile array entry points (GL 1.1-1.4; glcorearb.h has no types for them). */
+typedef void (*r700_client_state_fn)(GLenum);
+typedef void (*r700_pointer_fn)(GLint, GLenum, GLsizei, const void *);
+typedef void (*r700_pointer3_fn)(GLenum, GLsizei, const void *);
+
 /* Entry points the r600 reference modes below use (issue 28). */
 #define R700_GL_FUNCS(X)                                                                    \
+   X(r700_client_state_fn, glEnableClientState)                                             \
+   X(r700_client_state_fn, glClientActiveTexture)                                           \
+   X(r700_pointer_fn, glVertexPointer)                                                      \
+   X(r700_pointer_fn, glColorPointer)                                                       \
+   X(r700_pointer_fn, glSecondaryColorPointer)                                              \
+   X(r700_pointer_fn, glTexCoordPointer)                                                    \
+   X(r700_pointer3_fn, glNormalPointer)                                                     \
+   X(r700_pointer3_fn, glFogCoordPointer)                                                   \
    X(PFNGLVERTEXATTRIBIPOINTERPROC, glVertexAttribIPointer)                                 \
    X(PFNGLTRANSFORMFEEDBACKVARYINGSPROC, glTransformFeedbackVaryings)                       \
    X(PFNGLGETTRANSFORMFEEDBACKVARYINGPROC, glGetTransformFeedbackVarying)                   \
@@ -151,10 +164,25 @@ static unsigned r700_name_tag(const char *name)
    return h % 251 + 1;
 }
 
-/* Every active uniform gets values no other uniform component has, so a dump of the constant
- * buffers the driver uploads says where each one went: component c of array element e of the k-th
- * active uniform holds (k + 1) + (4 e + c + 1) / 64 (floats; ints and uints hold 1000 (k + 1) + 4 e
- * + c; bools 1). Each sampler gets its own texture unit holding a 4x4 (x4) RGBA8 texture whose texel
+/* Float values of the r600 corpus modes: 1/4 + m/128 for m in 0..1020 (exact in binary32, in
+ * [0.25, 8.22]), m a hash of the uniform's or attribute's tag and the component's position. Spread
+ * rather than tag + small steps: with tag + (4 e + c + 1) / 64 every vec4 of an array was nearly
+ * parallel to every other, and cross products and normalisations of such vectors (skinning,
+ * tangent frames) cancel most of their bits, so the r600 and llvmpipe results differed by their
+ * rounding alone and a wrong array element would have gone unseen (issue 28). */
+static float r700_spread(unsigned tag, unsigned a, unsigned b, unsigned c)
+{
+   unsigned h = 2166136261u;
+   unsigned in[4] = { tag, a, b, c };
+   for (int i = 0; i < 4; ++i)
+      h = (h ^ in[i]) * 16777619u;
+   h ^= h >> 13;
+   return 0.25f + (float)(h % 1021u) / 128.0f;
+}
+
+/* Every active uniform gets values keyed by its name: component c of array element e of the k-th
+ * active uniform holds (k + 1) + (4 e + c + 1) / 64 off the r600 modes and r700_spread(tag, e, c, 0)
+ * in them (floats; ints and uints hold 1000 base + 4 e + c; bools 1). Each sampler gets its own texture unit holding a 4x4 (x4) RGBA8 texture whose texel
  * (x, y, z) on unit u is (16 x + 1, 16 y + 2, 16 z + 3, 32 u + 4) (mip 0 only, NEAREST). The same
  * rule in the reference run gives the same inputs. */
 static int set_uniforms(GLuint prog)
@@ -179,7 +207,8 @@ static int set_uniforms(GLuint prog)
       int count = size > 64 ? 64 : size;
       for (int e = 0; e < count; ++e)
          for (int c = 0; c < 16; ++c) {
-            f[e * 16 + c] = (float)base + (float)(4 * e + c + 1) / 64.0f;
+            f[e * 16 + c] = r700_mode ? r700_spread(base, (unsigned)e, (unsigned)c, 0)
+                                      : (float)base + (float)(4 * e + c + 1) / 64.0f;
             iv[e * 16 + c] = 1000 * (int)base + 4 * e + c;
             uv[e * 16 + c] = (GLuint)iv[e * 16 + c];
          }
@@ -292,10 +321,54 @@ static int r700_columns(GLenum t)
    }
 }
 
+/* A compatibility built-in attribute (gl_Vertex, gl_Normal, gl_Color, gl_SecondaryColor,
+ * gl_FogCoord, gl_MultiTexCoordN) gets an array like a generic one (below), through its legacy
+ * pointer: left at their current values, every vertex had (0, 0, 0, 1), (0, 0, 1) or (1, 1, 1, 1),
+ * which made shaders normalise zero vectors and sample cube maps at the origin (issue 28). */
+static int r700_builtin_attrib(const char *name)
+{
+   int r = (int)r700_name_tag(name);
+   float data[12];
+   for (int v = 0; v < 3; ++v)
+      for (int c = 0; c < 4; ++c)
+         data[v * 4 + c] = r700_spread((unsigned)r, 1u + (unsigned)(r700_mode == R700_REF_PS ? 0 : v),
+                                       0, (unsigned)c);
+   GLuint vbo;
+   p_glGenBuffers(1, &vbo);
+   p_glBindBuffer(GL_ARRAY_BUFFER, vbo);
+   p_glBufferData(GL_ARRAY_BUFFER, sizeof(data), data, GL_STATIC_DRAW);
+   printf("INFO attrib %s builtin tag=%d\n", name, r);
+   int unit;
+   if (!strcmp(name, "gl_Vertex")) {
+      p_glEnableClientState(0x8074 /* GL_VERTEX_ARRAY */);
+      p_glVertexPointer(4, GL_FLOAT, 16, 0);
+   } else if (!strcmp(name, "gl_Normal")) {
+      p_glEnableClientState(0x8075 /* GL_NORMAL_ARRAY */);
+      p_glNormalPointer(GL_FLOAT, 16, 0);
+   } else if (!strcmp(name, "gl_Color")) {
+      p_glEnableClientState(0x8076 /* GL_COLOR_ARRAY */);
+      p_glColorPointer(4, GL_FLOAT, 16, 0);
+   } else if (!strcmp(name, "gl_SecondaryColor")) {
+      p_glEnableClientState(0x845E /* GL_SECONDARY_COLOR_ARRAY */);
+      p_glSecondaryColorPointer(3, GL_FLOAT, 16, 0);
+   } else if (!strcmp(name, "gl_FogCoord")) {
+      p_glEnableClientState(0x8457 /* GL_FOG_COORD_ARRAY */);
+      p_glFogCoordPointer(GL_FLOAT, 16, 0);
+   } else if (sscanf(name, "gl_MultiTexCoord%d", &unit) == 1 && unit >= 0 && unit < 8) {
+      p_glClientActiveTexture(GL_TEXTURE0 + (GLenum)unit);
+      p_glEnableClientState(0x8078 /* GL_TEXTURE_COORD_ARRAY */);
+      p_glTexCoordPointer(4, GL_FLOAT, 16, 0);
+      p_glClientActiveTexture(GL_TEXTURE0);
+   } else {
+      return fail("built-in attribute not set by this harness", name), -1;
+   }
+   return 0;
+}
+
 /* Every active generic attribute gets its own buffer: the one whose name has tag r
  * (r700_name_tag: a hash, not a rank, because the reference run of a pixel shader can make the
  * position attribute inactive) holds, for vertex v and column k, component c,
- *   floats: r / 8 + (16 v + 4 k + c + 1) / 1024, integers: 1000 r + 16 v + 4 k + c
+ *   floats: r700_spread(r, 1 + v, k, c), integers: 1000 r + 16 v + 4 k + c
  * (exact in binary32). In --r700-ref-ps every vertex holds vertex 0's values and wavesim_pos the
  * screen-covering triangle. */
 static int r700_attribs(GLuint prog)
@@ -307,6 +380,14 @@ static int r700_attribs(GLuint prog)
       GLint size;
       GLenum type;
       p_glGetActiveAttrib(prog, (GLuint)a, sizeof(name), NULL, &size, &type, name);
+      /* gl_VertexID and gl_InstanceID are system values, not arrays. */
+      if (!strcmp(name, "gl_VertexID") || !strcmp(name, "gl_InstanceID"))
+         continue;
+      if (!strncmp(name, "gl_", 3)) {
+         if (r700_builtin_attrib(name))
+            return -1;
+         continue;
+      }
       GLint loc = p_glGetAttribLocation(prog, name);
       if (loc < 0)
          continue;
@@ -332,7 +413,8 @@ static int r700_attribs(GLuint prog)
                if (isint)
                   data[v * 4 + c].i = 1000 * r + 16 * vv + 4 * k + c;
                else
-                  data[v * 4 + c].f = (float)r / 8.0f + (float)(16 * vv + 4 * k + c + 1) / 1024.0f;
+                  data[v * 4 + c].f = r700_spread((unsigned)r, 1u + (unsigned)vv, (unsigned)k,
+                                                  (unsigned)c);
             }
          GLuint vbo;
          p_glGenBuffers(1, &vbo);
@@ -472,6 +554,8 @@ int main(int argc, char **argv)
             stage = VS;
          else if (!strncmp(line, "[fragment shader]", 17))
             stage = FS;
+         else if (!strncmp(line, "[test]", 6) || !strncmp(line, "[vertex data]", 13))
+            ; /* piglit's draw commands and vertex data: the harness gives its own inputs */
          else if (!in_require && strncmp(line, "[vertex shader passthrough]", 27)) {
             line[len] = 0;
             return fail("stage not drawn by this harness", line);

@@ -325,6 +325,7 @@ def varying_layout(vs_vars, sizes):
     in the order of its components. This reading is checked by the test, not trusted: a wrong
     placement gives a difference from llvmpipe, never a match."""
     placed, used, ambiguous = [], {}, set()
+    holders = {}  # bare name -> the packed variables holding a piece of it without a swizzle
     for name, comps, arr, slot, frac in sorted(vs_vars, key=lambda v: (slot_order(v[3]), v[4])):
         if "@" in name or slot in SKIP_SLOTS:
             continue
@@ -351,6 +352,7 @@ def varying_layout(vs_vars, sizes):
                     placed.append((slot, c, base, k))
                     c += 1
                 if not idx:
+                    holders.setdefault(base, set()).add(name)
                     used[base] = used.get(base, 0) + n
                     # a bare name holding fewer components than the varying has: which ones is
                     # not in the name (the converter takes them in order)
@@ -370,8 +372,11 @@ def varying_layout(vs_vars, sizes):
                 raise Skip(f"array varying {name} at {slot}")
             for c in range(comps):
                 placed.append((s, frac + c, name, k * comps + c))
-    # names whose every component is placed are not ambiguous
-    ambiguous = {n for n in ambiguous if used.get(n, 0) < sizes.get(n, 0)}
+    # names whose every component is placed are not ambiguous, unless bare pieces of them sit in
+    # more than one packed variable: which piece holds which components is then not in the names
+    # (warsow 187 packs qf_FrontColor's alpha with v_TexCoord and its rgb in a second variable)
+    ambiguous = {n for n in ambiguous
+                 if used.get(n, 0) < sizes.get(n, 0) or len(holders.get(n, ())) > 1}
     return placed, ambiguous
 
 
@@ -421,6 +426,9 @@ def patched_vs_test(src_text):
         raise Skip("vertex shader main not found")
     ver = re.search(r"^\s*#version\s+(\d+)", vs, re.M)
     kw = "in" if ver and int(ver.group(1)) >= 130 else "attribute"
+    # Every vertex holds vertex 0's attributes; gl_VertexID is vertex 0's too, or a varying computed
+    # from it (dolphin's full-screen passes) would vary over the triangle.
+    vs2 = re.sub(r"\bgl_VertexID\b", "0", vs2)
     vs2 += f"\n{kw} vec4 wavesim_pos;\nvoid main() {{ wavesim_main(); gl_Position = wavesim_pos; }}\n"
     return src_text[:m.end()] + vs2 + src_text[vs_end:]
 

@@ -367,6 +367,26 @@ pub fn pred_set_push(cmp: Cmp, counter: u32, value: u32) -> (u32, bool) {
     }
 }
 
+/// PRED_SET{E,GT,GE,NE,LT,LE}_PUSH_INT: the rule of the float PRED_SET*_PUSH above over integers.
+/// - The rule (counter test, increment, predicate) is the Xenos one that xenia documents for the float
+///   forms; no source states the integer forms' rule in words.
+/// - That the counter, the tested value and the result are integers is what both instruction tables
+///   that list these opcodes say: decaf-emu's `latte_instructions_def.inl` marks them `ALU_INT`
+///   (integer inputs and output, `SQ_ALU_FLAG_INT_IN | SQ_ALU_FLAG_INT_OUT`) and Mesa's `r600_isa.c`
+///   marks them `AF_PRED_PUSH | AF_CC_* | AF_INT_CMP` (a signed integer comparison; the unsigned
+///   compares are separate `_UINT` opcodes), exactly as they mark PRED_SET*_INT and SET*_INT.
+///
+/// So a thread whose counter is 0 and whose signed value passes the test against 0 stays enabled
+/// (result 0, predicate true); otherwise the counter is incremented as a 32-bit integer (wrapping:
+/// the adder of ADD_INT) and the predicate is false.
+pub fn pred_set_push_int(cmp: Cmp, counter: u32, value: u32) -> (u32, bool) {
+    if counter == 0 && compare(cmp, CmpTy::I32, value, 0) {
+        (0, true)
+    } else {
+        (counter.wrapping_add(1), false)
+    }
+}
+
 /// PRED_SET_INV: a counter of 1.0 becomes 0.0 (predicate true), 0.0 becomes 1.0, others are kept.
 pub fn pred_set_inv(counter: u32) -> (u32, bool) {
     let x = fin(counter);
@@ -441,6 +461,8 @@ pub fn compare(cmp: Cmp, ty: CmpTy, a: u32, b: u32) -> bool {
                 Cmp::Gt => x > y,
                 Cmp::Ge => x >= y,
                 Cmp::Ne => x != y,
+                Cmp::Lt => x < y,
+                Cmp::Le => x <= y,
             }
         }
         CmpTy::I32 => {
@@ -450,6 +472,8 @@ pub fn compare(cmp: Cmp, ty: CmpTy, a: u32, b: u32) -> bool {
                 Cmp::Gt => x > y,
                 Cmp::Ge => x >= y,
                 Cmp::Ne => x != y,
+                Cmp::Lt => x < y,
+                Cmp::Le => x <= y,
             }
         }
         CmpTy::U32 => match cmp {
@@ -457,6 +481,8 @@ pub fn compare(cmp: Cmp, ty: CmpTy, a: u32, b: u32) -> bool {
             Cmp::Gt => a > b,
             Cmp::Ge => a >= b,
             Cmp::Ne => a != b,
+            Cmp::Lt => a < b,
+            Cmp::Le => a <= b,
         },
     }
 }

@@ -453,6 +453,47 @@ fn mul_vs_mul_ieee_and_denormals() {
     assert_eq!(v[2], Some(0), "denormal 1 * 2^-149 + 0 flushes to +0");
 }
 
+/// MOV is a float op for CLAMP and the output modifier (Mesa's r600 backend emits GLSL saturate as
+/// MOV with CLAMP): CLAMP gives min(max(x, 0), 1) with NaN -> 0 (R700 ISA reference, CLAMP), OMOD
+/// *2 doubles; without either, MOV keeps the source's bits (a denormal, a signalling NaN). CLAMP on an
+/// integer op is a typed error.
+#[test]
+fn mov_honours_clamp_and_output_modifier() {
+    let prog = "\
+        ALU 3, @2, KC0[], KC1[]
+        EXPORT T1.XYZW
+        ALU clause starting at 2:
+          MOV_SAT * T1.X, T0.X,
+          MOV_SAT * T1.Y, T0.Y,
+          MOV * T1.Z * 2.0, T0.Z,
+          MOV * T1.W, T0.W,
+    ";
+    // thread 0: 5.1640625 (0x40a54000), -3.0, 1.5, the denormal 1; thread 1: NaN, 0.25, -0.75,
+    // the signalling NaN 0x7f800001.
+    let cfg = "threads = 2\n[[gpr]]\nreg = 0\nvalues = [[\"0x40a54000\", -3.0, 1.5, 1], \
+               [\"0x7fc00000\", 0.25, -0.75, \"0x7f800001\"]]\n";
+    let r = run_asm(Chip::Rv770, prog, cfg).unwrap();
+    assert_eq!(pixel0(&r, 0).map(f)[..3], [1.0, 0.0, 3.0]);
+    assert_eq!(pixel0(&r, 0)[3], Some(1), "a plain MOV keeps a denormal");
+    assert_eq!(pixel0(&r, 1).map(f)[..3], [0.0, 0.25, -1.5]);
+    assert_eq!(
+        pixel0(&r, 1)[3],
+        Some(0x7f80_0001),
+        "a plain MOV keeps a NaN's bits"
+    );
+    let e = run_asm(
+        Chip::Rv770,
+        "ALU 0, @2, KC0[], KC1[]\nEXPORT T1.XYZW\nALU clause starting at 2:\n  \
+         ADD_INT_SAT * T1.X, T0.X, T0.Y,\n",
+        cfg,
+    )
+    .unwrap_err();
+    assert!(
+        matches!(e, RunError::Exec(ExecError::NotModelled { .. })),
+        "{e}"
+    );
+}
+
 /// Vertex fetch through a fetch constant: address = base + index * stride + offset, FMT_32_32_32_FLOAT (0x30)
 /// fills W with 1.0 (R700 ISA, vertex fetch "missing components"); fetching past the buffer is an error.
 #[test]
@@ -1014,9 +1055,9 @@ fn rows_without_semantics_stop_with_a_typed_error() {
         );
         checked += 1;
     }
-    // A floor, so that an empty filter cannot pass: 36 rows are still without semantics (TEX_LD,
-    // GET_TEXTURE_RESINFO, FREXP_64 and LDEXP_64 now run).
-    assert!(checked >= 36, "{checked}");
+    // A floor, so that an empty filter cannot pass: 30 rows are still without semantics (TEX_LD,
+    // GET_TEXTURE_RESINFO, FREXP_64, LDEXP_64 and the six PRED_SET*_PUSH_INT now run).
+    assert!(checked >= 30, "{checked}");
 }
 
 /// Double precision on rv770 over the X/Y slot pair (layout: the X slot's sources are the high dwords,
@@ -1644,6 +1685,92 @@ fn predicate_counter_instructions() {
     for t in 0..5 {
         let v = pixel0(&r, t).map(|c| c.map(f32::from_bits).unwrap_or(0.0));
         let on = t == 1;
+        assert_eq!(
+            (v[0], v[1]),
+            if on { (1.0, 0.0) } else { (0.0, 1.0) },
+            "thread {t}"
+        );
+    }
+}
+
+/// PRED_SETcc_PUSH_INT: the float rule above over signed integers (semantics.rs: decaf-emu marks the
+/// opcodes ALU_INT, integer inputs and output; Mesa's r600_isa.c marks them AF_INT_CMP):
+/// counter == 0 and (v cc 0) as signed integers -> 0 and predicate true, else counter + 1 (integer).
+#[test]
+fn predicate_counter_integer_forms() {
+    let prog = |a: &str, b: &str, c: &str| {
+        format!(
+            "ALU 3, @4, KC0[], KC1[]\nEXPORT T1.XYZW\nCF_END\nPAD\nALU clause starting at 4:\n  \
+             {a} * T1.X, T0.X, T0.Y,\n  {b} * T1.Y, T0.X, T0.Y,\n  {c} * T1.Z, T0.X, T0.Y,\n  \
+             MOV * T1.W, 0.0,\n"
+        )
+    };
+    // (counter, value) per thread, raw integers. Thread 3's counter is 0x3F800000 (1.0f as bits: an
+    // integer, not zero); thread 4's value is 0x80000000 (i32::MIN, negative as a signed integer, -0.0
+    // as a float); thread 5's counter is u32::MAX, which the integer increment wraps to 0.
+    let cv: [[u32; 4]; 6] = [
+        [0, 0, 0, 0],
+        [0, 7, 0, 0],
+        [0, (-3i32) as u32, 0, 0],
+        [0x3F80_0000, 0, 0, 0],
+        [0, 0x8000_0000, 0, 0],
+        [u32::MAX, 5, 0, 0],
+    ];
+    let cfg = format!("threads = 6\n{}", raw_inputs(0, &cv));
+    // E, GT, GE: a thread passes when its counter is 0 and value == 0 / > 0 / >= 0; a passing thread
+    // writes 0, a failing one counter + 1.
+    let r = run_asm(
+        Chip::Rv770,
+        &prog(
+            "PRED_SETE_PUSH_INT",
+            "PRED_SETGT_PUSH_INT",
+            "PRED_SETGE_PUSH_INT",
+        ),
+        &cfg,
+    )
+    .unwrap();
+    let want: [[u32; 3]; 6] = [
+        [0, 1, 0],        // 0 == 0, not > 0, >= 0
+        [1, 0, 0],        // 7: fails E, passes GT and GE
+        [1, 1, 1],        // -3 fails all three
+        [0x3F80_0001; 3], // counter not 0: incremented as an integer
+        [1, 1, 1],        // i32::MIN is negative
+        [0, 0, 0],        // u32::MAX + 1 wraps to 0
+    ];
+    for (t, w) in want.iter().enumerate() {
+        assert_eq!(raw(pixel0(&r, t))[..3], w[..], "thread {t}");
+    }
+    // NE, LT, LE.
+    let r = run_asm(
+        Chip::Rv770,
+        &prog(
+            "PRED_SETNE_PUSH_INT",
+            "PRED_SETLT_PUSH_INT",
+            "PRED_SETLE_PUSH_INT",
+        ),
+        &cfg,
+    )
+    .unwrap();
+    let want: [[u32; 3]; 6] = [
+        [1, 1, 0],        // 0: fails NE and LT, passes LE
+        [0, 1, 1],        // 7: passes NE only
+        [0, 0, 0],        // -3 passes all three
+        [0x3F80_0001; 3], // counter not 0
+        [0, 0, 0],        // i32::MIN < 0
+        [0, 0, 0],        // wraps
+    ];
+    for (t, w) in want.iter().enumerate() {
+        assert_eq!(raw(pixel0(&r, t))[..3], w[..], "thread {t}");
+    }
+    // The predicate: PRED_SETLT_PUSH_INT sets it for the threads whose counter is 0 and value < 0
+    // (threads 2 and 4); PRED_SEL_ONE runs for them, PRED_SEL_ZERO for the others.
+    let p = "ALU 2, @4, KC0[], KC1[]\nEXPORT T1.XYZW\nCF_END\nPAD\nALU clause starting at 4:\n  \
+             PRED_SETLT_PUSH_INT * Pred,PredicateBit (MASKED), T0.X, T0.Y,\n  \
+             MOV * T1.X, 1.0, Pred_sel_one\n  MOV * T1.Y, 1.0, Pred_sel_zero\n";
+    let r = run_asm(Chip::Rv770, p, &cfg).unwrap();
+    for t in 0..6 {
+        let v = pixel0(&r, t).map(|c| c.map(f32::from_bits).unwrap_or(0.0));
+        let on = t == 2 || t == 4;
         assert_eq!(
             (v[0], v[1]),
             if on { (1.0, 0.0) } else { (0.0, 1.0) },

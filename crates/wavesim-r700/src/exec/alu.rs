@@ -431,6 +431,18 @@ fn run_group(ctx: &mut Ctx, w: &mut Wave, g: &AluGroup) -> Result<(), ExecError>
             });
             continue;
         }
+        // CLAMP and the output modifier are defined for float results; a bit applied to an integer
+        // or bit-pattern row is not ignored but reported.
+        if !i.row.float_out
+            && !matches!(i.row.exec, AluExec::Pair64(_))
+            && (i.omod != 0 || i.clamp)
+            && exec.iter().any(|e| *e)
+        {
+            return Err(nm(
+                &format!("{} with CLAMP or an output modifier", i.row.isa),
+                "CLAMP and OMOD scale and clamp float results; what they do to an integer result is not in the sources wavesim uses",
+            ));
+        }
         if let AluExec::Pair64(op) = i.row.exec {
             run_pair64_slot(ctx, w, g, i, op, &mut pair64, &mut values, &loc)?;
             results.push(SlotResult {
@@ -698,8 +710,9 @@ fn run_lanes(
                         let t = compare(cmp, ty, src(0)?, src(1)?);
                         (if t { ONE_F } else { 0 }, t)
                     }
-                    // The *_PUSH rows that run are the float ones (the integer forms are
-                    // NotModelled rows).
+                    AluExec::PredSet {
+                        cmp, ty: CmpTy::I32, ..
+                    } => sem::pred_set_push_int(cmp, src(0)?, src(1)?),
                     AluExec::PredSet { cmp, .. } => sem::pred_set_push(cmp, src(0)?, src(1)?),
                     AluExec::PredSetInv => sem::pred_set_inv(src(0)?),
                     AluExec::PredSetPop => {

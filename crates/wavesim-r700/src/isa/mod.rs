@@ -38,6 +38,9 @@ pub enum Cmp {
     Gt,
     Ge,
     Ne,
+    /// Only the PRED_SETLT/LE_PUSH_INT rows test "less than": R700 has no other LT/LE compare.
+    Lt,
+    Le,
 }
 
 /// Operand type of a comparison.
@@ -493,14 +496,8 @@ mod tests {
                 "MULADD_64_M2",
                 "MULADD_64_M4",
                 "PRED_SETE_64",
-                "PRED_SETE_PUSH_INT",
                 "PRED_SETGE_64",
-                "PRED_SETGE_PUSH_INT",
                 "PRED_SETGT_64",
-                "PRED_SETGT_PUSH_INT",
-                "PRED_SETLE_PUSH_INT",
-                "PRED_SETLT_PUSH_INT",
-                "PRED_SETNE_PUSH_INT",
                 "RECIP_INT"
             ]
         );

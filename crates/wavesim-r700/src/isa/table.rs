@@ -30,7 +30,6 @@ macro_rules! alu_bits {
     };
 }
 
-const PUSH_INT: &str = "no source gives the integer predicate-counter forms (searched: xenia's Xenos definitions that wavesim follows for PRED_SET*_PUSH, which have no integer counter; Mesa's r600 driver, which lists but never emits them; decaf-emu and Cemu, which leave them unimplemented; Multi2Sim's Evergreen emulator, NOT_IMPL)";
 const F64_PRED: &str =
     "how PRED_SET*_64 sets the predicate from its slot pair is not in the sources wavesim uses";
 
@@ -248,7 +247,10 @@ pub static ALU: &[AluRow] = &[
         Vector,
         AluExec::Mova(MovaKind::Int)
     ),
-    alu_bits!(Op2, 0x19, "MOV", "MOV", 1, Any, AluExec::Un(sem::mov)),
+    // MOV is a float op for the output modifier and CLAMP: Mesa's r600 backend emits GLSL's saturate
+    // (nir_op_fsat) as MOV with the CLAMP bit (sfn_instr_alu.cpp). Without either, its result keeps
+    // the source's bits (integers, denormals, NaN payloads), as every float row's does.
+    alu!(Op2, 0x19, "MOV", "MOV", 1, Any, AluExec::Un(sem::mov)),
     alu_bits!(Op2, 0x1A, "NOP", "NOP", 0, Any, AluExec::Nop),
     alu!(
         Op2,
@@ -785,59 +787,83 @@ pub static ALU: &[AluRow] = &[
             ty: CmpTy::I32
         }
     ),
-    alu!(
+    alu_bits!(
         Op2,
         0x4A,
         "PRED_SETE_PUSH_INT",
         "PRED_SETE_PUSH_INT",
         2,
         Any,
-        AluExec::NotModelled(PUSH_INT)
+        AluExec::PredSet {
+            cmp: Cmp::E,
+            ty: CmpTy::I32,
+            push: true
+        }
     ),
-    alu!(
+    alu_bits!(
         Op2,
         0x4B,
         "PRED_SETGT_PUSH_INT",
         "PRED_SETGT_PUSH_INT",
         2,
         Any,
-        AluExec::NotModelled(PUSH_INT)
+        AluExec::PredSet {
+            cmp: Cmp::Gt,
+            ty: CmpTy::I32,
+            push: true
+        }
     ),
-    alu!(
+    alu_bits!(
         Op2,
         0x4C,
         "PRED_SETGE_PUSH_INT",
         "PRED_SETGE_PUSH_INT",
         2,
         Any,
-        AluExec::NotModelled(PUSH_INT)
+        AluExec::PredSet {
+            cmp: Cmp::Ge,
+            ty: CmpTy::I32,
+            push: true
+        }
     ),
-    alu!(
+    alu_bits!(
         Op2,
         0x4D,
         "PRED_SETNE_PUSH_INT",
         "PRED_SETNE_PUSH_INT",
         2,
         Any,
-        AluExec::NotModelled(PUSH_INT)
+        AluExec::PredSet {
+            cmp: Cmp::Ne,
+            ty: CmpTy::I32,
+            push: true
+        }
     ),
-    alu!(
+    alu_bits!(
         Op2,
         0x4E,
         "PRED_SETLT_PUSH_INT",
         "PRED_SETLT_PUSH_INT",
         2,
         Any,
-        AluExec::NotModelled(PUSH_INT)
+        AluExec::PredSet {
+            cmp: Cmp::Lt,
+            ty: CmpTy::I32,
+            push: true
+        }
     ),
-    alu!(
+    alu_bits!(
         Op2,
         0x4F,
         "PRED_SETLE_PUSH_INT",
         "PRED_SETLE_PUSH_INT",
         2,
         Any,
-        AluExec::NotModelled(PUSH_INT)
+        AluExec::PredSet {
+            cmp: Cmp::Le,
+            ty: CmpTy::I32,
+            push: true
+        }
     ),
     alu!(
         Op2,
