@@ -607,7 +607,9 @@ def convert(rel, shaders, dumps, out, harness, env, cache):
     if shadow:
         notes += "# shadow-sampler: " + " ".join(sorted(shadow)) + "\n"
     (tmpdst / "expect.txt").write_text(
-        f"# llvmpipe (Mesa 22.3.6) for shader-db's {rel}.shader_test; tools/r700/mesa_corpus.py\n"
+        # piglit's tests live under tests/spec; shader-db's do not.
+        f"# llvmpipe (Mesa 22.3.6) for {'piglit' if rel.startswith('tests/') else 'shader-db'}'s "
+        f"{rel}.shader_test; tools/r700/mesa_corpus.py\n"
         + notes + "\n".join(expect) + "\n")
     shutil.rmtree(dst, ignore_errors=True)
     tmpdst.rename(dst)
