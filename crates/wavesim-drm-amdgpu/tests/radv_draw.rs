@@ -21,14 +21,13 @@
 
 use ash::vk;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
-// The Vulkan setup shared with vulkan_compute.rs (its triangle is not drawn here).
+// The Vulkan setup and child runner shared with vulkan_compute.rs (its triangle is not drawn
+// here).
 #[allow(dead_code)]
 mod vulkan_draw;
+use vulkan_draw::{err, Gpu, PipelineState, COLOR_RANGE};
 
-const RADV_ICD: &str = "/usr/share/vulkan/icd.d/radeon_icd.x86_64.json";
-const LAVAPIPE_ICD: &str = "/usr/share/vulkan/icd.d/lvp_icd.x86_64.json";
 const W: u32 = 64;
 const H: u32 = 64;
 /// The host's background texel (RGBA8): no shader here writes it.
@@ -58,6 +57,35 @@ struct Case {
     format: vk::Format,
     /// Largest channel difference: UNORM8 steps, or units of 2^-16 for float formats.
     tolerance: u32,
+}
+
+impl Case {
+    /// `vertices` x `instances` of `topology` over the whole RGBA8 target: no culling,
+    /// counter-clockwise front faces, no blending, no vertex buffer.
+    fn new(
+        name: String,
+        (vert, frag): (&'static str, &'static str),
+        topology: vk::PrimitiveTopology,
+        (vertices, instances): (u32, u32),
+        tolerance: u32,
+    ) -> Case {
+        Case {
+            name,
+            vert,
+            frag,
+            topology,
+            vertices,
+            instances,
+            cull: vk::CullModeFlags::NONE,
+            front_face: vk::FrontFace::COUNTER_CLOCKWISE,
+            viewport: [0.0, 0.0, W as f32, H as f32],
+            scissor: [0, 0, W, H],
+            blend: None,
+            mesh: None,
+            format: vk::Format::R8G8B8A8_UNORM,
+            tolerance,
+        }
+    }
 }
 
 /// A draw from [`mesh_vertices`]: (index type, indices) or None for a non-indexed draw of
@@ -162,27 +190,17 @@ fn cases() -> Vec<Case> {
             vk::FrontFace::CLOCKWISE,
         ),
     ];
-    let full = ([0.0, 0.0, W as f32, H as f32], [0, 0, W, H]);
     let inner = ([8.0, 60.0, 48.0, -52.0], [4, 6, 50, 40]);
     let mut out = Vec::new();
     for (g, vert, topology, vertices, instances) in geometry {
         for (f, frag, tolerance) in frags {
-            let base = Case {
-                name: format!("{g}_{f}"),
-                vert,
-                frag,
+            let base = Case::new(
+                format!("{g}_{f}"),
+                (vert, frag),
                 topology,
-                vertices,
-                instances,
-                cull: vk::CullModeFlags::NONE,
-                front_face: ccw,
-                viewport: full.0,
-                scissor: full.1,
-                blend: None,
-                mesh: None,
-                format: vk::Format::R8G8B8A8_UNORM,
+                (vertices, instances),
                 tolerance,
-            };
+            );
             for (r, cull, front_face) in raster {
                 out.push(Case {
                     name: format!("{g}_{f}{r}"),
@@ -199,22 +217,13 @@ fn cases() -> Vec<Case> {
             });
         }
     }
-    out.push(Case {
-        name: "flat".into(),
-        vert: "flat.vert",
-        frag: "flat.frag",
-        topology: T::TRIANGLE_LIST,
-        vertices: 3,
-        instances: 1,
-        cull: vk::CullModeFlags::NONE,
-        front_face: ccw,
-        viewport: full.0,
-        scissor: full.1,
-        blend: None,
-        mesh: None,
-        format: vk::Format::R8G8B8A8_UNORM,
-        tolerance: 1,
-    });
+    out.push(Case::new(
+        "flat".into(),
+        ("flat.vert", "flat.frag"),
+        T::TRIANGLE_LIST,
+        (3, 1),
+        1,
+    ));
     // Blending over the host's background (a non-zero destination) with every blend op and
     // the constant, destination and alpha factors.
     use vk::{BlendFactor as F, BlendOp as O};
@@ -247,24 +256,18 @@ fn cases() -> Vec<Case> {
         for (f, frag, tolerance) in [frags[0], frags[3], frags[5], frags[6]] {
             for (b, color, alpha) in blends {
                 out.push(Case {
-                    name: format!("{g}_{f}_blend_{b}"),
-                    vert,
-                    frag,
-                    topology,
-                    vertices,
-                    instances,
-                    cull: vk::CullModeFlags::NONE,
-                    front_face: ccw,
-                    viewport: full.0,
-                    scissor: full.1,
                     blend: Some(Blend {
                         color,
                         alpha,
                         constants: k,
                     }),
-                    mesh: None,
-                    format: vk::Format::R8G8B8A8_UNORM,
-                    tolerance: tolerance.max(1),
+                    ..Case::new(
+                        format!("{g}_{f}_blend_{b}"),
+                        (vert, frag),
+                        topology,
+                        (vertices, instances),
+                        tolerance.max(1),
+                    )
                 });
             }
         }
@@ -335,25 +338,21 @@ fn cases() -> Vec<Case> {
     for (m, topology, indices, restart, first_index, vertex_offset, count) in meshes {
         for (r, cull, front_face) in [raster[0], raster[1]] {
             out.push(Case {
-                name: format!("mesh_{m}{r}"),
-                vert: "vbuf.vert",
-                frag: "vcol.frag",
-                topology,
-                vertices: count,
-                instances: 1,
                 cull,
                 front_face,
-                viewport: full.0,
-                scissor: full.1,
-                blend: None,
                 mesh: Some(Mesh {
                     indices: indices.clone(),
                     restart,
                     first_index,
                     vertex_offset,
                 }),
-                format: vk::Format::R8G8B8A8_UNORM,
-                tolerance: 1,
+                ..Case::new(
+                    format!("mesh_{m}{r}"),
+                    ("vbuf.vert", "vcol.frag"),
+                    topology,
+                    (count, 1),
+                    1,
+                )
             });
         }
     }
@@ -365,22 +364,13 @@ fn cases() -> Vec<Case> {
         ("lines", "grid.vert", T::LINE_LIST, 96),
     ] {
         for (f, frag, tolerance) in [frags[0], frags[5]] {
-            out.push(Case {
-                name: format!("{g}_{f}"),
-                vert,
-                frag,
+            out.push(Case::new(
+                format!("{g}_{f}"),
+                (vert, frag),
                 topology,
-                vertices,
-                instances: 1,
-                cull: vk::CullModeFlags::NONE,
-                front_face: ccw,
-                viewport: full.0,
-                scissor: full.1,
-                blend: None,
-                mesh: None,
-                format: vk::Format::R8G8B8A8_UNORM,
+                (vertices, 1),
                 tolerance,
-            });
+            ));
         }
     }
     // Float targets (exported as FP16_ABGR / 32_ABGR). Without UNORM8's quantisation the
@@ -395,20 +385,14 @@ fn cases() -> Vec<Case> {
                 ("rgba32f", vk::Format::R32G32B32A32_SFLOAT, 32),
             ] {
                 out.push(Case {
-                    name: format!("{g}_{f}_{fname}"),
-                    vert,
-                    frag,
-                    topology,
-                    vertices,
-                    instances,
-                    cull: vk::CullModeFlags::NONE,
-                    front_face: ccw,
-                    viewport: full.0,
-                    scissor: full.1,
-                    blend: None,
-                    mesh: None,
                     format,
-                    tolerance,
+                    ..Case::new(
+                        format!("{g}_{f}_{fname}"),
+                        (vert, frag),
+                        topology,
+                        (vertices, instances),
+                        tolerance,
+                    )
                 });
             }
         }
@@ -438,85 +422,26 @@ fn background(f: vk::Format) -> Vec<u8> {
     }
 }
 
-fn spv(name: &str) -> Result<Vec<u32>, String> {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/graphics")
-        .join(format!("{name}.spv"));
-    let b = std::fs::read(&path).map_err(|e| format!("{}: {e}", path.display()))?;
-    Ok(b.chunks_exact(4)
-        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-        .collect())
-}
-
-/// Renders `c` on the process's Vulkan driver; returns the 64x64 RGBA8 pixels, rows packed.
+/// Renders `c` on the process's Vulkan driver; returns the 64x64 texels, rows packed.
 fn render(c: &Case) -> Result<Vec<u8>, String> {
-    let e = |what: &'static str| move |r: vk::Result| format!("{what}: {r:?}");
+    let spv = |name: &str| vulkan_draw::spv(&format!("{name}.spv"));
     let (vert, frag) = (spv(c.vert)?, spv(c.frag)?);
     // SAFETY: every Vulkan call follows the specification's valid usage: objects are created
     // before use; the process exits after reading the result (the driver frees the rest).
     unsafe {
-        let (_entry, instance, pd) = vulkan_draw::first_device()?;
-        let family = instance
-            .get_physical_device_queue_family_properties(pd)
-            .iter()
-            .position(|f| f.queue_flags.contains(vk::QueueFlags::GRAPHICS))
-            .ok_or("no graphics queue")? as u32;
-        let prio = [1.0f32];
-        let qci = [vk::DeviceQueueCreateInfo::default()
-            .queue_family_index(family)
-            .queue_priorities(&prio)];
-        let device = instance
-            .create_device(
-                pd,
-                &vk::DeviceCreateInfo::default().queue_create_infos(&qci),
-                None,
-            )
-            .map_err(e("vkCreateDevice"))?;
-        let queue = device.get_device_queue(family, 0);
-        let props = instance.get_physical_device_memory_properties(pd);
-        let mem_type = |bits: u32, want: vk::MemoryPropertyFlags| {
-            (0..props.memory_type_count)
-                .find(|&t| {
-                    bits >> t & 1 != 0
-                        && props.memory_types[t as usize].property_flags.contains(want)
-                })
-                .ok_or("no suitable memory type")
-        };
+        let gpu = Gpu::graphics()?;
+        let device = &gpu.device;
         let format = c.format;
         let tb = texel_bytes(format);
         let bg = background(format);
-        let image = device
-            .create_image(
-                &vk::ImageCreateInfo::default()
-                    .image_type(vk::ImageType::TYPE_2D)
-                    .format(format)
-                    .extent(vk::Extent3D {
-                        width: W,
-                        height: H,
-                        depth: 1,
-                    })
-                    .mip_levels(1)
-                    .array_layers(1)
-                    .samples(vk::SampleCountFlags::TYPE_1)
-                    .tiling(vk::ImageTiling::LINEAR)
-                    .initial_layout(vk::ImageLayout::PREINITIALIZED)
-                    .usage(vk::ImageUsageFlags::COLOR_ATTACHMENT),
-                None,
-            )
-            .map_err(e("vkCreateImage"))?;
-        let req = device.get_image_memory_requirements(image);
         let host = vk::MemoryPropertyFlags::HOST_VISIBLE | vk::MemoryPropertyFlags::HOST_COHERENT;
-        let mem = device
-            .allocate_memory(
-                &vk::MemoryAllocateInfo::default()
-                    .allocation_size(req.size)
-                    .memory_type_index(mem_type(req.memory_type_bits, host)?),
-                None,
-            )
-            .map_err(e("vkAllocateMemory"))?;
-        device
-            .bind_image_memory(image, mem, 0)
-            .map_err(e("vkBindImageMemory"))?;
+        let (image, mem) = gpu.color_image(
+            format,
+            vk::ImageTiling::LINEAR,
+            vk::ImageLayout::PREINITIALIZED,
+            vk::ImageUsageFlags::COLOR_ATTACHMENT,
+            host,
+        )?;
         let layout = device.get_image_subresource_layout(
             image,
             vk::ImageSubresource {
@@ -526,62 +451,27 @@ fn render(c: &Case) -> Result<Vec<u8>, String> {
             },
         );
         let ptr = device
-            .map_memory(mem, 0, req.size, vk::MemoryMapFlags::empty())
-            .map_err(e("vkMapMemory"))? as *mut u8;
+            .map_memory(
+                mem,
+                0,
+                device.get_image_memory_requirements(image).size,
+                vk::MemoryMapFlags::empty(),
+            )
+            .map_err(err("vkMapMemory"))? as *mut u8;
         for y in 0..H as usize {
             for x in 0..W as usize {
                 let at = layout.offset as usize + y * layout.row_pitch as usize + tb * x;
                 std::ptr::copy_nonoverlapping(bg.as_ptr(), ptr.add(at), tb);
             }
         }
-        let view = device
-            .create_image_view(
-                &vk::ImageViewCreateInfo::default()
-                    .image(image)
-                    .view_type(vk::ImageViewType::TYPE_2D)
-                    .format(format)
-                    .subresource_range(vk::ImageSubresourceRange {
-                        aspect_mask: vk::ImageAspectFlags::COLOR,
-                        level_count: 1,
-                        layer_count: 1,
-                        ..Default::default()
-                    }),
-                None,
-            )
-            .map_err(e("vkCreateImageView"))?;
-        let att = [vk::AttachmentDescription::default()
-            .format(format)
-            .samples(vk::SampleCountFlags::TYPE_1)
-            .load_op(vk::AttachmentLoadOp::LOAD)
-            .store_op(vk::AttachmentStoreOp::STORE)
-            .initial_layout(vk::ImageLayout::GENERAL)
-            .final_layout(vk::ImageLayout::GENERAL)];
-        let cref = [vk::AttachmentReference::default()
-            .attachment(0)
-            .layout(vk::ImageLayout::GENERAL)];
-        let sub = [vk::SubpassDescription::default()
-            .pipeline_bind_point(vk::PipelineBindPoint::GRAPHICS)
-            .color_attachments(&cref)];
-        let rp = device
-            .create_render_pass(
-                &vk::RenderPassCreateInfo::default()
-                    .attachments(&att)
-                    .subpasses(&sub),
-                None,
-            )
-            .map_err(e("vkCreateRenderPass"))?;
-        let views = [view];
-        let fb = device
-            .create_framebuffer(
-                &vk::FramebufferCreateInfo::default()
-                    .render_pass(rp)
-                    .attachments(&views)
-                    .width(W)
-                    .height(H)
-                    .layers(1),
-                None,
-            )
-            .map_err(e("vkCreateFramebuffer"))?;
+        let general = vk::ImageLayout::GENERAL;
+        let (rp, fb) = gpu.render_target(
+            image,
+            format,
+            vk::AttachmentLoadOp::LOAD,
+            general,
+            (general, general),
+        )?;
         let push_range = [vk::PushConstantRange {
             stage_flags: vk::ShaderStageFlags::VERTEX,
             offset: 0,
@@ -593,7 +483,7 @@ fn render(c: &Case) -> Result<Vec<u8>, String> {
         }
         let pl = device
             .create_pipeline_layout(&plci, None)
-            .map_err(e("vkCreatePipelineLayout"))?;
+            .map_err(err("vkCreatePipelineLayout"))?;
         // The mesh's vertex and index buffers, host-visible and filled through their mappings.
         let buffer = |data: &[u8], usage: vk::BufferUsageFlags| -> Result<vk::Buffer, String> {
             let b = device
@@ -603,22 +493,15 @@ fn render(c: &Case) -> Result<Vec<u8>, String> {
                         .usage(usage),
                     None,
                 )
-                .map_err(e("vkCreateBuffer"))?;
+                .map_err(err("vkCreateBuffer"))?;
             let req = device.get_buffer_memory_requirements(b);
-            let m = device
-                .allocate_memory(
-                    &vk::MemoryAllocateInfo::default()
-                        .allocation_size(req.size)
-                        .memory_type_index(mem_type(req.memory_type_bits, host)?),
-                    None,
-                )
-                .map_err(e("vkAllocateMemory"))?;
+            let m = gpu.allocate(req, host)?;
             device
                 .bind_buffer_memory(b, m, 0)
-                .map_err(e("vkBindBufferMemory"))?;
+                .map_err(err("vkBindBufferMemory"))?;
             let p = device
                 .map_memory(m, 0, req.size, vk::MemoryMapFlags::empty())
-                .map_err(e("vkMapMemory"))? as *mut u8;
+                .map_err(err("vkMapMemory"))? as *mut u8;
             std::ptr::copy_nonoverlapping(data.as_ptr(), p, data.len());
             Ok(b)
         };
@@ -638,22 +521,6 @@ fn render(c: &Case) -> Result<Vec<u8>, String> {
             };
             mesh_buffers = Some((vb, ib));
         }
-        let vm = device
-            .create_shader_module(&vk::ShaderModuleCreateInfo::default().code(&vert), None)
-            .map_err(e("vkCreateShaderModule"))?;
-        let fm = device
-            .create_shader_module(&vk::ShaderModuleCreateInfo::default().code(&frag), None)
-            .map_err(e("vkCreateShaderModule"))?;
-        let stages = [
-            vk::PipelineShaderStageCreateInfo::default()
-                .stage(vk::ShaderStageFlags::VERTEX)
-                .module(vm)
-                .name(c"main"),
-            vk::PipelineShaderStageCreateInfo::default()
-                .stage(vk::ShaderStageFlags::FRAGMENT)
-                .module(fm)
-                .name(c"main"),
-        ];
         let vbind = [vk::VertexInputBindingDescription {
             binding: 0,
             stride: 24,
@@ -715,8 +582,6 @@ fn render(c: &Case) -> Result<Vec<u8>, String> {
             .cull_mode(c.cull)
             .front_face(c.front_face)
             .line_width(1.0);
-        let ms = vk::PipelineMultisampleStateCreateInfo::default()
-            .rasterization_samples(vk::SampleCountFlags::TYPE_1);
         let mut cba = [vk::PipelineColorBlendAttachmentState::default()
             .color_write_mask(vk::ColorComponentFlags::RGBA)];
         let mut constants = [0.0; 4];
@@ -734,27 +599,23 @@ fn render(c: &Case) -> Result<Vec<u8>, String> {
         let cb = vk::PipelineColorBlendStateCreateInfo::default()
             .attachments(&cba)
             .blend_constants(constants);
-        let pipeline = device
-            .create_graphics_pipelines(
-                vk::PipelineCache::null(),
-                &[vk::GraphicsPipelineCreateInfo::default()
-                    .stages(&stages)
-                    .vertex_input_state(&vi)
-                    .input_assembly_state(&ia)
-                    .viewport_state(&vps)
-                    .rasterization_state(&rs)
-                    .multisample_state(&ms)
-                    .color_blend_state(&cb)
-                    .layout(pl)
-                    .render_pass(rp)],
-                None,
-            )
-            .map_err(|(_, r)| format!("vkCreateGraphicsPipelines: {r:?}"))?[0];
+        let pipeline = gpu.pipeline(
+            (&vert, &frag),
+            &PipelineState {
+                vertex_input: &vi,
+                input_assembly: &ia,
+                viewport: &vps,
+                rasterization: &rs,
+                color_blend: &cb,
+            },
+            pl,
+            rp,
+        )?;
 
-        let (_pool, cmd) = vulkan_draw::command_buffer(&device, family)?;
+        let (_pool, cmd) = vulkan_draw::command_buffer(device, gpu.family)?;
         device
             .begin_command_buffer(cmd, &vk::CommandBufferBeginInfo::default())
-            .map_err(e("vkBeginCommandBuffer"))?;
+            .map_err(err("vkBeginCommandBuffer"))?;
         // The host's writes become visible to the render pass's load in GENERAL layout.
         let to_general = [vk::ImageMemoryBarrier::default()
             .src_access_mask(vk::AccessFlags::HOST_WRITE)
@@ -764,12 +625,7 @@ fn render(c: &Case) -> Result<Vec<u8>, String> {
             .old_layout(vk::ImageLayout::PREINITIALIZED)
             .new_layout(vk::ImageLayout::GENERAL)
             .image(image)
-            .subresource_range(vk::ImageSubresourceRange {
-                aspect_mask: vk::ImageAspectFlags::COLOR,
-                level_count: 1,
-                layer_count: 1,
-                ..Default::default()
-            })];
+            .subresource_range(COLOR_RANGE)];
         device.cmd_pipeline_barrier(
             cmd,
             vk::PipelineStageFlags::HOST,
@@ -814,35 +670,11 @@ fn render(c: &Case) -> Result<Vec<u8>, String> {
             _ => device.cmd_draw(cmd, c.vertices, c.instances, 0, 0),
         }
         device.cmd_end_render_pass(cmd);
-        let mb = [vk::MemoryBarrier::default()
-            .src_access_mask(vk::AccessFlags::COLOR_ATTACHMENT_WRITE)
-            .dst_access_mask(vk::AccessFlags::HOST_READ)];
-        device.cmd_pipeline_barrier(
+        gpu.finish_and_wait(
             cmd,
             vk::PipelineStageFlags::COLOR_ATTACHMENT_OUTPUT,
-            vk::PipelineStageFlags::HOST,
-            vk::DependencyFlags::empty(),
-            &mb,
-            &[],
-            &[],
-        );
-        device
-            .end_command_buffer(cmd)
-            .map_err(e("vkEndCommandBuffer"))?;
-        let fence = device
-            .create_fence(&vk::FenceCreateInfo::default(), None)
-            .map_err(e("vkCreateFence"))?;
-        let cmds = [cmd];
-        device
-            .queue_submit(
-                queue,
-                &[vk::SubmitInfo::default().command_buffers(&cmds)],
-                fence,
-            )
-            .map_err(e("vkQueueSubmit"))?;
-        device
-            .wait_for_fences(&[fence], true, u64::MAX)
-            .map_err(e("vkWaitForFences"))?;
+            vk::AccessFlags::COLOR_ATTACHMENT_WRITE,
+        )?;
         let mut out = Vec::with_capacity(W as usize * H as usize * tb);
         for y in 0..H as usize {
             let at = layout.offset as usize + y * layout.row_pitch as usize;
@@ -870,61 +702,10 @@ fn child_entry() {
     std::fs::write(out, bytes).expect("writing the result");
 }
 
-/// The shim library cargo built with this test (beside the test binary in deps/, or one up).
-fn shim_library() -> PathBuf {
-    let exe = std::env::current_exe().expect("test binary path");
-    let deps = exe.parent().expect("test binary directory");
-    let candidates = [
-        deps.to_path_buf(),
-        deps.parent().expect("target directory").to_path_buf(),
-    ];
-    candidates
-        .iter()
-        .map(|d| d.join("libwavesim_drm_amdgpu.so"))
-        .find(|lib| lib.exists())
-        .unwrap_or_else(|| panic!("libwavesim_drm_amdgpu.so is in neither {candidates:?}"))
-}
-
 /// Renders `name` in a child process on RADV through the shim or on lavapipe; Err: the
 /// child's failure (the shim's refusal is on its stderr).
 fn run_child(name: &str, radv: bool) -> Result<Vec<u8>, String> {
-    let out = std::env::temp_dir().join(format!(
-        "wavesim-radv-{name}-{}-{}.rgba",
-        if radv { "radv" } else { "lvp" },
-        std::process::id()
-    ));
-    let icd = if radv { RADV_ICD } else { LAVAPIPE_ICD };
-    assert!(
-        Path::new(icd).exists(),
-        "{icd} is missing: install Debian's mesa-vulkan-drivers"
-    );
-    let mut cmd = Command::new(std::env::current_exe().expect("test binary"));
-    cmd.args(["--exact", "child_entry", "--nocapture", "--test-threads=1"])
-        .env("WAVESIM_RADV_CASE", name)
-        .env("WAVESIM_RADV_OUT", &out)
-        .env("XDG_RUNTIME_DIR", std::env::temp_dir())
-        .env("MESA_SHADER_CACHE_DISABLE", "true")
-        .env("VK_ICD_FILENAMES", icd)
-        .env_remove("WAVESIM_DRM_CAPTURE")
-        .env_remove("VK_LOADER_LAYERS_ENABLE");
-    if radv {
-        cmd.env("LD_PRELOAD", shim_library());
-    } else {
-        cmd.env_remove("LD_PRELOAD");
-    }
-    let o = cmd.output().expect("running the child");
-    let bytes = std::fs::read(&out).ok();
-    let _ = std::fs::remove_file(&out);
-    let quiet = !String::from_utf8_lossy(&o.stderr).contains("wavesim-drm:");
-    match bytes {
-        Some(b) if o.status.success() && quiet => Ok(b),
-        _ => Err(format!(
-            "{name} on {} failed ({}):\n{}",
-            if radv { "RADV + shim" } else { "lavapipe" },
-            o.status,
-            String::from_utf8_lossy(&o.stderr)
-        )),
-    }
+    vulkan_draw::child_bytes(("WAVESIM_RADV_CASE", "WAVESIM_RADV_OUT"), name, radv, &[])
 }
 
 fn golden_path(name: &str) -> PathBuf {

@@ -9,10 +9,10 @@ use ash::vk;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+// The child runner and Vulkan setup shared with radv_draw.rs, and the triangle of "draw".
+#[allow(dead_code)]
 mod vulkan_draw;
-
-const RADV_ICD: &str = "/usr/share/vulkan/icd.d/radeon_icd.x86_64.json";
-const LAVAPIPE_ICD: &str = "/usr/share/vulkan/icd.d/lvp_icd.x86_64.json";
+use vulkan_draw::{require, shim_library, RADV_ICD};
 
 /// One storage buffer: its initial contents.
 struct Buf(Vec<u8>);
@@ -608,83 +608,17 @@ fn child_entry() {
     std::fs::write(out, bytes).expect("writing the result");
 }
 
-/// The shim library cargo built with this test: `cargo test` leaves the cdylib beside the test
-/// binary in target/<profile>/deps/ (only `cargo build` copies it up to target/<profile>/).
-fn shim_library() -> PathBuf {
-    let exe = std::env::current_exe().expect("test binary path");
-    let deps = exe.parent().expect("test binary directory");
-    let candidates = [
-        deps.to_path_buf(),
-        deps.parent().expect("target directory").to_path_buf(),
-    ];
-    candidates
-        .iter()
-        .map(|d| d.join("libwavesim_drm_amdgpu.so"))
-        .find(|lib| lib.exists())
-        .unwrap_or_else(|| panic!("libwavesim_drm_amdgpu.so is in neither {candidates:?}"))
-}
-
-fn require(path: &str, package: &str) {
-    assert!(
-        Path::new(path).exists(),
-        "{path} is missing: install Debian's {package}"
-    );
-}
-
 /// Runs `name` in a child process on RADV through the shim (`radv`) or on lavapipe, with
 /// extra environment variables; returns the buffers.
 fn run_child(name: &str, radv: bool, env: &[(&str, &str)]) -> Vec<u8> {
-    let (o, bytes) = child_output(name, radv, env);
-    // A successful run on the shim refused nothing (no message of the shim on stderr).
-    let quiet = !String::from_utf8_lossy(&o.stderr).contains("wavesim-drm:");
-    match bytes {
-        Some(b) if o.status.success() && quiet => b,
-        _ => panic!(
-            "{name} on {} failed ({}):\n{}\n{}",
-            if radv { "RADV + shim" } else { "lavapipe" },
-            o.status,
-            String::from_utf8_lossy(&o.stdout),
-            String::from_utf8_lossy(&o.stderr)
-        ),
-    }
+    vulkan_draw::child_bytes(VARS, name, radv, env).unwrap_or_else(|e| panic!("{e}"))
 }
+
+/// The child's variables: the program's name and the file it writes its buffers to.
+const VARS: (&str, &str) = ("WAVESIM_VK_PROGRAM", "WAVESIM_VK_OUT");
 
 fn child(name: &str, radv: bool, env: &[(&str, &str)]) -> std::process::Output {
-    child_output(name, radv, env).0
-}
-
-fn child_output(
-    name: &str,
-    radv: bool,
-    env: &[(&str, &str)],
-) -> (std::process::Output, Option<Vec<u8>>) {
-    let out = std::env::temp_dir().join(format!(
-        "wavesim-vk-{name}-{}-{}.bin",
-        if radv { "radv" } else { "lvp" },
-        std::process::id()
-    ));
-    let mut cmd = Command::new(std::env::current_exe().expect("test binary"));
-    cmd.args(["--exact", "child_entry", "--nocapture", "--test-threads=1"])
-        .env("WAVESIM_VK_PROGRAM", name)
-        .env("WAVESIM_VK_OUT", &out)
-        .env("XDG_RUNTIME_DIR", std::env::temp_dir())
-        // Mesa's shader cache would hide compile work between runs; keep runs independent.
-        .env("MESA_SHADER_CACHE_DISABLE", "true")
-        .env_remove("VK_LOADER_LAYERS_ENABLE");
-    if radv {
-        require(RADV_ICD, "mesa-vulkan-drivers");
-        cmd.env("VK_ICD_FILENAMES", RADV_ICD)
-            .env("LD_PRELOAD", shim_library());
-    } else {
-        require(LAVAPIPE_ICD, "mesa-vulkan-drivers");
-        cmd.env("VK_ICD_FILENAMES", LAVAPIPE_ICD)
-            .env_remove("LD_PRELOAD");
-    }
-    cmd.envs(env.iter().copied());
-    let o = cmd.output().expect("running the child");
-    let bytes = std::fs::read(&out).ok();
-    let _ = std::fs::remove_file(&out);
-    (o, bytes)
+    vulkan_draw::child_output(VARS, name, radv, env).0
 }
 
 /// RADV through the shim and lavapipe agree byte for byte, and the program changed its

@@ -1,16 +1,108 @@
-//! One triangle drawn with Vulkan (the `tri` pipeline of tests/graphics: tri.vert + tri.frag,
-//! a 64x64 R8G8B8A8_UNORM colour target cleared by the render pass), as tests/graphics/draw.c
-//! draws it, for `vulkan_compute.rs`'s child process. Returns the target's bytes, or the
-//! failing call and its result. Also the setup both child programs share (instance, command
-//! buffer).
+//! What the Vulkan tests share: the child-process runner (each Vulkan run is this test binary
+//! again, so the ICD and LD_PRELOAD apply to it alone), the graphics device and the pieces of a
+//! graphics pipeline (image, render pass, pipeline, submission) that `radv_draw.rs` and
+//! `vulkan_compute.rs` both build; and one triangle drawn with Vulkan (the `tri` pipeline of
+//! tests/graphics: tri.vert + tri.frag, a 64x64 R8G8B8A8_UNORM colour target cleared by the
+//! render pass), as tests/graphics/draw.c draws it, for `vulkan_compute.rs`'s child process.
+//! Vulkan helpers return the failing call and its result.
 
 use ash::vk;
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+pub const RADV_ICD: &str = "/usr/share/vulkan/icd.d/radeon_icd.x86_64.json";
+pub const LAVAPIPE_ICD: &str = "/usr/share/vulkan/icd.d/lvp_icd.x86_64.json";
 
 const W: u32 = 64;
 const H: u32 = 64;
 
-fn spv(name: &str) -> Result<Vec<u32>, String> {
+/// The shim library cargo built with this test: `cargo test` leaves the cdylib beside the test
+/// binary in target/<profile>/deps/ (only `cargo build` copies it up to target/<profile>/).
+pub fn shim_library() -> PathBuf {
+    let exe = std::env::current_exe().expect("test binary path");
+    let deps = exe.parent().expect("test binary directory");
+    let candidates = [
+        deps.to_path_buf(),
+        deps.parent().expect("target directory").to_path_buf(),
+    ];
+    candidates
+        .iter()
+        .map(|d| d.join("libwavesim_drm_amdgpu.so"))
+        .find(|lib| lib.exists())
+        .unwrap_or_else(|| panic!("libwavesim_drm_amdgpu.so is in neither {candidates:?}"))
+}
+
+pub fn require(path: &str, package: &str) {
+    assert!(
+        Path::new(path).exists(),
+        "{path} is missing: install Debian's {package}"
+    );
+}
+
+/// Runs this test binary's `child_entry` with `name_var`=`name` and `out_var`= a temporary
+/// file, on RADV through the shim (`radv`) or on lavapipe, with extra environment variables;
+/// returns its output and the file it wrote (None: it wrote none).
+pub fn child_output(
+    (name_var, out_var): (&str, &str),
+    name: &str,
+    radv: bool,
+    env: &[(&str, &str)],
+) -> (Output, Option<Vec<u8>>) {
+    let out = std::env::temp_dir().join(format!(
+        "wavesim-{}-{name}-{}-{}.bin",
+        name_var.to_lowercase(),
+        if radv { "radv" } else { "lvp" },
+        std::process::id()
+    ));
+    let icd = if radv { RADV_ICD } else { LAVAPIPE_ICD };
+    require(icd, "mesa-vulkan-drivers");
+    let mut cmd = Command::new(std::env::current_exe().expect("test binary"));
+    cmd.args(["--exact", "child_entry", "--nocapture", "--test-threads=1"])
+        .env(name_var, name)
+        .env(out_var, &out)
+        .env("XDG_RUNTIME_DIR", std::env::temp_dir())
+        // Mesa's shader cache would hide compile work between runs; keep runs independent.
+        .env("MESA_SHADER_CACHE_DISABLE", "true")
+        .env("VK_ICD_FILENAMES", icd)
+        // A capture asked of the parent is not one of the child's (`env` may ask for one).
+        .env_remove("WAVESIM_DRM_CAPTURE")
+        .env_remove("VK_LOADER_LAYERS_ENABLE");
+    if radv {
+        cmd.env("LD_PRELOAD", shim_library());
+    } else {
+        cmd.env_remove("LD_PRELOAD");
+    }
+    cmd.envs(env.iter().copied());
+    let o = cmd.output().expect("running the child");
+    let bytes = std::fs::read(&out).ok();
+    let _ = std::fs::remove_file(&out);
+    (o, bytes)
+}
+
+/// [`child_output`]'s file from a run that succeeded and on which the shim refused nothing
+/// (no message of the shim on stderr); Err: the failure, with the child's stdout and stderr.
+pub fn child_bytes(
+    vars: (&str, &str),
+    name: &str,
+    radv: bool,
+    env: &[(&str, &str)],
+) -> Result<Vec<u8>, String> {
+    let (o, bytes) = child_output(vars, name, radv, env);
+    let quiet = !String::from_utf8_lossy(&o.stderr).contains("wavesim-drm:");
+    match bytes {
+        Some(b) if o.status.success() && quiet => Ok(b),
+        _ => Err(format!(
+            "{name} on {} failed ({}):\n{}\n{}",
+            if radv { "RADV + shim" } else { "lavapipe" },
+            o.status,
+            String::from_utf8_lossy(&o.stdout),
+            String::from_utf8_lossy(&o.stderr)
+        )),
+    }
+}
+
+/// The words of tests/graphics/`name` (a SPIR-V file).
+pub fn spv(name: &str) -> Result<Vec<u32>, String> {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/graphics")
         .join(name);
@@ -18,6 +110,11 @@ fn spv(name: &str) -> Result<Vec<u32>, String> {
     Ok(b.chunks_exact(4)
         .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
         .collect())
+}
+
+/// A Vulkan result as the error of the call `what`.
+pub fn err(what: &'static str) -> impl Fn(vk::Result) -> String {
+    move |r: vk::Result| format!("{what}: {r:?}")
 }
 
 /// The Vulkan entry, an instance (API 1.2) and its first physical device.
@@ -66,13 +163,22 @@ pub unsafe fn command_buffer(
     Ok((pool, cmd))
 }
 
-pub fn draw_triangle() -> Result<Vec<u8>, String> {
-    let e = |what: &'static str| move |r: vk::Result| format!("{what}: {r:?}");
-    let (vert, frag) = (spv("tri.vert.spv")?, spv("tri.frag.spv")?);
-    // SAFETY: every Vulkan call follows the specification's valid usage: objects are created
-    // before use; the process exits after reading the result (the driver frees the rest).
-    unsafe {
-        let (_entry, instance, pd) = first_device()?;
+/// A device with one queue of the first graphics family, and the memory types to allocate from.
+pub struct Gpu {
+    /// The loader; kept so that it outlives the instance.
+    pub entry: ash::Entry,
+    pub instance: ash::Instance,
+    pub device: ash::Device,
+    pub family: u32,
+    pub queue: vk::Queue,
+    props: vk::PhysicalDeviceMemoryProperties,
+}
+
+impl Gpu {
+    /// # Safety
+    /// Vulkan calls; the caller destroys the device and instance (or exits).
+    pub unsafe fn graphics() -> Result<Gpu, String> {
+        let (entry, instance, pd) = first_device()?;
         let family = instance
             .get_physical_device_queue_family_properties(pd)
             .iter()
@@ -88,19 +194,62 @@ pub fn draw_triangle() -> Result<Vec<u8>, String> {
                 &vk::DeviceCreateInfo::default().queue_create_infos(&qci),
                 None,
             )
-            .map_err(e("vkCreateDevice"))?;
+            .map_err(err("vkCreateDevice"))?;
         let queue = device.get_device_queue(family, 0);
         let props = instance.get_physical_device_memory_properties(pd);
-        let mem_type = |bits: u32, want: vk::MemoryPropertyFlags| {
-            (0..props.memory_type_count)
-                .find(|&t| {
-                    bits >> t & 1 != 0
-                        && props.memory_types[t as usize].property_flags.contains(want)
-                })
-                .ok_or("no suitable memory type")
-        };
-        let format = vk::Format::R8G8B8A8_UNORM;
-        let image = device
+        Ok(Gpu {
+            entry,
+            instance,
+            device,
+            family,
+            queue,
+            props,
+        })
+    }
+
+    /// Memory for `req` from the first type allowed by it that has the `want` properties.
+    ///
+    /// # Safety
+    /// Vulkan calls on a valid device.
+    pub unsafe fn allocate(
+        &self,
+        req: vk::MemoryRequirements,
+        want: vk::MemoryPropertyFlags,
+    ) -> Result<vk::DeviceMemory, String> {
+        let bits = req.memory_type_bits;
+        let t = (0..self.props.memory_type_count)
+            .find(|&t| {
+                bits >> t & 1 != 0
+                    && self.props.memory_types[t as usize]
+                        .property_flags
+                        .contains(want)
+            })
+            .ok_or("no suitable memory type")?;
+        self.device
+            .allocate_memory(
+                &vk::MemoryAllocateInfo::default()
+                    .allocation_size(req.size)
+                    .memory_type_index(t),
+                None,
+            )
+            .map_err(err("vkAllocateMemory"))
+    }
+
+    /// A W x H 2D colour image of `format`, one level and layer, one sample, bound to memory
+    /// with the `mem` properties; and that memory.
+    ///
+    /// # Safety
+    /// Vulkan calls on a valid device.
+    pub unsafe fn color_image(
+        &self,
+        format: vk::Format,
+        tiling: vk::ImageTiling,
+        initial_layout: vk::ImageLayout,
+        usage: vk::ImageUsageFlags,
+        mem: vk::MemoryPropertyFlags,
+    ) -> Result<(vk::Image, vk::DeviceMemory), String> {
+        let image = self
+            .device
             .create_image(
                 &vk::ImageCreateInfo::default()
                     .image_type(vk::ImageType::TYPE_2D)
@@ -113,92 +262,67 @@ pub fn draw_triangle() -> Result<Vec<u8>, String> {
                     .mip_levels(1)
                     .array_layers(1)
                     .samples(vk::SampleCountFlags::TYPE_1)
-                    .tiling(vk::ImageTiling::OPTIMAL)
-                    .usage(
-                        vk::ImageUsageFlags::COLOR_ATTACHMENT | vk::ImageUsageFlags::TRANSFER_SRC,
-                    ),
+                    .tiling(tiling)
+                    .initial_layout(initial_layout)
+                    .usage(usage),
                 None,
             )
-            .map_err(e("vkCreateImage"))?;
-        let req = device.get_image_memory_requirements(image);
-        let mem = device
-            .allocate_memory(
-                &vk::MemoryAllocateInfo::default()
-                    .allocation_size(req.size)
-                    .memory_type_index(mem_type(
-                        req.memory_type_bits,
-                        vk::MemoryPropertyFlags::empty(),
-                    )?),
-                None,
-            )
-            .map_err(e("vkAllocateMemory"))?;
-        device
-            .bind_image_memory(image, mem, 0)
-            .map_err(e("vkBindImageMemory"))?;
-        let view = device
+            .map_err(err("vkCreateImage"))?;
+        let memory = self.allocate(self.device.get_image_memory_requirements(image), mem)?;
+        self.device
+            .bind_image_memory(image, memory, 0)
+            .map_err(err("vkBindImageMemory"))?;
+        Ok((image, memory))
+    }
+
+    /// A view of `image`'s colour, a one-subpass render pass with it as the only colour
+    /// attachment (`load_op`, in `layout` during the subpass, `layouts` before and after), and
+    /// a W x H framebuffer of that view.
+    ///
+    /// # Safety
+    /// Vulkan calls on a valid device and image.
+    pub unsafe fn render_target(
+        &self,
+        image: vk::Image,
+        format: vk::Format,
+        load_op: vk::AttachmentLoadOp,
+        layout: vk::ImageLayout,
+        (initial, last): (vk::ImageLayout, vk::ImageLayout),
+    ) -> Result<(vk::RenderPass, vk::Framebuffer), String> {
+        let d = &self.device;
+        let view = d
             .create_image_view(
                 &vk::ImageViewCreateInfo::default()
                     .image(image)
                     .view_type(vk::ImageViewType::TYPE_2D)
                     .format(format)
-                    .subresource_range(vk::ImageSubresourceRange {
-                        aspect_mask: vk::ImageAspectFlags::COLOR,
-                        level_count: 1,
-                        layer_count: 1,
-                        ..Default::default()
-                    }),
+                    .subresource_range(COLOR_RANGE),
                 None,
             )
-            .map_err(e("vkCreateImageView"))?;
-        let bytes = (W * H * 4) as u64;
-        let readback = device
-            .create_buffer(
-                &vk::BufferCreateInfo::default()
-                    .size(bytes)
-                    .usage(vk::BufferUsageFlags::TRANSFER_DST),
-                None,
-            )
-            .map_err(e("vkCreateBuffer"))?;
-        let breq = device.get_buffer_memory_requirements(readback);
-        let bmem = device
-            .allocate_memory(
-                &vk::MemoryAllocateInfo::default()
-                    .allocation_size(breq.size)
-                    .memory_type_index(mem_type(
-                        breq.memory_type_bits,
-                        vk::MemoryPropertyFlags::HOST_VISIBLE
-                            | vk::MemoryPropertyFlags::HOST_COHERENT,
-                    )?),
-                None,
-            )
-            .map_err(e("vkAllocateMemory"))?;
-        device
-            .bind_buffer_memory(readback, bmem, 0)
-            .map_err(e("vkBindBufferMemory"))?;
-
+            .map_err(err("vkCreateImageView"))?;
         let att = [vk::AttachmentDescription::default()
             .format(format)
             .samples(vk::SampleCountFlags::TYPE_1)
-            .load_op(vk::AttachmentLoadOp::CLEAR)
+            .load_op(load_op)
             .store_op(vk::AttachmentStoreOp::STORE)
-            .initial_layout(vk::ImageLayout::UNDEFINED)
-            .final_layout(vk::ImageLayout::TRANSFER_SRC_OPTIMAL)];
+            .initial_layout(initial)
+            .final_layout(last)];
         let cref = [vk::AttachmentReference::default()
             .attachment(0)
-            .layout(vk::ImageLayout::COLOR_ATTACHMENT_OPTIMAL)];
+            .layout(layout)];
         let sub = [vk::SubpassDescription::default()
             .pipeline_bind_point(vk::PipelineBindPoint::GRAPHICS)
             .color_attachments(&cref)];
-        let rp = device
+        let rp = d
             .create_render_pass(
                 &vk::RenderPassCreateInfo::default()
                     .attachments(&att)
                     .subpasses(&sub),
                 None,
             )
-            .map_err(e("vkCreateRenderPass"))?;
+            .map_err(err("vkCreateRenderPass"))?;
         let views = [view];
-        let fb = device
+        let fb = d
             .create_framebuffer(
                 &vk::FramebufferCreateInfo::default()
                     .render_pass(rp)
@@ -208,16 +332,29 @@ pub fn draw_triangle() -> Result<Vec<u8>, String> {
                     .layers(1),
                 None,
             )
-            .map_err(e("vkCreateFramebuffer"))?;
-        let layout = device
-            .create_pipeline_layout(&vk::PipelineLayoutCreateInfo::default(), None)
-            .map_err(e("vkCreatePipelineLayout"))?;
-        let vm = device
-            .create_shader_module(&vk::ShaderModuleCreateInfo::default().code(&vert), None)
-            .map_err(e("vkCreateShaderModule"))?;
-        let fm = device
-            .create_shader_module(&vk::ShaderModuleCreateInfo::default().code(&frag), None)
-            .map_err(e("vkCreateShaderModule"))?;
+            .map_err(err("vkCreateFramebuffer"))?;
+        Ok((rp, fb))
+    }
+
+    /// A graphics pipeline of `vert` and `frag` (entry points `main`) with single-sample
+    /// rasterisation and the given state, for subpass 0 of `rp`.
+    ///
+    /// # Safety
+    /// Vulkan calls on a valid device; `state` describes valid pipeline state.
+    pub unsafe fn pipeline(
+        &self,
+        (vert, frag): (&[u32], &[u32]),
+        state: &PipelineState,
+        layout: vk::PipelineLayout,
+        rp: vk::RenderPass,
+    ) -> Result<vk::Pipeline, String> {
+        let d = &self.device;
+        let vm = d
+            .create_shader_module(&vk::ShaderModuleCreateInfo::default().code(vert), None)
+            .map_err(err("vkCreateShaderModule"))?;
+        let fm = d
+            .create_shader_module(&vk::ShaderModuleCreateInfo::default().code(frag), None)
+            .map_err(err("vkCreateShaderModule"))?;
         let stages = [
             vk::PipelineShaderStageCreateInfo::default()
                 .stage(vk::ShaderStageFlags::VERTEX)
@@ -228,9 +365,129 @@ pub fn draw_triangle() -> Result<Vec<u8>, String> {
                 .module(fm)
                 .name(c"main"),
         ];
-        let vi = vk::PipelineVertexInputStateCreateInfo::default();
-        let ia = vk::PipelineInputAssemblyStateCreateInfo::default()
-            .topology(vk::PrimitiveTopology::TRIANGLE_LIST);
+        let ms = vk::PipelineMultisampleStateCreateInfo::default()
+            .rasterization_samples(vk::SampleCountFlags::TYPE_1);
+        Ok(d.create_graphics_pipelines(
+            vk::PipelineCache::null(),
+            &[vk::GraphicsPipelineCreateInfo::default()
+                .stages(&stages)
+                .vertex_input_state(state.vertex_input)
+                .input_assembly_state(state.input_assembly)
+                .viewport_state(state.viewport)
+                .rasterization_state(state.rasterization)
+                .multisample_state(&ms)
+                .color_blend_state(state.color_blend)
+                .layout(layout)
+                .render_pass(rp)],
+            None,
+        )
+        .map_err(|(_, r)| format!("vkCreateGraphicsPipelines: {r:?}"))?[0])
+    }
+
+    /// Records a barrier making `src_access` writes of `src_stage` visible to host reads, ends
+    /// `cmd`, submits it and waits for it.
+    ///
+    /// # Safety
+    /// Vulkan calls; `cmd` is a recording command buffer of this device's queue family.
+    pub unsafe fn finish_and_wait(
+        &self,
+        cmd: vk::CommandBuffer,
+        src_stage: vk::PipelineStageFlags,
+        src_access: vk::AccessFlags,
+    ) -> Result<(), String> {
+        let d = &self.device;
+        let mb = [vk::MemoryBarrier::default()
+            .src_access_mask(src_access)
+            .dst_access_mask(vk::AccessFlags::HOST_READ)];
+        d.cmd_pipeline_barrier(
+            cmd,
+            src_stage,
+            vk::PipelineStageFlags::HOST,
+            vk::DependencyFlags::empty(),
+            &mb,
+            &[],
+            &[],
+        );
+        d.end_command_buffer(cmd)
+            .map_err(err("vkEndCommandBuffer"))?;
+        let fence = d
+            .create_fence(&vk::FenceCreateInfo::default(), None)
+            .map_err(err("vkCreateFence"))?;
+        let cmds = [cmd];
+        d.queue_submit(
+            self.queue,
+            &[vk::SubmitInfo::default().command_buffers(&cmds)],
+            fence,
+        )
+        .map_err(err("vkQueueSubmit"))?;
+        d.wait_for_fences(&[fence], true, u64::MAX)
+            .map_err(err("vkWaitForFences"))
+    }
+}
+
+/// The fixed-function state [`Gpu::pipeline`] takes from its caller.
+pub struct PipelineState<'a> {
+    pub vertex_input: &'a vk::PipelineVertexInputStateCreateInfo<'a>,
+    pub input_assembly: &'a vk::PipelineInputAssemblyStateCreateInfo<'a>,
+    pub viewport: &'a vk::PipelineViewportStateCreateInfo<'a>,
+    pub rasterization: &'a vk::PipelineRasterizationStateCreateInfo<'a>,
+    pub color_blend: &'a vk::PipelineColorBlendStateCreateInfo<'a>,
+}
+
+/// The colour aspect's first level and layer.
+pub const COLOR_RANGE: vk::ImageSubresourceRange = vk::ImageSubresourceRange {
+    aspect_mask: vk::ImageAspectFlags::COLOR,
+    base_mip_level: 0,
+    level_count: 1,
+    base_array_layer: 0,
+    layer_count: 1,
+};
+
+/// The triangle of the module comment; the target's bytes (64x64 RGBA8, rows packed).
+pub fn draw_triangle() -> Result<Vec<u8>, String> {
+    let (vert, frag) = (spv("tri.vert.spv")?, spv("tri.frag.spv")?);
+    // SAFETY: every Vulkan call follows the specification's valid usage: objects are created
+    // before use; the process exits after reading the result (the driver frees the rest).
+    unsafe {
+        let gpu = Gpu::graphics()?;
+        let device = &gpu.device;
+        let format = vk::Format::R8G8B8A8_UNORM;
+        let (image, _) = gpu.color_image(
+            format,
+            vk::ImageTiling::OPTIMAL,
+            vk::ImageLayout::UNDEFINED,
+            vk::ImageUsageFlags::COLOR_ATTACHMENT | vk::ImageUsageFlags::TRANSFER_SRC,
+            vk::MemoryPropertyFlags::empty(),
+        )?;
+        let bytes = (W * H * 4) as u64;
+        let readback = device
+            .create_buffer(
+                &vk::BufferCreateInfo::default()
+                    .size(bytes)
+                    .usage(vk::BufferUsageFlags::TRANSFER_DST),
+                None,
+            )
+            .map_err(err("vkCreateBuffer"))?;
+        let bmem = gpu.allocate(
+            device.get_buffer_memory_requirements(readback),
+            vk::MemoryPropertyFlags::HOST_VISIBLE | vk::MemoryPropertyFlags::HOST_COHERENT,
+        )?;
+        device
+            .bind_buffer_memory(readback, bmem, 0)
+            .map_err(err("vkBindBufferMemory"))?;
+        let (rp, fb) = gpu.render_target(
+            image,
+            format,
+            vk::AttachmentLoadOp::CLEAR,
+            vk::ImageLayout::COLOR_ATTACHMENT_OPTIMAL,
+            (
+                vk::ImageLayout::UNDEFINED,
+                vk::ImageLayout::TRANSFER_SRC_OPTIMAL,
+            ),
+        )?;
+        let layout = device
+            .create_pipeline_layout(&vk::PipelineLayoutCreateInfo::default(), None)
+            .map_err(err("vkCreatePipelineLayout"))?;
         let vp = [vk::Viewport {
             x: 0.0,
             y: 0.0,
@@ -246,40 +503,32 @@ pub fn draw_triangle() -> Result<Vec<u8>, String> {
                 height: H,
             },
         }];
-        let vps = vk::PipelineViewportStateCreateInfo::default()
-            .viewports(&vp)
-            .scissors(&sc);
-        let rs = vk::PipelineRasterizationStateCreateInfo::default()
-            .polygon_mode(vk::PolygonMode::FILL)
-            .cull_mode(vk::CullModeFlags::NONE)
-            .front_face(vk::FrontFace::COUNTER_CLOCKWISE)
-            .line_width(1.0);
-        let ms = vk::PipelineMultisampleStateCreateInfo::default()
-            .rasterization_samples(vk::SampleCountFlags::TYPE_1);
         let cba = [vk::PipelineColorBlendAttachmentState::default()
             .color_write_mask(vk::ColorComponentFlags::RGBA)];
-        let cb = vk::PipelineColorBlendStateCreateInfo::default().attachments(&cba);
-        let pipeline = device
-            .create_graphics_pipelines(
-                vk::PipelineCache::null(),
-                &[vk::GraphicsPipelineCreateInfo::default()
-                    .stages(&stages)
-                    .vertex_input_state(&vi)
-                    .input_assembly_state(&ia)
-                    .viewport_state(&vps)
-                    .rasterization_state(&rs)
-                    .multisample_state(&ms)
-                    .color_blend_state(&cb)
-                    .layout(layout)
-                    .render_pass(rp)],
-                None,
-            )
-            .map_err(|(_, r)| format!("vkCreateGraphicsPipelines: {r:?}"))?[0];
+        let pipeline = gpu.pipeline(
+            (&vert, &frag),
+            &PipelineState {
+                vertex_input: &vk::PipelineVertexInputStateCreateInfo::default(),
+                input_assembly: &vk::PipelineInputAssemblyStateCreateInfo::default()
+                    .topology(vk::PrimitiveTopology::TRIANGLE_LIST),
+                viewport: &vk::PipelineViewportStateCreateInfo::default()
+                    .viewports(&vp)
+                    .scissors(&sc),
+                rasterization: &vk::PipelineRasterizationStateCreateInfo::default()
+                    .polygon_mode(vk::PolygonMode::FILL)
+                    .cull_mode(vk::CullModeFlags::NONE)
+                    .front_face(vk::FrontFace::COUNTER_CLOCKWISE)
+                    .line_width(1.0),
+                color_blend: &vk::PipelineColorBlendStateCreateInfo::default().attachments(&cba),
+            },
+            layout,
+            rp,
+        )?;
 
-        let (_pool, cmd) = command_buffer(&device, family)?;
+        let (_pool, cmd) = command_buffer(device, gpu.family)?;
         device
             .begin_command_buffer(cmd, &vk::CommandBufferBeginInfo::default())
-            .map_err(e("vkBeginCommandBuffer"))?;
+            .map_err(err("vkBeginCommandBuffer"))?;
         let clear = [vk::ClearValue {
             color: vk::ClearColorValue {
                 float32: [0.0, 0.0, 0.0, 1.0],
@@ -315,38 +564,14 @@ pub fn draw_triangle() -> Result<Vec<u8>, String> {
             readback,
             &region,
         );
-        let mb = [vk::MemoryBarrier::default()
-            .src_access_mask(vk::AccessFlags::TRANSFER_WRITE)
-            .dst_access_mask(vk::AccessFlags::HOST_READ)];
-        device.cmd_pipeline_barrier(
+        gpu.finish_and_wait(
             cmd,
             vk::PipelineStageFlags::TRANSFER,
-            vk::PipelineStageFlags::HOST,
-            vk::DependencyFlags::empty(),
-            &mb,
-            &[],
-            &[],
-        );
-        device
-            .end_command_buffer(cmd)
-            .map_err(e("vkEndCommandBuffer"))?;
-        let fence = device
-            .create_fence(&vk::FenceCreateInfo::default(), None)
-            .map_err(e("vkCreateFence"))?;
-        let cmds = [cmd];
-        device
-            .queue_submit(
-                queue,
-                &[vk::SubmitInfo::default().command_buffers(&cmds)],
-                fence,
-            )
-            .map_err(e("vkQueueSubmit"))?;
-        device
-            .wait_for_fences(&[fence], true, u64::MAX)
-            .map_err(e("vkWaitForFences"))?;
+            vk::AccessFlags::TRANSFER_WRITE,
+        )?;
         let ptr = device
             .map_memory(bmem, 0, bytes, vk::MemoryMapFlags::empty())
-            .map_err(e("vkMapMemory"))? as *const u8;
+            .map_err(err("vkMapMemory"))? as *const u8;
         Ok(std::slice::from_raw_parts(ptr, bytes as usize).to_vec())
     }
 }
