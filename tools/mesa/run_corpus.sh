@@ -17,13 +17,13 @@ here="$(cd "$(dirname "$0")" && pwd)"
 lib="$work/install/lib/x86_64-linux-gnu"
 [ -d "$lib" ] || lib="$work/install/lib"
 # One harness per driver: the r600 and asahi corpora may be rebuilt side by side from different
-# checkouts of shader_test.c.
+# checkouts of shader_test.c (both include shader_test_common.h).
 # asahi uses the copy tools/agx/mesa_corpus.py builds its llvmpipe references from (the same
 # textures, e.g. depth textures for shadow samplers, on both sides).
 src="$here/shader_test.c"
 [ "$driver" != asahi ] || src="$here/../agx/mesa_shader_test.c"
 harness="$work/shader_test_$driver"
-if [ ! -x "$harness" ] || [ "$src" -nt "$harness" ]; then
+if [ ! -x "$harness" ] || [ "$src" -nt "$harness" ] || [ "$here/shader_test_common.h" -nt "$harness" ]; then
     cc -O2 -o "$harness" "$src" -I"$work/install/include" -L"$lib" -lEGL \
         -Wl,-rpath,"$lib"
 fi

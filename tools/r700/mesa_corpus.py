@@ -382,7 +382,10 @@ def varying_layout(vs_vars, sizes):
 
 def run_ref(harness, args, env, cache):
     """The llvmpipe harness's output, kept in `cache` under the hash of its inputs."""
-    h = hashlib.sha256((pathlib.Path(__file__).parent.parent / "mesa/shader_test.c").read_bytes())
+    mesa = pathlib.Path(__file__).parent.parent / "mesa"
+    h = hashlib.sha256()
+    for part in ("shader_test.c", "shader_test_common.h"):
+        h.update((mesa / part).read_bytes())
     for a in args:
         h.update(b"\0" + (pathlib.Path(a).read_bytes() if os.path.isfile(a) else a.encode()))
     key = h.hexdigest()
