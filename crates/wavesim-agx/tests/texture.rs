@@ -616,8 +616,8 @@ fn gather_on_a_2d_array_layer() {
 }
 
 /// Gathers outside the modelled forms stop with a typed error: applegpu's `gather_depth` (q6 = 3)
-/// and `compare` (1) forms, a shadow gather (compare bit), a partial write mask, a 1D texture
-/// kind, a texel fetch, an explicit LOD mode.
+/// and `compare` (1) forms, a shadow gather on an RGBA8 texture (not a depth one), a partial
+/// write mask, a 1D texture kind, a texel fetch, an explicit LOD mode.
 #[test]
 fn unmodelled_gathers_are_errors() {
     let mut dev = DeviceMemory::new();
@@ -642,5 +642,322 @@ fn unmodelled_gathers_are_errors() {
         w.exec = 1;
         let r = run_group(code, &mut w, &dev);
         assert!(matches!(r, Err(Fault::UnsupportedForm { .. })), "case {k}");
+    }
+}
+
+/// A 4x4 RGBA8 image with `levels` levels (4x4, 2x2, 1x1: ail's power-of-two miptree, one square
+/// tile a level, each level padded to 128 bytes: offsets 0, 128, 256) and `layers` layers 16 KiB
+/// apart; texel (x, y) of level l, layer z = (16x+1, 16y+2, 100 + 10z + l, 4), twiddled.
+fn mipmapped(dev: &mut DeviceMemory, levels: u32, layers: u64) -> u64 {
+    let a = dev.alloc(layers * 0x4000, 64).unwrap();
+    for z in 0..layers {
+        for l in 0..levels {
+            let side = 4u32 >> l;
+            for y in 0..side {
+                for x in 0..side {
+                    let m = (x & 1) | (x & 2) << 1 | (y & 1) << 1 | (y & 2) << 2;
+                    let b = [
+                        16 * x as u8 + 1,
+                        16 * y as u8 + 2,
+                        (100 + 10 * z) as u8 + l as u8,
+                        4,
+                    ];
+                    dev.write(a + z * 0x4000 + 128 * u64::from(l) + 4 * m as u64, &b)
+                        .unwrap();
+                }
+            }
+        }
+    }
+    a
+}
+
+/// TEXTURE with `First level` (56-59) and `Last level` (60-63) set.
+fn with_levels(mut d: [u8; 24], first: u8, last: u8) -> [u8; 24] {
+    d[7] = first | last << 4;
+    d
+}
+
+/// SAMPLER with repeat wraps, the mip filter at 27 (1 nearest, 2 linear) and `Maximum LOD` at 10
+/// (6 fraction bits: 14.0 = 0x380).
+fn mip_sampler(mip: u64, max_lod_64ths: u64) -> [u8; 8] {
+    (1u64 << 29 | 1 << 32 | mip << 27 | max_lod_64ths << 10).to_le_bytes()
+}
+
+/// Thread 0 samples s = 0.6, t = 0.3 with the explicit LOD (`lod_min`, mode 6, Mesa's txl) in
+/// r6l as f16. Level 0 (4x4): x = floor(2.4) = 2, y = floor(1.2) = 1 -> (33, 18, 100, 4); level 1
+/// (2x2): x = floor(1.2) = 1, y = 0 -> (17, 2, 101, 4); level 2: (1, 2, 102, 4).
+fn explicit_lod_run(
+    dev: &DeviceMemory,
+    desc: [u8; 24],
+    samp: [u8; 8],
+    lod: f32,
+    approximate: bool,
+) -> Result<WaveState, Fault> {
+    let mut code = tex_word(false, 16, true, 8, 12, 2, 6).to_vec();
+    code.extend([0x88, 0x00]);
+    let mut w = WaveState::new(12);
+    w.textures = vec![desc];
+    w.samplers = vec![samp];
+    w.approximate = approximate;
+    w.exec = 1;
+    w.set_reg32(4, 0, 0.6f32.to_bits());
+    w.set_reg32(5, 0, 0.3f32.to_bits());
+    w.set_reg32(6, 0, u32::from(half::f16::from_f32(lod).to_bits()));
+    run_group(code, &mut w, dev).map(|_| w)
+}
+
+/// GL 4.6 8.14.3, NEAREST mip filter: level = base for lambda <= 1/2, else base + ceil(lambda +
+/// 1/2) - 1 up to the last level, lambda first clamped to the sampler's [min, max] LOD (8.14.1).
+/// 0 -> 0; 0.75 -> ceil(1.25) - 1 = 1; 1.25 -> 1; 1.75 -> 2; 5 -> 2 (the last level); with the
+/// maximum LOD 1.0 (64/64), 1.75 -> 1. A view whose base level is 1 (`First level`): 0 -> 1,
+/// 0.75 -> 2. Within 2^-6 of a boundary (0.5, 1.5) the level is not certain: a typed error. Without
+/// a mip filter the LOD is not read: 1.75 samples level 0. Automatic LOD with a mip filter is a
+/// typed error.
+#[test]
+fn explicit_lod_selects_the_nearest_level() {
+    let mut dev = DeviceMemory::new();
+    let a = mipmapped(&mut dev, 3, 1);
+    let desc = with_levels(texture(2, [0, 1, 2, 3], 4, 4, a), 0, 2);
+    let want = [[33, 18, 100, 4], [17, 2, 101, 4], [1, 2, 102, 4]];
+    for (lod, max, level) in [
+        (0.0f32, 0x380, 0),
+        (0.75, 0x380, 1),
+        (1.25, 0x380, 1),
+        (1.75, 0x380, 2),
+        (5.0, 0x380, 2),
+        (1.75, 64, 1),
+    ] {
+        let w = explicit_lod_run(&dev, desc, mip_sampler(1, max), lod, false).unwrap();
+        assert_eq!(bytes_of(&w), want[level], "lod {lod} max {max}");
+    }
+    let based = with_levels(texture(2, [0, 1, 2, 3], 4, 4, a), 1, 2);
+    for (lod, level) in [(0.0f32, 1), (0.75, 2)] {
+        let w = explicit_lod_run(&dev, based, mip_sampler(1, 0x380), lod, false).unwrap();
+        assert_eq!(bytes_of(&w), want[level], "base 1, lod {lod}");
+    }
+    for lod in [0.5f32, 1.5, 1.5 + 1.0 / 128.0] {
+        let r = explicit_lod_run(&dev, desc, mip_sampler(1, 0x380), lod, false);
+        assert!(matches!(r, Err(Fault::UnsupportedForm { .. })), "lod {lod}");
+    }
+    let w = explicit_lod_run(&dev, desc, mip_sampler(0, 0x380), 1.75, false).unwrap();
+    assert_eq!(bytes_of(&w), want[0]);
+    let mut code = tex_word(false, 16, true, 8, 0, 2, 0).to_vec();
+    code.extend([0x88, 0x00]);
+    let mut w = WaveState::new(12);
+    w.textures = vec![desc];
+    w.samplers = vec![mip_sampler(1, 0x380)];
+    w.exec = 1;
+    assert!(matches!(
+        run_group(code, &mut w, &dev),
+        Err(Fault::UnsupportedForm { .. })
+    ));
+}
+
+/// LINEAR mip filter (GL 4.6 8.14.3): levels floor(lambda) and the next, weights 1 - frac and frac
+/// -- only under the approximation opt-in (the hardware's weights are not public), counted as
+/// `texture linear filter`. lambda = 0.25: 0.75 * level 0 + 0.25 * level 1 per component, in f64,
+/// rounded once to f32: ((0.75 * 33 + 0.25 * 17) / 255, (0.75 * 18 + 0.25 * 2) / 255, (0.75 * 100 +
+/// 0.25 * 101) / 255, 4 / 255).
+#[test]
+fn linear_mip_filter_is_an_opt_in() {
+    let mut dev = DeviceMemory::new();
+    let a = mipmapped(&mut dev, 3, 1);
+    let desc = with_levels(texture(2, [0, 1, 2, 3], 4, 4, a), 0, 2);
+    assert!(matches!(
+        explicit_lod_run(&dev, desc, mip_sampler(2, 0x380), 0.25, false),
+        Err(Fault::Unsupported { name }) if name == wavesim_agx::exec::texture::LINEAR_FILTER
+    ));
+    let w = explicit_lod_run(&dev, desc, mip_sampler(2, 0x380), 0.25, true).unwrap();
+    let want = [(33.0, 17.0), (18.0, 2.0), (100.0, 101.0), (4.0, 4.0)]
+        .map(|(l0, l1): (f64, f64)| ((0.75 * l0 / 255.0 + 0.25 * l1 / 255.0) as f32).to_bits());
+    let got: [u32; 4] = std::array::from_fn(|c| w.reg32(8 + c, 0));
+    assert_eq!(got, want);
+    assert_eq!(
+        w.approximated
+            .get(wavesim_agx::exec::texture::LINEAR_FILTER),
+        Some(&1)
+    );
+}
+
+/// texelFetch from a level (GL 4.6 11.1.3.2: the view's base level plus the integer LOD): level 1,
+/// texel (1, 1) -> (17, 18, 101, 4); with base level 1, LOD 1 reads level 2's (0, 0) -> (1, 2,
+/// 102, 4); a level past the last is a typed error.
+#[test]
+fn texel_fetch_from_a_level() {
+    let mut dev = DeviceMemory::new();
+    let a = mipmapped(&mut dev, 3, 1);
+    let mut code = tex_word(true, 16, true, 8, 12, 2, 6).to_vec();
+    code.extend([0x88, 0x00]);
+    for (first, lod, xy, want) in [
+        (0u8, 1u32, 1u32, Some([17, 18, 101, 4])),
+        (1, 1, 0, Some([1, 2, 102, 4])),
+        (0, 3, 0, None),
+    ] {
+        let mut w = WaveState::new(12);
+        w.textures = vec![with_levels(texture(2, [0, 1, 2, 3], 4, 4, a), first, 2)];
+        w.exec = 1;
+        w.set_reg32(4, 0, xy);
+        w.set_reg32(5, 0, xy);
+        w.set_reg32(6, 0, lod);
+        let r = run_group(code.clone(), &mut w, &dev);
+        match want {
+            Some(b) => {
+                r.unwrap();
+                assert_eq!(bytes_of(&w), b, "base {first} lod {lod}");
+            }
+            None => assert!(matches!(r, Err(Fault::UnsupportedForm { .. }))),
+        }
+    }
+}
+
+/// A cube map with two levels: each face (a layer, 16 KiB apart) holds the whole miptree. (1,
+/// 0.25, -0.5) selects +X (face 0) at s = 0.75, t = 0.375 (Table 8.19); explicit LOD 1.0 ->
+/// level 1 (2x2): x = floor(1.5) = 1, y = floor(0.75) = 0 -> (17, 2, 101, 4). The same direction
+/// negated in x selects -X (face 1): sc = z = -0.5 -> s = 0.25, x = 0; (1, 2, 111, 4).
+#[test]
+fn cube_map_with_mips() {
+    let mut dev = DeviceMemory::new();
+    let a = mipmapped(&mut dev, 2, 6);
+    let mut desc = with_levels(texture(6, [0, 1, 2, 3], 4, 4, a), 0, 1);
+    desc[13] |= 5 << 6; // depth - 1 = 5
+    let mut code = tex_word(false, 16, true, 8, 14, 6, 6).to_vec();
+    code.extend([0x88, 0x00]);
+    for (dir, want) in [
+        ([1.0f32, 0.25, -0.5], [17, 2, 101, 4]),
+        ([-1.0, 0.25, -0.5], [1, 2, 111, 4]),
+    ] {
+        let mut w = WaveState::new(12);
+        w.textures = vec![desc];
+        w.samplers = vec![mip_sampler(1, 0x380)];
+        w.exec = 1;
+        for (i, v) in dir.iter().enumerate() {
+            w.set_reg32(4 + i, 0, v.to_bits());
+        }
+        w.set_reg32(7, 0, u32::from(half::f16::from_f32(1.0).to_bits()));
+        run_group(code.clone(), &mut w, &dev).unwrap();
+        assert_eq!(bytes_of(&w), want, "{dir:?}");
+    }
+}
+
+/// Cube gathers: the LINEAR footprint on the selected face. (1, 0.25, -0.5): +X, s = 0.75 (u -
+/// 1/2 = 2.5: i0 = 2, i1 = 3), t = 0.375 (v - 1/2 = 1: j0 = 1, j1 = 2), inside the face; red
+/// (16i+1): (33, 49, 49, 33). (1, 0.25, -0.9): s = 0.95 (u - 1/2 = 3.3: i1 = 4 is past the edge):
+/// with seamless cube maps (the default, sampler bit 57 clear) the footprint reads the next face
+/// -- a typed error; with `Seamful cube maps` set it clamps to the edge: i = (3, 3) -> (49, 49,
+/// 49, 49).
+#[test]
+fn cube_gathers() {
+    let mut dev = DeviceMemory::new();
+    let a = layered(&mut dev, 6);
+    let mut desc = texture(6, [0, 1, 2, 3], 4, 4, a);
+    desc[13] |= 5 << 6;
+    let code = gather_code(tex_word(false, 16, true, 8, 0, 6, 0), 2);
+    let run_dir = |dir: [f32; 3], seamful: bool| {
+        let mut w = WaveState::new(12);
+        w.textures = vec![desc];
+        w.samplers =
+            vec![(u64::from_le_bytes(sampler(1, 1)) | u64::from(seamful) << 57).to_le_bytes()];
+        w.exec = 1;
+        for (i, v) in dir.iter().enumerate() {
+            w.set_reg32(4 + i, 0, v.to_bits());
+        }
+        run_group(code.clone(), &mut w, &dev).map(|_| bytes_of(&w))
+    };
+    assert_eq!(run_dir([1.0, 0.25, -0.5], false).unwrap(), [33, 49, 49, 33]);
+    assert!(matches!(
+        run_dir([1.0, 0.25, -0.9], false),
+        Err(Fault::UnsupportedForm { .. })
+    ));
+    assert_eq!(run_dir([1.0, 0.25, -0.9], true).unwrap(), [49; 4]);
+}
+
+/// Shadow gather (GL 4.6 8.23.1 with textureGather: each footprint texel compared): depth d(x, y)
+/// = (x + 4y) / 16, s = 0.3 (u - 1/2 = 0.7: i0 = 0, i1 = 1), t = 0.4 (v - 1/2 = 1.1: j0 = 1, j1 = 2),
+/// texels (0, 2), (1, 2), (1, 1), (0, 1) = 8/16, 9/16, 5/16, 4/16; reference 5/16 with LEQUAL
+/// (func 0): 1, 1, 1, 0.
+#[test]
+fn shadow_gather() {
+    let mut dev = DeviceMemory::new();
+    let a = depth_image(&mut dev);
+    let mut desc = texture(2, [0, 0, 0, 4], 4, 4, a);
+    let v =
+        u128::from_le_bytes(desc[..16].try_into().unwrap()) & !(0x3FF << 6) | 0x21 << 6 | 4 << 13;
+    desc[..16].copy_from_slice(&v.to_le_bytes());
+    let code = with_q6(
+        with_extension(tex_word(false, 16, true, 8, 0, 2, 0), 14, true, false),
+        2,
+    );
+    let mut w = WaveState::new(12);
+    w.textures = vec![desc];
+    w.samplers = vec![sampler(1, 1)];
+    w.exec = 1;
+    w.set_reg32(4, 0, 0.3f32.to_bits());
+    w.set_reg32(5, 0, 0.4f32.to_bits());
+    w.set_reg32(7, 0, (5.0f32 / 16.0).to_bits());
+    run_group(code, &mut w, &dev).unwrap();
+    let got: [f32; 4] = std::array::from_fn(|c| f32::from_bits(w.reg32(8 + c, 0)));
+    assert_eq!(got, [1.0, 1.0, 1.0, 0.0]);
+}
+
+/// Register-indexed and bindless handles (Mesa 25.0 `agx_pack_texture`/`agx_pack_sampler`): `Tt`
+/// = 1 (bits 38-39) with T (32-37) a 16-bit register holding the texture state index, `St` = 1
+/// (bit 62) with S (56-61) a 16-bit register holding the sampler index; `Tt` = 3 with T a 32-bit
+/// register holding a byte offset and U (extension bits 0-4) the 64-bit uniform base in 64-bit
+/// units. Thread l: texture index l % 2 (r7l), sampler index l / 2 % 2 (r7h), s = 1.25, t = 0.375.
+/// Texture 0 is the 4x4 image with swizzle (R, G, B, A), texture 1 the same with (B, B, B, B);
+/// sampler 0 repeats (x = floor(5) mod 4 = 1), sampler 1 clamps (x = 3). y = 1. So red is 17 or 49
+/// and the B-swizzled texture gives 3 everywhere. Bindless: the descriptor of texture 1 at base
+/// 0x20000 (u2_u3) + offset 24 (r7): every thread gets (3, 3, 3, 3).
+#[test]
+fn register_indexed_and_bindless_handles() {
+    let mut dev = DeviceMemory::new();
+    let a = image(&mut dev);
+    let t0 = texture(2, [0, 1, 2, 3], 4, 4, a);
+    let t1 = texture(2, [2, 2, 2, 2], 4, 4, a);
+    let word = u64::from_le_bytes(tex_word(false, 16, true, 8, 0, 2, 0));
+    // T = r7l (16-bit unit 14), Tt = 1; S = r7h (15), St = 1
+    let indexed = word & !(0x3F << 32) | 14 << 32 | 1 << 38 | 15 << 56 | 1 << 62;
+    let mut code = indexed.to_le_bytes().to_vec();
+    code.extend([0x88, 0x00]);
+    let mut w = WaveState::new(12);
+    w.textures = vec![t0, t1];
+    w.samplers = vec![sampler(1, 1), sampler(0, 0)];
+    for l in 0..SIMD_WIDTH {
+        w.set_reg32(4, l, 1.25f32.to_bits());
+        w.set_reg32(5, l, 0.375f32.to_bits());
+        w.set_reg32(7, l, (l as u32 % 2) | (l as u32 / 2 % 2) << 16);
+    }
+    run_group(code, &mut w, &dev).unwrap();
+    for l in 0..SIMD_WIDTH {
+        let x = if l / 2 % 2 == 0 { 1 } else { 3 };
+        let want = if l % 2 == 0 {
+            [16 * x + 1, 18, 3, 4]
+        } else {
+            [3; 4]
+        };
+        let got: [u32; 4] =
+            std::array::from_fn(|c| (f32::from_bits(w.reg32(8 + c, l)) * 255.0).round() as u32);
+        assert_eq!(got, want, "thread {l}");
+    }
+    // bindless: Tt = 3, T = r7 (16-bit units 14), U = 1 (u2_u3) in the extension word's bits 0-4
+    let heap = dev.alloc(64, 64).unwrap();
+    dev.write(heap + 24, &t1).unwrap();
+    let bindless = word & !(0x3F << 32) | 14 << 32 | 3 << 38 | 1 << 15;
+    let mut code = bindless.to_le_bytes().to_vec();
+    code.extend(1u32.to_le_bytes());
+    code.extend([0x88, 0x00]);
+    let mut w = WaveState::new(12);
+    w.samplers = vec![sampler(1, 1)];
+    w.set_uniform64(2, heap);
+    for l in 0..SIMD_WIDTH {
+        w.set_reg32(4, l, 1.25f32.to_bits());
+        w.set_reg32(5, l, 0.375f32.to_bits());
+        w.set_reg32(7, l, 24);
+    }
+    run_group(code, &mut w, &dev).unwrap();
+    for l in 0..SIMD_WIDTH {
+        let got: [u32; 4] =
+            std::array::from_fn(|c| (f32::from_bits(w.reg32(8 + c, l)) * 255.0).round() as u32);
+        assert_eq!(got, [3; 4], "thread {l}");
     }
 }

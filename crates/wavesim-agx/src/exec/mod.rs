@@ -32,6 +32,7 @@ mod float;
 mod helper;
 mod int;
 mod memory;
+mod miptree;
 mod simd;
 mod stack;
 pub mod texture;

@@ -35,6 +35,7 @@
 //! is `floor(u - 1/2)`, as exact as nearest filtering's `floor(u)`, so no opt-in. The `kill` bit
 //! and a register-indexed texture or sampler are typed errors.
 
+use super::miptree::{Level, Miptree};
 use super::{active, missing, Fault, Ops, WaveState};
 use crate::operand::{Operand, Reg, RegFile};
 use wavesim_core::memory::DeviceMemory;
@@ -94,7 +95,7 @@ impl TextureDesc {
 }
 
 /// The fields of a SAMPLER descriptor this module reads.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct SamplerDesc {
     pub magnify_linear: bool,
     pub minify_linear: bool,
@@ -105,6 +106,13 @@ pub struct SamplerDesc {
     /// Never. The driver fills it whatever the sampler's compare mode (`agx_create_sampler_state`);
     /// the instruction's `compare` bit says whether it applies.
     pub compare_func: u64,
+    /// `Minimum LOD` / `Maximum LOD` (bits 0-9, 10-19): unsigned fixed point with 6 fraction bits
+    /// (`__gen_pack_lod` in Mesa's `gen_pack.py`, clamped by the packer to 0..14).
+    pub min_lod: f64,
+    pub max_lod: f64,
+    /// `Seamful cube maps` (bit 57, named in Mesa 25.0's cmdbuf.xml; 22.3 leaves it 0): cube
+    /// filtering clamps to the face's edge instead of reading across to the next face.
+    pub seamful_cube_maps: bool,
 }
 
 impl SamplerDesc {
@@ -116,6 +124,9 @@ impl SamplerDesc {
             wrap: [bits(b, 29, 3), bits(b, 32, 3), bits(b, 35, 3)],
             pixel_coordinates: bits(b, 38, 1) == 1,
             compare_func: bits(b, 39, 3),
+            min_lod: bits(b, 0, 10) as f64 / 64.0,
+            max_lod: bits(b, 10, 10) as f64 / 64.0,
+            seamful_cube_maps: bits(b, 57, 1) == 1,
         }
     }
 }
@@ -133,66 +144,10 @@ enum TexelFormat {
     Rgba8Unorm,
     R32Float,
 }
-const LAYOUT_LINEAR: u64 = 0;
-const LAYOUT_TWIDDLED: u64 = 2;
 
-/// Morton spreading of the low 7 bits (`ail_space_bits`).
-fn space_bits(x: u32) -> u64 {
-    (0..7).fold(0, |v, i| v | (((x >> i) & 1) as u64) << (2 * i))
-}
-
-/// Byte offset of texel (x, y) of level 0 (see the module comment).
+/// Byte offset of texel (x, y) of level 0 of layer 0 (`miptree.rs`).
 pub fn texel_offset(t: &TextureDesc, x: u32, y: u32) -> Result<u64, Fault> {
-    const BLOCK: u64 = 4;
-    match t.layout {
-        LAYOUT_LINEAR => {
-            Ok(y as u64 * (t.stride_or_depth << 4).wrapping_add(16) + x as u64 * BLOCK)
-        }
-        LAYOUT_TWIDDLED => {
-            // ail_get_max_tile_size(4) = 64x64; level 0 is in the power-of-two miptree when the
-            // image is below one such tile either way (ail_min_mip_below(n, 64) = 0 iff n < 64).
-            let (tw, th) = if t.width < 64 || t.height < 64 {
-                let side = t
-                    .width
-                    .next_power_of_two()
-                    .min(t.height.next_power_of_two());
-                (side, side)
-            } else {
-                (64, 64)
-            };
-            let per_row = t.width.div_ceil(tw) as u64;
-            let tile = (y / th) as u64 * per_row + (x / tw) as u64;
-            let within = space_bits(x % tw) | space_bits(y % th) << 1;
-            Ok((tile * (tw * th) as u64 + within) * BLOCK)
-        }
-        l => Err(unsupported(format!("texture layout {l}"))),
-    }
-}
-
-/// Bytes between the layers (array layers, cube faces, 3D slices) of a twiddled image: each layer
-/// holds the whole miptree (`last_level + 1` levels), each level padded to a cache line (128
-/// bytes), the layer padded to a page (16 KiB) (`ail_initialize_twiddled`). Levels of images
-/// below one 64x64 tile are power-of-two squares-or-rectangles of 4-byte texels.
-pub fn layer_stride(t: &TextureDesc) -> Result<u64, Fault> {
-    if t.layout != LAYOUT_TWIDDLED {
-        return Err(unsupported("layered linear image"));
-    }
-    if t.width >= 64 && t.height >= 64 {
-        return Err(unsupported(
-            "layered image of 64x64 texels or more (the large-tile miptree is not modelled)",
-        ));
-    }
-    let (mut w, mut h) = (
-        u64::from(t.width.next_power_of_two()),
-        u64::from(t.height.next_power_of_two()),
-    );
-    let mut offset = 0u64;
-    for _ in 0..=t.last_level {
-        offset = (offset + 4 * w * h).next_multiple_of(0x80);
-        w = (w / 2).max(1);
-        h = (h / 2).max(1);
-    }
-    Ok(offset.next_multiple_of(0x4000))
+    Miptree::new(t.layout, t.width, t.height, 1, t.stride_or_depth)?.texel_offset(0, x, y)
 }
 
 /// GL 4.6 8.13, Table 8.19: the face a cube-map direction selects (layer order +X, -X, +Y, -Y,
@@ -255,45 +210,211 @@ fn wrap(mode: u64, i: i64, n: u32) -> Result<u32, Fault> {
 }
 
 fn check_texture(t: &TextureDesc) -> Result<TexelFormat, Fault> {
-    let format = match (t.channels, t.ty, t.srgb) {
-        (CHANNELS_RGBA8, TYPE_UNORM, false) => TexelFormat::Rgba8Unorm,
-        (CHANNELS_R32, TYPE_FLOAT, false) => TexelFormat::R32Float,
-        _ => {
-            return Err(unsupported(format!(
-                "texture format channels {:#x} type {} srgb {} (RGBA8 unorm and R32 float are \
-                 modelled)",
-                t.channels, t.ty, t.srgb
-            )))
-        }
-    };
-    if t.first_level != 0 {
-        return Err(unsupported(format!("texture base level {}", t.first_level)));
+    match (t.channels, t.ty, t.srgb) {
+        (CHANNELS_RGBA8, TYPE_UNORM, false) => Ok(TexelFormat::Rgba8Unorm),
+        (CHANNELS_R32, TYPE_FLOAT, false) => Ok(TexelFormat::R32Float),
+        _ => Err(unsupported(format!(
+            "texture format channels {:#x} type {} srgb {} (RGBA8 unorm and R32 float are \
+             modelled)",
+            t.channels, t.ty, t.srgb
+        ))),
     }
-    Ok(format)
 }
 
-/// The texel's (R, G, B, A): RGBA8 as byte / 255 (exact in f64; rounded once when written), R32
-/// float as its value with G, B = 0 and A = 1 (GL 4.6 Table 15.1, a one-channel format).
-fn texel(
-    t: &TextureDesc,
+/// A bound image as one thread reads it: the descriptor, its texel format and its levels (the
+/// miptree holds `last_level + 1` levels; the view's base level is `first_level`).
+struct Image {
+    t: TextureDesc,
     format: TexelFormat,
-    x: u32,
-    y: u32,
+    tree: Miptree,
+}
+
+impl Image {
+    fn new(t: TextureDesc) -> Result<Image, Fault> {
+        let format = check_texture(&t)?;
+        if t.first_level > t.last_level {
+            return Err(unsupported(format!(
+                "texture base level {} above its last level {}",
+                t.first_level, t.last_level
+            )));
+        }
+        let tree = Miptree::new(
+            t.layout,
+            t.width,
+            t.height,
+            t.last_level as u32 + 1,
+            t.stride_or_depth,
+        )?;
+        Ok(Image { t, format, tree })
+    }
+
+    fn level(&self, level: usize) -> Result<Level, Fault> {
+        self.tree
+            .levels
+            .get(level)
+            .copied()
+            .ok_or_else(|| unsupported(format!("texture level {level}")))
+    }
+
+    /// The texel's (R, G, B, A): RGBA8 as byte / 255 (exact in f64; rounded once when written),
+    /// R32 float as its value with G, B = 0 and A = 1 (GL 4.6 Table 15.1, a one-channel format).
+    fn texel(
+        &self,
+        level: usize,
+        (x, y, layer): (u32, u32, u32),
+        dev: &DeviceMemory,
+        lane: usize,
+    ) -> Result<[f64; 4], Fault> {
+        let layer_offset = if layer == 0 {
+            0
+        } else {
+            self.tree
+                .layer_stride
+                .ok_or_else(|| unsupported("layered linear image"))?
+                * u64::from(layer)
+        };
+        let addr = self
+            .t
+            .address
+            .wrapping_add(layer_offset)
+            .wrapping_add(self.tree.texel_offset(level, x, y)?);
+        let mut b = [0u8; 4];
+        dev.read(addr, &mut b)
+            .map_err(|source| Fault::Memory { lane, source })?;
+        Ok(match self.format {
+            TexelFormat::Rgba8Unorm => b.map(|v| f64::from(v) / 255.0),
+            TexelFormat::R32Float => [f64::from(f32::from_le_bytes(b)), 0.0, 0.0, 1.0],
+        })
+    }
+}
+
+/// The texture descriptor a thread's instruction names (`agx_pack_texture`, Mesa 25.0; applegpu's
+/// texture operand): `Tt` 0 an immediate index into the bound texture state (`ts{i}`), 1 a
+/// 16-bit register holding that index (Mesa's `nir_tex_src_texture_offset`), 3 bindless: the
+/// 64-bit uniform `U` plus the 32-bit register's byte offset is the address of the 24-byte
+/// descriptor in device memory (`agx_translate_bindless_handle`: "a 64-bit uniform base address
+/// summed with a 32-bit register index", the index a byte offset). `Tt` 2 Mesa never emits.
+pub(super) fn texture_descriptor(
+    w: &WaveState,
+    o: &Ops<'_>,
     dev: &DeviceMemory,
     lane: usize,
-    layer_offset: u64,
-) -> Result<[f64; 4], Fault> {
-    let addr = t
-        .address
-        .wrapping_add(layer_offset)
-        .wrapping_add(texel_offset(t, x, y)?);
-    let mut b = [0u8; 4];
-    dev.read(addr, &mut b)
-        .map_err(|source| Fault::Memory { lane, source })?;
-    Ok(match format {
-        TexelFormat::Rgba8Unorm => b.map(|v| f64::from(v) / 255.0),
-        TexelFormat::R32Float => [f64::from(f32::from_le_bytes(b)), 0.0, 0.0, 1.0],
+) -> Result<[u8; 24], Fault> {
+    let bound = |i: u64| {
+        w.textures.get(i as usize).copied().ok_or_else(|| {
+            unsupported(format!(
+                "texture state ts{i} not bound ({} bound)",
+                w.textures.len()
+            ))
+        })
+    };
+    match (o.field("Tt"), o.op("T")?) {
+        (0, Operand::Text(s)) => bound(
+            s.trim_start_matches("ts")
+                .parse::<u64>()
+                .map_err(|_| missing("T"))?,
+        ),
+        (1, Operand::Reg(r, _)) => bound(w.read(*r, lane)? & 0xFFFF),
+        (3, Operand::Reg(r, _)) => {
+            let base = match o.op("U")? {
+                Operand::Reg(u, _) => w.read(*u, lane)?,
+                _ => return Err(missing("U")),
+            };
+            let addr = base.wrapping_add(w.read(*r, lane)? & 0xFFFF_FFFF);
+            let mut b = [0u8; 24];
+            dev.read(addr, &mut b)
+                .map_err(|source| Fault::Memory { lane, source })?;
+            Ok(b)
+        }
+        (tt, _) => Err(unsupported(format!(
+            "texture operand form Tt = {tt} (Mesa emits 0, 1 and 3)"
+        ))),
+    }
+}
+
+/// The sampler a thread's instruction names (`agx_pack_sampler`): `St` 0 an immediate index
+/// into the bound sampler state (`ss{i}`), 1 a 16-bit register holding it.
+fn sampler_descriptor(w: &WaveState, o: &Ops<'_>, lane: usize) -> Result<[u8; 8], Fault> {
+    let i = match o.op("S")? {
+        Operand::Text(s) => s
+            .trim_start_matches("ss")
+            .parse::<u64>()
+            .map_err(|_| missing("S"))?,
+        Operand::Reg(r, _) => w.read(*r, lane)? & 0xFFFF,
+        _ => return Err(missing("S")),
+    };
+    w.samplers.get(i as usize).copied().ok_or_else(|| {
+        unsupported(format!(
+            "sampler state ss{i} not bound ({} bound)",
+            w.samplers.len()
+        ))
     })
+}
+
+/// How far from a level boundary a LOD must be for the level to be certain. The hardware's LOD
+/// arithmetic is not public; cmdbuf.xml's LOD clamps carry 6 fraction bits, so a LOD within
+/// 2^-6 of the point where the chosen level changes is a typed error rather than a guess.
+const LOD_MARGIN: f64 = 1.0 / 64.0;
+
+/// GL 4.6 8.14.3: the levels a sample reads and their weights, for the LOD `lambda` (already
+/// biased; clamped here to the sampler's minimum and maximum, 8.14.1), from the view's base
+/// level `first_level` to `last_level`. No mip filter: the base level. NEAREST: the base level
+/// for lambda <= 1/2, else `base + ceil(lambda + 1/2) - 1` up to the last level (with the same
+/// filter both ways the magnification threshold c does not change the texel). LINEAR (only under
+/// the approximation opt-in, its weights being the hardware's): levels `base + floor(lambda)` and
+/// the next, weights 1 - frac and frac, both clamped to the last level; lambda <= 0 the base level.
+fn mip_levels(
+    t: &TextureDesc,
+    s: &SamplerDesc,
+    lambda: Option<f64>,
+    lane: usize,
+) -> Result<Vec<(usize, f64)>, Fault> {
+    let (base, q) = (t.first_level as usize, t.last_level as usize);
+    if s.mip_filter == 0 {
+        return Ok(vec![(base, 1.0)]);
+    }
+    let Some(lambda) = lambda else {
+        return Err(unsupported(
+            "automatic or gradient LOD with a mip filter (the hardware's derivative-based LOD \
+             is not public)",
+        ));
+    };
+    if lambda.is_nan() || s.min_lod > s.max_lod {
+        return Err(unsupported(format!(
+            "thread {lane}: LOD {lambda} with the sampler's range {}..{} (GL: undefined)",
+            s.min_lod, s.max_lod
+        )));
+    }
+    let lambda = lambda.clamp(s.min_lod, s.max_lod);
+    match s.mip_filter {
+        1 => {
+            let nearest = |l: f64| {
+                if l <= 0.5 {
+                    base
+                } else {
+                    (base + ((l + 0.5).ceil() as usize).saturating_sub(1)).min(q)
+                }
+            };
+            let level = nearest(lambda);
+            if nearest(lambda - LOD_MARGIN) != level || nearest(lambda + LOD_MARGIN) != level {
+                return Err(unsupported(format!(
+                    "thread {lane}: LOD {lambda} within 2^-6 of a level boundary (the hardware's \
+                     LOD precision is not public)"
+                )));
+            }
+            Ok(vec![(level, 1.0)])
+        }
+        2 => {
+            if lambda <= 0.0 {
+                return Ok(vec![(base, 1.0)]);
+            }
+            let d1 = (base + lambda.floor() as usize).min(q);
+            let d2 = (d1 + 1).min(q);
+            let a = lambda - lambda.floor();
+            Ok(vec![(d1, 1.0 - a), (d2, a)])
+        }
+        m => Err(unsupported(format!("mip filter {m}"))),
+    }
 }
 
 /// GL 4.6 8.23.1 with the sampler's `Compare func` (cmdbuf.xml order): 1.0 when D_ref OP D_t
@@ -366,8 +487,9 @@ pub(super) fn texture_access(
         return Err(unsupported("texel fetch with a depth comparison"));
     }
     let n = o.field("n");
+    let lod_mode = o.field("lod");
     if gather.is_some() {
-        check_gather_form(load, shadow, n, o.field("lod"), o.field("mask"))?;
+        check_gather_form(load, n, lod_mode, o.field("mask"))?;
     }
     // tex_1d, tex_2d, tex_2d_array, tex_3d, tex_cube: (spatial axes, layered by an integer index)
     let (axes, array) = match n {
@@ -381,72 +503,6 @@ pub(super) fn texture_access(
             )))
         }
     };
-    let ts = match o.op("T")? {
-        Operand::Text(s) => s
-            .trim_start_matches("ts")
-            .parse::<usize>()
-            .map_err(|_| missing("T"))?,
-        _ => return Err(unsupported("register-indexed texture")),
-    };
-    let ss = match o.op("S")? {
-        Operand::Text(s) => s
-            .trim_start_matches("ss")
-            .parse::<usize>()
-            .map_err(|_| missing("S"))?,
-        _ => return Err(unsupported("register-indexed sampler")),
-    };
-    let t = TextureDesc::decode(w.textures.get(ts).ok_or_else(|| {
-        unsupported(format!(
-            "texture state ts{ts} not bound ({} bound)",
-            w.textures.len()
-        ))
-    })?);
-    let format = check_texture(&t)?;
-    if t.dimension != n {
-        return Err(unsupported(format!(
-            "texture kind {n} on a descriptor of dimension {}",
-            t.dimension
-        )));
-    }
-    if shadow && format != TexelFormat::R32Float {
-        // GL 4.6 8.23.1: the comparison's result is undefined unless the texture is a depth one
-        return Err(unsupported(
-            "depth comparison on a texture that is not R32 float",
-        ));
-    }
-    let s = if load {
-        None
-    } else {
-        let s = SamplerDesc::decode(w.samplers.get(ss).ok_or_else(|| {
-            unsupported(format!(
-                "sampler state ss{ss} not bound ({} bound)",
-                w.samplers.len()
-            ))
-        })?);
-        // Nearest, or linear both ways under the opt-in (the same filter magnified and minified,
-        // so the LOD that chooses between them is not needed); no mip filter. A gather reads
-        // the four texels of GL's LINEAR footprint at the base level whatever the filters (GL
-        // 4.6 8.14.2, textureGather), so they do not decide anything for it.
-        let linear_ok = s.magnify_linear && s.minify_linear && matches!(n, 0 | 2 | 3);
-        if gather.is_none()
-            && (s.magnify_linear != s.minify_linear
-                || s.mip_filter != 0
-                || s.magnify_linear && !linear_ok)
-        {
-            return Err(unsupported(format!(
-                "sampler filters mag linear {} min linear {} mip {} on texture kind {n} \
-                 (nearest, or linear both ways on 1D/2D/2D array under the approximation opt-in, \
-                 with no mip filter, is modelled)",
-                s.magnify_linear, s.minify_linear, s.mip_filter
-            )));
-        }
-        if gather.is_none() && s.magnify_linear && !w.approximate {
-            return Err(Fault::Unsupported {
-                name: LINEAR_FILTER,
-            });
-        }
-        Some(s)
-    };
     let coords = match o.op("C")? {
         Operand::Tuple(r, _) => r.clone(),
         _ => return Err(missing("C")),
@@ -455,12 +511,17 @@ pub(super) fn texture_access(
         Operand::Tuple(r, _) => r.clone(),
         _ => return Err(missing("R")),
     };
-    let lod_regs = match o.op("D")? {
-        Operand::Imm(0) => vec![],
-        Operand::Reg(r, _) => vec![*r],
-        Operand::Tuple(r, _) => r.clone(),
-        _ => return Err(missing("D")),
+    // The LOD operand: for `lod_min` (Mesa's explicit LOD, 2 from a uniform, 6 from a register) a
+    // 16-bit value, f16 for a sample and the integer level for a fetch (`agx_pack_lod`; Mesa
+    // lowers LODs to 16 bits). Automatic, biased and gradient modes give no explicit LOD.
+    let explicit_lod = match (lod_mode, o.op("D")?) {
+        (2 | 6, Operand::Reg(r, _)) => Some(*r),
+        (2 | 6, _) => return Err(missing("D")),
+        _ => None,
     };
+    if load && lod_mode != 0 && explicit_lod.is_none() {
+        return Err(unsupported(format!("texel fetch with LOD mode {lod_mode}")));
+    }
     let mask = o.field("mask");
     // applegpu's coordinate operand: 32-bit registers, except that an array's form names 16-bit
     // halves, two per 32-bit coordinate and then the layer in one half (Mesa's lowering computes
@@ -479,16 +540,56 @@ pub(super) fn texture_access(
     if with_offsets && n == 6 {
         return Err(unsupported("texel offsets on a cube map (GLSL has none)"));
     }
-    // `Depth` is 14 bits at 110 (minus 1); bit 126 above it is `Unk tiled`. For arrays it is the
-    // layer count.
-    let depth = (t.stride_or_depth & 0x3FFF) as u32 + 1;
-    let stride = if array || n >= 5 {
-        layer_stride(&t)?
-    } else {
-        0
-    };
+    let mut linear_filtered = false;
     for lane in active(w).collect::<Vec<_>>() {
-        let mut size = [t.width, t.height, depth];
+        // The descriptors are the thread's own: a register-indexed or bindless handle may differ
+        // between threads.
+        let img = Image::new(TextureDesc::decode(&texture_descriptor(w, o, dev, lane)?))?;
+        let t = &img.t;
+        if t.dimension != n {
+            return Err(unsupported(format!(
+                "texture kind {n} on a descriptor of dimension {}",
+                t.dimension
+            )));
+        }
+        if shadow && img.format != TexelFormat::R32Float {
+            // GL 4.6 8.23.1: the comparison's result is undefined unless the texture is a depth one
+            return Err(unsupported(
+                "depth comparison on a texture that is not R32 float",
+            ));
+        }
+        let s = if load {
+            None
+        } else {
+            let s = SamplerDesc::decode(&sampler_descriptor(w, o, lane)?);
+            // Nearest, or linear both ways under the opt-in (the same filter magnified and
+            // minified, so the LOD's threshold between them does not change the texel). A gather
+            // reads the four texels of GL's LINEAR footprint at the base level whatever the
+            // filters (GL 4.6 8.14.2, textureGather), so they do not decide anything for it.
+            let linear_ok = s.magnify_linear && s.minify_linear && matches!(n, 0 | 2 | 3);
+            if gather.is_none()
+                && (s.magnify_linear != s.minify_linear || s.magnify_linear && !linear_ok)
+            {
+                return Err(unsupported(format!(
+                    "sampler filters mag linear {} min linear {} on texture kind {n} (nearest, or \
+                     linear both ways on 1D/2D/2D array under the approximation opt-in, is \
+                     modelled)",
+                    s.magnify_linear, s.minify_linear
+                )));
+            }
+            if gather.is_none() && (s.magnify_linear || s.mip_filter == 2) && !w.approximate {
+                return Err(Fault::Unsupported {
+                    name: LINEAR_FILTER,
+                });
+            }
+            Some(s)
+        };
+        // `Depth` is 14 bits at 110 (minus 1); bit 126 above it is `Unk tiled`. For arrays it is
+        // the layer count.
+        let depth = (t.stride_or_depth & 0x3FFF) as u32 + 1;
+        if (array || n >= 5) && img.tree.layer_stride.is_none() {
+            return Err(unsupported("layered linear image"));
+        }
         let mut values = [0u32; 3];
         for (d, v) in values.iter_mut().enumerate().take(axes) {
             *v = if array {
@@ -525,7 +626,6 @@ pub(super) fn texture_access(
             let (face, s_, t_) = cube_face(x, y, z)?;
             layer = face;
             cube_st = Some([s_, t_]);
-            size[2] = 6;
         }
         if array {
             // Mesa's `agx_nir_lower_array_texture` gives the layer as an integer already rounded
@@ -537,159 +637,200 @@ pub(super) fn texture_access(
                 )));
             }
         }
-        // Per spatial axis, the texels and their weights: one of weight 1 (nearest, texel
-        // fetches), or two (linear).
-        let mut taps: [Vec<(u32, f64)>; 3] = [vec![(0, 1.0)], vec![(0, 1.0)], vec![(0, 1.0)]];
-        let spatial = if n == 6 { 2 } else { axes };
-        for (d, slot) in taps.iter_mut().enumerate().take(spatial) {
-            let raw = values[d];
-            *slot = match &s {
-                None => {
-                    // texelFetchOffset: the offset is added to the integer texel (GL 4.6, 11.1.3.2)
-                    let i = i64::from(raw as i32) + offsets[d];
-                    if !(0..i64::from(size[d])).contains(&i) {
-                        return Err(unsupported(format!(
-                            "thread {lane}: texel {i} outside 0..{} (GL: undefined)",
-                            size[d]
-                        )));
-                    }
-                    vec![(i as u32, 1.0)]
-                }
-                Some(s) => {
-                    let c = match cube_st {
-                        Some(st) => st[d],
-                        None => f64::from(f32::from_bits(raw)),
-                    };
-                    if c.is_nan() {
-                        return Err(unsupported(format!(
-                            "thread {lane}: NaN texture coordinate"
-                        )));
-                    }
-                    let u = if s.pixel_coordinates {
-                        c
-                    } else {
-                        c * f64::from(size[d])
-                    };
-                    let mode = if cube_st.is_some() { 0 } else { s.wrap[d] };
-                    let floor = |u: f64| {
-                        u.floor().clamp(-(1i64 << 40) as f64, (1i64 << 40) as f64) as i64
-                            + offsets[d]
-                    };
-                    if s.magnify_linear || gather.is_some() {
-                        // GL 4.6 8.14.2, LINEAR (and textureGather's footprint): i0 = floor(u - 1/2), i1 = i0 + 1, each wrapped,
-                        // weights 1 - a and a for a = frac(u - 1/2) (u plus the integer offset)
-                        let i0 = floor(u - 0.5);
-                        let a = (u - 0.5) - (u - 0.5).floor();
-                        vec![
-                            (wrap(mode, i0, size[d])?, 1.0 - a),
-                            (wrap(mode, i0 + 1, size[d])?, a),
-                        ]
-                    } else {
-                        // GL 4.6 8.14.2, NEAREST: u = s * size + offset, i = wrap(floor(u)); the
-                        // offset is an integer, so floor(u) = floor(s * size) + offset.
-                        vec![(wrap(mode, floor(u), size[d])?, 1.0)]
-                    }
-                }
-            };
-        }
-        if load {
-            // texture_load: the LOD register holds the level; only level 0 exists here
-            if let Some(&r) = lod_regs.first() {
-                let level = w.read(r, lane)? as u32;
-                if level != 0 {
+        let lod_value = match explicit_lod {
+            Some(r) => Some(w.read(r, lane)? & 0xFFFF),
+            None => None,
+        };
+        let levels = match &s {
+            // texelFetch: the level is the view's base plus the integer LOD (GL 4.6 11.1.3.2);
+            // outside the view's levels GL leaves the result undefined
+            None => {
+                let level = t.first_level + lod_value.unwrap_or(0);
+                if level > t.last_level {
                     return Err(unsupported(format!(
-                        "thread {lane}: texel fetch from level {level}"
+                        "thread {lane}: texel fetch from level {level} of {}..={}",
+                        t.first_level, t.last_level
                     )));
                 }
+                vec![(level as usize, 1.0)]
             }
-        }
-        if n == 5 {
-            layer = taps[2][0].0;
-        }
-        if let Some(comp) = gather {
-            // GL 4.6 8.14.2, textureGather: component `comp` (after the descriptor's swizzle)
-            // of the texels (i0, j1), (i1, j1), (i1, j0), (i0, j0), in that order. Mesa's
-            // `agx_emit_tex` hands the hardware's four results to NIR's tg4 unreordered, so the
-            // hardware's order is GL's (the driver is conformant with it).
-            let (i, j) = ([taps[0][0].0, taps[0][1].0], [taps[1][0].0, taps[1][1].0]);
-            let mut out = [0f64; 4];
-            for (v, (x, y)) in
-                out.iter_mut()
-                    .zip([(i[0], j[1]), (i[1], j[1]), (i[1], j[0]), (i[0], j[0])])
-            {
-                let texel_value = texel(&t, format, x, y, dev, lane, u64::from(layer) * stride)?;
-                *v = swizzled(&texel_value, t.swizzle[comp])?;
+            Some(_) if gather.is_some() => vec![(t.first_level as usize, 1.0)],
+            Some(s) => {
+                let lambda = lod_value.map(|v| half::f16::from_bits(v as u16).to_f64());
+                mip_levels(t, s, lambda, lane)?
             }
-            write_result(w, &dst, mask, lane, out)?;
-            continue;
+        };
+        if n == 5 && levels.iter().any(|&(l, _)| l != 0) {
+            return Err(unsupported(
+                "3D texture level above 0 (where ail keeps a level's slices is not modelled)",
+            ));
         }
-        // The weighted sum of the taps in f64 (exact for nearest: one tap of weight 1), each
-        // texel compared first when the instruction compares (GL 4.6 8.23.1: the comparison
-        // applies to each texel the filter reads).
         let mut px = [0f64; 4];
         let mut first = true;
-        for &(x, wx) in &taps[0] {
-            for &(y, wy) in &taps[1] {
-                let mut texel_value =
-                    texel(&t, format, x, y, dev, lane, u64::from(layer) * stride)?;
-                if let (Some(r), Some(s)) = (ref_reg, &s) {
-                    // The comparison's result takes the depth's place (R) and goes through the
-                    // descriptor's swizzle like a texel: Mesa 22.3 reads the result from the
-                    // first component and leaves GL's depth texture mode (R, RRR1, ...) to the
-                    // view's swizzle.
-                    let d_ref = f32::from_bits(w.read(r, lane)? as u32);
-                    texel_value[0] = depth_compare(s.compare_func, d_ref, texel_value[0], lane)?;
-                }
-                for (acc, v) in px.iter_mut().zip(texel_value) {
-                    // the first product is stored, not added to +0 (a nearest -0.0 stays -0.0)
-                    *acc = if first {
-                        wx * wy * v
-                    } else {
-                        *acc + wx * wy * v
-                    };
-                }
-                first = false;
+        for &(level_index, level_weight) in &levels {
+            let level = img.level(level_index)?;
+            let size = [level.width, level.height, if n == 6 { 6 } else { depth }];
+            // Per spatial axis, the texels and their weights: one of weight 1 (nearest, texel
+            // fetches), or two (linear).
+            let mut taps: [Vec<(u32, f64)>; 3] = [vec![(0, 1.0)], vec![(0, 1.0)], vec![(0, 1.0)]];
+            let spatial = if n == 6 { 2 } else { axes };
+            for (d, slot) in taps.iter_mut().enumerate().take(spatial) {
+                let raw = values[d];
+                *slot = match &s {
+                    None => {
+                        // texelFetchOffset: the offset is added to the integer texel (GL 4.6,
+                        // 11.1.3.2)
+                        let i = i64::from(raw as i32) + offsets[d];
+                        if !(0..i64::from(size[d])).contains(&i) {
+                            return Err(unsupported(format!(
+                                "thread {lane}: texel {i} outside 0..{} (GL: undefined)",
+                                size[d]
+                            )));
+                        }
+                        vec![(i as u32, 1.0)]
+                    }
+                    Some(s) => {
+                        let c = match cube_st {
+                            Some(st) => st[d],
+                            None => f64::from(f32::from_bits(raw)),
+                        };
+                        if c.is_nan() {
+                            return Err(unsupported(format!(
+                                "thread {lane}: NaN texture coordinate"
+                            )));
+                        }
+                        let u = if s.pixel_coordinates {
+                            c
+                        } else {
+                            c * f64::from(size[d])
+                        };
+                        let mode = if cube_st.is_some() { 0 } else { s.wrap[d] };
+                        let floor = |u: f64| {
+                            u.floor().clamp(-(1i64 << 40) as f64, (1i64 << 40) as f64) as i64
+                                + offsets[d]
+                        };
+                        if s.magnify_linear || gather.is_some() {
+                            // GL 4.6 8.14.2, LINEAR (and textureGather's footprint): i0 =
+                            // floor(u - 1/2), i1 = i0 + 1, each wrapped, weights 1 - a and a for
+                            // a = frac(u - 1/2) (u plus the integer offset)
+                            let i0 = floor(u - 0.5);
+                            if cube_st.is_some()
+                                && !s.seamful_cube_maps
+                                && (i0 < 0 || i0 + 1 >= i64::from(size[d]))
+                            {
+                                // seamless cube filtering reads the neighbouring face there
+                                return Err(unsupported(format!(
+                                    "thread {lane}: cube footprint across a face edge with \
+                                     seamless cube maps (the neighbouring face's texels are not \
+                                     modelled)"
+                                )));
+                            }
+                            let a = (u - 0.5) - (u - 0.5).floor();
+                            vec![
+                                (wrap(mode, i0, size[d])?, 1.0 - a),
+                                (wrap(mode, i0 + 1, size[d])?, a),
+                            ]
+                        } else {
+                            // GL 4.6 8.14.2, NEAREST: u = s * size + offset, i = wrap(floor(u));
+                            // the offset is an integer, so floor(u) = floor(s * size) + offset.
+                            vec![(wrap(mode, floor(u), size[d])?, 1.0)]
+                        }
+                    }
+                };
             }
+            if n == 5 {
+                layer = taps[2][0].0;
+            }
+            if let Some(comp) = gather {
+                // GL 4.6 8.14.2, textureGather: component `comp` (after the descriptor's swizzle)
+                // of the texels (i0, j1), (i1, j1), (i1, j0), (i0, j0), in that order. Mesa's
+                // `agx_emit_tex` hands the hardware's four results to NIR's tg4 unreordered, so
+                // the hardware's order is GL's (the driver is conformant with it). A shadow
+                // gather (the compare bit) returns each texel's comparison (GL 4.6 8.23.1).
+                let (i, j) = ([taps[0][0].0, taps[0][1].0], [taps[1][0].0, taps[1][1].0]);
+                let mut out = [0f64; 4];
+                for (v, (x, y)) in
+                    out.iter_mut()
+                        .zip([(i[0], j[1]), (i[1], j[1]), (i[1], j[0]), (i[0], j[0])])
+                {
+                    let mut texel_value = img.texel(level_index, (x, y, layer), dev, lane)?;
+                    if let (Some(r), Some(s)) = (ref_reg, &s) {
+                        let d_ref = f32::from_bits(w.read(r, lane)? as u32);
+                        texel_value[0] =
+                            depth_compare(s.compare_func, d_ref, texel_value[0], lane)?;
+                    }
+                    *v = swizzled(&texel_value, t.swizzle[comp])?;
+                }
+                write_result(w, &dst, mask, lane, out)?;
+                break;
+            }
+            // The weighted sum of the taps in f64 (exact for nearest: one tap of weight 1), each
+            // texel compared first when the instruction compares (GL 4.6 8.23.1: the comparison
+            // applies to each texel the filter reads).
+            for &(x, wx) in &taps[0] {
+                for &(y, wy) in &taps[1] {
+                    let mut texel_value = img.texel(level_index, (x, y, layer), dev, lane)?;
+                    if let (Some(r), Some(s)) = (ref_reg, &s) {
+                        // The comparison's result takes the depth's place (R) and goes through
+                        // the descriptor's swizzle like a texel: Mesa 22.3 reads the result
+                        // from the first component and leaves GL's depth texture mode (R,
+                        // RRR1, ...) to the view's swizzle.
+                        let d_ref = f32::from_bits(w.read(r, lane)? as u32);
+                        texel_value[0] =
+                            depth_compare(s.compare_func, d_ref, texel_value[0], lane)?;
+                    }
+                    let weight = level_weight * wx * wy;
+                    for (acc, v) in px.iter_mut().zip(texel_value) {
+                        // the first product is stored, not added to +0 (a nearest -0.0 stays
+                        // -0.0)
+                        *acc = if first { weight * v } else { *acc + weight * v };
+                    }
+                    first = false;
+                }
+            }
+        }
+        if gather.is_some() {
+            continue;
         }
         let mut out = [0f64; 4];
         for (v, &k) in out.iter_mut().zip(&t.swizzle) {
             *v = swizzled(&px, k)?;
         }
         write_result(w, &dst, mask, lane, out)?;
+        linear_filtered |= s
+            .as_ref()
+            .is_some_and(|s| s.magnify_linear || s.mip_filter == 2 && levels.len() > 1);
     }
-    if gather.is_none() && s.as_ref().is_some_and(|s| s.magnify_linear) {
+    if linear_filtered {
         *w.approximated.entry(LINEAR_FILTER).or_insert(0) += 1;
     }
     Ok(())
 }
 
 /// The component a gather reads, from applegpu's `q6` field (bits 86-90): 0 none, 2 / 6 / 10 / 14
-/// gather R / G / B / A (the component in bits 2-3 above a set bit 1), which is what Mesa's
-/// `agx_gather_for_nir` emits for tg4. applegpu's `compare` (1) and `gather_depth` (3) forms, the
-/// low bit set, are not modelled.
+/// gather R / G / B / A (Mesa's `agx_gather_for_nir` value shifted up one: 0b001, 0b011, 0b101,
+/// 0b111 at bit 87, `agx_pack.c`). A shadow gather is the same with the `compare` bit. applegpu's
+/// `compare` (1) and `gather_depth` (3) forms, the low bit set, Mesa never emits.
 fn gather_component(q6: u64) -> Result<Option<usize>, Fault> {
     match q6 {
         0 => Ok(None),
         2 | 6 | 10 | 14 => Ok(Some((q6 >> 2) as usize)),
         _ => Err(unsupported(format!(
-            "texture q6 = {q6} (gathers of R, G, B or A without a comparison are modelled)"
+            "texture q6 = {q6} (gathers of R, G, B or A are modelled)"
         ))),
     }
 }
 
-/// The gathers modelled: `texture_sample` of a 2D or 2D array image (GL's textureGather takes no
-/// 1D or 3D sampler; cube gathers read across faces, not modelled), no depth comparison (GL's
-/// shadow gather), the automatic LOD mode (GL's gathers take no LOD or bias; the base level is
-/// read) and all four components written: Mesa's `agx_emit_tex` always asks for all four, as
-/// destination masking "doesn't seem to work properly for gathers", so a partial mask's effect is
-/// unknown.
-fn check_gather_form(load: bool, shadow: bool, n: u64, lod: u64, mask: u64) -> Result<(), Fault> {
+/// The gathers modelled: `texture_sample` of a 2D, 2D array or cube image (GL's textureGather
+/// takes no 1D or 3D sampler), with or without a depth comparison, the automatic LOD mode (GL's
+/// gathers take no LOD or bias; the base level is read) and all four components written: Mesa's
+/// `agx_emit_tex` always asks for all four, as destination masking "doesn't seem to work properly
+/// for gathers", so a partial mask's effect is unknown.
+fn check_gather_form(load: bool, n: u64, lod: u64, mask: u64) -> Result<(), Fault> {
     let why = if load {
         "a texel fetch"
-    } else if shadow {
-        "a depth comparison"
-    } else if !matches!(n, 2 | 3) {
-        "a texture kind other than 2D or 2D array"
+    } else if !matches!(n, 2 | 3 | 6) {
+        "a texture kind other than 2D, 2D array or cube"
     } else if lod != 0 {
         "an LOD mode other than automatic"
     } else if mask != 0xF {

@@ -1,0 +1,205 @@
+//! Where a texel of a level and layer of an image lies, for the 4-byte texels this executor reads
+//! and writes: Mesa's `ail` layout (`src/asahi/layout/layout.c`, `ail_initialize_twiddled`, and
+//! `tiling.c`, Mesa 22.3; the same rules in 25.0's `layout.c` for uncompressed images).
+//!
+//! A twiddled layer holds the whole miptree. Levels whose width and height both reach the format's
+//! largest tile (64x64 for 4-byte texels) form the "large" miptree: 64x64 tiles, level l taking
+//! `(stx * sty) >> 2l` tiles plus one column, one row and one corner of padding where the level's
+//! tile counts were odd at some halving (`stx`, `sty`: level 0's tile counts). From the first level
+//! below one tile either way (`ail_min_mip_below`) the "power-of-two" miptree takes over: the
+//! level's width and height rounded up to powers of two (once, at that level, then halved), one
+//! square tile side = the smaller of the two. Each level is padded to a cache line (128 bytes),
+//! the layer to a page (16 KiB). Inside a level, tiles are stored row by row
+//! (`ceil(level width / tile width)` a row), texels inside a tile in Morton order (x in the even
+//! bits, y in the odd ones). A linear image is one level of rows `stride + 16` bytes apart
+//! (cmdbuf.xml: `Stride` holds the row pitch minus 16, in 16-byte units).
+
+use super::Fault;
+
+/// Bytes a texel.
+pub const TEXEL_BYTES: u64 = 4;
+const LAYOUT_LINEAR: u64 = 0;
+const LAYOUT_TWIDDLED: u64 = 2;
+
+/// One level: its byte offset inside a layer, its size in texels, and its tile.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Level {
+    pub offset: u64,
+    pub width: u32,
+    pub height: u32,
+    pub tile: (u32, u32),
+}
+
+/// An image's levels and the bytes between its layers.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Miptree {
+    pub levels: Vec<Level>,
+    /// Bytes between array layers, cube faces and 3D slices (twiddled images only).
+    pub layer_stride: Option<u64>,
+    linear_pitch: Option<u64>,
+}
+
+fn minify(x: u32, l: u32) -> u32 {
+    (x >> l.min(31)).max(1)
+}
+
+/// `ail_min_mip_below(x, tile)`: the first level whose size is below one tile.
+fn min_mip_below(x: u32, tile: u32) -> u32 {
+    if x < tile {
+        0
+    } else if x.is_power_of_two() {
+        x.ilog2() - tile.ilog2() + 1
+    } else {
+        (x - 1).ilog2() + 1 - tile.ilog2()
+    }
+}
+
+fn unsupported(what: impl Into<String>) -> Fault {
+    Fault::UnsupportedForm { what: what.into() }
+}
+
+impl Miptree {
+    /// The layout of an image of `width` x `height` texels with `levels` levels. `layout` and
+    /// `pitch_field` are the descriptor's `Layout` and `Stride` fields.
+    pub fn new(
+        layout: u64,
+        width: u32,
+        height: u32,
+        levels: u32,
+        pitch_field: u64,
+    ) -> Result<Miptree, Fault> {
+        match layout {
+            LAYOUT_LINEAR => {
+                if levels != 1 {
+                    return Err(unsupported(format!(
+                        "linear image with {levels} levels (ail: linear images have one)"
+                    )));
+                }
+                Ok(Miptree {
+                    levels: vec![Level {
+                        offset: 0,
+                        width,
+                        height,
+                        tile: (width, 1),
+                    }],
+                    layer_stride: None,
+                    linear_pitch: Some((pitch_field << 4) + 16),
+                })
+            }
+            LAYOUT_TWIDDLED => Ok(Self::twiddled(width, height, levels)),
+            l => Err(unsupported(format!("texture layout {l}"))),
+        }
+    }
+
+    fn twiddled(width: u32, height: u32, levels: u32) -> Miptree {
+        const TILE: u32 = 64;
+        let (stx, sty) = (width.div_ceil(TILE) as u64, height.div_ceil(TILE) as u64);
+        let pot_level = min_mip_below(width, TILE).min(min_mip_below(height, TILE));
+        let mut offset = 0u64;
+        let mut out = Vec::new();
+        for l in 0..pot_level.min(levels) {
+            let mask = (1u64 << l) - 1;
+            let (pad_left, pad_bottom) = (stx & mask != 0, sty & mask != 0);
+            let mut tiles = (stx * sty) >> (2 * l);
+            if pad_left {
+                tiles += sty >> l;
+            }
+            if pad_bottom {
+                tiles += stx >> l;
+            }
+            if pad_left && pad_bottom {
+                tiles += 1;
+            }
+            out.push(Level {
+                offset,
+                width: minify(width, l),
+                height: minify(height, l),
+                tile: (TILE, TILE),
+            });
+            offset = (offset + TEXEL_BYTES * tiles * u64::from(TILE * TILE)).next_multiple_of(128);
+        }
+        let mut potw = minify(width, pot_level).next_power_of_two();
+        let mut poth = minify(height, pot_level).next_power_of_two();
+        for l in pot_level..levels {
+            let side = potw.min(poth);
+            out.push(Level {
+                offset,
+                width: minify(width, l),
+                height: minify(height, l),
+                tile: (side, side),
+            });
+            offset =
+                (offset + TEXEL_BYTES * u64::from(potw) * u64::from(poth)).next_multiple_of(128);
+            potw = minify(potw, 1);
+            poth = minify(poth, 1);
+        }
+        Miptree {
+            levels: out,
+            layer_stride: Some(offset.next_multiple_of(0x4000)),
+            linear_pitch: None,
+        }
+    }
+
+    /// Byte offset of texel (x, y) of `level` inside a layer.
+    pub fn texel_offset(&self, level: usize, x: u32, y: u32) -> Result<u64, Fault> {
+        let l = self
+            .levels
+            .get(level)
+            .ok_or_else(|| unsupported(format!("level {level} of {}", self.levels.len())))?;
+        if let Some(pitch) = self.linear_pitch {
+            return Ok(u64::from(y) * pitch + u64::from(x) * TEXEL_BYTES);
+        }
+        let (tw, th) = l.tile;
+        let per_row = u64::from(l.width.div_ceil(tw));
+        let tile = u64::from(y / th) * per_row + u64::from(x / tw);
+        let within = space_bits(x % tw) | space_bits(y % th) << 1;
+        Ok(l.offset + (tile * u64::from(tw * th) + within) * TEXEL_BYTES)
+    }
+}
+
+/// Morton spreading of the low 7 bits (`ail_space_bits`).
+fn space_bits(x: u32) -> u64 {
+    (0..7).fold(0, |v, i| v | (((x >> i) & 1) as u64) << (2 * i))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn min_mip_below_follows_ail() {
+        // 63 < 64: level 0 is already below a tile; 64 (a power of two): log2 64 - 6 + 1 = 1;
+        // 100: ceil(log2 100) = 7, 7 - 6 = 1; 128: 7 - 6 + 1 = 2
+        assert_eq!(
+            [63, 64, 100, 128].map(|x| min_mip_below(x, 64)),
+            [0, 1, 1, 2]
+        );
+    }
+
+    #[test]
+    fn large_then_power_of_two_levels() {
+        // 100x70, 3 levels: stx = 2, sty = 2, pot level min(1, 1) = 1. Level 0: 4 tiles of 16 KiB
+        // = 65536 bytes at 0. Level 1 (50x35) is the power-of-two tree's first: 64x64 (rounded up
+        // once), tile 64, 16384 bytes at 65536. Level 2 (25x17): 32x32, 4096 bytes at 81920.
+        // Layer: 86016 rounded to 16 KiB = 98304.
+        let m = Miptree::new(LAYOUT_TWIDDLED, 100, 70, 3, 0).unwrap();
+        let got: Vec<_> = m
+            .levels
+            .iter()
+            .map(|l| (l.offset, l.width, l.height, l.tile.0))
+            .collect();
+        assert_eq!(
+            got,
+            vec![(0, 100, 70, 64), (65536, 50, 35, 64), (81920, 25, 17, 32)]
+        );
+        assert_eq!(m.layer_stride, Some(98304));
+        // 320x200, 2 levels: stx = 5, sty = 4; level 1: 20 >> 2 = 5 tiles, stx odd (pad_left):
+        // + sty >> 1 = 2 -> 7 tiles; level 0: 20 tiles = 327680 bytes
+        let m = Miptree::new(LAYOUT_TWIDDLED, 320, 200, 2, 0).unwrap();
+        assert_eq!(m.levels[1].offset, 327680);
+        assert_eq!(
+            m.layer_stride,
+            Some((327680u64 + 7 * 16384).next_multiple_of(0x4000))
+        );
+    }
+}
