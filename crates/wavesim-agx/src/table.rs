@@ -1236,7 +1236,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0xff, bits: 0xf1,
         fields: &[Field { name: "Rt", parts: &[(8, 1)] }, Field { name: "R", parts: &[(9, 6), (56, 2)] }, Field { name: "Ct", parts: &[(22, 1)] }, Field { name: "Cs", parts: &[(47, 1)] }, Field { name: "C", parts: &[(16, 6), (58, 2)] }, Field { name: "Dt", parts: &[(31, 1)] }, Field { name: "D", parts: &[(24, 6), (60, 2)] }, Field { name: "U", parts: &[(48, 5)] }, Field { name: "Tt", parts: &[(38, 2)] }, Field { name: "T", parts: &[(32, 6), (62, 2)] }, Field { name: "n", parts: &[(40, 3), (55, 1)] }, Field { name: "round", parts: &[(53, 1)] }, Field { name: "u1", parts: &[(23, 1)] }, Field { name: "u2", parts: &[(30, 1)] }, Field { name: "u3", parts: &[(43, 4)] }, Field { name: "u5", parts: &[(54, 1)] }],
         operands: &[OperandRow { name: "R", kind: PbeSourceReg }, OperandRow { name: "C", kind: Coords }, OperandRow { name: "D", kind: PbeLod }, OperandRow { name: "U", kind: SampleUReg }, OperandRow { name: "T", kind: Texture }, OperandRow { name: "n", kind: Enum(&[(0, "tex_1d"), (1, "tex_1d_array"), (2, "tex_2d"), (3, "tex_2d_array"), (4, "tex_2d_ms"), (5, "tex_3d"), (6, "tex_cube"), (7, "tex_cube_array"), (8, "tex_2d_ms_array")]) }, OperandRow { name: "round", kind: Enum(&[(0, "rte"), (1, "rtz")]) }, OperandRow { name: "u1", kind: Immediate }, OperandRow { name: "u2", kind: Immediate }, OperandRow { name: "u3", kind: Immediate }, OperandRow { name: "u5", kind: Immediate }],
-        mnem: Mnem::Plain, sem: Sem::Unsupported, asm_dst: AsmDst::Any,
+        mnem: Mnem::Plain, sem: Sem::ImageWrite, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "TODO.sr_thing",

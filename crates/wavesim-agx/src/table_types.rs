@@ -145,6 +145,8 @@ pub enum Sem {
     /// `texture_sample` / `texture_load` (exec/texture.rs).
     TextureSample,
     TextureLoad,
+    /// `image_write` (exec/image.rs).
+    ImageWrite,
     IterProj,
     /// Load a coefficient register's plane (`ldcf`).
     Ldcf,

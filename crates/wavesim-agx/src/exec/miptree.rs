@@ -75,23 +75,28 @@ impl Miptree {
                         "linear image with {levels} levels (ail: linear images have one)"
                     )));
                 }
-                Ok(Miptree {
-                    levels: vec![Level {
-                        offset: 0,
-                        width,
-                        height,
-                        tile: (width, 1),
-                    }],
-                    layer_stride: None,
-                    linear_pitch: Some((pitch_field << 4) + 16),
-                })
+                Ok(Self::linear(width, height, (pitch_field << 4) + 16))
             }
             LAYOUT_TWIDDLED => Ok(Self::twiddled(width, height, levels)),
             l => Err(unsupported(format!("texture layout {l}"))),
         }
     }
 
-    fn twiddled(width: u32, height: u32, levels: u32) -> Miptree {
+    /// One linear level of rows `pitch` bytes apart.
+    pub fn linear(width: u32, height: u32, pitch: u64) -> Miptree {
+        Miptree {
+            levels: vec![Level {
+                offset: 0,
+                width,
+                height,
+                tile: (width, 1),
+            }],
+            layer_stride: None,
+            linear_pitch: Some(pitch),
+        }
+    }
+
+    pub fn twiddled(width: u32, height: u32, levels: u32) -> Miptree {
         const TILE: u32 = 64;
         let (stx, sty) = (width.div_ceil(TILE) as u64, height.div_ceil(TILE) as u64);
         let pot_level = min_mip_below(width, TILE).min(min_mip_below(height, TILE));

@@ -30,6 +30,7 @@ mod control;
 mod coverage;
 mod float;
 mod helper;
+mod image;
 mod int;
 mod memory;
 mod miptree;
@@ -954,6 +955,7 @@ pub fn step(w: &mut WaveState, d: &Decoded, mem: &mut Memories<'_>) -> Result<Fl
         Sem::TextureSample | Sem::TextureLoad => {
             texture::texture_access(w, o, mem.device, sem == Sem::TextureLoad)?
         }
+        Sem::ImageWrite => image::image_write(w, o, mem.device)?,
         Sem::Ldcf => varying::ldcf(w, o)?,
         Sem::NoVaryings => varying::no_varyings(w, o)?,
         Sem::UniformStore => helper::uniform_store(w, o)?,

@@ -486,6 +486,15 @@ pub(super) fn texture_access(
     if shadow && load {
         return Err(unsupported("texel fetch with a depth comparison"));
     }
+    // q3 (bits 43-46): Mesa packs 12 for textures ("XXX" in `agx_pack.c`) and sets bit 0 for
+    // image loads (the load sees the latest image store) and bit 1 for coherent ones; memory here
+    // is coherent, so those change nothing, and any other value is a form with no public meaning.
+    let q3 = o.field("q3");
+    if !(q3 == 0xC || load && matches!(q3, 0xD | 0xF)) {
+        return Err(unsupported(format!(
+            "texture q3 = {q3:#x} (Mesa packs 0xc, and 0xd or 0xf for image loads)"
+        )));
+    }
     let n = o.field("n");
     let lod_mode = o.field("lod");
     if gather.is_some() {
@@ -523,17 +532,7 @@ pub(super) fn texture_access(
         return Err(unsupported(format!("texel fetch with LOD mode {lod_mode}")));
     }
     let mask = o.field("mask");
-    // applegpu's coordinate operand: 32-bit registers, except that an array's form names 16-bit
-    // halves, two per 32-bit coordinate and then the layer in one half (Mesa's lowering computes
-    // it as a 32-bit integer whose low half this is).
-    let well_formed = if array {
-        coords.len() == 2 * axes + 1 && coords.iter().all(|r| r.file == RegFile::R16)
-    } else {
-        coords.len() >= axes && coords.iter().all(|r| r.file == RegFile::R32)
-    };
-    if !well_formed {
-        return Err(unsupported("16-bit texture coordinates"));
-    }
+    check_coordinates(&coords, axes, array)?;
     if load && n == 6 {
         return Err(unsupported("texel fetch from a cube map"));
     }
@@ -590,15 +589,7 @@ pub(super) fn texture_access(
         if (array || n >= 5) && img.tree.layer_stride.is_none() {
             return Err(unsupported("layered linear image"));
         }
-        let mut values = [0u32; 3];
-        for (d, v) in values.iter_mut().enumerate().take(axes) {
-            *v = if array {
-                w.read(coords[2 * d], lane)? as u32
-                    | (w.read(coords[2 * d + 1], lane)? as u32) << 16
-            } else {
-                w.read(coords[d], lane)? as u32
-            };
-        }
+        let values = coordinate_bits(w, &coords, axes, array, lane)?;
         let offsets = match off_reg {
             Some(r) => {
                 let packed = w.read(r, lane)? & 0xFFFF;
@@ -630,7 +621,7 @@ pub(super) fn texture_access(
         if array {
             // Mesa's `agx_nir_lower_array_texture` gives the layer as an integer already rounded
             // and clamped to the layer count; one outside it is a typed error.
-            layer = w.read(coords[2 * axes], lane)? as u32;
+            layer = array_layer(w, &coords, axes, lane)?;
             if layer >= depth {
                 return Err(unsupported(format!(
                     "thread {lane}: layer {layer} outside 0..{depth}"
@@ -805,6 +796,51 @@ pub(super) fn texture_access(
         *w.approximated.entry(LINEAR_FILTER).or_insert(0) += 1;
     }
     Ok(())
+}
+
+/// applegpu's coordinate operand: 32-bit registers, except that an array's form names 16-bit
+/// halves, two per 32-bit coordinate and then the layer in one half (Mesa's lowering computes it
+/// as a 32-bit integer whose low half this is).
+pub(super) fn check_coordinates(coords: &[Reg], axes: usize, array: bool) -> Result<(), Fault> {
+    let well_formed = if array {
+        coords.len() == 2 * axes + 1 && coords.iter().all(|r| r.file == RegFile::R16)
+    } else {
+        coords.len() >= axes && coords.iter().all(|r| r.file == RegFile::R32)
+    };
+    if well_formed {
+        Ok(())
+    } else {
+        Err(unsupported("16-bit texture coordinates"))
+    }
+}
+
+/// The 32 bits of each of the first `axes` coordinates (see [`check_coordinates`]).
+pub(super) fn coordinate_bits(
+    w: &WaveState,
+    coords: &[Reg],
+    axes: usize,
+    array: bool,
+    lane: usize,
+) -> Result<[u32; 3], Fault> {
+    let mut values = [0u32; 3];
+    for (d, v) in values.iter_mut().enumerate().take(axes) {
+        *v = if array {
+            w.read(coords[2 * d], lane)? as u32 | (w.read(coords[2 * d + 1], lane)? as u32) << 16
+        } else {
+            w.read(coords[d], lane)? as u32
+        };
+    }
+    Ok(values)
+}
+
+/// An array form's layer: the 16-bit half after the coordinates.
+pub(super) fn array_layer(
+    w: &WaveState,
+    coords: &[Reg],
+    axes: usize,
+    lane: usize,
+) -> Result<u32, Fault> {
+    Ok(w.read(coords[2 * axes], lane)? as u32)
 }
 
 /// The component a gather reads, from applegpu's `q6` field (bits 86-90): 0 none, 2 / 6 / 10 / 14

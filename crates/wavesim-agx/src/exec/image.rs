@@ -1,0 +1,217 @@
+//! `image_write`: Mesa's image stores (`agx_emit_image_store`, packed by `agx_pack.c`'s
+//! AGX_OPCODE_IMAGE_WRITE, Mesa 25.0; Mesa 22.3's gallium driver has no images) through a PBE
+//! descriptor (cmdbuf.xml `PBE`, 24 bytes) named like a texture (`texture::texture_descriptor`:
+//! an index into the bound state, a register holding it, or bindless). Image loads are
+//! `texture_load`s on the image's TEXTURE descriptor (`texture.rs`).
+//!
+//! The PBE fields read: dimension (0-3), layout (4-5), channels (6-12), type (13-15), the 2-bit
+//! swizzles (16-23), width - 1 (24) and height - 1 (38) of level 0, `Samples` (56), the buffer
+//! address >> 4 (64-99), `Level` (100-103), then for twiddled images levels - 1 (104-107) and
+//! layers - 1 (108-121), for linear ones the row pitch minus 4 (104-124, the gallium driver's
+//! `ail_get_linear_stride_B(...) - 4`); `sRGB` (125), `Extended` (127). Formats: RGBA8 unorm with
+//! the identity swizzle, each component stored as `round_half_even(clamp(v, 0, 1) * 255)` (the
+//! tile buffer's u8norm rule, `tile::to_unorm8`), and R32 float (the value, exact from f32 or f16).
+//! The level written is the descriptor's `Level`, the LOD operand must be 0 (how the hardware
+//! combines the two is not public, and GL's image views are one level, Mesa passing LOD 0);
+//! a texel outside the level or a layer outside the layers is a typed error (GL: the store has
+//! no effect; whether the hardware drops it is not documented). Mesa lowers cube images to 2D
+//! arrays and 1D images to 2D, so 2D and 2D array are the kinds modelled.
+
+use super::miptree::{Miptree, TEXEL_BYTES};
+use super::texture::{array_layer, check_coordinates, coordinate_bits, texture_descriptor};
+use super::tile::to_unorm8;
+use super::{active, missing, Fault, Ops, WaveState};
+use crate::operand::{Operand, RegFile};
+use wavesim_core::memory::DeviceMemory;
+
+fn unsupported(what: impl Into<String>) -> Fault {
+    Fault::UnsupportedForm { what: what.into() }
+}
+
+fn bits(b: &[u8; 24], start: u32, size: u32) -> u64 {
+    let v = u128::from_le_bytes(b[..16].try_into().unwrap_or([0; 16]));
+    ((v >> start) & ((1u128 << size) - 1)) as u64
+}
+
+/// The PBE fields this module reads (module comment).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PbeDesc {
+    pub dimension: u64,
+    pub layout: u64,
+    pub channels: u64,
+    pub ty: u64,
+    pub swizzle: [u64; 4],
+    pub width: u32,
+    pub height: u32,
+    pub samples: u64,
+    pub address: u64,
+    pub level: u32,
+    pub levels: u32,
+    pub layers: u32,
+    pub linear_pitch: u64,
+    pub srgb: bool,
+    pub extended: bool,
+}
+
+impl PbeDesc {
+    pub fn decode(b: &[u8; 24]) -> PbeDesc {
+        PbeDesc {
+            dimension: bits(b, 0, 4),
+            layout: bits(b, 4, 2),
+            channels: bits(b, 6, 7),
+            ty: bits(b, 13, 3),
+            swizzle: [
+                bits(b, 16, 2),
+                bits(b, 18, 2),
+                bits(b, 20, 2),
+                bits(b, 22, 2),
+            ],
+            width: bits(b, 24, 14) as u32 + 1,
+            height: bits(b, 38, 14) as u32 + 1,
+            samples: bits(b, 56, 1),
+            address: bits(b, 64, 36) << 4,
+            level: bits(b, 100, 4) as u32,
+            levels: bits(b, 104, 4) as u32 + 1,
+            layers: bits(b, 108, 14) as u32 + 1,
+            linear_pitch: bits(b, 104, 21) + 4,
+            srgb: bits(b, 125, 1) == 1,
+            extended: bits(b, 127, 1) == 1,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Format {
+    Rgba8Unorm,
+    R32Float,
+}
+
+fn format(p: &PbeDesc) -> Result<Format, Fault> {
+    match (p.channels, p.ty, p.swizzle, p.srgb) {
+        (0x28, 0, [0, 1, 2, 3], false) => Ok(Format::Rgba8Unorm),
+        (0x21, 4, [0, 0, 0, 0], false) => Ok(Format::R32Float),
+        _ => Err(unsupported(format!(
+            "image format channels {:#x} type {} swizzle {:?} srgb {} (RGBA8 unorm and R32 \
+             float are modelled)",
+            p.channels, p.ty, p.swizzle, p.srgb
+        ))),
+    }
+}
+
+/// Mesa's packing sets `u1` (bit 23, part of its exact encoding), the coherency bits `u3` (43-46:
+/// 9, or 15 for coherent images) and leaves `u2`, `u5` and the rounding bit clear; other values
+/// are forms with no public meaning.
+fn check_form(o: &Ops<'_>) -> Result<(), Fault> {
+    let (u1, u2, u3, u5, round) = (
+        o.field("u1"),
+        o.field("u2"),
+        o.field("u3"),
+        o.field("u5"),
+        o.field("round"),
+    );
+    if u1 != 1 || u2 != 0 || !matches!(u3, 9 | 15) || u5 != 0 || round != 0 {
+        return Err(unsupported(format!(
+            "image_write with u1 = {u1}, u2 = {u2}, u3 = {u3}, u5 = {u5}, round = {round} (Mesa \
+             emits 1, 0, 9 or 15, 0, rte)"
+        )));
+    }
+    Ok(())
+}
+
+pub(super) fn image_write(w: &mut WaveState, o: &Ops<'_>, dev: &DeviceMemory) -> Result<(), Fault> {
+    check_form(o)?;
+    let n = o.field("n");
+    let (axes, array) = match n {
+        2 => (2, false),
+        3 => (2, true),
+        _ => {
+            return Err(unsupported(format!(
+                "image_write to texture kind {n} (2D and 2D array are modelled; Mesa lowers 1D \
+                 and cube images to them)"
+            )))
+        }
+    };
+    let src = match o.op("R")? {
+        Operand::Tuple(r, _) => r.clone(),
+        _ => return Err(missing("R")),
+    };
+    let coords = match o.op("C")? {
+        Operand::Tuple(r, _) => r.clone(),
+        _ => return Err(missing("C")),
+    };
+    check_coordinates(&coords, axes, array)?;
+    let lod = match o.op("D")? {
+        Operand::Reg(r, _) => Some(*r),
+        Operand::Imm(v) if *v == 0 => None,
+        Operand::Imm(v) => return Err(unsupported(format!("image_write at LOD {v}"))),
+        _ => return Err(missing("D")),
+    };
+    for lane in active(w).collect::<Vec<_>>() {
+        if let Some(r) = lod {
+            let v = w.read(r, lane)?;
+            if v != 0 {
+                return Err(unsupported(format!(
+                    "thread {lane}: image_write at LOD {v} (only the descriptor's level is modelled)"
+                )));
+            }
+        }
+        let p = PbeDesc::decode(&texture_descriptor(w, o, dev, lane)?);
+        let fmt = format(&p)?;
+        if p.dimension != n || p.samples != 0 || p.extended {
+            return Err(unsupported(format!(
+                "image_write kind {n} on a PBE descriptor of dimension {}, samples {}, extended {}",
+                p.dimension, p.samples, p.extended
+            )));
+        }
+        let tree = match p.layout {
+            0 => Miptree::linear(p.width, p.height, p.linear_pitch),
+            2 => Miptree::twiddled(p.width, p.height, p.levels),
+            l => return Err(unsupported(format!("image layout {l}"))),
+        };
+        let level = *tree.levels.get(p.level as usize).ok_or_else(|| {
+            unsupported(format!(
+                "PBE level {} of {} levels",
+                p.level,
+                tree.levels.len()
+            ))
+        })?;
+        let [x, y, _] = coordinate_bits(w, &coords, axes, array, lane)?;
+        let layer = if array {
+            array_layer(w, &coords, axes, lane)?
+        } else {
+            0
+        };
+        let layers = if p.layout == 0 { 1 } else { p.layers };
+        if x >= level.width || y >= level.height || layer >= layers {
+            return Err(unsupported(format!(
+                "thread {lane}: image_write to texel ({x}, {y}) layer {layer} outside {}x{} x {layers} \
+                 (GL: no effect; the hardware's behaviour is not documented)",
+                level.width, level.height
+            )));
+        }
+        let layer_offset = match tree.layer_stride {
+            Some(stride) => stride * u64::from(layer),
+            None => 0,
+        };
+        let mut values = [0f32; 4];
+        for (v, r) in values.iter_mut().zip(&src) {
+            let raw = w.read(*r, lane)?;
+            *v = if r.file == RegFile::R32 {
+                f32::from_bits(raw as u32)
+            } else {
+                half::f16::from_bits(raw as u16).to_f32()
+            };
+        }
+        let bytes: [u8; TEXEL_BYTES as usize] = match fmt {
+            Format::Rgba8Unorm => values.map(to_unorm8),
+            Format::R32Float => values[0].to_le_bytes(),
+        };
+        let addr = p
+            .address
+            .wrapping_add(layer_offset)
+            .wrapping_add(tree.texel_offset(p.level as usize, x, y)?);
+        dev.write(addr, &bytes)
+            .map_err(|source| Fault::Memory { lane, source })?;
+    }
+    Ok(())
+}

@@ -1,0 +1,282 @@
+//! `image_write` as Mesa 25.0's `agx_pack.c` packs it (AGX_OPCODE_IMAGE_WRITE) through PBE
+//! descriptors laid out as its cmdbuf.xml says, and image loads (`texture_load` with q3 bit 0
+//! set) reading what it wrote (exec/image.rs, exec/texture.rs).
+
+use wavesim_agx::exec::{run, Fault, Memories, Program, WaveState};
+use wavesim_core::memory::DeviceMemory;
+
+/// AGX_OPCODE_IMAGE_WRITE, 6-byte form: 0xF1 | 1 << 23 (Mesa's exact bits), Rt at 8 (32-bit
+/// source), R (16-bit units) at 9, C (16-bit units) at 16, D at 24 with Dt at 31 (1: immediate),
+/// T at 32 with Tt at 38, dimension at 40, coherency (9) at 43; `stop` after it.
+fn write_word(r16: u64, wide: bool, c16: u64, dim: u64, t: u64, round: u64) -> Vec<u8> {
+    let raw = 0xF1u64
+        | 1 << 23
+        | u64::from(wide) << 8
+        | r16 << 9
+        | c16 << 16
+        | 1 << 31
+        | t << 32
+        | dim << 40
+        | 9 << 43
+        | round << 53;
+    let mut v = if raw >> 48 != 0 {
+        (raw | 1 << 15).to_le_bytes().to_vec()
+    } else {
+        raw.to_le_bytes()[..6].to_vec()
+    };
+    v.extend([0x88, 0x00]);
+    v
+}
+
+/// An image load (Mesa 25.0: `texture_load` with q3 = 0xd, LOD mode `lod_min` from r6l) of all
+/// four components into r8-r11, coordinates at r4 (16-bit unit 8), texture ts0.
+fn load_word(dim: u64) -> Vec<u8> {
+    let raw = 0x71u64
+        | 1 << 8
+        | 16 << 9
+        | 8 << 16
+        | 12 << 24
+        | dim << 40
+        | 0xD << 43
+        | 0xF << 48
+        | 6 << 52;
+    let mut v = raw.to_le_bytes().to_vec();
+    v.extend([0x88, 0x00]);
+    v
+}
+
+/// cmdbuf.xml PBE: dimension, layout (2 twiddled, 0 linear), channels/type (0x28/0 RGBA8 unorm,
+/// 0x21/4 R32 float), 2-bit swizzles at 16, width - 1 at 24, height - 1 at 38, buffer >> 4 at 64,
+/// level at 100, then levels - 1 at 104 and layers - 1 at 108 (twiddled) or the pitch - 4 at 104
+/// (linear).
+#[allow(clippy::too_many_arguments)]
+fn pbe(
+    dim: u64,
+    layout: u64,
+    rgba8: bool,
+    w: u64,
+    h: u64,
+    addr: u64,
+    level: u64,
+    above_104: u64,
+) -> [u8; 24] {
+    let (ch, ty, sw) = if rgba8 {
+        (0x28u128, 0u128, 0b11_10_01_00u128)
+    } else {
+        (0x21, 4, 0)
+    };
+    let v: u128 = dim as u128
+        | (layout as u128) << 4
+        | ch << 6
+        | ty << 13
+        | sw << 16
+        | ((w - 1) as u128) << 24
+        | ((h - 1) as u128) << 38
+        | ((addr >> 4) as u128) << 64
+        | (level as u128) << 100
+        | (above_104 as u128) << 104;
+    let mut b = [0u8; 24];
+    b[..16].copy_from_slice(&v.to_le_bytes());
+    b
+}
+
+/// TEXTURE (22.3/25.0 cmdbuf.xml, the same bits): RGBA8 unorm, identity swizzle, twiddled.
+fn texture(w: u64, h: u64, addr: u64) -> [u8; 24] {
+    let v: u128 = 2
+        | 2 << 4
+        | 0x28 << 6
+        | 0o3210 << 16
+        | ((w - 1) as u128) << 28
+        | ((h - 1) as u128) << 42
+        | ((addr >> 4) as u128) << 66;
+    let mut b = [0u8; 24];
+    b[..16].copy_from_slice(&v.to_le_bytes());
+    b
+}
+
+fn run_group(code: Vec<u8>, w: &mut WaveState, dev: &DeviceMemory) -> Result<(), Fault> {
+    let mut tg = vec![];
+    let mut mem = Memories {
+        device: dev,
+        threadgroup: &mut tg,
+    };
+    run(w, &Program::new(code), &mut mem, 10)
+        .map(|_| ())
+        .map_err(|e| e.fault)
+}
+
+fn morton4(x: u32, y: u32) -> u64 {
+    u64::from((x & 1) | (x & 2) << 1 | (y & 1) << 1 | (y & 2) << 2)
+}
+
+/// Threads 0-15 write texel (l % 4, l / 4) of a 4x4 twiddled RGBA8 image from 32-bit r8-r11:
+/// (0.25x, 0.25y, 0.5, 2 - 3x). u8norm: round_half_even(clamp(v, 0, 1) * 255): 0.25 * 255 =
+/// 63.75 -> 64, 0.5 * 255 = 127.5 -> 128 (even), 0.75 * 255 = 191.25 -> 191; 2 - 3x clamps to 1
+/// (255) for x = 0, to 0 for x = 1 (-1), 2, 3. Texel (x, y) lies at 4 * Morton(x, y). An image
+/// load (`texture_load` with q3 = 0xd) then reads byte / 255 back.
+#[test]
+fn rgba8_store_then_load() {
+    let mut dev = DeviceMemory::new();
+    let a = dev.alloc(64, 64).unwrap();
+    let mut w = WaveState::new(12);
+    w.textures = vec![pbe(2, 2, true, 4, 4, a, 0, 0)];
+    w.exec = 0xFFFF;
+    for l in 0..16 {
+        let (x, y) = (l as u32 % 4, l as u32 / 4);
+        w.set_reg32(4, l, x);
+        w.set_reg32(5, l, y);
+        for (c, v) in [0.25 * x as f32, 0.25 * y as f32, 0.5, 2.0 - 3.0 * x as f32]
+            .iter()
+            .enumerate()
+        {
+            w.set_reg32(8 + c, l, v.to_bits());
+        }
+    }
+    run_group(write_word(16, true, 8, 2, 0, 0), &mut w, &dev).unwrap();
+    let unorm = [0u8, 64, 128, 191];
+    for y in 0..4u32 {
+        for x in 0..4u32 {
+            let mut b = [0u8; 4];
+            dev.read(a + 4 * morton4(x, y), &mut b).unwrap();
+            let alpha = if x == 0 { 255 } else { 0 };
+            assert_eq!(
+                b,
+                [unorm[x as usize], unorm[y as usize], 128, alpha],
+                "({x}, {y})"
+            );
+        }
+    }
+    let mut r = WaveState::new(12);
+    r.textures = vec![texture(4, 4, a)];
+    r.exec = 0xFFFF;
+    for l in 0..16 {
+        r.set_reg32(4, l, l as u32 % 4);
+        r.set_reg32(5, l, l as u32 / 4);
+        r.set_reg32(6, l, 0);
+    }
+    run_group(load_word(2), &mut r, &dev).unwrap();
+    for l in 0..16 {
+        let (x, y) = (l % 4, l / 4);
+        let alpha = if x == 0 { 255 } else { 0 };
+        let want =
+            [unorm[x], unorm[y], 128, alpha].map(|b| ((f64::from(b) / 255.0) as f32).to_bits());
+        let got: [u32; 4] = std::array::from_fn(|c| r.reg32(8 + c, l));
+        assert_eq!(got, want, "thread {l}");
+    }
+}
+
+/// R32 float into a linear 8x2 image whose rows are 48 bytes apart (PBE pitch field 48 - 4 = 44)
+/// from 16-bit sources r8l-r9h (R16 units 16-19): the f16 value, exact in f32, at y * 48 + 4x.
+/// Thread l writes (l % 8, l / 8) for l < 16 the value l - 7.5 (an f16).
+#[test]
+fn r32_float_linear_store_from_halves() {
+    let mut dev = DeviceMemory::new();
+    let a = dev.alloc(96, 64).unwrap();
+    let mut w = WaveState::new(12);
+    w.textures = vec![pbe(2, 0, false, 8, 2, a, 0, 44)];
+    w.exec = 0xFFFF;
+    for l in 0..16 {
+        w.set_reg32(4, l, l as u32 % 8);
+        w.set_reg32(5, l, l as u32 / 8);
+        let h = half::f16::from_f32(l as f32 - 7.5).to_bits();
+        w.set_reg32(8, l, u32::from(h));
+    }
+    run_group(write_word(16, false, 8, 2, 0, 0), &mut w, &dev).unwrap();
+    for l in 0..16u64 {
+        let mut b = [0u8; 4];
+        dev.read(a + (l / 8) * 48 + 4 * (l % 8), &mut b).unwrap();
+        assert_eq!(f32::from_le_bytes(b), l as f32 - 7.5, "thread {l}");
+    }
+}
+
+/// A 2D array PBE (dimension 3) of 4x4 with 2 levels and 3 layers at `Level` 1: layer z, texel
+/// (x, y) of level 1 (2x2) lies at z * 16384 (ail's page-aligned layer: levels of 64 and 16
+/// bytes, each padded to 128) + 128 + 4 * Morton(x, y). Coordinates are the array form's 16-bit
+/// halves r4l/r4h (x), r5l/r5h (y), r6l (layer). Thread 0 writes (1, 1) of layer 2 -> 32768 +
+/// 128 + 12. A texel outside the level (2, 0), a layer outside the three, the rounding bit, and a
+/// BGRA swizzle are typed errors.
+#[test]
+fn array_layer_and_level_and_errors() {
+    let mut dev = DeviceMemory::new();
+    let a = dev.alloc(3 * 16384, 64).unwrap();
+    let desc = pbe(3, 2, true, 4, 4, a, 1, 1 | 2 << 4);
+    let code = write_word(16, true, 8, 3, 0, 0);
+    let setup = |x: u32, y: u32, layer: u32, desc: [u8; 24]| {
+        let mut w = WaveState::new(12);
+        w.textures = vec![desc];
+        w.exec = 1;
+        w.set_reg32(4, 0, x);
+        w.set_reg32(5, 0, y);
+        w.set_reg32(6, 0, layer);
+        for c in 0..4 {
+            w.set_reg32(8 + c, 0, 1.0f32.to_bits());
+        }
+        w
+    };
+    let mut w = setup(1, 1, 2, desc);
+    run_group(code.clone(), &mut w, &dev).unwrap();
+    let mut b = [0u8; 4];
+    dev.read(a + 32768 + 128 + 12, &mut b).unwrap();
+    assert_eq!(b, [255; 4]);
+    let mut bgra = desc;
+    bgra[2] = 0b11_00_01_10; // swizzle bits 16-23 (byte 2): (2, 1, 0, 3)
+    let cases = [
+        (setup(2, 0, 0, desc), code.clone()),
+        (setup(0, 0, 3, desc), code.clone()),
+        (setup(0, 0, 0, desc), write_word(16, true, 8, 3, 0, 1)),
+        (setup(0, 0, 0, bgra), code.clone()),
+    ];
+    for (k, (mut w, code)) in cases.into_iter().enumerate() {
+        assert!(
+            matches!(
+                run_group(code, &mut w, &dev),
+                Err(Fault::UnsupportedForm { .. })
+            ),
+            "case {k}"
+        );
+    }
+}
+
+/// A bindless image store (`Tt` = 3): the PBE descriptor at the 64-bit uniform U (u2_u3, U = 1 in
+/// bits 48-52) plus the 32-bit register T (r7, 16-bit units 14) byte offset; the 8-byte form
+/// (something at bit 48 or above: L at 15). Threads 0-15 write l + 1 to texel (l % 4, l / 4) of
+/// an R32 float 4x4 twiddled image.
+#[test]
+fn bindless_store() {
+    let mut dev = DeviceMemory::new();
+    let a = dev.alloc(64, 64).unwrap();
+    let heap = dev.alloc(64, 64).unwrap();
+    dev.write(heap + 24, &pbe(2, 2, false, 4, 4, a, 0, 0))
+        .unwrap();
+    let raw = 0xF1u64
+        | 1 << 23
+        | 1 << 8
+        | 16 << 9
+        | 8 << 16
+        | 1 << 31
+        | 14 << 32
+        | 3 << 38
+        | 2 << 40
+        | 9 << 43
+        | 1 << 48
+        | 1 << 15;
+    let mut code = raw.to_le_bytes().to_vec();
+    code.extend([0x88, 0x00]);
+    let mut w = WaveState::new(12);
+    w.set_uniform64(2, heap);
+    w.exec = 0xFFFF;
+    for l in 0..16 {
+        w.set_reg32(4, l, l as u32 % 4);
+        w.set_reg32(5, l, l as u32 / 4);
+        w.set_reg32(7, l, 24);
+        w.set_reg32(8, l, (1.0f32 + l as f32).to_bits());
+    }
+    run_group(code, &mut w, &dev).unwrap();
+    for y in 0..4u32 {
+        for x in 0..4u32 {
+            let mut b = [0u8; 4];
+            dev.read(a + 4 * morton4(x, y), &mut b).unwrap();
+            assert_eq!(f32::from_le_bytes(b), (x + 4 * y + 1) as f32, "({x}, {y})");
+        }
+    }
+}
