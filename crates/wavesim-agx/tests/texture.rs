@@ -182,7 +182,8 @@ fn texture_load_integer_texels() {
     ));
 }
 
-/// Unbound state, linear filters and clamp-to-border are typed errors, not guesses.
+/// Unbound state, a linear filter one way only and clamp-to-border are typed errors, not guesses
+/// (a mip filter with automatic LOD: `automatic_lod_is_an_opt_in`).
 #[test]
 fn unmodelled_state_is_an_error() {
     let mut dev = DeviceMemory::new();
@@ -192,11 +193,7 @@ fn unmodelled_state_is_an_error() {
     let mut w = WaveState::new(12);
     assert!(run_group(code.clone(), &mut w, &dev).is_err());
     w.textures = vec![texture(2, [0, 1, 2, 3], 4, 4, a)];
-    for s in [
-        sampler(3, 3),
-        (1u64 << 23).to_le_bytes(),
-        (1u64 << 27).to_le_bytes(),
-    ] {
+    for s in [sampler(3, 3), (1u64 << 23).to_le_bytes()] {
         w.samplers = vec![s];
         w.pc = 0;
         assert!(matches!(
@@ -711,8 +708,8 @@ fn explicit_lod_run(
 /// 0 -> 0; 0.75 -> ceil(1.25) - 1 = 1; 1.25 -> 1; 1.75 -> 2; 5 -> 2 (the last level); with the
 /// maximum LOD 1.0 (64/64), 1.75 -> 1. A view whose base level is 1 (`First level`): 0 -> 1,
 /// 0.75 -> 2. Within 2^-6 of a boundary (0.5, 1.5) the level is not certain: a typed error. Without
-/// a mip filter the LOD is not read: 1.75 samples level 0. Automatic LOD with a mip filter is a
-/// typed error.
+/// a mip filter the LOD is not read: 1.75 samples level 0. Automatic LOD with a mip filter stops
+/// unless the run opts in (`automatic_lod_is_an_opt_in`).
 #[test]
 fn explicit_lod_selects_the_nearest_level() {
     let mut dev = DeviceMemory::new();
@@ -749,7 +746,7 @@ fn explicit_lod_selects_the_nearest_level() {
     w.exec = 1;
     assert!(matches!(
         run_group(code, &mut w, &dev),
-        Err(Fault::UnsupportedForm { .. })
+        Err(Fault::Unsupported { name }) if name == wavesim_agx::exec::texture::AUTO_LOD
     ));
 }
 
@@ -960,4 +957,61 @@ fn register_indexed_and_bindless_handles() {
             std::array::from_fn(|c| (f32::from_bits(w.reg32(8 + c, l)) * 255.0).round() as u32);
         assert_eq!(got, [3; 4], "thread {l}");
     }
+}
+
+/// Automatic LOD (GL 4.6 8.14.1), only under the opt-in (`texture automatic LOD`): a quad
+/// (threads 0-3, thread = dx + 2dy) samples s = 0.1 + k dx / 4, t = 0.1 + k dy / 4 on the 4x4
+/// base level: du/dx = dv/dy = k texels a pixel, rho = k, lambda = log2 k; with the bias mode
+/// (5, bias f16 in r6l) lambda + bias. NEAREST mip filter: k = 2 (lambda 1) -> level 1; k = 4
+/// (lambda 2) -> level 2; k = 4 with bias -1 -> level 1; k = 2 with bias -1 (lambda 0) -> level
+/// 0. Thread 0's texel is (0, 0) of the level: (1, 2, 100 + level, 4). A quad thread that is not
+/// running is a typed error.
+#[test]
+fn automatic_lod_is_an_opt_in() {
+    let mut dev = DeviceMemory::new();
+    let a = mipmapped(&mut dev, 3, 1);
+    let desc = with_levels(texture(2, [0, 1, 2, 3], 4, 4, a), 0, 2);
+    let run_quad = |k: f32, bias: Option<f32>, approximate: bool, exec: u32| {
+        let mode = if bias.is_some() { 5 } else { 0 };
+        let d16 = if bias.is_some() { 12 } else { 0 };
+        let mut code = tex_word(false, 16, true, 8, d16, 2, mode).to_vec();
+        code.extend([0x88, 0x00]);
+        let mut w = WaveState::new(12);
+        w.textures = vec![desc];
+        w.samplers = vec![mip_sampler(1, 0x380)];
+        w.approximate = approximate;
+        w.exec = exec;
+        for l in 0..4 {
+            let (dx, dy) = ((l & 1) as f32, (l >> 1) as f32);
+            w.set_reg32(4, l, (0.1 + k * dx / 4.0).to_bits());
+            w.set_reg32(5, l, (0.1 + k * dy / 4.0).to_bits());
+            w.set_reg32(
+                6,
+                l,
+                u32::from(half::f16::from_f32(bias.unwrap_or(0.0)).to_bits()),
+            );
+        }
+        run_group(code, &mut w, &dev).map(|_| w)
+    };
+    for (k, bias, level) in [
+        (2.0f32, None, 1u32),
+        (4.0, None, 2),
+        (4.0, Some(-1.0f32), 1),
+        (2.0, Some(-1.0), 0),
+    ] {
+        let w = run_quad(k, bias, true, 0xF).unwrap();
+        assert_eq!(bytes_of(&w), [1, 2, 100 + level, 4], "k {k} bias {bias:?}");
+        assert_eq!(
+            w.approximated.get(wavesim_agx::exec::texture::AUTO_LOD),
+            Some(&1)
+        );
+    }
+    assert!(matches!(
+        run_quad(2.0, None, false, 0xF),
+        Err(Fault::Unsupported { name }) if name == wavesim_agx::exec::texture::AUTO_LOD
+    ));
+    assert!(matches!(
+        run_quad(2.0, None, true, 0x7),
+        Err(Fault::UnsupportedForm { .. })
+    ));
 }

@@ -36,7 +36,7 @@
 //! and a register-indexed texture or sampler are typed errors.
 
 use super::miptree::{Level, Miptree};
-use super::{active, missing, Fault, Ops, WaveState};
+use super::{active, missing, Fault, Ops, WaveState, SIMD_WIDTH};
 use crate::operand::{Operand, Reg, RegFile};
 use wavesim_core::memory::DeviceMemory;
 
@@ -375,8 +375,7 @@ fn mip_levels(
     }
     let Some(lambda) = lambda else {
         return Err(unsupported(
-            "automatic or gradient LOD with a mip filter (the hardware's derivative-based LOD \
-             is not public)",
+            "gradient or minimum-clamped LOD modes with a mip filter (not modelled)",
         ));
     };
     if lambda.is_nan() || s.min_lod > s.max_lod {
@@ -539,8 +538,23 @@ pub(super) fn texture_access(
     if with_offsets && n == 6 {
         return Err(unsupported("texel offsets on a cube map (GLSL has none)"));
     }
+    // Automatic LOD (modes 0, and 1 / 5 with a bias from a uniform / register) reads the quad's
+    // coordinates, so every thread's are taken before any result is written.
+    let bias_reg = match (lod_mode, o.op("D")?) {
+        (1 | 5, Operand::Reg(r, _)) => Some(*r),
+        (1 | 5, _) => return Err(missing("D")),
+        _ => None,
+    };
+    let lanes: Vec<usize> = active(w).collect();
+    let mut quad_coords = [None; SIMD_WIDTH];
+    if matches!(lod_mode, 0 | 1 | 5) && !load && gather.is_none() {
+        for &l in &lanes {
+            quad_coords[l] = Some(coordinate_bits(w, &coords, axes, array, l)?);
+        }
+    }
     let mut linear_filtered = false;
-    for lane in active(w).collect::<Vec<_>>() {
+    let mut auto_lod_used = false;
+    for lane in lanes {
         // The descriptors are the thread's own: a register-indexed or bindless handle may differ
         // between threads.
         let img = Image::new(TextureDesc::decode(&texture_descriptor(w, o, dev, lane)?))?;
@@ -647,7 +661,24 @@ pub(super) fn texture_access(
             }
             Some(_) if gather.is_some() => vec![(t.first_level as usize, 1.0)],
             Some(s) => {
-                let lambda = lod_value.map(|v| half::f16::from_bits(v as u16).to_f64());
+                let mut lambda = lod_value.map(|v| half::f16::from_bits(v as u16).to_f64());
+                if lambda.is_none() && s.mip_filter != 0 && matches!(lod_mode, 0 | 1 | 5) {
+                    if !w.approximate {
+                        return Err(Fault::Unsupported { name: AUTO_LOD });
+                    }
+                    let base = img.level(t.first_level as usize)?;
+                    let scale = if s.pixel_coordinates {
+                        [1.0, 1.0]
+                    } else {
+                        [f64::from(base.width), f64::from(base.height)]
+                    };
+                    let bias = match bias_reg {
+                        Some(r) => half::f16::from_bits(w.read(r, lane)? as u16).to_f64(),
+                        None => 0.0,
+                    };
+                    lambda = Some(automatic_lod(n, &quad_coords, scale, lane)? + bias);
+                    auto_lod_used = true;
+                }
                 mip_levels(t, s, lambda, lane)?
             }
         };
@@ -795,8 +826,53 @@ pub(super) fn texture_access(
     if linear_filtered {
         *w.approximated.entry(LINEAR_FILTER).or_insert(0) += 1;
     }
+    if auto_lod_used {
+        *w.approximated.entry(AUTO_LOD).or_insert(0) += 1;
+    }
     Ok(())
 }
+
+/// GL 4.6 8.14.1's level of detail from implicit derivatives, the opt-in's documented intent (the
+/// hardware's derivative and LOD arithmetic are not public): u, v are the coordinates scaled by
+/// the base level's size; the derivatives are fine ones within the 2x2 quad (thread 4q + dx +
+/// 2dy, as `dfdx`/`dfdy`): du/dx from the thread's row, du/dy from its column; rho = max(|(du/dx,
+/// dv/dx)|, |(du/dy, dv/dy)|) (the Euclidean lengths), lambda = log2(rho), in f64. 1D, 2D and 2D
+/// array images; a quad thread that is not running is a typed error.
+fn automatic_lod(
+    n: u64,
+    quad_coords: &[Option<[u32; 3]>; SIMD_WIDTH],
+    scale: [f64; 2],
+    lane: usize,
+) -> Result<f64, Fault> {
+    if !matches!(n, 0 | 2 | 3) {
+        return Err(unsupported(format!(
+            "automatic LOD on texture kind {n} (1D, 2D and 2D array are modelled)"
+        )));
+    }
+    let uv = |l: usize| -> Result<[f64; 2], Fault> {
+        let b = quad_coords[l].ok_or_else(|| {
+            unsupported(format!(
+                "thread {lane}: automatic LOD with quad thread {l} not running"
+            ))
+        })?;
+        let v = if n == 0 {
+            0.0
+        } else {
+            f64::from(f32::from_bits(b[1]))
+        };
+        Ok([f64::from(f32::from_bits(b[0])) * scale[0], v * scale[1]])
+    };
+    let quad = lane & !3;
+    let (row, col) = (quad + (lane & 2), quad + (lane & 1));
+    let (x0, x1, y0, y1) = (uv(row)?, uv(row + 1)?, uv(col)?, uv(col + 2)?);
+    let rho_x = (x1[0] - x0[0]).hypot(x1[1] - x0[1]);
+    let rho_y = (y1[0] - y0[0]).hypot(y1[1] - y0[1]);
+    Ok(rho_x.max(rho_y).log2())
+}
+
+/// The name automatic LOD with a mip filter is counted and refused under (see
+/// [`automatic_lod`]).
+pub const AUTO_LOD: &str = "texture automatic LOD";
 
 /// applegpu's coordinate operand: 32-bit registers, except that an array's form names 16-bit
 /// halves, two per 32-bit coordinate and then the layer in one half (Mesa's lowering computes it
