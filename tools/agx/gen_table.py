@@ -87,6 +87,7 @@ SEM_BY_NAME['signal_pix'] = 'PixelOrder'
 SEM_BY_NAME['texture_sample'] = 'TextureSample'
 SEM_BY_NAME['texture_load'] = 'TextureLoad'
 SEM_BY_NAME['image_write'] = 'ImageWrite'
+SEM_BY_NAME['device_load.TODO'] = 'DeviceLoadCoherent'
 
 MNEM_BY_CLASS = {
     'IAddInstructionDesc': 'IAddSub', 'IMAddInstructionDesc': 'IMAddSub',

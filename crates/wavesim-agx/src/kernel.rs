@@ -172,9 +172,27 @@ impl GridKernel {
                 derived,
             });
         }
-        // Mesa puts the main part first (main_offset 0): the dispatch starts there.
-        if report.main_offset != 0 {
-            return Err(unsupported(format!("main part at {}", report.main_offset)));
+        // The dispatch starts at the main part. Mesa 22.3's asahi_clc puts it first; Mesa 25.0's
+        // puts the promoted constants (rodata, read only as the uniforms the driver pushes, Mesa's
+        // `agx_usc_immediates`) before it, so the code is kept from the main part on (branches
+        // are PC-relative) with the preamble's offset moved by as much.
+        let mut report = report;
+        let mut code = code;
+        let main = report.main_offset as usize;
+        if main != 0 {
+            if main > code.len() || report.has_preamble && (report.preamble_offset as usize) < main
+            {
+                return Err(unsupported(format!(
+                    "main part at {main} (preamble at {}, {} code bytes)",
+                    report.preamble_offset,
+                    code.len()
+                )));
+            }
+            code.drain(..main);
+            if report.has_preamble {
+                report.preamble_offset -= report.main_offset;
+            }
+            report.main_offset = 0;
         }
         if report.scratch != 0 {
             return Err(unsupported("scratch memory".into()));

@@ -147,6 +147,8 @@ pub enum Sem {
     TextureLoad,
     /// `image_write` (exec/image.rs).
     ImageWrite,
+    /// applegpu's `device_load.TODO`: Mesa 25.0's coherent device load (exec/memory.rs).
+    DeviceLoadCoherent,
     IterProj,
     /// Load a coefficient register's plane (`ldcf`).
     Ldcf,

@@ -219,6 +219,25 @@ pub(super) fn mem_addr(lane: usize, a: i128, size: u64) -> Result<u64, Fault> {
     })
 }
 
+/// applegpu's `device_load.TODO` row is `device_load` with the bits its exact pattern fixes left
+/// open: u1 (26), u3 (28-29), u4 (44-46), u5 (50-51). Mesa 25.0's `agx_pack.c` packs u1 = 1, u3 =
+/// 0, u5 = 0 and u4 = 4, or 7 for a coherent load (`I->coherent`: a `volatile` or coherent
+/// access), which is this row. Device memory here is one coherent store, so such a load reads
+/// what `device_load` reads; other values are forms with no public meaning.
+pub(super) fn check_coherent_load(o: &Ops<'_>) -> Result<(), Fault> {
+    let (u1, u3, u4, u5) = (o.field("u1"), o.field("u3"), o.field("u4"), o.field("u5"));
+    if (u1, u3, u4, u5) == (1, 0, 7, 0) {
+        Ok(())
+    } else {
+        Err(Fault::UnsupportedForm {
+            what: format!(
+                "device_load with u1 = {u1}, u3 = {u3}, u4 = {u4}, u5 = {u5} (Mesa's coherent load \
+                 is 1, 0, 7, 0)"
+            ),
+        })
+    }
+}
+
 pub(super) fn device_load(w: &mut WaveState, o: &Ops<'_>, dev: &DeviceMemory) -> Result<(), Fault> {
     let acc = device_access(o);
     if !acc.reg32 && acc.format == 2 {

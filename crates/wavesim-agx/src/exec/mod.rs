@@ -940,6 +940,10 @@ pub fn step(w: &mut WaveState, d: &Decoded, mem: &mut Memories<'_>) -> Result<Fl
             simd::reduce(w, o, sem)?
         }
         Sem::DeviceLoad => memory::device_load(w, o, mem.device)?,
+        Sem::DeviceLoadCoherent => {
+            memory::check_coherent_load(o)?;
+            memory::device_load(w, o, mem.device)?
+        }
         Sem::DeviceStore => memory::device_store(w, o, mem.device)?,
         Sem::ThreadgroupLoad | Sem::ThreadgroupStore => {
             memory::threadgroup_access(w, o, mem.threadgroup, sem == Sem::ThreadgroupLoad)?

@@ -1,0 +1,328 @@
+//! Mesa 25.0.7's own precompiled compute kernels (`src/asahi/libagx/query.cl`, `draws.cl`,
+//! compiled by its asahi_clc for G13 while Mesa builds; extracted from `libagx_shaders.c` by
+//! tools/agx/libagx_kernels.py into corpus/agx/libagx/NAME.vV.{bin,toml}), dispatched as the
+//! driver dispatches them (`wavesim_agx::kernel`: arguments in uniforms laid out as
+//! `struct NAME_args`, promoted constants (rodata) at their base uniform, the preamble once, the
+//! main part over the grid). Each must compute what a Rust model of its OpenCL source computes.
+
+use wavesim_agx::kernel::{GridKernel, KernelArg};
+use wavesim_core::memory::DeviceMemory;
+
+fn kernel(name: &str) -> GridKernel {
+    let path = |ext: &str| {
+        format!(
+            "{}/../../corpus/agx/libagx/{name}.{ext}",
+            env!("CARGO_MANIFEST_DIR")
+        )
+    };
+    let code = std::fs::read(path("bin")).unwrap();
+    let report = std::fs::read_to_string(path("toml")).unwrap();
+    GridKernel::new(code, &report).unwrap()
+}
+
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        self.0 >> 11
+    }
+}
+
+fn alloc_u64s(m: &mut DeviceMemory, v: &[u64]) -> u64 {
+    let a = m.alloc(8 * v.len().max(1) as u64, 16).unwrap();
+    for (i, x) in v.iter().enumerate() {
+        m.write_u64(a + 8 * i as u64, *x).unwrap();
+    }
+    a
+}
+
+fn alloc_u32s(m: &mut DeviceMemory, v: &[u32]) -> u64 {
+    let a = m.alloc(4 * v.len().max(1) as u64, 16).unwrap();
+    for (i, x) in v.iter().enumerate() {
+        m.write_u32(a + 4 * i as u64, *x).unwrap();
+    }
+    a
+}
+
+fn read_u32s(m: &DeviceMemory, a: u64, n: usize) -> Vec<u32> {
+    (0..n)
+        .map(|i| m.read_u32(a + 4 * i as u64).unwrap())
+        .collect()
+}
+
+/// `*statistic += delta` (u32, wrapping), `*address = value`, `*dest = *src` (64-bit), and
+/// `*statistic += local_size_threads * grid[0] * grid[1] * grid[2]` (u32 arithmetic, wrapping).
+#[test]
+fn one_thread_kernels() {
+    for (start, delta) in [(41u32, 1000u32), (0xFFFF_FFF0, 0x20)] {
+        let mut m = DeviceMemory::new();
+        let s = alloc_u32s(&mut m, &[start]);
+        kernel("libagx_increment_statistic.v0")
+            .dispatch(&[KernelArg::U64(s), KernelArg::U32(delta)], &[1], &m, 1)
+            .unwrap();
+        assert_eq!(m.read_u32(s).unwrap(), start.wrapping_add(delta));
+    }
+    let mut m = DeviceMemory::new();
+    let a = alloc_u32s(&mut m, &[0, 0]);
+    kernel("libagx_write_u32.v0")
+        .dispatch(
+            &[KernelArg::U64(a + 4), KernelArg::U32(0xDEAD_BEEF)],
+            &[1],
+            &m,
+            1,
+        )
+        .unwrap();
+    assert_eq!(read_u32s(&m, a, 2), vec![0, 0xDEAD_BEEF]);
+    let src = alloc_u64s(&mut m, &[0x0123_4567_89AB_CDEF]);
+    let dst = alloc_u64s(&mut m, &[0]);
+    kernel("libagx_copy_timestamp.v0")
+        .dispatch(&[KernelArg::U64(dst), KernelArg::U64(src)], &[1], &m, 1)
+        .unwrap();
+    assert_eq!(m.read_u64(dst).unwrap(), 0x0123_4567_89AB_CDEF);
+    for (grid, start, lst) in [([3u32, 4, 5], 7u32, 32u32), ([65536, 65536, 2], 5, 3)] {
+        let g = alloc_u32s(&mut m, &grid);
+        let s = alloc_u32s(&mut m, &[start]);
+        kernel("libagx_increment_cs_invocations.v0")
+            .dispatch(
+                &[KernelArg::U64(g), KernelArg::U64(s), KernelArg::U32(lst)],
+                &[1],
+                &m,
+                1,
+            )
+            .unwrap();
+        let want = start.wrapping_add(
+            lst.wrapping_mul(grid[0])
+                .wrapping_mul(grid[1])
+                .wrapping_mul(grid[2]),
+        );
+        assert_eq!(m.read_u32(s).unwrap(), want, "{grid:?}");
+    }
+}
+
+/// `libagx_copy_query_gl(query, dest, value_type, bool_size)`: value = *query; bool_size 4 keeps
+/// the low 32 bits; a nonzero bool_size makes it value != 0; value types I32 (0) and U32 (1) store
+/// 32 bits, `convert_int_sat((int64_t)value)` (clamped to i32) or `convert_uint_sat(value)`
+/// (clamped to u32); I64/U64 (2, 3) store the 64-bit value. The rest of the 8-byte destination
+/// keeps its sentinel.
+#[test]
+fn copy_query_gl() {
+    let k = kernel("libagx_copy_query_gl.v0");
+    let values = [
+        0u64,
+        1,
+        0x7FFF_FFFF,
+        0x8000_0000,
+        0xFFFF_FFFF,
+        0x1_0000_0000,
+        0x1_0000_0005,
+        u64::MAX,
+        0x8000_0000_0000_0000,
+        (-5i64) as u64,
+    ];
+    for &value in &values {
+        for value_type in 0u16..4 {
+            for bool_size in [0u16, 4, 8] {
+                let mut m = DeviceMemory::new();
+                let q = alloc_u64s(&mut m, &[value]);
+                let d = alloc_u64s(&mut m, &[0xAAAA_AAAA_AAAA_AAAA]);
+                k.dispatch(
+                    &[
+                        KernelArg::U64(q),
+                        KernelArg::U64(d),
+                        KernelArg::U16(value_type),
+                        KernelArg::U16(bool_size),
+                    ],
+                    &[1],
+                    &m,
+                    1,
+                )
+                .unwrap();
+                let mut v = value;
+                if bool_size == 4 {
+                    v &= 0xFFFF_FFFF;
+                }
+                if bool_size != 0 {
+                    v = u64::from(v != 0);
+                }
+                let want = match value_type {
+                    0 => {
+                        0xAAAA_AAAA_0000_0000
+                            | u64::from(
+                                (v as i64).clamp(i32::MIN as i64, i32::MAX as i64) as i32 as u32
+                            )
+                    }
+                    1 => 0xAAAA_AAAA_0000_0000 | v.min(u64::from(u32::MAX)),
+                    _ => v,
+                };
+                assert_eq!(
+                    m.read_u64(d).unwrap(),
+                    want,
+                    "value {value:#x} type {value_type} bool {bool_size}"
+                );
+            }
+        }
+    }
+}
+
+/// `libagx_copy_query` over n queries (global id i, workgroups of 32, the last partly filled):
+/// query = first + i; available = availability ? availability[query] != 0 : results[query] !=
+/// ~0; if available or partial, reports_per_query results from index (oq_index ? oq_index[query]
+/// : query) * reports_per_query are written at dst_addr + i * dst_stride as 64- or 32-bit
+/// values (truncated); with_availability appends `available` after them.
+#[test]
+fn copy_query() {
+    let k = kernel("libagx_copy_query.v0");
+    let mut rng = Rng(27);
+    for case in 0..12u32 {
+        let n = [1u32, 31, 40][case as usize % 3];
+        let reports = 1 + case % 3;
+        let is64 = case % 2 == 0;
+        let partial = case % 4 == 1;
+        let with_avail = case % 3 != 0;
+        let use_avail = case % 5 < 3;
+        let use_oq = case % 4 >= 2;
+        let first = case % 3;
+        let queries = (n + first) as usize;
+        let mut m = DeviceMemory::new();
+        let avail: Vec<u32> = (0..queries)
+            .map(|_| rng.next().is_multiple_of(3) as u32 * 7)
+            .collect();
+        let oq: Vec<u16> = (0..queries)
+            .map(|q| ((q * 5 + 3) % queries) as u16)
+            .collect();
+        let results: Vec<u64> = (0..queries * reports as usize)
+            .map(|_| {
+                if rng.next().is_multiple_of(4) {
+                    u64::MAX
+                } else {
+                    rng.next()
+                }
+            })
+            .collect();
+        let a_avail = if use_avail {
+            alloc_u32s(&mut m, &avail)
+        } else {
+            0
+        };
+        let a_res = alloc_u64s(&mut m, &results);
+        let a_oq = if use_oq {
+            let a = m.alloc(2 * queries as u64, 16).unwrap();
+            for (i, v) in oq.iter().enumerate() {
+                m.write(a + 2 * i as u64, &v.to_le_bytes()).unwrap();
+            }
+            a
+        } else {
+            0
+        };
+        let stride = 8 * (u64::from(reports) + 2);
+        let sentinel = vec![0x5555_5555_5555_5555u64; n as usize * (reports as usize + 2)];
+        let dst = alloc_u64s(&mut m, &sentinel);
+        k.dispatch(
+            &[
+                KernelArg::U64(a_avail),
+                KernelArg::U64(a_res),
+                KernelArg::U64(a_oq),
+                KernelArg::U64(dst),
+                KernelArg::U64(stride),
+                KernelArg::U32(first),
+                KernelArg::U16(partial as u16),
+                KernelArg::U16(is64 as u16),
+                KernelArg::U16(with_avail as u16),
+                KernelArg::U16(reports as u16),
+            ],
+            &[n],
+            &m,
+            2,
+        )
+        .unwrap();
+        let mut want = vec![0x55u8; sentinel.len() * 8];
+        for i in 0..n as usize {
+            let query = first as usize + i;
+            let available = if use_avail {
+                avail[query] != 0
+            } else {
+                results[query] != u64::MAX
+            };
+            let base = i * stride as usize;
+            let mut put = |idx: usize, v: u64| {
+                if is64 {
+                    want[base + 8 * idx..base + 8 * idx + 8].copy_from_slice(&v.to_le_bytes());
+                } else {
+                    want[base + 4 * idx..base + 4 * idx + 4]
+                        .copy_from_slice(&(v as u32).to_le_bytes());
+                }
+            };
+            if available || partial {
+                let ri = if use_oq { oq[query] as usize } else { query };
+                for r in 0..reports as usize {
+                    put(r, results[ri * reports as usize + r]);
+                }
+            }
+            if with_avail {
+                put(reports as usize, available as u64);
+            }
+        }
+        let mut got = vec![0u8; want.len()];
+        m.read(dst, &mut got).unwrap();
+        assert_eq!(got, want, "case {case}");
+    }
+}
+
+/// `libagx_predicate_indirect(out, in, draw_count, stride_el)` with the variant parameter
+/// `indexed__2` (variant 0: 4 words a draw, 1: 5): draw = global id; out[draw * words + i] =
+/// draw < *draw_count ? in[draw * stride_el + i] : 0. 40 draws, 27 enabled, stride 6 words.
+#[test]
+fn predicate_indirect_variants() {
+    for (variant, words) in [(0, 4usize), (1, 5)] {
+        let k = kernel(&format!("libagx_predicate_indirect.v{variant}"));
+        let mut m = DeviceMemory::new();
+        let input: Vec<u32> = (0..40 * 6).map(|i| 1000 + i).collect();
+        let a_in = alloc_u32s(&mut m, &input);
+        let a_count = alloc_u32s(&mut m, &[27]);
+        let a_out = alloc_u32s(&mut m, &vec![0xEEEE_EEEE; 40 * words + 3]);
+        k.dispatch(
+            &[
+                KernelArg::U64(a_out),
+                KernelArg::U64(a_in),
+                KernelArg::U64(a_count),
+                KernelArg::U32(6),
+            ],
+            &[40],
+            &m,
+            1,
+        )
+        .unwrap();
+        let mut want = vec![0xEEEE_EEEEu32; 40 * words + 3];
+        for draw in 0..40 {
+            for i in 0..words {
+                want[draw * words + i] = if draw < 27 { input[draw * 6 + i] } else { 0 };
+            }
+        }
+        assert_eq!(read_u32s(&m, a_out, want.len()), want, "variant {variant}");
+    }
+}
+
+/// `libagx_write_u32s(p)`: thread id writes p[id].value to p[id].address; `struct
+/// libagx_imm_write` is a 64-bit address and a 32-bit value, 16 bytes with its padding. 37
+/// writes into a shuffled set of words.
+#[test]
+fn write_u32s() {
+    let k = kernel("libagx_write_u32s.v0");
+    let mut m = DeviceMemory::new();
+    let target = alloc_u32s(&mut m, &[0; 64]);
+    let p = m.alloc(16 * 37, 16).unwrap();
+    for id in 0..37u64 {
+        m.write_u64(p + 16 * id, target + 4 * ((id * 7) % 64))
+            .unwrap();
+        m.write_u32(p + 16 * id + 8, 0x100 + id as u32).unwrap();
+    }
+    k.dispatch(&[KernelArg::U64(p)], &[37], &m, 1).unwrap();
+    let mut want = vec![0u32; 64];
+    for id in 0..37usize {
+        want[(id * 7) % 64] = 0x100 + id as u32;
+    }
+    assert_eq!(read_u32s(&m, target, 64), want);
+}
