@@ -326,3 +326,84 @@ fn write_u32s() {
     }
     assert_eq!(read_u32s(&m, target, 64), want);
 }
+
+/// Mesa's `u_decomposed_prims_for_vertices` (`util/u_prim.h`) for `enum mesa_prim` values 0-14.
+fn decomposed_prims(prim: u32, v: u32) -> u32 {
+    let at_least = |n: u32, f: &dyn Fn(u32) -> u32| if v >= n { f(v) } else { 0 };
+    match prim {
+        0 => v,
+        1 => v / 2,
+        2 => at_least(2, &|v| v),
+        3 => at_least(2, &|v| v - 1),
+        4 => v / 3,
+        5 | 6 => at_least(3, &|v| v - 2),
+        7 => v / 4,
+        8 => at_least(4, &|v| (v - 2) / 2),
+        10 => v / 4,
+        11 => at_least(4, &|v| v - 3),
+        12 => v / 6,
+        13 => at_least(6, &|v| 1 + (v - 6) / 2),
+        _ => u32::from(v >= 3),
+    }
+}
+
+/// `libagx_increment_ia(ia_vertices, ia_primitives, vs_invocations, c_prims, c_invs, draw, prim)`
+/// (geometry.cl): `increment_counters(a, b, c, n)` adds n to each non-null counter; vertices and
+/// VS invocations grow by draw[0] * draw[1], primitives, clipper primitives and invocations by
+/// `u_decomposed_prims_for_vertices(prim, draw[0]) * draw[1]`. Every primitive type 0-14 with
+/// vertex counts 0-13 and 3 instances; the VS-invocation and clipper-invocation counters null in
+/// every other case.
+#[test]
+fn increment_ia() {
+    let k = kernel("libagx_increment_ia.v0");
+    for prim in 0u32..15 {
+        for verts in 0u32..14 {
+            let with_nulls = (prim + verts) % 2 == 1;
+            let mut m = DeviceMemory::new();
+            let counters: Vec<u64> = (0..5)
+                .map(|i| {
+                    if with_nulls && (i == 2 || i == 4) {
+                        0
+                    } else {
+                        alloc_u32s(&mut m, &[100 * i as u32 + 1])
+                    }
+                })
+                .collect();
+            let draw = alloc_u32s(&mut m, &[verts, 3, 0, 0]);
+            let mut args: Vec<KernelArg> = counters.iter().map(|&a| KernelArg::U64(a)).collect();
+            args.push(KernelArg::U64(draw));
+            args.push(KernelArg::U32(prim));
+            k.dispatch(&args, &[1], &m, 1).unwrap();
+            let v = verts * 3;
+            let p = decomposed_prims(prim, verts) * 3;
+            for (i, (&a, add)) in counters.iter().zip([v, p, v, p, p]).enumerate() {
+                if a != 0 {
+                    assert_eq!(
+                        m.read_u32(a).unwrap(),
+                        100 * i as u32 + 1 + add,
+                        "prim {prim} vertices {verts} counter {i}"
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// `libagx_copy_xfb_counters(push)` (workgroup of 4): thread i copies *push->src[i] to
+/// *push->dest[i], or writes 0 when src[i] is null; `struct libagx_xfb_counter_copy` is four
+/// 64-bit destinations then four 64-bit sources.
+#[test]
+fn copy_xfb_counters() {
+    let k = kernel("libagx_copy_xfb_counters.v0");
+    let mut m = DeviceMemory::new();
+    let src = alloc_u32s(&mut m, &[11, 22, 33, 44]);
+    let dst = alloc_u32s(&mut m, &[0xEEEE_EEEE; 4]);
+    let srcs = [src, 0, src + 8, src + 12];
+    let push: Vec<u64> = (0..4)
+        .map(|i| dst + 4 * i)
+        .chain(srcs.iter().copied())
+        .collect();
+    let p = alloc_u64s(&mut m, &push);
+    k.dispatch(&[KernelArg::U64(p)], &[4], &m, 1).unwrap();
+    assert_eq!(read_u32s(&m, dst, 4), vec![11, 0, 33, 44]);
+}
