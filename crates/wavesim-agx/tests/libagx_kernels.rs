@@ -407,3 +407,37 @@ fn copy_xfb_counters() {
     k.dispatch(&[KernelArg::U64(p)], &[4], &m, 1).unwrap();
     assert_eq!(read_u32s(&m, dst, 4), vec![11, 0, 33, 44]);
 }
+
+/// `libagx_prefix_sum_geom(p)` (geometry.cl, workgroups of 1024: threadgroup scratch, barriers and
+/// SIMD-group scans): workgroup w replaces word w of each `count_buffer_stride / 4`-word record of
+/// `p->count_buffer` by the inclusive prefix sum (u32, wrapping) over the first
+/// `p->input_primitives` records. `struct agx_geometry_params` (geometry.h, shared by host and
+/// kernels) has `count_buffer` at byte 16, `input_primitives` at 312, `count_buffer_stride` at
+/// 320 (offsetof by the host compiler on Mesa 25.0.7's header). 2500 records of 3 words: two
+/// full passes of 1024 and a remainder of 452; the words after the records keep their values.
+#[test]
+fn prefix_sum_geom() {
+    let k = kernel("libagx_prefix_sum_geom.v0");
+    let (len, words) = (2500usize, 3usize);
+    let mut rng = Rng(99);
+    let data: Vec<u32> = (0..len * words + 5)
+        .map(|_| (rng.next() as u32) >> (rng.next() % 32))
+        .collect();
+    let mut m = DeviceMemory::new();
+    let buf = alloc_u32s(&mut m, &data);
+    let p = m.alloc(328, 16).unwrap();
+    m.write_u64(p + 16, buf).unwrap();
+    m.write_u32(p + 312, len as u32).unwrap();
+    m.write_u32(p + 320, 4 * words as u32).unwrap();
+    k.dispatch(&[KernelArg::U64(p)], &[1024 * words as u32], &m, 2)
+        .unwrap();
+    let mut want = data.clone();
+    for w in 0..words {
+        let mut sum = 0u32;
+        for i in 0..len {
+            sum = sum.wrapping_add(data[i * words + w]);
+            want[i * words + w] = sum;
+        }
+    }
+    assert_eq!(read_u32s(&m, buf, want.len()), want);
+}
