@@ -441,3 +441,85 @@ fn prefix_sum_geom() {
     }
     assert_eq!(read_u32s(&m, buf, want.len()), want);
 }
+
+/// `libagx_increment_ia_restart(..., draw, index_buffer, index_buffer_range_el, restart_index,
+/// index_size_B, prim)` (geometry.cl, one workgroup of 1024: a loop over the indices,
+/// threadgroup atomic accumulation between barriers, then thread 0 alone): index i of the draw
+/// is element draw[2] + i, read as 1, 2 or 4 bytes, or 0 when the element is at or past
+/// `index_buffer_range_el` (`load_index`). Vertices and VS invocations grow by the number of
+/// non-restart indices times draw[1]; primitives, clipper primitives and invocations by the
+/// decomposed primitives of each run between restarts (`u_decomposed_prims_for_vertices(prim, i
+/// - last_restart - 1)` at each restart and once for the tail) times draw[1].
+#[test]
+fn increment_ia_restart() {
+    let k = kernel("libagx_increment_ia_restart.v0");
+    let mut rng = Rng(5);
+    for (case, (size, prim, count, start, range)) in [
+        (1u32, 4u32, 3000u32, 7u32, 4000u32),
+        (2, 5, 2100, 0, 1500),
+        (4, 1, 900, 100, 1000),
+        (4, 6, 40, 3, 43),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let restart = if size == 4 {
+            0xFFFF_FFFF
+        } else {
+            (1u32 << (8 * size)) - 1
+        };
+        let elems: Vec<u32> = (0..range + 8)
+            .map(|_| {
+                if rng.next().is_multiple_of(9) {
+                    restart
+                } else {
+                    (rng.next() as u32) & restart.wrapping_sub(1)
+                }
+            })
+            .collect();
+        let mut m = DeviceMemory::new();
+        let bytes: Vec<u8> = elems
+            .iter()
+            .flat_map(|e| e.to_le_bytes()[..size as usize].to_vec())
+            .collect();
+        let ib = m.alloc(bytes.len() as u64, 16).unwrap();
+        m.write(ib, &bytes).unwrap();
+        let counters: Vec<u64> = (0..5).map(|i| alloc_u32s(&mut m, &[10 * i])).collect();
+        let draw = alloc_u32s(&mut m, &[count, 2, start, 0]);
+        let mut args: Vec<KernelArg> = counters.iter().map(|&a| KernelArg::U64(a)).collect();
+        args.extend([
+            KernelArg::U64(draw),
+            KernelArg::U64(ib),
+            KernelArg::U32(range),
+            KernelArg::U32(restart),
+            KernelArg::U32(size),
+            KernelArg::U32(prim),
+        ]);
+        k.dispatch(&args, &[1024], &m, 2).unwrap();
+        let index = |i: u32| {
+            let el = start + i;
+            if el >= range {
+                0
+            } else {
+                elems[el as usize]
+            }
+        };
+        let vertices = (0..count).filter(|&i| index(i) != restart).count() as u32;
+        let (mut prims, mut last) = (0u32, -1i64);
+        for i in 0..count {
+            if index(i) == restart {
+                prims += decomposed_prims(prim, (i64::from(i) - last - 1) as u32);
+                last = i64::from(i);
+            }
+        }
+        prims += decomposed_prims(prim, (i64::from(count) - last - 1) as u32);
+        let adds = [vertices * 2, prims * 2, vertices * 2, prims * 2, prims * 2];
+        for (i, (&a, add)) in counters.iter().zip(adds).enumerate() {
+            assert_eq!(
+                m.read_u32(a).unwrap(),
+                10 * i as u32 + add,
+                "case {case} counter {i}"
+            );
+        }
+    }
+}
