@@ -577,14 +577,20 @@ struct HelperRun {
     result: Result<Stop, wavesim_agx::exec::ExecError>,
 }
 
-/// Run Mesa's helper for core `core` with `subgroups` block sets and these requests.
+/// Mesa's compiled helper programs: the seed's asahi_clc's (`tools/agx/build_clc_kernels.sh`) and
+/// Mesa 25.0.7's, from its own build (`libagx_helper` in `libagx_shaders.c`, extracted by
+/// tools/agx/libagx_kernels.py; a different compiler, different code, the same `helper.cl` rules).
+const HELPERS: [&str; 2] = ["mesa_libagx_g13_helper.bin", "libagx/libagx_helper.v0.bin"];
+
+/// Run the helper `binary` for core `core` with `subgroups` block sets and these requests.
 fn run_helper(
+    binary: &str,
     subgroups: u32,
     core: u64,
     blocks: &[[u32; 4]],
     requests: &[HelperRequest],
 ) -> HelperRun {
-    let program = Program::new(corpus("mesa_libagx_g13_helper.bin"));
+    let program = Program::new(corpus(binary));
     let mut dev = DeviceMemory::new();
     let header = dev.alloc(8 + CORES * CORE_BYTES, 16).unwrap();
     let blocklist = dev.alloc(16 * blocks.len().max(1) as u64, 16).unwrap();
@@ -674,18 +680,18 @@ fn mesa_helper_serves_requests_as_its_source_says() {
         req(1, 0, [None; 4]),
         req(15, 0, [None; 4]),
     ];
-    for core in [0u64, 5, 127] {
+    for (binary, core) in HELPERS.iter().flat_map(|b| [0u64, 5, 127].map(|c| (*b, c))) {
         let start = CoreState {
             blocklist: blocks.to_vec(),
             ..CoreState::default()
         };
         let (events, end) = helper_model(2, start, &requests).unwrap();
-        let hr = run_helper(2, core, &blocks, &requests);
-        assert_eq!(hr.result, Ok(Stop::End), "core {core}");
+        let hr = run_helper(binary, 2, core, &blocks, &requests);
+        assert_eq!(hr.result, Ok(Stop::End), "{binary} core {core}");
         let port = hr.wave.helper.as_ref().unwrap();
-        assert_eq!(port.events, events, "core {core}");
+        assert_eq!(port.events, events, "{binary} core {core}");
         assert!(port.requests.is_empty());
-        assert_eq!(hr.core_state(2), end, "core {core}");
+        assert_eq!(hr.core_state(2), end, "{binary} core {core}");
         // other cores untouched
         let other = if core == 0 { 1 } else { 0 };
         let c = hr.header + 8 + other * CORE_BYTES;
@@ -708,18 +714,20 @@ fn mesa_helper_unknown_operation_and_empty_queue_are_typed_errors() {
         &requests
     )
     .is_none());
-    let hr = run_helper(1, 2, &[[1, 2, 3, 4]], &requests);
-    let err = hr.result.unwrap_err();
-    assert!(err.text.starts_with("device_store"), "{err}");
-    assert!(
-        matches!(err.fault, Fault::Memory { source: MemError::OutOfBounds { addr, .. }, .. } if addr == 0xdead_0700),
-        "{err}"
-    );
+    for binary in HELPERS {
+        let hr = run_helper(binary, 1, 2, &[[1, 2, 3, 4]], &requests);
+        let err = hr.result.unwrap_err();
+        assert!(err.text.starts_with("device_store"), "{binary}: {err}");
+        assert!(
+            matches!(err.fault, Fault::Memory { source: MemError::OutOfBounds { addr, .. }, .. } if addr == 0xdead_0700),
+            "{binary}: {err}"
+        );
 
-    let hr = run_helper(1, 2, &[[1, 2, 3, 4]], &[req(0, 1, [None; 4])]);
-    let err = hr.result.unwrap_err();
-    assert!(matches!(err.fault, Fault::Helper(_)), "{err}");
-    assert!(err.text.starts_with("doorbell"), "{err}");
+        let hr = run_helper(binary, 1, 2, &[[1, 2, 3, 4]], &[req(0, 1, [None; 4])]);
+        let err = hr.result.unwrap_err();
+        assert!(matches!(err.fault, Fault::Helper(_)), "{binary}: {err}");
+        assert!(err.text.starts_with("doorbell"), "{binary}: {err}");
+    }
 
     // Without a helper port (an ordinary dispatch), the doorbell is unsupported, naming it.
     let program = Program::new(corpus("mesa_libagx_g13_helper.bin"));
