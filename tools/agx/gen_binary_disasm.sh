@@ -33,3 +33,13 @@ for bin in "$ROOT"/corpus/agx/kernels/*.bin; do
     fi
     echo "$(basename "$bin"): $(wc -l < "${bin%.bin}.applegpu.txt") lines"
 done
+# Mesa 25.0's libagx kernels (tools/agx/libagx_kernels.py): the promoted constants come first, so
+# the listing of every byte starts at the main part (main_offset).
+for bin in "$ROOT"/corpus/agx/libagx/*.bin; do
+    [ -f "$bin" ] || continue
+    off=$(sed -n 's/^main_offset = //p' "${bin%.bin}.toml")
+    tail -c +$((off + 1)) "$bin" > "${bin%.bin}.main.tmp"
+    env -u APPLEGPU_CRYPTIC python3 "$ALL" "${bin%.bin}.main.tmp" > "${bin%.bin}.applegpu_all.txt"
+    rm "${bin%.bin}.main.tmp"
+    echo "$(basename "$bin"): $(wc -l < "${bin%.bin}.applegpu_all.txt") lines"
+done

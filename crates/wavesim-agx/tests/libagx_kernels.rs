@@ -523,3 +523,35 @@ fn increment_ia_restart() {
         }
     }
 }
+
+/// Every libagx binary, main part on, lists every byte as applegpu's disassemble.py does with its
+/// STOP_ON_STOP switch off (tools/agx/gen_binary_disasm.sh writes NAME.applegpu_all.txt).
+#[test]
+fn disassembly_equals_applegpu() {
+    let dir = format!("{}/../../corpus/agx/libagx", env!("CARGO_MANIFEST_DIR"));
+    let mut n = 0;
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().and_then(|e| e.to_str()) != Some("bin") {
+            continue;
+        }
+        let stem = path.with_extension("");
+        let report = std::fs::read_to_string(format!("{}.toml", stem.display())).unwrap();
+        let main: usize = report
+            .lines()
+            .find_map(|l| l.strip_prefix("main_offset = "))
+            .unwrap()
+            .parse()
+            .unwrap();
+        let code = std::fs::read(&path).unwrap();
+        let want = std::fs::read_to_string(format!("{}.applegpu_all.txt", stem.display())).unwrap();
+        assert_eq!(
+            wavesim_agx::disassemble_raw(&code[main..], 0).unwrap(),
+            want,
+            "{}",
+            path.display()
+        );
+        n += 1;
+    }
+    assert_eq!(n, 14);
+}
