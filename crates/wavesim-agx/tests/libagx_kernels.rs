@@ -553,5 +553,208 @@ fn disassembly_equals_applegpu() {
         );
         n += 1;
     }
-    assert_eq!(n, 14);
+    assert_eq!(n, 47);
+}
+
+/// `mesa_vertices_per_prim` (compiler/shader_enums.h) for the primitive types unroll handles.
+fn vertices_per_prim(prim: u32) -> u32 {
+    match prim {
+        0 => 1,
+        1..=3 => 2,
+        4..=6 => 3,
+        10 | 11 => 4,
+        12 | 13 => 6,
+        _ => 4,
+    }
+}
+
+/// geometry.cl's `vertex_id_for_topology` (with `libagx_vertex_id_for_line_loop`,
+/// `libagx_map_vertex_in_tri_strip`, `libagx_vertex_id_for_tri_fan` and
+/// `libagx_vertex_id_for_tri_strip_adj`, the last in u32 arithmetic as in OpenCL).
+fn vertex_id_for_topology(mode: u32, ff: bool, prim: u32, vert: u32, num_prims: u32) -> u32 {
+    match mode {
+        0 | 1 | 4 | 10 | 12 => prim * vertices_per_prim(mode) + vert,
+        2 => {
+            if prim == num_prims - 1 && vert == 1 {
+                0
+            } else {
+                prim + vert
+            }
+        }
+        3 | 11 => prim + vert,
+        5 => {
+            let pv = if ff { 0 } else { 2 };
+            let even = prim & 1 == 0;
+            prim + if vert == pv || even {
+                vert
+            } else {
+                (3 - pv) - vert
+            }
+        }
+        6 => {
+            let vert = if ff {
+                if vert == 2 {
+                    0
+                } else {
+                    vert + 1
+                }
+            } else {
+                vert
+            };
+            if vert == 0 {
+                0
+            } else {
+                prim + vert
+            }
+        }
+        13 => {
+            let last = prim == num_prims - 1;
+            let first = prim == 0;
+            let even = prim & 1 == 0;
+            let even_or_first = even || first;
+            let vert = if !ff && !even_or_first {
+                (vert + 4) % 6
+            } else {
+                vert
+            };
+            let offsets = [
+                0u32,
+                if first {
+                    1
+                } else if even {
+                    (-2i32) as u32
+                } else {
+                    3
+                },
+                if even_or_first { 2 } else { 4 },
+                if last { 5 } else { 6 },
+                if even_or_first { 4 } else { 2 },
+                if even_or_first { 3 } else { (-2i32) as u32 },
+            ];
+            (prim * 2).wrapping_add(offsets[vert as usize])
+        }
+        _ => 0,
+    }
+}
+
+/// `libagx_unroll_restart(heap, index_buffer, in_draw, out_draw, zero_sink, max_draws,
+/// restart_index, index_buffer_size_el, flatshade_first, index_size_log2__3, mode__11)`
+/// (geometry.cl, one workgroup of 1024: threadgroup ballots to find restarts, then lanes writing
+/// in parallel), all 33 variants: variant I is index_size_log2 = I mod 3 and the compact mode
+/// I / 3 (`nir_precomp_decode_variant_index`), the mode `libagx_uncompact_prim` of it (7-10 are
+/// the adjacency types 10-13). Model: thread 0 allocates the worst case (decomposed primitives
+/// of the whole draw times vertices per primitive times the index size, 8-aligned) from
+/// `heap->heap_bottom` and fills out_draw[1..5] (instances, the allocation's offset in indices,
+/// bias, base instance); indices come from `index_buffer + in_draw[2] * size` (or the zero sink
+/// past `index_buffer_size_el`), each read 0 at or past `index_buffer_size_el` (`load_index`);
+/// between restarts (or the end) each run's decomposed primitives are written vertex by vertex
+/// in `vertex_id_for_topology`'s order; out_draw[0] = primitives written times vertices per
+/// primitive. Both provoking-vertex orders; runs of every length from the random restarts.
+#[test]
+fn unroll_restart_all_variants() {
+    let mut rng = Rng(31);
+    for variant in 0u32..33 {
+        let k = kernel(&format!("libagx_unroll_restart.v{variant}"));
+        let size = 1u32 << (variant % 3);
+        let compact = variant / 3;
+        let mode = if compact >= 7 { compact + 3 } else { compact };
+        let ff = variant % 2 == 0;
+        let restart = if size == 4 {
+            u32::MAX
+        } else {
+            (1u32 << (8 * size)) - 1
+        };
+        let (count, start, size_el) = if variant % 5 == 0 {
+            (1500u32, 5u32, 1490u32)
+        } else {
+            (60, 3, 70)
+        };
+        let elems: Vec<u32> = (0..size_el + start + count + 8)
+            .map(|_| {
+                if rng.next().is_multiple_of(8) {
+                    restart
+                } else {
+                    (rng.next() as u32) % 200
+                }
+            })
+            .collect();
+        let mut m = DeviceMemory::new();
+        let bytes: Vec<u8> = elems
+            .iter()
+            .flat_map(|e| e.to_le_bytes()[..size as usize].to_vec())
+            .collect();
+        let ib = m.alloc(bytes.len() as u64, 16).unwrap();
+        m.write(ib, &bytes).unwrap();
+        let zero_sink = alloc_u32s(&mut m, &[0; 4]);
+        let heap_bytes = 64 * 1024u64;
+        let heap_mem = m.alloc(heap_bytes, 16).unwrap();
+        m.write(heap_mem, &vec![0xCD; heap_bytes as usize]).unwrap();
+        let heap = m.alloc(16, 16).unwrap();
+        m.write_u64(heap, heap_mem).unwrap();
+        m.write_u32(heap + 8, 24).unwrap(); // heap_bottom
+        m.write_u32(heap + 12, heap_bytes as u32).unwrap();
+        let in_draw = alloc_u32s(&mut m, &[count, 3, start, 9, 4]);
+        let out_draw = alloc_u32s(&mut m, &[0xEEEE_EEEE; 5]);
+        k.dispatch(
+            &[
+                KernelArg::U64(heap),
+                KernelArg::U64(ib),
+                KernelArg::U64(in_draw),
+                KernelArg::U64(out_draw),
+                KernelArg::U64(zero_sink),
+                KernelArg::U32(1),
+                KernelArg::U32(restart),
+                KernelArg::U32(size_el),
+                KernelArg::U32(ff as u32),
+            ],
+            &[1024],
+            &m,
+            2,
+        )
+        .unwrap();
+        // the model
+        let vpp = vertices_per_prim(mode);
+        let alloc = decomposed_prims(mode, count) * vpp * size;
+        let old = 24u32;
+        let load = |idx: u32| {
+            if idx >= size_el || start >= size_el {
+                0
+            } else {
+                elems[(start + idx) as usize]
+            }
+        };
+        let mut out = vec![0xCDu8; heap_bytes as usize];
+        let (mut out_prims, mut needle) = (0u32, 0u32);
+        while needle < count {
+            let mut next = needle;
+            while next < count && load(next) != restart {
+                next += 1;
+            }
+            let sub = decomposed_prims(mode, next - needle);
+            for i in 0..sub {
+                for vtx in 0..vpp {
+                    let id = vertex_id_for_topology(mode, ff, i, vtx, sub);
+                    let y = load(needle.wrapping_add(id));
+                    let x = ((out_prims + i) * vpp + vtx) as usize;
+                    let at = old as usize + x * size as usize;
+                    out[at..at + size as usize].copy_from_slice(&y.to_le_bytes()[..size as usize]);
+                }
+            }
+            out_prims += sub;
+            needle = next + 1;
+        }
+        let mut got = vec![0u8; heap_bytes as usize];
+        m.read(heap_mem, &mut got).unwrap();
+        assert!(got == out, "variant {variant}: unrolled indices differ");
+        assert_eq!(
+            read_u32s(&m, out_draw, 5),
+            vec![out_prims * vpp, 3, old / size, 9, 4],
+            "variant {variant}"
+        );
+        assert_eq!(
+            m.read_u32(heap + 8).unwrap(),
+            old + alloc.next_multiple_of(8),
+            "variant {variant}"
+        );
+    }
 }
