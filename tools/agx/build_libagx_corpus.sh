@@ -11,7 +11,8 @@ PATH="$work/venv/bin:$PATH" nice -n 19 ninja -C "$work/build" src/asahi/lib/liba
 kernels="libagx_copy_query libagx_copy_query_gl libagx_increment_statistic
     libagx_increment_cs_invocations libagx_write_u32 libagx_copy_timestamp libagx_write_u32s
     libagx_predicate_indirect:0 libagx_predicate_indirect:1 libagx_increment_ia
-    libagx_copy_xfb_counters libagx_prefix_sum_geom libagx_increment_ia_restart libagx_helper"
+    libagx_copy_xfb_counters libagx_prefix_sum_geom libagx_increment_ia_restart libagx_helper
+    libagx_draw_without_adj"
 for v in $(seq 0 32); do kernels="$kernels libagx_unroll_restart:$v"; done
 # shellcheck disable=SC2086
 python3 "$ROOT/tools/agx/libagx_kernels.py" "$work/build" "$ROOT/corpus/agx/libagx" g13g $kernels

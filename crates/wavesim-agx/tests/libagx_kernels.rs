@@ -553,7 +553,7 @@ fn disassembly_equals_applegpu() {
         );
         n += 1;
     }
-    assert_eq!(n, 47);
+    assert_eq!(n, 48);
 }
 
 /// `mesa_vertices_per_prim` (compiler/shader_enums.h) for the primitive types unroll handles.
@@ -756,5 +756,69 @@ fn unroll_restart_all_variants() {
             old + alloc.next_multiple_of(8),
             "variant {variant}"
         );
+    }
+}
+
+/// `libagx_draw_without_adj(out, in, ia, index_buffer, index_buffer_range_el, index_size_B,
+/// prim)` (draws.cl): out = {vertexCount: `libagx_remap_adj_count(in.vertexCount, prim)`,
+/// instanceCount: in.instanceCount, 0, 0} (libagx_dgc.h: triangle strips with adjacency 3 *
+/// ((count - 4 if count >= 4, else 0) / 2), line strips with adjacency 2 * (count - 3 if count >=
+/// 3, else 0), lists count / 2); with an index size, `ia->index_buffer` = index_buffer +
+/// firstVertex * size when firstVertex < range (32-bit), else 0, and `ia->index_buffer_range_el`
+/// = range - firstVertex saturated at 0; `verts_per_instance` untouched.
+#[test]
+fn draw_without_adj() {
+    let k = kernel("libagx_draw_without_adj.v0");
+    for prim in [10u32, 11, 12, 13] {
+        for count in 0u32..12 {
+            for (size, first, range) in [(0u32, 3u32, 10u64), (2, 3, 10), (4, 12, 10), (1, 9, 10)] {
+                let mut m = DeviceMemory::new();
+                let out = alloc_u32s(&mut m, &[0xEEEE_EEEE; 4]);
+                let input = alloc_u32s(&mut m, &[count, 7, first, 5]);
+                let ia = alloc_u32s(
+                    &mut m,
+                    &[0x1111_1111, 0x2222_2222, 0x3333_3333, 0x4444_4444],
+                );
+                let ib = 0x10_0000u64;
+                k.dispatch(
+                    &[
+                        KernelArg::U64(out),
+                        KernelArg::U64(input),
+                        KernelArg::U64(ia),
+                        KernelArg::U64(ib),
+                        KernelArg::U64(range),
+                        KernelArg::U32(size),
+                        KernelArg::U32(prim),
+                    ],
+                    &[1],
+                    &m,
+                    1,
+                )
+                .unwrap();
+                let remapped = match prim {
+                    13 => 3 * (count.saturating_sub(4) / 2),
+                    11 => 2 * if count >= 3 { count - 3 } else { 0 },
+                    _ => count / 2,
+                };
+                let case = format!("prim {prim} count {count} size {size} first {first}");
+                assert_eq!(read_u32s(&m, out, 4), vec![remapped, 7, 0, 0], "{case}");
+                let want_ia = if size == 0 {
+                    vec![0x1111_1111, 0x2222_2222, 0x3333_3333, 0x4444_4444]
+                } else {
+                    let buf = if u64::from(first) < range {
+                        ib + u64::from(first * size)
+                    } else {
+                        0
+                    };
+                    vec![
+                        buf as u32,
+                        (buf >> 32) as u32,
+                        (range as u32).saturating_sub(first),
+                        0x4444_4444,
+                    ]
+                };
+                assert_eq!(read_u32s(&m, ia, 4), want_ia, "{case}");
+            }
+        }
     }
 }
