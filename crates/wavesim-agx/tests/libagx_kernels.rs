@@ -797,7 +797,7 @@ fn draw_without_adj() {
                 .unwrap();
                 let remapped = match prim {
                     13 => 3 * (count.saturating_sub(4) / 2),
-                    11 => 2 * if count >= 3 { count - 3 } else { 0 },
+                    11 => 2 * count.saturating_sub(3),
                     _ => count / 2,
                 };
                 let case = format!("prim {prim} count {count} size {size} first {first}");
