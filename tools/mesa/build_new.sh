@@ -11,7 +11,11 @@
 #   - asahi needs Mesa's OpenCL C compiler (mesa_clc) for its libagx shaders, so LLVM cannot be
 #     disabled: LLVM 15, libclang 15, libclc 15 and SPIRV-LLVM-Translator 15 from Debian 12;
 #   - libdrm 2.4.114 (Debian 12) is enough: 2.4.121 is needed only with amdgpu drivers.
-# It configures with the options below; the build is ~1080 ninja steps.
+# It configures with the options below and builds (~1080 ninja steps). Note: upstream 25.0's
+# asahi gallium screen refuses to probe (agx_screen_create returns NULL: no stable kernel UAPI
+# upstream, and the code asks that this not be patched out), so EGL gets no asahi context even
+# under the DRM shim; what this build gives wavesim is the compiler and libagx's precompiled
+# kernels (tools/agx/build_libagx_corpus.sh).
 #
 # Usage: tools/mesa/build_new.sh [WORKDIR]   (default /tmp/wavesim-mesa-new; needs root for
 # apt-get). JOBS (default 1) and NICE (default 19) set the build's parallelism and priority.
