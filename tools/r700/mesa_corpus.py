@@ -432,7 +432,18 @@ def patched_vs_test(src_text):
     # Every vertex holds vertex 0's attributes; gl_VertexID is vertex 0's too, or a varying computed
     # from it (dolphin's full-screen passes) would vary over the triangle.
     vs2 = re.sub(r"\bgl_VertexID\b", "0", vs2)
-    vs2 += f"\n{kw} vec4 wavesim_pos;\nvoid main() {{ wavesim_main(); gl_Position = wavesim_pos; }}\n"
+    # Clip distances clip only where GL_CLIP_DISTANCEi is enabled (OpenGL 4.6, 13.7), which the
+    # harness never does, but llvmpipe (Mesa 22.3.6) clipped the screen-covering triangle away by
+    # the distances piglit's clipping tests write: the reference run sets them to 1 after the real
+    # main has used them, so they clip nothing, as without the enables.
+    clip = ""
+    decl = re.search(r"\bgl_ClipDistance\s*\[\s*(\d+)\s*\]\s*;", vs)
+    used = [int(i) for i in re.findall(r"\bgl_ClipDistance\s*\[\s*(\d+)\s*\]", vs)]
+    if decl or (used and not re.search(r"\bgl_ClipDistance\s*\[\s*[^\d\s]", vs)):
+        n = int(decl.group(1)) if decl else max(used) + 1
+        clip = "".join(f" gl_ClipDistance[{i}] = 1.0;" for i in range(n))
+    vs2 += (f"\n{kw} vec4 wavesim_pos;\n"
+            f"void main() {{ wavesim_main(); gl_Position = wavesim_pos;{clip} }}\n")
     return src_text[:m.end()] + vs2 + src_text[vs_end:]
 
 

@@ -316,18 +316,23 @@ fn known(root: &Path) -> BTreeMap<String, String> {
 
 /// Why a program's outputs may legitimately differ from llvmpipe's, from the notes the converter
 /// writes into expect.txt or corpus/r700/mesa/known.txt.
+/// A shadow sampler on the harness's color texture makes what it returns undefined, so that note
+/// decides before a layout ambiguity does.
 fn excuse(expect_text: &str, known: &BTreeMap<String, String>, name: &str) -> Option<String> {
-    for line in expect_text.lines() {
-        if let Some(n) = line.strip_prefix("# layout-ambiguous: ") {
-            return Some(format!(
-                "reference ambiguous: the r600 NIR packs part of {n} without naming which components"
-            ));
-        }
-        if let Some(n) = line.strip_prefix("# shadow-sampler: ") {
-            return Some(format!(
-                "undefined: shadow sampler {n} on a color texture without depth compare"
-            ));
-        }
+    let note = |prefix: &str| {
+        expect_text
+            .lines()
+            .find_map(|l| l.strip_prefix(prefix).map(str::to_string))
+    };
+    if let Some(n) = note("# shadow-sampler: ") {
+        return Some(format!(
+            "undefined: shadow sampler {n} on a color texture without depth compare"
+        ));
+    }
+    if let Some(n) = note("# layout-ambiguous: ") {
+        return Some(format!(
+            "reference ambiguous: the r600 NIR packs part of {n} without naming which components"
+        ));
     }
     known.get(name).cloned()
 }
@@ -375,6 +380,7 @@ fn check_corpus(root: &Path) {
             *excused.entry("excluded, not run".into()).or_default() += 1;
             continue;
         }
+        let started = std::time::Instant::now();
         let expect = parse_expect(&text);
         let mut first: Option<String> = None;
         let mut run_error = false;
@@ -396,8 +402,11 @@ fn check_corpus(root: &Path) {
         }
         if std::env::var_os("WAVESIM_MESA_CORPUS_ERRORS").is_some() {
             eprintln!(
-                "ERR {name} {:e} {} sensitivity ratio {:.2}",
-                stats.worst, stats.transcendental, stats.sensitive
+                "ERR {name} {:e} {} sensitivity ratio {:.2} ({} ms)",
+                stats.worst,
+                stats.transcendental,
+                stats.sensitive,
+                started.elapsed().as_millis()
             );
         }
         if let (Some(f), Some(_)) = (&first, std::env::var_os("WAVESIM_MESA_CORPUS_ERRORS")) {
