@@ -23,6 +23,7 @@
 typedef void (*r700_client_state_fn)(GLenum);
 typedef void (*r700_pointer_fn)(GLint, GLenum, GLsizei, const void *);
 typedef void (*r700_pointer3_fn)(GLenum, GLsizei, const void *);
+typedef void (*r700_clip_plane_fn)(GLenum, const double *);
 
 /* Entry points the r600 reference modes below use (issue 28). */
 #define R700_GL_FUNCS(X)                                                                    \
@@ -38,6 +39,13 @@ typedef void (*r700_pointer3_fn)(GLenum, GLsizei, const void *);
    X(PFNGLTRANSFORMFEEDBACKVARYINGSPROC, glTransformFeedbackVaryings)                       \
    X(PFNGLGETTRANSFORMFEEDBACKVARYINGPROC, glGetTransformFeedbackVarying)                   \
    X(PFNGLBEGINTRANSFORMFEEDBACKPROC, glBeginTransformFeedback)                             \
+   X(r700_clip_plane_fn, glClipPlane)                                                       \
+   X(PFNGLUNIFORMMATRIX2X3FVPROC, glUniformMatrix2x3fv)                                     \
+   X(PFNGLUNIFORMMATRIX2X4FVPROC, glUniformMatrix2x4fv)                                     \
+   X(PFNGLUNIFORMMATRIX3X2FVPROC, glUniformMatrix3x2fv)                                     \
+   X(PFNGLUNIFORMMATRIX3X4FVPROC, glUniformMatrix3x4fv)                                     \
+   X(PFNGLUNIFORMMATRIX4X2FVPROC, glUniformMatrix4x2fv)                                     \
+   X(PFNGLUNIFORMMATRIX4X3FVPROC, glUniformMatrix4x3fv)                                     \
    X(PFNGLENDTRANSFORMFEEDBACKPROC, glEndTransformFeedback)                                 \
    X(PFNGLBINDBUFFERBASEPROC, glBindBufferBase)                                             \
    X(PFNGLGETBUFFERSUBDATAPROC, glGetBufferSubData)                                         \
@@ -227,6 +235,134 @@ static int set_uniforms(GLuint prog)
 }
 
 /* ---- r600 corpus modes (issue 28) ------------------------------------------------------------ */
+
+/* Piglit's own uniform values (the r600 corpus modes only): the first `uniform TYPE NAME VALUES`
+ * line of the [test] section for each NAME overrides the value set_uniforms gave it, so that a test
+ * indexing an array or bounding a loop with a uniform gets the in-bounds index or the small loop
+ * count piglit draws its first probe with (with the harness's values, 1000 x tag and more, arrays
+ * were indexed out of bounds, undefined in GLSL, and loops ran past llvmpipe's limit of 65535
+ * iterations, gallivm's LP_MAX_TGSI_LOOP_ITERATIONS). Sampler uniforms keep the harness's texture
+ * units; names the program does not have are left alone. shader-db's files have no [test] section.
+ * Float values written 0x... are bit patterns, as piglit's shader_runner reads them. */
+static void r700_piglit_uniforms(GLuint prog, const char *test)
+{
+   enum { MAXN = 64 };
+   char seen[MAXN][128];
+   int nseen = 0;
+   for (const char *line = test; line && *line && *line != '['; ) {
+      const char *eol = strchr(line, '\n');
+      size_t len = eol ? (size_t)(eol - line) : strlen(line);
+      char buf[1024];
+      if (len >= sizeof(buf))
+         len = sizeof(buf) - 1;
+      memcpy(buf, line, len);
+      buf[len] = 0;
+      line = eol ? eol + 1 : NULL;
+      char type[32], name[128];
+      int used = 0;
+      if (sscanf(buf, " uniform %31s %127s %n", type, name, &used) != 2 || !used)
+         continue;
+      int dup = 0;
+      for (int i = 0; i < nseen; ++i)
+         dup |= !strcmp(seen[i], name);
+      if (dup || nseen == MAXN)
+         continue;
+      strcpy(seen[nseen++], name);
+      GLint loc = p_glGetUniformLocation(prog, name);
+      if (loc < 0)
+         continue;
+      /* The active uniform this name belongs to (`a[2]` and `a` are `a[0]`'s array). */
+      GLint n = 0, sampler = 0;
+      size_t base_len = strcspn(name, "[");
+      p_glGetProgramiv(prog, GL_ACTIVE_UNIFORMS, &n);
+      for (GLint k = 0; k < n; ++k) {
+         char an[256];
+         GLint size;
+         GLenum t;
+         p_glGetActiveUniform(prog, (GLuint)k, sizeof(an), NULL, &size, &t, an);
+         if (strncmp(an, name, base_len) || (an[base_len] && an[base_len] != '['))
+            continue;
+         sampler = (t >= GL_SAMPLER_1D && t <= GL_SAMPLER_2D_SHADOW) || t == GL_SAMPLER_2D_RECT ||
+                   t == GL_SAMPLER_2D_RECT_SHADOW || t == GL_SAMPLER_2D_ARRAY ||
+                   t == GL_SAMPLER_2D_ARRAY_SHADOW || t == GL_SAMPLER_CUBE_SHADOW ||
+                   t == GL_SAMPLER_1D_ARRAY || t == GL_SAMPLER_1D_ARRAY_SHADOW;
+      }
+      if (sampler)
+         continue;
+      float f[16];
+      GLint iv[16];
+      int cnt = 0;
+      for (char *tok = strtok(buf + used, " \t\r"); tok && cnt < 16; tok = strtok(NULL, " \t\r")) {
+         if (!strncmp(tok, "0x", 2) || !strncmp(tok, "0X", 2)) {
+            unsigned bits = (unsigned)strtoul(tok, NULL, 16);
+            memcpy(&f[cnt], &bits, 4);
+            iv[cnt] = (GLint)bits;
+         } else {
+            f[cnt] = strtof(tok, NULL);
+            iv[cnt] = (GLint)strtol(tok, NULL, 10);
+            if (!strcmp(tok, "true"))
+               iv[cnt] = 1;
+         }
+         ++cnt;
+      }
+      int c = 0, r = 0;
+      if (!strcmp(type, "float") && cnt == 1) p_glUniform1fv(loc, 1, f);
+      else if (sscanf(type, "vec%d", &c) == 1 && cnt == c) {
+         if (c == 2) p_glUniform2fv(loc, 1, f);
+         else if (c == 3) p_glUniform3fv(loc, 1, f);
+         else if (c == 4) p_glUniform4fv(loc, 1, f);
+      } else if ((!strcmp(type, "int") || !strcmp(type, "bool")) && cnt == 1)
+         p_glUniform1iv(loc, 1, iv);
+      else if ((sscanf(type, "ivec%d", &c) == 1 || sscanf(type, "bvec%d", &c) == 1) && cnt == c) {
+         if (c == 2) p_glUniform2iv(loc, 1, iv);
+         else if (c == 3) p_glUniform3iv(loc, 1, iv);
+         else if (c == 4) p_glUniform4iv(loc, 1, iv);
+      } else if (!strcmp(type, "uint") && cnt == 1) p_glUniform1uiv(loc, 1, (GLuint *)iv);
+      else if (sscanf(type, "uvec%d", &c) == 1 && cnt == c) {
+         if (c == 2) p_glUniform2uiv(loc, 1, (GLuint *)iv);
+         else if (c == 3) p_glUniform3uiv(loc, 1, (GLuint *)iv);
+         else if (c == 4) p_glUniform4uiv(loc, 1, (GLuint *)iv);
+      } else if ((sscanf(type, "mat%dx%d", &c, &r) == 2 || (sscanf(type, "mat%d", &c) == 1 && (r = c)))
+                 && cnt == c * r) {
+         int cr = c * 10 + r;
+         if (cr == 22) p_glUniformMatrix2fv(loc, 1, GL_FALSE, f);
+         else if (cr == 33) p_glUniformMatrix3fv(loc, 1, GL_FALSE, f);
+         else if (cr == 44) p_glUniformMatrix4fv(loc, 1, GL_FALSE, f);
+         else if (cr == 23) p_glUniformMatrix2x3fv(loc, 1, GL_FALSE, f);
+         else if (cr == 24) p_glUniformMatrix2x4fv(loc, 1, GL_FALSE, f);
+         else if (cr == 32) p_glUniformMatrix3x2fv(loc, 1, GL_FALSE, f);
+         else if (cr == 34) p_glUniformMatrix3x4fv(loc, 1, GL_FALSE, f);
+         else if (cr == 42) p_glUniformMatrix4x2fv(loc, 1, GL_FALSE, f);
+         else if (cr == 43) p_glUniformMatrix4x3fv(loc, 1, GL_FALSE, f);
+      }
+      if (r700_mode)
+         printf("INFO piglit uniform %s %s\n", type, name);
+   }
+}
+
+/* Piglit's user clip planes (`clip plane N A B C D` in [test]) in a compatibility context, set with
+ * glClipPlane but not enabled: Mesa's r600 driver uploads the planes into the vertex shader's driver
+ * constant buffer (15) once they change from their initial zeros (r600_set_clip_state,
+ * r600_update_driver_const_buffers), and a shader writing gl_ClipVertex reads them there to export
+ * its clip distances. With the planes never set, that buffer was never bound for the vertex shader
+ * and the dumped state had nothing for those reads. Left disabled, the planes clip nothing in either
+ * run (OpenGL 4.6 compatibility profile, 13.7). */
+static void r700_piglit_clip_planes(const char *test)
+{
+   for (const char *line = test; line && *line && *line != '['; ) {
+      int n;
+      double p[4];
+      if (sscanf(line, " clip plane %d %lf %lf %lf %lf", &n, &p[0], &p[1], &p[2], &p[3]) == 5 &&
+          n >= 0 && n < 8) {
+         /* GL_CLIP_PLANE0 is GL_CLIP_DISTANCE0 (0x3000); glcorearb.h names only the latter. */
+         p_glClipPlane(GL_CLIP_DISTANCE0 + (GLenum)n, p);
+         printf("INFO piglit clip plane %d\n", n);
+      }
+      const char *eol = strchr(line, '\n');
+      line = eol ? eol + 1 : NULL;
+   }
+}
+
 
 static int r700_is_int_type(GLenum t)
 {
@@ -467,6 +603,7 @@ int main(int argc, char **argv)
    int glsl = 110; /* "GLSL >= 1.30" in [require] -> 130 */
    int stage = -1, in_require = 0;
    char *body = NULL;
+   const char *test_body = NULL; /* piglit's [test] section: its uniform lines (r600 modes) */
    for (char *line = text;; ) {
       char *eol = strchr(line, '\n');
       size_t len = eol ? (size_t)(eol - line) : strlen(line);
@@ -483,8 +620,10 @@ int main(int argc, char **argv)
             stage = VS;
          else if (!strncmp(line, "[fragment shader]", 17))
             stage = FS;
-         else if (!strncmp(line, "[test]", 6) || !strncmp(line, "[vertex data]", 13))
-            ; /* piglit's draw commands and vertex data: the harness gives its own inputs */
+         else if (!strncmp(line, "[test]", 6))
+            test_body = body; /* piglit's commands: only its uniform values are taken (below) */
+         else if (!strncmp(line, "[vertex data]", 13))
+            ; /* piglit's vertex data: the harness gives its own attributes */
          else if (!in_require && strncmp(line, "[vertex shader passthrough]", 27)) {
             line[len] = 0;
             return fail("stage not drawn by this harness", line);
@@ -598,6 +737,11 @@ int main(int argc, char **argv)
    p_glUseProgram(prog);
    if (set_uniforms(prog))
       return 1;
+   if (r700_mode && test_body) {
+      r700_piglit_uniforms(prog, test_body);
+      if (glsl < 140)
+         r700_piglit_clip_planes(test_body);
+   }
    GLuint xfb = 0;
    if (r700_mode == R700_REF_VS) {
       p_glGenBuffers(1, &xfb);

@@ -432,8 +432,47 @@ def patched_vs_test(src_text):
     # Every vertex holds vertex 0's attributes; gl_VertexID is vertex 0's too, or a varying computed
     # from it (dolphin's full-screen passes) would vary over the triangle.
     vs2 = re.sub(r"\bgl_VertexID\b", "0", vs2)
-    vs2 += f"\n{kw} vec4 wavesim_pos;\nvoid main() {{ wavesim_main(); gl_Position = wavesim_pos; }}\n"
+    # Clip distances clip only where GL_CLIP_DISTANCEi is enabled (OpenGL 4.6, 13.7), which the
+    # harness never does, but llvmpipe (Mesa 22.3.6) clipped the screen-covering triangle away by
+    # the distances piglit's clipping tests write: the reference run sets them to 1 after the real
+    # main has used them, so they clip nothing, as without the enables.
+    clip = ""
+    decl = re.search(r"\bgl_ClipDistance\s*\[\s*(\d+)\s*\]\s*;", vs)
+    used = [int(i) for i in re.findall(r"\bgl_ClipDistance\s*\[\s*(\d+)\s*\]", vs)]
+    if decl or (used and not re.search(r"\bgl_ClipDistance\s*\[\s*[^\d\s]", vs)):
+        n = int(decl.group(1)) if decl else max(used) + 1
+        clip = "".join(f" gl_ClipDistance[{i}] = 1.0;" for i in range(n))
+    vs2 += (f"\n{kw} vec4 wavesim_pos;\n"
+            f"void main() {{ wavesim_main(); gl_Position = wavesim_pos;{clip} }}\n")
     return src_text[:m.end()] + vs2 + src_text[vs_end:]
+
+
+def texcoord_copies(src_text, names):
+    """The .shader_test whose vertex shader also copies every captured gl_TexCoord[n] into a
+    generic varying `wavesim_tcN`, and the renaming {gl_TexCoord[n]: wavesim_tcN}. llvmpipe's
+    (Mesa 22.3.6) transform feedback of the compatibility built-in gl_TexCoord[n] captures zeros
+    whatever the shader writes (checked with piglit's literal-varyings: gl_TexCoord[0] = (0, 0, 0,
+    1) is captured as zeros); the same values read back from gl_TexCoord[n] into a generic varying
+    are captured as written. Other names are left alone."""
+    tc = [n for n in names if re.fullmatch(r"gl_TexCoord\[\d+\]", n)]
+    if not tc:
+        return src_text, {}
+    m = re.search(r"^\[vertex shader\]\n", src_text, re.M)
+    if not m:
+        return src_text, {}
+    end = re.search(r"^\[", src_text[m.end():], re.M)
+    vs_end = m.end() + (end.start() if end else len(src_text) - m.end())
+    vs = src_text[m.end():vs_end]
+    vs2, n_main = re.subn(r"\bvoid\s+main\s*\(\s*(void)?\s*\)", "void wavesim_xfb_main()", vs)
+    if n_main < 1:
+        return src_text, {}
+    ver = re.search(r"^\s*#version\s+(\d+)", vs, re.M)
+    kw = "out" if ver and int(ver.group(1)) >= 130 else "varying"
+    renamed = {n: "wavesim_tc" + n[len("gl_TexCoord["):-1] for n in tc}
+    vs2 += "".join(f"\n{kw} vec4 {v};" for v in renamed.values())
+    vs2 += "\nvoid main() { wavesim_xfb_main(); "
+    vs2 += "".join(f"{v} = {n}; " for n, v in renamed.items()) + "}\n"
+    return src_text[:m.end()] + vs2 + src_text[vs_end:], renamed
 
 
 def convert(rel, shaders, dumps, out, harness, env, cache):
@@ -465,7 +504,9 @@ def convert(rel, shaders, dumps, out, harness, env, cache):
     vs_txt, ps_txt = c0["vs"][1], c0["ps"][1]
     # Shadow samplers get the harness's color texture without a depth compare mode, which
     # OpenGL leaves undefined (OpenGL 4.6, 8.23.1 and 11.1.3.5); noted for the test.
-    shadow = set(re.findall(r"INFO uniform (\S+) type=0x(?:8b6[1-4]|8dc[45]) ", c0["info"]))
+    # GL types: SAMPLER_1D_SHADOW 0x8b61, 2D_SHADOW 0x8b62, 2D_RECT_SHADOW 0x8b64 (0x8b63 is the
+    # plain 2D_RECT), 1D/2D_ARRAY_SHADOW 0x8dc3/0x8dc4, CUBE_SHADOW 0x8dc5.
+    shadow = set(re.findall(r"INFO uniform (\S+) type=0x(?:8b6[124]|8dc[345]) ", c0["info"]))
     if re.search(r"^\s*(layout\s*\([^)]*\)\s*)?uniform\s+\w+\s*\{", src.read_text(errors="replace"), re.M):
         raise Skip("uniform block (the harness binds no buffer to it)")
     alpha = {}
@@ -494,10 +535,16 @@ def convert(rel, shaders, dumps, out, harness, env, cache):
         x = columns[n][0] if n in columns else n
         if x not in xfb_names:
             xfb_names.append(x)
+    xfb_text, renamed = texcoord_copies(src_text, xfb_names)
     with tempfile.TemporaryDirectory() as tmp:
         nf = pathlib.Path(tmp) / "names"
-        nf.write_text("".join(n + "\n" for n in xfb_names))
-        xfb = run_ref(harness, ["--r700-ref-vs", str(nf), str(src)], env, cache)
+        nf.write_text("".join(renamed.get(n, n) + "\n" for n in xfb_names))
+        vf = pathlib.Path(tmp) / "vs.shader_test"
+        vf.write_text(xfb_text)
+        xfb = run_ref(harness, ["--r700-ref-vs", str(nf), str(vf if renamed else src)], env, cache)
+        back = {v: k for k, v in renamed.items()}
+        xfb = "\n".join(" ".join([p[0], back.get(p[1], p[1])] + p[2:]) if len(p) > 1 else l
+                        for l in xfb.splitlines() for p in [l.split()])
         pf = pathlib.Path(tmp) / "ps.shader_test"
         pf.write_text(patched_vs_test(src.read_text(errors="replace")))
         pix = run_ref(harness, ["--r700-ref-ps", str(pf)], env, cache)

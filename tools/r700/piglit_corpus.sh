@@ -2,7 +2,8 @@
 # Build corpus/r700/piglit (issue 28): piglit's GLSL 1.10, 1.20 and 1.30 execution tests that have
 # a vertex and a fragment shader, compiled by Mesa 22.3.6's r600 driver for RV770, RV730 and RV710
 # and converted with llvmpipe references exactly as the shader-db corpus is (docs/R700.md).
-# The harness ignores piglit's [test] and [vertex data] sections: it gives its own inputs.
+# The harness takes each uniform's first value and the user clip planes from piglit's [test] section;
+# it gives its own attributes and textures ([vertex data], rectangles and texture commands are not used).
 #
 #   tools/r700/piglit_corpus.sh WORKDIR [MESA_WORKDIR]
 #

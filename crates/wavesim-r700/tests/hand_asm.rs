@@ -1401,6 +1401,74 @@ ALU clause starting at 10:
     }
 }
 
+/// WHOLE_QUAD_MODE on a plain ALU clause with a partly active quad: "all four threads in the quad
+/// execute if at least one ... is set to execute" (R700 ISA reference, 6.3), and whole quad mode ends
+/// with the scope of the instruction that began it (3.6.2), which for a plain ALU clause is the clause.
+/// Four threads x = 1, 2, -3, -4: the PUSH leaves lanes 0 and 1 active, 2 and 3 inactive. The clause
+/// with WQM computes T1.Y = 10 x for all four lanes (10, 20, -30, -40); the next clause without it
+/// writes T1.Z = 1 for lanes 0 and 1 only, which shows that lanes 2 and 3 went back to inactive; after
+/// the POP every lane exports T1 (T1.Z of lanes 2 and 3 keeps its initial 0).
+#[test]
+fn whole_quad_mode_runs_helpers_for_one_clause() {
+    let prog = |wqm_alu: &str, kill: &str, export: &str| {
+        format!(
+            "ALU_PUSH_BEFORE 0, @8, KC0[], KC1[]
+ALU {n}, @10, KC0[], KC1[]{wqm_alu}
+ALU 0, @9, KC0[], KC1[]
+POP @4 POP:1
+EXPORT T1.XYZW{export}
+CF_END
+PAD
+PAD
+ALU clause starting at 8:
+  PRED_SETGT * ExecMask,Pred,PredicateBit (MASKED), T0.X, 0.0,
+ALU clause starting at 9:
+  MOV * T1.Z, 1.0,
+ALU clause starting at 10:
+  {kill}MUL_IEEE * T1.Y, T0.X, literal.x,
+1092616192(1.000000e+01), 0(0.000000e+00)
+",
+            n = if kill.is_empty() { 1 } else { 2 }
+        )
+    };
+    let cfg = format!(
+        "threads = 4\n{}",
+        inputs(
+            0,
+            &[
+                [1.0, 0.0, 0.0, 0.0],
+                [2.0, 0.0, 0.0, 0.0],
+                [-3.0, 0.0, 0.0, 0.0],
+                [-4.0, 0.0, 0.0, 0.0]
+            ]
+        )
+    );
+    let r = run_asm(Chip::Rv770, &prog(" ; wqm:1", "", ""), &cfg).unwrap();
+    for (t, (y, z)) in [(10.0, 1.0), (20.0, 1.0), (-30.0, 0.0), (-40.0, 0.0)]
+        .into_iter()
+        .enumerate()
+    {
+        assert_eq!(f(pixel0(&r, t)[1]), y, "thread {t} T1.Y");
+        assert_eq!(f(pixel0(&r, t)[2]), z, "thread {t} T1.Z");
+    }
+    // Without the bit, the inactive lanes 2 and 3 keep T1.Y = 0.
+    let r = run_asm(Chip::Rv770, &prog("", "", ""), &cfg).unwrap();
+    assert_eq!(f(pixel0(&r, 2)[1]), 0.0);
+    assert_eq!(f(pixel0(&r, 3)[1]), 0.0);
+    // A clause under WQM that kills, and an export with WQM while the quad is partly active, are
+    // typed errors (how a helper's kill or export acts is not stated).
+    let kill = "KILLGT T2.X, T0.X, 0.0,\n  ";
+    let e = run_asm(Chip::Rv770, &prog(" ; wqm:1", kill, ""), &cfg).unwrap_err();
+    assert!(e.to_string().contains("changes the active mask"), "{e}");
+    let exp_in_push = "ALU_PUSH_BEFORE 0, @4, KC0[], KC1[]\nEXPORT T1.XYZW ; wqm:1\nPOP @3 POP:1\nCF_END\nALU clause starting at 4:\n  PRED_SETGT * ExecMask,Pred,PredicateBit (MASKED), T0.X, 0.0,\n";
+    let e = run_asm(Chip::Rv770, exp_in_push, &cfg).unwrap_err();
+    assert!(
+        e.to_string()
+            .contains("WHOLE_QUAD_MODE with a partly active quad"),
+        "{e}"
+    );
+}
+
 /// A PUSH whose condition every pixel fails pushes nothing, pops POP_COUNT entries and jumps (R700 ISA
 /// reference 3.7.2). With COND = FALSE the first PUSH jumps over the second one to a POP: if the failed
 /// PUSH had left an entry, that POP would succeed; it underflows instead.

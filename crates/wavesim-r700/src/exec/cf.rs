@@ -73,23 +73,63 @@ fn run_wave_inner<O: Observer<Wave, Step> + ?Sized>(
         // never-covered) pixels as inactive, and on instructions that pop it deactivates invalid
         // pixels after the restore (R700 ISA reference 3.6.2). wavesim keeps killed and uncovered
         // pixels out of the active state at all times (PixelState::Killed / Invalid are never
-        // restored by a pop), so the bit changes nothing here. WHOLE_QUAD_MODE runs the instruction for
-        // the inactive pixels of a quad (lanes 4q..4q+3) that has an active pixel, as helpers for
-        // gradients; a quad with no active pixel stays off. How long helpers stay on and what their
-        // results do is not in the sources used (decaf-emu's translator ignores the bit as an
-        // optimisation hint, Cemu asserts it is clear), so the bit runs exactly where no quad is partly
-        // active (nothing to turn on) and is a typed error otherwise.
+        // restored by a pop), so the bit changes nothing here.
+        //
+        // WHOLE_QUAD_MODE: "if the WHOLE_QUAD_MODE bit is set, all four threads in the quad execute if
+        // at least one ... is set to execute" (R700 ISA reference, 6.3), and "whole quad mode normally
+        // is exited automatically when reaching the end of scope for the branch-loop instruction that
+        // began in whole quad mode" (3.6.2). A plain ALU clause (CF_INST_ALU) and a TEX/VTX clause are
+        // no branch-loop instructions: their scope is the instruction, so the other pixels of a
+        // partly active quad (lanes 4q..4q+3) run that clause as the quad's other threads (their GPRs
+        // take the results, as any thread's do) and return to their own state after it. The
+        // branch-loop forms (PUSH, ALU_PUSH_BEFORE, ELSE, ... whose scope runs to a later POP), exports
+        // (whether a helper's export reaches the target is not stated) and a clause that changes the
+        // active mask itself (KILL, PRED_SET with UPDATE_EXEC_MASK) are typed errors where a quad is
+        // partly active; where none is, the bit turns nothing on. decaf-emu's translator ignores the bit
+        // as an optimisation hint and Cemu asserts it is clear, so neither decides more.
         // (WHOLE_QUAD_MODE is bit 30 of word 1 in the CF, CF_ALU and CF_ALLOC_EXPORT formats alike.)
+        // (the states before, the states the clause runs with)
+        let mut wqm_saved: Option<(Vec<PixelState>, Vec<PixelState>)> = None;
         if c.whole_quad_mode() {
-            if let Some(q) = (0..w.lanes / 4).find(|&q| {
-                let on = (4 * q..4 * q + 4).filter(|&l| w.active(l)).count();
-                on != 0 && on != 4
-            }) {
-                return Err(ExecError::NotModelled {
-                    loc: cf_loc(&ctx, &c),
-                    what: format!("WHOLE_QUAD_MODE with a partly active quad (lanes {}..{})", 4 * q, 4 * q + 3),
-                    why: "how long helper pixels stay on and what their results do is not in the sources wavesim uses".into(),
-                });
+            let partly: Vec<usize> = (0..w.lanes / 4)
+                .filter(|&q| {
+                    let on = (4 * q..4 * q + 4).filter(|&l| w.active(l)).count();
+                    on != 0 && on != 4
+                })
+                .collect();
+            if let Some(&q) = partly.first() {
+                let clause_scoped = match c.kind {
+                    CfKind::Alu(r) => r.exec == CfAluExec::Alu,
+                    CfKind::Normal(r) => matches!(r.exec, CfExec::TexClause | CfExec::VtxClause),
+                    CfKind::Export(_) => false,
+                };
+                let unused = partly
+                    .iter()
+                    .flat_map(|&q| 4 * q..4 * q + 4)
+                    .find(|&l| w.state[l] == PixelState::Invalid);
+                if !clause_scoped || unused.is_some() {
+                    let why = if let Some(l) = unused {
+                        format!("lane {l} is a thread slot the wave does not use, no pixel to run as a helper")
+                    } else {
+                        "helper pixels stay on to the end of a branch-loop instruction's scope or take part in an export, which the sources wavesim uses do not describe".into()
+                    };
+                    return Err(ExecError::NotModelled {
+                        loc: cf_loc(&ctx, &c),
+                        what: format!(
+                            "WHOLE_QUAD_MODE with a partly active quad (lanes {}..{})",
+                            4 * q,
+                            4 * q + 3
+                        ),
+                        why,
+                    });
+                }
+                let saved = w.state.clone();
+                for &q in &partly {
+                    for l in 4 * q..4 * q + 4 {
+                        w.state[l] = PixelState::Active;
+                    }
+                }
+                wqm_saved = Some((saved, w.state.clone()));
             }
         }
         match c.kind {
@@ -142,6 +182,18 @@ fn run_wave_inner<O: Observer<Wave, Step> + ?Sized>(
                 }
                 _ => next = run_cf_normal(&mut ctx, w, &c, r, pc, obs)?,
             },
+        }
+        if let Some((saved, on)) = wqm_saved {
+            // The clause ran with the partly active quads wholly on: no lane may have changed state
+            // (a KILL, an exec-mask update), and each returns to its own state.
+            if w.state != on {
+                return Err(ExecError::NotModelled {
+                    loc: cf_loc(&ctx, &c),
+                    what: "WHOLE_QUAD_MODE on a clause that changes the active mask (KILL or PRED_SET with UPDATE_EXEC_MASK) with a partly active quad".into(),
+                    why: "how a helper pixel's kill or predicate combines with its own state is not in the sources wavesim uses".into(),
+                });
+            }
+            w.state = saved;
         }
         if c.end_of_program() {
             if let Some(ret) = w.in_fetch.take() {
