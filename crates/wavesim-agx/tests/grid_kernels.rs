@@ -146,6 +146,8 @@ where
         timeline: None,
         uniforms: Some(UniformCheck::new()),
         barriers: Some(BarrierCheck::default()),
+        // The mutant figures of docs/INSIDE.md are those of init, uniforms and barriers.
+        races: None,
     };
     obs.uniforms_set(&vec![true; b.launch.uniforms.len()]);
     wavesim_core::engine::run(&b, &m, &mut obs).map_err(|e| e.to_string())?;

@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use wavesim_agx::inside::{BarrierCheck, Inside, Stats, Timeline, Tracer, UniformCheck};
+use wavesim_agx::inside::{BarrierCheck, Inside, RaceCheck, Stats, Timeline, Tracer, UniformCheck};
 use wavesim_agx::runner::{run_in_dir, run_observed_in_dir, RunConfig};
 use wavesim_core::observe::{NoObserver, TraceFilter};
 
@@ -23,6 +23,7 @@ fn all() -> Inside<Vec<u8>> {
         timeline: Some(Timeline::default()),
         uniforms: Some(UniformCheck::new()),
         barriers: Some(BarrierCheck::default()),
+        races: Some(RaceCheck::default()),
     }
 }
 
@@ -62,6 +63,8 @@ fn compute_and_grid_kernel_jobs_are_seen_whole_and_run_clean() {
         assert!(u.findings.is_empty(), "{name}: {:?}", u.findings);
         let b = obs.barriers.unwrap();
         assert!(b.findings.is_empty(), "{name}: {:?}", b.findings);
+        let r = obs.races.unwrap();
+        assert!(r.findings.is_empty(), "{name}: {:?}", r.findings);
     }
 }
 
@@ -146,6 +149,8 @@ fn vertex_and_fragment_jobs_are_seen_whole() {
         assert_eq!(plain.text, seen.text, "{}", path.display());
         let races = &obs.barriers.as_ref().unwrap().findings;
         assert!(races.is_empty(), "{}: {races:?}", path.display());
+        let races = &obs.races.as_ref().unwrap().findings;
+        assert!(races.is_empty(), "{}: {races:?}", path.display());
         let stats = obs.stats.unwrap();
         assert!(stats.simd_instructions > 0, "{}", path.display());
         assert_eq!(
@@ -166,6 +171,7 @@ fn vertex_and_fragment_jobs_are_seen_whole() {
             timeline: None,
             uniforms: Some(UniformCheck::new()),
             barriers: None,
+            races: None,
         };
         let e = run_observed_in_dir(&cfg, dir, None, &mut u, false).unwrap_err();
         assert!(e.to_string().contains("uniforms check"), "{e}");
@@ -214,6 +220,7 @@ fn barrier_findings(asm: &str) -> Vec<String> {
         timeline: None,
         uniforms: None,
         barriers: Some(BarrierCheck::default()),
+        races: None,
     };
     run_observed_in_dir(&threadgroup_job(asm), Path::new("."), None, &mut obs, true).unwrap();
     let f = obs.barriers.unwrap().findings;

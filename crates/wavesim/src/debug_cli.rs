@@ -498,7 +498,10 @@ fn parse_lane_reg(s: &str) -> Result<(&str, usize), String> {
 }
 
 /// `wavesim debug SHADER.o --config RUN.toml`: the R700 shader under the step debugger.
-pub fn run_r700(file: &std::path::Path, config: &std::path::Path) -> Result<(), String> {
+pub fn run_r700(
+    file: &std::path::Path,
+    config: &std::path::Path,
+) -> Result<(), crate::inside_cli::CliError> {
     use wavesim::r700::exec::{Step, Wave};
     let bytes = wavesim::limits::read_input_file(file)
         .map_err(|e| format!("cannot read {}: {e}", file.display()))?;
@@ -506,7 +509,7 @@ pub fn run_r700(file: &std::path::Path, config: &std::path::Path) -> Result<(), 
         .map_err(|e| format!("{}: {e}", file.display()))?;
     let text = read_config(config)?;
     let cfg = wavesim::r700::runner::RunConfig::from_toml(&text)
-        .map_err(|e| format!("{}: {e}", config.display()))?;
+        .map_err(|e| crate::inside_cli::config_error(format!("{}: {e}", config.display())))?;
     let starts = wavesim::r700::inside::step_addresses(&shader.program);
     const CH: [char; 4] = ['X', 'Y', 'Z', 'W'];
     let view: IsaView<Wave, Step> = IsaView {
@@ -520,7 +523,8 @@ pub fn run_r700(file: &std::path::Path, config: &std::path::Path) -> Result<(), 
             for (r, g) in w.gpr.iter().enumerate() {
                 for (c, ch) in g.iter().enumerate() {
                     if ch.iter().take(4).any(|&v| v != 0) {
-                        let lanes: Vec<String> = ch.iter().take(4).map(|v| format!("{v:#010x}")).collect();
+                        let lanes: Vec<String> =
+                            ch.iter().take(4).map(|v| format!("{v:#010x}")).collect();
                         t += &format!("T{r}.{} [0-3] {}\n", CH[c], lanes.join(" "));
                     }
                 }
@@ -554,11 +558,11 @@ pub fn run_r700(file: &std::path::Path, config: &std::path::Path) -> Result<(), 
                 .map_err(|_| format!("`{s}`: give an address as @N (8-byte units, as listed)"))
         },
         show_pc: |pc| format!("@{pc}"),
-        no_mem: "an R700 run has no device memory: constant buffers, vertex buffers and textures come from the configuration",
+        no_mem: "this stop lends the debugger no memory",
     };
     let mut dbg = StepDebugger::new(view, starts);
-    let res =
-        wavesim::r700::runner::run_observed(&shader, &cfg, &mut dbg).map_err(|e| e.to_string())?;
+    let res = wavesim::r700::runner::run_observed(&shader, &cfg, &mut dbg)
+        .map_err(crate::inside_cli::r700_error)?;
     if !dbg.quit {
         println!("finished");
         print!("{}", res.to_text());
@@ -574,11 +578,14 @@ impl wavesim::agx::inside::AgxObserver
 /// `wavesim debug --target agx --config JOB.toml [CODE]`: a job of any kind under the step
 /// debugger; `mem` reads and writes device memory and (`mem threadgroup:ADDR`) the group's
 /// threadgroup memory.
-pub fn run_agx(code: Option<&std::path::Path>, config: &std::path::Path) -> Result<(), String> {
+pub fn run_agx(
+    code: Option<&std::path::Path>,
+    config: &std::path::Path,
+) -> Result<(), crate::inside_cli::CliError> {
     use wavesim::agx::exec::{Inst, WaveState};
     let text = read_config(config)?;
     let cfg = wavesim::agx::runner::RunConfig::from_toml(&text)
-        .map_err(|e| format!("{}: {e}", config.display()))?;
+        .map_err(|e| crate::inside_cli::config_error(format!("{}: {e}", config.display())))?;
     let dir = config.parent().unwrap_or(std::path::Path::new("."));
     let bytes = code
         .map(|p| {
@@ -628,7 +635,7 @@ pub fn run_agx(code: Option<&std::path::Path>, config: &std::path::Path) -> Resu
     let mut dbg = StepDebugger::new(view, starts);
     let res =
         wavesim::agx::runner::run_observed_in_dir(&cfg, dir, bytes.as_deref(), &mut dbg, false)
-            .map_err(|e| e.to_string())?;
+            .map_err(crate::inside_cli::agx_error)?;
     if !dbg.quit {
         println!("finished");
         print!("{}", res.to_text());

@@ -38,6 +38,7 @@
 use super::{active, missing, Fault, Ops, WaveState};
 use crate::operand::{Operand, Reg, RegFile};
 use wavesim_core::memory::DeviceMemory;
+use wavesim_core::observe::AccessKind;
 
 fn bits(b: &[u8], start: u32, size: u32) -> u64 {
     let mut v = 0u128;
@@ -280,7 +281,7 @@ fn texel(
     x: u32,
     y: u32,
     dev: &DeviceMemory,
-    lane: usize,
+    (w, lane): (&mut WaveState, usize),
     layer_offset: u64,
 ) -> Result<[f64; 4], Fault> {
     let addr = t
@@ -290,6 +291,8 @@ fn texel(
     let mut b = [0u8; 4];
     dev.read(addr, &mut b)
         .map_err(|source| Fault::Memory { lane, source })?;
+    let raw = u32::from_le_bytes(b).into();
+    w.record(AccessKind::Load, "texture", lane, addr, 4, raw);
     Ok(match format {
         TexelFormat::Rgba8Unorm => b.map(|v| f64::from(v) / 255.0),
         TexelFormat::R32Float => [f64::from(f32::from_le_bytes(b)), 0.0, 0.0, 1.0],
@@ -617,7 +620,8 @@ pub(super) fn texture_access(
                 out.iter_mut()
                     .zip([(i[0], j[1]), (i[1], j[1]), (i[1], j[0]), (i[0], j[0])])
             {
-                let texel_value = texel(&t, format, x, y, dev, lane, u64::from(layer) * stride)?;
+                let texel_value =
+                    texel(&t, format, x, y, dev, (w, lane), u64::from(layer) * stride)?;
                 *v = swizzled(&texel_value, t.swizzle[comp])?;
             }
             write_result(w, &dst, mask, lane, out)?;
@@ -631,7 +635,7 @@ pub(super) fn texture_access(
         for &(x, wx) in &taps[0] {
             for &(y, wy) in &taps[1] {
                 let mut texel_value =
-                    texel(&t, format, x, y, dev, lane, u64::from(layer) * stride)?;
+                    texel(&t, format, x, y, dev, (w, lane), u64::from(layer) * stride)?;
                 if let (Some(r), Some(s)) = (ref_reg, &s) {
                     // The comparison's result takes the depth's place (R) and goes through the
                     // descriptor's swizzle like a texel: Mesa 22.3 reads the result from the

@@ -139,6 +139,17 @@ fn lds_write(
             let a = bank * LDS_BANK_DWORDS + offset + k;
             lds.data[a] = v;
             lds.written[a] = true;
+            // Observers see byte addresses: bank b's dword d is byte 4 * (1024 b + d).
+            if let Some(acc) = &mut w.accesses {
+                acc.push(MemAccess {
+                    kind: AccessKind::Store,
+                    space: "lds",
+                    lane: l as u32,
+                    addr: 4 * a as u64,
+                    size: 4,
+                    value: v as u64,
+                });
+            }
         }
     }
     Ok(())
@@ -247,6 +258,9 @@ fn lds_read(
                     ))
                 }
             }
+        }
+        for (k, &x) in v.iter().enumerate() {
+            w.record(AccessKind::Load, "lds", l, 4 * (base + k) as u64, x);
         }
         out.push((l, v));
     }
