@@ -278,3 +278,98 @@ fn threadgroup_atomics_do_not_race_stores_do() {
     assert!(f[0].starts_with("ThreadgroupRace at 0x4 `threadgroup_atomic") && f[0].contains("SIMD group 1 thread 0 changes atomically threadgroup byte 0x0, which SIMD group 0 thread 31 stored at 0xe"), "{f:#?}");
     assert!(f[1].starts_with("ThreadgroupRace at 0xe `threadgroup_store") && f[1].contains("SIMD group 1 thread 0 stores threadgroup byte 0x0, which SIMD group 0 thread 31 stored at 0xe"), "{f:#?}");
 }
+
+/// A compute job of two threadgroups of one SIMD group each (grid 64, local 32), `in` (u32
+/// i * 1000) at u0_u1 and a 256-byte `out` at u2_u3.
+fn two_groups_job(asm: &str) -> RunConfig {
+    let input: Vec<String> = (0..64).map(|i| (1000 * i).to_string()).collect();
+    RunConfig::from_toml(&format!(
+        "kind = \"compute\"\nnr_gprs = 16\nasm = \"\"\"{asm}\"\"\"\n\
+         [[buffer]]\nname = \"in\"\nu32 = [{}]\n[[buffer]]\nname = \"out\"\nsize = 256\n\
+         [[uniform]]\nslot = 0\nbuffer = \"in\"\n[[uniform]]\nslot = 4\nbuffer = \"out\"\n\
+         [compute]\ngrid = [64, 1, 1]\nlocal = [32, 1, 1]\n",
+        input.join(", ")
+    ))
+    .unwrap()
+}
+
+fn race_findings(asm: &str) -> Vec<String> {
+    let mut obs = Inside::<Vec<u8>> {
+        tracer: None,
+        stats: None,
+        timeline: None,
+        uniforms: None,
+        barriers: None,
+        races: Some(RaceCheck::default()),
+    };
+    run_observed_in_dir(&two_groups_job(asm), Path::new("."), None, &mut obs, true).unwrap();
+    let f = obs.races.unwrap().findings;
+    f.iter().map(|f| f.to_string()).collect()
+}
+
+/// Thread lid of each threadgroup stores lid to out[lid]: the two threadgroups store the same
+/// 128 bytes, which nothing orders. Threadgroup 0 runs first; threadgroup 1's thread 0 stores
+/// byte 0 of out, which threadgroup 0's thread 0 stored: one pair of instructions (the store
+/// at 0x4 against itself), reported once. Storing to out[gid] instead (disjoint words) is clean.
+#[test]
+fn plain_stores_of_two_threadgroups_race() {
+    let store = "
+    get_sr r1, sr48
+    device_store 0, i32, x, r1, u2_u3, r1, unsigned, , 0
+    stop
+";
+    let f = race_findings(store);
+    assert_eq!(f.len(), 1, "{f:#?}");
+    assert!(
+        f[0].starts_with("DeviceRace at 0x4 `device_store")
+            && f[0].contains("threadgroup (1,0,0) SIMD group 0 thread 0 stores device byte 0x")
+            && f[0].contains("which threadgroup (0,0,0) SIMD group 0 thread 0 stored at 0x4")
+            && f[0].ends_with("(different threadgroups, which nothing orders)"),
+        "{f:#?}"
+    );
+    assert_eq!(
+        race_findings(&store.replace("sr48", "sr80")),
+        Vec::<String>::new()
+    );
+}
+
+/// Every thread adds 1 to out[0] atomically, then loads out[0] with a plain load. Threadgroup 0
+/// runs first: its 32 atomics (the last thread 31) and its loads (the last thread 31). Then
+/// threadgroup 1's atomic meets threadgroup 0's plain load, and its load meets threadgroup 0's
+/// atomic: two findings, atomic against plain both ways. Atomics alone (the load removed) are
+/// clean: two atomics do not race.
+#[test]
+fn atomics_race_plain_accesses_of_other_threadgroups() {
+    let atomic_then_load = "
+    get_sr r1, sr80
+    mov_imm r4, 1
+    mov_imm r2, 0
+    iadd r6, u2, 0
+    iadd r7, u3, 0
+    atomic add, 0, r10, r6_r7, 0, signed, r4, 1, 0, 1, 4, 2
+    device_load 0, i32, x, r5, u2_u3, r2, unsigned
+    wait 0
+    stop
+";
+    let f = race_findings(atomic_then_load);
+    assert_eq!(f.len(), 2, "{f:#?}");
+    assert!(
+        f[0].starts_with("DeviceRace at 0x20 `atomic")
+            && f[0].contains(
+                "threadgroup (1,0,0) SIMD group 0 thread 0 changes atomically device byte 0x"
+            )
+            && f[0].contains("which threadgroup (0,0,0) SIMD group 0 thread 31 loaded at 0x28"),
+        "{f:#?}"
+    );
+    assert!(
+        f[1].starts_with("DeviceRace at 0x28 `device_load")
+            && f[1].contains("threadgroup (1,0,0) SIMD group 0 thread 0 loads device byte 0x")
+            && f[1].contains(
+                "which threadgroup (0,0,0) SIMD group 0 thread 31 changed atomically at 0x20"
+            ),
+        "{f:#?}"
+    );
+    let atomics_only =
+        atomic_then_load.replace("    device_load 0, i32, x, r5, u2_u3, r2, unsigned\n", "");
+    assert_eq!(race_findings(&atomics_only), Vec::<String>::new());
+}

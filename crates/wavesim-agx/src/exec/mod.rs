@@ -162,7 +162,7 @@ pub struct WaveState {
     pub approximate: bool,
     /// Executions of those instructions under the opt-in, by name (per SIMD group instruction).
     pub approximated: std::collections::BTreeMap<&'static str, u64>,
-    /// The device and threadgroup memory accesses of the instruction being run, when an
+    /// The memory accesses (device, threadgroup, stack, tile, texture, coefficients) of the instruction being run, when an
     /// observer is enabled (`run_observed` clears it before each instruction); `None` otherwise.
     pub accesses: Option<Vec<MemAccess>>,
 }
