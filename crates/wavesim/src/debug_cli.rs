@@ -529,6 +529,12 @@ pub fn run_r700(
                     }
                 }
             }
+            let mut acc = String::new();
+            wavesim_core::observe::write_accesses(&mut acc, w.accesses.as_deref().unwrap_or(&[]));
+            if !acc.is_empty() {
+                t += "memory accesses of the previous step:\n";
+                t += &acc;
+            }
             t
         },
         set: |w, r, v| {

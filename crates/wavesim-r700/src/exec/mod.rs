@@ -291,7 +291,7 @@ pub struct Wave {
     /// None until the first SET_GRADIENTS (the ISA gives them no initial value).
     grads: [Option<Vec<[u32; 4]>>; 2],
     /// The memory accesses of the step being run (VTX fetches, LDS, exports), while an observer
-    /// is enabled (the run loops clear it before each step); `None` otherwise.
+    /// is enabled (the run loops clear it after the pause before each step); `None` otherwise.
     pub accesses: Option<Vec<MemAccess>>,
 }
 
@@ -379,7 +379,8 @@ impl Wave {
     }
 }
 
-/// Starts a step for observers: its accesses begin empty.
+/// Starts a step for observers, after the pause (where a debugger still sees the previous step's
+/// accesses): its accesses begin empty.
 fn begin_step(w: &mut Wave) {
     match &mut w.accesses {
         Some(v) => v.clear(),
