@@ -199,32 +199,46 @@ fn all_but_uniforms() -> Inside<Vec<u8>> {
     o
 }
 
-/// A compute job of two threadgroups of 64 threads (two SIMD groups each) with 256 bytes of
-/// threadgroup memory, `in` (u32 i * 1000) at u0_u1 and `out` at u2_u3.
-fn threadgroup_job(asm: &str) -> RunConfig {
-    let input: Vec<String> = (0..128).map(|i| (1000 * i).to_string()).collect();
+/// A compute job of `grid` threads in threadgroups of `local`, 16 registers, 256 bytes of
+/// threadgroup memory, `in` (u32 i * 1000, one per thread) at u0_u1 and `out` (4 bytes per
+/// thread) at u2_u3.
+fn compute_job(asm: &str, grid: u32, local: u32) -> RunConfig {
+    let input: Vec<String> = (0..grid).map(|i| (1000 * i).to_string()).collect();
     RunConfig::from_toml(&format!(
-        "kind = \"compute\"\nnr_gprs = 8\nasm = \"\"\"{asm}\"\"\"\n\
-         [[buffer]]\nname = \"in\"\nu32 = [{}]\n[[buffer]]\nname = \"out\"\nsize = 512\n\
+        "kind = \"compute\"\nnr_gprs = 16\nasm = \"\"\"{asm}\"\"\"\n\
+         [[buffer]]\nname = \"in\"\nu32 = [{}]\n[[buffer]]\nname = \"out\"\nsize = {}\n\
          [[uniform]]\nslot = 0\nbuffer = \"in\"\n[[uniform]]\nslot = 4\nbuffer = \"out\"\n\
-         [compute]\ngrid = [128, 1, 1]\nlocal = [64, 1, 1]\nthreadgroup_memory = 256\n",
-        input.join(", ")
+         [compute]\ngrid = [{grid}, 1, 1]\nlocal = [{local}, 1, 1]\nthreadgroup_memory = 256\n",
+        input.join(", "),
+        4 * grid
     ))
     .unwrap()
 }
 
-fn barrier_findings(asm: &str) -> Vec<String> {
+/// Two threadgroups of 64 threads (two SIMD groups each).
+fn threadgroup_job(asm: &str) -> RunConfig {
+    compute_job(asm, 128, 64)
+}
+
+/// The findings of the threadgroup check (`races` false) or the device race check.
+fn findings(cfg: &RunConfig, races: bool) -> Vec<String> {
     let mut obs = Inside::<Vec<u8>> {
         tracer: None,
         stats: None,
         timeline: None,
         uniforms: None,
-        barriers: Some(BarrierCheck::default()),
-        races: None,
+        barriers: (!races).then(BarrierCheck::default),
+        races: races.then(RaceCheck::default),
     };
-    run_observed_in_dir(&threadgroup_job(asm), Path::new("."), None, &mut obs, true).unwrap();
-    let f = obs.barriers.unwrap().findings;
+    run_observed_in_dir(cfg, Path::new("."), None, &mut obs, true).unwrap();
+    let f = (obs.barriers.map(|b| b.findings))
+        .or(obs.races.map(|r| r.findings))
+        .unwrap_or_default();
     f.iter().map(|f| f.to_string()).collect()
+}
+
+fn barrier_findings(asm: &str) -> Vec<String> {
+    findings(&threadgroup_job(asm), false)
 }
 
 /// Thread lid stores word lid, then reads word 63 - lid (crates/wavesim-agx/tests/compute.rs).
@@ -279,32 +293,9 @@ fn threadgroup_atomics_do_not_race_stores_do() {
     assert!(f[1].starts_with("ThreadgroupRace at 0xe `threadgroup_store") && f[1].contains("SIMD group 1 thread 0 stores threadgroup byte 0x0, which SIMD group 0 thread 31 stored at 0xe"), "{f:#?}");
 }
 
-/// A compute job of two threadgroups of one SIMD group each (grid 64, local 32), `in` (u32
-/// i * 1000) at u0_u1 and a 256-byte `out` at u2_u3.
-fn two_groups_job(asm: &str) -> RunConfig {
-    let input: Vec<String> = (0..64).map(|i| (1000 * i).to_string()).collect();
-    RunConfig::from_toml(&format!(
-        "kind = \"compute\"\nnr_gprs = 16\nasm = \"\"\"{asm}\"\"\"\n\
-         [[buffer]]\nname = \"in\"\nu32 = [{}]\n[[buffer]]\nname = \"out\"\nsize = 256\n\
-         [[uniform]]\nslot = 0\nbuffer = \"in\"\n[[uniform]]\nslot = 4\nbuffer = \"out\"\n\
-         [compute]\ngrid = [64, 1, 1]\nlocal = [32, 1, 1]\n",
-        input.join(", ")
-    ))
-    .unwrap()
-}
-
+/// The device race check on two threadgroups of one SIMD group each (grid 64, local 32).
 fn race_findings(asm: &str) -> Vec<String> {
-    let mut obs = Inside::<Vec<u8>> {
-        tracer: None,
-        stats: None,
-        timeline: None,
-        uniforms: None,
-        barriers: None,
-        races: Some(RaceCheck::default()),
-    };
-    run_observed_in_dir(&two_groups_job(asm), Path::new("."), None, &mut obs, true).unwrap();
-    let f = obs.races.unwrap().findings;
-    f.iter().map(|f| f.to_string()).collect()
+    findings(&compute_job(asm, 64, 32), true)
 }
 
 /// Thread lid of each threadgroup stores lid to out[lid]: the two threadgroups store the same

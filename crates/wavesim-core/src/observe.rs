@@ -42,6 +42,30 @@ pub struct MemAccess {
     pub value: u64,
 }
 
+/// Appends an access to a back end's list of the running instruction's accesses, which it keeps
+/// only while an observer is enabled (`None`: nothing to do).
+#[inline(always)]
+pub fn record_access(
+    list: &mut Option<Vec<MemAccess>>,
+    kind: AccessKind,
+    space: &'static str,
+    lane: usize,
+    addr: u64,
+    size: u64,
+    value: u64,
+) {
+    if let Some(v) = list {
+        v.push(MemAccess {
+            kind,
+            space,
+            lane: lane as u32,
+            addr,
+            size: size as u8,
+            value,
+        });
+    }
+}
+
 /// What a [`MemAccess`] did.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum AccessKind {

@@ -140,16 +140,15 @@ fn lds_write(
             lds.data[a] = v;
             lds.written[a] = true;
             // Observers see byte addresses: bank b's dword d is byte 4 * (1024 b + d).
-            if let Some(acc) = &mut w.accesses {
-                acc.push(MemAccess {
-                    kind: AccessKind::Store,
-                    space: "lds",
-                    lane: l as u32,
-                    addr: 4 * a as u64,
-                    size: 4,
-                    value: v as u64,
-                });
-            }
+            record_access(
+                &mut w.accesses,
+                AccessKind::Store,
+                "lds",
+                l,
+                4 * a as u64,
+                4,
+                v.into(),
+            );
         }
     }
     Ok(())

@@ -26,7 +26,9 @@ use crate::isa::{
 };
 use crate::semantics::{self as sem, compare, ONE_F};
 use crate::texture::{self, MipFilter, Sampler, Texture};
-use wavesim_core::observe::{numbered_space, AccessKind, InstLoc, MemAccess, MemoryView, Observer};
+use wavesim_core::observe::{
+    numbered_space, record_access, AccessKind, InstLoc, MemAccess, MemoryView, Observer,
+};
 
 use thiserror::Error;
 
@@ -356,16 +358,7 @@ impl Wave {
         addr: u64,
         value: u32,
     ) {
-        if let Some(v) = &mut self.accesses {
-            v.push(MemAccess {
-                kind,
-                space,
-                lane: lane as u32,
-                addr,
-                size: 4,
-                value: value as u64,
-            });
-        }
+        record_access(&mut self.accesses, kind, space, lane, addr, 4, value.into());
     }
     fn active(&self, l: usize) -> bool {
         self.state[l] == PixelState::Active
