@@ -486,7 +486,7 @@ fn real_main(cli: Cli) -> Result<(), Failure> {
                     };
                     let bytes = read(&file)?;
                     refuse("an R700 shader")?;
-                    return Ok(run_r700_cli(
+                    return run_r700_cli(
                         &bytes,
                         Some(chip),
                         &file,
@@ -494,7 +494,7 @@ fn real_main(cli: Cli) -> Result<(), Failure> {
                         png.as_ref(),
                         png_target,
                         &see,
-                    )?);
+                    );
                 }
                 if isa != Isa::Agx {
                     return Err(usage(format!(
@@ -550,15 +550,7 @@ fn real_main(cli: Cli) -> Result<(), Failure> {
                     wavesim::r700::inside::check::Checks::parse(c)
                         .map_err(|e| usage(format!("--check: {e}")))?;
                 }
-                return Ok(run_r700_cli(
-                    &bytes,
-                    None,
-                    &file,
-                    &config,
-                    png.as_ref(),
-                    png_target,
-                    &see,
-                )?);
+                return run_r700_cli(&bytes, None, &file, &config, png.as_ref(), png_target, &see);
             }
             let (Some(kernel), Some(global)) = (kernel, global) else {
                 return Err(usage(format!(
