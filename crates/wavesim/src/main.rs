@@ -813,7 +813,9 @@ pub const EXIT_OK: u8 = 0;
 /// unsupported instruction, the watchdog, a deadlock, a malformed object, an I/O error.
 pub const EXIT_RUN_FAILED: u8 = 1;
 /// Exit code of a command line that cannot be run as given: unknown options, malformed `--arg`
-/// specs, wrong argument count or kinds, an unknown kernel, a bad geometry.
+/// specs, wrong argument count or kinds, an unknown kernel, a bad geometry; for R700 and AGX, a
+/// configuration file that is not TOML or holds a value outside its range, kernel arguments that
+/// do not fit (docs/INSIDE.md, "Exit codes").
 pub const EXIT_USAGE: u8 = 2;
 
 /// Writes `text` to standard output; a reader that went away (`wavesim disasm X | head`) ends
