@@ -35,8 +35,10 @@ def test_r700_breaks_reads_writes_and_finishes():
     s.write_reg("T1.X", 2, 0x40000000)
     assert s.read_reg("T1.X")[2] == 0x40000000
     assert s.step()[:4] == ("step", (0, 0, 0), 0, 16)
-    with pytest.raises(wavesim.WavesimError, match="no device memory"):
-        s.read_mem(0, 4)
+    # ps_else_tex's constant buffer 0, entry 0 = (-3.0, -2.5, -2.0, -1.5) in its configuration.
+    assert s.read_mem(0, 8) == bytes.fromhex("000040c0000020c0")
+    with pytest.raises(wavesim.WavesimError, match="no address space `device`"):
+        s.read_mem(0, 4, space="device")
     with pytest.raises(wavesim.WavesimError, match="T<n>"):
         s.read_reg("R1.X")
     # Thread 2 takes the ELSE path, which never reads T1: the exports are unchanged.
@@ -80,3 +82,36 @@ def test_agx_register_write_and_run_to_the_end():
         s.cont()
     s, _ = wavesim.debug_agx(cfg, None, examples)
     assert s.finish() == plain
+
+
+def test_device_debug_takes_every_isa():
+    """``Device.debug`` with a shader and ``config=`` is ``debug_r700``, with ``target="agx"``
+    ``debug_agx``; RDNA3's arguments next to a configuration are refused."""
+    dev = wavesim.Device(threads=1)
+    obj = os.path.join(ROOT, "corpus", "r700", "obj", "rv770", "vs_fetch.o")
+    cfg = read("corpus", "r700", "run", "vs_fetch.toml")
+    s, first = dev.debug(obj, config=cfg)
+    assert first[:4] == ("start", (0, 0, 0), 0, 0)
+    # vs_fetch: thread 0's T0.X = -3.0 becomes FLT_TO_INT(-3) & 15 = 13, so its VTX_READ (@6)
+    # reads buffer 1 at 13 * 16 = 0xd0: constant buffer 1's entry 13 = 125.0 + 2 * 13 = 151.0.
+    s.break_at(6)
+    assert s.cont()[:4] == ("break", (0, 0, 0), 0, 6)
+    assert s.read_mem(0xD0, 4, space="cb1") == (0x43170000).to_bytes(4, "little")
+    s.write_mem(0xD0, (0x41200000).to_bytes(4, "little"), space="cb1")
+    assert s.read_mem(0xD0, 4, space="vb1") == (0x41200000).to_bytes(4, "little")
+    assert s.finish().startswith("thread 0 pos0 = 10 151.5 152 152.5\n")
+
+    job = read("corpus", "agx", "mesa22", "0ad_6.0000.vs.toml")
+    s, first = dev.debug(target="agx", config=job, config_dir=MESA22)
+    assert first[0] == "start" and first[3] == 0
+    plain, _ = wavesim.debug_agx(job, None, MESA22)
+    assert s.finish() == plain.finish()
+
+    with pytest.raises(wavesim.WavesimError, match="for RDNA3 code objects"):
+        dev.debug(obj, "main", 64, config=cfg)
+    with pytest.raises(wavesim.WavesimError, match="target 'r700'"):
+        dev.debug(obj, config=cfg, target="r700")
+    with pytest.raises(wavesim.WavesimError, match="give config=TOML"):
+        dev.debug(target="agx")
+    with pytest.raises(wavesim.WavesimError, match="give module, kernel and grid"):
+        dev.debug()

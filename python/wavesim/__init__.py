@@ -175,14 +175,64 @@ class Device:
 
     # ---- Step API (issue 16) ----
 
-    def debug(self, module, kernel, grid, block=None, *args):
-        """Starts ``kernel`` under the debugger (arguments as for ``dispatch``) and returns a
-        session: ``break_at(pc)``, ``break_if(kind, value, index, lane)`` (kind ``sgpr``,
-        ``vgpr`` or ``exec``), ``step(wave)``, ``cont()``, ``pc(wave)``,
+    def debug(
+        self,
+        module=None,
+        kernel=None,
+        grid=None,
+        block=None,
+        *args,
+        config=None,
+        target=None,
+        code=None,
+        config_dir=None,
+    ):
+        """The step debugger for every ISA, with the words of ``wavesim debug``.
+
+        RDNA3: ``debug(module, kernel, grid, block, *args)`` starts ``kernel`` (arguments as for
+        ``dispatch``) and returns a session: ``break_at(pc)``, ``break_if(kind, value, index,
+        lane)`` (kind ``sgpr``, ``vgpr`` or ``exec``), ``step(wave)``, ``cont()``, ``pc(wave)``,
         ``next_instruction(wave)``, ``read_sgpr``/``write_sgpr``, ``read_vgpr``/``write_vgpr``,
         ``read_mem``/``write_mem`` (device addresses; ``buffers`` holds the buffer arguments'),
-        ``read_lds``/``write_lds`` and ``finish()`` (the buffers' final bytes). The session
-        runs on a device of its own: this device's memory is not touched."""
+        ``read_lds``/``write_lds`` and ``finish()`` (the buffers' final bytes).
+
+        R700: ``debug(shader, config=TOML)`` (the object's bytes or path, the runner
+        configuration's text), as ``debug_r700``. AGX: ``debug(target="agx", config=TOML,
+        code=None, config_dir=None)``, as ``debug_agx``. Both return ``(session, stop)``, the
+        session stopped before the first instruction (see ``debug_r700``).
+
+        The session runs on a device of its own: this device's memory is not touched."""
+        if target is not None and target != "agx":
+            raise WavesimError(
+                f"debug: target {target!r}: give target='agx' for AGX jobs (R700 shaders and "
+                "RDNA3 code objects say their ISA themselves)"
+            )
+        if target == "agx" or config is not None:
+            rdna3 = [n for n, v in (("kernel", kernel), ("grid", grid), ("block", block)) if v is not None]
+            if rdna3 or args:
+                raise WavesimError(
+                    "debug: kernel, grid, block and kernel arguments are for RDNA3 code objects; "
+                    "an R700 shader or AGX job takes config="
+                )
+            if config is None:
+                raise WavesimError("debug: target='agx' debugs a job: give config=TOML")
+            if target == "agx":
+                if module is not None:
+                    raise WavesimError("debug: an AGX job's code is code=, not a module")
+                return debug_agx(config, code, config_dir)
+            if code is not None or config_dir is not None:
+                raise WavesimError("debug: code= and config_dir= are for AGX jobs (target='agx')")
+            if module is None:
+                raise WavesimError("debug: give the R700 shader object (bytes or a path)")
+            if isinstance(module, (str, os.PathLike)):
+                with open(module, "rb") as f:
+                    module = f.read()
+            return debug_r700(bytes(module), config)
+        if module is None or kernel is None or grid is None:
+            raise WavesimError(
+                "debug: give module, kernel and grid (RDNA3), a shader and config= (R700) or "
+                "target='agx' and config= (AGX)"
+            )
         m = module._m
         _, grid, block, packed = _prepare(m, kernel, grid, block, args)
         return _debug(module._code, m.resolve(kernel), grid, block, packed)

@@ -117,7 +117,7 @@ where
     // Under the checks (every register but r0l poisoned at the start, uniform reads against
     // what the dispatch pushed) the kernel runs clean and computes the same.
     let (found, m, bufs) =
-        checked_run(&k, global, &setup).unwrap_or_else(|e| panic!("{name}: {e}"));
+        checked_run(&k, global, &setup, true).unwrap_or_else(|e| panic!("{name}: {e}"));
     assert!(found.is_empty(), "{name}: {found:?}");
     check(&m, &bufs);
     inside::mutants(name, &k, global, &setup, &check);
@@ -127,11 +127,13 @@ type Checked = (Vec<String>, DeviceMemory, Vec<u64>);
 
 /// One dispatch with the uninitialised-register and uniform-range checks: the uniform findings,
 /// the memory and the buffers; a run error (an undefined-register read among them) as text.
-fn checked_run<S>(k: &GridKernel, global: u32, setup: &S) -> Result<Checked, String>
+/// `races`: the device race check too (the mutant figures of docs/INSIDE.md are those of the
+/// other three checks).
+fn checked_run<S>(k: &GridKernel, global: u32, setup: &S, races: bool) -> Result<Checked, String>
 where
     S: Fn(&mut DeviceMemory) -> (Vec<KernelArg>, Vec<u64>),
 {
-    use wavesim_agx::inside::{AgxObserver, BarrierCheck, Inside, UniformCheck};
+    use wavesim_agx::inside::{AgxObserver, BarrierCheck, Inside, RaceCheck, UniformCheck};
     let mut m = DeviceMemory::new();
     let (args, bufs) = setup(&mut m);
     let mut b = k
@@ -146,6 +148,7 @@ where
         timeline: None,
         uniforms: Some(UniformCheck::new()),
         barriers: Some(BarrierCheck::default()),
+        races: races.then(RaceCheck::default),
     };
     obs.uniforms_set(&vec![true; b.launch.uniforms.len()]);
     wavesim_core::engine::run(&b, &m, &mut obs).map_err(|e| e.to_string())?;
@@ -154,6 +157,7 @@ where
         .into_iter()
         .flat_map(|u| u.findings)
         .chain(obs.barriers.into_iter().flat_map(|b| b.findings))
+        .chain(obs.races.into_iter().flat_map(|b| b.findings))
         .map(|f| f.to_string())
         .collect();
     Ok((found, m, bufs))
@@ -252,7 +256,7 @@ mod inside {
                 report: k.report.clone(),
                 code,
             };
-            match checked_run(&mk, global, setup) {
+            match checked_run(&mk, global, setup, false) {
                 Ok((found, _, _)) if !found.is_empty() => t.found += 1,
                 Err(e) if e.contains("undefined (poisoned)") => t.found += 1,
                 Err(_) => t.fault += 1,

@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use wavesim_agx::inside::{BarrierCheck, Inside, Stats, Timeline, Tracer, UniformCheck};
+use wavesim_agx::inside::{BarrierCheck, Inside, RaceCheck, Stats, Timeline, Tracer, UniformCheck};
 use wavesim_agx::runner::{run_in_dir, run_observed_in_dir, RunConfig};
 use wavesim_core::observe::{NoObserver, TraceFilter};
 
@@ -23,6 +23,7 @@ fn all() -> Inside<Vec<u8>> {
         timeline: Some(Timeline::default()),
         uniforms: Some(UniformCheck::new()),
         barriers: Some(BarrierCheck::default()),
+        races: Some(RaceCheck::default()),
     }
 }
 
@@ -62,6 +63,8 @@ fn compute_and_grid_kernel_jobs_are_seen_whole_and_run_clean() {
         assert!(u.findings.is_empty(), "{name}: {:?}", u.findings);
         let b = obs.barriers.unwrap();
         assert!(b.findings.is_empty(), "{name}: {:?}", b.findings);
+        let r = obs.races.unwrap();
+        assert!(r.findings.is_empty(), "{name}: {:?}", r.findings);
     }
 }
 
@@ -146,6 +149,8 @@ fn vertex_and_fragment_jobs_are_seen_whole() {
         assert_eq!(plain.text, seen.text, "{}", path.display());
         let races = &obs.barriers.as_ref().unwrap().findings;
         assert!(races.is_empty(), "{}: {races:?}", path.display());
+        let races = &obs.races.as_ref().unwrap().findings;
+        assert!(races.is_empty(), "{}: {races:?}", path.display());
         let stats = obs.stats.unwrap();
         assert!(stats.simd_instructions > 0, "{}", path.display());
         assert_eq!(
@@ -166,6 +171,7 @@ fn vertex_and_fragment_jobs_are_seen_whole() {
             timeline: None,
             uniforms: Some(UniformCheck::new()),
             barriers: None,
+            races: None,
         };
         let e = run_observed_in_dir(&cfg, dir, None, &mut u, false).unwrap_err();
         assert!(e.to_string().contains("uniforms check"), "{e}");
@@ -193,31 +199,46 @@ fn all_but_uniforms() -> Inside<Vec<u8>> {
     o
 }
 
-/// A compute job of two threadgroups of 64 threads (two SIMD groups each) with 256 bytes of
-/// threadgroup memory, `in` (u32 i * 1000) at u0_u1 and `out` at u2_u3.
-fn threadgroup_job(asm: &str) -> RunConfig {
-    let input: Vec<String> = (0..128).map(|i| (1000 * i).to_string()).collect();
+/// A compute job of `grid` threads in threadgroups of `local`, 16 registers, 256 bytes of
+/// threadgroup memory, `in` (u32 i * 1000, one per thread) at u0_u1 and `out` (4 bytes per
+/// thread) at u2_u3.
+fn compute_job(asm: &str, grid: u32, local: u32) -> RunConfig {
+    let input: Vec<String> = (0..grid).map(|i| (1000 * i).to_string()).collect();
     RunConfig::from_toml(&format!(
-        "kind = \"compute\"\nnr_gprs = 8\nasm = \"\"\"{asm}\"\"\"\n\
-         [[buffer]]\nname = \"in\"\nu32 = [{}]\n[[buffer]]\nname = \"out\"\nsize = 512\n\
+        "kind = \"compute\"\nnr_gprs = 16\nasm = \"\"\"{asm}\"\"\"\n\
+         [[buffer]]\nname = \"in\"\nu32 = [{}]\n[[buffer]]\nname = \"out\"\nsize = {}\n\
          [[uniform]]\nslot = 0\nbuffer = \"in\"\n[[uniform]]\nslot = 4\nbuffer = \"out\"\n\
-         [compute]\ngrid = [128, 1, 1]\nlocal = [64, 1, 1]\nthreadgroup_memory = 256\n",
-        input.join(", ")
+         [compute]\ngrid = [{grid}, 1, 1]\nlocal = [{local}, 1, 1]\nthreadgroup_memory = 256\n",
+        input.join(", "),
+        4 * grid
     ))
     .unwrap()
 }
 
-fn barrier_findings(asm: &str) -> Vec<String> {
+/// Two threadgroups of 64 threads (two SIMD groups each).
+fn threadgroup_job(asm: &str) -> RunConfig {
+    compute_job(asm, 128, 64)
+}
+
+/// The findings of the threadgroup check (`races` false) or the device race check.
+fn findings(cfg: &RunConfig, races: bool) -> Vec<String> {
     let mut obs = Inside::<Vec<u8>> {
         tracer: None,
         stats: None,
         timeline: None,
         uniforms: None,
-        barriers: Some(BarrierCheck::default()),
+        barriers: (!races).then(BarrierCheck::default),
+        races: races.then(RaceCheck::default),
     };
-    run_observed_in_dir(&threadgroup_job(asm), Path::new("."), None, &mut obs, true).unwrap();
-    let f = obs.barriers.unwrap().findings;
+    run_observed_in_dir(cfg, Path::new("."), None, &mut obs, true).unwrap();
+    let f = (obs.barriers.map(|b| b.findings))
+        .or(obs.races.map(|r| r.findings))
+        .unwrap_or_default();
     f.iter().map(|f| f.to_string()).collect()
+}
+
+fn barrier_findings(asm: &str) -> Vec<String> {
+    findings(&threadgroup_job(asm), false)
 }
 
 /// Thread lid stores word lid, then reads word 63 - lid (crates/wavesim-agx/tests/compute.rs).
@@ -270,4 +291,76 @@ fn threadgroup_atomics_do_not_race_stores_do() {
     // meets it too (two plain stores of different groups).
     assert!(f[0].starts_with("ThreadgroupRace at 0x4 `threadgroup_atomic") && f[0].contains("SIMD group 1 thread 0 changes atomically threadgroup byte 0x0, which SIMD group 0 thread 31 stored at 0xe"), "{f:#?}");
     assert!(f[1].starts_with("ThreadgroupRace at 0xe `threadgroup_store") && f[1].contains("SIMD group 1 thread 0 stores threadgroup byte 0x0, which SIMD group 0 thread 31 stored at 0xe"), "{f:#?}");
+}
+
+/// The device race check on two threadgroups of one SIMD group each (grid 64, local 32).
+fn race_findings(asm: &str) -> Vec<String> {
+    findings(&compute_job(asm, 64, 32), true)
+}
+
+/// Thread lid of each threadgroup stores lid to out[lid]: the two threadgroups store the same
+/// 128 bytes, which nothing orders. Threadgroup 0 runs first; threadgroup 1's thread 0 stores
+/// byte 0 of out, which threadgroup 0's thread 0 stored: one pair of instructions (the store
+/// at 0x4 against itself), reported once. Storing to out[gid] instead (disjoint words) is clean.
+#[test]
+fn plain_stores_of_two_threadgroups_race() {
+    let store = "
+    get_sr r1, sr48
+    device_store 0, i32, x, r1, u2_u3, r1, unsigned, , 0
+    stop
+";
+    let f = race_findings(store);
+    assert_eq!(f.len(), 1, "{f:#?}");
+    assert!(
+        f[0].starts_with("DeviceRace at 0x4 `device_store")
+            && f[0].contains("threadgroup (1,0,0) SIMD group 0 thread 0 stores device byte 0x")
+            && f[0].contains("which threadgroup (0,0,0) SIMD group 0 thread 0 stored at 0x4")
+            && f[0].ends_with("(different threadgroups, which nothing orders)"),
+        "{f:#?}"
+    );
+    assert_eq!(
+        race_findings(&store.replace("sr48", "sr80")),
+        Vec::<String>::new()
+    );
+}
+
+/// Every thread adds 1 to out[0] atomically, then loads out[0] with a plain load. Threadgroup 0
+/// runs first: its 32 atomics (the last thread 31) and its loads (the last thread 31). Then
+/// threadgroup 1's atomic meets threadgroup 0's plain load, and its load meets threadgroup 0's
+/// atomic: two findings, atomic against plain both ways. Atomics alone (the load removed) are
+/// clean: two atomics do not race.
+#[test]
+fn atomics_race_plain_accesses_of_other_threadgroups() {
+    let atomic_then_load = "
+    get_sr r1, sr80
+    mov_imm r4, 1
+    mov_imm r2, 0
+    iadd r6, u2, 0
+    iadd r7, u3, 0
+    atomic add, 0, r10, r6_r7, 0, signed, r4, 1, 0, 1, 4, 2
+    device_load 0, i32, x, r5, u2_u3, r2, unsigned
+    wait 0
+    stop
+";
+    let f = race_findings(atomic_then_load);
+    assert_eq!(f.len(), 2, "{f:#?}");
+    assert!(
+        f[0].starts_with("DeviceRace at 0x20 `atomic")
+            && f[0].contains(
+                "threadgroup (1,0,0) SIMD group 0 thread 0 changes atomically device byte 0x"
+            )
+            && f[0].contains("which threadgroup (0,0,0) SIMD group 0 thread 31 loaded at 0x28"),
+        "{f:#?}"
+    );
+    assert!(
+        f[1].starts_with("DeviceRace at 0x28 `device_load")
+            && f[1].contains("threadgroup (1,0,0) SIMD group 0 thread 0 loads device byte 0x")
+            && f[1].contains(
+                "which threadgroup (0,0,0) SIMD group 0 thread 31 changed atomically at 0x20"
+            ),
+        "{f:#?}"
+    );
+    let atomics_only =
+        atomic_then_load.replace("    device_load 0, i32, x, r5, u2_u3, r2, unsigned\n", "");
+    assert_eq!(race_findings(&atomics_only), Vec::<String>::new());
 }

@@ -108,3 +108,34 @@ fn stack_refusals() {
         other => panic!("{other:?}"),
     }
 }
+
+/// With an observer's access list on, a spill and a fill are stack stores and loads: thread t's
+/// component i of the i32 spill at byte 36 is the 4 bytes at 36 + 4i holding t << 8 | i.
+#[test]
+fn stack_accesses_are_reported() {
+    use wavesim_core::observe::AccessKind;
+    let mut w = WaveState::new(16);
+    for l in 0..SIMD_WIDTH {
+        for r in 0..4 {
+            w.set_reg32(4 + r, l, (l as u32) << 8 | r as u32);
+        }
+    }
+    w.accesses = Some(Vec::new());
+    exec(&mut w, &[pack(false, 2, 8, true, 36, 0xF)]).unwrap();
+    exec(&mut w, &[pack(true, 2, 24, true, 40, 0x1)]).unwrap();
+    let a = w.accesses.take().unwrap();
+    assert_eq!(a.len(), 4 * SIMD_WIDTH + SIMD_WIDTH);
+    let store = a
+        .iter()
+        .find(|x| x.kind == AccessKind::Store && x.lane == 5 && x.addr == 44)
+        .unwrap();
+    assert_eq!(
+        (store.space, store.size, store.value),
+        ("stack", 4, 5 << 8 | 2)
+    );
+    let load = a.iter().rev().find(|x| x.lane == 5).unwrap();
+    assert_eq!(
+        (load.kind, load.addr, load.value),
+        (AccessKind::Load, 40, 5 << 8 | 1)
+    );
+}

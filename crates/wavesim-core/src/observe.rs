@@ -31,7 +31,8 @@ pub struct InstLoc {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct MemAccess {
     pub kind: AccessKind,
-    /// The address space, as the back end names it (`device`, `threadgroup`).
+    /// The address space, as the back end names it (AGX `device`, `threadgroup`; R700 `cb3`,
+    /// `vb160`, `lds`, `param`, ...).
     pub space: &'static str,
     pub lane: u32,
     pub addr: u64,
@@ -39,6 +40,30 @@ pub struct MemAccess {
     pub size: u8,
     /// The value loaded or stored; for an atomic, the value memory held before it.
     pub value: u64,
+}
+
+/// Appends an access to a back end's list of the running instruction's accesses, which it keeps
+/// only while an observer is enabled (`None`: nothing to do).
+#[inline(always)]
+pub fn record_access(
+    list: &mut Option<Vec<MemAccess>>,
+    kind: AccessKind,
+    space: &'static str,
+    lane: usize,
+    addr: u64,
+    size: u64,
+    value: u64,
+) {
+    if let Some(v) = list {
+        v.push(MemAccess {
+            kind,
+            space,
+            lane: lane as u32,
+            addr,
+            size: size as u8,
+            value,
+        });
+    }
 }
 
 /// What a [`MemAccess`] did.
@@ -85,6 +110,20 @@ pub fn write_accesses(line: &mut String, accesses: &[MemAccess]) {
         }
         line.push('\n');
     }
+}
+
+/// The interned name `PREFIX` + `n` of a numbered address space (R700: constant buffer `cb3`,
+/// vertex buffer `vb160`): [`MemAccess::space`] and [`MemoryView::spaces`] hold `&'static str`,
+/// and the few hundred names a run can use are made once and kept.
+pub fn numbered_space(prefix: &'static str, n: u32) -> &'static str {
+    use std::collections::BTreeMap;
+    use std::sync::{Mutex, OnceLock};
+    static NAMES: OnceLock<Mutex<BTreeMap<(&'static str, u32), &'static str>>> = OnceLock::new();
+    let names = NAMES.get_or_init(Default::default);
+    // A poisoned lock only means another thread panicked while inserting; the map is still whole.
+    let mut m = names.lock().unwrap_or_else(|e| e.into_inner());
+    m.entry((prefix, n))
+        .or_insert_with(|| Box::leak(format!("{prefix}{n}").into_boxed_str()))
 }
 
 /// Memory a paused run lets a step debugger read and write ([`Observer::pause_mem`]).
@@ -546,6 +585,14 @@ mod tests {
         r.release();
         assert!(r.released());
         assert_eq!(r.stop_at(4), None);
+    }
+
+    #[test]
+    fn numbered_spaces_are_interned() {
+        let a = numbered_space("cb", 3);
+        assert_eq!(a, "cb3");
+        assert!(std::ptr::eq(a, numbered_space("cb", 3)));
+        assert_eq!(numbered_space("vb", 160), "vb160");
     }
 
     /// Accesses are grouped by kind, space and size, lanes in order, values as wide as the access.

@@ -1022,7 +1022,11 @@ fn step_mem<'a, 'm>(
     mem: Option<&'a mut (dyn wavesim::MemoryView + 'm)>,
     space: &str,
 ) -> Result<(&'a mut (dyn wavesim::MemoryView + 'm), usize), String> {
-    let m = mem.ok_or("an R700 run has no device memory: constant buffers, vertex buffers and textures come from the configuration")?;
+    let m = mem.ok_or("this stop lends the debugger no memory")?;
+    // No space named: the run's first (AGX `device`, R700 `cb0`).
+    if space.is_empty() {
+        return Ok((m, 0));
+    }
     let s = m.spaces().iter().position(|n| *n == space).ok_or_else(|| {
         format!(
             "no address space `{space}` (this run has {})",
@@ -1165,8 +1169,9 @@ impl StepSession {
         self.ask(py, StepCmd::WriteReg(name, lane, value))
             .map(|_| ())
     }
-    /// `n` bytes at `addr` of the run's memory (AGX: space `device` or `threadgroup`).
-    #[pyo3(signature = (addr, n, space = "device".to_string()))]
+    /// `n` bytes at `addr` of the run's memory (AGX: space `device`, the default, or
+    /// `threadgroup`; R700: `cb0`..`cb15`, the default `cb0`, or `vb0`..`vb175`).
+    #[pyo3(signature = (addr, n, space = String::new()))]
     fn read_mem<'py>(
         &mut self,
         py: Python<'py>,
@@ -1179,7 +1184,7 @@ impl StepSession {
             _ => Err(err("unexpected reply from the debug session")),
         }
     }
-    #[pyo3(signature = (addr, data, space = "device".to_string()))]
+    #[pyo3(signature = (addr, data, space = String::new()))]
     fn write_mem(
         &mut self,
         py: Python<'_>,

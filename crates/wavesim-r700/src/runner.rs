@@ -429,6 +429,7 @@ pub fn driver_state(shader: &Shader, cfg: &RunConfig) -> Result<DriverState, Run
             base: 0,
             stride: 16,
             format: None,
+            constant_buffer: true,
         });
     }
     for fc in &cfg.fetch_constant {
@@ -447,6 +448,7 @@ pub fn driver_state(shader: &Shader, cfg: &RunConfig) -> Result<DriverState, Run
             base: fc.base,
             stride: fc.stride,
             format: fc.format,
+            constant_buffer: false,
         });
     }
     d.fetch_constants = fcs;

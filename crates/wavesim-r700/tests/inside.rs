@@ -337,3 +337,97 @@ fn hand_made_violations_of_each_remaining_rule() {
     clause.insts[1].w[0] = (clause.insts[1].w[0] & !(0x7f << 16)) | (1 << 16);
     assert_eq!(rules(&p), vec![Rule::TexClauseDependency]);
 }
+
+/// vs_fetch: `T0.X = FLT_TO_INT(T0.X) & 15`, then `VTX_READ_eg T0, T0.X, 0` from buffer 1 (the
+/// copy of constant buffer 1: stride 16, base 0), then `EXPORT` of T0 to position 0. Thread 0's
+/// T0.X is -3.0: FLT_TO_INT gives -3, & 15 gives 13, so it reads bytes 13 * 16 = 0xd0.. of cb1,
+/// entry 13 = 125.0 + 2 * 13 = 151.0 (0x43170000), 151.5, 152.0, 152.5; thread 1's 0.75 gives 0:
+/// bytes 0x0.. = 125.0 (0x42fa0000). The export stores the same words at pos 0x0..0xc. Every one
+/// of the 40 threads reads 4 dwords and exports 4: 160 loads, 160 stores.
+/// ps_tex: `TEX_SAMPLE T0.XYZW, T0.XYZW RID:0 SID:0`: thread 0 samples at its T0 = (-3.0, -0.75,
+/// 1.5, 3.75), and each of the 40 threads reads resource 0 once.
+#[test]
+fn fetches_texture_reads_and_exports_are_seen() {
+    let see = |name: &str| {
+        let (shader, cfg) = load("rv770", name);
+        let mut obs = Inside {
+            tracer: Some(Tracer::new(Vec::new(), TraceFilter::default(), u64::MAX)),
+            stats: Some(Stats::default()),
+            timeline: None,
+        };
+        run_observed(&shader, &cfg, &mut obs).unwrap();
+        let trace = String::from_utf8(obs.tracer.unwrap().finish().unwrap()).unwrap();
+        (trace, obs.stats.unwrap())
+    };
+    let (trace, stats) = see("vs_fetch");
+    let vtx = trace
+        .lines()
+        .find(|l| l.starts_with("    cb1 load 4B:"))
+        .unwrap();
+    assert!(
+        vtx.starts_with("    cb1 load 4B: [0] 0xd0=0x43170000 [0] 0xd4=0x43178000 [0] 0xd8=0x43180000 [0] 0xdc=0x43188000 [1] 0x0=0x42fa0000 "),
+        "{vtx}"
+    );
+    let pos = trace
+        .lines()
+        .find(|l| l.starts_with("    pos store 4B:"))
+        .unwrap();
+    assert!(
+        pos.starts_with("    pos store 4B: [0] 0x0=0x43170000 [0] 0x4=0x43178000 [0] 0x8=0x43180000 [0] 0xc=0x43188000 [1] 0x0=0x42fa0000 "),
+        "{pos}"
+    );
+    let count = |s: &Stats, space: &str, kind: &'static str| {
+        s.accesses.get(&(space.to_string(), kind)).copied()
+    };
+    assert_eq!(count(&stats, "cb1", "load"), Some((160, 640)));
+    assert_eq!(count(&stats, "pos", "store"), Some((160, 640)));
+    assert!(stats
+        .to_text()
+        .contains("memory accesses:   cb1 load 160 (640 B), pos store 160 (640 B)"));
+
+    let (trace, stats) = see("ps_tex");
+    assert!(
+        trace.contains(
+            "\n    tex0 sample (sampler 0): [0] (-3, -0.75, 1.5, 3.75) [1] (0.75, 3, 5.25, -2.25) "
+        ),
+        "{trace}"
+    );
+    assert_eq!(stats.tex_reads.get(&0), Some(&40));
+    assert_eq!(count(&stats, "pixel", "store"), Some((160, 640)));
+}
+
+/// A step debugger's memory: stopped before vs_fetch's VTX_READ (@6), it reads cb1's entry 13
+/// (thread 0's address, above) and writes 10.0 (0x41200000) over its X; the buffer's VTX copy
+/// (`vb1`) changes with it, and thread 0 exports 10.0 as position X.
+#[test]
+fn the_debugger_reads_and_writes_r700_buffers() {
+    use wavesim_core::observe::{InstLoc, MemoryView, Observer};
+    use wavesim_r700::exec::{Step, Wave};
+    struct Poke(Vec<u32>);
+    impl Observer<Wave, Step> for Poke {
+        fn pause_mem(&mut self, loc: &InstLoc, _w: &mut Wave, _s: &Step, mem: &mut dyn MemoryView) {
+            if loc.pc != 6 {
+                return;
+            }
+            let space = |n: &str| mem.spaces().iter().position(|s| *s == n).unwrap();
+            let (cb1, vb1) = (space("cb1"), space("vb1"));
+            let mut b = [0u8; 4];
+            mem.read(cb1, 0xd0, &mut b).unwrap();
+            self.0.push(u32::from_le_bytes(b));
+            mem.write(cb1, 0xd0, &0x4120_0000u32.to_le_bytes()).unwrap();
+            mem.read(vb1, 0xd0, &mut b).unwrap();
+            self.0.push(u32::from_le_bytes(b));
+            assert!(mem.read(cb1, 0x10000, &mut b).is_err());
+        }
+    }
+    let (shader, cfg) = load("rv770", "vs_fetch");
+    let mut poke = Poke(Vec::new());
+    let res = run_observed(&shader, &cfg, &mut poke).unwrap();
+    assert_eq!(poke.0, [0x4317_0000, 0x4120_0000]);
+    assert!(
+        res.to_text()
+            .starts_with("thread 0 pos0 = 10 151.5 152 152.5\n"),
+        "{}",
+        res.to_text()
+    );
+}

@@ -17,6 +17,23 @@
 //! At the end of input the dispatch runs to its end, then the `:OUT` outputs are written.
 
 use std::io::BufRead;
+
+/// `println!` that ignores a reader gone away (`wavesim debug ... | head`): the session goes on
+/// to its end quietly instead of panicking on a broken pipe.
+macro_rules! say {
+    ($($t:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stdout(), $($t)*);
+    }};
+}
+
+/// `print!` likewise.
+macro_rules! say_part {
+    ($($t:tt)*) => {{
+        use std::io::Write as _;
+        let _ = write!(std::io::stdout(), $($t)*);
+    }};
+}
 use std::path::PathBuf;
 use wavesim::{parse_spec, Arg, ArgSpec, DebugEvent, Debugger, Device, Geometry, Wave};
 
@@ -154,26 +171,26 @@ fn command(d: &mut Debugger, line: &str, cur: &mut usize) -> Result<bool, String
                 let (r, v) = cond.split_once("==").ok_or("break if REG == VALUE")?;
                 let (r, v) = (parse_reg(r)?, parse_u32(v)?);
                 let n = d.break_if(Box::new(move |w: &Wave| read_reg(w, r) == v));
-                println!("condition {n}: {cond}");
+                say!("condition {n}: {cond}");
             } else {
                 let pc = parse_num(rest)?;
                 d.break_at(pc)?;
-                println!("breakpoint at {pc:#x}");
+                say!("breakpoint at {pc:#x}");
             }
         }
         "step" | "s" => {
             *cur = wave_arg(rest, *cur)?;
             let e = d.step(*cur).map_err(|e| e.to_string())?;
-            println!("{}", event_text(&e, d));
+            say!("{}", event_text(&e, d));
         }
         "continue" | "c" => {
             let e = d.cont().map_err(|e| e.to_string())?;
             if let DebugEvent::Breakpoint { wave, .. } | DebugEvent::Condition { wave, .. } = e {
                 *cur = wave;
             }
-            println!("{}", event_text(&e, d));
+            say!("{}", event_text(&e, d));
         }
-        "regs" | "r" => print!("{}", regs_text(d, wave_arg(rest, *cur)?)),
+        "regs" | "r" => say_part!("{}", regs_text(d, wave_arg(rest, *cur)?)),
         "set" => {
             let (r, v) = rest.split_once(' ').ok_or("set REG VALUE")?;
             let (r, v) = (parse_reg(r)?, parse_u32(v)?);
@@ -182,13 +199,13 @@ fn command(d: &mut Debugger, line: &str, cur: &mut usize) -> Result<bool, String
                 Reg::S(n) => w.sgpr[n] = v,
                 Reg::V(n, l) => w.vgpr_set(n, l, v),
             }
-            println!("ok");
+            say!("ok");
         }
         "mem" | "m" => {
             if let Some((a, v)) = rest.split_once('=') {
                 let (a, v) = (parse_num(a)?, parse_u32(v)?);
                 d.memory().write_u32(a, v).map_err(|e| e.to_string())?;
-                println!("ok");
+                say!("ok");
             } else {
                 let mut it = rest.split_whitespace();
                 let a = parse_num(it.next().ok_or("mem ADDR [N]")?)?;
@@ -209,7 +226,7 @@ fn command(d: &mut Debugger, line: &str, cur: &mut usize) -> Result<bool, String
                             .map_err(|e| e.to_string())
                     })
                     .collect();
-                println!("{a:#x}: {}", words?.join(" "));
+                say!("{a:#x}: {}", words?.join(" "));
             }
         }
         "quit" | "q" => return Ok(false),
@@ -274,17 +291,17 @@ pub fn run(a: DebugArgs) -> Result<(), String> {
                     match command(d, &line, &mut cur) {
                         Ok(true) => {}
                         Ok(false) => return Ok(false),
-                        Err(e) => println!("error: {e}"),
+                        Err(e) => say!("error: {e}"),
                     }
                 }
                 // End of input: run to the end.
                 while !d.finished() {
                     let e = d.cont().map_err(|e| e.to_string())?;
                     if e != DebugEvent::Finished {
-                        println!("{}", event_text(&e, d));
+                        say!("{}", event_text(&e, d));
                     }
                 }
-                println!("finished");
+                say!("finished");
                 Ok(true)
             },
         )
@@ -332,7 +349,7 @@ fn mem_command(mem: &mut dyn MemoryView, rest: &str) -> Result<(), String> {
     if let Some((a, v)) = rest.split_once('=') {
         let ((space, a), v) = (space_addr(a)?, parse_u32(v)?);
         mem.write(space, a, &v.to_le_bytes())?;
-        println!("ok");
+        say!("ok");
         return Ok(());
     }
     let mut it = rest.split_whitespace();
@@ -357,7 +374,7 @@ fn mem_command(mem: &mut dyn MemoryView, rest: &str) -> Result<(), String> {
     } else {
         format!("{}:", mem.spaces()[space])
     };
-    println!("{prefix}{a:#x}: {}", words.join(" "));
+    say!("{prefix}{a:#x}: {}", words.join(" "));
     Ok(())
 }
 
@@ -413,14 +430,14 @@ impl<W, I> StepDebugger<W, I> {
                         (self.view.show_pc)(pc)
                     ));
                 }
-                println!("breakpoint at {}", (self.view.show_pc)(pc));
+                say!("breakpoint at {}", (self.view.show_pc)(pc));
             }
             "step" | "s" => {
                 self.rule.step();
                 return Ok(true);
             }
             "continue" | "c" => return Ok(true),
-            "regs" | "r" => print!("{}", (self.view.regs)(w)),
+            "regs" | "r" => say_part!("{}", (self.view.regs)(w)),
             "set" => {
                 let (r, v) = rest.rsplit_once(' ').ok_or("set REG VALUE")?;
                 (self.view.set)(w, r.trim(), parse_u32(v)?)?;
@@ -460,7 +477,7 @@ impl<W, I> StepDebugger<W, I> {
             return;
         };
         let [x, y, z] = loc.workgroup;
-        println!(
+        say!(
             "{why}: wg ({x},{y},{z}) wave {} at {} `{}`",
             loc.wave,
             (self.view.show_pc)(loc.pc),
@@ -474,7 +491,7 @@ impl<W, I> StepDebugger<W, I> {
             match self.command(w, mem.as_deref_mut(), &line) {
                 Ok(true) => return,
                 Ok(false) => {}
-                Err(e) => println!("error: {e}"),
+                Err(e) => say!("error: {e}"),
             }
         }
     }
@@ -498,7 +515,10 @@ fn parse_lane_reg(s: &str) -> Result<(&str, usize), String> {
 }
 
 /// `wavesim debug SHADER.o --config RUN.toml`: the R700 shader under the step debugger.
-pub fn run_r700(file: &std::path::Path, config: &std::path::Path) -> Result<(), String> {
+pub fn run_r700(
+    file: &std::path::Path,
+    config: &std::path::Path,
+) -> Result<(), crate::inside_cli::CliError> {
     use wavesim::r700::exec::{Step, Wave};
     let bytes = wavesim::limits::read_input_file(file)
         .map_err(|e| format!("cannot read {}: {e}", file.display()))?;
@@ -506,7 +526,7 @@ pub fn run_r700(file: &std::path::Path, config: &std::path::Path) -> Result<(), 
         .map_err(|e| format!("{}: {e}", file.display()))?;
     let text = read_config(config)?;
     let cfg = wavesim::r700::runner::RunConfig::from_toml(&text)
-        .map_err(|e| format!("{}: {e}", config.display()))?;
+        .map_err(|e| crate::inside_cli::config_error(format!("{}: {e}", config.display())))?;
     let starts = wavesim::r700::inside::step_addresses(&shader.program);
     const CH: [char; 4] = ['X', 'Y', 'Z', 'W'];
     let view: IsaView<Wave, Step> = IsaView {
@@ -520,10 +540,17 @@ pub fn run_r700(file: &std::path::Path, config: &std::path::Path) -> Result<(), 
             for (r, g) in w.gpr.iter().enumerate() {
                 for (c, ch) in g.iter().enumerate() {
                     if ch.iter().take(4).any(|&v| v != 0) {
-                        let lanes: Vec<String> = ch.iter().take(4).map(|v| format!("{v:#010x}")).collect();
+                        let lanes: Vec<String> =
+                            ch.iter().take(4).map(|v| format!("{v:#010x}")).collect();
                         t += &format!("T{r}.{} [0-3] {}\n", CH[c], lanes.join(" "));
                     }
                 }
+            }
+            let mut acc = String::new();
+            wavesim_core::observe::write_accesses(&mut acc, w.accesses.as_deref().unwrap_or(&[]));
+            if !acc.is_empty() {
+                t += "memory accesses of the previous step:\n";
+                t += &acc;
             }
             t
         },
@@ -554,14 +581,14 @@ pub fn run_r700(file: &std::path::Path, config: &std::path::Path) -> Result<(), 
                 .map_err(|_| format!("`{s}`: give an address as @N (8-byte units, as listed)"))
         },
         show_pc: |pc| format!("@{pc}"),
-        no_mem: "an R700 run has no device memory: constant buffers, vertex buffers and textures come from the configuration",
+        no_mem: "this stop lends the debugger no memory",
     };
     let mut dbg = StepDebugger::new(view, starts);
-    let res =
-        wavesim::r700::runner::run_observed(&shader, &cfg, &mut dbg).map_err(|e| e.to_string())?;
+    let res = wavesim::r700::runner::run_observed(&shader, &cfg, &mut dbg)
+        .map_err(crate::inside_cli::r700_error)?;
     if !dbg.quit {
-        println!("finished");
-        print!("{}", res.to_text());
+        say!("finished");
+        say_part!("{}", res.to_text());
     }
     Ok(())
 }
@@ -574,11 +601,14 @@ impl wavesim::agx::inside::AgxObserver
 /// `wavesim debug --target agx --config JOB.toml [CODE]`: a job of any kind under the step
 /// debugger; `mem` reads and writes device memory and (`mem threadgroup:ADDR`) the group's
 /// threadgroup memory.
-pub fn run_agx(code: Option<&std::path::Path>, config: &std::path::Path) -> Result<(), String> {
+pub fn run_agx(
+    code: Option<&std::path::Path>,
+    config: &std::path::Path,
+) -> Result<(), crate::inside_cli::CliError> {
     use wavesim::agx::exec::{Inst, WaveState};
     let text = read_config(config)?;
     let cfg = wavesim::agx::runner::RunConfig::from_toml(&text)
-        .map_err(|e| format!("{}: {e}", config.display()))?;
+        .map_err(|e| crate::inside_cli::config_error(format!("{}: {e}", config.display())))?;
     let dir = config.parent().unwrap_or(std::path::Path::new("."));
     let bytes = code
         .map(|p| {
@@ -628,10 +658,10 @@ pub fn run_agx(code: Option<&std::path::Path>, config: &std::path::Path) -> Resu
     let mut dbg = StepDebugger::new(view, starts);
     let res =
         wavesim::agx::runner::run_observed_in_dir(&cfg, dir, bytes.as_deref(), &mut dbg, false)
-            .map_err(|e| e.to_string())?;
+            .map_err(crate::inside_cli::agx_error)?;
     if !dbg.quit {
-        println!("finished");
-        print!("{}", res.to_text());
+        say!("finished");
+        say_part!("{}", res.to_text());
     }
     Ok(())
 }

@@ -152,13 +152,60 @@ fn write_file(path: &std::path::Path, text: &str) -> Result<(), String> {
 /// `wavesim run SHADER.o --config RUN.toml [--trace ...] [--stats] [--check LIST] [--timeline F]`:
 /// runs the R700 shader with the observers asked for; returns the text to print after the
 /// exports (`--stats`).
+/// Why an R700 or AGX command failed: a configuration the run cannot take as given (TOML that
+/// does not parse, a value outside its range, kernel arguments that do not fit: exit 2, like a bad
+/// RDNA3 `--arg`), or a run that failed (exit 1).
+#[derive(Debug)]
+pub struct CliError {
+    pub usage: bool,
+    pub msg: String,
+}
+
+impl From<String> for CliError {
+    fn from(msg: String) -> CliError {
+        CliError { usage: false, msg }
+    }
+}
+
+impl From<&str> for CliError {
+    fn from(msg: &str) -> CliError {
+        msg.to_string().into()
+    }
+}
+
+/// A configuration error (exit 2).
+pub fn config_error(msg: impl Into<String>) -> CliError {
+    CliError {
+        usage: true,
+        msg: msg.into(),
+    }
+}
+
+/// An R700 run's error: its configuration's (exit 2) or the run's (exit 1).
+pub fn r700_error(e: wavesim::r700::runner::RunError) -> CliError {
+    CliError {
+        usage: matches!(e, wavesim::r700::runner::RunError::Config(_)),
+        msg: e.to_string(),
+    }
+}
+
+/// An AGX job's error: its configuration's or arguments' (exit 2) or the run's (exit 1).
+pub fn agx_error(e: wavesim::agx::runner::RunError) -> CliError {
+    use wavesim::agx::runner::RunError as E;
+    CliError {
+        usage: matches!(e, E::Config(_) | E::Argument { .. }),
+        msg: e.to_string(),
+    }
+}
+
 pub fn run_r700(
     shader: &wavesim::r700::Shader,
     cfg: &wavesim::r700::runner::RunConfig,
     see: &See,
-) -> Result<(wavesim::r700::runner::RunResult, String), String> {
+) -> Result<(wavesim::r700::runner::RunResult, String), CliError> {
     use wavesim::r700::inside::{check, Inside, Stats, Timeline, Tracer};
-    let checks = see.check.as_deref().map(check::Checks::parse).transpose()?;
+    let checks =
+        (see.check.as_deref().map(check::Checks::parse).transpose()).map_err(config_error)?;
     let tracer = match &see.trace {
         Some(t) => Some(Tracer::new(trace_writer(t)?, t.filter, t.limit)),
         None => None,
@@ -177,7 +224,7 @@ pub fn run_r700(
     } else {
         wavesim::r700::runner::run(shader, cfg)
     }
-    .map_err(|e| e.to_string())?;
+    .map_err(r700_error)?;
     if let (Some(path), Some(tl)) = (&see.timeline, &obs.timeline) {
         let title = shader.entry.as_deref().unwrap_or("r700");
         write_file(
@@ -186,14 +233,14 @@ pub fn run_r700(
         )?;
     }
     if let Some(c) = checks {
-        let found = wavesim::r700::runner::check(shader, cfg, c).map_err(|e| e.to_string())?;
+        let found = wavesim::r700::runner::check(shader, cfg, c).map_err(r700_error)?;
         report_findings(&found.iter().map(|f| f.to_string()).collect::<Vec<_>>());
     }
     Ok((run, obs.stats.map(|s| s.to_text()).unwrap_or_default()))
 }
 
 /// The AGX checks `--check` takes.
-const AGX_CHECKS: &str = "init, uniforms, barriers (or all)";
+const AGX_CHECKS: &str = "init, uniforms, barriers, races (or all)";
 
 /// The AGX checks asked for.
 #[derive(Clone, Copy, Debug, Default)]
@@ -201,6 +248,7 @@ pub struct AgxChecks {
     pub init: bool,
     pub uniforms: bool,
     pub barriers: bool,
+    pub races: bool,
 }
 
 /// `--check LIST` for AGX.
@@ -213,11 +261,13 @@ pub fn agx_checks(list: Option<&str>) -> Result<AgxChecks, String> {
                     init: true,
                     uniforms: true,
                     barriers: true,
+                    races: true,
                 }
             }
             "init" => c.init = true,
             "uniforms" => c.uniforms = true,
             "barriers" => c.barriers = true,
+            "races" => c.races = true,
             _ => return Err(format!("AGX check `{p}`: the AGX checks are {AGX_CHECKS}")),
         }
     }
@@ -231,13 +281,16 @@ pub fn run_agx(
     dir: &std::path::Path,
     code: Option<&[u8]>,
     see: &See,
-) -> Result<(wavesim::agx::runner::RunResult, String), String> {
-    use wavesim::agx::inside::{BarrierCheck, Inside, Stats, Timeline, Tracer, UniformCheck};
+) -> Result<(wavesim::agx::runner::RunResult, String), CliError> {
+    use wavesim::agx::inside::{
+        BarrierCheck, Inside, RaceCheck, Stats, Timeline, Tracer, UniformCheck,
+    };
     let AgxChecks {
         init,
         uniforms,
         barriers,
-    } = agx_checks(see.check.as_deref())?;
+        races,
+    } = agx_checks(see.check.as_deref()).map_err(config_error)?;
     use wavesim::agx::runner::Kind;
     let graphics = matches!(cfg.kind, Kind::Vertex | Kind::Fragment);
     let tracer = match &see.trace {
@@ -252,6 +305,7 @@ pub fn run_agx(
         // `uniforms` there).
         uniforms: (uniforms && !graphics).then(UniformCheck::new),
         barriers: barriers.then(BarrierCheck::default),
+        races: races.then(RaceCheck::default),
     };
     let run = wavesim::agx::runner::run_observed_in_dir(cfg, dir, code, &mut obs, init);
     if let (Some(t), Some(tr)) = (&see.trace, obs.tracer.take()) {
@@ -265,7 +319,7 @@ pub fn run_agx(
                 "the run stopped at the read of an uninitialised register (--check init)".into(),
             );
         }
-        r => r.map_err(|e| e.to_string())?,
+        r => r.map_err(agx_error)?,
     };
     if let (Some(path), Some(tl)) = (&see.timeline, &obs.timeline) {
         write_file(
@@ -275,6 +329,7 @@ pub fn run_agx(
     }
     let found: Vec<String> = (obs.uniforms.iter().flat_map(|u| &u.findings))
         .chain(obs.barriers.iter().flat_map(|b| &b.findings))
+        .chain(obs.races.iter().flat_map(|b| &b.findings))
         .map(|f| f.to_string())
         .collect();
     report_findings(&found);

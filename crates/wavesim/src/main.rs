@@ -103,7 +103,7 @@ enum Cmd {
         #[arg(long, requires = "stats")]
         json: bool,
         /// Check the run: RDNA3 any of waits,hazards,races,init; R700 any of
-        /// group,pvps,ar,consts,stack,tex; AGX any of init,uniforms,barriers (or all). Findings
+        /// group,pvps,ar,consts,stack,tex; AGX any of init,uniforms,barriers,races (or all). Findings
         /// go to stderr and the run exits with code 3 (after writing its outputs, unless the
         /// finding stopped the run).
         #[arg(long, value_name = "LIST")]
@@ -306,7 +306,7 @@ fn run_agx_cli(
     let bytes = code.map(|p| read(p)).transpose()?;
     let dir = config.parent().unwrap_or(std::path::Path::new("."));
     let cfg = wavesim::agx::runner::RunConfig::from_toml(&cfg)
-        .map_err(|e| format!("{}: {e}", config.display()))?;
+        .map_err(|e| usage(format!("{}: {e}", config.display())))?;
     // `all` means the checks that apply; `uniforms` named on a vertex or fragment job is an error.
     let uniforms = (see.check.iter())
         .flat_map(|l| l.split(','))
@@ -325,7 +325,7 @@ fn run_agx_cli(
         )));
     }
     let (res, inside_text) = inside_cli::run_agx(&cfg, dir, bytes.as_deref(), see)
-        .map_err(|e| format!("{}: {e}", config.display()))?;
+        .map_err(|e| cli_failure(e, config))?;
     if let Some(out) = png {
         let image = res.pngs.get(png_target as usize).ok_or_else(|| {
             format!(
@@ -350,7 +350,7 @@ fn run_r700_cli(
     png: Option<&PathBuf>,
     png_target: u32,
     see: &inside_cli::See,
-) -> Result<(), String> {
+) -> Result<(), Failure> {
     let cfg = read_text(config)?;
     let shader = match raw_chip {
         Some(chip) => wavesim::r700::Shader::from_raw(chip, bytes).map_err(|e| e.to_string()),
@@ -358,9 +358,9 @@ fn run_r700_cli(
     }
     .map_err(|e| format!("{}: {e}", file.display()))?;
     let cfg = wavesim::r700::runner::RunConfig::from_toml(&cfg)
-        .map_err(|e| format!("{}: {e}", config.display()))?;
+        .map_err(|e| usage(format!("{}: {e}", config.display())))?;
     let (res, inside_text) =
-        inside_cli::run_r700(&shader, &cfg, see).map_err(|e| format!("{}: {e}", file.display()))?;
+        inside_cli::run_r700(&shader, &cfg, see).map_err(|e| cli_failure(e, file))?;
     if let Some(out) = png {
         let image = res.png(png_target).map_err(|e| e.to_string())?;
         std::fs::write(out, image).map_err(|e| format!("cannot write {}: {e}", out.display()))?;
@@ -486,7 +486,7 @@ fn real_main(cli: Cli) -> Result<(), Failure> {
                     };
                     let bytes = read(&file)?;
                     refuse("an R700 shader")?;
-                    return Ok(run_r700_cli(
+                    return run_r700_cli(
                         &bytes,
                         Some(chip),
                         &file,
@@ -494,7 +494,7 @@ fn real_main(cli: Cli) -> Result<(), Failure> {
                         png.as_ref(),
                         png_target,
                         &see,
-                    )?);
+                    );
                 }
                 if isa != Isa::Agx {
                     return Err(usage(format!(
@@ -550,15 +550,7 @@ fn real_main(cli: Cli) -> Result<(), Failure> {
                     wavesim::r700::inside::check::Checks::parse(c)
                         .map_err(|e| usage(format!("--check: {e}")))?;
                 }
-                return Ok(run_r700_cli(
-                    &bytes,
-                    None,
-                    &file,
-                    &config,
-                    png.as_ref(),
-                    png_target,
-                    &see,
-                )?);
+                return run_r700_cli(&bytes, None, &file, &config, png.as_ref(), png_target, &see);
             }
             let (Some(kernel), Some(global)) = (kernel, global) else {
                 return Err(usage(format!(
@@ -821,7 +813,9 @@ pub const EXIT_OK: u8 = 0;
 /// unsupported instruction, the watchdog, a deadlock, a malformed object, an I/O error.
 pub const EXIT_RUN_FAILED: u8 = 1;
 /// Exit code of a command line that cannot be run as given: unknown options, malformed `--arg`
-/// specs, wrong argument count or kinds, an unknown kernel, a bad geometry.
+/// specs, wrong argument count or kinds, an unknown kernel, a bad geometry; for R700 and AGX, a
+/// configuration file that is not TOML or holds a value outside its range, kernel arguments that
+/// do not fit (docs/INSIDE.md, "Exit codes").
 pub const EXIT_USAGE: u8 = 2;
 
 /// Writes `text` to standard output; a reader that went away (`wavesim disasm X | head`) ends
@@ -914,6 +908,24 @@ impl From<&str> for Failure {
     fn from(msg: &str) -> Failure {
         msg.to_string().into()
     }
+}
+
+impl From<inside_cli::CliError> for Failure {
+    fn from(e: inside_cli::CliError) -> Failure {
+        Failure {
+            code: if e.usage { EXIT_USAGE } else { EXIT_RUN_FAILED },
+            msg: e.msg,
+        }
+    }
+}
+
+/// An R700 or AGX command's error, its message after `path: ` (exit 2 for a configuration the
+/// run cannot take, 1 for a failed run).
+fn cli_failure(e: inside_cli::CliError, path: &std::path::Path) -> Failure {
+    Failure::from(inside_cli::CliError {
+        msg: format!("{}: {}", path.display(), e.msg),
+        ..e
+    })
 }
 
 /// A command line that cannot run as given (exit code 2).

@@ -132,9 +132,12 @@ fn agx_trace_stats_and_checks() {
     assert!(out.contains("SIMD-group instructions: 40"), "{out}");
     assert!(out.contains("divergent:               12"), "{out}");
     assert!(out.contains(plain.lines().next().unwrap()), "{out}");
-    let o = agx(&["--check", "races"]);
+    // `races` is an AGX check (device memory; the job is clean); RDNA3's `waits` is not.
+    ok(&agx(&["--check", "races"]));
+    let o = agx(&["--check", "waits"]);
     assert_eq!(o.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&o.stderr).contains("the AGX checks are"));
+    assert!(String::from_utf8_lossy(&o.stderr)
+        .contains("the AGX checks are init, uniforms, barriers, races (or all)"));
 }
 
 #[test]
@@ -395,7 +398,7 @@ fn r700_debugger_breaks_steps_reads_and_writes() {
     // @15 is NOT_INT's group, @13 is between the CF program and the ALU clause at @14.
     let out = debug(
         &[&shader, "--config", &cfg],
-        "break @13\nbreak @15\ncontinue\nregs\nset T1.X[2] 0x40000000\nregs\nstep\nmem 0\n",
+        "break @13\nbreak @15\ncontinue\nregs\nset T1.X[2] 0x40000000\nregs\nstep\nmem 0\nmem cb1:0x10 1\nmem device:0\n",
     );
     assert!(
         out.contains("error: @13 is not the start of an instruction"),
@@ -415,8 +418,15 @@ fn r700_debugger_breaks_steps_reads_and_writes() {
         "{out}"
     );
     assert!(out.contains("step: wg (0,0,0) wave 0 at @16"), "{out}");
+    // A bare address is constant buffer 0's: entry 0 = (-3.0, -2.5, -2.0, -1.5); cb1's entry 1
+    // is (127.0, ...) = 0x42fe0000 (ps_else_tex.toml).
     assert!(
-        out.contains("error: an R700 run has no device memory"),
+        out.contains("0x0: 0xc0400000 0xc0200000 0xc0000000 0xbfc00000\n"),
+        "{out}"
+    );
+    assert!(out.contains("cb1:0x10: 0x42fe0000\n"), "{out}");
+    assert!(
+        out.contains("error: mem: no address space `device`"),
         "{out}"
     );
     assert!(out.contains("finished\n"), "{out}");
@@ -477,4 +487,87 @@ fn agx_barrier_check_finds_a_missing_barrier() {
             "{err}"
         );
     }
+}
+
+/// A configuration that is not TOML is a usage error (exit 2, like a bad RDNA3 `--arg`) for R700
+/// and AGX runs and debug sessions; so is a value outside its range (R700 constant buffer 16).
+#[test]
+fn configuration_errors_exit_2() {
+    let bad = std::env::temp_dir().join(format!("wavesim-bad-{}.toml", std::process::id()));
+    std::fs::write(&bad, "not toml [[").unwrap();
+    let range = std::env::temp_dir().join(format!("wavesim-range-{}.toml", std::process::id()));
+    std::fs::write(
+        &range,
+        "[[constant_buffer]]\nindex = 16\nvalues = [[1.0, 2.0, 3.0, 4.0]]\n",
+    )
+    .unwrap();
+    let shader = path("corpus/r700/obj/rv770/ps_else_tex.o");
+    let (bad, range) = (bad.display().to_string(), range.display().to_string());
+    for args in [
+        vec!["run", &shader, "--config", &bad],
+        vec!["run", &shader, "--config", &range],
+        vec!["run", "--target", "agx", "--config", &bad],
+        vec!["debug", &shader, "--config", &bad],
+        vec!["debug", "--target", "agx", "--config", &bad],
+    ] {
+        let o = wavesim(&args);
+        assert_eq!(
+            o.status.code(),
+            Some(2),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+    }
+    // A run that fails is 1: an AGX job whose code faults.
+    let o = agx_fault();
+    assert_eq!(
+        o.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+}
+
+fn agx_fault() -> Output {
+    let job = std::env::temp_dir().join(format!("wavesim-fault-{}.toml", std::process::id()));
+    // r20 is beyond the 8 registers the job allocates: a typed fault at run time.
+    std::fs::write(
+        &job,
+        "kind = \"compute\"\nnr_gprs = 8\nasm = \"\"\"\n    mov_imm r20, 1\n    stop\n\"\"\"\n[compute]\ngrid = [32, 1, 1]\nlocal = [32, 1, 1]\n",
+    )
+    .unwrap();
+    wavesim(&[
+        "run",
+        "--target",
+        "agx",
+        "--config",
+        &job.display().to_string(),
+    ])
+}
+
+/// The R700 debugger's memory on vs_fetch: stopped before the VTX_READ (@6), `mem cb1:0xd0`
+/// prints constant buffer 1's entry 13 (thread 0 reads it: FLT_TO_INT(-3.0) & 15 = 13, 13 x 16 =
+/// 0xd0; entry 13 = 125.0 + 2 x 13 = 151.0 ...), the write puts 10.0 there, `regs` after the
+/// step lists the fetch's loads (thread 0's first at 0xd0 reads 10.0 now), and thread 0 exports
+/// 10.0 as position X.
+#[test]
+fn r700_debugger_reads_and_writes_buffers() {
+    let shader = path("corpus/r700/obj/rv770/vs_fetch.o");
+    let cfg = path("corpus/r700/run/vs_fetch.toml");
+    let out = debug(
+        &[&shader, "--config", &cfg],
+        "break @6\ncontinue\nmem cb1:0xd0 4\nmem cb1:0xd0 = 0x41200000\nstep\nregs\n",
+    );
+    assert!(
+        out.contains("cb1:0xd0: 0x43170000 0x43178000 0x43180000 0x43188000\n"),
+        "{out}"
+    );
+    assert!(
+        out.contains("memory accesses of the previous step:\n    cb1 load 4B: [0] 0xd0=0x41200000 [0] 0xd4=0x43178000 "),
+        "{out}"
+    );
+    assert!(
+        out.contains("thread 0 pos0 = 10 151.5 152 152.5\n"),
+        "{out}"
+    );
 }

@@ -23,6 +23,7 @@ use super::tile::to_unorm8;
 use super::{active, missing, Fault, Ops, WaveState};
 use crate::operand::{Operand, RegFile};
 use wavesim_core::memory::DeviceMemory;
+use wavesim_core::observe::AccessKind;
 
 fn unsupported(what: impl Into<String>) -> Fault {
     Fault::UnsupportedForm { what: what.into() }
@@ -212,6 +213,15 @@ pub(super) fn image_write(w: &mut WaveState, o: &Ops<'_>, dev: &DeviceMemory) ->
             .wrapping_add(tree.texel_offset(p.level as usize, x, y)?);
         dev.write(addr, &bytes)
             .map_err(|source| Fault::Memory { lane, source })?;
+        // seen by traces and `--check races` as a store to the texture's memory
+        w.record(
+            AccessKind::Store,
+            "texture",
+            lane,
+            addr,
+            TEXEL_BYTES,
+            u32::from_le_bytes(bytes).into(),
+        );
     }
     Ok(())
 }

@@ -51,7 +51,9 @@ use crate::table_types::Sem;
 use std::collections::HashMap;
 use wavesim_core::engine::WaveSlot;
 use wavesim_core::memory::{DeviceMemory, MemError};
-use wavesim_core::observe::{AccessKind, InstLoc, MemAccess, MemoryView, NoObserver, Observer};
+use wavesim_core::observe::{
+    record_access, AccessKind, InstLoc, MemAccess, MemoryView, NoObserver, Observer,
+};
 
 /// Threads per SIMD group.
 pub const SIMD_WIDTH: usize = 32;
@@ -164,7 +166,7 @@ pub struct WaveState {
     pub approximate: bool,
     /// Executions of those instructions under the opt-in, by name (per SIMD group instruction).
     pub approximated: std::collections::BTreeMap<&'static str, u64>,
-    /// The device and threadgroup memory accesses of the instruction being run, when an
+    /// The memory accesses (device, threadgroup, stack, tile, texture, coefficients) of the instruction being run, when an
     /// observer is enabled (`run_observed` clears it before each instruction); `None` otherwise.
     pub accesses: Option<Vec<MemAccess>>,
 }
@@ -213,16 +215,7 @@ impl WaveState {
         size: u64,
         value: u64,
     ) {
-        if let Some(v) = &mut self.accesses {
-            v.push(MemAccess {
-                kind,
-                space,
-                lane: lane as u32,
-                addr,
-                size: size as u8,
-                value,
-            });
-        }
+        record_access(&mut self.accesses, kind, space, lane, addr, size, value);
     }
 
     fn out_of_range(&self, reg: Reg) -> Fault {

@@ -12,6 +12,7 @@
 
 use super::{active, missing, require_fields, Fault, Ops, WaveState, SIMD_WIDTH};
 use crate::operand::{Operand, RegFile};
+use wavesim_core::observe::AccessKind;
 
 /// `stack_load` (`load` true) and `stack_store`.
 pub(super) fn stack_access(w: &mut WaveState, o: &Ops<'_>, load: bool) -> Result<(), Fault> {
@@ -68,9 +69,26 @@ pub(super) fn stack_access(w: &mut WaveState, o: &Ops<'_>, load: bool) -> Result
                     })?;
                     v |= u128::from(byte) << (8 * k);
                 }
+                w.record(
+                    AccessKind::Load,
+                    "stack",
+                    lane,
+                    addr.into(),
+                    size.into(),
+                    v as u64,
+                );
                 w.write(reg, lane, v)?;
             } else {
                 let v = w.read(reg, lane)?;
+                let stored = v & (u64::MAX >> (64 - 8 * size));
+                w.record(
+                    AccessKind::Store,
+                    "stack",
+                    lane,
+                    addr.into(),
+                    size.into(),
+                    stored,
+                );
                 for k in 0..size {
                     w.stack[lane].insert(addr + k, (v >> (8 * k)) as u8);
                 }

@@ -39,6 +39,7 @@ use super::miptree::{Level, Miptree};
 use super::{active, missing, Fault, Ops, WaveState, SIMD_WIDTH};
 use crate::operand::{Operand, Reg, RegFile};
 use wavesim_core::memory::DeviceMemory;
+use wavesim_core::observe::AccessKind;
 
 fn bits(b: &[u8], start: u32, size: u32) -> u64 {
     let mut v = 0u128;
@@ -263,7 +264,7 @@ impl Image {
         level: usize,
         (x, y, layer): (u32, u32, u32),
         dev: &DeviceMemory,
-        lane: usize,
+        (w, lane): (&mut WaveState, usize),
     ) -> Result<[f64; 4], Fault> {
         let layer_offset = if layer == 0 {
             0
@@ -281,6 +282,14 @@ impl Image {
         let mut b = [0u8; 4];
         dev.read(addr, &mut b)
             .map_err(|source| Fault::Memory { lane, source })?;
+        w.record(
+            AccessKind::Load,
+            "texture",
+            lane,
+            addr,
+            4,
+            u32::from_le_bytes(b).into(),
+        );
         Ok(match self.format {
             TexelFormat::Rgba8Unorm => b.map(|v| f64::from(v) / 255.0),
             TexelFormat::R32Float => [f64::from(f32::from_le_bytes(b)), 0.0, 0.0, 1.0],
@@ -775,7 +784,7 @@ pub(super) fn texture_access(
                     out.iter_mut()
                         .zip([(i[0], j[1]), (i[1], j[1]), (i[1], j[0]), (i[0], j[0])])
                 {
-                    let mut texel_value = img.texel(level_index, (x, y, layer), dev, lane)?;
+                    let mut texel_value = img.texel(level_index, (x, y, layer), dev, (w, lane))?;
                     if let (Some(r), Some(s)) = (ref_reg, &s) {
                         let d_ref = f32::from_bits(w.read(r, lane)? as u32);
                         texel_value[0] =
@@ -791,7 +800,7 @@ pub(super) fn texture_access(
             // applies to each texel the filter reads).
             for &(x, wx) in &taps[0] {
                 for &(y, wy) in &taps[1] {
-                    let mut texel_value = img.texel(level_index, (x, y, layer), dev, lane)?;
+                    let mut texel_value = img.texel(level_index, (x, y, layer), dev, (w, lane))?;
                     if let (Some(r), Some(s)) = (ref_reg, &s) {
                         // The comparison's result takes the depth's place (R) and goes through
                         // the descriptor's swizzle like a texel: Mesa 22.3 reads the result

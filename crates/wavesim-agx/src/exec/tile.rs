@@ -28,6 +28,7 @@
 
 use super::{active, missing, Fault, Ops, WaveState};
 use crate::operand::{Operand, RegFile};
+use wavesim_core::observe::AccessKind;
 
 /// Bytes of one pixel in the tile buffer (`pixel_stride_in_8_bytes = 1`).
 pub const PIXEL_STRIDE: usize = 8;
@@ -126,6 +127,8 @@ pub(super) fn tile_access(w: &mut WaveState, o: &Ops<'_>, tg: &mut [u8]) -> Resu
                     3 if wide => f32::from(half::f16::from_bits(raw as u16)).to_bits() as u64,
                     _ => raw,
                 };
+                let byte = (at + c * size) as u64;
+                w.record(AccessKind::Load, "tile", lane, byte, size as u64, raw);
                 w.write(reg, lane, v as u128)?;
             } else {
                 let v = w.read(reg, lane)?;
@@ -135,6 +138,15 @@ pub(super) fn tile_access(w: &mut WaveState, o: &Ops<'_>, tg: &mut [u8]) -> Resu
                     _ => v,
                 };
                 bytes.copy_from_slice(&raw.to_le_bytes()[..size]);
+                let stored = raw & (u64::MAX >> (64 - 8 * size));
+                w.record(
+                    AccessKind::Store,
+                    "tile",
+                    lane,
+                    (at + c * size) as u64,
+                    size as u64,
+                    stored,
+                );
             }
         }
     }

@@ -29,6 +29,7 @@
 use super::{active, missing, require_fields, Fault, Ops, WaveState};
 use crate::fp;
 use crate::operand::{Operand, Reg, RegFile};
+use wavesim_core::observe::AccessKind;
 
 /// Tile size the coefficient registers are relative to (Mesa's lowering: `umod(pixel, 32)`).
 pub const TILE: u32 = 32;
@@ -124,6 +125,24 @@ fn position(w: &WaveState, lane: usize, at: Where<'_>) -> Result<(f32, f32), Fau
     Ok((coord(80, dx)?, coord(81, dy)?))
 }
 
+/// Records thread `lane`'s read of coefficient register `cf` for observers: space
+/// `coefficients`, A, B, C as the words at byte 12 * cf + 0, 4, 8.
+fn record_plane(w: &mut WaveState, lane: usize, cf: usize, p: [f32; 3]) {
+    if w.accesses.is_some() {
+        for (k, v) in p.iter().enumerate() {
+            let addr = (12 * cf + 4 * k) as u64;
+            w.record(
+                AccessKind::Load,
+                "coefficients",
+                lane,
+                addr,
+                4,
+                v.to_bits().into(),
+            );
+        }
+    }
+}
+
 fn eval(p: [f32; 3], x: f32, y: f32) -> f32 {
     x.mul_add(p[0], y.mul_add(p[1], p[2]))
 }
@@ -153,6 +172,12 @@ pub(super) fn iter(w: &mut WaveState, o: &Ops<'_>, perspective: bool) -> Result<
     };
     for lane in active(w).collect::<Vec<_>>() {
         let (x, y) = position(w, lane, at)?;
+        for (c, p) in planes.iter().enumerate() {
+            record_plane(w, lane, first + c, *p);
+        }
+        if let Some(q) = w_plane {
+            record_plane(w, lane, cf_index(o, "J")?, q);
+        }
         for (reg, p) in regs.iter().zip(&planes) {
             let mut v = eval(*p, x, y);
             if let Some(q) = w_plane {
@@ -181,8 +206,10 @@ pub(super) fn ldcf(w: &mut WaveState, o: &Ops<'_>) -> Result<(), Fault> {
             ),
         });
     }
-    let p = plane(w, cf_index(o, "I")?)?;
+    let cf = cf_index(o, "I")?;
+    let p = plane(w, cf)?;
     for lane in active(w).collect::<Vec<_>>() {
+        record_plane(w, lane, cf, p);
         for (reg, v) in regs.iter().zip(p) {
             w.write(*reg, lane, v.to_bits() as u128)?;
         }

@@ -395,6 +395,132 @@ impl Observer<WaveState, Inst> for BarrierCheck {
     }
 }
 
+/// One SIMD group's access of a device byte, for [`RaceCheck`].
+#[derive(Clone, Copy)]
+struct DeviceTouch {
+    workgroup: [u32; 3],
+    group: u32,
+    /// `threadgroup_barrier`s the group had passed.
+    epoch: u32,
+    pc: u64,
+    lane: u32,
+    kind: AccessKind,
+}
+
+/// At most this many loads and this many writes of a device byte are kept, each of a different
+/// SIMD group: a later conflicting access meets at least one of another group (a race is found,
+/// not necessarily every pair of it).
+const DEVICE_TOUCHES: usize = 2;
+
+/// The device-memory race check (`--check races`): two SIMD groups touch the same device byte,
+/// at least one of them writing, and nothing orders them. SIMD groups of different threadgroups
+/// of one dispatch are never ordered (Metal Shading Language Specification, "Threadgroup and
+/// SIMD-Group Synchronization Functions": barriers synchronise the threads of one threadgroup;
+/// OpenCL 3.0, 3.3.1, likewise for work-groups); groups of one threadgroup are ordered by a
+/// `threadgroup_barrier` between them (counted as in [`BarrierCheck`]; wavesim takes the
+/// barrier to order device memory too, as Mesa's `agx_compile.c` emits the one instruction for
+/// the workgroup barrier whatever memory it covers, so a missing device fence inside a
+/// threadgroup is not found). Two atomics do not race. Unlike `--check barriers`, an atomic
+/// against a plain access is reported both ways: a plain store loses or overwrites the atomic's
+/// update, and a plain load of a word another group changes atomically reads a value that may be
+/// stale (a compare-and-swap loop's first read is such a load; no program of the corpus has
+/// one). Accesses checked: `device` loads, stores and atomics and `texture` reads (texels are
+/// device memory). One finding per pair of instructions.
+#[derive(Default)]
+pub struct RaceCheck {
+    epochs: BTreeMap<([u32; 3], u32), u32>,
+    shadow: std::collections::HashMap<u64, Vec<DeviceTouch>>,
+    texts: BTreeMap<u64, String>,
+    seen: BTreeSet<(u64, u64)>,
+    pub findings: Vec<Finding>,
+}
+
+impl Observer<WaveState, Inst> for RaceCheck {
+    fn after(&mut self, loc: &InstLoc, w: &WaveState, inst: &Inst) {
+        let (wg, group) = (loc.workgroup, loc.wave);
+        let epoch = *self.epochs.entry((wg, group)).or_default();
+        for a in w.accesses.iter().flatten() {
+            if a.space != "device" && a.space != "texture" {
+                continue;
+            }
+            for byte in a.addr..a.addr.saturating_add(a.size as u64) {
+                let touches = self.shadow.entry(byte).or_default();
+                for t in touches.iter() {
+                    let other = t.workgroup != wg || t.group != group;
+                    let unordered = t.workgroup != wg || t.epoch == epoch;
+                    let conflict = other
+                        && unordered
+                        && (writes(t.kind) || writes(a.kind))
+                        && !(t.kind == AccessKind::Atomic && a.kind == AccessKind::Atomic);
+                    if conflict && self.seen.insert((t.pc, loc.pc)) {
+                        let verb = |k: AccessKind, now: bool| match (k, now) {
+                            (AccessKind::Load, true) => "loads",
+                            (AccessKind::Store, true) => "stores",
+                            (AccessKind::Atomic, true) => "changes atomically",
+                            (AccessKind::Load, false) => "loaded",
+                            (AccessKind::Store, false) => "stored",
+                            (AccessKind::Atomic, false) => "changed atomically",
+                        };
+                        let text = self.texts.get(&t.pc).map_or("", |s| s.trim());
+                        let [x, y, z] = wg;
+                        let [tx, ty, tz] = t.workgroup;
+                        let order = if t.workgroup == wg {
+                            "no threadgroup_barrier between"
+                        } else {
+                            "different threadgroups, which nothing orders"
+                        };
+                        self.findings.push(Finding {
+                            name: "DeviceRace",
+                            pc: loc.pc,
+                            text: inst.text.clone(),
+                            msg: format!(
+                                "threadgroup ({x},{y},{z}) SIMD group {group} thread {} {} device byte {byte:#x}, which threadgroup ({tx},{ty},{tz}) SIMD group {} thread {} {} at {:#x} `{text}` ({order})",
+                                a.lane,
+                                verb(a.kind, true),
+                                t.group,
+                                t.lane,
+                                verb(t.kind, false),
+                                t.pc
+                            ),
+                        });
+                    }
+                }
+                // Keep this group's last access of the kind (load / write), then at most
+                // DEVICE_TOUCHES of each kind, the newest.
+                touches.retain(|t| {
+                    !(t.workgroup == wg && t.group == group && writes(t.kind) == writes(a.kind))
+                });
+                touches.push(DeviceTouch {
+                    workgroup: wg,
+                    group,
+                    epoch,
+                    pc: loc.pc,
+                    lane: a.lane,
+                    kind: a.kind,
+                });
+                let same_kind = touches
+                    .iter()
+                    .filter(|t| writes(t.kind) == writes(a.kind))
+                    .count();
+                if same_kind > DEVICE_TOUCHES {
+                    if let Some(i) = touches
+                        .iter()
+                        .position(|t| writes(t.kind) == writes(a.kind))
+                    {
+                        touches.remove(i);
+                    }
+                }
+                self.texts
+                    .entry(loc.pc)
+                    .or_insert_with(|| inst.text.clone());
+            }
+        }
+        if inst.text.split_whitespace().next() == Some("threadgroup_barrier") {
+            *self.epochs.entry((wg, group)).or_default() += 1;
+        }
+    }
+}
+
 /// An observer of AGX runs that the runner tells which uniform halves the job set, before the
 /// dispatch (the `[[uniform]]`s of a compute job; a grid kernel's pushed arguments and
 /// preamble results).
@@ -428,6 +554,7 @@ pub struct Inside<W: Write> {
     pub timeline: Option<Timeline>,
     pub uniforms: Option<UniformCheck>,
     pub barriers: Option<BarrierCheck>,
+    pub races: Option<RaceCheck>,
 }
 
 impl<W: Write> Observer<WaveState, Inst> for Inside<W> {
@@ -437,6 +564,7 @@ impl<W: Write> Observer<WaveState, Inst> for Inside<W> {
             || self.timeline.is_some()
             || self.uniforms.is_some()
             || self.barriers.is_some()
+            || self.races.is_some()
     }
     fn before(&mut self, loc: &InstLoc, w: &WaveState, i: &Inst) {
         if let Some(t) = &mut self.tracer {
@@ -463,6 +591,9 @@ impl<W: Write> Observer<WaveState, Inst> for Inside<W> {
             t.after(loc, w, i);
         }
         if let Some(t) = &mut self.barriers {
+            t.after(loc, w, i);
+        }
+        if let Some(t) = &mut self.races {
             t.after(loc, w, i);
         }
     }

@@ -363,7 +363,8 @@ pub(super) fn run_alu_clause<O: Observer<Wave, Step> + ?Sized>(
                 cf: *c,
                 group: g.clone(),
             };
-            obs.pause(&loc, w, &step);
+            obs.pause_mem(&loc, w, &step, &mut DriverMemory::new(ctx.drv));
+            begin_step(w);
             obs.before(&loc, w, &step);
             run_group(ctx, w, g)?;
             obs.after(&loc, w, &step);

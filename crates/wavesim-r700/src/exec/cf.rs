@@ -65,7 +65,8 @@ fn run_wave_inner<O: Observer<Wave, Step> + ?Sized>(
         w.cf_executed += 1;
         let iloc = step_loc(w, pc);
         if obs.enabled() {
-            obs.pause(&iloc, w, &Step::Cf(c));
+            obs.pause_mem(&iloc, w, &Step::Cf(c), &mut DriverMemory::new(ctx.drv));
+            begin_step(w);
             obs.before(&iloc, w, &Step::Cf(c));
         }
         let mut next = pc + 1;
@@ -278,7 +279,8 @@ fn run_cf_normal<O: Observer<Wave, Step> + ?Sized>(
                 if obs.enabled() {
                     let loc = step_loc(w, f.addr);
                     let step = Step::Fetch { cf: *c, inst: *f };
-                    obs.pause(&loc, w, &step);
+                    obs.pause_mem(&loc, w, &step, &mut DriverMemory::new(ctx.drv));
+                    begin_step(w);
                     obs.before(&loc, w, &step);
                     run_fetch(ctx, w, f)?;
                     obs.after(&loc, w, &step);

@@ -104,8 +104,36 @@ pub(super) fn do_export(
                     (t, v)
                 }
             };
+            if w.accesses.is_some() {
+                record_export(w, l, target, &value);
+            }
             w.exports[l].push(Export { target, value });
         }
     }
     Ok(())
+}
+
+/// An export as stores for observers, one per written component: pixel, position and parameter
+/// exports as spaces `pixel`, `pos`, `param` (byte address 16 * target index + 4 * component), a
+/// memory stream or other memory export as `stream<s>` / `mem` (16 * (array base + burst element)
+/// + 4 * component).
+fn record_export(w: &mut Wave, lane: usize, target: ExportTarget, value: &[Option<u32>; 4]) {
+    let (space, n) = match target {
+        ExportTarget::Pixel(n) => ("pixel", n),
+        ExportTarget::Position(n) => ("pos", n),
+        ExportTarget::Parameter(n) => ("param", n),
+        ExportTarget::Stream(s, n) => (numbered_space("stream", s), n),
+        ExportTarget::Other(_, n) => ("mem", n),
+    };
+    for (k, v) in value.iter().enumerate() {
+        if let Some(v) = v {
+            w.record(
+                AccessKind::Store,
+                space,
+                lane,
+                16 * n as u64 + 4 * k as u64,
+                *v,
+            );
+        }
+    }
 }

@@ -67,7 +67,12 @@ pub(super) fn run_fetch(ctx: &mut Ctx, w: &mut Wave, f: &FetchInst) -> Result<()
         }
         FetchExec::Load => load_texels(ctx, w, f, &loc, src_gpr, &mut out)?,
         FetchExec::ResInfo => resinfo(ctx, w, f, &loc, src_gpr, &dst_sel, &mut out)?,
-        FetchExec::VertexFetch => fetch_vertices(ctx, w, f, &loc, src_gpr, &mut out)?,
+        FetchExec::VertexFetch => {
+            let mut acc = w.accesses.take();
+            let r = fetch_vertices(ctx, w, f, &loc, src_gpr, &mut out, acc.as_mut());
+            w.accesses = acc;
+            r?
+        }
         FetchExec::LdsRead | FetchExec::LdsWrite => {
             return Err(fault(loc(None), "LDS instructions run through run_lds"))
         }
@@ -592,7 +597,8 @@ fn resinfo(
     Ok(())
 }
 
-/// VTX FETCH: one vertex element per active thread from the bound vertex-fetch constant.
+/// VTX FETCH: one vertex element per active thread from the bound vertex-fetch constant; each
+/// component read is an access for observers (`acc`), named `cb<id>` or `vb<id>`.
 fn fetch_vertices(
     ctx: &Ctx,
     w: &Wave,
@@ -600,6 +606,7 @@ fn fetch_vertices(
     loc: &impl Fn(Option<usize>) -> Location,
     src_gpr: u32,
     out: &mut [[u32; 4]],
+    mut acc: Option<&mut Vec<MemAccess>>,
 ) -> Result<(), ExecError> {
     use crate::decode::bits;
     let wd = &f.w;
@@ -656,6 +663,11 @@ fn fetch_vertices(
             })
         }
     };
+    let space = match (&acc, fc.constant_buffer) {
+        (None, _) => "",
+        (Some(_), true) => numbered_space("cb", id as u32),
+        (Some(_), false) => numbered_space("vb", id as u32),
+    };
     for (l, o) in out.iter_mut().enumerate() {
         if !w.active(l) {
             continue;
@@ -676,6 +688,20 @@ fn fetch_vertices(
         }
         for k in 0..ncomp {
             let a = (addr + (k * size) as u64) as usize;
+            if let Some(v) = acc.as_deref_mut() {
+                let raw = fc.data[a..a + size]
+                    .iter()
+                    .rev()
+                    .fold(0u64, |x, &b| x << 8 | b as u64);
+                v.push(MemAccess {
+                    kind: AccessKind::Load,
+                    space,
+                    lane: l as u32,
+                    addr: a as u64,
+                    size: size as u8,
+                    value: raw,
+                });
+            }
             o[k] = if byte {
                 let b = fc.data[a];
                 match (nfa, signed) {

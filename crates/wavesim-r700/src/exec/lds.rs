@@ -139,6 +139,16 @@ fn lds_write(
             let a = bank * LDS_BANK_DWORDS + offset + k;
             lds.data[a] = v;
             lds.written[a] = true;
+            // Observers see byte addresses: bank b's dword d is byte 4 * (1024 b + d).
+            record_access(
+                &mut w.accesses,
+                AccessKind::Store,
+                "lds",
+                l,
+                4 * a as u64,
+                4,
+                v.into(),
+            );
         }
     }
     Ok(())
@@ -247,6 +257,9 @@ fn lds_read(
                     ))
                 }
             }
+        }
+        for (k, &x) in v.iter().enumerate() {
+            w.record(AccessKind::Load, "lds", l, 4 * (base + k) as u64, x);
         }
         out.push((l, v));
     }

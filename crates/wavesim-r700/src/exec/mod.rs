@@ -26,7 +26,9 @@ use crate::isa::{
 };
 use crate::semantics::{self as sem, compare, ONE_F};
 use crate::texture::{self, MipFilter, Sampler, Texture};
-use wavesim_core::observe::{InstLoc, Observer};
+use wavesim_core::observe::{
+    numbered_space, record_access, AccessKind, InstLoc, MemAccess, MemoryView, Observer,
+};
 
 use thiserror::Error;
 
@@ -171,6 +173,9 @@ pub struct FetchConstant {
     pub stride: u32,
     /// Format used when a VTX instruction sets USE_CONST_FIELDS (data format, num format, signed).
     pub format: Option<(u32, u32, bool)>,
+    /// The fetch constant is constant buffer `id`'s copy (the runner's rule): observers name its
+    /// accesses `cb<id>`, not `vb<id>`, and a debugger's write to the buffer changes both.
+    pub constant_buffer: bool,
 }
 
 /// Everything a driver sets before a draw: the state the runner fills in.
@@ -287,6 +292,9 @@ pub struct Wave {
     /// Per-thread gradients loaded by SET_GRADIENTS_H ([0]) and SET_GRADIENTS_V ([1]) for SAMPLE_G;
     /// None until the first SET_GRADIENTS (the ISA gives them no initial value).
     grads: [Option<Vec<[u32; 4]>>; 2],
+    /// The memory accesses of the step being run (VTX fetches, LDS, exports), while an observer
+    /// is enabled (the run loops clear it after the pause before each step); `None` otherwise.
+    pub accesses: Option<Vec<MemAccess>>,
 }
 
 /// R700 LDS: 16 KB per SIMD (R700 ISA reference, 2.5 Program State, "LDS ... reads up to 16KB"), modelled as 4 banks of 1024 dwords.
@@ -333,7 +341,24 @@ impl Wave {
             workgroup: [0; 3],
             lds: None,
             grads: [None, None],
+            accesses: None,
         }
+    }
+    /// The loop index aL (None outside loops that set it), for observers that resolve
+    /// SRC_REL / DST_REL operands.
+    pub fn loop_index(&self) -> Option<i32> {
+        self.al
+    }
+    /// Records a memory access for observers (nothing when none is enabled).
+    fn record(
+        &mut self,
+        kind: AccessKind,
+        space: &'static str,
+        lane: usize,
+        addr: u64,
+        value: u32,
+    ) {
+        record_access(&mut self.accesses, kind, space, lane, addr, 4, value.into());
     }
     fn active(&self, l: usize) -> bool {
         self.state[l] == PixelState::Active
@@ -344,6 +369,93 @@ impl Wave {
     /// Threads not killed (the valid mask).
     pub fn valid(&self, l: usize) -> bool {
         !matches!(self.state[l], PixelState::Killed | PixelState::Invalid)
+    }
+}
+
+/// Starts a step for observers, after the pause (where a debugger still sees the previous step's
+/// accesses): its accesses begin empty.
+fn begin_step(w: &mut Wave) {
+    match &mut w.accesses {
+        Some(v) => v.clear(),
+        None => w.accesses = Some(Vec::new()),
+    }
+}
+
+/// The memory of an R700 run a step debugger reads and writes ([`Observer::pause_mem`]): the
+/// constant buffers (`cb0`..`cb15`, 16 bytes per entry, what kcache and constant-buffer VTX
+/// fetches read) and the fetch constants' buffers (`vb0`..`vb175`, byte offsets as a VTX fetch's
+/// address). Writing `cbN` also writes its VTX copy (fetch constant N, when it is the copy).
+pub struct DriverMemory<'a> {
+    drv: &'a mut DriverState,
+    /// Made on first use: most pauses of an observed run do not stop.
+    names: std::cell::OnceCell<Vec<&'static str>>,
+}
+
+impl<'a> DriverMemory<'a> {
+    pub fn new(drv: &'a mut DriverState) -> DriverMemory<'a> {
+        DriverMemory {
+            drv,
+            names: Default::default(),
+        }
+    }
+}
+
+impl MemoryView for DriverMemory<'_> {
+    fn spaces(&self) -> &[&'static str] {
+        self.names.get_or_init(|| {
+            (0..16)
+                .map(|i| numbered_space("cb", i))
+                .chain((0..self.drv.fetch_constants.len() as u32).map(|i| numbered_space("vb", i)))
+                .collect()
+        })
+    }
+    fn read(&self, space: usize, addr: u64, out: &mut [u8]) -> Result<(), String> {
+        for (k, b) in out.iter_mut().enumerate() {
+            let a = addr + k as u64;
+            *b = if space < 16 {
+                let e = self
+                    .drv
+                    .constant_buffers
+                    .get(space)
+                    .and_then(|cb| cb.get((a / 16) as usize))
+                    .ok_or_else(|| format!("cb{space} has no byte {a:#x}"))?;
+                e[(a / 4 % 4) as usize].to_le_bytes()[(a % 4) as usize]
+            } else {
+                let id = space - 16;
+                *self
+                    .drv
+                    .fetch_constants
+                    .get(id)
+                    .and_then(|f| f.as_ref())
+                    .and_then(|f| f.data.get(a as usize))
+                    .ok_or_else(|| format!("vb{id} has no byte {a:#x}"))?
+            };
+        }
+        Ok(())
+    }
+    fn write(&mut self, space: usize, addr: u64, data: &[u8]) -> Result<(), String> {
+        // Check every byte first: a write is all or nothing.
+        let mut probe = vec![0u8; data.len()];
+        self.read(space, addr, &mut probe)?;
+        for (k, &b) in data.iter().enumerate() {
+            let a = addr + k as u64;
+            let id = if space < 16 { space } else { space - 16 };
+            if space < 16 {
+                let e =
+                    &mut self.drv.constant_buffers[space][(a / 16) as usize][(a / 4 % 4) as usize];
+                let mut bytes = e.to_le_bytes();
+                bytes[(a % 4) as usize] = b;
+                *e = u32::from_le_bytes(bytes);
+            }
+            if let Some(Some(f)) = self.drv.fetch_constants.get_mut(id) {
+                if space >= 16 || f.constant_buffer {
+                    if let Some(x) = f.data.get_mut(a as usize) {
+                        *x = b;
+                    }
+                }
+            }
+        }
+        Ok(())
     }
 }
 

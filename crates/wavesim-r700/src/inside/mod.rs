@@ -13,7 +13,7 @@ use std::fmt::Write as _;
 use std::io::Write;
 
 use wavesim_core::observe::{
-    write_lane_change, InstLoc, Observer, TimelineSpan, TraceFilter, TraceSink,
+    write_accesses, write_lane_change, InstLoc, Observer, TimelineSpan, TraceFilter, TraceSink,
 };
 
 use crate::decode::{CfKind, FetchRow};
@@ -80,6 +80,87 @@ impl<W: Write> Tracer<W> {
     }
 }
 
+/// A TEX instruction that reads its texture at coordinates (SAMPLE* and TEX_LD), and its
+/// resource, sampler (None for TEX_LD) and four coordinate sources: per active thread the
+/// components TEX_WORD2 SRC_SEL_X..W select from SRC_GPR (0..3 a channel, 4 = 0.0, 5 = 1.0,
+/// 7 = unused; R700 ISA reference, TEX_WORD0/TEX_WORD2), SRC_GPR relative to aL when SRC_REL is
+/// set. The texture unit reads decoded texels, not bytes of memory, so a trace shows the
+/// resource and the coordinates (not addresses).
+pub fn tex_coordinates(w: &Wave, s: &Step) -> Option<TexRead> {
+    use crate::decode::bits;
+    use crate::isa::FetchExec;
+    let Step::Fetch { inst, .. } = s else {
+        return None;
+    };
+    let FetchRow::Tex(row) = inst.row else {
+        return None;
+    };
+    let sampler = match row.exec {
+        FetchExec::Sample { .. } => Some(bits(inst.w[2], 15, 5)),
+        FetchExec::Load => None,
+        _ => return None,
+    };
+    let mut gpr = bits(inst.w[0], 16, 7) as i64;
+    if bits(inst.w[0], 23, 1) != 0 {
+        gpr += w.loop_index()? as i64;
+    }
+    let regs = w.gpr.get(usize::try_from(gpr).ok()?)?;
+    let sel = [20, 23, 26, 29].map(|lo| bits(inst.w[2], lo, 3));
+    let coords = (0..w.lanes)
+        .filter(|&l| w.state[l] == PixelState::Active)
+        .map(|l| {
+            let c = sel.map(|k| match k {
+                0..=3 => Some(regs[k as usize][l]),
+                4 => Some(0),
+                5 => Some(0x3f80_0000),
+                _ => None,
+            });
+            (l as u32, c)
+        })
+        .collect();
+    Some(TexRead {
+        resource: bits(inst.w[0], 8, 8),
+        sampler,
+        coords,
+    })
+}
+
+/// What [`tex_coordinates`] finds.
+pub struct TexRead {
+    pub resource: u32,
+    /// The sampler of a SAMPLE*; None for TEX_LD (integer texel coordinates, no sampler).
+    pub sampler: Option<u32>,
+    /// Per active thread, the X, Y, Z, W sources (None: select 7, unused).
+    pub coords: Vec<(u32, [Option<u32>; 4])>,
+}
+
+impl TexRead {
+    /// `    tex0 sample (sampler 0): [0] (0.5, 0.25, _, _) ...`, floats for a sample, integers
+    /// for TEX_LD.
+    pub fn write(&self, line: &mut String) {
+        let _ = match self.sampler {
+            Some(sm) => write!(line, "    tex{} sample (sampler {sm}):", self.resource),
+            None => write!(
+                line,
+                "    tex{} load (texel coordinates, level in W):",
+                self.resource
+            ),
+        };
+        for (l, c) in &self.coords {
+            let v: Vec<String> = c
+                .iter()
+                .map(|x| match (x, self.sampler) {
+                    (None, _) => "_".to_string(),
+                    (Some(x), Some(_)) => format!("{}", f32::from_bits(*x)),
+                    (Some(x), None) => format!("{}", *x as i32),
+                })
+                .collect();
+            let _ = write!(line, " [{l}] ({})", v.join(", "));
+        }
+        line.push('\n');
+    }
+}
+
 /// True for a CF instruction whose clause's steps are traced on their own.
 fn runs_clause(s: &Step) -> bool {
     match s {
@@ -121,6 +202,10 @@ impl<W: Write> Observer<Wave, Step> for Tracer<W> {
             snap.active,
             s.text()
         );
+        // The coordinates are read before the fetch may overwrite their GPR.
+        if let Some(t) = tex_coordinates(w, s) {
+            t.write(&mut self.sink.line);
+        }
         self.sink.emit();
     }
 
@@ -150,6 +235,11 @@ impl<W: Write> Observer<Wave, Step> for Tracer<W> {
                 exports - snap.exports.min(exports)
             );
         }
+        if !runs_clause(s) {
+            if let Some(a) = &w.accesses {
+                write_accesses(line, a);
+            }
+        }
         self.sink.emit();
     }
 }
@@ -175,6 +265,10 @@ pub struct Stats {
     pub vtx_instructions: u64,
     /// Sum over executed ALU groups of the threads active in them.
     pub thread_groups: u64,
+    /// Thread memory accesses (VTX fetches, LDS, exports) by space, kind and size: (count, bytes).
+    pub accesses: BTreeMap<(String, &'static str), (u64, u64)>,
+    /// Thread texture reads (SAMPLE*, TEX_LD) by resource.
+    pub tex_reads: BTreeMap<u32, u64>,
 }
 
 fn mnemonic(text: &str) -> String {
@@ -211,14 +305,36 @@ impl Observer<Wave, Step> for Stats {
                     FetchRow::Tex(_) => self.tex_instructions += 1,
                     FetchRow::Vtx(_) => self.vtx_instructions += 1,
                 }
+                if let Some(t) = tex_coordinates(w, s) {
+                    *self.tex_reads.entry(t.resource).or_default() += t.coords.len() as u64;
+                }
                 let text = crate::text::fetch_text(inst);
                 *self.fetch.entry(mnemonic(&text)).or_default() += 1;
             }
         }
     }
+    fn after(&mut self, _loc: &InstLoc, w: &Wave, s: &Step) {
+        self.count_accesses(w, s);
+    }
 }
 
 impl Stats {
+    /// Counts the accesses of a step (in `after`; a CF instruction that runs a clause has none
+    /// of its own).
+    fn count_accesses(&mut self, w: &Wave, s: &Step) {
+        if runs_clause(s) {
+            return;
+        }
+        for a in w.accesses.iter().flatten() {
+            let e = self
+                .accesses
+                .entry((a.space.to_string(), a.kind.name()))
+                .or_default();
+            e.0 += 1;
+            e.1 += a.size as u64;
+        }
+    }
+
     /// The text `wavesim run --stats` prints.
     pub fn to_text(&self) -> String {
         let mut t = String::new();
@@ -247,6 +363,26 @@ impl Stats {
             "fetches:           {} TEX, {} VTX",
             self.tex_instructions, self.vtx_instructions
         );
+        if !self.accesses.is_empty() {
+            let list: Vec<String> = self
+                .accesses
+                .iter()
+                .map(|((space, kind), (n, b))| format!("{space} {kind} {n} ({b} B)"))
+                .collect();
+            let _ = writeln!(t, "memory accesses:   {}", list.join(", "));
+        }
+        if !self.tex_reads.is_empty() {
+            let list: Vec<String> = self
+                .tex_reads
+                .iter()
+                .map(|(r, n)| format!("tex{r} {n}"))
+                .collect();
+            let _ = writeln!(
+                t,
+                "texture reads:     {} (thread reads by resource)",
+                list.join(", ")
+            );
+        }
         for (what, map) in [("CF", &self.cf), ("ALU", &self.alu), ("fetch", &self.fetch)] {
             if map.is_empty() {
                 continue;
@@ -341,6 +477,9 @@ impl<W: Write> Observer<Wave, Step> for Inside<W> {
     }
     fn after(&mut self, loc: &InstLoc, w: &Wave, s: &Step) {
         if let Some(t) = &mut self.tracer {
+            t.after(loc, w, s);
+        }
+        if let Some(t) = &mut self.stats {
             t.after(loc, w, s);
         }
         if let Some(t) = &mut self.timeline {
