@@ -280,3 +280,58 @@ fn bindless_store() {
         }
     }
 }
+
+/// With an observer's access list on, an image store is one 4-byte "texture" store per thread at
+/// the texel's address (thread l writes (l % 4, l / 4) of a 4x4 twiddled RGBA8 image: base +
+/// 4 * morton(x, y)) holding the packed bytes, and reading it back is one "texture" load each.
+#[test]
+fn image_accesses_are_reported() {
+    use wavesim_core::observe::AccessKind;
+    let mut dev = DeviceMemory::new();
+    let a = dev.alloc(64, 64).unwrap();
+    let mut w = WaveState::new(12);
+    w.textures = vec![pbe(2, 2, true, 4, 4, a, 0, 0)];
+    w.exec = 0xFFFF;
+    for l in 0..16 {
+        w.set_reg32(4, l, l as u32 % 4);
+        w.set_reg32(5, l, l as u32 / 4);
+        // R = 1.0 (255), G = B = 0, A = 0.5 (128): bytes ff 00 00 80
+        for (c, v) in [1.0f32, 0.0, 0.0, 0.5].iter().enumerate() {
+            w.set_reg32(8 + c, l, v.to_bits());
+        }
+    }
+    w.accesses = Some(Vec::new());
+    run_group(write_word(16, true, 8, 2, 0, 0), &mut w, &dev).unwrap();
+    let stores = w.accesses.take().unwrap();
+    assert_eq!(stores.len(), 16);
+    for s in &stores {
+        let (x, y) = (s.lane as u32 % 4, s.lane as u32 / 4);
+        assert_eq!(
+            (s.kind, s.space, s.addr, s.size, s.value),
+            (
+                AccessKind::Store,
+                "texture",
+                a + 4 * morton4(x, y),
+                4,
+                0x8000_00ff
+            ),
+            "thread {}",
+            s.lane
+        );
+    }
+    let mut r = WaveState::new(12);
+    r.textures = vec![texture(4, 4, a)];
+    r.exec = 0xFFFF;
+    for l in 0..16 {
+        r.set_reg32(4, l, l as u32 % 4);
+        r.set_reg32(5, l, l as u32 / 4);
+        r.set_reg32(6, l, 0);
+    }
+    r.accesses = Some(Vec::new());
+    run_group(load_word(2), &mut r, &dev).unwrap();
+    let loads = r.accesses.take().unwrap();
+    assert_eq!(loads.len(), 16);
+    assert!(loads
+        .iter()
+        .all(|x| x.kind == AccessKind::Load && x.space == "texture" && x.value == 0x8000_00ff));
+}
