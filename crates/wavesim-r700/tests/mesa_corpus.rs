@@ -21,6 +21,7 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
+use wavesim_r700::inside::check::Checks;
 use wavesim_r700::runner::{self, RunConfig};
 use wavesim_r700::{Chip, Shader, Syntax};
 
@@ -182,6 +183,12 @@ fn check_stage(
         TOLERANCE
     };
     let cfg = RunConfig::from_toml(&toml).map_err(|e| e.to_string())?;
+    // Seeing inside (docs/INSIDE.md, "R700 checks"): what Mesa's r600 emits keeps the ISA's
+    // static rules, so every driver-compiled shader and its fetch shader is clean under them.
+    let findings = runner::check(&shader, &cfg, Checks::ALL).map_err(|e| e.to_string())?;
+    if let Some(f) = findings.first() {
+        return Err(format!("{} check findings, first: {f}", findings.len()));
+    }
     let res = runner::run(&shader, &cfg).map_err(|e| e.to_string())?;
     let mut perturbed: Option<Vec<runner::RunResult>> = None;
     for ((st, thread), list) in expect.iter() {
