@@ -10,10 +10,10 @@
 //! image sampler per sampler uniform (NAME.txt lists them), all bound to one 64x64 RGBA8 texture
 //! with linear tiling in host-visible memory (a smooth gradient, [`texture_texels`]) and a
 //! point-sampling, clamp-to-edge sampler. Point sampling, because the RDNA3 guide does not give
-//! the texture unit's bilinear weight precision: wavesim filters in f32, lavapipe with 8-bit
-//! weights, and with a bilinear sampler 44 of the pipelines (normal maps through normalize and
-//! pow) differed from lavapipe by up to 254 steps; with point sampling, the 5 worst of them
-//! differ by at most 1. Pipelines whose shaders declare other sampler types (cube,
+//! the texture unit's bilinear weight precision (wavesim filters with f32 weights) and lavapipe
+//! filters in its own precision: with a bilinear sampler, 44 of the pipelines (normal maps
+//! through normalize and pow) differed from lavapipe by up to 254 steps; with point sampling,
+//! the 5 of them checked one by one differ by at most 1. Pipelines whose shaders declare other sampler types (cube,
 //! 3D, 1D, shadow) are not run: RADV tiles those images (and depth formats), which the shim
 //! does not read yet.
 //!
