@@ -19,6 +19,14 @@ fragment shader is rewritten for Vulkan GLSL 4.50 and compiled with glslangValid
   inputs `gl_Color`, `gl_SecondaryColor` and `gl_TexCoord[]` become declared inputs.
 - Outputs: `gl_FragColor` and `gl_FragData[]` become `layout(location = 0) out vec4
   ws_FragData[N]`; declared `out` variables without a location get consecutive ones from 0.
+  Every output is set to zero at the start of `main`: components a shader leaves unwritten are
+  undefined in Vulkan (ACO exports whatever VGPR it picked, lavapipe zeros).
+- Rectangle textures become 2D textures read through helpers that divide the coordinate by
+  textureSize (exact for the 64x64 texture the test binds).
+- Kept: programs whose samplers are all 2D (the test binds linear 2D textures); named uniform
+  blocks and the compatibility-profile state (gl_Fog, the
+  fixed-function matrices and lights) are not converted. The source goes through
+  `glslangValidator -E` first, so that macros are expanded before the rewrite.
 
 The vertex shader of each pipeline is generated: two triangles covering the target
 (gl_VertexIndex 0..5) and, per fragment input, a value affine in the clip-space position
@@ -31,11 +39,11 @@ Writes corpus/radv/shader-db/: NAME.frag.spv, NAME.vert.spv, NAME.ubo (the unifo
 bytes, when the shader has one), NAME.txt (`ubo BYTES`, `sampler BINDING TYPE COUNT` lines,
 and `no_colour_output` for a shader that writes no colour: Vulkan leaves its attachment
 undefined, and RADV's CB then writes nothing) and
-status.txt (one line per shader-db program: NAME, then `ok` or why it was not converted).
+status.txt (one line per shader-db program: NAME, then `ok` or why it was not kept).
 The lavapipe goldens (NAME.png) come from tools/radv/shader_db_goldens.sh.
 
 Usage: tools/radv/shader_db.py SHADER_DB_CHECKOUT
-Needs: glslangValidator (Debian's glslang-tools 11.13 / glslang 12).
+Needs: glslangValidator (Debian 12's glslang-tools, glslang 12).
 """
 
 import hashlib
@@ -275,7 +283,7 @@ def vertex_shader(name, inputs):
         n = max(count, 1)
         if ty in MATRIX_COLUMNS:
             col, ncol = MATRIX_COLUMNS[ty]
-            kind, comps = "f", len(col) and TYPE_COMPONENTS[col][1]
+            kind, comps = "f", TYPE_COMPONENTS[col][1]
             elems = [(i, c) for i in range(n) for c in range(ncol)]
         else:
             kind, comps = TYPE_COMPONENTS[ty]
@@ -358,7 +366,8 @@ def main():
     sdb = os.path.join(sys.argv[1], "shaders")
     os.makedirs(OUT, exist_ok=True)
     for f in os.listdir(OUT):
-        if not f.endswith(".png"):
+        # The goldens come from shader_db_goldens.sh, known.txt is written by hand.
+        if not f.endswith(".png") and f != "known.txt":
             os.remove(os.path.join(OUT, f))
     status = []
     tmp = tempfile.mkdtemp()
