@@ -23,8 +23,9 @@ fragment shader is rewritten for Vulkan GLSL 4.50 and compiled with glslangValid
   undefined in Vulkan (ACO exports whatever VGPR it picked, lavapipe zeros).
 - Rectangle textures become 2D textures read through helpers that divide the coordinate by
   textureSize (exact for the 64x64 texture the test binds).
-- Kept: programs whose samplers are all 2D (the test binds linear 2D textures); named uniform
-  blocks and the compatibility-profile state (gl_Fog, the
+- Named uniform blocks become std140 buffers in set 2, binding K in declaration order.
+- Kept: programs whose samplers are all 2D (the test binds linear 2D textures); dual-source
+  outputs, input interface blocks and the compatibility-profile state (gl_Fog, the
   fixed-function matrices and lights) are not converted. The source goes through
   `glslangValidator -E` first, so that macros are expanded before the rewrite.
 
@@ -165,8 +166,17 @@ def rewrite(src):
             i += 1
         src = src[:m.start()] + "vec4(%s(%s)" % (m.group(1), src[m.end():i]) + ")" + src[i:]
 
-    if re.search(r"\buniform\s+\w+\s*\{", src):
-        raise Unsupported("a named uniform block (the harness binds one uniform buffer)")
+    if re.search(r"\blayout\s*\([^)]*\bindex\s*=\s*1[^)]*\)\s*out\b", src):
+        raise Unsupported("a dual-source output (index = 1): the test does not blend")
+    # Named uniform blocks: std140 buffers in set 2, binding K in declaration order.
+    blocks = []
+
+    def block(m):
+        blocks.append(m.group(1))
+        return "layout(std140, set = 2, binding = %d) uniform %s {" % (len(blocks) - 1,
+                                                                       m.group(1))
+
+    src = re.sub(r"(?:\blayout\s*\([^)]*\)\s*)?\buniform\s+(\w+)\s*\{", block, src)
     # Samplers: one binding each in set 1.
     samplers = []
 
@@ -267,7 +277,7 @@ def rewrite(src):
     if not m:
         raise Unsupported("no main()")
     src = src[:m.end()] + " " + " ".join(init) + src[m.end():]
-    return "#version 450\n" + helpers + src, inputs, samplers, bool(init)
+    return "#version 450\n" + helpers + src, inputs, samplers, blocks, bool(init)
 
 
 def coefficient(name, k):
@@ -324,25 +334,30 @@ def glslang(path, out, extra=()):
 
 
 def reflect_ubo(path):
+    """{block name: (size, [(offset, GL type, array size, array stride)])} from glslang's
+    reflection (members name their block by its index)."""
     r = subprocess.run(["glslangValidator", "-V", "-R", "--sdub", "U", "0", "0", "-q", path,
                         "-o", os.devnull], capture_output=True, text=True)
-    size, members = 0, []
+    sizes, members = {}, []
     block = False
     for line in r.stdout.splitlines():
         if line.startswith("Uniform block reflection"):
             block = True
         elif line.endswith("reflection:"):
             block = False
-        m = re.match(r"(\S+): offset (-?\d+), type ([0-9a-f]+), size (\d+)(.*)", line)
+        m = re.match(r"(\S+): offset (-?\d+), type ([0-9a-f]+), size (\d+), index (-?\d+)(.*)",
+                     line)
         if not m:
             continue
-        if block and m.group(1) == "U":
-            size = int(re.search(r"size (\d+)", line).group(1))
-        elif not block and int(m.group(2)) >= 0:
-            stride = re.search(r"arrayStride (\d+)", m.group(5))
-            members.append((int(m.group(2)), int(m.group(3), 16), int(m.group(4)),
-                            int(stride.group(1)) if stride else 16))
-    return size, members
+        if block:
+            sizes[int(m.group(5))] = (m.group(1), int(m.group(4)))
+        elif int(m.group(2)) >= 0:
+            stride = re.search(r"arrayStride (\d+)", m.group(6))
+            members.append((int(m.group(5)), (int(m.group(2)), int(m.group(3), 16),
+                                              int(m.group(4)),
+                                              int(stride.group(1)) if stride else 16)))
+    return {name: (size, [mem for i, mem in members if i == index])
+            for index, (name, size) in sizes.items()}
 
 
 def ubo_bytes(size, members):
@@ -388,7 +403,7 @@ def main():
             status.append("%s preprocessor: %s" % (name, pre.stdout.strip().splitlines()[-1]))
             continue
         try:
-            frag, inputs, samplers, writes_colour = rewrite(pre.stdout)
+            frag, inputs, samplers, blocks, writes_colour = rewrite(pre.stdout)
         except Unsupported as e:
             status.append("%s not converted: %s" % (name, e))
             continue
@@ -411,11 +426,19 @@ def main():
         ok, log = glslang(vpath, os.path.join(OUT, name + ".vert.spv"))
         if not ok:
             sys.exit("%s: the generated vertex shader does not compile:\n%s" % (name, log))
-        size, members = reflect_ubo(fpath)
+        reflected = reflect_ubo(fpath)
         manifest = []
-        if size:
+        if "U" in reflected:
+            size, members = reflected["U"]
             open(os.path.join(OUT, name + ".ubo"), "wb").write(ubo_bytes(size, members))
             manifest.append("ubo %d" % size)
+        for k, b in enumerate(blocks):
+            if b not in reflected:
+                continue
+            size, members = reflected[b]
+            open(os.path.join(OUT, "%s.block%d" % (name, k)), "wb").write(ubo_bytes(size,
+                                                                                   members))
+            manifest.append("block %d %d" % (k, size))
         manifest += ["sampler %d %s %d" % s for s in samplers]
         if not writes_colour:
             manifest.append("no_colour_output")

@@ -6,8 +6,9 @@
 //!
 //! Each pipeline: the generated vertex shader's two triangles cover a 64x64 R8G8B8A8_UNORM
 //! target (linear, host-visible, filled with a background and loaded by the render pass as in
-//! radv_draw.rs); set 0 binding 0 is the uniform buffer (NAME.ubo's bytes), set 1 one combined
-//! image sampler per sampler uniform (NAME.txt lists them), all bound to one 64x64 RGBA8 texture
+//! radv_draw.rs); set 0 binding 0 is the uniform buffer of the loose uniforms (NAME.ubo's bytes),
+//! set 1 one combined image sampler per sampler uniform (NAME.txt lists them), set 2 the named
+//! uniform blocks (NAME.blockK), all bound to one 64x64 RGBA8 texture
 //! with linear tiling in host-visible memory (a smooth gradient, [`texture_texels`]) and a
 //! point-sampling, clamp-to-edge sampler. Point sampling, because the RDNA3 guide does not give
 //! the texture unit's bilinear weight precision (wavesim filters with f32 weights) and lavapipe
@@ -53,6 +54,8 @@ struct Pipeline {
     name: String,
     ubo: Option<Vec<u8>>,
     samplers: Vec<(u32, String, u32)>,
+    /// Named uniform blocks: set 2, binding K, NAME.blockK's bytes.
+    blocks: Vec<(u32, Vec<u8>)>,
     /// The shader writes no colour: Vulkan leaves the attachment undefined (lavapipe writes
     /// zeros); RADV exports nothing to MRT0 (SPI_SHADER_COL_FORMAT 0) and clears its
     /// CB_SHADER_MASK nibble, so the CB writes no component and the target keeps the
@@ -69,6 +72,7 @@ impl Pipeline {
             name: name.into(),
             ubo: None,
             samplers: Vec::new(),
+            blocks: Vec::new(),
             no_colour: false,
         };
         for line in read(&format!("{name}.txt"))?.lines() {
@@ -88,6 +92,15 @@ impl Pipeline {
                     ty.to_string(),
                     count.parse().map_err(|_| bad())?,
                 )),
+                ["block", binding, size] => {
+                    let k: u32 = binding.parse().map_err(|_| bad())?;
+                    let bytes = std::fs::read(dir.join(format!("{name}.block{k}")))
+                        .map_err(|e| format!("{name}.block{k}: {e}"))?;
+                    if size.parse::<usize>().ok() != Some(bytes.len()) {
+                        return Err(bad());
+                    }
+                    p.blocks.push((k, bytes));
+                }
                 ["no_colour_output"] => p.no_colour = true,
                 _ => return Err(bad()),
             }
@@ -228,15 +241,27 @@ fn render(p: &Pipeline) -> Result<Vec<u8>, String> {
             )
             .map_err(err("vkCreateDescriptorSetLayout"))
         };
+        let block_bindings: Vec<_> = p
+            .blocks
+            .iter()
+            .map(|&(k, _)| {
+                vk::DescriptorSetLayoutBinding::default()
+                    .binding(k)
+                    .descriptor_type(vk::DescriptorType::UNIFORM_BUFFER)
+                    .descriptor_count(1)
+                    .stage_flags(frag_stage)
+            })
+            .collect();
         let set_layouts = [
             set_layout(if p.ubo.is_some() { &ubo_binding } else { &[] })?,
             set_layout(&sampler_bindings)?,
+            set_layout(&block_bindings)?,
         ];
         let sampler_count: u32 = p.samplers.iter().map(|s| s.2).sum();
         let pool_sizes = [
             vk::DescriptorPoolSize {
                 ty: vk::DescriptorType::UNIFORM_BUFFER,
-                descriptor_count: 1,
+                descriptor_count: 1 + p.blocks.len() as u32,
             },
             vk::DescriptorPoolSize {
                 ty: vk::DescriptorType::COMBINED_IMAGE_SAMPLER,
@@ -246,7 +271,7 @@ fn render(p: &Pipeline) -> Result<Vec<u8>, String> {
         let pool = d
             .create_descriptor_pool(
                 &vk::DescriptorPoolCreateInfo::default()
-                    .max_sets(2)
+                    .max_sets(3)
                     .pool_sizes(&pool_sizes),
                 None,
             )
@@ -258,7 +283,13 @@ fn render(p: &Pipeline) -> Result<Vec<u8>, String> {
                     .set_layouts(&set_layouts),
             )
             .map_err(err("vkAllocateDescriptorSets"))?;
-        if let Some(bytes) = &p.ubo {
+        // Uniform buffers: the default block in set 0 binding 0, named blocks in set 2.
+        let ubos = p
+            .ubo
+            .iter()
+            .map(|b| (0, 0, b))
+            .chain(p.blocks.iter().map(|(k, b)| (2, *k, b)));
+        for (set, binding, bytes) in ubos {
             let b = d
                 .create_buffer(
                     &vk::BufferCreateInfo::default()
@@ -282,8 +313,8 @@ fn render(p: &Pipeline) -> Result<Vec<u8>, String> {
             }];
             d.update_descriptor_sets(
                 &[vk::WriteDescriptorSet::default()
-                    .dst_set(sets[0])
-                    .dst_binding(0)
+                    .dst_set(sets[set])
+                    .dst_binding(binding)
                     .descriptor_type(vk::DescriptorType::UNIFORM_BUFFER)
                     .buffer_info(&info)],
                 &[],
