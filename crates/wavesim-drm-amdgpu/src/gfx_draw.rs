@@ -480,7 +480,10 @@ pub fn execute(
         let export = match col_format >> (4 * t) & 0xf {
             4 => ExportFormat::F16, // SPI_SHADER_FP16_ABGR
             9 => ExportFormat::F32, // SPI_SHADER_32_ABGR
-            0 if write == 0 => ExportFormat::F32,
+            // SPI_SHADER_ZERO: the shader exports nothing to this target, and RADV clears its
+            // CB_SHADER_MASK nibble (Mesa's ac_get_cb_shader_mask), so the CB writes none of
+            // its components (the write mask below is TARGET_MASK & SHADER_MASK).
+            0 if write & shader_mask >> (4 * t) & 0xf == 0 => ExportFormat::F32,
             c => {
                 return refuse(format!(
                     "SPI_SHADER_COL_FORMAT MRT{t} = {c} is not executed"

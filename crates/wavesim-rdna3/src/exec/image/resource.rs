@@ -2,7 +2,7 @@
 //!
 //! Fields read: base address (bits 39:0, address bits 47:8), max mip (51:48), format (59:52),
 //! width-1 (75:62), height-1 (91:78), dst_sel_x/y/z/w (98:96 ... 107:105), base level (111:108),
-//! last level (115:112), type (127:124); with a 256-bit T# also depth / last array slice (140:128)
+//! last level (115:112), swizzle mode (120:116, linear only), type (127:124); with a 256-bit T# also depth / last array slice (140:128)
 //! and base array (156:144). A T# of all zeros is unbound: loads return zeros and nothing is
 //! written (Table 50).
 //!
@@ -87,6 +87,15 @@ impl ImageResource {
             return Err(ExecError::Other(format!(
                 "image resource type {ty}: wavesim emulates 1D, 2D, 1D-array and 2D-array images \
                  (3D, cube, MSAA and buffer T#s are not emulated)"
+            )));
+        }
+        // SW_MODE (120:116): 0 is linear; the swizzled modes need addrlib's address
+        // equations, which the texel addressing here does not implement (RADV tiles every
+        // optimal-tiling image).
+        let sw_mode = field(d, 116, 5);
+        if !unbound && sw_mode != 0 {
+            return Err(ExecError::Other(format!(
+                "image resource swizzle mode {sw_mode}: wavesim reads linear images only (SW_MODE 0)"
             )));
         }
         if !unbound && array && !wide {
@@ -180,4 +189,32 @@ pub fn opencl_image_object(t: [u32; 8], data_type: u32, order: u32, width: u32) 
     o[9] = order;
     o[10] = width;
     o
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// RADV's T# for a 64x64 R8G8B8A8_UNORM image with linear tiling (read from a shim capture
+    /// of tests/radv_shader_db.rs): SW_MODE 0, so it parses; the same words with SW_MODE 24
+    /// (gfx11's 64 KiB R_X swizzle, which RADV picks for optimal tiling) are refused.
+    #[test]
+    fn swizzled_images_are_refused() {
+        let linear = [
+            0x0100_0800,
+            0xc2a0_0000,
+            0x000f_c00f,
+            0x9000_0fac,
+            0,
+            0x0040_0000,
+            0,
+            0,
+        ];
+        let r = ImageResource::parse(&linear).expect("a linear T#");
+        assert_eq!((r.width, r.height, r.ty), (64, 64, ty::D2));
+        let mut tiled = linear;
+        tiled[3] |= 24 << 20;
+        let e = ImageResource::parse(&tiled).expect_err("a swizzled T#");
+        assert!(e.to_string().contains("swizzle mode 24"), "{e}");
+    }
 }

@@ -1,0 +1,657 @@
+//! Application shaders through RADV on wavesim: shader-db's GLSL fragment shaders (games and
+//! benchmarks), rewritten for Vulkan and compiled to SPIR-V by tools/radv/shader_db.py into
+//! corpus/radv/shader-db/, each drawn by RADV's machine code through the shim and compared with
+//! lavapipe's rendering of the same pipeline (NAME.png, written by
+//! tools/radv/shader_db_goldens.sh).
+//!
+//! Each pipeline: the generated vertex shader's two triangles cover a 64x64 R8G8B8A8_UNORM
+//! target (linear, host-visible, filled with a background and loaded by the render pass as in
+//! radv_draw.rs); set 0 binding 0 is the uniform buffer of the loose uniforms (NAME.ubo's bytes),
+//! set 1 one combined image sampler per sampler uniform (NAME.txt lists them), set 2 the named
+//! uniform blocks (NAME.blockK), all bound to one 64x64 RGBA8 texture
+//! with linear tiling in host-visible memory (a smooth gradient, [`texture_texels`]) and a
+//! point-sampling, clamp-to-edge sampler. Point sampling, because the RDNA3 guide does not give
+//! the texture unit's bilinear weight precision (wavesim filters with f32 weights) and lavapipe
+//! filters in its own precision: with a bilinear sampler, 44 of the pipelines (normal maps
+//! through normalize and pow) differed from lavapipe by up to 254 steps; with point sampling,
+//! the 5 of them checked one by one differ by at most 1. Pipelines whose shaders declare other sampler types (cube,
+//! 3D, 1D, shadow) are not run: RADV tiles those images (and depth formats), which the shim
+//! does not read yet.
+//!
+//! Tolerance (`TOLERANCE`): every channel of every pixel within 2 UNORM8 steps of lavapipe's.
+//! Both drivers compute in f32 but round apart: lavapipe interpolates from unsnapped vertex
+//! positions, RADV's exports are f16 (`v_cvt_pk_rtz_f16_f32`), ACO uses the hardware's
+//! approximate `v_rcp_f32`/`v_rsq_f32`/`v_exp_f32`/`v_log_f32` (1 ULP) where LLVM's lavapipe
+//! code is correctly rounded or uses other approximations, and the texture units filter in
+//! different precisions. Pixels a shader discards are the background in both images or the
+//! pixel differs.
+//!
+//! The pipelines that do not match are listed with the reason in corpus/radv/shader-db/known.txt.
+//! By default the test runs every 8th of the others (CI time: a few seconds);
+//! WAVESIM_SHADER_DB=all runs every pipeline, prints the counts and fails when any outcome
+//! differs from known.txt's.
+
+use ash::vk;
+use std::path::{Path, PathBuf};
+
+#[allow(dead_code)]
+mod vulkan_draw;
+use vulkan_draw::{err, Gpu, PipelineState, COLOR_RANGE};
+
+const W: u32 = 64;
+const H: u32 = 64;
+const BACKGROUND: [u8; 4] = [0x11, 0x22, 0x33, 0x44];
+/// Largest channel difference (UNORM8 steps) of a matching pipeline; see the module comment.
+const TOLERANCE: u8 = 2;
+
+fn corpus() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../corpus/radv/shader-db")
+}
+
+/// One pipeline's manifest (NAME.txt): the uniform buffer's size and the sampler bindings of
+/// set 1 (binding, GLSL type, array size).
+struct Pipeline {
+    name: String,
+    ubo: Option<Vec<u8>>,
+    samplers: Vec<(u32, String, u32)>,
+    /// Named uniform blocks: set 2, binding K, NAME.blockK's bytes.
+    blocks: Vec<(u32, Vec<u8>)>,
+    /// The shader writes no colour: Vulkan leaves the attachment undefined (lavapipe writes
+    /// zeros); RADV exports nothing to MRT0 (SPI_SHADER_COL_FORMAT 0) and clears its
+    /// CB_SHADER_MASK nibble, so the CB writes no component and the target keeps the
+    /// background. The expected image is the background, not lavapipe's.
+    no_colour: bool,
+}
+
+impl Pipeline {
+    fn load(name: &str) -> Result<Pipeline, String> {
+        let dir = corpus();
+        let read =
+            |f: &str| std::fs::read_to_string(dir.join(f)).map_err(|e| format!("{name}: {f}: {e}"));
+        let mut p = Pipeline {
+            name: name.into(),
+            ubo: None,
+            samplers: Vec::new(),
+            blocks: Vec::new(),
+            no_colour: false,
+        };
+        for line in read(&format!("{name}.txt"))?.lines() {
+            let f: Vec<&str> = line.split_whitespace().collect();
+            let bad = || format!("{name}.txt: bad line {line:?}");
+            match f.as_slice() {
+                ["ubo", size] => {
+                    let bytes = std::fs::read(dir.join(format!("{name}.ubo")))
+                        .map_err(|e| format!("{name}.ubo: {e}"))?;
+                    if size.parse::<usize>().ok() != Some(bytes.len()) {
+                        return Err(bad());
+                    }
+                    p.ubo = Some(bytes);
+                }
+                ["sampler", binding, ty, count] => p.samplers.push((
+                    binding.parse().map_err(|_| bad())?,
+                    ty.to_string(),
+                    count.parse().map_err(|_| bad())?,
+                )),
+                ["block", binding, size] => {
+                    let k: u32 = binding.parse().map_err(|_| bad())?;
+                    let bytes = std::fs::read(dir.join(format!("{name}.block{k}")))
+                        .map_err(|e| format!("{name}.block{k}: {e}"))?;
+                    if size.parse::<usize>().ok() != Some(bytes.len()) {
+                        return Err(bad());
+                    }
+                    p.blocks.push((k, bytes));
+                }
+                ["no_colour_output"] => p.no_colour = true,
+                _ => return Err(bad()),
+            }
+        }
+        Ok(p)
+    }
+
+    /// Why the harness cannot run the pipeline (None: it can).
+    fn not_runnable(&self) -> Option<String> {
+        self.samplers
+            .iter()
+            .find(|s| s.1 != "sampler2D")
+            .map(|s| format!("a {} (only linear 2D textures are bound)", s.1))
+    }
+}
+
+/// The corpus's pipelines (every NAME.txt but status.txt and known.txt), sorted.
+fn names() -> Vec<String> {
+    let mut v: Vec<String> = std::fs::read_dir(corpus())
+        .expect("corpus/radv/shader-db (tools/radv/shader_db.py)")
+        .filter_map(|e| {
+            let n = e.ok()?.file_name().into_string().ok()?;
+            let stem = n.strip_suffix(".txt")?;
+            (stem != "status" && stem != "known").then(|| stem.to_string())
+        })
+        .collect();
+    v.sort();
+    v
+}
+
+/// The texture every sampler reads: a smooth gradient (neighbouring texels differ by at most 4
+/// steps per channel, so that filtering precision moves results little), opaque-ish alpha.
+fn texture_texels() -> Vec<u8> {
+    let mut t = Vec::with_capacity((W * H * 4) as usize);
+    for y in 0..H {
+        for x in 0..W {
+            t.extend_from_slice(&[
+                (x * 4) as u8,
+                (y * 4) as u8,
+                (128 + x * 2 - y * 2) as u8,
+                (255 - (x + y)) as u8,
+            ]);
+        }
+    }
+    t
+}
+
+/// Renders `p` on the process's Vulkan driver; the 64x64 RGBA8 texels, rows packed.
+fn render(p: &Pipeline) -> Result<Vec<u8>, String> {
+    let spv = |stage: &str| -> Result<Vec<u32>, String> {
+        let path = corpus().join(format!("{}.{stage}.spv", p.name));
+        let b = std::fs::read(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+        Ok(b.chunks_exact(4)
+            .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+            .collect())
+    };
+    let (vert, frag) = (spv("vert")?, spv("frag")?);
+    // SAFETY: every Vulkan call follows the specification's valid usage: objects are created
+    // before use; the process exits after reading the result (the driver frees the rest).
+    unsafe {
+        let gpu = Gpu::graphics()?;
+        let d = &gpu.device;
+        let format = vk::Format::R8G8B8A8_UNORM;
+        let host = vk::MemoryPropertyFlags::HOST_VISIBLE | vk::MemoryPropertyFlags::HOST_COHERENT;
+        // A linear host-visible image, its mapping and row pitch, filled row by row from `texels`.
+        let linear_image = |usage: vk::ImageUsageFlags,
+                            texels: &[u8]|
+         -> Result<(vk::Image, *mut u8, usize), String> {
+            let (image, mem) = gpu.color_image(
+                format,
+                vk::ImageTiling::LINEAR,
+                vk::ImageLayout::PREINITIALIZED,
+                usage,
+                host,
+            )?;
+            let layout = d.get_image_subresource_layout(
+                image,
+                vk::ImageSubresource {
+                    aspect_mask: vk::ImageAspectFlags::COLOR,
+                    mip_level: 0,
+                    array_layer: 0,
+                },
+            );
+            let ptr = (d
+                .map_memory(
+                    mem,
+                    0,
+                    d.get_image_memory_requirements(image).size,
+                    vk::MemoryMapFlags::empty(),
+                )
+                .map_err(err("vkMapMemory"))? as *mut u8)
+                .add(layout.offset as usize);
+            let row = (W * 4) as usize;
+            for y in 0..H as usize {
+                std::ptr::copy_nonoverlapping(
+                    texels[y * row..].as_ptr(),
+                    ptr.add(y * layout.row_pitch as usize),
+                    row,
+                );
+            }
+            Ok((image, ptr, layout.row_pitch as usize))
+        };
+        let background: Vec<u8> = BACKGROUND.repeat((W * H) as usize);
+        let (target, target_ptr, target_pitch) =
+            linear_image(vk::ImageUsageFlags::COLOR_ATTACHMENT, &background)?;
+        let (tex, _, _) = linear_image(vk::ImageUsageFlags::SAMPLED, &texture_texels())?;
+        let general = vk::ImageLayout::GENERAL;
+        let (rp, fb) = gpu.render_target(
+            target,
+            format,
+            vk::AttachmentLoadOp::LOAD,
+            general,
+            (general, general),
+        )?;
+
+        // Set 0: the uniform buffer; set 1: the samplers.
+        let frag_stage = vk::ShaderStageFlags::FRAGMENT;
+        let ubo_binding = [vk::DescriptorSetLayoutBinding::default()
+            .binding(0)
+            .descriptor_type(vk::DescriptorType::UNIFORM_BUFFER)
+            .descriptor_count(1)
+            .stage_flags(frag_stage)];
+        let sampler_bindings: Vec<_> = p
+            .samplers
+            .iter()
+            .map(|&(b, _, n)| {
+                vk::DescriptorSetLayoutBinding::default()
+                    .binding(b)
+                    .descriptor_type(vk::DescriptorType::COMBINED_IMAGE_SAMPLER)
+                    .descriptor_count(n)
+                    .stage_flags(frag_stage)
+            })
+            .collect();
+        let set_layout = |b: &[vk::DescriptorSetLayoutBinding]| {
+            d.create_descriptor_set_layout(
+                &vk::DescriptorSetLayoutCreateInfo::default().bindings(b),
+                None,
+            )
+            .map_err(err("vkCreateDescriptorSetLayout"))
+        };
+        let block_bindings: Vec<_> = p
+            .blocks
+            .iter()
+            .map(|&(k, _)| {
+                vk::DescriptorSetLayoutBinding::default()
+                    .binding(k)
+                    .descriptor_type(vk::DescriptorType::UNIFORM_BUFFER)
+                    .descriptor_count(1)
+                    .stage_flags(frag_stage)
+            })
+            .collect();
+        let set_layouts = [
+            set_layout(if p.ubo.is_some() { &ubo_binding } else { &[] })?,
+            set_layout(&sampler_bindings)?,
+            set_layout(&block_bindings)?,
+        ];
+        let sampler_count: u32 = p.samplers.iter().map(|s| s.2).sum();
+        let pool_sizes = [
+            vk::DescriptorPoolSize {
+                ty: vk::DescriptorType::UNIFORM_BUFFER,
+                descriptor_count: 1 + p.blocks.len() as u32,
+            },
+            vk::DescriptorPoolSize {
+                ty: vk::DescriptorType::COMBINED_IMAGE_SAMPLER,
+                descriptor_count: sampler_count.max(1),
+            },
+        ];
+        let pool = d
+            .create_descriptor_pool(
+                &vk::DescriptorPoolCreateInfo::default()
+                    .max_sets(3)
+                    .pool_sizes(&pool_sizes),
+                None,
+            )
+            .map_err(err("vkCreateDescriptorPool"))?;
+        let sets = d
+            .allocate_descriptor_sets(
+                &vk::DescriptorSetAllocateInfo::default()
+                    .descriptor_pool(pool)
+                    .set_layouts(&set_layouts),
+            )
+            .map_err(err("vkAllocateDescriptorSets"))?;
+        // Uniform buffers: the default block in set 0 binding 0, named blocks in set 2.
+        let ubos = p
+            .ubo
+            .iter()
+            .map(|b| (0, 0, b))
+            .chain(p.blocks.iter().map(|(k, b)| (2, *k, b)));
+        for (set, binding, bytes) in ubos {
+            let b = d
+                .create_buffer(
+                    &vk::BufferCreateInfo::default()
+                        .size(bytes.len() as u64)
+                        .usage(vk::BufferUsageFlags::UNIFORM_BUFFER),
+                    None,
+                )
+                .map_err(err("vkCreateBuffer"))?;
+            let req = d.get_buffer_memory_requirements(b);
+            let m = gpu.allocate(req, host)?;
+            d.bind_buffer_memory(b, m, 0)
+                .map_err(err("vkBindBufferMemory"))?;
+            let ptr = d
+                .map_memory(m, 0, req.size, vk::MemoryMapFlags::empty())
+                .map_err(err("vkMapMemory"))? as *mut u8;
+            std::ptr::copy_nonoverlapping(bytes.as_ptr(), ptr, bytes.len());
+            let info = [vk::DescriptorBufferInfo {
+                buffer: b,
+                offset: 0,
+                range: vk::WHOLE_SIZE,
+            }];
+            d.update_descriptor_sets(
+                &[vk::WriteDescriptorSet::default()
+                    .dst_set(sets[set])
+                    .dst_binding(binding)
+                    .descriptor_type(vk::DescriptorType::UNIFORM_BUFFER)
+                    .buffer_info(&info)],
+                &[],
+            );
+        }
+        let view = d
+            .create_image_view(
+                &vk::ImageViewCreateInfo::default()
+                    .image(tex)
+                    .view_type(vk::ImageViewType::TYPE_2D)
+                    .format(format)
+                    .subresource_range(COLOR_RANGE),
+                None,
+            )
+            .map_err(err("vkCreateImageView"))?;
+        let sampler = d
+            .create_sampler(
+                &vk::SamplerCreateInfo::default()
+                    .mag_filter(vk::Filter::NEAREST)
+                    .min_filter(vk::Filter::NEAREST)
+                    .mipmap_mode(vk::SamplerMipmapMode::NEAREST)
+                    .address_mode_u(vk::SamplerAddressMode::CLAMP_TO_EDGE)
+                    .address_mode_v(vk::SamplerAddressMode::CLAMP_TO_EDGE)
+                    .address_mode_w(vk::SamplerAddressMode::CLAMP_TO_EDGE)
+                    .max_lod(0.0),
+                None,
+            )
+            .map_err(err("vkCreateSampler"))?;
+        for &(b, _, n) in &p.samplers {
+            let infos: Vec<_> = (0..n)
+                .map(|_| vk::DescriptorImageInfo {
+                    sampler,
+                    image_view: view,
+                    image_layout: vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL,
+                })
+                .collect();
+            d.update_descriptor_sets(
+                &[vk::WriteDescriptorSet::default()
+                    .dst_set(sets[1])
+                    .dst_binding(b)
+                    .descriptor_type(vk::DescriptorType::COMBINED_IMAGE_SAMPLER)
+                    .image_info(&infos)],
+                &[],
+            );
+        }
+        let pl = d
+            .create_pipeline_layout(
+                &vk::PipelineLayoutCreateInfo::default().set_layouts(&set_layouts),
+                None,
+            )
+            .map_err(err("vkCreatePipelineLayout"))?;
+
+        let area = vk::Rect2D {
+            offset: vk::Offset2D::default(),
+            extent: vk::Extent2D {
+                width: W,
+                height: H,
+            },
+        };
+        let vp = [vk::Viewport {
+            x: 0.0,
+            y: 0.0,
+            width: W as f32,
+            height: H as f32,
+            min_depth: 0.0,
+            max_depth: 1.0,
+        }];
+        let sc = [area];
+        let cba = [vk::PipelineColorBlendAttachmentState::default()
+            .color_write_mask(vk::ColorComponentFlags::RGBA)];
+        let pipeline = gpu.pipeline(
+            (&vert, &frag),
+            &PipelineState {
+                vertex_input: &vk::PipelineVertexInputStateCreateInfo::default(),
+                input_assembly: &vk::PipelineInputAssemblyStateCreateInfo::default()
+                    .topology(vk::PrimitiveTopology::TRIANGLE_LIST),
+                viewport: &vk::PipelineViewportStateCreateInfo::default()
+                    .viewports(&vp)
+                    .scissors(&sc),
+                rasterization: &vk::PipelineRasterizationStateCreateInfo::default()
+                    .polygon_mode(vk::PolygonMode::FILL)
+                    .cull_mode(vk::CullModeFlags::NONE)
+                    .front_face(vk::FrontFace::COUNTER_CLOCKWISE)
+                    .line_width(1.0),
+                color_blend: &vk::PipelineColorBlendStateCreateInfo::default().attachments(&cba),
+            },
+            pl,
+            rp,
+        )?;
+
+        let (_pool, cmd) = vulkan_draw::command_buffer(d, gpu.family)?;
+        d.begin_command_buffer(cmd, &vk::CommandBufferBeginInfo::default())
+            .map_err(err("vkBeginCommandBuffer"))?;
+        // The host's writes become visible to the render pass's load and the shader's reads.
+        let barriers = [
+            vk::ImageMemoryBarrier::default()
+                .src_access_mask(vk::AccessFlags::HOST_WRITE)
+                .dst_access_mask(
+                    vk::AccessFlags::COLOR_ATTACHMENT_READ
+                        | vk::AccessFlags::COLOR_ATTACHMENT_WRITE,
+                )
+                .old_layout(vk::ImageLayout::PREINITIALIZED)
+                .new_layout(general)
+                .image(target)
+                .subresource_range(COLOR_RANGE),
+            vk::ImageMemoryBarrier::default()
+                .src_access_mask(vk::AccessFlags::HOST_WRITE)
+                .dst_access_mask(vk::AccessFlags::SHADER_READ)
+                .old_layout(vk::ImageLayout::PREINITIALIZED)
+                .new_layout(vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL)
+                .image(tex)
+                .subresource_range(COLOR_RANGE),
+        ];
+        d.cmd_pipeline_barrier(
+            cmd,
+            vk::PipelineStageFlags::HOST,
+            vk::PipelineStageFlags::COLOR_ATTACHMENT_OUTPUT
+                | vk::PipelineStageFlags::FRAGMENT_SHADER,
+            vk::DependencyFlags::empty(),
+            &[],
+            &[],
+            &barriers,
+        );
+        d.cmd_begin_render_pass(
+            cmd,
+            &vk::RenderPassBeginInfo::default()
+                .render_pass(rp)
+                .framebuffer(fb)
+                .render_area(area),
+            vk::SubpassContents::INLINE,
+        );
+        d.cmd_bind_pipeline(cmd, vk::PipelineBindPoint::GRAPHICS, pipeline);
+        d.cmd_bind_descriptor_sets(cmd, vk::PipelineBindPoint::GRAPHICS, pl, 0, &sets, &[]);
+        d.cmd_draw(cmd, 6, 1, 0, 0);
+        d.cmd_end_render_pass(cmd);
+        gpu.finish_and_wait(
+            cmd,
+            vk::PipelineStageFlags::COLOR_ATTACHMENT_OUTPUT,
+            vk::AccessFlags::COLOR_ATTACHMENT_WRITE,
+        )?;
+        let mut out = Vec::with_capacity((W * H * 4) as usize);
+        for y in 0..H as usize {
+            out.extend_from_slice(std::slice::from_raw_parts(
+                target_ptr.add(y * target_pitch),
+                (W * 4) as usize,
+            ));
+        }
+        Ok(out)
+    }
+}
+
+/// The child process's entry: renders WAVESIM_SHADER_DB_CASE into WAVESIM_SHADER_DB_OUT.
+#[test]
+fn child_entry() {
+    let (Ok(name), Ok(out)) = (
+        std::env::var("WAVESIM_SHADER_DB_CASE"),
+        std::env::var("WAVESIM_SHADER_DB_OUT"),
+    ) else {
+        return;
+    };
+    let p = Pipeline::load(&name).unwrap_or_else(|e| panic!("{e}"));
+    let bytes = render(&p).unwrap_or_else(|e| panic!("{name}: {e}"));
+    std::fs::write(out, bytes).expect("writing the result");
+}
+
+fn run_child(name: &str, radv: bool) -> Result<Vec<u8>, String> {
+    vulkan_draw::child_bytes(
+        ("WAVESIM_SHADER_DB_CASE", "WAVESIM_SHADER_DB_OUT"),
+        name,
+        radv,
+        &[],
+    )
+}
+
+fn golden_path(name: &str) -> PathBuf {
+    corpus().join(format!("{name}.png"))
+}
+
+fn read_golden(name: &str) -> Result<Vec<u8>, String> {
+    let path = golden_path(name);
+    let file = std::fs::File::open(&path)
+        .map_err(|e| format!("{}: {e} (tools/radv/shader_db_goldens.sh)", path.display()))?;
+    let mut reader = png::Decoder::new(file)
+        .read_info()
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    let mut buf = vec![0; reader.output_buffer_size()];
+    let info = reader
+        .next_frame(&mut buf)
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    if (info.width, info.height, info.color_type, info.bit_depth)
+        != (W, H, png::ColorType::Rgba, png::BitDepth::Eight)
+    {
+        return Err(format!("{}: not a 64x64 RGBA8 PNG", path.display()));
+    }
+    buf.truncate(info.buffer_size());
+    Ok(buf)
+}
+
+/// (largest channel difference, pixels beyond TOLERANCE, the first few of them).
+fn compare(want: &[u8], got: &[u8]) -> (u8, usize, Vec<String>) {
+    let (mut worst, mut bad, mut first) = (0, 0, Vec::new());
+    for (i, (a, b)) in want.chunks(4).zip(got.chunks(4)).enumerate() {
+        let d = a
+            .iter()
+            .zip(b)
+            .map(|(x, y)| x.abs_diff(*y))
+            .max()
+            .unwrap_or(0);
+        worst = worst.max(d);
+        if d > TOLERANCE {
+            bad += 1;
+            if first.len() < 3 {
+                first.push(format!(
+                    "({}, {}): lavapipe {a:?}, wavesim {b:?}",
+                    i % W as usize,
+                    i / W as usize
+                ));
+            }
+        }
+    }
+    (worst, bad, first)
+}
+
+/// corpus/radv/shader-db/known.txt: the pipelines that do not match, by name: (refused, why).
+fn known() -> std::collections::BTreeMap<String, (bool, String)> {
+    let text = std::fs::read_to_string(corpus().join("known.txt")).expect("known.txt");
+    text.lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .map(|l| {
+            let (name, rest) = l.split_once(' ').expect("NAME outcome: why");
+            let (outcome, why) = rest.split_once(": ").expect("NAME outcome: why");
+            assert!(matches!(outcome, "refused" | "differs"), "known.txt: {l}");
+            (name.to_string(), (outcome == "refused", why.to_string()))
+        })
+        .collect()
+}
+
+/// The pipelines to check: all with WAVESIM_SHADER_DB=all, else every 8th of those that must
+/// match.
+fn selection() -> Vec<Pipeline> {
+    let all = std::env::var("WAVESIM_SHADER_DB").is_ok_and(|v| v == "all");
+    let known = known();
+    let names = names();
+    for k in known.keys() {
+        assert!(
+            names.contains(k),
+            "known.txt names {k}, which is not in the corpus"
+        );
+    }
+    names
+        .into_iter()
+        .filter(|n| all || !known.contains_key(n))
+        .enumerate()
+        .filter(|(i, _)| all || i % 8 == 0)
+        .map(|(_, n)| Pipeline::load(&n).unwrap_or_else(|e| panic!("{e}")))
+        .collect()
+}
+
+/// Every selected pipeline, drawn by RADV's machine code on wavesim, matches lavapipe's golden
+/// within TOLERANCE, or fails as known.txt says.
+#[test]
+fn shader_db_draws_match_lavapipe() {
+    let run = selection();
+    let known = known();
+    let mut failures = Vec::new();
+    let (mut matched, mut differ, mut refused) = (0, 0, 0);
+    for p in &run {
+        if let Some(why) = p.not_runnable() {
+            failures.push(format!("{}: the harness cannot run it: {why}", p.name));
+            continue;
+        }
+        let expect = known.get(&p.name);
+        let got = match run_child(&p.name, true) {
+            Ok(g) => g,
+            Err(e) => {
+                let why = e
+                    .lines()
+                    .find(|l| l.contains("wavesim-drm:"))
+                    .unwrap_or("no message from the shim")
+                    .to_string();
+                eprintln!("{}: does not run: {why}", p.name);
+                refused += 1;
+                if !matches!(expect, Some((true, _))) {
+                    failures.push(format!("{}: {why}", p.name));
+                }
+                continue;
+            }
+        };
+        let want = if p.no_colour {
+            BACKGROUND.repeat((W * H) as usize)
+        } else {
+            read_golden(&p.name).unwrap_or_else(|e| panic!("{e}"))
+        };
+        let (worst, bad, first) = compare(&want, &got);
+        eprintln!(
+            "{}: largest channel difference {worst}, {bad} pixels beyond {TOLERANCE}",
+            p.name
+        );
+        match (bad, expect) {
+            (0, None) => matched += 1,
+            (0, Some(_)) => failures.push(format!(
+                "{}: matches now; known.txt says it does not",
+                p.name
+            )),
+            (_, Some((false, _))) => differ += 1,
+            _ => failures.push(format!("{}: {bad} pixels differ: {first:?}", p.name)),
+        }
+    }
+    eprintln!(
+        "shader-db: {} pipelines checked: {matched} match lavapipe, {differ} differ, {refused} refused",
+        run.len()
+    );
+    assert!(!run.is_empty(), "no pipeline selected");
+    assert!(failures.is_empty(), "{failures:#?}");
+}
+
+/// Writes NAME.png for every runnable pipeline from lavapipe (tools/radv/shader_db_goldens.sh).
+#[test]
+#[ignore]
+fn write_goldens() {
+    for n in names() {
+        let p = Pipeline::load(&n).unwrap_or_else(|e| panic!("{e}"));
+        if p.not_runnable().is_some() || p.no_colour {
+            continue;
+        }
+        let img = match run_child(&n, false) {
+            Ok(img) => img,
+            Err(e) => {
+                eprintln!("{n}: lavapipe failed: {e}");
+                continue;
+            }
+        };
+        let file = std::io::BufWriter::new(std::fs::File::create(golden_path(&n)).unwrap());
+        let mut enc = png::Encoder::new(file, W, H);
+        enc.set_color(png::ColorType::Rgba);
+        enc.set_depth(png::BitDepth::Eight);
+        enc.set_compression(png::Compression::Best);
+        enc.write_header().unwrap().write_image_data(&img).unwrap();
+    }
+}
