@@ -305,7 +305,7 @@ fn image_accesses_are_reported() {
     let stores = w.accesses.take().unwrap();
     assert_eq!(stores.len(), 16);
     for s in &stores {
-        let (x, y) = (s.lane as u32 % 4, s.lane as u32 / 4);
+        let (x, y) = (s.lane % 4, s.lane / 4);
         assert_eq!(
             (s.kind, s.space, s.addr, s.size, s.value),
             (
