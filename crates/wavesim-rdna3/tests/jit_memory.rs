@@ -769,3 +769,49 @@ fn sub_dword_loads_and_stores_extend_and_merge_as_the_isa_says() {
         }
     }
 }
+
+#[test]
+fn uniform_addresses_load_once_for_every_active_lane() {
+    // global_load_b64 v[20:21], v4, s[0:1] offset:8 and ds_load_b32 v22, v7 offset:4 with
+    // v4 = v7 = 40 in every lane (saddr form: address = s[0:1] + 40 + 8, RDNA3 ISA 11.2; DS:
+    // 44): every active lane gets the dwords at A + 48, A + 52 and LDS byte 44, inactive lanes
+    // keep 0x5a5a5a5a. Then one lane's address moved by 8 (not uniform: the lane loop).
+    let mut words = Vec::new();
+    words.extend(global(21, 8, 4, 0, 0, 20));
+    words.extend(ds(54, 4, 0, 7, 0, 0, 22));
+    words.push(WAIT0);
+    let p = prog(&words);
+    for wave64 in [false, true] {
+        let make = |exec: u64, odd: Option<usize>| {
+            move || {
+                let (mut h, _, _) = harness(wave64);
+                h.wave.set_exec(exec);
+                for r in [4, 7] {
+                    h.set_v(r, |l| if odd == Some(l) { 48 } else { 40 });
+                }
+                for r in 20..23 {
+                    h.set_v(r, |_| 0x5a5a_5a5a);
+                }
+                h
+            }
+        };
+        for exec in [u64::MAX, 0x8000_0001_0f00_00f1] {
+            let (text, _, _) = same("uniform", &p, &make(exec, None));
+            assert!(text.starts_with("outcome Ok"), "{text}");
+            let mut h = make(exec, None)();
+            h.cfg.engine = Engine::Jit;
+            h.wave.pc = 0;
+            h.run_program(&p, 100).expect("runs");
+            let dword = |o: usize| u32::from_le_bytes([0, 1, 2, 3].map(|k| fill_byte(o + k)));
+            let lds = u32::from_le_bytes([0, 1, 2, 3].map(|k| ((44 + k) * 13 + 5) as u8));
+            for l in 0..h.wave.lanes() {
+                let on = exec >> l & 1 != 0;
+                let want = |v: u32| if on { v } else { 0x5a5a_5a5a };
+                assert_eq!(h.v(20, l), want(dword(48)), "lane {l} v20");
+                assert_eq!(h.v(21, l), want(dword(52)), "lane {l} v21");
+                assert_eq!(h.v(22, l), want(lds), "lane {l} v22");
+            }
+            same("one lane elsewhere", &p, &make(exec, Some(0)));
+        }
+    }
+}

@@ -2083,6 +2083,33 @@ impl Gen<'_> {
             self.b.switch_to_block(lanes);
             self.b.seal_block(lanes);
         }
+        if !m.store && m.size == 4 * m.dwords && m.off1.is_none() {
+            // Every active lane at one address (`mn` = `mx`: a uniform load, such as sgemm's
+            // row of A): each dword loaded once and written to the active lanes.
+            let one = self.b.create_block();
+            let lanes = self.b.create_block();
+            let same = self.b.ins().icmp(IntCC::Equal, mn, mx);
+            self.b.ins().brif(same, one, &[], lanes, &[]);
+            self.b.switch_to_block(one);
+            self.b.seal_block(one);
+            let at = self.b.ins().iadd(host, mn);
+            let guest = MemFlagsData::new()
+                .with_notrap()
+                .with_endianness(Endianness::Little);
+            for d in 0..m.dwords as u16 {
+                let v = self.b.ins().load(I32, guest, at, 4 * d as i32);
+                let v = self.b.ins().splat(I32X4, v);
+                for (c, &mask) in masks.iter().enumerate() {
+                    let ro = vgpr_offset(m.data + d, c);
+                    let old = self.b.ins().load(I32X4, mem(), self.vgpr_ptr, ro);
+                    let new = self.b.ins().bitselect(mask, v, old);
+                    self.b.ins().store(mem(), new, self.vgpr_ptr, ro);
+                }
+            }
+            self.b.ins().jump(done, &[]);
+            self.b.switch_to_block(lanes);
+            self.b.seal_block(lanes);
+        }
         self.b.ins().jump(lp, &[zero.into()]);
         self.b.switch_to_block(lp);
         // Active lanes only (`exec`, from the dominating block).
