@@ -214,6 +214,14 @@ fn mem() -> MemFlagsData {
     MemFlagsData::new().with_notrap()
 }
 
+/// Guest memory reached by compiled loads and stores: host memory of an allocation or LDS that
+/// the wave-wide check showed in bounds (so no trap), little-endian as the ISA's.
+fn guest_mem() -> MemFlagsData {
+    MemFlagsData::new()
+        .with_notrap()
+        .with_endianness(Endianness::Little)
+}
+
 fn vec_bits() -> MemFlagsData {
     MemFlagsData::new().with_endianness(Endianness::Little)
 }
@@ -1886,9 +1894,7 @@ impl Gen<'_> {
         self.b.switch_to_block(access);
         self.b.seal_block(access);
         let host = self.b.ins().iadd(delta, a);
-        let guest = MemFlagsData::new()
-            .with_notrap()
-            .with_endianness(Endianness::Little);
+        let guest = guest_mem();
         for k in 0..n as u16 {
             let v = self.b.ins().load(I32, guest, host, 4 * k as i32);
             self.b
@@ -1971,8 +1977,8 @@ impl Gen<'_> {
                 // for all lanes no address lies in either when that dword is neither's
                 // (`exec::flat::targets` classifies the address before adding the offset).
                 use crate::exec::operand::{PRIVATE_APERTURE, SHARED_APERTURE};
-                const _: () = assert!(SHARED_APERTURE % (1 << 32) == 0);
-                const _: () = assert!(PRIVATE_APERTURE % (1 << 32) == 0);
+                const _: () = assert!(SHARED_APERTURE.is_multiple_of(1 << 32));
+                const _: () = assert!(PRIVATE_APERTURE.is_multiple_of(1 << 32));
                 for ap in [SHARED_APERTURE, PRIVATE_APERTURE] {
                     let out = self
                         .b
@@ -2066,9 +2072,7 @@ impl Gen<'_> {
             self.b.switch_to_block(vector);
             self.b.seal_block(vector);
             let at = self.b.ins().iadd(host, a0);
-            let guest = MemFlagsData::new()
-                .with_notrap()
-                .with_endianness(Endianness::Little);
+            let guest = guest_mem();
             for c in 0..self.chunks {
                 let (go, ro) = ((16 * c) as i32, vgpr_offset(m.data, c));
                 if m.store {
@@ -2084,8 +2088,8 @@ impl Gen<'_> {
             self.b.seal_block(lanes);
         }
         if !m.store && m.size == 4 * m.dwords && m.off1.is_none() {
-            // Every active lane at one address (`mn` = `mx`: a uniform load, such as sgemm's
-            // row of A): each dword loaded once and written to the active lanes.
+            // Every active lane at one address (`mn` = `mx`: a uniform load, such as a constant
+            // every lane reads): each dword loaded once and written to the active lanes.
             let one = self.b.create_block();
             let lanes = self.b.create_block();
             let same = self.b.ins().icmp(IntCC::Equal, mn, mx);
@@ -2093,9 +2097,7 @@ impl Gen<'_> {
             self.b.switch_to_block(one);
             self.b.seal_block(one);
             let at = self.b.ins().iadd(host, mn);
-            let guest = MemFlagsData::new()
-                .with_notrap()
-                .with_endianness(Endianness::Little);
+            let guest = guest_mem();
             for d in 0..m.dwords as u16 {
                 let v = self.b.ins().load(I32, guest, at, 4 * d as i32);
                 let v = self.b.ins().splat(I32X4, v);
@@ -2125,9 +2127,7 @@ impl Gen<'_> {
         let a = self.b.ins().load(I32, mem(), vrow, vgpr_offset(m.addr, 0));
         let a = self.b.ins().uextend(I64, a);
         let at = self.b.ins().iadd(host, a);
-        let guest = MemFlagsData::new()
-            .with_notrap()
-            .with_endianness(Endianness::Little);
+        let guest = guest_mem();
         let elems: &[(i32, u16)] = match m.off1 {
             // 2addr: element 1 at its own offset (relative to element 0's), data in the next
             // rows (load) or in data1 (store).
