@@ -18,6 +18,7 @@ the first dispatch of the process (what the engine compiles included), "warm" th
 
 Usage:  python3 tools/bench/pocl_compare.py [--iters 5] [--engines interp,jit,auto,raw-auto]
                                             [--modes ieee,ftz] [--out FILE.md]
+                                            [--kernels saxpy,...] [--profile release] [--cpu]
 Needs:  cargo, python3 with numpy and pyopencl, Debian's pocl-opencl-icd.
 Prints a Markdown table per float mode and thread count with the ratio wavesim/PoCL per kernel and
 the geomean.
@@ -78,7 +79,7 @@ def cases(np):
     ]
 
 
-def pocl_worker(iters, ftz):
+def pocl_worker(iters, ftz, kernels):
     """Runs in a child whose environment already limits PoCL's compute units; prints JSON."""
     import numpy as np
     import pyopencl as cl
@@ -93,6 +94,8 @@ def pocl_worker(iters, ftz):
     out = {"device": dev.name, "compute_units": dev.max_compute_units, "ms": {}}
     mf = cl.mem_flags
     for name, obj, kernel, glob, local, make in cases(np):
+        if kernels and name not in kernels:
+            continue
         if obj not in programs:
             src = open(os.path.join(ROOT, "corpus", "cl", obj + ".cl")).read()
             programs[obj] = cl.Program(ctx, src).build(options=["-cl-denorms-are-zero"] if ftz else [])
@@ -117,9 +120,10 @@ def pocl_worker(iters, ftz):
     print(json.dumps(out))
 
 
-def bench_binary():
+def bench_binary(profile):
     msgs = subprocess.run(
-        ["cargo", "bench", "-p", "wavesim", "--bench", "kernels", "--no-run", "--message-format=json"],
+        ["cargo", "bench", "-p", "wavesim", "--bench", "kernels", "--no-run", "--message-format=json"]
+        + (["--profile", profile] if profile else []),
         cwd=ROOT, check=True, capture_output=True, text=True).stdout
     for line in msgs.splitlines():
         m = json.loads(line)
@@ -128,14 +132,17 @@ def bench_binary():
     sys.exit("cargo did not report the kernels bench executable")
 
 
-def wavesim_ms(exe, iters, threads, engine):
+def wavesim_ms(exe, iters, threads, engine, kernels):
     env = dict(os.environ, WAVESIM_BENCH_ITERS=str(iters), WAVESIM_BENCH_THREADS=str(threads))
     if engine.startswith("raw-"):
         env["WAVESIM_BENCH_RAW"] = "1"
         engine = engine[4:]
     if engine:
         env["WAVESIM_ENGINE"] = engine
-    txt = subprocess.run([exe, "--bench", "threads"], cwd=os.path.join(ROOT, "crates", "wavesim"),
+    # The bench's name filter (substrings of "NAME/threads=T"): NAME/ for the kernels asked for
+    # and their _ftz variants.
+    names = [f"{k}{suffix}/" for k in kernels for suffix in ("", "_ftz")]
+    txt = subprocess.run([exe, "--bench", "threads"] + names, cwd=os.path.join(ROOT, "crates", "wavesim"),
                          env=env, check=True, capture_output=True, text=True).stdout
     rows = {}
     for line in txt.splitlines():
@@ -147,11 +154,12 @@ def wavesim_ms(exe, iters, threads, engine):
     return rows
 
 
-def pocl_ms(iters, threads, ftz):
+def pocl_ms(iters, threads, ftz, kernels):
     # PoCL 3.1 reports all cores whatever POCL_CPU_MAX_CU_NUM says, so the CPU set is limited too.
     env = dict(os.environ, POCL_CPU_MAX_CU_NUM=str(threads), POCL_MAX_PTHREAD_COUNT=str(threads))
     cpus = ",".join(str(c) for c in sorted(os.sched_getaffinity(0))[:threads])
     cmd = ["taskset", "-c", cpus, sys.executable, __file__, "--pocl-worker", "--iters", str(iters)]
+    cmd += ["--kernels", ",".join(kernels)] if kernels else []
     txt = subprocess.run(cmd + (["--ftz"] if ftz else []),
                          env=env, check=True, capture_output=True, text=True).stdout
     return json.loads(txt.strip().splitlines()[-1])
@@ -168,21 +176,28 @@ def main():
     ap.add_argument("--threads", type=int, default=os.cpu_count() or 1, help="the 'all threads' count")
     ap.add_argument("--out", help="also write the Markdown to this file")
     ap.add_argument("--modes", default="ieee,ftz", help="float modes: ieee (denormals kept), ftz (flushed)")
+    ap.add_argument("--kernels", default="", help="comma-separated case names (default: all), e.g. saxpy,sgemm_naive "
+                    "(the _ftz variants come with them)")
+    ap.add_argument("--profile", default="", help="cargo profile of the bench binary (default: bench; "
+                    "'release' reuses the test builds' crates)")
+    ap.add_argument("--cpu", action="store_true", help="wavesim's column is the bench's CPU time of its thread "
+                    "(one thread; for a loaded machine) instead of wall time")
     ap.add_argument("--pocl-worker", action="store_true", help=argparse.SUPPRESS)
     ap.add_argument("--ftz", action="store_true", help=argparse.SUPPRESS)
     a = ap.parse_args()
+    kernels = [k for k in a.kernels.split(",") if k]
     if a.pocl_worker:
-        return pocl_worker(a.iters, a.ftz)
-    exe = bench_binary()
+        return pocl_worker(a.iters, a.ftz, kernels)
+    exe = bench_binary(a.profile)
     engines = [e for e in a.engines.split(",") if e] or [""]
     lines = [f"Best wall ms of {a.iters} dispatches after a warm-up; ratio = wavesim / PoCL "
              f"(lower is better). wavesim bench binary: {os.path.relpath(exe, ROOT)}.", ""]
     modes = [m for m in a.modes.split(",") if m]
     for t in sorted({1, max(1, a.threads)}):
-        ws = {e: wavesim_ms(exe, a.iters, t, e) for e in engines}
+        ws = {e: wavesim_ms(exe, a.iters, t, e, kernels) for e in engines}
         for mode in modes:
             ftz = mode == "ftz"
-            pocl = pocl_ms(a.iters, t, ftz)
+            pocl = pocl_ms(a.iters, t, ftz, kernels)
             head = "| kernel | lane-instr | JIT compile ms | PoCL ms |" + "".join(
                 f" wavesim{'-' + e if e else ''} ms | ratio | cold ratio |" for e in engines)
             lines += [f"### {mode}, {t} thread(s) (PoCL: {pocl['device']}, {t} compute unit(s)"
@@ -204,10 +219,11 @@ def main():
                     if w is None:
                         row += " - | - | - |"
                         continue
-                    r, c = w["wall"] / p, w["cold"] / p
+                    ms = w["cpu"] if a.cpu and t == 1 else w["wall"]
+                    r, c = ms / p, w["cold"] / p
                     ratios[e].append(r)
                     colds[e].append(c)
-                    row += f" {w['wall']:.1f} | {r:.1f} | {c:.1f} |"
+                    row += f" {ms:.1f} | {r:.1f} | {c:.1f} |"
                 lines.append(row)
             lines.append("| **geomean** | | | |" + "".join(
                 f" | **{geomean(ratios[e]):.1f}** | **{geomean(colds[e]):.1f}** |" for e in engines))

@@ -922,3 +922,71 @@ fn f32_min_max_follow_the_isa_nan_and_zero_rules() {
         }
     }
 }
+
+#[test]
+fn f64_min_max_follow_the_isa_nan_and_zero_rules() {
+    // RDNA3 ISA V_MIN_F64 / V_MAX_F64: the V_MIN_F32 / V_MAX_F32 rules on f64 (see
+    // `f32_min_max_follow_the_isa_nan_and_zero_rules`), flushing per MODE's f64 field.
+    // (S0, S1, min, max) under MODE 0x3f0 (IEEE, f64 denormals kept) and 0x130 (not IEEE, f64
+    // denormals flushed, f32 kept).
+    let ieee_kept: [(u64, u64, u64, u64); 8] = [
+        (0x3ff0 << 48, 0x4000 << 48, 0x3ff0 << 48, 0x4000 << 48), // 1, 2
+        (1 << 63, 0, 1 << 63, 0),                                 // -0, +0
+        (0, 1 << 63, 1 << 63, 0),                                 // +0, -0
+        (
+            0x7ff0 << 48 | 1,
+            0x3ff0 << 48,
+            0x7ff8 << 48 | 1,
+            0x7ff8 << 48 | 1,
+        ), // sNaN S0
+        (
+            0x3ff0 << 48,
+            0xfff0 << 48 | 2,
+            0xfff8 << 48 | 2,
+            0xfff8 << 48 | 2,
+        ), // sNaN S1
+        (0x7ff8 << 48 | 3, 0x4008 << 48, 0x4008 << 48, 0x4008 << 48), // qNaN S0: S1
+        (0x4000 << 48, 0xfff8 << 48 | 4, 0x4000 << 48, 0x4000 << 48), // qNaN S1: S0
+        (1, 1 << 63 | 1, 1 << 63 | 1, 1),                         // denormals kept
+    ];
+    let flushed: [(u64, u64, u64, u64); 8] = [
+        ieee_kept[0],
+        ieee_kept[1],
+        ieee_kept[2],
+        (0x7ff0 << 48 | 1, 0x3ff0 << 48, 0x3ff0 << 48, 0x3ff0 << 48), // sNaN S0: S1
+        (0x3ff0 << 48, 0xfff0 << 48 | 2, 0x3ff0 << 48, 0x3ff0 << 48), // sNaN S1: S0
+        ieee_kept[5],
+        ieee_kept[6],
+        (1, 1 << 63 | 1, 1 << 63, 0), // +0 and -0 after flushing
+    ];
+    for (mode, vals) in [(0x3f0u32, ieee_kept), (0x130, flushed)] {
+        for wave64 in [false, true] {
+            let (h, _) = run(
+                wave64,
+                &[
+                    // v_min_f64 v[4:5], v[0:1], v[2:3] (VOP3 0x329)
+                    &[0x04, 0x00, 0x29, 0xd7, 0x00, 0x05, 0x02, 0x00],
+                    // v_max_f64 v[6:7], v[0:1], v[2:3] (VOP3 0x32a)
+                    &[0x06, 0x00, 0x2a, 0xd7, 0x00, 0x05, 0x02, 0x00],
+                    // v_min_f64 v[8:9], v[0:1], -v[2:3] (neg of S1; compared with the
+                    // interpreter by `run`)
+                    &[0x08, 0x00, 0x29, 0xd7, 0x00, 0x05, 0x02, 0x40],
+                ],
+                3,
+                |h| {
+                    h.wave.hw.mode = mode;
+                    h.set_v(0, |l| vals[l % 8].0 as u32);
+                    h.set_v(1, |l| (vals[l % 8].0 >> 32) as u32);
+                    h.set_v(2, |l| vals[l % 8].1 as u32);
+                    h.set_v(3, |l| (vals[l % 8].1 >> 32) as u32);
+                },
+            );
+            for l in 0..h.wave.lanes() {
+                let (_, _, mn, mx) = vals[l % 8];
+                let got = |r: usize| h.v(r, l) as u64 | (h.v(r + 1, l) as u64) << 32;
+                assert_eq!(got(4), mn, "v_min_f64 MODE {mode:#x} lane {l}");
+                assert_eq!(got(6), mx, "v_max_f64 MODE {mode:#x} lane {l}");
+            }
+        }
+    }
+}

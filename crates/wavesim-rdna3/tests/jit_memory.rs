@@ -17,6 +17,7 @@ mod common;
 
 use common::Rng;
 use wavesim_rdna3::decode::decode;
+use wavesim_rdna3::exec::operand::SHARED_APERTURE;
 use wavesim_rdna3::exec::Program;
 use wavesim_rdna3::jit::{compile_stats, Engine};
 use wavesim_rdna3::testing::{Harness, S_ENDPGM};
@@ -28,6 +29,15 @@ fn global(op: u32, offset: i32, addr: u32, data: u32, saddr: u32, vdst: u32) -> 
     [
         0xdc00_0000 | op << 18 | 2 << 16 | (offset as u32 & 0x1fff),
         addr | data << 8 | saddr << 16 | vdst << 24,
+    ]
+}
+
+/// FLAT (segment 0): word0 = 0xdc000000 | op << 18 | offset[12:0] (the executor uses bits 11:0),
+/// word1 as GLOBAL's with saddr off.
+fn flat(op: u32, offset: u32, addr: u32, data: u32, vdst: u32) -> [u32; 2] {
+    [
+        0xdc00_0000 | op << 18 | (offset & 0x1fff),
+        addr | data << 8 | OFF << 16 | vdst << 24,
     ]
 }
 
@@ -50,6 +60,25 @@ const GLOBAL_STORES: [(u32, u32, &str); 4] = [
     (27, 2, "global_store_b64"),
     (28, 3, "global_store_b96"),
     (29, 4, "global_store_b128"),
+];
+/// Sub-dword GLOBAL/FLAT loads (op, bytes, name; the FLAT names start with flat_).
+const SUB_LOADS: [(u32, u32, &str); 10] = [
+    (0x10, 1, "global_load_u8"),
+    (0x11, 1, "global_load_i8"),
+    (0x12, 2, "global_load_u16"),
+    (0x13, 2, "global_load_i16"),
+    (0x1e, 1, "global_load_d16_u8"),
+    (0x1f, 1, "global_load_d16_i8"),
+    (0x20, 2, "global_load_d16_b16"),
+    (0x21, 1, "global_load_d16_hi_u8"),
+    (0x22, 1, "global_load_d16_hi_i8"),
+    (0x23, 2, "global_load_d16_hi_b16"),
+];
+const SUB_STORES: [(u32, u32, &str); 4] = [
+    (0x18, 1, "global_store_b8"),
+    (0x19, 2, "global_store_b16"),
+    (0x24, 1, "global_store_d16_hi_b8"),
+    (0x25, 2, "global_store_d16_hi_b16"),
 ];
 /// (op, dwords per element, 2addr, stride64, name).
 const DS_LOADS: [(u32, u32, bool, bool, &str); 8] = [
@@ -158,6 +187,18 @@ fn the_encodings_are_the_instructions_named() {
         let w = global(*op, 0, 0, 0, OFF, 0);
         let bytes: Vec<u8> = w.iter().flat_map(|w| w.to_le_bytes()).collect();
         assert_eq!(decode(&bytes, 0).expect("decodes").op.name(), *name);
+    }
+    for (op, _, name) in SUB_LOADS.iter().chain(&SUB_STORES) {
+        let w = global(*op, 0, 0, 0, OFF, 0);
+        let bytes: Vec<u8> = w.iter().flat_map(|w| w.to_le_bytes()).collect();
+        assert_eq!(decode(&bytes, 0).expect("decodes").op.name(), *name);
+    }
+    let all = GLOBAL_LOADS.iter().chain(&GLOBAL_STORES);
+    for (op, _, name) in all.chain(&SUB_LOADS).chain(&SUB_STORES) {
+        let w = flat(*op, 0, 0, 0, 0);
+        let bytes: Vec<u8> = w.iter().flat_map(|w| w.to_le_bytes()).collect();
+        let want = name.replace("global_", "flat_");
+        assert_eq!(decode(&bytes, 0).expect("decodes").op.name(), want);
     }
     for (op, _, _, _, name) in DS_LOADS.iter().chain(&DS_STORES) {
         let w = ds(*op, 0, 0, 0, 0, 0, 0);
@@ -305,6 +346,35 @@ fn fuzz_case(seed: u64) -> (Vec<u32>, Box<dyn Fn() -> Harness>) {
     for _ in 0..4 + rng.below(16) {
         let data = 16 + rng.below(40) as u32;
         match rng.below(10) {
+            0 if rng.pct(50) => {
+                // FLAT: global addresses (v[0:1], v[2:3]) or the LDS aperture (v[10:11]).
+                let addr = rng.pick(&[0, 2, 10]);
+                let off = rng.pick(&[0, 4, 16, 0x1008, 2]);
+                if rng.pct(60) {
+                    let (op, _, _) = rng.pick(&GLOBAL_LOADS);
+                    words.extend(flat(op, off, addr, 0, data));
+                } else {
+                    let (op, _, _) = rng.pick(&GLOBAL_STORES);
+                    words.extend(flat(op, off, addr, data, 0));
+                }
+            }
+            1 if rng.pct(50) => {
+                // Sub-dword GLOBAL or FLAT forms, any byte offset.
+                let (addr, saddr) = rng.pick(&[(0, OFF), (2, OFF), (4, 0), (5, 2), (6, 4)]);
+                let off = rng.pick(&[0, 1, 2, 3, 5, 6, -3, -2]);
+                let (op, _, _) = if rng.pct(60) {
+                    rng.pick(&SUB_LOADS)
+                } else {
+                    rng.pick(&SUB_STORES)
+                };
+                let store = SUB_STORES.iter().any(|s| s.0 == op);
+                let (d, v) = if store { (data, 0) } else { (0, data) };
+                if rng.pct(30) && addr < 4 {
+                    words.extend(flat(op, off as u32 & 0xfff, addr, d, v));
+                } else {
+                    words.extend(global(op, off, addr, d, saddr, v));
+                }
+            }
             0..=2 => {
                 let (op, _, _) = rng.pick(&GLOBAL_LOADS);
                 let (addr, saddr) = rng.pick(&[(0, OFF), (2, OFF), (4, 0), (5, 2), (6, 4), (4, 2)]);
@@ -381,6 +451,7 @@ fn fuzz_case(seed: u64) -> (Vec<u32>, Box<dyn Fn() -> Harness>) {
         };
         pair(&mut h, 0, a + 16, 4);
         pair(&mut h, 2, b, 16);
+        pair(&mut h, 10, SHARED_APERTURE + 64, 8);
         h.set_v(4, |l| 4 * l as u32);
         h.set_v(5, |l| 16 * l as u32);
         h.set_v(6, |l| 8 * l as u32);
@@ -457,5 +528,290 @@ fn scalar_loads_compile_with_the_handler_for_faults() {
             h
         });
         assert!(text.contains("s_load_b128"), "{text}");
+    }
+}
+
+#[test]
+fn unit_stride_dwords_move_whole_rows_and_other_ramps_lane_by_lane() {
+    // global_load_b32 v20, v4, s[0:1] offset:12 then global_store_b32 v5, v20, s[2:3] and
+    // ds_store_b32 v7, v20 offset:8 / ds_load_b32 v21, v7 offset:8 (saddr form: address =
+    // s[0:1] + v4 + offset, RDNA3 ISA 11.2; DS: v7 + offset). With v4 = v5 = v7 = 4 * lane + base
+    // every lane of a full EXEC reads the dword at A + base + 12 + 4 * lane (LE fill bytes),
+    // writes it to B + base + 4 * lane and to LDS at base + 8 + 4 * lane, and v21 reads it back:
+    // the compiled code's whole-row (vector) form. A partial EXEC, a ramp with one lane out of
+    // step, and a ramp whose 32-bit values wrap take the lane loop or the handler; all must
+    // match the interpreter bit for bit, faults included.
+    let mut words = Vec::new();
+    words.extend(global(20, 12, 4, 0, 0, 20));
+    words.extend(global(26, 0, 5, 20, 2, 0));
+    words.extend(ds(13, 8, 0, 7, 20, 0, 0));
+    words.extend(ds(54, 8, 0, 7, 0, 0, 21));
+    words.push(WAIT0);
+    let p = prog(&words);
+    for wave64 in [false, true] {
+        let make = |base: u32, exec: u64, skew: Option<usize>| {
+            move || {
+                let (mut h, _, _) = harness(wave64);
+                h.wave.set_exec(exec);
+                for r in [4, 5, 7] {
+                    h.set_v(r, |l| {
+                        let v = base.wrapping_add(4 * l as u32);
+                        if skew == Some(l) {
+                            v.wrapping_add(8)
+                        } else {
+                            v
+                        }
+                    });
+                }
+                h
+            }
+        };
+        let (text, mem, lds) = same("unit stride, full EXEC", &p, &make(64, u64::MAX, None));
+        assert!(text.starts_with("outcome Ok"), "{text}");
+        let lanes = if wave64 { 64 } else { 32 };
+        let h = {
+            let mut h = make(64, u64::MAX, None)();
+            h.cfg.engine = Engine::Jit;
+            h.wave.pc = 0;
+            h.run_program(&p, 100).expect("runs");
+            h
+        };
+        for l in 0..lanes {
+            let want = u32::from_le_bytes([0, 1, 2, 3].map(|k| fill_byte(64 + 12 + 4 * l + k)));
+            assert_eq!(h.v(20, l), want, "lane {l} v20");
+            assert_eq!(h.v(21, l), want, "lane {l} v21");
+            let o = 4096 + 64 + 4 * l;
+            assert_eq!(mem[o..o + 4], want.to_le_bytes(), "lane {l} B");
+            let o = 64 + 8 + 4 * l;
+            assert_eq!(lds[o..o + 4], want.to_le_bytes(), "lane {l} LDS");
+        }
+        // The bytes past the last lane keep their fill (the vector form writes no more).
+        let o = 4096 + 64 + 4 * lanes;
+        assert_eq!(mem[o], fill_byte(64 + 4 * lanes));
+        same(
+            "unit stride, partial EXEC",
+            &p,
+            &make(64, 0xffff_fff7_ffff_fffe, None),
+        );
+        same("one lane out of step", &p, &make(64, u64::MAX, Some(5)));
+        // 32-bit values that wrap: lane 0 holds 2^32 - 64, so the later lanes are near 0 and
+        // the accesses span more than the 4 KiB buffers (a fault, the handler's).
+        let (text, _, _) = same(
+            "wrapping ramp",
+            &p,
+            &make(0u32.wrapping_sub(64), u64::MAX, None),
+        );
+        assert!(!text.starts_with("outcome Ok"), "{text}");
+        // At the very end of A (base 4096 - 12 - 4 * lanes): in range; one dword further the
+        // last lane leaves A (whatever lies there, the handler decides).
+        let end = 4096 - 12 - 4 * lanes as u32;
+        let (text, _, _) = same("ramp at the end of A", &p, &make(end, u64::MAX, None));
+        assert!(text.starts_with("outcome Ok"), "{text}");
+        same("ramp past the end of A", &p, &make(end + 4, u64::MAX, None));
+    }
+}
+
+#[test]
+fn flat_accesses_in_the_global_aperture_compile_and_the_others_are_the_handlers() {
+    // flat_load_b64 v[20:21], v[0:1] offset:0x1008 (FLAT ignores offset bit 12: address = v[0:1]
+    // + 8, RDNA3 ISA 11.1 fields, `exec::flat::targets`), flat_store_b32 v[2:3], v20 offset:4,
+    // flat_load_b128 v[24:27], v[2:3]. v[0:1] = A + 16 * lane, v[2:3] = B + 16 * lane: lane l
+    // reads A's bytes 16l + 8 .. 16l + 16 into v20, v21, stores v20 at B + 16l + 4, then reads
+    // B's 16 bytes at 16l (the stored dword among them). FLAT counts in VM/VS and LGKM. With
+    // v[0:1] in the LDS aperture (one lane or all) or in the private aperture (no scratch: a
+    // fault) the handler runs; every case must match the interpreter bit for bit.
+    let mut words = Vec::new();
+    words.extend(flat(21, 0x1008, 0, 0, 20));
+    words.extend(flat(26, 4, 2, 20, 0));
+    words.extend(flat(23, 0, 2, 0, 24));
+    let p = prog(&words);
+    for wave64 in [false, true] {
+        let make = |lds_lanes: u64, private: bool, exec: u64| {
+            move || {
+                let (mut h, a, b) = harness(wave64);
+                h.wave.set_exec(exec);
+                let at = |l: usize| {
+                    if lds_lanes >> l & 1 != 0 {
+                        SHARED_APERTURE + 16 * l as u64
+                    } else if private {
+                        wavesim_rdna3::exec::operand::PRIVATE_APERTURE + 16 * l as u64
+                    } else {
+                        a + 16 * l as u64
+                    }
+                };
+                h.set_v(0, |l| at(l) as u32);
+                h.set_v(1, |l| (at(l) >> 32) as u32);
+                h.set_v(2, |l| (b + 16 * l as u64) as u32);
+                h.set_v(3, |l| ((b + 16 * l as u64) >> 32) as u32);
+                h
+            }
+        };
+        let (text, mem, _) = same("flat global", &p, &make(0, false, u64::MAX));
+        assert!(text.starts_with("outcome Ok"), "{text}");
+        let mut h = make(0, false, u64::MAX)();
+        h.cfg.engine = Engine::Jit;
+        h.wave.pc = 0;
+        h.run_program(&p, 100).expect("runs");
+        let dword = |o: usize| u32::from_le_bytes([0, 1, 2, 3].map(|k| fill_byte(o + k)));
+        for l in 0..h.wave.lanes() {
+            assert_eq!(h.v(20, l), dword(16 * l + 8), "lane {l} v20");
+            assert_eq!(h.v(21, l), dword(16 * l + 12), "lane {l} v21");
+            let o = 4096 + 16 * l + 4;
+            assert_eq!(mem[o..o + 4], dword(16 * l + 8).to_le_bytes(), "lane {l} B");
+            for k in 0..4 {
+                let want = if k == 1 {
+                    dword(16 * l + 8)
+                } else {
+                    dword(16 * l + 4 * k)
+                };
+                assert_eq!(h.v(24 + k, l), want, "lane {l} v{}", 24 + k);
+            }
+        }
+        // Three issues in VM/VS (two loads, one store) and three in LGKM, none waited for.
+        assert_eq!((h.wave.cnt.vm, h.wave.cnt.vs, h.wave.cnt.lgkm), (2, 1, 3));
+        same(
+            "flat partial EXEC",
+            &p,
+            &make(0, false, 0x0f0f_f0f0_0f0f_f0f0),
+        );
+        same(
+            "flat, all lanes in LDS",
+            &p,
+            &make(u64::MAX, false, u64::MAX),
+        );
+        same("flat, lane 3 in LDS", &p, &make(1 << 3, false, u64::MAX));
+        let (text, _, _) = same("flat, private aperture", &p, &make(0, true, u64::MAX));
+        assert!(!text.starts_with("outcome Ok"), "{text}");
+    }
+}
+
+#[test]
+fn sub_dword_loads_and_stores_extend_and_merge_as_the_isa_says() {
+    // global_load_<kind> v20, v4, s[0:1] offset:OFF with v4 = 4 * lane + 1 (so byte loads see
+    // odd addresses, half loads even ones with OFF = 1), v20 = 0xaaaa_5555 before. Byte b = the
+    // fill byte at A + 4l + 1 + OFF (`fill_byte`), half h = LE(b, next byte). RDNA3 ISA 11.1
+    // load kinds: u8 -> b, i8 -> sext(b), u16 -> h, i16 -> sext(h); d16 forms write the low half
+    // (i8 sign-extended to 16 bits) and keep 0xaaaa, d16_hi forms write the high half and keep
+    // 0x5555. Then global_store_<kind> v5, v20, s[2:3] (v5 = 4 * lane + 2) stores the low byte or
+    // half of v20, or of its high half for d16_hi: B's other bytes keep their fill.
+    for wave64 in [false, true] {
+        for &(op, bytes, name) in &SUB_LOADS {
+            let off = if bytes == 1 { 0 } else { 1 };
+            let p = prog(&global(op, off, 4, 0, 0, 20));
+            let make = || {
+                let (mut h, _, _) = harness(wave64);
+                h.set_v(4, |l| 4 * l as u32 + 1);
+                h.set_v(20, |_| 0xaaaa_5555);
+                h
+            };
+            same(name, &p, &make);
+            let mut h = make();
+            h.cfg.engine = Engine::Jit;
+            h.wave.pc = 0;
+            h.run_program(&p, 100).expect("runs");
+            for l in 0..h.wave.lanes() {
+                let o = 4 * l + 1 + off as usize;
+                let b = fill_byte(o) as u32;
+                let half = b | (fill_byte(o + 1) as u32) << 8;
+                let sb = b as u8 as i8 as i32 as u32;
+                let want = match name.trim_start_matches("global_load_") {
+                    "u8" => b,
+                    "i8" => sb,
+                    "u16" => half,
+                    "i16" => half as u16 as i16 as i32 as u32,
+                    "d16_u8" => 0xaaaa_0000 | b,
+                    "d16_i8" => 0xaaaa_0000 | (sb & 0xffff),
+                    "d16_b16" => 0xaaaa_0000 | half,
+                    "d16_hi_u8" => b << 16 | 0x5555,
+                    "d16_hi_i8" => sb << 16 | 0x5555,
+                    "d16_hi_b16" => half << 16 | 0x5555,
+                    k => panic!("no rule for {k}"),
+                };
+                assert_eq!(h.v(20, l), want, "{name} lane {l}");
+            }
+        }
+        for &(op, bytes, name) in &SUB_STORES {
+            let p = prog(&global(op, 0, 5, 20, 2, 0));
+            let make = |mode: u8| {
+                move || {
+                    let (mut h, _, _) = harness(wave64);
+                    h.cfg.alignment_mode = mode;
+                    h.set_v(5, |l| 4 * l as u32 + 2);
+                    h.set_v(20, |l| 0x1122_3344 + l as u32);
+                    h
+                }
+            };
+            let (text, mem, _) = same(name, &p, &make(3));
+            assert!(text.starts_with("outcome Ok"), "{text}");
+            let lanes = if wave64 { 64 } else { 32 };
+            for l in 0..lanes {
+                let v = 0x1122_3344 + l as u32;
+                let v = if name.contains("hi") { v >> 16 } else { v };
+                let o = 4096 + 4 * l + 2;
+                assert_eq!(mem[o], v as u8, "{name} lane {l} byte 0");
+                let next = if bytes == 2 {
+                    (v >> 8) as u8
+                } else {
+                    fill_byte(4 * l + 3)
+                };
+                assert_eq!(mem[o + 1], next, "{name} lane {l} byte 1");
+                assert_eq!(
+                    mem[o - 1],
+                    fill_byte(4 * l + 1),
+                    "{name} lane {l} byte before"
+                );
+            }
+            // Odd addresses for the half stores: STRICT refuses, DWORD clears the bit.
+            let odd = prog(&global(op, 1, 5, 20, 2, 0));
+            for mode in [0, 1, 2, 3] {
+                same(&format!("{name} offset 1, mode {mode}"), &odd, &make(mode));
+            }
+        }
+    }
+}
+
+#[test]
+fn uniform_addresses_load_once_for_every_active_lane() {
+    // global_load_b64 v[20:21], v4, s[0:1] offset:8 and ds_load_b32 v22, v7 offset:4 with
+    // v4 = v7 = 40 in every lane (saddr form: address = s[0:1] + 40 + 8, RDNA3 ISA 11.2; DS:
+    // 44): every active lane gets the dwords at A + 48, A + 52 and LDS byte 44, inactive lanes
+    // keep 0x5a5a5a5a. Then one lane's address moved by 8 (not uniform: the lane loop).
+    let mut words = Vec::new();
+    words.extend(global(21, 8, 4, 0, 0, 20));
+    words.extend(ds(54, 4, 0, 7, 0, 0, 22));
+    words.push(WAIT0);
+    let p = prog(&words);
+    for wave64 in [false, true] {
+        let make = |exec: u64, odd: Option<usize>| {
+            move || {
+                let (mut h, _, _) = harness(wave64);
+                h.wave.set_exec(exec);
+                for r in [4, 7] {
+                    h.set_v(r, |l| if odd == Some(l) { 48 } else { 40 });
+                }
+                for r in 20..23 {
+                    h.set_v(r, |_| 0x5a5a_5a5a);
+                }
+                h
+            }
+        };
+        for exec in [u64::MAX, 0x8000_0001_0f00_00f1] {
+            let (text, _, _) = same("uniform", &p, &make(exec, None));
+            assert!(text.starts_with("outcome Ok"), "{text}");
+            let mut h = make(exec, None)();
+            h.cfg.engine = Engine::Jit;
+            h.wave.pc = 0;
+            h.run_program(&p, 100).expect("runs");
+            let dword = |o: usize| u32::from_le_bytes([0, 1, 2, 3].map(|k| fill_byte(o + k)));
+            let lds = u32::from_le_bytes([0, 1, 2, 3].map(|k| ((44 + k) * 13 + 5) as u8));
+            for l in 0..h.wave.lanes() {
+                let on = exec >> l & 1 != 0;
+                let want = |v: u32| if on { v } else { 0x5a5a_5a5a };
+                assert_eq!(h.v(20, l), want(dword(48)), "lane {l} v20");
+                assert_eq!(h.v(21, l), want(dword(52)), "lane {l} v21");
+                assert_eq!(h.v(22, l), want(lds), "lane {l} v22");
+            }
+            same("one lane elsewhere", &p, &make(exec, Some(0)));
+        }
     }
 }

@@ -13,7 +13,7 @@
 
 use super::codegen;
 use super::disk;
-use super::select::{callable, footprint, lower, mem_op, sload, Node, Shape, SLOTS};
+use super::select::{callable, footprint, lower, mem_op, region_slots, sload, Node, Shape, SLOTS};
 use super::Engine;
 use crate::decode::Inst;
 use crate::exec::operand::FpMode;
@@ -247,6 +247,8 @@ pub(crate) struct JitCode {
     slots: Vec<OnceLock<Option<Block>>>,
     starts: Vec<AtomicU32>,
     leaders: OnceLock<Vec<bool>>,
+    /// Each instruction's region-cache slot (`select::region_slots`).
+    region_slots: Vec<u8>,
     compiler: Mutex<Option<Compiler>>,
     /// `disk::program_key` of `prog`, once a block is looked up on disk.
     disk_key: OnceLock<disk::Key>,
@@ -433,6 +435,7 @@ impl JitCode {
             slots: (0..n).map(|_| OnceLock::new()).collect(),
             starts: (0..n).map(|_| AtomicU32::new(0)).collect(),
             leaders: OnceLock::new(),
+            region_slots: region_slots(&prog.insts),
             compiler: Mutex::new(None),
             disk_key: OnceLock::new(),
         }
@@ -475,11 +478,12 @@ impl JitCode {
             if !callable(inst) {
                 return None;
             }
-            if let Some(n) = sload(inst, j, &self.shape) {
+            let slot = *self.region_slots.get(j)?;
+            if let Some(n) = sload(inst, j, slot, &self.shape) {
                 return Some(n);
             }
             let fp = footprint(inst, &self.shape);
-            Some(match (fp, mem_op(inst, j, &self.shape)) {
+            Some(match (fp, mem_op(inst, slot, &self.shape)) {
                 (Some(fp), Some(m)) => Node::Mem {
                     idx: j as u32,
                     fp,
@@ -645,6 +649,9 @@ fn code_for(prog: &Program, shape: Shape) -> Option<Arc<JitCode>> {
 pub(crate) struct Tier<'p> {
     prog: &'p Program,
     shape: Shape,
+    /// The launch MODE `shape.fp` was decoded from: a wave still holding it needs no decoding
+    /// on block entry.
+    mode: u32,
     threshold: u32,
     /// The cache's entry for `prog`: found at once under `jit`, under `auto` only once the
     /// dispatch has interpreted [`AUTO_WARMUP`] instructions.
@@ -692,6 +699,7 @@ impl<'p> Tier<'p> {
         let tier = Tier {
             prog,
             shape,
+            mode,
             threshold,
             code: OnceLock::new(),
             warmup: AtomicU32::new(0),
@@ -748,7 +756,8 @@ impl<'p> Tier<'p> {
         if w.wave64 != shape.wave64 || w.vgpr.len() < shape.num_vgprs as usize * LANES {
             return None;
         }
-        if block.fp32 || block.fp64 {
+        // (A wave still holding the launch MODE has `shape.fp` by construction.)
+        if (block.fp32 || block.fp64) && w.hw.mode != self.mode {
             // Compiled for the launch MODE's float controls: a wave that changed them
             // (s_setreg, s_denorm_mode, s_round_mode) interprets the block.
             let fp = FpMode::of(w);

@@ -18,6 +18,7 @@ use super::select::{
     Node, Shape, Src, Src64, VSrc64, S2, S64, V2, V3,
 };
 use crate::decode::opnd;
+use crate::isa::D16;
 use crate::wave::LANES;
 use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
 use cranelift_codegen::ir::types::{F32, F32X4, F64, F64X2, I32, I32X4, I64, I64X2, I8, I8X16};
@@ -211,6 +212,14 @@ fn mem() -> MemFlagsData {
     // The register files are plain host memory the caller owns exclusively for the call; rows
     // are 4-byte aligned only, so no alignment is promised.
     MemFlagsData::new().with_notrap()
+}
+
+/// Guest memory reached by compiled loads and stores: host memory of an allocation or LDS that
+/// the wave-wide check showed in bounds (so no trap), little-endian as the ISA's.
+fn guest_mem() -> MemFlagsData {
+    MemFlagsData::new()
+        .with_notrap()
+        .with_endianness(Endianness::Little)
 }
 
 fn vec_bits() -> MemFlagsData {
@@ -625,26 +634,35 @@ impl Gen<'_> {
                 let order: [Value; 2] = if op == V2::SubRevF { [y, x] } else { [x, y] };
                 self.fix_nan(r, &order)
             }
-            V2::MinF | V2::MaxF => self.minmax32(op == V2::MaxF, x, y),
+            V2::MinF | V2::MaxF => self.minmax(op == V2::MaxF, x, y, false),
             V2::LshlRev | V2::LshrRev | V2::AshrRev => x,
         }
     }
 
-    /// `exec::vfloat::ops::minmax` for f32 lanes: the inputs flushed as MODE says; a NaN
-    /// operand gives the other one (S1's NaN checked first), else the smaller (larger) value
-    /// with -0 < +0, flushed as MODE says; under MODE.IEEE a signalling NaN operand (S0's
-    /// first) gives itself quieted instead.
-    fn minmax32(&mut self, max: bool, x: Value, y: Value) -> Value {
-        let (a, b) = (self.in32(x), self.in32(y));
-        let abs = self.splat(0x7fff_ffff);
-        let inf = self.splat(0x7f80_0000);
+    /// v_min/v_max on f32 (I32X4 bits) or, with `f64`, on two f64 lanes (I64X2 bits):
+    /// `exec::vfloat::ops::minmax` (inputs and result flushed per MODE, a NaN operand gives the
+    /// other, -0 below +0, MODE.IEEE returns a signalling NaN operand quieted).
+    fn minmax(&mut self, max: bool, x: Value, y: Value, f64: bool) -> Value {
+        let (a, b) = if f64 {
+            (self.in64(x), self.in64(y))
+        } else {
+            (self.in32(x), self.in32(y))
+        };
+        let k = |g: &mut Self, v: u64| if f64 { g.splat64(v) } else { g.splat(v as u32) };
+        let (sign_at, quiet) = if f64 {
+            (63, QUIET_F64)
+        } else {
+            (31, QUIET_F32 as u64)
+        };
+        let abs = k(self, (1u64 << sign_at) - 1);
+        let inf = k(self, if f64 { 0x7ff0 << 48 } else { 0x7f80_0000 });
         let (aa, ba) = (self.b.ins().band(a, abs), self.b.ins().band(b, abs));
         let nan_a = self.b.ins().icmp(IntCC::SignedGreaterThan, aa, inf);
         let nan_b = self.b.ins().icmp(IntCC::SignedGreaterThan, ba, inf);
         // Keys ordered as the values are (non-NaN), -0 below +0: negative values get their
         // magnitude bits inverted, so larger magnitudes compare lower as signed integers.
         let key = |g: &mut Self, v: Value| {
-            let s = g.b.ins().sshr_imm_u(v, 31);
+            let s = g.b.ins().sshr_imm_u(v, sign_at);
             let m = g.b.ins().band(s, abs);
             g.b.ins().bxor(v, m)
         };
@@ -658,12 +676,12 @@ impl Gen<'_> {
         let r = self.b.ins().bitselect(pick_a, a, b);
         let r = self.b.ins().bitselect(nan_a, b, r);
         let r = self.b.ins().bitselect(nan_b, a, r);
-        let r = self.out32(r);
+        let r = if f64 { self.out64(r) } else { self.out32(r) };
         if !self.ieee {
             return r;
         }
-        let quiet = self.splat(QUIET_F32);
-        let zero = self.splat(0);
+        let quiet = k(self, quiet);
+        let zero = k(self, 0);
         let snan = |g: &mut Self, v: Value, nan: Value| {
             let q = g.b.ins().band(v, quiet);
             let sig = g.b.ins().icmp(IntCC::Equal, q, zero);
@@ -778,6 +796,9 @@ impl Gen<'_> {
     /// An f64 op on two lanes (I64X2 bits): the host result, or RDNA3's NaN rule where it is
     /// NaN (`soft::nan_of` / `soft::invalid`, the path `exec::vfloat::f64_op` takes there).
     fn f64_lanes(&mut self, op: F64Op, x: Value, y: Value, z: Value) -> Value {
+        if matches!(op, F64Op::Min | F64Op::Max) {
+            return self.minmax(op == F64Op::Max, x, y, true);
+        }
         let (xi, yi) = (self.in64(x), self.in64(y));
         let fx = self.b.ins().bitcast(F64X2, vec_bits(), xi);
         let fy = self.b.ins().bitcast(F64X2, vec_bits(), yi);
@@ -789,6 +810,7 @@ impl Gen<'_> {
                 let fz = self.b.ins().bitcast(F64X2, vec_bits(), zi);
                 self.b.ins().fma(fx, fy, fz)
             }
+            F64Op::Min | F64Op::Max => unreachable!("returned above"),
         };
         let r = self.b.ins().bitcast(I64X2, vec_bits(), r);
         let r = self.out64(r);
@@ -1872,9 +1894,7 @@ impl Gen<'_> {
         self.b.switch_to_block(access);
         self.b.seal_block(access);
         let host = self.b.ins().iadd(delta, a);
-        let guest = MemFlagsData::new()
-            .with_notrap()
-            .with_endianness(Endianness::Little);
+        let guest = guest_mem();
         for k in 0..n as u16 {
             let v = self.b.ins().load(I32, guest, host, 4 * k as i32);
             self.b
@@ -1897,7 +1917,7 @@ impl Gen<'_> {
     /// work on the registers in memory: the footprint is stored first and the rows a load
     /// writes are forgotten, so after the join everything is as after a `Node::Call`.
     fn mem_op(&mut self, idx: u32, fp: &Footprint, m: &MemOp) {
-        let bytes = 4 * m.dwords as i64;
+        let bytes = m.size as i64;
         // Checks on the lanes' addresses, over the cached values (in the dominating block).
         // EXEC (nonzero: a wave without active lanes takes the handler) and its lane masks.
         let exec = self.exec64();
@@ -1952,6 +1972,21 @@ impl Gen<'_> {
             let (hmn, hmx) = (reduce(self, hmn, 0), reduce(self, hmx, 1));
             let same = self.b.ins().icmp(IntCC::Equal, hmn, hmx);
             ok = self.b.ins().band(ok, same);
+            if m.flat {
+                // FLAT: the apertures are 4 GiB at multiples of 4 GiB, so with one high dword
+                // for all lanes no address lies in either when that dword is neither's
+                // (`exec::flat::targets` classifies the address before adding the offset).
+                use crate::exec::operand::{PRIVATE_APERTURE, SHARED_APERTURE};
+                const _: () = assert!(SHARED_APERTURE.is_multiple_of(1 << 32));
+                const _: () = assert!(PRIVATE_APERTURE.is_multiple_of(1 << 32));
+                for ap in [SHARED_APERTURE, PRIVATE_APERTURE] {
+                    let out = self
+                        .b
+                        .ins()
+                        .icmp_imm_u(IntCC::NotEqual, hmn, (ap >> 32) as i64);
+                    ok = self.b.ins().band(ok, out);
+                }
+            }
             let h = self.b.ins().ishl_imm_u(hmn, 32);
             self.b.ins().iadd_imm_s(h, m.imm)
         } else {
@@ -1985,6 +2020,11 @@ impl Gen<'_> {
             let nowrap = self.b.ins().icmp(IntCC::UnsignedLessThanOrEqual, lo, top);
             ok = self.b.ins().band(ok, nowrap);
         }
+        // Whole-wave unit-stride dwords (`unit_stride`, `ramp_check`: every lane active, lane i
+        // at lane 0's address plus 4i) move as vectors instead of lane by lane: saxpy's and most
+        // coalesced accesses.
+        let contig =
+            (m.size == 4 && m.off1.is_none()).then(|| self.unit_stride(m.addr, exec, mn, mx));
         self.flush_footprint(fp);
         let access = self.b.create_block();
         let delta_p = self.b.append_block_param(access, I64);
@@ -2016,9 +2056,62 @@ impl Gen<'_> {
         self.b.switch_to_block(access);
         self.b.seal_block(access);
         let host = self.b.ins().iadd(delta_p, k);
+        let done = self.b.create_block();
         let lp = self.b.create_block();
         let lane = self.b.append_block_param(lp, I64);
         let zero = self.b.ins().iconst(I64, 0);
+        if let Some((maybe, a0, chunks)) = contig {
+            let check = self.b.create_block();
+            let vector = self.b.create_block();
+            let lanes = self.b.create_block();
+            self.b.ins().brif(maybe, check, &[], lanes, &[]);
+            self.b.switch_to_block(check);
+            self.b.seal_block(check);
+            let ramp = self.ramp_check(a0, &chunks);
+            self.b.ins().brif(ramp, vector, &[], lanes, &[]);
+            self.b.switch_to_block(vector);
+            self.b.seal_block(vector);
+            let at = self.b.ins().iadd(host, a0);
+            let guest = guest_mem();
+            for c in 0..self.chunks {
+                let (go, ro) = ((16 * c) as i32, vgpr_offset(m.data, c));
+                if m.store {
+                    let v = self.b.ins().load(I32X4, mem(), self.vgpr_ptr, ro);
+                    self.b.ins().store(guest, v, at, go);
+                } else {
+                    let v = self.b.ins().load(I32X4, guest, at, go);
+                    self.b.ins().store(mem(), v, self.vgpr_ptr, ro);
+                }
+            }
+            self.b.ins().jump(done, &[]);
+            self.b.switch_to_block(lanes);
+            self.b.seal_block(lanes);
+        }
+        if !m.store && m.size == 4 * m.dwords && m.off1.is_none() {
+            // Every active lane at one address (`mn` = `mx`: a uniform load, such as a constant
+            // every lane reads): each dword loaded once and written to the active lanes.
+            let one = self.b.create_block();
+            let lanes = self.b.create_block();
+            let same = self.b.ins().icmp(IntCC::Equal, mn, mx);
+            self.b.ins().brif(same, one, &[], lanes, &[]);
+            self.b.switch_to_block(one);
+            self.b.seal_block(one);
+            let at = self.b.ins().iadd(host, mn);
+            let guest = guest_mem();
+            for d in 0..m.dwords as u16 {
+                let v = self.b.ins().load(I32, guest, at, 4 * d as i32);
+                let v = self.b.ins().splat(I32X4, v);
+                for (c, &mask) in masks.iter().enumerate() {
+                    let ro = vgpr_offset(m.data + d, c);
+                    let old = self.b.ins().load(I32X4, mem(), self.vgpr_ptr, ro);
+                    let new = self.b.ins().bitselect(mask, v, old);
+                    self.b.ins().store(mem(), new, self.vgpr_ptr, ro);
+                }
+            }
+            self.b.ins().jump(done, &[]);
+            self.b.switch_to_block(lanes);
+            self.b.seal_block(lanes);
+        }
         self.b.ins().jump(lp, &[zero.into()]);
         self.b.switch_to_block(lp);
         // Active lanes only (`exec`, from the dominating block).
@@ -2034,9 +2127,7 @@ impl Gen<'_> {
         let a = self.b.ins().load(I32, mem(), vrow, vgpr_offset(m.addr, 0));
         let a = self.b.ins().uextend(I64, a);
         let at = self.b.ins().iadd(host, a);
-        let guest = MemFlagsData::new()
-            .with_notrap()
-            .with_endianness(Endianness::Little);
+        let guest = guest_mem();
         let elems: &[(i32, u16)] = match m.off1 {
             // 2addr: element 1 at its own offset (relative to element 0's), data in the next
             // rows (load) or in data1 (store).
@@ -2053,7 +2144,10 @@ impl Gen<'_> {
             ],
             None => &[(0, m.data)],
         };
-        for &(eoff, row) in elems {
+        if m.size < 4 {
+            self.sub_dword(m, vrow, at, guest);
+        }
+        for &(eoff, row) in elems.iter().filter(|_| m.size >= 4) {
             for d in 0..m.dwords as u16 {
                 let go = eoff + 4 * d as i32;
                 let ro = vgpr_offset(row + d, 0);
@@ -2074,7 +2168,6 @@ impl Gen<'_> {
             self.b
                 .ins()
                 .icmp_imm_u(IntCC::UnsignedLessThan, next, (self.chunks * VL) as i64);
-        let done = self.b.create_block();
         self.b.ins().brif(more, lp, &[next.into()], done, &[]);
         self.b.seal_block(lp);
         self.b.switch_to_block(done);
@@ -2087,6 +2180,10 @@ impl Gen<'_> {
             (false, true) => (self.env.vs, crate::wave::WaitCounts::VS_MAX),
         };
         self.count_issue(field, max);
+        if m.flat {
+            // FLAT also counts in LGKM_CNT (`exec::flat::count`).
+            self.count_issue(self.env.lgkm, crate::wave::WaitCounts::LGKM_MAX);
+        }
         self.b.ins().jump(join, &[]);
         // The handler for everything else.
         self.b.switch_to_block(slow);
@@ -2095,6 +2192,104 @@ impl Gen<'_> {
         self.b.ins().jump(join, &[]);
         self.b.switch_to_block(join);
         self.b.seal_block(join);
+    }
+
+    /// One lane of a sub-dword GLOBAL/FLAT access (`exec::flat`'s `extend`, `merge_d16` and
+    /// `store_bytes`): the byte or half at `at` zero- or sign-extended into the lane of row
+    /// `m.data` (`vrow`: the lane's address in row 0), or for d16 loads into its low or high
+    /// half with the other half kept; a store writes the low byte or half of the lane's value,
+    /// or of its high half for `d16_hi`.
+    fn sub_dword(&mut self, m: &MemOp, vrow: Value, at: Value, guest: MemFlagsData) {
+        let ro = vgpr_offset(m.data, 0);
+        if m.store {
+            let v = self.b.ins().load(I32, mem(), vrow, ro);
+            let v = if m.d16 == D16::Hi {
+                self.b.ins().ushr_imm_u(v, 16)
+            } else {
+                v
+            };
+            if m.size == 1 {
+                self.b.ins().istore8(guest, v, at, 0);
+            } else {
+                self.b.ins().istore16(guest, v, at, 0);
+            }
+            return;
+        }
+        let v = match (m.size, m.sext) {
+            (1, false) => self.b.ins().uload8(I32, guest, at, 0),
+            (1, true) => self.b.ins().sload8(I32, guest, at, 0),
+            (_, false) => self.b.ins().uload16(I32, guest, at, 0),
+            (_, true) => self.b.ins().sload16(I32, guest, at, 0),
+        };
+        let v = match m.d16 {
+            D16::None => v,
+            half => {
+                // The 16-bit result (an i8 extends to 16 bits) merged with the kept half.
+                let v = self.b.ins().band_imm_u(v, 0xffff);
+                let old = self.b.ins().load(I32, mem(), vrow, ro);
+                if half == D16::Hi {
+                    let keep = self.b.ins().band_imm_u(old, 0xffff);
+                    let v = self.b.ins().ishl_imm_u(v, 16);
+                    self.b.ins().bor(keep, v)
+                } else {
+                    let keep = self.b.ins().band_imm_u(old, 0xffff_0000);
+                    self.b.ins().bor(keep, v)
+                }
+            }
+        };
+        self.b.ins().store(mem(), v, vrow, ro);
+    }
+
+    /// The scalar half of the whole-wave unit-stride check of VGPR row `row` (lane i holding
+    /// lane 0's value plus 4i): EXEC is every lane, lane 0's value is `mn` and the highest is
+    /// `mx` = `mn` + 4 * (lanes - 1) (the active lanes' minimum and maximum, I64), so no lane
+    /// wrapped. Returns that condition, lane 0's value (I64) and the row's chunks, for
+    /// [`Self::ramp_check`] to finish the check only when the cheap half holds (a uniform or
+    /// scattered address costs a few scalar compares).
+    fn unit_stride(
+        &mut self,
+        row: u16,
+        exec: Value,
+        mn: Value,
+        mx: Value,
+    ) -> (Value, Value, Vec<Value>) {
+        let first = self.get_v(row, 0);
+        let a0 = self.b.ins().extractlane(first, 0);
+        let a0 = self.b.ins().uextend(I64, a0);
+        let all_lanes = self.lane_mask() as i64;
+        let full = self.b.ins().icmp_imm_u(IntCC::Equal, exec, all_lanes);
+        let least = self.b.ins().icmp(IntCC::Equal, mn, a0);
+        let last = self
+            .b
+            .ins()
+            .iadd_imm_s(a0, 4 * (self.chunks * VL) as i64 - 4);
+        let most = self.b.ins().icmp(IntCC::Equal, mx, last);
+        let ok = self.b.ins().band(full, least);
+        let ok = self.b.ins().band(ok, most);
+        let chunks = (0..self.chunks).map(|c| self.get_v(row, c)).collect();
+        (ok, a0, chunks)
+    }
+
+    /// The vector half of the unit-stride check: every chunk of the row equals lane 0's value
+    /// plus 4 * lane (wrapping 32-bit arithmetic; with the scalar half no lane wrapped).
+    fn ramp_check(&mut self, a0: Value, chunks: &[Value]) -> Value {
+        let a0_32 = self.b.ins().ireduce(I32, a0);
+        let s0 = self.b.ins().splat(I32X4, a0_32);
+        let mut all = None;
+        for (c, &v) in chunks.iter().enumerate() {
+            let l = (4 * c * VL) as u32;
+            let ramp = self.vconst([l, l + 4, l + 8, l + 12]);
+            let d = self.b.ins().isub(v, ramp);
+            let e = self.b.ins().icmp(IntCC::Equal, d, s0);
+            all = Some(match all {
+                Some(a) => self.b.ins().band(a, e),
+                None => e,
+            });
+        }
+        match all {
+            Some(a) => self.b.ins().vall_true(a),
+            None => self.b.ins().iconst(I8, 0),
+        }
     }
 
     /// Before a call with a known footprint: stores the registers the handler reads or

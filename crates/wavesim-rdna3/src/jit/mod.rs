@@ -2,10 +2,12 @@
 //! cranelift, entered from the step loop (`dispatch::run_slice`). The interpreter stays the
 //! reference: a compiled block does exactly what running its instructions one by one through
 //! their handlers does (registers, EXEC, VCC, SCC, wave- and lane-instruction counts, memory,
-//! counters, errors). GLOBAL and DS dword loads and stores and `s_load_b*` are compiled with a
-//! fast path (host loads and stores after one check over the active lanes: aligned, inside one
-//! allocation of the per-thread region cache, or inside LDS) and their handler for every other
-//! case (`select::MemOp`, `codegen::mem_op`). Instructions the compiler does not translate
+//! counters, errors). GLOBAL and FLAT loads and stores (dwords, bytes, halves and the d16
+//! forms; FLAT when no address lies in the LDS or private aperture), DS dword loads and stores
+//! and `s_load_b*` are compiled with a fast path (host loads and stores after one check over the
+//! active lanes: aligned, inside one allocation of the per-thread region cache, or inside LDS;
+//! a whole wave of unit-stride dwords moves as vectors) and their handler for every other case
+//! (`select::MemOp`, `codegen::mem_op`). Instructions the compiler does not translate
 //! (other memory forms, atomics, transcendentals, DPP, most modifiers, 16-bit ops, ...) run
 //! inside the block through their interpreter handler (`cache::call`: the block stores the
 //! registers it holds, the handler runs on the wave, the block reloads; for the scalar loads

@@ -12,7 +12,7 @@
 
 use crate::decode::{iflags, opnd, Dpp, Enc, Inst};
 use crate::exec::operand::{read_scalar, FpMode};
-use crate::isa::{Op, Ty};
+use crate::isa::{Op, Ty, D16};
 use crate::wave::Wave;
 
 /// A 32-bit source, resolved.
@@ -87,6 +87,9 @@ pub(crate) enum F64Op {
     Add,
     Mul,
     Fma,
+    /// v_min_f64 / v_max_f64 (`ops::minmax`: flushing, NaN, -0 < +0 and MODE.IEEE rules).
+    Min,
+    Max,
 }
 
 /// Conversions to and from f64 (`exec::vfloat`: `ops::cvt`, `ops::to_int`, `ops::from_int`).
@@ -241,20 +244,32 @@ pub(crate) struct Half {
     pub b: Src,
 }
 
-/// A GLOBAL or DS load or store of whole dwords that compiled code performs itself, lane by
-/// lane for the lanes in EXEC, when EXEC is not zero and one check over the active lanes shows
-/// every access aligned (to the element size rounded up to a power of two, which no alignment
-/// mode changes or refuses) and inside one allocation (GLOBAL) or the workgroup's LDS (DS);
+/// A GLOBAL, FLAT or DS load or store of whole dwords that compiled code performs itself, lane
+/// by lane for the lanes in EXEC, when EXEC is not zero and one check over the active lanes
+/// shows every access aligned (to the element size rounded up to a power of two, which no
+/// alignment mode changes or refuses) and inside one allocation (GLOBAL; FLAT whose addresses
+/// all lie outside the LDS and private apertures) or the workgroup's LDS (DS);
 /// otherwise it runs the interpreter's handler (`Node::Call` with the same footprint), so
 /// errors and every corner (faults, misalignment, out-of-range LDS, alignment modes) stay the
 /// interpreter's.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct MemOp {
     pub store: bool,
-    /// LDS (DS encoding) rather than device memory (GLOBAL).
+    /// LDS (DS encoding) rather than device memory (GLOBAL, FLAT).
     pub lds: bool,
-    /// Dwords per element (1, 2, 3 or 4).
+    /// FLAT: the 64-bit VGPR address is classified by aperture (`exec::flat::targets`), the
+    /// instruction also counts in LGKM_CNT; `saddr` is NULL and `imm` the 12-bit offset.
+    pub flat: bool,
+    /// Dwords per element (1, 2, 3 or 4; 1 for the sub-dword forms).
     pub dwords: u8,
+    /// Bytes per element: `4 * dwords`, or 1 or 2 for the GLOBAL and FLAT sub-dword forms
+    /// (`*_load_u8/i8/u16/i16`, `*_load_d16[_hi]_*`, `*_store_b8/b16`, `*_store_d16_hi_*`).
+    pub size: u8,
+    /// Sub-dword loads: sign-extend the loaded value (`i8`, `i16`).
+    pub sext: bool,
+    /// Sub-dword forms: a d16 load writes only the low (`Lo`) or high (`Hi`) half of its
+    /// destination; a `d16_hi` store stores from the high half.
+    pub d16: D16,
     /// The address VGPR row (GLOBAL without saddr: the low row of the 64-bit pair).
     pub addr: u16,
     /// GLOBAL: the scalar base pair's even code, or NULL for the 64-bit VGPR address.
@@ -629,12 +644,22 @@ pub(crate) fn footprint(inst: &Inst, s: &Shape) -> Option<Footprint> {
                 ..Footprint::default()
             })
         }
-        Enc::Global => {
+        Enc::Global | Enc::Flat => {
             // The vaddr pair (or one row with saddr; the pair is a harmless superset), saddr and
-            // EXEC are read by every GLOBAL instruction handled here.
-            let vaddr = vrows(inst.src[0], if inst.src[2] == opnd::NULL { 2 } else { 1 })?;
-            let sread = [spair(inst.src[2])?, exec];
-            if let Some(rest) = name.strip_prefix("global_load_") {
+            // EXEC are read by every GLOBAL instruction handled here. FLAT (no saddr): where an
+            // address falls in the LDS or private aperture the handler uses LDS or the wave's
+            // scratch, which are no registers.
+            let flat = inst.enc == Enc::Flat;
+            let wide = flat || inst.src[2] == opnd::NULL;
+            let vaddr = vrows(inst.src[0], if wide { 2 } else { 1 })?;
+            let sread = if flat {
+                [exec, (0, 0)]
+            } else {
+                [spair(inst.src[2])?, exec]
+            };
+            let seg = if flat { "flat_" } else { "global_" };
+            let form = name.strip_prefix(seg)?;
+            if let Some(rest) = form.strip_prefix("load_") {
                 // Not the addtid or LDS forms (other operands, M0 and LDS).
                 let n = match rest.strip_prefix("d16_") {
                     Some(r) => dwords(r.strip_prefix("hi_").unwrap_or(r))?.min(1),
@@ -647,7 +672,7 @@ pub(crate) fn footprint(inst: &Inst, s: &Shape) -> Option<Footprint> {
                     ..Footprint::default()
                 });
             }
-            if let Some(rest) = name.strip_prefix("global_store_") {
+            if let Some(rest) = form.strip_prefix("store_") {
                 let n = match rest.strip_prefix("d16_hi_") {
                     Some(r) => dwords(r)?.min(1),
                     None => dwords(rest)?,
@@ -658,7 +683,7 @@ pub(crate) fn footprint(inst: &Inst, s: &Shape) -> Option<Footprint> {
                     ..Footprint::default()
                 });
             }
-            if name.starts_with("global_atomic_") {
+            if !flat && form.starts_with("atomic_") {
                 // Data: up to a 64-bit compare-swap's two pairs; the returned value: up to one
                 // pair, when the instruction returns (GLC) to a VGPR destination.
                 let data = vrows(
@@ -719,14 +744,35 @@ pub(crate) fn footprint(inst: &Inst, s: &Shape) -> Option<Footprint> {
     }
 }
 
-/// Region-cache slots (`cache::RegionCache`): GLOBAL instruction `idx` uses slot `idx % SLOTS`.
+/// Region-cache slots (`cache::RegionCache`). Each instruction that uses one gets the slot of
+/// its rank among the program's region users (`region_slots`), modulo `SLOTS`: a kernel with up
+/// to `SLOTS` of them (saxpy's s_loads, two loads and a store) gives each its own, so waves do
+/// not evict each other's regions. (Instruction index mod `SLOTS` made saxpy's kernarg s_loads
+/// and its buffer loads share slots: every wave missed, 9% of the run in `region_lookup`.)
 pub(crate) const SLOTS: usize = 8;
+
+/// The region-cache slot of every instruction of `insts` (see [`SLOTS`]): the rank of the
+/// instruction among the scalar, GLOBAL and FLAT memory instructions before it, modulo `SLOTS`
+/// (instructions that use no region get the slot their rank gives too; they never read it).
+pub(crate) fn region_slots(insts: &[Inst]) -> Vec<u8> {
+    let mut rank = 0usize;
+    insts
+        .iter()
+        .map(|i| {
+            let slot = (rank % SLOTS) as u8;
+            if matches!(i.enc, Enc::Smem | Enc::Global | Enc::Flat) {
+                rank += 1;
+            }
+            slot
+        })
+        .collect()
+}
 
 /// The fast-path form of GLOBAL or DS instruction `idx` (see [`MemOp`]): the dword loads and
 /// stores (GLOBAL `*_b32` to `*_b128`, DS `*_b32`, `*_b64`, `*_b128` and the 2addr b32/b64
 /// forms) whose registers are all in range (`fp`, the handler's footprint, exists), without
-/// GDS.
-pub(crate) fn mem_op(inst: &Inst, idx: usize, s: &Shape) -> Option<MemOp> {
+/// GDS. `slot`: its region-cache slot ([`region_slots`]).
+pub(crate) fn mem_op(inst: &Inst, slot: u8, s: &Shape) -> Option<MemOp> {
     footprint(inst, s)?;
     let name = inst.op.name();
     let dw = |suffix: &str| -> Option<u8> {
@@ -739,18 +785,35 @@ pub(crate) fn mem_op(inst: &Inst, idx: usize, s: &Shape) -> Option<MemOp> {
         })
     };
     let row = |code: u16| code.checked_sub(opnd::VGPR0);
-    let slot = (idx % SLOTS) as u8;
     match inst.enc {
-        Enc::Global => {
-            let (store, rest) = match name.strip_prefix("global_load_") {
-                Some(r) => (false, r),
-                None => (true, name.strip_prefix("global_store_")?),
+        Enc::Global | Enc::Flat => {
+            let flat = inst.enc == Enc::Flat;
+            let (load, store) = if flat {
+                ("flat_load_", "flat_store_")
+            } else {
+                ("global_load_", "global_store_")
             };
-            let saddr = inst.src[2];
+            let (store, rest) = match name.strip_prefix(load) {
+                Some(r) => (false, r),
+                None => (true, name.strip_prefix(store)?),
+            };
+            // (The decoder refuses FLAT with an SADDR.)
+            let saddr = if flat { opnd::NULL } else { inst.src[2] };
+            // Whole dwords, or one byte or half (the ISA table's facts: size, sign, d16 half).
+            let f = inst.op.facts();
+            let (dwords, size) = match dw(rest) {
+                Some(d) => (d, 4 * d),
+                None if matches!(f.bytes, 1 | 2) && f.atomic.is_none() => (1, f.bytes),
+                None => return None,
+            };
             Some(MemOp {
                 store,
                 lds: false,
-                dwords: dw(rest)?,
+                flat,
+                dwords,
+                size,
+                sext: size < 4 && f.sext,
+                d16: if size < 4 { f.d16 } else { D16::None },
                 addr: row(inst.src[0])?,
                 saddr: if saddr == opnd::NULL {
                     saddr
@@ -759,7 +822,12 @@ pub(crate) fn mem_op(inst: &Inst, idx: usize, s: &Shape) -> Option<MemOp> {
                 },
                 data: row(if store { inst.src[1] } else { inst.dst[0] })?,
                 data1: 0,
-                imm: inst.imm as i64,
+                // FLAT: the offset's bit 12 is ignored (`exec::flat::targets`).
+                imm: if flat {
+                    (inst.imm & 0xfff) as i64
+                } else {
+                    inst.imm as i64
+                },
                 off1: None,
                 slot,
             })
@@ -795,7 +863,11 @@ pub(crate) fn mem_op(inst: &Inst, idx: usize, s: &Shape) -> Option<MemOp> {
             Some(MemOp {
                 store,
                 lds: true,
+                flat: false,
                 dwords,
+                size: 4 * dwords,
+                sext: false,
+                d16: D16::None,
                 addr: row(inst.src[0])?,
                 saddr: opnd::NULL,
                 data: row(data)?,
@@ -814,8 +886,9 @@ pub(crate) fn mem_op(inst: &Inst, idx: usize, s: &Shape) -> Option<MemOp> {
 }
 
 /// The fast-path form of `s_load_b*` instruction `idx` (see [`Node::SLoad`]): a plain SGPR
-/// base pair, a plain (or NULL) SGPR offset, a destination of plain SGPRs.
-pub(crate) fn sload(inst: &Inst, idx: usize, s: &Shape) -> Option<Node> {
+/// base pair, a plain (or NULL) SGPR offset, a destination of plain SGPRs, using region-cache
+/// slot `slot` ([`region_slots`]).
+pub(crate) fn sload(inst: &Inst, idx: usize, slot: u8, s: &Shape) -> Option<Node> {
     let fp = footprint(inst, s)?;
     if inst.enc != Enc::Smem || !inst.op.name().starts_with("s_load_b") {
         return None;
@@ -838,7 +911,7 @@ pub(crate) fn sload(inst: &Inst, idx: usize, s: &Shape) -> Option<Node> {
         imm: inst.imm as i64,
         dst,
         n,
-        slot: (idx % SLOTS) as u8,
+        slot,
     })
 }
 
@@ -1113,9 +1186,9 @@ fn lower_dual(inst: &Inst, s: &Shape) -> Option<Node> {
     })
 }
 
-/// v_add_f64, v_mul_f64, v_fma_f64 and v_ldexp_f64 by a constant (VOP3 only on gfx11), with
-/// abs/neg source modifiers (the interpreter's exact path for modified sources is the same IEEE
-/// operation on the modified values) but no clamp, omod or op_sel.
+/// v_add_f64, v_mul_f64, v_fma_f64, v_min_f64, v_max_f64 and v_ldexp_f64 by a constant (VOP3
+/// only on gfx11), with abs/neg source modifiers (the interpreter's exact path for modified
+/// sources is the same operation on the modified values) but no clamp, omod or op_sel.
 fn lower_f64(inst: &Inst, s: &Shape) -> Option<Node> {
     use Op::*;
     let plain = inst.neg_hi == 0
@@ -1157,6 +1230,8 @@ fn lower_f64(inst: &Inst, s: &Shape) -> Option<Node> {
         V_ADD_F64 => (F64Op::Add, b),
         V_MUL_F64 => (F64Op::Mul, b),
         V_FMA_F64 => (F64Op::Fma, vsrc64(inst, 2, s)?),
+        V_MIN_F64 => (F64Op::Min, b),
+        V_MAX_F64 => (F64Op::Max, b),
         _ => return None,
     };
     Some(Node::F64 {
@@ -1214,7 +1289,10 @@ fn lower_any_mode(
     target_index: &dyn Fn(u64) -> Option<usize>,
 ) -> Option<Node> {
     use Op::*;
-    if matches!(inst.op, V_ADD_F64 | V_MUL_F64 | V_FMA_F64 | V_LDEXP_F64) {
+    if matches!(
+        inst.op,
+        V_ADD_F64 | V_MUL_F64 | V_FMA_F64 | V_LDEXP_F64 | V_MIN_F64 | V_MAX_F64
+    ) {
         return lower_f64(inst, s);
     }
     if inst.enc == Enc::Invalid || !no_modifiers(inst) {
