@@ -36,7 +36,7 @@ use std::path::{Path, PathBuf};
 
 #[allow(dead_code)]
 mod vulkan_draw;
-use vulkan_draw::{err, Gpu, PipelineState, COLOR_RANGE};
+use vulkan_draw::{err, Gpu, COLOR_RANGE, FULL_TARGET};
 
 const W: u32 = 64;
 const H: u32 = 64;
@@ -367,43 +367,7 @@ fn render(p: &Pipeline) -> Result<Vec<u8>, String> {
             )
             .map_err(err("vkCreatePipelineLayout"))?;
 
-        let area = vk::Rect2D {
-            offset: vk::Offset2D::default(),
-            extent: vk::Extent2D {
-                width: W,
-                height: H,
-            },
-        };
-        let vp = [vk::Viewport {
-            x: 0.0,
-            y: 0.0,
-            width: W as f32,
-            height: H as f32,
-            min_depth: 0.0,
-            max_depth: 1.0,
-        }];
-        let sc = [area];
-        let cba = [vk::PipelineColorBlendAttachmentState::default()
-            .color_write_mask(vk::ColorComponentFlags::RGBA)];
-        let pipeline = gpu.pipeline(
-            (&vert, &frag),
-            &PipelineState {
-                vertex_input: &vk::PipelineVertexInputStateCreateInfo::default(),
-                input_assembly: &vk::PipelineInputAssemblyStateCreateInfo::default()
-                    .topology(vk::PrimitiveTopology::TRIANGLE_LIST),
-                viewport: &vk::PipelineViewportStateCreateInfo::default()
-                    .viewports(&vp)
-                    .scissors(&sc),
-                rasterization: &vk::PipelineRasterizationStateCreateInfo::default()
-                    .polygon_mode(vk::PolygonMode::FILL)
-                    .cull_mode(vk::CullModeFlags::NONE)
-                    .front_face(vk::FrontFace::COUNTER_CLOCKWISE)
-                    .line_width(1.0),
-                color_blend: &vk::PipelineColorBlendStateCreateInfo::default().attachments(&cba),
-            },
-            pl,
-            rp,
-        )?;
+        let pipeline = gpu.full_target_pipeline((&vert, &frag), pl, rp)?;
 
         let (_pool, cmd) = vulkan_draw::command_buffer(d, gpu.family)?;
         d.begin_command_buffer(cmd, &vk::CommandBufferBeginInfo::default())
@@ -443,7 +407,7 @@ fn render(p: &Pipeline) -> Result<Vec<u8>, String> {
             &vk::RenderPassBeginInfo::default()
                 .render_pass(rp)
                 .framebuffer(fb)
-                .render_area(area),
+                .render_area(FULL_TARGET),
             vk::SubpassContents::INLINE,
         );
         d.cmd_bind_pipeline(cmd, vk::PipelineBindPoint::GRAPHICS, pipeline);

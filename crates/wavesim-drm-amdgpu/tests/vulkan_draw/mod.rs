@@ -384,6 +384,50 @@ impl Gpu {
         .map_err(|(_, r)| format!("vkCreateGraphicsPipelines: {r:?}"))?[0])
     }
 
+    /// [`Gpu::pipeline`] for the plainest draw: a triangle list without vertex input over the
+    /// whole W x H target (viewport and scissor), no culling, one colour attachment written
+    /// without blending.
+    ///
+    /// # Safety
+    /// As [`Gpu::pipeline`].
+    pub unsafe fn full_target_pipeline(
+        &self,
+        shaders: (&[u32], &[u32]),
+        layout: vk::PipelineLayout,
+        rp: vk::RenderPass,
+    ) -> Result<vk::Pipeline, String> {
+        let vp = [vk::Viewport {
+            x: 0.0,
+            y: 0.0,
+            width: W as f32,
+            height: H as f32,
+            min_depth: 0.0,
+            max_depth: 1.0,
+        }];
+        let sc = [FULL_TARGET];
+        let cba = [vk::PipelineColorBlendAttachmentState::default()
+            .color_write_mask(vk::ColorComponentFlags::RGBA)];
+        self.pipeline(
+            shaders,
+            &PipelineState {
+                vertex_input: &vk::PipelineVertexInputStateCreateInfo::default(),
+                input_assembly: &vk::PipelineInputAssemblyStateCreateInfo::default()
+                    .topology(vk::PrimitiveTopology::TRIANGLE_LIST),
+                viewport: &vk::PipelineViewportStateCreateInfo::default()
+                    .viewports(&vp)
+                    .scissors(&sc),
+                rasterization: &vk::PipelineRasterizationStateCreateInfo::default()
+                    .polygon_mode(vk::PolygonMode::FILL)
+                    .cull_mode(vk::CullModeFlags::NONE)
+                    .front_face(vk::FrontFace::COUNTER_CLOCKWISE)
+                    .line_width(1.0),
+                color_blend: &vk::PipelineColorBlendStateCreateInfo::default().attachments(&cba),
+            },
+            layout,
+            rp,
+        )
+    }
+
     /// Records a barrier making `src_access` writes of `src_stage` visible to host reads, ends
     /// `cmd`, submits it and waits for it.
     ///
@@ -433,6 +477,15 @@ pub struct PipelineState<'a> {
     pub rasterization: &'a vk::PipelineRasterizationStateCreateInfo<'a>,
     pub color_blend: &'a vk::PipelineColorBlendStateCreateInfo<'a>,
 }
+
+/// The whole W x H target.
+pub const FULL_TARGET: vk::Rect2D = vk::Rect2D {
+    offset: vk::Offset2D { x: 0, y: 0 },
+    extent: vk::Extent2D {
+        width: W,
+        height: H,
+    },
+};
 
 /// The colour aspect's first level and layer.
 pub const COLOR_RANGE: vk::ImageSubresourceRange = vk::ImageSubresourceRange {
@@ -488,42 +541,7 @@ pub fn draw_triangle() -> Result<Vec<u8>, String> {
         let layout = device
             .create_pipeline_layout(&vk::PipelineLayoutCreateInfo::default(), None)
             .map_err(err("vkCreatePipelineLayout"))?;
-        let vp = [vk::Viewport {
-            x: 0.0,
-            y: 0.0,
-            width: W as f32,
-            height: H as f32,
-            min_depth: 0.0,
-            max_depth: 1.0,
-        }];
-        let sc = [vk::Rect2D {
-            offset: vk::Offset2D::default(),
-            extent: vk::Extent2D {
-                width: W,
-                height: H,
-            },
-        }];
-        let cba = [vk::PipelineColorBlendAttachmentState::default()
-            .color_write_mask(vk::ColorComponentFlags::RGBA)];
-        let pipeline = gpu.pipeline(
-            (&vert, &frag),
-            &PipelineState {
-                vertex_input: &vk::PipelineVertexInputStateCreateInfo::default(),
-                input_assembly: &vk::PipelineInputAssemblyStateCreateInfo::default()
-                    .topology(vk::PrimitiveTopology::TRIANGLE_LIST),
-                viewport: &vk::PipelineViewportStateCreateInfo::default()
-                    .viewports(&vp)
-                    .scissors(&sc),
-                rasterization: &vk::PipelineRasterizationStateCreateInfo::default()
-                    .polygon_mode(vk::PolygonMode::FILL)
-                    .cull_mode(vk::CullModeFlags::NONE)
-                    .front_face(vk::FrontFace::COUNTER_CLOCKWISE)
-                    .line_width(1.0),
-                color_blend: &vk::PipelineColorBlendStateCreateInfo::default().attachments(&cba),
-            },
-            layout,
-            rp,
-        )?;
+        let pipeline = gpu.full_target_pipeline((&vert, &frag), layout, rp)?;
 
         let (_pool, cmd) = command_buffer(device, gpu.family)?;
         device
@@ -539,7 +557,7 @@ pub fn draw_triangle() -> Result<Vec<u8>, String> {
             &vk::RenderPassBeginInfo::default()
                 .render_pass(rp)
                 .framebuffer(fb)
-                .render_area(sc[0])
+                .render_area(FULL_TARGET)
                 .clear_values(&clear),
             vk::SubpassContents::INLINE,
         );
