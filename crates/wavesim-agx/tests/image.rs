@@ -105,6 +105,20 @@ fn run_group(code: Vec<u8>, w: &mut WaveState, dev: &DeviceMemory) -> Result<(),
         .map_err(|e| e.fault)
 }
 
+/// Sixteen threads, thread l at (l % width, l / width) in r4/r5 (the coordinates' registers of
+/// `write_word`/`load_word`), `textures` bound; layer 0 in r6.
+fn grid_threads(textures: Vec<[u8; 24]>, width: u32) -> WaveState {
+    let mut w = WaveState::new(12);
+    w.textures = textures;
+    w.exec = 0xFFFF;
+    for l in 0..16 {
+        w.set_reg32(4, l, l as u32 % width);
+        w.set_reg32(5, l, l as u32 / width);
+        w.set_reg32(6, l, 0);
+    }
+    w
+}
+
 fn morton4(x: u32, y: u32) -> u64 {
     u64::from((x & 1) | (x & 2) << 1 | (y & 1) << 1 | (y & 2) << 2)
 }
@@ -118,13 +132,9 @@ fn morton4(x: u32, y: u32) -> u64 {
 fn rgba8_store_then_load() {
     let mut dev = DeviceMemory::new();
     let a = dev.alloc(64, 64).unwrap();
-    let mut w = WaveState::new(12);
-    w.textures = vec![pbe(2, 2, true, 4, 4, a, 0, 0)];
-    w.exec = 0xFFFF;
+    let mut w = grid_threads(vec![pbe(2, 2, true, 4, 4, a, 0, 0)], 4);
     for l in 0..16 {
         let (x, y) = (l as u32 % 4, l as u32 / 4);
-        w.set_reg32(4, l, x);
-        w.set_reg32(5, l, y);
         for (c, v) in [0.25 * x as f32, 0.25 * y as f32, 0.5, 2.0 - 3.0 * x as f32]
             .iter()
             .enumerate()
@@ -146,14 +156,7 @@ fn rgba8_store_then_load() {
             );
         }
     }
-    let mut r = WaveState::new(12);
-    r.textures = vec![texture(4, 4, a)];
-    r.exec = 0xFFFF;
-    for l in 0..16 {
-        r.set_reg32(4, l, l as u32 % 4);
-        r.set_reg32(5, l, l as u32 / 4);
-        r.set_reg32(6, l, 0);
-    }
+    let mut r = grid_threads(vec![texture(4, 4, a)], 4);
     run_group(load_word(2), &mut r, &dev).unwrap();
     for l in 0..16 {
         let (x, y) = (l % 4, l / 4);
@@ -172,12 +175,8 @@ fn rgba8_store_then_load() {
 fn r32_float_linear_store_from_halves() {
     let mut dev = DeviceMemory::new();
     let a = dev.alloc(96, 64).unwrap();
-    let mut w = WaveState::new(12);
-    w.textures = vec![pbe(2, 0, false, 8, 2, a, 0, 44)];
-    w.exec = 0xFFFF;
+    let mut w = grid_threads(vec![pbe(2, 0, false, 8, 2, a, 0, 44)], 8);
     for l in 0..16 {
-        w.set_reg32(4, l, l as u32 % 8);
-        w.set_reg32(5, l, l as u32 / 8);
         let h = half::f16::from_f32(l as f32 - 7.5).to_bits();
         w.set_reg32(8, l, u32::from(h));
     }
@@ -262,12 +261,9 @@ fn bindless_store() {
         | 1 << 15;
     let mut code = raw.to_le_bytes().to_vec();
     code.extend([0x88, 0x00]);
-    let mut w = WaveState::new(12);
+    let mut w = grid_threads(Vec::new(), 4);
     w.set_uniform64(2, heap);
-    w.exec = 0xFFFF;
     for l in 0..16 {
-        w.set_reg32(4, l, l as u32 % 4);
-        w.set_reg32(5, l, l as u32 / 4);
         w.set_reg32(7, l, 24);
         w.set_reg32(8, l, (1.0f32 + l as f32).to_bits());
     }
@@ -289,12 +285,8 @@ fn image_accesses_are_reported() {
     use wavesim_core::observe::AccessKind;
     let mut dev = DeviceMemory::new();
     let a = dev.alloc(64, 64).unwrap();
-    let mut w = WaveState::new(12);
-    w.textures = vec![pbe(2, 2, true, 4, 4, a, 0, 0)];
-    w.exec = 0xFFFF;
+    let mut w = grid_threads(vec![pbe(2, 2, true, 4, 4, a, 0, 0)], 4);
     for l in 0..16 {
-        w.set_reg32(4, l, l as u32 % 4);
-        w.set_reg32(5, l, l as u32 / 4);
         // R = 1.0 (255), G = B = 0, A = 0.5 (128): bytes ff 00 00 80
         for (c, v) in [1.0f32, 0.0, 0.0, 0.5].iter().enumerate() {
             w.set_reg32(8 + c, l, v.to_bits());
@@ -319,14 +311,7 @@ fn image_accesses_are_reported() {
             s.lane
         );
     }
-    let mut r = WaveState::new(12);
-    r.textures = vec![texture(4, 4, a)];
-    r.exec = 0xFFFF;
-    for l in 0..16 {
-        r.set_reg32(4, l, l as u32 % 4);
-        r.set_reg32(5, l, l as u32 / 4);
-        r.set_reg32(6, l, 0);
-    }
+    let mut r = grid_threads(vec![texture(4, 4, a)], 4);
     r.accesses = Some(Vec::new());
     run_group(load_word(2), &mut r, &dev).unwrap();
     let loads = r.accesses.take().unwrap();
