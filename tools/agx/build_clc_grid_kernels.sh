@@ -1,11 +1,11 @@
 #!/bin/sh
 # Compile wavesim's grid kernels (corpus/agx/kernels/*.cl) to G13 machine code with Mesa's asahi_clc
-# at the seed's version (Mesa 702c038b916), extended by tools/agx/asahi_clc_kernels.patch so that it
+# at Mesa 702c038b916, extended by tools/agx/asahi_clc_kernels.patch so that it
 # also compiles exported functions as compute kernels whose arguments live in uniforms.
 #
 # Why a patch: at that version asahi_clc compiles only `libagx_helper` to machine code (no entry
 # points with arguments). Later Mesa (asahi_clc with nir_precompiled.h) precompiles every kernel with
-# this rule, which the patch applies with the seed's compiler:
+# this rule, which the patch applies with that version's compiler:
 #   - the argument at byte offset B is `load_preamble` with base B / 2 (uniform half B / 2);
 #   - arguments are laid out in order, each aligned to its own size and to at least 2 bytes;
 #   - the key reserves those uniforms (reserved_preamble = bytes / 2) and promotes constants to

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Compile wavesim's AGX test kernels (corpus/agx/clc/*.cl) with Mesa's asahi_clc at the seed's version
+# Compile wavesim's AGX test kernels (corpus/agx/clc/*.cl) with Mesa's asahi_clc at Mesa 702c038b916
 # (Mesa 702c038b916, the last commit before 7faca2220cb) and extract the G13 machine code.
 #
 # That asahi_clc compiles the function `libagx_helper` of its input to G13 machine code and prints it

@@ -1,4 +1,4 @@
-/* Kernels for wavesim's AGX tests, compiled by Mesa's asahi_clc at the seed's version
+/* Kernels for wavesim's AGX tests, compiled by Mesa's asahi_clc at Mesa 702c038b916
  * (tools/agx/build_clc_kernels.sh). That asahi_clc compiles the function named `libagx_helper` to G13
  * machine code, so each kernel is written as one: its argument block's address comes from the helper
  * argument registers (nir_load_helper_arg_lo/hi_agx), and the 32 threads of the SIMD group split the

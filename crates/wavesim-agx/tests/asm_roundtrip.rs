@@ -66,7 +66,7 @@ const ASSEMBLER_SKIPS: &[&str] = &[
     "simd_matrix_fmadd32",
 ];
 
-/// Mesa's `agx_linker.c` (at the seed's version) hand-encodes the per-sample loop; its bytes, with the
+/// Mesa's `agx_linker.c` (at Mesa 702c038b916) hand-encodes the per-sample loop; its bytes, with the
 /// comments Mesa gives them, are an independent check of the assembler.
 #[test]
 fn assembler_matches_mesa_hand_encoded_sample_loop() {

@@ -1,4 +1,4 @@
-//! Real G13 machine code: OpenCL kernels compiled by Mesa's asahi_clc at the seed's version
+//! Real G13 machine code: OpenCL kernels compiled by Mesa's asahi_clc at Mesa 702c038b916
 //! (corpus/agx/clc/*.cl -> *.bin, tools/agx/build_clc_kernels.sh) and Mesa's own compiled helper
 //! program. Disassembly must equal applegpu's (goldens from tools/agx/gen_binary_disasm.sh), and the
 //! kernels must compute what an independent Rust model of their OpenCL source computes.
@@ -577,7 +577,7 @@ struct HelperRun {
     result: Result<Stop, wavesim_agx::exec::ExecError>,
 }
 
-/// Mesa's compiled helper programs: the seed's asahi_clc's (`tools/agx/build_clc_kernels.sh`) and
+/// Mesa's compiled helper programs: asahi_clc's of Mesa 702c038b916 (`tools/agx/build_clc_kernels.sh`) and
 /// Mesa 25.0.7's, from its own build (`libagx_helper` in `libagx_shaders.c`, extracted by
 /// tools/agx/libagx_kernels.py; a different compiler, different code, the same `helper.cl` rules).
 const HELPERS: [&str; 2] = ["mesa_libagx_g13_helper.bin", "libagx/libagx_helper.v0.bin"];
@@ -659,7 +659,7 @@ fn req(op: u32, arg: u32, mapped: [Option<u32>; 4]) -> HelperRequest {
 }
 
 /// Mesa's compiled helper program (the stack-allocation service of `src/asahi/lib/shaders/helper.cl`,
-/// compiled by the seed's asahi_clc) serves a scripted request sequence: allocations until the
+/// compiled by Mesa 702c038b916's asahi_clc) serves a scripted request sequence: allocations until the
 /// per-core block sets run out (refused, counted as failures), frees reading the blocks back into the
 /// block list, refused threadgroup requests, a free that underflows, and the end request. Its
 /// doorbells, stack mappings and the core's counters and block list must equal the model's.

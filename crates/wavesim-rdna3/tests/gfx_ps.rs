@@ -76,7 +76,7 @@ fn invalid_ena_addr_combinations_are_refused() {
 #[test]
 fn every_ena_subset_packs_in_term_order() {
     // Exhaustive over the 2^16 ENA values with ADDR == ENA: each loaded term starts where the
-    // previous loaded term ended (the seed's packing), the first at v0.
+    // previous loaded term ended (packed in order of the enabled terms), the first at v0.
     for ena in 1u32..=0xffff {
         let r = ps_vgpr_layout(ena, ena);
         if ena & 0x7f == 0 {
