@@ -29,8 +29,9 @@
 //! resource = 0
 //! width = 2
 //! height = 2
-//! format = "rgba8"                 # or "rgba32f"
-//! data = [255, 0, 0, 255, ...]     # bytes (rgba8) or floats (rgba32f)
+//! format = "rgba8"                 # or "rgba32f", or "depth32f" (one float a texel)
+//! data = [255, 0, 0, 255, ...]     # bytes (rgba8) or floats (rgba32f, depth32f)
+//! swizzle = "xxx1"                 # the resource's DST_SEL_X..W (default "xyzw")
 //! mips = [[...], [...]]            # optional mip levels 1, 2, ... (max(1, size >> k) texels each)
 //! dim = "cube"                     # optional: "2d" (default), "1d" (height 1), "1d_array",
 //!                                  # "2d_array", "3d" or "cube" (`data` = six faces +X -X +Y -Y +Z -Z)
@@ -152,6 +153,10 @@ pub struct TextureCfg {
     /// Layers of a "1d_array"/"2d_array" or depth slices of a "3d" texture, one after another in `data`.
     #[serde(default)]
     pub layers: Option<u32>,
+    /// The resource's DST_SEL_X..W as four of `x y z w 0 1` (default "xyzw"; a depth32f texture
+    /// needs one that selects only x, 0 and 1, e.g. "xxx1").
+    #[serde(default)]
+    pub swizzle: Option<String>,
 }
 
 #[derive(Clone, Debug, Deserialize)]
@@ -474,16 +479,21 @@ pub fn driver_state(shader: &Shader, cfg: &RunConfig) -> Result<DriverState, Run
                         .collect();
                     (TexFormat::Rgba8Unorm, b?)
                 }
-                "rgba32f" => {
+                "rgba32f" | "depth32f" => {
                     let mut b = Vec::new();
                     for x in data {
                         b.extend_from_slice(&x.bits()?.to_le_bytes());
                     }
-                    (TexFormat::Rgba32Float, b)
+                    let f = if t.format == "rgba32f" {
+                        TexFormat::Rgba32Float
+                    } else {
+                        TexFormat::Depth32Float
+                    };
+                    (f, b)
                 }
                 other => {
                     return Err(RunError::Config(format!(
-                        "texture format `{other}` is not modelled (rgba8, rgba32f)"
+                        "texture format `{other}` is not modelled (rgba8, rgba32f, depth32f)"
                     )))
                 }
             })
@@ -521,6 +531,19 @@ pub fn driver_state(shader: &Shader, cfg: &RunConfig) -> Result<DriverState, Run
         for m in &t.mips {
             tex.push_mip(&decode(m)?.1).map_err(RunError::Config)?;
         }
+        let sw = t.swizzle.as_deref().unwrap_or("xyzw");
+        let sels: Vec<u8> = sw
+            .chars()
+            .map(|c| "xyzw01".find(c).map(|k| k as u8))
+            .collect::<Option<_>>()
+            .filter(|v: &Vec<u8>| v.len() == 4)
+            .ok_or_else(|| {
+                RunError::Config(format!(
+                    "texture swizzle `{sw}` is not four of x, y, z, w, 0, 1"
+                ))
+            })?;
+        tex.set_swizzle([sels[0], sels[1], sels[2], sels[3]])
+            .map_err(|e| RunError::Config(format!("texture resource {}: {e}", t.resource)))?;
         d.textures[t.resource as usize] = Some(tex);
     }
     d.samplers = vec![None; 18];

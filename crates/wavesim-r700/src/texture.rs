@@ -1,5 +1,6 @@
 //! Texture resources (1-D, 1-D array, 2-D, 2-D array, 3-D and cube maps; SQ_TEX_RESOURCE DIM) and samplers
-//! for TEX_SAMPLE, TEX_LD and GET_TEXTURE_RESINFO: RGBA8 (unorm) and RGBA32F texels; point and
+//! for TEX_SAMPLE, TEX_LD and GET_TEXTURE_RESINFO: RGBA8 (unorm), RGBA32F and one-component 32-bit
+//! float (depth) texels, the resource's DST_SEL swizzle; point and
 //! bilinear filtering; wrap, clamp-to-edge and border-colour addressing (R700 ISA reference, 2.5 texture
 //! samplers/resources and the border colour; SQ_TEX_SAMPLER_WORD0 clamp modes in AMD's R700 register
 //! reference). Bilinear weights are computed in binary32 (the hardware's weight quantisation is not in the
@@ -9,7 +10,16 @@
 pub enum TexFormat {
     Rgba8Unorm,
     Rgba32Float,
+    /// One binary32 component (FMT_32_FLOAT, what Mesa's r600 driver gives PIPE_FORMAT_Z32_FLOAT
+    /// depth textures): the texel's X; Y/Z/W do not exist, so the resource swizzle must not select
+    /// them (checked by `Texture::set_swizzle`).
+    Depth32Float,
 }
+
+/// SQ_TEX_RESOURCE_WORD4 DST_SEL_X..W values (R700 ISA reference, texture resource; Mesa's
+/// `r600_get_swizzle_combined`): 0..3 select the fetched X/Y/Z/W, 4 gives 0.0 and 5 gives 1.0.
+pub const SEL_0: u8 = 4;
+pub const SEL_1: u8 = 5;
 
 /// SQ_TEX_RESOURCE_WORD0 DIM (the dimensions R700 resources have; MSAA forms are not modelled).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -41,6 +51,9 @@ pub struct Texture {
     /// its own mip levels; a 1-D layer has height 1); empty otherwise. The resource's own `texels` are
     /// unused then.
     pub slices: Vec<Texture>,
+    /// The resource's DST_SEL_X..W (SQ_TEX_RESOURCE_WORD4): which fetched component, 0.0 or 1.0
+    /// each result component takes before the instruction's own DST_SEL (identity by default).
+    pub swizzle: [u8; 4],
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -119,37 +132,31 @@ impl Texture {
             return Err(format!("texture size {width}x{height} is outside 1..8192"));
         }
         let n = (width * height) as usize;
+        let (name, per_texel) = match format {
+            TexFormat::Rgba8Unorm => ("RGBA8", 4),
+            TexFormat::Rgba32Float => ("RGBA32F", 16),
+            TexFormat::Depth32Float => ("depth32f", 4),
+        };
+        if bytes.len() != n * per_texel {
+            return Err(format!(
+                "{name} texture {width}x{height} needs {} bytes, got {}",
+                n * per_texel,
+                bytes.len()
+            ));
+        }
+        let f32_at = |c: &[u8], k: usize| {
+            f32::from_le_bytes([c[4 * k], c[4 * k + 1], c[4 * k + 2], c[4 * k + 3]])
+        };
+        let chunks = bytes.chunks_exact(per_texel);
         let texels = match format {
-            TexFormat::Rgba8Unorm => {
-                if bytes.len() != n * 4 {
-                    return Err(format!(
-                        "RGBA8 texture {width}x{height} needs {} bytes, got {}",
-                        n * 4,
-                        bytes.len()
-                    ));
-                }
-                bytes
-                    .chunks_exact(4)
-                    .map(|c| std::array::from_fn(|k| c[k] as f32 / 255.0))
-                    .collect()
-            }
-            TexFormat::Rgba32Float => {
-                if bytes.len() != n * 16 {
-                    return Err(format!(
-                        "RGBA32F texture {width}x{height} needs {} bytes, got {}",
-                        n * 16,
-                        bytes.len()
-                    ));
-                }
-                bytes
-                    .chunks_exact(16)
-                    .map(|c| {
-                        std::array::from_fn(|k| {
-                            f32::from_le_bytes([c[4 * k], c[4 * k + 1], c[4 * k + 2], c[4 * k + 3]])
-                        })
-                    })
-                    .collect()
-            }
+            TexFormat::Rgba8Unorm => chunks
+                .map(|c| std::array::from_fn(|k| c[k] as f32 / 255.0))
+                .collect(),
+            TexFormat::Rgba32Float => chunks
+                .map(|c| std::array::from_fn(|k| f32_at(c, k)))
+                .collect(),
+            // Y/Z/W are never read: `set_swizzle` refuses a swizzle that selects them.
+            TexFormat::Depth32Float => chunks.map(|c| [f32_at(c, 0), 0.0, 0.0, 0.0]).collect(),
         };
         Ok(Texture {
             dim: TexDim::D2,
@@ -160,6 +167,7 @@ impl Texture {
             mips: Vec::new(),
             faces: Vec::new(),
             slices: Vec::new(),
+            swizzle: [0, 1, 2, 3],
         })
     }
 
@@ -201,6 +209,7 @@ impl Texture {
             mips: Vec::new(),
             faces: Vec::new(),
             slices,
+            swizzle: [0, 1, 2, 3],
         })
     }
 
@@ -238,6 +247,33 @@ impl Texture {
             mips: Vec::new(),
             faces,
             slices: Vec::new(),
+            swizzle: [0, 1, 2, 3],
+        })
+    }
+
+    /// Sets the resource's DST_SEL_X..W (values 0..5, see `SEL_0`/`SEL_1`). A one-component format
+    /// has no Y/Z/W to select: Mesa's r600 driver composes depth formats with XXXX
+    /// (`r600_translate_texformat`), so it never asks for them, and what the unit would return is
+    /// not in the sources wavesim uses.
+    pub fn set_swizzle(&mut self, swizzle: [u8; 4]) -> Result<(), String> {
+        if swizzle.iter().any(|&s| s > SEL_1) {
+            return Err(format!("resource swizzle {swizzle:?} has a select above 5"));
+        }
+        if self.format == TexFormat::Depth32Float && swizzle.iter().any(|s| (1..=3).contains(s)) {
+            return Err(
+                "a depth32f texture has only X: its resource swizzle may select x, 0 or 1".into(),
+            );
+        }
+        self.swizzle = swizzle;
+        Ok(())
+    }
+
+    /// The resource swizzle applied to fetched components `raw`.
+    pub fn swizzled(&self, raw: [u32; 4]) -> [u32; 4] {
+        self.swizzle.map(|s| match s {
+            0..=3 => raw[s as usize],
+            SEL_0 => 0,
+            _ => 1.0f32.to_bits(),
         })
     }
 

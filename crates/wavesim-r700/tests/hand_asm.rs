@@ -1298,6 +1298,119 @@ fn depth_compare_sampling() {
         matches!(e, RunError::Exec(ExecError::NotModelled { .. })),
         "{e}"
     );
+    // An RGBA8 texture would quantize the reference first (Direct3D 10 sample_c): an error.
+    let rgba8 = "[[texture]]\nresource = 0\nwidth = 1\nheight = 1\nformat = \"rgba8\"\ndata = [128, 0, 0, 0]\n";
+    let e = run_asm(
+        Chip::Rv770,
+        &prog("TEX_SAMPLE_C", "X___"),
+        &format!("threads = 3\n{}{rgba8}{smp}", inputs(0, &w_ref)),
+    )
+    .unwrap_err();
+    assert!(e.to_string().contains("RGBA8"), "{e}");
+}
+
+/// A depth texture as Mesa's r600 driver binds one for a GL shadow sampler: FMT_32_FLOAT, resource
+/// DST_SEL = XXXX composed with the GL depth mode's swizzle (`r600_translate_texformat`; Mesa's
+/// `compute_texture_format_swizzle`: GL_LUMINANCE, the compatibility default, gives XXX1, GL_RED
+/// X001). SAMPLE_C's comparison result is the fetched X, so an XYZW destination receives the
+/// resource swizzle of it: with XXX1, (c, c, c, 1.0); with X001, (c, 0.0, 0.0, 1.0).
+/// Texels (row-major, 2x1): 0.25, 0.75; point sampling at u = 0.25 hits texel 0, u = 0.75 texel 1.
+/// References (LEQUAL): thread 0 (u 0.25, r 0.5): 0.5 <= 0.25 fails, c = 0; thread 1 (u 0.75, r 0.5):
+/// 0.5 <= 0.75 passes, c = 1; thread 2 (u 0.25, r 0.25): 0.25 <= 0.25 passes, c = 1.
+#[test]
+fn depth_texture_compare_fills_all_components_through_the_resource_swizzle() {
+    let prog = |inst: &str| {
+        format!("TEX 0 @2\nEXPORT T1.XYZW\nFetch clause starting at 2:\n  {inst} T1.XYZW, T0.XYZW RID:0 SID:0 CT:NNNN\n")
+    };
+    let tex = |sw: &str| {
+        format!("[[texture]]\nresource = 0\nwidth = 2\nheight = 1\nformat = \"depth32f\"\nswizzle = \"{sw}\"\ndata = [0.25, 0.75]\n")
+    };
+    let smp = "[[sampler]]\nid = 0\nfilter = \"point\"\nwrap_u = \"clamp\"\nwrap_v = \"clamp\"\ncompare = \"lequal\"\n";
+    let gprs = inputs(
+        0,
+        &[
+            [0.25, 0.5, 0.0, 0.5],
+            [0.75, 0.5, 0.0, 0.5],
+            [0.25, 0.5, 0.0, 0.25],
+        ],
+    );
+    let c = [0.0f32, 1.0, 1.0];
+    let cfg = |sw: &str| format!("threads = 3\n{gprs}{}{smp}", tex(sw));
+    let r = run_asm(Chip::Rv770, &prog("TEX_SAMPLE_C"), &cfg("xxx1")).unwrap();
+    for t in 0..3 {
+        assert_eq!(pixel0(&r, t).map(f), [c[t], c[t], c[t], 1.0], "thread {t}");
+    }
+    let r = run_asm(Chip::Rv730, &prog("TEX_SAMPLE_C_LZ"), &cfg("x001")).unwrap();
+    for t in 0..3 {
+        assert_eq!(pixel0(&r, t).map(f), [c[t], 0.0, 0.0, 1.0], "thread {t}");
+    }
+    // Plain SAMPLE of the same resource: the depth itself through the swizzle (0.25, 0.75, 0.25).
+    let r = run_asm(Chip::Rv710, &prog("TEX_SAMPLE"), &cfg("xxx1")).unwrap();
+    for (t, d) in [0.25f32, 0.75, 0.25].into_iter().enumerate() {
+        assert_eq!(pixel0(&r, t).map(f), [d, d, d, 1.0], "thread {t}");
+    }
+    // A depth texture has only X: a swizzle selecting Y/Z/W (the default xyzw included) is refused.
+    for sw in ["xyzw", "xxy1"] {
+        let e = RunConfig::from_toml(&cfg(sw))
+            .map_err(|e| e.to_string())
+            .and_then(|c| {
+                wavesim_r700::runner::run(
+                    &Shader::from_raw(
+                        Chip::Rv770,
+                        &wavesim_r700::assemble(&prog("TEX_SAMPLE_C")).unwrap(),
+                    )
+                    .unwrap(),
+                    &c,
+                )
+                .map_err(|e| e.to_string())
+            })
+            .unwrap_err();
+        assert!(e.contains("only X"), "{e}");
+    }
+    // On a four-component texture, a compare result component that takes the fetched Y/Z/W is
+    // where the sources part (Direct3D 10 replicates, decaf-emu writes 0, 0, 1, Cemu asserts X
+    // only): an error; selecting X, 0 and 1 is fine.
+    let rgba = "[[texture]]\nresource = 0\nwidth = 2\nheight = 1\nformat = \"rgba32f\"\nswizzle = \"SW\"\ndata = [0.25, 9.0, 9.0, 9.0, 0.75, 9.0, 9.0, 9.0]\n";
+    let e = run_asm(
+        Chip::Rv770,
+        &prog("TEX_SAMPLE_C"),
+        &format!("threads = 3\n{gprs}{}{smp}", rgba.replace("SW", "xyzw")),
+    )
+    .unwrap_err();
+    assert!(
+        matches!(e, RunError::Exec(ExecError::NotModelled { .. })),
+        "{e}"
+    );
+    let r = run_asm(
+        Chip::Rv770,
+        &prog("TEX_SAMPLE_C"),
+        &format!("threads = 3\n{gprs}{}{smp}", rgba.replace("SW", "1x0x")),
+    )
+    .unwrap();
+    for t in 0..3 {
+        assert_eq!(pixel0(&r, t).map(f), [1.0, c[t], 0.0, c[t]], "thread {t}");
+    }
+}
+
+/// The resource swizzle (SQ_TEX_RESOURCE_WORD4 DST_SEL_X..W) reorders what SAMPLE and LD fetch,
+/// before the instruction's own DST_SEL: texel (0.25, 0.5, 0.75, 2.0) through "wzy0" gives
+/// (2.0, 0.75, 0.5, 0.0); written to T1.YXZW (instruction selects Y, X, Z, W) the export reads
+/// (0.75, 2.0, 0.5, 0.0).
+#[test]
+fn resource_swizzle_reorders_fetched_components() {
+    let cfg = format!(
+        "threads = 1\n{}[[texture]]\nresource = 0\nwidth = 1\nheight = 1\nformat = \"rgba32f\"\nswizzle = \"wzy0\"\ndata = [0.25, 0.5, 0.75, 2.0]\n[[sampler]]\nid = 0\nfilter = \"point\"\n",
+        inputs(0, &[[0.5, 0.5, 0.0, 0.0]])
+    );
+    let prog = |inst: &str, ct: &str| {
+        format!("TEX 0 @2\nEXPORT T1.XYZW\nFetch clause starting at 2:\n  {inst} T1.YXZW, T0.XYZW RID:0 SID:0 CT:{ct}\n")
+    };
+    let r = run_asm(Chip::Rv770, &prog("TEX_SAMPLE", "NNNN"), &cfg).unwrap();
+    assert_eq!(pixel0(&r, 0).map(f), [0.75, 2.0, 0.5, 0.0]);
+    // TEX_LD at texel (0, 0), level 0 (integer coordinates in X/Y, level in W).
+    let ld = cfg.replace("[[0.5, 0.5, 0.0, 0.0]]", "[[0, 0, 0, 0]]");
+    let r = run_asm(Chip::Rv770, &prog("TEX_LD", "NNNN"), &ld).unwrap();
+    assert_eq!(pixel0(&r, 0).map(f), [0.75, 2.0, 0.5, 0.0]);
 }
 
 /// POP never jumps (R700 ISA reference 3.7.2: "Pop instructions never jump"): its ADDR is ignored and

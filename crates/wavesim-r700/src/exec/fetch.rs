@@ -125,15 +125,30 @@ fn sample_texture(
             why: "the instruction's LOD bias encoding is not in the sources wavesim uses".into(),
         });
     }
-    if compare && dst_sel.iter().any(|s| (1..=3).contains(s)) {
-        return Err(ExecError::NotModelled {
-            loc: loc(None),
-            what: format!("{name} result channels Y/Z/W"),
-            why: "the sources wavesim uses define the comparison result in X only".into(),
-        });
-    }
     let sid = bits(wd[2], 15, 5) as usize;
     let tex = bound_texture(ctx, f, loc)?;
+    // SAMPLE_C*: the comparison result is the fetched X (the red component the test reads; the
+    // Direct3D 10 `sample_c` this hardware implements "operates exclusively on the red component");
+    // the resource's DST_SEL then forms the result as for any fetch (Mesa's r600 driver sets
+    // XXXX composed with the GL depth-texture mode's swizzle for depth formats,
+    // `r600_translate_texformat`, so XXX1 for GL_LUMINANCE, X001 for GL_RED). What the unit puts in
+    // the fetched Y/Z/W is where the sources part: Direct3D 10 replicates the scalar, decaf-emu's
+    // `translateGenericSample` writes (c, 0, 0, 1) and calls it a shortcut, Cemu's Latte
+    // decompiler asserts only X is defined. A result component that takes them is an error.
+    if compare
+        && dst_sel
+            .iter()
+            .any(|&d| d <= 3 && (1..=3).contains(&tex.swizzle[d as usize]))
+    {
+        return Err(ExecError::NotModelled {
+            loc: loc(None),
+            what: format!(
+                "{name} result components that take the fetched Y/Z/W (resource swizzle {:?})",
+                tex.swizzle
+            ),
+            why: "the sources disagree on the comparison result's Y/Z/W (Direct3D 10, decaf-emu, Cemu)".into(),
+        });
+    }
     let smp = ctx
         .drv
         .samplers
@@ -208,15 +223,17 @@ fn sample_texture(
                     why: "only normalized, unoffset, uncompared cube sampling is in the sources wavesim uses".into(),
                 });
             }
-            *o = texture::sample_cube(
-                tex,
-                smp,
-                comp(src_sel[0])?,
-                comp(src_sel[1])?,
-                comp(src_sel[2])?,
-                lod_value,
-            )
-            .map_err(|m| fault(loc(Some(l)), m))?;
+            *o = tex.swizzled(
+                texture::sample_cube(
+                    tex,
+                    smp,
+                    comp(src_sel[0])?,
+                    comp(src_sel[1])?,
+                    comp(src_sel[2])?,
+                    lod_value,
+                )
+                .map_err(|m| fault(loc(Some(l)), m))?,
+            );
             continue;
         }
         // The 2-D texture (or 1-D row) the coordinates address: an array's layer comes from Z.
@@ -257,6 +274,15 @@ fn sample_texture(
                     format!("{name} needs a sampler with a depth compare function"),
                 )
             })?;
+            // Direct3D 10's `sample_c` quantizes the reference to the texture format's precision
+            // before the test; only binary32 formats, where that is the identity, are modelled.
+            if tex.format == texture::TexFormat::Rgba8Unorm {
+                return Err(ExecError::NotModelled {
+                    loc: loc(Some(l)),
+                    what: format!("{name} on an RGBA8 texture"),
+                    why: "the reference is quantized to the format's precision first (Direct3D 10 sample_c); the unit's rounding is not in the sources wavesim uses".into(),
+                });
+            }
             if smp.filter != texture::Filter::Point
                 || (smp.mip_filter == MipFilter::Linear && tex.levels() > 1)
                 || tex.dim == TexDim::D3
@@ -273,10 +299,11 @@ fn sample_texture(
             };
             let t = fetch(c[0], c[1]).map_err(|m| fault(loc(Some(l)), m))?;
             let pass = func.test(reference, f32::from_bits(t[0]));
-            *o = [if pass { ONE_F } else { 0 }; 4];
+            // Only X is defined (checked above that no written component takes Y/Z/W).
+            *o = tex.swizzled([if pass { ONE_F } else { 0 }, 0, 0, 0]);
             continue;
         }
-        *o = fetch(c[0], c[1]).map_err(|m| fault(loc(Some(l)), m))?;
+        *o = tex.swizzled(fetch(c[0], c[1]).map_err(|m| fault(loc(Some(l)), m))?);
     }
     Ok(())
 }
@@ -508,7 +535,8 @@ fn load_texels(
                     )
                 })
         };
-        *o = match tex.dim {
+        // The resource swizzle (SQ_TEX_RESOURCE_WORD4 DST_SEL) applies to every fetch through it.
+        *o = tex.swizzled(match tex.dim {
             TexDim::D1 => at(tex, int(0)?, 0)?,
             TexDim::D1Array => at(layer(int(2)?)?, int(0)?, 0)?,
             TexDim::D2 => at(tex, int(0)?, int(1)?)?,
@@ -519,7 +547,7 @@ fn load_texels(
                     "TEX_LD on a cube map (GLSL has no texelFetch for cube samplers)",
                 ))
             }
-        };
+        });
     }
     Ok(())
 }
@@ -544,6 +572,13 @@ fn resinfo(
     out: &mut [[u32; 4]],
 ) -> Result<(), ExecError> {
     let tex = bound_texture(ctx, f, loc)?;
+    if tex.swizzle != [0, 1, 2, 3] {
+        return Err(ExecError::NotModelled {
+            loc: loc(None),
+            what: "GET_TEXTURE_RESINFO through a resource with a DST_SEL swizzle".into(),
+            why: "whether the resource's DST_SEL applies to the sizes is not in the sources wavesim uses".into(),
+        });
+    }
     if tex.dim == TexDim::Cube && dst_sel.contains(&2) {
         return Err(ExecError::NotModelled {
             loc: loc(None),

@@ -905,7 +905,7 @@ pub static ALU: &[AluRow] = &[
         "MOVA_GPR_INT",
         1,
         Trans,
-        AluExec::NotModelled("MOVA_GPR_INT (GPR-index AR for the trans slot) is not modelled")
+        AluExec::NotModelled("MOVA_GPR_INT is not modelled: Mesa's r600_isa.c gives it a slot on R600-class chips only and emits it only there (r600_asm.c load_ar_r6xx); no source states its result")
     ),
     alu!(
         Op2,
