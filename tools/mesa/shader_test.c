@@ -117,6 +117,45 @@ static float r700_spread(unsigned tag, unsigned a, unsigned b, unsigned c)
    return 0.25f + (float)(h % 1021u) / 128.0f;
 }
 
+/* Shadow samplers in the r600 modes (issue 28) get a depth texture with the compare mode on, the
+ * only texture a comparison is defined on (OpenGL 4.6, 8.23.1): GL_DEPTH_COMPONENT32F holding
+ * d(i) = (i + 0.5) / n for texel i of the n counted row by row through the layers (or cube faces
+ * +X..-Z), 4x4 (x4 layers, x6 faces; 1-D: 4, 1-D array: 4 x 4 layers), NEAREST, compared with
+ * LEQUAL (GL's default) for an even name tag and GEQUAL for an odd one, so that both outcomes
+ * occur. The depths spread over (0, 1), so the harness's references (0.25 and up) pass for some
+ * texels and fail for others; and as every d lies strictly inside (0, 1), whether a unit clamps the
+ * reference to [0, 1] (GL does only for fixed-point depth formats) cannot change a
+ * LESS/LEQUAL/GREATER/GEQUAL result.
+ * Returns 1 when it made one (bound to the active unit). */
+static int r700_shadow_texture(GLenum type, GLenum target, GLint unit, unsigned tag)
+{
+   if (type != GL_SAMPLER_1D_SHADOW && type != GL_SAMPLER_2D_SHADOW &&
+       type != GL_SAMPLER_2D_RECT_SHADOW && type != GL_SAMPLER_CUBE_SHADOW &&
+       type != GL_SAMPLER_1D_ARRAY_SHADOW && type != GL_SAMPLER_2D_ARRAY_SHADOW)
+      return 0;
+   int n = target == GL_TEXTURE_1D ? 4 : target == GL_TEXTURE_2D_ARRAY ? 64
+         : target == GL_TEXTURE_CUBE_MAP ? 96 : 16;
+   GLfloat d[96];
+   for (int i = 0; i < n; ++i)
+      d[i] = ((GLfloat)i + 0.5f) / (GLfloat)n;
+   if (target == GL_TEXTURE_1D)
+      p_glTexImage1D(target, 0, GL_DEPTH_COMPONENT32F, 4, 0, GL_DEPTH_COMPONENT, GL_FLOAT, d);
+   else if (target == GL_TEXTURE_2D_ARRAY)
+      p_glTexImage3D(target, 0, GL_DEPTH_COMPONENT32F, 4, 4, 4, 0, GL_DEPTH_COMPONENT, GL_FLOAT, d);
+   else if (target == GL_TEXTURE_CUBE_MAP)
+      for (GLenum face = 0; face < 6; ++face)
+         p_glTexImage2D(GL_TEXTURE_CUBE_MAP_POSITIVE_X + face, 0, GL_DEPTH_COMPONENT32F, 4, 4, 0,
+                        GL_DEPTH_COMPONENT, GL_FLOAT, d + 16 * face);
+   else /* 2-D, rectangle, 1-D array (4 texels x 4 layers) */
+      p_glTexImage2D(target, 0, GL_DEPTH_COMPONENT32F, 4, 4, 0, GL_DEPTH_COMPONENT, GL_FLOAT, d);
+   p_glTexParameteri(target, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+   p_glTexParameteri(target, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+   p_glTexParameteri(target, GL_TEXTURE_COMPARE_MODE, GL_COMPARE_REF_TO_TEXTURE);
+   p_glTexParameteri(target, GL_TEXTURE_COMPARE_FUNC, tag % 2 ? GL_GEQUAL : GL_LEQUAL);
+   printf("INFO depth_texture unit=%d\n", unit);
+   return 1;
+}
+
 /* Every active uniform gets values keyed by its name: component c of array element e of the k-th
  * active uniform holds (k + 1) + (4 e + c + 1) / 64 off the r600 modes and r700_spread(tag, e, c, 0)
  * in them (floats; ints and uints hold 1000 base + 4 e + c; bools 1). Each sampler gets its own texture unit holding a 4x4 (x4) RGBA8 texture whose texel
@@ -216,6 +255,10 @@ static int set_uniforms(GLuint prog)
          p_glActiveTexture(GL_TEXTURE0 + (GLenum)unit);
          p_glGenTextures(1, &tex);
          p_glBindTexture(target, tex);
+         if (r700_mode && r700_shadow_texture(type, target, unit, base + (unsigned)e)) {
+            p_glUniform1i(loc + e, unit);
+            continue;
+         }
          if (target == GL_TEXTURE_1D)
             p_glTexImage1D(target, 0, GL_RGBA8, 4, 0, GL_RGBA, GL_UNSIGNED_BYTE, texels);
          else if (target == GL_TEXTURE_3D || target == GL_TEXTURE_2D_ARRAY)

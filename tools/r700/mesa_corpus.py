@@ -148,6 +148,9 @@ def parse_draw(path):
             cur["cb"][int(p[1])] = [int(x, 16) for x in p[3:]] if p[2] != "unmapped" else None
         elif p[0] == "view":
             kv = dict(x.split("=", 1) for x in p[2:] if "=" in x)
+            if "words" in p:
+                i = p.index("words")
+                kv["words"] = [int(x, 16) for x in p[i + 2:]]
             cur["views"][int(p[1])] = kv
         elif p[0] == "sampler":
             i = p.index("words")
@@ -214,16 +217,46 @@ CLAMP = {0: "wrap", 2: "clamp", 6: "border"}  # SQ_TEX_WRAP, CLAMP_LAST_TEXEL, C
 COMPARE = ["never", "less", "equal", "lequal", "greater", "notequal", "gequal", "always"]
 
 
-def texture_cfg(rid, view, alpha):
-    """The harness's 4x4(x4) RGBA8 texture (shader_test.c set_uniforms) as the view shows it."""
-    if view.get("format") not in ("PIPE_FORMAT_R8G8B8A8_UNORM",):
-        raise Skip(f"texture format {view.get('format')}")
+def resource_swizzle(view):
+    """SQ_TEX_RESOURCE_WORD4 DST_SEL_X..W (bits 16, 19, 22, 25) of the view's resource words, as
+    the runner's `swizzle` ("xyzw01"), or None when a select is reserved."""
+    w4 = view["words"][4]
+    sels = [(w4 >> s) & 7 for s in (16, 19, 22, 25)]
+    return "".join("xyzw01"[k] for k in sels) if max(sels) <= 5 else None
+
+
+def texture_cfg(rid, view, alpha, depth_units, unit):
+    """The harness's texture (shader_test.c set_uniforms) as the view shows it: 4x4(x4) RGBA8, or
+    for a shadow sampler the GL_DEPTH_COMPONENT32F texture of r700_shadow_texture (FMT_32_FLOAT,
+    d(i) = (i + 0.5) / n for its n texels), with the resource's DST_SEL from the driver's words."""
     dim = TEX_TARGETS.get(int(view["target"]))
     if dim is None:
         raise Skip(f"texture target {view['target']}")
-    if view.get("swizzle") != "0123":
-        raise Skip(f"texture swizzle {view.get('swizzle')}")
+    sw = resource_swizzle(view)
+    if sw is None:
+        raise Skip(f"texture resource DST_SEL {view['words'][4]:#x}")
     w, h, depth, layers = (int(view[k]) for k in ("width", "height", "depth", "layers"))
+    if unit in depth_units:
+        if view.get("format") != "PIPE_FORMAT_Z32_FLOAT":
+            raise Skip(f"depth texture format {view.get('format')}")
+        n = {"1d": w, "2d": w * h, "2d_array": w * h * layers, "cube": 6 * w * h}.get(dim)
+        if n is None:
+            raise Skip(f"depth texture target {dim}")
+        # The harness divides in binary32; a binary64 quotient rounded to binary32 by the runner
+        # is the same value (53 >= 2 * 24 + 2 bits: double rounding of a quotient is innocuous).
+        data = ", ".join(repr((i + 0.5) / n) for i in range(n))
+        lines = [f"[[texture]]\nresource = {rid}\nformat = \"depth32f\"\ndim = \"{dim}\"\n"
+                 f"width = {w}\nswizzle = \"{sw}\""]
+        if dim != "1d":
+            lines.append(f"height = {h}")
+        if dim == "2d_array":
+            lines.append(f"layers = {layers}")
+        lines.append(f"data = [{data}]")
+        return "\n".join(lines) + "\n"
+    if view.get("format") not in ("PIPE_FORMAT_R8G8B8A8_UNORM",):
+        raise Skip(f"texture format {view.get('format')}")
+    if sw != "xyzw":
+        raise Skip(f"texture swizzle {sw}")
 
     def slice_(z, rows):
         return [v for y in range(rows) for x in range(w)
@@ -266,7 +299,7 @@ def sampler_cfg(i, words):
     return s
 
 
-def stage_common(st, txt, base, info_alpha, regs_res):
+def stage_common(st, txt, base, info_alpha, regs_res, depth_units):
     """Constant buffers, textures, samplers and GPR/stack counts shared by both stages."""
     out = []
     resources = regs_res
@@ -278,7 +311,7 @@ def stage_common(st, txt, base, info_alpha, regs_res):
     for i, view in sorted(st["views"].items()):
         if i not in info_alpha:
             raise Skip(f"texture unit {i} not in the harness's list")
-        out.append(texture_cfg(base + i, view, info_alpha[i]))
+        out.append(texture_cfg(base + i, view, info_alpha[i], depth_units, i))
     for i, words in sorted(st["samplers"].items()):
         out.append(sampler_cfg(i, words))
     return out
@@ -502,11 +535,15 @@ def convert(rel, shaders, dumps, out, harness, env, cache):
                               fetch=(fetch_bin.read_bytes(), fetch_txt), info=info)
     c0 = per_chip["rv770"]
     vs_txt, ps_txt = c0["vs"][1], c0["ps"][1]
-    # Shadow samplers get the harness's color texture without a depth compare mode, which
-    # OpenGL leaves undefined (OpenGL 4.6, 8.23.1 and 11.1.3.5); noted for the test.
+    # Shadow samplers get a depth texture with the compare mode on (shader_test.c
+    # r700_shadow_texture). One the harness could not give one would read its color texture,
+    # which OpenGL leaves undefined (OpenGL 4.6, 8.23.1 and 11.1.3.5); noted for the test.
     # GL types: SAMPLER_1D_SHADOW 0x8b61, 2D_SHADOW 0x8b62, 2D_RECT_SHADOW 0x8b64 (0x8b63 is the
     # plain 2D_RECT), 1D/2D_ARRAY_SHADOW 0x8dc3/0x8dc4, CUBE_SHADOW 0x8dc5.
     shadow = set(re.findall(r"INFO uniform (\S+) type=0x(?:8b6[124]|8dc[345]) ", c0["info"]))
+    units = {m.group(1): int(m.group(2)) for m in
+             re.finditer(r"^INFO sampler (\S+) element=\d+ unit=(\d+) ", c0["info"], re.M)}
+    shadow = {n for n in shadow if units.get(n) not in depth_units(c0["info"])}
     if re.search(r"^\s*(layout\s*\([^)]*\)\s*)?uniform\s+\w+\s*\{", src.read_text(errors="replace"), re.M):
         raise Skip("uniform block (the harness binds no buffer to it)")
     alpha = {}
@@ -665,6 +702,11 @@ def convert(rel, shaders, dumps, out, harness, env, cache):
     tmpdst.rename(dst)
 
 
+def depth_units(info):
+    """The texture units the harness gave a depth texture (its shadow samplers)."""
+    return {int(u) for u in re.findall(r"^INFO depth_texture unit=(\d+)$", info, re.M)}
+
+
 def vs_config(c, alpha):
     st = c["stages"]["vs"]
     regs = context_regs(st["regs"])
@@ -672,7 +714,7 @@ def vs_config(c, alpha):
     if res is None:
         raise Skip("no SQ_PGM_RESOURCES_VS")
     lines = [f"# Mesa r600 vertex shader: three vertices, R0.x = the vertex index\nthreads = 3\n"]
-    lines += stage_common(st, c["vs"][1], c["base"], alpha, res)
+    lines += stage_common(st, c["vs"][1], c["base"], alpha, res, depth_units(c["info"]))
     lines.append("[[gpr]]\nreg = 0\nvalues = [[0, 0, 0, 0], [1, 0, 0, 0], [2, 0, 0, 0]]\n")
     words = [int.from_bytes(c["fetch"][0][i:i + 4], "little") for i in range(0, len(c["fetch"][0]), 4)]
     lines.append(f"fetch_shader_words = {hexw(words)}\n")
@@ -699,7 +741,7 @@ def ps_config(c, alpha, slots):
     if res is None:
         raise Skip("no SQ_PGM_RESOURCES_PS")
     lines = ["# Mesa r600 pixel shader: one 2x2 quad, x and y from the lower left\ngrid = [2, 2]\n"]
-    lines += stage_common(st, c["ps"][1], c["base"], alpha, res)
+    lines += stage_common(st, c["ps"][1], c["base"], alpha, res, depth_units(c["info"]))
     for i, inp in enumerate(c["ps"][1]["inputs"]):
         cntl = regs.get(0x028644 + 4 * i)
         sem = (inp["name"], inp["sid"])

@@ -324,7 +324,9 @@ fn known(root: &Path) -> BTreeMap<String, String> {
 /// Why a program's outputs may legitimately differ from llvmpipe's, from the notes the converter
 /// writes into expect.txt or corpus/r700/mesa/known.txt.
 /// A shadow sampler on the harness's color texture makes what it returns undefined, so that note
-/// decides before a layout ambiguity does.
+/// decides before a layout ambiguity does. (The harness gives every shadow sampler type it binds a
+/// depth texture with the compare mode on, so the converter writes the note only for one it could
+/// not give one; no corpus program has it now.)
 fn excuse(expect_text: &str, known: &BTreeMap<String, String>, name: &str) -> Option<String> {
     let note = |prefix: &str| {
         expect_text
