@@ -1337,12 +1337,12 @@ fn depth_texture_compare_fills_all_components_through_the_resource_swizzle() {
     let c = [0.0f32, 1.0, 1.0];
     let cfg = |sw: &str| format!("threads = 3\n{gprs}{}{smp}", tex(sw));
     let r = run_asm(Chip::Rv770, &prog("TEX_SAMPLE_C"), &cfg("xxx1")).unwrap();
-    for t in 0..3 {
-        assert_eq!(pixel0(&r, t).map(f), [c[t], c[t], c[t], 1.0], "thread {t}");
+    for (t, c) in c.into_iter().enumerate() {
+        assert_eq!(pixel0(&r, t).map(f), [c, c, c, 1.0], "thread {t}");
     }
     let r = run_asm(Chip::Rv730, &prog("TEX_SAMPLE_C_LZ"), &cfg("x001")).unwrap();
-    for t in 0..3 {
-        assert_eq!(pixel0(&r, t).map(f), [c[t], 0.0, 0.0, 1.0], "thread {t}");
+    for (t, c) in c.into_iter().enumerate() {
+        assert_eq!(pixel0(&r, t).map(f), [c, 0.0, 0.0, 1.0], "thread {t}");
     }
     // Plain SAMPLE of the same resource: the depth itself through the swizzle (0.25, 0.75, 0.25).
     let r = run_asm(Chip::Rv710, &prog("TEX_SAMPLE"), &cfg("xxx1")).unwrap();
@@ -1387,8 +1387,8 @@ fn depth_texture_compare_fills_all_components_through_the_resource_swizzle() {
         &format!("threads = 3\n{gprs}{}{smp}", rgba.replace("SW", "1x0x")),
     )
     .unwrap();
-    for t in 0..3 {
-        assert_eq!(pixel0(&r, t).map(f), [1.0, c[t], 0.0, c[t]], "thread {t}");
+    for (t, c) in c.into_iter().enumerate() {
+        assert_eq!(pixel0(&r, t).map(f), [1.0, c, 0.0, c], "thread {t}");
     }
 }
 
