@@ -29,6 +29,10 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use wavesim_agx::runner::{run_in_dir, RunConfig};
 
+#[path = "common/agree.rs"]
+mod agree;
+use agree::agree_within;
+
 fn corpus() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../corpus/agx/mesa22")
 }
@@ -52,22 +56,6 @@ fn agree(got: u32, want: u32) -> bool {
 /// llvmpipe evaluates its own polynomial; for the large arguments real shaders give them (time
 /// times a speed) the two differ by about 1e-4 relative, far above TOL and far below 2^-10.
 const APPROX_TOL: f32 = 1.0 / 1024.0;
-
-fn agree_within(got: u32, want: u32, tol: f32) -> bool {
-    if got == want {
-        return true;
-    }
-    let (g, w) = (f32::from_bits(got), f32::from_bits(want));
-    if g.is_nan() && w.is_nan() {
-        // GLSL gives a NaN result no sign or payload (GLSL 4.60, 4.7.1: "NaNs are not required
-        // to be generated"; their bits are not specified), and the two back ends' NaNs differ.
-        return true;
-    }
-    if !g.is_finite() || !w.is_finite() {
-        return false;
-    }
-    (g - w).abs() <= tol * g.abs().max(w.abs()).max(1.0)
-}
 
 /// The hand check of [`agree`]: equal words agree, 1.0 and 1.0 + 2^-20 agree, 1.0 and 1.001 do not,
 /// any two NaNs agree, infinity and the largest finite value do not,
