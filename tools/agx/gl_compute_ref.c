@@ -1,9 +1,9 @@
 /* Reference for corpus/agx/glsl: run one GLSL compute shader on the GL driver EGL gives (Debian's
  * llvmpipe) with the buffers of its job and print every buffer afterwards.
  *
- * Usage: gl_compute_ref SHADER.comp GROUPS_X SPEC
+ * Usage: gl_compute_ref SHADER.comp GROUPS SPEC   (GROUPS: X or X,Y,Z)
  * SPEC lines: `ssbo BINDING WORD...` or `ubo BINDING WORD...` (32-bit words in hex).
- * Output: one line per buffer, `BINDING: WORD...` in hex, after glDispatchCompute(GROUPS_X, 1, 1).
+ * Output: one line per buffer, `BINDING: WORD...` in hex, after glDispatchCompute(X, Y, Z).
  * Built and run by tools/agx/glsl_compute_corpus.py. */
 #include "../mesa/shader_test_common.h"
 
@@ -40,7 +40,7 @@ static char *read_all(const char *path)
 int main(int argc, char **argv)
 {
    if (argc != 4) {
-      fprintf(stderr, "usage: gl_compute_ref SHADER.comp GROUPS_X SPEC\n");
+      fprintf(stderr, "usage: gl_compute_ref SHADER.comp GROUPS SPEC\n");
       return 2;
    }
    file = argv[1];
@@ -106,7 +106,10 @@ int main(int argc, char **argv)
       binding[count] = b;
       size[count++] = n;
    }
-   p_glDispatchCompute(atoi(argv[2]), 1, 1);
+   unsigned gx = 1, gy = 1, gz = 1;
+   if (sscanf(argv[2], "%u,%u,%u", &gx, &gy, &gz) < 1)
+      return fail("bad GROUPS", argv[2]);
+   p_glDispatchCompute(gx, gy, gz);
    p_glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
    p_glFinish();
    for (unsigned i = 0; i < count; ++i) {

@@ -12,7 +12,7 @@ llvmpipe with the same buffers (tools/agx/gl_compute_ref.c), one line per buffer
 `BINDING: WORD...`.
 
 The job comes from the shader's header comments:
-  // groups: G                      workgroups along x (the local size is the shader's)
+  // groups: X [Y Z]                workgroups (the local size is the shader's)
   // buffer: BINDING ssbo|ubo KIND N [ARGS]
         KIND: zero N | iota N [START [STEP]] | words W... | f32 V... | randf N LO HI | randu N [MASK]
   // compare: BINDING f32           compare that buffer's words as f32 within 2^-16 relative
@@ -20,7 +20,9 @@ The job comes from the shader's header comments:
   // approximate                    run under the approximation opt-in (sqrt is rsqrt_special)
 Random contents are deterministic (a seeded generator per shader and binding).
 
-Usage: glsl_compute_corpus.py MESA_NEW_WORKDIR DIR [NAME...]
+Usage: glsl_compute_corpus.py [--drop-failures] MESA_NEW_WORKDIR DIR [NAME...]
+With --drop-failures a shader that glslang, Mesa's compiler or llvmpipe refuses is deleted from DIR
+and listed in DIR/skipped.txt with the reason (for corpus/agx/piglit, written by piglit_compute.py).
 """
 import os
 import random
@@ -60,14 +62,14 @@ def buffer_words(name, binding, kind, args):
 
 
 def parse(name, text):
-    groups, buffers = 1, []
+    groups, buffers = [1], []
     for line in text.splitlines():
         if not line.startswith('// '):
             continue
         key, _, rest = line[3:].partition(':')
         f = rest.split()
         if key == 'groups':
-            groups = int(f[0])
+            groups = [int(v) for v in f]
         elif key == 'buffer':
             binding, kind = int(f[0]), f[1]
             buffers.append((binding, kind, buffer_words(name, binding, f[2], f[3:])))
@@ -82,7 +84,7 @@ def build(work, src_dir, name, compiler, ref):
     with tempfile.TemporaryDirectory() as tmp:
         spv, blob = os.path.join(tmp, 'a.spv'), os.path.join(tmp, 'a.blob')
         subprocess.run(['glslangValidator', '-V', src, '-o', spv], check=True,
-                       stdout=subprocess.DEVNULL)
+                       capture_output=True, text=True)
         out = subprocess.run([compiler, spv, blob], check=True, capture_output=True,
                              text=True).stdout
         args, args_size, scratch = [], 0, 0
@@ -94,10 +96,14 @@ def build(work, src_dir, name, compiler, ref):
                 args_size = int(f[1])
             elif f[0] == 'scratch':
                 scratch = int(f[1])
-        bindings = [a[3] for a in args]
-        if bindings != ['binding%d' % b for b, _, _ in buffers]:
+        # every binding below the highest is an argument; one the shader does not use gets a
+        # 16-byte zero buffer
+        given = {b for b, _, _ in buffers}
+        names = [a[3] for a in args]
+        if names != ['binding%d' % b for b in range(len(names))] or not given <= set(range(len(names))):
             raise SystemExit('%s: the compiled arguments %s are not the buffers %s'
-                             % (name, bindings, [b for b, _, _ in buffers]))
+                             % (name, names, sorted(given)))
+        unused = [b for b in range(len(names)) if b not in given]
         stem = os.path.join(src_dir, name)
         write_kernel(stem, open(blob, 'rb').read(), 'main', args, args_size,
                      'Mesa 25.0.7 asahi compiler, G13, %s.comp (tools/agx/glsl_compute_corpus.py)'
@@ -107,8 +113,11 @@ def build(work, src_dir, name, compiler, ref):
         with open(spec, 'w') as f:
             for b, kind, words in buffers:
                 f.write('%s %d %s\n' % (kind, b, ' '.join('%x' % w for w in words)))
-        wg = int(open(stem + '.report.toml').read().split('workgroup = [')[1].split(',')[0])
-        r = subprocess.run([ref, src, str(groups), spec], check=True, capture_output=True,
+        wg = [int(v) for v in open(stem + '.report.toml').read()
+              .split('workgroup = [')[1].split(']')[0].split(',')]
+        if len(groups) == 1 and wg[1:] != [1, 1]:
+            groups += [1, 1]
+        r = subprocess.run([ref, src, ','.join(map(str, groups)), spec], check=True, capture_output=True,
                            text=True).stdout
     with open(stem + '.ref', 'w') as f:
         f.write(r)
@@ -118,29 +127,51 @@ def build(work, src_dir, name, compiler, ref):
         if approximate:
             f.write('approximate = true\n')
         f.write('kind = "grid_kernel"\ncode = "%s.bin"\n\n[grid_kernel]\nreport = "%s.report.toml"\n'
-                'grid = [%d]\n' % (name, name, groups * wg))
+                'grid = [%s]\n' % (name, name,
+                                    ', '.join(str(g * w) for g, w in zip(groups, wg))))
         for b, _, words in buffers:
             f.write('\n[[buffer]]\nname = "b%d"\nu32 = [%s]\n' % (b, ', '.join(map(str, words))))
-        for b, _, _ in buffers:
+        for b in unused:
+            f.write('\n[[buffer]]\nname = "b%d"\nsize = 16\n' % b)
+        for b in range(len(names)):
             f.write('\n[[arg]]\nname = "binding%d"\nbuffer = "b%d"\n' % (b, b))
         for b, _, words in buffers:
             f.write('\n[[output]]\nbuffer = "b%d"\nformat = "u32"\ncount = %d\n' % (b, len(words)))
-    print('%s: %d groups of %d, %d buffers' % (name, groups, wg, len(buffers)))
+    print('%s: %s groups of %s, %d buffers' % (name, groups, wg[:len(groups)], len(buffers)))
 
 
 def main():
     if len(sys.argv) < 3:
         raise SystemExit(__doc__)
-    work, src_dir = sys.argv[1], sys.argv[2]
+    argv = sys.argv[1:]
+    drop = argv[0] == '--drop-failures'
+    if drop:
+        argv = argv[1:]
+    work, src_dir = argv[0], argv[1]
     tmp = tempfile.mkdtemp()
     compiler, ref = os.path.join(tmp, 'glsl_compute'), os.path.join(tmp, 'gl_compute_ref')
     subprocess.run(['sh', os.path.join(HERE, 'build_glsl_compute.sh'), work, compiler], check=True,
                    stdout=subprocess.DEVNULL)
     subprocess.run(['cc', '-O2', '-o', ref, os.path.join(HERE, 'gl_compute_ref.c'), '-lEGL'],
                    check=True)
-    names = sys.argv[3:] or sorted(n[:-5] for n in os.listdir(src_dir) if n.endswith('.comp'))
+    names = argv[2:] or sorted(n[:-5] for n in os.listdir(src_dir) if n.endswith('.comp'))
+    failed = []
     for name in names:
-        build(work, src_dir, name, compiler, ref)
+        try:
+            build(work, src_dir, name, compiler, ref)
+        except (SystemExit, subprocess.CalledProcessError) as e:
+            failed.append(name)
+            why = (getattr(e, 'stderr', '') or getattr(e, 'stdout', '') or '').strip()
+            tool = os.path.basename(e.cmd[0]) if hasattr(e, 'cmd') else 'glsl_compute_corpus'
+            why = '%s: %s' % (tool, ' '.join(why.split())[:300] or e)
+            print('%s: FAILED %s' % (name, why))
+            if drop:
+                with open(os.path.join(src_dir, 'skipped.txt'), 'a') as f:
+                    f.write('%s: %s\n' % (name, why))
+                for ext in ('.comp', '.bin', '.report.toml', '.job.toml', '.ref'):
+                    if os.path.exists(os.path.join(src_dir, name + ext)):
+                        os.remove(os.path.join(src_dir, name + ext))
+    print('%d built, %d failed: %s' % (len(names) - len(failed), len(failed), ' '.join(failed)))
 
 
 if __name__ == '__main__':

@@ -14,16 +14,12 @@
 //! reassociates, and llvmpipe's transcendentals are its own polynomials.
 
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use wavesim_agx::runner::{run_in_dir, RunConfig};
 
 #[path = "common/agree.rs"]
 mod agree;
 use agree::agree_within;
-
-fn corpus() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../corpus/agx/glsl")
-}
 
 fn agree(got: u32, want: u32, tol: f32) -> bool {
     agree_within(got, want, tol)
@@ -65,7 +61,21 @@ fn buffers(text: &str, prefix: &str, radix: u32) -> BTreeMap<u32, Vec<u32>> {
 
 #[test]
 fn mesa_compiled_compute_shaders_match_llvmpipe() {
-    let dir = corpus();
+    check_corpus("glsl", 16);
+}
+
+/// Piglit's compute shader_tests that Mesa compiles (tools/agx/piglit_compute.py rewrote them as
+/// the GL state tracker lowers atomic counters and default-block uniforms): llvmpipe's buffers
+/// and piglit's own probes (`// probe: BINDING WORD VALUE`) must both hold.
+#[test]
+fn piglit_compute_shaders_match_llvmpipe_and_their_probes() {
+    check_corpus("piglit", 23);
+}
+
+fn check_corpus(part: &str, count: usize) {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../corpus/agx")
+        .join(part);
     let mut names: Vec<String> = std::fs::read_dir(&dir)
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().to_string())
@@ -73,7 +83,7 @@ fn mesa_compiled_compute_shaders_match_llvmpipe() {
         .collect();
     names.sort();
     let mut failures = vec![];
-    let (mut words, mut inexact, mut approximated) = (0, 0, 0);
+    let (mut words, mut inexact, mut approximated, mut probes) = (0, 0, 0, 0);
     for name in &names {
         let source = std::fs::read_to_string(dir.join(format!("{name}.comp"))).unwrap();
         let float_buffers: Vec<u32> = source
@@ -96,6 +106,24 @@ fn mesa_compiled_compute_shaders_match_llvmpipe() {
                 continue;
             }
         };
+        for probe in source.lines().filter_map(|l| l.strip_prefix("// probe: ")) {
+            let f: Vec<u32> = probe
+                .split_whitespace()
+                .map(|v| {
+                    v.strip_prefix("0x")
+                        .map_or_else(|| v.parse(), |h| u32::from_str_radix(h, 16))
+                        .unwrap()
+                })
+                .collect();
+            probes += 1;
+            match got.get(&f[0]).and_then(|b| b.get(f[1] as usize)) {
+                Some(&g) if g == f[2] => {}
+                other => failures.push(format!(
+                    "{name}: piglit probes binding {} word {} == {:#x}, got {other:?}",
+                    f[0], f[1], f[2]
+                )),
+            }
+        }
         let refs = std::fs::read_to_string(dir.join(format!("{name}.ref"))).unwrap();
         for (b, want) in buffers(&refs, "", 16) {
             let Some(g) = got.get(&b) else {
@@ -119,11 +147,11 @@ fn mesa_compiled_compute_shaders_match_llvmpipe() {
         }
     }
     println!(
-        "{} shaders ({approximated} under the opt-in), {words} words, {inexact} equal only within \
-         the tolerance",
+        "{part}: {} shaders ({approximated} under the opt-in), {words} words, {inexact} equal \
+         only within the tolerance, {probes} piglit probes",
         names.len()
     );
     failures.truncate(40);
     assert!(failures.is_empty(), "{}", failures.join("\n"));
-    assert_eq!(names.len(), 16, "corpus/agx/glsl shaders");
+    assert_eq!(names.len(), count, "corpus/agx/{part} shaders");
 }
