@@ -369,6 +369,38 @@ impl GridKernel {
 mod tests {
     use super::*;
 
+    /// Mesa counts registers in 16-bit halves (`nr_gprs = max_reg + 1`, agx_compile.c): a kernel
+    /// whose highest half is r2h (index 5) reports 6 and needs 3 32-bit registers; 5 halves (up to
+    /// r2l) still need r2, so 3; 256 halves are the whole file of 128.
+    #[test]
+    fn register_counts_are_halves_rounded_up() {
+        assert_eq!(registers(6), 3);
+        assert_eq!(registers(5), 3);
+        assert_eq!(registers(1), 1);
+        assert_eq!(registers(256), 128);
+    }
+
+    /// A workgroup of two dimensions over a one-dimensional grid is refused by name (the grid's
+    /// missing dimensions would have to invent a size); over a 2D grid it prepares.
+    #[test]
+    fn workgroup_dimensions_need_as_many_grid_dimensions() {
+        let report = "entry = \"k\"\nworkgroup = [8, 4, 1]\nargs = []\nargs_size = 0\n\
+                      nr_gprs = 2\nnr_preamble_gprs = 0\npreamble_offset = 0\nmain_offset = 0\n\
+                      push_count = 0\nlocal_size = 0\nscratch = 0\nimmediate_base = 0\n\
+                      has_preamble = false\nimmediates = []\n";
+        let k = GridKernel::new(crate::asm::assemble("stop").unwrap(), report).unwrap();
+        let mem = DeviceMemory::new();
+        match k.prepare(&[], &[32], &mem, 1) {
+            Err(KernelError::Unsupported { what, .. }) => {
+                assert!(what.contains("over a grid of 1 dimension"), "{what}")
+            }
+            Err(other) => panic!("{other:?}"),
+            Ok(_) => panic!("a 2D workgroup over a 1D grid prepared"),
+        }
+        let b = k.prepare(&[], &[16, 8], &mem, 1).unwrap();
+        assert_eq!(b.launch.nr_gprs, 1);
+    }
+
     /// The rule on hand-made signatures: natural alignment, at least 2 bytes.
     #[test]
     fn offsets_follow_natural_alignment_with_a_two_byte_minimum() {
