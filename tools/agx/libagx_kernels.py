@@ -50,6 +50,33 @@ def blobs(source):
     return out
 
 
+def write_kernel(stem, data, entry, args, args_size, comment, scratch=0):
+    """STEM.bin and STEM.toml from `data`, a struct agx_precompiled_kernel_info followed by the
+    binary (the form asahi_clc prints and tools/agx/glsl_compute.c writes); `args` are
+    (byte offset, components, bits, name). Returns (size, main_offset, main_size,
+    preamble_offset, immediates)."""
+    (pre_off, main_off, main_size, size, ro_off, ro_base, ro_size, gprs, pre_gprs, push,
+     wg0, wg1, wg2, local, _imageblock, _txf) = struct.unpack_from('<4IIHH8H?', data, 0)
+    code = data[44:44 + size]
+    immediates = list(struct.unpack_from('<%dH' % ro_size, code, ro_off)) if ro_size else []
+    with open(stem + '.bin', 'wb') as f:
+        f.write(code)
+    with open(stem + '.toml', 'w') as f:
+        f.write('# %s\n' % comment)
+        f.write('entry = "%s"\n' % entry)
+        f.write('# arguments: %s\n' % ', '.join(a[3] for a in args))
+        f.write('workgroup = [%d, %d, %d]\n' % (wg0, wg1, wg2))
+        f.write('args = [%s]\n' % ', '.join('[%d, %d, %d]' % tuple(a[:3]) for a in args))
+        f.write('args_size = %d\n' % args_size)
+        f.write('nr_gprs = %d\nnr_preamble_gprs = %d\n' % (gprs, pre_gprs))
+        f.write('preamble_offset = %d\nmain_offset = %d\n' % (pre_off, main_off))
+        f.write('push_count = %d\nlocal_size = %d\nscratch = %d\n' % (push, local, scratch))
+        f.write('immediate_base = %d\nhas_preamble = %s\n'
+                % (ro_base, 'true' if pre_gprs > 0 else 'false'))
+        f.write('immediates = [%s]\n' % ', '.join(str(v) for v in immediates))
+    return size, main_off, main_size, pre_off, immediates
+
+
 def main():
     if len(sys.argv) < 5:
         raise SystemExit(__doc__)
@@ -62,28 +89,12 @@ def main():
         name, _, variant = spec.partition(':')
         variant = int(variant or 0)
         data = blob['%s_%d_%s' % (name, variant, target)]
-        (pre_off, main_off, main_size, size, ro_off, ro_base, ro_size, gprs, pre_gprs, push,
-         wg0, wg1, wg2, local, _imageblock, _txf) = struct.unpack_from('<4IIHH8H?', data, 0)
-        code = data[44:44 + size]
-        immediates = list(struct.unpack_from('<%dH' % ro_size, code, ro_off)) if ro_size else []
         args, args_size = lay[name]
         stem = os.path.join(out_dir, '%s.v%d' % (name, variant))
-        with open(stem + '.bin', 'wb') as f:
-            f.write(code)
-        with open(stem + '.toml', 'w') as f:
-            f.write('# Mesa 25.0.7 libagx kernel %s, variant %d, %s (tools/agx/libagx_kernels.py)\n'
-                    % (name, variant, target))
-            f.write('entry = "%s"\n' % name)
-            f.write('# arguments: %s\n' % ', '.join(a[3] for a in args))
-            f.write('workgroup = [%d, %d, %d]\n' % (wg0, wg1, wg2))
-            f.write('args = [%s]\n' % ', '.join('[%d, %d, %d]' % a[:3] for a in args))
-            f.write('args_size = %d\n' % args_size)
-            f.write('nr_gprs = %d\nnr_preamble_gprs = %d\n' % (gprs, pre_gprs))
-            f.write('preamble_offset = %d\nmain_offset = %d\n' % (pre_off, main_off))
-            f.write('push_count = %d\nlocal_size = %d\nscratch = 0\n' % (push, local))
-            f.write('immediate_base = %d\nhas_preamble = %s\n'
-                    % (ro_base, 'true' if pre_gprs > 0 else 'false'))
-            f.write('immediates = [%s]\n' % ', '.join(str(v) for v in immediates))
+        size, main_off, main_size, pre_off, immediates = write_kernel(
+            stem, data, name, args, args_size,
+            'Mesa 25.0.7 libagx kernel %s, variant %d, %s (tools/agx/libagx_kernels.py)'
+            % (name, variant, target))
         print('%s.v%d: %d bytes, main %d (%d bytes), preamble %d, %d args, %d immediates'
               % (name, variant, size, main_off, main_size, pre_off, len(args), len(immediates)))
 

@@ -27,7 +27,8 @@
    X(PFNGLBINDBUFFERBASEPROC, glBindBufferBase)                                             \
    X(PFNGLGETBUFFERSUBDATAPROC, glGetBufferSubData)                                         \
    X(PFNGLREADBUFFERPROC, glReadBuffer)                                                     \
-   X(PFNGLREADPIXELSPROC, glReadPixels)
+   X(PFNGLREADPIXELSPROC, glReadPixels)                                                     \
+   X(PFNGLGETINTEGERVPROC, glGetIntegerv)
 
 #define DECLARE(type, name) static type p_##name;
 GL_FUNCS(DECLARE)
@@ -384,20 +385,24 @@ int main(int argc, char **argv)
       return fail("link", log);
    }
 
-   /* A 16x16 RGBA8 target with four draw buffers, a VAO, and every attribute fed from one buffer
-    * of three vec4s, so the draw reaches the driver's shader compile. */
+   /* A 16x16 RGBA8 target with four draw buffers (as many as the driver has, up to four: Mesa
+    * 22.3's asahi has one), a VAO, and every attribute fed from one buffer of three vec4s, so the
+    * draw reaches the driver's shader compile. */
    GLuint fb, rb[4];
+   GLint nbufs = 0;
+   p_glGetIntegerv(GL_MAX_DRAW_BUFFERS, &nbufs);
+   nbufs = nbufs < 1 ? 1 : nbufs > 4 ? 4 : nbufs;
    p_glGenFramebuffers(1, &fb);
    p_glBindFramebuffer(GL_FRAMEBUFFER, fb);
-   p_glGenRenderbuffers(4, rb);
+   p_glGenRenderbuffers(nbufs, rb);
    GLenum bufs[4];
-   for (int i = 0; i < 4; ++i) {
+   for (int i = 0; i < nbufs; ++i) {
       p_glBindRenderbuffer(GL_RENDERBUFFER, rb[i]);
       p_glRenderbufferStorage(GL_RENDERBUFFER, GL_RGBA8, 16, 16);
       p_glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0 + i, GL_RENDERBUFFER, rb[i]);
       bufs[i] = GL_COLOR_ATTACHMENT0 + i;
    }
-   p_glDrawBuffers(4, bufs);
+   p_glDrawBuffers(nbufs, bufs);
    p_glViewport(0, 0, 16, 16);
    GLuint vao, vbo;
    p_glGenVertexArrays(1, &vao);

@@ -79,9 +79,9 @@ impl Shader {
         program: &Program,
         dev: &DeviceMemory,
         obs: &mut O,
-    ) -> Result<Vec<u16>, AbiError> {
+    ) -> Result<(Vec<u16>, Approximated), AbiError> {
         let Some(offset) = self.preamble_offset else {
-            return Ok(self.uniforms.clone());
+            return Ok((self.uniforms.clone(), Approximated::new()));
         };
         let mut w = WaveState::new(self.nr_preamble_gprs.max(1));
         w.uniforms.copy_from_slice(&self.uniforms);
@@ -99,9 +99,12 @@ impl Shader {
         w.slot = Some(group_slot(0, 0));
         let r = run_observed(&mut w, program, &mut mem, BUDGET, obs);
         finish(part, 0, r, "preamble")?;
-        Ok(w.uniforms)
+        Ok((w.uniforms, w.approximated))
     }
 }
+
+/// Instructions run as their documented intent under the opt-in, by name.
+type Approximated = std::collections::BTreeMap<&'static str, u64>;
 
 fn finish(
     part: &'static str,
@@ -151,9 +154,10 @@ pub fn run_vertex_observed<O: Observer<WaveState, Inst> + ?Sized>(
         });
     }
     let program = Program::new(s.code.clone());
-    let uniforms = s.uniforms_after_preamble("vertex preamble", &program, dev, obs)?;
+    // what the preamble ran under the opt-in counts with the groups'
+    let (uniforms, mut approximated) =
+        s.uniforms_after_preamble("vertex preamble", &program, dev, obs)?;
     let mut out = Vec::with_capacity(total);
-    let mut approximated = std::collections::BTreeMap::new();
     let mut tg = vec![];
     for group in 0..total.div_ceil(SIMD_WIDTH) {
         let mut w = WaveState::new(s.nr_gprs);
@@ -267,10 +271,11 @@ pub fn run_fragment_observed<O: Observer<WaveState, Inst> + ?Sized>(
         });
     }
     let program = Program::new(s.code.clone());
-    let uniforms = s.uniforms_after_preamble("fragment preamble", &program, dev, obs)?;
+    // what the preamble ran under the opt-in counts with the groups'
+    let (uniforms, mut approximated) =
+        s.uniforms_after_preamble("fragment preamble", &program, dev, obs)?;
     let (tiles_x, tiles_y) = (wpx.div_ceil(TILE_EDGE), hpx.div_ceil(TILE_EDGE));
     let mut pixels = vec![[0u8; PIXEL_STRIDE]; (wpx * hpx) as usize];
-    let mut approximated = std::collections::BTreeMap::new();
     let mut group_index = 0;
     for tile in 0..(tiles_x * tiles_y) {
         let (t0x, t0y) = (tile % tiles_x * TILE_EDGE, tile / tiles_x * TILE_EDGE);

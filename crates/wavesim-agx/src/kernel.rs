@@ -41,6 +41,7 @@ pub struct KernelReport {
     /// `[byte offset, components, bits]` per argument.
     pub args: Vec<[u32; 3]>,
     pub args_size: u32,
+    /// Registers of the main part and the preamble, in 16-bit registers as Mesa counts them.
     pub nr_gprs: u32,
     pub nr_preamble_gprs: u32,
     pub preamble_offset: u32,
@@ -137,6 +138,13 @@ pub fn argument_offsets(params: &[(u32, u32)]) -> (Vec<u32>, u32) {
     (offsets, size)
 }
 
+/// 32-bit registers for a report's count, which Mesa gives in 16-bit registers (agx_compile.c:
+/// `nr_gprs = max_reg + 1` over 16-bit register indices; agx_occupancy_for_register_count takes
+/// "halfregs"), rounded up.
+fn registers(halves: u32) -> usize {
+    halves.div_ceil(2) as usize
+}
+
 /// A precompiled kernel: its code and asahi_clc's report.
 #[derive(Debug, Clone)]
 pub struct GridKernel {
@@ -197,7 +205,7 @@ impl GridKernel {
         if report.scratch != 0 {
             return Err(unsupported("scratch memory".into()));
         }
-        if report.workgroup[1] != 1 || report.workgroup[2] != 1 || report.workgroup[0] == 0 {
+        if report.workgroup.contains(&0) {
             return Err(unsupported(format!("workgroup {:?}", report.workgroup)));
         }
         if report.has_preamble && report.preamble_offset as usize >= code.len() {
@@ -210,7 +218,7 @@ impl GridKernel {
         let halves = (report.immediate_base as usize + report.immediates.len())
             .max(report.args_size.div_ceil(2) as usize)
             .max(report.push_count as usize);
-        if halves > UNIFORM_HALVES || report.nr_gprs > 128 || report.nr_preamble_gprs > 128 {
+        if halves > UNIFORM_HALVES || report.nr_gprs > 256 || report.nr_preamble_gprs > 256 {
             return Err(unsupported(format!(
                 "{halves} uniform halves, {} / {} registers",
                 report.nr_gprs, report.nr_preamble_gprs
@@ -265,7 +273,7 @@ impl GridKernel {
             return Ok(());
         }
         let program = Program::new(self.code.clone());
-        let mut w = WaveState::new(r.nr_preamble_gprs.max(1) as usize);
+        let mut w = WaveState::new(registers(r.nr_preamble_gprs.max(1)));
         w.uniforms[..uniforms.len()].copy_from_slice(uniforms);
         w.pc = r.preamble_offset as u64;
         w.exec = 1;
@@ -316,14 +324,25 @@ impl GridKernel {
         let r = &self.report;
         let mut uniforms = self.uniforms(args)?;
         self.run_preamble(&mut uniforms, mem)?;
-        let local = &r.workgroup[..global.len().clamp(1, 3)];
+        let dims = global.len().clamp(1, 3);
+        // a workgroup of several dimensions needs a grid of as many
+        if r.workgroup[dims..].iter().any(|&n| n != 1) {
+            return Err(KernelError::Unsupported {
+                entry: r.entry.clone(),
+                what: format!(
+                    "workgroup {:?} over a grid of {dims} dimension(s)",
+                    r.workgroup
+                ),
+            });
+        }
+        let local = &r.workgroup[..dims];
         let geometry = Geometry::new(global, local).map_err(DispatchError::from)?;
         Ok(AgxCompute::new(
             self.code.clone(),
             ComputeLaunch {
                 name: r.entry.clone(),
                 geometry,
-                nr_gprs: r.nr_gprs as usize,
+                nr_gprs: registers(r.nr_gprs),
                 uniforms,
                 threadgroup_memory: r.local_size as usize,
                 threads,
@@ -349,6 +368,38 @@ impl GridKernel {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Mesa counts registers in 16-bit halves (`nr_gprs = max_reg + 1`, agx_compile.c): a kernel
+    /// whose highest half is r2h (index 5) reports 6 and needs 3 32-bit registers; 5 halves (up to
+    /// r2l) still need r2, so 3; 256 halves are the whole file of 128.
+    #[test]
+    fn register_counts_are_halves_rounded_up() {
+        assert_eq!(registers(6), 3);
+        assert_eq!(registers(5), 3);
+        assert_eq!(registers(1), 1);
+        assert_eq!(registers(256), 128);
+    }
+
+    /// A workgroup of two dimensions over a one-dimensional grid is refused by name (the grid's
+    /// missing dimensions would have to invent a size); over a 2D grid it prepares.
+    #[test]
+    fn workgroup_dimensions_need_as_many_grid_dimensions() {
+        let report = "entry = \"k\"\nworkgroup = [8, 4, 1]\nargs = []\nargs_size = 0\n\
+                      nr_gprs = 2\nnr_preamble_gprs = 0\npreamble_offset = 0\nmain_offset = 0\n\
+                      push_count = 0\nlocal_size = 0\nscratch = 0\nimmediate_base = 0\n\
+                      has_preamble = false\nimmediates = []\n";
+        let k = GridKernel::new(crate::asm::assemble("stop").unwrap(), report).unwrap();
+        let mem = DeviceMemory::new();
+        match k.prepare(&[], &[32], &mem, 1) {
+            Err(KernelError::Unsupported { what, .. }) => {
+                assert!(what.contains("over a grid of 1 dimension"), "{what}")
+            }
+            Err(other) => panic!("{other:?}"),
+            Ok(_) => panic!("a 2D workgroup over a 1D grid prepared"),
+        }
+        let b = k.prepare(&[], &[16, 8], &mem, 1).unwrap();
+        assert_eq!(b.launch.nr_gprs, 1);
+    }
 
     /// The rule on hand-made signatures: natural alignment, at least 2 bytes.
     #[test]

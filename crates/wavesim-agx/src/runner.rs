@@ -5,7 +5,8 @@
 //!
 //! ```toml
 //! kind = "compute"            # or "grid_kernel", "vertex", "fragment"
-//! approximate = false        # not grid_kernel: sin_pt_1/2, rsqrt_special as documented intent
+//! approximate = false        # sin_pt_1/2, rsqrt_special as documented intent (a grid kernel's
+//!                             # main part; its preamble stays exact)
 //! abi = "readme-2023"         # vertex/fragment only: "readme-2023" (default) or "mesa-current"
 //!                             # (abi::AbiVersion: sample mask r0h or r1l, vertex r4)
 //! asm = "stop"                # applegpu-syntax source; or `code = "file.bin"`
@@ -605,9 +606,6 @@ pub fn run_observed_in_dir<O: crate::inside::AgxObserver>(
         }
         (_, Some(_)) => return cfg_err("`abi` is for kind = \"vertex\" or \"fragment\""),
     };
-    if cfg.approximate && cfg.kind == Kind::GridKernel {
-        return cfg_err("`approximate` is for kind = \"compute\", \"vertex\" or \"fragment\"");
-    }
     let mut dev = DeviceMemory::new();
     let (buffers, contents) = alloc_buffers(cfg, &mut dev)?;
     let lookup = |name: &str| -> Result<u64, RunError> {
@@ -869,10 +867,16 @@ fn run_grid_kernel<O: crate::inside::AgxObserver>(
     check_arguments(&kernel, &cfg.arg, &args)?;
     let b = kernel.prepare(&args, &g.grid, dev, g.threads)?;
     obs.uniforms_set(&vec![true; b.launch.uniforms.len()]);
+    let b = if cfg.approximate {
+        b.approximating()
+    } else {
+        b
+    };
     let b = if check_init { b.checking_init() } else { b };
     let stats =
         wavesim_core::engine::run(&b, dev, obs).map_err(crate::kernel::KernelError::from)?;
     write_stats(text, &stats);
+    write_approximated(text, &b.approximated());
     Ok(())
 }
 

@@ -29,8 +29,18 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use wavesim_agx::runner::{run_in_dir, RunConfig};
 
+#[path = "common/agree.rs"]
+mod agree;
+use agree::agree_within;
+
 fn corpus() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../corpus/agx/mesa22")
+    corpus_part("mesa22")
+}
+
+fn corpus_part(part: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../corpus/agx")
+        .join(part)
 }
 
 /// Shaders expected to stop on a typed error, with the error they must give: a change either way
@@ -52,22 +62,6 @@ fn agree(got: u32, want: u32) -> bool {
 /// llvmpipe evaluates its own polynomial; for the large arguments real shaders give them (time
 /// times a speed) the two differ by about 1e-4 relative, far above TOL and far below 2^-10.
 const APPROX_TOL: f32 = 1.0 / 1024.0;
-
-fn agree_within(got: u32, want: u32, tol: f32) -> bool {
-    if got == want {
-        return true;
-    }
-    let (g, w) = (f32::from_bits(got), f32::from_bits(want));
-    if g.is_nan() && w.is_nan() {
-        // GLSL gives a NaN result no sign or payload (GLSL 4.60, 4.7.1: "NaNs are not required
-        // to be generated"; their bits are not specified), and the two back ends' NaNs differ.
-        return true;
-    }
-    if !g.is_finite() || !w.is_finite() {
-        return false;
-    }
-    (g - w).abs() <= tol * g.abs().max(w.abs()).max(1.0)
-}
 
 /// The hand check of [`agree`]: equal words agree, 1.0 and 1.0 + 2^-20 agree, 1.0 and 1.001 do not,
 /// any two NaNs agree, infinity and the largest finite value do not,
@@ -177,8 +171,24 @@ fn compare_vertex(
 
 #[test]
 fn mesa_compiled_shaders_match_llvmpipe() {
-    let dir = corpus();
-    let mut jobs: Vec<PathBuf> = std::fs::read_dir(&dir)
+    let matched = check_corpus(&corpus());
+    assert!(matched >= 200, "{matched} shaders match");
+}
+
+/// Piglit's vertex and fragment shader_tests (their [test] sections left out: the inputs are the
+/// harness's, as for shader-db) compiled by the same driver, `corpus/agx/piglit22`.
+#[test]
+fn piglit_shaders_match_llvmpipe() {
+    let matched = check_corpus(&corpus_part("piglit22"));
+    assert_eq!(matched, PIGLIT_JOBS, "piglit jobs that match");
+}
+
+/// Jobs in corpus/agx/piglit22 (tools/agx/mesa_corpus.py over tools/mesa/run_corpus.sh's dumps).
+const PIGLIT_JOBS: usize = 1021;
+
+/// Runs every job in `dir` against its reference; returns how many matched (panics on a failure).
+fn check_corpus(dir: &Path) -> usize {
+    let mut jobs: Vec<PathBuf> = std::fs::read_dir(dir)
         .unwrap()
         .map(|e| e.unwrap().path())
         .filter(|p| p.extension().is_some_and(|e| e == "toml"))
@@ -194,13 +204,13 @@ fn mesa_compiled_shaders_match_llvmpipe() {
         let mut cfg = RunConfig::from_toml(&std::fs::read_to_string(job).unwrap()).unwrap();
         if let Some((_, what)) = KNOWN_STOPS.iter().find(|(n, _)| *n == name) {
             cfg.approximate = true;
-            match run_in_dir(&cfg, &dir, None) {
+            match run_in_dir(&cfg, dir, None) {
                 Err(e) if e.to_string().contains(what) => stops += 1,
                 other => failures.push(format!("{name}: expected to stop on {what}: {other:?}")),
             }
             continue;
         }
-        let text = match run_in_dir(&cfg, &dir, None) {
+        let text = match run_in_dir(&cfg, dir, None) {
             Ok(r) => r.text,
             // The one allowed stop: an approximation without its opt-in (no public rule gives
             // the hardware's `sin_pt_1`/`sin_pt_2`/`rsqrt_special`); with it, the job runs and is
@@ -211,7 +221,7 @@ fn mesa_compiled_shaders_match_llvmpipe() {
                     .any(|a| e.to_string().contains(&format!("`{a}` has no semantics"))) =>
             {
                 cfg.approximate = true;
-                match run_in_dir(&cfg, &dir, None) {
+                match run_in_dir(&cfg, dir, None) {
                     Ok(r) => {
                         assert!(r.text.contains("# approximated"), "{name}");
                         approximated += 1;
@@ -260,6 +270,5 @@ fn mesa_compiled_shaders_match_llvmpipe() {
         failures.len(),
         failures.join("\n")
     );
-    let matched = totals.values().map(|t| t.0).sum::<usize>();
-    assert!(matched >= 200, "{matched} shaders match");
+    totals.values().map(|t| t.0).sum::<usize>()
 }

@@ -1,0 +1,178 @@
+#!/usr/bin/env python3
+"""corpus/agx/glsl: GLSL compute shaders compiled by Mesa 25.0.7's asahi compiler, with jobs and
+llvmpipe's answers.
+
+For each DIR/NAME.comp (GLSL 4.50 valid for both GL and Vulkan: buffers and uniform blocks with
+explicit bindings, set 0), this compiles the shader with glslangValidator -V and
+tools/agx/glsl_compute.c (Mesa's compiler driven as its gallium driver drives it for a compute
+shader), writes NAME.bin and NAME.report.toml (the grid-kernel report, through
+libagx_kernels.write_kernel), the job NAME.job.toml (kind = "grid_kernel": binding N's buffer is
+argument N, every buffer an output as u32 words) and NAME.ref: the same GLSL run by Debian's
+llvmpipe with the same buffers (tools/agx/gl_compute_ref.c), one line per buffer,
+`BINDING: WORD...`.
+
+The job comes from the shader's header comments:
+  // groups: X [Y Z]                workgroups (the local size is the shader's)
+  // buffer: BINDING ssbo|ubo KIND N [ARGS]
+        KIND: zero N | iota N [START [STEP]] | words W... | f32 V... | randf N LO HI | randu N [MASK]
+  // compare: BINDING f32           compare that buffer's words as f32 within 2^-16 relative
+                                    (crates/wavesim-agx/tests/glsl_compute.rs; default: exactly)
+  // approximate                    run under the approximation opt-in (sqrt is rsqrt_special)
+Random contents are deterministic (a seeded generator per shader and binding).
+
+Usage: glsl_compute_corpus.py [--drop-failures] MESA_NEW_WORKDIR DIR [NAME...]
+With --drop-failures a shader that glslang, Mesa's compiler or llvmpipe refuses is deleted from DIR
+and listed in DIR/skipped.txt with the reason (for corpus/agx/piglit, written by piglit_compute.py).
+"""
+import os
+import random
+import struct
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+from libagx_kernels import write_kernel  # noqa: E402
+
+
+def f32(v):
+    return struct.unpack('<I', struct.pack('<f', v))[0]
+
+
+def buffer_words(name, binding, kind, args):
+    rng = random.Random('%s/%d' % (name, binding))
+    if kind == 'zero':
+        return [0] * int(args[0])
+    if kind == 'iota':
+        n, start, step = int(args[0]), int(args[1]) if len(args) > 1 else 0, \
+            int(args[2]) if len(args) > 2 else 1
+        return [(start + step * i) & 0xffffffff for i in range(n)]
+    if kind == 'words':
+        return [int(a, 0) & 0xffffffff for a in args]
+    if kind == 'f32':
+        return [f32(float(a)) for a in args]
+    if kind == 'randf':
+        n, lo, hi = int(args[0]), float(args[1]), float(args[2])
+        return [f32(rng.uniform(lo, hi)) for _ in range(n)]
+    if kind == 'randu':
+        n, mask = int(args[0]), int(args[1], 0) if len(args) > 1 else 0xffffffff
+        return [rng.getrandbits(32) & mask for _ in range(n)]
+    raise SystemExit('%s: unknown buffer kind %s' % (name, kind))
+
+
+def parse(name, text):
+    groups, buffers = [1], []
+    for line in text.splitlines():
+        if not line.startswith('// '):
+            continue
+        key, _, rest = line[3:].partition(':')
+        f = rest.split()
+        if key == 'groups':
+            groups = [int(v) for v in f]
+        elif key == 'buffer':
+            binding, kind = int(f[0]), f[1]
+            buffers.append((binding, kind, buffer_words(name, binding, f[2], f[3:])))
+    return groups, sorted(buffers)
+
+
+def build(work, src_dir, name, compiler, ref):
+    src = os.path.join(src_dir, name + '.comp')
+    text = open(src).read()
+    groups, buffers = parse(name, text)
+    approximate = '\n// approximate\n' in text
+    with tempfile.TemporaryDirectory() as tmp:
+        spv, blob = os.path.join(tmp, 'a.spv'), os.path.join(tmp, 'a.blob')
+        subprocess.run(['glslangValidator', '-V', src, '-o', spv], check=True,
+                       capture_output=True, text=True)
+        out = subprocess.run([compiler, spv, blob], check=True, capture_output=True,
+                             text=True).stdout
+        args, args_size, scratch = [], 0, 0
+        for line in out.splitlines():
+            f = line.split()
+            if f[0] == 'arg':
+                args.append((int(f[1]), int(f[2]), int(f[3]), f[4]))
+            elif f[0] == 'args_size':
+                args_size = int(f[1])
+            elif f[0] == 'scratch':
+                scratch = int(f[1])
+        # every binding below the highest is an argument; one the shader does not use gets a
+        # 16-byte zero buffer
+        given = {b for b, _, _ in buffers}
+        names = [a[3] for a in args]
+        if names != ['binding%d' % b for b in range(len(names))] or not given <= set(range(len(names))):
+            raise SystemExit('%s: the compiled arguments %s are not the buffers %s'
+                             % (name, names, sorted(given)))
+        unused = [b for b in range(len(names)) if b not in given]
+        stem = os.path.join(src_dir, name)
+        write_kernel(stem, open(blob, 'rb').read(), 'main', args, args_size,
+                     'Mesa 25.0.7 asahi compiler, G13, %s.comp (tools/agx/glsl_compute_corpus.py)'
+                     % name, scratch)
+        os.replace(stem + '.toml', stem + '.report.toml')
+        spec = os.path.join(tmp, 'spec')
+        with open(spec, 'w') as f:
+            for b, kind, words in buffers:
+                f.write('%s %d %s\n' % (kind, b, ' '.join('%x' % w for w in words)))
+        wg = [int(v) for v in open(stem + '.report.toml').read()
+              .split('workgroup = [')[1].split(']')[0].split(',')]
+        if len(groups) == 1 and wg[1:] != [1, 1]:
+            groups += [1, 1]
+        r = subprocess.run([ref, src, ','.join(map(str, groups)), spec], check=True, capture_output=True,
+                           text=True).stdout
+    with open(stem + '.ref', 'w') as f:
+        f.write(r)
+    with open(stem + '.job.toml', 'w') as f:
+        f.write('# %s.comp as Mesa 25.0.7 compiled it (tools/agx/glsl_compute_corpus.py); '
+                'llvmpipe\'s answer in %s.ref\n' % (name, name))
+        if approximate:
+            f.write('approximate = true\n')
+        f.write('kind = "grid_kernel"\ncode = "%s.bin"\n\n[grid_kernel]\nreport = "%s.report.toml"\n'
+                'grid = [%s]\n' % (name, name,
+                                    ', '.join(str(g * w) for g, w in zip(groups, wg))))
+        for b, _, words in buffers:
+            f.write('\n[[buffer]]\nname = "b%d"\nu32 = [%s]\n' % (b, ', '.join(map(str, words))))
+        for b in unused:
+            f.write('\n[[buffer]]\nname = "b%d"\nsize = 16\n' % b)
+        for b in range(len(names)):
+            f.write('\n[[arg]]\nname = "binding%d"\nbuffer = "b%d"\n' % (b, b))
+        for b, _, words in buffers:
+            f.write('\n[[output]]\nbuffer = "b%d"\nformat = "u32"\ncount = %d\n' % (b, len(words)))
+    print('%s: %s groups of %s, %d buffers' % (name, groups, wg[:len(groups)], len(buffers)))
+
+
+def main():
+    if len(sys.argv) < 3:
+        raise SystemExit(__doc__)
+    argv = sys.argv[1:]
+    drop = argv[0] == '--drop-failures'
+    if drop:
+        argv = argv[1:]
+    work, src_dir = argv[0], argv[1]
+    tmp = tempfile.mkdtemp()
+    compiler, ref = os.path.join(tmp, 'glsl_compute'), os.path.join(tmp, 'gl_compute_ref')
+    subprocess.run(['sh', os.path.join(HERE, 'build_glsl_compute.sh'), work, compiler], check=True,
+                   stdout=subprocess.DEVNULL)
+    subprocess.run(['cc', '-O2', '-o', ref, os.path.join(HERE, 'gl_compute_ref.c'), '-lEGL'],
+                   check=True)
+    names = argv[2:] or sorted(n[:-5] for n in os.listdir(src_dir) if n.endswith('.comp'))
+    failed = []
+    for name in names:
+        try:
+            build(work, src_dir, name, compiler, ref)
+        except (SystemExit, subprocess.CalledProcessError) as e:
+            failed.append(name)
+            why = (getattr(e, 'stderr', '') or getattr(e, 'stdout', '') or '').strip()
+            tool = os.path.basename(e.cmd[0]) if hasattr(e, 'cmd') else 'glsl_compute_corpus'
+            why = '%s: %s' % (tool, ' '.join(why.split())[:300] or e)
+            print('%s: FAILED %s' % (name, why))
+            if drop:
+                with open(os.path.join(src_dir, 'skipped.txt'), 'a') as f:
+                    f.write('%s: %s\n' % (name, why))
+                for ext in ('.comp', '.bin', '.report.toml', '.job.toml', '.ref'):
+                    if os.path.exists(os.path.join(src_dir, name + ext)):
+                        os.remove(os.path.join(src_dir, name + ext))
+    print('%d built, %d failed: %s' % (len(names) - len(failed), len(failed), ' '.join(failed)))
+
+
+if __name__ == '__main__':
+    main()
