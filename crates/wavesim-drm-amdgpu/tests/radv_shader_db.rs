@@ -131,12 +131,24 @@ fn names() -> Vec<String> {
     v
 }
 
+/// The texture's size: W x H, or WAVESIM_SHADER_DB_TEX=WxH in the child
+/// (`unaligned_texture_rows_match_lavapipe`).
+fn texture_size() -> (u32, u32) {
+    std::env::var("WAVESIM_SHADER_DB_TEX")
+        .ok()
+        .and_then(|v| {
+            let (w, h) = v.split_once('x')?;
+            Some((w.parse().ok()?, h.parse().ok()?))
+        })
+        .unwrap_or((W, H))
+}
+
 /// The texture every sampler reads: a smooth gradient (neighbouring texels differ by at most 4
 /// steps per channel, so that filtering precision moves results little), opaque-ish alpha.
-fn texture_texels() -> Vec<u8> {
-    let mut t = Vec::with_capacity((W * H * 4) as usize);
-    for y in 0..H {
-        for x in 0..W {
+fn texture_texels((w, h): (u32, u32)) -> Vec<u8> {
+    let mut t = Vec::with_capacity((w * h * 4) as usize);
+    for y in 0..h {
+        for x in 0..w {
             t.extend_from_slice(&[
                 (x * 4) as u8,
                 (y * 4) as u8,
@@ -167,9 +179,11 @@ fn render(p: &Pipeline) -> Result<Vec<u8>, String> {
         let host = vk::MemoryPropertyFlags::HOST_VISIBLE | vk::MemoryPropertyFlags::HOST_COHERENT;
         // A linear host-visible image, its mapping and row pitch, filled row by row from `texels`.
         let linear_image = |usage: vk::ImageUsageFlags,
+                            (w, h): (u32, u32),
                             texels: &[u8]|
          -> Result<(vk::Image, *mut u8, usize), String> {
-            let (image, mem) = gpu.color_image(
+            let (image, mem) = gpu.color_image_sized(
+                (w, h),
                 format,
                 vk::ImageTiling::LINEAR,
                 vk::ImageLayout::PREINITIALIZED,
@@ -193,8 +207,8 @@ fn render(p: &Pipeline) -> Result<Vec<u8>, String> {
                 )
                 .map_err(err("vkMapMemory"))? as *mut u8)
                 .add(layout.offset as usize);
-            let row = (W * 4) as usize;
-            for y in 0..H as usize {
+            let row = (w * 4) as usize;
+            for y in 0..h as usize {
                 std::ptr::copy_nonoverlapping(
                     texels[y * row..].as_ptr(),
                     ptr.add(y * layout.row_pitch as usize),
@@ -205,8 +219,13 @@ fn render(p: &Pipeline) -> Result<Vec<u8>, String> {
         };
         let background: Vec<u8> = BACKGROUND.repeat((W * H) as usize);
         let (target, target_ptr, target_pitch) =
-            linear_image(vk::ImageUsageFlags::COLOR_ATTACHMENT, &background)?;
-        let (tex, _, _) = linear_image(vk::ImageUsageFlags::SAMPLED, &texture_texels())?;
+            linear_image(vk::ImageUsageFlags::COLOR_ATTACHMENT, (W, H), &background)?;
+        let tex_size = texture_size();
+        let (tex, _, _) = linear_image(
+            vk::ImageUsageFlags::SAMPLED,
+            tex_size,
+            &texture_texels(tex_size),
+        )?;
         let general = vk::ImageLayout::GENERAL;
         let (rp, fb) = gpu.render_target(
             target,
@@ -445,11 +464,15 @@ fn child_entry() {
 }
 
 fn run_child(name: &str, radv: bool) -> Result<Vec<u8>, String> {
+    run_child_with(name, radv, &[])
+}
+
+fn run_child_with(name: &str, radv: bool, env: &[(&str, &str)]) -> Result<Vec<u8>, String> {
     vulkan_draw::child_bytes(
         ("WAVESIM_SHADER_DB_CASE", "WAVESIM_SHADER_DB_OUT"),
         name,
         radv,
-        &[],
+        env,
     )
 }
 
@@ -618,4 +641,24 @@ fn write_goldens() {
         enc.set_compression(png::Compression::Best);
         enc.write_header().unwrap().write_image_data(&img).unwrap();
     }
+}
+
+/// A linear texture whose rows are not a multiple of 256 bytes: RADV lays out the 60x60
+/// RGBA8 texture (240-byte rows) with addrlib's 256-byte row pitch (the test writes it row by row
+/// at vkGetImageSubresourceLayout's rowPitch) and gives the T# no pitch, so the texture unit
+/// (wavesim) must pad the same way. anholt_12 writes texture(s, coord) straight out; its
+/// drawing by RADV's code on wavesim matches lavapipe's drawing of the same texture, run here.
+#[test]
+fn unaligned_texture_rows_match_lavapipe() {
+    let env = [("WAVESIM_SHADER_DB_TEX", "60x60")];
+    let radv = run_child_with("anholt_12", true, &env).unwrap_or_else(|e| panic!("{e}"));
+    let lavapipe = run_child_with("anholt_12", false, &env).unwrap_or_else(|e| panic!("{e}"));
+    let (worst, bad, first) = compare(&lavapipe, &radv);
+    assert_eq!(bad, 0, "largest difference {worst}: {first:?}");
+    // The drawing shows the 60x60 texture: not the 64x64 one of the corpus's golden.
+    let golden = read_golden("anholt_12").unwrap_or_else(|e| panic!("{e}"));
+    assert!(
+        compare(&golden, &radv).1 > 0,
+        "the texture size made no difference"
+    );
 }

@@ -248,6 +248,22 @@ impl Gpu {
         usage: vk::ImageUsageFlags,
         mem: vk::MemoryPropertyFlags,
     ) -> Result<(vk::Image, vk::DeviceMemory), String> {
+        self.color_image_sized((W, H), format, tiling, initial_layout, usage, mem)
+    }
+
+    /// [`Gpu::color_image`] of `size` texels.
+    ///
+    /// # Safety
+    /// As [`Gpu::color_image`].
+    pub unsafe fn color_image_sized(
+        &self,
+        (width, height): (u32, u32),
+        format: vk::Format,
+        tiling: vk::ImageTiling,
+        initial_layout: vk::ImageLayout,
+        usage: vk::ImageUsageFlags,
+        mem: vk::MemoryPropertyFlags,
+    ) -> Result<(vk::Image, vk::DeviceMemory), String> {
         let image = self
             .device
             .create_image(
@@ -255,8 +271,8 @@ impl Gpu {
                     .image_type(vk::ImageType::TYPE_2D)
                     .format(format)
                     .extent(vk::Extent3D {
-                        width: W,
-                        height: H,
+                        width,
+                        height,
                         depth: 1,
                     })
                     .mip_levels(1)
