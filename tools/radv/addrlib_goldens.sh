@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
-# Regenerates crates/wavesim-rdna3/tests/golden/addrlib_gfx11.txt: texel addresses computed by
-# Mesa's addrlib (the library RADV lays images out with) for gfx1100, from
-# tools/radv/addrlib_golden.cpp. addrlib is compiled here from a Mesa 22.3.6 source tree (the
+# Regenerates, from Mesa's addrlib (the library RADV lays images out with) for gfx1100 through
+# tools/radv/addrlib_golden.cpp:
+# - crates/wavesim-rdna3/tests/golden/addrlib_gfx11.txt: texel addresses of linear and tiled
+#   surfaces (the test tests/gfx_image_layout.rs);
+# - crates/wavesim-rdna3/src/exec/image/swizzle_equations.rs: the swizzle modes' address
+#   equations wavesim lays tiled images out with (exec::image::swizzle). addrlib is compiled here from a Mesa 22.3.6 source tree (the
 # version of Debian 12's RADV): MESA_SRC, or the tree tools/mesa/build.sh unpacks.
 #
 # Usage: tools/radv/addrlib_goldens.sh [MESA_SRC]   (needs g++; ~1 min on 2 cores)
@@ -25,3 +28,4 @@ done
 g++ -O1 -w -DLITTLEENDIAN_CPU "${inc[@]}" "$here/addrlib_golden.cpp" "${objs[@]}" -o "$work/addrlib_golden"
 "$work/addrlib_golden" > "$repo/crates/wavesim-rdna3/tests/golden/addrlib_gfx11.txt"
 wc -l "$repo/crates/wavesim-rdna3/tests/golden/addrlib_gfx11.txt"
+"$work/addrlib_golden" equations > "$repo/crates/wavesim-rdna3/src/exec/image/swizzle_equations.rs"

@@ -23,6 +23,7 @@ pub mod host;
 pub mod resource;
 pub mod sample;
 pub mod sampler;
+pub mod swizzle;
 
 use crate::decode::{iflags, opnd, Inst};
 use crate::exec::operand::vdst_in_range;

@@ -58,6 +58,8 @@ pub struct ImageResource {
     /// A 1D/2D image's custom row pitch in texels (DEPTH and PITCH_MSB + 1, when larger than
     /// the width); see the module documentation.
     pub custom_pitch: Option<u32>,
+    /// The layout of a tiled image (SW_MODE != 0); None: linear.
+    pub tiling: Option<super::swizzle::Tiling>,
 }
 
 fn field(d: &[u32], lo: u32, width: u32) -> u32 {
@@ -100,6 +102,7 @@ impl ImageResource {
             },
             base_array: if wide { field(d, 144, 13) } else { 0 },
             custom_pitch: None,
+            tiling: None,
         };
         let mut r = r;
         if wide && matches!(ty, ty::D1 | ty::D2) {
@@ -114,14 +117,33 @@ impl ImageResource {
                  (3D, cube, MSAA and buffer T#s are not emulated)"
             )));
         }
-        // SW_MODE (120:116): 0 is linear; the swizzled modes need addrlib's address
-        // equations, which the texel addressing here does not implement (RADV tiles every
-        // optimal-tiling image).
+        // COMPRESSION_EN (word 6 bit 21, Mesa's gfx11-rsrc.json): DCC-compressed texels with
+        // metadata, which wavesim does not decompress.
+        if !unbound && wide && field(d, 213, 1) != 0 {
+            return Err(ExecError::Other(
+                "image resource with COMPRESSION_EN (DCC): compressed images are not emulated"
+                    .into(),
+            ));
+        }
+        // SW_MODE (120:116): 0 is linear; the swizzled modes (RADV tiles every optimal-tiling
+        // image) follow addrlib's equations (exec::image::swizzle), for the T#'s format.
         let sw_mode = field(d, 116, 5);
         if !unbound && sw_mode != 0 {
-            return Err(ExecError::Other(format!(
-                "image resource swizzle mode {sw_mode}: wavesim reads linear images only (SW_MODE 0)"
-            )));
+            if r.custom_pitch.is_some() {
+                return Err(ExecError::Other(format!(
+                    "image resource swizzle mode {sw_mode}: a custom pitch (DEPTH) applies to \
+                     linear images only"
+                )));
+            }
+            let bpp = super::formats::Format::of(r.format)?.bytes;
+            r.tiling = Some(super::swizzle::Tiling::new(
+                sw_mode,
+                matches!(ty, ty::D2 | ty::D2_ARRAY),
+                (r.width, r.height),
+                r.max_mip + 1,
+                r.base,
+                bpp,
+            )?);
         }
         if !unbound && array && !wide {
             return Err(ExecError::Other(
@@ -152,8 +174,12 @@ impl ImageResource {
 
     /// Byte address of texel (x, y) of `slice` at resource mip `level`, for `bpp`-byte texels
     /// (the linear layout of the module documentation).
+    /// A tiled image has one level (swizzle::Tiling) laid out for its format's texel size.
     pub fn texel_addr(&self, level: u32, slice: u32, x: u32, y: u32, bpp: u64) -> u64 {
-        self.base + self.layout(bpp).texel_offset(level, slice, x, y)
+        match &self.tiling {
+            Some(t) => t.texel_addr(self.base, slice, x, y),
+            None => self.base + self.layout(bpp).texel_offset(level, slice, x, y),
+        }
     }
 
     /// Mip levels in the view.
@@ -303,10 +329,11 @@ mod tests {
     use super::*;
 
     /// RADV's T# for a 64x64 R8G8B8A8_UNORM image with linear tiling (read from a shim capture
-    /// of tests/radv_shader_db.rs): SW_MODE 0, so it parses; the same words with SW_MODE 24
-    /// (gfx11's 64 KiB R_X swizzle, which RADV picks for optimal tiling) are refused.
+    /// of tests/radv_shader_db.rs): SW_MODE 0. The same words with SW_MODE 24 (gfx11's
+    /// 64KB_Z_X, which RADV picks for optimal tiling) parse as tiled; with two mip levels, or
+    /// with a 256 KiB mode (28), they are refused by name.
     #[test]
-    fn swizzled_images_are_refused() {
+    fn swizzled_images_parse_or_are_refused_by_name() {
         let linear = [
             0x0100_0800,
             0xc2a0_0000,
@@ -318,10 +345,20 @@ mod tests {
             0,
         ];
         let r = ImageResource::parse(&linear).expect("a linear T#");
-        assert_eq!((r.width, r.height, r.ty), (64, 64, ty::D2));
+        assert_eq!((r.width, r.height, r.ty, r.tiling), (64, 64, ty::D2, None));
         let mut tiled = linear;
         tiled[3] |= 24 << 20;
-        let e = ImageResource::parse(&tiled).expect_err("a swizzled T#");
-        assert!(e.to_string().contains("swizzle mode 24"), "{e}");
+        assert!(ImageResource::parse(&tiled)
+            .expect("64KB_Z_X")
+            .tiling
+            .is_some());
+        let mut mips = tiled;
+        mips[1] |= 1 << 16; // MAX_MIP 1
+        let e = ImageResource::parse(&mips).expect_err("a tiled mip chain");
+        assert!(e.to_string().contains("swizzle mode 24 (64KB_Z_X)"), "{e}");
+        let mut big = linear;
+        big[3] |= 28 << 20;
+        let e = ImageResource::parse(&big).expect_err("a 256 KiB block");
+        assert!(e.to_string().contains("swizzle mode 28 (256KB_Z_X)"), "{e}");
     }
 }
