@@ -249,23 +249,40 @@ unsafe fn optimal_texture(
     let (_pool, cmd) = vulkan_draw::command_buffer(d, family)?;
     d.begin_command_buffer(cmd, &vk::CommandBufferBeginInfo::default())
         .map_err(err("vkBeginCommandBuffer"))?;
-    let to_dst = [vk::ImageMemoryBarrier::default()
-        .src_access_mask(vk::AccessFlags::empty())
-        .dst_access_mask(vk::AccessFlags::TRANSFER_WRITE)
-        .old_layout(vk::ImageLayout::UNDEFINED)
-        .new_layout(vk::ImageLayout::TRANSFER_DST_OPTIMAL)
-        .src_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
-        .dst_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
-        .image(image)
-        .subresource_range(COLOR_RANGE)];
-    d.cmd_pipeline_barrier(
-        cmd,
-        vk::PipelineStageFlags::HOST,
-        vk::PipelineStageFlags::TRANSFER,
-        vk::DependencyFlags::empty(),
-        &[],
-        &[],
-        &to_dst,
+    // A layout transition of the whole image between two stages.
+    let transition =
+        |access: (vk::AccessFlags, vk::AccessFlags),
+         layouts: (vk::ImageLayout, vk::ImageLayout),
+         stages: (vk::PipelineStageFlags, vk::PipelineStageFlags)| {
+            let b = [vk::ImageMemoryBarrier::default()
+                .src_access_mask(access.0)
+                .dst_access_mask(access.1)
+                .old_layout(layouts.0)
+                .new_layout(layouts.1)
+                .src_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
+                .dst_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
+                .image(image)
+                .subresource_range(COLOR_RANGE)];
+            d.cmd_pipeline_barrier(
+                cmd,
+                stages.0,
+                stages.1,
+                vk::DependencyFlags::empty(),
+                &[],
+                &[],
+                &b,
+            );
+        };
+    transition(
+        (vk::AccessFlags::empty(), vk::AccessFlags::TRANSFER_WRITE),
+        (
+            vk::ImageLayout::UNDEFINED,
+            vk::ImageLayout::TRANSFER_DST_OPTIMAL,
+        ),
+        (
+            vk::PipelineStageFlags::HOST,
+            vk::PipelineStageFlags::TRANSFER,
+        ),
     );
     d.cmd_copy_buffer_to_image(
         cmd,
@@ -285,23 +302,19 @@ unsafe fn optimal_texture(
                 depth: 1,
             })],
     );
-    let to_read = [vk::ImageMemoryBarrier::default()
-        .src_access_mask(vk::AccessFlags::TRANSFER_WRITE)
-        .dst_access_mask(vk::AccessFlags::SHADER_READ)
-        .old_layout(vk::ImageLayout::TRANSFER_DST_OPTIMAL)
-        .new_layout(vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL)
-        .src_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
-        .dst_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
-        .image(image)
-        .subresource_range(COLOR_RANGE)];
-    d.cmd_pipeline_barrier(
-        cmd,
-        vk::PipelineStageFlags::TRANSFER,
-        vk::PipelineStageFlags::BOTTOM_OF_PIPE,
-        vk::DependencyFlags::empty(),
-        &[],
-        &[],
-        &to_read,
+    transition(
+        (
+            vk::AccessFlags::TRANSFER_WRITE,
+            vk::AccessFlags::SHADER_READ,
+        ),
+        (
+            vk::ImageLayout::TRANSFER_DST_OPTIMAL,
+            vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL,
+        ),
+        (
+            vk::PipelineStageFlags::TRANSFER,
+            vk::PipelineStageFlags::BOTTOM_OF_PIPE,
+        ),
     );
     gpu.end_submit_and_wait(queue, cmd)?;
     if std::env::var("WAVESIM_SHADER_DB_LAYOUT").is_ok_and(|v| v == "addrlib") {
