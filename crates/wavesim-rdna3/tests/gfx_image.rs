@@ -17,6 +17,10 @@ const SAMPLE: [u32; 2] = [0xf06c0f04, 0x08000004]; // image_sample v[0:3], v[4:5
 const SAMPLE_LZ: [u32; 2] = [0xf07c0f04, 0x08000004]; // image_sample_lz v[0:3], v[4:5], s[0:7], s[8:11]
 const SAMPLE_L: [u32; 2] = [0xf0740f04, 0x08000004]; // image_sample_l v[0:3], v[4:6], s[0:7], s[8:11]
 const SAMPLE_B: [u32; 2] = [0xf0780f04, 0x08000003]; // image_sample_b v[0:3], v[3:5], s[0:7], s[8:11]
+const SAMPLE_D: [u32; 2] = [0xf0700f04, 0x08000004]; // image_sample_d v[0:3], v[4:9], s[0:7], s[8:11] dmask:0xf
+const GATHER4_LZ_R: [u32; 2] = [0xf0c80104, 0x08000004]; // image_gather4_lz v[0:3], v[4:5], s[0:7], s[8:11] dmask:0x1
+const GATHER4_LZ_B: [u32; 2] = [0xf0c80404, 0x08000004]; // image_gather4_lz v[0:3], v[4:5], s[0:7], s[8:11] dmask:0x4
+const GATHER4_LZ_O: [u32; 2] = [0xf0d80104, 0x08000003]; // image_gather4_lz_o v[0:3], v[3:5], s[0:7], s[8:11] dmask:0x1
 const LOAD_D16: [u32; 2] = [0xf0020f84, 0x00000004]; // image_load v[0:1], v[4:5], s[0:7] dmask:0xf d16
 
 /// Sets `width` bits at `lo` of a little-endian bit vector of dwords.
@@ -435,4 +439,73 @@ fn linear_rows_are_256_bytes_apart_and_a_custom_pitch_overrides() {
     put(&mut im.h.wave.sgpr[..8], 128, 13, 19);
     im.h.run(&LOAD_2D_R).unwrap();
     assert_eq!(im.h.v(0, 0), 7);
+}
+
+#[test]
+fn sample_d_takes_the_lod_from_the_given_derivatives() {
+    // 4x4 R32F (texel (x, y) = x + 10 y) with a 2x2 level 1 (100, 101, 102, 103), point mip
+    // filter. At (u, v) = (0.3, 0.6): level 0 gives texel (1, 2) = 21, level 1 texel
+    // (floor(0.6), floor(1.2)) = (0, 1) = 102. LOD = log2(max(|(ds/dx, dt/dx)|, |(ds/dy, dt/dy)|)
+    // in texels): ds/dx = 0.25 -> 1 texel -> LOD 0 -> level 0; ds/dx = 0.5 -> 2 texels -> LOD 1
+    // -> level 1; dt/dy = 0.5 (y dominates) -> level 1.
+    let mut im = r32f_image(false, 2);
+    im.h.wave.sgpr[8..12].copy_from_slice(&ssharp(0, false, 1, 15.0));
+    im.h.set_v(8, |_| 0.3f32.to_bits());
+    im.h.set_v(9, |_| 0.6f32.to_bits());
+    for (derivs, want) in [
+        ([0.25f32, 0.0, 0.0, 0.0], 21.0),
+        ([0.5, 0.0, 0.0, 0.0], 102.0),
+        ([0.0, 0.0, 0.0, 0.5], 102.0),
+        ([0.0, 0.0, 0.0, 0.2], 21.0),
+    ] {
+        for (k, d) in derivs.iter().enumerate() {
+            im.h.set_v(4 + k, |_| d.to_bits());
+        }
+        im.h.run(&SAMPLE_D).unwrap();
+        assert_eq!(f(im.h.v(0, 0)), want, "derivatives {derivs:?}");
+    }
+}
+
+#[test]
+fn gather4_lz_returns_the_bilinear_footprint_of_one_component() {
+    // 4x4 R32F, texel (x, y) = x + 10 y. At (u, v) = (0.3, 0.6): texel space (1.2, 2.4) less
+    // half a texel = (0.7, 1.9): i0 = 0, j0 = 1. Order (i0, j1), (i1, j1), (i1, j0), (i0, j0):
+    // 20, 21, 11, 10.
+    let mut im = r32f_image(false, 1);
+    im.h.set_v(4, |_| 0.3f32.to_bits());
+    im.h.set_v(5, |_| 0.6f32.to_bits());
+    im.h.run(&GATHER4_LZ_R).unwrap();
+    let got: Vec<f32> = (0..4).map(|c| f(im.h.v(c, 0))).collect();
+    assert_eq!(got, [20.0, 21.0, 11.0, 10.0]);
+    // Clamp-to-last-texel at (u, v) = (0.99, 0.05): (3.46, -0.3) -> i0 = 3, i1 = 4 clamped to
+    // 3; j0 = -1 clamped to 0, j1 = 0: all four are texel (3, 0) = 3.
+    im.h.wave.sgpr[8..12].copy_from_slice(&ssharp(2, false, 0, 15.0));
+    im.h.set_v(4, |_| 0.99f32.to_bits());
+    im.h.set_v(5, |_| 0.05f32.to_bits());
+    im.h.run(&GATHER4_LZ_R).unwrap();
+    let got: Vec<f32> = (0..4).map(|c| f(im.h.v(c, 0))).collect();
+    assert_eq!(got, [3.0; 4]);
+    // DMASK 0x4 gathers blue: a 2x2 RGBA8 image, (u, v) = (0.5, 0.5) -> (0.5, 0.5): i0 = j0 = 0.
+    let texels = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16];
+    let mut im = setup(false, 42, 2, 2, 1, &texels);
+    im.h.wave.sgpr[8..12].copy_from_slice(&ssharp(2, false, 0, 15.0));
+    im.h.set_v(4, |_| 0.5f32.to_bits());
+    im.h.set_v(5, |_| 0.5f32.to_bits());
+    im.h.run(&GATHER4_LZ_B).unwrap();
+    let got: Vec<f32> = (0..4).map(|c| f(im.h.v(c, 0))).collect();
+    assert_eq!(got, [11.0, 15.0, 7.0, 3.0].map(|b: f32| b / 255.0));
+}
+
+#[test]
+fn gather4_lz_o_offsets_the_footprint() {
+    // As gather4_lz at (u, v) = (0.3, 0.6) (i0 = 0, j0 = 1), with texel offsets in v3: x = +2
+    // (bits 5:0), y = -1 (bits 13:8, 0x3f): i0 = 2, j0 = 0; texels (2, 1), (3, 1), (3, 0),
+    // (2, 0) = 12, 13, 3, 2 (wrap sampler, all inside).
+    let mut im = r32f_image(false, 1);
+    im.h.set_v(3, |_| 2 | 0x3f << 8);
+    im.h.set_v(4, |_| 0.3f32.to_bits());
+    im.h.set_v(5, |_| 0.6f32.to_bits());
+    im.h.run(&GATHER4_LZ_O).unwrap();
+    let got: Vec<f32> = (0..4).map(|c| f(im.h.v(c, 0))).collect();
+    assert_eq!(got, [12.0, 13.0, 3.0, 2.0]);
 }
