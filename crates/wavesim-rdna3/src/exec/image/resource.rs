@@ -2,7 +2,7 @@
 //!
 //! Fields read: base address (bits 39:0, address bits 47:8), max mip (51:48), format (59:52),
 //! width-1 (75:62), height-1 (91:78), dst_sel_x/y/z/w (98:96 ... 107:105), base level (111:108),
-//! last level (115:112), swizzle mode (120:116, linear only), type (127:124); with a 256-bit T#
+//! last level (115:112), swizzle mode (120:116), type (127:124); with a 256-bit T#
 //! also depth / last array slice (140:128), the pitch's high bit (141) and base array (156:144).
 //! A T# of all zeros is unbound: loads return zeros and nothing is written (Table 50).
 //!
