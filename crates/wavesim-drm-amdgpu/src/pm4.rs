@@ -669,11 +669,13 @@ impl Ctx<'_> {
         if initiator & 1 == 0 {
             return Err(self.unsupported(at, "DISPATCH_INITIATOR.COMPUTE_SHADER_EN is 0"));
         }
-        const HANDLED: u32 = 1 | 1 << 2 | 1 << 6 | 1 << 10 | 1 << 11 | DISPATCH_INITIATOR_CS_W32_EN;
+        // PARTIAL_TG_EN [1] is handled below when no group is partial.
+        const HANDLED: u32 =
+            1 | 1 << 1 | 1 << 2 | 1 << 6 | 1 << 10 | 1 << 11 | DISPATCH_INITIATOR_CS_W32_EN;
+        let partial_tg = initiator & 1 << 1 != 0;
         let bad = initiator & !HANDLED;
         if bad != 0 {
             let name = match bad.trailing_zeros() {
-                1 => "PARTIAL_TG_EN",
                 3 => "ORDERED_APPEND_ENBL",
                 4 => "ORDERED_APPEND_MODE",
                 5 => "USE_THREAD_DIMENSIONS",
@@ -711,17 +713,24 @@ impl Ctx<'_> {
         .enumerate()
         {
             let v = st.sh(r);
-            if v >> 16 != 0 {
+            // PARTIAL_TG_EN: the last group of each dimension has NUM_THREAD_PARTIAL threads
+            // (Mesa's radv_emit_dispatch_packets for unaligned grids, which writes the full
+            // size when the grid is a multiple of the group). A last group as large as the
+            // others is the plain dispatch; smaller last groups are not emulated.
+            let full = v & 0xffff;
+            let partial = v >> 16;
+            if partial_tg && partial != full || !partial_tg && partial != 0 {
                 return Err(self.unsupported(
                     at,
                     format!(
-                        "COMPUTE_NUM_THREAD_{}.NUM_THREAD_PARTIAL = {}",
+                        "COMPUTE_NUM_THREAD_{}.NUM_THREAD_PARTIAL = {partial} (NUM_THREAD_FULL {full}, \
+                         PARTIAL_TG_EN {}): partial thread groups are not supported",
                         ["X", "Y", "Z"][k],
-                        v >> 16
+                        partial_tg as u32
                     ),
                 ));
             }
-            local[k] = v & 0xffff;
+            local[k] = full;
         }
         let pgm =
             ((st.sh(regs::COMPUTE_PGM_HI) as u64) << 32 | st.sh(regs::COMPUTE_PGM_LO) as u64) << 8;

@@ -71,8 +71,14 @@ impl Dev {
     fn image(&mut self, fmt: u32, w: u32, h: u32, data: &[u8]) -> (u64, u64) {
         let bpp = formats::Format::of(fmt).unwrap().bytes;
         let n = image_bytes(w, h, 1, bpp);
+        assert_eq!(n, row_pitch(w, bpp) * h as u64);
         let at = self.mem.alloc(n.max(256), 256).unwrap();
-        self.mem.write(at, data).unwrap();
+        let row = (w as u64 * bpp) as usize;
+        for (y, r) in data.chunks(row).enumerate() {
+            self.mem
+                .write(at + y as u64 * row_pitch(w, bpp), r)
+                .unwrap();
+        }
         let t = self.mem.alloc(48, 64).unwrap();
         let (ty, order) = match fmt {
             formats::RGBA8_UNORM => (cl::UNORM_INT8, cl::RGBA),
@@ -95,11 +101,25 @@ impl Dev {
         a
     }
 
+    /// A `w` x `h` image's texels with rows packed.
+    fn read_image(&self, a: u64, w: u32, h: u32, bpp: u64) -> Vec<u8> {
+        (0..h as u64)
+            .flat_map(|y| self.read(a + y * row_pitch(w, bpp), (w as u64 * bpp) as usize))
+            .collect()
+    }
+
     fn read(&self, a: u64, n: usize) -> Vec<u8> {
         let mut b = vec![0u8; n];
         self.mem.read(a, &mut b).unwrap();
         b
     }
+}
+
+/// Bytes between rows of a one-level linear image: addrlib's gfx11 rule (pitch a multiple of
+/// 256 / bytes-per-texel texels, so rows 256 bytes aligned; Mesa's
+/// `Gfx11Lib::HwlComputeSurfaceInfoLinear`).
+fn row_pitch(w: u32, bpp: u64) -> u64 {
+    (w as u64 * bpp).div_ceil(256) * 256
 }
 
 fn f32s(b: &[u8]) -> Vec<f32> {
@@ -154,7 +174,7 @@ fn img_scale_rgba8_to_rgba32f() {
             [W, H],
             &[Arg::Image(ts), Arg::Image(td), 0.5f32.into()],
         );
-        let got = f32s(&d.read(dst, (W * H * 16) as usize));
+        let got = f32s(&d.read_image(dst, W, H, 16));
         for i in 0..(W * H * 4) as usize {
             assert_eq!(got[i], src[i] as f32 / 255.0 * 0.5, "component {i}");
         }
@@ -232,7 +252,7 @@ fn img_gradient_to_rgba8() {
             [W, H],
             &[Arg::Image(td), (W as i32).into(), (H as i32).into()],
         );
-        let got = d.read(dst, (W * H * 4) as usize);
+        let got = d.read_image(dst, W, H, 4);
         let un = |x: f32| (x.clamp(0.0, 1.0) * 255.0).round_ties_even() as u8;
         for y in 0..H {
             for x in 0..W {
@@ -329,7 +349,7 @@ fn img_swap_rb_to_rgba16f() {
         let (ts, _) = d.image(formats::RGBA8_UNORM, W, H, &src);
         let (td, dst) = d.image(formats::RGBA16_FLOAT, W, H, &vec![0; (W * H * 8) as usize]);
         d.run("img_swap_rb", [W, H], &[Arg::Image(ts), Arg::Image(td)]);
-        let got = d.read(dst, (W * H * 8) as usize);
+        let got = d.read_image(dst, W, H, 8);
         for i in 0..(W * H) as usize {
             for (c, sc) in [2usize, 1, 0, 3].into_iter().enumerate() {
                 let h = u16::from_le_bytes([got[8 * i + 2 * c], got[8 * i + 2 * c + 1]]);

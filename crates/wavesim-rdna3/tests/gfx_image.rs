@@ -17,6 +17,10 @@ const SAMPLE: [u32; 2] = [0xf06c0f04, 0x08000004]; // image_sample v[0:3], v[4:5
 const SAMPLE_LZ: [u32; 2] = [0xf07c0f04, 0x08000004]; // image_sample_lz v[0:3], v[4:5], s[0:7], s[8:11]
 const SAMPLE_L: [u32; 2] = [0xf0740f04, 0x08000004]; // image_sample_l v[0:3], v[4:6], s[0:7], s[8:11]
 const SAMPLE_B: [u32; 2] = [0xf0780f04, 0x08000003]; // image_sample_b v[0:3], v[3:5], s[0:7], s[8:11]
+const SAMPLE_D: [u32; 2] = [0xf0700f04, 0x08000004]; // image_sample_d v[0:3], v[4:9], s[0:7], s[8:11] dmask:0xf
+const GATHER4_LZ_R: [u32; 2] = [0xf0c80104, 0x08000004]; // image_gather4_lz v[0:3], v[4:5], s[0:7], s[8:11] dmask:0x1
+const GATHER4_LZ_B: [u32; 2] = [0xf0c80404, 0x08000004]; // image_gather4_lz v[0:3], v[4:5], s[0:7], s[8:11] dmask:0x4
+const GATHER4_LZ_O: [u32; 2] = [0xf0d80104, 0x08000003]; // image_gather4_lz_o v[0:3], v[3:5], s[0:7], s[8:11] dmask:0x1
 const LOAD_D16: [u32; 2] = [0xf0020f84, 0x00000004]; // image_load v[0:1], v[4:5], s[0:7] dmask:0xf d16
 
 /// Sets `width` bits at `lo` of a little-endian bit vector of dwords.
@@ -62,13 +66,52 @@ struct Img {
     base: u64,
 }
 
+/// (byte offset, row pitch in bytes) of each mip level of a linear `w` x `h` image of
+/// `bpp`-byte texels with `levels` levels, level 0 first, and the image's bytes: addrlib's gfx11
+/// linear layout (Mesa's `Gfx11Lib::HwlComputeSurfaceInfoLinear`): level m reserves
+/// ceil(w / 2^m) x ceil(h / 2^m) texels, rows padded to 256 bytes, and the smallest level comes
+/// first. E.g. a 3-level 4x4 RGBA8 image: level 2 (1 row) at 0, level 1 (2 rows) at 256, level
+/// 0 (4 rows) at 768, 1792 bytes.
+fn linear_levels(w: u32, h: u32, levels: u32, bpp: u64) -> (Vec<(u64, u64)>, u64) {
+    let mut out = vec![(0, 0); levels as usize];
+    let mut at = 0;
+    for m in (0..levels).rev() {
+        let (mw, mh) = (w.div_ceil(1 << m) as u64, h.div_ceil(1 << m) as u64);
+        let pitch = (mw * bpp).div_ceil(256) * 256;
+        out[m as usize] = (at, pitch);
+        at += pitch * mh;
+    }
+    (out, at)
+}
+
+fn texel_bytes(fmt: u32) -> u64 {
+    match fmt {
+        20 | 22 | 42 => 4, // R32_UINT, R32_FLOAT, RGBA8_UNORM
+        63 => 16,          // RGBA32_FLOAT
+        _ => panic!("format {fmt}"),
+    }
+}
+
+/// An image whose `bytes` hold its levels one after another, level 0 first, rows packed; placed
+/// in memory in the linear layout (`linear_levels`).
 fn setup(w64: bool, fmt: u32, w: u32, hgt: u32, levels: u32, bytes: &[u8]) -> Img {
     let mut h = Harness::new(w64);
-    let base = h
-        .mem
-        .alloc(bytes.len().max(256) as u64 + 4096, 256)
-        .unwrap();
-    h.mem.write(base, bytes).unwrap();
+    let bpp = texel_bytes(fmt);
+    let (offsets, total) = linear_levels(w, hgt, levels, bpp);
+    let base = h.mem.alloc(total + 4096, 256).unwrap();
+    let mut at = 0usize;
+    for (m, (off, pitch)) in offsets.into_iter().enumerate() {
+        let (mw, mh) = ((w >> m).max(1) as u64, (hgt >> m).max(1) as u64);
+        for y in 0..mh {
+            let row = (mw * bpp) as usize;
+            if at + row <= bytes.len() {
+                h.mem
+                    .write(base + off + y * pitch, &bytes[at..at + row])
+                    .unwrap();
+            }
+            at += row;
+        }
+    }
     let t = tsharp(base, fmt, w, hgt, levels);
     h.wave.sgpr[..8].copy_from_slice(&t);
     Img { h, base }
@@ -174,7 +217,8 @@ fn store_then_load_rgba32f_and_rgba8_rounding() {
 
 #[test]
 fn mip_levels_load_store_and_resinfo() {
-    // wavesim's linear layout: level 1 (2x2 of a 4x4 RGBA8 image) follows level 0's 64 bytes.
+    // The bytes given: level 1 (2x2 of a 4x4 RGBA8 image) after level 0's 64 bytes (`setup`
+    // places them in the linear layout).
     let mut bytes = vec![0u8; 64 + 16 + 4];
     for t in 0..4 {
         bytes[64 + 4 * t] = 100 + t as u8;
@@ -191,7 +235,7 @@ fn mip_levels_load_store_and_resinfo() {
     im.h.set_v(6, |_| 3);
     im.h.run(&LOAD_MIP).unwrap();
     assert_eq!(im.h.v(0, 0), 0);
-    // Store to level 2 (1x1 at byte 80).
+    // Store to level 2 (1x1, the smallest level, first in the layout: byte 0; linear_levels).
     im.h.set_v(6, |_| 2);
     im.h.set_v(4, |_| 0);
     im.h.set_v(5, |_| 0);
@@ -201,7 +245,7 @@ fn mip_levels_load_store_and_resinfo() {
     }
     im.h.run(&STORE_MIP).unwrap();
     let mut b = [0u8; 4];
-    im.h.mem.read(im.base + 80, &mut b).unwrap();
+    im.h.mem.read(im.base, &mut b).unwrap();
     assert_eq!(b, [255; 4]);
     // resinfo of mip 1: width 2, height 2, depth 1, 3 levels.
     im.h.set_v(4, |_| 1);
@@ -356,4 +400,112 @@ fn implicit_lod_from_quad_derivatives() {
             assert_eq!(f(im.h.v(0, l)), (x + 10 * y) as f32, "lane {l}");
         }
     }
+}
+
+#[test]
+fn linear_rows_are_256_bytes_apart_and_a_custom_pitch_overrides() {
+    // A 20x3 R32_UINT image: 80-byte rows, laid out 256 bytes apart (addrlib's gfx11 linear
+    // pitch: 20 texels rounded up to 256 / 4 = 64). Texel (x, y) is at 256 y + 4 x.
+    let mut im = setup(false, 20, 20, 3, 1, &[0; 20 * 3 * 4]);
+    im.h.mem
+        .write(im.base + 256 + 4 * 3, &7u32.to_le_bytes())
+        .unwrap();
+    im.h.mem.write(im.base + 80, &9u32.to_le_bytes()).unwrap(); // padding of row 0
+    im.h.set_v(4, |l| [3, 20][l % 2]); // x = 20 is out of range
+    im.h.set_v(5, |_| 1);
+    im.h.run(&LOAD_2D_R).unwrap();
+    assert_eq!((im.h.v(0, 0), im.h.v(0, 1)), (7, 0));
+    // Store to (2, 2): byte 512 + 8.
+    im.h.wave.set_exec(1);
+    im.h.set_v(0, |_| 0xabcd);
+    im.h.set_v(4, |_| 2);
+    im.h.set_v(5, |_| 2);
+    im.h.run(&STORE_2D).unwrap();
+    let mut b = [0u8; 4];
+    im.h.mem.read(im.base + 512 + 8, &mut b).unwrap();
+    assert_eq!(u32::from_le_bytes(b), 0xabcd);
+    // A custom pitch of 128 texels (512 bytes): DEPTH (word 4 bits 12:0) = 127, which is larger
+    // than the width, so texel (3, 1) is at 512 + 12 (gfx11-rsrc.json PITCH_MSB: "the pitch if
+    // pitch > width").
+    put(&mut im.h.wave.sgpr[..8], 128, 13, 127);
+    im.h.mem
+        .write(im.base + 512 + 12, &5u32.to_le_bytes())
+        .unwrap();
+    im.h.set_v(4, |_| 3);
+    im.h.set_v(5, |_| 1);
+    im.h.run(&LOAD_2D_R).unwrap();
+    assert_eq!(im.h.v(0, 0), 5);
+    // A DEPTH not above the width (19: pitch 20) leaves the computed pitch: (3, 1) at 256 + 12.
+    put(&mut im.h.wave.sgpr[..8], 128, 13, 19);
+    im.h.run(&LOAD_2D_R).unwrap();
+    assert_eq!(im.h.v(0, 0), 7);
+}
+
+#[test]
+fn sample_d_takes_the_lod_from_the_given_derivatives() {
+    // 4x4 R32F (texel (x, y) = x + 10 y) with a 2x2 level 1 (100, 101, 102, 103), point mip
+    // filter. At (u, v) = (0.3, 0.6): level 0 gives texel (1, 2) = 21, level 1 texel
+    // (floor(0.6), floor(1.2)) = (0, 1) = 102. LOD = log2(max(|(ds/dx, dt/dx)|, |(ds/dy, dt/dy)|)
+    // in texels): ds/dx = 0.25 -> 1 texel -> LOD 0 -> level 0; ds/dx = 0.5 -> 2 texels -> LOD 1
+    // -> level 1; dt/dy = 0.5 (y dominates) -> level 1.
+    let mut im = r32f_image(false, 2);
+    im.h.wave.sgpr[8..12].copy_from_slice(&ssharp(0, false, 1, 15.0));
+    im.h.set_v(8, |_| 0.3f32.to_bits());
+    im.h.set_v(9, |_| 0.6f32.to_bits());
+    for (derivs, want) in [
+        ([0.25f32, 0.0, 0.0, 0.0], 21.0),
+        ([0.5, 0.0, 0.0, 0.0], 102.0),
+        ([0.0, 0.0, 0.0, 0.5], 102.0),
+        ([0.0, 0.0, 0.0, 0.2], 21.0),
+    ] {
+        for (k, d) in derivs.iter().enumerate() {
+            im.h.set_v(4 + k, |_| d.to_bits());
+        }
+        im.h.run(&SAMPLE_D).unwrap();
+        assert_eq!(f(im.h.v(0, 0)), want, "derivatives {derivs:?}");
+    }
+}
+
+#[test]
+fn gather4_lz_returns_the_bilinear_footprint_of_one_component() {
+    // 4x4 R32F, texel (x, y) = x + 10 y. At (u, v) = (0.3, 0.6): texel space (1.2, 2.4) less
+    // half a texel = (0.7, 1.9): i0 = 0, j0 = 1. Order (i0, j1), (i1, j1), (i1, j0), (i0, j0):
+    // 20, 21, 11, 10.
+    let mut im = r32f_image(false, 1);
+    im.h.set_v(4, |_| 0.3f32.to_bits());
+    im.h.set_v(5, |_| 0.6f32.to_bits());
+    im.h.run(&GATHER4_LZ_R).unwrap();
+    let got: Vec<f32> = (0..4).map(|c| f(im.h.v(c, 0))).collect();
+    assert_eq!(got, [20.0, 21.0, 11.0, 10.0]);
+    // Clamp-to-last-texel at (u, v) = (0.99, 0.05): (3.46, -0.3) -> i0 = 3, i1 = 4 clamped to
+    // 3; j0 = -1 clamped to 0, j1 = 0: all four are texel (3, 0) = 3.
+    im.h.wave.sgpr[8..12].copy_from_slice(&ssharp(2, false, 0, 15.0));
+    im.h.set_v(4, |_| 0.99f32.to_bits());
+    im.h.set_v(5, |_| 0.05f32.to_bits());
+    im.h.run(&GATHER4_LZ_R).unwrap();
+    let got: Vec<f32> = (0..4).map(|c| f(im.h.v(c, 0))).collect();
+    assert_eq!(got, [3.0; 4]);
+    // DMASK 0x4 gathers blue: a 2x2 RGBA8 image, (u, v) = (0.5, 0.5) -> (0.5, 0.5): i0 = j0 = 0.
+    let texels = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16];
+    let mut im = setup(false, 42, 2, 2, 1, &texels);
+    im.h.wave.sgpr[8..12].copy_from_slice(&ssharp(2, false, 0, 15.0));
+    im.h.set_v(4, |_| 0.5f32.to_bits());
+    im.h.set_v(5, |_| 0.5f32.to_bits());
+    im.h.run(&GATHER4_LZ_B).unwrap();
+    let got: Vec<f32> = (0..4).map(|c| f(im.h.v(c, 0))).collect();
+    assert_eq!(got, [11.0, 15.0, 7.0, 3.0].map(|b: f32| b / 255.0));
+}
+
+#[test]
+fn gather4_lz_o_offsets_the_footprint() {
+    // As gather4_lz at (u, v) = (0.3, 0.6) (i0 = 0, j0 = 1), with texel offsets in v3: x = +2
+    // (bits 5:0), y = -1 (bits 13:8, 0x3f): i0 = 2, j0 = 0; texels (2, 1), (3, 1), (3, 0),
+    // (2, 0) = 12, 13, 3, 2 (wrap sampler, all inside).
+    let mut im = r32f_image(false, 1);
+    im.h.set_v(3, |_| 2 | 0x3f << 8);
+    im.h.set_v(4, |_| 0.3f32.to_bits());
+    im.h.set_v(5, |_| 0.6f32.to_bits());
+    im.h.run(&GATHER4_LZ_O).unwrap();
+    let got: Vec<f32> = (0..4).map(|c| f(im.h.v(c, 0))).collect();
+    assert_eq!(got, [12.0, 13.0, 3.0, 2.0]);
 }

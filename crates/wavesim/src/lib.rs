@@ -645,9 +645,9 @@ pub fn run_specs_with_observer<O: Observer<Wave, Inst> + ?Sized>(
     let r = result.and_then(|()| dev.dispatch_with_observer(module, kernel, geo, &args, obs));
     let out = r.and_then(|stats| {
         let mut buffers = Vec::with_capacity(bufs.len());
-        for b in &bufs {
+        for (b, s) in bufs.iter().zip(specs) {
             buffers.push(match b {
-                Some((a, n)) => Some(dev.read_vec(*a, *n)?),
+                Some((a, n)) => Some(image_packed(s, dev.read_vec(*a, *n)?)),
                 None => None,
             });
         }
@@ -665,6 +665,25 @@ pub fn run_specs_with_observer<O: Observer<Wave, Inst> + ?Sized>(
         let _ = dev.free(a);
     }
     out
+}
+
+/// An image argument's bytes read back from device memory with the rows packed again (other
+/// arguments' bytes unchanged).
+fn image_packed(spec: &ArgSpec, bytes: Vec<u8>) -> Vec<u8> {
+    use wavesim_rdna3::exec::image::{host, resource};
+    match spec {
+        ArgSpec::Image {
+            format,
+            width,
+            height,
+            ..
+        } => match host::host_format(format) {
+            Ok(f) => resource::LinearLayout::new(*width, *height, 1, f.texel_bytes, None)
+                .packed_level0(*width, &bytes),
+            Err(_) => bytes,
+        },
+        _ => bytes,
+    }
 }
 
 /// Places a `sampler:` argument's 128-bit S# in device memory; returns its address.
@@ -719,14 +738,17 @@ fn image_arg(dev: &mut Device, spec: &ArgSpec) -> Result<(u64, u64, u64), Error>
             }
         }
     };
-    let data = dev.alloc_with(&texels)?;
+    // The file's rows are packed; device memory holds the linear layout (rows padded to 256
+    // bytes); the read-back packs them again (`image_packed`).
+    let layout = resource::LinearLayout::new(*width, *height, 1, f.texel_bytes, None);
+    let data = dev.alloc_with(&layout.from_packed_level0(*width, &texels))?;
     let t = resource::image_descriptor(data, f.format, *width, *height, 1);
     let object: Vec<u8> = resource::opencl_image_object(t, f.cl_type, f.cl_order, *width)
         .iter()
         .flat_map(|w| w.to_le_bytes())
         .collect();
     match dev.alloc_with(&object) {
-        Ok(o) => Ok((o, data, n)),
+        Ok(o) => Ok((o, data, layout.slice_bytes)),
         Err(e) => {
             let _ = dev.free(data);
             Err(e)

@@ -171,6 +171,9 @@ pub struct Gpu {
     pub device: ash::Device,
     pub family: u32,
     pub queue: vk::Queue,
+    /// A compute-only queue family and its queue, when the driver has one (RADV's compute
+    /// ring; lavapipe has none).
+    pub compute: Option<(u32, vk::Queue)>,
     props: vk::PhysicalDeviceMemoryProperties,
 }
 
@@ -179,15 +182,29 @@ impl Gpu {
     /// Vulkan calls; the caller destroys the device and instance (or exits).
     pub unsafe fn graphics() -> Result<Gpu, String> {
         let (entry, instance, pd) = first_device()?;
-        let family = instance
-            .get_physical_device_queue_family_properties(pd)
+        let families = instance.get_physical_device_queue_family_properties(pd);
+        let family = families
             .iter()
             .position(|f| f.queue_flags.contains(vk::QueueFlags::GRAPHICS))
             .ok_or("no graphics queue")? as u32;
+        let compute_family = families
+            .iter()
+            .position(|f| {
+                f.queue_flags.contains(vk::QueueFlags::COMPUTE)
+                    && !f.queue_flags.contains(vk::QueueFlags::GRAPHICS)
+            })
+            .map(|f| f as u32);
         let prio = [1.0f32];
-        let qci = [vk::DeviceQueueCreateInfo::default()
+        let mut qci = vec![vk::DeviceQueueCreateInfo::default()
             .queue_family_index(family)
             .queue_priorities(&prio)];
+        if let Some(c) = compute_family {
+            qci.push(
+                vk::DeviceQueueCreateInfo::default()
+                    .queue_family_index(c)
+                    .queue_priorities(&prio),
+            );
+        }
         let device = instance
             .create_device(
                 pd,
@@ -196,6 +213,7 @@ impl Gpu {
             )
             .map_err(err("vkCreateDevice"))?;
         let queue = device.get_device_queue(family, 0);
+        let compute = compute_family.map(|c| (c, device.get_device_queue(c, 0)));
         let props = instance.get_physical_device_memory_properties(pd);
         Ok(Gpu {
             entry,
@@ -203,6 +221,7 @@ impl Gpu {
             device,
             family,
             queue,
+            compute,
             props,
         })
     }
@@ -248,6 +267,22 @@ impl Gpu {
         usage: vk::ImageUsageFlags,
         mem: vk::MemoryPropertyFlags,
     ) -> Result<(vk::Image, vk::DeviceMemory), String> {
+        self.color_image_sized((W, H), format, tiling, initial_layout, usage, mem)
+    }
+
+    /// [`Gpu::color_image`] of `size` texels.
+    ///
+    /// # Safety
+    /// As [`Gpu::color_image`].
+    pub unsafe fn color_image_sized(
+        &self,
+        (width, height): (u32, u32),
+        format: vk::Format,
+        tiling: vk::ImageTiling,
+        initial_layout: vk::ImageLayout,
+        usage: vk::ImageUsageFlags,
+        mem: vk::MemoryPropertyFlags,
+    ) -> Result<(vk::Image, vk::DeviceMemory), String> {
         let image = self
             .device
             .create_image(
@@ -255,8 +290,8 @@ impl Gpu {
                     .image_type(vk::ImageType::TYPE_2D)
                     .format(format)
                     .extent(vk::Extent3D {
-                        width: W,
-                        height: H,
+                        width,
+                        height,
                         depth: 1,
                     })
                     .mip_levels(1)
@@ -452,6 +487,19 @@ impl Gpu {
             &[],
             &[],
         );
+        self.end_submit_and_wait(self.queue, cmd)
+    }
+
+    /// Ends `cmd`, submits it to `queue` and waits for it.
+    ///
+    /// # Safety
+    /// `cmd` is a recording command buffer of `queue`'s family.
+    pub unsafe fn end_submit_and_wait(
+        &self,
+        queue: vk::Queue,
+        cmd: vk::CommandBuffer,
+    ) -> Result<(), String> {
+        let d = &self.device;
         d.end_command_buffer(cmd)
             .map_err(err("vkEndCommandBuffer"))?;
         let fence = d
@@ -459,7 +507,7 @@ impl Gpu {
             .map_err(err("vkCreateFence"))?;
         let cmds = [cmd];
         d.queue_submit(
-            self.queue,
+            queue,
             &[vk::SubmitInfo::default().command_buffers(&cmds)],
             fence,
         )

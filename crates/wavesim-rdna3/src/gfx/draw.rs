@@ -805,7 +805,9 @@ pub fn draw(cfg: &DrawConfig) -> Result<DrawResult, DrawError> {
     for t in &cfg.textures {
         let f = crate::exec::image::formats::Format::of(t.format)
             .map_err(|e| DrawError::Config(format!("texture: {e}")))?;
-        let n = crate::exec::image::resource::image_bytes(t.width, t.height, 1, f.bytes);
+        // The scene gives rows packed; device memory holds the linear layout (rows padded to
+        // 256 bytes, exec::image::resource).
+        let n = t.width as u64 * t.height as u64 * f.bytes;
         if (t.data.len() as u64) < n {
             return Err(DrawError::Config(format!(
                 "a {}x{} texture needs {n} bytes, {} given",
@@ -814,8 +816,13 @@ pub fn draw(cfg: &DrawConfig) -> Result<DrawResult, DrawError> {
                 t.data.len()
             )));
         }
-        let at = mem.alloc(n.max(256), 256).map_err(mem_err)?;
-        mem.write(at, &t.data[..n as usize]).map_err(mem_err)?;
+        let layout =
+            crate::exec::image::resource::LinearLayout::new(t.width, t.height, 1, f.bytes, None);
+        let bytes = layout.from_packed_level0(t.width, &t.data[..n as usize]);
+        let at = mem
+            .alloc((bytes.len() as u64).max(256), 256)
+            .map_err(mem_err)?;
+        mem.write(at, &bytes).map_err(mem_err)?;
         ps_sgprs.extend_from_slice(&crate::exec::image::resource::image_descriptor(
             at, t.format, t.width, t.height, 1,
         ));

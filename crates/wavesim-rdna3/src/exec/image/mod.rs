@@ -4,8 +4,8 @@
 //! - Address VGPRs (10.2/10.3 tables): loads/stores/atomics take unsigned integer coordinates
 //!   (s, t / s, slice / s, t, slice) and the *_MIP forms a mip index after them; sampling takes
 //!   float coordinates, after the bias (SAMPLE_B) and before the LOD (SAMPLE_L). NSA encodings
-//!   name the address VGPRs one by one. A16, G16, TFE/LWE, 3D/cube/MSAA, gather, derivatives
-//!   (SAMPLE_D), z-compare and offsets are refused with an error naming them.
+//!   name the address VGPRs one by one. A16, G16, TFE/LWE, 3D/cube/MSAA, gathers other than
+//!   GATHER4_LZ(_O), z-compare and other offsets are refused with an error naming them.
 //! - Data (10.4): loads return the components DMASK selects (after the T#'s dst_sel) to
 //!   consecutive VGPRs (D16: two per VGPR, low half first); stores take the DMASK-enabled
 //!   components from consecutive VGPRs, missing ones are zero. Atomics act on 32-bit formats
@@ -23,6 +23,7 @@ pub mod host;
 pub mod resource;
 pub mod sample;
 pub mod sampler;
+pub mod swizzle;
 
 use crate::decode::{iflags, opnd, Inst};
 use crate::exec::operand::vdst_in_range;
@@ -42,7 +43,10 @@ pub fn handler(op: Op) -> Option<Handler> {
         | IMAGE_ATOMIC_SMIN | IMAGE_ATOMIC_UMIN | IMAGE_ATOMIC_SMAX | IMAGE_ATOMIC_UMAX
         | IMAGE_ATOMIC_AND | IMAGE_ATOMIC_OR | IMAGE_ATOMIC_XOR | IMAGE_ATOMIC_INC
         | IMAGE_ATOMIC_DEC => atomic,
-        IMAGE_SAMPLE | IMAGE_SAMPLE_L | IMAGE_SAMPLE_B | IMAGE_SAMPLE_LZ => sample::sample,
+        IMAGE_SAMPLE | IMAGE_SAMPLE_L | IMAGE_SAMPLE_B | IMAGE_SAMPLE_LZ | IMAGE_SAMPLE_D => {
+            sample::sample
+        }
+        IMAGE_GATHER4_LZ | IMAGE_GATHER4_LZ_O => sample::gather4_lz,
         _ => return None,
     })
 }

@@ -2,14 +2,28 @@
 //!
 //! Fields read: base address (bits 39:0, address bits 47:8), max mip (51:48), format (59:52),
 //! width-1 (75:62), height-1 (91:78), dst_sel_x/y/z/w (98:96 ... 107:105), base level (111:108),
-//! last level (115:112), swizzle mode (120:116, linear only), type (127:124); with a 256-bit T# also depth / last array slice (140:128)
-//! and base array (156:144). A T# of all zeros is unbound: loads return zeros and nothing is
-//! written (Table 50).
+//! last level (115:112), swizzle mode (120:116), type (127:124); with a 256-bit T#
+//! also depth / last array slice (140:128), the pitch's high bit (141) and base array (156:144).
+//! A T# of all zeros is unbound: loads return zeros and nothing is written (Table 50).
 //!
-//! Layout (wavesim's; the ISA guide leaves the tiling to the driver's addressing library): images
-//! are linear. Mip level m has `max(1, width >> m)` x `max(1, height >> m)` texels per slice,
-//! rows without padding, slices one after another, and level m+1 follows level m. Levels count
-//! from the resource's mip 0 (the view's base level is an index into them).
+//! Layout of a linear image (SW_MODE 0). The ISA guide leaves the layout to the driver's
+//! addressing library, so the rule is addrlib's for gfx11 (Mesa's `src/amd/addrlib`,
+//! `Gfx11Lib::HwlComputeSurfaceInfoLinear` and `Lib::ComputeSurfaceAddrFromCoordLinear`), which
+//! is what RADV lays a linear image out with; tests/image_layout.rs checks it against addrlib's
+//! own addresses (tools/radv/addrlib_goldens.sh):
+//! - mip level m has `max(1, width >> m)` x `max(1, height >> m)` texels (height 1 for 1D), but
+//!   its place in memory is sized from ceil(width / 2^m) x ceil(height / 2^m) (addrlib's
+//!   `GetMipSize`); its rows are the (ceil) width rounded up to a multiple of 256 /
+//!   bytes-per-texel texels apart (rows start 256-byte aligned);
+//! - a slice holds the whole mip chain (MAX_MIP + 1 levels), the *smallest* level first: level
+//!   m starts after levels MAX_MIP down to m + 1; slices follow one another;
+//! - custom pitch (gfx10.3+): for 1D and 2D images, the DEPTH field (plus PITCH_MSB at bit 13
+//!   of word 4) holds pitch - 1 when the pitch is larger than the width (Mesa's register
+//!   description `gfx11-rsrc.json`, SQ_IMG_RSRC_WORD4.PITCH_MSB: "the pitch if pitch > width";
+//!   `ac_descriptors.c` writes it for images with `uses_custom_pitch`); addrlib honours a custom
+//!   pitch for one-level images only.
+//!
+//! Levels count from the resource's mip 0 (the view's base level is an index into them).
 
 use crate::exec::ExecError;
 
@@ -41,6 +55,11 @@ pub struct ImageResource {
     /// Slices of an array resource (last slice + 1); 1 otherwise.
     pub slices: u32,
     pub base_array: u32,
+    /// A 1D/2D image's custom row pitch in texels (DEPTH and PITCH_MSB + 1, when larger than
+    /// the width); see the module documentation.
+    pub custom_pitch: Option<u32>,
+    /// The layout of a tiled image (SW_MODE != 0); None: linear.
+    pub tiling: Option<super::swizzle::Tiling>,
 }
 
 fn field(d: &[u32], lo: u32, width: u32) -> u32 {
@@ -82,21 +101,49 @@ impl ImageResource {
                 1
             },
             base_array: if wide { field(d, 144, 13) } else { 0 },
+            custom_pitch: None,
+            tiling: None,
         };
+        let mut r = r;
+        if wide && matches!(ty, ty::D1 | ty::D2) {
+            let pitch = (field(d, 128, 13) | field(d, 141, 1) << 13) + 1;
+            if pitch > r.width {
+                r.custom_pitch = Some(pitch);
+            }
+        }
         if !unbound && !matches!(ty, ty::D1 | ty::D2 | ty::D1_ARRAY | ty::D2_ARRAY) {
             return Err(ExecError::Other(format!(
                 "image resource type {ty}: wavesim emulates 1D, 2D, 1D-array and 2D-array images \
                  (3D, cube, MSAA and buffer T#s are not emulated)"
             )));
         }
-        // SW_MODE (120:116): 0 is linear; the swizzled modes need addrlib's address
-        // equations, which the texel addressing here does not implement (RADV tiles every
-        // optimal-tiling image).
+        // COMPRESSION_EN (word 6 bit 21, Mesa's gfx11-rsrc.json): DCC-compressed texels with
+        // metadata, which wavesim does not decompress.
+        if !unbound && wide && field(d, 213, 1) != 0 {
+            return Err(ExecError::Other(
+                "image resource with COMPRESSION_EN (DCC): compressed images are not emulated"
+                    .into(),
+            ));
+        }
+        // SW_MODE (120:116): 0 is linear; the swizzled modes (RADV tiles every optimal-tiling
+        // image) follow addrlib's equations (exec::image::swizzle), for the T#'s format.
         let sw_mode = field(d, 116, 5);
         if !unbound && sw_mode != 0 {
-            return Err(ExecError::Other(format!(
-                "image resource swizzle mode {sw_mode}: wavesim reads linear images only (SW_MODE 0)"
-            )));
+            if r.custom_pitch.is_some() {
+                return Err(ExecError::Other(format!(
+                    "image resource swizzle mode {sw_mode}: a custom pitch (DEPTH) applies to \
+                     linear images only"
+                )));
+            }
+            let bpp = super::formats::Format::of(r.format)?.bytes;
+            r.tiling = Some(super::swizzle::Tiling::new(
+                sw_mode,
+                matches!(ty, ty::D2 | ty::D2_ARRAY),
+                (r.width, r.height),
+                r.max_mip + 1,
+                r.base,
+                bpp,
+            )?);
         }
         if !unbound && array && !wide {
             return Err(ExecError::Other(
@@ -115,20 +162,108 @@ impl ImageResource {
         ((self.width >> level).max(1), (h >> level).max(1))
     }
 
-    /// Byte address of texel (x, y) of `slice` at resource mip `level`, for `bpp`-byte texels.
+    /// The linear layout of this resource for `bpp`-byte texels.
+    pub fn layout(&self, bpp: u64) -> LinearLayout {
+        let h = if matches!(self.ty, ty::D1 | ty::D1_ARRAY) {
+            1
+        } else {
+            self.height
+        };
+        LinearLayout::new(self.width, h, self.max_mip + 1, bpp, self.custom_pitch)
+    }
+
+    /// Byte address of texel (x, y) of `slice` at resource mip `level`, for `bpp`-byte texels
+    /// (the linear layout of the module documentation).
+    /// A tiled image has one level (swizzle::Tiling) laid out for its format's texel size.
     pub fn texel_addr(&self, level: u32, slice: u32, x: u32, y: u32, bpp: u64) -> u64 {
-        let mut off = 0u64;
-        for m in 0..level {
-            let (w, h) = self.mip_dims(m);
-            off += w as u64 * h as u64 * self.slices as u64 * bpp;
+        match &self.tiling {
+            Some(t) => t.texel_addr(self.base, slice, x, y),
+            None => self.base + self.layout(bpp).texel_offset(level, slice, x, y),
         }
-        let (w, h) = self.mip_dims(level);
-        self.base + off + ((slice as u64 * h as u64 + y as u64) * w as u64 + x as u64) * bpp
     }
 
     /// Mip levels in the view.
     pub fn view_levels(&self) -> u32 {
         self.last_level.saturating_sub(self.base_level) + 1
+    }
+}
+
+/// Where the texels of a linear image lie (the module documentation's rule): per mip level its
+/// byte offset inside a slice and its row pitch in bytes, and the bytes of one slice.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LinearLayout {
+    /// (offset in the slice, row pitch in bytes, rows) of each level, level 0 first.
+    pub levels: Vec<(u64, u64, u32)>,
+    pub bpp: u64,
+    pub slice_bytes: u64,
+}
+
+impl LinearLayout {
+    /// `levels` mips of a `width` x `height` image of `bpp`-byte texels (a power of two: the
+    /// formats of `formats`); `custom_pitch` (texels) applies to a one-level image only.
+    pub fn new(
+        width: u32,
+        height: u32,
+        levels: u32,
+        bpp: u64,
+        custom_pitch: Option<u32>,
+    ) -> LinearLayout {
+        // Gfx11Lib::HwlComputeSurfaceInfoLinear: pitch alignment 256 / bytes-per-element.
+        let align = (256 / bpp.max(1)).max(1);
+        let pitch = |w: u32| (w as u64).div_ceil(align) * align * bpp;
+        let levels = levels.max(1);
+        // addrlib sizes levels with ShiftCeil (Lib::GetMipSize in addrlib2.h): the layout of
+        // level m reserves ceil(width / 2^m) x ceil(height / 2^m) texels, though the level's
+        // texels (and its bounds) are floor(width / 2^m) (mip_dims).
+        let ceil = |x: u32, m: u32| ((x.max(1) as u64 + (1u64 << m) - 1) >> m) as u32;
+        let dims = |m: u32| (ceil(width, m), ceil(height, m));
+        let mut out = vec![(0, 0, 0); levels as usize];
+        let mut at = 0u64;
+        for m in (0..levels).rev() {
+            let (w, h) = dims(m);
+            let row = match custom_pitch {
+                Some(p) if levels == 1 => p as u64 * bpp,
+                _ => pitch(w),
+            };
+            out[m as usize] = (at, row, h);
+            at += row * h as u64;
+        }
+        LinearLayout {
+            levels: out,
+            bpp,
+            slice_bytes: at,
+        }
+    }
+
+    /// Byte offset of texel (x, y) of `slice` at `level` from the image's base.
+    pub fn texel_offset(&self, level: u32, slice: u32, x: u32, y: u32) -> u64 {
+        let (off, row, _) = self.levels.get(level as usize).copied().unwrap_or_default();
+        slice as u64 * self.slice_bytes + off + y as u64 * row + x as u64 * self.bpp
+    }
+
+    /// The image's bytes in this layout from level 0 of one slice given with rows packed
+    /// (`width` texels each); the padding and the other levels are zero.
+    pub fn from_packed_level0(&self, width: u32, packed: &[u8]) -> Vec<u8> {
+        let (off, row, rows) = self.levels[0];
+        let mut out = vec![0u8; self.slice_bytes as usize];
+        let n = (width as u64 * self.bpp) as usize;
+        for (y, src) in packed.chunks(n.max(1)).take(rows as usize).enumerate() {
+            let at = (off + y as u64 * row) as usize;
+            out[at..at + src.len()].copy_from_slice(src);
+        }
+        out
+    }
+
+    /// Level 0 of slice 0 of `bytes` (this layout) with its rows packed (`width` texels each).
+    pub fn packed_level0(&self, width: u32, bytes: &[u8]) -> Vec<u8> {
+        let (off, row, rows) = self.levels[0];
+        let n = (width as u64 * self.bpp) as usize;
+        (0..rows as u64)
+            .flat_map(|y| {
+                let at = (off + y * row) as usize;
+                bytes.get(at..at + n).unwrap_or(&[]).iter().copied()
+            })
+            .collect()
     }
 }
 
@@ -160,9 +295,7 @@ pub fn image_descriptor(base: u64, format: u32, width: u32, height: u32, levels:
 
 /// Bytes of a 2D image's whole mip chain in the layout above.
 pub fn image_bytes(width: u32, height: u32, levels: u32, texel_bytes: u64) -> u64 {
-    (0..levels)
-        .map(|m| (width >> m).max(1) as u64 * (height >> m).max(1) as u64 * texel_bytes)
-        .sum()
+    LinearLayout::new(width, height, levels, texel_bytes, None).slice_bytes
 }
 
 /// OpenCL channel data types and orders (cl.h values) for [`opencl_image_object`].
@@ -196,10 +329,11 @@ mod tests {
     use super::*;
 
     /// RADV's T# for a 64x64 R8G8B8A8_UNORM image with linear tiling (read from a shim capture
-    /// of tests/radv_shader_db.rs): SW_MODE 0, so it parses; the same words with SW_MODE 24
-    /// (gfx11's 64 KiB R_X swizzle, which RADV picks for optimal tiling) are refused.
+    /// of tests/radv_shader_db.rs): SW_MODE 0. The same words with SW_MODE 24 (gfx11's
+    /// 64KB_Z_X, which RADV picks for optimal tiling) parse as tiled; with two mip levels, or
+    /// with a 256 KiB mode (28), they are refused by name.
     #[test]
-    fn swizzled_images_are_refused() {
+    fn swizzled_images_parse_or_are_refused_by_name() {
         let linear = [
             0x0100_0800,
             0xc2a0_0000,
@@ -211,10 +345,20 @@ mod tests {
             0,
         ];
         let r = ImageResource::parse(&linear).expect("a linear T#");
-        assert_eq!((r.width, r.height, r.ty), (64, 64, ty::D2));
+        assert_eq!((r.width, r.height, r.ty, r.tiling), (64, 64, ty::D2, None));
         let mut tiled = linear;
         tiled[3] |= 24 << 20;
-        let e = ImageResource::parse(&tiled).expect_err("a swizzled T#");
-        assert!(e.to_string().contains("swizzle mode 24"), "{e}");
+        assert!(ImageResource::parse(&tiled)
+            .expect("64KB_Z_X")
+            .tiling
+            .is_some());
+        let mut mips = tiled;
+        mips[1] |= 1 << 16; // MAX_MIP 1
+        let e = ImageResource::parse(&mips).expect_err("a tiled mip chain");
+        assert!(e.to_string().contains("swizzle mode 24 (64KB_Z_X)"), "{e}");
+        let mut big = linear;
+        big[3] |= 28 << 20;
+        let e = ImageResource::parse(&big).expect_err("a 256 KiB block");
+        assert!(e.to_string().contains("swizzle mode 28 (256KB_Z_X)"), "{e}");
     }
 }

@@ -1,0 +1,135 @@
+//! Tiled ("swizzled") 2D images of gfx11: where texel (x, y) of a slice lies for the T#'s
+//! SW_MODE. The ISA guide leaves the layout to the driver's addressing library, so the rule is
+//! addrlib's for gfx1100 (Mesa's `src/amd/addrlib`, `Gfx11Lib::ComputeSurfaceAddrFromCoordMacroTiled`
+//! with the swizzle patterns of `gfx11SwizzlePattern.h`), which RADV lays images out with:
+//!
+//! - the image is cut into blocks of 256 B, 4 KiB or 64 KiB (the mode's size) of
+//!   2^w x 2^h texels; rows of blocks are `pitch / 2^w` blocks long, the pitch and height being
+//!   the width and height rounded up to whole blocks; slices follow one another;
+//! - inside a block, each bit of the byte offset is the XOR of some bits of the texel's x, y
+//!   and slice (the mode's equation, which mixes in the pipe and bank bits);
+//! - for the _X modes, the T# base address bits below the block size are the pipe/bank XOR
+//!   (Mesa's `ac_descriptors.c` ORs the surface's `tile_swizzle` into the base), XORed into the
+//!   offset inside every block.
+//!
+//! The equations (`swizzle_equations.rs`) are generated from addrlib by
+//! tools/radv/addrlib_goldens.sh for the device wavesim's amdgpu shim reports (GB_ADDR_CONFIG
+//! 0x545: 32 pipes, 256-byte pipe interleave); tests/gfx_image_layout.rs checks whole addresses
+//! against addrlib's. Covered: the 2D, non-PRT modes with blocks up to 64 KiB (256B_D, 4KB_D,
+//! 64KB_D, 4KB_D_X, 64KB_Z_X, 64KB_D_X, 64KB_R_X), one mip level (mip chains of tiled images
+//! and their mip tail are refused), 2D and 2D-array images.
+
+use crate::exec::ExecError;
+
+/// (SW_MODE, log2 bytes per element, log2 block bytes, log2 block width, log2 block height,
+/// per byte-offset bit: [x mask, y mask, slice mask]).
+type Equation = (u32, u32, u32, u32, u32, [[u32; 3]; 16]);
+
+include!("swizzle_equations.rs");
+
+/// SW_MODE names (addrlib's `AddrSwizzleMode`), for messages.
+fn mode_name(m: u32) -> &'static str {
+    match m {
+        1 => "256B_S",
+        2 => "256B_D",
+        5 => "4KB_S",
+        6 => "4KB_D",
+        9 => "64KB_S",
+        10 => "64KB_D",
+        17 => "64KB_S_T",
+        18 => "64KB_D_T",
+        21 => "4KB_S_X",
+        22 => "4KB_D_X",
+        24 => "64KB_Z_X",
+        25 => "64KB_S_X",
+        26 => "64KB_D_X",
+        27 => "64KB_R_X",
+        28 => "256KB_Z_X",
+        29 => "256KB_S_X",
+        30 => "256KB_D_X",
+        31 => "256KB_R_X",
+        _ => "reserved",
+    }
+}
+
+/// The layout of one tiled image: its equation, row of blocks and slice size.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Tiling {
+    eq: &'static Equation,
+    /// Blocks per row of blocks.
+    pitch_blocks: u64,
+    slice_bytes: u64,
+    /// The base's bits below the block size: the pipe/bank XOR of an _X mode.
+    xor: u64,
+}
+
+impl Tiling {
+    /// The tiling of a `width` x `height` image at `base` (the T#'s, pipe/bank XOR included)
+    /// with SW_MODE `sw_mode` != 0, `levels` mip levels and `bpp`-byte texels; `two_d`: a 2D or
+    /// 2D-array image. Err: why wavesim does not lay it out.
+    pub fn new(
+        sw_mode: u32,
+        two_d: bool,
+        (width, height): (u32, u32),
+        levels: u32,
+        base: u64,
+        bpp: u64,
+    ) -> Result<Tiling, ExecError> {
+        let refuse = |why: String| {
+            Err(ExecError::Other(format!(
+                "image resource swizzle mode {sw_mode} ({}): {why}",
+                mode_name(sw_mode)
+            )))
+        };
+        if !two_d {
+            return refuse("wavesim lays out tiled 2D and 2D-array images only".into());
+        }
+        if levels != 1 {
+            return refuse(format!(
+                "a tiled image with {levels} mip levels (mip chains and their mip tail are not laid out)"
+            ));
+        }
+        let e = bpp.trailing_zeros();
+        let Some(eq) = EQUATIONS
+            .iter()
+            .find(|q| q.0 == sw_mode && q.1 == e && bpp.is_power_of_two())
+        else {
+            return refuse(format!("not laid out for {bpp}-byte texels"));
+        };
+        let (blk, bw, bh) = (eq.2, eq.3, eq.4);
+        let pitch = (width as u64).div_ceil(1 << bw) << bw;
+        let height = (height as u64).div_ceil(1 << bh) << bh;
+        let blk_mask = (1u64 << blk) - 1;
+        // _X modes: SW_MODE 20-31 (addrlib's IsXor), the 4 KiB and 64 KiB ones covered here.
+        let xor = if sw_mode >= 20 { base & blk_mask } else { 0 };
+        if sw_mode < 20 && base & blk_mask != 0 {
+            return refuse(format!(
+                "base {base:#x} is not aligned to the {}-byte block",
+                1u64 << blk
+            ));
+        }
+        Ok(Tiling {
+            eq,
+            pitch_blocks: pitch >> bw,
+            slice_bytes: pitch * height * bpp,
+            xor,
+        })
+    }
+
+    /// Byte address of texel (x, y) of `slice` of the image at `base`.
+    pub fn texel_addr(&self, base: u64, slice: u32, x: u32, y: u32) -> u64 {
+        let (blk, bw, bh) = (self.eq.2, self.eq.3, self.eq.4);
+        let coords = [x, y, slice];
+        let mut off = 0u64;
+        for (bit, masks) in self.eq.5.iter().enumerate().take(blk as usize) {
+            let v = masks
+                .iter()
+                .zip(coords)
+                .fold(0, |v, (m, c)| v ^ (m & c).count_ones() & 1);
+            off |= (v as u64) << bit;
+        }
+        let block = (y >> bh) as u64 * self.pitch_blocks + (x >> bw) as u64;
+        let aligned = base & !((1u64 << blk) - 1);
+        aligned + slice as u64 * self.slice_bytes + (block << blk) + (off ^ self.xor)
+    }
+}
