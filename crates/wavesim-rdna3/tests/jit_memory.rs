@@ -414,9 +414,47 @@ fn fuzz_case(seed: u64) -> (Vec<u32>, Box<dyn Fn() -> Harness>) {
                 let (a, b) = (16 + rng.below(40) as u32, 16 + rng.below(40) as u32);
                 words.push(op << 25 | data << 17 | b << 9 | (256 + a));
             }
+            9 if rng.pct(70) => {
+                // MUBUF loads and stores through the V#s in s[8:11] (A) and s[12:15] (B),
+                // vaddr rows 4..9 as index and/or offset, soffset s16, 0 or 4.
+                let (op, _, _) = match rng.below(4) {
+                    0 => rng.pick(&GLOBAL_LOADS),
+                    1 => rng.pick(&GLOBAL_STORES),
+                    2 => rng.pick(&SUB_LOADS),
+                    _ => rng.pick(&SUB_STORES),
+                };
+                let en = rng.below(4) as u32;
+                let vaddr = 4 + rng.below(if en == 3 { 5 } else { 6 }) as u32;
+                let off = rng.pick(&[0, 4, 8, 1, 2, 3, 0xffc, 16]);
+                let srsrc = rng.pick(&[8, 12]);
+                let soff = rng.pick(&[16, 0x80, 0x84, 0x7c]);
+                // vdata: the destination of a load, the source of a store.
+                words.extend(mubuf(op, off, vaddr, data, srsrc, soff, en));
+            }
             _ => words.push(WAIT0),
         }
     }
+    // The V#s (`Vs`): mostly raw and in range, sometimes short, structured, unchecked, null,
+    // swizzled or of image type.
+    let vsharps: Vec<(u32, u32, u32, u32, bool, u32, u32)> = (0..2)
+        .map(|_| {
+            let records = rng.pick(&[4096, 4096, 4000, 1000, 64, 0, 3]);
+            let (stride, oob) =
+                rng.pick(&[(0, 3), (0, 3), (16, 3), (16, 1), (16, 0), (4, 0), (8, 2)]);
+            let swizzle = if rng.pct(10) { rng.pick(&[1, 3]) } else { 0 };
+            let add_tid = rng.pct(5);
+            let rtype = if rng.pct(5) { 2 } else { 0 };
+            (
+                records,
+                stride,
+                oob,
+                swizzle,
+                add_tid,
+                rtype,
+                rng.pick(&[0, 4, 64, 4092]),
+            )
+        })
+        .collect();
     let exec = match rng.below(5) {
         0 => rng.next(),
         _ => u64::MAX,
@@ -449,6 +487,23 @@ fn fuzz_case(seed: u64) -> (Vec<u32>, Box<dyn Fn() -> Harness>) {
             h.set_v(r, |l| (base + stride * l as u64) as u32);
             h.set_v(r + 1, |l| ((base + stride * l as u64) >> 32) as u32);
         };
+        for (k, &(records, stride, oob, swizzle, add_tid, rtype, soff)) in
+            vsharps.iter().enumerate()
+        {
+            Vs {
+                base: if k == 0 { a } else { b },
+                stride,
+                swizzle,
+                records,
+                add_tid,
+                oob,
+                rtype,
+            }
+            .set(&mut h, 8 + 4 * k);
+            if k == 0 {
+                h.wave.sgpr[16] = soff;
+            }
+        }
         pair(&mut h, 0, a + 16, 4);
         pair(&mut h, 2, b, 16);
         pair(&mut h, 10, SHARED_APERTURE + 64, 8);
@@ -812,6 +867,323 @@ fn uniform_addresses_load_once_for_every_active_lane() {
                 assert_eq!(h.v(22, l), want(lds), "lane {l} v22");
             }
             same("one lane elsewhere", &p, &make(exec, Some(0)));
+        }
+    }
+}
+
+/// MUBUF (RDNA3 ISA, MUBUF encoding; the fields as tests/buffer.rs's llvm-mc-checked constants
+/// give them, e.g. `buffer_load_b32 v1, v0, s[4:7], s8 offen offset:4` = 0xe0500004,
+/// 0x08410100): word0 = 0xe0000000 | op << 18 | offset[11:0], word1 = vaddr | vdata << 8 |
+/// srsrc / 4 << 16 | offen << 22 | idxen << 23 | soffset << 24. The non-format opcodes are
+/// GLOBAL's (load_b32 = 20, store_b32 = 26, load_u8 = 0x10, ...).
+fn mubuf(op: u32, offset: u32, vaddr: u32, vdata: u32, srsrc: u32, soff: u32, en: u32) -> [u32; 2] {
+    [
+        0xe000_0000 | op << 18 | (offset & 0xfff),
+        vaddr | vdata << 8 | (srsrc / 4) << 16 | en << 22 | soff << 24,
+    ]
+}
+/// `en` bits of `mubuf`: OFFEN, IDXEN.
+const OFFEN: u32 = 1;
+const IDXEN: u32 = 2;
+
+/// A V# (RDNA3 ISA guide, Buffer Instructions, "Buffer resource"; `exec::buffer::resource`):
+/// base, stride, swizzle_enable, num_records, add_tid_enable, OOB_SELECT, type.
+#[derive(Clone, Copy)]
+struct Vs {
+    base: u64,
+    stride: u32,
+    swizzle: u32,
+    records: u32,
+    add_tid: bool,
+    oob: u32,
+    rtype: u32,
+}
+
+impl Vs {
+    fn raw(base: u64, records: u32) -> Vs {
+        Vs {
+            base,
+            stride: 0,
+            swizzle: 0,
+            records,
+            add_tid: false,
+            oob: 3,
+            rtype: 0,
+        }
+    }
+
+    fn words(self) -> [u32; 4] {
+        [
+            self.base as u32,
+            (self.base >> 32) as u32 & 0xffff | self.stride << 16 | self.swizzle << 30,
+            self.records,
+            (self.add_tid as u32) << 23 | self.oob << 28 | self.rtype << 30,
+        ]
+    }
+
+    fn set(self, h: &mut Harness, sgpr: usize) {
+        for (k, w) in self.words().into_iter().enumerate() {
+            h.wave.sgpr[sgpr + k] = w;
+        }
+    }
+}
+
+#[test]
+fn buffer_accesses_read_and_write_what_the_isa_addresses() {
+    // s[8:11] = raw V# of A (OOB_SELECT 3, num_records 4096 bytes, stride 32), s[12:15] = raw
+    // V# of B, s16 = 4. RDNA3 ISA guide, Buffer Instructions: address = base + soffset +
+    // index * stride + offset, offset = vgpr_offset + inst_offset.
+    // 1. buffer_load_b64 v[20:21], v4, s[8:11], s16 offen offset:8, v4 = 16l: lane l reads
+    //    A's dwords at 4 + 16l + 8 and + 12.
+    // 2. buffer_load_b32 v22, v[6:7], s[8:11], 0 idxen offen offset:4, v6 = l, v7 = 8: the
+    //    dword at 32l + 8 + 4.
+    // 3. buffer_load_d16_hi_i8 v23, v4, s[8:11], 0 offen offset:3 into v23 = 0x0000_5555: the
+    //    byte b at 16l + 3 sign-extended to 16 bits in the high half, 0x5555 kept.
+    // 4. buffer_store_b128 v[20:23], v5, s[12:15], 0 offen, v5 = 32l: B's 16 bytes at 32l.
+    // 5. buffer_store_b16 v23, v5, s[12:15], 0 offen offset:16: the low half 0x5555 at
+    //    B + 32l + 16.
+    let mut words = Vec::new();
+    words.extend(mubuf(21, 8, 4, 20, 8, 16, OFFEN));
+    words.extend(mubuf(20, 4, 6, 22, 8, 0x80, IDXEN | OFFEN));
+    words.extend(mubuf(0x22, 3, 4, 23, 8, 0x80, OFFEN));
+    words.extend(mubuf(29, 0, 5, 20, 12, 0x80, OFFEN));
+    words.extend(mubuf(0x19, 16, 5, 23, 12, 0x80, OFFEN));
+    let p = prog(&words);
+    for name in [
+        "buffer_load_b64",
+        "buffer_load_b32",
+        "buffer_load_d16_hi_i8",
+        "buffer_store_b128",
+        "buffer_store_b16",
+    ]
+    .iter()
+    .enumerate()
+    {
+        assert_eq!(p.insts[name.0].op.name(), *name.1);
+    }
+    for wave64 in [false, true] {
+        let make = || {
+            let (mut h, a, b) = harness(wave64);
+            Vs {
+                stride: 32,
+                ..Vs::raw(a, 4096)
+            }
+            .set(&mut h, 8);
+            Vs::raw(b, 4096).set(&mut h, 12);
+            h.wave.sgpr[16] = 4;
+            h.set_v(4, |l| 16 * l as u32);
+            h.set_v(5, |l| 32 * l as u32);
+            h.set_v(6, |l| l as u32);
+            h.set_v(7, |_| 8);
+            h.set_v(23, |_| 0x5555);
+            h
+        };
+        let (text, mem, _) = same("buffer accesses", &p, &make);
+        assert!(text.starts_with("outcome Ok"), "{text}");
+        let mut h = make();
+        h.cfg.engine = Engine::Jit;
+        h.wave.pc = 0;
+        h.run_program(&p, 100).expect("runs");
+        let dword = |o: usize| u32::from_le_bytes([0, 1, 2, 3].map(|k| fill_byte(o + k)));
+        for l in 0..h.wave.lanes() {
+            let want = [
+                dword(16 * l + 12),
+                dword(16 * l + 16),
+                dword(32 * l + 12),
+                (fill_byte(16 * l + 3) as i8 as i16 as u16 as u32) << 16 | 0x5555,
+            ];
+            for (k, &w) in want.iter().enumerate() {
+                assert_eq!(h.v(20 + k, l), w, "lane {l} v{}", 20 + k);
+                let o = 4096 + 32 * l + 4 * k;
+                assert_eq!(mem[o..o + 4], w.to_le_bytes(), "lane {l} B dword {k}");
+            }
+            let o = 4096 + 32 * l + 16;
+            assert_eq!(
+                mem[o..o + 4],
+                [0x55, 0x55, fill_byte(32 * l + 18), fill_byte(32 * l + 19)]
+            );
+        }
+        // Three loads in VM_CNT, two stores in VS_CNT.
+        assert_eq!((h.wave.cnt.vm, h.wave.cnt.vs), (3, 2));
+    }
+}
+
+#[test]
+fn buffer_range_rules_and_other_descriptors_are_the_interpreters() {
+    // buffer_load_b128 v[20:23], v4, s[8:11], s16 offen; buffer_store_b64 v[24:25], v4,
+    // s[12:15], s16 offen offset:8; buffer_load_u16 v26, v[6:7], s[8:11], 0 idxen offen;
+    // buffer_store_b8 v24, v6, s[12:15], 0 idxen offset:1; with v4 = 16l, v6 = l, v7 = 2l,
+    // stride 16, s16 = 0 the accesses are aligned (b128 at 16l, b64 at 16l + 8), so the
+    // compiled path runs where the range allows. Every variant below must match the
+    // interpreter bit for bit; the comments say which rule of the RDNA3 ISA guide (Buffer
+    // Instructions, "Range checking", "Buffer resource", "Alignment") each one exercises.
+    let mut words = Vec::new();
+    words.extend(mubuf(23, 0, 4, 20, 8, 16, OFFEN));
+    words.extend(mubuf(27, 8, 4, 24, 12, 16, OFFEN));
+    words.extend(mubuf(0x12, 0, 6, 26, 8, 0x80, IDXEN | OFFEN));
+    words.extend(mubuf(0x18, 1, 6, 24, 12, 0x80, IDXEN));
+    words.push(WAIT0);
+    let p = prog(&words);
+    type Tweak = fn(&mut Harness, u64, u64, usize);
+    let cases: [(&str, Tweak); 19] = [
+        ("in range", |_, _, _, _| {}),
+        ("partial EXEC", |h, _, _, _| {
+            h.wave.set_exec(0x5a5a_a5a5_0ff0_f00f)
+        }),
+        ("EXEC zero", |h, _, _, _| h.wave.set_exec(0)),
+        // Raw: the last lane's dwords 2 and 3 past num_records (per-dword check: they read
+        // 0, its dwords 0 and 1 load; its b64 store's second dword is dropped).
+        ("raw, last dwords out", |h, a, b, n| {
+            let last = 16 * (n as u32 - 1);
+            Vs::raw(a, last + 8).set(h, 8);
+            Vs::raw(b, last + 8 + 4).set(h, 12);
+        }),
+        // Exactly the end of the last lane's access: everything in range.
+        ("raw, at the end", |h, a, b, n| {
+            let last = 16 * (n as u32 - 1);
+            Vs::raw(a, last + 16).set(h, 8);
+            Vs::raw(b, last + 16).set(h, 12);
+        }),
+        // OOB_SELECT 2 (unchecked): only num_records = 0 is out of range.
+        ("unchecked", |h, a, b, _| {
+            Vs {
+                oob: 2,
+                ..Vs::raw(a, 1)
+            }
+            .set(h, 8);
+            Vs {
+                oob: 2,
+                ..Vs::raw(b, 0)
+            }
+            .set(h, 12);
+        }),
+        // Structured (1: index < num_records; 0: also offset + size <= stride), stride 16.
+        ("structured", |h, a, b, _| {
+            Vs {
+                oob: 1,
+                stride: 16,
+                ..Vs::raw(a, 7)
+            }
+            .set(h, 8);
+            Vs {
+                oob: 0,
+                stride: 16,
+                ..Vs::raw(b, 64)
+            }
+            .set(h, 12);
+        }),
+        ("structured, offset checked", |h, a, b, _| {
+            Vs {
+                oob: 0,
+                stride: 16,
+                ..Vs::raw(a, 64)
+            }
+            .set(h, 8);
+            Vs {
+                oob: 0,
+                stride: 8,
+                ..Vs::raw(b, 64)
+            }
+            .set(h, 12);
+        }),
+        // The null V# (loads 0, stores ignored) and an image-type V# (ignored).
+        ("null V#", |h, _, _, _| {
+            for r in 8..16 {
+                h.wave.sgpr[r] = 0;
+            }
+        }),
+        ("image type", |h, a, b, _| {
+            Vs {
+                rtype: 2,
+                ..Vs::raw(a, 4096)
+            }
+            .set(h, 8);
+            Vs {
+                rtype: 1,
+                ..Vs::raw(b, 4096)
+            }
+            .set(h, 12);
+        }),
+        // Swizzled and add_tid V#s: the handler's addressing.
+        ("swizzled", |h, a, _, _| {
+            Vs {
+                swizzle: 1,
+                stride: 16,
+                ..Vs::raw(a, 4096)
+            }
+            .set(h, 8);
+        }),
+        // (Lane l's index adds l; whether an element leaves B is the handler's business.)
+        ("add_tid", |h, _, b, _| {
+            Vs {
+                swizzle: 3,
+                add_tid: true,
+                oob: 2,
+                ..Vs::raw(b, 4096)
+            }
+            .set(h, 12);
+        }),
+        ("reserved swizzle", |h, a, _, _| {
+            Vs {
+                swizzle: 2,
+                ..Vs::raw(a, 4096)
+            }
+            .set(h, 8);
+        }),
+        // One lane's offset wraps: the store's 0xffff_fff8 + 8 = 0 (32-bit sum), in range at
+        // B's start; the load's 0xffff_fff8 is out of range.
+        ("wrapping offset", |h, _, _, _| {
+            h.wave.vgpr_set(4, 3, 0xffff_fff8)
+        }),
+        // One lane's index makes index * stride pass 2^32.
+        ("huge index", |h, _, _, _| {
+            h.wave.vgpr_set(6, 5, 0x1000_0000)
+        }),
+        // A lane misaligned (STRICT: MEMVIOL after the others; DWORD: bits cleared).
+        ("misaligned, STRICT", |h, _, _, _| {
+            h.cfg.alignment_mode = 2;
+            h.wave.vgpr_set(4, 2, 18);
+        }),
+        ("misaligned, DWORD", |h, _, _, _| {
+            h.cfg.alignment_mode = 0;
+            h.wave.vgpr_set(4, 2, 18);
+        }),
+        // num_records past the allocation: the in-range access faults.
+        ("fault", |h, a, b, _| {
+            Vs::raw(a, 1 << 20).set(h, 8);
+            Vs::raw(b, 1 << 20).set(h, 12);
+            h.wave.vgpr_set(4, 7, 8192);
+        }),
+        // soffset moves the base, never the range check.
+        ("soffset", |h, _, _, _| h.wave.sgpr[16] = 1024),
+    ];
+    for wave64 in [false, true] {
+        for (what, tweak) in cases {
+            let make = move || {
+                let (mut h, a, b) = harness(wave64);
+                Vs {
+                    stride: 16,
+                    ..Vs::raw(a, 4096)
+                }
+                .set(&mut h, 8);
+                Vs {
+                    stride: 16,
+                    ..Vs::raw(b, 4096)
+                }
+                .set(&mut h, 12);
+                h.wave.sgpr[16] = 0;
+                h.set_v(4, |l| 16 * l as u32);
+                h.set_v(6, |l| l as u32);
+                h.set_v(7, |l| 2 * l as u32);
+                let n = h.wave.lanes();
+                tweak(&mut h, a, b, n);
+                h
+            };
+            let (text, _, _) = same(what, &p, &make);
+            if what != "add_tid" {
+                let ok = !matches!(what, "reserved swizzle" | "misaligned, STRICT" | "fault");
+                assert_eq!(text.starts_with("outcome Ok"), ok, "{what}: {text}");
+            }
         }
     }
 }

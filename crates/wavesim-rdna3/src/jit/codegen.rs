@@ -14,8 +14,8 @@
 //! value with `bitselect`, which is the ISA's "write only the lanes in EXEC".
 
 use super::select::{
-    Branch, Cond, Cvt, CvtF64, DualOp, F64Op, Footprint, Half, Logic, MaskDst, MaskSrc, MemOp,
-    Node, Shape, Src, Src64, VSrc64, S2, S64, V2, V3,
+    Branch, BufAddr, Cond, Cvt, CvtF64, DualOp, F64Op, Footprint, Half, Logic, MaskDst, MaskSrc,
+    MemOp, Node, Shape, Src, Src64, VSrc64, S2, S64, V2, V3,
 };
 use crate::decode::opnd;
 use crate::isa::D16;
@@ -23,7 +23,8 @@ use crate::wave::LANES;
 use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
 use cranelift_codegen::ir::types::{F32, F32X4, F64, F64X2, I32, I32X4, I64, I64X2, I8, I8X16};
 use cranelift_codegen::ir::{
-    AbiParam, Endianness, InstBuilder, MemFlagsData, SigRef, Signature, Type, Value,
+    AbiParam, Endianness, InstBuilder, MemFlagsData, SigRef, Signature, StackSlotData,
+    StackSlotKind, Type, Value,
 };
 use cranelift_codegen::isa::CallConv;
 use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
@@ -1923,7 +1924,20 @@ impl Gen<'_> {
         let exec = self.exec64();
         let any = self.b.ins().icmp_imm_u(IntCC::NotEqual, exec, 0);
         let masks = self.exec_masks();
-        let wide = !m.lds && m.saddr == opnd::NULL;
+        let wide = !m.lds && m.buf.is_none() && m.saddr == opnd::NULL;
+        // Each lane's 32-bit part of the address: the address row, or for MUBUF the
+        // buffer offset (`buf_offsets`, which also gives the V#'s base plus soffset and the
+        // checks the buffer rules add).
+        let (achunks, buf) = match m.buf {
+            Some(bf) => {
+                let (chunks, k, ok) = self.buf_offsets(m, &bf, &masks);
+                (chunks, Some((k, ok)))
+            }
+            None => (
+                (0..self.chunks).map(|c| self.get_v(m.addr, c)).collect(),
+                None,
+            ),
+        };
         // Lane-wise min, max and OR of the address rows' chunks over the active lanes (and
         // min, max of the high rows of a 64-bit address): inactive lanes count as u32::MAX
         // for the minimums and 0 for the rest.
@@ -1931,7 +1945,7 @@ impl Gen<'_> {
         let (mut mn, mut mx, mut or) = (ones, zeros, zeros);
         let (mut hmn, mut hmx) = (ones, zeros);
         for (c, &mask) in masks.iter().enumerate() {
-            let v = self.get_v(m.addr, c);
+            let v = achunks[c];
             let lo_v = self.b.ins().bitselect(mask, v, ones);
             let hi_v = self.b.ins().bitselect(mask, v, zeros);
             mn = self.b.ins().umin(mn, lo_v);
@@ -1966,7 +1980,10 @@ impl Gen<'_> {
         // plus the offset, or the high dword's value (uniform here) plus the offset; DS: the
         // first element's offset). `lo`/`hi`: the lowest and highest such address.
         let mut ok = any;
-        let k = if m.lds {
+        let k = if let Some((k, buf_ok)) = buf {
+            ok = self.b.ins().band(ok, buf_ok);
+            k
+        } else if m.lds {
             self.b.ins().iconst(I64, m.imm)
         } else if wide {
             let (hmn, hmx) = (reduce(self, hmn, 0), reduce(self, hmx, 1));
@@ -2024,7 +2041,21 @@ impl Gen<'_> {
         // at lane 0's address plus 4i) move as vectors instead of lane by lane: saxpy's and most
         // coalesced accesses.
         let contig =
-            (m.size == 4 && m.off1.is_none()).then(|| self.unit_stride(m.addr, exec, mn, mx));
+            (m.size == 4 && m.off1.is_none()).then(|| self.unit_stride(&achunks, exec, mn, mx));
+        // MUBUF: the lanes' buffer offsets in a stack slot for the lane loop.
+        let offsets = buf.map(|_| {
+            let bytes = (self.chunks * VL * 4) as u32;
+            let ss = self.b.create_sized_stack_slot(StackSlotData::new(
+                StackSlotKind::ExplicitSlot,
+                bytes,
+                4,
+            ));
+            let p = self.b.ins().stack_addr(self.ptr_ty, ss, 0);
+            for (c, &v) in achunks.iter().enumerate() {
+                self.b.ins().store(mem(), v, p, (16 * c) as i32);
+            }
+            p
+        });
         self.flush_footprint(fp);
         let access = self.b.create_block();
         let delta_p = self.b.append_block_param(access, I64);
@@ -2124,7 +2155,13 @@ impl Gen<'_> {
         self.b.seal_block(body);
         let lane_off = self.b.ins().ishl_imm_u(lane, 2);
         let vrow = self.b.ins().iadd(self.vgpr_ptr, lane_off);
-        let a = self.b.ins().load(I32, mem(), vrow, vgpr_offset(m.addr, 0));
+        let a = match offsets {
+            Some(p) => {
+                let at = self.b.ins().iadd(p, lane_off);
+                self.b.ins().load(I32, mem(), at, 0)
+            }
+            None => self.b.ins().load(I32, mem(), vrow, vgpr_offset(m.addr, 0)),
+        };
         let a = self.b.ins().uextend(I64, a);
         let at = self.b.ins().iadd(host, a);
         let guest = guest_mem();
@@ -2194,6 +2231,121 @@ impl Gen<'_> {
         self.b.seal_block(join);
     }
 
+    /// MUBUF addressing (`exec::buffer::address`) for the fast path of `mem_op`: each lane's
+    /// buffer offset `index * stride + offset + inst_offset` (I32X4 chunks), the V#'s base plus
+    /// soffset (I64: every lane's address is that plus its offset) and the condition under
+    /// which those are the handler's addresses and every active lane's whole access is in
+    /// range, so no byte reads 0 or is dropped:
+    /// - the V# is of type buffer (else the handler ignores the instruction), linear
+    ///   (swizzle_enable 0) and without add_tid_enable;
+    /// - with `hi` = max index * stride + max offset + inst_offset + size over the active
+    ///   lanes (64-bit; no lane's sum exceeds it, so below 2^32 no lane's 32-bit sums wrapped
+    ///   and the 32-bit offsets equal the handler's 64-bit ones): OOB_SELECT 3 (raw)
+    ///   `hi <= num_records`; 2 `num_records != 0`; 1 max index < num_records; 0 also
+    ///   max offset + inst_offset + size <= stride; 0 to 2 with `hi <= 2^32`. Per-dword checks
+    ///   of multi-dword accesses then all pass.
+    fn buf_offsets(
+        &mut self,
+        m: &MemOp,
+        bf: &BufAddr,
+        masks: &[Value],
+    ) -> (Vec<Value>, Value, Value) {
+        let w: Vec<Value> = (0..4).map(|k| self.get_sgpr(bf.srsrc + k)).collect();
+        // base_address = w0 | w1[15:0] << 32; stride = w1[29:16]; num_records = w2.
+        let lo = self.b.ins().uextend(I64, w[0]);
+        let hi16 = self.b.ins().band_imm_u(w[1], 0xffff);
+        let hi16 = self.b.ins().uextend(I64, hi16);
+        let hi16 = self.b.ins().ishl_imm_u(hi16, 32);
+        let base = self.b.ins().bor(lo, hi16);
+        let soff = self.src32(bf.soff);
+        let soff = self.b.ins().uextend(I64, soff);
+        let k = self.b.ins().iadd(base, soff);
+        let stride = self.b.ins().ushr_imm_u(w[1], 16);
+        let stride = self.b.ins().band_imm_u(stride, 0x3fff);
+        // swizzle_enable (w1[31:30]) 0; type (w3[31:30]) 0 and add_tid_enable (w3[23]) 0.
+        let swz = self.b.ins().band_imm_u(w[1], 0xc000_0000u32 as i64);
+        let t = self.b.ins().band_imm_u(w[3], 0xc080_0000u32 as i64);
+        let flags = self.b.ins().bor(swz, t);
+        let mut ok = self.b.ins().icmp_imm_u(IntCC::Equal, flags, 0);
+        let zero = self.splat(0);
+        let sv = self.b.ins().splat(I32X4, stride);
+        let inst_off = self.splat(m.imm as u32);
+        let (mut imx, mut omx) = (zero, zero);
+        let mut chunks = Vec::with_capacity(self.chunks);
+        for (c, &mask) in masks.iter().enumerate() {
+            let idx = if bf.idxen {
+                self.get_v(m.addr, c)
+            } else {
+                zero
+            };
+            let off = if bf.offen {
+                self.get_v(m.addr + bf.idxen as u16, c)
+            } else {
+                zero
+            };
+            if bf.idxen {
+                let a = self.b.ins().bitselect(mask, idx, zero);
+                imx = self.b.ins().umax(imx, a);
+            }
+            if bf.offen {
+                let a = self.b.ins().bitselect(mask, off, zero);
+                omx = self.b.ins().umax(omx, a);
+            }
+            let v = self.b.ins().imul(idx, sv);
+            let v = self.b.ins().iadd(v, off);
+            chunks.push(self.b.ins().iadd(v, inst_off));
+        }
+        let max64 = |g: &mut Self, v: Value| -> Value {
+            let mut acc = g.b.ins().extractlane(v, 0);
+            for l in 1..VL as u8 {
+                let x = g.b.ins().extractlane(v, l);
+                acc = g.b.ins().umax(acc, x);
+            }
+            g.b.ins().uextend(I64, acc)
+        };
+        let imax = if bf.idxen {
+            max64(self, imx)
+        } else {
+            self.b.ins().iconst(I64, 0)
+        };
+        let omax = if bf.offen {
+            max64(self, omx)
+        } else {
+            self.b.ins().iconst(I64, 0)
+        };
+        let stride64 = self.b.ins().uextend(I64, stride);
+        let nr = self.b.ins().uextend(I64, w[2]);
+        // The end of the highest lane's access within its record, and in the buffer.
+        let rec_end = self.b.ins().iadd_imm_s(omax, m.imm + m.size as i64);
+        let span = self.b.ins().imul(imax, stride64);
+        let end = self.b.ins().iadd(span, rec_end);
+        let fits32 = self
+            .b
+            .ins()
+            .icmp_imm_u(IntCC::UnsignedLessThanOrEqual, end, 1 << 32);
+        let raw = self.b.ins().icmp(IntCC::UnsignedLessThanOrEqual, end, nr);
+        let nonnull = self.b.ins().icmp_imm_u(IntCC::NotEqual, nr, 0);
+        let idx_in = self.b.ins().icmp(IntCC::UnsignedLessThan, imax, nr);
+        let in_rec = self
+            .b
+            .ins()
+            .icmp(IntCC::UnsignedLessThanOrEqual, rec_end, stride64);
+        let s0 = self.b.ins().band(idx_in, in_rec);
+        let s0 = self.b.ins().band(s0, fits32);
+        let s1 = self.b.ins().band(idx_in, fits32);
+        let s2 = self.b.ins().band(nonnull, fits32);
+        // OOB_SELECT = w3[29:28].
+        let oob = self.b.ins().ushr_imm_u(w[3], 28);
+        let oob = self.b.ins().band_imm_u(oob, 3);
+        let mut range = raw;
+        for (sel, cond) in [(0, s0), (1, s1), (2, s2)] {
+            let is = self.b.ins().icmp_imm_u(IntCC::Equal, oob, sel);
+            range = self.b.ins().select(is, cond, range);
+        }
+        ok = self.b.ins().band(ok, range);
+        (chunks, k, ok)
+    }
+
     /// One lane of a sub-dword GLOBAL/FLAT access (`exec::flat`'s `extend`, `merge_d16` and
     /// `store_bytes`): the byte or half at `at` zero- or sign-extended into the lane of row
     /// `m.data` (`vrow`: the lane's address in row 0), or for d16 loads into its low or high
@@ -2240,7 +2392,7 @@ impl Gen<'_> {
         self.b.ins().store(mem(), v, vrow, ro);
     }
 
-    /// The scalar half of the whole-wave unit-stride check of VGPR row `row` (lane i holding
+    /// The scalar half of the whole-wave unit-stride check of the lane values `chunks` (lane i holding
     /// lane 0's value plus 4i): EXEC is every lane, lane 0's value is `mn` and the highest is
     /// `mx` = `mn` + 4 * (lanes - 1) (the active lanes' minimum and maximum, I64), so no lane
     /// wrapped. Returns that condition, lane 0's value (I64) and the row's chunks, for
@@ -2248,13 +2400,12 @@ impl Gen<'_> {
     /// scattered address costs a few scalar compares).
     fn unit_stride(
         &mut self,
-        row: u16,
+        chunks: &[Value],
         exec: Value,
         mn: Value,
         mx: Value,
     ) -> (Value, Value, Vec<Value>) {
-        let first = self.get_v(row, 0);
-        let a0 = self.b.ins().extractlane(first, 0);
+        let a0 = self.b.ins().extractlane(chunks[0], 0);
         let a0 = self.b.ins().uextend(I64, a0);
         let all_lanes = self.lane_mask() as i64;
         let full = self.b.ins().icmp_imm_u(IntCC::Equal, exec, all_lanes);
@@ -2266,8 +2417,7 @@ impl Gen<'_> {
         let most = self.b.ins().icmp(IntCC::Equal, mx, last);
         let ok = self.b.ins().band(full, least);
         let ok = self.b.ins().band(ok, most);
-        let chunks = (0..self.chunks).map(|c| self.get_v(row, c)).collect();
-        (ok, a0, chunks)
+        (ok, a0, chunks.to_vec())
     }
 
     /// The vector half of the unit-stride check: every chunk of the row equals lane 0's value

@@ -3,7 +3,9 @@
 //! reference: a compiled block does exactly what running its instructions one by one through
 //! their handlers does (registers, EXEC, VCC, SCC, wave- and lane-instruction counts, memory,
 //! counters, errors). GLOBAL and FLAT loads and stores (dwords, bytes, halves and the d16
-//! forms; FLAT when no address lies in the LDS or private aperture), DS dword loads and stores
+//! forms; FLAT when no address lies in the LDS or private aperture), the same MUBUF forms
+//! (a linear buffer V# without add_tid, every active lane's access in range under its
+//! OOB_SELECT), DS dword loads and stores
 //! and `s_load_b*` are compiled with a fast path (host loads and stores after one check over the
 //! active lanes: aligned, inside one allocation of the per-thread region cache, or inside LDS;
 //! a whole wave of unit-stride dwords moves as vectors) and their handler for every other case

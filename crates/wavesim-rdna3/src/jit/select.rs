@@ -12,7 +12,7 @@
 
 use crate::decode::{iflags, opnd, Dpp, Enc, Inst};
 use crate::exec::operand::{read_scalar, FpMode};
-use crate::isa::{Op, Ty, D16};
+use crate::isa::{MemKind, Op, Ty, D16};
 use crate::wave::Wave;
 
 /// A 32-bit source, resolved.
@@ -285,6 +285,24 @@ pub(crate) struct MemOp {
     pub off1: Option<u32>,
     /// The region-cache slot this instruction uses (`cache::RegionCache`).
     pub slot: u8,
+    /// MUBUF: the V# and the addressing (`addr` is the first vaddr row, `imm` the 12-bit
+    /// inst_offset, `saddr` unused).
+    pub buf: Option<BufAddr>,
+}
+
+/// The operands of a MUBUF access (`exec::buffer::address`) besides its rows: the fast path
+/// runs only for a linear V# of type buffer without add_tid (read at run time) whose every
+/// active lane's access is in range under its OOB_SELECT, aligned and in one allocation; any
+/// other V#, lane or address runs the handler.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct BufAddr {
+    /// The first of the V#'s four (plain) SGPRs.
+    pub srsrc: u16,
+    /// soffset, added to the V#'s base (never range-checked).
+    pub soff: Src,
+    /// vaddr holds the index (IDXEN) and then the offset (OFFEN).
+    pub idxen: bool,
+    pub offen: bool,
 }
 
 /// One compiled instruction.
@@ -563,7 +581,7 @@ pub(crate) fn callable(inst: &Inst) -> bool {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) struct Footprint {
     /// Scalar operand codes read.
-    pub sread: [(u16, u8); 2],
+    pub sread: [(u16, u8); 3],
     /// Scalar operand codes written.
     pub swrite: (u16, u8),
     /// VGPR rows read.
@@ -639,7 +657,7 @@ pub(crate) fn footprint(inst: &Inst, s: &Shape) -> Option<Footprint> {
                 return None;
             }
             Some(Footprint {
-                sread: [spair(inst.src[0])?, sreg(inst.src[1])?],
+                sread: [spair(inst.src[0])?, sreg(inst.src[1])?, (0, 0)],
                 swrite: (d, n),
                 ..Footprint::default()
             })
@@ -653,9 +671,9 @@ pub(crate) fn footprint(inst: &Inst, s: &Shape) -> Option<Footprint> {
             let wide = flat || inst.src[2] == opnd::NULL;
             let vaddr = vrows(inst.src[0], if wide { 2 } else { 1 })?;
             let sread = if flat {
-                [exec, (0, 0)]
+                [exec, (0, 0), (0, 0)]
             } else {
-                [spair(inst.src[2])?, exec]
+                [spair(inst.src[2])?, exec, (0, 0)]
             };
             let seg = if flat { "flat_" } else { "global_" };
             let form = name.strip_prefix(seg)?;
@@ -704,6 +722,74 @@ pub(crate) fn footprint(inst: &Inst, s: &Shape) -> Option<Footprint> {
             }
             None
         }
+        Enc::Mubuf | Enc::Mtbuf => {
+            // `exec::buffer`: vaddr (index and/or offset rows), vdata (src[1], also the
+            // destination), the V# (src[2], four SGPRs), soffset (src[3]) and EXEC.
+            let f = inst.op.facts();
+            if f.lds {
+                return None;
+            }
+            if f.mem == MemKind::Cache {
+                return Some(Footprint::default());
+            }
+            let srsrc = inst.src[2];
+            if !(plain_sgpr(srsrc) && plain_sgpr(srsrc + 3)) {
+                return None;
+            }
+            let soff = match inst.src[3] {
+                c if plain_sgpr(c) => (c, 1),
+                opnd::NULL | 128..=208 | 240..=248 | opnd::LITERAL => (0, 0),
+                _ => return None,
+            };
+            let naddr =
+                (inst.flags & iflags::IDXEN != 0) as u8 + (inst.flags & iflags::OFFEN != 0) as u8;
+            let vaddr = if naddr == 0 {
+                (0, 0)
+            } else {
+                vrows(inst.src[0], naddr)?
+            };
+            let tfe = (inst.flags & iflags::TFE != 0) as u8;
+            // Data VGPRs: one per dword (sub-dword forms: one), format ops one per component
+            // (two 16-bit components per VGPR for d16), atomics up to a 64-bit cmpswap's four.
+            let regs = if f.comps > 0 {
+                if f.d16 != D16::None {
+                    f.comps.div_ceil(2)
+                } else {
+                    f.comps
+                }
+            } else {
+                f.bytes.div_ceil(4).max(1)
+            };
+            let sread = [(srsrc, 4), soff, exec];
+            match f.mem {
+                MemKind::Load => Some(Footprint {
+                    sread,
+                    vread: [vaddr, (0, 0), (0, 0)],
+                    vwrite: vrows(inst.dst[0], regs + tfe)?,
+                    ..Footprint::default()
+                }),
+                MemKind::Store => Some(Footprint {
+                    sread,
+                    vread: [vaddr, vrows(inst.src[1], regs)?, (0, 0)],
+                    ..Footprint::default()
+                }),
+                MemKind::Atomic => {
+                    let data = if name.ends_with("cmpswap_b64") { 4 } else { 2 };
+                    let vwrite = if inst.flags & iflags::GLC != 0 {
+                        vrows(inst.src[1], 2)?
+                    } else {
+                        (0, 0)
+                    };
+                    Some(Footprint {
+                        sread,
+                        vread: [vaddr, vrows(inst.src[1], data)?, (0, 0)],
+                        vwrite,
+                        ..Footprint::default()
+                    })
+                }
+                _ => None,
+            }
+        }
         Enc::Ds => {
             // `exec::lds`: address row src[0], data rows src[1] and src[2] (2addr, cmpstore),
             // destination dst[0]; not the forms that read M0 or other lanes, nor GWS/BVH.
@@ -730,7 +816,7 @@ pub(crate) fn footprint(inst: &Inst, s: &Shape) -> Option<Footprint> {
                 (0, 0)
             };
             Some(Footprint {
-                sread: [exec, (0, 0)],
+                sread: [exec, (0, 0), (0, 0)],
                 vread: [
                     vrows(inst.src[0], 1)?,
                     data(inst.src[1])?,
@@ -760,7 +846,7 @@ pub(crate) fn region_slots(insts: &[Inst]) -> Vec<u8> {
         .iter()
         .map(|i| {
             let slot = (rank % SLOTS) as u8;
-            if matches!(i.enc, Enc::Smem | Enc::Global | Enc::Flat) {
+            if matches!(i.enc, Enc::Smem | Enc::Global | Enc::Flat | Enc::Mubuf) {
                 rank += 1;
             }
             slot
@@ -830,6 +916,53 @@ pub(crate) fn mem_op(inst: &Inst, slot: u8, s: &Shape) -> Option<MemOp> {
                 },
                 off1: None,
                 slot,
+                buf: None,
+            })
+        }
+        Enc::Mubuf if inst.flags & iflags::TFE == 0 => {
+            // The plain (non-format, non-atomic) loads and stores: whole dwords, bytes and
+            // halves with their sign and d16 half (the ISA table's facts, as
+            // `exec::buffer::handler` chooses Ld/St).
+            let f = inst.op.facts();
+            let store = match f.mem {
+                MemKind::Load => false,
+                MemKind::Store => true,
+                _ => return None,
+            };
+            if f.comps > 0 || f.lds || f.atomic.is_some() {
+                return None;
+            }
+            let (dwords, size) = match f.bytes {
+                1 | 2 => (1, f.bytes),
+                4 | 8 | 12 | 16 => (f.bytes / 4, f.bytes),
+                _ => return None,
+            };
+            let soff = match inst.src[3] {
+                opnd::NULL => Src::Const(0),
+                c if plain_sgpr(c) => Src::Sgpr(c),
+                c => Src::Const(constant(inst, c, Ty::U32) as u32),
+            };
+            Some(MemOp {
+                store,
+                lds: false,
+                flat: false,
+                dwords,
+                size,
+                sext: size < 4 && f.sext,
+                d16: if size < 4 { f.d16 } else { D16::None },
+                addr: row(inst.src[0])?,
+                saddr: opnd::NULL,
+                data: row(inst.src[1])?,
+                data1: 0,
+                imm: (inst.imm & 0xfff) as i64,
+                off1: None,
+                slot,
+                buf: Some(BufAddr {
+                    srsrc: inst.src[2],
+                    soff,
+                    idxen: inst.flags & iflags::IDXEN != 0,
+                    offen: inst.flags & iflags::OFFEN != 0,
+                }),
             })
         }
         Enc::Ds if inst.flags & iflags::GDS == 0 => {
@@ -879,6 +1012,7 @@ pub(crate) fn mem_op(inst: &Inst, slot: u8, s: &Shape) -> Option<MemOp> {
                 imm: off0 as i64,
                 off1,
                 slot,
+                buf: None,
             })
         }
         _ => None,
