@@ -15,7 +15,7 @@
 
 use super::select::{
     Branch, BufAddr, Cond, Cvt, CvtF64, DualOp, F64Op, Footprint, Half, Logic, MaskDst, MaskSrc,
-    MemOp, Node, Shape, Src, Src64, VSrc64, S2, S64, V2, V3,
+    MemOp, Node, Rmw, Shape, Src, Src64, VSrc64, S2, S64, V2, V3,
 };
 use crate::decode::opnd;
 use crate::isa::D16;
@@ -23,7 +23,7 @@ use crate::wave::LANES;
 use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
 use cranelift_codegen::ir::types::{F32, F32X4, F64, F64X2, I32, I32X4, I64, I64X2, I8, I8X16};
 use cranelift_codegen::ir::{
-    AbiParam, Endianness, InstBuilder, MemFlagsData, SigRef, Signature, StackSlotData,
+    AbiParam, AtomicRmwOp, Endianness, InstBuilder, MemFlagsData, SigRef, Signature, StackSlotData,
     StackSlotKind, Type, Value,
 };
 use cranelift_codegen::isa::CallConv;
@@ -2040,8 +2040,8 @@ impl Gen<'_> {
         // Whole-wave unit-stride dwords (`unit_stride`, `ramp_check`: every lane active, lane i
         // at lane 0's address plus 4i) move as vectors instead of lane by lane: saxpy's and most
         // coalesced accesses.
-        let contig =
-            (m.size == 4 && m.off1.is_none()).then(|| self.unit_stride(&achunks, exec, mn, mx));
+        let contig = (m.size == 4 && m.off1.is_none() && m.rmw.is_none())
+            .then(|| self.unit_stride(&achunks, exec, mn, mx));
         // MUBUF: the lanes' buffer offsets in a stack slot for the lane loop.
         let offsets = buf.map(|_| {
             let bytes = (self.chunks * VL * 4) as u32;
@@ -2086,6 +2086,15 @@ impl Gen<'_> {
         // The access: lane by lane, host address = delta + k + the lane's 32-bit value.
         self.b.switch_to_block(access);
         self.b.seal_block(access);
+        if m.rmw.is_some() && !m.lds {
+            // Host atomics need the host address aligned too (`Region::atomic32/64` reports
+            // a misaligned host pointer; the handler does it).
+            let mis = self.b.ins().band_imm_u(delta_p, bytes - 1);
+            let go = self.b.create_block();
+            self.b.ins().brif(mis, slow, &[], go, &[]);
+            self.b.switch_to_block(go);
+            self.b.seal_block(go);
+        }
         let host = self.b.ins().iadd(delta_p, k);
         let done = self.b.create_block();
         let lp = self.b.create_block();
@@ -2118,7 +2127,7 @@ impl Gen<'_> {
             self.b.switch_to_block(lanes);
             self.b.seal_block(lanes);
         }
-        if !m.store && m.size == 4 * m.dwords && m.off1.is_none() {
+        if !m.store && m.rmw.is_none() && m.size == 4 * m.dwords && m.off1.is_none() {
             // Every active lane at one address (`mn` = `mx`: a uniform load, such as a constant
             // every lane reads): each dword loaded once and written to the active lanes.
             let one = self.b.create_block();
@@ -2181,10 +2190,12 @@ impl Gen<'_> {
             ],
             None => &[(0, m.data)],
         };
-        if m.size < 4 {
+        if let Some(r) = m.rmw {
+            self.rmw_lane(m, &r, vrow, at, guest);
+        } else if m.size < 4 {
             self.sub_dword(m, vrow, at, guest);
         }
-        for &(eoff, row) in elems.iter().filter(|_| m.size >= 4) {
+        for &(eoff, row) in elems.iter().filter(|_| m.size >= 4 && m.rmw.is_none()) {
             for d in 0..m.dwords as u16 {
                 let go = eoff + 4 * d as i32;
                 let ro = vgpr_offset(row + d, 0);
@@ -2211,7 +2222,9 @@ impl Gen<'_> {
         self.b.seal_block(done);
         // The handler's counting (`exec::flat::count`, `exec::lds::issue`): one issue,
         // saturating at the field's maximum.
-        let (field, max) = match (m.lds, m.store) {
+        // Atomics count as loads when they return (`exec::flat::count`, `exec::buffer`).
+        let vs = m.store || m.rmw.is_some_and(|r| !r.rtn);
+        let (field, max) = match (m.lds, vs) {
             (true, _) => (self.env.lgkm, crate::wave::WaitCounts::LGKM_MAX),
             (false, false) => (self.env.vm, crate::wave::WaitCounts::VM_MAX),
             (false, true) => (self.env.vs, crate::wave::WaitCounts::VS_MAX),
@@ -2229,6 +2242,81 @@ impl Gen<'_> {
         self.b.ins().jump(join, &[]);
         self.b.switch_to_block(join);
         self.b.seal_block(join);
+    }
+
+    /// One lane of an atomic (`select::Rmw`): the lane's source (and compare) value from its
+    /// rows, the read-modify-write at `at`, the old value to the destination rows when it
+    /// returns. Device memory: a host atomic (what `Region::atomic32/64` does: fetch-op,
+    /// swap, compare-exchange, min/max), so other threads' waves see each lane's operation
+    /// whole; LDS: load, `AtomicOp`'s rule, store (`lds_bytes::lds_atomic`).
+    fn rmw_lane(&mut self, m: &MemOp, r: &Rmw, vrow: Value, at: Value, guest: MemFlagsData) {
+        use wavesim_core::memory::AtomicOp as A;
+        let w64 = m.size == 8;
+        let ty = if w64 { I64 } else { I32 };
+        let read = |g: &mut Self, row: u16| -> Value {
+            let lo = g.b.ins().load(I32, mem(), vrow, vgpr_offset(row, 0));
+            if w64 {
+                let hi = g.b.ins().load(I32, mem(), vrow, vgpr_offset(row + 1, 0));
+                g.join64(lo, hi)
+            } else {
+                lo
+            }
+        };
+        let src = read(self, m.data);
+        let cmp = (r.op == A::CmpSwap).then(|| read(self, r.cmp));
+        let old = if m.lds {
+            let old = self.b.ins().load(ty, guest, at, 0);
+            let new = match (r.op, cmp) {
+                (A::CmpSwap, Some(c)) => {
+                    let eq = self.b.ins().icmp(IntCC::Equal, old, c);
+                    self.b.ins().select(eq, src, old)
+                }
+                (A::Add, _) => self.b.ins().iadd(old, src),
+                (A::Sub, _) => self.b.ins().isub(old, src),
+                (A::And, _) => self.b.ins().band(old, src),
+                (A::Or, _) => self.b.ins().bor(old, src),
+                (A::Xor, _) => self.b.ins().bxor(old, src),
+                (A::MinU, _) => self.b.ins().umin(old, src),
+                (A::MaxU, _) => self.b.ins().umax(old, src),
+                (A::MinI, _) => self.b.ins().smin(old, src),
+                (A::MaxI, _) => self.b.ins().smax(old, src),
+                // Xchg (`select::rmw_op` admits no other).
+                _ => src,
+            };
+            self.b.ins().store(guest, new, at, 0);
+            old
+        } else if let Some(c) = cmp {
+            self.b.ins().atomic_cas(guest, at, c, src)
+        } else {
+            let op = match r.op {
+                A::Add => AtomicRmwOp::Add,
+                A::Sub => AtomicRmwOp::Sub,
+                A::And => AtomicRmwOp::And,
+                A::Or => AtomicRmwOp::Or,
+                A::Xor => AtomicRmwOp::Xor,
+                A::MinU => AtomicRmwOp::Umin,
+                A::MaxU => AtomicRmwOp::Umax,
+                A::MinI => AtomicRmwOp::Smin,
+                A::MaxI => AtomicRmwOp::Smax,
+                _ => AtomicRmwOp::Xchg,
+            };
+            self.b.ins().atomic_rmw(ty, guest, op, at, src)
+        };
+        if r.rtn {
+            let (lo, hi) = if w64 {
+                let lo = self.b.ins().ireduce(I32, old);
+                let hi = self.b.ins().ushr_imm_u(old, 32);
+                (lo, Some(self.b.ins().ireduce(I32, hi)))
+            } else {
+                (old, None)
+            };
+            self.b.ins().store(mem(), lo, vrow, vgpr_offset(r.dst, 0));
+            if let Some(hi) = hi {
+                self.b
+                    .ins()
+                    .store(mem(), hi, vrow, vgpr_offset(r.dst + 1, 0));
+            }
+        }
     }
 
     /// MUBUF addressing (`exec::buffer::address`) for the fast path of `mem_op`: each lane's

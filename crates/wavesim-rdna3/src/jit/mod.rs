@@ -9,8 +9,11 @@
 //! and `s_load_b*` are compiled with a fast path (host loads and stores after one check over the
 //! active lanes: aligned, inside one allocation of the per-thread region cache, or inside LDS;
 //! a whole wave of unit-stride dwords moves as vectors) and their handler for every other case
-//! (`select::MemOp`, `codegen::mem_op`). Instructions the compiler does not translate
-//! (other memory forms, atomics, transcendentals, DPP, most modifiers, 16-bit ops, ...) run
+//! (`select::MemOp`, `codegen::mem_op`). GLOBAL, MUBUF and DS integer atomics (add, sub,
+//! min, max, and, or, xor, swap, cmpswap; 32 and 64 bits) take the same check and then each
+//! active lane's read-modify-write in lane order, as host atomics on device memory
+//! (`select::Rmw`). Instructions the compiler does not translate
+//! (other memory forms, other atomics, transcendentals, DPP, most modifiers, 16-bit ops, ...) run
 //! inside the block through their interpreter handler (`cache::call`: the block stores the
 //! registers it holds, the handler runs on the wave, the block reloads; for the scalar loads
 //! and GLOBAL and DS memory instructions, whose registers are known (`select::footprint`),

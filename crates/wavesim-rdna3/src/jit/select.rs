@@ -14,6 +14,7 @@ use crate::decode::{iflags, opnd, Dpp, Enc, Inst};
 use crate::exec::operand::{read_scalar, FpMode};
 use crate::isa::{MemKind, Op, Ty, D16};
 use crate::wave::Wave;
+use wavesim_core::memory::AtomicOp;
 
 /// A 32-bit source, resolved.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -288,6 +289,34 @@ pub(crate) struct MemOp {
     /// MUBUF: the V# and the addressing (`addr` is the first vaddr row, `imm` the 12-bit
     /// inst_offset, `saddr` unused).
     pub buf: Option<BufAddr>,
+    /// An atomic (`store` false, `size` 4 or 8, `data` its first source row): each active
+    /// lane's read-modify-write in lane order, as the handlers do it.
+    pub rmw: Option<Rmw>,
+}
+
+/// The atomic of a `MemOp` (`exec::flat::atomic`, `exec::buffer::atomic`,
+/// `exec::lds::ds_atomic`, `wavesim_core::memory::AtomicOp`): device memory through host
+/// atomics (the same read-modify-writes `Region::atomic32/64` use, so waves on other threads
+/// see each one whole), LDS (the workgroup's own, which one thread runs) with plain accesses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Rmw {
+    pub op: AtomicOp,
+    /// The old value goes to the rows at `dst` (GLC, or a DS `_rtn_` form).
+    pub rtn: bool,
+    pub dst: u16,
+    /// The compare value's first row (cmpswap: after the source rows, DS: data1).
+    pub cmp: u16,
+}
+
+/// The atomic operations compiled (the others run their handler).
+fn rmw_op(op: Op) -> Option<AtomicOp> {
+    use AtomicOp::*;
+    let a = op.facts().atomic?;
+    matches!(
+        a,
+        Add | Sub | And | Or | Xor | Xchg | MinU | MaxU | MinI | MaxI | CmpSwap
+    )
+    .then_some(a)
 }
 
 /// The operands of a MUBUF access (`exec::buffer::address`) besides its rows: the fast path
@@ -879,14 +908,46 @@ pub(crate) fn mem_op(inst: &Inst, slot: u8, s: &Shape) -> Option<MemOp> {
             } else {
                 ("global_load_", "global_store_")
             };
+            // (The decoder refuses FLAT with an SADDR.)
+            let saddr = if flat { opnd::NULL } else { inst.src[2] };
+            let f = inst.op.facts();
+            if !flat && f.mem == MemKind::Atomic {
+                // {src, cmp} from the data rows, the old value to vdst (GLC).
+                let data = row(inst.src[1])?;
+                let rtn = inst.flags & iflags::GLC != 0;
+                return Some(MemOp {
+                    store: false,
+                    lds: false,
+                    flat: false,
+                    dwords: f.bytes / 4,
+                    size: f.bytes,
+                    sext: false,
+                    d16: D16::None,
+                    addr: row(inst.src[0])?,
+                    saddr: if saddr == opnd::NULL {
+                        saddr
+                    } else {
+                        saddr & !1
+                    },
+                    data,
+                    data1: 0,
+                    imm: inst.imm as i64,
+                    off1: None,
+                    slot,
+                    buf: None,
+                    rmw: Some(Rmw {
+                        op: rmw_op(inst.op)?,
+                        rtn,
+                        dst: if rtn { row(inst.dst[0])? } else { 0 },
+                        cmp: data + f.bytes as u16 / 4,
+                    }),
+                });
+            }
             let (store, rest) = match name.strip_prefix(load) {
                 Some(r) => (false, r),
                 None => (true, name.strip_prefix(store)?),
             };
-            // (The decoder refuses FLAT with an SADDR.)
-            let saddr = if flat { opnd::NULL } else { inst.src[2] };
             // Whole dwords, or one byte or half (the ISA table's facts: size, sign, d16 half).
-            let f = inst.op.facts();
             let (dwords, size) = match dw(rest) {
                 Some(d) => (d, 4 * d),
                 None if matches!(f.bytes, 1 | 2) && f.atomic.is_none() => (1, f.bytes),
@@ -917,6 +978,7 @@ pub(crate) fn mem_op(inst: &Inst, slot: u8, s: &Shape) -> Option<MemOp> {
                 off1: None,
                 slot,
                 buf: None,
+                rmw: None,
             })
         }
         Enc::Mubuf if inst.flags & iflags::TFE == 0 => {
@@ -924,12 +986,23 @@ pub(crate) fn mem_op(inst: &Inst, slot: u8, s: &Shape) -> Option<MemOp> {
             // halves with their sign and d16 half (the ISA table's facts, as
             // `exec::buffer::handler` chooses Ld/St).
             let f = inst.op.facts();
-            let store = match f.mem {
-                MemKind::Load => false,
-                MemKind::Store => true,
+            let (store, rmw) = match f.mem {
+                MemKind::Load => (false, None),
+                MemKind::Store => (true, None),
+                MemKind::Atomic => {
+                    // {src, cmp} in vdata, the old value back to vdata (GLC).
+                    let d = row(inst.src[1])?;
+                    let rmw = Rmw {
+                        op: rmw_op(inst.op)?,
+                        rtn: inst.flags & iflags::GLC != 0,
+                        dst: d,
+                        cmp: d + f.bytes as u16 / 4,
+                    };
+                    (false, Some(rmw))
+                }
                 _ => return None,
             };
-            if f.comps > 0 || f.lds || f.atomic.is_some() {
+            if f.comps > 0 || f.lds || (rmw.is_none() && f.atomic.is_some()) {
                 return None;
             }
             let (dwords, size) = match f.bytes {
@@ -962,6 +1035,50 @@ pub(crate) fn mem_op(inst: &Inst, slot: u8, s: &Shape) -> Option<MemOp> {
                     soff,
                     idxen: inst.flags & iflags::IDXEN != 0,
                     offen: inst.flags & iflags::OFFEN != 0,
+                }),
+                rmw,
+            })
+        }
+        Enc::Ds
+            if inst.flags & iflags::GDS == 0
+                && matches!(
+                    inst.op.facts().mem,
+                    MemKind::AtomicRtn | MemKind::AtomicNoRtn
+                ) =>
+        {
+            // `exec::lds::ds_atomic` (not the forms `exec::lds::handler` gives other
+            // handlers): src = data0, cmp = data1, the old value to vdst for `_rtn_`.
+            if inst.op == Op::DS_CONDXCHG32_RTN_B64 {
+                return None;
+            }
+            let f = inst.op.facts();
+            let rtn = f.mem == MemKind::AtomicRtn;
+            let data = row(inst.src[1])?;
+            Some(MemOp {
+                store: false,
+                lds: true,
+                flat: false,
+                dwords: f.bytes / 4,
+                size: f.bytes,
+                sext: false,
+                d16: D16::None,
+                addr: row(inst.src[0])?,
+                saddr: opnd::NULL,
+                data,
+                data1: 0,
+                imm: (inst.imm & 0xffff) as i64,
+                off1: None,
+                slot,
+                buf: None,
+                rmw: Some(Rmw {
+                    op: rmw_op(inst.op)?,
+                    rtn,
+                    dst: if rtn { row(inst.dst[0])? } else { 0 },
+                    cmp: if matches!(f.atomic, Some(AtomicOp::CmpSwap)) {
+                        row(inst.src[2])?
+                    } else {
+                        0
+                    },
                 }),
             })
         }
@@ -1013,6 +1130,7 @@ pub(crate) fn mem_op(inst: &Inst, slot: u8, s: &Shape) -> Option<MemOp> {
                 off1,
                 slot,
                 buf: None,
+                rmw: None,
             })
         }
         _ => None,
