@@ -15,7 +15,7 @@
 
 use super::select::{
     Branch, BufAddr, Cond, Cvt, CvtF64, DualOp, F64Op, Footprint, Half, Logic, MaskDst, MaskSrc,
-    MemOp, Node, Rmw, Shape, Src, Src64, VSrc64, S2, S64, V2, V3,
+    MemOp, Node, Rmw, Shape, Src, Src64, Trans, VSrc64, S2, S64, V2, V3,
 };
 use crate::decode::opnd;
 use crate::isa::D16;
@@ -145,6 +145,8 @@ pub(crate) struct EnvLayout {
     pub callback: i32,
     /// `cache::region_lookup`'s address.
     pub lookup: i32,
+    /// `select::trans_lanes`'s address.
+    pub trans: i32,
     /// The region cache's slots (a pointer to `[cache::Slot; SLOTS]`).
     pub regions: i32,
     /// The workgroup's LDS: host pointer and length in bytes.
@@ -1072,6 +1074,7 @@ impl Gen<'_> {
                     .collect();
                 self.vwrite(dst, vals, &m);
             }
+            Node::VTrans { op, dst, a, mode } => self.trans(op, dst, a, mode),
             Node::VCvt { op, dst, a } => {
                 // Rounding to nearest even the host conversions are the ISA's under every
                 // FP_DENORM setting: int -> f32 rounds once (never to a denormal); f32 -> int
@@ -2317,6 +2320,43 @@ impl Gen<'_> {
                     .store(mem(), hi, vrow, vgpr_offset(r.dst + 1, 0));
             }
         }
+    }
+
+    /// A `Node::VTrans`: the source's lanes to a stack buffer, `select::trans_lanes(op, mode,
+    /// src, dst, EXEC)` (its address read from `*env`), the results blended into `dst` under
+    /// EXEC. Registers stay cached: the call touches only the two buffers.
+    fn trans(&mut self, op: Trans, dst: u16, a: Src, mode: u32) {
+        let bytes = (LANES * 4) as u32;
+        let slot = |g: &mut Self| {
+            let ss = g.b.create_sized_stack_slot(StackSlotData::new(
+                StackSlotKind::ExplicitSlot,
+                bytes,
+                4,
+            ));
+            g.b.ins().stack_addr(g.ptr_ty, ss, 0)
+        };
+        let (sp, dp) = (slot(self), slot(self));
+        for c in 0..self.chunks {
+            let v = self.vsrc(a, c);
+            self.b.ins().store(mem(), v, sp, (16 * c) as i32);
+        }
+        let exec = self.exec64();
+        let mut sig = Signature::new(self.call_conv);
+        for t in [I32, I32, self.ptr_ty, self.ptr_ty, I64] {
+            sig.params.push(AbiParam::new(t));
+        }
+        let sig = self.b.import_signature(sig);
+        let f = self
+            .b
+            .ins()
+            .load(self.ptr_ty, mem(), self.env_ptr, self.env.trans);
+        let (o, m) = (self.iconst32(op as u32), self.iconst32(mode));
+        self.b.ins().call_indirect(sig, f, &[o, m, sp, dp, exec]);
+        let vals = (0..self.chunks)
+            .map(|c| self.b.ins().load(I32X4, mem(), dp, (16 * c) as i32))
+            .collect();
+        let masks = self.exec_masks();
+        self.vwrite(dst, vals, &masks);
     }
 
     /// MUBUF addressing (`exec::buffer::address`) for the fast path of `mem_op`: each lane's

@@ -16,6 +16,90 @@ use crate::isa::{MemKind, Op, Ty, D16};
 use crate::wave::Wave;
 use wavesim_core::memory::AtomicOp;
 
+/// The f32 transcendentals and square root compiled as calls (`Node::VTrans`); each applies
+/// its interpreter function (`exec::vfloat::ops`), so results, special values and flushing
+/// are the handler's bit for bit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u32)]
+pub(crate) enum Trans {
+    Rcp,
+    RcpIflag,
+    Rsq,
+    Sqrt,
+    Exp,
+    Log,
+    Sin,
+    Cos,
+}
+
+impl Trans {
+    const ALL: [Trans; 8] = [
+        Trans::Rcp,
+        Trans::RcpIflag,
+        Trans::Rsq,
+        Trans::Sqrt,
+        Trans::Exp,
+        Trans::Log,
+        Trans::Sin,
+        Trans::Cos,
+    ];
+
+    /// The handler's per-lane function (`exec::vfloat`'s table: V_RCP_F32 ... V_COS_F32).
+    fn apply(self, x: u64, m: &FpMode) -> u64 {
+        use crate::exec::vfloat::ops;
+        use wavesim_core::fp::soft::F32;
+        match self {
+            Trans::Rcp => ops::rcp(F32, x, m),
+            Trans::RcpIflag => ops::rcp_iflag(x, m),
+            Trans::Rsq => ops::rsq(F32, x, m),
+            Trans::Sqrt => ops::sqrt(F32, x, m),
+            Trans::Exp => ops::exp2(F32, x, m),
+            Trans::Log => ops::log2(F32, x, m),
+            Trans::Sin => ops::sincos(F32, x, m, false),
+            Trans::Cos => ops::sincos(F32, x, m, true),
+        }
+    }
+}
+
+/// What compiled code calls for a `Node::VTrans`: `dst[l] = op(src[l])` for every lane `l` in
+/// `exec` (64 lanes of u32 each side), under the float controls of MODE value `mode`. Compiled
+/// only where the handler adds nothing else: no modifiers (so no output rounding step), no
+/// exception detection (`mode_bits`).
+///
+/// # Safety
+/// `src` and `dst` point to 64 u32s each.
+pub(crate) unsafe extern "C" fn trans_lanes(
+    op: u32,
+    mode: u32,
+    src: *const u32,
+    dst: *mut u32,
+    exec: u64,
+) {
+    let Some(&t) = Trans::ALL.get(op as usize) else {
+        return;
+    };
+    let m = FpMode::from_mode(mode);
+    for l in 0..64 {
+        if exec >> l & 1 != 0 {
+            // SAFETY: l < 64, the caller's buffers hold 64 lanes.
+            unsafe { *dst.add(l) = t.apply(*src.add(l) as u64, &m) as u32 };
+        }
+    }
+}
+
+/// A MODE value whose float controls are `fp` (rounding to nearest even, no exception
+/// detection: the modes compiled float code runs in), or None for any other `fp`.
+fn mode_bits(fp: &FpMode) -> Option<u32> {
+    use wavesim_core::fp::soft::Round;
+    let den = |c: &wavesim_core::fp::soft::FpCtl| (!c.ftz_in as u32) | (!c.ftz_out as u32) << 1;
+    if fp.detect || fp.f32.rm != Round::NearestEven || fp.f64.rm != Round::NearestEven {
+        return None;
+    }
+    let bits =
+        den(&fp.f32) << 4 | den(&fp.f64) << 6 | (fp.dx10_clamp as u32) << 8 | (fp.ieee as u32) << 9;
+    (FpMode::from_mode(bits) == *fp).then_some(bits)
+}
+
 /// A 32-bit source, resolved.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Src {
@@ -379,6 +463,14 @@ pub(crate) enum Node {
         dst: u16,
         a: Src,
     },
+    /// An f32 transcendental or square root: one call of `trans_lanes`, which runs the
+    /// interpreter's per-lane function on each active lane, for MODE value `mode`.
+    VTrans {
+        op: Trans,
+        dst: u16,
+        a: Src,
+        mode: u32,
+    },
     V2 {
         op: V2,
         dst: u16,
@@ -567,6 +659,7 @@ impl Node {
                 | Node::Fmac { .. }
                 | Node::VCmpF { .. }
                 | Node::VCvt { .. }
+                | Node::VTrans { .. }
                 // VOPD: also for its integer components (the handler's exception bookkeeping
                 // runs for the whole instruction when MODE enables exceptions).
                 | Node::Dual { .. }
@@ -1585,6 +1678,22 @@ fn lower_any_mode(
             V_NOT_B32 => Some(Node::VNot {
                 dst: vdst(inst, s)?,
                 a: src(inst, 0, s)?,
+            }),
+            V_RCP_F32 | V_RCP_IFLAG_F32 | V_RSQ_F32 | V_SQRT_F32 | V_EXP_F32 | V_LOG_F32
+            | V_SIN_F32 | V_COS_F32 => Some(Node::VTrans {
+                op: match op {
+                    V_RCP_F32 => Trans::Rcp,
+                    V_RCP_IFLAG_F32 => Trans::RcpIflag,
+                    V_RSQ_F32 => Trans::Rsq,
+                    V_SQRT_F32 => Trans::Sqrt,
+                    V_EXP_F32 => Trans::Exp,
+                    V_LOG_F32 => Trans::Log,
+                    V_SIN_F32 => Trans::Sin,
+                    _ => Trans::Cos,
+                },
+                dst: vdst(inst, s)?,
+                a: src(inst, 0, s)?,
+                mode: mode_bits(&s.fp)?,
             }),
             V_CVT_F32_I32 | V_CVT_F32_U32 | V_CVT_I32_F32 | V_CVT_U32_F32 => Some(Node::VCvt {
                 op: match op {
