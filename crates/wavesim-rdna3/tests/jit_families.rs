@@ -1108,3 +1108,64 @@ fn f32_transcendentals_call_the_interpreters_lane_functions() {
         }
     }
 }
+
+#[test]
+fn f64_reciprocal_and_roots_call_the_interpreters_lane_functions() {
+    // VOP1: v_rcp_f64 v[2:3], v[0:1] (op 0x2f), v_rsq_f64 v[4:5], v[0:1] (0x31), v_sqrt_f64
+    // v[6:7], v[0:1] (0x34). RDNA3 ISA V_RCP_F64 1/x, V_RSQ_F64 1/sqrt(x), V_SQRT_F64 with
+    // IEEE special values (1/+-0 = +-inf, sqrt(-0) = -0, a negative root: RDNA3's default NaN
+    // 0xfff8000000000000). 2^-1060 (denormal, bits 1 << 14) has the root 2^-530
+    // (0x1ed0000000000000) when MODE keeps f64 denormals (0x3f0) and reads as +0 when it
+    // flushes them (0x330: f64 FP_DENORM 0), giving 1/+0 = +inf and sqrt(+0) = +0.
+    let words: Vec<[u8; 4]> = [(0x2fu32, 2u32), (0x31, 4), (0x34, 6)]
+        .iter()
+        .map(|&(op, d)| (0x7e00_0000 | d << 17 | op << 9 | 256).to_le_bytes())
+        .collect();
+    let insts: Vec<&[u8]> = words.iter().map(|w| &w[..]).collect();
+    let names: Vec<_> = program(&insts).insts[..3]
+        .iter()
+        .map(|i| i.op.name())
+        .collect();
+    assert_eq!(names, ["v_rcp_f64", "v_rsq_f64", "v_sqrt_f64"]);
+    const INF: u64 = 0x7ff0_0000_0000_0000;
+    const NAN: u64 = 0xfff8_0000_0000_0000;
+    // (1/x, 1/sqrt(x), sqrt(x)) of 2^-1060: kept, 2^1060 overflows to +inf, 2^530 is
+    // 0x6110000000000000.
+    for (mode, den) in [
+        (
+            0x3f0u32,
+            (INF, 0x6110_0000_0000_0000u64, 0x1ed0_0000_0000_0000u64),
+        ),
+        (0x330, (INF, INF, 0)),
+    ] {
+        // (x, rcp, rsq, sqrt)
+        let cases: [(u64, u64, u64, u64); 5] = [
+            (
+                0x4010_0000_0000_0000,
+                0x3fd0_0000_0000_0000,
+                0x3fe0_0000_0000_0000,
+                0x4000_0000_0000_0000,
+            ), // 4
+            (0, INF, INF, 0),                                         // +0
+            (1 << 63, 1 << 63 | INF, 1 << 63 | INF, 1 << 63),         // -0
+            (0xbff0_0000_0000_0000, 0xbff0_0000_0000_0000, NAN, NAN), // -1
+            (1 << 14, den.0, den.1, den.2),                           // 2^-1060
+        ];
+        for wave64 in [false, true] {
+            let exec = 0xffff_fffe_ffff_ffdfu64;
+            let (h, _) = run(wave64, &insts, 3, |h| {
+                h.wave.hw.mode = mode;
+                h.wave.set_exec(exec);
+                h.set_v(0, |l| cases[l % 5].0 as u32);
+                h.set_v(1, |l| (cases[l % 5].0 >> 32) as u32);
+            });
+            for l in (0..h.wave.lanes()).filter(|l| exec >> l & 1 != 0) {
+                let (x, rcp, rsq, sqrt) = cases[l % 5];
+                let got = |r: usize| h.v(r, l) as u64 | (h.v(r + 1, l) as u64) << 32;
+                assert_eq!(got(2), rcp, "rcp({x:#x}) MODE {mode:#x}");
+                assert_eq!(got(4), rsq, "rsq({x:#x}) MODE {mode:#x}");
+                assert_eq!(got(6), sqrt, "sqrt({x:#x}) MODE {mode:#x}");
+            }
+        }
+    }
+}

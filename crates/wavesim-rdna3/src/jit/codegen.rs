@@ -970,16 +970,7 @@ impl Gen<'_> {
             let src = if to64 {
                 [self.vsrc(a32, c), self.splat(0)]
             } else {
-                match a64 {
-                    VSrc64::Vgpr(r) => [self.get_v(r, c), self.get_v(r + 1, c)],
-                    VSrc64::Scalar(k) => {
-                        let v = self.src64(k);
-                        let l = self.b.ins().ireduce(I32, v);
-                        let h = self.b.ins().ushr_imm_u(v, 32);
-                        let h = self.b.ins().ireduce(I32, h);
-                        [self.b.ins().splat(I32X4, l), self.b.ins().splat(I32X4, h)]
-                    }
-                }
+                self.vsrc64_chunk_split(a64, c)
             };
             for l in 0..VL as u8 {
                 let x = self.b.ins().extractlane(src[0], l);
@@ -1074,7 +1065,13 @@ impl Gen<'_> {
                     .collect();
                 self.vwrite(dst, vals, &m);
             }
-            Node::VTrans { op, dst, a, mode } => self.trans(op, dst, a, mode),
+            Node::VTrans {
+                op,
+                dst,
+                a,
+                a64,
+                mode,
+            } => self.trans(op, dst, a, a64, mode),
             Node::VCvt { op, dst, a } => {
                 // Rounding to nearest even the host conversions are the ISA's under every
                 // FP_DENORM setting: int -> f32 rounds once (never to a denormal); f32 -> int
@@ -2325,8 +2322,10 @@ impl Gen<'_> {
     /// A `Node::VTrans`: the source's lanes to a stack buffer, `select::trans_lanes(op, mode,
     /// src, dst, EXEC)` (its address read from `*env`), the results blended into `dst` under
     /// EXEC. Registers stay cached: the call touches only the two buffers.
-    fn trans(&mut self, op: Trans, dst: u16, a: Src, mode: u32) {
-        let bytes = (LANES * 4) as u32;
+    fn trans(&mut self, op: Trans, dst: u16, a: Src, a64: VSrc64, mode: u32) {
+        // Low dwords of the 64 lanes, then high dwords.
+        let bytes = (2 * LANES * 4) as u32;
+        let hi_off = (LANES * 4) as i32;
         let slot = |g: &mut Self| {
             let ss = g.b.create_sized_stack_slot(StackSlotData::new(
                 StackSlotKind::ExplicitSlot,
@@ -2337,8 +2336,15 @@ impl Gen<'_> {
         };
         let (sp, dp) = (slot(self), slot(self));
         for c in 0..self.chunks {
-            let v = self.vsrc(a, c);
-            self.b.ins().store(mem(), v, sp, (16 * c) as i32);
+            let off = (16 * c) as i32;
+            if op.wide() {
+                let [lo, hi] = self.vsrc64_chunk_split(a64, c);
+                self.b.ins().store(mem(), lo, sp, off);
+                self.b.ins().store(mem(), hi, sp, hi_off + off);
+            } else {
+                let v = self.vsrc(a, c);
+                self.b.ins().store(mem(), v, sp, off);
+            }
         }
         let exec = self.exec64();
         let mut sig = Signature::new(self.call_conv);
@@ -2352,11 +2358,32 @@ impl Gen<'_> {
             .load(self.ptr_ty, mem(), self.env_ptr, self.env.trans);
         let (o, m) = (self.iconst32(op as u32), self.iconst32(mode));
         self.b.ins().call_indirect(sig, f, &[o, m, sp, dp, exec]);
-        let vals = (0..self.chunks)
-            .map(|c| self.b.ins().load(I32X4, mem(), dp, (16 * c) as i32))
-            .collect();
         let masks = self.exec_masks();
-        self.vwrite(dst, vals, &masks);
+        let halves: &[(u16, i32)] = if op.wide() {
+            &[(0, 0), (1, hi_off)]
+        } else {
+            &[(0, 0)]
+        };
+        for &(k, base) in halves {
+            let vals = (0..self.chunks)
+                .map(|c| self.b.ins().load(I32X4, mem(), dp, base + (16 * c) as i32))
+                .collect();
+            self.vwrite(dst + k, vals, &masks);
+        }
+    }
+
+    /// Chunk `c` of a 64-bit VALU source as (low dwords, high dwords) of its 4 lanes.
+    fn vsrc64_chunk_split(&mut self, s: VSrc64, c: usize) -> [Value; 2] {
+        match s {
+            VSrc64::Vgpr(r) => [self.get_v(r, c), self.get_v(r + 1, c)],
+            VSrc64::Scalar(k) => {
+                let v = self.src64(k);
+                let l = self.b.ins().ireduce(I32, v);
+                let h = self.b.ins().ushr_imm_u(v, 32);
+                let h = self.b.ins().ireduce(I32, h);
+                [self.b.ins().splat(I32X4, l), self.b.ins().splat(I32X4, h)]
+            }
+        }
     }
 
     /// MUBUF addressing (`exec::buffer::address`) for the fast path of `mem_op`: each lane's

@@ -13,10 +13,10 @@
 //! min, max, and, or, xor, swap, cmpswap; 32 and 64 bits) take the same check and then each
 //! active lane's read-modify-write in lane order, as host atomics on device memory
 //! (`select::Rmw`). The f32 transcendentals and square root (`v_rcp`, `v_rcp_iflag`,
-//! `v_rsq`, `v_sqrt`, `v_exp`, `v_log`, `v_sin`, `v_cos`) call their interpreter lane function
-//! for each active lane (`select::trans_lanes`) with the registers kept in SSA. Instructions
-//! the compiler does not translate (other memory forms, other atomics, f16/f64
-//! transcendentals, DPP, most modifiers, 16-bit ops, ...) run
+//! `v_rsq`, `v_sqrt`, `v_exp`, `v_log`, `v_sin`, `v_cos`) and `v_rcp/rsq/sqrt_f64` call their
+//! interpreter lane function for each active lane (`select::trans_lanes`) with the registers
+//! kept in SSA. Instructions the compiler does not translate (other memory forms, other
+//! atomics, f16 transcendentals, DPP, most modifiers, 16-bit ops, ...) run
 //! inside the block through their interpreter handler (`cache::call`: the block stores the
 //! registers it holds, the handler runs on the wave, the block reloads; for the scalar loads
 //! and GLOBAL and DS memory instructions, whose registers are known (`select::footprint`),

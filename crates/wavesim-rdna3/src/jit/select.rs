@@ -30,10 +30,13 @@ pub(crate) enum Trans {
     Log,
     Sin,
     Cos,
+    RcpF64,
+    RsqF64,
+    SqrtF64,
 }
 
 impl Trans {
-    const ALL: [Trans; 8] = [
+    const ALL: [Trans; 11] = [
         Trans::Rcp,
         Trans::RcpIflag,
         Trans::Rsq,
@@ -42,12 +45,20 @@ impl Trans {
         Trans::Log,
         Trans::Sin,
         Trans::Cos,
+        Trans::RcpF64,
+        Trans::RsqF64,
+        Trans::SqrtF64,
     ];
+
+    /// The f64 forms (sources and results in VGPR pairs).
+    pub(crate) fn wide(self) -> bool {
+        matches!(self, Trans::RcpF64 | Trans::RsqF64 | Trans::SqrtF64)
+    }
 
     /// The handler's per-lane function (`exec::vfloat`'s table: V_RCP_F32 ... V_COS_F32).
     fn apply(self, x: u64, m: &FpMode) -> u64 {
         use crate::exec::vfloat::ops;
-        use wavesim_core::fp::soft::F32;
+        use wavesim_core::fp::soft::{F32, F64};
         match self {
             Trans::Rcp => ops::rcp(F32, x, m),
             Trans::RcpIflag => ops::rcp_iflag(x, m),
@@ -57,17 +68,21 @@ impl Trans {
             Trans::Log => ops::log2(F32, x, m),
             Trans::Sin => ops::sincos(F32, x, m, false),
             Trans::Cos => ops::sincos(F32, x, m, true),
+            Trans::RcpF64 => ops::rcp(F64, x, m),
+            Trans::RsqF64 => ops::rsq(F64, x, m),
+            Trans::SqrtF64 => ops::sqrt(F64, x, m),
         }
     }
 }
 
 /// What compiled code calls for a `Node::VTrans`: `dst[l] = op(src[l])` for every lane `l` in
-/// `exec` (64 lanes of u32 each side), under the float controls of MODE value `mode`. Compiled
-/// only where the handler adds nothing else: no modifiers (so no output rounding step), no
-/// exception detection (`mode_bits`).
+/// `exec`, under the float controls of MODE value `mode`; `src` and `dst` hold 64 lanes of
+/// low dwords, then (f64 forms) 64 lanes of high dwords. Compiled only where the handler adds
+/// nothing else: no modifiers (so no output rounding step), no exception detection
+/// (`mode_bits`).
 ///
 /// # Safety
-/// `src` and `dst` point to 64 u32s each.
+/// `src` and `dst` point to 128 u32s each.
 pub(crate) unsafe extern "C" fn trans_lanes(
     op: u32,
     mode: u32,
@@ -81,8 +96,13 @@ pub(crate) unsafe extern "C" fn trans_lanes(
     let m = FpMode::from_mode(mode);
     for l in 0..64 {
         if exec >> l & 1 != 0 {
-            // SAFETY: l < 64, the caller's buffers hold 64 lanes.
-            unsafe { *dst.add(l) = t.apply(*src.add(l) as u64, &m) as u32 };
+            // SAFETY: l + 64 < 128, the caller's buffers hold 128 dwords.
+            unsafe {
+                let hi = if t.wide() { *src.add(l + 64) as u64 } else { 0 };
+                let r = t.apply(*src.add(l) as u64 | hi << 32, &m);
+                *dst.add(l) = r as u32;
+                *dst.add(l + 64) = (r >> 32) as u32;
+            }
         }
     }
 }
@@ -463,12 +483,14 @@ pub(crate) enum Node {
         dst: u16,
         a: Src,
     },
-    /// An f32 transcendental or square root: one call of `trans_lanes`, which runs the
-    /// interpreter's per-lane function on each active lane, for MODE value `mode`.
+    /// An f32 or f64 transcendental or square root: one call of `trans_lanes`, which runs
+    /// the interpreter's per-lane function on each active lane, for MODE value `mode`. f64
+    /// forms (`Trans::wide`) read `a64` and write the pair at `dst`.
     VTrans {
         op: Trans,
         dst: u16,
         a: Src,
+        a64: VSrc64,
         mode: u32,
     },
     V2 {
@@ -639,6 +661,7 @@ impl Node {
     /// exception detection, entered only while the wave's MODE still has that setting.
     pub(crate) fn needs_f64(&self) -> bool {
         matches!(self, Node::F64 { .. } | Node::CvtF64 { .. })
+            || matches!(self, Node::VTrans { op, .. } if op.wide())
     }
 
     /// True for nodes whose result depends on MODE's f32 controls (f32 arithmetic, compares
@@ -659,7 +682,8 @@ impl Node {
                 | Node::Fmac { .. }
                 | Node::VCmpF { .. }
                 | Node::VCvt { .. }
-                | Node::VTrans { .. }
+                | Node::VTrans { op: Trans::Rcp | Trans::RcpIflag | Trans::Rsq | Trans::Sqrt
+                    | Trans::Exp | Trans::Log | Trans::Sin | Trans::Cos, .. }
                 // VOPD: also for its integer components (the handler's exception bookkeeping
                 // runs for the whole instruction when MODE enables exceptions).
                 | Node::Dual { .. }
@@ -1693,6 +1717,18 @@ fn lower_any_mode(
                 },
                 dst: vdst(inst, s)?,
                 a: src(inst, 0, s)?,
+                a64: VSrc64::Scalar(Src64::Const(0)),
+                mode: mode_bits(&s.fp)?,
+            }),
+            V_RCP_F64 | V_RSQ_F64 | V_SQRT_F64 => Some(Node::VTrans {
+                op: match op {
+                    V_RCP_F64 => Trans::RcpF64,
+                    V_RSQ_F64 => Trans::RsqF64,
+                    _ => Trans::SqrtF64,
+                },
+                dst: vpair(inst.dst[0], s)?,
+                a: Src::Const(0),
+                a64: vsrc64(inst, 0, s)?,
                 mode: mode_bits(&s.fp)?,
             }),
             V_CVT_F32_I32 | V_CVT_F32_U32 | V_CVT_I32_F32 | V_CVT_U32_F32 => Some(Node::VCvt {
