@@ -398,6 +398,32 @@ pub(crate) struct MemOp {
     pub rmw: Option<Rmw>,
 }
 
+impl MemOp {
+    /// A dword load through region-cache slot `slot` with every other field at its neutral
+    /// value (no LDS, FLAT, sign, d16 half, saddr, second element, MUBUF or atomic): the forms
+    /// below set what they use.
+    fn plain(slot: u8) -> MemOp {
+        MemOp {
+            store: false,
+            lds: false,
+            flat: false,
+            dwords: 1,
+            size: 4,
+            sext: false,
+            d16: D16::None,
+            addr: 0,
+            saddr: opnd::NULL,
+            data: 0,
+            data1: 0,
+            imm: 0,
+            off1: None,
+            slot,
+            buf: None,
+            rmw: None,
+        }
+    }
+}
+
 /// The atomic of a `MemOp` (`exec::flat::atomic`, `exec::buffer::atomic`,
 /// `exec::lds::ds_atomic`, `wavesim_core::memory::AtomicOp`): device memory through host
 /// atomics (the same read-modify-writes `Region::atomic32/64` use, so waves on other threads
@@ -1033,13 +1059,8 @@ pub(crate) fn mem_op(inst: &Inst, slot: u8, s: &Shape) -> Option<MemOp> {
                 let data = row(inst.src[1])?;
                 let rtn = inst.flags & iflags::GLC != 0;
                 return Some(MemOp {
-                    store: false,
-                    lds: false,
-                    flat: false,
                     dwords: f.bytes / 4,
                     size: f.bytes,
-                    sext: false,
-                    d16: D16::None,
                     addr: row(inst.src[0])?,
                     saddr: if saddr == opnd::NULL {
                         saddr
@@ -1047,17 +1068,14 @@ pub(crate) fn mem_op(inst: &Inst, slot: u8, s: &Shape) -> Option<MemOp> {
                         saddr & !1
                     },
                     data,
-                    data1: 0,
                     imm: inst.imm as i64,
-                    off1: None,
-                    slot,
-                    buf: None,
                     rmw: Some(Rmw {
                         op: rmw_op(inst.op)?,
                         rtn,
                         dst: if rtn { row(inst.dst[0])? } else { 0 },
                         cmp: data + f.bytes as u16 / 4,
                     }),
+                    ..MemOp::plain(slot)
                 });
             }
             let (store, rest) = match name.strip_prefix(load) {
@@ -1072,7 +1090,6 @@ pub(crate) fn mem_op(inst: &Inst, slot: u8, s: &Shape) -> Option<MemOp> {
             };
             Some(MemOp {
                 store,
-                lds: false,
                 flat,
                 dwords,
                 size,
@@ -1085,17 +1102,13 @@ pub(crate) fn mem_op(inst: &Inst, slot: u8, s: &Shape) -> Option<MemOp> {
                     saddr & !1
                 },
                 data: row(if store { inst.src[1] } else { inst.dst[0] })?,
-                data1: 0,
                 // FLAT: the offset's bit 12 is ignored (`exec::flat::targets`).
                 imm: if flat {
                     (inst.imm & 0xfff) as i64
                 } else {
                     inst.imm as i64
                 },
-                off1: None,
-                slot,
-                buf: None,
-                rmw: None,
+                ..MemOp::plain(slot)
             })
         }
         Enc::Mubuf if inst.flags & iflags::TFE == 0 => {
@@ -1134,19 +1147,13 @@ pub(crate) fn mem_op(inst: &Inst, slot: u8, s: &Shape) -> Option<MemOp> {
             };
             Some(MemOp {
                 store,
-                lds: false,
-                flat: false,
                 dwords,
                 size,
                 sext: size < 4 && f.sext,
                 d16: if size < 4 { f.d16 } else { D16::None },
                 addr: row(inst.src[0])?,
-                saddr: opnd::NULL,
                 data: row(inst.src[1])?,
-                data1: 0,
                 imm: (inst.imm & 0xfff) as i64,
-                off1: None,
-                slot,
                 buf: Some(BufAddr {
                     srsrc: inst.src[2],
                     soff,
@@ -1154,6 +1161,7 @@ pub(crate) fn mem_op(inst: &Inst, slot: u8, s: &Shape) -> Option<MemOp> {
                     offen: inst.flags & iflags::OFFEN != 0,
                 }),
                 rmw,
+                ..MemOp::plain(slot)
             })
         }
         Enc::Ds
@@ -1172,21 +1180,12 @@ pub(crate) fn mem_op(inst: &Inst, slot: u8, s: &Shape) -> Option<MemOp> {
             let rtn = f.mem == MemKind::AtomicRtn;
             let data = row(inst.src[1])?;
             Some(MemOp {
-                store: false,
                 lds: true,
-                flat: false,
                 dwords: f.bytes / 4,
                 size: f.bytes,
-                sext: false,
-                d16: D16::None,
                 addr: row(inst.src[0])?,
-                saddr: opnd::NULL,
                 data,
-                data1: 0,
                 imm: (inst.imm & 0xffff) as i64,
-                off1: None,
-                slot,
-                buf: None,
                 rmw: Some(Rmw {
                     op: rmw_op(inst.op)?,
                     rtn,
@@ -1197,6 +1196,7 @@ pub(crate) fn mem_op(inst: &Inst, slot: u8, s: &Shape) -> Option<MemOp> {
                         0
                     },
                 }),
+                ..MemOp::plain(slot)
             })
         }
         Enc::Ds if inst.flags & iflags::GDS == 0 => {
@@ -1230,13 +1230,9 @@ pub(crate) fn mem_op(inst: &Inst, slot: u8, s: &Shape) -> Option<MemOp> {
             Some(MemOp {
                 store,
                 lds: true,
-                flat: false,
                 dwords,
                 size: 4 * dwords,
-                sext: false,
-                d16: D16::None,
                 addr: row(inst.src[0])?,
-                saddr: opnd::NULL,
                 data: row(data)?,
                 data1: if store && off1.is_some() {
                     row(inst.src[2])?
@@ -1245,9 +1241,7 @@ pub(crate) fn mem_op(inst: &Inst, slot: u8, s: &Shape) -> Option<MemOp> {
                 },
                 imm: off0 as i64,
                 off1,
-                slot,
-                buf: None,
-                rmw: None,
+                ..MemOp::plain(slot)
             })
         }
         _ => None,
