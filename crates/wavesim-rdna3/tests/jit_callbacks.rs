@@ -51,7 +51,8 @@ fn both(
 }
 
 /// `both`, with the check that some callback was compiled only when `callbacks` (the scalar
-/// and dword memory instructions compile to host code with the handler as their slow path).
+/// and dword memory instructions and the integer atomics compile to host code with the
+/// handler as their slow path, so programs of those alone compile no callback).
 fn both_with(
     insts: &[&[u8]],
     wave64: bool,
@@ -127,7 +128,9 @@ fn memory_and_atomics_run_inside_compiled_loops() {
     for wave64 in [false, true] {
         for (k, exec) in [u64::MAX, 0x0f0f_00ff_f0f0_ff00, 0].into_iter().enumerate() {
             let compiled = if k == 0 { 10 } else { 0 };
-            let (r, _, mem, _) = both(&body(), wave64, compiled, &|h, buf| setup(h, buf, exec));
+            let (r, _, mem, _) = both_with(&body(), wave64, compiled, false, &|h, buf| {
+                setup(h, buf, exec)
+            });
             let st = r.expect("runs");
             // 1 + 3 iterations of 10 + the tail of 3 + s_endpgm (RDNA3 ISA: every
             // instruction counts once whatever EXEC is).
@@ -166,7 +169,7 @@ fn a_memory_fault_inside_a_compiled_block_is_the_interpreters_error() {
         &[0xf2, 0xff, 0xa2, 0xbf], // s_cbranch_scc1 -14
     ];
     for wave64 in [false, true] {
-        let (r, _, _, _) = both(&insts, wave64, 5, &|h, buf| {
+        let (r, _, _, _) = both_with(&insts, wave64, 5, false, &|h, buf| {
             setup(h, buf, u64::MAX);
             h.set_v(0, |l| if l == 5 { 0x1000_0000 } else { 4 });
         });
@@ -193,7 +196,7 @@ fn an_atomic_that_faults_runs_once_and_stops_the_block() {
         &[0xf9, 0xff, 0xa2, 0xbf], // s_cbranch_scc1 -7 (to the atomic)
     ];
     for wave64 in [false, true] {
-        let (r, _, _, _) = both(&insts, wave64, 3, &|h, buf| {
+        let (r, _, _, _) = both_with(&insts, wave64, 3, false, &|h, buf| {
             setup(h, buf, u64::MAX);
             h.set_v(3, |l| {
                 if l == 9 {
@@ -219,7 +222,7 @@ fn mode_changes_inside_a_block_leave_f32_code_to_the_interpreter() {
         &[0x00, 0x00, 0x92, 0xbf], // s_denorm_mode 0
         &[0x00, 0x05, 0x02, 0x06], // v_add_f32_e32 v1, v0, v2
     ];
-    let (r, _, _, _) = both(&insts, false, 2, &|h, buf| {
+    let (r, _, _, _) = both_with(&insts, false, 2, false, &|h, buf| {
         setup(h, buf, u64::MAX);
         h.wave.hw.mode = 0xf0;
         h.set_v(0, |_| 1);
@@ -277,7 +280,7 @@ fn loads_replace_the_rows_the_block_held() {
         for (k, exec) in [u64::MAX, 0x0f0f_00ff_f0f0_ff00].into_iter().enumerate() {
             // Compiled once per program and wave size.
             let compiled = if k == 0 { 6 } else { 0 };
-            let (r, _, _, _) = both(&insts, wave64, compiled, &|h, buf| {
+            let (r, _, _, _) = both_with(&insts, wave64, compiled, false, &|h, buf| {
                 setup(h, buf, exec);
                 h.set_v(1, |l| l as u32 + 100);
                 h.set_v(2, |l| l as u32 * 1000);

@@ -990,3 +990,182 @@ fn f64_min_max_follow_the_isa_nan_and_zero_rules() {
         }
     }
 }
+
+#[test]
+fn f32_transcendentals_call_the_interpreters_lane_functions() {
+    // VOP1 (word = 0x7e000000 | vdst << 17 | op << 9 | src0): v_rcp_f32 v2, v0 (op 0x2a),
+    // v_rsq_f32 v3, v0 (0x2e), v_sqrt_f32 v4, v0 (0x33), v_exp_f32 v5, v0 (0x25), v_log_f32
+    // v6, v0 (0x27), v_sin_f32 v7, v0 (0x35), v_cos_f32 v8, v0 (0x36), v_rcp_iflag_f32 v9, v0
+    // (0x2b). Expected values from the RDNA3 ISA's opcode descriptions (V_RCP_F32 1/x,
+    // V_RSQ_F32 1/sqrt(x), V_SQRT_F32, V_EXP_F32 2^x, V_LOG_F32 log2(x), V_SIN_F32 /
+    // V_COS_F32 of x revolutions, i.e. sin(2 pi x)) and IEEE special values: 1/+-0 = +-inf,
+    // 1/inf = 0, sqrt(-0) = -0, sqrt/rsq/log of a negative number = NaN (RDNA3's default NaN
+    // 0xffc00000 for an invalid operation), log2(+-0) = -inf, 2^-inf = 0. Denormals: under
+    // MODE 0x3c0 (run_asm's: f32 denormals flushed) an input 2^-127 (0x00400000) reads as +0,
+    // so its reciprocal is +inf and its root +0, and 2^-127 as a result is flushed to +0;
+    // under 0x3f0 (kept) 1/2^-127 = 2^127 = 0x7f000000, sqrt(2^-128) = 2^-64 = 0x1f800000 and
+    // 2^-127 stays 0x00400000. Every lane (the 8 cases repeat) must also match the
+    // interpreter's state bit for bit, with partial EXEC.
+    let ops: [(u32, usize, &str); 8] = [
+        (0x2a, 2, "v_rcp_f32"),
+        (0x2e, 3, "v_rsq_f32"),
+        (0x33, 4, "v_sqrt_f32"),
+        (0x25, 5, "v_exp_f32"),
+        (0x27, 6, "v_log_f32"),
+        (0x35, 7, "v_sin_f32"),
+        (0x36, 8, "v_cos_f32"),
+        (0x2b, 9, "v_rcp_iflag_f32"),
+    ];
+    let words: Vec<[u8; 4]> = ops
+        .iter()
+        .map(|&(op, d, _)| (0x7e00_0000 | (d as u32) << 17 | op << 9 | 256).to_le_bytes())
+        .collect();
+    let insts: Vec<&[u8]> = words.iter().map(|w| &w[..]).collect();
+    for (k, &(_, _, name)) in ops.iter().enumerate() {
+        assert_eq!(program(&insts).insts[k].op.name(), name);
+    }
+    const INF: u32 = 0x7f80_0000;
+    const NINF: u32 = 0xff80_0000;
+    const NAN: u32 = 0xffc0_0000;
+    // (x, rcp, rsq, sqrt) and (x, exp, log) checks; None: not checked by hand (still compared
+    // with the interpreter).
+    // 2^-127 in and out: (1/x, 1/sqrt(x), sqrt(x), 2^-127 as a result); 2^-63.5 and 2^63.5
+    // rounded to nearest are 0x1fb504f3 and 0x5f3504f3.
+    for (mode, den_rcp, den_rsq, den_sqrt, den_exp) in [
+        (
+            0x3f0u32,
+            0x7f00_0000u32,
+            0x5f35_04f3u32,
+            0x1fb5_04f3u32,
+            0x0040_0000u32,
+        ),
+        (0x3c0, INF, INF, 0, 0),
+    ] {
+        let roots: [(u32, u32, u32, u32); 7] = [
+            (0x4000_0000, 0x3f00_0000, 0x3f35_04f3, 0x3fb5_04f3), // 2: 0.5, 1/sqrt2, sqrt2
+            (0x4080_0000, 0x3e80_0000, 0x3f00_0000, 0x4000_0000), // 4: 0.25, 0.5, 2
+            (0x0000_0000, INF, INF, 0),                           // +0
+            (0x8000_0000, NINF, NINF, 0x8000_0000),               // -0
+            (INF, 0, 0, INF),                                     // +inf
+            (0xbf80_0000, 0xbf80_0000, NAN, NAN),                 // -1
+            (0x0040_0000, den_rcp, den_rsq, den_sqrt),            // 2^-127
+        ];
+        let exps: [(u32, u32, u32); 5] = [
+            (0x4040_0000, 0x4100_0000, 0x3fca_e00d), // 3: 8, log2(3) rounded
+            (0x4100_0000, 0x4380_0000, 0x4040_0000), // 8: 256, 3
+            (0x3f80_0000, 0x4000_0000, 0),           // 1: 2, 0
+            (NINF, 0, NAN),                          // -inf: 0, NaN
+            (0xc2fe_0000, den_exp, NAN),             // -127: 2^-127, NaN
+        ];
+        let trig: [(u32, u32, u32); 3] = [
+            (0x3e80_0000, 0x3f80_0000, 0), // 0.25: sin 1 (cos not checked)
+            (0x0000_0000, 0, 0x3f80_0000), // 0: sin 0, cos 1
+            (0x3f00_0000, 0, 0xbf80_0000), // 0.5: cos -1
+        ];
+        for wave64 in [false, true] {
+            let n = if wave64 { 64 } else { 32 };
+            let exec = 0xf7ff_ffff_ffff_fffeu64 & if wave64 { u64::MAX } else { 0xffff_ffff };
+            let x = |l: usize| match l % 16 {
+                i @ 0..=6 => roots[i].0,
+                i @ 7..=11 => exps[i - 7].0,
+                i @ 12..=14 => trig[i - 12].0,
+                _ => a(l),
+            };
+            let (h, _) = run(wave64, &insts, 8, |h| {
+                h.wave.hw.mode = mode;
+                h.wave.set_exec(exec);
+                h.set_v(0, x);
+                for r in 2..10 {
+                    h.set_v(r, |_| OLD);
+                }
+            });
+            for l in (0..n).filter(|l| exec >> l & 1 != 0) {
+                let i = l % 16;
+                let got = |r: usize| h.v(r, l);
+                if i <= 6 {
+                    let (_, rcp, rsq, sqrt) = roots[i];
+                    assert_eq!(got(2), rcp, "rcp({:#x}) MODE {mode:#x}", x(l));
+                    assert_eq!(got(9), rcp, "rcp_iflag({:#x}) MODE {mode:#x}", x(l));
+                    assert_eq!(got(3), rsq, "rsq({:#x}) MODE {mode:#x}", x(l));
+                    assert_eq!(got(4), sqrt, "sqrt({:#x}) MODE {mode:#x}", x(l));
+                } else if i <= 11 {
+                    let (_, e, lg) = exps[i - 7];
+                    assert_eq!(got(5), e, "exp({:#x}) MODE {mode:#x}", x(l));
+                    assert_eq!(got(6), lg, "log({:#x}) MODE {mode:#x}", x(l));
+                } else if i <= 14 {
+                    let (_, s, c) = trig[i - 12];
+                    if i != 14 {
+                        assert_eq!(got(7), s, "sin({:#x}) MODE {mode:#x}", x(l));
+                    }
+                    if i != 12 {
+                        assert_eq!(got(8), c, "cos({:#x}) MODE {mode:#x}", x(l));
+                    }
+                }
+            }
+            for l in (0..n).filter(|l| exec >> l & 1 == 0) {
+                assert_eq!(h.v(2, l), OLD, "inactive lane {l}");
+            }
+        }
+    }
+}
+
+#[test]
+fn f64_reciprocal_and_roots_call_the_interpreters_lane_functions() {
+    // VOP1: v_rcp_f64 v[2:3], v[0:1] (op 0x2f), v_rsq_f64 v[4:5], v[0:1] (0x31), v_sqrt_f64
+    // v[6:7], v[0:1] (0x34). RDNA3 ISA V_RCP_F64 1/x, V_RSQ_F64 1/sqrt(x), V_SQRT_F64 with
+    // IEEE special values (1/+-0 = +-inf, sqrt(-0) = -0, a negative root: RDNA3's default NaN
+    // 0xfff8000000000000). 2^-1060 (denormal, bits 1 << 14) has the root 2^-530
+    // (0x1ed0000000000000) when MODE keeps f64 denormals (0x3f0) and reads as +0 when it
+    // flushes them (0x330: f64 FP_DENORM 0), giving 1/+0 = +inf and sqrt(+0) = +0.
+    let words: Vec<[u8; 4]> = [(0x2fu32, 2u32), (0x31, 4), (0x34, 6)]
+        .iter()
+        .map(|&(op, d)| (0x7e00_0000 | d << 17 | op << 9 | 256).to_le_bytes())
+        .collect();
+    let insts: Vec<&[u8]> = words.iter().map(|w| &w[..]).collect();
+    let names: Vec<_> = program(&insts).insts[..3]
+        .iter()
+        .map(|i| i.op.name())
+        .collect();
+    assert_eq!(names, ["v_rcp_f64", "v_rsq_f64", "v_sqrt_f64"]);
+    const INF: u64 = 0x7ff0_0000_0000_0000;
+    const NAN: u64 = 0xfff8_0000_0000_0000;
+    // (1/x, 1/sqrt(x), sqrt(x)) of 2^-1060: kept, 2^1060 overflows to +inf, 2^530 is
+    // 0x6110000000000000.
+    for (mode, den) in [
+        (
+            0x3f0u32,
+            (INF, 0x6110_0000_0000_0000u64, 0x1ed0_0000_0000_0000u64),
+        ),
+        (0x330, (INF, INF, 0)),
+    ] {
+        // (x, rcp, rsq, sqrt)
+        let cases: [(u64, u64, u64, u64); 5] = [
+            (
+                0x4010_0000_0000_0000,
+                0x3fd0_0000_0000_0000,
+                0x3fe0_0000_0000_0000,
+                0x4000_0000_0000_0000,
+            ), // 4
+            (0, INF, INF, 0),                                         // +0
+            (1 << 63, 1 << 63 | INF, 1 << 63 | INF, 1 << 63),         // -0
+            (0xbff0_0000_0000_0000, 0xbff0_0000_0000_0000, NAN, NAN), // -1
+            (1 << 14, den.0, den.1, den.2),                           // 2^-1060
+        ];
+        for wave64 in [false, true] {
+            let exec = 0xffff_fffe_ffff_ffdfu64;
+            let (h, _) = run(wave64, &insts, 3, |h| {
+                h.wave.hw.mode = mode;
+                h.wave.set_exec(exec);
+                h.set_v(0, |l| cases[l % 5].0 as u32);
+                h.set_v(1, |l| (cases[l % 5].0 >> 32) as u32);
+            });
+            for l in (0..h.wave.lanes()).filter(|l| exec >> l & 1 != 0) {
+                let (x, rcp, rsq, sqrt) = cases[l % 5];
+                let got = |r: usize| h.v(r, l) as u64 | (h.v(r + 1, l) as u64) << 32;
+                assert_eq!(got(2), rcp, "rcp({x:#x}) MODE {mode:#x}");
+                assert_eq!(got(4), rsq, "rsq({x:#x}) MODE {mode:#x}");
+                assert_eq!(got(6), sqrt, "sqrt({x:#x}) MODE {mode:#x}");
+            }
+        }
+    }
+}

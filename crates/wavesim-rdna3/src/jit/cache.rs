@@ -68,6 +68,8 @@ pub(crate) struct CallEnv {
     lds_len: u64,
     /// The wave's wait counters (`Wave::cnt`), projected from the raw wave pointer.
     cnt: *mut WaitCounts,
+    /// Always [`super::select::trans_lanes`].
+    trans: unsafe extern "C" fn(u32, u32, *const u32, *mut u32, u64),
 }
 
 /// One entry of the region cache compiled GLOBAL accesses check first: device range
@@ -139,6 +141,7 @@ fn env_layout() -> codegen::EnvLayout {
     codegen::EnvLayout {
         callback: offset_of!(CallEnv, callback) as i32,
         lookup: offset_of!(CallEnv, lookup) as i32,
+        trans: offset_of!(CallEnv, trans) as i32,
         regions: offset_of!(CallEnv, regions) as i32,
         lds_ptr: offset_of!(CallEnv, lds_ptr) as i32,
         lds_len: offset_of!(CallEnv, lds_len) as i32,
@@ -811,6 +814,7 @@ impl<'p> Tier<'p> {
             lds_len,
             // SAFETY: a projection of the raw wave pointer, like `register_pointers`.
             cnt: unsafe { std::ptr::addr_of_mut!((*wave).cnt) },
+            trans: super::select::trans_lanes,
         };
         // SAFETY: `block.f` was compiled by `codegen` from nodes `select` validated for this
         // shape: it reads and writes only sgpr[0..128] (operand codes below 128), VGPR rows

@@ -14,8 +14,8 @@
 //! value with `bitselect`, which is the ISA's "write only the lanes in EXEC".
 
 use super::select::{
-    Branch, Cond, Cvt, CvtF64, DualOp, F64Op, Footprint, Half, Logic, MaskDst, MaskSrc, MemOp,
-    Node, Shape, Src, Src64, VSrc64, S2, S64, V2, V3,
+    Branch, BufAddr, Cond, Cvt, CvtF64, DualOp, F64Op, Footprint, Half, Logic, MaskDst, MaskSrc,
+    MemOp, Node, Rmw, Shape, Src, Src64, Trans, VSrc64, S2, S64, V2, V3,
 };
 use crate::decode::opnd;
 use crate::isa::D16;
@@ -23,7 +23,8 @@ use crate::wave::LANES;
 use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
 use cranelift_codegen::ir::types::{F32, F32X4, F64, F64X2, I32, I32X4, I64, I64X2, I8, I8X16};
 use cranelift_codegen::ir::{
-    AbiParam, Endianness, InstBuilder, MemFlagsData, SigRef, Signature, Type, Value,
+    AbiParam, AtomicRmwOp, Endianness, InstBuilder, MemFlagsData, SigRef, Signature, StackSlotData,
+    StackSlotKind, Type, Value,
 };
 use cranelift_codegen::isa::CallConv;
 use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
@@ -144,6 +145,8 @@ pub(crate) struct EnvLayout {
     pub callback: i32,
     /// `cache::region_lookup`'s address.
     pub lookup: i32,
+    /// `select::trans_lanes`'s address.
+    pub trans: i32,
     /// The region cache's slots (a pointer to `[cache::Slot; SLOTS]`).
     pub regions: i32,
     /// The workgroup's LDS: host pointer and length in bytes.
@@ -967,16 +970,7 @@ impl Gen<'_> {
             let src = if to64 {
                 [self.vsrc(a32, c), self.splat(0)]
             } else {
-                match a64 {
-                    VSrc64::Vgpr(r) => [self.get_v(r, c), self.get_v(r + 1, c)],
-                    VSrc64::Scalar(k) => {
-                        let v = self.src64(k);
-                        let l = self.b.ins().ireduce(I32, v);
-                        let h = self.b.ins().ushr_imm_u(v, 32);
-                        let h = self.b.ins().ireduce(I32, h);
-                        [self.b.ins().splat(I32X4, l), self.b.ins().splat(I32X4, h)]
-                    }
-                }
+                self.vsrc64_chunk_split(a64, c)
             };
             for l in 0..VL as u8 {
                 let x = self.b.ins().extractlane(src[0], l);
@@ -1071,6 +1065,13 @@ impl Gen<'_> {
                     .collect();
                 self.vwrite(dst, vals, &m);
             }
+            Node::VTrans {
+                op,
+                dst,
+                a,
+                a64,
+                mode,
+            } => self.trans(op, dst, a, a64, mode),
             Node::VCvt { op, dst, a } => {
                 // Rounding to nearest even the host conversions are the ISA's under every
                 // FP_DENORM setting: int -> f32 rounds once (never to a denormal); f32 -> int
@@ -1923,7 +1924,20 @@ impl Gen<'_> {
         let exec = self.exec64();
         let any = self.b.ins().icmp_imm_u(IntCC::NotEqual, exec, 0);
         let masks = self.exec_masks();
-        let wide = !m.lds && m.saddr == opnd::NULL;
+        let wide = !m.lds && m.buf.is_none() && m.saddr == opnd::NULL;
+        // Each lane's 32-bit part of the address: the address row, or for MUBUF the
+        // buffer offset (`buf_offsets`, which also gives the V#'s base plus soffset and the
+        // checks the buffer rules add).
+        let (achunks, buf) = match m.buf {
+            Some(bf) => {
+                let (chunks, k, ok) = self.buf_offsets(m, &bf, &masks);
+                (chunks, Some((k, ok)))
+            }
+            None => (
+                (0..self.chunks).map(|c| self.get_v(m.addr, c)).collect(),
+                None,
+            ),
+        };
         // Lane-wise min, max and OR of the address rows' chunks over the active lanes (and
         // min, max of the high rows of a 64-bit address): inactive lanes count as u32::MAX
         // for the minimums and 0 for the rest.
@@ -1931,7 +1945,7 @@ impl Gen<'_> {
         let (mut mn, mut mx, mut or) = (ones, zeros, zeros);
         let (mut hmn, mut hmx) = (ones, zeros);
         for (c, &mask) in masks.iter().enumerate() {
-            let v = self.get_v(m.addr, c);
+            let v = achunks[c];
             let lo_v = self.b.ins().bitselect(mask, v, ones);
             let hi_v = self.b.ins().bitselect(mask, v, zeros);
             mn = self.b.ins().umin(mn, lo_v);
@@ -1966,7 +1980,10 @@ impl Gen<'_> {
         // plus the offset, or the high dword's value (uniform here) plus the offset; DS: the
         // first element's offset). `lo`/`hi`: the lowest and highest such address.
         let mut ok = any;
-        let k = if m.lds {
+        let k = if let Some((k, buf_ok)) = buf {
+            ok = self.b.ins().band(ok, buf_ok);
+            k
+        } else if m.lds {
             self.b.ins().iconst(I64, m.imm)
         } else if wide {
             let (hmn, hmx) = (reduce(self, hmn, 0), reduce(self, hmx, 1));
@@ -2023,8 +2040,22 @@ impl Gen<'_> {
         // Whole-wave unit-stride dwords (`unit_stride`, `ramp_check`: every lane active, lane i
         // at lane 0's address plus 4i) move as vectors instead of lane by lane: saxpy's and most
         // coalesced accesses.
-        let contig =
-            (m.size == 4 && m.off1.is_none()).then(|| self.unit_stride(m.addr, exec, mn, mx));
+        let contig = (m.size == 4 && m.off1.is_none() && m.rmw.is_none())
+            .then(|| self.unit_stride(&achunks, exec, mn, mx));
+        // MUBUF: the lanes' buffer offsets in a stack slot for the lane loop.
+        let offsets = buf.map(|_| {
+            let bytes = (self.chunks * VL * 4) as u32;
+            let ss = self.b.create_sized_stack_slot(StackSlotData::new(
+                StackSlotKind::ExplicitSlot,
+                bytes,
+                4,
+            ));
+            let p = self.b.ins().stack_addr(self.ptr_ty, ss, 0);
+            for (c, &v) in achunks.iter().enumerate() {
+                self.b.ins().store(mem(), v, p, (16 * c) as i32);
+            }
+            p
+        });
         self.flush_footprint(fp);
         let access = self.b.create_block();
         let delta_p = self.b.append_block_param(access, I64);
@@ -2055,6 +2086,15 @@ impl Gen<'_> {
         // The access: lane by lane, host address = delta + k + the lane's 32-bit value.
         self.b.switch_to_block(access);
         self.b.seal_block(access);
+        if m.rmw.is_some() && !m.lds {
+            // Host atomics need the host address aligned too (`Region::atomic32/64` reports
+            // a misaligned host pointer; the handler does it).
+            let mis = self.b.ins().band_imm_u(delta_p, bytes - 1);
+            let go = self.b.create_block();
+            self.b.ins().brif(mis, slow, &[], go, &[]);
+            self.b.switch_to_block(go);
+            self.b.seal_block(go);
+        }
         let host = self.b.ins().iadd(delta_p, k);
         let done = self.b.create_block();
         let lp = self.b.create_block();
@@ -2087,7 +2127,7 @@ impl Gen<'_> {
             self.b.switch_to_block(lanes);
             self.b.seal_block(lanes);
         }
-        if !m.store && m.size == 4 * m.dwords && m.off1.is_none() {
+        if !m.store && m.rmw.is_none() && m.size == 4 * m.dwords && m.off1.is_none() {
             // Every active lane at one address (`mn` = `mx`: a uniform load, such as a constant
             // every lane reads): each dword loaded once and written to the active lanes.
             let one = self.b.create_block();
@@ -2124,7 +2164,13 @@ impl Gen<'_> {
         self.b.seal_block(body);
         let lane_off = self.b.ins().ishl_imm_u(lane, 2);
         let vrow = self.b.ins().iadd(self.vgpr_ptr, lane_off);
-        let a = self.b.ins().load(I32, mem(), vrow, vgpr_offset(m.addr, 0));
+        let a = match offsets {
+            Some(p) => {
+                let at = self.b.ins().iadd(p, lane_off);
+                self.b.ins().load(I32, mem(), at, 0)
+            }
+            None => self.b.ins().load(I32, mem(), vrow, vgpr_offset(m.addr, 0)),
+        };
         let a = self.b.ins().uextend(I64, a);
         let at = self.b.ins().iadd(host, a);
         let guest = guest_mem();
@@ -2144,10 +2190,12 @@ impl Gen<'_> {
             ],
             None => &[(0, m.data)],
         };
-        if m.size < 4 {
+        if let Some(r) = m.rmw {
+            self.rmw_lane(m, &r, vrow, at, guest);
+        } else if m.size < 4 {
             self.sub_dword(m, vrow, at, guest);
         }
-        for &(eoff, row) in elems.iter().filter(|_| m.size >= 4) {
+        for &(eoff, row) in elems.iter().filter(|_| m.size >= 4 && m.rmw.is_none()) {
             for d in 0..m.dwords as u16 {
                 let go = eoff + 4 * d as i32;
                 let ro = vgpr_offset(row + d, 0);
@@ -2174,7 +2222,9 @@ impl Gen<'_> {
         self.b.seal_block(done);
         // The handler's counting (`exec::flat::count`, `exec::lds::issue`): one issue,
         // saturating at the field's maximum.
-        let (field, max) = match (m.lds, m.store) {
+        // Atomics count as loads when they return (`exec::flat::count`, `exec::buffer`).
+        let vs = m.store || m.rmw.is_some_and(|r| !r.rtn);
+        let (field, max) = match (m.lds, vs) {
             (true, _) => (self.env.lgkm, crate::wave::WaitCounts::LGKM_MAX),
             (false, false) => (self.env.vm, crate::wave::WaitCounts::VM_MAX),
             (false, true) => (self.env.vs, crate::wave::WaitCounts::VS_MAX),
@@ -2192,6 +2242,263 @@ impl Gen<'_> {
         self.b.ins().jump(join, &[]);
         self.b.switch_to_block(join);
         self.b.seal_block(join);
+    }
+
+    /// One lane of an atomic (`select::Rmw`): the lane's source (and compare) value from its
+    /// rows, the read-modify-write at `at`, the old value to the destination rows when it
+    /// returns. Device memory: a host atomic (what `Region::atomic32/64` does: fetch-op,
+    /// swap, compare-exchange, min/max), so other threads' waves see each lane's operation
+    /// whole; LDS: load, `AtomicOp`'s rule, store (`lds_bytes::lds_atomic`).
+    fn rmw_lane(&mut self, m: &MemOp, r: &Rmw, vrow: Value, at: Value, guest: MemFlagsData) {
+        use wavesim_core::memory::AtomicOp as A;
+        let w64 = m.size == 8;
+        let ty = if w64 { I64 } else { I32 };
+        let read = |g: &mut Self, row: u16| -> Value {
+            let lo = g.b.ins().load(I32, mem(), vrow, vgpr_offset(row, 0));
+            if w64 {
+                let hi = g.b.ins().load(I32, mem(), vrow, vgpr_offset(row + 1, 0));
+                g.join64(lo, hi)
+            } else {
+                lo
+            }
+        };
+        let src = read(self, m.data);
+        let cmp = (r.op == A::CmpSwap).then(|| read(self, r.cmp));
+        let old = if m.lds {
+            let old = self.b.ins().load(ty, guest, at, 0);
+            let new = match (r.op, cmp) {
+                (A::CmpSwap, Some(c)) => {
+                    let eq = self.b.ins().icmp(IntCC::Equal, old, c);
+                    self.b.ins().select(eq, src, old)
+                }
+                (A::Add, _) => self.b.ins().iadd(old, src),
+                (A::Sub, _) => self.b.ins().isub(old, src),
+                (A::And, _) => self.b.ins().band(old, src),
+                (A::Or, _) => self.b.ins().bor(old, src),
+                (A::Xor, _) => self.b.ins().bxor(old, src),
+                (A::MinU, _) => self.b.ins().umin(old, src),
+                (A::MaxU, _) => self.b.ins().umax(old, src),
+                (A::MinI, _) => self.b.ins().smin(old, src),
+                (A::MaxI, _) => self.b.ins().smax(old, src),
+                // Xchg (`select::rmw_op` admits no other).
+                _ => src,
+            };
+            self.b.ins().store(guest, new, at, 0);
+            old
+        } else if let Some(c) = cmp {
+            self.b.ins().atomic_cas(guest, at, c, src)
+        } else {
+            let op = match r.op {
+                A::Add => AtomicRmwOp::Add,
+                A::Sub => AtomicRmwOp::Sub,
+                A::And => AtomicRmwOp::And,
+                A::Or => AtomicRmwOp::Or,
+                A::Xor => AtomicRmwOp::Xor,
+                A::MinU => AtomicRmwOp::Umin,
+                A::MaxU => AtomicRmwOp::Umax,
+                A::MinI => AtomicRmwOp::Smin,
+                A::MaxI => AtomicRmwOp::Smax,
+                _ => AtomicRmwOp::Xchg,
+            };
+            self.b.ins().atomic_rmw(ty, guest, op, at, src)
+        };
+        if r.rtn {
+            let (lo, hi) = if w64 {
+                let lo = self.b.ins().ireduce(I32, old);
+                let hi = self.b.ins().ushr_imm_u(old, 32);
+                (lo, Some(self.b.ins().ireduce(I32, hi)))
+            } else {
+                (old, None)
+            };
+            self.b.ins().store(mem(), lo, vrow, vgpr_offset(r.dst, 0));
+            if let Some(hi) = hi {
+                self.b
+                    .ins()
+                    .store(mem(), hi, vrow, vgpr_offset(r.dst + 1, 0));
+            }
+        }
+    }
+
+    /// A `Node::VTrans`: the source's lanes to a stack buffer, `select::trans_lanes(op, mode,
+    /// src, dst, EXEC)` (its address read from `*env`), the results blended into `dst` under
+    /// EXEC. Registers stay cached: the call touches only the two buffers.
+    fn trans(&mut self, op: Trans, dst: u16, a: Src, a64: VSrc64, mode: u32) {
+        // Low dwords of the 64 lanes, then high dwords.
+        let bytes = (2 * LANES * 4) as u32;
+        let hi_off = (LANES * 4) as i32;
+        let slot = |g: &mut Self| {
+            let ss = g.b.create_sized_stack_slot(StackSlotData::new(
+                StackSlotKind::ExplicitSlot,
+                bytes,
+                4,
+            ));
+            g.b.ins().stack_addr(g.ptr_ty, ss, 0)
+        };
+        let (sp, dp) = (slot(self), slot(self));
+        for c in 0..self.chunks {
+            let off = (16 * c) as i32;
+            if op.wide() {
+                let [lo, hi] = self.vsrc64_chunk_split(a64, c);
+                self.b.ins().store(mem(), lo, sp, off);
+                self.b.ins().store(mem(), hi, sp, hi_off + off);
+            } else {
+                let v = self.vsrc(a, c);
+                self.b.ins().store(mem(), v, sp, off);
+            }
+        }
+        let exec = self.exec64();
+        let mut sig = Signature::new(self.call_conv);
+        for t in [I32, I32, self.ptr_ty, self.ptr_ty, I64] {
+            sig.params.push(AbiParam::new(t));
+        }
+        let sig = self.b.import_signature(sig);
+        let f = self
+            .b
+            .ins()
+            .load(self.ptr_ty, mem(), self.env_ptr, self.env.trans);
+        let (o, m) = (self.iconst32(op as u32), self.iconst32(mode));
+        self.b.ins().call_indirect(sig, f, &[o, m, sp, dp, exec]);
+        let masks = self.exec_masks();
+        let halves: &[(u16, i32)] = if op.wide() {
+            &[(0, 0), (1, hi_off)]
+        } else {
+            &[(0, 0)]
+        };
+        for &(k, base) in halves {
+            let vals = (0..self.chunks)
+                .map(|c| self.b.ins().load(I32X4, mem(), dp, base + (16 * c) as i32))
+                .collect();
+            self.vwrite(dst + k, vals, &masks);
+        }
+    }
+
+    /// Chunk `c` of a 64-bit VALU source as (low dwords, high dwords) of its 4 lanes.
+    fn vsrc64_chunk_split(&mut self, s: VSrc64, c: usize) -> [Value; 2] {
+        match s {
+            VSrc64::Vgpr(r) => [self.get_v(r, c), self.get_v(r + 1, c)],
+            VSrc64::Scalar(k) => {
+                let v = self.src64(k);
+                let l = self.b.ins().ireduce(I32, v);
+                let h = self.b.ins().ushr_imm_u(v, 32);
+                let h = self.b.ins().ireduce(I32, h);
+                [self.b.ins().splat(I32X4, l), self.b.ins().splat(I32X4, h)]
+            }
+        }
+    }
+
+    /// MUBUF addressing (`exec::buffer::address`) for the fast path of `mem_op`: each lane's
+    /// buffer offset `index * stride + offset + inst_offset` (I32X4 chunks), the V#'s base plus
+    /// soffset (I64: every lane's address is that plus its offset) and the condition under
+    /// which those are the handler's addresses and every active lane's whole access is in
+    /// range, so no byte reads 0 or is dropped:
+    /// - the V# is of type buffer (else the handler ignores the instruction), linear
+    ///   (swizzle_enable 0) and without add_tid_enable;
+    /// - with `hi` = max index * stride + max offset + inst_offset + size over the active
+    ///   lanes (64-bit; no lane's sum exceeds it, so below 2^32 no lane's 32-bit sums wrapped
+    ///   and the 32-bit offsets equal the handler's 64-bit ones): OOB_SELECT 3 (raw)
+    ///   `hi <= num_records`; 2 `num_records != 0`; 1 max index < num_records; 0 also
+    ///   max offset + inst_offset + size <= stride; 0 to 2 with `hi <= 2^32`. Per-dword checks
+    ///   of multi-dword accesses then all pass.
+    fn buf_offsets(
+        &mut self,
+        m: &MemOp,
+        bf: &BufAddr,
+        masks: &[Value],
+    ) -> (Vec<Value>, Value, Value) {
+        let w: Vec<Value> = (0..4).map(|k| self.get_sgpr(bf.srsrc + k)).collect();
+        // base_address = w0 | w1[15:0] << 32; stride = w1[29:16]; num_records = w2.
+        let lo = self.b.ins().uextend(I64, w[0]);
+        let hi16 = self.b.ins().band_imm_u(w[1], 0xffff);
+        let hi16 = self.b.ins().uextend(I64, hi16);
+        let hi16 = self.b.ins().ishl_imm_u(hi16, 32);
+        let base = self.b.ins().bor(lo, hi16);
+        let soff = self.src32(bf.soff);
+        let soff = self.b.ins().uextend(I64, soff);
+        let k = self.b.ins().iadd(base, soff);
+        let stride = self.b.ins().ushr_imm_u(w[1], 16);
+        let stride = self.b.ins().band_imm_u(stride, 0x3fff);
+        // swizzle_enable (w1[31:30]) 0; type (w3[31:30]) 0 and add_tid_enable (w3[23]) 0.
+        let swz = self.b.ins().band_imm_u(w[1], 0xc000_0000u32 as i64);
+        let t = self.b.ins().band_imm_u(w[3], 0xc080_0000u32 as i64);
+        let flags = self.b.ins().bor(swz, t);
+        let mut ok = self.b.ins().icmp_imm_u(IntCC::Equal, flags, 0);
+        let zero = self.splat(0);
+        let sv = self.b.ins().splat(I32X4, stride);
+        let inst_off = self.splat(m.imm as u32);
+        let (mut imx, mut omx) = (zero, zero);
+        let mut chunks = Vec::with_capacity(self.chunks);
+        for (c, &mask) in masks.iter().enumerate() {
+            let idx = if bf.idxen {
+                self.get_v(m.addr, c)
+            } else {
+                zero
+            };
+            let off = if bf.offen {
+                self.get_v(m.addr + bf.idxen as u16, c)
+            } else {
+                zero
+            };
+            if bf.idxen {
+                let a = self.b.ins().bitselect(mask, idx, zero);
+                imx = self.b.ins().umax(imx, a);
+            }
+            if bf.offen {
+                let a = self.b.ins().bitselect(mask, off, zero);
+                omx = self.b.ins().umax(omx, a);
+            }
+            let v = self.b.ins().imul(idx, sv);
+            let v = self.b.ins().iadd(v, off);
+            chunks.push(self.b.ins().iadd(v, inst_off));
+        }
+        let max64 = |g: &mut Self, v: Value| -> Value {
+            let mut acc = g.b.ins().extractlane(v, 0);
+            for l in 1..VL as u8 {
+                let x = g.b.ins().extractlane(v, l);
+                acc = g.b.ins().umax(acc, x);
+            }
+            g.b.ins().uextend(I64, acc)
+        };
+        let imax = if bf.idxen {
+            max64(self, imx)
+        } else {
+            self.b.ins().iconst(I64, 0)
+        };
+        let omax = if bf.offen {
+            max64(self, omx)
+        } else {
+            self.b.ins().iconst(I64, 0)
+        };
+        let stride64 = self.b.ins().uextend(I64, stride);
+        let nr = self.b.ins().uextend(I64, w[2]);
+        // The end of the highest lane's access within its record, and in the buffer.
+        let rec_end = self.b.ins().iadd_imm_s(omax, m.imm + m.size as i64);
+        let span = self.b.ins().imul(imax, stride64);
+        let end = self.b.ins().iadd(span, rec_end);
+        let fits32 = self
+            .b
+            .ins()
+            .icmp_imm_u(IntCC::UnsignedLessThanOrEqual, end, 1 << 32);
+        let raw = self.b.ins().icmp(IntCC::UnsignedLessThanOrEqual, end, nr);
+        let nonnull = self.b.ins().icmp_imm_u(IntCC::NotEqual, nr, 0);
+        let idx_in = self.b.ins().icmp(IntCC::UnsignedLessThan, imax, nr);
+        let in_rec = self
+            .b
+            .ins()
+            .icmp(IntCC::UnsignedLessThanOrEqual, rec_end, stride64);
+        let s0 = self.b.ins().band(idx_in, in_rec);
+        let s0 = self.b.ins().band(s0, fits32);
+        let s1 = self.b.ins().band(idx_in, fits32);
+        let s2 = self.b.ins().band(nonnull, fits32);
+        // OOB_SELECT = w3[29:28].
+        let oob = self.b.ins().ushr_imm_u(w[3], 28);
+        let oob = self.b.ins().band_imm_u(oob, 3);
+        let mut range = raw;
+        for (sel, cond) in [(0, s0), (1, s1), (2, s2)] {
+            let is = self.b.ins().icmp_imm_u(IntCC::Equal, oob, sel);
+            range = self.b.ins().select(is, cond, range);
+        }
+        ok = self.b.ins().band(ok, range);
+        (chunks, k, ok)
     }
 
     /// One lane of a sub-dword GLOBAL/FLAT access (`exec::flat`'s `extend`, `merge_d16` and
@@ -2240,7 +2547,7 @@ impl Gen<'_> {
         self.b.ins().store(mem(), v, vrow, ro);
     }
 
-    /// The scalar half of the whole-wave unit-stride check of VGPR row `row` (lane i holding
+    /// The scalar half of the whole-wave unit-stride check of the lane values `chunks` (lane i holding
     /// lane 0's value plus 4i): EXEC is every lane, lane 0's value is `mn` and the highest is
     /// `mx` = `mn` + 4 * (lanes - 1) (the active lanes' minimum and maximum, I64), so no lane
     /// wrapped. Returns that condition, lane 0's value (I64) and the row's chunks, for
@@ -2248,13 +2555,12 @@ impl Gen<'_> {
     /// scattered address costs a few scalar compares).
     fn unit_stride(
         &mut self,
-        row: u16,
+        chunks: &[Value],
         exec: Value,
         mn: Value,
         mx: Value,
     ) -> (Value, Value, Vec<Value>) {
-        let first = self.get_v(row, 0);
-        let a0 = self.b.ins().extractlane(first, 0);
+        let a0 = self.b.ins().extractlane(chunks[0], 0);
         let a0 = self.b.ins().uextend(I64, a0);
         let all_lanes = self.lane_mask() as i64;
         let full = self.b.ins().icmp_imm_u(IntCC::Equal, exec, all_lanes);
@@ -2266,8 +2572,7 @@ impl Gen<'_> {
         let most = self.b.ins().icmp(IntCC::Equal, mx, last);
         let ok = self.b.ins().band(full, least);
         let ok = self.b.ins().band(ok, most);
-        let chunks = (0..self.chunks).map(|c| self.get_v(row, c)).collect();
-        (ok, a0, chunks)
+        (ok, a0, chunks.to_vec())
     }
 
     /// The vector half of the unit-stride check: every chunk of the row equals lane 0's value

@@ -3,12 +3,20 @@
 //! reference: a compiled block does exactly what running its instructions one by one through
 //! their handlers does (registers, EXEC, VCC, SCC, wave- and lane-instruction counts, memory,
 //! counters, errors). GLOBAL and FLAT loads and stores (dwords, bytes, halves and the d16
-//! forms; FLAT when no address lies in the LDS or private aperture), DS dword loads and stores
+//! forms; FLAT when no address lies in the LDS or private aperture), the same MUBUF forms
+//! (a linear buffer V# without add_tid, every active lane's access in range under its
+//! OOB_SELECT), DS dword loads and stores
 //! and `s_load_b*` are compiled with a fast path (host loads and stores after one check over the
 //! active lanes: aligned, inside one allocation of the per-thread region cache, or inside LDS;
 //! a whole wave of unit-stride dwords moves as vectors) and their handler for every other case
-//! (`select::MemOp`, `codegen::mem_op`). Instructions the compiler does not translate
-//! (other memory forms, atomics, transcendentals, DPP, most modifiers, 16-bit ops, ...) run
+//! (`select::MemOp`, `codegen::mem_op`). GLOBAL, MUBUF and DS integer atomics (add, sub,
+//! min, max, and, or, xor, swap, cmpswap; 32 and 64 bits) take the same check and then each
+//! active lane's read-modify-write in lane order, as host atomics on device memory
+//! (`select::Rmw`). The f32 transcendentals and square root (`v_rcp`, `v_rcp_iflag`,
+//! `v_rsq`, `v_sqrt`, `v_exp`, `v_log`, `v_sin`, `v_cos`) and `v_rcp/rsq/sqrt_f64` call their
+//! interpreter lane function for each active lane (`select::trans_lanes`) with the registers
+//! kept in SSA. Instructions the compiler does not translate (other memory forms, other
+//! atomics, f16 transcendentals, DPP, most modifiers, 16-bit ops, ...) run
 //! inside the block through their interpreter handler (`cache::call`: the block stores the
 //! registers it holds, the handler runs on the wave, the block reloads; for the scalar loads
 //! and GLOBAL and DS memory instructions, whose registers are known (`select::footprint`),

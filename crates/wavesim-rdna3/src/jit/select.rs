@@ -12,8 +12,113 @@
 
 use crate::decode::{iflags, opnd, Dpp, Enc, Inst};
 use crate::exec::operand::{read_scalar, FpMode};
-use crate::isa::{Op, Ty, D16};
+use crate::isa::{MemKind, Op, Ty, D16};
 use crate::wave::Wave;
+use wavesim_core::memory::AtomicOp;
+
+/// The f32 transcendentals and square root compiled as calls (`Node::VTrans`); each applies
+/// its interpreter function (`exec::vfloat::ops`), so results, special values and flushing
+/// are the handler's bit for bit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u32)]
+pub(crate) enum Trans {
+    Rcp,
+    RcpIflag,
+    Rsq,
+    Sqrt,
+    Exp,
+    Log,
+    Sin,
+    Cos,
+    RcpF64,
+    RsqF64,
+    SqrtF64,
+}
+
+impl Trans {
+    const ALL: [Trans; 11] = [
+        Trans::Rcp,
+        Trans::RcpIflag,
+        Trans::Rsq,
+        Trans::Sqrt,
+        Trans::Exp,
+        Trans::Log,
+        Trans::Sin,
+        Trans::Cos,
+        Trans::RcpF64,
+        Trans::RsqF64,
+        Trans::SqrtF64,
+    ];
+
+    /// The f64 forms (sources and results in VGPR pairs).
+    pub(crate) fn wide(self) -> bool {
+        matches!(self, Trans::RcpF64 | Trans::RsqF64 | Trans::SqrtF64)
+    }
+
+    /// The handler's per-lane function (`exec::vfloat`'s table: V_RCP_F32 ... V_COS_F32).
+    fn apply(self, x: u64, m: &FpMode) -> u64 {
+        use crate::exec::vfloat::ops;
+        use wavesim_core::fp::soft::{F32, F64};
+        match self {
+            Trans::Rcp => ops::rcp(F32, x, m),
+            Trans::RcpIflag => ops::rcp_iflag(x, m),
+            Trans::Rsq => ops::rsq(F32, x, m),
+            Trans::Sqrt => ops::sqrt(F32, x, m),
+            Trans::Exp => ops::exp2(F32, x, m),
+            Trans::Log => ops::log2(F32, x, m),
+            Trans::Sin => ops::sincos(F32, x, m, false),
+            Trans::Cos => ops::sincos(F32, x, m, true),
+            Trans::RcpF64 => ops::rcp(F64, x, m),
+            Trans::RsqF64 => ops::rsq(F64, x, m),
+            Trans::SqrtF64 => ops::sqrt(F64, x, m),
+        }
+    }
+}
+
+/// What compiled code calls for a `Node::VTrans`: `dst[l] = op(src[l])` for every lane `l` in
+/// `exec`, under the float controls of MODE value `mode`; `src` and `dst` hold 64 lanes of
+/// low dwords, then (f64 forms) 64 lanes of high dwords. Compiled only where the handler adds
+/// nothing else: no modifiers (so no output rounding step), no exception detection
+/// (`mode_bits`).
+///
+/// # Safety
+/// `src` and `dst` point to 128 u32s each.
+pub(crate) unsafe extern "C" fn trans_lanes(
+    op: u32,
+    mode: u32,
+    src: *const u32,
+    dst: *mut u32,
+    exec: u64,
+) {
+    let Some(&t) = Trans::ALL.get(op as usize) else {
+        return;
+    };
+    let m = FpMode::from_mode(mode);
+    for l in 0..64 {
+        if exec >> l & 1 != 0 {
+            // SAFETY: l + 64 < 128, the caller's buffers hold 128 dwords.
+            unsafe {
+                let hi = if t.wide() { *src.add(l + 64) as u64 } else { 0 };
+                let r = t.apply(*src.add(l) as u64 | hi << 32, &m);
+                *dst.add(l) = r as u32;
+                *dst.add(l + 64) = (r >> 32) as u32;
+            }
+        }
+    }
+}
+
+/// A MODE value whose float controls are `fp` (rounding to nearest even, no exception
+/// detection: the modes compiled float code runs in), or None for any other `fp`.
+fn mode_bits(fp: &FpMode) -> Option<u32> {
+    use wavesim_core::fp::soft::Round;
+    let den = |c: &wavesim_core::fp::soft::FpCtl| (!c.ftz_in as u32) | (!c.ftz_out as u32) << 1;
+    if fp.detect || fp.f32.rm != Round::NearestEven || fp.f64.rm != Round::NearestEven {
+        return None;
+    }
+    let bits =
+        den(&fp.f32) << 4 | den(&fp.f64) << 6 | (fp.dx10_clamp as u32) << 8 | (fp.ieee as u32) << 9;
+    (FpMode::from_mode(bits) == *fp).then_some(bits)
+}
 
 /// A 32-bit source, resolved.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -285,6 +390,78 @@ pub(crate) struct MemOp {
     pub off1: Option<u32>,
     /// The region-cache slot this instruction uses (`cache::RegionCache`).
     pub slot: u8,
+    /// MUBUF: the V# and the addressing (`addr` is the first vaddr row, `imm` the 12-bit
+    /// inst_offset, `saddr` unused).
+    pub buf: Option<BufAddr>,
+    /// An atomic (`store` false, `size` 4 or 8, `data` its first source row): each active
+    /// lane's read-modify-write in lane order, as the handlers do it.
+    pub rmw: Option<Rmw>,
+}
+
+impl MemOp {
+    /// A dword load through region-cache slot `slot` with every other field at its neutral
+    /// value (no LDS, FLAT, sign, d16 half, saddr, second element, MUBUF or atomic): the forms
+    /// below set what they use.
+    fn plain(slot: u8) -> MemOp {
+        MemOp {
+            store: false,
+            lds: false,
+            flat: false,
+            dwords: 1,
+            size: 4,
+            sext: false,
+            d16: D16::None,
+            addr: 0,
+            saddr: opnd::NULL,
+            data: 0,
+            data1: 0,
+            imm: 0,
+            off1: None,
+            slot,
+            buf: None,
+            rmw: None,
+        }
+    }
+}
+
+/// The atomic of a `MemOp` (`exec::flat::atomic`, `exec::buffer::atomic`,
+/// `exec::lds::ds_atomic`, `wavesim_core::memory::AtomicOp`): device memory through host
+/// atomics (the same read-modify-writes `Region::atomic32/64` use, so waves on other threads
+/// see each one whole), LDS (the workgroup's own, which one thread runs) with plain accesses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Rmw {
+    pub op: AtomicOp,
+    /// The old value goes to the rows at `dst` (GLC, or a DS `_rtn_` form).
+    pub rtn: bool,
+    pub dst: u16,
+    /// The compare value's first row (cmpswap: after the source rows, DS: data1).
+    pub cmp: u16,
+}
+
+/// The atomic operations compiled (the others run their handler).
+fn rmw_op(op: Op) -> Option<AtomicOp> {
+    use AtomicOp::*;
+    let a = op.facts().atomic?;
+    matches!(
+        a,
+        Add | Sub | And | Or | Xor | Xchg | MinU | MaxU | MinI | MaxI | CmpSwap
+    )
+    .then_some(a)
+}
+
+/// The operands of a MUBUF access (`exec::buffer::address`) besides its rows: the fast path
+/// runs only for a linear V# of type buffer without add_tid (read at run time) whose every
+/// active lane's access is in range under its OOB_SELECT, aligned and in one allocation; any
+/// other V#, lane or address runs the handler.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct BufAddr {
+    /// The first of the V#'s four (plain) SGPRs.
+    pub srsrc: u16,
+    /// soffset, added to the V#'s base (never range-checked).
+    pub soff: Src,
+    /// vaddr holds the index (IDXEN) and then the offset (OFFEN).
+    pub idxen: bool,
+    pub offen: bool,
 }
 
 /// One compiled instruction.
@@ -331,6 +508,16 @@ pub(crate) enum Node {
         op: Cvt,
         dst: u16,
         a: Src,
+    },
+    /// An f32 or f64 transcendental or square root: one call of `trans_lanes`, which runs
+    /// the interpreter's per-lane function on each active lane, for MODE value `mode`. f64
+    /// forms (`Trans::wide`) read `a64` and write the pair at `dst`.
+    VTrans {
+        op: Trans,
+        dst: u16,
+        a: Src,
+        a64: VSrc64,
+        mode: u32,
     },
     V2 {
         op: V2,
@@ -500,6 +687,7 @@ impl Node {
     /// exception detection, entered only while the wave's MODE still has that setting.
     pub(crate) fn needs_f64(&self) -> bool {
         matches!(self, Node::F64 { .. } | Node::CvtF64 { .. })
+            || matches!(self, Node::VTrans { op, .. } if op.wide())
     }
 
     /// True for nodes whose result depends on MODE's f32 controls (f32 arithmetic, compares
@@ -520,6 +708,8 @@ impl Node {
                 | Node::Fmac { .. }
                 | Node::VCmpF { .. }
                 | Node::VCvt { .. }
+                | Node::VTrans { op: Trans::Rcp | Trans::RcpIflag | Trans::Rsq | Trans::Sqrt
+                    | Trans::Exp | Trans::Log | Trans::Sin | Trans::Cos, .. }
                 // VOPD: also for its integer components (the handler's exception bookkeeping
                 // runs for the whole instruction when MODE enables exceptions).
                 | Node::Dual { .. }
@@ -563,7 +753,7 @@ pub(crate) fn callable(inst: &Inst) -> bool {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) struct Footprint {
     /// Scalar operand codes read.
-    pub sread: [(u16, u8); 2],
+    pub sread: [(u16, u8); 3],
     /// Scalar operand codes written.
     pub swrite: (u16, u8),
     /// VGPR rows read.
@@ -639,7 +829,7 @@ pub(crate) fn footprint(inst: &Inst, s: &Shape) -> Option<Footprint> {
                 return None;
             }
             Some(Footprint {
-                sread: [spair(inst.src[0])?, sreg(inst.src[1])?],
+                sread: [spair(inst.src[0])?, sreg(inst.src[1])?, (0, 0)],
                 swrite: (d, n),
                 ..Footprint::default()
             })
@@ -653,9 +843,9 @@ pub(crate) fn footprint(inst: &Inst, s: &Shape) -> Option<Footprint> {
             let wide = flat || inst.src[2] == opnd::NULL;
             let vaddr = vrows(inst.src[0], if wide { 2 } else { 1 })?;
             let sread = if flat {
-                [exec, (0, 0)]
+                [exec, (0, 0), (0, 0)]
             } else {
-                [spair(inst.src[2])?, exec]
+                [spair(inst.src[2])?, exec, (0, 0)]
             };
             let seg = if flat { "flat_" } else { "global_" };
             let form = name.strip_prefix(seg)?;
@@ -704,6 +894,74 @@ pub(crate) fn footprint(inst: &Inst, s: &Shape) -> Option<Footprint> {
             }
             None
         }
+        Enc::Mubuf | Enc::Mtbuf => {
+            // `exec::buffer`: vaddr (index and/or offset rows), vdata (src[1], also the
+            // destination), the V# (src[2], four SGPRs), soffset (src[3]) and EXEC.
+            let f = inst.op.facts();
+            if f.lds {
+                return None;
+            }
+            if f.mem == MemKind::Cache {
+                return Some(Footprint::default());
+            }
+            let srsrc = inst.src[2];
+            if !(plain_sgpr(srsrc) && plain_sgpr(srsrc + 3)) {
+                return None;
+            }
+            let soff = match inst.src[3] {
+                c if plain_sgpr(c) => (c, 1),
+                opnd::NULL | 128..=208 | 240..=248 | opnd::LITERAL => (0, 0),
+                _ => return None,
+            };
+            let naddr =
+                (inst.flags & iflags::IDXEN != 0) as u8 + (inst.flags & iflags::OFFEN != 0) as u8;
+            let vaddr = if naddr == 0 {
+                (0, 0)
+            } else {
+                vrows(inst.src[0], naddr)?
+            };
+            let tfe = (inst.flags & iflags::TFE != 0) as u8;
+            // Data VGPRs: one per dword (sub-dword forms: one), format ops one per component
+            // (two 16-bit components per VGPR for d16), atomics up to a 64-bit cmpswap's four.
+            let regs = if f.comps > 0 {
+                if f.d16 != D16::None {
+                    f.comps.div_ceil(2)
+                } else {
+                    f.comps
+                }
+            } else {
+                f.bytes.div_ceil(4).max(1)
+            };
+            let sread = [(srsrc, 4), soff, exec];
+            match f.mem {
+                MemKind::Load => Some(Footprint {
+                    sread,
+                    vread: [vaddr, (0, 0), (0, 0)],
+                    vwrite: vrows(inst.dst[0], regs + tfe)?,
+                    ..Footprint::default()
+                }),
+                MemKind::Store => Some(Footprint {
+                    sread,
+                    vread: [vaddr, vrows(inst.src[1], regs)?, (0, 0)],
+                    ..Footprint::default()
+                }),
+                MemKind::Atomic => {
+                    let data = if name.ends_with("cmpswap_b64") { 4 } else { 2 };
+                    let vwrite = if inst.flags & iflags::GLC != 0 {
+                        vrows(inst.src[1], 2)?
+                    } else {
+                        (0, 0)
+                    };
+                    Some(Footprint {
+                        sread,
+                        vread: [vaddr, vrows(inst.src[1], data)?, (0, 0)],
+                        vwrite,
+                        ..Footprint::default()
+                    })
+                }
+                _ => None,
+            }
+        }
         Enc::Ds => {
             // `exec::lds`: address row src[0], data rows src[1] and src[2] (2addr, cmpstore),
             // destination dst[0]; not the forms that read M0 or other lanes, nor GWS/BVH.
@@ -730,7 +988,7 @@ pub(crate) fn footprint(inst: &Inst, s: &Shape) -> Option<Footprint> {
                 (0, 0)
             };
             Some(Footprint {
-                sread: [exec, (0, 0)],
+                sread: [exec, (0, 0), (0, 0)],
                 vread: [
                     vrows(inst.src[0], 1)?,
                     data(inst.src[1])?,
@@ -760,7 +1018,7 @@ pub(crate) fn region_slots(insts: &[Inst]) -> Vec<u8> {
         .iter()
         .map(|i| {
             let slot = (rank % SLOTS) as u8;
-            if matches!(i.enc, Enc::Smem | Enc::Global | Enc::Flat) {
+            if matches!(i.enc, Enc::Smem | Enc::Global | Enc::Flat | Enc::Mubuf) {
                 rank += 1;
             }
             slot
@@ -793,14 +1051,38 @@ pub(crate) fn mem_op(inst: &Inst, slot: u8, s: &Shape) -> Option<MemOp> {
             } else {
                 ("global_load_", "global_store_")
             };
+            // (The decoder refuses FLAT with an SADDR.)
+            let saddr = if flat { opnd::NULL } else { inst.src[2] };
+            let f = inst.op.facts();
+            if !flat && f.mem == MemKind::Atomic {
+                // {src, cmp} from the data rows, the old value to vdst (GLC).
+                let data = row(inst.src[1])?;
+                let rtn = inst.flags & iflags::GLC != 0;
+                return Some(MemOp {
+                    dwords: f.bytes / 4,
+                    size: f.bytes,
+                    addr: row(inst.src[0])?,
+                    saddr: if saddr == opnd::NULL {
+                        saddr
+                    } else {
+                        saddr & !1
+                    },
+                    data,
+                    imm: inst.imm as i64,
+                    rmw: Some(Rmw {
+                        op: rmw_op(inst.op)?,
+                        rtn,
+                        dst: if rtn { row(inst.dst[0])? } else { 0 },
+                        cmp: data + f.bytes as u16 / 4,
+                    }),
+                    ..MemOp::plain(slot)
+                });
+            }
             let (store, rest) = match name.strip_prefix(load) {
                 Some(r) => (false, r),
                 None => (true, name.strip_prefix(store)?),
             };
-            // (The decoder refuses FLAT with an SADDR.)
-            let saddr = if flat { opnd::NULL } else { inst.src[2] };
             // Whole dwords, or one byte or half (the ISA table's facts: size, sign, d16 half).
-            let f = inst.op.facts();
             let (dwords, size) = match dw(rest) {
                 Some(d) => (d, 4 * d),
                 None if matches!(f.bytes, 1 | 2) && f.atomic.is_none() => (1, f.bytes),
@@ -808,7 +1090,6 @@ pub(crate) fn mem_op(inst: &Inst, slot: u8, s: &Shape) -> Option<MemOp> {
             };
             Some(MemOp {
                 store,
-                lds: false,
                 flat,
                 dwords,
                 size,
@@ -821,15 +1102,101 @@ pub(crate) fn mem_op(inst: &Inst, slot: u8, s: &Shape) -> Option<MemOp> {
                     saddr & !1
                 },
                 data: row(if store { inst.src[1] } else { inst.dst[0] })?,
-                data1: 0,
                 // FLAT: the offset's bit 12 is ignored (`exec::flat::targets`).
                 imm: if flat {
                     (inst.imm & 0xfff) as i64
                 } else {
                     inst.imm as i64
                 },
-                off1: None,
-                slot,
+                ..MemOp::plain(slot)
+            })
+        }
+        Enc::Mubuf if inst.flags & iflags::TFE == 0 => {
+            // The plain (non-format, non-atomic) loads and stores: whole dwords, bytes and
+            // halves with their sign and d16 half (the ISA table's facts, as
+            // `exec::buffer::handler` chooses Ld/St).
+            let f = inst.op.facts();
+            let (store, rmw) = match f.mem {
+                MemKind::Load => (false, None),
+                MemKind::Store => (true, None),
+                MemKind::Atomic => {
+                    // {src, cmp} in vdata, the old value back to vdata (GLC).
+                    let d = row(inst.src[1])?;
+                    let rmw = Rmw {
+                        op: rmw_op(inst.op)?,
+                        rtn: inst.flags & iflags::GLC != 0,
+                        dst: d,
+                        cmp: d + f.bytes as u16 / 4,
+                    };
+                    (false, Some(rmw))
+                }
+                _ => return None,
+            };
+            if f.comps > 0 || f.lds || (rmw.is_none() && f.atomic.is_some()) {
+                return None;
+            }
+            let (dwords, size) = match f.bytes {
+                1 | 2 => (1, f.bytes),
+                4 | 8 | 12 | 16 => (f.bytes / 4, f.bytes),
+                _ => return None,
+            };
+            let soff = match inst.src[3] {
+                opnd::NULL => Src::Const(0),
+                c if plain_sgpr(c) => Src::Sgpr(c),
+                c => Src::Const(constant(inst, c, Ty::U32) as u32),
+            };
+            Some(MemOp {
+                store,
+                dwords,
+                size,
+                sext: size < 4 && f.sext,
+                d16: if size < 4 { f.d16 } else { D16::None },
+                addr: row(inst.src[0])?,
+                data: row(inst.src[1])?,
+                imm: (inst.imm & 0xfff) as i64,
+                buf: Some(BufAddr {
+                    srsrc: inst.src[2],
+                    soff,
+                    idxen: inst.flags & iflags::IDXEN != 0,
+                    offen: inst.flags & iflags::OFFEN != 0,
+                }),
+                rmw,
+                ..MemOp::plain(slot)
+            })
+        }
+        Enc::Ds
+            if inst.flags & iflags::GDS == 0
+                && matches!(
+                    inst.op.facts().mem,
+                    MemKind::AtomicRtn | MemKind::AtomicNoRtn
+                ) =>
+        {
+            // `exec::lds::ds_atomic` (not the forms `exec::lds::handler` gives other
+            // handlers): src = data0, cmp = data1, the old value to vdst for `_rtn_`.
+            if inst.op == Op::DS_CONDXCHG32_RTN_B64 {
+                return None;
+            }
+            let f = inst.op.facts();
+            let rtn = f.mem == MemKind::AtomicRtn;
+            let data = row(inst.src[1])?;
+            Some(MemOp {
+                lds: true,
+                dwords: f.bytes / 4,
+                size: f.bytes,
+                addr: row(inst.src[0])?,
+                data,
+                imm: (inst.imm & 0xffff) as i64,
+                rmw: Some(Rmw {
+                    op: rmw_op(inst.op)?,
+                    rtn,
+                    dst: if rtn { row(inst.dst[0])? } else { 0 },
+                    cmp: if matches!(f.atomic, Some(AtomicOp::CmpSwap)) {
+                        row(inst.src[2])?
+                    } else {
+                        0
+                    },
+                }),
+                ..MemOp::plain(slot)
             })
         }
         Enc::Ds if inst.flags & iflags::GDS == 0 => {
@@ -863,13 +1230,9 @@ pub(crate) fn mem_op(inst: &Inst, slot: u8, s: &Shape) -> Option<MemOp> {
             Some(MemOp {
                 store,
                 lds: true,
-                flat: false,
                 dwords,
                 size: 4 * dwords,
-                sext: false,
-                d16: D16::None,
                 addr: row(inst.src[0])?,
-                saddr: opnd::NULL,
                 data: row(data)?,
                 data1: if store && off1.is_some() {
                     row(inst.src[2])?
@@ -878,7 +1241,7 @@ pub(crate) fn mem_op(inst: &Inst, slot: u8, s: &Shape) -> Option<MemOp> {
                 },
                 imm: off0 as i64,
                 off1,
-                slot,
+                ..MemOp::plain(slot)
             })
         }
         _ => None,
@@ -1333,6 +1696,34 @@ fn lower_any_mode(
             V_NOT_B32 => Some(Node::VNot {
                 dst: vdst(inst, s)?,
                 a: src(inst, 0, s)?,
+            }),
+            V_RCP_F32 | V_RCP_IFLAG_F32 | V_RSQ_F32 | V_SQRT_F32 | V_EXP_F32 | V_LOG_F32
+            | V_SIN_F32 | V_COS_F32 => Some(Node::VTrans {
+                op: match op {
+                    V_RCP_F32 => Trans::Rcp,
+                    V_RCP_IFLAG_F32 => Trans::RcpIflag,
+                    V_RSQ_F32 => Trans::Rsq,
+                    V_SQRT_F32 => Trans::Sqrt,
+                    V_EXP_F32 => Trans::Exp,
+                    V_LOG_F32 => Trans::Log,
+                    V_SIN_F32 => Trans::Sin,
+                    _ => Trans::Cos,
+                },
+                dst: vdst(inst, s)?,
+                a: src(inst, 0, s)?,
+                a64: VSrc64::Scalar(Src64::Const(0)),
+                mode: mode_bits(&s.fp)?,
+            }),
+            V_RCP_F64 | V_RSQ_F64 | V_SQRT_F64 => Some(Node::VTrans {
+                op: match op {
+                    V_RCP_F64 => Trans::RcpF64,
+                    V_RSQ_F64 => Trans::RsqF64,
+                    _ => Trans::SqrtF64,
+                },
+                dst: vpair(inst.dst[0], s)?,
+                a: Src::Const(0),
+                a64: vsrc64(inst, 0, s)?,
+                mode: mode_bits(&s.fp)?,
             }),
             V_CVT_F32_I32 | V_CVT_F32_U32 | V_CVT_I32_F32 | V_CVT_U32_F32 => Some(Node::VCvt {
                 op: match op {
