@@ -33,7 +33,7 @@ fn run(n: u32, engine: Engine) -> (String, u64) {
     h.cfg.engine = engine;
     h.wave.pc = 0;
     let before = compile_stats().blocks;
-    let st = run_wave_alone(&mut h.wave, &mut h.lds, &prog, &h.mem, &h.cfg, 10_000_000)
+    let st = run_wave_alone(&mut h.wave, &mut h.lds, &prog, &h.mem, &h.cfg, 20_000_000)
         .expect("program runs");
     // Each iteration runs the loop's four instructions; then s_endpgm.
     assert_eq!(st.wave_instructions, 4 * n as u64 + 1);
@@ -50,15 +50,15 @@ fn run(n: u32, engine: Engine) -> (String, u64) {
 fn a_hot_block_is_compiled_again_by_the_optimising_tier_with_the_same_results() {
     wavesim_rdna3::jit::verify_ir(true);
     // 40 wave-instructions: far below any promotion point (a compile takes microseconds,
-    // promotion waits for its time / 25 ns of quick code), so one quick compile.
+    // promotion waits for 4 x its time / 25 ns of quick code), so one quick compile.
     let (interp, none) = run(10, Engine::Interp);
     assert_eq!(none, 0);
     let (jit, blocks) = run(10, Engine::Jit);
     assert_eq!(jit, interp);
     assert_eq!(blocks, 1, "the loop compiled once, quickly");
-    // 2.4 million wave-instructions: promoted unless the quick compile took over 60 ms (its
-    // promotion point, 60 ms / 25 ns); then compiled again (one more block).
-    let n = 600_000;
+    // 10 million wave-instructions: promoted unless the quick compile took over 62 ms (its
+    // promotion point, 4 x 62 ms / 25 ns); then compiled again (one more block).
+    let n = 2_500_000;
     let (interp, _) = run(n, Engine::Interp);
     let (jit, blocks) = run(n, Engine::Jit);
     assert_eq!(jit, interp);

@@ -8,6 +8,8 @@
 //! child process (the compiled-code cache is process-wide); `WAVESIM_MANY_ROUNDS=N` dispatches
 //! every run N times (default 1; a kernel a suite dispatches again is compiled only once).
 //! Runs go through `Device::dispatch` (the JIT and its cache are the raw ABI's too).
+//! `WAVESIM_MANY_FULL=1` compiles every block at the optimising tier at once
+//! (`jit::optimise_at_once`, the JIT before it had a quick tier), for comparison.
 
 use serde::Deserialize;
 use std::path::PathBuf;
@@ -39,6 +41,9 @@ fn child(engine: Engine, rounds: u32) {
     let text = std::fs::read_to_string(corpus().join("runs.toml")).expect("corpus/runs.toml");
     let runs: RunFile = toml::from_str(&text).expect("runs.toml parses");
     let data = corpus().join("data");
+    // (Workgroups run on this thread: `dev.threads = 1` below.)
+    let full = std::env::var_os("WAVESIM_MANY_FULL").is_some_and(|v| v != "0");
+    wavesim_rdna3::jit::optimise_at_once(full);
     let mut dispatches = 0u32;
     let mut failed = 0u32;
     let before = wavesim_rdna3::jit::compile_stats();
@@ -96,7 +101,12 @@ fn main() {
         return;
     }
     println!(
-        "engine  dispatches errors    total s   ms/disp  jit s   blocks  ({rounds} round(s), one thread, cold)"
+        "engine  dispatches errors    total s   ms/disp  jit s   blocks  ({rounds} round(s), one thread, cold{})",
+        if std::env::var_os("WAVESIM_MANY_FULL").is_some_and(|v| v != "0") {
+            ", optimising tier at once"
+        } else {
+            ""
+        }
     );
     let exe = std::env::current_exe().expect("own path");
     for e in ["interp", "jit", "auto"] {

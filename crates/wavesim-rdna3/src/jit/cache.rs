@@ -343,9 +343,12 @@ fn host_fma() -> bool {
 /// block of 30,000 IR instructions took 130 of 173 ms) for code 1.2-2x slower. A quick block
 /// that keeps running is compiled again with the backtracking allocator: a rent-or-buy choice
 /// like `auto`'s, made once the time estimated spent in the quick code
-/// ([`NS_PER_WAVE_INST`] per wave-instruction) reaches the quick compile's own time, so a
-/// block that runs little costs one cheap compile and a hot one at most about twice what it
-/// would have cost compiled well at once.
+/// ([`NS_PER_WAVE_INST`] per wave-instruction) reaches what the optimising compile will cost,
+/// taken as [`FULL_COST`] times the quick compile's own time, so a block that runs little
+/// costs one cheap compile and a hot one at most about twice what it would have cost compiled
+/// well at once. (With the quick compile's time itself as the point, f64_horner's big block
+/// was promoted inside the first dispatch, whose remaining run saved less than the 80-100 ms
+/// the second compile cost.)
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Opt {
     Quick,
@@ -357,13 +360,17 @@ enum Opt {
 /// over wave-instructions with `jit`).
 const NS_PER_WAVE_INST: u64 = 25;
 
+/// The optimising compile's time over the quick one's: 2.5-5x on the benchmark kernels
+/// (f64_horner's 94-instruction block 173-286 ms against 45-52 ms, saxpy's 12.5 against 7.7).
+const FULL_COST: u64 = 4;
+
 /// Wave-instructions after which a quick block that took `nanos` to compile (or to load) is
 /// compiled again at the optimising tier. A loaded block's load time says nothing of its
 /// compile cost: it is taken as 64 microseconds per instruction, about what quick compiles
 /// cost on the benchmark kernels.
 fn promotion(nanos: u64, len: usize, loaded: bool) -> u64 {
     let nanos = if loaded { len as u64 * 64_000 } else { nanos };
-    nanos / NS_PER_WAVE_INST
+    nanos.saturating_mul(FULL_COST) / NS_PER_WAVE_INST
 }
 
 thread_local! {

@@ -36,7 +36,8 @@
 //!
 //! Compiling has two tiers (`cache::Opt`): a block is first compiled quickly (cranelift's
 //! single-pass register allocator), and compiled again with the backtracking allocator once
-//! the time estimated spent in its quick code reaches what the quick compile cost. Both tiers
+//! the time estimated spent in its quick code reaches what that compile is expected to cost
+//! (`cache::FULL_COST` times the quick compile's time). Both tiers
 //! compile the same IR, so their results are identical; the tests reach the second one
 //! directly with [`optimise_at_once`].
 
