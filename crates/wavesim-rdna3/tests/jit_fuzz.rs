@@ -210,6 +210,9 @@ fn run(mut h: Harness, prog: &Program, engine: Engine) -> (String, Vec<u8>, Vec<
 fn differential(first: u64, count: u64, flushed: bool) {
     // Cranelift's IR verifier on for everything compiled here.
     wavesim_rdna3::jit::verify_ir(true);
+    // The unflushed programs run the quick tier's code, the flushed ones the optimising
+    // tier's (`jit::optimise_at_once`; each test runs on its own thread).
+    wavesim_rdna3::jit::optimise_at_once(flushed);
     let p = instructions();
     assert!(
         p.jit.len() > 1000,

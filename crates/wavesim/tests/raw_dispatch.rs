@@ -797,8 +797,12 @@ fn a_scratch_overrun_is_not_blamed_on_the_host_ranges() {
 ///   s_endpgm
 /// In order the tickets are the workgroup ids; on several threads they are some permutation of
 /// them (every ticket taken once), whatever the interleaving.
+/// Held by the tests that change the process-wide default thread count.
+static DEFAULT_THREADS: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
 #[test]
 fn raw_dispatches_run_on_every_core_unless_one_ordered_thread_is_asked_for() {
+    let _one_at_a_time = DEFAULT_THREADS.lock().unwrap_or_else(|e| e.into_inner());
     let words: [u32; 10] = [
         0x7e02_0281,
         0x7e00_0280,
@@ -852,4 +856,97 @@ fn raw_dispatches_run_on_every_core_unless_one_ordered_thread_is_asked_for() {
         tickets.sort_unstable();
         assert_eq!(tickets, ordered, "{threads} threads: every ticket once");
     }
+}
+
+/// Workgroups of a raw dispatch really run at the same time on several threads: workgroup 0
+/// spins until workgroup 1 has stored a flag, which finishes only if workgroup 1 runs while
+/// workgroup 0 spins (on one ordered thread workgroup 0 spins until the watchdog stops it).
+/// llvm-mc-19, gfx1100 (s4: workgroup id X; s[0:1]: the flag's address):
+///   s_cmp_eq_u32 s4, 0; s_cbranch_scc0 .Lsetter; v_mov_b32 v0, 0
+///   .Lspin: global_load_b32 v1, v0, s[0:1] glc; s_waitcnt vmcnt(0)
+///           v_cmp_eq_u32 vcc_lo, 0, v1; s_cbranch_vccnz .Lspin; s_endpgm
+///   .Lsetter: v_mov_b32 v0, 0; v_mov_b32 v1, 1; global_store_b32 v0, v1, s[0:1]; s_endpgm
+/// (branch targets: PC_next + simm16 * 4, so +7 dwords to .Lsetter, -5 back to .Lspin.)
+const SPIN_UNTIL_FLAGGED: [u32; 14] = [
+    0xbf06_8004,
+    0xbfa1_0007,
+    0x7e00_0280,
+    0xdc52_4000,
+    0x0100_0000,
+    0xbf89_03f7,
+    0x7c94_0280,
+    0xbfa4_fffb,
+    0xbfb0_0000,
+    0x7e00_0280,
+    0x7e02_0281,
+    0xdc6a_0000,
+    0x0000_0100,
+    0xbfb0_0000,
+];
+
+#[test]
+fn workgroups_of_raw_dispatches_and_run_asm_run_concurrently_on_several_threads() {
+    let _one_at_a_time = DEFAULT_THREADS.lock().unwrap_or_else(|e| e.into_inner());
+    let code: Vec<u8> = SPIN_UNTIL_FLAGGED
+        .iter()
+        .flat_map(|w| w.to_le_bytes())
+        .collect();
+    let dispatch = |threads: u32, max_wave_insts: u64| {
+        let flag = Buf::zeroed(4);
+        let user = [flag.addr() as u32, (flag.addr() >> 32) as u32, 0, 0];
+        let ranges = [(flag.addr(), flag.size())];
+        let d = RawDispatch {
+            code: &code,
+            groups: [2, 1, 1],
+            local: [1, 1, 1],
+            user_sgprs: &user,
+            rsrc1: 0,
+            // USER_SGPR_COUNT = 4, workgroup id X enabled (s4).
+            rsrc2: 4 << 1 | 1 << 7,
+            rsrc3: 0,
+            wave64: false,
+            scratch_lane_bytes: 0,
+            target: raw::target_from("gfx1100").unwrap(),
+            host_ranges: Some(&ranges),
+            max_wave_insts,
+        };
+        assert_eq!(wavesim::capi::wavesim_set_default_threads(threads), 0);
+        // SAFETY: the kernel touches only the flag, live host memory of this test.
+        let r = unsafe { wavesim::dispatch_raw(&d) };
+        assert_eq!(wavesim::capi::wavesim_set_default_threads(0), 0);
+        (r.map(|_| ()), flag.u32s(1)[0])
+    };
+    // Two threads: workgroup 1 sets the flag while workgroup 0 waits for it (the limit only
+    // bounds a hang).
+    let (r, flag) = dispatch(2, 500_000_000);
+    assert!(r.is_ok(), "two threads: {r:?}");
+    assert_eq!(flag, 1);
+    // One ordered thread: workgroup 0 first, spinning until its instruction limit.
+    let (r, _) = dispatch(1, 100_000);
+    assert!(
+        r.is_err(),
+        "one thread cannot finish: workgroup 1 runs after workgroup 0"
+    );
+    // run_asm: s[0:1] = its kernarg pointer, here the flag; on two threads it finishes too.
+    let flag = Buf::zeroed(4);
+    assert_eq!(wavesim::capi::wavesim_set_default_threads(2), 0);
+    // SAFETY: `code` holds the bytes; the kernel touches only the flag.
+    let r = unsafe {
+        wavesim::capi::run_asm(
+            code.as_ptr().cast(),
+            code.len() as u32,
+            2,
+            1,
+            1,
+            1,
+            1,
+            1,
+            flag.addr() as *const std::ffi::c_void,
+            4 << 1 | 1 << 7,
+            0,
+        )
+    };
+    assert_eq!(wavesim::capi::wavesim_set_default_threads(0), 0);
+    assert_eq!(r, 0, "run_asm on two threads");
+    assert_eq!(flag.u32s(1)[0], 1);
 }

@@ -232,6 +232,9 @@ const MAX_PROGRAMS: usize = 256;
 #[derive(Clone, Copy)]
 struct Block {
     f: BlockFn,
+    /// Wave-instructions to run in this block before it is compiled again at the optimising
+    /// tier ([`Opt::Full`]); `u64::MAX` for a block of that tier.
+    promote_at: u64,
     /// Instructions in the block (all of them run on every entry).
     len: u32,
     /// Where each exit continues: instruction index and PC (exit 0 falls through, exit 1 is a
@@ -248,11 +251,17 @@ pub(crate) struct JitCode {
     prog: Program,
     shape: Shape,
     slots: Vec<OnceLock<Option<Block>>>,
+    /// The block at each index compiled again by the optimising tier, once promoted.
+    full: Vec<OnceLock<Option<Block>>>,
+    /// Wave-instructions run in each quick block (the promotion's rent, see [`Opt`]).
+    ran: Vec<AtomicU64>,
     starts: Vec<AtomicU32>,
     leaders: OnceLock<Vec<bool>>,
     /// Each instruction's region-cache slot (`select::region_slots`).
     region_slots: Vec<u8>,
     compiler: Mutex<Option<Compiler>>,
+    /// The optimising tier's compiler (a cranelift module holds one set of flags).
+    optimizer: Mutex<Option<Compiler>>,
     /// `disk::program_key` of `prog`, once a block is looked up on disk.
     disk_key: OnceLock<disk::Key>,
 }
@@ -331,10 +340,64 @@ fn host_fma() -> bool {
     }
 }
 
+/// The two compile tiers. A block is first compiled quickly: cranelift's single-pass register
+/// allocator, which on the benchmark kernels compiles 2.5-5x faster than the backtracking one
+/// (register allocation is 75% of a big block's compile time: f64_horner's 94-instruction
+/// block of 30,000 IR instructions took 130 of 173 ms) for code 1.2-2x slower. A quick block
+/// that keeps running is compiled again with the backtracking allocator: a rent-or-buy choice
+/// like `auto`'s, made once the time estimated spent in the quick code
+/// ([`NS_PER_WAVE_INST`] per wave-instruction) reaches what the optimising compile will cost,
+/// taken as [`FULL_COST`] times the quick compile's own time, so a block that runs little
+/// costs one cheap compile and a hot one at most about twice what it would have cost compiled
+/// well at once. (With the quick compile's time itself as the point, f64_horner's big block
+/// was promoted inside the first dispatch, whose remaining run saved less than the 80-100 ms
+/// the second compile cost.)
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Opt {
+    Quick,
+    Full,
+}
+
+/// Time per wave-instruction of quick-tier code, to estimate a block's rent: 25-40 ns on the
+/// benchmark kernels (wave32, one thread; `cargo bench -p wavesim --bench kernels` CPU time
+/// over wave-instructions with `jit`).
+const NS_PER_WAVE_INST: u64 = 25;
+
+/// The optimising compile's time over the quick one's: 2.5-5x on the benchmark kernels
+/// (f64_horner's 94-instruction block 173-286 ms against 45-52 ms, saxpy's 12.5 against 7.7).
+const FULL_COST: u64 = 4;
+
+/// Wave-instructions after which a quick block that took `nanos` to compile (or to load) is
+/// compiled again at the optimising tier. A loaded block's load time says nothing of its
+/// compile cost: it is taken as 64 microseconds per instruction, about what quick compiles
+/// cost on the benchmark kernels.
+fn promotion(nanos: u64, len: usize, loaded: bool) -> u64 {
+    let nanos = if loaded { len as u64 * 64_000 } else { nanos };
+    nanos.saturating_mul(FULL_COST) / NS_PER_WAVE_INST
+}
+
+thread_local! {
+    /// Set by [`optimise_at_once`]: this thread's compiles skip the quick tier.
+    static FULL_FIRST: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Makes blocks compiled from now on by this thread skip the quick tier (compiled at the
+/// optimising one at once): tests of the optimised code, which a short test program would
+/// otherwise never reach.
+#[doc(hidden)]
+pub fn optimise_at_once(on: bool) {
+    FULL_FIRST.with(|f| f.set(on));
+}
+
 impl Compiler {
-    fn new() -> Option<Compiler> {
+    fn new(opt: Opt) -> Option<Compiler> {
         let mut flags = settings::builder();
         flags.set("opt_level", "speed").ok()?;
+        let regalloc = match opt {
+            Opt::Quick => "single_pass",
+            Opt::Full => "backtracking",
+        };
+        flags.set("regalloc_algorithm", regalloc).ok()?;
         flags.set("use_colocated_libcalls", "false").ok()?;
         flags.set("is_pic", "false").ok()?;
         // Cranelift's IR verifier costs about a tenth of compile time (callgrind, saxpy and
@@ -436,10 +499,13 @@ impl JitCode {
             prog: prog.clone(),
             shape,
             slots: (0..n).map(|_| OnceLock::new()).collect(),
+            full: (0..n).map(|_| OnceLock::new()).collect(),
+            ran: (0..n).map(|_| AtomicU64::new(0)).collect(),
             starts: (0..n).map(|_| AtomicU32::new(0)).collect(),
             leaders: OnceLock::new(),
             region_slots: region_slots(&prog.insts),
             compiler: Mutex::new(None),
+            optimizer: Mutex::new(None),
             disk_key: OnceLock::new(),
         }
     }
@@ -499,7 +565,7 @@ impl JitCode {
 
     /// Compiles the block starting at instruction `idx` (None: its first instruction is not
     /// compilable, or cranelift declined the function).
-    fn compile_at(&self, idx: usize) -> Option<Block> {
+    fn compile_at(&self, idx: usize, opt: Opt) -> Option<Block> {
         let t0 = Instant::now();
         let prog = &self.prog;
         let mut nodes = Vec::new();
@@ -522,9 +588,13 @@ impl JitCode {
         // The block's code: loaded from disk (None), or compiled (its key, and its bytes if
         // they can be stored).
         let (f, compiled) = {
-            let mut c = self.compiler.lock().ok()?;
+            let compiler = match opt {
+                Opt::Quick => &self.compiler,
+                Opt::Full => &self.optimizer,
+            };
+            let mut c = compiler.lock().ok()?;
             if c.is_none() {
-                *c = Compiler::new();
+                *c = Compiler::new(opt);
             }
             let c = c.as_mut()?;
             let key = dir.as_ref().map(|_| {
@@ -552,6 +622,7 @@ impl JitCode {
                 }
             }
         };
+        let loaded = compiled.is_none();
         match compiled {
             Some((key, code)) => {
                 BLOCKS.fetch_add(1, Relaxed);
@@ -572,9 +643,14 @@ impl JitCode {
             .count() as u64;
         INSTRUCTIONS.fetch_add(nodes.len() as u64 - calls, Relaxed);
         CALLBACKS.fetch_add(calls, Relaxed);
-        NANOS.fetch_add(t0.elapsed().as_nanos() as u64, Relaxed);
+        let nanos = t0.elapsed().as_nanos() as u64;
+        NANOS.fetch_add(nanos, Relaxed);
         Some(Block {
             f,
+            promote_at: match opt {
+                Opt::Quick => promotion(nanos, nodes.len(), loaded),
+                Opt::Full => u64::MAX,
+            },
             len: nodes.len() as u32,
             exits: [(j as u32, fall_pc), taken],
             fp32: nodes.iter().any(Node::needs_f32),
@@ -583,7 +659,29 @@ impl JitCode {
     }
 
     fn block(&self, idx: usize) -> Option<Block> {
-        *self.slots.get(idx)?.get_or_init(|| self.compile_at(idx))
+        let opt = match FULL_FIRST.with(|f| f.get()) {
+            true => Opt::Full,
+            false => Opt::Quick,
+        };
+        *self
+            .slots
+            .get(idx)?
+            .get_or_init(|| self.compile_at(idx, opt))
+    }
+
+    /// The quick block at `idx` ran `insts` more wave-instructions: compiles it at the
+    /// optimising tier once they add up to its promotion point. None until then (or if
+    /// cranelift declined it: the quick block stays).
+    #[cold]
+    fn promote(&self, idx: usize, quick: &Block, insts: u64) -> Option<Block> {
+        let ran = self.ran.get(idx)?.fetch_add(insts, Relaxed) + insts;
+        if ran < quick.promote_at {
+            return None;
+        }
+        *self
+            .full
+            .get(idx)?
+            .get_or_init(|| self.compile_at(idx, Opt::Full))
     }
 }
 
@@ -747,10 +845,15 @@ impl<'p> Tier<'p> {
         };
         let code = found.as_ref()?;
         let slot = code.slots.get(idx)?;
-        let block = match slot.get() {
+        let mut block = match slot.get() {
             Some(b) => (*b)?,
             None => Self::count(code, self.threshold, idx)?,
         };
+        if block.promote_at != u64::MAX {
+            if let Some(Some(full)) = code.full.get(idx).and_then(OnceLock::get) {
+                block = *full;
+            }
+        }
         if block.len as u64 > budget {
             return None;
         }
@@ -836,9 +939,13 @@ impl<'p> Tier<'p> {
         }
         let (next, pc) = block.exits[(exit & 1) as usize];
         w.pc = pc;
+        let insts = env.done + block.len as u64;
+        if block.promote_at != u64::MAX {
+            code.promote(idx, &block, insts);
+        }
         Some(Ran {
             idx: next as usize,
-            insts: env.done + block.len as u64,
+            insts,
             stop: None,
         })
     }

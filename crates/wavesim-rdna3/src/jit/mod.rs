@@ -41,6 +41,13 @@
 //! Engines ([`Engine`]): `interp` never compiles; `jit` compiles each block when a run first
 //! enters it; `auto` (the default) interprets a block until it has been entered [`AUTO_THRESHOLD`]
 //! times, then compiles it, so a tiny kernel pays no compile cost.
+//!
+//! Compiling has two tiers (`cache::Opt`): a block is first compiled quickly (cranelift's
+//! single-pass register allocator), and compiled again with the backtracking allocator once
+//! the time estimated spent in its quick code reaches what that compile is expected to cost
+//! (`cache::FULL_COST` times the quick compile's time). Both tiers
+//! compile the same IR, so their results are identical; the tests reach the second one
+//! directly with [`optimise_at_once`].
 
 mod cache;
 mod codegen;
@@ -48,7 +55,9 @@ mod disk;
 mod select;
 
 pub(crate) use cache::Tier;
-pub use cache::{compilable, compile_stats, forget_compiled_code, verify_ir, CompileStats};
+pub use cache::{
+    compilable, compile_stats, forget_compiled_code, optimise_at_once, verify_ir, CompileStats,
+};
 pub use disk::{disk_cache, set_disk_cache, CACHE_ENV, FORMAT_VERSION};
 
 use std::str::FromStr;
