@@ -192,8 +192,10 @@ fn r32_float_linear_store_from_halves() {
 /// (x, y) of level 1 (2x2) lies at z * 16384 (ail's page-aligned layer: levels of 64 and 16
 /// bytes, each padded to 128) + 128 + 4 * Morton(x, y). Coordinates are the array form's 16-bit
 /// halves r4l/r4h (x), r5l/r5h (y), r6l (layer). Thread 0 writes (1, 1) of layer 2 -> 32768 +
-/// 128 + 12. A texel outside the level (2, 0), a layer outside the three, the rounding bit, and a
-/// BGRA swizzle are typed errors.
+/// 128 + 12. A texel outside the level (2, 0), a layer outside the three and the rounding bit
+/// are typed errors. A BGRA PBE swizzle (Mesa's `agx_batch_upload_pbe` for B8G8R8A8: stored
+/// channel c takes component swizzle[c] = (2, 1, 0, 3)) stores (B, G, R, A): sources (1.0, 0.5,
+/// 0.25, 0) -> bytes (0.25 * 255 = 63.75 -> 64, 127.5 -> 128, 255, 0).
 #[test]
 fn array_layer_and_level_and_errors() {
     let mut dev = DeviceMemory::new();
@@ -219,11 +221,17 @@ fn array_layer_and_level_and_errors() {
     assert_eq!(b, [255; 4]);
     let mut bgra = desc;
     bgra[2] = 0b11_00_01_10; // swizzle bits 16-23 (byte 2): (2, 1, 0, 3)
+    let mut w = setup(0, 0, 0, bgra);
+    for (c, v) in [1.0f32, 0.5, 0.25, 0.0].iter().enumerate() {
+        w.set_reg32(8 + c, 0, v.to_bits());
+    }
+    run_group(code.clone(), &mut w, &dev).unwrap();
+    dev.read(a + 128, &mut b).unwrap();
+    assert_eq!(b, [64, 128, 255, 0]);
     let cases = [
         (setup(2, 0, 0, desc), code.clone()),
         (setup(0, 0, 3, desc), code.clone()),
         (setup(0, 0, 0, desc), write_word(16, true, 8, 3, 0, 1)),
-        (setup(0, 0, 0, bgra), code.clone()),
     ];
     for (k, (mut w, code)) in cases.into_iter().enumerate() {
         assert!(
@@ -319,4 +327,149 @@ fn image_accesses_are_reported() {
     assert!(loads
         .iter()
         .all(|x| x.kind == AccessKind::Load && x.space == "texture" && x.value == 0x8000_00ff));
+}
+
+/// A PBE / TEXTURE pair of any format (cmdbuf.xml: channels at 6, type at 13), 2D twiddled, width
+/// x height; the PBE's swizzle identity (0, 1, 2, 3), the texture's (R, G, B, A).
+fn format_pair(ch: u128, ty: u128, w: u64, h: u64, addr: u64) -> ([u8; 24], [u8; 24]) {
+    let mut p = pbe(2, 2, true, w, h, addr, 0, 0);
+    let mut t = texture(w, h, addr);
+    for d in [&mut p, &mut t] {
+        let mut v = u128::from_le_bytes(d[..16].try_into().unwrap());
+        v = v & !(0x3FF << 6) | ch << 6 | ty << 13;
+        d[..16].copy_from_slice(&v.to_le_bytes());
+    }
+    (p, t)
+}
+
+/// Stores and loads of other formats (exec/formats.rs's rules), thread l writing texel (l % 4,
+/// l / 4) of a 4x4 twiddled image (one 4x4 tile: texel at bytes * Morton(x, y)):
+/// - R16G16 uint (4 bytes) from 32-bit registers (1000 l, 65535 - l): the integers; the image
+///   load returns them as 32-bit integers, with B = 0 and A = the integer 1 (GL Table 15.1);
+/// - R16G16B16A16 float (8 bytes) from (l / 4, -l, 0.1, 1): f16 rounded to nearest even (0.1 ->
+///   0x2E66, the nearer of 0.0999755859375 and 0.10003662109375), read back exactly in f32;
+/// - R32G32B32A32 sint (16 bytes) from (l - 8, -l, l << 20, 7);
+/// - R8 snorm (1 byte) from l / 8 - 1: round(127 (l / 8 - 1)), read back as max(c / 127, -1).
+#[test]
+fn other_formats_store_then_load() {
+    let mut dev = DeviceMemory::new();
+    let a = dev.alloc(256, 64).unwrap();
+    let load = load_word(2);
+    let store = write_word(16, true, 8, 2, 0, 0);
+
+    let (p, t) = format_pair(0x23, 2, 4, 4, a);
+    let mut w = grid_threads(vec![p], 4);
+    for l in 0..16u32 {
+        w.set_reg32(8, l as usize, 1000 * l);
+        w.set_reg32(9, l as usize, 65535 - l);
+    }
+    run_group(store.clone(), &mut w, &dev).unwrap();
+    let mut r = grid_threads(vec![t], 4);
+    run_group(load.clone(), &mut r, &dev).unwrap();
+    for l in 0..16u32 {
+        let mut b = [0u8; 4];
+        let (x, y) = (l % 4, l / 4);
+        dev.read(a + 4 * morton4(x, y), &mut b).unwrap();
+        assert_eq!(u32::from_le_bytes(b), (1000 * l) | ((65535 - l) << 16));
+        let got: [u32; 4] = std::array::from_fn(|c| r.reg32(8 + c, l as usize));
+        assert_eq!(got, [1000 * l, 65535 - l, 0, 1], "thread {l}");
+    }
+
+    let (p, t) = format_pair(0x32, 4, 4, 4, a);
+    let mut w = grid_threads(vec![p], 4);
+    for l in 0..16usize {
+        for (c, v) in [l as f32 / 4.0, -(l as f32), 0.1, 1.0].iter().enumerate() {
+            w.set_reg32(8 + c, l, v.to_bits());
+        }
+    }
+    run_group(store.clone(), &mut w, &dev).unwrap();
+    let mut r = grid_threads(vec![t], 4);
+    run_group(load.clone(), &mut r, &dev).unwrap();
+    for l in 0..16usize {
+        let mut b = [0u8; 8];
+        dev.read(a + 8 * morton4(l as u32 % 4, l as u32 / 4), &mut b)
+            .unwrap();
+        let halves: [u16; 4] =
+            std::array::from_fn(|c| u16::from_le_bytes([b[2 * c], b[2 * c + 1]]));
+        assert_eq!(halves[2], 0x2E66);
+        let want = [
+            l as f32 / 4.0,
+            -(l as f32),
+            half::f16::from_bits(0x2E66).to_f32(),
+            1.0,
+        ];
+        assert_eq!(halves, want.map(|v| half::f16::from_f32(v).to_bits()));
+        let got: [u32; 4] = std::array::from_fn(|c| r.reg32(8 + c, l));
+        assert_eq!(got, want.map(f32::to_bits), "thread {l}");
+    }
+
+    let (p, t) = format_pair(0x38, 3, 4, 4, a);
+    let mut w = grid_threads(vec![p], 4);
+    let vals = |l: i32| [l - 8, -l, l << 20, 7];
+    for l in 0..16i32 {
+        for (c, v) in vals(l).iter().enumerate() {
+            w.set_reg32(8 + c, l as usize, *v as u32);
+        }
+    }
+    run_group(store.clone(), &mut w, &dev).unwrap();
+    let mut r = grid_threads(vec![t], 4);
+    run_group(load.clone(), &mut r, &dev).unwrap();
+    for l in 0..16i32 {
+        let mut b = [0u8; 16];
+        dev.read(a + 16 * morton4(l as u32 % 4, l as u32 / 4), &mut b)
+            .unwrap();
+        let words: [u32; 4] =
+            std::array::from_fn(|c| u32::from_le_bytes(b[4 * c..4 * c + 4].try_into().unwrap()));
+        assert_eq!(words, vals(l).map(|v| v as u32));
+        let got: [u32; 4] = std::array::from_fn(|c| r.reg32(8 + c, l as usize));
+        assert_eq!(got, words, "thread {l}");
+    }
+
+    let (p, t) = format_pair(0x00, 1, 4, 4, a);
+    let mut w = grid_threads(vec![p], 4);
+    for l in 0..16usize {
+        w.set_reg32(8, l, (l as f32 / 8.0 - 1.0).to_bits());
+    }
+    run_group(store, &mut w, &dev).unwrap();
+    let mut r = grid_threads(vec![t], 4);
+    run_group(load, &mut r, &dev).unwrap();
+    for l in 0..16usize {
+        let mut b = [0u8];
+        dev.read(a + morton4(l as u32 % 4, l as u32 / 4), &mut b)
+            .unwrap();
+        // 127 (l / 8 - 1) = 15.875 l - 127: exact multiples of 1/8; no tie (x.5) arises except
+        // l = 4 (-63.5 -> -64, ties to even) and l = 12 (63.5 -> 64)
+        let want = (127.0 * (l as f64 / 8.0 - 1.0)).round_ties_even() as i8;
+        assert_eq!(b[0] as i8, want, "thread {l}");
+        let got = f32::from_bits(r.reg32(8, l));
+        assert_eq!(got, ((f64::from(want) / 127.0).max(-1.0)) as f32);
+    }
+}
+
+/// Stores a format cannot hold are typed errors: 256 into R8 uint, an sRGB RGBA8 PBE (the
+/// linear-to-sRGB rounding is not public), and a compressed (BC1) PBE.
+#[test]
+fn unrepresentable_stores_are_errors() {
+    let mut dev = DeviceMemory::new();
+    let a = dev.alloc(64, 64).unwrap();
+    let store = write_word(16, true, 8, 2, 0, 0);
+    let (r8ui, _) = format_pair(0x00, 2, 4, 4, a);
+    let mut srgb = pbe(2, 2, true, 4, 4, a, 0, 0);
+    srgb[15] |= 1 << 5; // bit 125
+    let (bc1, _) = format_pair(0x74, 0, 4, 4, a);
+    for (k, d) in [r8ui, srgb, bc1].into_iter().enumerate() {
+        let mut w = grid_threads(vec![d], 4);
+        w.exec = 1;
+        w.set_reg32(8, 0, 256);
+        for c in 1..4 {
+            w.set_reg32(8 + c, 0, 0);
+        }
+        assert!(
+            matches!(
+                run_group(store.clone(), &mut w, &dev),
+                Err(Fault::UnsupportedForm { .. })
+            ),
+            "case {k}"
+        );
+    }
 }

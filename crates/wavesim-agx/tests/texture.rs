@@ -1015,3 +1015,187 @@ fn automatic_lod_is_an_opt_in() {
         Err(Fault::UnsupportedForm { .. })
     ));
 }
+
+/// The descriptor with cmdbuf.xml `Channels` (bits 6-12) and `Type` (13-15) replaced.
+fn with_format(d: [u8; 24], channels: u128, ty: u128) -> [u8; 24] {
+    let mut v = u128::from_le_bytes(d[..16].try_into().unwrap());
+    v = v & !(0x3FF << 6) | channels << 6 | ty << 13;
+    let mut out = d;
+    out[..16].copy_from_slice(&v.to_le_bytes());
+    out
+}
+
+/// ail's largest tile depends on the texel size (`ail_get_max_tile_size`: one 16 KiB page).
+/// R16 unorm (2 bytes, 128x64 tiles), 200x100, texel (130, 70): two tiles a row, tile 1 * 2 + 1
+/// = 3; inside, x = 2 -> Morton bits 0b100, y = 6 -> 0b10100 << 1 = 40: element 3 * 8192 + 44,
+/// byte 2 * that = 49240. R32G32 (8 bytes, 64x32 tiles), 100x70, texel (70, 40): tile 1 * 2 + 1
+/// = 3, inside x = 6 -> 20, y = 8 -> 64 << 1 = 128: (3 * 2048 + 148) * 8 = 50336. R8 (1 byte,
+/// 128x128 tiles), 300x200 (level 0 is a large level: both sides reach a tile), texel (260,
+/// 130): three tiles a row, tile 1 * 3 + 2 = 5, inside x = 4 -> 16, y = 2 -> 4 << 1 = 8: byte
+/// 5 * 16384 + 24 = 81944.
+#[test]
+fn tile_size_follows_the_texel_size() {
+    let d =
+        |ch, ty, w, h| TextureDesc::decode(&with_format(texture(2, [0, 1, 2, 3], w, h, 0), ch, ty));
+    assert_eq!(texel_offset(&d(0x09, 0, 200, 100), 130, 70).unwrap(), 49240);
+    assert_eq!(texel_offset(&d(0x31, 4, 100, 70), 70, 40).unwrap(), 50336);
+    assert_eq!(
+        texel_offset(&d(0x00, 2, 300, 200), 260, 130).unwrap(),
+        81944
+    );
+}
+
+/// Integer textures return integers (GL's integer samplers): the harness image read as
+/// R8G8B8A8 uint, thread 0 sampling (0.6, 0.3) -> texel (2, 1) = (33, 18, 3, 4); swizzle (B, R,
+/// 1, 0) -> (3, 33, 1, 0), the 1 an integer. 32-bit destinations hold the integers, 16-bit ones
+/// too when they fit; read as R32 uint the texel is 0x04031221, which no 16-bit register holds
+/// (a typed error), while a 32-bit one does. A linear filter on an integer texture is a typed
+/// error even under the approximation opt-in (GL 4.6 8.17: the texture is incomplete).
+#[test]
+fn integer_textures_return_integers() {
+    let mut dev = DeviceMemory::new();
+    let a = image(&mut dev);
+    let run_with = |desc: [u8; 24], samp: [u8; 8], wide: bool| {
+        let mut code = tex_word(false, 16, wide, 8, 0, 2, 0).to_vec();
+        code.extend([0x88, 0x00]);
+        let mut w = WaveState::new(12);
+        w.textures = vec![desc];
+        w.samplers = vec![samp];
+        w.approximate = true;
+        w.exec = 1;
+        w.set_reg32(4, 0, 0.6f32.to_bits());
+        w.set_reg32(5, 0, 0.3f32.to_bits());
+        run_group(code, &mut w, &dev).map(|_| w)
+    };
+    let rgba8ui = with_format(texture(2, [2, 0, 4, 5], 4, 4, a), 0x28, 2);
+    let w = run_with(rgba8ui, sampler(0, 0), true).unwrap();
+    assert_eq!(
+        std::array::from_fn::<u32, 4, _>(|c| w.reg32(8 + c, 0)),
+        [3, 33, 1, 0]
+    );
+    let w = run_with(rgba8ui, sampler(0, 0), false).unwrap();
+    assert_eq!(
+        std::array::from_fn::<u16, 4, _>(|c| w.half(16 + c, 0)),
+        [3, 33, 1, 0]
+    );
+    let r32ui = with_format(texture(2, [0, 1, 2, 3], 4, 4, a), 0x21, 2);
+    let w = run_with(r32ui, sampler(0, 0), true).unwrap();
+    assert_eq!(w.reg32(8, 0), 0x0403_1221);
+    assert!(matches!(
+        run_with(r32ui, sampler(0, 0), false),
+        Err(Fault::UnsupportedForm { .. })
+    ));
+    let linear = (1u64 << 23 | 1 << 25).to_le_bytes();
+    assert!(matches!(
+        run_with(rgba8ui, linear, true),
+        Err(Fault::UnsupportedForm { .. })
+    ));
+}
+
+/// A 3D image above level 0 (ail: slice z of level l is layer z's level l, and level l has
+/// max(depth >> l, 1) slices). 4x4x4 RGBA8 with two levels: level 1 (2x2x2) at byte 128 of each
+/// 16 KiB layer, texel (x, y, z) = (x, y, z, 201). Explicit LOD 1.0 with a NEAREST mip filter ->
+/// level 1 (GL 4.6 8.14.3: ceil(1.5) - 1); (s, t, r) = (0.75, 0.25, 0.75) -> floor(1.5) = 1,
+/// floor(0.5) = 0, floor(1.5) = 1: (1, 0, 1, 201). A texel fetch of level 1 at (0, 1, 1) reads
+/// (0, 1, 1, 201); at slice 2 (outside level 1's two) it is a typed error.
+#[test]
+fn three_d_levels() {
+    let mut dev = DeviceMemory::new();
+    let a = dev.alloc(4 * 0x4000, 64).unwrap();
+    for z in 0..2u32 {
+        for y in 0..2u32 {
+            for x in 0..2u32 {
+                let m = (x & 1) | (y & 1) << 1;
+                let at = a + u64::from(z) * 0x4000 + 128 + 4 * u64::from(m);
+                dev.write(at, &[x as u8, y as u8, z as u8, 201]).unwrap();
+            }
+        }
+    }
+    let mut desc = with_levels(texture(5, [0, 1, 2, 3], 4, 4, a), 0, 1);
+    desc[13] |= 3 << 6; // depth - 1 = 3
+                        // coordinates r4-r6, the LOD in r7l (16-bit unit 14)
+    let mut code = tex_word(false, 16, true, 8, 14, 5, 6).to_vec();
+    code.extend([0x88, 0x00]);
+    let mut w = WaveState::new(12);
+    w.textures = vec![desc];
+    w.samplers = vec![mip_sampler(1, 0x380)];
+    w.exec = 1;
+    for (i, v) in [0.75f32, 0.25, 0.75].iter().enumerate() {
+        w.set_reg32(4 + i, 0, v.to_bits());
+    }
+    w.set_reg32(7, 0, u32::from(half::f16::from_f32(1.0).to_bits()));
+    run_group(code, &mut w, &dev).unwrap();
+    assert_eq!(bytes_of(&w), [1, 0, 1, 201]);
+    let mut code = tex_word(true, 16, true, 8, 14, 5, 6).to_vec();
+    code.extend([0x88, 0x00]);
+    for (z, want) in [(1u32, Some([0, 1, 1, 201])), (2, None)] {
+        let mut w = WaveState::new(12);
+        w.textures = vec![desc];
+        w.exec = 1;
+        for (i, v) in [0u32, 1, z].iter().enumerate() {
+            w.set_reg32(4 + i, 0, *v);
+        }
+        w.set_reg32(7, 0, 1);
+        let r = run_group(code.clone(), &mut w, &dev);
+        match want {
+            Some(b) => {
+                r.unwrap();
+                assert_eq!(bytes_of(&w), b);
+            }
+            None => assert!(matches!(r, Err(Fault::UnsupportedForm { .. }))),
+        }
+    }
+}
+
+/// sRGB R8G8 (Mesa sets `sRGB` (108) and `sRGB 2-channel` (109) together for two-channel
+/// formats): both channels through the M1's measured table (applegpu: 0 -> 0, 1 -> f64 bits
+/// 0x3f30010020000000, 255 -> 1), B = 0, A = 1. A 4x4 image, texel (x, y) = (R = [0, 1, 255,
+/// 0][x], G = [255, 1, 0, 0][y]) at 2 * Morton(x, y); texel fetches. Without the 2-channel bit
+/// the descriptor is one Mesa never builds: a typed error.
+#[test]
+fn srgb_two_channel_texels() {
+    let mut dev = DeviceMemory::new();
+    let a = dev.alloc(64, 64).unwrap();
+    let codes = [0u8, 1, 255, 0];
+    let gs = [255u8, 1, 0, 0];
+    for y in 0..4u32 {
+        for x in 0..4u32 {
+            let m = (x & 1) | (x & 2) << 1 | (y & 1) << 1 | (y & 2) << 2;
+            dev.write(a + 2 * u64::from(m), &[codes[x as usize], gs[y as usize]])
+                .unwrap();
+        }
+    }
+    let linear = |c: u8| match c {
+        0 => 0.0f32,
+        1 => f64::from_bits(0x3f30010020000000) as f32,
+        _ => 1.0,
+    };
+    let mut desc = with_format(texture(2, [0, 1, 2, 3], 4, 4, a), 0x0A, 0);
+    desc[13] |= 1 << 4; // sRGB
+    let mut code = tex_word(true, 16, true, 8, 12, 2, 6).to_vec();
+    code.extend([0x88, 0x00]);
+    let setup = |d: [u8; 24]| {
+        let mut w = WaveState::new(12);
+        w.textures = vec![d];
+        w.exec = 0xFFFF;
+        for l in 0..16 {
+            w.set_reg32(4, l, l as u32 % 4);
+            w.set_reg32(5, l, l as u32 / 4);
+            w.set_reg32(6, l, 0);
+        }
+        w
+    };
+    let mut w = setup(desc);
+    assert!(matches!(
+        run_group(code.clone(), &mut w, &dev),
+        Err(Fault::UnsupportedForm { .. })
+    ));
+    desc[13] |= 1 << 5; // sRGB 2-channel
+    let mut w = setup(desc);
+    run_group(code, &mut w, &dev).unwrap();
+    for l in 0..16 {
+        let want = [linear(codes[l % 4]), linear(gs[l / 4]), 0.0, 1.0].map(f32::to_bits);
+        let got: [u32; 4] = std::array::from_fn(|c| w.reg32(8 + c, l));
+        assert_eq!(got, want, "thread {l}");
+    }
+}

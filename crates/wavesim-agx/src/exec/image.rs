@@ -8,18 +8,22 @@
 //! swizzles (16-23), width - 1 (24) and height - 1 (38) of level 0, `Samples` (56), the buffer
 //! address >> 4 (64-99), `Level` (100-103), then for twiddled images levels - 1 (104-107) and
 //! layers - 1 (108-121), for linear ones the row pitch minus 4 (104-124, the gallium driver's
-//! `ail_get_linear_stride_B(...) - 4`); `sRGB` (125), `Extended` (127). Formats: RGBA8 unorm with
-//! the identity swizzle, each component stored as `round_half_even(clamp(v, 0, 1) * 255)` (the
-//! tile buffer's u8norm rule, `tile::to_unorm8`), and R32 float (the value, exact from f32 or f16).
+//! `ail_get_linear_stride_B(...) - 4`); `sRGB` (125), `Extended` (127). Formats: every
+//! uncompressed one Mesa describes (`formats.rs`, which gives each conversion and its source),
+//! from 16- or 32-bit registers (a float register exactly; an integer register zero- or
+//! sign-extended as the format's type reads it). The PBE swizzle says which source component
+//! each stored channel takes: Mesa's `agx_batch_upload_pbe` sets `swizzle_X = i` when the
+//! format's channel X holds component i (B8G8R8A8's first channel, blue, takes component 2), so
+//! stored channel c takes component `swizzle[c]`.
 //! The level written is the descriptor's `Level`, the LOD operand must be 0 (how the hardware
 //! combines the two is not public, and GL's image views are one level, Mesa passing LOD 0);
 //! a texel outside the level or a layer outside the layers is a typed error (GL: the store has
 //! no effect; whether the hardware drops it is not documented). Mesa lowers cube images to 2D
 //! arrays and 1D images to 2D, so 2D and 2D array are the kinds modelled.
 
-use super::miptree::{Miptree, TEXEL_BYTES};
+use super::formats::{Format, NumKind, Value};
+use super::miptree::Miptree;
 use super::texture::{array_layer, check_coordinates, coordinate_bits, texture_descriptor};
-use super::tile::to_unorm8;
 use super::{active, missing, Fault, Ops, WaveState};
 use crate::operand::{Operand, RegFile};
 use wavesim_core::memory::DeviceMemory;
@@ -81,24 +85,6 @@ impl PbeDesc {
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Format {
-    Rgba8Unorm,
-    R32Float,
-}
-
-fn format(p: &PbeDesc) -> Result<Format, Fault> {
-    match (p.channels, p.ty, p.swizzle, p.srgb) {
-        (0x28, 0, [0, 1, 2, 3], false) => Ok(Format::Rgba8Unorm),
-        (0x21, 4, [0, 0, 0, 0], false) => Ok(Format::R32Float),
-        _ => Err(unsupported(format!(
-            "image format channels {:#x} type {} swizzle {:?} srgb {} (RGBA8 unorm and R32 \
-             float are modelled)",
-            p.channels, p.ty, p.swizzle, p.srgb
-        ))),
-    }
-}
-
 /// Mesa's packing sets `u1` (bit 23, part of its exact encoding), the coherency bits `u3` (43-46:
 /// 9, or 15 for coherent images) and leaves `u2`, `u5` and the rounding bit clear; other values
 /// are forms with no public meaning.
@@ -157,7 +143,7 @@ pub(super) fn image_write(w: &mut WaveState, o: &Ops<'_>, dev: &DeviceMemory) ->
             }
         }
         let p = PbeDesc::decode(&texture_descriptor(w, o, dev, lane)?);
-        let fmt = format(&p)?;
+        let fmt = Format::new(p.channels, p.ty, p.srgb)?;
         if p.dimension != n || p.samples != 0 || p.extended {
             return Err(unsupported(format!(
                 "image_write kind {n} on a PBE descriptor of dimension {}, samples {}, extended {}",
@@ -165,8 +151,8 @@ pub(super) fn image_write(w: &mut WaveState, o: &Ops<'_>, dev: &DeviceMemory) ->
             )));
         }
         let tree = match p.layout {
-            0 => Miptree::linear(p.width, p.height, p.linear_pitch),
-            2 => Miptree::twiddled(p.width, p.height, p.levels),
+            0 => Miptree::linear(p.width, p.height, p.linear_pitch, fmt.bytes()),
+            2 => Miptree::twiddled(p.width, p.height, p.levels, fmt.bytes())?,
             l => return Err(unsupported(format!("image layout {l}"))),
         };
         let level = *tree.levels.get(p.level as usize).ok_or_else(|| {
@@ -194,33 +180,39 @@ pub(super) fn image_write(w: &mut WaveState, o: &Ops<'_>, dev: &DeviceMemory) ->
             Some(stride) => stride * u64::from(layer),
             None => 0,
         };
-        let mut values = [0f32; 4];
-        for (v, r) in values.iter_mut().zip(&src) {
-            let raw = w.read(*r, lane)?;
-            *v = if r.file == RegFile::R32 {
-                f32::from_bits(raw as u32)
-            } else {
-                half::f16::from_bits(raw as u16).to_f32()
+        // the stored channels' source components, read as the format's type
+        let mut values = [Value::Int(0); 4];
+        for (v, &k) in values.iter_mut().zip(&p.swizzle).take(fmt.components()) {
+            let r = *src.get(k as usize).ok_or_else(|| missing("R"))?;
+            let raw = w.read(r, lane)?;
+            let wide = r.file == RegFile::R32;
+            *v = match (fmt.kind, wide) {
+                (NumKind::Uint, true) => Value::Int(i64::from(raw as u32)),
+                (NumKind::Uint, false) => Value::Int(i64::from(raw as u16)),
+                (NumKind::Sint, true) => Value::Int(i64::from(raw as u32 as i32)),
+                (NumKind::Sint, false) => Value::Int(i64::from(raw as u16 as i16)),
+                (_, true) => Value::Float(f32::from_bits(raw as u32)),
+                (_, false) => Value::Float(half::f16::from_bits(raw as u16).to_f32()),
             };
         }
-        let bytes: [u8; TEXEL_BYTES as usize] = match fmt {
-            Format::Rgba8Unorm => values.map(to_unorm8),
-            Format::R32Float => values[0].to_le_bytes(),
-        };
+        let bytes = fmt.encode(values)?;
         let addr = p
             .address
             .wrapping_add(layer_offset)
             .wrapping_add(tree.texel_offset(p.level as usize, x, y)?);
         dev.write(addr, &bytes)
             .map_err(|source| Fault::Memory { lane, source })?;
+        let mut value = [0u8; 8];
+        let low = bytes.len().min(8);
+        value[..low].copy_from_slice(&bytes[..low]);
         // seen by traces and `--check races` as a store to the texture's memory
         w.record(
             AccessKind::Store,
             "texture",
             lane,
             addr,
-            TEXEL_BYTES,
-            u32::from_le_bytes(bytes).into(),
+            fmt.bytes(),
+            u64::from_le_bytes(value),
         );
     }
     Ok(())

@@ -1,9 +1,10 @@
-//! Where a texel of a level and layer of an image lies, for the 4-byte texels this executor reads
-//! and writes: Mesa's `ail` layout (`src/asahi/layout/layout.c`, `ail_initialize_twiddled`, and
+//! Where a texel of a level and layer of an image lies, for texels of 1, 2, 4, 8 or 16 bytes:
+//! Mesa's `ail` layout (`src/asahi/layout/layout.c`, `ail_initialize_twiddled`, and
 //! `tiling.c`, Mesa 22.3; the same rules in 25.0's `layout.c` for uncompressed images).
 //!
 //! A twiddled layer holds the whole miptree. Levels whose width and height both reach the format's
-//! largest tile (64x64 for 4-byte texels) form the "large" miptree: 64x64 tiles, level l taking
+//! largest tile (`ail_get_max_tile_size`: one 16 KiB page, 128x128 texels of 1 byte, 128x64 of 2,
+//! 64x64 of 4, 64x32 of 8, 32x32 of 16) form the "large" miptree: 64x64 tiles, level l taking
 //! `(stx * sty) >> 2l` tiles plus one column, one row and one corner of padding where the level's
 //! tile counts were odd at some halving (`stx`, `sty`: level 0's tile counts). From the first level
 //! below one tile either way (`ail_min_mip_below`) the "power-of-two" miptree takes over: the
@@ -13,11 +14,12 @@
 //! (`ceil(level width / tile width)` a row), texels inside a tile in Morton order (x in the even
 //! bits, y in the odd ones). A linear image is one level of rows `stride + 16` bytes apart
 //! (cmdbuf.xml: `Stride` holds the row pitch minus 16, in 16-byte units).
+//!
+//! A 3D image's slices are its layers (`ail_get_layer_level_B`: layer z's level l), so level l
+//! of a 3D image is slice z < max(depth >> l, 1) of each layer's level l.
 
 use super::Fault;
 
-/// Bytes a texel.
-pub const TEXEL_BYTES: u64 = 4;
 const LAYOUT_LINEAR: u64 = 0;
 const LAYOUT_TWIDDLED: u64 = 2;
 
@@ -37,9 +39,11 @@ pub struct Miptree {
     /// Bytes between array layers, cube faces and 3D slices (twiddled images only).
     pub layer_stride: Option<u64>,
     linear_pitch: Option<u64>,
+    /// Bytes a texel.
+    bytes: u64,
 }
 
-fn minify(x: u32, l: u32) -> u32 {
+pub fn minify(x: u32, l: u32) -> u32 {
     (x >> l.min(31)).max(1)
 }
 
@@ -59,12 +63,11 @@ fn unsupported(what: impl Into<String>) -> Fault {
 }
 
 impl Miptree {
-    /// The layout of an image of `width` x `height` texels with `levels` levels. `layout` and
-    /// `pitch_field` are the descriptor's `Layout` and `Stride` fields.
+    /// The layout of an image of `width` x `height` texels of `bytes` bytes with `levels` levels.
+    /// `layout` and `pitch_field` are the descriptor's `Layout` and `Stride` fields.
     pub fn new(
         layout: u64,
-        width: u32,
-        height: u32,
+        (width, height, bytes): (u32, u32, u64),
         levels: u32,
         pitch_field: u64,
     ) -> Result<Miptree, Fault> {
@@ -75,15 +78,15 @@ impl Miptree {
                         "linear image with {levels} levels (ail: linear images have one)"
                     )));
                 }
-                Ok(Self::linear(width, height, (pitch_field << 4) + 16))
+                Ok(Self::linear(width, height, (pitch_field << 4) + 16, bytes))
             }
-            LAYOUT_TWIDDLED => Ok(Self::twiddled(width, height, levels)),
+            LAYOUT_TWIDDLED => Self::twiddled(width, height, levels, bytes),
             l => Err(unsupported(format!("texture layout {l}"))),
         }
     }
 
     /// One linear level of rows `pitch` bytes apart.
-    pub fn linear(width: u32, height: u32, pitch: u64) -> Miptree {
+    pub fn linear(width: u32, height: u32, pitch: u64, bytes: u64) -> Miptree {
         Miptree {
             levels: vec![Level {
                 offset: 0,
@@ -93,13 +96,21 @@ impl Miptree {
             }],
             layer_stride: None,
             linear_pitch: Some(pitch),
+            bytes,
         }
     }
 
-    pub fn twiddled(width: u32, height: u32, levels: u32) -> Miptree {
-        const TILE: u32 = 64;
-        let (stx, sty) = (width.div_ceil(TILE) as u64, height.div_ceil(TILE) as u64);
-        let pot_level = min_mip_below(width, TILE).min(min_mip_below(height, TILE));
+    pub fn twiddled(width: u32, height: u32, levels: u32, bytes: u64) -> Result<Miptree, Fault> {
+        let (tw, th) = match bytes {
+            1 => (128, 128),
+            2 => (128, 64),
+            4 => (64, 64),
+            8 => (64, 32),
+            16 => (32, 32),
+            b => return Err(unsupported(format!("twiddled image of {b}-byte texels"))),
+        };
+        let (stx, sty) = (width.div_ceil(tw) as u64, height.div_ceil(th) as u64);
+        let pot_level = min_mip_below(width, tw).min(min_mip_below(height, th));
         let mut offset = 0u64;
         let mut out = Vec::new();
         for l in 0..pot_level.min(levels) {
@@ -119,9 +130,9 @@ impl Miptree {
                 offset,
                 width: minify(width, l),
                 height: minify(height, l),
-                tile: (TILE, TILE),
+                tile: (tw, th),
             });
-            offset = (offset + TEXEL_BYTES * tiles * u64::from(TILE * TILE)).next_multiple_of(128);
+            offset = (offset + bytes * tiles * u64::from(tw * th)).next_multiple_of(128);
         }
         let mut potw = minify(width, pot_level).next_power_of_two();
         let mut poth = minify(height, pot_level).next_power_of_two();
@@ -133,16 +144,16 @@ impl Miptree {
                 height: minify(height, l),
                 tile: (side, side),
             });
-            offset =
-                (offset + TEXEL_BYTES * u64::from(potw) * u64::from(poth)).next_multiple_of(128);
+            offset = (offset + bytes * u64::from(potw) * u64::from(poth)).next_multiple_of(128);
             potw = minify(potw, 1);
             poth = minify(poth, 1);
         }
-        Miptree {
+        Ok(Miptree {
             levels: out,
             layer_stride: Some(offset.next_multiple_of(0x4000)),
             linear_pitch: None,
-        }
+            bytes,
+        })
     }
 
     /// Byte offset of texel (x, y) of `level` inside a layer.
@@ -152,13 +163,13 @@ impl Miptree {
             .get(level)
             .ok_or_else(|| unsupported(format!("level {level} of {}", self.levels.len())))?;
         if let Some(pitch) = self.linear_pitch {
-            return Ok(u64::from(y) * pitch + u64::from(x) * TEXEL_BYTES);
+            return Ok(u64::from(y) * pitch + u64::from(x) * self.bytes);
         }
         let (tw, th) = l.tile;
         let per_row = u64::from(l.width.div_ceil(tw));
         let tile = u64::from(y / th) * per_row + u64::from(x / tw);
         let within = space_bits(x % tw) | space_bits(y % th) << 1;
-        Ok(l.offset + (tile * u64::from(tw * th) + within) * TEXEL_BYTES)
+        Ok(l.offset + (tile * u64::from(tw * th) + within) * self.bytes)
     }
 }
 
@@ -187,7 +198,7 @@ mod tests {
         // = 65536 bytes at 0. Level 1 (50x35) is the power-of-two tree's first: 64x64 (rounded up
         // once), tile 64, 16384 bytes at 65536. Level 2 (25x17): 32x32, 4096 bytes at 81920.
         // Layer: 86016 rounded to 16 KiB = 98304.
-        let m = Miptree::new(LAYOUT_TWIDDLED, 100, 70, 3, 0).unwrap();
+        let m = Miptree::new(LAYOUT_TWIDDLED, (100, 70, 4), 3, 0).unwrap();
         let got: Vec<_> = m
             .levels
             .iter()
@@ -200,7 +211,7 @@ mod tests {
         assert_eq!(m.layer_stride, Some(98304));
         // 320x200, 2 levels: stx = 5, sty = 4; level 1: 20 >> 2 = 5 tiles, stx odd (pad_left):
         // + sty >> 1 = 2 -> 7 tiles; level 0: 20 tiles = 327680 bytes
-        let m = Miptree::new(LAYOUT_TWIDDLED, 320, 200, 2, 0).unwrap();
+        let m = Miptree::new(LAYOUT_TWIDDLED, (320, 200, 4), 2, 0).unwrap();
         assert_eq!(m.levels[1].offset, 327680);
         assert_eq!(
             m.layer_stride,

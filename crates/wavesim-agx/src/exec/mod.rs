@@ -29,6 +29,7 @@
 mod control;
 mod coverage;
 mod float;
+pub mod formats;
 mod helper;
 mod image;
 mod int;

@@ -13,10 +13,12 @@
 //! What is sampled: 1D, 2D, 2D array, 3D and cube images (cube faces by GL 4.6 Table 8.19,
 //! sampled with clamp to edge; faces, array layers and 3D slices are layers `layer_stride` apart;
 //! an array's layer is the integer Mesa's `agx_nir_lower_array_texture` computes, one outside the
-//! layer count a typed error), RGBA8 unorm texels (`R8G8B8A8`, `Unorm`, not sRGB) read as byte /
-//! 255 and R32 float texels (Mesa 22.3's depth textures) read as (d, 0, 0, 1), correctly rounded
-//! to the destination width (GL 4.6, 2.3.5.1), the descriptor's swizzle applied (R, G, B, A, 1, 0);
-//! other formats are typed errors. Filtering: nearest, magnified and minified; linear both ways on
+//! layer count a typed error), texels of every uncompressed format Mesa's driver describes
+//! (`formats.rs`: 8/16/32-bit unorm, snorm, uint, sint and float channels, packed and
+//! shared-exponent formats, sRGB, depth and stencil as their colour formats), exact in f64 and
+//! rounded once to the destination width (GL 4.6, 2.3.5.1), integer formats' values written as
+//! integers, the descriptor's swizzle applied (R, G, B, A, 1, 0; 1 is the integer 1 for integer
+//! formats). Filtering: nearest, magnified and minified; linear both ways on
 //! 1D/2D/2D-array images only under the approximation opt-in (the hardware's filter weights are not
 //! public: GL 4.6 8.14.2's formula in f64, counted as [`LINEAR_FILTER`]); any other mix, and a mip
 //! filter other than none, is a typed error (with the mip filter none, GL 4.6 8.14 samples the base
@@ -25,7 +27,7 @@
 //! to edge, repeat, mirrored repeat (GL 4.6, 8.14.2); clamp to border is a typed error (the border
 //! colour table is not modelled). A NaN coordinate is a typed error (GL leaves it undefined).
 //! `texture_load` (Mesa's `txf`) takes integer texel coordinates (plus offsets) and an integer
-//! level (Mesa 22.3 packs `lod_min` with the LOD register) and reads that texel of level 0; an
+//! level (Mesa 22.3 packs `lod_min` with the LOD register) and reads that texel of that level; an
 //! out-of-range texel or level is a typed error (GL: undefined). Shadow compare (the `compare`
 //! bit, reference in O) compares with the sampler's function on R32 float textures (GL 4.6
 //! 8.23.1) and puts 1.0 or 0.0 in the depth's place before the swizzle. Offsets (the `Ot` bit,
@@ -35,7 +37,8 @@
 //! is `floor(u - 1/2)`, as exact as nearest filtering's `floor(u)`, so no opt-in. The `kill` bit
 //! and a register-indexed texture or sampler are typed errors.
 
-use super::miptree::{Level, Miptree};
+use super::formats::{Format, NumKind};
+use super::miptree::{minify, Level, Miptree};
 use super::{active, missing, Fault, Ops, WaveState, SIMD_WIDTH};
 use crate::operand::{Operand, Reg, RegFile};
 use wavesim_core::memory::DeviceMemory;
@@ -67,6 +70,8 @@ pub struct TextureDesc {
     pub last_level: u64,
     pub address: u64,
     pub srgb: bool,
+    /// `sRGB 2-channel` (bit 109): Mesa sets it with sRGB on two-channel formats.
+    pub srgb_2_channel: bool,
     /// `Stride` (linear images) and `Depth` share bits 110-127.
     pub stride_or_depth: u64,
 }
@@ -90,6 +95,7 @@ impl TextureDesc {
             last_level: bits(b, 60, 4),
             address: bits(b, 66, 36) << 4,
             srgb: bits(b, 108, 1) == 1,
+            srgb_2_channel: bits(b, 109, 1) == 1,
             stride_or_depth: bits(b, 110, 18),
         }
     }
@@ -132,23 +138,10 @@ impl SamplerDesc {
     }
 }
 
-const CHANNELS_RGBA8: u64 = 0x28;
-const CHANNELS_R32: u64 = 0x21;
-const TYPE_UNORM: u64 = 0;
-const TYPE_FLOAT: u64 = 4;
-
-/// The texel formats read here, both 4 bytes a texel (so one twiddled layout serves them): RGBA8
-/// unorm, and R32 float, which is how Mesa 22.3 describes every depth texture it samples
-/// (`agx_formats.c`: Z32_FLOAT as R32/FLOAT; Z24 formats are lowered to it).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum TexelFormat {
-    Rgba8Unorm,
-    R32Float,
-}
-
 /// Byte offset of texel (x, y) of level 0 of layer 0 (`miptree.rs`).
 pub fn texel_offset(t: &TextureDesc, x: u32, y: u32) -> Result<u64, Fault> {
-    Miptree::new(t.layout, t.width, t.height, 1, t.stride_or_depth)?.texel_offset(0, x, y)
+    let bytes = check_texture(t)?.bytes();
+    Miptree::new(t.layout, (t.width, t.height, bytes), 1, t.stride_or_depth)?.texel_offset(0, x, y)
 }
 
 /// GL 4.6 8.13, Table 8.19: the face a cube-map direction selects (layer order +X, -X, +Y, -Y,
@@ -210,23 +203,25 @@ fn wrap(mode: u64, i: i64, n: u32) -> Result<u32, Fault> {
     } as u32)
 }
 
-fn check_texture(t: &TextureDesc) -> Result<TexelFormat, Fault> {
-    match (t.channels, t.ty, t.srgb) {
-        (CHANNELS_RGBA8, TYPE_UNORM, false) => Ok(TexelFormat::Rgba8Unorm),
-        (CHANNELS_R32, TYPE_FLOAT, false) => Ok(TexelFormat::R32Float),
-        _ => Err(unsupported(format!(
-            "texture format channels {:#x} type {} srgb {} (RGBA8 unorm and R32 float are \
-             modelled)",
-            t.channels, t.ty, t.srgb
-        ))),
+/// The descriptor's texel format (`formats.rs`); Mesa sets `sRGB 2-channel` exactly with sRGB on
+/// a two-channel format (`agx_pack_texture`), and a descriptor that does otherwise has no public
+/// meaning.
+fn check_texture(t: &TextureDesc) -> Result<Format, Fault> {
+    let format = Format::new(t.channels, t.ty, t.srgb)?;
+    if t.srgb_2_channel != (t.srgb && format.components() == 2) {
+        return Err(unsupported(format!(
+            "texture sRGB {} with sRGB 2-channel {} on channels {:#x}",
+            t.srgb, t.srgb_2_channel, t.channels
+        )));
     }
+    Ok(format)
 }
 
 /// A bound image as one thread reads it: the descriptor, its texel format and its levels (the
 /// miptree holds `last_level + 1` levels; the view's base level is `first_level`).
 struct Image {
     t: TextureDesc,
-    format: TexelFormat,
+    format: Format,
     tree: Miptree,
 }
 
@@ -241,8 +236,7 @@ impl Image {
         }
         let tree = Miptree::new(
             t.layout,
-            t.width,
-            t.height,
+            (t.width, t.height, format.bytes()),
             t.last_level as u32 + 1,
             t.stride_or_depth,
         )?;
@@ -257,8 +251,7 @@ impl Image {
             .ok_or_else(|| unsupported(format!("texture level {level}")))
     }
 
-    /// The texel's (R, G, B, A): RGBA8 as byte / 255 (exact in f64; rounded once when written),
-    /// R32 float as its value with G, B = 0 and A = 1 (GL 4.6 Table 15.1, a one-channel format).
+    /// The texel's (R, G, B, A), exact in f64 (`Format::decode`), rounded once when written.
     fn texel(
         &self,
         level: usize,
@@ -279,21 +272,23 @@ impl Image {
             .address
             .wrapping_add(layer_offset)
             .wrapping_add(self.tree.texel_offset(level, x, y)?);
-        let mut b = [0u8; 4];
-        dev.read(addr, &mut b)
+        let size = self.format.bytes();
+        let mut b = [0u8; 16];
+        let b = &mut b[..size as usize];
+        dev.read(addr, b)
             .map_err(|source| Fault::Memory { lane, source })?;
+        let mut value = [0u8; 8];
+        let low = b.len().min(8);
+        value[..low].copy_from_slice(&b[..low]);
         w.record(
             AccessKind::Load,
             "texture",
             lane,
             addr,
-            4,
-            u32::from_le_bytes(b).into(),
+            size,
+            u64::from_le_bytes(value),
         );
-        Ok(match self.format {
-            TexelFormat::Rgba8Unorm => b.map(|v| f64::from(v) / 255.0),
-            TexelFormat::R32Float => [f64::from(f32::from_le_bytes(b)), 0.0, 0.0, 1.0],
-        })
+        self.format.decode(b)
     }
 }
 
@@ -574,12 +569,15 @@ pub(super) fn texture_access(
                 t.dimension
             )));
         }
-        if shadow && img.format != TexelFormat::R32Float {
-            // GL 4.6 8.23.1: the comparison's result is undefined unless the texture is a depth one
+        if shadow && !(img.format.channels == 0x21 && img.format.kind == NumKind::Float) {
+            // GL 4.6 8.23.1: the comparison's result is undefined unless the texture is a depth
+            // one; for Z16 unorm (R16 unorm) GL clamps the reference, and at what precision the
+            // hardware then compares is not public
             return Err(unsupported(
                 "depth comparison on a texture that is not R32 float",
             ));
         }
+        let integer = img.format.is_integer().then_some(img.format.kind);
         let s = if load {
             None
         } else {
@@ -598,6 +596,12 @@ pub(super) fn texture_access(
                      modelled)",
                     s.magnify_linear, s.minify_linear
                 )));
+            }
+            if gather.is_none() && integer.is_some() && (s.magnify_linear || s.mip_filter == 2) {
+                // GL 4.6 8.17: an integer texture with a linear filter is incomplete
+                return Err(unsupported(
+                    "linear filtering of an integer texture (GL: incomplete texture)",
+                ));
             }
             if gather.is_none() && (s.magnify_linear || s.mip_filter == 2) && !w.approximate {
                 return Err(Fault::Unsupported {
@@ -691,16 +695,17 @@ pub(super) fn texture_access(
                 mip_levels(t, s, lambda, lane)?
             }
         };
-        if n == 5 && levels.iter().any(|&(l, _)| l != 0) {
-            return Err(unsupported(
-                "3D texture level above 0 (where ail keeps a level's slices is not modelled)",
-            ));
-        }
         let mut px = [0f64; 4];
         let mut first = true;
         for &(level_index, level_weight) in &levels {
             let level = img.level(level_index)?;
-            let size = [level.width, level.height, if n == 6 { 6 } else { depth }];
+            // a 3D image's level l has max(depth >> l, 1) slices (`miptree.rs`)
+            let slices = match n {
+                6 => 6,
+                5 => minify(depth, level_index as u32),
+                _ => depth,
+            };
+            let size = [level.width, level.height, slices];
             // Per spatial axis, the texels and their weights: one of weight 1 (nearest, texel
             // fetches), or two (linear).
             let mut taps: [Vec<(u32, f64)>; 3] = [vec![(0, 1.0)], vec![(0, 1.0)], vec![(0, 1.0)]];
@@ -792,7 +797,7 @@ pub(super) fn texture_access(
                     }
                     *v = swizzled(&texel_value, t.swizzle[comp])?;
                 }
-                write_result(w, &dst, mask, lane, out)?;
+                write_result(w, &dst, mask, lane, out, integer)?;
                 break;
             }
             // The weighted sum of the taps in f64 (exact for nearest: one tap of weight 1), each
@@ -827,7 +832,7 @@ pub(super) fn texture_access(
         for (v, &k) in out.iter_mut().zip(&t.swizzle) {
             *v = swizzled(&px, k)?;
         }
-        write_result(w, &dst, mask, lane, out)?;
+        write_result(w, &dst, mask, lane, out, integer)?;
         linear_filtered |= s
             .as_ref()
             .is_some_and(|s| s.magnify_linear || s.mip_filter == 2 && levels.len() > 1);
@@ -975,13 +980,16 @@ fn swizzled(px: &[f64; 4], k: u64) -> Result<f64, Fault> {
 }
 
 /// Writes the components `mask` selects, contiguously from R's first register, each rounded once
-/// to the register's width.
+/// to the register's width; an integer format's values (`integer`) as integers: 32 bits, or 16
+/// when the value fits the 16-bit register as the format's signedness reads it (a wider value is
+/// a typed error: whether the hardware truncates or clamps it is not public).
 fn write_result(
     w: &mut WaveState,
     dst: &[Reg],
     mask: u64,
     lane: usize,
     out: [f64; 4],
+    integer: Option<NumKind>,
 ) -> Result<(), Fault> {
     let mut regs = dst.iter();
     for (c, v) in out.into_iter().enumerate() {
@@ -989,7 +997,20 @@ fn write_result(
             continue;
         }
         let reg = *regs.next().ok_or_else(|| missing("R"))?;
-        let bits = if matches!(reg.file, RegFile::R32) {
+        let wide = matches!(reg.file, RegFile::R32);
+        let bits = if let Some(kind) = integer {
+            let i = v as i64;
+            let fits = match kind {
+                NumKind::Sint => (-(1 << 15)..1 << 15).contains(&i),
+                _ => (0..1 << 16).contains(&i),
+            };
+            if !wide && !fits {
+                return Err(unsupported(format!(
+                    "thread {lane}: integer texel {i} into a 16-bit register"
+                )));
+            }
+            (i as u32 & if wide { u32::MAX } else { 0xFFFF }) as u128
+        } else if wide {
             (v as f32).to_bits() as u128
         } else {
             half::f16::from_f64(v).to_bits() as u128
