@@ -182,8 +182,9 @@ fn texture_load_integer_texels() {
     ));
 }
 
-/// Unbound state, a linear filter one way only and clamp-to-border are typed errors, not guesses
-/// (a mip filter with automatic LOD: `automatic_lod_is_an_opt_in`).
+/// Unbound state and clamp-to-border are typed errors, not guesses; a linear filter one way only
+/// needs the LOD to choose between them (GL 4.6 8.14), so with automatic LOD it stops unless the
+/// run opts in (`automatic_lod_is_an_opt_in`, `mixed_filters_follow_the_magnification_threshold`).
 #[test]
 fn unmodelled_state_is_an_error() {
     let mut dev = DeviceMemory::new();
@@ -193,14 +194,17 @@ fn unmodelled_state_is_an_error() {
     let mut w = WaveState::new(12);
     assert!(run_group(code.clone(), &mut w, &dev).is_err());
     w.textures = vec![texture(2, [0, 1, 2, 3], 4, 4, a)];
-    for s in [sampler(3, 3), (1u64 << 23).to_le_bytes()] {
-        w.samplers = vec![s];
-        w.pc = 0;
-        assert!(matches!(
-            run_group(code.clone(), &mut w, &dev),
-            Err(Fault::UnsupportedForm { .. })
-        ));
-    }
+    w.samplers = vec![sampler(3, 3)];
+    assert!(matches!(
+        run_group(code.clone(), &mut w, &dev),
+        Err(Fault::UnsupportedForm { .. })
+    ));
+    w.samplers = vec![(1u64 << 23).to_le_bytes()];
+    w.pc = 0;
+    assert!(matches!(
+        run_group(code.clone(), &mut w, &dev),
+        Err(Fault::Unsupported { name }) if name == wavesim_agx::exec::texture::AUTO_LOD
+    ));
 }
 
 /// A layered 4x4 image: layer z at z * 16 KiB (one 64-byte level padded to 128 bytes, the layer to a
@@ -1198,4 +1202,95 @@ fn srgb_two_channel_texels() {
         let got: [u32; 4] = std::array::from_fn(|c| w.reg32(8 + c, l));
         assert_eq!(got, want, "thread {l}");
     }
+}
+
+/// Mixed filters (GL 4.6 8.14): lambda <= c magnifies, c = 0.5 for a LINEAR magnification filter
+/// with NEAREST_MIPMAP_* minification (mag linear, min nearest, mip nearest here). Thread 0 at
+/// (0.6, 0.3) of the 3-level image (`explicit_lod_run`): explicit LOD 1.0 > 0.5 minifies ->
+/// NEAREST_MIPMAP_NEAREST, level ceil(1.5) - 1 = 1, texel (1, 0) -> (17, 2, 101, 4), no opt-in
+/// needed; LOD 0 magnifies -> LINEAR at the base level, only under the opt-in: u = 0.6 * 4 - 1/2,
+/// v = 0.3 * 4 - 1/2 -> texels (1..2, 0..1) with weights (1 - a, a) x (1 - b, b), a = frac(u),
+/// b = frac(v), each texel (16x + 1, 16y + 2, 100, 4) / 255, summed in f64 in that order and
+/// rounded once; LOD 0.5 (within 2^-6 of c) is a typed error.
+#[test]
+fn mixed_filters_follow_the_magnification_threshold() {
+    let mut dev = DeviceMemory::new();
+    let a = mipmapped(&mut dev, 3, 1);
+    let desc = with_levels(texture(2, [0, 1, 2, 3], 4, 4, a), 0, 2);
+    let samp = (u64::from_le_bytes(mip_sampler(1, 0x380)) | 1 << 23).to_le_bytes();
+    let w = explicit_lod_run(&dev, desc, samp, 1.0, false).unwrap();
+    assert_eq!(bytes_of(&w), [17, 2, 101, 4]);
+    assert!(matches!(
+        explicit_lod_run(&dev, desc, samp, 0.0, false),
+        Err(Fault::Unsupported { name }) if name == wavesim_agx::exec::texture::LINEAR_FILTER
+    ));
+    let w = explicit_lod_run(&dev, desc, samp, 0.0, true).unwrap();
+    let u = f64::from(0.6f32) * 4.0 - 0.5;
+    let v = f64::from(0.3f32) * 4.0 - 0.5;
+    let (fa, fb) = (u - u.floor(), v - v.floor());
+    let mut want = [0f64; 4];
+    let mut first = true;
+    for (x, wx) in [(1u32, 1.0 - fa), (2, fa)] {
+        for (y, wy) in [(0u32, 1.0 - fb), (1, fb)] {
+            let texel = [16 * x + 1, 16 * y + 2, 100, 4].map(|b| f64::from(b) / 255.0);
+            for (acc, t) in want.iter_mut().zip(texel) {
+                let weight = wx * wy;
+                *acc = if first { weight * t } else { *acc + weight * t };
+            }
+            first = false;
+        }
+    }
+    let got: [u32; 4] = std::array::from_fn(|c| w.reg32(8 + c, 0));
+    assert_eq!(got, want.map(|v| (v as f32).to_bits()));
+    assert!(matches!(
+        explicit_lod_run(&dev, desc, samp, 0.5, true),
+        Err(Fault::UnsupportedForm { .. })
+    ));
+}
+
+/// Gradient LOD (Mesa's txd: LOD mode 4, D = 32-bit (ds/dx, ds/dy, dt/dx, dt/dy) in r12-r15;
+/// mode 12 adds the minimum LOD, an f16 in r16's low half), GL 4.6 8.14.1 under the opt-in:
+/// u = s * 4, v = t * 4, rho = max(|(du/dx, dv/dx)|, |(du/dy, dv/dy)|), lambda = log2(rho).
+/// Thread 0 at (0.6, 0.3), NEAREST mip filter: ds/dx = 0.5 -> rho = 2, lambda 1 -> level 1
+/// (17, 2, 101, 4); dt/dy = 1 -> rho 4, lambda 2 -> level 2 (1, 2, 102, 4); ds/dx = 0.5 with the
+/// minimum 2.0 -> lambda max(1, 2) = 2 -> level 2. Without the opt-in it stops naming `texture
+/// gradient LOD`; without a mip filter (and equal filters) the LOD is not needed: level 0 (33,
+/// 18, 100, 4) and no opt-in.
+#[test]
+fn gradient_lod_is_an_opt_in() {
+    let mut dev = DeviceMemory::new();
+    let a = mipmapped(&mut dev, 3, 1);
+    let desc = with_levels(texture(2, [0, 1, 2, 3], 4, 4, a), 0, 2);
+    let run_grad = |mode: u64, grads: [f32; 4], min: f32, mip: u64, approximate: bool| {
+        let mut code = tex_word(false, 16, true, 8, 24, 2, mode).to_vec();
+        code.extend([0x88, 0x00]);
+        let mut w = WaveState::new(20);
+        w.textures = vec![desc];
+        w.samplers = vec![mip_sampler(mip, 0x380)];
+        w.approximate = approximate;
+        w.exec = 1;
+        w.set_reg32(4, 0, 0.6f32.to_bits());
+        w.set_reg32(5, 0, 0.3f32.to_bits());
+        for (i, g) in grads.iter().enumerate() {
+            w.set_reg32(12 + i, 0, g.to_bits());
+        }
+        w.set_reg32(16, 0, u32::from(half::f16::from_f32(min).to_bits()));
+        run_group(code, &mut w, &dev).map(|_| w)
+    };
+    let name = wavesim_agx::exec::texture::GRADIENT_LOD;
+    assert!(matches!(
+        run_grad(4, [0.5, 0.0, 0.0, 0.0], 0.0, 1, false),
+        Err(Fault::Unsupported { name: n }) if n == name
+    ));
+    for (mode, grads, min, want) in [
+        (4, [0.5f32, 0.0, 0.0, 0.0], 0.0f32, [17, 2, 101, 4]),
+        (4, [0.0, 0.0, 0.0, 1.0], 0.0, [1, 2, 102, 4]),
+        (12, [0.5, 0.0, 0.0, 0.0], 2.0, [1, 2, 102, 4]),
+    ] {
+        let w = run_grad(mode, grads, min, 1, true).unwrap();
+        assert_eq!(bytes_of(&w), want, "mode {mode} grads {grads:?} min {min}");
+        assert_eq!(w.approximated.get(name), Some(&1));
+    }
+    let w = run_grad(4, [0.5, 0.0, 0.0, 0.0], 0.0, 0, false).unwrap();
+    assert_eq!(bytes_of(&w), [33, 18, 100, 4]);
 }

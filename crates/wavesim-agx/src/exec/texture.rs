@@ -18,11 +18,15 @@
 //! shared-exponent formats, sRGB, depth and stencil as their colour formats), exact in f64 and
 //! rounded once to the destination width (GL 4.6, 2.3.5.1), integer formats' values written as
 //! integers, the descriptor's swizzle applied (R, G, B, A, 1, 0; 1 is the integer 1 for integer
-//! formats). Filtering: nearest, magnified and minified; linear both ways on
-//! 1D/2D/2D-array images only under the approximation opt-in (the hardware's filter weights are not
-//! public: GL 4.6 8.14.2's formula in f64, counted as [`LINEAR_FILTER`]); any other mix, and a mip
-//! filter other than none, is a typed error (with the mip filter none, GL 4.6 8.14 samples the base
-//! level whatever the LOD, so the LOD source is not read for the texel); the texel is `floor(u)` of the coordinate scaled by the size (unless
+//! formats). Filtering: nearest, magnified and minified; linear (either way) on 1D/2D/2D-array
+//! images only under the approximation opt-in (the hardware's filter weights are not public: GL
+//! 4.6 8.14.2's formula in f64, counted as [`LINEAR_FILTER`]). The LOD (explicit; automatic or
+//! biased from the quad, [`AUTO_LOD`]; from explicit gradients, [`GRADIENT_LOD`], with Mesa's
+//! minimum clamp in mode 12; the last two only under the opt-in) is read only when it decides
+//! something: with a mip filter (the level, GL 4.6 8.14.3) or with different magnification and
+//! minification filters (lambda <= c magnifies, GL 4.6 8.14; a lambda within 2^-6 of c is a
+//! typed error). With equal filters and no mip filter GL samples the base level whatever the
+//! LOD. The texel is `floor(u)` of the coordinate scaled by the size (unless
 //! the sampler takes pixel coordinates) plus the texel offset, wrapped by the sampler's mode: clamp
 //! to edge, repeat, mirrored repeat (GL 4.6, 8.14.2); clamp to border is a typed error (the border
 //! colour table is not modelled). A NaN coordinate is a typed error (GL leaves it undefined).
@@ -378,17 +382,10 @@ fn mip_levels(
         return Ok(vec![(base, 1.0)]);
     }
     let Some(lambda) = lambda else {
-        return Err(unsupported(
-            "gradient or minimum-clamped LOD modes with a mip filter (not modelled)",
-        ));
-    };
-    if lambda.is_nan() || s.min_lod > s.max_lod {
         return Err(unsupported(format!(
-            "thread {lane}: LOD {lambda} with the sampler's range {}..{} (GL: undefined)",
-            s.min_lod, s.max_lod
+            "thread {lane}: a mip filter without a LOD"
         )));
-    }
-    let lambda = lambda.clamp(s.min_lod, s.max_lod);
+    };
     match s.mip_filter {
         1 => {
             let nearest = |l: f64| {
@@ -419,6 +416,50 @@ fn mip_levels(
         m => Err(unsupported(format!("mip filter {m}"))),
     }
 }
+
+/// GL 4.6 8.14.1's clamp of the (biased) LOD to [max(the sampler's minimum, the instruction's
+/// minimum clamp), the sampler's maximum] (the clamp as ARB_sparse_texture_clamp's `lodClamp`
+/// adds it, which Mesa's `nir_tex_src_min_lod` is); a NaN or an empty range is a typed error (GL:
+/// undefined).
+fn clamp_lod(s: &SamplerDesc, lambda: f64, min_clamp: f64, lane: usize) -> Result<f64, Fault> {
+    let lo = s.min_lod.max(min_clamp);
+    if lambda.is_nan() || lo.is_nan() || lo > s.max_lod {
+        return Err(unsupported(format!(
+            "thread {lane}: LOD {lambda} with the range {lo}..{} (GL: undefined)",
+            s.max_lod
+        )));
+    }
+    Ok(lambda.clamp(lo, s.max_lod))
+}
+
+/// GL 4.6 8.14's magnification threshold c: 0.5 when the magnification filter is LINEAR and the
+/// minification filter NEAREST_MIPMAP_NEAREST or NEAREST_MIPMAP_LINEAR, else 0. lambda <= c
+/// magnifies.
+fn magnification_threshold(s: &SamplerDesc) -> f64 {
+    if s.magnify_linear && !s.minify_linear && s.mip_filter != 0 {
+        0.5
+    } else {
+        0.0
+    }
+}
+
+/// GL 4.6 8.14.1 from explicit gradients (Mesa's txd, LOD modes 4 and 12), the opt-in's
+/// documented intent (the hardware's LOD arithmetic is not public): `grads` in Mesa's order
+/// (`agx_emit_tex`: d/dx then d/dy of each coordinate in turn), each scaled by the base level's
+/// size on its axis (1 with pixel coordinates); rho = max(|d/dx|, |d/dy|) (Euclidean lengths),
+/// lambda = log2(rho), in f64.
+fn gradient_lod(grads: &[f64], scale: [f64; 3]) -> f64 {
+    let (mut x, mut y) = (0f64, 0f64);
+    for (d, pair) in grads.chunks(2).enumerate().take(3) {
+        x += (pair[0] * scale[d]).powi(2);
+        y += (pair.get(1).copied().unwrap_or(0.0) * scale[d]).powi(2);
+    }
+    x.sqrt().max(y.sqrt()).log2()
+}
+
+/// The name gradient LOD with a mip filter (or mixed filters) is counted and refused under (see
+/// [`gradient_lod`]).
+pub const GRADIENT_LOD: &str = "texture gradient LOD";
 
 /// GL 4.6 8.23.1 with the sampler's `Compare func` (cmdbuf.xml order): 1.0 when D_ref OP D_t
 /// holds, else 0.0. A float depth texture clamps neither value (GL: clamping applies to
@@ -544,6 +585,13 @@ pub(super) fn texture_access(
     }
     // Automatic LOD (modes 0, and 1 / 5 with a bias from a uniform / register) reads the quad's
     // coordinates, so every thread's are taken before any result is written.
+    // Gradient modes (4, 12: Mesa's txd, with a minimum for 12) name 32-bit registers: the
+    // derivatives, then the minimum LOD.
+    let grad_regs: Vec<Reg> = match (lod_mode, o.op("D")?) {
+        (4 | 12, Operand::Tuple(r, _)) => r.clone(),
+        (4 | 12, _) => return Err(missing("D")),
+        _ => Vec::new(),
+    };
     let bias_reg = match (lod_mode, o.op("D")?) {
         (1 | 5, Operand::Reg(r, _)) => Some(*r),
         (1 | 5, _) => return Err(missing("D")),
@@ -558,6 +606,7 @@ pub(super) fn texture_access(
     }
     let mut linear_filtered = false;
     let mut auto_lod_used = false;
+    let mut grad_lod_used = false;
     for lane in lanes {
         // The descriptors are the thread's own: a register-indexed or bindless handle may differ
         // between threads.
@@ -582,31 +631,23 @@ pub(super) fn texture_access(
             None
         } else {
             let s = SamplerDesc::decode(&sampler_descriptor(w, o, lane)?);
-            // Nearest, or linear both ways under the opt-in (the same filter magnified and
-            // minified, so the LOD's threshold between them does not change the texel). A gather
-            // reads the four texels of GL's LINEAR footprint at the base level whatever the
-            // filters (GL 4.6 8.14.2, textureGather), so they do not decide anything for it.
-            let linear_ok = s.magnify_linear && s.minify_linear && matches!(n, 0 | 2 | 3);
-            if gather.is_none()
-                && (s.magnify_linear != s.minify_linear || s.magnify_linear && !linear_ok)
-            {
+            // Nearest, or linear (only under the opt-in, checked once the sample's filter is
+            // known) on 1D/2D/2D array images. A gather reads the four texels of GL's LINEAR
+            // footprint at the base level whatever the filters (GL 4.6 8.14.2, textureGather),
+            // so they do not decide anything for it.
+            let any_linear = s.magnify_linear || s.minify_linear;
+            if gather.is_none() && any_linear && !matches!(n, 0 | 2 | 3) {
                 return Err(unsupported(format!(
-                    "sampler filters mag linear {} min linear {} on texture kind {n} (nearest, or \
-                     linear both ways on 1D/2D/2D array under the approximation opt-in, is \
-                     modelled)",
+                    "sampler filters mag linear {} min linear {} on texture kind {n} (linear \
+                     filtering of 1D/2D/2D array images is modelled)",
                     s.magnify_linear, s.minify_linear
                 )));
             }
-            if gather.is_none() && integer.is_some() && (s.magnify_linear || s.mip_filter == 2) {
+            if gather.is_none() && integer.is_some() && (any_linear || s.mip_filter == 2) {
                 // GL 4.6 8.17: an integer texture with a linear filter is incomplete
                 return Err(unsupported(
                     "linear filtering of an integer texture (GL: incomplete texture)",
                 ));
-            }
-            if gather.is_none() && (s.magnify_linear || s.mip_filter == 2) && !w.approximate {
-                return Err(Fault::Unsupported {
-                    name: LINEAR_FILTER,
-                });
             }
             Some(s)
         };
@@ -659,6 +700,7 @@ pub(super) fn texture_access(
             Some(r) => Some(w.read(r, lane)? & 0xFFFF),
             None => None,
         };
+        let mut filter_linear = false;
         let levels = match &s {
             // texelFetch: the level is the view's base plus the integer LOD (GL 4.6 11.1.3.2);
             // outside the view's levels GL leaves the result undefined
@@ -674,8 +716,46 @@ pub(super) fn texture_access(
             }
             Some(_) if gather.is_some() => vec![(t.first_level as usize, 1.0)],
             Some(s) => {
+                // The LOD decides the level (a mip filter) and, when the filters differ, whether
+                // the sample is magnified (GL 4.6 8.14); otherwise it is not read.
+                let needs_lod = s.mip_filter != 0 || s.magnify_linear != s.minify_linear;
                 let mut lambda = lod_value.map(|v| half::f16::from_bits(v as u16).to_f64());
-                if lambda.is_none() && s.mip_filter != 0 && matches!(lod_mode, 0 | 1 | 5) {
+                let mut min_clamp = f64::NEG_INFINITY;
+                if needs_lod && matches!(lod_mode, 4 | 12) {
+                    if !w.approximate {
+                        return Err(Fault::Unsupported { name: GRADIENT_LOD });
+                    }
+                    let pairs = grad_regs.len() / 2;
+                    if !matches!(n, 0 | 2 | 3 | 5) {
+                        return Err(unsupported(format!(
+                            "gradient LOD on texture kind {n} (1D, 2D, 2D array and 3D are \
+                             modelled)"
+                        )));
+                    }
+                    let mut grads = Vec::with_capacity(2 * pairs);
+                    for r in &grad_regs[..2 * pairs] {
+                        grads.push(f64::from(f32::from_bits(w.read(*r, lane)? as u32)));
+                    }
+                    if lod_mode == 12 {
+                        // Mesa pads the 16-bit minimum to 32 bits (`agx_pad_to_32`): the f16 is
+                        // the low half
+                        let r = *grad_regs.last().ok_or_else(|| missing("D"))?;
+                        min_clamp = half::f16::from_bits(w.read(r, lane)? as u16).to_f64();
+                    }
+                    let base = img.level(t.first_level as usize)?;
+                    let scale = if s.pixel_coordinates {
+                        [1.0; 3]
+                    } else {
+                        [
+                            f64::from(base.width),
+                            f64::from(base.height),
+                            f64::from(minify(depth, t.first_level as u32)),
+                        ]
+                    };
+                    lambda = Some(gradient_lod(&grads, scale));
+                    grad_lod_used = true;
+                }
+                if lambda.is_none() && needs_lod && matches!(lod_mode, 0 | 1 | 5) {
                     if !w.approximate {
                         return Err(Fault::Unsupported { name: AUTO_LOD });
                     }
@@ -692,9 +772,52 @@ pub(super) fn texture_access(
                     lambda = Some(automatic_lod(n, &quad_coords, scale, lane)? + bias);
                     auto_lod_used = true;
                 }
-                mip_levels(t, s, lambda, lane)?
+                let lambda = match lambda {
+                    Some(l) => Some(clamp_lod(s, l, min_clamp, lane)?),
+                    None if needs_lod => {
+                        return Err(unsupported(format!(
+                            "thread {lane}: LOD mode {lod_mode} gives no LOD"
+                        )))
+                    }
+                    None => None,
+                };
+                // GL 4.6 8.14: lambda <= c magnifies (the base level, the magnification filter);
+                // with different filters, a lambda within 2^-6 of c is a typed error (the
+                // hardware's LOD precision is not public, as for the level choice)
+                let c = magnification_threshold(s);
+                let minified = match lambda {
+                    Some(l) if s.magnify_linear != s.minify_linear => {
+                        if (l - c).abs() < LOD_MARGIN {
+                            return Err(unsupported(format!(
+                                "thread {lane}: LOD {l} within 2^-6 of the magnification \
+                                 threshold {c} (the hardware's LOD precision is not public)"
+                            )));
+                        }
+                        l > c
+                    }
+                    Some(l) => l > c,
+                    None => false,
+                };
+                filter_linear = if minified {
+                    s.minify_linear
+                } else {
+                    s.magnify_linear
+                };
+                if minified {
+                    mip_levels(t, s, lambda, lane)?
+                } else {
+                    vec![(t.first_level as usize, 1.0)]
+                }
             }
         };
+        if s.is_some() && gather.is_none() && (filter_linear || levels.len() > 1) {
+            if !w.approximate {
+                return Err(Fault::Unsupported {
+                    name: LINEAR_FILTER,
+                });
+            }
+            linear_filtered = true;
+        }
         let mut px = [0f64; 4];
         let mut first = true;
         for &(level_index, level_weight) in &levels {
@@ -745,7 +868,7 @@ pub(super) fn texture_access(
                             u.floor().clamp(-(1i64 << 40) as f64, (1i64 << 40) as f64) as i64
                                 + offsets[d]
                         };
-                        if s.magnify_linear || gather.is_some() {
+                        if filter_linear || gather.is_some() {
                             // GL 4.6 8.14.2, LINEAR (and textureGather's footprint): i0 =
                             // floor(u - 1/2), i1 = i0 + 1, each wrapped, weights 1 - a and a for
                             // a = frac(u - 1/2) (u plus the integer offset)
@@ -833,15 +956,15 @@ pub(super) fn texture_access(
             *v = swizzled(&px, k)?;
         }
         write_result(w, &dst, mask, lane, out, integer)?;
-        linear_filtered |= s
-            .as_ref()
-            .is_some_and(|s| s.magnify_linear || s.mip_filter == 2 && levels.len() > 1);
     }
     if linear_filtered {
         *w.approximated.entry(LINEAR_FILTER).or_insert(0) += 1;
     }
     if auto_lod_used {
         *w.approximated.entry(AUTO_LOD).or_insert(0) += 1;
+    }
+    if grad_lod_used {
+        *w.approximated.entry(GRADIENT_LOD).or_insert(0) += 1;
     }
     Ok(())
 }
