@@ -74,7 +74,9 @@ fn pbe(
         | ((h - 1) as u128) << 38
         | ((addr >> 4) as u128) << 64
         | (level as u128) << 100
-        | (above_104 as u128) << 104;
+        | (above_104 as u128) << 104
+        // `Page-aligned layers` (124): Mesa 25.0 sets it for every writeable twiddled image
+        | u128::from(layout == 2) << 124;
     let mut b = [0u8; 24];
     b[..16].copy_from_slice(&v.to_le_bytes());
     b
@@ -88,7 +90,8 @@ fn texture(w: u64, h: u64, addr: u64) -> [u8; 24] {
         | 0o3210 << 16
         | ((w - 1) as u128) << 28
         | ((h - 1) as u128) << 42
-        | ((addr >> 4) as u128) << 66;
+        | ((addr >> 4) as u128) << 66
+        | 1 << 126;
     let mut b = [0u8; 24];
     b[..16].copy_from_slice(&v.to_le_bytes());
     b

@@ -32,9 +32,12 @@ fn tex_word(
 }
 
 /// cmdbuf.xml TEXTURE: dimension 0-3, layout 4-5 (2 = twiddled), channels 6-12 (0x28 = R8G8B8A8),
-/// type 13-15 (0 = unorm), swizzles 16-27, width - 1 at 28, height - 1 at 42, address >> 4 at 66.
+/// type 13-15 (0 = unorm), swizzles 16-27, width - 1 at 28, height - 1 at 42, address >> 4 at 66,
+/// `Page-aligned layers` at 126 (Mesa 22.3's `Unk tiled`, which its driver sets on every
+/// twiddled texture).
 fn texture(dim: u64, swizzle: [u64; 4], w: u64, h: u64, addr: u64) -> [u8; 24] {
     let v: u128 = dim as u128
+        | 1 << 126
         | 2 << 4
         | 0x28 << 6
         | ((swizzle[0] | swizzle[1] << 3 | swizzle[2] << 6 | swizzle[3] << 9) as u128) << 16
@@ -1293,4 +1296,38 @@ fn gradient_lod_is_an_opt_in() {
     }
     let w = run_grad(4, [0.5, 0.0, 0.0, 0.0], 0.0, 0, false).unwrap();
     assert_eq!(bytes_of(&w), [33, 18, 100, 4]);
+}
+
+/// Layers without `Page-aligned layers` (bit 126 clear, as Mesa 25.0 leaves it for a one-level
+/// sampled array) are the miptree's size apart: a 4x4 RGBA8 2D array (64 bytes, padded to 128)
+/// has layer z at 128 z. With `Unk mipmapped` (bit 102) the stride counts the whole chain even
+/// for a view of level 0 only (4x4, 2x2, 1x1: three 128-byte levels = 384). Texel fetch of (1,
+/// 2) in layer 2: 4 * Morton(1, 2) = 4 * 9 = 36 bytes into the layer, the bytes 200 + z there.
+#[test]
+fn layer_stride_follows_the_descriptor() {
+    let mut dev = DeviceMemory::new();
+    let a = dev.alloc(4096, 64).unwrap();
+    let mut code = tex_word(true, 16, true, 8, 0, 3, 0).to_vec();
+    code.extend([0x88, 0x00]);
+    for (mipmapped, stride) in [(false, 128u64), (true, 384)] {
+        for z in 0..3u64 {
+            dev.write(a + z * stride + 36, &[200 + z as u8, 0, 0, 0])
+                .unwrap();
+        }
+        let mut desc = texture(3, [0, 1, 2, 3], 4, 4, a);
+        desc[15] &= !(1 << 6); // bit 126 clear
+        desc[13] |= 2 << 6; // layers - 1 = 2
+        if mipmapped {
+            desc[12] |= 1 << 6; // bit 102
+        }
+        let mut w = WaveState::new(12);
+        w.textures = vec![desc];
+        w.exec = 1;
+        // the array form's halves: x = 1 (r4l, r4h), y = 2 (r5l, r5h), layer 2 (r6l)
+        w.set_reg32(4, 0, 1);
+        w.set_reg32(5, 0, 2);
+        w.set_reg32(6, 0, 2);
+        run_group(code.clone(), &mut w, &dev).unwrap();
+        assert_eq!(bytes_of(&w), [202, 0, 0, 0], "mipmapped {mipmapped}");
+    }
 }

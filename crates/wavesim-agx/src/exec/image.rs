@@ -8,7 +8,9 @@
 //! swizzles (16-23), width - 1 (24) and height - 1 (38) of level 0, `Samples` (56), the buffer
 //! address >> 4 (64-99), `Level` (100-103), then for twiddled images levels - 1 (104-107) and
 //! layers - 1 (108-121), for linear ones the row pitch minus 4 (104-124, the gallium driver's
-//! `ail_get_linear_stride_B(...) - 4`); `sRGB` (125), `Extended` (127). Formats: every
+//! `ail_get_linear_stride_B(...) - 4`); `Page-aligned layers` (124, twiddled), `sRGB` (125),
+//! `Extended` (127). A twiddled image of more than one level is laid out with its whole chain
+//! (`miptree.rs`: Mesa 25.0 allocates every level, the hardware's strides counting them). Formats: every
 //! uncompressed one Mesa describes (`formats.rs`, which gives each conversion and its source),
 //! from 16- or 32-bit registers (a float register exactly; an integer register zero- or
 //! sign-extended as the format's type reads it). The PBE swizzle says which source component
@@ -22,7 +24,7 @@
 //! arrays and 1D images to 2D, so 2D and 2D array are the kinds modelled.
 
 use super::formats::{Format, NumKind, Value};
-use super::miptree::Miptree;
+use super::miptree::{full_chain, Miptree};
 use super::texture::{array_layer, check_coordinates, coordinate_bits, texture_descriptor};
 use super::{active, missing, Fault, Ops, WaveState};
 use crate::operand::{Operand, RegFile};
@@ -54,6 +56,7 @@ pub struct PbeDesc {
     pub levels: u32,
     pub layers: u32,
     pub linear_pitch: u64,
+    pub page_aligned_layers: bool,
     pub srgb: bool,
     pub extended: bool,
 }
@@ -79,6 +82,7 @@ impl PbeDesc {
             levels: bits(b, 104, 4) as u32 + 1,
             layers: bits(b, 108, 14) as u32 + 1,
             linear_pitch: bits(b, 104, 21) + 4,
+            page_aligned_layers: bits(b, 124, 1) == 1,
             srgb: bits(b, 125, 1) == 1,
             extended: bits(b, 127, 1) == 1,
         }
@@ -152,7 +156,20 @@ pub(super) fn image_write(w: &mut WaveState, o: &Ops<'_>, dev: &DeviceMemory) ->
         }
         let tree = match p.layout {
             0 => Miptree::linear(p.width, p.height, p.linear_pitch, fmt.bytes()),
-            2 => Miptree::twiddled(p.width, p.height, p.levels, fmt.bytes())?,
+            2 => {
+                let levels = if p.levels > 1 {
+                    p.levels.max(full_chain(p.width, p.height, 1))
+                } else {
+                    1
+                };
+                Miptree::twiddled(
+                    p.width,
+                    p.height,
+                    levels,
+                    fmt.bytes(),
+                    p.page_aligned_layers,
+                )?
+            }
             l => return Err(unsupported(format!("image layout {l}"))),
         };
         let level = *tree.levels.get(p.level as usize).ok_or_else(|| {

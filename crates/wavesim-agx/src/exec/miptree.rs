@@ -9,8 +9,16 @@
 //! tile counts were odd at some halving (`stx`, `sty`: level 0's tile counts). From the first level
 //! below one tile either way (`ail_min_mip_below`) the "power-of-two" miptree takes over: the
 //! level's width and height rounded up to powers of two (once, at that level, then halved), one
-//! square tile side = the smaller of the two. Each level is padded to a cache line (128 bytes),
-//! the layer to a page (16 KiB). Inside a level, tiles are stored row by row
+//! square tile whose side is the smaller of the level's true width and height rounded up to a
+//! power of two (Mesa 25.0's `ail_initialize_twiddled`: "based on the true mipmap level size, not
+//! the POT rounded size"; 22.3 took the smaller rounded side, which differs for sizes like 33x33
+//! at level 1, where 25.0's is the fixed rule). Each level is padded to a cache line (128 bytes).
+//! The layer stride is the miptree's size, rounded to a page (16 KiB) when the descriptor says
+//! `Page-aligned layers` (25.0's name for TEXTURE bit 126 and PBE bit 124; 22.3 calls the texture
+//! bit `Unk tiled` and sets it on every twiddled texture, whose layers it always page-aligns).
+//! The miptree a stride counts is the whole chain, log2(max(width, height[, depth for 3D])) + 1
+//! levels, for a mipmapped image (25.0's `ail_make_miptree`: "Hardware strides are based on the
+//! maximum number of levels"), whatever the view's last level. Inside a level, tiles are stored row by row
 //! (`ceil(level width / tile width)` a row), texels inside a tile in Morton order (x in the even
 //! bits, y in the odd ones). A linear image is one level of rows `stride + 16` bytes apart
 //! (cmdbuf.xml: `Stride` holds the row pitch minus 16, in 16-byte units).
@@ -64,12 +72,14 @@ fn unsupported(what: impl Into<String>) -> Fault {
 
 impl Miptree {
     /// The layout of an image of `width` x `height` texels of `bytes` bytes with `levels` levels.
-    /// `layout` and `pitch_field` are the descriptor's `Layout` and `Stride` fields.
+    /// `layout` and `pitch_field` are the descriptor's `Layout` and `Stride` fields,
+    /// `page_aligned` its `Page-aligned layers` bit.
     pub fn new(
         layout: u64,
         (width, height, bytes): (u32, u32, u64),
         levels: u32,
         pitch_field: u64,
+        page_aligned: bool,
     ) -> Result<Miptree, Fault> {
         match layout {
             LAYOUT_LINEAR => {
@@ -80,7 +90,7 @@ impl Miptree {
                 }
                 Ok(Self::linear(width, height, (pitch_field << 4) + 16, bytes))
             }
-            LAYOUT_TWIDDLED => Self::twiddled(width, height, levels, bytes),
+            LAYOUT_TWIDDLED => Self::twiddled(width, height, levels, bytes, page_aligned),
             l => Err(unsupported(format!("texture layout {l}"))),
         }
     }
@@ -100,7 +110,13 @@ impl Miptree {
         }
     }
 
-    pub fn twiddled(width: u32, height: u32, levels: u32, bytes: u64) -> Result<Miptree, Fault> {
+    pub fn twiddled(
+        width: u32,
+        height: u32,
+        levels: u32,
+        bytes: u64,
+        page_aligned: bool,
+    ) -> Result<Miptree, Fault> {
         let (tw, th) = match bytes {
             1 => (128, 128),
             2 => (128, 64),
@@ -137,7 +153,7 @@ impl Miptree {
         let mut potw = minify(width, pot_level).next_power_of_two();
         let mut poth = minify(height, pot_level).next_power_of_two();
         for l in pot_level..levels {
-            let side = potw.min(poth);
+            let side = minify(width.min(height), l).next_power_of_two();
             out.push(Level {
                 offset,
                 width: minify(width, l),
@@ -150,7 +166,11 @@ impl Miptree {
         }
         Ok(Miptree {
             levels: out,
-            layer_stride: Some(offset.next_multiple_of(0x4000)),
+            layer_stride: Some(if page_aligned {
+                offset.next_multiple_of(0x4000)
+            } else {
+                offset
+            }),
             linear_pitch: None,
             bytes,
         })
@@ -173,6 +193,11 @@ impl Miptree {
     }
 }
 
+/// The levels of a whole chain down to 1x1(x1): log2 of the largest side, plus one.
+pub fn full_chain(width: u32, height: u32, depth: u32) -> u32 {
+    width.max(height).max(depth).max(1).ilog2() + 1
+}
+
 /// Morton spreading of the low 7 bits (`ail_space_bits`).
 fn space_bits(x: u32) -> u64 {
     (0..7).fold(0, |v, i| v | (((x >> i) & 1) as u64) << (2 * i))
@@ -181,6 +206,18 @@ fn space_bits(x: u32) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn power_of_two_tiles_follow_the_true_level_size() {
+        // 33x33, 2 levels: pot level 0 (33 < 64); level 0 is 64x64 rounded (16384 bytes), tile
+        // next_pow2(33) = 64; level 1 (16x16) at 16384, tile next_pow2(16) = 16 (22.3's rule
+        // would take the rounded 32); the layer, unaligned, ends at 16384 + 32 * 32 * 4 = 20480
+        let m = Miptree::new(LAYOUT_TWIDDLED, (33, 33, 4), 2, 0, false).unwrap();
+        assert_eq!((m.levels[1].offset, m.levels[1].tile), (16384, (16, 16)));
+        assert_eq!(m.layer_stride, Some(20480));
+        assert_eq!(full_chain(33, 33, 1), 6);
+        assert_eq!(full_chain(4, 4, 16), 5);
+    }
 
     #[test]
     fn min_mip_below_follows_ail() {
@@ -198,7 +235,7 @@ mod tests {
         // = 65536 bytes at 0. Level 1 (50x35) is the power-of-two tree's first: 64x64 (rounded up
         // once), tile 64, 16384 bytes at 65536. Level 2 (25x17): 32x32, 4096 bytes at 81920.
         // Layer: 86016 rounded to 16 KiB = 98304.
-        let m = Miptree::new(LAYOUT_TWIDDLED, (100, 70, 4), 3, 0).unwrap();
+        let m = Miptree::new(LAYOUT_TWIDDLED, (100, 70, 4), 3, 0, true).unwrap();
         let got: Vec<_> = m
             .levels
             .iter()
@@ -211,7 +248,7 @@ mod tests {
         assert_eq!(m.layer_stride, Some(98304));
         // 320x200, 2 levels: stx = 5, sty = 4; level 1: 20 >> 2 = 5 tiles, stx odd (pad_left):
         // + sty >> 1 = 2 -> 7 tiles; level 0: 20 tiles = 327680 bytes
-        let m = Miptree::new(LAYOUT_TWIDDLED, (320, 200, 4), 2, 0).unwrap();
+        let m = Miptree::new(LAYOUT_TWIDDLED, (320, 200, 4), 2, 0, true).unwrap();
         assert_eq!(m.levels[1].offset, 327680);
         assert_eq!(
             m.layer_stride,

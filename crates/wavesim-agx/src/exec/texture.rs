@@ -42,7 +42,7 @@
 //! and a register-indexed texture or sampler are typed errors.
 
 use super::formats::{Format, NumKind};
-use super::miptree::{minify, Level, Miptree};
+use super::miptree::{full_chain, minify, Level, Miptree};
 use super::{active, missing, Fault, Ops, WaveState, SIMD_WIDTH};
 use crate::operand::{Operand, Reg, RegFile};
 use wavesim_core::memory::DeviceMemory;
@@ -76,6 +76,10 @@ pub struct TextureDesc {
     pub srgb: bool,
     /// `sRGB 2-channel` (bit 109): Mesa sets it with sRGB on two-channel formats.
     pub srgb_2_channel: bool,
+    /// `Unk mipmapped` (bit 102): the image has a whole miptree, which its layer stride counts.
+    pub mipmapped: bool,
+    /// `Page-aligned layers` (bit 126; Mesa 22.3's `Unk tiled`, set on every twiddled texture).
+    pub page_aligned_layers: bool,
     /// `Stride` (linear images) and `Depth` share bits 110-127.
     pub stride_or_depth: u64,
 }
@@ -100,6 +104,8 @@ impl TextureDesc {
             address: bits(b, 66, 36) << 4,
             srgb: bits(b, 108, 1) == 1,
             srgb_2_channel: bits(b, 109, 1) == 1,
+            mipmapped: bits(b, 102, 1) == 1,
+            page_aligned_layers: bits(b, 126, 1) == 1,
             stride_or_depth: bits(b, 110, 18),
         }
     }
@@ -145,7 +151,14 @@ impl SamplerDesc {
 /// Byte offset of texel (x, y) of level 0 of layer 0 (`miptree.rs`).
 pub fn texel_offset(t: &TextureDesc, x: u32, y: u32) -> Result<u64, Fault> {
     let bytes = check_texture(t)?.bytes();
-    Miptree::new(t.layout, (t.width, t.height, bytes), 1, t.stride_or_depth)?.texel_offset(0, x, y)
+    Miptree::new(
+        t.layout,
+        (t.width, t.height, bytes),
+        1,
+        t.stride_or_depth,
+        t.page_aligned_layers,
+    )?
+    .texel_offset(0, x, y)
 }
 
 /// GL 4.6 8.13, Table 8.19: the face a cube-map direction selects (layer order +X, -X, +Y, -Y,
@@ -238,11 +251,22 @@ impl Image {
                 t.first_level, t.last_level
             )));
         }
+        // a mipmapped image's layers hold the whole chain (3D images count their depth)
+        let mut levels = t.last_level as u32 + 1;
+        if t.mipmapped {
+            let depth = if t.dimension == 5 {
+                (t.stride_or_depth & 0x3FFF) as u32 + 1
+            } else {
+                1
+            };
+            levels = levels.max(full_chain(t.width, t.height, depth));
+        }
         let tree = Miptree::new(
             t.layout,
             (t.width, t.height, format.bytes()),
-            t.last_level as u32 + 1,
+            levels,
             t.stride_or_depth,
+            t.page_aligned_layers,
         )?;
         Ok(Image { t, format, tree })
     }
