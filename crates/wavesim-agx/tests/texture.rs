@@ -1331,3 +1331,33 @@ fn layer_stride_follows_the_descriptor() {
         assert_eq!(bytes_of(&w), [202, 0, 0, 0], "mipmapped {mipmapped}");
     }
 }
+
+/// A texture buffer as Mesa 25.0 binds it (`agx_pack_texture` for PIPE_BUFFER: a linear 2D image
+/// 1024 texels wide, `Stride` = 1024 * blocksize - 16): R32G32B32A32 float, 16-byte texels, rows
+/// 16384 bytes apart (field (16384 - 16) >> 4 = 1023 at bit 110); texel (x, y) at 16384 y + 16 x.
+/// Texel (1000, 1) holds (1.5, -2, 0.25, 8), fetched exactly into f32 registers.
+#[test]
+fn linear_texture_buffer_of_16_byte_texels() {
+    let mut dev = DeviceMemory::new();
+    let a = dev.alloc(2 * 16384, 64).unwrap();
+    let texel: Vec<u8> = [1.5f32, -2.0, 0.25, 8.0]
+        .iter()
+        .flat_map(|v| v.to_le_bytes())
+        .collect();
+    dev.write(a + 16384 + 16 * 1000, &texel).unwrap();
+    let mut desc = with_format(texture(2, [0, 1, 2, 3], 1024, 2, a), 0x38, 4);
+    let mut v = u128::from_le_bytes(desc[..16].try_into().unwrap());
+    v = v & !(3 << 4) & !(((1u128 << 18) - 1) << 110) | 1023 << 110; // linear, stride
+    desc[..16].copy_from_slice(&v.to_le_bytes());
+    let mut code = tex_word(true, 16, true, 8, 12, 2, 6).to_vec();
+    code.extend([0x88, 0x00]);
+    let mut w = WaveState::new(12);
+    w.textures = vec![desc];
+    w.exec = 1;
+    w.set_reg32(4, 0, 1000);
+    w.set_reg32(5, 0, 1);
+    w.set_reg32(6, 0, 0);
+    run_group(code, &mut w, &dev).unwrap();
+    let got: [f32; 4] = std::array::from_fn(|c| f32::from_bits(w.reg32(8 + c, 0)));
+    assert_eq!(got, [1.5, -2.0, 0.25, 8.0]);
+}
