@@ -235,7 +235,8 @@ fn check_texture(t: &TextureDesc) -> Result<Format, Fault> {
 }
 
 /// A bound image as one thread reads it: the descriptor, its texel format and its levels (the
-/// miptree holds `last_level + 1` levels; the view's base level is `first_level`).
+/// miptree holds `last_level + 1` levels, or the whole chain for a mipmapped image; the view's
+/// base level is `first_level`).
 struct Image {
     t: TextureDesc,
     format: Format,
