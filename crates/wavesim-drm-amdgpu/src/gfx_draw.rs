@@ -518,7 +518,16 @@ pub fn execute(
 
     // Depth/stencil: no depth or stencil buffer (DB_Z_INFO.FORMAT [1:0] and
     // DB_STENCIL_INFO.FORMAT [0] invalid).
-    if r.or("DB_Z_INFO", 0)? & 3 != 0 || r.or("DB_STENCIL_INFO", 0)? & 1 != 0 {
+    // DB_Z_INFO.TILE_SURFACE_ENABLE [29]: HTILE metadata, which RADV gives every depth image
+    // of 8x8 texels or more (`radv_use_htile_for_image`, Mesa 22.3): its clears only write
+    // HTILE, so a depth buffer is not its memory alone.
+    let z_info = r.or("DB_Z_INFO", 0)?;
+    if z_info & 3 != 0 && z_info >> 29 & 1 != 0 {
+        return refuse(format!(
+            "DB_Z_INFO {z_info:#x}: a depth buffer with HTILE (TILE_SURFACE_ENABLE) is not executed"
+        ));
+    }
+    if z_info & 3 != 0 || r.or("DB_STENCIL_INFO", 0)? & 1 != 0 {
         return refuse("a depth or stencil buffer: not executed yet");
     }
     // CB_COLOR_CONTROL: MODE [6:4] = 1 (normal), ROP3 [23:16] = 0xcc (copy), DISABLE_DUAL_QUAD
