@@ -28,7 +28,8 @@ made visible exactly:
   target, zero-padded (integers converted to float: exact below 2^24); at most 8 targets a
   pass (maxColorAttachments), so a program with more slots draws several passes
   (NAME.passK.frag.spv).
-- Programs whose vertex shader samples textures, uses structs or interface blocks as
+- Output interface blocks with an instance name become one output per member
+  (`ws_<instance>_<member>`). Programs whose vertex shader samples textures, uses structs as
   outputs, or the fixed-function lighting/fog state are not kept (status.txt says which).
 
 Writes corpus/radv/shader-db-vs/: NAME.vert.spv, NAME.passK.frag.spv, NAME.vb (the vertex
@@ -87,8 +88,28 @@ def rewrite(src):
                  r"BackLight|Point|ClipPlane|EyePlane|ObjectPlane)\w*", src.replace(
                      "gl_FogCoord", "").replace("gl_FogFragCoord", "")):
         raise Unsupported("compatibility-profile lighting, fog or plane state")
+    # Output interface blocks (`out Block { T m; ... } inst;`) become one output per member,
+    # ws_<inst>_<member>, in member order.
+    renames = []
+
+    def flatten(m):
+        inst = m.group(3)
+        decls = []
+        for mem in re.findall(r"([^;{}]+);", m.group(2)):
+            mm = re.fullmatch(r"\s*" + QUALS + r"(\w+)\s+(\w+)\s*(\[\s*\d+\s*\])?\s*", mem)
+            if not mm:
+                raise Unsupported("an output block member %r" % mem.strip())
+            decls.append("out %s ws_%s_%s%s;" % (mm.group(1), inst, mm.group(2),
+                                                 mm.group(3) or ""))
+            renames.append((inst, mm.group(2)))
+        return "\n" + "\n".join(decls) + "\n"
+
+    src = re.sub(r"(?:\blayout\s*\([^)]*\)\s*)?\bout\s+(\w+)\s*\{([^}]*)\}\s*(\w+)\s*;",
+                 flatten, src)
+    for inst, mem in renames:
+        src = re.sub(r"\b%s\s*\.\s*%s\b" % (inst, mem), "ws_%s_%s" % (inst, mem), src)
     if re.search(r"\b(out|varying)\s+\w+\s*\{", src):
-        raise Unsupported("an output interface block")
+        raise Unsupported("an output interface block without an instance name")
     words = list(RESERVED)
     if version < 130:
         words.append("texture")

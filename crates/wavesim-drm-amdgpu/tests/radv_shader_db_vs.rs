@@ -19,7 +19,7 @@
 //! compute in f32 but not identically: ACO contracts a * b + c into v_fma_f32 / v_fmac_f32
 //! where SPIR-V allows it and LLVM's lavapipe code does not always, and ACO's v_rsq_f32 /
 //! v_rcp_f32 / v_sqrt_f32 / v_exp_f32 / v_log_f32 / v_sin_f32 are the hardware's
-//! approximations where lavapipe's are correctly rounded or other. Over the corpus's 213
+//! approximations where lavapipe's are correctly rounded or other. Over the corpus's 222
 //! matching pipelines (WAVESIM_SHADER_DB_VS=all), 22 are bit-exact, and the largest difference
 //! beyond ABS_TOLERANCE is 10 ULP.
 //!
