@@ -13,6 +13,7 @@ use std::collections::HashMap;
 
 use wavesim_core::memory::DeviceMemory;
 use wavesim_rdna3::exec::buffer::resource::BufferResource;
+use wavesim_rdna3::exec::image::swizzle::Tiling;
 use wavesim_rdna3::exec::Program;
 use wavesim_rdna3::gfx::draw::{
     check_pipeline, check_targets, rasterize, DrawConfig, DrawStats, ExportFormat, Frame,
@@ -26,11 +27,11 @@ use wavesim_rdna3::gfx::pipeline::{
 };
 use wavesim_rdna3::gfx::ps::{PsWaveSetup, PS_INPUT_VGPRS};
 use wavesim_rdna3::gfx::targets::{texel_bytes, ColorFormat, Image};
-use wavesim_rdna3::gfx::vertex_fetch::assemble;
+use wavesim_rdna3::gfx::vertex_fetch::{assemble, Prim};
 
 use crate::gfx_regs;
 use crate::graphics::{self, GfxState};
-use crate::memory::GpuMemory;
+use crate::memory::{GpuMemory, MemoryError};
 
 /// The draw packet's own parameters.
 pub enum DrawPacket {
@@ -185,6 +186,109 @@ struct Target {
     va: u64,
     pitch: u64,
     format: ColorFormat,
+    /// The tiled layout (None: linear rows of `pitch` bytes).
+    tiling: Option<Tiling>,
+}
+
+impl Target {
+    /// The target's `width` x `height` texels, rows packed.
+    fn read(&self, mem: &dyn GpuMemory, width: u32, height: u32) -> Result<Vec<u8>, String> {
+        let tb = texel_bytes(self.format);
+        let row = width as usize * tb;
+        let mut bytes = vec![0u8; row * height as usize];
+        let fail = |e: MemoryError| format!("colour target at {:#x}: {e}", self.va);
+        for y in 0..height {
+            let out = &mut bytes[y as usize * row..][..row];
+            match &self.tiling {
+                None => mem
+                    .read(self.va + y as u64 * self.pitch, out)
+                    .map_err(fail)?,
+                Some(t) => {
+                    for (x, texel) in out.chunks_mut(tb).enumerate() {
+                        mem.read(t.texel_addr(self.va, 0, x as u32, y), texel)
+                            .map_err(fail)?;
+                    }
+                }
+            }
+        }
+        Ok(bytes)
+    }
+
+    /// Writes the `width` x `height` texels `bytes` (rows packed) back.
+    fn write(
+        &self,
+        mem: &dyn GpuMemory,
+        width: u32,
+        height: u32,
+        bytes: &[u8],
+    ) -> Result<(), String> {
+        let tb = texel_bytes(self.format);
+        let row = width as usize * tb;
+        let fail = |e: MemoryError| format!("colour target at {:#x}: {e}", self.va);
+        for y in 0..height {
+            let src = &bytes[y as usize * row..][..row];
+            match &self.tiling {
+                None => mem
+                    .write(self.va + y as u64 * self.pitch, src)
+                    .map_err(fail)?,
+                Some(t) => {
+                    for (x, texel) in src.chunks(tb).enumerate() {
+                        mem.write(t.texel_addr(self.va, 0, x as u32, y), texel)
+                            .map_err(fail)?;
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A rectangle list's primitives as triangles: each rectangle's three vertices v0, v1, v2 are
+/// three corners of a screen-aligned rectangle whose fourth corner is v1 + v2 - v0 (RADV's meta
+/// vertex shaders put v0 at (x0, y0), v1 at (x0, y1), v2 at (x1, y0): Mesa's
+/// `nir_gen_rect_vertices`); the fourth vertex is appended to `verts` with its position and
+/// attributes extrapolated the same way (exact for the constant and affine values RADV's meta
+/// shaders export), and the rectangle becomes triangles (v0, v1, v2) and (v1, v3, v2), which
+/// share the diagonal (the top-left rule covers each pixel once). Rectangles with differing
+/// clip w, clip distances or a point size are refused.
+fn rectangles(verts: &mut Vec<VsOut>, prims: &[Prim]) -> Result<Vec<Prim>, String> {
+    let mut out = Vec::with_capacity(2 * prims.len());
+    for p in prims {
+        let &Prim::Triangle([a, b, c]) = p else {
+            return refuse(format!(
+                "a rectangle list primitive {p:?} that is not 3 vertices"
+            ));
+        };
+        let [va, vb, vc] = [a, b, c].map(|k| &verts[k]);
+        if va.clip[3] != vb.clip[3] || va.clip[3] != vc.clip[3] {
+            return refuse("a rectangle whose vertices have different clip w");
+        }
+        if [va, vb, vc].iter().any(|v| {
+            !v.dists.is_empty() || v.point_size.is_some() || v.attrs.len() != va.attrs.len()
+        }) {
+            return refuse("a rectangle with clip distances or a point size");
+        }
+        let corner = |x: f32, y: f32, z: f32| y + z - x;
+        let mut clip = [0.0; 4];
+        for (k, c) in clip.iter_mut().enumerate() {
+            *c = corner(va.clip[k], vb.clip[k], vc.clip[k]);
+        }
+        let attrs = (0..va.attrs.len())
+            .map(|i| {
+                std::array::from_fn(|k| corner(va.attrs[i][k], vb.attrs[i][k], vc.attrs[i][k]))
+            })
+            .collect();
+        let d = verts.len();
+        verts.push(VsOut {
+            clip,
+            point_size: None,
+            dists: vec![],
+            attrs,
+        });
+        out.push(Prim::Triangle([a, b, c]));
+        out.push(Prim::Triangle([b, d, c]));
+    }
+    Ok(out)
 }
 
 /// Executes one draw; returns a one-line summary for the log.
@@ -221,7 +325,11 @@ pub fn execute(
     let num_interp = (ps_in_control & 0x3f) as usize;
 
     // Topology (VGT_PRIMITIVE_TYPE, Mesa `sid.h` V_008958_DI_PT_*).
+    // DI_PT_RECTLIST (0x11), RADV's meta draws (clears, blits): assembled and shaded as a
+    // triangle list, each triangle then made a rectangle (`rectangles`).
+    let rect_list = r.get("VGT_PRIMITIVE_TYPE")? == 0x11;
     let topology = match r.get("VGT_PRIMITIVE_TYPE")? {
+        0x11 => Topology::TriangleList,
         1 => Topology::PointList,
         2 => Topology::LineList,
         3 => Topology::LineStrip,
@@ -320,13 +428,14 @@ pub fn execute(
         return refuse("PA_CL_CLIP_CNTL: only one of ZCLIP_NEAR/FAR_DISABLE");
     }
     // PA_CL_VS_OUT_CNTL: CLIP_DIST_ENA [7:0], CULL_DIST_ENA [15:8], USE_VTX_POINT_SIZE [16],
+    // USE_VTX_RENDER_TARGET_INDX [18] (RADV's meta clear shaders export the layer),
     // VS_OUT_MISC_VEC_ENA [21], VS_OUT_CCDIST0/1_VEC_ENA [22]/[23], VS_OUT_MISC_SIDE_BUS_ENA
     // [24] (the misc vector also travels on the side bus: a path, not a value).
     let out_cntl = r.get("PA_CL_VS_OUT_CNTL")?;
     only(
         "PA_CL_VS_OUT_CNTL",
         out_cntl,
-        0xffff | 1 << 16 | 1 << 21 | 1 << 22 | 1 << 23 | 1 << 24,
+        0xffff | 1 << 16 | 1 << 18 | 1 << 21 | 1 << 22 | 1 << 23 | 1 << 24,
     )?;
     let clip_ena = out_cntl & 0xff;
     let clip_distances = clip_ena.count_ones() as usize;
@@ -344,6 +453,7 @@ pub fn execute(
     let pos = PosLayout {
         point_size: misc && out_cntl >> 16 & 1 != 0,
         misc,
+        layer: misc && out_cntl >> 18 & 1 != 0,
         clip_distances,
     };
 
@@ -408,7 +518,16 @@ pub fn execute(
 
     // Depth/stencil: no depth or stencil buffer (DB_Z_INFO.FORMAT [1:0] and
     // DB_STENCIL_INFO.FORMAT [0] invalid).
-    if r.or("DB_Z_INFO", 0)? & 3 != 0 || r.or("DB_STENCIL_INFO", 0)? & 1 != 0 {
+    // DB_Z_INFO.TILE_SURFACE_ENABLE [29]: HTILE metadata, which RADV gives every depth image
+    // of 8x8 texels or more (`radv_use_htile_for_image`, Mesa 22.3): its clears only write
+    // HTILE, so a depth buffer is not its memory alone.
+    let z_info = r.or("DB_Z_INFO", 0)?;
+    if z_info & 3 != 0 && z_info >> 29 & 1 != 0 {
+        return refuse(format!(
+            "DB_Z_INFO {z_info:#x}: a depth buffer with HTILE (TILE_SURFACE_ENABLE) is not executed"
+        ));
+    }
+    if z_info & 3 != 0 || r.or("DB_STENCIL_INFO", 0)? & 1 != 0 {
         return refuse("a depth or stencil buffer: not executed yet");
     }
     // CB_COLOR_CONTROL: MODE [6:4] = 1 (normal), ROP3 [23:16] = 0xcc (copy), DISABLE_DUAL_QUAD
@@ -441,15 +560,39 @@ pub fn execute(
             return refuse(format!("colour target {t} after an unused one"));
         }
         let format = color_format(info)?;
-        // ATTRIB2: MIP0_HEIGHT - 1 [13:0], MIP0_WIDTH - 1 [27:14]; ATTRIB3: COLOR_SW_MODE
-        // [18:14] 0 = linear.
+        // ATTRIB2: MIP0_HEIGHT - 1 [13:0], MIP0_WIDTH - 1 [27:14], MAX_MIP [31:28]; ATTRIB3:
+        // MIP0_DEPTH - 1 [12:0] (layers), META_LINEAR [13], COLOR_SW_MODE [18:14] (0 = linear),
+        // RESOURCE_TYPE [25:24], DCC_PIPE_ALIGNED [30] (DCC metadata only).
         let a2 = r.get(&format!("CB_COLOR{t}_ATTRIB2"))?;
         let (w, h) = ((a2 >> 14 & 0x3fff) + 1, (a2 & 0x3fff) + 1);
         let a3 = r.get(&format!("CB_COLOR{t}_ATTRIB3"))?;
-        if a3 >> 14 & 0x1f != 0 {
+        let sw_mode = a3 >> 14 & 0x1f;
+        // FDCC_CONTROL.FDCC_ENABLE [22]: the target is DCC-compressed. RADV enables DCC (and
+        // CMASK fast clears) only for images larger than 512x512 texels or multisampled ones
+        // (`radv_image_use_fast_clear_for_image_early`, Mesa 22.3): the small targets the tests
+        // draw are uncompressed, and compressed ones are refused by name.
+        if r.or(&format!("CB_COLOR{t}_FDCC_CONTROL"), 0)? >> 22 & 1 != 0 {
             return refuse(format!(
-                "colour target {t}: swizzle mode {} (only linear targets are executed)",
-                a3 >> 14 & 0x1f
+                "colour target {t}: DCC compression (CB_COLOR{t}_FDCC_CONTROL.FDCC_ENABLE) is not executed"
+            ));
+        }
+        let attrib = r.or(&format!("CB_COLOR{t}_ATTRIB"), 0)?;
+        // ATTRIB.NUM_FRAGMENTS [1:0] (log2), FORCE_DST_ALPHA_1 [2].
+        if attrib & 7 != 0 {
+            return refuse(format!(
+                "colour target {t}: CB_COLOR{t}_ATTRIB {attrib:#x} (fragments or forced alpha) is not executed"
+            ));
+        }
+        // RESOURCE_TYPE: addrlib's AddrResourceType (0 1D, 1 2D, 2 3D).
+        if a3 >> 24 & 3 != 1 {
+            return refuse(format!(
+                "colour target {t}: ATTRIB3 {a3:#x}: resource type {} (2D targets only)",
+                a3 >> 24 & 3
+            ));
+        }
+        if a3 & 0x1fff != 0 || a2 >> 28 != 0 {
+            return refuse(format!(
+                "colour target {t}: ATTRIB2 {a2:#x} / ATTRIB3 {a3:#x}: several layers or mip levels are not executed"
             ));
         }
         if r.or(&format!("CB_COLOR{t}_VIEW"), 0)? != 0 {
@@ -461,21 +604,33 @@ pub fn execute(
             return refuse("colour targets of different sizes");
         }
         let bpp = texel_bytes(format) as u64;
-        // Linear surfaces: rows of a multiple of 256 bytes (addrlib's gfx11 linear pitch
-        // alignment); other widths are refused rather than guessed.
-        let pitch = w as u64 * bpp;
-        if !pitch.is_multiple_of(256) {
-            return refuse(format!(
-                "colour target {t}: a linear row of {pitch} bytes (only multiples of 256 are executed)"
-            ));
-        }
         let base = (r.get(&format!("CB_COLOR{t}_BASE"))? as u64
             | (r.or(&format!("CB_COLOR{t}_BASE_EXT"), 0)? as u64 & 0xff) << 32)
             << 8;
+        // Linear surfaces: rows of a multiple of 256 bytes (addrlib's gfx11 linear pitch
+        // alignment); other widths are refused rather than guessed. Tiled ones: addrlib's
+        // layout for the swizzle mode (`exec::image::swizzle`, as the texture unit reads it);
+        // the base holds the pipe/bank XOR of an _X mode (RADV ORs the surface's tile swizzle
+        // into CB_COLORn_BASE as into the T#).
+        let pitch = w as u64 * bpp;
+        let tiling = if sw_mode == 0 {
+            if !pitch.is_multiple_of(256) {
+                return refuse(format!(
+                    "colour target {t}: a linear row of {pitch} bytes (only multiples of 256 are executed)"
+                ));
+            }
+            None
+        } else {
+            Some(
+                Tiling::new(sw_mode, true, (w, h), 1, base, bpp)
+                    .map_err(|e| format!("colour target {t}: {e}"))?,
+            )
+        };
         targets.push(Target {
             va: base,
             pitch,
             format,
+            tiling,
         });
         let export = match col_format >> (4 * t) & 0xf {
             4 => ExportFormat::F16, // SPI_SHADER_FP16_ABGR
@@ -704,11 +859,16 @@ pub fn execute(
         dists: vec![],
         attrs: vec![],
     };
-    let verts: Vec<VsOut> = vs_out
+    let mut verts: Vec<VsOut> = vs_out
         .verts
         .into_iter()
         .map(|v| v.unwrap_or_else(|| unused.clone()))
         .collect();
+    let prims = if rect_list {
+        rectangles(&mut verts, &vs_out.prims)?
+    } else {
+        vs_out.prims
+    };
 
     // The pixel stage.
     let ps_va = pgm("SPI_SHADER_PGM_LO_PS", "SPI_SHADER_PGM_HI_PS")?;
@@ -750,23 +910,17 @@ pub fn execute(
         stencil: None,
     };
     for t in &targets {
-        let row = width as usize * texel_bytes(t.format);
-        let mut bytes = vec![0u8; row * height as usize];
-        for y in 0..height as u64 {
-            mem.read(t.va + y * t.pitch, &mut bytes[y as usize * row..][..row])
-                .map_err(|e| format!("colour target at {:#x}: {e}", t.va))?;
-        }
         frame.targets.push(Image {
             width,
             height,
             format: t.format,
-            bytes,
+            bytes: t.read(mem, width, height)?,
         });
     }
     let res = rasterize(
         &cfg,
         &verts,
-        &vs_out.prims,
+        &prims,
         PixelStage {
             program: &ps,
             entry: ps_va,
@@ -779,11 +933,7 @@ pub fn execute(
     )
     .map_err(|e| e.to_string())?;
     for (t, img) in targets.iter().zip(&res.targets) {
-        let row = width as usize * texel_bytes(t.format);
-        for y in 0..height as u64 {
-            mem.write(t.va + y * t.pitch, &img.bytes[y as usize * row..][..row])
-                .map_err(|e| format!("colour target at {:#x}: {e}", t.va))?;
-        }
+        t.write(mem, width, height, &img.bytes)?;
     }
     let s = &res.stats;
     Ok(format!(

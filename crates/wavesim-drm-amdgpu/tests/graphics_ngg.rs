@@ -57,6 +57,8 @@ fn setup(mem: &mut DeviceMemory) -> NggSetup {
         pos: PosLayout {
             point_size: false,
             misc: true,
+            // The layer is checked by the draw (gfx_draw.rs); here it is the parameter's.
+            layer: false,
             clip_distances: 0,
         },
         lds_bytes: 65536,

@@ -641,3 +641,62 @@ pub fn draw_triangle() -> Result<Vec<u8>, String> {
         Ok(std::slice::from_raw_parts(ptr, bytes as usize).to_vec())
     }
 }
+
+/// A corpus's known.txt (`NAME refused|differs: why` lines, `#` comments): the pipelines that do
+/// not match, by name: (refused, why). A missing file lists none.
+pub fn known_outcomes(path: &Path) -> std::collections::BTreeMap<String, (bool, String)> {
+    let text = std::fs::read_to_string(path).unwrap_or_default();
+    text.lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .map(|l| {
+            let (name, rest) = l.split_once(' ').expect("NAME outcome: why");
+            let (outcome, why) = rest.split_once(": ").expect("NAME outcome: why");
+            assert!(matches!(outcome, "refused" | "differs"), "known.txt: {l}");
+            (name.to_string(), (outcome == "refused", why.to_string()))
+        })
+        .collect()
+}
+
+/// A corpus's pipeline names: every NAME.txt in `dir` but status.txt and known.txt, sorted.
+pub fn corpus_names(dir: &Path) -> Vec<String> {
+    let mut v: Vec<String> = std::fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .filter_map(|e| {
+            let n = e.ok()?.file_name().into_string().ok()?;
+            let stem = n.strip_suffix(".txt")?;
+            (stem != "status" && stem != "known").then(|| stem.to_string())
+        })
+        .collect();
+    v.sort();
+    v
+}
+
+/// A buffer for `usage` in host-visible memory holding `bytes` (at least 16 bytes long).
+///
+/// # Safety
+/// Vulkan calls on `gpu`'s device.
+pub unsafe fn filled_buffer(
+    gpu: &Gpu,
+    usage: vk::BufferUsageFlags,
+    bytes: &[u8],
+) -> Result<vk::Buffer, String> {
+    let d = &gpu.device;
+    let b = d
+        .create_buffer(
+            &vk::BufferCreateInfo::default()
+                .size(bytes.len().max(16) as u64)
+                .usage(usage),
+            None,
+        )
+        .map_err(err("vkCreateBuffer"))?;
+    let req = d.get_buffer_memory_requirements(b);
+    let host = vk::MemoryPropertyFlags::HOST_VISIBLE | vk::MemoryPropertyFlags::HOST_COHERENT;
+    let m = gpu.allocate(req, host)?;
+    d.bind_buffer_memory(b, m, 0)
+        .map_err(err("vkBindBufferMemory"))?;
+    let ptr = d
+        .map_memory(m, 0, req.size, vk::MemoryMapFlags::empty())
+        .map_err(err("vkMapMemory"))? as *mut u8;
+    std::ptr::copy_nonoverlapping(bytes.as_ptr(), ptr, bytes.len());
+    Ok(b)
+}

@@ -48,6 +48,11 @@ pub struct PosLayout {
     pub point_size: bool,
     /// VS_OUT_MISC_VEC_ENA.
     pub misc: bool,
+    /// VS_OUT_MISC_VEC_ENA with USE_VTX_RENDER_TARGET_INDX: the misc vector's z holds the
+    /// layer (bits [10:0]) and viewport index ([19:16]) on gfx9 and later (Mesa's
+    /// `ac_nir_lower_ngg` / `ac_llvm` export of VARYING_SLOT_LAYER). The draws' targets have
+    /// one layer and one viewport: every vertex must export 0 there, anything else is refused.
+    pub layer: bool,
     /// Clip distances 0..n (CLIP_DIST_ENA's low bits), in the CCDIST vectors.
     pub clip_distances: usize,
 }
@@ -291,6 +296,18 @@ fn run_wave(
         } else {
             None
         };
+        if setup.pos.layer {
+            match pos(1).filter(|e| e.exec >> l & 1 != 0 && e.en >> 2 & 1 != 0) {
+                Some(e) if e.data[2][l] == 0 => {}
+                Some(e) => {
+                    return bad(format!(
+                        "{vert}: layer / viewport index {:#x} (POS1.z): layered rendering is not executed",
+                        e.data[2][l]
+                    ))
+                }
+                None => return bad(format!("{vert}: the layer (POS1.z) was not exported")),
+            }
+        }
         let mut dists = Vec::with_capacity(setup.pos.clip_distances);
         for k in 0..setup.pos.clip_distances {
             let vec = 1 + misc + k / 4;
