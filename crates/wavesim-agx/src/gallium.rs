@@ -231,6 +231,10 @@ pub struct FragmentDraw {
     /// Coefficient registers, one plane [A, B, C] each: the value at pixel (x, y) is
     /// A (x + 0.5) + B (y + 0.5) + C (`exec::WaveState::coefficients`).
     pub coefficients: Vec<[f32; 3]>,
+    /// The primitive's facing, which `get_sr` sr62 (`backfacing`: 1 for a back-facing primitive,
+    /// Mesa's `load_back_face_agx`, from which `agx_lower_front_face` derives gl_FrontFacing)
+    /// reads; `None` leaves sr62 unprovided (reading it is a typed error).
+    pub back_facing: Option<bool>,
 }
 
 /// What a fragment draw left in the tile buffer: each pixel's 8 bytes (render target 0 at byte 0),
@@ -316,6 +320,9 @@ pub fn run_fragment_observed<O: Observer<WaveState, Inst> + ?Sized>(
                     .fold(0u32, |m, q| m | 0xF << (4 * q));
                 w.special.insert(80, xs);
                 w.special.insert(81, ys);
+                if let Some(back) = draw.back_facing {
+                    w.special.insert(62, [u32::from(back); SIMD_WIDTH]);
+                }
                 w.exec = active;
                 w.present = active;
                 w.pc = s.main_offset as u64;

@@ -48,6 +48,8 @@
 //! height = 8
 //! render_targets = ["f32"]
 //! coefficients = [[0.125, 0.0, 0.0]]   # coefficient registers cf0.. as planes [A, B, C]
+//! front_facing = true         # gl_FrontFacing (get_sr sr62 = 0; false: 1); absent: reading sr62
+//!                             # is a typed error (also for abi = "mesa-22.3")
 //!
 //! [vertex]                    # see abi::VertexDraw; attributes name their buffer
 //! vertex_count = 3
@@ -305,6 +307,9 @@ pub struct FragmentCfg {
     /// is A(x + 0.5) + B(y + 0.5) + C (abi::FragmentConfig::coefficients).
     #[serde(default)]
     pub coefficients: Vec<[f32; 3]>,
+    /// The primitive's facing (gl_FrontFacing; `get_sr` sr62 reads 0 when true, 1 when false).
+    /// Absent: sr62 is not provided, and a shader reading it stops with a typed error.
+    pub front_facing: Option<bool>,
 }
 
 fn one_u32() -> u32 {
@@ -962,6 +967,7 @@ fn run_fragment_job<O: crate::inside::AgxObserver>(
         clear_colour: f.clear,
         abi,
         coefficients: f.coefficients.clone(),
+        back_facing: f.front_facing.map(|front| !front),
         approximate: cfg.approximate,
     };
     let r = run_fragment_observed(&fc, dev, obs)?;
@@ -1127,8 +1133,8 @@ fn run_gallium_fragment<O: crate::inside::AgxObserver>(
         || f.prolog_asm.is_some()
     {
         return cfg_err(
-            "abi = \"mesa-22.3\": [fragment] takes width, height and coefficients only (the \
-             shader stores render target 0 itself; no blending, prolog or epilog)",
+            "abi = \"mesa-22.3\": [fragment] takes width, height, coefficients and front_facing \
+             only (the shader stores render target 0 itself; no blending, prolog or epilog)",
         );
     }
     let shader = gallium_shader(cfg, program, uniforms, lookup)?;
@@ -1136,6 +1142,7 @@ fn run_gallium_fragment<O: crate::inside::AgxObserver>(
         width: f.width,
         height: f.height,
         coefficients: f.coefficients.clone(),
+        back_facing: f.front_facing.map(|front| !front),
     };
     let r = crate::gallium::run_fragment_observed(&shader, &draw, dev, obs)?;
     for (i, px) in r.pixels.iter().enumerate() {
