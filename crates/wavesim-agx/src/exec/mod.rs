@@ -161,6 +161,8 @@ pub struct WaveState {
     pub no_varyings: bool,
     /// Each thread's private stack (`stack_store`/`stack_load`): the bytes it stored, by offset.
     pub stack: Vec<std::collections::BTreeMap<u32, u8>>,
+    /// Bytes of the stack frame `stack_adjust` opened (0: none; exec/stack.rs).
+    pub stack_frame: u32,
     /// Opt-in: run `sin_pt_1`, `sin_pt_2` and `rsqrt_special` as their documented intent (the M1's
     /// approximations are not public); off, they are `Fault::Unsupported`.
     pub approximate: bool,
@@ -194,6 +196,7 @@ impl WaveState {
             samplers: vec![],
             no_varyings: false,
             stack: vec![],
+            stack_frame: 0,
             approximate: false,
             approximated: Default::default(),
             accesses: None,
@@ -725,6 +728,10 @@ impl<'a> Ops<'a> {
     }
     fn field(&self, name: &str) -> u64 {
         self.d.fields.get_or_zero(name)
+    }
+    /// The instruction's bits, for forms recognised by their whole word (exec/stack.rs).
+    fn word(&self) -> u128 {
+        self.d.word
     }
 }
 
