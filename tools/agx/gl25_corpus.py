@@ -19,7 +19,9 @@ provoking (last) vertex's value, gl_FragCoord's W plane 1 and Z plane 0.5 (windo
 z = 0). wavesim's pixel row y is GL's window row y (GL's rows count from the bottom, the shaders
 read gl_FragCoord only through sr80/sr81).
 
-Header comments: `// ubo: BINDING f32 V...` or `// ubo: BINDING words W...` (block contents).
+Header comments: `// ubo: BINDING f32 V...` or `// ubo: BINDING words W...` (block contents);
+`// approximate`: the job runs under the approximation opt-in (sqrt, length and distance are
+`rsqrt_special`, sin/cos `sin_pt_1/2`).
 
 Usage: gl25_corpus.py MESA_NEW_WORKDIR DIR [NAME...]
 """
@@ -47,7 +49,7 @@ def plane(loc, comp):
 def inputs(text):
     out = []
     for m in re.finditer(r'layout\s*\(\s*location\s*=\s*(\d+)\s*\)\s*(flat\s+|noperspective\s+)?'
-                         r'in\s+(float|vec2|vec3|vec4)\s+(\w+)\s*;', text):
+                         r'in\s+(?:(?:lowp|mediump|highp)\s+)?(float|vec2|vec3|vec4)\s+(\w+)\s*;', text):
         out.append((int(m.group(1)), (m.group(2) or '').strip(), m.group(3), m.group(4)))
     return out
 
@@ -150,7 +152,10 @@ def build(src_dir, name, compiler, ref):
     open(stem + '.ref', 'w').write(r)
     j = ['# %s.frag as Mesa 25.0.7 compiled and linked it (tools/agx/gl25_corpus.py); '
          'llvmpipe\'s answer in %s.ref' % (name, name),
-         'kind = "fragment"', 'abi = "mesa-25.0-linked"', 'code = "%s.bin"' % name,
+         'kind = "fragment"', 'abi = "mesa-25.0-linked"', 'code = "%s.bin"' % name]
+    if '\n// approximate\n' in text:
+        j.append('approximate = true')
+    j += [
          'nr_gprs = %d' % ((kv['nr_gprs'] + 1) // 2), '', '[gallium]', 'main_offset = 0']
     if kv['has_preamble']:
         j += ['preamble_offset = %d' % kv['preamble_offset'],

@@ -120,15 +120,23 @@ lower_descriptors(nir_builder *b, nir_intrinsic_instr *intr, void *data)
 
 /* Flat varyings read the plane's B instead of C for the first provoking vertex of a triangle fan
  * (agx_nir_lower_interpolation); the driver's sysval is "provoking vertex == 1"
- * (agx_nir_lower_sysvals). The draw here is a triangle list: false. */
+ * (agx_nir_lower_sysvals). The draw here is a triangle list: false. Other sysvals of the root
+ * table the driver lowers the same way are given their values for this draw. */
 static bool
-lower_first_fan(nir_builder *b, nir_intrinsic_instr *intr, void *data)
+lower_draw_sysvals(nir_builder *b, nir_intrinsic_instr *intr, void *data)
 {
-   if (intr->intrinsic != nir_intrinsic_load_is_first_fan_agx)
-      return false;
    b->cursor = nir_before_instr(&intr->instr);
-   nir_def_replace(&intr->def, nir_imm_false(b));
-   return true;
+   if (intr->intrinsic == nir_intrinsic_load_is_first_fan_agx) {
+      nir_def_replace(&intr->def, nir_imm_false(b));
+      return true;
+   }
+   /* The driver's `no_epilog_discard` (agx_state.c): ~0 unless the epilog discards (alpha to
+    * coverage, off here), so the main part runs the depth/stencil tests after its discards. */
+   if (intr->intrinsic == nir_intrinsic_load_shader_part_tests_zs_agx) {
+      nir_def_replace(&intr->def, nir_imm_intN_t(b, 0xffff, 16));
+      return true;
+   }
+   return false;
 }
 
 /* The gallium driver's I/O type size (agx_state.c): vec4 slots. */
@@ -246,6 +254,9 @@ main(int argc, char **argv)
    NIR_PASS(_, nir, nir_remove_dead_variables, nir_var_function_temp | nir_var_shader_temp,
             NULL);
    NIR_PASS(_, nir, nir_lower_system_values);
+   /* SPIR-V's FragCoord is the pixel's integer corner; the centre is +0.5 (the Vulkan driver's
+    * nir_lower_wpos_center, hk_shader.c; GL's state tracker does the same for gallium). */
+   NIR_PASS(_, nir, nir_lower_wpos_center);
    NIR_PASS(_, nir, nir_lower_io_to_temporaries, nir_shader_get_entrypoint(nir), true, true);
    NIR_PASS(_, nir, nir_lower_global_vars_to_local);
    optimize(nir);
@@ -283,6 +294,7 @@ main(int argc, char **argv)
             });
    NIR_PASS(_, nir, agx_nir_lower_texture);
    agx_preprocess_nir(nir, libagx);
+   NIR_PASS(_, nir, agx_nir_lower_sample_intrinsics, true);
 
    /* agx_compile_variant, fragment. */
    nir_shader_gather_info(nir, nir_shader_get_entrypoint(nir));
@@ -299,7 +311,8 @@ main(int argc, char **argv)
 
    /* agx_compile_nir: not terminal (the epilog follows), not secondary. */
    NIR_PASS(_, nir, agx_nir_lower_interpolation);
-   NIR_PASS(_, nir, nir_shader_intrinsics_pass, lower_first_fan, nir_metadata_control_flow, NULL);
+   NIR_PASS(_, nir, nir_shader_intrinsics_pass, lower_draw_sysvals, nir_metadata_control_flow,
+            NULL);
    if (getenv("GLSL_GRAPHICS_DEBUG"))
       nir_print_shader(nir, stderr);
    struct agx_shader_key key = {
