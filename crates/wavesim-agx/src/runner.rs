@@ -1206,7 +1206,7 @@ fn end_of_tile(
     lookup: &dyn Fn(&str) -> Result<u64, RunError>,
 ) -> Result<crate::gallium::EndOfTile, RunError> {
     let addr = lookup(&e.image)? + e.offset;
-    if addr % 16 != 0 || addr >> 40 != 0 {
+    if !addr.is_multiple_of(16) || addr >> 40 != 0 {
         return cfg_err(format!(
             "end-of-tile image in buffer {} at {addr:#x}: the PBE descriptor holds 16-byte aligned \
              40-bit addresses",
