@@ -23,7 +23,15 @@ Header comments: `// ubo: BINDING f32 V...` or `// ubo: BINDING words W...` (blo
 `// approximate`: the job runs under the approximation opt-in (sqrt, length and distance are
 `rsqrt_special`, sin/cos `sin_pt_1/2`).
 
-Usage: gl25_corpus.py MESA_NEW_WORKDIR DIR [NAME...]
+Vertex shaders (DIR/NAME.vert, attributes at locations 0..n-1, no uniform blocks): compiled as a
+hardware vertex shader (glsl_graphics --vertex: attributes from the prolog's registers, outputs
+through the UVS layout agx_assign_uvs links), written as NAME.vs.bin and NAME.vs.toml (abi =
+"mesa-current": wavesim's vertex runner does the prolog's attribute fetch) over 4 vertices whose
+attribute values are multiples of 1/16; NAME.vs.ref is llvmpipe's transform feedback of
+gl_Position and every output (tools/agx/gl_vertex_ref.c) as `VERTEX: SLOT=WORD...` in wavesim's
+output slots.
+
+Usage: gl25_corpus.py MESA_NEW_WORKDIR DIR [NAME.frag|NAME.vert...]
 """
 import os
 import re
@@ -177,6 +185,90 @@ def build(src_dir, name, compiler, ref):
                                                                bool(kv['writes_z'])))
 
 
+def vertex_io(text, storage):
+    return [(int(m.group(1)), m.group(2), m.group(3)) for m in re.finditer(
+        r'layout\s*\(\s*location\s*=\s*(\d+)\s*\)\s*(?:flat\s+)?%s\s+(float|vec2|vec3|vec4)'
+        r'\s+(\w+)\s*;' % storage, text)]
+
+
+def attribute_value(loc, vertex, comp):
+    return ((7 * loc + 5 * vertex + 3 * comp) % 17 - 8) / 16.0
+
+
+def build_vertex(src_dir, name, compiler, ref):
+    """NAME.vert: a hardware vertex shader (glsl_graphics --vertex) run by wavesim's vertex runner
+    (abi = "mesa-current": it does the prolog's attribute fetch) over 4 vertices; llvmpipe's
+    transform feedback of gl_Position and every output (tools/agx/gl_vertex_ref.c)."""
+    src = os.path.join(src_dir, name + '.vert')
+    text = open(src).read()
+    attrs = sorted(vertex_io(text, 'in'))
+    outs = sorted(vertex_io(text, 'out'))
+    if [a[0] for a in attrs] != list(range(len(attrs))):
+        raise SystemExit('%s: attribute locations must be 0..n-1' % name)
+    with tempfile.TemporaryDirectory() as tmp:
+        spv, out = os.path.join(tmp, 'a.spv'), os.path.join(tmp, 'a')
+        subprocess.run(['glslangValidator', '-V', src, '-o', spv], check=True, capture_output=True,
+                       text=True)
+        info = subprocess.run([compiler, '--vertex', spv, out], check=True, capture_output=True,
+                              text=True).stdout
+        spec = os.path.join(tmp, 'spec')
+        with open(spec, 'w') as f:
+            for loc, ty, _ in attrs:
+                n = SIZES[ty]
+                f.write('attr %d %d %s\n' % (loc, n, ' '.join(
+                    repr(attribute_value(loc, v, c)) for v in range(4) for c in range(n))))
+        words = 4 + sum(SIZES[ty] for _, ty, _ in outs)
+        r = subprocess.run([ref, src, spec, str(words), 'gl_Position'] + [n for _, _, n in outs],
+                           check=True, capture_output=True, text=True).stdout
+        code = open(out + '.bin', 'rb').read()
+    kv, slots, read, imm = {}, {}, {}, []
+    for line in info.splitlines():
+        f = line.split()
+        if f[0] == 'slot':
+            slots[int(f[1])] = (int(f[2]), int(f[3]))
+        elif f[0] == 'attrib_component':
+            read[int(f[1])] = read.get(int(f[1]), 0) | 1 << int(f[2])
+        elif f[0] == 'immediates':
+            imm = [int(v) for v in f[1:]]
+        else:
+            kv[f[0]] = int(f[1])
+    if kv['main_offset'] != 0:
+        raise SystemExit('%s: the main part at %d' % (name, kv['main_offset']))
+    # the reference in wavesim's output slots: position, then each output at its UVS slot
+    order = [kv['slot_pos'] + c for c in range(4)]
+    for loc, ty, _ in outs:
+        base, count = slots[32 + loc]
+        if count != SIZES[ty]:
+            raise SystemExit('%s: output %d has %d components in the UVS' % (name, loc, count))
+        order += [base + c for c in range(count)]
+    stem = os.path.join(src_dir, name)
+    open(stem + '.vs.bin', 'wb').write(code)
+    with open(stem + '.vs.ref', 'w') as f:
+        for line in r.splitlines():
+            v, ws = line.split(':')
+            f.write('%s:%s\n' % (v, ''.join(' %d=%s' % (slot, w)
+                                            for slot, w in zip(order, ws.split()))))
+    j = ['# %s.vert as Mesa 25.0.7 compiled it (tools/agx/gl25_corpus.py); llvmpipe\'s transform '
+         'feedback in %s.vs.ref (output slot=word)' % (name, name),
+         'kind = "vertex"', 'abi = "mesa-current"', 'code = "%s.vs.bin"' % name,
+         'nr_gprs = %d' % ((kv['nr_gprs'] + 1) // 2), '', '[vertex]', 'vertex_count = 4']
+    if kv['has_preamble']:
+        j += ['preamble_offset = %d' % kv['preamble_offset'],
+              'nr_preamble_gprs = %d' % ((kv['nr_preamble_gprs'] + 1) // 2)]
+    for loc, ty, _ in attrs:
+        n = SIZES[ty]
+        j += ['', '[[vertex.attribute]]', 'buffer = "attr%d"' % loc, 'stride = %d' % (4 * n),
+              'format = "f32"', 'components = %d' % n, 'components_read = %d' % read.get(loc, 0)]
+    for loc, ty, _ in attrs:
+        n = SIZES[ty]
+        j += ['', '[[buffer]]', 'name = "attr%d"' % loc, 'f32 = [%s]' % ', '.join(
+            repr(attribute_value(loc, v, c)) for v in range(4) for c in range(n))]
+    for i, v in enumerate(imm[1:]):
+        j += ['', '[[uniform]]', 'slot = %d' % (imm[0] + i), 'u16 = %d' % v]
+    open(stem + '.vs.toml', 'w').write('\n'.join(j) + '\n')
+    print('%s: %d attributes, %d outputs' % (name, len(attrs), len(outs)))
+
+
 def main():
     if len(sys.argv) < 3:
         raise SystemExit(__doc__)
@@ -187,11 +279,18 @@ def main():
                    check=True, stdout=subprocess.DEVNULL)
     subprocess.run(['cc', '-O2', '-o', ref, os.path.join(HERE, 'gl_fragment_ref.c'), '-lEGL'],
                    check=True)
-    names = sys.argv[3:] or sorted(n[:-5] for n in os.listdir(src_dir) if n.endswith('.frag'))
+    vref = os.path.join(tmp, 'gl_vertex_ref')
+    subprocess.run(['cc', '-O2', '-o', vref, os.path.join(HERE, 'gl_vertex_ref.c'), '-lEGL'],
+                   check=True)
+    names = sys.argv[3:] or sorted(n for n in os.listdir(src_dir)
+                                   if n.endswith('.frag') or n.endswith('.vert'))
     failed = []
     for name in names:
         try:
-            build(src_dir, name, compiler, ref)
+            if name.endswith('.vert'):
+                build_vertex(src_dir, name[:-5], compiler, vref)
+            else:
+                build(src_dir, name[:-5] if name.endswith('.frag') else name, compiler, ref)
         except (SystemExit, subprocess.CalledProcessError) as e:
             failed.append(name)
             why = (getattr(e, 'stderr', '') or '').strip() or str(e)

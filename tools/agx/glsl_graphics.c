@@ -33,6 +33,7 @@
 #include "asahi/compiler/agx_nir.h"
 #include "asahi/lib/agx_linker.h"
 #include "asahi/lib/agx_tilebuffer.h"
+#include "asahi/lib/agx_uvs.h"
 #include "asahi/lib/libagx_shaders.h"
 #include "compiler/glsl_types.h"
 #include "compiler/spirv/nir_spirv.h"
@@ -136,7 +137,89 @@ lower_draw_sysvals(nir_builder *b, nir_intrinsic_instr *intr, void *data)
       nir_def_replace(&intr->def, nir_imm_intN_t(b, 0xffff, 16));
       return true;
    }
+   /* A vertex shader's UVS index of each output (the driver's root table `uvs_index`, filled
+    * from agx_assign_uvs): the linked layout computed here. */
+   if (intr->intrinsic == nir_intrinsic_load_uvs_index_agx && data) {
+      const struct agx_varyings_vs *vs = data;
+      unsigned loc = nir_intrinsic_io_semantics(intr).location;
+      nir_def_replace(&intr->def, nir_imm_intN_t(b, vs->slots[loc], intr->def.bit_size));
+      return true;
+   }
    return false;
+}
+
+/* The draw's first vertex and base instance: the uniforms the prolog's ABI gives them (6n and
+ * 6n + 2 for n attributes, agx_abi.h / map_vs_part_uniform), where the driver would read its root
+ * table (agx_nir_lower_sysvals). */
+static bool
+lower_vs_draw_params(nir_builder *b, nir_intrinsic_instr *intr, void *data)
+{
+   unsigned n = *(unsigned *)data;
+   unsigned base;
+   if (intr->intrinsic == nir_intrinsic_load_first_vertex)
+      base = 6 * n;
+   else if (intr->intrinsic == nir_intrinsic_load_base_instance)
+      base = 6 * n + 2;
+   else
+      return false;
+   b->cursor = nir_before_instr(&intr->instr);
+   nir_def_replace(&intr->def, nir_load_preamble(b, 1, 32, .base = base));
+   return true;
+}
+
+/* A hardware vertex shader (agx_compile_variant with key->hw): attributes from the prolog's
+ * registers, outputs through the UVS at the layout agx_assign_uvs links (every varying smooth).
+ * Writes OUT.bin (the binary from the main part on) and prints its offsets and the output slots. */
+static int
+compile_vertex(nir_shader *nir, const nir_shader *libagx, unsigned bindings, const char *out)
+{
+   BITSET_DECLARE(attribs, VERT_ATTRIB_MAX * 4) = {0};
+   NIR_PASS(_, nir, agx_nir_lower_vs_input_to_prolog, attribs);
+   NIR_PASS(_, nir, nir_lower_io_to_scalar, nir_var_shader_out, NULL, NULL);
+   struct agx_unlinked_uvs_layout uvs = {0};
+   NIR_PASS(_, nir, agx_nir_lower_uvs, &uvs);
+   struct agx_varyings_vs vs;
+   agx_assign_uvs(&vs, &uvs, 0, 0);
+   NIR_PASS(_, nir, nir_shader_intrinsics_pass, lower_draw_sysvals, nir_metadata_control_flow,
+            &vs);
+   unsigned nr_attribs = DIV_ROUND_UP(BITSET_LAST_BIT(attribs), 4);
+   NIR_PASS(_, nir, nir_shader_intrinsics_pass, lower_vs_draw_params, nir_metadata_control_flow,
+            &nr_attribs);
+   /* The prolog's uniforms (AGX_ABI_VUNI_COUNT_GL: 6n + 4 halves), then the blocks. */
+   unsigned ubo_base = ALIGN(6 * nr_attribs + 4, 4);
+   struct agx_shader_key key = {
+      .libagx = libagx,
+      .has_scratch = true,
+      .promote_constants = true,
+      .reserved_preamble = ubo_base + 4 * bindings,
+   };
+   struct agx_shader_part part;
+   agx_compile_shader_nir(nir, &key, NULL, &part);
+   char path[4096];
+   snprintf(path, sizeof(path), "%s.bin", out);
+   /* From the main part on (the promoted constants before it are pushed as uniforms). */
+   unsigned start = part.info.main_offset;
+   if (part.info.has_preamble && part.info.preamble_offset < start)
+      return 1;
+   FILE *f = fopen(path, "wb");
+   if (!f || fwrite(part.binary + start, part.info.binary_size - start, 1, f) != 1 || fclose(f))
+      return 1;
+   printf("main_offset 0\nhas_preamble %d\npreamble_offset %u\n", part.info.has_preamble,
+          part.info.has_preamble ? part.info.preamble_offset - start : 0);
+   printf("nr_gprs %u\nnr_preamble_gprs %u\nattribs %u\nubo_base %u\n", part.info.nr_gprs,
+          part.info.nr_preamble_gprs, nr_attribs, ubo_base);
+   printf("slot_pos %u\n", uvs.group_offs[UVS_POSITION]);
+   unsigned i;
+   BITSET_FOREACH_SET(i, attribs, VERT_ATTRIB_MAX * 4)
+      printf("attrib_component %u %u\n", i / 4, i % 4);
+   u_foreach_bit64(loc, uvs.written)
+      printf("slot %u %u %u\n", (unsigned)loc, vs.slots[loc], uvs.components[loc]);
+   const uint16_t *imm = (const uint16_t *)(part.binary + part.info.rodata.offset);
+   printf("immediates %u", part.info.rodata.base_uniform);
+   for (unsigned i = 0; i < part.info.rodata.size_16; ++i)
+      printf(" %u", imm[i]);
+   printf("\n");
+   return 0;
 }
 
 /* The gallium driver's I/O type size (agx_state.c): vec4 slots. */
@@ -217,10 +300,16 @@ write_parts(const char *path, struct agx_shader_part **parts, unsigned n, const 
 int
 main(int argc, char **argv)
 {
+   bool vertex = argc == 4 && !strcmp(argv[1], "--vertex");
+   if (vertex) {
+      argv++;
+      argc--;
+   }
    if (argc != 3) {
-      fprintf(stderr, "usage: %s IN.frag.spv OUT\n", argv[0]);
+      fprintf(stderr, "usage: %s [--vertex] IN.spv OUT\n", argv[0]);
       return 1;
    }
+   gl_shader_stage stage = vertex ? MESA_SHADER_VERTEX : MESA_SHADER_FRAGMENT;
    size_t spirv_size;
    uint32_t *spirv = read_file(argv[1], &spirv_size);
    if (!spirv || spirv_size % 4) {
@@ -234,7 +323,7 @@ main(int argc, char **argv)
    blob_reader_init(&blob, (void *)libagx_0_nir, sizeof(libagx_0_nir));
    nir_shader *libagx = nir_deserialize(mem, &agx_nir_options, &blob);
 
-   nir_shader *nir = spirv_to_nir(spirv, spirv_size / 4, NULL, 0, MESA_SHADER_FRAGMENT, "main",
+   nir_shader *nir = spirv_to_nir(spirv, spirv_size / 4, NULL, 0, stage, "main",
                                   &spirv_options, &agx_nir_options);
    if (!nir) {
       fprintf(stderr, "glsl_graphics: spirv_to_nir failed\n");
@@ -256,7 +345,8 @@ main(int argc, char **argv)
    NIR_PASS(_, nir, nir_lower_system_values);
    /* SPIR-V's FragCoord is the pixel's integer corner; the centre is +0.5 (the Vulkan driver's
     * nir_lower_wpos_center, hk_shader.c; GL's state tracker does the same for gallium). */
-   NIR_PASS(_, nir, nir_lower_wpos_center);
+   if (!vertex)
+      NIR_PASS(_, nir, nir_lower_wpos_center);
    NIR_PASS(_, nir, nir_lower_io_to_temporaries, nir_shader_get_entrypoint(nir), true, true);
    NIR_PASS(_, nir, nir_lower_global_vars_to_local);
    optimize(nir);
@@ -272,12 +362,19 @@ main(int argc, char **argv)
 
    /* agx_shader_initialize (gallium), as for a fragment shader. */
    NIR_PASS(_, nir, agx_nir_lower_texture_early, true);
+   /* Attribute a is the prolog's attribute a (the GL state tracker's driver locations). */
+   if (vertex) {
+      nir_foreach_shader_in_variable(var, nir)
+         var->data.driver_location = var->data.location - VERT_ATTRIB_GENERIC0;
+   }
    NIR_PASS(_, nir, nir_lower_io, nir_var_shader_in | nir_var_shader_out, io_type_size,
             nir_lower_io_lower_64bit_to_32 | nir_lower_io_use_interpolated_input_intrinsics);
-   struct agx_interp_info interp = agx_gather_interp_info(nir);
-   uint64_t texcoord = agx_gather_texcoords(nir);
-   NIR_PASS(_, nir, nir_lower_mediump_io, nir_var_shader_in | nir_var_shader_out,
-            ~(interp.flat | texcoord), false);
+   if (!vertex) {
+      struct agx_interp_info interp = agx_gather_interp_info(nir);
+      uint64_t texcoord = agx_gather_texcoords(nir);
+      NIR_PASS(_, nir, nir_lower_mediump_io, nir_var_shader_in | nir_var_shader_out,
+               ~(interp.flat | texcoord), false);
+   }
    NIR_PASS(_, nir, nir_lower_alu_to_scalar, NULL, NULL);
    NIR_PASS(_, nir, nir_lower_load_const_to_scalar);
    NIR_PASS(_, nir, agx_nir_cleanup_amul);
@@ -294,6 +391,13 @@ main(int argc, char **argv)
             });
    NIR_PASS(_, nir, agx_nir_lower_texture);
    agx_preprocess_nir(nir, libagx);
+   if (vertex) {
+      if (l.bindings) {
+         fprintf(stderr, "glsl_graphics: uniform blocks in a vertex shader are not placed\n");
+         return 1;
+      }
+      return compile_vertex(nir, libagx, l.bindings, argv[2]);
+   }
    NIR_PASS(_, nir, agx_nir_lower_sample_intrinsics, true);
 
    /* agx_compile_variant, fragment. */

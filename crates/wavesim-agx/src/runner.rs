@@ -358,6 +358,12 @@ pub struct VertexCfg {
     /// Registers printed per invocation.
     #[serde(default)]
     pub show_registers: Vec<usize>,
+    /// The main shader's preamble (Mesa 25.0's binaries put it after the main part): run once on
+    /// one thread with the job's uniforms before the draw; its `uniform_store`s reach the main
+    /// shader (the prolog's reserved slots hold 0 while it runs).
+    pub preamble_offset: Option<u32>,
+    #[serde(default)]
+    pub nr_preamble_gprs: usize,
 }
 
 /// Where the parts of a Mesa 22.3 shader binary are (`agx_shader_info`).
@@ -1067,6 +1073,31 @@ fn run_vertex_job<O: crate::inside::AgxObserver>(
         })
         .transpose()?;
     let reserved = crate::abi::vertex_uniform_slots(n, hw.is_some(), abi);
+    let after_preamble;
+    let uniforms = match v.preamble_offset {
+        None => uniforms,
+        Some(offset) => {
+            let shader = crate::gallium::Shader {
+                code: program.clone(),
+                main_offset: 0,
+                preamble_offset: Some(offset),
+                nr_gprs: cfg.nr_gprs,
+                nr_preamble_gprs: v.nr_preamble_gprs,
+                uniforms: uniforms.to_vec(),
+                approximate: false,
+                textures: vec![],
+                samplers: vec![],
+            };
+            let program = crate::exec::Program::new(program.clone());
+            (after_preamble, _) = shader.uniforms_after_preamble(
+                "vertex preamble",
+                &program,
+                dev,
+                &mut NoObserver,
+            )?;
+            &after_preamble[..]
+        }
+    };
     let extra: Vec<(usize, u16)> = uniforms
         .iter()
         .enumerate()

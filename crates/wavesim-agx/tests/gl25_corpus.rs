@@ -13,8 +13,84 @@ use std::collections::BTreeMap;
 use std::path::Path;
 use wavesim_agx::runner::{run_in_dir, RunConfig};
 
-/// Shaders in corpus/agx/gl25.
+#[path = "common/agree.rs"]
+mod agree;
+use agree::agree_within;
+
+/// Fragment shaders in corpus/agx/gl25.
 const SHADERS: usize = 30;
+/// Vertex shaders in corpus/agx/gl25.
+const VERTEX_SHADERS: usize = 7;
+
+/// Vertex shaders (NAME.vs.toml, `abi = "mesa-current"`: wavesim's runner does the prolog's
+/// attribute fetch into r(8 + 4a + c)) against llvmpipe's transform feedback: every output word
+/// bit-equal or within 2^-16 relative (fused multiply-adds).
+#[test]
+fn mesa25_vertex_shaders_match_llvmpipe() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../corpus/agx/gl25");
+    let mut names: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().to_string())
+        .filter_map(|n| n.strip_suffix(".vert").map(str::to_string))
+        .collect();
+    names.sort();
+    let mut failures = vec![];
+    let (mut words, mut inexact) = (0, 0);
+    for name in &names {
+        let job = std::fs::read_to_string(dir.join(format!("{name}.vs.toml"))).unwrap();
+        let cfg = RunConfig::from_toml(&job).unwrap();
+        let text = match run_in_dir(&cfg, &dir, None) {
+            Ok(r) => r.text,
+            Err(e) => {
+                failures.push(format!("{name}: {e}"));
+                continue;
+            }
+        };
+        let mut got = BTreeMap::new();
+        for line in text.lines().filter_map(|l| l.strip_prefix("vertex ")) {
+            let (head, rest) = line.split_once(':').unwrap();
+            let v: u32 = head.split_whitespace().next().unwrap().parse().unwrap();
+            for item in rest
+                .split_whitespace()
+                .filter_map(|i| i.strip_prefix("out"))
+            {
+                let (slot, value) = item.split_once('=').unwrap();
+                let value = u32::from_str_radix(value.trim_start_matches("0x"), 16).unwrap();
+                got.insert((v, slot.parse::<u32>().unwrap()), value);
+            }
+        }
+        let refs = std::fs::read_to_string(dir.join(format!("{name}.vs.ref"))).unwrap();
+        for line in refs.lines() {
+            let (v, rest) = line.split_once(':').unwrap();
+            let v: u32 = v.parse().unwrap();
+            for item in rest.split_whitespace() {
+                let (slot, want) = item.split_once('=').unwrap();
+                let slot: u32 = slot.parse().unwrap();
+                let want = u32::from_str_radix(want, 16).unwrap();
+                words += 1;
+                match got.get(&(v, slot)) {
+                    Some(&g) if agree_within(g, want, 1.0 / 65536.0) => {
+                        inexact += usize::from(g != want)
+                    }
+                    other => failures.push(format!(
+                        "{name}: vertex {v} slot {slot}: {other:08x?}, llvmpipe {want:08x}"
+                    )),
+                }
+            }
+        }
+    }
+    println!(
+        "gl25 vertex: {} shaders, {words} words ({inexact} within 2^-16 but not equal)",
+        names.len()
+    );
+    failures.truncate(40);
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    assert_eq!(
+        names.len(),
+        VERTEX_SHADERS,
+        "corpus/agx/gl25 vertex shaders"
+    );
+}
 
 #[test]
 fn mesa25_linked_fragment_programs_match_llvmpipe() {
