@@ -51,7 +51,14 @@
 //! front_facing = true         # gl_FrontFacing (get_sr sr62 = 0; false: 1); absent: reading sr62
 //!                             # is a typed error (also for abi = "mesa-22.3")
 //!
+//! [end_of_tile]               # abi = "mesa-25.0-linked" fragment jobs (Mesa 25.0's linked
+//! code = "end_of_tile.bin"    # program, [gallium] offsets): the end-of-tile program, run per
+//! nr_gprs = 1                 # tile; `pbe` the render target's PBE descriptor (6 words), its
+//! pbe = [266603010, 960, 0, 15360, 0, 0]   # address set to buffer `image`
+//! image = "rt"
+//!
 //! [vertex]                    # see abi::VertexDraw; attributes name their buffer
+//! preamble_offset = 64        # optional: the main shader's preamble, run once first
 //! vertex_count = 3
 //! show_registers = [8, 9]
 //! [[vertex.attribute]]
