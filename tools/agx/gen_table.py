@@ -57,6 +57,7 @@ SEM_BY_CLASS = {
     'StoreToUniformInstructionDesc': 'UniformStore',
     'DoorbellInstructionDesc': 'Doorbell', 'JumpNoDoorbellInstructionDesc': 'JmpIfSkippingDoorbell',
     'MapInstructionDesc': 'StackMap',
+    'ZSEmitInstructionDesc': 'ZsEmit', 'ImageWriteBlockInstructionDesc': 'ImageWriteBlock',
 }
 
 # The SIMD-group and quad reductions are rows built in a loop (one per operation); their semantics are

@@ -561,6 +561,9 @@ def fragment_job(info, pushes, mem, stem, harness, shader_test, state):
     vs, planes = fragment_feed(info, fs_source_of(shader_test))
     lines = ['kind = "fragment"', "[fragment]", "width = 16", "height = 16",
              "coefficients = [" + ", ".join("[%r, %r, %r]" % tuple(p) for p in planes) + "]"]
+    if "gl_FrontFacing" in preprocess(fs_source_of(shader_test)):
+        # the harness draws one counter-clockwise triangle (GL's default front face)
+        lines.append("front_facing = true")
     job = build_job(info, pushes, mem, stem + ".bin", lines, state)
     ref = fragment_reference(harness, shader_test, vs)
     return job, "".join(f"{x} {y} {' '.join(map(str, v))}\n" for (x, y), v in sorted(ref.items()))

@@ -699,6 +699,9 @@ pub struct FragmentConfig {
     /// value at pixel (x, y) is A(x + 0.5) + B(y + 0.5) + C. Each group's registers hold C moved to
     /// the corner of its 32x32 tile, as the hardware's are tile-relative (`exec::varying`).
     pub coefficients: Vec<[f32; 3]>,
+    /// The primitive's facing for `get_sr` sr62 (`backfacing`, 1 when back-facing: Mesa's
+    /// `load_back_face_agx`); `None` leaves sr62 unprovided (reading it is a typed error).
+    pub back_facing: Option<bool>,
     /// Opt-in: `sin_pt_1`, `sin_pt_2`, `rsqrt_special` compute their documented intent
     /// (`exec::WaveState::approximate`), counted in [`FragmentResult::approximated`].
     pub approximate: bool,
@@ -727,6 +730,7 @@ impl FragmentConfig {
             clear_colour: [0.0; 4],
             abi: AbiVersion::default(),
             coefficients: vec![],
+            back_facing: None,
             approximate: false,
         }
     }
@@ -971,6 +975,9 @@ pub fn run_fragment_observed<O: Observer<WaveState, Inst> + ?Sized>(
         // thread_position_in_grid.x/.y: the pixel (applegpu: sr80/81 are used for fragcoord)
         w.special.insert(80, xs);
         w.special.insert(81, ys);
+        if let Some(back) = cfg.back_facing {
+            w.special.insert(62, [u32::from(back); SIMD_WIDTH]);
+        }
         w.present = active;
         let mut mem = Memories {
             device: dev,

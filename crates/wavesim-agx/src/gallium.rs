@@ -231,6 +231,23 @@ pub struct FragmentDraw {
     /// Coefficient registers, one plane [A, B, C] each: the value at pixel (x, y) is
     /// A (x + 0.5) + B (y + 0.5) + C (`exec::WaveState::coefficients`).
     pub coefficients: Vec<[f32; 3]>,
+    /// The primitive's facing, which `get_sr` sr62 (`backfacing`: 1 for a back-facing primitive,
+    /// Mesa's `load_back_face_agx`, from which `agx_lower_front_face` derives gl_FrontFacing)
+    /// reads; `None` leaves sr62 unprovided (reading it is a typed error).
+    pub back_facing: Option<bool>,
+    /// Mesa 25.0: the end-of-tile program run once per tile after its groups (one SIMD group of
+    /// 32 threads on the tile buffer, `WaveState::tile_origin` the tile's first pixel), whose
+    /// `image_write_block` stores the tile to the render target ([`EndOfTile`]).
+    pub end_of_tile: Option<EndOfTile>,
+}
+
+/// Mesa 25.0's end-of-tile program (`agx_build_end_of_tile_shader`) and what the driver binds
+/// for it: texture state 0 is the render target's PBE descriptor.
+#[derive(Debug, Clone)]
+pub struct EndOfTile {
+    pub code: Vec<u8>,
+    pub nr_gprs: usize,
+    pub pbe: [u8; 24],
 }
 
 /// What a fragment draw left in the tile buffer: each pixel's 8 bytes (render target 0 at byte 0),
@@ -238,6 +255,9 @@ pub struct FragmentDraw {
 #[derive(Debug, Clone, PartialEq)]
 pub struct FragmentRun {
     pub pixels: Vec<[u8; crate::exec::tile::PIXEL_STRIDE]>,
+    /// Per pixel, the depth and stencil `zs_emit` gave sample 0 (None: not emitted), row-major.
+    pub depth: Vec<Option<f32>>,
+    pub stencil: Vec<Option<u8>>,
     pub approximated: std::collections::BTreeMap<&'static str, u64>,
 }
 
@@ -276,6 +296,12 @@ pub fn run_fragment_observed<O: Observer<WaveState, Inst> + ?Sized>(
         s.uniforms_after_preamble("fragment preamble", &program, dev, obs)?;
     let (tiles_x, tiles_y) = (wpx.div_ceil(TILE_EDGE), hpx.div_ceil(TILE_EDGE));
     let mut pixels = vec![[0u8; PIXEL_STRIDE]; (wpx * hpx) as usize];
+    let mut depth = vec![None; (wpx * hpx) as usize];
+    let mut stencil = vec![None; (wpx * hpx) as usize];
+    let eot_program = draw
+        .end_of_tile
+        .as_ref()
+        .map(|e| Program::new(e.code.clone()));
     let mut group_index = 0;
     for tile in 0..(tiles_x * tiles_y) {
         let (t0x, t0y) = (tile % tiles_x * TILE_EDGE, tile / tiles_x * TILE_EDGE);
@@ -316,6 +342,9 @@ pub fn run_fragment_observed<O: Observer<WaveState, Inst> + ?Sized>(
                     .fold(0u32, |m, q| m | 0xF << (4 * q));
                 w.special.insert(80, xs);
                 w.special.insert(81, ys);
+                if let Some(back) = draw.back_facing {
+                    w.special.insert(62, [u32::from(back); SIMD_WIDTH]);
+                }
                 w.exec = active;
                 w.present = active;
                 w.pc = s.main_offset as u64;
@@ -326,11 +355,47 @@ pub fn run_fragment_observed<O: Observer<WaveState, Inst> + ?Sized>(
                 w.slot = Some(group_slot(group_index, 0));
                 let r = run_observed(&mut w, &program, &mut mem, BUDGET, obs);
                 finish("fragment shader", group_index, r, "group")?;
+                for lane in (0..SIMD_WIDTH).filter(|l| covered >> l & 1 == 1) {
+                    let cov = &w.coverage;
+                    let done = cov.killed.get(lane).copied().unwrap_or(0)
+                        | cov.tested.get(lane).copied().unwrap_or(0);
+                    // Mesa's sample_mask rule 2: with sample_mask/zs_emit used, every sample is
+                    // killed or tested on every path
+                    if cov.used && done & 1 == 0 {
+                        return Err(AbiError::AbiViolation {
+                            x: xs[lane],
+                            y: ys[lane],
+                            what: "sample 0 neither killed nor tested by sample_mask/zs_emit \
+                                   (Mesa's sample_mask rule 2)"
+                                .into(),
+                        });
+                    }
+                    if let Some(zs) = cov.zs.get(lane).filter(|z| z.samples & 1 == 1) {
+                        let i = (ys[lane] * wpx + xs[lane]) as usize;
+                        depth[i] = zs.depth;
+                        stencil[i] = zs.stencil;
+                    }
+                }
                 group_index += 1;
                 for (name, n) in std::mem::take(&mut w.approximated) {
                     *approximated.entry(name).or_insert(0) += n;
                 }
             }
+        }
+        if let (Some(eot), Some(program)) = (&draw.end_of_tile, &eot_program) {
+            let mut w = WaveState::new(eot.nr_gprs);
+            w.poison_all();
+            w.textures = vec![eot.pbe];
+            w.tile_origin = Some([t0x, t0y]);
+            w.pc = 0;
+            let mut mem = Memories {
+                device: dev,
+                threadgroup: &mut tg,
+            };
+            w.slot = Some(group_slot(group_index, 0));
+            let r = run_observed(&mut w, program, &mut mem, BUDGET, obs);
+            finish("end-of-tile program", tile as usize, r, "tile")?;
+            group_index += 1;
         }
         for y in t0y..(t0y + TILE_EDGE).min(hpx) {
             for x in t0x..(t0x + TILE_EDGE).min(wpx) {
@@ -341,6 +406,8 @@ pub fn run_fragment_observed<O: Observer<WaveState, Inst> + ?Sized>(
     }
     Ok(FragmentRun {
         pixels,
+        depth,
+        stencil,
         approximated,
     })
 }

@@ -202,9 +202,9 @@ impl GridKernel {
             }
             report.main_offset = 0;
         }
-        if report.scratch != 0 {
-            return Err(unsupported("scratch memory".into()));
-        }
+        // `scratch` is the stack the driver provides, in 4-byte words: the program opens that
+        // frame itself with `stack_adjust` (Mesa 25.0's `agx_compile.c`), and its stack accesses
+        // are checked against it (exec/stack.rs). wavesim's per-thread stacks need no allocation.
         if report.workgroup.contains(&0) {
             return Err(unsupported(format!("workgroup {:?}", report.workgroup)));
         }

@@ -48,8 +48,17 @@
 //! height = 8
 //! render_targets = ["f32"]
 //! coefficients = [[0.125, 0.0, 0.0]]   # coefficient registers cf0.. as planes [A, B, C]
+//! front_facing = true         # gl_FrontFacing (get_sr sr62 = 0; false: 1); absent: reading sr62
+//!                             # is a typed error (also for abi = "mesa-22.3")
+//!
+//! [end_of_tile]               # abi = "mesa-25.0-linked" fragment jobs (Mesa 25.0's linked
+//! code = "end_of_tile.bin"    # program, [gallium] offsets): the end-of-tile program, run per
+//! nr_gprs = 1                 # tile; `pbe` the render target's PBE descriptor (6 words), its
+//! pbe = [266603010, 960, 0, 15360, 0, 0]   # address set to buffer `image`
+//! image = "rt"
 //!
 //! [vertex]                    # see abi::VertexDraw; attributes name their buffer
+//! preamble_offset = 64        # optional: the main shader's preamble, run once first
 //! vertex_count = 3
 //! show_registers = [8, 9]
 //! [[vertex.attribute]]
@@ -305,6 +314,9 @@ pub struct FragmentCfg {
     /// is A(x + 0.5) + B(y + 0.5) + C (abi::FragmentConfig::coefficients).
     #[serde(default)]
     pub coefficients: Vec<[f32; 3]>,
+    /// The primitive's facing (gl_FrontFacing; `get_sr` sr62 reads 0 when true, 1 when false).
+    /// Absent: sr62 is not provided, and a shader reading it stops with a typed error.
+    pub front_facing: Option<bool>,
 }
 
 fn one_u32() -> u32 {
@@ -353,6 +365,12 @@ pub struct VertexCfg {
     /// Registers printed per invocation.
     #[serde(default)]
     pub show_registers: Vec<usize>,
+    /// The main shader's preamble (Mesa 25.0's binaries put it after the main part): run once on
+    /// one thread with the job's uniforms before the draw; its `uniform_store`s reach the main
+    /// shader (the prolog's reserved slots hold 0 while it runs).
+    pub preamble_offset: Option<u32>,
+    #[serde(default)]
+    pub nr_preamble_gprs: usize,
 }
 
 /// Where the parts of a Mesa 22.3 shader binary are (`agx_shader_info`).
@@ -371,6 +389,21 @@ pub struct GalliumCfg {
     /// The sampler state array: SAMPLER descriptors (2 words each).
     #[serde(default)]
     pub sampler: Vec<[u32; 2]>,
+}
+
+/// `[end_of_tile]`: Mesa 25.0's end-of-tile program (`code`, relative to the configuration; its
+/// `nr_gprs` in 32-bit registers) and the render target's PBE descriptor (6 words, cmdbuf.xml),
+/// whose address field (bits 64-99, the address >> 4) the runner sets to `image`'s device address
+/// plus `offset` ([`crate::gallium::EndOfTile`]).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EndOfTileCfg {
+    pub code: String,
+    pub nr_gprs: usize,
+    pub pbe: [u32; 6],
+    pub image: String,
+    #[serde(default)]
+    pub offset: u64,
 }
 
 /// One texture of `[gallium]`.
@@ -479,6 +512,8 @@ pub struct RunConfig {
     pub abi: Option<String>,
     /// A shader Mesa 22.3's gallium driver compiled (`abi = "mesa-22.3"`, [`crate::gallium`]).
     pub gallium: Option<GalliumCfg>,
+    /// `abi = "mesa-25.0-linked"` fragment jobs: Mesa 25.0's end-of-tile program.
+    pub end_of_tile: Option<EndOfTileCfg>,
     /// Opt-in for compute, vertex and fragment jobs: run `sin_pt_1`, `sin_pt_2` and `rsqrt_special` as their
     /// documented intent (no public rule gives the hardware's), counted and named in the output.
     #[serde(default)]
@@ -587,15 +622,23 @@ pub fn run_observed_in_dir<O: crate::inside::AgxObserver>(
     } else if !cfg.arg.is_empty() || cfg.grid_kernel.is_some() {
         return cfg_err("[[arg]] and [grid_kernel] are for kind = \"grid_kernel\"");
     }
-    let gallium = cfg.abi.as_deref() == Some(GALLIUM_ABI);
+    let linked25 = cfg.abi.as_deref() == Some(LINKED25_ABI);
+    let gallium = cfg.abi.as_deref() == Some(GALLIUM_ABI) || linked25;
     if gallium != cfg.gallium.is_some() {
         return cfg_err(format!(
-            "[gallium] goes with abi = \"{GALLIUM_ABI}\" (a shader Mesa 22.3's driver compiled)"
+            "[gallium] goes with abi = \"{GALLIUM_ABI}\" (a shader Mesa 22.3's driver compiled) \
+             or \"{LINKED25_ABI}\" (a fragment program Mesa 25.0 linked)"
+        ));
+    }
+    if (linked25 && cfg.kind == Kind::Fragment) != cfg.end_of_tile.is_some() {
+        return cfg_err(format!(
+            "[end_of_tile] goes with kind = \"fragment\", abi = \"{LINKED25_ABI}\", which needs it"
         ));
     }
     let abi = match (cfg.kind, cfg.abi.as_deref()) {
         (_, None) => AbiVersion::default(),
         (Kind::Vertex | Kind::Fragment, Some(GALLIUM_ABI)) => AbiVersion::default(),
+        (Kind::Fragment, Some(LINKED25_ABI)) => AbiVersion::MesaCurrent,
         (Kind::Vertex | Kind::Fragment, Some(name)) => {
             AbiVersion::parse(name).ok_or_else(|| {
                 RunError::Config(format!(
@@ -649,7 +692,7 @@ pub fn run_observed_in_dir<O: crate::inside::AgxObserver>(
             run_grid_kernel(cfg, dir, program, &dev, &lookup, &mut text, obs, check_init)?
         }
         Kind::Fragment if gallium => {
-            run_gallium_fragment(cfg, program, &uniforms, &dev, &lookup, &mut text, obs)?
+            run_gallium_fragment(cfg, dir, program, &uniforms, &dev, &lookup, &mut text, obs)?
         }
         Kind::Fragment => run_fragment_job(cfg, abi, program, &mut dev, &mut text, &mut pngs, obs)?,
         Kind::Vertex if gallium => {
@@ -962,6 +1005,7 @@ fn run_fragment_job<O: crate::inside::AgxObserver>(
         clear_colour: f.clear,
         abi,
         coefficients: f.coefficients.clone(),
+        back_facing: f.front_facing.map(|front| !front),
         approximate: cfg.approximate,
     };
     let r = run_fragment_observed(&fc, dev, obs)?;
@@ -1036,6 +1080,31 @@ fn run_vertex_job<O: crate::inside::AgxObserver>(
         })
         .transpose()?;
     let reserved = crate::abi::vertex_uniform_slots(n, hw.is_some(), abi);
+    let after_preamble;
+    let uniforms = match v.preamble_offset {
+        None => uniforms,
+        Some(offset) => {
+            let shader = crate::gallium::Shader {
+                code: program.clone(),
+                main_offset: 0,
+                preamble_offset: Some(offset),
+                nr_gprs: cfg.nr_gprs,
+                nr_preamble_gprs: v.nr_preamble_gprs,
+                uniforms: uniforms.to_vec(),
+                approximate: false,
+                textures: vec![],
+                samplers: vec![],
+            };
+            let program = crate::exec::Program::new(program.clone());
+            (after_preamble, _) = shader.uniforms_after_preamble(
+                "vertex preamble",
+                &program,
+                dev,
+                &mut NoObserver,
+            )?;
+            &after_preamble[..]
+        }
+    };
     let extra: Vec<(usize, u16)> = uniforms
         .iter()
         .enumerate()
@@ -1065,6 +1134,10 @@ fn run_vertex_job<O: crate::inside::AgxObserver>(
 
 /// The `abi` of jobs running a shader Mesa 22.3's gallium driver compiled.
 const GALLIUM_ABI: &str = "mesa-22.3";
+/// The `abi` of fragment jobs running a program Mesa 25.0 linked as its gallium driver links it
+/// (prolog, main part and epilog in one program, the main part's preamble at
+/// `[gallium] preamble_offset`; tools/agx/glsl_graphics.c) and its end-of-tile program.
+const LINKED25_ABI: &str = "mesa-25.0-linked";
 
 /// `kind = "vertex"`, `abi = "mesa-22.3"`: the shader fetches its own attributes from the buffers its
 /// uniforms point at, so the `[vertex]` table gives only the counts.
@@ -1101,8 +1174,10 @@ fn run_gallium_vertex<O: crate::inside::AgxObserver>(
 /// `kind = "fragment"`, `abi = "mesa-22.3"`: one render target stored by the shader's `st_tile`s,
 /// printed per pixel as the tile buffer holds it (`pixel X Y: B0 B1 ...`, 8 bytes). Of `[fragment]`
 /// only width, height and coefficients apply; the rest must keep its default.
+#[allow(clippy::too_many_arguments)]
 fn run_gallium_fragment<O: crate::inside::AgxObserver>(
     cfg: &RunConfig,
+    dir: &Path,
     program: Vec<u8>,
     uniforms: &[u16],
     dev: &DeviceMemory,
@@ -1127,8 +1202,8 @@ fn run_gallium_fragment<O: crate::inside::AgxObserver>(
         || f.prolog_asm.is_some()
     {
         return cfg_err(
-            "abi = \"mesa-22.3\": [fragment] takes width, height and coefficients only (the \
-             shader stores render target 0 itself; no blending, prolog or epilog)",
+            "abi = \"mesa-22.3\": [fragment] takes width, height, coefficients and front_facing \
+             only (the shader stores render target 0 itself; no blending, prolog or epilog)",
         );
     }
     let shader = gallium_shader(cfg, program, uniforms, lookup)?;
@@ -1136,6 +1211,11 @@ fn run_gallium_fragment<O: crate::inside::AgxObserver>(
         width: f.width,
         height: f.height,
         coefficients: f.coefficients.clone(),
+        back_facing: f.front_facing.map(|front| !front),
+        end_of_tile: match &cfg.end_of_tile {
+            Some(e) => Some(end_of_tile(e, dir, lookup)?),
+            None => None,
+        },
     };
     let r = crate::gallium::run_fragment_observed(&shader, &draw, dev, obs)?;
     for (i, px) in r.pixels.iter().enumerate() {
@@ -1143,8 +1223,47 @@ fn run_gallium_fragment<O: crate::inside::AgxObserver>(
         let bytes: Vec<String> = px.iter().map(|b| b.to_string()).collect();
         let _ = writeln!(text, "pixel {x} {y}: {}", bytes.join(" "));
     }
+    // zs_emit's outputs: depth as f32 bits, stencil
+    for (i, (z, s)) in r.depth.iter().zip(&r.stencil).enumerate() {
+        let (x, y) = (i as u32 % f.width, i as u32 / f.width);
+        if let Some(z) = z {
+            let _ = writeln!(text, "depth {x} {y}: {:08x}", z.to_bits());
+        }
+        if let Some(s) = s {
+            let _ = writeln!(text, "stencil {x} {y}: {s}");
+        }
+    }
     write_approximated(text, &r.approximated);
     Ok(())
+}
+
+/// `[end_of_tile]` as the driver binds it: the program and the PBE descriptor with its address.
+fn end_of_tile(
+    e: &EndOfTileCfg,
+    dir: &Path,
+    lookup: &dyn Fn(&str) -> Result<u64, RunError>,
+) -> Result<crate::gallium::EndOfTile, RunError> {
+    let addr = lookup(&e.image)? + e.offset;
+    if !addr.is_multiple_of(16) || addr >> 40 != 0 {
+        return cfg_err(format!(
+            "end-of-tile image in buffer {} at {addr:#x}: the PBE descriptor holds 16-byte aligned \
+             40-bit addresses",
+            e.image
+        ));
+    }
+    let mut pbe = [0u8; 24];
+    for (i, w) in e.pbe.iter().enumerate() {
+        pbe[4 * i..4 * i + 4].copy_from_slice(&w.to_le_bytes());
+    }
+    let mut lo = u128::from_le_bytes(pbe[..16].try_into().unwrap_or_default());
+    let field = ((1u128 << 36) - 1) << 64;
+    lo = (lo & !field) | u128::from(addr >> 4) << 64;
+    pbe[..16].copy_from_slice(&lo.to_le_bytes());
+    Ok(crate::gallium::EndOfTile {
+        code: read_file(dir, &e.code)?,
+        nr_gprs: e.nr_gprs,
+        pbe,
+    })
 }
 
 /// One line per vertex invocation: the registers asked for, then the `st_var` outputs.

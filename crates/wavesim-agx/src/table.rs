@@ -1220,7 +1220,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0x3ff0001f0000000000ff, bits: 0xb1,
         fields: &[Field { name: "R", parts: &[(9, 6), (56, 2)] }, Field { name: "Ct", parts: &[(22, 1)] }, Field { name: "Cs", parts: &[(47, 1)] }, Field { name: "C", parts: &[(16, 6), (58, 2)] }, Field { name: "Dt", parts: &[(31, 1)] }, Field { name: "D", parts: &[(24, 6), (60, 2)] }, Field { name: "Tt", parts: &[(38, 2)] }, Field { name: "T", parts: &[(32, 6), (62, 2)] }, Field { name: "n", parts: &[(40, 3), (55, 1)] }, Field { name: "round", parts: &[(53, 1)] }, Field { name: "F", parts: &[(8, 1), (64, 3)] }, Field { name: "q0", parts: &[(23, 1)] }, Field { name: "q1", parts: &[(43, 4)] }, Field { name: "q2", parts: &[(67, 1)] }],
         operands: &[OperandRow { name: "R", kind: TileToMemoryReg }, OperandRow { name: "C", kind: Coords }, OperandRow { name: "D", kind: PbeLod }, OperandRow { name: "T", kind: Texture }, OperandRow { name: "n", kind: Enum(&[(0, "tex_1d"), (1, "tex_1d_array"), (2, "tex_2d"), (3, "tex_2d_array"), (4, "tex_2d_ms"), (5, "tex_3d"), (6, "tex_cube"), (7, "tex_cube_array"), (8, "tex_2d_ms_array")]) }, OperandRow { name: "round", kind: Enum(&[(0, "rte"), (1, "rtz")]) }, OperandRow { name: "F", kind: Enum(&[(0, "i8"), (1, "i16"), (2, "i32"), (3, "f16"), (4, "u8norm"), (5, "s8norm"), (6, "u16norm"), (7, "s16norm"), (8, "rgb10a2"), (10, "srgba8"), (12, "rg11b10f"), (13, "rgb9e5"), (14, "rg11b10f.rtz"), (15, "rgb9e5.rtz")]) }, OperandRow { name: "q0", kind: Immediate }, OperandRow { name: "q1", kind: Immediate }, OperandRow { name: "q2", kind: Immediate }],
-        mnem: Mnem::Plain, sem: Sem::Unsupported, asm_dst: AsmDst::Any,
+        mnem: Mnem::Plain, sem: Sem::ImageWriteBlock, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "TODO.stack_adjust2",
@@ -1284,7 +1284,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0x80ff, bits: 0x41,
         fields: &[Field { name: "St", parts: &[(8, 1)] }, Field { name: "S", parts: &[(9, 6), (24, 2)] }, Field { name: "z", parts: &[(29, 1)] }, Field { name: "s", parts: &[(30, 1)] }, Field { name: "T", parts: &[(16, 6), (26, 2)] }, Field { name: "u0", parts: &[(22, 2)] }],
         operands: &[OperandRow { name: "S", kind: SampleMask(1) }, OperandRow { name: "T", kind: Zs }, OperandRow { name: "u0", kind: Immediate }],
-        mnem: Mnem::Plain, sem: Sem::Unsupported, asm_dst: AsmDst::Any,
+        mnem: Mnem::Plain, sem: Sem::ZsEmit, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "memory_barrier",

@@ -147,6 +147,10 @@ pub enum Sem {
     TextureLoad,
     /// `image_write` (exec/image.rs).
     ImageWrite,
+    /// `image_write_block`: the end-of-tile store of the tile buffer (exec/block_store.rs).
+    ImageWriteBlock,
+    /// `zs_emit`: depth/stencil output and tests (exec/zs_emit.rs).
+    ZsEmit,
     /// applegpu's `device_load.TODO`: Mesa 25.0's coherent device load (exec/memory.rs).
     DeviceLoadCoherent,
     IterProj,

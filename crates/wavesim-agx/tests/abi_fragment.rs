@@ -140,6 +140,7 @@ fn config(c: &Case) -> FragmentConfig {
         clear_colour: CLEAR,
         abi: Default::default(),
         coefficients: vec![],
+        back_facing: None,
         approximate: false,
     }
 }
@@ -629,4 +630,27 @@ fn mesa_current_linker_sample_loop_counts_in_r1l() {
         let got = run_linked(mesa_current_link(&main, samples));
         assert_eq!(got, (want.0, want.1, u32::MAX));
     }
+}
+
+/// gl_FrontFacing: Mesa compiles it as `not(load_back_face_agx)` (`agx_lower_front_face`), which is
+/// `get_sr sr62` (AGX_SR_BACKFACING): 1 for a back-facing primitive, 0 for a front-facing one. The
+/// shader copies sr62's bits into the red channel, so the render target holds f32 bits 1 (back) or
+/// 0 (front) at every pixel; without a facing the read is a typed error naming sr62.
+#[test]
+fn facing_is_sr62_when_given() {
+    let main =
+        assemble("get_sr r4, sr62\nmov_imm r5, 0\nmov_imm r6, 0\nmov_imm r7, 0\nstop").unwrap();
+    for (back, want) in [(Some(false), 0u32), (Some(true), 1)] {
+        let cfg = FragmentConfig {
+            back_facing: back,
+            ..FragmentConfig::new(main.clone(), 8, W, H)
+        };
+        let r = run_fragment(&cfg, &mut DeviceMemory::new()).unwrap();
+        for px in &r.colour[0] {
+            assert_eq!(px[0].to_bits(), want, "back_facing {back:?}");
+        }
+    }
+    let cfg = FragmentConfig::new(main, 8, W, H);
+    let e = run_fragment(&cfg, &mut DeviceMemory::new()).unwrap_err();
+    assert!(e.to_string().contains("sr62"), "{e}");
 }

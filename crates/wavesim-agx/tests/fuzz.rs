@@ -224,6 +224,7 @@ fn fuzz_abi_runners() {
                     clear_colour: [0.0; 4],
                     abi: Default::default(),
                     coefficients: vec![],
+                    back_facing: None,
                     approximate: false,
                 };
                 let _ = run_fragment(&cfg, &mut dev);

@@ -108,6 +108,8 @@ fn fragment_draw_stores_render_target_0() {
             [0.0, 1.0 / 64.0, 0.0],
             [0.0, 0.0, 0.25],
         ],
+        back_facing: None,
+        end_of_tile: None,
     };
     let r = wavesim_agx::gallium::run_fragment(&s, &draw, &DeviceMemory::new()).unwrap();
     let unorm = |v: f64| (v.clamp(0.0, 1.0) * 255.0).round_ties_even() as u8;
@@ -137,6 +139,8 @@ fn iter_with_mesa_22_3_bit_46_reads_the_same() {
             [0.0, 1.0 / 64.0, 0.0],
             [0.0, 0.0, 0.25],
         ],
+        back_facing: None,
+        end_of_tile: None,
     };
     let mut results = vec![];
     for bit46 in [0u64, 1 << 46] {
@@ -152,4 +156,37 @@ fn iter_with_mesa_22_3_bit_46_reads_the_same() {
         results.push(r.pixels);
     }
     assert_eq!(results[0], results[1]);
+}
+
+/// gl_FrontFacing under the 22.3 driver: `get_sr sr62` (Mesa's `load_back_face_agx`, 1 when
+/// back-facing) converted to float and stored u8norm: byte 0 is 255 for a back-facing draw and 0
+/// for a front-facing one (round(clamp(v, 0, 1) * 255)); with no facing given the read is a typed
+/// error naming sr62.
+#[test]
+fn fragment_draw_facing_is_sr62() {
+    let mut code = assemble("get_sr r4, sr62\nconvert u32_to_f, r4, r4, rte").unwrap();
+    code.extend(assemble("mov_imm r5, 0\nmov_imm r6, 0\nmov_imm r7, 0").unwrap());
+    code.extend(ST_TILE_R4_U8NORM.to_le_bytes());
+    code.extend(assemble("stop").unwrap());
+    let mut s = shader("stop", None, 8);
+    s.code = code;
+    for (back, want) in [(Some(false), 0u8), (Some(true), 255), (None, 1)] {
+        let draw = wavesim_agx::gallium::FragmentDraw {
+            width: 8,
+            height: 4,
+            coefficients: vec![],
+            back_facing: back,
+            end_of_tile: None,
+        };
+        match wavesim_agx::gallium::run_fragment(&s, &draw, &DeviceMemory::new()) {
+            Ok(r) => {
+                assert!(back.is_some());
+                assert!(r.pixels.iter().all(|p| p[0] == want), "{back:?}");
+            }
+            Err(e) => {
+                assert!(back.is_none());
+                assert!(e.to_string().contains("sr62"), "{e}");
+            }
+        }
+    }
 }

@@ -61,7 +61,7 @@ fn buffers(text: &str, prefix: &str, radix: u32) -> BTreeMap<u32, Vec<u32>> {
 
 #[test]
 fn mesa_compiled_compute_shaders_match_llvmpipe() {
-    check_corpus("glsl", 16);
+    check_corpus("glsl", 17);
 }
 
 /// Piglit's compute shader_tests that Mesa compiles (tools/agx/piglit_compute.py rewrote them as

@@ -139,3 +139,76 @@ fn stack_accesses_are_reported() {
         (AccessKind::Load, 40, 5 << 8 | 1)
     );
 }
+
+/// `agx_pack.c`, case AGX_OPCODE_STACK_ADJUST: the exact bits 0x10100b5, i1 = 1 (bit 26), i2 = 2
+/// (bits 36-38), the 16-bit size split over bits 20-23, 32-35 and 56-63, and bit 47 (the 8-byte form).
+fn adjust(v: i16) -> Vec<u8> {
+    let v = u64::from(v as u16);
+    let raw = 0x10100b5u64
+        | 1 << 26
+        | 2 << 36
+        | (v & 0xF) << 20
+        | ((v >> 4) & 0xF) << 32
+        | 1 << 47
+        | (v >> 8) << 56;
+    raw.to_le_bytes().to_vec()
+}
+
+/// Mesa 25.0 (`agx_compile.c`) opens a frame of ALIGN(ceil(scratch / 4) + 10, 4) 4-byte words at the
+/// entry: for 8 bytes of scratch that is ALIGN(2 + 10, 4) = 12 words = 48 bytes. An i32 xyzw spill
+/// at byte 32 covers bytes 32..48, inside; at byte 36 it covers 36..52, past the frame (a typed
+/// error). Releasing with -12 ends the frame and its contents: a fill afterwards reads bytes never
+/// stored (a typed error), and the stack is addressed without a frame again.
+#[test]
+fn stack_adjust_opens_and_releases_one_frame() {
+    let mut w = WaveState::new(16);
+    for l in 0..SIMD_WIDTH {
+        for r in 4..8 {
+            w.set_reg32(r, l, l as u32 * 16 + r as u32);
+        }
+    }
+    exec(&mut w, &[adjust(12), pack(false, 2, 8, true, 32, 0xF)]).unwrap();
+    assert_eq!(w.stack_frame, 48);
+    exec(&mut w, &[pack(true, 2, 24, true, 32, 0xF)]).unwrap();
+    for l in 0..SIMD_WIDTH {
+        for r in 0..4 {
+            assert_eq!(w.reg32(12 + r, l), l as u32 * 16 + 4 + r as u32);
+        }
+    }
+    let e = exec(&mut w, &[pack(false, 2, 8, true, 36, 0xF)]).unwrap_err();
+    assert!(e.to_string().contains("48-byte frame"), "{e}");
+    exec(&mut w, &[adjust(-12)]).unwrap();
+    assert_eq!(w.stack_frame, 0);
+    let e = exec(&mut w, &[pack(true, 2, 24, true, 32, 0xF)]).unwrap_err();
+    assert!(e.to_string().contains("never stored"), "{e}");
+}
+
+/// One frame at a time, released with its own size; fields other than Mesa's are typed errors.
+#[test]
+fn stack_adjust_refuses_what_mesa_never_emits() {
+    let mut w = WaveState::new(8);
+    let e = exec(&mut w, &[adjust(-4)]).unwrap_err();
+    assert!(e.to_string().contains("stack_adjust -4"), "{e}");
+    exec(&mut w, &[adjust(8)]).unwrap();
+    let e = exec(&mut w, &[adjust(8)]).unwrap_err();
+    assert!(e.to_string().contains("32-byte frame open"), "{e}");
+    let e = exec(&mut w, &[adjust(-12)]).unwrap_err();
+    assert!(e.to_string().contains("stack_adjust -12"), "{e}");
+    // another bit than Mesa's (bit 36: i2 = 3) is no stack_adjust: a stack_store of nothing with
+    // fields Mesa never packs, a typed error
+    let mut other = adjust(8);
+    other[4] ^= 0x10;
+    let mut w = WaveState::new(8);
+    let e = exec(&mut w, &[other]).unwrap_err();
+    assert!(e.to_string().contains("i2 = 3"), "{e}");
+}
+
+/// applegpu matches `stack_store` (low byte 0xb5) before `TODO.stack_adjust`, so Mesa's word
+/// disassembles as a stack_store of nothing (mask 0) at O = the size.
+#[test]
+fn stack_adjust_decodes_as_applegpu_does() {
+    let d = wavesim_agx::decode(&adjust(12)).unwrap();
+    assert_eq!(d.encoding().name, "stack_store");
+    assert_eq!(d.fields.get_or_zero("mask"), 0);
+    assert_eq!(d.fields.get_or_zero("O"), 12);
+}

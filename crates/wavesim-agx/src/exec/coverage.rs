@@ -12,6 +12,14 @@
 use super::{active, missing, Fault, Ops, WaveState};
 use crate::operand::Operand;
 
+/// What `zs_emit` gave one thread (exec/zs_emit.rs): the samples it covers and the values.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct ZsOutput {
+    pub samples: u8,
+    pub depth: Option<f32>,
+    pub stencil: Option<u8>,
+}
+
 /// Per-thread sample states of a fragment group (bit s = sample s of the thread's pixel).
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Coverage {
@@ -19,8 +27,11 @@ pub struct Coverage {
     pub samples: u32,
     pub killed: Vec<u8>,
     pub tested: Vec<u8>,
-    /// Some `sample_mask` executed (Mesa's rule 2 then requires every sample killed or tested).
+    /// Some `sample_mask` or `zs_emit` executed (Mesa's rule 2 then requires every sample killed
+    /// or tested).
     pub used: bool,
+    /// Per thread, what `zs_emit` gave (exec/zs_emit.rs); no samples when it did not run.
+    pub zs: Vec<ZsOutput>,
 }
 
 impl Coverage {
@@ -30,7 +41,15 @@ impl Coverage {
             killed: vec![0; super::SIMD_WIDTH],
             tested: vec![0; super::SIMD_WIDTH],
             used: false,
+            zs: vec![Default::default(); super::SIMD_WIDTH],
         }
+    }
+
+    /// Every per-thread vector at the SIMD width (a `Coverage::default()` has none).
+    pub(super) fn fill(&mut self) {
+        self.killed.resize(super::SIMD_WIDTH, 0);
+        self.tested.resize(super::SIMD_WIDTH, 0);
+        self.zs.resize(super::SIMD_WIDTH, Default::default());
     }
 
     /// All samples of a pixel.
@@ -57,11 +76,7 @@ pub(super) fn sample_mask(w: &mut WaveState, o: &Ops<'_>) -> Result<(), Fault> {
             what: "sample_mask outside a fragment run (no samples)".into(),
         });
     }
-    for v in [&mut w.coverage.killed, &mut w.coverage.tested] {
-        if v.len() < super::SIMD_WIDTH {
-            v.resize(super::SIMD_WIDTH, 0);
-        }
-    }
+    w.coverage.fill();
     let (t_op, l_op) = (o.op("S")?, o.op("M")?);
     let all = w.coverage.all();
     for lane in active(w).collect::<Vec<_>>() {

@@ -26,6 +26,7 @@
 //! - `uniform_store`, `doorbell`, `jmp_if_skipping_doorbell`, `map`/`unmap`: `helper.rs` (Mesa's
 //!   `agx_pack.c`, `agx_opcodes.py`, `helper.cl`; applegpu's description of `uniform_store`).
 
+mod block_store;
 mod control;
 mod coverage;
 mod float;
@@ -40,8 +41,9 @@ mod stack;
 pub mod texture;
 pub mod tile;
 mod varying;
+mod zs_emit;
 
-pub use coverage::Coverage;
+pub use coverage::{Coverage, ZsOutput};
 pub use varying::{default_sample_positions, TILE};
 
 use crate::decode::{decode, Decoded};
@@ -162,6 +164,10 @@ pub struct WaveState {
     pub no_varyings: bool,
     /// Each thread's private stack (`stack_store`/`stack_load`): the bytes it stored, by offset.
     pub stack: Vec<std::collections::BTreeMap<u32, u8>>,
+    /// Bytes of the stack frame `stack_adjust` opened (0: none; exec/stack.rs).
+    pub stack_frame: u32,
+    /// Pixel origin of the tile an end-of-tile program stores (`image_write_block`).
+    pub tile_origin: Option<[u32; 2]>,
     /// Opt-in: run `sin_pt_1`, `sin_pt_2` and `rsqrt_special` as their documented intent (the M1's
     /// approximations are not public); off, they are `Fault::Unsupported`.
     pub approximate: bool,
@@ -195,6 +201,8 @@ impl WaveState {
             samplers: vec![],
             no_varyings: false,
             stack: vec![],
+            stack_frame: 0,
+            tile_origin: None,
             approximate: false,
             approximated: Default::default(),
             accesses: None,
@@ -727,6 +735,10 @@ impl<'a> Ops<'a> {
     fn field(&self, name: &str) -> u64 {
         self.d.fields.get_or_zero(name)
     }
+    /// The instruction's bits, for forms recognised by their whole word (exec/stack.rs).
+    fn word(&self) -> u128 {
+        self.d.word
+    }
 }
 
 /// Field and operand names are one to three ASCII bytes: compare length and bytes inline.
@@ -954,6 +966,8 @@ pub fn step(w: &mut WaveState, d: &Decoded, mem: &mut Memories<'_>) -> Result<Fl
             texture::texture_access(w, o, mem.device, sem == Sem::TextureLoad)?
         }
         Sem::ImageWrite => image::image_write(w, o, mem.device)?,
+        Sem::ImageWriteBlock => block_store::image_write_block(w, o, mem.device, mem.threadgroup)?,
+        Sem::ZsEmit => zs_emit::zs_emit(w, o)?,
         Sem::Ldcf => varying::ldcf(w, o)?,
         Sem::NoVaryings => varying::no_varyings(w, o)?,
         Sem::UniformStore => helper::uniform_store(w, o)?,

@@ -1,0 +1,525 @@
+/*
+ * wavesim: compile a GLSL fragment shader (Vulkan SPIR-V from glslangValidator -V) with Mesa
+ * 25.0.7's asahi compiler, for G13, as its gallium driver compiles and links one for a draw to a
+ * single-sampled RGBA8 unorm render target with blending off:
+ *
+ *  - the main part: spirv_to_nir, then the passes of agx_shader_initialize (nir_lower_io with
+ *    interpolated inputs, nir_lower_mediump_io of every input but flat ones and texture
+ *    coordinates, scalarize, vectorize), agx_preprocess_nir with libagx, those of
+ *    agx_compile_variant for a fragment shader (agx_nir_lower_discard_zs_emit,
+ *    agx_nir_lower_fs_output_to_epilog, agx_nir_lower_sample_mask,
+ *    agx_nir_lower_fs_active_samples_to_register) and agx_compile_nir's
+ *    (agx_nir_lower_interpolation; not terminal: no stop, the epilog follows);
+ *  - the FS prolog (agx_nir_fs_prolog with the default key: sample mask 0xff) and the FS epilog
+ *    (agx_nir_fs_epilog with the main part's link info, render target 0 R8G8B8A8_UNORM, blend
+ *    ONE/ZERO/ADD, colour mask 0xf), built as agx_build_meta_shader_internal builds them;
+ *  - linked as agx_fast_link links them with no sample loop: prolog, main part, epilog (each
+ *    from its main_offset, main_size bytes); the main part's preamble runs before;
+ *  - the end-of-tile program the driver builds for that tile buffer
+ *    (agx_build_end_of_tile_shader: one image_store_block_agx of render target 0 from its tile
+ *    buffer offset, texture state 0 holding the render target's PBE descriptor).
+ *
+ * Only the places of the system values differ from the driver (it lays out sysvals with
+ * agx_nir_lower_sysvals): uniform block binding N's 64-bit address is uniform half 16 + 4N (the
+ * fragment ABI keeps halves 0-15: agx_abi.h, agx_nir_prolog_epilog.c), loaded with load_preamble.
+ *
+ * Usage: glsl_graphics IN.frag.spv OUT   (writes OUT.bin: the linked program followed by the main
+ * part's preamble, OUT.eot.bin: the end-of-tile program; prints "key value" lines: offsets,
+ * register counts, coefficient bindings, the promoted constants)
+ * Build: tools/agx/build_glsl_graphics.sh (against tools/mesa/build_new.sh's tree).
+ */
+
+#include "asahi/compiler/agx_compile.h"
+#include "asahi/compiler/agx_nir.h"
+#include "asahi/lib/agx_linker.h"
+#include "asahi/lib/agx_tilebuffer.h"
+#include "asahi/lib/agx_uvs.h"
+#include "asahi/lib/libagx_shaders.h"
+#include "compiler/glsl_types.h"
+#include "compiler/spirv/nir_spirv.h"
+#include "nir.h"
+#include "nir_builder.h"
+#include "nir_serialize.h"
+#include "util/blob.h"
+#include "util/format/u_formats.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_BINDINGS 8
+#define UBO_BASE_HALF 16
+
+static const struct spirv_to_nir_options spirv_options = {
+   .environment = NIR_SPIRV_VULKAN,
+   .ubo_addr_format = nir_address_format_64bit_global,
+   .ssbo_addr_format = nir_address_format_64bit_global,
+   .phys_ssbo_addr_format = nir_address_format_64bit_global,
+   .push_const_addr_format = nir_address_format_32bit_offset,
+   .shared_addr_format = nir_address_format_32bit_offset,
+   .min_ubo_alignment = 16,
+   .min_ssbo_alignment = 16,
+};
+
+static void
+optimize(nir_shader *nir)
+{
+   bool progress;
+   do {
+      progress = false;
+      NIR_PASS(progress, nir, nir_split_var_copies);
+      NIR_PASS(progress, nir, nir_lower_var_copies);
+      NIR_PASS(progress, nir, nir_lower_vars_to_ssa);
+      NIR_PASS(progress, nir, nir_copy_prop);
+      NIR_PASS(progress, nir, nir_opt_remove_phis);
+      NIR_PASS(progress, nir, nir_opt_dce);
+      NIR_PASS(progress, nir, nir_opt_dead_cf);
+      NIR_PASS(progress, nir, nir_opt_cse);
+      NIR_PASS(progress, nir, nir_opt_peephole_select, 64, false, true);
+      NIR_PASS(progress, nir, nir_opt_algebraic);
+      NIR_PASS(progress, nir, nir_opt_constant_folding);
+      NIR_PASS(progress, nir, nir_opt_deref);
+      NIR_PASS(progress, nir, nir_opt_copy_prop_vars);
+      NIR_PASS(progress, nir, nir_opt_undef);
+      NIR_PASS(progress, nir, nir_opt_loop_unroll);
+   } while (progress);
+}
+
+struct layout {
+   unsigned bindings;
+   bool failed;
+};
+
+/* Set 0's uniform blocks: binding N's address is uniform half 16 + 4N. */
+static bool
+lower_descriptors(nir_builder *b, nir_intrinsic_instr *intr, void *data)
+{
+   struct layout *l = data;
+   b->cursor = nir_before_instr(&intr->instr);
+   switch (intr->intrinsic) {
+   case nir_intrinsic_vulkan_resource_index: {
+      unsigned binding = nir_intrinsic_binding(intr);
+      if (nir_intrinsic_desc_set(intr) != 0 || binding >= MAX_BINDINGS ||
+          !nir_src_is_const(intr->src[0]) || nir_src_as_uint(intr->src[0]) != 0) {
+         fprintf(stderr, "glsl_graphics: only set 0, bindings below %u, no arrays\n",
+                 MAX_BINDINGS);
+         l->failed = true;
+         return false;
+      }
+      l->bindings = MAX2(l->bindings, binding + 1);
+      nir_def_replace(&intr->def,
+                      nir_load_preamble(b, 1, 64, .base = UBO_BASE_HALF + binding * 4));
+      return true;
+   }
+   case nir_intrinsic_load_vulkan_descriptor:
+      nir_def_replace(&intr->def, intr->src[0].ssa);
+      return true;
+   default:
+      return false;
+   }
+}
+
+/* Flat varyings read the plane's B instead of C for the first provoking vertex of a triangle fan
+ * (agx_nir_lower_interpolation); the driver's sysval is "provoking vertex == 1"
+ * (agx_nir_lower_sysvals). The draw here is a triangle list: false. Other sysvals of the root
+ * table the driver lowers the same way are given their values for this draw. */
+static bool
+lower_draw_sysvals(nir_builder *b, nir_intrinsic_instr *intr, void *data)
+{
+   b->cursor = nir_before_instr(&intr->instr);
+   if (intr->intrinsic == nir_intrinsic_load_is_first_fan_agx) {
+      nir_def_replace(&intr->def, nir_imm_false(b));
+      return true;
+   }
+   /* The driver's `no_epilog_discard` (agx_state.c): ~0 unless the epilog discards (alpha to
+    * coverage, off here), so the main part runs the depth/stencil tests after its discards. */
+   if (intr->intrinsic == nir_intrinsic_load_shader_part_tests_zs_agx) {
+      nir_def_replace(&intr->def, nir_imm_intN_t(b, 0xffff, 16));
+      return true;
+   }
+   /* A vertex shader's UVS index of each output (the driver's root table `uvs_index`, filled
+    * from agx_assign_uvs): the linked layout computed here. */
+   if (intr->intrinsic == nir_intrinsic_load_uvs_index_agx && data) {
+      const struct agx_varyings_vs *vs = data;
+      unsigned loc = nir_intrinsic_io_semantics(intr).location;
+      nir_def_replace(&intr->def, nir_imm_intN_t(b, vs->slots[loc], intr->def.bit_size));
+      return true;
+   }
+   return false;
+}
+
+/* The draw's first vertex and base instance: the uniforms the prolog's ABI gives them (6n and
+ * 6n + 2 for n attributes, agx_abi.h / map_vs_part_uniform), where the driver would read its root
+ * table (agx_nir_lower_sysvals). */
+static bool
+lower_vs_draw_params(nir_builder *b, nir_intrinsic_instr *intr, void *data)
+{
+   unsigned n = *(unsigned *)data;
+   unsigned base;
+   if (intr->intrinsic == nir_intrinsic_load_first_vertex)
+      base = 6 * n;
+   else if (intr->intrinsic == nir_intrinsic_load_base_instance)
+      base = 6 * n + 2;
+   else
+      return false;
+   b->cursor = nir_before_instr(&intr->instr);
+   nir_def_replace(&intr->def, nir_load_preamble(b, 1, 32, .base = base));
+   return true;
+}
+
+/* A hardware vertex shader (agx_compile_variant with key->hw): attributes from the prolog's
+ * registers, outputs through the UVS at the layout agx_assign_uvs links (every varying smooth).
+ * Writes OUT.bin (the binary from the main part on) and prints its offsets and the output slots. */
+static int
+compile_vertex(nir_shader *nir, const nir_shader *libagx, unsigned bindings, const char *out)
+{
+   BITSET_DECLARE(attribs, VERT_ATTRIB_MAX * 4) = {0};
+   NIR_PASS(_, nir, agx_nir_lower_vs_input_to_prolog, attribs);
+   NIR_PASS(_, nir, nir_lower_io_to_scalar, nir_var_shader_out, NULL, NULL);
+   struct agx_unlinked_uvs_layout uvs = {0};
+   NIR_PASS(_, nir, agx_nir_lower_uvs, &uvs);
+   struct agx_varyings_vs vs;
+   agx_assign_uvs(&vs, &uvs, 0, 0);
+   NIR_PASS(_, nir, nir_shader_intrinsics_pass, lower_draw_sysvals, nir_metadata_control_flow,
+            &vs);
+   unsigned nr_attribs = DIV_ROUND_UP(BITSET_LAST_BIT(attribs), 4);
+   NIR_PASS(_, nir, nir_shader_intrinsics_pass, lower_vs_draw_params, nir_metadata_control_flow,
+            &nr_attribs);
+   /* The prolog's uniforms (AGX_ABI_VUNI_COUNT_GL: 6n + 4 halves), then the blocks. */
+   unsigned ubo_base = ALIGN(6 * nr_attribs + 4, 4);
+   struct agx_shader_key key = {
+      .libagx = libagx,
+      .has_scratch = true,
+      .promote_constants = true,
+      .reserved_preamble = ubo_base + 4 * bindings,
+   };
+   struct agx_shader_part part;
+   agx_compile_shader_nir(nir, &key, NULL, &part);
+   char path[4096];
+   snprintf(path, sizeof(path), "%s.bin", out);
+   /* From the main part on (the promoted constants before it are pushed as uniforms). */
+   unsigned start = part.info.main_offset;
+   if (part.info.has_preamble && part.info.preamble_offset < start)
+      return 1;
+   FILE *f = fopen(path, "wb");
+   if (!f || fwrite(part.binary + start, part.info.binary_size - start, 1, f) != 1 || fclose(f))
+      return 1;
+   printf("main_offset 0\nhas_preamble %d\npreamble_offset %u\n", part.info.has_preamble,
+          part.info.has_preamble ? part.info.preamble_offset - start : 0);
+   printf("nr_gprs %u\nnr_preamble_gprs %u\nattribs %u\nubo_base %u\n", part.info.nr_gprs,
+          part.info.nr_preamble_gprs, nr_attribs, ubo_base);
+   printf("slot_pos %u\n", uvs.group_offs[UVS_POSITION]);
+   unsigned i;
+   BITSET_FOREACH_SET(i, attribs, VERT_ATTRIB_MAX * 4)
+      printf("attrib_component %u %u\n", i / 4, i % 4);
+   u_foreach_bit64(loc, uvs.written)
+      printf("slot %u %u %u\n", (unsigned)loc, vs.slots[loc], uvs.components[loc]);
+   const uint16_t *imm = (const uint16_t *)(part.binary + part.info.rodata.offset);
+   printf("immediates %u", part.info.rodata.base_uniform);
+   for (unsigned i = 0; i < part.info.rodata.size_16; ++i)
+      printf(" %u", imm[i]);
+   printf("\n");
+   return 0;
+}
+
+/* The gallium driver's I/O type size (agx_state.c): vec4 slots. */
+static int
+io_type_size(const struct glsl_type *type, bool bindless)
+{
+   return glsl_count_attribute_slots(type, false);
+}
+
+static void *
+read_file(const char *path, size_t *size)
+{
+   FILE *f = fopen(path, "rb");
+   if (!f)
+      return NULL;
+   fseek(f, 0, SEEK_END);
+   *size = ftell(f);
+   fseek(f, 0, SEEK_SET);
+   void *data = malloc(*size);
+   if (fread(data, 1, *size, f) != *size) {
+      fclose(f);
+      free(data);
+      return NULL;
+   }
+   fclose(f);
+   return data;
+}
+
+/* agx_build_meta_shader_internal: a prolog is compiled as built; an epilog or an internal program
+ * is linked with libagx and preprocessed first. */
+static void
+compile_meta(nir_shader *s, const nir_shader *libagx, bool prolog, bool secondary,
+             unsigned reserved_preamble, struct agx_shader_part *out)
+{
+   if (!prolog) {
+      agx_link_libagx(s, libagx);
+      NIR_PASS(_, s, nir_lower_vars_to_explicit_types, nir_var_mem_shared,
+               glsl_get_cl_type_size_align);
+      NIR_PASS(_, s, nir_lower_explicit_io, nir_var_mem_shared,
+               nir_address_format_62bit_generic);
+      agx_preprocess_nir(s, NULL);
+      NIR_PASS(_, s, agx_nir_lower_texture);
+      NIR_PASS(_, s, agx_nir_lower_multisampled_image_store);
+   }
+   if (s->info.stage == MESA_SHADER_FRAGMENT)
+      NIR_PASS(_, s, agx_nir_lower_interpolation);
+   if (getenv("GLSL_GRAPHICS_DEBUG"))
+      nir_print_shader(s, stderr);
+   struct agx_shader_key key = {
+      .libagx = libagx,
+      .has_scratch = !secondary,
+      .promote_constants = true,
+      .no_stop = prolog,
+      .secondary = secondary,
+      .reserved_preamble = reserved_preamble,
+   };
+   agx_compile_shader_nir(s, &key, NULL, out);
+}
+
+static bool
+write_parts(const char *path, struct agx_shader_part **parts, unsigned n, const uint8_t *extra,
+            size_t extra_size)
+{
+   FILE *f = fopen(path, "wb");
+   if (!f)
+      return false;
+   for (unsigned i = 0; i < n; ++i) {
+      if (parts[i]->info.main_size &&
+          fwrite(parts[i]->binary + parts[i]->info.main_offset, parts[i]->info.main_size, 1,
+                 f) != 1)
+         return false;
+   }
+   if (extra_size && fwrite(extra, extra_size, 1, f) != 1)
+      return false;
+   return fclose(f) == 0;
+}
+
+int
+main(int argc, char **argv)
+{
+   bool vertex = argc == 4 && !strcmp(argv[1], "--vertex");
+   if (vertex) {
+      argv++;
+      argc--;
+   }
+   if (argc != 3) {
+      fprintf(stderr, "usage: %s [--vertex] IN.spv OUT\n", argv[0]);
+      return 1;
+   }
+   gl_shader_stage stage = vertex ? MESA_SHADER_VERTEX : MESA_SHADER_FRAGMENT;
+   size_t spirv_size;
+   uint32_t *spirv = read_file(argv[1], &spirv_size);
+   if (!spirv || spirv_size % 4) {
+      fprintf(stderr, "glsl_graphics: cannot read %s\n", argv[1]);
+      return 1;
+   }
+   glsl_type_singleton_init_or_ref();
+   void *mem = ralloc_context(NULL);
+
+   struct blob_reader blob;
+   blob_reader_init(&blob, (void *)libagx_0_nir, sizeof(libagx_0_nir));
+   nir_shader *libagx = nir_deserialize(mem, &agx_nir_options, &blob);
+
+   nir_shader *nir = spirv_to_nir(spirv, spirv_size / 4, NULL, 0, stage, "main",
+                                  &spirv_options, &agx_nir_options);
+   if (!nir) {
+      fprintf(stderr, "glsl_graphics: spirv_to_nir failed\n");
+      return 1;
+   }
+   ralloc_steal(mem, nir);
+
+   /* What a SPIR-V consumer does before the driver sees the shader. */
+   NIR_PASS(_, nir, nir_lower_variable_initializers, nir_var_function_temp);
+   NIR_PASS(_, nir, nir_lower_returns);
+   NIR_PASS(_, nir, nir_inline_functions);
+   nir_remove_non_entrypoints(nir);
+   NIR_PASS(_, nir, nir_lower_variable_initializers, ~0);
+   NIR_PASS(_, nir, nir_split_var_copies);
+   NIR_PASS(_, nir, nir_split_per_member_structs);
+   optimize(nir);
+   NIR_PASS(_, nir, nir_remove_dead_variables, nir_var_function_temp | nir_var_shader_temp,
+            NULL);
+   NIR_PASS(_, nir, nir_lower_system_values);
+   /* SPIR-V's FragCoord is the pixel's integer corner; the centre is +0.5 (the Vulkan driver's
+    * nir_lower_wpos_center, hk_shader.c; GL's state tracker does the same for gallium). */
+   if (!vertex)
+      NIR_PASS(_, nir, nir_lower_wpos_center);
+   NIR_PASS(_, nir, nir_lower_io_to_temporaries, nir_shader_get_entrypoint(nir), true, true);
+   NIR_PASS(_, nir, nir_lower_global_vars_to_local);
+   optimize(nir);
+
+   struct layout l = {0};
+   NIR_PASS(_, nir, nir_shader_intrinsics_pass, lower_descriptors, nir_metadata_control_flow, &l);
+   NIR_PASS(_, nir, nir_lower_explicit_io,
+            nir_var_mem_ssbo | nir_var_mem_ubo | nir_var_mem_global,
+            nir_address_format_64bit_global);
+   if (l.failed)
+      return 1;
+   optimize(nir);
+
+   /* agx_shader_initialize (gallium), as for a fragment shader. */
+   NIR_PASS(_, nir, agx_nir_lower_texture_early, true);
+   /* Attribute a is the prolog's attribute a (the GL state tracker's driver locations). */
+   if (vertex) {
+      nir_foreach_shader_in_variable(var, nir)
+         var->data.driver_location = var->data.location - VERT_ATTRIB_GENERIC0;
+   }
+   NIR_PASS(_, nir, nir_lower_io, nir_var_shader_in | nir_var_shader_out, io_type_size,
+            nir_lower_io_lower_64bit_to_32 | nir_lower_io_use_interpolated_input_intrinsics);
+   if (!vertex) {
+      struct agx_interp_info interp = agx_gather_interp_info(nir);
+      uint64_t texcoord = agx_gather_texcoords(nir);
+      NIR_PASS(_, nir, nir_lower_mediump_io, nir_var_shader_in | nir_var_shader_out,
+               ~(interp.flat | texcoord), false);
+   }
+   NIR_PASS(_, nir, nir_lower_alu_to_scalar, NULL, NULL);
+   NIR_PASS(_, nir, nir_lower_load_const_to_scalar);
+   NIR_PASS(_, nir, agx_nir_cleanup_amul);
+   NIR_PASS(_, nir, nir_opt_constant_folding);
+   NIR_PASS(_, nir, nir_copy_prop);
+   NIR_PASS(_, nir, nir_opt_cse);
+   NIR_PASS(_, nir, nir_opt_dce);
+   NIR_PASS(_, nir, nir_opt_shrink_vectors, true);
+   NIR_PASS(_, nir, nir_copy_prop);
+   NIR_PASS(_, nir, nir_opt_load_store_vectorize,
+            &(const nir_load_store_vectorize_options){
+               .modes = nir_var_mem_global | nir_var_mem_constant | nir_var_mem_ssbo,
+               .callback = agx_mem_vectorize_cb,
+            });
+   NIR_PASS(_, nir, agx_nir_lower_texture);
+   agx_preprocess_nir(nir, libagx);
+   if (vertex) {
+      if (l.bindings) {
+         fprintf(stderr, "glsl_graphics: uniform blocks in a vertex shader are not placed\n");
+         return 1;
+      }
+      return compile_vertex(nir, libagx, l.bindings, argv[2]);
+   }
+   NIR_PASS(_, nir, agx_nir_lower_sample_intrinsics, true);
+
+   /* agx_compile_variant, fragment. */
+   nir_shader_gather_info(nir, nir_shader_get_entrypoint(nir));
+   struct agx_fs_epilog_link_info link = {0};
+   NIR_PASS(_, nir, agx_nir_lower_discard_zs_emit);
+   NIR_PASS(_, nir, agx_nir_lower_fs_output_to_epilog, &link);
+   NIR_PASS(_, nir, agx_nir_lower_sample_mask);
+   NIR_PASS(_, nir, agx_nir_lower_fs_active_samples_to_register);
+   NIR_PASS(_, nir, agx_nir_lower_multisampled_image_store);
+   if (nir->info.fs.uses_sample_shading) {
+      fprintf(stderr, "glsl_graphics: sample shading is not supported here\n");
+      return 1;
+   }
+
+   /* agx_compile_nir: not terminal (the epilog follows), not secondary. */
+   NIR_PASS(_, nir, agx_nir_lower_interpolation);
+   NIR_PASS(_, nir, nir_shader_intrinsics_pass, lower_draw_sysvals, nir_metadata_control_flow,
+            NULL);
+   if (getenv("GLSL_GRAPHICS_DEBUG"))
+      nir_print_shader(nir, stderr);
+   struct agx_shader_key key = {
+      .libagx = libagx,
+      .has_scratch = true,
+      .promote_constants = true,
+      .no_stop = true,
+      .reserved_preamble = UBO_BASE_HALF + 4 * l.bindings,
+   };
+   struct agx_shader_part main_part;
+   agx_compile_shader_nir(nir, &key, NULL, &main_part);
+
+   /* The prolog and epilog for this draw. */
+   struct agx_fs_prolog_key prolog_key = {.api_sample_mask = 0xff};
+   nir_builder pb =
+      nir_builder_init_simple_shader(MESA_SHADER_COMPUTE, &agx_nir_options, "AGX meta shader");
+   agx_nir_fs_prolog(&pb, &prolog_key);
+   struct agx_shader_part prolog;
+   compile_meta(pb.shader, libagx, true, true, 0, &prolog);
+
+   struct agx_fs_epilog_key ekey = {.link = link, .nr_samples = 1};
+   for (unsigned i = 0; i < 8; ++i)
+      ekey.remap[i] = -1;
+   ekey.remap[0] = 0;
+   ekey.rt_formats[0] = PIPE_FORMAT_R8G8B8A8_UNORM;
+   ekey.blend.rt[0] = (struct agx_blend_rt_key){
+      .rgb_func = PIPE_BLEND_ADD,
+      .rgb_src_factor = PIPE_BLENDFACTOR_ONE,
+      .rgb_dst_factor = PIPE_BLENDFACTOR_ZERO,
+      .alpha_func = PIPE_BLEND_ADD,
+      .alpha_src_factor = PIPE_BLENDFACTOR_ONE,
+      .alpha_dst_factor = PIPE_BLENDFACTOR_ZERO,
+      .colormask = 0xf,
+   };
+   ekey.blend.logicop_func = PIPE_LOGICOP_COPY;
+   nir_builder eb =
+      nir_builder_init_simple_shader(MESA_SHADER_COMPUTE, &agx_nir_options, "AGX meta shader");
+   agx_nir_fs_epilog(&eb, &ekey);
+   struct agx_shader_part epilog;
+   compile_meta(eb.shader, libagx, false, true, 0, &epilog);
+
+   /* agx_build_end_of_tile_shader for the same tile buffer. */
+   struct agx_tilebuffer_layout tib =
+      agx_build_tilebuffer_layout(ekey.rt_formats, 8, 1, true);
+   nir_builder tb = nir_builder_init_simple_shader(MESA_SHADER_COMPUTE, &agx_nir_options,
+                                                   "agx_eot");
+   nir_image_store_block_agx(&tb, nir_imm_intN_t(&tb, 0, 16),
+                             nir_imm_intN_t(&tb, agx_tilebuffer_offset_B(&tib, 0), 16),
+                             nir_undef(&tb, 1, 16),
+                             .format = agx_tilebuffer_physical_format(&tib, 0),
+                             .image_dim = GLSL_SAMPLER_DIM_2D, .image_array = false);
+   agx_nir_lower_texture(tb.shader);
+   agx_preprocess_nir(tb.shader, libagx);
+   struct agx_shader_key tkey = {.libagx = libagx};
+   struct agx_shader_part eot;
+   agx_compile_shader_nir(tb.shader, &tkey, NULL, &eot);
+
+   if (prolog.info.has_preamble || epilog.info.has_preamble) {
+      fprintf(stderr, "glsl_graphics: a prolog or epilog with a preamble\n");
+      return 1;
+   }
+   char path[4096];
+   struct agx_shader_part *parts[] = {&prolog, &main_part, &epilog};
+   size_t linked = prolog.info.main_size + main_part.info.main_size + epilog.info.main_size;
+   const uint8_t *pre = main_part.binary + main_part.info.preamble_offset;
+   size_t pre_size = main_part.info.has_preamble
+                        ? main_part.info.binary_size - main_part.info.preamble_offset
+                        : 0;
+   snprintf(path, sizeof(path), "%s.bin", argv[2]);
+   if (main_part.info.has_preamble &&
+       main_part.info.preamble_offset < main_part.info.main_offset + main_part.info.main_size) {
+      fprintf(stderr, "glsl_graphics: the preamble precedes the main part\n");
+      return 1;
+   }
+   if (!write_parts(path, parts, 3, pre, pre_size))
+      return 1;
+   struct agx_shader_part *eparts[] = {&eot};
+   snprintf(path, sizeof(path), "%s.eot.bin", argv[2]);
+   if (eot.info.has_preamble || !write_parts(path, eparts, 1, NULL, 0))
+      return 1;
+
+   printf("prolog_size %u\nmain_size %u\nepilog_size %u\n", prolog.info.main_size,
+          main_part.info.main_size, epilog.info.main_size);
+   printf("preamble_offset %zu\nhas_preamble %d\n", linked, main_part.info.has_preamble);
+   printf("nr_gprs %u\nnr_preamble_gprs %u\n",
+          MAX3(prolog.info.nr_gprs, main_part.info.nr_gprs, epilog.info.nr_gprs),
+          main_part.info.nr_preamble_gprs);
+   printf("scratch %u\nbindings %u\nwrites_z %d\nwrites_s %d\n", main_part.info.scratch_size,
+          l.bindings, link.write_z, link.write_s);
+   printf("eot_nr_gprs %u\ntib_offset %u\n", eot.info.nr_gprs, agx_tilebuffer_offset_B(&tib, 0));
+   const struct agx_varyings_fs *v = &main_part.info.varyings.fs;
+   printf("nr_cf %u\n", v->nr_cf);
+   for (unsigned i = 0; i < v->nr_bindings; ++i) {
+      const struct agx_cf_binding *c = &v->bindings[i];
+      printf("cf %u %u %u %u %d %d\n", c->cf_base, c->slot, c->offset, c->count, c->smooth,
+             c->perspective);
+   }
+   const uint16_t *imm = (const uint16_t *)(main_part.binary + main_part.info.rodata.offset);
+   printf("immediates %u", main_part.info.rodata.base_uniform);
+   for (unsigned i = 0; i < main_part.info.rodata.size_16; ++i)
+      printf(" %u", imm[i]);
+   printf("\n");
+   ralloc_free(mem);
+   glsl_type_singleton_decref();
+   return 0;
+}
