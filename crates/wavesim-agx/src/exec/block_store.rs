@@ -106,8 +106,9 @@ pub(super) fn image_write_block(
         )));
     }
     let tree = match p.layout {
-        0 => Miptree::linear(p.width, p.height, p.linear_pitch),
-        2 => Miptree::twiddled(p.width, p.height, p.levels),
+        // RGBA8: 4-byte texels (checked above); level 0 sits at offset 0 whatever the chain.
+        0 => Miptree::linear(p.width, p.height, p.linear_pitch, 4),
+        2 => Miptree::twiddled(p.width, p.height, p.levels, 4, p.page_aligned_layers)?,
         l => return Err(unsupported(format!("image layout {l}"))),
     };
     let [x0, y0] = origin;
