@@ -1938,6 +1938,46 @@ impl Gen<'_> {
                 None,
             ),
         };
+        // Everything the paths below read from the register cache is fetched here, in the
+        // block that dominates them all (a value cached inside one path would not dominate the
+        // code after the join): the high rows of a 64-bit address, the saddr base.
+        let hchunks: Vec<Value> = if wide {
+            (0..self.chunks)
+                .map(|c| self.get_v(m.addr + 1, c))
+                .collect()
+        } else {
+            Vec::new()
+        };
+        let sbase = (buf.is_none() && !m.lds && !wide).then(|| {
+            let lo = self.get_sgpr(m.saddr);
+            let hi = self.get_sgpr(m.saddr + 1);
+            self.join64(lo, hi)
+        });
+        // MUBUF: the lanes' buffer offsets in a stack slot for the lane loop.
+        let offsets = buf.map(|_| {
+            let bytes = (self.chunks * VL * 4) as u32;
+            let ss = self.b.create_sized_stack_slot(StackSlotData::new(
+                StackSlotKind::ExplicitSlot,
+                bytes,
+                4,
+            ));
+            let p = self.b.ins().stack_addr(self.ptr_ty, ss, 0);
+            for (c, &v) in achunks.iter().enumerate() {
+                self.b.ins().store(mem(), v, p, (16 * c) as i32);
+            }
+            p
+        });
+        self.flush_footprint(fp);
+        let slow = self.b.create_block();
+        let join = self.b.create_block();
+        if !m.lds && buf.is_none() && m.size == 4 && m.off1.is_none() && m.rmw.is_none() {
+            // A whole wave of unit-stride dwords is checked first without the lane-wise
+            // reductions (`contiguous`); any other case takes the general check below.
+            let general = self.b.create_block();
+            self.contiguous(m, exec, &achunks, &hchunks, sbase, general, slow, join);
+            self.b.switch_to_block(general);
+            self.b.seal_block(general);
+        }
         // Lane-wise min, max and OR of the address rows' chunks over the active lanes (and
         // min, max of the high rows of a 64-bit address): inactive lanes count as u32::MAX
         // for the minimums and 0 for the rest.
@@ -1952,7 +1992,7 @@ impl Gen<'_> {
             mx = self.b.ins().umax(mx, hi_v);
             or = self.b.ins().bor(or, hi_v);
             if wide {
-                let h = self.get_v(m.addr + 1, c);
+                let h = hchunks[c];
                 let lo_h = self.b.ins().bitselect(mask, h, ones);
                 let hi_h = self.b.ins().bitselect(mask, h, zeros);
                 hmn = self.b.ins().umin(hmn, lo_h);
@@ -1985,32 +2025,19 @@ impl Gen<'_> {
             k
         } else if m.lds {
             self.b.ins().iconst(I64, m.imm)
-        } else if wide {
+        } else if let Some(base) = sbase {
+            self.b.ins().iadd_imm_s(base, m.imm)
+        } else {
+            // 64-bit VGPR addresses.
             let (hmn, hmx) = (reduce(self, hmn, 0), reduce(self, hmx, 1));
             let same = self.b.ins().icmp(IntCC::Equal, hmn, hmx);
             ok = self.b.ins().band(ok, same);
             if m.flat {
-                // FLAT: the apertures are 4 GiB at multiples of 4 GiB, so with one high dword
-                // for all lanes no address lies in either when that dword is neither's
-                // (`exec::flat::targets` classifies the address before adding the offset).
-                use crate::exec::operand::{PRIVATE_APERTURE, SHARED_APERTURE};
-                const _: () = assert!(SHARED_APERTURE.is_multiple_of(1 << 32));
-                const _: () = assert!(PRIVATE_APERTURE.is_multiple_of(1 << 32));
-                for ap in [SHARED_APERTURE, PRIVATE_APERTURE] {
-                    let out = self
-                        .b
-                        .ins()
-                        .icmp_imm_u(IntCC::NotEqual, hmn, (ap >> 32) as i64);
-                    ok = self.b.ins().band(ok, out);
-                }
+                let out = self.outside_apertures(hmn);
+                ok = self.b.ins().band(ok, out);
             }
             let h = self.b.ins().ishl_imm_u(hmn, 32);
             self.b.ins().iadd_imm_s(h, m.imm)
-        } else {
-            let lo = self.get_sgpr(m.saddr);
-            let hi = self.get_sgpr(m.saddr + 1);
-            let base = self.join64(lo, hi);
-            self.b.ins().iadd_imm_s(base, m.imm)
         };
         // Alignment: every address a multiple of the access's alignment (the element size
         // rounded up to a power of two: then no alignment mode changes or refuses it), shown by
@@ -2042,25 +2069,8 @@ impl Gen<'_> {
         // coalesced accesses.
         let contig = (m.size == 4 && m.off1.is_none() && m.rmw.is_none())
             .then(|| self.unit_stride(&achunks, exec, mn, mx));
-        // MUBUF: the lanes' buffer offsets in a stack slot for the lane loop.
-        let offsets = buf.map(|_| {
-            let bytes = (self.chunks * VL * 4) as u32;
-            let ss = self.b.create_sized_stack_slot(StackSlotData::new(
-                StackSlotKind::ExplicitSlot,
-                bytes,
-                4,
-            ));
-            let p = self.b.ins().stack_addr(self.ptr_ty, ss, 0);
-            for (c, &v) in achunks.iter().enumerate() {
-                self.b.ins().store(mem(), v, p, (16 * c) as i32);
-            }
-            p
-        });
-        self.flush_footprint(fp);
         let access = self.b.create_block();
         let delta_p = self.b.append_block_param(access, I64);
-        let slow = self.b.create_block();
-        let join = self.b.create_block();
         if m.lds {
             // DS: the highest element's end within the workgroup's LDS (64-bit sums of 32-bit
             // values and a 16-bit offset: no lane's 32-bit address wraps).
@@ -2112,17 +2122,7 @@ impl Gen<'_> {
             self.b.switch_to_block(vector);
             self.b.seal_block(vector);
             let at = self.b.ins().iadd(host, a0);
-            let guest = guest_mem();
-            for c in 0..self.chunks {
-                let (go, ro) = ((16 * c) as i32, vgpr_offset(m.data, c));
-                if m.store {
-                    let v = self.b.ins().load(I32X4, mem(), self.vgpr_ptr, ro);
-                    self.b.ins().store(guest, v, at, go);
-                } else {
-                    let v = self.b.ins().load(I32X4, guest, at, go);
-                    self.b.ins().store(mem(), v, self.vgpr_ptr, ro);
-                }
-            }
+            self.move_vectors(m, at);
             self.b.ins().jump(done, &[]);
             self.b.switch_to_block(lanes);
             self.b.seal_block(lanes);
@@ -2220,20 +2220,7 @@ impl Gen<'_> {
         self.b.seal_block(lp);
         self.b.switch_to_block(done);
         self.b.seal_block(done);
-        // The handler's counting (`exec::flat::count`, `exec::lds::issue`): one issue,
-        // saturating at the field's maximum.
-        // Atomics count as loads when they return (`exec::flat::count`, `exec::buffer`).
-        let vs = m.store || m.rmw.is_some_and(|r| !r.rtn);
-        let (field, max) = match (m.lds, vs) {
-            (true, _) => (self.env.lgkm, crate::wave::WaitCounts::LGKM_MAX),
-            (false, false) => (self.env.vm, crate::wave::WaitCounts::VM_MAX),
-            (false, true) => (self.env.vs, crate::wave::WaitCounts::VS_MAX),
-        };
-        self.count_issue(field, max);
-        if m.flat {
-            // FLAT also counts in LGKM_CNT (`exec::flat::count`).
-            self.count_issue(self.env.lgkm, crate::wave::WaitCounts::LGKM_MAX);
-        }
+        self.count_mem_issue(m);
         self.b.ins().jump(join, &[]);
         // The handler for everything else.
         self.b.switch_to_block(slow);
@@ -2553,6 +2540,139 @@ impl Gen<'_> {
     /// wrapped. Returns that condition, lane 0's value (I64) and the row's chunks, for
     /// [`Self::ramp_check`] to finish the check only when the cheap half holds (a uniform or
     /// scattered address costs a few scalar compares).
+    /// FLAT: whether no address whose high dword (I64) is `h` lies in the LDS or private
+    /// aperture. They are 4 GiB at multiples of 4 GiB, so with one high dword for all lanes no
+    /// address lies in either when that dword is neither's (`exec::flat::targets` classifies the
+    /// address before adding the offset).
+    fn outside_apertures(&mut self, h: Value) -> Value {
+        use crate::exec::operand::{PRIVATE_APERTURE, SHARED_APERTURE};
+        const _: () = assert!(SHARED_APERTURE.is_multiple_of(1 << 32));
+        const _: () = assert!(PRIVATE_APERTURE.is_multiple_of(1 << 32));
+        let [shared, private] = [SHARED_APERTURE, PRIVATE_APERTURE].map(|ap| {
+            self.b
+                .ins()
+                .icmp_imm_u(IntCC::NotEqual, h, (ap >> 32) as i64)
+        });
+        self.b.ins().band(shared, private)
+    }
+
+    /// The fast path of a GLOBAL/FLAT dword access (`mem_op`) for the commonest case, a whole
+    /// wave at consecutive dwords: EXEC full, lane i's 32-bit address part lane 0's plus 4i
+    /// without wrapping, one high dword (or the saddr base) for all lanes. It checks exactly
+    /// what the general check would conclude in that case (the lowest address is lane 0's, the
+    /// highest lane N-1's, the alignment lane 0's) without the lane-wise minimum, maximum and
+    /// OR over the chunks, and moves the wave's dwords as vectors. Anything else continues at
+    /// `general`; an access outside every allocation at `slow` (the handler), as the general
+    /// check would.
+    #[allow(clippy::too_many_arguments)]
+    fn contiguous(
+        &mut self,
+        m: &MemOp,
+        exec: Value,
+        achunks: &[Value],
+        hchunks: &[Value],
+        sbase: Option<Value>,
+        general: cranelift_codegen::ir::Block,
+        slow: cranelift_codegen::ir::Block,
+        join: cranelift_codegen::ir::Block,
+    ) {
+        let span = 4 * (self.chunks * VL) as i64 - 4;
+        let all_lanes = self.lane_mask() as i64;
+        let full = self.b.ins().icmp_imm_u(IntCC::Equal, exec, all_lanes);
+        let ramp = self.b.create_block();
+        self.b.ins().brif(full, ramp, &[], general, &[]);
+        self.b.switch_to_block(ramp);
+        self.b.seal_block(ramp);
+        let a0 = self.b.ins().extractlane(achunks[0], 0);
+        let a0 = self.b.ins().uextend(I64, a0);
+        let mut ok = self.ramp_check(a0, achunks);
+        // No lane's 32-bit part wraps (then the ramp is the lanes' exact values).
+        let nowrap32 =
+            self.b
+                .ins()
+                .icmp_imm_u(IntCC::UnsignedLessThanOrEqual, a0, u32::MAX as i64 - span);
+        ok = self.b.ins().band(ok, nowrap32);
+        let k = match sbase {
+            Some(base) => self.b.ins().iadd_imm_s(base, m.imm),
+            None => {
+                let h0 = self.b.ins().extractlane(hchunks[0], 0);
+                let s0 = self.b.ins().splat(I32X4, h0);
+                let mut all = None;
+                for &h in hchunks {
+                    let e = self.b.ins().icmp(IntCC::Equal, h, s0);
+                    all = Some(match all {
+                        Some(a) => self.b.ins().band(a, e),
+                        None => e,
+                    });
+                }
+                if let Some(a) = all {
+                    let same = self.b.ins().vall_true(a);
+                    ok = self.b.ins().band(ok, same);
+                }
+                let h0 = self.b.ins().uextend(I64, h0);
+                if m.flat {
+                    let out = self.outside_apertures(h0);
+                    ok = self.b.ins().band(ok, out);
+                }
+                let h = self.b.ins().ishl_imm_u(h0, 32);
+                self.b.ins().iadd_imm_s(h, m.imm)
+            }
+        };
+        // Dword alignment of every lane's address: lane 0's and the constant part's.
+        let bits = self.b.ins().bor(a0, k);
+        let mis = self.b.ins().band_imm_u(bits, 3);
+        let aligned = self.b.ins().icmp_imm_u(IntCC::Equal, mis, 0);
+        ok = self.b.ins().band(ok, aligned);
+        let lo = self.b.ins().iadd(k, a0);
+        let top = self.b.ins().iadd_imm_s(lo, span);
+        let nowrap = self.b.ins().icmp(IntCC::UnsignedLessThanOrEqual, lo, top);
+        ok = self.b.ins().band(ok, nowrap);
+        let check = self.b.create_block();
+        self.b.ins().brif(ok, check, &[], general, &[]);
+        self.b.switch_to_block(check);
+        self.b.seal_block(check);
+        let access = self.b.create_block();
+        let delta = self.b.append_block_param(access, I64);
+        self.region_check(m.slot, lo, top, 4, access, slow);
+        self.b.switch_to_block(access);
+        self.b.seal_block(access);
+        let at = self.b.ins().iadd(delta, lo);
+        self.move_vectors(m, at);
+        self.count_mem_issue(m);
+        self.b.ins().jump(join, &[]);
+    }
+
+    /// A whole wave's dwords between VGPR row `m.data` and guest memory at host address `at`.
+    fn move_vectors(&mut self, m: &MemOp, at: Value) {
+        let guest = guest_mem();
+        for c in 0..self.chunks {
+            let (go, ro) = ((16 * c) as i32, vgpr_offset(m.data, c));
+            if m.store {
+                let v = self.b.ins().load(I32X4, mem(), self.vgpr_ptr, ro);
+                self.b.ins().store(guest, v, at, go);
+            } else {
+                let v = self.b.ins().load(I32X4, guest, at, go);
+                self.b.ins().store(mem(), v, self.vgpr_ptr, ro);
+            }
+        }
+    }
+
+    /// The handler's counting of a memory instruction (`exec::flat::count`, `exec::lds::issue`):
+    /// one issue, saturating at the field's maximum. Atomics count as loads when they return
+    /// (`exec::flat::count`, `exec::buffer`); FLAT also counts in LGKM_CNT.
+    fn count_mem_issue(&mut self, m: &MemOp) {
+        let vs = m.store || m.rmw.is_some_and(|r| !r.rtn);
+        let (field, max) = match (m.lds, vs) {
+            (true, _) => (self.env.lgkm, crate::wave::WaitCounts::LGKM_MAX),
+            (false, false) => (self.env.vm, crate::wave::WaitCounts::VM_MAX),
+            (false, true) => (self.env.vs, crate::wave::WaitCounts::VS_MAX),
+        };
+        self.count_issue(field, max);
+        if m.flat {
+            self.count_issue(self.env.lgkm, crate::wave::WaitCounts::LGKM_MAX);
+        }
+    }
+
     fn unit_stride(
         &mut self,
         chunks: &[Value],
