@@ -89,6 +89,7 @@ pub(crate) fn build(
         vgpr: HashMap::new(),
         scc: None,
         masks: None,
+        known_masks: HashMap::new(),
         wave64,
         chunks: if wave64 { 64 / VL } else { 32 / VL },
         lanes: None,
@@ -193,6 +194,12 @@ struct Gen<'a> {
     scc: Option<(Value, bool)>,
     /// EXEC as per-chunk lane masks, for the EXEC values (lo, hi) they were made from.
     masks: Option<(Value, Value, Vec<Value>)>,
+    /// Per-chunk lane masks of lane-mask values a VALU instruction computed from vectors (a
+    /// carry-out, a compare), by the (low, high) scalar values written (wave32: (low, low)):
+    /// a later reader of that value (carry-in, v_cndmask) takes the vectors instead of
+    /// expanding the bits again (`masks_of`). Keyed by SSA value, so a value the block
+    /// replaced is never found.
+    known_masks: HashMap<(Value, Value), Vec<Value>>,
     wave64: bool,
     chunks: usize,
     /// Lane-instructions so far (I64).
@@ -371,6 +378,9 @@ impl Gen<'_> {
     /// Per-chunk lane masks (all ones where the bit of `m` is set) of a 64-bit lane mask given
     /// as its two 32-bit halves.
     fn masks_of(&mut self, lo: Value, hi: Value) -> Vec<Value> {
+        if let Some(m) = self.known_masks.get(&(lo, hi)) {
+            return m.clone();
+        }
         let zero = self.splat(0);
         let (slo, shi) = (self.b.ins().splat(I32X4, lo), self.b.ins().splat(I32X4, hi));
         (0..self.chunks)
@@ -1136,6 +1146,7 @@ impl Gen<'_> {
                 let m = self.exec_masks();
                 let ci = cin.map(|c| self.mask_src_chunks(c));
                 let mut vals = Vec::with_capacity(self.chunks);
+                let mut lanes = Vec::with_capacity(self.chunks);
                 let mut acc = self.b.ins().iconst(I64, 0);
                 for c in 0..self.chunks {
                     let (mut x, mut y) = (self.vsrc(a, c), self.vsrc(b, c));
@@ -1178,11 +1189,12 @@ impl Gen<'_> {
                         self.b.ins().ishl_imm_u(hb, (c * VL) as i64)
                     };
                     acc = self.b.ins().bor(acc, hb);
+                    lanes.push(self.b.ins().band(co, m[c]));
                 }
                 let exec = self.exec64();
                 let bits = self.b.ins().band(acc, exec);
                 self.vwrite(dst, vals, &m);
-                self.write_mask(carry, bits);
+                self.write_known_mask(carry, bits, lanes);
             }
             Node::Mad64 {
                 dst,
@@ -1282,39 +1294,25 @@ impl Gen<'_> {
                     None if cond == Cond::T => exec,
                     None => self.b.ins().iconst(I64, 0),
                     Some(cc) => {
-                        let mut acc = self.b.ins().iconst(I64, 0);
-                        for c in 0..self.chunks {
-                            let (x, y) = (self.vsrc(a, c), self.vsrc(b, c));
-                            let m = self.b.ins().icmp(cc, x, y);
-                            let hb = self.b.ins().vhigh_bits(I64, m);
-                            let hb = if c == 0 {
-                                hb
-                            } else {
-                                self.b.ins().ishl_imm_u(hb, (c * VL) as i64)
-                            };
-                            acc = self.b.ins().bor(acc, hb);
-                        }
-                        self.b.ins().band(acc, exec)
+                        let (acc, lanes) = self.gather_mask(|g, c| {
+                            let (x, y) = (g.vsrc(a, c), g.vsrc(b, c));
+                            g.b.ins().icmp(cc, x, y)
+                        });
+                        let bits = self.b.ins().band(acc, exec);
+                        self.write_known_mask(dst, bits, lanes);
+                        return;
                     }
                 };
                 self.write_mask(dst, bits);
             }
             Node::VCmpF { cond, a, b, dst } => {
                 let exec = self.exec64();
-                let mut acc = self.b.ins().iconst(I64, 0);
-                for c in 0..self.chunks {
-                    let (x, y) = (self.vsrc(a, c), self.vsrc(b, c));
-                    let m = self.fcond(cond, x, y);
-                    let hb = self.b.ins().vhigh_bits(I64, m);
-                    let hb = if c == 0 {
-                        hb
-                    } else {
-                        self.b.ins().ishl_imm_u(hb, (c * VL) as i64)
-                    };
-                    acc = self.b.ins().bor(acc, hb);
-                }
+                let (acc, lanes) = self.gather_mask(|g, c| {
+                    let (x, y) = (g.vsrc(a, c), g.vsrc(b, c));
+                    g.fcond(cond, x, y)
+                });
                 let bits = self.b.ins().band(acc, exec);
-                self.write_mask(dst, bits);
+                self.write_known_mask(dst, bits, lanes);
             }
             Node::Dual { x, y, k } => {
                 let m = self.exec_masks();
@@ -1445,6 +1443,48 @@ impl Gen<'_> {
         } else {
             let lo = self.b.ins().ireduce(I32, bits);
             self.set_sgpr(code, lo);
+        }
+    }
+
+    /// The lane mask (I64, before the AND with EXEC) of the per-chunk compare results `f(c)`
+    /// (all ones or zero per lane), and those results ANDed with EXEC's lane masks.
+    fn gather_mask(&mut self, mut f: impl FnMut(&mut Self, usize) -> Value) -> (Value, Vec<Value>) {
+        let em = self.exec_masks();
+        let mut acc = self.b.ins().iconst(I64, 0);
+        let mut lanes = Vec::with_capacity(self.chunks);
+        for (c, &e) in em.iter().enumerate() {
+            let m = f(self, c);
+            let hb = self.b.ins().vhigh_bits(I64, m);
+            let hb = if c == 0 {
+                hb
+            } else {
+                self.b.ins().ishl_imm_u(hb, (c * VL) as i64)
+            };
+            acc = self.b.ins().bor(acc, hb);
+            lanes.push(self.b.ins().band(m, e));
+        }
+        (acc, lanes)
+    }
+
+    /// `write_mask` of `bits`, whose per-chunk lane masks are `lanes` (lane j of chunk c all
+    /// ones exactly where bit `VL * c + j` of `bits` is set), remembered for `masks_of`.
+    fn write_known_mask(&mut self, dst: MaskDst, bits: Value, lanes: Vec<Value>) {
+        self.write_mask(dst, bits);
+        let code = match dst {
+            MaskDst::Exec => opnd::EXEC_LO,
+            MaskDst::Sgpr(code) => code,
+        };
+        let lo_code = if self.wave64 { code & !1 } else { code };
+        let lo = self.sgpr.get(&lo_code).map(|e| e.0);
+        let hi = if self.wave64 {
+            self.sgpr.get(&(lo_code + 1)).map(|e| e.0)
+        } else {
+            lo
+        };
+        if let (Some(lo), Some(hi)) = (lo, hi) {
+            if code != opnd::NULL {
+                self.known_masks.insert((lo, hi), lanes);
+            }
         }
     }
 
@@ -2756,6 +2796,7 @@ impl Gen<'_> {
         self.vgpr.clear();
         self.scc = None;
         self.masks = None;
+        self.known_masks.clear();
     }
 
     /// Adds the lane-instructions counted so far to `*lanes`.
