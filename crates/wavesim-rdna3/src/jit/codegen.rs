@@ -2623,7 +2623,17 @@ impl Gen<'_> {
         self.b.ins().brif(full, ramp, &[], general, &[]);
         self.b.switch_to_block(ramp);
         self.b.seal_block(ramp);
+        // Lane 0's and the last lane's 32-bit parts first: most other patterns (rows of a 2D
+        // workgroup, strided or repeated addresses) leave here at the cost of two extracts.
         let a0 = self.b.ins().extractlane(achunks[0], 0);
+        let last = achunks.len() - 1;
+        let an = self.b.ins().extractlane(achunks[last], (VL - 1) as u8);
+        let d = self.b.ins().isub(an, a0);
+        let ends = self.b.ins().icmp_imm_u(IntCC::Equal, d, span);
+        let lanes = self.b.create_block();
+        self.b.ins().brif(ends, lanes, &[], general, &[]);
+        self.b.switch_to_block(lanes);
+        self.b.seal_block(lanes);
         let a0 = self.b.ins().uextend(I64, a0);
         let mut ok = self.ramp_check(a0, achunks);
         // No lane's 32-bit part wraps (then the ramp is the lanes' exact values).
