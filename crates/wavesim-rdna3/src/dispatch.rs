@@ -741,10 +741,8 @@ impl<'a> Rdna3Dispatch<'a> {
 /// wave start for determinism (their contents are undefined on hardware); rows no instruction
 /// names cannot be read, so zeroing stops there. This is what makes a wave start cheap when the
 /// VGPR count is generous (`run_asm` allocates all 256). Each operand names the first register of
-/// its tuple; 16 rows cover the widest tuple from there (WMMA's 8-row A/B/D, 12 BVH address
-/// VGPRs, b128 data plus TFE).
+/// its tuple; [`tuple_rows`] says how many rows from there an instruction's operands may span.
 fn vgpr_rows_reached(insts: &[Inst]) -> Option<usize> {
-    const WIDEST_TUPLE: usize = 16;
     let mut rows = 0usize;
     for i in insts {
         if matches!(
@@ -757,9 +755,10 @@ fn vgpr_rows_reached(insts: &[Inst]) -> Option<usize> {
         ) {
             return None;
         }
+        let span = tuple_rows(i);
         let mut reach = |code: u16| {
             if opnd::is_vgpr(code) {
-                rows = rows.max((code - opnd::VGPR0) as usize + WIDEST_TUPLE);
+                rows = rows.max((code - opnd::VGPR0) as usize + span);
             }
         };
         i.dst.iter().chain(&i.src).for_each(|&c| reach(c));
@@ -772,6 +771,34 @@ fn vgpr_rows_reached(insts: &[Inst]) -> Option<usize> {
         }
     }
     Some(rows)
+}
+
+/// Rows from its first register that any VGPR operand of `i` may span. ALU encodings: the
+/// widest operand of the instruction's signature (the table's types give every ALU operand's
+/// width: `v[1:2]` of v_mad_u64_u32 is its `u64`; VOPD's halves are both counted), applied to
+/// each of its operands. FLAT/GLOBAL/SCRATCH and DS: the widest data operand of the signature
+/// (b128 for a 64-bit compare-swap) and at least 2, a 64-bit address. Everything else (MUBUF and
+/// MTBUF with TFE, MIMG's dmask-sized data, exports, LDS-direct): 16 rows, which cover the widest
+/// tuple of any instruction (WMMA's 8-row A/B/D, 12 BVH address VGPRs, b128 data plus TFE).
+fn tuple_rows(i: &Inst) -> usize {
+    const WIDEST_TUPLE: usize = 16;
+    let widest = |op: Op| {
+        let s = op.sig();
+        s.dst
+            .iter()
+            .chain(&s.src)
+            .map(|t| t.dwords() as usize)
+            .max()
+            .unwrap_or(0)
+    };
+    match i.enc {
+        Enc::Vop1 | Enc::Vop2 | Enc::Vop3 | Enc::Vopc | Enc::Vop3sd | Enc::Vop3p | Enc::Vinterp => {
+            widest(i.op).max(1)
+        }
+        Enc::Vopd => widest(i.op).max(widest(i.op_y)).max(1),
+        Enc::Flat | Enc::Global | Enc::Scratch | Enc::Ds => widest(i.op).max(2),
+        _ => WIDEST_TUPLE,
+    }
 }
 
 /// Whether `i` can write LDS: DS instructions, FLAT (its address may fall in the LDS

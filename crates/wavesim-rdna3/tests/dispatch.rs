@@ -571,6 +571,58 @@ fn barrier_makes_lds_writes_of_other_waves_visible() {
     }
 }
 
+/// Reads registers the initial wave state does not load, then writes them, so a later wave that
+/// reuses this wave's storage would see -1 if they were not reset: v[4:5] through a 64-bit VALU
+/// source, v7 as the second dword of a b128 store's data, s20 through v_mov.
+const READ_UNLOADED: &[u32] = &[
+    0xd646_0001,
+    0x0401_0c02, // v_lshl_add_u32 v1, s2, 6, v0       (work-item index in the grid)
+    0x3002_0284, // v_lshlrev_b32_e32 v1, 4, v1        (16 bytes per work-item)
+    0xd73c_0008,
+    0x0002_0880, // v_lshlrev_b64 v[8:9], 0, v[4:5]    (v8 = v4, v9 = v5)
+    0x7e0c_0214, // v_mov_b32_e32 v6, s20
+    0xdc76_0000,
+    0x0000_0601, // global_store_b128 v1, v[6:9], s[0:1]
+    0x7e08_02c1, // v_mov_b32_e32 v4, -1
+    0x7e0a_02c1, // v_mov_b32_e32 v5, -1
+    0x7e0e_02c1, // v_mov_b32_e32 v7, -1
+    0xbe94_00c1, // s_mov_b32 s20, -1
+    S_ENDPGM,
+];
+
+/// Registers the initial wave state does not load (AMDGPUUsage, "Initial Kernel Execution
+/// State": this launch loads s[0:1] = kernarg pointer, s2 = workgroup id X and v0 = the
+/// work-item ids; the RDNA3 ISA guide leaves every other SGPR and VGPR undefined at wave
+/// start) read as 0 in wavesim, in every wave, under every engine: also in waves that reuse the
+/// storage of an earlier wave that wrote -1 to them (one worker runs every workgroup in order),
+/// and whatever rows the dispatch decides it must reset (`vgpr_rows_reached`). So each
+/// work-item stores [s20, v7, v4, v5] = [0, 0, 0, 0].
+#[test]
+fn registers_the_wave_start_does_not_load_read_zero_in_every_wave() {
+    use wavesim_rdna3::jit::Engine;
+    let prog = Program::new(&words_to_bytes(READ_UNLOADED), CODE_BASE).unwrap();
+    for wave64 in [false, true] {
+        for engine in [Engine::Interp, Engine::Jit, Engine::Auto] {
+            for threads in [1, 2] {
+                let groups = 96u32;
+                let bytes = (groups * 64 * 16) as usize;
+                let mut mem = DeviceMemory::new();
+                let out = mem.alloc(bytes as u64, 256).unwrap();
+                mem.write(out, &vec![0xab; bytes]).unwrap();
+                let mut l = launch(&prog, wave64, &[groups * 64], &[64]);
+                l.kernarg_addr = out;
+                l.threads = threads;
+                l.cfg.engine = engine;
+                dispatch::run(&l, &mem).unwrap();
+                let mut b = vec![0u8; bytes];
+                mem.read(out, &mut b).unwrap();
+                let at = b.iter().position(|&x| x != 0);
+                assert_eq!(at, None, "wave64={wave64} {engine} threads={threads}");
+            }
+        }
+    }
+}
+
 #[test]
 fn a_wave_that_never_arrives_is_a_barrier_deadlock() {
     let words = [

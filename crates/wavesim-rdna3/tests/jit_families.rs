@@ -559,6 +559,64 @@ fn carries_chain_through_vcc_and_sgpr_masks() {
     }
 }
 
+/// Lane masks a VALU instruction computed and a later one reads (the compiled code reuses the
+/// vectors it computed them from, `codegen::write_known_mask`): in wave64, a float compare's
+/// VCC read by v_cndmask, a carry-out in s[8:9] read as the carry-in of v_add_co_ci, whose
+/// carry-out s[10:11] v_cndmask reads, and v_cmpx's EXEC under which v_add_nc runs.
+#[test]
+fn wave64_masks_from_compares_and_carries_feed_later_instructions() {
+    let exec = 0xf0f0_ff00_ffff_0f0fu64;
+    let (h, _) = run(
+        true,
+        &[
+            &[0x00, 0x03, 0x22, 0x7c], // v_cmp_lt_f32_e32 vcc, v0, v1
+            &[0x00, 0x03, 0x20, 0x02], // v_cndmask_b32_e32 v16, v0, v1, vcc
+            &[0x02, 0x08, 0x00, 0xd7, 0x00, 0x03, 0x02, 0x00], // v_add_co_u32 v2, s[8:9], v0, v1
+            &[0x03, 0x0a, 0x20, 0xd5, 0x00, 0x03, 0x22, 0x00], // v_add_co_ci_u32_e64 v3, s[10:11], v0, v1, s[8:9]
+            &[0x11, 0x00, 0x01, 0xd5, 0x00, 0x03, 0x2a, 0x00], // v_cndmask_b32_e64 v17, v0, v1, s[10:11]
+            &[0x7e, 0x00, 0xcc, 0xd4, 0x00, 0x03, 0x02, 0x00], // v_cmpx_gt_u32_e64 v0, v1
+            &[0x00, 0x03, 0x08, 0x4a],                         // v_add_nc_u32_e32 v4, v0, v1
+        ],
+        7,
+        |h| {
+            h.set_v(0, a);
+            h.set_v(1, b);
+            for r in [2, 3, 4, 16, 17] {
+                h.set_v(r, |_| OLD);
+            }
+            h.wave.set_exec(exec);
+        },
+    );
+    // VOPC and carry-outs: the active lanes' results, 0 for inactive lanes; v_cndmask_b32:
+    // D = mask[lane] ? S1 : S0; v_add_co_ci_u32: D = S0 + S1 + carry-in, carry-out the 33rd
+    // bit (RDNA3 ISA, VOPC, VOP2 and VOP3SD).
+    let on = |l: usize| exec >> l & 1 != 0;
+    let mask =
+        |f: &dyn Fn(usize) -> bool| (0..64).fold(0u64, |m, l| m | ((on(l) && f(l)) as u64) << l);
+    let lt = mask(&|l| f32::from_bits(a(l)) < f32::from_bits(b(l)));
+    let c1 = mask(&|l| (a(l) as u64 + b(l) as u64) >> 32 != 0);
+    let c2 = mask(&|l| (a(l) as u64 + b(l) as u64 + (c1 >> l & 1)) >> 32 != 0);
+    let gt = mask(&|l| a(l) > b(l));
+    assert_eq!(h.wave.vcc(), lt);
+    assert_eq!(h.s(8) as u64 | (h.s(9) as u64) << 32, c1);
+    assert_eq!(h.s(10) as u64 | (h.s(11) as u64) << 32, c2);
+    assert_eq!(h.wave.exec(), gt);
+    let pick = |m: u64, l: usize| if m >> l & 1 != 0 { b(l) } else { a(l) };
+    for l in 0..64 {
+        let old = |v: u32| if on(l) { v } else { OLD };
+        assert_eq!(h.v(16, l), old(pick(lt, l)), "v16 lane {l}");
+        assert_eq!(h.v(17, l), old(pick(c2, l)), "v17 lane {l}");
+        let sum = a(l).wrapping_add(b(l));
+        assert_eq!(
+            h.v(3, l),
+            old(sum.wrapping_add((c1 >> l) as u32 & 1)),
+            "v3 lane {l}"
+        );
+        let v4 = if gt >> l & 1 != 0 { sum } else { OLD };
+        assert_eq!(h.v(4, l), v4, "v4 lane {l}");
+    }
+}
+
 #[test]
 fn shifts_of_vgpr_pairs() {
     let exec = 0x7fff_fffeu64;

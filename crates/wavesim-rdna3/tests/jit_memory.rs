@@ -667,6 +667,118 @@ fn unit_stride_dwords_move_whole_rows_and_other_ramps_lane_by_lane() {
 }
 
 #[test]
+fn unit_stride_dwords_at_64_bit_addresses_take_the_whole_row_check_exactly() {
+    // global_load_b32 v20, v[0:1], off; global_store_b32 v[2:3], v20, off;
+    // flat_load_b32 v21, v[0:1] offset:4; flat_store_b32 v[2:3], v21 (address = the 64-bit
+    // VGPR pair + offset, RDNA3 ISA 11.1/11.2). With v[0:1] = A + base + 4 * lane and
+    // v[2:3] = B + base + 4 * lane under a full EXEC, lane l reads A's dword at base + 4l into
+    // v20 and the one at base + 4l + 4 into v21, and B's dword at base + 4l ends as v21 (the
+    // FLAT store comes last): the compiled whole-row check (`codegen::contiguous`). The cases
+    // it must refuse, and then match the interpreter bit for bit, faults included: a partial
+    // EXEC, a misaligned ramp, one lane whose high dword differs, a ramp whose low dwords wrap
+    // inside a 4 GiB page, every lane in the LDS or the private aperture (FLAT), and the ramp
+    // one dword past the end of A.
+    let mut words = Vec::new();
+    words.extend(global(20, 0, 0, 0, OFF, 20));
+    words.extend(global(26, 0, 2, 20, OFF, 0));
+    words.extend(flat(20, 4, 0, 0, 21));
+    words.extend(flat(26, 0, 2, 21, 0));
+    let p = prog(&words);
+    for wave64 in [false, true] {
+        let lanes = if wave64 { 64 } else { 32 };
+        // `at(l)`: lane l's 64-bit address in A (or where the case puts it).
+        let make = |at: &'static dyn Fn(u64, u64, usize) -> u64, exec: u64| {
+            move || {
+                let (mut h, a, b) = harness(wave64);
+                h.wave.set_exec(exec);
+                h.set_v(0, |l| at(a, 64, l) as u32);
+                h.set_v(1, |l| (at(a, 64, l) >> 32) as u32);
+                h.set_v(2, |l| (b + 64 + 4 * l as u64) as u32);
+                h.set_v(3, |l| ((b + 64 + 4 * l as u64) >> 32) as u32);
+                h
+            }
+        };
+        let ramp: &'static dyn Fn(u64, u64, usize) -> u64 = &|a, base, l| a + base + 4 * l as u64;
+        let (text, mem, _) = same("64-bit unit stride", &p, &make(ramp, u64::MAX));
+        assert!(text.starts_with("outcome Ok"), "{text}");
+        let mut h = make(ramp, u64::MAX)();
+        h.cfg.engine = Engine::Jit;
+        h.wave.pc = 0;
+        h.run_program(&p, 100).expect("runs");
+        let dword = |o: usize| u32::from_le_bytes([0, 1, 2, 3].map(|k| fill_byte(o + k)));
+        for l in 0..lanes {
+            assert_eq!(h.v(20, l), dword(64 + 4 * l), "lane {l} v20");
+            assert_eq!(h.v(21, l), dword(64 + 4 * l + 4), "lane {l} v21");
+            let o = 4096 + 64 + 4 * l;
+            assert_eq!(
+                mem[o..o + 4],
+                dword(64 + 4 * l + 4).to_le_bytes(),
+                "lane {l} B"
+            );
+        }
+        same(
+            "64-bit, partial EXEC",
+            &p,
+            &make(ramp, 0xffff_7fff_ffff_fffe),
+        );
+        same(
+            "64-bit, misaligned",
+            &p,
+            &make(&|a, base, l| a + base + 2 + 4 * l as u64, u64::MAX),
+        );
+        same(
+            "64-bit, lane 7 in another 4 GiB page",
+            &p,
+            &make(
+                &|a, base, l| a + base + 4 * l as u64 + (((l == 7) as u64) << 32),
+                u64::MAX,
+            ),
+        );
+        // Low dwords from 2^32 - 8 on: lanes 2.. wrap to the start of the same 4 GiB page.
+        same(
+            "64-bit, low dwords wrap",
+            &p,
+            &make(
+                &|a, _, l| (a & !0xffff_ffff) | (0xffff_fff8u32.wrapping_add(4 * l as u32)) as u64,
+                u64::MAX,
+            ),
+        );
+        same(
+            "64-bit, LDS aperture",
+            &p,
+            &make(
+                &|_, base, l| SHARED_APERTURE + base + 4 * l as u64,
+                u64::MAX,
+            ),
+        );
+        let (text, _, _) = same(
+            "64-bit, private aperture",
+            &p,
+            &make(
+                &|_, base, l| wavesim_rdna3::exec::operand::PRIVATE_APERTURE + base + 4 * l as u64,
+                u64::MAX,
+            ),
+        );
+        assert!(!text.starts_with("outcome Ok"), "{text}");
+        // The FLAT load reads 4 bytes further: at 4096 - 4 - 4 * lanes every access is in A,
+        // one dword further its last lane's is not.
+        let end: &'static dyn Fn(u64, u64, usize) -> u64 = if wave64 {
+            &|a, _, l| a + 4096 - 4 - 4 * 64 + 4 * l as u64
+        } else {
+            &|a, _, l| a + 4096 - 4 - 4 * 32 + 4 * l as u64
+        };
+        let (text, _, _) = same("64-bit, at the end of A", &p, &make(end, u64::MAX));
+        assert!(text.starts_with("outcome Ok"), "{text}");
+        let past: &'static dyn Fn(u64, u64, usize) -> u64 = if wave64 {
+            &|a, _, l| a + 4096 - 4 * 64 + 4 * l as u64
+        } else {
+            &|a, _, l| a + 4096 - 4 * 32 + 4 * l as u64
+        };
+        same("64-bit, past the end of A", &p, &make(past, u64::MAX));
+    }
+}
+
+#[test]
 fn flat_accesses_in_the_global_aperture_compile_and_the_others_are_the_handlers() {
     // flat_load_b64 v[20:21], v[0:1] offset:0x1008 (FLAT ignores offset bit 12: address = v[0:1]
     // + 8, RDNA3 ISA 11.1 fields, `exec::flat::targets`), flat_store_b32 v[2:3], v20 offset:4,

@@ -89,6 +89,7 @@ pub(crate) fn build(
         vgpr: HashMap::new(),
         scc: None,
         masks: None,
+        known_masks: HashMap::new(),
         wave64,
         chunks: if wave64 { 64 / VL } else { 32 / VL },
         lanes: None,
@@ -193,6 +194,12 @@ struct Gen<'a> {
     scc: Option<(Value, bool)>,
     /// EXEC as per-chunk lane masks, for the EXEC values (lo, hi) they were made from.
     masks: Option<(Value, Value, Vec<Value>)>,
+    /// Per-chunk lane masks of lane-mask values a VALU instruction computed from vectors (a
+    /// carry-out, a compare), by the (low, high) scalar values written (wave32: (low, low)):
+    /// a later reader of that value (carry-in, v_cndmask) takes the vectors instead of
+    /// expanding the bits again (`masks_of`). Keyed by SSA value, so a value the block
+    /// replaced is never found.
+    known_masks: HashMap<(Value, Value), Vec<Value>>,
     wave64: bool,
     chunks: usize,
     /// Lane-instructions so far (I64).
@@ -371,6 +378,9 @@ impl Gen<'_> {
     /// Per-chunk lane masks (all ones where the bit of `m` is set) of a 64-bit lane mask given
     /// as its two 32-bit halves.
     fn masks_of(&mut self, lo: Value, hi: Value) -> Vec<Value> {
+        if let Some(m) = self.known_masks.get(&(lo, hi)) {
+            return m.clone();
+        }
         let zero = self.splat(0);
         let (slo, shi) = (self.b.ins().splat(I32X4, lo), self.b.ins().splat(I32X4, hi));
         (0..self.chunks)
@@ -1136,6 +1146,7 @@ impl Gen<'_> {
                 let m = self.exec_masks();
                 let ci = cin.map(|c| self.mask_src_chunks(c));
                 let mut vals = Vec::with_capacity(self.chunks);
+                let mut lanes = Vec::with_capacity(self.chunks);
                 let mut acc = self.b.ins().iconst(I64, 0);
                 for c in 0..self.chunks {
                     let (mut x, mut y) = (self.vsrc(a, c), self.vsrc(b, c));
@@ -1178,11 +1189,12 @@ impl Gen<'_> {
                         self.b.ins().ishl_imm_u(hb, (c * VL) as i64)
                     };
                     acc = self.b.ins().bor(acc, hb);
+                    lanes.push(self.b.ins().band(co, m[c]));
                 }
                 let exec = self.exec64();
                 let bits = self.b.ins().band(acc, exec);
                 self.vwrite(dst, vals, &m);
-                self.write_mask(carry, bits);
+                self.write_known_mask(carry, bits, lanes);
             }
             Node::Mad64 {
                 dst,
@@ -1282,39 +1294,25 @@ impl Gen<'_> {
                     None if cond == Cond::T => exec,
                     None => self.b.ins().iconst(I64, 0),
                     Some(cc) => {
-                        let mut acc = self.b.ins().iconst(I64, 0);
-                        for c in 0..self.chunks {
-                            let (x, y) = (self.vsrc(a, c), self.vsrc(b, c));
-                            let m = self.b.ins().icmp(cc, x, y);
-                            let hb = self.b.ins().vhigh_bits(I64, m);
-                            let hb = if c == 0 {
-                                hb
-                            } else {
-                                self.b.ins().ishl_imm_u(hb, (c * VL) as i64)
-                            };
-                            acc = self.b.ins().bor(acc, hb);
-                        }
-                        self.b.ins().band(acc, exec)
+                        let (acc, lanes) = self.gather_mask(|g, c| {
+                            let (x, y) = (g.vsrc(a, c), g.vsrc(b, c));
+                            g.b.ins().icmp(cc, x, y)
+                        });
+                        let bits = self.b.ins().band(acc, exec);
+                        self.write_known_mask(dst, bits, lanes);
+                        return;
                     }
                 };
                 self.write_mask(dst, bits);
             }
             Node::VCmpF { cond, a, b, dst } => {
                 let exec = self.exec64();
-                let mut acc = self.b.ins().iconst(I64, 0);
-                for c in 0..self.chunks {
-                    let (x, y) = (self.vsrc(a, c), self.vsrc(b, c));
-                    let m = self.fcond(cond, x, y);
-                    let hb = self.b.ins().vhigh_bits(I64, m);
-                    let hb = if c == 0 {
-                        hb
-                    } else {
-                        self.b.ins().ishl_imm_u(hb, (c * VL) as i64)
-                    };
-                    acc = self.b.ins().bor(acc, hb);
-                }
+                let (acc, lanes) = self.gather_mask(|g, c| {
+                    let (x, y) = (g.vsrc(a, c), g.vsrc(b, c));
+                    g.fcond(cond, x, y)
+                });
                 let bits = self.b.ins().band(acc, exec);
-                self.write_mask(dst, bits);
+                self.write_known_mask(dst, bits, lanes);
             }
             Node::Dual { x, y, k } => {
                 let m = self.exec_masks();
@@ -1445,6 +1443,48 @@ impl Gen<'_> {
         } else {
             let lo = self.b.ins().ireduce(I32, bits);
             self.set_sgpr(code, lo);
+        }
+    }
+
+    /// The lane mask (I64, before the AND with EXEC) of the per-chunk compare results `f(c)`
+    /// (all ones or zero per lane), and those results ANDed with EXEC's lane masks.
+    fn gather_mask(&mut self, mut f: impl FnMut(&mut Self, usize) -> Value) -> (Value, Vec<Value>) {
+        let em = self.exec_masks();
+        let mut acc = self.b.ins().iconst(I64, 0);
+        let mut lanes = Vec::with_capacity(self.chunks);
+        for (c, &e) in em.iter().enumerate() {
+            let m = f(self, c);
+            let hb = self.b.ins().vhigh_bits(I64, m);
+            let hb = if c == 0 {
+                hb
+            } else {
+                self.b.ins().ishl_imm_u(hb, (c * VL) as i64)
+            };
+            acc = self.b.ins().bor(acc, hb);
+            lanes.push(self.b.ins().band(m, e));
+        }
+        (acc, lanes)
+    }
+
+    /// `write_mask` of `bits`, whose per-chunk lane masks are `lanes` (lane j of chunk c all
+    /// ones exactly where bit `VL * c + j` of `bits` is set), remembered for `masks_of`.
+    fn write_known_mask(&mut self, dst: MaskDst, bits: Value, lanes: Vec<Value>) {
+        self.write_mask(dst, bits);
+        let code = match dst {
+            MaskDst::Exec => opnd::EXEC_LO,
+            MaskDst::Sgpr(code) => code,
+        };
+        let lo_code = if self.wave64 { code & !1 } else { code };
+        let lo = self.sgpr.get(&lo_code).map(|e| e.0);
+        let hi = if self.wave64 {
+            self.sgpr.get(&(lo_code + 1)).map(|e| e.0)
+        } else {
+            lo
+        };
+        if let (Some(lo), Some(hi)) = (lo, hi) {
+            if code != opnd::NULL {
+                self.known_masks.insert((lo, hi), lanes);
+            }
         }
     }
 
@@ -1938,6 +1978,46 @@ impl Gen<'_> {
                 None,
             ),
         };
+        // Everything the paths below read from the register cache is fetched here, in the
+        // block that dominates them all (a value cached inside one path would not dominate the
+        // code after the join): the high rows of a 64-bit address, the saddr base.
+        let hchunks: Vec<Value> = if wide {
+            (0..self.chunks)
+                .map(|c| self.get_v(m.addr + 1, c))
+                .collect()
+        } else {
+            Vec::new()
+        };
+        let sbase = (buf.is_none() && !m.lds && !wide).then(|| {
+            let lo = self.get_sgpr(m.saddr);
+            let hi = self.get_sgpr(m.saddr + 1);
+            self.join64(lo, hi)
+        });
+        // MUBUF: the lanes' buffer offsets in a stack slot for the lane loop.
+        let offsets = buf.map(|_| {
+            let bytes = (self.chunks * VL * 4) as u32;
+            let ss = self.b.create_sized_stack_slot(StackSlotData::new(
+                StackSlotKind::ExplicitSlot,
+                bytes,
+                4,
+            ));
+            let p = self.b.ins().stack_addr(self.ptr_ty, ss, 0);
+            for (c, &v) in achunks.iter().enumerate() {
+                self.b.ins().store(mem(), v, p, (16 * c) as i32);
+            }
+            p
+        });
+        self.flush_footprint(fp);
+        let slow = self.b.create_block();
+        let join = self.b.create_block();
+        if !m.lds && buf.is_none() && m.size == 4 && m.off1.is_none() && m.rmw.is_none() {
+            // A whole wave of unit-stride dwords is checked first without the lane-wise
+            // reductions (`contiguous`); any other case takes the general check below.
+            let general = self.b.create_block();
+            self.contiguous(m, exec, &achunks, &hchunks, sbase, general, slow, join);
+            self.b.switch_to_block(general);
+            self.b.seal_block(general);
+        }
         // Lane-wise min, max and OR of the address rows' chunks over the active lanes (and
         // min, max of the high rows of a 64-bit address): inactive lanes count as u32::MAX
         // for the minimums and 0 for the rest.
@@ -1952,7 +2032,7 @@ impl Gen<'_> {
             mx = self.b.ins().umax(mx, hi_v);
             or = self.b.ins().bor(or, hi_v);
             if wide {
-                let h = self.get_v(m.addr + 1, c);
+                let h = hchunks[c];
                 let lo_h = self.b.ins().bitselect(mask, h, ones);
                 let hi_h = self.b.ins().bitselect(mask, h, zeros);
                 hmn = self.b.ins().umin(hmn, lo_h);
@@ -1985,32 +2065,19 @@ impl Gen<'_> {
             k
         } else if m.lds {
             self.b.ins().iconst(I64, m.imm)
-        } else if wide {
+        } else if let Some(base) = sbase {
+            self.b.ins().iadd_imm_s(base, m.imm)
+        } else {
+            // 64-bit VGPR addresses.
             let (hmn, hmx) = (reduce(self, hmn, 0), reduce(self, hmx, 1));
             let same = self.b.ins().icmp(IntCC::Equal, hmn, hmx);
             ok = self.b.ins().band(ok, same);
             if m.flat {
-                // FLAT: the apertures are 4 GiB at multiples of 4 GiB, so with one high dword
-                // for all lanes no address lies in either when that dword is neither's
-                // (`exec::flat::targets` classifies the address before adding the offset).
-                use crate::exec::operand::{PRIVATE_APERTURE, SHARED_APERTURE};
-                const _: () = assert!(SHARED_APERTURE.is_multiple_of(1 << 32));
-                const _: () = assert!(PRIVATE_APERTURE.is_multiple_of(1 << 32));
-                for ap in [SHARED_APERTURE, PRIVATE_APERTURE] {
-                    let out = self
-                        .b
-                        .ins()
-                        .icmp_imm_u(IntCC::NotEqual, hmn, (ap >> 32) as i64);
-                    ok = self.b.ins().band(ok, out);
-                }
+                let out = self.outside_apertures(hmn);
+                ok = self.b.ins().band(ok, out);
             }
             let h = self.b.ins().ishl_imm_u(hmn, 32);
             self.b.ins().iadd_imm_s(h, m.imm)
-        } else {
-            let lo = self.get_sgpr(m.saddr);
-            let hi = self.get_sgpr(m.saddr + 1);
-            let base = self.join64(lo, hi);
-            self.b.ins().iadd_imm_s(base, m.imm)
         };
         // Alignment: every address a multiple of the access's alignment (the element size
         // rounded up to a power of two: then no alignment mode changes or refuses it), shown by
@@ -2042,25 +2109,8 @@ impl Gen<'_> {
         // coalesced accesses.
         let contig = (m.size == 4 && m.off1.is_none() && m.rmw.is_none())
             .then(|| self.unit_stride(&achunks, exec, mn, mx));
-        // MUBUF: the lanes' buffer offsets in a stack slot for the lane loop.
-        let offsets = buf.map(|_| {
-            let bytes = (self.chunks * VL * 4) as u32;
-            let ss = self.b.create_sized_stack_slot(StackSlotData::new(
-                StackSlotKind::ExplicitSlot,
-                bytes,
-                4,
-            ));
-            let p = self.b.ins().stack_addr(self.ptr_ty, ss, 0);
-            for (c, &v) in achunks.iter().enumerate() {
-                self.b.ins().store(mem(), v, p, (16 * c) as i32);
-            }
-            p
-        });
-        self.flush_footprint(fp);
         let access = self.b.create_block();
         let delta_p = self.b.append_block_param(access, I64);
-        let slow = self.b.create_block();
-        let join = self.b.create_block();
         if m.lds {
             // DS: the highest element's end within the workgroup's LDS (64-bit sums of 32-bit
             // values and a 16-bit offset: no lane's 32-bit address wraps).
@@ -2112,17 +2162,7 @@ impl Gen<'_> {
             self.b.switch_to_block(vector);
             self.b.seal_block(vector);
             let at = self.b.ins().iadd(host, a0);
-            let guest = guest_mem();
-            for c in 0..self.chunks {
-                let (go, ro) = ((16 * c) as i32, vgpr_offset(m.data, c));
-                if m.store {
-                    let v = self.b.ins().load(I32X4, mem(), self.vgpr_ptr, ro);
-                    self.b.ins().store(guest, v, at, go);
-                } else {
-                    let v = self.b.ins().load(I32X4, guest, at, go);
-                    self.b.ins().store(mem(), v, self.vgpr_ptr, ro);
-                }
-            }
+            self.move_vectors(m, at);
             self.b.ins().jump(done, &[]);
             self.b.switch_to_block(lanes);
             self.b.seal_block(lanes);
@@ -2220,20 +2260,7 @@ impl Gen<'_> {
         self.b.seal_block(lp);
         self.b.switch_to_block(done);
         self.b.seal_block(done);
-        // The handler's counting (`exec::flat::count`, `exec::lds::issue`): one issue,
-        // saturating at the field's maximum.
-        // Atomics count as loads when they return (`exec::flat::count`, `exec::buffer`).
-        let vs = m.store || m.rmw.is_some_and(|r| !r.rtn);
-        let (field, max) = match (m.lds, vs) {
-            (true, _) => (self.env.lgkm, crate::wave::WaitCounts::LGKM_MAX),
-            (false, false) => (self.env.vm, crate::wave::WaitCounts::VM_MAX),
-            (false, true) => (self.env.vs, crate::wave::WaitCounts::VS_MAX),
-        };
-        self.count_issue(field, max);
-        if m.flat {
-            // FLAT also counts in LGKM_CNT (`exec::flat::count`).
-            self.count_issue(self.env.lgkm, crate::wave::WaitCounts::LGKM_MAX);
-        }
+        self.count_mem_issue(m);
         self.b.ins().jump(join, &[]);
         // The handler for everything else.
         self.b.switch_to_block(slow);
@@ -2553,6 +2580,149 @@ impl Gen<'_> {
     /// wrapped. Returns that condition, lane 0's value (I64) and the row's chunks, for
     /// [`Self::ramp_check`] to finish the check only when the cheap half holds (a uniform or
     /// scattered address costs a few scalar compares).
+    /// FLAT: whether no address whose high dword (I64) is `h` lies in the LDS or private
+    /// aperture. They are 4 GiB at multiples of 4 GiB, so with one high dword for all lanes no
+    /// address lies in either when that dword is neither's (`exec::flat::targets` classifies the
+    /// address before adding the offset).
+    fn outside_apertures(&mut self, h: Value) -> Value {
+        use crate::exec::operand::{PRIVATE_APERTURE, SHARED_APERTURE};
+        const _: () = assert!(SHARED_APERTURE.is_multiple_of(1 << 32));
+        const _: () = assert!(PRIVATE_APERTURE.is_multiple_of(1 << 32));
+        let [shared, private] = [SHARED_APERTURE, PRIVATE_APERTURE].map(|ap| {
+            self.b
+                .ins()
+                .icmp_imm_u(IntCC::NotEqual, h, (ap >> 32) as i64)
+        });
+        self.b.ins().band(shared, private)
+    }
+
+    /// The fast path of a GLOBAL/FLAT dword access (`mem_op`) for the commonest case, a whole
+    /// wave at consecutive dwords: EXEC full, lane i's 32-bit address part lane 0's plus 4i
+    /// without wrapping, one high dword (or the saddr base) for all lanes. It checks exactly
+    /// what the general check would conclude in that case (the lowest address is lane 0's, the
+    /// highest lane N-1's, the alignment lane 0's) without the lane-wise minimum, maximum and
+    /// OR over the chunks, and moves the wave's dwords as vectors. Anything else continues at
+    /// `general`; an access outside every allocation at `slow` (the handler), as the general
+    /// check would.
+    #[allow(clippy::too_many_arguments)]
+    fn contiguous(
+        &mut self,
+        m: &MemOp,
+        exec: Value,
+        achunks: &[Value],
+        hchunks: &[Value],
+        sbase: Option<Value>,
+        general: cranelift_codegen::ir::Block,
+        slow: cranelift_codegen::ir::Block,
+        join: cranelift_codegen::ir::Block,
+    ) {
+        let span = 4 * (self.chunks * VL) as i64 - 4;
+        let all_lanes = self.lane_mask() as i64;
+        let full = self.b.ins().icmp_imm_u(IntCC::Equal, exec, all_lanes);
+        let ramp = self.b.create_block();
+        self.b.ins().brif(full, ramp, &[], general, &[]);
+        self.b.switch_to_block(ramp);
+        self.b.seal_block(ramp);
+        // Lane 0's and the last lane's 32-bit parts first: most other patterns (rows of a 2D
+        // workgroup, strided or repeated addresses) leave here at the cost of two extracts.
+        let a0 = self.b.ins().extractlane(achunks[0], 0);
+        let last = achunks.len() - 1;
+        let an = self.b.ins().extractlane(achunks[last], (VL - 1) as u8);
+        let d = self.b.ins().isub(an, a0);
+        let ends = self.b.ins().icmp_imm_u(IntCC::Equal, d, span);
+        let lanes = self.b.create_block();
+        self.b.ins().brif(ends, lanes, &[], general, &[]);
+        self.b.switch_to_block(lanes);
+        self.b.seal_block(lanes);
+        let a0 = self.b.ins().uextend(I64, a0);
+        let mut ok = self.ramp_check(a0, achunks);
+        // No lane's 32-bit part wraps (then the ramp is the lanes' exact values).
+        let nowrap32 =
+            self.b
+                .ins()
+                .icmp_imm_u(IntCC::UnsignedLessThanOrEqual, a0, u32::MAX as i64 - span);
+        ok = self.b.ins().band(ok, nowrap32);
+        let k = match sbase {
+            Some(base) => self.b.ins().iadd_imm_s(base, m.imm),
+            None => {
+                let h0 = self.b.ins().extractlane(hchunks[0], 0);
+                let s0 = self.b.ins().splat(I32X4, h0);
+                let mut all = None;
+                for &h in hchunks {
+                    let e = self.b.ins().icmp(IntCC::Equal, h, s0);
+                    all = Some(match all {
+                        Some(a) => self.b.ins().band(a, e),
+                        None => e,
+                    });
+                }
+                if let Some(a) = all {
+                    let same = self.b.ins().vall_true(a);
+                    ok = self.b.ins().band(ok, same);
+                }
+                let h0 = self.b.ins().uextend(I64, h0);
+                if m.flat {
+                    let out = self.outside_apertures(h0);
+                    ok = self.b.ins().band(ok, out);
+                }
+                let h = self.b.ins().ishl_imm_u(h0, 32);
+                self.b.ins().iadd_imm_s(h, m.imm)
+            }
+        };
+        // Dword alignment of every lane's address: lane 0's and the constant part's.
+        let bits = self.b.ins().bor(a0, k);
+        let mis = self.b.ins().band_imm_u(bits, 3);
+        let aligned = self.b.ins().icmp_imm_u(IntCC::Equal, mis, 0);
+        ok = self.b.ins().band(ok, aligned);
+        let lo = self.b.ins().iadd(k, a0);
+        let top = self.b.ins().iadd_imm_s(lo, span);
+        let nowrap = self.b.ins().icmp(IntCC::UnsignedLessThanOrEqual, lo, top);
+        ok = self.b.ins().band(ok, nowrap);
+        let check = self.b.create_block();
+        self.b.ins().brif(ok, check, &[], general, &[]);
+        self.b.switch_to_block(check);
+        self.b.seal_block(check);
+        let access = self.b.create_block();
+        let delta = self.b.append_block_param(access, I64);
+        self.region_check(m.slot, lo, top, 4, access, slow);
+        self.b.switch_to_block(access);
+        self.b.seal_block(access);
+        let at = self.b.ins().iadd(delta, lo);
+        self.move_vectors(m, at);
+        self.count_mem_issue(m);
+        self.b.ins().jump(join, &[]);
+    }
+
+    /// A whole wave's dwords between VGPR row `m.data` and guest memory at host address `at`.
+    fn move_vectors(&mut self, m: &MemOp, at: Value) {
+        let guest = guest_mem();
+        for c in 0..self.chunks {
+            let (go, ro) = ((16 * c) as i32, vgpr_offset(m.data, c));
+            if m.store {
+                let v = self.b.ins().load(I32X4, mem(), self.vgpr_ptr, ro);
+                self.b.ins().store(guest, v, at, go);
+            } else {
+                let v = self.b.ins().load(I32X4, guest, at, go);
+                self.b.ins().store(mem(), v, self.vgpr_ptr, ro);
+            }
+        }
+    }
+
+    /// The handler's counting of a memory instruction (`exec::flat::count`, `exec::lds::issue`):
+    /// one issue, saturating at the field's maximum. Atomics count as loads when they return
+    /// (`exec::flat::count`, `exec::buffer`); FLAT also counts in LGKM_CNT.
+    fn count_mem_issue(&mut self, m: &MemOp) {
+        let vs = m.store || m.rmw.is_some_and(|r| !r.rtn);
+        let (field, max) = match (m.lds, vs) {
+            (true, _) => (self.env.lgkm, crate::wave::WaitCounts::LGKM_MAX),
+            (false, false) => (self.env.vm, crate::wave::WaitCounts::VM_MAX),
+            (false, true) => (self.env.vs, crate::wave::WaitCounts::VS_MAX),
+        };
+        self.count_issue(field, max);
+        if m.flat {
+            self.count_issue(self.env.lgkm, crate::wave::WaitCounts::LGKM_MAX);
+        }
+    }
+
     fn unit_stride(
         &mut self,
         chunks: &[Value],
@@ -2636,6 +2806,7 @@ impl Gen<'_> {
         self.vgpr.clear();
         self.scc = None;
         self.masks = None;
+        self.known_masks.clear();
     }
 
     /// Adds the lane-instructions counted so far to `*lanes`.
