@@ -134,7 +134,7 @@ impl Tiling {
         Ok(Tiling {
             eq,
             pitch_blocks: pitch >> bw,
-            slice_bytes: (pitch >> bw) * (height >> bh) << blk,
+            slice_bytes: ((pitch >> bw) * (height >> bh)) << blk,
             xor,
         })
     }
