@@ -221,8 +221,8 @@ fn loads_and_samples_read_3d_texels_where_addrlib_puts_them() {
     let (s, texels) = golden_surface("surface 3d 25 32 32 32 32 ");
     assert!(texels.len() > 100);
     let mut h = Harness::new(false);
-    let at = h.mem.alloc(0x10_0000, 0x1_0000).unwrap();
-    let base = at + BASE;
+    // 128 KiB of texels: two 64 KiB slabs of 32x32x16 blocks, at a 64 KiB-aligned base.
+    let base = h.mem.alloc(0x2_0000, 0x1_0000).unwrap();
     // Format 22 (R32_FLOAT) in the T# `tsharp` packs for 32-bit texels.
     let value = |x: u32, y: u32, z: u32| (10000 * z + 100 * y + x) as f32;
     for &(x, y, z, off) in &texels {
