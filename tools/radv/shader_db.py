@@ -24,7 +24,8 @@ fragment shader is rewritten for Vulkan GLSL 4.50 and compiled with glslangValid
 - Rectangle textures become 2D textures read through helpers that divide the coordinate by
   textureSize (exact for the 64x64 texture the test binds).
 - Named uniform blocks become std140 buffers in set 2, binding K in declaration order.
-- Kept: programs whose samplers are all 2D (the test binds linear 2D textures); dual-source
+- Kept: programs whose samplers are 2D, cube, 3D, 1D or 2D shadow samplers (SAMPLER_TYPES: the
+  test binds a texture of each of those types); dual-source
   outputs, input interface blocks and the compatibility-profile state (gl_Fog, the
   fixed-function matrices and lights) are not converted. The source goes through
   `glslangValidator -E` first, so that macros are expanded before the rewrite.
@@ -105,6 +106,9 @@ MATRIX_COLUMNS = {"mat2": ("vec2", 2), "mat3": ("vec3", 3), "mat4": ("vec4", 4)}
 INT_TYPES = {0x1404: 1, 0x8B53: 2, 0x8B54: 3, 0x8B55: 4, 0x1405: 1, 0x8DC6: 2, 0x8DC7: 3,
              0x8DC8: 4}
 BOOL_TYPES = {0x8B56: 1, 0x8B57: 2, 0x8B58: 3, 0x8B59: 4}
+
+# The sampler types the test binds a texture for (tests/radv_shader_db.rs `Texture`).
+SAMPLER_TYPES = ["sampler2D", "samplerCube", "sampler3D", "sampler1D", "sampler2DShadow"]
 
 QUALS = r"(?:(?:flat|smooth|noperspective|centroid|invariant|highp|mediump|lowp)\s+)*"
 
@@ -415,11 +419,11 @@ def main():
             err = re.sub(r"^ERROR: \S+:\d+: ", "", err)
             status.append("%s glslang: %s" % (name, err.strip()))
             continue
-        bad = sorted(set(t for _, t, _ in samplers if t != "sampler2D"))
+        bad = sorted(set(t for _, t, _ in samplers if t not in SAMPLER_TYPES))
         if bad:
             os.remove(os.path.join(OUT, name + ".frag.spv"))
-            status.append("%s compiles; not kept: %s (the harness binds linear 2D textures "
-                          "only)" % (name, " ".join(bad)))
+            status.append("%s compiles; not kept: %s (the harness binds %s textures "
+                          "only)" % (name, " ".join(bad), ", ".join(SAMPLER_TYPES)))
             continue
         vpath = os.path.join(tmp, name + ".vert")
         open(vpath, "w").write(vertex_shader(name, inputs))

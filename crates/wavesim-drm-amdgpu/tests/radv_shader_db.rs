@@ -8,16 +8,16 @@
 //! target (linear, host-visible, filled with a background and loaded by the render pass as in
 //! radv_draw.rs); set 0 binding 0 is the uniform buffer of the loose uniforms (NAME.ubo's bytes),
 //! set 1 one combined image sampler per sampler uniform (NAME.txt lists them), set 2 the named
-//! uniform blocks (NAME.blockK), all bound to one 64x64 RGBA8 texture
-//! with optimal tiling (a smooth gradient, [`texture_texels`], uploaded as applications do:
-//! [`optimal_texture`]; RADV tiles it 4KB_D_X) and a point-sampling, clamp-to-edge sampler. Point sampling, because the RDNA3 guide does not give
+//! uniform blocks (NAME.blockK). Each sampler type reads one texture with optimal tiling
+//! ([`Texture`]: 2D, cube, 3D, 1D and a depth texture for shadow samplers), uploaded as
+//! applications do ([`optimal_texture`]); RADV lays them out as addrlib says (2D and cube
+//! faces 4KB_D_X, 3D 64KB_S_X, 1D linear, the depth texture 64KB_Z_X with HTILE), and a
+//! point-sampling, clamp-to-edge sampler (a LESS_OR_EQUAL compare sampler for shadow samplers).
+//! Point sampling, because the RDNA3 guide does not give
 //! the texture unit's bilinear weight precision (wavesim filters with f32 weights) and lavapipe
 //! filters in its own precision: with a bilinear sampler, 44 of the pipelines (normal maps
 //! through normalize and pow) differed from lavapipe by up to 254 steps; with point sampling,
-//! the 5 of them checked one by one differ by at most 1. Pipelines whose shaders declare other
-//! sampler types (cube, 3D, 1D, shadow) are not run: wavesim lays out tiled single-level 2D
-//! (and 2D-array) images only (exec::image::swizzle), not RADV's cube, 3D, 1D and depth images
-//! or tiled mip chains.
+//! the 5 of them checked one by one differ by at most 1.
 //!
 //! Tolerance (`TOLERANCE`): every channel of every pixel within 2 UNORM8 steps of lavapipe's.
 //! Both drivers compute in f32 but round apart: lavapipe interpolates from unsnapped vertex
@@ -113,8 +113,8 @@ impl Pipeline {
     fn not_runnable(&self) -> Option<String> {
         self.samplers
             .iter()
-            .find(|s| s.1 != "sampler2D")
-            .map(|s| format!("a {} (only 2D textures are bound)", s.1))
+            .find(|s| Texture::of(&s.1).is_none())
+            .map(|s| format!("a {} (no texture of that type is bound)", s.1))
     }
 }
 
@@ -197,36 +197,195 @@ fn tiled_texture() -> bool {
     std::env::var("WAVESIM_SHADER_DB_TILING").map_or(true, |v| v != "linear")
 }
 
-/// A sampled `size` texture of `format` with optimal tiling, filled with `texels` (rows packed)
-/// the way applications upload textures: a host-visible staging buffer copied into the image by
-/// vkCmdCopyBufferToImage. The copy goes to the compute queue when the driver has one: RADV then
-/// copies with its compute meta shader (image stores through the tiled T#, on wavesim); on the
-/// graphics queue it would draw into the image as a colour target, and the shim executes linear
-/// colour targets only. The image is shared by both families (CONCURRENT) and left in
+/// The texture a sampler type reads (shader_db.py's SAMPLER_TYPES), each with optimal tiling
+/// and filled by [`optimal_texture`]:
+/// - sampler2D: 64x64 R8G8B8A8_UNORM, [`texture_texels`] (or the WAVESIM_SHADER_DB_TEX size);
+/// - samplerCube: a cube of 64x64 R8G8B8A8_UNORM faces, the 2D gradient with the blue channel
+///   telling the face apart (16 + 40 * face), so that a wrong face selection shows;
+/// - sampler3D: 32x32x32 R8G8B8A8_UNORM, (8x, 8y, 8z, 255 - 2(x + y + z));
+/// - sampler1D: 64 texels R8G8B8A8_UNORM, (4x, 128, 255 - 2x, 200);
+/// - sampler2DShadow: 64x64 D32_SFLOAT, depth (x + y + 0.5) / 128 (exact in f32), read through
+///   a compare sampler (LESS_OR_EQUAL, GL's default TEXTURE_COMPARE_FUNC). RADV gives it HTILE
+///   (`radv_use_htile_for_image`: depth images of 8x8 texels and more) and samples it
+///   TC-compatibly (the T#'s COMPRESSION_EN, the HTILE as metadata), which wavesim refuses by
+///   name; a smaller one (no HTILE) would need RADV's copy to dispatch partial thread groups,
+///   which the shim refuses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Texture {
+    D2,
+    Cube,
+    D3,
+    D1,
+    Shadow,
+}
+
+impl Texture {
+    fn of(glsl: &str) -> Option<Texture> {
+        Some(match glsl {
+            "sampler2D" => Texture::D2,
+            "samplerCube" => Texture::Cube,
+            "sampler3D" => Texture::D3,
+            "sampler1D" => Texture::D1,
+            "sampler2DShadow" => Texture::Shadow,
+            _ => return None,
+        })
+    }
+
+    /// (image type, view type, format, extent, layers).
+    fn shape(
+        self,
+    ) -> (
+        vk::ImageType,
+        vk::ImageViewType,
+        vk::Format,
+        vk::Extent3D,
+        u32,
+    ) {
+        let e = |width, height, depth| vk::Extent3D {
+            width,
+            height,
+            depth,
+        };
+        let (w, h) = texture_size();
+        let rgba = vk::Format::R8G8B8A8_UNORM;
+        match self {
+            Texture::D2 => (
+                vk::ImageType::TYPE_2D,
+                vk::ImageViewType::TYPE_2D,
+                rgba,
+                e(w, h, 1),
+                1,
+            ),
+            Texture::Cube => (
+                vk::ImageType::TYPE_2D,
+                vk::ImageViewType::CUBE,
+                rgba,
+                e(64, 64, 1),
+                6,
+            ),
+            Texture::D3 => (
+                vk::ImageType::TYPE_3D,
+                vk::ImageViewType::TYPE_3D,
+                rgba,
+                e(32, 32, 32),
+                1,
+            ),
+            Texture::D1 => (
+                vk::ImageType::TYPE_1D,
+                vk::ImageViewType::TYPE_1D,
+                rgba,
+                e(64, 1, 1),
+                1,
+            ),
+            Texture::Shadow => (
+                vk::ImageType::TYPE_2D,
+                vk::ImageViewType::TYPE_2D,
+                vk::Format::D32_SFLOAT,
+                e(64, 64, 1),
+                1,
+            ),
+        }
+    }
+
+    fn aspect(self) -> vk::ImageAspectFlags {
+        if self == Texture::Shadow {
+            vk::ImageAspectFlags::DEPTH
+        } else {
+            vk::ImageAspectFlags::COLOR
+        }
+    }
+
+    fn range(self) -> vk::ImageSubresourceRange {
+        vk::ImageSubresourceRange {
+            aspect_mask: self.aspect(),
+            base_mip_level: 0,
+            level_count: 1,
+            base_array_layer: 0,
+            layer_count: self.shape().4,
+        }
+    }
+
+    /// The texels, layers (faces) one after another, rows packed.
+    fn texels(self) -> Vec<u8> {
+        let mut t = Vec::new();
+        match self {
+            Texture::D2 => return texture_texels(texture_size()),
+            Texture::Cube => {
+                for face in 0..6u32 {
+                    for y in 0..64u32 {
+                        for x in 0..64u32 {
+                            t.extend_from_slice(&[
+                                (x * 4) as u8,
+                                (y * 4) as u8,
+                                (16 + 40 * face) as u8,
+                                (255 - (x + y)) as u8,
+                            ]);
+                        }
+                    }
+                }
+            }
+            Texture::D3 => {
+                for z in 0..32u32 {
+                    for y in 0..32u32 {
+                        for x in 0..32u32 {
+                            t.extend_from_slice(&[
+                                (x * 8) as u8,
+                                (y * 8) as u8,
+                                (z * 8) as u8,
+                                (255 - 2 * (x + y + z)) as u8,
+                            ]);
+                        }
+                    }
+                }
+            }
+            Texture::D1 => {
+                for x in 0..64u32 {
+                    t.extend_from_slice(&[(x * 4) as u8, 128, (255 - 2 * x) as u8, 200]);
+                }
+            }
+            Texture::Shadow => {
+                for y in 0..64u32 {
+                    for x in 0..64u32 {
+                        t.extend_from_slice(&((x + y) as f32 / 128.0 + 0.5 / 128.0).to_le_bytes());
+                    }
+                }
+            }
+        }
+        t
+    }
+}
+
+/// A sampled `tex` with optimal tiling, filled with its texels the way applications upload
+/// textures: a host-visible staging buffer copied into the image by vkCmdCopyBufferToImage. The
+/// copy goes to the compute queue when the driver has one: RADV then copies with its compute
+/// meta shader (image stores through the tiled T#, on wavesim); on the graphics queue it would
+/// draw into the image as a colour (or depth) target, and the shim executes linear colour
+/// targets only. (For the depth texture that departs from the specification, which allows
+/// depth copies on graphics queues only, VUID-vkCmdCopyBufferToImage-commandBuffer-07739;
+/// RADV's compute copy writes the depth texels through a colour view all the same, and
+/// lavapipe has one queue.) The image is shared by both families (CONCURRENT) and left in
 /// SHADER_READ_ONLY_OPTIMAL, the copy finished.
 ///
 /// # Safety
 /// Vulkan calls on `gpu`'s device.
-unsafe fn optimal_texture(
-    gpu: &Gpu,
-    format: vk::Format,
-    (w, h): (u32, u32),
-    texels: &[u8],
-) -> Result<vk::Image, String> {
+unsafe fn optimal_texture(gpu: &Gpu, tex: Texture) -> Result<vk::Image, String> {
     let d = &gpu.device;
+    let (image_type, _, format, extent, layers) = tex.shape();
+    let texels = tex.texels();
     let (family, queue) = gpu.compute.unwrap_or((gpu.family, gpu.queue));
     let families = [gpu.family, family];
     let concurrent = family != gpu.family;
     let info = vk::ImageCreateInfo::default()
-        .image_type(vk::ImageType::TYPE_2D)
-        .format(format)
-        .extent(vk::Extent3D {
-            width: w,
-            height: h,
-            depth: 1,
+        .flags(if tex == Texture::Cube {
+            vk::ImageCreateFlags::CUBE_COMPATIBLE
+        } else {
+            vk::ImageCreateFlags::empty()
         })
+        .image_type(image_type)
+        .format(format)
+        .extent(extent)
         .mip_levels(1)
-        .array_layers(1)
+        .array_layers(layers)
         .samples(vk::SampleCountFlags::TYPE_1)
         .tiling(vk::ImageTiling::OPTIMAL)
         .initial_layout(vk::ImageLayout::UNDEFINED)
@@ -244,7 +403,7 @@ unsafe fn optimal_texture(
     let mem = gpu.allocate(image_req, host)?;
     d.bind_image_memory(image, mem, 0)
         .map_err(err("vkBindImageMemory"))?;
-    let buffer = filled_buffer(gpu, vk::BufferUsageFlags::TRANSFER_SRC, texels)?;
+    let buffer = filled_buffer(gpu, vk::BufferUsageFlags::TRANSFER_SRC, &texels)?;
 
     let (_pool, cmd) = vulkan_draw::command_buffer(d, family)?;
     d.begin_command_buffer(cmd, &vk::CommandBufferBeginInfo::default())
@@ -262,7 +421,7 @@ unsafe fn optimal_texture(
                 .src_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
                 .dst_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
                 .image(image)
-                .subresource_range(COLOR_RANGE)];
+                .subresource_range(tex.range())];
             d.cmd_pipeline_barrier(
                 cmd,
                 stages.0,
@@ -291,16 +450,12 @@ unsafe fn optimal_texture(
         vk::ImageLayout::TRANSFER_DST_OPTIMAL,
         &[vk::BufferImageCopy::default()
             .image_subresource(vk::ImageSubresourceLayers {
-                aspect_mask: vk::ImageAspectFlags::COLOR,
+                aspect_mask: tex.aspect(),
                 mip_level: 0,
                 base_array_layer: 0,
-                layer_count: 1,
+                layer_count: layers,
             })
-            .image_extent(vk::Extent3D {
-                width: w,
-                height: h,
-                depth: 1,
-            })],
+            .image_extent(extent)],
     );
     transition(
         (
@@ -317,14 +472,15 @@ unsafe fn optimal_texture(
         ),
     );
     gpu.end_submit_and_wait(queue, cmd)?;
-    if std::env::var("WAVESIM_SHADER_DB_LAYOUT").is_ok_and(|v| v == "addrlib") {
+    if tex == Texture::D2 && std::env::var("WAVESIM_SHADER_DB_LAYOUT").is_ok_and(|v| v == "addrlib")
+    {
         let bytes = d
             .map_memory(mem, 0, image_req.size, vk::MemoryMapFlags::empty())
             .map_err(err("vkMapMemory"))? as *const u8;
         check_tiled_layout(
             std::slice::from_raw_parts(bytes, image_req.size as usize),
-            (w, h),
-            texels,
+            (extent.width, extent.height),
+            &texels,
         )?;
     }
     Ok(image)
@@ -430,7 +586,7 @@ fn render(p: &Pipeline) -> Result<Vec<u8>, String> {
         let tex_size = texture_size();
         let tiled = tiled_texture();
         let tex = if tiled {
-            optimal_texture(&gpu, format, tex_size, &texture_texels(tex_size))?
+            optimal_texture(&gpu, Texture::D2)?
         } else {
             linear_image(
                 vk::ImageUsageFlags::SAMPLED,
@@ -537,30 +693,51 @@ fn render(p: &Pipeline) -> Result<Vec<u8>, String> {
                 &[],
             );
         }
-        let view = d
-            .create_image_view(
-                &vk::ImageViewCreateInfo::default()
-                    .image(tex)
-                    .view_type(vk::ImageViewType::TYPE_2D)
-                    .format(format)
-                    .subresource_range(COLOR_RANGE),
-                None,
-            )
-            .map_err(err("vkCreateImageView"))?;
-        let sampler = d
-            .create_sampler(
-                &vk::SamplerCreateInfo::default()
-                    .mag_filter(vk::Filter::NEAREST)
-                    .min_filter(vk::Filter::NEAREST)
-                    .mipmap_mode(vk::SamplerMipmapMode::NEAREST)
-                    .address_mode_u(vk::SamplerAddressMode::CLAMP_TO_EDGE)
-                    .address_mode_v(vk::SamplerAddressMode::CLAMP_TO_EDGE)
-                    .address_mode_w(vk::SamplerAddressMode::CLAMP_TO_EDGE)
-                    .max_lod(0.0),
-                None,
-            )
-            .map_err(err("vkCreateSampler"))?;
-        for &(b, _, n) in &p.samplers {
+        // Per sampler type: its image view and sampler (the 2D texture is `tex`).
+        let mut bound: Vec<(Texture, vk::ImageView, vk::Sampler)> = Vec::new();
+        for &(b, ref ty, n) in &p.samplers {
+            let kind = Texture::of(ty).ok_or_else(|| format!("a {ty}"))?;
+            let at = match bound.iter().position(|t| t.0 == kind) {
+                Some(at) => at,
+                None => {
+                    let image = if kind == Texture::D2 {
+                        tex
+                    } else {
+                        optimal_texture(&gpu, kind)?
+                    };
+                    let (_, view_type, format, _, _) = kind.shape();
+                    let view = d
+                        .create_image_view(
+                            &vk::ImageViewCreateInfo::default()
+                                .image(image)
+                                .view_type(view_type)
+                                .format(format)
+                                .subresource_range(kind.range()),
+                            None,
+                        )
+                        .map_err(err("vkCreateImageView"))?;
+                    let info = vk::SamplerCreateInfo::default()
+                        .mag_filter(vk::Filter::NEAREST)
+                        .min_filter(vk::Filter::NEAREST)
+                        .mipmap_mode(vk::SamplerMipmapMode::NEAREST)
+                        .address_mode_u(vk::SamplerAddressMode::CLAMP_TO_EDGE)
+                        .address_mode_v(vk::SamplerAddressMode::CLAMP_TO_EDGE)
+                        .address_mode_w(vk::SamplerAddressMode::CLAMP_TO_EDGE)
+                        .max_lod(0.0);
+                    let info = if kind == Texture::Shadow {
+                        info.compare_enable(true)
+                            .compare_op(vk::CompareOp::LESS_OR_EQUAL)
+                    } else {
+                        info
+                    };
+                    let sampler = d
+                        .create_sampler(&info, None)
+                        .map_err(err("vkCreateSampler"))?;
+                    bound.push((kind, view, sampler));
+                    bound.len() - 1
+                }
+            };
+            let (_, view, sampler) = bound[at];
             let infos: Vec<_> = (0..n)
                 .map(|_| vk::DescriptorImageInfo {
                     sampler,

@@ -43,7 +43,7 @@ const MEM_NO_SEMANTICS: &[(Op, &str)] = &[
 const GDS: &str = "global wave sync, ordered count and GS registers use GDS/GWS hardware, which \
                    wavesim does not emulate (compute kernels from LLVM do not use it)";
 const IMG: &str = "image instruction not emulated yet (wavesim has image_load/store/atomics, \
-                   image_sample[_l|_b|_lz] and image_get_resinfo)";
+                   image_sample[_c][_l|_b|_lz|_d][_o], image_gather4_lz[_o] and image_get_resinfo)";
 
 /// Rows no family claims: `exec::handlers` maps them to `ExecError::Unimplemented`.
 const UNCLAIMED: &[(Op, &str)] = &[
@@ -56,21 +56,6 @@ const UNCLAIMED: &[(Op, &str)] = &[
     (Op::IMAGE_MSAA_LOAD, IMG),
     (Op::IMAGE_BVH_INTERSECT_RAY, IMG),
     (Op::IMAGE_BVH64_INTERSECT_RAY, IMG),
-    (Op::IMAGE_SAMPLE_C, IMG),
-    (Op::IMAGE_SAMPLE_C_D, IMG),
-    (Op::IMAGE_SAMPLE_C_L, IMG),
-    (Op::IMAGE_SAMPLE_C_B, IMG),
-    (Op::IMAGE_SAMPLE_C_LZ, IMG),
-    (Op::IMAGE_SAMPLE_O, IMG),
-    (Op::IMAGE_SAMPLE_D_O, IMG),
-    (Op::IMAGE_SAMPLE_L_O, IMG),
-    (Op::IMAGE_SAMPLE_B_O, IMG),
-    (Op::IMAGE_SAMPLE_LZ_O, IMG),
-    (Op::IMAGE_SAMPLE_C_O, IMG),
-    (Op::IMAGE_SAMPLE_C_D_O, IMG),
-    (Op::IMAGE_SAMPLE_C_L_O, IMG),
-    (Op::IMAGE_SAMPLE_C_B_O, IMG),
-    (Op::IMAGE_SAMPLE_C_LZ_O, IMG),
     (Op::IMAGE_GATHER4, IMG),
     (Op::IMAGE_GATHER4_L, IMG),
     (Op::IMAGE_GATHER4_B, IMG),

@@ -57,10 +57,12 @@ impl Surface {
             ("2d", false) => 9,
             ("1d", true) => 12,
             ("2d", true) => 13,
+            ("3d", _) => 10,
             (k, _) => panic!("surface kind {k}"),
         };
         put(&mut d, 124, 4, ty);
-        if array {
+        // A 3D T#'s DEPTH is the depth - 1, an array's the last slice.
+        if array || ty == 10 {
             put(&mut d, 128, 13, (self.slices - 1) as u64);
         } else if self.pitch > 0 {
             put(&mut d, 128, 13, (self.pitch - 1) as u64);
@@ -77,7 +79,7 @@ const BASE: u64 = 0x10_0000;
 fn texel_addresses_match_addrlib() {
     let text = include_str!("golden/addrlib_gfx11.txt");
     let mut surface: Option<(Surface, ImageResource)> = None;
-    let (mut surfaces, mut texels) = (0, 0);
+    let (mut surfaces, mut texels, mut texels_3d) = (0, 0, 0);
     for line in text.lines() {
         let f: Vec<&str> = line.split_whitespace().collect();
         let n = |i: usize| -> u64 { f[i].parse().unwrap_or_else(|_| panic!("{line}")) };
@@ -109,14 +111,54 @@ fn texel_addresses_match_addrlib() {
                     s.kind, s.sw_mode, s.width, s.height, s.bpp, s.slices, s.levels, s.pitch, s.xor
                 );
                 texels += 1;
+                texels_3d += (s.kind == "3d") as usize;
             }
             _ => panic!("bad golden line {line:?}"),
         }
     }
     assert!(
-        surfaces >= 12 && texels >= 400,
-        "{surfaces} surfaces, {texels} texels"
+        surfaces >= 35 && texels >= 12000 && texels_3d >= 8000,
+        "{surfaces} surfaces, {texels} texels ({texels_3d} of 3D surfaces)"
     );
+}
+
+/// The golden's surface whose line starts with `head` ("surface KIND ...") and its texels as
+/// (x, y, slice, byte offset).
+fn golden_surface(head: &str) -> (Surface, Vec<(u32, u32, u32, u64)>) {
+    let text = include_str!("golden/addrlib_gfx11.txt");
+    let mut lines = text.lines().skip_while(|l| !l.starts_with(head));
+    let line = lines
+        .next()
+        .unwrap_or_else(|| panic!("no {head:?} in the golden"));
+    let kind = line.split_whitespace().nth(1).unwrap_or_default();
+    let f: Vec<u64> = line
+        .split_whitespace()
+        .skip(2)
+        .map(|x| x.parse().unwrap())
+        .collect();
+    let s = Surface {
+        kind: kind.into(),
+        sw_mode: f[0] as u32,
+        bpp: f[1] as u32,
+        width: f[2] as u32,
+        height: f[3] as u32,
+        slices: f[4] as u32,
+        levels: f[5] as u32,
+        pitch: f[6] as u32,
+        xor: f[7],
+    };
+    let texels = lines
+        .take_while(|l| l.starts_with("texel"))
+        .map(|l| {
+            let t: Vec<u64> = l
+                .split_whitespace()
+                .skip(1)
+                .map(|x| x.parse().unwrap())
+                .collect();
+            (t[2] as u32, t[3] as u32, t[1] as u32, t[4])
+        })
+        .collect();
+    (s, texels)
 }
 
 /// image_load and image_sample through a tiled T#: every texel addrlib placed for the 300x200
@@ -130,40 +172,9 @@ fn loads_and_samples_read_tiled_texels_where_addrlib_puts_them() {
     const LOAD: [u32; 2] = [0xf0000184, 0x00000004];
     // image_sample_lz v0, v[4:5], s[0:7], s[8:11] dmask:0x1 dim:2D
     const SAMPLE_LZ: [u32; 2] = [0xf07c0104, 0x08000004];
-    let text = include_str!("golden/addrlib_gfx11.txt");
-    let mut lines = text
-        .lines()
-        .skip_while(|l| !l.starts_with("surface 2d 24 32 300 200 "));
-    let head: Vec<u64> = lines
-        .next()
-        .expect("the 300x200 64KB_Z_X surface")
-        .split_whitespace()
-        .skip(2)
-        .map(|x| x.parse().unwrap())
-        .collect();
-    let s = Surface {
-        kind: "2d".into(),
-        sw_mode: head[0] as u32,
-        bpp: head[1] as u32,
-        width: head[2] as u32,
-        height: head[3] as u32,
-        slices: head[4] as u32,
-        levels: head[5] as u32,
-        pitch: head[6] as u32,
-        xor: head[7],
-    };
+    let (s, texels) = golden_surface("surface 2d 24 32 300 200 ");
     assert_ne!(s.xor, 0, "a surface with a pipe/bank XOR");
-    let texels: Vec<(u32, u32, u64)> = lines
-        .take_while(|l| l.starts_with("texel"))
-        .map(|l| {
-            let f: Vec<u64> = l
-                .split_whitespace()
-                .skip(1)
-                .map(|x| x.parse().unwrap())
-                .collect();
-            (f[2] as u32, f[3] as u32, f[4])
-        })
-        .collect();
+    let texels: Vec<(u32, u32, u64)> = texels.into_iter().map(|(x, y, _, o)| (x, y, o)).collect();
     assert!(texels.len() > 100);
     let mut h = Harness::new(false);
     // 300x200 texels in 128x128 blocks: 3 x 2 blocks of 64 KiB.
@@ -194,6 +205,59 @@ fn loads_and_samples_read_tiled_texels_where_addrlib_puts_them() {
         h.run(&SAMPLE_LZ).unwrap();
         for (l, &(x, y, _)) in chunk.iter().enumerate() {
             assert_eq!(f32::from_bits(h.v(0, l)), value(x, y), "sample ({x}, {y})");
+        }
+    }
+}
+
+/// The 32x32x32 RGBA8-sized (32-bit) 3D surface in 64KB_S_X, RADV's choice for the shader-db
+/// corpus's 3D texture (thick 32x32x16 blocks): texels written where addrlib puts them read back
+/// through image_load dim:3D at (x, y, z) and image_sample_lz dim:3D at the texel centres
+/// ((x + 0.5) / 32, ...; point sampling: floor(u * 32) = x).
+#[test]
+fn loads_and_samples_read_3d_texels_where_addrlib_puts_them() {
+    use wavesim_rdna3::testing::Harness;
+    const LOAD_3D: [u32; 2] = [0xf0000f88, 0x00000004]; // image_load v[0:3], v[4:6], s[0:7] dmask:0xf dim:3D unorm
+    const SAMPLE_LZ_3D: [u32; 2] = [0xf07c0f08, 0x08000004]; // image_sample_lz v[0:3], v[4:6], s[0:7], s[8:11] dmask:0xf dim:3D
+    let (s, texels) = golden_surface("surface 3d 25 32 32 32 32 ");
+    assert!(texels.len() > 100);
+    let mut h = Harness::new(false);
+    // 128 KiB of texels: two 64 KiB slabs of 32x32x16 blocks, at a 64 KiB-aligned base.
+    let base = h.mem.alloc(0x2_0000, 0x1_0000).unwrap();
+    // Format 22 (R32_FLOAT) in the T# `tsharp` packs for 32-bit texels.
+    let value = |x: u32, y: u32, z: u32| (10000 * z + 100 * y + x) as f32;
+    for &(x, y, z, off) in &texels {
+        h.mem
+            .write(base + off, &value(x, y, z).to_le_bytes())
+            .unwrap();
+    }
+    let mut t = s.tsharp();
+    put(&mut t, 0, 40, (base + s.xor) >> 8);
+    h.wave.sgpr[..8].copy_from_slice(&t);
+    h.wave.sgpr[8..12].copy_from_slice(&[2 | 2 << 3 | 2 << 6, 0, 0, 0]);
+    for chunk in texels.chunks(32) {
+        let c = |l: usize| chunk[l % chunk.len()];
+        h.set_v(4, |l| c(l).0);
+        h.set_v(5, |l| c(l).1);
+        h.set_v(6, |l| c(l).2);
+        h.run(&LOAD_3D).unwrap();
+        for (l, &(x, y, z, _)) in chunk.iter().enumerate() {
+            assert_eq!(
+                f32::from_bits(h.v(0, l)),
+                value(x, y, z),
+                "load ({x}, {y}, {z})"
+            );
+        }
+        let centre = |i: u32| ((i as f32 + 0.5) / 32.0).to_bits();
+        h.set_v(4, |l| centre(c(l).0));
+        h.set_v(5, |l| centre(c(l).1));
+        h.set_v(6, |l| centre(c(l).2));
+        h.run(&SAMPLE_LZ_3D).unwrap();
+        for (l, &(x, y, z, _)) in chunk.iter().enumerate() {
+            assert_eq!(
+                f32::from_bits(h.v(0, l)),
+                value(x, y, z),
+                "sample ({x}, {y}, {z})"
+            );
         }
     }
 }

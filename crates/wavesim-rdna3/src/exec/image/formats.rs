@@ -65,6 +65,11 @@ impl Format {
         })
     }
 
+    /// Whether the format's components are UNORM (fixed point in [0, 1]).
+    pub fn is_unorm(&self) -> bool {
+        matches!(self.id, R8_UNORM | RG8_UNORM | RGBA8_UNORM)
+    }
+
     /// The texel's RGBA as VGPR bits (float or integer per the format).
     pub fn decode(&self, b: &[u8]) -> [u32; 4] {
         let one = match self.kind {

@@ -4,8 +4,8 @@
 //! - Address VGPRs (10.2/10.3 tables): loads/stores/atomics take unsigned integer coordinates
 //!   (s, t / s, slice / s, t, slice) and the *_MIP forms a mip index after them; sampling takes
 //!   float coordinates, after the bias (SAMPLE_B) and before the LOD (SAMPLE_L). NSA encodings
-//!   name the address VGPRs one by one. A16, G16, TFE/LWE, 3D/cube/MSAA, gathers other than
-//!   GATHER4_LZ(_O), z-compare and other offsets are refused with an error naming them.
+//!   name the address VGPRs one by one; 3D images take (s, t, r), cubes (s, t, face). A16, G16,
+//!   TFE/LWE, MSAA and gathers other than GATHER4_LZ(_O) are refused with an error naming them.
 //! - Data (10.4): loads return the components DMASK selects (after the T#'s dst_sel) to
 //!   consecutive VGPRs (D16: two per VGPR, low half first); stores take the DMASK-enabled
 //!   components from consecutive VGPRs, missing ones are zero. Atomics act on 32-bit formats
@@ -43,9 +43,11 @@ pub fn handler(op: Op) -> Option<Handler> {
         | IMAGE_ATOMIC_SMIN | IMAGE_ATOMIC_UMIN | IMAGE_ATOMIC_SMAX | IMAGE_ATOMIC_UMAX
         | IMAGE_ATOMIC_AND | IMAGE_ATOMIC_OR | IMAGE_ATOMIC_XOR | IMAGE_ATOMIC_INC
         | IMAGE_ATOMIC_DEC => atomic,
-        IMAGE_SAMPLE | IMAGE_SAMPLE_L | IMAGE_SAMPLE_B | IMAGE_SAMPLE_LZ | IMAGE_SAMPLE_D => {
-            sample::sample
-        }
+        IMAGE_SAMPLE | IMAGE_SAMPLE_L | IMAGE_SAMPLE_B | IMAGE_SAMPLE_LZ | IMAGE_SAMPLE_D
+        | IMAGE_SAMPLE_O | IMAGE_SAMPLE_L_O | IMAGE_SAMPLE_B_O | IMAGE_SAMPLE_LZ_O
+        | IMAGE_SAMPLE_D_O | IMAGE_SAMPLE_C | IMAGE_SAMPLE_C_L | IMAGE_SAMPLE_C_B
+        | IMAGE_SAMPLE_C_LZ | IMAGE_SAMPLE_C_D | IMAGE_SAMPLE_C_O | IMAGE_SAMPLE_C_L_O
+        | IMAGE_SAMPLE_C_B_O | IMAGE_SAMPLE_C_LZ_O | IMAGE_SAMPLE_C_D_O => sample::sample,
         IMAGE_GATHER4_LZ | IMAGE_GATHER4_LZ_O => sample::gather4_lz,
         _ => return None,
     })
@@ -100,25 +102,35 @@ pub(crate) fn resource(w: &Wave, inst: &Inst) -> Result<ImageResource, ExecError
     ImageResource::parse(&d)
 }
 
-/// Dimensions per the instruction's DIM (0 1D, 1 2D, 4 1D array, 5 2D array).
-pub(crate) fn coord_count(inst: &Inst) -> Result<(usize, bool), ExecError> {
+/// The address components an instruction's DIM names (RDNA3 ISA 10.3, MIMG DIM: 0 1D, 1 2D,
+/// 2 3D, 3 cube, 4 1D array, 5 2D array; 6 and 7 MSAA are refused).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Dims {
+    /// Spatial coordinates: 1 (s), 2 (s, t) or 3 (s, t, r).
+    pub n: usize,
+    /// A slice coordinate follows: the array slice, or a cube's face (8 * cube + face).
+    pub layer: bool,
+    pub cube: bool,
+}
+
+pub(crate) fn dims(inst: &Inst) -> Result<Dims, ExecError> {
+    let d = |n, layer, cube| Dims { n, layer, cube };
     Ok(match dim(inst) {
-        0 => (1, false),
-        1 => (2, false),
-        4 => (1, true),
-        5 => (2, true),
-        d => {
-            return Err(other(
-                inst,
-                &format!("dim {d} (3D, cube, MSAA) is not emulated"),
-            ))
-        }
+        0 => d(1, false, false),
+        1 => d(2, false, false),
+        2 => d(3, false, false),
+        3 => d(2, true, true),
+        4 => d(1, true, false),
+        5 => d(2, true, false),
+        d => return Err(other(inst, &format!("dim {d} (MSAA) is not emulated"))),
     })
 }
 
 /// A lane's integer texel coordinates: x, y, slice, mip (relative to the base level).
 fn int_coords(w: &Wave, inst: &Inst, l: usize, mip: bool) -> Result<[u32; 4], ExecError> {
-    let (n, array) = coord_count(inst)?;
+    // A 3D image's z and a cube's face address the resource's slices (the face of a cube is
+    // its 2D-array slice: 6 per cube).
+    let d = dims(inst)?;
     let mut k = 0;
     let mut next = || {
         let v = w.vgpr_get(addr_vgpr(inst, k), l);
@@ -126,8 +138,8 @@ fn int_coords(w: &Wave, inst: &Inst, l: usize, mip: bool) -> Result<[u32; 4], Ex
         v
     };
     let x = next();
-    let y = if n == 2 { next() } else { 0 };
-    let slice = if array { next() } else { 0 };
+    let y = if d.n >= 2 { next() } else { 0 };
+    let slice = if d.n == 3 || d.layer { next() } else { 0 };
     let m = if mip { next() } else { 0 };
     Ok([x, y, slice, m])
 }
@@ -317,10 +329,11 @@ fn resinfo(w: &mut Wave, inst: &Inst, _: &mut Ctx) -> Result<Flow, ExecError> {
         let mip = w.vgpr_get(addr_vgpr(inst, 0), l);
         let level = r.base_level.saturating_add(mip);
         let (mw, mh) = r.mip_dims(level.min(31));
-        let depth = if matches!(r.ty, ty::D1_ARRAY | ty::D2_ARRAY) {
-            r.slices
-        } else {
-            1
+        // A cube reports its cube count (slices / 6), a 3D image its depth.
+        let depth = match r.ty {
+            ty::D1_ARRAY | ty::D2_ARRAY | ty::D3 => r.slices,
+            ty::CUBE => r.slices / 6,
+            _ => 1,
         };
         out[l] = if level > r.last_level {
             [0, 0, 0, r.view_levels()]

@@ -4,6 +4,8 @@
 //! width-1 (75:62), height-1 (91:78), dst_sel_x/y/z/w (98:96 ... 107:105), base level (111:108),
 //! last level (115:112), swizzle mode (120:116), type (127:124); with a 256-bit T#
 //! also depth / last array slice (140:128), the pitch's high bit (141) and base array (156:144).
+//! A cube's slices are its faces (6 per cube, DEPTH the last one); a 3D image's DEPTH is its
+//! depth - 1.
 //! A T# of all zeros is unbound: loads return zeros and nothing is written (Table 50).
 //!
 //! Layout of a linear image (SW_MODE 0). The ISA guide leaves the layout to the driver's
@@ -52,7 +54,8 @@ pub struct ImageResource {
     pub base_level: u32,
     pub last_level: u32,
     pub ty: u32,
-    /// Slices of an array resource (last slice + 1); 1 otherwise.
+    /// Slices of an array or cube resource (last slice + 1: a cube has 6 per cube), the depth
+    /// of a 3D resource (DEPTH + 1); 1 otherwise.
     pub slices: u32,
     pub base_array: u32,
     /// A 1D/2D image's custom row pitch in texels (DEPTH and PITCH_MSB + 1, when larger than
@@ -78,7 +81,9 @@ impl ImageResource {
         let unbound = d.iter().all(|&x| x == 0);
         let ty = field(d, 124, 4);
         let wide = d.len() == 8;
-        let array = matches!(ty, ty::D1_ARRAY | ty::D2_ARRAY);
+        // Cubes are arrays of faces (RADV's DEPTH is the last layer: Mesa's
+        // gfx10_make_texture_descriptor); a 3D T#'s DEPTH is the depth - 1.
+        let array = matches!(ty, ty::D1_ARRAY | ty::D2_ARRAY | ty::CUBE | ty::D3);
         let r = ImageResource {
             unbound,
             base: (field(d, 0, 32) as u64 | (field(d, 32, 8) as u64) << 32) << 8,
@@ -100,7 +105,13 @@ impl ImageResource {
             } else {
                 1
             },
-            base_array: if wide { field(d, 144, 13) } else { 0 },
+            // A 3D T#'s BASE_ARRAY is ignored when sampled (Mesa's gfx10_make_texture_descriptor:
+            // "In SRV mode, BASE_ARRAY is ignored").
+            base_array: if wide && ty != ty::D3 {
+                field(d, 144, 13)
+            } else {
+                0
+            },
             custom_pitch: None,
             tiling: None,
         };
@@ -111,17 +122,24 @@ impl ImageResource {
                 r.custom_pitch = Some(pitch);
             }
         }
-        if !unbound && !matches!(ty, ty::D1 | ty::D2 | ty::D1_ARRAY | ty::D2_ARRAY) {
+        if !unbound
+            && !matches!(
+                ty,
+                ty::D1 | ty::D2 | ty::D1_ARRAY | ty::D2_ARRAY | ty::CUBE | ty::D3
+            )
+        {
             return Err(ExecError::Other(format!(
-                "image resource type {ty}: wavesim emulates 1D, 2D, 1D-array and 2D-array images \
-                 (3D, cube, MSAA and buffer T#s are not emulated)"
+                "image resource type {ty}: wavesim emulates 1D, 2D, 3D, cube, 1D-array and \
+                 2D-array images (MSAA and buffer T#s are not emulated)"
             )));
         }
-        // COMPRESSION_EN (word 6 bit 21, Mesa's gfx11-rsrc.json): DCC-compressed texels with
-        // metadata, which wavesim does not decompress.
+        // COMPRESSION_EN (word 6 bit 21, Mesa's gfx11-rsrc.json): compressed texels with
+        // metadata (DCC for colour, TC-compatible HTILE for depth: RADV sets it for sampled
+        // depth images of 8x8 texels and more), which wavesim does not decompress.
         if !unbound && wide && field(d, 213, 1) != 0 {
             return Err(ExecError::Other(
-                "image resource with COMPRESSION_EN (DCC): compressed images are not emulated"
+                "image resource with COMPRESSION_EN (DCC or TC-compatible HTILE): compressed \
+                 images are not emulated"
                     .into(),
             ));
         }
@@ -136,9 +154,15 @@ impl ImageResource {
                 )));
             }
             let bpp = super::formats::Format::of(r.format)?.bytes;
+            use super::swizzle::Shape;
+            let shape = match ty {
+                ty::D2 | ty::D2_ARRAY | ty::CUBE => Shape::TwoD,
+                ty::D3 => Shape::ThreeD,
+                _ => Shape::Other("1D"),
+            };
             r.tiling = Some(super::swizzle::Tiling::new(
                 sw_mode,
-                matches!(ty, ty::D2 | ty::D2_ARRAY),
+                shape,
                 (r.width, r.height),
                 r.max_mip + 1,
                 r.base,
@@ -147,7 +171,14 @@ impl ImageResource {
         }
         if !unbound && array && !wide {
             return Err(ExecError::Other(
-                "an array image needs a 256-bit T# (r128 = 0)".into(),
+                "an array, cube or 3D image needs a 256-bit T# (r128 = 0)".into(),
+            ));
+        }
+        // A linear 3D image: addrlib's linear 3D layout is not checked here (RADV tiles the
+        // 3D images of optimal tiling).
+        if !unbound && ty == ty::D3 && sw_mode == 0 {
+            return Err(ExecError::Other(
+                "a linear 3D image: only tiled 3D layouts are emulated".into(),
             ));
         }
         Ok(r)

@@ -17,9 +17,33 @@ pub struct Sampler {
     pub mip_filter: u32,
     /// 0 transparent black, 1 opaque black, 2 opaque white, 3 from the border colour pointer.
     pub border_color_type: u32,
+    /// DEPTH_COMPARE_FUNC (word 0 bits 14:12, SQ_TEX_DEPTH_COMPARE in Mesa's register
+    /// descriptions): 0 never, 1 less, 2 equal, 3 less-equal, 4 greater, 5 not-equal,
+    /// 6 greater-equal, 7 always; the reference is the left operand (Vulkan's "reference OP
+    /// texel").
+    pub compare_func: u32,
 }
 
 impl Sampler {
+    /// The depth comparison of `reference` against `texel`: 1.0 when it passes, else 0.0.
+    pub fn compare(&self, reference: f32, texel: f32) -> f32 {
+        let pass = match self.compare_func {
+            0 => false,
+            1 => reference < texel,
+            2 => reference == texel,
+            3 => reference <= texel,
+            4 => reference > texel,
+            5 => reference != texel,
+            6 => reference >= texel,
+            _ => true,
+        };
+        if pass {
+            1.0
+        } else {
+            0.0
+        }
+    }
+
     pub fn parse(d: &[u32; 4]) -> Sampler {
         let bits = |w: usize, lo: u32, n: u32| (d[w] >> lo) & ((1 << n) - 1);
         let lod_bias = {
@@ -37,6 +61,7 @@ impl Sampler {
             min_filter: bits(2, 22, 2),
             mip_filter: bits(2, 26, 2),
             border_color_type: bits(3, 30, 2),
+            compare_func: bits(0, 12, 3),
         }
     }
 }

@@ -1,13 +1,14 @@
-//! Tiled ("swizzled") 2D images of gfx11: where texel (x, y) of a slice lies for the T#'s
-//! SW_MODE. The ISA guide leaves the layout to the driver's addressing library, so the rule is
+//! Tiled ("swizzled") 2D and 3D images of gfx11: where texel (x, y) of a slice (or depth z) lies
+//! for the T#'s SW_MODE. The ISA guide leaves the layout to the driver's addressing library, so the rule is
 //! addrlib's for gfx1100 (Mesa's `src/amd/addrlib`, `Gfx11Lib::ComputeSurfaceAddrFromCoordMacroTiled`
 //! with the swizzle patterns of `gfx11SwizzlePattern.h`), which RADV lays images out with:
 //!
 //! - the image is cut into blocks of 256 B, 4 KiB or 64 KiB (the mode's size) of
-//!   2^w x 2^h texels; rows of blocks are `pitch / 2^w` blocks long, the pitch and height being
-//!   the width and height rounded up to whole blocks; slices follow one another;
+//!   2^w x 2^h texels (x 2^d slices for the "thick" 3D modes); rows of blocks are `pitch / 2^w`
+//!   blocks long, the pitch and height being the width and height rounded up to whole blocks;
+//!   slices (slabs of 2^d depth slices for a 3D image) follow one another;
 //! - inside a block, each bit of the byte offset is the XOR of some bits of the texel's x, y
-//!   and slice (the mode's equation, which mixes in the pipe and bank bits);
+//!   and slice or z (the mode's equation, which mixes in the pipe and bank bits);
 //! - for the _X modes, the T# base address bits below the block size are the pipe/bank XOR
 //!   (Mesa's `ac_descriptors.c` ORs the surface's `tile_swizzle` into the base), XORed into the
 //!   offset inside every block.
@@ -16,14 +17,17 @@
 //! tools/radv/addrlib_goldens.sh for the device wavesim's amdgpu shim reports (GB_ADDR_CONFIG
 //! 0x545: 32 pipes, 256-byte pipe interleave); tests/gfx_image_layout.rs checks whole addresses
 //! against addrlib's. Covered: the 2D, non-PRT modes with blocks up to 64 KiB (256B_D, 4KB_D,
-//! 64KB_D, 4KB_D_X, 64KB_Z_X, 64KB_D_X, 64KB_R_X), one mip level (mip chains of tiled images
-//! and their mip tail are refused), 2D and 2D-array images.
+//! 64KB_D, 4KB_D_X, 64KB_Z_X, 64KB_D_X, 64KB_R_X) for 2D, 2D-array and cube images (a cube is
+//! laid out as a 2D array of 6 faces per cube); the 3D modes (Gfx11Rsrc3dSwModeMask without PRT
+//! and 256 KiB blocks: thick 4KB_S, 64KB_S, 4KB_S_X, 64KB_S_X, 64KB_D_X, thin 64KB_Z_X and
+//! 64KB_R_X) for 3D images; one mip level (mip chains of tiled images and their mip tail are
+//! refused).
 
 use crate::exec::ExecError;
 
-/// (SW_MODE, log2 bytes per element, log2 block bytes, log2 block width, log2 block height,
-/// per byte-offset bit: [x mask, y mask, slice mask]).
-type Equation = (u32, u32, u32, u32, u32, [[u32; 3]; 16]);
+/// (SW_MODE, 3D (1) or 2D (0), log2 bytes per element, log2 block bytes, log2 block width,
+/// height and depth, per byte-offset bit: [x mask, y mask, slice (z) mask]).
+type Equation = (u32, u32, u32, u32, u32, u32, u32, [[u32; 3]; 16]);
 
 include!("swizzle_equations.rs");
 
@@ -52,24 +56,34 @@ fn mode_name(m: u32) -> &'static str {
     }
 }
 
-/// The layout of one tiled image: its equation, row of blocks and slice size.
+/// The layout of one tiled image: its equation, row of blocks and slice (or slab) size.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Tiling {
     eq: &'static Equation,
     /// Blocks per row of blocks.
     pitch_blocks: u64,
+    /// Bytes of one slice (2D) or slab of 2^d depth slices (3D).
     slice_bytes: u64,
     /// The base's bits below the block size: the pipe/bank XOR of an _X mode.
     xor: u64,
 }
 
+/// What a tiled image is to addrlib: a 2D image (2D, 2D array, cube) or a 3D one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Shape {
+    TwoD,
+    ThreeD,
+    /// Other resource types (1D): named in the refusal.
+    Other(&'static str),
+}
+
 impl Tiling {
     /// The tiling of a `width` x `height` image at `base` (the T#'s, pipe/bank XOR included)
-    /// with SW_MODE `sw_mode` != 0, `levels` mip levels and `bpp`-byte texels; `two_d`: a 2D or
-    /// 2D-array image. Err: why wavesim does not lay it out.
+    /// with SW_MODE `sw_mode` != 0, `levels` mip levels and `bpp`-byte texels. Err: why wavesim
+    /// does not lay it out.
     pub fn new(
         sw_mode: u32,
-        two_d: bool,
+        shape: Shape,
         (width, height): (u32, u32),
         levels: u32,
         base: u64,
@@ -81,9 +95,15 @@ impl Tiling {
                 mode_name(sw_mode)
             )))
         };
-        if !two_d {
-            return refuse("wavesim lays out tiled 2D and 2D-array images only".into());
-        }
+        let three_d = match shape {
+            Shape::TwoD => 0,
+            Shape::ThreeD => 1,
+            Shape::Other(what) => {
+                return refuse(format!(
+                    "wavesim lays out tiled 2D, 2D-array, cube and 3D images, not {what} ones"
+                ))
+            }
+        };
         if levels != 1 {
             return refuse(format!(
                 "a tiled image with {levels} mip levels (mip chains and their mip tail are not laid out)"
@@ -92,11 +112,14 @@ impl Tiling {
         let e = bpp.trailing_zeros();
         let Some(eq) = EQUATIONS
             .iter()
-            .find(|q| q.0 == sw_mode && q.1 == e && bpp.is_power_of_two())
+            .find(|q| q.0 == sw_mode && q.1 == three_d && q.2 == e && bpp.is_power_of_two())
         else {
-            return refuse(format!("not laid out for {bpp}-byte texels"));
+            return refuse(format!(
+                "not laid out for {bpp}-byte texels of a {} image",
+                if three_d == 1 { "3D" } else { "2D" }
+            ));
         };
-        let (blk, bw, bh) = (eq.2, eq.3, eq.4);
+        let (blk, bw, bh) = (eq.3, eq.4, eq.5);
         let pitch = (width as u64).div_ceil(1 << bw) << bw;
         let height = (height as u64).div_ceil(1 << bh) << bh;
         let blk_mask = (1u64 << blk) - 1;
@@ -111,17 +134,17 @@ impl Tiling {
         Ok(Tiling {
             eq,
             pitch_blocks: pitch >> bw,
-            slice_bytes: pitch * height * bpp,
+            slice_bytes: ((pitch >> bw) * (height >> bh)) << blk,
             xor,
         })
     }
 
-    /// Byte address of texel (x, y) of `slice` of the image at `base`.
+    /// Byte address of texel (x, y) of `slice` (a 3D image's z) of the image at `base`.
     pub fn texel_addr(&self, base: u64, slice: u32, x: u32, y: u32) -> u64 {
-        let (blk, bw, bh) = (self.eq.2, self.eq.3, self.eq.4);
+        let (blk, bw, bh, bd) = (self.eq.3, self.eq.4, self.eq.5, self.eq.6);
         let coords = [x, y, slice];
         let mut off = 0u64;
-        for (bit, masks) in self.eq.5.iter().enumerate().take(blk as usize) {
+        for (bit, masks) in self.eq.7.iter().enumerate().take(blk as usize) {
             let v = masks
                 .iter()
                 .zip(coords)
@@ -130,6 +153,6 @@ impl Tiling {
         }
         let block = (y >> bh) as u64 * self.pitch_blocks + (x >> bw) as u64;
         let aligned = base & !((1u64 << blk) - 1);
-        aligned + slice as u64 * self.slice_bytes + (block << blk) + (off ^ self.xor)
+        aligned + (slice >> bd) as u64 * self.slice_bytes + (block << blk) + (off ^ self.xor)
     }
 }
