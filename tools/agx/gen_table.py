@@ -50,6 +50,8 @@ SEM_BY_CLASS = {
     'SimdShuffleInstructionDesc': 'SimdShuffle', 'SimdShuffleDownInstructionDesc': 'SimdShuffleDown',
     'SimdShuffleUpInstructionDesc': 'SimdShuffleUp', 'SimdShuffleRotateUpInstructionDesc': 'SimdShuffleRotateUp',
     'SimdShuffleXorInstructionDesc': 'SimdShuffleXor',
+    'SimdMatrixFMadd32InstructionDesc': 'SimdMatrixFMadd32',
+    'SimdMatrixFMadd16InstructionDesc': 'SimdMatrixFMadd16',
     'WaitInstructionDesc': 'Wait', 'DeviceLoadInstructionDesc': 'DeviceLoad',
     'DeviceStoreInstructionDesc': 'DeviceStore',
     'ThreadgroupLoadInstructionDesc': 'ThreadgroupLoad', 'ThreadgroupStoreInstructionDesc': 'ThreadgroupStore',

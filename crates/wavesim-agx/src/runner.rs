@@ -5,8 +5,8 @@
 //!
 //! ```toml
 //! kind = "compute"            # or "grid_kernel", "vertex", "fragment"
-//! approximate = false        # sin_pt_1/2, rsqrt_special as documented intent (a grid kernel's
-//!                             # main part; its preamble stays exact)
+//! approximate = false        # sin_pt_1/2, rsqrt_special, simd_matrix_fmadd* as documented
+//!                             # intent (a grid kernel's main part; its preamble stays exact)
 //! abi = "readme-2023"         # vertex/fragment only: "readme-2023" (default) or "mesa-current"
 //!                             # (abi::AbiVersion: sample mask r0h or r1l, vertex r4)
 //! asm = "stop"                # applegpu-syntax source; or `code = "file.bin"`
@@ -514,8 +514,9 @@ pub struct RunConfig {
     pub gallium: Option<GalliumCfg>,
     /// `abi = "mesa-25.0-linked"` fragment jobs: Mesa 25.0's end-of-tile program.
     pub end_of_tile: Option<EndOfTileCfg>,
-    /// Opt-in for compute, vertex and fragment jobs: run `sin_pt_1`, `sin_pt_2` and `rsqrt_special` as their
-    /// documented intent (no public rule gives the hardware's), counted and named in the output.
+    /// Opt-in for compute, vertex and fragment jobs: run `sin_pt_1`, `sin_pt_2`, `rsqrt_special` and
+    /// `simd_matrix_fmadd*` as their documented intent (no public rule gives the hardware's), counted
+    /// and named in the output.
     #[serde(default)]
     pub approximate: bool,
 }

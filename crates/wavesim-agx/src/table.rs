@@ -532,7 +532,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0x800000000c00807f, bits: 0x800000000c00006f,
         fields: &[Field { name: "Dt", parts: &[(7, 2)] }, Field { name: "D", parts: &[(9, 6), (60, 2)] }, Field { name: "At", parts: &[(22, 4)] }, Field { name: "Am", parts: &[(52, 2)] }, Field { name: "A", parts: &[(16, 6), (58, 2)] }, Field { name: "Bt", parts: &[(34, 4)] }, Field { name: "Bm", parts: &[(38, 2)] }, Field { name: "B", parts: &[(28, 6), (56, 2)] }, Field { name: "Ct", parts: &[(46, 4)] }, Field { name: "Cm", parts: &[(50, 2)] }, Field { name: "C", parts: &[(40, 6), (54, 2)] }],
         operands: &[OperandRow { name: "D", kind: Dst(DstKind { allow32: true, allow64: false, paired: true, float: false }) }, OperandRow { name: "A", kind: Src(SrcKind { allow32: true, allow64: false, paired: true, float: true, sx: false }) }, OperandRow { name: "B", kind: Src(SrcKind { allow32: true, allow64: false, paired: true, float: true, sx: false }) }, OperandRow { name: "C", kind: Src(SrcKind { allow32: true, allow64: false, paired: true, float: true, sx: false }) }],
-        mnem: Mnem::Plain, sem: Sem::Unsupported, asm_dst: AsmDst::Any,
+        mnem: Mnem::Plain, sem: Sem::SimdMatrixFMadd32, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "simd_matrix_fmadd16",
@@ -540,7 +540,7 @@ pub static ENCODINGS: &[Encoding] = &[
         mask: 0x800000000c00807f, bits: 0x800000000800006f,
         fields: &[Field { name: "Dt", parts: &[(7, 2)] }, Field { name: "D", parts: &[(9, 6), (60, 2)] }, Field { name: "At", parts: &[(22, 4)] }, Field { name: "Am", parts: &[(52, 2)] }, Field { name: "A", parts: &[(16, 6), (58, 2)] }, Field { name: "Bt", parts: &[(34, 4)] }, Field { name: "Bm", parts: &[(38, 2)] }, Field { name: "B", parts: &[(28, 6), (56, 2)] }, Field { name: "Ct", parts: &[(46, 4)] }, Field { name: "Cm", parts: &[(50, 2)] }, Field { name: "C", parts: &[(40, 6), (54, 2)] }],
         operands: &[OperandRow { name: "D", kind: Dst(DstKind { allow32: true, allow64: false, paired: true, float: false }) }, OperandRow { name: "A", kind: Src(SrcKind { allow32: true, allow64: false, paired: true, float: true, sx: false }) }, OperandRow { name: "B", kind: Src(SrcKind { allow32: true, allow64: false, paired: true, float: true, sx: false }) }, OperandRow { name: "C", kind: Src(SrcKind { allow32: true, allow64: false, paired: true, float: true, sx: false }) }],
-        mnem: Mnem::Plain, sem: Sem::Unsupported, asm_dst: AsmDst::Any,
+        mnem: Mnem::Plain, sem: Sem::SimdMatrixFMadd16, asm_dst: AsmDst::Any,
     },
     Encoding {
         name: "quad_shuffle",

@@ -112,6 +112,10 @@ pub enum Sem {
     SimdShuffleUp,
     SimdShuffleRotateUp,
     SimdShuffleXor,
+    /// `simd_matrix_fmadd32`/`simd_matrix_fmadd16`: the hardware's rule is not public; only under the
+    /// documented-intent opt-in (`exec::simd::matrix_fmadd`).
+    SimdMatrixFMadd32,
+    SimdMatrixFMadd16,
     Wait,
     DeviceLoad,
     DeviceStore,

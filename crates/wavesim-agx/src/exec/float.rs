@@ -1,8 +1,8 @@
 //! Float ALU: fused multiply-add family, unary rounding and transcendentals, conversions.
 
 use super::{
-    active, dst_reg, float_src, int_src, missing, per_thread, sign_extend, Fault, Ops, WaveState,
-    SIMD_WIDTH,
+    active, dst_reg, float_src, int_src, missing, per_thread, require_approximate, sign_extend,
+    Fault, Ops, WaveState, SIMD_WIDTH,
 };
 use crate::fp;
 use crate::operand::{Operand, Reg};
@@ -119,9 +119,7 @@ pub(super) fn approximation(
     sem: Sem,
     name: &'static str,
 ) -> Result<(), Fault> {
-    if !w.approximate {
-        return Err(Fault::Unsupported { name });
-    }
+    require_approximate(w, name)?;
     let half_pi = std::f64::consts::FRAC_PI_2;
     map_unary(w, o, |a| match sem {
         Sem::RsqrtSpecial if a == 0.0 => 0.0,

@@ -168,8 +168,8 @@ pub struct WaveState {
     pub stack_frame: u32,
     /// Pixel origin of the tile an end-of-tile program stores (`image_write_block`).
     pub tile_origin: Option<[u32; 2]>,
-    /// Opt-in: run `sin_pt_1`, `sin_pt_2` and `rsqrt_special` as their documented intent (the M1's
-    /// approximations are not public); off, they are `Fault::Unsupported`.
+    /// Opt-in: run `sin_pt_1`, `sin_pt_2`, `rsqrt_special` and `simd_matrix_fmadd32/16` as their
+    /// documented intent (the M1's rules are not public); off, they are `Fault::Unsupported`.
     pub approximate: bool,
     /// Executions of those instructions under the opt-in, by name (per SIMD group instruction).
     pub approximated: std::collections::BTreeMap<&'static str, u64>,
@@ -702,6 +702,16 @@ pub(super) fn dst_reg(op: &Operand) -> Result<Reg, Fault> {
     }
 }
 
+/// The documented-intent opt-in ([`WaveState::approximate`]) gate: without it, `name` is
+/// `Fault::Unsupported`.
+pub(super) fn require_approximate(w: &WaveState, name: &'static str) -> Result<(), Fault> {
+    if w.approximate {
+        Ok(())
+    } else {
+        Err(Fault::Unsupported { name })
+    }
+}
+
 /// Fields that must hold the values Mesa packs (`what` names the instruction): any other value has
 /// no public meaning and is a typed error rather than ignored.
 pub(super) fn require_fields(o: &Ops<'_>, what: &str, fields: &[(&str, u64)]) -> Result<(), Fault> {
@@ -976,6 +986,9 @@ pub fn step(w: &mut WaveState, d: &Decoded, mem: &mut Memories<'_>) -> Result<Fl
         Sem::StackMap => helper::stack_map(w, o)?,
         Sem::RsqrtSpecial | Sem::SinPt1 | Sem::SinPt2 => {
             float::approximation(w, o, sem, d.encoding().name)?
+        }
+        Sem::SimdMatrixFMadd32 | Sem::SimdMatrixFMadd16 => {
+            simd::matrix_fmadd(w, o, sem, d.encoding().name)?
         }
         Sem::Unsupported => {
             return Err(Fault::Unsupported {

@@ -1,10 +1,12 @@
-//! SIMD-group operations: ballots, shuffles, reductions and prefixes.
+//! SIMD-group operations: ballots, shuffles, reductions, prefixes and the 8x8 matrix multiply-add.
 
+use super::float::{float_result, widen_f32_result};
 use super::{
-    active, bit_size, dst_reg, int_src, per_thread, sign_extend, Compare, Fault, Ops, WaveState,
-    SIMD_WIDTH,
+    active, bit_size, dst_reg, float_src, int_src, per_thread, require_approximate, sign_extend,
+    Compare, Fault, Ops, WaveState, SIMD_WIDTH,
 };
 use crate::fp;
+use crate::operand::Operand;
 use crate::table_types::{RedOp, Sem};
 
 /// `icmp_ballot`/`fcmp_ballot`: the mask of active threads whose comparison holds, in every active
@@ -277,4 +279,105 @@ pub(super) fn reduce(w: &mut WaveState, o: &Ops<'_>, sem: Sem) -> Result<(), Fau
         w.write(dst, l, v as u128)?;
     }
     Ok(())
+}
+
+/// `simd_matrix_fmadd32`/`simd_matrix_fmadd16` under the explicit opt-in ([`WaveState::approximate`]):
+/// D = A x B + C on 8x8 matrices spread over the 32 threads, two elements per thread. No public
+/// source gives the hardware's rule (applegpu has the encoding only), so this computes the
+/// documented Metal-level intent, and each execution is counted in [`WaveState::approximated`] by
+/// name (runs print it). Without the opt-in it stops with `Fault::Unsupported`. What decided:
+/// - Operation and operand order: the Metal Shading Language Specification, "SIMD-Group Matrix
+///   Functions": `simdgroup_multiply_accumulate(d, a, b, c)` is d = a * b + c (A x B, not B x A).
+/// - Operands: applegpu's `SimdMatrixFMadd32InstructionDesc` (D, A, B, C paired: R0L names r0l,r0h
+///   and R0 names r0,r1); the first register of a pair is taken as `thread_elements()[0]`, the second
+///   as `[1]`, and hardware thread t as Metal's `thread_index_in_simdgroup` t.
+/// - Layout ([`matrix_position`]): tinygrad's Python emulator of Metal's WMMA
+///   (`tinygrad/runtime/ops_python.py`, `c_map` and `a_b_elem` of the METAL case) and tinygrad's
+///   ThunderKittens Metal port (`extra/thunder/metal/include/ops/warp/memory/tile/global_to_register.metal`,
+///   `simd_y`/`simd_x` of the row-layout load) agree on it.
+/// - Arithmetic: the hardware's accumulation order and intermediate rounding are not public; here
+///   each element is C + sum over k of A[r][k] B[k][c] in f64 (the products of f16/f32 values are
+///   exact there), then rounded to f32 for fmadd32 (and on to a 16-bit D) or straight to D for
+///   fmadd16, as the crate's `fmadd32`/`fmadd16` round. f32 sources and results flush denormals.
+/// - Every thread must be active: the matrices need the whole group, and no source says what an
+///   inactive thread contributes; any inactive thread is `Fault::UnsupportedForm`.
+pub(super) fn matrix_fmadd(
+    w: &mut WaveState,
+    o: &Ops<'_>,
+    sem: Sem,
+    name: &'static str,
+) -> Result<(), Fault> {
+    require_approximate(w, name)?;
+    if w.exec != u32::MAX {
+        return Err(Fault::UnsupportedForm {
+            what: format!(
+                "{name} with inactive threads (exec {:#010x}): the 8x8 matrices need all 32 threads",
+                w.exec
+            ),
+        });
+    }
+    let d = match o.op("D")? {
+        Operand::Tuple(regs, _) if regs.len() == 2 => [regs[0], regs[1]],
+        _ => return Err(not_a_pair(name, "D")),
+    };
+    let a = matrix(w, o.op("A")?, name, "A")?;
+    let b = matrix(w, o.op("B")?, name, "B")?;
+    let c = matrix(w, o.op("C")?, name, "C")?;
+    // Every result before any write: D may be A, B or C.
+    let mut out = [[0u128; 2]; SIMD_WIDTH];
+    for (lane, pair) in out.iter_mut().enumerate() {
+        for (e, slot) in pair.iter_mut().enumerate() {
+            let (r, col) = matrix_position(lane, e);
+            let sum = (0..8).fold(c[r][col], |acc, k| acc + a[r][k] * b[k][col]);
+            let bits = if sum.is_nan() {
+                fp::F64_CANONICAL_NAN
+            } else {
+                sum.to_bits()
+            };
+            let bits = if sem == Sem::SimdMatrixFMadd32 {
+                widen_f32_result(fp::f64_to_f32(bits, true))
+            } else {
+                bits
+            };
+            *slot = float_result(bits, d[e], false);
+        }
+    }
+    for (lane, pair) in out.iter().enumerate() {
+        for (e, &v) in pair.iter().enumerate() {
+            w.write(d[e], lane, v)?;
+        }
+    }
+    *w.approximated.entry(name).or_insert(0) += 1;
+    Ok(())
+}
+
+/// The (row, column) of the 8x8 matrix that element `e` (0 or 1) of thread `lane` holds (Metal's
+/// `simdgroup_matrix` layout per tinygrad, see [`matrix_fmadd`]): rows 0-3 in threads 0-15 and rows
+/// 4-7 in threads 16-31, the row advancing every second thread; thread bit 0 picks columns 2-3 over
+/// 0-1, bit 3 columns 4-7 over 0-3, and the two elements are adjacent columns.
+fn matrix_position(lane: usize, e: usize) -> (usize, usize) {
+    let row = (lane / 2) % 4 + (lane / 16) * 4;
+    let col = (lane % 2) * 2 + ((lane / 8) % 2) * 4 + e;
+    (row, col)
+}
+
+/// A paired float source as the 8x8 matrix its 32 threads hold, widened to f64 (with its abs/neg).
+fn matrix(w: &WaveState, op: &Operand, name: &str, which: &str) -> Result<[[f64; 8]; 8], Fault> {
+    let Operand::Tuple(regs, fl) = op else {
+        return Err(not_a_pair(name, which));
+    };
+    let mut m = [[0f64; 8]; 8];
+    for lane in 0..SIMD_WIDTH {
+        for (e, &reg) in regs.iter().take(2).enumerate() {
+            let (r, c) = matrix_position(lane, e);
+            m[r][c] = f64::from_bits(float_src(w, &Operand::Reg(reg, *fl), lane)?);
+        }
+    }
+    Ok(m)
+}
+
+fn not_a_pair(name: &str, which: &str) -> Fault {
+    Fault::UnsupportedForm {
+        what: format!("{name} operand {which} not a register pair (no public rule for it)"),
+    }
 }
