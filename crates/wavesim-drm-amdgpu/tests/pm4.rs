@@ -376,7 +376,8 @@ fn partial_thread_groups_run_only_their_work_items() {
             );
         }
     }
-    // PARTIAL_TG_EN with NUM_THREAD_PARTIAL 0 (RADV's aligned grids) runs full groups.
+    // PARTIAL_TG_EN with NUM_THREAD_PARTIAL 0: no partial group in that dimension (RADV
+    // itself writes the full size there for aligned dimensions), so full groups run.
     m.put(0x4000, &[UNTOUCHED; 160]);
     let mut ib = setup(64);
     ib.extend(pkt3(
