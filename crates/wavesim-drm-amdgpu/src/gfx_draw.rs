@@ -13,7 +13,7 @@ use std::collections::HashMap;
 
 use wavesim_core::memory::DeviceMemory;
 use wavesim_rdna3::exec::buffer::resource::BufferResource;
-use wavesim_rdna3::exec::image::swizzle::Tiling;
+use wavesim_rdna3::exec::image::swizzle::{Shape, Tiling};
 use wavesim_rdna3::exec::Program;
 use wavesim_rdna3::gfx::draw::{
     check_pipeline, check_targets, rasterize, DrawConfig, DrawStats, ExportFormat, Frame,
@@ -622,7 +622,7 @@ pub fn execute(
             None
         } else {
             Some(
-                Tiling::new(sw_mode, true, (w, h), 1, base, bpp)
+                Tiling::new(sw_mode, Shape::TwoD, (w, h), 1, base, bpp)
                     .map_err(|e| format!("colour target {t}: {e}"))?,
             )
         };

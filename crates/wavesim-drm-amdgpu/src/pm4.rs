@@ -669,7 +669,6 @@ impl Ctx<'_> {
         if initiator & 1 == 0 {
             return Err(self.unsupported(at, "DISPATCH_INITIATOR.COMPUTE_SHADER_EN is 0"));
         }
-        // PARTIAL_TG_EN [1] is handled below when no group is partial.
         const HANDLED: u32 =
             1 | 1 << 1 | 1 << 2 | 1 << 6 | 1 << 10 | 1 << 11 | DISPATCH_INITIATOR_CS_W32_EN;
         let partial_tg = initiator & 1 << 1 != 0;
@@ -704,6 +703,7 @@ impl Ctx<'_> {
         }
         // COMPUTE_NUM_THREAD_*: NUM_THREAD_FULL [15:0], NUM_THREAD_PARTIAL [31:16].
         let mut local = [0u32; 3];
+        let mut partial_items = [0u32; 3];
         for (k, r) in [
             regs::COMPUTE_NUM_THREAD_X,
             regs::COMPUTE_NUM_THREAD_Y,
@@ -713,24 +713,25 @@ impl Ctx<'_> {
         .enumerate()
         {
             let v = st.sh(r);
-            // PARTIAL_TG_EN: the last group of each dimension has NUM_THREAD_PARTIAL threads
-            // (Mesa's radv_emit_dispatch_packets for unaligned grids, which writes the full
-            // size when the grid is a multiple of the group). A last group as large as the
-            // others is the plain dispatch; smaller last groups are not emulated.
+            // PARTIAL_TG_EN: the last group of each dimension has NUM_THREAD_PARTIAL
+            // work-items when that is non-zero (Mesa's radv_emit_dispatch_packets writes the
+            // remainder of unaligned grids there, DISPATCH_DIRECT counting groups rounded up).
+            // Without PARTIAL_TG_EN the field must be 0.
             let full = v & 0xffff;
             let partial = v >> 16;
-            if partial_tg && partial != full || !partial_tg && partial != 0 {
+            if !partial_tg && partial != 0 || partial > full {
                 return Err(self.unsupported(
                     at,
                     format!(
                         "COMPUTE_NUM_THREAD_{}.NUM_THREAD_PARTIAL = {partial} (NUM_THREAD_FULL {full}, \
-                         PARTIAL_TG_EN {}): partial thread groups are not supported",
+                         PARTIAL_TG_EN {})",
                         ["X", "Y", "Z"][k],
                         partial_tg as u32
                     ),
                 ));
             }
             local[k] = full;
+            partial_items[k] = partial;
         }
         let pgm =
             ((st.sh(regs::COMPUTE_PGM_HI) as u64) << 32 | st.sh(regs::COMPUTE_PGM_LO) as u64) << 8;
@@ -778,7 +779,8 @@ impl Ctx<'_> {
         // SAFETY: the code and every range are live shared mappings of the device memory
         // (memory.rs); no other thread touches them while the shim's lock is held, except
         // the application through its own CPU mappings, as on real hardware.
-        unsafe { raw::run(&d) }.map_err(|err| Pm4Error::Dispatch { at, err })?;
+        unsafe { raw::run_partial(&d, partial_items) }
+            .map_err(|err| Pm4Error::Dispatch { at, err })?;
         self.st.dispatches += 1;
         Ok(())
     }

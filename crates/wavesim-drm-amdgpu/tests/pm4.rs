@@ -317,6 +317,87 @@ fn dispatch_direct_and_indirect_run_waves() {
     }
 }
 
+/// PARTIAL_TG_EN as RADV emits it for a grid of 100 work-items in groups of 64
+/// (radv_emit_dispatch_packets: NUM_THREAD_FULL 64, NUM_THREAD_PARTIAL 100 % 64 = 36,
+/// DISPATCH_DIRECT ceil(100 / 64) = 2 groups).
+#[test]
+fn partial_thread_groups_run_only_their_work_items() {
+    let mut m = TestMem::new(0x8000);
+    let b = m.base();
+    // llvm-mc-19 -arch=amdgcn -mcpu=gfx1100 -show-encoding of
+    //   v_lshl_add_u32 v1, s3, 6, v0 ; v_lshlrev_b32 v2, 2, v1
+    //   global_store_b32 v2, v1, s[0:1] ; s_endpgm
+    // Each work-item stores its global id (s3 = workgroup id after 3 user SGPRs, times 64,
+    // plus v0 = its local id) at s[0:1] + 4 * that id.
+    let code: [u32; 7] = [
+        0xd646_0001,
+        0x0401_0c03,
+        0x3004_0282,
+        0xdc6a_0000,
+        0x0000_0102,
+        0xbfb0_0000,
+        0,
+    ];
+    let code_va = (b + 0x2000 + 255) & !255;
+    m.put(code_va - b, &code);
+    let out = b + 0x4000;
+    const UNTOUCHED: u32 = 0xdead_beef;
+    let sh = |reg: u32, vals: &[u32]| {
+        let mut body = vec![(reg - 0xb000) / 4];
+        body.extend_from_slice(vals);
+        pkt3(pm4::op::SET_SH_REG, &body)
+    };
+    let setup = |num_thread_x: u32| {
+        let mut ib = Vec::new();
+        ib.extend(sh(0xb830, &[(code_va >> 8) as u32, (code_va >> 40) as u32]));
+        // RSRC1 0; RSRC2: USER_SGPR_COUNT 3 ([5:1]) | TGID_X_EN ([7]) = 0x86; RSRC3 0.
+        ib.extend(sh(0xb848, &[0, 0x86]));
+        ib.extend(sh(0xb8a0, &[0]));
+        ib.extend(sh(0xb81c, &[num_thread_x, 1, 1]));
+        ib.extend(sh(0xb900, &[lo(out), hi(out), 0]));
+        ib
+    };
+    for wave64 in [false, true] {
+        m.put(0x4000, &[UNTOUCHED; 160]);
+        let mut ib = setup(64 | 36 << 16);
+        // COMPUTE_SHADER_EN | PARTIAL_TG_EN | FORCE_START_AT_000 (| CS_W32_EN).
+        let initiator = 1 | 1 << 1 | 1 << 2 | u32::from(!wave64) << 15;
+        ib.extend(pkt3(pm4::op::DISPATCH_DIRECT, &[2, 1, 1, initiator]));
+        run(&mut m, &ib).unwrap();
+        // Group 0 holds items 0..63, group 1 the 36 items 64..99 (wave32: a full wave and
+        // one whose EXEC has 4 lanes; wave64: one wave with 36). Items 100..127 of the
+        // rounded-up grid do not exist and store nothing.
+        for i in 0..160u32 {
+            let want = if i < 100 { i } else { UNTOUCHED };
+            assert_eq!(
+                m.get(0x4000 + 4 * i as u64),
+                want,
+                "item {i}, wave64 {wave64}"
+            );
+        }
+    }
+    // PARTIAL_TG_EN with NUM_THREAD_PARTIAL 0: no partial group in that dimension (RADV
+    // itself writes the full size there for aligned dimensions), so full groups run.
+    m.put(0x4000, &[UNTOUCHED; 160]);
+    let mut ib = setup(64);
+    ib.extend(pkt3(
+        pm4::op::DISPATCH_DIRECT,
+        &[2, 1, 1, 1 | 1 << 1 | 1 << 2],
+    ));
+    run(&mut m, &ib).unwrap();
+    for i in 0..160u32 {
+        let want = if i < 128 { i } else { UNTOUCHED };
+        assert_eq!(m.get(0x4000 + 4 * i as u64), want, "item {i}");
+    }
+    // A partial count without PARTIAL_TG_EN, or larger than the full group, is refused.
+    for (num_thread_x, initiator) in [(64 | 36 << 16, 5), (64 | 65 << 16, 7)] {
+        let mut ib = setup(num_thread_x);
+        ib.extend(pkt3(pm4::op::DISPATCH_DIRECT, &[2, 1, 1, initiator]));
+        let e = run(&mut m, &ib).unwrap_err().to_string();
+        assert!(e.contains("NUM_THREAD_PARTIAL"), "{e}");
+    }
+}
+
 #[test]
 fn unknown_packets_registers_and_fields_are_named_errors() {
     let mut m = TestMem::new(0x4000);

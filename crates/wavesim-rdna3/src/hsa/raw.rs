@@ -499,6 +499,19 @@ fn decode_tolerant(code: &[u8], base: u64, target: Target) -> Result<Program, Ra
 /// access, and nothing else may access that memory while the kernel runs; with `host_ranges`
 /// this is required of the ranges only (accesses outside them are errors).
 pub unsafe fn run(d: &RawDispatch) -> Result<DispatchStats, RawError> {
+    // SAFETY: forwarded to the caller (documented above).
+    unsafe { run_partial(d, [0; 3]) }
+}
+
+/// Runs a raw dispatch with `COMPUTE_DISPATCH_INITIATOR.PARTIAL_TG_EN`: the last workgroup of
+/// dimension `k` has `partial[k]` work-items in it (`COMPUTE_NUM_THREAD_*.NUM_THREAD_PARTIAL`)
+/// when that is non-zero, the others `local[k]`. That is an HSA grid of
+/// `(groups - 1) * local + partial` work-items, whose partial last workgroups the dispatch
+/// already lays out (fewer waves; EXEC of the last wave covers only its work-items).
+///
+/// # Safety
+/// As for [`run`].
+pub unsafe fn run_partial(d: &RawDispatch, partial: [u32; 3]) -> Result<DispatchStats, RawError> {
     let res = ComputeResources::decode(d.rsrc1, d.rsrc2, d.rsrc3);
     res.check()?;
     let count = res.user_sgpr_count as usize;
@@ -508,7 +521,19 @@ pub unsafe fn run(d: &RawDispatch) -> Result<DispatchStats, RawError> {
             given: d.user_sgprs.len(),
         });
     }
-    let grid = super::launch::grid_of(d.groups, d.local).map_err(RawError::Launch)?;
+    let mut grid = super::launch::grid_of(d.groups, d.local).map_err(RawError::Launch)?;
+    for k in 0..3 {
+        if partial[k] > d.local[k] {
+            return Err(RawError::Launch(format!(
+                "dimension {k}: {} work-items in the partial workgroup, more than the {} of a full one",
+                partial[k], d.local[k]
+            )));
+        }
+        if partial[k] != 0 {
+            // grid_of checked groups * local; this is smaller.
+            grid[k] = grid[k] - d.local[k] + partial[k];
+        }
+    }
     let geo = Geometry::new(&grid, &d.local).map_err(DispatchError::from)?;
     let base = d.code.as_ptr() as u64;
     let prog = decode_tolerant(d.code, base, d.target)?;
