@@ -6,6 +6,7 @@
 
 use wavesim_rdna3::dispatch::{run_wave_alone, DispatchStats};
 use wavesim_rdna3::exec::Program;
+use wavesim_rdna3::gfx::{GfxWave, Message, Stage};
 use wavesim_rdna3::jit::{compile_stats, Engine};
 use wavesim_rdna3::testing::{Harness, S_ENDPGM};
 
@@ -1226,4 +1227,65 @@ fn f64_reciprocal_and_roots_call_the_interpreters_lane_functions() {
             }
         }
     }
+}
+
+#[test]
+fn kernel_epilogue_sendmsg_and_endpgm_run_inside_the_block() {
+    // The epilogue compilers emit: `s_nop 0; s_sendmsg sendmsg(MSG_DEALLOC_VGPRS); s_endpgm`
+    // (saxpy.objdump). The block now runs both messages' handlers: s_sendmsg with message 3
+    // (MSG_DEALLOC_VGPRS, RDNA3 ISA Table 15) sets STATUS.NO_VGPRS (bit 24) and issues one
+    // LGKM_CNT event; s_endpgm ends the wave. So 4 instructions retire (v_mov, s_nop,
+    // s_sendmsg, s_endpgm), each on every lane of EXEC. v_mov and s_nop are translated and
+    // the two messages are callbacks of the same block (before, the block stopped at
+    // s_sendmsg: no callback, and the interpreter ran the other two).
+    for wave64 in [false, true] {
+        let callbacks = compile_stats().callbacks;
+        let (h, st) = run(
+            wave64,
+            &[
+                &[0x85, 0x02, 0x02, 0x7e], // v_mov_b32_e32 v1, 5
+                &[0x00, 0x00, 0x80, 0xbf], // s_nop 0
+                &[0x03, 0x00, 0xb6, 0xbf], // s_sendmsg sendmsg(MSG_DEALLOC_VGPRS)
+            ],
+            2,
+            |h| {
+                h.wave.hw.status &= !(1 << 24);
+                h.wave.set_exec(0x0000_ffff_0000_fff1);
+            },
+        );
+        assert!(
+            compile_stats().callbacks - callbacks >= 2,
+            "s_sendmsg and s_endpgm compiled as callbacks"
+        );
+        let lanes = if wave64 { 64 } else { 32 };
+        let exec = 0x0000_ffff_0000_fff1u64 & (u64::MAX >> (64 - lanes));
+        assert_ne!(h.wave.hw.status & 1 << 24, 0, "STATUS.NO_VGPRS");
+        assert!(h.wave.ended);
+        assert_eq!(st.wave_instructions, 4);
+        assert_eq!(st.lane_instructions, 4 * exec.count_ones() as u64);
+        for l in 0..lanes {
+            let want = if exec >> l & 1 != 0 { 5 } else { 0 };
+            assert_eq!(h.v(1, l), want, "v1 lane {l}");
+        }
+    }
+}
+
+#[test]
+fn a_gs_alloc_req_in_a_block_sees_the_m0_the_block_wrote() {
+    // s_mov_b32 m0, 3 | 1 << 12 then s_sendmsg sendmsg(MSG_GS_ALLOC_REQ) (message 9, RDNA3
+    // ISA Table 15) in a GS wave: the message records M0 as it is at the s_sendmsg (3
+    // vertices, 1 primitive), so the block must store the M0 it holds before the callback.
+    let m0 = 3 | 1 << 12;
+    let lit = u32::to_le_bytes(m0);
+    let (h, _) = run(
+        false,
+        &[
+            &[0xff, 0x00, 0xfd, 0xbe, lit[0], lit[1], lit[2], lit[3]], // s_mov_b32 m0, lit
+            &[0x09, 0x00, 0xb6, 0xbf], // s_sendmsg sendmsg(MSG_GS_ALLOC_REQ)
+        ],
+        1,
+        |h| h.wave.gfx = Some(Box::new(GfxWave::new(Stage::Gs))),
+    );
+    let g = h.wave.gfx.as_deref().expect("a GS wave");
+    assert_eq!(g.messages, [Message { id: 9, m0 }]);
 }

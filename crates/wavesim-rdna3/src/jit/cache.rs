@@ -18,6 +18,7 @@ use super::Engine;
 use crate::decode::Inst;
 use crate::exec::operand::FpMode;
 use crate::exec::{Ctx, ExecError, Flow, Handler, Program};
+use crate::isa::Op;
 use crate::wave::{WaitCounts, Wave, LANES};
 use cranelift_codegen::settings::{self, Configurable};
 use cranelift_codegen::Context;
@@ -568,13 +569,22 @@ impl JitCode {
     fn compile_at(&self, idx: usize, opt: Opt) -> Option<Block> {
         let t0 = Instant::now();
         let prog = &self.prog;
+        // A block of only the epilogue's callbacks (a branch to s_endpgm, the end after a loop)
+        // would cost a compile and a block entry for two handler calls: interpreted instead.
+        if matches!(
+            prog.insts.get(idx).map(|i| i.op),
+            Some(Op::S_ENDPGM | Op::S_SENDMSG)
+        ) {
+            return None;
+        }
         let mut nodes = Vec::new();
         let mut j = idx;
         while j < prog.insts.len() && nodes.len() < MAX_BLOCK {
             let Some(n) = self.lower_at(j) else { break };
             nodes.push(n);
             j += 1;
-            if matches!(n, Node::Branch { .. }) {
+            // s_endpgm never falls through: nothing after it belongs to the block.
+            if matches!(n, Node::Branch { .. }) || prog.insts[j - 1].op == Op::S_ENDPGM {
                 break;
             }
         }

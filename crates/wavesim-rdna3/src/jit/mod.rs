@@ -23,7 +23,9 @@
 //! only those are stored and reloaded); a handler's
 //! error or change of control flow stops the block there and the step loop handles it exactly
 //! as for an interpreted instruction. Program control other than resolved branches, barriers,
-//! s_endpgm, traps, messages and MODE writers end the block. A block whose taken branch goes
+//! traps, messages and MODE writers end the block; s_sendmsg and s_endpgm run through their
+//! handlers as the block's last instructions (s_endpgm's `Flow::End` stops it, and the step
+//! loop ends the wave). A block whose taken branch goes
 //! back to its own start loops inside the compiled code while the step loop's instruction
 //! budget allows (`codegen::SelfLoop`). Float code is compiled for the launch MODE's float
 //! controls (round to nearest even without exception detection, any denormal flushing), and

@@ -719,9 +719,9 @@ impl Node {
 
 /// Whether a block may run `inst` through its interpreter handler (`Node::Call`) and go on.
 /// Program control and the scheduler's business end the block instead: branches the JIT could
-/// not resolve, s_setpc/s_swappc/s_call/s_rfe, s_endpgm, s_barrier, s_trap, s_sleep, messages,
-/// halt and kill, and every other SOPP but the waits (which never block in this model:
-/// `exec::sopp`, S_WAITCNT, only lower the counters). MODE writers (s_setreg*, s_round_mode,
+/// not resolve, s_setpc/s_swappc/s_call/s_rfe, s_barrier, s_trap, s_sleep, halt and kill,
+/// messages but s_sendmsg, and every other SOPP but s_sendmsg, s_endpgm and the waits (which
+/// never block in this model: `exec::sopp`, S_WAITCNT, only lower the counters). MODE writers (s_setreg*, s_round_mode,
 /// s_denorm_mode) end it as well: compiled f32 code was chosen for the MODE the block started
 /// with. (The callback also stops the block whenever a handler returns anything but
 /// `Flow::Next` or changes MODE, so this list is about speed, not correctness.)
@@ -729,9 +729,22 @@ pub(crate) fn callable(inst: &Inst) -> bool {
     use Op::*;
     match inst.enc {
         Enc::Invalid => false,
+        // s_sendmsg and s_endpgm too: compilers end kernels with `s_sendmsg
+        // sendmsg(MSG_DEALLOC_VGPRS); s_endpgm`, and running both through their handlers from
+        // the block saves two interpreted steps per wave. The handlers keep every effect
+        // (STATUS.NO_VGPRS, LGKM_CNT, the errors of other messages), and s_endpgm's
+        // `Flow::End` stops the block there (`cache::call`), ending the wave in the step loop
+        // exactly as when interpreted.
         Enc::Sopp => matches!(
             inst.op,
-            S_WAITCNT | S_WAITCNT_DEPCTR | S_WAIT_IDLE | S_NOP | S_CLAUSE | S_DELAY_ALU
+            S_WAITCNT
+                | S_WAITCNT_DEPCTR
+                | S_WAIT_IDLE
+                | S_NOP
+                | S_CLAUSE
+                | S_DELAY_ALU
+                | S_SENDMSG
+                | S_ENDPGM
         ),
         _ => !matches!(
             inst.op,
@@ -804,11 +817,23 @@ pub(crate) fn footprint(inst: &Inst, s: &Shape) -> Option<Footprint> {
         Enc::Sopp
             if matches!(
                 inst.op,
-                S_WAITCNT | S_WAITCNT_DEPCTR | S_WAIT_IDLE | S_NOP | S_CLAUSE | S_DELAY_ALU
+                S_WAITCNT
+                    | S_WAITCNT_DEPCTR
+                    | S_WAIT_IDLE
+                    | S_NOP
+                    | S_CLAUSE
+                    | S_DELAY_ALU
+                    | S_ENDPGM
             ) =>
         {
             Some(Footprint::default())
         }
+        // STATUS, the counters and (GS_ALLOC_REQ, HS_TESSFACTOR) the wave's message record
+        // with M0's value (`sopp::record_message`): M0 the one register read.
+        Enc::Sopp if inst.op == S_SENDMSG => Some(Footprint {
+            sread: [(opnd::M0, 1), (0, 0), (0, 0)],
+            ..Footprint::default()
+        }),
         Enc::Smem => {
             let n: u8 = match name.strip_prefix("s_load_b")? {
                 "32" => 1,
