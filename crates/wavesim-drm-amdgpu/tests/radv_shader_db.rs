@@ -120,16 +120,7 @@ impl Pipeline {
 
 /// The corpus's pipelines (every NAME.txt but status.txt and known.txt), sorted.
 fn names() -> Vec<String> {
-    let mut v: Vec<String> = std::fs::read_dir(corpus())
-        .expect("corpus/radv/shader-db (tools/radv/shader_db.py)")
-        .filter_map(|e| {
-            let n = e.ok()?.file_name().into_string().ok()?;
-            let stem = n.strip_suffix(".txt")?;
-            (stem != "status" && stem != "known").then(|| stem.to_string())
-        })
-        .collect();
-    v.sort();
-    v
+    vulkan_draw::corpus_names(&corpus())
 }
 
 /// The texture's size: W x H, or WAVESIM_SHADER_DB_TEX=WxH in the child
@@ -904,16 +895,9 @@ fn compare(want: &[u8], got: &[u8]) -> (u8, usize, Vec<String>) {
 
 /// corpus/radv/shader-db/known.txt: the pipelines that do not match, by name: (refused, why).
 fn known() -> std::collections::BTreeMap<String, (bool, String)> {
-    let text = std::fs::read_to_string(corpus().join("known.txt")).expect("known.txt");
-    text.lines()
-        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
-        .map(|l| {
-            let (name, rest) = l.split_once(' ').expect("NAME outcome: why");
-            let (outcome, why) = rest.split_once(": ").expect("NAME outcome: why");
-            assert!(matches!(outcome, "refused" | "differs"), "known.txt: {l}");
-            (name.to_string(), (outcome == "refused", why.to_string()))
-        })
-        .collect()
+    let path = corpus().join("known.txt");
+    assert!(path.is_file(), "{} is missing", path.display());
+    vulkan_draw::known_outcomes(&path)
 }
 
 /// The pipelines to check: all with WAVESIM_SHADER_DB=all, else every 8th of those that must
