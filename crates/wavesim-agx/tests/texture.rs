@@ -100,7 +100,8 @@ fn run_group(code: Vec<u8>, w: &mut WaveState, dev: &DeviceMemory) -> Result<(),
 
 /// Nearest sampling at u = s * 4: thread l samples s = l / 8 - 1 + 1/8 (from -0.875 to 2.875),
 /// t = 0.375 (row 1). Repeat: x = floor(u) mod 4; clamp to edge: clamp(floor(u), 0, 3); mirrored
-/// repeat: m = floor(u) mod 8, x = m < 4 ? m : 7 - m. Results: byte / 255 in f32 (32-bit
+/// repeat: m = floor(u) mod 8, x = m < 4 ? m : 7 - m; mirror clamp to edge (5): clamp(mirror(i),
+/// 0, 3), mirror(i) = i >= 0 ? i : -(1 + i) (GL 4.6 Table 8.20). Results: byte / 255 in f32 (32-bit
 /// destination), swizzle (B, R, 1, 0) giving (3/255, (16x+1)/255, 1, 0).
 #[test]
 fn texture_sample_nearest_with_wrap_modes() {
@@ -119,6 +120,7 @@ fn texture_sample_nearest_with_wrap_modes() {
                 7 - m
             }
         }),
+        (5, |i: i64| (if i >= 0 { i } else { -(1 + i) }).min(3)),
     ] {
         let mut w = WaveState::new(12);
         w.textures = vec![texture(2, [2, 0, 4, 5], 4, 4, a)];
@@ -185,8 +187,8 @@ fn texture_load_integer_texels() {
     ));
 }
 
-/// Unbound state and clamp-to-border are typed errors, not guesses; a linear filter one way only
-/// needs the LOD to choose between them (GL 4.6 8.14), so with automatic LOD it stops unless the
+/// Unbound state and GL's legacy CLAMP wrap (cmdbuf.xml `Clamp (GL)`, 4) are typed errors, not
+/// guesses; a linear filter one way only needs the LOD to choose between them (GL 4.6 8.14), so with automatic LOD it stops unless the
 /// run opts in (`automatic_lod_is_an_opt_in`, `mixed_filters_follow_the_magnification_threshold`).
 #[test]
 fn unmodelled_state_is_an_error() {
@@ -197,7 +199,7 @@ fn unmodelled_state_is_an_error() {
     let mut w = WaveState::new(12);
     assert!(run_group(code.clone(), &mut w, &dev).is_err());
     w.textures = vec![texture(2, [0, 1, 2, 3], 4, 4, a)];
-    w.samplers = vec![sampler(3, 3)];
+    w.samplers = vec![sampler(4, 4)];
     assert!(matches!(
         run_group(code.clone(), &mut w, &dev),
         Err(Fault::UnsupportedForm { .. })
@@ -845,18 +847,26 @@ fn cube_map_with_mips() {
 
 /// Cube gathers: the LINEAR footprint on the selected face. (1, 0.25, -0.5): +X, s = 0.75 (u -
 /// 1/2 = 2.5: i0 = 2, i1 = 3), t = 0.375 (v - 1/2 = 1: j0 = 1, j1 = 2), inside the face; red
-/// (16i+1): (33, 49, 49, 33). (1, 0.25, -0.9): s = 0.95 (u - 1/2 = 3.3: i1 = 4 is past the edge):
-/// with seamless cube maps (the default, sampler bit 57 clear) the footprint reads the next face
-/// -- a typed error; with `Seamful cube maps` set it clamps to the edge: i = (3, 3) -> (49, 49,
-/// 49, 49).
+/// (16i+1): (33, 49, 49, 33). (1, 0.25, -0.9): s = 0.95 (u - 1/2 = 3.3: i1 = 4 is past the edge).
+/// With `Seamful cube maps` set it clamps to the edge: i = (3, 3) -> red (49, 49, 49, 49). With
+/// seamless cube maps (bit 57 clear; Mesa's gallium driver clears it when the state asks for
+/// seamless filtering) the texels past the edge come from the neighbouring face (GL 4.6 8.13):
+/// +X's sc = -z grows towards -Z, whose sc = -x starts at x = +1 (s = 0, i = 0), and both faces'
+/// tc is -y (j kept), so (4, j) on +X is (0, j) on -Z (face 5). Gathering blue (16 face + 3):
+/// texels (3, 2), (4, 2), (4, 1), (3, 1) -> (3, 83, 83, 3). (1, 0.9, -0.9): s = 0.95 (i = 3, 4),
+/// t = 0.05 (v - 1/2 = -0.3: j = -1, 0): (4, -1) is past a corner, which GL 8.13 fills as the
+/// implementation likes unless the other three texels are equal: (3, -1) is +Y's (3, 0) (blue
+/// 35), (4, 0) is -Z's (0, 0) (blue 83) and the face's own (3, 0) blue 3 differ (a typed error,
+/// whichever component is gathered: GL compares the texels), while on a cube whose every texel is
+/// (7, 8, 9, 10) the corner is that texel: red (7, 7, 7, 7).
 #[test]
 fn cube_gathers() {
     let mut dev = DeviceMemory::new();
     let a = layered(&mut dev, 6);
     let mut desc = texture(6, [0, 1, 2, 3], 4, 4, a);
     desc[13] |= 5 << 6;
-    let code = gather_code(tex_word(false, 16, true, 8, 0, 6, 0), 2);
-    let run_dir = |dir: [f32; 3], seamful: bool| {
+    let run_dir = |dir: [f32; 3], seamful: bool, q6: u64| {
+        let code = gather_code(tex_word(false, 16, true, 8, 0, 6, 0), q6);
         let mut w = WaveState::new(12);
         w.textures = vec![desc];
         w.samplers =
@@ -867,12 +877,43 @@ fn cube_gathers() {
         }
         run_group(code.clone(), &mut w, &dev).map(|_| bytes_of(&w))
     };
-    assert_eq!(run_dir([1.0, 0.25, -0.5], false).unwrap(), [33, 49, 49, 33]);
-    assert!(matches!(
-        run_dir([1.0, 0.25, -0.9], false),
-        Err(Fault::UnsupportedForm { .. })
-    ));
-    assert_eq!(run_dir([1.0, 0.25, -0.9], true).unwrap(), [49; 4]);
+    assert_eq!(
+        run_dir([1.0, 0.25, -0.5], false, 2).unwrap(),
+        [33, 49, 49, 33]
+    );
+    assert_eq!(run_dir([1.0, 0.25, -0.9], true, 2).unwrap(), [49; 4]);
+    assert_eq!(
+        run_dir([1.0, 0.25, -0.9], false, 10).unwrap(),
+        [3, 83, 83, 3]
+    );
+    for q6 in [10, 14] {
+        assert!(matches!(
+            run_dir([1.0, 0.9, -0.9], false, q6),
+            Err(Fault::UnsupportedForm { .. })
+        ));
+    }
+    let uniform = dev.alloc(6 * 0x4000, 64).unwrap();
+    for face in 0..6 {
+        for m in 0..16 {
+            dev.write(uniform + face * 0x4000 + 4 * m, &[7, 8, 9, 10])
+                .unwrap();
+        }
+    }
+    let mut w = WaveState::new(12);
+    w.textures = vec![texture(6, [0, 1, 2, 3], 4, 4, uniform)];
+    w.textures[0][13] |= 5 << 6;
+    w.samplers = vec![sampler(1, 1)];
+    w.exec = 1;
+    for (i, v) in [1.0f32, 0.9, -0.9].iter().enumerate() {
+        w.set_reg32(4 + i, 0, v.to_bits());
+    }
+    run_group(
+        gather_code(tex_word(false, 16, true, 8, 0, 6, 0), 2),
+        &mut w,
+        &dev,
+    )
+    .unwrap();
+    assert_eq!(bytes_of(&w), [7; 4]);
 }
 
 /// Shadow gather (GL 4.6 8.23.1 with textureGather: each footprint texel compared): depth d(x, y)
@@ -1360,4 +1401,196 @@ fn linear_texture_buffer_of_16_byte_texels() {
     run_group(code, &mut w, &dev).unwrap();
     let got: [f32; 4] = std::array::from_fn(|c| f32::from_bits(w.reg32(8 + c, 0)));
     assert_eq!(got, [1.5, -2.0, 0.25, 8.0]);
+}
+
+/// cmdbuf.xml SAMPLER (Mesa 25.0) with clamp to border (3) on S and T and `Border colour` (bits
+/// 55-56) `mode`.
+fn border_sampler(mode: u64) -> [u8; 8] {
+    (u64::from_le_bytes(sampler(3, 3)) | mode << 55).to_le_bytes()
+}
+
+/// cmdbuf.xml BORDER: four 32-bit channel words.
+fn border_bytes(words: &[u32; 4]) -> [u8; 16] {
+    let mut bytes = [0u8; 16];
+    for (c, v) in words.iter().enumerate() {
+        bytes[4 * c..4 * c + 4].copy_from_slice(&v.to_le_bytes());
+    }
+    bytes
+}
+
+/// Clamp to border, nearest (GL 4.6 8.14.2: a texel index outside the image reads the border
+/// colour). Threads 0-2 sample s = 0.375 (x = 1, inside), -0.1 (floor(-0.4) = -1) and 1.1
+/// (floor(4.4) = 4), t = 0.375 (y = 1). Thread 0 reads texel (1, 1) = (17, 18, 3, 4). The border
+/// goes through the descriptor's swizzle like a texel (Mesa's `agx_border.c`): with (B, R, 1, 0),
+/// transparent black (0, 0, 0, 0) -> (0, 0, 1, 0); opaque black (0, 0, 0, 1) -> (0, 0, 1, 0);
+/// opaque white (1, 1, 1, 1) -> (1, 1, 1, 0); custom words (51, 102, 255, 0) in the RGBA8 unorm
+/// encoding (`agx_pack_border`) = (0.2, 0.4, 1, 0) -> (1, 0.2, 1, 0). A custom colour with no
+/// BORDER bound (compact sampler state) and a word beyond 8 bits are typed errors.
+#[test]
+fn clamp_to_border_nearest() {
+    let mut dev = DeviceMemory::new();
+    let a = image(&mut dev);
+    let mut code = tex_word(false, 16, true, 8, 0, 2, 0).to_vec();
+    code.extend([0x88, 0x00]);
+    let run_mode = |mode: u64, border: Option<[u32; 4]>| {
+        let mut w = WaveState::new(12);
+        w.textures = vec![texture(2, [2, 0, 4, 5], 4, 4, a)];
+        w.samplers = vec![border_sampler(mode)];
+        w.borders = border.iter().map(border_bytes).collect();
+        w.exec = 0b111;
+        for (l, s) in [0.375f32, -0.1, 1.1].into_iter().enumerate() {
+            w.set_reg32(4, l, s.to_bits());
+            w.set_reg32(5, l, 0.375f32.to_bits());
+        }
+        run_group(code.clone(), &mut w, &dev).map(|_| {
+            let f = |l: usize| -> [f32; 4] {
+                std::array::from_fn(|c| f32::from_bits(w.reg32(8 + c, l)))
+            };
+            [f(0), f(1), f(2)]
+        })
+    };
+    let inside = [3.0f32 / 255.0, 17.0 / 255.0, 1.0, 0.0];
+    for (mode, border, want) in [
+        (0, None, [0.0f32, 0.0, 1.0, 0.0]),
+        (1, None, [0.0, 0.0, 1.0, 0.0]),
+        (2, None, [1.0, 1.0, 1.0, 0.0]),
+        (3, Some([51, 102, 255, 0]), [1.0, 0.2, 1.0, 0.0]),
+    ] {
+        let got = run_mode(mode, border).unwrap();
+        assert_eq!(got, [inside, want, want], "mode {mode}");
+    }
+    assert!(matches!(
+        run_mode(3, None),
+        Err(Fault::UnsupportedForm { .. })
+    ));
+    assert!(matches!(
+        run_mode(3, Some([256, 0, 0, 0])),
+        Err(Fault::UnsupportedForm { .. })
+    ));
+}
+
+/// Clamp to border on integer textures (legal with nearest filtering): the harness image as
+/// R8G8B8A8 uint, swizzle (R, G, B, A), s = 1.1 (x = 4: border). Opaque white is the integer 1 in
+/// every component (Mesa maps Vulkan's INT_OPAQUE_WHITE and FLOAT_OPAQUE_WHITE to the same
+/// value); opaque black (0, 0, 0, 1). As R32 sint, a custom border word 0xFFFFFFFB is -5 (Mesa
+/// stores pure integers as they are): (-5, 0, 0, 1), the format's missing G, B, A read as a
+/// texel's would (0, 0, 1).
+#[test]
+fn clamp_to_border_integer_formats() {
+    let mut dev = DeviceMemory::new();
+    let a = image(&mut dev);
+    let mut code = tex_word(false, 16, true, 8, 0, 2, 0).to_vec();
+    code.extend([0x88, 0x00]);
+    let run_with = |desc: [u8; 24], mode: u64, border: [u32; 4]| {
+        let mut w = WaveState::new(12);
+        w.textures = vec![desc];
+        w.samplers = vec![border_sampler(mode)];
+        w.borders = vec![border_bytes(&border)];
+        w.exec = 1;
+        w.set_reg32(4, 0, 1.1f32.to_bits());
+        w.set_reg32(5, 0, 0.375f32.to_bits());
+        run_group(code.clone(), &mut w, &dev)
+            .map(|_| -> [u32; 4] { std::array::from_fn(|c| w.reg32(8 + c, 0)) })
+    };
+    let rgba8ui = with_format(texture(2, [0, 1, 2, 3], 4, 4, a), 0x28, 2);
+    assert_eq!(run_with(rgba8ui, 2, [0; 4]).unwrap(), [1, 1, 1, 1]);
+    assert_eq!(run_with(rgba8ui, 1, [0; 4]).unwrap(), [0, 0, 0, 1]);
+    let r32i = with_format(texture(2, [0, 1, 2, 3], 4, 4, a), 0x21, 3);
+    assert_eq!(
+        run_with(r32i, 3, [0xFFFF_FFFB, 0, 0, 0]).unwrap(),
+        [0xFFFF_FFFB, 0, 0, 1]
+    );
+    // Mesa packs 0 for a channel the format lacks
+    assert!(matches!(
+        run_with(r32i, 3, [5, 7, 0, 0]),
+        Err(Fault::UnsupportedForm { .. })
+    ));
+}
+
+/// Clamp to border with linear filtering (opt-in, GL 4.6 8.14.2): wrap S clamp to border, T clamp
+/// to edge, s = 0 (u - 1/2 = -0.5: i0 = -1 (border) and i1 = 0, half each), t = 0.5 (v - 1/2 =
+/// 1.5: rows 1 and 2, half each). Opaque white, swizzle identity: R = 1/2 * 1 + 1/4 * (1 + 1) /
+/// 255, G = 1/2 + 1/4 (18 + 34) / 255, B = 1/2 + 1/2 * 3/255, A = 1/2 + 1/2 * 4/255.
+#[test]
+fn clamp_to_border_linear() {
+    let mut dev = DeviceMemory::new();
+    let a = image(&mut dev);
+    let mut code = tex_word(false, 16, true, 8, 0, 2, 0).to_vec();
+    code.extend([0x88, 0x00]);
+    let mut w = WaveState::new(12);
+    w.textures = vec![texture(2, [0, 1, 2, 3], 4, 4, a)];
+    w.samplers = vec![(1u64 << 23 | 1 << 25 | 3 << 29 | 2 << 55).to_le_bytes()];
+    w.approximate = true;
+    w.exec = 1;
+    w.set_reg32(4, 0, 0.0f32.to_bits());
+    w.set_reg32(5, 0, 0.5f32.to_bits());
+    run_group(code, &mut w, &dev).unwrap();
+    let want = [
+        0.5 + 0.25 * 2.0 / 255.0,
+        0.5 + 0.25 * 52.0 / 255.0,
+        0.5 + 0.5 * 3.0 / 255.0,
+        0.5 + 0.5 * 4.0 / 255.0,
+    ];
+    for (c, v) in want.iter().enumerate() {
+        assert_eq!(w.reg32(8 + c, 0), (*v as f32).to_bits(), "component {c}");
+    }
+}
+
+/// 3D images: clamp to border on R (nearest): r = 1.2 on 4 slices (floor(4.8) = 4) reads opaque
+/// white; trilinear filtering (opt-in, GL 4.6 8.14.2's 3D formula, 8 texels): (s, t, r) = (0.25,
+/// 0.5, 0.5) -> u - 1/2 = 0.5 (x 0 and 1), v - 1/2 = 1.5 (y 1 and 2), w - 1/2 = 1.5 (z 1 and 2),
+/// each half: texel (16x+1, 16y+2, 16z+3, 4) averages to (9, 26, 27, 4) / 255. With repeat on R
+/// and r = 0 (w - 1/2 = -0.5: slices 3 and 0): blue (16 * 3 + 3 + 3) / 2 = 27.
+#[test]
+fn three_d_border_and_trilinear() {
+    let mut dev = DeviceMemory::new();
+    let a = layered(&mut dev, 4);
+    let mut code = tex_word(false, 16, true, 8, 0, 5, 0).to_vec();
+    code.extend([0x88, 0x00]);
+    let mut desc = texture(5, [0, 1, 2, 3], 4, 4, a);
+    desc[13] |= 3 << 6; // depth - 1 = 3
+    let run_at = |samp: u64, str_: [f32; 3]| {
+        let mut w = WaveState::new(12);
+        w.textures = vec![desc];
+        w.samplers = vec![samp.to_le_bytes()];
+        w.approximate = true;
+        w.exec = 1;
+        for (i, v) in str_.iter().enumerate() {
+            w.set_reg32(4 + i, 0, v.to_bits());
+        }
+        run_group(code.clone(), &mut w, &dev).map(|_| bytes_of(&w))
+    };
+    let border_r = 3u64 << 35 | 2 << 55;
+    assert_eq!(run_at(border_r, [0.3, 0.9, 1.2]).unwrap(), [255; 4]);
+    assert_eq!(run_at(border_r, [0.3, 0.9, 0.6]).unwrap(), [17, 50, 35, 4]);
+    let linear = 1u64 << 23 | 1 << 25;
+    assert_eq!(run_at(linear, [0.25, 0.5, 0.5]).unwrap(), [9, 26, 27, 4]);
+    let repeat_r = linear | 1 << 35;
+    assert_eq!(run_at(repeat_r, [0.25, 0.5, 0.0]).unwrap()[2], 27);
+}
+
+/// Linear filtering within a cube face (opt-in): (1, 0.25, -0.5) selects +X at s = 0.75 (u - 1/2
+/// = 2.5: i = 2, 3 half each), t = 0.375 (v - 1/2 = 1: j = 1 alone): red (33 + 49) / 2 = 41, green
+/// 18, blue 3 (face 0), alpha 4. Without the opt-in, LINEAR_FILTER stops it.
+#[test]
+fn cube_linear_within_a_face() {
+    let mut dev = DeviceMemory::new();
+    let a = layered(&mut dev, 6);
+    let mut desc = texture(6, [0, 1, 2, 3], 4, 4, a);
+    desc[13] |= 5 << 6;
+    let mut code = tex_word(false, 16, true, 8, 0, 6, 0).to_vec();
+    code.extend([0x88, 0x00]);
+    let run_dir = |approximate: bool| {
+        let mut w = WaveState::new(12);
+        w.textures = vec![desc];
+        w.samplers = vec![(1u64 << 23 | 1 << 25).to_le_bytes()];
+        w.approximate = approximate;
+        w.exec = 1;
+        for (i, v) in [1.0f32, 0.25, -0.5].iter().enumerate() {
+            w.set_reg32(4 + i, 0, v.to_bits());
+        }
+        run_group(code.clone(), &mut w, &dev).map(|_| bytes_of(&w))
+    };
+    assert_eq!(run_dir(true).unwrap(), [41, 18, 3, 4]);
+    assert!(matches!(run_dir(false), Err(Fault::Unsupported { .. })));
 }

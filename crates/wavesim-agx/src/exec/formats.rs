@@ -178,6 +178,11 @@ impl Format {
         }
     }
 
+    /// The field widths of a format whose fields are its channels (not R11G11B10 or R9G9B9E5).
+    pub fn plain_widths(&self) -> Option<&'static [u32]> {
+        (self.packing == Packing::Plain).then_some(self.widths)
+    }
+
     /// Integer formats return integers (GL's integer samplers).
     pub fn is_integer(&self) -> bool {
         matches!(self.kind, NumKind::Uint | NumKind::Sint)

@@ -160,6 +160,10 @@ pub struct WaveState {
     /// `texture_sample`/`texture_load` index (`exec/texture.rs`). Empty when none are bound.
     pub textures: Vec<[u8; 24]>,
     pub samplers: Vec<[u8; 8]>,
+    /// Custom border colours (Mesa 25.0's cmdbuf.xml BORDER, 16 bytes): entry i follows sampler
+    /// i when the sampler state is extended (`agx_upload_samplers`: stride SAMPLER + BORDER).
+    /// Empty for compact sampler state, where a sampler with the custom border mode is an error.
+    pub borders: Vec<[u8; 16]>,
     /// `no_var` executed: the vertex shader declared that it writes no varyings.
     pub no_varyings: bool,
     /// Each thread's private stack (`stack_store`/`stack_load`): the bytes it stored, by offset.
@@ -199,6 +203,7 @@ impl WaveState {
             coverage: Coverage::default(),
             textures: vec![],
             samplers: vec![],
+            borders: vec![],
             no_varyings: false,
             stack: vec![],
             stack_frame: 0,

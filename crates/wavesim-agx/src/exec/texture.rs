@@ -11,16 +11,22 @@
 //! bytes (`cfg.stride = linear stride - 16`).
 //!
 //! What is sampled: 1D, 2D, 2D array, 3D and cube images (cube faces by GL 4.6 Table 8.19,
-//! sampled with clamp to edge; faces, array layers and 3D slices are layers `layer_stride` apart;
+//! sampled with clamp to edge or seamlessly, below; faces, array layers and 3D slices are layers `layer_stride` apart;
 //! an array's layer is the integer Mesa's `agx_nir_lower_array_texture` computes, one outside the
 //! layer count a typed error), texels of every uncompressed format Mesa's driver describes
 //! (`formats.rs`: 8/16/32-bit unorm, snorm, uint, sint and float channels, packed and
 //! shared-exponent formats, sRGB, depth and stencil as their colour formats), exact in f64 and
 //! rounded once to the destination width (GL 4.6, 2.3.5.1), integer formats' values written as
 //! integers, the descriptor's swizzle applied (R, G, B, A, 1, 0; 1 is the integer 1 for integer
-//! formats). Filtering: nearest, magnified and minified; linear (either way) on 1D/2D/2D-array
-//! images only under the approximation opt-in (the hardware's filter weights are not public: GL
-//! 4.6 8.14.2's formula in f64, counted as [`LINEAR_FILTER`]). The LOD (explicit; automatic or
+//! formats). Filtering: nearest, magnified and minified; linear (either way, trilinear in a 3D
+//! image's 8 texels) only under the approximation opt-in (the hardware's filter weights are not
+//! public: GL 4.6 8.14.2's formula in f64, counted as [`LINEAR_FILTER`]). A cube map's linear
+//! footprint past a face's edge clamps to it with the sampler's `Seamful cube maps` bit, and
+//! otherwise reads the neighbouring face's texel by GL 4.6 8.13's seamless rule
+//! ([`cube_neighbour`]; the hardware's own edge rule has no public source, and Mesa's drivers
+//! clear the bit exactly when GL's TEXTURE_CUBE_MAP_SEAMLESS or Vulkan's default asks for
+//! seamless filtering); a corner texel GL leaves to the implementation unless the other three
+//! are equal, so only that case runs. The LOD (explicit; automatic or
 //! biased from the quad, [`AUTO_LOD`]; from explicit gradients, [`GRADIENT_LOD`], with Mesa's
 //! minimum clamp in mode 12; the last two only under the opt-in) is read only when it decides
 //! something: with a mip filter (the level, GL 4.6 8.14.3) or with different magnification and
@@ -28,8 +34,9 @@
 //! typed error). With equal filters and no mip filter GL samples the base level whatever the
 //! LOD. The texel is `floor(u)` of the coordinate scaled by the size (unless
 //! the sampler takes pixel coordinates) plus the texel offset, wrapped by the sampler's mode: clamp
-//! to edge, repeat, mirrored repeat (GL 4.6, 8.14.2); clamp to border is a typed error (the border
-//! colour table is not modelled). A NaN coordinate is a typed error (GL leaves it undefined).
+//! to edge, repeat, mirrored repeat, mirror clamp to edge, clamp to border (GL 4.6, 8.14.2) with
+//! the sampler's border colour (Mesa 25.0's `Border colour`: transparent black, opaque black,
+//! opaque white, or the custom BORDER following the sampler, [`border_colour`]). A NaN coordinate is a typed error (GL leaves it undefined).
 //! `texture_load` (Mesa's `txf`) takes integer texel coordinates (plus offsets) and an integer
 //! level (Mesa 22.3 packs `lod_min` with the LOD register) and reads that texel of that level; an
 //! out-of-range texel or level is a typed error (GL: undefined). Shadow compare (the `compare`
@@ -130,6 +137,9 @@ pub struct SamplerDesc {
     /// `Seamful cube maps` (bit 57, named in Mesa 25.0's cmdbuf.xml; 22.3 leaves it 0): cube
     /// filtering clamps to the face's edge instead of reading across to the next face.
     pub seamful_cube_maps: bool,
+    /// `Border colour` (bits 55-56, Mesa 25.0's cmdbuf.xml): transparent black, opaque black,
+    /// opaque white, custom (the BORDER after the sampler, [`WaveState::borders`]).
+    pub border_colour: u64,
 }
 
 impl SamplerDesc {
@@ -144,6 +154,7 @@ impl SamplerDesc {
             min_lod: bits(b, 0, 10) as f64 / 64.0,
             max_lod: bits(b, 10, 10) as f64 / 64.0,
             seamful_cube_maps: bits(b, 57, 1) == 1,
+            border_colour: bits(b, 55, 2),
         }
     }
 }
@@ -165,30 +176,11 @@ pub fn texel_offset(t: &TextureDesc, x: u32, y: u32) -> Result<u64, Fault> {
 /// +Z, -Z) and its (s, t) in [0, 1]: s = (sc / |ma| + 1) / 2, t = (tc / |ma| + 1) / 2. Ties
 /// between axes (which the table leaves open) are a typed error.
 fn cube_face(x: f32, y: f32, z: f32) -> Result<(u32, f64, f64), Fault> {
-    let (ax, ay, az) = (x.abs(), y.abs(), z.abs());
-    let (face, sc, tc, ma) = if ax > ay && ax > az {
-        if x >= 0.0 {
-            (0, -z, -y, ax)
-        } else {
-            (1, z, -y, ax)
-        }
-    } else if ay > ax && ay > az {
-        if y >= 0.0 {
-            (2, x, z, ay)
-        } else {
-            (3, x, -z, ay)
-        }
-    } else if az > ax && az > ay {
-        if z >= 0.0 {
-            (4, x, -y, az)
-        } else {
-            (5, -x, -y, az)
-        }
-    } else {
-        return Err(unsupported(format!(
+    let (face, sc, tc, ma) = table_8_19(x, y, z).ok_or_else(|| {
+        unsupported(format!(
             "cube direction ({x}, {y}, {z}) with no single major axis"
-        )));
-    };
+        ))
+    })?;
     let ma = f64::from(ma);
     Ok((
         face,
@@ -197,10 +189,44 @@ fn cube_face(x: f32, y: f32, z: f32) -> Result<(u32, f64, f64), Fault> {
     ))
 }
 
-/// GL 4.6 8.14.2 wrap of texel index `i` into `0..n`.
-fn wrap(mode: u64, i: i64, n: u32) -> Result<u32, Fault> {
+/// GL 4.6 Table 8.19 on any signed numbers: the face of direction (x, y, z) and its (sc, tc,
+/// |ma|); `None` when no axis is strictly the largest.
+fn table_8_19<T>(x: T, y: T, z: T) -> Option<(u32, T, T, T)>
+where
+    T: Copy + PartialOrd + Default + std::ops::Neg<Output = T>,
+{
+    let abs = |v: T| if v < T::default() { -v } else { v };
+    let zero = T::default();
+    let (ax, ay, az) = (abs(x), abs(y), abs(z));
+    Some(if ax > ay && ax > az {
+        if x >= zero {
+            (0, -z, -y, ax)
+        } else {
+            (1, z, -y, ax)
+        }
+    } else if ay > ax && ay > az {
+        if y >= zero {
+            (2, x, z, ay)
+        } else {
+            (3, x, -z, ay)
+        }
+    } else if az > ax && az > ay {
+        if z >= zero {
+            (4, x, -y, az)
+        } else {
+            (5, -x, -y, az)
+        }
+    } else {
+        return None;
+    })
+}
+
+/// GL 4.6 8.14.2 (Table 8.20) wrap of texel index `i` into `0..n`; `None` is a border texel
+/// (clamp to border with `i` outside the image: GL's wrap clamps to -1 or n there, a texel the
+/// border colour stands for). Cmdbuf.xml's `Clamp (GL)` (4, GL's legacy CLAMP) is an error.
+fn wrap(mode: u64, i: i64, n: u32) -> Result<Option<u32>, Fault> {
     let n = n as i64;
-    Ok(match mode {
+    Ok(Some(match mode {
         0 => i.clamp(0, n - 1),
         1 => i.rem_euclid(n),
         2 => {
@@ -211,13 +237,191 @@ fn wrap(mode: u64, i: i64, n: u32) -> Result<u32, Fault> {
                 2 * n - 1 - m
             }
         }
-        3 => {
-            return Err(unsupported(
-                "clamp-to-border wrap (border colours not modelled)",
-            ))
-        }
+        3 if (0..n).contains(&i) => i,
+        3 => return Ok(None),
+        // MIRROR_CLAMP_TO_EDGE: clamp(mirror(i), 0, n - 1), mirror(a) = a >= 0 ? a : -(1 + a)
+        5 => (if i >= 0 { i } else { -(1 + i) }).min(n - 1),
         m => return Err(unsupported(format!("wrap mode {m}"))),
-    } as u32)
+    } as u32))
+}
+
+/// Where a filter's texel index (before wrapping) lies: a texel of the image (x, y, layer or
+/// slice), a border texel, or a seamless cube footprint's corner with the three texels GL names
+/// for it.
+enum Texel {
+    At((u32, u32, u32)),
+    Border,
+    Corner([(u32, u32, u32); 3]),
+}
+
+/// The level being read, as [`Texel`]s are resolved on it: the size per axis, the axes wrapped
+/// (`spatial`), the sampler's wrap modes, and for a cube map its face and whether filtering is
+/// seamless.
+struct TexelPlace {
+    size: [u32; 3],
+    spatial: usize,
+    wrap: [u64; 3],
+    face: Option<(u32, bool)>,
+    lane: usize,
+}
+
+impl TexelPlace {
+    fn resolve(&self, x: i64, y: i64, z: i64) -> Result<Texel, Fault> {
+        let Some((face, seamless)) = self.face else {
+            let mut at = [x, y, z];
+            for (d, v) in at.iter_mut().enumerate().take(self.spatial) {
+                match wrap(self.wrap[d], *v, self.size[d])? {
+                    Some(i) => *v = i64::from(i),
+                    None => return Ok(Texel::Border),
+                }
+            }
+            return Ok(Texel::At((at[0] as u32, at[1] as u32, at[2] as u32)));
+        };
+        // GL 4.6 8.13: cube maps ignore the wrap modes for s and t: clamp to the face's edge, or
+        // with seamless filtering read the texel beyond the edge from the neighbouring face
+        let n = i64::from(self.size[0]);
+        if self.size[0] != self.size[1] {
+            return Err(unsupported(format!(
+                "thread {}: cube face of {}x{} texels (faces are square)",
+                self.lane, self.size[0], self.size[1]
+            )));
+        }
+        let inside = |i: i64| (0..n).contains(&i);
+        let clamp = |i: i64| i.clamp(0, n - 1) as u32;
+        Ok(match (inside(x), inside(y)) {
+            (true, true) => Texel::At((x as u32, y as u32, face)),
+            _ if !seamless => Texel::At((clamp(x), clamp(y), face)),
+            // the corner's three texels: beside it across each edge, and the face's own corner
+            (false, false) => {
+                let (xi, yi) = (i64::from(clamp(x)), i64::from(clamp(y)));
+                Texel::Corner([
+                    cube_neighbour(face, xi, y, n)?,
+                    (clamp(x), clamp(y), face),
+                    cube_neighbour(face, x, yi, n)?,
+                ])
+            }
+            _ => Texel::At(cube_neighbour(face, x, y, n)?),
+        })
+    }
+}
+
+/// GL 4.6 Table 8.19 for face `f`: the direction (x, y, z) whose major axis is the face's, with
+/// sc, tc and ma as given.
+fn cube_direction(f: u32, sc: i64, tc: i64, ma: i64) -> [i64; 3] {
+    match f {
+        0 => [ma, -tc, -sc],
+        1 => [-ma, -tc, sc],
+        2 => [sc, ma, tc],
+        3 => [sc, -ma, -tc],
+        4 => [sc, -tc, ma],
+        _ => [-sc, -tc, -ma],
+    }
+}
+
+/// The texel (face, i, j) seamless filtering reads for index (x, y) one texel outside face `f`
+/// of n x n texels across one edge (GL 4.6 8.13: the texel of the neighbouring face). Exactly, in
+/// integers: the texel's centre on the face's plane is the direction of (sc, tc, ma) = (2x + 1 -
+/// n, 2y + 1 - n, n) (Table 8.19's s = (sc / |ma| + 1) / 2 scaled by n); Table 8.19 selects its
+/// face, and the texel there is floor(n (sc' + |ma'|) / (2 |ma'|)). The centre one half texel
+/// beyond the edge projects inside the neighbouring face's edge row (n (j + 1) / (n + 1) lies in
+/// (j, j + 1) for j < n), so this is the texel GL means.
+fn cube_neighbour(f: u32, x: i64, y: i64, n: i64) -> Result<(u32, u32, u32), Fault> {
+    // (i, j, face) as `Image::texel` takes them
+    let [dx, dy, dz] = cube_direction(f, 2 * x + 1 - n, 2 * y + 1 - n, n);
+    let (face, sc, tc, ma) = table_8_19(dx, dy, dz)
+        .ok_or_else(|| unsupported(format!("cube texel ({x}, {y}) of face {f} beyond a corner")))?;
+    let texel = |c: i64| ((n * (c + ma)).div_euclid(2 * ma)).clamp(0, n - 1) as u32;
+    Ok((texel(sc), texel(tc), face))
+}
+
+/// The sampler's border colour as a texel of `format` (R, G, B, A in the format's channel order,
+/// before the descriptor's swizzle): Mesa's `agx_border.c` says the texture descriptor's swizzle
+/// is applied to the border colour, so it packs a custom colour "like it would be encoded in
+/// memory", and Honeykrypton's RGBA4 opaque-black workaround (`hk_sampler.c`) shows the fixed
+/// colours are swizzled the same way. Fixed colours: (0, 0, 0, 0), (0, 0, 0, 1), (1, 1, 1, 1),
+/// the 1 being the integer 1 for integer formats (Mesa maps Vulkan's INT and FLOAT colours to the
+/// same value). Custom (`agx_pack_border`): one 32-bit word per channel in the format's channel
+/// order, an integer as it is (clamped by Mesa to the channel's range), a float as f32 (32-bit
+/// channels) or f16 in the low half (narrower ones), a normalized value as the format's own
+/// b-bit encoding (read as `formats.rs` reads a texel). A word Mesa's packer cannot produce (a
+/// value beyond the channel, nonzero high bits), a NaN, and custom colours for sRGB (Mesa packs
+/// 12 bits whose sRGB decode is not public), R11G11B10 and R9G9B9E5 (no per-channel packing in
+/// Mesa's channel descriptions) are typed errors; a channel the format lacks Mesa packs as 0 and
+/// reads as a texel's would (0, 0, 1: GL 4.6 Table 15.1).
+fn border_colour(
+    s: &SamplerDesc,
+    format: &Format,
+    border: Option<&[u8; 16]>,
+    lane: usize,
+) -> Result<[f64; 4], Fault> {
+    let custom = match s.border_colour {
+        0 => return Ok([0.0; 4]),
+        1 => return Ok([0.0, 0.0, 0.0, 1.0]),
+        2 => return Ok([1.0; 4]),
+        _ => border.ok_or_else(|| {
+            unsupported(format!(
+                "thread {lane}: custom border colour with compact sampler state (no BORDER bound)"
+            ))
+        })?,
+    };
+    let bad = |why: String| unsupported(format!("thread {lane}: custom border colour {why}"));
+    if format.srgb {
+        return Err(bad(
+            "on an sRGB texture (Mesa packs 12-bit sRGB values; their decode is not public)".into(),
+        ));
+    }
+    let widths = format.plain_widths().ok_or_else(|| {
+        bad(format!(
+            "on packed-float channels {:#x} (Mesa's channel descriptions give no per-channel packing)",
+            format.channels
+        ))
+    })?;
+    let mut out = [0.0, 0.0, 0.0, 1.0];
+    for (c, v) in out.iter_mut().enumerate() {
+        let word = u32::from_le_bytes([
+            custom[4 * c],
+            custom[4 * c + 1],
+            custom[4 * c + 2],
+            custom[4 * c + 3],
+        ]);
+        let Some(&b) = widths.get(c) else {
+            if word != 0 {
+                return Err(bad(format!(
+                    "word {word:#x} for channel {c} the format lacks (Mesa packs 0)"
+                )));
+            }
+            continue;
+        };
+        let (signed, max) = (word as i32, (1u64 << b) - 1);
+        let half_max = (1i64 << (b - 1)) - 1;
+        *v = match format.kind {
+            NumKind::Unorm if u64::from(word) <= max => f64::from(word) / max as f64,
+            NumKind::Snorm if (-half_max..=half_max).contains(&i64::from(signed)) => {
+                f64::from(signed) / half_max as f64
+            }
+            NumKind::Uint if u64::from(word) <= max => f64::from(word),
+            NumKind::Sint if (-half_max - 1..=half_max).contains(&i64::from(signed)) => {
+                f64::from(signed)
+            }
+            NumKind::Float if b == 32 && !f32::from_bits(word).is_nan() => {
+                f64::from(f32::from_bits(word))
+            }
+            NumKind::Float if b < 32 && word >> 16 == 0 => {
+                let h = half::f16::from_bits(word as u16);
+                if h.is_nan() {
+                    return Err(bad(format!("channel {c} is a NaN")));
+                }
+                h.to_f64()
+            }
+            kind => {
+                return Err(bad(format!(
+                    "word {word:#x} for a {b}-bit {kind:?} channel {c} (not a value Mesa's \
+                     agx_pack_border writes)"
+                )))
+            }
+        };
+    }
+    Ok(out)
 }
 
 /// The descriptor's texel format (`formats.rs`); Mesa sets `sRGB 2-channel` exactly with sRGB on
@@ -321,6 +525,22 @@ impl Image {
     }
 }
 
+/// The border colour of the thread's sampler (`border_colour`), its BORDER being the bound
+/// custom colour of the same index when the sampler state is extended.
+fn border_colour_of(
+    w: &WaveState,
+    o: &Ops<'_>,
+    s: &SamplerDesc,
+    format: &Format,
+    lane: usize,
+) -> Result<[f64; 4], Fault> {
+    if s.border_colour != 3 {
+        return border_colour(s, format, None, lane);
+    }
+    let i = sampler_index(w, o, lane)?;
+    border_colour(s, format, w.borders.get(i), lane)
+}
+
 /// The texture descriptor a thread's instruction names (`agx_pack_texture`, Mesa 25.0; applegpu's
 /// texture operand): `Tt` 0 an immediate index into the bound texture state (`ts{i}`), 1 a
 /// 16-bit register holding that index (Mesa's `nir_tex_src_texture_offset`), 3 bindless: the
@@ -365,18 +585,23 @@ pub(super) fn texture_descriptor(
     }
 }
 
+/// The index of the sampler state a thread's instruction names.
+fn sampler_index(w: &WaveState, o: &Ops<'_>, lane: usize) -> Result<usize, Fault> {
+    Ok(match o.op("S")? {
+        Operand::Text(s) => s
+            .trim_start_matches("ss")
+            .parse::<usize>()
+            .map_err(|_| missing("S"))?,
+        Operand::Reg(r, _) => (w.read(*r, lane)? & 0xFFFF) as usize,
+        _ => return Err(missing("S")),
+    })
+}
+
 /// The sampler a thread's instruction names (`agx_pack_sampler`): `St` 0 an immediate index
 /// into the bound sampler state (`ss{i}`), 1 a 16-bit register holding it.
 fn sampler_descriptor(w: &WaveState, o: &Ops<'_>, lane: usize) -> Result<[u8; 8], Fault> {
-    let i = match o.op("S")? {
-        Operand::Text(s) => s
-            .trim_start_matches("ss")
-            .parse::<u64>()
-            .map_err(|_| missing("S"))?,
-        Operand::Reg(r, _) => w.read(*r, lane)? & 0xFFFF,
-        _ => return Err(missing("S")),
-    };
-    w.samplers.get(i as usize).copied().ok_or_else(|| {
+    let i = sampler_index(w, o, lane)?;
+    w.samplers.get(i).copied().ok_or_else(|| {
         unsupported(format!(
             "sampler state ss{i} not bound ({} bound)",
             w.samplers.len()
@@ -657,17 +882,10 @@ pub(super) fn texture_access(
         } else {
             let s = SamplerDesc::decode(&sampler_descriptor(w, o, lane)?);
             // Nearest, or linear (only under the opt-in, checked once the sample's filter is
-            // known) on 1D/2D/2D array images. A gather reads the four texels of GL's LINEAR
+            // known). A gather reads the four texels of GL's LINEAR
             // footprint at the base level whatever the filters (GL 4.6 8.14.2, textureGather),
             // so they do not decide anything for it.
             let any_linear = s.magnify_linear || s.minify_linear;
-            if gather.is_none() && any_linear && !matches!(n, 0 | 2 | 3) {
-                return Err(unsupported(format!(
-                    "sampler filters mag linear {} min linear {} on texture kind {n} (linear \
-                     filtering of 1D/2D/2D array images is modelled)",
-                    s.magnify_linear, s.minify_linear
-                )));
-            }
             if gather.is_none() && integer.is_some() && (any_linear || s.mip_filter == 2) {
                 // GL 4.6 8.17: an integer texture with a linear filter is incomplete
                 return Err(unsupported(
@@ -843,6 +1061,10 @@ pub(super) fn texture_access(
             }
             linear_filtered = true;
         }
+        let border = match &s {
+            Some(s) => Some(border_colour_of(w, o, s, &img.format, lane)?),
+            None => None,
+        };
         let mut px = [0f64; 4];
         let mut first = true;
         for &(level_index, level_weight) in &levels {
@@ -854,9 +1076,14 @@ pub(super) fn texture_access(
                 _ => depth,
             };
             let size = [level.width, level.height, slices];
-            // Per spatial axis, the texels and their weights: one of weight 1 (nearest, texel
-            // fetches), or two (linear).
-            let mut taps: [Vec<(u32, f64)>; 3] = [vec![(0, 1.0)], vec![(0, 1.0)], vec![(0, 1.0)]];
+            // Per spatial axis, the texel indices before wrapping and their weights: one of weight
+            // 1 (nearest, texel fetches), or two (linear). Axes the image lacks, and the
+            // layer of arrays and cube maps, hold the fixed `layer`.
+            let mut taps: [Vec<(i64, f64)>; 3] = [
+                vec![(0, 1.0)],
+                vec![(0, 1.0)],
+                vec![(i64::from(layer), 1.0)],
+            ];
             let spatial = if n == 6 { 2 } else { axes };
             for (d, slot) in taps.iter_mut().enumerate().take(spatial) {
                 let raw = values[d];
@@ -871,7 +1098,7 @@ pub(super) fn texture_access(
                                 size[d]
                             )));
                         }
-                        vec![(i as u32, 1.0)]
+                        vec![(i, 1.0)]
                     }
                     Some(s) => {
                         let c = match cube_st {
@@ -888,7 +1115,6 @@ pub(super) fn texture_access(
                         } else {
                             c * f64::from(size[d])
                         };
-                        let mode = if cube_st.is_some() { 0 } else { s.wrap[d] };
                         let floor = |u: f64| {
                             u.floor().clamp(-(1i64 << 40) as f64, (1i64 << 40) as f64) as i64
                                 + offsets[d]
@@ -898,33 +1124,54 @@ pub(super) fn texture_access(
                             // floor(u - 1/2), i1 = i0 + 1, each wrapped, weights 1 - a and a for
                             // a = frac(u - 1/2) (u plus the integer offset)
                             let i0 = floor(u - 0.5);
-                            if cube_st.is_some()
-                                && !s.seamful_cube_maps
-                                && (i0 < 0 || i0 + 1 >= i64::from(size[d]))
-                            {
-                                // seamless cube filtering reads the neighbouring face there
-                                return Err(unsupported(format!(
-                                    "thread {lane}: cube footprint across a face edge with \
-                                     seamless cube maps (the neighbouring face's texels are not \
-                                     modelled)"
-                                )));
-                            }
                             let a = (u - 0.5) - (u - 0.5).floor();
-                            vec![
-                                (wrap(mode, i0, size[d])?, 1.0 - a),
-                                (wrap(mode, i0 + 1, size[d])?, a),
-                            ]
+                            vec![(i0, 1.0 - a), (i0 + 1, a)]
                         } else {
                             // GL 4.6 8.14.2, NEAREST: u = s * size + offset, i = wrap(floor(u));
                             // the offset is an integer, so floor(u) = floor(s * size) + offset.
-                            vec![(wrap(mode, floor(u), size[d])?, 1.0)]
+                            vec![(floor(u), 1.0)]
                         }
                     }
                 };
             }
-            if n == 5 {
-                layer = taps[2][0].0;
-            }
+            // One texel: the image's, or the border colour when any axis is outside (GL 4.6
+            // 8.14.2: a border texel has the border colour in every component), compared first
+            // when the instruction compares (GL 4.6 8.23.1: the comparison applies to each texel
+            // the filter reads, a border texel's depth being the border's).
+            let place = TexelPlace {
+                size,
+                spatial,
+                wrap: s.as_ref().map_or([0; 3], |s| s.wrap),
+                face: cube_st.map(|_| (layer, s.as_ref().is_some_and(|s| !s.seamful_cube_maps))),
+                lane,
+            };
+            let mut fetch = |x: i64, y: i64, z: i64| {
+                let mut read = |(x, y, z)| img.texel(level_index, (x, y, z), dev, (&mut *w, lane));
+                let mut v = match place.resolve(x, y, z)? {
+                    Texel::At(at) => read(at)?,
+                    Texel::Border => {
+                        border.ok_or_else(|| unsupported("border texel without a sampler"))?
+                    }
+                    Texel::Corner(others) => {
+                        // GL 4.6 8.13: a seamless footprint's corner texel has no face; GL
+                        // recommends the mean of the three others and requires their value
+                        // when they are equal. Only that case is certain.
+                        let a = read(others[0])?;
+                        if read(others[1])? != a || read(others[2])? != a {
+                            return Err(unsupported(format!(
+                                "thread {lane}: seamless cube footprint on a cube corner whose \
+                                 three texels differ (GL 4.6 8.13 leaves the fourth open)"
+                            )));
+                        }
+                        a
+                    }
+                };
+                if let (Some(r), Some(s)) = (ref_reg, &s) {
+                    let d_ref = f32::from_bits(w.read(r, lane)? as u32);
+                    v[0] = depth_compare(s.compare_func, d_ref, v[0], lane)?;
+                }
+                Ok::<[f64; 4], Fault>(v)
+            };
             if let Some(comp) = gather {
                 // GL 4.6 8.14.2, textureGather: component `comp` (after the descriptor's swizzle)
                 // of the texels (i0, j1), (i1, j1), (i1, j0), (i0, j0), in that order. Mesa's
@@ -937,39 +1184,28 @@ pub(super) fn texture_access(
                     out.iter_mut()
                         .zip([(i[0], j[1]), (i[1], j[1]), (i[1], j[0]), (i[0], j[0])])
                 {
-                    let mut texel_value = img.texel(level_index, (x, y, layer), dev, (w, lane))?;
-                    if let (Some(r), Some(s)) = (ref_reg, &s) {
-                        let d_ref = f32::from_bits(w.read(r, lane)? as u32);
-                        texel_value[0] =
-                            depth_compare(s.compare_func, d_ref, texel_value[0], lane)?;
-                    }
+                    let texel_value = fetch(x, y, i64::from(layer))?;
                     *v = swizzled(&texel_value, t.swizzle[comp])?;
                 }
                 write_result(w, &dst, mask, lane, out, integer)?;
                 break;
             }
-            // The weighted sum of the taps in f64 (exact for nearest: one tap of weight 1), each
-            // texel compared first when the instruction compares (GL 4.6 8.23.1: the comparison
-            // applies to each texel the filter reads).
-            for &(x, wx) in &taps[0] {
+            // The weighted sum of the taps in f64 (exact for nearest: one tap of weight 1); the
+            // comparison's result takes the depth's place (R) and goes through the descriptor's
+            // swizzle like a texel: Mesa reads the result from the first component and leaves
+            // GL's depth texture mode (R, RRR1, ...) to the view's swizzle.
+            for &(z, wz) in &taps[2] {
                 for &(y, wy) in &taps[1] {
-                    let mut texel_value = img.texel(level_index, (x, y, layer), dev, (w, lane))?;
-                    if let (Some(r), Some(s)) = (ref_reg, &s) {
-                        // The comparison's result takes the depth's place (R) and goes through
-                        // the descriptor's swizzle like a texel: Mesa 22.3 reads the result
-                        // from the first component and leaves GL's depth texture mode (R,
-                        // RRR1, ...) to the view's swizzle.
-                        let d_ref = f32::from_bits(w.read(r, lane)? as u32);
-                        texel_value[0] =
-                            depth_compare(s.compare_func, d_ref, texel_value[0], lane)?;
+                    for &(x, wx) in &taps[0] {
+                        let texel_value = fetch(x, y, z)?;
+                        let weight = level_weight * wx * wy * wz;
+                        for (acc, v) in px.iter_mut().zip(texel_value) {
+                            // the first product is stored, not added to +0 (a nearest -0.0
+                            // stays -0.0)
+                            *acc = if first { weight * v } else { *acc + weight * v };
+                        }
+                        first = false;
                     }
-                    let weight = level_weight * wx * wy;
-                    for (acc, v) in px.iter_mut().zip(texel_value) {
-                        // the first product is stored, not added to +0 (a nearest -0.0 stays
-                        // -0.0)
-                        *acc = if first { weight * v } else { *acc + weight * v };
-                    }
-                    first = false;
                 }
             }
         }
