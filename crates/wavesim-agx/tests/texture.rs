@@ -1594,3 +1594,45 @@ fn cube_linear_within_a_face() {
     assert_eq!(run_dir(true).unwrap(), [41, 18, 3, 4]);
     assert!(matches!(run_dir(false), Err(Fault::Unsupported { .. })));
 }
+
+/// Automatic LOD on a cube map (opt-in) by GL 4.6 8.13's derivative transform. Face +Z (Table
+/// 8.19: sc = x, tc = -y, ma = z), quad directions: thread 0 (0.5, 0, 1), 1 (0.5, 0, 3), 2 (0.5,
+/// -0.25, 1), 3 (0.5, -0.25, 3). Thread 0: sc = 0.5, tc = 0, |ma| = 1; along x the differences
+/// are dsc = 0, d|ma| = 2, so ds/dx = (0 * 1 - 0.5 * 2) / (2 * 1) = -0.5, times the face's 4
+/// texels -2; along y dtc = 0.25, so dt/dy = 0.125, times 4 = 0.5. rho = 2, lambda = 1: NEAREST
+/// mip -> level 1 (2x2), where s = 0.75, t = 0.5 give texel (1, 1) of face 4 = (17, 18, 141, 4).
+/// (Differencing s itself would give |du| = 4 (0.75 - 7/12) = 2/3 and level 0: the transform
+/// decides.)
+#[test]
+fn cube_automatic_lod() {
+    let mut dev = DeviceMemory::new();
+    let a = mipmapped(&mut dev, 2, 6);
+    let mut desc = with_levels(texture(6, [0, 1, 2, 3], 4, 4, a), 0, 1);
+    desc[13] |= 5 << 6; // depth - 1 = 5
+    let mut code = tex_word(false, 16, true, 8, 0, 6, 0).to_vec();
+    code.extend([0x88, 0x00]);
+    let mut w = WaveState::new(12);
+    w.textures = vec![desc];
+    w.samplers = vec![mip_sampler(1, 0x380)];
+    w.approximate = true;
+    w.exec = 0xF;
+    for (l, dir) in [
+        [0.5f32, 0.0, 1.0],
+        [0.5, 0.0, 3.0],
+        [0.5, -0.25, 1.0],
+        [0.5, -0.25, 3.0],
+    ]
+    .iter()
+    .enumerate()
+    {
+        for (i, v) in dir.iter().enumerate() {
+            w.set_reg32(4 + i, l, v.to_bits());
+        }
+    }
+    run_group(code, &mut w, &dev).unwrap();
+    assert_eq!(bytes_of(&w), [17, 18, 141, 4]);
+    assert_eq!(
+        w.approximated.get(wavesim_agx::exec::texture::AUTO_LOD),
+        Some(&1)
+    );
+}

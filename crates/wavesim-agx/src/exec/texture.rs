@@ -970,9 +970,12 @@ pub(super) fn texture_access(
                     }
                     let pairs = grad_regs.len() / 2;
                     if !matches!(n, 0 | 2 | 3 | 5) {
+                        // Mesa never emits it for cube maps: `agx_nir_lower_texture.c` sets
+                        // nir_lower_tex's `lower_txd_cube_map`, turning a cube txd into an
+                        // explicit LOD computed in the shader
                         return Err(unsupported(format!(
                             "gradient LOD on texture kind {n} (1D, 2D, 2D array and 3D are \
-                             modelled)"
+                             modelled; Mesa lowers cube-map gradients to explicit LODs)"
                         )));
                     }
                     let mut grads = Vec::with_capacity(2 * pairs);
@@ -985,16 +988,7 @@ pub(super) fn texture_access(
                         let r = *grad_regs.last().ok_or_else(|| missing("D"))?;
                         min_clamp = half::f16::from_bits(w.read(r, lane)? as u16).to_f64();
                     }
-                    let base = img.level(t.first_level as usize)?;
-                    let scale = if s.pixel_coordinates {
-                        [1.0; 3]
-                    } else {
-                        [
-                            f64::from(base.width),
-                            f64::from(base.height),
-                            f64::from(minify(depth, t.first_level as u32)),
-                        ]
-                    };
+                    let scale = lod_scale(&img, s, depth)?;
                     lambda = Some(gradient_lod(&grads, scale));
                     grad_lod_used = true;
                 }
@@ -1002,12 +996,7 @@ pub(super) fn texture_access(
                     if !w.approximate {
                         return Err(Fault::Unsupported { name: AUTO_LOD });
                     }
-                    let base = img.level(t.first_level as usize)?;
-                    let scale = if s.pixel_coordinates {
-                        [1.0, 1.0]
-                    } else {
-                        [f64::from(base.width), f64::from(base.height)]
-                    };
+                    let scale = lod_scale(&img, s, depth)?;
                     let bias = match bias_reg {
                         Some(r) => half::f16::from_bits(w.read(r, lane)? as u16).to_f64(),
                         None => 0.0,
@@ -1230,42 +1219,106 @@ pub(super) fn texture_access(
     Ok(())
 }
 
+/// The base level's size on each axis, the derivatives' scale in GL 4.6 8.14.1 (1 with pixel
+/// coordinates).
+fn lod_scale(img: &Image, s: &SamplerDesc, depth: u32) -> Result<[f64; 3], Fault> {
+    let base = img.level(img.t.first_level as usize)?;
+    Ok(if s.pixel_coordinates {
+        [1.0; 3]
+    } else {
+        [
+            f64::from(base.width),
+            f64::from(base.height),
+            f64::from(minify(depth, img.t.first_level as u32)),
+        ]
+    })
+}
+
 /// GL 4.6 8.14.1's level of detail from implicit derivatives, the opt-in's documented intent (the
-/// hardware's derivative and LOD arithmetic are not public): u, v are the coordinates scaled by
-/// the base level's size; the derivatives are fine ones within the 2x2 quad (thread 4q + dx +
-/// 2dy, as `dfdx`/`dfdy`): du/dx from the thread's row, du/dy from its column; rho = max(|(du/dx,
-/// dv/dx)|, |(du/dy, dv/dy)|) (the Euclidean lengths), lambda = log2(rho), in f64. 1D, 2D and 2D
-/// array images; a quad thread that is not running is a typed error.
+/// hardware's derivative and LOD arithmetic are not public): the coordinates scaled by the base
+/// level's size; the derivatives are fine ones within the 2x2 quad (thread 4q + dx + 2dy, as
+/// `dfdx`/`dfdy`): d/dx from the thread's row, d/dy from its column; rho = max(|d/dx|, |d/dy|)
+/// (Euclidean lengths over the image's axes: 1D, 2D, 2D array, 3D), lambda = log2(rho), in f64.
+/// A cube map's (s, t) derivatives are GL 4.6 8.13's: with the thread's own face, sc, tc and
+/// |ma| (Table 8.19) and their derivatives taken from the directions' differences in that face's
+/// frame, ds/dx = (dsc/dx |ma| - sc d|ma|/dx) / (2 ma^2) (and so on), scaled by the face's size.
+/// A quad thread that is not running is a typed error.
 fn automatic_lod(
     n: u64,
     quad_coords: &[Option<[u32; 3]>; SIMD_WIDTH],
-    scale: [f64; 2],
+    scale: [f64; 3],
     lane: usize,
 ) -> Result<f64, Fault> {
-    if !matches!(n, 0 | 2 | 3) {
-        return Err(unsupported(format!(
-            "automatic LOD on texture kind {n} (1D, 2D and 2D array are modelled)"
-        )));
-    }
-    let uv = |l: usize| -> Result<[f64; 2], Fault> {
+    let axes = match n {
+        0 => 1,
+        2 | 3 => 2,
+        5 | 6 => 3,
+        _ => {
+            return Err(unsupported(format!(
+                "automatic LOD on texture kind {n} (1D, 2D, 2D array, 3D and cube are modelled)"
+            )))
+        }
+    };
+    let coords = |l: usize| -> Result<[f64; 3], Fault> {
         let b = quad_coords[l].ok_or_else(|| {
             unsupported(format!(
                 "thread {lane}: automatic LOD with quad thread {l} not running"
             ))
         })?;
-        let v = if n == 0 {
-            0.0
-        } else {
-            f64::from(f32::from_bits(b[1]))
-        };
-        Ok([f64::from(f32::from_bits(b[0])) * scale[0], v * scale[1]])
+        Ok(std::array::from_fn(|d| {
+            if d < axes {
+                f64::from(f32::from_bits(b[d]))
+            } else {
+                0.0
+            }
+        }))
     };
     let quad = lane & !3;
     let (row, col) = (quad + (lane & 2), quad + (lane & 1));
-    let (x0, x1, y0, y1) = (uv(row)?, uv(row + 1)?, uv(col)?, uv(col + 2)?);
-    let rho_x = (x1[0] - x0[0]).hypot(x1[1] - x0[1]);
-    let rho_y = (y1[0] - y0[0]).hypot(y1[1] - y0[1]);
-    Ok(rho_x.max(rho_y).log2())
+    let (x0, x1, y0, y1) = (
+        coords(row)?,
+        coords(row + 1)?,
+        coords(col)?,
+        coords(col + 2)?,
+    );
+    let diff = |a: [f64; 3], b: [f64; 3]| -> [f64; 3] { std::array::from_fn(|d| b[d] - a[d]) };
+    let (dx, dy) = (diff(x0, x1), diff(y0, y1));
+    let length = |v: [f64; 3]| v.iter().map(|c| c * c).sum::<f64>().sqrt();
+    let rho = if n == 6 {
+        let own = coords(lane)?;
+        let (face, _, _, _) = table_8_19(own[0], own[1], own[2]).ok_or_else(|| {
+            unsupported(format!(
+                "thread {lane}: cube direction {own:?} with no single major axis"
+            ))
+        })?;
+        let [sc, tc, ma] = cube_frame(face, own);
+        let st = |d: [f64; 3]| -> [f64; 3] {
+            let [dsc, dtc, dma] = cube_frame(face, d);
+            [
+                (dsc * ma - sc * dma) / (2.0 * ma * ma) * scale[0],
+                (dtc * ma - tc * dma) / (2.0 * ma * ma) * scale[1],
+                0.0,
+            ]
+        };
+        length(st(dx)).max(length(st(dy)))
+    } else {
+        let scaled = |v: [f64; 3]| -> [f64; 3] { std::array::from_fn(|d| v[d] * scale[d]) };
+        length(scaled(dx)).max(length(scaled(dy)))
+    };
+    Ok(rho.log2())
+}
+
+/// GL 4.6 Table 8.19's (sc, tc, |ma|) of face `f` as a linear map of (x, y, z) (the major axis
+/// with the face's sign), so that it also maps derivatives.
+fn cube_frame(f: u32, [x, y, z]: [f64; 3]) -> [f64; 3] {
+    match f {
+        0 => [-z, -y, x],
+        1 => [z, -y, -x],
+        2 => [x, z, y],
+        3 => [x, -z, -y],
+        4 => [x, -y, z],
+        _ => [-x, -y, -z],
+    }
 }
 
 /// The name automatic LOD with a mip filter is counted and refused under (see
