@@ -1636,3 +1636,52 @@ fn cube_automatic_lod() {
         Some(&1)
     );
 }
+
+/// A BC7 block in mode 6 (D3D11 BC7 mode reference) whose every index is 0, so every texel is
+/// endpoint 0 = ((r7 << 1) | 1, 1, 255, 255) (7-bit endpoints 127 for B and A, P0 = 1).
+fn bc7_solid(r7: u64) -> [u8; 16] {
+    let v: u128 = 0x40 | u128::from(r7) << 7 | 127 << 35 | 127 << 49 | 127 << 56 | 1 << 63;
+    v.to_le_bytes()
+}
+
+/// A compressed texture through the texture unit (ail's layout in 4x4 blocks, `miptree.rs`):
+/// 8x8 BC7 (cmdbuf.xml channels 0x7B, unorm) is 2x2 blocks of 16 bytes, below one 32x32-block
+/// tile, so level 0 is the power-of-two tree's: one 2x2-block tile in Morton order, block (bx,
+/// by) at 16 * (bx | by << 1). Block m holds red 7-bit 20m + 5 (8-bit 40m + 11). Texel fetches:
+/// thread 0 (5, 2) is block (1, 0) = m 1: red 51; thread 1 (3, 6) is block (0, 1) = m 2: red 91;
+/// both (., 1, 255, 255). Read as BC1 (channels 0x74) the same bytes' colours need the opt-in:
+/// Unsupported(BLOCK_INTERPOLATION).
+#[test]
+fn compressed_texel_fetches() {
+    let mut dev = DeviceMemory::new();
+    let a = dev.alloc(64, 64).unwrap();
+    for m in 0..4u64 {
+        dev.write(a + 16 * m, &bc7_solid(20 * m + 5)).unwrap();
+    }
+    let mut code = tex_word(true, 16, true, 8, 12, 2, 6).to_vec();
+    code.extend([0x88, 0x00]);
+    let run_with = |channels: u128| {
+        let mut w = WaveState::new(12);
+        w.textures = vec![with_format(texture(2, [0, 1, 2, 3], 8, 8, a), channels, 0)];
+        w.exec = 0b11;
+        for (l, (x, y)) in [(5u32, 2u32), (3, 6)].into_iter().enumerate() {
+            w.set_reg32(4, l, x);
+            w.set_reg32(5, l, y);
+            w.set_reg32(6, l, 0);
+        }
+        run_group(code.clone(), &mut w, &dev).map(|_| {
+            let lane = |l: usize| -> [u32; 4] {
+                std::array::from_fn(|c| (f32::from_bits(w.reg32(8 + c, l)) * 255.0).round() as u32)
+            };
+            [lane(0), lane(1)]
+        })
+    };
+    assert_eq!(
+        run_with(0x7B).unwrap(),
+        [[51, 1, 255, 255], [91, 1, 255, 255]]
+    );
+    assert!(matches!(
+        run_with(0x74),
+        Err(Fault::Unsupported { name }) if name == wavesim_agx::exec::compressed::BLOCK_INTERPOLATION
+    ));
+}

@@ -7,8 +7,9 @@
 //! pairs, which include Mesa 22.3's `agx_pixel_format` ones. Depth and stencil formats are among
 //! them under their colour names (Z16 unorm is R16 unorm, Z32F is R32 float, S8 is R8 uint), and
 //! so are Mesa's luminance/alpha/intensity formats (one or two channels, the view's swizzle
-//! placing them). Compressed formats, the 4:2:2 ones and Mesa's software-only R32G32B32 value
-//! are typed errors. The channels of a texel are little-endian bit fields from bit 0 in the
+//! placing them). Compressed formats are blocks `compressed.rs` decodes (BC1-BC7, ETC2; EAC and
+//! ASTC typed errors there); the 4:2:2 ones and Mesa's software-only R32G32B32 value are typed
+//! errors. The channels of a texel are little-endian bit fields from bit 0 in the
 //! order the channel name gives (R5G6B5: R in bits 0-4, as Gallium's `PIPE_FORMAT_R5G6B5_UNORM`,
 //! which Mesa maps to it unswizzled).
 //!
@@ -38,6 +39,7 @@
 //! narrower than f32 (the NaN's encoding is not public) and sRGB stores (the linear-to-sRGB
 //! rounding is not public) are typed errors.
 
+use super::compressed::Codec;
 use super::memory::small_float;
 use super::Fault;
 use crate::srgb_table::SRGB_TO_LINEAR;
@@ -65,6 +67,8 @@ enum Packing {
     SmallFloats,
     /// R9G9B9E5 float.
     SharedExponent,
+    /// 4x4 blocks of a compressed format (`compressed.rs`).
+    Block(Codec),
 }
 
 /// A texel format a descriptor names.
@@ -135,6 +139,21 @@ impl Format {
                 )))
             }
         };
+        if let Some(codec) = Codec::of(channels, ty) {
+            let codec = codec?;
+            if srgb && !codec.has_srgb() {
+                return Err(unsupported(format!(
+                    "sRGB {codec:?} (not a format Mesa's ail_pixel_format has)"
+                )));
+            }
+            return Ok(Format {
+                channels,
+                kind,
+                srgb,
+                widths: &[],
+                packing: Packing::Block(codec),
+            });
+        }
         let Some(&(_, name, widths, kinds)) = LAYOUTS.iter().find(|l| l.0 == channels) else {
             return Err(unsupported(format!(
                 "texel channels {channels:#x} (compressed, 4:2:2 and Mesa's software R32G32B32 \
@@ -165,15 +184,30 @@ impl Format {
         })
     }
 
-    /// Bytes a texel.
+    /// Bytes a texel (a block, for compressed formats).
     pub fn bytes(&self) -> u64 {
-        u64::from(self.widths.iter().sum::<u32>() / 8)
+        match self.packing {
+            Packing::Block(codec) => codec.bytes(),
+            _ => u64::from(self.widths.iter().sum::<u32>() / 8),
+        }
+    }
+
+    /// The compressed format's block codec (4x4 texels a block), `None` for texel formats.
+    pub fn codec(&self) -> Option<Codec> {
+        match self.packing {
+            Packing::Block(codec) => Some(codec),
+            _ => None,
+        }
     }
 
     /// Channels the format stores (R9G9B9E5's exponent is not one).
     pub fn components(&self) -> usize {
         match self.packing {
             Packing::SharedExponent => 3,
+            Packing::Block(Codec::Bc4) => 1,
+            Packing::Block(Codec::Bc5) => 2,
+            Packing::Block(Codec::Bc6h { .. }) => 3,
+            Packing::Block(_) => 4,
             _ => self.widths.len(),
         }
     }
@@ -212,6 +246,9 @@ impl Format {
         let f = self.fields(bytes);
         let mut out = [0.0, 0.0, 0.0, 1.0];
         match self.packing {
+            Packing::Block(codec) => {
+                return Err(unsupported(format!("{codec:?} block read as one texel")))
+            }
             Packing::SmallFloats => {
                 out[0] = small_float(f[0], 6);
                 out[1] = small_float(f[1], 6);
@@ -259,6 +296,12 @@ impl Format {
             ));
         }
         let fields: Vec<u64> = match self.packing {
+            Packing::Block(codec) => {
+                return Err(unsupported(format!(
+                    "image store to a {codec:?} compressed image (Mesa's writeable images are \
+                     never compressed)"
+                )))
+            }
             Packing::SmallFloats => vec![
                 to_small_float(v[0].float()?, 6)?,
                 to_small_float(v[1].float()?, 6)?,

@@ -23,6 +23,12 @@
 //! bits, y in the odd ones). A linear image is one level of rows `stride + 16` bytes apart
 //! (cmdbuf.xml: `Stride` holds the row pitch minus 16, in 16-byte units).
 //!
+//! A compressed image is laid out the same way in blocks (`ail_initialize_twiddled` on
+//! elements: a 4x4 block of 8 or 16 bytes is one element), except where ail says "compressed": a
+//! padded large level counts one more block a row for its tiles (`stride_el`), and the
+//! power-of-two tree rounds level 0's block counts up before minifying, its tiles the smaller
+//! rounded side.
+//!
 //! A 3D image's slices are its layers (`ail_get_layer_level_B`: layer z's level l), so level l
 //! of a 3D image is slice z < max(depth >> l, 1) of each layer's level l.
 
@@ -31,13 +37,17 @@ use super::Fault;
 const LAYOUT_LINEAR: u64 = 0;
 const LAYOUT_TWIDDLED: u64 = 2;
 
-/// One level: its byte offset inside a layer, its size in texels, and its tile.
+/// One level: its byte offset inside a layer, its size in texels (pixels, for compressed
+/// formats), its tile in elements (texels or compressed blocks), and the elements a row counts
+/// for its tiles (ail's `stride_el`: the row's blocks, plus one in a padded large level of a
+/// compressed image).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Level {
     pub offset: u64,
     pub width: u32,
     pub height: u32,
     pub tile: (u32, u32),
+    pub stride_el: u32,
 }
 
 /// An image's levels and the bytes between its layers.
@@ -55,15 +65,17 @@ pub fn minify(x: u32, l: u32) -> u32 {
     (x >> l.min(31)).max(1)
 }
 
-/// `ail_min_mip_below(x, tile)`: the first level whose size is below one tile.
-fn min_mip_below(x: u32, tile: u32) -> u32 {
-    if x < tile {
-        0
-    } else if x.is_power_of_two() {
-        x.ilog2() - tile.ilog2() + 1
-    } else {
-        (x - 1).ilog2() + 1 - tile.ilog2()
+/// `ail_initialize_twiddled`'s first level of the power-of-two miptree: the first whose width
+/// or height in blocks (`(bw, bh)` pixels each) is below one tile, halving the pixel sizes from
+/// level 0's whole blocks.
+fn pot_level((w_el, h_el): (u32, u32), (bw, bh): (u32, u32), (tw, th): (u32, u32)) -> u32 {
+    let (mut w_px, mut h_px, mut level) = (bw * w_el, bh * h_el, 0);
+    while w_px.div_ceil(bw) >= tw && h_px.div_ceil(bh) >= th {
+        w_px = minify(w_px, 1);
+        h_px = minify(h_px, 1);
+        level += 1;
     }
+    level
 }
 
 fn unsupported(what: impl Into<String>) -> Fault {
@@ -95,6 +107,23 @@ impl Miptree {
         }
     }
 
+    /// [`Miptree::new`] for a compressed format of `block` pixels a block and `bytes` a block
+    /// (ail: twiddled only; Mesa never makes a linear compressed image).
+    pub fn new_compressed(
+        layout: u64,
+        (width, height, bytes): (u32, u32, u64),
+        block: (u32, u32),
+        levels: u32,
+        page_aligned: bool,
+    ) -> Result<Miptree, Fault> {
+        match layout {
+            LAYOUT_TWIDDLED => {
+                Self::twiddled_blocks((width, height), block, levels, bytes, page_aligned)
+            }
+            l => Err(unsupported(format!("texture layout {l}"))),
+        }
+    }
+
     /// One linear level of rows `pitch` bytes apart.
     pub fn linear(width: u32, height: u32, pitch: u64, bytes: u64) -> Miptree {
         Miptree {
@@ -103,6 +132,7 @@ impl Miptree {
                 width,
                 height,
                 tile: (width, 1),
+                stride_el: width,
             }],
             layer_stride: None,
             linear_pitch: Some(pitch),
@@ -117,6 +147,20 @@ impl Miptree {
         bytes: u64,
         page_aligned: bool,
     ) -> Result<Miptree, Fault> {
+        Self::twiddled_blocks((width, height), (1, 1), levels, bytes, page_aligned)
+    }
+
+    /// `ail_initialize_twiddled` for elements of `bytes` bytes covering `(bw, bh)` pixels (1x1
+    /// for uncompressed formats, the block for compressed ones, whose rules differ where ail
+    /// says "compressed": the padded stride, and the power-of-two tree rounded before minifying
+    /// with tiles from that rounded size).
+    pub fn twiddled_blocks(
+        (width, height): (u32, u32),
+        (bw, bh): (u32, u32),
+        levels: u32,
+        bytes: u64,
+        page_aligned: bool,
+    ) -> Result<Miptree, Fault> {
         let (tw, th) = match bytes {
             1 => (128, 128),
             2 => (128, 64),
@@ -125,8 +169,10 @@ impl Miptree {
             16 => (32, 32),
             b => return Err(unsupported(format!("twiddled image of {b}-byte texels"))),
         };
-        let (stx, sty) = (width.div_ceil(tw) as u64, height.div_ceil(th) as u64);
-        let pot_level = min_mip_below(width, tw).min(min_mip_below(height, th));
+        let compressed = (bw, bh) != (1, 1);
+        let (w_el, h_el) = (width.div_ceil(bw), height.div_ceil(bh));
+        let (stx, sty) = (w_el.div_ceil(tw) as u64, h_el.div_ceil(th) as u64);
+        let pot_level = pot_level((w_el, h_el), (bw, bh), (tw, th));
         let mut offset = 0u64;
         let mut out = Vec::new();
         for l in 0..pot_level.min(levels) {
@@ -147,18 +193,33 @@ impl Miptree {
                 width: minify(width, l),
                 height: minify(height, l),
                 tile: (tw, th),
+                stride_el: minify(width, l).div_ceil(bw) + u32::from(compressed && pad_left),
             });
             offset = (offset + bytes * tiles * u64::from(tw * th)).next_multiple_of(128);
         }
-        let mut potw = minify(width, pot_level).next_power_of_two();
-        let mut poth = minify(height, pot_level).next_power_of_two();
+        let (mut potw, mut poth) = if compressed {
+            (
+                minify(w_el.next_power_of_two(), pot_level),
+                minify(h_el.next_power_of_two(), pot_level),
+            )
+        } else {
+            (
+                minify(w_el, pot_level).next_power_of_two(),
+                minify(h_el, pot_level).next_power_of_two(),
+            )
+        };
         for l in pot_level..levels {
-            let side = minify(width.min(height), l).next_power_of_two();
+            let side = if compressed {
+                potw.min(poth).next_power_of_two()
+            } else {
+                minify(w_el.min(h_el), l).next_power_of_two()
+            };
             out.push(Level {
                 offset,
                 width: minify(width, l),
                 height: minify(height, l),
                 tile: (side, side),
+                stride_el: minify(width, l).div_ceil(bw),
             });
             offset = (offset + bytes * u64::from(potw) * u64::from(poth)).next_multiple_of(128);
             potw = minify(potw, 1);
@@ -176,7 +237,7 @@ impl Miptree {
         })
     }
 
-    /// Byte offset of texel (x, y) of `level` inside a layer.
+    /// Byte offset of element (x, y) (a texel, or a compressed block) of `level` inside a layer.
     pub fn texel_offset(&self, level: usize, x: u32, y: u32) -> Result<u64, Fault> {
         let l = self
             .levels
@@ -186,7 +247,7 @@ impl Miptree {
             return Ok(u64::from(y) * pitch + u64::from(x) * self.bytes);
         }
         let (tw, th) = l.tile;
-        let per_row = u64::from(l.width.div_ceil(tw));
+        let per_row = u64::from(l.stride_el.div_ceil(tw));
         let tile = u64::from(y / th) * per_row + u64::from(x / tw);
         let within = space_bits(x % tw) | space_bits(y % th) << 1;
         Ok(l.offset + (tile * u64::from(tw * th) + within) * self.bytes)
@@ -220,13 +281,41 @@ mod tests {
     }
 
     #[test]
-    fn min_mip_below_follows_ail() {
-        // 63 < 64: level 0 is already below a tile; 64 (a power of two): log2 64 - 6 + 1 = 1;
-        // 100: ceil(log2 100) = 7, 7 - 6 = 1; 128: 7 - 6 + 1 = 2
+    fn pot_level_follows_ail() {
+        // 63 < 64: level 0 is already below a tile; 64: level 1 (32) is; 100: level 1 (50);
+        // 128: level 2 (32)
         assert_eq!(
-            [63, 64, 100, 128].map(|x| min_mip_below(x, 64)),
+            [63, 64, 100, 128].map(|x| pot_level((x, 4096), (1, 1), (64, 64))),
             [0, 1, 1, 2]
         );
+    }
+
+    #[test]
+    fn compressed_levels_follow_ail() {
+        // BC1 (8-byte 4x4 blocks: 64x32 tiles), 260x130 pixels: 65x33 blocks, stx = 2, sty = 2;
+        // pot level: 260x130 (65x33 blocks) reaches a tile, 130x65 (33x17) does not: 1. Level 0:
+        // 4 tiles of 2048 blocks = 65536 bytes, stride 65. Level 1: the power-of-two tree rounded
+        // first: next_pow2(65) = 128 >> 1 = 64, next_pow2(33) = 64 >> 1 = 32 blocks (16384
+        // bytes), tile min(64, 32) = 32; stride ceil(130 / 4) = 33. Level 2 at 81920: 32x16
+        // blocks, tile 16.
+        let m = Miptree::new_compressed(LAYOUT_TWIDDLED, (260, 130, 8), (4, 4), 3, false).unwrap();
+        let got: Vec<_> = m
+            .levels
+            .iter()
+            .map(|l| (l.offset, l.width, l.height, l.tile.0, l.stride_el))
+            .collect();
+        assert_eq!(
+            got,
+            vec![
+                (0, 260, 130, 64, 65),
+                (65536, 130, 65, 32, 33),
+                (81920, 65, 32, 16, 17)
+            ]
+        );
+        // block (33, 20) of level 1: tiles of 32, ceil(stride 33 / 32) = 2 a row; tile 0 * 2 + 1
+        // = 1, inside (1, 20): x bit 0 -> 1, y = 0b10100 in the odd bits -> 0b1000100000 = 544:
+        // (1024 + 545) * 8 bytes after the level's start
+        assert_eq!(m.texel_offset(1, 33, 20).unwrap(), 65536 + (1024 + 545) * 8);
     }
 
     #[test]

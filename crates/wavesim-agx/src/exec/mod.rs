@@ -27,6 +27,7 @@
 //!   `agx_pack.c`, `agx_opcodes.py`, `helper.cl`; applegpu's description of `uniform_store`).
 
 mod block_store;
+pub mod compressed;
 mod control;
 mod coverage;
 mod float;

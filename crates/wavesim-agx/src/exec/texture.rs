@@ -48,6 +48,7 @@
 //! is `floor(u - 1/2)`, as exact as nearest filtering's `floor(u)`, so no opt-in. The `kill` bit
 //! and a register-indexed texture or sampler are typed errors.
 
+use super::compressed::BLOCK_INTERPOLATION;
 use super::formats::{Format, NumKind};
 use super::miptree::{full_chain, minify, Level, Miptree};
 use super::{active, missing, Fault, Ops, WaveState, SIMD_WIDTH};
@@ -445,6 +446,9 @@ struct Image {
     t: TextureDesc,
     format: Format,
     tree: Miptree,
+    /// A compressed texel read was one of the interpolated values only the opt-in computes
+    /// (`compressed.rs`).
+    interpolated: std::cell::Cell<bool>,
 }
 
 impl Image {
@@ -466,14 +470,29 @@ impl Image {
             };
             levels = levels.max(full_chain(t.width, t.height, depth));
         }
-        let tree = Miptree::new(
-            t.layout,
-            (t.width, t.height, format.bytes()),
-            levels,
-            t.stride_or_depth,
-            t.page_aligned_layers,
-        )?;
-        Ok(Image { t, format, tree })
+        let tree = if format.codec().is_some() {
+            Miptree::new_compressed(
+                t.layout,
+                (t.width, t.height, format.bytes()),
+                (4, 4),
+                levels,
+                t.page_aligned_layers,
+            )?
+        } else {
+            Miptree::new(
+                t.layout,
+                (t.width, t.height, format.bytes()),
+                levels,
+                t.stride_or_depth,
+                t.page_aligned_layers,
+            )?
+        };
+        Ok(Image {
+            t,
+            format,
+            tree,
+            interpolated: Default::default(),
+        })
     }
 
     fn level(&self, level: usize) -> Result<Level, Fault> {
@@ -484,7 +503,9 @@ impl Image {
             .ok_or_else(|| unsupported(format!("texture level {level}")))
     }
 
-    /// The texel's (R, G, B, A), exact in f64 (`Format::decode`), rounded once when written.
+    /// The texel's (R, G, B, A), exact in f64 (`Format::decode`), rounded once when written; a
+    /// compressed image's from its 4x4 block (`compressed.rs`), an interpolated value only under
+    /// the opt-in.
     fn texel(
         &self,
         level: usize,
@@ -500,11 +521,17 @@ impl Image {
                 .ok_or_else(|| unsupported("layered linear image"))?
                 * u64::from(layer)
         };
+        let codec = self.format.codec();
+        let (ex, ey) = if codec.is_some() {
+            (x / 4, y / 4)
+        } else {
+            (x, y)
+        };
         let addr = self
             .t
             .address
             .wrapping_add(layer_offset)
-            .wrapping_add(self.tree.texel_offset(level, x, y)?);
+            .wrapping_add(self.tree.texel_offset(level, ex, ey)?);
         let size = self.format.bytes();
         let mut b = [0u8; 16];
         let b = &mut b[..size as usize];
@@ -521,7 +548,20 @@ impl Image {
             size,
             u64::from_le_bytes(value),
         );
-        self.format.decode(b)
+        let Some(codec) = codec else {
+            return self.format.decode(b);
+        };
+        let snorm = self.format.kind == NumKind::Snorm;
+        let (v, interpolated) = codec.texel(b, (x % 4, y % 4), snorm, self.format.srgb)?;
+        if interpolated {
+            if !w.approximate {
+                return Err(Fault::Unsupported {
+                    name: BLOCK_INTERPOLATION,
+                });
+            }
+            self.interpolated.set(true);
+        }
+        Ok(v)
     }
 }
 
@@ -857,6 +897,7 @@ pub(super) fn texture_access(
     let mut linear_filtered = false;
     let mut auto_lod_used = false;
     let mut grad_lod_used = false;
+    let mut block_interpolated = false;
     for lane in lanes {
         // The descriptors are the thread's own: a register-indexed or bindless handle may differ
         // between threads.
@@ -1198,6 +1239,7 @@ pub(super) fn texture_access(
                 }
             }
         }
+        block_interpolated |= img.interpolated.get();
         if gather.is_some() {
             continue;
         }
@@ -1215,6 +1257,9 @@ pub(super) fn texture_access(
     }
     if grad_lod_used {
         *w.approximated.entry(GRADIENT_LOD).or_insert(0) += 1;
+    }
+    if block_interpolated {
+        *w.approximated.entry(BLOCK_INTERPOLATION).or_insert(0) += 1;
     }
     Ok(())
 }
