@@ -17,8 +17,13 @@
 //! each stored channel takes: Mesa's `agx_batch_upload_pbe` sets `swizzle_X = i` when the
 //! format's channel X holds component i (B8G8R8A8's first channel, blue, takes component 2), so
 //! stored channel c takes component `swizzle[c]`.
-//! The level written is the descriptor's `Level`, the LOD operand must be 0 (how the hardware
-//! combines the two is not public, and GL's image views are one level, Mesa passing LOD 0);
+//! The level written is the descriptor's `Level`, the LOD operand must be 0: every producer in
+//! Mesa 25.0 passes 0 (GL and Vulkan image views are one level, bound through the PBE `Level`
+//! by `agx_batch_upload_pbe` / `hk_image_view.c`; asahi exposes no
+//! SPV_AMD_shader_image_load_store_lod; libagx's `compression.cl` and
+//! `agx_nir_lower_tilebuffer.c` store at LOD 0; `legalize_image_lod` only narrows the operand
+//! to 16 bits), so how a nonzero operand combines with `Level` has neither a public source nor
+//! a producer to observe;
 //! a texel outside the level or a layer outside the layers is a typed error (GL: the store has
 //! no effect; whether the hardware drops it is not documented). Mesa lowers cube images to 2D
 //! arrays and 1D images to 2D, so 2D and 2D array are the kinds modelled.

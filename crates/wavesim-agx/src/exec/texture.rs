@@ -911,8 +911,10 @@ pub(super) fn texture_access(
         }
         if shadow && !(img.format.channels == 0x21 && img.format.kind == NumKind::Float) {
             // GL 4.6 8.23.1: the comparison's result is undefined unless the texture is a depth
-            // one; for Z16 unorm (R16 unorm) GL clamps the reference, and at what precision the
-            // hardware then compares is not public
+            // one; for Z16 unorm (R16 unorm) GL clamps the reference to [0, 1], and Mesa 25.0
+            // hands the hardware the 32-bit reference unconverted (`agx_compile.c`,
+            // nir_tex_src_comparator; no NIR lowering clamps or quantizes it), so whether the
+            // hardware clamps it and compares at 16 bits or in f32 is not public
             return Err(unsupported(
                 "depth comparison on a texture that is not R32 float",
             ));
