@@ -193,11 +193,16 @@ fn pbe(w: u32, h: u32, addr: u64) -> [u8; 24] {
 
 /// The shader stores u8norm(x / 64), u8norm(y / 64), 0.25, 1 into the tile buffer; the end-of-tile
 /// program (`mov_imm r0l, 0` and the block store of render target 0 from offset 0) copies each
-/// 32x32 tile to the 40x36 image: 4 tiles, the right and bottom ones clipped. Each texel is the
-/// tile buffer's 4 bytes: [round(x/64*255), round(y/64*255), round(0.25*255) = 64, 255].
-#[test]
-fn block_store_copies_every_tile_to_the_image() {
-    let (w, h) = (40u32, 36u32);
+/// 32x32 tile to the image whose PBE is `desc`, texel (x, y) at `at(x, y)` bytes from its start.
+/// Each texel is the tile buffer's 4 bytes: [round(x/64*255), round(y/64*255), round(0.25*255) =
+/// 64, 255].
+fn check_block_store(
+    w: u32,
+    h: u32,
+    bytes: u64,
+    desc: impl Fn(u64) -> [u8; 24],
+    at: impl Fn(u32, u32) -> u64,
+) {
     let mut code = assemble(&format!(
         "{XY}mov_imm r3, {}\nfmul32 r4, r8, r3\nfmul32 r5, r9, r3\nmov_imm r6, {}\nmov_imm r7, {}",
         (1.0f32 / 64.0).to_bits(),
@@ -208,27 +213,64 @@ fn block_store_copies_every_tile_to_the_image() {
     code.extend(ST_TILE_R4_U8NORM.to_le_bytes());
     code.extend(assemble("stop").unwrap());
     let mut dev = DeviceMemory::new();
-    let image = dev.alloc(u64::from(w * h * 4), 16).unwrap();
+    let image = dev.alloc(bytes, 16).unwrap();
     let mut eot = assemble("mov_imm r0l, 0").unwrap();
     eot.extend(block_store(4, 0, 0, false));
     eot.extend(assemble("stop").unwrap());
     let end = EndOfTile {
         code: eot,
         nr_gprs: 2,
-        pbe: pbe(w, h, image),
+        pbe: desc(image),
     };
     let r = run_fragment(&shader(code, 12), &draw(w, h, Some(end)), &dev).unwrap();
     let unorm = |v: f32| (v.clamp(0.0, 1.0) * 255.0).round_ties_even() as u8;
     for y in 0..h {
         for x in 0..w {
             let mut got = [0u8; 4];
-            dev.read(image + u64::from((y * w + x) * 4), &mut got)
-                .unwrap();
+            dev.read(image + at(x, y), &mut got).unwrap();
             let want = [unorm(x as f32 / 64.0), unorm(y as f32 / 64.0), 64, 255];
             assert_eq!(got, want, "texel {x} {y}");
             assert_eq!(r.pixels[(y * w + x) as usize][..4], want);
         }
     }
+}
+
+/// A linear 40x36 image: 4 tiles, the right and bottom ones clipped; texel (x, y) at (y w + x) 4.
+#[test]
+fn block_store_copies_every_tile_to_the_image() {
+    let (w, h) = (40u32, 36u32);
+    check_block_store(
+        w,
+        h,
+        u64::from(w * h * 4),
+        |a| pbe(w, h, a),
+        |x, y| u64::from((y * w + x) * 4),
+    );
+}
+
+/// A twiddled render target (PBE layout 2 at bits 4-5, one level): 70x36 RGBA8 is below one
+/// 64x64 tile in height, so level 0 starts ail's power-of-two tree: 128x64 texels (32 KiB), its
+/// tile the smaller true side rounded up, next_pow2(36) = 64, two tiles a row (ceil(70 / 64)).
+/// Texel (x, y) is at ((y / 64) 2 + x / 64) 4096 + morton(x % 64, y % 64) texels, morton putting
+/// x's bits at the even positions and y's at the odd ones (`ail_space_bits`); 6 32x32 fragment
+/// tiles (the right column clipped to 6 pixels) land across both image tiles.
+#[test]
+fn block_store_to_a_twiddled_image() {
+    let (w, h) = (70u32, 36u32);
+    let spread = |v: u32| (0..6).fold(0u64, |m, i| m | u64::from(v >> i & 1) << (2 * i));
+    let twiddled = |a: u64| {
+        let mut d = pbe(w, h, a);
+        d[0] = d[0] & !0x30 | 2 << 4;
+        // bits 104-124 held the linear pitch; a twiddled PBE has levels - 1 = 0 there
+        let mut v = u128::from_le_bytes(d[..16].try_into().unwrap());
+        v &= !(((1u128 << 21) - 1) << 104);
+        d[..16].copy_from_slice(&v.to_le_bytes());
+        d
+    };
+    check_block_store(w, h, 128 * 64 * 4, twiddled, |x, y| {
+        let tile = u64::from(y / 64 * 2 + x / 64);
+        (tile * 4096 + (spread(x % 64) | spread(y % 64) << 1)) * 4
+    });
 }
 
 /// Forms no source gives a rule for, and misuse: explicit coordinates, another tile format (i8),
