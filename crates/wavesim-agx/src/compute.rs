@@ -46,6 +46,11 @@ pub struct AgxCompute {
     approximated: std::sync::Mutex<BTreeMap<&'static str, u64>>,
     /// `--check init` ([`AgxCompute::checking_init`]).
     poison: bool,
+    /// Texture state (TEXTURE and PBE descriptors), sampler state and custom borders every
+    /// SIMD group sees ([`AgxCompute::binding`]).
+    textures: Vec<[u8; 24]>,
+    samplers: Vec<[u8; 8]>,
+    borders: Vec<[u8; 16]>,
 }
 
 impl AgxCompute {
@@ -56,7 +61,26 @@ impl AgxCompute {
             approximate: false,
             approximated: Default::default(),
             poison: false,
+            textures: vec![],
+            samplers: vec![],
+            borders: vec![],
         }
+    }
+
+    /// Bind texture state (`ts{i}`: TEXTURE descriptors for reads, PBE descriptors for image
+    /// writes, as Mesa 25.0's `agx_nir_lower_bindings` lays them out), sampler state (`ss{i}`)
+    /// and, for extended sampler state, each sampler's custom BORDER
+    /// ([`exec::WaveState::borders`]).
+    pub fn binding(
+        mut self,
+        textures: Vec<[u8; 24]>,
+        samplers: Vec<[u8; 8]>,
+        borders: Vec<[u8; 16]>,
+    ) -> AgxCompute {
+        self.textures = textures;
+        self.samplers = samplers;
+        self.borders = borders;
+        self
     }
 
     /// Every register but r0l starts poisoned, so a read of one the program has not written
@@ -181,6 +205,9 @@ impl Backend for AgxCompute {
             }
         }
         s.special = sr.into_iter().collect();
+        s.textures.clone_from(&self.textures);
+        s.samplers.clone_from(&self.samplers);
+        s.borders.clone_from(&self.borders);
         s.exec = present;
         s.present = present;
         s.slot = Some(at);

@@ -37,6 +37,9 @@
 //! [grid_kernel]               # kind = "grid_kernel": `code` compiled by asahi_clc, `report` its
 //! report = "saxpy.toml"       # report (kernel::KernelReport); global size; the workgroup size,
 //! grid = [100]                # registers and threadgroup memory come from the report
+//!                             # optional: texture = [{ descriptor = [6 words], buffer, offset }],
+//!                             # sampler = [[2 words]], border = [[4 words]] (one a sampler):
+//!                             # ts{i} / ss{i} and custom borders, as [gallium] binds them
 //!
 //! [[arg]]                     # grid_kernel only: the kernel's arguments in order (Mesa's uniform
 //! name = "x"                  # layout, kernel::GridKernel); `name` labels it in errors; the value is
@@ -244,6 +247,16 @@ pub struct GridKernelCfg {
     pub grid: Vec<u32>,
     #[serde(default = "one")]
     pub threads: usize,
+    /// Texture state (`ts{i}`), as `[gallium]`'s: each descriptor's address field set to its
+    /// buffer's address plus `offset`.
+    #[serde(default)]
+    pub texture: Vec<GalliumTextureCfg>,
+    /// Sampler state (`ss{i}`): SAMPLER descriptors (2 words each).
+    #[serde(default)]
+    pub sampler: Vec<[u32; 2]>,
+    /// Custom border colours (4 words each, cmdbuf.xml BORDER), one a sampler when given.
+    #[serde(default)]
+    pub border: Vec<[u32; 4]>,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -910,6 +923,36 @@ fn run_grid_kernel<O: crate::inside::AgxObserver>(
         .collect::<Result<Vec<_>, _>>()?;
     check_arguments(&kernel, &cfg.arg, &args)?;
     let b = kernel.prepare(&args, &g.grid, dev, g.threads)?;
+    let b = {
+        // the descriptors as `[gallium]` binds them for a draw (`gallium_state`)
+        let state = GalliumCfg {
+            main_offset: 0,
+            preamble_offset: None,
+            nr_preamble_gprs: 0,
+            texture: g.texture.clone(),
+            sampler: g.sampler.clone(),
+        };
+        let (textures, samplers) = gallium_state(&state, lookup)?;
+        if !g.border.is_empty() && g.border.len() != samplers.len() {
+            return cfg_err(format!(
+                "{} borders for {} samplers (extended sampler state has one a sampler)",
+                g.border.len(),
+                samplers.len()
+            ));
+        }
+        let borders = g
+            .border
+            .iter()
+            .map(|b| {
+                let mut out = [0u8; 16];
+                for (i, w) in b.iter().enumerate() {
+                    out[4 * i..4 * i + 4].copy_from_slice(&w.to_le_bytes());
+                }
+                out
+            })
+            .collect();
+        b.binding(textures, samplers, borders)
+    };
     obs.uniforms_set(&vec![true; b.launch.uniforms.len()]);
     let b = if cfg.approximate {
         b.approximating()
