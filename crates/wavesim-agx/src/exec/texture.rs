@@ -346,8 +346,8 @@ fn cube_neighbour(f: u32, x: i64, y: i64, n: i64) -> Result<(u32, u32, u32), Fau
 /// channels) or f16 in the low half (narrower ones), a normalized value as the format's own
 /// b-bit encoding (read as `formats.rs` reads a texel). A word Mesa's packer cannot produce (a
 /// value beyond the channel, nonzero high bits), a NaN, and custom colours for sRGB (Mesa packs
-/// 12 bits whose sRGB decode is not public), R11G11B10 and R9G9B9E5 (no per-channel packing in
-/// Mesa's channel descriptions) are typed errors; a channel the format lacks Mesa packs as 0 and
+/// 12 bits whose sRGB decode is not public), R11G11B10, R9G9B9E5 and compressed formats (Mesa
+/// packs these specially, `get_channel_info`, with no public decode) are typed errors; a channel the format lacks Mesa packs as 0 and
 /// reads as a texel's would (0, 0, 1: GL 4.6 Table 15.1).
 fn border_colour(
     s: &SamplerDesc,
@@ -373,7 +373,7 @@ fn border_colour(
     }
     let widths = format.plain_widths().ok_or_else(|| {
         bad(format!(
-            "on packed-float channels {:#x} (Mesa's channel descriptions give no per-channel packing)",
+            "on packed-float or compressed channels {:#x} (Mesa's packing has no public decode)",
             format.channels
         ))
     })?;
