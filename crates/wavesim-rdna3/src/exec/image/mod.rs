@@ -291,10 +291,12 @@ fn store(w: &mut Wave, inst: &Inst, ctx: &mut Ctx) -> Result<Flow, ExecError> {
             }
             *x = if d16 {
                 let v = w.vgpr_get(base + j / 2, l) >> (16 * (j % 2)) & 0xffff;
-                if f.kind == Kind::Float {
-                    half::f16::from_bits(v as u16).to_f32().to_bits()
-                } else {
-                    v
+                // D16 integer data is zero- or sign-extended per the format (as buffer
+                // stores: exec::buffer::formats::store_val).
+                match f.kind {
+                    Kind::Float => half::f16::from_bits(v as u16).to_f32().to_bits(),
+                    Kind::Sint => v as u16 as i16 as i32 as u32,
+                    Kind::Uint => v,
                 }
             } else {
                 w.vgpr_get(base + j, l)
