@@ -249,6 +249,25 @@ int main(int argc, char **argv)
       {"2d", d2, ADDR_SW_256B_D, 128, 9, 9, 3, 1, 0},
       {"2d", d2, ADDR_SW_64KB_R_X, 32, 20, 20, 40, 1, 0},
       {"2d", d2, ADDR_SW_4KB_D_X, 16, 40, 10, 300, 1, 0},
+      // Mip chains (gfx11's mip tail in the first block of each slice's chain): every
+      // element size, Z/R modes with 1- and 2-byte texels (a smaller tail), non-power-of-two
+      // sizes (levels sized with ceil), arrays, chains wholly in the tail, 256-byte blocks.
+      {"2d", d2, ADDR_SW_64KB_Z_X, 32, 256, 256, 1, 9, 0},
+      {"2d", d2, ADDR_SW_64KB_Z_X, 8, 300, 200, 1, 9, 0},
+      {"2d", d2, ADDR_SW_64KB_Z_X, 16, 100, 60, 2, 7, 0},
+      {"2d", d2, ADDR_SW_64KB_Z_X, 64, 1000, 37, 1, 10, 0},
+      {"2d", d2, ADDR_SW_64KB_R_X, 64, 513, 129, 1, 10, 0},
+      {"2d", d2, ADDR_SW_64KB_R_X, 8, 77, 300, 3, 9, 0},
+      {"2d", d2, ADDR_SW_64KB_D_X, 128, 200, 100, 1, 8, 0},
+      {"2d", d2, ADDR_SW_64KB_D_X, 16, 64, 64, 4, 7, 0},
+      {"2d", d2, ADDR_SW_64KB_D, 32, 1000, 8, 1, 10, 0},
+      {"2d", d2, ADDR_SW_4KB_D_X, 32, 64, 64, 1, 7, 0},
+      {"2d", d2, ADDR_SW_4KB_D_X, 64, 64, 64, 6, 7, 0},
+      {"2d", d2, ADDR_SW_4KB_D_X, 32, 100, 30, 3, 7, 0},
+      {"2d", d2, ADDR_SW_4KB_D, 16, 90, 70, 1, 7, 0},
+      {"2d", d2, ADDR_SW_4KB_D_X, 8, 20, 20, 1, 5, 0},
+      {"2d", d2, ADDR_SW_256B_D, 32, 30, 20, 1, 5, 0},
+      {"2d", d2, ADDR_SW_256B_D, 8, 17, 33, 2, 6, 0},
    };
    const AddrResourceType d3 = ADDR_RSRC_TEX_3D;
    // 3D surfaces (KIND 3d, SLICES the depth): thick and thin modes, several blocks each way.
@@ -261,6 +280,14 @@ int main(int argc, char **argv)
       {"3d", d3, ADDR_SW_64KB_Z_X, 32, 150, 70, 5, 1, 0},
       {"3d", d3, ADDR_SW_64KB_R_X, 16, 60, 200, 3, 1, 0},
       {"3d", d3, ADDR_SW_64KB_S, 32, 40, 40, 40, 1, 0},
+      // 3D mip chains: thick (tail block halved in width, 64 KiB, or height, 4 KiB) and thin.
+      {"3d", d3, ADDR_SW_64KB_S_X, 32, 64, 64, 64, 7, 0},
+      {"3d", d3, ADDR_SW_64KB_S_X, 8, 100, 60, 20, 7, 0},
+      {"3d", d3, ADDR_SW_4KB_S_X, 32, 40, 30, 20, 6, 0},
+      {"3d", d3, ADDR_SW_4KB_S, 128, 16, 16, 16, 5, 0},
+      {"3d", d3, ADDR_SW_64KB_D_X, 32, 40, 30, 17, 6, 0},
+      {"3d", d3, ADDR_SW_64KB_Z_X, 32, 100, 50, 5, 7, 0},
+      {"3d", d3, ADDR_SW_64KB_R_X, 16, 60, 200, 3, 8, 0},
    };
    const unsigned xors[] = {0, 0x5a, 0x13, 0xff};
    unsigned n = 0;
@@ -269,10 +296,29 @@ int main(int argc, char **argv)
    for (const Surface &s : all) {
       const bool is_x = s.sw_mode >= ADDR_SW_4KB_Z_X;
       const unsigned pbx = is_x ? xors[n++ % 4] : 0;
-      // The XOR as addrlib applies it: the offset of texel (0, 0) of slice 0.
-      const unsigned long long eff = addr_of(s, 0, 0, 0, 0, pbx);
+      // The XOR as addrlib applies it: the offset of texel (0, 0) of slice 0 of the one-level
+      // surface (in a mip chain level 0 does not start the slice).
+      Surface one = s;
+      one.levels = 1;
+      const unsigned long long eff = addr_of(one, 0, 0, 0, 0, pbx);
       printf("surface %s %u %u %u %u %u %u %u %llu\n", s.kind, s.sw_mode, s.bpp, s.width,
              s.height, s.slices, s.levels, s.pitch, eff);
+      if (s.levels > 1) {
+         // Mip chains: every level, a few texels of each (the first, second and last slices).
+         for (unsigned level = 0; level < s.levels; level++) {
+            const unsigned w = mip(s.width, level), h = mip(s.height, level);
+            const unsigned d = s.type == ADDR_RSRC_TEX_3D ? mip(s.slices, level) : s.slices;
+            std::set<unsigned> xs = {0, 1, 2, w / 3, w / 2, w - 1}, ys = {0, 1, 3, h / 2, h - 1};
+            std::set<unsigned> zs = {0, 1, d / 2, d - 1};
+            for (unsigned z : zs)
+               for (unsigned y : ys)
+                  for (unsigned x : xs)
+                     if (x < w && y < h && z < d)
+                        printf("texel %u %u %u %u %llu\n", level, z, x, y,
+                               addr_of(s, level, z, x, y, pbx));
+         }
+         continue;
+      }
       std::set<unsigned> xs = {0, 1, 2, 3, 5, 8, 13, 31, 64, 100, 127, 128, 255, 256, 511,
                                s.width / 2, s.width - 1};
       std::set<unsigned> ys = {0, 1, 2, 3, 6, 9, 17, 33, 64, 65, 127, 128, s.height / 2,

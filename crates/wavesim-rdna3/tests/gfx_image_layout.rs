@@ -2,7 +2,8 @@
 //! (tests/golden/addrlib_gfx11.txt, written by tools/radv/addrlib_goldens.sh from
 //! tools/radv/addrlib_golden.cpp): each surface's T# is packed here from the RDNA3 ISA guide's
 //! Table 50 (and SQ_IMG_RSRC_WORD4's DEPTH / PITCH_MSB for a custom pitch), parsed by wavesim,
-//! and every sampled texel's byte offset from the base must be addrlib's.
+//! and every sampled texel's byte offset from the base must be addrlib's (linear and tiled mip
+//! chains included: the mip tail of exec::image::mip_tail).
 
 use wavesim_rdna3::exec::image::resource::ImageResource;
 
@@ -79,7 +80,7 @@ const BASE: u64 = 0x10_0000;
 fn texel_addresses_match_addrlib() {
     let text = include_str!("golden/addrlib_gfx11.txt");
     let mut surface: Option<(Surface, ImageResource)> = None;
-    let (mut surfaces, mut texels, mut texels_3d) = (0, 0, 0);
+    let (mut surfaces, mut texels, mut texels_3d, mut tiled_mips) = (0, 0, 0, 0);
     for line in text.lines() {
         let f: Vec<&str> = line.split_whitespace().collect();
         let n = |i: usize| -> u64 { f[i].parse().unwrap_or_else(|_| panic!("{line}")) };
@@ -112,13 +113,15 @@ fn texel_addresses_match_addrlib() {
                 );
                 texels += 1;
                 texels_3d += (s.kind == "3d") as usize;
+                tiled_mips += (s.sw_mode != 0 && level > 0) as usize;
             }
             _ => panic!("bad golden line {line:?}"),
         }
     }
     assert!(
-        surfaces >= 35 && texels >= 12000 && texels_3d >= 8000,
-        "{surfaces} surfaces, {texels} texels ({texels_3d} of 3D surfaces)"
+        surfaces >= 58 && texels >= 18000 && texels_3d >= 8000 && tiled_mips >= 3000,
+        "{surfaces} surfaces, {texels} texels ({texels_3d} of 3D surfaces, {tiled_mips} at \
+         levels > 0 of tiled surfaces)"
     );
 }
 

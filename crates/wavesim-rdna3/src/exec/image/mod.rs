@@ -20,6 +20,7 @@
 
 pub mod formats;
 pub mod host;
+pub mod mip_tail;
 pub mod resource;
 pub mod sample;
 pub mod sampler;
