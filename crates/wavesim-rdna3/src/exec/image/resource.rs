@@ -63,6 +63,9 @@ pub struct ImageResource {
     pub custom_pitch: Option<u32>,
     /// The layout of a tiled image (SW_MODE != 0); None: linear.
     pub tiling: Option<super::swizzle::Tiling>,
+    /// The layout of a multisampled image (types 2D_MSAA and 2D_MSAA_ARRAY), with its sample
+    /// count (exec::image::msaa); `tiling` is then None.
+    pub msaa: Option<super::msaa::MsaaTiling>,
 }
 
 fn field(d: &[u32], lo: u32, width: u32) -> u32 {
@@ -83,7 +86,11 @@ impl ImageResource {
         let wide = d.len() == 8;
         // Cubes are arrays of faces (RADV's DEPTH is the last layer: Mesa's
         // gfx10_make_texture_descriptor); a 3D T#'s DEPTH is the depth - 1.
-        let array = matches!(ty, ty::D1_ARRAY | ty::D2_ARRAY | ty::CUBE | ty::D3);
+        let array = matches!(
+            ty,
+            ty::D1_ARRAY | ty::D2_ARRAY | ty::CUBE | ty::D3 | ty::D2_MSAA_ARRAY
+        );
+        let msaa = matches!(ty, ty::D2_MSAA | ty::D2_MSAA_ARRAY);
         let r = ImageResource {
             unbound,
             base: (field(d, 0, 32) as u64 | (field(d, 32, 8) as u64) << 32) << 8,
@@ -114,6 +121,7 @@ impl ImageResource {
             },
             custom_pitch: None,
             tiling: None,
+            msaa: None,
         };
         let mut r = r;
         if wide && matches!(ty, ty::D1 | ty::D2) {
@@ -125,12 +133,19 @@ impl ImageResource {
         if !unbound
             && !matches!(
                 ty,
-                ty::D1 | ty::D2 | ty::D1_ARRAY | ty::D2_ARRAY | ty::CUBE | ty::D3
+                ty::D1
+                    | ty::D2
+                    | ty::D1_ARRAY
+                    | ty::D2_ARRAY
+                    | ty::CUBE
+                    | ty::D3
+                    | ty::D2_MSAA
+                    | ty::D2_MSAA_ARRAY
             )
         {
             return Err(ExecError::Other(format!(
-                "image resource type {ty}: wavesim emulates 1D, 2D, 3D, cube, 1D-array and \
-                 2D-array images (MSAA and buffer T#s are not emulated)"
+                "image resource type {ty}: wavesim emulates 1D, 2D, 3D, cube, 1D-array, \
+                 2D-array and 2D MSAA (array) images (buffer T#s are not emulated)"
             )));
         }
         // COMPRESSION_EN (word 6 bit 21, Mesa's gfx11-rsrc.json): compressed texels with
@@ -146,7 +161,17 @@ impl ImageResource {
         // SW_MODE (120:116): 0 is linear; the swizzled modes (RADV tiles every optimal-tiling
         // image) follow addrlib's equations (exec::image::swizzle), for the T#'s format.
         let sw_mode = field(d, 116, 5);
-        if !unbound && sw_mode != 0 {
+        if !unbound && msaa {
+            // LAST_LEVEL holds log2(samples) (exec::image::msaa).
+            let bpp = super::formats::Format::of(r.format)?.bytes;
+            r.msaa = Some(super::msaa::MsaaTiling::new(
+                sw_mode,
+                (r.width, r.height),
+                1 << r.last_level,
+                r.base,
+                bpp,
+            )?);
+        } else if !unbound && sw_mode != 0 {
             if r.custom_pitch.is_some() {
                 return Err(ExecError::Other(format!(
                     "image resource swizzle mode {sw_mode}: a custom pitch (DEPTH) applies to \

@@ -29,10 +29,15 @@ use crate::exec::ExecError;
 /// height and depth, per byte-offset bit: [x mask, y mask, slice (z) mask]).
 type Equation = (u32, u32, u32, u32, u32, u32, u32, [[u32; 3]; 16]);
 
+/// A multisampled surface's equation: (SW_MODE, log2 samples, log2 bytes per element, log2
+/// block bytes, log2 block width and height, per byte-offset bit: [x, y, slice, sample masks]);
+/// see exec::image::msaa.
+pub(super) type MsaaEquation = (u32, u32, u32, u32, u32, u32, [[u32; 4]; 16]);
+
 include!("swizzle_equations.rs");
 
 /// SW_MODE names (addrlib's `AddrSwizzleMode`), for messages.
-fn mode_name(m: u32) -> &'static str {
+pub(super) fn mode_name(m: u32) -> &'static str {
     match m {
         1 => "256B_S",
         2 => "256B_D",
