@@ -390,6 +390,15 @@ fn msaa_loads_read_samples_where_addrlib_puts_them() {
     assert_eq!(h.v(0, 0), 0, "fragment 4 of 4 samples");
     let e = h.run(&LOAD).expect_err("a 2D load of a multisampled image");
     assert!(e.to_string().contains("MSAA dims"), "{e}");
+    // image_sample_lz v0, v[4:5], s[0:7], s[8:11] dmask:0x1 dim:2D
+    const SAMPLE_LZ: [u32; 2] = [0xf07c0104, 0x08000004];
+    h.wave.sgpr[8..12].copy_from_slice(&[2 | 2 << 3, 0, 0, 0]);
+    put(&mut t, 52, 8, 22); // R32_FLOAT: a filterable format
+    h.wave.sgpr[..8].copy_from_slice(&t);
+    let e = h
+        .run(&SAMPLE_LZ)
+        .expect_err("sampling a multisampled image");
+    assert!(e.to_string().contains("multisampled"), "{e}");
     put(&mut t, 124, 4, 9); // 2D
     put(&mut t, 112, 4, 0);
     put(&mut t, 48, 4, 0);
