@@ -8,4 +8,6 @@ set -e
 root=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$root"
 cargo test --release -p wavesim-drm-amdgpu --test radv_draw -- --ignored --exact write_goldens
+# tests/radv_mips.rs's mip-mapped texture read at every level: goldens/mips.png.
+cargo test --release -p wavesim-drm-amdgpu --test radv_mips -- --ignored --exact write_golden
 echo "goldens.sh: crates/wavesim-drm-amdgpu/tests/graphics/goldens/ updated"

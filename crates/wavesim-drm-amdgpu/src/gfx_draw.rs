@@ -317,6 +317,19 @@ pub fn execute(
         ));
     }
     let vs_wave64 = stages >> 22 & 1 == 0;
+    // Multisampling is not executed (the draw keeps one sample per pixel; the sample
+    // locations and per-sample coverage rules are wavesim_rdna3::gfx::msaa's, the
+    // multisampled layout exec::image::msaa's): PA_SC_AA_CONFIG.MSAA_NUM_SAMPLES [2:0] (log2)
+    // and DB_EQAA.PS_ITER_SAMPLES [6:4] (per-sample shading) must be 0 (Mesa's gfx11.json).
+    let aa = r.or("PA_SC_AA_CONFIG", 0)? & 7;
+    let iter = r.or("DB_EQAA", 0)? >> 4 & 7;
+    if aa != 0 || iter != 0 {
+        return refuse(format!(
+            "multisampled rasterisation ({} samples, {} shaded per pixel) is not executed",
+            1 << aa,
+            1 << iter
+        ));
+    }
     let ps_in_control = r.get("SPI_PS_IN_CONTROL")?;
     // NUM_INTERP [5:0], PARAM_GEN [6], OFFCHIP_PARAM_EN [7], LATE_PC_DEALLOC [8],
     // NUM_PRIM_INTERP [13:9], BC_OPTIMIZE_DISABLE [14], PS_W32_EN [15].

@@ -2,7 +2,8 @@
 //! (tests/golden/addrlib_gfx11.txt, written by tools/radv/addrlib_goldens.sh from
 //! tools/radv/addrlib_golden.cpp): each surface's T# is packed here from the RDNA3 ISA guide's
 //! Table 50 (and SQ_IMG_RSRC_WORD4's DEPTH / PITCH_MSB for a custom pitch), parsed by wavesim,
-//! and every sampled texel's byte offset from the base must be addrlib's.
+//! and every sampled texel's byte offset from the base must be addrlib's (linear and tiled mip
+//! chains included: the mip tail of exec::image::mip_tail).
 
 use wavesim_rdna3::exec::image::resource::ImageResource;
 
@@ -79,7 +80,8 @@ const BASE: u64 = 0x10_0000;
 fn texel_addresses_match_addrlib() {
     let text = include_str!("golden/addrlib_gfx11.txt");
     let mut surface: Option<(Surface, ImageResource)> = None;
-    let (mut surfaces, mut texels, mut texels_3d) = (0, 0, 0);
+    let (mut surfaces, mut texels, mut texels_3d, mut tiled_mips) = (0, 0, 0, 0);
+    let mut samples = 0;
     for line in text.lines() {
         let f: Vec<&str> = line.split_whitespace().collect();
         let n = |i: usize| -> u64 { f[i].parse().unwrap_or_else(|_| panic!("{line}")) };
@@ -112,13 +114,62 @@ fn texel_addresses_match_addrlib() {
                 );
                 texels += 1;
                 texels_3d += (s.kind == "3d") as usize;
+                tiled_mips += (s.sw_mode != 0 && level > 0) as usize;
+            }
+            // Multisampled surfaces: "msaa SAMPLES SW_MODE BPP WIDTH HEIGHT SLICES XOR".
+            Some(&"msaa") => {
+                let samples = n(1) as u32;
+                let s = Surface {
+                    kind: "2d".into(),
+                    sw_mode: n(2) as u32,
+                    bpp: n(3) as u32,
+                    width: n(4) as u32,
+                    height: n(5) as u32,
+                    slices: n(6) as u32,
+                    levels: 1,
+                    pitch: 0,
+                    xor: n(7),
+                };
+                let mut t = s.tsharp();
+                // Type 2D_MSAA (14) or 2D_MSAA_ARRAY (15); LAST_LEVEL and MAX_MIP hold
+                // log2(samples), as RADV writes them (gfx10_make_texture_descriptor).
+                put(&mut t, 124, 4, if s.slices > 1 { 15 } else { 14 });
+                put(&mut t, 112, 4, samples.trailing_zeros() as u64);
+                put(&mut t, 48, 4, samples.trailing_zeros() as u64);
+                let r = ImageResource::parse(&t).unwrap_or_else(|e| panic!("{line}: {e}"));
+                assert_eq!(r.msaa.map(|m| m.samples), Some(samples), "{line}");
+                surface = Some((s, r));
+                surfaces += 1;
+            }
+            // "sample SLICE X Y SAMPLE BYTE_OFFSET".
+            Some(&"sample") => {
+                let (s, r) = surface.as_ref().expect("an msaa line first");
+                let m = r.msaa.expect("a multisampled surface");
+                let got = m.texel_addr(r.base, n(1) as u32, n(2) as u32, n(3) as u32, n(4) as u32);
+                assert_eq!(
+                    got - BASE,
+                    n(5),
+                    "msaa mode {} {}x{} {} bpp {} slices xor {:#x}: {line}",
+                    s.sw_mode,
+                    s.width,
+                    s.height,
+                    s.bpp,
+                    s.slices,
+                    s.xor
+                );
+                samples += 1;
             }
             _ => panic!("bad golden line {line:?}"),
         }
     }
     assert!(
-        surfaces >= 35 && texels >= 12000 && texels_3d >= 8000,
-        "{surfaces} surfaces, {texels} texels ({texels_3d} of 3D surfaces)"
+        surfaces >= 66
+            && texels >= 18000
+            && texels_3d >= 8000
+            && tiled_mips >= 3000
+            && samples >= 7000,
+        "{surfaces} surfaces, {texels} texels ({texels_3d} of 3D surfaces, {tiled_mips} at \
+         levels > 0 of tiled surfaces), {samples} samples of multisampled surfaces"
     );
 }
 
@@ -260,4 +311,100 @@ fn loads_and_samples_read_3d_texels_where_addrlib_puts_them() {
             );
         }
     }
+}
+
+/// image_load dim:2D_MSAA through a multisampled T#: every sample addrlib placed for the 64x64
+/// 4-sample 64KB_R_X R32 surface (the golden's first "msaa" surface: RADV's layout for a 4x
+/// RGBA8 target) holds a value of its own at addrlib's address; loads at (x, y, fragment id)
+/// return it. A 2D load through the same T#, and an MSAA load through a single-sampled one, are
+/// refused; a fragment id past the sample count reads zero (out of range).
+#[test]
+fn msaa_loads_read_samples_where_addrlib_puts_them() {
+    use wavesim_rdna3::testing::Harness;
+    // image_load v0, v[4:6], s[0:7] dmask:0x1 dim:SQ_RSRC_IMG_2D_MSAA unorm (llvm-mc-19)
+    const LOAD_MSAA: [u32; 2] = [0xf0000198, 0x00000004];
+    // image_load v0, v[4:5], s[0:7] dmask:0x1 dim:2D unorm
+    const LOAD: [u32; 2] = [0xf0000184, 0x00000004];
+    let text = include_str!("golden/addrlib_gfx11.txt");
+    let mut lines = text
+        .lines()
+        .skip_while(|l| !l.starts_with("msaa 4 27 32 64 64 1 "));
+    let head: Vec<u64> = lines
+        .next()
+        .expect("the msaa surface")
+        .split_whitespace()
+        .skip(1)
+        .map(|x| x.parse().unwrap())
+        .collect();
+    let xor = head[6];
+    let samples: Vec<(u32, u32, u32, u64)> = lines
+        .take_while(|l| l.starts_with("sample "))
+        .map(|l| {
+            let f: Vec<u64> = l
+                .split_whitespace()
+                .skip(1)
+                .map(|x| x.parse().unwrap())
+                .collect();
+            (f[1] as u32, f[2] as u32, f[3] as u32, f[4])
+        })
+        .collect();
+    assert!(samples.len() >= 400, "{} samples", samples.len());
+    let mut h = Harness::new(false);
+    let base = h.mem.alloc(0x1_0000, 0x1_0000).unwrap();
+    let value = |x: u32, y: u32, s: u32| 100_000 * s + 100 * y + x;
+    for &(x, y, s, off) in &samples {
+        h.mem
+            .write(base + off, &value(x, y, s).to_le_bytes())
+            .unwrap();
+    }
+    let surface = Surface {
+        kind: "2d".into(),
+        sw_mode: 27,
+        bpp: 32,
+        width: 64,
+        height: 64,
+        slices: 1,
+        levels: 1,
+        pitch: 0,
+        xor,
+    };
+    let mut t = surface.tsharp();
+    put(&mut t, 0, 40, (base + xor) >> 8);
+    put(&mut t, 52, 8, 20); // R32_UINT
+    put(&mut t, 124, 4, 14); // 2D_MSAA
+    put(&mut t, 112, 4, 2); // LAST_LEVEL = log2(4 samples)
+    put(&mut t, 48, 4, 2);
+    h.wave.sgpr[..8].copy_from_slice(&t);
+    for chunk in samples.chunks(32) {
+        let c = |l: usize| chunk[l % chunk.len()];
+        h.set_v(4, |l| c(l).0);
+        h.set_v(5, |l| c(l).1);
+        h.set_v(6, |l| c(l).2);
+        h.run(&LOAD_MSAA).unwrap();
+        for (l, &(x, y, s, _)) in chunk.iter().enumerate() {
+            assert_eq!(h.v(0, l), value(x, y, s), "load ({x}, {y}) sample {s}");
+        }
+    }
+    h.set_v(6, |_| 4);
+    h.run(&LOAD_MSAA).unwrap();
+    assert_eq!(h.v(0, 0), 0, "fragment 4 of 4 samples");
+    let e = h.run(&LOAD).expect_err("a 2D load of a multisampled image");
+    assert!(e.to_string().contains("MSAA dims"), "{e}");
+    // image_sample_lz v0, v[4:5], s[0:7], s[8:11] dmask:0x1 dim:2D
+    const SAMPLE_LZ: [u32; 2] = [0xf07c0104, 0x08000004];
+    h.wave.sgpr[8..12].copy_from_slice(&[2 | 2 << 3, 0, 0, 0]);
+    put(&mut t, 52, 8, 22); // R32_FLOAT: a filterable format
+    h.wave.sgpr[..8].copy_from_slice(&t);
+    let e = h
+        .run(&SAMPLE_LZ)
+        .expect_err("sampling a multisampled image");
+    assert!(e.to_string().contains("multisampled"), "{e}");
+    put(&mut t, 124, 4, 9); // 2D
+    put(&mut t, 112, 4, 0);
+    put(&mut t, 48, 4, 0);
+    h.wave.sgpr[..8].copy_from_slice(&t);
+    let e = h
+        .run(&LOAD_MSAA)
+        .expect_err("an MSAA load of a single-sampled image");
+    assert!(e.to_string().contains("MSAA dims"), "{e}");
 }

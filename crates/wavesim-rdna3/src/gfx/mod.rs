@@ -10,6 +10,7 @@ pub mod blend;
 pub mod clip;
 pub mod depth_stencil;
 pub mod draw;
+pub mod msaa;
 pub mod ngg;
 pub mod pal;
 pub mod pipeline;

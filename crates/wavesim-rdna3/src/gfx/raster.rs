@@ -178,7 +178,13 @@ impl Setup {
     /// signed so that they sum to `area`.
     fn edges(&self, px: i64, py: i64) -> [i64; 3] {
         let s = SUBPIXEL as i64;
-        let (cx, cy) = (px * s + s / 2, py * s + s / 2);
+        self.edges_at(px, py, (s / 2, s / 2))
+    }
+
+    /// The edge functions at the point `(dx, dy)` (1/256 pixel) from pixel (px, py)'s corner.
+    fn edges_at(&self, px: i64, py: i64, (dx, dy): (i64, i64)) -> [i64; 3] {
+        let s = SUBPIXEL as i64;
+        let (cx, cy) = (px * s + dx, py * s + dy);
         let e = |a: usize, b: usize| {
             (self.fx[b] - self.fx[a]) * (cy - self.fy[a])
                 - (self.fy[b] - self.fy[a]) * (cx - self.fx[a])
@@ -199,10 +205,18 @@ impl Setup {
     }
 
     pub fn covered(&self, px: i64, py: i64) -> bool {
+        let s = SUBPIXEL as i64;
+        self.covered_at(px, py, (s / 2, s / 2))
+    }
+
+    /// Whether the point `(dx, dy)` (1/256 pixel, 0..256) inside pixel (px, py) is covered: the
+    /// centre's rule (edge functions > 0, or = 0 on a top or left edge) at a sample position
+    /// (gfx::msaa). The region test is the pixel's.
+    pub fn covered_at(&self, px: i64, py: i64, d: (i64, i64)) -> bool {
         if !self.region.contains(px, py) {
             return false;
         }
-        let e = self.edges(px, py);
+        let e = self.edges_at(px, py, d);
         (0..3).all(|k| {
             let v = if self.area > 0 { e[k] } else { -e[k] };
             v > 0 || (v == 0 && self.top_left(k))

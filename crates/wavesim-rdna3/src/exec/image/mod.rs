@@ -20,6 +20,8 @@
 
 pub mod formats;
 pub mod host;
+pub mod mip_tail;
+pub mod msaa;
 pub mod resource;
 pub mod sample;
 pub mod sampler;
@@ -126,11 +128,42 @@ pub(crate) fn dims(inst: &Inst) -> Result<Dims, ExecError> {
     })
 }
 
-/// A lane's integer texel coordinates: x, y, slice, mip (relative to the base level).
-fn int_coords(w: &Wave, inst: &Inst, l: usize, mip: bool) -> Result<[u32; 4], ExecError> {
+/// A lane's integer texel coordinates: x, y, slice, and the mip (relative to the base level)
+/// or, for the MSAA dims (6: 2D MSAA, 7: 2D MSAA array; RDNA3 ISA 10.3), the fragment (sample)
+/// index, which follows the slice. An MSAA dim needs a multisampled T# and the other dims a
+/// single-sampled one (exec::image::msaa).
+fn int_coords(
+    w: &Wave,
+    inst: &Inst,
+    l: usize,
+    mip: bool,
+    r: &ImageResource,
+) -> Result<[u32; 4], ExecError> {
     // A 3D image's z and a cube's face address the resource's slices (the face of a cube is
     // its 2D-array slice: 6 per cube).
-    let d = dims(inst)?;
+    let msaa = matches!(dim(inst), 6 | 7);
+    let d = if msaa {
+        Dims {
+            n: 2,
+            layer: dim(inst) == 7,
+            cube: false,
+        }
+    } else {
+        dims(inst)?
+    };
+    if !r.unbound && msaa != r.msaa.is_some() {
+        return Err(other(
+            inst,
+            &format!(
+                "dim {} with a T# of type {} (MSAA dims address multisampled images only)",
+                dim(inst),
+                r.ty
+            ),
+        ));
+    }
+    if msaa && mip {
+        return Err(other(inst, "a mip level of a multisampled image"));
+    }
     let mut k = 0;
     let mut next = || {
         let v = w.vgpr_get(addr_vgpr(inst, k), l);
@@ -140,12 +173,19 @@ fn int_coords(w: &Wave, inst: &Inst, l: usize, mip: bool) -> Result<[u32; 4], Ex
     let x = next();
     let y = if d.n >= 2 { next() } else { 0 };
     let slice = if d.n == 3 || d.layer { next() } else { 0 };
-    let m = if mip { next() } else { 0 };
+    let m = if mip || msaa { next() } else { 0 };
     Ok([x, y, slice, m])
 }
 
 /// The byte address of a texel, or None when outside the view.
 fn texel(r: &ImageResource, c: [u32; 4], bpp: u64) -> Option<u64> {
+    if let Some(m) = &r.msaa {
+        let slice = r.base_array.checked_add(c[2])?;
+        if c[0] >= r.width || c[1] >= r.height || slice >= r.slices || c[3] >= m.samples {
+            return None;
+        }
+        return Some(m.texel_addr(r.base, slice, c[0], c[1], c[3]));
+    }
     let level = r.base_level.checked_add(c[3])?;
     if level > r.last_level || level > r.max_mip {
         return None;
@@ -241,7 +281,7 @@ fn load(w: &mut Wave, inst: &Inst, ctx: &mut Ctx) -> Result<Flow, ExecError> {
         if exec >> l & 1 == 0 {
             continue;
         }
-        let c = int_coords(w, inst, l, mip)?;
+        let c = int_coords(w, inst, l, mip, &r)?;
         let Some(f) = f else { continue };
         if let Some(a) = texel(&r, c, f.bytes) {
             let mut b = [0u8; 16];
@@ -276,7 +316,7 @@ fn store(w: &mut Wave, inst: &Inst, ctx: &mut Ctx) -> Result<Flow, ExecError> {
         if exec >> l & 1 == 0 {
             continue;
         }
-        let c = int_coords(w, inst, l, mip)?;
+        let c = int_coords(w, inst, l, mip, &r)?;
         let Some(a) = texel(&r, c, f.bytes) else {
             continue;
         };
@@ -291,10 +331,12 @@ fn store(w: &mut Wave, inst: &Inst, ctx: &mut Ctx) -> Result<Flow, ExecError> {
             }
             *x = if d16 {
                 let v = w.vgpr_get(base + j / 2, l) >> (16 * (j % 2)) & 0xffff;
-                if f.kind == Kind::Float {
-                    half::f16::from_bits(v as u16).to_f32().to_bits()
-                } else {
-                    v
+                // D16 integer data is zero- or sign-extended per the format (as buffer
+                // stores: exec::buffer::formats::store_val).
+                match f.kind {
+                    Kind::Float => half::f16::from_bits(v as u16).to_f32().to_bits(),
+                    Kind::Sint => v as u16 as i16 as i32 as u32,
+                    Kind::Uint => v,
                 }
             } else {
                 w.vgpr_get(base + j, l)
@@ -388,7 +430,7 @@ fn atomic(w: &mut Wave, inst: &Inst, ctx: &mut Ctx) -> Result<Flow, ExecError> {
         if exec >> l & 1 == 0 {
             continue;
         }
-        let c = int_coords(w, inst, l, false)?;
+        let c = int_coords(w, inst, l, false, &r)?;
         let Some(a) = texel(&r, c, 4) else { continue };
         if ctx.mem.find(a, 4).is_err() {
             return Err(fault(l, a, 4, op_name(inst)));

@@ -63,6 +63,9 @@ pub struct ImageResource {
     pub custom_pitch: Option<u32>,
     /// The layout of a tiled image (SW_MODE != 0); None: linear.
     pub tiling: Option<super::swizzle::Tiling>,
+    /// The layout of a multisampled image (types 2D_MSAA and 2D_MSAA_ARRAY), with its sample
+    /// count (exec::image::msaa); `tiling` is then None.
+    pub msaa: Option<super::msaa::MsaaTiling>,
 }
 
 fn field(d: &[u32], lo: u32, width: u32) -> u32 {
@@ -83,7 +86,11 @@ impl ImageResource {
         let wide = d.len() == 8;
         // Cubes are arrays of faces (RADV's DEPTH is the last layer: Mesa's
         // gfx10_make_texture_descriptor); a 3D T#'s DEPTH is the depth - 1.
-        let array = matches!(ty, ty::D1_ARRAY | ty::D2_ARRAY | ty::CUBE | ty::D3);
+        let array = matches!(
+            ty,
+            ty::D1_ARRAY | ty::D2_ARRAY | ty::CUBE | ty::D3 | ty::D2_MSAA_ARRAY
+        );
+        let msaa = matches!(ty, ty::D2_MSAA | ty::D2_MSAA_ARRAY);
         let r = ImageResource {
             unbound,
             base: (field(d, 0, 32) as u64 | (field(d, 32, 8) as u64) << 32) << 8,
@@ -114,6 +121,7 @@ impl ImageResource {
             },
             custom_pitch: None,
             tiling: None,
+            msaa: None,
         };
         let mut r = r;
         if wide && matches!(ty, ty::D1 | ty::D2) {
@@ -125,12 +133,19 @@ impl ImageResource {
         if !unbound
             && !matches!(
                 ty,
-                ty::D1 | ty::D2 | ty::D1_ARRAY | ty::D2_ARRAY | ty::CUBE | ty::D3
+                ty::D1
+                    | ty::D2
+                    | ty::D1_ARRAY
+                    | ty::D2_ARRAY
+                    | ty::CUBE
+                    | ty::D3
+                    | ty::D2_MSAA
+                    | ty::D2_MSAA_ARRAY
             )
         {
             return Err(ExecError::Other(format!(
-                "image resource type {ty}: wavesim emulates 1D, 2D, 3D, cube, 1D-array and \
-                 2D-array images (MSAA and buffer T#s are not emulated)"
+                "image resource type {ty}: wavesim emulates 1D, 2D, 3D, cube, 1D-array, \
+                 2D-array and 2D MSAA (array) images (buffer T#s are not emulated)"
             )));
         }
         // COMPRESSION_EN (word 6 bit 21, Mesa's gfx11-rsrc.json): compressed texels with
@@ -146,7 +161,17 @@ impl ImageResource {
         // SW_MODE (120:116): 0 is linear; the swizzled modes (RADV tiles every optimal-tiling
         // image) follow addrlib's equations (exec::image::swizzle), for the T#'s format.
         let sw_mode = field(d, 116, 5);
-        if !unbound && sw_mode != 0 {
+        if !unbound && msaa {
+            // LAST_LEVEL holds log2(samples) (exec::image::msaa).
+            let bpp = super::formats::Format::of(r.format)?.bytes;
+            r.msaa = Some(super::msaa::MsaaTiling::new(
+                sw_mode,
+                (r.width, r.height),
+                1 << r.last_level,
+                r.base,
+                bpp,
+            )?);
+        } else if !unbound && sw_mode != 0 {
             if r.custom_pitch.is_some() {
                 return Err(ExecError::Other(format!(
                     "image resource swizzle mode {sw_mode}: a custom pitch (DEPTH) applies to \
@@ -205,10 +230,10 @@ impl ImageResource {
 
     /// Byte address of texel (x, y) of `slice` at resource mip `level`, for `bpp`-byte texels
     /// (the linear layout of the module documentation).
-    /// A tiled image has one level (swizzle::Tiling) laid out for its format's texel size.
+    /// A tiled image is laid out for its format's texel size (swizzle::Tiling).
     pub fn texel_addr(&self, level: u32, slice: u32, x: u32, y: u32, bpp: u64) -> u64 {
         match &self.tiling {
-            Some(t) => t.texel_addr(self.base, slice, x, y),
+            Some(t) => t.level_texel_addr(self.base, level, slice, x, y),
             None => self.base + self.layout(bpp).texel_offset(level, slice, x, y),
         }
     }
@@ -361,8 +386,8 @@ mod tests {
 
     /// RADV's T# for a 64x64 R8G8B8A8_UNORM image with linear tiling (read from a shim capture
     /// of tests/radv_shader_db.rs): SW_MODE 0. The same words with SW_MODE 24 (gfx11's
-    /// 64KB_Z_X, which RADV picks for optimal tiling) parse as tiled; with two mip levels, or
-    /// with a 256 KiB mode (28), they are refused by name.
+    /// 64KB_Z_X, which RADV picks for optimal tiling) parse as tiled, also with two mip
+    /// levels (exec::image::mip_tail); with a 256 KiB mode (28) they are refused by name.
     #[test]
     fn swizzled_images_parse_or_are_refused_by_name() {
         let linear = [
@@ -385,8 +410,12 @@ mod tests {
             .is_some());
         let mut mips = tiled;
         mips[1] |= 1 << 16; // MAX_MIP 1
-        let e = ImageResource::parse(&mips).expect_err("a tiled mip chain");
-        assert!(e.to_string().contains("swizzle mode 24 (64KB_Z_X)"), "{e}");
+        assert_eq!(
+            ImageResource::parse(&mips)
+                .expect("a tiled mip chain")
+                .max_mip,
+            1
+        );
         let mut big = linear;
         big[3] |= 28 << 20;
         let e = ImageResource::parse(&big).expect_err("a 256 KiB block");

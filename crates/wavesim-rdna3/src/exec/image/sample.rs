@@ -266,6 +266,9 @@ pub fn sample(w: &mut Wave, inst: &Inst, ctx: &mut Ctx) -> Result<Flow, ExecErro
     if f.kind != Kind::Float {
         return Err(other(inst, "sampling an integer format"));
     }
+    if r.msaa.is_some() {
+        return Err(other(inst, "sampling a multisampled image (MSAA T#)"));
+    }
     let (s, border) = sampler_and_border(w, inst)?;
     let d = dims(inst)?;
     let n = d.n;
@@ -444,6 +447,9 @@ pub fn gather4_lz(w: &mut Wave, inst: &Inst, ctx: &mut Ctx) -> Result<Flow, Exec
         let f = Format::of(r.format)?;
         if f.kind != Kind::Float {
             return Err(other(inst, "gathering an integer format"));
+        }
+        if r.msaa.is_some() {
+            return Err(other(inst, "gathering a multisampled image (MSAA T#)"));
         }
         let (s, border) = sampler_and_border(w, inst)?;
         let d = dims(inst)?;

@@ -20,19 +20,24 @@
 //! 64KB_D, 4KB_D_X, 64KB_Z_X, 64KB_D_X, 64KB_R_X) for 2D, 2D-array and cube images (a cube is
 //! laid out as a 2D array of 6 faces per cube); the 3D modes (Gfx11Rsrc3dSwModeMask without PRT
 //! and 256 KiB blocks: thick 4KB_S, 64KB_S, 4KB_S_X, 64KB_S_X, 64KB_D_X, thin 64KB_Z_X and
-//! 64KB_R_X) for 3D images; one mip level (mip chains of tiled images and their mip tail are
-//! refused).
+//! 64KB_R_X) for 3D images; mip chains with their mip tail (`mip_tail.rs`).
 
+use super::mip_tail::{mip_chain, Block, MipPlace, MAX_LEVELS};
 use crate::exec::ExecError;
 
 /// (SW_MODE, 3D (1) or 2D (0), log2 bytes per element, log2 block bytes, log2 block width,
 /// height and depth, per byte-offset bit: [x mask, y mask, slice (z) mask]).
 type Equation = (u32, u32, u32, u32, u32, u32, u32, [[u32; 3]; 16]);
 
+/// A multisampled surface's equation: (SW_MODE, log2 samples, log2 bytes per element, log2
+/// block bytes, log2 block width and height, per byte-offset bit: [x, y, slice, sample masks]);
+/// see exec::image::msaa.
+pub(super) type MsaaEquation = (u32, u32, u32, u32, u32, u32, [[u32; 4]; 16]);
+
 include!("swizzle_equations.rs");
 
 /// SW_MODE names (addrlib's `AddrSwizzleMode`), for messages.
-fn mode_name(m: u32) -> &'static str {
+pub(super) fn mode_name(m: u32) -> &'static str {
     match m {
         1 => "256B_S",
         2 => "256B_D",
@@ -60,9 +65,9 @@ fn mode_name(m: u32) -> &'static str {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Tiling {
     eq: &'static Equation,
-    /// Blocks per row of blocks.
-    pitch_blocks: u64,
-    /// Bytes of one slice (2D) or slab of 2^d depth slices (3D).
+    /// Each mip level's place in a slice's (slab's) chain.
+    levels: [MipPlace; MAX_LEVELS],
+    /// Bytes of one slice (2D) or slab of 2^d depth slices (3D), the whole mip chain.
     slice_bytes: u64,
     /// The base's bits below the block size: the pipe/bank XOR of an _X mode.
     xor: u64,
@@ -104,10 +109,8 @@ impl Tiling {
                 ))
             }
         };
-        if levels != 1 {
-            return refuse(format!(
-                "a tiled image with {levels} mip levels (mip chains and their mip tail are not laid out)"
-            ));
+        if !(1..=MAX_LEVELS as u32).contains(&levels) {
+            return refuse(format!("{levels} mip levels"));
         }
         let e = bpp.trailing_zeros();
         let Some(eq) = EQUATIONS
@@ -119,9 +122,7 @@ impl Tiling {
                 if three_d == 1 { "3D" } else { "2D" }
             ));
         };
-        let (blk, bw, bh) = (eq.3, eq.4, eq.5);
-        let pitch = (width as u64).div_ceil(1 << bw) << bw;
-        let height = (height as u64).div_ceil(1 << bh) << bh;
+        let blk = eq.3;
         let blk_mask = (1u64 << blk) - 1;
         // _X modes: SW_MODE 20-31 (addrlib's IsXor), the 4 KiB and 64 KiB ones covered here.
         let xor = if sw_mode >= 20 { base & blk_mask } else { 0 };
@@ -131,18 +132,37 @@ impl Tiling {
                 1u64 << blk
             ));
         }
+        let block = Block {
+            log2_bytes: blk,
+            log2_w: eq.4,
+            log2_h: eq.5,
+            log2_d: eq.6,
+            log2_texel: e,
+            // addrlib's IsZOrderSwizzle / IsRtOptSwizzle (gfx11's SwizzleModeTable).
+            z_or_r: matches!(sw_mode, 24 | 27 | 28 | 31),
+        };
+        let (levels, slice_bytes) = mip_chain(block, (width, height), levels);
         Ok(Tiling {
             eq,
-            pitch_blocks: pitch >> bw,
-            slice_bytes: ((pitch >> bw) * (height >> bh)) << blk,
+            levels,
+            slice_bytes,
             xor,
         })
     }
 
-    /// Byte address of texel (x, y) of `slice` (a 3D image's z) of the image at `base`.
+    /// Byte address of texel (x, y) of `slice` (a 3D image's z) of level 0 of the image at
+    /// `base`.
     pub fn texel_addr(&self, base: u64, slice: u32, x: u32, y: u32) -> u64 {
+        self.level_texel_addr(base, 0, slice, x, y)
+    }
+
+    /// Byte address of texel (x, y) of `slice` (a 3D image's z) of mip `level` of the image at
+    /// `base` (Gfx11Lib::ComputeSurfaceAddrFromCoordMacroTiled: the block row uses the
+    /// untranslated coordinates, the equation those moved by the level's place in the tail).
+    pub fn level_texel_addr(&self, base: u64, level: u32, slice: u32, x: u32, y: u32) -> u64 {
         let (blk, bw, bh, bd) = (self.eq.3, self.eq.4, self.eq.5, self.eq.6);
-        let coords = [x, y, slice];
+        let place = self.levels[(level as usize).min(MAX_LEVELS - 1)];
+        let coords = [x + place.tail.0, y + place.tail.1, slice];
         let mut off = 0u64;
         for (bit, masks) in self.eq.7.iter().enumerate().take(blk as usize) {
             let v = masks
@@ -151,8 +171,12 @@ impl Tiling {
                 .fold(0, |v, (m, c)| v ^ (m & c).count_ones() & 1);
             off |= (v as u64) << bit;
         }
-        let block = (y >> bh) as u64 * self.pitch_blocks + (x >> bw) as u64;
+        let block = (y >> bh) as u64 * place.pitch_blocks + (x >> bw) as u64;
         let aligned = base & !((1u64 << blk) - 1);
-        aligned + (slice >> bd) as u64 * self.slice_bytes + (block << blk) + (off ^ self.xor)
+        aligned
+            + (slice >> bd) as u64 * self.slice_bytes
+            + place.offset
+            + (block << blk)
+            + (off ^ self.xor)
     }
 }
