@@ -29,3 +29,9 @@ g++ -O1 -w -DLITTLEENDIAN_CPU "${inc[@]}" "$here/addrlib_golden.cpp" "${objs[@]}
 "$work/addrlib_golden" > "$repo/crates/wavesim-rdna3/tests/golden/addrlib_gfx11.txt"
 wc -l "$repo/crates/wavesim-rdna3/tests/golden/addrlib_gfx11.txt"
 "$work/addrlib_golden" equations > "$repo/crates/wavesim-rdna3/src/exec/image/swizzle_equations.rs"
+# HTILE (depth metadata) addresses: tools/radv/addrlib_htile.cpp, for
+# crates/wavesim-rdna3/tests/golden/addrlib_htile_gfx11.txt (tests/gfx_htile.rs) and
+# crates/wavesim-rdna3/src/exec/image/htile_equations.rs (exec::image::htile).
+g++ -O1 -w -DLITTLEENDIAN_CPU "${inc[@]}" "$here/addrlib_htile.cpp" "${objs[@]}" -o "$work/addrlib_htile"
+"$work/addrlib_htile" > "$repo/crates/wavesim-rdna3/tests/golden/addrlib_htile_gfx11.txt"
+"$work/addrlib_htile" equations > "$repo/crates/wavesim-rdna3/src/exec/image/htile_equations.rs"

@@ -29,6 +29,7 @@ use wavesim_rdna3::gfx::ps::{PsWaveSetup, PS_INPUT_VGPRS};
 use wavesim_rdna3::gfx::targets::{texel_bytes, ColorFormat, Image};
 use wavesim_rdna3::gfx::vertex_fetch::{assemble, Prim};
 
+use crate::gfx_depth::{only, refuse};
 use crate::gfx_regs;
 use crate::graphics::{self, GfxState};
 use crate::memory::{GpuMemory, MemoryError};
@@ -74,21 +75,6 @@ impl Regs<'_> {
     fn or(&self, name: &str, default: u32) -> Result<u32, String> {
         Ok(self.opt(name)?.unwrap_or(default))
     }
-}
-
-fn refuse<T>(m: impl Into<String>) -> Result<T, String> {
-    Err(m.into())
-}
-
-/// Bits of `v` outside `allowed` are refused naming the register.
-fn only(name: &str, v: u32, allowed: u32) -> Result<(), String> {
-    if v & !allowed != 0 {
-        return refuse(format!(
-            "{name} = {v:#010x}: bits {:#010x} are not modelled",
-            v & !allowed
-        ));
-    }
-    Ok(())
 }
 
 /// Encoded VGPR granules (RSRC1.VGPRS) to VGPRs: 8 per granule in wave32, 4 in wave64 (the
@@ -529,24 +515,15 @@ pub fn execute(
         }
     }
 
-    // Depth/stencil: no depth or stencil buffer (DB_Z_INFO.FORMAT [1:0] and
-    // DB_STENCIL_INFO.FORMAT [0] invalid).
-    // DB_Z_INFO.TILE_SURFACE_ENABLE [29]: HTILE metadata, which RADV gives every depth image
-    // of 8x8 texels or more (`radv_use_htile_for_image`, Mesa 22.3): its clears only write
-    // HTILE, so a depth buffer is not its memory alone.
-    let z_info = r.or("DB_Z_INFO", 0)?;
-    if z_info & 3 != 0 && z_info >> 29 & 1 != 0 {
-        return refuse(format!(
-            "DB_Z_INFO {z_info:#x}: a depth buffer with HTILE (TILE_SURFACE_ENABLE) is not executed"
-        ));
-    }
-    if z_info & 3 != 0 || r.or("DB_STENCIL_INFO", 0)? & 1 != 0 {
-        return refuse("a depth or stencil buffer: not executed yet");
-    }
+    // The depth block: surface, HTILE and test (gfx_depth).
+    let reg = |n: &str| r.opt(n);
+    let (depth, depth_stencil) = crate::gfx_depth::depth_setup(&reg)?;
     // CB_COLOR_CONTROL: MODE [6:4] = 1 (normal), ROP3 [23:16] = 0xcc (copy), DISABLE_DUAL_QUAD
-    // [0] (no effect here).
+    // [0] (no effect here). MODE 0 (CB_DISABLE) with a depth buffer: RADV's depth-only meta
+    // draws (its depth clears), which write no colour target whatever CB_COLORn_INFO holds.
     let cc = r.get("CB_COLOR_CONTROL")?;
-    if cc & !1 != 0x00cc_0010 {
+    let cb_disabled = cc & !1 == 0x00cc_0000 && depth.is_some();
+    if cc & !1 != 0x00cc_0010 && !cb_disabled {
         return refuse(format!(
             "CB_COLOR_CONTROL {cc:#x}: only normal mode with ROP3 copy is executed"
         ));
@@ -560,7 +537,7 @@ pub fn execute(
     let mut rts = Vec::new();
     let mut blend = Vec::new();
     let (mut width, mut height) = (0, 0);
-    for t in 0..8u32 {
+    for t in 0..if cb_disabled { 0 } else { 8u32 } {
         let info = r.or(&format!("CB_COLOR{t}_INFO"), 0)?;
         let write = target_mask >> (4 * t) & 0xf;
         if info & 0x1f == 0 {
@@ -668,8 +645,18 @@ pub fn execute(
         a.write_mask = (write & shader_mask >> (4 * t) & 0xf) as u8;
         blend.push(a);
     }
-    if targets.is_empty() {
-        return refuse("no colour target");
+    match &depth {
+        // A depth-only draw (RADV's depth clears): the depth surface's size.
+        Some(d) if targets.is_empty() => (width, height) = (d.width, d.height),
+        Some(d) if (d.width, d.height) != (width, height) => {
+            return refuse(format!(
+                "a {}x{} depth surface with {width}x{height} colour targets",
+                d.width, d.height
+            ))
+        }
+        Some(_) => {}
+        None if targets.is_empty() => return refuse("no colour target and no depth buffer"),
+        None => {}
     }
     // CB_BLEND_RED/GREEN/BLUE/ALPHA: needed only by the constant factors.
     let mut constants = [0.0f32; 4];
@@ -768,6 +755,7 @@ pub fn execute(
             attachments: blend,
             constants,
         },
+        depth_stencil,
         ..Default::default()
     };
     let cfg = DrawConfig {
@@ -783,7 +771,8 @@ pub fn execute(
         width,
         height,
         targets: rts,
-        depth_clear: None,
+        // Marks the depth buffer for the size checks; its values come in `Frame::depth`.
+        depth_clear: depth.as_ref().map(|_| 0.0),
         vs_wave64,
         ps_wave64,
         max_wave_insts,
@@ -917,9 +906,13 @@ pub fn execute(
     };
 
     // The targets' contents before the draw (the render pass loaded or cleared them).
+    let depth_before = match &depth {
+        Some(d) => Some(d.read(mem)?),
+        None => None,
+    };
     let mut frame = Frame {
         targets: Vec::new(),
-        depth: None,
+        depth: depth_before.clone(),
         stencil: None,
     };
     for t in &targets {
@@ -947,6 +940,9 @@ pub fn execute(
     .map_err(|e| e.to_string())?;
     for (t, img) in targets.iter().zip(&res.targets) {
         t.write(mem, width, height, &img.bytes)?;
+    }
+    if let (Some(d), Some(before), Some(after)) = (&depth, &depth_before, &res.depth) {
+        d.write(mem, before, after)?;
     }
     let s = &res.stats;
     Ok(format!(

@@ -120,6 +120,7 @@ pub mod op {
     pub const SET_CONTEXT_REG: u32 = 0x69;
     pub const SET_SH_REG: u32 = 0x76;
     pub const SET_UCONFIG_REG: u32 = 0x79;
+    pub const LOAD_CONTEXT_REG_INDEX: u32 = 0x9f;
 }
 
 pub fn opcode_name(op: u32) -> &'static str {
@@ -157,6 +158,7 @@ pub fn opcode_name(op: u32) -> &'static str {
         op::PFP_SYNC_ME => "PFP_SYNC_ME",
         op::SET_UCONFIG_REG_INDEX => "SET_UCONFIG_REG_INDEX",
         op::SET_SH_REG_INDEX => "SET_SH_REG_INDEX",
+        op::LOAD_CONTEXT_REG_INDEX => "LOAD_CONTEXT_REG_INDEX",
         0x1e => "ATOMIC_MEM",
         0x20 => "SET_PREDICATION",
         0x22 => "COND_EXEC",
@@ -513,6 +515,7 @@ impl Ctx<'_> {
                 ];
                 self.dispatch(at, dims, body[2])
             }
+            op::LOAD_CONTEXT_REG_INDEX => self.load_context_reg_index(at, body),
             op::WRITE_DATA => self.write_data(at, body),
             op::COPY_DATA => self.copy_data(at, body),
             op::DMA_DATA => self.dma_data(at, body),
@@ -623,6 +626,38 @@ impl Ctx<'_> {
             let addr = first + 4 * k as u32;
             if graphics::name(addr).is_none() || self.st.gfx.set(addr, v).is_none() {
                 return Err(Pm4Error::UnknownRegister { at, addr, space });
+            }
+        }
+        Ok(())
+    }
+
+    /// LOAD_CONTEXT_REG_INDEX, as RADV loads the depth/stencil clear values (Mesa
+    /// `radv_load_ds_clear_metadata`) and colour clear words: [0] INDEX [0] (0: the address is
+    /// direct) with the address bits [31:2], [1] address high, [2] REG_OFFSET [15:0] (dwords from
+    /// 0x28000) and DATA_FORMAT [31] (0: offset and count), [3] NUM_DWORDS [13:0]; the context
+    /// registers take consecutive dwords from memory. Other forms are refused.
+    fn load_context_reg_index(&mut self, at: At, body: &[u32]) -> Result<(), Pm4Error> {
+        self.want(at, body, 4)?;
+        if body[0] & 3 != 0 || body[2] >> 16 != 0 || body[3] >> 14 != 0 {
+            return Err(self.unsupported(
+                at,
+                format!("LOAD_CONTEXT_REG_INDEX {body:#x?}: only direct addresses with offset and count"),
+            ));
+        }
+        let va = body[0] as u64 | (body[1] as u64) << 32;
+        let first = graphics::CONTEXT_BASE + (body[2] & 0xffff) * 4;
+        for k in 0..body[3] {
+            let v = self.read_u32(at, va + 4 * k as u64)?;
+            let addr = first + 4 * k;
+            if !(graphics::CONTEXT_BASE..graphics::CONTEXT_END).contains(&addr)
+                || graphics::name(addr).is_none()
+                || self.st.gfx.set(addr, v).is_none()
+            {
+                return Err(Pm4Error::UnknownRegister {
+                    at,
+                    addr,
+                    space: "context",
+                });
             }
         }
         Ok(())

@@ -30,7 +30,7 @@
 //! The pipelines that do not match are listed with the reason in corpus/radv/shader-db/known.txt.
 //! By default the test runs every 8th of the others (CI time: a few seconds);
 //! WAVESIM_SHADER_DB=all runs every pipeline, prints the counts and fails when any outcome
-//! differs from known.txt's.
+//! differs from known.txt's (WAVESIM_SHADER_DB_ONLY=NAME,... narrows it to those pipelines).
 
 use ash::vk;
 use std::path::{Path, PathBuf};
@@ -912,8 +912,11 @@ fn selection() -> Vec<Pipeline> {
             "known.txt names {k}, which is not in the corpus"
         );
     }
+    // WAVESIM_SHADER_DB_ONLY=NAME,NAME,...: those pipelines alone (with WAVESIM_SHADER_DB=all).
+    let only = std::env::var("WAVESIM_SHADER_DB_ONLY").ok();
     names
         .into_iter()
+        .filter(|n| only.as_ref().is_none_or(|o| o.split(',').any(|x| x == n)))
         .filter(|n| all || !known.contains_key(n))
         .enumerate()
         .filter(|(i, _)| all || i % 8 == 0)

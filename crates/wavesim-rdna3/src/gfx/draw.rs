@@ -321,7 +321,8 @@ pub const MAX_TARGETS: usize = 8;
 /// At least one and at most [`MAX_TARGETS`] render targets, all of them together within
 /// [`limits::MAX_RENDER_TARGET_BYTES`].
 pub fn check_targets(cfg: &DrawConfig) -> Result<(), DrawError> {
-    if cfg.targets.is_empty() {
+    // A depth-only draw (a driver's depth clear) writes its depth buffer alone.
+    if cfg.targets.is_empty() && cfg.depth_clear.is_none() {
         return Err(DrawError::Config(
             "no render targets: a draw writes nothing without at least one [[targets]]".into(),
         ));

@@ -22,6 +22,7 @@ pub mod formats;
 pub mod host;
 pub mod mip_tail;
 pub mod msaa;
+pub mod htile;
 pub mod resource;
 pub mod sample;
 pub mod sampler;
@@ -198,6 +199,18 @@ fn texel(r: &ImageResource, c: [u32; 4], bpp: u64) -> Option<u64> {
     Some(r.texel_addr(level, slice, c[0], c[1], bpp))
 }
 
+/// Writes to an image with TC-compatible HTILE would have to update its HTILE: RADV never
+/// gives storage images HTILE (`radv_use_tc_compat_htile_for_image`), so they are refused.
+fn refuse_htile_write(inst: &Inst, r: &ImageResource) -> Result<(), ExecError> {
+    if r.htile.is_some() {
+        return Err(other(
+            inst,
+            "a write to an image with TC-compatible HTILE (COMPRESSION_EN): not emulated",
+        ));
+    }
+    Ok(())
+}
+
 fn fault(l: usize, addr: u64, size: u64, kind: &'static str) -> ExecError {
     ExecError::MemoryFault {
         lane: l as u32,
@@ -286,9 +299,10 @@ fn load(w: &mut Wave, inst: &Inst, ctx: &mut Ctx) -> Result<Flow, ExecError> {
         if let Some(a) = texel(&r, c, f.bytes) {
             let mut b = [0u8; 16];
             let b = &mut b[..f.bytes as usize];
-            ctx.mem
-                .read(a, b)
-                .map_err(|_| fault(l, a, f.bytes, "image_load"))?;
+            let xyz = (c[0], c[1], r.base_array + c[2]);
+            htile::read_texel(ctx.mem, r.htile.as_ref(), xyz, a, b, |a, n| {
+                fault(l, a, n, "image_load")
+            })?;
             out[l] = swizzle(&r, &f, f.decode(b));
         }
     }
@@ -304,6 +318,7 @@ fn store(w: &mut Wave, inst: &Inst, ctx: &mut Ctx) -> Result<Flow, ExecError> {
     if r.unbound {
         return Ok(Flow::Next);
     }
+    refuse_htile_write(inst, &r)?;
     let f = Format::of(r.format)?;
     let exec = w.exec();
     let mip = inst.op == Op::IMAGE_STORE_MIP;
@@ -412,6 +427,7 @@ fn atomic(w: &mut Wave, inst: &Inst, ctx: &mut Ctx) -> Result<Flow, ExecError> {
     if r.unbound {
         return Ok(Flow::Next);
     }
+    refuse_htile_write(inst, &r)?;
     let f = Format::of(r.format)?;
     if f.bytes != 4 || f.comps != 1 {
         return Err(other(

@@ -66,6 +66,8 @@ pub struct ImageResource {
     /// The layout of a multisampled image (types 2D_MSAA and 2D_MSAA_ARRAY), with its sample
     /// count (exec::image::msaa); `tiling` is then None.
     pub msaa: Option<super::msaa::MsaaTiling>,
+    /// TC-compatible HTILE (COMPRESSION_EN on a depth image, `htile`); None: none.
+    pub htile: Option<super::htile::TcHtile>,
 }
 
 fn field(d: &[u32], lo: u32, width: u32) -> u32 {
@@ -122,6 +124,7 @@ impl ImageResource {
             custom_pitch: None,
             tiling: None,
             msaa: None,
+            htile: None,
         };
         let mut r = r;
         if wide && matches!(ty, ty::D1 | ty::D2) {
@@ -149,15 +152,9 @@ impl ImageResource {
             )));
         }
         // COMPRESSION_EN (word 6 bit 21, Mesa's gfx11-rsrc.json): compressed texels with
-        // metadata (DCC for colour, TC-compatible HTILE for depth: RADV sets it for sampled
-        // depth images of 8x8 texels and more), which wavesim does not decompress.
-        if !unbound && wide && field(d, 213, 1) != 0 {
-            return Err(ExecError::Other(
-                "image resource with COMPRESSION_EN (DCC or TC-compatible HTILE): compressed \
-                 images are not emulated"
-                    .into(),
-            ));
-        }
+        // metadata. On a Z swizzle mode, TC-compatible HTILE (RADV sets it for sampled depth
+        // images of 8x8 texels and more): read through `htile`. DCC (colour) is not emulated.
+        let compressed = !unbound && wide && field(d, 213, 1) != 0;
         // SW_MODE (120:116): 0 is linear; the swizzled modes (RADV tiles every optimal-tiling
         // image) follow addrlib's equations (exec::image::swizzle), for the T#'s format.
         let sw_mode = field(d, 116, 5);
@@ -192,6 +189,15 @@ impl ImageResource {
                 r.max_mip + 1,
                 r.base,
                 bpp,
+            )?);
+        }
+        if compressed {
+            r.htile = Some(super::htile::tc_htile(
+                d,
+                sw_mode,
+                ty,
+                (r.width, r.height, r.slices),
+                r.max_mip + 1,
             )?);
         }
         if !unbound && array && !wide {

@@ -110,11 +110,14 @@ impl Ctx2<'_> {
                     .texel_addr(level, z as u32, x as u32, y as u32, self.f.bytes);
                 let mut b = [0u8; 16];
                 let b = &mut b[..self.f.bytes as usize];
-                self.mem.read(a, b).map_err(|_| ExecError::MemoryFault {
-                    lane: lane as u32,
-                    addr: a,
-                    size: self.f.bytes as u32,
-                    kind: "image_sample",
+                let xyz = (x as u32, y as u32, z as u32);
+                super::htile::read_texel(self.mem, self.r.htile.as_ref(), xyz, a, b, |addr, n| {
+                    ExecError::MemoryFault {
+                        lane: lane as u32,
+                        addr,
+                        size: n as u32,
+                        kind: "image_sample",
+                    }
                 })?;
                 swizzle(self.r, &self.f, self.f.decode(b)).map(f32::from_bits)
             }

@@ -1,0 +1,481 @@
+//! The depth block (DB) of a draw as RADV programs it on gfx11: the depth surface, its HTILE
+//! metadata and the depth test, read from the recorded registers (`gfx_regs` names, fields from
+//! Mesa's `src/amd/registers/gfx11.json`), the buffer read before the draw and written back
+//! after it.
+//!
+//! - The surface: DB_Z_INFO.FORMAT Z_32_FLOAT (3; D32_SFLOAT, the format wavesim's depth test
+//!   holds), one sample, one level, laid out in DB_Z_INFO.SW_MODE (addrlib's equations,
+//!   `exec::image::swizzle`, as the texture unit reads it) at DB_Z_READ_BASE = DB_Z_WRITE_BASE,
+//!   DB_DEPTH_SIZE_XY + 1 pixels, slice DB_DEPTH_VIEW.SLICE_START (0).
+//! - HTILE (DB_Z_INFO.TILE_SURFACE_ENABLE, at DB_HTILE_DATA_BASE, `exec::image::htile` for
+//!   its layout and words): a pixel of a cleared tile (ZMask 0) reads DB_DEPTH_CLEAR, of an
+//!   expanded tile (ZMask 0xf) memory. After the draw, a tile whose depth changed is written
+//!   whole to memory and its word set to expanded with the full Z range (RADV's own
+//!   `radv_get_htile_initial_value`, a state the DB reads back as memory): the DB of real
+//!   hardware may compress instead, which only changes how later reads find the same values.
+//!   The word's Min/Max Z (hierarchical Z, HiZ) are bounds for culling that never change a
+//!   result; the full range written here is a valid bound for every depth.
+//! - The test: DB_DEPTH_CONTROL.Z_ENABLE, Z_WRITE_ENABLE, ZFUNC (Mesa `sid.h`
+//!   V_028800_FRAG_*: the VkCompareOp order). Stencil (STENCIL_ENABLE, a stencil surface),
+//!   depth bounds and the DB's own clears, copies and decompression passes (DB_RENDER_CONTROL)
+//!   are refused by name.
+
+use wavesim_rdna3::exec::image::htile::{self, HtileLayout, TileDepth};
+use wavesim_rdna3::exec::image::swizzle::{Shape, Tiling};
+use wavesim_rdna3::gfx::pipeline::{CompareOp, DepthStencilState};
+
+use crate::memory::GpuMemory;
+
+/// A register's value as written (None: not written).
+pub type RegFn<'a> = &'a dyn Fn(&str) -> Result<Option<u32>, String>;
+
+/// A refusal naming what is not executed.
+pub(crate) fn refuse<T>(m: impl Into<String>) -> Result<T, String> {
+    Err(m.into())
+}
+
+/// Bits of `v` outside `allowed` are refused naming the register.
+pub(crate) fn only(name: &str, v: u32, allowed: u32) -> Result<(), String> {
+    if v & !allowed != 0 {
+        return refuse(format!(
+            "{name} = {v:#010x}: bits {:#010x} are not modelled",
+            v & !allowed
+        ));
+    }
+    Ok(())
+}
+
+/// The depth surface's HTILE.
+struct Htile {
+    base: u64,
+    layout: HtileLayout,
+    /// The word an expanded tile gets: depth-only (TILE_STENCIL_DISABLE) or with stencil.
+    expanded: u32,
+}
+
+/// A bound depth surface.
+pub struct DepthTarget {
+    va: u64,
+    tiling: Tiling,
+    pub width: u32,
+    pub height: u32,
+    htile: Option<Htile>,
+    /// DB_DEPTH_CLEAR, if written: the value of a cleared tile's pixels.
+    clear: Option<f32>,
+}
+
+/// The draw's depth surface (None: DB_Z_INFO.FORMAT invalid, no depth buffer) and depth test.
+pub fn depth_setup(reg: RegFn) -> Result<(Option<DepthTarget>, DepthStencilState), String> {
+    let or = |n: &str, d: u32| -> Result<u32, String> { Ok(reg(n)?.unwrap_or(d)) };
+    let get = |n: &str| -> Result<u32, String> {
+        reg(n)?.ok_or_else(|| format!("{n} was not written (its clear-state default is unknown)"))
+    };
+    // DB_STENCIL_INFO: FORMAT [0] (1 STENCIL_8), SW_MODE [8:4], TILE_STENCIL_DISABLE [29].
+    let s_info = or("DB_STENCIL_INFO", 0)?;
+    if s_info & 1 != 0 {
+        return refuse("a stencil buffer (DB_STENCIL_INFO.FORMAT STENCIL_8) is not executed");
+    }
+    // DB_DEPTH_CONTROL: STENCIL_ENABLE [0], Z_ENABLE [1], Z_WRITE_ENABLE [2],
+    // DEPTH_BOUNDS_ENABLE [3], ZFUNC [6:4], BACKFACE_ENABLE [7], STENCILFUNC [10:8],
+    // STENCILFUNC_BF [22:20] (the stencil fields act only with STENCIL_ENABLE).
+    let dc = or("DB_DEPTH_CONTROL", 0)?;
+    only(
+        "DB_DEPTH_CONTROL",
+        dc,
+        0x7 << 4 | 0x7 | 1 << 7 | 0x7 << 8 | 0x7 << 20,
+    )?;
+    if dc & 1 != 0 {
+        return refuse("DB_DEPTH_CONTROL.STENCIL_ENABLE: the stencil test is not executed");
+    }
+    let ops = [
+        CompareOp::Never,
+        CompareOp::Less,
+        CompareOp::Equal,
+        CompareOp::LessOrEqual,
+        CompareOp::Greater,
+        CompareOp::NotEqual,
+        CompareOp::GreaterOrEqual,
+        CompareOp::Always,
+    ];
+    let state = DepthStencilState {
+        depth_test: dc >> 1 & 1 != 0,
+        depth_write: dc >> 2 & 1 != 0,
+        depth_compare: ops[(dc >> 4 & 7) as usize],
+        stencil_test: false,
+        stencil_clear: None,
+        ..Default::default()
+    };
+    // DB_RENDER_CONTROL: DEPTH_CLEAR_ENABLE [0], STENCIL_CLEAR_ENABLE [1], DEPTH_COPY [2],
+    // STENCIL_COPY [3], RESUMMARIZE_ENABLE [4], STENCIL/DEPTH_COMPRESS_DISABLE [5]/[6],
+    // DECOMPRESS_ENABLE [12]: the DB's clear, copy and decompression passes (RADV's meta
+    // operations) are not executed. MAX_ALLOWED_TILES_IN_WAVE [23:20], FORCE_EXPORT_ORDER [19],
+    // OREO_MODE [17:16] and FORCE_OREO_MODE [18] schedule and order work without changing a
+    // value (the rasteriser here is in order).
+    let rc = or("DB_RENDER_CONTROL", 0)?;
+    only(
+        "DB_RENDER_CONTROL",
+        rc,
+        0xf << 20 | 1 << 19 | 1 << 18 | 3 << 16,
+    )?;
+
+    // DB_Z_INFO: FORMAT [1:0] (0 invalid, 1 Z_16, 3 Z_32_FLOAT), NUM_SAMPLES [3:2] (log2),
+    // SW_MODE [8:4], FAULT_BEHAVIOR [10:9], ITERATE_FLUSH [11], PARTIALLY_RESIDENT [12],
+    // MAXMIP [19:16], ITERATE_256 [20], DECOMPRESS_ON_N_ZPLANES [26:23], ALLOW_EXPCLEAR [27],
+    // READ_SIZE [28], TILE_SURFACE_ENABLE [29], ZRANGE_PRECISION [31].
+    let z = or("DB_Z_INFO", 0)?;
+    if z & 3 == 0 {
+        // No depth buffer: the test passes and nothing is written, the Vulkan rule for a
+        // missing attachment (gfx::depth_stencil), whatever Z_ENABLE says.
+        return Ok((None, state));
+    }
+    // Scheduling, caching and compression-policy fields (no effect on values: the DB
+    // here never compresses to planes): FAULT_BEHAVIOR, ITERATE_FLUSH, ITERATE_256,
+    // DECOMPRESS_ON_N_ZPLANES, ALLOW_EXPCLEAR, READ_SIZE; ZRANGE_PRECISION (how HiZ ranges are
+    // kept: not read here, see the module documentation).
+    only(
+        "DB_Z_INFO",
+        z,
+        3 | 0x1f << 4
+            | 3 << 9
+            | 1 << 11
+            | 1 << 20
+            | 0xf << 23
+            | 1 << 27
+            | 1 << 28
+            | 1 << 29
+            | 1 << 31,
+    )?;
+    if z & 3 != 3 {
+        return refuse(format!(
+            "DB_Z_INFO.FORMAT {}: only Z_32_FLOAT (D32_SFLOAT) depth is executed",
+            z & 3
+        ));
+    }
+    // DB_RENDER_OVERRIDE: FORCE_HIZ_ENABLE [1:0], FORCE_HIS_ENABLE0/1 [3:2]/[5:4] (RADV forces
+    // hierarchical stencil off: 0x28) switch hierarchical culling, which never changes a value.
+    // DISABLE_VIEWPORT_CLAMP [16] and the forced reads, writes and validity bits are refused.
+    let ro = or("DB_RENDER_OVERRIDE", 0)?;
+    only("DB_RENDER_OVERRIDE", ro, 0x3f)?;
+    // DB_RENDER_OVERRIDE2: CENTROID_COMPUTATION_MODE [28:27] (centroid locations of several
+    // samples: none with one sample), DISABLE_ZMASK/SMEM_EXPCLEAR_OPTIMIZATION [5]/[6] and
+    // DECOMPRESS_Z_ON_FLUSH [8] (when the DB compresses or expands: the values stay).
+    let ro2 = or("DB_RENDER_OVERRIDE2", 0)?;
+    only("DB_RENDER_OVERRIDE2", ro2, 3 << 27 | 3 << 5 | 1 << 8)?;
+    // DB_SHADER_CONTROL: Z_EXPORT_ENABLE [0], Z_ORDER [5:4], KILL_ENABLE [6], EXEC_ON_HIER_FAIL
+    // [9], EXEC_ON_NOOP [10], ALPHA_TO_MASK_DISABLE [11], CONSERVATIVE_Z_EXPORT [14:13],
+    // DUAL_QUAD_DISABLE [15]. Z_ORDER may test early: RADV chooses EARLY_Z_THEN_LATE_Z only
+    // for pixel shaders that write no memory (Mesa's `radv_pipeline.c`), where testing before
+    // or after the shader gives the same values; DEPTH_BEFORE_SHADER [12] (early fragment
+    // tests: the shader would not run for failing pixels) and the stencil, mask and coverage
+    // exports are refused.
+    let sc = or("DB_SHADER_CONTROL", 0)?;
+    only(
+        "DB_SHADER_CONTROL",
+        sc,
+        1 | 3 << 4 | 1 << 6 | 1 << 9 | 1 << 10 | 1 << 11 | 3 << 13 | 1 << 15,
+    )?;
+    // The DB clamps an exported depth to PA_SC_VPORT_ZMIN/ZMAX_0 (DISABLE_VIEWPORT_CLAMP 0),
+    // which the rasteriser does only with depth clamp: refused until modelled.
+    if sc & 1 != 0 {
+        return refuse(
+            "DB_SHADER_CONTROL.Z_EXPORT_ENABLE with a depth buffer: the DB's viewport clamp of exported depth is not modelled",
+        );
+    }
+    let sw_mode = z >> 4 & 0x1f;
+    let read = get("DB_Z_READ_BASE")? as u64 | (or("DB_Z_READ_BASE_HI", 0)? as u64 & 0xff) << 32;
+    let write = get("DB_Z_WRITE_BASE")? as u64 | (or("DB_Z_WRITE_BASE_HI", 0)? as u64 & 0xff) << 32;
+    if read != write {
+        return refuse(format!(
+            "DB_Z_READ_BASE {:#x} != DB_Z_WRITE_BASE {:#x}: a depth copy is not executed",
+            read << 8,
+            write << 8
+        ));
+    }
+    let va = read << 8;
+    // DB_DEPTH_SIZE_XY: X_MAX [13:0], Y_MAX [29:16].
+    let xy = get("DB_DEPTH_SIZE_XY")?;
+    let (width, height) = ((xy & 0x3fff) + 1, (xy >> 16 & 0x3fff) + 1);
+    // DB_DEPTH_VIEW: SLICE_START [10:0] (+ [12:11]), SLICE_MAX [23:13] (+ [31:30]),
+    // Z_READ_ONLY [24], STENCIL_READ_ONLY [25], MIPID [29:26]: slice 0 of level 0 (the other
+    // slices, as SLICE_MAX allows, are not drawn by a layer-0 draw).
+    let view = or("DB_DEPTH_VIEW", 0)?;
+    if view & 0x1fff != 0 || view >> 26 & 0xf != 0 {
+        return refuse(format!(
+            "DB_DEPTH_VIEW {view:#x}: a slice or mip level other than the first is not executed"
+        ));
+    }
+    let read_only = view >> 24 & 1 != 0;
+    let tiling = Tiling::new(sw_mode, Shape::TwoD, (width, height), 1, va, 4)
+        .map_err(|e| format!("depth surface: {e}"))?;
+    let htile = if z >> 29 & 1 != 0 {
+        // DB_HTILE_SURFACE: FULL_CACHE [1] (cache policy), DST_OUTSIDE_ZERO_TO_ONE [16] (the
+        // depth range may leave [0, 1]: D32 is stored as is either way), PIPE_ALIGNED [18]
+        // (1: addrlib's pipe-aligned layout, the only one RADV uses).
+        let hs = or("DB_HTILE_SURFACE", 0)?;
+        only("DB_HTILE_SURFACE", hs, 1 << 1 | 1 << 16 | 1 << 18)?;
+        if hs >> 18 & 1 == 0 {
+            return refuse("DB_HTILE_SURFACE.PIPE_ALIGNED 0: unaligned HTILE is not laid out");
+        }
+        let base = (get("DB_HTILE_DATA_BASE")? as u64
+            | (or("DB_HTILE_DATA_BASE_HI", 0)? as u64 & 0xff) << 32)
+            << 8;
+        Some(Htile {
+            base,
+            layout: HtileLayout::new(sw_mode, width, height, 1)?,
+            // TILE_STENCIL_DISABLE [29]: the depth-only word format.
+            expanded: if s_info >> 29 & 1 != 0 {
+                htile::EXPANDED_DEPTH_ONLY
+            } else {
+                htile::EXPANDED_WITH_STENCIL
+            },
+        })
+    } else {
+        None
+    };
+    let state = DepthStencilState {
+        depth_write: state.depth_write && !read_only,
+        ..state
+    };
+    Ok((
+        Some(DepthTarget {
+            va,
+            tiling,
+            width,
+            height,
+            htile,
+            clear: reg("DB_DEPTH_CLEAR")?.map(f32::from_bits),
+        }),
+        state,
+    ))
+}
+
+impl DepthTarget {
+    fn word(&self, mem: &dyn GpuMemory, h: &Htile, x: u32, y: u32) -> Result<(u64, u32), String> {
+        let a = h.base + h.layout.offset(x, y, 0);
+        let mut b = [0u8; 4];
+        mem.read(a, &mut b)
+            .map_err(|e| format!("HTILE at {a:#x}: {e}"))?;
+        Ok((a, u32::from_le_bytes(b)))
+    }
+
+    /// The `width` x `height` depth values (rows packed) as the DB reads them.
+    pub fn read(&self, mem: &dyn GpuMemory) -> Result<Vec<f32>, String> {
+        let mut out = vec![0f32; (self.width * self.height) as usize];
+        for ty in (0..self.height).step_by(8) {
+            for tx in (0..self.width).step_by(8) {
+                let cleared = match &self.htile {
+                    None => None,
+                    Some(h) => {
+                        let (a, w) = self.word(mem, h, tx, ty)?;
+                        match htile::tile_depth(w).map_err(|e| format!("at {a:#x}: {e}"))? {
+                            TileDepth::Expanded => None,
+                            TileDepth::Cleared { .. } => Some(self.clear.ok_or(
+                                "a cleared HTILE tile, but DB_DEPTH_CLEAR was not written",
+                            )?),
+                        }
+                    }
+                };
+                for y in ty..(ty + 8).min(self.height) {
+                    for x in tx..(tx + 8).min(self.width) {
+                        let i = (y * self.width + x) as usize;
+                        out[i] = match cleared {
+                            Some(c) => c,
+                            None => {
+                                let a = self.tiling.texel_addr(self.va, 0, x, y);
+                                let mut b = [0u8; 4];
+                                mem.read(a, &mut b)
+                                    .map_err(|e| format!("depth surface at {a:#x}: {e}"))?;
+                                f32::from_le_bytes(b)
+                            }
+                        };
+                    }
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// Writes the draw's result back: every 8x8 tile in which a value changed from `before`
+    /// is stored whole and, with HTILE, marked expanded (the module documentation).
+    pub fn write(&self, mem: &dyn GpuMemory, before: &[f32], after: &[f32]) -> Result<(), String> {
+        for ty in (0..self.height).step_by(8) {
+            for tx in (0..self.width).step_by(8) {
+                let pixels = || {
+                    (ty..(ty + 8).min(self.height))
+                        .flat_map(move |y| (tx..(tx + 8).min(self.width)).map(move |x| (x, y)))
+                };
+                let i = |(x, y): (u32, u32)| (y * self.width + x) as usize;
+                if pixels().all(|p| before[i(p)].to_bits() == after[i(p)].to_bits()) {
+                    continue;
+                }
+                for p in pixels() {
+                    let a = self.tiling.texel_addr(self.va, 0, p.0, p.1);
+                    mem.write(a, &after[i(p)].to_le_bytes())
+                        .map_err(|e| format!("depth surface at {a:#x}: {e}"))?;
+                }
+                if let Some(h) = &self.htile {
+                    let a = h.base + h.layout.offset(tx, ty, 0);
+                    mem.write(a, &h.expanded.to_le_bytes())
+                        .map_err(|e| format!("HTILE at {a:#x}: {e}"))?;
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::memory::MemoryError;
+    use std::cell::RefCell;
+    use std::collections::HashMap;
+
+    /// Sparse device memory: unwritten bytes read as 0xee.
+    #[derive(Default)]
+    struct Sparse(RefCell<HashMap<u64, u8>>);
+
+    impl GpuMemory for Sparse {
+        fn read(&self, va: u64, out: &mut [u8]) -> Result<(), MemoryError> {
+            let m = self.0.borrow();
+            for (k, b) in out.iter_mut().enumerate() {
+                *b = *m.get(&(va + k as u64)).unwrap_or(&0xee);
+            }
+            Ok(())
+        }
+        fn write(&self, va: u64, data: &[u8]) -> Result<(), MemoryError> {
+            let mut m = self.0.borrow_mut();
+            for (k, &b) in data.iter().enumerate() {
+                m.insert(va + k as u64, b);
+            }
+            Ok(())
+        }
+        fn ranges(&self) -> Vec<(u64, u64)> {
+            vec![]
+        }
+        fn host_slice(&self, _: u64) -> Result<&[u8], MemoryError> {
+            Ok(&[])
+        }
+    }
+
+    const Z_BASE: u64 = 0x1_0000_0000;
+    const HTILE_BASE: u64 = 0x1_0010_0000;
+
+    /// A 16x16 Z_32_FLOAT surface, 64KB_Z_X, depth-only HTILE, LESS with writes, as RADV
+    /// programs one (tests/radv_depth.rs's capture: DB_Z_INFO 0xa2900983 is the 64x64 one).
+    fn regs(extra: &[(&'static str, u32)]) -> HashMap<&'static str, u32> {
+        let mut r: HashMap<&str, u32> = [
+            ("DB_Z_INFO", 3 | 24 << 4 | 1 << 29),
+            ("DB_STENCIL_INFO", 1 << 29),
+            ("DB_Z_READ_BASE", (Z_BASE >> 8) as u32),
+            ("DB_Z_WRITE_BASE", (Z_BASE >> 8) as u32),
+            ("DB_Z_READ_BASE_HI", (Z_BASE >> 40) as u32),
+            ("DB_Z_WRITE_BASE_HI", (Z_BASE >> 40) as u32),
+            ("DB_DEPTH_SIZE_XY", 15 | 15 << 16),
+            ("DB_HTILE_DATA_BASE", (HTILE_BASE >> 8) as u32),
+            ("DB_HTILE_DATA_BASE_HI", (HTILE_BASE >> 40) as u32),
+            ("DB_HTILE_SURFACE", 1 << 18 | 1 << 1),
+            ("DB_DEPTH_CLEAR", 0.5f32.to_bits()),
+            ("DB_DEPTH_CONTROL", 0x16),
+        ]
+        .into_iter()
+        .collect();
+        r.extend(extra.iter().copied());
+        r
+    }
+
+    fn setup(
+        r: &HashMap<&'static str, u32>,
+    ) -> Result<(Option<DepthTarget>, DepthStencilState), String> {
+        let f = |n: &str| -> Result<Option<u32>, String> { Ok(r.get(n).copied()) };
+        depth_setup(&f)
+    }
+
+    fn htile_word(mem: &Sparse, x: u32, y: u32) -> u32 {
+        let l = HtileLayout::new(24, 16, 16, 1).unwrap();
+        let mut b = [0u8; 4];
+        mem.read(HTILE_BASE + l.offset(x, y, 0), &mut b).unwrap();
+        u32::from_le_bytes(b)
+    }
+
+    /// A cleared tile (ZMask 0, RADV's fast-clear word) reads DB_DEPTH_CLEAR whatever memory
+    /// holds; an expanded one (0xfffc000f) reads memory. A write that changes one pixel of a
+    /// cleared tile stores all 64 pixels (the other 63 at the clear value) and marks the tile
+    /// expanded; tiles without a change keep their words.
+    #[test]
+    fn cleared_tiles_read_the_clear_value_and_written_tiles_expand() {
+        let r = regs(&[]);
+        let (d, st) = setup(&r).unwrap();
+        let d = d.unwrap();
+        assert_eq!(
+            (st.depth_test, st.depth_write, st.depth_compare),
+            (true, true, CompareOp::Less)
+        );
+        let mem = Sparse::default();
+        let l = HtileLayout::new(24, 16, 16, 1).unwrap();
+        let put = |x: u32, y: u32, w: u32| {
+            mem.write(HTILE_BASE + l.offset(x, y, 0), &w.to_le_bytes())
+                .unwrap()
+        };
+        // Tiles (0,0), (0,8), (8,8) cleared; (8,0) expanded with 0.25 in memory.
+        let cleared = htile::depth_only_clear_word(0.5);
+        for (x, y) in [(0, 0), (0, 8), (8, 8)] {
+            put(x, y, cleared);
+        }
+        put(8, 0, htile::EXPANDED_DEPTH_ONLY);
+        for y in 0..8 {
+            for x in 8..16 {
+                mem.write(d.tiling.texel_addr(Z_BASE, 0, x, y), &0.25f32.to_le_bytes())
+                    .unwrap();
+            }
+        }
+        let before = d.read(&mem).unwrap();
+        for y in 0..16u32 {
+            for x in 0..16u32 {
+                let want = if x >= 8 && y < 8 { 0.25 } else { 0.5 };
+                assert_eq!(before[(y * 16 + x) as usize], want, "({x}, {y})");
+            }
+        }
+        let mut after = before.clone();
+        after[3 * 16 + 2] = 0.125; // pixel (2, 3), in tile (0, 0)
+        d.write(&mem, &before, &after).unwrap();
+        assert_eq!(htile_word(&mem, 0, 0), 0xfffc_000f);
+        assert_eq!(htile_word(&mem, 0, 8), cleared);
+        assert_eq!(htile_word(&mem, 8, 8), cleared);
+        // Memory now holds the tile; reading back gives the same values.
+        let mut b = [0u8; 4];
+        mem.read(d.tiling.texel_addr(Z_BASE, 0, 7, 7), &mut b)
+            .unwrap();
+        assert_eq!(f32::from_le_bytes(b), 0.5);
+        assert_eq!(d.read(&mem).unwrap(), after);
+    }
+
+    /// What the DB does not model is refused by name.
+    #[test]
+    fn unmodelled_db_state_is_refused() {
+        let mem = Sparse::default();
+        let (d, _) = setup(&regs(&[])).unwrap();
+        let d = d.unwrap();
+        let l = HtileLayout::new(24, 16, 16, 1).unwrap();
+        // ZMask 5: depth compressed to planes.
+        mem.write(
+            HTILE_BASE + l.offset(0, 0, 0),
+            &0xfffc_0005u32.to_le_bytes(),
+        )
+        .unwrap();
+        let e = d.read(&mem).unwrap_err();
+        assert!(e.contains("ZMask 5"), "{e}");
+        for (extra, name) in [
+            (("DB_DEPTH_CONTROL", 0x17), "STENCIL_ENABLE"),
+            (("DB_STENCIL_INFO", 1), "STENCIL_8"),
+            (("DB_RENDER_CONTROL", 1), "DB_RENDER_CONTROL"),
+            (("DB_Z_INFO", 1 | 24 << 4 | 1 << 29), "Z_32_FLOAT"),
+            (("DB_HTILE_SURFACE", 1 << 1), "PIPE_ALIGNED"),
+            (("DB_SHADER_CONTROL", 1 << 12), "DB_SHADER_CONTROL"),
+            (("DB_RENDER_OVERRIDE", 1 << 16), "DB_RENDER_OVERRIDE"),
+        ] {
+            let e = setup(&regs(&[extra])).err().unwrap_or_default();
+            assert!(e.contains(name), "{extra:?}: {e}");
+        }
+    }
+}
