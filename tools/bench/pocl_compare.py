@@ -140,9 +140,10 @@ def wavesim_ms(exe, iters, threads, engine, kernels):
     if engine:
         env["WAVESIM_ENGINE"] = engine
     # The bench's name filter (substrings of "NAME/threads=T"): NAME/ for the kernels asked for
-    # and their _ftz variants.
-    names = [f"{k}{suffix}/" for k in kernels for suffix in ("", "_ftz")]
-    txt = subprocess.run([exe, "--bench", "threads"] + names, cwd=os.path.join(ROOT, "crates", "wavesim"),
+    # and their _ftz variants, else "threads" (every case). ("threads" with names would select
+    # every case again: a filter matches when any of its substrings does.)
+    names = [f"{k}{suffix}/" for k in kernels for suffix in ("", "_ftz")] or ["threads"]
+    txt = subprocess.run([exe, "--bench"] + names, cwd=os.path.join(ROOT, "crates", "wavesim"),
                          env=env, check=True, capture_output=True, text=True).stdout
     rows = {}
     for line in txt.splitlines():

@@ -262,36 +262,19 @@ pub fn workgroup_simds(wgp_mode: bool) -> u32 {
 /// state": SGPRs are packed in order, only enabled values are loaded; EXEC = the lanes that hold
 /// work-items; FLAT_SCRATCH = the wave's scratch or 0).
 pub fn init_wave(w: &mut Wave, l: &Launch, wg: [u32; 3], wave_idx: u32, n_waves: u32, slot: u64) {
-    init_wave_rows(w, l, wg, wave_idx, n_waves, slot, usize::MAX);
+    init_wave_common(w, l, wave_idx, slot);
+    init_wave_own(w, l, wg, wave_idx, n_waves, slot, usize::MAX);
 }
 
-/// [`init_wave`] zeroing only the first `vgpr_rows` VGPR rows (the rest must be zero already or
-/// unreachable by the code; see [`vgpr_rows_reached`]).
-fn init_wave_rows(
-    w: &mut Wave,
-    l: &Launch,
-    wg: [u32; 3],
-    wave_idx: u32,
-    n_waves: u32,
-    slot: u64,
-    vgpr_rows: usize,
-) {
+/// The state [`init_wave`] gives every wave of a launch alike, given where its scratch lies
+/// (`wave_idx` and `slot` choose only that): PC, the scalar operand space with the user SGPRs
+/// (zero elsewhere), SCC, the hardware registers but HW_ID1, TBA/TMA and scratch.
+fn init_wave_common(w: &mut Wave, l: &Launch, wave_idx: u32, slot: u64) {
     w.pc = l.entry;
     w.sgpr = [0; 128];
     w.scc = false;
-    let zeroed = vgpr_rows
-        .saturating_mul(crate::wave::LANES)
-        .min(w.vgpr.len());
-    w.vgpr[..zeroed].fill(0);
     w.hw = Default::default();
     w.hw.mode = l.mode;
-    w.hw.hw_id1 = hw_id1(l.wgp_mode, wave_idx);
-    w.wave_id = wave_idx;
-    w.workgroup = wg;
-    w.wave_insts = 0;
-    w.lane_insts = 0;
-    w.ended = false;
-    w.cnt = Default::default();
     // Trap handler: TBA/TMA and STATUS.TRAP_EN (COMPUTE_PGM_RSRC2.TRAP_PRESENT, set by the CP
     // when the runtime installed a handler); without one s_trap is a NOP and errors end the
     // dispatch (RDNA3 ISA guide, Wave State, "STATUS.TRAP_EN").
@@ -308,9 +291,7 @@ fn init_wave_rows(
     }
 
     // Scratch of this wave.
-    let wave_scratch = l.wave_scratch_bytes();
-    let slot_bytes = l.geo.max_waves_per_group(l.wave64) as u64 * wave_scratch;
-    let scratch_offset = slot * slot_bytes + wave_idx as u64 * wave_scratch;
+    let scratch_offset = wave_scratch_offset(l, wave_idx, slot);
     if l.scratch_lane_bytes != 0 {
         w.scratch_base = l.scratch_addr + scratch_offset;
         w.scratch_lane_bytes = l.scratch_lane_bytes;
@@ -363,6 +344,40 @@ fn init_wave_rows(
     if p & kcp::ENABLE_SGPR_PRIVATE_SEGMENT_SIZE != 0 {
         put(w, &[l.scratch_lane_bytes]);
     }
+}
+
+/// Offset of wave `wave_idx`'s scratch from the launch's scratch area, for the workgroup the
+/// worker with scratch slot `slot` runs.
+fn wave_scratch_offset(l: &Launch, wave_idx: u32, slot: u64) -> u64 {
+    let wave_scratch = l.wave_scratch_bytes();
+    let slot_bytes = l.geo.max_waves_per_group(l.wave64) as u64 * wave_scratch;
+    slot * slot_bytes + wave_idx as u64 * wave_scratch
+}
+
+/// The state of [`init_wave`] that differs from wave to wave, over what
+/// [`init_wave_common`] wrote: the first `vgpr_rows` VGPR rows zeroed, HW_ID1, the wave's
+/// place and counters, the system SGPRs (workgroup ids and info, the private segment's wave
+/// offset), the work-item ids and EXEC.
+fn init_wave_own(
+    w: &mut Wave,
+    l: &Launch,
+    wg: [u32; 3],
+    wave_idx: u32,
+    n_waves: u32,
+    slot: u64,
+    vgpr_rows: usize,
+) {
+    let zeroed = vgpr_rows
+        .saturating_mul(crate::wave::LANES)
+        .min(w.vgpr.len());
+    w.vgpr[..zeroed].fill(0);
+    w.hw.hw_id1 = hw_id1(l.wgp_mode, wave_idx);
+    w.wave_id = wave_idx;
+    w.workgroup = wg;
+    w.wave_insts = 0;
+    w.lane_insts = 0;
+    w.ended = false;
+    w.cnt = Default::default();
     // System SGPRs start right after USER_SGPR_COUNT user SGPRs.
     let r2 = l.rsrc2;
     let mut s = ((r2 >> rsrc2::USER_SGPR_COUNT_SHIFT) & rsrc2::USER_SGPR_COUNT_MASK) as usize;
@@ -386,7 +401,7 @@ fn init_wave_rows(
         put(w, (u32::from(wave_idx == 0) << 31) | (n_waves & 0x3f));
     }
     if r2 & rsrc2::ENABLE_PRIVATE_SEGMENT != 0 {
-        put(w, scratch_offset as u32);
+        put(w, wave_scratch_offset(l, wave_idx, slot) as u32);
     }
 
     // Work-item ids and EXEC.
@@ -712,6 +727,47 @@ pub struct Rdna3Dispatch<'a> {
     /// Whether the code can write LDS at all; when it cannot, a worker's LDS stays zero from its
     /// first workgroup on and is not zeroed again.
     lds_writable: bool,
+    /// What every wave starts with, for launches without scratch (see [`WaveTemplate`]).
+    template: Option<WaveTemplate>,
+}
+
+/// The state [`init_wave_common`] gives every wave of a launch without scratch (where it does
+/// not depend on the wave's place): built once per dispatch and copied into each wave at its
+/// start, so a wave start works out only its own part ([`init_wave_own`]). With scratch, each
+/// wave's FLAT_SCRATCH and scratch SGPRs differ and the waves start the long way.
+struct WaveTemplate {
+    sgpr: [u32; 128],
+    hw: crate::wave::HwRegs,
+    tba: u64,
+    tma: u64,
+}
+
+impl WaveTemplate {
+    fn of(l: &Launch) -> Option<WaveTemplate> {
+        if l.scratch_lane_bytes != 0 {
+            return None;
+        }
+        let mut w = Wave::new(l.wave64, 1);
+        init_wave_common(&mut w, l, 0, 0);
+        Some(WaveTemplate {
+            sgpr: w.sgpr,
+            hw: w.hw,
+            tba: w.tba,
+            tma: w.tma,
+        })
+    }
+
+    /// [`init_wave_common`] for any wave of the launch the template was made for.
+    fn apply(&self, w: &mut Wave, l: &Launch) {
+        w.pc = l.entry;
+        w.sgpr = self.sgpr;
+        w.scc = false;
+        w.hw.clone_from(&self.hw);
+        w.tba = self.tba;
+        w.tma = self.tma;
+        w.scratch_base = 0;
+        w.scratch_lane_bytes = 0;
+    }
 }
 
 impl<'a> Rdna3Dispatch<'a> {
@@ -732,6 +788,7 @@ impl<'a> Rdna3Dispatch<'a> {
             code,
             vgpr_rows,
             lds_writable,
+            template: WaveTemplate::of(l),
         }
     }
 }
@@ -857,7 +914,11 @@ impl Backend for Rdna3Dispatch<'_> {
             *w = self.new_wave();
         }
         let l = self.l;
-        init_wave_rows(
+        match &self.template {
+            Some(t) => t.apply(w, l),
+            None => init_wave_common(w, l, at.index, at.worker),
+        }
+        init_wave_own(
             w,
             l,
             at.workgroup,

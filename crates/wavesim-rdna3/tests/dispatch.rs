@@ -380,6 +380,119 @@ fn user_and_system_sgprs_are_packed_in_order() {
 /// HW_ID1 follows the placement model (dispatch::hw_id1): SIMD_ID [9:8] = wave % 4 in WGP mode,
 /// wave % 2 in CU mode; WAVE_ID [4:0] = the slot on that SIMD; WGP/SA/SE ids 0.
 #[test]
+fn wave_starts_from_the_dispatch_template_are_init_wave_exactly() {
+    // A dispatch builds what every wave starts with once (`WaveTemplate`, launches without
+    // scratch) and each wave start copies it and adds its own part; with scratch each wave
+    // starts the long way. Either way a wave reusing the storage of an earlier one (every
+    // register dirtied here) must be exactly what `init_wave` makes of a fresh wave: all user
+    // and system SGPR enables, the trap handler on and off, 1-D and 3-D workgroups with
+    // partial ones at the grid's edge, wave32 and wave64, the first and later waves.
+    use wavesim_core::engine::{Backend, WaveSlot};
+    use wavesim_rdna3::rsrc::rsrc2;
+    let prog = endpgm_prog();
+    let trap = handler_prog();
+    let all_user = kcp::ENABLE_SGPR_PRIVATE_SEGMENT_BUFFER
+        | kcp::ENABLE_SGPR_DISPATCH_PTR
+        | kcp::ENABLE_SGPR_QUEUE_PTR
+        | kcp::ENABLE_SGPR_KERNARG_SEGMENT_PTR
+        | kcp::ENABLE_SGPR_DISPATCH_ID
+        | kcp::ENABLE_SGPR_FLAT_SCRATCH_INIT
+        | kcp::ENABLE_SGPR_PRIVATE_SEGMENT_SIZE;
+    let all_system = rsrc2::ENABLE_PRIVATE_SEGMENT
+        | rsrc2::ENABLE_SGPR_WORKGROUP_ID_X
+        | rsrc2::ENABLE_SGPR_WORKGROUP_ID_Y
+        | rsrc2::ENABLE_SGPR_WORKGROUP_ID_Z
+        | rsrc2::ENABLE_SGPR_WORKGROUP_INFO
+        | 2 << rsrc2::ENABLE_VGPR_WORKITEM_ID_SHIFT;
+    let shapes: [(&[u32], &[u32]); 3] = [
+        (&[200], &[96]),
+        (&[64, 4, 4], &[32, 2, 2]),
+        (&[70, 3], &[16, 2]),
+    ];
+    for wave64 in [false, true] {
+        for (grid, local) in shapes {
+            for (user, system, user_count) in [
+                (
+                    kcp::ENABLE_SGPR_KERNARG_SEGMENT_PTR,
+                    rsrc2::ENABLE_SGPR_WORKGROUP_ID_X,
+                    2,
+                ),
+                (all_user, all_system, 15),
+            ] {
+                for (with_trap, scratch) in [(false, 0), (true, 0), (false, 16), (true, 48)] {
+                    let mut l = launch(&prog, wave64, grid, local);
+                    l.code_properties = user
+                        | if wave64 {
+                            0
+                        } else {
+                            kcp::ENABLE_WAVEFRONT_SIZE32
+                        };
+                    l.rsrc2 = system | user_count << rsrc2::USER_SGPR_COUNT_SHIFT;
+                    l.packed_tid = !with_trap;
+                    l.kernarg_addr = 0x1234_5678_9abc;
+                    l.dispatch_ptr = 0x2000_0040;
+                    l.queue_ptr = 0x3000_0080;
+                    l.dispatch_id = 0x4_0000_0007;
+                    l.scratch_lane_bytes = scratch;
+                    l.scratch_addr = if scratch != 0 { 0x5000_0000 } else { 0 };
+                    l.threads = 2;
+                    if with_trap {
+                        set_trap(&mut l, &trap, TBA, 0x7000_0000);
+                    }
+                    let d = dispatch::Rdna3Dispatch::new(&l);
+                    let mut w = d.new_wave();
+                    let lanes = if wave64 { 64 } else { 32 };
+                    let groups: Vec<[u32; 3]> = (0..3)
+                        .map(|i| {
+                            [0, 1, 2].map(|k| (l.geo.grid[k].div_ceil(l.geo.local[k]) - 1).min(i))
+                        })
+                        .collect();
+                    for (worker, &wg) in groups.iter().enumerate() {
+                        let items = l.geo.items_in(wg);
+                        let count = (items[0] * items[1] * items[2]).div_ceil(lanes);
+                        for index in 0..count {
+                            // Dirty every register the start must set.
+                            w.sgpr = [0xdead_beef; 128];
+                            w.scc = true;
+                            w.hw.mode ^= 0x55;
+                            w.hw.status = u32::MAX;
+                            w.hw.hw_id1 = 0x77;
+                            w.hw.trapsts = 9;
+                            w.hw.flat_scratch_lo = 3;
+                            w.tba = 0x100;
+                            w.tma = 0x200;
+                            w.scratch_base = 0x300;
+                            w.scratch_lane_bytes = 4;
+                            w.wave_insts = 11;
+                            w.lane_insts = 12;
+                            w.ended = true;
+                            w.cnt.lgkm = 7;
+                            w.pc = 4;
+                            w.vgpr[..64].fill(0xfeed_f00d);
+                            let at = WaveSlot {
+                                workgroup: wg,
+                                index,
+                                count,
+                                worker: worker as u64,
+                            };
+                            d.start_wave(&mut w, at);
+                            let mut want = Wave::new(wave64, l.num_vgprs);
+                            init_wave(&mut want, &l, wg, index, count, worker as u64);
+                            assert_eq!(
+                                format!("{w:?}"),
+                                format!("{want:?}"),
+                                "wave64 {wave64}, grid {grid:?}, workgroup {wg:?}, wave {index}, \
+                                 trap {with_trap}, scratch {scratch}"
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
 fn hw_id1_places_waves_by_cu_or_wgp_mode() {
     let prog = endpgm_prog();
     let mut l = launch(&prog, false, &[256], &[256]);

@@ -1232,40 +1232,112 @@ fn f64_reciprocal_and_roots_call_the_interpreters_lane_functions() {
 #[test]
 fn kernel_epilogue_sendmsg_and_endpgm_run_inside_the_block() {
     // The epilogue compilers emit: `s_nop 0; s_sendmsg sendmsg(MSG_DEALLOC_VGPRS); s_endpgm`
-    // (saxpy.objdump). The block now runs both messages' handlers: s_sendmsg with message 3
-    // (MSG_DEALLOC_VGPRS, RDNA3 ISA Table 15) sets STATUS.NO_VGPRS (bit 24) and issues one
-    // LGKM_CNT event; s_endpgm ends the wave. So 4 instructions retire (v_mov, s_nop,
-    // s_sendmsg, s_endpgm), each on every lane of EXEC. v_mov and s_nop are translated and
-    // the two messages are callbacks of the same block (before, the block stopped at
-    // s_sendmsg: no callback, and the interpreter ran the other two).
+    // (saxpy.objdump), all four instructions translated (no handler call): s_sendmsg with
+    // message 3 (MSG_DEALLOC_VGPRS, RDNA3 ISA Table 15) sets STATUS.NO_VGPRS (bit 24) and
+    // issues one LGKM_CNT event (saturating at the field's 63, `WaitCounts::lgkm_issue`);
+    // s_endpgm ends the wave, its PC past it. So 4 instructions retire (v_mov, s_nop,
+    // s_sendmsg, s_endpgm), each on every lane of EXEC.
     for wave64 in [false, true] {
-        let callbacks = compile_stats().callbacks;
-        let (h, st) = run(
-            wave64,
-            &[
-                &[0x85, 0x02, 0x02, 0x7e], // v_mov_b32_e32 v1, 5
-                &[0x00, 0x00, 0x80, 0xbf], // s_nop 0
-                &[0x03, 0x00, 0xb6, 0xbf], // s_sendmsg sendmsg(MSG_DEALLOC_VGPRS)
-            ],
-            2,
-            |h| {
-                h.wave.hw.status &= !(1 << 24);
-                h.wave.set_exec(0x0000_ffff_0000_fff1);
-            },
-        );
-        assert!(
-            compile_stats().callbacks - callbacks >= 2,
-            "s_sendmsg and s_endpgm compiled as callbacks"
-        );
+        for lgkm in [5u8, 63] {
+            let (h, st) = run(
+                wave64,
+                &[
+                    &[0x85, 0x02, 0x02, 0x7e], // v_mov_b32_e32 v1, 5
+                    &[0x00, 0x00, 0x80, 0xbf], // s_nop 0
+                    &[0x03, 0x00, 0xb6, 0xbf], // s_sendmsg sendmsg(MSG_DEALLOC_VGPRS)
+                ],
+                // (Compiled once per wave size: the second program is found compiled.)
+                if lgkm == 5 { 4 } else { 0 },
+                |h| {
+                    h.wave.hw.status &= !(1 << 24);
+                    h.wave.cnt.lgkm = lgkm;
+                    h.wave.set_exec(0x0000_ffff_0000_fff1);
+                },
+            );
+            let lanes = if wave64 { 64 } else { 32 };
+            let exec = 0x0000_ffff_0000_fff1u64 & (u64::MAX >> (64 - lanes));
+            assert_ne!(h.wave.hw.status & 1 << 24, 0, "STATUS.NO_VGPRS");
+            assert_eq!(h.wave.cnt.lgkm, (lgkm + 1).min(63), "LGKM_CNT");
+            assert!(h.wave.ended);
+            // s_endpgm at byte 12 (three 4-byte instructions before it): the PC after it.
+            assert_eq!(h.wave.pc, 16);
+            assert_eq!(st.wave_instructions, 4);
+            assert_eq!(st.lane_instructions, 4 * exec.count_ones() as u64);
+            for l in 0..lanes {
+                let want = if exec >> l & 1 != 0 { 5 } else { 0 };
+                assert_eq!(h.v(1, l), want, "v1 lane {l}");
+            }
+        }
+    }
+}
+
+#[test]
+fn an_execz_branch_over_straight_line_code_is_a_side_exit_of_one_block() {
+    // A divergent `if` as compilers guard it (saxpy.objdump): the compare, saveexec, an
+    // s_cbranch_execz over the body, the body, EXEC restored. The block runs on through the
+    // branch; taken (no lane left in EXEC) it leaves at the target. Expected values from the
+    // ISA: v_cmp_gt_u32 sets VCC bit l for active lanes where S2 > v0 (0 in inactive lanes);
+    // s_and_saveexec saves EXEC to s4 (s[4:5]) and sets EXEC &= VCC; s_cbranch_execz jumps
+    // when EXEC = 0 (3 dwords ahead, past the body); the body writes v2 = v0 + v1 and v3 = 9
+    // in the EXEC lanes and s5 (s6 in wave64) = 42; s_or restores EXEC; v4 = 1 in its lanes.
+    let body32: [&[u8]; 8] = [
+        &[0x02, 0x00, 0x98, 0x7c], // v_cmp_gt_u32_e32 vcc_lo, s2, v0
+        &[0x6a, 0x20, 0x84, 0xbe], // s_and_saveexec_b32 s4, vcc_lo
+        &[0x03, 0x00, 0xa5, 0xbf], // s_cbranch_execz 3
+        &[0x00, 0x03, 0x04, 0x4a], // v_add_nc_u32_e32 v2, v0, v1
+        &[0x89, 0x02, 0x06, 0x7e], // v_mov_b32_e32 v3, 9
+        &[0xaa, 0x00, 0x85, 0xbe], // s_mov_b32 s5, 42
+        &[0x7e, 0x04, 0x7e, 0x8c], // s_or_b32 exec_lo, exec_lo, s4
+        &[0x81, 0x02, 0x08, 0x7e], // v_mov_b32_e32 v4, 1
+    ];
+    let body64: [&[u8]; 8] = [
+        &[0x02, 0x00, 0x98, 0x7c], // v_cmp_gt_u32_e32 vcc, s2, v0
+        &[0x6a, 0x21, 0x84, 0xbe], // s_and_saveexec_b64 s[4:5], vcc
+        &[0x03, 0x00, 0xa5, 0xbf], // s_cbranch_execz 3
+        &[0x00, 0x03, 0x04, 0x4a], // v_add_nc_u32_e32 v2, v0, v1
+        &[0x89, 0x02, 0x06, 0x7e], // v_mov_b32_e32 v3, 9
+        &[0xaa, 0x00, 0x86, 0xbe], // s_mov_b32 s6, 42
+        &[0x7e, 0x04, 0xfe, 0x8c], // s_or_b64 exec, exec, s[4:5]
+        &[0x81, 0x02, 0x08, 0x7e], // v_mov_b32_e32 v4, 1
+    ];
+    for wave64 in [false, true] {
         let lanes = if wave64 { 64 } else { 32 };
-        let exec = 0x0000_ffff_0000_fff1u64 & (u64::MAX >> (64 - lanes));
-        assert_ne!(h.wave.hw.status & 1 << 24, 0, "STATUS.NO_VGPRS");
-        assert!(h.wave.ended);
-        assert_eq!(st.wave_instructions, 4);
-        assert_eq!(st.lane_instructions, 4 * exec.count_ones() as u64);
-        for l in 0..lanes {
-            let want = if exec >> l & 1 != 0 { 5 } else { 0 };
-            assert_eq!(h.v(1, l), want, "v1 lane {l}");
+        let exec0 = 0xffff_0ff1_ffff_0ff1u64 & (u64::MAX >> (64 - lanes));
+        let flag = if wave64 { 6 } else { 5 };
+        // Thresholds: no lane (the branch taken, first: the first run compiles the block,
+        // and all 9 instructions compiling in it shows it went on past the branch), a few
+        // lanes, lanes in the upper half of a wave64, every lane.
+        for (k, thr) in [0u32, 5, 40, 64].into_iter().enumerate() {
+            let (h, st) = run(
+                wave64,
+                if wave64 { &body64 } else { &body32 },
+                if k == 0 { 9 } else { 0 },
+                |h| {
+                    h.set_v(0, |l| l as u32);
+                    h.set_v(1, |l| 100 + l as u32);
+                    for r in 2..5 {
+                        h.set_v(r, |_| OLD);
+                    }
+                    h.wave.sgpr[2] = thr;
+                    h.wave.set_exec(exec0);
+                },
+            );
+            let m = (0..lanes)
+                .filter(|&l| exec0 >> l & 1 != 0 && (l as u32) < thr)
+                .fold(0u64, |m, l| m | 1 << l);
+            assert_eq!(h.wave.vcc(), m, "VCC, threshold {thr}");
+            assert_eq!(h.wave.exec(), exec0, "EXEC restored");
+            assert_eq!(h.s(flag), if m == 0 { 0 } else { 42 }, "s{flag}");
+            for l in 0..lanes {
+                let inside = m >> l & 1 != 0;
+                let v2 = if inside { 2 * l as u32 + 100 } else { OLD };
+                let v3 = if inside { 9 } else { OLD };
+                let v4 = if exec0 >> l & 1 != 0 { 1 } else { OLD };
+                assert_eq!((h.v(2, l), h.v(3, l), h.v(4, l)), (v2, v3, v4), "lane {l}");
+            }
+            // Taken: v_cmp, saveexec, the branch, s_or, v_mov, s_endpgm; else all 9.
+            let n = if m == 0 { 6 } else { 9 };
+            assert_eq!(st.wave_instructions, n, "threshold {thr}");
         }
     }
 }

@@ -738,6 +738,26 @@ fn thread_cpu_time() -> Option<Duration> {
     Some(Duration::from_nanos(ns))
 }
 
+/// Minor page faults of this thread (/proc/thread-self/stat field 10) and the times it was
+/// taken off its core without blocking (`nonvoluntary_ctxt_switches` of
+/// /proc/thread-self/status: another process ran instead); None elsewhere. The two things
+/// that make a one-thread dispatch's wall time exceed its CPU time or inflate it: first-touch
+/// faults (counted as CPU time, in the kernel) and preemption (not counted).
+fn thread_faults_and_preemptions() -> Option<(u64, u64)> {
+    let stat = std::fs::read_to_string("/proc/thread-self/stat").ok()?;
+    let rest = stat.get(stat.rfind(')')? + 2..)?;
+    // Fields after the command name start with the state (field 3): minflt is field 10.
+    let minflt = rest.split_whitespace().nth(7)?.parse().ok()?;
+    let status = std::fs::read_to_string("/proc/thread-self/status").ok()?;
+    let preempted = status
+        .lines()
+        .find_map(|l| l.strip_prefix("nonvoluntary_ctxt_switches:"))?
+        .trim()
+        .parse()
+        .ok()?;
+    Some((minflt, preempted))
+}
+
 /// CPU time of the whole process (all threads), from /proc/self/stat (Linux, clock ticks of
 /// 10 ms); None elsewhere.
 fn process_cpu_time() -> Option<Duration> {
@@ -755,15 +775,21 @@ fn process_cpu_time() -> Option<Duration> {
 /// CPU time is what to compare on a busy machine (other processes inflate wall time, not CPU
 /// time). With `WAVESIM_BENCH_THREADS=T` (T > 1) the dispatches use T host threads, rates use
 /// the wall time, and the CPU column is the whole process's CPU time over the N dispatches
-/// divided by N (10 ms ticks), so CPU / wall shows how many threads actually ran.
+/// divided by N (10 ms ticks), so CPU / wall shows how many threads actually ran. The last two
+/// columns but one are the calling thread's minor page faults and preemptions per timed dispatch
+/// (averages; see [`thread_faults_and_preemptions`]); the last is the cranelift IR the JIT
+/// compiled in the first (cold) dispatch, whose compile time is `jit ms`. `WAVESIM_BENCH_EACH=1` also prints every
+/// timed dispatch's wall and CPU time and what the JIT compiled during it to stderr (blocks
+/// compiled or promoted to the optimising tier late show there).
 fn fixed_iterations(cases: &[(&str, Make)], iters: u32) {
+    let each = std::env::var_os("WAVESIM_BENCH_EACH").is_some_and(|v| v != "0");
     let threads: usize = std::env::var("WAVESIM_BENCH_THREADS")
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(1);
     let raw = std::env::var_os("WAVESIM_BENCH_RAW").is_some_and(|v| v != "0");
     println!(
-        "{:<18} {:>13} {:>13} {:>9} {:>9} {:>12} {:>12} {:>8} {:>7} {:>9}",
+        "{:<18} {:>13} {:>13} {:>9} {:>9} {:>12} {:>12} {:>8} {:>7} {:>9} {:>7} {:>7} {:>8}",
         "kernel",
         "wave-instr",
         "lane-instr",
@@ -773,7 +799,10 @@ fn fixed_iterations(cases: &[(&str, Make)], iters: u32) {
         "lane-inst/s",
         "jit ms",
         "blocks",
-        "cold ms"
+        "cold ms",
+        "faults",
+        "preempt",
+        "jit IR"
     );
     for (_, make) in cases {
         let mut case = make();
@@ -805,7 +834,9 @@ fn fixed_iterations(cases: &[(&str, Make)], iters: u32) {
         let jit_ms = (jit1.nanos - jit0.nanos) as f64 / 1e6;
         let (mut wall, mut cpu) = (Duration::MAX, Duration::MAX);
         let p0 = process_cpu_time();
-        for _ in 0..iters {
+        let f0 = thread_faults_and_preemptions();
+        for i in 0..iters {
+            let j0 = each.then(wavesim_rdna3::jit::compile_stats);
             let (t0, c0) = (Instant::now(), thread_cpu_time());
             match raw_case.as_mut() {
                 Some(r) => {
@@ -815,11 +846,33 @@ fn fixed_iterations(cases: &[(&str, Make)], iters: u32) {
                     case.dispatch();
                 }
             }
-            wall = wall.min(t0.elapsed());
-            if let (Some(a), Some(b)) = (c0, thread_cpu_time()) {
-                cpu = cpu.min(b.saturating_sub(a));
+            let el = t0.elapsed();
+            wall = wall.min(el);
+            let c = match (c0, thread_cpu_time()) {
+                (Some(a), Some(b)) => b.saturating_sub(a),
+                _ => Duration::MAX,
+            };
+            cpu = cpu.min(c);
+            if let Some(j0) = j0 {
+                let j1 = wavesim_rdna3::jit::compile_stats();
+                eprintln!(
+                    "{} dispatch {i}: wall {:.1} ms, cpu {:.1} ms, compiled {} block(s) \
+                     ({} promoted, {} IR instructions) in {:.1} ms",
+                    case.name,
+                    el.as_secs_f64() * 1e3,
+                    c.as_secs_f64() * 1e3,
+                    j1.blocks - j0.blocks,
+                    j1.promoted - j0.promoted,
+                    j1.ir_insts - j0.ir_insts,
+                    (j1.nanos - j0.nanos) as f64 / 1e6
+                );
             }
         }
+        let per = |a: u64, b: u64| (b.saturating_sub(a)) as f64 / iters.max(1) as f64;
+        let (faults, preempt) = match (f0, thread_faults_and_preemptions()) {
+            (Some(a), Some(b)) => (per(a.0, b.0), per(a.1, b.1)),
+            _ => (f64::NAN, f64::NAN),
+        };
         let secs = if threads > 1 {
             cpu = match (p0, process_cpu_time()) {
                 (Some(a), Some(b)) => b.saturating_sub(a) / iters.max(1),
@@ -832,7 +885,7 @@ fn fixed_iterations(cases: &[(&str, Make)], iters: u32) {
             cpu.as_secs_f64()
         };
         println!(
-            "{:<18} {:>13} {:>13} {:>9.1} {:>9.1} {:>12.3e} {:>12.3e} {:>8.1} {:>7} {:>9.1}",
+            "{:<18} {:>13} {:>13} {:>9.1} {:>9.1} {:>12.3e} {:>12.3e} {:>8.1} {:>7} {:>9.1} {:>7.1} {:>7.1} {:>8}",
             case.name,
             stats.wave_instructions,
             stats.lane_instructions,
@@ -843,6 +896,9 @@ fn fixed_iterations(cases: &[(&str, Make)], iters: u32) {
             jit_ms,
             jit1.blocks - jit0.blocks,
             cold.as_secs_f64() * 1e3,
+            faults,
+            preempt,
+            jit1.ir_insts - jit0.ir_insts,
         );
     }
 }

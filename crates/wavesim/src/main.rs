@@ -831,6 +831,8 @@ fn jit_delta(a: CompileStats, b: CompileStats) -> CompileStats {
         blocks: b.blocks - a.blocks,
         instructions: b.instructions - a.instructions,
         callbacks: b.callbacks - a.callbacks,
+        ir_insts: b.ir_insts - a.ir_insts,
+        promoted: b.promoted - a.promoted,
         nanos: b.nanos - a.nanos,
         disk_loads: b.disk_loads - a.disk_loads,
         disk_writes: b.disk_writes - a.disk_writes,

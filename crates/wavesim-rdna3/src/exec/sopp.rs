@@ -58,7 +58,7 @@ pub mod hwreg {
 }
 
 /// STATUS bits not named in `wave::status` (RDNA3 ISA Table 5).
-mod status_bits {
+pub(crate) mod status_bits {
     pub const USER_PRIO_SHIFT: u32 = 3;
     pub const USER_PRIO: u32 = 3 << USER_PRIO_SHIFT;
     pub const CDBG_USER: u32 = 1 << 20;
@@ -67,7 +67,7 @@ mod status_bits {
 }
 
 /// s_sendmsg message IDs (RDNA3 ISA Table 15; values checked against llvm-mc-19).
-mod msg {
+pub(crate) mod msg {
     pub const INTERRUPT: u32 = 0x01;
     pub const HS_TESSFACTOR: u32 = 0x02;
     pub const DEALLOC_VGPRS: u32 = 0x03;

@@ -13,7 +13,9 @@
 
 use super::codegen;
 use super::disk;
-use super::select::{callable, footprint, lower, mem_op, region_slots, sload, Node, Shape, SLOTS};
+use super::select::{
+    callable, footprint, lower, mem_op, region_slots, sload, Branch, Node, Shape, SLOTS,
+};
 use super::Engine;
 use crate::decode::Inst;
 use crate::exec::operand::FpMode;
@@ -71,6 +73,9 @@ pub(crate) struct CallEnv {
     cnt: *mut WaitCounts,
     /// Always [`super::select::trans_lanes`].
     trans: unsafe extern "C" fn(u32, u32, *const u32, *mut u32, u64),
+    /// The wave's STATUS (`Wave::hw.status`), projected from the raw wave pointer
+    /// (`Node::DeallocVgprs`).
+    status: *mut u32,
 }
 
 /// One entry of the region cache compiled GLOBAL accesses check first: device range
@@ -147,6 +152,7 @@ fn env_layout() -> codegen::EnvLayout {
         lds_ptr: offset_of!(CallEnv, lds_ptr) as i32,
         lds_len: offset_of!(CallEnv, lds_len) as i32,
         cnt: offset_of!(CallEnv, cnt) as i32,
+        status: offset_of!(CallEnv, status) as i32,
         vm: offset_of!(WaitCounts, vm) as i32,
         vs: offset_of!(WaitCounts, vs) as i32,
         lgkm: offset_of!(WaitCounts, lgkm) as i32,
@@ -223,6 +229,13 @@ pub(crate) unsafe fn register_pointers(wave: *mut Wave) -> (*mut u32, *mut u32, 
     }
 }
 
+/// A compiled block's exits besides 0 (fall through) and 1 (taken branch): a callback stopped
+/// it (`codegen::Gen::invoke`), the wave ended at s_endpgm (`Node::End`), its side exit was
+/// taken (`Node::Branch` with `side`).
+const STOPPED: u32 = 2;
+const ENDED: u32 = 3;
+const SIDE_EXIT: u32 = 4;
+
 /// Most instructions in one block (bounds compile time and code size).
 const MAX_BLOCK: usize = 128;
 
@@ -239,8 +252,11 @@ struct Block {
     /// Instructions in the block (all of them run on every entry).
     len: u32,
     /// Where each exit continues: instruction index and PC (exit 0 falls through, exit 1 is a
-    /// taken branch).
-    exits: [(u32, u64); 2],
+    /// taken branch, and [`SIDE_EXIT`] the block's side exit, exit 4; exit 3, the wave ended
+    /// at s_endpgm, leaves with exit 0's).
+    exits: [(u32, u64); 3],
+    /// Instructions run when the block leaves by its side exit (up to and with its branch).
+    side_len: u32,
     /// The block has f32 arithmetic compiled for the shape's f32 controls (`Shape::fp`).
     fp32: bool,
     /// ... and f64 arithmetic for its f64 controls.
@@ -287,6 +303,10 @@ pub struct CompileStats {
     pub instructions: u64,
     /// Instructions compiled as callbacks into their interpreter handlers (`Node::Call`).
     pub callbacks: u64,
+    /// Cranelift IR instructions of the blocks compiled (what a compile's time grows with).
+    pub ir_insts: u64,
+    /// Of `blocks`, those compiled again at the optimising tier (`Opt::Full`).
+    pub promoted: u64,
     /// Time spent compiling blocks, loading them from disk and writing them there.
     pub nanos: u64,
     /// Blocks whose code was loaded from the on-disk cache instead of compiled.
@@ -300,6 +320,8 @@ pub struct CompileStats {
 static BLOCKS: AtomicU64 = AtomicU64::new(0);
 static INSTRUCTIONS: AtomicU64 = AtomicU64::new(0);
 static CALLBACKS: AtomicU64 = AtomicU64::new(0);
+static IR_INSTS: AtomicU64 = AtomicU64::new(0);
+static PROMOTED: AtomicU64 = AtomicU64::new(0);
 static NANOS: AtomicU64 = AtomicU64::new(0);
 
 /// What the JIT compiled so far in this process (for benchmarks and reports).
@@ -308,6 +330,8 @@ pub fn compile_stats() -> CompileStats {
         blocks: BLOCKS.load(Relaxed),
         instructions: INSTRUCTIONS.load(Relaxed),
         callbacks: CALLBACKS.load(Relaxed),
+        ir_insts: IR_INSTS.load(Relaxed),
+        promoted: PROMOTED.load(Relaxed),
         nanos: NANOS.load(Relaxed),
         disk_loads: disk::LOADS.load(Relaxed),
         disk_writes: disk::WRITES.load(Relaxed),
@@ -368,12 +392,25 @@ const NS_PER_WAVE_INST: u64 = 25;
 /// (f64_horner's 94-instruction block 173-286 ms against 45-52 ms, saxpy's 12.5 against 7.7).
 const FULL_COST: u64 = 4;
 
-/// Wave-instructions after which a quick block that took `nanos` to compile (or to load) is
-/// compiled again at the optimising tier. A loaded block's load time says nothing of its
-/// compile cost: it is taken as 64 microseconds per instruction, about what quick compiles
-/// cost on the benchmark kernels.
-fn promotion(nanos: u64, len: usize, loaded: bool) -> u64 {
-    let nanos = if loaded { len as u64 * 64_000 } else { nanos };
+/// Quick-tier compile time per cranelift IR instruction of a block (ns): the benchmark
+/// kernels' first-dispatch compile times on an idle machine (docs/PERFORMANCE.md, "End of stop
+/// 18") over the IR their blocks have (`CompileStats::ir_insts`, "Compile cost" of stop 19).
+const QUICK_NS_PER_IR: u64 = 1_000;
+
+/// Wave-instructions after which a quick block with `ir` cranelift IR instructions (or, loaded
+/// from disk, `len` wave-instructions) is compiled again at the optimising tier. The compile
+/// cost is estimated from the block's size, not measured: a measured time grows with the
+/// machine's load (other processes, other compiles), and a promotion point that moves with it
+/// made the same kernel run its quick code for one more or one fewer dispatch from run to run
+/// (sgemm_tiled_ftz under `auto` measured 1.6x slower in one run than in another). A loaded
+/// block is taken as 64 microseconds per instruction, about what quick compiles cost on the
+/// benchmark kernels.
+fn promotion(ir: u64, len: usize, loaded: bool) -> u64 {
+    let nanos = if loaded {
+        len as u64 * 64_000
+    } else {
+        ir.saturating_mul(QUICK_NS_PER_IR)
+    };
     nanos.saturating_mul(FULL_COST) / NS_PER_WAVE_INST
 }
 
@@ -439,7 +476,7 @@ impl Compiler {
         shape: &Shape,
         self_loop: Option<codegen::SelfLoop>,
         portable: bool,
-    ) -> Option<(BlockFn, Option<MachineCode>)> {
+    ) -> Option<(BlockFn, Option<MachineCode>, u64)> {
         self.module.clear_context(&mut self.ctx);
         let target = self.module.target_config();
         codegen::signature(&mut self.ctx.func.signature, target.pointer_type());
@@ -452,6 +489,7 @@ impl Compiler {
             env_layout(),
             self_loop,
         );
+        let ir = self.ctx.func.dfg.num_insts() as u64;
         let id = self
             .module
             .declare_anonymous_function(&self.ctx.func.signature)
@@ -464,7 +502,7 @@ impl Compiler {
             .map(|c| (c.code_buffer().to_vec(), c.buffer.alignment));
         self.module.clear_context(&mut self.ctx);
         defined.ok()?;
-        Some((self.finish(id)?, code))
+        Some((self.finish(id)?, code, ir))
     }
 
     /// Makes `code` (machine code of a block function with no relocations, from `disk`)
@@ -530,6 +568,7 @@ impl JitCode {
                         leader[target] = true;
                         true
                     }
+                    Some(Node::End) => true,
                     Some(_) => false,
                     None => true,
                 };
@@ -569,8 +608,8 @@ impl JitCode {
     fn compile_at(&self, idx: usize, opt: Opt) -> Option<Block> {
         let t0 = Instant::now();
         let prog = &self.prog;
-        // A block of only the epilogue's callbacks (a branch to s_endpgm, the end after a loop)
-        // would cost a compile and a block entry for two handler calls: interpreted instead.
+        // A block of only the epilogue (a branch to s_endpgm, the end after a loop) would cost
+        // a compile and a block entry for two short instructions: interpreted instead.
         if matches!(
             prog.insts.get(idx).map(|i| i.op),
             Some(Op::S_ENDPGM | Op::S_SENDMSG)
@@ -579,12 +618,27 @@ impl JitCode {
         }
         let mut nodes = Vec::new();
         let mut j = idx;
+        // The side exit's continuation (instruction index, PC) and the instructions run up to
+        // it, once the block has one.
+        let mut side = None;
         while j < prog.insts.len() && nodes.len() < MAX_BLOCK {
-            let Some(n) = self.lower_at(j) else { break };
-            nodes.push(n);
+            let Some(mut n) = self.lower_at(j) else { break };
             j += 1;
+            if let Node::Branch { target, .. } = n {
+                if side.is_none() && self.skips_straight_line(j - 1, target) {
+                    n = Node::Branch {
+                        cond: Branch::Execz,
+                        target,
+                        side: true,
+                    };
+                    side = Some(((target as u32, prog.pcs[target]), nodes.len() as u32 + 1));
+                    nodes.push(n);
+                    continue;
+                }
+            }
+            nodes.push(n);
             // s_endpgm never falls through: nothing after it belongs to the block.
-            if matches!(n, Node::Branch { .. }) || prog.insts[j - 1].op == Op::S_ENDPGM {
+            if matches!(n, Node::Branch { .. } | Node::End) {
                 break;
             }
         }
@@ -594,10 +648,11 @@ impl JitCode {
             Node::Branch { target, .. } => (target as u32, prog.pcs[target]),
             _ => (j as u32, fall_pc),
         };
+        let (side_exit, side_len) = side.unwrap_or(((j as u32, fall_pc), 0));
         let dir = disk::disk_cache();
         // The block's code: loaded from disk (None), or compiled (its key, and its bytes if
         // they can be stored).
-        let (f, compiled) = {
+        let (f, compiled, ir) = {
             let compiler = match opt {
                 Opt::Quick => &self.compiler,
                 Opt::Full => &self.optimizer,
@@ -619,7 +674,7 @@ impl JitCode {
                 _ => None,
             };
             match loaded {
-                Some(f) => (f, None),
+                Some(f) => (f, None, 0),
                 None => {
                     // A branch back to the block's own start loops inside the compiled code.
                     let self_loop = (taken.0 as usize == idx).then_some(codegen::SelfLoop {
@@ -627,8 +682,8 @@ impl JitCode {
                         done: std::mem::offset_of!(CallEnv, done) as i32,
                         budget: std::mem::offset_of!(CallEnv, budget) as i32,
                     });
-                    let (f, code) = c.compile(&nodes, &self.shape, self_loop, key.is_some())?;
-                    (f, Some((key, code)))
+                    let (f, code, ir) = c.compile(&nodes, &self.shape, self_loop, key.is_some())?;
+                    (f, Some((key, code)), ir)
                 }
             }
         };
@@ -636,6 +691,10 @@ impl JitCode {
         match compiled {
             Some((key, code)) => {
                 BLOCKS.fetch_add(1, Relaxed);
+                IR_INSTS.fetch_add(ir, Relaxed);
+                if opt == Opt::Full {
+                    PROMOTED.fetch_add(1, Relaxed);
+                }
                 // Written after the compiler is released (other blocks of this code may compile
                 // meanwhile).
                 if let (Some(dir), Some(key), Some((code, align))) = (&dir, key, code) {
@@ -658,14 +717,34 @@ impl JitCode {
         Some(Block {
             f,
             promote_at: match opt {
-                Opt::Quick => promotion(nanos, nodes.len(), loaded),
+                Opt::Quick => promotion(ir, nodes.len(), loaded),
                 Opt::Full => u64::MAX,
             },
             len: nodes.len() as u32,
-            exits: [(j as u32, fall_pc), taken],
+            exits: [(j as u32, fall_pc), taken, side_exit],
+            side_len,
             fp32: nodes.iter().any(Node::needs_f32),
             fp64: nodes.iter().any(Node::needs_f64),
         })
+    }
+
+    /// Whether the branch at `at` to `target` becomes a side exit of the block being compiled
+    /// (exit 4 when taken, the block going on when not): an `s_cbranch_execz` forward over
+    /// straight-line code, every instruction of which compiles (compilers guard a divergent
+    /// `if` this way; its body runs whenever a lane is active, so the wave need not leave the
+    /// block to start the body's). A side exit is exactly the branch: taken, the block stores
+    /// what it holds and leaves at the target as a block-ending branch would.
+    fn skips_straight_line(&self, at: usize, target: usize) -> bool {
+        matches!(
+            self.lower_at(at),
+            Some(Node::Branch {
+                cond: Branch::Execz,
+                ..
+            })
+        ) && target > at + 1
+            && (at + 1..target).all(|k| {
+                matches!(self.lower_at(k), Some(n) if !matches!(n, Node::Branch { .. } | Node::End))
+            })
     }
 
     fn block(&self, idx: usize) -> Option<Block> {
@@ -928,6 +1007,8 @@ impl<'p> Tier<'p> {
             // SAFETY: a projection of the raw wave pointer, like `register_pointers`.
             cnt: unsafe { std::ptr::addr_of_mut!((*wave).cnt) },
             trans: super::select::trans_lanes,
+            // SAFETY: as `cnt`.
+            status: unsafe { std::ptr::addr_of_mut!((*wave).hw.status) },
         };
         // SAFETY: `block.f` was compiled by `codegen` from nodes `select` validated for this
         // shape: it reads and writes only sgpr[0..128] (operand codes below 128), VGPR rows
@@ -939,24 +1020,29 @@ impl<'p> Tier<'p> {
         // context and counter are exclusively borrowed for the call, and the code memory lives
         // as long as `code`.
         let exit = unsafe { (block.f)(sgpr, vgpr, scc, lane_insts, &mut env) };
-        if exit == 2 {
-            let (at, r) = env.stop?;
-            return Some(Ran {
-                idx: at,
-                insts: env.done + (at - idx + 1) as u64,
-                stop: Some(r),
-            });
-        }
-        let (next, pc) = block.exits[(exit & 1) as usize];
+        let (run, stop, (next, pc)) = match exit {
+            STOPPED => {
+                let (at, r) = env.stop?;
+                return Some(Ran {
+                    idx: at,
+                    insts: env.done + (at - idx + 1) as u64,
+                    stop: Some(r),
+                });
+            }
+            // s_endpgm's PC is that of the next instruction, as the step loop sets it.
+            ENDED => (block.len, Some(Ok(Flow::End)), block.exits[0]),
+            SIDE_EXIT => (block.side_len, None, block.exits[2]),
+            e => (block.len, None, block.exits[(e & 1) as usize]),
+        };
         w.pc = pc;
-        let insts = env.done + block.len as u64;
+        let insts = env.done + run as u64;
         if block.promote_at != u64::MAX {
             code.promote(idx, &block, insts);
         }
         Some(Ran {
             idx: next as usize,
             insts,
-            stop: None,
+            stop,
         })
     }
 

@@ -5,7 +5,7 @@
 //! (`num_vgprs` rows of 64 lanes, struct-of-arrays as in `Wave`), SCC (a Rust `bool`: 0 or 1),
 //! where to add the lane-instructions it ran, and what callbacks into the interpreter get
 //! (`cache::call`). It returns the exit taken (0: fall through, 1: branch taken, 2: a callback
-//! stopped the block).
+//! stopped the block, 3: s_endpgm ended the wave, 4: the side exit was taken).
 //!
 //! Values stay in SSA form within a block: a register is loaded on first use and stored once at
 //! the end if the block wrote it. A VGPR row is handled as 4-lane vectors (I32X4/F32X4: every
@@ -98,11 +98,18 @@ pub(crate) fn build(
         ftz64: shape.ftz64().unwrap_or_default(),
         ieee: shape.fp.ieee,
     };
-    let mut exit = None;
+    let mut exit = Exit::FallThrough;
     for n in nodes {
         g.count_lanes();
-        if let Node::Branch { cond, .. } = n {
-            exit = Some(g.branch_cond(*cond));
+        if let Node::Branch {
+            cond, side: true, ..
+        } = n
+        {
+            g.side_exit(*cond);
+        } else if let Node::Branch { cond, .. } = n {
+            exit = Exit::Branch(g.branch_cond(*cond));
+        } else if let Node::End = n {
+            exit = Exit::Ended;
         } else if let Node::Call { idx, fp } = n {
             g.call(*idx, fp.as_ref());
         } else if let Node::Mem { idx, fp, m } = n {
@@ -124,6 +131,17 @@ pub(crate) fn build(
         }
     }
     g.finish(exit, target, self_loop.map(|l| (l, head)));
+}
+
+/// How a block's last node leaves it.
+#[derive(Clone, Copy)]
+enum Exit {
+    /// Exit 0, to the next instruction.
+    FallThrough,
+    /// A branch: exit 1 when its condition (I8 0/1) holds, else exit 0.
+    Branch(Value),
+    /// s_endpgm: exit 3.
+    Ended,
 }
 
 /// A block whose taken branch goes back to its own start runs its next iterations without
@@ -155,6 +173,8 @@ pub(crate) struct EnvLayout {
     pub lds_len: i32,
     /// A pointer to the wave's `WaitCounts`, and its fields' offsets.
     pub cnt: i32,
+    /// A pointer to the wave's STATUS register (u32).
+    pub status: i32,
     pub vm: i32,
     pub vs: i32,
     pub lgkm: i32,
@@ -1031,9 +1051,23 @@ impl Gen<'_> {
         match *n {
             Node::Nop
             | Node::Branch { .. }
+            | Node::End
             | Node::Call { .. }
             | Node::Mem { .. }
             | Node::SLoad { .. } => {}
+            Node::DeallocVgprs => {
+                self.count_issue(self.env.lgkm, crate::wave::WaitCounts::LGKM_MAX);
+                let st = self
+                    .b
+                    .ins()
+                    .load(self.ptr_ty, mem(), self.env_ptr, self.env.status);
+                let v = self.b.ins().load(I32, mem(), st, 0);
+                let v = self
+                    .b
+                    .ins()
+                    .bor_imm_u(v, crate::exec::sopp::status_bits::NO_VGPRS as i64);
+                self.b.ins().store(mem(), v, st, 0);
+            }
             Node::WaitCnt { vm, lgkm, exp } => {
                 let cnt = self
                     .b
@@ -1762,6 +1796,24 @@ impl Gen<'_> {
                 self.b.ins().icmp_imm_s(cc, v, 0)
             }
         }
+    }
+
+    /// A side exit (`Node::Branch` with `side`): when the branch is taken, stores what the
+    /// block wrote, adds its lane-instructions and returns exit 4; otherwise the block goes on
+    /// holding everything it held (and still owing its stores).
+    fn side_exit(&mut self, cond: Branch) {
+        let taken = self.branch_cond(cond);
+        let out = self.b.create_block();
+        let go_on = self.b.create_block();
+        self.b.ins().brif(taken, out, &[], go_on, &[]);
+        self.b.switch_to_block(out);
+        self.b.seal_block(out);
+        self.store_dirty();
+        self.add_lanes();
+        let four = self.b.ins().iconst(I32, 4);
+        self.b.ins().return_(&[four]);
+        self.b.switch_to_block(go_on);
+        self.b.seal_block(go_on);
     }
 
     /// A `Node::Call`: stores what the block holds, calls `cache::call(env, idx)`, and either
@@ -2853,13 +2905,13 @@ impl Gen<'_> {
     /// iteration and goes back to `head`.
     fn finish(
         mut self,
-        exit: Option<Value>,
+        exit: Exit,
         target: cranelift_codegen::isa::TargetFrontendConfig,
         self_loop: Option<(SelfLoop, cranelift_codegen::ir::Block)>,
     ) {
         self.store_dirty();
         self.add_lanes();
-        if let (Some(taken), Some((l, head))) = (exit, self_loop) {
+        if let (Exit::Branch(taken), Some((l, head))) = (exit, self_loop) {
             let done = self.b.ins().load(I64, mem(), self.env_ptr, l.done);
             let done = self.b.ins().iadd_imm_u(done, l.len as i64);
             let budget = self.b.ins().load(I64, mem(), self.env_ptr, l.budget);
@@ -2884,8 +2936,9 @@ impl Gen<'_> {
             self.b.seal_block(head);
         }
         let r = match exit {
-            Some(c) => self.b.ins().uextend(I32, c),
-            None => self.b.ins().iconst(I32, 0),
+            Exit::Branch(c) => self.b.ins().uextend(I32, c),
+            Exit::FallThrough => self.b.ins().iconst(I32, 0),
+            Exit::Ended => self.b.ins().iconst(I32, 3),
         };
         self.b.ins().return_(&[r]);
         self.b.finalize(target);

@@ -23,9 +23,10 @@
 //! only those are stored and reloaded); a handler's
 //! error or change of control flow stops the block there and the step loop handles it exactly
 //! as for an interpreted instruction. Program control other than resolved branches, barriers,
-//! traps, messages and MODE writers end the block; s_sendmsg and s_endpgm run through their
-//! handlers as the block's last instructions (s_endpgm's `Flow::End` stops it, and the step
-//! loop ends the wave). A block whose taken branch goes
+//! traps, messages and MODE writers end the block; `s_sendmsg sendmsg(MSG_DEALLOC_VGPRS)` is
+//! compiled (other messages run their handlers) and s_endpgm ends the block with an exit that
+//! ends the wave. An `s_cbranch_execz` over straight-line code is a side exit: the block goes
+//! on into the code it skips and leaves only when the branch is taken. A block whose taken branch goes
 //! back to its own start loops inside the compiled code while the step loop's instruction
 //! budget allows (`codegen::SelfLoop`). Float code is compiled for the launch MODE's float
 //! controls (round to nearest even without exception detection, any denormal flushing), and

@@ -674,11 +674,19 @@ pub(crate) enum Node {
         /// the rest in host registers across the call.
         fp: Option<Footprint>,
     },
-    /// Ends the block: exit 1 (taken, to `target`) or exit 0 (fall through).
+    /// Ends the block: exit 1 (taken, to `target`) or exit 0 (fall through). As a block's
+    /// side exit (`side`, see `cache::JitCode::compile_at`), exit 4 when taken and the block
+    /// goes on when not.
     Branch {
         cond: Branch,
         target: usize,
+        side: bool,
     },
+    /// `s_sendmsg sendmsg(MSG_DEALLOC_VGPRS)` (`exec::sopp::sendmsg`): STATUS.NO_VGPRS set
+    /// and one LGKM_CNT issue, nothing else (compilers end kernels with it).
+    DeallocVgprs,
+    /// `s_endpgm`: ends the block with exit 3, the wave ended (`Flow::End`).
+    End,
 }
 
 impl Node {
@@ -729,12 +737,9 @@ pub(crate) fn callable(inst: &Inst) -> bool {
     use Op::*;
     match inst.enc {
         Enc::Invalid => false,
-        // s_sendmsg and s_endpgm too: compilers end kernels with `s_sendmsg
-        // sendmsg(MSG_DEALLOC_VGPRS); s_endpgm`, and running both through their handlers from
-        // the block saves two interpreted steps per wave. The handlers keep every effect
-        // (STATUS.NO_VGPRS, LGKM_CNT, the errors of other messages), and s_endpgm's
-        // `Flow::End` stops the block there (`cache::call`), ending the wave in the step loop
-        // exactly as when interpreted.
+        // s_sendmsg too: its messages other than DEALLOC_VGPRS (which `lower` compiles, as
+        // s_endpgm) run through the handler, which keeps every effect (LGKM_CNT, the
+        // graphics messages, the errors of the others).
         Enc::Sopp => matches!(
             inst.op,
             S_WAITCNT
@@ -2060,6 +2065,7 @@ fn lower_any_mode(
             Some(Node::Branch {
                 cond,
                 target: target_index(to)?,
+                side: false,
             })
         };
         return match op {
@@ -2073,6 +2079,13 @@ fn lower_any_mode(
                     exp: (v & 7) as u8,
                 })
             }
+            // `exec::sopp`: S_SENDMSG issues an LGKM count, then DEALLOC_VGPRS sets
+            // STATUS.NO_VGPRS; every other message stays the handler's (its errors, the
+            // graphics messages recorded on the wave).
+            S_SENDMSG if inst.imm as u32 & 0xff == crate::exec::sopp::msg::DEALLOC_VGPRS => {
+                Some(Node::DeallocVgprs)
+            }
+            S_ENDPGM => Some(Node::End),
             S_BRANCH => branch(Branch::Always),
             S_CBRANCH_SCC0 => branch(Branch::Scc0),
             S_CBRANCH_SCC1 => branch(Branch::Scc1),
