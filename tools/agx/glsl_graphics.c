@@ -91,6 +91,9 @@ optimize(nir_shader *nir)
 struct layout {
    unsigned bindings;
    bool failed;
+   /* the uniform half of block 0's address (UBO_BASE_HALF, or after a vertex shader's prolog
+    * uniforms) */
+   unsigned ubo_base;
 };
 
 /* Set 0's uniform blocks: binding N's address is uniform half 16 + 4N. */
@@ -186,6 +189,9 @@ lower_vs_draw_params(nir_builder *b, nir_intrinsic_instr *intr, void *data)
    return true;
 }
 
+/* A GL vertex shader's attribute count (glsl_front), ~0 for SPIR-V. */
+static unsigned gl_nr_attribs = ~0u;
+
 /* A hardware vertex shader (agx_compile_variant with key->hw): attributes from the prolog's
  * registers, outputs through the UVS at the layout agx_assign_uvs links (every varying smooth).
  * Writes OUT.bin (the binary from the main part on) and prints its offsets and the output slots. */
@@ -202,6 +208,11 @@ compile_vertex(nir_shader *nir, const nir_shader *libagx, unsigned bindings, con
    NIR_PASS(_, nir, nir_shader_intrinsics_pass, lower_draw_sysvals, nir_metadata_control_flow,
             &vs);
    unsigned nr_attribs = DIV_ROUND_UP(BITSET_LAST_BIT(attribs), 4);
+   if (gl_nr_attribs != ~0u && nr_attribs != gl_nr_attribs) {
+      fprintf(stderr, "glsl_graphics: %u attributes read, %u placed\n", nr_attribs,
+              gl_nr_attribs);
+      return 1;
+   }
    NIR_PASS(_, nir, nir_shader_intrinsics_pass, lower_vs_draw_params, nir_metadata_control_flow,
             &nr_attribs);
    /* The prolog's uniforms (AGX_ABI_VUNI_COUNT_GL: 6n + 4 halves), then the blocks. */
@@ -259,7 +270,7 @@ lower_gl_ubo(nir_builder *b, nir_intrinsic_instr *intr, void *data)
    }
    unsigned block = nir_src_as_uint(intr->src[0]);
    l->bindings = MAX2(l->bindings, block + 1);
-   nir_def *base = nir_load_preamble(b, 1, 64, .base = UBO_BASE_HALF + block * 4);
+   nir_def *base = nir_load_preamble(b, 1, 64, .base = l->ubo_base + block * 4);
    nir_def *addr = nir_iadd(b, base, nir_u2u64(b, intr->src[1].ssa));
    nir_def_replace(&intr->def, nir_load_global_constant(b, addr, nir_intrinsic_align(intr),
                                                         intr->num_components,
@@ -329,19 +340,27 @@ unsigned wavesim_glsl_samplers(struct gl_shader_program *prog, gl_shader_stage s
  * ail_can_compress), texel (x, y, z) = (16x + 1, 16y + 2, 16z + 3, A) with A the unit's alpha,
  * which the corpus script writes (the texel bytes are RGBA in every layout). The TEXTURE
  * descriptor as agx_pack_texture packs it (address 0: the job places the image), the SAMPLER
- * as agx_create_sampler_state packs GL's default sampler with the harness's NEAREST filters: no
+ * as agx_create_sampler_state packs GL's default sampler with the harness's NEAREST filters
+ * (LINEAR with GLSL_GRAPHICS_LINEAR, as the harness's SHADER_TEST_LINEAR): no
  * mip filter, LOD range [0, 1000] (GL's defaults), REPEAT (CLAMP_TO_EDGE for rectangles, GL 4.6
  * 8.10), seamful cube maps (TEXTURE_CUBE_MAP_SEAMLESS off), unnormalized coordinates for
- * rectangles (st_convert_sampler). Writes OUT.texI.bin and prints `texture I SIZE W0..W5` and
- * `sampler_desc I W0 W1`. Shadow samplers are refused: their depth textures' swizzle follows the
- * compatibility profile's DEPTH_TEXTURE_MODE, which this does not model. */
+ * rectangles (st_convert_sampler). A 2D or rectangle shadow sampler gets the harness's 4x4
+ * GL_DEPTH_COMPONENT32F texture (Z32_FLOAT, texel (x + 4y + 0.5) / 16) with comparison on
+ * (LEQUAL, GL's default TEXTURE_COMPARE_FUNC) and the swizzle R R R 1: the compatibility
+ * profile's default DEPTH_TEXTURE_MODE, LUMINANCE (compute_texture_format_swizzle in
+ * teximage.c), composed with the depth format's broadcast as agx_pack_texture composes them.
+ * Writes OUT.texI.bin and prints `texture I SIZE rgba8|z32f W0..W5` and `sampler_desc I W0 W1`. */
 static bool
 write_texture(const struct wavesim_sampler *smp, const char *out)
 {
-   if (smp->shadow) {
-      fprintf(stderr, "glsl_graphics: shadow sampler %s\n", smp->name);
+   bool shadow = smp->shadow;
+   if (shadow && ((smp->dim != GLSL_SAMPLER_DIM_2D && smp->dim != GLSL_SAMPLER_DIM_RECT) ||
+                  smp->array)) {
+      fprintf(stderr, "glsl_graphics: shadow sampler %s (only 2D and rectangle ones)\n",
+              smp->name);
       return false;
    }
+   enum pipe_format format = shadow ? PIPE_FORMAT_Z32_FLOAT : PIPE_FORMAT_R8G8B8A8_UNORM;
    struct ail_layout layout = {
       .width_px = 4,
       .height_px = smp->dim == GLSL_SAMPLER_DIM_1D ? 1 : 4,
@@ -349,7 +368,7 @@ write_texture(const struct wavesim_sampler *smp, const char *out)
       .sample_count_sa = 1,
       .levels = 1,
       .tiling = AIL_TILING_TWIDDLED,
-      .format = PIPE_FORMAT_R8G8B8A8_UNORM,
+      .format = format,
    };
    enum agx_texture_dimension dim;
    switch (smp->dim) {
@@ -388,6 +407,12 @@ write_texture(const struct wavesim_sampler *smp, const char *out)
       for (unsigned y = 0; y < layout.height_px; ++y)
          for (unsigned x = 0; x < 4; ++x) {
             uint8_t *t = &linear[(y * 4 + x) * 4];
+            if (shadow) {
+               /* the harness's GL_DEPTH_COMPONENT32F texel: (x + 4y + 0.5) / 16 */
+               float d = ((float)(x + 4 * y) + 0.5f) / 16.0f;
+               memcpy(t, &d, 4);
+               continue;
+            }
             /* cube faces all hold the z = 0 image (the harness uploads the same to each) */
             unsigned zz = smp->dim == GLSL_SAMPLER_DIM_CUBE ? 0 : z;
             t[0] = 16 * x + 1;
@@ -403,12 +428,12 @@ write_texture(const struct wavesim_sampler *smp, const char *out)
    agx_pack(&tex, TEXTURE, cfg) {
       cfg.dimension = dim;
       cfg.layout = AGX_LAYOUT_TWIDDLED;
-      cfg.channels = ail_pixel_format[PIPE_FORMAT_R8G8B8A8_UNORM].channels;
-      cfg.type = ail_pixel_format[PIPE_FORMAT_R8G8B8A8_UNORM].type;
+      cfg.channels = ail_pixel_format[format].channels;
+      cfg.type = ail_pixel_format[format].type;
       cfg.swizzle_r = AGX_CHANNEL_R;
-      cfg.swizzle_g = AGX_CHANNEL_G;
-      cfg.swizzle_b = AGX_CHANNEL_B;
-      cfg.swizzle_a = AGX_CHANNEL_A;
+      cfg.swizzle_g = shadow ? AGX_CHANNEL_R : AGX_CHANNEL_G;
+      cfg.swizzle_b = shadow ? AGX_CHANNEL_R : AGX_CHANNEL_B;
+      cfg.swizzle_a = shadow ? AGX_CHANNEL_1 : AGX_CHANNEL_A;
       cfg.width = layout.width_px;
       cfg.height = layout.height_px;
       cfg.first_level = cfg.last_level = 0;
@@ -422,13 +447,13 @@ write_texture(const struct wavesim_sampler *smp, const char *out)
       cfg.minimum_lod = 0;
       cfg.maximum_lod = 1000;
       cfg.maximum_anisotropy = 1;
-      cfg.magnify = AGX_FILTER_NEAREST;
-      cfg.minify = AGX_FILTER_NEAREST;
+      cfg.magnify = cfg.minify = getenv("GLSL_GRAPHICS_LINEAR") ? AGX_FILTER_LINEAR
+                                                                 : AGX_FILTER_NEAREST;
       cfg.mip_filter = AGX_MIP_FILTER_NONE;
       cfg.wrap_s = cfg.wrap_t = cfg.wrap_r = rect ? AGX_WRAP_CLAMP_TO_EDGE : AGX_WRAP_REPEAT;
       cfg.pixel_coordinates = rect;
       cfg.compare_func = AGX_COMPARE_FUNC_LEQUAL;
-      cfg.compare_enable = false;
+      cfg.compare_enable = shadow;
       cfg.seamful_cube_maps = true;
    }
    char path[4096];
@@ -438,7 +463,7 @@ write_texture(const struct wavesim_sampler *smp, const char *out)
       return false;
    free(image);
    const uint32_t *tw = (const uint32_t *)&tex, *sw = (const uint32_t *)&sampler;
-   printf("texture %u %" PRIu64, smp->index, layout.size_B);
+   printf("texture %u %" PRIu64 " %s", smp->index, layout.size_B, shadow ? "z32f" : "rgba8");
    for (unsigned i = 0; i < 6; ++i)
       printf(" %u", tw[i]);
    printf("\nsampler_desc %u %u %u\n", smp->index, sw[0], sw[1]);
@@ -460,7 +485,17 @@ place_gl_uniforms(nir_shader *nir)
       const struct glsl_type *t = glsl_without_array(var->type);
       if (glsl_type_is_sampler(t) || glsl_type_is_texture(t))
          continue;
-      if (var->num_state_slots || !strncmp(var->name, "gl_", 3)) {
+      /* The fixed-function matrices hold GL's initial state in the harness, which never
+       * loads them: every matrix stack starts as the identity (GL 4.6 compatibility, 12.1.1),
+       * and so are their inverses, transposes and the normal matrix. */
+      static const char *const identity[] = {
+         "gl_ModelViewMatrix", "gl_ProjectionMatrix", "gl_ModelViewProjectionMatrix",
+         "gl_TextureMatrix", "gl_NormalMatrix"};
+      bool is_identity = false;
+      for (unsigned i = 0; i < ARRAY_SIZE(identity); ++i)
+         is_identity |= !strncmp(var->name, identity[i], strlen(identity[i])) &&
+                        glsl_type_is_matrix(t);
+      if ((var->num_state_slots || !strncmp(var->name, "gl_", 3)) && !is_identity) {
          fprintf(stderr, "glsl_graphics: built-in uniform %s (GL state)\n", var->name);
          return false;
       }
@@ -474,14 +509,93 @@ place_gl_uniforms(nir_shader *nir)
          return false;
       }
       var->data.driver_location = slot;
-      printf("uniform %s %s %u %u\n", var->name, glsl_get_type_name(t),
-             glsl_type_is_array(var->type) ? glsl_get_length(var->type) : 0, slot);
+      printf("uniform %s %s %u %u%s\n", var->name, glsl_get_type_name(t),
+             glsl_type_is_array(var->type) ? glsl_get_length(var->type) : 0, slot,
+             is_identity ? " identity" : "");
       slot += glsl_count_vec4_slots(var->type, false, false);
    }
    nir->num_uniforms = slot * 16;
    nir_foreach_variable_with_modes(var, nir, nir_var_mem_ubo | nir_var_mem_ssbo) {
       fprintf(stderr, "glsl_graphics: uniform or storage block %s\n", var->name);
       return false;
+   }
+   return true;
+}
+
+/* A GL vertex shader's attributes and outputs, as the harness feeds and captures them: every
+ * attribute a float vector (gl_Vertex, a generic one, or a built-in the harness leaves at its
+ * current value: gl_Normal, gl_Color, gl_SecondaryColor, gl_FogCoord, gl_MultiTexCoordN) at
+ * the attribute index the linker lowered
+ * its loads to (the load_input base; the prolog fetches attribute a for base a), and the
+ * outputs gl_Position and generic varyings (vectors; transform feedback captures them by name).
+ * Prints `attribute NAME DRIVER VERT_ATTRIB` and `output NAME TYPE SLOT FRAC` (SLOT the varying
+ * slot). */
+static bool
+place_gl_vertex_io(nir_shader *nir)
+{
+   nir_shader_gather_info(nir, nir_shader_get_entrypoint(nir));
+   uint64_t read = nir->info.inputs_read;
+   gl_nr_attribs = 0;
+   /* the attribute index each load_input reads (its base: the linker lowered the inputs) */
+   int base_of[VERT_ATTRIB_MAX];
+   for (unsigned i = 0; i < VERT_ATTRIB_MAX; ++i)
+      base_of[i] = -1;
+   nir_foreach_function_impl(impl, nir) {
+      nir_foreach_block(block, impl) {
+         nir_foreach_instr(instr, block) {
+            if (instr->type != nir_instr_type_intrinsic)
+               continue;
+            nir_intrinsic_instr *intr = nir_instr_as_intrinsic(instr);
+            if (intr->intrinsic != nir_intrinsic_load_input)
+               continue;
+            unsigned loc = nir_intrinsic_io_semantics(intr).location;
+            if (loc < VERT_ATTRIB_MAX)
+               base_of[loc] = nir_intrinsic_base(intr);
+         }
+      }
+   }
+   nir_foreach_shader_in_variable(var, nir) {
+      const struct glsl_type *t = var->type;
+      unsigned loc = var->data.location;
+      bool current = loc == VERT_ATTRIB_NORMAL || loc == VERT_ATTRIB_COLOR0 ||
+                     loc == VERT_ATTRIB_COLOR1 || loc == VERT_ATTRIB_FOG ||
+                     (loc >= VERT_ATTRIB_TEX0 && loc <= VERT_ATTRIB_TEX7);
+      if ((loc != VERT_ATTRIB_POS && !current && loc < VERT_ATTRIB_GENERIC0) ||
+          !glsl_type_is_vector_or_scalar(t) || glsl_get_base_type(t) != GLSL_TYPE_FLOAT) {
+         fprintf(stderr, "glsl_graphics: attribute %s (%s at %s): the harness feeds gl_Vertex and "
+                         "generic float vectors\n", var->name, glsl_get_type_name(t),
+                 gl_vert_attrib_name(loc));
+         return false;
+      }
+      if (!(read & BITFIELD64_BIT(loc)) || base_of[loc] < 0)
+         continue;
+      gl_nr_attribs = MAX2(gl_nr_attribs, (unsigned)base_of[loc] + 1);
+      printf("attribute %s %d %u\n", var->name, base_of[loc], loc);
+   }
+   nir_foreach_shader_out_variable(var, nir) {
+      const struct glsl_type *t = var->type;
+      unsigned loc = var->data.location;
+      /* the point size the linker adds for a driver that needs it written (the
+       * PointSizeFixed state, nir_lower_point_size_mov): not the program's, not captured */
+      if (loc == VARYING_SLOT_PSIZ && var->data.how_declared != nir_var_declared_normally)
+         continue;
+      /* gl_Position, the compatibility built-ins transform feedback can capture by name
+       * (gl_FrontColor, gl_FrontSecondaryColor, gl_BackColor, gl_BackSecondaryColor,
+       * gl_FogFragCoord, gl_TexCoord[i]) and generic vectors */
+      bool builtin = loc == VARYING_SLOT_COL0 || loc == VARYING_SLOT_COL1 ||
+                     loc == VARYING_SLOT_BFC0 || loc == VARYING_SLOT_BFC1 ||
+                     loc == VARYING_SLOT_FOGC;
+      bool texcoord = loc == VARYING_SLOT_TEX0 && glsl_type_is_array(t) &&
+                      glsl_type_is_vector(glsl_get_array_element(t));
+      if (!texcoord && ((loc != VARYING_SLOT_POS && !builtin && loc < VARYING_SLOT_VAR0) ||
+                        !glsl_type_is_vector_or_scalar(t))) {
+         fprintf(stderr, "glsl_graphics: output %s (%s at %s): gl_Position and generic vector "
+                         "varyings are captured\n", var->name, glsl_get_type_name(t),
+                 gl_varying_slot_name_for_stage(loc, MESA_SHADER_VERTEX));
+         return false;
+      }
+      printf("output %s %s %u %u\n", var->name, glsl_get_type_name(t), loc,
+             var->data.location_frac);
    }
    return true;
 }
@@ -497,28 +611,34 @@ vec4_slots(const struct glsl_type *type, bool bindless)
  * input locations, gl_FragCoord at the pixel centre (for drivers with integer pixel centres,
  * as asahi's are). */
 static nir_shader *
-glsl_front(const char *vs_path, const char *fs_path, const char *out)
+glsl_front(const char *vs_path, const char *fs_path, const char *out, gl_shader_stage stage)
 {
-   size_t vs_size, fs_size;
-   char *vs = read_file(vs_path, &vs_size), *fs = read_file(fs_path, &fs_size);
-   if (!vs || !fs) {
-      fprintf(stderr, "glsl_graphics: cannot read the shaders\n");
+   size_t size = 0;
+   const char *path = stage == MESA_SHADER_VERTEX ? vs_path : fs_path;
+   char *src = read_file(path, &size);
+   if (!src) {
+      fprintf(stderr, "glsl_graphics: cannot read %s\n", path);
       return NULL;
    }
-   vs = realloc(vs, vs_size + 1);
-   fs = realloc(fs, fs_size + 1);
-   vs[vs_size] = fs[fs_size] = 0;
+   src = realloc(src, size + 1);
+   src[size] = 0;
+   /* the stage alone, as a separable program (glsl_mesa_front.cpp) */
    struct gl_shader_program *prog =
-      wavesim_glsl_link(vs_size ? vs : NULL, fs, &agx_nir_options);
+      stage == MESA_SHADER_VERTEX ? wavesim_glsl_link(src, NULL, &agx_nir_options)
+                                  : wavesim_glsl_link(NULL, src, &agx_nir_options);
    if (!prog)
       return NULL;
-   nir_shader *nir = wavesim_glsl_stage(prog, MESA_SHADER_FRAGMENT);
+   nir_shader *nir = wavesim_glsl_stage(prog, stage);
    if (!nir) {
-      fprintf(stderr, "glsl_graphics: no fragment stage\n");
+      fprintf(stderr, "glsl_graphics: no such stage\n");
       return NULL;
    }
    struct wavesim_sampler samplers[32];
-   unsigned n_samplers = wavesim_glsl_samplers(prog, MESA_SHADER_FRAGMENT, samplers, 32);
+   unsigned n_samplers = wavesim_glsl_samplers(prog, stage, samplers, 32);
+   if (n_samplers && stage == MESA_SHADER_VERTEX) {
+      fprintf(stderr, "glsl_graphics: samplers in a vertex shader are not placed\n");
+      return NULL;
+   }
    for (unsigned i = 0; i < n_samplers; ++i) {
       printf("sampler %s %u %u\n", samplers[i].name, samplers[i].element, samplers[i].index);
       if (!write_texture(&samplers[i], out))
@@ -537,12 +657,21 @@ glsl_front(const char *vs_path, const char *fs_path, const char *out)
    NIR_PASS(_, nir, nir_lower_io, nir_var_uniform, vec4_slots, 0);
    NIR_PASS(_, nir, nir_lower_uniforms_to_ubo, false, false);
    NIR_PASS(_, nir, nir_lower_system_values);
-   NIR_PASS(_, nir, nir_lower_wpos_center);
-   nir_assign_io_var_locations(nir, nir_var_shader_in, &nir->num_inputs, MESA_SHADER_FRAGMENT);
-   nir_foreach_shader_in_variable(var, nir)
-      printf("input %s %s %s %u %u\n", var->name, glsl_get_type_name(var->type),
-             gl_varying_slot_name_for_stage(var->data.location, MESA_SHADER_FRAGMENT),
-             var->data.location_frac, var->data.interpolation);
+   if (stage == MESA_SHADER_FRAGMENT) {
+      NIR_PASS(_, nir, nir_lower_wpos_center);
+      nir_assign_io_var_locations(nir, nir_var_shader_in, &nir->num_inputs, stage);
+      nir_foreach_shader_in_variable(var, nir)
+         printf("input %s %s %s %u %u\n", var->name, glsl_get_type_name(var->type),
+                gl_varying_slot_name_for_stage(var->data.location, stage),
+                var->data.location_frac, var->data.interpolation);
+   } else if (!place_gl_vertex_io(nir)) {
+      return NULL;
+   } else {
+      /* GL's vertex colour clamp (CLAMP_VERTEX_COLOR, TRUE in the compatibility profile;
+       * GL 4.6 compat 12.2.3), which the state tracker lowers into the vertex shader of a
+       * driver without the vertex_color_clamped cap, as asahi is (st_program.c clamp_color) */
+      NIR_PASS(_, nir, nir_lower_clamp_color_outputs);
+   }
    optimize(nir);
    return nir;
 }
@@ -601,16 +730,28 @@ main(int argc, char **argv)
 {
    bool vertex = argc == 4 && !strcmp(argv[1], "--vertex");
    bool gl = argc == 5 && !strcmp(argv[1], "--glsl");
+   bool gl_vertex = argc == 4 && !strcmp(argv[1], "--glsl-vertex");
+   const char *vs_path = NULL, *fs_path = NULL;
    if (vertex) {
       argv++;
       argc--;
    }
    if (gl) {
+      vs_path = argv[2];
+      fs_path = argv[3];
       argv += 2;
       argc -= 2;
    }
+   if (gl_vertex) {
+      vertex = gl = true;
+      vs_path = argv[2];
+      argv++;
+      argc--;
+   }
    if (argc != 3) {
-      fprintf(stderr, "usage: %s [--vertex] IN.spv OUT | --glsl VS FS OUT\n", argv[0]);
+      fprintf(stderr,
+              "usage: %s [--vertex] IN.spv OUT | --glsl VS FS OUT | --glsl-vertex VS OUT\n",
+              argv[0]);
       return 1;
    }
    gl_shader_stage stage = vertex ? MESA_SHADER_VERTEX : MESA_SHADER_FRAGMENT;
@@ -621,7 +762,8 @@ main(int argc, char **argv)
    blob_reader_init(&blob, (void *)libagx_0_nir, sizeof(libagx_0_nir));
    nir_shader *libagx = nir_deserialize(mem, &agx_nir_options, &blob);
 
-   nir_shader *nir = gl ? glsl_front(argv[0], argv[1], argv[2]) : spirv_front(argv[1], stage);
+   nir_shader *nir =
+      gl ? glsl_front(vs_path, fs_path, argv[2], stage) : spirv_front(argv[1], stage);
    if (!nir)
       return 1;
    ralloc_steal(mem, nir);
@@ -649,7 +791,10 @@ main(int argc, char **argv)
    optimize(nir);
 
 driver:;
-   struct layout l = {0};
+   struct layout l = {.ubo_base = UBO_BASE_HALF};
+   /* A GL vertex shader's blocks follow the prolog's uniforms (6n + 4 halves, compile_vertex). */
+   if (gl && vertex)
+      l.ubo_base = ALIGN(6 * gl_nr_attribs + 4, 4);
    NIR_PASS(_, nir, nir_shader_intrinsics_pass, lower_descriptors, nir_metadata_control_flow, &l);
    NIR_PASS(_, nir, nir_shader_intrinsics_pass, lower_gl_ubo, nir_metadata_control_flow, &l);
    NIR_PASS(_, nir, nir_lower_explicit_io,
@@ -662,7 +807,7 @@ driver:;
    /* agx_shader_initialize (gallium), as for a fragment shader. */
    NIR_PASS(_, nir, agx_nir_lower_texture_early, true);
    /* Attribute a is the prolog's attribute a (the GL state tracker's driver locations). */
-   if (vertex) {
+   if (vertex && !gl) {
       nir_foreach_shader_in_variable(var, nir)
          var->data.driver_location = var->data.location - VERT_ATTRIB_GENERIC0;
    }
@@ -707,7 +852,7 @@ driver:;
    NIR_PASS(_, nir, agx_nir_lower_texture);
    agx_preprocess_nir(nir, libagx);
    if (vertex) {
-      if (l.bindings) {
+      if (l.bindings && !gl) {
          fprintf(stderr, "glsl_graphics: uniform blocks in a vertex shader are not placed\n");
          return 1;
       }

@@ -71,6 +71,14 @@ set_limits(struct gl_context *ctx, const nir_shader_compiler_options *options)
       ctx->Const.ShaderCompilerOptions[s].NirOptions = options;
    }
    ctx->Extensions.EXT_texture_array = true;
+   /* more of what asahi's GL driver exposes (features.txt), so shaders enabling them compile */
+   ctx->Extensions.ARB_shader_storage_buffer_object = true;
+   ctx->Extensions.ARB_shader_image_load_store = true;
+   ctx->Extensions.ARB_explicit_uniform_location = true;
+   ctx->Extensions.ARB_texture_gather = true;
+   ctx->Extensions.ARB_shader_atomic_counters = true;
+   ctx->Extensions.ARB_enhanced_layouts = true;
+   ctx->Extensions.ARB_shader_image_size = true;
    ctx->Extensions.ARB_shader_texture_lod = true;
    ctx->Extensions.EXT_gpu_shader4 = true;
 }
@@ -88,9 +96,9 @@ wavesim_glsl_link(const char *vs, const char *fs, const nir_shader_compiler_opti
    _mesa_glsl_builtin_functions_init_or_ref();
 
    struct gl_shader_program *prog = standalone_create_shader_program();
-   /* A fragment shader alone is a separable program (glCreateShaderProgramv, GL 4.6 7.3):
-    * linked without a producer, so its inputs are what the source reads. */
-   prog->SeparateShader = !vs;
+   /* A stage alone is a separable program (glCreateShaderProgramv, GL 4.6 7.3): linked
+    * without a producer or consumer, so its inputs and outputs are what the source has. */
+   prog->SeparateShader = !vs || !fs;
    const char *sources[2] = {vs, fs};
    const GLenum types[2] = {GL_VERTEX_SHADER, GL_FRAGMENT_SHADER};
    for (unsigned i = 0; i < 2; ++i) {
