@@ -48,36 +48,17 @@ fn mesa25_vertex_shaders_match_llvmpipe() {
                 continue;
             }
         };
-        let mut got = BTreeMap::new();
-        for line in text.lines().filter_map(|l| l.strip_prefix("vertex ")) {
-            let (head, rest) = line.split_once(':').unwrap();
-            let v: u32 = head.split_whitespace().next().unwrap().parse().unwrap();
-            for item in rest
-                .split_whitespace()
-                .filter_map(|i| i.strip_prefix("out"))
-            {
-                let (slot, value) = item.split_once('=').unwrap();
-                let value = u32::from_str_radix(value.trim_start_matches("0x"), 16).unwrap();
-                got.insert((v, slot.parse::<u32>().unwrap()), value);
-            }
-        }
+        let got = linked_output::vertex_outputs(&text);
         let refs = std::fs::read_to_string(dir.join(format!("{name}.vs.ref"))).unwrap();
-        for line in refs.lines() {
-            let (v, rest) = line.split_once(':').unwrap();
-            let v: u32 = v.parse().unwrap();
-            for item in rest.split_whitespace() {
-                let (slot, want) = item.split_once('=').unwrap();
-                let slot: u32 = slot.parse().unwrap();
-                let want = u32::from_str_radix(want, 16).unwrap();
-                words += 1;
-                match got.get(&(v, slot)) {
-                    Some(&g) if agree_within(g, want, 1.0 / 65536.0) => {
-                        inexact += usize::from(g != want)
-                    }
-                    other => failures.push(format!(
-                        "{name}: vertex {v} slot {slot}: {other:08x?}, llvmpipe {want:08x}"
-                    )),
+        for (v, slot, want) in linked_output::vertex_reference(&refs) {
+            words += 1;
+            match got.get(&(v, slot)) {
+                Some(&g) if agree_within(g, want, 1.0 / 65536.0) => {
+                    inexact += usize::from(g != want)
                 }
+                other => failures.push(format!(
+                    "{name}: vertex {v} slot {slot}: {other:08x?}, llvmpipe {want:08x}"
+                )),
             }
         }
     }

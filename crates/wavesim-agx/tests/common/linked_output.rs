@@ -31,3 +31,41 @@ pub fn tile_records(text: &str) -> BTreeMap<(u32, u32), Vec<u8>> {
     }
     tile
 }
+
+/// A vertex job's outputs (`vertex V instance I: ... outSLOT=0xWORD`): {(vertex, slot): word}.
+pub fn vertex_outputs(text: &str) -> BTreeMap<(u32, u32), u32> {
+    let mut got = BTreeMap::new();
+    for line in text.lines().filter_map(|l| l.strip_prefix("vertex ")) {
+        let Some((head, rest)) = line.split_once(':') else {
+            continue;
+        };
+        let v: u32 = head.split_whitespace().next().unwrap().parse().unwrap();
+        for item in rest
+            .split_whitespace()
+            .filter_map(|i| i.strip_prefix("out"))
+        {
+            let (slot, value) = item.split_once('=').unwrap();
+            let value = u32::from_str_radix(value.trim_start_matches("0x"), 16).unwrap();
+            got.insert((v, slot.parse::<u32>().unwrap()), value);
+        }
+    }
+    got
+}
+
+/// A vertex reference (`V: SLOT=WORD ...`, words in hex): (vertex, slot, word) in order.
+pub fn vertex_reference(text: &str) -> Vec<(u32, u32, u32)> {
+    let mut out = vec![];
+    for line in text.lines() {
+        let (v, rest) = line.split_once(':').unwrap();
+        let v: u32 = v.parse().unwrap();
+        for item in rest.split_whitespace() {
+            let (slot, want) = item.split_once('=').unwrap();
+            out.push((
+                v,
+                slot.parse().unwrap(),
+                u32::from_str_radix(want, 16).unwrap(),
+            ));
+        }
+    }
+    out
+}
