@@ -25,7 +25,15 @@ other stage); job names are PREFIX_relative_path. For each program:
 - llvmpipe draws the same fragment shader behind the feeding vertex shader (mesa_corpus.py's
   fragment_reference); OUT/NAME.ref holds its pixels `X Y R G B A`.
 
-A program without a job is listed in OUT/summary.txt with the reason (the compiler's own message,
+Each program's vertex shader is compiled alone too (glsl_graphics --glsl-vertex: a hardware
+vertex shader, attributes from the prolog, outputs through the UVS; gl_Vertex and generic
+attributes fed the harness's three vertices, the other built-in attributes their current values,
+the fixed-function matrices the identity, the vertex colour clamped as GL's compatibility profile
+does), written as NAME.vs.bin / NAME.vs.toml with llvmpipe's transform feedback of gl_Position and
+every output in NAME.vs.ref (`VERTEX: SLOT=WORD...`, wavesim's output slots).
+
+tools/agx/gl25_glsl_excluded.txt names programs (NAME) and vertex shaders (NAME.vs) left out on
+purpose, with why. A program without a job is listed in OUT/summary.txt with the reason (the compiler's own message,
 or the harness's). Not run in CI: needs tools/mesa/build_new.sh's tree and Debian's llvmpipe.
 """
 import argparse
@@ -474,7 +482,7 @@ def main():
     subprocess.run(["cc", "-O2", "-o", harness, str(HERE / "mesa_shader_test.c"), "-lEGL"],
                    check=True)
     summary = []
-    built = built_vs = 0
+    built = [0, 0]  # fragment, vertex jobs
     skip = excluded()
     for spec in a.dirs:
         prefix, _, d = spec.partition("=")
@@ -484,29 +492,19 @@ def main():
         for p in files:
             rel = p.relative_to(d).with_suffix("")
             name = prefix + "_" + re.sub(r"[^A-Za-z0-9_.-]", "_", str(rel).replace("/", "_"))
-            if name in skip:
-                summary.append("%s: excluded: %s" % (name, skip[name]))
+            for key, make in ((name, build), (name + ".vs", build_vertex)):
+                if key in skip:
+                    summary.append("%s: excluded: %s" % (key, skip[key]))
+                else:
+                    try:
+                        make(compiler, harness, p, name, a.out)
+                        built[make is build_vertex] += 1
+                        summary.append("%s: job" % key)
+                    except (mesa_corpus.Problem, subprocess.TimeoutExpired) as e:
+                        summary.append("%s: %s" % (key, " ".join(str(e).split())[:300]))
                 print(summary[-1], flush=True)
-                continue
-            try:
-                build(compiler, harness, p, name, a.out)
-                built += 1
-                summary.append("%s: job" % name)
-            except (mesa_corpus.Problem, subprocess.TimeoutExpired) as e:
-                summary.append("%s: %s" % (name, " ".join(str(e).split())[:300]))
-            print(summary[-1], flush=True)
-            if name + ".vs" in skip:
-                summary.append("%s.vs: excluded: %s" % (name, skip[name + ".vs"]))
-                continue
-            try:
-                build_vertex(compiler, harness, p, name, a.out)
-                built_vs += 1
-                summary.append("%s.vs: job" % name)
-            except (mesa_corpus.Problem, subprocess.TimeoutExpired) as e:
-                summary.append("%s.vs: %s" % (name, " ".join(str(e).split())[:300]))
-            print(summary[-1], flush=True)
     (a.out / "summary.txt").write_text("\n".join(summary) + "\n")
-    print("%d fragment jobs, %d vertex jobs" % (built, built_vs))
+    print("%d fragment jobs, %d vertex jobs" % tuple(built))
 
 
 if __name__ == "__main__":

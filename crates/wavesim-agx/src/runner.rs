@@ -1103,6 +1103,8 @@ fn run_vertex_job<O: crate::inside::AgxObserver>(
         .transpose()?;
     let reserved = crate::abi::vertex_uniform_slots(n, hw.is_some(), abi);
     let after_preamble;
+    // what the preamble ran under the opt-in counts with the vertices'
+    let mut preamble_approximated = Default::default();
     let uniforms = match v.preamble_offset {
         None => uniforms,
         Some(offset) => {
@@ -1113,12 +1115,12 @@ fn run_vertex_job<O: crate::inside::AgxObserver>(
                 nr_gprs: cfg.nr_gprs,
                 nr_preamble_gprs: v.nr_preamble_gprs,
                 uniforms: uniforms.to_vec(),
-                approximate: false,
+                approximate: cfg.approximate,
                 textures: vec![],
                 samplers: vec![],
             };
             let program = crate::exec::Program::new(program.clone());
-            (after_preamble, _) = shader.uniforms_after_preamble(
+            (after_preamble, preamble_approximated) = shader.uniforms_after_preamble(
                 "vertex preamble",
                 &program,
                 dev,
@@ -1150,7 +1152,10 @@ fn run_vertex_job<O: crate::inside::AgxObserver>(
         index_buffer: None,
         hardware_compute: hw,
     };
-    let result = run_vertex_observed(&vc, &draw, dev, obs)?;
+    let mut result = run_vertex_observed(&vc, &draw, dev, obs)?;
+    for (name, n) in preamble_approximated {
+        *result.approximated.entry(name).or_insert(0) += n;
+    }
     write_invocations(text, &result, &v.show_registers)
 }
 
