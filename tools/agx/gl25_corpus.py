@@ -7,7 +7,8 @@ jobs and llvmpipe's answers.
 For each DIR/NAME.frag (GLSL 4.50 valid for both GL and Vulkan: inputs with explicit locations,
 uniform blocks with explicit bindings, output at location 0), this compiles the shader with
 glslangValidator -V and glsl_graphics, writes NAME.bin, NAME.job.toml (abi = "mesa-25.0-linked",
-kind = "fragment", 16x16 pixels; the end-of-tile program is the shared end_of_tile.bin, its PBE
+kind = "fragment", 16x16 pixels; the end-of-tile program is the shared end_of_tile.bin (end_of_tile_2rt.bin for two render
+targets), its PBE
 descriptor a linear 16x16 RGBA8 image whose bytes are the job's output) and NAME.ref: llvmpipe's
 pixels (tools/agx/gl_fragment_ref.c) as `X Y R G B A DEPTHBITS`.
 
@@ -20,6 +21,11 @@ z = 0). wavesim's pixel row y is GL's window row y (GL's rows count from the bot
 read gl_FragCoord only through sr80/sr81).
 
 Header comments: `// ubo: BINDING f32 V...` or `// ubo: BINDING words W...` (block contents);
+`// rts: 2` (two RGBA8 render targets, outputs at locations 0 and 1; the job's second image is
+`rt1`, NAME.ref gives its bytes after the depth); `// blend: alpha` or `// blend: add` (the
+epilog's blending, glBlendFunc(SRC_ALPHA, ONE_MINUS_SRC_ALPHA) or (ONE, ONE)); `// clear: R G B A`
+(the clear colour, multiples of 1/255 so that the tile's bytes are exact: the job's
+`[end_of_tile] clear`, as the driver's background program leaves the tile);
 `// approximate`: the job runs under the approximation opt-in (sqrt, length and distance are
 `rsqrt_special`, sin/cos `sin_pt_1/2`).
 
@@ -98,23 +104,39 @@ def pbe_words():
     return [(v >> (32 * i)) & 0xffffffff for i in range(6)]
 
 
+def header(text, key):
+    for line in text.splitlines():
+        if line.startswith('// %s:' % key):
+            return line.split(':', 1)[1].split()
+    return None
+
+
 def build(src_dir, name, compiler, ref):
     src = os.path.join(src_dir, name + '.frag')
     text = open(src).read()
     ins = inputs(text)
     blocks = ubos(text)
+    rts = int((header(text, 'rts') or ['1'])[0])
+    blend = (header(text, 'blend') or [None])[0]
+    clear = [float(v) for v in header(text, 'clear') or [0, 0, 0, 0]]
+    env = dict(os.environ, GLSL_GRAPHICS_RTS=str(rts))
+    if blend:
+        env['GLSL_GRAPHICS_BLEND'] = blend
     with tempfile.TemporaryDirectory() as tmp:
         spv, out = os.path.join(tmp, 'a.spv'), os.path.join(tmp, 'a')
         subprocess.run(['glslangValidator', '-V', src, '-o', spv], check=True, capture_output=True,
                        text=True)
         info = subprocess.run([compiler, spv, out], check=True, capture_output=True,
-                              text=True).stdout
+                              text=True, env=env).stdout
         vert = os.path.join(tmp, 'a.vert')
         open(vert, 'w').write(vertex_shader(ins))
         spec = os.path.join(tmp, 'spec')
         with open(spec, 'w') as f:
             for b, words in sorted(blocks.items()):
                 f.write('ubo %d %s\n' % (b, ' '.join('%x' % w for w in words)))
+            f.write('rts %d\nclear %s\n' % (rts, ' '.join(map(repr, clear))))
+            if blend:
+                f.write('blend %s\n' % blend)
         r = subprocess.run([ref, vert, src, spec], check=True, capture_output=True,
                            text=True).stdout
         code = open(out + '.bin', 'rb').read()
@@ -128,9 +150,17 @@ def build(src_dir, name, compiler, ref):
             imm = [int(v) for v in f[1:]]
         else:
             kv[f[0]] = int(f[1])
+    clear_bytes = [round(c * 255) for c in clear]
+    if any(abs(c * 255 - b) > 1e-4 for c, b in zip(clear, clear_bytes)):
+        raise SystemExit('%s: clear colour %s is not a multiple of 1/255' % (name, clear))
+    record = [0] * 8
+    for i in range(rts):
+        at = kv['tib_offset'] if i == 0 else kv['tib_offset_%d' % i]
+        record[at:at + 4] = clear_bytes
     if kv['bindings'] > len(blocks) or any(b >= kv['bindings'] for b in blocks):
         raise SystemExit('%s: uniform blocks %s, the compiler bound %d' % (name, sorted(blocks), kv['bindings']))
-    eot_path = os.path.join(src_dir, 'end_of_tile.bin')
+    eot_name = 'end_of_tile.bin' if rts == 1 else 'end_of_tile_%drt.bin' % rts
+    eot_path = os.path.join(src_dir, eot_name)
     if os.path.exists(eot_path) and open(eot_path, 'rb').read() != eot:
         raise SystemExit('%s: a different end-of-tile program' % name)
     open(eot_path, 'wb').write(eot)
@@ -168,18 +198,27 @@ def build(src_dir, name, compiler, ref):
     if kv['has_preamble']:
         j += ['preamble_offset = %d' % kv['preamble_offset'],
               'nr_preamble_gprs = %d' % ((kv['nr_preamble_gprs'] + 1) // 2)]
-    j += ['', '[end_of_tile]', 'code = "end_of_tile.bin"',
+    j += ['', '[end_of_tile]', 'code = "%s"' % eot_name,
           'nr_gprs = %d' % ((kv['eot_nr_gprs'] + 1) // 2),
-          'pbe = [%s]' % ', '.join(map(str, pbe_words())), 'image = "rt"', '',
-          '[fragment]', 'width = %d' % W, 'height = %d' % H, 'front_facing = true',
+          'pbe = [%s]' % ', '.join(map(str, pbe_words())), 'image = "rt"']
+    if any(record):
+        j.append('clear = [%s]' % ', '.join(map(str, record)))
+    for i in range(1, rts):
+        j += ['', '[[end_of_tile.target]]', 'pbe = [%s]' % ', '.join(map(str, pbe_words())),
+              'image = "rt%d"' % i]
+    j += ['', '[fragment]', 'width = %d' % W, 'height = %d' % H, 'front_facing = true',
           'coefficients = [%s]' % ', '.join('[%r, %r, %r]' % tuple(p) for p in planes), '',
           '[[buffer]]', 'name = "rt"', 'size = %d' % (W * H * 4)]
+    for i in range(1, rts):
+        j += ['', '[[buffer]]', 'name = "rt%d"' % i, 'size = %d' % (W * H * 4)]
     for b, words in sorted(blocks.items()):
         j += ['', '[[buffer]]', 'name = "ubo%d"' % b, 'u32 = [%s]' % ', '.join(map(str, words)),
               '', '[[uniform]]', 'slot = %d' % (16 + 4 * b), 'buffer = "ubo%d"' % b]
     for i, v in enumerate(imm[1:]):
         j += ['', '[[uniform]]', 'slot = %d' % (imm[0] + i), 'u16 = %d' % v]
     j += ['', '[[output]]', 'buffer = "rt"', 'format = "u8"', 'count = %d' % (W * H * 4)]
+    for i in range(1, rts):
+        j += ['', '[[output]]', 'buffer = "rt%d"' % i, 'format = "u8"', 'count = %d' % (W * H * 4)]
     open(stem + '.job.toml', 'w').write('\n'.join(j) + '\n')
     print('%s: %d inputs, %d coefficient registers, depth %s' % (name, len(ins), kv['nr_cf'],
                                                                bool(kv['writes_z'])))

@@ -5,8 +5,11 @@
  * Usage: gl_fragment_ref SHADER.vert SHADER.frag SPEC
  * The vertex shader (written by tools/agx/gl25_corpus.py) draws one triangle, (-1,-1) (3,-1)
  * (-1,3) at z = 0 (window depth 0.5), counter-clockwise; SPEC lines are `ubo BINDING WORD...`
- * (32-bit words in hex). Depth test on with GL_ALWAYS and writes on, cleared to 1.0; colour
- * cleared to 0. Output: `X Y R G B A DEPTHBITS` per pixel (depth as f32 bits in hex).
+ * (32-bit words in hex), `rts N` (N RGBA8 colour attachments, draw buffer i to attachment i; 1
+ * or 2), `blend alpha` (glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA)) or `blend add`
+ * (glBlendFunc(GL_ONE, GL_ONE)), `clear R G B A` (the clear colour; default 0). Depth test on
+ * with GL_ALWAYS and writes on, cleared to 1.0. Output: `X Y R G B A DEPTHBITS` per pixel (depth
+ * as f32 bits in hex), then R G B A of attachment 1 when there are two.
  * Built and run by tools/agx/gl25_corpus.py. */
 #include "../mesa/shader_test_common.h"
 
@@ -19,7 +22,8 @@
    X(PFNGLCLEARDEPTHPROC, glClearDepth)                                                     \
    X(PFNGLCLEARPROC, glClear)                                                               \
    X(PFNGLREADPIXELSPROC, glReadPixels)                                                     \
-   X(PFNGLREADBUFFERPROC, glReadBuffer)
+   X(PFNGLREADBUFFERPROC, glReadBuffer)                                                     \
+   X(PFNGLBLENDFUNCPROC, glBlendFunc)
 #define DECLARE(type, name) static type p_##name;
 GL_FUNCS(DECLARE)
 
@@ -101,9 +105,26 @@ int main(int argc, char **argv)
    p_glUseProgram(prog);
 
    static uint32_t words[1 << 16];
+   unsigned rts = 1;
+   float clear[4] = {0, 0, 0, 0};
    for (char *line = strtok(spec, "\n"); line; line = strtok(NULL, "\n")) {
       unsigned b, n = 0, w;
       int used, step;
+      char mode[16];
+      if (sscanf(line, "rts %u", &rts) == 1)
+         continue;
+      if (sscanf(line, "clear %f %f %f %f", &clear[0], &clear[1], &clear[2], &clear[3]) == 4)
+         continue;
+      if (sscanf(line, "blend %15s", mode) == 1) {
+         p_glEnable(GL_BLEND);
+         if (!strcmp(mode, "alpha"))
+            p_glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
+         else if (!strcmp(mode, "add"))
+            p_glBlendFunc(GL_ONE, GL_ONE);
+         else
+            return fail("bad blend mode", mode);
+         continue;
+      }
       if (sscanf(line, "ubo %u%n", &b, &used) != 1)
          return fail("bad spec line", line);
       for (char *p = line + used; n < (1 << 16) && sscanf(p, "%x%n", &w, &step) == 1; p += step)
@@ -115,22 +136,27 @@ int main(int argc, char **argv)
       p_glBindBufferBase(GL_UNIFORM_BUFFER, b, buf);
    }
 
-   GLuint fb, rb[2];
+   if (rts < 1 || rts > 2)
+      return fail("rts: 1 or 2", NULL);
+   GLuint fb, rb[3];
    p_glGenFramebuffers(1, &fb);
    p_glBindFramebuffer(GL_FRAMEBUFFER, fb);
-   p_glGenRenderbuffers(2, rb);
-   p_glBindRenderbuffer(GL_RENDERBUFFER, rb[0]);
-   p_glRenderbufferStorage(GL_RENDERBUFFER, GL_RGBA8, W, H);
-   p_glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, rb[0]);
-   p_glBindRenderbuffer(GL_RENDERBUFFER, rb[1]);
+   p_glGenRenderbuffers(3, rb);
+   for (unsigned i = 0; i < rts; ++i) {
+      p_glBindRenderbuffer(GL_RENDERBUFFER, rb[i]);
+      p_glRenderbufferStorage(GL_RENDERBUFFER, GL_RGBA8, W, H);
+      p_glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0 + i, GL_RENDERBUFFER,
+                                  rb[i]);
+   }
+   p_glBindRenderbuffer(GL_RENDERBUFFER, rb[2]);
    p_glRenderbufferStorage(GL_RENDERBUFFER, GL_DEPTH_COMPONENT32F, W, H);
-   p_glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, GL_RENDERBUFFER, rb[1]);
-   GLenum draw = GL_COLOR_ATTACHMENT0;
-   p_glDrawBuffers(1, &draw);
+   p_glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, GL_RENDERBUFFER, rb[2]);
+   GLenum draw[2] = {GL_COLOR_ATTACHMENT0, GL_COLOR_ATTACHMENT1};
+   p_glDrawBuffers(rts, draw);
    p_glViewport(0, 0, W, H);
    p_glEnable(GL_DEPTH_TEST);
    p_glDepthFunc(GL_ALWAYS);
-   p_glClearColor(0, 0, 0, 0);
+   p_glClearColor(clear[0], clear[1], clear[2], clear[3]);
    p_glClearDepth(1.0);
    p_glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
 
@@ -140,10 +166,14 @@ int main(int argc, char **argv)
    p_glDrawArrays(GL_TRIANGLES, 0, 3);
    p_glFinish();
 
-   static uint8_t rgba[W * H * 4];
+   static uint8_t rgba[W * H * 4], rgba1[W * H * 4];
    static float depth[W * H];
    p_glReadBuffer(GL_COLOR_ATTACHMENT0);
    p_glReadPixels(0, 0, W, H, GL_RGBA, GL_UNSIGNED_BYTE, rgba);
+   if (rts == 2) {
+      p_glReadBuffer(GL_COLOR_ATTACHMENT1);
+      p_glReadPixels(0, 0, W, H, GL_RGBA, GL_UNSIGNED_BYTE, rgba1);
+   }
    p_glReadPixels(0, 0, W, H, GL_DEPTH_COMPONENT, GL_FLOAT, depth);
    if (p_glGetError() != GL_NO_ERROR)
       return fail("GL error", NULL);
@@ -152,7 +182,11 @@ int main(int argc, char **argv)
          const uint8_t *c = &rgba[4 * (y * W + x)];
          uint32_t bits;
          memcpy(&bits, &depth[y * W + x], 4);
-         printf("%u %u %u %u %u %u %08x\n", x, y, c[0], c[1], c[2], c[3], bits);
+         printf("%u %u %u %u %u %u %08x", x, y, c[0], c[1], c[2], c[3], bits);
+         const uint8_t *d = &rgba1[4 * (y * W + x)];
+         if (rts == 2)
+            printf(" %u %u %u %u", d[0], d[1], d[2], d[3]);
+         printf("\n");
       }
    }
    return 0;

@@ -31,6 +31,8 @@
 
 #include "asahi/compiler/agx_compile.h"
 #include "asahi/compiler/agx_nir.h"
+#include "asahi/genxml/agx_pack.h"
+#include "asahi/layout/layout.h"
 #include "asahi/lib/agx_linker.h"
 #include "asahi/lib/agx_tilebuffer.h"
 #include "asahi/lib/agx_uvs.h"
@@ -43,6 +45,7 @@
 #include "util/blob.h"
 #include "util/format/u_formats.h"
 
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -88,6 +91,9 @@ optimize(nir_shader *nir)
 struct layout {
    unsigned bindings;
    bool failed;
+   /* the uniform half of block 0's address (UBO_BASE_HALF, or after a vertex shader's prolog
+    * uniforms) */
+   unsigned ubo_base;
 };
 
 /* Set 0's uniform blocks: binding N's address is uniform half 16 + 4N. */
@@ -148,6 +154,22 @@ lower_draw_sysvals(nir_builder *b, nir_intrinsic_instr *intr, void *data)
    return false;
 }
 
+/* The sampler's LOD bias, which the driver keeps in its uniform table (agx_nir_lower_sysvals:
+ * `lod_bias[sampler]` for agx_nir_lower_texture's nir_texop_lod_bias_agx) and which the harness
+ * leaves at GL's default, 0 (GL 4.6, 8.14.1: TEXTURE_LOD_BIAS of sampler and unit). */
+static bool
+lower_lod_bias(nir_builder *b, nir_instr *instr, void *data)
+{
+   if (instr->type != nir_instr_type_tex)
+      return false;
+   nir_tex_instr *tex = nir_instr_as_tex(instr);
+   if (tex->op != nir_texop_lod_bias_agx)
+      return false;
+   b->cursor = nir_before_instr(instr);
+   nir_def_replace(&tex->def, nir_imm_floatN_t(b, 0.0, tex->def.bit_size));
+   return true;
+}
+
 /* The draw's first vertex and base instance: the uniforms the prolog's ABI gives them (6n and
  * 6n + 2 for n attributes, agx_abi.h / map_vs_part_uniform), where the driver would read its root
  * table (agx_nir_lower_sysvals). */
@@ -167,6 +189,9 @@ lower_vs_draw_params(nir_builder *b, nir_intrinsic_instr *intr, void *data)
    return true;
 }
 
+/* A GL vertex shader's attribute count (glsl_front), ~0 for SPIR-V. */
+static unsigned gl_nr_attribs = ~0u;
+
 /* A hardware vertex shader (agx_compile_variant with key->hw): attributes from the prolog's
  * registers, outputs through the UVS at the layout agx_assign_uvs links (every varying smooth).
  * Writes OUT.bin (the binary from the main part on) and prints its offsets and the output slots. */
@@ -183,6 +208,11 @@ compile_vertex(nir_shader *nir, const nir_shader *libagx, unsigned bindings, con
    NIR_PASS(_, nir, nir_shader_intrinsics_pass, lower_draw_sysvals, nir_metadata_control_flow,
             &vs);
    unsigned nr_attribs = DIV_ROUND_UP(BITSET_LAST_BIT(attribs), 4);
+   if (gl_nr_attribs != ~0u && nr_attribs != gl_nr_attribs) {
+      fprintf(stderr, "glsl_graphics: %u attributes read, %u placed\n", nr_attribs,
+              gl_nr_attribs);
+      return 1;
+   }
    NIR_PASS(_, nir, nir_shader_intrinsics_pass, lower_vs_draw_params, nir_metadata_control_flow,
             &nr_attribs);
    /* The prolog's uniforms (AGX_ABI_VUNI_COUNT_GL: 6n + 4 halves), then the blocks. */
@@ -222,6 +252,32 @@ compile_vertex(nir_shader *nir, const nir_shader *libagx, unsigned bindings, con
    return 0;
 }
 
+/* A GL program's uniform block N (block 0 the default block: nir_lower_uniforms_to_ubo): its
+ * address in uniform half 16 + 4N, as for SPIR-V's binding N (the driver's `ubo_base` sysval,
+ * agx_nir_lower_sysvals.c's load_ubo, reads the same address from its table). */
+static bool
+lower_gl_ubo(nir_builder *b, nir_intrinsic_instr *intr, void *data)
+{
+   struct layout *l = data;
+   if (intr->intrinsic != nir_intrinsic_load_ubo)
+      return false;
+   b->cursor = nir_before_instr(&intr->instr);
+   if (!nir_src_is_const(intr->src[0]) || nir_src_as_uint(intr->src[0]) >= MAX_BINDINGS) {
+      fprintf(stderr, "glsl_graphics: uniform block index not constant or above %u\n",
+              MAX_BINDINGS);
+      l->failed = true;
+      return false;
+   }
+   unsigned block = nir_src_as_uint(intr->src[0]);
+   l->bindings = MAX2(l->bindings, block + 1);
+   nir_def *base = nir_load_preamble(b, 1, 64, .base = l->ubo_base + block * 4);
+   nir_def *addr = nir_iadd(b, base, nir_u2u64(b, intr->src[1].ssa));
+   nir_def_replace(&intr->def, nir_load_global_constant(b, addr, nir_intrinsic_align(intr),
+                                                        intr->num_components,
+                                                        intr->def.bit_size));
+   return true;
+}
+
 /* The gallium driver's I/O type size (agx_state.c): vec4 slots. */
 static int
 io_type_size(const struct glsl_type *type, bool bindless)
@@ -246,6 +302,378 @@ read_file(const char *path, size_t *size)
    }
    fclose(f);
    return data;
+}
+
+static nir_shader *
+spirv_front(const char *path, gl_shader_stage stage)
+{
+   size_t spirv_size;
+   uint32_t *spirv = read_file(path, &spirv_size);
+   if (!spirv || spirv_size % 4) {
+      fprintf(stderr, "glsl_graphics: cannot read %s\n", path);
+      return NULL;
+   }
+   nir_shader *nir = spirv_to_nir(spirv, spirv_size / 4, NULL, 0, stage, "main",
+                                  &spirv_options, &agx_nir_options);
+   if (!nir)
+      fprintf(stderr, "glsl_graphics: spirv_to_nir failed\n");
+   return nir;
+}
+
+/* tools/agx/glsl_mesa_front.cpp */
+struct gl_shader_program;
+struct gl_shader_program *wavesim_glsl_link(const char *vs, const char *fs,
+                                            const nir_shader_compiler_options *options);
+nir_shader *wavesim_glsl_stage(struct gl_shader_program *prog, gl_shader_stage stage);
+struct wavesim_sampler {
+   const char *name;
+   unsigned element, index;
+   enum glsl_sampler_dim dim;
+   bool shadow, array;
+};
+unsigned wavesim_glsl_samplers(struct gl_shader_program *prog, gl_shader_stage stage,
+                               struct wavesim_sampler *out, unsigned max);
+
+/* The texture tools/agx/mesa_shader_test.c binds to a sampler, as the gallium driver lays it out
+ * and describes it: 4x4 RGBA8 (4 wide for 1D, 4 layers for 2D arrays, depth 4 for 3D, 6 equal
+ * faces for cubes), one level, twiddled (agx_select_best_modifier: too small to compress,
+ * ail_can_compress), texel (x, y, z) = (16x + 1, 16y + 2, 16z + 3, A) with A the unit's alpha,
+ * which the corpus script writes (the texel bytes are RGBA in every layout). The TEXTURE
+ * descriptor as agx_pack_texture packs it (address 0: the job places the image), the SAMPLER
+ * as agx_create_sampler_state packs GL's default sampler with the harness's NEAREST filters
+ * (LINEAR with GLSL_GRAPHICS_LINEAR, as the harness's SHADER_TEST_LINEAR): no
+ * mip filter, LOD range [0, 1000] (GL's defaults), REPEAT (CLAMP_TO_EDGE for rectangles, GL 4.6
+ * 8.10), seamful cube maps (TEXTURE_CUBE_MAP_SEAMLESS off), unnormalized coordinates for
+ * rectangles (st_convert_sampler). A 2D or rectangle shadow sampler gets the harness's 4x4
+ * GL_DEPTH_COMPONENT32F texture (Z32_FLOAT, texel (x + 4y + 0.5) / 16) with comparison on
+ * (LEQUAL, GL's default TEXTURE_COMPARE_FUNC) and the swizzle R R R 1: the compatibility
+ * profile's default DEPTH_TEXTURE_MODE, LUMINANCE (compute_texture_format_swizzle in
+ * teximage.c), composed with the depth format's broadcast as agx_pack_texture composes them.
+ * Writes OUT.texI.bin and prints `texture I SIZE rgba8|z32f W0..W5` and `sampler_desc I W0 W1`. */
+static bool
+write_texture(const struct wavesim_sampler *smp, const char *out)
+{
+   bool shadow = smp->shadow;
+   if (shadow && ((smp->dim != GLSL_SAMPLER_DIM_2D && smp->dim != GLSL_SAMPLER_DIM_RECT) ||
+                  smp->array)) {
+      fprintf(stderr, "glsl_graphics: shadow sampler %s (only 2D and rectangle ones)\n",
+              smp->name);
+      return false;
+   }
+   enum pipe_format format = shadow ? PIPE_FORMAT_Z32_FLOAT : PIPE_FORMAT_R8G8B8A8_UNORM;
+   struct ail_layout layout = {
+      .width_px = 4,
+      .height_px = smp->dim == GLSL_SAMPLER_DIM_1D ? 1 : 4,
+      .depth_px = 1,
+      .sample_count_sa = 1,
+      .levels = 1,
+      .tiling = AIL_TILING_TWIDDLED,
+      .format = format,
+   };
+   enum agx_texture_dimension dim;
+   switch (smp->dim) {
+   case GLSL_SAMPLER_DIM_1D:
+   case GLSL_SAMPLER_DIM_2D:
+   case GLSL_SAMPLER_DIM_RECT:
+      dim = smp->array ? AGX_TEXTURE_DIMENSION_2D_ARRAY : AGX_TEXTURE_DIMENSION_2D;
+      if (smp->array)
+         layout.depth_px = 4;
+      break;
+   case GLSL_SAMPLER_DIM_3D:
+      dim = AGX_TEXTURE_DIMENSION_3D;
+      layout.depth_px = 4;
+      layout.mipmapped_z = true;
+      break;
+   case GLSL_SAMPLER_DIM_CUBE:
+      if (smp->array) {
+         fprintf(stderr, "glsl_graphics: cube array sampler %s\n", smp->name);
+         return false;
+      }
+      dim = AGX_TEXTURE_DIMENSION_CUBE;
+      layout.depth_px = 6;
+      break;
+   default:
+      fprintf(stderr, "glsl_graphics: sampler %s of dimension %d\n", smp->name, smp->dim);
+      return false;
+   }
+   if (smp->array && smp->dim == GLSL_SAMPLER_DIM_1D) {
+      fprintf(stderr, "glsl_graphics: 1D array sampler %s\n", smp->name);
+      return false;
+   }
+   ail_make_miptree(&layout);
+   uint8_t *image = calloc(1, layout.size_B);
+   uint8_t linear[4 * 4 * 4];
+   for (unsigned z = 0; z < layout.depth_px; ++z) {
+      for (unsigned y = 0; y < layout.height_px; ++y)
+         for (unsigned x = 0; x < 4; ++x) {
+            uint8_t *t = &linear[(y * 4 + x) * 4];
+            if (shadow) {
+               /* the harness's GL_DEPTH_COMPONENT32F texel: (x + 4y + 0.5) / 16 */
+               float d = ((float)(x + 4 * y) + 0.5f) / 16.0f;
+               memcpy(t, &d, 4);
+               continue;
+            }
+            /* cube faces all hold the z = 0 image (the harness uploads the same to each) */
+            unsigned zz = smp->dim == GLSL_SAMPLER_DIM_CUBE ? 0 : z;
+            t[0] = 16 * x + 1;
+            t[1] = 16 * y + 2;
+            t[2] = 16 * zz + 3;
+            t[3] = 0;
+         }
+      /* 3D textures: slice z of level 0 (mipmapped_z: slices are layers of the level) */
+      ail_tile(image + z * layout.layer_stride_B, linear, &layout, 0, 16, 0, 0, 4,
+               layout.height_px);
+   }
+   struct agx_texture_packed tex;
+   agx_pack(&tex, TEXTURE, cfg) {
+      cfg.dimension = dim;
+      cfg.layout = AGX_LAYOUT_TWIDDLED;
+      cfg.channels = ail_pixel_format[format].channels;
+      cfg.type = ail_pixel_format[format].type;
+      cfg.swizzle_r = AGX_CHANNEL_R;
+      cfg.swizzle_g = shadow ? AGX_CHANNEL_R : AGX_CHANNEL_G;
+      cfg.swizzle_b = shadow ? AGX_CHANNEL_R : AGX_CHANNEL_B;
+      cfg.swizzle_a = shadow ? AGX_CHANNEL_1 : AGX_CHANNEL_A;
+      cfg.width = layout.width_px;
+      cfg.height = layout.height_px;
+      cfg.first_level = cfg.last_level = 0;
+      cfg.address = 0;
+      cfg.depth = dim == AGX_TEXTURE_DIMENSION_CUBE ? 1 : layout.depth_px;
+      cfg.page_aligned_layers = layout.page_aligned_layers;
+   }
+   bool rect = smp->dim == GLSL_SAMPLER_DIM_RECT;
+   struct agx_sampler_packed sampler;
+   agx_pack(&sampler, SAMPLER, cfg) {
+      cfg.minimum_lod = 0;
+      cfg.maximum_lod = 1000;
+      cfg.maximum_anisotropy = 1;
+      cfg.magnify = cfg.minify = getenv("GLSL_GRAPHICS_LINEAR") ? AGX_FILTER_LINEAR
+                                                                 : AGX_FILTER_NEAREST;
+      cfg.mip_filter = AGX_MIP_FILTER_NONE;
+      cfg.wrap_s = cfg.wrap_t = cfg.wrap_r = rect ? AGX_WRAP_CLAMP_TO_EDGE : AGX_WRAP_REPEAT;
+      cfg.pixel_coordinates = rect;
+      cfg.compare_func = AGX_COMPARE_FUNC_LEQUAL;
+      cfg.compare_enable = shadow;
+      cfg.seamful_cube_maps = true;
+   }
+   char path[4096];
+   snprintf(path, sizeof(path), "%s.tex%u.bin", out, smp->index);
+   FILE *f = fopen(path, "wb");
+   if (!f || fwrite(image, layout.size_B, 1, f) != 1 || fclose(f))
+      return false;
+   free(image);
+   const uint32_t *tw = (const uint32_t *)&tex, *sw = (const uint32_t *)&sampler;
+   printf("texture %u %" PRIu64 " %s", smp->index, layout.size_B, shadow ? "z32f" : "rgba8");
+   for (unsigned i = 0; i < 6; ++i)
+      printf(" %u", tw[i]);
+   printf("\nsampler_desc %u %u %u\n", smp->index, sw[0], sw[1]);
+   return true;
+}
+
+/* The default block's uniforms as the GL state tracker gives them to a driver with
+ * nir->options->lower_uniforms_to_ubo (st_nir_lower_uniforms): each uniform at its own vec4
+ * slots (the unpacked layout: arrays element by element, matrices column by column, a vec4 slot
+ * each), loaded from uniform block 0 (nir_lower_uniforms_to_ubo). Prints `uniform NAME TYPE
+ * ELEMENTS SLOT` for each (ELEMENTS 0 for a non-array). The GL built-in state uniforms
+ * (gl_LightSource, gl_Fog, ...: the fixed-function state the state tracker keeps) and structs
+ * are refused: the harness gives no values for them. */
+static bool
+place_gl_uniforms(nir_shader *nir)
+{
+   unsigned slot = 0;
+   nir_foreach_variable_with_modes(var, nir, nir_var_uniform) {
+      const struct glsl_type *t = glsl_without_array(var->type);
+      if (glsl_type_is_sampler(t) || glsl_type_is_texture(t))
+         continue;
+      /* The fixed-function matrices hold GL's initial state in the harness, which never
+       * loads them: every matrix stack starts as the identity (GL 4.6 compatibility, 12.1.1),
+       * and so are their inverses, transposes and the normal matrix. */
+      static const char *const identity[] = {
+         "gl_ModelViewMatrix", "gl_ProjectionMatrix", "gl_ModelViewProjectionMatrix",
+         "gl_TextureMatrix", "gl_NormalMatrix"};
+      bool is_identity = false;
+      for (unsigned i = 0; i < ARRAY_SIZE(identity); ++i)
+         is_identity |= !strncmp(var->name, identity[i], strlen(identity[i])) &&
+                        glsl_type_is_matrix(t);
+      if ((var->num_state_slots || !strncmp(var->name, "gl_", 3)) && !is_identity) {
+         fprintf(stderr, "glsl_graphics: built-in uniform %s (GL state)\n", var->name);
+         return false;
+      }
+      if (!glsl_type_is_vector_or_scalar(t) && !glsl_type_is_matrix(t)) {
+         fprintf(stderr, "glsl_graphics: uniform %s of type %s\n", var->name,
+                 glsl_get_type_name(var->type));
+         return false;
+      }
+      if (glsl_type_is_array(var->type) && glsl_type_is_array(glsl_get_array_element(var->type))) {
+         fprintf(stderr, "glsl_graphics: uniform %s: array of arrays\n", var->name);
+         return false;
+      }
+      var->data.driver_location = slot;
+      printf("uniform %s %s %u %u%s\n", var->name, glsl_get_type_name(t),
+             glsl_type_is_array(var->type) ? glsl_get_length(var->type) : 0, slot,
+             is_identity ? " identity" : "");
+      slot += glsl_count_vec4_slots(var->type, false, false);
+   }
+   nir->num_uniforms = slot * 16;
+   nir_foreach_variable_with_modes(var, nir, nir_var_mem_ubo | nir_var_mem_ssbo) {
+      fprintf(stderr, "glsl_graphics: uniform or storage block %s\n", var->name);
+      return false;
+   }
+   return true;
+}
+
+/* A GL vertex shader's attributes and outputs, as the harness feeds and captures them: every
+ * attribute a float vector (gl_Vertex, a generic one, or a built-in the harness leaves at its
+ * current value: gl_Normal, gl_Color, gl_SecondaryColor, gl_FogCoord, gl_MultiTexCoordN) at
+ * the attribute index the linker lowered
+ * its loads to (the load_input base; the prolog fetches attribute a for base a), and the
+ * outputs gl_Position and generic varyings (vectors; transform feedback captures them by name).
+ * Prints `attribute NAME DRIVER VERT_ATTRIB` and `output NAME TYPE SLOT FRAC` (SLOT the varying
+ * slot). */
+static bool
+place_gl_vertex_io(nir_shader *nir)
+{
+   nir_shader_gather_info(nir, nir_shader_get_entrypoint(nir));
+   uint64_t read = nir->info.inputs_read;
+   gl_nr_attribs = 0;
+   /* the attribute index each load_input reads (its base: the linker lowered the inputs) */
+   int base_of[VERT_ATTRIB_MAX];
+   for (unsigned i = 0; i < VERT_ATTRIB_MAX; ++i)
+      base_of[i] = -1;
+   nir_foreach_function_impl(impl, nir) {
+      nir_foreach_block(block, impl) {
+         nir_foreach_instr(instr, block) {
+            if (instr->type != nir_instr_type_intrinsic)
+               continue;
+            nir_intrinsic_instr *intr = nir_instr_as_intrinsic(instr);
+            if (intr->intrinsic != nir_intrinsic_load_input)
+               continue;
+            unsigned loc = nir_intrinsic_io_semantics(intr).location;
+            if (loc < VERT_ATTRIB_MAX)
+               base_of[loc] = nir_intrinsic_base(intr);
+         }
+      }
+   }
+   nir_foreach_shader_in_variable(var, nir) {
+      const struct glsl_type *t = var->type;
+      unsigned loc = var->data.location;
+      bool current = loc == VERT_ATTRIB_NORMAL || loc == VERT_ATTRIB_COLOR0 ||
+                     loc == VERT_ATTRIB_COLOR1 || loc == VERT_ATTRIB_FOG ||
+                     (loc >= VERT_ATTRIB_TEX0 && loc <= VERT_ATTRIB_TEX7);
+      if ((loc != VERT_ATTRIB_POS && !current && loc < VERT_ATTRIB_GENERIC0) ||
+          !glsl_type_is_vector_or_scalar(t) || glsl_get_base_type(t) != GLSL_TYPE_FLOAT) {
+         fprintf(stderr, "glsl_graphics: attribute %s (%s at %s): the harness feeds gl_Vertex and "
+                         "generic float vectors\n", var->name, glsl_get_type_name(t),
+                 gl_vert_attrib_name(loc));
+         return false;
+      }
+      if (!(read & BITFIELD64_BIT(loc)) || base_of[loc] < 0)
+         continue;
+      gl_nr_attribs = MAX2(gl_nr_attribs, (unsigned)base_of[loc] + 1);
+      printf("attribute %s %d %u\n", var->name, base_of[loc], loc);
+   }
+   nir_foreach_shader_out_variable(var, nir) {
+      const struct glsl_type *t = var->type;
+      unsigned loc = var->data.location;
+      /* the point size the linker adds for a driver that needs it written (the
+       * PointSizeFixed state, nir_lower_point_size_mov): not the program's, not captured */
+      if (loc == VARYING_SLOT_PSIZ && var->data.how_declared != nir_var_declared_normally)
+         continue;
+      /* gl_Position, the compatibility built-ins transform feedback can capture by name
+       * (gl_FrontColor, gl_FrontSecondaryColor, gl_BackColor, gl_BackSecondaryColor,
+       * gl_FogFragCoord, gl_TexCoord[i]) and generic vectors */
+      bool builtin = loc == VARYING_SLOT_COL0 || loc == VARYING_SLOT_COL1 ||
+                     loc == VARYING_SLOT_BFC0 || loc == VARYING_SLOT_BFC1 ||
+                     loc == VARYING_SLOT_FOGC;
+      bool texcoord = loc == VARYING_SLOT_TEX0 && glsl_type_is_array(t) &&
+                      glsl_type_is_vector(glsl_get_array_element(t));
+      if (!texcoord && ((loc != VARYING_SLOT_POS && !builtin && loc < VARYING_SLOT_VAR0) ||
+                        !glsl_type_is_vector_or_scalar(t))) {
+         fprintf(stderr, "glsl_graphics: output %s (%s at %s): gl_Position and generic vector "
+                         "varyings are captured\n", var->name, glsl_get_type_name(t),
+                 gl_varying_slot_name_for_stage(loc, MESA_SHADER_VERTEX));
+         return false;
+      }
+      printf("output %s %s %u %u\n", var->name, glsl_get_type_name(t), loc,
+             var->data.location_frac);
+   }
+   return true;
+}
+
+static int
+vec4_slots(const struct glsl_type *type, bool bindless)
+{
+   return glsl_count_vec4_slots(type, false, bindless);
+}
+
+/* Application GLSL through Mesa's GLSL compiler and linker (tools/agx/glsl_mesa_front.cpp),
+ * then what the GL state tracker does before the driver's create_fs_state: uniforms to block 0,
+ * input locations, gl_FragCoord at the pixel centre (for drivers with integer pixel centres,
+ * as asahi's are). */
+static nir_shader *
+glsl_front(const char *vs_path, const char *fs_path, const char *out, gl_shader_stage stage)
+{
+   size_t size = 0;
+   const char *path = stage == MESA_SHADER_VERTEX ? vs_path : fs_path;
+   char *src = read_file(path, &size);
+   if (!src) {
+      fprintf(stderr, "glsl_graphics: cannot read %s\n", path);
+      return NULL;
+   }
+   src = realloc(src, size + 1);
+   src[size] = 0;
+   /* the stage alone, as a separable program (glsl_mesa_front.cpp) */
+   struct gl_shader_program *prog =
+      stage == MESA_SHADER_VERTEX ? wavesim_glsl_link(src, NULL, &agx_nir_options)
+                                  : wavesim_glsl_link(NULL, src, &agx_nir_options);
+   if (!prog)
+      return NULL;
+   nir_shader *nir = wavesim_glsl_stage(prog, stage);
+   if (!nir) {
+      fprintf(stderr, "glsl_graphics: no such stage\n");
+      return NULL;
+   }
+   struct wavesim_sampler samplers[32];
+   unsigned n_samplers = wavesim_glsl_samplers(prog, stage, samplers, 32);
+   if (n_samplers && stage == MESA_SHADER_VERTEX) {
+      fprintf(stderr, "glsl_graphics: samplers in a vertex shader are not placed\n");
+      return NULL;
+   }
+   for (unsigned i = 0; i < n_samplers; ++i) {
+      printf("sampler %s %u %u\n", samplers[i].name, samplers[i].element, samplers[i].index);
+      if (!write_texture(&samplers[i], out))
+         return NULL;
+   }
+   NIR_PASS(_, nir, nir_lower_global_vars_to_local);
+   NIR_PASS(_, nir, nir_lower_io_to_temporaries, nir_shader_get_entrypoint(nir), true, true);
+   NIR_PASS(_, nir, nir_lower_global_vars_to_local);
+   NIR_PASS(_, nir, nir_split_var_copies);
+   NIR_PASS(_, nir, nir_lower_var_copies);
+   optimize(nir);
+   NIR_PASS(_, nir, nir_remove_dead_variables, nir_var_uniform | nir_var_function_temp |
+            nir_var_shader_temp, NULL);
+   if (!place_gl_uniforms(nir))
+      return NULL;
+   NIR_PASS(_, nir, nir_lower_io, nir_var_uniform, vec4_slots, 0);
+   NIR_PASS(_, nir, nir_lower_uniforms_to_ubo, false, false);
+   NIR_PASS(_, nir, nir_lower_system_values);
+   if (stage == MESA_SHADER_FRAGMENT) {
+      NIR_PASS(_, nir, nir_lower_wpos_center);
+      nir_assign_io_var_locations(nir, nir_var_shader_in, &nir->num_inputs, stage);
+      nir_foreach_shader_in_variable(var, nir)
+         printf("input %s %s %s %u %u\n", var->name, glsl_get_type_name(var->type),
+                gl_varying_slot_name_for_stage(var->data.location, stage),
+                var->data.location_frac, var->data.interpolation);
+   } else if (!place_gl_vertex_io(nir)) {
+      return NULL;
+   } else {
+      /* GL's vertex colour clamp (CLAMP_VERTEX_COLOR, TRUE in the compatibility profile;
+       * GL 4.6 compat 12.2.3), which the state tracker lowers into the vertex shader of a
+       * driver without the vertex_color_clamped cap, as asahi is (st_program.c clamp_color) */
+      NIR_PASS(_, nir, nir_lower_clamp_color_outputs);
+   }
+   optimize(nir);
+   return nir;
 }
 
 /* agx_build_meta_shader_internal: a prolog is compiled as built; an epilog or an internal program
@@ -301,21 +729,32 @@ int
 main(int argc, char **argv)
 {
    bool vertex = argc == 4 && !strcmp(argv[1], "--vertex");
+   bool gl = argc == 5 && !strcmp(argv[1], "--glsl");
+   bool gl_vertex = argc == 4 && !strcmp(argv[1], "--glsl-vertex");
+   const char *vs_path = NULL, *fs_path = NULL;
    if (vertex) {
       argv++;
       argc--;
    }
+   if (gl) {
+      vs_path = argv[2];
+      fs_path = argv[3];
+      argv += 2;
+      argc -= 2;
+   }
+   if (gl_vertex) {
+      vertex = gl = true;
+      vs_path = argv[2];
+      argv++;
+      argc--;
+   }
    if (argc != 3) {
-      fprintf(stderr, "usage: %s [--vertex] IN.spv OUT\n", argv[0]);
+      fprintf(stderr,
+              "usage: %s [--vertex] IN.spv OUT | --glsl VS FS OUT | --glsl-vertex VS OUT\n",
+              argv[0]);
       return 1;
    }
    gl_shader_stage stage = vertex ? MESA_SHADER_VERTEX : MESA_SHADER_FRAGMENT;
-   size_t spirv_size;
-   uint32_t *spirv = read_file(argv[1], &spirv_size);
-   if (!spirv || spirv_size % 4) {
-      fprintf(stderr, "glsl_graphics: cannot read %s\n", argv[1]);
-      return 1;
-   }
    glsl_type_singleton_init_or_ref();
    void *mem = ralloc_context(NULL);
 
@@ -323,13 +762,13 @@ main(int argc, char **argv)
    blob_reader_init(&blob, (void *)libagx_0_nir, sizeof(libagx_0_nir));
    nir_shader *libagx = nir_deserialize(mem, &agx_nir_options, &blob);
 
-   nir_shader *nir = spirv_to_nir(spirv, spirv_size / 4, NULL, 0, stage, "main",
-                                  &spirv_options, &agx_nir_options);
-   if (!nir) {
-      fprintf(stderr, "glsl_graphics: spirv_to_nir failed\n");
+   nir_shader *nir =
+      gl ? glsl_front(vs_path, fs_path, argv[2], stage) : spirv_front(argv[1], stage);
+   if (!nir)
       return 1;
-   }
    ralloc_steal(mem, nir);
+   if (gl)
+      goto driver;
 
    /* What a SPIR-V consumer does before the driver sees the shader. */
    NIR_PASS(_, nir, nir_lower_variable_initializers, nir_var_function_temp);
@@ -351,8 +790,13 @@ main(int argc, char **argv)
    NIR_PASS(_, nir, nir_lower_global_vars_to_local);
    optimize(nir);
 
-   struct layout l = {0};
+driver:;
+   struct layout l = {.ubo_base = UBO_BASE_HALF};
+   /* A GL vertex shader's blocks follow the prolog's uniforms (6n + 4 halves, compile_vertex). */
+   if (gl && vertex)
+      l.ubo_base = ALIGN(6 * gl_nr_attribs + 4, 4);
    NIR_PASS(_, nir, nir_shader_intrinsics_pass, lower_descriptors, nir_metadata_control_flow, &l);
+   NIR_PASS(_, nir, nir_shader_intrinsics_pass, lower_gl_ubo, nir_metadata_control_flow, &l);
    NIR_PASS(_, nir, nir_lower_explicit_io,
             nir_var_mem_ssbo | nir_var_mem_ubo | nir_var_mem_global,
             nir_address_format_64bit_global);
@@ -363,7 +807,7 @@ main(int argc, char **argv)
    /* agx_shader_initialize (gallium), as for a fragment shader. */
    NIR_PASS(_, nir, agx_nir_lower_texture_early, true);
    /* Attribute a is the prolog's attribute a (the GL state tracker's driver locations). */
-   if (vertex) {
+   if (vertex && !gl) {
       nir_foreach_shader_in_variable(var, nir)
          var->data.driver_location = var->data.location - VERT_ATTRIB_GENERIC0;
    }
@@ -389,10 +833,26 @@ main(int argc, char **argv)
                .modes = nir_var_mem_global | nir_var_mem_constant | nir_var_mem_ssbo,
                .callback = agx_mem_vectorize_cb,
             });
+   /* Texture instructions that crawl the descriptor (size queries, array layers clamped to
+    * the layer count, txf of a nonzero level) read it through a bindless handle the driver
+    * makes with agx_nir_lower_bindings from its texture table (a sysval): not placed here. */
+   nir_foreach_function_impl(impl, nir) {
+      nir_foreach_block(block, impl) {
+         nir_foreach_instr(instr, block) {
+            if (instr->type == nir_instr_type_tex &&
+                (agx_nir_needs_texture_crawl(instr) || nir_instr_as_tex(instr)->is_array)) {
+               fprintf(stderr, "glsl_graphics: a texture instruction reading the descriptor "
+                               "(size query, array layer clamp or txf of a level): the driver's "
+                               "bindless texture table is not placed\n");
+               return 1;
+            }
+         }
+      }
+   }
    NIR_PASS(_, nir, agx_nir_lower_texture);
    agx_preprocess_nir(nir, libagx);
    if (vertex) {
-      if (l.bindings) {
+      if (l.bindings && !gl) {
          fprintf(stderr, "glsl_graphics: uniform blocks in a vertex shader are not placed\n");
          return 1;
       }
@@ -417,6 +877,8 @@ main(int argc, char **argv)
    NIR_PASS(_, nir, agx_nir_lower_interpolation);
    NIR_PASS(_, nir, nir_shader_intrinsics_pass, lower_draw_sysvals, nir_metadata_control_flow,
             NULL);
+   NIR_PASS(_, nir, nir_shader_instructions_pass, lower_lod_bias, nir_metadata_control_flow,
+            NULL);
    if (getenv("GLSL_GRAPHICS_DEBUG"))
       nir_print_shader(nir, stderr);
    struct agx_shader_key key = {
@@ -437,20 +899,45 @@ main(int argc, char **argv)
    struct agx_shader_part prolog;
    compile_meta(pb.shader, libagx, true, true, 0, &prolog);
 
+   /* The draw's render targets and blend state (environment, as tools/agx/gl25_corpus.py sets
+    * them from the shader's header): GLSL_GRAPHICS_RTS render targets (1-2, RGBA8 unorm, draw
+    * buffer i to render target i) and GLSL_GRAPHICS_BLEND for each: unset (blending off),
+    * "alpha" (glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA)) or "add" (glBlendFunc(GL_ONE,
+    * GL_ONE)), equation ADD; as the gallium driver keys its epilog (agx_update_fs_epilog:
+    * pipe_blend_state to agx_blend_rt_key). */
+   const char *rts_env = getenv("GLSL_GRAPHICS_RTS");
+   unsigned nr_rts = rts_env ? atoi(rts_env) : 1;
+   const char *blend = getenv("GLSL_GRAPHICS_BLEND");
+   enum pipe_blendfactor src = PIPE_BLENDFACTOR_ONE, dst = PIPE_BLENDFACTOR_ZERO;
+   if (blend && !strcmp(blend, "alpha")) {
+      src = PIPE_BLENDFACTOR_SRC_ALPHA;
+      dst = PIPE_BLENDFACTOR_INV_SRC_ALPHA;
+   } else if (blend && !strcmp(blend, "add")) {
+      dst = PIPE_BLENDFACTOR_ONE;
+   } else if (blend) {
+      fprintf(stderr, "glsl_graphics: GLSL_GRAPHICS_BLEND=%s (alpha, add)\n", blend);
+      return 1;
+   }
+   if (nr_rts < 1 || nr_rts > 2) {
+      fprintf(stderr, "glsl_graphics: GLSL_GRAPHICS_RTS=%u (1 or 2)\n", nr_rts);
+      return 1;
+   }
    struct agx_fs_epilog_key ekey = {.link = link, .nr_samples = 1};
    for (unsigned i = 0; i < 8; ++i)
       ekey.remap[i] = -1;
-   ekey.remap[0] = 0;
-   ekey.rt_formats[0] = PIPE_FORMAT_R8G8B8A8_UNORM;
-   ekey.blend.rt[0] = (struct agx_blend_rt_key){
-      .rgb_func = PIPE_BLEND_ADD,
-      .rgb_src_factor = PIPE_BLENDFACTOR_ONE,
-      .rgb_dst_factor = PIPE_BLENDFACTOR_ZERO,
-      .alpha_func = PIPE_BLEND_ADD,
-      .alpha_src_factor = PIPE_BLENDFACTOR_ONE,
-      .alpha_dst_factor = PIPE_BLENDFACTOR_ZERO,
-      .colormask = 0xf,
-   };
+   for (unsigned i = 0; i < nr_rts; ++i) {
+      ekey.remap[i] = i;
+      ekey.rt_formats[i] = PIPE_FORMAT_R8G8B8A8_UNORM;
+      ekey.blend.rt[i] = (struct agx_blend_rt_key){
+         .rgb_func = PIPE_BLEND_ADD,
+         .rgb_src_factor = src,
+         .rgb_dst_factor = dst,
+         .alpha_func = PIPE_BLEND_ADD,
+         .alpha_src_factor = src,
+         .alpha_dst_factor = dst,
+         .colormask = 0xf,
+      };
+   }
    ekey.blend.logicop_func = PIPE_LOGICOP_COPY;
    nir_builder eb =
       nir_builder_init_simple_shader(MESA_SHADER_COMPUTE, &agx_nir_options, "AGX meta shader");
@@ -458,16 +945,18 @@ main(int argc, char **argv)
    struct agx_shader_part epilog;
    compile_meta(eb.shader, libagx, false, true, 0, &epilog);
 
-   /* agx_build_end_of_tile_shader for the same tile buffer. */
+   /* agx_build_end_of_tile_shader for the same tile buffer: render target i stored through
+    * texture state i (its PBE descriptor). */
    struct agx_tilebuffer_layout tib =
       agx_build_tilebuffer_layout(ekey.rt_formats, 8, 1, true);
    nir_builder tb = nir_builder_init_simple_shader(MESA_SHADER_COMPUTE, &agx_nir_options,
                                                    "agx_eot");
-   nir_image_store_block_agx(&tb, nir_imm_intN_t(&tb, 0, 16),
-                             nir_imm_intN_t(&tb, agx_tilebuffer_offset_B(&tib, 0), 16),
-                             nir_undef(&tb, 1, 16),
-                             .format = agx_tilebuffer_physical_format(&tib, 0),
-                             .image_dim = GLSL_SAMPLER_DIM_2D, .image_array = false);
+   for (unsigned i = 0; i < nr_rts; ++i)
+      nir_image_store_block_agx(&tb, nir_imm_intN_t(&tb, i, 16),
+                                nir_imm_intN_t(&tb, agx_tilebuffer_offset_B(&tib, i), 16),
+                                nir_undef(&tb, 1, 16),
+                                .format = agx_tilebuffer_physical_format(&tib, i),
+                                .image_dim = GLSL_SAMPLER_DIM_2D, .image_array = false);
    agx_nir_lower_texture(tb.shader);
    agx_preprocess_nir(tb.shader, libagx);
    struct agx_shader_key tkey = {.libagx = libagx};
@@ -507,6 +996,8 @@ main(int argc, char **argv)
    printf("scratch %u\nbindings %u\nwrites_z %d\nwrites_s %d\n", main_part.info.scratch_size,
           l.bindings, link.write_z, link.write_s);
    printf("eot_nr_gprs %u\ntib_offset %u\n", eot.info.nr_gprs, agx_tilebuffer_offset_B(&tib, 0));
+   for (unsigned i = 1; i < nr_rts; ++i)
+      printf("tib_offset_%u %u\n", i, agx_tilebuffer_offset_B(&tib, i));
    const struct agx_varyings_fs *v = &main_part.info.varyings.fs;
    printf("nr_cf %u\n", v->nr_cf);
    for (unsigned i = 0; i < v->nr_bindings; ++i) {

@@ -26,6 +26,8 @@ import subprocess
 import sys
 
 HERE = pathlib.Path(__file__).resolve().parent
+# scratch files of this process (two runs at once must not share them)
+TMP = "/tmp/wavesim-corpus-%d" % os.getpid()
 # enum agx_push_type (src/asahi/compiler/agx_compile.h, Mesa 22.3): the ones whose uniform halves
 # hold 64-bit GPU addresses.
 PUSH_POINTER_TYPES = {0: "ubo_bases", 3: "ssbo_bases", 5: "vbo_base", 9: "texture_base"}
@@ -487,7 +489,7 @@ def fragment_feed(info, fs_source):
 
 def fragment_reference(harness, shader_test, vs_source):
     """llvmpipe's render target 0 (bytes) over the 16x16 target: {(x, y): (r, g, b, a)}."""
-    vs_path = pathlib.Path("/tmp/wavesim-corpus-feed.vert")
+    vs_path = pathlib.Path(TMP + "-feed.vert")
     vs_path.write_text(vs_source)
     env = dict(os.environ, EGL_PLATFORM="surfaceless", LIBGL_ALWAYS_SOFTWARE="1",
                GALLIUM_DRIVER="llvmpipe", MESA_GL_VERSION_OVERRIDE="3.3COMPAT",
@@ -498,7 +500,7 @@ def fragment_reference(harness, shader_test, vs_source):
     # (tools/agx/mesa_shader_test.c): take it from a run of the original, give it to the feed run.
     r = subprocess.run([harness, shader_test], env=dict(env, SHADER_TEST_PRINT_UNIFORMS="1"),
                        capture_output=True, text=True, timeout=60)
-    numbering = pathlib.Path("/tmp/wavesim-corpus-uniforms.txt")
+    numbering = pathlib.Path(TMP + "-uniforms.txt")
     numbering.write_text("".join(line + "\n" for line in r.stdout.splitlines()
                                  if line.startswith("uniform ")))
     env.update(SHADER_TEST_VS=str(vs_path), SHADER_TEST_PIXELS="1",
@@ -536,7 +538,7 @@ def with_mesa_sincos(shader_test):
     vs, n = re.subn(r"^(\s*void\s+main\s*\()", MESA_SINCOS_GLSL + r"\1", vs, count=1, flags=re.M)
     if n != 1:
         raise Problem("no main() in the vertex shader")
-    out = pathlib.Path("/tmp/wavesim-corpus-mesa-sincos.shader_test")
+    out = pathlib.Path(TMP + "-mesa-sincos.shader_test")
     out.write_text(text[:m.start(1)] + vs + text[m.end(1):])
     return out
 

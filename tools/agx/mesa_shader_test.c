@@ -59,7 +59,8 @@ enum { VS, FS, NSTAGES };
  * active uniform holds (k + 1) + (4 e + c + 1) / 64 (floats; ints and uints hold 1000 (k + 1) + 4 e
  * + c; bools 1). Each sampler gets its own texture unit holding a 4x4 (x4) RGBA8 texture whose texel
  * (x, y, z) on unit u is (16 x + 1, 16 y + 2, 16 z + 3, 32 u + 4) (mip 0 only, NEAREST). The same
- * rule in the reference run gives the same inputs. */
+ * rule in the reference run gives the same inputs; SHADER_TEST_LINEAR=1 makes the filters
+ * LINEAR. */
 /* asahi corpus references: SHADER_TEST_PRINT_UNIFORMS=1 prints "uniform NAME K UNIT" for every
  * uniform set (K its active-uniform index, UNIT its first texture unit); SHADER_TEST_UNIFORMS=FILE
  * (such lines) makes a uniform of the same name get that K and UNIT, so a run with a replaced
@@ -191,8 +192,10 @@ static int set_uniforms(GLuint prog)
                               GL_UNSIGNED_BYTE, texels);
          else
             p_glTexImage2D(target, 0, GL_RGBA8, 4, 4, 0, GL_RGBA, GL_UNSIGNED_BYTE, texels);
-         p_glTexParameteri(target, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
-         p_glTexParameteri(target, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+         /* SHADER_TEST_LINEAR=1: LINEAR filters (no mipmaps: level 0 only) */
+         GLint filter = getenv("SHADER_TEST_LINEAR") ? GL_LINEAR : GL_NEAREST;
+         p_glTexParameteri(target, GL_TEXTURE_MIN_FILTER, filter);
+         p_glTexParameteri(target, GL_TEXTURE_MAG_FILTER, filter);
          p_glUniform1i(loc + e, unit);
       }
    }

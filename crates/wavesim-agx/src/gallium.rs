@@ -242,12 +242,17 @@ pub struct FragmentDraw {
 }
 
 /// Mesa 25.0's end-of-tile program (`agx_build_end_of_tile_shader`) and what the driver binds
-/// for it: texture state 0 is the render target's PBE descriptor.
+/// for it: texture state 0 is render target 0's PBE descriptor, texture state i render target
+/// i's (`more_pbes[i - 1]`). With `clear`, the tile starts as the driver's background program
+/// for a clear leaves it (`agx_build_background_shader`: every pixel's tile record holds the
+/// clear colour in each render target's format), else zeroed.
 #[derive(Debug, Clone)]
 pub struct EndOfTile {
     pub code: Vec<u8>,
     pub nr_gprs: usize,
     pub pbe: [u8; 24],
+    pub more_pbes: Vec<[u8; 24]>,
+    pub clear: Option<[u8; crate::exec::tile::PIXEL_STRIDE]>,
 }
 
 /// What a fragment draw left in the tile buffer: each pixel's 8 bytes (render target 0 at byte 0),
@@ -306,6 +311,11 @@ pub fn run_fragment_observed<O: Observer<WaveState, Inst> + ?Sized>(
     for tile in 0..(tiles_x * tiles_y) {
         let (t0x, t0y) = (tile % tiles_x * TILE_EDGE, tile / tiles_x * TILE_EDGE);
         let mut tg = vec![0u8; TILE_BYTES];
+        if let Some(record) = draw.end_of_tile.as_ref().and_then(|e| e.clear) {
+            for px in tg.chunks_exact_mut(PIXEL_STRIDE) {
+                px.copy_from_slice(&record);
+            }
+        }
         for gy in (t0y..(t0y + TILE_EDGE).min(hpx)).step_by(4) {
             for gx in (t0x..(t0x + TILE_EDGE).min(wpx)).step_by(8) {
                 let mut w = WaveState::new(s.nr_gprs);
@@ -385,7 +395,9 @@ pub fn run_fragment_observed<O: Observer<WaveState, Inst> + ?Sized>(
         if let (Some(eot), Some(program)) = (&draw.end_of_tile, &eot_program) {
             let mut w = WaveState::new(eot.nr_gprs);
             w.poison_all();
-            w.textures = vec![eot.pbe];
+            w.textures = std::iter::once(eot.pbe)
+                .chain(eot.more_pbes.iter().copied())
+                .collect();
             w.tile_origin = Some([t0x, t0y]);
             w.pc = 0;
             let mut mem = Memories {

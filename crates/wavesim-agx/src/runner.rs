@@ -59,6 +59,11 @@
 //! nr_gprs = 1                 # tile; `pbe` the render target's PBE descriptor (6 words), its
 //! pbe = [266603010, 960, 0, 15360, 0, 0]   # address set to buffer `image`
 //! image = "rt"
+//! clear = [0, 0, 0, 0, 0, 0, 0, 0]   # optional: each pixel's tile record as the background
+//!                             # program's clear leaves it (absent: zeroed)
+//! [[end_of_tile.target]]      # optional: render targets 1.. (texture states 1..)
+//! pbe = [266603010, 960, 0, 15360, 0, 0]
+//! image = "rt1"
 //!
 //! [vertex]                    # see abi::VertexDraw; attributes name their buffer
 //! preamble_offset = 64        # optional: the main shader's preamble, run once first
@@ -413,6 +418,22 @@ pub struct GalliumCfg {
 pub struct EndOfTileCfg {
     pub code: String,
     pub nr_gprs: usize,
+    pub pbe: [u32; 6],
+    pub image: String,
+    #[serde(default)]
+    pub offset: u64,
+    /// Render targets 1.. (texture states 1..), each a PBE descriptor and its image.
+    #[serde(default)]
+    pub target: Vec<PbeCfg>,
+    /// Each pixel's tile record (8 bytes) as the background program's clear leaves it; absent:
+    /// the tile starts zeroed.
+    pub clear: Option<[u8; 8]>,
+}
+
+/// One more render target of `[end_of_tile]`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PbeCfg {
     pub pbe: [u32; 6],
     pub image: String,
     #[serde(default)]
@@ -1125,6 +1146,8 @@ fn run_vertex_job<O: crate::inside::AgxObserver>(
         .transpose()?;
     let reserved = crate::abi::vertex_uniform_slots(n, hw.is_some(), abi);
     let after_preamble;
+    // what the preamble ran under the opt-in counts with the vertices'
+    let mut preamble_approximated = Default::default();
     let uniforms = match v.preamble_offset {
         None => uniforms,
         Some(offset) => {
@@ -1135,12 +1158,12 @@ fn run_vertex_job<O: crate::inside::AgxObserver>(
                 nr_gprs: cfg.nr_gprs,
                 nr_preamble_gprs: v.nr_preamble_gprs,
                 uniforms: uniforms.to_vec(),
-                approximate: false,
+                approximate: cfg.approximate,
                 textures: vec![],
                 samplers: vec![],
             };
             let program = crate::exec::Program::new(program.clone());
-            (after_preamble, _) = shader.uniforms_after_preamble(
+            (after_preamble, preamble_approximated) = shader.uniforms_after_preamble(
                 "vertex preamble",
                 &program,
                 dev,
@@ -1172,7 +1195,10 @@ fn run_vertex_job<O: crate::inside::AgxObserver>(
         index_buffer: None,
         hardware_compute: hw,
     };
-    let result = run_vertex_observed(&vc, &draw, dev, obs)?;
+    let mut result = run_vertex_observed(&vc, &draw, dev, obs)?;
+    for (name, n) in preamble_approximated {
+        *result.approximated.entry(name).or_insert(0) += n;
+    }
     write_invocations(text, &result, &v.show_registers)
 }
 
@@ -1287,27 +1313,44 @@ fn end_of_tile(
     dir: &Path,
     lookup: &dyn Fn(&str) -> Result<u64, RunError>,
 ) -> Result<crate::gallium::EndOfTile, RunError> {
-    let addr = lookup(&e.image)? + e.offset;
+    let more_pbes = e
+        .target
+        .iter()
+        .map(|t| pbe_with_address(&t.pbe, &t.image, t.offset, lookup))
+        .collect::<Result<_, _>>()?;
+    Ok(crate::gallium::EndOfTile {
+        code: read_file(dir, &e.code)?,
+        nr_gprs: e.nr_gprs,
+        pbe: pbe_with_address(&e.pbe, &e.image, e.offset, lookup)?,
+        more_pbes,
+        clear: e.clear,
+    })
+}
+
+/// A PBE descriptor with its address field (bits 64-99, the address >> 4) set to `image`'s
+/// device address plus `offset`.
+fn pbe_with_address(
+    words: &[u32; 6],
+    image: &str,
+    offset: u64,
+    lookup: &dyn Fn(&str) -> Result<u64, RunError>,
+) -> Result<[u8; 24], RunError> {
+    let addr = lookup(image)? + offset;
     if !addr.is_multiple_of(16) || addr >> 40 != 0 {
         return cfg_err(format!(
-            "end-of-tile image in buffer {} at {addr:#x}: the PBE descriptor holds 16-byte aligned \
-             40-bit addresses",
-            e.image
+            "end-of-tile image in buffer {image} at {addr:#x}: the PBE descriptor holds 16-byte \
+             aligned 40-bit addresses"
         ));
     }
     let mut pbe = [0u8; 24];
-    for (i, w) in e.pbe.iter().enumerate() {
+    for (i, w) in words.iter().enumerate() {
         pbe[4 * i..4 * i + 4].copy_from_slice(&w.to_le_bytes());
     }
     let mut lo = u128::from_le_bytes(pbe[..16].try_into().unwrap_or_default());
     let field = ((1u128 << 36) - 1) << 64;
     lo = (lo & !field) | u128::from(addr >> 4) << 64;
     pbe[..16].copy_from_slice(&lo.to_le_bytes());
-    Ok(crate::gallium::EndOfTile {
-        code: read_file(dir, &e.code)?,
-        nr_gprs: e.nr_gprs,
-        pbe,
-    })
+    Ok(pbe)
 }
 
 /// One line per vertex invocation: the registers asked for, then the `st_var` outputs.

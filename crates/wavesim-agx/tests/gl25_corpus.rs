@@ -15,10 +15,12 @@ use wavesim_agx::runner::{run_in_dir, RunConfig};
 
 #[path = "common/agree.rs"]
 mod agree;
+#[path = "common/linked_output.rs"]
+mod linked_output;
 use agree::agree_within;
 
 /// Fragment shaders in corpus/agx/gl25.
-const SHADERS: usize = 30;
+const SHADERS: usize = 34;
 /// Vertex shaders in corpus/agx/gl25.
 const VERTEX_SHADERS: usize = 7;
 
@@ -46,36 +48,17 @@ fn mesa25_vertex_shaders_match_llvmpipe() {
                 continue;
             }
         };
-        let mut got = BTreeMap::new();
-        for line in text.lines().filter_map(|l| l.strip_prefix("vertex ")) {
-            let (head, rest) = line.split_once(':').unwrap();
-            let v: u32 = head.split_whitespace().next().unwrap().parse().unwrap();
-            for item in rest
-                .split_whitespace()
-                .filter_map(|i| i.strip_prefix("out"))
-            {
-                let (slot, value) = item.split_once('=').unwrap();
-                let value = u32::from_str_radix(value.trim_start_matches("0x"), 16).unwrap();
-                got.insert((v, slot.parse::<u32>().unwrap()), value);
-            }
-        }
+        let got = linked_output::vertex_outputs(&text);
         let refs = std::fs::read_to_string(dir.join(format!("{name}.vs.ref"))).unwrap();
-        for line in refs.lines() {
-            let (v, rest) = line.split_once(':').unwrap();
-            let v: u32 = v.parse().unwrap();
-            for item in rest.split_whitespace() {
-                let (slot, want) = item.split_once('=').unwrap();
-                let slot: u32 = slot.parse().unwrap();
-                let want = u32::from_str_radix(want, 16).unwrap();
-                words += 1;
-                match got.get(&(v, slot)) {
-                    Some(&g) if agree_within(g, want, 1.0 / 65536.0) => {
-                        inexact += usize::from(g != want)
-                    }
-                    other => failures.push(format!(
-                        "{name}: vertex {v} slot {slot}: {other:08x?}, llvmpipe {want:08x}"
-                    )),
+        for (v, slot, want) in linked_output::vertex_reference(&refs) {
+            words += 1;
+            match got.get(&(v, slot)) {
+                Some(&g) if agree_within(g, want, 1.0 / 65536.0) => {
+                    inexact += usize::from(g != want)
                 }
+                other => failures.push(format!(
+                    "{name}: vertex {v} slot {slot}: {other:08x?}, llvmpipe {want:08x}"
+                )),
             }
         }
     }
@@ -103,6 +86,7 @@ fn mesa25_linked_fragment_programs_match_llvmpipe() {
     names.sort();
     let mut failures = vec![];
     let (mut pixels, mut inexact, mut depths, mut with_depth, mut discarded) = (0, 0, 0, 0, 0);
+    let mut two_targets = 0;
     for name in &names {
         let job = std::fs::read_to_string(dir.join(format!("{name}.job.toml"))).unwrap();
         let cfg = RunConfig::from_toml(&job).unwrap();
@@ -113,35 +97,16 @@ fn mesa25_linked_fragment_programs_match_llvmpipe() {
                 continue;
             }
         };
-        let image: Vec<u8> = text
-            .lines()
-            .find_map(|l| l.strip_prefix("rt:"))
-            .unwrap_or_default()
-            .split_whitespace()
-            .map(|v| v.parse().unwrap())
-            .collect();
-        let mut tile = BTreeMap::new();
+        let image = linked_output::image(&text, "rt");
+        // the second render target's image, when the job has one
+        let image1 = linked_output::image(&text, "rt1");
+        let tile = linked_output::tile_records(&text);
         let mut depth = BTreeMap::new();
-        for line in text.lines() {
-            let (head, rest) = line.split_once(':').unwrap_or((line, ""));
-            let f: Vec<&str> = head.split_whitespace().collect();
-            if f.len() != 3 {
-                continue;
-            }
-            let xy: (u32, u32) = (f[1].parse().unwrap(), f[2].parse().unwrap());
-            match f[0] {
-                "pixel" => {
-                    let b: Vec<u8> = rest
-                        .split_whitespace()
-                        .map(|v| v.parse().unwrap())
-                        .collect();
-                    tile.insert(xy, b[..4].to_vec());
-                }
-                "depth" => {
-                    depth.insert(xy, u32::from_str_radix(rest.trim(), 16).unwrap());
-                }
-                _ => {}
-            }
+        for line in text.lines().filter_map(|l| l.strip_prefix("depth ")) {
+            let (xy, bits) = line.split_once(':').unwrap();
+            let mut xy = xy.split_whitespace().map(|v| v.parse::<u32>().unwrap());
+            let xy = (xy.next().unwrap(), xy.next().unwrap());
+            depth.insert(xy, u32::from_str_radix(bits.trim(), 16).unwrap());
         }
         with_depth += usize::from(!depth.is_empty());
         let refs = std::fs::read_to_string(dir.join(format!("{name}.ref"))).unwrap();
@@ -157,10 +122,28 @@ fn mesa25_linked_fragment_programs_match_llvmpipe() {
                 failures.push(format!("{name}: pixel {x} {y}: {got:?}, llvmpipe {want:?}"));
             }
             inexact += usize::from(close && got != want.as_slice());
-            if tile.get(&(x, y)).map(Vec::as_slice) != Some(got) {
+            if tile.get(&(x, y)).map(|t| &t[..4]) != Some(got) {
                 failures.push(format!(
                     "{name}: pixel {x} {y}: the image is not the tile buffer"
                 ));
+            }
+            // render target 1 (`// rts: 2`): its image within 1 of llvmpipe's attachment 1,
+            // and equal to the tile record's bytes 4-7 (agx_build_tilebuffer_layout packs the
+            // second RGBA8 target after the first)
+            if v.len() > 7 {
+                two_targets += usize::from(x == 0 && y == 0);
+                let want: Vec<u8> = v[7..11].iter().map(|c| c.parse().unwrap()).collect();
+                let got = image1.get(at..at + 4).unwrap_or_default();
+                let close =
+                    got.len() == 4 && got.iter().zip(&want).all(|(g, w)| g.abs_diff(*w) <= 1);
+                if !close {
+                    failures.push(format!(
+                        "{name}: rt1 pixel {x} {y}: {got:?}, llvmpipe {want:?}"
+                    ));
+                }
+                if tile.get(&(x, y)).map(|t| &t[4..8]) != Some(got) {
+                    failures.push(format!("{name}: rt1 pixel {x} {y}: not the tile buffer"));
+                }
             }
             if !depth.is_empty() {
                 let want = u32::from_str_radix(v[6], 16).unwrap();
@@ -192,4 +175,5 @@ fn mesa25_linked_fragment_programs_match_llvmpipe() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
     assert_eq!(names.len(), SHADERS, "corpus/agx/gl25 shaders");
     assert!(with_depth > 0, "no shader reached zs_emit's depth");
+    assert_eq!(two_targets, 2, "shaders with two render targets");
 }

@@ -221,6 +221,8 @@ fn check_block_store(
         code: eot,
         nr_gprs: 2,
         pbe: desc(image),
+        more_pbes: vec![],
+        clear: None,
     };
     let r = run_fragment(&shader(code, 12), &draw(w, h, Some(end)), &dev).unwrap();
     let unorm = |v: f32| (v.clamp(0.0, 1.0) * 255.0).round_ties_even() as u8;
@@ -319,6 +321,8 @@ fn block_store_refusals() {
             code: eot,
             nr_gprs: 2,
             pbe: desc,
+            more_pbes: vec![],
+            clear: None,
         };
         let e = run_fragment(&shader(main.clone(), 8), &draw(w, h, Some(end)), &dev)
             .unwrap_err()
