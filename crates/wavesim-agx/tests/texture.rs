@@ -1685,3 +1685,45 @@ fn compressed_texel_fetches() {
         Err(Fault::Unsupported { name }) if name == wavesim_agx::exec::compressed::BLOCK_INTERPOLATION
     ));
 }
+
+/// EAC R11 (cmdbuf.xml channels 0x5B, unorm; Khronos Data Format Specification 1.3, "Format
+/// Unsigned R11 EAC") through the texture unit: 8x8 is 2x2 blocks of 8 bytes in one tile, block
+/// (bx, by) at 8 * (bx | by << 1) (Morton order, as `compressed_texel_fetches`). Block m: base
+/// 50 + 10m, multiplier 0, table 13, every index 4 (modifier 0), so every texel is 8 * base + 4:
+/// thread 0 (5, 2) is block m 1: 484; thread 1 (3, 6) is block m 2: 564; each / 2047 rounded
+/// once to f32, G = B = 0, A = 1. The same bytes as signed (type 1): 8 * base / 1023 (480, 560).
+#[test]
+fn eac_r11_texel_fetches() {
+    let mut dev = DeviceMemory::new();
+    let a = dev.alloc(32, 64).unwrap();
+    for m in 0..4u64 {
+        let word = (50 + 10 * m) << 56 | 13 << 48 | 0x9249_2492_4924; // index 4 = 0b100 each
+        dev.write(a + 8 * m, &word.to_be_bytes()).unwrap();
+    }
+    let mut code = tex_word(true, 16, true, 8, 12, 2, 6).to_vec();
+    code.extend([0x88, 0x00]);
+    let run_with = |ty: u128| {
+        let mut w = WaveState::new(12);
+        w.textures = vec![with_format(texture(2, [0, 1, 2, 3], 8, 8, a), 0x5B, ty)];
+        w.exec = 0b11;
+        for (l, (x, y)) in [(5u32, 2u32), (3, 6)].into_iter().enumerate() {
+            w.set_reg32(4, l, x);
+            w.set_reg32(5, l, y);
+            w.set_reg32(6, l, 0);
+        }
+        run_group(code.clone(), &mut w, &dev).unwrap();
+        let lane =
+            |l: usize| -> [f32; 4] { std::array::from_fn(|c| f32::from_bits(w.reg32(8 + c, l))) };
+        [lane(0), lane(1)]
+    };
+    let u = |v: f64| (v / 2047.0) as f32;
+    assert_eq!(
+        run_with(0),
+        [[u(484.0), 0.0, 0.0, 1.0], [u(564.0), 0.0, 0.0, 1.0]]
+    );
+    let s = |v: f64| (v / 1023.0) as f32;
+    assert_eq!(
+        run_with(1),
+        [[s(480.0), 0.0, 0.0, 1.0], [s(560.0), 0.0, 0.0, 1.0]]
+    );
+}

@@ -1,7 +1,7 @@
 //! Compressed texel formats Mesa's `ail_pixel_format` (`src/asahi/layout/formats.c`, Mesa 25.0)
 //! puts in descriptors, by cmdbuf.xml `Channels` value, decoded one texel at a time from its
 //! block with well-kept decoders: `bcdec_rs` (a port of bcdec, BC1-BC7) and `texture2ddecoder`
-//! (ETC2). Where each result is exact:
+//! (ETC2), and EAC R11/RG11 by hand ([`eac11`]). Where each result is exact:
 //! - BC7 (D3D11 functional spec, "BC7 format": integer endpoints and 6-bit weights
 //!   `(64 - w) e0 + w e1 + 32 >> 6`, 8-bit results) and BC6H (the same spec's unquantize and
 //!   integer interpolation to f16 bits): exact, 8-bit values / 255 and f16s.
@@ -17,10 +17,13 @@
 //!   [`BLOCK_INTERPOLATION`]: bcdec's decode is the documented intent (its 8-bit BC1-3 palette
 //!   rounds the ideal D3D10 weights from the 5/6-bit endpoints to nearest; its BC4/BC5 entries
 //!   are D3D10's `(k a0 + (7 - k) a1) / 7` in f32).
-//! - EAC R11/RG11 (11-bit results, Khronos) and ASTC (LDR results are UNORM16 converted to FP16,
-//!   or for sRGB the top 8 bits, Khronos Data Format Specification "ASTC") are typed errors: the
-//!   available decoders (`texture2ddecoder`, `astc-decode`) round their results to 8 bits, so
-//!   none is exact, and a hand-written decoder is what the project avoids.
+//! - EAC R11/RG11, unsigned and signed (Khronos Data Format Specification 1.3, "Format Unsigned
+//!   R11 EAC" and "Format Signed R11 EAC"): exact, 11-bit integers / 2047 (signed / 1023). No
+//!   crate decodes them exactly (`texture2ddecoder`'s EAC R11/RG11 round to 8 bits), so the
+//!   decoder is written here; it is a table and three lines of arithmetic.
+//! - ASTC (LDR results are UNORM16 converted to FP16, or for sRGB the top 8 bits, Khronos Data
+//!   Format Specification "ASTC") is a typed error: the available decoder (`astc-decode`) rounds
+//!   its results to 8 bits, and an ASTC decoder is too large to hand-write here.
 //!
 //! sRGB blocks (BC1-3, BC7, ETC2) decode R, G and B through the M1's measured table as 8-bit
 //! sRGB texels do (`formats.rs`).
@@ -43,16 +46,22 @@ pub enum Codec {
     Bc3,
     Bc4,
     Bc5,
-    Bc6h { signed: bool },
+    Bc6h {
+        signed: bool,
+    },
     Bc7,
     Etc2Rgb8,
     Etc2Rgba8,
     Etc2Rgb8a1,
+    /// EAC R11 (cmdbuf.xml `EAC R11`, 0x5B), unsigned or signed by the descriptor's type.
+    EacR11,
+    /// EAC RG11 (0x5C): two R11 halves, red then green.
+    EacRg11,
 }
 
 impl Codec {
     /// The codec of a cmdbuf.xml `Channels` value and the `Type` (0 unorm, 1 snorm, 4 float)
-    /// Mesa pairs with it, `None` when the value names no compressed format; EAC, ASTC and PVRTC
+    /// Mesa pairs with it, `None` when the value names no compressed format; ASTC and PVRTC
     /// (which ail never uses) are typed errors.
     pub fn of(channels: u64, ty: u64) -> Option<Result<Codec, Fault>> {
         const UNORM: u64 = 0;
@@ -62,6 +71,8 @@ impl Codec {
             (0x58, UNORM) => Codec::Etc2Rgb8,
             (0x59, UNORM) => Codec::Etc2Rgba8,
             (0x5A, UNORM) => Codec::Etc2Rgb8a1,
+            (0x5B, UNORM | SNORM) => Codec::EacR11,
+            (0x5C, UNORM | SNORM) => Codec::EacRg11,
             (0x74, UNORM) => Codec::Bc1,
             (0x75, UNORM) => Codec::Bc2,
             (0x76, UNORM) => Codec::Bc3,
@@ -70,11 +81,6 @@ impl Codec {
             (0x79, FLOAT) => Codec::Bc6h { signed: true },
             (0x7A, FLOAT) => Codec::Bc6h { signed: false },
             (0x7B, UNORM) => Codec::Bc7,
-            (0x5B | 0x5C, _) => {
-                return Some(Err(unsupported(format!(
-                    "EAC channels {channels:#x} (11-bit results; no exact decoder available)"
-                ))))
-            }
             (0x60..=0x6D, _) => {
                 return Some(Err(unsupported(format!(
                     "ASTC channels {channels:#x} (UNORM16/FP16 results; no exact decoder \
@@ -95,7 +101,7 @@ impl Codec {
     /// Bytes a 4x4 block.
     pub fn bytes(self) -> u64 {
         match self {
-            Codec::Bc1 | Codec::Bc4 | Codec::Etc2Rgb8 | Codec::Etc2Rgb8a1 => 8,
+            Codec::Bc1 | Codec::Bc4 | Codec::Etc2Rgb8 | Codec::Etc2Rgb8a1 | Codec::EacR11 => 8,
             _ => 16,
         }
     }
@@ -180,6 +186,12 @@ impl Codec {
                 let (g, ag) = bc4_value(&block[8..], i, snorm);
                 ([r, g, 0.0, 1.0], ar || ag)
             }
+            Codec::EacR11 => ([eac11(block, (x, y), snorm), 0.0, 0.0, 1.0], false),
+            Codec::EacRg11 => {
+                let r = eac11(&block[..8], (x, y), snorm);
+                let g = eac11(&block[8..], (x, y), snorm);
+                ([r, g, 0.0, 1.0], false)
+            }
         })
     }
 }
@@ -213,6 +225,67 @@ fn bc4_value(block: &[u8], i: usize, snorm: bool) -> (f64, bool) {
             bcdec_rs::bc4_float(block, &mut out, 4, snorm);
             (f64::from(out[i]), true)
         }
+    }
+}
+
+/// The EAC modifier tables by table index (Khronos Data Format Specification 1.3, "Intensity
+/// modifier sets for RGBA8 ETC2 alpha component", which R11 EAC shares).
+const EAC_MODIFIERS: [[i32; 8]; 16] = [
+    [-3, -6, -9, -15, 2, 5, 8, 14],
+    [-3, -7, -10, -13, 2, 6, 9, 12],
+    [-2, -5, -8, -13, 1, 4, 7, 12],
+    [-2, -4, -6, -13, 1, 3, 5, 12],
+    [-3, -6, -8, -12, 2, 5, 7, 11],
+    [-3, -7, -9, -11, 2, 6, 8, 10],
+    [-4, -7, -8, -11, 3, 6, 7, 10],
+    [-3, -5, -8, -11, 2, 4, 7, 10],
+    [-2, -6, -8, -10, 1, 5, 7, 9],
+    [-2, -5, -8, -10, 1, 4, 7, 9],
+    [-2, -4, -8, -10, 1, 3, 7, 9],
+    [-2, -5, -7, -10, 1, 4, 6, 9],
+    [-3, -4, -7, -10, 2, 3, 6, 9],
+    [-1, -2, -3, -10, 0, 1, 2, 9],
+    [-4, -6, -8, -9, 3, 5, 7, 8],
+    [-3, -5, -7, -9, 2, 4, 6, 8],
+];
+
+/// Texel (x, y) of one 8-byte R11 EAC channel as the texture unit returns it (Khronos Data Format
+/// Specification 1.3, "Format Unsigned R11 EAC" / "Format Signed R11 EAC"). The block is one
+/// big-endian 64-bit word: base codeword (bits 63-56; signed two's complement for signed, -128
+/// read as -127), multiplier (55-52), table index (51-48), then 3-bit indices, pixel k = 4x + y
+/// at bits 47 - 3k down to 45 - 3k. The 11-bit value is
+/// - unsigned: clamp(base * 8 + 4 + modifier * multiplier * 8, 0, 2047),
+/// - signed: clamp(base * 8 + modifier * multiplier * 8, -1023, 1023),
+///
+/// where a multiplier of 0 stands for 1/8 (the term is just the modifier).
+///
+/// To float, two texts. (1) The same sections define the decoded value as clamp1((base + 0.5)
+/// / 255.875 plus modifier * multiplier / 255.875) (signed: base / 127.875 ...), of which the
+/// 11-bit integer is "the exact representation": value / 2047, signed value / 1023, which is
+/// also GL's UNORM/SNORM rule for an 11-bit channel (GL 4.6 2.3.4, the rule `formats.rs` uses).
+/// (2) They also let an implementation widen the value to 16 bits by bit replication first
+/// ((x << 5) + (x >> 6); signed (x << 5) + (x >> 5) on the magnitude) "for filtering", and
+/// normalised that differs in the last bits (668 -> 21386 / 65535 = 0.3263294... against
+/// 668 / 2047 = 0.3263312...). Which of the two Apple's texture unit does is not public; (1)
+/// decided, being the value the format is defined to represent, (2) only an allowance.
+fn eac11(block: &[u8], (x, y): (u32, u32), signed: bool) -> f64 {
+    let bits = u64::from_be_bytes(std::array::from_fn(|k| block.get(k).copied().unwrap_or(0)));
+    let base = (bits >> 56) as u8;
+    let multiplier = ((bits >> 52) & 0xF) as i32;
+    let table = ((bits >> 48) & 0xF) as usize;
+    let k = 4 * x + y;
+    let index = ((bits >> (45 - 3 * k)) & 7) as usize;
+    let modifier = EAC_MODIFIERS[table][index];
+    let step = if multiplier == 0 {
+        modifier
+    } else {
+        modifier * multiplier * 8
+    };
+    if signed {
+        let base = i32::from((base as i8).max(-127));
+        f64::from((base * 8 + step).clamp(-1023, 1023)) / 1023.0
+    } else {
+        f64::from((i32::from(base) * 8 + 4 + step).clamp(0, 2047)) / 2047.0
     }
 }
 
@@ -347,9 +420,108 @@ mod tests {
 
     #[test]
     fn formats_without_an_exact_decoder_are_errors() {
-        for ch in [0x5B, 0x5C, 0x60, 0x6D, 0x50] {
+        for ch in [0x60, 0x6D, 0x50] {
             assert!(matches!(Codec::of(ch, 0), Some(Err(_))));
         }
+        // EAC with a type Mesa never pairs with it (uint)
+        assert!(matches!(Codec::of(0x5B, 2), Some(Err(_))));
         assert!(Codec::of(0x28, 0).is_none());
+    }
+
+    /// An R11 EAC block: the big-endian word of base, multiplier, table and the 3-bit index of
+    /// each pixel k = 4x + y (`eac11`).
+    fn eac_block(base: u8, multiplier: u64, table: u64, index: [u64; 16]) -> [u8; 8] {
+        let mut w = u64::from(base) << 56 | multiplier << 52 | table << 48;
+        for (k, i) in index.iter().enumerate() {
+            w |= i << (45 - 3 * k);
+        }
+        w.to_be_bytes()
+    }
+
+    fn r11(b: &[u8], (x, y): (u32, u32), snorm: bool) -> f64 {
+        let (v, flagged) = Codec::EacR11.texel(b, (x, y), snorm, false).unwrap();
+        assert!(!flagged);
+        assert_eq!(v[1..], [0.0, 0.0, 1.0]);
+        v[0]
+    }
+
+    /// Unsigned R11 (Khronos DFS, "Format Unsigned R11 EAC", its worked examples): base 103,
+    /// table 13 ([-1, -2, -3, -10, 0, 1, 2, 9]), multiplier 2, pixel b = (0, 1) index 3
+    /// (modifier -10): 103 * 8 + 4 - 10 * 2 * 8 = 828 - 160 = 668 -> 668 / 2047. Pixel a = (0, 0)
+    /// index 4 (modifier 0): 828. Pixel e = (1, 0) index 7 (9): 828 + 144 = 972. Multiplier 0
+    /// (1/8): pixel b 828 - 10 = 818 (the spec's second example), pixel e 828 + 9 = 837.
+    #[test]
+    fn eac_r11_unsigned() {
+        let mut index = [0; 16];
+        (index[0], index[1], index[4]) = (4, 3, 7);
+        let b = eac_block(103, 2, 13, index);
+        assert_eq!(r11(&b, (0, 1), false), 668.0 / 2047.0);
+        assert_eq!(r11(&b, (0, 0), false), 828.0 / 2047.0);
+        assert_eq!(r11(&b, (1, 0), false), 972.0 / 2047.0);
+        let b = eac_block(103, 0, 13, index);
+        assert_eq!(r11(&b, (0, 1), false), 818.0 / 2047.0);
+        assert_eq!(r11(&b, (1, 0), false), 837.0 / 2047.0);
+    }
+
+    /// Unsigned clamping, table 15 ([-3, -5, -7, -9, 2, 4, 6, 8]), multiplier 15: base 255,
+    /// index 7: 2044 + 8 * 15 * 8 = 3004 -> 2047 (1.0); index 4: 2044 + 240 = 2284 -> 2047;
+    /// index 0 with multiplier 0: 2044 - 3 = 2041 (unclamped). Base 0, index 3: 4 - 1080 -> 0.
+    #[test]
+    fn eac_r11_unsigned_clamps() {
+        let mut index = [0; 16];
+        (index[0], index[1]) = (7, 4);
+        let b = eac_block(255, 15, 15, index);
+        assert_eq!(r11(&b, (0, 0), false), 1.0);
+        assert_eq!(r11(&b, (0, 1), false), 1.0);
+        let b = eac_block(255, 0, 15, [0; 16]);
+        assert_eq!(r11(&b, (2, 3), false), 2041.0 / 2047.0);
+        let b = eac_block(0, 15, 15, [3; 16]);
+        assert_eq!(r11(&b, (3, 3), false), 0.0);
+    }
+
+    /// Signed R11 (Khronos DFS, "Format Signed R11 EAC", its worked examples): base 60, table 13,
+    /// multiplier 2, pixel b index 3: 480 - 160 = 320 -> 320 / 1023; multiplier 0: 480 - 10 = 470
+    /// (the spec's text says base 65 there but computes with 60). Base -5 (0xFB), multiplier 3,
+    /// pixel p = (3, 3) index 7 (9): -40 + 216 = 176. Clamping, table 15, multiplier 15: base 127
+    /// index 7: 1016 + 960 -> 1023 (1.0); base -127 index 3: -1016 - 1080 -> -1023 (-1.0). Base
+    /// -128 reads as -127: with multiplier 0, index 0 (-3): -1016 - 3 = -1019.
+    #[test]
+    fn eac_r11_signed() {
+        let mut index = [0; 16];
+        index[1] = 3;
+        let b = eac_block(60, 2, 13, index);
+        assert_eq!(r11(&b, (0, 1), true), 320.0 / 1023.0);
+        let b = eac_block(60, 0, 13, index);
+        assert_eq!(r11(&b, (0, 1), true), 470.0 / 1023.0);
+        index[15] = 7;
+        let b = eac_block(0xFB, 3, 13, index);
+        assert_eq!(r11(&b, (3, 3), true), 176.0 / 1023.0);
+        let b = eac_block(127, 15, 15, [7; 16]);
+        assert_eq!(r11(&b, (1, 2), true), 1.0);
+        let b = eac_block(0x81, 15, 15, [3; 16]);
+        assert_eq!(r11(&b, (2, 1), true), -1.0);
+        let b = eac_block(0x80, 0, 15, [0; 16]);
+        assert_eq!(r11(&b, (0, 0), true), -1019.0 / 1023.0);
+    }
+
+    /// RG11 (Khronos DFS, "Format Unsigned RG11 EAC"): bytes 0-7 are red, 8-15 green, each an
+    /// R11 block. Red: base 103, table 13, multiplier 2, pixel g = (1, 2) index 3 -> 668. Green:
+    /// base 10, table 0 ([-3, -6, -9, -15, 2, 5, 8, 14]), multiplier 1, pixel g index 6 (8):
+    /// 84 + 64 = 148. Signed, the same bytes: red 824 - 160 = 664 / 1023, green 80 + 64 = 144 /
+    /// 1023.
+    #[test]
+    fn eac_rg11_two_channels() {
+        let (mut ri, mut gi) = ([0; 16], [0; 16]);
+        (ri[6], gi[6]) = (3, 6);
+        let mut b = eac_block(103, 2, 13, ri).to_vec();
+        b.extend(eac_block(10, 1, 0, gi));
+        let t = |snorm| Codec::EacRg11.texel(&b, (1, 2), snorm, false).unwrap();
+        assert_eq!(
+            t(false),
+            ([668.0 / 2047.0, 148.0 / 2047.0, 0.0, 1.0], false)
+        );
+        assert_eq!(t(true), ([664.0 / 1023.0, 144.0 / 1023.0, 0.0, 1.0], false));
+        assert!(matches!(Codec::of(0x5C, 1), Some(Ok(Codec::EacRg11))));
+        assert!(matches!(Codec::of(0x5B, 0), Some(Ok(Codec::EacR11))));
     }
 }

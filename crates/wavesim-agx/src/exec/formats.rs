@@ -204,8 +204,8 @@ impl Format {
     pub fn components(&self) -> usize {
         match self.packing {
             Packing::SharedExponent => 3,
-            Packing::Block(Codec::Bc4) => 1,
-            Packing::Block(Codec::Bc5) => 2,
+            Packing::Block(Codec::Bc4 | Codec::EacR11) => 1,
+            Packing::Block(Codec::Bc5 | Codec::EacRg11) => 2,
             Packing::Block(Codec::Bc6h { .. }) => 3,
             Packing::Block(_) => 4,
             _ => self.widths.len(),
