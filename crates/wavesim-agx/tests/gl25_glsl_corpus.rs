@@ -44,8 +44,14 @@ const KNOWN_DIFFERENT: [(&str, &str); 2] = [
     ),
     (
         "shaderdb_unity_57-DeferredDirectional",
-        "white against llvmpipe's black from the harness's inputs (10 / log2 of a value near 1, \
-         pow, normalize of near-zero vectors); not investigated",
+        "undefined GLSL with the harness's inputs: _LightDir is not unit length, so \
+         tmpvar_9 = max(0, dot(N, -_LightDir.xyz)) is 17.05 and pow(1.0001 - tmpvar_9, 5.0) has \
+         a negative base (GLSL 4.60 8.2: pow is undefined for x < 0). For asahi \
+         (lower_fpow) nir_opt_algebraic's inexact `fexp2(flog2(a) * 5.0) -> a*a*a*a*a` gives \
+         -1.07e6 (the program's three fmul32 at 0x2a8-0x2b4), tmpvar_19 about -1e10 and \
+         exp2(-tmpvar_19) = +inf: white, as wavesim; llvmpipe evaluates exp2(5 log2(x)) = NaN \
+         and stores NaN as 0: black. llvmpipe given the same GLSL with pow(x, 5.0) written \
+         x*x*x*x*x draws white (255, 255, 255, 128) at every pixel",
     ),
 ];
 
