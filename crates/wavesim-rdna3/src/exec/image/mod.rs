@@ -20,9 +20,9 @@
 
 pub mod formats;
 pub mod host;
+pub mod htile;
 pub mod mip_tail;
 pub mod msaa;
-pub mod htile;
 pub mod resource;
 pub mod sample;
 pub mod sampler;
