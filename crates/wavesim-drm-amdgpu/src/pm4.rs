@@ -676,8 +676,12 @@ impl Ctx<'_> {
         let first = regs::SH_BASE + (body[0] & 0xffff) * 4;
         for (k, &v) in body[1..].iter().enumerate() {
             let addr = first + 4 * k as u32;
-            // The graphics stages' registers are recorded for the draw capture.
-            if regs::sh_reg(addr).is_none() && graphics::name(addr).is_some() {
+            // The graphics stages' registers are recorded for the draw capture. SET_SH_REG's
+            // 16-bit offset reaches past SH space into context and user-config registers,
+            // which `graphics::name` also knows: only SH addresses are stored here.
+            let graphics_sh =
+                (graphics::SH_GRAPHICS_BASE..graphics::SH_GRAPHICS_END).contains(&addr);
+            if regs::sh_reg(addr).is_none() && graphics_sh && graphics::name(addr).is_some() {
                 self.st.sh[regs::slot(addr)] = Some(v);
                 continue;
             }

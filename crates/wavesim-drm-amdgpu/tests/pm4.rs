@@ -419,6 +419,13 @@ fn unknown_packets_registers_and_fields_are_named_errors() {
         "{e}"
     );
     assert!(e.to_string().contains("0x0b940"), "{e}");
+    // SET_SH_REG's 16-bit offset reaches context space: 0xb000 + 4 * 0x7400 = 0x28000
+    // (DB_RENDER_CONTROL, a context register) is no SH register, so it is named, not stored.
+    let e = run(&mut m, &pkt3(pm4::op::SET_SH_REG, &[0x7400, 1])).unwrap_err();
+    assert!(
+        matches!(e, Pm4Error::UnknownRegister { addr: 0x28000, .. }),
+        "{e}"
+    );
     // A context register gfx11 does not have (0x28700 lies between SPI_GFX_SCRATCH_BASE_HI and
     // SPI_SHADER_IDX_FORMAT in Mesa's gfx11 register table) is named.
     let e = run(&mut m, &pkt3(pm4::op::SET_CONTEXT_REG, &[0x1c0, 0])).unwrap_err();
