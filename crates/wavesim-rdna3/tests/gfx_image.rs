@@ -364,6 +364,25 @@ fn sample_point_and_bilinear_with_wrap_and_clamp() {
 }
 
 #[test]
+fn point_sampling_ties_at_a_texel_boundary_follow_the_last_ulp() {
+    // Point sampling takes texel floor(s * width) (Vulkan "Texel Selection": i = floor(u)), so a
+    // coordinate one ULP below k / width selects texel k - 1 and k / width itself texel k. The
+    // RADV shader-db pipelines tesseract_315, tesseract_330 and nexuiz_115
+    // (corpus/radv/shader-db/known.txt) differ from lavapipe at such coordinates: wavesim's
+    // interpolated s is 0.49999997 (0.5 - 2^-25) where lavapipe's lies on the other side.
+    // R32F 4x4, texel (x, y) = x + 10y; t = 0.1 is row 0.
+    let mut im = r32f_image(false, 1);
+    let below = f32::from_bits(0.5f32.to_bits() - 1); // 0.5 - 2^-25: u = 2 - 2^-23, exact
+    assert_eq!(below, 0.5 - 2f32.powi(-25));
+    for (s, want) in [(0.5f32, 2.0f32), (below, 1.0)] {
+        im.h.set_v(4, |_| s.to_bits());
+        im.h.set_v(5, |_| 0.1f32.to_bits());
+        im.h.run(&SAMPLE_LZ).unwrap();
+        assert_eq!(f(im.h.v(0, 0)), want, "s = {s:e}");
+    }
+}
+
+#[test]
 fn sample_lod_selects_mips() {
     // SAMPLE_L with mip filter point: LOD 1 reads level 1 (2x2), LOD 0.4 level 0.
     let mut im = r32f_image(false, 2);
