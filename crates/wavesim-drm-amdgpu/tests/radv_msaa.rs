@@ -100,59 +100,8 @@ fn render() -> Result<Vec<u8>, String> {
         let pl = d
             .create_pipeline_layout(&vk::PipelineLayoutCreateInfo::default(), None)
             .map_err(err("vkCreatePipelineLayout"))?;
-        let module = |code: &[u32]| {
-            d.create_shader_module(&vk::ShaderModuleCreateInfo::default().code(code), None)
-                .map_err(err("vkCreateShaderModule"))
-        };
-        let stages = [
-            vk::PipelineShaderStageCreateInfo::default()
-                .stage(vk::ShaderStageFlags::VERTEX)
-                .module(module(&vert)?)
-                .name(c"main"),
-            vk::PipelineShaderStageCreateInfo::default()
-                .stage(vk::ShaderStageFlags::FRAGMENT)
-                .module(module(&frag)?)
-                .name(c"main"),
-        ];
-        let vp = [vk::Viewport {
-            x: 0.0,
-            y: 0.0,
-            width: W as f32,
-            height: H as f32,
-            min_depth: 0.0,
-            max_depth: 1.0,
-        }];
-        let sc = [FULL_TARGET];
-        let cba = [vk::PipelineColorBlendAttachmentState::default()
-            .color_write_mask(vk::ColorComponentFlags::RGBA)];
-        let vi = vk::PipelineVertexInputStateCreateInfo::default();
-        let ia = vk::PipelineInputAssemblyStateCreateInfo::default()
-            .topology(vk::PrimitiveTopology::TRIANGLE_LIST);
-        let vps = vk::PipelineViewportStateCreateInfo::default()
-            .viewports(&vp)
-            .scissors(&sc);
-        let rs = vk::PipelineRasterizationStateCreateInfo::default()
-            .polygon_mode(vk::PolygonMode::FILL)
-            .cull_mode(vk::CullModeFlags::NONE)
-            .line_width(1.0);
         let ms = vk::PipelineMultisampleStateCreateInfo::default().rasterization_samples(samples);
-        let cb = vk::PipelineColorBlendStateCreateInfo::default().attachments(&cba);
-        let pipeline = d
-            .create_graphics_pipelines(
-                vk::PipelineCache::null(),
-                &[vk::GraphicsPipelineCreateInfo::default()
-                    .stages(&stages)
-                    .vertex_input_state(&vi)
-                    .input_assembly_state(&ia)
-                    .viewport_state(&vps)
-                    .rasterization_state(&rs)
-                    .multisample_state(&ms)
-                    .color_blend_state(&cb)
-                    .layout(pl)
-                    .render_pass(rp)],
-                None,
-            )
-            .map_err(|(_, r)| format!("vkCreateGraphicsPipelines: {r:?}"))?[0];
+        let pipeline = gpu.full_target_pipeline_with((&vert, &frag), (&ms, None), pl, rp)?;
         let (_pool, cmd) = vulkan_draw::command_buffer(d, gpu.family)?;
         d.begin_command_buffer(cmd, &vk::CommandBufferBeginInfo::default())
             .map_err(err("vkBeginCommandBuffer"))?;

@@ -378,8 +378,28 @@ impl Gpu {
     /// Vulkan calls on a valid device; `state` describes valid pipeline state.
     pub unsafe fn pipeline(
         &self,
+        shaders: (&[u32], &[u32]),
+        state: &PipelineState,
+        layout: vk::PipelineLayout,
+        rp: vk::RenderPass,
+    ) -> Result<vk::Pipeline, String> {
+        let ms = vk::PipelineMultisampleStateCreateInfo::default()
+            .rasterization_samples(vk::SampleCountFlags::TYPE_1);
+        self.pipeline_with(shaders, state, (&ms, None), layout, rp)
+    }
+
+    /// [`Gpu::pipeline`] with the given multisample state and, if any, depth/stencil state.
+    ///
+    /// # Safety
+    /// As [`Gpu::pipeline`].
+    pub unsafe fn pipeline_with(
+        &self,
         (vert, frag): (&[u32], &[u32]),
         state: &PipelineState,
+        (ms, ds): (
+            &vk::PipelineMultisampleStateCreateInfo,
+            Option<&vk::PipelineDepthStencilStateCreateInfo>,
+        ),
         layout: vk::PipelineLayout,
         rp: vk::RenderPass,
     ) -> Result<vk::Pipeline, String> {
@@ -400,23 +420,23 @@ impl Gpu {
                 .module(fm)
                 .name(c"main"),
         ];
-        let ms = vk::PipelineMultisampleStateCreateInfo::default()
-            .rasterization_samples(vk::SampleCountFlags::TYPE_1);
-        Ok(d.create_graphics_pipelines(
-            vk::PipelineCache::null(),
-            &[vk::GraphicsPipelineCreateInfo::default()
-                .stages(&stages)
-                .vertex_input_state(state.vertex_input)
-                .input_assembly_state(state.input_assembly)
-                .viewport_state(state.viewport)
-                .rasterization_state(state.rasterization)
-                .multisample_state(&ms)
-                .color_blend_state(state.color_blend)
-                .layout(layout)
-                .render_pass(rp)],
-            None,
+        let mut info = vk::GraphicsPipelineCreateInfo::default()
+            .stages(&stages)
+            .vertex_input_state(state.vertex_input)
+            .input_assembly_state(state.input_assembly)
+            .viewport_state(state.viewport)
+            .rasterization_state(state.rasterization)
+            .multisample_state(ms)
+            .color_blend_state(state.color_blend)
+            .layout(layout)
+            .render_pass(rp);
+        if let Some(ds) = ds {
+            info = info.depth_stencil_state(ds);
+        }
+        Ok(
+            d.create_graphics_pipelines(vk::PipelineCache::null(), &[info], None)
+                .map_err(|(_, r)| format!("vkCreateGraphicsPipelines: {r:?}"))?[0],
         )
-        .map_err(|(_, r)| format!("vkCreateGraphicsPipelines: {r:?}"))?[0])
     }
 
     /// [`Gpu::pipeline`] for the plainest draw: a triangle list without vertex input over the
@@ -431,6 +451,25 @@ impl Gpu {
         layout: vk::PipelineLayout,
         rp: vk::RenderPass,
     ) -> Result<vk::Pipeline, String> {
+        let ms = vk::PipelineMultisampleStateCreateInfo::default()
+            .rasterization_samples(vk::SampleCountFlags::TYPE_1);
+        self.full_target_pipeline_with(shaders, (&ms, None), layout, rp)
+    }
+
+    /// [`Gpu::full_target_pipeline`] with the given multisample and depth/stencil state.
+    ///
+    /// # Safety
+    /// As [`Gpu::pipeline`].
+    pub unsafe fn full_target_pipeline_with(
+        &self,
+        shaders: (&[u32], &[u32]),
+        more: (
+            &vk::PipelineMultisampleStateCreateInfo,
+            Option<&vk::PipelineDepthStencilStateCreateInfo>,
+        ),
+        layout: vk::PipelineLayout,
+        rp: vk::RenderPass,
+    ) -> Result<vk::Pipeline, String> {
         let vp = [vk::Viewport {
             x: 0.0,
             y: 0.0,
@@ -442,7 +481,7 @@ impl Gpu {
         let sc = [FULL_TARGET];
         let cba = [vk::PipelineColorBlendAttachmentState::default()
             .color_write_mask(vk::ColorComponentFlags::RGBA)];
-        self.pipeline(
+        self.pipeline_with(
             shaders,
             &PipelineState {
                 vertex_input: &vk::PipelineVertexInputStateCreateInfo::default(),
@@ -458,6 +497,7 @@ impl Gpu {
                     .line_width(1.0),
                 color_blend: &vk::PipelineColorBlendStateCreateInfo::default().attachments(&cba),
             },
+            more,
             layout,
             rp,
         )
