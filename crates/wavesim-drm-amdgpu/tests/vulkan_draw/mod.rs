@@ -48,11 +48,15 @@ pub fn child_output(
     radv: bool,
     env: &[(&str, &str)],
 ) -> (Output, Option<Vec<u8>>) {
+    // Tests of one binary run in parallel and may run the same case on the same driver (the
+    // linear and optimal-tiling radv_draw tests do): each child gets its own file.
+    static CHILD: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
     let out = std::env::temp_dir().join(format!(
-        "wavesim-{}-{name}-{}-{}.bin",
+        "wavesim-{}-{name}-{}-{}-{}.bin",
         name_var.to_lowercase(),
         if radv { "radv" } else { "lvp" },
-        std::process::id()
+        std::process::id(),
+        CHILD.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
     ));
     let icd = if radv { RADV_ICD } else { LAVAPIPE_ICD };
     require(icd, "mesa-vulkan-drivers");
