@@ -54,49 +54,16 @@ fn render() -> Result<Vec<u8>, String> {
         )?;
         d.bind_image_memory(image, mem, 0)
             .map_err(err("vkBindImageMemory"))?;
-        let view = d
-            .create_image_view(
-                &vk::ImageViewCreateInfo::default()
-                    .image(image)
-                    .view_type(vk::ImageViewType::TYPE_2D)
-                    .format(format)
-                    .subresource_range(vulkan_draw::COLOR_RANGE),
-                None,
-            )
-            .map_err(err("vkCreateImageView"))?;
-        let att = [vk::AttachmentDescription::default()
-            .format(format)
-            .samples(samples)
-            .load_op(vk::AttachmentLoadOp::DONT_CARE)
-            .store_op(vk::AttachmentStoreOp::STORE)
-            .initial_layout(vk::ImageLayout::UNDEFINED)
-            .final_layout(vk::ImageLayout::COLOR_ATTACHMENT_OPTIMAL)];
-        let cref = [vk::AttachmentReference::default()
-            .attachment(0)
-            .layout(vk::ImageLayout::COLOR_ATTACHMENT_OPTIMAL)];
-        let sub = [vk::SubpassDescription::default()
-            .pipeline_bind_point(vk::PipelineBindPoint::GRAPHICS)
-            .color_attachments(&cref)];
-        let rp = d
-            .create_render_pass(
-                &vk::RenderPassCreateInfo::default()
-                    .attachments(&att)
-                    .subpasses(&sub),
-                None,
-            )
-            .map_err(err("vkCreateRenderPass"))?;
-        let views = [view];
-        let fb = d
-            .create_framebuffer(
-                &vk::FramebufferCreateInfo::default()
-                    .render_pass(rp)
-                    .attachments(&views)
-                    .width(W)
-                    .height(H)
-                    .layers(1),
-                None,
-            )
-            .map_err(err("vkCreateFramebuffer"))?;
+        let (rp, fb) = gpu.render_target_with(
+            image,
+            (format, samples),
+            vk::AttachmentLoadOp::DONT_CARE,
+            vk::ImageLayout::COLOR_ATTACHMENT_OPTIMAL,
+            (
+                vk::ImageLayout::UNDEFINED,
+                vk::ImageLayout::COLOR_ATTACHMENT_OPTIMAL,
+            ),
+        )?;
         let pl = d
             .create_pipeline_layout(&vk::PipelineLayoutCreateInfo::default(), None)
             .map_err(err("vkCreatePipelineLayout"))?;

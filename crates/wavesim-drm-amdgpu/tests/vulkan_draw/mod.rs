@@ -326,6 +326,22 @@ impl Gpu {
         format: vk::Format,
         load_op: vk::AttachmentLoadOp,
         layout: vk::ImageLayout,
+        layouts: (vk::ImageLayout, vk::ImageLayout),
+    ) -> Result<(vk::RenderPass, vk::Framebuffer), String> {
+        let one = vk::SampleCountFlags::TYPE_1;
+        self.render_target_with(image, (format, one), load_op, layout, layouts)
+    }
+
+    /// [`Gpu::render_target`] for an image of `samples` samples per pixel.
+    ///
+    /// # Safety
+    /// As [`Gpu::render_target`].
+    pub unsafe fn render_target_with(
+        &self,
+        image: vk::Image,
+        (format, samples): (vk::Format, vk::SampleCountFlags),
+        load_op: vk::AttachmentLoadOp,
+        layout: vk::ImageLayout,
         (initial, last): (vk::ImageLayout, vk::ImageLayout),
     ) -> Result<(vk::RenderPass, vk::Framebuffer), String> {
         let d = &self.device;
@@ -341,7 +357,7 @@ impl Gpu {
             .map_err(err("vkCreateImageView"))?;
         let att = [vk::AttachmentDescription::default()
             .format(format)
-            .samples(vk::SampleCountFlags::TYPE_1)
+            .samples(samples)
             .load_op(load_op)
             .store_op(vk::AttachmentStoreOp::STORE)
             .initial_layout(initial)
