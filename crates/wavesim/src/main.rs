@@ -276,7 +276,12 @@ fn draw_cli(
         for (i, t) in r.targets.iter().enumerate() {
             write(&dir.join(format!("target{i}.npy")), &t.npy())?;
         }
-        let shape = [r.targets[0].height, r.targets[0].width];
+        // (height, width), with a samples axis when multisampled.
+        let shape: Vec<u32> = match r.targets.first() {
+            Some(t) if t.samples > 1 => vec![t.height, t.width, t.samples],
+            Some(t) => vec![t.height, t.width],
+            None => return Err("the draw has no render target to size depth.npy by".into()),
+        };
         if let Some(d) = &r.depth {
             let bytes: Vec<u8> = d.iter().flat_map(|x| x.to_le_bytes()).collect();
             write(

@@ -1017,3 +1017,203 @@ fn mutated_scenes_draw_or_fail_cleanly() {
     }
     assert!(ok > 0 && err > 0, "{ok} drew, {err} failed");
 }
+
+// Multisampling. The standard locations (Vulkan 1.3 "Multisampling", table "Standard sample
+// locations"), in 1/16 pixel from the pixel's corner: 2x (12, 12), (4, 4); 4x (6, 2), (14, 6),
+// (2, 10), (10, 14); 8x (9, 5), (7, 11), (13, 9), (5, 3), (3, 13), (1, 7), (11, 15), (15, 1).
+
+/// The RGBA32F colour of sample `s` of (x, y).
+fn sample(img: &Image, x: u32, y: u32, s: u32) -> [f32; 4] {
+    img.load_sample(x, y, s)
+}
+
+#[test]
+fn four_samples_are_covered_per_sample_with_the_top_left_rule() {
+    // 8 x 2, 4x. A red rect [4.5, 8) x [0, 2): in column 4 the samples right of x = 4.5 are
+    // 1 (x = 4 + 14/16) and 3 (4 + 10/16); columns 5-7 are covered whole, 0-3 not at all.
+    let ms = "[multisample]\nsamples = 4";
+    let s = head(8, 2, ms)
+        + &target("rgba32_float", BLACK, "")
+        + &rect(8, 2, 4.5, 0.0, 8.0, 2.0, 0.5, RED, true);
+    let r = run(&s);
+    let img = &r.targets[0];
+    assert_eq!(img.samples, 4);
+    for y in 0..2 {
+        for x in 0..8 {
+            for k in 0..4 {
+                let covered = x >= 5 || (x == 4 && (k == 1 || k == 3));
+                let want = if covered { RED } else { BLACK };
+                assert_eq!(sample(img, x, y, k), want, "pixel ({x}, {y}) sample {k}");
+            }
+        }
+    }
+    // The rect [4.375, 4.625): sample 0 (x = 4.375) lies on its left edge (included), sample 3
+    // (x = 4.625) on its right edge (excluded), samples 1 (4.875) and 2 (4.125) outside.
+    let s = head(8, 2, ms)
+        + &target("rgba32_float", BLACK, "")
+        + &rect(8, 2, 4.375, 0.0, 4.625, 2.0, 0.5, GREEN, true);
+    let img = &run(&s).targets[0];
+    for k in 0..4 {
+        let want = if k == 0 { GREEN } else { BLACK };
+        assert_eq!(sample(img, 4, 0, k), want, "sample {k}");
+    }
+}
+
+#[test]
+fn two_and_eight_samples_at_their_standard_locations() {
+    // A rect [0, 0.5) x [0, 1) over pixel (0, 0): the samples with x < 8/16 are covered
+    // (x = 8/16 would be on the right edge: out). 2x: sample 1 (4, 4). 8x: samples 1 (7, 11),
+    // 3 (5, 3), 4 (3, 13), 5 (1, 7).
+    for (n, want) in [(2u32, 0b10u32), (8, 0b0011_1010)] {
+        let s = head(2, 1, &format!("[multisample]\nsamples = {n}"))
+            + &target("rgba32_float", BLACK, "")
+            + &rect(2, 1, 0.0, 0.0, 0.5, 1.0, 0.5, BLUE, true);
+        let img = &run(&s).targets[0];
+        for k in 0..n {
+            let c = if want >> k & 1 != 0 { BLUE } else { BLACK };
+            assert_eq!(sample(img, 0, 0, k), c, "{n}x sample {k}");
+        }
+    }
+}
+
+#[test]
+fn the_sample_mask_removes_samples_before_shading() {
+    // 4x, sample_mask 0b0101: a full-screen rect writes samples 0 and 2 only. With mask 0b0010
+    // and a rect over column 4 from x = 4.5 (samples 1 and 3 covered, see above) only sample 1.
+    let s = head(4, 1, "[multisample]\nsamples = 4\nsample_mask = 5")
+        + &target("rgba32_float", BLACK, "")
+        + &rect(4, 1, 0.0, 0.0, 4.0, 1.0, 0.5, RED, true);
+    let img = &run(&s).targets[0];
+    for x in 0..4 {
+        for k in 0..4 {
+            let want = if k % 2 == 0 { RED } else { BLACK };
+            assert_eq!(sample(img, x, 0, k), want, "({x}, 0) sample {k}");
+        }
+    }
+    let s = head(8, 1, "[multisample]\nsamples = 4\nsample_mask = 2")
+        + &target("rgba32_float", BLACK, "")
+        + &rect(8, 1, 4.5, 0.0, 8.0, 1.0, 0.5, RED, true);
+    let r = run(&s);
+    for k in 0..4 {
+        let want = if k == 1 { RED } else { BLACK };
+        assert_eq!(sample(&r.targets[0], 4, 0, k), want, "sample {k}");
+    }
+    // A mask without any existing sample shades nothing.
+    let s = head(4, 1, "[multisample]\nsamples = 4\nsample_mask = 0xf0")
+        + &target("rgba32_float", BLACK, "")
+        + &rect(4, 1, 0.0, 0.0, 4.0, 1.0, 0.5, RED, true);
+    assert_eq!(run(&s).stats.pixels_shaded, 0);
+}
+
+#[test]
+fn each_sample_is_depth_tested_with_its_own_depth() {
+    // 8 x 1, 4x, depth cleared to 1, LESS. First a red rect [0, 4.5) at z = 0.25 (column 4:
+    // samples 0 (x = 4.375) and 2 (4.125)), then a green full rect at z = 0.5: it passes where
+    // the depth is still 1 and fails where red wrote 0.25. Column 4 ends red at samples 0, 2 and
+    // green at 1, 3.
+    let ms = "[multisample]\nsamples = 4\n[depth]\nclear = 1.0";
+    let s = head(8, 1, ms)
+        + &target("rgba32_float", BLACK, "")
+        + &rect(8, 1, 0.0, 0.0, 4.5, 1.0, 0.25, RED, true)
+        + &rect(8, 1, 0.0, 0.0, 8.0, 1.0, 0.5, GREEN, true);
+    let r = run(&s);
+    let d = r.depth.as_ref().unwrap();
+    assert_eq!(d.len(), 8 * 4);
+    for x in 0..8u32 {
+        for k in 0..4u32 {
+            let red = x < 4 || (x == 4 && k % 2 == 0);
+            let (c, z) = if red { (RED, 0.25) } else { (GREEN, 0.5) };
+            assert_eq!(sample(&r.targets[0], x, 0, k), c, "({x}, 0) sample {k}");
+            assert_eq!(d[(x * 4 + k) as usize], z, "depth of ({x}, 0) sample {k}");
+        }
+    }
+    // A depth ramp z = xf / 8 over an 8 x 1 target (NDC z = (x_ndc + 1) / 2): each sample keeps
+    // the depth at its own location, (px + sx / 16) / 8, exact in f32 (multiples of 2^-7).
+    let mut s = head(8, 1, ms) + &target("rgba32_float", BLACK, "");
+    for (x, y) in [
+        (-1.0f32, -1.0f32),
+        (1.0, -1.0),
+        (1.0, 1.0),
+        (-1.0, -1.0),
+        (1.0, 1.0),
+        (-1.0, 1.0),
+    ] {
+        s += &vertex([x, y, (x + 1.0) / 2.0, 1.0], RED);
+    }
+    let r = run(&s);
+    let d = r.depth.as_ref().unwrap();
+    let sx = [6.0f32, 14.0, 2.0, 10.0];
+    for x in 0..8 {
+        for k in 0..4 {
+            let want = (x as f32 + sx[k] / 16.0) / 8.0;
+            assert_eq!(d[x * 4 + k], want, "depth of ({x}, 0) sample {k}");
+        }
+    }
+}
+
+#[test]
+fn centroid_terms_move_to_the_first_covered_sample() {
+    // ps_linear_centroid exports LINEAR_CENTROID (I, J, I + J). The triangle (0, 0), (8, 0),
+    // (0, 8) in framebuffer coordinates (vertex order v0, v1, v2) has linear barycentrics
+    // I = b1 = x / 8, J = b2 = y / 8 at (x, y); its inside is x + y < 8.
+    // 4x pixel (4, 3): samples 0 (4.375, 3.125) and 2 (4.125, 3.625) are inside, 1 and 3 not.
+    // RADV's centroid order for the standard 4x locations (all at squared distance 40 from the
+    // centre) is 0, 1, 2, 3: the centroid is sample 0, I = 4.375 / 8, J = 3.125 / 8.
+    // Pixel (1, 1) is covered whole: its centroid is its centre (1.5, 1.5), I = J = 0.1875.
+    let mut s = format!(
+        "vs = \"../obj/w32/draw_vs.o\"\nps = \"../obj/w32/ps_linear_centroid.o\"\nwidth = 8\n\
+         height = 8\n[multisample]\nsamples = 4\n"
+    ) + &target("rgba32_float", [0.0; 4], "");
+    for (fx, fy) in [(0.0f32, 0.0f32), (8.0, 0.0), (0.0, 8.0)] {
+        let (x, y) = ndc(fx, fy, 8, 8);
+        s += &vertex([x, y, 0.5, 1.0], RED);
+    }
+    let r = run(&s);
+    let img = &r.targets[0];
+    let (i, j) = (4.375f32 / 8.0, 3.125f32 / 8.0);
+    for k in [0, 2] {
+        assert_eq!(
+            sample(img, 4, 3, k)[..3],
+            [i, j, i + j],
+            "pixel (4, 3) sample {k}"
+        );
+    }
+    for k in [1, 3] {
+        assert_eq!(sample(img, 4, 3, k), [0.0; 4], "pixel (4, 3) sample {k}");
+    }
+    assert_eq!(sample(img, 1, 1, 2)[..3], [0.1875, 0.1875, 0.375]);
+}
+
+#[test]
+fn multisampled_scenes_refuse_what_is_not_executed() {
+    // ps_sample_w reads PERSP_SAMPLE: per-sample interpolation needs sample shading.
+    let mut s = format!(
+        "vs = \"../obj/w32/draw_vs.o\"\nps = \"../obj/w32/ps_sample_w.o\"\nwidth = 4\n\
+         height = 4\n[multisample]\nsamples = 4\n"
+    ) + &target("rgba32_float", [0.0; 4], "");
+    s += &rect(4, 4, 0.0, 0.0, 4.0, 4.0, 0.5, RED, true);
+    let e = run_err(&s);
+    assert!(e.contains("per-sample interpolation"), "{e}");
+    let s = head(4, 4, "[multisample]\nsamples = 3")
+        + &target("rgba32_float", BLACK, "")
+        + &rect(4, 4, 0.0, 0.0, 4.0, 4.0, 0.5, RED, true);
+    let e = run_err(&s);
+    assert!(e.contains("3 samples per pixel"), "{e}");
+}
+
+#[test]
+fn a_multisampled_target_writes_every_sample_and_views_resolved() {
+    // 4x RGBA8: column 4 of a rect from x = 4.5 holds red at samples 1 and 3, black (0, 0, 0, 1)
+    // at 0 and 2: the PNG shows the mean, (0.5, 0, 0, 1) -> 128 (127.5 ties to even 128).
+    let s = head(8, 1, "[multisample]\nsamples = 4")
+        + &target("rgba8_unorm", BLACK, "")
+        + &rect(8, 1, 4.5, 0.0, 8.0, 1.0, 0.5, RED, true);
+    let img = &run(&s).targets[0];
+    assert_eq!(img.bytes.len(), 8 * 4 * 4);
+    let npy = img.npy();
+    assert!(String::from_utf8_lossy(&npy[..128]).contains("'shape': (1, 8, 4, 4)"));
+    let buf = img.view_rgba8();
+    assert_eq!(&buf[16..20], &[128, 0, 0, 255]);
+    assert_eq!(&buf[12..16], &[0, 0, 0, 255]);
+    assert_eq!(&buf[20..24], &[255, 0, 0, 255]);
+}

@@ -30,6 +30,13 @@
 //! names was discarded; the depth is MRTZ.x when exported, else POS_Z (clamped to the depth range
 //! with depth clamp); stencil test, depth test and their writes; then each MRTk export goes to
 //! target k through blending and the write mask.
+//!
+//! Multisampling (`gfx::msaa`): a pixel's coverage is the set of its sample locations the
+//! triangle covers (top-left rule per sample) ANDed with the sample mask; a pixel with any
+//! sample covered is shaded once (centre terms at the centre, centroid terms at the centroid,
+//! SAMPLE_COVERAGE = the coverage), and each covered sample then goes through the stencil and
+//! depth tests with its own depth (interpolated at its location, or the exported depth) and,
+//! when it passes, is blended and written on its own. Sample shading is not executed.
 
 #![allow(clippy::needless_range_loop)] // component loops index several arrays
 
@@ -39,6 +46,7 @@ use crate::exec::Program;
 use crate::gfx::blend::{self, blend, uses_src1};
 use crate::gfx::clip::{clip_line, clip_polygon, ClipVertex, Planes};
 use crate::gfx::depth_stencil::DepthStencil;
+use crate::gfx::msaa::Samples;
 use crate::gfx::pal::{allocated_vgprs, initial_mode, reg, PalError, PalObject};
 use crate::gfx::pipeline::{CullMode, FrontFace, PipelineState, Topology, Viewport};
 use crate::gfx::ps::{run_ps_wave, Attribute, PrimParams, PsRunError, PsWaveSetup};
@@ -333,7 +341,8 @@ pub fn check_targets(cfg: &DrawConfig) -> Result<(), DrawError> {
             cfg.targets.len()
         )));
     }
-    let texels = cfg.width as u64 * cfg.height as u64;
+    let samples = Samples::new(&cfg.pipeline.multisample).map_err(DrawError::Config)?;
+    let texels = cfg.width as u64 * cfg.height as u64 * samples.count as u64;
     let bytes = cfg
         .targets
         .iter()
@@ -373,6 +382,7 @@ pub fn check_pipeline(cfg: &DrawConfig) -> Result<(), DrawError> {
             ));
         }
     }
+    Samples::new(&p.multisample).map_err(DrawError::Config)?;
     let r = &p.rasterization;
     if !(r.line_width > 0.0 && r.line_width <= MAX_LINE_WIDTH) {
         return bad(format!(
@@ -466,6 +476,7 @@ struct Fragments<'a> {
     depth: Option<Vec<f32>>,
     stencil: Option<Vec<u8>>,
     stats: DrawStats,
+    samples: Samples,
 }
 
 impl Fragments<'_> {
@@ -474,22 +485,20 @@ impl Fragments<'_> {
         let p = &cfg.pipeline;
         let w = cfg.width;
         let s = &t.setup;
+        let ms = &self.samples;
+        let n = ms.count;
         let quads_per_wave = if cfg.ps_wave64 { 16 } else { 8 };
-        // Covered quads in row-major order, with their coverage masks.
-        let mut quads: Vec<(i64, i64, u8)> = Vec::new();
+        // Covered quads in row-major order, with their pixels' sample coverage (sample mask
+        // applied): a pixel is shaded when any of its samples is covered.
+        let mut quads: Vec<(i64, i64, [u32; 4])> = Vec::new();
         let [x0, y0, x1, y1] = s.bbox;
         let mut qy = y0;
         while qy <= y1 {
             let mut qx = x0;
             while qx <= x1 {
-                let mut m = 0u8;
-                for k in 0..4 {
-                    if s.covered(qx + (k & 1), qy + (k >> 1)) {
-                        m |= 1 << k;
-                    }
-                }
-                if m != 0 {
-                    quads.push((qx, qy, m));
+                let cov = [0, 1, 2, 3].map(|k| ms.coverage(s, qx + (k & 1), qy + (k >> 1)));
+                if cov.iter().any(|&c| c != 0) {
+                    quads.push((qx, qy, cov));
                 }
                 qx += 2;
             }
@@ -515,11 +524,16 @@ impl Fragments<'_> {
             setup_ps.quad_prims = vec![0; quads_per_wave];
             setup_ps.lds_bytes = (cfg.num_attributes * 48).next_multiple_of(1024).max(1024);
             let mut exec = 0u64;
-            for (q, &(qx, qy, m)) in batch.iter().enumerate() {
+            for (q, &(qx, qy, cov)) in batch.iter().enumerate() {
                 for k in 0..4 {
                     let l = 4 * q + k;
-                    setup_ps.inputs[l] = s.inputs(qx + (k as i64 & 1), qy + (k as i64 >> 1));
-                    if m >> k & 1 != 0 {
+                    let (px, py) = (qx + (k as i64 & 1), qy + (k as i64 >> 1));
+                    setup_ps.inputs[l] = if cov[k] != 0 {
+                        s.inputs_multisampled(px, py, ms.centroid(cov[k]), cov[k])
+                    } else {
+                        s.inputs(px, py)
+                    };
+                    if cov[k] != 0 {
                         exec |= 1 << l;
                     }
                 }
@@ -536,7 +550,7 @@ impl Fragments<'_> {
             self.stats.pixels_shaded += exec.count_ones() as u64;
             self.stats.wave_instructions += r.wave.wave_insts;
             let mrtz = r.exports.iter().find(|e| e.target == 8);
-            for (q, &(qx, qy, _)) in batch.iter().enumerate() {
+            for (q, &(qx, qy, cov)) in batch.iter().enumerate() {
                 for k in 0..4 {
                     let l = 4 * q + k;
                     let (px, py) = (qx + (k as i64 & 1), qy + (k as i64 >> 1));
@@ -547,32 +561,22 @@ impl Fragments<'_> {
                     if !r.exports.iter().any(|e| e.exec >> l & 1 != 0) {
                         continue;
                     }
-                    let i = (py as u32 * w + px as u32) as usize;
-                    let mut z = match mrtz {
+                    let pixel = (py as u32 * w + px as u32) as usize;
+                    // The exported depth holds for every sample; else each sample's own.
+                    let exported_z = match mrtz {
                         Some(e) if e.en & 1 != 0 && e.exec >> l & 1 != 0 => {
-                            f32::from_bits(e.data[0][l])
+                            Some(f32::from_bits(e.data[0][l]))
                         }
-                        _ => f32::from_bits(setup_ps.inputs[l][18]),
+                        _ => None,
                     };
-                    if p.rasterization.depth_clamp {
-                        z = z.clamp(zmin, zmax);
-                    }
-                    let mut ds = DepthStencil {
-                        state: &p.depth_stencil,
-                        depth: self.depth.as_mut(),
-                        stencil: self.stencil.as_mut(),
-                    };
-                    if !ds.test(i, z, s.front) {
-                        continue;
-                    }
                     let color = |t: usize| {
                         r.exports
                             .iter()
                             .find(|e| e.target as usize == t && e.exec >> l & 1 != 0)
                             .map(|e| export_color(e, l, cfg.targets[t].export))
                     };
+                    let mut srcs = Vec::with_capacity(cfg.targets.len());
                     for t in 0..cfg.targets.len() {
-                        let Some(src) = color(t) else { continue };
                         let a = p.blend.attachments.get(t).copied().unwrap_or_default();
                         let src1 = if uses_src1(&a) {
                             color(1).ok_or_else(|| {
@@ -583,18 +587,41 @@ impl Fragments<'_> {
                         } else {
                             [0.0; 4]
                         };
-                        let img = &mut self.targets[t];
-                        let c = blend(
-                            &a,
-                            &blend::Inputs {
-                                src,
-                                src1,
-                                dst: img.load(px as u32, py as u32),
-                                constant: p.blend.constants,
-                            },
-                            is_unorm(img.format),
-                        );
-                        img.store(px as u32, py as u32, c, a.write_mask, p.unorm_rounding);
+                        srcs.push(color(t).map(|c| (a, c, src1)));
+                    }
+                    for smp in 0..n {
+                        if cov[k] >> smp & 1 == 0 {
+                            continue;
+                        }
+                        let mut z =
+                            exported_z.unwrap_or_else(|| s.z_at(px, py, ms.at(smp as usize)));
+                        if p.rasterization.depth_clamp {
+                            z = z.clamp(zmin, zmax);
+                        }
+                        let mut ds = DepthStencil {
+                            state: &p.depth_stencil,
+                            depth: self.depth.as_mut(),
+                            stencil: self.stencil.as_mut(),
+                        };
+                        if !ds.test(pixel * n as usize + smp as usize, z, s.front) {
+                            continue;
+                        }
+                        for (t, src) in srcs.iter().enumerate() {
+                            let Some((a, src, src1)) = *src else { continue };
+                            let img = &mut self.targets[t];
+                            let at = (px as u32, py as u32, smp);
+                            let c = blend(
+                                &a,
+                                &blend::Inputs {
+                                    src,
+                                    src1,
+                                    dst: img.load_sample(at.0, at.1, smp),
+                                    constant: p.blend.constants,
+                                },
+                                is_unorm(img.format),
+                            );
+                            img.store_sample(at, c, a.write_mask, p.unorm_rounding);
+                        }
                     }
                 }
             }
@@ -793,12 +820,13 @@ pub fn draw(cfg: &DrawConfig) -> Result<DrawResult, DrawError> {
     let verts = run_vs(cfg, &vs, &mut mem, &inputs, &asm.invocations, &mut stats)?;
 
     let (w, h) = (cfg.width, cfg.height);
+    let n = p.multisample.samples;
     let targets = cfg
         .targets
         .iter()
-        .map(|t| Image::new(w, h, t.format, t.clear, p.unorm_rounding))
+        .map(|t| Image::new_multisampled((w, h, n), t.format, t.clear, p.unorm_rounding))
         .collect::<Result<Vec<_>, _>>()?;
-    let texels = (w * h) as usize;
+    let texels = (w * h) as usize * n as usize;
     let depth = cfg.depth_clear.map(|d| vec![d; texels]);
     let stencil = p.depth_stencil.stencil_clear.map(|s| vec![s; texels]);
 
@@ -875,6 +903,31 @@ pub struct Frame {
     pub stencil: Option<Vec<u8>>,
 }
 
+/// The frame's buffers against the draw: `samples` samples per pixel of width x height.
+fn check_frame(cfg: &DrawConfig, frame: &Frame, samples: u32) -> Result<(), DrawError> {
+    let texels = cfg.width as usize * cfg.height as usize * samples as usize;
+    for (t, img) in frame.targets.iter().enumerate() {
+        if img.samples != samples
+            || (img.width, img.height) != (cfg.width, cfg.height)
+            || img.bytes.len() != texels * texel_bytes(img.format)
+        {
+            return Err(DrawError::Config(format!(
+                "render target {t} is {}x{} of {} samples; the draw is {}x{} of {samples}",
+                img.width, img.height, img.samples, cfg.width, cfg.height
+            )));
+        }
+    }
+    let depth_ok = frame.depth.as_ref().is_none_or(|d| d.len() == texels);
+    let stencil_ok = frame.stencil.as_ref().is_none_or(|d| d.len() == texels);
+    if !depth_ok || !stencil_ok {
+        return Err(DrawError::Config(format!(
+            "the depth or stencil buffer does not hold {samples} samples of {}x{} pixels",
+            cfg.width, cfg.height
+        )));
+    }
+    Ok(())
+}
+
 /// Everything after the vertex stage: clipping, culling, rasterisation, PS waves and the
 /// fragment operations, for the vertices `verts` (the VS outputs of each slot) and `prims`.
 pub fn rasterize(
@@ -895,6 +948,18 @@ pub fn rasterize(
         p.rasterization.clip_distances as usize,
     );
     let region = Region::new(w, h, &vp, p.scissor);
+    let samples = Samples::new(&p.multisample).map_err(DrawError::Config)?;
+    check_frame(cfg, &frame, samples.count)?;
+    // Shaded once per pixel, a multisampled draw has no per-sample interpolation to give: the
+    // sample terms need sample shading, which is not executed.
+    let ena = ps.template.spi_ps_input_ena;
+    if samples.count > 1 && ena & (1 << 0 | 1 << 4) != 0 {
+        return Err(DrawError::Config(format!(
+            "SPI_PS_INPUT_ENA {ena:#x} asks for PERSP_SAMPLE or LINEAR_SAMPLE in a {}-sample draw \
+             shaded once per pixel: per-sample interpolation (sample shading) is not executed",
+            samples.count
+        )));
+    }
     let mut frag = Fragments {
         cfg,
         program: ps.program,
@@ -906,6 +971,7 @@ pub fn rasterize(
         depth: frame.depth,
         stencil: frame.stencil,
         stats,
+        samples,
     };
     for &prim in prims {
         frag.stats.primitives += 1;

@@ -403,4 +403,35 @@ pub struct PipelineState {
     pub depth_stencil: DepthStencilState,
     pub blend: BlendState,
     pub unorm_rounding: UnormRounding,
+    pub multisample: MultisampleState,
+}
+
+/// VkPipelineMultisampleStateCreateInfo as the rasteriser takes it (the rules are
+/// `gfx::msaa`'s; docs/GRAPHICS.md "Multisampling").
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MultisampleState {
+    /// rasterizationSamples: 1, 2, 4 or 8 (the render targets and the depth buffer hold this
+    /// many samples per pixel).
+    pub samples: u32,
+    /// pSampleMask's word: sample k takes part only when bit k is set (the sample mask test,
+    /// applied to the coverage before shading, so SampleMaskIn never has a masked sample).
+    pub sample_mask: u32,
+    /// Sample locations in 1/16 pixel from the pixel's top-left corner, sample 0 first; None:
+    /// Vulkan's standard locations (`msaa::standard_locations`).
+    pub locations: Option<Vec<(u8, u8)>>,
+    /// The order in which a partly covered pixel's samples are tried as its centroid (the
+    /// first covered one is the centroid; a fully covered pixel's centroid is its centre);
+    /// None: RADV's order (`msaa::centroid_priority`).
+    pub centroid_priority: Option<Vec<u8>>,
+}
+
+impl Default for MultisampleState {
+    fn default() -> Self {
+        MultisampleState {
+            samples: 1,
+            sample_mask: !0,
+            locations: None,
+            centroid_priority: None,
+        }
+    }
 }

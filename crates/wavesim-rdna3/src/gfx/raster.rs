@@ -174,14 +174,8 @@ pub fn setup(v: [&ScreenVertex; 3], region: Region, front: bool) -> Option<Setup
 }
 
 impl Setup {
-    /// The edge functions at the centre of pixel (px, py): E_k for the edge opposite vertex k,
-    /// signed so that they sum to `area`.
-    fn edges(&self, px: i64, py: i64) -> [i64; 3] {
-        let s = SUBPIXEL as i64;
-        self.edges_at(px, py, (s / 2, s / 2))
-    }
-
-    /// The edge functions at the point `(dx, dy)` (1/256 pixel) from pixel (px, py)'s corner.
+    /// The edge functions at the point `(dx, dy)` (1/256 pixel) from pixel (px, py)'s corner:
+    /// E_k for the edge opposite vertex k, signed so that they sum to `area`.
     fn edges_at(&self, px: i64, py: i64, (dx, dy): (i64, i64)) -> [i64; 3] {
         let s = SUBPIXEL as i64;
         let (cx, cy) = (px * s + dx, py * s + dy);
@@ -223,29 +217,47 @@ impl Setup {
         })
     }
 
-    /// The 24 PS input values of pixel (px, py) in the all-terms layout (see `ps`): barycentrics
-    /// b_k = E_k / area (f64); linear I = b1, J = b2; perspective b'_k = (b_k / w_k) /
-    /// sum_j(b_j / w_j), I = b'1, J = b'2; each rounded once to f32. Sample and centroid terms
-    /// equal the centre terms (one sample). POS_Z = sum b_k zf_k, POS_W = sum b_k / w_k,
-    /// PULL_MODEL = (POS_W, b1 / w1, b2 / w2), SAMPLE_COVERAGE = 1, ANCILLARY = 0,
-    /// POS_FIXED_PT = px | py << 16.
-    pub fn inputs(&self, px: i64, py: i64) -> [u32; PS_INPUT_VGPRS] {
-        let e = self.edges(px, py);
+    /// The interpolation terms at the point `d` (1/256 pixel) of pixel (px, py): barycentrics
+    /// b_k = E_k / area (f64); linear (I, J) = (b1, b2); perspective b'_k = (b_k / w_k) /
+    /// sum_j(b_j / w_j), (I, J) = (b'1, b'2); z = sum b_k zf_k; sum_j(b_j / w_j); b1 / w1, b2 / w2.
+    fn terms_at(&self, px: i64, py: i64, d: (i64, i64)) -> Terms {
+        let e = self.edges_at(px, py, d);
         let b = e.map(|x| x as f64 / self.area as f64);
         let q = [0, 1, 2].map(|k| b[k] * self.inv_w[k]);
         let sum: f64 = q.iter().sum();
-        let (pi, pj) = ((q[1] / sum) as f32, (q[2] / sum) as f32);
-        let (li, lj) = (b[1] as f32, b[2] as f32);
-        let z: f64 = (0..3).map(|k| b[k] * self.z[k]).sum();
+        Terms {
+            persp: ((q[1] / sum) as f32, (q[2] / sum) as f32),
+            linear: (b[1] as f32, b[2] as f32),
+            z: (0..3).map(|k| b[k] * self.z[k]).sum(),
+            sum,
+            q: (q[1], q[2]),
+        }
+    }
+
+    /// The depth zf = sum b_k zf_k at the point `d` (1/256 pixel) of pixel (px, py), rounded
+    /// once to f32: at the centre it is POS_Z_FLOAT, at a sample location the sample's depth.
+    pub fn z_at(&self, px: i64, py: i64, d: (i64, i64)) -> f32 {
+        self.terms_at(px, py, d).z as f32
+    }
+
+    /// The 24 PS input values of pixel (px, py) in the all-terms layout (see `ps`), each term
+    /// ([`Setup::terms_at`]) at the pixel centre, rounded once to f32. Sample and centroid terms
+    /// equal the centre terms (one sample). POS_Z, POS_W = sum b_k / w_k, PULL_MODEL =
+    /// (POS_W, b1 / w1, b2 / w2), SAMPLE_COVERAGE = 1, ANCILLARY = 0, POS_FIXED_PT = px | py << 16.
+    pub fn inputs(&self, px: i64, py: i64) -> [u32; PS_INPUT_VGPRS] {
+        let s = SUBPIXEL as i64;
+        let t = self.terms_at(px, py, (s / 2, s / 2));
+        let (pi, pj) = t.persp;
+        let (li, lj) = t.linear;
         let mut v = [0u32; PS_INPUT_VGPRS];
         let bits = |x: f32| x.to_bits();
         for base in [0, 2, 4] {
             v[base] = bits(pi);
             v[base + 1] = bits(pj);
         }
-        v[6] = bits(sum as f32);
-        v[7] = bits(q[1] as f32);
-        v[8] = bits(q[2] as f32);
+        v[6] = bits(t.sum as f32);
+        v[7] = bits(t.q.0 as f32);
+        v[8] = bits(t.q.1 as f32);
         for base in [9, 11, 13] {
             v[base] = bits(li);
             v[base + 1] = bits(lj);
@@ -253,14 +265,44 @@ impl Setup {
         v[15] = 0;
         v[16] = bits(px as f32 + 0.5);
         v[17] = bits(py as f32 + 0.5);
-        v[18] = bits(z as f32);
-        v[19] = bits(sum as f32);
+        v[18] = bits(t.z as f32);
+        v[19] = bits(t.sum as f32);
         v[20] = u32::from(self.front);
         v[21] = 0;
         v[22] = 1;
         v[23] = (px as u32 & 0xffff) | (py as u32) << 16;
         v
     }
+
+    /// [`Setup::inputs`] of a pixel of a multisampled draw shaded once per pixel: the centroid
+    /// terms (PERSP_CENTROID, LINEAR_CENTROID) at `centroid` (1/256 pixel from the corner,
+    /// `msaa::Samples::centroid`) and SAMPLE_COVERAGE = `coverage`; everything else at the
+    /// centre as for one sample.
+    pub fn inputs_multisampled(
+        &self,
+        px: i64,
+        py: i64,
+        centroid: (i64, i64),
+        coverage: u32,
+    ) -> [u32; PS_INPUT_VGPRS] {
+        let mut v = self.inputs(px, py);
+        let t = self.terms_at(px, py, centroid);
+        v[4] = t.persp.0.to_bits();
+        v[5] = t.persp.1.to_bits();
+        v[13] = t.linear.0.to_bits();
+        v[14] = t.linear.1.to_bits();
+        v[22] = coverage;
+        v
+    }
+}
+
+/// The interpolation terms at one point (see [`Setup::terms_at`]).
+struct Terms {
+    persp: (f32, f32),
+    linear: (f32, f32),
+    z: f64,
+    sum: f64,
+    q: (f64, f64),
 }
 
 /// The corners of a point's square, in the order (left, top), (right, top), (right, bottom),

@@ -65,6 +65,20 @@ pub struct DrawSpec {
     pub stencil: Option<StencilSpec>,
     #[serde(default)]
     pub blend_constants: [f32; 4],
+    #[serde(default)]
+    pub multisample: Option<MultisampleSpec>,
+}
+
+/// `[multisample]`: rasterizationSamples, pSampleMask and custom sample locations.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MultisampleSpec {
+    pub samples: u32,
+    #[serde(default)]
+    pub sample_mask: Option<u32>,
+    /// Per sample [x, y] in 1/16 pixel from the pixel's top-left corner (0..=15).
+    #[serde(default)]
+    pub locations: Option<Vec<[u8; 2]>>,
 }
 
 #[derive(Clone, Debug, Deserialize)]
@@ -672,6 +686,17 @@ impl DrawSpec {
             }
         }
         let mut pipeline = self.pipeline()?;
+        if let Some(m) = &self.multisample {
+            pipeline.multisample = MultisampleState {
+                samples: m.samples,
+                sample_mask: m.sample_mask.unwrap_or(!0),
+                locations: m
+                    .locations
+                    .as_ref()
+                    .map(|l| l.iter().map(|&[x, y]| (x, y)).collect()),
+                centroid_priority: None,
+            };
+        }
         let depth_clear = match (&self.depth, self.depth_clear) {
             (Some(_), Some(_)) => {
                 return bad("depth_clear and [depth] clear: give one".into());

@@ -3,6 +3,9 @@
 //!
 //! Conversions: UNORM8 = the rounding of [`UnormRounding`] of clamp(x, 0, 1) * 255 (NaN -> 0),
 //! read back as c / 255; RGBA16F is IEEE binary16, round to nearest even; RGBA32F is stored as is.
+//!
+//! A multisampled target holds `samples` texels per pixel, sample-major inside the pixel:
+//! sample s of pixel (x, y) is texel (y * width + x) * samples + s.
 
 use crate::gfx::pipeline::UnormRounding;
 
@@ -20,7 +23,10 @@ pub struct Image {
     pub width: u32,
     pub height: u32,
     pub format: ColorFormat,
-    /// Stored texels, row-major, in the format's bytes (RGBA8: 4 bytes; RGBA16F: 8; RGBA32F: 16).
+    /// Samples per pixel (1, 2, 4 or 8).
+    pub samples: u32,
+    /// Stored texels, row-major, the samples of a pixel together, in the format's bytes (RGBA8:
+    /// 4 bytes; RGBA16F: 8; RGBA32F: 16).
     pub bytes: Vec<u8>,
 }
 
@@ -61,7 +67,18 @@ impl Image {
         clear: [f32; 4],
         r: UnormRounding,
     ) -> Result<Image, ImageError> {
-        let n = (width as usize * height as usize) * texel_bytes(format);
+        Image::new_multisampled((width, height, 1), format, clear, r)
+    }
+
+    /// A `width` x `height` target of `samples` samples per pixel, every sample `clear`.
+    pub fn new_multisampled(
+        (width, height, samples): (u32, u32, u32),
+        format: ColorFormat,
+        clear: [f32; 4],
+        r: UnormRounding,
+    ) -> Result<Image, ImageError> {
+        let texels = width as usize * height as usize * samples as usize;
+        let n = texels * texel_bytes(format);
         let mut bytes = Vec::new();
         bytes
             .try_reserve_exact(n)
@@ -70,10 +87,11 @@ impl Image {
             width,
             height,
             format,
+            samples,
             bytes,
         };
         let texel = img.encode(clear, r);
-        for _ in 0..width as usize * height as usize {
+        for _ in 0..texels {
             img.bytes.extend_from_slice(&texel);
         }
         Ok(img)
@@ -91,11 +109,28 @@ impl Image {
         }
     }
 
-    /// Writes the components of `c` whose bit is set in `mask` (R = 1, G = 2, B = 4, A = 8).
+    /// Writes the components of `c` whose bit is set in `mask` (R = 1, G = 2, B = 4, A = 8)
+    /// to sample 0 of (x, y).
     pub fn store(&mut self, x: u32, y: u32, c: [f32; 4], mask: u8, r: UnormRounding) {
+        self.store_sample((x, y, 0), c, mask, r)
+    }
+
+    fn texel(&self, x: u32, y: u32, s: u32) -> usize {
+        ((y as usize * self.width as usize + x as usize) * self.samples as usize + s as usize)
+            * texel_bytes(self.format)
+    }
+
+    /// [`Image::store`] to sample `s`.
+    pub fn store_sample(
+        &mut self,
+        (x, y, s): (u32, u32, u32),
+        c: [f32; 4],
+        mask: u8,
+        r: UnormRounding,
+    ) {
         let b = texel_bytes(self.format);
         let cb = b / 4;
-        let at = (y * self.width + x) as usize * b;
+        let at = self.texel(x, y, s);
         let enc = self.encode(c, r);
         for k in 0..4 {
             if mask >> k & 1 != 0 {
@@ -105,10 +140,15 @@ impl Image {
         }
     }
 
-    /// The colour stored at (x, y), as floats.
+    /// The colour stored at sample 0 of (x, y), as floats.
     pub fn load(&self, x: u32, y: u32) -> [f32; 4] {
+        self.load_sample(x, y, 0)
+    }
+
+    /// The colour stored at sample `s` of (x, y), as floats.
+    pub fn load_sample(&self, x: u32, y: u32, s: u32) -> [f32; 4] {
         let b = texel_bytes(self.format);
-        let t = &self.bytes[(y * self.width + x) as usize * b..][..b];
+        let t = &self.bytes[self.texel(x, y, s)..][..b];
         match self.format {
             ColorFormat::Rgba8Unorm => [0, 1, 2, 3].map(|k| t[k] as f32 / 255.0),
             ColorFormat::Rgba16Float => {
@@ -120,13 +160,36 @@ impl Image {
     }
 
     /// The image as an 8-bit RGBA PNG (float formats converted as UNORM8 with round to nearest
-    /// even; only for viewing: the raw values are in [`Image::npy`]).
+    /// even; only for viewing: the raw values are in [`Image::npy`]). A multisampled image is
+    /// shown resolved: per pixel the mean of its samples' floats, then UNORM8 as above.
     pub fn png(&self) -> Result<Vec<u8>, ImageError> {
+        encode_png(
+            self.width,
+            self.height,
+            png::ColorType::Rgba,
+            &self.view_rgba8(),
+        )
+    }
+
+    /// The 8-bit RGBA pixels [`Image::png`] encodes, rows packed.
+    pub fn view_rgba8(&self) -> Vec<u8> {
         let n = (self.width * self.height) as usize;
         let mut rgba = Vec::with_capacity(n * 4);
         for i in 0..n {
             let (x, y) = (i as u32 % self.width, i as u32 / self.width);
             match self.format {
+                _ if self.samples > 1 => {
+                    let mut sum = [0.0f64; 4];
+                    for s in 0..self.samples {
+                        let c = self.load_sample(x, y, s);
+                        for k in 0..4 {
+                            sum[k] += c[k] as f64;
+                        }
+                    }
+                    rgba.extend(sum.map(|v| {
+                        unorm8((v / self.samples as f64) as f32, UnormRounding::NearestEven)
+                    }));
+                }
                 ColorFormat::Rgba8Unorm => rgba.extend_from_slice(&self.bytes[i * 4..i * 4 + 4]),
                 _ => rgba.extend(
                     self.load(x, y)
@@ -134,17 +197,24 @@ impl Image {
                 ),
             }
         }
-        encode_png(self.width, self.height, png::ColorType::Rgba, &rgba)
+        rgba
     }
 
-    /// The stored values as a NumPy array of shape (height, width, 4): dtype u1 (RGBA8), <f2
-    /// (RGBA16F) or <f4 (RGBA32F).
+    /// The stored values as a NumPy array of shape (height, width, 4), or (height, width,
+    /// samples, 4) when multisampled: dtype u1 (RGBA8), <f2 (RGBA16F) or <f4 (RGBA32F).
     pub fn npy(&self) -> Vec<u8> {
         let dtype = match self.format {
             ColorFormat::Rgba8Unorm => "|u1",
             ColorFormat::Rgba16Float => "<f2",
             ColorFormat::Rgba32Float => "<f4",
         };
+        if self.samples > 1 {
+            return npy(
+                dtype,
+                &[self.height, self.width, self.samples, 4],
+                &self.bytes,
+            );
+        }
         npy(dtype, &[self.height, self.width, 4], &self.bytes)
     }
 }
