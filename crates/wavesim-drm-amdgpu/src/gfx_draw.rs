@@ -13,6 +13,7 @@ use std::collections::HashMap;
 
 use wavesim_core::memory::DeviceMemory;
 use wavesim_rdna3::exec::buffer::resource::BufferResource;
+use wavesim_rdna3::exec::image::msaa::MsaaTiling;
 use wavesim_rdna3::exec::image::swizzle::{Shape, Tiling};
 use wavesim_rdna3::exec::Program;
 use wavesim_rdna3::gfx::draw::{
@@ -174,11 +175,16 @@ struct Target {
     format: ColorFormat,
     /// The tiled layout (None: linear rows of `pitch` bytes).
     tiling: Option<Tiling>,
+    /// A multisampled target's layout (`tiling` is then None).
+    msaa: Option<MsaaTiling>,
 }
 
 impl Target {
     /// The target's `width` x `height` texels, rows packed.
     fn read(&self, mem: &dyn GpuMemory, width: u32, height: u32) -> Result<Vec<u8>, String> {
+        if let Some(m) = &self.msaa {
+            return crate::gfx_msaa::read_samples(mem, (self.va, m), (width, height), self.format);
+        }
         let tb = texel_bytes(self.format);
         let row = width as usize * tb;
         let mut bytes = vec![0u8; row * height as usize];
@@ -208,6 +214,15 @@ impl Target {
         height: u32,
         bytes: &[u8],
     ) -> Result<(), String> {
+        if let Some(m) = &self.msaa {
+            return crate::gfx_msaa::write_samples(
+                mem,
+                (self.va, m),
+                (width, height),
+                self.format,
+                bytes,
+            );
+        }
         let tb = texel_bytes(self.format);
         let row = width as usize * tb;
         let fail = |e: MemoryError| format!("colour target at {:#x}: {e}", self.va);
@@ -303,19 +318,9 @@ pub fn execute(
         ));
     }
     let vs_wave64 = stages >> 22 & 1 == 0;
-    // Multisampling is not executed (the draw keeps one sample per pixel; the sample
-    // locations and per-sample coverage rules are wavesim_rdna3::gfx::msaa's, the
-    // multisampled layout exec::image::msaa's): PA_SC_AA_CONFIG.MSAA_NUM_SAMPLES [2:0] (log2)
-    // and DB_EQAA.PS_ITER_SAMPLES [6:4] (per-sample shading) must be 0 (Mesa's gfx11.json).
-    let aa = r.or("PA_SC_AA_CONFIG", 0)? & 7;
-    let iter = r.or("DB_EQAA", 0)? >> 4 & 7;
-    if aa != 0 || iter != 0 {
-        return refuse(format!(
-            "multisampled rasterisation ({} samples, {} shaded per pixel) is not executed",
-            1 << aa,
-            1 << iter
-        ));
-    }
+    // Multisampling: sample count, locations, mask and centroid order (gfx_msaa).
+    let multisample = crate::gfx_msaa::multisample_state(&|n: &str| r.opt(n))?;
+    let samples = multisample.samples;
     let ps_in_control = r.get("SPI_PS_IN_CONTROL")?;
     // NUM_INTERP [5:0], PARAM_GEN [6], OFFCHIP_PARAM_EN [7], LATE_PC_DEALLOC [8],
     // NUM_PRIM_INTERP [13:9], BC_OPTIMIZE_DISABLE [14], PS_W32_EN [15].
@@ -567,12 +572,7 @@ pub fn execute(
             ));
         }
         let attrib = r.or(&format!("CB_COLOR{t}_ATTRIB"), 0)?;
-        // ATTRIB.NUM_FRAGMENTS [1:0] (log2), FORCE_DST_ALPHA_1 [2].
-        if attrib & 7 != 0 {
-            return refuse(format!(
-                "colour target {t}: CB_COLOR{t}_ATTRIB {attrib:#x} (fragments or forced alpha) is not executed"
-            ));
-        }
+        crate::gfx_msaa::check_color_attrib(t, attrib, samples)?;
         // RESOURCE_TYPE: addrlib's AddrResourceType (0 1D, 1 2D, 2 3D).
         if a3 >> 24 & 3 != 1 {
             return refuse(format!(
@@ -603,7 +603,17 @@ pub fn execute(
         // the base holds the pipe/bank XOR of an _X mode (RADV ORs the surface's tile swizzle
         // into CB_COLORn_BASE as into the T#).
         let pitch = w as u64 * bpp;
-        let tiling = if sw_mode == 0 {
+        let msaa = if samples > 1 {
+            Some(
+                MsaaTiling::new(sw_mode, (w, h), samples, base, bpp)
+                    .map_err(|e| format!("colour target {t}: {e}"))?,
+            )
+        } else {
+            None
+        };
+        let tiling = if msaa.is_some() {
+            None
+        } else if sw_mode == 0 {
             if !pitch.is_multiple_of(256) {
                 return refuse(format!(
                     "colour target {t}: a linear row of {pitch} bytes (only multiples of 256 are executed)"
@@ -621,6 +631,7 @@ pub fn execute(
             pitch,
             format,
             tiling,
+            msaa,
         });
         let export = match col_format >> (4 * t) & 0xf {
             4 => ExportFormat::F16, // SPI_SHADER_FP16_ABGR
@@ -644,6 +655,11 @@ pub fn execute(
         let mut a = blend_attachment(&name, r.or(&name, 0)?)?;
         a.write_mask = (write & shader_mask >> (4 * t) & 0xf) as u8;
         blend.push(a);
+    }
+    if samples > 1 && depth.is_some() {
+        return refuse(format!(
+            "a {samples}-sample draw with a depth buffer: multisampled depth surfaces are not executed"
+        ));
     }
     match &depth {
         // A depth-only draw (RADV's depth clears): the depth surface's size.
@@ -742,6 +758,7 @@ pub fn execute(
         vertex_input: None,
         viewport: Some(viewport),
         scissor: Some(scissor),
+        multisample,
         rasterization: wavesim_rdna3::gfx::pipeline::RasterizationState {
             depth_clamp: zclip == 3,
             cull_mode,
@@ -920,6 +937,7 @@ pub fn execute(
             width,
             height,
             format: t.format,
+            samples,
             bytes: t.read(mem, width, height)?,
         });
     }

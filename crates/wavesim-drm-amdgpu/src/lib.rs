@@ -20,6 +20,7 @@ pub mod device;
 pub mod drm;
 pub mod gfx_depth;
 pub mod gfx_draw;
+pub mod gfx_msaa;
 pub mod gfx_regs;
 pub mod graphics;
 pub mod hooks;

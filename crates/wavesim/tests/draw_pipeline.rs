@@ -1160,9 +1160,9 @@ fn centroid_terms_move_to_the_first_covered_sample() {
     // RADV's centroid order for the standard 4x locations (all at squared distance 40 from the
     // centre) is 0, 1, 2, 3: the centroid is sample 0, I = 4.375 / 8, J = 3.125 / 8.
     // Pixel (1, 1) is covered whole: its centroid is its centre (1.5, 1.5), I = J = 0.1875.
-    let mut s = format!(
+    let mut s = String::from(
         "vs = \"../obj/w32/draw_vs.o\"\nps = \"../obj/w32/ps_linear_centroid.o\"\nwidth = 8\n\
-         height = 8\n[multisample]\nsamples = 4\n"
+         height = 8\n[multisample]\nsamples = 4\n",
     ) + &target("rgba32_float", [0.0; 4], "");
     for (fx, fy) in [(0.0f32, 0.0f32), (8.0, 0.0), (0.0, 8.0)] {
         let (x, y) = ndc(fx, fy, 8, 8);
@@ -1187,9 +1187,9 @@ fn centroid_terms_move_to_the_first_covered_sample() {
 #[test]
 fn multisampled_scenes_refuse_what_is_not_executed() {
     // ps_sample_w reads PERSP_SAMPLE: per-sample interpolation needs sample shading.
-    let mut s = format!(
+    let mut s = String::from(
         "vs = \"../obj/w32/draw_vs.o\"\nps = \"../obj/w32/ps_sample_w.o\"\nwidth = 4\n\
-         height = 4\n[multisample]\nsamples = 4\n"
+         height = 4\n[multisample]\nsamples = 4\n",
     ) + &target("rgba32_float", [0.0; 4], "");
     s += &rect(4, 4, 0.0, 0.0, 4.0, 4.0, 0.5, RED, true);
     let e = run_err(&s);

@@ -280,8 +280,25 @@ impl Gpu {
     /// As [`Gpu::color_image`].
     pub unsafe fn color_image_sized(
         &self,
-        (width, height): (u32, u32),
+        size: (u32, u32),
         format: vk::Format,
+        tiling: vk::ImageTiling,
+        initial_layout: vk::ImageLayout,
+        usage: vk::ImageUsageFlags,
+        mem: vk::MemoryPropertyFlags,
+    ) -> Result<(vk::Image, vk::DeviceMemory), String> {
+        let one = vk::SampleCountFlags::TYPE_1;
+        self.color_image_with(size, (format, one), tiling, initial_layout, usage, mem)
+    }
+
+    /// [`Gpu::color_image_sized`] of `samples` samples per texel.
+    ///
+    /// # Safety
+    /// As [`Gpu::color_image`].
+    pub unsafe fn color_image_with(
+        &self,
+        (width, height): (u32, u32),
+        (format, samples): (vk::Format, vk::SampleCountFlags),
         tiling: vk::ImageTiling,
         initial_layout: vk::ImageLayout,
         usage: vk::ImageUsageFlags,
@@ -300,7 +317,7 @@ impl Gpu {
                     })
                     .mip_levels(1)
                     .array_layers(1)
-                    .samples(vk::SampleCountFlags::TYPE_1)
+                    .samples(samples)
                     .tiling(tiling)
                     .initial_layout(initial_layout)
                     .usage(usage),
@@ -604,6 +621,51 @@ pub const COLOR_RANGE: vk::ImageSubresourceRange = vk::ImageSubresourceRange {
     layer_count: 1,
 };
 
+/// A host-visible, coherent TRANSFER_DST buffer of `bytes` bytes and its memory.
+///
+/// # Safety
+/// Vulkan calls on `gpu`'s device.
+pub unsafe fn readback_buffer(
+    gpu: &Gpu,
+    bytes: u64,
+) -> Result<(vk::Buffer, vk::DeviceMemory), String> {
+    let d = &gpu.device;
+    let b = d
+        .create_buffer(
+            &vk::BufferCreateInfo::default()
+                .size(bytes)
+                .usage(vk::BufferUsageFlags::TRANSFER_DST),
+            None,
+        )
+        .map_err(err("vkCreateBuffer"))?;
+    let m = gpu.allocate(
+        d.get_buffer_memory_requirements(b),
+        vk::MemoryPropertyFlags::HOST_VISIBLE | vk::MemoryPropertyFlags::HOST_COHERENT,
+    )?;
+    d.bind_buffer_memory(b, m, 0)
+        .map_err(err("vkBindBufferMemory"))?;
+    Ok((b, m))
+}
+
+/// A copy of a W x H image's colour (level 0, layer 0) to a buffer, rows packed.
+pub const WHOLE_COLOR_COPY: [vk::BufferImageCopy; 1] = [vk::BufferImageCopy {
+    buffer_offset: 0,
+    buffer_row_length: 0,
+    buffer_image_height: 0,
+    image_subresource: vk::ImageSubresourceLayers {
+        aspect_mask: vk::ImageAspectFlags::COLOR,
+        mip_level: 0,
+        base_array_layer: 0,
+        layer_count: 1,
+    },
+    image_offset: vk::Offset3D { x: 0, y: 0, z: 0 },
+    image_extent: vk::Extent3D {
+        width: W,
+        height: H,
+        depth: 1,
+    },
+}];
+
 /// The triangle of the module comment; the target's bytes (64x64 RGBA8, rows packed).
 pub fn draw_triangle() -> Result<Vec<u8>, String> {
     let (vert, frag) = (spv("tri.vert.spv")?, spv("tri.frag.spv")?);
@@ -621,21 +683,7 @@ pub fn draw_triangle() -> Result<Vec<u8>, String> {
             vk::MemoryPropertyFlags::empty(),
         )?;
         let bytes = (W * H * 4) as u64;
-        let readback = device
-            .create_buffer(
-                &vk::BufferCreateInfo::default()
-                    .size(bytes)
-                    .usage(vk::BufferUsageFlags::TRANSFER_DST),
-                None,
-            )
-            .map_err(err("vkCreateBuffer"))?;
-        let bmem = gpu.allocate(
-            device.get_buffer_memory_requirements(readback),
-            vk::MemoryPropertyFlags::HOST_VISIBLE | vk::MemoryPropertyFlags::HOST_COHERENT,
-        )?;
-        device
-            .bind_buffer_memory(readback, bmem, 0)
-            .map_err(err("vkBindBufferMemory"))?;
+        let (readback, bmem) = readback_buffer(&gpu, bytes)?;
         let (rp, fb) = gpu.render_target(
             image,
             format,
@@ -672,23 +720,12 @@ pub fn draw_triangle() -> Result<Vec<u8>, String> {
         device.cmd_bind_pipeline(cmd, vk::PipelineBindPoint::GRAPHICS, pipeline);
         device.cmd_draw(cmd, 3, 1, 0, 0);
         device.cmd_end_render_pass(cmd);
-        let region = [vk::BufferImageCopy::default()
-            .image_subresource(vk::ImageSubresourceLayers {
-                aspect_mask: vk::ImageAspectFlags::COLOR,
-                layer_count: 1,
-                ..Default::default()
-            })
-            .image_extent(vk::Extent3D {
-                width: W,
-                height: H,
-                depth: 1,
-            })];
         device.cmd_copy_image_to_buffer(
             cmd,
             image,
             vk::ImageLayout::TRANSFER_SRC_OPTIMAL,
             readback,
-            &region,
+            &WHOLE_COLOR_COPY,
         );
         gpu.finish_and_wait(
             cmd,
