@@ -6,7 +6,8 @@
 //! `radv_emit_default_sample_locations` and `radv_initialise_color_surface`.
 //!
 //! Executed: 1, 2, 4 and 8 samples with one fragment per sample (Vulkan has no EQAA), the PS
-//! run once per pixel. Refused by name: sample shading (DB_EQAA.PS_ITER_SAMPLES), a sample mask
+//! run once per pixel or, with full-rate sample shading, once per sample. Refused by name:
+//! sample shading at a fraction of the rate (DB_EQAA.PS_ITER_SAMPLES), a sample mask
 //! that differs between the pixels of a quad, sample locations that differ between them,
 //! alpha to coverage (DB_ALPHA_TO_MASK.ALPHA_TO_MASK_ENABLE), and the PA_SC_AA_CONFIG modes
 //! RADV does not use for plain Vulkan pipelines.
@@ -49,11 +50,14 @@ pub fn multisample_state(reg: RegFn) -> Result<MultisampleState, String> {
         eqaa,
         7 | 7 << 4 | 7 << 8 | 7 << 12 | 1 << 16 | 1 << 17 | 1 << 20,
     )?;
+    // DB_EQAA.PS_ITER_SAMPLES: the PS runs once per 2^n samples; RADV gives log2(samples)
+    // for minSampleShading 1 or a shader reading SampleId/SamplePosition (full-rate sample
+    // shading, executed), less for a fractional minSampleShading (refused).
     let iter = eqaa >> 4 & 7;
-    if iter != 0 {
+    if iter != 0 && iter != log {
         return refuse(format!(
             "multisampled rasterisation ({} samples, {} shaded per pixel): sample shading \
-             (DB_EQAA.PS_ITER_SAMPLES) is not executed",
+             at a fraction of the sample rate (DB_EQAA.PS_ITER_SAMPLES) is not executed",
             1 << log,
             1 << iter
         ));
@@ -62,6 +66,19 @@ pub fn multisample_state(reg: RegFn) -> Result<MultisampleState, String> {
     // pixel (RADV sets the bit for shaders reading SampleMaskIn to keep VRS off).
     if log == 0 {
         return Ok(MultisampleState::default());
+    }
+    let shading = iter == log;
+    if shading && get("PA_SC_MODE_CNTL_1")? >> 16 & 1 == 0 {
+        return refuse("DB_EQAA.PS_ITER_SAMPLES without PA_SC_MODE_CNTL_1.PS_ITER_SAMPLE");
+    }
+    // SPI_BARYC_CNTL.POS_FLOAT_LOCATION [17:16]: where POS_X/Y/Z/W_FLOAT are evaluated: 0 the
+    // pixel centre, 2 the sample (RADV's value with sample shading); the rasteriser gives the
+    // centre when shading per pixel and the sample when shading per sample.
+    let loc = or("SPI_BARYC_CNTL", 0)? >> 16 & 3;
+    if loc != if shading { 2 } else { 0 } {
+        return refuse(format!(
+            "SPI_BARYC_CNTL.POS_FLOAT_LOCATION {loc} with sample shading {shading} is not executed"
+        ));
     }
     if log > 3 {
         return refuse(format!(
@@ -137,6 +154,7 @@ pub fn multisample_state(reg: RegFn) -> Result<MultisampleState, String> {
         sample_mask: mask,
         locations: Some(locations),
         centroid_priority: Some(priority_from_registers(p0, n)),
+        sample_shading: shading,
     })
 }
 
@@ -243,8 +261,17 @@ mod tests {
 
     #[test]
     fn what_is_not_executed_is_refused_by_name() {
-        let e = state(&[("DB_EQAA", 2 | 2 << 4)]).unwrap_err();
-        assert!(e.contains("sample shading"), "{e}");
+        let e = state(&[("DB_EQAA", 2 | 1 << 4)]).unwrap_err();
+        assert!(e.contains("sample shading at a fraction"), "{e}");
+        // Full-rate sample shading: PS_ITER_SAMPLE and POS_FLOAT_LOCATION 2 as RADV sets them.
+        let e = state(&[("DB_EQAA", 2 | 2 << 4), ("PA_SC_MODE_CNTL_1", 0)]).unwrap_err();
+        assert!(e.contains("PS_ITER_SAMPLE"), "{e}");
+        let full = [
+            ("DB_EQAA", 2 | 2 << 4),
+            ("PA_SC_MODE_CNTL_1", 1 << 16),
+            ("SPI_BARYC_CNTL", 2 << 16),
+        ];
+        assert!(state(&full).unwrap().sample_shading);
         let e = state(&[("DB_ALPHA_TO_MASK", 1)]).unwrap_err();
         assert!(e.contains("alpha to coverage"), "{e}");
         let e = state(&[("PA_SC_AA_MASK_X0Y1_X1Y1", 0xffff_0001)]).unwrap_err();

@@ -16,7 +16,10 @@
 //! multisampled and one-sample images' swizzle modes differ), which loads every sample through
 //! the texture unit (`exec::image::msaa`) and averages. The case `mask5` (pSampleMask 0b0101) exercises PA_SC_AA_MASK: only samples
 //! 0 and 2 are written, so a resolved interior pixel is the mean of two background samples and
-//! two drawn ones.
+//! two drawn ones; `shading4` (minSampleShading 1) and `sampleid4` (tests/graphics/sample_id.frag,
+//! built by capture.sh's glslangValidator step: SampleId and SamplePosition make RADV shade per
+//! sample) run the PS per sample. 2x and 8x sample shading, which lavapipe cannot draw, are
+//! checked against the rule (`per_sample_ids_and_positions_resolve_as_the_rule_says`).
 
 use ash::vk;
 
@@ -32,26 +35,30 @@ const VARS: (&str, &str) = ("WAVESIM_RADV_MSAA_CASE", "WAVESIM_RADV_MSAA_OUT");
 /// The render pass's clear colour (RGBA8 0x33, 0x66, 0x99, 0xcc: exact in UNORM8).
 const BACKGROUND: [f32; 4] = [0.2, 0.4, 0.6, 0.8];
 
-/// A case: samples, pSampleMask, minSampleShading (None: no sample shading).
-fn case(name: &str) -> Option<(vk::SampleCountFlags, u32, Option<f32>)> {
+/// A case: samples, pSampleMask, minSampleShading (None: no sample shading), the fragment
+/// shader (tests/graphics/NAME.spv).
+fn case(name: &str) -> Option<(vk::SampleCountFlags, u32, Option<f32>, &'static str)> {
     use vk::SampleCountFlags as S;
+    let tri = "tri.frag.spv";
+    let id = "sample_id.frag.spv";
     Some(match name {
-        "msaa2" => (S::TYPE_2, !0, None),
-        "msaa4" => (S::TYPE_4, !0, None),
-        "msaa8" => (S::TYPE_8, !0, None),
-        "mask5" => (S::TYPE_4, 0b0101, None),
-        "shading4" => (S::TYPE_4, !0, Some(1.0)),
+        "msaa2" => (S::TYPE_2, !0, None, tri),
+        "msaa4" => (S::TYPE_4, !0, None, tri),
+        "msaa8" => (S::TYPE_8, !0, None, tri),
+        "mask5" => (S::TYPE_4, 0b0101, None, tri),
+        "shading4" => (S::TYPE_4, !0, Some(1.0), tri),
+        "half4" => (S::TYPE_4, !0, Some(0.5), tri),
+        "sampleid2" => (S::TYPE_2, !0, None, id),
+        "sampleid4" => (S::TYPE_4, !0, None, id),
+        "sampleid8" => (S::TYPE_8, !0, None, id),
         _ => return None,
     })
 }
 
 /// The resolved 64x64 image's bytes (rows packed).
 fn render(name: &str) -> Result<Vec<u8>, String> {
-    let (samples, mask, shading) = case(name).ok_or(format!("no case {name}"))?;
-    let (vert, frag) = (
-        vulkan_draw::spv("tri.vert.spv")?,
-        vulkan_draw::spv("tri.frag.spv")?,
-    );
+    let (samples, mask, shading, frag) = case(name).ok_or(format!("no case {name}"))?;
+    let (vert, frag) = (vulkan_draw::spv("tri.vert.spv")?, vulkan_draw::spv(frag)?);
     // SAFETY: every Vulkan call follows the specification's valid usage: objects are created
     // before use; the process exits after reading the result (the driver frees the rest).
     unsafe {
@@ -269,11 +276,14 @@ fn compare(
 #[test]
 fn multisampled_triangles_resolve_as_lavapipe_does() {
     let mut failures = Vec::new();
-    for name in ["msaa2", "msaa4", "msaa8", "mask5"] {
+    for name in ["msaa2", "msaa4", "msaa8", "mask5", "shading4", "sampleid4"] {
         // lavapipe (llvmpipe) rasterises 1 or 4 samples only (its framebufferColorSampleCounts):
         // the 2x and 8x draws are compared with its 4x image, which away from edges is the
         // same (a fully covered pixel resolves to its one shaded colour at any count).
-        let reference = if name == "mask5" { name } else { "msaa4" };
+        let reference = match name {
+            "msaa2" | "msaa8" => "msaa4",
+            _ => name,
+        };
         let want =
             vulkan_draw::child_bytes(VARS, reference, false, &[]).unwrap_or_else(|e| panic!("{e}"));
         let got = match vulkan_draw::child_bytes(VARS, name, true, &[]) {
@@ -316,14 +326,37 @@ fn multisampled_triangles_resolve_as_lavapipe_does() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
-/// Sample shading (minSampleShading 1.0: RADV's DB_EQAA.PS_ITER_SAMPLES = log2(samples)) is
-/// refused by name.
+/// Sample shading at half the rate (minSampleShading 0.5: RADV's DB_EQAA.PS_ITER_SAMPLES =
+/// 1 of 4x) is refused by name.
 #[test]
-fn sample_shading_is_refused_by_name() {
-    let (o, _) = vulkan_draw::child_output(VARS, "shading4", true, &[]);
+fn fractional_sample_shading_is_refused_by_name() {
+    let (o, _) = vulkan_draw::child_output(VARS, "half4", true, &[]);
     let log = String::from_utf8_lossy(&o.stderr);
     assert!(
-        log.contains("sample shading (DB_EQAA.PS_ITER_SAMPLES) is not executed"),
-        "the shim did not refuse sample shading by name:\n{log}"
+        log.contains("sample shading at a fraction of the sample rate"),
+        "the shim did not refuse half-rate sample shading by name:\n{log}"
     );
+}
+
+/// sample_id.frag shaded per sample at 2x and 8x (lavapipe has neither), against the rule: an
+/// interior pixel resolves to the mean over its samples k of (k / 4, g, x_k y_k) with (x_k, y_k)
+/// the standard locations as fractions of the pixel. 2x: red mean(0, 0.25) = 0.125 -> 31.875 ->
+/// 32; blue (0.75^2 + 0.25^2) / 2 = 0.3125 -> 79.6875 -> 80. 8x: the UNORM8 target clamps k / 4 to 1
+/// for k >= 4, red = (0 + 0.25 + 0.5 + 0.75 + 4) / 8 = 0.6875 -> 175.3 -> 175; blue (9*5 + 7*11 + 13*9 + 5*3 + 3*13 + 1*7 + 11*15 + 15*1) / 256 / 8 =
+/// 480 / 2048 = 0.234375 -> 59.77 -> 60. The resolve rounds to nearest; a float mean one ulp off
+/// either way still rounds there (no value is near a tie).
+#[test]
+fn per_sample_ids_and_positions_resolve_as_the_rule_says() {
+    for (name, red, blue) in [("sampleid2", 32u8, 80u8), ("sampleid8", 175, 60)] {
+        let got = vulkan_draw::child_bytes(VARS, name, true, &[]).unwrap_or_else(|e| panic!("{e}"));
+        // The centre pixel (32, 32) and its neighbours are inside the triangle.
+        for (x, y) in [(32usize, 32usize), (31, 33), (33, 31)] {
+            let p = &got[4 * (y * W as usize + x)..][..4];
+            assert_eq!(
+                (p[0], p[2], p[3]),
+                (red, blue, 255),
+                "{name} pixel ({x}, {y})"
+            );
+        }
+    }
 }

@@ -1217,3 +1217,58 @@ fn a_multisampled_target_writes_every_sample_and_views_resolved() {
     assert_eq!(&buf[12..16], &[0, 0, 0, 255]);
     assert_eq!(&buf[20..24], &[255, 0, 0, 255]);
 }
+
+#[test]
+fn sample_shading_runs_the_pixel_shader_per_sample_at_its_location() {
+    // ps_pos_xy exports (POS_X / 16, POS_Y / 8). Shaded per sample, POS_X/Y are the sample's
+    // position: sample k of pixel (x, y) holds ((x + sx_k / 16) / 16, (y + sy_k / 16) / 8), with
+    // the 4x locations sx = 6, 14, 2, 10 and sy = 2, 6, 10, 14 (exact in f32).
+    let ms = "[multisample]\nsamples = 4\nsample_shading = true";
+    let mut s = String::from(
+        "vs = \"../obj/w32/draw_vs.o\"\nps = \"../obj/w32/ps_pos_xy.o\"\nwidth = 4\nheight = 2\n",
+    );
+    s += ms;
+    s += "\n";
+    s += &target("rgba32_float", [0.0; 4], "");
+    s += &rect(4, 2, 0.0, 0.0, 4.0, 2.0, 0.5, RED, true);
+    let r = run(&s);
+    let (sx, sy) = ([6.0f32, 14.0, 2.0, 10.0], [2.0f32, 6.0, 10.0, 14.0]);
+    for y in 0..2 {
+        for x in 0..4 {
+            for k in 0..4 {
+                let want = [
+                    (x as f32 + sx[k] / 16.0) / 16.0,
+                    (y as f32 + sy[k] / 16.0) / 8.0,
+                ];
+                let got = sample(&r.targets[0], x, y, k as u32);
+                assert_eq!(got[..2], want, "pixel ({x}, {y}) sample {k}");
+            }
+        }
+    }
+    // ps_sample_w exports PERSP_SAMPLE (I, J) * POS_W. The triangle (0, 0), (8, 0), (0, 8) at
+    // w = 1 has I = x / 8, J = y / 8 and POS_W = 1: at sample 2 of pixel (1, 1), (1.125, 1.625),
+    // I = 0.140625, J = 0.203125; at sample 1, (1.875, 1.375): 0.234375, 0.171875.
+    let mut s = String::from(
+        "vs = \"../obj/w32/draw_vs.o\"\nps = \"../obj/w32/ps_sample_w.o\"\nwidth = 8\nheight = 8\n",
+    );
+    s += ms;
+    s += "\n";
+    s += &target("rgba32_float", [0.0; 4], "");
+    for (fx, fy) in [(0.0f32, 0.0f32), (8.0, 0.0), (0.0, 8.0)] {
+        let (x, y) = ndc(fx, fy, 8, 8);
+        s += &vertex([x, y, 0.5, 1.0], RED);
+    }
+    let img = &run(&s).targets[0];
+    assert_eq!(sample(img, 1, 1, 2)[..2], [0.140625, 0.203125]);
+    assert_eq!(sample(img, 1, 1, 1)[..2], [0.234375, 0.171875]);
+    // Centroid terms under sample shading are refused by name.
+    let mut s = String::from(
+        "vs = \"../obj/w32/draw_vs.o\"\nps = \"../obj/w32/ps_linear_centroid.o\"\nwidth = 4\nheight = 4\n",
+    );
+    s += ms;
+    s += "\n";
+    s += &target("rgba32_float", [0.0; 4], "");
+    s += &rect(4, 4, 0.0, 0.0, 4.0, 4.0, 0.5, RED, true);
+    let e = run_err(&s);
+    assert!(e.contains("under sample shading"), "{e}");
+}

@@ -36,7 +36,9 @@
 //! sample covered is shaded once (centre terms at the centre, centroid terms at the centroid,
 //! SAMPLE_COVERAGE = the coverage), and each covered sample then goes through the stencil and
 //! depth tests with its own depth (interpolated at its location, or the exported depth) and,
-//! when it passes, is blended and written on its own. Sample shading is not executed.
+//! when it passes, is blended and written on its own. With sample shading the PS runs per
+//! covered sample instead (one pass of quads per sample index), each invocation writing its
+//! sample.
 
 #![allow(clippy::needless_range_loop)] // component loops index several arrays
 
@@ -481,15 +483,12 @@ struct Fragments<'a> {
 
 impl Fragments<'_> {
     fn shade(&mut self, t: &RasterTri) -> Result<(), DrawError> {
-        let cfg = self.cfg;
-        let p = &cfg.pipeline;
-        let w = cfg.width;
         let s = &t.setup;
         let ms = &self.samples;
-        let n = ms.count;
-        let quads_per_wave = if cfg.ps_wave64 { 16 } else { 8 };
+        let (shading, n) = (ms.shading, ms.count);
         // Covered quads in row-major order, with their pixels' sample coverage (sample mask
-        // applied): a pixel is shaded when any of its samples is covered.
+        // applied): a pixel is shaded when any of its samples is covered. With sample shading
+        // each sample index is a pass of its own over the quads holding it.
         let mut quads: Vec<(i64, i64, [u32; 4])> = Vec::new();
         let [x0, y0, x1, y1] = s.bbox;
         let mut qy = y0;
@@ -504,6 +503,41 @@ impl Fragments<'_> {
             }
             qy += 2;
         }
+        if !shading {
+            return self.shade_quads(t, &quads, None);
+        }
+        for k in 0..n {
+            let only: Vec<(i64, i64, [u32; 4])> = quads
+                .iter()
+                .filter(|q| q.2.iter().any(|c| c >> k & 1 != 0))
+                .copied()
+                .collect();
+            self.shade_quads(t, &only, Some(k))?;
+        }
+        Ok(())
+    }
+
+    /// Runs the PS over `quads` (each with its pixels' coverage) and the fragment operations
+    /// on what it exports: for every covered sample (`sample` None), or for sample `sample`
+    /// alone (sample shading).
+    fn shade_quads(
+        &mut self,
+        t: &RasterTri,
+        quads: &[(i64, i64, [u32; 4])],
+        sample: Option<u32>,
+    ) -> Result<(), DrawError> {
+        let cfg = self.cfg;
+        let p = &cfg.pipeline;
+        let w = cfg.width;
+        let s = &t.setup;
+        let ms = &self.samples;
+        let n = ms.count;
+        let quads_per_wave = if cfg.ps_wave64 { 16 } else { 8 };
+        // The samples an invocation writes.
+        let writes = |cov: u32| match sample {
+            Some(k) => cov & 1 << k,
+            None => cov,
+        };
         let vp = p
             .viewport
             .unwrap_or_else(|| Viewport::full_y_up(cfg.width, cfg.height));
@@ -528,12 +562,18 @@ impl Fragments<'_> {
                 for k in 0..4 {
                     let l = 4 * q + k;
                     let (px, py) = (qx + (k as i64 & 1), qy + (k as i64 >> 1));
-                    setup_ps.inputs[l] = if cov[k] != 0 {
-                        s.inputs_multisampled(px, py, ms.centroid(cov[k]), cov[k])
-                    } else {
-                        s.inputs(px, py)
+                    setup_ps.inputs[l] = match sample {
+                        // Helper lanes too take the sample's location (derivatives across the
+                        // quad at one sample).
+                        Some(smp) => {
+                            s.inputs_per_sample(px, py, (ms.at(smp as usize), smp), cov[k])
+                        }
+                        None if cov[k] != 0 => {
+                            s.inputs_multisampled(px, py, ms.centroid(cov[k]), cov[k])
+                        }
+                        None => s.inputs(px, py),
                     };
-                    if cov[k] != 0 {
+                    if writes(cov[k]) != 0 {
                         exec |= 1 << l;
                     }
                 }
@@ -590,7 +630,7 @@ impl Fragments<'_> {
                         srcs.push(color(t).map(|c| (a, c, src1)));
                     }
                     for smp in 0..n {
-                        if cov[k] >> smp & 1 == 0 {
+                        if writes(cov[k]) >> smp & 1 == 0 {
                             continue;
                         }
                         let mut z =
@@ -953,7 +993,13 @@ pub fn rasterize(
     // Shaded once per pixel, a multisampled draw has no per-sample interpolation to give: the
     // sample terms need sample shading, which is not executed.
     let ena = ps.template.spi_ps_input_ena;
-    if samples.count > 1 && ena & (1 << 0 | 1 << 4) != 0 {
+    if samples.shading && ena & (1 << 2 | 1 << 6) != 0 {
+        return Err(DrawError::Config(format!(
+            "SPI_PS_INPUT_ENA {ena:#x} asks for PERSP_CENTROID or LINEAR_CENTROID under sample \
+             shading: where the hardware evaluates centroid terms per sample is not modelled"
+        )));
+    }
+    if samples.count > 1 && !samples.shading && ena & (1 << 0 | 1 << 4) != 0 {
         return Err(DrawError::Config(format!(
             "SPI_PS_INPUT_ENA {ena:#x} asks for PERSP_SAMPLE or LINEAR_SAMPLE in a {}-sample draw \
              shaded once per pixel: per-sample interpolation (sample shading) is not executed",

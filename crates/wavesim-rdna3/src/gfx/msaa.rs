@@ -108,6 +108,8 @@ pub struct Samples {
     pub mask: u32,
     pub locations: Vec<(u8, u8)>,
     pub priority: Vec<u8>,
+    /// The PS runs once per covered sample.
+    pub shading: bool,
 }
 
 impl Samples {
@@ -147,6 +149,7 @@ impl Samples {
             mask: ms.sample_mask & ((1u32 << n) - 1),
             locations,
             priority,
+            shading: ms.sample_shading,
         })
     }
 

@@ -423,6 +423,9 @@ pub struct MultisampleState {
     /// first covered one is the centroid; a fully covered pixel's centroid is its centre);
     /// None: RADV's order (`msaa::centroid_priority`).
     pub centroid_priority: Option<Vec<u8>>,
+    /// Sample shading at the full rate (minSampleShading 1, or a PS reading SampleId): the PS
+    /// runs once per covered sample, its sample terms and POS_X/Y/Z/W at that sample.
+    pub sample_shading: bool,
 }
 
 impl Default for MultisampleState {
@@ -432,6 +435,7 @@ impl Default for MultisampleState {
             sample_mask: !0,
             locations: None,
             centroid_priority: None,
+            sample_shading: false,
         }
     }
 }

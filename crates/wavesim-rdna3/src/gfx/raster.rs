@@ -294,6 +294,35 @@ impl Setup {
         v[22] = coverage;
         v
     }
+
+    /// [`Setup::inputs`] of sample `sample` of pixel (px, py) in a draw shaded per sample:
+    /// PERSP_SAMPLE, LINEAR_SAMPLE and POS_X/Y/Z/W_FLOAT at the sample's location `at` (1/256
+    /// pixel from the corner; the position as SPI_BARYC_CNTL.POS_FLOAT_LOCATION = 2 asks, which
+    /// RADV sets with sample shading), ANCILLARY.SAMPLE_ID [11:8] = `sample`, SAMPLE_COVERAGE =
+    /// the pixel's whole `coverage` (RADV's shaders AND it with 1 << SampleId themselves: Mesa
+    /// 22.3's `radv_lower_fs_intrinsics`); the centre terms stay at the centre.
+    pub fn inputs_per_sample(
+        &self,
+        px: i64,
+        py: i64,
+        (at, sample): ((i64, i64), u32),
+        coverage: u32,
+    ) -> [u32; PS_INPUT_VGPRS] {
+        let mut v = self.inputs(px, py);
+        let t = self.terms_at(px, py, at);
+        let s = SUBPIXEL;
+        v[0] = t.persp.0.to_bits();
+        v[1] = t.persp.1.to_bits();
+        v[9] = t.linear.0.to_bits();
+        v[10] = t.linear.1.to_bits();
+        v[16] = ((px as f64 + at.0 as f64 / s) as f32).to_bits();
+        v[17] = ((py as f64 + at.1 as f64 / s) as f32).to_bits();
+        v[18] = (t.z as f32).to_bits();
+        v[19] = (t.sum as f32).to_bits();
+        v[21] = (sample & 0xf) << 8;
+        v[22] = coverage;
+        v
+    }
 }
 
 /// The interpolation terms at one point (see [`Setup::terms_at`]).

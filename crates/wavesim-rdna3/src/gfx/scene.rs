@@ -79,6 +79,9 @@ pub struct MultisampleSpec {
     /// Per sample [x, y] in 1/16 pixel from the pixel's top-left corner (0..=15).
     #[serde(default)]
     pub locations: Option<Vec<[u8; 2]>>,
+    /// The PS runs once per covered sample (minSampleShading 1).
+    #[serde(default)]
+    pub sample_shading: bool,
 }
 
 #[derive(Clone, Debug, Deserialize)]
@@ -695,6 +698,7 @@ impl DrawSpec {
                     .as_ref()
                     .map(|l| l.iter().map(|&[x, y]| (x, y)).collect()),
                 centroid_priority: None,
+                sample_shading: m.sample_shading,
             };
         }
         let depth_clear = match (&self.depth, self.depth_clear) {
