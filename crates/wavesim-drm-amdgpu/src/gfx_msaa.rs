@@ -9,7 +9,8 @@
 //! run once per pixel or, with full-rate sample shading, once per sample. Refused by name:
 //! sample shading at a fraction of the rate (DB_EQAA.PS_ITER_SAMPLES), a sample mask
 //! that differs between the pixels of a quad, sample locations that differ between them,
-//! alpha to coverage (DB_ALPHA_TO_MASK.ALPHA_TO_MASK_ENABLE), and the PA_SC_AA_CONFIG modes
+//! alpha to coverage (DB_ALPHA_TO_MASK.ALPHA_TO_MASK_ENABLE; DB_SHADER_CONTROL's
+//! COVERAGE_TO_MASK), and the PA_SC_AA_CONFIG modes
 //! RADV does not use for plain Vulkan pipelines.
 
 use wavesim_rdna3::exec::image::msaa::MsaaTiling;
@@ -62,10 +63,34 @@ pub fn multisample_state(reg: RegFn) -> Result<MultisampleState, String> {
             1 << iter
         ));
     }
+    // DB_SHADER_CONTROL.MASK_EXPORT_ENABLE [8]: the PS exports a sample mask in MRTZ; where
+    // depends on SPI_SHADER_Z_FORMAT (ACO's `export_fs_mrt_z` on gfx11): UINT16_ABGR (7, no
+    // depth export) puts it in Y[15:0], 32_ABGR (9) in Z. COVERAGE_TO_MASK_ENABLE [7] is
+    // refused. (gfx_depth reads the rest of the register when there is a depth buffer.)
+    let shader_control = or("DB_SHADER_CONTROL", 0)?;
+    if shader_control >> 7 & 1 != 0 {
+        return refuse("DB_SHADER_CONTROL.COVERAGE_TO_MASK_ENABLE is not executed");
+    }
+    let mask_export = if shader_control >> 8 & 1 != 0 {
+        match get("SPI_SHADER_Z_FORMAT")? & 0xf {
+            7 => Some(1),
+            9 => Some(2),
+            f => {
+                return refuse(format!(
+                    "a sample mask export with SPI_SHADER_Z_FORMAT {f} is not executed"
+                ))
+            }
+        }
+    } else {
+        None
+    };
     // PA_SC_MODE_CNTL_1.PS_ITER_SAMPLE [16]: with PS_ITER_SAMPLES 0 the PS still runs once per
     // pixel (RADV sets the bit for shaders reading SampleMaskIn to keep VRS off).
     if log == 0 {
-        return Ok(MultisampleState::default());
+        return Ok(MultisampleState {
+            mask_export,
+            ..MultisampleState::default()
+        });
     }
     let shading = iter == log;
     if shading && get("PA_SC_MODE_CNTL_1")? >> 16 & 1 == 0 {
@@ -155,6 +180,7 @@ pub fn multisample_state(reg: RegFn) -> Result<MultisampleState, String> {
         locations: Some(locations),
         centroid_priority: Some(priority_from_registers(p0, n)),
         sample_shading: shading,
+        mask_export,
     })
 }
 
@@ -272,6 +298,19 @@ mod tests {
             ("SPI_BARYC_CNTL", 2 << 16),
         ];
         assert!(state(&full).unwrap().sample_shading);
+        // A sample mask export: Y[15:0] with UINT16_ABGR (7), Z with 32_ABGR (9), at any count.
+        let mask = |f: u32, aa: u32| {
+            state(&[
+                ("DB_SHADER_CONTROL", 1 << 8),
+                ("SPI_SHADER_Z_FORMAT", f),
+                ("PA_SC_AA_CONFIG", aa),
+            ])
+        };
+        assert_eq!(mask(7, 2 | 2 << 20 | 1 << 29).unwrap().mask_export, Some(1));
+        assert_eq!(mask(9, 0).unwrap().mask_export, Some(2));
+        assert!(mask(1, 0).unwrap_err().contains("SPI_SHADER_Z_FORMAT 1"));
+        let e = state(&[("DB_SHADER_CONTROL", 1 << 7)]).unwrap_err();
+        assert!(e.contains("COVERAGE_TO_MASK"), "{e}");
         let e = state(&[("DB_ALPHA_TO_MASK", 1)]).unwrap_err();
         assert!(e.contains("alpha to coverage"), "{e}");
         let e = state(&[("PA_SC_AA_MASK_X0Y1_X1Y1", 0xffff_0001)]).unwrap_err();

@@ -19,7 +19,9 @@
 //! two drawn ones; `shading4` (minSampleShading 1) and `sampleid4` (tests/graphics/sample_id.frag,
 //! built by capture.sh's glslangValidator step: SampleId and SamplePosition make RADV shade per
 //! sample) run the PS per sample. 2x and 8x sample shading, which lavapipe cannot draw, are
-//! checked against the rule (`per_sample_ids_and_positions_resolve_as_the_rule_says`).
+//! checked against the rule (`per_sample_ids_and_positions_resolve_as_the_rule_says`);
+//! `omask4` (tests/graphics/sample_mask.frag: SampleMask output 0b0101, RADV's MRTZ export
+//! with DB_SHADER_CONTROL.MASK_EXPORT_ENABLE) resolves like `mask5`.
 
 use ash::vk;
 
@@ -41,6 +43,7 @@ fn case(name: &str) -> Option<(vk::SampleCountFlags, u32, Option<f32>, &'static 
     use vk::SampleCountFlags as S;
     let tri = "tri.frag.spv";
     let id = "sample_id.frag.spv";
+    let omask = "sample_mask.frag.spv";
     Some(match name {
         "msaa2" => (S::TYPE_2, !0, None, tri),
         "msaa4" => (S::TYPE_4, !0, None, tri),
@@ -51,6 +54,8 @@ fn case(name: &str) -> Option<(vk::SampleCountFlags, u32, Option<f32>, &'static 
         "sampleid2" => (S::TYPE_2, !0, None, id),
         "sampleid4" => (S::TYPE_4, !0, None, id),
         "sampleid8" => (S::TYPE_8, !0, None, id),
+        "omask4" => (S::TYPE_4, !0, None, omask),
+        "omask8" => (S::TYPE_8, !0, None, omask),
         _ => return None,
     })
 }
@@ -276,7 +281,15 @@ fn compare(
 #[test]
 fn multisampled_triangles_resolve_as_lavapipe_does() {
     let mut failures = Vec::new();
-    for name in ["msaa2", "msaa4", "msaa8", "mask5", "shading4", "sampleid4"] {
+    for name in [
+        "msaa2",
+        "msaa4",
+        "msaa8",
+        "mask5",
+        "shading4",
+        "sampleid4",
+        "omask4",
+    ] {
         // lavapipe (llvmpipe) rasterises 1 or 4 samples only (its framebufferColorSampleCounts):
         // the 2x and 8x draws are compared with its 4x image, which away from edges is the
         // same (a fully covered pixel resolves to its one shaded colour at any count).
@@ -298,7 +311,7 @@ fn multisampled_triangles_resolve_as_lavapipe_does() {
         // the mean of two background and two drawn samples, alpha (204 + 255) / 2 = 229.5
         // (lavapipe's rounding decides 229 or 230).
         let interior = |p: &[u8]| {
-            if name == "mask5" {
+            if name == "mask5" || name == "omask4" {
                 p[3] == 229 || p[3] == 230
             } else {
                 p[3] == 255
@@ -359,4 +372,8 @@ fn per_sample_ids_and_positions_resolve_as_the_rule_says() {
             );
         }
     }
+    // sample_mask.frag at 8x writes samples 0 and 2 of 8: alpha (6 * 204 + 2 * 255) / 8 =
+    // 216.75 -> 217 (0.8 clears to 204).
+    let got = vulkan_draw::child_bytes(VARS, "omask8", true, &[]).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(got[4 * (32 * W as usize + 32) + 3], 217);
 }

@@ -1272,3 +1272,36 @@ fn sample_shading_runs_the_pixel_shader_per_sample_at_its_location() {
     let e = run_err(&s);
     assert!(e.contains("under sample shading"), "{e}");
 }
+
+#[test]
+fn an_exported_sample_mask_removes_samples_after_shading() {
+    // ps_sample_mask exports MRTZ.z = 5 and MRT0 = green. With mask_export_channel = 2 a full
+    // 4x rect writes samples 0 and 2 only; with pSampleMask 0b0110 as well, sample 2 alone
+    // (coverage & pSampleMask & exported mask). A pipeline naming a channel the shader does
+    // not export fails by name.
+    let scene = |extra: &str| {
+        let mut s = String::from(
+            "vs = \"../obj/w32/draw_vs.o\"\nps = \"../obj/w32/ps_sample_mask.o\"\nwidth = 4\nheight = 2\n",
+        );
+        s += "[multisample]\nsamples = 4\n";
+        s += extra;
+        s += "\n";
+        s += &target("rgba32_float", BLACK, "");
+        s + &rect(4, 2, 0.0, 0.0, 4.0, 2.0, 0.5, RED, true)
+    };
+    for (extra, want) in [
+        ("mask_export_channel = 2", 0b0101u32),
+        ("mask_export_channel = 2\nsample_mask = 6", 0b0100),
+        ("", 0b1111),
+    ] {
+        let img = &run(&scene(extra)).targets[0];
+        for x in 0..4 {
+            for k in 0..4 {
+                let c = if want >> k & 1 != 0 { GREEN } else { BLACK };
+                assert_eq!(sample(img, x, 1, k), c, "{extra:?}: ({x}, 1) sample {k}");
+            }
+        }
+    }
+    let e = run_err(&scene("mask_export_channel = 1"));
+    assert!(e.contains("MRTZ channel 1"), "{e}");
+}

@@ -609,6 +609,21 @@ impl Fragments<'_> {
                         }
                         _ => None,
                     };
+                    // The exported sample mask (low 16 bits of its MRTZ channel) removes samples.
+                    let omask = match ms.mask_export {
+                        None => !0,
+                        Some(ch) => match mrtz {
+                            Some(e) if e.en >> ch & 1 != 0 && e.exec >> l & 1 != 0 => {
+                                e.data[ch][l] & 0xffff
+                            }
+                            _ => {
+                                return Err(DrawError::Config(format!(
+                                    "pixel ({px}, {py}): the pipeline takes the sample mask from \
+                                     MRTZ channel {ch}, which the shader did not export for it"
+                                )))
+                            }
+                        },
+                    };
                     let color = |t: usize| {
                         r.exports
                             .iter()
@@ -630,7 +645,7 @@ impl Fragments<'_> {
                         srcs.push(color(t).map(|c| (a, c, src1)));
                     }
                     for smp in 0..n {
-                        if writes(cov[k]) >> smp & 1 == 0 {
+                        if (writes(cov[k]) & omask) >> smp & 1 == 0 {
                             continue;
                         }
                         let mut z =

@@ -110,6 +110,8 @@ pub struct Samples {
     pub priority: Vec<u8>,
     /// The PS runs once per covered sample.
     pub shading: bool,
+    /// The MRTZ channel of the exported sample mask.
+    pub mask_export: Option<usize>,
 }
 
 impl Samples {
@@ -135,6 +137,12 @@ impl Samples {
             .centroid_priority
             .clone()
             .unwrap_or_else(|| centroid_priority(&locations));
+        if ms.mask_export.is_some_and(|c| c > 3) {
+            return Err(format!(
+                "the sample mask export's MRTZ channel {:?} (0-3)",
+                ms.mask_export
+            ));
+        }
         let mut seen = 0u32;
         for &k in &priority {
             seen |= 1 << (k as u32 & 31);
@@ -150,6 +158,7 @@ impl Samples {
             locations,
             priority,
             shading: ms.sample_shading,
+            mask_export: ms.mask_export,
         })
     }
 

@@ -426,6 +426,9 @@ pub struct MultisampleState {
     /// Sample shading at the full rate (minSampleShading 1, or a PS reading SampleId): the PS
     /// runs once per covered sample, its sample terms and POS_X/Y/Z/W at that sample.
     pub sample_shading: bool,
+    /// The PS exports a sample mask (SampleMask output): the MRTZ channel holding it (its low 16
+    /// bits), which is ANDed with the coverage before the depth test.
+    pub mask_export: Option<usize>,
 }
 
 impl Default for MultisampleState {
@@ -436,6 +439,7 @@ impl Default for MultisampleState {
             locations: None,
             centroid_priority: None,
             sample_shading: false,
+            mask_export: None,
         }
     }
 }

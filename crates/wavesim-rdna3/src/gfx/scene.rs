@@ -82,6 +82,9 @@ pub struct MultisampleSpec {
     /// The PS runs once per covered sample (minSampleShading 1).
     #[serde(default)]
     pub sample_shading: bool,
+    /// The MRTZ channel (0-3) whose low 16 bits are the PS's exported sample mask.
+    #[serde(default)]
+    pub mask_export_channel: Option<usize>,
 }
 
 #[derive(Clone, Debug, Deserialize)]
@@ -699,6 +702,7 @@ impl DrawSpec {
                     .map(|l| l.iter().map(|&[x, y]| (x, y)).collect()),
                 centroid_priority: None,
                 sample_shading: m.sample_shading,
+                mask_export: m.mask_export_channel,
             };
         }
         let depth_clear = match (&self.depth, self.depth_clear) {
