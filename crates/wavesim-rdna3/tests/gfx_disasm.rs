@@ -45,7 +45,7 @@ fn gfx_corpus_matches_llvm_objdump() {
             objects += 1;
         }
     }
-    assert_eq!(objects, 62);
+    assert_eq!(objects, 64);
     for m in [
         "exp",
         "lds_param_load",
