@@ -15,12 +15,31 @@
  * with load_preamble as asahi_clc's load_kernel_input loads kernel arguments. Shared variables are
  * laid out with natural alignment (the GL state tracker's rule) and addressed as 32-bit offsets.
  *
- * Usage: glsl_compute IN.spv OUT.blob   (prints the argument layout: "arg OFFSET COMPONENTS BITS NAME")
+ * Textures and images are bound as the gallium driver binds them for GL (agx_nir_lower_bindings,
+ * agx_upload_textures/agx_upload_samplers): a sampler's binding N is GL texture unit N and texture
+ * state register tsN (nir_lower_samplers: texture_index = binding), its sampler state ss(N + 1)
+ * (agx_nir_lower_texture offsets bound samplers by one; ss0 is agx_pack_txf_sampler's, for texel
+ * fetches); an image's binding N is GL image unit N, whose TEXTURE descriptor (loads) is state
+ * register 2N + T and PBE descriptor (stores) 2N + T + 1, T = BITSET_LAST_BIT(textures_used);
+ * stores are refused for now (a job cannot bind a PBE, below). What
+ * the driver reaches through its bindless texture table instead (agx_nir_needs_texture_crawl:
+ * atomics, size queries, array layers, buffer textures, texel fetches of a level) is refused: the
+ * table holds descriptors with device addresses, which a job file cannot place.
+ *
+ * Usage: glsl_compute IN.spv OUT.blob [RESOURCES]   (prints the argument layout: "arg OFFSET
+ * COMPONENTS BITS NAME"). RESOURCES lines `texture|image BINDING 2d|2darray|3d|cube FORMAT W H D
+ * LINEAR` give each texture's and image's level 0 (LINEAR: the texels row by row, layer by layer);
+ * for each the tool writes OUT.blob.KINDBINDING.bin, laid out by ail as the driver allocates it, and
+ * prints `state INDEX KIND BINDING SIZE W0..W5` (cmdbuf.xml TEXTURE, address 0) and
+ * `sampler_state INDEX W0 W1` (GL's sampler with NEAREST filters, clamp to edge, no mipmaps).
  * Build: tools/agx/build_glsl_compute.sh (against tools/mesa/build_new.sh's tree).
  */
 
 #include "asahi/compiler/agx_compile.h"
 #include "asahi/compiler/agx_nir.h"
+#include "asahi/genxml/agx_pack.h"
+#include "asahi/layout/layout.h"
+#include "asahi/lib/agx_helpers.h"
 #include "asahi/lib/libagx_shaders.h"
 #include "compiler/glsl_types.h"
 #include "compiler/spirv/nir_spirv.h"
@@ -28,12 +47,16 @@
 #include "nir_builder.h"
 #include "nir_serialize.h"
 #include "util/blob.h"
+#include "util/format/u_formats.h"
 
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define MAX_BINDINGS 16
+/* gallium agx_state.h: texture state registers the driver binds before going bindless */
+#define AGX_NUM_TEXTURE_STATE_REGS 16
 
 static const struct spirv_to_nir_options spirv_options = {
    .environment = NIR_SPIRV_VULKAN,
@@ -128,6 +151,211 @@ lower_push_constants(nir_builder *b, nir_intrinsic_instr *intr, void *data)
    return true;
 }
 
+static void *read_file(const char *path, size_t *size);
+
+/* Image derefs to GL image units: binding N is unit N (no arrays of images). */
+static bool
+lower_image_derefs(nir_builder *b, nir_intrinsic_instr *intr, void *data)
+{
+   bool *failed = data;
+   switch (intr->intrinsic) {
+   case nir_intrinsic_image_deref_load:
+   case nir_intrinsic_image_deref_store:
+   case nir_intrinsic_image_deref_atomic:
+   case nir_intrinsic_image_deref_atomic_swap:
+   case nir_intrinsic_image_deref_size:
+   case nir_intrinsic_image_deref_samples:
+      break;
+   default:
+      return false;
+   }
+   nir_deref_instr *deref = nir_src_as_deref(intr->src[0]);
+   if (deref->deref_type != nir_deref_type_var) {
+      fprintf(stderr, "glsl_compute: arrays of images are not placed\n");
+      *failed = true;
+      return false;
+   }
+   b->cursor = nir_before_instr(&intr->instr);
+   nir_rewrite_image_intrinsic(intr, nir_imm_int(b, deref->var->data.binding), false);
+   return true;
+}
+
+/* agx_nir_lower_bindings for constant indices (gallium driver, Mesa 25.0): textures stay at their
+ * index, image loads take the TEXTURE descriptor at 2N + T and stores the PBE at 2N + T + 1.
+ * Anything needing a descriptor crawl would become bindless (the driver's table): refused. */
+static bool
+lower_bindings(nir_builder *b, nir_instr *instr, void *data)
+{
+   bool *failed = data;
+   if (agx_nir_needs_texture_crawl(instr)) {
+      fprintf(stderr, "glsl_compute: a texture or image access the driver makes bindless "
+                      "(atomic, size query, array layer, buffer texture, txf of a level): its "
+                      "descriptor table is not placed\n");
+      *failed = true;
+      return false;
+   }
+   if (instr->type == nir_instr_type_tex) {
+      nir_tex_instr *tex = nir_instr_as_tex(instr);
+      if (tex->texture_index >= 16 || tex->sampler_index >= 15 ||
+          nir_tex_instr_src_index(tex, nir_tex_src_texture_offset) >= 0 ||
+          nir_tex_instr_src_index(tex, nir_tex_src_sampler_offset) >= 0) {
+         fprintf(stderr, "glsl_compute: indirect or high texture/sampler index\n");
+         *failed = true;
+      }
+      return false;
+   }
+   if (instr->type != nir_instr_type_intrinsic)
+      return false;
+   nir_intrinsic_instr *intr = nir_instr_as_intrinsic(instr);
+   if (intr->intrinsic == nir_intrinsic_image_store) {
+      fprintf(stderr, "glsl_compute: image stores take the PBE descriptor, whose address field "
+                      "(bit 64) a grid-kernel job's texture state list does not patch (it patches "
+                      "TEXTURE's, bit 66)\n");
+      *failed = true;
+      return false;
+   }
+   if (intr->intrinsic != nir_intrinsic_image_load)
+      return false;
+   unsigned offset = BITSET_LAST_BIT(b->shader->info.textures_used);
+   if (intr->intrinsic == nir_intrinsic_image_store)
+      offset++;
+   nir_scalar index = nir_scalar_resolved(intr->src[0].ssa, 0);
+   unsigned idx = nir_scalar_is_const(index) ? nir_scalar_as_uint(index) * 2 + offset : ~0u;
+   if (idx >= AGX_NUM_TEXTURE_STATE_REGS) {
+      fprintf(stderr, "glsl_compute: image state register %u is not below %u\n", idx,
+              AGX_NUM_TEXTURE_STATE_REGS);
+      *failed = true;
+      return false;
+   }
+   b->cursor = nir_before_instr(instr);
+   nir_src_rewrite(&intr->src[0], nir_imm_intN_t(b, idx, 16));
+   return true;
+}
+
+/* The sampler's LOD bias (the driver's `lod_bias` sysval): GL's default, 0. */
+static bool
+lower_lod_bias(nir_builder *b, nir_instr *instr, void *data)
+{
+   if (instr->type != nir_instr_type_tex)
+      return false;
+   nir_tex_instr *tex = nir_instr_as_tex(instr);
+   if (tex->op != nir_texop_lod_bias_agx)
+      return false;
+   b->cursor = nir_before_instr(instr);
+   nir_def_replace(&tex->def, nir_imm_floatN_t(b, 0.0, tex->def.bit_size));
+   return true;
+}
+
+static const struct {
+   const char *name;
+   enum pipe_format format;
+} formats[] = {
+   {"rgba8", PIPE_FORMAT_R8G8B8A8_UNORM},   {"rgba8ui", PIPE_FORMAT_R8G8B8A8_UINT},
+   {"r32f", PIPE_FORMAT_R32_FLOAT},         {"r32ui", PIPE_FORMAT_R32_UINT},
+   {"r32i", PIPE_FORMAT_R32_SINT},          {"rg16i", PIPE_FORMAT_R16G16_SINT},
+   {"rgba16f", PIPE_FORMAT_R16G16B16A16_FLOAT}, {"rgba32f", PIPE_FORMAT_R32G32B32A32_FLOAT},
+   {"rg32f", PIPE_FORMAT_R32G32_FLOAT},     {"r16ui", PIPE_FORMAT_R16_UINT},
+};
+
+/* One RESOURCES line: lay the texels out as ail does and print its descriptors. */
+static bool
+place_resource(const char *line, const char *out, unsigned textures_end)
+{
+   char kind[16], dim_name[16], fmt[16], path[4096];
+   unsigned binding, w, h, d;
+   if (sscanf(line, "%15s %u %15s %15s %u %u %u %4095s", kind, &binding, dim_name, fmt, &w, &h,
+              &d, path) != 8)
+      return false;
+   bool image = !strcmp(kind, "image");
+   enum pipe_format format = PIPE_FORMAT_NONE;
+   for (unsigned i = 0; i < ARRAY_SIZE(formats); ++i)
+      if (!strcmp(formats[i].name, fmt))
+         format = formats[i].format;
+   if (format == PIPE_FORMAT_NONE)
+      return false;
+   enum agx_texture_dimension dim;
+   if (!strcmp(dim_name, "2d"))
+      dim = AGX_TEXTURE_DIMENSION_2D;
+   else if (!strcmp(dim_name, "2darray"))
+      dim = AGX_TEXTURE_DIMENSION_2D_ARRAY;
+   else if (!strcmp(dim_name, "3d"))
+      dim = AGX_TEXTURE_DIMENSION_3D;
+   else if (!strcmp(dim_name, "cube"))
+      dim = AGX_TEXTURE_DIMENSION_CUBE;
+   else
+      return false;
+   struct ail_layout layout = {
+      .width_px = w,
+      .height_px = h,
+      .depth_px = d,
+      .sample_count_sa = 1,
+      .levels = 1,
+      .tiling = AIL_TILING_TWIDDLED,
+      .format = format,
+      .mipmapped_z = dim == AGX_TEXTURE_DIMENSION_3D,
+      .writeable_image = image,
+   };
+   ail_make_miptree(&layout);
+   unsigned bpp = util_format_get_blocksize(format);
+   size_t linear_size = (size_t)w * h * d * bpp, got;
+   uint8_t *linear = read_file(path, &got);
+   if (!linear || got != linear_size)
+      return false;
+   uint8_t *tiled = calloc(1, layout.size_B);
+   for (unsigned z = 0; z < d; ++z)
+      ail_tile(tiled + z * layout.layer_stride_B, linear + (size_t)z * w * h * bpp, &layout, 0,
+               w * bpp, 0, 0, w, h);
+   char file[4200];
+   snprintf(file, sizeof(file), "%s.%s%u.bin", out, kind, binding);
+   FILE *f = fopen(file, "wb");
+   if (!f || fwrite(tiled, layout.size_B, 1, f) != 1 || fclose(f))
+      return false;
+   free(tiled);
+   free(linear);
+
+   /* Channels the format lacks read as GL's (0, 0, 0, 1): swizzle them to the constants, as
+    * agx_pack_texture composes the view's swizzle with the format's. */
+   const struct util_format_description *desc = util_format_description(format);
+   struct agx_texture_packed fixed;
+   agx_pack(&fixed, TEXTURE, cfg) {
+      cfg.dimension = dim;
+      cfg.layout = AGX_LAYOUT_TWIDDLED;
+      cfg.channels = ail_pixel_format[format].channels;
+      cfg.type = ail_pixel_format[format].type;
+      cfg.swizzle_r = AGX_CHANNEL_R;
+      cfg.swizzle_g = desc->nr_channels > 1 ? AGX_CHANNEL_G : AGX_CHANNEL_0;
+      cfg.swizzle_b = desc->nr_channels > 2 ? AGX_CHANNEL_B : AGX_CHANNEL_0;
+      cfg.swizzle_a = desc->nr_channels > 3 ? AGX_CHANNEL_A : AGX_CHANNEL_1;
+      cfg.width = w;
+      cfg.height = h;
+      cfg.first_level = cfg.last_level = 0;
+      cfg.address = 0;
+      cfg.depth = dim == AGX_TEXTURE_DIMENSION_CUBE ? 1 : d;
+      cfg.page_aligned_layers = layout.page_aligned_layers;
+   }
+   unsigned state = image ? 2 * binding + textures_end : binding;
+   const uint32_t *tw = (const uint32_t *)&fixed;
+   printf("state %u %s %u %" PRIu64, state, kind, binding, layout.size_B);
+   for (unsigned i = 0; i < 6; ++i)
+      printf(" %u", tw[i]);
+   printf("\n");
+   if (!image) {
+      struct agx_sampler_packed sampler;
+      agx_pack(&sampler, SAMPLER, cfg) {
+         cfg.minimum_lod = 0;
+         cfg.maximum_lod = 1000;
+         cfg.maximum_anisotropy = 1;
+         cfg.magnify = cfg.minify = AGX_FILTER_NEAREST;
+         cfg.mip_filter = AGX_MIP_FILTER_NONE;
+         cfg.wrap_s = cfg.wrap_t = cfg.wrap_r = AGX_WRAP_CLAMP_TO_EDGE;
+         cfg.seamful_cube_maps = true; /* GL's default: TEXTURE_CUBE_MAP_SEAMLESS off */
+      }
+      const uint32_t *sw = (const uint32_t *)&sampler;
+      printf("sampler_state %u %u %u\n", binding + 1, sw[0], sw[1]);
+   }
+   return true;
+}
+
 static void *
 read_file(const char *path, size_t *size)
 {
@@ -150,8 +378,8 @@ read_file(const char *path, size_t *size)
 int
 main(int argc, char **argv)
 {
-   if (argc != 3) {
-      fprintf(stderr, "usage: %s IN.spv OUT.blob\n", argv[0]);
+   if (argc != 3 && argc != 4) {
+      fprintf(stderr, "usage: %s IN.spv OUT.blob [RESOURCES]\n", argv[0]);
       return 1;
    }
    size_t spirv_size;
@@ -187,6 +415,10 @@ main(int argc, char **argv)
    NIR_PASS(_, nir, nir_remove_dead_variables, nir_var_function_temp | nir_var_shader_temp,
             NULL);
    NIR_PASS(_, nir, nir_lower_system_values);
+   bool bind_failed = false;
+   NIR_PASS(_, nir, nir_lower_samplers);
+   NIR_PASS(_, nir, nir_shader_intrinsics_pass, lower_image_derefs, nir_metadata_control_flow,
+            &bind_failed);
    nir_lower_compute_system_values_options cs = {0};
    NIR_PASS(_, nir, nir_lower_compute_system_values, &cs);
 
@@ -216,6 +448,12 @@ main(int argc, char **argv)
 
    /* agx_shader_initialize (gallium), as for a compute shader. */
    NIR_PASS(_, nir, agx_nir_lower_texture_early, true);
+   nir_shader_gather_info(nir, nir_shader_get_entrypoint(nir));
+   unsigned textures_end = BITSET_LAST_BIT(nir->info.textures_used);
+   NIR_PASS(_, nir, nir_shader_instructions_pass, lower_bindings, nir_metadata_control_flow,
+            &bind_failed);
+   if (bind_failed)
+      return 1;
    NIR_PASS(_, nir, nir_lower_alu_to_scalar, NULL, NULL);
    NIR_PASS(_, nir, nir_lower_load_const_to_scalar);
    NIR_PASS(_, nir, agx_nir_cleanup_amul);
@@ -231,6 +469,8 @@ main(int argc, char **argv)
                .callback = agx_mem_vectorize_cb,
             });
    NIR_PASS(_, nir, agx_nir_lower_texture);
+   NIR_PASS(_, nir, nir_shader_instructions_pass, lower_lod_bias, nir_metadata_control_flow,
+            NULL);
    agx_preprocess_nir(nir, libagx);
 
    /* agx_compile_nir (gallium): the arguments take the reserved uniforms. */
@@ -255,6 +495,26 @@ main(int argc, char **argv)
       printf("arg %u 1 64 binding%u\n", 8 * i, i);
    for (unsigned o = 0; o < push_size_B; o += 4)
       printf("arg %u 1 32 push%u\n", l.push_base_B + o, o);
+   if (argc == 4) {
+      size_t spec_size;
+      char *spec = read_file(argv[3], &spec_size);
+      if (!spec)
+         return 1;
+      spec = realloc(spec, spec_size + 1);
+      spec[spec_size] = 0;
+      /* ss0: the texel-fetch sampler the driver reserves (agx_upload_samplers) */
+      struct agx_sampler_packed txf;
+      agx_pack_txf_sampler(&txf);
+      const uint32_t *t = (const uint32_t *)&txf;
+      printf("sampler_state 0 %u %u\n", t[0], t[1]);
+      for (char *line = strtok(spec, "\n"); line; line = strtok(NULL, "\n")) {
+         if (!place_resource(line, argv[2], textures_end)) {
+            fprintf(stderr, "glsl_compute: bad resource line: %s\n", line);
+            return 1;
+         }
+      }
+      free(spec);
+   }
    printf("args_size %u\nscratch %u\n", args_B,
           compiled.info.scratch_size + compiled.info.preamble_scratch_size);
    free(compiled.binary);

@@ -15,6 +15,11 @@ The job comes from the shader's header comments:
   // groups: X [Y Z]                workgroups (the local size is the shader's)
   // buffer: BINDING ssbo|ubo KIND N [ARGS]
         KIND: zero N | iota N [START [STEP]] | words W... | f32 V... | randf N LO HI | randu N [MASK]
+  // texture: UNIT DIM FORMAT W H D KIND [ARGS]   a texture on GL texture unit UNIT (sampler
+                                    binding UNIT), DIM 2d|2darray|3d|cube, FORMAT as
+                                    tools/agx/glsl_compute.c names them, level 0's words from KIND
+                                    (as for buffers, N implied; also randh LO HI: f16 pairs)
+  // image: UNIT DIM FORMAT W H D KIND [ARGS]     the same as an image on image unit UNIT
   // compare: BINDING f32           compare that buffer's words as f32 within 2^-16 relative
                                     (crates/wavesim-agx/tests/glsl_compute.rs; default: exactly)
   // approximate                    run under the approximation opt-in (sqrt is rsqrt_special)
@@ -55,14 +60,32 @@ def buffer_words(name, binding, kind, args):
     if kind == 'randf':
         n, lo, hi = int(args[0]), float(args[1]), float(args[2])
         return [f32(rng.uniform(lo, hi)) for _ in range(n)]
+    if kind == 'randh':
+        n, lo, hi = int(args[0]), float(args[1]), float(args[2])
+        half = [struct.unpack('<H', struct.pack('<e', rng.uniform(lo, hi)))[0]
+                for _ in range(2 * n)]
+        return [half[2 * i] | half[2 * i + 1] << 16 for i in range(n)]
     if kind == 'randu':
         n, mask = int(args[0]), int(args[1], 0) if len(args) > 1 else 0xffffffff
         return [rng.getrandbits(32) & mask for _ in range(n)]
     raise SystemExit('%s: unknown buffer kind %s' % (name, kind))
 
 
+FORMAT_BYTES = {'rgba8': 4, 'rgba8ui': 4, 'r32f': 4, 'r32ui': 4, 'r32i': 4, 'rg16i': 4,
+                'rgba16f': 8, 'rgba32f': 16, 'rg32f': 8, 'r16ui': 2}
+
+
+def parse_resource(name, kind, f):
+    """(kind, unit, dim, format, w, h, d, words) of a `// texture:` or `// image:` line."""
+    unit, dim, fmt, w, h, d = int(f[0]), f[1], f[2], int(f[3]), int(f[4]), int(f[5])
+    n = w * h * d * FORMAT_BYTES[fmt] // 4
+    words = buffer_words(name, 1000 + unit, f[6], [str(n)] + f[7:])
+    return (kind, unit, dim, fmt, w, h, d, words)
+
+
 def parse(name, text):
     groups, buffers = [1], []
+    resources = []
     for line in text.splitlines():
         if not line.startswith('// '):
             continue
@@ -73,24 +96,44 @@ def parse(name, text):
         elif key == 'buffer':
             binding, kind = int(f[0]), f[1]
             buffers.append((binding, kind, buffer_words(name, binding, f[2], f[3:])))
-    return groups, sorted(buffers)
+        elif key in ('texture', 'image'):
+            resources.append(parse_resource(name, key, f))
+    return groups, sorted(buffers), resources
 
 
 def build(work, src_dir, name, compiler, ref):
     src = os.path.join(src_dir, name + '.comp')
     text = open(src).read()
-    groups, buffers = parse(name, text)
+    groups, buffers, resources = parse(name, text)
     approximate = '\n// approximate\n' in text
     with tempfile.TemporaryDirectory() as tmp:
         spv, blob = os.path.join(tmp, 'a.spv'), os.path.join(tmp, 'a.blob')
         subprocess.run(['glslangValidator', '-V', src, '-o', spv], check=True,
                        capture_output=True, text=True)
-        out = subprocess.run([compiler, spv, blob], check=True, capture_output=True,
-                             text=True).stdout
+        cmd = [compiler, spv, blob]
+        if resources:
+            res_spec = os.path.join(tmp, 'resources')
+            with open(res_spec, 'w') as f:
+                for kind, unit, dim, fmt, w, h, d, words in resources:
+                    lin = os.path.join(tmp, 'linear%d' % unit)
+                    with open(lin, 'wb') as g:
+                        g.write(struct.pack('<%dI' % len(words), *words))
+                    f.write('%s %d %s %s %d %d %d %s\n' % (kind, unit, dim, fmt, w, h, d, lin))
+            cmd.append(res_spec)
+        out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
         args, args_size, scratch = [], 0, 0
+        states, samplers = {}, {}
         for line in out.splitlines():
             f = line.split()
-            if f[0] == 'arg':
+            if f[0] == 'state':
+                index, res, size = int(f[1]), f[2] + f[3], int(f[4])
+                data = open('%s.%s.bin' % (blob, res), 'rb').read()
+                assert len(data) == size and size % 4 == 0
+                states[index] = (res, [int(v) for v in f[5:11]],
+                                 list(struct.unpack('<%dI' % (size // 4), data)))
+            elif f[0] == 'sampler_state':
+                samplers[int(f[1])] = [int(f[2]), int(f[3])]
+            elif f[0] == 'arg':
                 args.append((int(f[1]), int(f[2]), int(f[3]), f[4]))
             elif f[0] == 'args_size':
                 args_size = int(f[1])
@@ -113,6 +156,9 @@ def build(work, src_dir, name, compiler, ref):
         with open(spec, 'w') as f:
             for b, kind, words in buffers:
                 f.write('%s %d %s\n' % (kind, b, ' '.join('%x' % w for w in words)))
+            for kind, unit, dim, fmt, w, h, d, words in resources:
+                f.write('%s %d %s %s %d %d %d %s\n' % (kind, unit, dim, fmt, w, h, d,
+                                                      ' '.join('%x' % v for v in words)))
         wg = [int(v) for v in open(stem + '.report.toml').read()
               .split('workgroup = [')[1].split(']')[0].split(',')]
         if len(groups) == 1 and wg[1:] != [1, 1]:
@@ -129,8 +175,23 @@ def build(work, src_dir, name, compiler, ref):
         f.write('kind = "grid_kernel"\ncode = "%s.bin"\n\n[grid_kernel]\nreport = "%s.report.toml"\n'
                 'grid = [%s]\n' % (name, name,
                                     ', '.join(str(g * w) for g, w in zip(groups, wg))))
+        if states:
+            # the state arrays as the driver binds them; registers no resource takes hold
+            # zeros (never read)
+            top = max(samplers) + 1 if samplers else 0
+            f.write('sampler = [%s]\n' % ', '.join(
+                '[%d, %d]' % tuple(samplers.get(i, [0, 0])) for i in range(top)))
+            for i in range(max(states) + 1):
+                res = states[i][0] if i in states else 'none'
+                desc = states[i][1] if i in states else [0] * 6
+                f.write('\n[[grid_kernel.texture]]\ndescriptor = [%s]\nbuffer = "%s"\n'
+                        % (', '.join(map(str, desc)), res))
         for b, _, words in buffers:
             f.write('\n[[buffer]]\nname = "b%d"\nu32 = [%s]\n' % (b, ', '.join(map(str, words))))
+        for res, _, data in sorted(states.values()):
+            f.write('\n[[buffer]]\nname = "%s"\nu32 = [%s]\n' % (res, ', '.join(map(str, data))))
+        if states and len(states) <= max(states):
+            f.write('\n[[buffer]]\nname = "none"\nsize = 16\n')
         for b in unused:
             f.write('\n[[buffer]]\nname = "b%d"\nsize = 16\n' % b)
         for b in range(len(names)):
