@@ -166,7 +166,9 @@ int main(int argc, char **argv)
             return fail("bad texture size or dimension", line);
          GLuint tex;
          p_glGenTextures(1, &tex);
-         p_glActiveTexture(GL_TEXTURE0 + b);
+         /* an image is created on a spare unit, so it does not replace the texture on
+          * texture unit b (image units are their own namespace) */
+         p_glActiveTexture(image ? GL_TEXTURE31 : GL_TEXTURE0 + b);
          p_glBindTexture(target, tex);
          p_glTexParameteri(target, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
          p_glTexParameteri(target, GL_TEXTURE_MAG_FILTER, GL_NEAREST);

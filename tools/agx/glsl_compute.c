@@ -20,17 +20,19 @@
  * state register tsN (nir_lower_samplers: texture_index = binding), its sampler state ss(N + 1)
  * (agx_nir_lower_texture offsets bound samplers by one; ss0 is agx_pack_txf_sampler's, for texel
  * fetches); an image's binding N is GL image unit N, whose TEXTURE descriptor (loads) is state
- * register 2N + T and PBE descriptor (stores) 2N + T + 1, T = BITSET_LAST_BIT(textures_used);
- * stores are refused for now (a job cannot bind a PBE, below). What
- * the driver reaches through its bindless texture table instead (agx_nir_needs_texture_crawl:
- * atomics, size queries, array layers, buffer textures, texel fetches of a level) is refused: the
- * table holds descriptors with device addresses, which a job file cannot place.
+ * register 2N + T and PBE descriptor (stores) 2N + T + 1, T = BITSET_LAST_BIT(textures_used).
+ * What the driver reaches through its bindless texture table instead (agx_nir_needs_texture_crawl:
+ * image atomics, size queries, array layers, texel fetches of a level; or a state index from 16
+ * on) becomes bindless as there: the handle is (the uniform holding the table's 64-bit address,
+ * index x 24), the table being the state array in memory (agx_upload_textures' texture_base).
+ * Here the table's address is the kernel argument `table`, after the push constants.
  *
  * Usage: glsl_compute IN.spv OUT.blob [RESOURCES]   (prints the argument layout: "arg OFFSET
  * COMPONENTS BITS NAME"). RESOURCES lines `texture|image BINDING 2d|2darray|3d|cube FORMAT W H D
  * LINEAR` give each texture's and image's level 0 (LINEAR: the texels row by row, layer by layer);
  * for each the tool writes OUT.blob.KINDBINDING.bin, laid out by ail as the driver allocates it, and
- * prints `state INDEX KIND BINDING SIZE W0..W5` (cmdbuf.xml TEXTURE, address 0) and
+ * prints `state INDEX KIND BINDING SIZE W0..W5` (cmdbuf.xml TEXTURE for textures and image loads,
+ * and for images also PBE, as agx_pack_texture / agx_batch_upload_pbe pack them, address 0) and
  * `sampler_state INDEX W0 W1` (GL's sampler with NEAREST filters, clamp to edge, no mipmaps).
  * Build: tools/agx/build_glsl_compute.sh (against tools/mesa/build_new.sh's tree).
  */
@@ -180,56 +182,113 @@ lower_image_derefs(nir_builder *b, nir_intrinsic_instr *intr, void *data)
    return true;
 }
 
-/* agx_nir_lower_bindings for constant indices (gallium driver, Mesa 25.0): textures stay at their
- * index, image loads take the TEXTURE descriptor at 2N + T and stores the PBE at 2N + T + 1.
- * Anything needing a descriptor crawl would become bindless (the driver's table): refused. */
+/* agx_nir_lower_bindings (gallium driver, Mesa 25.0) for constant indices: textures stay at their
+ * index, image loads take the TEXTURE descriptor at 2N + T, stores and atomics the PBE at
+ * 2N + T + 1; a descriptor crawl or an index from 16 on goes bindless through the table. */
+struct bindings {
+   bool failed;
+   bool pbe;              /* a store or atomic takes a PBE state register */
+   unsigned textures_end; /* BITSET_LAST_BIT(textures_used): the texture units used */
+};
+
+/* The texture units used, as the GL state tracker records them in textures_used (its
+ * sampler uniforms' units); spirv_to_nir's variables leave info.textures_used empty here. */
+static bool
+max_texture_unit(nir_builder *b, nir_instr *instr, void *data)
+{
+   unsigned *end = data;
+   if (instr->type == nir_instr_type_tex)
+      *end = MAX2(*end, nir_instr_as_tex(instr)->texture_index + 1);
+   return false;
+}
+
 static bool
 lower_bindings(nir_builder *b, nir_instr *instr, void *data)
 {
-   bool *failed = data;
-   if (agx_nir_needs_texture_crawl(instr)) {
-      fprintf(stderr, "glsl_compute: a texture or image access the driver makes bindless "
-                      "(atomic, size query, array layer, buffer texture, txf of a level): its "
-                      "descriptor table is not placed\n");
-      *failed = true;
-      return false;
-   }
+   struct bindings *st = data;
+   bool *failed = &st->failed;
+   bool crawl = agx_nir_needs_texture_crawl(instr);
+   b->cursor = nir_before_instr(instr);
    if (instr->type == nir_instr_type_tex) {
       nir_tex_instr *tex = nir_instr_as_tex(instr);
-      if (tex->texture_index >= 16 || tex->sampler_index >= 15 ||
+      if (tex->sampler_index >= 15 ||
           nir_tex_instr_src_index(tex, nir_tex_src_texture_offset) >= 0 ||
           nir_tex_instr_src_index(tex, nir_tex_src_sampler_offset) >= 0) {
          fprintf(stderr, "glsl_compute: indirect or high texture/sampler index\n");
          *failed = true;
+         return false;
       }
-      return false;
+      if (tex->texture_index < AGX_NUM_TEXTURE_STATE_REGS && !crawl)
+         return false;
+      nir_tex_instr_add_src(tex, nir_tex_src_texture_handle,
+                            nir_load_texture_handle_agx(b, nir_imm_int(b, tex->texture_index)));
+      return true;
    }
    if (instr->type != nir_instr_type_intrinsic)
       return false;
    nir_intrinsic_instr *intr = nir_instr_as_intrinsic(instr);
-   if (intr->intrinsic == nir_intrinsic_image_store) {
-      fprintf(stderr, "glsl_compute: image stores take the PBE descriptor, whose address field "
-                      "(bit 64) a grid-kernel job's texture state list does not patch (it patches "
-                      "TEXTURE's, bit 66)\n");
-      *failed = true;
+   nir_intrinsic_op bindless;
+   switch (intr->intrinsic) {
+   case nir_intrinsic_image_load: bindless = nir_intrinsic_bindless_image_load; break;
+   case nir_intrinsic_image_store: bindless = nir_intrinsic_bindless_image_store; break;
+   case nir_intrinsic_image_size: bindless = nir_intrinsic_bindless_image_size; break;
+   case nir_intrinsic_image_samples: bindless = nir_intrinsic_bindless_image_samples; break;
+   case nir_intrinsic_image_atomic: bindless = nir_intrinsic_bindless_image_atomic; break;
+   case nir_intrinsic_image_atomic_swap:
+      bindless = nir_intrinsic_bindless_image_atomic_swap;
+      break;
+   default:
       return false;
    }
-   if (intr->intrinsic != nir_intrinsic_image_load)
-      return false;
-   unsigned offset = BITSET_LAST_BIT(b->shader->info.textures_used);
-   if (intr->intrinsic == nir_intrinsic_image_store)
-      offset++;
+   /* reads and queries take the TEXTURE descriptor, writes and atomics the PBE after it */
+   bool pbe = intr->intrinsic != nir_intrinsic_image_load &&
+              intr->intrinsic != nir_intrinsic_image_size &&
+              intr->intrinsic != nir_intrinsic_image_samples;
+   unsigned offset = st->textures_end + pbe;
    nir_scalar index = nir_scalar_resolved(intr->src[0].ssa, 0);
-   unsigned idx = nir_scalar_is_const(index) ? nir_scalar_as_uint(index) * 2 + offset : ~0u;
-   if (idx >= AGX_NUM_TEXTURE_STATE_REGS) {
-      fprintf(stderr, "glsl_compute: image state register %u is not below %u\n", idx,
-              AGX_NUM_TEXTURE_STATE_REGS);
+   if (!nir_scalar_is_const(index)) {
+      fprintf(stderr, "glsl_compute: indirect image index\n");
       *failed = true;
       return false;
    }
-   b->cursor = nir_before_instr(instr);
-   nir_src_rewrite(&intr->src[0], nir_imm_intN_t(b, idx, 16));
+   unsigned idx = nir_scalar_as_uint(index) * 2 + offset;
+   if (idx < AGX_NUM_TEXTURE_STATE_REGS && !crawl) {
+      nir_src_rewrite(&intr->src[0], nir_imm_intN_t(b, idx, 16));
+      st->pbe |= pbe;
+      return true;
+   }
+   nir_atomic_op op = nir_intrinsic_has_atomic_op(intr) ? nir_intrinsic_atomic_op(intr)
+                                                        : nir_atomic_op_iadd;
+   intr->intrinsic = bindless;
+   if (nir_intrinsic_has_atomic_op(intr))
+      nir_intrinsic_set_atomic_op(intr, op);
+   nir_src_rewrite(&intr->src[0], nir_load_texture_handle_agx(b, nir_imm_int(b, idx)));
    return true;
+}
+
+/* The driver's texture_base sysval (agx_nir_lower_sysvals' load_texture_handle, then
+ * agx_nir_layout_uniforms): the handle is (uniform of the table's 64-bit address, index x 24);
+ * here that uniform is the `table` argument's. */
+static bool
+lower_texture_handle(nir_builder *b, nir_intrinsic_instr *intr, void *data)
+{
+   unsigned *table_uniform = data;
+   if (intr->intrinsic != nir_intrinsic_load_texture_handle_agx)
+      return false;
+   b->cursor = nir_before_instr(&intr->instr);
+   nir_def *handle = nir_vec2(b, nir_imm_int(b, *table_uniform),
+                              nir_imul_imm(b, nir_u2u32(b, intr->src[0].ssa),
+                                           AGX_TEXTURE_LENGTH));
+   nir_def_replace(&intr->def, handle);
+   return true;
+}
+
+static bool
+uses_texture_handle(nir_builder *b, nir_intrinsic_instr *intr, void *data)
+{
+   if (intr->intrinsic == nir_intrinsic_load_texture_handle_agx)
+      *(bool *)data = true;
+   return false;
 }
 
 /* The sampler's LOD bias (the driver's `lod_bias` sysval): GL's default, 0. */
@@ -339,7 +398,46 @@ place_resource(const char *line, const char *out, unsigned textures_end)
    for (unsigned i = 0; i < 6; ++i)
       printf(" %u", tw[i]);
    printf("\n");
-   if (!image) {
+   if (image) {
+      /* agx_batch_upload_pbe for a GL image view of level 0: the format's channel i takes
+       * component i, levels and layers of the resource */
+      struct agx_pbe_packed pbe;
+      agx_pack(&pbe, PBE, cfg) {
+         cfg.dimension = dim;
+         cfg.layout = AGX_LAYOUT_TWIDDLED;
+         cfg.channels = ail_pixel_format[format].channels;
+         cfg.type = ail_pixel_format[format].type;
+         for (unsigned i = 0; i < desc->nr_channels; ++i) {
+            if (desc->swizzle[i] == 0)
+               cfg.swizzle_r = i;
+            else if (desc->swizzle[i] == 1)
+               cfg.swizzle_g = i;
+            else if (desc->swizzle[i] == 2)
+               cfg.swizzle_b = i;
+            else if (desc->swizzle[i] == 3)
+               cfg.swizzle_a = i;
+         }
+         cfg.buffer = 0;
+         cfg.width = w;
+         cfg.height = h;
+         cfg.level = 0;
+         cfg.layers = dim == AGX_TEXTURE_DIMENSION_3D ? 1 : d;
+         cfg.levels = 1;
+         cfg.page_aligned_layers = layout.page_aligned_layers;
+         /* the software sideband libagx_image_texel_address reads for atomics (not extended,
+          * a writeable twiddled image) */
+         cfg.level_offset_sw = ail_get_level_offset_B(&layout, 0);
+         cfg.sample_count_log2_sw = 0;
+         cfg.tile_width_sw = layout.tilesize_el[0].width_el;
+         cfg.tile_height_sw = layout.tilesize_el[0].height_el;
+         cfg.layer_stride_sw = layout.layer_stride_B;
+      }
+      const uint32_t *pw = (const uint32_t *)&pbe;
+      printf("state %u pbe %u %" PRIu64, state + 1, binding, layout.size_B);
+      for (unsigned i = 0; i < 6; ++i)
+         printf(" %u", pw[i]);
+      printf("\n");
+   } else {
       struct agx_sampler_packed sampler;
       agx_pack(&sampler, SAMPLER, cfg) {
          cfg.minimum_lod = 0;
@@ -375,6 +473,109 @@ read_file(const char *path, size_t *size)
    return data;
 }
 
+/* libagx as a NIR library whose functions keep their names. The texture lowering's helpers
+ * (libagx_txs, libagx_lower_txf_robustness, the image texel address for atomics) are calls that
+ * agx_link_libagx links by name, but 25.0's asahi_clc serializes libagx_0_nir stripped
+ * (nir_precomp_print_nir: nir_serialize(..., strip = true)), so no call finds its function.
+ * This builds the library from the build tree's libagx.spv with the passes asahi_clc's
+ * compile() runs (src/asahi/clc/asahi_clc.c, Mesa 25.0.7), keeping the names. */
+static const struct spirv_to_nir_options libagx_spirv_options = {
+   .environment = NIR_SPIRV_OPENCL,
+   .shared_addr_format = nir_address_format_62bit_generic,
+   .global_addr_format = nir_address_format_62bit_generic,
+   .temp_addr_format = nir_address_format_62bit_generic,
+   .constant_addr_format = nir_address_format_64bit_global,
+   .create_library = true,
+   .printf = true,
+};
+
+static void
+libagx_optimize(nir_shader *nir)
+{
+   bool progress;
+   do {
+      progress = false;
+      NIR_PASS(progress, nir, nir_split_var_copies);
+      NIR_PASS(progress, nir, nir_split_struct_vars, nir_var_function_temp);
+      NIR_PASS(progress, nir, nir_lower_var_copies);
+      NIR_PASS(progress, nir, nir_lower_vars_to_ssa);
+      NIR_PASS(progress, nir, nir_copy_prop);
+      NIR_PASS(progress, nir, nir_opt_remove_phis);
+      NIR_PASS(progress, nir, nir_lower_phis_to_scalar, true);
+      NIR_PASS(progress, nir, nir_opt_dce);
+      NIR_PASS(progress, nir, nir_opt_dead_cf);
+      NIR_PASS(progress, nir, nir_opt_cse);
+      NIR_PASS(progress, nir, nir_opt_peephole_select, 64, false, true);
+      NIR_PASS(progress, nir, nir_opt_phi_precision);
+      NIR_PASS(progress, nir, nir_opt_algebraic);
+      NIR_PASS(progress, nir, nir_opt_constant_folding);
+      NIR_PASS(progress, nir, nir_opt_deref);
+      NIR_PASS(progress, nir, nir_opt_copy_prop_vars);
+      NIR_PASS(progress, nir, nir_opt_undef);
+      NIR_PASS(progress, nir, nir_lower_undef_to_zero);
+      NIR_PASS(progress, nir, nir_opt_shrink_vectors, true);
+      NIR_PASS(progress, nir, nir_opt_loop_unroll);
+   } while (progress);
+}
+
+static nir_shader *
+libagx_with_names(void *mem, const char *spv_path)
+{
+   size_t size;
+   uint32_t *spirv = read_file(spv_path, &size);
+   if (!spirv || size % 4)
+      return NULL;
+   nir_shader *nir = spirv_to_nir(spirv, size / 4, NULL, 0, MESA_SHADER_KERNEL, "library",
+                                  &libagx_spirv_options, &agx_nir_options);
+   free(spirv);
+   if (!nir)
+      return NULL;
+   ralloc_steal(mem, nir);
+   nir_fixup_is_exported(nir);
+   NIR_PASS(_, nir, nir_lower_system_values);
+   NIR_PASS(_, nir, nir_lower_calls_to_builtins);
+   nir_lower_compute_system_values_options cs = {.global_id_is_32bit = true};
+   NIR_PASS(_, nir, nir_lower_compute_system_values, &cs);
+   NIR_PASS(_, nir, nir_lower_printf,
+            &(const struct nir_lower_printf_options){.hash_format_strings = true});
+   NIR_PASS(_, nir, nir_lower_variable_initializers, nir_var_function_temp);
+   NIR_PASS(_, nir, nir_lower_returns);
+   NIR_PASS(_, nir, nir_inline_functions);
+   nir_remove_non_exported(nir);
+   NIR_PASS(_, nir, nir_copy_prop);
+   NIR_PASS(_, nir, nir_opt_deref);
+   nir_lower_constant_to_temp(nir);
+   NIR_PASS(_, nir, nir_lower_variable_initializers, ~0);
+   NIR_PASS(_, nir, nir_lower_vec3_to_vec4,
+            nir_var_shader_temp | nir_var_function_temp | nir_var_mem_shared |
+               nir_var_mem_global | nir_var_mem_constant);
+   NIR_PASS(_, nir, nir_lower_vars_to_explicit_types,
+            nir_var_uniform | nir_var_shader_temp | nir_var_function_temp |
+               nir_var_mem_shared | nir_var_mem_global,
+            glsl_get_cl_type_size_align);
+   libagx_optimize(nir);
+   NIR_PASS(_, nir, nir_remove_dead_variables, nir_var_all, NULL);
+   NIR_PASS(_, nir, nir_lower_vars_to_explicit_types,
+            nir_var_shader_temp | nir_var_function_temp | nir_var_mem_shared |
+               nir_var_mem_global | nir_var_mem_constant,
+            glsl_get_cl_type_size_align);
+   if (nir->constant_data_size)
+      return NULL;
+   NIR_PASS(_, nir, nir_lower_memcpy);
+   NIR_PASS(_, nir, nir_lower_explicit_io, nir_var_mem_constant,
+            nir_address_format_64bit_global);
+   NIR_PASS(_, nir, nir_lower_explicit_io, nir_var_uniform,
+            nir_address_format_32bit_offset_as_64bit);
+   NIR_PASS(_, nir, nir_lower_convert_alu_types, NULL);
+   NIR_PASS(_, nir, nir_opt_if, 0);
+   NIR_PASS(_, nir, nir_opt_idiv_const, 16);
+   NIR_PASS(_, nir, agx_nir_lower_texture_early, false);
+   NIR_PASS(_, nir, agx_nir_lower_texture);
+   NIR_PASS(_, nir, agx_nir_lower_multisampled_image_store);
+   libagx_optimize(nir);
+   return nir;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -391,9 +592,20 @@ main(int argc, char **argv)
    glsl_type_singleton_init_or_ref();
    void *mem = ralloc_context(NULL);
 
-   struct blob_reader blob;
-   blob_reader_init(&blob, (void *)libagx_0_nir, sizeof(libagx_0_nir));
-   nir_shader *libagx = nir_deserialize(mem, &agx_nir_options, &blob);
+   /* GLSL_COMPUTE_LIBAGX_SPV: the build tree's src/asahi/libagx/libagx.spv (see above) */
+   nir_shader *libagx;
+   const char *libagx_spv = getenv("GLSL_COMPUTE_LIBAGX_SPV");
+   if (libagx_spv) {
+      libagx = libagx_with_names(mem, libagx_spv);
+      if (!libagx) {
+         fprintf(stderr, "glsl_compute: cannot build libagx from %s\n", libagx_spv);
+         return 1;
+      }
+   } else {
+      struct blob_reader blob;
+      blob_reader_init(&blob, (void *)libagx_0_nir, sizeof(libagx_0_nir));
+      libagx = nir_deserialize(mem, &agx_nir_options, &blob);
+   }
 
    nir_shader *nir = spirv_to_nir(spirv, spirv_size / 4, NULL, 0, MESA_SHADER_COMPUTE, "main",
                                   &spirv_options, &agx_nir_options);
@@ -449,10 +661,12 @@ main(int argc, char **argv)
    /* agx_shader_initialize (gallium), as for a compute shader. */
    NIR_PASS(_, nir, agx_nir_lower_texture_early, true);
    nir_shader_gather_info(nir, nir_shader_get_entrypoint(nir));
-   unsigned textures_end = BITSET_LAST_BIT(nir->info.textures_used);
+   unsigned textures_end = 0;
+   nir_shader_instructions_pass(nir, max_texture_unit, nir_metadata_all, &textures_end);
+   struct bindings bindings = {.textures_end = textures_end};
    NIR_PASS(_, nir, nir_shader_instructions_pass, lower_bindings, nir_metadata_control_flow,
-            &bind_failed);
-   if (bind_failed)
+            &bindings);
+   if (bind_failed || bindings.failed)
       return 1;
    NIR_PASS(_, nir, nir_lower_alu_to_scalar, NULL, NULL);
    NIR_PASS(_, nir, nir_lower_load_const_to_scalar);
@@ -473,14 +687,32 @@ main(int argc, char **argv)
             NULL);
    agx_preprocess_nir(nir, libagx);
 
+   /* The bindless table's address: the argument after the push constants, 8-byte aligned. */
+   bool table = false;
+   nir_shader_intrinsics_pass(nir, uses_texture_handle, nir_metadata_all, &table);
+   unsigned table_B = ALIGN(l.push_base_B + push_size_B, 8);
+   unsigned table_uniform = table_B / 2;
+   if (table)
+      NIR_PASS(_, nir, nir_shader_intrinsics_pass, lower_texture_handle,
+               nir_metadata_control_flow, &table_uniform);
+
    /* agx_compile_nir (gallium): the arguments take the reserved uniforms. */
-   unsigned args_B = l.push_base_B + push_size_B;
+   unsigned args_B = table ? table_B + 8 : l.push_base_B + push_size_B;
    struct agx_shader_key key = {
       .libagx = libagx,
       .has_scratch = true,
       .promote_constants = true,
       .reserved_preamble = DIV_ROUND_UP(args_B, 2),
    };
+   if (getenv("GLSL_COMPUTE_PRINT"))
+      nir_print_shader(nir, stderr);
+   nir_foreach_function(f, nir) {
+      if (f->impl && !f->is_entrypoint) {
+         fprintf(stderr, "glsl_compute: function %s not linked (set GLSL_COMPUTE_LIBAGX_SPV)\n",
+                 f->name ? f->name : "(unnamed)");
+         return 1;
+      }
+   }
    struct agx_shader_part compiled;
    agx_compile_shader_nir(nir, &key, NULL, &compiled);
 
@@ -495,6 +727,10 @@ main(int argc, char **argv)
       printf("arg %u 1 64 binding%u\n", 8 * i, i);
    for (unsigned o = 0; o < push_size_B; o += 4)
       printf("arg %u 1 32 push%u\n", l.push_base_B + o, o);
+   if (table)
+      printf("arg %u 1 64 table\n", table_B);
+   if (bindings.pbe)
+      printf("pbe_used\n");
    if (argc == 4) {
       size_t spec_size;
       char *spec = read_file(argv[3], &spec_size);

@@ -41,6 +41,9 @@ sys.path.insert(0, HERE)
 from libagx_kernels import write_kernel  # noqa: E402
 
 
+ENV = dict(os.environ)
+
+
 def f32(v):
     return struct.unpack('<I', struct.pack('<f', v))[0]
 
@@ -115,22 +118,23 @@ def build(work, src_dir, name, compiler, ref):
             res_spec = os.path.join(tmp, 'resources')
             with open(res_spec, 'w') as f:
                 for kind, unit, dim, fmt, w, h, d, words in resources:
-                    lin = os.path.join(tmp, 'linear%d' % unit)
+                    lin = os.path.join(tmp, 'linear_%s%d' % (kind, unit))
                     with open(lin, 'wb') as g:
                         g.write(struct.pack('<%dI' % len(words), *words))
                     f.write('%s %d %s %s %d %d %d %s\n' % (kind, unit, dim, fmt, w, h, d, lin))
             cmd.append(res_spec)
-        out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
+        out = subprocess.run(cmd, check=True, capture_output=True, text=True, env=ENV).stdout
         args, args_size, scratch = [], 0, 0
         states, samplers = {}, {}
         for line in out.splitlines():
             f = line.split()
             if f[0] == 'state':
-                index, res, size = int(f[1]), f[2] + f[3], int(f[4])
+                index, kind, size = int(f[1]), f[2], int(f[4])
+                res = ('texture' if kind == 'texture' else 'image') + f[3]
                 data = open('%s.%s.bin' % (blob, res), 'rb').read()
                 assert len(data) == size and size % 4 == 0
                 states[index] = (res, [int(v) for v in f[5:11]],
-                                 list(struct.unpack('<%dI' % (size // 4), data)))
+                                 list(struct.unpack('<%dI' % (size // 4), data)), kind)
             elif f[0] == 'sampler_state':
                 samplers[int(f[1])] = [int(f[2]), int(f[3])]
             elif f[0] == 'arg':
@@ -142,7 +146,12 @@ def build(work, src_dir, name, compiler, ref):
         # every binding below the highest is an argument; one the shader does not use gets a
         # 16-byte zero buffer
         given = {b for b, _, _ in buffers}
-        names = [a[3] for a in args]
+        table = bool(args) and args[-1][3] == 'table'
+        names = [a[3] for a in args if a[3] != 'table']
+        bound = table or 'pbe_used' in out.split()
+        if not bound:
+            # the PBEs are never read: leave them out of the CLI job's state list
+            states = {i: st for i, st in states.items() if st[3] != 'pbe'}
         if names != ['binding%d' % b for b in range(len(names))] or not given <= set(range(len(names))):
             raise SystemExit('%s: the compiled arguments %s are not the buffers %s'
                              % (name, names, sorted(given)))
@@ -165,11 +174,38 @@ def build(work, src_dir, name, compiler, ref):
             groups += [1, 1]
         r = subprocess.run([ref, src, ','.join(map(str, groups)), spec], check=True, capture_output=True,
                            text=True).stdout
+        # llvmpipe's images after the dispatch, laid out as the AGX images are (the same tool
+        # tiles them), so they compare with the image buffers word by word
+        images = {int(l.split()[1].rstrip(':')): [int(v, 16) for v in l.split(':')[1].split()]
+                  for l in r.splitlines() if l.startswith('image ')}
+        if images:
+            res_spec = os.path.join(tmp, 'resources_ref')
+            with open(res_spec, 'w') as f:
+                for kind, unit, dim, fmt, w, h, d, words in resources:
+                    if kind != 'image':
+                        continue
+                    lin = os.path.join(tmp, 'ref%d' % unit)
+                    with open(lin, 'wb') as g:
+                        g.write(struct.pack('<%dI' % len(images[unit]), *images[unit]))
+                    f.write('%s %d %s %s %d %d %d %s\n' % (kind, unit, dim, fmt, w, h, d, lin))
+            subprocess.run([compiler, spv, blob + 'ref', res_spec], check=True,
+                           capture_output=True, text=True, env=ENV)
+            r = ''.join(l + '\n' for l in r.splitlines() if not l.startswith('image '))
+            for unit in sorted(images):
+                data = open('%sref.image%d.bin' % (blob, unit), 'rb').read()
+                words = list(struct.unpack('<%dI' % (len(data) // 4), data))
+                while words and words[-1] == 0:
+                    words.pop()  # the rest of the image buffer is zeros
+                r += 'image%d: %s\n' % (unit, ' '.join('%08x' % v for v in words))
     with open(stem + '.ref', 'w') as f:
         f.write(r)
     with open(stem + '.job.toml', 'w') as f:
         f.write('# %s.comp as Mesa 25.0.7 compiled it (tools/agx/glsl_compute_corpus.py); '
                 'llvmpipe\'s answer in %s.ref\n' % (name, name))
+        if bound:
+            f.write('# Its texture state (PBEs, the bindless table) is in %s.bind.toml: a grid-kernel\n'
+                    '# job\'s texture list patches TEXTURE address fields only, so this job runs\n'
+                    '# through tests/glsl_compute_bound.rs, which binds both.\n' % name)
         if approximate:
             f.write('approximate = true\n')
         f.write('kind = "grid_kernel"\ncode = "%s.bin"\n\n[grid_kernel]\nreport = "%s.report.toml"\n'
@@ -181,6 +217,7 @@ def build(work, src_dir, name, compiler, ref):
             top = max(samplers) + 1 if samplers else 0
             f.write('sampler = [%s]\n' % ', '.join(
                 '[%d, %d]' % tuple(samplers.get(i, [0, 0])) for i in range(top)))
+        if states and not bound:
             for i in range(max(states) + 1):
                 res = states[i][0] if i in states else 'none'
                 desc = states[i][1] if i in states else [0] * 6
@@ -188,16 +225,41 @@ def build(work, src_dir, name, compiler, ref):
                         % (', '.join(map(str, desc)), res))
         for b, _, words in buffers:
             f.write('\n[[buffer]]\nname = "b%d"\nu32 = [%s]\n' % (b, ', '.join(map(str, words))))
-        for res, _, data in sorted(states.values()):
-            f.write('\n[[buffer]]\nname = "%s"\nu32 = [%s]\n' % (res, ', '.join(map(str, data))))
+        written = set()
+        for res, _, data, _ in sorted(states.values()):
+            if res not in written:
+                written.add(res)
+                # the layout's padding (page-aligned layers) is zeros: given as the size
+                used = len(data)
+                while used and data[used - 1] == 0:
+                    used -= 1
+                f.write('\n[[buffer]]\nname = "%s"\nu32 = [%s]\nsize = %d\n'
+                        % (res, ', '.join(map(str, data[:used])), 4 * len(data)))
         if states and len(states) <= max(states):
             f.write('\n[[buffer]]\nname = "none"\nsize = 16\n')
+        if table:
+            f.write('\n[[buffer]]\nname = "table"\nsize = %d\n' % (24 * (max(states) + 1)))
         for b in unused:
             f.write('\n[[buffer]]\nname = "b%d"\nsize = 16\n' % b)
         for b in range(len(names)):
             f.write('\n[[arg]]\nname = "binding%d"\nbuffer = "b%d"\n' % (b, b))
+        if table:
+            f.write('\n[[arg]]\nname = "table"\nbuffer = "table"\n')
         for b, _, words in buffers:
             f.write('\n[[output]]\nbuffer = "b%d"\nformat = "u32"\ncount = %d\n' % (b, len(words)))
+    if bound:
+        with open(stem + '.bind.toml', 'w') as f:
+            f.write('# %s\'s texture state as the driver binds it (tools/agx/glsl_compute_corpus.py):\n'
+                    '# each descriptor\'s address field (TEXTURE bit 66, PBE bit 64) gets its\n'
+                    '# buffer\'s address; `table` (the bindless table) holds the whole array.\n' % name)
+            if table:
+                f.write('table = "table"\n')
+            for i in sorted(states):
+                res, desc, _, kind = states[i]
+                f.write('\n[[state]]\nindex = %d\nkind = "%s"\ndescriptor = [%s]\nbuffer = "%s"\n'
+                        % (i, 'pbe' if kind == 'pbe' else 'texture', ', '.join(map(str, desc)), res))
+    elif os.path.exists(stem + '.bind.toml'):
+        os.remove(stem + '.bind.toml')
     print('%s: %s groups of %s, %d buffers' % (name, groups, wg[:len(groups)], len(buffers)))
 
 
@@ -209,6 +271,8 @@ def main():
     if drop:
         argv = argv[1:]
     work, src_dir = argv[0], argv[1]
+    # libagx with its function names, for the texture lowering's calls (tools/agx/glsl_compute.c)
+    ENV['GLSL_COMPUTE_LIBAGX_SPV'] = os.path.join(work, 'build/src/asahi/libagx/libagx.spv')
     tmp = tempfile.mkdtemp()
     compiler, ref = os.path.join(tmp, 'glsl_compute'), os.path.join(tmp, 'gl_compute_ref')
     subprocess.run(['sh', os.path.join(HERE, 'build_glsl_compute.sh'), work, compiler], check=True,
@@ -229,7 +293,7 @@ def main():
             if drop:
                 with open(os.path.join(src_dir, 'skipped.txt'), 'a') as f:
                     f.write('%s: %s\n' % (name, why))
-                for ext in ('.comp', '.bin', '.report.toml', '.job.toml', '.ref'):
+                for ext in ('.comp', '.bin', '.report.toml', '.job.toml', '.ref', '.bind.toml'):
                     if os.path.exists(os.path.join(src_dir, name + ext)):
                         os.remove(os.path.join(src_dir, name + ext))
     print('%d built, %d failed: %s' % (len(names) - len(failed), len(failed), ' '.join(failed)))
