@@ -15,6 +15,7 @@ The job comes from the shader's header comments:
   // groups: X [Y Z]                workgroups (the local size is the shader's)
   // buffer: BINDING ssbo|ubo KIND N [ARGS]
         KIND: zero N | iota N [START [STEP]] | words W... | f32 V... | randf N LO HI | randu N [MASK]
+              | fill N WORD | rgbw N WIDTH (piglit's four-quadrant RGBA8 texture)
   // texture: UNIT DIM FORMAT W H D KIND [ARGS]   a texture on GL texture unit UNIT (sampler
                                     binding UNIT), DIM 2d|2darray|3d|cube, FORMAT as
                                     tools/agx/glsl_compute.c names them, level 0's words from KIND
@@ -63,6 +64,15 @@ def buffer_words(name, binding, kind, args):
     if kind == 'randf':
         n, lo, hi = int(args[0]), float(args[1]), float(args[2])
         return [f32(rng.uniform(lo, hi)) for _ in range(n)]
+    if kind == 'fill':
+        return [int(args[1], 0) & 0xffffffff] * int(args[0])
+    if kind == 'rgbw':
+        # piglit's `texture rgbw` (piglit_rgbw_image, RGBA8): rows from the bottom, the lower
+        # half red | green, the upper half blue | white, opaque; args: N WIDTH
+        n, w = int(args[0]), int(args[1])
+        h = n // w
+        colour = [[0xff0000ff, 0xff00ff00], [0xffff0000, 0xffffffff]]
+        return [colour[(i // w) >= h // 2][(i % w) >= w // 2] for i in range(n)]
     if kind == 'randh':
         n, lo, hi = int(args[0]), float(args[1]), float(args[2])
         half = [struct.unpack('<H', struct.pack('<e', rng.uniform(lo, hi)))[0]

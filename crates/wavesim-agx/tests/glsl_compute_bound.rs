@@ -141,7 +141,7 @@ fn mesa_compiled_image_store_atomic_and_bindless_shaders_match_llvmpipe() {
         .filter_map(|n| n.strip_suffix(".comp").map(str::to_string))
         .collect();
     names.sort();
-    let (mut failures, mut words, mut inexact) = (vec![], 0, 0);
+    let (mut failures, mut words, mut inexact, mut probes) = (vec![], 0, 0, 0);
     for name in &names {
         let source = std::fs::read_to_string(dir.join(format!("{name}.comp"))).unwrap();
         let floats: Vec<String> = source
@@ -156,6 +156,30 @@ fn mesa_compiled_image_store_atomic_and_bindless_shaders_match_llvmpipe() {
                 continue;
             }
         };
+        // piglit's `probe all rgba` of a converted test: the first COUNT words of the image
+        // (its texels: one tile, every texel the same) equal WORD
+        for probe in source
+            .lines()
+            .filter_map(|l| l.strip_prefix("// probe image: "))
+        {
+            let f: Vec<u32> = probe
+                .split_whitespace()
+                .map(|v| {
+                    v.strip_prefix("0x")
+                        .map_or_else(|| v.parse(), |h| u32::from_str_radix(h, 16))
+                        .unwrap()
+                })
+                .collect();
+            probes += 1;
+            let image = got.get(&format!("image{}", f[0]));
+            let texels = image.map(|w| &w[..(f[1] as usize).min(w.len())]);
+            if texels.is_none_or(|t| t.len() != f[1] as usize || t.iter().any(|&w| w != f[2])) {
+                failures.push(format!(
+                    "{name}: piglit probe: image {} texels == {:#x}",
+                    f[0], f[2]
+                ));
+            }
+        }
         let refs = std::fs::read_to_string(dir.join(format!("{name}.ref"))).unwrap();
         for line in refs.lines() {
             let (label, rest) = line.split_once(':').unwrap();
@@ -200,10 +224,11 @@ fn mesa_compiled_image_store_atomic_and_bindless_shaders_match_llvmpipe() {
         }
     }
     println!(
-        "glsl_img: {} shaders, {words} words, {inexact} equal only within the tolerance",
+        "glsl_img: {} shaders, {words} words, {inexact} equal only within the tolerance, \
+         {probes} piglit probes",
         names.len()
     );
     failures.truncate(40);
     assert!(failures.is_empty(), "{}", failures.join("\n"));
-    assert_eq!(names.len(), 4, "corpus/agx/glsl_img shaders");
+    assert_eq!(names.len(), 8, "corpus/agx/glsl_img shaders");
 }
