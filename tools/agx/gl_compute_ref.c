@@ -4,7 +4,7 @@
  * Usage: gl_compute_ref SHADER.comp GROUPS SPEC   (GROUPS: X or X,Y,Z)
  * SPEC lines: `ssbo BINDING WORD...` or `ubo BINDING WORD...` (32-bit words in hex), and
  * `texture UNIT DIM FORMAT W H D WORD...` / `image UNIT DIM FORMAT W H D WORD...` (DIM 2d, 2darray,
- * 3d or cube; FORMAT as tools/agx/glsl_compute.c names them; the words are level 0's texels row by
+ * 3d, cube or buffer (W texels, H = D = 1: a buffer texture); FORMAT as tools/agx/glsl_compute.c names them; the words are level 0's texels row by
  * row, layer by layer, cube faces in GL's order): a texture on texture unit UNIT with NEAREST
  * filters, clamp to edge and no mipmaps (level 0 only), or an image bound read-write to image
  * unit UNIT (layered when it has layers).
@@ -29,7 +29,8 @@
    X(PFNGLTEXIMAGE3DPROC, glTexImage3D)                                                     \
    X(PFNGLPIXELSTOREIPROC, glPixelStorei)                                                   \
    X(PFNGLBINDIMAGETEXTUREPROC, glBindImageTexture)                                         \
-   X(PFNGLGETTEXIMAGEPROC, glGetTexImage)
+   X(PFNGLGETTEXIMAGEPROC, glGetTexImage)                                                   \
+   X(PFNGLTEXBUFFERPROC, glTexBuffer)
 #define DECLARE(type, name) static type p_##name;
 GL_FUNCS(DECLARE)
 
@@ -53,7 +54,7 @@ static const struct {
 };
 
 struct image {
-   GLuint tex, unit;
+   GLuint tex, unit, buffer;
    GLenum target, format, type;
    unsigned words;
 };
@@ -157,15 +158,31 @@ int main(int argc, char **argv)
             f++;
          if (f == sizeof(formats) / sizeof(formats[0]))
             return fail("unknown format", fmt);
-         GLenum target = !strcmp(dim, "2d")        ? GL_TEXTURE_2D
+         GLenum target = !strcmp(dim, "buffer")    ? GL_TEXTURE_BUFFER
+                         : !strcmp(dim, "2d")      ? GL_TEXTURE_2D
                          : !strcmp(dim, "2darray") ? GL_TEXTURE_2D_ARRAY
                          : !strcmp(dim, "3d")      ? GL_TEXTURE_3D
                          : !strcmp(dim, "cube")    ? GL_TEXTURE_CUBE_MAP
                                                    : 0;
          if (!target || 4 * n != w_px * h_px * d_px * formats[f].bytes)
             return fail("bad texture size or dimension", line);
-         GLuint tex;
+         GLuint tex, buf = 0;
          p_glGenTextures(1, &tex);
+         if (target == GL_TEXTURE_BUFFER) {
+            /* a buffer texture: the texels in a buffer object */
+            p_glGenBuffers(1, &buf);
+            p_glBindBuffer(GL_TEXTURE_BUFFER, buf);
+            p_glBufferData(GL_TEXTURE_BUFFER, 4 * n, words, GL_DYNAMIC_COPY);
+            p_glActiveTexture(image ? GL_TEXTURE31 : GL_TEXTURE0 + b);
+            p_glBindTexture(GL_TEXTURE_BUFFER, tex);
+            p_glTexBuffer(GL_TEXTURE_BUFFER, formats[f].internal, buf);
+            if (image) {
+               p_glBindImageTexture(b, tex, 0, GL_FALSE, 0, GL_READ_WRITE, formats[f].internal);
+               images[nr_images++] = (struct image){tex, b, buf, target, formats[f].format,
+                                                    formats[f].type, n};
+            }
+            continue;
+         }
          /* an image is created on a spare unit, so it does not replace the texture on
           * texture unit b (image units are their own namespace) */
          p_glActiveTexture(image ? GL_TEXTURE31 : GL_TEXTURE0 + b);
@@ -192,7 +209,7 @@ int main(int argc, char **argv)
          if (image) {
             p_glBindImageTexture(b, tex, 0, target != GL_TEXTURE_2D, 0, GL_READ_WRITE,
                                  formats[f].internal);
-            images[nr_images++] = (struct image){tex, b, target, formats[f].format,
+            images[nr_images++] = (struct image){tex, b, 0, target, formats[f].format,
                                                  formats[f].type, n};
          }
          continue;
@@ -221,7 +238,10 @@ int main(int argc, char **argv)
    }
    for (unsigned i = 0; i < nr_images; ++i) {
       p_glBindTexture(images[i].target, images[i].tex);
-      if (images[i].target == GL_TEXTURE_CUBE_MAP) {
+      if (images[i].target == GL_TEXTURE_BUFFER) {
+         p_glBindBuffer(GL_COPY_READ_BUFFER, images[i].buffer);
+         p_glGetBufferSubData(GL_COPY_READ_BUFFER, 0, 4 * images[i].words, words);
+      } else if (images[i].target == GL_TEXTURE_CUBE_MAP) {
          unsigned face_words = images[i].words / 6;
          for (unsigned face = 0; face < 6; ++face)
             p_glGetTexImage(GL_TEXTURE_CUBE_MAP_POSITIVE_X + face, 0, images[i].format,

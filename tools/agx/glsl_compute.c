@@ -39,6 +39,7 @@
 
 #include "asahi/compiler/agx_compile.h"
 #include "asahi/compiler/agx_nir.h"
+#include "asahi/compiler/agx_nir_texture.h"
 #include "asahi/genxml/agx_pack.h"
 #include "asahi/layout/layout.h"
 #include "asahi/lib/agx_helpers.h"
@@ -316,6 +317,88 @@ static const struct {
    {"rg32f", PIPE_FORMAT_R32G32_FLOAT},     {"r16ui", PIPE_FORMAT_R16_UINT},
 };
 
+static void
+print_state(unsigned index, const char *kind, unsigned binding, uint64_t size, const void *desc)
+{
+   const uint32_t *w = desc;
+   printf("state %u %s %u %" PRIu64, index, kind, binding, size);
+   for (unsigned i = 0; i < 6; ++i)
+      printf(" %u", w[i]);
+   printf("\n");
+}
+
+/* A buffer texture or image of `n` texels (samplerBuffer / imageBuffer): the buffer as it is, and
+ * the descriptors agx_pack_texture and agx_batch_upload_pbe make for PIPE_BUFFER (a linear 2D
+ * texture AGX_TEXTURE_BUFFER_WIDTH wide, the texel count in the software field). */
+static bool
+place_buffer_resource(bool image, unsigned binding, enum pipe_format format, unsigned n,
+                      const char *path, const char *out, unsigned textures_end)
+{
+   unsigned bpp = util_format_get_blocksize(format);
+   size_t got;
+   uint8_t *data = read_file(path, &got);
+   if (!data || got != (size_t)n * bpp)
+      return false;
+   char file[4200];
+   snprintf(file, sizeof(file), "%s.%s%u.bin", out, image ? "image" : "texture", binding);
+   FILE *f = fopen(file, "wb");
+   if (!f || fwrite(data, got, 1, f) != 1 || fclose(f))
+      return false;
+   free(data);
+   const struct util_format_description *desc = util_format_description(format);
+   struct agx_texture_packed tex;
+   agx_pack(&tex, TEXTURE, cfg) {
+      cfg.dimension = AGX_TEXTURE_DIMENSION_2D;
+      cfg.layout = AGX_LAYOUT_LINEAR;
+      cfg.channels = ail_pixel_format[format].channels;
+      cfg.type = ail_pixel_format[format].type;
+      cfg.swizzle_r = AGX_CHANNEL_R;
+      cfg.swizzle_g = desc->nr_channels > 1 ? AGX_CHANNEL_G : AGX_CHANNEL_0;
+      cfg.swizzle_b = desc->nr_channels > 2 ? AGX_CHANNEL_B : AGX_CHANNEL_0;
+      cfg.swizzle_a = desc->nr_channels > 3 ? AGX_CHANNEL_A : AGX_CHANNEL_1;
+      cfg.width = AGX_TEXTURE_BUFFER_WIDTH;
+      cfg.height = DIV_ROUND_UP(n, cfg.width);
+      cfg.first_level = cfg.last_level = 0;
+      cfg.buffer_size_sw = n;
+      cfg.buffer_offset_sw = 0;
+      cfg.address = 0;
+      cfg.depth = 1;
+      cfg.stride = (cfg.width * bpp) - 16;
+   }
+   unsigned state = image ? 2 * binding + textures_end : binding;
+   print_state(state, image ? "image" : "texture", binding, got, &tex);
+   if (image) {
+      struct agx_pbe_packed pbe;
+      agx_pack(&pbe, PBE, cfg) {
+         cfg.dimension = AGX_TEXTURE_DIMENSION_2D;
+         cfg.layout = AGX_LAYOUT_LINEAR;
+         cfg.channels = ail_pixel_format[format].channels;
+         cfg.type = ail_pixel_format[format].type;
+         for (unsigned i = 0; i < desc->nr_channels; ++i) {
+            if (desc->swizzle[i] == 0)
+               cfg.swizzle_r = i;
+            else if (desc->swizzle[i] == 1)
+               cfg.swizzle_g = i;
+            else if (desc->swizzle[i] == 2)
+               cfg.swizzle_b = i;
+            else if (desc->swizzle[i] == 3)
+               cfg.swizzle_a = i;
+         }
+         cfg.buffer = 0;
+         cfg.width = AGX_TEXTURE_BUFFER_WIDTH;
+         cfg.height = DIV_ROUND_UP(n, cfg.width);
+         cfg.level = 0;
+         cfg.stride = (cfg.width * bpp) - 4;
+         cfg.layers = 1;
+         cfg.levels = 1;
+      }
+      print_state(state + 1, "pbe", binding, got, &pbe);
+   } else {
+      /* buffer textures are only read by txf, which takes ss0 */
+   }
+   return true;
+}
+
 /* One RESOURCES line: lay the texels out as ail does and print its descriptors. */
 static bool
 place_resource(const char *line, const char *out, unsigned textures_end)
@@ -332,6 +415,8 @@ place_resource(const char *line, const char *out, unsigned textures_end)
          format = formats[i].format;
    if (format == PIPE_FORMAT_NONE)
       return false;
+   if (!strcmp(dim_name, "buffer"))
+      return place_buffer_resource(image, binding, format, w, path, out, textures_end);
    enum agx_texture_dimension dim;
    if (!strcmp(dim_name, "2d"))
       dim = AGX_TEXTURE_DIMENSION_2D;

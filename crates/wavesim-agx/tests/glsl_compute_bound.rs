@@ -230,5 +230,5 @@ fn mesa_compiled_image_store_atomic_and_bindless_shaders_match_llvmpipe() {
     );
     failures.truncate(40);
     assert!(failures.is_empty(), "{}", failures.join("\n"));
-    assert_eq!(names.len(), 8, "corpus/agx/glsl_img shaders");
+    assert_eq!(names.len(), 9, "corpus/agx/glsl_img shaders");
 }
