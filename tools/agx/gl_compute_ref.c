@@ -7,7 +7,8 @@
  * 3d, cube or buffer (W texels, H = D = 1: a buffer texture); FORMAT as tools/agx/glsl_compute.c names them; the words are level 0's texels row by
  * row, layer by layer, cube faces in GL's order): a texture on texture unit UNIT with NEAREST
  * filters, clamp to edge and no mipmaps (level 0 only), or an image bound read-write to image
- * unit UNIT (layered when it has layers).
+ * unit UNIT (layered when it has layers); `sampler UNIT linear|seamless` after a texture line
+ * makes its filters LINEAR (seamless: with GL_TEXTURE_CUBE_MAP_SEAMLESS on).
  * Output: one line per buffer, `BINDING: WORD...` in hex, after glDispatchCompute(X, Y, Z), then
  * one per image, `image UNIT: WORD...`.
  * Built and run by tools/agx/glsl_compute_corpus.py. */
@@ -30,7 +31,8 @@
    X(PFNGLPIXELSTOREIPROC, glPixelStorei)                                                   \
    X(PFNGLBINDIMAGETEXTUREPROC, glBindImageTexture)                                         \
    X(PFNGLGETTEXIMAGEPROC, glGetTexImage)                                                   \
-   X(PFNGLTEXBUFFERPROC, glTexBuffer)
+   X(PFNGLTEXBUFFERPROC, glTexBuffer)                                                       \
+   X(PFNGLENABLEPROC, glEnable)
 #define DECLARE(type, name) static type p_##name;
 GL_FUNCS(DECLARE)
 
@@ -131,6 +133,7 @@ int main(int argc, char **argv)
    unsigned binding[MAX_BUFFERS], size[MAX_BUFFERS], count = 0;
    struct image images[MAX_BUFFERS];
    unsigned nr_images = 0;
+   GLenum unit_target[32] = {0};
    p_glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
    p_glPixelStorei(GL_PACK_ALIGNMENT, 1);
    for (char *line = strtok(spec, "\n"); line; line = strtok(NULL, "\n")) {
@@ -142,6 +145,19 @@ int main(int argc, char **argv)
       char dim[16] = "", fmt[16] = "";
       unsigned w_px = 0, h_px = 0, d_px = 0;
       bool texture = !strcmp(kind, "texture"), image = !strcmp(kind, "image");
+      if (!strcmp(kind, "sampler")) {
+         /* `sampler UNIT linear|seamless`: that unit's texture gets LINEAR filters (seamless:
+          * and GL_TEXTURE_CUBE_MAP_SEAMLESS on); it comes after the unit's texture line */
+         char filter[16];
+         if (sscanf(line + used, "%15s", filter) != 1 || b >= 32 || !unit_target[b])
+            return fail("bad sampler line", line);
+         p_glActiveTexture(GL_TEXTURE0 + b);
+         p_glTexParameteri(unit_target[b], GL_TEXTURE_MIN_FILTER, GL_LINEAR);
+         p_glTexParameteri(unit_target[b], GL_TEXTURE_MAG_FILTER, GL_LINEAR);
+         if (!strcmp(filter, "seamless"))
+            p_glEnable(GL_TEXTURE_CUBE_MAP_SEAMLESS);
+         continue;
+      }
       if (texture || image) {
          int more;
          if (sscanf(line + used, "%15s %15s %u %u %u%n", dim, fmt, &w_px, &h_px, &d_px, &more) != 5)
@@ -206,6 +222,8 @@ int main(int argc, char **argv)
             p_glTexImage3D(target, 0, formats[f].internal, w_px, h_px, d_px, 0,
                            formats[f].format, formats[f].type, words);
          }
+         if (!image && b < 32)
+            unit_target[b] = target;
          if (image) {
             p_glBindImageTexture(b, tex, 0, target != GL_TEXTURE_2D, 0, GL_READ_WRITE,
                                  formats[f].internal);

@@ -33,7 +33,9 @@
  * for each the tool writes OUT.blob.KINDBINDING.bin, laid out by ail as the driver allocates it, and
  * prints `state INDEX KIND BINDING SIZE W0..W5` (cmdbuf.xml TEXTURE for textures and image loads,
  * and for images also PBE, as agx_pack_texture / agx_batch_upload_pbe pack them, address 0) and
- * `sampler_state INDEX W0 W1` (GL's sampler with NEAREST filters, clamp to edge, no mipmaps).
+ * `sampler_state INDEX W0 W1` (GL's sampler with NEAREST filters, clamp to edge, no mipmaps; an
+ * optional last field `linear` makes the filters LINEAR, `seamless` also turns GL's
+ * TEXTURE_CUBE_MAP_SEAMLESS on).
  * Build: tools/agx/build_glsl_compute.sh (against tools/mesa/build_new.sh's tree).
  */
 
@@ -403,10 +405,15 @@ place_buffer_resource(bool image, unsigned binding, enum pipe_format format, uns
 static bool
 place_resource(const char *line, const char *out, unsigned textures_end)
 {
-   char kind[16], dim_name[16], fmt[16], path[4096];
+   char kind[16], dim_name[16], fmt[16], path[4096], filter[16] = "nearest";
    unsigned binding, w, h, d;
-   if (sscanf(line, "%15s %u %15s %15s %u %u %u %4095s", kind, &binding, dim_name, fmt, &w, &h,
-              &d, path) != 8)
+   int fields = sscanf(line, "%15s %u %15s %15s %u %u %u %4095s %15s", kind, &binding, dim_name,
+                       fmt, &w, &h, &d, path, filter);
+   if (fields != 8 && fields != 9)
+      return false;
+   bool linear_filter = strcmp(filter, "nearest") != 0;
+   bool seamless = !strcmp(filter, "seamless");
+   if (linear_filter && !seamless && strcmp(filter, "linear"))
       return false;
    bool image = !strcmp(kind, "image");
    enum pipe_format format = PIPE_FORMAT_NONE;
@@ -528,10 +535,11 @@ place_resource(const char *line, const char *out, unsigned textures_end)
          cfg.minimum_lod = 0;
          cfg.maximum_lod = 1000;
          cfg.maximum_anisotropy = 1;
-         cfg.magnify = cfg.minify = AGX_FILTER_NEAREST;
+         cfg.magnify = cfg.minify = linear_filter ? AGX_FILTER_LINEAR : AGX_FILTER_NEAREST;
          cfg.mip_filter = AGX_MIP_FILTER_NONE;
          cfg.wrap_s = cfg.wrap_t = cfg.wrap_r = AGX_WRAP_CLAMP_TO_EDGE;
-         cfg.seamful_cube_maps = true; /* GL's default: TEXTURE_CUBE_MAP_SEAMLESS off */
+         /* agx_create_sampler_state: seamful unless GL's TEXTURE_CUBE_MAP_SEAMLESS is on */
+         cfg.seamful_cube_maps = !seamless;
       }
       const uint32_t *sw = (const uint32_t *)&sampler;
       printf("sampler_state %u %u %u\n", binding + 1, sw[0], sw[1]);

@@ -21,6 +21,8 @@ The job comes from the shader's header comments:
                                     tools/agx/glsl_compute.c names them, level 0's words from KIND
                                     (as for buffers, N implied; also randh LO HI: f16 pairs)
   // image: UNIT DIM FORMAT W H D KIND [ARGS]     the same as an image on image unit UNIT
+  // sampler: UNIT linear|seamless  that texture unit's filters LINEAR (seamless: GL's
+                                    TEXTURE_CUBE_MAP_SEAMLESS on, the sampler's seamful bit off)
   // compare: BINDING f32           compare that buffer's words as f32 within 2^-16 relative
                                     (crates/wavesim-agx/tests/glsl_compute.rs; default: exactly)
   // approximate                    run under the approximation opt-in (sqrt is rsqrt_special)
@@ -98,7 +100,7 @@ def parse_resource(name, kind, f):
 
 def parse(name, text):
     groups, buffers = [1], []
-    resources = []
+    resources, filters = [], {}
     for line in text.splitlines():
         if not line.startswith('// '):
             continue
@@ -111,13 +113,15 @@ def parse(name, text):
             buffers.append((binding, kind, buffer_words(name, binding, f[2], f[3:])))
         elif key in ('texture', 'image'):
             resources.append(parse_resource(name, key, f))
-    return groups, sorted(buffers), resources
+        elif key == 'sampler':
+            filters[int(f[0])] = f[1]
+    return groups, sorted(buffers), resources, filters
 
 
 def build(work, src_dir, name, compiler, ref):
     src = os.path.join(src_dir, name + '.comp')
     text = open(src).read()
-    groups, buffers, resources = parse(name, text)
+    groups, buffers, resources, filters = parse(name, text)
     approximate = '\n// approximate\n' in text
     with tempfile.TemporaryDirectory() as tmp:
         spv, blob = os.path.join(tmp, 'a.spv'), os.path.join(tmp, 'a.blob')
@@ -131,7 +135,9 @@ def build(work, src_dir, name, compiler, ref):
                     lin = os.path.join(tmp, 'linear_%s%d' % (kind, unit))
                     with open(lin, 'wb') as g:
                         g.write(struct.pack('<%dI' % len(words), *words))
-                    f.write('%s %d %s %s %d %d %d %s\n' % (kind, unit, dim, fmt, w, h, d, lin))
+                    f.write('%s %d %s %s %d %d %d %s %s\n' % (
+                        kind, unit, dim, fmt, w, h, d, lin,
+                        filters.get(unit, 'nearest') if kind == 'texture' else 'nearest'))
             cmd.append(res_spec)
         out = subprocess.run(cmd, check=True, capture_output=True, text=True, env=ENV).stdout
         args, args_size, scratch = [], 0, 0
@@ -178,6 +184,8 @@ def build(work, src_dir, name, compiler, ref):
             for kind, unit, dim, fmt, w, h, d, words in resources:
                 f.write('%s %d %s %s %d %d %d %s\n' % (kind, unit, dim, fmt, w, h, d,
                                                       ' '.join('%x' % v for v in words)))
+            for unit, filt in sorted(filters.items()):
+                f.write('sampler %d %s\n' % (unit, filt))
         wg = [int(v) for v in open(stem + '.report.toml').read()
               .split('workgroup = [')[1].split(']')[0].split(',')]
         if len(groups) == 1 and wg[1:] != [1, 1]:

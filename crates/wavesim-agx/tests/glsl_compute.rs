@@ -162,5 +162,5 @@ fn check_corpus(part: &str, count: usize) {
 /// in ts N with its sampler in ss N + 1, image unit N's TEXTURE descriptor in ts 2N + T).
 #[test]
 fn mesa_compiled_texture_and_image_shaders_match_llvmpipe() {
-    check_corpus("glsl_tex", 6);
+    check_corpus("glsl_tex", 8);
 }
