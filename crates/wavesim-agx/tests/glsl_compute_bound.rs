@@ -8,7 +8,8 @@
 //! (TEXTURE bit 66, PBE bit 64, cmdbuf.xml) set to its buffer's address, the table filled with
 //! the patched array. Then every buffer and every image (llvmpipe's images laid out by ail as
 //! the AGX images are, `imageN:` in `NAME.ref`) must equal llvmpipe's, words of buffers named
-//! by `// compare: B f32` within 2^-16 relative (as tests/glsl_compute.rs).
+//! by `// compare: B f32` within 2^-16 relative (as tests/glsl_compute.rs). A shader with
+//! `// expect error: TEXT` (and no reference) must stop on a typed error holding TEXT.
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -142,6 +143,7 @@ fn mesa_compiled_image_store_atomic_and_bindless_shaders_match_llvmpipe() {
         .collect();
     names.sort();
     let (mut failures, mut words, mut inexact, mut probes) = (vec![], 0, 0, 0);
+    let mut expected_errors = 0;
     for name in &names {
         let source = std::fs::read_to_string(dir.join(format!("{name}.comp"))).unwrap();
         let floats: Vec<String> = source
@@ -149,6 +151,17 @@ fn mesa_compiled_image_store_atomic_and_bindless_shaders_match_llvmpipe() {
             .filter_map(|l| l.strip_prefix("// compare: "))
             .map(|l| format!("b{}", l.split_whitespace().next().unwrap()))
             .collect();
+        // a shader whose run must stop on a typed error (no rule, so no reference)
+        if let Some(want) = source
+            .lines()
+            .find_map(|l| l.strip_prefix("// expect error: "))
+        {
+            match run_bound(&dir, name) {
+                Err(e) if e.contains(want) => expected_errors += 1,
+                other => failures.push(format!("{name}: expected `{want}`, got {other:?}")),
+            }
+            continue;
+        }
         let got = match run_bound(&dir, name) {
             Ok(g) => g,
             Err(e) => {
@@ -225,10 +238,11 @@ fn mesa_compiled_image_store_atomic_and_bindless_shaders_match_llvmpipe() {
     }
     println!(
         "glsl_img: {} shaders, {words} words, {inexact} equal only within the tolerance, \
-         {probes} piglit probes",
+         {probes} piglit probes, {expected_errors} stopping on their typed error as expected",
         names.len()
     );
     failures.truncate(40);
     assert!(failures.is_empty(), "{}", failures.join("\n"));
-    assert_eq!(names.len(), 9, "corpus/agx/glsl_img shaders");
+    assert_eq!(names.len(), 10, "corpus/agx/glsl_img shaders");
+    assert_eq!(expected_errors, 1);
 }
