@@ -7,8 +7,9 @@
  * 3d, cube or buffer (W texels, H = D = 1: a buffer texture); FORMAT as tools/agx/glsl_compute.c names them; the words are level 0's texels row by
  * row, layer by layer, cube faces in GL's order): a texture on texture unit UNIT with NEAREST
  * filters, clamp to edge and no mipmaps (level 0 only), or an image bound read-write to image
- * unit UNIT (layered when it has layers); `sampler UNIT linear|seamless` after a texture line
- * makes its filters LINEAR (seamless: with GL_TEXTURE_CUBE_MAP_SEAMLESS on).
+ * unit UNIT (layered when it has layers); `sampler UNIT linear|seamless|border=R,G,B,A` after a
+ * texture line makes its filters LINEAR (seamless: with GL_TEXTURE_CUBE_MAP_SEAMLESS on), or its
+ * wrap modes clamp to border with that colour.
  * Output: one line per buffer, `BINDING: WORD...` in hex, after glDispatchCompute(X, Y, Z), then
  * one per image, `image UNIT: WORD...`.
  * Built and run by tools/agx/glsl_compute_corpus.py. */
@@ -32,7 +33,8 @@
    X(PFNGLBINDIMAGETEXTUREPROC, glBindImageTexture)                                         \
    X(PFNGLGETTEXIMAGEPROC, glGetTexImage)                                                   \
    X(PFNGLTEXBUFFERPROC, glTexBuffer)                                                       \
-   X(PFNGLENABLEPROC, glEnable)
+   X(PFNGLENABLEPROC, glEnable)                                                             \
+   X(PFNGLTEXPARAMETERFVPROC, glTexParameterfv)
 #define DECLARE(type, name) static type p_##name;
 GL_FUNCS(DECLARE)
 
@@ -148,10 +150,21 @@ int main(int argc, char **argv)
       if (!strcmp(kind, "sampler")) {
          /* `sampler UNIT linear|seamless`: that unit's texture gets LINEAR filters (seamless:
           * and GL_TEXTURE_CUBE_MAP_SEAMLESS on); it comes after the unit's texture line */
-         char filter[16];
-         if (sscanf(line + used, "%15s", filter) != 1 || b >= 32 || !unit_target[b])
+         char filter[64];
+         if (sscanf(line + used, "%63s", filter) != 1 || b >= 32 || !unit_target[b])
             return fail("bad sampler line", line);
          p_glActiveTexture(GL_TEXTURE0 + b);
+         float border[4];
+         if (sscanf(filter, "border=%f,%f,%f,%f", &border[0], &border[1], &border[2],
+                    &border[3]) == 4 ||
+             sscanf(line + used, "border %f %f %f %f", &border[0], &border[1], &border[2],
+                    &border[3]) == 4) {
+            p_glTexParameteri(unit_target[b], GL_TEXTURE_WRAP_S, GL_CLAMP_TO_BORDER);
+            p_glTexParameteri(unit_target[b], GL_TEXTURE_WRAP_T, GL_CLAMP_TO_BORDER);
+            p_glTexParameteri(unit_target[b], GL_TEXTURE_WRAP_R, GL_CLAMP_TO_BORDER);
+            p_glTexParameterfv(unit_target[b], GL_TEXTURE_BORDER_COLOR, border);
+            continue;
+         }
          p_glTexParameteri(unit_target[b], GL_TEXTURE_MIN_FILTER, GL_LINEAR);
          p_glTexParameteri(unit_target[b], GL_TEXTURE_MAG_FILTER, GL_LINEAR);
          if (!strcmp(filter, "seamless"))

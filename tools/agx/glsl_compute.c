@@ -35,7 +35,8 @@
  * and for images also PBE, as agx_pack_texture / agx_batch_upload_pbe pack them, address 0) and
  * `sampler_state INDEX W0 W1` (GL's sampler with NEAREST filters, clamp to edge, no mipmaps; an
  * optional last field `linear` makes the filters LINEAR, `seamless` also turns GL's
- * TEXTURE_CUBE_MAP_SEAMLESS on).
+ * TEXTURE_CUBE_MAP_SEAMLESS on, `border=R,G,B,A` clamps to that border colour, printed as
+ * `border INDEX W0..W3`, cmdbuf.xml BORDER).
  * Build: tools/agx/build_glsl_compute.sh (against tools/mesa/build_new.sh's tree).
  */
 
@@ -405,13 +406,17 @@ place_buffer_resource(bool image, unsigned binding, enum pipe_format format, uns
 static bool
 place_resource(const char *line, const char *out, unsigned textures_end)
 {
-   char kind[16], dim_name[16], fmt[16], path[4096], filter[16] = "nearest";
+   char kind[16], dim_name[16], fmt[16], path[4096], filter[64] = "nearest";
    unsigned binding, w, h, d;
-   int fields = sscanf(line, "%15s %u %15s %15s %u %u %u %4095s %15s", kind, &binding, dim_name,
+   int fields = sscanf(line, "%15s %u %15s %15s %u %u %u %4095s %63s", kind, &binding, dim_name,
                        fmt, &w, &h, &d, path, filter);
    if (fields != 8 && fields != 9)
       return false;
-   bool linear_filter = strcmp(filter, "nearest") != 0;
+   /* border=R,G,B,A: clamp to border with that custom colour (NEAREST) */
+   float border_rgba[4];
+   bool border = sscanf(filter, "border=%f,%f,%f,%f", &border_rgba[0], &border_rgba[1],
+                        &border_rgba[2], &border_rgba[3]) == 4;
+   bool linear_filter = !border && strcmp(filter, "nearest") != 0;
    bool seamless = !strcmp(filter, "seamless");
    if (linear_filter && !seamless && strcmp(filter, "linear"))
       return false;
@@ -537,9 +542,22 @@ place_resource(const char *line, const char *out, unsigned textures_end)
          cfg.maximum_anisotropy = 1;
          cfg.magnify = cfg.minify = linear_filter ? AGX_FILTER_LINEAR : AGX_FILTER_NEAREST;
          cfg.mip_filter = AGX_MIP_FILTER_NONE;
-         cfg.wrap_s = cfg.wrap_t = cfg.wrap_r = AGX_WRAP_CLAMP_TO_EDGE;
+         cfg.wrap_s = cfg.wrap_t = cfg.wrap_r =
+            border ? AGX_WRAP_CLAMP_TO_BORDER : AGX_WRAP_CLAMP_TO_EDGE;
          /* agx_create_sampler_state: seamful unless GL's TEXTURE_CUBE_MAP_SEAMLESS is on */
          cfg.seamful_cube_maps = !seamless;
+         if (border)
+            cfg.border_colour = AGX_BORDER_COLOUR_CUSTOM;
+      }
+      if (border) {
+         /* agx_create_sampler_state: the BORDER in the view format's encoding
+          * (agx_pack_border), which follows the sampler in extended sampler state */
+         uint32_t ui[4];
+         memcpy(ui, border_rgba, sizeof(ui));
+         struct agx_border_packed packed;
+         agx_pack_border(&packed, ui, format);
+         const uint32_t *bw = (const uint32_t *)&packed;
+         printf("border %u %u %u %u %u\n", binding + 1, bw[0], bw[1], bw[2], bw[3]);
       }
       const uint32_t *sw = (const uint32_t *)&sampler;
       printf("sampler_state %u %u %u\n", binding + 1, sw[0], sw[1]);

@@ -23,6 +23,7 @@ The job comes from the shader's header comments:
   // image: UNIT DIM FORMAT W H D KIND [ARGS]     the same as an image on image unit UNIT
   // sampler: UNIT linear|seamless  that texture unit's filters LINEAR (seamless: GL's
                                     TEXTURE_CUBE_MAP_SEAMLESS on, the sampler's seamful bit off)
+  // sampler: UNIT border R G B A   clamp to border with that custom border colour
   // compare: BINDING f32           compare that buffer's words as f32 within 2^-16 relative
                                     (crates/wavesim-agx/tests/glsl_compute.rs; default: exactly)
   // approximate                    run under the approximation opt-in (sqrt is rsqrt_special)
@@ -116,7 +117,7 @@ def parse(name, text):
         elif key in ('texture', 'image'):
             resources.append(parse_resource(name, key, f))
         elif key == 'sampler':
-            filters[int(f[0])] = f[1]
+            filters[int(f[0])] = f[1] if f[1] != 'border' else 'border=' + ','.join(f[2:6])
     return groups, sorted(buffers), resources, filters
 
 
@@ -143,7 +144,7 @@ def build(work, src_dir, name, compiler, ref):
             cmd.append(res_spec)
         out = subprocess.run(cmd, check=True, capture_output=True, text=True, env=ENV).stdout
         args, args_size, scratch = [], 0, 0
-        states, samplers = {}, {}
+        states, samplers, borders = {}, {}, {}
         for line in out.splitlines():
             f = line.split()
             if f[0] == 'state':
@@ -155,6 +156,8 @@ def build(work, src_dir, name, compiler, ref):
                                  list(struct.unpack('<%dI' % (size // 4), data)), kind)
             elif f[0] == 'sampler_state':
                 samplers[int(f[1])] = [int(f[2]), int(f[3])]
+            elif f[0] == 'border':
+                borders[int(f[1])] = [int(v) for v in f[2:6]]
             elif f[0] == 'arg':
                 args.append((int(f[1]), int(f[2]), int(f[3]), f[4]))
             elif f[0] == 'args_size':
@@ -242,6 +245,10 @@ def build(work, src_dir, name, compiler, ref):
             top = max(samplers) + 1 if samplers else 0
             f.write('sampler = [%s]\n' % ', '.join(
                 '[%d, %d]' % tuple(samplers.get(i, [0, 0])) for i in range(top)))
+            if borders:
+                # extended sampler state: a BORDER after every sampler (zeros where unused)
+                f.write('border = [%s]\n' % ', '.join(
+                    '[%d, %d, %d, %d]' % tuple(borders.get(i, [0] * 4)) for i in range(top)))
         if states and not bound:
             for i in range(max(states) + 1):
                 res = states[i][0] if i in states else 'none'

@@ -1,7 +1,7 @@
 #version 450
 // piglit tests/spec/arb_compute_shader/execution/multiple-workgroups.shader_test, its second
-// dispatch (2 x 2 groups), converted by hand as piglit_basic_uniform_access.comp. Piglit's
-// probe: every texel (0, 0, 1, 0).
+// dispatch (2 x 2 groups), converted by hand as piglit_basic_uniform_access.comp. Piglit
+// probes every texel == (0, 0, 1, 0).
 // groups: 2 2 1
 // buffer: 14 ubo f32 0.0 0.0 1.0 0.0
 // image: 1 2d rgba8 16 16 1 rgbw 16

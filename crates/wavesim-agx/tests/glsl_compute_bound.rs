@@ -9,11 +9,15 @@
 //! the patched array. Then every buffer and every image (llvmpipe's images laid out by ail as
 //! the AGX images are, `imageN:` in `NAME.ref`) must equal llvmpipe's, words of buffers named
 //! by `// compare: B f32` within 2^-16 relative (as tests/glsl_compute.rs). A shader with
-//! `// expect error: TEXT` (and no reference) must stop on a typed error holding TEXT.
+//! `// expect error: TEXT` (and no reference) must stop on a typed error holding TEXT. A job
+//! without `NAME.bind.toml` binds its own texture list; it is here because its preamble samples
+//! a texture (Mesa hoists uniform samples there), and the CLI runner runs the preamble before
+//! it binds the state (`GridKernel::prepare` then `AgxCompute::binding`), which this test does
+//! with `GridKernel::prepare_bound`.
 
 use std::collections::BTreeMap;
 use std::path::Path;
-use wavesim_agx::kernel::{GridKernel, KernelArg};
+use wavesim_agx::kernel::{BoundState, GridKernel, KernelArg};
 use wavesim_agx::runner::RunConfig;
 use wavesim_core::memory::DeviceMemory;
 use wavesim_core::NoObserver;
@@ -61,37 +65,43 @@ fn run_bound(dir: &Path, name: &str) -> Result<BTreeMap<String, Vec<u32>>, Strin
         addrs.insert(b.name.clone(), a);
         sizes.insert(b.name.clone(), bytes.len());
     }
-    let bind: toml::Value = std::fs::read_to_string(dir.join(format!("{name}.bind.toml")))
-        .unwrap()
-        .parse()
-        .map_err(|e: toml::de::Error| e.to_string())?;
-    let states = bind["state"].as_array().ok_or("no [[state]]")?;
-    let count = states
-        .iter()
-        .map(|s| s["index"].as_integer().unwrap() as usize + 1)
-        .max()
-        .unwrap_or(0);
-    let mut textures = vec![[0u8; 24]; count];
-    for s in states {
-        let words: Vec<u32> = s["descriptor"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|w| w.as_integer().unwrap() as u32)
-            .collect();
-        let addr = addrs[s["buffer"].as_str().unwrap()];
-        let shift = if s["kind"].as_str() == Some("pbe") {
-            64
-        } else {
-            66
-        };
-        textures[s["index"].as_integer().unwrap() as usize] = patched(&words, addr, shift);
-    }
-    if let Some(table) = bind.get("table").and_then(|t| t.as_str()) {
-        dev.write(addrs[table], &textures.concat())
-            .map_err(|e| e.to_string())?;
-    }
     let g = cfg.grid_kernel.as_ref().ok_or("no [grid_kernel]")?;
+    // the state of NAME.bind.toml, or (a job that needs only TEXTURE descriptors) the job's own
+    // texture list
+    let mut textures = vec![];
+    if let Ok(text) = std::fs::read_to_string(dir.join(format!("{name}.bind.toml"))) {
+        let bind: toml::Value = text.parse().map_err(|e: toml::de::Error| e.to_string())?;
+        let states = bind["state"].as_array().ok_or("no [[state]]")?;
+        let count = states
+            .iter()
+            .map(|s| s["index"].as_integer().unwrap() as usize + 1)
+            .max()
+            .unwrap_or(0);
+        textures = vec![[0u8; 24]; count];
+        for s in states {
+            let words: Vec<u32> = s["descriptor"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|w| w.as_integer().unwrap() as u32)
+                .collect();
+            let addr = addrs[s["buffer"].as_str().unwrap()];
+            let shift = if s["kind"].as_str() == Some("pbe") {
+                64
+            } else {
+                66
+            };
+            textures[s["index"].as_integer().unwrap() as usize] = patched(&words, addr, shift);
+        }
+        if let Some(table) = bind.get("table").and_then(|t| t.as_str()) {
+            dev.write(addrs[table], &textures.concat())
+                .map_err(|e| e.to_string())?;
+        }
+    } else {
+        for t in &g.texture {
+            textures.push(patched(&t.descriptor, addrs[&t.buffer] + t.offset, 66));
+        }
+    }
     let samplers = g
         .sampler
         .iter()
@@ -110,10 +120,26 @@ fn run_bound(dir: &Path, name: &str) -> Result<BTreeMap<String, Vec<u32>>, Strin
     let code = std::fs::read(dir.join(cfg.code.as_ref().unwrap())).unwrap();
     let report = std::fs::read_to_string(dir.join(&g.report)).unwrap();
     let kernel = GridKernel::new(code, &report).map_err(|e| e.to_string())?;
+    let borders = g
+        .border
+        .iter()
+        .map(|b| {
+            let mut out = [0u8; 16];
+            for (i, w) in b.iter().enumerate() {
+                out[4 * i..4 * i + 4].copy_from_slice(&w.to_le_bytes());
+            }
+            out
+        })
+        .collect();
+    // the preamble sees the state too (Mesa hoists uniform texture samples into it)
+    let state = BoundState {
+        textures,
+        samplers,
+        borders,
+    };
     let b = kernel
-        .prepare(&args, &g.grid, &dev, 1)
-        .map_err(|e| e.to_string())?
-        .binding(textures, samplers, vec![]);
+        .prepare_bound(&args, &g.grid, &dev, 1, state)
+        .map_err(|e| e.to_string())?;
     let b = if cfg.approximate {
         b.approximating()
     } else {
@@ -193,6 +219,27 @@ fn mesa_compiled_image_store_atomic_and_bindless_shaders_match_llvmpipe() {
                 ));
             }
         }
+        // piglit's probes of a buffer word (`// probe: BINDING WORD VALUE`)
+        for probe in source.lines().filter_map(|l| l.strip_prefix("// probe: ")) {
+            let f: Vec<u32> = probe
+                .split_whitespace()
+                .map(|v| {
+                    v.strip_prefix("0x")
+                        .map_or_else(|| v.parse(), |h| u32::from_str_radix(h, 16))
+                        .unwrap()
+                })
+                .collect();
+            probes += 1;
+            let word = got
+                .get(&format!("b{}", f[0]))
+                .and_then(|b| b.get(f[1] as usize));
+            if word != Some(&f[2]) {
+                failures.push(format!(
+                    "{name}: piglit probes binding {} word {} == {:#x}, got {word:?}",
+                    f[0], f[1], f[2]
+                ));
+            }
+        }
         let refs = std::fs::read_to_string(dir.join(format!("{name}.ref"))).unwrap();
         for line in refs.lines() {
             let (label, rest) = line.split_once(':').unwrap();
@@ -243,6 +290,6 @@ fn mesa_compiled_image_store_atomic_and_bindless_shaders_match_llvmpipe() {
     );
     failures.truncate(40);
     assert!(failures.is_empty(), "{}", failures.join("\n"));
-    assert_eq!(names.len(), 10, "corpus/agx/glsl_img shaders");
+    assert_eq!(names.len(), 11, "corpus/agx/glsl_img shaders");
     assert_eq!(expected_errors, 1);
 }
