@@ -504,7 +504,7 @@ impl Image {
     }
 
     /// The texel's (R, G, B, A), exact in f64 (`Format::decode`), rounded once when written; a
-    /// compressed image's from its 4x4 block (`compressed.rs`), an interpolated value only under
+    /// compressed image's from its block (`compressed.rs`), an interpolated value only under
     /// the opt-in.
     fn texel(
         &self,
