@@ -34,7 +34,8 @@
    X(PFNGLGETTEXIMAGEPROC, glGetTexImage)                                                   \
    X(PFNGLTEXBUFFERPROC, glTexBuffer)                                                       \
    X(PFNGLENABLEPROC, glEnable)                                                             \
-   X(PFNGLTEXPARAMETERFVPROC, glTexParameterfv)
+   X(PFNGLTEXPARAMETERFVPROC, glTexParameterfv)                                             \
+   X(PFNGLCOMPRESSEDTEXIMAGE2DPROC, glCompressedTexImage2D)
 #define DECLARE(type, name) static type p_##name;
 GL_FUNCS(DECLARE)
 
@@ -55,6 +56,8 @@ static const struct {
    {"rgba32f", GL_RGBA32F, GL_RGBA, GL_FLOAT, 16},
    {"rg32f", GL_RG32F, GL_RG, GL_FLOAT, 8},
    {"r16ui", GL_R16UI, GL_RED_INTEGER, GL_UNSIGNED_SHORT, 2},
+   /* compressed: `bytes` is per texel of whole blocks (16-byte blocks) */
+   {"astc4x4", 0x93B0 /* GL_COMPRESSED_RGBA_ASTC_4x4_KHR */, 0, 0, 0},
 };
 
 struct image {
@@ -193,7 +196,10 @@ int main(int argc, char **argv)
                          : !strcmp(dim, "3d")      ? GL_TEXTURE_3D
                          : !strcmp(dim, "cube")    ? GL_TEXTURE_CUBE_MAP
                                                    : 0;
-         if (!target || 4 * n != w_px * h_px * d_px * formats[f].bytes)
+         bool compressed = formats[f].bytes == 0;
+         if (!target ||
+             (compressed ? 4 * n != (w_px / 4) * (h_px / 4) * d_px * 16
+                         : 4 * n != w_px * h_px * d_px * formats[f].bytes))
             return fail("bad texture size or dimension", line);
          GLuint tex, buf = 0;
          p_glGenTextures(1, &tex);
@@ -222,7 +228,11 @@ int main(int argc, char **argv)
          p_glTexParameteri(target, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
          p_glTexParameteri(target, GL_TEXTURE_WRAP_R, GL_CLAMP_TO_EDGE);
          p_glTexParameteri(target, GL_TEXTURE_MAX_LEVEL, 0);
-         if (target == GL_TEXTURE_2D) {
+         if (compressed && target == GL_TEXTURE_2D) {
+            p_glCompressedTexImage2D(target, 0, formats[f].internal, w_px, h_px, 0, 4 * n, words);
+         } else if (compressed) {
+            return fail("compressed formats only as 2D textures", line);
+         } else if (target == GL_TEXTURE_2D) {
             p_glTexImage2D(target, 0, formats[f].internal, w_px, h_px, 0, formats[f].format,
                            formats[f].type, words);
          } else if (target == GL_TEXTURE_CUBE_MAP) {

@@ -318,6 +318,7 @@ static const struct {
    {"r32i", PIPE_FORMAT_R32_SINT},          {"rg16i", PIPE_FORMAT_R16G16_SINT},
    {"rgba16f", PIPE_FORMAT_R16G16B16A16_FLOAT}, {"rgba32f", PIPE_FORMAT_R32G32B32A32_FLOAT},
    {"rg32f", PIPE_FORMAT_R32G32_FLOAT},     {"r16ui", PIPE_FORMAT_R16_UINT},
+   {"astc4x4", PIPE_FORMAT_ASTC_4x4},       {"astc6x5", PIPE_FORMAT_ASTC_6x5},
 };
 
 static void
@@ -355,10 +356,10 @@ place_buffer_resource(bool image, unsigned binding, enum pipe_format format, uns
       cfg.layout = AGX_LAYOUT_LINEAR;
       cfg.channels = ail_pixel_format[format].channels;
       cfg.type = ail_pixel_format[format].type;
-      cfg.swizzle_r = AGX_CHANNEL_R;
-      cfg.swizzle_g = desc->nr_channels > 1 ? AGX_CHANNEL_G : AGX_CHANNEL_0;
-      cfg.swizzle_b = desc->nr_channels > 2 ? AGX_CHANNEL_B : AGX_CHANNEL_0;
-      cfg.swizzle_a = desc->nr_channels > 3 ? AGX_CHANNEL_A : AGX_CHANNEL_1;
+      cfg.swizzle_r = agx_channel_from_pipe(desc->swizzle[0]);
+      cfg.swizzle_g = agx_channel_from_pipe(desc->swizzle[1]);
+      cfg.swizzle_b = agx_channel_from_pipe(desc->swizzle[2]);
+      cfg.swizzle_a = agx_channel_from_pipe(desc->swizzle[3]);
       cfg.width = AGX_TEXTURE_BUFFER_WIDTH;
       cfg.height = DIV_ROUND_UP(n, cfg.width);
       cfg.first_level = cfg.last_level = 0;
@@ -452,15 +453,18 @@ place_resource(const char *line, const char *out, unsigned textures_end)
       .writeable_image = image,
    };
    ail_make_miptree(&layout);
-   unsigned bpp = util_format_get_blocksize(format);
-   size_t linear_size = (size_t)w * h * d * bpp, got;
+   /* bytes a row of blocks (a texel is a 1x1 block) and a layer, row by row */
+   size_t row_B = (size_t)util_format_get_nblocksx(format, w) * util_format_get_blocksize(format);
+   size_t layer_B = row_B * util_format_get_nblocksy(format, h), got;
    uint8_t *linear = read_file(path, &got);
-   if (!linear || got != linear_size)
+   if (!linear || got != layer_B * d) {
+      fprintf(stderr, "glsl_compute: %s holds %zu bytes, not %zu\n", path, got, layer_B * d);
       return false;
+   }
    uint8_t *tiled = calloc(1, layout.size_B);
    for (unsigned z = 0; z < d; ++z)
-      ail_tile(tiled + z * layout.layer_stride_B, linear + (size_t)z * w * h * bpp, &layout, 0,
-               w * bpp, 0, 0, w, h);
+      ail_tile(tiled + z * layout.layer_stride_B, linear + z * layer_B, &layout, 0, row_B, 0, 0,
+               w, h);
    char file[4200];
    snprintf(file, sizeof(file), "%s.%s%u.bin", out, kind, binding);
    FILE *f = fopen(file, "wb");
@@ -469,8 +473,8 @@ place_resource(const char *line, const char *out, unsigned textures_end)
    free(tiled);
    free(linear);
 
-   /* Channels the format lacks read as GL's (0, 0, 0, 1): swizzle them to the constants, as
-    * agx_pack_texture composes the view's swizzle with the format's. */
+   /* The format's swizzle (channels it lacks read as GL's 0, 0, 0, 1), as agx_pack_texture
+    * composes the view's identity swizzle with it. */
    const struct util_format_description *desc = util_format_description(format);
    struct agx_texture_packed fixed;
    agx_pack(&fixed, TEXTURE, cfg) {
@@ -478,10 +482,10 @@ place_resource(const char *line, const char *out, unsigned textures_end)
       cfg.layout = AGX_LAYOUT_TWIDDLED;
       cfg.channels = ail_pixel_format[format].channels;
       cfg.type = ail_pixel_format[format].type;
-      cfg.swizzle_r = AGX_CHANNEL_R;
-      cfg.swizzle_g = desc->nr_channels > 1 ? AGX_CHANNEL_G : AGX_CHANNEL_0;
-      cfg.swizzle_b = desc->nr_channels > 2 ? AGX_CHANNEL_B : AGX_CHANNEL_0;
-      cfg.swizzle_a = desc->nr_channels > 3 ? AGX_CHANNEL_A : AGX_CHANNEL_1;
+      cfg.swizzle_r = agx_channel_from_pipe(desc->swizzle[0]);
+      cfg.swizzle_g = agx_channel_from_pipe(desc->swizzle[1]);
+      cfg.swizzle_b = agx_channel_from_pipe(desc->swizzle[2]);
+      cfg.swizzle_a = agx_channel_from_pipe(desc->swizzle[3]);
       cfg.width = w;
       cfg.height = h;
       cfg.first_level = cfg.last_level = 0;

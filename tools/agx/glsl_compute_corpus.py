@@ -90,14 +90,20 @@ def buffer_words(name, binding, kind, args):
 
 
 FORMAT_BYTES = {'rgba8': 4, 'rgba8ui': 4, 'r32f': 4, 'r32ui': 4, 'r32i': 4, 'rg16i': 4,
-                'rgba16f': 8, 'rgba32f': 16, 'rg32f': 8, 'r16ui': 2}
+                'rgba16f': 8, 'rgba32f': 16, 'rg32f': 8, 'r16ui': 2, 'astc4x4': 0, 'astc6x5': 0}
 
 
 def parse_resource(name, kind, f):
     """(kind, unit, dim, format, w, h, d, words) of a `// texture:` or `// image:` line."""
     unit, dim, fmt, w, h, d = int(f[0]), f[1], f[2], int(f[3]), int(f[4]), int(f[5])
     n = w * h * d * FORMAT_BYTES[fmt] // 4
-    words = buffer_words(name, 1000 + unit, f[6], [str(n)] + f[7:])
+    if fmt.startswith('astc'):
+        bw, bh = (int(v) for v in fmt[4:].split('x'))
+        n = -(-w // bw) * -(-h // bh) * d * 4  # 16-byte blocks
+    given = f[7:] if f[6] in ('words', 'f32') else [str(n)] + f[7:]
+    words = buffer_words(name, 1000 + unit, f[6], given)
+    if len(words) != n:
+        raise SystemExit('%s: %s %d has %d words, not %d' % (name, kind, unit, len(words), n))
     return (kind, unit, dim, fmt, w, h, d, words)
 
 

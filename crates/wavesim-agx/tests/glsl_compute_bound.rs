@@ -8,7 +8,8 @@
 //! (TEXTURE bit 66, PBE bit 64, cmdbuf.xml) set to its buffer's address, the table filled with
 //! the patched array. Then every buffer and every image (llvmpipe's images laid out by ail as
 //! the AGX images are, `imageN:` in `NAME.ref`) must equal llvmpipe's, words of buffers named
-//! by `// compare: B f32` within 2^-16 relative (as tests/glsl_compute.rs). A shader with
+//! by `// compare: B f32` within 2^-16 relative (as tests/glsl_compute.rs), of buffers named by
+//! `// compare: B abs EPS` within EPS (an ASTC texture llvmpipe reads as RGBA8). A shader with
 //! `// expect error: TEXT` (and no reference) must stop on a typed error holding TEXT. A job
 //! without `NAME.bind.toml` binds its own texture list; it is here because its preamble samples
 //! a texture (Mesa hoists uniform samples there), and the CLI runner runs the preamble before
@@ -172,10 +173,15 @@ fn mesa_compiled_image_store_atomic_and_bindless_shaders_match_llvmpipe() {
     let mut expected_errors = 0;
     for name in &names {
         let source = std::fs::read_to_string(dir.join(format!("{name}.comp"))).unwrap();
-        let floats: Vec<String> = source
+        // `// compare: B f32` (2^-16 relative) or `// compare: B abs EPS` (f32 within EPS)
+        let floats: BTreeMap<String, Option<f32>> = source
             .lines()
             .filter_map(|l| l.strip_prefix("// compare: "))
-            .map(|l| format!("b{}", l.split_whitespace().next().unwrap()))
+            .map(|l| {
+                let f: Vec<&str> = l.split_whitespace().collect();
+                let eps = (f.get(1) == Some(&"abs")).then(|| f[2].parse().unwrap());
+                (format!("b{}", f[0]), eps)
+            })
             .collect();
         // a shader whose run must stop on a typed error (no rule, so no reference)
         if let Some(want) = source
@@ -265,14 +271,14 @@ fn mesa_compiled_image_store_atomic_and_bindless_shaders_match_llvmpipe() {
                     want.len()
                 ));
             }
-            let tolerant = floats.contains(&buffer);
+            let tolerance = floats.get(&buffer);
             for (i, &g) in g.iter().enumerate() {
                 let w = want.get(i).copied().unwrap_or(0);
                 words += 1;
-                let ok = if tolerant {
-                    agree_within(g, w, 1.0 / 65536.0)
-                } else {
-                    g == w
+                let ok = match tolerance {
+                    Some(Some(eps)) => (f32::from_bits(g) - f32::from_bits(w)).abs() <= *eps,
+                    Some(None) => agree_within(g, w, 1.0 / 65536.0),
+                    None => g == w,
                 };
                 inexact += usize::from(ok && g != w);
                 if !ok {
@@ -290,6 +296,6 @@ fn mesa_compiled_image_store_atomic_and_bindless_shaders_match_llvmpipe() {
     );
     failures.truncate(40);
     assert!(failures.is_empty(), "{}", failures.join("\n"));
-    assert_eq!(names.len(), 11, "corpus/agx/glsl_img shaders");
+    assert_eq!(names.len(), 12, "corpus/agx/glsl_img shaders");
     assert_eq!(expected_errors, 1);
 }
