@@ -236,14 +236,10 @@ def build(work, src_dir, name, compiler, ref):
     with open(stem + '.job.toml', 'w') as f:
         f.write('# %s.comp as Mesa 25.0.7 compiled it (tools/agx/glsl_compute_corpus.py); '
                 'llvmpipe\'s answer in %s.ref\n' % (name, name))
-        if bound:
-            f.write('# Its texture state (PBEs, the bindless table) is in %s.bind.toml: a grid-kernel\n'
-                    '# job\'s texture list patches TEXTURE address fields only, so this job runs\n'
-                    '# through tests/glsl_compute_bound.rs, which binds both.\n' % name)
         if approximate:
             f.write('approximate = true\n')
-        f.write('kind = "grid_kernel"\ncode = "%s.bin"\n\n[grid_kernel]\nreport = "%s.report.toml"\n'
-                'grid = [%s]\n' % (name, name,
+        f.write('kind = "grid_kernel"\ncode = "%s.bin"\n\n[grid_kernel]\n%sreport = "%s.report.toml"\n'
+                'grid = [%s]\n' % (name, 'table = "table"\n' if table else '', name,
                                     ', '.join(str(g * w) for g, w in zip(groups, wg))))
         if states:
             # the state arrays as the driver binds them; registers no resource takes hold
@@ -285,19 +281,15 @@ def build(work, src_dir, name, compiler, ref):
             f.write('\n[[arg]]\nname = "table"\nbuffer = "table"\n')
         for b, _, words in buffers:
             f.write('\n[[output]]\nbuffer = "b%d"\nformat = "u32"\ncount = %d\n' % (b, len(words)))
-    if bound:
-        with open(stem + '.bind.toml', 'w') as f:
-            f.write('# %s\'s texture state as the driver binds it (tools/agx/glsl_compute_corpus.py):\n'
-                    '# each descriptor\'s address field (TEXTURE bit 66, PBE bit 64) gets its\n'
-                    '# buffer\'s address; `table` (the bindless table) holds the whole array.\n' % name)
-            if table:
-                f.write('table = "table"\n')
+        if bound:
+            # TEXTURE and PBE descriptors by index, the bindless table (runner.rs, [grid_kernel])
+            f.write('\n# the texture state as the driver binds it (tools/agx/glsl_compute_corpus.py): each\n'
+                    '# descriptor\'s address field (TEXTURE bit 66, PBE bit 64) gets its buffer\'s address'
+                    + ('; `table`\n# (the bindless table) receives the whole array' if table else '') + '\n')
             for i in sorted(states):
                 res, desc, _, kind = states[i]
-                f.write('\n[[state]]\nindex = %d\nkind = "%s"\ndescriptor = [%s]\nbuffer = "%s"\n'
+                f.write('\n[[grid_kernel.state]]\nindex = %d\nkind = "%s"\ndescriptor = [%s]\nbuffer = "%s"\n'
                         % (i, 'pbe' if kind == 'pbe' else 'texture', ', '.join(map(str, desc)), res))
-    elif os.path.exists(stem + '.bind.toml'):
-        os.remove(stem + '.bind.toml')
     print('%s: %s groups of %s, %d buffers' % (name, groups, wg[:len(groups)], len(buffers)))
 
 
@@ -331,7 +323,7 @@ def main():
             if drop:
                 with open(os.path.join(src_dir, 'skipped.txt'), 'a') as f:
                     f.write('%s: %s\n' % (name, why))
-                for ext in ('.comp', '.bin', '.report.toml', '.job.toml', '.ref', '.bind.toml'):
+                for ext in ('.comp', '.bin', '.report.toml', '.job.toml', '.ref'):
                     if os.path.exists(os.path.join(src_dir, name + ext)):
                         os.remove(os.path.join(src_dir, name + ext))
     print('%d built, %d failed: %s' % (len(names) - len(failed), len(failed), ' '.join(failed)))

@@ -3,159 +3,54 @@
 //! them (tools/agx/glsl_compute.c): stores take PBE descriptors, and what the driver reads
 //! through its bindless texture table (atomics, size queries, array layers) takes the table, a
 //! buffer holding the whole texture state array whose address is the kernel's `table` argument.
-//! A grid-kernel job file's texture list patches TEXTURE address fields (bit 66) only, so each
-//! job's state is in `NAME.bind.toml` and this test binds it: every descriptor's address field
-//! (TEXTURE bit 66, PBE bit 64, cmdbuf.xml) set to its buffer's address, the table filled with
-//! the patched array. Then every buffer and every image (llvmpipe's images laid out by ail as
-//! the AGX images are, `imageN:` in `NAME.ref`) must equal llvmpipe's, words of buffers named
+//! Each job names its texture state in `[[grid_kernel.state]]` (TEXTURE and PBE descriptors by
+//! index) and the table in `[grid_kernel] table`, and this test runs it as `wavesim run` does
+//! (`runner::run_in_dir`), every buffer printed. Then every buffer and every image (llvmpipe's
+//! images laid out by ail as the AGX images are, `imageN:` in `NAME.ref`) must equal llvmpipe's, words of buffers named
 //! by `// compare: B f32` within 2^-16 relative (as tests/glsl_compute.rs), of buffers named by
 //! `// compare: B abs EPS` within EPS (an ASTC texture llvmpipe reads as RGBA8). A shader with
 //! `// expect error: TEXT` (and no reference) must stop on a typed error holding TEXT. A job
-//! without `NAME.bind.toml` binds its own texture list; it is here because its preamble samples
-//! a texture (Mesa hoists uniform samples there), and the CLI runner runs the preamble before
-//! it binds the state (`GridKernel::prepare` then `AgxCompute::binding`), which this test does
-//! with `GridKernel::prepare_bound`.
+//! with a plain texture list is here because its preamble samples a texture (Mesa hoists uniform
+//! samples there): the runner runs the preamble with the state bound (`GridKernel::prepare_bound`).
 
 use std::collections::BTreeMap;
 use std::path::Path;
-use wavesim_agx::kernel::{BoundState, GridKernel, KernelArg};
-use wavesim_agx::runner::RunConfig;
-use wavesim_core::memory::DeviceMemory;
-use wavesim_core::NoObserver;
+use wavesim_agx::runner::{run_in_dir, OutputCfg, RunConfig};
 
 #[path = "common/agree.rs"]
 mod agree;
 use agree::agree_within;
 
-/// A descriptor's words with its address field (36 bits of address >> 4 from bit `shift`) set.
-fn patched(words: &[u32], addr: u64, shift: u32) -> [u8; 24] {
-    let mut b = [0u8; 24];
-    for (i, w) in words.iter().enumerate() {
-        b[4 * i..4 * i + 4].copy_from_slice(&w.to_le_bytes());
-    }
-    let mut lo = u128::from_le_bytes(b[..16].try_into().unwrap());
-    let field = ((1u128 << 36) - 1) << shift;
-    lo = (lo & !field) | u128::from(addr >> 4) << shift;
-    b[..16].copy_from_slice(&lo.to_le_bytes());
-    b
-}
-
-/// Runs one job with its bound state; every buffer's words after the dispatch, by name.
+/// Runs one job as `wavesim run` does (`runner::run_in_dir`), printing every buffer whole; every
+/// buffer's words after the dispatch, by name.
 fn run_bound(dir: &Path, name: &str) -> Result<BTreeMap<String, Vec<u32>>, String> {
-    let job = std::fs::read_to_string(dir.join(format!("{name}.job.toml"))).unwrap();
-    let cfg = RunConfig::from_toml(&job).map_err(|e| e.to_string())?;
-    let mut dev = DeviceMemory::new();
-    let mut addrs = BTreeMap::new();
-    let mut sizes = BTreeMap::new();
-    for b in &cfg.buffer {
-        // the runner's rule: the u32 contents, zero-filled up to `size`
-        let mut bytes: Vec<u8> = b
-            .u32
-            .iter()
-            .flatten()
-            .flat_map(|w| w.to_le_bytes())
-            .collect();
-        if let Some(n) = b.size {
-            bytes.resize(bytes.len().max(n as usize), 0);
-        }
-        // page-aligned: the images' layers are (ail, writeable images)
-        let a = dev
-            .alloc(bytes.len().max(16) as u64, 0x4000)
-            .map_err(|e| e.to_string())?;
-        dev.write(a, &bytes).map_err(|e| e.to_string())?;
-        addrs.insert(b.name.clone(), a);
-        sizes.insert(b.name.clone(), bytes.len());
-    }
-    let g = cfg.grid_kernel.as_ref().ok_or("no [grid_kernel]")?;
-    // the state of NAME.bind.toml, or (a job that needs only TEXTURE descriptors) the job's own
-    // texture list
-    let mut textures = vec![];
-    if let Ok(text) = std::fs::read_to_string(dir.join(format!("{name}.bind.toml"))) {
-        let bind: toml::Value = text.parse().map_err(|e: toml::de::Error| e.to_string())?;
-        let states = bind["state"].as_array().ok_or("no [[state]]")?;
-        let count = states
-            .iter()
-            .map(|s| s["index"].as_integer().unwrap() as usize + 1)
-            .max()
-            .unwrap_or(0);
-        textures = vec![[0u8; 24]; count];
-        for s in states {
-            let words: Vec<u32> = s["descriptor"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .map(|w| w.as_integer().unwrap() as u32)
-                .collect();
-            let addr = addrs[s["buffer"].as_str().unwrap()];
-            let shift = if s["kind"].as_str() == Some("pbe") {
-                64
-            } else {
-                66
-            };
-            textures[s["index"].as_integer().unwrap() as usize] = patched(&words, addr, shift);
-        }
-        if let Some(table) = bind.get("table").and_then(|t| t.as_str()) {
-            dev.write(addrs[table], &textures.concat())
-                .map_err(|e| e.to_string())?;
-        }
-    } else {
-        for t in &g.texture {
-            textures.push(patched(&t.descriptor, addrs[&t.buffer] + t.offset, 66));
-        }
-    }
-    let samplers = g
-        .sampler
+    let job =
+        std::fs::read_to_string(dir.join(format!("{name}.job.toml"))).map_err(|e| e.to_string())?;
+    let mut cfg = RunConfig::from_toml(&job).map_err(|e| e.to_string())?;
+    // the runner's rule: the u32 contents, zero-filled up to `size`
+    cfg.output = cfg
+        .buffer
         .iter()
-        .map(|s| {
-            let mut b = [0u8; 8];
-            b[..4].copy_from_slice(&s[0].to_le_bytes());
-            b[4..].copy_from_slice(&s[1].to_le_bytes());
-            b
+        .map(|b| OutputCfg {
+            buffer: b.name.clone(),
+            format: "u32".into(),
+            count: (4 * b.u32.as_ref().map_or(0, Vec::len)).max(b.size.unwrap_or(0) as usize) / 4,
         })
         .collect();
-    let args: Vec<KernelArg> = cfg
-        .arg
-        .iter()
-        .map(|a| KernelArg::U64(addrs[a.buffer.as_ref().unwrap()] + a.offset))
-        .collect();
-    let code = std::fs::read(dir.join(cfg.code.as_ref().unwrap())).unwrap();
-    let report = std::fs::read_to_string(dir.join(&g.report)).unwrap();
-    let kernel = GridKernel::new(code, &report).map_err(|e| e.to_string())?;
-    let borders = g
-        .border
-        .iter()
-        .map(|b| {
-            let mut out = [0u8; 16];
-            for (i, w) in b.iter().enumerate() {
-                out[4 * i..4 * i + 4].copy_from_slice(&w.to_le_bytes());
-            }
-            out
-        })
-        .collect();
-    // the preamble sees the state too (Mesa hoists uniform texture samples into it)
-    let state = BoundState {
-        textures,
-        samplers,
-        borders,
-    };
-    let b = kernel
-        .prepare_bound(&args, &g.grid, &dev, 1, state)
-        .map_err(|e| e.to_string())?;
-    let b = if cfg.approximate {
-        b.approximating()
-    } else {
-        b
-    };
-    wavesim_core::engine::run(&b, &dev, &mut NoObserver).map_err(|e| e.to_string())?;
+    let text = run_in_dir(&cfg, dir, None).map_err(|e| e.to_string())?.text;
     let mut out = BTreeMap::new();
-    for (n, &a) in &addrs {
-        let mut bytes = vec![0u8; sizes[n]];
-        dev.read(a, &mut bytes).map_err(|e| e.to_string())?;
-        let words = bytes
-            .chunks(4)
-            .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
-            .collect();
-        out.insert(n.clone(), words);
+    for line in text.lines() {
+        let Some((buffer, words)) = line.split_once(':') else {
+            continue;
+        };
+        if !cfg.buffer.iter().any(|b| b.name == buffer) {
+            continue; // the dispatch's statistics
+        }
+        let words = words
+            .split_whitespace()
+            .map(|w| w.parse::<u32>().map_err(|e| format!("{buffer}: {w}: {e}")))
+            .collect::<Result<Vec<_>, _>>()?;
+        out.insert(buffer.to_string(), words);
     }
     Ok(out)
 }
