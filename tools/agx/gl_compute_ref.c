@@ -2,21 +2,69 @@
  * llvmpipe) with the buffers of its job and print every buffer afterwards.
  *
  * Usage: gl_compute_ref SHADER.comp GROUPS SPEC   (GROUPS: X or X,Y,Z)
- * SPEC lines: `ssbo BINDING WORD...` or `ubo BINDING WORD...` (32-bit words in hex).
- * Output: one line per buffer, `BINDING: WORD...` in hex, after glDispatchCompute(X, Y, Z).
+ * SPEC lines: `ssbo BINDING WORD...` or `ubo BINDING WORD...` (32-bit words in hex), and
+ * `texture UNIT DIM FORMAT W H D WORD...` / `image UNIT DIM FORMAT W H D WORD...` (DIM 2d, 2darray,
+ * 3d, cube or buffer (W texels, H = D = 1: a buffer texture); FORMAT as tools/agx/glsl_compute.c names them; the words are level 0's texels row by
+ * row, layer by layer, cube faces in GL's order): a texture on texture unit UNIT with NEAREST
+ * filters, clamp to edge and no mipmaps (level 0 only), or an image bound read-write to image
+ * unit UNIT (layered when it has layers); `sampler UNIT linear|seamless|border=R,G,B,A` after a
+ * texture line makes its filters LINEAR (seamless: with GL_TEXTURE_CUBE_MAP_SEAMLESS on), or its
+ * wrap modes clamp to border with that colour.
+ * Output: one line per buffer, `BINDING: WORD...` in hex, after glDispatchCompute(X, Y, Z), then
+ * one per image, `image UNIT: WORD...`.
  * Built and run by tools/agx/glsl_compute_corpus.py. */
 #include "../mesa/shader_test_common.h"
+
+#include <stdbool.h>
 
 #define GL_FUNCS(X)                                                                         \
    COMMON_GL_FUNCS(X)                                                                       \
    X(PFNGLBINDBUFFERBASEPROC, glBindBufferBase)                                             \
    X(PFNGLDISPATCHCOMPUTEPROC, glDispatchCompute)                                           \
    X(PFNGLMEMORYBARRIERPROC, glMemoryBarrier)                                               \
-   X(PFNGLGETBUFFERSUBDATAPROC, glGetBufferSubData)
+   X(PFNGLGETBUFFERSUBDATAPROC, glGetBufferSubData)                                         \
+   X(PFNGLACTIVETEXTUREPROC, glActiveTexture)                                               \
+   X(PFNGLGENTEXTURESPROC, glGenTextures)                                                   \
+   X(PFNGLBINDTEXTUREPROC, glBindTexture)                                                   \
+   X(PFNGLTEXPARAMETERIPROC, glTexParameteri)                                               \
+   X(PFNGLTEXIMAGE2DPROC, glTexImage2D)                                                     \
+   X(PFNGLTEXIMAGE3DPROC, glTexImage3D)                                                     \
+   X(PFNGLPIXELSTOREIPROC, glPixelStorei)                                                   \
+   X(PFNGLBINDIMAGETEXTUREPROC, glBindImageTexture)                                         \
+   X(PFNGLGETTEXIMAGEPROC, glGetTexImage)                                                   \
+   X(PFNGLTEXBUFFERPROC, glTexBuffer)                                                       \
+   X(PFNGLENABLEPROC, glEnable)                                                             \
+   X(PFNGLTEXPARAMETERFVPROC, glTexParameterfv)                                             \
+   X(PFNGLCOMPRESSEDTEXIMAGE2DPROC, glCompressedTexImage2D)
 #define DECLARE(type, name) static type p_##name;
 GL_FUNCS(DECLARE)
 
 #define MAX_BUFFERS 16
+
+static const struct {
+   const char *name;
+   GLenum internal, format, type;
+   unsigned bytes;
+} formats[] = {
+   {"rgba8", GL_RGBA8, GL_RGBA, GL_UNSIGNED_BYTE, 4},
+   {"rgba8ui", GL_RGBA8UI, GL_RGBA_INTEGER, GL_UNSIGNED_BYTE, 4},
+   {"r32f", GL_R32F, GL_RED, GL_FLOAT, 4},
+   {"r32ui", GL_R32UI, GL_RED_INTEGER, GL_UNSIGNED_INT, 4},
+   {"r32i", GL_R32I, GL_RED_INTEGER, GL_INT, 4},
+   {"rg16i", GL_RG16I, GL_RG_INTEGER, GL_SHORT, 4},
+   {"rgba16f", GL_RGBA16F, GL_RGBA, GL_HALF_FLOAT, 8},
+   {"rgba32f", GL_RGBA32F, GL_RGBA, GL_FLOAT, 16},
+   {"rg32f", GL_RG32F, GL_RG, GL_FLOAT, 8},
+   {"r16ui", GL_R16UI, GL_RED_INTEGER, GL_UNSIGNED_SHORT, 2},
+   /* compressed: `bytes` is per texel of whole blocks (16-byte blocks) */
+   {"astc4x4", 0x93B0 /* GL_COMPRESSED_RGBA_ASTC_4x4_KHR */, 0, 0, 0},
+};
+
+struct image {
+   GLuint tex, unit, buffer;
+   GLenum target, format, type;
+   unsigned words;
+};
 #define MAX_WORDS (1 << 20)
 
 static char *read_all(const char *path)
@@ -88,16 +136,125 @@ int main(int argc, char **argv)
    static uint32_t words[MAX_WORDS];
    GLuint bufs[MAX_BUFFERS];
    unsigned binding[MAX_BUFFERS], size[MAX_BUFFERS], count = 0;
+   struct image images[MAX_BUFFERS];
+   unsigned nr_images = 0;
+   GLenum unit_target[32] = {0};
+   p_glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
+   p_glPixelStorei(GL_PACK_ALIGNMENT, 1);
    for (char *line = strtok(spec, "\n"); line; line = strtok(NULL, "\n")) {
       char kind[8];
       unsigned b;
       int used;
       if (sscanf(line, "%7s %u%n", kind, &b, &used) != 2 || count == MAX_BUFFERS)
          return fail("bad spec line", line);
+      char dim[16] = "", fmt[16] = "";
+      unsigned w_px = 0, h_px = 0, d_px = 0;
+      bool texture = !strcmp(kind, "texture"), image = !strcmp(kind, "image");
+      if (!strcmp(kind, "sampler")) {
+         /* `sampler UNIT linear|seamless`: that unit's texture gets LINEAR filters (seamless:
+          * and GL_TEXTURE_CUBE_MAP_SEAMLESS on); it comes after the unit's texture line */
+         char filter[64];
+         if (sscanf(line + used, "%63s", filter) != 1 || b >= 32 || !unit_target[b])
+            return fail("bad sampler line", line);
+         p_glActiveTexture(GL_TEXTURE0 + b);
+         float border[4];
+         if (sscanf(filter, "border=%f,%f,%f,%f", &border[0], &border[1], &border[2],
+                    &border[3]) == 4 ||
+             sscanf(line + used, "border %f %f %f %f", &border[0], &border[1], &border[2],
+                    &border[3]) == 4) {
+            p_glTexParameteri(unit_target[b], GL_TEXTURE_WRAP_S, GL_CLAMP_TO_BORDER);
+            p_glTexParameteri(unit_target[b], GL_TEXTURE_WRAP_T, GL_CLAMP_TO_BORDER);
+            p_glTexParameteri(unit_target[b], GL_TEXTURE_WRAP_R, GL_CLAMP_TO_BORDER);
+            p_glTexParameterfv(unit_target[b], GL_TEXTURE_BORDER_COLOR, border);
+            continue;
+         }
+         p_glTexParameteri(unit_target[b], GL_TEXTURE_MIN_FILTER, GL_LINEAR);
+         p_glTexParameteri(unit_target[b], GL_TEXTURE_MAG_FILTER, GL_LINEAR);
+         if (!strcmp(filter, "seamless"))
+            p_glEnable(GL_TEXTURE_CUBE_MAP_SEAMLESS);
+         continue;
+      }
+      if (texture || image) {
+         int more;
+         if (sscanf(line + used, "%15s %15s %u %u %u%n", dim, fmt, &w_px, &h_px, &d_px, &more) != 5)
+            return fail("bad texture line", line);
+         used += more;
+      }
       unsigned n = 0, w;
       int step;
       for (char *p = line + used; n < MAX_WORDS && sscanf(p, "%x%n", &w, &step) == 1; p += step)
          words[n++] = w;
+      if (texture || image) {
+         unsigned f = 0;
+         while (f < sizeof(formats) / sizeof(formats[0]) && strcmp(formats[f].name, fmt))
+            f++;
+         if (f == sizeof(formats) / sizeof(formats[0]))
+            return fail("unknown format", fmt);
+         GLenum target = !strcmp(dim, "buffer")    ? GL_TEXTURE_BUFFER
+                         : !strcmp(dim, "2d")      ? GL_TEXTURE_2D
+                         : !strcmp(dim, "2darray") ? GL_TEXTURE_2D_ARRAY
+                         : !strcmp(dim, "3d")      ? GL_TEXTURE_3D
+                         : !strcmp(dim, "cube")    ? GL_TEXTURE_CUBE_MAP
+                                                   : 0;
+         bool compressed = formats[f].bytes == 0;
+         if (!target ||
+             (compressed ? 4 * n != (w_px / 4) * (h_px / 4) * d_px * 16
+                         : 4 * n != w_px * h_px * d_px * formats[f].bytes))
+            return fail("bad texture size or dimension", line);
+         GLuint tex, buf = 0;
+         p_glGenTextures(1, &tex);
+         if (target == GL_TEXTURE_BUFFER) {
+            /* a buffer texture: the texels in a buffer object */
+            p_glGenBuffers(1, &buf);
+            p_glBindBuffer(GL_TEXTURE_BUFFER, buf);
+            p_glBufferData(GL_TEXTURE_BUFFER, 4 * n, words, GL_DYNAMIC_COPY);
+            p_glActiveTexture(image ? GL_TEXTURE31 : GL_TEXTURE0 + b);
+            p_glBindTexture(GL_TEXTURE_BUFFER, tex);
+            p_glTexBuffer(GL_TEXTURE_BUFFER, formats[f].internal, buf);
+            if (image) {
+               p_glBindImageTexture(b, tex, 0, GL_FALSE, 0, GL_READ_WRITE, formats[f].internal);
+               images[nr_images++] = (struct image){tex, b, buf, target, formats[f].format,
+                                                    formats[f].type, n};
+            }
+            continue;
+         }
+         /* an image is created on a spare unit, so it does not replace the texture on
+          * texture unit b (image units are their own namespace) */
+         p_glActiveTexture(image ? GL_TEXTURE31 : GL_TEXTURE0 + b);
+         p_glBindTexture(target, tex);
+         p_glTexParameteri(target, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+         p_glTexParameteri(target, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+         p_glTexParameteri(target, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
+         p_glTexParameteri(target, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+         p_glTexParameteri(target, GL_TEXTURE_WRAP_R, GL_CLAMP_TO_EDGE);
+         p_glTexParameteri(target, GL_TEXTURE_MAX_LEVEL, 0);
+         if (compressed && target == GL_TEXTURE_2D) {
+            p_glCompressedTexImage2D(target, 0, formats[f].internal, w_px, h_px, 0, 4 * n, words);
+         } else if (compressed) {
+            return fail("compressed formats only as 2D textures", line);
+         } else if (target == GL_TEXTURE_2D) {
+            p_glTexImage2D(target, 0, formats[f].internal, w_px, h_px, 0, formats[f].format,
+                           formats[f].type, words);
+         } else if (target == GL_TEXTURE_CUBE_MAP) {
+            unsigned face_B = w_px * h_px * formats[f].bytes;
+            for (unsigned face = 0; face < 6; ++face)
+               p_glTexImage2D(GL_TEXTURE_CUBE_MAP_POSITIVE_X + face, 0, formats[f].internal,
+                              w_px, h_px, 0, formats[f].format, formats[f].type,
+                              (uint8_t *)words + face * face_B);
+         } else {
+            p_glTexImage3D(target, 0, formats[f].internal, w_px, h_px, d_px, 0,
+                           formats[f].format, formats[f].type, words);
+         }
+         if (!image && b < 32)
+            unit_target[b] = target;
+         if (image) {
+            p_glBindImageTexture(b, tex, 0, target != GL_TEXTURE_2D, 0, GL_READ_WRITE,
+                                 formats[f].internal);
+            images[nr_images++] = (struct image){tex, b, 0, target, formats[f].format,
+                                                 formats[f].type, n};
+         }
+         continue;
+      }
       GLenum target = !strcmp(kind, "ubo") ? GL_UNIFORM_BUFFER : GL_SHADER_STORAGE_BUFFER;
       p_glGenBuffers(1, &bufs[count]);
       p_glBindBuffer(target, bufs[count]);
@@ -110,13 +267,31 @@ int main(int argc, char **argv)
    if (sscanf(argv[2], "%u,%u,%u", &gx, &gy, &gz) < 1)
       return fail("bad GROUPS", argv[2]);
    p_glDispatchCompute(gx, gy, gz);
-   p_glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+   p_glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT | GL_TEXTURE_UPDATE_BARRIER_BIT);
    p_glFinish();
    for (unsigned i = 0; i < count; ++i) {
       p_glBindBuffer(GL_COPY_READ_BUFFER, bufs[i]);
       p_glGetBufferSubData(GL_COPY_READ_BUFFER, 0, 4 * size[i], words);
       printf("%u:", binding[i]);
       for (unsigned k = 0; k < size[i]; ++k)
+         printf(" %08x", words[k]);
+      printf("\n");
+   }
+   for (unsigned i = 0; i < nr_images; ++i) {
+      p_glBindTexture(images[i].target, images[i].tex);
+      if (images[i].target == GL_TEXTURE_BUFFER) {
+         p_glBindBuffer(GL_COPY_READ_BUFFER, images[i].buffer);
+         p_glGetBufferSubData(GL_COPY_READ_BUFFER, 0, 4 * images[i].words, words);
+      } else if (images[i].target == GL_TEXTURE_CUBE_MAP) {
+         unsigned face_words = images[i].words / 6;
+         for (unsigned face = 0; face < 6; ++face)
+            p_glGetTexImage(GL_TEXTURE_CUBE_MAP_POSITIVE_X + face, 0, images[i].format,
+                            images[i].type, words + face * face_words);
+      } else {
+         p_glGetTexImage(images[i].target, 0, images[i].format, images[i].type, words);
+      }
+      printf("image %u:", images[i].unit);
+      for (unsigned k = 0; k < images[i].words; ++k)
          printf(" %08x", words[k]);
       printf("\n");
    }

@@ -15,9 +15,20 @@ The job comes from the shader's header comments:
   // groups: X [Y Z]                workgroups (the local size is the shader's)
   // buffer: BINDING ssbo|ubo KIND N [ARGS]
         KIND: zero N | iota N [START [STEP]] | words W... | f32 V... | randf N LO HI | randu N [MASK]
+              | fill N WORD | rgbw N WIDTH (piglit's four-quadrant RGBA8 texture)
+  // texture: UNIT DIM FORMAT W H D KIND [ARGS]   a texture on GL texture unit UNIT (sampler
+                                    binding UNIT), DIM 2d|2darray|3d|cube, FORMAT as
+                                    tools/agx/glsl_compute.c names them, level 0's words from KIND
+                                    (as for buffers, N implied; also randh LO HI: f16 pairs)
+  // image: UNIT DIM FORMAT W H D KIND [ARGS]     the same as an image on image unit UNIT
+  // sampler: UNIT linear|seamless  that texture unit's filters LINEAR (seamless: GL's
+                                    TEXTURE_CUBE_MAP_SEAMLESS on, the sampler's seamful bit off)
+  // sampler: UNIT border R G B A   clamp to border with that custom border colour
   // compare: BINDING f32           compare that buffer's words as f32 within 2^-16 relative
                                     (crates/wavesim-agx/tests/glsl_compute.rs; default: exactly)
   // approximate                    run under the approximation opt-in (sqrt is rsqrt_special)
+  // reference: none                no llvmpipe reference (it lacks what the shader uses); the
+                                    test expects the run to stop (`// expect error: TEXT`)
 Random contents are deterministic (a seeded generator per shader and binding).
 
 Usage: glsl_compute_corpus.py [--drop-failures] MESA_NEW_WORKDIR DIR [NAME...]
@@ -34,6 +45,9 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 from libagx_kernels import write_kernel  # noqa: E402
+
+
+ENV = dict(os.environ)
 
 
 def f32(v):
@@ -55,14 +69,47 @@ def buffer_words(name, binding, kind, args):
     if kind == 'randf':
         n, lo, hi = int(args[0]), float(args[1]), float(args[2])
         return [f32(rng.uniform(lo, hi)) for _ in range(n)]
+    if kind == 'fill':
+        return [int(args[1], 0) & 0xffffffff] * int(args[0])
+    if kind == 'rgbw':
+        # piglit's `texture rgbw` (piglit_rgbw_image, RGBA8): rows from the bottom, the lower
+        # half red | green, the upper half blue | white, opaque; args: N WIDTH
+        n, w = int(args[0]), int(args[1])
+        h = n // w
+        colour = [[0xff0000ff, 0xff00ff00], [0xffff0000, 0xffffffff]]
+        return [colour[(i // w) >= h // 2][(i % w) >= w // 2] for i in range(n)]
+    if kind == 'randh':
+        n, lo, hi = int(args[0]), float(args[1]), float(args[2])
+        half = [struct.unpack('<H', struct.pack('<e', rng.uniform(lo, hi)))[0]
+                for _ in range(2 * n)]
+        return [half[2 * i] | half[2 * i + 1] << 16 for i in range(n)]
     if kind == 'randu':
         n, mask = int(args[0]), int(args[1], 0) if len(args) > 1 else 0xffffffff
         return [rng.getrandbits(32) & mask for _ in range(n)]
     raise SystemExit('%s: unknown buffer kind %s' % (name, kind))
 
 
+FORMAT_BYTES = {'rgba8': 4, 'rgba8ui': 4, 'r32f': 4, 'r32ui': 4, 'r32i': 4, 'rg16i': 4,
+                'rgba16f': 8, 'rgba32f': 16, 'rg32f': 8, 'r16ui': 2, 'astc4x4': 0, 'astc6x5': 0}
+
+
+def parse_resource(name, kind, f):
+    """(kind, unit, dim, format, w, h, d, words) of a `// texture:` or `// image:` line."""
+    unit, dim, fmt, w, h, d = int(f[0]), f[1], f[2], int(f[3]), int(f[4]), int(f[5])
+    n = w * h * d * FORMAT_BYTES[fmt] // 4
+    if fmt.startswith('astc'):
+        bw, bh = (int(v) for v in fmt[4:].split('x'))
+        n = -(-w // bw) * -(-h // bh) * d * 4  # 16-byte blocks
+    given = f[7:] if f[6] in ('words', 'f32') else [str(n)] + f[7:]
+    words = buffer_words(name, 1000 + unit, f[6], given)
+    if len(words) != n:
+        raise SystemExit('%s: %s %d has %d words, not %d' % (name, kind, unit, len(words), n))
+    return (kind, unit, dim, fmt, w, h, d, words)
+
+
 def parse(name, text):
     groups, buffers = [1], []
+    resources, filters = [], {}
     for line in text.splitlines():
         if not line.startswith('// '):
             continue
@@ -73,24 +120,51 @@ def parse(name, text):
         elif key == 'buffer':
             binding, kind = int(f[0]), f[1]
             buffers.append((binding, kind, buffer_words(name, binding, f[2], f[3:])))
-    return groups, sorted(buffers)
+        elif key in ('texture', 'image'):
+            resources.append(parse_resource(name, key, f))
+        elif key == 'sampler':
+            filters[int(f[0])] = f[1] if f[1] != 'border' else 'border=' + ','.join(f[2:6])
+    return groups, sorted(buffers), resources, filters
 
 
 def build(work, src_dir, name, compiler, ref):
     src = os.path.join(src_dir, name + '.comp')
     text = open(src).read()
-    groups, buffers = parse(name, text)
+    groups, buffers, resources, filters = parse(name, text)
     approximate = '\n// approximate\n' in text
     with tempfile.TemporaryDirectory() as tmp:
         spv, blob = os.path.join(tmp, 'a.spv'), os.path.join(tmp, 'a.blob')
         subprocess.run(['glslangValidator', '-V', src, '-o', spv], check=True,
                        capture_output=True, text=True)
-        out = subprocess.run([compiler, spv, blob], check=True, capture_output=True,
-                             text=True).stdout
+        cmd = [compiler, spv, blob]
+        if resources:
+            res_spec = os.path.join(tmp, 'resources')
+            with open(res_spec, 'w') as f:
+                for kind, unit, dim, fmt, w, h, d, words in resources:
+                    lin = os.path.join(tmp, 'linear_%s%d' % (kind, unit))
+                    with open(lin, 'wb') as g:
+                        g.write(struct.pack('<%dI' % len(words), *words))
+                    f.write('%s %d %s %s %d %d %d %s %s\n' % (
+                        kind, unit, dim, fmt, w, h, d, lin,
+                        filters.get(unit, 'nearest') if kind == 'texture' else 'nearest'))
+            cmd.append(res_spec)
+        out = subprocess.run(cmd, check=True, capture_output=True, text=True, env=ENV).stdout
         args, args_size, scratch = [], 0, 0
+        states, samplers, borders = {}, {}, {}
         for line in out.splitlines():
             f = line.split()
-            if f[0] == 'arg':
+            if f[0] == 'state':
+                index, kind, size = int(f[1]), f[2], int(f[4])
+                res = ('texture' if kind == 'texture' else 'image') + f[3]
+                data = open('%s.%s.bin' % (blob, res), 'rb').read()
+                assert len(data) == size and size % 4 == 0
+                states[index] = (res, [int(v) for v in f[5:11]],
+                                 list(struct.unpack('<%dI' % (size // 4), data)), kind)
+            elif f[0] == 'sampler_state':
+                samplers[int(f[1])] = [int(f[2]), int(f[3])]
+            elif f[0] == 'border':
+                borders[int(f[1])] = [int(v) for v in f[2:6]]
+            elif f[0] == 'arg':
                 args.append((int(f[1]), int(f[2]), int(f[3]), f[4]))
             elif f[0] == 'args_size':
                 args_size = int(f[1])
@@ -99,7 +173,12 @@ def build(work, src_dir, name, compiler, ref):
         # every binding below the highest is an argument; one the shader does not use gets a
         # 16-byte zero buffer
         given = {b for b, _, _ in buffers}
-        names = [a[3] for a in args]
+        table = bool(args) and args[-1][3] == 'table'
+        names = [a[3] for a in args if a[3] != 'table']
+        bound = table or 'pbe_used' in out.split()
+        if not bound:
+            # the PBEs are never read: leave them out of the CLI job's state list
+            states = {i: st for i, st in states.items() if st[3] != 'pbe'}
         if names != ['binding%d' % b for b in range(len(names))] or not given <= set(range(len(names))):
             raise SystemExit('%s: the compiled arguments %s are not the buffers %s'
                              % (name, names, sorted(given)))
@@ -113,30 +192,104 @@ def build(work, src_dir, name, compiler, ref):
         with open(spec, 'w') as f:
             for b, kind, words in buffers:
                 f.write('%s %d %s\n' % (kind, b, ' '.join('%x' % w for w in words)))
+            for kind, unit, dim, fmt, w, h, d, words in resources:
+                f.write('%s %d %s %s %d %d %d %s\n' % (kind, unit, dim, fmt, w, h, d,
+                                                      ' '.join('%x' % v for v in words)))
+            for unit, filt in sorted(filters.items()):
+                f.write('sampler %d %s\n' % (unit, filt))
         wg = [int(v) for v in open(stem + '.report.toml').read()
               .split('workgroup = [')[1].split(']')[0].split(',')]
         if len(groups) == 1 and wg[1:] != [1, 1]:
             groups += [1, 1]
-        r = subprocess.run([ref, src, ','.join(map(str, groups)), spec], check=True, capture_output=True,
-                           text=True).stdout
-    with open(stem + '.ref', 'w') as f:
-        f.write(r)
+        if '\n// reference: none\n' in text:
+            # no reference: llvmpipe lacks what the shader uses (the test expects a typed error)
+            r = None
+        else:
+            r = subprocess.run([ref, src, ','.join(map(str, groups)), spec], check=True,
+                               capture_output=True, text=True).stdout
+        # llvmpipe's images after the dispatch, laid out as the AGX images are (the same tool
+        # tiles them), so they compare with the image buffers word by word
+        images = {int(l.split()[1].rstrip(':')): [int(v, 16) for v in l.split(':')[1].split()]
+                  for l in (r or '').splitlines() if l.startswith('image ')}
+        if images:
+            res_spec = os.path.join(tmp, 'resources_ref')
+            with open(res_spec, 'w') as f:
+                for kind, unit, dim, fmt, w, h, d, words in resources:
+                    if kind != 'image':
+                        continue
+                    lin = os.path.join(tmp, 'ref%d' % unit)
+                    with open(lin, 'wb') as g:
+                        g.write(struct.pack('<%dI' % len(images[unit]), *images[unit]))
+                    f.write('%s %d %s %s %d %d %d %s\n' % (kind, unit, dim, fmt, w, h, d, lin))
+            subprocess.run([compiler, spv, blob + 'ref', res_spec], check=True,
+                           capture_output=True, text=True, env=ENV)
+            r = ''.join(l + '\n' for l in r.splitlines() if not l.startswith('image '))
+            for unit in sorted(images):
+                data = open('%sref.image%d.bin' % (blob, unit), 'rb').read()
+                words = list(struct.unpack('<%dI' % (len(data) // 4), data))
+                while words and words[-1] == 0:
+                    words.pop()  # the rest of the image buffer is zeros
+                r += 'image%d: %s\n' % (unit, ' '.join('%08x' % v for v in words))
+    if r is not None:
+        with open(stem + '.ref', 'w') as f:
+            f.write(r)
     with open(stem + '.job.toml', 'w') as f:
         f.write('# %s.comp as Mesa 25.0.7 compiled it (tools/agx/glsl_compute_corpus.py); '
                 'llvmpipe\'s answer in %s.ref\n' % (name, name))
         if approximate:
             f.write('approximate = true\n')
-        f.write('kind = "grid_kernel"\ncode = "%s.bin"\n\n[grid_kernel]\nreport = "%s.report.toml"\n'
-                'grid = [%s]\n' % (name, name,
+        f.write('kind = "grid_kernel"\ncode = "%s.bin"\n\n[grid_kernel]\n%sreport = "%s.report.toml"\n'
+                'grid = [%s]\n' % (name, 'table = "table"\n' if table else '', name,
                                     ', '.join(str(g * w) for g, w in zip(groups, wg))))
+        if states:
+            # the state arrays as the driver binds them; registers no resource takes hold
+            # zeros (never read)
+            top = max(samplers) + 1 if samplers else 0
+            f.write('sampler = [%s]\n' % ', '.join(
+                '[%d, %d]' % tuple(samplers.get(i, [0, 0])) for i in range(top)))
+            if borders:
+                # extended sampler state: a BORDER after every sampler (zeros where unused)
+                f.write('border = [%s]\n' % ', '.join(
+                    '[%d, %d, %d, %d]' % tuple(borders.get(i, [0] * 4)) for i in range(top)))
+        if states and not bound:
+            for i in range(max(states) + 1):
+                res = states[i][0] if i in states else 'none'
+                desc = states[i][1] if i in states else [0] * 6
+                f.write('\n[[grid_kernel.texture]]\ndescriptor = [%s]\nbuffer = "%s"\n'
+                        % (', '.join(map(str, desc)), res))
         for b, _, words in buffers:
             f.write('\n[[buffer]]\nname = "b%d"\nu32 = [%s]\n' % (b, ', '.join(map(str, words))))
+        written = set()
+        for res, _, data, _ in sorted(states.values()):
+            if res not in written:
+                written.add(res)
+                # the layout's padding (page-aligned layers) is zeros: given as the size
+                used = len(data)
+                while used and data[used - 1] == 0:
+                    used -= 1
+                f.write('\n[[buffer]]\nname = "%s"\nu32 = [%s]\nsize = %d\n'
+                        % (res, ', '.join(map(str, data[:used])), 4 * len(data)))
+        if states and len(states) <= max(states):
+            f.write('\n[[buffer]]\nname = "none"\nsize = 16\n')
+        if table:
+            f.write('\n[[buffer]]\nname = "table"\nsize = %d\n' % (24 * (max(states) + 1)))
         for b in unused:
             f.write('\n[[buffer]]\nname = "b%d"\nsize = 16\n' % b)
         for b in range(len(names)):
             f.write('\n[[arg]]\nname = "binding%d"\nbuffer = "b%d"\n' % (b, b))
+        if table:
+            f.write('\n[[arg]]\nname = "table"\nbuffer = "table"\n')
         for b, _, words in buffers:
             f.write('\n[[output]]\nbuffer = "b%d"\nformat = "u32"\ncount = %d\n' % (b, len(words)))
+        if bound:
+            # TEXTURE and PBE descriptors by index, the bindless table (runner.rs, [grid_kernel])
+            f.write('\n# the texture state as the driver binds it (tools/agx/glsl_compute_corpus.py): each\n'
+                    '# descriptor\'s address field (TEXTURE bit 66, PBE bit 64) gets its buffer\'s address'
+                    + ('; `table`\n# (the bindless table) receives the whole array' if table else '') + '\n')
+            for i in sorted(states):
+                res, desc, _, kind = states[i]
+                f.write('\n[[grid_kernel.state]]\nindex = %d\nkind = "%s"\ndescriptor = [%s]\nbuffer = "%s"\n'
+                        % (i, 'pbe' if kind == 'pbe' else 'texture', ', '.join(map(str, desc)), res))
     print('%s: %s groups of %s, %d buffers' % (name, groups, wg[:len(groups)], len(buffers)))
 
 
@@ -148,6 +301,8 @@ def main():
     if drop:
         argv = argv[1:]
     work, src_dir = argv[0], argv[1]
+    # libagx with its function names, for the texture lowering's calls (tools/agx/glsl_compute.c)
+    ENV['GLSL_COMPUTE_LIBAGX_SPV'] = os.path.join(work, 'build/src/asahi/libagx/libagx.spv')
     tmp = tempfile.mkdtemp()
     compiler, ref = os.path.join(tmp, 'glsl_compute'), os.path.join(tmp, 'gl_compute_ref')
     subprocess.run(['sh', os.path.join(HERE, 'build_glsl_compute.sh'), work, compiler], check=True,

@@ -145,6 +145,15 @@ fn registers(halves: u32) -> usize {
     halves.div_ceil(2) as usize
 }
 
+/// Texture state (TEXTURE and PBE descriptors), sampler state and custom borders a dispatch
+/// binds ([`GridKernel::prepare_bound`], [`AgxCompute::binding`]).
+#[derive(Debug, Clone, Default)]
+pub struct BoundState {
+    pub textures: Vec<[u8; 24]>,
+    pub samplers: Vec<[u8; 8]>,
+    pub borders: Vec<[u8; 16]>,
+}
+
 /// A precompiled kernel: its code and asahi_clc's report.
 #[derive(Debug, Clone)]
 pub struct GridKernel {
@@ -261,12 +270,14 @@ impl GridKernel {
         Ok(u)
     }
 
-    /// Run the preamble once (one thread, `nr_preamble_gprs` registers, the pushed uniforms); its
-    /// `uniform_store`s update `uniforms` for the main part.
+    /// Run the preamble once (one thread, `nr_preamble_gprs` registers, the pushed uniforms, the
+    /// bound texture state: Mesa hoists a texture sample whose operands are uniform into the
+    /// preamble); its `uniform_store`s update `uniforms` for the main part.
     pub fn run_preamble(
         &self,
         uniforms: &mut Vec<u16>,
         mem: &DeviceMemory,
+        state: &BoundState,
     ) -> Result<(), KernelError> {
         let r = &self.report;
         if !r.has_preamble {
@@ -274,6 +285,9 @@ impl GridKernel {
         }
         let program = Program::new(self.code.clone());
         let mut w = WaveState::new(registers(r.nr_preamble_gprs.max(1)));
+        w.textures = state.textures.clone();
+        w.samplers = state.samplers.clone();
+        w.borders = state.borders.clone();
         w.uniforms[..uniforms.len()].copy_from_slice(uniforms);
         w.pc = r.preamble_offset as u64;
         w.exec = 1;
@@ -313,7 +327,7 @@ impl GridKernel {
     }
 
     /// The compute back end for a dispatch of `global` threads (x, or x/y/z) with these arguments:
-    /// uniforms pushed and the preamble run.
+    /// uniforms pushed and the preamble run, no texture state bound.
     pub fn prepare(
         &self,
         args: &[KernelArg],
@@ -321,9 +335,22 @@ impl GridKernel {
         mem: &DeviceMemory,
         threads: usize,
     ) -> Result<AgxCompute, KernelError> {
+        self.prepare_bound(args, global, mem, threads, BoundState::default())
+    }
+
+    /// [`GridKernel::prepare`] with texture, sampler and border state bound for the preamble and
+    /// the main part ([`AgxCompute::binding`]).
+    pub fn prepare_bound(
+        &self,
+        args: &[KernelArg],
+        global: &[u32],
+        mem: &DeviceMemory,
+        threads: usize,
+        state: BoundState,
+    ) -> Result<AgxCompute, KernelError> {
         let r = &self.report;
         let mut uniforms = self.uniforms(args)?;
-        self.run_preamble(&mut uniforms, mem)?;
+        self.run_preamble(&mut uniforms, mem, &state)?;
         let dims = global.len().clamp(1, 3);
         // a workgroup of several dimensions needs a grid of as many
         if r.workgroup[dims..].iter().any(|&n| n != 1) {
@@ -349,7 +376,8 @@ impl GridKernel {
                 max_wave_insts: 1 << 24,
                 special: vec![],
             },
-        ))
+        )
+        .binding(state.textures, state.samplers, state.borders))
     }
 
     /// Dispatch over `global` threads on `threads` host threads.

@@ -39,7 +39,10 @@
 //! grid = [100]                # registers and threadgroup memory come from the report
 //!                             # optional: texture = [{ descriptor = [6 words], buffer, offset }],
 //!                             # sampler = [[2 words]], border = [[4 words]] (one a sampler):
-//!                             # ts{i} / ss{i} and custom borders, as [gallium] binds them
+//!                             # ts{i} / ss{i} and custom borders, as [gallium] binds them;
+//!                             # or state = [{ index, kind = "texture" | "pbe", descriptor,
+//!                             # buffer, offset }] (address at bit 66 / 64) and table = "buf"
+//!                             # (receives the whole array: the bindless table)
 //!
 //! [[arg]]                     # grid_kernel only: the kernel's arguments in order (Mesa's uniform
 //! name = "x"                  # layout, kernel::GridKernel); `name` labels it in errors; the value is
@@ -262,6 +265,35 @@ pub struct GridKernelCfg {
     /// Custom border colours (4 words each, cmdbuf.xml BORDER), one a sampler when given.
     #[serde(default)]
     pub border: Vec<[u32; 4]>,
+    /// Texture state by index, TEXTURE or PBE descriptors (what image stores take), instead of
+    /// `texture`; unnamed indices stay zero.
+    #[serde(default)]
+    pub state: Vec<GridStateCfg>,
+    /// A buffer receiving the whole texture state array: the bindless table the driver reads
+    /// image atomics, size queries and array layers through (its address is an `[[arg]]`).
+    pub table: Option<String>,
+}
+
+/// One entry of `[grid_kernel]`'s texture state array.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GridStateCfg {
+    pub index: usize,
+    pub kind: StateKind,
+    pub descriptor: [u32; 6],
+    pub buffer: String,
+    #[serde(default)]
+    pub offset: u64,
+}
+
+/// Which descriptor a state entry is: where its address field starts (cmdbuf.xml).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum StateKind {
+    /// TEXTURE: address >> 4 at bits 66-101.
+    Texture,
+    /// PBE: address >> 4 at bits 64-99.
+    Pbe,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -943,37 +975,32 @@ fn run_grid_kernel<O: crate::inside::AgxObserver>(
         .map(|(i, a)| a.value(i, lookup))
         .collect::<Result<Vec<_>, _>>()?;
     check_arguments(&kernel, &cfg.arg, &args)?;
-    let b = kernel.prepare(&args, &g.grid, dev, g.threads)?;
-    let b = {
-        // the descriptors as `[gallium]` binds them for a draw (`gallium_state`)
-        let state = GalliumCfg {
-            main_offset: 0,
-            preamble_offset: None,
-            nr_preamble_gprs: 0,
-            texture: g.texture.clone(),
-            sampler: g.sampler.clone(),
-        };
-        let (textures, samplers) = gallium_state(&state, lookup)?;
-        if !g.border.is_empty() && g.border.len() != samplers.len() {
-            return cfg_err(format!(
-                "{} borders for {} samplers (extended sampler state has one a sampler)",
-                g.border.len(),
-                samplers.len()
-            ));
-        }
-        let borders = g
-            .border
-            .iter()
-            .map(|b| {
-                let mut out = [0u8; 16];
-                for (i, w) in b.iter().enumerate() {
-                    out[4 * i..4 * i + 4].copy_from_slice(&w.to_le_bytes());
-                }
-                out
-            })
-            .collect();
-        b.binding(textures, samplers, borders)
+    let (textures, samplers) = grid_state(cfg, g, dev, lookup)?;
+    if !g.border.is_empty() && g.border.len() != samplers.len() {
+        return cfg_err(format!(
+            "{} borders for {} samplers (extended sampler state has one a sampler)",
+            g.border.len(),
+            samplers.len()
+        ));
+    }
+    let borders = g
+        .border
+        .iter()
+        .map(|b| {
+            let mut out = [0u8; 16];
+            for (i, w) in b.iter().enumerate() {
+                out[4 * i..4 * i + 4].copy_from_slice(&w.to_le_bytes());
+            }
+            out
+        })
+        .collect();
+    // the preamble sees the state too (Mesa hoists uniform texture samples into it)
+    let state = crate::kernel::BoundState {
+        textures,
+        samplers,
+        borders,
     };
+    let b = kernel.prepare_bound(&args, &g.grid, dev, g.threads, state)?;
     obs.uniforms_set(&vec![true; b.launch.uniforms.len()]);
     let b = if cfg.approximate {
         b.approximating()
@@ -986,6 +1013,87 @@ fn run_grid_kernel<O: crate::inside::AgxObserver>(
     write_stats(text, &stats);
     write_approximated(text, &b.approximated());
     Ok(())
+}
+
+/// `[grid_kernel]`'s texture and sampler state arrays as the hardware reads them: `texture` and
+/// `sampler` as `[gallium]` binds them (`gallium_state`), or the textures from `state` by index,
+/// each descriptor's address field set to its buffer's address plus `offset`; with `table`, the
+/// whole texture array also written to that buffer.
+fn grid_state(
+    cfg: &RunConfig,
+    g: &GridKernelCfg,
+    dev: &DeviceMemory,
+    lookup: &dyn Fn(&str) -> Result<u64, RunError>,
+) -> Result<BoundState, RunError> {
+    if !g.state.is_empty() && !g.texture.is_empty() {
+        return cfg_err("[grid_kernel]: give `texture` or `state`, not both");
+    }
+    let gallium = GalliumCfg {
+        main_offset: 0,
+        preamble_offset: None,
+        nr_preamble_gprs: 0,
+        texture: g.texture.clone(),
+        sampler: g.sampler.clone(),
+    };
+    let (mut textures, samplers) = gallium_state(&gallium, lookup)?;
+    let count = g.state.iter().map(|s| s.index + 1).max().unwrap_or(0);
+    if count > 1 << 16 {
+        return cfg_err(format!(
+            "[grid_kernel] state index {} (the job format holds at most 65536 entries)",
+            count - 1
+        ));
+    }
+    if !g.state.is_empty() {
+        textures = vec![[0u8; 24]; count];
+    }
+    let mut named = vec![false; count];
+    for s in &g.state {
+        if std::mem::replace(&mut named[s.index], true) {
+            return cfg_err(format!("[grid_kernel] state index {} given twice", s.index));
+        }
+        let addr = lookup(&s.buffer)? + s.offset;
+        if !addr.is_multiple_of(16) || addr >> 40 != 0 {
+            return cfg_err(format!(
+                "state {} in buffer {} at {addr:#x}: the descriptor holds 16-byte aligned 40-bit \
+                 addresses",
+                s.index, s.buffer
+            ));
+        }
+        let mut bytes = [0u8; 24];
+        for (i, w) in s.descriptor.iter().enumerate() {
+            bytes[4 * i..4 * i + 4].copy_from_slice(&w.to_le_bytes());
+        }
+        // cmdbuf.xml: TEXTURE's address field starts at bit 66, PBE's at bit 64
+        let shift = match s.kind {
+            StateKind::Texture => 66,
+            StateKind::Pbe => 64,
+        };
+        let mut lo = u128::from_le_bytes(bytes[..16].try_into().unwrap_or_default());
+        let field = ((1u128 << 36) - 1) << shift;
+        lo = (lo & !field) | u128::from(addr >> 4) << shift;
+        bytes[..16].copy_from_slice(&lo.to_le_bytes());
+        textures[s.index] = bytes;
+    }
+    if let Some(table) = &g.table {
+        let bytes = textures.concat();
+        // the buffer's bytes as `alloc_buffers` sizes it (structs have no table room)
+        let room = cfg.buffer.iter().find(|b| &b.name == table).map(|b| {
+            let given = b.u32.as_ref().map_or(0, |v| 4 * v.len())
+                + b.f32.as_ref().map_or(0, |v| 4 * v.len())
+                + b.u8.as_ref().map_or(0, Vec::len);
+            given.max(b.size.unwrap_or(0) as usize)
+        });
+        match room {
+            Some(n) if n >= bytes.len() => dev.write(lookup(table)?, &bytes)?,
+            _ => {
+                return cfg_err(format!(
+                    "[grid_kernel] table {table}: needs a buffer of at least {} bytes",
+                    bytes.len()
+                ))
+            }
+        }
+    }
+    Ok((textures, samplers))
 }
 
 /// The first position, in order, where the configured arguments and the report's disagree (a width,

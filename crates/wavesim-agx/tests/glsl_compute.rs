@@ -155,3 +155,12 @@ fn check_corpus(part: &str, count: usize) {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
     assert_eq!(names.len(), count, "corpus/agx/{part} shaders");
 }
+
+/// GLSL compute shaders reading textures and images (`corpus/agx/glsl_tex`): texelFetch,
+/// texture/textureLod with NEAREST filters on 2D, 3D and cube textures of several formats, and
+/// imageLoad, bound as the gallium driver binds them (tools/agx/glsl_compute.c: texture unit N
+/// in ts N with its sampler in ss N + 1, image unit N's TEXTURE descriptor in ts 2N + T).
+#[test]
+fn mesa_compiled_texture_and_image_shaders_match_llvmpipe() {
+    check_corpus("glsl_tex", 8);
+}

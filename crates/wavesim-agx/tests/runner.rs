@@ -447,3 +447,70 @@ fn abi_version_is_chosen_in_the_job_file() {
         Err(RunError::Config(_))
     ));
 }
+
+/// A `corpus/agx/glsl_img` job with `from` replaced by `to` (which must occur), run there.
+fn run_glsl_img(name: &str, from: &str, to: &str) -> Result<RunResult, RunError> {
+    let dir = corpus_dir("glsl_img");
+    let job = std::fs::read_to_string(dir.join(format!("{name}.job.toml"))).unwrap();
+    assert!(job.contains(from), "{name}: {from}");
+    let mut cfg = RunConfig::from_toml(&job.replacen(from, to, 1)).unwrap();
+    // the first image too (where image_store_2d's rgba8 store goes)
+    cfg.output.extend(RunConfig::from_toml("kind = \"grid_kernel\"\n[[output]]\nbuffer = \"image1\"\nformat = \"u32\"\ncount = 64\n").unwrap().output);
+    run_in_dir(&cfg, &dir, None)
+}
+
+/// `[[grid_kernel.state]]`'s `kind` decides where the address goes: image_store_2d's first image
+/// is stored through a PBE (state 3), whose address field starts at bit 64 (cmdbuf.xml). Patched
+/// at TEXTURE's bit 66 instead, the field lands 2 bits up and the PBE names 4 times image1's
+/// address (and loses its top 2 bits): image1 then does not get llvmpipe's texels (the store
+/// goes elsewhere or stops on a typed error).
+#[test]
+fn grid_kernel_state_kind_places_the_address() {
+    let want = std::fs::read_to_string(corpus_dir("glsl_img").join("image_store_2d.ref")).unwrap();
+    let want: Vec<u32> = want
+        .lines()
+        .find_map(|l| l.strip_prefix("image1: "))
+        .unwrap()
+        .split_whitespace()
+        .take(64)
+        .map(|w| u32::from_str_radix(w, 16).unwrap())
+        .collect();
+    let got = |r: &RunResult| -> Vec<u32> {
+        printed(r, "image1")
+            .iter()
+            .map(|w| w.parse().unwrap())
+            .collect()
+    };
+    let pbe = run_glsl_img("image_store_2d", "kind = \"pbe\"", "kind = \"pbe\"").unwrap();
+    assert_eq!(got(&pbe), want);
+    match run_glsl_img(
+        "image_store_2d",
+        "index = 3\nkind = \"pbe\"",
+        "index = 3\nkind = \"texture\"",
+    ) {
+        Ok(r) => assert_ne!(got(&r), want),
+        Err(e) => assert!(!e.to_string().is_empty()),
+    }
+}
+
+/// The state list's mistakes are configuration errors naming them.
+#[test]
+fn grid_kernel_state_errors() {
+    let err = |from: &str, to: &str| match run_glsl_img("image_atomics", from, to) {
+        Err(RunError::Config(e)) => e,
+        other => panic!("{from} -> {to}: {other:?}"),
+    };
+    // the table holds 8 entries of 24 bytes (indices 0..=7)
+    assert!(err(
+        "name = \"table\"\nsize = 192",
+        "name = \"table\"\nsize = 176"
+    )
+    .contains("table table: needs a buffer of at least 192 bytes"));
+    assert!(err("index = 5\n", "index = 4\n").contains("state index 4 given twice"));
+    assert!(err(
+        "grid = [64]\n",
+        "grid = [64]\ntexture = [{ descriptor = [0, 0, 0, 0, 0, 0], buffer = \"none\" }]\n"
+    )
+    .contains("`texture` or `state`, not both"));
+    assert!(err("index = 5\n", "index = 5\noffset = 8\n").contains("16-byte aligned"));
+}

@@ -148,15 +148,15 @@ fn srgb_reads() {
 }
 
 /// Formats Mesa never builds are typed errors: BC1 snorm (0x74; ail pairs BC1 with unorm only),
-/// EAC R11 uint (0x5B; ail pairs EAC with unorm and snorm), ASTC 4x4 (0x60) (no exact decoder,
-/// exec/compressed.rs), R5G6B5 snorm, R32 unorm, sRGB R16,
+/// EAC R11 uint (0x5B; ail pairs EAC with unorm and snorm), ASTC 4x4 snorm (0x60; ail pairs ASTC
+/// with unorm only), R5G6B5 snorm, R32 unorm, sRGB R16,
 /// type 5 (XR), Mesa's software R32G32B32 (0x36), A1R5G5B5 (0x0D, unused by Mesa).
 #[test]
 fn unmodelled_formats_are_errors() {
     for (ch, ty, srgb) in [
         (0x74, SNORM, false),
         (0x5B, UINT, false),
-        (0x60, UNORM, false),
+        (0x60, SNORM, false),
         (0x0B, SNORM, false),
         (0x21, UNORM, false),
         (0x09, UNORM, true),

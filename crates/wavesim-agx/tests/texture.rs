@@ -1727,3 +1727,109 @@ fn eac_r11_texel_fetches() {
         [[s(480.0), 0.0, 0.0, 1.0], [s(560.0), 0.0, 0.0, 1.0]]
     );
 }
+
+// ---- ASTC through the texture unit (exec/astc, exec/compressed.rs) ----
+
+/// A 2D void-extent ASTC block (Khronos Data Format Specification, "Void-Extent Blocks"): bits
+/// 0-8 0x1FC, bit 9 LDR, bits 10-11 1, all-ones extent (a constant block), then R, G, B, A as
+/// UNORM16.
+fn astc_constant(rgba: [u128; 4]) -> [u8; 16] {
+    (0xDFC
+        | 0xF_FFFF_FFFF_FFFF << 12
+        | rgba[0] << 64
+        | rgba[1] << 80
+        | rgba[2] << 96
+        | rgba[3] << 112)
+        .to_le_bytes()
+}
+
+/// A 4x4 single-partition ASTC block (as `exec::astc`'s `hand_block`): block mode 0x042 (a 4x4
+/// grid of 2-bit weights), CEM 8 with the bytes v = (10, 250, 20, 240, 30, 230) from bit 17, so
+/// e0 = (10, 20, 30, 255) and e1 = (250, 240, 230, 255); weights 0-3 = 0, 3, 1, 2 (unquantised
+/// 0, 64, 21, 43) from bit 127 down.
+fn astc_rgb_direct() -> [u8; 16] {
+    let mut b: u128 = 0x042 | 8 << 13;
+    for (i, v) in [10u128, 250, 20, 240, 30, 230].into_iter().enumerate() {
+        b |= v << (17 + 8 * i);
+    }
+    for (k, w) in [0u128, 3, 1, 2].into_iter().enumerate() {
+        b |= (w & 1) << (127 - 2 * k) | (w >> 1) << (126 - 2 * k);
+    }
+    b.to_le_bytes()
+}
+
+/// Texel fetches from ASTC textures (cmdbuf.xml channels 0x60 + footprint index, unorm), laid
+/// out in blocks as ail lays compressed images out: 2x2 blocks of 16 bytes in one tile, block
+/// (bx, by) at 16 * (bx | by << 1) (as `compressed_texel_fetches`).
+///
+/// ASTC 4x4 (0x60), 8x8: block 0 the RGB-direct block, 1 and 3 constant, 2 all zeros (block mode
+/// 0: reserved, the error colour). Thread 0 reads (2, 0), block 0's texel 2 (weight 21): R =
+/// (2570 x 43 + 64250 x 21 + 32) / 64 = 22809 -> FP16 0x3591 (exponent 13, mantissa (22809 x 4 -
+/// 65536) >> 6 = 401, toward zero) = 0.3479, A = 65535 -> 1.0. Thread 1 reads (5, 1), block 1:
+/// constant (0x4000, 0xFFFF, 0x1234, 0x8000) -> (0.25, 1.0, FP16 0x2C8D = 0.071105957..., 0.5).
+/// In linear mode the illegal block is a typed error (magenta or NaNs is the implementation's
+/// choice); in sRGB mode (bit 108) it is magenta, and block 1's G and A are the top 8 bits: G
+/// 0xFF through the sRGB table (1.0), A 0x80 / 255.
+///
+/// ASTC 6x5 (0x63), 12x10: constant blocks m = 0-3 with R = 0x4000 m: thread 0 (7, 2) is block
+/// (1, 0), R 0.25; thread 1 (3, 6) block (0, 1), R 0.5; thread 2 (11, 9) block (1, 1), R 0.75.
+#[test]
+fn astc_texel_fetches() {
+    let mut dev = DeviceMemory::new();
+    let a = dev.alloc(64, 64).unwrap();
+    let constant = astc_constant([0x4000, 0xFFFF, 0x1234, 0x8000]);
+    for (m, block) in [astc_rgb_direct(), constant, [0; 16], constant]
+        .iter()
+        .enumerate()
+    {
+        dev.write(a + 16 * m as u64, block).unwrap();
+    }
+    let b = dev.alloc(64, 64).unwrap();
+    for m in 0..4u128 {
+        dev.write(
+            b + 16 * m as u64,
+            &astc_constant([0x4000 * m, 0, 0, 0xFFFF]),
+        )
+        .unwrap();
+    }
+    let mut code = tex_word(true, 16, true, 8, 12, 2, 6).to_vec();
+    code.extend([0x88, 0x00]);
+    let run_with = |desc: [u8; 24], texels: &[(u32, u32)]| {
+        let mut w = WaveState::new(12);
+        w.textures = vec![desc];
+        w.exec = (1 << texels.len()) - 1;
+        for (l, &(x, y)) in texels.iter().enumerate() {
+            w.set_reg32(4, l, x);
+            w.set_reg32(5, l, y);
+            w.set_reg32(6, l, 0);
+        }
+        run_group(code.clone(), &mut w, &dev).map(|_| {
+            (0..texels.len())
+                .map(|l| std::array::from_fn(|c| f32::from_bits(w.reg32(8 + c, l))))
+                .collect::<Vec<[f32; 4]>>()
+        })
+    };
+    let srgb = |d: [u8; 24]| {
+        let mut d = d;
+        d[108 / 8] |= 1 << (108 % 8);
+        d
+    };
+    let fp16 = |bits: u16| {
+        // normal FP16 to f32: exponent rebias 15 -> 127
+        f32::from_bits((u32::from(bits >> 10) + 112) << 23 | u32::from(bits & 0x3FF) << 13)
+    };
+    let t4 = with_format(texture(2, [0, 1, 2, 3], 8, 8, a), 0x60, 0);
+    let v = run_with(t4, &[(2, 0), (5, 1)]).unwrap();
+    assert_eq!((v[0][0], v[0][3]), (fp16(0x3591), 1.0));
+    assert_eq!(v[1], [0.25, 1.0, fp16(0x2C8D), 0.5]);
+    assert!(matches!(
+        run_with(t4, &[(1, 5)]),
+        Err(Fault::UnsupportedForm { what }) if what.contains("ASTC")
+    ));
+    let v = run_with(srgb(t4), &[(1, 5), (5, 1)]).unwrap();
+    assert_eq!(v[0], [1.0, 0.0, 1.0, 1.0]);
+    assert_eq!((v[1][1], v[1][3]), (1.0, (128.0f64 / 255.0) as f32));
+    let t6 = with_format(texture(2, [0, 1, 2, 3], 12, 10, b), 0x63, 0);
+    let v = run_with(t6, &[(7, 2), (3, 6), (11, 9)]).unwrap();
+    assert_eq!([v[0][0], v[1][0], v[2][0]], [0.25, 0.5, 0.75]);
+}

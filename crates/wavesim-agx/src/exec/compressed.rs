@@ -21,13 +21,21 @@
 //!   R11 EAC" and "Format Signed R11 EAC"): exact, 11-bit integers / 2047 (signed / 1023). No
 //!   crate decodes them exactly (`texture2ddecoder`'s EAC R11/RG11 round to 8 bits), so the
 //!   decoder is written here; it is a table and three lines of arithmetic.
-//! - ASTC (LDR results are UNORM16 converted to FP16, or for sRGB the top 8 bits, Khronos Data
-//!   Format Specification "ASTC") is a typed error: the available decoder (`astc-decode`) rounds
-//!   its results to 8 bits, and an ASTC decoder is too large to hand-write here.
+//! - ASTC, the 14 2D footprints 4x4-12x12 (cmdbuf.xml 0x60-0x6D, UNORM, optionally sRGB):
+//!   exact, by the decoder written from the Khronos Data Format Specification in [`super::astc`]
+//!   (no crate keeps the UNORM16/FP16 results: `astc-decode` rounds to 8 bits). Mesa's UNORM
+//!   descriptor asks for linear LDR operation mode with `decode_float16` (GL and Vulkan's
+//!   default; Mesa sets no decode-mode state): a texel is its UNORM16 result converted to FP16,
+//!   and an sRGB one the top 8 bits through the sRGB table. Where the spec leaves the result to
+//!   the implementation, the read is a typed error: in linear mode the error colour ("magenta or
+//!   NaNs") and HDR endpoint modes (an implementation "may substitute HDR operation mode" and
+//!   decode them; which Apple's does is not public; both give the error colour in our decode).
+//!   In sRGB mode the error colour is magenta, as the spec fixes it.
 //!
 //! sRGB blocks (BC1-3, BC7, ETC2) decode R, G and B through the M1's measured table as 8-bit
 //! sRGB texels do (`formats.rs`).
 
+use super::astc::{self, Texel};
 use super::Fault;
 use crate::srgb_table::SRGB_TO_LINEAR;
 
@@ -57,12 +65,17 @@ pub enum Codec {
     EacR11,
     /// EAC RG11 (0x5C): two R11 halves, red then green.
     EacRg11,
+    /// ASTC of a 2D footprint (cmdbuf.xml 0x60-0x6D in `astc::FOOTPRINTS` order).
+    Astc {
+        width: u32,
+        height: u32,
+    },
 }
 
 impl Codec {
     /// The codec of a cmdbuf.xml `Channels` value and the `Type` (0 unorm, 1 snorm, 4 float)
-    /// Mesa pairs with it, `None` when the value names no compressed format; ASTC and PVRTC
-    /// (which ail never uses) are typed errors.
+    /// Mesa pairs with it, `None` when the value names no compressed format; PVRTC (which ail
+    /// never uses) is a typed error.
     pub fn of(channels: u64, ty: u64) -> Option<Result<Codec, Fault>> {
         const UNORM: u64 = 0;
         const SNORM: u64 = 1;
@@ -81,11 +94,9 @@ impl Codec {
             (0x79, FLOAT) => Codec::Bc6h { signed: true },
             (0x7A, FLOAT) => Codec::Bc6h { signed: false },
             (0x7B, UNORM) => Codec::Bc7,
-            (0x60..=0x6D, _) => {
-                return Some(Err(unsupported(format!(
-                    "ASTC channels {channels:#x} (UNORM16/FP16 results; no exact decoder \
-                     available)"
-                ))))
+            (0x60..=0x6D, UNORM) => {
+                let (width, height) = astc::FOOTPRINTS[(channels - 0x60) as usize];
+                Codec::Astc { width, height }
             }
             (0x50 | 0x51 | 0x58..=0x7B, _) => {
                 return Some(Err(unsupported(format!(
@@ -98,7 +109,15 @@ impl Codec {
         Some(Ok(codec))
     }
 
-    /// Bytes a 4x4 block.
+    /// Texels a block covers, (width, height).
+    pub fn block(self) -> (u32, u32) {
+        match self {
+            Codec::Astc { width, height } => (width, height),
+            _ => (4, 4),
+        }
+    }
+
+    /// Bytes a block.
     pub fn bytes(self) -> u64 {
         match self {
             Codec::Bc1 | Codec::Bc4 | Codec::Etc2Rgb8 | Codec::Etc2Rgb8a1 | Codec::EacR11 => 8,
@@ -117,11 +136,12 @@ impl Codec {
                 | Codec::Etc2Rgb8
                 | Codec::Etc2Rgba8
                 | Codec::Etc2Rgb8a1
+                | Codec::Astc { .. }
         )
     }
 
-    /// Texel (x, y) (each 0..4) of `block`: its (R, G, B, A) and whether the value is one of the
-    /// interpolated ones only the opt-in computes (see the module's notes).
+    /// Texel (x, y) (within the block's footprint) of `block`: its (R, G, B, A) and whether the
+    /// value is one of the interpolated ones only the opt-in computes (see the module's notes).
     pub fn texel(
         self,
         block: &[u8],
@@ -129,7 +149,8 @@ impl Codec {
         snorm: bool,
         srgb: bool,
     ) -> Result<([f64; 4], bool), Fault> {
-        if block.len() as u64 != self.bytes() || x >= 4 || y >= 4 {
+        let (bw, bh) = self.block();
+        if block.len() as u64 != self.bytes() || x >= bw || y >= bh {
             return Err(unsupported(format!(
                 "{self:?} texel ({x}, {y}) of a {}-byte block",
                 block.len()
@@ -192,7 +213,51 @@ impl Codec {
                 let g = eac11(&block[8..], (x, y), snorm);
                 ([r, g, 0.0, 1.0], false)
             }
+            Codec::Astc { width, height } => {
+                (astc_texel(block, (width, height), (x, y), srgb)?, false)
+            }
         })
+    }
+}
+
+/// Texel (x, y) of an ASTC block as the texture unit returns it (see the module's notes): FP16
+/// values in linear mode, the sRGB table on R, G, B's top 8 bits and A / 255 in sRGB mode.
+fn astc_texel(
+    block: &[u8],
+    (width, height): (u32, u32),
+    (x, y): (u32, u32),
+    srgb: bool,
+) -> Result<[f64; 4], Fault> {
+    let mode = if srgb {
+        astc::Mode::Srgb
+    } else {
+        astc::Mode::LinearLdr
+    };
+    let bytes: [u8; 16] = block
+        .try_into()
+        .map_err(|_| unsupported(format!("ASTC block of {} bytes", block.len())))?;
+    let texels = astc::decode_block(&bytes, (width, height), mode)
+        .ok_or_else(|| unsupported(format!("ASTC footprint {width}x{height}")))?;
+    let texel = texels
+        .get((y * width + x) as usize)
+        .copied()
+        .ok_or_else(|| unsupported(format!("ASTC texel ({x}, {y}) of {width}x{height}")))?;
+    match texel {
+        Texel::Fp16(v) => Ok(v.map(|h| half::f16::from_bits(h).to_f64())),
+        Texel::Unorm8(v) => Ok(std::array::from_fn(|c| {
+            if c < 3 {
+                f64::from_bits(SRGB_TO_LINEAR[v[c] as usize])
+            } else {
+                f64::from(v[c]) / 255.0
+            }
+        })),
+        // the sRGB operation mode's error colour is opaque magenta
+        Texel::Error if srgb => Ok([1.0, 0.0, 1.0, 1.0]),
+        Texel::Error | Texel::Undefined => Err(unsupported(format!(
+            "ASTC {width}x{height} texel ({x}, {y}) of an illegal block or an HDR endpoint mode in \
+             linear mode (the spec lets the implementation return magenta or NaNs, or decode HDR; \
+             Apple's choice is not public)"
+        ))),
     }
 }
 
@@ -420,9 +485,17 @@ mod tests {
 
     #[test]
     fn formats_without_an_exact_decoder_are_errors() {
-        for ch in [0x60, 0x6D, 0x50] {
-            assert!(matches!(Codec::of(ch, 0), Some(Err(_))));
+        // ASTC only as UNORM (Mesa's ail_pixel_format), PVRTC never
+        for (ch, ty) in [(0x60, 1), (0x6D, 4), (0x50, 0)] {
+            assert!(matches!(Codec::of(ch, ty), Some(Err(_))));
         }
+        assert_eq!(
+            Codec::of(0x63, 0).unwrap().unwrap(),
+            Codec::Astc {
+                width: 6,
+                height: 5
+            }
+        );
         // EAC with a type Mesa never pairs with it (uint)
         assert!(matches!(Codec::of(0x5B, 2), Some(Err(_))));
         assert!(Codec::of(0x28, 0).is_none());

@@ -7,8 +7,8 @@
 //! pairs, which include Mesa 22.3's `agx_pixel_format` ones. Depth and stencil formats are among
 //! them under their colour names (Z16 unorm is R16 unorm, Z32F is R32 float, S8 is R8 uint), and
 //! so are Mesa's luminance/alpha/intensity formats (one or two channels, the view's swizzle
-//! placing them). Compressed formats are blocks `compressed.rs` decodes (BC1-BC7, ETC2; EAC and
-//! ASTC typed errors there); the 4:2:2 ones and Mesa's software-only R32G32B32 value are typed
+//! placing them). Compressed formats are blocks `compressed.rs` decodes (BC1-BC7, ETC2, EAC,
+//! ASTC); the 4:2:2 ones and Mesa's software-only R32G32B32 value are typed
 //! errors. The channels of a texel are little-endian bit fields from bit 0 in the
 //! order the channel name gives (R5G6B5: R in bits 0-4, as Gallium's `PIPE_FORMAT_R5G6B5_UNORM`,
 //! which Mesa maps to it unswizzled).
@@ -67,7 +67,7 @@ enum Packing {
     SmallFloats,
     /// R9G9B9E5 float.
     SharedExponent,
-    /// 4x4 blocks of a compressed format (`compressed.rs`).
+    /// Blocks of a compressed format (`compressed.rs`; 4x4 texels, ASTC its footprint).
     Block(Codec),
 }
 
@@ -192,7 +192,7 @@ impl Format {
         }
     }
 
-    /// The compressed format's block codec (4x4 texels a block), `None` for texel formats.
+    /// The compressed format's block codec (`Codec::block` texels a block), `None` otherwise.
     pub fn codec(&self) -> Option<Codec> {
         match self.packing {
             Packing::Block(codec) => Some(codec),

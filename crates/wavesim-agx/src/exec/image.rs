@@ -20,7 +20,9 @@
 //! The level written is the descriptor's `Level`, the LOD operand must be 0: every producer in
 //! Mesa 25.0 passes 0 (GL and Vulkan image views are one level, bound through the PBE `Level`
 //! by `agx_batch_upload_pbe` / `hk_image_view.c`; asahi exposes no
-//! SPV_AMD_shader_image_load_store_lod; libagx's `compression.cl` and
+//! SPV_AMD_shader_image_load_store_lod, though its compiler compiles GLSL's `imageStoreLodAMD`
+//! into an image_write with the LOD in a register, `corpus/agx/glsl_img/store_lod_amd`,
+//! which stops here; libagx's `compression.cl` and
 //! `agx_nir_lower_tilebuffer.c` store at LOD 0; `legalize_image_lod` only narrows the operand
 //! to 16 bits), so how a nonzero operand combines with `Level` has neither a public source nor
 //! a producer to observe;
@@ -139,7 +141,12 @@ pub(super) fn image_write(w: &mut WaveState, o: &Ops<'_>, dev: &DeviceMemory) ->
     let lod = match o.op("D")? {
         Operand::Reg(r, _) => Some(*r),
         Operand::Imm(v) if *v == 0 => None,
-        Operand::Imm(v) => return Err(unsupported(format!("image_write at LOD {v}"))),
+        Operand::Imm(v) => {
+            return Err(unsupported(format!(
+                "image_write at LOD {v} (how a nonzero LOD combines with the PBE's Level has no \
+                 public source)"
+            )))
+        }
         _ => return Err(missing("D")),
     };
     for lane in active(w).collect::<Vec<_>>() {
@@ -147,7 +154,8 @@ pub(super) fn image_write(w: &mut WaveState, o: &Ops<'_>, dev: &DeviceMemory) ->
             let v = w.read(r, lane)?;
             if v != 0 {
                 return Err(unsupported(format!(
-                    "thread {lane}: image_write at LOD {v} (only the descriptor's level is modelled)"
+                    "thread {lane}: image_write at LOD {v} (how a nonzero LOD combines with the \
+                     PBE's Level has no public source)"
                 )));
             }
         }

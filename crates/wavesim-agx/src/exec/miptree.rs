@@ -24,10 +24,10 @@
 //! (cmdbuf.xml: `Stride` holds the row pitch minus 16, in 16-byte units).
 //!
 //! A compressed image is laid out the same way in blocks (`ail_initialize_twiddled` on
-//! elements: a 4x4 block of 8 or 16 bytes is one element), except where ail says "compressed": a
-//! padded large level counts one more block a row for its tiles (`stride_el`), and the
-//! power-of-two tree rounds level 0's block counts up before minifying, its tiles the smaller
-//! rounded side.
+//! elements: a block (4x4 texels, or an ASTC footprint) of 8 or 16 bytes is one element),
+//! except where ail says "compressed": a padded large level counts one more block a row for its
+//! tiles (`stride_el`), and the power-of-two tree rounds level 0's block counts up before
+//! minifying, its tiles the smaller rounded side.
 //!
 //! A 3D image's slices are its layers (`ail_get_layer_level_B`: layer z's level l), so level l
 //! of a 3D image is slice z < max(depth >> l, 1) of each layer's level l.

@@ -26,6 +26,7 @@
 //! - `uniform_store`, `doorbell`, `jmp_if_skipping_doorbell`, `map`/`unmap`: `helper.rs` (Mesa's
 //!   `agx_pack.c`, `agx_opcodes.py`, `helper.cl`; applegpu's description of `uniform_store`).
 
+pub mod astc;
 mod block_store;
 pub mod compressed;
 mod control;

@@ -474,7 +474,7 @@ impl Image {
             Miptree::new_compressed(
                 t.layout,
                 (t.width, t.height, format.bytes()),
-                (4, 4),
+                format.codec().map_or((4, 4), |c| c.block()),
                 levels,
                 t.page_aligned_layers,
             )?
@@ -504,7 +504,7 @@ impl Image {
     }
 
     /// The texel's (R, G, B, A), exact in f64 (`Format::decode`), rounded once when written; a
-    /// compressed image's from its 4x4 block (`compressed.rs`), an interpolated value only under
+    /// compressed image's from its block (`compressed.rs`), an interpolated value only under
     /// the opt-in.
     fn texel(
         &self,
@@ -522,11 +522,8 @@ impl Image {
                 * u64::from(layer)
         };
         let codec = self.format.codec();
-        let (ex, ey) = if codec.is_some() {
-            (x / 4, y / 4)
-        } else {
-            (x, y)
-        };
+        let (bw, bh) = codec.map_or((1, 1), |c| c.block());
+        let (ex, ey) = (x / bw, y / bh);
         let addr = self
             .t
             .address
@@ -552,7 +549,7 @@ impl Image {
             return self.format.decode(b);
         };
         let snorm = self.format.kind == NumKind::Snorm;
-        let (v, interpolated) = codec.texel(b, (x % 4, y % 4), snorm, self.format.srgb)?;
+        let (v, interpolated) = codec.texel(b, (x % bw, y % bh), snorm, self.format.srgb)?;
         if interpolated {
             if !w.approximate {
                 return Err(Fault::Unsupported {
