@@ -1259,7 +1259,8 @@ fn run_gallium_fragment<O: crate::inside::AgxObserver>(
         .fragment
         .as_ref()
         .ok_or_else(|| RunError::Config("kind = \"fragment\" needs [fragment]".into()))?;
-    if f.samples != 1
+    let linked25 = cfg.abi.as_deref() == Some(LINKED25_ABI);
+    if (f.samples != 1 && !linked25)
         || f.sample_shading
         || !f.render_targets.is_empty()
         || f.dual_source
@@ -1272,8 +1273,9 @@ fn run_gallium_fragment<O: crate::inside::AgxObserver>(
         || f.prolog_asm.is_some()
     {
         return cfg_err(
-            "abi = \"mesa-22.3\": [fragment] takes width, height, coefficients and front_facing \
-             only (the shader stores render target 0 itself; no blending, prolog or epilog)",
+            "abi = \"mesa-22.3\" and \"mesa-25.0-linked\": [fragment] takes width, height, \
+             coefficients and front_facing only, and \"mesa-25.0-linked\" also samples (the \
+             program stores its render targets itself; its epilog is in the code)",
         );
     }
     let shader = gallium_shader(cfg, program, uniforms, lookup)?;
@@ -1286,12 +1288,19 @@ fn run_gallium_fragment<O: crate::inside::AgxObserver>(
             Some(e) => Some(end_of_tile(e, dir, lookup)?),
             None => None,
         },
+        samples: f.samples,
     };
     let r = crate::gallium::run_fragment_observed(&shader, &draw, dev, obs)?;
+    // one line per pixel, or per sample of a multisampled draw
+    let ns = r.samples as usize;
     for (i, px) in r.pixels.iter().enumerate() {
-        let (x, y) = (i as u32 % f.width, i as u32 / f.width);
+        let (x, y) = ((i / ns) as u32 % f.width, (i / ns) as u32 / f.width);
         let bytes: Vec<String> = px.iter().map(|b| b.to_string()).collect();
-        let _ = writeln!(text, "pixel {x} {y}: {}", bytes.join(" "));
+        if ns == 1 {
+            let _ = writeln!(text, "pixel {x} {y}: {}", bytes.join(" "));
+        } else {
+            let _ = writeln!(text, "pixel {x} {y} sample {}: {}", i % ns, bytes.join(" "));
+        }
     }
     // zs_emit's outputs: depth as f32 bits, stencil
     for (i, (z, s)) in r.depth.iter().zip(&r.stencil).enumerate() {

@@ -173,6 +173,8 @@ pub struct WaveState {
     pub stack_frame: u32,
     /// Pixel origin of the tile an end-of-tile program stores (`image_write_block`).
     pub tile_origin: Option<[u32; 2]>,
+    /// The tile buffer's samples and tile size (`tile.rs`); single-sampled 32x32 by default.
+    pub tile_layout: tile::TileLayout,
     /// Opt-in: run `sin_pt_1`, `sin_pt_2`, `rsqrt_special` and `simd_matrix_fmadd32/16` as their
     /// documented intent (the M1's rules are not public); off, they are `Fault::Unsupported`.
     pub approximate: bool,
@@ -209,6 +211,7 @@ impl WaveState {
             stack: vec![],
             stack_frame: 0,
             tile_origin: None,
+            tile_layout: tile::TileLayout::SINGLE,
             approximate: false,
             approximated: Default::default(),
             accesses: None,
