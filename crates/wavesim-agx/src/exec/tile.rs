@@ -141,9 +141,12 @@ pub(super) fn tile_access(w: &mut WaveState, o: &Ops<'_>, tg: &mut [u8]) -> Resu
         _ => return Err(missing("R")),
     };
     let components = o.field("mask");
-    if offset + 4 * size > PIXEL_STRIDE {
+    // components sit at consecutive `size`-byte places: the highest one in the mask bounds it
+    let span = (u64::BITS - (components & 0xF).leading_zeros()) as usize;
+    if offset + span * size > PIXEL_STRIDE {
         return Err(unsupported(format!(
-            "tile access of 4 x {name} at byte {offset}: beyond the {PIXEL_STRIDE}-byte pixel"
+            "tile access of {span} x {name} at byte {offset}: beyond the {PIXEL_STRIDE}-byte \
+             sample"
         )));
     }
     let (xs, ys) = match (w.special.get(&80), w.special.get(&81)) {
