@@ -14,7 +14,7 @@ use std::path::Path;
 use wavesim_agx::runner::{run_in_dir, RunConfig};
 
 /// Jobs in corpus/agx/gl25msaa.
-const SHADERS: usize = 10;
+const SHADERS: usize = 18;
 
 /// Jobs that stop on a typed error, with the error's text: what the hardware does there has
 /// no public source (see docs/AGX.md, "Multisampling in the linked-program runner").
@@ -26,6 +26,14 @@ const KNOWN_ERRORS: &[(&str, &str)] = &[(
     "sample_discard",
     "already tested (Mesa's sample_mask rules 2 and 4)",
 )];
+
+/// Jobs whose llvmpipe reference is not GL's answer, run and checked against their tile buffer
+/// only. llvmpipe's gl_SampleMaskIn without sample shading is 15 in a 2-sample framebuffer
+/// (measured: `float(gl_SampleMaskIn[0]) / 255.0` reads back 15 at most pixels, 3 on row 0, where
+/// llvmpipe runs two invocations per pixel), bits of samples the framebuffer does not have, where
+/// GLSL 4.60, 7.1 (built-in language variables), sets bit B exactly when sample B is covered; wavesim gives 3 (both samples:
+/// the draw covers the framebuffer), so this job is green where llvmpipe's is red.
+const KNOWN_DIFFERENT: &[&str] = &["piglit_samplemaskin_indirect"];
 
 /// Byte offset of sample `s` of pixel (x, y) in the jobs' 16x16 twiddled RGBA8 image of `samples`
 /// samples. The jobs' PBE (gl25_corpus.py `ms_pbe_words`) gives a 16x16 software tile over an
@@ -110,6 +118,12 @@ fn mesa25_multisampled_programs_match_llvmpipe() {
             let want: Vec<u8> = v[3..7].iter().map(|&c| c as u8).collect();
             let at = ms_offset(x, y, s, samples);
             let got = image.get(at..at + 4).unwrap_or_default();
+            if KNOWN_DIFFERENT.contains(&name.as_str()) {
+                if tile.get(&(x, y, s)).map(|t| &t[..4]) != Some(got) {
+                    failures.push(format!("{name}: pixel {x} {y} sample {s}: not the tile"));
+                }
+                continue;
+            }
             compared += 1;
             let close = got.len() == 4 && got.iter().zip(&want).all(|(g, w)| g.abs_diff(*w) <= 1);
             if !close {
@@ -127,8 +141,9 @@ fn mesa25_multisampled_programs_match_llvmpipe() {
     }
     println!(
         "gl25msaa: {} jobs, {compared} samples compared ({inexact} within 1 but not equal), {errors} \
-         known typed errors",
-        names.len()
+         known typed errors, {} known to differ",
+        names.len(),
+        KNOWN_DIFFERENT.len()
     );
     failures.truncate(40);
     assert!(failures.is_empty(), "{}", failures.join("\n"));
