@@ -156,6 +156,7 @@ static int draw_multisampled(GLuint prog, unsigned rts, unsigned samples, const 
    p_glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, rrb);
    p_glDrawBuffers(1, draw);
    p_glDisable(GL_DEPTH_TEST);
+   p_glDisable(GL_BLEND);
    p_glActiveTexture(GL_TEXTURE0);
    p_glUniform1i(p_glGetUniformLocation(rp, "t"), 0);
    static uint8_t rgba[2][4][W * H * 4];

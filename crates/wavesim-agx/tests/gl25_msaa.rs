@@ -14,7 +14,7 @@ use std::path::Path;
 use wavesim_agx::runner::{run_in_dir, RunConfig};
 
 /// Jobs in corpus/agx/gl25msaa.
-const SHADERS: usize = 18;
+const SHADERS: usize = 20;
 
 /// Jobs that stop on a typed error, with the error's text: what the hardware does there has
 /// no public source (see docs/AGX.md, "Multisampling in the linked-program runner").
@@ -29,10 +29,11 @@ const KNOWN_ERRORS: &[(&str, &str)] = &[(
 
 /// Jobs whose llvmpipe reference is not GL's answer, run and checked against their tile buffer
 /// only. llvmpipe's gl_SampleMaskIn without sample shading is 15 in a 2-sample framebuffer
-/// (measured: `float(gl_SampleMaskIn[0]) / 255.0` reads back 15 at most pixels, 3 on row 0, where
-/// llvmpipe runs two invocations per pixel), bits of samples the framebuffer does not have, where
-/// GLSL 4.60, 7.1 (built-in language variables), sets bit B exactly when sample B is covered; wavesim gives 3 (both samples:
-/// the draw covers the framebuffer), so this job is green where llvmpipe's is red.
+/// (measured: `float(gl_SampleMaskIn[0]) / 255.0` reads back 15 at most pixels, 3 on row 0,
+/// where llvmpipe runs two invocations per pixel), bits of samples the framebuffer does not
+/// have, where GLSL 4.60, 7.1 (built-in language variables), sets bit B exactly when sample B is
+/// covered; wavesim gives 3 (both samples: the draw covers the framebuffer), so this job is
+/// green where llvmpipe's is red.
 const KNOWN_DIFFERENT: &[&str] = &["piglit_samplemaskin_indirect"];
 
 /// Byte offset of sample `s` of pixel (x, y) in the jobs' 16x16 twiddled RGBA8 image of `samples`
