@@ -32,7 +32,8 @@ epilog's blending, glBlendFunc(SRC_ALPHA, ONE_MINUS_SRC_ALPHA) or (ONE, ONE)); `
 the end-of-tile program for N samples; the job's `samples = N` and a twiddled N-sample PBE whose
 image holds every sample as libagx addresses them); NAME.ref is then llvmpipe's `positions`
 line and each sample's bytes `X Y S R G B A`, read back through texelFetch of the
-multisampled texture (tools/agx/gl_fragment_ref.c).
+multisampled texture (tools/agx/gl_fragment_ref.c); `// alpha_to_coverage` (with samples):
+GL_SAMPLE_ALPHA_TO_COVERAGE, which Mesa lowers into the epilog (GLSL_GRAPHICS_A2C).
 
 Vertex shaders (DIR/NAME.vert, attributes at locations 0..n-1, no uniform blocks): compiled as a
 hardware vertex shader (glsl_graphics --vertex: attributes from the prolog's registers, outputs
@@ -146,7 +147,11 @@ def build(src_dir, name, compiler, ref):
     blend = (header(text, 'blend') or [None])[0]
     clear = [float(v) for v in header(text, 'clear') or [0, 0, 0, 0]]
     samples = int((header(text, 'samples') or ['1'])[0])
+    a2c = '\n// alpha_to_coverage\n' in text
     env = dict(os.environ, GLSL_GRAPHICS_RTS=str(rts), GLSL_GRAPHICS_SAMPLES=str(samples))
+    if a2c:
+        env['GLSL_GRAPHICS_A2C'] = '1'
+
     if blend:
         env['GLSL_GRAPHICS_BLEND'] = blend
     with tempfile.TemporaryDirectory() as tmp:
@@ -164,6 +169,8 @@ def build(src_dir, name, compiler, ref):
             f.write('rts %d\nclear %s\n' % (rts, ' '.join(map(repr, clear))))
             if samples > 1:
                 f.write('samples %d\n' % samples)
+            if a2c:
+                f.write('alpha_to_coverage\n')
             if blend:
                 f.write('blend %s\n' % blend)
         r = subprocess.run([ref, vert, src, spec], check=True, capture_output=True,

@@ -16,7 +16,8 @@
  * second program, `texelFetch(sampler2DMS, ivec2(gl_FragCoord.xy), s)` written to a
  * single-sampled RGBA8 target and read back with glReadPixels (the k/255 values pass through
  * unchanged); output: `positions X0 Y0 X1 Y1 ...` (GL_SAMPLE_POSITION of each sample), then
- * `X Y S R G B A` per sample (and attachment 1's R G B A), no depth.
+ * `X Y S R G B A` per sample (and attachment 1's R G B A), no depth. `alpha_to_coverage`:
+ * glEnable(GL_SAMPLE_ALPHA_TO_COVERAGE).
  * Built and run by tools/agx/gl25_corpus.py. */
 #include "../mesa/shader_test_common.h"
 
@@ -234,6 +235,10 @@ int main(int argc, char **argv)
          continue;
       if (sscanf(line, "samples %u", &samples) == 1)
          continue;
+      if (!strcmp(line, "alpha_to_coverage")) {
+         p_glEnable(GL_SAMPLE_ALPHA_TO_COVERAGE);
+         continue;
+      }
       if (sscanf(line, "clear %f %f %f %f", &clear[0], &clear[1], &clear[2], &clear[3]) == 4)
          continue;
       if (sscanf(line, "blend %15s", mode) == 1) {

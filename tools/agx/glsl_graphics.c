@@ -126,8 +126,11 @@ lower_descriptors(nir_builder *b, nir_intrinsic_instr *intr, void *data)
    }
 }
 
-/* The framebuffer's sample count (GLSL_GRAPHICS_SAMPLES: 1, 2 or 4). */
+/* The framebuffer's sample count (GLSL_GRAPHICS_SAMPLES: 1, 2 or 4), and alpha to coverage
+ * (GLSL_GRAPHICS_A2C set: glEnable(GL_SAMPLE_ALPHA_TO_COVERAGE), which the driver keys only for
+ * multisampled rasterization: `alpha_to_coverage &= msaa`). */
 static unsigned gl_nr_samples = 1;
+static bool gl_a2c = false;
 
 /* Flat varyings read the plane's B instead of C for the first provoking vertex of a triangle fan
  * (agx_nir_lower_interpolation); the driver's sysval is "provoking vertex == 1"
@@ -142,9 +145,10 @@ lower_draw_sysvals(nir_builder *b, nir_intrinsic_instr *intr, void *data)
       return true;
    }
    /* The driver's `no_epilog_discard` (agx_state.c): ~0 unless the epilog discards (alpha to
-    * coverage, off here), so the main part runs the depth/stencil tests after its discards. */
+    * coverage, GLSL_GRAPHICS_A2C), so the main part runs the depth/stencil tests after its
+    * discards; with alpha to coverage 0: the epilog runs them. */
    if (intr->intrinsic == nir_intrinsic_load_shader_part_tests_zs_agx) {
-      nir_def_replace(&intr->def, nir_imm_intN_t(b, 0xffff, 16));
+      nir_def_replace(&intr->def, nir_imm_intN_t(b, gl_a2c ? 0 : 0xffff, 16));
       return true;
    }
    /* The API sample mask (glSampleMask, the root table's `sample_mask`): all samples, GL's
@@ -840,6 +844,7 @@ main(int argc, char **argv)
    gl_shader_stage stage = vertex ? MESA_SHADER_VERTEX : MESA_SHADER_FRAGMENT;
    const char *samples_env = getenv("GLSL_GRAPHICS_SAMPLES");
    gl_nr_samples = samples_env ? atoi(samples_env) : 1;
+   gl_a2c = getenv("GLSL_GRAPHICS_A2C") && gl_nr_samples > 1;
    if (gl_nr_samples != 1 && gl_nr_samples != 2 && gl_nr_samples != 4) {
       fprintf(stderr, "glsl_graphics: GLSL_GRAPHICS_SAMPLES=%u (1, 2 or 4)\n", gl_nr_samples);
       return 1;
@@ -1035,6 +1040,7 @@ driver:;
       };
    }
    ekey.blend.logicop_func = PIPE_LOGICOP_COPY;
+   ekey.blend.alpha_to_coverage = gl_a2c;
    nir_builder eb =
       nir_builder_init_simple_shader(MESA_SHADER_COMPUTE, &agx_nir_options, "AGX meta shader");
    agx_nir_fs_epilog(&eb, &ekey);

@@ -14,7 +14,7 @@ use std::path::Path;
 use wavesim_agx::runner::{run_in_dir, RunConfig};
 
 /// Jobs in corpus/agx/gl25msaa.
-const SHADERS: usize = 20;
+const SHADERS: usize = 21;
 
 /// Jobs that stop on a typed error, with the error's text: what the hardware does there has
 /// no public source (see docs/AGX.md, "Multisampling in the linked-program runner").
