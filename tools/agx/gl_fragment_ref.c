@@ -16,7 +16,8 @@
  * second program, `texelFetch(sampler2DMS, ivec2(gl_FragCoord.xy), s)` written to a
  * single-sampled RGBA8 target and read back with glReadPixels (the k/255 values pass through
  * unchanged); output: `positions X0 Y0 X1 Y1 ...` (GL_SAMPLE_POSITION of each sample), then
- * `X Y S R G B A` per sample (and attachment 1's R G B A), no depth. `alpha_to_coverage`:
+ * `X Y S R G B A DEPTHBITS` per sample (then attachment 1's R G B A); the depth samples read
+ * the same way from the N-sample GL_DEPTH_COMPONENT32F texture into a GL_R32F target. `alpha_to_coverage`:
  * glEnable(GL_SAMPLE_ALPHA_TO_COVERAGE).
  * Built and run by tools/agx/gl25_corpus.py. */
 #include "../mesa/shader_test_common.h"
@@ -114,10 +115,12 @@ static int draw_multisampled(GLuint prog, unsigned rts, unsigned samples, const 
       p_glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0 + i,
                                GL_TEXTURE_2D_MULTISAMPLE, tex[i], 0);
    }
-   p_glGenRenderbuffers(1, &depth);
-   p_glBindRenderbuffer(GL_RENDERBUFFER, depth);
-   p_glRenderbufferStorageMultisample(GL_RENDERBUFFER, samples, GL_DEPTH_COMPONENT32F, W, H);
-   p_glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, GL_RENDERBUFFER, depth);
+   p_glGenTextures(1, &depth);
+   p_glBindTexture(GL_TEXTURE_2D_MULTISAMPLE, depth);
+   p_glTexStorage2DMultisample(GL_TEXTURE_2D_MULTISAMPLE, samples, GL_DEPTH_COMPONENT32F, W, H,
+                               GL_TRUE);
+   p_glFramebufferTexture2D(GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, GL_TEXTURE_2D_MULTISAMPLE,
+                            depth, 0);
    if (p_glCheckFramebufferStatus(GL_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE)
       return fail("multisampled framebuffer incomplete", NULL);
    GLenum draw[2] = {GL_COLOR_ATTACHMENT0, GL_COLOR_ATTACHMENT1};
@@ -148,25 +151,35 @@ static int draw_multisampled(GLuint prog, unsigned rts, unsigned samples, const 
    if (!ok)
       return fail("readback program link", NULL);
    p_glUseProgram(rp);
-   GLuint rfb, rrb;
+   GLuint rfb, rrb[2];
    p_glGenFramebuffers(1, &rfb);
    p_glBindFramebuffer(GL_FRAMEBUFFER, rfb);
-   p_glGenRenderbuffers(1, &rrb);
-   p_glBindRenderbuffer(GL_RENDERBUFFER, rrb);
+   p_glGenRenderbuffers(2, rrb);
+   p_glBindRenderbuffer(GL_RENDERBUFFER, rrb[0]);
    p_glRenderbufferStorage(GL_RENDERBUFFER, GL_RGBA8, W, H);
-   p_glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, rrb);
+   /* depth samples through a 32-bit float colour target (their bits unchanged) */
+   p_glBindRenderbuffer(GL_RENDERBUFFER, rrb[1]);
+   p_glRenderbufferStorage(GL_RENDERBUFFER, GL_R32F, W, H);
    p_glDrawBuffers(1, draw);
    p_glDisable(GL_DEPTH_TEST);
    p_glDisable(GL_BLEND);
    p_glActiveTexture(GL_TEXTURE0);
    p_glUniform1i(p_glGetUniformLocation(rp, "t"), 0);
    static uint8_t rgba[2][4][W * H * 4];
-   for (unsigned i = 0; i < rts; ++i) {
-      p_glBindTexture(GL_TEXTURE_2D_MULTISAMPLE, tex[i]);
+   static float depths[4][W * H];
+   for (unsigned i = 0; i <= rts; ++i) {
+      /* attachments 0 .. rts - 1, then the depth texture */
+      unsigned z = i == rts;
+      p_glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER,
+                                  rrb[z]);
+      p_glBindTexture(GL_TEXTURE_2D_MULTISAMPLE, z ? depth : tex[i]);
       for (unsigned s = 0; s < samples; ++s) {
          p_glUniform1i(p_glGetUniformLocation(rp, "s"), (GLint)s);
          p_glDrawArrays(GL_TRIANGLES, 0, 3);
-         p_glReadPixels(0, 0, W, H, GL_RGBA, GL_UNSIGNED_BYTE, rgba[i][s]);
+         if (z)
+            p_glReadPixels(0, 0, W, H, GL_RED, GL_FLOAT, depths[s]);
+         else
+            p_glReadPixels(0, 0, W, H, GL_RGBA, GL_UNSIGNED_BYTE, rgba[i][s]);
       }
    }
    if (p_glGetError() != GL_NO_ERROR)
@@ -174,9 +187,12 @@ static int draw_multisampled(GLuint prog, unsigned rts, unsigned samples, const 
    for (unsigned y = 0; y < H; ++y)
       for (unsigned x = 0; x < W; ++x)
          for (unsigned s = 0; s < samples; ++s) {
-            printf("%u %u %u", x, y, s);
-            for (unsigned i = 0; i < rts; ++i) {
-               const uint8_t *c = &rgba[i][s][4 * (y * W + x)];
+            uint32_t bits;
+            memcpy(&bits, &depths[s][y * W + x], 4);
+            const uint8_t *c = &rgba[0][s][4 * (y * W + x)];
+            printf("%u %u %u %u %u %u %u %08x", x, y, s, c[0], c[1], c[2], c[3], bits);
+            if (rts == 2) {
+               c = &rgba[1][s][4 * (y * W + x)];
                printf(" %u %u %u %u", c[0], c[1], c[2], c[3]);
             }
             printf("\n");

@@ -266,7 +266,8 @@ pub struct EndOfTile {
 pub struct FragmentRun {
     pub samples: u32,
     pub pixels: Vec<[u8; crate::exec::tile::PIXEL_STRIDE]>,
-    /// Per pixel, the depth and stencil `zs_emit` gave sample 0 (None: not emitted), row-major.
+    /// Per sample, the depth and stencil `zs_emit` gave it (None: not emitted), indexed as
+    /// `pixels`.
     pub depth: Vec<Option<f32>>,
     pub stencil: Vec<Option<u8>>,
     pub approximated: std::collections::BTreeMap<&'static str, u64>,
@@ -314,8 +315,8 @@ pub fn run_fragment_observed<O: Observer<WaveState, Inst> + ?Sized>(
         s.uniforms_after_preamble("fragment preamble", &program, dev, obs)?;
     let (tiles_x, tiles_y) = (wpx.div_ceil(layout.width), hpx.div_ceil(layout.height));
     let mut pixels = vec![[0u8; PIXEL_STRIDE]; (wpx * hpx) as usize * ns];
-    let mut depth = vec![None; (wpx * hpx) as usize];
-    let mut stencil = vec![None; (wpx * hpx) as usize];
+    let mut depth = vec![None; (wpx * hpx) as usize * ns];
+    let mut stencil = vec![None; (wpx * hpx) as usize * ns];
     let eot_program = draw
         .end_of_tile
         .as_ref()
@@ -412,10 +413,12 @@ pub fn run_fragment_observed<O: Observer<WaveState, Inst> + ?Sized>(
                             ),
                         });
                     }
-                    if let Some(zs) = cov.zs.get(lane).filter(|z| z.samples & 1 == 1) {
-                        let i = (ys[lane] * wpx + xs[lane]) as usize;
-                        depth[i] = zs.depth;
-                        stencil[i] = zs.stencil;
+                    let pixel = (ys[lane] * wpx + xs[lane]) as usize;
+                    for (s, zs) in cov.zs.get(lane).into_iter().flatten().take(ns).enumerate() {
+                        if let Some(zs) = zs {
+                            depth[pixel * ns + s] = zs.depth;
+                            stencil[pixel * ns + s] = zs.stencil;
+                        }
                     }
                 }
                 group_index += 1;

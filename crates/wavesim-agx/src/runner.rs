@@ -1302,14 +1302,19 @@ fn run_gallium_fragment<O: crate::inside::AgxObserver>(
             let _ = writeln!(text, "pixel {x} {y} sample {}: {}", i % ns, bytes.join(" "));
         }
     }
-    // zs_emit's outputs: depth as f32 bits, stencil
+    // zs_emit's outputs: depth as f32 bits, stencil; per sample when multisampled
     for (i, (z, s)) in r.depth.iter().zip(&r.stencil).enumerate() {
-        let (x, y) = (i as u32 % f.width, i as u32 / f.width);
+        let (x, y) = ((i / ns) as u32 % f.width, (i / ns) as u32 / f.width);
+        let at = if ns == 1 {
+            format!("{x} {y}")
+        } else {
+            format!("{x} {y} sample {}", i % ns)
+        };
         if let Some(z) = z {
-            let _ = writeln!(text, "depth {x} {y}: {:08x}", z.to_bits());
+            let _ = writeln!(text, "depth {at}: {:08x}", z.to_bits());
         }
         if let Some(s) = s {
-            let _ = writeln!(text, "stencil {x} {y}: {s}");
+            let _ = writeln!(text, "stencil {at}: {s}");
         }
     }
     write_approximated(text, &r.approximated);

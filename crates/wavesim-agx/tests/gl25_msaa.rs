@@ -7,14 +7,15 @@
 //!
 //! What is compared, per sample: the job's tile buffer (`pixel X Y sample S:` lines) and its
 //! multisampled image (the end-of-tile store) against llvmpipe's N-sample texture read back
-//! sample by sample through `texelFetch(sampler2DMS, ..., s)` (NAME.ref: `X Y S R G B A`), colour
-//! bytes within 1; the image must equal the tile buffer exactly.
+//! sample by sample through `texelFetch(sampler2DMS, ..., s)` (NAME.ref: `X Y S R G B A DEPTH`),
+//! colour bytes within 1; the image must equal the tile buffer exactly; where the program writes
+//! gl_FragDepth, each sample's `zs_emit` depth within 2^-20 relative of llvmpipe's depth sample.
 
 use std::path::Path;
 use wavesim_agx::runner::{run_in_dir, RunConfig};
 
 /// Jobs in corpus/agx/gl25msaa.
-const SHADERS: usize = 21;
+const SHADERS: usize = 23;
 
 /// Jobs that stop on a typed error, with the error's text: what the hardware does there has
 /// no public source (see docs/AGX.md, "Multisampling in the linked-program runner").
@@ -69,7 +70,7 @@ fn mesa25_multisampled_programs_match_llvmpipe() {
         .collect();
     names.sort();
     let mut failures = vec![];
-    let (mut compared, mut inexact, mut errors) = (0, 0, 0);
+    let (mut compared, mut inexact, mut errors, mut depths) = (0, 0, 0, 0);
     for name in &names {
         let job = std::fs::read_to_string(dir.join(format!("{name}.job.toml"))).unwrap();
         let cfg = RunConfig::from_toml(&job).unwrap();
@@ -109,14 +110,36 @@ fn mesa25_multisampled_programs_match_llvmpipe() {
                 .collect();
             tile.insert(key, bytes);
         }
+        // zs_emit's depth per sample (`depth X Y sample S: BITS`), when the program writes it
+        let mut depth = std::collections::BTreeMap::new();
+        for line in text.lines().filter_map(|l| l.strip_prefix("depth ")) {
+            let (head, bits) = line.split_once(':').unwrap();
+            let h: Vec<u32> = head
+                .split_whitespace()
+                .filter_map(|v| v.parse().ok())
+                .collect();
+            depth.insert(
+                (h[0], h[1], h[2]),
+                u32::from_str_radix(bits.trim(), 16).unwrap(),
+            );
+        }
+        depths += depth.len();
         let refs = std::fs::read_to_string(dir.join(format!("{name}.ref"))).unwrap();
         for line in refs.lines().filter(|l| !l.starts_with("positions")) {
-            let v: Vec<u32> = line
-                .split_whitespace()
-                .map(|c| c.parse().unwrap())
-                .collect();
+            let f: Vec<&str> = line.split_whitespace().collect();
+            let v: Vec<u32> = f[..7].iter().map(|c| c.parse().unwrap()).collect();
             let (x, y, s) = (v[0], v[1], v[2]);
             let want: Vec<u8> = v[3..7].iter().map(|&c| c as u8).collect();
+            // depth within 2^-20 relative (fused multiply-adds), as tests/gl25_corpus.rs
+            if !depth.is_empty() {
+                let want = f32::from_bits(u32::from_str_radix(f[7], 16).unwrap());
+                match depth.get(&(x, y, s)).map(|&b| f32::from_bits(b)) {
+                    Some(g) if (g - want).abs() <= want.abs().max(g.abs()) / (1 << 20) as f32 => {}
+                    other => failures.push(format!(
+                        "{name}: depth {x} {y} sample {s}: {other:?}, llvmpipe {want}"
+                    )),
+                }
+            }
             let at = ms_offset(x, y, s, samples);
             let got = image.get(at..at + 4).unwrap_or_default();
             if KNOWN_DIFFERENT.contains(&name.as_str()) {
@@ -142,7 +165,7 @@ fn mesa25_multisampled_programs_match_llvmpipe() {
     }
     println!(
         "gl25msaa: {} jobs, {compared} samples compared ({inexact} within 1 but not equal), {errors} \
-         known typed errors, {} known to differ",
+         known typed errors, {} known to differ, {depths} depths",
         names.len(),
         KNOWN_DIFFERENT.len()
     );

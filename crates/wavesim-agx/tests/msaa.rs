@@ -257,3 +257,37 @@ fn sample_counts_other_than_1_2_4_are_refused() {
     let e = run("stop", 8, 4, 8).unwrap_err();
     assert!(e.contains("8 samples (1, 2 or 4)"), "{e}");
 }
+
+/// `zs_emit` under Mesa's sample loop (as Mesa emits it for gl_FragDepth with sample shading:
+/// `and r0h, 255, r1l; zs_emit r0h, r2l_r2h`): each pass tests and gives a value to its own
+/// sample only, so Mesa's "zs_emit once" holds per sample. Depth = sample id / 8 + x / 64 (exact
+/// in f32): sample s of pixel (x, y) gets s / 8 + x / 64. The word is Mesa's (`41020420`: S the
+/// register r0h, T r2, z), which wavesim's assembler does not take.
+#[test]
+fn zs_emit_per_sample_in_the_sample_loop() {
+    // `wait_pix 2, 0` holds the zs_emit word's place while the loop's branch is assembled
+    let mut code = assemble(
+        "mov_imm r0l, 0\nmov_imm r1l, 1\n\
+         get_sr r3, sr80\nconvert u32_to_f, r3, r3, rte\nfmul32 r3, r3, 0.015625\n\
+         ffs r2, r1l\nconvert s32_to_f, r2, r2, rte\nfmul32 r2, r2, 0.125\nfadd32 r2, r2, r3\n\
+         and r0h, 255, r1l\nwait_pix 1, 0\nwait_pix 2, 0\n\
+         iadd r1l, 0, r1l, lsl 1\nwhile_icmp r0l, ult, r1l, 15, 1\njmp_exec_any 0x8\n\
+         pop_exec r0l, 1\nstop",
+    )
+    .unwrap();
+    let at = code
+        .windows(4)
+        .position(|w| w == [0x48, 0x02, 0x00, 0x00])
+        .unwrap();
+    code[at..at + 4].copy_from_slice(&[0x41, 0x02, 0x04, 0x20]);
+    let r = run_fragment(&shader(code), &draw(8, 4, 4, None), &DeviceMemory::new()).unwrap();
+    for y in 0..4u32 {
+        for x in 0..8u32 {
+            for s in 0..4u32 {
+                let want = s as f32 / 8.0 + x as f32 / 64.0;
+                let i = ((y * 8 + x) * 4 + s) as usize;
+                assert_eq!(r.depth[i], Some(want), "pixel {x} {y} sample {s}");
+            }
+        }
+    }
+}
