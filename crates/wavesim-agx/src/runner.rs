@@ -54,6 +54,8 @@
 //! front_facing = true         # gl_FrontFacing (get_sr sr62 = 0; false: 1); absent: reading sr62
 //!                             # is a typed error (also for abi = "mesa-22.3")
 //!
+//!                             # abi = "mesa-25.0-linked" also takes `samples` (1, 2, 4: the
+//!                             # tile buffer's samples, gallium::FragmentDraw::samples)
 //! [end_of_tile]               # abi = "mesa-25.0-linked" fragment jobs (Mesa 25.0's linked
 //! code = "end_of_tile.bin"    # program, [gallium] offsets): the end-of-tile program, run per
 //! nr_gprs = 1                 # tile; `pbe` the render target's PBE descriptor (6 words), its
