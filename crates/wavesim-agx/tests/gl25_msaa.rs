@@ -15,7 +15,7 @@ use std::path::Path;
 use wavesim_agx::runner::{run_in_dir, RunConfig};
 
 /// Jobs in corpus/agx/gl25msaa.
-const SHADERS: usize = 23;
+const SHADERS: usize = 24;
 
 /// Jobs that stop on a typed error, with the error's text: what the hardware does there has
 /// no public source (see docs/AGX.md, "Multisampling in the linked-program runner").
@@ -87,13 +87,16 @@ fn mesa25_multisampled_programs_match_llvmpipe() {
                 continue;
             }
         };
-        let image: Vec<u8> = text
-            .lines()
-            .find_map(|l| l.strip_prefix("rt:"))
-            .unwrap_or_default()
-            .split_whitespace()
-            .map(|v| v.parse().unwrap())
-            .collect();
+        // render target 0's and (`// rts: 2`) render target 1's multisampled images
+        let output = |prefix: &str| -> Vec<u8> {
+            text.lines()
+                .find_map(|l| l.strip_prefix(prefix))
+                .unwrap_or_default()
+                .split_whitespace()
+                .map(|v| v.parse().unwrap())
+                .collect()
+        };
+        let (image, image1) = (output("rt:"), output("rt1:"));
         // the tile buffer, per sample
         let mut tile = std::collections::BTreeMap::new();
         for line in text.lines().filter_map(|l| l.strip_prefix("pixel ")) {
@@ -160,6 +163,21 @@ fn mesa25_multisampled_programs_match_llvmpipe() {
                 failures.push(format!(
                     "{name}: pixel {x} {y} sample {s}: the image is not the tile buffer"
                 ));
+            }
+            // render target 1: llvmpipe's attachment 1 after the depth; its tile bytes 4-7
+            // (agx_build_tilebuffer_layout packs it after render target 0 in each sample)
+            if f.len() > 8 {
+                let want: Vec<u8> = f[8..12].iter().map(|c| c.parse().unwrap()).collect();
+                let got = image1.get(at..at + 4).unwrap_or_default();
+                compared += 1;
+                let close =
+                    got.len() == 4 && got.iter().zip(&want).all(|(g, w)| g.abs_diff(*w) <= 1);
+                if !close || tile.get(&(x, y, s)).map(|t| &t[4..8]) != Some(got) {
+                    failures.push(format!(
+                        "{name}: rt1 pixel {x} {y} sample {s}: {got:?}, llvmpipe {want:?}"
+                    ));
+                }
+                inexact += usize::from(close && got != want.as_slice());
             }
         }
     }
