@@ -21,8 +21,8 @@ const SHADERS: usize = 24;
 /// no public source (see docs/AGX.md, "Multisampling in the linked-program runner").
 const KNOWN_ERRORS: &[(&str, &str)] = &[(
     // Mesa's sample-shaded discard: each pass of the sample loop kills its own sample and then
-    // tests every sample (`sample_mask 0xffff, 0xff`), so the second pass kills or re-tests
-    // samples the first tested, which Mesa's sample_mask rules 2 and 4 forbid for one
+    // tests every sample not killed (`sample_mask` TARGET 0xffff), so the second pass kills or
+    // re-tests samples the first tested, which Mesa's sample_mask rules 2 and 4 forbid for one
     // invocation; how the hardware scopes those rules across the loop's passes is not public
     "sample_discard",
     "already tested (Mesa's sample_mask rules 2 and 4)",
