@@ -31,6 +31,7 @@
 
 use super::miptree::Miptree;
 use super::texture::texture_descriptor;
+use super::texture_ms::ms_sample_address;
 use super::tile::PIXEL_STRIDE;
 use super::{active, missing, Fault, Ops, WaveState};
 use crate::exec::image::PbeDesc;
@@ -228,16 +229,12 @@ fn ms_texel_offset(
             p.dimension, p.layout
         )));
     }
-    // libagx calculate_twiddled_coordinates: tile-row start, tile-column start, Morton offset
-    let (ox, oy) = (x & (tile_w - 1), y & (tile_h - 1));
-    let mut morton = 0u64;
-    for bit in 0..16 {
-        morton |= u64::from(ox >> bit & 1) << (2 * bit);
-        morton |= u64::from(oy >> bit & 1) << (2 * bit + 1);
-    }
-    let px = u64::from(y & !(tile_h - 1)) * u64::from(aligned_width)
-        + u64::from(x & !(tile_w - 1)) * u64::from(tile_h)
-        + morton;
-    let sample = (px << log2) + u64::from(s);
-    Ok(p.address.wrapping_add(4 * sample))
+    Ok(ms_sample_address(
+        p.address,
+        (tile_w, tile_h),
+        aligned_width,
+        log2,
+        (x, y, s),
+        4,
+    ))
 }

@@ -40,6 +40,7 @@ mod miptree;
 mod simd;
 mod stack;
 pub mod texture;
+mod texture_ms;
 pub mod tile;
 mod varying;
 mod zs_emit;
@@ -234,6 +235,33 @@ impl WaveState {
         value: u64,
     ) {
         record_access(&mut self.accesses, kind, space, lane, addr, size, value);
+    }
+
+    /// Reads `buf.len()` bytes of device memory at `addr` for thread `lane` and records the load
+    /// (its first 8 bytes as the value), as a texel or image read is traced.
+    pub(crate) fn load_recorded(
+        &mut self,
+        dev: &DeviceMemory,
+        space: &'static str,
+        lane: usize,
+        addr: u64,
+        buf: &mut [u8],
+    ) -> Result<(), Fault> {
+        dev.read(addr, buf)
+            .map_err(|source| Fault::Memory { lane, source })?;
+        let mut value = [0u8; 8];
+        let low = buf.len().min(8);
+        value[..low].copy_from_slice(&buf[..low]);
+        let size = buf.len() as u64;
+        self.record(
+            AccessKind::Load,
+            space,
+            lane,
+            addr,
+            size,
+            u64::from_le_bytes(value),
+        );
+        Ok(())
     }
 
     fn out_of_range(&self, reg: Reg) -> Fault {
@@ -981,6 +1009,8 @@ pub fn step(w: &mut WaveState, d: &Decoded, mem: &mut Memories<'_>) -> Result<Fl
         Sem::SampleMask => coverage::sample_mask(w, o)?,
         Sem::TileAccess => tile::tile_access(w, o, mem.threadgroup)?,
         Sem::PixelOrder => tile::pixel_order(w)?,
+        // tex_2d_ms (4): a multisampled fetch, `texture_ms.rs`
+        Sem::TextureLoad if o.field("n") == 4 => texture_ms::texture_load_ms(w, o, mem.device)?,
         Sem::TextureSample | Sem::TextureLoad => {
             texture::texture_access(w, o, mem.device, sem == Sem::TextureLoad)?
         }
