@@ -6,6 +6,7 @@
 
 use wavesim_agx::assemble;
 use wavesim_agx::exec::tile::TileLayout;
+use wavesim_agx::exec::{Memories, Program, WaveState, SIMD_WIDTH};
 use wavesim_agx::gallium::{run_fragment, EndOfTile, FragmentDraw, FragmentRun, Shader};
 use wavesim_core::memory::DeviceMemory;
 
@@ -185,6 +186,27 @@ fn ms_pbe(address: u64, samples_field: u128) -> [u8; 24] {
     out
 }
 
+/// The main part of the multisampled store tests: Mesa's sample loop writing red = 16 x + s per
+/// sample (i8 data from r2l, the other three bytes r2h, r3l, r3h = 0: `st_tile` i8 moves each
+/// register's low byte).
+const RED_PER_SAMPLE: &str = "mov_imm r0l, 0\nmov_imm r1l, 1\n\
+     get_sr r2, sr80\nffs r3, r1l\niadd r2, r3, r2, lsl 4\n\
+     mov_imm r3, 0\nand r0h, 255, r1l\n\
+     st_tile r2l_r2h_r3l_r3h, i8, 0, xyzw, 0, r0h, 0\n\
+     iadd r1l, 0, r1l, lsl 1\nwhile_icmp r0l, ult, r1l, 15, 1\n\
+     jmp_exec_any 0x8\npop_exec r0l, 1\nstop";
+
+/// Mesa 25.0's end-of-tile program for a 4-sample RGBA8 tile, as its compiler emitted it
+/// (corpus/agx/gl25msaa/end_of_tile_4x.bin): `mov_imm r0l, 0; image_write_block r0l,
+/// r0l_r0h_r1l_r1h_r2l, 0, ts0, tex_2d_ms, rte, u8norm, 0, 9, 1; stop` (wavesim's assembler
+/// does not take the block store's coordinate operand).
+fn eot_4x() -> Vec<u8> {
+    let mut eot = assemble("mov_imm r0l, 0").unwrap();
+    eot.extend([0xb1, 0x80, 0x00, 0x80, 0x00, 0x4c, 0x00, 0x00, 0x0a, 0x00]);
+    eot.extend(assemble("stop").unwrap());
+    eot
+}
+
 /// The multisampled end-of-tile store (Mesa's `agx_build_end_of_tile_shader` for a 4-sample tile:
 /// `image_write_block` of kind tex_2d_ms): sample s of pixel (x, y) goes to libagx's address
 /// (Morton(x, y) << 2 | s) * 4 in the one 16x16 software tile. The main part writes red =
@@ -194,31 +216,18 @@ fn ms_pbe(address: u64, samples_field: u128) -> [u8; 24] {
 /// samples for this 4-sample tile is refused.
 #[test]
 fn multisampled_end_of_tile_store() {
-    let main = "mov_imm r0l, 0\nmov_imm r1l, 1\n\
-         get_sr r2, sr80\nffs r3, r1l\niadd r2, r3, r2, lsl 4\n\
-         mov_imm r3, 0\nand r0h, 255, r1l\n\
-         st_tile r2l_r2h_r3l_r3h, i8, 0, xyzw, 0, r0h, 0\n\
-         iadd r1l, 0, r1l, lsl 1\nwhile_icmp r0l, ult, r1l, 15, 1\n\
-         jmp_exec_any 0x8\npop_exec r0l, 1\nstop";
-    // Mesa 25.0's end-of-tile program for a 4-sample RGBA8 tile, as its compiler emitted it
-    // (corpus/agx/gl25msaa/end_of_tile_4x.bin): `mov_imm r0l, 0; image_write_block r0l,
-    // r0l_r0h_r1l_r1h_r2l, 0, ts0, tex_2d_ms, rte, u8norm, 0, 9, 1; stop` (wavesim's assembler
-    // does not take the block store's coordinate operand)
-    let mut eot = assemble("mov_imm r0l, 0").unwrap();
-    eot.extend([0xb1, 0x80, 0x00, 0x80, 0x00, 0x4c, 0x00, 0x00, 0x0a, 0x00]);
-    eot.extend(assemble("stop").unwrap());
     for (samples_field, ok) in [(1u128, true), (0, false)] {
         let mut dev = DeviceMemory::new();
         let image = dev.alloc(16 * 16 * 4 * 4, 64).unwrap();
         let end_of_tile = EndOfTile {
-            code: eot.clone(),
+            code: eot_4x(),
             nr_gprs: 3,
             pbe: ms_pbe(image, samples_field),
             more_pbes: vec![],
             clear: None,
         };
         let r = run_fragment(
-            &shader(assemble(main).unwrap()),
+            &shader(assemble(RED_PER_SAMPLE).unwrap()),
             &draw(16, 16, 4, Some(end_of_tile)),
             &dev,
         );
@@ -289,5 +298,65 @@ fn zs_emit_per_sample_in_the_sample_loop() {
                 assert_eq!(r.depth[i], Some(want), "pixel {x} {y} sample {s}");
             }
         }
+    }
+}
+
+/// What the multisampled end-of-tile store writes, a multisampled `texture_load` (Mesa's txf_ms,
+/// `texelFetch(sampler2DMS, p, s)`, as tests/texture_ms.rs packs it) reads back: the store
+/// addresses the image from the PBE's software words (16x16 tile, aligned width 16, 2^2
+/// samples), the load from the TEXTURE descriptor alone (ail's tile for 16-byte elements of a
+/// 16x16 image: one 16x16 tile). The main part writes red = 16 x + s (as in
+/// `multisampled_end_of_tile_store`); thread l fetches pixel (l mod 16, l / 2), sample l mod 4,
+/// and reads (16 x + s) / 255 in f32 for red and 0 for the rest.
+#[test]
+fn multisampled_fetch_reads_what_the_end_of_tile_store_wrote() {
+    let mut dev = DeviceMemory::new();
+    let image = dev.alloc(16 * 16 * 4 * 4, 64).unwrap();
+    let end_of_tile = EndOfTile {
+        code: eot_4x(),
+        nr_gprs: 3,
+        pbe: ms_pbe(image, 1),
+        more_pbes: vec![],
+        clear: None,
+    };
+    run_fragment(
+        &shader(assemble(RED_PER_SAMPLE).unwrap()),
+        &draw(16, 16, 4, Some(end_of_tile)),
+        &dev,
+    )
+    .unwrap();
+    // TEXTURE: dimension 4, twiddled, R8G8B8A8 unorm, swizzle RGBA, 16x16, Samples 1 (4)
+    let v: u128 = 4
+        | 2 << 4
+        | 0x28 << 6
+        | (1 << 3 | 2 << 6 | 3 << 9) << 16
+        | 15 << 28
+        | 15 << 42
+        | 1 << 64
+        | u128::from(image >> 4) << 66;
+    let mut desc = [0u8; 24];
+    desc[..16].copy_from_slice(&v.to_le_bytes());
+    let word: u64 = 0x31 | 1 << 6 | 1 << 8 | 16 << 9 | 8 << 16 | 4 << 40 | 12 << 43 | 0xF << 48;
+    let mut code = word.to_le_bytes().to_vec();
+    code.extend([0x88, 0x00]);
+    let mut w = WaveState::new(12);
+    w.textures = vec![desc];
+    let pick = |l: usize| [l as u32 % 16, l as u32 / 2, l as u32 % 4];
+    for l in 0..SIMD_WIDTH {
+        for (i, v) in pick(l).into_iter().enumerate() {
+            w.set_reg32(4 + i, l, v);
+        }
+    }
+    let mut tg = vec![];
+    let mut mem = Memories {
+        device: &dev,
+        threadgroup: &mut tg,
+    };
+    wavesim_agx::exec::run(&mut w, &Program::new(code), &mut mem, 10).unwrap();
+    for l in 0..SIMD_WIDTH {
+        let [x, _, s] = pick(l);
+        let red = ((16 * x + s) as f32 / 255.0).to_bits();
+        let got = [8, 9, 10, 11].map(|r| w.reg32(r, l));
+        assert_eq!(got, [red, 0, 0, 0], "thread {l}");
     }
 }
