@@ -372,6 +372,9 @@ unsigned wavesim_glsl_samplers(struct gl_shader_program *prog, gl_shader_stage s
  * (LEQUAL, GL's default TEXTURE_COMPARE_FUNC) and the swizzle R R R 1: the compatibility
  * profile's default DEPTH_TEXTURE_MODE, LUMINANCE (compute_texture_format_swizzle in
  * teximage.c), composed with the depth format's broadcast as agx_pack_texture composes them.
+ * A sampler2DMS gets a 4x4 texture of 4 samples (dimension 2D multisampled, Samples 4), filled
+ * as the comment in the body says (tools/agx/gl25_msfetch.py; mesa_shader_test.c has no
+ * multisampled textures).
  * Writes OUT.texI.bin and prints `texture I SIZE rgba8|z32f W0..W5` and `sampler_desc I W0 W1`. */
 static bool
 write_texture(const struct wavesim_sampler *smp, const char *out)
@@ -415,6 +418,14 @@ write_texture(const struct wavesim_sampler *smp, const char *out)
       dim = AGX_TEXTURE_DIMENSION_CUBE;
       layout.depth_px = 6;
       break;
+   case GLSL_SAMPLER_DIM_MS:
+      if (smp->array) {
+         fprintf(stderr, "glsl_graphics: multisampled array sampler %s\n", smp->name);
+         return false;
+      }
+      dim = AGX_TEXTURE_DIMENSION_2D_MULTISAMPLED;
+      layout.sample_count_sa = 4;
+      break;
    default:
       fprintf(stderr, "glsl_graphics: sampler %s of dimension %d\n", smp->name, smp->dim);
       return false;
@@ -425,8 +436,30 @@ write_texture(const struct wavesim_sampler *smp, const char *out)
    }
    ail_make_miptree(&layout);
    uint8_t *image = calloc(1, layout.size_B);
+   /* A 4-sample sampler2DMS: sample s of texel (x, y) holds (16 x + 1, 16 y + 2, 64 s + 3, 0),
+    * stored where libagx_image_texel_address puts it (the pixel's twiddled index in ail's
+    * level-0 tile, shifted by log2 of the count, plus s); no upload path exists in GL for
+    * multisampled images, so ail_tile's handling of them is not used. */
+   if (layout.sample_count_sa > 1) {
+      unsigned tw = layout.tilesize_el[0].width_el, th = layout.tilesize_el[0].height_el;
+      unsigned aligned = ALIGN_POT(layout.width_px, tw);
+      for (unsigned y = 0; y < layout.height_px; ++y)
+         for (unsigned x = 0; x < layout.width_px; ++x) {
+            unsigned ox = x & (tw - 1), oy = y & (th - 1), morton = 0;
+            for (unsigned bit = 0; bit < 16; ++bit)
+               morton |= ((ox >> bit) & 1) << (2 * bit) | ((oy >> bit) & 1) << (2 * bit + 1);
+            unsigned px = (y & ~(th - 1)) * aligned + (x & ~(tw - 1)) * th + morton;
+            for (unsigned sa = 0; sa < 4; ++sa) {
+               uint8_t *t = image + ((px << 2) + sa) * 4;
+               t[0] = 16 * x + 1;
+               t[1] = 16 * y + 2;
+               t[2] = 64 * sa + 3;
+               t[3] = 0;
+            }
+         }
+   }
    uint8_t linear[4 * 4 * 4];
-   for (unsigned z = 0; z < layout.depth_px; ++z) {
+   for (unsigned z = 0; z < (layout.sample_count_sa > 1 ? 0 : layout.depth_px); ++z) {
       for (unsigned y = 0; y < layout.height_px; ++y)
          for (unsigned x = 0; x < 4; ++x) {
             uint8_t *t = &linear[(y * 4 + x) * 4];
@@ -463,6 +496,8 @@ write_texture(const struct wavesim_sampler *smp, const char *out)
       cfg.address = 0;
       cfg.depth = dim == AGX_TEXTURE_DIMENSION_CUBE ? 1 : layout.depth_px;
       cfg.page_aligned_layers = layout.page_aligned_layers;
+      if (layout.sample_count_sa == 4)
+         cfg.samples = AGX_SAMPLE_COUNT_4;
    }
    bool rect = smp->dim == GLSL_SAMPLER_DIM_RECT;
    struct agx_sampler_packed sampler;

@@ -4,9 +4,16 @@
 //! TEXTURE descriptors laid out as cmdbuf.xml says, over images laid out as ail lays out a
 //! multisampled image (a pixel's samples together as one element of a twiddled image).
 
+use std::path::Path;
 use wavesim_agx::disassemble_raw;
 use wavesim_agx::exec::{run, Fault, Memories, Program, WaveState, SIMD_WIDTH};
+use wavesim_agx::runner::{run_in_dir, RunConfig};
 use wavesim_core::memory::DeviceMemory;
+
+// only `image` is used here; the tile and vertex readers serve the other corpus tests
+#[allow(dead_code)]
+#[path = "common/linked_output.rs"]
+mod linked_output;
 
 /// Mesa's `agx_pack.c` AGX_OPCODE_TEXTURE_LOAD with small registers (as tests/texture.rs packs
 /// it): R = r8-r11 (16-bit units 16, 32-bit), coordinates r4-r6 (units 8), LOD the immediate 0
@@ -160,6 +167,51 @@ fn undefined_fetches_and_wrong_descriptors_are_errors() {
         match run_group(&mut w, &dev) {
             Err(Fault::UnsupportedForm { what: e }) => assert!(e.contains(what), "{e}"),
             r => panic!("{what}: {r:?}"),
+        }
+    }
+}
+
+/// corpus/agx/gl25msfetch (tools/agx/gl25_msfetch.py): Mesa 25.0.7's programs reading
+/// glsl_graphics's 4-sample 4x4 texture, sample s of texel (x, y) = (16 x + 1, 16 y + 2,
+/// 64 s + 3, 0) / 255, against a host model of each shader over 16x16 pixels, texel
+/// (x mod 4, y mod 4):
+/// - resolve.frag, the mean of the samples: ((16 x + 1) 4 / 4, ..., (3 + 67 + 131 + 195) / 4 =
+///   99, 0) / 255, each sum of four exact multiples of 1/255 in f32 within an ulp, so the
+///   unorm8 store gives the bytes (16 x + 1, 16 y + 2, 99, 0);
+/// - per_sample.frag, sample (x + y) mod 4: the bytes (16 x + 1, 16 y + 2, 64 s + 3, 0).
+///
+/// No llvmpipe reference: GL cannot upload a multisampled texture (docs/AGX.md).
+#[test]
+fn mesa25_txf_ms_programs_match_the_host_model() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../corpus/agx/gl25msfetch");
+    type Model = fn(u32, u32) -> [u8; 4];
+    let programs: [(&str, Model); 2] = [
+        ("resolve", |x, y| {
+            [16 * (x % 4) as u8 + 1, 16 * (y % 4) as u8 + 2, 99, 0]
+        }),
+        ("per_sample", |x, y| {
+            let s = ((x + y) % 4) as u8;
+            [
+                16 * (x % 4) as u8 + 1,
+                16 * (y % 4) as u8 + 2,
+                64 * s + 3,
+                0,
+            ]
+        }),
+    ];
+    for (name, model) in programs {
+        let job = std::fs::read_to_string(dir.join(format!("{name}.job.toml"))).unwrap();
+        let cfg = RunConfig::from_toml(&job).unwrap();
+        let text = run_in_dir(&cfg, &dir, None)
+            .unwrap_or_else(|e| panic!("{name}: {e}"))
+            .text;
+        let image = linked_output::image(&text, "rt");
+        assert_eq!(image.len(), 16 * 16 * 4, "{name}");
+        for y in 0..16u32 {
+            for x in 0..16u32 {
+                let at = ((y * 16 + x) * 4) as usize;
+                assert_eq!(image[at..at + 4], model(x, y), "{name}: pixel {x} {y}");
+            }
         }
     }
 }
