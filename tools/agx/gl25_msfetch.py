@@ -6,9 +6,10 @@ end and asahi compiler as its gallium driver does (tools/agx/glsl_graphics.c --g
 glsl_graphics gives the sampler a 4x4 texture of 4 samples, sample s of texel (x, y) holding
 (16 x + 1, 16 y + 2, 64 s + 3, 0) at libagx's address (NAME.tex0.bin), and its TEXTURE and
 SAMPLER descriptors. The jobs draw 16x16 pixels to a linear RGBA8 render target
-(end_of_tile.bin, as tools/agx/gl25_corpus.py's). There is no llvmpipe reference here: GL has no
-upload path for multisampled textures, so the reference harness would have to render the
-samples first; tests/texture_ms.rs checks each pixel against a host model of the shader.
+(end_of_tile.bin, as tools/agx/gl25_corpus.py's). NAME.ref is llvmpipe's answer
+(tools/agx/gl_fragment_ref.c with the spec line `ms_texture`: the same texture, drawn by a
+sample-shaded fill pass since GL cannot upload multisampled data) as `X Y R G B A DEPTHBITS`;
+tests/texture_ms.rs compares each pixel with it and with a host model of the shader.
 
 Usage: gl25_msfetch.py MESA_NEW_WORKDIR DIR
 """
@@ -25,9 +26,21 @@ VERT = """#version 450
 void main() { gl_Position = vec4(vec2(gl_VertexID & 1, gl_VertexID >> 1) * 4.0 - 1.0, 0.0, 1.0); }
 """
 
+# gl_fragment_ref's vertex shader: the triangle (-1,-1) (3,-1) (-1,3)
+REF_VERT = """#version 450
+const vec2 P[3] = vec2[](vec2(-1.0, -1.0), vec2(3.0, -1.0), vec2(-1.0, 3.0));
+void main() { gl_Position = vec4(P[gl_VertexID], 0.0, 1.0); }
+"""
 
-def build(src_dir, name, compiler):
+
+def build(src_dir, name, compiler, ref):
     with tempfile.TemporaryDirectory() as tmp:
+        vert2, spec = os.path.join(tmp, 'b.vert'), os.path.join(tmp, 'spec')
+        open(vert2, 'w').write(REF_VERT)
+        open(spec, 'w').write('ms_texture\n')
+        px = subprocess.run([ref, vert2, os.path.join(src_dir, name + '.frag'), spec],
+                            check=True, capture_output=True, text=True).stdout
+        open(os.path.join(src_dir, name + '.ref'), 'w').write(px)
         vert, out = os.path.join(tmp, 'a.vert'), os.path.join(tmp, 'a')
         open(vert, 'w').write(VERT)
         env = dict(os.environ, GLSL_GRAPHICS_RTS='1', GLSL_GRAPHICS_SAMPLES='1')
@@ -70,12 +83,14 @@ def build(src_dir, name, compiler):
 def main():
     work, out_dir = sys.argv[1], sys.argv[2]
     with tempfile.TemporaryDirectory() as tmp:
-        compiler = os.path.join(tmp, 'glsl_graphics')
+        compiler, ref = os.path.join(tmp, 'glsl_graphics'), os.path.join(tmp, 'gl_fragment_ref')
         subprocess.run(['sh', os.path.join(HERE, 'build_glsl_graphics.sh'), work, compiler],
                        check=True, capture_output=True)
+        subprocess.run(['cc', '-O2', '-o', ref, os.path.join(HERE, 'gl_fragment_ref.c'), '-lEGL'],
+                       check=True)
         for f in sorted(os.listdir(out_dir)):
             if f.endswith('.frag'):
-                build(out_dir, f[:-5], compiler)
+                build(out_dir, f[:-5], compiler, ref)
                 print(f[:-5])
 
 

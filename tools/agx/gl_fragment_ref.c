@@ -18,7 +18,7 @@
  * unchanged); output: `positions X0 Y0 X1 Y1 ...` (GL_SAMPLE_POSITION of each sample), then
  * `X Y S R G B A DEPTHBITS` per sample (then attachment 1's R G B A); the depth samples read
  * the same way from the N-sample GL_DEPTH_COMPONENT32F texture into a GL_R32F target. `alpha_to_coverage`:
- * glEnable(GL_SAMPLE_ALPHA_TO_COVERAGE).
+ * glEnable(GL_SAMPLE_ALPHA_TO_COVERAGE). `ms_texture`: see fill_ms_texture.
  * Built and run by tools/agx/gl25_corpus.py. */
 #include "../mesa/shader_test_common.h"
 
@@ -100,6 +100,56 @@ static void draw_triangle(unsigned rts, const float *clear)
    p_glGenVertexArrays(1, &vao);
    p_glBindVertexArray(vao);
    p_glDrawArrays(GL_TRIANGLES, 0, 3);
+}
+
+/* The `ms_texture` spec line (corpus/agx/gl25msfetch): texture unit 0 holds a 4x4 GL_RGBA8
+ * texture of 4 samples, sample s of texel (x, y) = (16 x + 1, 16 y + 2, 64 s + 3, 0) / 255 (the
+ * texture glsl_graphics gives a sampler2DMS). GL has no upload path for multisampled textures,
+ * so a fill pass draws it: a fragment shader reading gl_SampleID runs once per sample (GL 4.6
+ * 14.3.1.1), writing k/255 values that the RGBA8 store keeps exactly. */
+static int fill_ms_texture(GLuint prog)
+{
+   static const char *vs = "#version 450\n"
+                           "const vec2 P[3] = vec2[](vec2(-1.0, -1.0), vec2(3.0, -1.0), "
+                           "vec2(-1.0, 3.0));\n"
+                           "void main() { gl_Position = vec4(P[gl_VertexID], 0.0, 1.0); }\n";
+   static const char *fs = "#version 450\n"
+                           "layout(location = 0) out vec4 o;\n"
+                           "void main() {\n"
+                           "   ivec2 p = ivec2(gl_FragCoord.xy);\n"
+                           "   o = vec4(16 * p.x + 1, 16 * p.y + 2, 64 * gl_SampleID + 3, 0) "
+                           "/ 255.0;\n"
+                           "}\n";
+   GLuint fp = p_glCreateProgram();
+   if (compile(fp, GL_VERTEX_SHADER, vs) || compile(fp, GL_FRAGMENT_SHADER, fs))
+      return 1;
+   p_glLinkProgram(fp);
+   GLint ok = 0;
+   p_glGetProgramiv(fp, GL_LINK_STATUS, &ok);
+   if (!ok)
+      return fail("ms_texture fill program link", NULL);
+   p_glUseProgram(fp);
+   GLuint fb, tex, vao;
+   p_glGenFramebuffers(1, &fb);
+   p_glBindFramebuffer(GL_FRAMEBUFFER, fb);
+   p_glActiveTexture(GL_TEXTURE0);
+   p_glGenTextures(1, &tex);
+   p_glBindTexture(GL_TEXTURE_2D_MULTISAMPLE, tex);
+   p_glTexStorage2DMultisample(GL_TEXTURE_2D_MULTISAMPLE, 4, GL_RGBA8, 4, 4, GL_TRUE);
+   p_glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D_MULTISAMPLE, tex,
+                            0);
+   if (p_glCheckFramebufferStatus(GL_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE)
+      return fail("ms_texture framebuffer incomplete", NULL);
+   GLenum draw = GL_COLOR_ATTACHMENT0;
+   p_glDrawBuffers(1, &draw);
+   p_glViewport(0, 0, 4, 4);
+   p_glGenVertexArrays(1, &vao);
+   p_glBindVertexArray(vao);
+   p_glDrawArrays(GL_TRIANGLES, 0, 3);
+   p_glFinish();
+   p_glUseProgram(prog);
+   p_glBindFramebuffer(GL_FRAMEBUFFER, 0);
+   return p_glGetError() != GL_NO_ERROR ? fail("ms_texture fill: GL error", NULL) : 0;
 }
 
 /* The `samples N` path (see the top): draw into N-sample attachments, then read every sample. */
@@ -251,6 +301,11 @@ int main(int argc, char **argv)
          continue;
       if (sscanf(line, "samples %u", &samples) == 1)
          continue;
+      if (!strcmp(line, "ms_texture")) {
+         if (fill_ms_texture(prog))
+            return 1;
+         continue;
+      }
       if (!strcmp(line, "alpha_to_coverage")) {
          p_glEnable(GL_SAMPLE_ALPHA_TO_COVERAGE);
          continue;

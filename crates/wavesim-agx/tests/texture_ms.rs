@@ -180,9 +180,10 @@ fn undefined_fetches_and_wrong_descriptors_are_errors() {
 ///   unorm8 store gives the bytes (16 x + 1, 16 y + 2, 99, 0);
 /// - per_sample.frag, sample (x + y) mod 4: the bytes (16 x + 1, 16 y + 2, 64 s + 3, 0).
 ///
-/// No llvmpipe reference: GL cannot upload a multisampled texture (docs/AGX.md).
+/// And against NAME.ref, llvmpipe drawing the same GLSL over the same texture (filled by a
+/// sample-shaded pass, tools/agx/gl_fragment_ref.c `ms_texture`): `X Y R G B A DEPTHBITS`.
 #[test]
-fn mesa25_txf_ms_programs_match_the_host_model() {
+fn mesa25_txf_ms_programs_match_llvmpipe_and_the_host_model() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../corpus/agx/gl25msfetch");
     type Model = fn(u32, u32) -> [u8; 4];
     let programs: [(&str, Model); 2] = [
@@ -207,6 +208,24 @@ fn mesa25_txf_ms_programs_match_the_host_model() {
             .text;
         let image = linked_output::image(&text, "rt");
         assert_eq!(image.len(), 16 * 16 * 4, "{name}");
+        let reference = std::fs::read_to_string(dir.join(format!("{name}.ref"))).unwrap();
+        let mut compared = 0;
+        for line in reference.lines() {
+            let v: Vec<u32> = line
+                .split_whitespace()
+                .take(6)
+                .map(|f| f.parse().unwrap())
+                .collect();
+            let at = ((v[1] * 16 + v[0]) * 4) as usize;
+            let want: Vec<u8> = v[2..6].iter().map(|&b| b as u8).collect();
+            assert_eq!(
+                image[at..at + 4],
+                want[..],
+                "{name}: llvmpipe's pixel {line}"
+            );
+            compared += 1;
+        }
+        assert_eq!(compared, 256, "{name}");
         for y in 0..16u32 {
             for x in 0..16u32 {
                 let at = ((y * 16 + x) * 4) as usize;
