@@ -102,6 +102,27 @@ static void draw_triangle(unsigned rts, const float *clear)
    p_glDrawArrays(GL_TRIANGLES, 0, 3);
 }
 
+/* A program of the triangle (-1,-1) (3,-1) (-1,3), covering the viewport, and fragment shader
+ * FS; 0 (after printing WHAT) when it does not compile or link. */
+static GLuint full_screen_program(const char *fs, const char *what)
+{
+   static const char *vs = "#version 450\n"
+                           "const vec2 P[3] = vec2[](vec2(-1.0, -1.0), vec2(3.0, -1.0), "
+                           "vec2(-1.0, 3.0));\n"
+                           "void main() { gl_Position = vec4(P[gl_VertexID], 0.0, 1.0); }\n";
+   GLuint p = p_glCreateProgram();
+   if (compile(p, GL_VERTEX_SHADER, vs) || compile(p, GL_FRAGMENT_SHADER, fs))
+      return 0;
+   p_glLinkProgram(p);
+   GLint ok = 0;
+   p_glGetProgramiv(p, GL_LINK_STATUS, &ok);
+   if (!ok) {
+      fail(what, NULL);
+      return 0;
+   }
+   return p;
+}
+
 /* The `ms_texture` spec line (corpus/agx/gl25msfetch): texture unit 0 holds a 4x4 GL_RGBA8
  * texture of 4 samples, sample s of texel (x, y) = (16 x + 1, 16 y + 2, 64 s + 3, 0) / 255 (the
  * texture glsl_graphics gives a sampler2DMS). GL has no upload path for multisampled textures,
@@ -109,10 +130,6 @@ static void draw_triangle(unsigned rts, const float *clear)
  * 14.3.1.1), writing k/255 values that the RGBA8 store keeps exactly. */
 static int fill_ms_texture(GLuint prog)
 {
-   static const char *vs = "#version 450\n"
-                           "const vec2 P[3] = vec2[](vec2(-1.0, -1.0), vec2(3.0, -1.0), "
-                           "vec2(-1.0, 3.0));\n"
-                           "void main() { gl_Position = vec4(P[gl_VertexID], 0.0, 1.0); }\n";
    static const char *fs = "#version 450\n"
                            "layout(location = 0) out vec4 o;\n"
                            "void main() {\n"
@@ -120,14 +137,9 @@ static int fill_ms_texture(GLuint prog)
                            "   o = vec4(16 * p.x + 1, 16 * p.y + 2, 64 * gl_SampleID + 3, 0) "
                            "/ 255.0;\n"
                            "}\n";
-   GLuint fp = p_glCreateProgram();
-   if (compile(fp, GL_VERTEX_SHADER, vs) || compile(fp, GL_FRAGMENT_SHADER, fs))
+   GLuint fp = full_screen_program(fs, "ms_texture fill program link");
+   if (!fp)
       return 1;
-   p_glLinkProgram(fp);
-   GLint ok = 0;
-   p_glGetProgramiv(fp, GL_LINK_STATUS, &ok);
-   if (!ok)
-      return fail("ms_texture fill program link", NULL);
    p_glUseProgram(fp);
    GLuint fb, tex, vao;
    p_glGenFramebuffers(1, &fb);
@@ -184,22 +196,13 @@ static int draw_multisampled(GLuint prog, unsigned rts, unsigned samples, const 
    printf("\n");
 
    /* read each sample back through texelFetch into a single-sampled target */
-   static const char *vs = "#version 450\n"
-                           "const vec2 P[3] = vec2[](vec2(-1.0, -1.0), vec2(3.0, -1.0), "
-                           "vec2(-1.0, 3.0));\n"
-                           "void main() { gl_Position = vec4(P[gl_VertexID], 0.0, 1.0); }\n";
    static const char *fs = "#version 450\n"
                            "uniform sampler2DMS t;\nuniform int s;\n"
                            "layout(location = 0) out vec4 o;\n"
                            "void main() { o = texelFetch(t, ivec2(gl_FragCoord.xy), s); }\n";
-   GLuint rp = p_glCreateProgram();
-   if (compile(rp, GL_VERTEX_SHADER, vs) || compile(rp, GL_FRAGMENT_SHADER, fs))
+   GLuint rp = full_screen_program(fs, "readback program link");
+   if (!rp)
       return 1;
-   p_glLinkProgram(rp);
-   GLint ok = 0;
-   p_glGetProgramiv(rp, GL_LINK_STATUS, &ok);
-   if (!ok)
-      return fail("readback program link", NULL);
    p_glUseProgram(rp);
    GLuint rfb, rrb[2];
    p_glGenFramebuffers(1, &rfb);
