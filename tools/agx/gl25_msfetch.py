@@ -3,7 +3,8 @@
 texelFetch(sampler2DMS, p, s) (Mesa's txf_ms), compiled and linked by Mesa 25.0.7's GLSL front
 end and asahi compiler as its gallium driver does (tools/agx/glsl_graphics.c --glsl), with jobs.
 
-glsl_graphics gives the sampler a 4x4 texture of 4 samples, sample s of texel (x, y) holding
+glsl_graphics gives the sampler a 4x4 texture of 4 samples (2 with the header line
+`// ms_samples: 2`), sample s of texel (x, y) holding
 (16 x + 1, 16 y + 2, 64 s + 3, 0) at libagx's address (NAME.tex0.bin), and its TEXTURE and
 SAMPLER descriptors. The jobs draw 16x16 pixels to a linear RGBA8 render target
 (end_of_tile.bin, as tools/agx/gl25_corpus.py's). NAME.ref is llvmpipe's answer
@@ -37,13 +38,15 @@ def build(src_dir, name, compiler, ref):
     with tempfile.TemporaryDirectory() as tmp:
         vert2, spec = os.path.join(tmp, 'b.vert'), os.path.join(tmp, 'spec')
         open(vert2, 'w').write(REF_VERT)
-        open(spec, 'w').write('ms_texture\n')
+        two = '\n// ms_samples: 2\n' in open(os.path.join(src_dir, name + '.frag')).read()
+        open(spec, 'w').write('ms_texture 2\n' if two else 'ms_texture\n')
         px = subprocess.run([ref, vert2, os.path.join(src_dir, name + '.frag'), spec],
                             check=True, capture_output=True, text=True).stdout
         open(os.path.join(src_dir, name + '.ref'), 'w').write(px)
         vert, out = os.path.join(tmp, 'a.vert'), os.path.join(tmp, 'a')
         open(vert, 'w').write(VERT)
-        env = dict(os.environ, GLSL_GRAPHICS_RTS='1', GLSL_GRAPHICS_SAMPLES='1')
+        env = dict(os.environ, GLSL_GRAPHICS_RTS='1', GLSL_GRAPHICS_SAMPLES='1',
+                   GLSL_GRAPHICS_MS_SAMPLES='2' if two else '4')
         info = subprocess.run([compiler, '--glsl', vert, os.path.join(src_dir, name + '.frag'),
                                out], check=True, capture_output=True, text=True, env=env).stdout
         code = open(out + '.bin', 'rb').read()

@@ -124,11 +124,11 @@ static GLuint full_screen_program(const char *fs, const char *what)
 }
 
 /* The `ms_texture` spec line (corpus/agx/gl25msfetch): texture unit 0 holds a 4x4 GL_RGBA8
- * texture of 4 samples, sample s of texel (x, y) = (16 x + 1, 16 y + 2, 64 s + 3, 0) / 255 (the
+ * texture of 4 samples (`ms_texture 2`: 2), sample s of texel (x, y) = (16 x + 1, 16 y + 2, 64 s + 3, 0) / 255 (the
  * texture glsl_graphics gives a sampler2DMS). GL has no upload path for multisampled textures,
  * so a fill pass draws it: a fragment shader reading gl_SampleID runs once per sample (GL 4.6
  * 14.3.1.1), writing k/255 values that the RGBA8 store keeps exactly. */
-static int fill_ms_texture(GLuint prog)
+static int fill_ms_texture(GLuint prog, unsigned samples)
 {
    static const char *fs = "#version 450\n"
                            "layout(location = 0) out vec4 o;\n"
@@ -147,7 +147,7 @@ static int fill_ms_texture(GLuint prog)
    p_glActiveTexture(GL_TEXTURE0);
    p_glGenTextures(1, &tex);
    p_glBindTexture(GL_TEXTURE_2D_MULTISAMPLE, tex);
-   p_glTexStorage2DMultisample(GL_TEXTURE_2D_MULTISAMPLE, 4, GL_RGBA8, 4, 4, GL_TRUE);
+   p_glTexStorage2DMultisample(GL_TEXTURE_2D_MULTISAMPLE, samples, GL_RGBA8, 4, 4, GL_TRUE);
    p_glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D_MULTISAMPLE, tex,
                             0);
    if (p_glCheckFramebufferStatus(GL_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE)
@@ -304,8 +304,8 @@ int main(int argc, char **argv)
          continue;
       if (sscanf(line, "samples %u", &samples) == 1)
          continue;
-      if (!strcmp(line, "ms_texture")) {
-         if (fill_ms_texture(prog))
+      if (!strcmp(line, "ms_texture") || !strcmp(line, "ms_texture 2")) {
+         if (fill_ms_texture(prog, line[10] ? 2 : 4))
             return 1;
          continue;
       }

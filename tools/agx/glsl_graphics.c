@@ -372,7 +372,8 @@ unsigned wavesim_glsl_samplers(struct gl_shader_program *prog, gl_shader_stage s
  * (LEQUAL, GL's default TEXTURE_COMPARE_FUNC) and the swizzle R R R 1: the compatibility
  * profile's default DEPTH_TEXTURE_MODE, LUMINANCE (compute_texture_format_swizzle in
  * teximage.c), composed with the depth format's broadcast as agx_pack_texture composes them.
- * A sampler2DMS gets a 4x4 texture of 4 samples (dimension 2D multisampled, Samples 4), filled
+ * A sampler2DMS gets a 4x4 texture of 4 samples (2 with GLSL_GRAPHICS_MS_SAMPLES=2; dimension 2D
+ * multisampled, Samples the count), filled
  * as the comment in the body says (tools/agx/gl25_msfetch.py; mesa_shader_test.c has no
  * multisampled textures).
  * Writes OUT.texI.bin and prints `texture I SIZE rgba8|z32f W0..W5` and `sampler_desc I W0 W1`. */
@@ -424,7 +425,11 @@ write_texture(const struct wavesim_sampler *smp, const char *out)
          return false;
       }
       dim = AGX_TEXTURE_DIMENSION_2D_MULTISAMPLED;
-      layout.sample_count_sa = 4;
+      /* GLSL_GRAPHICS_MS_SAMPLES=2: a 2-sample texture (default 4) */
+      layout.sample_count_sa = getenv("GLSL_GRAPHICS_MS_SAMPLES") &&
+                                     !strcmp(getenv("GLSL_GRAPHICS_MS_SAMPLES"), "2")
+                                  ? 2
+                                  : 4;
       break;
    default:
       fprintf(stderr, "glsl_graphics: sampler %s of dimension %d\n", smp->name, smp->dim);
@@ -436,7 +441,7 @@ write_texture(const struct wavesim_sampler *smp, const char *out)
    }
    ail_make_miptree(&layout);
    uint8_t *image = calloc(1, layout.size_B);
-   /* A 4-sample sampler2DMS: sample s of texel (x, y) holds (16 x + 1, 16 y + 2, 64 s + 3, 0),
+   /* A sampler2DMS: sample s of texel (x, y) holds (16 x + 1, 16 y + 2, 64 s + 3, 0),
     * stored where libagx_image_texel_address puts it (the pixel's twiddled index in ail's
     * level-0 tile, shifted by log2 of the count, plus s); no upload path exists in GL for
     * multisampled images, so ail_tile's handling of them is not used. */
@@ -449,8 +454,9 @@ write_texture(const struct wavesim_sampler *smp, const char *out)
             for (unsigned bit = 0; bit < 16; ++bit)
                morton |= ((ox >> bit) & 1) << (2 * bit) | ((oy >> bit) & 1) << (2 * bit + 1);
             unsigned px = (y & ~(th - 1)) * aligned + (x & ~(tw - 1)) * th + morton;
-            for (unsigned sa = 0; sa < 4; ++sa) {
-               uint8_t *t = image + ((px << 2) + sa) * 4;
+            unsigned log2 = util_logbase2(layout.sample_count_sa);
+            for (unsigned sa = 0; sa < layout.sample_count_sa; ++sa) {
+               uint8_t *t = image + ((px << log2) + sa) * 4;
                t[0] = 16 * x + 1;
                t[1] = 16 * y + 2;
                t[2] = 64 * sa + 3;
@@ -496,8 +502,8 @@ write_texture(const struct wavesim_sampler *smp, const char *out)
       cfg.address = 0;
       cfg.depth = dim == AGX_TEXTURE_DIMENSION_CUBE ? 1 : layout.depth_px;
       cfg.page_aligned_layers = layout.page_aligned_layers;
-      if (layout.sample_count_sa == 4)
-         cfg.samples = AGX_SAMPLE_COUNT_4;
+      if (layout.sample_count_sa > 1)
+         cfg.samples = layout.sample_count_sa == 4 ? AGX_SAMPLE_COUNT_4 : AGX_SAMPLE_COUNT_2;
    }
    bool rect = smp->dim == GLSL_SAMPLER_DIM_RECT;
    struct agx_sampler_packed sampler;

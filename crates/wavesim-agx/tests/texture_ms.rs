@@ -172,13 +172,15 @@ fn undefined_fetches_and_wrong_descriptors_are_errors() {
 }
 
 /// corpus/agx/gl25msfetch (tools/agx/gl25_msfetch.py): Mesa 25.0.7's programs reading
-/// glsl_graphics's 4-sample 4x4 texture, sample s of texel (x, y) = (16 x + 1, 16 y + 2,
+/// glsl_graphics's 4x4 texture of 4 (or 2) samples, sample s of texel (x, y) = (16 x + 1, 16 y + 2,
 /// 64 s + 3, 0) / 255, against a host model of each shader over 16x16 pixels, texel
 /// (x mod 4, y mod 4):
 /// - resolve.frag, the mean of the samples: ((16 x + 1) 4 / 4, ..., (3 + 67 + 131 + 195) / 4 =
 ///   99, 0) / 255, each sum of four exact multiples of 1/255 in f32 within an ulp, so the
 ///   unorm8 store gives the bytes (16 x + 1, 16 y + 2, 99, 0);
-/// - per_sample.frag, sample (x + y) mod 4: the bytes (16 x + 1, 16 y + 2, 64 s + 3, 0).
+/// - per_sample.frag, sample (x + y) mod 4: the bytes (16 x + 1, 16 y + 2, 64 s + 3, 0);
+/// - resolve2.frag, the mean of a 2-sample texture's samples (glsl_graphics's `Samples` 2,
+///   2-sample layout): blue (3 + 67) / 2 = 35.
 ///
 /// And against NAME.ref, llvmpipe drawing the same GLSL over the same texture (filled by a
 /// sample-shaded pass, tools/agx/gl_fragment_ref.c `ms_texture`): `X Y R G B A DEPTHBITS`.
@@ -186,9 +188,12 @@ fn undefined_fetches_and_wrong_descriptors_are_errors() {
 fn mesa25_txf_ms_programs_match_llvmpipe_and_the_host_model() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../corpus/agx/gl25msfetch");
     type Model = fn(u32, u32) -> [u8; 4];
-    let programs: [(&str, Model); 2] = [
+    let programs: [(&str, Model); 3] = [
         ("resolve", |x, y| {
             [16 * (x % 4) as u8 + 1, 16 * (y % 4) as u8 + 2, 99, 0]
+        }),
+        ("resolve2", |x, y| {
+            [16 * (x % 4) as u8 + 1, 16 * (y % 4) as u8 + 2, 35, 0]
         }),
         ("per_sample", |x, y| {
             let s = ((x + y) % 4) as u8;
