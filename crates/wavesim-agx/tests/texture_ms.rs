@@ -20,8 +20,26 @@ mod linked_output;
 /// (D = 0, mode 0), texture ts0, sampler ss0, dimension 4 (tex_2d_ms) at 40, q3 = 12 at 43,
 /// mask xyzw at 48, LOD mode 0 at 52; then the extension half-word of tests/texture.rs.
 fn txf_ms() -> Vec<u8> {
-    let word: u64 = 0x31 | 1 << 6 | 1 << 8 | 16 << 9 | 8 << 16 | 4 << 40 | 12 << 43 | 0xF << 48;
+    txf_ms_of_kind(4)
+}
+
+/// The same of kind `n`: its low 3 bits at 40, bit 3 at 71 (applegpu's field; 8 =
+/// tex_2d_ms_array needs the 12-byte form, length bit 15).
+fn txf_ms_of_kind(n: u64) -> Vec<u8> {
+    let long = n >> 3 != 0;
+    let word: u64 = 0x31
+        | 1 << 6
+        | 1 << 8
+        | 16 << 9
+        | u64::from(long) << 15
+        | 8 << 16
+        | (n & 7) << 40
+        | 12 << 43
+        | 0xF << 48;
     let mut code = word.to_le_bytes().to_vec();
+    if long {
+        code.extend([((n >> 3) as u8) << 7, 0, 0, 0]);
+    }
     code.extend([0x88, 0x00]);
     code
 }
@@ -50,13 +68,17 @@ fn morton(x: u32, y: u32) -> u32 {
 }
 
 fn run_group(w: &mut WaveState, dev: &DeviceMemory) -> Result<(), Fault> {
+    run_kind(w, dev, 4)
+}
+
+fn run_kind(w: &mut WaveState, dev: &DeviceMemory, n: u64) -> Result<(), Fault> {
     let mut tg = vec![];
     let mut mem = Memories {
         device: dev,
         threadgroup: &mut tg,
     };
     w.pc = 0;
-    run(w, &Program::new(txf_ms()), &mut mem, 10)
+    run(w, &Program::new(txf_ms_of_kind(n)), &mut mem, 10)
         .map(|_| ())
         .map_err(|e| e.fault)
 }
@@ -236,6 +258,41 @@ fn mesa25_txf_ms_programs_match_llvmpipe_and_the_host_model() {
                 let at = ((y * 16 + x) * 4) as usize;
                 assert_eq!(image[at..at + 4], model(x, y), "{name}: pixel {x} {y}");
             }
+        }
+    }
+}
+
+/// tex_2d_ms_array (TEXTURE dimension 8): the sample in r6l, the layer in r6h (Mesa's
+/// pack_32_2x16_split). A 4x4 image of 4 samples and 3 layers (`Depth` - 1 = 2 at bit 110):
+/// ail's element is 16 bytes, level 0 one 4x4 tile of 256 bytes, so layers lie 256 bytes apart,
+/// or 16 KiB with `Page-aligned layers` (bit 126). Pixel (2, 3): x = 0b10 -> bit 2 (4), y =
+/// 0b11 -> bits 1 and 3 (10), Morton 14; sample 1 at (14 x 4 + 1) x 4 = 228 inside its layer.
+/// Thread l reads layer l mod 3 there; layer 3 is outside the array (a typed error).
+#[test]
+fn multisampled_array_layers() {
+    for (aligned, stride) in [(false, 256u64), (true, 0x4000)] {
+        let mut dev = DeviceMemory::new();
+        let a = dev.alloc(3 * 0x4000, 64).unwrap();
+        for layer in 0..3u8 {
+            dev.write(a + u64::from(layer) * stride + 228, &[7, 8, 9, 10 + layer])
+                .unwrap();
+        }
+        let mut desc = ms_texture(8, 4, 4, 1, a);
+        let hi = u128::from_le_bytes(desc[..16].try_into().unwrap())
+            | 2 << 110
+            | u128::from(aligned) << 126;
+        desc[..16].copy_from_slice(&hi.to_le_bytes());
+        let pick = |l: usize| [2, 3, 1 | (l as u32 % 3) << 16];
+        let mut w = threads(desc, pick);
+        run_kind(&mut w, &dev, 8).unwrap();
+        for l in 0..SIMD_WIDTH {
+            let want = [7, 8, 9, 10 + l as u32 % 3].map(|b| (b as f32 / 255.0).to_bits());
+            assert_eq!([8, 9, 10, 11].map(|r| w.reg32(r, l)), want, "thread {l}");
+        }
+        w.set_reg32(6, 9, 1 | 3 << 16);
+        match run_kind(&mut w, &dev, 8) {
+            Err(Fault::UnsupportedForm { what }) => assert!(what.contains("layer 3"), "{what}"),
+            r => panic!("{r:?}"),
         }
     }
 }

@@ -1009,8 +1009,10 @@ pub fn step(w: &mut WaveState, d: &Decoded, mem: &mut Memories<'_>) -> Result<Fl
         Sem::SampleMask => coverage::sample_mask(w, o)?,
         Sem::TileAccess => tile::tile_access(w, o, mem.threadgroup)?,
         Sem::PixelOrder => tile::pixel_order(w)?,
-        // tex_2d_ms (4): a multisampled fetch, `texture_ms.rs`
-        Sem::TextureLoad if o.field("n") == 4 => texture_ms::texture_load_ms(w, o, mem.device)?,
+        // tex_2d_ms (4), tex_2d_ms_array (8): a multisampled fetch, `texture_ms.rs`
+        Sem::TextureLoad if matches!(o.field("n"), 4 | 8) => {
+            texture_ms::texture_load_ms(w, o, mem.device)?
+        }
         Sem::TextureSample | Sem::TextureLoad => {
             texture::texture_access(w, o, mem.device, sem == Sem::TextureLoad)?
         }
