@@ -27,7 +27,13 @@ epilog's blending, glBlendFunc(SRC_ALPHA, ONE_MINUS_SRC_ALPHA) or (ONE, ONE)); `
 (the clear colour, multiples of 1/255 so that the tile's bytes are exact: the job's
 `[end_of_tile] clear`, as the driver's background program leaves the tile);
 `// approximate`: the job runs under the approximation opt-in (sqrt, length and distance are
-`rsqrt_special`, sin/cos `sin_pt_1/2`).
+`rsqrt_special`, sin/cos `sin_pt_1/2`); `// samples: N` (2 or 4): a multisampled framebuffer
+(GLSL_GRAPHICS_SAMPLES: the epilog, the linked sample loop when the shader shades samples and
+the end-of-tile program for N samples; the job's `samples = N` and a twiddled N-sample PBE whose
+image holds every sample as libagx addresses them); NAME.ref is then llvmpipe's `positions`
+line and each sample's bytes `X Y S R G B A`, read back through texelFetch of the
+multisampled texture (tools/agx/gl_fragment_ref.c); `// alpha_to_coverage` (with samples):
+GL_SAMPLE_ALPHA_TO_COVERAGE, which Mesa lowers into the epilog (GLSL_GRAPHICS_A2C).
 
 Vertex shaders (DIR/NAME.vert, attributes at locations 0..n-1, no uniform blocks): compiled as a
 hardware vertex shader (glsl_graphics --vertex: attributes from the prolog's registers, outputs
@@ -63,8 +69,12 @@ def plane(loc, comp):
 def inputs(text):
     out = []
     for m in re.finditer(r'layout\s*\(\s*location\s*=\s*(\d+)\s*\)\s*(flat\s+|noperspective\s+)?'
+                         r'(centroid\s+|sample\s+)?'
                          r'in\s+(?:(?:lowp|mediump|highp)\s+)?(float|vec2|vec3|vec4)\s+(\w+)\s*;', text):
-        out.append((int(m.group(1)), (m.group(2) or '').strip(), m.group(3), m.group(4)))
+        # the auxiliary qualifier goes on the vertex output too (llvmpipe's linker wants them
+        # to match); the interpolation qualifier decides the coefficient planes
+        qual = ' '.join(q.strip() for q in (m.group(2), m.group(3)) if q)
+        out.append((int(m.group(1)), qual, m.group(4), m.group(5)))
     return out
 
 
@@ -104,6 +114,23 @@ def pbe_words():
     return [(v >> (32 * i)) & 0xffffffff for i in range(6)]
 
 
+# agx_default_sample_positions (Mesa's gallium driver): sample n in byte n, x low nibble, y high,
+# in 1/16 pixel
+MESA_POSITIONS = {2: 0x44cc, 4: 0xeaa26e26}
+
+
+def ms_pbe_words(samples):
+    """cmdbuf.xml PBE of a twiddled 16x16 RGBA8 unorm N-sample image: dimension 4 (2D
+    multisampled), layout 2 (twiddled), channels 0x28, swizzle 0,1,2,3, width - 1, height - 1,
+    Samples (0: 2, 1: 4), the address (set by the runner), level 0, levels - 1 = 0, layers - 1 = 0;
+    the software words agx_batch_upload_pbe fills for a multisampled image: aligned width 16, a
+    16x16 tile (log2 4 each), the sample count's log2."""
+    v = 4 | 2 << 4 | 0x28 << 6 | 0 << 13 | (0 | 1 << 2 | 2 << 4 | 3 << 6) << 16
+    v |= (W - 1) << 24 | (H - 1) << 38 | (1 if samples == 4 else 0) << 56
+    v |= W << 128 | 4 << 155 | 4 << 158 | (samples.bit_length() - 1) << 188
+    return [(v >> (32 * i)) & 0xffffffff for i in range(6)]
+
+
 def header(text, key):
     for line in text.splitlines():
         if line.startswith('// %s:' % key):
@@ -119,7 +146,12 @@ def build(src_dir, name, compiler, ref):
     rts = int((header(text, 'rts') or ['1'])[0])
     blend = (header(text, 'blend') or [None])[0]
     clear = [float(v) for v in header(text, 'clear') or [0, 0, 0, 0]]
-    env = dict(os.environ, GLSL_GRAPHICS_RTS=str(rts))
+    samples = int((header(text, 'samples') or ['1'])[0])
+    a2c = '\n// alpha_to_coverage\n' in text
+    env = dict(os.environ, GLSL_GRAPHICS_RTS=str(rts), GLSL_GRAPHICS_SAMPLES=str(samples))
+    if a2c:
+        env['GLSL_GRAPHICS_A2C'] = '1'
+
     if blend:
         env['GLSL_GRAPHICS_BLEND'] = blend
     with tempfile.TemporaryDirectory() as tmp:
@@ -135,6 +167,10 @@ def build(src_dir, name, compiler, ref):
             for b, words in sorted(blocks.items()):
                 f.write('ubo %d %s\n' % (b, ' '.join('%x' % w for w in words)))
             f.write('rts %d\nclear %s\n' % (rts, ' '.join(map(repr, clear))))
+            if samples > 1:
+                f.write('samples %d\n' % samples)
+            if a2c:
+                f.write('alpha_to_coverage\n')
             if blend:
                 f.write('blend %s\n' % blend)
         r = subprocess.run([ref, vert, src, spec], check=True, capture_output=True,
@@ -160,6 +196,19 @@ def build(src_dir, name, compiler, ref):
     if kv['bindings'] > len(blocks) or any(b >= kv['bindings'] for b in blocks):
         raise SystemExit('%s: uniform blocks %s, the compiler bound %d' % (name, sorted(blocks), kv['bindings']))
     eot_name = 'end_of_tile.bin' if rts == 1 else 'end_of_tile_%drt.bin' % rts
+    if samples > 1:
+        eot_name = eot_name[:-4] + '_%dx.bin' % samples
+        pos = r.splitlines()[0].split()
+        packed = MESA_POSITIONS[samples]
+        want = [v for n in range(samples) for v in
+                ((packed >> 8 * n & 15) / 16, (packed >> 8 * n + 4 & 15) / 16)]
+        # GL's GL_SAMPLE_POSITION has y upwards from the bottom of the pixel; Mesa's nibbles
+        # too (wavesim's rows are GL's rows, see the module comment)
+        # the positions matter where a value is evaluated at a sample (GL leaves them to the
+        # implementation: llvmpipe's 2-sample ones are not Mesa's)
+        at_samples = re.search(r'gl_SamplePosition|interpolateAtSample|\bsample\s+in\b', text)
+        if pos[0] != 'positions' or (at_samples and [float(v) for v in pos[1:]] != want):
+            raise SystemExit('%s: llvmpipe\'s sample positions %s, Mesa\'s %s' % (name, pos[1:], want))
     eot_path = os.path.join(src_dir, eot_name)
     if os.path.exists(eot_path) and open(eot_path, 'rb').read() != eot:
         raise SystemExit('%s: a different end-of-tile program' % name)
@@ -176,7 +225,7 @@ def build(src_dir, name, compiler, ref):
                 if loc not in kinds:
                     raise SystemExit('%s: coefficient binding of location %d, not an input' % (name, loc))
                 a, b, c0 = plane(loc, comp)
-                if kinds[loc] == 'flat' or not smooth:
+                if kinds[loc].startswith('flat') or not smooth:
                     p = [0.0, 0.0, -a + 3 * b + c0]  # the provoking (last) vertex (-1, 3)
                 else:
                     p = [a / 8, b / 8, c0 - a - b]
@@ -198,27 +247,33 @@ def build(src_dir, name, compiler, ref):
     if kv['has_preamble']:
         j += ['preamble_offset = %d' % kv['preamble_offset'],
               'nr_preamble_gprs = %d' % ((kv['nr_preamble_gprs'] + 1) // 2)]
+    pbe = pbe_words() if samples == 1 else ms_pbe_words(samples)
     j += ['', '[end_of_tile]', 'code = "%s"' % eot_name,
           'nr_gprs = %d' % ((kv['eot_nr_gprs'] + 1) // 2),
-          'pbe = [%s]' % ', '.join(map(str, pbe_words())), 'image = "rt"']
+          'pbe = [%s]' % ', '.join(map(str, pbe)), 'image = "rt"']
     if any(record):
         j.append('clear = [%s]' % ', '.join(map(str, record)))
     for i in range(1, rts):
-        j += ['', '[[end_of_tile.target]]', 'pbe = [%s]' % ', '.join(map(str, pbe_words())),
+        j += ['', '[[end_of_tile.target]]', 'pbe = [%s]' % ', '.join(map(str, pbe)),
               'image = "rt%d"' % i]
-    j += ['', '[fragment]', 'width = %d' % W, 'height = %d' % H, 'front_facing = true',
+    j += ['', '[fragment]', 'width = %d' % W, 'height = %d' % H]
+    if samples > 1:
+        j.append('samples = %d' % samples)
+    j += ['front_facing = true',
           'coefficients = [%s]' % ', '.join('[%r, %r, %r]' % tuple(p) for p in planes), '',
-          '[[buffer]]', 'name = "rt"', 'size = %d' % (W * H * 4)]
+          '[[buffer]]', 'name = "rt"', 'size = %d' % (W * H * 4 * samples)]
     for i in range(1, rts):
-        j += ['', '[[buffer]]', 'name = "rt%d"' % i, 'size = %d' % (W * H * 4)]
+        j += ['', '[[buffer]]', 'name = "rt%d"' % i, 'size = %d' % (W * H * 4 * samples)]
     for b, words in sorted(blocks.items()):
         j += ['', '[[buffer]]', 'name = "ubo%d"' % b, 'u32 = [%s]' % ', '.join(map(str, words)),
               '', '[[uniform]]', 'slot = %d' % (16 + 4 * b), 'buffer = "ubo%d"' % b]
     for i, v in enumerate(imm[1:]):
         j += ['', '[[uniform]]', 'slot = %d' % (imm[0] + i), 'u16 = %d' % v]
-    j += ['', '[[output]]', 'buffer = "rt"', 'format = "u8"', 'count = %d' % (W * H * 4)]
+    j += ['', '[[output]]', 'buffer = "rt"', 'format = "u8"',
+          'count = %d' % (W * H * 4 * samples)]
     for i in range(1, rts):
-        j += ['', '[[output]]', 'buffer = "rt%d"' % i, 'format = "u8"', 'count = %d' % (W * H * 4)]
+        j += ['', '[[output]]', 'buffer = "rt%d"' % i, 'format = "u8"',
+              'count = %d' % (W * H * 4 * samples)]
     open(stem + '.job.toml', 'w').write('\n'.join(j) + '\n')
     print('%s: %d inputs, %d coefficient registers, depth %s' % (name, len(ins), kv['nr_cf'],
                                                                bool(kv['writes_z'])))

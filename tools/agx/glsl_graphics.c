@@ -33,6 +33,7 @@
 #include "asahi/compiler/agx_nir.h"
 #include "asahi/genxml/agx_pack.h"
 #include "asahi/layout/layout.h"
+#include "asahi/lib/agx_abi.h"
 #include "asahi/lib/agx_linker.h"
 #include "asahi/lib/agx_tilebuffer.h"
 #include "asahi/lib/agx_uvs.h"
@@ -125,6 +126,12 @@ lower_descriptors(nir_builder *b, nir_intrinsic_instr *intr, void *data)
    }
 }
 
+/* The framebuffer's sample count (GLSL_GRAPHICS_SAMPLES: 1, 2 or 4), and alpha to coverage
+ * (GLSL_GRAPHICS_A2C set: glEnable(GL_SAMPLE_ALPHA_TO_COVERAGE), which the driver keys only for
+ * multisampled rasterization: `alpha_to_coverage &= msaa`). */
+static unsigned gl_nr_samples = 1;
+static bool gl_a2c = false;
+
 /* Flat varyings read the plane's B instead of C for the first provoking vertex of a triangle fan
  * (agx_nir_lower_interpolation); the driver's sysval is "provoking vertex == 1"
  * (agx_nir_lower_sysvals). The draw here is a triangle list: false. Other sysvals of the root
@@ -138,9 +145,25 @@ lower_draw_sysvals(nir_builder *b, nir_intrinsic_instr *intr, void *data)
       return true;
    }
    /* The driver's `no_epilog_discard` (agx_state.c): ~0 unless the epilog discards (alpha to
-    * coverage, off here), so the main part runs the depth/stencil tests after its discards. */
+    * coverage, GLSL_GRAPHICS_A2C), so the main part runs the depth/stencil tests after its
+    * discards; with alpha to coverage 0: the epilog runs them. */
    if (intr->intrinsic == nir_intrinsic_load_shader_part_tests_zs_agx) {
-      nir_def_replace(&intr->def, nir_imm_intN_t(b, 0xffff, 16));
+      nir_def_replace(&intr->def, nir_imm_intN_t(b, gl_a2c ? 0 : 0xffff, 16));
+      return true;
+   }
+   /* The API sample mask (glSampleMask, the root table's `sample_mask`): all samples, GL's
+    * default; and PPP_MULTISAMPLECTL's sample positions (the root table's
+    * `ppp_multisamplectl`), which the driver fills with agx_default_sample_positions for the
+    * framebuffer's sample count: sample n in byte n, x in the low nibble, y in the high one, in
+    * 1/16 pixel (agx_state.c). */
+   if (intr->intrinsic == nir_intrinsic_load_api_sample_mask_agx) {
+      nir_def_replace(&intr->def, nir_imm_intN_t(b, 0xff, intr->def.bit_size));
+      return true;
+   }
+   if (intr->intrinsic == nir_intrinsic_load_sample_positions_agx) {
+      unsigned n = gl_nr_samples;
+      uint32_t packed = n == 4 ? 0xeaa26e26u : n == 2 ? 0x44ccu : 0x88u;
+      nir_def_replace(&intr->def, nir_imm_intN_t(b, packed, intr->def.bit_size));
       return true;
    }
    /* A vertex shader's UVS index of each output (the driver's root table `uvs_index`, filled
@@ -349,6 +372,10 @@ unsigned wavesim_glsl_samplers(struct gl_shader_program *prog, gl_shader_stage s
  * (LEQUAL, GL's default TEXTURE_COMPARE_FUNC) and the swizzle R R R 1: the compatibility
  * profile's default DEPTH_TEXTURE_MODE, LUMINANCE (compute_texture_format_swizzle in
  * teximage.c), composed with the depth format's broadcast as agx_pack_texture composes them.
+ * A sampler2DMS gets a 4x4 texture of 4 samples (2 with GLSL_GRAPHICS_MS_SAMPLES=2; dimension 2D
+ * multisampled, Samples the count), filled
+ * as the comment in the body says (tools/agx/gl25_msfetch.py; mesa_shader_test.c has no
+ * multisampled textures).
  * Writes OUT.texI.bin and prints `texture I SIZE rgba8|z32f W0..W5` and `sampler_desc I W0 W1`. */
 static bool
 write_texture(const struct wavesim_sampler *smp, const char *out)
@@ -392,6 +419,18 @@ write_texture(const struct wavesim_sampler *smp, const char *out)
       dim = AGX_TEXTURE_DIMENSION_CUBE;
       layout.depth_px = 6;
       break;
+   case GLSL_SAMPLER_DIM_MS:
+      if (smp->array) {
+         fprintf(stderr, "glsl_graphics: multisampled array sampler %s\n", smp->name);
+         return false;
+      }
+      dim = AGX_TEXTURE_DIMENSION_2D_MULTISAMPLED;
+      /* GLSL_GRAPHICS_MS_SAMPLES=2: a 2-sample texture (default 4) */
+      layout.sample_count_sa = getenv("GLSL_GRAPHICS_MS_SAMPLES") &&
+                                     !strcmp(getenv("GLSL_GRAPHICS_MS_SAMPLES"), "2")
+                                  ? 2
+                                  : 4;
+      break;
    default:
       fprintf(stderr, "glsl_graphics: sampler %s of dimension %d\n", smp->name, smp->dim);
       return false;
@@ -402,8 +441,31 @@ write_texture(const struct wavesim_sampler *smp, const char *out)
    }
    ail_make_miptree(&layout);
    uint8_t *image = calloc(1, layout.size_B);
+   /* A sampler2DMS: sample s of texel (x, y) holds (16 x + 1, 16 y + 2, 64 s + 3, 0),
+    * stored where libagx_image_texel_address puts it (the pixel's twiddled index in ail's
+    * level-0 tile, shifted by log2 of the count, plus s); no upload path exists in GL for
+    * multisampled images, so ail_tile's handling of them is not used. */
+   if (layout.sample_count_sa > 1) {
+      unsigned tw = layout.tilesize_el[0].width_el, th = layout.tilesize_el[0].height_el;
+      unsigned aligned = ALIGN_POT(layout.width_px, tw);
+      for (unsigned y = 0; y < layout.height_px; ++y)
+         for (unsigned x = 0; x < layout.width_px; ++x) {
+            unsigned ox = x & (tw - 1), oy = y & (th - 1), morton = 0;
+            for (unsigned bit = 0; bit < 16; ++bit)
+               morton |= ((ox >> bit) & 1) << (2 * bit) | ((oy >> bit) & 1) << (2 * bit + 1);
+            unsigned px = (y & ~(th - 1)) * aligned + (x & ~(tw - 1)) * th + morton;
+            unsigned log2 = util_logbase2(layout.sample_count_sa);
+            for (unsigned sa = 0; sa < layout.sample_count_sa; ++sa) {
+               uint8_t *t = image + ((px << log2) + sa) * 4;
+               t[0] = 16 * x + 1;
+               t[1] = 16 * y + 2;
+               t[2] = 64 * sa + 3;
+               t[3] = 0;
+            }
+         }
+   }
    uint8_t linear[4 * 4 * 4];
-   for (unsigned z = 0; z < layout.depth_px; ++z) {
+   for (unsigned z = 0; z < (layout.sample_count_sa > 1 ? 0 : layout.depth_px); ++z) {
       for (unsigned y = 0; y < layout.height_px; ++y)
          for (unsigned x = 0; x < 4; ++x) {
             uint8_t *t = &linear[(y * 4 + x) * 4];
@@ -440,6 +502,8 @@ write_texture(const struct wavesim_sampler *smp, const char *out)
       cfg.address = 0;
       cfg.depth = dim == AGX_TEXTURE_DIMENSION_CUBE ? 1 : layout.depth_px;
       cfg.page_aligned_layers = layout.page_aligned_layers;
+      if (layout.sample_count_sa > 1)
+         cfg.samples = layout.sample_count_sa == 4 ? AGX_SAMPLE_COUNT_4 : AGX_SAMPLE_COUNT_2;
    }
    bool rect = smp->dim == GLSL_SAMPLER_DIM_RECT;
    struct agx_sampler_packed sampler;
@@ -696,11 +760,15 @@ compile_meta(nir_shader *s, const nir_shader *libagx, bool prolog, bool secondar
       NIR_PASS(_, s, agx_nir_lower_interpolation);
    if (getenv("GLSL_GRAPHICS_DEBUG"))
       nir_print_shader(s, stderr);
+   /* agx_build_meta_shader_internal: an epilog that shades samples runs inside the linked
+    * sample loop (agx_compile_nir's inside_sample_loop), so it is not terminal either */
+   bool in_loop = s->info.stage == MESA_SHADER_FRAGMENT && s->info.fs.uses_sample_shading;
    struct agx_shader_key key = {
       .libagx = libagx,
       .has_scratch = !secondary,
       .promote_constants = true,
-      .no_stop = prolog,
+      .no_stop = prolog || in_loop,
+      .fs.inside_sample_loop = in_loop,
       .secondary = secondary,
       .reserved_preamble = reserved_preamble,
    };
@@ -720,6 +788,66 @@ write_parts(const char *path, struct agx_shader_part **parts, unsigned n, const 
                  f) != 1)
          return false;
    }
+   if (extra_size && fwrite(extra, extra_size, 1, f) != 1)
+      return false;
+   return fclose(f) == 0;
+}
+
+/* agx_fast_link's sample loop (agx_linker.c), for a program whose main part shades samples:
+ * after the prolog, `mov_imm r0l, 0; mov_imm r1l, 1` (r1l, AGX_ABI_FIN_SAMPLE_MASK, the bit of the
+ * sample being shaded); after the epilog, `iadd r1l, 0, r1l, lsl 1; while_icmp r0l, ult, r1l,
+ * END; jmp_exec_any LOOP; pop_exec r0l, 1; stop` with END = (1 << samples) - 1 in bits 4-7 of byte
+ * 11 and the jump's 32-bit displacement (from the jmp_exec_any back to the loop's first byte) at
+ * byte 16; then 8 traps. For one sample shaded, the header and a stop. The bytes are those
+ * agx_fast_link copies (it writes them as constants, not through the compiler). */
+static const uint8_t loop_header[] = {0x62, 0x00, 0x00, 0x00, 0x62, 0x04, 0x01, 0x00};
+static const uint8_t loop_stop[] = {0x88, 0x00, 0x08, 0x00, 0x08, 0x00, 0x08, 0x00, 0x08,
+                                    0x00, 0x08, 0x00, 0x08, 0x00, 0x08, 0x00, 0x08, 0x00};
+static const uint8_t loop_footer[] = {0x0e, 0x04, 0x00, 0x20, 0x84, 0x00, 0x00, 0x00,
+                                      0x52, 0x2c, 0x42, 0x00, 0x00, 0x00, 0x00, 0xc0,
+                                      0x00, 0x00, 0x00, 0x00, 0x52, 0x0e, 0x00, 0x00,
+                                      0x00, 0x00};
+
+static size_t
+sample_loop_size(unsigned shaded)
+{
+   if (!shaded)
+      return 0;
+   return sizeof(loop_header) + (shaded > 1 ? sizeof(loop_footer) : 0) + sizeof(loop_stop);
+}
+
+/* The linked program as agx_fast_link lays it out: the prolog, then (with sample shading) the
+ * loop header, the main part and the epilog, then the loop footer or a stop; then the main
+ * part's preamble (`extra`). */
+static bool
+write_linked(const char *path, struct agx_shader_part **parts, unsigned shaded,
+             const uint8_t *extra, size_t extra_size)
+{
+   FILE *f = fopen(path, "wb");
+   if (!f)
+      return false;
+   size_t body = 0;
+   for (unsigned i = 0; i < 3; ++i) {
+      if (i == 1 && shaded && fwrite(loop_header, sizeof(loop_header), 1, f) != 1)
+         return false;
+      if (parts[i]->info.main_size &&
+          fwrite(parts[i]->binary + parts[i]->info.main_offset, parts[i]->info.main_size, 1,
+                 f) != 1)
+         return false;
+      if (i > 0)
+         body += parts[i]->info.main_size;
+   }
+   if (shaded > 1) {
+      uint8_t footer[sizeof(loop_footer)];
+      memcpy(footer, loop_footer, sizeof(footer));
+      footer[11] = (uint8_t)(((1u << shaded) - 1) << 4);
+      int32_t target = -(int32_t)(14 + body);
+      memcpy(footer + 16, &target, 4);
+      if (fwrite(footer, sizeof(footer), 1, f) != 1)
+         return false;
+   }
+   if (shaded && fwrite(loop_stop, sizeof(loop_stop), 1, f) != 1)
+      return false;
    if (extra_size && fwrite(extra, extra_size, 1, f) != 1)
       return false;
    return fclose(f) == 0;
@@ -755,6 +883,13 @@ main(int argc, char **argv)
       return 1;
    }
    gl_shader_stage stage = vertex ? MESA_SHADER_VERTEX : MESA_SHADER_FRAGMENT;
+   const char *samples_env = getenv("GLSL_GRAPHICS_SAMPLES");
+   gl_nr_samples = samples_env ? atoi(samples_env) : 1;
+   gl_a2c = getenv("GLSL_GRAPHICS_A2C") && gl_nr_samples > 1;
+   if (gl_nr_samples != 1 && gl_nr_samples != 2 && gl_nr_samples != 4) {
+      fprintf(stderr, "glsl_graphics: GLSL_GRAPHICS_SAMPLES=%u (1, 2 or 4)\n", gl_nr_samples);
+      return 1;
+   }
    glsl_type_singleton_init_or_ref();
    void *mem = ralloc_context(NULL);
 
@@ -865,13 +1000,18 @@ driver:;
    struct agx_fs_epilog_link_info link = {0};
    NIR_PASS(_, nir, agx_nir_lower_discard_zs_emit);
    NIR_PASS(_, nir, agx_nir_lower_fs_output_to_epilog, &link);
+   bool sample_shading = nir->info.fs.uses_sample_shading;
+   if (sample_shading) {
+      /* As agx_compile_variant: keep the sample being shaded (r1l) for the epilog, and make
+       * the main part's fragment I/O act on that sample only. */
+      nir_builder sb = nir_builder_at(nir_after_impl(nir_shader_get_entrypoint(nir)));
+      nir_export_agx(&sb, nir_load_exported_agx(&sb, 1, 16, .base = AGX_ABI_FIN_SAMPLE_MASK),
+                     .base = AGX_ABI_FOUT_SAMPLE_MASK);
+      NIR_PASS(_, nir, agx_nir_lower_to_per_sample);
+   }
    NIR_PASS(_, nir, agx_nir_lower_sample_mask);
    NIR_PASS(_, nir, agx_nir_lower_fs_active_samples_to_register);
    NIR_PASS(_, nir, agx_nir_lower_multisampled_image_store);
-   if (nir->info.fs.uses_sample_shading) {
-      fprintf(stderr, "glsl_graphics: sample shading is not supported here\n");
-      return 1;
-   }
 
    /* agx_compile_nir: not terminal (the epilog follows), not secondary. */
    NIR_PASS(_, nir, agx_nir_lower_interpolation);
@@ -887,6 +1027,8 @@ driver:;
       .promote_constants = true,
       .no_stop = true,
       .reserved_preamble = UBO_BASE_HALF + 4 * l.bindings,
+      /* the gallium driver always shades samples through the linked loop */
+      .fs.inside_sample_loop = sample_shading,
    };
    struct agx_shader_part main_part;
    agx_compile_shader_nir(nir, &key, NULL, &main_part);
@@ -922,7 +1064,7 @@ driver:;
       fprintf(stderr, "glsl_graphics: GLSL_GRAPHICS_RTS=%u (1 or 2)\n", nr_rts);
       return 1;
    }
-   struct agx_fs_epilog_key ekey = {.link = link, .nr_samples = 1};
+   struct agx_fs_epilog_key ekey = {.link = link, .nr_samples = gl_nr_samples};
    for (unsigned i = 0; i < 8; ++i)
       ekey.remap[i] = -1;
    for (unsigned i = 0; i < nr_rts; ++i) {
@@ -939,6 +1081,7 @@ driver:;
       };
    }
    ekey.blend.logicop_func = PIPE_LOGICOP_COPY;
+   ekey.blend.alpha_to_coverage = gl_a2c;
    nir_builder eb =
       nir_builder_init_simple_shader(MESA_SHADER_COMPUTE, &agx_nir_options, "AGX meta shader");
    agx_nir_fs_epilog(&eb, &ekey);
@@ -948,7 +1091,7 @@ driver:;
    /* agx_build_end_of_tile_shader for the same tile buffer: render target i stored through
     * texture state i (its PBE descriptor). */
    struct agx_tilebuffer_layout tib =
-      agx_build_tilebuffer_layout(ekey.rt_formats, 8, 1, true);
+      agx_build_tilebuffer_layout(ekey.rt_formats, 8, gl_nr_samples, true);
    nir_builder tb = nir_builder_init_simple_shader(MESA_SHADER_COMPUTE, &agx_nir_options,
                                                    "agx_eot");
    for (unsigned i = 0; i < nr_rts; ++i)
@@ -956,7 +1099,9 @@ driver:;
                                 nir_imm_intN_t(&tb, agx_tilebuffer_offset_B(&tib, i), 16),
                                 nir_undef(&tb, 1, 16),
                                 .format = agx_tilebuffer_physical_format(&tib, i),
-                                .image_dim = GLSL_SAMPLER_DIM_2D, .image_array = false);
+                                .image_dim = gl_nr_samples > 1 ? GLSL_SAMPLER_DIM_MS
+                                                               : GLSL_SAMPLER_DIM_2D,
+                                .image_array = false);
    agx_nir_lower_texture(tb.shader);
    agx_preprocess_nir(tb.shader, libagx);
    struct agx_shader_key tkey = {.libagx = libagx};
@@ -980,7 +1125,7 @@ driver:;
       fprintf(stderr, "glsl_graphics: the preamble precedes the main part\n");
       return 1;
    }
-   if (!write_parts(path, parts, 3, pre, pre_size))
+   if (!write_linked(path, parts, sample_shading ? gl_nr_samples : 0, pre, pre_size))
       return 1;
    struct agx_shader_part *eparts[] = {&eot};
    snprintf(path, sizeof(path), "%s.eot.bin", argv[2]);
@@ -989,7 +1134,10 @@ driver:;
 
    printf("prolog_size %u\nmain_size %u\nepilog_size %u\n", prolog.info.main_size,
           main_part.info.main_size, epilog.info.main_size);
+   linked += sample_loop_size(sample_shading ? gl_nr_samples : 0);
    printf("preamble_offset %zu\nhas_preamble %d\n", linked, main_part.info.has_preamble);
+   printf("samples %u\nsample_shading %d\ntile %u %u\nsample_size %u\n", gl_nr_samples,
+          sample_shading, tib.tile_size.width, tib.tile_size.height, tib.sample_size_B);
    printf("nr_gprs %u\nnr_preamble_gprs %u\n",
           MAX3(prolog.info.nr_gprs, main_part.info.nr_gprs, epilog.info.nr_gprs),
           main_part.info.nr_preamble_gprs);

@@ -239,6 +239,11 @@ pub struct FragmentDraw {
     /// 32 threads on the tile buffer, `WaveState::tile_origin` the tile's first pixel), whose
     /// `image_write_block` stores the tile to the render target ([`EndOfTile`]).
     pub end_of_tile: Option<EndOfTile>,
+    /// Samples per pixel (1, 2 or 4; more than 1 only for Mesa 25.0's linked programs, whose
+    /// epilog and end-of-tile program Mesa compiled for that count): the tile buffer's layout
+    /// ([`crate::exec::tile::TileLayout`]), the sample positions (`agx_default_sample_positions`)
+    /// and what `get_sr` sr14 (`samples_log2`) and sr124 (`input_sample_mask`) read.
+    pub samples: u32,
 }
 
 /// Mesa 25.0's end-of-tile program (`agx_build_end_of_tile_shader`) and what the driver binds
@@ -255,21 +260,25 @@ pub struct EndOfTile {
     pub clear: Option<[u8; crate::exec::tile::PIXEL_STRIDE]>,
 }
 
-/// What a fragment draw left in the tile buffer: each pixel's 8 bytes (render target 0 at byte 0),
-/// row-major.
+/// What a fragment draw left in the tile buffer: each sample's 8 bytes (render target 0 at byte
+/// 0), row-major pixels, a pixel's samples in order (index `(y * width + x) * samples + s`).
 #[derive(Debug, Clone, PartialEq)]
 pub struct FragmentRun {
+    pub samples: u32,
     pub pixels: Vec<[u8; crate::exec::tile::PIXEL_STRIDE]>,
-    /// Per pixel, the depth and stencil `zs_emit` gave sample 0 (None: not emitted), row-major.
+    /// Per sample, the depth and stencil `zs_emit` gave it (None: not emitted), indexed as
+    /// `pixels`.
     pub depth: Vec<Option<f32>>,
     pub stencil: Vec<Option<u8>>,
     pub approximated: std::collections::BTreeMap<&'static str, u64>,
 }
 
 /// Run the fragment shader over every pixel: SIMD groups of 8x4 pixels as 2x2 quads (thread
-/// 4q + dx + 2dy, the layout of [`crate::abi::run_fragment`]), single-sampled, the tile buffer in
-/// threadgroup memory starting zeroed (the draw neither clears nor blends), every register
-/// poisoned (the driver defines no register inputs for a fragment shader), sr80/sr81 the pixel.
+/// 4q + dx + 2dy, the layout of [`crate::abi::run_fragment`]), every sample of every pixel
+/// covered (the draw covers the framebuffer), the tile buffer in threadgroup memory starting
+/// zeroed or cleared, every register poisoned (the driver defines no register inputs for a
+/// fragment shader), sr80/sr81 the pixel. A linked program that shades samples runs Mesa's own
+/// sample loop (`agx_fast_link`'s header and footer are in its code: r1l the sample's bit).
 pub fn run_fragment(
     s: &Shader,
     draw: &FragmentDraw,
@@ -286,7 +295,7 @@ pub fn run_fragment_observed<O: Observer<WaveState, Inst> + ?Sized>(
     dev: &DeviceMemory,
     obs: &mut O,
 ) -> Result<FragmentRun, AbiError> {
-    use crate::exec::tile::{pixel_offset, PIXEL_STRIDE, TILE_BYTES, TILE_EDGE};
+    use crate::exec::tile::{TileLayout, PIXEL_STRIDE, TILE_EDGE};
     use crate::exec::{default_sample_positions, Coverage};
     s.check("fragment shader")?;
     let (wpx, hpx) = (draw.width, draw.height);
@@ -295,38 +304,52 @@ pub fn run_fragment_observed<O: Observer<WaveState, Inst> + ?Sized>(
             what: format!("{wpx} x {hpx} pixels (1 to 4096 each way)"),
         });
     }
+    let layout = TileLayout::for_samples(draw.samples).ok_or_else(|| AbiError::Config {
+        what: format!("{} samples (1, 2 or 4)", draw.samples),
+    })?;
+    let positions = default_sample_positions(draw.samples).unwrap_or_default();
+    let ns = draw.samples as usize;
     let program = Program::new(s.code.clone());
     // what the preamble ran under the opt-in counts with the groups'
     let (uniforms, mut approximated) =
         s.uniforms_after_preamble("fragment preamble", &program, dev, obs)?;
-    let (tiles_x, tiles_y) = (wpx.div_ceil(TILE_EDGE), hpx.div_ceil(TILE_EDGE));
-    let mut pixels = vec![[0u8; PIXEL_STRIDE]; (wpx * hpx) as usize];
-    let mut depth = vec![None; (wpx * hpx) as usize];
-    let mut stencil = vec![None; (wpx * hpx) as usize];
+    let (tiles_x, tiles_y) = (wpx.div_ceil(layout.width), hpx.div_ceil(layout.height));
+    let mut pixels = vec![[0u8; PIXEL_STRIDE]; (wpx * hpx) as usize * ns];
+    let mut depth = vec![None; (wpx * hpx) as usize * ns];
+    let mut stencil = vec![None; (wpx * hpx) as usize * ns];
     let eot_program = draw
         .end_of_tile
         .as_ref()
         .map(|e| Program::new(e.code.clone()));
     let mut group_index = 0;
     for tile in 0..(tiles_x * tiles_y) {
-        let (t0x, t0y) = (tile % tiles_x * TILE_EDGE, tile / tiles_x * TILE_EDGE);
-        let mut tg = vec![0u8; TILE_BYTES];
+        let (t0x, t0y) = (
+            tile % tiles_x * layout.width,
+            tile / tiles_x * layout.height,
+        );
+        let mut tg = vec![0u8; layout.bytes()];
         if let Some(record) = draw.end_of_tile.as_ref().and_then(|e| e.clear) {
             for px in tg.chunks_exact_mut(PIXEL_STRIDE) {
                 px.copy_from_slice(&record);
             }
         }
-        for gy in (t0y..(t0y + TILE_EDGE).min(hpx)).step_by(4) {
-            for gx in (t0x..(t0x + TILE_EDGE).min(wpx)).step_by(8) {
+        for gy in (t0y..(t0y + layout.height).min(hpx)).step_by(4) {
+            for gx in (t0x..(t0x + layout.width).min(wpx)).step_by(8) {
                 let mut w = WaveState::new(s.nr_gprs);
                 w.approximate = s.approximate;
                 w.uniforms.copy_from_slice(&uniforms);
                 w.textures = s.textures.clone();
                 w.samplers = s.samplers.clone();
-                w.sample_positions = default_sample_positions(1).unwrap_or_default();
-                w.coverage = Coverage::new(1);
-                // Coefficients relative to the 32x32 tile's corner, rounded once to f32.
-                let (x0, y0) = (f64::from(t0x), f64::from(t0y));
+                w.sample_positions = positions.clone();
+                w.coverage = Coverage::new(draw.samples);
+                w.tile_layout = layout;
+                // Coefficients relative to the corner of the 32x32 square holding the group
+                // (Mesa's `agx_nir_lower_interpolation` takes the pixel mod 32 whatever the
+                // tile buffer's tile size), rounded once to f32.
+                let (x0, y0) = (
+                    f64::from(gx / TILE_EDGE * TILE_EDGE),
+                    f64::from(gy / TILE_EDGE * TILE_EDGE),
+                );
                 w.coefficients = draw
                     .coefficients
                     .iter()
@@ -355,6 +378,13 @@ pub fn run_fragment_observed<O: Observer<WaveState, Inst> + ?Sized>(
                 if let Some(back) = draw.back_facing {
                     w.special.insert(62, [u32::from(back); SIMD_WIDTH]);
                 }
+                // samples_log2 (Mesa's `load_samples_log2_agx`) and the rasterizer's coverage
+                // of each pixel (`load_sample_mask_in`: every sample, the draw covering the
+                // framebuffer), agx_opcodes.py's sr14 and sr124
+                w.special
+                    .insert(14, [draw.samples.trailing_zeros(); SIMD_WIDTH]);
+                w.special
+                    .insert(124, [u32::from(layout.all_samples()); SIMD_WIDTH]);
                 w.exec = active;
                 w.present = active;
                 w.pc = s.main_offset as u64;
@@ -371,19 +401,24 @@ pub fn run_fragment_observed<O: Observer<WaveState, Inst> + ?Sized>(
                         | cov.tested.get(lane).copied().unwrap_or(0);
                     // Mesa's sample_mask rule 2: with sample_mask/zs_emit used, every sample is
                     // killed or tested on every path
-                    if cov.used && done & 1 == 0 {
+                    let all = layout.all_samples();
+                    if cov.used && done & all != all {
                         return Err(AbiError::AbiViolation {
                             x: xs[lane],
                             y: ys[lane],
-                            what: "sample 0 neither killed nor tested by sample_mask/zs_emit \
-                                   (Mesa's sample_mask rule 2)"
-                                .into(),
+                            what: format!(
+                                "samples {:#x} neither killed nor tested by sample_mask/zs_emit \
+                                 (Mesa's sample_mask rule 2)",
+                                all & !done
+                            ),
                         });
                     }
-                    if let Some(zs) = cov.zs.get(lane).filter(|z| z.samples & 1 == 1) {
-                        let i = (ys[lane] * wpx + xs[lane]) as usize;
-                        depth[i] = zs.depth;
-                        stencil[i] = zs.stencil;
+                    let pixel = (ys[lane] * wpx + xs[lane]) as usize;
+                    for (s, zs) in cov.zs.get(lane).into_iter().flatten().take(ns).enumerate() {
+                        if let Some(zs) = zs {
+                            depth[pixel * ns + s] = zs.depth;
+                            stencil[pixel * ns + s] = zs.stencil;
+                        }
                     }
                 }
                 group_index += 1;
@@ -399,6 +434,7 @@ pub fn run_fragment_observed<O: Observer<WaveState, Inst> + ?Sized>(
                 .chain(eot.more_pbes.iter().copied())
                 .collect();
             w.tile_origin = Some([t0x, t0y]);
+            w.tile_layout = layout;
             w.pc = 0;
             let mut mem = Memories {
                 device: dev,
@@ -409,14 +445,18 @@ pub fn run_fragment_observed<O: Observer<WaveState, Inst> + ?Sized>(
             finish("end-of-tile program", tile as usize, r, "tile")?;
             group_index += 1;
         }
-        for y in t0y..(t0y + TILE_EDGE).min(hpx) {
-            for x in t0x..(t0x + TILE_EDGE).min(wpx) {
-                let at = pixel_offset(x, y);
-                pixels[(y * wpx + x) as usize].copy_from_slice(&tg[at..at + PIXEL_STRIDE]);
+        for y in t0y..(t0y + layout.height).min(hpx) {
+            for x in t0x..(t0x + layout.width).min(wpx) {
+                for sample in 0..draw.samples {
+                    let at = layout.offset(x, y, sample);
+                    pixels[(y * wpx + x) as usize * ns + sample as usize]
+                        .copy_from_slice(&tg[at..at + PIXEL_STRIDE]);
+                }
             }
         }
     }
     Ok(FragmentRun {
+        samples: draw.samples,
         pixels,
         depth,
         stencil,

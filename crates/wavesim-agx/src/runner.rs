@@ -57,6 +57,8 @@
 //! front_facing = true         # gl_FrontFacing (get_sr sr62 = 0; false: 1); absent: reading sr62
 //!                             # is a typed error (also for abi = "mesa-22.3")
 //!
+//!                             # abi = "mesa-25.0-linked" also takes `samples` (1, 2, 4: the
+//!                             # tile buffer's samples, gallium::FragmentDraw::samples)
 //! [end_of_tile]               # abi = "mesa-25.0-linked" fragment jobs (Mesa 25.0's linked
 //! code = "end_of_tile.bin"    # program, [gallium] offsets): the end-of-tile program, run per
 //! nr_gprs = 1                 # tile; `pbe` the render target's PBE descriptor (6 words), its
@@ -1367,7 +1369,8 @@ fn run_gallium_fragment<O: crate::inside::AgxObserver>(
         .fragment
         .as_ref()
         .ok_or_else(|| RunError::Config("kind = \"fragment\" needs [fragment]".into()))?;
-    if f.samples != 1
+    let linked25 = cfg.abi.as_deref() == Some(LINKED25_ABI);
+    if (f.samples != 1 && !linked25)
         || f.sample_shading
         || !f.render_targets.is_empty()
         || f.dual_source
@@ -1380,8 +1383,9 @@ fn run_gallium_fragment<O: crate::inside::AgxObserver>(
         || f.prolog_asm.is_some()
     {
         return cfg_err(
-            "abi = \"mesa-22.3\": [fragment] takes width, height, coefficients and front_facing \
-             only (the shader stores render target 0 itself; no blending, prolog or epilog)",
+            "abi = \"mesa-22.3\" and \"mesa-25.0-linked\": [fragment] takes width, height, \
+             coefficients and front_facing only, and \"mesa-25.0-linked\" also samples (the \
+             program stores its render targets itself; its epilog is in the code)",
         );
     }
     let shader = gallium_shader(cfg, program, uniforms, lookup)?;
@@ -1394,21 +1398,33 @@ fn run_gallium_fragment<O: crate::inside::AgxObserver>(
             Some(e) => Some(end_of_tile(e, dir, lookup)?),
             None => None,
         },
+        samples: f.samples,
     };
     let r = crate::gallium::run_fragment_observed(&shader, &draw, dev, obs)?;
+    // one line per pixel, or per sample of a multisampled draw
+    let ns = r.samples as usize;
     for (i, px) in r.pixels.iter().enumerate() {
-        let (x, y) = (i as u32 % f.width, i as u32 / f.width);
+        let (x, y) = ((i / ns) as u32 % f.width, (i / ns) as u32 / f.width);
         let bytes: Vec<String> = px.iter().map(|b| b.to_string()).collect();
-        let _ = writeln!(text, "pixel {x} {y}: {}", bytes.join(" "));
+        if ns == 1 {
+            let _ = writeln!(text, "pixel {x} {y}: {}", bytes.join(" "));
+        } else {
+            let _ = writeln!(text, "pixel {x} {y} sample {}: {}", i % ns, bytes.join(" "));
+        }
     }
-    // zs_emit's outputs: depth as f32 bits, stencil
+    // zs_emit's outputs: depth as f32 bits, stencil; per sample when multisampled
     for (i, (z, s)) in r.depth.iter().zip(&r.stencil).enumerate() {
-        let (x, y) = (i as u32 % f.width, i as u32 / f.width);
+        let (x, y) = ((i / ns) as u32 % f.width, (i / ns) as u32 / f.width);
+        let at = if ns == 1 {
+            format!("{x} {y}")
+        } else {
+            format!("{x} {y} sample {}", i % ns)
+        };
         if let Some(z) = z {
-            let _ = writeln!(text, "depth {x} {y}: {:08x}", z.to_bits());
+            let _ = writeln!(text, "depth {at}: {:08x}", z.to_bits());
         }
         if let Some(s) = s {
-            let _ = writeln!(text, "stencil {x} {y}: {s}");
+            let _ = writeln!(text, "stencil {at}: {s}");
         }
     }
     write_approximated(text, &r.approximated);

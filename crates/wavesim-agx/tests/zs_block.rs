@@ -28,6 +28,7 @@ fn draw(width: u32, height: u32, end_of_tile: Option<EndOfTile>) -> FragmentDraw
         coefficients: vec![],
         back_facing: None,
         end_of_tile,
+        samples: 1,
     }
 }
 

@@ -12,10 +12,9 @@
 use super::{active, missing, Fault, Ops, WaveState};
 use crate::operand::Operand;
 
-/// What `zs_emit` gave one thread (exec/zs_emit.rs): the samples it covers and the values.
+/// What `zs_emit` gave one sample of a thread's pixel (exec/zs_emit.rs).
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub struct ZsOutput {
-    pub samples: u8,
     pub depth: Option<f32>,
     pub stencil: Option<u8>,
 }
@@ -30,8 +29,9 @@ pub struct Coverage {
     /// Some `sample_mask` or `zs_emit` executed (Mesa's rule 2 then requires every sample killed
     /// or tested).
     pub used: bool,
-    /// Per thread, what `zs_emit` gave (exec/zs_emit.rs); no samples when it did not run.
-    pub zs: Vec<ZsOutput>,
+    /// Per thread and sample, what `zs_emit` gave (exec/zs_emit.rs); `None` where it did not
+    /// run.
+    pub zs: Vec<[Option<ZsOutput>; 8]>,
 }
 
 impl Coverage {
@@ -41,7 +41,7 @@ impl Coverage {
             killed: vec![0; super::SIMD_WIDTH],
             tested: vec![0; super::SIMD_WIDTH],
             used: false,
-            zs: vec![Default::default(); super::SIMD_WIDTH],
+            zs: vec![[None; 8]; super::SIMD_WIDTH],
         }
     }
 
@@ -49,7 +49,7 @@ impl Coverage {
     pub(super) fn fill(&mut self) {
         self.killed.resize(super::SIMD_WIDTH, 0);
         self.tested.resize(super::SIMD_WIDTH, 0);
-        self.zs.resize(super::SIMD_WIDTH, Default::default());
+        self.zs.resize(super::SIMD_WIDTH, [None; 8]);
     }
 
     /// All samples of a pixel.

@@ -41,6 +41,7 @@ mod miptree;
 mod simd;
 mod stack;
 pub mod texture;
+mod texture_ms;
 pub mod tile;
 mod varying;
 mod zs_emit;
@@ -174,6 +175,8 @@ pub struct WaveState {
     pub stack_frame: u32,
     /// Pixel origin of the tile an end-of-tile program stores (`image_write_block`).
     pub tile_origin: Option<[u32; 2]>,
+    /// The tile buffer's samples and tile size (`tile.rs`); single-sampled 32x32 by default.
+    pub tile_layout: tile::TileLayout,
     /// Opt-in: run `sin_pt_1`, `sin_pt_2`, `rsqrt_special` and `simd_matrix_fmadd32/16` as their
     /// documented intent (the M1's rules are not public); off, they are `Fault::Unsupported`.
     pub approximate: bool,
@@ -210,6 +213,7 @@ impl WaveState {
             stack: vec![],
             stack_frame: 0,
             tile_origin: None,
+            tile_layout: tile::TileLayout::SINGLE,
             approximate: false,
             approximated: Default::default(),
             accesses: None,
@@ -232,6 +236,33 @@ impl WaveState {
         value: u64,
     ) {
         record_access(&mut self.accesses, kind, space, lane, addr, size, value);
+    }
+
+    /// Reads `buf.len()` bytes of device memory at `addr` for thread `lane` and records the load
+    /// (its first 8 bytes as the value), as a texel or image read is traced.
+    pub(crate) fn load_recorded(
+        &mut self,
+        dev: &DeviceMemory,
+        space: &'static str,
+        lane: usize,
+        addr: u64,
+        buf: &mut [u8],
+    ) -> Result<(), Fault> {
+        dev.read(addr, buf)
+            .map_err(|source| Fault::Memory { lane, source })?;
+        let mut value = [0u8; 8];
+        let low = buf.len().min(8);
+        value[..low].copy_from_slice(&buf[..low]);
+        let size = buf.len() as u64;
+        self.record(
+            AccessKind::Load,
+            space,
+            lane,
+            addr,
+            size,
+            u64::from_le_bytes(value),
+        );
+        Ok(())
     }
 
     fn out_of_range(&self, reg: Reg) -> Fault {
@@ -979,6 +1010,10 @@ pub fn step(w: &mut WaveState, d: &Decoded, mem: &mut Memories<'_>) -> Result<Fl
         Sem::SampleMask => coverage::sample_mask(w, o)?,
         Sem::TileAccess => tile::tile_access(w, o, mem.threadgroup)?,
         Sem::PixelOrder => tile::pixel_order(w)?,
+        // tex_2d_ms (4), tex_2d_ms_array (8): a multisampled fetch, `texture_ms.rs`
+        Sem::TextureLoad if matches!(o.field("n"), 4 | 8) => {
+            texture_ms::texture_load_ms(w, o, mem.device)?
+        }
         Sem::TextureSample | Sem::TextureLoad => {
             texture::texture_access(w, o, mem.device, sem == Sem::TextureLoad)?
         }

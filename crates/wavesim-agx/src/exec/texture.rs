@@ -428,7 +428,7 @@ fn border_colour(
 /// The descriptor's texel format (`formats.rs`); Mesa sets `sRGB 2-channel` exactly with sRGB on
 /// a two-channel format (`agx_pack_texture`), and a descriptor that does otherwise has no public
 /// meaning.
-fn check_texture(t: &TextureDesc) -> Result<Format, Fault> {
+pub(super) fn check_texture(t: &TextureDesc) -> Result<Format, Fault> {
     let format = Format::new(t.channels, t.ty, t.srgb)?;
     if t.srgb_2_channel != (t.srgb && format.components() == 2) {
         return Err(unsupported(format!(
@@ -1451,7 +1451,7 @@ fn check_gather_form(load: bool, n: u64, lod: u64, mask: u64) -> Result<(), Faul
 }
 
 /// Component `k` of the descriptor's swizzle (cmdbuf.xml: R, G, B, A, 1, 0) of texel `px`.
-fn swizzled(px: &[f64; 4], k: u64) -> Result<f64, Fault> {
+pub(super) fn swizzled(px: &[f64; 4], k: u64) -> Result<f64, Fault> {
     Ok(match k {
         0..=3 => px[k as usize],
         4 => 1.0,
@@ -1464,7 +1464,7 @@ fn swizzled(px: &[f64; 4], k: u64) -> Result<f64, Fault> {
 /// to the register's width; an integer format's values (`integer`) as integers: 32 bits, or 16
 /// when the value fits the 16-bit register as the format's signedness reads it (a wider value is
 /// a typed error: whether the hardware truncates or clamps it is not public).
-fn write_result(
+pub(super) fn write_result(
     w: &mut WaveState,
     dst: &[Reg],
     mask: u64,

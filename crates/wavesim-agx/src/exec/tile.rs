@@ -13,13 +13,21 @@
 //! implements `discard` as a demote (`agx_emit_discard`: the sample mask, not the exec mask, stops
 //! the pixel's write).
 //!
+//! Multisampled tiles (Mesa 25.0, [`TileLayout`], `WaveState::tile_layout`): each pixel holds
+//! one record per sample. The access's sample mask `S` (an immediate or a 16-bit register, as
+//! `agx_pack.c` packs `local_store_pixel`/`local_load_pixel`) names the samples: a store writes
+//! every named sample that `sample_mask` has not killed (rule 1 of Mesa's
+//! `agx_nir_lower_sample_mask.c`: nothing is written for discarded samples), the same value to
+//! each (Mesa's epilog stores with 0xff outside sample shading: one colour for the pixel's
+//! samples); a load must name exactly one sample (Mesa's loads run inside its sample loops), a
+//! wider one is a typed error.
+//!
 //! Formats (field F, applegpu's names): `u8norm` stores each component as
 //! `round_half_even(clamp(v, 0, 1) * 255)` (NaN as 0) and loads `byte / 255` correctly rounded
 //! (the GL 4.6 unsigned-normalized conversions, 2.3.5.1-2, with round to nearest); `i8`, `i16`,
 //! `i32` move the low bits unchanged; `f16` moves 16-bit floats. The register source is 16- or
-//! 32-bit (Rt); a float format converts from and to the register's width. Other formats, a
-//! non-immediate or partial sample mask (`S`: Mesa 22.3 packs all-ones), or a nonzero `C` are
-//! typed errors.
+//! 32-bit (Rt); a float format converts from and to the register's width. Other formats or a
+//! nonzero `C` are typed errors.
 //!
 //! `wait_pix`/`signal_pix` order tile-buffer accesses of overlapping pixels across groups in
 //! primitive order (Asahi's "pixel ordering" waits, applegpu `wait_pix`/`signal_pix`). wavesim
@@ -30,16 +38,74 @@ use super::{active, missing, Fault, Ops, WaveState};
 use crate::operand::{Operand, RegFile};
 use wavesim_core::observe::AccessKind;
 
-/// Bytes of one pixel in the tile buffer (`pixel_stride_in_8_bytes = 1`).
+/// Bytes of one sample in the tile buffer (`pixel_stride_in_8_bytes = 1`; Mesa 25.0's
+/// `sample_size_B` for up to two RGBA8 render targets).
 pub const PIXEL_STRIDE: usize = 8;
-/// Tile edge in pixels (`AGX_SHARED_LAYOUT_32X32`).
+/// Tile edge in pixels of a single-sampled tile (`AGX_SHARED_LAYOUT_32X32`).
 pub const TILE_EDGE: u32 = 32;
-/// Bytes of the whole tile buffer.
+/// Bytes of a single-sampled tile buffer.
 pub const TILE_BYTES: usize = PIXEL_STRIDE * (TILE_EDGE * TILE_EDGE) as usize;
 
-/// Byte offset of pixel (x, y)'s storage in the tile buffer.
+/// The tile buffer of a draw: samples per pixel and the tile's size in pixels, each sample
+/// `PIXEL_STRIDE` bytes. Mesa 25.0's `agx_build_tilebuffer_layout` (`agx_tilebuffer.c`): the
+/// sample size is the render targets' bytes rounded up to 8, and the tile the largest of 32x32,
+/// 32x16, 16x16 whose `sample size x samples x pixels` stays within 32767 bytes
+/// (`MAX_BYTES_PER_TILE`); for 8-byte samples that is 32x32 at 1 and 2 samples, 32x16 at 4.
+/// Where inside the tile buffer a pixel's samples sit is the hardware's and not observable
+/// (only `ld_tile`/`st_tile` and the end-of-tile store reach it): wavesim keeps a pixel's
+/// samples together, row-major pixels.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TileLayout {
+    pub samples: u32,
+    pub width: u32,
+    pub height: u32,
+}
+
+impl TileLayout {
+    /// One sample, 32x32 pixels.
+    pub const SINGLE: TileLayout = TileLayout {
+        samples: 1,
+        width: TILE_EDGE,
+        height: TILE_EDGE,
+    };
+
+    /// The layout Mesa builds for 8-byte samples at `samples` (1, 2 or 4: G13's counts).
+    pub fn for_samples(samples: u32) -> Option<TileLayout> {
+        if ![1, 2, 4].contains(&samples) {
+            return None;
+        }
+        // agx_select_tile_size: the first of 32x32, 32x16, 16x16 within MAX_BYTES_PER_TILE
+        let per_pixel = PIXEL_STRIDE as u32 * samples;
+        let (width, height) = [(32, 32), (32, 16), (16, 16)]
+            .into_iter()
+            .find(|(w, h)| per_pixel * w * h <= 32767)?;
+        Some(TileLayout {
+            samples,
+            width,
+            height,
+        })
+    }
+
+    /// Bytes of the whole tile buffer.
+    pub fn bytes(&self) -> usize {
+        PIXEL_STRIDE * (self.samples * self.width * self.height) as usize
+    }
+
+    /// Bit mask of every sample of a pixel.
+    pub fn all_samples(&self) -> u8 {
+        ((1u32 << self.samples.min(8)) - 1) as u8
+    }
+
+    /// Byte offset of sample `s` of pixel (x, y).
+    pub fn offset(&self, x: u32, y: u32, s: u32) -> usize {
+        let px = (y % self.height) * self.width + x % self.width;
+        PIXEL_STRIDE * (px * self.samples + s) as usize
+    }
+}
+
+/// Byte offset of pixel (x, y)'s storage in a single-sampled tile buffer.
 pub fn pixel_offset(x: u32, y: u32) -> usize {
-    PIXEL_STRIDE * ((y % TILE_EDGE) * TILE_EDGE + x % TILE_EDGE) as usize
+    TileLayout::SINGLE.offset(x, y, 0)
 }
 
 fn unsupported(what: String) -> Fault {
@@ -65,14 +131,7 @@ pub(super) fn tile_access(w: &mut WaveState, o: &Ops<'_>, tg: &mut [u8]) -> Resu
         4 => (1, "u8norm"),
         f => return Err(unsupported(format!("tile buffer format {f}"))),
     };
-    match o.op("S")? {
-        Operand::Imm(0xFF) => {}
-        s => {
-            return Err(unsupported(format!(
-                "tile access sample mask {s:?} (Mesa 22.3 packs the immediate 0xff: every sample)"
-            )))
-        }
-    }
+    let mask_op = o.op("S")?.clone();
     if o.field("C") != 0 {
         return Err(unsupported(format!("tile access C = {}", o.field("C"))));
     }
@@ -81,10 +140,13 @@ pub(super) fn tile_access(w: &mut WaveState, o: &Ops<'_>, tg: &mut [u8]) -> Resu
         Operand::Tuple(r, _) => r.clone(),
         _ => return Err(missing("R")),
     };
-    let mask = o.field("mask");
-    if offset + 4 * size > PIXEL_STRIDE {
+    let components = o.field("mask");
+    // components sit at consecutive `size`-byte places: the highest one in the mask bounds it
+    let span = (u64::BITS - (components & 0xF).leading_zeros()) as usize;
+    if offset + span * size > PIXEL_STRIDE {
         return Err(unsupported(format!(
-            "tile access of 4 x {name} at byte {offset}: beyond the {PIXEL_STRIDE}-byte pixel"
+            "tile access of {span} x {name} at byte {offset}: beyond the {PIXEL_STRIDE}-byte \
+             sample"
         )));
     }
     let (xs, ys) = match (w.special.get(&80), w.special.get(&81)) {
@@ -95,59 +157,118 @@ pub(super) fn tile_access(w: &mut WaveState, o: &Ops<'_>, tg: &mut [u8]) -> Resu
             ))
         }
     };
-    if tg.len() < TILE_BYTES {
+    let layout = w.tile_layout;
+    if tg.len() < layout.bytes() {
         return Err(unsupported(format!(
-            "tile access with {} bytes of tile memory ({TILE_BYTES})",
-            tg.len()
+            "tile access with {} bytes of tile memory ({} for {} samples of {}x{} pixels)",
+            tg.len(),
+            layout.bytes(),
+            layout.samples,
+            layout.width,
+            layout.height
         )));
     }
     for lane in active(w).collect::<Vec<_>>() {
-        let all = w.coverage.all();
-        let killed = w.coverage.killed.get(lane).is_some_and(|k| *k & all == all);
-        if !load && w.coverage.samples > 0 && killed {
+        // The samples S names (an immediate, or a 16-bit register: Mesa's
+        // `agx_nir_lower_to_per_sample` masks it with the sample being shaded); 0xff is every
+        // sample of the pixel.
+        let mask = match &mask_op {
+            Operand::Imm(v) => *v as u8,
+            Operand::Reg(r, _) => w.read(*r, lane)? as u8,
+            _ => return Err(missing("S")),
+        } & layout.all_samples();
+        // Stores skip killed samples (Mesa's sample_mask rule 1: kills precede the stores).
+        let killed = w.coverage.killed.get(lane).copied().unwrap_or(0);
+        let samples: Vec<u32> = if load {
+            // A load returns one sample's value: several would need a rule for combining them
+            // that no public source gives (Mesa loads inside its sample loops, one sample).
+            if mask.count_ones() != 1 {
+                return Err(unsupported(format!(
+                    "thread {lane}: ld_tile of sample mask {mask:#x} ({} samples: one sample's \
+                     value is defined)",
+                    layout.samples
+                )));
+            }
+            vec![mask.trailing_zeros()]
+        } else {
+            (0..layout.samples)
+                .filter(|s| (mask & !killed) >> s & 1 == 1)
+                .collect()
+        };
+        let access = Access {
+            regs: &regs,
+            components,
+            format,
+            size,
+            load,
+        };
+        for sample in samples {
+            let at = layout.offset(xs[lane], ys[lane], sample) + offset;
+            tile_sample(w, lane, tg, at, &access)?;
+        }
+    }
+    Ok(())
+}
+
+/// What one `ld_tile`/`st_tile` moves: the registers, the component mask, the format (field F)
+/// and its component size in bytes.
+struct Access<'a> {
+    regs: &'a [crate::operand::Reg],
+    components: u64,
+    format: u64,
+    size: usize,
+    load: bool,
+}
+
+/// One sample of an access, at byte `at` of the tile buffer: each component in `a.components`
+/// from or to the next register.
+fn tile_sample(
+    w: &mut WaveState,
+    lane: usize,
+    tg: &mut [u8],
+    at: usize,
+    a: &Access<'_>,
+) -> Result<(), Fault> {
+    let mut ri = 0;
+    for c in 0..4usize {
+        if a.components >> c & 1 == 0 {
             continue;
         }
-        let at = pixel_offset(xs[lane], ys[lane]) + offset;
-        let mut ri = 0;
-        for c in 0..4usize {
-            if mask >> c & 1 == 0 {
-                continue;
+        let reg = *a.regs.get(ri).ok_or_else(|| missing("R"))?;
+        ri += 1;
+        let wide = matches!(reg.file, RegFile::R32 | RegFile::U32);
+        let size = a.size;
+        let bytes = &mut tg[at + c * size..at + (c + 1) * size];
+        if a.load {
+            let mut raw = 0u64;
+            for (k, b) in bytes.iter().enumerate() {
+                raw |= (*b as u64) << (8 * k);
             }
-            let reg = *regs.get(ri).ok_or_else(|| missing("R"))?;
-            ri += 1;
-            let wide = matches!(reg.file, RegFile::R32 | RegFile::U32);
-            let bytes = &mut tg[at + c * size..at + (c + 1) * size];
-            if load {
-                let mut raw = 0u64;
-                for (k, b) in bytes.iter().enumerate() {
-                    raw |= (*b as u64) << (8 * k);
-                }
-                let v = match format {
-                    4 => float_bits(raw as f64 / 255.0, wide),
-                    3 if wide => f32::from(half::f16::from_bits(raw as u16)).to_bits() as u64,
-                    _ => raw,
-                };
-                let byte = (at + c * size) as u64;
-                w.record(AccessKind::Load, "tile", lane, byte, size as u64, raw);
-                w.write(reg, lane, v as u128)?;
-            } else {
-                let v = w.read(reg, lane)?;
-                let raw = match format {
-                    4 => to_unorm8(reg_float(v, wide)) as u64,
-                    3 if wide => half::f16::from_f32(f32::from_bits(v as u32)).to_bits() as u64,
-                    _ => v,
-                };
-                bytes.copy_from_slice(&raw.to_le_bytes()[..size]);
-                let stored = raw & (u64::MAX >> (64 - 8 * size));
-                w.record(
-                    AccessKind::Store,
-                    "tile",
-                    lane,
-                    (at + c * size) as u64,
-                    size as u64,
-                    stored,
-                );
-            }
+            let v = match a.format {
+                4 => float_bits(raw as f64 / 255.0, wide),
+                3 if wide => f32::from(half::f16::from_bits(raw as u16)).to_bits() as u64,
+                _ => raw,
+            };
+            let byte = (at + c * size) as u64;
+            w.record(AccessKind::Load, "tile", lane, byte, size as u64, raw);
+            w.write(reg, lane, v as u128)?;
+        } else {
+            let v = w.read(reg, lane)?;
+            let raw = match a.format {
+                4 => to_unorm8(reg_float(v, wide)) as u64,
+                3 if wide => half::f16::from_f32(f32::from_bits(v as u32)).to_bits() as u64,
+                _ => v,
+            };
+            bytes.copy_from_slice(&raw.to_le_bytes()[..size]);
+            let stored = raw & (u64::MAX >> (64 - 8 * size));
+            w.record(
+                AccessKind::Store,
+                "tile",
+                lane,
+                (at + c * size) as u64,
+                size as u64,
+                stored,
+            );
         }
     }
     Ok(())

@@ -9,7 +9,9 @@
 //! Rules (Mesa's `agx_nir_lower_sample_mask.c`, 5: "zs_emit may be used in the shader exactly
 //! once to trigger tests"; 3/4: killed samples are unaffected, tested ones may not be tested
 //! again): the samples of S the thread has not killed get the value and count as tested; one
-//! already tested is a typed error. wavesim's fragment runners have no depth/stencil test state,
+//! already tested or already given a value is a typed error. Rule 5 is kept per sample: under
+//! Mesa's linked sample loop each pass emits for its own sample (`agx_nir_lower_to_per_sample`
+//! masks S with the sample being shaded), so one thread emits once for each sample. wavesim's fragment runners have no depth/stencil test state,
 //! so the test passes and the value is what the depth/stencil buffer receives (recorded per
 //! thread in `Coverage::zs`, read by the runner after the group); the value is not clamped (no
 //! public source says whether the hardware clamps to the depth range; GL clamps gl_FragDepth
@@ -48,12 +50,15 @@ pub(super) fn zs_emit(w: &mut WaveState, o: &Ops<'_>) -> Result<(), Fault> {
             _ => return Err(missing("S")),
         } & all;
         let samples = mask & !w.coverage.killed[lane];
-        if samples & w.coverage.tested[lane] != 0 || w.coverage.zs[lane].samples != 0 {
+        let emitted = (0..8)
+            .filter(|&s| w.coverage.zs[lane][s].is_some())
+            .fold(0u8, |m, s| m | 1 << s);
+        if samples & (w.coverage.tested[lane] | emitted) != 0 {
             return Err(Fault::UnsupportedForm {
                 what: format!(
                     "thread {lane}: zs_emit tests samples {:#x} already tested (Mesa's \
                      sample_mask rules 4 and 5: zs_emit once)",
-                    samples & w.coverage.tested[lane]
+                    samples & (w.coverage.tested[lane] | emitted)
                 ),
             });
         }
@@ -70,11 +75,9 @@ pub(super) fn zs_emit(w: &mut WaveState, o: &Ops<'_>) -> Result<(), Fault> {
             None
         };
         w.coverage.tested[lane] |= samples;
-        w.coverage.zs[lane] = ZsOutput {
-            samples,
-            depth,
-            stencil,
-        };
+        for s in (0..8).filter(|s| samples >> s & 1 == 1) {
+            w.coverage.zs[lane][s] = Some(ZsOutput { depth, stencil });
+        }
     }
     w.coverage.used = true;
     debug_assert!(w.coverage.zs.len() == SIMD_WIDTH);
