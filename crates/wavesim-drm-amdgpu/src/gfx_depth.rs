@@ -16,14 +16,22 @@
 //!   The word's Min/Max Z (hierarchical Z, HiZ) are bounds for culling that never change a
 //!   result; the full range written here is a valid bound for every depth.
 //! - The test: DB_DEPTH_CONTROL.Z_ENABLE, Z_WRITE_ENABLE, ZFUNC (Mesa `sid.h`
-//!   V_028800_FRAG_*: the VkCompareOp order). Stencil (STENCIL_ENABLE, a stencil surface),
-//!   depth bounds and the DB's own clears, copies and decompression passes (DB_RENDER_CONTROL)
-//!   are refused by name.
+//!   V_028800_FRAG_*: the VkCompareOp order); the stencil test and the S8 stencil surface of a
+//!   D32_SFLOAT_S8_UINT view in `gfx_stencil`. Depth bounds, a stencil surface without a depth
+//!   surface (S8_UINT) and the DB's own clears, copies and decompression passes
+//!   (DB_RENDER_CONTROL) are refused by name.
+//! - HTILE with stencil (DB_STENCIL_INFO.TILE_STENCIL_DISABLE 0): the word also holds SMem
+//!   [9:8] (`exec::image::htile`): 0 a cleared stencil tile (every pixel DB_STENCIL_CLEAR,
+//!   RADV's fast clear), 3 expanded (memory holds it); 1 and 2 (compressed stencil) are refused.
+//!   SR0/SR1 [7:4] summarise stencil results for hierarchical stencil (RADV forces it off,
+//!   DB_RENDER_OVERRIDE.FORCE_HIS_ENABLE0/1) and never change a value. A tile whose depth or
+//!   stencil changed is written whole in both planes and gets RADV's expanded word 0xfffff3ff.
 
-use wavesim_rdna3::exec::image::htile::{self, HtileLayout, TileDepth};
+use wavesim_rdna3::exec::image::htile::{self, HtileLayout, TileDepth, TileStencil};
 use wavesim_rdna3::exec::image::swizzle::{Shape, Tiling};
-use wavesim_rdna3::gfx::pipeline::{CompareOp, DepthStencilState};
+use wavesim_rdna3::gfx::pipeline::{DepthStencilState, StencilFace};
 
+use crate::gfx_stencil::{stencil_faces, StencilPlane, COMPARE};
 use crate::memory::GpuMemory;
 
 /// A register's value as written (None: not written).
@@ -51,6 +59,9 @@ struct Htile {
     layout: HtileLayout,
     /// The word an expanded tile gets: depth-only (TILE_STENCIL_DISABLE) or with stencil.
     expanded: u32,
+    /// The words hold the stencil fields (TILE_STENCIL_DISABLE 0) and the stencil surface
+    /// reads through SMem.
+    stencil: bool,
 }
 
 /// A bound depth surface.
@@ -62,6 +73,8 @@ pub struct DepthTarget {
     htile: Option<Htile>,
     /// DB_DEPTH_CLEAR, if written: the value of a cleared tile's pixels.
     clear: Option<f32>,
+    /// The S8 stencil surface of a depth/stencil view.
+    pub stencil: Option<StencilPlane>,
 }
 
 /// The draw's depth surface (None: DB_Z_INFO.FORMAT invalid, no depth buffer) and depth test.
@@ -72,9 +85,7 @@ pub fn depth_setup(reg: RegFn) -> Result<(Option<DepthTarget>, DepthStencilState
     };
     // DB_STENCIL_INFO: FORMAT [0] (1 STENCIL_8), SW_MODE [8:4], TILE_STENCIL_DISABLE [29].
     let s_info = or("DB_STENCIL_INFO", 0)?;
-    if s_info & 1 != 0 {
-        return refuse("a stencil buffer (DB_STENCIL_INFO.FORMAT STENCIL_8) is not executed");
-    }
+    let has_stencil = s_info & 1 != 0;
     // DB_DEPTH_CONTROL: STENCIL_ENABLE [0], Z_ENABLE [1], Z_WRITE_ENABLE [2],
     // DEPTH_BOUNDS_ENABLE [3], ZFUNC [6:4], BACKFACE_ENABLE [7], STENCILFUNC [10:8],
     // STENCILFUNC_BF [22:20] (the stencil fields act only with STENCIL_ENABLE).
@@ -82,28 +93,24 @@ pub fn depth_setup(reg: RegFn) -> Result<(Option<DepthTarget>, DepthStencilState
     only(
         "DB_DEPTH_CONTROL",
         dc,
-        0x7 << 4 | 0x7 | 1 << 7 | 0x7 << 8 | 0x7 << 20,
+        0x7 << 4 | 0x3 << 1 | 1 | 1 << 7 | 0x7 << 8 | 0x7 << 20,
     )?;
-    if dc & 1 != 0 {
-        return refuse("DB_DEPTH_CONTROL.STENCIL_ENABLE: the stencil test is not executed");
-    }
-    let ops = [
-        CompareOp::Never,
-        CompareOp::Less,
-        CompareOp::Equal,
-        CompareOp::LessOrEqual,
-        CompareOp::Greater,
-        CompareOp::NotEqual,
-        CompareOp::GreaterOrEqual,
-        CompareOp::Always,
-    ];
+    // Without a stencil surface the stencil test passes and writes nothing (Vulkan's rule for
+    // a missing attachment), whatever STENCIL_ENABLE says.
+    let (stencil_test, (front, back)) = if dc & 1 != 0 && has_stencil {
+        (true, stencil_faces(dc, &reg)?)
+    } else {
+        (false, (StencilFace::default(), StencilFace::default()))
+    };
     let state = DepthStencilState {
         depth_test: dc >> 1 & 1 != 0,
         depth_write: dc >> 2 & 1 != 0,
-        depth_compare: ops[(dc >> 4 & 7) as usize],
-        stencil_test: false,
-        stencil_clear: None,
-        ..Default::default()
+        depth_compare: COMPARE[(dc >> 4 & 7) as usize],
+        stencil_test,
+        front,
+        back,
+        // Marks the stencil buffer for the draw's checks; its values come in `Frame::stencil`.
+        stencil_clear: has_stencil.then_some(0),
     };
     // DB_RENDER_CONTROL: DEPTH_CLEAR_ENABLE [0], STENCIL_CLEAR_ENABLE [1], DEPTH_COPY [2],
     // STENCIL_COPY [3], RESUMMARIZE_ENABLE [4], STENCIL/DEPTH_COMPRESS_DISABLE [5]/[6],
@@ -124,6 +131,11 @@ pub fn depth_setup(reg: RegFn) -> Result<(Option<DepthTarget>, DepthStencilState
     // READ_SIZE [28], TILE_SURFACE_ENABLE [29], ZRANGE_PRECISION [31].
     let z = or("DB_Z_INFO", 0)?;
     if z & 3 == 0 {
+        if has_stencil {
+            return refuse(
+                "DB_STENCIL_INFO.FORMAT STENCIL_8 without a depth surface (S8_UINT) is not executed",
+            );
+        }
         // No depth buffer: the test passes and nothing is written, the Vulkan rule for a
         // missing attachment (gfx::depth_stencil), whatever Z_ENABLE says.
         return Ok((None, state));
@@ -169,6 +181,11 @@ pub fn depth_setup(reg: RegFn) -> Result<(Option<DepthTarget>, DepthStencilState
     // tests: the shader would not run for failing pixels) and the stencil, mask and coverage
     // exports are refused.
     let sc = or("DB_SHADER_CONTROL", 0)?;
+    if sc & 6 != 0 {
+        return refuse(format!(
+            "DB_SHADER_CONTROL {sc:#x}: STENCIL_TEST_VAL/OP_VAL_EXPORT_ENABLE (stencil export from the pixel shader) is not executed"
+        ));
+    }
     only(
         "DB_SHADER_CONTROL",
         sc,
@@ -205,6 +222,7 @@ pub fn depth_setup(reg: RegFn) -> Result<(Option<DepthTarget>, DepthStencilState
         ));
     }
     let read_only = view >> 24 & 1 != 0;
+    let stencil_read_only = view >> 25 & 1 != 0;
     let tiling = Tiling::new(sw_mode, Shape::TwoD, (width, height), 1, va, 4)
         .map_err(|e| format!("depth surface: {e}"))?;
     let htile = if z >> 29 & 1 != 0 {
@@ -228,12 +246,25 @@ pub fn depth_setup(reg: RegFn) -> Result<(Option<DepthTarget>, DepthStencilState
             } else {
                 htile::EXPANDED_WITH_STENCIL
             },
+            stencil: s_info >> 29 & 1 == 0,
         })
     } else {
         None
     };
+    let stencil = if has_stencil {
+        Some(StencilPlane::new(s_info, (width, height), &reg)?)
+    } else {
+        None
+    };
+    // STENCIL_READ_ONLY: the test runs, its writes do not.
+    let ro_mask = |f: StencilFace| StencilFace {
+        write_mask: if stencil_read_only { 0 } else { f.write_mask },
+        ..f
+    };
     let state = DepthStencilState {
         depth_write: state.depth_write && !read_only,
+        front: ro_mask(state.front),
+        back: ro_mask(state.back),
         ..state
     };
     Ok((
@@ -244,6 +275,7 @@ pub fn depth_setup(reg: RegFn) -> Result<(Option<DepthTarget>, DepthStencilState
             height,
             htile,
             clear: reg("DB_DEPTH_CLEAR")?.map(f32::from_bits),
+            stencil,
         }),
         state,
     ))
@@ -258,66 +290,104 @@ impl DepthTarget {
         Ok((a, u32::from_le_bytes(b)))
     }
 
-    /// The `width` x `height` depth values (rows packed) as the DB reads them.
-    pub fn read(&self, mem: &dyn GpuMemory) -> Result<Vec<f32>, String> {
+    /// The 8x8 tiles' corners.
+    fn tiles(&self) -> impl Iterator<Item = (u32, u32)> + '_ {
+        (0..self.height)
+            .step_by(8)
+            .flat_map(move |ty| (0..self.width).step_by(8).map(move |tx| (tx, ty)))
+    }
+
+    /// The pixels of the tile at (tx, ty).
+    fn pixels(&self, (tx, ty): (u32, u32)) -> impl Iterator<Item = (u32, u32)> + '_ {
+        (ty..(ty + 8).min(self.height))
+            .flat_map(move |y| (tx..(tx + 8).min(self.width)).map(move |x| (x, y)))
+    }
+
+    /// The `width` x `height` depth values and, with a stencil surface, stencil values (rows
+    /// packed) as the DB reads them.
+    pub fn read(&self, mem: &dyn GpuMemory) -> Result<(Vec<f32>, Option<Vec<u8>>), String> {
         let mut out = vec![0f32; (self.width * self.height) as usize];
-        for ty in (0..self.height).step_by(8) {
-            for tx in (0..self.width).step_by(8) {
-                let cleared = match &self.htile {
-                    None => None,
-                    Some(h) => {
-                        let (a, w) = self.word(mem, h, tx, ty)?;
+        let mut sten = self.stencil.as_ref().map(|_| vec![0u8; out.len()]);
+        for t in self.tiles() {
+            // (the depth of a cleared tile, the stencil of a cleared tile)
+            let (zc, sc) = match &self.htile {
+                None => (None, None),
+                Some(h) => {
+                    let (a, w) = self.word(mem, h, t.0, t.1)?;
+                    let zc =
                         match htile::tile_depth(w).map_err(|e| format!("at {a:#x}: {e}"))? {
                             TileDepth::Expanded => None,
                             TileDepth::Cleared { .. } => Some(self.clear.ok_or(
                                 "a cleared HTILE tile, but DB_DEPTH_CLEAR was not written",
                             )?),
-                        }
+                        };
+                    let sc = match (&self.stencil, h.stencil) {
+                        (Some(s), true) => match htile::tile_stencil(w)
+                            .map_err(|e| format!("at {a:#x}: {e}"))?
+                        {
+                            TileStencil::Expanded => None,
+                            TileStencil::Cleared => Some(s.clear.ok_or(
+                                "a tile of cleared stencil, but DB_STENCIL_CLEAR was not written",
+                            )?),
+                        },
+                        _ => None,
+                    };
+                    (zc, sc)
+                }
+            };
+            for (x, y) in self.pixels(t) {
+                let i = (y * self.width + x) as usize;
+                out[i] = match zc {
+                    Some(c) => c,
+                    None => {
+                        let a = self.tiling.texel_addr(self.va, 0, x, y);
+                        let mut b = [0u8; 4];
+                        mem.read(a, &mut b)
+                            .map_err(|e| format!("depth surface at {a:#x}: {e}"))?;
+                        f32::from_le_bytes(b)
                     }
                 };
-                for y in ty..(ty + 8).min(self.height) {
-                    for x in tx..(tx + 8).min(self.width) {
-                        let i = (y * self.width + x) as usize;
-                        out[i] = match cleared {
-                            Some(c) => c,
-                            None => {
-                                let a = self.tiling.texel_addr(self.va, 0, x, y);
-                                let mut b = [0u8; 4];
-                                mem.read(a, &mut b)
-                                    .map_err(|e| format!("depth surface at {a:#x}: {e}"))?;
-                                f32::from_le_bytes(b)
-                            }
-                        };
-                    }
+                if let (Some(s), Some(v)) = (&self.stencil, sten.as_mut()) {
+                    v[i] = match sc {
+                        Some(c) => c,
+                        None => s.load(mem, x, y)?,
+                    };
                 }
             }
         }
-        Ok(out)
+        Ok((out, sten))
     }
 
-    /// Writes the draw's result back: every 8x8 tile in which a value changed from `before`
-    /// is stored whole and, with HTILE, marked expanded (the module documentation).
-    pub fn write(&self, mem: &dyn GpuMemory, before: &[f32], after: &[f32]) -> Result<(), String> {
-        for ty in (0..self.height).step_by(8) {
-            for tx in (0..self.width).step_by(8) {
-                let pixels = || {
-                    (ty..(ty + 8).min(self.height))
-                        .flat_map(move |y| (tx..(tx + 8).min(self.width)).map(move |x| (x, y)))
-                };
-                let i = |(x, y): (u32, u32)| (y * self.width + x) as usize;
-                if pixels().all(|p| before[i(p)].to_bits() == after[i(p)].to_bits()) {
-                    continue;
+    /// Writes the draw's result back: every 8x8 tile in which a depth or stencil value changed
+    /// from `before` is stored whole (both planes) and, with HTILE, marked expanded (the
+    /// module documentation).
+    pub fn write(
+        &self,
+        mem: &dyn GpuMemory,
+        before: (&[f32], Option<&[u8]>),
+        after: (&[f32], Option<&[u8]>),
+    ) -> Result<(), String> {
+        let i = |(x, y): (u32, u32)| (y * self.width + x) as usize;
+        for t in self.tiles() {
+            let same = self.pixels(t).all(|p| {
+                before.0[i(p)].to_bits() == after.0[i(p)].to_bits()
+                    && before.1.map(|s| s[i(p)]) == after.1.map(|s| s[i(p)])
+            });
+            if same {
+                continue;
+            }
+            for p in self.pixels(t) {
+                let a = self.tiling.texel_addr(self.va, 0, p.0, p.1);
+                mem.write(a, &after.0[i(p)].to_le_bytes())
+                    .map_err(|e| format!("depth surface at {a:#x}: {e}"))?;
+                if let (Some(s), Some(v)) = (&self.stencil, after.1) {
+                    s.store(mem, p.0, p.1, v[i(p)])?;
                 }
-                for p in pixels() {
-                    let a = self.tiling.texel_addr(self.va, 0, p.0, p.1);
-                    mem.write(a, &after[i(p)].to_le_bytes())
-                        .map_err(|e| format!("depth surface at {a:#x}: {e}"))?;
-                }
-                if let Some(h) = &self.htile {
-                    let a = h.base + h.layout.offset(tx, ty, 0);
-                    mem.write(a, &h.expanded.to_le_bytes())
-                        .map_err(|e| format!("HTILE at {a:#x}: {e}"))?;
-                }
+            }
+            if let Some(h) = &self.htile {
+                let a = h.base + h.layout.offset(t.0, t.1, 0);
+                mem.write(a, &h.expanded.to_le_bytes())
+                    .map_err(|e| format!("HTILE at {a:#x}: {e}"))?;
             }
         }
         Ok(())
@@ -330,6 +400,7 @@ mod tests {
     use crate::memory::MemoryError;
     use std::cell::RefCell;
     use std::collections::HashMap;
+    use wavesim_rdna3::gfx::pipeline::CompareOp;
 
     /// Sparse device memory: unwritten bytes read as 0xee.
     #[derive(Default)]
@@ -429,7 +500,7 @@ mod tests {
                     .unwrap();
             }
         }
-        let before = d.read(&mem).unwrap();
+        let (before, _) = d.read(&mem).unwrap();
         for y in 0..16u32 {
             for x in 0..16u32 {
                 let want = if x >= 8 && y < 8 { 0.25 } else { 0.5 };
@@ -438,7 +509,7 @@ mod tests {
         }
         let mut after = before.clone();
         after[3 * 16 + 2] = 0.125; // pixel (2, 3), in tile (0, 0)
-        d.write(&mem, &before, &after).unwrap();
+        d.write(&mem, (&before, None), (&after, None)).unwrap();
         assert_eq!(htile_word(&mem, 0, 0), 0xfffc_000f);
         assert_eq!(htile_word(&mem, 0, 8), cleared);
         assert_eq!(htile_word(&mem, 8, 8), cleared);
@@ -447,7 +518,78 @@ mod tests {
         mem.read(d.tiling.texel_addr(Z_BASE, 0, 7, 7), &mut b)
             .unwrap();
         assert_eq!(f32::from_le_bytes(b), 0.5);
-        assert_eq!(d.read(&mem).unwrap(), after);
+        assert_eq!(d.read(&mem).unwrap().0, after);
+    }
+
+    const S_BASE: u64 = 0x1_0020_0000;
+
+    /// A 16x16 D32_SFLOAT_S8_UINT view as RADV programs one: the stencil surface 64KB_Z_X
+    /// (SW_MODE 24) with HTILE words holding stencil (TILE_STENCIL_DISABLE 0), DB_STENCIL_CLEAR
+    /// 0x5a. Tile (0,0) cleared in both planes (RADV's fast clear to (0.5, 0x5a): ZMask 0,
+    /// SMem 0), tile (8,0) with cleared depth and expanded stencil (SMem 3: memory holds 0x21),
+    /// the others expanded (0xfffff3ff) with 0.25 and 0x77 in memory. The DB reads each
+    /// plane through its own field; a stencil change in tile (8,8) stores both planes of that
+    /// tile whole and marks it expanded; untouched tiles keep their words.
+    #[test]
+    fn stencil_reads_through_smem_and_written_tiles_expand() {
+        let r = regs(&[
+            ("DB_STENCIL_INFO", 1 | 24 << 4),
+            ("DB_STENCIL_READ_BASE", (S_BASE >> 8) as u32),
+            ("DB_STENCIL_WRITE_BASE", (S_BASE >> 8) as u32),
+            ("DB_STENCIL_READ_BASE_HI", (S_BASE >> 40) as u32),
+            ("DB_STENCIL_WRITE_BASE_HI", (S_BASE >> 40) as u32),
+            ("DB_STENCIL_CLEAR", 0x5a),
+        ]);
+        let (d, st) = setup(&r).unwrap();
+        let d = d.unwrap();
+        assert!(!st.stencil_test);
+        assert_eq!(st.stencil_clear, Some(0));
+        let s = d.stencil.as_ref().unwrap();
+        let mem = Sparse::default();
+        let l = HtileLayout::new(24, 16, 16, 1).unwrap();
+        let put = |x: u32, y: u32, w: u32| {
+            mem.write(HTILE_BASE + l.offset(x, y, 0), &w.to_le_bytes())
+                .unwrap()
+        };
+        // Z Range = Max Z 0x2000 (0.5) << 6, SR0/SR1 0xf: RADV's fast-clear word with stencil.
+        let cleared = 0x2000 << 18 | 0xf << 4;
+        put(0, 0, cleared);
+        put(8, 0, cleared | 3 << 8);
+        put(0, 8, htile::EXPANDED_WITH_STENCIL);
+        put(8, 8, htile::EXPANDED_WITH_STENCIL);
+        for y in 0..16 {
+            for x in 0..16 {
+                mem.write(d.tiling.texel_addr(Z_BASE, 0, x, y), &0.25f32.to_le_bytes())
+                    .unwrap();
+                s.store(&mem, x, y, if y < 8 { 0x21 } else { 0x77 })
+                    .unwrap();
+            }
+        }
+        let (z, sten) = d.read(&mem).unwrap();
+        let sten = sten.unwrap();
+        for y in 0..16u32 {
+            for x in 0..16u32 {
+                let i = (y * 16 + x) as usize;
+                let (wz, ws) = match (x >= 8, y >= 8) {
+                    (false, false) => (0.5, 0x5a),
+                    (true, false) => (0.5, 0x21),
+                    _ => (0.25, 0x77),
+                };
+                assert_eq!((z[i], sten[i]), (wz, ws), "({x}, {y})");
+            }
+        }
+        let mut after = sten.clone();
+        after[9 * 16 + 9] = 0x78;
+        d.write(&mem, (&z, Some(&sten)), (&z, Some(&after)))
+            .unwrap();
+        assert_eq!(htile_word(&mem, 8, 8), htile::EXPANDED_WITH_STENCIL);
+        assert_eq!(htile_word(&mem, 0, 0), cleared);
+        assert_eq!(s.load(&mem, 9, 9).unwrap(), 0x78);
+        let (z2, s2) = d.read(&mem).unwrap();
+        assert_eq!((z2, s2.unwrap()), (z, after));
+        // SMem 1: compressed stencil, refused by name.
+        put(0, 8, 0xffff_f1ff);
+        assert!(d.read(&mem).unwrap_err().contains("SMem 1"));
     }
 
     /// What the DB does not model is refused by name.
@@ -466,8 +608,9 @@ mod tests {
         let e = d.read(&mem).unwrap_err();
         assert!(e.contains("ZMask 5"), "{e}");
         for (extra, name) in [
-            (("DB_DEPTH_CONTROL", 0x17), "STENCIL_ENABLE"),
-            (("DB_STENCIL_INFO", 1), "STENCIL_8"),
+            (("DB_DEPTH_CONTROL", 0x1f), "DB_DEPTH_CONTROL"),
+            (("DB_STENCIL_INFO", 1 | 1 << 12), "DB_STENCIL_INFO"),
+            (("DB_SHADER_CONTROL", 2), "STENCIL_TEST_VAL"),
             (("DB_RENDER_CONTROL", 1), "DB_RENDER_CONTROL"),
             (("DB_Z_INFO", 1 | 24 << 4 | 1 << 29), "Z_32_FLOAT"),
             (("DB_HTILE_SURFACE", 1 << 1), "PIPE_ALIGNED"),

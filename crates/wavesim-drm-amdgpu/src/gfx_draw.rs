@@ -906,14 +906,17 @@ pub fn execute(
     };
 
     // The targets' contents before the draw (the render pass loaded or cleared them).
-    let depth_before = match &depth {
-        Some(d) => Some(d.read(mem)?),
-        None => None,
+    let (depth_before, stencil_before) = match &depth {
+        Some(d) => {
+            let (z, s) = d.read(mem)?;
+            (Some(z), s)
+        }
+        None => (None, None),
     };
     let mut frame = Frame {
         targets: Vec::new(),
         depth: depth_before.clone(),
-        stencil: None,
+        stencil: stencil_before.clone(),
     };
     for t in &targets {
         frame.targets.push(Image {
@@ -942,7 +945,8 @@ pub fn execute(
         t.write(mem, width, height, &img.bytes)?;
     }
     if let (Some(d), Some(before), Some(after)) = (&depth, &depth_before, &res.depth) {
-        d.write(mem, before, after)?;
+        let sb = stencil_before.as_deref();
+        d.write(mem, (before, sb), (after, res.stencil.as_deref()))?;
     }
     let s = &res.stats;
     Ok(format!(

@@ -18,7 +18,8 @@ use ash::vk;
 
 #[allow(dead_code)]
 mod vulkan_draw;
-use vulkan_draw::{err, Gpu, FULL_TARGET};
+use vulkan_draw::{err, Gpu};
+mod depth_pass;
 
 const W: u32 = 64;
 const H: u32 = 64;
@@ -82,108 +83,17 @@ fn render(c: &Case) -> Result<Vec<u8>, String> {
     // before use; the process exits after reading the result (the driver frees the rest).
     unsafe {
         let gpu = Gpu::graphics()?;
-        let d = &gpu.device;
-        let cformat = vk::Format::R8G8B8A8_UNORM;
-        let dformat = vk::Format::D32_SFLOAT;
-        let none = vk::MemoryPropertyFlags::empty();
-        let (color, _) = gpu.color_image(
-            cformat,
-            vk::ImageTiling::OPTIMAL,
-            vk::ImageLayout::UNDEFINED,
-            vk::ImageUsageFlags::COLOR_ATTACHMENT | vk::ImageUsageFlags::TRANSFER_SRC,
-            none,
+        let p = depth_pass::begin(
+            &gpu,
+            vk::Format::D32_SFLOAT,
+            vk::ImageAspectFlags::DEPTH,
+            vk::ClearDepthStencilValue {
+                depth: c.clear,
+                stencil: 0,
+            },
         )?;
-        let (depth, _) = gpu.color_image(
-            dformat,
-            vk::ImageTiling::OPTIMAL,
-            vk::ImageLayout::UNDEFINED,
-            vk::ImageUsageFlags::DEPTH_STENCIL_ATTACHMENT | vk::ImageUsageFlags::TRANSFER_SRC,
-            none,
-        )?;
-        let view = |image, format, aspect_mask| {
-            d.create_image_view(
-                &vk::ImageViewCreateInfo::default()
-                    .image(image)
-                    .view_type(vk::ImageViewType::TYPE_2D)
-                    .format(format)
-                    .subresource_range(vk::ImageSubresourceRange {
-                        aspect_mask,
-                        level_count: 1,
-                        layer_count: 1,
-                        ..Default::default()
-                    }),
-                None,
-            )
-            .map_err(err("vkCreateImageView"))
-        };
-        let views = [
-            view(color, cformat, vk::ImageAspectFlags::COLOR)?,
-            view(depth, dformat, vk::ImageAspectFlags::DEPTH)?,
-        ];
-        let src = vk::ImageLayout::TRANSFER_SRC_OPTIMAL;
-        let att = [
-            vk::AttachmentDescription::default()
-                .format(cformat)
-                .samples(vk::SampleCountFlags::TYPE_1)
-                .load_op(vk::AttachmentLoadOp::CLEAR)
-                .store_op(vk::AttachmentStoreOp::STORE)
-                .initial_layout(vk::ImageLayout::UNDEFINED)
-                .final_layout(src),
-            vk::AttachmentDescription::default()
-                .format(dformat)
-                .samples(vk::SampleCountFlags::TYPE_1)
-                .load_op(vk::AttachmentLoadOp::CLEAR)
-                .store_op(vk::AttachmentStoreOp::STORE)
-                .stencil_load_op(vk::AttachmentLoadOp::DONT_CARE)
-                .stencil_store_op(vk::AttachmentStoreOp::DONT_CARE)
-                .initial_layout(vk::ImageLayout::UNDEFINED)
-                .final_layout(src),
-        ];
-        let cref = [vk::AttachmentReference::default()
-            .attachment(0)
-            .layout(vk::ImageLayout::COLOR_ATTACHMENT_OPTIMAL)];
-        let dref = vk::AttachmentReference::default()
-            .attachment(1)
-            .layout(vk::ImageLayout::DEPTH_STENCIL_ATTACHMENT_OPTIMAL);
-        let sub = [vk::SubpassDescription::default()
-            .pipeline_bind_point(vk::PipelineBindPoint::GRAPHICS)
-            .color_attachments(&cref)
-            .depth_stencil_attachment(&dref)];
-        // The attachments' writes before the copies' reads (the render pass's end).
-        let dep = [vk::SubpassDependency::default()
-            .src_subpass(0)
-            .dst_subpass(vk::SUBPASS_EXTERNAL)
-            .src_stage_mask(
-                vk::PipelineStageFlags::COLOR_ATTACHMENT_OUTPUT
-                    | vk::PipelineStageFlags::LATE_FRAGMENT_TESTS,
-            )
-            .dst_stage_mask(vk::PipelineStageFlags::TRANSFER)
-            .src_access_mask(
-                vk::AccessFlags::COLOR_ATTACHMENT_WRITE
-                    | vk::AccessFlags::DEPTH_STENCIL_ATTACHMENT_WRITE,
-            )
-            .dst_access_mask(vk::AccessFlags::TRANSFER_READ)];
-        let rp = d
-            .create_render_pass(
-                &vk::RenderPassCreateInfo::default()
-                    .attachments(&att)
-                    .subpasses(&sub)
-                    .dependencies(&dep),
-                None,
-            )
-            .map_err(err("vkCreateRenderPass"))?;
-        let fb = d
-            .create_framebuffer(
-                &vk::FramebufferCreateInfo::default()
-                    .render_pass(rp)
-                    .attachments(&views)
-                    .width(W)
-                    .height(H)
-                    .layers(1),
-                None,
-            )
-            .map_err(err("vkCreateFramebuffer"))?;
-        let layout = d
+        let layout = gpu
+            .device
             .create_pipeline_layout(&vk::PipelineLayoutCreateInfo::default(), None)
             .map_err(err("vkCreatePipelineLayout"))?;
         let ms = vk::PipelineMultisampleStateCreateInfo::default()
@@ -193,83 +103,11 @@ fn render(c: &Case) -> Result<Vec<u8>, String> {
             .depth_write_enable(c.write)
             .depth_compare_op(c.compare);
         let pipeline =
-            gpu.full_target_pipeline_with((&vert, &frag), (&ms, Some(&ds)), layout, rp)?;
-
-        let texels = (W * H) as usize;
-        let host = vk::MemoryPropertyFlags::HOST_VISIBLE | vk::MemoryPropertyFlags::HOST_COHERENT;
-        let readback = |bytes: usize| -> Result<(vk::Buffer, vk::DeviceMemory), String> {
-            let b = d
-                .create_buffer(
-                    &vk::BufferCreateInfo::default()
-                        .size(bytes as u64)
-                        .usage(vk::BufferUsageFlags::TRANSFER_DST),
-                    None,
-                )
-                .map_err(err("vkCreateBuffer"))?;
-            let m = gpu.allocate(d.get_buffer_memory_requirements(b), host)?;
-            d.bind_buffer_memory(b, m, 0)
-                .map_err(err("vkBindBufferMemory"))?;
-            Ok((b, m))
-        };
-        let (cbuf, cmem) = readback(4 * texels)?;
-        let (dbuf, dmem) = readback(4 * texels)?;
-
-        let (_pool, cmd) = vulkan_draw::command_buffer(d, gpu.family)?;
-        d.begin_command_buffer(cmd, &vk::CommandBufferBeginInfo::default())
-            .map_err(err("vkBeginCommandBuffer"))?;
-        let clears = [
-            vk::ClearValue {
-                color: vk::ClearColorValue {
-                    float32: [0.0, 0.0, 0.0, 1.0],
-                },
-            },
-            vk::ClearValue {
-                depth_stencil: vk::ClearDepthStencilValue {
-                    depth: c.clear,
-                    stencil: 0,
-                },
-            },
-        ];
-        d.cmd_begin_render_pass(
-            cmd,
-            &vk::RenderPassBeginInfo::default()
-                .render_pass(rp)
-                .framebuffer(fb)
-                .render_area(FULL_TARGET)
-                .clear_values(&clears),
-            vk::SubpassContents::INLINE,
-        );
-        d.cmd_bind_pipeline(cmd, vk::PipelineBindPoint::GRAPHICS, pipeline);
-        d.cmd_draw(cmd, 9, 1, 0, 0);
-        d.cmd_end_render_pass(cmd);
-        let region = |aspect_mask| {
-            [vk::BufferImageCopy::default()
-                .image_subresource(vk::ImageSubresourceLayers {
-                    aspect_mask,
-                    layer_count: 1,
-                    ..Default::default()
-                })
-                .image_extent(vk::Extent3D {
-                    width: W,
-                    height: H,
-                    depth: 1,
-                })]
-        };
-        d.cmd_copy_image_to_buffer(cmd, color, src, cbuf, &region(vk::ImageAspectFlags::COLOR));
-        d.cmd_copy_image_to_buffer(cmd, depth, src, dbuf, &region(vk::ImageAspectFlags::DEPTH));
-        gpu.finish_and_wait(
-            cmd,
-            vk::PipelineStageFlags::TRANSFER,
-            vk::AccessFlags::TRANSFER_WRITE,
-        )?;
-        let mut out = Vec::with_capacity(8 * texels);
-        for m in [cmem, dmem] {
-            let p = d
-                .map_memory(m, 0, 4 * texels as u64, vk::MemoryMapFlags::empty())
-                .map_err(err("vkMapMemory"))? as *const u8;
-            out.extend_from_slice(std::slice::from_raw_parts(p, 4 * texels));
-        }
-        Ok(out)
+            gpu.full_target_pipeline_with((&vert, &frag), (&ms, Some(&ds)), layout, p.rp)?;
+        gpu.device
+            .cmd_bind_pipeline(p.cmd, vk::PipelineBindPoint::GRAPHICS, pipeline);
+        gpu.device.cmd_draw(p.cmd, 9, 1, 0, 0);
+        depth_pass::finish(&gpu, &p, &[(vk::ImageAspectFlags::DEPTH, 4)])
     }
 }
 

@@ -76,6 +76,28 @@ pub fn tile_depth(word: u32) -> Result<TileDepth, String> {
     }
 }
 
+/// What a depth-and-stencil tile's word says about its stencil.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TileStencil {
+    /// Every pixel is the stencil clear value (SMem 0: RADV's fast clear).
+    Cleared,
+    /// Memory holds every pixel (SMem 3: RADV's initial value).
+    Expanded,
+}
+
+/// Decodes SMem [9:8] of a depth-and-stencil tile's word (TILE_STENCIL_DISABLE 0). SMem 1 and
+/// 2 (stencil compressed) are errors naming them: neither RADV's clears nor the DB here write
+/// them.
+pub fn tile_stencil(word: u32) -> Result<TileStencil, String> {
+    match word >> 8 & 3 {
+        0 => Ok(TileStencil::Cleared),
+        3 => Ok(TileStencil::Expanded),
+        s => Err(format!(
+            "HTILE word {word:#010x}: SMem {s} (stencil compressed) is not modelled"
+        )),
+    }
+}
+
 /// Where the HTILE words of one depth surface lie.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct HtileLayout {
@@ -216,6 +238,26 @@ pub(crate) fn read_texel(
     out: &mut [u8],
     fault: impl Fn(u64, u64) -> ExecError,
 ) -> Result<(), ExecError> {
+    if let (Some(h), 1) = (h, out.len()) {
+        // A stencil texel (the stencil plane's T# of a depth/stencil image, 8_UINT): SMem of the
+        // tile's word. The unit has no DB_STENCIL_CLEAR; RADV fast-clears the stencil of
+        // TC-compatible HTILE only to 0 (`radv_is_fast_clear_stencil_allowed`, Mesa 22.3), the
+        // value a cleared tile gives here.
+        let a = h.base + h.layout.offset(x, y, slice);
+        let mut w = [0u8; 4];
+        mem.read(a, &mut w).map_err(|_| fault(a, 4))?;
+        match tile_stencil(u32::from_le_bytes(w)).map_err(ExecError::Other)? {
+            TileStencil::Cleared => {
+                out[0] = 0;
+                return Ok(());
+            }
+            TileStencil::Expanded => {
+                return mem
+                    .read(addr, out)
+                    .map_err(|_| fault(addr, out.len() as u64))
+            }
+        }
+    }
     if let Some(h) = h {
         let cleared = h.cleared_value((x, y, slice), |a| {
             let mut w = [0u8; 4];
@@ -248,5 +290,22 @@ mod tests {
         assert_eq!(tile_depth(EXPANDED_DEPTH_ONLY), Ok(TileDepth::Expanded));
         assert_eq!(tile_depth(EXPANDED_WITH_STENCIL), Ok(TileDepth::Expanded));
         assert!(tile_depth(0xffff_fff3).is_err());
+    }
+
+    /// RADV's words with stencil (radv_get_htile_fast_clear_value / initial value): a clear
+    /// of depth and stencil to (1.0, 0) gives Z Range 0x3fff << 6 at [31:12], SMem 0, SR0/SR1
+    /// 0xf, ZMask 0: 0xfffc00f0; the initial value 0xfffff3ff has SMem 3.
+    #[test]
+    fn stencil_words_follow_radv() {
+        assert_eq!(tile_stencil(0xfffc_00f0), Ok(TileStencil::Cleared));
+        assert_eq!(
+            tile_depth(0xfffc_00f0),
+            Ok(TileDepth::Cleared { max_z: 0x3fff })
+        );
+        assert_eq!(
+            tile_stencil(EXPANDED_WITH_STENCIL),
+            Ok(TileStencil::Expanded)
+        );
+        assert!(tile_stencil(0xfffc_01f0).unwrap_err().contains("SMem 1"));
     }
 }
