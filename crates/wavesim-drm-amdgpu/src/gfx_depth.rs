@@ -3,7 +3,9 @@
 //! Mesa's `src/amd/registers/gfx11.json`), the buffer read before the draw and written back
 //! after it.
 //!
-//! - The surface: DB_Z_INFO.FORMAT Z_32_FLOAT (3; D32_SFLOAT, the format wavesim's depth test
+//! - The surface: DB_Z_INFO.FORMAT Z_32_FLOAT (3; D32_SFLOAT) or Z_16 (1; D16_UNORM, 16-bit
+//!   values converted by `gfx::depth_stencil::d16`; a cleared tile's DB_DEPTH_CLEAR too), the
+//!   formats wavesim's depth test
 //!   holds), one sample, one level, laid out in DB_Z_INFO.SW_MODE (addrlib's equations,
 //!   `exec::image::swizzle`, as the texture unit reads it) at DB_Z_READ_BASE = DB_Z_WRITE_BASE,
 //!   DB_DEPTH_SIZE_XY + 1 pixels, slice DB_DEPTH_VIEW.SLICE_START (0).
@@ -29,7 +31,8 @@
 
 use wavesim_rdna3::exec::image::htile::{self, HtileLayout, TileDepth, TileStencil};
 use wavesim_rdna3::exec::image::swizzle::{Shape, Tiling};
-use wavesim_rdna3::gfx::pipeline::{DepthStencilState, StencilFace};
+use wavesim_rdna3::gfx::depth_stencil::{d16, d16_value};
+use wavesim_rdna3::gfx::pipeline::{DepthFormat, DepthStencilState, StencilFace};
 
 use crate::gfx_stencil::{stencil_faces, StencilPlane, COMPARE};
 use crate::memory::GpuMemory;
@@ -73,6 +76,7 @@ pub struct DepthTarget {
     htile: Option<Htile>,
     /// DB_DEPTH_CLEAR, if written: the value of a cleared tile's pixels.
     clear: Option<f32>,
+    format: DepthFormat,
     /// The S8 stencil surface of a depth/stencil view.
     pub stencil: Option<StencilPlane>,
 }
@@ -103,6 +107,8 @@ pub fn depth_setup(reg: RegFn) -> Result<(Option<DepthTarget>, DepthStencilState
         (false, (StencilFace::default(), StencilFace::default()))
     };
     let state = DepthStencilState {
+        // Set with the surface below (no surface: no test).
+        depth_format: DepthFormat::D32Sfloat,
         depth_test: dc >> 1 & 1 != 0,
         depth_write: dc >> 2 & 1 != 0,
         depth_compare: COMPARE[(dc >> 4 & 7) as usize],
@@ -157,12 +163,15 @@ pub fn depth_setup(reg: RegFn) -> Result<(Option<DepthTarget>, DepthStencilState
             | 1 << 29
             | 1 << 31,
     )?;
-    if z & 3 != 3 {
-        return refuse(format!(
-            "DB_Z_INFO.FORMAT {}: only Z_32_FLOAT (D32_SFLOAT) depth is executed",
-            z & 3
-        ));
-    }
+    let format = match z & 3 {
+        3 => DepthFormat::D32Sfloat,
+        1 => DepthFormat::D16Unorm,
+        f => {
+            return refuse(format!(
+                "DB_Z_INFO.FORMAT {f}: only Z_16 and Z_32_FLOAT depth is executed"
+            ))
+        }
+    };
     // DB_RENDER_OVERRIDE: FORCE_HIZ_ENABLE [1:0], FORCE_HIS_ENABLE0/1 [3:2]/[5:4] (RADV forces
     // hierarchical stencil off: 0x28) switch hierarchical culling, which never changes a value.
     // DISABLE_VIEWPORT_CLAMP [16] and the forced reads, writes and validity bits are refused.
@@ -223,7 +232,12 @@ pub fn depth_setup(reg: RegFn) -> Result<(Option<DepthTarget>, DepthStencilState
     }
     let read_only = view >> 24 & 1 != 0;
     let stencil_read_only = view >> 25 & 1 != 0;
-    let tiling = Tiling::new(sw_mode, Shape::TwoD, (width, height), 1, va, 4)
+    let bpp = if format == DepthFormat::D16Unorm {
+        2
+    } else {
+        4
+    };
+    let tiling = Tiling::new(sw_mode, Shape::TwoD, (width, height), 1, va, bpp)
         .map_err(|e| format!("depth surface: {e}"))?;
     let htile = if z >> 29 & 1 != 0 {
         // DB_HTILE_SURFACE: FULL_CACHE [1] (cache policy), DST_OUTSIDE_ZERO_TO_ONE [16] (the
@@ -262,6 +276,7 @@ pub fn depth_setup(reg: RegFn) -> Result<(Option<DepthTarget>, DepthStencilState
         ..f
     };
     let state = DepthStencilState {
+        depth_format: format,
         depth_write: state.depth_write && !read_only,
         front: ro_mask(state.front),
         back: ro_mask(state.back),
@@ -274,7 +289,11 @@ pub fn depth_setup(reg: RegFn) -> Result<(Option<DepthTarget>, DepthStencilState
             width,
             height,
             htile,
-            clear: reg("DB_DEPTH_CLEAR")?.map(f32::from_bits),
+            clear: reg("DB_DEPTH_CLEAR")?.map(|c| match format {
+                DepthFormat::D32Sfloat => f32::from_bits(c),
+                DepthFormat::D16Unorm => d16_value(d16(f32::from_bits(c))),
+            }),
+            format,
             stencil,
         }),
         state,
@@ -288,6 +307,33 @@ impl DepthTarget {
         mem.read(a, &mut b)
             .map_err(|e| format!("HTILE at {a:#x}: {e}"))?;
         Ok((a, u32::from_le_bytes(b)))
+    }
+
+    /// The depth value memory holds at pixel (x, y).
+    fn load(&self, mem: &dyn GpuMemory, x: u32, y: u32) -> Result<f32, String> {
+        let a = self.tiling.texel_addr(self.va, 0, x, y);
+        let mut b = [0u8; 4];
+        let n = if self.format == DepthFormat::D16Unorm {
+            2
+        } else {
+            4
+        };
+        mem.read(a, &mut b[..n])
+            .map_err(|e| format!("depth surface at {a:#x}: {e}"))?;
+        Ok(match self.format {
+            DepthFormat::D32Sfloat => f32::from_le_bytes(b),
+            DepthFormat::D16Unorm => d16_value(u16::from_le_bytes([b[0], b[1]])),
+        })
+    }
+
+    /// Stores depth `v` (a value of the format) at pixel (x, y).
+    fn store(&self, mem: &dyn GpuMemory, (x, y): (u32, u32), v: f32) -> Result<(), String> {
+        let a = self.tiling.texel_addr(self.va, 0, x, y);
+        let r = match self.format {
+            DepthFormat::D32Sfloat => mem.write(a, &v.to_le_bytes()),
+            DepthFormat::D16Unorm => mem.write(a, &d16(v).to_le_bytes()),
+        };
+        r.map_err(|e| format!("depth surface at {a:#x}: {e}"))
     }
 
     /// The 8x8 tiles' corners.
@@ -339,13 +385,7 @@ impl DepthTarget {
                 let i = (y * self.width + x) as usize;
                 out[i] = match zc {
                     Some(c) => c,
-                    None => {
-                        let a = self.tiling.texel_addr(self.va, 0, x, y);
-                        let mut b = [0u8; 4];
-                        mem.read(a, &mut b)
-                            .map_err(|e| format!("depth surface at {a:#x}: {e}"))?;
-                        f32::from_le_bytes(b)
-                    }
+                    None => self.load(mem, x, y)?,
                 };
                 if let (Some(s), Some(v)) = (&self.stencil, sten.as_mut()) {
                     v[i] = match sc {
@@ -377,9 +417,7 @@ impl DepthTarget {
                 continue;
             }
             for p in self.pixels(t) {
-                let a = self.tiling.texel_addr(self.va, 0, p.0, p.1);
-                mem.write(a, &after.0[i(p)].to_le_bytes())
-                    .map_err(|e| format!("depth surface at {a:#x}: {e}"))?;
+                self.store(mem, p, after.0[i(p)])?;
                 if let (Some(s), Some(v)) = (&self.stencil, after.1) {
                     s.store(mem, p.0, p.1, v[i(p)])?;
                 }
@@ -592,6 +630,48 @@ mod tests {
         assert!(d.read(&mem).unwrap_err().contains("SMem 1"));
     }
 
+    /// Z_16 (D16_UNORM): 2-byte values laid out with 64KB_Z_X's 2-byte equation; memory's k
+    /// reads as k / 65535, a cleared tile as DB_DEPTH_CLEAR converted (0.6 x 65535 = 39321
+    /// exactly), and a written value goes back as its 16-bit k.
+    #[test]
+    fn z16_surfaces_hold_16_bit_values() {
+        let r = regs(&[
+            ("DB_Z_INFO", 1 | 24 << 4 | 1 << 29),
+            ("DB_DEPTH_CLEAR", 0.6f32.to_bits()),
+        ]);
+        let (d, st) = setup(&r).unwrap();
+        let d = d.unwrap();
+        assert_eq!(st.depth_format, DepthFormat::D16Unorm);
+        let mem = Sparse::default();
+        let l = HtileLayout::new(24, 16, 16, 1).unwrap();
+        for (x, y) in [(0, 0), (8, 0), (0, 8), (8, 8)] {
+            let w = if x == 0 {
+                0
+            } else {
+                htile::EXPANDED_DEPTH_ONLY
+            };
+            mem.write(HTILE_BASE + l.offset(x, y, 0), &w.to_le_bytes())
+                .unwrap();
+        }
+        for y in 0..16 {
+            for x in 0..16 {
+                let a = d.tiling.texel_addr(Z_BASE, 0, x, y);
+                mem.write(a, &12345u16.to_le_bytes()).unwrap();
+            }
+        }
+        let (z, _) = d.read(&mem).unwrap();
+        assert_eq!(z[0], 39321.0 / 65535.0);
+        assert_eq!(z[9], 12345.0 / 65535.0);
+        let mut after = z.clone();
+        after[9] = 7.0 / 65535.0;
+        d.write(&mem, (&z, None), (&after, None)).unwrap();
+        let mut b = [0u8; 2];
+        mem.read(d.tiling.texel_addr(Z_BASE, 0, 9, 0), &mut b)
+            .unwrap();
+        assert_eq!(u16::from_le_bytes(b), 7);
+        assert_eq!(d.read(&mem).unwrap().0, after);
+    }
+
     /// What the DB does not model is refused by name.
     #[test]
     fn unmodelled_db_state_is_refused() {
@@ -612,7 +692,7 @@ mod tests {
             (("DB_STENCIL_INFO", 1 | 1 << 12), "DB_STENCIL_INFO"),
             (("DB_SHADER_CONTROL", 2), "STENCIL_TEST_VAL"),
             (("DB_RENDER_CONTROL", 1), "DB_RENDER_CONTROL"),
-            (("DB_Z_INFO", 1 | 24 << 4 | 1 << 29), "Z_32_FLOAT"),
+            (("DB_Z_INFO", 2 | 24 << 4 | 1 << 29), "Z_32_FLOAT"),
             (("DB_HTILE_SURFACE", 1 << 1), "PIPE_ALIGNED"),
             (("DB_SHADER_CONTROL", 1 << 12), "DB_SHADER_CONTROL"),
             (("DB_RENDER_OVERRIDE", 1 << 16), "DB_RENDER_OVERRIDE"),

@@ -31,6 +31,8 @@ struct Case {
     clear: f32,
     compare: vk::CompareOp,
     write: bool,
+    /// D16_UNORM instead of D32_SFLOAT.
+    d16: bool,
 }
 
 const CASES: &[Case] = &[
@@ -40,18 +42,21 @@ const CASES: &[Case] = &[
         clear: 1.0,
         compare: vk::CompareOp::LESS,
         write: true,
+        d16: false,
     },
     Case {
         name: "greater_clear0",
         clear: 0.0,
         compare: vk::CompareOp::GREATER,
         write: true,
+        d16: false,
     },
     Case {
         name: "lequal_clear1_nowrite",
         clear: 1.0,
         compare: vk::CompareOp::LESS_OR_EQUAL,
         write: false,
+        d16: false,
     },
     // 0.6: not a fast-clear value; RADV clears with its meta draw (depth written by the DB).
     Case {
@@ -59,18 +64,44 @@ const CASES: &[Case] = &[
         clear: 0.6,
         compare: vk::CompareOp::GREATER_OR_EQUAL,
         write: true,
+        d16: false,
     },
     Case {
         name: "always_clear06",
         clear: 0.6,
         compare: vk::CompareOp::ALWAYS,
         write: true,
+        d16: false,
     },
     Case {
         name: "notequal_clear1",
         clear: 1.0,
         compare: vk::CompareOp::NOT_EQUAL,
         write: true,
+        d16: false,
+    },
+    // D16_UNORM: the depths convert to 16384, 49151 and 32768 (0.5 x 65535 = 32767.5, a tie,
+    // rounded to even), the clears to 65535, 0 and 39321 (0.6 x 65535 = 39321 exactly).
+    Case {
+        name: "d16_less_clear1",
+        clear: 1.0,
+        compare: vk::CompareOp::LESS,
+        write: true,
+        d16: true,
+    },
+    Case {
+        name: "d16_greater_clear0",
+        clear: 0.0,
+        compare: vk::CompareOp::GREATER,
+        write: true,
+        d16: true,
+    },
+    Case {
+        name: "d16_lequal_clear06",
+        clear: 0.6,
+        compare: vk::CompareOp::LESS_OR_EQUAL,
+        write: true,
+        d16: true,
     },
 ];
 
@@ -83,9 +114,14 @@ fn render(c: &Case) -> Result<Vec<u8>, String> {
     // before use; the process exits after reading the result (the driver frees the rest).
     unsafe {
         let gpu = Gpu::graphics()?;
+        let (format, bpp) = if c.d16 {
+            (vk::Format::D16_UNORM, 2)
+        } else {
+            (vk::Format::D32_SFLOAT, 4)
+        };
         let p = depth_pass::begin(
             &gpu,
-            vk::Format::D32_SFLOAT,
+            format,
             vk::ImageAspectFlags::DEPTH,
             vk::ClearDepthStencilValue {
                 depth: c.clear,
@@ -107,7 +143,7 @@ fn render(c: &Case) -> Result<Vec<u8>, String> {
         gpu.device
             .cmd_bind_pipeline(p.cmd, vk::PipelineBindPoint::GRAPHICS, pipeline);
         gpu.device.cmd_draw(p.cmd, 9, 1, 0, 0);
-        depth_pass::finish(&gpu, &p, &[(vk::ImageAspectFlags::DEPTH, 4)])
+        depth_pass::finish(&gpu, &p, &[(vk::ImageAspectFlags::DEPTH, bpp)])
     }
 }
 
@@ -132,12 +168,29 @@ fn run_child(name: &str, radv: bool) -> Result<Vec<u8>, String> {
     vulkan_draw::child_bytes(("WAVESIM_DEPTH_CASE", "WAVESIM_DEPTH_OUT"), name, radv, &[])
 }
 
-/// The depth image's texels of a result.
-fn depths(bytes: &[u8]) -> Vec<f32> {
-    bytes[4 * (W * H) as usize..]
-        .chunks_exact(4)
-        .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
-        .collect()
+/// The depth image's texels of a result (D16_UNORM's values k as k / 65535).
+fn depths(c: &Case, bytes: &[u8]) -> Vec<f32> {
+    let z = &bytes[4 * (W * H) as usize..];
+    if c.d16 {
+        z.chunks_exact(2)
+            .map(|b| u16::from_le_bytes([b[0], b[1]]) as f32 / 65535.0)
+            .collect()
+    } else {
+        z.chunks_exact(4)
+            .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+            .collect()
+    }
+}
+
+/// A depth as the attachment stores it: D16_UNORM converts to round(z x 65535) (Vulkan 1.3
+/// "Fixed-Point Data Conversions": the nearest of the two neighbours; the one tie here, 0.5,
+/// rounds to even), read back as k / 65535.
+fn stored(c: &Case, z: f32) -> f32 {
+    if c.d16 {
+        (z.clamp(0.0, 1.0) * 65535.0).round_ties_even() / 65535.0
+    } else {
+        z
+    }
 }
 
 /// depth_tris.vert's triangles (NDC x, y) with their depth and RGBA8 colour.
@@ -179,13 +232,13 @@ fn passes(op: vk::CompareOp, a: f32, b: f32) -> bool {
 /// when `z op stored` (its z: viewport depth 0..1 maps z_ndc to itself), then writes its colour
 /// and, with depth writes, its z. Returns the number of pixels checked; panics on a difference.
 fn check_rule(c: &Case, got: &[u8]) -> usize {
-    let depth = depths(got);
+    let depth = depths(c, got);
     let mut checked = 0;
     for py in 0..H as usize {
         'pixel: for px in 0..W as usize {
             // Framebuffer position of NDC (x, y): ((x + 1) * W / 2, (y + 1) * H / 2).
             let p = [px as f32 + 0.5, py as f32 + 0.5];
-            let (mut z, mut rgba) = (c.clear, [0u8, 0, 0, 255]);
+            let (mut z, mut rgba) = (stored(c, c.clear), [0u8, 0, 0, 255]);
             for (v, tz, col) in TRIANGLES {
                 let fb = v.map(|[x, y]| [(x + 1.0) * W as f32 / 2.0, (y + 1.0) * H as f32 / 2.0]);
                 let mut inside = 0;
@@ -198,6 +251,7 @@ fn check_rule(c: &Case, got: &[u8]) -> usize {
                     }
                     inside += (d > 0.0) as i32 * 2 - 1;
                 }
+                let tz = stored(c, tz);
                 if inside.abs() == 3 && passes(c.compare, tz, z) {
                     rgba = col;
                     if c.write {
@@ -233,7 +287,7 @@ fn radv_depth_matches_lavapipe() {
         let checked = check_rule(c, &radv);
         assert!(checked > 2500, "{}: only {checked} pixels checked", c.name);
         let lvp = run_child(c.name, false).unwrap_or_else(|e| panic!("{e}"));
-        let (dr, dl) = (depths(&radv), depths(&lvp));
+        let (dr, dl) = (depths(c, &radv), depths(c, &lvp));
         let diff_depth = dr.iter().zip(&dl).filter(|(a, b)| a != b).count();
         let diff_color = radv[..4 * (W * H) as usize]
             .chunks(4)

@@ -4,10 +4,28 @@
 //!
 //! Depth is D32_SFLOAT: no conversion and no clamp unless depth clamp is on (then zf is clamped
 //! to [min(minDepth, maxDepth), max(minDepth, maxDepth)]). Comparisons are IEEE: with a NaN
-//! operand every op but NOT_EQUAL and ALWAYS fails. Without a depth (stencil) buffer the depth
+//! operand every op but NOT_EQUAL and ALWAYS fails. D16_UNORM: zf is converted to the format
+//! before the test and the write ("Depth Test": a fixed-point attachment compares and stores
+//! the converted value; "Fixed-Point Data Conversions": clamp to [0, 1], then one of the two
+//! integers nearest zf x 65535, "should" round to nearest): [`d16`] rounds to nearest with
+//! ties to even (the spec leaves the tie to the implementation; which way the gfx11 DB breaks
+//! one is not documented, and a tie needs zf x 65535 to be exactly k + 1/2), NaN to 0. Without a depth (stencil) buffer the depth
 //! (stencil) test passes and nothing is written, as the spec says for a missing attachment.
 
-use crate::gfx::pipeline::{CompareOp, DepthStencilState, StencilFace, StencilOp};
+use crate::gfx::pipeline::{CompareOp, DepthFormat, DepthStencilState, StencilFace, StencilOp};
+
+/// The 16-bit value D16_UNORM stores for depth `z` (the module documentation).
+pub fn d16(z: f32) -> u16 {
+    if z.is_nan() {
+        return 0;
+    }
+    (z.clamp(0.0, 1.0) * 65535.0).round_ties_even() as u16
+}
+
+/// The f32 a D16_UNORM buffer holds for its value `k`.
+pub fn d16_value(k: u16) -> f32 {
+    k as f32 / 65535.0
+}
 
 /// `a op b` (the incoming value first: LESS passes when incoming < stored).
 pub fn compare<T: PartialOrd>(op: CompareOp, a: T, b: T) -> bool {
@@ -49,6 +67,10 @@ impl DepthStencil<'_> {
     /// buffers; whether the fragment survives to the colour stage.
     pub fn test(&mut self, i: usize, z: f32, front: bool) -> bool {
         let st = self.state;
+        let z = match st.depth_format {
+            DepthFormat::D32Sfloat => z,
+            DepthFormat::D16Unorm => d16_value(d16(z)),
+        };
         let face: &StencilFace = if front { &st.front } else { &st.back };
         let stencil_pass = match (&self.stencil, st.stencil_test) {
             (Some(s), true) => {
@@ -126,6 +148,35 @@ mod tests {
         .map(|&op| compare(op, f32::NAN, 0.5))
         .collect();
         assert_eq!(nan, [false, false, false, false, false, true, false, true]);
+    }
+
+    /// D16_UNORM: k = round(clamp(z, 0, 1) x 65535), ties to even. 0.25 x 65535 = 16383.75 ->
+    /// 16384; 0.5 x 65535 = 32767.5 (a tie, exact in f32) -> 32768 (even); 1.5 clamps to 1 ->
+    /// 65535; -1 -> 0; NaN -> 0. Depths closer than a step compare equal after the conversion:
+    /// 0.25 + 2^-18 gives 16383.75 + 0.25 = 16384.0 -> 16384, so LESS against a stored 16384
+    /// fails; 0.25 - 1/65535 gives 16382.75 -> 16383, which passes and is stored.
+    #[test]
+    fn d16_conversion_and_test() {
+        assert_eq!(
+            [0.25f32, 0.5, 1.5, -1.0, f32::NAN, 0.0, 1.0].map(d16),
+            [16384, 32768, 65535, 0, 0, 0, 65535]
+        );
+        for k in [0u16, 1, 2, 16384, 32767, 65534, 65535] {
+            assert_eq!(d16(d16_value(k)), k);
+        }
+        let st = DepthStencilState {
+            depth_format: DepthFormat::D16Unorm,
+            ..Default::default()
+        };
+        let mut depth = vec![d16_value(d16(0.25))];
+        let mut ds = DepthStencil {
+            state: &st,
+            depth: Some(&mut depth),
+            stencil: None,
+        };
+        assert!(!ds.test(0, 0.25 + 1.0 / 262144.0, true));
+        assert!(ds.test(0, 0.25 - 1.0 / 65535.0, true));
+        assert_eq!(depth, [d16_value(16383)]);
     }
 
     #[test]

@@ -272,11 +272,21 @@ impl Default for StencilFace {
     }
 }
 
-/// VkPipelineDepthStencilStateCreateInfo. The depth buffer is D32_SFLOAT (cleared to
+/// The depth attachment's format. Both are held as f32 values; a D16_UNORM buffer holds
+/// k / 65535 (f32 division) for its 16-bit value k.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum DepthFormat {
+    #[default]
+    D32Sfloat,
+    D16Unorm,
+}
+
+/// VkPipelineDepthStencilStateCreateInfo. The depth buffer is `depth_format` (cleared to
 /// [`super::draw::DrawConfig::depth_clear`]), the stencil buffer S8_UINT (cleared to
 /// `stencil_clear`); either test reads its buffer, which must then exist.
 #[derive(Clone, Debug, PartialEq)]
 pub struct DepthStencilState {
+    pub depth_format: DepthFormat,
     pub depth_test: bool,
     pub depth_write: bool,
     pub depth_compare: CompareOp,
@@ -290,6 +300,7 @@ pub struct DepthStencilState {
 impl Default for DepthStencilState {
     fn default() -> Self {
         DepthStencilState {
+            depth_format: DepthFormat::D32Sfloat,
             depth_test: true,
             depth_write: true,
             depth_compare: CompareOp::Less,
