@@ -19,7 +19,8 @@
 //!   result; the full range written here is a valid bound for every depth.
 //! - The test: DB_DEPTH_CONTROL.Z_ENABLE, Z_WRITE_ENABLE, ZFUNC (Mesa `sid.h`
 //!   V_028800_FRAG_*: the VkCompareOp order); the stencil test and the S8 stencil surface of a
-//!   D32_SFLOAT_S8_UINT view in `gfx_stencil`. Depth bounds, a stencil surface without a depth
+//!   D32_SFLOAT_S8_UINT view in `gfx_stencil`; DEPTH_BOUNDS_ENABLE with DB_DEPTH_BOUNDS_MIN/MAX
+//!   (Z_32_FLOAT). Depth bounds on Z_16, a stencil surface without a depth
 //!   surface (S8_UINT) and the DB's own clears, copies and decompression passes
 //!   (DB_RENDER_CONTROL) are refused by name.
 //! - HTILE with stencil (DB_STENCIL_INFO.TILE_STENCIL_DISABLE 0): the word also holds SMem
@@ -97,7 +98,7 @@ pub fn depth_setup(reg: RegFn) -> Result<(Option<DepthTarget>, DepthStencilState
     only(
         "DB_DEPTH_CONTROL",
         dc,
-        0x7 << 4 | 0x3 << 1 | 1 | 1 << 7 | 0x7 << 8 | 0x7 << 20,
+        0x7 << 4 | 0xf | 1 << 7 | 0x7 << 8 | 0x7 << 20,
     )?;
     // Without a stencil surface the stencil test passes and writes nothing (Vulkan's rule for
     // a missing attachment), whatever STENCIL_ENABLE says.
@@ -109,6 +110,7 @@ pub fn depth_setup(reg: RegFn) -> Result<(Option<DepthTarget>, DepthStencilState
     let state = DepthStencilState {
         // Set with the surface below (no surface: no test).
         depth_format: DepthFormat::D32Sfloat,
+        depth_bounds: None,
         depth_test: dc >> 1 & 1 != 0,
         depth_write: dc >> 2 & 1 != 0,
         depth_compare: COMPARE[(dc >> 4 & 7) as usize],
@@ -275,8 +277,25 @@ pub fn depth_setup(reg: RegFn) -> Result<(Option<DepthTarget>, DepthStencilState
         write_mask: if stencil_read_only { 0 } else { f.write_mask },
         ..f
     };
+    // DEPTH_BOUNDS_ENABLE [3]: DB_DEPTH_BOUNDS_MIN/MAX, f32 (RADV's radv_emit_depth_bounds
+    // writes the Vulkan bounds' bits). With Z_16 whether the DB compares the bounds with the
+    // 16-bit value or converts them first is not documented: refused.
+    let depth_bounds = if dc >> 3 & 1 != 0 {
+        if format == DepthFormat::D16Unorm {
+            return refuse(
+                "DB_DEPTH_CONTROL.DEPTH_BOUNDS_ENABLE with a Z_16 surface: the DB's precision of the bounds is not modelled",
+            );
+        }
+        Some((
+            f32::from_bits(get("DB_DEPTH_BOUNDS_MIN")?),
+            f32::from_bits(get("DB_DEPTH_BOUNDS_MAX")?),
+        ))
+    } else {
+        None
+    };
     let state = DepthStencilState {
         depth_format: format,
+        depth_bounds,
         depth_write: state.depth_write && !read_only,
         front: ro_mask(state.front),
         back: ro_mask(state.back),
@@ -688,7 +707,7 @@ mod tests {
         let e = d.read(&mem).unwrap_err();
         assert!(e.contains("ZMask 5"), "{e}");
         for (extra, name) in [
-            (("DB_DEPTH_CONTROL", 0x1f), "DB_DEPTH_CONTROL"),
+            (("DB_DEPTH_CONTROL", 0x1 << 30), "DB_DEPTH_CONTROL"),
             (("DB_STENCIL_INFO", 1 | 1 << 12), "DB_STENCIL_INFO"),
             (("DB_SHADER_CONTROL", 2), "STENCIL_TEST_VAL"),
             (("DB_RENDER_CONTROL", 1), "DB_RENDER_CONTROL"),

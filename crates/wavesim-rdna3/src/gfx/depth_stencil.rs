@@ -1,6 +1,9 @@
 //! The depth and stencil tests and their buffer updates (Vulkan 1.3 "Fragment Operations":
-//! "Depth Bounds", "Stencil Test", "Depth Test"), in the spec's order: stencil test, then depth
-//! test, then the stencil op chosen by both outcomes and the depth write.
+//! "Depth Bounds Test", "Stencil Test", "Depth Test"), in the spec's order: the depth bounds
+//! test (the stored depth za must lie in [minDepthBounds, maxDepthBounds], else the fragment
+//! is dropped before the stencil test and changes nothing; without a depth buffer it passes),
+//! the stencil test, the depth test, then the stencil op chosen by both outcomes and the depth
+//! write.
 //!
 //! Depth is D32_SFLOAT: no conversion and no clamp unless depth clamp is on (then zf is clamped
 //! to [min(minDepth, maxDepth), max(minDepth, maxDepth)]). Comparisons are IEEE: with a NaN
@@ -72,6 +75,11 @@ impl DepthStencil<'_> {
             DepthFormat::D16Unorm => d16_value(d16(z)),
         };
         let face: &StencilFace = if front { &st.front } else { &st.back };
+        if let (Some((lo, hi)), Some(d)) = (st.depth_bounds, &self.depth) {
+            if !(lo <= d[i] && d[i] <= hi) {
+                return false;
+            }
+        }
         let stencil_pass = match (&self.stencil, st.stencil_test) {
             (Some(s), true) => {
                 let m = face.compare_mask;
@@ -177,6 +185,41 @@ mod tests {
         assert!(!ds.test(0, 0.25 + 1.0 / 262144.0, true));
         assert!(ds.test(0, 0.25 - 1.0 / 65535.0, true));
         assert_eq!(depth, [d16_value(16383)]);
+    }
+
+    /// Depth bounds [0.25, 0.5] test the stored value, not the fragment's: stored 0.25 and 0.5
+    /// pass (bounds inclusive), 0.75 fails and then neither the stencil (INVERT on every
+    /// outcome) nor the depth changes; the fragment's own z 0.9 plays no part (ALWAYS).
+    #[test]
+    fn depth_bounds_test_the_stored_depth() {
+        let inv = StencilFace {
+            fail_op: StencilOp::Invert,
+            pass_op: StencilOp::Invert,
+            depth_fail_op: StencilOp::Invert,
+            ..Default::default()
+        };
+        let st = DepthStencilState {
+            depth_compare: CompareOp::Always,
+            depth_bounds: Some((0.25, 0.5)),
+            stencil_test: true,
+            front: inv,
+            back: inv,
+            stencil_clear: Some(0),
+            ..Default::default()
+        };
+        let mut depth = vec![0.25f32, 0.5, 0.75];
+        let mut sten = vec![1u8, 1, 1];
+        let mut ds = DepthStencil {
+            state: &st,
+            depth: Some(&mut depth),
+            stencil: Some(&mut sten),
+        };
+        assert_eq!(
+            [0, 1, 2].map(|i| ds.test(i, 0.9, true)),
+            [true, true, false]
+        );
+        assert_eq!(depth, [0.9, 0.9, 0.75]);
+        assert_eq!(sten, [0xfe, 0xfe, 1]);
     }
 
     #[test]

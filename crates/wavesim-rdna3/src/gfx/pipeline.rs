@@ -295,6 +295,8 @@ pub struct DepthStencilState {
     pub back: StencilFace,
     /// None: no stencil buffer.
     pub stencil_clear: Option<u8>,
+    /// depthBoundsTestEnable with (minDepthBounds, maxDepthBounds); None: no test.
+    pub depth_bounds: Option<(f32, f32)>,
 }
 
 impl Default for DepthStencilState {
@@ -308,6 +310,7 @@ impl Default for DepthStencilState {
             front: StencilFace::default(),
             back: StencilFace::default(),
             stencil_clear: None,
+            depth_bounds: None,
         }
     }
 }
