@@ -33,7 +33,7 @@
 use wavesim_rdna3::exec::image::htile::{self, HtileLayout, TileDepth, TileStencil};
 use wavesim_rdna3::exec::image::swizzle::{Shape, Tiling};
 use wavesim_rdna3::gfx::depth_stencil::{d16, d16_value};
-use wavesim_rdna3::gfx::pipeline::{DepthFormat, DepthStencilState, StencilFace};
+use wavesim_rdna3::gfx::pipeline::{DepthBias, DepthFormat, DepthStencilState, StencilFace};
 
 use crate::gfx_stencil::{stencil_faces, StencilPlane, COMPARE};
 use crate::memory::GpuMemory;
@@ -55,6 +55,71 @@ pub(crate) fn only(name: &str, v: u32, allowed: u32) -> Result<(), String> {
         ));
     }
     Ok(())
+}
+
+/// The depth bias of PA_SU_SC_MODE_CNTL `sc` (POLY_OFFSET_FRONT_ENABLE [11],
+/// POLY_OFFSET_BACK_ENABLE [12], POLY_OFFSET_PARA_ENABLE [13]) as RADV's
+/// `radv_emit_depth_bias` writes it: PA_SU_POLY_OFFSET_CLAMP = depthBiasClamp,
+/// FRONT/BACK_SCALE = depthBiasSlopeFactor x 16, FRONT/BACK_OFFSET = depthBiasConstantFactor
+/// (f32 bits), with PA_SU_POLY_OFFSET_DB_FMT_CNTL from `radv_initialise_ds_surface`
+/// (POLY_OFFSET_NEG_NUM_DB_BITS -23 with DB_IS_FLOAT_FMT for Z_32_FLOAT, -16 for Z_16: the
+/// minimum resolvable difference `gfx::depth_stencil::bias_offset` uses). Refused by name:
+/// enables other than all three together, different front and back factors (Vulkan has one
+/// bias), another DB_FMT_CNTL, and a pixel shader reading POS_Z (SPI_PS_INPUT_ENA
+/// POS_Z_FLOAT_ENA [10]: whether the PA's offset reaches the shader's z is not documented).
+/// Without a depth buffer the bias changes nothing (None).
+pub fn depth_bias(
+    reg: RegFn,
+    sc: u32,
+    has_depth: bool,
+    ds: &DepthStencilState,
+) -> Result<Option<DepthBias>, String> {
+    let en = sc >> 11 & 7;
+    if en == 0 || !has_depth {
+        return Ok(None);
+    }
+    if en != 7 {
+        return refuse(format!(
+            "PA_SU_SC_MODE_CNTL {sc:#x}: POLY_OFFSET_FRONT/BACK/PARA_ENABLE {en:#b} (only all three, RADV's depthBiasEnable, are executed)"
+        ));
+    }
+    let get = |n: &str| -> Result<u32, String> {
+        reg(n)?.ok_or_else(|| format!("{n} was not written (its clear-state default is unknown)"))
+    };
+    let (fs, fo) = (
+        get("PA_SU_POLY_OFFSET_FRONT_SCALE")?,
+        get("PA_SU_POLY_OFFSET_FRONT_OFFSET")?,
+    );
+    let (bs, bo) = (
+        get("PA_SU_POLY_OFFSET_BACK_SCALE")?,
+        get("PA_SU_POLY_OFFSET_BACK_OFFSET")?,
+    );
+    if (fs, fo) != (bs, bo) {
+        return refuse(format!(
+            "PA_SU_POLY_OFFSET_FRONT_SCALE/OFFSET {fs:#x}/{fo:#x} != BACK {bs:#x}/{bo:#x}: per-face depth bias is not executed"
+        ));
+    }
+    let fmt = get("PA_SU_POLY_OFFSET_DB_FMT_CNTL")?;
+    let want = match ds.depth_format {
+        DepthFormat::D32Sfloat => (-23i32 as u32 & 0xff) | 1 << 8,
+        DepthFormat::D16Unorm => -16i32 as u32 & 0xff,
+    };
+    if fmt != want {
+        return refuse(format!(
+            "PA_SU_POLY_OFFSET_DB_FMT_CNTL {fmt:#x} with a {:?} surface (RADV writes {want:#x})",
+            ds.depth_format
+        ));
+    }
+    if get("SPI_PS_INPUT_ENA")? >> 10 & 1 != 0 {
+        return refuse(
+            "depth bias with a pixel shader reading POS_Z (SPI_PS_INPUT_ENA.POS_Z_FLOAT_ENA) is not executed",
+        );
+    }
+    Ok(Some(DepthBias {
+        constant: f32::from_bits(fo),
+        slope: f32::from_bits(fs) / 16.0,
+        clamp: f32::from_bits(get("PA_SU_POLY_OFFSET_CLAMP")?),
+    }))
 }
 
 /// The depth surface's HTILE.

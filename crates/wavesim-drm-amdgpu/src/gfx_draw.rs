@@ -458,9 +458,10 @@ pub fn execute(
 
     // PA_SU_SC_MODE_CNTL: CULL_FRONT [0], CULL_BACK [1], FACE [2] (1: clockwise is front),
     // POLY_MODE [4:3] (0: fill), POLYMODE_FRONT/BACK_PTYPE [7:5]/[10:8] (no effect without
-    // POLY_MODE), PROVOKING_VTX_LAST [19] (0: first).
+    // POLY_MODE), PROVOKING_VTX_LAST [19] (0: first), POLY_OFFSET_FRONT/BACK/PARA_ENABLE
+    // [13:11] (depth bias: gfx_depth::depth_bias).
     let sc = r.get("PA_SU_SC_MODE_CNTL")?;
-    only("PA_SU_SC_MODE_CNTL", sc, 0x7 | 0x7e0)?;
+    only("PA_SU_SC_MODE_CNTL", sc, 0x7 | 0x7e0 | 0x7 << 11)?;
     let cull_mode = match sc & 3 {
         0 => CullMode::None,
         1 => CullMode::Front,
@@ -749,6 +750,7 @@ pub fn execute(
             point_size,
             line_width,
             clip_distances: clip_distances as u32,
+            depth_bias: crate::gfx_depth::depth_bias(&reg, sc, depth.is_some(), &depth_stencil)?,
             ..Default::default()
         },
         blend: wavesim_rdna3::gfx::pipeline::BlendState {

@@ -19,6 +19,7 @@ use ash::vk;
 #[allow(dead_code)]
 mod vulkan_draw;
 use vulkan_draw::{err, Gpu};
+#[allow(dead_code)]
 mod depth_pass;
 
 const W: u32 = 64;
@@ -187,18 +188,12 @@ fn render(c: &Case) -> Result<Vec<u8>, String> {
 /// The child process's entry: renders WAVESIM_DEPTH_CASE into WAVESIM_DEPTH_OUT.
 #[test]
 fn child_entry() {
-    let (Ok(name), Ok(out)) = (
-        std::env::var("WAVESIM_DEPTH_CASE"),
-        std::env::var("WAVESIM_DEPTH_OUT"),
-    ) else {
-        return;
-    };
-    let c = CASES
-        .iter()
-        .find(|c| c.name == name)
-        .unwrap_or_else(|| panic!("no case {name}"));
-    let bytes = render(c).unwrap_or_else(|e| panic!("{name}: {e}"));
-    std::fs::write(out, bytes).expect("writing the result");
+    depth_pass::child_entry(
+        ("WAVESIM_DEPTH_CASE", "WAVESIM_DEPTH_OUT"),
+        CASES,
+        |c| c.name,
+        render,
+    );
 }
 
 fn run_child(name: &str, radv: bool) -> Result<Vec<u8>, String> {
@@ -207,16 +202,7 @@ fn run_child(name: &str, radv: bool) -> Result<Vec<u8>, String> {
 
 /// The depth image's texels of a result (D16_UNORM's values k as k / 65535).
 fn depths(c: &Case, bytes: &[u8]) -> Vec<f32> {
-    let z = &bytes[4 * (W * H) as usize..];
-    if c.d16 {
-        z.chunks_exact(2)
-            .map(|b| u16::from_le_bytes([b[0], b[1]]) as f32 / 65535.0)
-            .collect()
-    } else {
-        z.chunks_exact(4)
-            .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
-            .collect()
-    }
+    depth_pass::depth_texels(c.d16, bytes)
 }
 
 /// A depth as the attachment stores it: D16_UNORM converts to round(z x 65535) (Vulkan 1.3

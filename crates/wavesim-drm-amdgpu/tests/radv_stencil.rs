@@ -16,7 +16,8 @@ use ash::vk;
 
 #[allow(dead_code)]
 mod vulkan_draw;
-use vulkan_draw::{err, Gpu, PipelineState, FULL_TARGET};
+use vulkan_draw::{err, Gpu};
+#[allow(dead_code)]
 mod depth_pass;
 
 const W: u32 = 64;
@@ -205,24 +206,6 @@ unsafe fn pipeline(
     layout: vk::PipelineLayout,
     rp: vk::RenderPass,
 ) -> Result<vk::Pipeline, String> {
-    let vp = [vk::Viewport {
-        x: 0.0,
-        y: 0.0,
-        width: W as f32,
-        height: H as f32,
-        min_depth: 0.0,
-        max_depth: 1.0,
-    }];
-    let sc = [FULL_TARGET];
-    let cba = [
-        vk::PipelineColorBlendAttachmentState::default().color_write_mask(if color {
-            vk::ColorComponentFlags::RGBA
-        } else {
-            vk::ColorComponentFlags::empty()
-        }),
-    ];
-    let ms = vk::PipelineMultisampleStateCreateInfo::default()
-        .rasterization_samples(vk::SampleCountFlags::TYPE_1);
     let dsi = vk::PipelineDepthStencilStateCreateInfo::default()
         .depth_test_enable(ds.depth_test)
         .depth_write_enable(ds.depth_write)
@@ -230,26 +213,12 @@ unsafe fn pipeline(
         .stencil_test_enable(ds.stencil_test)
         .front(ds.front)
         .back(ds.back);
-    gpu.pipeline_with(
-        shaders,
-        &PipelineState {
-            vertex_input: &vk::PipelineVertexInputStateCreateInfo::default(),
-            input_assembly: &vk::PipelineInputAssemblyStateCreateInfo::default()
-                .topology(vk::PrimitiveTopology::TRIANGLE_LIST),
-            viewport: &vk::PipelineViewportStateCreateInfo::default()
-                .viewports(&vp)
-                .scissors(&sc),
-            rasterization: &vk::PipelineRasterizationStateCreateInfo::default()
-                .polygon_mode(vk::PolygonMode::FILL)
-                .cull_mode(vk::CullModeFlags::NONE)
-                .front_face(front_face)
-                .line_width(1.0),
-            color_blend: &vk::PipelineColorBlendStateCreateInfo::default().attachments(&cba),
-        },
-        (&ms, Some(&dsi)),
-        layout,
-        rp,
-    )
+    let rs = vk::PipelineRasterizationStateCreateInfo::default()
+        .polygon_mode(vk::PolygonMode::FILL)
+        .cull_mode(vk::CullModeFlags::NONE)
+        .front_face(front_face)
+        .line_width(1.0);
+    depth_pass::pipeline(gpu, shaders, (&rs, color), &dsi, layout, rp)
 }
 
 /// Renders `c`; returns the colour image (64x64 RGBA8), the depth image (f32) and the
@@ -322,18 +291,12 @@ fn render(c: &Case) -> Result<Vec<u8>, String> {
 /// The child process's entry: renders WAVESIM_STENCIL_CASE into WAVESIM_STENCIL_OUT.
 #[test]
 fn child_entry() {
-    let (Ok(name), Ok(out)) = (
-        std::env::var("WAVESIM_STENCIL_CASE"),
-        std::env::var("WAVESIM_STENCIL_OUT"),
-    ) else {
-        return;
-    };
-    let c = CASES
-        .iter()
-        .find(|c| c.name == name)
-        .unwrap_or_else(|| panic!("no case {name}"));
-    let bytes = render(c).unwrap_or_else(|e| panic!("{name}: {e}"));
-    std::fs::write(out, bytes).expect("writing the result");
+    depth_pass::child_entry(
+        ("WAVESIM_STENCIL_CASE", "WAVESIM_STENCIL_OUT"),
+        CASES,
+        |c| c.name,
+        render,
+    );
 }
 
 fn run_child(name: &str, radv: bool) -> Result<Vec<u8>, String> {

@@ -6,7 +6,7 @@
 
 use ash::vk;
 
-use crate::vulkan_draw::{self, err, Gpu, FULL_TARGET};
+use crate::vulkan_draw::{self, err, Gpu, PipelineState, FULL_TARGET};
 use crate::{H, W};
 
 /// The images, render pass and command buffer of one run.
@@ -170,6 +170,69 @@ pub unsafe fn begin(
     })
 }
 
+/// A triangle-list pipeline of `shaders` without vertex input over the whole target (viewport
+/// depth 0..1) with the `rasterization` and `ds` state, writing all colour components or none.
+///
+/// # Safety
+/// Vulkan calls on `gpu`'s device; the state is valid.
+pub unsafe fn pipeline(
+    gpu: &Gpu,
+    shaders: (&[u32], &[u32]),
+    (rasterization, color): (&vk::PipelineRasterizationStateCreateInfo, bool),
+    ds: &vk::PipelineDepthStencilStateCreateInfo,
+    layout: vk::PipelineLayout,
+    rp: vk::RenderPass,
+) -> Result<vk::Pipeline, String> {
+    let vp = [vk::Viewport {
+        x: 0.0,
+        y: 0.0,
+        width: W as f32,
+        height: H as f32,
+        min_depth: 0.0,
+        max_depth: 1.0,
+    }];
+    let sc = [FULL_TARGET];
+    let mask = if color {
+        vk::ColorComponentFlags::RGBA
+    } else {
+        vk::ColorComponentFlags::empty()
+    };
+    let cba = [vk::PipelineColorBlendAttachmentState::default().color_write_mask(mask)];
+    let ms = vk::PipelineMultisampleStateCreateInfo::default()
+        .rasterization_samples(vk::SampleCountFlags::TYPE_1);
+    gpu.pipeline_with(
+        shaders,
+        &PipelineState {
+            vertex_input: &vk::PipelineVertexInputStateCreateInfo::default(),
+            input_assembly: &vk::PipelineInputAssemblyStateCreateInfo::default()
+                .topology(vk::PrimitiveTopology::TRIANGLE_LIST),
+            viewport: &vk::PipelineViewportStateCreateInfo::default()
+                .viewports(&vp)
+                .scissors(&sc),
+            rasterization,
+            color_blend: &vk::PipelineColorBlendStateCreateInfo::default().attachments(&cba),
+        },
+        (&ms, Some(ds)),
+        layout,
+        rp,
+    )
+}
+
+/// The depth texels of a `finish` result whose first image is the colour (D16_UNORM's k as
+/// k / 65535, in f32).
+pub fn depth_texels(d16: bool, bytes: &[u8]) -> Vec<f32> {
+    let z = &bytes[4 * (W * H) as usize..];
+    if d16 {
+        z.chunks_exact(2)
+            .map(|b| u16::from_le_bytes([b[0], b[1]]) as f32 / 65535.0)
+            .collect()
+    } else {
+        z.chunks_exact(4)
+            .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+            .collect()
+    }
+}
+
 /// Ends the render pass, copies the colour (4 bytes a texel) and each of `aspects` (with its
 /// bytes per texel) to buffers, submits, waits and returns the images one after another
 /// (rows packed).
@@ -230,4 +293,24 @@ pub unsafe fn finish(
         out.extend_from_slice(std::slice::from_raw_parts(ptr, n));
     }
     Ok(out)
+}
+
+/// A child process's work (the `child_entry` test of each depth test binary): when `vars`
+/// (case name, output file) are set, renders the case of `cases` so named (`name` gives a
+/// case's) and writes the bytes; without them, nothing (the parent's run of the test).
+pub fn child_entry<C>(
+    (case_var, out_var): (&str, &str),
+    cases: &[C],
+    name: impl Fn(&C) -> &str,
+    render: impl Fn(&C) -> Result<Vec<u8>, String>,
+) {
+    let (Ok(n), Ok(out)) = (std::env::var(case_var), std::env::var(out_var)) else {
+        return;
+    };
+    let c = cases
+        .iter()
+        .find(|c| name(c) == n)
+        .unwrap_or_else(|| panic!("no case {n}"));
+    let bytes = render(c).unwrap_or_else(|e| panic!("{n}: {e}"));
+    std::fs::write(out, bytes).expect("writing the result");
 }

@@ -38,7 +38,7 @@ use crate::dispatch::{run_wave_alone, DispatchError};
 use crate::exec::Program;
 use crate::gfx::blend::{self, blend, uses_src1};
 use crate::gfx::clip::{clip_line, clip_polygon, ClipVertex, Planes};
-use crate::gfx::depth_stencil::DepthStencil;
+use crate::gfx::depth_stencil::{bias_offset, DepthStencil};
 use crate::gfx::pal::{allocated_vgprs, initial_mode, reg, PalError, PalObject};
 use crate::gfx::pipeline::{CullMode, FrontFace, PipelineState, Topology, Viewport};
 use crate::gfx::ps::{run_ps_wave, Attribute, PrimParams, PsRunError, PsWaveSetup};
@@ -392,6 +392,16 @@ pub fn check_pipeline(cfg: &DrawConfig) -> Result<(), DrawError> {
             r.clip_distances
         ));
     }
+    // Depth bias applies to polygons (Vulkan "Depth Bias"); points and lines are drawn here
+    // as triangles, which would be biased too.
+    if r.depth_bias.is_some()
+        && matches!(
+            p.topology,
+            Topology::PointList | Topology::LineList | Topology::LineStrip
+        )
+    {
+        return bad(format!("depth bias with {:?}", p.topology));
+    }
     if let Some(vp) = p.viewport {
         let ok = [vp.x, vp.y, vp.width, vp.height, vp.min_depth, vp.max_depth]
             .iter()
@@ -502,6 +512,15 @@ impl Fragments<'_> {
             vp.min_depth.min(vp.max_depth),
             vp.min_depth.max(vp.max_depth),
         );
+        // The rasterised depth with the polygon's depth bias (an exported depth has none).
+        let offset = p.rasterization.depth_bias.as_ref().map(|b| {
+            let (dz, zs) = s.depth_plane();
+            bias_offset(b, dz, zs, p.depth_stencil.depth_format)
+        });
+        let bias = |z: f32| match offset {
+            Some(o) => (z as f64 + o) as f32,
+            None => z,
+        };
         for batch in quads.chunks(quads_per_wave) {
             let mut setup_ps = self.template.clone();
             setup_ps.user_sgprs = self.ps_sgprs.clone();
@@ -552,7 +571,7 @@ impl Fragments<'_> {
                         Some(e) if e.en & 1 != 0 && e.exec >> l & 1 != 0 => {
                             f32::from_bits(e.data[0][l])
                         }
-                        _ => f32::from_bits(setup_ps.inputs[l][18]),
+                        _ => bias(f32::from_bits(setup_ps.inputs[l][18])),
                     };
                     if p.rasterization.depth_clamp {
                         z = z.clamp(zmin, zmax);

@@ -202,6 +202,16 @@ pub struct RasterizationState {
     pub line_width: f32,
     /// User clip distances the VS exports (ClipDistance[0..n]): POS2.xyzw then POS3.xyzw.
     pub clip_distances: u32,
+    /// depthBiasEnable with its factors (polygons only; see `depth_stencil::bias_offset`).
+    pub depth_bias: Option<DepthBias>,
+}
+
+/// depthBiasConstantFactor, depthBiasSlopeFactor and depthBiasClamp.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct DepthBias {
+    pub constant: f32,
+    pub slope: f32,
+    pub clamp: f32,
 }
 
 impl Default for RasterizationState {
@@ -214,6 +224,7 @@ impl Default for RasterizationState {
             point_size: 1.0,
             line_width: 1.0,
             clip_distances: 0,
+            depth_bias: None,
         }
     }
 }

@@ -607,6 +607,7 @@ impl DrawSpec {
                 point_size: r.point_size.unwrap_or(d.point_size),
                 line_width: r.line_width.unwrap_or(d.line_width),
                 clip_distances: r.clip_distances,
+                depth_bias: None,
             };
         }
         if let Some(d) = &self.depth {
