@@ -23,6 +23,8 @@
 //!   (Z_32_FLOAT). Depth bounds on Z_16, a stencil surface without a depth
 //!   surface (S8_UINT) and the DB's own clears, copies and decompression passes
 //!   (DB_RENDER_CONTROL) are refused by name.
+//! - The DB's viewport clamp: every fragment depth, exported by the PS (Z_EXPORT_ENABLE) or
+//!   rasterised and biased, is clamped to PA_SC_VPORT_ZMIN/ZMAX_0 first.
 //! - HTILE with stencil (DB_STENCIL_INFO.TILE_STENCIL_DISABLE 0): the word also holds SMem
 //!   [9:8] (`exec::image::htile`): 0 a cleared stencil tile (every pixel DB_STENCIL_CLEAR,
 //!   RADV's fast clear), 3 expanded (memory holds it); 1 and 2 (compressed stencil) are refused.
@@ -110,6 +112,11 @@ pub fn depth_bias(
             ds.depth_format
         ));
     }
+    if ds.depth_range_clamp.is_none() {
+        return refuse(
+            "depth bias without PA_SC_VPORT_ZMIN/ZMAX_0 (the DB's clamp of the biased depth)",
+        );
+    }
     if get("SPI_PS_INPUT_ENA")? >> 10 & 1 != 0 {
         return refuse(
             "depth bias with a pixel shader reading POS_Z (SPI_PS_INPUT_ENA.POS_Z_FLOAT_ENA) is not executed",
@@ -176,6 +183,7 @@ pub fn depth_setup(reg: RegFn) -> Result<(Option<DepthTarget>, DepthStencilState
         // Set with the surface below (no surface: no test).
         depth_format: DepthFormat::D32Sfloat,
         depth_bounds: None,
+        depth_range_clamp: None,
         depth_test: dc >> 1 & 1 != 0,
         depth_write: dc >> 2 & 1 != 0,
         depth_compare: COMPARE[(dc >> 4 & 7) as usize],
@@ -267,13 +275,20 @@ pub fn depth_setup(reg: RegFn) -> Result<(Option<DepthTarget>, DepthStencilState
         sc,
         1 | 3 << 4 | 1 << 6 | 1 << 9 | 1 << 10 | 1 << 11 | 3 << 13 | 1 << 15,
     )?;
-    // The DB clamps an exported depth to PA_SC_VPORT_ZMIN/ZMAX_0 (DISABLE_VIEWPORT_CLAMP 0),
-    // which the rasteriser does only with depth clamp: refused until modelled.
-    if sc & 1 != 0 {
-        return refuse(
-            "DB_SHADER_CONTROL.Z_EXPORT_ENABLE with a depth buffer: the DB's viewport clamp of exported depth is not modelled",
-        );
-    }
+    // The DB clamps every fragment depth, exported (Z_EXPORT_ENABLE) or rasterised, to
+    // PA_SC_VPORT_ZMIN/ZMAX_0 (DB_RENDER_OVERRIDE.DISABLE_VIEWPORT_CLAMP 0; the override is
+    // refused above). Needed when the depth can leave the viewport's range: an exported depth
+    // or a biased one; a rasterised depth of a clipped primitive lies in it already, so
+    // streams that do not write the registers draw without the clamp.
+    let zrange = match (reg("PA_SC_VPORT_ZMIN_0")?, reg("PA_SC_VPORT_ZMAX_0")?) {
+        (Some(lo), Some(hi)) => Some((f32::from_bits(lo), f32::from_bits(hi))),
+        _ if sc & 1 != 0 => {
+            return refuse(
+                "DB_SHADER_CONTROL.Z_EXPORT_ENABLE with a depth buffer, but PA_SC_VPORT_ZMIN/ZMAX_0 (the DB's clamp) were not written",
+            )
+        }
+        _ => None,
+    };
     let sw_mode = z >> 4 & 0x1f;
     let read = get("DB_Z_READ_BASE")? as u64 | (or("DB_Z_READ_BASE_HI", 0)? as u64 & 0xff) << 32;
     let write = get("DB_Z_WRITE_BASE")? as u64 | (or("DB_Z_WRITE_BASE_HI", 0)? as u64 & 0xff) << 32;
@@ -361,6 +376,7 @@ pub fn depth_setup(reg: RegFn) -> Result<(Option<DepthTarget>, DepthStencilState
     let state = DepthStencilState {
         depth_format: format,
         depth_bounds,
+        depth_range_clamp: zrange,
         depth_write: state.depth_write && !read_only,
         front: ro_mask(state.front),
         back: ro_mask(state.back),

@@ -36,6 +36,9 @@ struct Case {
     d16: bool,
     /// The depth bounds test's (min, max).
     bounds: Option<(f32, f32)>,
+    /// The pixel shader exports gl_FragDepth (fragdepth.frag) instead of keeping the
+    /// triangle's depth.
+    export: bool,
 }
 
 const CASES: &[Case] = &[
@@ -47,6 +50,7 @@ const CASES: &[Case] = &[
         write: true,
         d16: false,
         bounds: None,
+        export: false,
     },
     Case {
         name: "greater_clear0",
@@ -55,6 +59,7 @@ const CASES: &[Case] = &[
         write: true,
         d16: false,
         bounds: None,
+        export: false,
     },
     Case {
         name: "lequal_clear1_nowrite",
@@ -63,6 +68,7 @@ const CASES: &[Case] = &[
         write: false,
         d16: false,
         bounds: None,
+        export: false,
     },
     // 0.6: not a fast-clear value; RADV clears with its meta draw (depth written by the DB).
     Case {
@@ -72,6 +78,7 @@ const CASES: &[Case] = &[
         write: true,
         d16: false,
         bounds: None,
+        export: false,
     },
     Case {
         name: "always_clear06",
@@ -80,6 +87,7 @@ const CASES: &[Case] = &[
         write: true,
         d16: false,
         bounds: None,
+        export: false,
     },
     Case {
         name: "notequal_clear1",
@@ -88,6 +96,7 @@ const CASES: &[Case] = &[
         write: true,
         d16: false,
         bounds: None,
+        export: false,
     },
     // D16_UNORM: the depths convert to 16384, 49151 and 32768 (0.5 x 65535 = 32767.5, a tie,
     // rounded to even), the clears to 65535, 0 and 39321 (0.6 x 65535 = 39321 exactly).
@@ -98,6 +107,7 @@ const CASES: &[Case] = &[
         write: true,
         d16: true,
         bounds: None,
+        export: false,
     },
     Case {
         name: "d16_greater_clear0",
@@ -106,6 +116,7 @@ const CASES: &[Case] = &[
         write: true,
         d16: true,
         bounds: None,
+        export: false,
     },
     Case {
         name: "d16_lequal_clear06",
@@ -114,6 +125,7 @@ const CASES: &[Case] = &[
         write: true,
         d16: true,
         bounds: None,
+        export: false,
     },
     // The depth bounds test reads the stored depth: after a clear to 0.6 with ALWAYS, the
     // triangles at 0.75 and 0.5 draw only where the stored depth is in [0.5, 0.7] (the clear,
@@ -126,6 +138,7 @@ const CASES: &[Case] = &[
         write: true,
         d16: false,
         bounds: Some((0.5, 0.7)),
+        export: false,
     },
     Case {
         name: "bounds_always_clear1",
@@ -134,6 +147,28 @@ const CASES: &[Case] = &[
         write: true,
         d16: false,
         bounds: Some((0.7, 1.0)),
+        export: false,
+    },
+    // gl_FragDepth = (6 x + 3 - 64) / 256 at column x, -0.24 to 1.24: the DB clamps it to the
+    // viewport's [0, 1] (RADV: PA_SC_VPORT_ZMIN/ZMAX_0 0 and 1 without depth clamp), and D16
+    // converts the clamped value.
+    Case {
+        name: "export_always",
+        clear: 0.5,
+        compare: vk::CompareOp::ALWAYS,
+        write: true,
+        d16: false,
+        bounds: None,
+        export: true,
+    },
+    Case {
+        name: "export_d16_less",
+        clear: 0.6,
+        compare: vk::CompareOp::LESS,
+        write: true,
+        d16: true,
+        bounds: None,
+        export: true,
     },
 ];
 
@@ -141,7 +176,11 @@ const CASES: &[Case] = &[
 /// f32), rows packed.
 fn render(c: &Case) -> Result<Vec<u8>, String> {
     let vert = vulkan_draw::spv("depth_tris.vert.spv")?;
-    let frag = vulkan_draw::spv("tri.frag.spv")?;
+    let frag = vulkan_draw::spv(if c.export {
+        "fragdepth.frag.spv"
+    } else {
+        "tri.frag.spv"
+    })?;
     // SAFETY: every Vulkan call follows the specification's valid usage: objects are created
     // before use; the process exits after reading the result (the driver frees the rest).
     unsafe {
@@ -275,6 +314,12 @@ fn check_rule(c: &Case, got: &[u8]) -> usize {
                     }
                     inside += (d > 0.0) as i32 * 2 - 1;
                 }
+                // fragdepth.frag's export, clamped to [0, 1] (the viewport's depth range).
+                let tz = if c.export {
+                    ((6 * px + 3) as f32 / 256.0 - 0.25).clamp(0.0, 1.0)
+                } else {
+                    tz
+                };
                 let tz = stored(c, tz);
                 // "Depth Bounds Test": the stored depth, bounds inclusive.
                 let in_bounds = c.bounds.is_none_or(|(lo, hi)| lo <= z && z <= hi);

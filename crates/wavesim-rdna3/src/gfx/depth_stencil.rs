@@ -104,6 +104,10 @@ impl DepthStencil<'_> {
     /// buffers; whether the fragment survives to the colour stage.
     pub fn test(&mut self, i: usize, z: f32, front: bool) -> bool {
         let st = self.state;
+        let z = match st.depth_range_clamp {
+            Some((lo, hi)) => z.clamp(lo, hi),
+            None => z,
+        };
         let z = match st.depth_format {
             DepthFormat::D32Sfloat => z,
             DepthFormat::D16Unorm => d16_value(d16(z)),
@@ -219,6 +223,25 @@ mod tests {
         assert!(!ds.test(0, 0.25 + 1.0 / 262144.0, true));
         assert!(ds.test(0, 0.25 - 1.0 / 65535.0, true));
         assert_eq!(depth, [d16_value(16383)]);
+    }
+
+    /// The DB's range clamp acts on the incoming depth before the test and the write: with
+    /// [0, 1], z = 1.25 is stored as 1.0 and -0.5 as 0.0 (ALWAYS with writes).
+    #[test]
+    fn the_range_clamp_comes_first() {
+        let st = DepthStencilState {
+            depth_compare: CompareOp::Always,
+            depth_range_clamp: Some((0.0, 1.0)),
+            ..Default::default()
+        };
+        let mut depth = vec![0.5f32, 0.5];
+        let mut ds = DepthStencil {
+            state: &st,
+            depth: Some(&mut depth),
+            stencil: None,
+        };
+        assert!(ds.test(0, 1.25, true) && ds.test(1, -0.5, true));
+        assert_eq!(depth, [1.0, 0.0]);
     }
 
     /// Depth bounds [0.25, 0.5] test the stored value, not the fragment's: stored 0.25 and 0.5

@@ -308,6 +308,11 @@ pub struct DepthStencilState {
     pub stencil_clear: Option<u8>,
     /// depthBoundsTestEnable with (minDepthBounds, maxDepthBounds); None: no test.
     pub depth_bounds: Option<(f32, f32)>,
+    /// A range every fragment depth (rasterised, biased or exported) is clamped to before the
+    /// tests: the gfx11 DB's viewport clamp to PA_SC_VPORT_ZMIN/ZMAX_0, which RADV sets to
+    /// [0, 1] without depth clamp (Vulkan's range without VK_EXT_depth_range_unrestricted) and
+    /// to the viewport's depth range with it. None: no clamp.
+    pub depth_range_clamp: Option<(f32, f32)>,
 }
 
 impl Default for DepthStencilState {
@@ -322,6 +327,7 @@ impl Default for DepthStencilState {
             back: StencilFace::default(),
             stencil_clear: None,
             depth_bounds: None,
+            depth_range_clamp: None,
         }
     }
 }
