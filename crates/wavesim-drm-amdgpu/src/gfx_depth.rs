@@ -20,8 +20,9 @@
 //! - The test: DB_DEPTH_CONTROL.Z_ENABLE, Z_WRITE_ENABLE, ZFUNC (Mesa `sid.h`
 //!   V_028800_FRAG_*: the VkCompareOp order); the stencil test and the S8 stencil surface of a
 //!   D32_SFLOAT_S8_UINT view in `gfx_stencil`; DEPTH_BOUNDS_ENABLE with DB_DEPTH_BOUNDS_MIN/MAX
-//!   (Z_32_FLOAT). Depth bounds on Z_16, a stencil surface without a depth
-//!   surface (S8_UINT) and the DB's own clears, copies and decompression passes
+//!   (Z_32_FLOAT). A stencil surface without a depth surface (S8_UINT: DB_Z_INFO.FORMAT
+//!   invalid, its SW_MODE and TILE_SURFACE_ENABLE still the view's) is a view with no depth
+//!   plane. Depth bounds on Z_16 and the DB's own clears, copies and decompression passes
 //!   (DB_RENDER_CONTROL) are refused by name.
 //! - The DB's viewport clamp: every fragment depth, exported by the PS (Z_EXPORT_ENABLE) or
 //!   rasterised and biased, is clamped to PA_SC_VPORT_ZMIN/ZMAX_0 first.
@@ -140,16 +141,54 @@ struct Htile {
     stencil: bool,
 }
 
-/// A bound depth surface.
-pub struct DepthTarget {
+/// A view's depth and stencil values (rows packed), for the planes it has.
+pub type Planes = (Option<Vec<f32>>, Option<Vec<u8>>);
+
+/// The depth plane of a depth/stencil view.
+struct ZPlane {
     va: u64,
     tiling: Tiling,
-    pub width: u32,
-    pub height: u32,
-    htile: Option<Htile>,
     /// DB_DEPTH_CLEAR, if written: the value of a cleared tile's pixels.
     clear: Option<f32>,
     format: DepthFormat,
+}
+
+impl ZPlane {
+    /// The depth value memory holds at pixel (x, y).
+    fn load(&self, mem: &dyn GpuMemory, x: u32, y: u32) -> Result<f32, String> {
+        let a = self.tiling.texel_addr(self.va, 0, x, y);
+        let mut b = [0u8; 4];
+        let n = if self.format == DepthFormat::D16Unorm {
+            2
+        } else {
+            4
+        };
+        mem.read(a, &mut b[..n])
+            .map_err(|e| format!("depth surface at {a:#x}: {e}"))?;
+        Ok(match self.format {
+            DepthFormat::D32Sfloat => f32::from_le_bytes(b),
+            DepthFormat::D16Unorm => d16_value(u16::from_le_bytes([b[0], b[1]])),
+        })
+    }
+
+    /// Stores depth `v` (a value of the format) at pixel (x, y).
+    fn store(&self, mem: &dyn GpuMemory, (x, y): (u32, u32), v: f32) -> Result<(), String> {
+        let a = self.tiling.texel_addr(self.va, 0, x, y);
+        let r = match self.format {
+            DepthFormat::D32Sfloat => mem.write(a, &v.to_le_bytes()),
+            DepthFormat::D16Unorm => mem.write(a, &d16(v).to_le_bytes()),
+        };
+        r.map_err(|e| format!("depth surface at {a:#x}: {e}"))
+    }
+}
+
+/// A bound depth/stencil view: a depth plane, a stencil plane or both.
+pub struct DepthTarget {
+    /// The depth plane (None: S8_UINT alone).
+    z: Option<ZPlane>,
+    pub width: u32,
+    pub height: u32,
+    htile: Option<Htile>,
     /// The S8 stencil surface of a depth/stencil view.
     pub stencil: Option<StencilPlane>,
 }
@@ -211,12 +250,8 @@ pub fn depth_setup(reg: RegFn) -> Result<(Option<DepthTarget>, DepthStencilState
     // MAXMIP [19:16], ITERATE_256 [20], DECOMPRESS_ON_N_ZPLANES [26:23], ALLOW_EXPCLEAR [27],
     // READ_SIZE [28], TILE_SURFACE_ENABLE [29], ZRANGE_PRECISION [31].
     let z = or("DB_Z_INFO", 0)?;
-    if z & 3 == 0 {
-        if has_stencil {
-            return refuse(
-                "DB_STENCIL_INFO.FORMAT STENCIL_8 without a depth surface (S8_UINT) is not executed",
-            );
-        }
+    let has_depth = z & 3 != 0;
+    if !has_depth && !has_stencil {
         // No depth buffer: the test passes and nothing is written, the Vulkan rule for a
         // missing attachment (gfx::depth_stencil), whatever Z_ENABLE says.
         return Ok((None, state));
@@ -239,7 +274,8 @@ pub fn depth_setup(reg: RegFn) -> Result<(Option<DepthTarget>, DepthStencilState
             | 1 << 31,
     )?;
     let format = match z & 3 {
-        3 => DepthFormat::D32Sfloat,
+        // S8_UINT alone: no depth plane (the format is not used).
+        3 | 0 => DepthFormat::D32Sfloat,
         1 => DepthFormat::D16Unorm,
         f => {
             return refuse(format!(
@@ -290,16 +326,6 @@ pub fn depth_setup(reg: RegFn) -> Result<(Option<DepthTarget>, DepthStencilState
         _ => None,
     };
     let sw_mode = z >> 4 & 0x1f;
-    let read = get("DB_Z_READ_BASE")? as u64 | (or("DB_Z_READ_BASE_HI", 0)? as u64 & 0xff) << 32;
-    let write = get("DB_Z_WRITE_BASE")? as u64 | (or("DB_Z_WRITE_BASE_HI", 0)? as u64 & 0xff) << 32;
-    if read != write {
-        return refuse(format!(
-            "DB_Z_READ_BASE {:#x} != DB_Z_WRITE_BASE {:#x}: a depth copy is not executed",
-            read << 8,
-            write << 8
-        ));
-    }
-    let va = read << 8;
     // DB_DEPTH_SIZE_XY: X_MAX [13:0], Y_MAX [29:16].
     let xy = get("DB_DEPTH_SIZE_XY")?;
     let (width, height) = ((xy & 0x3fff) + 1, (xy >> 16 & 0x3fff) + 1);
@@ -319,8 +345,32 @@ pub fn depth_setup(reg: RegFn) -> Result<(Option<DepthTarget>, DepthStencilState
     } else {
         4
     };
-    let tiling = Tiling::new(sw_mode, Shape::TwoD, (width, height), 1, va, bpp)
-        .map_err(|e| format!("depth surface: {e}"))?;
+    let zplane = if has_depth {
+        let read =
+            get("DB_Z_READ_BASE")? as u64 | (or("DB_Z_READ_BASE_HI", 0)? as u64 & 0xff) << 32;
+        let write =
+            get("DB_Z_WRITE_BASE")? as u64 | (or("DB_Z_WRITE_BASE_HI", 0)? as u64 & 0xff) << 32;
+        if read != write {
+            return refuse(format!(
+                "DB_Z_READ_BASE {:#x} != DB_Z_WRITE_BASE {:#x}: a depth copy is not executed",
+                read << 8,
+                write << 8
+            ));
+        }
+        let va = read << 8;
+        Some(ZPlane {
+            va,
+            tiling: Tiling::new(sw_mode, Shape::TwoD, (width, height), 1, va, bpp)
+                .map_err(|e| format!("depth surface: {e}"))?,
+            clear: reg("DB_DEPTH_CLEAR")?.map(|c| match format {
+                DepthFormat::D32Sfloat => f32::from_bits(c),
+                DepthFormat::D16Unorm => d16_value(d16(f32::from_bits(c))),
+            }),
+            format,
+        })
+    } else {
+        None
+    };
     let htile = if z >> 29 & 1 != 0 {
         // DB_HTILE_SURFACE: FULL_CACHE [1] (cache policy), DST_OUTSIDE_ZERO_TO_ONE [16] (the
         // depth range may leave [0, 1]: D32 is stored as is either way), PIPE_ALIGNED [18]
@@ -384,16 +434,10 @@ pub fn depth_setup(reg: RegFn) -> Result<(Option<DepthTarget>, DepthStencilState
     };
     Ok((
         Some(DepthTarget {
-            va,
-            tiling,
+            z: zplane,
             width,
             height,
             htile,
-            clear: reg("DB_DEPTH_CLEAR")?.map(|c| match format {
-                DepthFormat::D32Sfloat => f32::from_bits(c),
-                DepthFormat::D16Unorm => d16_value(d16(f32::from_bits(c))),
-            }),
-            format,
             stencil,
         }),
         state,
@@ -409,31 +453,9 @@ impl DepthTarget {
         Ok((a, u32::from_le_bytes(b)))
     }
 
-    /// The depth value memory holds at pixel (x, y).
-    fn load(&self, mem: &dyn GpuMemory, x: u32, y: u32) -> Result<f32, String> {
-        let a = self.tiling.texel_addr(self.va, 0, x, y);
-        let mut b = [0u8; 4];
-        let n = if self.format == DepthFormat::D16Unorm {
-            2
-        } else {
-            4
-        };
-        mem.read(a, &mut b[..n])
-            .map_err(|e| format!("depth surface at {a:#x}: {e}"))?;
-        Ok(match self.format {
-            DepthFormat::D32Sfloat => f32::from_le_bytes(b),
-            DepthFormat::D16Unorm => d16_value(u16::from_le_bytes([b[0], b[1]])),
-        })
-    }
-
-    /// Stores depth `v` (a value of the format) at pixel (x, y).
-    fn store(&self, mem: &dyn GpuMemory, (x, y): (u32, u32), v: f32) -> Result<(), String> {
-        let a = self.tiling.texel_addr(self.va, 0, x, y);
-        let r = match self.format {
-            DepthFormat::D32Sfloat => mem.write(a, &v.to_le_bytes()),
-            DepthFormat::D16Unorm => mem.write(a, &d16(v).to_le_bytes()),
-        };
-        r.map_err(|e| format!("depth surface at {a:#x}: {e}"))
+    /// The view has a depth plane (not S8_UINT alone).
+    pub fn has_depth(&self) -> bool {
+        self.z.is_some()
     }
 
     /// The 8x8 tiles' corners.
@@ -449,24 +471,29 @@ impl DepthTarget {
             .flat_map(move |y| (tx..(tx + 8).min(self.width)).map(move |x| (x, y)))
     }
 
-    /// The `width` x `height` depth values and, with a stencil surface, stencil values (rows
-    /// packed) as the DB reads them.
-    pub fn read(&self, mem: &dyn GpuMemory) -> Result<(Vec<f32>, Option<Vec<u8>>), String> {
-        let mut out = vec![0f32; (self.width * self.height) as usize];
-        let mut sten = self.stencil.as_ref().map(|_| vec![0u8; out.len()]);
+    /// The `width` x `height` depth values and stencil values (rows packed) of the planes the
+    /// view has, as the DB reads them.
+    pub fn read(&self, mem: &dyn GpuMemory) -> Result<Planes, String> {
+        let n = (self.width * self.height) as usize;
+        let mut out = self.z.as_ref().map(|_| vec![0f32; n]);
+        let mut sten = self.stencil.as_ref().map(|_| vec![0u8; n]);
         for t in self.tiles() {
             // (the depth of a cleared tile, the stencil of a cleared tile)
             let (zc, sc) = match &self.htile {
                 None => (None, None),
                 Some(h) => {
                     let (a, w) = self.word(mem, h, t.0, t.1)?;
-                    let zc =
-                        match htile::tile_depth(w).map_err(|e| format!("at {a:#x}: {e}"))? {
-                            TileDepth::Expanded => None,
-                            TileDepth::Cleared { .. } => Some(self.clear.ok_or(
-                                "a cleared HTILE tile, but DB_DEPTH_CLEAR was not written",
-                            )?),
-                        };
+                    let zc = match &self.z {
+                        None => None,
+                        Some(z) => {
+                            match htile::tile_depth(w).map_err(|e| format!("at {a:#x}: {e}"))? {
+                                TileDepth::Expanded => None,
+                                TileDepth::Cleared { .. } => Some(z.clear.ok_or(
+                                    "a cleared HTILE tile, but DB_DEPTH_CLEAR was not written",
+                                )?),
+                            }
+                        }
+                    };
                     let sc = match (&self.stencil, h.stencil) {
                         (Some(s), true) => match htile::tile_stencil(w)
                             .map_err(|e| format!("at {a:#x}: {e}"))?
@@ -483,10 +510,12 @@ impl DepthTarget {
             };
             for (x, y) in self.pixels(t) {
                 let i = (y * self.width + x) as usize;
-                out[i] = match zc {
-                    Some(c) => c,
-                    None => self.load(mem, x, y)?,
-                };
+                if let (Some(z), Some(v)) = (&self.z, out.as_mut()) {
+                    v[i] = match zc {
+                        Some(c) => c,
+                        None => z.load(mem, x, y)?,
+                    };
+                }
                 if let (Some(s), Some(v)) = (&self.stencil, sten.as_mut()) {
                     v[i] = match sc {
                         Some(c) => c,
@@ -504,20 +533,22 @@ impl DepthTarget {
     pub fn write(
         &self,
         mem: &dyn GpuMemory,
-        before: (&[f32], Option<&[u8]>),
-        after: (&[f32], Option<&[u8]>),
+        before: (Option<&[f32]>, Option<&[u8]>),
+        after: (Option<&[f32]>, Option<&[u8]>),
     ) -> Result<(), String> {
         let i = |(x, y): (u32, u32)| (y * self.width + x) as usize;
         for t in self.tiles() {
             let same = self.pixels(t).all(|p| {
-                before.0[i(p)].to_bits() == after.0[i(p)].to_bits()
+                before.0.map(|z| z[i(p)].to_bits()) == after.0.map(|z| z[i(p)].to_bits())
                     && before.1.map(|s| s[i(p)]) == after.1.map(|s| s[i(p)])
             });
             if same {
                 continue;
             }
             for p in self.pixels(t) {
-                self.store(mem, p, after.0[i(p)])?;
+                if let (Some(z), Some(v)) = (&self.z, after.0) {
+                    z.store(mem, p, v[i(p)])?;
+                }
                 if let (Some(s), Some(v)) = (&self.stencil, after.1) {
                     s.store(mem, p.0, p.1, v[i(p)])?;
                 }
@@ -634,11 +665,14 @@ mod tests {
         put(8, 0, htile::EXPANDED_DEPTH_ONLY);
         for y in 0..8 {
             for x in 8..16 {
-                mem.write(d.tiling.texel_addr(Z_BASE, 0, x, y), &0.25f32.to_le_bytes())
-                    .unwrap();
+                mem.write(
+                    d.z.as_ref().unwrap().tiling.texel_addr(Z_BASE, 0, x, y),
+                    &0.25f32.to_le_bytes(),
+                )
+                .unwrap();
             }
         }
-        let (before, _) = d.read(&mem).unwrap();
+        let before = d.read(&mem).unwrap().0.unwrap();
         for y in 0..16u32 {
             for x in 0..16u32 {
                 let want = if x >= 8 && y < 8 { 0.25 } else { 0.5 };
@@ -647,16 +681,20 @@ mod tests {
         }
         let mut after = before.clone();
         after[3 * 16 + 2] = 0.125; // pixel (2, 3), in tile (0, 0)
-        d.write(&mem, (&before, None), (&after, None)).unwrap();
+        d.write(&mem, (Some(&before), None), (Some(&after), None))
+            .unwrap();
         assert_eq!(htile_word(&mem, 0, 0), 0xfffc_000f);
         assert_eq!(htile_word(&mem, 0, 8), cleared);
         assert_eq!(htile_word(&mem, 8, 8), cleared);
         // Memory now holds the tile; reading back gives the same values.
         let mut b = [0u8; 4];
-        mem.read(d.tiling.texel_addr(Z_BASE, 0, 7, 7), &mut b)
-            .unwrap();
+        mem.read(
+            d.z.as_ref().unwrap().tiling.texel_addr(Z_BASE, 0, 7, 7),
+            &mut b,
+        )
+        .unwrap();
         assert_eq!(f32::from_le_bytes(b), 0.5);
-        assert_eq!(d.read(&mem).unwrap().0, after);
+        assert_eq!(d.read(&mem).unwrap().0.unwrap(), after);
     }
 
     const S_BASE: u64 = 0x1_0020_0000;
@@ -697,14 +735,17 @@ mod tests {
         put(8, 8, htile::EXPANDED_WITH_STENCIL);
         for y in 0..16 {
             for x in 0..16 {
-                mem.write(d.tiling.texel_addr(Z_BASE, 0, x, y), &0.25f32.to_le_bytes())
-                    .unwrap();
+                mem.write(
+                    d.z.as_ref().unwrap().tiling.texel_addr(Z_BASE, 0, x, y),
+                    &0.25f32.to_le_bytes(),
+                )
+                .unwrap();
                 s.store(&mem, x, y, if y < 8 { 0x21 } else { 0x77 })
                     .unwrap();
             }
         }
         let (z, sten) = d.read(&mem).unwrap();
-        let sten = sten.unwrap();
+        let (z, sten) = (z.unwrap(), sten.unwrap());
         for y in 0..16u32 {
             for x in 0..16u32 {
                 let i = (y * 16 + x) as usize;
@@ -718,13 +759,13 @@ mod tests {
         }
         let mut after = sten.clone();
         after[9 * 16 + 9] = 0x78;
-        d.write(&mem, (&z, Some(&sten)), (&z, Some(&after)))
+        d.write(&mem, (Some(&z), Some(&sten)), (Some(&z), Some(&after)))
             .unwrap();
         assert_eq!(htile_word(&mem, 8, 8), htile::EXPANDED_WITH_STENCIL);
         assert_eq!(htile_word(&mem, 0, 0), cleared);
         assert_eq!(s.load(&mem, 9, 9).unwrap(), 0x78);
         let (z2, s2) = d.read(&mem).unwrap();
-        assert_eq!((z2, s2.unwrap()), (z, after));
+        assert_eq!((z2.unwrap(), s2.unwrap()), (z, after));
         // SMem 1: compressed stencil, refused by name.
         put(0, 8, 0xffff_f1ff);
         assert!(d.read(&mem).unwrap_err().contains("SMem 1"));
@@ -755,21 +796,25 @@ mod tests {
         }
         for y in 0..16 {
             for x in 0..16 {
-                let a = d.tiling.texel_addr(Z_BASE, 0, x, y);
+                let a = d.z.as_ref().unwrap().tiling.texel_addr(Z_BASE, 0, x, y);
                 mem.write(a, &12345u16.to_le_bytes()).unwrap();
             }
         }
-        let (z, _) = d.read(&mem).unwrap();
+        let z = d.read(&mem).unwrap().0.unwrap();
         assert_eq!(z[0], 39321.0 / 65535.0);
         assert_eq!(z[9], 12345.0 / 65535.0);
         let mut after = z.clone();
         after[9] = 7.0 / 65535.0;
-        d.write(&mem, (&z, None), (&after, None)).unwrap();
-        let mut b = [0u8; 2];
-        mem.read(d.tiling.texel_addr(Z_BASE, 0, 9, 0), &mut b)
+        d.write(&mem, (Some(&z), None), (Some(&after), None))
             .unwrap();
+        let mut b = [0u8; 2];
+        mem.read(
+            d.z.as_ref().unwrap().tiling.texel_addr(Z_BASE, 0, 9, 0),
+            &mut b,
+        )
+        .unwrap();
         assert_eq!(u16::from_le_bytes(b), 7);
-        assert_eq!(d.read(&mem).unwrap().0, after);
+        assert_eq!(d.read(&mem).unwrap().0.unwrap(), after);
     }
 
     /// What the DB does not model is refused by name.

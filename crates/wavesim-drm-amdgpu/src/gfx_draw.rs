@@ -750,7 +750,12 @@ pub fn execute(
             point_size,
             line_width,
             clip_distances: clip_distances as u32,
-            depth_bias: crate::gfx_depth::depth_bias(&reg, sc, depth.is_some(), &depth_stencil)?,
+            depth_bias: crate::gfx_depth::depth_bias(
+                &reg,
+                sc,
+                depth.as_ref().is_some_and(|d| d.has_depth()),
+                &depth_stencil,
+            )?,
             ..Default::default()
         },
         blend: wavesim_rdna3::gfx::pipeline::BlendState {
@@ -774,7 +779,7 @@ pub fn execute(
         height,
         targets: rts,
         // Marks the depth buffer for the size checks; its values come in `Frame::depth`.
-        depth_clear: depth.as_ref().map(|_| 0.0),
+        depth_clear: depth.as_ref().filter(|d| d.has_depth()).map(|_| 0.0),
         vs_wave64,
         ps_wave64,
         max_wave_insts,
@@ -909,10 +914,7 @@ pub fn execute(
 
     // The targets' contents before the draw (the render pass loaded or cleared them).
     let (depth_before, stencil_before) = match &depth {
-        Some(d) => {
-            let (z, s) = d.read(mem)?;
-            (Some(z), s)
-        }
+        Some(d) => d.read(mem)?,
         None => (None, None),
     };
     let mut frame = Frame {
@@ -946,9 +948,9 @@ pub fn execute(
     for (t, img) in targets.iter().zip(&res.targets) {
         t.write(mem, width, height, &img.bytes)?;
     }
-    if let (Some(d), Some(before), Some(after)) = (&depth, &depth_before, &res.depth) {
-        let sb = stencil_before.as_deref();
-        d.write(mem, (before, sb), (after, res.stencil.as_deref()))?;
+    if let Some(d) = &depth {
+        let before = (depth_before.as_deref(), stencil_before.as_deref());
+        d.write(mem, before, (res.depth.as_deref(), res.stencil.as_deref()))?;
     }
     let s = &res.stats;
     Ok(format!(

@@ -65,6 +65,8 @@ struct Case {
     tris: Ds,
     tris_color: bool,
     cover: Option<vk::StencilOpState>,
+    /// An S8_UINT attachment (no depth plane) instead of D32_SFLOAT_S8_UINT.
+    s8: bool,
 }
 
 const KEEP3: (S, S, S) = (S::KEEP, S::KEEP, S::KEEP);
@@ -100,6 +102,7 @@ const CASES: &[Case] = &[
         },
         tris_color: false,
         cover: Some(face(C::EQUAL, KEEP3, (0xff, 0, 2))),
+        s8: false,
     },
     // Front and back faces differ (clockwise is front: triangles 0 and 1 front, 2 back), with
     // the depth test: REPLACE / INVERT on pass, DECREMENT_AND_CLAMP / INCREMENT_AND_CLAMP on
@@ -127,6 +130,7 @@ const CASES: &[Case] = &[
         },
         tris_color: true,
         cover: Some(face(C::NOT_EQUAL, KEEP3, (0xff, 0, 0))),
+        s8: false,
     },
     // A stencil clear to 0x0c (not a fast-clear value: RADV's meta draw writes it) and compare
     // masks: front LESS with mask 0x0e and reference 0x0a ((0x0a & 0x0e) < (s & 0x0e)),
@@ -152,6 +156,7 @@ const CASES: &[Case] = &[
         },
         tris_color: true,
         cover: Some(face(C::EQUAL, KEEP3, (0xff, 0, 0x0b))),
+        s8: false,
     },
     // Every remaining compare op on the triangles, with a depth clear to 0.6 (RADV's meta
     // draw for both aspects) and the depth test GREATER: EQUAL / NOT_EQUAL / LESS_OR_EQUAL /
@@ -179,6 +184,7 @@ const CASES: &[Case] = &[
         },
         tris_color: true,
         cover: Some(face(C::GREATER, KEEP3, (0xff, 0, 0x80))),
+        s8: false,
     },
     Case {
         name: "never_equal",
@@ -192,6 +198,52 @@ const CASES: &[Case] = &[
         },
         tris_color: true,
         cover: None,
+        s8: false,
+    },
+    // The same two with an S8_UINT attachment: a stencil plane without depth.
+    Case {
+        name: "s8_count_then_cover",
+        depth_clear: 1.0,
+        stencil_clear: 0,
+        front_face: vk::FrontFace::COUNTER_CLOCKWISE,
+        tris: Ds {
+            front: face(
+                C::ALWAYS,
+                (S::KEEP, S::INCREMENT_AND_WRAP, S::KEEP),
+                (0xff, 0xff, 0),
+            ),
+            back: face(
+                C::ALWAYS,
+                (S::KEEP, S::INCREMENT_AND_WRAP, S::KEEP),
+                (0xff, 0xff, 0),
+            ),
+            ..NO_DEPTH
+        },
+        tris_color: false,
+        cover: Some(face(C::EQUAL, KEEP3, (0xff, 0, 2))),
+        s8: true,
+    },
+    Case {
+        name: "s8_masks_clear0c",
+        depth_clear: 1.0,
+        stencil_clear: 0x0c,
+        front_face: vk::FrontFace::COUNTER_CLOCKWISE,
+        tris: Ds {
+            front: face(
+                C::LESS,
+                (S::ZERO, S::DECREMENT_AND_WRAP, S::KEEP),
+                (0x0e, 0xff, 0x0a),
+            ),
+            back: face(
+                C::GREATER_OR_EQUAL,
+                (S::INCREMENT_AND_WRAP, S::ZERO, S::KEEP),
+                (0xff, 0xff, 0x0d),
+            ),
+            ..NO_DEPTH
+        },
+        tris_color: true,
+        cover: Some(face(C::EQUAL, KEEP3, (0xff, 0, 0x0b))),
+        s8: true,
     },
 ];
 
@@ -236,10 +288,26 @@ fn render(c: &Case) -> Result<Vec<u8>, String> {
     // before use; the process exits after reading the result (the driver frees the rest).
     unsafe {
         let gpu = Gpu::graphics()?;
+        let (format, aspects, copies): (_, _, &[_]) = if c.s8 {
+            (
+                vk::Format::S8_UINT,
+                vk::ImageAspectFlags::STENCIL,
+                &[(vk::ImageAspectFlags::STENCIL, 1)],
+            )
+        } else {
+            (
+                vk::Format::D32_SFLOAT_S8_UINT,
+                vk::ImageAspectFlags::DEPTH | vk::ImageAspectFlags::STENCIL,
+                &[
+                    (vk::ImageAspectFlags::DEPTH, 4),
+                    (vk::ImageAspectFlags::STENCIL, 1),
+                ],
+            )
+        };
         let p = depth_pass::begin(
             &gpu,
-            vk::Format::D32_SFLOAT_S8_UINT,
-            vk::ImageAspectFlags::DEPTH | vk::ImageAspectFlags::STENCIL,
+            format,
+            aspects,
             vk::ClearDepthStencilValue {
                 depth: c.depth_clear,
                 stencil: c.stencil_clear,
@@ -277,14 +345,7 @@ fn render(c: &Case) -> Result<Vec<u8>, String> {
             d.cmd_bind_pipeline(p.cmd, vk::PipelineBindPoint::GRAPHICS, p_cover);
             d.cmd_draw(p.cmd, 3, 1, 0, 0);
         }
-        depth_pass::finish(
-            &gpu,
-            &p,
-            &[
-                (vk::ImageAspectFlags::DEPTH, 4),
-                (vk::ImageAspectFlags::STENCIL, 1),
-            ],
-        )
+        depth_pass::finish(&gpu, &p, copies)
     }
 }
 
@@ -311,12 +372,15 @@ fn run_child(name: &str, radv: bool) -> Result<Vec<u8>, String> {
 const TEXELS: usize = (W * H) as usize;
 
 /// The depth and stencil images of a result.
-fn planes(bytes: &[u8]) -> (Vec<f32>, &[u8]) {
+fn planes<'a>(c: &Case, bytes: &'a [u8]) -> (Option<Vec<f32>>, &'a [u8]) {
+    if c.s8 {
+        return (None, &bytes[4 * TEXELS..5 * TEXELS]);
+    }
     let z = bytes[4 * TEXELS..8 * TEXELS]
         .chunks_exact(4)
         .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
         .collect();
-    (z, &bytes[8 * TEXELS..9 * TEXELS])
+    (Some(z), &bytes[8 * TEXELS..9 * TEXELS])
 }
 
 /// depth_tris.vert's triangles (NDC x, y) with their depth and RGBA8 colour.
@@ -397,7 +461,7 @@ fn fragment(ds: &Ds, f: &vk::StencilOpState, z: f32, (zb, sb): (&mut f32, &mut u
 /// y_(i+1) - x_(i+1) y_i) in framebuffer coordinates, a > 0 counter-clockwise ("Basic Polygon
 /// Rasterization").
 fn check_rule(c: &Case, got: &[u8]) -> usize {
-    let (depth, sten) = planes(got);
+    let (depth, sten) = planes(c, got);
     let mut checked = 0;
     for py in 0..H as usize {
         'pixel: for px in 0..W as usize {
@@ -445,7 +509,9 @@ fn check_rule(c: &Case, got: &[u8]) -> usize {
                 }
             }
             let i = py * W as usize + px;
-            assert_eq!(depth[i], z, "{}: depth at ({px}, {py})", c.name);
+            if let Some(d) = &depth {
+                assert_eq!(d[i], z, "{}: depth at ({px}, {py})", c.name);
+            }
             assert_eq!(sten[i], s, "{}: stencil at ({px}, {py})", c.name);
             assert_eq!(
                 got[4 * i..4 * i + 4],
@@ -474,7 +540,8 @@ fn radv_stencil_matches_lavapipe() {
         assert!(checked > 2500, "{}: only {checked} pixels checked", c.name);
         let lvp = run_child(c.name, false).unwrap_or_else(|e| panic!("{e}"));
         check_rule(c, &lvp);
-        let ((zr, sr), (zl, sl)) = (planes(&radv), planes(&lvp));
+        let ((zr, sr), (zl, sl)) = (planes(c, &radv), planes(c, &lvp));
+        let (zr, zl) = (zr.unwrap_or_default(), zl.unwrap_or_default());
         let diff_depth = zr.iter().zip(&zl).filter(|(a, b)| a != b).count();
         let diff_stencil = sr.iter().zip(sl).filter(|(a, b)| a != b).count();
         let diff_color = radv[..4 * TEXELS]

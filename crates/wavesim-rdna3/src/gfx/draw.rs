@@ -321,8 +321,11 @@ pub const MAX_TARGETS: usize = 8;
 /// At least one and at most [`MAX_TARGETS`] render targets, all of them together within
 /// [`limits::MAX_RENDER_TARGET_BYTES`].
 pub fn check_targets(cfg: &DrawConfig) -> Result<(), DrawError> {
-    // A depth-only draw (a driver's depth clear) writes its depth buffer alone.
-    if cfg.targets.is_empty() && cfg.depth_clear.is_none() {
+    // A depth- or stencil-only draw (a driver's clear) writes its depth/stencil buffer alone.
+    if cfg.targets.is_empty()
+        && cfg.depth_clear.is_none()
+        && cfg.pipeline.depth_stencil.stencil_clear.is_none()
+    {
         return Err(DrawError::Config(
             "no render targets: a draw writes nothing without at least one [[targets]]".into(),
         ));
