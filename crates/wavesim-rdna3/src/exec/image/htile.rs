@@ -292,6 +292,37 @@ mod tests {
         assert!(tile_depth(0xffff_fff3).is_err());
     }
 
+    /// The texture unit's stencil texels (1-byte reads of a TC-compatible HTILE image): a tile
+    /// whose word has SMem 0 reads 0 whatever memory holds (0x77 here), SMem 3 reads memory,
+    /// SMem 1 is an error naming it; a 4-byte (depth) read of the SMem-0 tile still goes by
+    /// ZMask (0xf: expanded, memory).
+    #[test]
+    fn stencil_texels_read_through_smem() {
+        let mut mem = wavesim_core::memory::DeviceMemory::new();
+        let layout = HtileLayout::new(24, 16, 16, 1).unwrap();
+        let base = mem.alloc(layout.bytes(), 256).unwrap();
+        let data = mem.alloc(256, 256).unwrap();
+        mem.write(data, &[0x77; 256]).unwrap();
+        let h = TcHtile { base, layout };
+        let put = |m: &wavesim_core::memory::DeviceMemory, x, y, w: u32| {
+            m.write_u32(base + layout.offset(x, y, 0), w).unwrap()
+        };
+        // Tile (0,0): ZMask 0xf, SMem 0; tile (8,0): expanded; tile (0,8): SMem 1.
+        put(&mem, 0, 0, 0xffff_f0ff);
+        put(&mem, 8, 0, EXPANDED_WITH_STENCIL);
+        put(&mem, 0, 8, 0xffff_f1ff);
+        let fault = |a, _| ExecError::Other(format!("fault at {a:#x}"));
+        let read = |xy: (u32, u32), n: usize| {
+            let mut out = vec![0xaau8; n];
+            read_texel(&mem, Some(&h), (xy.0, xy.1, 0), data, &mut out, fault).map(|_| out)
+        };
+        assert_eq!(read((3, 3), 1).unwrap(), [0]);
+        assert_eq!(read((9, 3), 1).unwrap(), [0x77]);
+        assert_eq!(read((3, 3), 4).unwrap(), [0x77; 4]);
+        let e = read((3, 9), 1).unwrap_err();
+        assert!(format!("{e:?}").contains("SMem 1"), "{e:?}");
+    }
+
     /// RADV's words with stencil (radv_get_htile_fast_clear_value / initial value): a clear
     /// of depth and stencil to (1.0, 0) gives Z Range 0x3fff << 6 at [31:12], SMem 0, SR0/SR1
     /// 0xf, ZMask 0: 0xfffc00f0; the initial value 0xfffff3ff has SMem 3.
