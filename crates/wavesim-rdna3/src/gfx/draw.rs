@@ -38,9 +38,9 @@ use crate::dispatch::{run_wave_alone, DispatchError};
 use crate::exec::Program;
 use crate::gfx::blend::{self, blend, uses_src1};
 use crate::gfx::clip::{clip_line, clip_polygon, ClipVertex, Planes};
-use crate::gfx::depth_stencil::{bias_offset, DepthStencil};
+use crate::gfx::depth_stencil::{bias_offset, d16, d16_value, DepthStencil};
 use crate::gfx::pal::{allocated_vgprs, initial_mode, reg, PalError, PalObject};
-use crate::gfx::pipeline::{CullMode, FrontFace, PipelineState, Topology, Viewport};
+use crate::gfx::pipeline::{CullMode, DepthFormat, FrontFace, PipelineState, Topology, Viewport};
 use crate::gfx::ps::{run_ps_wave, Attribute, PrimParams, PsRunError, PsWaveSetup};
 use crate::gfx::raster::{
     line_rectangle, point_square, setup, snapped_area, to_screen, Region, ScreenVertex, Setup,
@@ -821,7 +821,12 @@ pub fn draw(cfg: &DrawConfig) -> Result<DrawResult, DrawError> {
         .map(|t| Image::new(w, h, t.format, t.clear, p.unorm_rounding))
         .collect::<Result<Vec<_>, _>>()?;
     let texels = (w * h) as usize;
-    let depth = cfg.depth_clear.map(|d| vec![d; texels]);
+    // The clear value is converted to the depth format as a written depth is (Vulkan "Clear
+    // Values": converted as a fragment depth would be).
+    let depth = cfg.depth_clear.map(|d| match p.depth_stencil.depth_format {
+        DepthFormat::D32Sfloat => vec![d; texels],
+        DepthFormat::D16Unorm => vec![d16_value(d16(d)); texels],
+    });
     let stencil = p.depth_stencil.stencil_clear.map(|s| vec![s; texels]);
 
     let mut ps_sgprs = cfg.ps_uniforms.clone();
