@@ -463,9 +463,10 @@ pub fn execute(
 
     // PA_SU_SC_MODE_CNTL: CULL_FRONT [0], CULL_BACK [1], FACE [2] (1: clockwise is front),
     // POLY_MODE [4:3] (0: fill), POLYMODE_FRONT/BACK_PTYPE [7:5]/[10:8] (no effect without
-    // POLY_MODE), PROVOKING_VTX_LAST [19] (0: first).
+    // POLY_MODE), PROVOKING_VTX_LAST [19] (0: first), POLY_OFFSET_FRONT/BACK/PARA_ENABLE
+    // [13:11] (depth bias: gfx_depth::depth_bias).
     let sc = r.get("PA_SU_SC_MODE_CNTL")?;
-    only("PA_SU_SC_MODE_CNTL", sc, 0x7 | 0x7e0)?;
+    only("PA_SU_SC_MODE_CNTL", sc, 0x7 | 0x7e0 | 0x7 << 11)?;
     let cull_mode = match sc & 3 {
         0 => CullMode::None,
         1 => CullMode::Front,
@@ -766,6 +767,12 @@ pub fn execute(
             point_size,
             line_width,
             clip_distances: clip_distances as u32,
+            depth_bias: crate::gfx_depth::depth_bias(
+                &reg,
+                sc,
+                depth.as_ref().is_some_and(|d| d.has_depth()),
+                &depth_stencil,
+            )?,
             ..Default::default()
         },
         blend: wavesim_rdna3::gfx::pipeline::BlendState {
@@ -789,7 +796,7 @@ pub fn execute(
         height,
         targets: rts,
         // Marks the depth buffer for the size checks; its values come in `Frame::depth`.
-        depth_clear: depth.as_ref().map(|_| 0.0),
+        depth_clear: depth.as_ref().filter(|d| d.has_depth()).map(|_| 0.0),
         vs_wave64,
         ps_wave64,
         max_wave_insts,
@@ -923,14 +930,14 @@ pub fn execute(
     };
 
     // The targets' contents before the draw (the render pass loaded or cleared them).
-    let depth_before = match &depth {
-        Some(d) => Some(d.read(mem)?),
-        None => None,
+    let (depth_before, stencil_before) = match &depth {
+        Some(d) => d.read(mem)?,
+        None => (None, None),
     };
     let mut frame = Frame {
         targets: Vec::new(),
         depth: depth_before.clone(),
-        stencil: None,
+        stencil: stencil_before.clone(),
     };
     for t in &targets {
         frame.targets.push(Image {
@@ -959,8 +966,9 @@ pub fn execute(
     for (t, img) in targets.iter().zip(&res.targets) {
         t.write(mem, width, height, &img.bytes)?;
     }
-    if let (Some(d), Some(before), Some(after)) = (&depth, &depth_before, &res.depth) {
-        d.write(mem, before, after)?;
+    if let Some(d) = &depth {
+        let before = (depth_before.as_deref(), stencil_before.as_deref());
+        d.write(mem, before, (res.depth.as_deref(), res.stencil.as_deref()))?;
     }
     let s = &res.stats;
     Ok(format!(

@@ -9,7 +9,8 @@
 //! - `pm4`: the command processor (packets, registers from `regs`, dispatches through
 //!   `wavesim_rdna3::hsa::raw`);
 //! - `graphics`: the graphics ring's register state (names in `gfx_regs`) and the draw capture;
-//!   `gfx_draw` executes draws from it, with the depth block in `gfx_depth`;
+//!   `gfx_draw` executes draws from it, with the depth block in `gfx_depth` (its stencil half
+//!   in `gfx_stencil`);
 //! - `memory`: device memory (one memfd, CPU and device views shared);
 //! - `device`: gfx1100's identity and limits; `log`: messages; `uapi`: the kernel's structures; `real`: the
 //!   C library's own functions.
@@ -22,6 +23,7 @@ pub mod gfx_depth;
 pub mod gfx_draw;
 pub mod gfx_msaa;
 pub mod gfx_regs;
+pub mod gfx_stencil;
 pub mod graphics;
 pub mod hooks;
 pub mod log;

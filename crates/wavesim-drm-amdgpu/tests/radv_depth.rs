@@ -18,7 +18,9 @@ use ash::vk;
 
 #[allow(dead_code)]
 mod vulkan_draw;
-use vulkan_draw::{err, Gpu, FULL_TARGET};
+use vulkan_draw::{err, Gpu};
+#[allow(dead_code)]
+mod depth_pass;
 
 const W: u32 = 64;
 const H: u32 = 64;
@@ -30,6 +32,13 @@ struct Case {
     clear: f32,
     compare: vk::CompareOp,
     write: bool,
+    /// D16_UNORM instead of D32_SFLOAT.
+    d16: bool,
+    /// The depth bounds test's (min, max).
+    bounds: Option<(f32, f32)>,
+    /// The pixel shader exports gl_FragDepth (fragdepth.frag) instead of keeping the
+    /// triangle's depth.
+    export: bool,
 }
 
 const CASES: &[Case] = &[
@@ -39,18 +48,27 @@ const CASES: &[Case] = &[
         clear: 1.0,
         compare: vk::CompareOp::LESS,
         write: true,
+        d16: false,
+        bounds: None,
+        export: false,
     },
     Case {
         name: "greater_clear0",
         clear: 0.0,
         compare: vk::CompareOp::GREATER,
         write: true,
+        d16: false,
+        bounds: None,
+        export: false,
     },
     Case {
         name: "lequal_clear1_nowrite",
         clear: 1.0,
         compare: vk::CompareOp::LESS_OR_EQUAL,
         write: false,
+        d16: false,
+        bounds: None,
+        export: false,
     },
     // 0.6: not a fast-clear value; RADV clears with its meta draw (depth written by the DB).
     Case {
@@ -58,18 +76,99 @@ const CASES: &[Case] = &[
         clear: 0.6,
         compare: vk::CompareOp::GREATER_OR_EQUAL,
         write: true,
+        d16: false,
+        bounds: None,
+        export: false,
     },
     Case {
         name: "always_clear06",
         clear: 0.6,
         compare: vk::CompareOp::ALWAYS,
         write: true,
+        d16: false,
+        bounds: None,
+        export: false,
     },
     Case {
         name: "notequal_clear1",
         clear: 1.0,
         compare: vk::CompareOp::NOT_EQUAL,
         write: true,
+        d16: false,
+        bounds: None,
+        export: false,
+    },
+    // D16_UNORM: the depths convert to 16384, 49151 and 32768 (0.5 x 65535 = 32767.5, a tie,
+    // rounded to even), the clears to 65535, 0 and 39321 (0.6 x 65535 = 39321 exactly).
+    Case {
+        name: "d16_less_clear1",
+        clear: 1.0,
+        compare: vk::CompareOp::LESS,
+        write: true,
+        d16: true,
+        bounds: None,
+        export: false,
+    },
+    Case {
+        name: "d16_greater_clear0",
+        clear: 0.0,
+        compare: vk::CompareOp::GREATER,
+        write: true,
+        d16: true,
+        bounds: None,
+        export: false,
+    },
+    Case {
+        name: "d16_lequal_clear06",
+        clear: 0.6,
+        compare: vk::CompareOp::LESS_OR_EQUAL,
+        write: true,
+        d16: true,
+        bounds: None,
+        export: false,
+    },
+    // The depth bounds test reads the stored depth: after a clear to 0.6 with ALWAYS, the
+    // triangles at 0.75 and 0.5 draw only where the stored depth is in [0.5, 0.7] (the clear,
+    // not over the 0.25 triangle); after a clear to 1.0 with bounds [0.7, 1.0], the 0.5
+    // triangle draws over the clear and the 0.75 triangle but not over the 0.25 one.
+    Case {
+        name: "bounds_always_clear06",
+        clear: 0.6,
+        compare: vk::CompareOp::ALWAYS,
+        write: true,
+        d16: false,
+        bounds: Some((0.5, 0.7)),
+        export: false,
+    },
+    Case {
+        name: "bounds_always_clear1",
+        clear: 1.0,
+        compare: vk::CompareOp::ALWAYS,
+        write: true,
+        d16: false,
+        bounds: Some((0.7, 1.0)),
+        export: false,
+    },
+    // gl_FragDepth = (6 x + 3 - 64) / 256 at column x, -0.24 to 1.24: the DB clamps it to the
+    // viewport's [0, 1] (RADV: PA_SC_VPORT_ZMIN/ZMAX_0 0 and 1 without depth clamp), and D16
+    // converts the clamped value.
+    Case {
+        name: "export_always",
+        clear: 0.5,
+        compare: vk::CompareOp::ALWAYS,
+        write: true,
+        d16: false,
+        bounds: None,
+        export: true,
+    },
+    Case {
+        name: "export_d16_less",
+        clear: 0.6,
+        compare: vk::CompareOp::LESS,
+        write: true,
+        d16: true,
+        bounds: None,
+        export: true,
     },
 ];
 
@@ -77,229 +176,83 @@ const CASES: &[Case] = &[
 /// f32), rows packed.
 fn render(c: &Case) -> Result<Vec<u8>, String> {
     let vert = vulkan_draw::spv("depth_tris.vert.spv")?;
-    let frag = vulkan_draw::spv("tri.frag.spv")?;
+    let frag = vulkan_draw::spv(if c.export {
+        "fragdepth.frag.spv"
+    } else {
+        "tri.frag.spv"
+    })?;
     // SAFETY: every Vulkan call follows the specification's valid usage: objects are created
     // before use; the process exits after reading the result (the driver frees the rest).
     unsafe {
-        let gpu = Gpu::graphics()?;
-        let d = &gpu.device;
-        let cformat = vk::Format::R8G8B8A8_UNORM;
-        let dformat = vk::Format::D32_SFLOAT;
-        let none = vk::MemoryPropertyFlags::empty();
-        let (color, _) = gpu.color_image(
-            cformat,
-            vk::ImageTiling::OPTIMAL,
-            vk::ImageLayout::UNDEFINED,
-            vk::ImageUsageFlags::COLOR_ATTACHMENT | vk::ImageUsageFlags::TRANSFER_SRC,
-            none,
+        let gpu = Gpu::graphics_with(
+            &vk::PhysicalDeviceFeatures::default().depth_bounds(c.bounds.is_some()),
         )?;
-        let (depth, _) = gpu.color_image(
-            dformat,
-            vk::ImageTiling::OPTIMAL,
-            vk::ImageLayout::UNDEFINED,
-            vk::ImageUsageFlags::DEPTH_STENCIL_ATTACHMENT | vk::ImageUsageFlags::TRANSFER_SRC,
-            none,
-        )?;
-        let view = |image, format, aspect_mask| {
-            d.create_image_view(
-                &vk::ImageViewCreateInfo::default()
-                    .image(image)
-                    .view_type(vk::ImageViewType::TYPE_2D)
-                    .format(format)
-                    .subresource_range(vk::ImageSubresourceRange {
-                        aspect_mask,
-                        level_count: 1,
-                        layer_count: 1,
-                        ..Default::default()
-                    }),
-                None,
-            )
-            .map_err(err("vkCreateImageView"))
+        let (format, bpp) = if c.d16 {
+            (vk::Format::D16_UNORM, 2)
+        } else {
+            (vk::Format::D32_SFLOAT, 4)
         };
-        let views = [
-            view(color, cformat, vk::ImageAspectFlags::COLOR)?,
-            view(depth, dformat, vk::ImageAspectFlags::DEPTH)?,
-        ];
-        let src = vk::ImageLayout::TRANSFER_SRC_OPTIMAL;
-        let att = [
-            vk::AttachmentDescription::default()
-                .format(cformat)
-                .samples(vk::SampleCountFlags::TYPE_1)
-                .load_op(vk::AttachmentLoadOp::CLEAR)
-                .store_op(vk::AttachmentStoreOp::STORE)
-                .initial_layout(vk::ImageLayout::UNDEFINED)
-                .final_layout(src),
-            vk::AttachmentDescription::default()
-                .format(dformat)
-                .samples(vk::SampleCountFlags::TYPE_1)
-                .load_op(vk::AttachmentLoadOp::CLEAR)
-                .store_op(vk::AttachmentStoreOp::STORE)
-                .stencil_load_op(vk::AttachmentLoadOp::DONT_CARE)
-                .stencil_store_op(vk::AttachmentStoreOp::DONT_CARE)
-                .initial_layout(vk::ImageLayout::UNDEFINED)
-                .final_layout(src),
-        ];
-        let cref = [vk::AttachmentReference::default()
-            .attachment(0)
-            .layout(vk::ImageLayout::COLOR_ATTACHMENT_OPTIMAL)];
-        let dref = vk::AttachmentReference::default()
-            .attachment(1)
-            .layout(vk::ImageLayout::DEPTH_STENCIL_ATTACHMENT_OPTIMAL);
-        let sub = [vk::SubpassDescription::default()
-            .pipeline_bind_point(vk::PipelineBindPoint::GRAPHICS)
-            .color_attachments(&cref)
-            .depth_stencil_attachment(&dref)];
-        // The attachments' writes before the copies' reads (the render pass's end).
-        let dep = [vk::SubpassDependency::default()
-            .src_subpass(0)
-            .dst_subpass(vk::SUBPASS_EXTERNAL)
-            .src_stage_mask(
-                vk::PipelineStageFlags::COLOR_ATTACHMENT_OUTPUT
-                    | vk::PipelineStageFlags::LATE_FRAGMENT_TESTS,
-            )
-            .dst_stage_mask(vk::PipelineStageFlags::TRANSFER)
-            .src_access_mask(
-                vk::AccessFlags::COLOR_ATTACHMENT_WRITE
-                    | vk::AccessFlags::DEPTH_STENCIL_ATTACHMENT_WRITE,
-            )
-            .dst_access_mask(vk::AccessFlags::TRANSFER_READ)];
-        let rp = d
-            .create_render_pass(
-                &vk::RenderPassCreateInfo::default()
-                    .attachments(&att)
-                    .subpasses(&sub)
-                    .dependencies(&dep),
-                None,
-            )
-            .map_err(err("vkCreateRenderPass"))?;
-        let fb = d
-            .create_framebuffer(
-                &vk::FramebufferCreateInfo::default()
-                    .render_pass(rp)
-                    .attachments(&views)
-                    .width(W)
-                    .height(H)
-                    .layers(1),
-                None,
-            )
-            .map_err(err("vkCreateFramebuffer"))?;
-        let layout = d
+        let p = depth_pass::begin(
+            &gpu,
+            format,
+            vk::ImageAspectFlags::DEPTH,
+            vk::ClearDepthStencilValue {
+                depth: c.clear,
+                stencil: 0,
+            },
+        )?;
+        let layout = gpu
+            .device
             .create_pipeline_layout(&vk::PipelineLayoutCreateInfo::default(), None)
             .map_err(err("vkCreatePipelineLayout"))?;
         let ms = vk::PipelineMultisampleStateCreateInfo::default()
             .rasterization_samples(vk::SampleCountFlags::TYPE_1);
+        let (lo, hi) = c.bounds.unwrap_or((0.0, 1.0));
         let ds = vk::PipelineDepthStencilStateCreateInfo::default()
             .depth_test_enable(true)
             .depth_write_enable(c.write)
-            .depth_compare_op(c.compare);
+            .depth_compare_op(c.compare)
+            .depth_bounds_test_enable(c.bounds.is_some())
+            .min_depth_bounds(lo)
+            .max_depth_bounds(hi);
         let pipeline =
-            gpu.full_target_pipeline_with((&vert, &frag), (&ms, Some(&ds)), layout, rp)?;
-
-        let texels = (W * H) as usize;
-        let host = vk::MemoryPropertyFlags::HOST_VISIBLE | vk::MemoryPropertyFlags::HOST_COHERENT;
-        let readback = |bytes: usize| -> Result<(vk::Buffer, vk::DeviceMemory), String> {
-            let b = d
-                .create_buffer(
-                    &vk::BufferCreateInfo::default()
-                        .size(bytes as u64)
-                        .usage(vk::BufferUsageFlags::TRANSFER_DST),
-                    None,
-                )
-                .map_err(err("vkCreateBuffer"))?;
-            let m = gpu.allocate(d.get_buffer_memory_requirements(b), host)?;
-            d.bind_buffer_memory(b, m, 0)
-                .map_err(err("vkBindBufferMemory"))?;
-            Ok((b, m))
-        };
-        let (cbuf, cmem) = readback(4 * texels)?;
-        let (dbuf, dmem) = readback(4 * texels)?;
-
-        let (_pool, cmd) = vulkan_draw::command_buffer(d, gpu.family)?;
-        d.begin_command_buffer(cmd, &vk::CommandBufferBeginInfo::default())
-            .map_err(err("vkBeginCommandBuffer"))?;
-        let clears = [
-            vk::ClearValue {
-                color: vk::ClearColorValue {
-                    float32: [0.0, 0.0, 0.0, 1.0],
-                },
-            },
-            vk::ClearValue {
-                depth_stencil: vk::ClearDepthStencilValue {
-                    depth: c.clear,
-                    stencil: 0,
-                },
-            },
-        ];
-        d.cmd_begin_render_pass(
-            cmd,
-            &vk::RenderPassBeginInfo::default()
-                .render_pass(rp)
-                .framebuffer(fb)
-                .render_area(FULL_TARGET)
-                .clear_values(&clears),
-            vk::SubpassContents::INLINE,
-        );
-        d.cmd_bind_pipeline(cmd, vk::PipelineBindPoint::GRAPHICS, pipeline);
-        d.cmd_draw(cmd, 9, 1, 0, 0);
-        d.cmd_end_render_pass(cmd);
-        let region = |aspect_mask| {
-            [vk::BufferImageCopy::default()
-                .image_subresource(vk::ImageSubresourceLayers {
-                    aspect_mask,
-                    layer_count: 1,
-                    ..Default::default()
-                })
-                .image_extent(vk::Extent3D {
-                    width: W,
-                    height: H,
-                    depth: 1,
-                })]
-        };
-        d.cmd_copy_image_to_buffer(cmd, color, src, cbuf, &region(vk::ImageAspectFlags::COLOR));
-        d.cmd_copy_image_to_buffer(cmd, depth, src, dbuf, &region(vk::ImageAspectFlags::DEPTH));
-        gpu.finish_and_wait(
-            cmd,
-            vk::PipelineStageFlags::TRANSFER,
-            vk::AccessFlags::TRANSFER_WRITE,
-        )?;
-        let mut out = Vec::with_capacity(8 * texels);
-        for m in [cmem, dmem] {
-            let p = d
-                .map_memory(m, 0, 4 * texels as u64, vk::MemoryMapFlags::empty())
-                .map_err(err("vkMapMemory"))? as *const u8;
-            out.extend_from_slice(std::slice::from_raw_parts(p, 4 * texels));
-        }
-        Ok(out)
+            gpu.full_target_pipeline_with((&vert, &frag), (&ms, Some(&ds)), layout, p.rp)?;
+        gpu.device
+            .cmd_bind_pipeline(p.cmd, vk::PipelineBindPoint::GRAPHICS, pipeline);
+        gpu.device.cmd_draw(p.cmd, 9, 1, 0, 0);
+        depth_pass::finish(&gpu, &p, &[(vk::ImageAspectFlags::DEPTH, bpp)])
     }
 }
 
 /// The child process's entry: renders WAVESIM_DEPTH_CASE into WAVESIM_DEPTH_OUT.
 #[test]
 fn child_entry() {
-    let (Ok(name), Ok(out)) = (
-        std::env::var("WAVESIM_DEPTH_CASE"),
-        std::env::var("WAVESIM_DEPTH_OUT"),
-    ) else {
-        return;
-    };
-    let c = CASES
-        .iter()
-        .find(|c| c.name == name)
-        .unwrap_or_else(|| panic!("no case {name}"));
-    let bytes = render(c).unwrap_or_else(|e| panic!("{name}: {e}"));
-    std::fs::write(out, bytes).expect("writing the result");
+    depth_pass::child_entry(
+        ("WAVESIM_DEPTH_CASE", "WAVESIM_DEPTH_OUT"),
+        CASES,
+        |c| c.name,
+        render,
+    );
 }
 
 fn run_child(name: &str, radv: bool) -> Result<Vec<u8>, String> {
     vulkan_draw::child_bytes(("WAVESIM_DEPTH_CASE", "WAVESIM_DEPTH_OUT"), name, radv, &[])
 }
 
-/// The depth image's texels of a result.
-fn depths(bytes: &[u8]) -> Vec<f32> {
-    bytes[4 * (W * H) as usize..]
-        .chunks_exact(4)
-        .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
-        .collect()
+/// The depth image's texels of a result (D16_UNORM's values k as k / 65535).
+fn depths(c: &Case, bytes: &[u8]) -> Vec<f32> {
+    depth_pass::depth_texels(c.d16, bytes)
+}
+
+/// A depth as the attachment stores it: D16_UNORM converts to round(z x 65535) (Vulkan 1.3
+/// "Fixed-Point Data Conversions": the nearest of the two neighbours; the one tie here, 0.5,
+/// rounds to even), read back as k / 65535.
+fn stored(c: &Case, z: f32) -> f32 {
+    if c.d16 {
+        (z.clamp(0.0, 1.0) * 65535.0).round_ties_even() / 65535.0
+    } else {
+        z
+    }
 }
 
 /// depth_tris.vert's triangles (NDC x, y) with their depth and RGBA8 colour.
@@ -337,17 +290,18 @@ fn passes(op: vk::CompareOp, a: f32, b: f32) -> bool {
 
 /// The Vulkan rule at the pixels at least 0.75 pixel from every triangle edge (where coverage
 /// does not hang on rasterisation details): the depth attachment starts at the clear value and
-/// the colour at the clear colour; each covering triangle in draw order passes the depth test
+/// the colour at the clear colour; each covering triangle in draw order passes the depth bounds
+/// test (the stored depth in [min, max]) and the depth test
 /// when `z op stored` (its z: viewport depth 0..1 maps z_ndc to itself), then writes its colour
 /// and, with depth writes, its z. Returns the number of pixels checked; panics on a difference.
 fn check_rule(c: &Case, got: &[u8]) -> usize {
-    let depth = depths(got);
+    let depth = depths(c, got);
     let mut checked = 0;
     for py in 0..H as usize {
         'pixel: for px in 0..W as usize {
             // Framebuffer position of NDC (x, y): ((x + 1) * W / 2, (y + 1) * H / 2).
             let p = [px as f32 + 0.5, py as f32 + 0.5];
-            let (mut z, mut rgba) = (c.clear, [0u8, 0, 0, 255]);
+            let (mut z, mut rgba) = (stored(c, c.clear), [0u8, 0, 0, 255]);
             for (v, tz, col) in TRIANGLES {
                 let fb = v.map(|[x, y]| [(x + 1.0) * W as f32 / 2.0, (y + 1.0) * H as f32 / 2.0]);
                 let mut inside = 0;
@@ -360,7 +314,16 @@ fn check_rule(c: &Case, got: &[u8]) -> usize {
                     }
                     inside += (d > 0.0) as i32 * 2 - 1;
                 }
-                if inside.abs() == 3 && passes(c.compare, tz, z) {
+                // fragdepth.frag's export, clamped to [0, 1] (the viewport's depth range).
+                let tz = if c.export {
+                    ((6 * px + 3) as f32 / 256.0 - 0.25).clamp(0.0, 1.0)
+                } else {
+                    tz
+                };
+                let tz = stored(c, tz);
+                // "Depth Bounds Test": the stored depth, bounds inclusive.
+                let in_bounds = c.bounds.is_none_or(|(lo, hi)| lo <= z && z <= hi);
+                if inside.abs() == 3 && in_bounds && passes(c.compare, tz, z) {
                     rgba = col;
                     if c.write {
                         z = tz;
@@ -394,8 +357,16 @@ fn radv_depth_matches_lavapipe() {
         };
         let checked = check_rule(c, &radv);
         assert!(checked > 2500, "{}: only {checked} pixels checked", c.name);
+        if c.bounds.is_some() {
+            // Lavapipe of Mesa 22.3 has no depthBounds feature: the rule alone decides.
+            eprintln!(
+                "{}: {checked} pixels follow the Vulkan rule (no lavapipe reference)",
+                c.name
+            );
+            continue;
+        }
         let lvp = run_child(c.name, false).unwrap_or_else(|e| panic!("{e}"));
-        let (dr, dl) = (depths(&radv), depths(&lvp));
+        let (dr, dl) = (depths(c, &radv), depths(c, &lvp));
         let diff_depth = dr.iter().zip(&dl).filter(|(a, b)| a != b).count();
         let diff_color = radv[..4 * (W * H) as usize]
             .chunks(4)

@@ -462,6 +462,18 @@ fn stencil_depth_fail_and_masks() {
     }
 }
 
+/// Blue rects 8 pixels wide side by side on a 24 x 4 target, rect k at x in [8k, 8k + 8) and
+/// depth zs[k].
+fn strips(zs: &[f32]) -> String {
+    zs.iter()
+        .enumerate()
+        .map(|(k, &z)| {
+            let x0 = 8.0 * k as f32;
+            rect(24, 4, x0, 0.0, x0 + 8.0, 4.0, z, BLUE, true)
+        })
+        .collect()
+}
+
 #[test]
 fn every_depth_compare_op_and_the_write_switch() {
     // 24 x 4, depth cleared to 0.5; three disjoint rects at z = 0.25 ([0,8)), 0.5 ([8,16)) and
@@ -485,19 +497,7 @@ fn every_depth_compare_op_and_the_write_switch() {
                 4,
                 &format!("[depth]\nclear = 0.5\ncompare = \"{op}\"\nwrite = {write}"),
             ) + &target("rgba8_unorm", BLACK, "");
-            for (k, &z) in zs.iter().enumerate() {
-                s += &rect(
-                    24,
-                    4,
-                    8.0 * k as f32,
-                    0.0,
-                    8.0 * (k + 1) as f32,
-                    4.0,
-                    z,
-                    BLUE,
-                    true,
-                );
-            }
+            s += &strips(&zs);
             let r = run(&s);
             check8(&format!("depth {op}"), &r.targets[0], |x, _| {
                 if pass(zs[x as usize / 8]) {
@@ -512,6 +512,143 @@ fn every_depth_compare_op_and_the_write_switch() {
                 assert_eq!(d, want, "{op} write={write} pixel {i}");
             }
         }
+    }
+}
+
+#[test]
+fn d16_depth_rounds_before_the_test_and_the_write() {
+    // [depth] format = "d16_unorm": a depth d is stored as k / 65535 with k = round(clamp(d, 0, 1)
+    // x 65535), ties to even (Vulkan "Fixed-Point Data Conversions"; the clear value too).
+    // 24 x 4, clear 1.0 (k = 65535, stored 1.0), LESS, three rects:
+    //   z = 0.25: 0.25 x 65535 = 16383.75 -> k = 16384 (up)
+    //   z = 0.5:  32767.5, a tie -> k = 32768 (the even one)
+    //   z = 0.75: 49151.25 -> k = 49151 (down)
+    let zs = [(0.25f32, 16384u16), (0.5, 32768), (0.75, 49151)];
+    let mut s = head(24, 4, "[depth]\nclear = 1.0\nformat = \"d16_unorm\"")
+        + &target("rgba8_unorm", BLACK, "");
+    s += &strips(&zs.map(|(z, _)| z));
+    let r = run(&s);
+    check8("d16", &r.targets[0], |_, _| B8);
+    for (i, &d) in r.depth.as_ref().unwrap().iter().enumerate() {
+        assert_eq!(d, zs[i % 24 / 8].1 as f32 / 65535.0, "pixel {i}");
+    }
+    // The test compares converted values: clear 0.5 is stored as 32768 / 65535; a rect at
+    // z = 0.500003 (f32 0.50000298...; x 65535 = 32767.695 -> 32768) passes EQUAL, which with
+    // D32 (0.500003 != 0.5) it does not.
+    for (format, drawn) in [("d16_unorm", true), ("d32_sfloat", false)] {
+        let s = head(
+            8,
+            4,
+            &format!("[depth]\nclear = 0.5\nformat = \"{format}\"\ncompare = \"equal\""),
+        ) + &target("rgba8_unorm", BLACK, "")
+            + &rect(8, 4, 0.0, 0.0, 8.0, 4.0, 0.500003, RED, true);
+        check8(
+            format,
+            &run(&s).targets[0],
+            |_, _| if drawn { R8 } else { K8 },
+        );
+    }
+}
+
+#[test]
+fn depth_bounds_test_the_stored_depth() {
+    // Vulkan "Depth Bounds Test": a fragment passes when minDepthBounds <= the stored depth <=
+    // maxDepthBounds, whatever its own depth. 24 x 4, clear 0.5, bounds [0.4, 0.6], ALWAYS:
+    //   rect 1, x in [0, 16), z = 0.7: stored 0.5 is in bounds -> red, depth 0.7;
+    //   rect 2, x in [8, 24), z = 0.3: over [8, 16) the stored 0.7 is out of bounds -> stays red,
+    //   0.7; over [16, 24) the stored 0.5 is in bounds -> green, 0.3.
+    let s = head(
+        24,
+        4,
+        "[depth]\nclear = 0.5\ncompare = \"always\"\n[depth.bounds]\nmin = 0.4\nmax = 0.6",
+    ) + &target("rgba8_unorm", BLACK, "")
+        + &rect(24, 4, 0.0, 0.0, 16.0, 4.0, 0.7, RED, true)
+        + &rect(24, 4, 8.0, 0.0, 24.0, 4.0, 0.3, GREEN, true);
+    let r = run(&s);
+    check8("bounds", &r.targets[0], |x, _| if x < 16 { R8 } else { G8 });
+    for (i, &d) in r.depth.as_ref().unwrap().iter().enumerate() {
+        let want = if i % 24 < 16 { 0.7 } else { 0.3 };
+        assert_eq!(d, want, "pixel {i}");
+    }
+    // The bounds are inclusive: with clear 0.4 = min every rect-1 pixel passes; with enable =
+    // false nothing is bounded (both rects draw everywhere they cover).
+    for (bounds, want_mid) in [
+        ("[depth.bounds]\nmin = 0.4\nmax = 0.4", R8),
+        ("[depth.bounds]\nenable = false", G8),
+    ] {
+        let s = head(
+            24,
+            4,
+            &format!("[depth]\nclear = 0.4\ncompare = \"always\"\n{bounds}"),
+        ) + &target("rgba8_unorm", BLACK, "")
+            + &rect(24, 4, 0.0, 0.0, 16.0, 4.0, 0.7, RED, true)
+            + &rect(24, 4, 8.0, 0.0, 24.0, 4.0, 0.3, GREEN, true);
+        check8(bounds, &run(&s).targets[0], |x, _| match x {
+            0..8 => R8,
+            8..16 => want_mid,
+            _ => G8,
+        });
+    }
+}
+
+#[test]
+fn depth_bias_constant_slope_and_clamp() {
+    // Vulkan "Depth Bias": o = m x slope + r x constant, clamped to `clamp` when non-zero, added
+    // to the rasterised depth; m = max(|dz/dx|, |dz/dy|), r = 2^-16 for D16_UNORM and 2^(e - 23)
+    // for D32_SFLOAT, e the exponent of the largest vertex |z|. Flat rects at z = 0.25 (m = 0),
+    // 8 x 4, clear 1.0, ALWAYS:
+    //   D32, constant 4: e = -2, r = 2^-25, o = 2^-23; 0.25 + 2^-23 is an f32 (ulp 2^-25).
+    //   D16, constant 100: o = 100 / 65536; (0.25 + o) x 65535 = 16383.75 + 99.9985 =
+    //     16483.7485 -> k = 16484.
+    //   D16, constant 100, clamp 0.001: o = min(0.0015259, 0.001) = 0.001; 0.251 x 65535 =
+    //     16449.285 -> k = 16449.
+    // (Fractions near .5 are avoided: whether z x 65535 is rounded to f32 before the rounding
+    // to an integer decides those, and the Vulkan rule does not say.)
+    for (format, bias, want) in [
+        ("d32_sfloat", "constant = 4.0", 0.25 + 2f32.powi(-23)),
+        ("d16_unorm", "constant = 100.0", 16484.0 / 65535.0),
+        (
+            "d16_unorm",
+            "constant = 100.0\nclamp = 0.001",
+            16449.0 / 65535.0,
+        ),
+    ] {
+        let s = head(
+            8,
+            4,
+            &format!(
+                "[depth]\nclear = 1.0\nformat = \"{format}\"\ncompare = \"always\"\n\
+                 [rasterization.depth_bias]\n{bias}"
+            ),
+        ) + &target("rgba8_unorm", BLACK, "")
+            + &rect(8, 4, 0.0, 0.0, 8.0, 4.0, 0.25, RED, true);
+        let r = run(&s);
+        for (i, &d) in r.depth.as_ref().unwrap().iter().enumerate() {
+            assert_eq!(d, want, "{format} {bias} pixel {i}");
+        }
+    }
+    // Slope: 16 x 4, one rect from z = 0.25 at x = 0 to 0.75 at x = 16, so dz/dx = 1/32 and
+    // dz/dy = 0: m = 1/32, slope 2, constant 0 -> o = 1/16. Pixel x (centre x + 0.5) stores
+    // 0.25 + (x + 0.5) / 32 + 1/16 (D32; within 1e-6 for the interpolation's rounding).
+    let mut s = head(
+        16,
+        4,
+        "[depth]\nclear = 1.0\ncompare = \"always\"\n[rasterization.depth_bias]\nslope = 2.0",
+    ) + &target("rgba8_unorm", BLACK, "");
+    for (x, y, z) in [
+        (-1.0f32, 1.0f32, 0.25f32),
+        (1.0, -1.0, 0.75),
+        (1.0, 1.0, 0.75),
+        (-1.0, 1.0, 0.25),
+        (-1.0, -1.0, 0.25),
+        (1.0, -1.0, 0.75),
+    ] {
+        s += &vertex([x, y, z, 1.0], RED);
+    }
+    let r = run(&s);
+    for (i, &d) in r.depth.as_ref().unwrap().iter().enumerate() {
+        let want = 0.25 + ((i % 16) as f32 + 0.5) / 32.0 + 1.0 / 16.0;
+        assert!((d - want).abs() < 1e-6, "slope pixel {i}: {d} want {want}");
     }
 }
 
@@ -914,6 +1051,39 @@ fn bad_pipeline_settings_are_errors() {
             "depth compare",
         ),
         ("depth_clear = 1.0\n[depth]\nclear = 1.0", "give one"),
+        (
+            "[depth]\nclear = 1.0\nformat = \"d24_unorm\"",
+            "depth format",
+        ),
+        (
+            "[depth]\nclear = 1.0\n[depth.bounds]\nmin = 0.5\nmax = 1.5",
+            "within [0, 1]",
+        ),
+        (
+            "[depth]\nclear = 1.0\n[depth.bounds]\nmin = 0.5",
+            "needs min and max",
+        ),
+        (
+            "[depth]\nclear = 1.0\n[depth.bounds]\nenable = false\nmax = 0.5",
+            "enable = false",
+        ),
+        ("[depth]\nclear = 1.0\n[depth.bounds]\nmean = 0.5", "mean"),
+        (
+            "[rasterization.depth_bias]\nconstant = 1.0",
+            "without a depth buffer",
+        ),
+        (
+            "depth_clear = 1.0\n[rasterization.depth_bias]\nslope = nan",
+            "finite",
+        ),
+        (
+            "depth_clear = 1.0\n[rasterization.depth_bias]\nscale = 1.0",
+            "scale",
+        ),
+        (
+            "topology = \"line_list\"\ndepth_clear = 1.0\n[rasterization.depth_bias]\nconstant = 1.0",
+            "depth bias with",
+        ),
     ] {
         let s = base.replacen("\n[[targets]]", &format!("\n{extra}\n[[targets]]"), 1);
         let e = match DrawSpec::parse(&s) {
@@ -938,6 +1108,16 @@ fn the_documented_scene_keys_parse() {
     let cfg = DrawSpec::parse(blocks[0]).unwrap().config(&dir()).unwrap();
     assert_eq!(cfg.pipeline.depth_stencil.stencil_clear, Some(0));
     assert_eq!(cfg.pipeline.blend.attachments.len(), 1);
+    let ds = &cfg.pipeline.depth_stencil;
+    assert_eq!(
+        ds.depth_format,
+        wavesim::gfx::pipeline::DepthFormat::D32Sfloat
+    );
+    assert_eq!(ds.depth_bounds, Some((0.0, 1.0)));
+    assert_eq!(
+        cfg.pipeline.rasterization.depth_bias,
+        Some(wavesim::gfx::pipeline::DepthBias::default())
+    );
     let second = format!("{VS}width = 4\nheight = 4\n[draw]\nvertex_count = 1\n[[targets]]\nformat = \"rgba8_unorm\"\n{}", blocks[1]);
     let cfg = DrawSpec::parse(&second).unwrap().config(&dir()).unwrap();
     assert_eq!(cfg.pipeline.vertex_input.unwrap().attributes.len(), 1);

@@ -185,6 +185,14 @@ impl Gpu {
     /// # Safety
     /// Vulkan calls; the caller destroys the device and instance (or exits).
     pub unsafe fn graphics() -> Result<Gpu, String> {
+        Self::graphics_with(&vk::PhysicalDeviceFeatures::default())
+    }
+
+    /// [`Gpu::graphics`] with the device `features` enabled.
+    ///
+    /// # Safety
+    /// As [`Gpu::graphics`].
+    pub unsafe fn graphics_with(features: &vk::PhysicalDeviceFeatures) -> Result<Gpu, String> {
         let (entry, instance, pd) = first_device()?;
         let families = instance.get_physical_device_queue_family_properties(pd);
         let family = families
@@ -212,7 +220,9 @@ impl Gpu {
         let device = instance
             .create_device(
                 pd,
-                &vk::DeviceCreateInfo::default().queue_create_infos(&qci),
+                &vk::DeviceCreateInfo::default()
+                    .queue_create_infos(&qci)
+                    .enabled_features(features),
                 None,
             )
             .map_err(err("vkCreateDevice"))?;

@@ -47,10 +47,10 @@ use crate::dispatch::{run_wave_alone, DispatchError};
 use crate::exec::Program;
 use crate::gfx::blend::{self, blend, uses_src1};
 use crate::gfx::clip::{clip_line, clip_polygon, ClipVertex, Planes};
-use crate::gfx::depth_stencil::DepthStencil;
+use crate::gfx::depth_stencil::{bias_offset, d16, d16_value, DepthStencil};
 use crate::gfx::msaa::Samples;
 use crate::gfx::pal::{allocated_vgprs, initial_mode, reg, PalError, PalObject};
-use crate::gfx::pipeline::{CullMode, FrontFace, PipelineState, Topology, Viewport};
+use crate::gfx::pipeline::{CullMode, DepthFormat, FrontFace, PipelineState, Topology, Viewport};
 use crate::gfx::ps::{run_ps_wave, Attribute, PrimParams, PsRunError, PsWaveSetup};
 use crate::gfx::raster::{
     line_rectangle, point_square, setup, snapped_area, to_screen, Region, ScreenVertex, Setup,
@@ -331,8 +331,11 @@ pub const MAX_TARGETS: usize = 8;
 /// At least one and at most [`MAX_TARGETS`] render targets, all of them together within
 /// [`limits::MAX_RENDER_TARGET_BYTES`].
 pub fn check_targets(cfg: &DrawConfig) -> Result<(), DrawError> {
-    // A depth-only draw (a driver's depth clear) writes its depth buffer alone.
-    if cfg.targets.is_empty() && cfg.depth_clear.is_none() {
+    // A depth- or stencil-only draw (a driver's clear) writes its depth/stencil buffer alone.
+    if cfg.targets.is_empty()
+        && cfg.depth_clear.is_none()
+        && cfg.pipeline.depth_stencil.stencil_clear.is_none()
+    {
         return Err(DrawError::Config(
             "no render targets: a draw writes nothing without at least one [[targets]]".into(),
         ));
@@ -403,6 +406,16 @@ pub fn check_pipeline(cfg: &DrawConfig) -> Result<(), DrawError> {
             "{} clip distances; at most 8 (POS2 and POS3)",
             r.clip_distances
         ));
+    }
+    // Depth bias applies to polygons (Vulkan "Depth Bias"); points and lines are drawn here
+    // as triangles, which would be biased too.
+    if r.depth_bias.is_some()
+        && matches!(
+            p.topology,
+            Topology::PointList | Topology::LineList | Topology::LineStrip
+        )
+    {
+        return bad(format!("depth bias with {:?}", p.topology));
     }
     if let Some(vp) = p.viewport {
         let ok = [vp.x, vp.y, vp.width, vp.height, vp.min_depth, vp.max_depth]
@@ -545,6 +558,15 @@ impl Fragments<'_> {
             vp.min_depth.min(vp.max_depth),
             vp.min_depth.max(vp.max_depth),
         );
+        // The rasterised depth with the polygon's depth bias (an exported depth has none).
+        let offset = p.rasterization.depth_bias.as_ref().map(|b| {
+            let (dz, zs) = s.depth_plane();
+            bias_offset(b, dz, zs, p.depth_stencil.depth_format)
+        });
+        let bias = |z: f32| match offset {
+            Some(o) => (z as f64 + o) as f32,
+            None => z,
+        };
         for batch in quads.chunks(quads_per_wave) {
             let mut setup_ps = self.template.clone();
             setup_ps.user_sgprs = self.ps_sgprs.clone();
@@ -649,7 +671,7 @@ impl Fragments<'_> {
                             continue;
                         }
                         let mut z =
-                            exported_z.unwrap_or_else(|| s.z_at(px, py, ms.at(smp as usize)));
+                            exported_z.unwrap_or_else(|| bias(s.z_at(px, py, ms.at(smp as usize))));
                         if p.rasterization.depth_clamp {
                             z = z.clamp(zmin, zmax);
                         }
@@ -882,7 +904,12 @@ pub fn draw(cfg: &DrawConfig) -> Result<DrawResult, DrawError> {
         .map(|t| Image::new_multisampled((w, h, n), t.format, t.clear, p.unorm_rounding))
         .collect::<Result<Vec<_>, _>>()?;
     let texels = (w * h) as usize * n as usize;
-    let depth = cfg.depth_clear.map(|d| vec![d; texels]);
+    // The clear value is converted to the depth format as a written depth is (Vulkan "Clear
+    // Values": converted as a fragment depth would be).
+    let depth = cfg.depth_clear.map(|d| match p.depth_stencil.depth_format {
+        DepthFormat::D32Sfloat => vec![d; texels],
+        DepthFormat::D16Unorm => vec![d16_value(d16(d)); texels],
+    });
     let stencil = p.depth_stencil.stencil_clear.map(|s| vec![s; texels]);
 
     let mut ps_sgprs = cfg.ps_uniforms.clone();

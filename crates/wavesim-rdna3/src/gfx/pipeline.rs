@@ -202,6 +202,16 @@ pub struct RasterizationState {
     pub line_width: f32,
     /// User clip distances the VS exports (ClipDistance[0..n]): POS2.xyzw then POS3.xyzw.
     pub clip_distances: u32,
+    /// depthBiasEnable with its factors (polygons only; see `depth_stencil::bias_offset`).
+    pub depth_bias: Option<DepthBias>,
+}
+
+/// depthBiasConstantFactor, depthBiasSlopeFactor and depthBiasClamp.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct DepthBias {
+    pub constant: f32,
+    pub slope: f32,
+    pub clamp: f32,
 }
 
 impl Default for RasterizationState {
@@ -214,6 +224,7 @@ impl Default for RasterizationState {
             point_size: 1.0,
             line_width: 1.0,
             clip_distances: 0,
+            depth_bias: None,
         }
     }
 }
@@ -272,11 +283,21 @@ impl Default for StencilFace {
     }
 }
 
-/// VkPipelineDepthStencilStateCreateInfo. The depth buffer is D32_SFLOAT (cleared to
+/// The depth attachment's format. Both are held as f32 values; a D16_UNORM buffer holds
+/// k / 65535 (f32 division) for its 16-bit value k.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum DepthFormat {
+    #[default]
+    D32Sfloat,
+    D16Unorm,
+}
+
+/// VkPipelineDepthStencilStateCreateInfo. The depth buffer is `depth_format` (cleared to
 /// [`super::draw::DrawConfig::depth_clear`]), the stencil buffer S8_UINT (cleared to
 /// `stencil_clear`); either test reads its buffer, which must then exist.
 #[derive(Clone, Debug, PartialEq)]
 pub struct DepthStencilState {
+    pub depth_format: DepthFormat,
     pub depth_test: bool,
     pub depth_write: bool,
     pub depth_compare: CompareOp,
@@ -285,11 +306,19 @@ pub struct DepthStencilState {
     pub back: StencilFace,
     /// None: no stencil buffer.
     pub stencil_clear: Option<u8>,
+    /// depthBoundsTestEnable with (minDepthBounds, maxDepthBounds); None: no test.
+    pub depth_bounds: Option<(f32, f32)>,
+    /// A range every fragment depth (rasterised, biased or exported) is clamped to before the
+    /// tests: the gfx11 DB's viewport clamp to PA_SC_VPORT_ZMIN/ZMAX_0, which RADV sets to
+    /// [0, 1] without depth clamp (Vulkan's range without VK_EXT_depth_range_unrestricted) and
+    /// to the viewport's depth range with it. None: no clamp.
+    pub depth_range_clamp: Option<(f32, f32)>,
 }
 
 impl Default for DepthStencilState {
     fn default() -> Self {
         DepthStencilState {
+            depth_format: DepthFormat::D32Sfloat,
             depth_test: true,
             depth_write: true,
             depth_compare: CompareOp::Less,
@@ -297,6 +326,8 @@ impl Default for DepthStencilState {
             front: StencilFace::default(),
             back: StencilFace::default(),
             stencil_clear: None,
+            depth_bounds: None,
+            depth_range_clamp: None,
         }
     }
 }

@@ -174,6 +174,26 @@ pub fn setup(v: [&ScreenVertex; 3], region: Region, front: bool) -> Option<Setup
 }
 
 impl Setup {
+    /// The snapped triangle's depth plane: (dzf/dxf, dzf/dyf) per pixel and the vertices' zf
+    /// (for depth bias, `depth_stencil::bias_offset`).
+    pub fn depth_plane(&self) -> ((f64, f64), [f64; 3]) {
+        let s = SUBPIXEL;
+        let (dx1, dx2) = (
+            (self.fx[1] - self.fx[0]) as f64 / s,
+            (self.fx[2] - self.fx[0]) as f64 / s,
+        );
+        let (dy1, dy2) = (
+            (self.fy[1] - self.fy[0]) as f64 / s,
+            (self.fy[2] - self.fy[0]) as f64 / s,
+        );
+        let (dz1, dz2) = (self.z[1] - self.z[0], self.z[2] - self.z[0]);
+        let a = dx1 * dy2 - dx2 * dy1;
+        (
+            ((dz1 * dy2 - dz2 * dy1) / a, (dx1 * dz2 - dx2 * dz1) / a),
+            self.z,
+        )
+    }
+
     /// The edge functions at the point `(dx, dy)` (1/256 pixel) from pixel (px, py)'s corner:
     /// E_k for the edge opposite vertex k, signed so that they sum to `area`.
     fn edges_at(&self, px: i64, py: i64, (dx, dy): (i64, i64)) -> [i64; 3] {

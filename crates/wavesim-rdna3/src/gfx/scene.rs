@@ -254,6 +254,21 @@ pub struct RasterSpec {
     pub line_width: Option<f32>,
     #[serde(default)]
     pub clip_distances: u32,
+    /// depthBiasEnable with its factors (the table given: enabled).
+    #[serde(default)]
+    pub depth_bias: Option<DepthBiasSpec>,
+}
+
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DepthBiasSpec {
+    #[serde(default)]
+    pub constant: f32,
+    #[serde(default)]
+    pub slope: f32,
+    /// 0: no clamp.
+    #[serde(default)]
+    pub clamp: f32,
 }
 
 #[derive(Clone, Debug, Deserialize)]
@@ -266,6 +281,23 @@ pub struct DepthSpec {
     pub write: bool,
     #[serde(default)]
     pub compare: Option<String>,
+    /// "d32_sfloat" (default) or "d16_unorm".
+    #[serde(default)]
+    pub format: Option<String>,
+    #[serde(default)]
+    pub bounds: Option<DepthBoundsSpec>,
+}
+
+/// The depth bounds test: `min` and `max` when enabled, neither when not.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DepthBoundsSpec {
+    #[serde(default = "yes")]
+    pub enable: bool,
+    #[serde(default)]
+    pub min: Option<f32>,
+    #[serde(default)]
+    pub max: Option<f32>,
 }
 
 #[derive(Clone, Debug, Deserialize)]
@@ -423,6 +455,35 @@ fn face(f: &FaceSpec) -> Result<StencilFace, DrawError> {
         compare_mask: f.compare_mask.unwrap_or(d.compare_mask),
         write_mask: f.write_mask.unwrap_or(d.write_mask),
         reference: f.reference,
+    })
+}
+
+/// depthBoundsTestEnable's (min, max): both in [0, 1], as Vulkan requires without
+/// VK_EXT_depth_range_unrestricted (RADV's bounds registers hold those values).
+fn depth_bounds(b: &DepthBoundsSpec) -> Result<Option<(f32, f32)>, DrawError> {
+    match (b.enable, b.min, b.max) {
+        (false, None, None) => Ok(None),
+        (false, _, _) => bad("[depth.bounds] min/max with enable = false".into()),
+        (true, Some(lo), Some(hi)) if (0.0..=1.0).contains(&lo) && (0.0..=1.0).contains(&hi) => {
+            Ok(Some((lo, hi)))
+        }
+        (true, Some(lo), Some(hi)) => bad(format!(
+            "[depth.bounds] min {lo}, max {hi}: each within [0, 1]"
+        )),
+        (true, _, _) => bad("[depth.bounds] needs min and max".into()),
+    }
+}
+
+fn depth_bias(b: &DepthBiasSpec) -> Result<DepthBias, DrawError> {
+    if ![b.constant, b.slope, b.clamp].iter().all(|v| v.is_finite()) {
+        return bad(format!(
+            "[rasterization.depth_bias] {b:?}: constant, slope and clamp must be finite"
+        ));
+    }
+    Ok(DepthBias {
+        constant: b.constant,
+        slope: b.slope,
+        clamp: b.clamp,
     })
 }
 
@@ -627,6 +688,7 @@ impl DrawSpec {
                 point_size: r.point_size.unwrap_or(d.point_size),
                 line_width: r.line_width.unwrap_or(d.line_width),
                 clip_distances: r.clip_distances,
+                depth_bias: r.depth_bias.as_ref().map(depth_bias).transpose()?,
             };
         }
         if let Some(d) = &self.depth {
@@ -634,6 +696,18 @@ impl DrawSpec {
             p.depth_stencil.depth_write = d.write;
             p.depth_stencil.depth_compare =
                 opt("depth compare", &d.compare, COMPARE, CompareOp::Less)?;
+            p.depth_stencil.depth_format = opt(
+                "depth format",
+                &d.format,
+                &[
+                    ("d32_sfloat", DepthFormat::D32Sfloat),
+                    ("d16_unorm", DepthFormat::D16Unorm),
+                ],
+                DepthFormat::D32Sfloat,
+            )?;
+            if let Some(b) = &d.bounds {
+                p.depth_stencil.depth_bounds = depth_bounds(b)?;
+            }
         }
         if let Some(s) = &self.stencil {
             p.depth_stencil.stencil_test = s.test;
@@ -712,6 +786,11 @@ impl DrawSpec {
             (Some(d), None) => Some(d.clear),
             (None, c) => c,
         };
+        // Depth bias moves the depth the depth test and write see: without a depth buffer it
+        // would change nothing.
+        if pipeline.rasterization.depth_bias.is_some() && depth_clear.is_none() {
+            return bad("[rasterization.depth_bias] without a depth buffer ([depth])".into());
+        }
         if self.vertices.is_empty() && pipeline.vertex_input.is_none() {
             return bad("the scene has no [[vertices]] and no [[vertex_inputs]]".into());
         }

@@ -76,6 +76,28 @@ pub fn tile_depth(word: u32) -> Result<TileDepth, String> {
     }
 }
 
+/// What a depth-and-stencil tile's word says about its stencil.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TileStencil {
+    /// Every pixel is the stencil clear value (SMem 0: RADV's fast clear).
+    Cleared,
+    /// Memory holds every pixel (SMem 3: RADV's initial value).
+    Expanded,
+}
+
+/// Decodes SMem [9:8] of a depth-and-stencil tile's word (TILE_STENCIL_DISABLE 0). SMem 1 and
+/// 2 (stencil compressed) are errors naming them: neither RADV's clears nor the DB here write
+/// them.
+pub fn tile_stencil(word: u32) -> Result<TileStencil, String> {
+    match word >> 8 & 3 {
+        0 => Ok(TileStencil::Cleared),
+        3 => Ok(TileStencil::Expanded),
+        s => Err(format!(
+            "HTILE word {word:#010x}: SMem {s} (stencil compressed) is not modelled"
+        )),
+    }
+}
+
 /// Where the HTILE words of one depth surface lie.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct HtileLayout {
@@ -216,6 +238,26 @@ pub(crate) fn read_texel(
     out: &mut [u8],
     fault: impl Fn(u64, u64) -> ExecError,
 ) -> Result<(), ExecError> {
+    if let (Some(h), 1) = (h, out.len()) {
+        // A stencil texel (the stencil plane's T# of a depth/stencil image, 8_UINT): SMem of the
+        // tile's word. The unit has no DB_STENCIL_CLEAR; RADV fast-clears the stencil of
+        // TC-compatible HTILE only to 0 (`radv_is_fast_clear_stencil_allowed`, Mesa 22.3), the
+        // value a cleared tile gives here.
+        let a = h.base + h.layout.offset(x, y, slice);
+        let mut w = [0u8; 4];
+        mem.read(a, &mut w).map_err(|_| fault(a, 4))?;
+        match tile_stencil(u32::from_le_bytes(w)).map_err(ExecError::Other)? {
+            TileStencil::Cleared => {
+                out[0] = 0;
+                return Ok(());
+            }
+            TileStencil::Expanded => {
+                return mem
+                    .read(addr, out)
+                    .map_err(|_| fault(addr, out.len() as u64))
+            }
+        }
+    }
     if let Some(h) = h {
         let cleared = h.cleared_value((x, y, slice), |a| {
             let mut w = [0u8; 4];
@@ -248,5 +290,53 @@ mod tests {
         assert_eq!(tile_depth(EXPANDED_DEPTH_ONLY), Ok(TileDepth::Expanded));
         assert_eq!(tile_depth(EXPANDED_WITH_STENCIL), Ok(TileDepth::Expanded));
         assert!(tile_depth(0xffff_fff3).is_err());
+    }
+
+    /// The texture unit's stencil texels (1-byte reads of a TC-compatible HTILE image): a tile
+    /// whose word has SMem 0 reads 0 whatever memory holds (0x77 here), SMem 3 reads memory,
+    /// SMem 1 is an error naming it; a 4-byte (depth) read of the SMem-0 tile still goes by
+    /// ZMask (0xf: expanded, memory).
+    #[test]
+    fn stencil_texels_read_through_smem() {
+        let mut mem = wavesim_core::memory::DeviceMemory::new();
+        let layout = HtileLayout::new(24, 16, 16, 1).unwrap();
+        let base = mem.alloc(layout.bytes(), 256).unwrap();
+        let data = mem.alloc(256, 256).unwrap();
+        mem.write(data, &[0x77; 256]).unwrap();
+        let h = TcHtile { base, layout };
+        let put = |m: &wavesim_core::memory::DeviceMemory, x, y, w: u32| {
+            m.write_u32(base + layout.offset(x, y, 0), w).unwrap()
+        };
+        // Tile (0,0): ZMask 0xf, SMem 0; tile (8,0): expanded; tile (0,8): SMem 1.
+        put(&mem, 0, 0, 0xffff_f0ff);
+        put(&mem, 8, 0, EXPANDED_WITH_STENCIL);
+        put(&mem, 0, 8, 0xffff_f1ff);
+        let fault = |a, _| ExecError::Other(format!("fault at {a:#x}"));
+        let read = |xy: (u32, u32), n: usize| {
+            let mut out = vec![0xaau8; n];
+            read_texel(&mem, Some(&h), (xy.0, xy.1, 0), data, &mut out, fault).map(|_| out)
+        };
+        assert_eq!(read((3, 3), 1).unwrap(), [0]);
+        assert_eq!(read((9, 3), 1).unwrap(), [0x77]);
+        assert_eq!(read((3, 3), 4).unwrap(), [0x77; 4]);
+        let e = read((3, 9), 1).unwrap_err();
+        assert!(format!("{e:?}").contains("SMem 1"), "{e:?}");
+    }
+
+    /// RADV's words with stencil (radv_get_htile_fast_clear_value / initial value): a clear
+    /// of depth and stencil to (1.0, 0) gives Z Range 0x3fff << 6 at [31:12], SMem 0, SR0/SR1
+    /// 0xf, ZMask 0: 0xfffc00f0; the initial value 0xfffff3ff has SMem 3.
+    #[test]
+    fn stencil_words_follow_radv() {
+        assert_eq!(tile_stencil(0xfffc_00f0), Ok(TileStencil::Cleared));
+        assert_eq!(
+            tile_depth(0xfffc_00f0),
+            Ok(TileDepth::Cleared { max_z: 0x3fff })
+        );
+        assert_eq!(
+            tile_stencil(EXPANDED_WITH_STENCIL),
+            Ok(TileStencil::Expanded)
+        );
+        assert!(tile_stencil(0xfffc_01f0).unwrap_err().contains("SMem 1"));
     }
 }
