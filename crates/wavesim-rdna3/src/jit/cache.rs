@@ -236,6 +236,12 @@ const STOPPED: u32 = 2;
 const ENDED: u32 = 3;
 const SIDE_EXIT: u32 = 4;
 
+/// Most instructions in a block compiled with a full-EXEC variant (`codegen::build`): the
+/// variant doubles the optimising compile, which for the longest blocks (f64_horner's 94
+/// instructions of unrolled f64 code, 80-280 ms) would cost more in a first dispatch than
+/// the variant saves.
+const FULL_EXEC_VARIANT_MAX: usize = 64;
+
 /// Most instructions in one block (bounds compile time and code size).
 const MAX_BLOCK: usize = 128;
 
@@ -512,7 +518,7 @@ impl Compiler {
             target,
             env_layout(),
             self_loop,
-            self.opt == Opt::Full,
+            self.opt == Opt::Full && nodes.len() <= FULL_EXEC_VARIANT_MAX,
         );
         let ir = self.ctx.func.dfg.num_insts() as u64;
         let dump = dump_dir();

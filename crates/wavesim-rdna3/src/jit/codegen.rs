@@ -101,6 +101,9 @@ pub(crate) fn build(
         lane_run: None,
         full: None,
         ones: None,
+        soon: Vec::new(),
+        read_soon: Vec::new(),
+        through: nodes.len() <= WRITE_THROUGH_MAX,
     };
     if full_exec_variant && self_loop.is_none() {
         g.two_variants(nodes, target);
@@ -108,6 +111,81 @@ pub(crate) fn build(
     }
     let exit = g.nodes(nodes, Variant::Plain);
     g.finish(exit, target, self_loop.map(|l| (l, head)));
+}
+
+/// Nodes ahead in which a VGPR row written now is looked for: if one of them writes it again,
+/// the row stays cached dirty (stored at the next exit or callback, if it is still the
+/// latest) instead of being written through (`Gen::write_chunk`): f64_horner rewrites its
+/// accumulator pair in nearly every instruction, and storing each version cost it 20%.
+const REWRITE_WINDOW: usize = 3;
+
+/// Most nodes in a block whose VGPR results are written through and whose cache of rows is
+/// trimmed per node (`Gen::write_chunk`, `Gen::forget_old_vgprs`); longer blocks keep every
+/// row cached, dirty until an exit or callback, as before: on f64_horner's 94-instruction
+/// block of unrolled f64 code the shorter policy measured 15% slower (not analysed yet).
+const WRITE_THROUGH_MAX: usize = 64;
+
+/// The VGPR rows a lane-wise VALU node writes through `Gen::write_chunk` (empty for the
+/// others).
+fn vgpr_rows_written(n: &Node) -> std::ops::Range<u16> {
+    match *n {
+        Node::VMov { dst, .. }
+        | Node::VNot { dst, .. }
+        | Node::VCvt { dst, .. }
+        | Node::V2 { dst, .. }
+        | Node::V3 { dst, .. }
+        | Node::VCarry { dst, .. }
+        | Node::AlignBit { dst, .. }
+        | Node::Fmac { dst, .. }
+        | Node::VCnd { dst, .. } => dst..dst + 1,
+        Node::Shift64 { dst, .. } | Node::Mad64 { dst, .. } | Node::F64 { dst, .. } => dst..dst + 2,
+        _ => 0..0,
+    }
+}
+
+/// Adds the VGPR rows a lane-wise VALU node reads to `rows` (none for the others).
+fn vgpr_rows_read(n: &Node, rows: &mut Vec<u16>) {
+    let mut one = |s: Src| {
+        if let Src::Vgpr(r) = s {
+            rows.push(r);
+        }
+    };
+    match *n {
+        Node::VMov { a, .. } | Node::VNot { a, .. } | Node::VCvt { a, .. } => one(a),
+        Node::V2 { a, b, .. }
+        | Node::VCarry { a, b, .. }
+        | Node::AlignBit { a, b, .. }
+        | Node::VCnd { a, b, .. } => {
+            one(a);
+            one(b);
+        }
+        Node::Fmac { dst, a, b } => {
+            one(a);
+            one(b);
+            one(Src::Vgpr(dst));
+        }
+        Node::V3 { a, b, c, .. } => {
+            one(a);
+            one(b);
+            one(c);
+        }
+        Node::Shift64 { src, .. } => rows.extend([src, src + 1]),
+        Node::Mad64 { a, b, c, .. } => {
+            one(a);
+            one(b);
+            if let VSrc64::Vgpr(r) = c {
+                rows.extend([r, r + 1]);
+            }
+        }
+        Node::F64 { a, b, c, .. } => {
+            for s in [a, b, c] {
+                if let VSrc64::Vgpr(r) = s {
+                    rows.extend([r, r + 1]);
+                }
+            }
+        }
+        _ => {}
+    }
 }
 
 /// Which code `Gen::nodes` makes: the only one, or one of the two of `Gen::two_variants`.
@@ -137,6 +215,15 @@ impl Gen<'_> {
     ) -> Exit {
         let mut exit = Exit::FallThrough;
         for (k, n) in nodes.iter().enumerate() {
+            self.soon.clear();
+            self.read_soon.clear();
+            for later in nodes.iter().skip(k + 1).take(REWRITE_WINDOW) {
+                self.soon.extend(vgpr_rows_written(later));
+            }
+            // (This node's reads too: the cache is trimmed when it starts.)
+            for near in nodes.iter().skip(k).take(REWRITE_WINDOW + 1) {
+                vgpr_rows_read(near, &mut self.read_soon);
+            }
             let exec_before = match variant {
                 Variant::FullExec => Some(self.exec_pair()),
                 _ => None,
@@ -174,13 +261,7 @@ impl Gen<'_> {
         nodes: &[Node],
         target: cranelift_codegen::isa::TargetFrontendConfig,
     ) {
-        let (lo, hi) = self.exec_pair();
-        let e = self.exec64();
-        let all = self.lane_mask() as i64;
-        let is_full = self.b.ins().icmp_imm_u(IntCC::Equal, e, all);
-        let fblk = self.b.create_block();
-        let pblk = self.b.create_block();
-        self.b.ins().brif(is_full, fblk, &[], pblk, &[]);
+        let (lo, hi, fblk, pblk) = self.branch_on_full_exec();
         // The entry's cached values dominate both variants; each starts from them.
         let saved = (
             self.sgpr.clone(),
@@ -205,6 +286,26 @@ impl Gen<'_> {
         let exit = self.nodes(nodes, Variant::General(&resumes));
         self.leave(exit);
         self.b.finalize(target);
+    }
+
+    /// Branches to the first of two new blocks if EXEC is full, else to the second; returns
+    /// EXEC's (low, high) values and the blocks.
+    fn branch_on_full_exec(
+        &mut self,
+    ) -> (
+        Value,
+        Value,
+        cranelift_codegen::ir::Block,
+        cranelift_codegen::ir::Block,
+    ) {
+        let (lo, hi) = self.exec_pair();
+        let e = self.exec64();
+        let all = self.lane_mask() as i64;
+        let is_full = self.b.ins().icmp_imm_u(IntCC::Equal, e, all);
+        let yes = self.b.create_block();
+        let no = self.b.create_block();
+        self.b.ins().brif(is_full, yes, &[], no, &[]);
+        (lo, hi, yes, no)
     }
 
     /// EXEC's (low, high) scalar values (wave32: (low, low)), loaded if not cached.
@@ -237,13 +338,7 @@ impl Gen<'_> {
         if last {
             return None;
         }
-        let (lo, hi) = self.exec_pair();
-        let e = self.exec64();
-        let all = self.lane_mask() as i64;
-        let ok = self.b.ins().icmp_imm_u(IntCC::Equal, e, all);
-        let cont = self.b.create_block();
-        let bail = self.b.create_block();
-        self.b.ins().brif(ok, cont, &[], bail, &[]);
+        let (lo, hi, cont, bail) = self.branch_on_full_exec();
         self.b.switch_to_block(bail);
         self.b.seal_block(bail);
         self.store_dirty();
@@ -419,6 +514,11 @@ struct Gen<'a> {
     full: Option<(Value, Value)>,
     /// The all-ones mask vector those masks are (`write_chunk` stores without blending).
     ones: Option<Value>,
+    /// VGPR rows the next few nodes write again, and read ([`REWRITE_WINDOW`]).
+    soon: Vec<u16>,
+    read_soon: Vec<u16>,
+    /// VGPR results are written through and the cache trimmed ([`WRITE_THROUGH_MAX`]).
+    through: bool,
     /// MODE's denormal flushing of f32 and of f64 values (flush inputs, flush outputs) that
     /// the float code applies around the host operation (`FpCtl::host_flush`).
     ftz32: (bool, bool),
@@ -674,12 +774,19 @@ impl Gen<'_> {
         v
     }
 
-    /// Starts the next node: forgets the clean VGPR vectors (they are in the register file:
-    /// a later reader loads them again). Kept in SSA across nodes, a wave's rows outnumber
-    /// the host's vector registers and the allocator spills them, a stack store and load where
-    /// one load from the register file does.
+    /// Starts the next node: forgets the clean VGPR vectors of rows the next few nodes do not
+    /// read (they are in the register file: a later reader loads them again). Kept in SSA
+    /// across the block, a wave's rows outnumber the host's vector registers and the
+    /// allocator spills them, a stack store and load where one load from the register file
+    /// does; rows read soon stay (f64 code reads its operands as shuffled pairs, which
+    /// cranelift computes once for a cached row).
     fn forget_old_vgprs(&mut self) {
-        self.vgpr.retain(|_, (_, dirty)| *dirty);
+        if !self.through {
+            return;
+        }
+        let keep = &self.read_soon;
+        self.vgpr
+            .retain(|(row, _), (_, dirty)| *dirty || keep.contains(row));
     }
 
     /// Chunk `chunk` of a VALU source.
@@ -716,8 +823,12 @@ impl Gen<'_> {
             let old = self.get_v(row, c);
             self.b.ins().bitselect(mask, v, old)
         };
-        self.store_v(row, c, new);
-        self.vgpr.insert((row, c), (new, false));
+        // Written through unless a node just ahead writes the row again.
+        let dirty = !self.through || self.soon.contains(&row);
+        if !dirty {
+            self.store_v(row, c, new);
+        }
+        self.vgpr.insert((row, c), (new, dirty));
     }
 
     /// A lane-wise VALU result written chunk by chunk: `f` computes chunk `c` (reading only
