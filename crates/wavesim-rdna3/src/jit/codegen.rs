@@ -48,7 +48,9 @@ const ZIP_HI: [u8; 16] = [8, 9, 10, 11, 24, 25, 26, 27, 12, 13, 14, 15, 28, 29, 
 const UNZIP_LO: [u8; 16] = [0, 1, 2, 3, 8, 9, 10, 11, 16, 17, 18, 19, 24, 25, 26, 27];
 const UNZIP_HI: [u8; 16] = [4, 5, 6, 7, 12, 13, 14, 15, 20, 21, 22, 23, 28, 29, 30, 31];
 
-/// Fills in `func` (its signature set by the caller) with the code of `nodes`.
+/// Fills in `func` (its signature set by the caller) with the code of `nodes`; with
+/// `full_exec_variant`, as two variants chosen by EXEC on entry (`Gen::two_variants`).
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn build(
     func: &mut cranelift_codegen::ir::Function,
     fctx: &mut FunctionBuilderContext,
@@ -1609,7 +1611,7 @@ impl Gen<'_> {
             } => {
                 let m = self.exec_masks();
                 let mut acc = self.b.ins().iconst(I64, 0);
-                for ch in 0..self.chunks {
+                for (ch, &mask) in m.iter().enumerate() {
                     let (x, y) = (self.vsrc(a, ch), self.vsrc(b, ch));
                     let zs = self.vsrc64_chunk(c, ch);
                     let mut sums = [zs[0]; 2];
@@ -1636,8 +1638,8 @@ impl Gen<'_> {
                     }
                     let (lo, hi) = self.unzip(sums);
                     // (Written chunk by chunk, see `vmap`.)
-                    self.write_chunk(dst, ch, lo, m[ch]);
-                    self.write_chunk(dst + 1, ch, hi, m[ch]);
+                    self.write_chunk(dst, ch, lo, mask);
+                    self.write_chunk(dst + 1, ch, hi, mask);
                 }
                 let exec = self.exec64();
                 let bits = self.b.ins().band(acc, exec);
@@ -1645,13 +1647,13 @@ impl Gen<'_> {
             }
             Node::Shift64 { kind, dst, src, n } => {
                 let m = self.exec_masks();
-                for c in 0..self.chunks {
+                for (c, &mask) in m.iter().enumerate() {
                     let lo = self.get_v(src, c);
                     let hi = self.get_v(src + 1, c);
                     let (l, h) = self.shift64(kind, lo, hi, n);
                     // (Written chunk by chunk, see `vmap`.)
-                    self.write_chunk(dst, c, l, m[c]);
-                    self.write_chunk(dst + 1, c, h, m[c]);
+                    self.write_chunk(dst, c, l, mask);
+                    self.write_chunk(dst + 1, c, h, mask);
                 }
             }
             Node::AlignBit { dst, a, b, n } => {
