@@ -1361,3 +1361,151 @@ fn a_gs_alloc_req_in_a_block_sees_the_m0_the_block_wrote() {
     let g = h.wave.gfx.as_deref().expect("a GS wave");
     assert_eq!(g.messages, [Message { id: 9, m0 }]);
 }
+
+/// Carries and borrows at their edges, with and without a carry-in, in both wave sizes and a
+/// partial EXEC: the compiled code computes each chunk's "no carry" lanes and inverts them
+/// where the mask is packed and where EXEC's lanes are taken (`codegen`, `Node::VCarry`), and
+/// packs four chunks' lanes at a time; v_cndmask reads one carry-out back as lane selects.
+/// Expected values from the RDNA3 ISA's VOP3SD pseudocode, in 64-bit arithmetic:
+/// v_add_co_ci_u32: D = S0 + S1 + cin, carry = the sum's bit 32; v_sub_co_ci_u32:
+/// D = S0 - S1 - cin, borrow = S1 + cin > S0; v_add_co_u32 / v_sub_co_u32 the same without
+/// cin; the mask written has 0 for inactive lanes.
+#[test]
+fn carry_and_borrow_edges_in_both_wave_sizes() {
+    const MAX: u32 = u32::MAX;
+    let cases: [(u32, u32); 9] = [
+        (0, 0),
+        (MAX, 1),
+        (MAX, 0),
+        (MAX, MAX),
+        (5, 5),
+        (5, 6),
+        (6, 5),
+        (0x8000_0000, 0x8000_0000),
+        (0, MAX),
+    ];
+    let x = |l: usize| cases[l % 9].0;
+    let y = |l: usize| cases[l % 9].1;
+    let cin_all = 0x5a5a_3c3c_0ff0_a5c3u64;
+    for wave64 in [false, true] {
+        let lanes = if wave64 { 64 } else { 32 };
+        let full = if wave64 { u64::MAX } else { u32::MAX as u64 };
+        let exec = 0xfff7_7fff_ffff_bffeu64 & full;
+        let cin = cin_all & full;
+        let (h, _) = run(
+            wave64,
+            &[
+                &[0x02, 0x08, 0x20, 0xd5, 0x00, 0x03, 0x12, 0x00], // v_add_co_ci_u32_e64 v2, s8, v0, v1, s4
+                &[0x03, 0x0a, 0x21, 0xd5, 0x00, 0x03, 0x12, 0x00], // v_sub_co_ci_u32_e64 v3, s10, v0, v1, s4
+                &[0x04, 0x0c, 0x00, 0xd7, 0x00, 0x03, 0x02, 0x00], // v_add_co_u32 v4, s12, v0, v1
+                &[0x05, 0x0e, 0x01, 0xd7, 0x00, 0x03, 0x02, 0x00], // v_sub_co_u32 v5, s14, v0, v1
+                &[0x06, 0x00, 0x01, 0xd5, 0x00, 0x03, 0x22, 0x00], // v_cndmask_b32_e64 v6, v0, v1, s8
+            ],
+            5,
+            |h| {
+                h.set_v(0, x);
+                h.set_v(1, y);
+                for r in 2..7 {
+                    h.set_v(r, |_| OLD);
+                }
+                h.wave.sgpr[4] = cin as u32;
+                h.wave.sgpr[5] = (cin >> 32) as u32;
+                h.wave.set_exec(exec);
+            },
+        );
+        let mut want = [0u64; 4];
+        for l in 0..lanes {
+            if exec >> l & 1 == 0 {
+                for r in 2..7 {
+                    assert_eq!(h.v(r, l), OLD, "v{r} lane {l} (inactive)");
+                }
+                continue;
+            }
+            let (p, q, c) = (x(l) as u64, y(l) as u64, cin >> l & 1);
+            want[0] |= ((p + q + c) >> 32) << l;
+            want[1] |= ((q + c > p) as u64) << l;
+            want[2] |= ((p + q) >> 32) << l;
+            want[3] |= ((q > p) as u64) << l;
+            let m = |v: u64| v as u32;
+            assert_eq!(h.v(2, l), m(p + q + c), "v2 lane {l}");
+            assert_eq!(
+                h.v(3, l),
+                m(p.wrapping_sub(q).wrapping_sub(c)),
+                "v3 lane {l}"
+            );
+            assert_eq!(h.v(4, l), m(p + q), "v4 lane {l}");
+            assert_eq!(h.v(5, l), m(p.wrapping_sub(q)), "v5 lane {l}");
+            let sel = if want[0] >> l & 1 != 0 { q } else { p };
+            assert_eq!(h.v(6, l), sel as u32, "v6 lane {l}");
+        }
+        for (k, &w) in want.iter().enumerate() {
+            let s = 8 + 2 * k;
+            let got = if wave64 {
+                h.s(s) as u64 | (h.s(s + 1) as u64) << 32
+            } else {
+                h.s(s) as u64
+            };
+            assert_eq!(got, w, "s{s} (wave64 {wave64})");
+        }
+    }
+}
+
+/// The optimising tier's full-EXEC variant (`codegen`, `Gen::two_variants`): a wave entering
+/// with every lane active stores VALU results whole; a v_cmpx that keeps EXEC full stays in
+/// that variant, one that clears lanes moves the wave to the general variant at that
+/// instruction boundary. Entered with EXEC full and partial, in wave32 and wave64; the state
+/// and the lane-instruction count must be the interpreter's, and hand-derived: v_cmpx writes
+/// EXEC = the compare's result over the active lanes (RDNA3 ISA, VOPC), later VALU results
+/// only land in its lanes.
+#[test]
+fn the_full_exec_variant_hands_over_to_the_general_one_when_lanes_go_off() {
+    wavesim_rdna3::jit::optimise_at_once(true);
+    for wave64 in [false, true] {
+        let full = if wave64 { u64::MAX } else { u32::MAX as u64 };
+        let before = compile_stats().promoted;
+        for exec in [full, 0xffff_efff_7fff_fffeu64 & full] {
+            let (h, _) = run(
+                wave64,
+                &[
+                    &[0x00, 0x03, 0x08, 0x4a], // v_add_nc_u32_e32 v4, v0, v1
+                    &[0x02, 0x08, 0x00, 0xd7, 0x00, 0x03, 0x02, 0x00], // v_add_co_u32 v2, s8, v0, v1
+                    &[0x7e, 0x00, 0xce, 0xd4, 0x00, 0x01, 0x02, 0x00], // v_cmpx_ge_u32_e64 v0, v0
+                    &[0x03, 0x0a, 0x20, 0xd5, 0x00, 0x03, 0x22, 0x00], // v_add_co_ci_u32_e64 v3, s10, v0, v1, s8
+                    &[0x7e, 0x00, 0xcc, 0xd4, 0x00, 0x03, 0x02, 0x00], // v_cmpx_gt_u32_e64 v0, v1
+                    &[0x04, 0x03, 0x0a, 0x4a], // v_add_nc_u32_e32 v5, v4, v1
+                    &[0x06, 0x00, 0x01, 0xd5, 0x00, 0x03, 0x22, 0x00], // v_cndmask_b32_e64 v6, v0, v1, s8
+                ],
+                // (The second run of a wave size reuses the first's code.)
+                if exec == full { 7 } else { 0 },
+                |h| {
+                    h.set_v(0, a);
+                    h.set_v(1, b);
+                    for r in 2..7 {
+                        h.set_v(r, |_| OLD);
+                    }
+                    h.wave.set_exec(exec);
+                },
+            );
+            assert!(
+                compile_stats().promoted > before,
+                "compiled at the optimising tier"
+            );
+            let gt = (0..h.wave.lanes()).fold(0u64, |m, l| {
+                m | ((exec >> l & 1 != 0 && a(l) > b(l)) as u64) << l
+            });
+            assert_eq!(h.wave.exec(), gt, "EXEC after v_cmpx_gt (wave64 {wave64})");
+            for l in 0..h.wave.lanes() {
+                let on = exec >> l & 1 != 0;
+                let sum = a(l).wrapping_add(b(l));
+                assert_eq!(h.v(4, l), if on { sum } else { OLD }, "v4 lane {l}");
+                let v5 = if gt >> l & 1 != 0 {
+                    sum.wrapping_add(b(l))
+                } else {
+                    OLD
+                };
+                assert_eq!(h.v(5, l), v5, "v5 lane {l}");
+            }
+        }
+    }
+    wavesim_rdna3::jit::optimise_at_once(false);
+}

@@ -236,6 +236,12 @@ const STOPPED: u32 = 2;
 const ENDED: u32 = 3;
 const SIDE_EXIT: u32 = 4;
 
+/// Most instructions in a block compiled with a full-EXEC variant (`codegen::build`): the
+/// variant doubles the optimising compile, which for the longest blocks (f64_horner's 94
+/// instructions of unrolled f64 code, 80-280 ms) would cost more in a first dispatch than
+/// the variant saves.
+const FULL_EXEC_VARIANT_MAX: usize = 64;
+
 /// Most instructions in one block (bounds compile time and code size).
 const MAX_BLOCK: usize = 128;
 
@@ -287,6 +293,9 @@ pub(crate) struct JitCode {
 type MachineCode = (Vec<u8>, u32);
 
 struct Compiler {
+    /// The tier this compiler serves: the optimising one also makes the full-EXEC variant of
+    /// each block (`codegen::build`), worth its compile time only for hot blocks.
+    opt: Opt,
     module: JITModule,
     ctx: Context,
     fctx: FunctionBuilderContext,
@@ -427,6 +436,26 @@ pub fn optimise_at_once(on: bool) {
     FULL_FIRST.with(|f| f.set(on));
 }
 
+/// The environment variable naming a directory where every compiled block's cranelift IR
+/// (`N.clif`) and machine code (`N.bin`, raw bytes: `objdump -D -b binary -m i386:x86-64`) are
+/// written, numbered in compile order: for looking at what the code generator makes of a
+/// kernel (profilers see compiled code only as anonymous addresses). Off when unset.
+pub const DUMP_ENV: &str = "WAVESIM_JIT_DUMP";
+
+fn dump_dir() -> Option<&'static std::path::Path> {
+    static DIR: OnceLock<Option<std::path::PathBuf>> = OnceLock::new();
+    DIR.get_or_init(|| std::env::var_os(DUMP_ENV).map(Into::into))
+        .as_deref()
+}
+
+/// Writes one block's IR and code to `dir` (best effort: a debugging aid, never an error).
+fn dump_block(dir: &std::path::Path, clif: &str, code: &[u8]) {
+    static N: AtomicU32 = AtomicU32::new(0);
+    let n = N.fetch_add(1, Relaxed);
+    let _ = std::fs::write(dir.join(format!("{n}.clif")), clif);
+    let _ = std::fs::write(dir.join(format!("{n}.bin")), code);
+}
+
 impl Compiler {
     fn new(opt: Opt) -> Option<Compiler> {
         let mut flags = settings::builder();
@@ -454,6 +483,7 @@ impl Compiler {
         let module = JITModule::new(JITBuilder::with_isa(isa, default_libcall_names()));
         let ctx = module.make_context();
         Some(Compiler {
+            opt,
             module,
             ctx,
             fctx: FunctionBuilderContext::new(),
@@ -488,8 +518,11 @@ impl Compiler {
             target,
             env_layout(),
             self_loop,
+            self.opt == Opt::Full && nodes.len() <= FULL_EXEC_VARIANT_MAX,
         );
         let ir = self.ctx.func.dfg.num_insts() as u64;
+        let dump = dump_dir();
+        let clif = dump.map(|_| self.ctx.func.display().to_string());
         let id = self
             .module
             .declare_anonymous_function(&self.ctx.func.signature)
@@ -500,6 +533,9 @@ impl Compiler {
             .compiled_code()
             .filter(|c| portable && c.buffer.relocs().is_empty())
             .map(|c| (c.code_buffer().to_vec(), c.buffer.alignment));
+        if let (Some(dir), Some(clif), Some(c)) = (dump, clif, self.ctx.compiled_code()) {
+            dump_block(dir, &clif, c.code_buffer());
+        }
         self.module.clear_context(&mut self.ctx);
         defined.ok()?;
         Some((self.finish(id)?, code, ir))

@@ -48,7 +48,9 @@ const ZIP_HI: [u8; 16] = [8, 9, 10, 11, 24, 25, 26, 27, 12, 13, 14, 15, 28, 29, 
 const UNZIP_LO: [u8; 16] = [0, 1, 2, 3, 8, 9, 10, 11, 16, 17, 18, 19, 24, 25, 26, 27];
 const UNZIP_HI: [u8; 16] = [4, 5, 6, 7, 12, 13, 14, 15, 20, 21, 22, 23, 28, 29, 30, 31];
 
-/// Fills in `func` (its signature set by the caller) with the code of `nodes`.
+/// Fills in `func` (its signature set by the caller) with the code of `nodes`; with
+/// `full_exec_variant`, as two variants chosen by EXEC on entry (`Gen::two_variants`).
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn build(
     func: &mut cranelift_codegen::ir::Function,
     fctx: &mut FunctionBuilderContext,
@@ -57,6 +59,7 @@ pub(crate) fn build(
     target: cranelift_codegen::isa::TargetFrontendConfig,
     env: EnvLayout,
     self_loop: Option<SelfLoop>,
+    full_exec_variant: bool,
 ) {
     let call_conv = func.signature.call_conv;
     let wave64 = shape.wave64;
@@ -97,9 +100,288 @@ pub(crate) fn build(
         ftz32: shape.ftz32().unwrap_or_default(),
         ftz64: shape.ftz64().unwrap_or_default(),
         ieee: shape.fp.ieee,
+        lane_run: None,
+        full: None,
+        ones: None,
+        soon: Vec::new(),
+        read_soon: Vec::new(),
+        through: nodes.len() <= WRITE_THROUGH_MAX,
     };
-    let mut exit = Exit::FallThrough;
-    for n in nodes {
+    if full_exec_variant && self_loop.is_none() {
+        g.two_variants(nodes, target);
+        return;
+    }
+    let exit = g.nodes(nodes, Variant::Plain);
+    g.finish(exit, target, self_loop.map(|l| (l, head)));
+}
+
+/// Nodes ahead in which a VGPR row written now is looked for: if one of them writes it again,
+/// the row stays cached dirty (stored at the next exit or callback, if it is still the
+/// latest) instead of being written through (`Gen::write_chunk`): f64_horner rewrites its
+/// accumulator pair in nearly every instruction, and storing each version cost it 20%.
+const REWRITE_WINDOW: usize = 3;
+
+/// Most nodes in a block whose VGPR results are written through and whose cache of rows is
+/// trimmed per node (`Gen::write_chunk`, `Gen::forget_old_vgprs`); longer blocks keep every
+/// row cached, dirty until an exit or callback, as before: on f64_horner's 94-instruction
+/// block of unrolled f64 code the shorter policy measured 15% slower (not analysed yet).
+const WRITE_THROUGH_MAX: usize = 64;
+
+/// The VGPR rows a lane-wise VALU node writes through `Gen::write_chunk` (empty for the
+/// others).
+fn vgpr_rows_written(n: &Node) -> std::ops::Range<u16> {
+    match *n {
+        Node::VMov { dst, .. }
+        | Node::VNot { dst, .. }
+        | Node::VCvt { dst, .. }
+        | Node::V2 { dst, .. }
+        | Node::V3 { dst, .. }
+        | Node::VCarry { dst, .. }
+        | Node::AlignBit { dst, .. }
+        | Node::Fmac { dst, .. }
+        | Node::VCnd { dst, .. } => dst..dst + 1,
+        Node::Shift64 { dst, .. } | Node::Mad64 { dst, .. } | Node::F64 { dst, .. } => dst..dst + 2,
+        _ => 0..0,
+    }
+}
+
+/// Adds the VGPR rows a lane-wise VALU node reads to `rows` (none for the others).
+fn vgpr_rows_read(n: &Node, rows: &mut Vec<u16>) {
+    let mut one = |s: Src| {
+        if let Src::Vgpr(r) = s {
+            rows.push(r);
+        }
+    };
+    match *n {
+        Node::VMov { a, .. } | Node::VNot { a, .. } | Node::VCvt { a, .. } => one(a),
+        Node::V2 { a, b, .. }
+        | Node::VCarry { a, b, .. }
+        | Node::AlignBit { a, b, .. }
+        | Node::VCnd { a, b, .. } => {
+            one(a);
+            one(b);
+        }
+        Node::Fmac { dst, a, b } => {
+            one(a);
+            one(b);
+            one(Src::Vgpr(dst));
+        }
+        Node::V3 { a, b, c, .. } => {
+            one(a);
+            one(b);
+            one(c);
+        }
+        Node::Shift64 { src, .. } => rows.extend([src, src + 1]),
+        Node::Mad64 { a, b, c, .. } => {
+            one(a);
+            one(b);
+            if let VSrc64::Vgpr(r) = c {
+                rows.extend([r, r + 1]);
+            }
+        }
+        Node::F64 { a, b, c, .. } => {
+            for s in [a, b, c] {
+                if let VSrc64::Vgpr(r) = s {
+                    rows.extend([r, r + 1]);
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Which code `Gen::nodes` makes: the only one, or one of the two of `Gen::two_variants`.
+#[derive(Clone, Copy)]
+enum Variant<'r> {
+    Plain,
+    /// For waves whose EXEC is full: VALU results are stored whole, without blending in the
+    /// inactive lanes' old values. After each instruction that changed EXEC the variant
+    /// checks that it is still full and otherwise continues in the general variant at the
+    /// resume block it records (node index, block).
+    FullExec,
+    /// The general variant, with the resume blocks the full-EXEC one jumps to.
+    General(&'r [(usize, cranelift_codegen::ir::Block)]),
+}
+
+impl Gen<'_> {
+    /// Translates `nodes`; returns how the last one leaves the block.
+    fn nodes(&mut self, nodes: &[Node], variant: Variant) -> Exit {
+        self.nodes_recording(nodes, variant, &mut Vec::new())
+    }
+
+    fn nodes_recording(
+        &mut self,
+        nodes: &[Node],
+        variant: Variant,
+        resumes: &mut Vec<(usize, cranelift_codegen::ir::Block)>,
+    ) -> Exit {
+        let mut exit = Exit::FallThrough;
+        for (k, n) in nodes.iter().enumerate() {
+            self.soon.clear();
+            self.read_soon.clear();
+            for later in nodes.iter().skip(k + 1).take(REWRITE_WINDOW) {
+                self.soon.extend(vgpr_rows_written(later));
+            }
+            // (This node's reads too: the cache is trimmed when it starts.)
+            for near in nodes.iter().skip(k).take(REWRITE_WINDOW + 1) {
+                vgpr_rows_read(near, &mut self.read_soon);
+            }
+            let exec_before = match variant {
+                Variant::FullExec => Some(self.exec_pair()),
+                _ => None,
+            };
+            exit = self.one_node(n, exit);
+            match variant {
+                Variant::Plain => {}
+                Variant::FullExec => {
+                    let after = self.cached_exec_pair();
+                    if after != exec_before {
+                        let rk = self.exec_check(k == nodes.len() - 1);
+                        if let Some(rk) = rk {
+                            resumes.push((k, rk));
+                        }
+                    }
+                }
+                Variant::General(rs) => {
+                    if let Some(&(_, rk)) = rs.iter().find(|r| r.0 == k) {
+                        self.resume_at(rk);
+                    }
+                }
+            }
+        }
+        exit
+    }
+
+    /// The block as two variants chosen on entry by whether EXEC is full (every lane of the
+    /// wave): most waves of most kernels run with all lanes, and their variant stores each
+    /// VALU result without loading the old row and blending (`write_chunk`). Both variants
+    /// compute the same state; the full-EXEC one leaves for the general one, at the same
+    /// instruction boundary with every register stored, as soon as EXEC is not full after
+    /// an instruction that changed it.
+    fn two_variants(
+        mut self,
+        nodes: &[Node],
+        target: cranelift_codegen::isa::TargetFrontendConfig,
+    ) {
+        let (lo, hi, fblk, pblk) = self.branch_on_full_exec();
+        // The entry's cached values dominate both variants; each starts from them.
+        let saved = (
+            self.sgpr.clone(),
+            self.vgpr.clone(),
+            self.scc,
+            self.masks.clone(),
+        );
+        self.b.switch_to_block(fblk);
+        self.b.seal_block(fblk);
+        self.full = Some((lo, hi));
+        let mut resumes = Vec::new();
+        let exit = self.nodes_recording(nodes, Variant::FullExec, &mut resumes);
+        self.leave(exit);
+        (self.sgpr, self.vgpr, self.scc, self.masks) = saved;
+        self.known_masks.clear();
+        self.lanes = None;
+        self.lane_run = None;
+        self.full = None;
+        self.ones = None;
+        self.b.switch_to_block(pblk);
+        self.b.seal_block(pblk);
+        let exit = self.nodes(nodes, Variant::General(&resumes));
+        self.leave(exit);
+        self.b.finalize(target);
+    }
+
+    /// Branches to the first of two new blocks if EXEC is full, else to the second; returns
+    /// EXEC's (low, high) values and the blocks.
+    fn branch_on_full_exec(
+        &mut self,
+    ) -> (
+        Value,
+        Value,
+        cranelift_codegen::ir::Block,
+        cranelift_codegen::ir::Block,
+    ) {
+        let (lo, hi) = self.exec_pair();
+        let e = self.exec64();
+        let all = self.lane_mask() as i64;
+        let is_full = self.b.ins().icmp_imm_u(IntCC::Equal, e, all);
+        let yes = self.b.create_block();
+        let no = self.b.create_block();
+        self.b.ins().brif(is_full, yes, &[], no, &[]);
+        (lo, hi, yes, no)
+    }
+
+    /// EXEC's (low, high) scalar values (wave32: (low, low)), loaded if not cached.
+    fn exec_pair(&mut self) -> (Value, Value) {
+        let lo = self.get_sgpr(opnd::EXEC_LO);
+        let hi = if self.wave64 {
+            self.get_sgpr(opnd::EXEC_HI)
+        } else {
+            lo
+        };
+        (lo, hi)
+    }
+
+    fn cached_exec_pair(&self) -> Option<(Value, Value)> {
+        let lo = self.sgpr.get(&opnd::EXEC_LO)?.0;
+        let hi = if self.wave64 {
+            self.sgpr.get(&opnd::EXEC_HI)?.0
+        } else {
+            lo
+        };
+        Some((lo, hi))
+    }
+
+    /// In the full-EXEC variant after an instruction that changed EXEC (or a callback that
+    /// may have): goes on if EXEC is still full, else stores what the variant holds and
+    /// continues at a new resume block of the general variant (returned). After the block's
+    /// last node nothing follows, so nothing is checked.
+    fn exec_check(&mut self, last: bool) -> Option<cranelift_codegen::ir::Block> {
+        self.full = None;
+        if last {
+            return None;
+        }
+        let (lo, hi, cont, bail) = self.branch_on_full_exec();
+        self.b.switch_to_block(bail);
+        self.b.seal_block(bail);
+        self.store_dirty();
+        let n = match self.lanes_so_far() {
+            Some(n) => n,
+            None => self.b.ins().iconst(I64, 0),
+        };
+        let rk = self.b.create_block();
+        self.b.append_block_param(rk, I64);
+        self.b.ins().jump(rk, &[n.into()]);
+        self.b.switch_to_block(cont);
+        self.b.seal_block(cont);
+        self.full = Some((lo, hi));
+        Some(rk)
+    }
+
+    /// In the general variant at the boundary where the full-EXEC one may join it: stores
+    /// everything, forgets the caches and continues in `rk` with the lane count as its
+    /// parameter, as the full-EXEC variant arrives there.
+    fn resume_at(&mut self, rk: cranelift_codegen::ir::Block) {
+        self.store_dirty();
+        let n = match self.lanes_so_far() {
+            Some(n) => n,
+            None => self.b.ins().iconst(I64, 0),
+        };
+        self.b.ins().jump(rk, &[n.into()]);
+        self.b.switch_to_block(rk);
+        self.b.seal_block(rk);
+        self.sgpr.clear();
+        self.vgpr.clear();
+        self.scc = None;
+        self.masks = None;
+        self.known_masks.clear();
+        self.lanes = Some(self.b.block_params(rk)[0]);
+        self.lane_run = None;
+    }
+
+    /// One node's code; `exit` is how the block leaves so far.
+    fn one_node(&mut self, n: &Node, mut exit: Exit) -> Exit {
+        let g = self;
+        g.forget_old_vgprs();
         g.count_lanes();
         if let Node::Branch {
             cond, side: true, ..
@@ -129,8 +411,8 @@ pub(crate) fn build(
         } else {
             g.node(n);
         }
+        exit
     }
-    g.finish(exit, target, self_loop.map(|l| (l, head)));
 }
 
 /// How a block's last node leaves it.
@@ -222,8 +504,23 @@ struct Gen<'a> {
     known_masks: HashMap<(Value, Value), Vec<Value>>,
     wave64: bool,
     chunks: usize,
-    /// Lane-instructions so far (I64).
+    /// Lane-instructions so far (I64), without `lane_run`.
     lanes: Option<Value>,
+    /// The EXEC (low, high scalar values) of the latest instructions and how many in a row
+    /// had it: counted as one popcount times the run's length when EXEC changes or the block
+    /// leaves, not one add per instruction.
+    lane_run: Option<((Value, Value), u32)>,
+    /// The EXEC (low, high) values known to be full (the full-EXEC variant of
+    /// `Gen::two_variants`, until the next change of EXEC): `exec_masks` gives all-ones
+    /// masks for them.
+    full: Option<(Value, Value)>,
+    /// The all-ones mask vector those masks are (`write_chunk` stores without blending).
+    ones: Option<Value>,
+    /// VGPR rows the next few nodes write again, and read ([`REWRITE_WINDOW`]).
+    soon: Vec<u16>,
+    read_soon: Vec<u16>,
+    /// VGPR results are written through and the cache trimmed ([`WRITE_THROUGH_MAX`]).
+    through: bool,
     /// MODE's denormal flushing of f32 and of f64 values (flush inputs, flush outputs) that
     /// the float code applies around the host operation (`FpCtl::host_flush`).
     ftz32: (bool, bool),
@@ -385,12 +682,41 @@ impl Gen<'_> {
     /// Adds popcount(EXEC) to the lane-instruction count (the step loop's rule: every
     /// instruction counts the lanes EXEC has when it starts).
     fn count_lanes(&mut self) {
-        let e = self.exec64();
-        let n = self.b.ins().popcnt(e);
-        self.lanes = Some(match self.lanes {
-            Some(acc) => self.b.ins().iadd(acc, n),
-            None => n,
-        });
+        let lo = self.get_sgpr(opnd::EXEC_LO);
+        let hi = if self.wave64 {
+            self.get_sgpr(opnd::EXEC_HI)
+        } else {
+            lo
+        };
+        match &mut self.lane_run {
+            Some((e, n)) if *e == (lo, hi) => *n += 1,
+            _ => {
+                self.lanes = self.lanes_so_far();
+                self.lane_run = Some(((lo, hi), 1));
+            }
+        }
+    }
+
+    /// The lane-instructions counted so far (`lanes` plus the current run), computed here.
+    fn lanes_so_far(&mut self) -> Option<Value> {
+        let Some(((lo, hi), n)) = self.lane_run else {
+            return self.lanes;
+        };
+        let e = if self.wave64 {
+            self.join64(lo, hi)
+        } else {
+            self.b.ins().uextend(I64, lo)
+        };
+        let pc = self.b.ins().popcnt(e);
+        let run = if n == 1 {
+            pc
+        } else {
+            self.b.ins().imul_imm_u(pc, n as i64)
+        };
+        Some(match self.lanes {
+            Some(acc) => self.b.ins().iadd(acc, run),
+            None => run,
+        })
     }
 
     // ---------------------------------------------------------------- vectors
@@ -401,7 +727,6 @@ impl Gen<'_> {
         if let Some(m) = self.known_masks.get(&(lo, hi)) {
             return m.clone();
         }
-        let zero = self.splat(0);
         let (slo, shi) = (self.b.ins().splat(I32X4, lo), self.b.ins().splat(I32X4, hi));
         (0..self.chunks)
             .map(|c| {
@@ -409,18 +734,26 @@ impl Gen<'_> {
                 let s = (c % 8) * VL;
                 let bits = self.vconst([1 << s, 2 << s, 4 << s, 8 << s]);
                 let m = self.b.ins().band(word, bits);
-                self.b.ins().icmp(IntCC::NotEqual, m, zero)
+                // (Each lane's one bit set: equal to it, one compare where "not zero" on
+                // x86 is a compare and an inversion.)
+                self.b.ins().icmp(IntCC::Equal, m, bits)
             })
             .collect()
     }
 
     fn exec_masks(&mut self) -> Vec<Value> {
-        let lo = self.get_sgpr(opnd::EXEC_LO);
-        let hi = if self.wave64 {
-            self.get_sgpr(opnd::EXEC_HI)
-        } else {
-            lo
-        };
+        let (lo, hi) = self.exec_pair();
+        if self.full == Some((lo, hi)) {
+            let ones = match self.ones {
+                Some(v) => v,
+                None => {
+                    let v = self.splat(u32::MAX);
+                    self.ones = Some(v);
+                    v
+                }
+            };
+            return vec![ones; self.chunks];
+        }
         if let Some((l, h, m)) = &self.masks {
             if *l == lo && *h == hi {
                 return m.clone();
@@ -443,6 +776,21 @@ impl Gen<'_> {
         v
     }
 
+    /// Starts the next node: forgets the clean VGPR vectors of rows the next few nodes do not
+    /// read (they are in the register file: a later reader loads them again). Kept in SSA
+    /// across the block, a wave's rows outnumber the host's vector registers and the
+    /// allocator spills them, a stack store and load where one load from the register file
+    /// does; rows read soon stay (f64 code reads its operands as shuffled pairs, which
+    /// cranelift computes once for a cached row).
+    fn forget_old_vgprs(&mut self) {
+        if !self.through {
+            return;
+        }
+        let keep = &self.read_soon;
+        self.vgpr
+            .retain(|(row, _), (_, dirty)| *dirty || keep.contains(row));
+    }
+
     /// Chunk `chunk` of a VALU source.
     fn vsrc(&mut self, s: Src, chunk: usize) -> Value {
         match s {
@@ -455,12 +803,45 @@ impl Gen<'_> {
         }
     }
 
-    /// Writes `vals` (one per chunk) to VGPR `row` in the lanes of `masks`.
+    /// Writes `vals` (one per chunk) to VGPR `row` in the lanes of `masks`. The row is stored
+    /// at once (write-through) and its vectors stay cached clean: a vector kept dirty until the
+    /// block's end lives across all the code after its write, and with a wave's 8 or 16 vectors
+    /// per row that overflowed the host's 16 vector registers, so the allocator spilled them
+    /// and the exit stored them again (saxpy's optimised block: a 2.4 KB frame and a thousand
+    /// vector moves). Each exit, callback and side exit stores what is dirty, so the state any
+    /// of them leaves is the same either way.
     fn vwrite(&mut self, row: u16, vals: Vec<Value>, masks: &[Value]) {
         for (c, v) in vals.into_iter().enumerate() {
+            self.write_chunk(row, c, v, masks[c]);
+        }
+    }
+
+    /// Writes `v` to chunk `c` of VGPR `row` in the lanes of `mask` (see [`Gen::vwrite`]).
+    fn write_chunk(&mut self, row: u16, c: usize, v: Value, mask: Value) {
+        // (Every lane: the full-EXEC variant's masks, `exec_masks`.)
+        let new = if Some(mask) == self.ones {
+            v
+        } else {
             let old = self.get_v(row, c);
-            let new = self.b.ins().bitselect(masks[c], v, old);
-            self.vgpr.insert((row, c), (new, true));
+            self.b.ins().bitselect(mask, v, old)
+        };
+        // Written through unless a node just ahead writes the row again.
+        let dirty = !self.through || self.soon.contains(&row);
+        if !dirty {
+            self.store_v(row, c, new);
+        }
+        self.vgpr.insert((row, c), (new, dirty));
+    }
+
+    /// A lane-wise VALU result written chunk by chunk: `f` computes chunk `c` (reading only
+    /// chunk `c` of its sources), which is written before the next chunk's sources are read.
+    /// Lanes are independent, so this is the same as computing every chunk first; but loads
+    /// stay in the order they are emitted (they may alias the stores), and loading every
+    /// chunk's sources before the first store kept 16-24 vectors live at once (spilled).
+    fn vmap(&mut self, row: u16, masks: &[Value], mut f: impl FnMut(&mut Self, usize) -> Value) {
+        for (c, &mask) in masks.iter().enumerate().take(self.chunks) {
+            let v = f(self, c);
+            self.write_chunk(row, c, v, mask);
         }
     }
 
@@ -1096,18 +1477,14 @@ impl Gen<'_> {
             Node::CvtF64 { op, dst, a32, a64 } => self.cvt64_node(op, dst, a32, a64),
             Node::VMov { dst, a } => {
                 let m = self.exec_masks();
-                let vals = (0..self.chunks).map(|c| self.vsrc(a, c)).collect();
-                self.vwrite(dst, vals, &m);
+                self.vmap(dst, &m, |g, c| g.vsrc(a, c));
             }
             Node::VNot { dst, a } => {
                 let m = self.exec_masks();
-                let vals = (0..self.chunks)
-                    .map(|c| {
-                        let v = self.vsrc(a, c);
-                        self.b.ins().bnot(v)
-                    })
-                    .collect();
-                self.vwrite(dst, vals, &m);
+                self.vmap(dst, &m, |g, c| {
+                    let v = g.vsrc(a, c);
+                    g.b.ins().bnot(v)
+                });
             }
             Node::VTrans {
                 op,
@@ -1122,51 +1499,43 @@ impl Gen<'_> {
                 // truncates (a denormal, flushed or not, gives 0), saturates and gives 0 for
                 // NaN (cranelift's *_sat conversions).
                 let m = self.exec_masks();
-                let vals = (0..self.chunks)
-                    .map(|c| {
-                        let v = self.vsrc(a, c);
-                        match op {
-                            Cvt::F32FromI32 => {
-                                let f = self.b.ins().fcvt_from_sint(F32X4, v);
-                                self.as_i32x4(f)
-                            }
-                            Cvt::F32FromU32 => {
-                                let f = self.b.ins().fcvt_from_uint(F32X4, v);
-                                self.as_i32x4(f)
-                            }
-                            Cvt::I32FromF32 => {
-                                let f = self.as_f32x4(v);
-                                self.b.ins().fcvt_to_sint_sat(I32X4, f)
-                            }
-                            Cvt::U32FromF32 => {
-                                let f = self.as_f32x4(v);
-                                self.b.ins().fcvt_to_uint_sat(I32X4, f)
-                            }
+                self.vmap(dst, &m, |g, c| {
+                    let v = g.vsrc(a, c);
+                    match op {
+                        Cvt::F32FromI32 => {
+                            let f = g.b.ins().fcvt_from_sint(F32X4, v);
+                            g.as_i32x4(f)
                         }
-                    })
-                    .collect();
-                self.vwrite(dst, vals, &m);
+                        Cvt::F32FromU32 => {
+                            let f = g.b.ins().fcvt_from_uint(F32X4, v);
+                            g.as_i32x4(f)
+                        }
+                        Cvt::I32FromF32 => {
+                            let f = g.as_f32x4(v);
+                            g.b.ins().fcvt_to_sint_sat(I32X4, f)
+                        }
+                        Cvt::U32FromF32 => {
+                            let f = g.as_f32x4(v);
+                            g.b.ins().fcvt_to_uint_sat(I32X4, f)
+                        }
+                    }
+                });
             }
             Node::V2 { op, dst, a, b } => {
                 let m = self.exec_masks();
-                let vals = (0..self.chunks).map(|c| self.v2(op, a, b, c)).collect();
-                self.vwrite(dst, vals, &m);
+                self.vmap(dst, &m, |g, c| g.v2(op, a, b, c));
             }
             Node::V3 { op, dst, a, b, c } => {
                 let m = self.exec_masks();
-                let vals = (0..self.chunks).map(|k| self.v3(op, a, b, c, k)).collect();
-                self.vwrite(dst, vals, &m);
+                self.vmap(dst, &m, |g, k| g.v3(op, a, b, c, k));
             }
             Node::Fmac { dst, a, b } => {
                 let m = self.exec_masks();
-                let vals = (0..self.chunks)
-                    .map(|c| {
-                        let (x, y) = (self.vsrc(a, c), self.vsrc(b, c));
-                        let z = self.get_v(dst, c);
-                        self.fma(x, y, z)
-                    })
-                    .collect();
-                self.vwrite(dst, vals, &m);
+                self.vmap(dst, &m, |g, c| {
+                    let (x, y) = (g.vsrc(a, c), g.vsrc(b, c));
+                    let z = g.get_v(dst, c);
+                    g.fma(x, y, z)
+                });
             }
             Node::VCarry {
                 sub,
@@ -1179,18 +1548,22 @@ impl Gen<'_> {
             } => {
                 let m = self.exec_masks();
                 let ci = cin.map(|c| self.mask_src_chunks(c));
-                let mut vals = Vec::with_capacity(self.chunks);
                 let mut lanes = Vec::with_capacity(self.chunks);
-                let mut acc = self.b.ins().iconst(I64, 0);
+                // Per chunk the lanes that do NOT carry: x86 compares unsigned vectors for
+                // "at least" with a max and an equality, and "less than" needs an inversion
+                // more, so the complement is computed and inverted where it is used (an
+                // AND-NOT with EXEC's mask, a NOT of the packed bits).
+                let mut ncos = Vec::with_capacity(self.chunks);
                 for c in 0..self.chunks {
                     let (mut x, mut y) = (self.vsrc(a, c), self.vsrc(b, c));
                     if rev {
                         std::mem::swap(&mut x, &mut y);
                     }
-                    let (d, co) = if sub {
-                        // borrow = y > x, or (x == y and a borrow comes in).
+                    let (d, nco) = if sub {
+                        // borrow = y > x, or (x == y and a borrow comes in); no borrow =
+                        // y <= x and not (d == 0 and a borrow comes in).
                         let d = self.b.ins().isub(x, y);
-                        let b1 = self.b.ins().icmp(IntCC::UnsignedGreaterThan, y, x);
+                        let nb1 = self.b.ins().icmp(IntCC::UnsignedLessThanOrEqual, y, x);
                         match &ci {
                             Some(cm) => {
                                 let zero = self.splat(0);
@@ -1198,36 +1571,35 @@ impl Gen<'_> {
                                 let b2 = self.b.ins().band(z, cm[c]);
                                 // d - 1 where the carry-in is set (the mask is -1 there).
                                 let d2 = self.b.ins().iadd(d, cm[c]);
-                                (d2, self.b.ins().bor(b1, b2))
+                                (d2, self.b.ins().band_not(nb1, b2))
                             }
-                            None => (d, b1),
+                            None => (d, nb1),
                         }
                     } else {
+                        // carry = d < x (the sum wrapped); no carry = d >= x.
                         let d = self.b.ins().iadd(x, y);
-                        let c1 = self.b.ins().icmp(IntCC::UnsignedLessThan, d, x);
+                        let nc1 = self.b.ins().icmp(IntCC::UnsignedGreaterThanOrEqual, d, x);
                         match &ci {
                             Some(cm) => {
-                                // d + 1 where the carry-in is set; it carries iff d wrapped.
+                                // d + 1 where the carry-in is set; it carries iff d wrapped
+                                // (d2 < d), so no carry needs d2 >= d too.
                                 let d2 = self.b.ins().isub(d, cm[c]);
-                                let c2 = self.b.ins().icmp(IntCC::UnsignedLessThan, d2, d);
-                                (d2, self.b.ins().bor(c1, c2))
+                                let nc2 =
+                                    self.b.ins().icmp(IntCC::UnsignedGreaterThanOrEqual, d2, d);
+                                (d2, self.b.ins().band(nc1, nc2))
                             }
-                            None => (d, c1),
+                            None => (d, nc1),
                         }
                     };
-                    vals.push(d);
-                    let hb = self.b.ins().vhigh_bits(I64, co);
-                    let hb = if c == 0 {
-                        hb
-                    } else {
-                        self.b.ins().ishl_imm_u(hb, (c * VL) as i64)
-                    };
-                    acc = self.b.ins().bor(acc, hb);
-                    lanes.push(self.b.ins().band(co, m[c]));
+                    // (Written chunk by chunk, see `vmap`.)
+                    self.write_chunk(dst, c, d, m[c]);
+                    ncos.push(nco);
+                    lanes.push(self.b.ins().band_not(m[c], nco));
                 }
+                let nacc = self.pack_bits(&ncos);
+                let acc = self.b.ins().bnot(nacc);
                 let exec = self.exec64();
                 let bits = self.b.ins().band(acc, exec);
-                self.vwrite(dst, vals, &m);
                 self.write_known_mask(carry, bits, lanes);
             }
             Node::Mad64 {
@@ -1238,9 +1610,8 @@ impl Gen<'_> {
                 carry,
             } => {
                 let m = self.exec_masks();
-                let (mut los, mut his) = (Vec::new(), Vec::new());
                 let mut acc = self.b.ins().iconst(I64, 0);
-                for ch in 0..self.chunks {
+                for (ch, &mask) in m.iter().enumerate() {
                     let (x, y) = (self.vsrc(a, ch), self.vsrc(b, ch));
                     let zs = self.vsrc64_chunk(c, ch);
                     let mut sums = [zs[0]; 2];
@@ -1266,27 +1637,24 @@ impl Gen<'_> {
                         *sum = s;
                     }
                     let (lo, hi) = self.unzip(sums);
-                    los.push(lo);
-                    his.push(hi);
+                    // (Written chunk by chunk, see `vmap`.)
+                    self.write_chunk(dst, ch, lo, mask);
+                    self.write_chunk(dst + 1, ch, hi, mask);
                 }
                 let exec = self.exec64();
                 let bits = self.b.ins().band(acc, exec);
-                self.vwrite(dst, los, &m);
-                self.vwrite(dst + 1, his, &m);
                 self.write_mask(carry, bits);
             }
             Node::Shift64 { kind, dst, src, n } => {
                 let m = self.exec_masks();
-                let (mut los, mut his) = (Vec::new(), Vec::new());
-                for c in 0..self.chunks {
+                for (c, &mask) in m.iter().enumerate() {
                     let lo = self.get_v(src, c);
                     let hi = self.get_v(src + 1, c);
                     let (l, h) = self.shift64(kind, lo, hi, n);
-                    los.push(l);
-                    his.push(h);
+                    // (Written chunk by chunk, see `vmap`.)
+                    self.write_chunk(dst, c, l, mask);
+                    self.write_chunk(dst + 1, c, h, mask);
                 }
-                self.vwrite(dst, los, &m);
-                self.vwrite(dst + 1, his, &m);
             }
             Node::AlignBit { dst, a, b, n } => {
                 let m = self.exec_masks();
@@ -1478,26 +1846,65 @@ impl Gen<'_> {
             let lo = self.b.ins().ireduce(I32, bits);
             self.set_sgpr(code, lo);
         }
+        // Stored at once (and cached clean): left dirty, its computation from the chunks'
+        // compare results is placed where it is stored, at the block's exit, and keeps all of
+        // them live (spilled) through the block.
+        let c = if self.wave64 { code & !1 } else { code };
+        for k in c..c + 1 + self.wave64 as u16 {
+            if let Some(&(v, true)) = self.sgpr.get(&k) {
+                self.store_sgpr(k, v);
+                self.sgpr.insert(k, (v, false));
+            }
+        }
     }
 
     /// The lane mask (I64, before the AND with EXEC) of the per-chunk compare results `f(c)`
     /// (all ones or zero per lane), and those results ANDed with EXEC's lane masks.
     fn gather_mask(&mut self, mut f: impl FnMut(&mut Self, usize) -> Value) -> (Value, Vec<Value>) {
         let em = self.exec_masks();
-        let mut acc = self.b.ins().iconst(I64, 0);
+        let mut ms = Vec::with_capacity(self.chunks);
         let mut lanes = Vec::with_capacity(self.chunks);
         for (c, &e) in em.iter().enumerate() {
             let m = f(self, c);
-            let hb = self.b.ins().vhigh_bits(I64, m);
-            let hb = if c == 0 {
-                hb
-            } else {
-                self.b.ins().ishl_imm_u(hb, (c * VL) as i64)
-            };
-            acc = self.b.ins().bor(acc, hb);
+            ms.push(m);
             lanes.push(self.b.ins().band(m, e));
         }
-        (acc, lanes)
+        (self.pack_bits(&ms), lanes)
+    }
+
+    /// The lane mask (I64, bit `VL * c + j` for lane j of chunk c) of per-chunk lane masks
+    /// (each lane all ones or zero): four chunks at a time narrowed to bytes (saturating, so
+    /// -1 stays -1 and 0 stays 0) and their sign bits taken at once, instead of one sign
+    /// extraction, shift and OR per chunk.
+    fn pack_bits(&mut self, ms: &[Value]) -> Value {
+        let mut acc = None;
+        for (g, four) in ms.chunks(4).enumerate() {
+            let bits = if let [a, b, c, d] = *four {
+                let ab = self.b.ins().snarrow(a, b);
+                let cd = self.b.ins().snarrow(c, d);
+                let bytes = self.b.ins().snarrow(ab, cd);
+                self.b.ins().vhigh_bits(I64, bytes)
+            } else {
+                // (Chunks come in fours: 8 in wave32, 16 in wave64.)
+                let mut bits = self.b.ins().iconst(I64, 0);
+                for (k, &m) in four.iter().enumerate() {
+                    let hb = self.b.ins().vhigh_bits(I64, m);
+                    let hb = self.b.ins().ishl_imm_u(hb, (k * VL) as i64);
+                    bits = self.b.ins().bor(bits, hb);
+                }
+                bits
+            };
+            let bits = if g == 0 {
+                bits
+            } else {
+                self.b.ins().ishl_imm_u(bits, (16 * g) as i64)
+            };
+            acc = Some(match acc {
+                Some(a) => self.b.ins().bor(a, bits),
+                None => bits,
+            });
+        }
+        acc.unwrap_or_else(|| self.b.ins().iconst(I64, 0))
     }
 
     /// `write_mask` of `bits`, whose per-chunk lane masks are `lanes` (lane j of chunk c all
@@ -2863,7 +3270,7 @@ impl Gen<'_> {
 
     /// Adds the lane-instructions counted so far to `*lanes`.
     fn add_lanes(&mut self) {
-        if let Some(n) = self.lanes {
+        if let Some(n) = self.lanes_so_far() {
             let old = self.b.ins().load(I64, mem(), self.lanes_ptr, 0);
             let t = self.b.ins().iadd(old, n);
             self.b.ins().store(mem(), t, self.lanes_ptr, 0);
@@ -2900,6 +3307,18 @@ impl Gen<'_> {
         }
     }
 
+    /// Stores what the block wrote, adds its lane-instructions and returns the exit.
+    fn leave(&mut self, exit: Exit) {
+        self.store_dirty();
+        self.add_lanes();
+        let r = match exit {
+            Exit::Branch(c) => self.b.ins().uextend(I32, c),
+            Exit::FallThrough => self.b.ins().iconst(I32, 0),
+            Exit::Ended => self.b.ins().iconst(I32, 3),
+        };
+        self.b.ins().return_(&[r]);
+    }
+
     /// Stores what the block wrote, adds its lane-instructions and returns the exit, or, for
     /// a self-loop whose branch is taken and whose next iteration fits the budget, counts the
     /// iteration and goes back to `head`.
@@ -2909,6 +3328,11 @@ impl Gen<'_> {
         target: cranelift_codegen::isa::TargetFrontendConfig,
         self_loop: Option<(SelfLoop, cranelift_codegen::ir::Block)>,
     ) {
+        if self_loop.is_none() {
+            self.leave(exit);
+            self.b.finalize(target);
+            return;
+        }
         self.store_dirty();
         self.add_lanes();
         if let (Exit::Branch(taken), Some((l, head))) = (exit, self_loop) {

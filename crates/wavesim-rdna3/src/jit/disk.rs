@@ -45,7 +45,7 @@ pub const CACHE_ENV: &str = "WAVESIM_JIT_CACHE";
 /// signature, `CallEnv`'s layout, what the code may refer to). Bump it with any such change
 /// (the build-time source hash changes too, but a version says on purpose that old files are
 /// void).
-pub const FORMAT_VERSION: u32 = 3;
+pub const FORMAT_VERSION: u32 = 4;
 
 const MAGIC: [u8; 8] = *b"WSJITBLK";
 const HEADER: usize = 8 + 4 + 32 + 4 + 4 + 32;
