@@ -27,7 +27,7 @@ epilog's blending, glBlendFunc(SRC_ALPHA, ONE_MINUS_SRC_ALPHA) or (ONE, ONE)); `
 (the clear colour, multiples of 1/255 so that the tile's bytes are exact: the job's
 `[end_of_tile] clear`, as the driver's background program leaves the tile);
 `// approximate`: the job runs under the approximation opt-in (sqrt, length and distance are
-`rsqrt_special`, sin/cos `sin_pt_1/2`); `// samples: N` (2 or 4): a multisampled framebuffer
+`rsqrt_special`, sin/cos `sin_pt_1/2`; a sample-shaded discard's `sample_mask` on tested samples); `// samples: N` (2 or 4): a multisampled framebuffer
 (GLSL_GRAPHICS_SAMPLES: the epilog, the linked sample loop when the shader shades samples and
 the end-of-tile program for N samples; the job's `samples = N` and a twiddled N-sample PBE whose
 image holds every sample as libagx addresses them); NAME.ref is then llvmpipe's `positions`

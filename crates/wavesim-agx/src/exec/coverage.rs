@@ -8,9 +8,28 @@
 //! wavesim's fragment runner has no depth/stencil state, so a test passes; what the instruction
 //! changes is which samples the epilog writes (killed ones are not). Breaking one of Mesa's rules
 //! (testing twice, killing a tested sample) is a typed error: the hardware's result is not defined.
+//!
+//! Mesa itself breaks them for a sample-shaded `discard` linked by its gallium driver: there
+//! `agx_nir_lower_to_per_sample` runs before `agx_nir_lower_sample_mask` (agx_state.c,
+//! `agx_compile_variant`, Mesa 25.0.7 and main), so the test the latter inserts after the last
+//! discard keeps TARGET = `no_epilog_discard` (0xffff) instead of the sample being shaded, and the
+//! second pass of `agx_fast_link`'s sample loop re-tests (and may kill) samples the first pass
+//! tested. Honeykrisp (`hk_shader.c`) and the FS epilog (`agx_nir_prolog_epilog.c`: "Must be done
+//! before agx_nir_lower_to_per_sample to avoid duplicating tests") run the two passes the other
+//! way round; no public source says what the hardware does with the duplicated tests (applegpu
+//! gives the encoding only). So by default this stays the typed error, and under the
+//! approximation opt-in ([`WaveState::approximate`]) `sample_mask` computes GL's intent for
+//! per-sample shading (GL 4.6, 14.3.1.1: one invocation per sample, its fragment that sample;
+//! GLSL 4.60, 6.4: `discard` updates no buffer for the fragment): a repeated test of a tested sample does
+//! nothing, and killing a tested sample kills it (its stores are skipped; a depth `zs_emit` gave
+//! it is dropped). Each SIMD-group execution that needed this is counted as
+//! [`TESTED_SAMPLE_RULES`] in [`WaveState::approximated`].
 
 use super::{active, missing, Fault, Ops, WaveState};
 use crate::operand::Operand;
+
+/// The opt-in's name for `sample_mask` re-testing or killing a tested sample (module comment).
+pub const TESTED_SAMPLE_RULES: &str = "sample_mask on a tested sample (GL per-sample discard)";
 
 /// What `zs_emit` gave one sample of a thread's pixel (exec/zs_emit.rs).
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
@@ -79,6 +98,7 @@ pub(super) fn sample_mask(w: &mut WaveState, o: &Ops<'_>) -> Result<(), Fault> {
     w.coverage.fill();
     let (t_op, l_op) = (o.op("S")?, o.op("M")?);
     let all = w.coverage.all();
+    let mut relaxed = false;
     for lane in active(w).collect::<Vec<_>>() {
         let target = mask_of(w, t_op, lane, "S")? & all;
         let live = mask_of(w, l_op, lane, "M")?;
@@ -86,17 +106,29 @@ pub(super) fn sample_mask(w: &mut WaveState, o: &Ops<'_>) -> Result<(), Fault> {
         let affected = target & !killed;
         let test = affected & live;
         let kill = affected & !live;
-        if test & tested != 0 || kill & tested != 0 {
-            return Err(Fault::UnsupportedForm {
-                what: format!(
-                    "thread {lane}: sample_mask {} samples {:#x} already tested (Mesa's sample_mask rules 2 and 4)",
-                    if test & tested != 0 { "tests" } else { "kills" },
-                    (test | kill) & tested
-                ),
-            });
+        if (test | kill) & tested != 0 {
+            if !w.approximate {
+                return Err(Fault::UnsupportedForm {
+                    what: format!(
+                        "thread {lane}: sample_mask {} samples {:#x} already tested (Mesa's \
+                         sample_mask rules 2 and 4; `approximate = true` computes GL's \
+                         per-sample discard)",
+                        if test & tested != 0 { "tests" } else { "kills" },
+                        (test | kill) & tested
+                    ),
+                });
+            }
+            relaxed = true;
+            // GL's intent: a discarded sample writes nothing, its depth included
+            for s in (0..8).filter(|s| (kill & tested) >> s & 1 == 1) {
+                w.coverage.zs[lane][s] = None;
+            }
         }
         w.coverage.tested[lane] |= test;
         w.coverage.killed[lane] |= kill;
+    }
+    if relaxed {
+        *w.approximated.entry(TESTED_SAMPLE_RULES).or_insert(0) += 1;
     }
     w.coverage.used = true;
     Ok(())

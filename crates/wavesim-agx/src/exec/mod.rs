@@ -46,7 +46,7 @@ pub mod tile;
 mod varying;
 mod zs_emit;
 
-pub use coverage::{Coverage, ZsOutput};
+pub use coverage::{Coverage, ZsOutput, TESTED_SAMPLE_RULES};
 pub use varying::{default_sample_positions, TILE};
 
 use crate::decode::{decode, Decoded};
@@ -179,6 +179,8 @@ pub struct WaveState {
     pub tile_layout: tile::TileLayout,
     /// Opt-in: run `sin_pt_1`, `sin_pt_2`, `rsqrt_special` and `simd_matrix_fmadd32/16` as their
     /// documented intent (the M1's rules are not public); off, they are `Fault::Unsupported`.
+    /// Also the texture filters of `texture.rs` and `sample_mask` on tested samples
+    /// (`coverage.rs`), typed errors without it.
     pub approximate: bool,
     /// Executions of those instructions under the opt-in, by name (per SIMD group instruction).
     pub approximated: std::collections::BTreeMap<&'static str, u64>,
