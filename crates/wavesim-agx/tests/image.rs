@@ -476,3 +476,72 @@ fn unrepresentable_stores_are_errors() {
         );
     }
 }
+
+/// `write_word` with its LOD operand D (bits 24-29, Dt at 31: 1 immediate, 0 a 16-bit register).
+fn with_lod(mut code: Vec<u8>, d: u64, imm: bool) -> Vec<u8> {
+    let mut raw = [0u8; 8];
+    raw[..6].copy_from_slice(&code[..6]);
+    let mut v = u64::from_le_bytes(raw);
+    v &= !(0x3F << 24 | 1 << 31);
+    v |= d << 24 | u64::from(imm) << 31;
+    code[..6].copy_from_slice(&v.to_le_bytes()[..6]);
+    code
+}
+
+/// An image store at a nonzero LOD operand: a typed error by default (no public rule for how it
+/// combines with the PBE `Level`); under the approximation opt-in, SPV_AMD_shader_image_load_store_lod's
+/// intent, level `Level + LOD`. A 2D RGBA8 PBE of 4x4 with 3 levels (4x4, 2x2, 1x1) at `Level`
+/// 1: ail lays the levels out at 0, 128 and 256 (64, 16 and 4 bytes, each level starting on a
+/// 128-byte line, as in `array_layer_and_level_and_errors`). LOD 1 (immediate) writes level 2's
+/// only texel at 256; LOD 0 from a register (r7l) writes level 1's (1, 1) at 128 + 4 * Morton(1, 1)
+/// = 140, uncounted; LOD 2 (level 3 of 3) and LOD -2 (level -1: r7l = 0xfffe, a signed 16-bit
+/// operand) are typed errors. One counted SIMD-group execution.
+#[test]
+fn store_at_a_nonzero_lod_under_the_opt_in() {
+    let mut dev = DeviceMemory::new();
+    let a = dev.alloc(512, 128).unwrap();
+    // `Levels` - 1 = 2 at bit 104 (above_104's low 4 bits)
+    let desc = pbe(2, 2, true, 4, 4, a, 1, 2);
+    let setup = |x: u32, y: u32, lod: u16, approximate: bool| {
+        let mut w = WaveState::new(12);
+        w.textures = vec![desc];
+        w.exec = 1;
+        w.approximate = approximate;
+        w.set_reg32(4, 0, x);
+        w.set_reg32(5, 0, y);
+        w.set_half(14, 0, lod);
+        for c in 0..4 {
+            w.set_reg32(8 + c, 0, 1.0f32.to_bits());
+        }
+        w
+    };
+    let imm1 = with_lod(write_word(16, true, 8, 2, 0, 0), 1, true);
+    let reg = with_lod(write_word(16, true, 8, 2, 0, 0), 14, false);
+    let mut w = setup(0, 0, 0, false);
+    match run_group(imm1.clone(), &mut w, &dev) {
+        Err(Fault::UnsupportedForm { what }) => {
+            assert!(what.contains("image_write at LOD 1"), "{what}")
+        }
+        other => panic!("{other:?}"),
+    }
+    let mut w = setup(0, 0, 0, true);
+    run_group(imm1, &mut w, &dev).unwrap();
+    let mut b = [0u8; 4];
+    dev.read(a + 256, &mut b).unwrap();
+    assert_eq!(b, [255; 4]);
+    assert_eq!(w.approximated.get(wavesim_agx::exec::NONZERO_LOD), Some(&1));
+    let mut w = setup(1, 1, 0, true);
+    run_group(reg.clone(), &mut w, &dev).unwrap();
+    dev.read(a + 140, &mut b).unwrap();
+    assert_eq!(b, [255; 4]);
+    assert!(w.approximated.is_empty());
+    for lod in [2u16, 0xFFFE] {
+        let mut w = setup(0, 0, lod, true);
+        match run_group(reg.clone(), &mut w, &dev) {
+            Err(Fault::UnsupportedForm { what }) => {
+                assert!(what.contains("of 3 levels"), "{what}")
+            }
+            other => panic!("LOD {lod}: {other:?}"),
+        }
+    }
+}

@@ -17,15 +17,19 @@
 //! each stored channel takes: Mesa's `agx_batch_upload_pbe` sets `swizzle_X = i` when the
 //! format's channel X holds component i (B8G8R8A8's first channel, blue, takes component 2), so
 //! stored channel c takes component `swizzle[c]`.
-//! The level written is the descriptor's `Level`, the LOD operand must be 0: every producer in
-//! Mesa 25.0 passes 0 (GL and Vulkan image views are one level, bound through the PBE `Level`
-//! by `agx_batch_upload_pbe` / `hk_image_view.c`; asahi exposes no
-//! SPV_AMD_shader_image_load_store_lod, though its compiler compiles GLSL's `imageStoreLodAMD`
-//! into an image_write with the LOD in a register, `corpus/agx/glsl_img/store_lod_amd`,
-//! which stops here; libagx's `compression.cl` and
-//! `agx_nir_lower_tilebuffer.c` store at LOD 0; `legalize_image_lod` only narrows the operand
-//! to 16 bits), so how a nonzero operand combines with `Level` has neither a public source nor
-//! a producer to observe;
+//! The level written is the descriptor's `Level` when the LOD operand is 0, which every producer
+//! in Mesa 25.0 and Mesa's main branch passes (GL and Vulkan image views are one level, bound
+//! through the PBE `Level` by `agx_batch_upload_pbe` / `hk_image_view.c`, whose `Levels` is the
+//! resource's; asahi exposes no SPV_AMD_shader_image_load_store_lod, though its compiler
+//! compiles GLSL's `imageStoreLodAMD` into an image_write with the LOD in a register,
+//! `agx_emit_image_store`; libagx's `compression.cl` and `agx_nir_lower_tilebuffer.c` store at
+//! LOD 0; `legalize_image_lod` only narrows the operand to 16 bits; cmdbuf.xml names `Level`
+//! and `Levels` only). How a nonzero operand combines with `Level` thus has neither a public
+//! source nor a producer to observe: a typed error by default, and under the approximation
+//! opt-in ([`WaveState::approximate`]) the documented intent of SPV_AMD_shader_image_load_store_lod
+//! (the LOD selects a level relative to the view's base level): level `Level + LOD` of the
+//! `Levels` (the operand a signed 16-bit value; outside the levels a typed error), each SIMD-group
+//! execution counted as [`NONZERO_LOD`] (`corpus/agx/glsl_img/store_lod_amd`);
 //! a texel outside the level or a layer outside the layers is a typed error (GL: the store has
 //! no effect; whether the hardware drops it is not documented). Mesa lowers cube images to 2D
 //! arrays and 1D images to 2D, so 2D and 2D array are the kinds modelled.
@@ -37,6 +41,10 @@ use super::{active, missing, Fault, Ops, WaveState};
 use crate::operand::{Operand, RegFile};
 use wavesim_core::memory::DeviceMemory;
 use wavesim_core::observe::AccessKind;
+
+/// The opt-in's name for an `image_write` at a nonzero LOD operand (module comment).
+pub const NONZERO_LOD: &str =
+    "image_write at a nonzero LOD (SPV_AMD_shader_image_load_store_lod: the view's level + LOD)";
 
 fn unsupported(what: impl Into<String>) -> Fault {
     Fault::UnsupportedForm { what: what.into() }
@@ -138,27 +146,25 @@ pub(super) fn image_write(w: &mut WaveState, o: &Ops<'_>, dev: &DeviceMemory) ->
         _ => return Err(missing("C")),
     };
     check_coordinates(&coords, axes, array)?;
-    let lod = match o.op("D")? {
-        Operand::Reg(r, _) => Some(*r),
-        Operand::Imm(v) if *v == 0 => None,
-        Operand::Imm(v) => {
-            return Err(unsupported(format!(
-                "image_write at LOD {v} (how a nonzero LOD combines with the PBE's Level has no \
-                 public source)"
-            )))
-        }
-        _ => return Err(missing("D")),
-    };
+    let lod_op = o.op("D")?.clone();
+    if !matches!(lod_op, Operand::Reg(..) | Operand::Imm(_)) {
+        return Err(missing("D"));
+    }
+    let mut relative = false;
     for lane in active(w).collect::<Vec<_>>() {
-        if let Some(r) = lod {
-            let v = w.read(r, lane)?;
-            if v != 0 {
-                return Err(unsupported(format!(
-                    "thread {lane}: image_write at LOD {v} (how a nonzero LOD combines with the \
-                     PBE's Level has no public source)"
-                )));
-            }
+        // a 16-bit operand (`legalize_image_lod`), signed as NIR's i2i16 leaves it
+        let lod = match &lod_op {
+            Operand::Reg(r, _) => i64::from(w.read(*r, lane)? as u16 as i16),
+            Operand::Imm(v) => i64::from(*v as u16 as i16),
+            _ => return Err(missing("D")),
+        };
+        if lod != 0 && !w.approximate {
+            return Err(unsupported(format!(
+                "thread {lane}: image_write at LOD {lod} (how a nonzero LOD combines with the \
+                 PBE's Level has no public source; `approximate = true` writes level Level + LOD)"
+            )));
         }
+        relative |= lod != 0;
         let p = PbeDesc::decode(&texture_descriptor(w, o, dev, lane)?);
         let fmt = Format::new(p.channels, p.ty, p.srgb)?;
         if p.dimension != n || p.samples != 0 || p.extended {
@@ -185,13 +191,17 @@ pub(super) fn image_write(w: &mut WaveState, o: &Ops<'_>, dev: &DeviceMemory) ->
             }
             l => return Err(unsupported(format!("image layout {l}"))),
         };
-        let level = *tree.levels.get(p.level as usize).ok_or_else(|| {
-            unsupported(format!(
-                "PBE level {} of {} levels",
-                p.level,
-                tree.levels.len()
-            ))
-        })?;
+        let index = i64::from(p.level) + lod;
+        let level = *usize::try_from(index)
+            .ok()
+            .and_then(|i| tree.levels.get(i))
+            .ok_or_else(|| {
+                unsupported(format!(
+                    "thread {lane}: PBE level {} + LOD {lod} of {} levels",
+                    p.level,
+                    tree.levels.len()
+                ))
+            })?;
         let [x, y, _] = coordinate_bits(w, &coords, axes, array, lane)?;
         let layer = if array {
             array_layer(w, &coords, axes, lane)?
@@ -229,7 +239,7 @@ pub(super) fn image_write(w: &mut WaveState, o: &Ops<'_>, dev: &DeviceMemory) ->
         let addr = p
             .address
             .wrapping_add(layer_offset)
-            .wrapping_add(tree.texel_offset(p.level as usize, x, y)?);
+            .wrapping_add(tree.texel_offset(index as usize, x, y)?);
         dev.write(addr, &bytes)
             .map_err(|source| Fault::Memory { lane, source })?;
         let mut value = [0u8; 8];
@@ -244,6 +254,9 @@ pub(super) fn image_write(w: &mut WaveState, o: &Ops<'_>, dev: &DeviceMemory) ->
             fmt.bytes(),
             u64::from_le_bytes(value),
         );
+    }
+    if relative {
+        *w.approximated.entry(NONZERO_LOD).or_insert(0) += 1;
     }
     Ok(())
 }

@@ -47,6 +47,7 @@ mod varying;
 mod zs_emit;
 
 pub use coverage::{Coverage, ZsOutput, TESTED_SAMPLE_RULES};
+pub use image::NONZERO_LOD;
 pub use varying::{default_sample_positions, TILE};
 
 use crate::decode::{decode, Decoded};
