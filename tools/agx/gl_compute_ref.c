@@ -7,7 +7,9 @@
  * 3d, cube or buffer (W texels, H = D = 1: a buffer texture); FORMAT as tools/agx/glsl_compute.c names them; the words are level 0's texels row by
  * row, layer by layer, cube faces in GL's order): a texture on texture unit UNIT with NEAREST
  * filters, clamp to edge and no mipmaps (level 0 only), or an image bound read-write to image
- * unit UNIT (layered when it has layers); `sampler UNIT linear|seamless|border=R,G,B,A` after a
+ * unit UNIT (layered when it has layers; a 2D image line may say `levels=N,BASE` after D: N
+ * levels, the words giving every level in turn, the image unit bound at level BASE and every
+ * level printed); `sampler UNIT linear|seamless|border=R,G,B,A` after a
  * texture line makes its filters LINEAR (seamless: with GL_TEXTURE_CUBE_MAP_SEAMLESS on), or its
  * wrap modes clamp to border with that colour.
  * Output: one line per buffer, `BINDING: WORD...` in hex, after glDispatchCompute(X, Y, Z), then
@@ -16,6 +18,8 @@
 #include "../mesa/shader_test_common.h"
 
 #include <stdbool.h>
+
+#define MAX2(a, b) ((a) > (b) ? (a) : (b))
 
 #define GL_FUNCS(X)                                                                         \
    COMMON_GL_FUNCS(X)                                                                       \
@@ -63,7 +67,7 @@ static const struct {
 struct image {
    GLuint tex, unit, buffer;
    GLenum target, format, type;
-   unsigned words;
+   unsigned words, levels, w, h, bytes;
 };
 #define MAX_WORDS (1 << 20)
 
@@ -174,11 +178,19 @@ int main(int argc, char **argv)
             p_glEnable(GL_TEXTURE_CUBE_MAP_SEAMLESS);
          continue;
       }
+      unsigned levels = 1, base = 0;
       if (texture || image) {
          int more;
          if (sscanf(line + used, "%15s %15s %u %u %u%n", dim, fmt, &w_px, &h_px, &d_px, &more) != 5)
             return fail("bad texture line", line);
          used += more;
+         /* `levels=N,BASE` (2D images): N levels, the words giving each in turn; the image unit
+          * binds level BASE */
+         if (sscanf(line + used, " levels=%u,%u%n", &levels, &base, &more) == 2) {
+            used += more;
+            if (!image || strcmp(dim, "2d") || !levels || base >= levels)
+               return fail("levels= is for 2D images, BASE below N", line);
+         }
       }
       unsigned n = 0, w;
       int step;
@@ -197,9 +209,12 @@ int main(int argc, char **argv)
                          : !strcmp(dim, "cube")    ? GL_TEXTURE_CUBE_MAP
                                                    : 0;
          bool compressed = formats[f].bytes == 0;
+         unsigned texels = 0;
+         for (unsigned l = 0; l < levels; ++l)
+            texels += MAX2(w_px >> l, 1) * MAX2(h_px >> l, 1) * d_px;
          if (!target ||
              (compressed ? 4 * n != (w_px / 4) * (h_px / 4) * d_px * 16
-                         : 4 * n != w_px * h_px * d_px * formats[f].bytes))
+                         : 4 * n != texels * formats[f].bytes))
             return fail("bad texture size or dimension", line);
          GLuint tex, buf = 0;
          p_glGenTextures(1, &tex);
@@ -227,8 +242,16 @@ int main(int argc, char **argv)
          p_glTexParameteri(target, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
          p_glTexParameteri(target, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
          p_glTexParameteri(target, GL_TEXTURE_WRAP_R, GL_CLAMP_TO_EDGE);
-         p_glTexParameteri(target, GL_TEXTURE_MAX_LEVEL, 0);
-         if (compressed && target == GL_TEXTURE_2D) {
+         p_glTexParameteri(target, GL_TEXTURE_MAX_LEVEL, levels - 1);
+         if (levels > 1) {
+            uint8_t *at = (uint8_t *)words;
+            for (unsigned l = 0; l < levels; ++l) {
+               unsigned lw = MAX2(w_px >> l, 1), lh = MAX2(h_px >> l, 1);
+               p_glTexImage2D(target, l, formats[f].internal, lw, lh, 0, formats[f].format,
+                              formats[f].type, at);
+               at += lw * lh * formats[f].bytes;
+            }
+         } else if (compressed && target == GL_TEXTURE_2D) {
             p_glCompressedTexImage2D(target, 0, formats[f].internal, w_px, h_px, 0, 4 * n, words);
          } else if (compressed) {
             return fail("compressed formats only as 2D textures", line);
@@ -248,10 +271,11 @@ int main(int argc, char **argv)
          if (!image && b < 32)
             unit_target[b] = target;
          if (image) {
-            p_glBindImageTexture(b, tex, 0, target != GL_TEXTURE_2D, 0, GL_READ_WRITE,
+            p_glBindImageTexture(b, tex, base, target != GL_TEXTURE_2D, 0, GL_READ_WRITE,
                                  formats[f].internal);
-            images[nr_images++] = (struct image){tex, b, 0, target, formats[f].format,
-                                                 formats[f].type, n};
+            images[nr_images++] =
+               (struct image){tex,    b,     0,    target, formats[f].format, formats[f].type,
+                              n,      levels, w_px, h_px,   formats[f].bytes};
          }
          continue;
       }
@@ -287,6 +311,13 @@ int main(int argc, char **argv)
          for (unsigned face = 0; face < 6; ++face)
             p_glGetTexImage(GL_TEXTURE_CUBE_MAP_POSITIVE_X + face, 0, images[i].format,
                             images[i].type, words + face * face_words);
+      } else if (images[i].levels > 1) {
+         /* every level in turn, as the spec line gave them */
+         uint8_t *at = (uint8_t *)words;
+         for (unsigned l = 0; l < images[i].levels; ++l) {
+            p_glGetTexImage(images[i].target, l, images[i].format, images[i].type, at);
+            at += MAX2(images[i].w >> l, 1) * MAX2(images[i].h >> l, 1) * images[i].bytes;
+         }
       } else {
          p_glGetTexImage(images[i].target, 0, images[i].format, images[i].type, words);
       }

@@ -29,7 +29,9 @@
  *
  * Usage: glsl_compute IN.spv OUT.blob [RESOURCES]   (prints the argument layout: "arg OFFSET
  * COMPONENTS BITS NAME"). RESOURCES lines `texture|image BINDING 2d|2darray|3d|cube FORMAT W H D
- * LINEAR` give each texture's and image's level 0 (LINEAR: the texels row by row, layer by layer);
+ * LINEAR` give each texture's and image's level 0 (LINEAR: the texels row by row, layer by layer;
+ * a last field `levels=N,BASE`: a 2D resource of N levels, LINEAR holding them all in order, its
+ * image view, TEXTURE's first/last level and PBE's Level, at level BASE);
  * for each the tool writes OUT.blob.KINDBINDING.bin, laid out by ail as the driver allocates it, and
  * prints `state INDEX KIND BINDING SIZE W0..W5` (cmdbuf.xml TEXTURE for textures and image loads,
  * and for images also PBE, as agx_pack_texture / agx_batch_upload_pbe pack them, address 0) and
@@ -407,11 +409,21 @@ place_buffer_resource(bool image, unsigned binding, enum pipe_format format, uns
 static bool
 place_resource(const char *line, const char *out, unsigned textures_end)
 {
-   char kind[16], dim_name[16], fmt[16], path[4096], filter[64] = "nearest";
+   char kind[16], dim_name[16], fmt[16], path[4096], filter[64] = "nearest", extra[64] = "";
    unsigned binding, w, h, d;
-   int fields = sscanf(line, "%15s %u %15s %15s %u %u %u %4095s %63s", kind, &binding, dim_name,
-                       fmt, &w, &h, &d, path, filter);
-   if (fields != 8 && fields != 9)
+   int fields = sscanf(line, "%15s %u %15s %15s %u %u %u %4095s %63s %63s", kind, &binding,
+                       dim_name, fmt, &w, &h, &d, path, filter, extra);
+   if (fields < 8)
+      return false;
+   /* `levels=N,BASE`: a 2D resource of N levels whose LINEAR file holds every level in order,
+    * viewed (GL's image binding, the PBE's Level) at level BASE */
+   unsigned nr_levels = 1, base = 0;
+   if (!strncmp(filter, "levels=", 7)) {
+      memcpy(extra, filter, sizeof(extra));
+      strcpy(filter, "nearest");
+   }
+   if (extra[0] && (sscanf(extra, "levels=%u,%u", &nr_levels, &base) != 2 || !nr_levels ||
+                    base >= nr_levels || nr_levels > 16))
       return false;
    /* border=R,G,B,A: clamp to border with that custom colour (NEAREST) */
    float border_rgba[4];
@@ -441,30 +453,42 @@ place_resource(const char *line, const char *out, unsigned textures_end)
       dim = AGX_TEXTURE_DIMENSION_CUBE;
    else
       return false;
+   if (nr_levels > 1 && dim != AGX_TEXTURE_DIMENSION_2D)
+      return false;
    struct ail_layout layout = {
       .width_px = w,
       .height_px = h,
       .depth_px = d,
       .sample_count_sa = 1,
-      .levels = 1,
+      .levels = nr_levels,
       .tiling = AIL_TILING_TWIDDLED,
       .format = format,
       .mipmapped_z = dim == AGX_TEXTURE_DIMENSION_3D,
       .writeable_image = image,
    };
    ail_make_miptree(&layout);
-   /* bytes a row of blocks (a texel is a 1x1 block) and a layer, row by row */
-   size_t row_B = (size_t)util_format_get_nblocksx(format, w) * util_format_get_blocksize(format);
-   size_t layer_B = row_B * util_format_get_nblocksy(format, h), got;
+   /* bytes a row of blocks (a texel is a 1x1 block) and a layer, row by row, level by level */
+   size_t all_B = 0, got;
+   for (unsigned l = 0; l < nr_levels; ++l)
+      all_B += (size_t)util_format_get_nblocksx(format, u_minify(w, l)) *
+               util_format_get_nblocksy(format, u_minify(h, l)) *
+               util_format_get_blocksize(format) * d;
    uint8_t *linear = read_file(path, &got);
-   if (!linear || got != layer_B * d) {
-      fprintf(stderr, "glsl_compute: %s holds %zu bytes, not %zu\n", path, got, layer_B * d);
+   if (!linear || got != all_B) {
+      fprintf(stderr, "glsl_compute: %s holds %zu bytes, not %zu\n", path, got, all_B);
       return false;
    }
    uint8_t *tiled = calloc(1, layout.size_B);
-   for (unsigned z = 0; z < d; ++z)
-      ail_tile(tiled + z * layout.layer_stride_B, linear + z * layer_B, &layout, 0, row_B, 0, 0,
-               w, h);
+   size_t at = 0;
+   for (unsigned l = 0; l < nr_levels; ++l) {
+      unsigned lw = u_minify(w, l), lh = u_minify(h, l);
+      size_t row_B =
+         (size_t)util_format_get_nblocksx(format, lw) * util_format_get_blocksize(format);
+      size_t layer_B = row_B * util_format_get_nblocksy(format, lh);
+      for (unsigned z = 0; z < d; ++z, at += layer_B)
+         ail_tile(tiled + z * layout.layer_stride_B + ail_get_level_offset_B(&layout, l),
+                  linear + at, &layout, l, row_B, 0, 0, lw, lh);
+   }
    char file[4200];
    snprintf(file, sizeof(file), "%s.%s%u.bin", out, kind, binding);
    FILE *f = fopen(file, "wb");
@@ -488,7 +512,9 @@ place_resource(const char *line, const char *out, unsigned textures_end)
       cfg.swizzle_a = agx_channel_from_pipe(desc->swizzle[3]);
       cfg.width = w;
       cfg.height = h;
-      cfg.first_level = cfg.last_level = 0;
+      /* a GL image is one level of its resource: the view's */
+      cfg.first_level = cfg.last_level = base;
+      cfg.unk_mipmapped = nr_levels > 1;
       cfg.address = 0;
       cfg.depth = dim == AGX_TEXTURE_DIMENSION_CUBE ? 1 : d;
       cfg.page_aligned_layers = layout.page_aligned_layers;
@@ -500,8 +526,8 @@ place_resource(const char *line, const char *out, unsigned textures_end)
       printf(" %u", tw[i]);
    printf("\n");
    if (image) {
-      /* agx_batch_upload_pbe for a GL image view of level 0: the format's channel i takes
-       * component i, levels and layers of the resource */
+      /* agx_batch_upload_pbe for a GL image view of level BASE: the format's channel i takes
+       * component i, levels and layers of the resource, Level the view's level */
       struct agx_pbe_packed pbe;
       agx_pack(&pbe, PBE, cfg) {
          cfg.dimension = dim;
@@ -521,16 +547,17 @@ place_resource(const char *line, const char *out, unsigned textures_end)
          cfg.buffer = 0;
          cfg.width = w;
          cfg.height = h;
-         cfg.level = 0;
+         cfg.level = base;
          cfg.layers = dim == AGX_TEXTURE_DIMENSION_3D ? 1 : d;
-         cfg.levels = 1;
+         cfg.levels = nr_levels;
+         cfg.unk_mipmapped = nr_levels > 1;
          cfg.page_aligned_layers = layout.page_aligned_layers;
          /* the software sideband libagx_image_texel_address reads for atomics (not extended,
           * a writeable twiddled image) */
-         cfg.level_offset_sw = ail_get_level_offset_B(&layout, 0);
+         cfg.level_offset_sw = ail_get_level_offset_B(&layout, base);
          cfg.sample_count_log2_sw = 0;
-         cfg.tile_width_sw = layout.tilesize_el[0].width_el;
-         cfg.tile_height_sw = layout.tilesize_el[0].height_el;
+         cfg.tile_width_sw = layout.tilesize_el[base].width_el;
+         cfg.tile_height_sw = layout.tilesize_el[base].height_el;
          cfg.layer_stride_sw = layout.layer_stride_B;
       }
       const uint32_t *pw = (const uint32_t *)&pbe;

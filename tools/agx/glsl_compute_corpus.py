@@ -20,7 +20,10 @@ The job comes from the shader's header comments:
                                     binding UNIT), DIM 2d|2darray|3d|cube, FORMAT as
                                     tools/agx/glsl_compute.c names them, level 0's words from KIND
                                     (as for buffers, N implied; also randh LO HI: f16 pairs)
-  // image: UNIT DIM FORMAT W H D KIND [ARGS]     the same as an image on image unit UNIT
+  // image: UNIT DIM FORMAT W H D KIND [ARGS]     the same as an image on image unit UNIT; after
+                                    D, `levels=N,BASE[,REFBASE]` (2D): N levels, KIND's words
+                                    filling them in turn, the image bound at level BASE (PBE
+                                    Level), in llvmpipe at REFBASE (default BASE)
   // sampler: UNIT linear|seamless  that texture unit's filters LINEAR (seamless: GL's
                                     TEXTURE_CUBE_MAP_SEAMLESS on, the sampler's seamful bit off)
   // sampler: UNIT border R G B A   clamp to border with that custom border colour
@@ -29,6 +32,8 @@ The job comes from the shader's header comments:
   // approximate                    run under the approximation opt-in (sqrt is rsqrt_special)
   // reference: none                no llvmpipe reference (it lacks what the shader uses); the
                                     test expects the run to stop (`// expect error: TEXT`)
+  // reference: FILE                llvmpipe runs FILE (in DIR) instead: the same work in GLSL
+                                    it has (store_lod_amd: imageStore at a bound level)
 Random contents are deterministic (a seeded generator per shader and binding).
 
 Usage: glsl_compute_corpus.py [--drop-failures] MESA_NEW_WORKDIR DIR [NAME...]
@@ -94,9 +99,18 @@ FORMAT_BYTES = {'rgba8': 4, 'rgba8ui': 4, 'r32f': 4, 'r32ui': 4, 'r32i': 4, 'rg1
 
 
 def parse_resource(name, kind, f):
-    """(kind, unit, dim, format, w, h, d, words) of a `// texture:` or `// image:` line."""
+    """(kind, unit, dim, format, w, h, d, words, levels) of a `// texture:` or `// image:` line;
+    levels: None, or (N, BASE, REFBASE) from an image's `levels=N,BASE[,REFBASE]` after D."""
     unit, dim, fmt, w, h, d = int(f[0]), f[1], f[2], int(f[3]), int(f[4]), int(f[5])
-    n = w * h * d * FORMAT_BYTES[fmt] // 4
+    levels = None
+    if f[6].startswith('levels='):
+        v = [int(x) for x in f[6][7:].split(',')]
+        levels = (v[0], v[1], v[2] if len(v) > 2 else v[1])
+        if kind != 'image' or dim != '2d' or len(v) not in (2, 3) or max(levels[1:]) >= v[0]:
+            raise SystemExit('%s: levels=N,BASE[,REFBASE] is for 2D images below N' % name)
+        f = f[:6] + f[7:]
+    n = sum(max(w >> l, 1) * max(h >> l, 1) for l in range(levels[0] if levels else 1)) \
+        * d * FORMAT_BYTES[fmt] // 4
     if fmt.startswith('astc'):
         bw, bh = (int(v) for v in fmt[4:].split('x'))
         n = -(-w // bw) * -(-h // bh) * d * 4  # 16-byte blocks
@@ -104,7 +118,7 @@ def parse_resource(name, kind, f):
     words = buffer_words(name, 1000 + unit, f[6], given)
     if len(words) != n:
         raise SystemExit('%s: %s %d has %d words, not %d' % (name, kind, unit, len(words), n))
-    return (kind, unit, dim, fmt, w, h, d, words)
+    return (kind, unit, dim, fmt, w, h, d, words, levels)
 
 
 def parse(name, text):
@@ -140,13 +154,14 @@ def build(work, src_dir, name, compiler, ref):
         if resources:
             res_spec = os.path.join(tmp, 'resources')
             with open(res_spec, 'w') as f:
-                for kind, unit, dim, fmt, w, h, d, words in resources:
+                for kind, unit, dim, fmt, w, h, d, words, levels in resources:
                     lin = os.path.join(tmp, 'linear_%s%d' % (kind, unit))
                     with open(lin, 'wb') as g:
                         g.write(struct.pack('<%dI' % len(words), *words))
-                    f.write('%s %d %s %s %d %d %d %s %s\n' % (
+                    f.write('%s %d %s %s %d %d %d %s %s%s\n' % (
                         kind, unit, dim, fmt, w, h, d, lin,
-                        filters.get(unit, 'nearest') if kind == 'texture' else 'nearest'))
+                        filters.get(unit, 'nearest') if kind == 'texture' else 'nearest',
+                        ' levels=%d,%d' % levels[:2] if levels else ''))
             cmd.append(res_spec)
         out = subprocess.run(cmd, check=True, capture_output=True, text=True, env=ENV).stdout
         args, args_size, scratch = [], 0, 0
@@ -192,20 +207,27 @@ def build(work, src_dir, name, compiler, ref):
         with open(spec, 'w') as f:
             for b, kind, words in buffers:
                 f.write('%s %d %s\n' % (kind, b, ' '.join('%x' % w for w in words)))
-            for kind, unit, dim, fmt, w, h, d, words in resources:
-                f.write('%s %d %s %s %d %d %d %s\n' % (kind, unit, dim, fmt, w, h, d,
-                                                      ' '.join('%x' % v for v in words)))
+            for kind, unit, dim, fmt, w, h, d, words, levels in resources:
+                # llvmpipe binds the image at REFBASE (see `// reference:`)
+                f.write('%s %d %s %s %d %d %d %s%s\n' % (
+                    kind, unit, dim, fmt, w, h, d,
+                    'levels=%d,%d ' % (levels[0], levels[2]) if levels else '',
+                    ' '.join('%x' % v for v in words)))
             for unit, filt in sorted(filters.items()):
                 f.write('sampler %d %s\n' % (unit, filt))
         wg = [int(v) for v in open(stem + '.report.toml').read()
               .split('workgroup = [')[1].split(']')[0].split(',')]
         if len(groups) == 1 and wg[1:] != [1, 1]:
             groups += [1, 1]
-        if '\n// reference: none\n' in text:
+        reference = [l[len('// reference: '):].strip() for l in text.splitlines()
+                     if l.startswith('// reference: ')]
+        if reference == ['none']:
             # no reference: llvmpipe lacks what the shader uses (the test expects a typed error)
             r = None
         else:
-            r = subprocess.run([ref, src, ','.join(map(str, groups)), spec], check=True,
+            # `// reference: FILE`: llvmpipe runs FILE (GLSL it has) in the shader's place
+            ref_src = os.path.join(src_dir, reference[0]) if reference else src
+            r = subprocess.run([ref, ref_src, ','.join(map(str, groups)), spec], check=True,
                                capture_output=True, text=True).stdout
         # llvmpipe's images after the dispatch, laid out as the AGX images are (the same tool
         # tiles them), so they compare with the image buffers word by word
@@ -214,13 +236,15 @@ def build(work, src_dir, name, compiler, ref):
         if images:
             res_spec = os.path.join(tmp, 'resources_ref')
             with open(res_spec, 'w') as f:
-                for kind, unit, dim, fmt, w, h, d, words in resources:
+                for kind, unit, dim, fmt, w, h, d, words, levels in resources:
                     if kind != 'image':
                         continue
                     lin = os.path.join(tmp, 'ref%d' % unit)
                     with open(lin, 'wb') as g:
                         g.write(struct.pack('<%dI' % len(images[unit]), *images[unit]))
-                    f.write('%s %d %s %s %d %d %d %s\n' % (kind, unit, dim, fmt, w, h, d, lin))
+                    f.write('%s %d %s %s %d %d %d %s%s\n' % (
+                        kind, unit, dim, fmt, w, h, d, lin,
+                        ' nearest levels=%d,%d' % levels[:2] if levels else ''))
             subprocess.run([compiler, spv, blob + 'ref', res_spec], check=True,
                            capture_output=True, text=True, env=ENV)
             r = ''.join(l + '\n' for l in r.splitlines() if not l.startswith('image '))

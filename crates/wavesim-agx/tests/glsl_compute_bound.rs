@@ -9,7 +9,9 @@
 //! images laid out by ail as the AGX images are, `imageN:` in `NAME.ref`) must equal llvmpipe's, words of buffers named
 //! by `// compare: B f32` within 2^-16 relative (as tests/glsl_compute.rs), of buffers named by
 //! `// compare: B abs EPS` within EPS (an ASTC texture llvmpipe reads as RGBA8). A shader with
-//! `// expect error: TEXT` (and no reference) must stop on a typed error holding TEXT. A job
+//! `// expect error: TEXT` (and no reference) must stop on a typed error holding TEXT; one with
+//! `// expect error without the opt-in: TEXT` runs under its `approximate = true` and is compared,
+//! and must stop on TEXT with the opt-in off (store_lod_amd: image_write at a nonzero LOD). A job
 //! with a plain texture list is here because its preamble samples a texture (Mesa hoists uniform
 //! samples there): the runner runs the preamble with the state bound (`GridKernel::prepare_bound`).
 
@@ -22,11 +24,12 @@ mod agree;
 use agree::agree_within;
 
 /// Runs one job as `wavesim run` does (`runner::run_in_dir`), printing every buffer whole; every
-/// buffer's words after the dispatch, by name.
-fn run_bound(dir: &Path, name: &str) -> Result<BTreeMap<String, Vec<u32>>, String> {
+/// buffer's words after the dispatch, by name. `exact` turns the job's approximation opt-in off.
+fn run_bound(dir: &Path, name: &str, exact: bool) -> Result<BTreeMap<String, Vec<u32>>, String> {
     let job =
         std::fs::read_to_string(dir.join(format!("{name}.job.toml"))).map_err(|e| e.to_string())?;
     let mut cfg = RunConfig::from_toml(&job).map_err(|e| e.to_string())?;
+    cfg.approximate &= !exact;
     // the runner's rule: the u32 contents, zero-filled up to `size`
     cfg.output = cfg
         .buffer
@@ -78,18 +81,29 @@ fn mesa_compiled_image_store_atomic_and_bindless_shaders_match_llvmpipe() {
                 (format!("b{}", f[0]), eps)
             })
             .collect();
-        // a shader whose run must stop on a typed error (no rule, so no reference)
-        if let Some(want) = source
-            .lines()
-            .find_map(|l| l.strip_prefix("// expect error: "))
-        {
-            match run_bound(&dir, name) {
+        // a shader whose run must stop on a typed error (no rule, so no reference), or one run
+        // under the approximation opt-in (`// approximate`) that stops without it
+        let stops = [
+            ("// expect error: ", true),
+            ("// expect error without the opt-in: ", false),
+        ]
+        .into_iter()
+        .find_map(|(h, only)| {
+            source
+                .lines()
+                .find_map(|l| l.strip_prefix(h))
+                .zip(Some(only))
+        });
+        if let Some((want, only)) = stops {
+            match run_bound(&dir, name, true) {
                 Err(e) if e.contains(want) => expected_errors += 1,
                 other => failures.push(format!("{name}: expected `{want}`, got {other:?}")),
             }
-            continue;
+            if only {
+                continue;
+            }
         }
-        let got = match run_bound(&dir, name) {
+        let got = match run_bound(&dir, name, false) {
             Ok(g) => g,
             Err(e) => {
                 failures.push(format!("{name}: {e}"));
@@ -186,7 +200,8 @@ fn mesa_compiled_image_store_atomic_and_bindless_shaders_match_llvmpipe() {
     }
     println!(
         "glsl_img: {} shaders, {words} words, {inexact} equal only within the tolerance, \
-         {probes} piglit probes, {expected_errors} stopping on their typed error as expected",
+         {probes} piglit probes, {expected_errors} stopping on their typed error as expected \
+         (without the approximation opt-in)",
         names.len()
     );
     failures.truncate(40);
