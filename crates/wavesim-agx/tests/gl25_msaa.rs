@@ -27,7 +27,7 @@ const SHADERS: usize = 24;
 const APPROXIMATED: &[(&str, &str, &str)] = &[(
     "sample_discard",
     wavesim_agx::exec::TESTED_SAMPLE_RULES,
-    "already tested (Mesa's sample_mask rules 2 and 4",
+    "already tested (Mesa's sample_mask rules 2 and 4)",
 )];
 
 /// Jobs whose llvmpipe reference is not GL's answer, run and checked against their tile buffer

@@ -111,8 +111,8 @@ pub(super) fn sample_mask(w: &mut WaveState, o: &Ops<'_>) -> Result<(), Fault> {
                 return Err(Fault::UnsupportedForm {
                     what: format!(
                         "thread {lane}: sample_mask {} samples {:#x} already tested (Mesa's \
-                         sample_mask rules 2 and 4; `approximate = true` computes GL's \
-                         per-sample discard)",
+                         sample_mask rules 2 and 4); `approximate = true` computes GL's \
+                         per-sample discard",
                         if test & tested != 0 { "tests" } else { "kills" },
                         (test | kill) & tested
                     ),
