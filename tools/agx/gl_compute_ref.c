@@ -9,7 +9,8 @@
  * filters, clamp to edge and no mipmaps (level 0 only), or an image bound read-write to image
  * unit UNIT (layered when it has layers; a 2D image line may say `levels=N,BASE` after D: N
  * levels, the words giving every level in turn, the image unit bound at level BASE and every
- * level printed); `sampler UNIT linear|seamless|border=R,G,B,A` after a
+ * level printed; DIM `2dms`: an image2DMS of D samples, the words each pixel's samples in turn,
+ * filled by imageStore and not printed); `sampler UNIT linear|seamless|border=R,G,B,A` after a
  * texture line makes its filters LINEAR (seamless: with GL_TEXTURE_CUBE_MAP_SEAMLESS on), or its
  * wrap modes clamp to border with that colour.
  * Output: one line per buffer, `BINDING: WORD...` in hex, after glDispatchCompute(X, Y, Z), then
@@ -39,7 +40,8 @@
    X(PFNGLTEXBUFFERPROC, glTexBuffer)                                                       \
    X(PFNGLENABLEPROC, glEnable)                                                             \
    X(PFNGLTEXPARAMETERFVPROC, glTexParameterfv)                                             \
-   X(PFNGLCOMPRESSEDTEXIMAGE2DPROC, glCompressedTexImage2D)
+   X(PFNGLCOMPRESSEDTEXIMAGE2DPROC, glCompressedTexImage2D)                                 \
+   X(PFNGLTEXSTORAGE2DMULTISAMPLEPROC, glTexStorage2DMultisample)
 #define DECLARE(type, name) static type p_##name;
 GL_FUNCS(DECLARE)
 
@@ -89,6 +91,74 @@ static char *read_all(const char *path)
    return s;
 }
 
+/* A compute program of `source`, or 0 (reported). */
+static GLuint build_program(const char *source)
+{
+   GLuint sh = p_glCreateShader(GL_COMPUTE_SHADER);
+   p_glShaderSource(sh, 1, &source, NULL);
+   p_glCompileShader(sh);
+   GLint ok = 0;
+   static char log[8192];
+   p_glGetShaderiv(sh, GL_COMPILE_STATUS, &ok);
+   if (!ok) {
+      p_glGetShaderInfoLog(sh, sizeof(log), NULL, log);
+      fail("compile", log);
+      return 0;
+   }
+   GLuint prog = p_glCreateProgram();
+   p_glAttachShader(prog, sh);
+   p_glLinkProgram(prog);
+   p_glGetProgramiv(prog, GL_LINK_STATUS, &ok);
+   if (!ok) {
+      p_glGetProgramInfoLog(prog, sizeof(log), NULL, log);
+      fail("link", log);
+      return 0;
+   }
+   return prog;
+}
+
+/* A `2dms` image (image2DMS, D samples: R32UI or RGBA8): GL has no upload path for
+ * multisampled data, so a compute pass stores each sample from a buffer with imageStore (the
+ * words as for the AGX image: each pixel's samples in turn, pixels row by row; RGBA8 words
+ * through unpackUnorm4x8, which the store converts back exactly). It uses SSBO binding 0 and
+ * image unit `unit`; the caller rebinds both. */
+static int fill_ms_image(GLuint tex, unsigned unit, const char *fmt, unsigned w, unsigned h,
+                         unsigned samples, const uint32_t *words, GLuint main_prog)
+{
+   bool unorm = !strcmp(fmt, "rgba8");
+   if (!unorm && strcmp(fmt, "r32ui"))
+      return fail("2dms images are r32ui or rgba8", fmt);
+   static char source[1024];
+   snprintf(source, sizeof(source),
+            "#version 450\n"
+            "layout(local_size_x = 1) in;\n"
+            "layout(binding = %u, %s) uniform writeonly %s img;\n"
+            "layout(std430, binding = 0) buffer W { uint w[]; };\n"
+            "void main() {\n"
+            "   ivec2 p = ivec2(gl_GlobalInvocationID.xy);\n"
+            "   int s = int(gl_GlobalInvocationID.z);\n"
+            "   uint v = w[(p.y * %u + p.x) * %u + s];\n"
+            "   imageStore(img, p, s, %s);\n"
+            "}\n",
+            unit, fmt, unorm ? "image2DMS" : "uimage2DMS", w, samples,
+            unorm ? "unpackUnorm4x8(v)" : "uvec4(v)");
+   GLuint prog = build_program(source);
+   if (!prog)
+      return 1;
+   GLuint buf;
+   p_glGenBuffers(1, &buf);
+   p_glBindBuffer(GL_SHADER_STORAGE_BUFFER, buf);
+   p_glBufferData(GL_SHADER_STORAGE_BUFFER, 4 * w * h * samples, words, GL_STATIC_DRAW);
+   p_glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, buf);
+   p_glBindImageTexture(unit, tex, 0, GL_FALSE, 0, GL_WRITE_ONLY,
+                        unorm ? GL_RGBA8 : GL_R32UI);
+   p_glUseProgram(prog);
+   p_glDispatchCompute(w, h, samples);
+   p_glMemoryBarrier(GL_SHADER_IMAGE_ACCESS_BARRIER_BIT);
+   p_glUseProgram(main_prog);
+   return p_glGetError() != GL_NO_ERROR ? fail("2dms fill: GL error", NULL) : 0;
+}
+
 int main(int argc, char **argv)
 {
    if (argc != 4) {
@@ -117,29 +187,15 @@ int main(int argc, char **argv)
       return fail("no entry point", #name);
    GL_FUNCS(LOAD)
 
-   GLuint sh = p_glCreateShader(GL_COMPUTE_SHADER);
-   p_glShaderSource(sh, 1, (const char *const *)&source, NULL);
-   p_glCompileShader(sh);
-   GLint ok = 0;
-   static char log[8192];
-   p_glGetShaderiv(sh, GL_COMPILE_STATUS, &ok);
-   if (!ok) {
-      p_glGetShaderInfoLog(sh, sizeof(log), NULL, log);
-      return fail("compile", log);
-   }
-   GLuint prog = p_glCreateProgram();
-   p_glAttachShader(prog, sh);
-   p_glLinkProgram(prog);
-   p_glGetProgramiv(prog, GL_LINK_STATUS, &ok);
-   if (!ok) {
-      p_glGetProgramInfoLog(prog, sizeof(log), NULL, log);
-      return fail("link", log);
-   }
+   GLuint prog = build_program(source);
+   if (!prog)
+      return 1;
    p_glUseProgram(prog);
 
    static uint32_t words[MAX_WORDS];
    GLuint bufs[MAX_BUFFERS];
    unsigned binding[MAX_BUFFERS], size[MAX_BUFFERS], count = 0;
+   GLenum btarget[MAX_BUFFERS];
    struct image images[MAX_BUFFERS];
    unsigned nr_images = 0;
    GLenum unit_target[32] = {0};
@@ -202,6 +258,23 @@ int main(int argc, char **argv)
             f++;
          if (f == sizeof(formats) / sizeof(formats[0]))
             return fail("unknown format", fmt);
+         if (!strcmp(dim, "2dms")) {
+            /* D is the sample count; read back it is not (GL cannot), so no image line */
+            if (!image || 4 * n != w_px * h_px * d_px * formats[f].bytes)
+               return fail("bad 2dms image", line);
+            GLuint tex;
+            p_glGenTextures(1, &tex);
+            p_glActiveTexture(GL_TEXTURE31);
+            p_glBindTexture(GL_TEXTURE_2D_MULTISAMPLE, tex);
+            p_glTexStorage2DMultisample(GL_TEXTURE_2D_MULTISAMPLE, d_px, formats[f].internal,
+                                        w_px, h_px, GL_TRUE);
+            if (fill_ms_image(tex, b, fmt, w_px, h_px, d_px, words, prog))
+               return 1;
+            for (unsigned i = 0; i < count; ++i)
+               p_glBindBufferBase(btarget[i], binding[i], bufs[i]);
+            p_glBindImageTexture(b, tex, 0, GL_FALSE, 0, GL_READ_WRITE, formats[f].internal);
+            continue;
+         }
          GLenum target = !strcmp(dim, "buffer")    ? GL_TEXTURE_BUFFER
                          : !strcmp(dim, "2d")      ? GL_TEXTURE_2D
                          : !strcmp(dim, "2darray") ? GL_TEXTURE_2D_ARRAY
@@ -285,6 +358,7 @@ int main(int argc, char **argv)
       p_glBufferData(target, 4 * n, words, GL_DYNAMIC_COPY);
       p_glBindBufferBase(target, b, bufs[count]);
       binding[count] = b;
+      btarget[count] = target;
       size[count++] = n;
    }
    unsigned gx = 1, gy = 1, gz = 1;

@@ -31,7 +31,8 @@
  * COMPONENTS BITS NAME"). RESOURCES lines `texture|image BINDING 2d|2darray|3d|cube FORMAT W H D
  * LINEAR` give each texture's and image's level 0 (LINEAR: the texels row by row, layer by layer;
  * a last field `levels=N,BASE`: a 2D resource of N levels, LINEAR holding them all in order, its
- * image view, TEXTURE's first/last level and PBE's Level, at level BASE);
+ * image view, TEXTURE's first/last level and PBE's Level, at level BASE; DIM `2dms`: an
+ * image2DMS of D samples, LINEAR each pixel's samples in turn);
  * for each the tool writes OUT.blob.KINDBINDING.bin, laid out by ail as the driver allocates it, and
  * prints `state INDEX KIND BINDING SIZE W0..W5` (cmdbuf.xml TEXTURE for textures and image loads,
  * and for images also PBE, as agx_pack_texture / agx_batch_upload_pbe pack them, address 0) and
@@ -56,6 +57,7 @@
 #include "nir_serialize.h"
 #include "util/blob.h"
 #include "util/format/u_formats.h"
+#include "ms_address.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -333,6 +335,93 @@ print_state(unsigned index, const char *kind, unsigned binding, uint64_t size, c
    printf("\n");
 }
 
+/* A TEXTURE descriptor's format fields: the format's channels and type, and its swizzle (channels
+ * it lacks read as GL's 0, 0, 0, 1), as agx_pack_texture composes the view's identity swizzle
+ * with it. */
+static void
+texture_format(struct AGX_TEXTURE *cfg, enum pipe_format format)
+{
+   const struct util_format_description *desc = util_format_description(format);
+   cfg->channels = ail_pixel_format[format].channels;
+   cfg->type = ail_pixel_format[format].type;
+   cfg->swizzle_r = agx_channel_from_pipe(desc->swizzle[0]);
+   cfg->swizzle_g = agx_channel_from_pipe(desc->swizzle[1]);
+   cfg->swizzle_b = agx_channel_from_pipe(desc->swizzle[2]);
+   cfg->swizzle_a = agx_channel_from_pipe(desc->swizzle[3]);
+}
+
+/* A PBE descriptor's format fields as agx_batch_upload_pbe sets them: the format's channel i
+ * takes component i. */
+static void
+pbe_format(struct AGX_PBE *cfg, enum pipe_format format)
+{
+   const struct util_format_description *desc = util_format_description(format);
+   cfg->channels = ail_pixel_format[format].channels;
+   cfg->type = ail_pixel_format[format].type;
+   for (unsigned i = 0; i < desc->nr_channels; ++i) {
+      if (desc->swizzle[i] == 0)
+         cfg->swizzle_r = i;
+      else if (desc->swizzle[i] == 1)
+         cfg->swizzle_g = i;
+      else if (desc->swizzle[i] == 2)
+         cfg->swizzle_b = i;
+      else if (desc->swizzle[i] == 3)
+         cfg->swizzle_a = i;
+   }
+}
+
+/* The TEXTURE descriptor agx_pack_texture packs for a twiddled view of `layout` at level `base`
+ * (a GL image is one level of its resource; a sampler view here has one level too), `depth`
+ * layers, address 0 (the job places the image). */
+static void
+pack_twiddled_texture(struct agx_texture_packed *out, enum agx_texture_dimension dim,
+                      const struct ail_layout *layout, unsigned base, unsigned depth)
+{
+   agx_pack(out, TEXTURE, cfg) {
+      cfg.dimension = dim;
+      cfg.layout = AGX_LAYOUT_TWIDDLED;
+      texture_format(&cfg, layout->format);
+      cfg.width = layout->width_px;
+      cfg.height = layout->height_px;
+      cfg.first_level = cfg.last_level = base;
+      cfg.unk_mipmapped = layout->levels > 1;
+      cfg.address = 0;
+      cfg.depth = depth;
+      cfg.page_aligned_layers = layout->page_aligned_layers;
+      if (layout->sample_count_sa > 1)
+         cfg.samples =
+            layout->sample_count_sa == 4 ? AGX_SAMPLE_COUNT_4 : AGX_SAMPLE_COUNT_2;
+   }
+}
+
+/* The PBE agx_batch_upload_pbe binds for a buffer image and (for stores through libagx's
+ * address arithmetic) a multisampled one: a linear 2D image AGX_TEXTURE_BUFFER_WIDTH texels
+ * wide holding `texels`, address 0. */
+static void
+buffer_like_pbe(struct AGX_PBE *cfg, enum pipe_format format, unsigned texels)
+{
+   cfg->dimension = AGX_TEXTURE_DIMENSION_2D;
+   cfg->layout = AGX_LAYOUT_LINEAR;
+   pbe_format(cfg, format);
+   cfg->buffer = 0;
+   cfg->width = AGX_TEXTURE_BUFFER_WIDTH;
+   cfg->height = DIV_ROUND_UP(texels, cfg->width);
+   cfg->level = 0;
+   cfg->stride = (cfg->width * util_format_get_blocksize(format)) - 4;
+   cfg->layers = 1;
+   cfg->levels = 1;
+}
+
+/* Writes OUT.KINDBINDING.bin. */
+static bool
+write_resource(const char *out, const char *kind, unsigned binding, const void *data, size_t size)
+{
+   char file[4200];
+   snprintf(file, sizeof(file), "%s.%s%u.bin", out, kind, binding);
+   FILE *f = fopen(file, "wb");
+   return f && fwrite(data, size, 1, f) == 1 && !fclose(f);
+}
+
 /* A buffer texture or image of `n` texels (samplerBuffer / imageBuffer): the buffer as it is, and
  * the descriptors agx_pack_texture and agx_batch_upload_pbe make for PIPE_BUFFER (a linear 2D
  * texture AGX_TEXTURE_BUFFER_WIDTH wide, the texel count in the software field). */
@@ -345,23 +434,14 @@ place_buffer_resource(bool image, unsigned binding, enum pipe_format format, uns
    uint8_t *data = read_file(path, &got);
    if (!data || got != (size_t)n * bpp)
       return false;
-   char file[4200];
-   snprintf(file, sizeof(file), "%s.%s%u.bin", out, image ? "image" : "texture", binding);
-   FILE *f = fopen(file, "wb");
-   if (!f || fwrite(data, got, 1, f) != 1 || fclose(f))
+   if (!write_resource(out, image ? "image" : "texture", binding, data, got))
       return false;
    free(data);
-   const struct util_format_description *desc = util_format_description(format);
    struct agx_texture_packed tex;
    agx_pack(&tex, TEXTURE, cfg) {
       cfg.dimension = AGX_TEXTURE_DIMENSION_2D;
       cfg.layout = AGX_LAYOUT_LINEAR;
-      cfg.channels = ail_pixel_format[format].channels;
-      cfg.type = ail_pixel_format[format].type;
-      cfg.swizzle_r = agx_channel_from_pipe(desc->swizzle[0]);
-      cfg.swizzle_g = agx_channel_from_pipe(desc->swizzle[1]);
-      cfg.swizzle_b = agx_channel_from_pipe(desc->swizzle[2]);
-      cfg.swizzle_a = agx_channel_from_pipe(desc->swizzle[3]);
+      texture_format(&cfg, format);
       cfg.width = AGX_TEXTURE_BUFFER_WIDTH;
       cfg.height = DIV_ROUND_UP(n, cfg.width);
       cfg.first_level = cfg.last_level = 0;
@@ -376,32 +456,66 @@ place_buffer_resource(bool image, unsigned binding, enum pipe_format format, uns
    if (image) {
       struct agx_pbe_packed pbe;
       agx_pack(&pbe, PBE, cfg) {
-         cfg.dimension = AGX_TEXTURE_DIMENSION_2D;
-         cfg.layout = AGX_LAYOUT_LINEAR;
-         cfg.channels = ail_pixel_format[format].channels;
-         cfg.type = ail_pixel_format[format].type;
-         for (unsigned i = 0; i < desc->nr_channels; ++i) {
-            if (desc->swizzle[i] == 0)
-               cfg.swizzle_r = i;
-            else if (desc->swizzle[i] == 1)
-               cfg.swizzle_g = i;
-            else if (desc->swizzle[i] == 2)
-               cfg.swizzle_b = i;
-            else if (desc->swizzle[i] == 3)
-               cfg.swizzle_a = i;
-         }
-         cfg.buffer = 0;
-         cfg.width = AGX_TEXTURE_BUFFER_WIDTH;
-         cfg.height = DIV_ROUND_UP(n, cfg.width);
-         cfg.level = 0;
-         cfg.stride = (cfg.width * bpp) - 4;
-         cfg.layers = 1;
-         cfg.levels = 1;
+         buffer_like_pbe(&cfg, format, n);
       }
       print_state(state + 1, "pbe", binding, got, &pbe);
    } else {
       /* buffer textures are only read by txf, which takes ss0 */
    }
+   return true;
+}
+
+/* A 2D multisampled image of `samples` samples (image2DMS; LINEAR: each pixel's samples in
+ * turn, pixels row by row): ail's twiddled layout with every sample where
+ * libagx_image_texel_address puts it (ms_address.h); its TEXTURE descriptor as agx_pack_texture
+ * packs a multisampled view (dimension 2D multisampled, Samples the count) and its PBE as
+ * agx_batch_upload_pbe binds a multisampled image for stores (a linear 2D buffer-like
+ * descriptor AGX_TEXTURE_BUFFER_WIDTH wide, with the software sideband libagx reads: aligned
+ * width, sample count, tile size, layer stride). */
+static bool
+place_ms_resource(unsigned binding, enum pipe_format format, unsigned w, unsigned h,
+                  unsigned samples, const char *path, const char *out, unsigned textures_end)
+{
+   struct ail_layout layout = {
+      .width_px = w,
+      .height_px = h,
+      .depth_px = 1,
+      .sample_count_sa = samples,
+      .levels = 1,
+      .tiling = AIL_TILING_TWIDDLED,
+      .format = format,
+      .writeable_image = true,
+   };
+   ail_make_miptree(&layout);
+   unsigned bpp = util_format_get_blocksize(format);
+   size_t got;
+   uint8_t *linear = read_file(path, &got);
+   if (!linear || got != (size_t)w * h * samples * bpp)
+      return false;
+   uint8_t *tiled = calloc(1, layout.size_B);
+   for (unsigned y = 0; y < h; ++y)
+      for (unsigned x = 0; x < w; ++x)
+         for (unsigned s = 0; s < samples; ++s)
+            memcpy(tiled + (size_t)wavesim_ms_sample_index(&layout, x, y, s) * bpp,
+                   linear + (((size_t)y * w + x) * samples + s) * bpp, bpp);
+   if (!write_resource(out, "image", binding, tiled, layout.size_B))
+      return false;
+   free(tiled);
+   free(linear);
+   struct agx_texture_packed tex;
+   pack_twiddled_texture(&tex, AGX_TEXTURE_DIMENSION_2D_MULTISAMPLED, &layout, 0, 1);
+   unsigned state = 2 * binding + textures_end;
+   print_state(state, "image", binding, layout.size_B, &tex);
+   struct agx_pbe_packed pbe;
+   agx_pack(&pbe, PBE, cfg) {
+      buffer_like_pbe(&cfg, format, layout.size_B / bpp);
+      cfg.aligned_width_msaa_sw = align(w, layout.tilesize_el[0].width_el);
+      cfg.sample_count_log2_sw = util_logbase2(samples);
+      cfg.tile_width_sw = layout.tilesize_el[0].width_el;
+      cfg.tile_height_sw = layout.tilesize_el[0].height_el;
+      cfg.layer_stride_sw = layout.layer_stride_B;
+   }
+   print_state(state + 1, "pbe", binding, layout.size_B, &pbe);
    return true;
 }
 
@@ -442,6 +556,10 @@ place_resource(const char *line, const char *out, unsigned textures_end)
       return false;
    if (!strcmp(dim_name, "buffer"))
       return place_buffer_resource(image, binding, format, w, path, out, textures_end);
+   /* `2dms`: an image2DMS of D samples (2 or 4) */
+   if (!strcmp(dim_name, "2dms"))
+      return image && (d == 2 || d == 4) && nr_levels == 1 &&
+             place_ms_resource(binding, format, w, h, d, path, out, textures_end);
    enum agx_texture_dimension dim;
    if (!strcmp(dim_name, "2d"))
       dim = AGX_TEXTURE_DIMENSION_2D;
@@ -489,42 +607,15 @@ place_resource(const char *line, const char *out, unsigned textures_end)
          ail_tile(tiled + z * layout.layer_stride_B + ail_get_level_offset_B(&layout, l),
                   linear + at, &layout, l, row_B, 0, 0, lw, lh);
    }
-   char file[4200];
-   snprintf(file, sizeof(file), "%s.%s%u.bin", out, kind, binding);
-   FILE *f = fopen(file, "wb");
-   if (!f || fwrite(tiled, layout.size_B, 1, f) != 1 || fclose(f))
+   if (!write_resource(out, kind, binding, tiled, layout.size_B))
       return false;
    free(tiled);
    free(linear);
 
-   /* The format's swizzle (channels it lacks read as GL's 0, 0, 0, 1), as agx_pack_texture
-    * composes the view's identity swizzle with it. */
-   const struct util_format_description *desc = util_format_description(format);
    struct agx_texture_packed fixed;
-   agx_pack(&fixed, TEXTURE, cfg) {
-      cfg.dimension = dim;
-      cfg.layout = AGX_LAYOUT_TWIDDLED;
-      cfg.channels = ail_pixel_format[format].channels;
-      cfg.type = ail_pixel_format[format].type;
-      cfg.swizzle_r = agx_channel_from_pipe(desc->swizzle[0]);
-      cfg.swizzle_g = agx_channel_from_pipe(desc->swizzle[1]);
-      cfg.swizzle_b = agx_channel_from_pipe(desc->swizzle[2]);
-      cfg.swizzle_a = agx_channel_from_pipe(desc->swizzle[3]);
-      cfg.width = w;
-      cfg.height = h;
-      /* a GL image is one level of its resource: the view's */
-      cfg.first_level = cfg.last_level = base;
-      cfg.unk_mipmapped = nr_levels > 1;
-      cfg.address = 0;
-      cfg.depth = dim == AGX_TEXTURE_DIMENSION_CUBE ? 1 : d;
-      cfg.page_aligned_layers = layout.page_aligned_layers;
-   }
+   pack_twiddled_texture(&fixed, dim, &layout, base, dim == AGX_TEXTURE_DIMENSION_CUBE ? 1 : d);
    unsigned state = image ? 2 * binding + textures_end : binding;
-   const uint32_t *tw = (const uint32_t *)&fixed;
-   printf("state %u %s %u %" PRIu64, state, kind, binding, layout.size_B);
-   for (unsigned i = 0; i < 6; ++i)
-      printf(" %u", tw[i]);
-   printf("\n");
+   print_state(state, kind, binding, layout.size_B, &fixed);
    if (image) {
       /* agx_batch_upload_pbe for a GL image view of level BASE: the format's channel i takes
        * component i, levels and layers of the resource, Level the view's level */
@@ -532,18 +623,7 @@ place_resource(const char *line, const char *out, unsigned textures_end)
       agx_pack(&pbe, PBE, cfg) {
          cfg.dimension = dim;
          cfg.layout = AGX_LAYOUT_TWIDDLED;
-         cfg.channels = ail_pixel_format[format].channels;
-         cfg.type = ail_pixel_format[format].type;
-         for (unsigned i = 0; i < desc->nr_channels; ++i) {
-            if (desc->swizzle[i] == 0)
-               cfg.swizzle_r = i;
-            else if (desc->swizzle[i] == 1)
-               cfg.swizzle_g = i;
-            else if (desc->swizzle[i] == 2)
-               cfg.swizzle_b = i;
-            else if (desc->swizzle[i] == 3)
-               cfg.swizzle_a = i;
-         }
+         pbe_format(&cfg, format);
          cfg.buffer = 0;
          cfg.width = w;
          cfg.height = h;

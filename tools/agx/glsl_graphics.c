@@ -45,6 +45,7 @@
 #include "nir_serialize.h"
 #include "util/blob.h"
 #include "util/format/u_formats.h"
+#include "ms_address.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -442,21 +443,12 @@ write_texture(const struct wavesim_sampler *smp, const char *out)
    ail_make_miptree(&layout);
    uint8_t *image = calloc(1, layout.size_B);
    /* A sampler2DMS: sample s of texel (x, y) holds (16 x + 1, 16 y + 2, 64 s + 3, 0),
-    * stored where libagx_image_texel_address puts it (the pixel's twiddled index in ail's
-    * level-0 tile, shifted by log2 of the count, plus s); no upload path exists in GL for
-    * multisampled images, so ail_tile's handling of them is not used. */
+    * stored where libagx_image_texel_address puts it (ms_address.h). */
    if (layout.sample_count_sa > 1) {
-      unsigned tw = layout.tilesize_el[0].width_el, th = layout.tilesize_el[0].height_el;
-      unsigned aligned = ALIGN_POT(layout.width_px, tw);
       for (unsigned y = 0; y < layout.height_px; ++y)
          for (unsigned x = 0; x < layout.width_px; ++x) {
-            unsigned ox = x & (tw - 1), oy = y & (th - 1), morton = 0;
-            for (unsigned bit = 0; bit < 16; ++bit)
-               morton |= ((ox >> bit) & 1) << (2 * bit) | ((oy >> bit) & 1) << (2 * bit + 1);
-            unsigned px = (y & ~(th - 1)) * aligned + (x & ~(tw - 1)) * th + morton;
-            unsigned log2 = util_logbase2(layout.sample_count_sa);
             for (unsigned sa = 0; sa < layout.sample_count_sa; ++sa) {
-               uint8_t *t = image + ((px << log2) + sa) * 4;
+               uint8_t *t = image + wavesim_ms_sample_index(&layout, x, y, sa) * 4;
                t[0] = 16 * x + 1;
                t[1] = 16 * y + 2;
                t[2] = 64 * sa + 3;

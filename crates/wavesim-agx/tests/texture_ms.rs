@@ -72,13 +72,17 @@ fn run_group(w: &mut WaveState, dev: &DeviceMemory) -> Result<(), Fault> {
 }
 
 fn run_kind(w: &mut WaveState, dev: &DeviceMemory, n: u64) -> Result<(), Fault> {
+    run_code(w, dev, txf_ms_of_kind(n))
+}
+
+fn run_code(w: &mut WaveState, dev: &DeviceMemory, code: Vec<u8>) -> Result<(), Fault> {
     let mut tg = vec![];
     let mut mem = Memories {
         device: dev,
         threadgroup: &mut tg,
     };
     w.pc = 0;
-    run(w, &Program::new(txf_ms_of_kind(n)), &mut mem, 10)
+    run(w, &Program::new(code), &mut mem, 10)
         .map(|_| ())
         .map_err(|e| e.fault)
 }
@@ -104,15 +108,9 @@ fn txf_ms_disassembles_as_mesa_emits_it() {
     assert!(text.contains("r4l_r4h_r5l_r5h_r6l"), "{text}");
 }
 
-/// A 16x16 image of 4 samples: ail's element is the pixel's 4 x 4 = 16 bytes, whose largest
-/// tile is 32x32; 16x16 is below it, so level 0 is one 16x16 tile (the power-of-two tree's side
-/// min(16, 16)) and the aligned width is 16. Sample s of pixel (x, y) is at
-/// (Morton(x, y) << 2 | s) * 4 (libagx_image_texel_address). The image holds (x, y, s, 16 x + s)
-/// there; thread l fetches pixel (l mod 16, 3 + l / 16 * 7), sample (l / 3) mod 4, and gets each
-/// byte / 255 in f32 (unorm, 32-bit destination).
-#[test]
-fn four_sample_fetch_reads_libagx_address() {
-    let mut dev = DeviceMemory::new();
+/// The 16x16 RGBA8 image of 4 samples of `four_sample_fetch_reads_libagx_address`: sample s of
+/// pixel (x, y) holds (x, y, s, 16 x + s) at (Morton(x, y) << 2 | s) * 4; its address.
+fn four_sample_image(dev: &mut DeviceMemory) -> u64 {
     let a = dev.alloc(16 * 16 * 16, 64).unwrap();
     for y in 0..16u32 {
         for x in 0..16u32 {
@@ -123,6 +121,19 @@ fn four_sample_fetch_reads_libagx_address() {
             }
         }
     }
+    a
+}
+
+/// A 16x16 image of 4 samples: ail's element is the pixel's 4 x 4 = 16 bytes, whose largest
+/// tile is 32x32; 16x16 is below it, so level 0 is one 16x16 tile (the power-of-two tree's side
+/// min(16, 16)) and the aligned width is 16. Sample s of pixel (x, y) is at
+/// (Morton(x, y) << 2 | s) * 4 (libagx_image_texel_address). The image holds (x, y, s, 16 x + s)
+/// there; thread l fetches pixel (l mod 16, 3 + l / 16 * 7), sample (l / 3) mod 4, and gets each
+/// byte / 255 in f32 (unorm, 32-bit destination).
+#[test]
+fn four_sample_fetch_reads_libagx_address() {
+    let mut dev = DeviceMemory::new();
+    let a = four_sample_image(&mut dev);
     let pick = |l: usize| [l as u32 % 16, 3 + l as u32 / 16 * 7, (l as u32 / 3) % 4];
     let mut w = threads(ms_texture(4, 16, 16, 1, a), pick);
     run_group(&mut w, &dev).unwrap();
@@ -131,6 +142,40 @@ fn four_sample_fetch_reads_libagx_address() {
         let want = [x, y, s, 16 * x + s].map(|b| (b as f32 / 255.0).to_bits());
         let got = [8, 9, 10, 11].map(|r| w.reg32(r, l));
         assert_eq!(got, want, "thread {l}: pixel {x} {y} sample {s}");
+    }
+}
+
+/// `imageLoad(image2DMS)` as Mesa's `agx_emit_image_load` packs it: the same texture_load with
+/// q3 = 0xd (0xf for a coherent image) at bits 43-46, on the image's multisampled TEXTURE
+/// descriptor. The image of `four_sample_fetch_reads_libagx_address` (sample s of pixel (x, y)
+/// holding (x, y, s, 16 x + s) at (Morton(x, y) << 2 | s) * 4), thread l loading pixel
+/// (l mod 16, l / 16), sample l mod 4: each byte / 255. q3 = 0xe, a value Mesa never packs, is a
+/// typed error.
+#[test]
+fn image_load_of_a_multisampled_image() {
+    let mut dev = DeviceMemory::new();
+    let a = four_sample_image(&mut dev);
+    let with_q3 = |q3: u8| {
+        let mut code = txf_ms();
+        // bits 43-46: byte 5, bits 3-6
+        code[5] = code[5] & !(0xF << 3) | q3 << 3;
+        code
+    };
+    let pick = |l: usize| [l as u32 % 16, l as u32 / 16, l as u32 % 4];
+    for q3 in [0xD, 0xF] {
+        let mut w = threads(ms_texture(4, 16, 16, 1, a), pick);
+        run_code(&mut w, &dev, with_q3(q3)).unwrap();
+        for l in 0..SIMD_WIDTH {
+            let [x, y, s] = pick(l);
+            let want = [x, y, s, 16 * x + s].map(|b| (b as f32 / 255.0).to_bits());
+            let got = [8, 9, 10, 11].map(|r| w.reg32(r, l));
+            assert_eq!(got, want, "q3 {q3:#x} thread {l}: pixel {x} {y} sample {s}");
+        }
+    }
+    let mut w = threads(ms_texture(4, 16, 16, 1, a), pick);
+    match run_code(&mut w, &dev, with_q3(0xE)) {
+        Err(Fault::UnsupportedForm { what }) => assert!(what.contains("q3 = 0xe"), "{what}"),
+        r => panic!("{r:?}"),
     }
 }
 

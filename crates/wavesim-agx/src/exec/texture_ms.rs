@@ -125,9 +125,14 @@ impl MsImage {
 }
 
 /// `texture_load` of kind tex_2d_ms or tex_2d_ms_array (see the module comment). q3 is Mesa's 12
-/// for textures (`agx_pack.c`); the image-load forms (q3 0xd, 0xf: `imageLoad(image2DMS)`, which
-/// `agx_compile.c` packs with the same coordinates) are not modelled: no program here exercises
-/// them.
+/// for textures (`agx_pack.c`), and 0xd (0xf coherent) for the image-load form of
+/// `imageLoad(image2DMS)`: `agx_emit_image_load` gives it the same coordinates (the sample index
+/// moved into a 32-bit register, or packed with the layer), the automatic LOD mode with LOD 0
+/// ("Multisampled images do not support mipmapping") and the image's TEXTURE descriptor, which
+/// the gallium driver packs from the image view as it packs a sampler2DMS
+/// (`agx_upload_textures`: `util_image_to_sampler_view`, `agx_pack_texture`); bits 0 and 1 of
+/// q3 order the load after image stores, which wavesim's coherent memory already does (as for
+/// single-sampled image loads, `texture.rs`).
 pub(super) fn texture_load_ms(
     w: &mut WaveState,
     o: &Ops<'_>,
@@ -141,11 +146,13 @@ pub(super) fn texture_load_ms(
         o.field("kill"),
         o.field("q3"),
     );
-    if lod != 0 || q6 != 0 || ot != 0 || compare != 0 || kill != 0 || q3 != 0xC {
+    if lod != 0 || q6 != 0 || ot != 0 || compare != 0 || kill != 0 || !matches!(q3, 0xC | 0xD | 0xF)
+    {
         return Err(unsupported(format!(
             "multisampled texture_load with LOD mode {lod}, q6 = {q6}, offsets {ot}, compare \
-             {compare}, kill {kill}, q3 = {q3:#x} (Mesa's txf_ms: automatic LOD mode with LOD 0, \
-             no gather, offsets, comparison or kill, q3 = 0xc)"
+             {compare}, kill {kill}, q3 = {q3:#x} (Mesa's txf_ms and multisampled image load: \
+             automatic LOD mode with LOD 0, no gather, offsets, comparison or kill, q3 = 0xc, \
+             or 0xd / 0xf for image loads)"
         )));
     }
     match o.op("D")? {
