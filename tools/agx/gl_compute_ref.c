@@ -9,8 +9,9 @@
  * filters, clamp to edge and no mipmaps (level 0 only), or an image bound read-write to image
  * unit UNIT (layered when it has layers; a 2D image line may say `levels=N,BASE` after D: N
  * levels, the words giving every level in turn, the image unit bound at level BASE and every
- * level printed; DIM `2dms`: an image2DMS of D samples, the words each pixel's samples in turn,
- * filled by imageStore and not printed); `sampler UNIT linear|seamless|border=R,G,B,A` after a
+ * level printed; DIM `2dms` (D = 1) or `2dmsarray` (D layers) with `samples=S` after D: a
+ * multisampled image or texture, the words layer by layer, each pixel's samples in turn, filled
+ * by imageStore and not printed); `sampler UNIT linear|seamless|border=R,G,B,A` after a
  * texture line makes its filters LINEAR (seamless: with GL_TEXTURE_CUBE_MAP_SEAMLESS on), or its
  * wrap modes clamp to border with that colour.
  * Output: one line per buffer, `BINDING: WORD...` in hex, after glDispatchCompute(X, Y, Z), then
@@ -41,7 +42,8 @@
    X(PFNGLENABLEPROC, glEnable)                                                             \
    X(PFNGLTEXPARAMETERFVPROC, glTexParameterfv)                                             \
    X(PFNGLCOMPRESSEDTEXIMAGE2DPROC, glCompressedTexImage2D)                                 \
-   X(PFNGLTEXSTORAGE2DMULTISAMPLEPROC, glTexStorage2DMultisample)
+   X(PFNGLTEXSTORAGE2DMULTISAMPLEPROC, glTexStorage2DMultisample)                           \
+   X(PFNGLTEXSTORAGE3DMULTISAMPLEPROC, glTexStorage3DMultisample)
 #define DECLARE(type, name) static type p_##name;
 GL_FUNCS(DECLARE)
 
@@ -117,46 +119,46 @@ static GLuint build_program(const char *source)
    return prog;
 }
 
-/* A `2dms` image (image2DMS, D samples: R32UI or RGBA8): GL has no upload path for
- * multisampled data, so a compute pass stores each sample from a buffer with imageStore (the
- * words as for the AGX image: each pixel's samples in turn, pixels row by row; RGBA8 words
- * through unpackUnorm4x8, which the store converts back exactly). It uses SSBO binding 0 and
- * image unit `unit`; the caller rebinds both. */
-static int fill_ms_image(GLuint tex, unsigned unit, const char *fmt, unsigned w, unsigned h,
-                         unsigned samples, const uint32_t *words, GLuint main_prog)
+/* A multisampled image or texture (`2dms`, `2dmsarray` with `samples=S`: R32UI or RGBA8) in
+ * `tex`: GL has no upload path for multisampled data, so a compute pass stores each sample from a
+ * buffer with imageStore (the words as for the AGX image: layer by layer, pixels row by row,
+ * each pixel's samples in turn; RGBA8 words through unpackUnorm4x8, which the store converts
+ * back exactly). It uses SSBO binding 0 and image unit `unit`; the caller rebinds both. */
+static int fill_ms(GLuint tex, unsigned unit, const char *fmt, unsigned w, unsigned h,
+                   unsigned samples, unsigned layers, bool array, const uint32_t *words,
+                   GLuint main_prog)
 {
    bool unorm = !strcmp(fmt, "rgba8");
    if (!unorm && strcmp(fmt, "r32ui"))
-      return fail("2dms images are r32ui or rgba8", fmt);
+      return fail("multisampled resources are r32ui or rgba8", fmt);
    static char source[1024];
    snprintf(source, sizeof(source),
             "#version 450\n"
             "layout(local_size_x = 1) in;\n"
-            "layout(binding = %u, %s) uniform writeonly %s img;\n"
+            "layout(binding = %u, %s) uniform writeonly %simage2DMS%s img;\n"
             "layout(std430, binding = 0) buffer W { uint w[]; };\n"
             "void main() {\n"
             "   ivec2 p = ivec2(gl_GlobalInvocationID.xy);\n"
-            "   int s = int(gl_GlobalInvocationID.z);\n"
-            "   uint v = w[(p.y * %u + p.x) * %u + s];\n"
-            "   imageStore(img, p, s, %s);\n"
+            "   int s = int(gl_GlobalInvocationID.z) %% %u, z = int(gl_GlobalInvocationID.z) / %u;\n"
+            "   uint v = w[((z * %u + p.y) * %u + p.x) * %u + s];\n"
+            "   imageStore(img, %s, s, %s);\n"
             "}\n",
-            unit, fmt, unorm ? "image2DMS" : "uimage2DMS", w, samples,
-            unorm ? "unpackUnorm4x8(v)" : "uvec4(v)");
+            unit, fmt, unorm ? "" : "u", array ? "Array" : "", samples, samples, h, w, samples,
+            array ? "ivec3(p, z)" : "p", unorm ? "unpackUnorm4x8(v)" : "uvec4(v)");
    GLuint prog = build_program(source);
    if (!prog)
       return 1;
    GLuint buf;
    p_glGenBuffers(1, &buf);
    p_glBindBuffer(GL_SHADER_STORAGE_BUFFER, buf);
-   p_glBufferData(GL_SHADER_STORAGE_BUFFER, 4 * w * h * samples, words, GL_STATIC_DRAW);
+   p_glBufferData(GL_SHADER_STORAGE_BUFFER, 4 * w * h * samples * layers, words, GL_STATIC_DRAW);
    p_glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, buf);
-   p_glBindImageTexture(unit, tex, 0, GL_FALSE, 0, GL_WRITE_ONLY,
-                        unorm ? GL_RGBA8 : GL_R32UI);
+   p_glBindImageTexture(unit, tex, 0, array, 0, GL_WRITE_ONLY, unorm ? GL_RGBA8 : GL_R32UI);
    p_glUseProgram(prog);
-   p_glDispatchCompute(w, h, samples);
-   p_glMemoryBarrier(GL_SHADER_IMAGE_ACCESS_BARRIER_BIT);
+   p_glDispatchCompute(w, h, samples * layers);
+   p_glMemoryBarrier(GL_SHADER_IMAGE_ACCESS_BARRIER_BIT | GL_TEXTURE_FETCH_BARRIER_BIT);
    p_glUseProgram(main_prog);
-   return p_glGetError() != GL_NO_ERROR ? fail("2dms fill: GL error", NULL) : 0;
+   return p_glGetError() != GL_NO_ERROR ? fail("multisampled fill: GL error", NULL) : 0;
 }
 
 int main(int argc, char **argv)
@@ -234,7 +236,7 @@ int main(int argc, char **argv)
             p_glEnable(GL_TEXTURE_CUBE_MAP_SEAMLESS);
          continue;
       }
-      unsigned levels = 1, base = 0;
+      unsigned levels = 1, base = 0, samples = 0;
       if (texture || image) {
          int more;
          if (sscanf(line + used, "%15s %15s %u %u %u%n", dim, fmt, &w_px, &h_px, &d_px, &more) != 5)
@@ -242,7 +244,11 @@ int main(int argc, char **argv)
          used += more;
          /* `levels=N,BASE` (2D images): N levels, the words giving each in turn; the image unit
           * binds level BASE */
-         if (sscanf(line + used, " levels=%u,%u%n", &levels, &base, &more) == 2) {
+         if (sscanf(line + used, " samples=%u%n", &samples, &more) == 1) {
+            used += more;
+            if (strcmp(dim, "2dms") && strcmp(dim, "2dmsarray"))
+               return fail("samples= is for 2dms and 2dmsarray", line);
+         } else if (sscanf(line + used, " levels=%u,%u%n", &levels, &base, &more) == 2) {
             used += more;
             if (!image || strcmp(dim, "2d") || !levels || base >= levels)
                return fail("levels= is for 2D images, BASE below N", line);
@@ -258,21 +264,30 @@ int main(int argc, char **argv)
             f++;
          if (f == sizeof(formats) / sizeof(formats[0]))
             return fail("unknown format", fmt);
-         if (!strcmp(dim, "2dms")) {
-            /* D is the sample count; read back it is not (GL cannot), so no image line */
-            if (!image || 4 * n != w_px * h_px * d_px * formats[f].bytes)
-               return fail("bad 2dms image", line);
+         if (samples) {
+            /* a multisampled image (read-write on image unit b) or texture (on texture unit
+             * b), D its layers; not read back (GL cannot) */
+            bool array = !strcmp(dim, "2dmsarray");
+            GLenum target = array ? GL_TEXTURE_2D_MULTISAMPLE_ARRAY : GL_TEXTURE_2D_MULTISAMPLE;
+            if ((!array && d_px != 1) || 4 * n != w_px * h_px * d_px * samples * formats[f].bytes)
+               return fail("bad multisampled resource", line);
             GLuint tex;
             p_glGenTextures(1, &tex);
-            p_glActiveTexture(GL_TEXTURE31);
-            p_glBindTexture(GL_TEXTURE_2D_MULTISAMPLE, tex);
-            p_glTexStorage2DMultisample(GL_TEXTURE_2D_MULTISAMPLE, d_px, formats[f].internal,
-                                        w_px, h_px, GL_TRUE);
-            if (fill_ms_image(tex, b, fmt, w_px, h_px, d_px, words, prog))
+            p_glActiveTexture(image ? GL_TEXTURE31 : GL_TEXTURE0 + b);
+            p_glBindTexture(target, tex);
+            if (array)
+               p_glTexStorage3DMultisample(target, samples, formats[f].internal, w_px, h_px, d_px,
+                                           GL_TRUE);
+            else
+               p_glTexStorage2DMultisample(target, samples, formats[f].internal, w_px, h_px,
+                                           GL_TRUE);
+            /* a texture's fill borrows image unit 7 */
+            if (fill_ms(tex, image ? b : 7, fmt, w_px, h_px, samples, d_px, array, words, prog))
                return 1;
             for (unsigned i = 0; i < count; ++i)
                p_glBindBufferBase(btarget[i], binding[i], bufs[i]);
-            p_glBindImageTexture(b, tex, 0, GL_FALSE, 0, GL_READ_WRITE, formats[f].internal);
+            if (image)
+               p_glBindImageTexture(b, tex, 0, array, 0, GL_READ_WRITE, formats[f].internal);
             continue;
          }
          GLenum target = !strcmp(dim, "buffer")    ? GL_TEXTURE_BUFFER

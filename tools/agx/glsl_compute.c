@@ -31,8 +31,9 @@
  * COMPONENTS BITS NAME"). RESOURCES lines `texture|image BINDING 2d|2darray|3d|cube FORMAT W H D
  * LINEAR` give each texture's and image's level 0 (LINEAR: the texels row by row, layer by layer;
  * a last field `levels=N,BASE`: a 2D resource of N levels, LINEAR holding them all in order, its
- * image view, TEXTURE's first/last level and PBE's Level, at level BASE; DIM `2dms`: an
- * image2DMS of D samples, LINEAR each pixel's samples in turn);
+ * image view, TEXTURE's first/last level and PBE's Level, at level BASE; DIM `2dms` (D = 1)
+ * or `2dmsarray` (D layers) with a last field `samples=S`: a multisampled image or texture,
+ * LINEAR layer by layer, each pixel's samples in turn);
  * for each the tool writes OUT.blob.KINDBINDING.bin, laid out by ail as the driver allocates it, and
  * prints `state INDEX KIND BINDING SIZE W0..W5` (cmdbuf.xml TEXTURE for textures and image loads,
  * and for images also PBE, as agx_pack_texture / agx_batch_upload_pbe pack them, address 0) and
@@ -465,47 +466,70 @@ place_buffer_resource(bool image, unsigned binding, enum pipe_format format, uns
    return true;
 }
 
-/* A 2D multisampled image of `samples` samples (image2DMS; LINEAR: each pixel's samples in
- * turn, pixels row by row): ail's twiddled layout with every sample where
- * libagx_image_texel_address puts it (ms_address.h); its TEXTURE descriptor as agx_pack_texture
- * packs a multisampled view (dimension 2D multisampled, Samples the count) and its PBE as
- * agx_batch_upload_pbe binds a multisampled image for stores (a linear 2D buffer-like
- * descriptor AGX_TEXTURE_BUFFER_WIDTH wide, with the software sideband libagx reads: aligned
- * width, sample count, tile size, layer stride). */
+/* A 2D multisampled image or texture of `samples` samples and `layers` layers (image2DMS,
+ * sampler2DMS(Array); LINEAR: layer by layer, pixels row by row, each pixel's samples in turn):
+ * ail's twiddled layout with every sample where libagx_image_texel_address puts it
+ * (ms_address.h), layers ail's layer stride apart; its TEXTURE descriptor as agx_pack_texture
+ * packs a multisampled view (dimension 2D multisampled (array), Samples the count, Depth the
+ * layers); for an image also the PBE agx_batch_upload_pbe binds for stores to a multisampled
+ * image (a linear buffer-like descriptor, with the software sideband libagx reads: aligned
+ * width, sample count, tile size, layer stride); for a texture the sampler (NEAREST). */
 static bool
-place_ms_resource(unsigned binding, enum pipe_format format, unsigned w, unsigned h,
-                  unsigned samples, const char *path, const char *out, unsigned textures_end)
+place_ms_resource(bool image, unsigned binding, enum pipe_format format, unsigned w, unsigned h,
+                  unsigned samples, unsigned layers, bool array, const char *path,
+                  const char *out, unsigned textures_end)
 {
    struct ail_layout layout = {
       .width_px = w,
       .height_px = h,
-      .depth_px = 1,
+      .depth_px = layers,
       .sample_count_sa = samples,
       .levels = 1,
       .tiling = AIL_TILING_TWIDDLED,
       .format = format,
-      .writeable_image = true,
+      .writeable_image = image,
    };
    ail_make_miptree(&layout);
    unsigned bpp = util_format_get_blocksize(format);
    size_t got;
    uint8_t *linear = read_file(path, &got);
-   if (!linear || got != (size_t)w * h * samples * bpp)
+   if (!linear || got != (size_t)w * h * samples * layers * bpp)
       return false;
    uint8_t *tiled = calloc(1, layout.size_B);
-   for (unsigned y = 0; y < h; ++y)
-      for (unsigned x = 0; x < w; ++x)
-         for (unsigned s = 0; s < samples; ++s)
-            memcpy(tiled + (size_t)wavesim_ms_sample_index(&layout, x, y, s) * bpp,
-                   linear + (((size_t)y * w + x) * samples + s) * bpp, bpp);
-   if (!write_resource(out, "image", binding, tiled, layout.size_B))
+   for (unsigned z = 0; z < layers; ++z)
+      for (unsigned y = 0; y < h; ++y)
+         for (unsigned x = 0; x < w; ++x)
+            for (unsigned s = 0; s < samples; ++s)
+               memcpy(tiled + z * layout.layer_stride_B +
+                         (size_t)wavesim_ms_sample_index(&layout, x, y, s) * bpp,
+                      linear + ((((size_t)z * h + y) * w + x) * samples + s) * bpp, bpp);
+   const char *kind = image ? "image" : "texture";
+   if (!write_resource(out, kind, binding, tiled, layout.size_B))
       return false;
    free(tiled);
    free(linear);
    struct agx_texture_packed tex;
-   pack_twiddled_texture(&tex, AGX_TEXTURE_DIMENSION_2D_MULTISAMPLED, &layout, 0, 1);
-   unsigned state = 2 * binding + textures_end;
-   print_state(state, "image", binding, layout.size_B, &tex);
+   pack_twiddled_texture(&tex,
+                         array ? AGX_TEXTURE_DIMENSION_2D_ARRAY_MULTISAMPLED
+                               : AGX_TEXTURE_DIMENSION_2D_MULTISAMPLED,
+                         &layout, 0, layers);
+   unsigned state = image ? 2 * binding + textures_end : binding;
+   print_state(state, kind, binding, layout.size_B, &tex);
+   if (!image) {
+      struct agx_sampler_packed sampler;
+      agx_pack(&sampler, SAMPLER, cfg) {
+         cfg.minimum_lod = 0;
+         cfg.maximum_lod = 1000;
+         cfg.maximum_anisotropy = 1;
+         cfg.magnify = cfg.minify = AGX_FILTER_NEAREST;
+         cfg.mip_filter = AGX_MIP_FILTER_NONE;
+         cfg.wrap_s = cfg.wrap_t = cfg.wrap_r = AGX_WRAP_CLAMP_TO_EDGE;
+         cfg.seamful_cube_maps = true;
+      }
+      const uint32_t *sw = (const uint32_t *)&sampler;
+      printf("sampler_state %u %u %u\n", binding + 1, sw[0], sw[1]);
+      return true;
+   }
    struct agx_pbe_packed pbe;
    agx_pack(&pbe, PBE, cfg) {
       buffer_like_pbe(&cfg, format, layout.size_B / bpp);
@@ -530,14 +554,16 @@ place_resource(const char *line, const char *out, unsigned textures_end)
    if (fields < 8)
       return false;
    /* `levels=N,BASE`: a 2D resource of N levels whose LINEAR file holds every level in order,
-    * viewed (GL's image binding, the PBE's Level) at level BASE */
-   unsigned nr_levels = 1, base = 0;
-   if (!strncmp(filter, "levels=", 7)) {
+    * viewed (GL's image binding, the PBE's Level) at level BASE; `samples=S`: a 2dms or
+    * 2dmsarray resource of S samples (D its layers) */
+   unsigned nr_levels = 1, base = 0, samples = 0;
+   if (!strncmp(filter, "levels=", 7) || !strncmp(filter, "samples=", 8)) {
       memcpy(extra, filter, sizeof(extra));
       strcpy(filter, "nearest");
    }
-   if (extra[0] && (sscanf(extra, "levels=%u,%u", &nr_levels, &base) != 2 || !nr_levels ||
-                    base >= nr_levels || nr_levels > 16))
+   if (extra[0] && sscanf(extra, "samples=%u", &samples) != 1 &&
+       (sscanf(extra, "levels=%u,%u", &nr_levels, &base) != 2 || !nr_levels ||
+        base >= nr_levels || nr_levels > 16))
       return false;
    /* border=R,G,B,A: clamp to border with that custom colour (NEAREST) */
    float border_rgba[4];
@@ -556,10 +582,14 @@ place_resource(const char *line, const char *out, unsigned textures_end)
       return false;
    if (!strcmp(dim_name, "buffer"))
       return place_buffer_resource(image, binding, format, w, path, out, textures_end);
-   /* `2dms`: an image2DMS of D samples (2 or 4) */
-   if (!strcmp(dim_name, "2dms"))
-      return image && (d == 2 || d == 4) && nr_levels == 1 &&
-             place_ms_resource(binding, format, w, h, d, path, out, textures_end);
+   /* `2dms` (D = 1) and `2dmsarray` (D layers) with `samples=S` (2 or 4) */
+   bool ms_array = !strcmp(dim_name, "2dmsarray");
+   if (ms_array || !strcmp(dim_name, "2dms"))
+      return (samples == 2 || samples == 4) && (ms_array || d == 1) &&
+             place_ms_resource(image, binding, format, w, h, samples, d, ms_array, path, out,
+                               textures_end);
+   if (samples)
+      return false;
    enum agx_texture_dimension dim;
    if (!strcmp(dim_name, "2d"))
       dim = AGX_TEXTURE_DIMENSION_2D;

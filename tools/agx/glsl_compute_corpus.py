@@ -23,7 +23,10 @@ The job comes from the shader's header comments:
   // image: UNIT DIM FORMAT W H D KIND [ARGS]     the same as an image on image unit UNIT; after
                                     D, `levels=N,BASE[,REFBASE]` (2D): N levels, KIND's words
                                     filling them in turn, the image bound at level BASE (PBE
-                                    Level), in llvmpipe at REFBASE (default BASE)
+                                    Level), in llvmpipe at REFBASE (default BASE); DIM 2dms
+                                    (D = 1) or 2dmsarray (D layers) with `samples=S` after D:
+                                    a multisampled image or texture, each pixel's S samples in
+                                    turn (llvmpipe's is filled by imageStore, not read back)
   // sampler: UNIT linear|seamless  that texture unit's filters LINEAR (seamless: GL's
                                     TEXTURE_CUBE_MAP_SEAMLESS on, the sampler's seamful bit off)
   // sampler: UNIT border R G B A   clamp to border with that custom border colour
@@ -99,18 +102,28 @@ FORMAT_BYTES = {'rgba8': 4, 'rgba8ui': 4, 'r32f': 4, 'r32ui': 4, 'r32i': 4, 'rg1
 
 
 def parse_resource(name, kind, f):
-    """(kind, unit, dim, format, w, h, d, words, levels) of a `// texture:` or `// image:` line;
-    levels: None, or (N, BASE, REFBASE) from an image's `levels=N,BASE[,REFBASE]` after D."""
+    """(kind, unit, dim, format, w, h, d, words, opts) of a `// texture:` or `// image:` line;
+    opts: {'levels': (N, BASE, REFBASE)} from an image's `levels=N,BASE[,REFBASE]` after D, or
+    {'samples': S} from `samples=S` (2dms, 2dmsarray), or {}."""
     unit, dim, fmt, w, h, d = int(f[0]), f[1], f[2], int(f[3]), int(f[4]), int(f[5])
-    levels = None
-    if f[6].startswith('levels='):
-        v = [int(x) for x in f[6][7:].split(',')]
-        levels = (v[0], v[1], v[2] if len(v) > 2 else v[1])
-        if kind != 'image' or dim != '2d' or len(v) not in (2, 3) or max(levels[1:]) >= v[0]:
-            raise SystemExit('%s: levels=N,BASE[,REFBASE] is for 2D images below N' % name)
+    opts = {}
+    while '=' in f[6]:
+        key, _, value = f[6].partition('=')
+        v = [int(x) for x in value.split(',')]
+        if key == 'levels':
+            opts['levels'] = (v[0], v[1], v[2] if len(v) > 2 else v[1])
+            if kind != 'image' or dim != '2d' or len(v) not in (2, 3) or max(v[1:]) >= v[0]:
+                raise SystemExit('%s: levels=N,BASE[,REFBASE] is for 2D images below N' % name)
+        elif key == 'samples' and dim in ('2dms', '2dmsarray') and v[0] in (2, 4):
+            opts['samples'] = v[0]
+        else:
+            raise SystemExit('%s: %s' % (name, f[6]))
         f = f[:6] + f[7:]
-    n = sum(max(w >> l, 1) * max(h >> l, 1) for l in range(levels[0] if levels else 1)) \
-        * d * FORMAT_BYTES[fmt] // 4
+    if dim in ('2dms', '2dmsarray') and 'samples' not in opts:
+        raise SystemExit('%s: %s needs samples=S' % (name, dim))
+    levels = opts.get('levels', (1,))[0]
+    n = sum(max(w >> l, 1) * max(h >> l, 1) for l in range(levels)) \
+        * d * opts.get('samples', 1) * FORMAT_BYTES[fmt] // 4
     if fmt.startswith('astc'):
         bw, bh = (int(v) for v in fmt[4:].split('x'))
         n = -(-w // bw) * -(-h // bh) * d * 4  # 16-byte blocks
@@ -118,7 +131,17 @@ def parse_resource(name, kind, f):
     words = buffer_words(name, 1000 + unit, f[6], given)
     if len(words) != n:
         raise SystemExit('%s: %s %d has %d words, not %d' % (name, kind, unit, len(words), n))
-    return (kind, unit, dim, fmt, w, h, d, words, levels)
+    return (kind, unit, dim, fmt, w, h, d, words, opts)
+
+
+def option_text(opts, base):
+    """A resource's options for glsl_compute (base 1: the AGX view's level) or gl_compute_ref
+    (base 2: llvmpipe's), with a leading space."""
+    if 'levels' in opts:
+        return ' levels=%d,%d' % (opts['levels'][0], opts['levels'][base])
+    if 'samples' in opts:
+        return ' samples=%d' % opts['samples']
+    return ''
 
 
 def parse(name, text):
@@ -154,14 +177,14 @@ def build(work, src_dir, name, compiler, ref):
         if resources:
             res_spec = os.path.join(tmp, 'resources')
             with open(res_spec, 'w') as f:
-                for kind, unit, dim, fmt, w, h, d, words, levels in resources:
+                for kind, unit, dim, fmt, w, h, d, words, opts in resources:
                     lin = os.path.join(tmp, 'linear_%s%d' % (kind, unit))
                     with open(lin, 'wb') as g:
                         g.write(struct.pack('<%dI' % len(words), *words))
                     f.write('%s %d %s %s %d %d %d %s %s%s\n' % (
                         kind, unit, dim, fmt, w, h, d, lin,
                         filters.get(unit, 'nearest') if kind == 'texture' else 'nearest',
-                        ' levels=%d,%d' % levels[:2] if levels else ''))
+                        option_text(opts, 1)))
             cmd.append(res_spec)
         out = subprocess.run(cmd, check=True, capture_output=True, text=True, env=ENV).stdout
         args, args_size, scratch = [], 0, 0
@@ -207,11 +230,10 @@ def build(work, src_dir, name, compiler, ref):
         with open(spec, 'w') as f:
             for b, kind, words in buffers:
                 f.write('%s %d %s\n' % (kind, b, ' '.join('%x' % w for w in words)))
-            for kind, unit, dim, fmt, w, h, d, words, levels in resources:
+            for kind, unit, dim, fmt, w, h, d, words, opts in resources:
                 # llvmpipe binds the image at REFBASE (see `// reference:`)
-                f.write('%s %d %s %s %d %d %d %s%s\n' % (
-                    kind, unit, dim, fmt, w, h, d,
-                    'levels=%d,%d ' % (levels[0], levels[2]) if levels else '',
+                f.write('%s %d %s %s %d %d %d%s %s\n' % (
+                    kind, unit, dim, fmt, w, h, d, option_text(opts, 2),
                     ' '.join('%x' % v for v in words)))
             for unit, filt in sorted(filters.items()):
                 f.write('sampler %d %s\n' % (unit, filt))
@@ -236,15 +258,15 @@ def build(work, src_dir, name, compiler, ref):
         if images:
             res_spec = os.path.join(tmp, 'resources_ref')
             with open(res_spec, 'w') as f:
-                for kind, unit, dim, fmt, w, h, d, words, levels in resources:
-                    if kind != 'image':
+                for kind, unit, dim, fmt, w, h, d, words, opts in resources:
+                    if kind != 'image' or unit not in images:
                         continue
                     lin = os.path.join(tmp, 'ref%d' % unit)
                     with open(lin, 'wb') as g:
                         g.write(struct.pack('<%dI' % len(images[unit]), *images[unit]))
                     f.write('%s %d %s %s %d %d %d %s%s\n' % (
                         kind, unit, dim, fmt, w, h, d, lin,
-                        ' nearest levels=%d,%d' % levels[:2] if levels else ''))
+                        ' nearest' + option_text(opts, 1) if opts else ''))
             subprocess.run([compiler, spv, blob + 'ref', res_spec], check=True,
                            capture_output=True, text=True, env=ENV)
             r = ''.join(l + '\n' for l in r.splitlines() if not l.startswith('image '))

@@ -5,8 +5,8 @@
 // sample chosen per thread. llvmpipe's image gets the same words through a fill pass of
 // imageStore (tools/agx/gl_compute_ref.c: GL cannot upload multisampled data).
 // groups: 2 2
-// image: 0 2dms r32ui 8 8 4 randu
-// image: 1 2dms rgba8 4 4 2 randu
+// image: 0 2dms r32ui 8 8 1 samples=4 randu
+// image: 1 2dms rgba8 4 4 1 samples=2 randu
 // buffer: 0 ssbo zero 256
 // buffer: 1 ssbo zero 64
 // buffer: 2 ssbo zero 128

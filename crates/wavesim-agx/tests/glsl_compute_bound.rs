@@ -206,6 +206,6 @@ fn mesa_compiled_image_store_atomic_and_bindless_shaders_match_llvmpipe() {
     );
     failures.truncate(40);
     assert!(failures.is_empty(), "{}", failures.join("\n"));
-    assert_eq!(names.len(), 13, "corpus/agx/glsl_img shaders");
+    assert_eq!(names.len(), 14, "corpus/agx/glsl_img shaders");
     assert_eq!(expected_errors, 1);
 }
