@@ -41,6 +41,10 @@ fn run_bound(dir: &Path, name: &str, exact: bool) -> Result<BTreeMap<String, Vec
         })
         .collect();
     let text = run_in_dir(&cfg, dir, None).map_err(|e| e.to_string())?.text;
+    // a job under the opt-in names what it approximated (store_lod_amd: the nonzero LOD)
+    if cfg.approximate && !text.lines().any(|l| l.starts_with("# approximated")) {
+        return Err("no `# approximated` line under approximate = true".into());
+    }
     let mut out = BTreeMap::new();
     for line in text.lines() {
         let Some((buffer, words)) = line.split_once(':') else {
