@@ -32,6 +32,7 @@ fn draw(width: u32, height: u32, samples: u32, end_of_tile: Option<EndOfTile>) -
         back_facing: None,
         end_of_tile,
         samples,
+        triangle: None,
     }
 }
 

@@ -17,8 +17,12 @@
 //! - `ldcf` (applegpu's `TODO.ldcf`; Mesa's `ldcf`, flat = bit 7) writes A, B, C of one coefficient
 //!   register to three 32-bit registers (Mesa's register allocator: `ldcf` writes 6 halves; Mesa
 //!   emits it with one channel and takes C for flat shading).
-//! - Interpolation: centre (0); centroid (2) is the centre because every pixel the fragment runner
-//!   shades is fully covered (GL/Vulkan: centroid = centre when every sample is covered); sample (1:
+//! - Interpolation: centre (0); centroid (2) is the centre where every sample of the pixel is
+//!   covered (GL 4.6, 15.2.2 / Vulkan: a fully covered pixel's centroid is its centre; the
+//!   coverage is `get_sr` sr124, which the fragment runners without a rasteriser leave unset,
+//!   covering everything). At a partially covered pixel or a helper thread (sr124 0) GL only asks
+//!   for some point of the pixel inside the primitive; which one the G13 picks has no public
+//!   source (Mesa leaves it to the hardware's `iter`), so that is a typed error; sample (1:
 //!   index immediate, 3: index in a register, Mesa's `agx_pack.c`) at the sample's position, the
 //!   driver's standard positions ([`default_sample_positions`]); an index without a position is a
 //!   typed error (Mesa: "results are undefined when ... the sample ID is out-of-bounds").
@@ -72,6 +76,8 @@ fn dest(o: &Ops<'_>) -> Result<(Vec<Reg>, bool), Fault> {
 #[derive(Clone, Copy)]
 enum Where<'a> {
     Centre,
+    /// The centre of a fully covered pixel (see the module comment).
+    Centroid,
     /// Sample `S` (an immediate, interpolation 1) or the sample index in register `S`
     /// (interpolation 3), at the position the driver programs (`sample_positions`).
     Sample(&'a Operand),
@@ -101,6 +107,21 @@ pub fn default_sample_positions(samples: u32) -> Option<Vec<(f32, f32)>> {
 fn position(w: &WaveState, lane: usize, at: Where<'_>) -> Result<(f32, f32), Fault> {
     let (dx, dy) = match at {
         Where::Centre => (0.5, 0.5),
+        Where::Centroid => {
+            let all = (1u32 << w.sample_positions.len().min(8)) - 1;
+            match w.special.get(&124).map(|m| m[lane]) {
+                Some(m) if m & all != all => {
+                    return Err(Fault::UnsupportedForm {
+                        what: format!(
+                            "centroid interpolation at a pixel with samples {m:#x} of {all:#x} \
+                             covered (thread {lane}): the G13's centroid position for a \
+                             partially covered pixel or a helper thread is not public"
+                        ),
+                    })
+                }
+                _ => (0.5, 0.5),
+            }
+        }
         Where::Sample(op) => {
             let s = match op {
                 Operand::Imm(v) => *v,
@@ -156,7 +177,8 @@ pub(super) fn iter(w: &mut WaveState, o: &Ops<'_>, perspective: bool) -> Result<
     let unmodelled = ["forwarding", "kill", "unk1", "unk2", "unk3", "unk4", "unk5"];
     require_fields(o, "varying read", &unmodelled.map(|f| (f, 0)))?;
     let at = match o.field("interpolation") {
-        0 | 2 => Where::Centre,
+        0 => Where::Centre,
+        2 => Where::Centroid,
         _ => Where::Sample(o.op("S")?),
     };
 

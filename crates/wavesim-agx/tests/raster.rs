@@ -1,0 +1,286 @@
+//! Triangle coverage (`wavesim_agx::raster`) and partial coverage in the linked-program runner
+//! (`gallium::FragmentDraw::triangle`): which samples an edge covers, the top-left opt-in for
+//! samples on an edge, helpers, sr124 and the tile writes. Expected values are derived by hand
+//! in each test's comment.
+//!
+//! Sample positions (Mesa's `agx_default_sample_positions`, 1/16 pixel): 1 sample (0.5, 0.5);
+//! 2 samples s0 (0.75, 0.75), s1 (0.25, 0.25); 4 samples s0 (0.375, 0.125), s1 (0.875, 0.375),
+//! s2 (0.125, 0.625), s3 (0.625, 0.875).
+
+use wavesim_agx::assemble;
+use wavesim_agx::exec::default_sample_positions;
+use wavesim_agx::gallium::{run_fragment, FragmentDraw, FragmentRun, Shader};
+use wavesim_agx::raster::{FillRule, RasterError, Triangle};
+use wavesim_core::memory::DeviceMemory;
+
+fn tri(v: [[f64; 2]; 3], rule: FillRule) -> Triangle {
+    Triangle::new(v, rule).unwrap()
+}
+
+fn cov(t: &Triangle, x: u32, y: u32, samples: u32) -> Result<u8, RasterError> {
+    t.pixel_coverage(x, y, &default_sample_positions(samples).unwrap())
+}
+
+/// The 3 vertex orders of each winding give the same coverage (the rule does not depend on
+/// which vertex comes first or on the winding).
+fn orders(v: [[f64; 2]; 3]) -> Vec<[[f64; 2]; 3]> {
+    vec![
+        v,
+        [v[1], v[2], v[0]],
+        [v[2], v[0], v[1]],
+        [v[0], v[2], v[1]],
+        [v[2], v[1], v[0]],
+        [v[1], v[0], v[2]],
+    ]
+}
+
+#[test]
+fn a_vertical_edge_covers_the_samples_right_of_it() {
+    // left edge x = 0.5 from (0.5, -8) to (0.5, 16), third vertex (16, 4); over pixel (0, 0)
+    // (y in [0, 1)) the other edges are far away (edge (0.5,-8)-(16,4) is at y = -8 + 12 (x -
+    // 0.5) / 15.5 < -7, edge (16,4)-(0.5,16) at y > 15). At 4 samples those with x > 0.5 are
+    // covered: s1 (0.875) and s3 (0.625): 0b1010; at 2 samples s0 (0.75): 0b01; at 1 sample the
+    // centre (0.5, 0.5) lies on the edge: a typed error, and under top-left the edge is a left
+    // edge (interior to its right), so it owns the centre: 1.
+    for v in orders([[0.5, -8.0], [16.0, 4.0], [0.5, 16.0]]) {
+        let t = tri(v, FillRule::Exact);
+        assert_eq!(cov(&t, 0, 0, 4), Ok(0b1010));
+        assert_eq!(cov(&t, 0, 0, 2), Ok(0b01));
+        assert!(matches!(
+            cov(&t, 0, 0, 1),
+            Err(RasterError::OnEdge {
+                x: 0,
+                y: 0,
+                sample: 0,
+                ..
+            })
+        ));
+        assert_eq!(cov(&tri(v, FillRule::TopLeft), 0, 0, 1), Ok(1));
+        // pixel (1, 0) lies wholly right of the edge: every sample
+        assert_eq!(cov(&t, 1, 0, 4), Ok(0b1111));
+        // pixel (-1, 0) does not exist; pixel (0, 20) is above the triangle (y > 16)
+        assert_eq!(cov(&t, 0, 20, 4), Ok(0));
+    }
+}
+
+#[test]
+fn a_diagonal_edge_splits_the_four_samples() {
+    // edge y = x through pixel (0, 0): (0, 0) - (16, 16), third vertex (-16, 16): the interior is
+    // y > x. s0 (0.375, 0.125) and s1 (0.875, 0.375) have y < x, s2 (0.125, 0.625) and s3
+    // (0.625, 0.875) y > x: 0b1100. The triangle (0, 0) (16, 0) (16, 16) on the other side gets
+    // 0b0011. Pixel (3, 2) (x in [3, 4), y in [2, 3)) lies below the line: the first triangle
+    // covers none of its samples, the second all four.
+    for v in orders([[0.0, 0.0], [16.0, 16.0], [-16.0, 16.0]]) {
+        let t = tri(v, FillRule::Exact);
+        assert_eq!(cov(&t, 0, 0, 4), Ok(0b1100));
+        assert_eq!(cov(&t, 3, 2, 4), Ok(0));
+    }
+    for v in orders([[0.0, 0.0], [16.0, 0.0], [16.0, 16.0]]) {
+        let t = tri(v, FillRule::Exact);
+        assert_eq!(cov(&t, 0, 0, 4), Ok(0b0011));
+        assert_eq!(cov(&t, 3, 2, 4), Ok(0b1111));
+    }
+}
+
+#[test]
+fn samples_on_a_shared_edge_belong_to_exactly_one_triangle_under_top_left() {
+    // The 2-sample positions (0.75, 0.75) and (0.25, 0.25) both lie on y = x. Triangle A (0, 0)
+    // (16, 16) (-16, 16) has its interior at y > x: the interior's direction from the edge is
+    // (-1, 1), pointing left, so the edge is a right edge and owns nothing: A covers 0 of pixel
+    // (0, 0). Triangle B (0, 0) (16, 0) (16, 16), interior y < x, direction (1, -1): a left edge,
+    // B covers both: 0b11. Without the opt-in, both are typed errors.
+    for v in orders([[0.0, 0.0], [16.0, 16.0], [-16.0, 16.0]]) {
+        assert_eq!(cov(&tri(v, FillRule::TopLeft), 0, 0, 2), Ok(0));
+        assert!(matches!(
+            cov(&tri(v, FillRule::Exact), 0, 0, 2),
+            Err(RasterError::OnEdge { .. })
+        ));
+    }
+    for v in orders([[0.0, 0.0], [16.0, 0.0], [16.0, 16.0]]) {
+        assert_eq!(cov(&tri(v, FillRule::TopLeft), 0, 0, 2), Ok(0b11));
+    }
+    // A horizontal edge y = 0.5 through the centre of pixel (2, 0): triangle C (-8, 0.5) (8, 0.5)
+    // (0, 8) lies above it in y (interior y > 0.5), so the edge is at its smaller y, a top edge:
+    // C owns the centre. Triangle D (-8, 0.5) (0, -8) (8, 0.5), interior y < 0.5, does not.
+    for v in orders([[-8.0, 0.5], [8.0, 0.5], [0.0, 8.0]]) {
+        assert_eq!(cov(&tri(v, FillRule::TopLeft), 2, 0, 1), Ok(1));
+    }
+    for v in orders([[-8.0, 0.5], [0.0, -8.0], [8.0, 0.5]]) {
+        assert_eq!(cov(&tri(v, FillRule::TopLeft), 2, 0, 1), Ok(0));
+    }
+}
+
+#[test]
+fn a_sample_on_an_edges_line_outside_the_triangle_is_not_a_tie() {
+    // Triangle (0.5, 0) (4, 0) (0.5, 4): the centre of pixel (0, 6), (0.5, 6.5), lies on the
+    // line x = 0.5 of its left edge but above the triangle (y > 4, outside the hypotenuse x + 0.875
+    // y = 4): outside, no tie and no error, coverage 0. Pixel (0, 1)'s centre (0.5, 1.5) is on the
+    // edge itself: the tie error.
+    let t = tri([[0.5, 0.0], [4.0, 0.0], [0.5, 4.0]], FillRule::Exact);
+    assert_eq!(cov(&t, 0, 6, 1), Ok(0));
+    assert_eq!(cov(&t, 0, 6, 4), Ok(0));
+    assert!(matches!(
+        cov(&t, 0, 1, 1),
+        Err(RasterError::OnEdge { edge: 2, .. })
+    ));
+}
+
+#[test]
+fn vertices_off_the_subpixel_grid_and_degenerate_triangles() {
+    // 8 subpixel bits: 1/256 is on the grid, 1/512 is not
+    assert!(Triangle::new(
+        [[1.0 / 256.0, 0.0], [4.0, 0.0], [0.0, 4.0]],
+        FillRule::Exact
+    )
+    .is_ok());
+    assert!(matches!(
+        Triangle::new(
+            [[0.0, 0.0], [4.0, 1.0 / 512.0], [0.0, 4.0]],
+            FillRule::Exact
+        ),
+        Err(RasterError::OffGrid { vertex: 1, .. })
+    ));
+    assert!(matches!(
+        Triangle::new([[0.0, 0.0], [4.0, 0.0], [f64::NAN, 4.0]], FillRule::Exact),
+        Err(RasterError::OffGrid { vertex: 2, .. })
+    ));
+    assert!(Triangle::new([[0.0, 0.0], [4.0, 0.0], [0.0, 65536.0]], FillRule::Exact).is_err());
+    // zero area (collinear): covers nothing, even the samples on its line
+    let t = tri([[0.0, 0.0], [8.0, 8.0], [16.0, 16.0]], FillRule::Exact);
+    assert_eq!(t.doubled_area(), 0);
+    assert_eq!(cov(&t, 0, 0, 2), Ok(0));
+    // doubled area in (1/256 px)^2: (4 * 256) * (4 * 256), positive counter-clockwise (y up)
+    let t = tri([[0.0, 0.0], [4.0, 0.0], [0.0, 4.0]], FillRule::Exact);
+    assert_eq!(t.doubled_area(), 1024 * 1024);
+}
+
+fn shader(asm: &str) -> Shader {
+    Shader {
+        code: assemble(asm).unwrap(),
+        main_offset: 0,
+        preamble_offset: None,
+        nr_gprs: 16,
+        nr_preamble_gprs: 0,
+        uniforms: vec![0; 512],
+        approximate: false,
+        textures: vec![],
+        samplers: vec![],
+    }
+}
+
+fn draw(width: u32, height: u32, samples: u32, t: Option<Triangle>) -> FragmentDraw {
+    FragmentDraw {
+        width,
+        height,
+        coefficients: vec![[0.0, 0.0, 1.0]],
+        back_facing: None,
+        end_of_tile: None,
+        samples,
+        triangle: t,
+    }
+}
+
+fn run(asm: &str, d: &FragmentDraw) -> Result<FragmentRun, String> {
+    run_fragment(&shader(asm), d, &DeviceMemory::new()).map_err(|e| e.to_string())
+}
+
+fn record(r: &FragmentRun, width: u32, x: u32, y: u32, s: u32) -> [u8; 8] {
+    r.pixels[((y * width + x) * r.samples + s) as usize]
+}
+
+/// Each thread stores its sr124 (`get_sr r2, sr124`, i32 into bytes 0-3) and its quad's
+/// thread-1 sr124 (`quad_shuffle r3, r2, 1`, bytes 4-7) to every sample (`st_tile` mask 255).
+const STORE_COVERAGE: &str = "get_sr r2, sr124\nquad_shuffle r3, r2, 1\n\
+                              st_tile r2_r3, i32, 0, xy, 0, 255, 0\nstop";
+
+#[test]
+fn partial_coverage_writes_only_covered_samples_and_helpers_write_nothing() {
+    // 8x4 framebuffer, 4 samples, triangle (0.5, 0) (8, 0) (0.5, 4) (doubled area 7.5 * 4 > 0).
+    // Its left edge x = 0.5 and hypotenuse x + 1.875 y = 8 (through (8, 0) and (0.5, 4)).
+    // Pixel (0, 0): left edge: s1 (0.875, 0.375) and s3 (0.625, 0.875) right of x = 0.5; both
+    // under the hypotenuse (0.875 + 0.7 < 8): sr124 = 0b1010; samples 1 and 3 hold 10 (0xA),
+    // 0 and 2 stay 0 (the tile starts zeroed). Its quad's thread 1 is pixel (1, 0), wholly
+    // inside: 15.
+    // Pixel (7, 3): sample s0 (7.375, 3.125): 7.375 + 1.875 * 3.125 = 13.23 > 8: outside, and so
+    // every sample: pixel (7, 3) uncovered. Its quad (6..7, 2..3): pixel (6, 2) s0 (6.375, 2.125)
+    // gives 6.375 + 3.98 = 10.4 > 8, all samples outside: the quad (6, 2) has no covered pixel
+    // and does not run; nothing is written there.
+    // Pixel (4, 2): s2 (4.125, 2.625): 4.125 + 4.92 = 9.05 > 8 outside; s0 (4.375, 2.125):
+    // 4.375 + 3.98 = 8.36 outside; s1 (4.875, 2.375): 9.33 outside; s3 (4.625, 2.875) 10.0:
+    // outside: uncovered. Its quad (4..5, 2..3): pixel (4, 3), (5, 2), (5, 3) are further out:
+    // no covered pixel, not run.
+    // Pixel (3, 2): s0 (3.375, 2.125): 3.375 + 3.984 = 7.36 < 8 inside; s1 (3.875, 2.375):
+    // 3.875 + 4.453 = 8.33 outside; s2 (3.125, 2.625): 3.125 + 4.922 = 8.05 outside; s3
+    // (3.625, 2.875): 9.02 outside: sr124 = 0b0001. Its quad (2..3, 2..3): pixel (3, 3) s0
+    // (3.375, 3.125): 3.375 + 5.86 = 9.23 outside, all outside: a helper, sr124 0, writes
+    // nothing; pixel (2, 3) s0: 2.375 + 5.86 = 8.23 outside, s2 (2.125, 3.625) 8.92: a helper too.
+    // Pixel (2, 2) (quad thread 0) reads thread 1 = pixel (3, 2): 1.
+    let t = tri([[0.5, 0.0], [8.0, 0.0], [0.5, 4.0]], FillRule::Exact);
+    let r = run(STORE_COVERAGE, &draw(8, 4, 4, Some(t))).unwrap();
+    let word = |x, y, s, half: usize| {
+        let b = record(&r, 8, x, y, s);
+        u32::from_le_bytes(b[4 * half..4 * half + 4].try_into().unwrap())
+    };
+    for s in 0..4 {
+        let covered = 0b1010 >> s & 1 == 1;
+        assert_eq!(
+            word(0, 0, s, 0),
+            if covered { 10 } else { 0 },
+            "(0,0) sample {s}"
+        );
+        assert_eq!(word(0, 0, s, 1), if covered { 15 } else { 0 });
+        assert_eq!(word(1, 0, s, 0), 15);
+        assert_eq!(word(3, 2, s, 0), if s == 0 { 1 } else { 0 });
+        for (x, y) in [(3, 3), (2, 3), (4, 2), (6, 2), (7, 3)] {
+            assert_eq!(record(&r, 8, x, y, s), [0; 8], "({x},{y}) sample {s}");
+        }
+    }
+    let (x, y) = (2, 2);
+    let covered_22 = {
+        // pixel (2, 2): s0 (2.375, 2.125) 6.36 in; s1 (2.875, 2.375) 7.33 in; s2 (2.125, 2.625)
+        // 7.05 in; s3 (2.625, 2.875) 8.02 out: 0b0111
+        0b0111
+    };
+    for s in 0..4 {
+        let want = if covered_22 >> s & 1 == 1 { 1 } else { 0 };
+        assert_eq!(
+            word(x, y, s, 1),
+            want,
+            "(2,2) sample {s}: its quad's thread 1"
+        );
+    }
+}
+
+#[test]
+fn without_a_triangle_every_sample_is_covered_and_a_tie_stops_the_draw() {
+    // no triangle: sr124 = 0b11 everywhere at 2 samples
+    let r = run(STORE_COVERAGE, &draw(8, 4, 2, None)).unwrap();
+    assert!(r.pixels.iter().all(|p| p[0] == 3 && p[4] == 3));
+    // the 1-sample centre of pixel (0, 0) on the left edge x = 0.5: a typed error naming it
+    let t = tri([[0.5, 0.0], [8.0, 0.0], [0.5, 4.0]], FillRule::Exact);
+    let e = run(STORE_COVERAGE, &draw(8, 4, 1, Some(t))).unwrap_err();
+    assert!(
+        e.contains("pixel (0, 0) sample 0 lies exactly on edge"),
+        "{e}"
+    );
+    // top-left: the left edge owns it: pixel (0, 0) covered
+    let t = tri([[0.5, 0.0], [8.0, 0.0], [0.5, 4.0]], FillRule::TopLeft);
+    let r = run(STORE_COVERAGE, &draw(8, 4, 1, Some(t))).unwrap();
+    assert_eq!(record(&r, 8, 0, 0, 0)[0], 1);
+}
+
+#[test]
+fn centroid_at_a_partially_covered_pixel_is_a_typed_error() {
+    // iter r2, cf0 at the centroid, stored to the tile: full coverage reads the centre (plane
+    // [0, 0, 1] = 1.0 = 0x3f800000); the 4-sample triangle above covers pixel (0, 0) partially
+    let asm = "iter r2, cf0, centroid, 0b0, 0, 0, 0, 0, 0\nmov_imm r3, 0\n\
+               st_tile r2_r3, i32, 0, xy, 0, 255, 0\nstop";
+    let r = run(asm, &draw(8, 4, 4, None)).unwrap();
+    assert_eq!(record(&r, 8, 5, 3, 2)[..4], 1.0f32.to_bits().to_le_bytes());
+    let t = tri([[0.5, 0.0], [8.0, 0.0], [0.5, 4.0]], FillRule::Exact);
+    let e = run(asm, &draw(8, 4, 4, Some(t))).unwrap_err();
+    assert!(
+        e.contains("centroid interpolation at a pixel with samples"),
+        "{e}"
+    );
+}
