@@ -33,7 +33,13 @@ the end-of-tile program for N samples; the job's `samples = N` and a twiddled N-
 image holds every sample as libagx addresses them); NAME.ref is then llvmpipe's `positions`
 line and each sample's bytes `X Y S R G B A`, read back through texelFetch of the
 multisampled texture (tools/agx/gl_fragment_ref.c); `// alpha_to_coverage` (with samples):
-GL_SAMPLE_ALPHA_TO_COVERAGE, which Mesa lowers into the epilog (GLSL_GRAPHICS_A2C).
+GL_SAMPLE_ALPHA_TO_COVERAGE, which Mesa lowers into the epilog (GLSL_GRAPHICS_A2C);
+`// triangle: X0 Y0 X1 Y1 X2 Y2`: the triangle drawn, in window pixels (multiples of 1/8, so
+that the NDC positions X/8 - 1 are exact), instead of the one covering the framebuffer: the GL
+vertex shader's positions and the job's `triangle` (wavesim's rasteriser: only covered samples
+are written, the others keep the clear colour), flat inputs from its last vertex, and
+`front_facing` from its winding (counter-clockwise in window coordinates is GL's default front
+face); `// fill_rule: top-left`: the job's `fill_rule` (samples exactly on an edge).
 
 Vertex shaders (DIR/NAME.vert, attributes at locations 0..n-1, no uniform blocks): compiled as a
 hardware vertex shader (glsl_graphics --vertex: attributes from the prolog's registers, outputs
@@ -78,9 +84,13 @@ def inputs(text):
     return out
 
 
-def vertex_shader(ins):
+# the triangle covering the framebuffer, in NDC
+FULL = [(-1.0, -1.0), (3.0, -1.0), (-1.0, 3.0)]
+
+
+def vertex_shader(ins, ndc=FULL):
     lines = ['#version 450',
-             'const vec2 P[3] = vec2[](vec2(-1.0, -1.0), vec2(3.0, -1.0), vec2(-1.0, 3.0));']
+             'const vec2 P[3] = vec2[](%s);' % ', '.join('vec2(%r, %r)' % p for p in ndc)]
     body = []
     for loc, qual, ty, _ in ins:
         lines.append('layout(location = %d) %sout %s v%d;' % (loc, qual + ' ' if qual else '', ty, loc))
@@ -148,6 +158,12 @@ def build(src_dir, name, compiler, ref):
     clear = [float(v) for v in header(text, 'clear') or [0, 0, 0, 0]]
     samples = int((header(text, 'samples') or ['1'])[0])
     a2c = '\n// alpha_to_coverage\n' in text
+    window = [float(v) for v in header(text, 'triangle') or []]
+    if window and (len(window) != 6 or any((v * 8) % 1 for v in window)):
+        raise SystemExit('%s: triangle: six multiples of 1/8' % name)
+    ndc = [(window[2 * i] / (W / 2) - 1, window[2 * i + 1] / (H / 2) - 1)
+           for i in range(3)] if window else FULL
+    fill_rule = (header(text, 'fill_rule') or [None])[0]
     env = dict(os.environ, GLSL_GRAPHICS_RTS=str(rts), GLSL_GRAPHICS_SAMPLES=str(samples))
     if a2c:
         env['GLSL_GRAPHICS_A2C'] = '1'
@@ -161,7 +177,7 @@ def build(src_dir, name, compiler, ref):
         info = subprocess.run([compiler, spv, out], check=True, capture_output=True,
                               text=True, env=env).stdout
         vert = os.path.join(tmp, 'a.vert')
-        open(vert, 'w').write(vertex_shader(ins))
+        open(vert, 'w').write(vertex_shader(ins, ndc))
         spec = os.path.join(tmp, 'spec')
         with open(spec, 'w') as f:
             for b, words in sorted(blocks.items()):
@@ -226,7 +242,8 @@ def build(src_dir, name, compiler, ref):
                     raise SystemExit('%s: coefficient binding of location %d, not an input' % (name, loc))
                 a, b, c0 = plane(loc, comp)
                 if kinds[loc].startswith('flat') or not smooth:
-                    p = [0.0, 0.0, -a + 3 * b + c0]  # the provoking (last) vertex (-1, 3)
+                    # the provoking (last) vertex
+                    p = [0.0, 0.0, a * ndc[2][0] + b * ndc[2][1] + c0]
                 else:
                     p = [a / 8, b / 8, c0 - a - b]
             else:
@@ -259,7 +276,14 @@ def build(src_dir, name, compiler, ref):
     j += ['', '[fragment]', 'width = %d' % W, 'height = %d' % H]
     if samples > 1:
         j.append('samples = %d' % samples)
-    j += ['front_facing = true',
+    if window:
+        j.append('triangle = [%s]' % ', '.join(
+            '[%r, %r]' % (window[2 * i], window[2 * i + 1]) for i in range(3)))
+    if fill_rule:
+        j.append('fill_rule = "%s"' % fill_rule)
+    (x0, y0), (x1, y1), (x2, y2) = ndc
+    ccw = (x1 - x0) * (y2 - y0) - (y1 - y0) * (x2 - x0) > 0
+    j += ['front_facing = %s' % ('true' if ccw else 'false'),
           'coefficients = [%s]' % ', '.join('[%r, %r, %r]' % tuple(p) for p in planes), '',
           '[[buffer]]', 'name = "rt"', 'size = %d' % (W * H * 4 * samples)]
     for i in range(1, rts):

@@ -1,0 +1,214 @@
+//! corpus/agx/gl25cover: GLSL fragment shaders drawn over a triangle that does not cover the
+//! framebuffer (`// triangle:` in each source), compiled and linked by Mesa 25.0.7's asahi
+//! compiler as for corpus/agx/gl25 and gl25msaa (tools/agx/gl25_corpus.py), at 1, 2 and 4
+//! samples. The jobs give the triangle (`[fragment] triangle`, `fill_rule`), so wavesim's
+//! rasteriser (`wavesim_agx::raster`) decides which quads run, what sr124 reads and which samples
+//! the epilog's `st_tile` writes.
+//!
+//! What is compared, per sample: the tile buffer (`pixel X Y [sample S]:` lines) and the image the
+//! end-of-tile program stored against llvmpipe drawing the same GLSL and triangle (NAME.ref, read
+//! back per sample through texelFetch at 2 and 4 samples), colour bytes within 1; covered samples
+//! by value, uncovered ones must hold the clear colour on both sides; where the program writes
+//! gl_FragDepth, each covered sample's `zs_emit` depth within 2^-20 relative of llvmpipe's and no
+//! depth for uncovered samples (llvmpipe: the cleared 1.0). llvmpipe's 2-sample positions are not
+//! Mesa's (GL leaves them to the implementation), so at 2 samples a sample is compared only where
+//! the triangle covers it under both position sets, or under neither.
+
+#[path = "common/linked_output.rs"]
+#[allow(dead_code)]
+mod linked_output;
+
+use linked_output::image;
+use std::collections::BTreeMap;
+use std::path::Path;
+use wavesim_agx::exec::default_sample_positions;
+use wavesim_agx::raster::{FillRule, Triangle};
+use wavesim_agx::runner::{run_in_dir, RunConfig};
+
+/// Jobs in corpus/agx/gl25cover.
+const SHADERS: usize = 18;
+
+/// Jobs that stop on a typed error, with the error's text.
+const KNOWN_ERRORS: &[(&str, &str)] = &[(
+    // centroid at a partially covered pixel: which point of the pixel the G13 interpolates at
+    // has no public source (exec/varying.rs)
+    "cover_centroid_4x",
+    "centroid interpolation at a pixel with samples",
+)];
+
+/// Byte offset of sample `s` of pixel (x, y) in the jobs' 16x16 twiddled N-sample image: one
+/// 16x16 tile, the pixel's Morton index (x in the even bits), its samples together (libagx's
+/// `libagx_image_texel_address`; tests/gl25_msaa.rs derives it); linear RGBA8 at 1 sample.
+fn image_offset(x: u32, y: u32, s: u32, samples: u32) -> usize {
+    if samples == 1 {
+        return 4 * (y * 16 + x) as usize;
+    }
+    let morton: u32 = (0..4)
+        .map(|b| (x >> b & 1) << (2 * b) | (y >> b & 1) << (2 * b + 1))
+        .sum();
+    4 * ((morton * samples + s) as usize)
+}
+
+#[test]
+fn image_offset_follows_libagx() {
+    // pixel (3, 1) at 4 samples: x = 0b11 -> bits 0 and 2, y = 0b01 -> bit 1: Morton 7, sample 2
+    // at (7 * 4 + 2) * 4 = 120; at 1 sample the linear (1 * 16 + 3) * 4 = 76
+    assert_eq!(image_offset(3, 1, 2, 4), 120);
+    assert_eq!(image_offset(3, 1, 0, 1), 76);
+}
+
+/// `pixel X Y: ...` or `pixel X Y sample S: ...` records and `depth ...: BITS` lines, keyed by
+/// (x, y, sample).
+fn per_sample(text: &str, prefix: &str) -> BTreeMap<(u32, u32, u32), String> {
+    let mut out = BTreeMap::new();
+    for line in text.lines().filter_map(|l| l.strip_prefix(prefix)) {
+        let (head, rest) = line.split_once(':').unwrap();
+        let h: Vec<u32> = head
+            .split_whitespace()
+            .filter_map(|v| v.parse().ok())
+            .collect();
+        out.insert(
+            (h[0], h[1], h.get(2).copied().unwrap_or(0)),
+            rest.trim().into(),
+        );
+    }
+    out
+}
+
+#[test]
+fn mesa25_programs_over_a_triangle_match_llvmpipe() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../corpus/agx/gl25cover");
+    let mut names: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().to_string())
+        .filter_map(|n| n.strip_suffix(".job.toml").map(str::to_string))
+        .collect();
+    names.sort();
+    let mut failures = vec![];
+    let (mut covered, mut uncovered, mut skipped, mut inexact, mut errors, mut depths) =
+        (0, 0, 0, 0, 0, 0);
+    let mut by_samples = BTreeMap::new();
+    for name in &names {
+        let job = std::fs::read_to_string(dir.join(format!("{name}.job.toml"))).unwrap();
+        let cfg = RunConfig::from_toml(&job).unwrap();
+        let f = cfg.fragment.as_ref().unwrap();
+        let samples = f.samples;
+        let rule = match f.fill_rule.as_deref() {
+            Some("top-left") => FillRule::TopLeft,
+            _ => FillRule::Exact,
+        };
+        let triangle =
+            Triangle::new(f.triangle.expect("every job names its triangle"), rule).unwrap();
+        let clear = cfg
+            .end_of_tile
+            .as_ref()
+            .and_then(|e| e.clear)
+            .expect("every job clears");
+        let known = KNOWN_ERRORS.iter().find(|(n, _)| n == name);
+        let text = match (run_in_dir(&cfg, &dir, None), known) {
+            (Ok(r), None) => r.text,
+            (Err(e), Some((_, want))) if e.to_string().contains(want) => {
+                errors += 1;
+                continue;
+            }
+            (r, _) => {
+                failures.push(format!("{name}: {:?}", r.map(|r| r.text.len())));
+                continue;
+            }
+        };
+        *by_samples.entry(samples).or_insert(0) += 1;
+        let rt = image(&text, "rt");
+        let tile = per_sample(&text, "pixel ");
+        let depth = per_sample(&text, "depth ");
+        depths += depth.len();
+        let refs = std::fs::read_to_string(dir.join(format!("{name}.ref"))).unwrap();
+        // llvmpipe's sample positions (GL_SAMPLE_POSITION), the centre at 1 sample
+        let mut ref_positions = vec![(0.5f32, 0.5f32)];
+        if let Some(p) = refs.lines().find_map(|l| l.strip_prefix("positions")) {
+            let v: Vec<f32> = p.split_whitespace().map(|v| v.parse().unwrap()).collect();
+            ref_positions = v.chunks(2).map(|c| (c[0], c[1])).collect();
+        }
+        let mesa_positions = default_sample_positions(samples).unwrap();
+        for line in refs.lines().filter(|l| !l.starts_with("positions")) {
+            let f: Vec<&str> = line.split_whitespace().collect();
+            let (head, colour) = f.split_at(if samples == 1 { 2 } else { 3 });
+            let v: Vec<u32> = head.iter().map(|c| c.parse().unwrap()).collect();
+            let (x, y, s) = (v[0], v[1], v.get(2).copied().unwrap_or(0));
+            let want: Vec<u8> = colour[..4].iter().map(|c| c.parse().unwrap()).collect();
+            let want_depth = f32::from_bits(u32::from_str_radix(colour[4], 16).unwrap());
+            let ours = triangle.pixel_coverage(x, y, &mesa_positions).unwrap() >> s & 1 == 1;
+            let theirs = triangle.pixel_coverage(x, y, &ref_positions).unwrap() >> s & 1 == 1;
+            if ours != theirs {
+                skipped += 1;
+                continue;
+            }
+            let at = image_offset(x, y, s, samples);
+            let got = rt.get(at..at + 4).unwrap_or_default();
+            let record: Vec<u8> = tile
+                .get(&(x, y, s))
+                .map(|t| t.split_whitespace().map(|v| v.parse().unwrap()).collect())
+                .unwrap_or_default();
+            if record.get(..4) != Some(got) {
+                failures.push(format!(
+                    "{name}: {x} {y} sample {s}: the image is not the tile"
+                ));
+            }
+            let close = got.len() == 4 && got.iter().zip(&want).all(|(g, w)| g.abs_diff(*w) <= 1);
+            if !close {
+                failures.push(format!(
+                    "{name}: {x} {y} sample {s} ({}covered): {got:?}, llvmpipe {want:?}",
+                    if ours { "" } else { "not " }
+                ));
+            }
+            inexact += usize::from(close && got != want.as_slice());
+            let got_depth = depth
+                .get(&(x, y, s))
+                .map(|b| f32::from_bits(u32::from_str_radix(b, 16).unwrap()));
+            if ours {
+                covered += 1;
+                if !depth.is_empty() {
+                    // where the program writes depth, a covered sample's zs_emit value (None:
+                    // the program discarded it, llvmpipe then keeps the cleared 1.0)
+                    let ok = match got_depth {
+                        Some(g) => (g - want_depth).abs() <= want_depth.abs() / (1 << 20) as f32,
+                        None => want_depth == 1.0,
+                    };
+                    if !ok {
+                        failures.push(format!(
+                            "{name}: depth {x} {y} sample {s}: {got_depth:?}, llvmpipe {want_depth}"
+                        ));
+                    }
+                }
+            } else {
+                uncovered += 1;
+                // uncovered: the clear colour on both sides, no depth test
+                if want != clear[..4] || got != &clear[..4] || got_depth.is_some() {
+                    failures.push(format!(
+                        "{name}: uncovered {x} {y} sample {s}: {got:?} {got_depth:?}, llvmpipe \
+                         {want:?}, clear {:?}",
+                        &clear[..4]
+                    ));
+                }
+                if !depth.is_empty() && want_depth != 1.0 {
+                    failures.push(format!(
+                        "{name}: uncovered {x} {y} sample {s}: llvmpipe depth"
+                    ));
+                }
+            }
+        }
+    }
+    println!(
+        "gl25cover: {} jobs ({by_samples:?} by sample count), {covered} covered and {uncovered} \
+         uncovered samples compared ({inexact} within 1 but not equal), {skipped} samples whose \
+         coverage differs under llvmpipe's positions, {errors} known typed errors, {depths} depths",
+        names.len()
+    );
+    failures.truncate(40);
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    assert_eq!(names.len(), SHADERS, "corpus/agx/gl25cover jobs");
+    // the corpus exercises both sides of the edges
+    assert!(
+        covered > 1000 && uncovered > 1000,
+        "{covered} / {uncovered}"
+    );
+}
