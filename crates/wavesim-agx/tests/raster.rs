@@ -9,7 +9,11 @@
 
 use wavesim_agx::assemble;
 use wavesim_agx::exec::default_sample_positions;
-use wavesim_agx::gallium::{run_fragment, FragmentDraw, FragmentRun, Shader};
+#[path = "common/gallium_shader.rs"]
+mod gallium_shader;
+
+use gallium_shader::shader;
+use wavesim_agx::gallium::{run_fragment, FragmentDraw, FragmentRun};
 use wavesim_agx::raster::{FillRule, RasterError, Triangle};
 use wavesim_core::memory::DeviceMemory;
 
@@ -154,20 +158,6 @@ fn vertices_off_the_subpixel_grid_and_degenerate_triangles() {
     assert_eq!(t.doubled_area(), 1024 * 1024);
 }
 
-fn shader(asm: &str) -> Shader {
-    Shader {
-        code: assemble(asm).unwrap(),
-        main_offset: 0,
-        preamble_offset: None,
-        nr_gprs: 16,
-        nr_preamble_gprs: 0,
-        uniforms: vec![0; 512],
-        approximate: false,
-        textures: vec![],
-        samplers: vec![],
-    }
-}
-
 fn draw(width: u32, height: u32, samples: u32, t: Option<Triangle>) -> FragmentDraw {
     FragmentDraw {
         width,
@@ -181,7 +171,8 @@ fn draw(width: u32, height: u32, samples: u32, t: Option<Triangle>) -> FragmentD
 }
 
 fn run(asm: &str, d: &FragmentDraw) -> Result<FragmentRun, String> {
-    run_fragment(&shader(asm), d, &DeviceMemory::new()).map_err(|e| e.to_string())
+    run_fragment(&shader(assemble(asm).unwrap()), d, &DeviceMemory::new())
+        .map_err(|e| e.to_string())
 }
 
 fn record(r: &FragmentRun, width: u32, x: u32, y: u32, s: u32) -> [u8; 8] {
