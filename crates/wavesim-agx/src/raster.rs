@@ -15,9 +15,9 @@
 //! - A sample exactly on an edge: GL leaves the choice to the implementation as long as shared
 //!   edges are covered once, and no public source gives the G13's tie rule (cmdbuf.xml has no
 //!   fill-convention field). So by default it is a typed error ([`RasterError::OnEdge`]);
-//!   [`FillRule::TopLeft`] opts in to Direct3D's top-left rule (Direct3D 11 functional
-//!   specification, 3.4.2.1 "Triangle Rasterization Rules (Without Multisampling)": a left edge,
-//!   or a horizontal edge above the interior, owns its samples), which is also the rule llvmpipe
+//!   [`FillRule::TopLeft`] opts in to Direct3D's top-left rule (Microsoft's
+//!   "Rasterization Rules" for Direct3D 11: a left edge, or a horizontal edge above the
+//!   interior, owns its samples), which is also the rule llvmpipe
 //!   applies to a GL framebuffer object (Mesa's `st_atom_rasterizer.c` leaves
 //!   `bottom_edge_rule` 0 for a bottom-origin framebuffer; `lp_setup_tri.c`). "Top" is the
 //!   smaller y, the hardware's memory rows, which are GL's window rows here.

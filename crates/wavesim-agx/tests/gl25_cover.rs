@@ -87,6 +87,8 @@ fn mesa25_programs_over_a_triangle_match_llvmpipe() {
     let mut failures = vec![];
     let (mut covered, mut uncovered, mut skipped, mut inexact, mut errors, mut depths) =
         (0, 0, 0, 0, 0, 0);
+    // compared samples lying exactly on an edge (decided by the top-left opt-in)
+    let mut ties = 0;
     let mut by_samples = BTreeMap::new();
     for name in &names {
         let job = std::fs::read_to_string(dir.join(format!("{name}.job.toml"))).unwrap();
@@ -129,6 +131,7 @@ fn mesa25_programs_over_a_triangle_match_llvmpipe() {
             ref_positions = v.chunks(2).map(|c| (c[0], c[1])).collect();
         }
         let mesa_positions = default_sample_positions(samples).unwrap();
+        let exact = Triangle::new(f.triangle.unwrap(), FillRule::Exact).unwrap();
         for line in refs.lines().filter(|l| !l.starts_with("positions")) {
             let f: Vec<&str> = line.split_whitespace().collect();
             let (head, colour) = f.split_at(if samples == 1 { 2 } else { 3 });
@@ -142,6 +145,11 @@ fn mesa25_programs_over_a_triangle_match_llvmpipe() {
                 skipped += 1;
                 continue;
             }
+            ties += usize::from(
+                exact
+                    .pixel_coverage(x, y, &mesa_positions[s as usize..=s as usize])
+                    .is_err(),
+            );
             let at = image_offset(x, y, s, samples);
             let got = rt.get(at..at + 4).unwrap_or_default();
             let record: Vec<u8> = tile
@@ -199,8 +207,8 @@ fn mesa25_programs_over_a_triangle_match_llvmpipe() {
     }
     println!(
         "gl25cover: {} jobs ({by_samples:?} by sample count), {covered} covered and {uncovered} \
-         uncovered samples compared ({inexact} within 1 but not equal), {skipped} samples whose \
-         coverage differs under llvmpipe's positions, {errors} known typed errors, {depths} depths",
+         uncovered samples compared ({ties} on an edge, {inexact} within 1 but not equal), \
+         {skipped} samples whose coverage differs under llvmpipe's positions, {errors} known typed errors, {depths} depths",
         names.len()
     );
     failures.truncate(40);

@@ -18,7 +18,7 @@
 //!   register to three 32-bit registers (Mesa's register allocator: `ldcf` writes 6 halves; Mesa
 //!   emits it with one channel and takes C for flat shading).
 //! - Interpolation: centre (0); centroid (2) is the centre where every sample of the pixel is
-//!   covered (GL 4.6, 15.2.2 / Vulkan: a fully covered pixel's centroid is its centre; the
+//!   covered (GL and Vulkan: a fully covered pixel's centroid is its centre; the
 //!   coverage is `get_sr` sr124, which the fragment runners without a rasteriser leave unset,
 //!   covering everything). At a partially covered pixel or a helper thread (sr124 0) GL only asks
 //!   for some point of the pixel inside the primitive; which one the G13 picks has no public
