@@ -26,7 +26,7 @@ use wavesim_agx::raster::{FillRule, Triangle};
 use wavesim_agx::runner::{run_in_dir, RunConfig};
 
 /// Jobs in corpus/agx/gl25cover.
-const SHADERS: usize = 18;
+const SHADERS: usize = 23;
 
 /// Jobs that stop on a typed error, with the error's text.
 const KNOWN_ERRORS: &[(&str, &str)] = &[(
