@@ -1426,7 +1426,11 @@ fn run_gallium_fragment<O: crate::inside::AgxObserver>(
                     Some("top-left") => crate::raster::FillRule::TopLeft,
                     Some(other) => return cfg_err(format!("fill_rule {other} (\"top-left\")")),
                 };
-                Some(crate::raster::Triangle::new(v, rule).map_err(AbiError::from)?)
+                // a vertex off the grid is the job's mistake: a configuration error
+                Some(
+                    crate::raster::Triangle::new(v, rule)
+                        .map_err(|e| RunError::Config(format!("[fragment] triangle: {e}")))?,
+                )
             }
         },
     };

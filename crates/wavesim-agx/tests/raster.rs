@@ -7,6 +7,7 @@
 //! 2 samples s0 (0.75, 0.75), s1 (0.25, 0.25); 4 samples s0 (0.375, 0.125), s1 (0.875, 0.375),
 //! s2 (0.125, 0.625), s3 (0.625, 0.875).
 
+use wavesim_agx::abi::AbiError;
 use wavesim_agx::assemble;
 use wavesim_agx::exec::default_sample_positions;
 #[path = "common/gallium_shader.rs"]
@@ -15,6 +16,7 @@ mod gallium_shader;
 use gallium_shader::shader;
 use wavesim_agx::gallium::{run_fragment, FragmentDraw, FragmentRun};
 use wavesim_agx::raster::{FillRule, RasterError, Triangle};
+use wavesim_agx::runner::{RunConfig, RunError};
 use wavesim_core::memory::DeviceMemory;
 
 fn tri(v: [[f64; 2]; 3], rule: FillRule) -> Triangle {
@@ -274,4 +276,96 @@ fn centroid_at_a_partially_covered_pixel_is_a_typed_error() {
         e.contains("centroid interpolation at a pixel with samples"),
         "{e}"
     );
+}
+
+/// A linked-program job storing sr124 (as `STORE_COVERAGE`) over 16x16 pixels at 4 samples with
+/// `extra` `[fragment]` lines; the end-of-tile program and PBE of corpus/agx/gl25cover's 4-sample
+/// jobs (the linked ABI needs one).
+fn job(abi: &str, extra: &str) -> String {
+    format!(
+        "kind = \"fragment\"\nabi = \"{abi}\"\nnr_gprs = 16\nasm = \"\"\"\n{STORE_COVERAGE}\n\"\"\"\n\
+         [gallium]\nmain_offset = 0\n[end_of_tile]\ncode = \"end_of_tile_4x.bin\"\nnr_gprs = 1\n\
+         pbe = [266603044, 16778176, 0, 0, 536870928, 536870913]\nimage = \"rt\"\n\
+         [fragment]\nwidth = 16\nheight = 16\nsamples = 4\n{extra}\n\
+         [[buffer]]\nname = \"rt\"\nsize = 4096\n"
+    )
+}
+
+fn run_job(text: &str) -> Result<String, RunError> {
+    let cfg = RunConfig::from_toml(text).unwrap();
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../corpus/agx/gl25cover");
+    wavesim_agx::runner::run_in_dir(&cfg, &dir, None).map(|r| r.text)
+}
+
+#[test]
+fn job_files_name_the_triangle() {
+    // the triangle of `partial_coverage_...`: pixel (0, 0) has samples 1 and 3 (sr124 = 10)
+    let text = run_job(&job(
+        "mesa-25.0-linked",
+        "triangle = [[0.5, 0.0], [8.0, 0.0], [0.5, 4.0]]",
+    ))
+    .unwrap();
+    assert!(
+        text.contains("pixel 0 0 sample 1: 10 0 0 0 15 0 0 0"),
+        "{text}"
+    );
+    assert!(
+        text.contains("pixel 0 0 sample 0: 0 0 0 0 0 0 0 0"),
+        "{text}"
+    );
+    // a vertex off the 1/256 grid, an unknown rule, a rule without a triangle: configuration
+    // errors; a triangle under another ABI: refused
+    for (abi, extra) in [
+        (
+            "mesa-25.0-linked",
+            "triangle = [[0.5, 0.001], [8.0, 0.0], [0.5, 4.0]]",
+        ),
+        (
+            "mesa-25.0-linked",
+            "triangle = [[0.5, 0.0], [8.0, 0.0], [0.5, 4.0]]\nfill_rule = \"bottom-left\"",
+        ),
+        ("mesa-25.0-linked", "fill_rule = \"top-left\""),
+        (
+            "mesa-22.3",
+            "triangle = [[0.5, 0.0], [8.0, 0.0], [0.5, 4.0]]",
+        ),
+        (
+            "mesa-current",
+            "triangle = [[0.5, 0.0], [8.0, 0.0], [0.5, 4.0]]",
+        ),
+    ] {
+        let mut text = job(abi, extra);
+        if abi != "mesa-25.0-linked" {
+            // the other ABIs take no end-of-tile program, the split-program ABI no [gallium]
+            // (refused first otherwise)
+            let from = if abi == "mesa-22.3" {
+                "[end_of_tile]"
+            } else {
+                "[gallium]"
+            };
+            let a = text.find(from).unwrap();
+            let b = text.find("[fragment]").unwrap();
+            text.replace_range(a..b, "");
+        }
+        match run_job(&text) {
+            Err(RunError::Config(what)) => {
+                assert!(
+                    what.contains("triangle") || what.contains("fill_rule"),
+                    "{what}"
+                )
+            }
+            other => panic!("{abi} {extra}: {other:?}"),
+        }
+    }
+    // a sample on an edge (the 1-sample centre of pixel (0, 0) on x = 0.5) stops the draw with
+    // the rasteriser's typed error
+    let tie = job(
+        "mesa-25.0-linked",
+        "triangle = [[0.5, 0.0], [8.0, 0.0], [0.5, 4.0]]",
+    )
+    .replace("samples = 4", "samples = 1");
+    assert!(matches!(
+        run_job(&tie),
+        Err(RunError::Abi(AbiError::Raster(RasterError::OnEdge { .. })))
+    ));
 }
