@@ -50,6 +50,10 @@ gl_Position and every output (tools/agx/gl_vertex_ref.c) as `VERTEX: SLOT=WORD..
 output slots.
 
 Usage: gl25_corpus.py MESA_NEW_WORKDIR DIR [NAME.frag|NAME.vert...]
+       gl25_corpus.py MESA_NEW_WORKDIR DIR --from SOURCES --prefix P --triangle "X0 Y0 X1 Y1 X2 Y2"
+                      [--fill-rule top-left] [NAME.frag...]
+(the second form builds the fragment shaders of SOURCES into DIR as P + NAME, drawn over the
+triangle where a source names none: corpus/agx/gl25cover's copies of gl25 and gl25msaa)
 """
 import os
 import re
@@ -148,9 +152,18 @@ def header(text, key):
     return None
 
 
-def build(src_dir, name, compiler, ref):
+def build(src_dir, name, compiler, ref, out_dir=None, prefix='', extra=''):
+    """NAME.frag of SRC_DIR into OUT_DIR (default SRC_DIR) as PREFIX + NAME, with the header
+    lines EXTRA added after `#version` when the source names no triangle."""
     src = os.path.join(src_dir, name + '.frag')
     text = open(src).read()
+    out_dir = out_dir or src_dir
+    if extra and header(text, 'triangle') is None:
+        first, rest = text.split('\n', 1)
+        text = first + '\n' + extra + rest
+        src = os.path.join(tempfile.mkdtemp(), name + '.frag')
+        open(src, 'w').write(text)
+    source_name, name = name, prefix + name
     ins = inputs(text)
     blocks = ubos(text)
     rts = int((header(text, 'rts') or ['1'])[0])
@@ -225,7 +238,7 @@ def build(src_dir, name, compiler, ref):
         at_samples = re.search(r'gl_SamplePosition|interpolateAtSample|\bsample\s+in\b', text)
         if pos[0] != 'positions' or (at_samples and [float(v) for v in pos[1:]] != want):
             raise SystemExit('%s: llvmpipe\'s sample positions %s, Mesa\'s %s' % (name, pos[1:], want))
-    eot_path = os.path.join(src_dir, eot_name)
+    eot_path = os.path.join(out_dir, eot_name)
     if os.path.exists(eot_path) and open(eot_path, 'rb').read() != eot:
         raise SystemExit('%s: a different end-of-tile program' % name)
     open(eot_path, 'wb').write(eot)
@@ -251,11 +264,12 @@ def build(src_dir, name, compiler, ref):
             planes[base + i] = p
     if any(p is None for p in planes):
         raise SystemExit('%s: coefficient registers without a binding' % name)
-    stem = os.path.join(src_dir, name)
+    stem = os.path.join(out_dir, name)
     open(stem + '.bin', 'wb').write(code)
     open(stem + '.ref', 'w').write(r)
+    origin = os.path.relpath(os.path.join(src_dir, source_name), os.path.join(HERE, '..', '..'))
     j = ['# %s.frag as Mesa 25.0.7 compiled and linked it (tools/agx/gl25_corpus.py); '
-         'llvmpipe\'s answer in %s.ref' % (name, name),
+         'llvmpipe\'s answer in %s.ref' % (origin if out_dir != src_dir else name, name),
          'kind = "fragment"', 'abi = "mesa-25.0-linked"', 'code = "%s.bin"' % name]
     if '\n// approximate\n' in text:
         j.append('approximate = true')
@@ -388,9 +402,23 @@ def build_vertex(src_dir, name, compiler, ref):
 
 
 def main():
-    if len(sys.argv) < 3:
+    args, opts = [], {}
+    argv = sys.argv[1:]
+    while argv:
+        a = argv.pop(0)
+        if a in ('--from', '--prefix', '--triangle', '--fill-rule'):
+            opts[a] = argv.pop(0) if argv else ''
+        else:
+            args.append(a)
+    if len(args) < 2:
         raise SystemExit(__doc__)
-    work, src_dir = sys.argv[1], sys.argv[2]
+    work, src_dir = args[0], args[1]
+    # --from SOURCES: the fragment shaders of SOURCES built into DIR, named --prefix + NAME, drawn
+    # over --triangle (and --fill-rule) where they name none
+    out_dir = src_dir
+    src_dir = opts.get('--from', src_dir)
+    extra = ''.join('// %s: %s\n' % (k, opts[o]) for k, o in
+                    (('triangle', '--triangle'), ('fill_rule', '--fill-rule')) if o in opts)
     tmp = tempfile.mkdtemp()
     compiler, ref = os.path.join(tmp, 'glsl_graphics'), os.path.join(tmp, 'gl_fragment_ref')
     subprocess.run(['sh', os.path.join(HERE, 'build_glsl_graphics.sh'), work, compiler],
@@ -400,15 +428,16 @@ def main():
     vref = os.path.join(tmp, 'gl_vertex_ref')
     subprocess.run(['cc', '-O2', '-o', vref, os.path.join(HERE, 'gl_vertex_ref.c'), '-lEGL'],
                    check=True)
-    names = sys.argv[3:] or sorted(n for n in os.listdir(src_dir)
-                                   if n.endswith('.frag') or n.endswith('.vert'))
+    names = args[2:] or sorted(n for n in os.listdir(src_dir)
+                               if n.endswith('.frag') or (n.endswith('.vert') and '--from' not in opts))
     failed = []
     for name in names:
         try:
             if name.endswith('.vert'):
                 build_vertex(src_dir, name[:-5], compiler, vref)
             else:
-                build(src_dir, name[:-5] if name.endswith('.frag') else name, compiler, ref)
+                build(src_dir, name[:-5] if name.endswith('.frag') else name, compiler, ref,
+                      out_dir, opts.get('--prefix', ''), extra)
         except (SystemExit, subprocess.CalledProcessError) as e:
             failed.append(name)
             why = (getattr(e, 'stderr', '') or '').strip() or str(e)
