@@ -286,7 +286,8 @@ pub struct FragmentRun {
 ///
 /// Coverage: a pixel's covered samples are those of `draw.triangle` (every sample without one)
 /// inside the framebuffer. Only quads holding a covered pixel run (a group with none does not);
-/// the other threads of such a quad are helpers, run for derivatives. `get_sr` sr124
+/// the other threads of such a quad are helpers, run for derivatives, whose device writes the
+/// hardware predicates off (`exec::WaveState::helpers`). `get_sr` sr124
 /// (`input_sample_mask`, Mesa's `load_sample_mask_in`) reads each thread's covered samples (0 for
 /// a helper). Uncovered samples start as killed (`exec::Coverage::killed`), so `st_tile` writes
 /// nothing there and `zs_emit`/`sample_mask` neither test nor revive them: the hardware masks
@@ -415,6 +416,7 @@ pub fn run_fragment_observed<O: Observer<WaveState, Inst> + ?Sized>(
                 w.special.insert(124, samples_in);
                 w.exec = active;
                 w.present = active;
+                w.helpers = active & !covered;
                 w.pc = s.main_offset as u64;
                 let mut mem = Memories {
                     device: dev,

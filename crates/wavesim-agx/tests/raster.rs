@@ -369,3 +369,50 @@ fn job_files_name_the_triangle() {
         Err(RunError::Abi(AbiError::Raster(RasterError::OnEdge { .. })))
     ));
 }
+
+#[test]
+fn helpers_make_no_device_writes() {
+    // Each thread stores its sr124 to word y * 8 + x of a buffer filled with 0xffffffff
+    // (`device_store ... r5, u2_u3, r1`: address u2_u3 + 4 r1) and adds 1 to word 64 with a device
+    // atomic. Triangle and pixels as in `partial_coverage_...` (8x4, 4 samples): pixel (0, 0)
+    // covered with 0b1010, (3, 2) with 0b0001, (2, 2) with 0b0111; pixels (3, 3) and (2, 3) are
+    // helpers of quad (2..3, 2..3): the hardware predicates their writes off, so their words keep
+    // 0xffffffff (a store would give 0). Quads without covered pixels do not run: pixel (6, 2)
+    // keeps 0xffffffff too. The atomic (`atomic add ... u2_u3, r7` with r7 = 64: word 64, the form Mesa emits
+    // without a return value) counts the covered pixels only: the triangle's pixels with a
+    // covered sample, counted from the coverage rule itself (`pixel_coverage`).
+    let asm = "get_sr r1, sr80\nget_sr r2, sr81\niadd r1, r1, r2, lsl 3\nget_sr r5, sr124\n\
+               device_store 0, i32, x, r5, u2_u3, r1, unsigned, , 0\nmov_imm r6, 1\n\
+               mov_imm r7, 64\natomic add, 0, r8, u2_u3, r7, unsigned, r6, 1, 0, 1, 4, 2\nstop";
+    let mut dev = DeviceMemory::new();
+    let base = dev.alloc(65 * 4, 16).unwrap();
+    dev.write(base, &[0xff; 64 * 4]).unwrap();
+    dev.write_u32(base + 256, 0).unwrap();
+    let mut s = shader(assemble(asm).unwrap());
+    for (i, h) in [
+        base as u16,
+        (base >> 16) as u16,
+        (base >> 32) as u16,
+        (base >> 48) as u16,
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        s.uniforms[4 + i] = h;
+    }
+    let t = tri([[0.5, 0.0], [8.0, 0.0], [0.5, 4.0]], FillRule::Exact);
+    run_fragment(&s, &draw(8, 4, 4, Some(t.clone())), &dev).unwrap();
+    let word = |x: u64, y: u64| dev.read_u32(base + 4 * (y * 8 + x)).unwrap();
+    assert_eq!(word(0, 0), 0b1010);
+    assert_eq!(word(3, 2), 0b0001);
+    assert_eq!(word(2, 2), 0b0111);
+    for (x, y) in [(3, 3), (2, 3), (6, 2), (7, 3)] {
+        assert_eq!(word(x, y), u32::MAX, "({x},{y})");
+    }
+    let positions = default_sample_positions(4).unwrap();
+    let covered = (0..4)
+        .flat_map(|y| (0..8).map(move |x| (x, y)))
+        .filter(|&(x, y)| t.pixel_coverage(x, y, &positions).unwrap() != 0)
+        .count();
+    assert_eq!(dev.read_u32(base + 256).unwrap() as usize, covered);
+}
