@@ -10,7 +10,8 @@
 //!   edge function below is exact integer arithmetic.
 //! - Sample s of pixel (x, y) is at (x, y) + the driver's standard position
 //!   (`exec::default_sample_positions`, Mesa's `agx_default_sample_positions`, in 1/16 pixel, so
-//!   on the grid). A sample is covered when it lies strictly inside the triangle (GL 4.6, 14.6.1
+//!   on the grid; Vulkan's standard locations, which Mesa's asahi Vulkan driver claims with
+//!   `standardSampleLocations = true`). A sample is covered when it lies strictly inside the triangle (GL 4.6, 14.6.1
 //!   and 14.3.1: point sampling at each sample position).
 //! - A sample exactly on an edge: GL leaves the choice to the implementation as long as shared
 //!   edges are covered once, and no public source gives the G13's tie rule (cmdbuf.xml has no
