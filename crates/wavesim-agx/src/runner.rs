@@ -6,7 +6,8 @@
 //! ```toml
 //! kind = "compute"            # or "grid_kernel", "vertex", "fragment"
 //! approximate = false        # sin_pt_1/2, rsqrt_special, simd_matrix_fmadd* as documented
-//!                             # intent (a grid kernel's main part; its preamble stays exact)
+//!                             # intent (a grid kernel's main part; its preamble stays exact);
+//!                             # centroid at a partially covered pixel (exec::centroid_offset)
 //! abi = "readme-2023"         # vertex/fragment only: "readme-2023" (default) or "mesa-current"
 //!                             # (abi::AbiVersion: sample mask r0h or r1l, vertex r4)
 //! asm = "stop"                # applegpu-syntax source; or `code = "file.bin"`

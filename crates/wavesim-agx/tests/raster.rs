@@ -9,7 +9,7 @@
 
 use wavesim_agx::abi::AbiError;
 use wavesim_agx::assemble;
-use wavesim_agx::exec::default_sample_positions;
+use wavesim_agx::exec::{centroid_offset, default_sample_positions, PARTIAL_CENTROID};
 #[path = "common/gallium_shader.rs"]
 mod gallium_shader;
 
@@ -275,6 +275,58 @@ fn centroid_at_a_partially_covered_pixel_is_a_typed_error() {
     assert!(
         e.contains("centroid interpolation at a pixel with samples"),
         "{e}"
+    );
+}
+
+#[test]
+fn centroid_under_the_opt_in_is_the_first_covered_sample() {
+    // exec::centroid_offset: the lowest-numbered covered sample's position, the centre with none
+    // (4 samples: s0 (0.375, 0.125), s1 (0.875, 0.375), s2 (0.125, 0.625), s3 (0.625, 0.875);
+    // 2 samples: s0 (0.75, 0.75), s1 (0.25, 0.25))
+    let four = default_sample_positions(4).unwrap();
+    let two = default_sample_positions(2).unwrap();
+    assert_eq!(centroid_offset(0b1010, &four), (0.875, 0.375));
+    assert_eq!(centroid_offset(0b1000, &four), (0.625, 0.875));
+    assert_eq!(centroid_offset(0b0110, &four), (0.875, 0.375));
+    assert_eq!(centroid_offset(0, &four), (0.5, 0.5));
+    assert_eq!(centroid_offset(0b10, &two), (0.25, 0.25));
+
+    // The triangle of `partial_coverage_writes_only_covered_samples_and_helpers_write_nothing`
+    // at 4 samples, plane [1, 16, 0] (value x + 16 y at the framebuffer position, exact in f32
+    // for these sixteenths), `iter` at the centroid into r2 and its quad's thread 3 (the pixel
+    // at +1, +1) into r3, both stored to every sample. By that test's coverage:
+    // - pixel (0, 0), samples 0b1010: s1 (0.875, 0.375): 0.875 + 16 * 0.375 = 6.875 (stored to
+    //   samples 1 and 3); its thread 3 is pixel (1, 1): s0 (1.375, 1.125) gives 1.375 + 1.875 *
+    //   1.125 = 3.48 < 8, s3 (1.625, 1.875) 5.14 < 8, and every sample right of x = 0.5: fully
+    //   covered, the centre (1.5, 1.5): 1.5 + 24 = 25.5;
+    // - pixel (1, 0), fully covered: the centre (1.5, 0.5): 1.5 + 8 = 9.5;
+    // - pixel (2, 2), samples 0b0111: s0 (2.375, 2.125): 2.375 + 34 = 36.375; its thread 3 is
+    //   pixel (3, 3), a helper (no covered sample): the centre (3.5, 3.5): 3.5 + 56 = 59.5;
+    // - pixel (3, 2), samples 0b0001: s0 (3.375, 2.125): 3.375 + 34 = 37.375.
+    // One SIMD group (8x4 pixels) runs the `iter` once: counted once.
+    let asm = "iter r2, cf0, centroid, 0b0, 0, 0, 0, 0, 0\nquad_shuffle r3, r2, 3\n\
+               st_tile r2_r3, i32, 0, xy, 0, 255, 0\nstop";
+    let t = tri([[0.5, 0.0], [8.0, 0.0], [0.5, 4.0]], FillRule::Exact);
+    let mut d = draw(8, 4, 4, Some(t));
+    d.coefficients = vec![[1.0, 16.0, 0.0]];
+    let mut sh = shader(assemble(asm).unwrap());
+    sh.approximate = true;
+    let r = run_fragment(&sh, &d, &DeviceMemory::new()).unwrap();
+    let word = |x, y, s, half: usize| {
+        let b = record(&r, 8, x, y, s);
+        f32::from_le_bytes(b[4 * half..4 * half + 4].try_into().unwrap())
+    };
+    assert_eq!((word(0, 0, 1, 0), word(0, 0, 3, 0)), (6.875, 6.875));
+    assert_eq!(word(0, 0, 1, 1), 25.5);
+    assert_eq!(record(&r, 8, 0, 0, 0), [0; 8], "(0, 0) sample 0 uncovered");
+    assert_eq!(word(1, 0, 2, 0), 9.5);
+    assert_eq!((word(2, 2, 0, 0), word(2, 2, 0, 1)), (36.375, 59.5));
+    assert_eq!(word(3, 2, 0, 0), 37.375);
+    assert_eq!(
+        r.approximated.get(PARTIAL_CENTROID),
+        Some(&1),
+        "{:?}",
+        r.approximated
     );
 }
 

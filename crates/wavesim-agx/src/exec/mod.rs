@@ -49,6 +49,9 @@ mod zs_emit;
 pub use coverage::{Coverage, ZsOutput};
 pub use varying::{default_sample_positions, TILE};
 
+/// The opt-in's partial-coverage centroid rule (`varying.rs`), for tests and the docs.
+pub use varying::{centroid_offset, PARTIAL_CENTROID};
+
 use crate::decode::{decode, Decoded};
 use crate::error::DecodeError;
 use crate::fp;
