@@ -29,20 +29,12 @@ use wavesim_agx::runner::{run_in_dir, RunConfig};
 const SHADERS: usize = 81;
 
 /// Jobs that stop on a typed error, with the error's text.
-const KNOWN_ERRORS: &[(&str, &str)] = &[
-    (
-        // centroid at a partially covered pixel: which point of the pixel the G13 interpolates
-        // at has no public source (exec/varying.rs)
-        "cover_centroid_4x",
-        "centroid interpolation at a pixel with samples",
-    ),
-    (
-        // as in corpus/agx/gl25msaa (tests/gl25_msaa.rs): Mesa's sample-shaded discard breaks
-        // its own sample_mask rules across the passes of the sample loop
-        "gl25msaa_sample_discard",
-        "already tested (Mesa's sample_mask rules 2 and 4)",
-    ),
-];
+const KNOWN_ERRORS: &[(&str, &str)] = &[(
+    // as in corpus/agx/gl25msaa (tests/gl25_msaa.rs): Mesa's sample-shaded discard breaks
+    // its own sample_mask rules across the passes of the sample loop
+    "gl25msaa_sample_discard",
+    "already tested (Mesa's sample_mask rules 2 and 4)",
+)];
 
 /// Jobs whose llvmpipe reference is not GL's answer, run but not compared: llvmpipe's
 /// gl_SampleMaskIn in a 2-sample framebuffer has bits of samples it does not have (see
@@ -249,5 +241,84 @@ fn mesa25_programs_over_a_triangle_match_llvmpipe() {
     assert!(
         covered > 1000 && uncovered > 1000,
         "{covered} / {uncovered}"
+    );
+}
+
+#[test]
+fn centroid_under_the_opt_in_matches_a_host_model_with_steep_planes() {
+    // cover_centroid_4x (Mesa's code: `iterproj r4_r5_r6, cf1, cf0, centroid`, then `st_tile` of
+    // r4..r6 and 1.0 as u8norm) runs under the opt-in against llvmpipe in the test above, but its
+    // planes change by at most 1.5 bytes across a pixel, so that comparison can hardly tell the
+    // centroid from the centre. Here the same job gets steep planes (cf0 = 1/W = 1; v = (x/16,
+    // y/16, (x + y)/32) at the framebuffer position, 16x16 pixels in one tile) and a host model
+    // of the shader: o = (v.xyz, 1) at exec::centroid_offset's point (the centre of a fully
+    // covered pixel, else the lowest-numbered covered sample), each channel round(255 v), every
+    // covered sample compared within 1 (the unorm rounding of f32 values). A sample offset is up
+    // to 0.375 pixels from the centre, 6 bytes in v.x or v.y, so the model at the centre must
+    // differ (by 2 or more) at some compared samples: the check can tell the two apart.
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../corpus/agx/gl25cover");
+    let job = std::fs::read_to_string(dir.join("cover_centroid_4x.job.toml")).unwrap();
+    let mut cfg = RunConfig::from_toml(&job).unwrap();
+    assert!(cfg.approximate, "the job opts in");
+    let f = cfg.fragment.as_mut().unwrap();
+    f.coefficients = vec![
+        [0.0, 0.0, 1.0],
+        [1.0 / 16.0, 0.0, 0.0],
+        [0.0, 1.0 / 16.0, 0.0],
+        [1.0 / 32.0, 1.0 / 32.0, 0.0],
+    ];
+    let triangle = Triangle::new(f.triangle.unwrap(), FillRule::Exact).unwrap();
+    let positions = default_sample_positions(4).unwrap();
+    let run = run_in_dir(&cfg, &dir, None).unwrap();
+    assert!(
+        run.text.contains("centroid at a partially covered pixel"),
+        "the output names the approximation"
+    );
+    let tile = per_sample(&run.text, "pixel ");
+    let model = |(px, py): (f64, f64)| -> Vec<u8> {
+        [px / 16.0, py / 16.0, (px + py) / 32.0, 1.0]
+            .iter()
+            .map(|v| (v * 255.0).round() as u8)
+            .collect()
+    };
+    let (mut compared, mut partial, mut centre_differs) = (0, 0, 0);
+    for y in 0..16 {
+        for x in 0..16 {
+            let m = u32::from(triangle.pixel_coverage(x, y, &positions).unwrap());
+            if m == 0 {
+                continue;
+            }
+            let (dx, dy) = if m == 0b1111 {
+                (0.5, 0.5)
+            } else {
+                partial += 1;
+                wavesim_agx::exec::centroid_offset(m, &positions)
+            };
+            let want = model((x as f64 + dx as f64, y as f64 + dy as f64));
+            let centre = model((x as f64 + 0.5, y as f64 + 0.5));
+            for s in (0..4).filter(|s| m >> s & 1 == 1) {
+                let got: Vec<u8> = tile[&(x, y, s)]
+                    .split_whitespace()
+                    .take(4)
+                    .map(|v| v.parse().unwrap())
+                    .collect();
+                let near = |w: &[u8]| got.iter().zip(w).all(|(g, w)| g.abs_diff(*w) <= 1);
+                assert!(
+                    near(&want),
+                    "({x}, {y}) sample {s}: {got:?}, model {want:?}"
+                );
+                compared += 1;
+                centre_differs += usize::from(!near(&centre));
+            }
+        }
+    }
+    println!(
+        "cover_centroid_4x with steep planes: {compared} covered samples equal to the host model \
+         within 1, {partial} partially covered pixels, {centre_differs} samples where the centre \
+         would differ"
+    );
+    assert!(
+        partial > 10 && centre_differs > 10,
+        "{partial} / {centre_differs}"
     );
 }
