@@ -33,7 +33,13 @@ the end-of-tile program for N samples; the job's `samples = N` and a twiddled N-
 image holds every sample as libagx addresses them); NAME.ref is then llvmpipe's `positions`
 line and each sample's bytes `X Y S R G B A`, read back through texelFetch of the
 multisampled texture (tools/agx/gl_fragment_ref.c); `// alpha_to_coverage` (with samples):
-GL_SAMPLE_ALPHA_TO_COVERAGE, which Mesa lowers into the epilog (GLSL_GRAPHICS_A2C).
+GL_SAMPLE_ALPHA_TO_COVERAGE, which Mesa lowers into the epilog (GLSL_GRAPHICS_A2C);
+`// triangle: X0 Y0 X1 Y1 X2 Y2`: the triangle drawn, in window pixels (multiples of 1/8, so
+that the NDC positions X/8 - 1 are exact), instead of the one covering the framebuffer: the GL
+vertex shader's positions and the job's `triangle` (wavesim's rasteriser: only covered samples
+are written, the others keep the clear colour), flat inputs from its last vertex, and
+`front_facing` from its winding (counter-clockwise in window coordinates is GL's default front
+face); `// fill_rule: top-left`: the job's `fill_rule` (samples exactly on an edge).
 
 Vertex shaders (DIR/NAME.vert, attributes at locations 0..n-1, no uniform blocks): compiled as a
 hardware vertex shader (glsl_graphics --vertex: attributes from the prolog's registers, outputs
@@ -44,6 +50,10 @@ gl_Position and every output (tools/agx/gl_vertex_ref.c) as `VERTEX: SLOT=WORD..
 output slots.
 
 Usage: gl25_corpus.py MESA_NEW_WORKDIR DIR [NAME.frag|NAME.vert...]
+       gl25_corpus.py MESA_NEW_WORKDIR DIR --from SOURCES --prefix P --triangle "X0 Y0 X1 Y1 X2 Y2"
+                      [--fill-rule top-left] [NAME.frag...]
+(the second form builds the fragment shaders of SOURCES into DIR as P + NAME, drawn over the
+triangle where a source names none: corpus/agx/gl25cover's copies of gl25 and gl25msaa)
 """
 import os
 import re
@@ -78,9 +88,13 @@ def inputs(text):
     return out
 
 
-def vertex_shader(ins):
+# the triangle covering the framebuffer, in NDC
+FULL = [(-1.0, -1.0), (3.0, -1.0), (-1.0, 3.0)]
+
+
+def vertex_shader(ins, ndc=FULL):
     lines = ['#version 450',
-             'const vec2 P[3] = vec2[](vec2(-1.0, -1.0), vec2(3.0, -1.0), vec2(-1.0, 3.0));']
+             'const vec2 P[3] = vec2[](%s);' % ', '.join('vec2(%r, %r)' % p for p in ndc)]
     body = []
     for loc, qual, ty, _ in ins:
         lines.append('layout(location = %d) %sout %s v%d;' % (loc, qual + ' ' if qual else '', ty, loc))
@@ -138,9 +152,18 @@ def header(text, key):
     return None
 
 
-def build(src_dir, name, compiler, ref):
+def build(src_dir, name, compiler, ref, out_dir=None, prefix='', extra=''):
+    """NAME.frag of SRC_DIR into OUT_DIR (default SRC_DIR) as PREFIX + NAME, with the header
+    lines EXTRA added after `#version` when the source names no triangle."""
     src = os.path.join(src_dir, name + '.frag')
     text = open(src).read()
+    out_dir = out_dir or src_dir
+    if extra and header(text, 'triangle') is None:
+        first, rest = text.split('\n', 1)
+        text = first + '\n' + extra + rest
+        src = os.path.join(tempfile.mkdtemp(), name + '.frag')
+        open(src, 'w').write(text)
+    source_name, name = name, prefix + name
     ins = inputs(text)
     blocks = ubos(text)
     rts = int((header(text, 'rts') or ['1'])[0])
@@ -148,6 +171,12 @@ def build(src_dir, name, compiler, ref):
     clear = [float(v) for v in header(text, 'clear') or [0, 0, 0, 0]]
     samples = int((header(text, 'samples') or ['1'])[0])
     a2c = '\n// alpha_to_coverage\n' in text
+    window = [float(v) for v in header(text, 'triangle') or []]
+    if window and (len(window) != 6 or any((v * 8) % 1 for v in window)):
+        raise SystemExit('%s: triangle: six multiples of 1/8' % name)
+    ndc = [(window[2 * i] / (W / 2) - 1, window[2 * i + 1] / (H / 2) - 1)
+           for i in range(3)] if window else FULL
+    fill_rule = (header(text, 'fill_rule') or [None])[0]
     env = dict(os.environ, GLSL_GRAPHICS_RTS=str(rts), GLSL_GRAPHICS_SAMPLES=str(samples))
     if a2c:
         env['GLSL_GRAPHICS_A2C'] = '1'
@@ -161,7 +190,7 @@ def build(src_dir, name, compiler, ref):
         info = subprocess.run([compiler, spv, out], check=True, capture_output=True,
                               text=True, env=env).stdout
         vert = os.path.join(tmp, 'a.vert')
-        open(vert, 'w').write(vertex_shader(ins))
+        open(vert, 'w').write(vertex_shader(ins, ndc))
         spec = os.path.join(tmp, 'spec')
         with open(spec, 'w') as f:
             for b, words in sorted(blocks.items()):
@@ -209,7 +238,7 @@ def build(src_dir, name, compiler, ref):
         at_samples = re.search(r'gl_SamplePosition|interpolateAtSample|\bsample\s+in\b', text)
         if pos[0] != 'positions' or (at_samples and [float(v) for v in pos[1:]] != want):
             raise SystemExit('%s: llvmpipe\'s sample positions %s, Mesa\'s %s' % (name, pos[1:], want))
-    eot_path = os.path.join(src_dir, eot_name)
+    eot_path = os.path.join(out_dir, eot_name)
     if os.path.exists(eot_path) and open(eot_path, 'rb').read() != eot:
         raise SystemExit('%s: a different end-of-tile program' % name)
     open(eot_path, 'wb').write(eot)
@@ -226,7 +255,8 @@ def build(src_dir, name, compiler, ref):
                     raise SystemExit('%s: coefficient binding of location %d, not an input' % (name, loc))
                 a, b, c0 = plane(loc, comp)
                 if kinds[loc].startswith('flat') or not smooth:
-                    p = [0.0, 0.0, -a + 3 * b + c0]  # the provoking (last) vertex (-1, 3)
+                    # the provoking (last) vertex
+                    p = [0.0, 0.0, a * ndc[2][0] + b * ndc[2][1] + c0]
                 else:
                     p = [a / 8, b / 8, c0 - a - b]
             else:
@@ -234,11 +264,12 @@ def build(src_dir, name, compiler, ref):
             planes[base + i] = p
     if any(p is None for p in planes):
         raise SystemExit('%s: coefficient registers without a binding' % name)
-    stem = os.path.join(src_dir, name)
+    stem = os.path.join(out_dir, name)
     open(stem + '.bin', 'wb').write(code)
     open(stem + '.ref', 'w').write(r)
+    origin = os.path.relpath(os.path.join(src_dir, source_name), os.path.join(HERE, '..', '..'))
     j = ['# %s.frag as Mesa 25.0.7 compiled and linked it (tools/agx/gl25_corpus.py); '
-         'llvmpipe\'s answer in %s.ref' % (name, name),
+         'llvmpipe\'s answer in %s.ref' % (origin if out_dir != src_dir else name, name),
          'kind = "fragment"', 'abi = "mesa-25.0-linked"', 'code = "%s.bin"' % name]
     if '\n// approximate\n' in text:
         j.append('approximate = true')
@@ -259,7 +290,14 @@ def build(src_dir, name, compiler, ref):
     j += ['', '[fragment]', 'width = %d' % W, 'height = %d' % H]
     if samples > 1:
         j.append('samples = %d' % samples)
-    j += ['front_facing = true',
+    if window:
+        j.append('triangle = [%s]' % ', '.join(
+            '[%r, %r]' % (window[2 * i], window[2 * i + 1]) for i in range(3)))
+    if fill_rule:
+        j.append('fill_rule = "%s"' % fill_rule)
+    (x0, y0), (x1, y1), (x2, y2) = ndc
+    ccw = (x1 - x0) * (y2 - y0) - (y1 - y0) * (x2 - x0) > 0
+    j += ['front_facing = %s' % ('true' if ccw else 'false'),
           'coefficients = [%s]' % ', '.join('[%r, %r, %r]' % tuple(p) for p in planes), '',
           '[[buffer]]', 'name = "rt"', 'size = %d' % (W * H * 4 * samples)]
     for i in range(1, rts):
@@ -364,9 +402,23 @@ def build_vertex(src_dir, name, compiler, ref):
 
 
 def main():
-    if len(sys.argv) < 3:
+    args, opts = [], {}
+    argv = sys.argv[1:]
+    while argv:
+        a = argv.pop(0)
+        if a in ('--from', '--prefix', '--triangle', '--fill-rule'):
+            opts[a] = argv.pop(0) if argv else ''
+        else:
+            args.append(a)
+    if len(args) < 2:
         raise SystemExit(__doc__)
-    work, src_dir = sys.argv[1], sys.argv[2]
+    work, src_dir = args[0], args[1]
+    # --from SOURCES: the fragment shaders of SOURCES built into DIR, named --prefix + NAME, drawn
+    # over --triangle (and --fill-rule) where they name none
+    out_dir = src_dir
+    src_dir = opts.get('--from', src_dir)
+    extra = ''.join('// %s: %s\n' % (k, opts[o]) for k, o in
+                    (('triangle', '--triangle'), ('fill_rule', '--fill-rule')) if o in opts)
     tmp = tempfile.mkdtemp()
     compiler, ref = os.path.join(tmp, 'glsl_graphics'), os.path.join(tmp, 'gl_fragment_ref')
     subprocess.run(['sh', os.path.join(HERE, 'build_glsl_graphics.sh'), work, compiler],
@@ -376,15 +428,16 @@ def main():
     vref = os.path.join(tmp, 'gl_vertex_ref')
     subprocess.run(['cc', '-O2', '-o', vref, os.path.join(HERE, 'gl_vertex_ref.c'), '-lEGL'],
                    check=True)
-    names = sys.argv[3:] or sorted(n for n in os.listdir(src_dir)
-                                   if n.endswith('.frag') or n.endswith('.vert'))
+    names = args[2:] or sorted(n for n in os.listdir(src_dir)
+                               if n.endswith('.frag') or (n.endswith('.vert') and '--from' not in opts))
     failed = []
     for name in names:
         try:
             if name.endswith('.vert'):
                 build_vertex(src_dir, name[:-5], compiler, vref)
             else:
-                build(src_dir, name[:-5] if name.endswith('.frag') else name, compiler, ref)
+                build(src_dir, name[:-5] if name.endswith('.frag') else name, compiler, ref,
+                      out_dir, opts.get('--prefix', ''), extra)
         except (SystemExit, subprocess.CalledProcessError) as e:
             failed.append(name)
             why = (getattr(e, 'stderr', '') or '').strip() or str(e)

@@ -77,6 +77,9 @@ pub enum AbiError {
     AbiViolation { x: u32, y: u32, what: String },
     #[error("png: {0}")]
     Png(String),
+    /// The draw's triangle (`gallium::FragmentDraw::triangle`).
+    #[error("rasteriser: {0}")]
+    Raster(#[from] crate::raster::RasterError),
 }
 
 /// Instruction budget per shader part and group.

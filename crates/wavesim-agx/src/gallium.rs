@@ -244,6 +244,10 @@ pub struct FragmentDraw {
     /// ([`crate::exec::tile::TileLayout`]), the sample positions (`agx_default_sample_positions`)
     /// and what `get_sr` sr14 (`samples_log2`) and sr124 (`input_sample_mask`) read.
     pub samples: u32,
+    /// The primitive drawn (`crate::raster`): each sample's coverage. `None`: it covers every
+    /// sample of every pixel of the framebuffer. The coefficient planes stay as given (they are
+    /// the hardware's setup of this triangle's varyings; see `coefficients`).
+    pub triangle: Option<crate::raster::Triangle>,
 }
 
 /// Mesa 25.0's end-of-tile program (`agx_build_end_of_tile_shader`) and what the driver binds
@@ -273,12 +277,25 @@ pub struct FragmentRun {
     pub approximated: std::collections::BTreeMap<&'static str, u64>,
 }
 
-/// Run the fragment shader over every pixel: SIMD groups of 8x4 pixels as 2x2 quads (thread
-/// 4q + dx + 2dy, the layout of [`crate::abi::run_fragment`]), every sample of every pixel
-/// covered (the draw covers the framebuffer), the tile buffer in threadgroup memory starting
-/// zeroed or cleared, every register poisoned (the driver defines no register inputs for a
-/// fragment shader), sr80/sr81 the pixel. A linked program that shades samples runs Mesa's own
-/// sample loop (`agx_fast_link`'s header and footer are in its code: r1l the sample's bit).
+/// Run the fragment shader over the covered pixels: SIMD groups of 8x4 pixels as 2x2 quads
+/// (thread 4q + dx + 2dy, the layout of [`crate::abi::run_fragment`]), the tile buffer in
+/// threadgroup memory starting zeroed or cleared, every register poisoned (the driver defines no
+/// register inputs for a fragment shader), sr80/sr81 the pixel. A linked program that shades
+/// samples runs Mesa's own sample loop (`agx_fast_link`'s header and footer are in its code: r1l
+/// the sample's bit).
+///
+/// Coverage: a pixel's covered samples are those of `draw.triangle` (every sample without one)
+/// inside the framebuffer. Only quads holding a covered pixel run (a group with none does not);
+/// the other threads of such a quad are helpers, run for derivatives, whose device writes the
+/// hardware predicates off (`exec::WaveState::helpers`). `get_sr` sr124
+/// (`input_sample_mask`, Mesa's `load_sample_mask_in`) reads each thread's covered samples (0 for
+/// a helper). Uncovered samples start as killed (`exec::Coverage::killed`), so `st_tile` writes
+/// nothing there and `zs_emit`/`sample_mask` neither test nor revive them: the hardware masks
+/// tile stores by coverage itself, which Mesa relies on (its epilog's `store_local_pixel_agx`
+/// names every sample, `ALL_SAMPLES` 0xFF, `agx_nir_lower_tilebuffer.c`, while its fallback
+/// through image stores for spilled render targets, which the hardware does not mask, ANDs
+/// `load_sample_mask` in itself; `agx_nir_lower_frag_sidefx.c`: "The hardware will predicate
+/// simple writes for us").
 pub fn run_fragment(
     s: &Shader,
     draw: &FragmentDraw,
@@ -361,32 +378,45 @@ pub fn run_fragment_observed<O: Observer<WaveState, Inst> + ?Sized>(
                 w.poison_all();
                 let mut xs = [0u32; SIMD_WIDTH];
                 let mut ys = [0u32; SIMD_WIDTH];
+                // each thread's covered samples (sr124); `covered`: threads with any
+                let mut samples_in = [0u32; SIMD_WIDTH];
                 let mut covered = 0u32;
                 for lane in 0..SIMD_WIDTH {
                     let q = lane as u32 / 4;
                     xs[lane] = gx + (q % 4) * 2 + (lane as u32 & 1);
                     ys[lane] = gy + (q / 4) * 2 + ((lane as u32 >> 1) & 1);
                     if xs[lane] < wpx && ys[lane] < hpx {
+                        samples_in[lane] = match &draw.triangle {
+                            Some(t) => t.pixel_coverage(xs[lane], ys[lane], &positions)?.into(),
+                            None => layout.all_samples().into(),
+                        };
+                    }
+                    if samples_in[lane] != 0 {
                         covered |= 1 << lane;
                     }
                 }
                 let active = (0..8)
                     .filter(|q| covered >> (4 * q) & 0xF != 0)
                     .fold(0u32, |m, q| m | 0xF << (4 * q));
+                if active == 0 {
+                    continue;
+                }
+                for lane in (0..SIMD_WIDTH).filter(|l| active >> l & 1 == 1) {
+                    w.coverage.killed[lane] = layout.all_samples() & !(samples_in[lane] as u8);
+                }
                 w.special.insert(80, xs);
                 w.special.insert(81, ys);
                 if let Some(back) = draw.back_facing {
                     w.special.insert(62, [u32::from(back); SIMD_WIDTH]);
                 }
                 // samples_log2 (Mesa's `load_samples_log2_agx`) and the rasterizer's coverage
-                // of each pixel (`load_sample_mask_in`: every sample, the draw covering the
-                // framebuffer), agx_opcodes.py's sr14 and sr124
+                // of each pixel (`load_sample_mask_in`), agx_opcodes.py's sr14 and sr124
                 w.special
                     .insert(14, [draw.samples.trailing_zeros(); SIMD_WIDTH]);
-                w.special
-                    .insert(124, [u32::from(layout.all_samples()); SIMD_WIDTH]);
+                w.special.insert(124, samples_in);
                 w.exec = active;
                 w.present = active;
+                w.helpers = active & !covered;
                 w.pc = s.main_offset as u64;
                 let mut mem = Memories {
                     device: dev,

@@ -34,6 +34,7 @@ pub mod helper;
 pub mod inside;
 pub mod kernel;
 pub mod operand;
+pub mod raster;
 pub mod runner;
 mod srgb_table;
 pub mod table;

@@ -6,7 +6,8 @@
 //! ```toml
 //! kind = "compute"            # or "grid_kernel", "vertex", "fragment"
 //! approximate = false        # sin_pt_1/2, rsqrt_special, simd_matrix_fmadd* as documented
-//!                             # intent (a grid kernel's main part; its preamble stays exact)
+//!                             # intent (a grid kernel's main part; its preamble stays exact);
+//!                             # centroid at a partially covered pixel (exec::centroid_offset)
 //! abi = "readme-2023"         # vertex/fragment only: "readme-2023" (default) or "mesa-current"
 //!                             # (abi::AbiVersion: sample mask r0h or r1l, vertex r4)
 //! asm = "stop"                # applegpu-syntax source; or `code = "file.bin"`
@@ -58,7 +59,11 @@
 //!                             # is a typed error (also for abi = "mesa-22.3")
 //!
 //!                             # abi = "mesa-25.0-linked" also takes `samples` (1, 2, 4: the
-//!                             # tile buffer's samples, gallium::FragmentDraw::samples)
+//!                             # tile buffer's samples, gallium::FragmentDraw::samples) and
+//!                             # `triangle = [[x, y], [x, y], [x, y]]` (window pixels, multiples
+//!                             # of 1/256: the draw's coverage, raster.rs) with optional
+//!                             # `fill_rule = "top-left"` (samples exactly on an edge; absent:
+//!                             # a typed error)
 //! [end_of_tile]               # abi = "mesa-25.0-linked" fragment jobs (Mesa 25.0's linked
 //! code = "end_of_tile.bin"    # program, [gallium] offsets): the end-of-tile program, run per
 //! nr_gprs = 1                 # tile; `pbe` the render target's PBE descriptor (6 words), its
@@ -369,6 +374,13 @@ pub struct FragmentCfg {
     /// The primitive's facing (gl_FrontFacing; `get_sr` sr62 reads 0 when true, 1 when false).
     /// Absent: sr62 is not provided, and a shader reading it stops with a typed error.
     pub front_facing: Option<bool>,
+    /// abi = "mesa-25.0-linked" only: the triangle drawn, three [x, y] window positions in
+    /// pixels (multiples of 1/256), whose per-sample coverage decides which pixels run and which
+    /// samples they write (gallium::FragmentDraw::triangle); absent: every sample covered.
+    pub triangle: Option<[[f64; 2]; 3]>,
+    /// With `triangle`: "top-left" opts in to Direct3D's rule for samples exactly on an edge
+    /// (absent: such a sample is a typed error; raster::FillRule).
+    pub fill_rule: Option<String>,
 }
 
 fn one_u32() -> u32 {
@@ -1146,6 +1158,12 @@ fn run_fragment_job<O: crate::inside::AgxObserver>(
         .fragment
         .as_ref()
         .ok_or_else(|| RunError::Config("kind = \"fragment\" needs [fragment]".into()))?;
+    if f.triangle.is_some() || f.fill_rule.is_some() {
+        return cfg_err(
+            "[fragment] triangle and fill_rule apply to abi = \"mesa-25.0-linked\" only (this \
+             runner covers every pixel)",
+        );
+    }
     let render_targets = f
         .render_targets
         .iter()
@@ -1370,7 +1388,7 @@ fn run_gallium_fragment<O: crate::inside::AgxObserver>(
         .as_ref()
         .ok_or_else(|| RunError::Config("kind = \"fragment\" needs [fragment]".into()))?;
     let linked25 = cfg.abi.as_deref() == Some(LINKED25_ABI);
-    if (f.samples != 1 && !linked25)
+    if ((f.samples != 1 || f.triangle.is_some() || f.fill_rule.is_some()) && !linked25)
         || f.sample_shading
         || !f.render_targets.is_empty()
         || f.dual_source
@@ -1384,8 +1402,9 @@ fn run_gallium_fragment<O: crate::inside::AgxObserver>(
     {
         return cfg_err(
             "abi = \"mesa-22.3\" and \"mesa-25.0-linked\": [fragment] takes width, height, \
-             coefficients and front_facing only, and \"mesa-25.0-linked\" also samples (the \
-             program stores its render targets itself; its epilog is in the code)",
+             coefficients and front_facing only, and \"mesa-25.0-linked\" also samples, \
+             triangle and fill_rule (the program stores its render targets itself; its epilog is \
+             in the code)",
         );
     }
     let shader = gallium_shader(cfg, program, uniforms, lookup)?;
@@ -1399,6 +1418,22 @@ fn run_gallium_fragment<O: crate::inside::AgxObserver>(
             None => None,
         },
         samples: f.samples,
+        triangle: match (f.triangle, f.fill_rule.as_deref()) {
+            (None, None) => None,
+            (None, Some(_)) => return cfg_err("[fragment] fill_rule without a triangle"),
+            (Some(v), rule) => {
+                let rule = match rule {
+                    None => crate::raster::FillRule::Exact,
+                    Some("top-left") => crate::raster::FillRule::TopLeft,
+                    Some(other) => return cfg_err(format!("fill_rule {other} (\"top-left\")")),
+                };
+                // a vertex off the grid is the job's mistake: a configuration error
+                Some(
+                    crate::raster::Triangle::new(v, rule)
+                        .map_err(|e| RunError::Config(format!("[fragment] triangle: {e}")))?,
+                )
+            }
+        },
     };
     let r = crate::gallium::run_fragment_observed(&shader, &draw, dev, obs)?;
     // one line per pixel, or per sample of a multisampled draw

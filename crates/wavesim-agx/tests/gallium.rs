@@ -111,6 +111,7 @@ fn fragment_draw_stores_render_target_0() {
         back_facing: None,
         end_of_tile: None,
         samples: 1,
+        triangle: None,
     };
     let r = wavesim_agx::gallium::run_fragment(&s, &draw, &DeviceMemory::new()).unwrap();
     let unorm = |v: f64| (v.clamp(0.0, 1.0) * 255.0).round_ties_even() as u8;
@@ -143,6 +144,7 @@ fn iter_with_mesa_22_3_bit_46_reads_the_same() {
         back_facing: None,
         end_of_tile: None,
         samples: 1,
+        triangle: None,
     };
     let mut results = vec![];
     for bit46 in [0u64, 1 << 46] {
@@ -180,6 +182,7 @@ fn fragment_draw_facing_is_sr62() {
             back_facing: back,
             end_of_tile: None,
             samples: 1,
+            triangle: None,
         };
         match wavesim_agx::gallium::run_fragment(&s, &draw, &DeviceMemory::new()) {
             Ok(r) => {

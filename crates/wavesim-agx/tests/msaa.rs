@@ -7,22 +7,12 @@
 use wavesim_agx::assemble;
 use wavesim_agx::exec::tile::TileLayout;
 use wavesim_agx::exec::{Memories, Program, WaveState, SIMD_WIDTH};
-use wavesim_agx::gallium::{run_fragment, EndOfTile, FragmentDraw, FragmentRun, Shader};
-use wavesim_core::memory::DeviceMemory;
+#[path = "common/gallium_shader.rs"]
+mod gallium_shader;
 
-fn shader(code: Vec<u8>) -> Shader {
-    Shader {
-        code,
-        main_offset: 0,
-        preamble_offset: None,
-        nr_gprs: 16,
-        nr_preamble_gprs: 0,
-        uniforms: vec![0; 512],
-        approximate: false,
-        textures: vec![],
-        samplers: vec![],
-    }
-}
+use gallium_shader::shader;
+use wavesim_agx::gallium::{run_fragment, EndOfTile, FragmentDraw, FragmentRun};
+use wavesim_core::memory::DeviceMemory;
 
 fn draw(width: u32, height: u32, samples: u32, end_of_tile: Option<EndOfTile>) -> FragmentDraw {
     FragmentDraw {
@@ -32,6 +22,7 @@ fn draw(width: u32, height: u32, samples: u32, end_of_tile: Option<EndOfTile>) -
         back_facing: None,
         end_of_tile,
         samples,
+        triangle: None,
     }
 }
 

@@ -29,6 +29,7 @@ fn draw(width: u32, height: u32, end_of_tile: Option<EndOfTile>) -> FragmentDraw
         back_facing: None,
         end_of_tile,
         samples: 1,
+        triangle: None,
     }
 }
 

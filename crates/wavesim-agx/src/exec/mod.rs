@@ -50,6 +50,9 @@ pub use coverage::{Coverage, ZsOutput, TESTED_SAMPLE_RULES};
 pub use image::NONZERO_LOD;
 pub use varying::{default_sample_positions, TILE};
 
+/// The opt-in's partial-coverage centroid rule (`varying.rs`), for tests and the docs.
+pub use varying::{centroid_offset, PARTIAL_CENTROID};
+
 use crate::decode::{decode, Decoded};
 use crate::error::DecodeError;
 use crate::fp;
@@ -141,6 +144,11 @@ pub struct WaveState {
     /// Threads that exist (a partially filled group has fewer than 32): the exec-mask stack can only
     /// activate these.
     pub present: u32,
+    /// Helper threads of a fragment group (bit per thread): uncovered pixels of a shaded quad,
+    /// run for derivatives. The hardware predicates their device writes off (Mesa's
+    /// `agx_nir_lower_frag_sidefx.c`: "The hardware will predicate simple writes for us"), so
+    /// `device_store`, device atomics and `image_write` skip them ([`without_helpers`]).
+    pub helpers: u32,
     /// Vertex outputs stored by `st_var`, in order: (thread, slot, value).
     pub varyings: Vec<(usize, u32, u32)>,
     /// Instructions executed, per group and summed over active threads.
@@ -201,6 +209,7 @@ impl WaveState {
             special: HashMap::new(),
             undefined: vec![],
             present: u32::MAX,
+            helpers: 0,
             varyings: vec![],
             insts: 0,
             lane_insts: 0,
@@ -934,6 +943,20 @@ pub(super) fn per_thread(
     Ok(())
 }
 
+/// Runs a device write with the group's helper threads inactive (`WaveState::helpers`): they
+/// write nothing, and an atomic leaves their destination as it was (GLSL: a helper
+/// invocation's atomic does not change memory and returns an undefined value).
+fn without_helpers(
+    w: &mut WaveState,
+    f: impl FnOnce(&mut WaveState) -> Result<(), Fault>,
+) -> Result<(), Fault> {
+    let saved = w.exec;
+    w.exec &= !w.helpers;
+    let r = f(w);
+    w.exec = saved;
+    r
+}
+
 /// Execute one decoded instruction at `w.pc`: dispatch on the table's semantic column.
 pub fn step(w: &mut WaveState, d: &Decoded, mem: &mut Memories<'_>) -> Result<Flow, Fault> {
     // An operand in a reserved encoding (applegpu prints `TODO: xxxx` and `None` for it) decodes as
@@ -1001,11 +1024,11 @@ pub fn step(w: &mut WaveState, d: &Decoded, mem: &mut Memories<'_>) -> Result<Fl
             memory::check_coherent_load(o)?;
             memory::device_load(w, o, mem.device)?
         }
-        Sem::DeviceStore => memory::device_store(w, o, mem.device)?,
+        Sem::DeviceStore => without_helpers(w, |w| memory::device_store(w, o, mem.device))?,
         Sem::ThreadgroupLoad | Sem::ThreadgroupStore => {
             memory::threadgroup_access(w, o, mem.threadgroup, sem == Sem::ThreadgroupLoad)?
         }
-        Sem::Atomic => memory::atomic(w, o, mem.device)?,
+        Sem::Atomic => without_helpers(w, |w| memory::atomic(w, o, mem.device))?,
         Sem::ThreadgroupAtomic => memory::threadgroup_atomic(w, o, mem.threadgroup)?,
         Sem::StackLoad | Sem::StackStore => stack::stack_access(w, o, sem == Sem::StackLoad)?,
         Sem::StoreVarying => memory::store_varying(w, o)?,
@@ -1020,7 +1043,7 @@ pub fn step(w: &mut WaveState, d: &Decoded, mem: &mut Memories<'_>) -> Result<Fl
         Sem::TextureSample | Sem::TextureLoad => {
             texture::texture_access(w, o, mem.device, sem == Sem::TextureLoad)?
         }
-        Sem::ImageWrite => image::image_write(w, o, mem.device)?,
+        Sem::ImageWrite => without_helpers(w, |w| image::image_write(w, o, mem.device))?,
         Sem::ImageWriteBlock => block_store::image_write_block(w, o, mem.device, mem.threadgroup)?,
         Sem::ZsEmit => zs_emit::zs_emit(w, o)?,
         Sem::Ldcf => varying::ldcf(w, o)?,

@@ -17,8 +17,14 @@
 //! - `ldcf` (applegpu's `TODO.ldcf`; Mesa's `ldcf`, flat = bit 7) writes A, B, C of one coefficient
 //!   register to three 32-bit registers (Mesa's register allocator: `ldcf` writes 6 halves; Mesa
 //!   emits it with one channel and takes C for flat shading).
-//! - Interpolation: centre (0); centroid (2) is the centre because every pixel the fragment runner
-//!   shades is fully covered (GL/Vulkan: centroid = centre when every sample is covered); sample (1:
+//! - Interpolation: centre (0); centroid (2) is the centre where every sample of the pixel is
+//!   covered (GL and Vulkan: a fully covered pixel's centroid is its centre; the
+//!   coverage is `get_sr` sr124, which the fragment runners without a rasteriser leave unset,
+//!   covering everything). At a partially covered pixel or a helper thread (sr124 0) GL only asks
+//!   for some point of the pixel inside the primitive; which one the G13 picks has no public
+//!   source (Mesa leaves it to the hardware's `iter`; cmdbuf.xml has no centroid field), so that
+//!   is a typed error unless the run opts in ([`WaveState::approximate`], counted as
+//!   [`PARTIAL_CENTROID`]); then [`centroid_offset`] decides. Sample (1:
 //!   index immediate, 3: index in a register, Mesa's `agx_pack.c`) at the sample's position, the
 //!   driver's standard positions ([`default_sample_positions`]); an index without a position is a
 //!   typed error (Mesa: "results are undefined when ... the sample ID is out-of-bounds").
@@ -33,6 +39,30 @@ use wavesim_core::observe::AccessKind;
 
 /// Tile size the coefficient registers are relative to (Mesa's lowering: `umod(pixel, 32)`).
 pub const TILE: u32 = 32;
+
+/// The approximation opt-in's name for centroid interpolation at a partially covered pixel or a
+/// helper thread ([`centroid_offset`]).
+pub const PARTIAL_CENTROID: &str = "centroid at a partially covered pixel";
+
+/// The in-pixel offset centroid interpolation uses where `covered` (sr124's bits of the pixel's
+/// samples, positions `positions`) is not every sample: the documented intent, not the G13's
+/// rule, which is not public. GLSL 4.60 4.5 ("centroid": a location that lies in both the pixel
+/// and the primitive) and Vulkan's "Interpolation Decorations" (Centroid: within the primitive)
+/// only ask for a covered point. The rule chosen is the lowest-numbered covered sample's
+/// position: a covered sample lies inside the primitive by definition, the rule is a definite
+/// function of the coverage alone, and it is llvmpipe's (`lp_bld_interp.c`,
+/// `calc_centroid_offsets`), the reference the corpus is checked against. "The covered sample
+/// nearest the centre" would not decide: the 4 standard 4-sample positions are all at the same
+/// distance (sqrt(0.125^2 + 0.375^2)) from it. A helper thread covers no sample, so no point
+/// lies in both; it takes the centre (llvmpipe too), which keeps its derivatives those of the
+/// plane.
+pub fn centroid_offset(covered: u32, positions: &[(f32, f32)]) -> (f32, f32) {
+    positions
+        .iter()
+        .enumerate()
+        .find(|&(s, _)| s < 32 && covered >> s & 1 == 1)
+        .map_or((0.5, 0.5), |(_, p)| *p)
+}
 
 /// The coefficient register index of operand `name` (an immediate `cfN`; register-indirect is refused).
 fn cf_index(o: &Ops<'_>, name: &str) -> Result<usize, Fault> {
@@ -72,6 +102,8 @@ fn dest(o: &Ops<'_>) -> Result<(Vec<Reg>, bool), Fault> {
 #[derive(Clone, Copy)]
 enum Where<'a> {
     Centre,
+    /// The centre of a fully covered pixel (see the module comment).
+    Centroid,
     /// Sample `S` (an immediate, interpolation 1) or the sample index in register `S`
     /// (interpolation 3), at the position the driver programs (`sample_positions`).
     Sample(&'a Operand),
@@ -97,10 +129,32 @@ pub fn default_sample_positions(samples: u32) -> Option<Vec<(f32, f32)>> {
     )
 }
 
-/// The tile-relative position thread `lane` evaluates at.
-fn position(w: &WaveState, lane: usize, at: Where<'_>) -> Result<(f32, f32), Fault> {
+/// The tile-relative position thread `lane` evaluates at, and whether it is the opt-in's
+/// [`PARTIAL_CENTROID`].
+fn position(w: &WaveState, lane: usize, at: Where<'_>) -> Result<((f32, f32), bool), Fault> {
+    let mut approximated = false;
     let (dx, dy) = match at {
         Where::Centre => (0.5, 0.5),
+        Where::Centroid => {
+            let all = (1u32 << w.sample_positions.len().min(8)) - 1;
+            match w.special.get(&124).map(|m| m[lane]) {
+                Some(m) if m & all != all && !w.approximate => {
+                    return Err(Fault::UnsupportedForm {
+                        what: format!(
+                            "centroid interpolation at a pixel with samples {m:#x} of {all:#x} \
+                             covered (thread {lane}): the G13's centroid position for a \
+                             partially covered pixel or a helper thread is not public (the \
+                             opt-in `approximate = true` takes the first covered sample)"
+                        ),
+                    });
+                }
+                Some(m) if m & all != all => {
+                    approximated = true;
+                    centroid_offset(m & all, &w.sample_positions)
+                }
+                _ => (0.5, 0.5),
+            }
+        }
         Where::Sample(op) => {
             let s = match op {
                 Operand::Imm(v) => *v,
@@ -122,7 +176,7 @@ fn position(w: &WaveState, lane: usize, at: Where<'_>) -> Result<(f32, f32), Fau
         let v = w.special.get(&sr).ok_or(Fault::SpecialRegister(sr))?[lane];
         Ok((v % TILE) as f32 + d)
     };
-    Ok((coord(80, dx)?, coord(81, dy)?))
+    Ok(((coord(80, dx)?, coord(81, dy)?), approximated))
 }
 
 /// Records thread `lane`'s read of coefficient register `cf` for observers: space
@@ -156,7 +210,8 @@ pub(super) fn iter(w: &mut WaveState, o: &Ops<'_>, perspective: bool) -> Result<
     let unmodelled = ["forwarding", "kill", "unk1", "unk2", "unk3", "unk4", "unk5"];
     require_fields(o, "varying read", &unmodelled.map(|f| (f, 0)))?;
     let at = match o.field("interpolation") {
-        0 | 2 => Where::Centre,
+        0 => Where::Centre,
+        2 => Where::Centroid,
         _ => Where::Sample(o.op("S")?),
     };
 
@@ -170,8 +225,10 @@ pub(super) fn iter(w: &mut WaveState, o: &Ops<'_>, perspective: bool) -> Result<
     } else {
         None
     };
+    let mut approximated = false;
     for lane in active(w).collect::<Vec<_>>() {
-        let (x, y) = position(w, lane, at)?;
+        let ((x, y), approx) = position(w, lane, at)?;
+        approximated |= approx;
         for (c, p) in planes.iter().enumerate() {
             record_plane(w, lane, first + c, *p);
         }
@@ -190,6 +247,9 @@ pub(super) fn iter(w: &mut WaveState, o: &Ops<'_>, perspective: bool) -> Result<
             };
             w.write(*reg, lane, bits)?;
         }
+    }
+    if approximated {
+        *w.approximated.entry(PARTIAL_CENTROID).or_insert(0) += 1;
     }
     Ok(())
 }
