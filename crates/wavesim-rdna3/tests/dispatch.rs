@@ -1111,3 +1111,86 @@ fn bad_trap_handlers_are_launch_errors() {
         matches!(dispatch::run(&l, &mem), Err(DispatchError::BadLaunch(m)) if m.contains("overlaps"))
     );
 }
+
+/// The tail both [`BRANCHED_READS`] and [`SETPC_READS`] jump to: it stores [v12, v13, v14, v15]
+/// (registers the wave start does not load, so 0; see
+/// `registers_the_wave_start_does_not_load_read_zero_in_every_wave`) at 16 bytes per
+/// work-item, then writes -1 to them for the next wave that reuses this wave's storage.
+const STORE_V12_TO_V15: [u32; 11] = [
+    0x7e0c_030c, // v_mov_b32_e32 v6, v12
+    0x7e0e_030d, // v_mov_b32_e32 v7, v13
+    0x7e10_030e, // v_mov_b32_e32 v8, v14
+    0x7e12_030f, // v_mov_b32_e32 v9, v15
+    0xdc76_0000,
+    0x0000_0601, // global_store_b128 v1, v[6:9], s[0:1]
+    0x7e18_02c1, // v_mov_b32_e32 v12, -1
+    0x7e1a_02c1, // v_mov_b32_e32 v13, -1
+    0x7e1c_02c1, // v_mov_b32_e32 v14, -1
+    0x7e1e_02c1, // v_mov_b32_e32 v15, -1
+    S_ENDPGM,
+];
+
+/// v12..v15 are named only after an s_endpgm, reached by a taken s_cbranch_scc0 (SCC is 0 at
+/// wave start) over it: the rows a wave start resets follow branches from the entry.
+const BRANCHED_READS: [u32; 5] = [
+    0xd646_0001,
+    0x0401_0c02, // v_lshl_add_u32 v1, s2, 6, v0       (work-item index in the grid)
+    0x3002_0284, // v_lshlrev_b32_e32 v1, 4, v1        (16 bytes per work-item)
+    0xbfa1_0001, // s_cbranch_scc0 1                   (to the tail, over s_endpgm)
+    S_ENDPGM,
+];
+
+/// As [`BRANCHED_READS`], but the tail is reached only through s_setpc_b64 (PC of the
+/// instruction after s_getpc_b64, 16, plus 16: byte 32): an indirect jump can go anywhere,
+/// so every row the code names is reset.
+const SETPC_READS: [u32; 8] = [
+    0xd646_0001,
+    0x0401_0c02, // v_lshl_add_u32 v1, s2, 6, v0
+    0x3002_0284, // v_lshlrev_b32_e32 v1, 4, v1
+    0xbe84_4700, // s_getpc_b64 s[4:5]                 (byte 12; s[4:5] = 16)
+    0x8004_9004, // s_add_u32 s4, s4, 16
+    0x8205_8005, // s_addc_u32 s5, s5, 0
+    0xbe80_4804, // s_setpc_b64 s[4:5]                 (to byte 32)
+    S_ENDPGM,
+];
+
+/// A wave start resets the VGPR rows of the code its entry can reach (`dispatch::reachable`):
+/// through branches, and all of them after an indirect jump. Each work-item stores
+/// [v12, v13, v14, v15] = [0; 4] in every wave, also in waves reusing the storage of one that
+/// wrote -1 there, under every engine and both wave sizes.
+#[test]
+fn rows_reached_through_branches_and_indirect_jumps_read_zero_in_every_wave() {
+    use wavesim_rdna3::jit::Engine;
+    for head in [&BRANCHED_READS[..], &SETPC_READS[..]] {
+        let words: Vec<u32> = head.iter().chain(&STORE_V12_TO_V15).copied().collect();
+        let prog = Program::new(&words_to_bytes(&words), CODE_BASE).unwrap();
+        for wave64 in [false, true] {
+            for engine in [Engine::Interp, Engine::Jit, Engine::Auto] {
+                for threads in [1, 2] {
+                    let groups = 48u32;
+                    let bytes = (groups * 64 * 16) as usize;
+                    let mut mem = DeviceMemory::new();
+                    let out = mem.alloc(bytes as u64, 256).unwrap();
+                    mem.write(out, &vec![0xab; bytes]).unwrap();
+                    let mut l = launch(&prog, wave64, &[groups * 64], &[64]);
+                    l.kernarg_addr = out;
+                    l.threads = threads;
+                    l.cfg.engine = engine;
+                    dispatch::run(&l, &mem).unwrap();
+                    let mut b = vec![0u8; bytes];
+                    mem.read(out, &mut b).unwrap();
+                    let at = b.iter().position(|&x| x != 0);
+                    let kind = if head.len() == BRANCHED_READS.len() {
+                        "branch"
+                    } else {
+                        "setpc"
+                    };
+                    assert_eq!(
+                        at, None,
+                        "{kind} wave64={wave64} {engine} threads={threads}"
+                    );
+                }
+            }
+        }
+    }
+}
