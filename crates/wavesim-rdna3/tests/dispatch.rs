@@ -712,17 +712,23 @@ const READ_UNLOADED: &[u32] = &[
 /// work-item stores [s20, v7, v4, v5] = [0, 0, 0, 0].
 #[test]
 fn registers_the_wave_start_does_not_load_read_zero_in_every_wave() {
-    use wavesim_rdna3::jit::Engine;
     let prog = Program::new(&words_to_bytes(READ_UNLOADED), CODE_BASE).unwrap();
+    assert_every_work_item_stores_zeros(&prog, 96, "");
+}
+
+/// Runs `prog` (a kernel storing 16 bytes per work-item at the kernarg pointer, a 1-D grid of
+/// `groups` workgroups of 64) under every engine, both wave sizes, one and two threads, over
+/// output filled with 0xab, and checks that it stored only zeros.
+fn assert_every_work_item_stores_zeros(prog: &Program, groups: u32, what: &str) {
+    use wavesim_rdna3::jit::Engine;
     for wave64 in [false, true] {
         for engine in [Engine::Interp, Engine::Jit, Engine::Auto] {
             for threads in [1, 2] {
-                let groups = 96u32;
                 let bytes = (groups * 64 * 16) as usize;
                 let mut mem = DeviceMemory::new();
                 let out = mem.alloc(bytes as u64, 256).unwrap();
                 mem.write(out, &vec![0xab; bytes]).unwrap();
-                let mut l = launch(&prog, wave64, &[groups * 64], &[64]);
+                let mut l = launch(prog, wave64, &[groups * 64], &[64]);
                 l.kernarg_addr = out;
                 l.threads = threads;
                 l.cfg.engine = engine;
@@ -730,7 +736,10 @@ fn registers_the_wave_start_does_not_load_read_zero_in_every_wave() {
                 let mut b = vec![0u8; bytes];
                 mem.read(out, &mut b).unwrap();
                 let at = b.iter().position(|&x| x != 0);
-                assert_eq!(at, None, "wave64={wave64} {engine} threads={threads}");
+                assert_eq!(
+                    at, None,
+                    "{what} wave64={wave64} {engine} threads={threads}"
+                );
             }
         }
     }
@@ -1160,37 +1169,9 @@ const SETPC_READS: [u32; 8] = [
 /// wrote -1 there, under every engine and both wave sizes.
 #[test]
 fn rows_reached_through_branches_and_indirect_jumps_read_zero_in_every_wave() {
-    use wavesim_rdna3::jit::Engine;
-    for head in [&BRANCHED_READS[..], &SETPC_READS[..]] {
+    for (head, what) in [(&BRANCHED_READS[..], "branch"), (&SETPC_READS[..], "setpc")] {
         let words: Vec<u32> = head.iter().chain(&STORE_V12_TO_V15).copied().collect();
         let prog = Program::new(&words_to_bytes(&words), CODE_BASE).unwrap();
-        for wave64 in [false, true] {
-            for engine in [Engine::Interp, Engine::Jit, Engine::Auto] {
-                for threads in [1, 2] {
-                    let groups = 48u32;
-                    let bytes = (groups * 64 * 16) as usize;
-                    let mut mem = DeviceMemory::new();
-                    let out = mem.alloc(bytes as u64, 256).unwrap();
-                    mem.write(out, &vec![0xab; bytes]).unwrap();
-                    let mut l = launch(&prog, wave64, &[groups * 64], &[64]);
-                    l.kernarg_addr = out;
-                    l.threads = threads;
-                    l.cfg.engine = engine;
-                    dispatch::run(&l, &mem).unwrap();
-                    let mut b = vec![0u8; bytes];
-                    mem.read(out, &mut b).unwrap();
-                    let at = b.iter().position(|&x| x != 0);
-                    let kind = if head.len() == BRANCHED_READS.len() {
-                        "branch"
-                    } else {
-                        "setpc"
-                    };
-                    assert_eq!(
-                        at, None,
-                        "{kind} wave64={wave64} {engine} threads={threads}"
-                    );
-                }
-            }
-        }
+        assert_every_work_item_stores_zeros(&prog, 48, what);
     }
 }
