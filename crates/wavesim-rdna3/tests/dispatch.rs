@@ -1175,3 +1175,88 @@ fn rows_reached_through_branches_and_indirect_jumps_read_zero_in_every_wave() {
         assert_every_work_item_stores_zeros(&prog, 48, what);
     }
 }
+
+/// Every wave stores 1 for each of its work-items (4 bytes per work-item at the kernarg
+/// pointer, workgroups of 128) except the wave of workgroup 1 whose first work-item is local
+/// id 64 (wave 2 in wave32, wave 1 in wave64): it loads from address 0, which no allocation
+/// holds, at byte 56.
+const FAULTS_IN_ONE_WAVE: [u32; 19] = [
+    0xd646_0001,
+    0x0401_0e02, // v_lshl_add_u32 v1, s2, 7, v0       (work-item index in the grid)
+    0x3002_0282, // v_lshlrev_b32_e32 v1, 2, v1        (4 bytes per work-item)
+    0x7e08_0500, // v_readfirstlane_b32 s4, v0         (local id of the wave's first lane)
+    0xbf06_c004, // s_cmp_eq_u32 s4, 64
+    0x9805_8002, // s_cselect_b32 s5, s2, 0
+    0xbf06_8105, // s_cmp_eq_u32 s5, 1                 (workgroup 1 and first lane 64)
+    0xbfa2_0004, // s_cbranch_scc1 4                   (to byte 48)
+    0x7e04_0281, // v_mov_b32_e32 v2, 1
+    0xdc6a_0000,
+    0x0000_0201, // global_store_b32 v1, v2, s[0:1]
+    S_ENDPGM,
+    0x7e06_0280, // v_mov_b32_e32 v3, 0                (byte 48)
+    0x7e08_0280, // v_mov_b32_e32 v4, 0
+    0xdc52_0000,
+    0x027c_0003, // global_load_b32 v2, v[3:4], off    (byte 56: address 0)
+    S_ENDPGM,
+    S_ENDPGM,
+    S_ENDPGM,
+];
+
+/// Waves start right before their first turn (`engine::turns`); a fault in wave N of a
+/// workgroup is reported as wave N of that workgroup at the faulting instruction, with lane 0
+/// and address 0, under every engine and both wave sizes. With one thread the waves run in
+/// order, so exactly the work-items of the waves before it (workgroup 0, and workgroup 1 up to
+/// local id 63) have stored their 1s, and none after it (the rest of workgroup 1 and
+/// workgroup 2 never run).
+#[test]
+fn a_fault_in_wave_n_of_a_workgroup_names_wave_n() {
+    use wavesim_rdna3::jit::Engine;
+    let prog = Program::new(&words_to_bytes(&FAULTS_IN_ONE_WAVE), CODE_BASE).unwrap();
+    for wave64 in [false, true] {
+        for engine in [Engine::Interp, Engine::Jit, Engine::Auto] {
+            for threads in [1, 2] {
+                let items = 3 * 128u32;
+                let bytes = 4 * items as usize;
+                let mut mem = DeviceMemory::new();
+                let out = mem.alloc(bytes as u64, 256).unwrap();
+                mem.write(out, &vec![0; bytes]).unwrap();
+                let mut l = launch(&prog, wave64, &[items], &[128]);
+                l.kernarg_addr = out;
+                l.threads = threads;
+                l.cfg.engine = engine;
+                let what = format!("wave64={wave64} {engine} threads={threads}");
+                let err = dispatch::run(&l, &mem).unwrap_err();
+                let DispatchError::Exec { at, error } = &err else {
+                    panic!("{what}: expected an execution error, got {err}");
+                };
+                let wave = if wave64 { 1 } else { 2 };
+                assert_eq!(
+                    (at.workgroup, at.wave, at.pc),
+                    ([1, 0, 0], wave, 56),
+                    "{what}"
+                );
+                assert_eq!(at.inst, "global_load_b32 v2, v[3:4], off", "{what}");
+                assert!(
+                    matches!(
+                        error,
+                        ExecError::MemoryFault {
+                            lane: 0,
+                            addr: 0,
+                            size: 4,
+                            ..
+                        }
+                    ),
+                    "{what}: {error:?}"
+                );
+                if threads == 1 {
+                    let mut b = vec![0u8; bytes];
+                    mem.read(out, &mut b).unwrap();
+                    for (i, v) in b.chunks(4).enumerate() {
+                        let stored = u32::from_le_bytes([v[0], v[1], v[2], v[3]]);
+                        assert_eq!(stored, u32::from(i < 128 + 64), "{what}: work-item {i}");
+                    }
+                }
+            }
+        }
+    }
+}
