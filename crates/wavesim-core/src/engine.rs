@@ -166,50 +166,112 @@ fn run_workgroup<B: Backend, O: Observer<B::Wave, B::Inst> + ?Sized>(
     while wk.waves.len() < n_waves {
         wk.waves.push(b.new_wave());
     }
-    for (i, w) in wk.waves[..n_waves].iter_mut().enumerate() {
-        let at = WaveSlot {
-            workgroup: wg,
-            index: i as u32,
-            count: n_waves as u32,
-            worker,
-        };
-        b.start_wave(w, at);
-    }
     b.start_group(&mut wk.group, wg, n_waves as u32);
     wk.at_barrier.clear();
     wk.at_barrier.resize(n_waves, false);
     wk.ended.clear();
     wk.ended.resize(n_waves, false);
-    let r = turns(b, mem, wk, n_waves, obs);
+    let start = Starts {
+        wg,
+        worker,
+        count: n_waves as u32,
+    };
+    let r = turns(b, mem, wk, n_waves, start, obs);
     b.retire(&mut wk.waves[..n_waves], &mut wk.group);
     r
 }
 
-/// The waves of one workgroup take turns until all have ended.
+/// Where the waves of one workgroup start ([`Backend::start_wave`]).
+#[derive(Clone, Copy)]
+struct Starts {
+    wg: [u32; 3],
+    worker: u64,
+    count: u32,
+}
+
+impl Starts {
+    fn start<B: Backend>(&self, b: &B, w: &mut B::Wave, index: usize) {
+        let at = WaveSlot {
+            workgroup: self.wg,
+            index: index as u32,
+            count: self.count,
+            worker: self.worker,
+        };
+        b.start_wave(w, at);
+    }
+}
+
+/// The waves of one workgroup take turns until all have ended. Each wave is started
+/// ([`Backend::start_wave`]) right before its first turn, so its state is fresh in the cache
+/// when it runs; starting touches nothing but the wave, so this is the same as starting all
+/// of them first. After an error the waves that had not started yet are started, so
+/// [`Backend::retire`] sees every wave of the workgroup started as before.
 fn turns<B: Backend, O: Observer<B::Wave, B::Inst> + ?Sized>(
     b: &B,
     mem: &DeviceMemory,
     wk: &mut Worker<B>,
     n_waves: usize,
+    start: Starts,
     obs: &mut O,
 ) -> Result<GroupCounts, DispatchError<B::Error>> {
     let waves = &mut wk.waves[..n_waves];
-    let at_barrier = &mut wk.at_barrier[..];
-    let ended = &mut wk.ended[..];
+    let mut started = 0usize;
+    let r = take_turns(
+        b,
+        mem,
+        waves,
+        &mut wk.group,
+        &mut wk.at_barrier[..],
+        &mut wk.ended[..],
+        &mut started,
+        start,
+        obs,
+    );
+    if r.is_err() {
+        for (i, w) in waves.iter_mut().enumerate().skip(started) {
+            start.start(b, w, i);
+        }
+    }
+    r
+}
+
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn take_turns<B: Backend, O: Observer<B::Wave, B::Inst> + ?Sized>(
+    b: &B,
+    mem: &DeviceMemory,
+    waves: &mut [B::Wave],
+    group: &mut B::Group,
+    at_barrier: &mut [bool],
+    ended: &mut [bool],
+    started: &mut usize,
+    start: Starts,
+    obs: &mut O,
+) -> Result<GroupCounts, DispatchError<B::Error>> {
+    let n_waves = waves.len();
     let limit = b.max_wave_insts();
     let mut live = n_waves;
+    let mut c = GroupCounts {
+        waves: n_waves as u64,
+        ..Default::default()
+    };
     // A single wave never waits: its barriers complete at once (RDNA3 ISA guide, Shader Concepts: a one-wave workgroup
     // treats s_barrier as s_nop), so it runs without turns.
     let quantum = if n_waves == 1 { u64::MAX } else { b.quantum() };
+    // Waves waiting at the barrier.
+    let mut waiting = 0usize;
     while live > 0 {
         for i in 0..n_waves {
             let w = &mut waves[i];
-            if ended[i] || at_barrier[i] {
+            if i == *started {
+                start.start(b, w, i);
+                *started += 1;
+            } else if ended[i] || at_barrier[i] {
                 continue;
             }
             let budget = quantum.min(limit.saturating_sub(b.wave_insts(w)));
             let stop = b
-                .run_wave(w, &mut wk.group, mem, budget, obs)
+                .run_wave(w, group, mem, budget, obs)
                 .map_err(|(error, pc)| DispatchError::Exec {
                     at: Box::new(b.location(w, pc)),
                     error,
@@ -218,11 +280,19 @@ fn turns<B: Backend, O: Observer<B::Wave, B::Inst> + ?Sized>(
                 Stop::End => {
                     ended[i] = true;
                     live -= 1;
+                    // The wave's counts are final.
+                    c.wave_insts += b.wave_insts(w);
+                    c.lane_insts += b.lane_insts(w);
+                    continue;
                 }
-                Stop::Barrier => at_barrier[i] = n_waves > 1,
-                Stop::Quantum => {}
+                Stop::Barrier if n_waves > 1 => {
+                    at_barrier[i] = true;
+                    waiting += 1;
+                    continue;
+                }
+                Stop::Barrier | Stop::Quantum => {}
             }
-            if !ended[i] && !at_barrier[i] && b.wave_insts(w) >= limit {
+            if b.wave_insts(w) >= limit {
                 let at = Box::new(b.location(w, b.pc(w)));
                 let waiting: Vec<u32> = (0..n_waves as u32)
                     .filter(|&j| at_barrier[j as usize])
@@ -244,18 +314,10 @@ fn turns<B: Backend, O: Observer<B::Wave, B::Inst> + ?Sized>(
             }
         }
         // The barrier completes when every wave that has not ended is waiting at it.
-        let waiting = at_barrier.iter().filter(|&&b| b).count();
         if waiting > 0 && waiting == live {
             at_barrier.iter_mut().for_each(|b| *b = false);
+            waiting = 0;
         }
-    }
-    let mut c = GroupCounts {
-        waves: n_waves as u64,
-        ..Default::default()
-    };
-    for w in waves.iter() {
-        c.wave_insts += b.wave_insts(w);
-        c.lane_insts += b.lane_insts(w);
     }
     Ok(c)
 }

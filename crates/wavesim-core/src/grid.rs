@@ -89,6 +89,7 @@ impl Geometry {
     }
 
     /// Workgroups per dimension (the last one may be partial).
+    #[inline]
     pub fn workgroups(&self) -> [u32; 3] {
         [0, 1, 2].map(|i| self.grid[i].div_ceil(self.local[i]))
     }
@@ -102,6 +103,7 @@ impl Geometry {
     }
 
     /// The id of workgroup number `i` in x-fastest order.
+    #[inline]
     pub fn workgroup_id(&self, i: u64) -> [u32; 3] {
         let c = self.workgroups().map(|v| v as u64);
         [
@@ -112,6 +114,7 @@ impl Geometry {
     }
 
     /// Work-items of workgroup `wg` per dimension (smaller at the grid's upper edge).
+    #[inline]
     pub fn items_in(&self, wg: [u32; 3]) -> [u32; 3] {
         [0, 1, 2].map(|i| {
             let start = wg[i] as u64 * self.local[i] as u64;

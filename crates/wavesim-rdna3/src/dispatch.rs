@@ -370,7 +370,32 @@ fn init_wave_own(
     let zeroed = vgpr_rows
         .saturating_mul(crate::wave::LANES)
         .min(w.vgpr.len());
-    w.vgpr[..zeroed].fill(0);
+    // Work-item ids and EXEC.
+    let items = l.geo.items_in(wg);
+    let n_items = items[0] * items[1] * items[2];
+    let lanes = if l.wave64 { 64 } else { 32 };
+    // One-dimensional workgroups (the common case): v0 = x = f0 + lane, so the lanes are a
+    // ramp, written with row 0's zeros in one pass (y and z are 0 whatever the packing or id
+    // count); the other rows are zeroed from row 1 on.
+    let rows = match w.vgpr.split_first_chunk_mut::<{ crate::wave::LANES }>() {
+        Some(r) if items[1] == 1 && items[2] == 1 && w.num_vgprs >= 1 => Some(r),
+        _ => None,
+    };
+    let one_d = rows.is_some();
+    if let Some((row0, rest)) = rows {
+        let f0 = wave_idx * lanes;
+        let active = n_items.saturating_sub(f0).min(lanes);
+        ramp(row0, f0, active);
+        let rest_len = zeroed.saturating_sub(crate::wave::LANES).min(rest.len());
+        rest[..rest_len].fill(0);
+        w.set_exec(if active == 64 {
+            u64::MAX
+        } else {
+            (1u64 << active) - 1
+        });
+    } else {
+        w.vgpr[..zeroed].fill(0);
+    }
     w.hw.hw_id1 = hw_id1(l.wgp_mode, wave_idx);
     w.wave_id = wave_idx;
     w.workgroup = wg;
@@ -404,30 +429,11 @@ fn init_wave_own(
         put(w, wave_scratch_offset(l, wave_idx, slot) as u32);
     }
 
-    // Work-item ids and EXEC.
-    let items = l.geo.items_in(wg);
-    let n_items = items[0] * items[1] * items[2];
-    let lanes = if l.wave64 { 64 } else { 32 };
-    let id_count = ((r2 >> rsrc2::ENABLE_VGPR_WORKITEM_ID_SHIFT) & 3).min(2) + 1;
-    let mut exec = 0u64;
-    // One-dimensional workgroups (the common case): v0 = x = f0 + lane, so the lanes are a
-    // ramp written in one pass (y and z are 0 whatever the packing or id count).
-    if items[1] == 1 && items[2] == 1 {
-        let f0 = wave_idx * lanes;
-        let active = n_items.saturating_sub(f0).min(lanes) as usize;
-        if let Some(row) = w.vrow_mut(0) {
-            for (lane, v) in row[..active].iter_mut().enumerate() {
-                *v = f0 + lane as u32;
-            }
-        }
-        let exec = if active == 64 {
-            u64::MAX
-        } else {
-            (1u64 << active) - 1
-        };
-        w.set_exec(exec);
+    if one_d {
         return;
     }
+    let id_count = ((r2 >> rsrc2::ENABLE_VGPR_WORKITEM_ID_SHIFT) & 3).min(2) + 1;
+    let mut exec = 0u64;
     // Flat work-item index f = wave_idx * lanes + lane = x + items[0] * (y + items[1] * z);
     // divide once for the first lane, then step x, y, z like an odometer.
     let f0 = wave_idx * lanes;
@@ -470,6 +476,37 @@ fn init_wave_own(
         }
     }
     w.set_exec(exec);
+}
+
+/// Row 0 of a one-dimensional workgroup's wave: work-item `f0 + lane` in each of the first
+/// `active` lanes, 0 in the others. A full wave32 or wave64 (every wave but a workgroup's
+/// partial last one) is a plain ramp the compiler writes as a few vector adds and stores.
+#[inline(always)]
+fn ramp(row: &mut [u32; crate::wave::LANES], f0: u32, active: u32) {
+    fn plain<const N: usize>(r: &mut [u32; N], f0: u32) {
+        for (lane, v) in r.iter_mut().enumerate() {
+            *v = f0.wrapping_add(lane as u32);
+        }
+    }
+    if active == 32 {
+        if let Some((lo, hi)) = row.split_first_chunk_mut::<32>() {
+            plain(lo, f0);
+            hi.fill(0);
+            return;
+        }
+    }
+    if active == 64 {
+        plain(row, f0);
+        return;
+    }
+    for (lane, v) in row.iter_mut().enumerate() {
+        let lane = lane as u32;
+        *v = if lane < active {
+            f0.wrapping_add(lane)
+        } else {
+            0
+        };
+    }
 }
 
 /// A program prepared for the hot loop: instructions, their addresses and their handlers side
@@ -780,7 +817,19 @@ impl<'a> Rdna3Dispatch<'a> {
             l.mode,
         );
         code.pc_base = l.pc_display_base;
-        let rows = vgpr_rows_reached(&code.insts).unwrap_or(usize::MAX);
+        // Without a trap handler a wave runs only what its entry reaches (a handler can
+        // return anywhere: then every instruction counts).
+        let reach = match l.trap {
+            None => l.prog.index_at(l.entry).and_then(|e| reachable(l.prog, e)),
+            Some(_) => None,
+        };
+        let rows = match &reach {
+            Some(r) => {
+                vgpr_rows_reached(code.insts.iter().zip(r).filter(|(_, &k)| k).map(|(i, _)| i))
+            }
+            None => vgpr_rows_reached(code.insts.iter()),
+        }
+        .unwrap_or(usize::MAX);
         let vgpr_rows = rows.clamp(1, (l.num_vgprs as usize).max(1));
         let lds_writable = code.insts.iter().any(may_write_lds);
         Rdna3Dispatch {
@@ -799,7 +848,7 @@ impl<'a> Rdna3Dispatch<'a> {
 /// names cannot be read, so zeroing stops there. This is what makes a wave start cheap when the
 /// VGPR count is generous (`run_asm` allocates all 256). Each operand names the first register of
 /// its tuple; [`tuple_rows`] says how many rows from there an instruction's operands may span.
-fn vgpr_rows_reached(insts: &[Inst]) -> Option<usize> {
+fn vgpr_rows_reached<'i>(insts: impl IntoIterator<Item = &'i Inst>) -> Option<usize> {
     let mut rows = 0usize;
     for i in insts {
         if matches!(
@@ -828,6 +877,42 @@ fn vgpr_rows_reached(insts: &[Inst]) -> Option<usize> {
         }
     }
     Some(rows)
+}
+
+/// The instructions of `prog` a wave starting at index `entry` can execute, or None when that
+/// is not known: an indirect jump (s_setpc_b64, s_swappc_b64, s_rfe_b64, and s_call_b64, whose
+/// return is one) can go anywhere. Every branch counts both its target and the next
+/// instruction (more than s_branch needs: it only widens the set); s_endpgm ends a path; a
+/// branch to no instruction is an error there and runs nothing. These are all the ways the
+/// handlers change the PC (`exec::sopp`: `Flow::Jump`, `Flow::End`) besides trap entry, which
+/// needs a trap handler (the caller counts every instruction then).
+fn reachable(prog: &Program, entry: usize) -> Option<Vec<bool>> {
+    let mut seen = vec![false; prog.insts.len()];
+    let mut todo = vec![entry];
+    while let Some(i) = todo.pop() {
+        // Past the last instruction the wave leaves the code (an error).
+        let (Some(s), Some(inst), Some(&pc)) =
+            (seen.get_mut(i), prog.insts.get(i), prog.pcs.get(i))
+        else {
+            continue;
+        };
+        if *s {
+            continue;
+        }
+        *s = true;
+        match inst.op {
+            Op::S_SETPC_B64 | Op::S_SWAPPC_B64 | Op::S_RFE_B64 | Op::S_CALL_B64 => return None,
+            Op::S_ENDPGM | Op::S_ENDPGM_SAVED => continue,
+            _ => {}
+        }
+        if let Some(t) = crate::disasm::branch_target(inst, pc) {
+            if let Some(k) = prog.index_at(t & PC_MASK) {
+                todo.push(k);
+            }
+        }
+        todo.push(i + 1);
+    }
+    Some(seen)
 }
 
 /// Rows from its first register that any VGPR operand of `i` may span. ALU encodings: the

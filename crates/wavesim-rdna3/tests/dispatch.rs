@@ -712,17 +712,23 @@ const READ_UNLOADED: &[u32] = &[
 /// work-item stores [s20, v7, v4, v5] = [0, 0, 0, 0].
 #[test]
 fn registers_the_wave_start_does_not_load_read_zero_in_every_wave() {
-    use wavesim_rdna3::jit::Engine;
     let prog = Program::new(&words_to_bytes(READ_UNLOADED), CODE_BASE).unwrap();
+    assert_every_work_item_stores_zeros(&prog, 96, "");
+}
+
+/// Runs `prog` (a kernel storing 16 bytes per work-item at the kernarg pointer, a 1-D grid of
+/// `groups` workgroups of 64) under every engine, both wave sizes, one and two threads, over
+/// output filled with 0xab, and checks that it stored only zeros.
+fn assert_every_work_item_stores_zeros(prog: &Program, groups: u32, what: &str) {
+    use wavesim_rdna3::jit::Engine;
     for wave64 in [false, true] {
         for engine in [Engine::Interp, Engine::Jit, Engine::Auto] {
             for threads in [1, 2] {
-                let groups = 96u32;
                 let bytes = (groups * 64 * 16) as usize;
                 let mut mem = DeviceMemory::new();
                 let out = mem.alloc(bytes as u64, 256).unwrap();
                 mem.write(out, &vec![0xab; bytes]).unwrap();
-                let mut l = launch(&prog, wave64, &[groups * 64], &[64]);
+                let mut l = launch(prog, wave64, &[groups * 64], &[64]);
                 l.kernarg_addr = out;
                 l.threads = threads;
                 l.cfg.engine = engine;
@@ -730,7 +736,10 @@ fn registers_the_wave_start_does_not_load_read_zero_in_every_wave() {
                 let mut b = vec![0u8; bytes];
                 mem.read(out, &mut b).unwrap();
                 let at = b.iter().position(|&x| x != 0);
-                assert_eq!(at, None, "wave64={wave64} {engine} threads={threads}");
+                assert_eq!(
+                    at, None,
+                    "{what} wave64={wave64} {engine} threads={threads}"
+                );
             }
         }
     }
@@ -1110,4 +1119,144 @@ fn bad_trap_handlers_are_launch_errors() {
     assert!(
         matches!(dispatch::run(&l, &mem), Err(DispatchError::BadLaunch(m)) if m.contains("overlaps"))
     );
+}
+
+/// The tail both [`BRANCHED_READS`] and [`SETPC_READS`] jump to: it stores [v12, v13, v14, v15]
+/// (registers the wave start does not load, so 0; see
+/// `registers_the_wave_start_does_not_load_read_zero_in_every_wave`) at 16 bytes per
+/// work-item, then writes -1 to them for the next wave that reuses this wave's storage.
+const STORE_V12_TO_V15: [u32; 11] = [
+    0x7e0c_030c, // v_mov_b32_e32 v6, v12
+    0x7e0e_030d, // v_mov_b32_e32 v7, v13
+    0x7e10_030e, // v_mov_b32_e32 v8, v14
+    0x7e12_030f, // v_mov_b32_e32 v9, v15
+    0xdc76_0000,
+    0x0000_0601, // global_store_b128 v1, v[6:9], s[0:1]
+    0x7e18_02c1, // v_mov_b32_e32 v12, -1
+    0x7e1a_02c1, // v_mov_b32_e32 v13, -1
+    0x7e1c_02c1, // v_mov_b32_e32 v14, -1
+    0x7e1e_02c1, // v_mov_b32_e32 v15, -1
+    S_ENDPGM,
+];
+
+/// v12..v15 are named only after an s_endpgm, reached by a taken s_cbranch_scc0 (SCC is 0 at
+/// wave start) over it: the rows a wave start resets follow branches from the entry.
+const BRANCHED_READS: [u32; 5] = [
+    0xd646_0001,
+    0x0401_0c02, // v_lshl_add_u32 v1, s2, 6, v0       (work-item index in the grid)
+    0x3002_0284, // v_lshlrev_b32_e32 v1, 4, v1        (16 bytes per work-item)
+    0xbfa1_0001, // s_cbranch_scc0 1                   (to the tail, over s_endpgm)
+    S_ENDPGM,
+];
+
+/// As [`BRANCHED_READS`], but the tail is reached only through s_setpc_b64 (PC of the
+/// instruction after s_getpc_b64, 16, plus 16: byte 32): an indirect jump can go anywhere,
+/// so every row the code names is reset.
+const SETPC_READS: [u32; 8] = [
+    0xd646_0001,
+    0x0401_0c02, // v_lshl_add_u32 v1, s2, 6, v0
+    0x3002_0284, // v_lshlrev_b32_e32 v1, 4, v1
+    0xbe84_4700, // s_getpc_b64 s[4:5]                 (byte 12; s[4:5] = 16)
+    0x8004_9004, // s_add_u32 s4, s4, 16
+    0x8205_8005, // s_addc_u32 s5, s5, 0
+    0xbe80_4804, // s_setpc_b64 s[4:5]                 (to byte 32)
+    S_ENDPGM,
+];
+
+/// A wave start resets the VGPR rows of the code its entry can reach (`dispatch::reachable`):
+/// through branches, and all of them after an indirect jump. Each work-item stores
+/// [v12, v13, v14, v15] = [0; 4] in every wave, also in waves reusing the storage of one that
+/// wrote -1 there, under every engine and both wave sizes.
+#[test]
+fn rows_reached_through_branches_and_indirect_jumps_read_zero_in_every_wave() {
+    for (head, what) in [(&BRANCHED_READS[..], "branch"), (&SETPC_READS[..], "setpc")] {
+        let words: Vec<u32> = head.iter().chain(&STORE_V12_TO_V15).copied().collect();
+        let prog = Program::new(&words_to_bytes(&words), CODE_BASE).unwrap();
+        assert_every_work_item_stores_zeros(&prog, 48, what);
+    }
+}
+
+/// Every wave stores 1 for each of its work-items (4 bytes per work-item at the kernarg
+/// pointer, workgroups of 128) except the wave of workgroup 1 whose first work-item is local
+/// id 64 (wave 2 in wave32, wave 1 in wave64): it loads from address 0, which no allocation
+/// holds, at byte 56.
+const FAULTS_IN_ONE_WAVE: [u32; 19] = [
+    0xd646_0001,
+    0x0401_0e02, // v_lshl_add_u32 v1, s2, 7, v0       (work-item index in the grid)
+    0x3002_0282, // v_lshlrev_b32_e32 v1, 2, v1        (4 bytes per work-item)
+    0x7e08_0500, // v_readfirstlane_b32 s4, v0         (local id of the wave's first lane)
+    0xbf06_c004, // s_cmp_eq_u32 s4, 64
+    0x9805_8002, // s_cselect_b32 s5, s2, 0
+    0xbf06_8105, // s_cmp_eq_u32 s5, 1                 (workgroup 1 and first lane 64)
+    0xbfa2_0004, // s_cbranch_scc1 4                   (to byte 48)
+    0x7e04_0281, // v_mov_b32_e32 v2, 1
+    0xdc6a_0000,
+    0x0000_0201, // global_store_b32 v1, v2, s[0:1]
+    S_ENDPGM,
+    0x7e06_0280, // v_mov_b32_e32 v3, 0                (byte 48)
+    0x7e08_0280, // v_mov_b32_e32 v4, 0
+    0xdc52_0000,
+    0x027c_0003, // global_load_b32 v2, v[3:4], off    (byte 56: address 0)
+    S_ENDPGM,
+    S_ENDPGM,
+    S_ENDPGM,
+];
+
+/// Waves start right before their first turn (`engine::turns`); a fault in wave N of a
+/// workgroup is reported as wave N of that workgroup at the faulting instruction, with lane 0
+/// and address 0, under every engine and both wave sizes. With one thread the waves run in
+/// order, so exactly the work-items of the waves before it (workgroup 0, and workgroup 1 up to
+/// local id 63) have stored their 1s, and none after it (the rest of workgroup 1 and
+/// workgroup 2 never run).
+#[test]
+fn a_fault_in_wave_n_of_a_workgroup_names_wave_n() {
+    use wavesim_rdna3::jit::Engine;
+    let prog = Program::new(&words_to_bytes(&FAULTS_IN_ONE_WAVE), CODE_BASE).unwrap();
+    for wave64 in [false, true] {
+        for engine in [Engine::Interp, Engine::Jit, Engine::Auto] {
+            for threads in [1, 2] {
+                let items = 3 * 128u32;
+                let bytes = 4 * items as usize;
+                let mut mem = DeviceMemory::new();
+                let out = mem.alloc(bytes as u64, 256).unwrap();
+                mem.write(out, &vec![0; bytes]).unwrap();
+                let mut l = launch(&prog, wave64, &[items], &[128]);
+                l.kernarg_addr = out;
+                l.threads = threads;
+                l.cfg.engine = engine;
+                let what = format!("wave64={wave64} {engine} threads={threads}");
+                let err = dispatch::run(&l, &mem).unwrap_err();
+                let DispatchError::Exec { at, error } = &err else {
+                    panic!("{what}: expected an execution error, got {err}");
+                };
+                let wave = if wave64 { 1 } else { 2 };
+                assert_eq!(
+                    (at.workgroup, at.wave, at.pc),
+                    ([1, 0, 0], wave, 56),
+                    "{what}"
+                );
+                assert_eq!(at.inst, "global_load_b32 v2, v[3:4], off", "{what}");
+                assert!(
+                    matches!(
+                        error,
+                        ExecError::MemoryFault {
+                            lane: 0,
+                            addr: 0,
+                            size: 4,
+                            ..
+                        }
+                    ),
+                    "{what}: {error:?}"
+                );
+                if threads == 1 {
+                    let mut b = vec![0u8; bytes];
+                    mem.read(out, &mut b).unwrap();
+                    for (i, v) in b.chunks(4).enumerate() {
+                        let stored = u32::from_le_bytes([v[0], v[1], v[2], v[3]]);
+                        assert_eq!(stored, u32::from(i < 128 + 64), "{what}: work-item {i}");
+                    }
+                }
+            }
+        }
+    }
 }
