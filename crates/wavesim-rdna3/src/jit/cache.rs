@@ -278,10 +278,6 @@ pub(crate) struct JitCode {
     full: Vec<OnceLock<Option<Block>>>,
     /// Wave-instructions run in each quick block (the promotion's rent, see [`Opt`]).
     ran: Vec<AtomicU64>,
-    /// Of `ran`, those of runs with every lane of the wave in EXEC on entry and exit: the
-    /// optimising compile makes the full-EXEC variant only for blocks where they are the most
-    /// ([`full_exec_pays`]).
-    ran_full: Vec<AtomicU64>,
     starts: Vec<AtomicU32>,
     leaders: OnceLock<Vec<bool>>,
     /// Each instruction's region-cache slot (`select::region_slots`).
@@ -297,6 +293,9 @@ pub(crate) struct JitCode {
 type MachineCode = (Vec<u8>, u32);
 
 struct Compiler {
+    /// The tier this compiler serves: the optimising one also makes the full-EXEC variant of
+    /// each block (`codegen::build`), worth its compile time only for hot blocks.
+    opt: Opt,
     module: JITModule,
     ctx: Context,
     fctx: FunctionBuilderContext,
@@ -332,23 +331,6 @@ static INSTRUCTIONS: AtomicU64 = AtomicU64::new(0);
 static CALLBACKS: AtomicU64 = AtomicU64::new(0);
 static IR_INSTS: AtomicU64 = AtomicU64::new(0);
 static PROMOTED: AtomicU64 = AtomicU64::new(0);
-static VARIANTS: AtomicU64 = AtomicU64::new(0);
-
-/// Blocks compiled at the optimising tier with a full-EXEC variant so far in this process
-/// (tests of [`full_exec_pays`]; not a `CompileStats` field, whose users list every field).
-#[doc(hidden)]
-pub fn full_exec_variants() -> u64 {
-    VARIANTS.load(Relaxed)
-}
-
-/// Whether a block promoted after its quick code ran `ran` wave-instructions, `full` of them in
-/// runs with EXEC full on entry and on exit, gets the full-EXEC variant (`codegen::build`): the
-/// variant doubles the optimising compile and pays only for waves that run the block with
-/// every lane (lds_reduce's tree steps start with EXEC full in the first waves and then narrow
-/// it, so their variant handed over after a few instructions).
-fn full_exec_pays(ran: u64, full: u64) -> bool {
-    full.saturating_mul(2) >= ran
-}
 static NANOS: AtomicU64 = AtomicU64::new(0);
 
 /// What the JIT compiled so far in this process (for benchmarks and reports).
@@ -501,6 +483,7 @@ impl Compiler {
         let module = JITModule::new(JITBuilder::with_isa(isa, default_libcall_names()));
         let ctx = module.make_context();
         Some(Compiler {
+            opt,
             module,
             ctx,
             fctx: FunctionBuilderContext::new(),
@@ -523,7 +506,6 @@ impl Compiler {
         shape: &Shape,
         self_loop: Option<codegen::SelfLoop>,
         portable: bool,
-        full_exec_variant: bool,
     ) -> Option<(BlockFn, Option<MachineCode>, u64)> {
         self.module.clear_context(&mut self.ctx);
         let target = self.module.target_config();
@@ -536,7 +518,7 @@ impl Compiler {
             target,
             env_layout(),
             self_loop,
-            full_exec_variant,
+            self.opt == Opt::Full && nodes.len() <= FULL_EXEC_VARIANT_MAX,
         );
         let ir = self.ctx.func.dfg.num_insts() as u64;
         let dump = dump_dir();
@@ -594,7 +576,6 @@ impl JitCode {
             slots: (0..n).map(|_| OnceLock::new()).collect(),
             full: (0..n).map(|_| OnceLock::new()).collect(),
             ran: (0..n).map(|_| AtomicU64::new(0)).collect(),
-            ran_full: (0..n).map(|_| AtomicU64::new(0)).collect(),
             starts: (0..n).map(|_| AtomicU32::new(0)).collect(),
             leaders: OnceLock::new(),
             region_slots: region_slots(&prog.insts),
@@ -660,9 +641,7 @@ impl JitCode {
 
     /// Compiles the block starting at instruction `idx` (None: its first instruction is not
     /// compilable, or cranelift declined the function).
-    /// With `variant`, an optimising compile makes the full-EXEC variant too (if the block is
-    /// short enough).
-    fn compile_at(&self, idx: usize, opt: Opt, variant: bool) -> Option<Block> {
+    fn compile_at(&self, idx: usize, opt: Opt) -> Option<Block> {
         let t0 = Instant::now();
         let prog = &self.prog;
         // A block of only the epilogue (a branch to s_endpgm, the end after a loop) would cost
@@ -706,11 +685,6 @@ impl JitCode {
             _ => (j as u32, fall_pc),
         };
         let (side_exit, side_len) = side.unwrap_or(((j as u32, fall_pc), 0));
-        // (`codegen::build` makes no variant for a self-loop.)
-        let variant = variant
-            && opt == Opt::Full
-            && nodes.len() <= FULL_EXEC_VARIANT_MAX
-            && taken.0 as usize != idx;
         let dir = disk::disk_cache();
         // The block's code: loaded from disk (None), or compiled (its key, and its bytes if
         // they can be stored).
@@ -726,7 +700,7 @@ impl JitCode {
             let c = c.as_mut()?;
             let key = dir.as_ref().map(|_| {
                 let program = self.disk_key.get_or_init(|| disk::program_key(prog));
-                disk::block_key(&c.build_key(), program, &self.shape, idx, variant)
+                disk::block_key(&c.build_key(), program, &self.shape, idx)
             });
             let loaded = match (&dir, &key) {
                 (Some(dir), Some(key)) => match disk::load(dir, key) {
@@ -744,8 +718,7 @@ impl JitCode {
                         done: std::mem::offset_of!(CallEnv, done) as i32,
                         budget: std::mem::offset_of!(CallEnv, budget) as i32,
                     });
-                    let (f, code, ir) =
-                        c.compile(&nodes, &self.shape, self_loop, key.is_some(), variant)?;
+                    let (f, code, ir) = c.compile(&nodes, &self.shape, self_loop, key.is_some())?;
                     (f, Some((key, code)), ir)
                 }
             }
@@ -757,9 +730,6 @@ impl JitCode {
                 IR_INSTS.fetch_add(ir, Relaxed);
                 if opt == Opt::Full {
                     PROMOTED.fetch_add(1, Relaxed);
-                }
-                if variant {
-                    VARIANTS.fetch_add(1, Relaxed);
                 }
                 // Written after the compiler is released (other blocks of this code may compile
                 // meanwhile).
@@ -821,28 +791,22 @@ impl JitCode {
         *self
             .slots
             .get(idx)?
-            .get_or_init(|| self.compile_at(idx, opt, true))
+            .get_or_init(|| self.compile_at(idx, opt))
     }
 
     /// The quick block at `idx` ran `insts` more wave-instructions: compiles it at the
     /// optimising tier once they add up to its promotion point. None until then (or if
     /// cranelift declined it: the quick block stays).
     #[cold]
-    /// `full_run`: the wave had EXEC full when it entered and left the block.
-    fn promote(&self, idx: usize, quick: &Block, insts: u64, full_run: bool) -> Option<Block> {
-        let full = self.ran_full.get(idx)?;
-        if full_run {
-            full.fetch_add(insts, Relaxed);
-        }
+    fn promote(&self, idx: usize, quick: &Block, insts: u64) -> Option<Block> {
         let ran = self.ran.get(idx)?.fetch_add(insts, Relaxed) + insts;
         if ran < quick.promote_at {
             return None;
         }
-        let variant = full_exec_pays(ran, full.load(Relaxed));
         *self
             .full
             .get(idx)?
-            .get_or_init(|| self.compile_at(idx, Opt::Full, variant))
+            .get_or_init(|| self.compile_at(idx, Opt::Full))
     }
 }
 
@@ -1038,8 +1002,6 @@ impl<'p> Tier<'p> {
         }
         // The one raw pointer to the wave: compiled code's register pointers and the callback's
         // `&mut Wave` are all derived from it, and `w` is not used until the block returns.
-        // (Quick blocks: `JitCode::promote` counts the runs with every lane.)
-        let full_entry = block.promote_at != u64::MAX && w.exec() == w.lane_mask();
         let wave: *mut Wave = w;
         // SAFETY: `wave` comes from the exclusive borrow `w` (see `register_pointers`).
         let (sgpr, vgpr, scc) = unsafe { register_pointers(wave) };
@@ -1111,10 +1073,7 @@ impl<'p> Tier<'p> {
         w.pc = pc;
         let insts = env.done + run as u64;
         if block.promote_at != u64::MAX {
-            // Full at the exit too: the variant would not have handed over (a block's EXEC
-            // changes at most narrow it: a restore after a side exit starts the next block).
-            let full_run = full_entry && w.exec() == w.lane_mask();
-            code.promote(idx, &block, insts, full_run);
+            code.promote(idx, &block, insts);
         }
         Some(Ran {
             idx: next as usize,

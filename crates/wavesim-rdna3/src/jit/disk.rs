@@ -45,7 +45,7 @@ pub const CACHE_ENV: &str = "WAVESIM_JIT_CACHE";
 /// signature, `CallEnv`'s layout, what the code may refer to). Bump it with any such change
 /// (the build-time source hash changes too, but a version says on purpose that old files are
 /// void).
-pub const FORMAT_VERSION: u32 = 5;
+pub const FORMAT_VERSION: u32 = 4;
 
 const MAGIC: [u8; 8] = *b"WSJITBLK";
 const HEADER: usize = 8 + 4 + 32 + 4 + 4 + 32;
@@ -130,21 +130,13 @@ pub(crate) fn program_key(prog: &Program) -> Key {
 }
 
 /// The key of the block starting at instruction `start` of the program `program` hashes to,
-/// compiled for `shape` by the build `build` describes, with or without the full-EXEC variant
-/// (`codegen::build`: the optimising tier decides per block from how waves entered it).
-pub(crate) fn block_key(
-    build: &Key,
-    program: &Key,
-    shape: &Shape,
-    start: usize,
-    full_exec_variant: bool,
-) -> Key {
+/// compiled for `shape` by the build `build` describes.
+pub(crate) fn block_key(build: &Key, program: &Key, shape: &Shape, start: usize) -> Key {
     let mut h = Sha256::new();
     h.update(build);
     h.update(program);
     field(&mut h, format!("{shape:?}").as_bytes());
     h.update((start as u64).to_le_bytes());
-    h.update([full_exec_variant as u8]);
     h.finalize().into()
 }
 

@@ -59,8 +59,8 @@ mod select;
 
 pub(crate) use cache::Tier;
 pub use cache::{
-    compilable, compile_stats, forget_compiled_code, full_exec_variants, optimise_at_once,
-    verify_ir, CompileStats, DUMP_ENV,
+    compilable, compile_stats, forget_compiled_code, optimise_at_once, verify_ir, CompileStats,
+    DUMP_ENV,
 };
 pub use disk::{disk_cache, set_disk_cache, CACHE_ENV, FORMAT_VERSION};
 
