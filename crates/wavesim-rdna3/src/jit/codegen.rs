@@ -105,6 +105,7 @@ pub(crate) fn build(
         ones: None,
         rewritten: RowSet::default(),
         read_soon: RowSet::default(),
+        through: nodes.len() <= WRITE_THROUGH_MAX,
     };
     if full_exec_variant && self_loop.is_none() {
         g.two_variants(nodes, target);
@@ -117,6 +118,14 @@ pub(crate) fn build(
 /// Nodes ahead whose VGPR reads keep a row's vectors cached (`Gen::forget_old_vgprs`): f64
 /// code reads its operands as shuffled pairs, which cranelift computes once for a cached row.
 const READ_WINDOW: usize = 3;
+
+/// Most nodes in a block whose VGPR results are written through and whose cache of rows is
+/// trimmed per node (`Gen::write_chunk`, `Gen::forget_old_vgprs`); longer blocks keep every
+/// row cached, dirty until an exit or callback, as stop 19 did: f64_horner's 94-instruction
+/// block of unrolled f64 code ran 6-8% more CPU time with the policy of shorter blocks
+/// (`rewritten_later`) than without, in the same minutes, for the same number of host
+/// instructions (callgrind), cause not found.
+const WRITE_THROUGH_MAX: usize = 64;
 
 /// A set of VGPR rows (below 256, `Shape::num_vgprs`).
 #[derive(Clone, Copy, Default, PartialEq, Eq)]
@@ -575,6 +584,8 @@ struct Gen<'a> {
     /// this node and the next few read ([`READ_WINDOW`]).
     rewritten: RowSet,
     read_soon: RowSet,
+    /// VGPR results are written through and the cache trimmed ([`WRITE_THROUGH_MAX`]).
+    through: bool,
     /// MODE's denormal flushing of f32 and of f64 values (flush inputs, flush outputs) that
     /// the float code applies around the host operation (`FpCtl::host_flush`).
     ftz32: (bool, bool),
@@ -837,6 +848,9 @@ impl Gen<'_> {
     /// does; rows read soon stay (f64 code reads its operands as shuffled pairs, which
     /// cranelift computes once for a cached row).
     fn forget_old_vgprs(&mut self) {
+        if !self.through {
+            return;
+        }
         let keep = self.read_soon;
         self.vgpr
             .retain(|(row, _), (_, dirty)| *dirty || keep.has(*row));
@@ -877,7 +891,7 @@ impl Gen<'_> {
             self.b.ins().bitselect(mask, v, old)
         };
         // Written through unless a later node writes the row again.
-        let dirty = self.rewritten.has(row);
+        let dirty = !self.through || self.rewritten.has(row);
         if !dirty {
             self.store_v(row, c, new);
         }
