@@ -72,6 +72,17 @@ fn b(l: usize) -> u32 {
     (l as u32 * 7 + 1) ^ if l.is_multiple_of(3) { 0xffff_ff00 } else { 0 }
 }
 
+/// The usual start: v0 = a(lane), v1 = b(lane), v2 up to `rows` OLD, s4 and EXEC as given.
+fn ab_old(h: &mut Harness, rows: usize, s4: u32, exec: u64) {
+    h.set_v(0, a);
+    h.set_v(1, b);
+    for r in 2..rows {
+        h.set_v(r, |_| OLD);
+    }
+    h.wave.sgpr[4] = s4;
+    h.wave.set_exec(exec);
+}
+
 /// Checks VGPR `r` of every lane: `f(a, b)` where EXEC (`exec`) has the lane, the old value
 /// elsewhere (RDNA3 ISA 3.3, "EXEC": inactive lanes are not written).
 fn check(h: &Harness, r: usize, exec: u64, f: impl Fn(u32, u32) -> u32) {
@@ -108,15 +119,7 @@ fn valu_integer_ops_write_only_exec_lanes() {
             &[0x00, 0x03, 0x26, 0x3a], // v_xor_b32_e32 v19, v0, v1
         ],
         15,
-        |h| {
-            h.set_v(0, a);
-            h.set_v(1, b);
-            for r in 2..20 {
-                h.set_v(r, |_| OLD);
-            }
-            h.wave.sgpr[4] = 0x00ff_f00f;
-            h.wave.set_exec(exec);
-        },
+        |h| ab_old(h, 20, 0x00ff_f00f, exec),
     );
     let s4 = 0x00ff_f00f;
     let sx24 = |v: u32| ((v << 8) as i32 >> 8) as i64;
@@ -1504,6 +1507,69 @@ fn the_full_exec_variant_hands_over_to_the_general_one_when_lanes_go_off() {
                     OLD
                 };
                 assert_eq!(h.v(5, l), v5, "v5 lane {l}");
+            }
+        }
+    }
+    wavesim_rdna3::jit::optimise_at_once(false);
+}
+
+/// A VOP2 instruction `op vdst, v<src0>, v<vsrc1>` (RDNA3 ISA 7.3, VOP2: SRC0 256 + n names
+/// VGPR n, VSRC1 bits 9-16, VDST bits 17-24, OP bits 25-30).
+fn vop2(op: u32, vdst: u32, src0: u32, vsrc1: u32) -> [u8; 4] {
+    (op << 25 | vdst << 17 | vsrc1 << 9 | (256 + src0)).to_le_bytes()
+}
+
+#[test]
+fn rows_rewritten_far_apart_in_a_loop_body_keep_every_version_right() {
+    // A self-loop (the branch goes back to the block's first instruction) whose body rewrites
+    // v2 four instructions after writing it and reads both versions: the code generator keeps
+    // a row that a later node writes again cached instead of storing it, so the first
+    // version must still reach its readers and only the last one the register file. Quick
+    // and optimising tier, wave32 and wave64, EXEC full and partial.
+    const ADD: u32 = 0x25; // V_ADD_NC_U32: D = S0 + S1 (wrapping)
+    const XOR: u32 = 0x1d; // V_XOR_B32: D = S0 ^ S1
+    let body = [
+        vop2(ADD, 2, 0, 1), // v2 = v0 + v1
+        vop2(XOR, 3, 2, 0), // v3 = v2 ^ v0
+        vop2(ADD, 4, 3, 1), // v4 = v3 + v1
+        vop2(XOR, 5, 4, 1), // v5 = v4 ^ v1
+        vop2(ADD, 2, 5, 0), // v2 = v5 + v0 (v2 again)
+        vop2(XOR, 1, 2, 3), // v1 = v2 ^ v3
+    ];
+    for optimised in [false, true] {
+        wavesim_rdna3::jit::optimise_at_once(optimised);
+        // (A different trip count per tier: a program of its own, compiled afresh.)
+        let trips: u8 = if optimised { 6 } else { 5 };
+        let cmp = [0x04, 0x80 + trips, 0x0a, 0xbf]; // s_cmp_lt_u32 s4, trips
+        let mut insts: Vec<&[u8]> = body.iter().map(|i| &i[..]).collect();
+        insts.push(&[0x04, 0x81, 0x04, 0x81]); // s_add_i32 s4, s4, 1
+        insts.push(&cmp);
+        // s_cbranch_scc1 -9: PC_next + 4 * -9 is the first instruction (RDNA3 ISA, SOPP).
+        insts.push(&[0xf7, 0xff, 0xa2, 0xbf]);
+        for wave64 in [false, true] {
+            let full = if wave64 { u64::MAX } else { u32::MAX as u64 };
+            for exec in [full, 0x7fff_0ff0_ffff_fffeu64 & full] {
+                // (The second run of a wave size reuses the first's code.)
+                let compiled = if exec == full { 9 } else { 0 };
+                let (h, st) = run(wave64, &insts, compiled, |h| ab_old(h, 6, 0, exec));
+                // `trips` iterations of 9 instructions (s4 = 1..=trips), and the s_endpgm.
+                assert_eq!(st.wave_instructions, trips as u64 * 9 + 1);
+                for l in 0..h.wave.lanes() {
+                    let (x, mut y) = (a(l), b(l));
+                    let (mut v2, mut v3, mut v4, mut v5) = (OLD, OLD, OLD, OLD);
+                    if exec >> l & 1 != 0 {
+                        for _ in 0..trips {
+                            v2 = x.wrapping_add(y);
+                            v3 = v2 ^ x;
+                            v4 = v3.wrapping_add(y);
+                            v5 = v4 ^ y;
+                            v2 = v5.wrapping_add(x);
+                            y = v2 ^ v3;
+                        }
+                    }
+                    let got = [h.v(1, l), h.v(2, l), h.v(3, l), h.v(4, l), h.v(5, l)];
+                    assert_eq!(got, [y, v2, v3, v4, v5], "lane {l} wave64 {wave64}");
+                }
             }
         }
     }

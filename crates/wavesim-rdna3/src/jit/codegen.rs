@@ -103,8 +103,8 @@ pub(crate) fn build(
         lane_run: None,
         full: None,
         ones: None,
-        soon: Vec::new(),
-        read_soon: Vec::new(),
+        rewritten: RowSet::default(),
+        read_soon: RowSet::default(),
         through: nodes.len() <= WRITE_THROUGH_MAX,
     };
     if full_exec_variant && self_loop.is_none() {
@@ -115,17 +115,78 @@ pub(crate) fn build(
     g.finish(exit, target, self_loop.map(|l| (l, head)));
 }
 
-/// Nodes ahead in which a VGPR row written now is looked for: if one of them writes it again,
-/// the row stays cached dirty (stored at the next exit or callback, if it is still the
-/// latest) instead of being written through (`Gen::write_chunk`): f64_horner rewrites its
-/// accumulator pair in nearly every instruction, and storing each version cost it 20%.
-const REWRITE_WINDOW: usize = 3;
+/// Nodes ahead whose VGPR reads keep a row's vectors cached (`Gen::forget_old_vgprs`): f64
+/// code reads its operands as shuffled pairs, which cranelift computes once for a cached row.
+const READ_WINDOW: usize = 3;
 
 /// Most nodes in a block whose VGPR results are written through and whose cache of rows is
 /// trimmed per node (`Gen::write_chunk`, `Gen::forget_old_vgprs`); longer blocks keep every
-/// row cached, dirty until an exit or callback, as before: on f64_horner's 94-instruction
-/// block of unrolled f64 code the shorter policy measured 15% slower (not analysed yet).
+/// row cached, dirty until an exit or callback, as stop 19 did: f64_horner's 94-instruction
+/// block of unrolled f64 code ran 6-8% more CPU time with the policy of shorter blocks
+/// (`rewritten_later`) than without, in the same minutes, for the same number of host
+/// instructions (callgrind), cause not found.
 const WRITE_THROUGH_MAX: usize = 64;
+
+/// A set of VGPR rows (below 256, `Shape::num_vgprs`).
+#[derive(Clone, Copy, Default, PartialEq, Eq)]
+struct RowSet([u64; 4]);
+
+impl RowSet {
+    fn add(&mut self, row: u16) {
+        self.0[(row as usize >> 6) & 3] |= 1 << (row & 63);
+    }
+
+    fn has(&self, row: u16) -> bool {
+        self.0[(row as usize >> 6) & 3] & (1 << (row & 63)) != 0
+    }
+}
+
+/// For each node, the VGPR rows that a later node of the block writes again before the next
+/// node that may store everything held (`stores_held`): a row written now that is in the set
+/// stays cached dirty instead of being written through (`Gen::write_chunk`). Its vectors then
+/// live only up to their last reader and, superseded, are never stored; the last version of
+/// each row is stored at once. (Rows rewritten within three nodes only, stop 20's rule, stored
+/// every other version of the temporaries hash_mix's loop body rewrites five to ten
+/// instructions later: wave64's 16 vectors a row made that 1,049 stores an iteration, half of
+/// them spills of rows both stored and kept, and the loop 1.8x slower. Looking past a node
+/// that stores what is held gains nothing there and costs a store of each dirty row on every
+/// one of its exit paths.)
+fn rewritten_later(nodes: &[Node]) -> Vec<RowSet> {
+    let mut out = vec![RowSet::default(); nodes.len()];
+    let mut acc = RowSet::default();
+    for (k, n) in nodes.iter().enumerate().rev() {
+        out[k] = acc;
+        if stores_held(n) {
+            acc = RowSet::default();
+        }
+        for r in vgpr_rows_written(n) {
+            acc.add(r);
+        }
+    }
+    out
+}
+
+/// Whether the code of `n` may store every dirty register it holds: on a callback's or side
+/// exit's path, at the block's end, or (the full-EXEC variant) where a changed EXEC hands over
+/// to the general variant.
+fn stores_held(n: &Node) -> bool {
+    let exec = |code: u16| code & !1 == opnd::EXEC_LO;
+    match *n {
+        Node::Call { .. }
+        | Node::Mem { .. }
+        | Node::SLoad { .. }
+        | Node::Branch { .. }
+        | Node::End
+        | Node::SaveExec { .. } => true,
+        Node::VCmp { dst, .. } | Node::VCmpF { dst, .. } => dst == MaskDst::Exec,
+        Node::VCarry { carry, .. } | Node::Mad64 { carry, .. } => carry == MaskDst::Exec,
+        Node::S2 { dst, .. }
+        | Node::SMov { dst, .. }
+        | Node::SNot { dst, .. }
+        | Node::S64 { dst, .. } => exec(dst),
+        _ => false,
+    }
+}
 
 /// The VGPR rows a lane-wise VALU node writes through `Gen::write_chunk` (empty for the
 /// others).
@@ -146,10 +207,10 @@ fn vgpr_rows_written(n: &Node) -> std::ops::Range<u16> {
 }
 
 /// Adds the VGPR rows a lane-wise VALU node reads to `rows` (none for the others).
-fn vgpr_rows_read(n: &Node, rows: &mut Vec<u16>) {
+fn vgpr_rows_read(n: &Node, rows: &mut RowSet) {
     let mut one = |s: Src| {
         if let Src::Vgpr(r) = s {
-            rows.push(r);
+            rows.add(r);
         }
     };
     match *n {
@@ -171,18 +232,23 @@ fn vgpr_rows_read(n: &Node, rows: &mut Vec<u16>) {
             one(b);
             one(c);
         }
-        Node::Shift64 { src, .. } => rows.extend([src, src + 1]),
+        Node::Shift64 { src, .. } => {
+            rows.add(src);
+            rows.add(src + 1);
+        }
         Node::Mad64 { a, b, c, .. } => {
             one(a);
             one(b);
             if let VSrc64::Vgpr(r) = c {
-                rows.extend([r, r + 1]);
+                rows.add(r);
+                rows.add(r + 1);
             }
         }
         Node::F64 { a, b, c, .. } => {
             for s in [a, b, c] {
                 if let VSrc64::Vgpr(r) = s {
-                    rows.extend([r, r + 1]);
+                    rows.add(r);
+                    rows.add(r + 1);
                 }
             }
         }
@@ -216,14 +282,12 @@ impl Gen<'_> {
         resumes: &mut Vec<(usize, cranelift_codegen::ir::Block)>,
     ) -> Exit {
         let mut exit = Exit::FallThrough;
+        let rewritten = rewritten_later(nodes);
         for (k, n) in nodes.iter().enumerate() {
-            self.soon.clear();
-            self.read_soon.clear();
-            for later in nodes.iter().skip(k + 1).take(REWRITE_WINDOW) {
-                self.soon.extend(vgpr_rows_written(later));
-            }
+            self.rewritten = rewritten[k];
+            self.read_soon = RowSet::default();
             // (This node's reads too: the cache is trimmed when it starts.)
-            for near in nodes.iter().skip(k).take(REWRITE_WINDOW + 1) {
+            for near in nodes.iter().skip(k).take(READ_WINDOW + 1) {
                 vgpr_rows_read(near, &mut self.read_soon);
             }
             let exec_before = match variant {
@@ -516,9 +580,10 @@ struct Gen<'a> {
     full: Option<(Value, Value)>,
     /// The all-ones mask vector those masks are (`write_chunk` stores without blending).
     ones: Option<Value>,
-    /// VGPR rows the next few nodes write again, and read ([`REWRITE_WINDOW`]).
-    soon: Vec<u16>,
-    read_soon: Vec<u16>,
+    /// VGPR rows a later node of the block writes again ([`rewritten_later`]), and rows
+    /// this node and the next few read ([`READ_WINDOW`]).
+    rewritten: RowSet,
+    read_soon: RowSet,
     /// VGPR results are written through and the cache trimmed ([`WRITE_THROUGH_MAX`]).
     through: bool,
     /// MODE's denormal flushing of f32 and of f64 values (flush inputs, flush outputs) that
@@ -786,9 +851,9 @@ impl Gen<'_> {
         if !self.through {
             return;
         }
-        let keep = &self.read_soon;
+        let keep = self.read_soon;
         self.vgpr
-            .retain(|(row, _), (_, dirty)| *dirty || keep.contains(row));
+            .retain(|(row, _), (_, dirty)| *dirty || keep.has(*row));
     }
 
     /// Chunk `chunk` of a VALU source.
@@ -825,8 +890,8 @@ impl Gen<'_> {
             let old = self.get_v(row, c);
             self.b.ins().bitselect(mask, v, old)
         };
-        // Written through unless a node just ahead writes the row again.
-        let dirty = !self.through || self.soon.contains(&row);
+        // Written through unless a later node writes the row again.
+        let dirty = !self.through || self.rewritten.has(row);
         if !dirty {
             self.store_v(row, c, new);
         }
