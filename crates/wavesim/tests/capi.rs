@@ -327,3 +327,97 @@ fn run_asm_target_picks_the_gfx11_variant() {
     assert_eq!(run(None).0, wavesim::capi::WAVESIM_ERR_EXEC);
     assert_eq!(run(Some("gfx9000")).0, wavesim::capi::WAVESIM_ERR_INVALID);
 }
+
+/// The raw entry points keep decoded programs across calls (`hsa::progcache`): each call must
+/// still run the code it passes. The same buffer (same address, same length) holds one
+/// program, then another rewritten in place, then the first again; `run_asm` and
+/// `wavesim_dispatch_raw` (whose decoding differs) each see every version.
+#[test]
+fn code_rewritten_in_place_runs_its_new_bytes() {
+    // s_load_b64 s[2:3], s[0:1], 0 / s_mul_i32 s4, s15, 64 / v_add_nc_u32 v1, s4, v0 /
+    // v_lshlrev_b32 v1, SHIFT, v1 / s_waitcnt lgkmcnt(0) / global_store_b32 v1, v0, s[2:3] /
+    // s_endpgm: work-item i stores i at byte (i << SHIFT) of the output.
+    let mut code: Vec<u32> = vec![
+        0xf404_0080,
+        0xf800_0000,
+        0x9604_c00f,
+        0x4a02_0004,
+        0x3002_0282,
+        0xbf89_fc07,
+        0xdc6a_0000,
+        0x0002_0001,
+        0xbfb0_0000,
+    ];
+    let at = code.as_ptr();
+    let mut out = vec![0u32; 4 * 64];
+    let kernarg: [u64; 1] = [out.as_mut_ptr() as u64];
+    let rsrc2 = 15 << 1 | 1 << 7;
+    let mut user = [0u32; 15];
+    user[0] = kernarg.as_ptr() as u64 as u32;
+    user[1] = (kernarg.as_ptr() as u64 >> 32) as u32;
+    let last = || {
+        // SAFETY: wavesim_last_error returns a NUL-terminated string valid until the next call.
+        unsafe { std::ffi::CStr::from_ptr(wavesim::capi::wavesim_last_error()) }
+            .to_string_lossy()
+            .into_owned()
+    };
+    for (round, shift) in [2u32, 3, 4, 2, 3].into_iter().enumerate() {
+        // v_lshlrev_b32 v1, shift, v1 (inline constant 128 + shift).
+        code[4] = 0x3002_0280 | shift;
+        assert_eq!(code.as_ptr(), at);
+        for raw in [false, true] {
+            out.iter_mut().for_each(|v| *v = 0xdead_beef);
+            let rc = if raw {
+                let d = wavesim::capi::WavesimRawDispatch {
+                    code: code.as_ptr().cast(),
+                    code_size: (code.len() * 4) as u64,
+                    user_data: user.as_ptr(),
+                    user_data_count: user.len() as u32,
+                    rsrc1: 0,
+                    rsrc2,
+                    rsrc3: 0,
+                    groups: [1, 1, 1],
+                    local: [64, 1, 1],
+                    wave_size: 32,
+                    scratch_size: 0,
+                    target: std::ptr::null(),
+                    ranges: std::ptr::null(),
+                    range_count: 0,
+                    max_wave_instructions: 0,
+                };
+                // SAFETY: the code stores only to out[0..256] through the kernarg pointer.
+                unsafe { wavesim::capi::wavesim_dispatch_raw(&d) }
+            } else {
+                // SAFETY: as above.
+                unsafe {
+                    wavesim::capi::run_asm(
+                        code.as_ptr().cast(),
+                        (code.len() * 4) as u32,
+                        1,
+                        1,
+                        1,
+                        64,
+                        1,
+                        1,
+                        kernarg.as_ptr().cast(),
+                        rsrc2,
+                        0,
+                    )
+                }
+            };
+            assert_eq!(rc, 0, "round {round}, raw {raw}: {}", last());
+            let stride = 1usize << (shift - 2);
+            for (i, &v) in out.iter().enumerate() {
+                let want = if i % stride == 0 && i / stride < 64 {
+                    (i / stride) as u32
+                } else {
+                    0xdead_beef
+                };
+                assert_eq!(
+                    v, want,
+                    "round {round} (shift {shift}), raw {raw}, element {i}"
+                );
+            }
+        }
+    }
+}

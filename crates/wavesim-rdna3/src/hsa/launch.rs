@@ -411,7 +411,14 @@ pub unsafe fn run_host_asm(
     let mem = unsafe { DeviceMemory::host() };
     let base = code.as_ptr() as u64;
     // Bare bytes carry no e_flags: the caller names the ISA variant (gfx1100 by default).
-    let prog = Program::new_for(code, base, target)?;
+    // Decoded once per code (kept across calls: a drop-in caller runs the same code again).
+    let prog = super::progcache::program(
+        code,
+        base,
+        target,
+        super::progcache::Decoding::Exact,
+        || Program::new_for(code, base, target),
+    )?;
     let grid = grid_of(groups, local).map_err(|m| HsaError::Args(format!("run_asm: {m}")))?;
     let geo = Geometry::new(&grid, &local)?;
     // LDS: COMPUTE_PGM_RSRC2.LDS_SIZE in 512-byte granules when set; compilers leave it 0 and

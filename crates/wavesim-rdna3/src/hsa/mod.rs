@@ -11,6 +11,7 @@ pub mod hostcall;
 pub mod kernarg;
 pub mod launch;
 pub mod printf;
+mod progcache;
 pub mod raw;
 
 use thiserror::Error;

@@ -536,7 +536,13 @@ pub unsafe fn run_partial(d: &RawDispatch, partial: [u32; 3]) -> Result<Dispatch
     }
     let geo = Geometry::new(&grid, &d.local).map_err(DispatchError::from)?;
     let base = d.code.as_ptr() as u64;
-    let prog = decode_tolerant(d.code, base, d.target)?;
+    let prog = super::progcache::program(
+        d.code,
+        base,
+        d.target,
+        super::progcache::Decoding::Tolerant,
+        || decode_tolerant(d.code, base, d.target),
+    )?;
 
     // The descriptor a compiler would have written for these registers: MODE, the VGPR
     // allocation and WGP mode come from the same decoding a code object's launch uses.

@@ -28,7 +28,6 @@ use cranelift_frontend::FunctionBuilderContext;
 use cranelift_jit::{JITBuilder, JITModule};
 use cranelift_module::{default_libcall_names, Module};
 use std::collections::HashMap;
-use std::hash::{Hash, Hasher};
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering::Relaxed};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Instant;
@@ -824,13 +823,23 @@ impl Drop for JitCode {
     }
 }
 
+/// The bucket of `prog` in the cache. Only a bucket: `code_for` compares every instruction of
+/// the programs in it (`same`), so the hash needs to spread programs, not resist an adversary.
+/// A multiply-rotate hash (the Firefox/rustc "FxHash" step) over one word per field: a run_asm
+/// call looks its code up every dispatch, and SipHash (`DefaultHasher`) over every instruction
+/// was most of that lookup.
 fn cache_key(prog: &Program, shape: &Shape) -> u64 {
-    let mut h = std::collections::hash_map::DefaultHasher::new();
-    (shape.wave64, shape.num_vgprs, prog.base, prog.insts.len()).hash(&mut h);
+    const K: u64 = 0x517c_c1b7_2722_0a95;
+    let mut h = 0u64;
+    let mut add = |v: u64| h = (h.rotate_left(5) ^ v).wrapping_mul(K);
+    add(u64::from(shape.wave64) | u64::from(shape.num_vgprs) << 1);
+    add(prog.base);
+    add(prog.insts.len() as u64);
     for (i, pc) in prog.insts.iter().zip(&prog.pcs) {
-        (i.word0, i.lit, i.imm, *pc).hash(&mut h);
+        add(u64::from(i.word0) | u64::from(i.lit) << 32);
+        add(i.imm as u32 as u64 ^ pc.rotate_left(32));
     }
-    h.finish()
+    h
 }
 
 fn same(a: &Program, b: &Program) -> bool {
