@@ -297,6 +297,231 @@ fn jit_matches_interpreter_with_flushed_denormals() {
     differential(1 << 40, n, true);
 }
 
+/// f32 values for float chains: denormals of both signs, tiny normals whose products and
+/// sums round into or out of the denormal range, zeros, NaNs (quiet and signalling),
+/// infinities and ordinary numbers.
+fn chain_value(rng: &mut Rng) -> u32 {
+    let sign = rng.u32() & 0x8000_0000;
+    match rng.below(8) {
+        0 | 1 => sign | rng.u32() & 0x007f_ffff,
+        2 => sign | (1 + rng.below(3) as u32) << 23 | rng.u32() & 0x007f_ffff,
+        3 => sign | (0x30 + rng.below(0x20) as u32) << 23 | rng.u32() & 0x007f_ffff,
+        4 => rng.pick(&[
+            0,
+            0x8000_0000,
+            0x7fc0_0000,
+            0x7f80_0001,
+            0xffa0_0000,
+            0x7f80_0000,
+        ]),
+        // Large: times a denormal, a normal (whether the denormal was flushed shows).
+        5 => sign | (0xd0 + rng.below(0x2e) as u32) << 23 | rng.u32() & 0x007f_ffff,
+        _ => sign | (0x78 + rng.below(16) as u32) << 23 | rng.u32() & 0x007f_ffff,
+    }
+}
+
+/// A source operand of a chain instruction: mostly v0-v7, sometimes s0-s7, an inline
+/// constant or (`lit`) the literal.
+fn chain_src(rng: &mut Rng, lit: bool) -> u32 {
+    match rng.below(10) {
+        0 => rng.below(8) as u32,
+        1 => rng.pick(&[128, 240, 242, 243]),
+        2 if lit => 255,
+        _ => 256 + rng.below(8) as u32,
+    }
+}
+
+/// A program of dependent f32 operations on v0-v7 (VOP2, FMA, VOPD, compares writing VCC or
+/// EXEC, conversions from integers) with EXEC changed between them: what elides the flushing
+/// of inputs known to hold no denormal must keep every value exact, among others in lanes a
+/// new EXEC turns on whose old values are denormal.
+fn chain_program(rng: &mut Rng, wave64: bool) -> Vec<u32> {
+    let mut words = Vec::new();
+    for _ in 0..8 + rng.below(24) {
+        let d = rng.below(8) as u32;
+        let literal = if rng.pct(50) {
+            chain_value(rng)
+        } else {
+            rng.pick(&[0x0000_0003, 0x8000_0100, 0x3f80_0000, 0x0080_0000])
+        };
+        match rng.below(13) {
+            // VOP2: v_add/sub/subrev/mul/min/max/fmac_f32, src0 possibly a literal.
+            0..=3 => {
+                let op = rng.pick(&[0x03, 0x04, 0x05, 0x08, 0x0f, 0x10, 0x2b]);
+                let s0 = chain_src(rng, true);
+                words.push(op << 25 | d << 17 | (rng.below(8) as u32) << 9 | s0);
+                if s0 == 255 {
+                    words.push(literal);
+                }
+            }
+            // v_fmamk_f32 / v_fmaak_f32 with their literal.
+            4 => {
+                let op = rng.pick(&[0x2c, 0x2d]);
+                let s0 = chain_src(rng, false);
+                words.push(op << 25 | d << 17 | (rng.below(8) as u32) << 9 | s0);
+                words.push(literal);
+            }
+            // VOP3 v_fma_f32.
+            5 => {
+                words.push(0x35 << 26 | 0x213 << 16 | d);
+                let (a, b, c) = (
+                    chain_src(rng, false),
+                    chain_src(rng, false),
+                    chain_src(rng, false),
+                );
+                words.push(a | b << 9 | c << 18);
+            }
+            // VOPD (wave32 only): fmac, fmaak, fmamk, mul, add, sub, subrev, mov, max, min.
+            6 | 7 if !wave64 => {
+                let ops = [0, 1, 2, 3, 4, 5, 6, 8, 10, 11];
+                let (x, y) = (rng.pick(&ops), rng.pick(&ops));
+                let dx = rng.below(8) as u32;
+                let dy = (rng.below(4) as u32) << 1 | (dx & 1) ^ 1;
+                let (s0x, s0y) = (chain_src(rng, true), chain_src(rng, true));
+                let (v1x, v1y) = (rng.below(8) as u32, rng.below(8) as u32);
+                let v1x = if x == 8 { 0 } else { v1x };
+                let v1y = if y == 8 { 0 } else { v1y };
+                words.push(0x32 << 26 | x << 22 | y << 17 | v1x << 9 | s0x);
+                words.push(dx << 24 | (dy >> 1) << 17 | v1y << 9 | s0y);
+                if [1, 2].contains(&x) || [1, 2].contains(&y) || s0x == 255 || s0y == 255 {
+                    words.push(literal);
+                }
+            }
+            // v_cmp_lt_f32 (VCC) or v_cmpx_lt_f32 / v_cmpx_nlt_f32 (EXEC).
+            8 | 12 => {
+                let op = rng.pick(&[0x11, 0x91, 0x9e]);
+                let s0 = chain_src(rng, false);
+                words.push(0x3e << 25 | op << 17 | (rng.below(8) as u32) << 9 | s0);
+            }
+            // v_cvt_f32_u32 from s8-s15 (small integers).
+            9 => words.push(0x3f << 25 | d << 17 | 0x06 << 9 | (8 + rng.below(8) as u32)),
+            // EXEC from s100-s103 (s_mov_b32 exec_lo / s_mov_b64 exec).
+            _ => {
+                let src = (100 + rng.below(4) as u32) & !(wave64 as u32);
+                let (op, dst) = if wave64 { (0x01, 126) } else { (0x00, 126) };
+                words.push(0xbe80_0000 | dst << 16 | op << 8 | src);
+            }
+        }
+    }
+    words.extend_from_slice(&[S_ENDPGM; 3]);
+    words
+}
+
+fn chain_case(seed: u64) -> (Harness, Program) {
+    let mut rng = Rng(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ 0x0022_0022);
+    let wave64 = rng.pct(30);
+    let mut h = Harness::new(wave64);
+    h.wave = Wave::new(wave64, 16);
+    // (`run` compares device memory: one small buffer, which no chain instruction touches.)
+    h.mem.alloc(256, 256).expect("buffer");
+    let w = &mut h.wave;
+    for s in 0..8 {
+        w.sgpr[s] = chain_value(&mut rng);
+    }
+    for s in 8..16 {
+        w.sgpr[s] = rng.below(300) as u32;
+    }
+    for s in 100..104 {
+        w.sgpr[s] = match rng.below(3) {
+            0 => u32::MAX,
+            _ => rng.u32(),
+        };
+    }
+    w.set_exec(if rng.pct(60) { u64::MAX } else { rng.next() });
+    for r in 0..16 {
+        for lane in 0..64 {
+            w.vgpr_set(r, lane, chain_value(&mut rng));
+        }
+    }
+    // Round to nearest even, every FP_DENORM setting (f32 in [5:4], f64/f16 in [7:6]), mostly
+    // f32 flushed (run_asm's 0x3c0 among them), DX10_CLAMP and IEEE either way.
+    let denorm = if rng.pct(70) {
+        rng.pick(&[0x0, 0xc, 0x4, 0x8])
+    } else {
+        rng.below(16) as u32
+    };
+    w.hw.mode = denorm << 4 | (rng.below(4) as u32) << 8;
+    let words = chain_program(&mut rng, wave64);
+    let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+    let prog = Program::new(&bytes, 0).expect("the program decodes (it ends in s_endpgm)");
+    (h, prog)
+}
+
+/// A flushed result written under one EXEC, read under a wider one: the lanes the first EXEC
+/// left out still hold denormals, which the compare must see flushed (0 < denormal is false
+/// with f32 denormals flushed, true without). Quick-tier code: the optimising tier's blocks
+/// with a full-EXEC variant start over from the register file where EXEC changes.
+#[test]
+fn jit_flushes_lanes_a_wider_exec_turns_on() {
+    wavesim_rdna3::jit::verify_ir(true);
+    wavesim_rdna3::jit::optimise_at_once(false);
+    let words = [
+        0xbefe_0064u32,                         // s_mov_b32 exec_lo, s100
+        0x08 << 25 | 1 << 17 | 3 << 9 | 258,    // v_mul_f32 v1, v2, v3
+        0xbefe_0065,                            // s_mov_b32 exec_lo, s101
+        0x3e << 25 | 0x11 << 17 | 1 << 9 | 128, // v_cmp_lt_f32 vcc_lo, 0, v1
+        0x03 << 25 | 4 << 17 | 1 << 9 | 257,    // v_add_f32 v4, v1, v1
+        S_ENDPGM,
+    ];
+    let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+    let prog = Program::new(&bytes, 0).expect("the program decodes");
+    for (exec, mode) in [(u64::MAX, 0x300), (0xffff_ff0f, 0x0), (0x0f0f_0f0f, 0x200)] {
+        let case = || {
+            let mut h = Harness::new(false);
+            h.wave = Wave::new(false, 8);
+            h.mem.alloc(256, 256).expect("buffer");
+            let w = &mut h.wave;
+            w.sgpr[100] = 0x0000_ffff;
+            w.sgpr[101] = u32::MAX;
+            w.set_exec(exec);
+            for lane in 0..32 {
+                w.vgpr_set(1, lane, 0x0000_0100 + lane as u32);
+                w.vgpr_set(2, lane, 0x3f80_0000);
+                w.vgpr_set(3, lane, 0x4000_0000);
+            }
+            w.hw.mode = mode;
+            h
+        };
+        let (want, want_mem, want_lds) = run(case(), &prog, Engine::Interp);
+        let (got, got_mem, got_lds) = run(case(), &prog, Engine::Jit);
+        compare(
+            exec,
+            Engine::Jit,
+            (&want, &want_mem, &want_lds),
+            (&got, &got_mem, &got_lds),
+        );
+    }
+}
+
+#[test]
+fn jit_matches_interpreter_on_flushed_float_chains() {
+    wavesim_rdna3::jit::verify_ir(true);
+    let n = if cfg!(debug_assertions) { 200 } else { 1000 };
+    let before = compile_stats();
+    for seed in 0..n {
+        // Both tiers' code (each program is compiled once, by the tier asked for here).
+        wavesim_rdna3::jit::optimise_at_once(seed % 2 == 0);
+        let (h, prog) = chain_case(seed);
+        let (want, want_mem, want_lds) = run(h, &prog, Engine::Interp);
+        for engine in [Engine::Jit, Engine::Auto] {
+            let (h2, _) = chain_case(seed);
+            let (got, got_mem, got_lds) = run(h2, &prog, engine);
+            compare(
+                seed,
+                engine,
+                (&want, &want_mem, &want_lds),
+                (&got, &got_mem, &got_lds),
+            );
+        }
+    }
+    let after = compile_stats();
+    assert!(
+        after.instructions - before.instructions > 10 * n,
+        "only {} instructions compiled over {n} programs",
+        after.instructions - before.instructions
+    );
+}
+
 #[test]
 #[ignore = "long differential fuzz run"]
 fn jit_matches_interpreter_on_random_programs_long() {

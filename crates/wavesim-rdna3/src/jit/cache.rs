@@ -518,6 +518,7 @@ impl Compiler {
             env_layout(),
             self_loop,
             self.opt == Opt::Full && nodes.len() <= FULL_EXEC_VARIANT_MAX,
+            self.opt == Opt::Full,
         );
         let ir = self.ctx.func.dfg.num_insts() as u64;
         let dump = dump_dir();

@@ -60,6 +60,7 @@ pub(crate) fn build(
     env: EnvLayout,
     self_loop: Option<SelfLoop>,
     full_exec_variant: bool,
+    optimising: bool,
 ) {
     let call_conv = func.signature.call_conv;
     let wave64 = shape.wave64;
@@ -100,6 +101,10 @@ pub(crate) fn build(
         ftz32: shape.ftz32().unwrap_or_default(),
         ftz64: shape.ftz64().unwrap_or_default(),
         ieee: shape.fp.ieee,
+        flushed: HashMap::new(),
+        flush_of: HashMap::new(),
+        lane_ctx: None,
+        cold_paths: optimising,
         lane_run: None,
         full: None,
         ones: None,
@@ -347,6 +352,7 @@ impl Gen<'_> {
         self.lane_run = None;
         self.full = None;
         self.ones = None;
+        self.flush_of.clear();
         self.b.switch_to_block(pblk);
         self.b.seal_block(pblk);
         let exit = self.nodes(nodes, Variant::General(&resumes));
@@ -438,6 +444,7 @@ impl Gen<'_> {
         self.scc = None;
         self.masks = None;
         self.known_masks.clear();
+        self.flush_of.clear();
         self.lanes = Some(self.b.block_params(rk)[0]);
         self.lane_run = None;
     }
@@ -593,6 +600,27 @@ struct Gen<'a> {
     /// MODE.IEEE at launch (v_min/v_max quiet a signalling NaN under it; blocks with float
     /// code run only while the wave's MODE has the same bit).
     ieee: bool,
+    /// I32X4 values whose lanes hold no f32 denormal (so flushing them changes nothing): in
+    /// every lane (`None`), or in the lanes of an EXEC chunk mask (`Some`: a result blended
+    /// into a row's old value). A fact about an SSA value, true wherever the value is seen.
+    flushed: HashMap<Value, Option<Value>>,
+    /// The flushed form of values `in32` flushed (forgotten where the code joins paths that
+    /// did not compute it: `two_variants`, `resume_at`).
+    flush_of: HashMap<Value, Value>,
+    /// The EXEC mask of the chunk being computed, when every effect of the computation is
+    /// confined to its lanes (`vmap`, `gather_mask`, VOPD): values flushed in those lanes
+    /// need no flush there.
+    lane_ctx: Option<Value>,
+    /// Rare cases (NaN results) in cold blocks (`if_any_lane`): for the optimising tier,
+    /// whose register allocator keeps values in registers across the branches; the quick
+    /// tier's single-pass allocator stores every live value at each branch, which cost it
+    /// more than the branches saved.
+    cold_paths: bool,
+}
+
+/// Whether f32 bits `x` are a denormal (exponent zero, mantissa not).
+fn is_denormal32(x: u32) -> bool {
+    x & 0x7f80_0000 == 0 && x & 0x007f_ffff != 0
 }
 
 /// Byte offset of chunk `chunk` (lanes `VL * chunk ..`) of VGPR row `row` in the register file.
@@ -864,7 +892,13 @@ impl Gen<'_> {
                 let v = self.get_sgpr(c);
                 self.b.ins().splat(I32X4, v)
             }
-            Src::Const(k) => self.splat(k),
+            Src::Const(k) => {
+                let v = self.splat(k);
+                if !is_denormal32(k) {
+                    self.mark_flushed(v);
+                }
+                v
+            }
         }
     }
 
@@ -888,7 +922,14 @@ impl Gen<'_> {
             v
         } else {
             let old = self.get_v(row, c);
-            self.b.ins().bitselect(mask, v, old)
+            let new = self.b.ins().bitselect(mask, v, old);
+            // Free of denormals where the value was written, if the value was there.
+            if let Some(&m) = self.flushed.get(&v) {
+                if m.is_none() || m == Some(mask) {
+                    self.flushed.insert(new, Some(mask));
+                }
+            }
+            new
         };
         // Written through unless a later node writes the row again.
         let dirty = !self.through || self.rewritten.has(row);
@@ -905,7 +946,9 @@ impl Gen<'_> {
     /// chunk's sources before the first store kept 16-24 vectors live at once (spilled).
     fn vmap(&mut self, row: u16, masks: &[Value], mut f: impl FnMut(&mut Self, usize) -> Value) {
         for (c, &mask) in masks.iter().enumerate().take(self.chunks) {
+            self.lane_ctx = Some(mask);
             let v = f(self, c);
+            self.lane_ctx = None;
             self.write_chunk(row, c, v, mask);
         }
     }
@@ -948,14 +991,48 @@ impl Gen<'_> {
         self.b.ins().bitselect(den, sv, v)
     }
 
-    /// An f32 input as the ALU reads it under MODE (flushed if its inputs are).
+    /// An f32 input (I32X4) as the ALU reads it under MODE (flushed if its inputs are): not
+    /// flushed again where it is known to hold no denormal in the lanes that matter here
+    /// (`flushed`), and flushed once per value.
     fn in32(&mut self, v: Value) -> Value {
-        self.ftz_if(self.ftz32.0, v)
+        if !self.ftz32.0 || self.is_flushed(v) {
+            return v;
+        }
+        if let Some(&f) = self.flush_of.get(&v) {
+            return f;
+        }
+        let f = self.ftz(v);
+        self.flush_of.insert(v, f);
+        self.flushed.insert(f, None);
+        f
+    }
+
+    /// Whether `v`'s lanes that the current computation uses hold no f32 denormal.
+    fn is_flushed(&self, v: Value) -> bool {
+        match self.flushed.get(&v) {
+            Some(None) => true,
+            Some(Some(m)) => self.lane_ctx == Some(*m),
+            None => false,
+        }
+    }
+
+    /// Records that `v` holds no f32 denormal in any lane.
+    fn mark_flushed(&mut self, v: Value) {
+        self.flushed.insert(v, None);
     }
 
     /// An f32 result as the ALU writes it under MODE (flushed if its outputs are).
     fn out32(&mut self, v: Value) -> Value {
         self.ftz_if(self.ftz32.1, v)
+    }
+
+    /// `r`, the final result of an f32 op that flushed its output (`out32`) and then applied
+    /// the NaN rule (a NaN is no denormal), recorded as flushed.
+    fn flushed_result(&mut self, r: Value) -> Value {
+        if self.ftz32.1 {
+            self.mark_flushed(r);
+        }
+        r
     }
 
     fn in64(&mut self, v: Value) -> Value {
@@ -1005,11 +1082,37 @@ impl Gen<'_> {
 
     /// Host result `r` (integer vector) of an f32 op where it is not NaN, the ISA's NaN rule
     /// where it is (the interpreter's fast path redoes NaN lanes exactly; this is that rule).
+    /// The rule is code off the hot path, entered only when a lane of `r` is NaN.
     fn fix_nan(&mut self, r: Value, srcs: &[Value]) -> Value {
         let rf = self.as_f32x4(r);
         let nan = self.is_nan(rf);
-        let n = self.nan_result(srcs);
-        self.b.ins().bitselect(nan, n, r)
+        self.if_any_lane(nan, r, |g| {
+            let n = g.nan_result(srcs);
+            g.b.ins().bitselect(nan, n, r)
+        })
+    }
+
+    /// `r`, or where a lane of lane mask `m` (I32X4 or I64X2) is set, what `cold` computes in
+    /// a cold block (a NaN result is rare; its exact rule costs several times the op). `cold`
+    /// must not leave values in the caches: they do not dominate the code that follows.
+    fn if_any_lane(&mut self, m: Value, r: Value, cold: impl FnOnce(&mut Self) -> Value) -> Value {
+        if !self.cold_paths {
+            return cold(self);
+        }
+        let any = self.b.ins().vany_true(m);
+        let slow = self.b.create_block();
+        let join = self.b.create_block();
+        let ty = self.b.func.dfg.value_type(r);
+        let out = self.b.append_block_param(join, ty);
+        self.b.set_cold_block(slow);
+        self.b.ins().brif(any, slow, &[], join, &[r.into()]);
+        self.b.switch_to_block(slow);
+        self.b.seal_block(slow);
+        let fixed = cold(self);
+        self.b.ins().jump(join, &[fixed.into()]);
+        self.b.switch_to_block(join);
+        self.b.seal_block(join);
+        out
     }
 
     /// A per-lane shift by a per-lane count (host SIMD shifts take one count for all lanes).
@@ -1111,7 +1214,8 @@ impl Gen<'_> {
                 let r = self.out32(r);
                 // ops::sub(b, a) for subrev: the NaN order is (S1, S0).
                 let order: [Value; 2] = if op == V2::SubRevF { [y, x] } else { [x, y] };
-                self.fix_nan(r, &order)
+                let r = self.fix_nan(r, &order);
+                self.flushed_result(r)
             }
             V2::MinF | V2::MaxF => self.minmax(op == V2::MaxF, x, y, false),
             V2::LshlRev | V2::LshrRev | V2::AshrRev => x,
@@ -1157,7 +1261,7 @@ impl Gen<'_> {
         let r = self.b.ins().bitselect(nan_b, a, r);
         let r = if f64 { self.out64(r) } else { self.out32(r) };
         if !self.ieee {
-            return r;
+            return if f64 { r } else { self.flushed_result(r) };
         }
         let quiet = k(self, quiet);
         let zero = k(self, 0);
@@ -1169,7 +1273,13 @@ impl Gen<'_> {
         let (sa, sb) = (snan(self, a, nan_a), snan(self, b, nan_b));
         let (qa, qb) = (self.b.ins().bor(a, quiet), self.b.ins().bor(b, quiet));
         let r = self.b.ins().bitselect(sb, qb, r);
-        self.b.ins().bitselect(sa, qa, r)
+        let r = self.b.ins().bitselect(sa, qa, r);
+        // (A quieted NaN is no denormal.)
+        if f64 {
+            r
+        } else {
+            self.flushed_result(r)
+        }
     }
 
     fn v3(&mut self, op: V3, a: Src, b: Src, cc: Src, c: usize) -> Value {
@@ -1223,7 +1333,8 @@ impl Gen<'_> {
         let r = self.b.ins().fma(fx, fy, fz);
         let r = self.as_i32x4(r);
         let r = self.out32(r);
-        self.fix_nan(r, &[x, y, z])
+        let r = self.fix_nan(r, &[x, y, z]);
+        self.flushed_result(r)
     }
 
     // ---------------------------------------------------------------- f64
@@ -1298,15 +1409,17 @@ impl Gen<'_> {
         } else {
             &[x, y]
         };
-        let mut n = self.splat64(DEFAULT_NAN_F64);
-        let q = self.splat64(QUIET_F64);
-        for &s in srcs.iter().rev() {
-            let is = self.nan64(s);
-            let quiet = self.b.ins().bor(s, q);
-            n = self.b.ins().bitselect(is, quiet, n);
-        }
         let rn = self.nan64(r);
-        self.b.ins().bitselect(rn, n, r)
+        self.if_any_lane(rn, r, |g| {
+            let mut n = g.splat64(DEFAULT_NAN_F64);
+            let q = g.splat64(QUIET_F64);
+            for &s in srcs.iter().rev() {
+                let is = g.nan64(s);
+                let quiet = g.b.ins().bor(s, q);
+                n = g.b.ins().bitselect(is, quiet, n);
+            }
+            g.b.ins().bitselect(rn, n, r)
+        })
     }
 
     /// `operand::src_mods` for f64 source `k`: abs clears the sign, then neg flips it.
@@ -1567,13 +1680,18 @@ impl Gen<'_> {
                 self.vmap(dst, &m, |g, c| {
                     let v = g.vsrc(a, c);
                     match op {
+                        // (An integer's f32 is zero or at least 1 in magnitude.)
                         Cvt::F32FromI32 => {
                             let f = g.b.ins().fcvt_from_sint(F32X4, v);
-                            g.as_i32x4(f)
+                            let r = g.as_i32x4(f);
+                            g.mark_flushed(r);
+                            r
                         }
                         Cvt::F32FromU32 => {
                             let f = g.b.ins().fcvt_from_uint(F32X4, v);
-                            g.as_i32x4(f)
+                            let r = g.as_i32x4(f);
+                            g.mark_flushed(r);
+                            r
                         }
                         Cvt::I32FromF32 => {
                             let f = g.as_f32x4(v);
@@ -1790,12 +1908,14 @@ impl Gen<'_> {
                 } else {
                     Vec::new()
                 };
-                let rx: Vec<Value> = (0..self.chunks)
-                    .map(|c| self.half(&x, k, c, &vcc))
-                    .collect();
-                let ry: Vec<Value> = (0..self.chunks)
-                    .map(|c| self.half(&y, k, c, &vcc))
-                    .collect();
+                let half = |g: &mut Self, h: &Half, c: usize| {
+                    g.lane_ctx = Some(m[c]);
+                    let r = g.half(h, k, c, &vcc);
+                    g.lane_ctx = None;
+                    r
+                };
+                let rx: Vec<Value> = (0..self.chunks).map(|c| half(self, &x, c)).collect();
+                let ry: Vec<Value> = (0..self.chunks).map(|c| half(self, &y, c)).collect();
                 self.vwrite(x.dst, rx, &m);
                 self.vwrite(y.dst, ry, &m);
             }
@@ -1930,7 +2050,10 @@ impl Gen<'_> {
         let mut ms = Vec::with_capacity(self.chunks);
         let mut lanes = Vec::with_capacity(self.chunks);
         for (c, &e) in em.iter().enumerate() {
+            // (The compare's lanes outside EXEC are cleared below and in the caller.)
+            self.lane_ctx = Some(e);
             let m = f(self, c);
+            self.lane_ctx = None;
             ms.push(m);
             lanes.push(self.b.ins().band(m, e));
         }
@@ -2044,11 +2167,11 @@ impl Gen<'_> {
                 self.fma(x, y, d)
             }
             DualOp::Fmaak => {
-                let kk = self.splat(k);
+                let kk = self.vsrc(Src::Const(k), c);
                 self.fma(x, y, kk)
             }
             DualOp::Fmamk => {
-                let kk = self.splat(k);
+                let kk = self.vsrc(Src::Const(k), c);
                 self.fma(x, kk, y)
             }
             DualOp::Mul => self.v2(V2::MulF, h.a, h.b, c),
