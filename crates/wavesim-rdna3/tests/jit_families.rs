@@ -1380,7 +1380,7 @@ fn a_carry_mask_replaced_later_in_the_block_is_still_stored_at_a_side_exit_befor
     };
     let x = |l: usize| (l as u32).wrapping_mul(0x9e37_79b9);
     let y = |l: usize| {
-        if l % 3 == 0 {
+        if l.is_multiple_of(3) {
             0x9000_0000 + l as u32
         } else {
             l as u32
