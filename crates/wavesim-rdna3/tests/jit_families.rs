@@ -1346,6 +1346,86 @@ fn an_execz_branch_over_straight_line_code_is_a_side_exit_of_one_block() {
 }
 
 #[test]
+fn a_carry_mask_replaced_later_in_the_block_is_still_stored_at_a_side_exit_before() {
+    // A carry-out the block writes again later is not stored when written
+    // (`codegen::masks_rewritten_later`), unless something that stores what the block holds
+    // comes first: here the side exit of an s_cbranch_execz. v_add_co_u32 v2, s8, v0, v1
+    // writes the carries of v0 + v1 (RDNA3 ISA VOP3SD: bit l = the carry of active lane l,
+    // 0 in inactive lanes) to s8 (s[8:9] in wave64); the compare, saveexec and branch of a
+    // divergent `if`; in the body v_add_co_u32 v3, s8, v1, v1 replaces s8 with the carries
+    // of v1 + v1 in the lanes left in EXEC, and v4 = 9; s_or restores EXEC. Taken (no lane
+    // below the threshold) the branch leaves the block with the first carries in s8.
+    let body = |wave64: bool, optimised: bool| -> Vec<&'static [u8]> {
+        // (Each tier a program of its own: an s_nop more for the optimising one.)
+        let nop: &'static [u8] = &[0x00, 0x00, 0x80, 0xbf]; // s_nop 0
+        let mut v: Vec<&'static [u8]> = if optimised { vec![nop] } else { Vec::new() };
+        v.extend::<[&'static [u8]; 7]>([
+            &[0x02, 0x08, 0x00, 0xd7, 0x00, 0x03, 0x02, 0x00], // v_add_co_u32 v2, s8, v0, v1
+            &[0x02, 0x0a, 0x98, 0x7c],                         // v_cmp_gt_u32_e32 vcc, s2, v5
+            if wave64 {
+                &[0x6a, 0x21, 0x84, 0xbe] // s_and_saveexec_b64 s[4:5], vcc
+            } else {
+                &[0x6a, 0x20, 0x84, 0xbe] // s_and_saveexec_b32 s4, vcc_lo
+            },
+            &[0x03, 0x00, 0xa5, 0xbf], // s_cbranch_execz 3
+            &[0x03, 0x08, 0x00, 0xd7, 0x01, 0x03, 0x02, 0x00], // v_add_co_u32 v3, s8, v1, v1
+            &[0x89, 0x02, 0x08, 0x7e], // v_mov_b32_e32 v4, 9
+            if wave64 {
+                &[0x7e, 0x04, 0xfe, 0x8c] // s_or_b64 exec, exec, s[4:5]
+            } else {
+                &[0x7e, 0x04, 0x7e, 0x8c] // s_or_b32 exec_lo, exec_lo, s4
+            },
+        ]);
+        v
+    };
+    let x = |l: usize| (l as u32).wrapping_mul(0x9e37_79b9);
+    let y = |l: usize| {
+        if l.is_multiple_of(3) {
+            0x9000_0000 + l as u32
+        } else {
+            l as u32
+        }
+    };
+    for (optimised, wave64) in [(false, false), (false, true), (true, false), (true, true)] {
+        wavesim_rdna3::jit::optimise_at_once(optimised);
+        let lanes = if wave64 { 64 } else { 32 };
+        let exec0 = 0xfff7_0ff1_ffff_0ff3u64 & (u64::MAX >> (64 - lanes));
+        let insts = body(wave64, optimised);
+        for (k, thr) in [0u32, 7, 40].into_iter().enumerate() {
+            let (h, _) = run(wave64, &insts, if k == 0 { 8 } else { 0 }, |h| {
+                h.set_v(0, x);
+                h.set_v(1, y);
+                h.set_v(5, |l| l as u32);
+                for r in 2..5 {
+                    h.set_v(r, |_| OLD);
+                }
+                h.wave.sgpr[2] = thr;
+                h.wave.sgpr[8] = OLD;
+                h.wave.sgpr[9] = OLD;
+                h.wave.set_exec(exec0);
+            });
+            let lanes_where =
+                |f: &dyn Fn(usize) -> bool| (0..lanes).fold(0u64, |m, l| m | (f(l) as u64) << l);
+            let m = lanes_where(&|l| exec0 >> l & 1 != 0 && (l as u32) < thr);
+            let first =
+                lanes_where(&|l| exec0 >> l & 1 != 0 && (x(l) as u64 + y(l) as u64) >> 32 != 0);
+            let second = lanes_where(&|l| m >> l & 1 != 0 && y(l) >> 31 != 0);
+            let want = if m == 0 { first } else { second };
+            let got = if wave64 {
+                h.s(8) as u64 | (h.s(9) as u64) << 32
+            } else {
+                h.s(8) as u64
+            };
+            assert_eq!(got, want, "s8, wave64 {wave64}, threshold {thr}");
+            if !wave64 {
+                assert_eq!(h.s(9), OLD, "s9 is not written in wave32");
+            }
+        }
+    }
+    wavesim_rdna3::jit::optimise_at_once(false);
+}
+
+#[test]
 fn a_gs_alloc_req_in_a_block_sees_the_m0_the_block_wrote() {
     // s_mov_b32 m0, 3 | 1 << 12 then s_sendmsg sendmsg(MSG_GS_ALLOC_REQ) (message 9, RDNA3
     // ISA Table 15) in a GS wave: the message records M0 as it is at the s_sendmsg (3

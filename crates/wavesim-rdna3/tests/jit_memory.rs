@@ -103,6 +103,7 @@ const DS_STORES: [(u32, u32, bool, bool, &str); 8] = [
 ];
 
 const WAIT0: u32 = 0xbf89_0000; // s_waitcnt vmcnt(0) expcnt(0) lgkmcnt(0)
+const S_NOP0: u32 = 0xbf80_0000; // s_nop 0
 
 fn prog(words: &[u32]) -> Program {
     let mut w = words.to_vec();
@@ -602,68 +603,86 @@ fn unit_stride_dwords_move_whole_rows_and_other_ramps_lane_by_lane() {
     words.extend(ds(13, 8, 0, 7, 20, 0, 0));
     words.extend(ds(54, 8, 0, 7, 0, 0, 21));
     words.push(WAIT0);
-    let p = prog(&words);
-    for wave64 in [false, true] {
-        let make = |base: u32, exec: u64, skew: Option<usize>| {
-            move || {
-                let (mut h, _, _) = harness(wave64);
-                h.wave.set_exec(exec);
-                for r in [4, 5, 7] {
-                    h.set_v(r, |l| {
-                        let v = base.wrapping_add(4 * l as u32);
-                        if skew == Some(l) {
-                            v.wrapping_add(8)
-                        } else {
-                            v
-                        }
-                    });
-                }
-                h
-            }
-        };
-        let (text, mem, lds) = same("unit stride, full EXEC", &p, &make(64, u64::MAX, None));
-        assert!(text.starts_with("outcome Ok"), "{text}");
-        let lanes = if wave64 { 64 } else { 32 };
-        let h = {
-            let mut h = make(64, u64::MAX, None)();
-            h.cfg.engine = Engine::Jit;
-            h.wave.pc = 0;
-            h.run_program(&p, 100).expect("runs");
-            h
-        };
-        for l in 0..lanes {
-            let want = u32::from_le_bytes([0, 1, 2, 3].map(|k| fill_byte(64 + 12 + 4 * l + k)));
-            assert_eq!(h.v(20, l), want, "lane {l} v20");
-            assert_eq!(h.v(21, l), want, "lane {l} v21");
-            let o = 4096 + 64 + 4 * l;
-            assert_eq!(mem[o..o + 4], want.to_le_bytes(), "lane {l} B");
-            let o = 64 + 8 + 4 * l;
-            assert_eq!(lds[o..o + 4], want.to_le_bytes(), "lane {l} LDS");
+    // Both tiers (the optimising one compiles a full-EXEC variant whose whole-row check
+    // skips the EXEC test), each with a program of its own (an s_nop more).
+    for optimised in [false, true] {
+        wavesim_rdna3::jit::optimise_at_once(optimised);
+        let mut w = words.clone();
+        if optimised {
+            w.push(S_NOP0);
         }
-        // The bytes past the last lane keep their fill (the vector form writes no more).
-        let o = 4096 + 64 + 4 * lanes;
-        assert_eq!(mem[o], fill_byte(64 + 4 * lanes));
-        same(
-            "unit stride, partial EXEC",
-            &p,
-            &make(64, 0xffff_fff7_ffff_fffe, None),
-        );
-        same("one lane out of step", &p, &make(64, u64::MAX, Some(5)));
-        // 32-bit values that wrap: lane 0 holds 2^32 - 64, so the later lanes are near 0 and
-        // the accesses span more than the 4 KiB buffers (a fault, the handler's).
-        let (text, _, _) = same(
-            "wrapping ramp",
-            &p,
-            &make(0u32.wrapping_sub(64), u64::MAX, None),
-        );
-        assert!(!text.starts_with("outcome Ok"), "{text}");
-        // At the very end of A (base 4096 - 12 - 4 * lanes): in range; one dword further the
-        // last lane leaves A (whatever lies there, the handler decides).
-        let end = 4096 - 12 - 4 * lanes as u32;
-        let (text, _, _) = same("ramp at the end of A", &p, &make(end, u64::MAX, None));
-        assert!(text.starts_with("outcome Ok"), "{text}");
-        same("ramp past the end of A", &p, &make(end + 4, u64::MAX, None));
+        let p = prog(&w);
+        for wave64 in [false, true] {
+            let make = |base: u32, exec: u64, skew: Option<usize>| {
+                move || {
+                    let (mut h, _, _) = harness(wave64);
+                    h.wave.set_exec(exec);
+                    for r in [4, 5, 7] {
+                        h.set_v(r, |l| {
+                            let v = base.wrapping_add(4 * l as u32);
+                            if skew == Some(l) {
+                                v.wrapping_add(8)
+                            } else {
+                                v
+                            }
+                        });
+                    }
+                    h
+                }
+            };
+            let lanes = if wave64 { 64 } else { 32 };
+            let (text, mem, lds) = same("unit stride, full EXEC", &p, &make(64, u64::MAX, None));
+            assert!(text.starts_with("outcome Ok"), "{text}");
+            let h = {
+                let mut h = make(64, u64::MAX, None)();
+                h.cfg.engine = Engine::Jit;
+                h.wave.pc = 0;
+                h.run_program(&p, 100).expect("runs");
+                h
+            };
+            for l in 0..lanes {
+                let want = u32::from_le_bytes([0, 1, 2, 3].map(|k| fill_byte(64 + 12 + 4 * l + k)));
+                assert_eq!(h.v(20, l), want, "lane {l} v20");
+                assert_eq!(h.v(21, l), want, "lane {l} v21");
+                let o = 4096 + 64 + 4 * l;
+                assert_eq!(mem[o..o + 4], want.to_le_bytes(), "lane {l} B");
+                let o = 64 + 8 + 4 * l;
+                assert_eq!(lds[o..o + 4], want.to_le_bytes(), "lane {l} LDS");
+            }
+            // The bytes past the last lane keep their fill (the vector form writes no more).
+            let o = 4096 + 64 + 4 * lanes;
+            assert_eq!(mem[o], fill_byte(64 + 4 * lanes));
+            same(
+                "unit stride, partial EXEC",
+                &p,
+                &make(64, 0xffff_fff7_ffff_fffe, None),
+            );
+            same("one lane out of step", &p, &make(64, u64::MAX, Some(5)));
+            // (`codegen::ramp_check` compares chunk 0 with the ramp and each later chunk with the
+            // one before: a lane out of step in chunk 0, and in the last chunk.)
+            same("lane 2 out of step", &p, &make(64, u64::MAX, Some(2)));
+            same(
+                "lane N-2 out of step",
+                &p,
+                &make(64, u64::MAX, Some(lanes - 2)),
+            );
+            // 32-bit values that wrap: lane 0 holds 2^32 - 64, so the later lanes are near 0 and
+            // the accesses span more than the 4 KiB buffers (a fault, the handler's).
+            let (text, _, _) = same(
+                "wrapping ramp",
+                &p,
+                &make(0u32.wrapping_sub(64), u64::MAX, None),
+            );
+            assert!(!text.starts_with("outcome Ok"), "{text}");
+            // At the very end of A (base 4096 - 12 - 4 * lanes): in range; one dword further the
+            // last lane leaves A (whatever lies there, the handler decides).
+            let end = 4096 - 12 - 4 * lanes as u32;
+            let (text, _, _) = same("ramp at the end of A", &p, &make(end, u64::MAX, None));
+            assert!(text.starts_with("outcome Ok"), "{text}");
+            same("ramp past the end of A", &p, &make(end + 4, u64::MAX, None));
+        }
     }
+    wavesim_rdna3::jit::optimise_at_once(false);
 }
 
 #[test]
@@ -683,99 +702,124 @@ fn unit_stride_dwords_at_64_bit_addresses_take_the_whole_row_check_exactly() {
     words.extend(global(26, 0, 2, 20, OFF, 0));
     words.extend(flat(20, 4, 0, 0, 21));
     words.extend(flat(26, 0, 2, 21, 0));
-    let p = prog(&words);
-    for wave64 in [false, true] {
-        let lanes = if wave64 { 64 } else { 32 };
-        // `at(l)`: lane l's 64-bit address in A (or where the case puts it).
-        let make = |at: &'static dyn Fn(u64, u64, usize) -> u64, exec: u64| {
-            move || {
-                let (mut h, a, b) = harness(wave64);
-                h.wave.set_exec(exec);
-                h.set_v(0, |l| at(a, 64, l) as u32);
-                h.set_v(1, |l| (at(a, 64, l) >> 32) as u32);
-                h.set_v(2, |l| (b + 64 + 4 * l as u64) as u32);
-                h.set_v(3, |l| ((b + 64 + 4 * l as u64) >> 32) as u32);
-                h
-            }
-        };
-        let ramp: &'static dyn Fn(u64, u64, usize) -> u64 = &|a, base, l| a + base + 4 * l as u64;
-        let (text, mem, _) = same("64-bit unit stride", &p, &make(ramp, u64::MAX));
-        assert!(text.starts_with("outcome Ok"), "{text}");
-        let mut h = make(ramp, u64::MAX)();
-        h.cfg.engine = Engine::Jit;
-        h.wave.pc = 0;
-        h.run_program(&p, 100).expect("runs");
-        let dword = |o: usize| u32::from_le_bytes([0, 1, 2, 3].map(|k| fill_byte(o + k)));
-        for l in 0..lanes {
-            assert_eq!(h.v(20, l), dword(64 + 4 * l), "lane {l} v20");
-            assert_eq!(h.v(21, l), dword(64 + 4 * l + 4), "lane {l} v21");
-            let o = 4096 + 64 + 4 * l;
-            assert_eq!(
-                mem[o..o + 4],
-                dword(64 + 4 * l + 4).to_le_bytes(),
-                "lane {l} B"
-            );
+    for optimised in [false, true] {
+        wavesim_rdna3::jit::optimise_at_once(optimised);
+        let mut w = words.clone();
+        if optimised {
+            w.push(S_NOP0);
         }
-        same(
-            "64-bit, partial EXEC",
-            &p,
-            &make(ramp, 0xffff_7fff_ffff_fffe),
-        );
-        same(
-            "64-bit, misaligned",
-            &p,
-            &make(&|a, base, l| a + base + 2 + 4 * l as u64, u64::MAX),
-        );
-        same(
-            "64-bit, lane 7 in another 4 GiB page",
-            &p,
-            &make(
-                &|a, base, l| a + base + 4 * l as u64 + (((l == 7) as u64) << 32),
-                u64::MAX,
-            ),
-        );
-        // Low dwords from 2^32 - 8 on: lanes 2.. wrap to the start of the same 4 GiB page.
-        same(
-            "64-bit, low dwords wrap",
-            &p,
-            &make(
-                &|a, _, l| (a & !0xffff_ffff) | (0xffff_fff8u32.wrapping_add(4 * l as u32)) as u64,
-                u64::MAX,
-            ),
-        );
-        same(
-            "64-bit, LDS aperture",
-            &p,
-            &make(
-                &|_, base, l| SHARED_APERTURE + base + 4 * l as u64,
-                u64::MAX,
-            ),
-        );
-        let (text, _, _) = same(
-            "64-bit, private aperture",
-            &p,
-            &make(
-                &|_, base, l| wavesim_rdna3::exec::operand::PRIVATE_APERTURE + base + 4 * l as u64,
-                u64::MAX,
-            ),
-        );
-        assert!(!text.starts_with("outcome Ok"), "{text}");
-        // The FLAT load reads 4 bytes further: at 4096 - 4 - 4 * lanes every access is in A,
-        // one dword further its last lane's is not.
-        let end: &'static dyn Fn(u64, u64, usize) -> u64 = if wave64 {
-            &|a, _, l| a + 4096 - 4 - 4 * 64 + 4 * l as u64
-        } else {
-            &|a, _, l| a + 4096 - 4 - 4 * 32 + 4 * l as u64
-        };
-        let (text, _, _) = same("64-bit, at the end of A", &p, &make(end, u64::MAX));
-        assert!(text.starts_with("outcome Ok"), "{text}");
-        let past: &'static dyn Fn(u64, u64, usize) -> u64 = if wave64 {
-            &|a, _, l| a + 4096 - 4 * 64 + 4 * l as u64
-        } else {
-            &|a, _, l| a + 4096 - 4 * 32 + 4 * l as u64
-        };
-        same("64-bit, past the end of A", &p, &make(past, u64::MAX));
+        let p = prog(&w);
+        for wave64 in [false, true] {
+            let lanes = if wave64 { 64 } else { 32 };
+            // `at(l)`: lane l's 64-bit address in A (or where the case puts it).
+            let make = |at: &'static dyn Fn(u64, u64, usize) -> u64, exec: u64| {
+                move || {
+                    let (mut h, a, b) = harness(wave64);
+                    h.wave.set_exec(exec);
+                    h.set_v(0, |l| at(a, 64, l) as u32);
+                    h.set_v(1, |l| (at(a, 64, l) >> 32) as u32);
+                    h.set_v(2, |l| (b + 64 + 4 * l as u64) as u32);
+                    h.set_v(3, |l| ((b + 64 + 4 * l as u64) >> 32) as u32);
+                    h
+                }
+            };
+            let ramp: &'static dyn Fn(u64, u64, usize) -> u64 =
+                &|a, base, l| a + base + 4 * l as u64;
+            let (text, mem, _) = same("64-bit unit stride", &p, &make(ramp, u64::MAX));
+            assert!(text.starts_with("outcome Ok"), "{text}");
+            let mut h = make(ramp, u64::MAX)();
+            h.cfg.engine = Engine::Jit;
+            h.wave.pc = 0;
+            h.run_program(&p, 100).expect("runs");
+            let dword = |o: usize| u32::from_le_bytes([0, 1, 2, 3].map(|k| fill_byte(o + k)));
+            for l in 0..lanes {
+                assert_eq!(h.v(20, l), dword(64 + 4 * l), "lane {l} v20");
+                assert_eq!(h.v(21, l), dword(64 + 4 * l + 4), "lane {l} v21");
+                let o = 4096 + 64 + 4 * l;
+                assert_eq!(
+                    mem[o..o + 4],
+                    dword(64 + 4 * l + 4).to_le_bytes(),
+                    "lane {l} B"
+                );
+            }
+            same(
+                "64-bit, partial EXEC",
+                &p,
+                &make(ramp, 0xffff_7fff_ffff_fffe),
+            );
+            same(
+                "64-bit, misaligned",
+                &p,
+                &make(&|a, base, l| a + base + 2 + 4 * l as u64, u64::MAX),
+            );
+            same(
+                "64-bit, lane 7 in another 4 GiB page",
+                &p,
+                &make(
+                    &|a, base, l| a + base + 4 * l as u64 + (((l == 7) as u64) << 32),
+                    u64::MAX,
+                ),
+            );
+            // The high dwords are checked in the same test as the ramp (`codegen::ramp_check`):
+            // one lane of the last chunk in another page.
+            let other: &'static dyn Fn(u64, u64, usize) -> u64 = if wave64 {
+                &|a, base, l| a + base + 4 * l as u64 + (((l == 62) as u64) << 32)
+            } else {
+                &|a, base, l| a + base + 4 * l as u64 + (((l == 30) as u64) << 32)
+            };
+            same(
+                "64-bit, lane N-2 in another 4 GiB page",
+                &p,
+                &make(other, u64::MAX),
+            );
+            // Low dwords from 2^32 - 8 on: lanes 2.. wrap to the start of the same 4 GiB page.
+            same(
+                "64-bit, low dwords wrap",
+                &p,
+                &make(
+                    &|a, _, l| {
+                        (a & !0xffff_ffff) | (0xffff_fff8u32.wrapping_add(4 * l as u32)) as u64
+                    },
+                    u64::MAX,
+                ),
+            );
+            same(
+                "64-bit, LDS aperture",
+                &p,
+                &make(
+                    &|_, base, l| SHARED_APERTURE + base + 4 * l as u64,
+                    u64::MAX,
+                ),
+            );
+            let (text, _, _) = same(
+                "64-bit, private aperture",
+                &p,
+                &make(
+                    &|_, base, l| {
+                        wavesim_rdna3::exec::operand::PRIVATE_APERTURE + base + 4 * l as u64
+                    },
+                    u64::MAX,
+                ),
+            );
+            assert!(!text.starts_with("outcome Ok"), "{text}");
+            // The FLAT load reads 4 bytes further: at 4096 - 4 - 4 * lanes every access is in A,
+            // one dword further its last lane's is not.
+            let end: &'static dyn Fn(u64, u64, usize) -> u64 = if wave64 {
+                &|a, _, l| a + 4096 - 4 - 4 * 64 + 4 * l as u64
+            } else {
+                &|a, _, l| a + 4096 - 4 - 4 * 32 + 4 * l as u64
+            };
+            let (text, _, _) = same("64-bit, at the end of A", &p, &make(end, u64::MAX));
+            assert!(text.starts_with("outcome Ok"), "{text}");
+            let past: &'static dyn Fn(u64, u64, usize) -> u64 = if wave64 {
+                &|a, _, l| a + 4096 - 4 * 64 + 4 * l as u64
+            } else {
+                &|a, _, l| a + 4096 - 4 * 32 + 4 * l as u64
+            };
+            same("64-bit, past the end of A", &p, &make(past, u64::MAX));
+        }
     }
+    wavesim_rdna3::jit::optimise_at_once(false);
 }
 
 #[test]

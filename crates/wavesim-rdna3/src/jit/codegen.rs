@@ -20,7 +20,7 @@ use super::select::{
 use crate::decode::opnd;
 use crate::isa::D16;
 use crate::wave::LANES;
-use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
+use cranelift_codegen::ir::condcodes::{CondCode, FloatCC, IntCC};
 use cranelift_codegen::ir::types::{F32, F32X4, F64, F64X2, I32, I32X4, I64, I64X2, I8, I8X16};
 use cranelift_codegen::ir::{
     AbiParam, AtomicRmwOp, Endianness, InstBuilder, MemFlagsData, SigRef, Signature, StackSlotData,
@@ -109,6 +109,7 @@ pub(crate) fn build(
         full: None,
         ones: None,
         rewritten: RowSet::default(),
+        masks_rewritten: RowSet::default(),
         read_soon: RowSet::default(),
         through: nodes.len() <= WRITE_THROUGH_MAX,
     };
@@ -166,6 +167,47 @@ fn rewritten_later(nodes: &[Node]) -> Vec<RowSet> {
         }
         for r in vgpr_rows_written(n) {
             acc.add(r);
+        }
+    }
+    out
+}
+
+/// The scalar code a VALU lane-mask write to `code` is kept under (`Gen::write_mask`: wave64
+/// writes the aligned pair, wave32 the one dword).
+fn mask_key(code: u16, wave64: bool) -> u16 {
+    if wave64 {
+        code & !1
+    } else {
+        code
+    }
+}
+
+/// Per node, the SGPR lane masks (by [`mask_key`]) that a later node of the block writes whole
+/// again as a VALU lane mask (a carry-out or compare result) before any node that stores what
+/// is held ([`stores_held`]): a mask written at node k is then read from the cache only until
+/// it is replaced, so it is not stored at once but kept dirty, and as nothing stores it before
+/// it is replaced its packing into bits is dead code (saxpy's carry chains: each
+/// v_add_co_u32 / v_add_co_ci_u32 writes VCC, which the next replaces).
+fn masks_rewritten_later(nodes: &[Node], wave64: bool) -> Vec<RowSet> {
+    let mut out = vec![RowSet::default(); nodes.len()];
+    let mut acc = RowSet::default();
+    for (k, n) in nodes.iter().enumerate().rev() {
+        out[k] = acc;
+        if stores_held(n) {
+            acc = RowSet::default();
+        }
+        match *n {
+            Node::VCarry { carry: dst, .. }
+            | Node::Mad64 { carry: dst, .. }
+            | Node::VCmp { dst, .. }
+            | Node::VCmpF { dst, .. } => {
+                if let MaskDst::Sgpr(code) = dst {
+                    if code != opnd::NULL {
+                        acc.add(mask_key(code, wave64));
+                    }
+                }
+            }
+            _ => {}
         }
     }
     out
@@ -288,8 +330,10 @@ impl Gen<'_> {
     ) -> Exit {
         let mut exit = Exit::FallThrough;
         let rewritten = rewritten_later(nodes);
+        let masks_rewritten = masks_rewritten_later(nodes, self.wave64);
         for (k, n) in nodes.iter().enumerate() {
             self.rewritten = rewritten[k];
+            self.masks_rewritten = masks_rewritten[k];
             self.read_soon = RowSet::default();
             // (This node's reads too: the cache is trimmed when it starts.)
             for near in nodes.iter().skip(k).take(READ_WINDOW + 1) {
@@ -591,6 +635,9 @@ struct Gen<'a> {
     /// this node and the next few read ([`READ_WINDOW`]).
     rewritten: RowSet,
     read_soon: RowSet,
+    /// SGPR lane masks a later node writes again before anything stores them
+    /// ([`masks_rewritten_later`]).
+    masks_rewritten: RowSet,
     /// VGPR results are written through and the cache trimmed ([`WRITE_THROUGH_MAX`]).
     through: bool,
     /// MODE's denormal flushing of f32 and of f64 values (flush inputs, flush outputs) that
@@ -621,6 +668,13 @@ struct Gen<'a> {
 /// Whether f32 bits `x` are a denormal (exponent zero, mantissa not).
 fn is_denormal32(x: u32) -> bool {
     x & 0x7f80_0000 == 0 && x & 0x007f_ffff != 0
+}
+
+/// The chunks of a row of lane values: computed ones, or a VGPR row's (`Gen::peek_v`).
+#[derive(Clone, Copy)]
+enum Chunks<'a> {
+    Vals(&'a [Value]),
+    Row(u16),
 }
 
 /// Byte offset of chunk `chunk` (lanes `VL * chunk ..`) of VGPR row `row` in the register file.
@@ -867,6 +921,38 @@ impl Gen<'_> {
             .load(I32X4, mem(), self.vgpr_ptr, vgpr_offset(row, chunk));
         self.vgpr.insert((row, chunk), (v, false));
         v
+    }
+
+    /// Chunk `chunk` of VGPR `row` without caching it: the cached vector, else a load (for code
+    /// in a block that does not dominate the rest of the node, where a cached load would be
+    /// used undefined, and for reads that need not stay live).
+    fn peek_v(&mut self, row: u16, chunk: usize) -> Value {
+        match self.vgpr.get(&(row, chunk)) {
+            Some(&(v, _)) => v,
+            None => self
+                .b
+                .ins()
+                .load(I32X4, mem(), self.vgpr_ptr, vgpr_offset(row, chunk)),
+        }
+    }
+
+    /// Lane `lane` of VGPR `row` (I32) without caching it (see `peek_v`).
+    fn peek_lane(&mut self, row: u16, lane: usize) -> Value {
+        let (chunk, l) = (lane / VL, lane % VL);
+        match self.vgpr.get(&(row, chunk)) {
+            Some(&(v, _)) => self.b.ins().extractlane(v, l as u8),
+            None => {
+                let off = vgpr_offset(row, chunk) + 4 * l as i32;
+                self.b.ins().load(I32, mem(), self.vgpr_ptr, off)
+            }
+        }
+    }
+
+    fn chunk_of(&mut self, src: Chunks, c: usize) -> Value {
+        match src {
+            Chunks::Vals(v) => v[c],
+            Chunks::Row(r) => self.peek_v(r, c),
+        }
     }
 
     /// Starts the next node: forgets the clean VGPR vectors of rows the next few nodes do not
@@ -1589,6 +1675,19 @@ impl Gen<'_> {
         }
     }
 
+    /// Integer vector compares x86 (SSE4.1) has no instruction for, lowered by cranelift as
+    /// the complement and a NOT (unsigned orders by a max or min and an equality).
+    fn inverted_on_x86(cc: IntCC) -> bool {
+        matches!(
+            cc,
+            IntCC::NotEqual
+                | IntCC::UnsignedGreaterThan
+                | IntCC::UnsignedLessThan
+                | IntCC::SignedGreaterThanOrEqual
+                | IntCC::SignedLessThanOrEqual
+        )
+    }
+
     fn icmp_cond(cond: Cond, signed: bool) -> Option<IntCC> {
         use IntCC::*;
         Some(match (cond, signed) {
@@ -1632,14 +1731,25 @@ impl Gen<'_> {
                     .b
                     .ins()
                     .load(self.ptr_ty, mem(), self.env_ptr, self.env.cnt);
-                for (off, max) in [
-                    (self.env.vm, vm),
-                    (self.env.lgkm, lgkm),
-                    (self.env.exp, exp),
+                use crate::wave::WaitCounts as W;
+                for (off, max, top) in [
+                    (self.env.vm, vm, W::VM_MAX),
+                    (self.env.lgkm, lgkm, W::LGKM_MAX),
+                    (self.env.exp, exp, W::EXP_MAX),
                 ] {
-                    let v = self.b.ins().load(I8, mem(), cnt, off);
-                    let m = self.b.ins().iconst(I8, max as i64);
-                    let r = self.b.ins().umin(v, m);
+                    // A field waited for at its largest value changes nothing: counters only
+                    // grow through the saturating `WaitCounts::*_issue` (and are reset to
+                    // 0), so they never exceed it. A wait for 0 needs no load.
+                    if max >= top {
+                        continue;
+                    }
+                    let r = if max == 0 {
+                        self.b.ins().iconst(I8, 0)
+                    } else {
+                        let v = self.b.ins().load(I8, mem(), cnt, off);
+                        let m = self.b.ins().iconst(I8, max as i64);
+                        self.b.ins().umin(v, m)
+                    };
                     self.b.ins().store(mem(), r, cnt, off);
                 }
             }
@@ -1878,6 +1988,26 @@ impl Gen<'_> {
                 let bits = match Self::icmp_cond(cond, signed) {
                     None if cond == Cond::T => exec,
                     None => self.b.ins().iconst(I64, 0),
+                    Some(cc) if Self::inverted_on_x86(cc) => {
+                        // The complement per chunk, inverted once in the packed bits and
+                        // in the lanes' AND-NOT with EXEC (as `VCarry`'s carries): x86
+                        // compares these with the complement's instructions and a NOT.
+                        let ncc = cc.complement();
+                        let em = self.exec_masks();
+                        let mut ms = Vec::with_capacity(self.chunks);
+                        let mut lanes = Vec::with_capacity(self.chunks);
+                        for (c, &e) in em.iter().enumerate() {
+                            let (x, y) = (self.vsrc(a, c), self.vsrc(b, c));
+                            let m = self.b.ins().icmp(ncc, x, y);
+                            ms.push(m);
+                            lanes.push(self.b.ins().band_not(e, m));
+                        }
+                        let nacc = self.pack_bits(&ms);
+                        let acc = self.b.ins().bnot(nacc);
+                        let bits = self.b.ins().band(acc, exec);
+                        self.write_known_mask(dst, bits, lanes);
+                        return;
+                    }
                     Some(cc) => {
                         let (acc, lanes) = self.gather_mask(|g, c| {
                             let (x, y) = (g.vsrc(a, c), g.vsrc(b, c));
@@ -2033,8 +2163,12 @@ impl Gen<'_> {
         }
         // Stored at once (and cached clean): left dirty, its computation from the chunks'
         // compare results is placed where it is stored, at the block's exit, and keeps all of
-        // them live (spilled) through the block.
-        let c = if self.wave64 { code & !1 } else { code };
+        // them live (spilled) through the block. Unless a later node replaces it before
+        // anything stores it: then it stays dirty and is never stored.
+        let c = mask_key(code, self.wave64);
+        if dst != MaskDst::Exec && self.masks_rewritten.has(c) {
+            return;
+        }
         for k in c..c + 1 + self.wave64 as u16 {
             if let Some(&(v, true)) = self.sgpr.get(&k) {
                 self.store_sgpr(k, v);
@@ -2615,33 +2749,25 @@ impl Gen<'_> {
         // Each lane's 32-bit part of the address: the address row, or for MUBUF the
         // buffer offset (`buf_offsets`, which also gives the V#'s base plus soffset and the
         // checks the buffer rules add).
-        let (achunks, buf) = match m.buf {
+        let (bchunks, buf) = match m.buf {
             Some(bf) => {
                 let (chunks, k, ok) = self.buf_offsets(m, &bf, &masks);
-                (chunks, Some((k, ok)))
+                (Some(chunks), Some((k, ok)))
             }
-            None => (
-                (0..self.chunks).map(|c| self.get_v(m.addr, c)).collect(),
-                None,
-            ),
+            None => (None, None),
         };
         // Everything the paths below read from the register cache is fetched here, in the
         // block that dominates them all (a value cached inside one path would not dominate the
-        // code after the join): the high rows of a 64-bit address, the saddr base.
-        let hchunks: Vec<Value> = if wide {
-            (0..self.chunks)
-                .map(|c| self.get_v(m.addr + 1, c))
-                .collect()
-        } else {
-            Vec::new()
-        };
+        // code after the join): the saddr base. (The address rows are read where used,
+        // `peek_v`: loaded here, every chunk stayed live across the unit-stride fast path and
+        // was spilled.)
         let sbase = (buf.is_none() && !m.lds && !wide).then(|| {
             let lo = self.get_sgpr(m.saddr);
             let hi = self.get_sgpr(m.saddr + 1);
             self.join64(lo, hi)
         });
         // MUBUF: the lanes' buffer offsets in a stack slot for the lane loop.
-        let offsets = buf.map(|_| {
+        let offsets = bchunks.as_ref().map(|bc| {
             let bytes = (self.chunks * VL * 4) as u32;
             let ss = self.b.create_sized_stack_slot(StackSlotData::new(
                 StackSlotKind::ExplicitSlot,
@@ -2649,7 +2775,7 @@ impl Gen<'_> {
                 4,
             ));
             let p = self.b.ins().stack_addr(self.ptr_ty, ss, 0);
-            for (c, &v) in achunks.iter().enumerate() {
+            for (c, &v) in bc.iter().enumerate() {
                 self.b.ins().store(mem(), v, p, (16 * c) as i32);
             }
             p
@@ -2661,10 +2787,23 @@ impl Gen<'_> {
             // A whole wave of unit-stride dwords is checked first without the lane-wise
             // reductions (`contiguous`); any other case takes the general check below.
             let general = self.b.create_block();
-            self.contiguous(m, exec, &achunks, &hchunks, sbase, general, slow, join);
+            self.contiguous(m, exec, sbase, general, slow, join);
             self.b.switch_to_block(general);
             self.b.seal_block(general);
         }
+        // (After the footprint's flush the address rows are in the register file: the lane
+        // loop below reads them there too.)
+        let achunks: Vec<Value> = match bchunks {
+            Some(c) => c,
+            None => (0..self.chunks).map(|c| self.peek_v(m.addr, c)).collect(),
+        };
+        let hchunks: Vec<Value> = if wide {
+            (0..self.chunks)
+                .map(|c| self.peek_v(m.addr + 1, c))
+                .collect()
+        } else {
+            Vec::new()
+        };
         // Lane-wise min, max and OR of the address rows' chunks over the active lanes (and
         // min, max of the high rows of a 64-bit address): inactive lanes count as u32::MAX
         // for the minimums and 0 for the rest.
@@ -2804,7 +2943,7 @@ impl Gen<'_> {
             self.b.ins().brif(maybe, check, &[], lanes, &[]);
             self.b.switch_to_block(check);
             self.b.seal_block(check);
-            let ramp = self.ramp_check(a0, &chunks);
+            let ramp = self.ramp_check(a0, Chunks::Vals(&chunks), None);
             self.b.ins().brif(ramp, vector, &[], lanes, &[]);
             self.b.switch_to_block(vector);
             self.b.seal_block(vector);
@@ -3256,8 +3395,6 @@ impl Gen<'_> {
         &mut self,
         m: &MemOp,
         exec: Value,
-        achunks: &[Value],
-        hchunks: &[Value],
         sbase: Option<Value>,
         general: cranelift_codegen::ir::Block,
         slow: cranelift_codegen::ir::Block,
@@ -3265,16 +3402,18 @@ impl Gen<'_> {
     ) {
         let span = 4 * (self.chunks * VL) as i64 - 4;
         let all_lanes = self.lane_mask() as i64;
-        let full = self.b.ins().icmp_imm_u(IntCC::Equal, exec, all_lanes);
-        let ramp = self.b.create_block();
-        self.b.ins().brif(full, ramp, &[], general, &[]);
-        self.b.switch_to_block(ramp);
-        self.b.seal_block(ramp);
+        // (Known full in the full-EXEC variant.)
+        if self.full.is_none() || self.cached_exec_pair() != self.full {
+            let full = self.b.ins().icmp_imm_u(IntCC::Equal, exec, all_lanes);
+            let ramp = self.b.create_block();
+            self.b.ins().brif(full, ramp, &[], general, &[]);
+            self.b.switch_to_block(ramp);
+            self.b.seal_block(ramp);
+        }
         // Lane 0's and the last lane's 32-bit parts first: most other patterns (rows of a 2D
-        // workgroup, strided or repeated addresses) leave here at the cost of two extracts.
-        let a0 = self.b.ins().extractlane(achunks[0], 0);
-        let last = achunks.len() - 1;
-        let an = self.b.ins().extractlane(achunks[last], (VL - 1) as u8);
+        // workgroup, strided or repeated addresses) leave here at the cost of two loads.
+        let a0 = self.peek_lane(m.addr, 0);
+        let an = self.peek_lane(m.addr, self.chunks * VL - 1);
         let d = self.b.ins().isub(an, a0);
         let ends = self.b.ins().icmp_imm_u(IntCC::Equal, d, span);
         let lanes = self.b.create_block();
@@ -3282,30 +3421,19 @@ impl Gen<'_> {
         self.b.switch_to_block(lanes);
         self.b.seal_block(lanes);
         let a0 = self.b.ins().uextend(I64, a0);
-        let mut ok = self.ramp_check(a0, achunks);
+        // (With a 64-bit address, the high dwords checked uniform in the same test.)
+        let h0 = sbase.is_none().then(|| self.peek_lane(m.addr + 1, 0));
+        let mut ok = self.ramp_check(a0, Chunks::Row(m.addr), h0.map(|h| (h, m.addr + 1)));
         // No lane's 32-bit part wraps (then the ramp is the lanes' exact values).
         let nowrap32 =
             self.b
                 .ins()
                 .icmp_imm_u(IntCC::UnsignedLessThanOrEqual, a0, u32::MAX as i64 - span);
         ok = self.b.ins().band(ok, nowrap32);
-        let k = match sbase {
-            Some(base) => self.b.ins().iadd_imm_s(base, m.imm),
-            None => {
-                let h0 = self.b.ins().extractlane(hchunks[0], 0);
-                let s0 = self.b.ins().splat(I32X4, h0);
-                let mut all = None;
-                for &h in hchunks {
-                    let e = self.b.ins().icmp(IntCC::Equal, h, s0);
-                    all = Some(match all {
-                        Some(a) => self.b.ins().band(a, e),
-                        None => e,
-                    });
-                }
-                if let Some(a) = all {
-                    let same = self.b.ins().vall_true(a);
-                    ok = self.b.ins().band(ok, same);
-                }
+        let k = match (sbase, h0) {
+            (Some(base), _) => self.b.ins().iadd_imm_s(base, m.imm),
+            (None, None) => self.b.ins().iconst(I64, 0),
+            (None, Some(h0)) => {
                 let h0 = self.b.ins().uextend(I64, h0);
                 if m.flat {
                     let out = self.outside_apertures(h0);
@@ -3393,25 +3521,39 @@ impl Gen<'_> {
     }
 
     /// The vector half of the unit-stride check: every chunk of the row equals lane 0's value
-    /// plus 4 * lane (wrapping 32-bit arithmetic; with the scalar half no lane wrapped).
-    fn ramp_check(&mut self, a0: Value, chunks: &[Value]) -> Value {
+    /// plus 4 * lane (wrapping 32-bit arithmetic; with the scalar half no lane wrapped), and
+    /// with `highs` (lane 0's high dword, the high row's chunks) every high dword lane 0's.
+    /// Chunk 0 is compared with a0 + (0, 4, 8, 12) and each later chunk's difference from the
+    /// one before with 16 (by induction lane i is a0 + 4i): the XORs with what each should be
+    /// are ORed together and tested for zero once, three vector operations a chunk and no
+    /// constant per chunk, where a compare and AND per chunk and per row and one test per row
+    /// took more.
+    fn ramp_check(&mut self, a0: Value, chunks: Chunks, highs: Option<(Value, u16)>) -> Value {
+        let first = self.chunk_of(chunks, 0);
         let a0_32 = self.b.ins().ireduce(I32, a0);
         let s0 = self.b.ins().splat(I32X4, a0_32);
-        let mut all = None;
-        for (c, &v) in chunks.iter().enumerate() {
-            let l = (4 * c * VL) as u32;
-            let ramp = self.vconst([l, l + 4, l + 8, l + 12]);
-            let d = self.b.ins().isub(v, ramp);
-            let e = self.b.ins().icmp(IntCC::Equal, d, s0);
-            all = Some(match all {
-                Some(a) => self.b.ins().band(a, e),
-                None => e,
-            });
+        let ramp = self.vconst([0, 4, 8, 12]);
+        let want = self.b.ins().iadd(s0, ramp);
+        let mut acc = self.b.ins().bxor(first, want);
+        let step = self.splat(4 * VL as u32);
+        let mut prev = first;
+        for c in 1..self.chunks {
+            let v = self.chunk_of(chunks, c);
+            let d = self.b.ins().isub(v, prev);
+            let x = self.b.ins().bxor(d, step);
+            acc = self.b.ins().bor(acc, x);
+            prev = v;
         }
-        match all {
-            Some(a) => self.b.ins().vall_true(a),
-            None => self.b.ins().iconst(I8, 0),
+        if let Some((h0, row)) = highs {
+            let sh = self.b.ins().splat(I32X4, h0);
+            for c in 0..self.chunks {
+                let h = self.peek_v(row, c);
+                let x = self.b.ins().bxor(h, sh);
+                acc = self.b.ins().bor(acc, x);
+            }
         }
+        let any = self.b.ins().vany_true(acc);
+        self.b.ins().icmp_imm_u(IntCC::Equal, any, 0)
     }
 
     /// Before a call with a known footprint: stores the registers the handler reads or
