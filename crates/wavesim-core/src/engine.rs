@@ -102,6 +102,41 @@ pub trait Backend: Sync {
         budget: u64,
         obs: &mut O,
     ) -> Result<Stop, (Self::Error, u64)>;
+    /// Starts `waves[k]` as wave `at.index + k` of its workgroup ([`Backend::start_wave`]) and
+    /// runs its first turn ([`Backend::run_wave`] with the budget `quantum` and the watchdog
+    /// `limit` leave it), for k = 0, 1, ... in order, stopping after the first wave whose turn
+    /// does not end it (or fails) or after the last. Returns that wave's `k` and its turn's
+    /// result; the waves before it ended. The default does exactly that; a back end may run
+    /// such waves with less work per wave, with the same states, counts and errors.
+    #[allow(clippy::too_many_arguments)]
+    fn first_turns<O: Observer<Self::Wave, Self::Inst> + ?Sized>(
+        &self,
+        waves: &mut [Self::Wave],
+        at: WaveSlot,
+        group: &mut Self::Group,
+        mem: &DeviceMemory,
+        quantum: u64,
+        limit: u64,
+        obs: &mut O,
+    ) -> (usize, Result<Stop, (Self::Error, u64)>) {
+        let last = waves.len().saturating_sub(1);
+        for (k, w) in waves.iter_mut().enumerate() {
+            self.start_wave(
+                w,
+                WaveSlot {
+                    index: at.index + k as u32,
+                    ..at
+                },
+            );
+            let budget = quantum.min(limit.saturating_sub(self.wave_insts(w)));
+            let r = self.run_wave(w, group, mem, budget, obs);
+            if k == last || !matches!(r, Ok(Stop::End)) {
+                return (k, r);
+            }
+        }
+        // No waves: nothing ran.
+        (0, Ok(Stop::End))
+    }
     /// Instructions `w` has executed since it started, per wave and per active lane.
     fn wave_insts(&self, w: &Self::Wave) -> u64;
     fn lane_insts(&self, w: &Self::Wave) -> u64;
@@ -190,14 +225,17 @@ struct Starts {
 }
 
 impl Starts {
-    fn start<B: Backend>(&self, b: &B, w: &mut B::Wave, index: usize) {
-        let at = WaveSlot {
+    fn slot(&self, index: usize) -> WaveSlot {
+        WaveSlot {
             workgroup: self.wg,
             index: index as u32,
             count: self.count,
             worker: self.worker,
-        };
-        b.start_wave(w, at);
+        }
+    }
+
+    fn start<B: Backend>(&self, b: &B, w: &mut B::Wave, index: usize) {
+        b.start_wave(w, self.slot(index));
     }
 }
 
@@ -261,24 +299,46 @@ fn take_turns<B: Backend, O: Observer<B::Wave, B::Inst> + ?Sized>(
     // Waves waiting at the barrier.
     let mut waiting = 0usize;
     while live > 0 {
-        for i in 0..n_waves {
-            let w = &mut waves[i];
-            if i == *started {
-                start.start(b, w, i);
-                *started += 1;
+        let mut i = 0;
+        while i < n_waves {
+            let stop = if i == *started {
+                // The waves from `i` on start here, in order; the back end runs the first turns
+                // of those that end in it in one call (`Backend::first_turns`).
+                let (k, r) = b.first_turns(
+                    &mut waves[i..],
+                    start.slot(i),
+                    group,
+                    mem,
+                    quantum,
+                    limit,
+                    obs,
+                );
+                for (j, w) in waves.iter().enumerate().skip(i).take(k) {
+                    ended[j] = true;
+                    live -= 1;
+                    c.wave_insts += b.wave_insts(w);
+                    c.lane_insts += b.lane_insts(w);
+                }
+                i += k;
+                *started = i + 1;
+                r
             } else if ended[i] || at_barrier[i] {
+                i += 1;
                 continue;
-            }
-            let budget = quantum.min(limit.saturating_sub(b.wave_insts(w)));
-            let stop = b
-                .run_wave(w, group, mem, budget, obs)
-                .map_err(|(error, pc)| DispatchError::Exec {
-                    at: Box::new(b.location(w, pc)),
-                    error,
-                })?;
+            } else {
+                let w = &mut waves[i];
+                let budget = quantum.min(limit.saturating_sub(b.wave_insts(w)));
+                b.run_wave(w, group, mem, budget, obs)
+            };
+            let w = &mut waves[i];
+            let stop = stop.map_err(|(error, pc)| DispatchError::Exec {
+                at: Box::new(b.location(w, pc)),
+                error,
+            })?;
+            i += 1;
             match stop {
                 Stop::End => {
-                    ended[i] = true;
+                    ended[i - 1] = true;
                     live -= 1;
                     // The wave's counts are final.
                     c.wave_insts += b.wave_insts(w);
@@ -286,7 +346,7 @@ fn take_turns<B: Backend, O: Observer<B::Wave, B::Inst> + ?Sized>(
                     continue;
                 }
                 Stop::Barrier if n_waves > 1 => {
-                    at_barrier[i] = true;
+                    at_barrier[i - 1] = true;
                     waiting += 1;
                     continue;
                 }

@@ -367,12 +367,53 @@ fn init_wave_own(
     slot: u64,
     vgpr_rows: usize,
 ) {
+    init_wave_in(
+        w,
+        l,
+        &GroupStart::of(l, wg, n_waves),
+        wave_idx,
+        slot,
+        vgpr_rows,
+    );
+}
+
+/// What [`init_wave_own`] works out the same for every wave of a workgroup: where it is, its
+/// work-items per dimension and in all, its waves.
+#[derive(Clone, Copy)]
+struct GroupStart {
+    wg: [u32; 3],
+    items: [u32; 3],
+    n_items: u32,
+    n_waves: u32,
+}
+
+impl GroupStart {
+    fn of(l: &Launch, wg: [u32; 3], n_waves: u32) -> GroupStart {
+        let items = l.geo.items_in(wg);
+        GroupStart {
+            wg,
+            items,
+            n_items: items[0] * items[1] * items[2],
+            n_waves,
+        }
+    }
+}
+
+/// [`init_wave_own`] for wave `wave_idx` of the workgroup `g` describes.
+#[inline(always)]
+fn init_wave_in(
+    w: &mut Wave,
+    l: &Launch,
+    g: &GroupStart,
+    wave_idx: u32,
+    slot: u64,
+    vgpr_rows: usize,
+) {
+    let (wg, items, n_items, n_waves) = (g.wg, g.items, g.n_items, g.n_waves);
     let zeroed = vgpr_rows
         .saturating_mul(crate::wave::LANES)
         .min(w.vgpr.len());
     // Work-item ids and EXEC.
-    let items = l.geo.items_in(wg);
-    let n_items = items[0] * items[1] * items[2];
     let lanes = if l.wave64 { 64 } else { 32 };
     // One-dimensional workgroups (the common case): v0 = x = f0 + lane, so the lanes are a
     // ramp, written with row 0's zeros in one pass (y and z are 0 whatever the packing or id
@@ -665,12 +706,49 @@ fn run_slice<O: Observer<Wave, Inst> + ?Sized>(
         alignment_mode: cfg.alignment_mode,
         host,
     };
+    let idx = code.index_at(w.pc)?;
+    slice(w, code, ctx, budget, obs, idx, 0)
+}
+
+/// What the step loop does after instruction `idx` gave `r` (anything but `Flow::Next`, which
+/// it handles inline): the index to go on at, or the turn's result.
+#[inline(always)]
+fn after(
+    w: &mut Wave,
+    code: &Linked,
+    idx: usize,
+    r: Result<Flow, ExecError>,
+) -> Result<usize, Result<Stop, (ExecError, u64)>> {
+    match r {
+        Ok(Flow::Next) => Ok(idx + 1),
+        Ok(Flow::Jump) => code.index_at(w.pc).map_err(Err),
+        Ok(Flow::Barrier) => Err(Ok(Stop::Barrier)),
+        Ok(Flow::End) => {
+            w.ended = true;
+            Err(Ok(Stop::End))
+        }
+        // Memory violations enter the trap handler when one is installed (as in
+        // the step loop (`exec::memory_exception`)); other errors end the wave.
+        Err(e) => memory_trap(w, e, code, idx).map_err(Err),
+    }
+}
+
+/// The step loop of [`run_slice`] from instruction `idx` with `budget` instructions left and
+/// `lane_insts` lane-instructions run in this turn not yet added to the wave's count.
+#[inline(always)]
+fn slice<O: Observer<Wave, Inst> + ?Sized>(
+    w: &mut Wave,
+    code: &Linked,
+    ctx: &mut Ctx,
+    budget: u64,
+    obs: &mut O,
+    mut idx: usize,
+    mut lane_insts: u64,
+) -> Result<Stop, (ExecError, u64)> {
     let insts = &code.insts[..];
     let pcs = &code.pcs[..insts.len()];
     let handlers = &code.handlers[..insts.len()];
-    let mut idx = code.index_at(w.pc)?;
     // Lane-instructions: EXEC rarely changes between instructions, so its popcount is cached.
-    let mut lane_insts = 0u64;
     let (mut last_exec, mut last_count) = (0u64, 0u64);
     let mut result = Ok(Stop::Quantum);
     // Compiled blocks only when no observer watches instructions one by one.
@@ -722,33 +800,12 @@ fn run_slice<O: Observer<Wave, Inst> + ?Sized>(
             idx += 1;
             continue;
         }
-        match r {
-            Ok(Flow::Next) => idx += 1,
-            Ok(Flow::Jump) => match code.index_at(w.pc) {
-                Ok(i) => idx = i,
-                Err(e) => {
-                    result = Err(e);
-                    break;
-                }
-            },
-            Ok(Flow::Barrier) => {
-                result = Ok(Stop::Barrier);
+        match after(w, code, idx, r) {
+            Ok(i) => idx = i,
+            Err(r) => {
+                result = r;
                 break;
             }
-            Ok(Flow::End) => {
-                w.ended = true;
-                result = Ok(Stop::End);
-                break;
-            }
-            // Memory violations enter the trap handler when one is installed (as in
-            // the step loop (`exec::memory_exception`)); other errors end the wave.
-            Err(e) => match memory_trap(w, e, code, idx) {
-                Ok(i) => idx = i,
-                Err(e) => {
-                    result = Err(e);
-                    break;
-                }
-            },
         }
     }
     w.lane_insts += lane_insts;
@@ -766,6 +823,8 @@ pub struct Rdna3Dispatch<'a> {
     lds_writable: bool,
     /// What every wave starts with, for launches without scratch (see [`WaveTemplate`]).
     template: Option<WaveTemplate>,
+    /// The index of the entry's instruction in `code`.
+    entry_idx: Option<usize>,
 }
 
 /// The state [`init_wave_common`] gives every wave of a launch without scratch (where it does
@@ -808,6 +867,20 @@ impl WaveTemplate {
 }
 
 impl<'a> Rdna3Dispatch<'a> {
+    /// [`Backend::start_wave`] for wave `index` of the workgroup `g` describes.
+    #[inline(always)]
+    fn start_in(&self, w: &mut Wave, g: &GroupStart, index: u32, worker: u64) {
+        if w.wave64 != self.l.wave64 || w.num_vgprs != self.l.num_vgprs {
+            *w = self.new_wave();
+        }
+        let l = self.l;
+        match &self.template {
+            Some(t) => t.apply(w, l),
+            None => init_wave_common(w, l, index, worker),
+        }
+        init_wave_in(w, l, g, index, worker, self.vgpr_rows);
+    }
+
     /// Links the kernel's code with the trap handler's, once per dispatch.
     pub fn new(l: &'a Launch<'a>) -> Rdna3Dispatch<'a> {
         let mut code = Linked::new(l.prog, l.trap.as_ref().map(|t| t.prog)).with_jit(
@@ -834,6 +907,7 @@ impl<'a> Rdna3Dispatch<'a> {
         let lds_writable = code.insts.iter().any(may_write_lds);
         Rdna3Dispatch {
             l,
+            entry_idx: code.index_at(l.entry).ok(),
             code,
             vgpr_rows,
             lds_writable,
@@ -995,23 +1069,8 @@ impl Backend for Rdna3Dispatch<'_> {
         }
     }
     fn start_wave(&self, w: &mut Wave, at: WaveSlot) {
-        if w.wave64 != self.l.wave64 || w.num_vgprs != self.l.num_vgprs {
-            *w = self.new_wave();
-        }
-        let l = self.l;
-        match &self.template {
-            Some(t) => t.apply(w, l),
-            None => init_wave_common(w, l, at.index, at.worker),
-        }
-        init_wave_own(
-            w,
-            l,
-            at.workgroup,
-            at.index,
-            at.count,
-            at.worker,
-            self.vgpr_rows,
-        );
+        let g = GroupStart::of(self.l, at.workgroup, at.count);
+        self.start_in(w, &g, at.index, at.worker);
     }
     #[inline]
     fn run_wave<O: Observer<Wave, Inst> + ?Sized>(
@@ -1032,6 +1091,79 @@ impl Backend for Rdna3Dispatch<'_> {
             budget,
             obs,
         )
+    }
+    /// With the entry's block compiled in its final form (`jit::Tier::entry`), each wave
+    /// enters it directly after its start, with the context, the block and the region cache
+    /// found once for all of them; what follows the block (anything but s_endpgm inside it)
+    /// goes on in the step loop as after any block. Otherwise the engine's default.
+    fn first_turns<O: Observer<Wave, Inst> + ?Sized>(
+        &self,
+        waves: &mut [Wave],
+        at: WaveSlot,
+        lds: &mut Vec<u8>,
+        mem: &DeviceMemory,
+        quantum: u64,
+        limit: u64,
+        obs: &mut O,
+    ) -> (usize, Result<Stop, (ExecError, u64)>) {
+        let last = waves.len().saturating_sub(1);
+        let code = &self.code;
+        let jit_entry = match (&code.jit, self.entry_idx) {
+            (Some(j), Some(e)) if !obs.enabled() => j.entry(e).map(|e| (j, e)),
+            _ => None,
+        };
+        let Some((jit, entry)) = jit_entry else {
+            for (k, w) in waves.iter_mut().enumerate() {
+                self.start_wave(
+                    w,
+                    WaveSlot {
+                        index: at.index + k as u32,
+                        ..at
+                    },
+                );
+                let budget = quantum.min(limit.saturating_sub(w.wave_insts));
+                let r = self.run_wave(w, lds, mem, budget, obs);
+                if k == last || !matches!(r, Ok(Stop::End)) {
+                    return (k, r);
+                }
+            }
+            return (0, Ok(Stop::End));
+        };
+        let ctx = &mut Ctx {
+            mem,
+            lds,
+            alignment_mode: self.l.cfg.alignment_mode,
+            host: self.l.host,
+        };
+        let handlers = &code.handlers[..code.insts.len()];
+        let g = GroupStart::of(self.l, at.workgroup, at.count);
+        for (k, w) in waves.iter_mut().enumerate() {
+            self.start_in(w, &g, at.index + k as u32, at.worker);
+            let budget = quantum.min(limit.saturating_sub(w.wave_insts));
+            let mut lane_insts = 0;
+            // As the step loop's first iteration (`slice`) at the entry.
+            let r = match jit.run_entry(&entry, w, budget, &mut lane_insts, ctx, handlers) {
+                None => slice(w, code, ctx, budget, obs, entry.idx(), 0),
+                Some(ran) => {
+                    w.wave_insts += ran.insts;
+                    let left = budget.saturating_sub(ran.insts);
+                    match ran.stop {
+                        None => slice(w, code, ctx, left, obs, ran.idx, lane_insts),
+                        Some(r) => match after(w, code, ran.idx, r) {
+                            Ok(i) => slice(w, code, ctx, left, obs, i, lane_insts),
+                            Err(r) => {
+                                w.lane_insts += lane_insts;
+                                r
+                            }
+                        },
+                    }
+                }
+            };
+            if k == last || !matches!(r, Ok(Stop::End)) {
+                return (k, r);
+            }
+        }
+        (0, Ok(Stop::End))
     }
     fn wave_insts(&self, w: &Wave) -> u64 {
         w.wave_insts

@@ -1260,3 +1260,115 @@ fn a_fault_in_wave_n_of_a_workgroup_names_wave_n() {
         }
     }
 }
+
+/// A kernel that stores every initial VGPR row v0..v14 and every scalar operand s0..s127
+/// (SGPRs, VCC, TTMPs, NULL, M0, EXEC), SCC and MODE of each work-item to its own 1 KiB record
+/// at the kernarg pointer (dword r: v_r; 64 + k: operand k; 200: SCC; 201: MODE), then
+/// overwrites every register it can (all SGPRs, VCC, M0, EXEC_HI, v0..v15, MODE, SCC), so a
+/// wave reusing the storage sees the previous wave's values unless its start resets them.
+/// Workgroups of 256 work-items; v15 holds the record's offset.
+fn reads_every_initial_register() -> Vec<u32> {
+    let mut k = vec![
+        0xd646_000f,
+        0x0401_1002,                                  // v_lshl_add_u32 v15, s2, 8, v0
+        (0x18 << 25) | (15 << 17) | (15 << 9) | 0x8a, // v_lshlrev_b32 v15, 10, v15
+    ];
+    let store = |k: &mut Vec<u32>, data: u32, dword: u32| {
+        k.push(0xdc6a_0000 | (4 * dword)); // global_store_b32 v15, v<data>, s[0:1] offset:4*dword
+        k.push(15 | (data << 8));
+    };
+    for r in 0..15 {
+        store(&mut k, r, r);
+    }
+    for s in 0..128 {
+        k.push(0x7e02_0200 | s); // v_mov_b32 v1, <operand s>
+        store(&mut k, 1, 64 + s);
+    }
+    k.push(0x9804_8081); // s_cselect_b32 s4, 1, 0
+    k.push(0x7e02_0204); // v_mov_b32 v1, s4
+    store(&mut k, 1, 200);
+    k.push(0xb884_f801); // s_getreg_b32 s4, hwreg(HW_REG_MODE)
+    k.push(0x7e02_0204);
+    store(&mut k, 1, 201);
+    for s in (0..108).chain([125, 127]) {
+        k.push(0xbe80_00c1 | (s << 16)); // s_mov_b32 <s>, -1
+    }
+    for r in 0..16 {
+        k.push(0x7e00_02c1 | (r << 17)); // v_mov_b32 v<r>, -1
+    }
+    k.extend([0xb980_f801, 0x0f0]); // s_setreg_imm32_b32 hwreg(HW_REG_MODE), 0xf0
+    k.push(0xbf06_8080); // s_cmp_eq_u32 0, 0
+    k.push(S_ENDPGM);
+    k
+}
+
+/// Every wave of a dispatch starts with exactly the state of "Initial wave state", whichever
+/// way it starts: the interpreter's step loop, or compiled code entered directly for the
+/// waves of a workgroup when the entry's block is compiled (`Backend::first_turns`), each wave
+/// reusing the storage of a wave of an earlier workgroup that overwrote every register. The
+/// records are checked value by value against the rule (user SGPRs s[0:1] the kernarg
+/// pointer, s2 the workgroup id, s3 the workgroup info, EXEC the wave's lanes, v0 the local
+/// id, everything else 0, MODE the launch's) and against the interpreter's bit for bit, with
+/// the same instruction counts.
+#[test]
+fn every_wave_starts_with_the_initial_state_on_every_path() {
+    use wavesim_rdna3::jit::{optimise_at_once, Engine};
+    let prog = Program::new(&words_to_bytes(&reads_every_initial_register()), CODE_BASE).unwrap();
+    optimise_at_once(true);
+    for wave64 in [false, true] {
+        let lanes = if wave64 { 64 } else { 32 };
+        let items = 6 * 256u32;
+        let bytes = 1024 * items as usize;
+        let mut results = Vec::new();
+        for engine in [Engine::Interp, Engine::Jit, Engine::Auto] {
+            let mut mem = DeviceMemory::new();
+            let out = mem.alloc(bytes as u64, 256).unwrap();
+            mem.write(out, &vec![0x55; bytes]).unwrap();
+            let mut l = launch(&prog, wave64, &[items], &[256]);
+            l.rsrc2 |= 1 << 10; // the workgroup info in s3
+            l.kernarg_addr = out;
+            l.cfg.engine = engine;
+            let stats = dispatch::run(&l, &mem).unwrap();
+            let mut b = vec![0u8; bytes];
+            mem.read(out, &mut b).unwrap();
+            let rec: Vec<u32> = b
+                .chunks(4)
+                .map(|v| u32::from_le_bytes([v[0], v[1], v[2], v[3]]))
+                .collect();
+            for (i, r) in rec.chunks(256).enumerate() {
+                let what = format!("wave64={wave64} {engine} work-item {i}");
+                let (wg, local) = (i as u32 / 256, i as u32 % 256);
+                let wave = local / lanes;
+                assert_eq!(r[0], local, "{what}: v0");
+                for (row, &v) in r[1..15].iter().enumerate() {
+                    assert_eq!(v, 0, "{what}: v{}", row + 1);
+                }
+                for (s, &v) in r[64..192].iter().enumerate() {
+                    let want = match s {
+                        0 => out as u32,
+                        1 => (out >> 32) as u32,
+                        2 => wg,
+                        3 => (u32::from(wave == 0) << 31) | (256 / lanes),
+                        126 => u32::MAX,
+                        127 if wave64 => u32::MAX,
+                        _ => 0,
+                    };
+                    assert_eq!(v, want, "{what}: scalar operand {s}");
+                }
+                assert_eq!((r[200], r[201]), (0, 0x3f0), "{what}: SCC, MODE");
+            }
+            results.push((
+                engine,
+                rec,
+                stats.wave_instructions,
+                stats.lane_instructions,
+            ));
+        }
+        let (_, want, wi, li) = &results[0];
+        for (engine, got, gwi, gli) in &results[1..] {
+            assert!(got == want, "wave64={wave64} {engine}: records differ");
+            assert_eq!((gwi, gli), (wi, li), "wave64={wave64} {engine}: counts");
+        }
+    }
+    optimise_at_once(false);
+}

@@ -901,6 +901,24 @@ pub(crate) struct Tier<'p> {
 /// runs, and no block can reach [`super::AUTO_THRESHOLD`] entries before that anyway.
 const AUTO_WARMUP: u32 = 1024;
 
+/// A block [`Tier::entry`] found, for [`Tier::run_entry`]: held while one worker runs the first
+/// turns of a workgroup's waves.
+pub(crate) struct Entry<'t> {
+    code: &'t Arc<JitCode>,
+    block: &'t Block,
+    idx: usize,
+    /// This thread's region cache (`REGIONS`): valid on this thread only, as `Entry` is
+    /// (a raw pointer makes it neither `Send` nor `Sync`).
+    regions: *mut RegionCache,
+}
+
+impl Entry<'_> {
+    /// The instruction index the block starts at.
+    pub(crate) fn idx(&self) -> usize {
+        self.idx
+    }
+}
+
 /// Where a compiled block left the wave: the instruction index to continue at and the
 /// wave-instructions it ran; or, when an instruction run through its interpreter handler stopped
 /// the block, that instruction's index and its handler's result (`stop`), for the step loop to
@@ -994,6 +1012,63 @@ impl<'p> Tier<'p> {
                 block = full;
             }
         }
+        let regions = REGIONS.with(|c| c.get());
+        self.enter(
+            code, block, w, idx, budget, lane_insts, ctx, handlers, regions,
+        )
+    }
+
+    /// The block starting at instruction `idx` when it is there in its final form (the
+    /// optimising tier's, or a block that is promoted no further) and entering it changes
+    /// nothing in the cache: what [`Tier::step`] would run there without counting, compiling
+    /// or promoting anything. For running many waves' first blocks with [`Tier::run_entry`].
+    pub(crate) fn entry(&self, idx: usize) -> Option<Entry<'_>> {
+        let code = self.code.get()?.as_ref()?;
+        let mut block: &Block = code.slots.get(idx)?.get()?.as_ref()?;
+        if block.promote_at != u64::MAX {
+            block = code.full.get(idx)?.get()?.as_ref()?;
+        }
+        Some(Entry {
+            code,
+            block,
+            idx,
+            regions: REGIONS.with(|c| c.get()),
+        })
+    }
+
+    /// [`Tier::step`] at the block of `e` (`Tier::entry`): the same result and effects, without
+    /// looking the block up.
+    #[inline]
+    pub(crate) fn run_entry(
+        &self,
+        e: &Entry,
+        w: &mut Wave,
+        budget: u64,
+        lane_insts: &mut u64,
+        ctx: &mut Ctx,
+        handlers: &[Handler],
+    ) -> Option<Ran> {
+        self.enter(
+            e.code, e.block, w, e.idx, budget, lane_insts, ctx, handlers, e.regions,
+        )
+    }
+
+    /// Runs `block` (compiled for instruction `idx` of `code`) on `w` if it fits in `budget`
+    /// and the wave can run it (see [`Tier::step`]); `regions` is this thread's region cache.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn enter(
+        &self,
+        code: &Arc<JitCode>,
+        block: &Block,
+        w: &mut Wave,
+        idx: usize,
+        budget: u64,
+        lane_insts: &mut u64,
+        ctx: &mut Ctx,
+        handlers: &[Handler],
+        regions: *mut RegionCache,
+    ) -> Option<Ran> {
         if block.len as u64 > budget {
             return None;
         }
@@ -1020,19 +1095,19 @@ impl<'p> Tier<'p> {
         let wave: *mut Wave = w;
         // SAFETY: `wave` comes from the exclusive borrow `w` (see `register_pointers`).
         let (sgpr, vgpr, scc) = unsafe { register_pointers(wave) };
-        let regions = REGIONS.with(|c| {
-            let c = c.get();
-            // SAFETY: this thread's cache, used by nothing else while the block runs.
-            unsafe {
-                if (*c).epoch != ctx.mem.epoch() {
-                    *c = RegionCache {
-                        epoch: ctx.mem.epoch(),
-                        slots: [EMPTY; SLOTS],
-                    };
-                }
-                std::ptr::addr_of_mut!((*c).slots)
+        let c = regions;
+        // SAFETY: `c` is this thread's cache (`REGIONS`), used by nothing else while the block
+        // runs. Its epoch is checked on every entry: a callback of an earlier block may have
+        // changed the memory's regions.
+        let regions = unsafe {
+            if (*c).epoch != ctx.mem.epoch() {
+                *c = RegionCache {
+                    epoch: ctx.mem.epoch(),
+                    slots: [EMPTY; SLOTS],
+                };
             }
-        });
+            std::ptr::addr_of_mut!((*c).slots)
+        };
         let ctx: *mut Ctx<'static> = std::ptr::from_mut(ctx).cast();
         // SAFETY: `ctx` is the exclusive borrow just turned into the raw pointer the callbacks
         // use too; compiled code reads and writes the LDS bytes only between callbacks, as it
