@@ -37,7 +37,7 @@ use std::path::{Path, PathBuf};
 
 #[allow(dead_code)]
 mod vulkan_draw;
-use vulkan_draw::{err, Gpu, COLOR_RANGE, FULL_TARGET};
+use vulkan_draw::{err, filled_buffer, Gpu, Uniforms, COLOR_RANGE, FULL_TARGET};
 
 const W: u32 = 64;
 const H: u32 = 64;
@@ -53,10 +53,8 @@ fn corpus() -> PathBuf {
 /// set 1 (binding, GLSL type, array size).
 struct Pipeline {
     name: String,
-    ubo: Option<Vec<u8>>,
+    uniforms: Uniforms,
     samplers: Vec<(u32, String, u32)>,
-    /// Named uniform blocks: set 2, binding K, NAME.blockK's bytes.
-    blocks: Vec<(u32, Vec<u8>)>,
     /// The shader writes no colour: Vulkan leaves the attachment undefined (lavapipe writes
     /// zeros); RADV exports nothing to MRT0 (SPI_SHADER_COL_FORMAT 0) and clears its
     /// CB_SHADER_MASK nibble, so the CB writes no component and the target keeps the
@@ -71,37 +69,22 @@ impl Pipeline {
             |f: &str| std::fs::read_to_string(dir.join(f)).map_err(|e| format!("{name}: {f}: {e}"));
         let mut p = Pipeline {
             name: name.into(),
-            ubo: None,
+            uniforms: Uniforms::default(),
             samplers: Vec::new(),
-            blocks: Vec::new(),
             no_colour: false,
         };
         for line in read(&format!("{name}.txt"))?.lines() {
             let f: Vec<&str> = line.split_whitespace().collect();
             let bad = || format!("{name}.txt: bad line {line:?}");
+            if p.uniforms.take_line(&dir, name, &f)? {
+                continue;
+            }
             match f.as_slice() {
-                ["ubo", size] => {
-                    let bytes = std::fs::read(dir.join(format!("{name}.ubo")))
-                        .map_err(|e| format!("{name}.ubo: {e}"))?;
-                    if size.parse::<usize>().ok() != Some(bytes.len()) {
-                        return Err(bad());
-                    }
-                    p.ubo = Some(bytes);
-                }
                 ["sampler", binding, ty, count] => p.samplers.push((
                     binding.parse().map_err(|_| bad())?,
                     ty.to_string(),
                     count.parse().map_err(|_| bad())?,
                 )),
-                ["block", binding, size] => {
-                    let k: u32 = binding.parse().map_err(|_| bad())?;
-                    let bytes = std::fs::read(dir.join(format!("{name}.block{k}")))
-                        .map_err(|e| format!("{name}.block{k}: {e}"))?;
-                    if size.parse::<usize>().ok() != Some(bytes.len()) {
-                        return Err(bad());
-                    }
-                    p.blocks.push((k, bytes));
-                }
                 ["no_colour_output"] => p.no_colour = true,
                 _ => return Err(bad()),
             }
@@ -150,36 +133,6 @@ fn texture_texels((w, h): (u32, u32)) -> Vec<u8> {
         }
     }
     t
-}
-
-/// A buffer for `usage` in host-visible memory holding `bytes`.
-///
-/// # Safety
-/// Vulkan calls on `gpu`'s device.
-unsafe fn filled_buffer(
-    gpu: &Gpu,
-    usage: vk::BufferUsageFlags,
-    bytes: &[u8],
-) -> Result<vk::Buffer, String> {
-    let d = &gpu.device;
-    let b = d
-        .create_buffer(
-            &vk::BufferCreateInfo::default()
-                .size(bytes.len() as u64)
-                .usage(usage),
-            None,
-        )
-        .map_err(err("vkCreateBuffer"))?;
-    let req = d.get_buffer_memory_requirements(b);
-    let host = vk::MemoryPropertyFlags::HOST_VISIBLE | vk::MemoryPropertyFlags::HOST_COHERENT;
-    let m = gpu.allocate(req, host)?;
-    d.bind_buffer_memory(b, m, 0)
-        .map_err(err("vkBindBufferMemory"))?;
-    let ptr = d
-        .map_memory(m, 0, req.size, vk::MemoryMapFlags::empty())
-        .map_err(err("vkMapMemory"))? as *mut u8;
-    std::ptr::copy_nonoverlapping(bytes.as_ptr(), ptr, bytes.len());
-    Ok(b)
 }
 
 /// Whether the texture has optimal tiling: the default; WAVESIM_SHADER_DB_TILING=linear in the
@@ -597,11 +550,7 @@ fn render(p: &Pipeline) -> Result<Vec<u8>, String> {
 
         // Set 0: the uniform buffer; set 1: the samplers.
         let frag_stage = vk::ShaderStageFlags::FRAGMENT;
-        let ubo_binding = [vk::DescriptorSetLayoutBinding::default()
-            .binding(0)
-            .descriptor_type(vk::DescriptorType::UNIFORM_BUFFER)
-            .descriptor_count(1)
-            .stage_flags(frag_stage)];
+        let (ubo_bindings, block_bindings) = p.uniforms.layout_bindings(frag_stage);
         let sampler_bindings: Vec<_> = p
             .samplers
             .iter()
@@ -620,19 +569,8 @@ fn render(p: &Pipeline) -> Result<Vec<u8>, String> {
             )
             .map_err(err("vkCreateDescriptorSetLayout"))
         };
-        let block_bindings: Vec<_> = p
-            .blocks
-            .iter()
-            .map(|&(k, _)| {
-                vk::DescriptorSetLayoutBinding::default()
-                    .binding(k)
-                    .descriptor_type(vk::DescriptorType::UNIFORM_BUFFER)
-                    .descriptor_count(1)
-                    .stage_flags(frag_stage)
-            })
-            .collect();
         let set_layouts = [
-            set_layout(if p.ubo.is_some() { &ubo_binding } else { &[] })?,
+            set_layout(&ubo_bindings)?,
             set_layout(&sampler_bindings)?,
             set_layout(&block_bindings)?,
         ];
@@ -640,7 +578,7 @@ fn render(p: &Pipeline) -> Result<Vec<u8>, String> {
         let pool_sizes = [
             vk::DescriptorPoolSize {
                 ty: vk::DescriptorType::UNIFORM_BUFFER,
-                descriptor_count: 1 + p.blocks.len() as u32,
+                descriptor_count: p.uniforms.descriptor_count(),
             },
             vk::DescriptorPoolSize {
                 ty: vk::DescriptorType::COMBINED_IMAGE_SAMPLER,
@@ -662,28 +600,7 @@ fn render(p: &Pipeline) -> Result<Vec<u8>, String> {
                     .set_layouts(&set_layouts),
             )
             .map_err(err("vkAllocateDescriptorSets"))?;
-        // Uniform buffers: the default block in set 0 binding 0, named blocks in set 2.
-        let ubos = p
-            .ubo
-            .iter()
-            .map(|b| (0, 0, b))
-            .chain(p.blocks.iter().map(|(k, b)| (2, *k, b)));
-        for (set, binding, bytes) in ubos {
-            let b = filled_buffer(&gpu, vk::BufferUsageFlags::UNIFORM_BUFFER, bytes)?;
-            let info = [vk::DescriptorBufferInfo {
-                buffer: b,
-                offset: 0,
-                range: vk::WHOLE_SIZE,
-            }];
-            d.update_descriptor_sets(
-                &[vk::WriteDescriptorSet::default()
-                    .dst_set(sets[set])
-                    .dst_binding(binding)
-                    .descriptor_type(vk::DescriptorType::UNIFORM_BUFFER)
-                    .buffer_info(&info)],
-                &[],
-            );
-        }
+        p.uniforms.bind(&gpu, &sets)?;
         // Per sampler type: its image view and sampler (the 2D texture is `tex`).
         let mut bound: Vec<(Texture, vk::ImageView, vk::Sampler)> = Vec::new();
         for &(b, ref ty, n) in &p.samplers {

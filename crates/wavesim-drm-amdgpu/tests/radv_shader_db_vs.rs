@@ -33,7 +33,7 @@ use std::path::{Path, PathBuf};
 
 #[allow(dead_code)]
 mod vulkan_draw;
-use vulkan_draw::{err, filled_buffer, Gpu, PipelineState, COLOR_RANGE};
+use vulkan_draw::{err, filled_buffer, Gpu, PipelineState, Uniforms, COLOR_RANGE};
 
 const W: u32 = 16;
 const H: u32 = 4;
@@ -55,9 +55,7 @@ fn corpus() -> PathBuf {
 /// One pipeline's manifest (NAME.txt).
 struct Pipeline {
     name: String,
-    ubo: Option<Vec<u8>>,
-    /// Named uniform blocks: set 2, binding K, NAME.blockK's bytes.
-    blocks: Vec<(u32, Vec<u8>)>,
+    uniforms: Uniforms,
     /// Attribute locations and their kind ('f', 'i', 'u'), in the vertex buffer's order.
     attrs: Vec<(u32, char)>,
     /// Output slots in target order: (location, kind, the output's text).
@@ -74,8 +72,7 @@ impl Pipeline {
             .map_err(|e| format!("{name}.txt: {e}"))?;
         let mut p = Pipeline {
             name: name.into(),
-            ubo: None,
-            blocks: Vec::new(),
+            uniforms: Uniforms::default(),
             attrs: Vec::new(),
             slots: Vec::new(),
             passes: 0,
@@ -88,22 +85,10 @@ impl Pipeline {
                 "f" | "i" | "u" => Ok(k.chars().next().unwrap_or('f')),
                 _ => Err(bad()),
             };
+            if p.uniforms.take_line(&dir, name, &f)? {
+                continue;
+            }
             match f.as_slice() {
-                ["ubo", size] => {
-                    let b = bytes(&format!("{name}.ubo"))?;
-                    if size.parse::<usize>().ok() != Some(b.len()) {
-                        return Err(bad());
-                    }
-                    p.ubo = Some(b);
-                }
-                ["block", k, size] => {
-                    let k: u32 = k.parse().map_err(|_| bad())?;
-                    let b = bytes(&format!("{name}.block{k}"))?;
-                    if size.parse::<usize>().ok() != Some(b.len()) {
-                        return Err(bad());
-                    }
-                    p.blocks.push((k, b));
-                }
                 ["attr", loc, k] => p.attrs.push((loc.parse().map_err(|_| bad())?, kind(k)?)),
                 ["slot", loc, k, text] => {
                     p.slots
@@ -153,15 +138,7 @@ fn render(p: &Pipeline) -> Result<Vec<u8>, String> {
 
         // Descriptors: set 0 the loose uniforms, set 1 empty, set 2 the named blocks.
         let vs = vk::ShaderStageFlags::VERTEX;
-        let ubo_binding = |k: u32| {
-            vk::DescriptorSetLayoutBinding::default()
-                .binding(k)
-                .descriptor_type(vk::DescriptorType::UNIFORM_BUFFER)
-                .descriptor_count(1)
-                .stage_flags(vs)
-        };
-        let set0: Vec<_> = p.ubo.iter().map(|_| ubo_binding(0)).collect();
-        let set2: Vec<_> = p.blocks.iter().map(|&(k, _)| ubo_binding(k)).collect();
+        let (set0, set2) = p.uniforms.layout_bindings(vs);
         let set_layout = |b: &[vk::DescriptorSetLayoutBinding]| {
             d.create_descriptor_set_layout(
                 &vk::DescriptorSetLayoutCreateInfo::default().bindings(b),
@@ -176,7 +153,7 @@ fn render(p: &Pipeline) -> Result<Vec<u8>, String> {
                     .max_sets(3)
                     .pool_sizes(&[vk::DescriptorPoolSize {
                         ty: vk::DescriptorType::UNIFORM_BUFFER,
-                        descriptor_count: 1 + p.blocks.len() as u32,
+                        descriptor_count: p.uniforms.descriptor_count(),
                     }]),
                 None,
             )
@@ -188,27 +165,7 @@ fn render(p: &Pipeline) -> Result<Vec<u8>, String> {
                     .set_layouts(&set_layouts),
             )
             .map_err(err("vkAllocateDescriptorSets"))?;
-        let ubos = p
-            .ubo
-            .iter()
-            .map(|b| (0, 0, b))
-            .chain(p.blocks.iter().map(|(k, b)| (2, *k, b)));
-        for (set, binding, bytes) in ubos {
-            let b = filled_buffer(&gpu, vk::BufferUsageFlags::UNIFORM_BUFFER, bytes)?;
-            let info = [vk::DescriptorBufferInfo {
-                buffer: b,
-                offset: 0,
-                range: vk::WHOLE_SIZE,
-            }];
-            d.update_descriptor_sets(
-                &[vk::WriteDescriptorSet::default()
-                    .dst_set(sets[set])
-                    .dst_binding(binding)
-                    .descriptor_type(vk::DescriptorType::UNIFORM_BUFFER)
-                    .buffer_info(&info)],
-                &[],
-            );
-        }
+        p.uniforms.bind(&gpu, &sets)?;
         let pl = d
             .create_pipeline_layout(
                 &vk::PipelineLayoutCreateInfo::default().set_layouts(&set_layouts),

@@ -807,3 +807,96 @@ pub unsafe fn filled_buffer(
     std::ptr::copy_nonoverlapping(bytes.as_ptr(), ptr, bytes.len());
     Ok(b)
 }
+
+/// A shader-db pipeline's uniform buffers, as its manifest (NAME.txt) lists them: `ubo SIZE`,
+/// the loose uniforms (NAME.ubo, set 0 binding 0), and `block K SIZE`, the named blocks
+/// (NAME.blockK, set 2 binding K). Shared by radv_shader_db.rs and radv_shader_db_vs.rs.
+#[derive(Default)]
+pub struct Uniforms {
+    pub ubo: Option<Vec<u8>>,
+    pub blocks: Vec<(u32, Vec<u8>)>,
+}
+
+impl Uniforms {
+    /// Takes manifest line `fields` of pipeline `name` (files in `dir`) if it is a `ubo` or
+    /// `block` line, reading the bytes it names and checking their size: Ok(false) for any
+    /// other line.
+    pub fn take_line(&mut self, dir: &Path, name: &str, fields: &[&str]) -> Result<bool, String> {
+        let bad = || format!("{name}.txt: bad line {:?}", fields.join(" "));
+        let read = |file: String, size: &str| {
+            let bytes = std::fs::read(dir.join(&file)).map_err(|e| format!("{file}: {e}"))?;
+            if size.parse::<usize>().ok() != Some(bytes.len()) {
+                return Err(bad());
+            }
+            Ok(bytes)
+        };
+        match fields {
+            ["ubo", size] => self.ubo = Some(read(format!("{name}.ubo"), size)?),
+            ["block", k, size] => {
+                let k: u32 = k.parse().map_err(|_| bad())?;
+                self.blocks
+                    .push((k, read(format!("{name}.block{k}"), size)?));
+            }
+            _ => return Ok(false),
+        }
+        Ok(true)
+    }
+
+    /// The layout bindings of set 0 (the loose uniforms, if any) and set 2 (the named blocks)
+    /// for shaders of `stage`.
+    pub fn layout_bindings(
+        &self,
+        stage: vk::ShaderStageFlags,
+    ) -> (
+        Vec<vk::DescriptorSetLayoutBinding<'static>>,
+        Vec<vk::DescriptorSetLayoutBinding<'static>>,
+    ) {
+        let binding = |k: u32| {
+            vk::DescriptorSetLayoutBinding::default()
+                .binding(k)
+                .descriptor_type(vk::DescriptorType::UNIFORM_BUFFER)
+                .descriptor_count(1)
+                .stage_flags(stage)
+        };
+        (
+            self.ubo.iter().map(|_| binding(0)).collect(),
+            self.blocks.iter().map(|&(k, _)| binding(k)).collect(),
+        )
+    }
+
+    /// Uniform-buffer descriptors a pool must hold for them (at least one).
+    pub fn descriptor_count(&self) -> u32 {
+        1 + self.blocks.len() as u32
+    }
+
+    /// Fills a buffer with each one's bytes and writes its descriptor into `sets` (set 0
+    /// binding 0, set 2 binding K).
+    ///
+    /// # Safety
+    /// Vulkan calls on `gpu`'s device; `sets` holds at least three sets allocated with the
+    /// layouts of [`Uniforms::layout_bindings`] at 0 and 2.
+    pub unsafe fn bind(&self, gpu: &Gpu, sets: &[vk::DescriptorSet]) -> Result<(), String> {
+        let ubos = self
+            .ubo
+            .iter()
+            .map(|b| (0, 0, b))
+            .chain(self.blocks.iter().map(|(k, b)| (2, *k, b)));
+        for (set, binding, bytes) in ubos {
+            let b = filled_buffer(gpu, vk::BufferUsageFlags::UNIFORM_BUFFER, bytes)?;
+            let info = [vk::DescriptorBufferInfo {
+                buffer: b,
+                offset: 0,
+                range: vk::WHOLE_SIZE,
+            }];
+            gpu.device.update_descriptor_sets(
+                &[vk::WriteDescriptorSet::default()
+                    .dst_set(sets[set])
+                    .dst_binding(binding)
+                    .descriptor_type(vk::DescriptorType::UNIFORM_BUFFER)
+                    .buffer_info(&info)],
+                &[],
+            );
+        }
+        Ok(())
+    }
+}
