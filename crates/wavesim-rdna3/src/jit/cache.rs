@@ -408,9 +408,9 @@ const FULL_COST: u64 = 4;
 /// Most cranelift IR instructions (its full-EXEC variant included, `codegen::build`) of a block
 /// that `auto` compiles at the optimising tier at once when it reaches
 /// [`super::AUTO_THRESHOLD`] entries; a bigger one is compiled quickly first and promoted as
-/// under `jit`. A block entered that often in the benchmark kernels went on to be promoted in
-/// the same dispatch, so its quick compile was spent for nothing (and cold dispatches ran the
-/// quick code meanwhile); but the backtracking allocator's time grows faster than the IR on
+/// under `jit`. Blocks entered that often in the benchmark kernels mostly went on to be
+/// promoted in the same dispatch, so their quick compile was spent for nothing (and cold
+/// dispatches ran the quick code meanwhile); but the backtracking allocator's time grows faster than the IR on
 /// the biggest blocks: f64_horner's 94 f64 instructions (30,000 IR instructions) took 240 ms
 /// optimised against 42 ms quick, more than a first dispatch gains from the optimised code.
 /// (docs/PERFORMANCE.md, "Stop 23: auto's tiering".)
