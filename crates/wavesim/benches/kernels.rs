@@ -139,13 +139,14 @@ impl Case {
 
     /// `run_checked`, also returning the dispatch's wall time (the first one of a process is
     /// the cold one: it compiles what the engine compiles).
-    fn run_checked_timed(&mut self) -> (DispatchStats, Duration) {
+    fn run_checked_timed(&mut self) -> (DispatchStats, Duration, Duration) {
         for b in &self.bufs {
             self.dev.write(b.addr, &b.init).expect("write");
         }
-        let t0 = Instant::now();
+        let (t0, c0) = (Instant::now(), thread_cpu_time());
         let stats = self.dispatch();
         let cold = t0.elapsed();
+        let cold_cpu = cpu_since(c0);
         let out: Vec<Vec<u8>> = self
             .bufs
             .iter()
@@ -157,7 +158,7 @@ impl Case {
                 self.name, self.dev.threads
             );
         }
-        (stats, cold)
+        (stats, cold, cold_cpu)
     }
 }
 
@@ -281,17 +282,21 @@ impl RawCase {
     }
 
     /// Restores the inputs, runs once through the raw ABI and checks the outputs with `check`.
-    fn run_checked(&mut self, check: &Check) -> Result<(DispatchStats, Duration), String> {
-        let t0 = Instant::now();
+    fn run_checked(
+        &mut self,
+        check: &Check,
+    ) -> Result<(DispatchStats, Duration, Duration), String> {
+        let (t0, c0) = (Instant::now(), thread_cpu_time());
         let stats = self.dispatch();
         let cold = t0.elapsed();
+        let cold_cpu = cpu_since(c0);
         let out: Vec<Vec<u8>> = self
             .bufs
             .iter()
             .zip(&self.lens)
             .map(|(b, &n)| b.iter().flat_map(|w| w.to_le_bytes()).take(n).collect())
             .collect();
-        check(&out).map(|_| (stats, cold))
+        check(&out).map(|_| (stats, cold, cold_cpu))
     }
 }
 
@@ -738,6 +743,14 @@ fn thread_cpu_time() -> Option<Duration> {
     Some(Duration::from_nanos(ns))
 }
 
+/// This thread's CPU time since `c0` (a [`thread_cpu_time`]), `Duration::MAX` if unknown.
+fn cpu_since(c0: Option<Duration>) -> Duration {
+    match (c0, thread_cpu_time()) {
+        (Some(a), Some(b)) => b.saturating_sub(a),
+        _ => Duration::MAX,
+    }
+}
+
 /// Minor page faults of this thread (/proc/thread-self/stat field 10) and the times it was
 /// taken off its core without blocking (`nonvoluntary_ctxt_switches` of
 /// /proc/thread-self/status: another process ran instead); None elsewhere. The two things
@@ -778,7 +791,8 @@ fn process_cpu_time() -> Option<Duration> {
 /// divided by N (10 ms ticks), so CPU / wall shows how many threads actually ran. The last two
 /// columns but one are the calling thread's minor page faults and preemptions per timed dispatch
 /// (averages; see [`thread_faults_and_preemptions`]); the last is the cranelift IR the JIT
-/// compiled in the first (cold) dispatch, whose compile time is `jit ms`. `WAVESIM_BENCH_EACH=1` also prints every
+/// compiled in the first (cold) dispatch, whose compile time is `jit ms`, and then that
+/// dispatch's CPU time (`cold cpu`; its wall time is `cold ms`). `WAVESIM_BENCH_EACH=1` also prints every
 /// timed dispatch's wall and CPU time and what the JIT compiled during it to stderr (blocks
 /// compiled or promoted to the optimising tier late show there).
 fn fixed_iterations(cases: &[(&str, Make)], iters: u32) {
@@ -789,7 +803,7 @@ fn fixed_iterations(cases: &[(&str, Make)], iters: u32) {
         .unwrap_or(1);
     let raw = std::env::var_os("WAVESIM_BENCH_RAW").is_some_and(|v| v != "0");
     println!(
-        "{:<18} {:>13} {:>13} {:>9} {:>9} {:>12} {:>12} {:>8} {:>7} {:>9} {:>7} {:>7} {:>8}",
+        "{:<18} {:>13} {:>13} {:>9} {:>9} {:>12} {:>12} {:>8} {:>7} {:>9} {:>7} {:>7} {:>8} {:>9}",
         "kernel",
         "wave-instr",
         "lane-instr",
@@ -802,7 +816,8 @@ fn fixed_iterations(cases: &[(&str, Make)], iters: u32) {
         "cold ms",
         "faults",
         "preempt",
-        "jit IR"
+        "jit IR",
+        "cold cpu"
     );
     for (_, make) in cases {
         let mut case = make();
@@ -812,7 +827,7 @@ fn fixed_iterations(cases: &[(&str, Make)], iters: u32) {
         // the code.
         let jit0 = wavesim_rdna3::jit::compile_stats();
         let mut raw_case = None;
-        let (stats, cold) = if raw {
+        let (stats, cold, cold_cpu) = if raw {
             // The raw ABI takes its thread count from the process default.
             wavesim_core::engine::set_default_threads(threads);
             let r = RawCase::new(&case).and_then(|mut r| {
@@ -885,7 +900,7 @@ fn fixed_iterations(cases: &[(&str, Make)], iters: u32) {
             cpu.as_secs_f64()
         };
         println!(
-            "{:<18} {:>13} {:>13} {:>9.1} {:>9.1} {:>12.3e} {:>12.3e} {:>8.1} {:>7} {:>9.1} {:>7.1} {:>7.1} {:>8}",
+            "{:<18} {:>13} {:>13} {:>9.1} {:>9.1} {:>12.3e} {:>12.3e} {:>8.1} {:>7} {:>9.1} {:>7.1} {:>7.1} {:>8} {:>9.1}",
             case.name,
             stats.wave_instructions,
             stats.lane_instructions,
@@ -899,6 +914,7 @@ fn fixed_iterations(cases: &[(&str, Make)], iters: u32) {
             faults,
             preempt,
             jit1.ir_insts - jit0.ir_insts,
+            cold_cpu.as_secs_f64() * 1e3,
         );
     }
 }

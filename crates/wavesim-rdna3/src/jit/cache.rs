@@ -291,6 +291,10 @@ pub(crate) struct JitCode {
 /// A compiled function's machine code and the alignment it needs.
 type MachineCode = (Vec<u8>, u32);
 
+/// A compiled block's entry, a copy of its machine code for `disk` (see
+/// [`Compiler::compile`]) and its IR instruction count.
+type Compiled = (BlockFn, Option<MachineCode>, u64);
+
 struct Compiler {
     /// The tier this compiler serves: the optimising one also makes the full-EXEC variant of
     /// each block (`codegen::build`), worth its compile time only for hot blocks.
@@ -313,7 +317,8 @@ pub struct CompileStats {
     pub callbacks: u64,
     /// Cranelift IR instructions of the blocks compiled (what a compile's time grows with).
     pub ir_insts: u64,
-    /// Of `blocks`, those compiled again at the optimising tier (`Opt::Full`).
+    /// Of `blocks`, those compiled at the optimising tier (`Opt::Full`): promoted from the
+    /// quick one, or under `auto` optimised at once (`FULL_AT_ONCE_MAX_IR`).
     pub promoted: u64,
     /// Time spent compiling blocks, loading them from disk and writing them there.
     pub nanos: u64,
@@ -399,6 +404,17 @@ const NS_PER_WAVE_INST: u64 = 25;
 /// The optimising compile's time over the quick one's: 2.5-5x on the benchmark kernels
 /// (f64_horner's 94-instruction block 173-286 ms against 45-52 ms, saxpy's 12.5 against 7.7).
 const FULL_COST: u64 = 4;
+
+/// Most cranelift IR instructions (its full-EXEC variant included, `codegen::build`) of a block
+/// that `auto` compiles at the optimising tier at once when it reaches
+/// [`super::AUTO_THRESHOLD`] entries; a bigger one is compiled quickly first and promoted as
+/// under `jit`. Blocks entered that often in the benchmark kernels mostly went on to be
+/// promoted in the same dispatch, so their quick compile was spent for nothing (and cold
+/// dispatches ran the quick code meanwhile); but the backtracking allocator's time grows faster than the IR on
+/// the biggest blocks: f64_horner's 94 f64 instructions (30,000 IR instructions) took 240 ms
+/// optimised against 42 ms quick, more than a first dispatch gains from the optimised code.
+/// (docs/PERFORMANCE.md, "Stop 23: auto's tiering".)
+const FULL_AT_ONCE_MAX_IR: u64 = 16_000;
 
 /// Quick-tier compile time per cranelift IR instruction of a block (ns): the benchmark
 /// kernels' first-dispatch compile times on an idle machine (docs/PERFORMANCE.md, "End of stop
@@ -498,14 +514,16 @@ impl Compiler {
 
     /// Compiles `nodes`; with `portable`, also returns a copy of the machine code and its
     /// alignment if cranelift reported no relocations (the code refers to nothing outside
-    /// itself, so `disk` may store it).
+    /// itself, so `disk` may store it). `Some(Err(ir))`: the block's IR has `ir` instructions,
+    /// more than `max_ir`, and was not compiled.
     fn compile(
         &mut self,
         nodes: &[Node],
         shape: &Shape,
         self_loop: Option<codegen::SelfLoop>,
         portable: bool,
-    ) -> Option<(BlockFn, Option<MachineCode>, u64)> {
+        max_ir: u64,
+    ) -> Option<Result<Compiled, u64>> {
         self.module.clear_context(&mut self.ctx);
         let target = self.module.target_config();
         codegen::signature(&mut self.ctx.func.signature, target.pointer_type());
@@ -521,6 +539,10 @@ impl Compiler {
             self.opt == Opt::Full,
         );
         let ir = self.ctx.func.dfg.num_insts() as u64;
+        if ir > max_ir {
+            self.module.clear_context(&mut self.ctx);
+            return Some(Err(ir));
+        }
         let dump = dump_dir();
         let clif = dump.map(|_| self.ctx.func.display().to_string());
         let id = self
@@ -538,7 +560,7 @@ impl Compiler {
         }
         self.module.clear_context(&mut self.ctx);
         defined.ok()?;
-        Some((self.finish(id)?, code, ir))
+        Some(Ok((self.finish(id)?, code, ir)))
     }
 
     /// Makes `code` (machine code of a block function with no relocations, from `disk`)
@@ -640,8 +662,10 @@ impl JitCode {
     }
 
     /// Compiles the block starting at instruction `idx` (None: its first instruction is not
-    /// compilable, or cranelift declined the function).
-    fn compile_at(&self, idx: usize, opt: Opt) -> Option<Block> {
+    /// compilable, or cranelift declined the function). At the optimising tier with `max_ir`,
+    /// a block whose IR has more instructions than that is compiled at the quick tier instead
+    /// (see [`FULL_AT_ONCE_MAX_IR`]).
+    fn compile_at(&self, idx: usize, opt: Opt, max_ir: Option<u64>) -> Option<Block> {
         let t0 = Instant::now();
         let prog = &self.prog;
         // A block of only the epilogue (a branch to s_endpgm, the end after a loop) would cost
@@ -688,7 +712,7 @@ impl JitCode {
         let dir = disk::disk_cache();
         // The block's code: loaded from disk (None), or compiled (its key, and its bytes if
         // they can be stored).
-        let (f, compiled, ir) = {
+        let made = {
             let compiler = match opt {
                 Opt::Quick => &self.compiler,
                 Opt::Full => &self.optimizer,
@@ -710,7 +734,7 @@ impl JitCode {
                 _ => None,
             };
             match loaded {
-                Some(f) => (f, None, 0),
+                Some(f) => Ok((f, None, 0)),
                 None => {
                     // A branch back to the block's own start loops inside the compiled code.
                     let self_loop = (taken.0 as usize == idx).then_some(codegen::SelfLoop {
@@ -718,10 +742,17 @@ impl JitCode {
                         done: std::mem::offset_of!(CallEnv, done) as i32,
                         budget: std::mem::offset_of!(CallEnv, budget) as i32,
                     });
-                    let (f, code, ir) = c.compile(&nodes, &self.shape, self_loop, key.is_some())?;
-                    (f, Some((key, code)), ir)
+                    let max = max_ir.unwrap_or(u64::MAX);
+                    c.compile(&nodes, &self.shape, self_loop, key.is_some(), max)?
+                        .map(|(f, code, ir)| (f, Some((key, code)), ir))
                 }
             }
+        };
+        // Too big to optimise at once: the quick tier first (only the time of the IR built
+        // for nothing was spent).
+        let Ok((f, compiled, ir)) = made else {
+            NANOS.fetch_add(t0.elapsed().as_nanos() as u64, Relaxed);
+            return self.compile_at(idx, Opt::Quick, None);
         };
         let loaded = compiled.is_none();
         match compiled {
@@ -783,15 +814,21 @@ impl JitCode {
             })
     }
 
-    fn block(&self, idx: usize) -> Option<Block> {
-        let opt = match FULL_FIRST.with(|f| f.get()) {
-            true => Opt::Full,
-            false => Opt::Quick,
+    /// The block at `idx`, compiled now if it is not yet. `hot`: it was entered
+    /// [`super::AUTO_THRESHOLD`] times already (`auto`), so it is compiled at the optimising
+    /// tier at once unless it is big (see [`FULL_AT_ONCE_MAX_IR`]); else (`jit`, which
+    /// compiles on first entry and knows nothing yet of how often a block runs) at the quick
+    /// tier.
+    fn block(&self, idx: usize, hot: bool) -> Option<Block> {
+        let (opt, max_ir) = match (FULL_FIRST.with(|f| f.get()), hot) {
+            (true, _) => (Opt::Full, None),
+            (false, true) => (Opt::Full, Some(FULL_AT_ONCE_MAX_IR)),
+            (false, _) => (Opt::Quick, None),
         };
         *self
             .slots
             .get(idx)?
-            .get_or_init(|| self.compile_at(idx, opt))
+            .get_or_init(|| self.compile_at(idx, opt, max_ir))
     }
 
     /// The quick block at `idx` ran `insts` more wave-instructions: compiles it at the
@@ -806,19 +843,21 @@ impl JitCode {
         *self
             .full
             .get(idx)?
-            .get_or_init(|| self.compile_at(idx, Opt::Full))
+            .get_or_init(|| self.compile_at(idx, Opt::Full, None))
     }
 }
 
 impl Drop for JitCode {
     fn drop(&mut self) {
-        if let Ok(c) = self.compiler.get_mut() {
-            if let Some(c) = c.take() {
-                // SAFETY: every function this module compiled is reachable only through
-                // `self.slots` (a `Block` is copied out only for a call made through a `Tier`,
-                // which holds an `Arc` to this `JitCode`), so none can run or be called after
-                // this point.
-                unsafe { c.module.free_memory() };
+        for compiler in [&mut self.compiler, &mut self.optimizer] {
+            if let Ok(c) = compiler.get_mut() {
+                if let Some(c) = c.take() {
+                    // SAFETY: every function these modules compiled is reachable only through
+                    // `self.slots` and `self.full` (a `Block` is used only for a call made
+                    // through a `Tier`, which holds an `Arc` to this `JitCode`), so none can
+                    // run or be called after this point.
+                    unsafe { c.module.free_memory() };
+                }
             }
         }
     }
@@ -1183,7 +1222,7 @@ impl<'p> Tier<'p> {
         if n < threshold {
             return None;
         }
-        code.block(idx)
+        code.block(idx, threshold > 1)
     }
 }
 
@@ -1198,4 +1237,50 @@ pub fn compilable(inst: &Inst, pc: u64, wave64: bool, num_vgprs: u16, mode: u32)
         fp: FpMode::from_mode(mode),
     };
     lower(inst, pc, &shape, &|_| None).is_some()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Three `v_add_nc_u32_e32 v4, v0, v1` (RDNA3 ISA 7.3, VOP2: opcode 37, VSRC1 bits 9-16,
+    /// VDST bits 17-24, SRC0 256 + n for VGPR n) and `s_endpgm` (SOPP opcode 48).
+    fn code() -> JitCode {
+        let add = (37u32 << 25 | 4 << 17 | 1 << 9 | 256).to_le_bytes();
+        let end = 0xbfb0_0000u32.to_le_bytes();
+        let bytes: Vec<u8> = [add, add, add, end].concat();
+        let prog = Program::new(&bytes, 0).expect("decodes");
+        let shape = Shape {
+            wave64: false,
+            num_vgprs: 8,
+            host_fma: host_fma(),
+            fp: FpMode::from_mode(0xf0),
+        };
+        JitCode::new(&prog, shape)
+    }
+
+    /// `auto`'s hot block is optimised at once; `jit`'s first compile is the quick tier's,
+    /// promoted later.
+    #[test]
+    fn a_hot_block_is_optimised_at_once_and_a_first_entry_compiles_quickly() {
+        let hot = code().block(0, true).expect("compiles");
+        assert_eq!(hot.promote_at, u64::MAX, "optimising tier at once");
+        assert_eq!(hot.len, 4);
+        let first = code().block(0, false).expect("compiles");
+        assert_ne!(first.promote_at, u64::MAX, "quick tier, to be promoted");
+        assert_eq!(first.len, 4);
+    }
+
+    /// A block bigger than the limit given to the optimising tier is compiled quickly instead.
+    #[test]
+    fn a_block_over_the_ir_limit_is_compiled_quickly_first() {
+        let c = code();
+        let small = c
+            .compile_at(0, Opt::Full, Some(u64::MAX))
+            .expect("compiles");
+        assert_eq!(small.promote_at, u64::MAX);
+        let big = c.compile_at(0, Opt::Full, Some(10)).expect("compiles");
+        assert_ne!(big.promote_at, u64::MAX, "quick tier");
+        assert_eq!(big.len, 4);
+    }
 }

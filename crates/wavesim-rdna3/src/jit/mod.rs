@@ -45,12 +45,14 @@
 //! enters it; `auto` (the default) interprets a block until it has been entered [`AUTO_THRESHOLD`]
 //! times, then compiles it, so a tiny kernel pays no compile cost.
 //!
-//! Compiling has two tiers (`cache::Opt`): a block is first compiled quickly (cranelift's
-//! single-pass register allocator), and compiled again with the backtracking allocator once
-//! the time estimated spent in its quick code reaches what that compile is expected to cost
-//! (`cache::FULL_COST` times the quick compile's time). Both tiers
-//! compile the same IR, so their results are identical; the tests reach the second one
-//! directly with [`optimise_at_once`].
+//! Compiling has two tiers (`cache::Opt`): under `jit` a block is first compiled quickly
+//! (cranelift's single-pass register allocator), and compiled again with the backtracking
+//! allocator once the time estimated spent in its quick code reaches what that compile is
+//! expected to cost (`cache::FULL_COST` times the quick compile's time). Under `auto` a block
+//! that reached [`AUTO_THRESHOLD`] entries has shown it runs often and is compiled with the
+//! backtracking allocator at once, unless it is big (`cache::FULL_AT_ONCE_MAX_IR`: then
+//! quickly first, as under `jit`). Both tiers compile the same IR, so their results are
+//! identical; the tests reach the second one directly with [`optimise_at_once`].
 
 mod cache;
 mod codegen;
