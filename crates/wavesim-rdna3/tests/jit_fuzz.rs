@@ -407,6 +407,48 @@ fn chain_program(rng: &mut Rng, wave64: bool) -> Vec<u32> {
     words
 }
 
+/// EXEC (mostly full) and s100-s103, the values the chain programs move into EXEC (a third of
+/// them full).
+fn exec_sources(w: &mut Wave, rng: &mut Rng) {
+    for s in 100..104 {
+        w.sgpr[s] = match rng.below(3) {
+            0 => u32::MAX,
+            _ => rng.u32(),
+        };
+    }
+    w.set_exec(if rng.pct(60) { u64::MAX } else { rng.next() });
+}
+
+/// Runs programs `0..n` of `case` under the interpreter and each of `engines` (the optimising
+/// tier at once for even seeds, the quick one for odd) and compares the complete state; at
+/// least ten instructions a program must have been compiled.
+fn chains_match(n: u64, case: fn(u64) -> (Harness, Program), engines: &[Engine]) {
+    wavesim_rdna3::jit::verify_ir(true);
+    let before = compile_stats();
+    for seed in 0..n {
+        wavesim_rdna3::jit::optimise_at_once(seed % 2 == 0);
+        let (h, prog) = case(seed);
+        let (want, want_mem, want_lds) = run(h, &prog, Engine::Interp);
+        for &engine in engines {
+            let (h2, _) = case(seed);
+            let (got, got_mem, got_lds) = run(h2, &prog, engine);
+            compare(
+                seed,
+                engine,
+                (&want, &want_mem, &want_lds),
+                (&got, &got_mem, &got_lds),
+            );
+        }
+    }
+    wavesim_rdna3::jit::optimise_at_once(false);
+    let after = compile_stats();
+    assert!(
+        after.instructions - before.instructions > 10 * n,
+        "only {} instructions compiled over {n} programs",
+        after.instructions - before.instructions
+    );
+}
+
 fn chain_case(seed: u64) -> (Harness, Program) {
     let mut rng = Rng(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ 0x0022_0022);
     let wave64 = rng.pct(30);
@@ -421,13 +463,7 @@ fn chain_case(seed: u64) -> (Harness, Program) {
     for s in 8..16 {
         w.sgpr[s] = rng.below(300) as u32;
     }
-    for s in 100..104 {
-        w.sgpr[s] = match rng.below(3) {
-            0 => u32::MAX,
-            _ => rng.u32(),
-        };
-    }
-    w.set_exec(if rng.pct(60) { u64::MAX } else { rng.next() });
+    exec_sources(w, &mut rng);
     for r in 0..16 {
         for lane in 0..64 {
             w.vgpr_set(r, lane, chain_value(&mut rng));
@@ -495,31 +531,106 @@ fn jit_flushes_lanes_a_wider_exec_turns_on() {
 
 #[test]
 fn jit_matches_interpreter_on_flushed_float_chains() {
-    wavesim_rdna3::jit::verify_ir(true);
     let n = if cfg!(debug_assertions) { 200 } else { 1000 };
-    let before = compile_stats();
-    for seed in 0..n {
-        // Both tiers' code (each program is compiled once, by the tier asked for here).
-        wavesim_rdna3::jit::optimise_at_once(seed % 2 == 0);
-        let (h, prog) = chain_case(seed);
-        let (want, want_mem, want_lds) = run(h, &prog, Engine::Interp);
-        for engine in [Engine::Jit, Engine::Auto] {
-            let (h2, _) = chain_case(seed);
-            let (got, got_mem, got_lds) = run(h2, &prog, engine);
-            compare(
-                seed,
-                engine,
-                (&want, &want_mem, &want_lds),
-                (&got, &got_mem, &got_lds),
-            );
+    // Both tiers' code (each program is compiled once, by the tier asked for).
+    chains_match(n, chain_case, &[Engine::Jit, Engine::Auto]);
+}
+
+/// The high dword of an f64 for f64 chains: denormals, tiny normals, NaNs (quiet and
+/// signalling), infinities, zeros and ordinary and large numbers.
+fn chain_hi64(rng: &mut Rng) -> u32 {
+    let sign = rng.u32() & 0x8000_0000;
+    match rng.below(8) {
+        0 | 1 => sign | rng.u32() & 0x000f_ffff,
+        2 => sign | (1 + rng.below(0x40) as u32) << 20 | rng.u32() & 0x000f_ffff,
+        3 => rng.pick(&[
+            0,
+            0x8000_0000,
+            0x7ff8_0000,
+            0x7ff0_0000,
+            0xfff4_0000,
+            0x7ff0_0001,
+        ]),
+        4 => sign | (0x7c0 + rng.below(0x3f) as u32) << 20 | rng.u32() & 0x000f_ffff,
+        _ => sign | (0x3f0 + rng.below(32) as u32) << 20 | rng.u32() & 0x000f_ffff,
+    }
+}
+
+/// A program of f64 operations (VOP3 v_add/mul/fma/min/max_f64, v_ldexp_f64 by an inline
+/// constant, abs/neg modifiers) on overlapping and unaligned VGPR pairs of v0-v15, with
+/// s_nop / s_delay_alu between them (runs of f64 nodes are compiled chunk by chunk, their
+/// results kept as pairs of f64 lanes) and EXEC changed from SGPRs now and then.
+fn chain64_program(rng: &mut Rng, wave64: bool) -> Vec<u32> {
+    let mut words = Vec::new();
+    let src = |rng: &mut Rng| match rng.below(10) {
+        0 => rng.below(4) as u32 * 2,
+        1 => rng.pick(&[128, 240, 242, 243]),
+        _ => 256 + rng.below(15) as u32,
+    };
+    for _ in 0..8 + rng.below(40) {
+        let d = rng.below(15) as u32;
+        let abs = if rng.pct(20) { rng.below(8) as u32 } else { 0 };
+        let neg = if rng.pct(20) { rng.below(8) as u32 } else { 0 };
+        match rng.below(14) {
+            0..=9 => {
+                let op = rng.pick(&[0x327, 0x328, 0x214, 0x214, 0x329, 0x32a]);
+                words.push(0x35 << 26 | op << 16 | abs << 8 | d);
+                words.push(src(rng) | src(rng) << 9 | src(rng) << 18 | neg << 29);
+            }
+            // v_ldexp_f64 by -16..64 (the modifiers of source 0 only).
+            10 => {
+                let n = rng.pick(&[129, 130, 160, 192, 193, 196, 208]);
+                words.push(0x35 << 26 | 0x32b << 16 | (abs & 1) << 8 | d);
+                words.push(src(rng) | n << 9 | (neg & 1) << 29);
+            }
+            // s_nop 0 / s_delay_alu.
+            11 => words.push(rng.pick(&[0xbf80_0000, 0xbf87_0091, 0xbf87_0112])),
+            12 if rng.pct(50) => {
+                let src = (100 + rng.below(4) as u32) & !(wave64 as u32);
+                let op = if wave64 { 0x01 } else { 0x00 };
+                words.push(0xbe80_0000 | 126 << 16 | op << 8 | src);
+            }
+            _ => words.push(0xbf87_0001),
         }
     }
-    let after = compile_stats();
-    assert!(
-        after.instructions - before.instructions > 10 * n,
-        "only {} instructions compiled over {n} programs",
-        after.instructions - before.instructions
-    );
+    words.extend_from_slice(&[S_ENDPGM; 3]);
+    words
+}
+
+fn chain64_case(seed: u64) -> (Harness, Program) {
+    let mut rng = Rng(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ 0x0023_0064);
+    let wave64 = rng.pct(30);
+    let mut h = Harness::new(wave64);
+    h.wave = Wave::new(wave64, 16);
+    h.mem.alloc(256, 256).expect("buffer");
+    let w = &mut h.wave;
+    for s in (0..8).step_by(2) {
+        w.sgpr[s] = rng.u32();
+        w.sgpr[s + 1] = chain_hi64(&mut rng);
+    }
+    exec_sources(w, &mut rng);
+    for r in 0..16 {
+        for lane in 0..64 {
+            let v = if r % 2 == 1 || rng.pct(20) {
+                chain_hi64(&mut rng)
+            } else {
+                rng.u32()
+            };
+            w.vgpr_set(r, lane, v);
+        }
+    }
+    // Round to nearest even, every FP_DENORM setting, DX10_CLAMP and IEEE either way.
+    w.hw.mode = (rng.below(16) as u32) << 4 | (rng.below(4) as u32) << 8;
+    let words = chain64_program(&mut rng, wave64);
+    let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+    let prog = Program::new(&bytes, 0).expect("the program decodes (it ends in s_endpgm)");
+    (h, prog)
+}
+
+#[test]
+fn jit_matches_interpreter_on_f64_chains() {
+    let n = if cfg!(debug_assertions) { 100 } else { 600 };
+    chains_match(n, chain64_case, &[Engine::Jit]);
 }
 
 #[test]

@@ -30,6 +30,11 @@ use cranelift_codegen::isa::CallConv;
 use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
 use std::collections::HashMap;
 
+/// A VGPR pair's chunk as two vectors of two f64 lanes (`Gen::f64_run`): its low row, the
+/// vectors, and whether a node of the run wrote them (else they are the rows' cached ones,
+/// zipped).
+type Zipped = (u16, [Value; 2], bool);
+
 /// Lanes per host vector.
 const VL: usize = 4;
 
@@ -331,7 +336,37 @@ impl Gen<'_> {
         let mut exit = Exit::FallThrough;
         let rewritten = rewritten_later(nodes);
         let masks_rewritten = masks_rewritten_later(nodes, self.wave64);
+        let mut skip_to = 0;
         for (k, n) in nodes.iter().enumerate() {
+            if k < skip_to {
+                continue;
+            }
+            // A run of f64 nodes, chunk by chunk (`f64_run`). They change no EXEC, so neither
+            // variant checks or resumes between them (checked for the general one).
+            // (s_delay_alu and other hints between them do nothing.)
+            let run = nodes[k..]
+                .iter()
+                .take_while(|n| matches!(n, Node::F64 { .. } | Node::Nop))
+                .count();
+            let f64s = nodes[k..k + run]
+                .iter()
+                .filter(|n| matches!(n, Node::F64 { .. }))
+                .count();
+            let resumes_in = match variant {
+                Variant::General(rs) => rs.iter().any(|r| (k..k + run).contains(&r.0)),
+                _ => false,
+            };
+            if f64s >= 2 && !resumes_in {
+                self.masks_rewritten = masks_rewritten[k];
+                self.read_soon = RowSet::default();
+                for near in nodes.iter().skip(k).take(run + READ_WINDOW) {
+                    vgpr_rows_read(near, &mut self.read_soon);
+                }
+                self.forget_old_vgprs();
+                self.f64_run(&nodes[k..k + run]);
+                skip_to = k + run;
+                continue;
+            }
             self.rewritten = rewritten[k];
             self.masks_rewritten = masks_rewritten[k];
             self.read_soon = RowSet::default();
@@ -1062,19 +1097,20 @@ impl Gen<'_> {
             let s = self.b.ins().band_imm_u(v, sign as i64);
             return self.b.ins().select(den, s, v);
         }
-        let (e, s, zero) = if ty == I32X4 {
-            (
-                self.splat(exp as u32),
-                self.splat(sign as u32),
-                self.splat(0),
-            )
+        // (RDNA3 ISA guide, Wave State, "MODE register": FP_DENORM flushes to a zero of the
+        // same sign.) v & !(den >> 1): the all-ones lanes of `den` shifted onto the magnitude
+        // bits clear them and keep the sign (pand, pcmpeq, psrl, pandn: one constant fewer than
+        // selecting v & sign, and no two-uop blend).
+        let (e, zero) = if ty == I32X4 {
+            (self.splat(exp as u32), self.splat(0))
         } else {
-            (self.splat64(exp), self.splat64(sign), self.splat64(0))
+            (self.splat64(exp), self.splat64(0))
         };
         let ev = self.b.ins().band(v, e);
         let den = self.b.ins().icmp(IntCC::Equal, ev, zero);
-        let sv = self.b.ins().band(v, s);
-        self.b.ins().bitselect(den, sv, v)
+        let one = self.iconst32(1);
+        let mag = self.b.ins().ushr(den, one);
+        self.b.ins().band_not(v, mag)
     }
 
     /// An f32 input (I32X4) as the ALU reads it under MODE (flushed if its inputs are): not
@@ -1298,8 +1334,14 @@ impl Gen<'_> {
                 };
                 let r = self.as_i32x4(r);
                 let r = self.out32(r);
-                // ops::sub(b, a) for subrev: the NaN order is (S1, S0).
-                let order: [Value; 2] = if op == V2::SubRevF { [y, x] } else { [x, y] };
+                // ops::sub(b, a) for subrev: the NaN order is (S1, S0). The flushed inputs:
+                // flushing keeps every NaN as it is (its exponent is all ones), and the raw
+                // ones would stay live beside them for the cold path (spilled).
+                let order: [Value; 2] = if op == V2::SubRevF {
+                    [yi, xi]
+                } else {
+                    [xi, yi]
+                };
                 let r = self.fix_nan(r, &order);
                 self.flushed_result(r)
             }
@@ -1419,7 +1461,8 @@ impl Gen<'_> {
         let r = self.b.ins().fma(fx, fy, fz);
         let r = self.as_i32x4(r);
         let r = self.out32(r);
-        let r = self.fix_nan(r, &[x, y, z]);
+        // (The flushed inputs: see `v2`.)
+        let r = self.fix_nan(r, &[xi, yi, zi]);
         self.flushed_result(r)
     }
 
@@ -1529,24 +1572,161 @@ impl Gen<'_> {
         let m = self.exec_masks();
         let (mut los, mut his) = (Vec::new(), Vec::new());
         for c in 0..self.chunks {
-            let xs = self.vsrc64_chunk(srcs[0], c);
-            let xs = self.mods64(xs, 0, abs, neg);
-            let ys = self.vsrc64_chunk(srcs[1], c);
-            let ys = self.mods64(ys, 1, abs, neg);
-            let zs = if op == F64Op::Fma {
-                let z = self.vsrc64_chunk(srcs[2], c);
-                self.mods64(z, 2, abs, neg)
-            } else {
-                ys
-            };
-            let r0 = self.f64_lanes(op, xs[0], ys[0], zs[0]);
-            let r1 = self.f64_lanes(op, xs[1], ys[1], zs[1]);
-            let (lo, hi) = self.unzip([r0, r1]);
+            let (lo, hi) = self.f64_chunk(op, srcs, abs, neg, c);
             los.push(lo);
             his.push(hi);
         }
         self.vwrite(dst, los, &m);
         self.vwrite(dst + 1, his, &m);
+    }
+
+    /// Chunk `c` of an f64 node's result as (low dwords, high dwords) vectors.
+    fn f64_chunk(
+        &mut self,
+        op: F64Op,
+        srcs: [VSrc64; 3],
+        abs: u8,
+        neg: u8,
+        c: usize,
+    ) -> (Value, Value) {
+        let r = self.f64_zipped(op, srcs, abs, neg, c, &mut Vec::new());
+        self.unzip(r)
+    }
+
+    /// Chunk `c` of an f64 node's result as two vectors of two f64 lanes (I64X2); sources in
+    /// `zipped` (pairs by low row, in that form) are taken from there.
+    fn f64_zipped(
+        &mut self,
+        op: F64Op,
+        srcs: [VSrc64; 3],
+        abs: u8,
+        neg: u8,
+        c: usize,
+        zipped: &mut Vec<Zipped>,
+    ) -> [Value; 2] {
+        let mut src = |g: &mut Self, k: usize| {
+            let v = g.zipped_src(srcs[k], c, zipped);
+            g.mods64(v, k as u8, abs, neg)
+        };
+        let xs = src(self, 0);
+        let ys = src(self, 1);
+        let zs = if op == F64Op::Fma { src(self, 2) } else { ys };
+        let r0 = self.f64_lanes(op, xs[0], ys[0], zs[0]);
+        let r1 = self.f64_lanes(op, xs[1], ys[1], zs[1]);
+        [r0, r1]
+    }
+
+    /// A 64-bit source's chunk `c` as two I64X2 vectors: from `zipped` if its pair is there
+    /// (a pair overlapping it by one row is first written back to the rows, `unzip_pair`).
+    fn zipped_src(&mut self, s: VSrc64, c: usize, zipped: &mut Vec<Zipped>) -> [Value; 2] {
+        if let VSrc64::Vgpr(r) = s {
+            if let Some(&(_, v, _)) = zipped.iter().find(|z| z.0 == r) {
+                return v;
+            }
+            self.unzip_overlapping(r, c, zipped);
+            // (Kept for the run's next readers of the pair: the argument of a polynomial.)
+            let v = self.vsrc64_chunk(s, c);
+            zipped.push((r, v, false));
+            return v;
+        }
+        self.vsrc64_chunk(s, c)
+    }
+
+    /// Writes the pairs of `zipped` that share a row with pair `r` back to the rows' cached
+    /// vectors (dirty; a pair only read is there already) and drops them from `zipped`.
+    fn unzip_overlapping(&mut self, r: u16, c: usize, zipped: &mut Vec<Zipped>) {
+        while let Some(k) = zipped.iter().position(|z| z.0 + 1 >= r && z.0 <= r + 1) {
+            let (row, v, written) = zipped.swap_remove(k);
+            if !written {
+                continue;
+            }
+            let (lo, hi) = self.unzip(v);
+            self.vgpr.insert((row, c), (lo, true));
+            self.vgpr.insert((row + 1, c), (hi, true));
+        }
+    }
+
+    /// A run of f64 nodes (`Node::F64`, at least two, and `Node::Nop`s, under one EXEC)
+    /// computed chunk by chunk: every node's chunk 0, then every node's chunk 1, ... Lanes are
+    /// independent and each node reads and writes only the chunk being computed, so every lane
+    /// sees the nodes in program order, as node by node. Node by node, each row's 8-16
+    /// vectors stayed live from the node that made them to the last that read them
+    /// (f64_horner's unrolled polynomial: the argument and three partial results, 64 vectors
+    /// for 16 host registers, and a third of its host instructions stack moves); chunk by
+    /// chunk only one chunk's are. Within a chunk results stay as pairs of f64 lanes
+    /// (`zipped`, blended into the old pair under EXEC there) for the nodes that read them;
+    /// at the end of the chunk each is split into its two rows once and stored, and the rows'
+    /// vectors of that chunk are dropped from the cache (a later reader loads them again).
+    fn f64_run(&mut self, run: &[Node]) {
+        let m = self.exec_masks();
+        let mut rows = RowSet::default();
+        let mut touched = Vec::new();
+        for n in run {
+            self.count_lanes();
+            let mut rs = RowSet::default();
+            vgpr_rows_read(n, &mut rs);
+            for r in vgpr_rows_written(n) {
+                rs.add(r);
+            }
+            for r in 0..256u16 {
+                if rs.has(r) && !rows.has(r) {
+                    rows.add(r);
+                    touched.push(r);
+                }
+            }
+        }
+        for (c, &mask) in m.iter().enumerate().take(self.chunks) {
+            let mut zipped: Vec<Zipped> = Vec::new();
+            // The chunk's EXEC mask as masks of f64 lanes (each lane's dword twice).
+            let zmask = if Some(mask) == self.ones {
+                None
+            } else {
+                Some([
+                    self.shuffle(mask, mask, ZIP_LO),
+                    self.shuffle(mask, mask, ZIP_HI),
+                ])
+            };
+            for n in run {
+                let Node::F64 {
+                    op,
+                    dst,
+                    a,
+                    b,
+                    c: cc,
+                    abs,
+                    neg,
+                } = *n
+                else {
+                    continue;
+                };
+                let r = self.f64_zipped(op, [a, b, cc], abs, neg, c, &mut zipped);
+                let r = match zmask {
+                    None => r,
+                    Some(zm) => {
+                        let old = self.zipped_src(VSrc64::Vgpr(dst), c, &mut zipped);
+                        [0, 1].map(|h| self.b.ins().bitselect(zm[h], r[h], old[h]))
+                    }
+                };
+                zipped.retain(|z| z.0 != dst);
+                self.unzip_overlapping(dst, c, &mut zipped);
+                // (The rows' cached vectors are stale now: dropped, `zipped` has the pair.)
+                self.vgpr.remove(&(dst, c));
+                self.vgpr.remove(&(dst + 1, c));
+                zipped.push((dst, r, true));
+            }
+            for (row, v, _) in zipped.into_iter().filter(|z| z.2) {
+                let (lo, hi) = self.unzip(v);
+                self.store_v(row, c, lo);
+                self.store_v(row + 1, c, hi);
+            }
+            for &r in &touched {
+                if let Some((v, dirty)) = self.vgpr.remove(&(r, c)) {
+                    if dirty {
+                        self.store_v(r, c, v);
+                    }
+                }
+            }
+        }
     }
 
     /// One lane's conversion (scalar: the conversions are rare and the host has no vector
