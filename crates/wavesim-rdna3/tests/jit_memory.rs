@@ -588,6 +588,89 @@ fn scalar_loads_compile_with_the_handler_for_faults() {
 }
 
 #[test]
+fn a_clause_of_scalar_loads_is_checked_once_and_faults_at_its_first_load_out_of_range() {
+    // s_load_b32 s6, s[0:1], 0x24; s_load_b64 s[4:5], s[0:1], 0x40; s_load_b64 s[8:9],
+    // s[0:1], 0 (saxpy's kernarg clause; SMEM encoding as above, op 0 = b32, 1 = b64), then
+    // `tail`. Each loads the dwords at A + offset (`exec::smem`), and each issue adds one to
+    // LGKM_CNT, saturating at 63 (`WaitCounts::lgkm_issue`): from 0, 61 and 63 that is 3, 63
+    // and 63 without a wait, min(that, 1) after s_waitcnt lgkmcnt(1) and 0 after a wait for 0.
+    // The compiled clause checks the three as one range; when a load is out of range
+    // (the second one past A's end, the third one before A's start) the interpreter runs the
+    // loads before it and faults at it, and so must the compiled code.
+    let clause = [
+        0xf400_0000 | 6 << 6,
+        0x24 | 0x7c << 25,
+        0xf404_0000 | 4 << 6,
+        0x40 | 0x7c << 25,
+        0xf404_0000 | 8 << 6,
+        0x7c << 25,
+    ];
+    const WAIT_LGKM1: u32 = 0xbf89_fc17; // s_waitcnt lgkmcnt(1) (vmcnt, expcnt at their largest)
+    for optimised in [false, true] {
+        wavesim_rdna3::jit::optimise_at_once(optimised);
+        for (name, tail) in [
+            ("no wait", &[][..]),
+            ("lgkmcnt(1)", &[WAIT_LGKM1][..]),
+            ("wait 0", &[WAIT0][..]),
+        ] {
+            let mut w = clause.to_vec();
+            w.extend(tail);
+            if optimised {
+                w.push(S_NOP0);
+            }
+            let p = prog(&w);
+            for wave64 in [false, true] {
+                for lgkm in [0, 61, 63] {
+                    let (text, _, _) = same(&format!("clause, {name}, lgkm {lgkm}"), &p, &|| {
+                        let mut h = harness(wave64).0;
+                        h.wave.cnt.lgkm = lgkm;
+                        h
+                    });
+                    let want = match (tail.first(), lgkm) {
+                        (Some(&WAIT0), _) => 0,
+                        (Some(_), _) => 1,
+                        (None, 0) => 3,
+                        (None, _) => 63,
+                    };
+                    assert!(text.contains(&format!("lgkm: {want},")), "{name}: {text}");
+                    let mut h = harness(wave64).0;
+                    h.cfg.engine = Engine::Jit;
+                    h.wave.pc = 0;
+                    h.run_program(&p, 100).expect("runs");
+                    let dword =
+                        |o: usize| u32::from_le_bytes([0, 1, 2, 3].map(|k| fill_byte(o + k)));
+                    assert_eq!(h.s(6), dword(0x24), "s6");
+                    assert_eq!([h.s(4), h.s(5)], [dword(0x40), dword(0x44)], "s[4:5]");
+                    assert_eq!([h.s(8), h.s(9)], [dword(0), dword(4)], "s[8:9]");
+                }
+                // The second load's 8 bytes end 4 past A (its first dword is A's last).
+                let (text, _, _) = same(&format!("clause, {name}, second past A"), &p, &|| {
+                    let (mut h, a, _) = harness(wave64);
+                    let base = a + 4096 - 0x44;
+                    h.wave.sgpr[0] = base as u32;
+                    h.wave.sgpr[1] = (base >> 32) as u32;
+                    h
+                });
+                assert!(
+                    text.contains("s_load_b64") && text.contains("Err"),
+                    "{text}"
+                );
+                // The third's 8 bytes start 0x20 before A.
+                let (text, _, _) = same(&format!("clause, {name}, third before A"), &p, &|| {
+                    let (mut h, a, _) = harness(wave64);
+                    let base = a - 0x20;
+                    h.wave.sgpr[0] = base as u32;
+                    h.wave.sgpr[1] = (base >> 32) as u32;
+                    h
+                });
+                assert!(text.contains("Err"), "{text}");
+            }
+        }
+    }
+    wavesim_rdna3::jit::optimise_at_once(false);
+}
+
+#[test]
 fn unit_stride_dwords_move_whole_rows_and_other_ramps_lane_by_lane() {
     // global_load_b32 v20, v4, s[0:1] offset:12 then global_store_b32 v5, v20, s[2:3] and
     // ds_store_b32 v7, v20 offset:8 / ds_load_b32 v21, v7 offset:8 (saddr form: address =
