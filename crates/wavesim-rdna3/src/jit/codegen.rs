@@ -105,6 +105,7 @@ pub(crate) fn build(
         flush_of: HashMap::new(),
         lane_ctx: None,
         cold_paths: optimising,
+        looping: self_loop.is_some(),
         lane_run: None,
         full: None,
         ones: None,
@@ -757,6 +758,8 @@ struct Gen<'a> {
     /// tier's single-pass allocator stores every live value at each branch, which cost it
     /// more than the branches saved.
     cold_paths: bool,
+    /// The block is a self-loop (`SelfLoop`): its accesses run once an iteration.
+    looping: bool,
 }
 
 /// Whether f32 bits `x` are a denormal (exponent zero, mantissa not).
@@ -3168,9 +3171,6 @@ impl Gen<'_> {
         }
         let host = self.b.ins().iadd(delta_p, k);
         let done = self.b.create_block();
-        let lp = self.b.create_block();
-        let lane = self.b.append_block_param(lp, I64);
-        let zero = self.b.ins().iconst(I64, 0);
         if let Some((maybe, a0, chunks)) = contig {
             let check = self.b.create_block();
             let vector = self.b.create_block();
@@ -3213,6 +3213,47 @@ impl Gen<'_> {
             self.b.switch_to_block(lanes);
             self.b.seal_block(lanes);
         }
+        if self.cold_paths
+            && self.looping
+            && offsets.is_none()
+            && m.rmw.is_none()
+            && m.size >= 4
+            && m.off1.is_none()
+        {
+            // Every lane active (EXEC full, tested here: self-loop blocks have no full-EXEC
+            // variant): the lane loop below unrolled, without its EXEC test, in the same lane
+            // order (stores to one address keep the last lane's). sgemm_naive's loads (a row
+            // of A that each half-wave reads at one address, a row of B that both half-waves
+            // read) are neither unit-stride nor uniform and took ~11 host instructions a lane
+            // in the loop. (Optimised self-loops only: the quick tier keeps its code short, and
+            // saxpy's straight block, whose accesses are unit-stride, lost ~13 host
+            // instructions a wave to the larger function's register allocation.)
+            let unrolled = self.b.create_block();
+            let lanes = self.b.create_block();
+            let all = self.lane_mask() as i64;
+            let full = self.b.ins().icmp_imm_u(IntCC::Equal, exec, all);
+            self.b.ins().brif(full, unrolled, &[], lanes, &[]);
+            self.b.switch_to_block(unrolled);
+            self.b.seal_block(unrolled);
+            for l in 0..(self.chunks * VL) as i32 {
+                let a =
+                    self.b
+                        .ins()
+                        .load(I32, mem(), self.vgpr_ptr, vgpr_offset(m.addr, 0) + 4 * l);
+                let a = self.b.ins().uextend(I64, a);
+                let at = self.b.ins().iadd(host, a);
+                for d in 0..m.dwords as u16 {
+                    let ro = vgpr_offset(m.data + d, 0) + 4 * l;
+                    self.move_value(I32, m.store, ro, at, 4 * d as i32);
+                }
+            }
+            self.b.ins().jump(done, &[]);
+            self.b.switch_to_block(lanes);
+            self.b.seal_block(lanes);
+        }
+        let lp = self.b.create_block();
+        let lane = self.b.append_block_param(lp, I64);
+        let zero = self.b.ins().iconst(I64, 0);
         self.b.ins().jump(lp, &[zero.into()]);
         self.b.switch_to_block(lp);
         // Active lanes only (`exec`, from the dominating block).
@@ -3704,16 +3745,21 @@ impl Gen<'_> {
 
     /// A whole wave's dwords between VGPR row `m.data` and guest memory at host address `at`.
     fn move_vectors(&mut self, m: &MemOp, at: Value) {
-        let guest = guest_mem();
         for c in 0..self.chunks {
-            let (go, ro) = ((16 * c) as i32, vgpr_offset(m.data, c));
-            if m.store {
-                let v = self.b.ins().load(I32X4, mem(), self.vgpr_ptr, ro);
-                self.b.ins().store(guest, v, at, go);
-            } else {
-                let v = self.b.ins().load(I32X4, guest, at, go);
-                self.b.ins().store(mem(), v, self.vgpr_ptr, ro);
-            }
+            self.move_value(I32X4, m.store, vgpr_offset(m.data, c), at, (16 * c) as i32);
+        }
+    }
+
+    /// One `ty` value between the register file at offset `ro` and guest memory at host
+    /// address `at + go` (to memory when `store`).
+    fn move_value(&mut self, ty: Type, store: bool, ro: i32, at: Value, go: i32) {
+        let guest = guest_mem();
+        if store {
+            let v = self.b.ins().load(ty, mem(), self.vgpr_ptr, ro);
+            self.b.ins().store(guest, v, at, go);
+        } else {
+            let v = self.b.ins().load(ty, guest, at, go);
+            self.b.ins().store(mem(), v, self.vgpr_ptr, ro);
         }
     }
 
