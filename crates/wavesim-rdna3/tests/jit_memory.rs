@@ -587,6 +587,164 @@ fn scalar_loads_compile_with_the_handler_for_faults() {
     }
 }
 
+/// Runs `f` on `words` compiled at the quick tier and then at the optimising tier at once
+/// (with an s_nop more, so each tier has a program of its own).
+fn at_both_tiers(words: &[u32], mut f: impl FnMut(&Program)) {
+    for optimised in [false, true] {
+        wavesim_rdna3::jit::optimise_at_once(optimised);
+        let mut w = words.to_vec();
+        if optimised {
+            w.push(S_NOP0);
+        }
+        f(&prog(&w));
+    }
+    wavesim_rdna3::jit::optimise_at_once(false);
+}
+
+#[test]
+fn a_clause_of_scalar_loads_is_checked_once_and_faults_at_its_first_load_out_of_range() {
+    // s_load_b32 s6, s[0:1], 0x24; s_load_b64 s[4:5], s[0:1], 0x40; s_load_b64 s[8:9],
+    // s[0:1], 0 (saxpy's kernarg clause; SMEM encoding as above, op 0 = b32, 1 = b64), then
+    // `tail`. Each loads the dwords at A + offset (`exec::smem`), and each issue adds one to
+    // LGKM_CNT, saturating at 63 (`WaitCounts::lgkm_issue`): from 0, 61 and 63 that is 3, 63
+    // and 63 without a wait, min(that, 1) after s_waitcnt lgkmcnt(1) and 0 after a wait for 0.
+    // The compiled clause checks the three as one range; when a load is out of range
+    // (the second one past A's end, the third one before A's start) the interpreter runs the
+    // loads before it and faults at it, and so must the compiled code.
+    let clause = [
+        0xf400_0000 | 6 << 6,
+        0x24 | 0x7c << 25,
+        0xf404_0000 | 4 << 6,
+        0x40 | 0x7c << 25,
+        0xf404_0000 | 8 << 6,
+        0x7c << 25,
+    ];
+    const WAIT_LGKM1: u32 = 0xbf89_fc17; // s_waitcnt lgkmcnt(1) (vmcnt, expcnt at their largest)
+    for (name, tail) in [
+        ("no wait", &[][..]),
+        ("lgkmcnt(1)", &[WAIT_LGKM1][..]),
+        ("wait 0", &[WAIT0][..]),
+    ] {
+        let mut w = clause.to_vec();
+        w.extend(tail);
+        at_both_tiers(&w, |p| {
+            for wave64 in [false, true] {
+                for lgkm in [0, 61, 63] {
+                    let (text, _, _) = same(&format!("clause, {name}, lgkm {lgkm}"), p, &|| {
+                        let mut h = harness(wave64).0;
+                        h.wave.cnt.lgkm = lgkm;
+                        h
+                    });
+                    let want = match (tail.first(), lgkm) {
+                        (Some(&WAIT0), _) => 0,
+                        (Some(_), _) => 1,
+                        (None, 0) => 3,
+                        (None, _) => 63,
+                    };
+                    assert!(text.contains(&format!("lgkm: {want},")), "{name}: {text}");
+                    let mut h = harness(wave64).0;
+                    h.cfg.engine = Engine::Jit;
+                    h.wave.pc = 0;
+                    h.run_program(p, 100).expect("runs");
+                    let dword =
+                        |o: usize| u32::from_le_bytes([0, 1, 2, 3].map(|k| fill_byte(o + k)));
+                    assert_eq!(h.s(6), dword(0x24), "s6");
+                    assert_eq!([h.s(4), h.s(5)], [dword(0x40), dword(0x44)], "s[4:5]");
+                    assert_eq!([h.s(8), h.s(9)], [dword(0), dword(4)], "s[8:9]");
+                }
+                // The second load's 8 bytes end 4 past A (its first dword is A's last).
+                let (text, _, _) = same(&format!("clause, {name}, second past A"), p, &|| {
+                    let (mut h, a, _) = harness(wave64);
+                    let base = a + 4096 - 0x44;
+                    h.wave.sgpr[0] = base as u32;
+                    h.wave.sgpr[1] = (base >> 32) as u32;
+                    h
+                });
+                assert!(
+                    text.contains("s_load_b64") && text.contains("Err"),
+                    "{text}"
+                );
+                // The third's 8 bytes start 0x20 before A.
+                let (text, _, _) = same(&format!("clause, {name}, third before A"), p, &|| {
+                    let (mut h, a, _) = harness(wave64);
+                    let base = a - 0x20;
+                    h.wave.sgpr[0] = base as u32;
+                    h.wave.sgpr[1] = (base >> 32) as u32;
+                    h
+                });
+                assert!(text.contains("Err"), "{text}");
+            }
+        });
+    }
+}
+
+#[test]
+fn scattered_accesses_of_a_full_wave_run_lane_by_lane_in_lane_order() {
+    // global_load_b64 v[20:21], v4, s[0:1] offset:8 (address = s[0:1] + v4 + 8, RDNA3 ISA
+    // 11.2) with v4 = 8 * ((7 * lane) % 16): lane l reads A's two dwords at that address;
+    // global_load_b32 v22, v[6:7], off with v[6:7] = A + 4 * (lane % 16) (both half-waves
+    // read one 16-dword row, sgemm_naive's B); then global_store_b32 v5, v22, s[2:3] with
+    // v5 = 4 * (lane / 2): two lanes store to each dword, in lane order, so B's dword i ends
+    // as lane 2i + 1's v22. Neither pattern is unit-stride or uniform: under a full EXEC the
+    // optimising tier runs them unrolled (`codegen::mem_op`), otherwise lane by lane; a
+    // partial EXEC and a fault (v4 past A in one lane) must match the interpreter too. The
+    // three run in a loop of three iterations (s_mov_b32 s10, 3; ...; s_add_i32 s10, s10, -1;
+    // s_cmp_lg_u32 s10, 0; s_cbranch_scc1 back to the first access), as sgemm_naive's do: the
+    // unrolled form is compiled for self-loops.
+    let mut words = vec![0xbe8a_0083];
+    words.extend(global(21, 8, 4, 0, 0, 20));
+    words.extend(global(20, 0, 6, 0, OFF, 22));
+    words.extend(global(26, 0, 5, 22, 2, 0));
+    words.extend([0x810a_c10a, 0xbf07_800a, 0xbfa2_fff7]);
+    at_both_tiers(&words, |p| {
+        for wave64 in [false, true] {
+            let make = |exec: u64, far: Option<usize>| {
+                move || {
+                    let (mut h, a, _) = harness(wave64);
+                    h.wave.set_exec(exec);
+                    h.set_v(4, |l| match far {
+                        Some(f) if f == l => 4096,
+                        _ => 8 * ((7 * l as u32) % 16),
+                    });
+                    h.set_v(6, |l| (a + 4 * (l as u64 % 16)) as u32);
+                    h.set_v(7, |_| (a >> 32) as u32);
+                    h.set_v(5, |l| 4 * (l as u32 / 2));
+                    h
+                }
+            };
+            let all = if wave64 { u64::MAX } else { u32::MAX as u64 };
+            let (_, mem, _) = same("scattered, full EXEC", p, &make(all, None));
+            same(
+                "scattered, partial EXEC",
+                p,
+                &make(all & !0x8001_0010, None),
+            );
+            let (text, _, _) = same("scattered, lane 9 past A", p, &make(all, Some(9)));
+            assert!(text.contains("Err"), "{text}");
+            let mut h = make(all, None)();
+            h.cfg.engine = Engine::Jit;
+            h.wave.pc = 0;
+            h.run_program(p, 100).expect("runs");
+            let dword = |o: usize| u32::from_le_bytes([0, 1, 2, 3].map(|k| fill_byte(o + k)));
+            for l in 0..h.wave.lanes() {
+                let o = 8 + 8 * ((7 * l) % 16);
+                assert_eq!(
+                    [h.v(20, l), h.v(21, l)],
+                    [dword(o), dword(o + 4)],
+                    "lane {l}"
+                );
+                assert_eq!(h.v(22, l), dword(4 * (l % 16)), "lane {l}");
+            }
+            // B follows A (4 KiB each) in the memory `same` returns.
+            for i in 0..h.wave.lanes() / 2 {
+                let b = 4096 + 4 * i;
+                let got = u32::from_le_bytes([mem[b], mem[b + 1], mem[b + 2], mem[b + 3]]);
+                assert_eq!(got, dword(4 * ((2 * i + 1) % 16)), "B dword {i}");
+            }
+        }
+    });
+}
+
 #[test]
 fn unit_stride_dwords_move_whole_rows_and_other_ramps_lane_by_lane() {
     // global_load_b32 v20, v4, s[0:1] offset:12 then global_store_b32 v5, v20, s[2:3] and

@@ -110,12 +110,14 @@ pub(crate) fn build(
         flush_of: HashMap::new(),
         lane_ctx: None,
         cold_paths: optimising,
+        looping: self_loop.is_some(),
         lane_run: None,
         full: None,
         ones: None,
         rewritten: RowSet::default(),
         masks_rewritten: RowSet::default(),
         read_soon: RowSet::default(),
+        reset: Reset::default(),
         through: nodes.len() <= WRITE_THROUGH_MAX,
     };
     if full_exec_variant && self_loop.is_none() {
@@ -240,6 +242,81 @@ fn stores_held(n: &Node) -> bool {
     }
 }
 
+/// Wait counters (VM_CNT, LGKM_CNT) whose issue at a node is dead: a later `s_waitcnt` of the
+/// block sets the counter to 0 before any node can read it.
+#[derive(Clone, Copy, Default, PartialEq, Eq)]
+struct Reset {
+    vm: bool,
+    lgkm: bool,
+}
+
+/// For each node, the counters ([`Reset`]) a later `s_waitcnt` field of 0 resets before any
+/// node that may read or count them: a callback (`Call`, and the slow paths of `Mem` and
+/// `SLoad`, whose handlers count), an exit (a branch, side exit or s_endpgm hands the wave's
+/// counters on), s_sendmsg's dealloc (counts LGKM), or a wait for a value between 0 and the
+/// field's largest (which takes the minimum with it). Between the issue and the reset nothing
+/// reads the counter, so not adding the issue leaves the same state (`WaitCounts::*_issue`
+/// then `s_waitcnt 0` is 0 either way); saxpy's s_load clause and second global_load are
+/// each followed by such a wait.
+fn counters_reset_later(nodes: &[Node]) -> Vec<Reset> {
+    use crate::wave::WaitCounts as W;
+    let mut out = vec![Reset::default(); nodes.len()];
+    let mut acc = Reset::default();
+    for (k, n) in nodes.iter().enumerate().rev() {
+        out[k] = acc;
+        match *n {
+            Node::WaitCnt { vm, lgkm, .. } => {
+                if vm == 0 {
+                    acc.vm = true;
+                } else if vm < W::VM_MAX {
+                    acc.vm = false;
+                }
+                if lgkm == 0 {
+                    acc.lgkm = true;
+                } else if lgkm < W::LGKM_MAX {
+                    acc.lgkm = false;
+                }
+            }
+            Node::Call { .. }
+            | Node::Mem { .. }
+            | Node::SLoad { .. }
+            | Node::Branch { .. }
+            | Node::End
+            | Node::DeallocVgprs => acc = Reset::default(),
+            _ => {}
+        }
+    }
+    out
+}
+
+/// How many `Node::SLoad`s from `nodes[k]` on form a clause `Gen::sload_clause` checks as
+/// one: the same base pair, no SGPR offset, and no destination overlapping the base (so
+/// every address is the one the base had at the first). 1 when no such group starts there.
+fn sload_clause_len(nodes: &[Node]) -> usize {
+    let Some(&Node::SLoad {
+        sbase,
+        soff: Src::Const(0),
+        ..
+    }) = nodes.first()
+    else {
+        return 1;
+    };
+    nodes
+        .iter()
+        .take_while(|n| match **n {
+            Node::SLoad {
+                sbase: b,
+                soff: Src::Const(0),
+                dst,
+                n,
+                ..
+            } => b == sbase && (dst + n as u16 <= sbase || dst > sbase + 1),
+            _ => false,
+        })
+        .count()
+        .max(1)
+}
+
 /// The VGPR rows a lane-wise VALU node writes through `Gen::write_chunk` (empty for the
 /// others).
 fn vgpr_rows_written(n: &Node) -> std::ops::Range<u16> {
@@ -336,49 +413,60 @@ impl Gen<'_> {
         let mut exit = Exit::FallThrough;
         let rewritten = rewritten_later(nodes);
         let masks_rewritten = masks_rewritten_later(nodes, self.wave64);
-        let mut skip_to = 0;
-        for (k, n) in nodes.iter().enumerate() {
-            if k < skip_to {
-                continue;
-            }
+        let reset = counters_reset_later(nodes);
+        let mut next = 0;
+        while next < nodes.len() {
+            let first = next;
+            let n = &nodes[first];
             // A run of f64 nodes, chunk by chunk (`f64_run`). They change no EXEC, so neither
-            // variant checks or resumes between them (checked for the general one).
-            // (s_delay_alu and other hints between them do nothing.)
-            let run = nodes[k..]
+            // variant checks or resumes between them (checked for the general one), and they
+            // touch no wait counter. (s_delay_alu and other hints between them do nothing.)
+            let run = nodes[first..]
                 .iter()
                 .take_while(|n| matches!(n, Node::F64 { .. } | Node::Nop))
                 .count();
-            let f64s = nodes[k..k + run]
+            let f64s = nodes[first..first + run]
                 .iter()
                 .filter(|n| matches!(n, Node::F64 { .. }))
                 .count();
             let resumes_in = match variant {
-                Variant::General(rs) => rs.iter().any(|r| (k..k + run).contains(&r.0)),
+                Variant::General(rs) => rs.iter().any(|r| (first..first + run).contains(&r.0)),
                 _ => false,
             };
             if f64s >= 2 && !resumes_in {
-                self.masks_rewritten = masks_rewritten[k];
+                self.masks_rewritten = masks_rewritten[first];
                 self.read_soon = RowSet::default();
-                for near in nodes.iter().skip(k).take(run + READ_WINDOW) {
+                for near in nodes.iter().skip(first).take(run + READ_WINDOW) {
                     vgpr_rows_read(near, &mut self.read_soon);
                 }
                 self.forget_old_vgprs();
-                self.f64_run(&nodes[k..k + run]);
-                skip_to = k + run;
+                self.f64_run(&nodes[first..first + run]);
+                next = first + run;
                 continue;
             }
-            self.rewritten = rewritten[k];
-            self.masks_rewritten = masks_rewritten[k];
+            self.rewritten = rewritten[first];
+            self.masks_rewritten = masks_rewritten[first];
             self.read_soon = RowSet::default();
             // (This node's reads too: the cache is trimmed when it starts.)
-            for near in nodes.iter().skip(k).take(READ_WINDOW + 1) {
+            for near in nodes.iter().skip(first).take(READ_WINDOW + 1) {
                 vgpr_rows_read(near, &mut self.read_soon);
             }
             let exec_before = match variant {
                 Variant::FullExec => Some(self.exec_pair()),
                 _ => None,
             };
-            exit = self.one_node(n, exit);
+            // A clause of s_loads is one node here: its last index is where a change of EXEC
+            // would be checked (none of them writes EXEC).
+            let clause = sload_clause_len(&nodes[first..]);
+            let k = first + clause - 1;
+            next = k + 1;
+            self.reset = reset[k];
+            exit = if clause > 1 {
+                self.sload_clause(&nodes[first..=k], &reset[first..=k]);
+                exit
+            } else {
+                self.one_node(n, exit)
+            };
             match variant {
                 Variant::Plain => {}
                 Variant::FullExec => {
@@ -675,6 +763,9 @@ struct Gen<'a> {
     masks_rewritten: RowSet,
     /// VGPR results are written through and the cache trimmed ([`WRITE_THROUGH_MAX`]).
     through: bool,
+    /// The wait counters this node's issue would add to that a later s_waitcnt resets to 0
+    /// before anything can read them ([`counters_reset_later`]).
+    reset: Reset,
     /// MODE's denormal flushing of f32 and of f64 values (flush inputs, flush outputs) that
     /// the float code applies around the host operation (`FpCtl::host_flush`).
     ftz32: (bool, bool),
@@ -698,6 +789,8 @@ struct Gen<'a> {
     /// tier's single-pass allocator stores every live value at each branch, which cost it
     /// more than the branches saved.
     cold_paths: bool,
+    /// The block is a self-loop (`SelfLoop`): its accesses run once an iteration.
+    looping: bool,
 }
 
 /// Whether f32 bits `x` are a denormal (exponent zero, mantissa not).
@@ -2865,6 +2958,39 @@ impl Gen<'_> {
         self.b.ins().store(mem(), c, cnt, field);
     }
 
+    /// Adds one issue to wait counter `field` unless a later `s_waitcnt` resets it before
+    /// anything reads it (`self.reset`, [`counters_reset_later`]); for the fast paths.
+    fn count_issue_live(&mut self, field: i32, max: u8) {
+        let dead =
+            (field == self.env.vm && self.reset.vm) || (field == self.env.lgkm && self.reset.lgkm);
+        if !dead {
+            self.count_issue(field, max);
+        }
+    }
+
+    /// The address `(sbase pair + imm + soff) & !3` of an s_load (`exec::smem::s_load`).
+    fn sload_address(&mut self, sbase: u16, soff: Src, imm: i64) -> Value {
+        let lo = self.get_sgpr(sbase);
+        let hi = self.get_sgpr(sbase + 1);
+        let base = self.join64(lo, hi);
+        let off = self.src32(soff);
+        let off = self.b.ins().uextend(I64, off);
+        let a = self.b.ins().iadd_imm_s(base, imm);
+        let a = self.b.ins().iadd(a, off);
+        self.b.ins().band_imm_u(a, !3u64 as i64)
+    }
+
+    /// The `n` dwords at host address `host` into SGPRs `dst..dst + n`, in memory.
+    fn sload_dwords(&mut self, host: Value, dst: u16, n: u8) {
+        let guest = guest_mem();
+        for k in 0..n as u16 {
+            let v = self.b.ins().load(I32, guest, host, 4 * k as i32);
+            self.b
+                .ins()
+                .store(mem(), v, self.sgpr_ptr, (dst + k) as i32 * 4);
+        }
+    }
+
     /// A `Node::SLoad`: the load when the region cache holds its bytes (see `select::sload`),
     /// else the handler's call; the destination is written in memory on both paths.
     #[allow(clippy::too_many_arguments)]
@@ -2879,15 +3005,13 @@ impl Gen<'_> {
         n: u8,
         slot: u8,
     ) {
-        let lo = self.get_sgpr(sbase);
-        let hi = self.get_sgpr(sbase + 1);
-        let base = self.join64(lo, hi);
-        let off = self.src32(soff);
-        let off = self.b.ins().uextend(I64, off);
-        let a = self.b.ins().iadd_imm_s(base, imm);
-        let a = self.b.ins().iadd(a, off);
-        let a = self.b.ins().band_imm_u(a, !3u64 as i64);
+        let a = self.sload_address(sbase, soff, imm);
         self.flush_footprint(fp);
+        self.sload_at(idx, a, dst, n, slot);
+    }
+
+    /// [`Gen::sload`] once its address `a` is computed and its footprint stored.
+    fn sload_at(&mut self, idx: u32, a: Value, dst: u16, n: u8, slot: u8) {
         let access = self.b.create_block();
         let delta = self.b.append_block_param(access, I64);
         let slow = self.b.create_block();
@@ -2896,14 +3020,8 @@ impl Gen<'_> {
         self.b.switch_to_block(access);
         self.b.seal_block(access);
         let host = self.b.ins().iadd(delta, a);
-        let guest = guest_mem();
-        for k in 0..n as u16 {
-            let v = self.b.ins().load(I32, guest, host, 4 * k as i32);
-            self.b
-                .ins()
-                .store(mem(), v, self.sgpr_ptr, (dst + k) as i32 * 4);
-        }
-        self.count_issue(self.env.lgkm, crate::wave::WaitCounts::LGKM_MAX);
+        self.sload_dwords(host, dst, n);
+        self.count_issue_live(self.env.lgkm, crate::wave::WaitCounts::LGKM_MAX);
         self.b.ins().jump(join, &[]);
         self.b.switch_to_block(slow);
         self.b.seal_block(slow);
@@ -2911,6 +3029,122 @@ impl Gen<'_> {
         self.b.ins().jump(join, &[]);
         self.b.switch_to_block(join);
         self.b.seal_block(join);
+    }
+
+    /// A clause of `Node::SLoad`s from one base pair ([`sload_clause_len`], `reset` their
+    /// [`counters_reset_later`]): when one allocation in the first's region-cache slot holds
+    /// the bytes of all of them, they load from it with one check and one LGKM_CNT update
+    /// (the issues of `WaitCounts::lgkm_issue`, saturating, added at once); otherwise each
+    /// runs as `sload` would, in order (its own check, and the handler, whose fault or stop
+    /// is then the first in program order). Both paths leave the registers as `sload` does.
+    fn sload_clause(&mut self, loads: &[Node], reset: &[Reset]) {
+        struct L {
+            idx: u32,
+            imm: i64,
+            dst: u16,
+            n: u8,
+            slot: u8,
+            a: Value,
+        }
+        let mut ls = Vec::with_capacity(loads.len());
+        for (j, node) in loads.iter().enumerate() {
+            let Node::SLoad {
+                idx,
+                ref fp,
+                sbase,
+                soff,
+                imm,
+                dst,
+                n,
+                slot,
+            } = *node
+            else {
+                continue;
+            };
+            // The first's `one_node` bookkeeping here; the others count their lanes on
+            // each path below (a callback's stop must count up to its own instruction).
+            if j == 0 {
+                self.forget_old_vgprs();
+                self.count_lanes();
+            }
+            let a = self.sload_address(sbase, soff, imm);
+            self.flush_footprint(fp);
+            ls.push(L {
+                idx,
+                imm,
+                dst,
+                n,
+                slot,
+                a,
+            });
+        }
+        let (Some(lo), Some(hi)) = (
+            ls.iter().min_by_key(|l| l.imm),
+            ls.iter().max_by_key(|l| l.imm),
+        ) else {
+            return;
+        };
+        // Every address lies in [lo, hi] when that does not wrap (offsets differ by less
+        // than 2^21), so [lo, hi + 4 * max n) covers every load's bytes.
+        let bytes = 4 * ls.iter().map(|l| l.n as i64).max().unwrap_or(1);
+        let (lo_a, hi_a, slot) = (lo.a, hi.a, ls[0].slot);
+        let ordered = self
+            .b
+            .ins()
+            .icmp(IntCC::UnsignedLessThanOrEqual, lo_a, hi_a);
+        let check = self.b.create_block();
+        let each = self.b.create_block();
+        let access = self.b.create_block();
+        let delta = self.b.append_block_param(access, I64);
+        let join = self.b.create_block();
+        self.b.ins().brif(ordered, check, &[], each, &[]);
+        self.b.switch_to_block(check);
+        self.b.seal_block(check);
+        self.region_check(slot, lo_a, hi_a, bytes, access, each);
+        self.b.switch_to_block(access);
+        self.b.seal_block(access);
+        let counted = (self.lanes, self.lane_run);
+        for (j, l) in ls.iter().enumerate() {
+            if j > 0 {
+                self.count_lanes();
+            }
+            let host = self.b.ins().iadd(delta, l.a);
+            self.sload_dwords(host, l.dst, l.n);
+        }
+        let last = reset.last().copied().unwrap_or_default();
+        if !last.lgkm {
+            use crate::wave::WaitCounts as W;
+            // `lgkm_issue` m times: c + m capped at the maximum, or c if already above it.
+            let cnt = self
+                .b
+                .ins()
+                .load(self.ptr_ty, mem(), self.env_ptr, self.env.cnt);
+            let c = self.b.ins().load(I8, mem(), cnt, self.env.lgkm);
+            let w = self.b.ins().uextend(I32, c);
+            let w = self.b.ins().iadd_imm_u(w, ls.len() as i64);
+            let top = self.iconst32(W::LGKM_MAX as u32);
+            let w = self.b.ins().umin(w, top);
+            let w = self.b.ins().ireduce(I8, w);
+            let c = self.b.ins().umax(c, w);
+            self.b.ins().store(mem(), c, cnt, self.env.lgkm);
+        }
+        self.b.ins().jump(join, &[]);
+        // The other path counts the same lanes from the same point (EXEC stays cached: no
+        // s_load writes it), so both end with the same count.
+        (self.lanes, self.lane_run) = counted;
+        self.b.switch_to_block(each);
+        self.b.seal_block(each);
+        for (j, l) in ls.iter().enumerate() {
+            if j > 0 {
+                self.count_lanes();
+            }
+            self.reset = reset.get(j).copied().unwrap_or_default();
+            self.sload_at(l.idx, l.a, l.dst, l.n, l.slot);
+        }
+        self.b.ins().jump(join, &[]);
+        self.b.switch_to_block(join);
+        self.b.seal_block(join);
+        self.reset = last;
     }
 
     /// A `Node::Mem`: the compiled access when some lane is active and one check over the
@@ -3113,9 +3347,6 @@ impl Gen<'_> {
         }
         let host = self.b.ins().iadd(delta_p, k);
         let done = self.b.create_block();
-        let lp = self.b.create_block();
-        let lane = self.b.append_block_param(lp, I64);
-        let zero = self.b.ins().iconst(I64, 0);
         if let Some((maybe, a0, chunks)) = contig {
             let check = self.b.create_block();
             let vector = self.b.create_block();
@@ -3158,6 +3389,47 @@ impl Gen<'_> {
             self.b.switch_to_block(lanes);
             self.b.seal_block(lanes);
         }
+        if self.cold_paths
+            && self.looping
+            && offsets.is_none()
+            && m.rmw.is_none()
+            && m.size >= 4
+            && m.off1.is_none()
+        {
+            // Every lane active (EXEC full, tested here: self-loop blocks have no full-EXEC
+            // variant): the lane loop below unrolled, without its EXEC test, in the same lane
+            // order (stores to one address keep the last lane's). sgemm_naive's loads (a row
+            // of A that each half-wave reads at one address, a row of B that both half-waves
+            // read) are neither unit-stride nor uniform and took ~11 host instructions a lane
+            // in the loop. (Optimised self-loops only: the quick tier keeps its code short, and
+            // saxpy's straight block, whose accesses are unit-stride, lost ~13 host
+            // instructions a wave to the larger function's register allocation.)
+            let unrolled = self.b.create_block();
+            let lanes = self.b.create_block();
+            let all = self.lane_mask() as i64;
+            let full = self.b.ins().icmp_imm_u(IntCC::Equal, exec, all);
+            self.b.ins().brif(full, unrolled, &[], lanes, &[]);
+            self.b.switch_to_block(unrolled);
+            self.b.seal_block(unrolled);
+            for l in 0..(self.chunks * VL) as i32 {
+                let a =
+                    self.b
+                        .ins()
+                        .load(I32, mem(), self.vgpr_ptr, vgpr_offset(m.addr, 0) + 4 * l);
+                let a = self.b.ins().uextend(I64, a);
+                let at = self.b.ins().iadd(host, a);
+                for d in 0..m.dwords as u16 {
+                    let ro = vgpr_offset(m.data + d, 0) + 4 * l;
+                    self.move_value(I32, m.store, ro, at, 4 * d as i32);
+                }
+            }
+            self.b.ins().jump(done, &[]);
+            self.b.switch_to_block(lanes);
+            self.b.seal_block(lanes);
+        }
+        let lp = self.b.create_block();
+        let lane = self.b.append_block_param(lp, I64);
+        let zero = self.b.ins().iconst(I64, 0);
         self.b.ins().jump(lp, &[zero.into()]);
         self.b.switch_to_block(lp);
         // Active lanes only (`exec`, from the dominating block).
@@ -3649,16 +3921,21 @@ impl Gen<'_> {
 
     /// A whole wave's dwords between VGPR row `m.data` and guest memory at host address `at`.
     fn move_vectors(&mut self, m: &MemOp, at: Value) {
-        let guest = guest_mem();
         for c in 0..self.chunks {
-            let (go, ro) = ((16 * c) as i32, vgpr_offset(m.data, c));
-            if m.store {
-                let v = self.b.ins().load(I32X4, mem(), self.vgpr_ptr, ro);
-                self.b.ins().store(guest, v, at, go);
-            } else {
-                let v = self.b.ins().load(I32X4, guest, at, go);
-                self.b.ins().store(mem(), v, self.vgpr_ptr, ro);
-            }
+            self.move_value(I32X4, m.store, vgpr_offset(m.data, c), at, (16 * c) as i32);
+        }
+    }
+
+    /// One `ty` value between the register file at offset `ro` and guest memory at host
+    /// address `at + go` (to memory when `store`).
+    fn move_value(&mut self, ty: Type, store: bool, ro: i32, at: Value, go: i32) {
+        let guest = guest_mem();
+        if store {
+            let v = self.b.ins().load(ty, mem(), self.vgpr_ptr, ro);
+            self.b.ins().store(guest, v, at, go);
+        } else {
+            let v = self.b.ins().load(ty, guest, at, go);
+            self.b.ins().store(mem(), v, self.vgpr_ptr, ro);
         }
     }
 
@@ -3672,9 +3949,9 @@ impl Gen<'_> {
             (false, false) => (self.env.vm, crate::wave::WaitCounts::VM_MAX),
             (false, true) => (self.env.vs, crate::wave::WaitCounts::VS_MAX),
         };
-        self.count_issue(field, max);
+        self.count_issue_live(field, max);
         if m.flat {
-            self.count_issue(self.env.lgkm, crate::wave::WaitCounts::LGKM_MAX);
+            self.count_issue_live(self.env.lgkm, crate::wave::WaitCounts::LGKM_MAX);
         }
     }
 
