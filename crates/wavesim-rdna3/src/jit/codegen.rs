@@ -165,6 +165,17 @@ impl RowSet {
 /// that stores what is held gains nothing there and costs a store of each dirty row on every
 /// one of its exit paths.)
 fn rewritten_later(nodes: &[Node]) -> Vec<RowSet> {
+    written_later(nodes, |n, acc| {
+        for r in vgpr_rows_written(n) {
+            acc.add(r);
+        }
+    })
+}
+
+/// The look-ahead both [`rewritten_later`] and [`masks_rewritten_later`] make: for each node,
+/// the keys that `written` adds for the nodes after it, up to the next node that stores what
+/// is held ([`stores_held`], which ends the look-ahead because it stores every dirty key).
+fn written_later(nodes: &[Node], written: impl Fn(&Node, &mut RowSet)) -> Vec<RowSet> {
     let mut out = vec![RowSet::default(); nodes.len()];
     let mut acc = RowSet::default();
     for (k, n) in nodes.iter().enumerate().rev() {
@@ -172,9 +183,7 @@ fn rewritten_later(nodes: &[Node]) -> Vec<RowSet> {
         if stores_held(n) {
             acc = RowSet::default();
         }
-        for r in vgpr_rows_written(n) {
-            acc.add(r);
-        }
+        written(n, &mut acc);
     }
     out
 }
@@ -196,28 +205,19 @@ fn mask_key(code: u16, wave64: bool) -> u16 {
 /// it is replaced its packing into bits is dead code (saxpy's carry chains: each
 /// v_add_co_u32 / v_add_co_ci_u32 writes VCC, which the next replaces).
 fn masks_rewritten_later(nodes: &[Node], wave64: bool) -> Vec<RowSet> {
-    let mut out = vec![RowSet::default(); nodes.len()];
-    let mut acc = RowSet::default();
-    for (k, n) in nodes.iter().enumerate().rev() {
-        out[k] = acc;
-        if stores_held(n) {
-            acc = RowSet::default();
-        }
-        match *n {
-            Node::VCarry { carry: dst, .. }
-            | Node::Mad64 { carry: dst, .. }
-            | Node::VCmp { dst, .. }
-            | Node::VCmpF { dst, .. } => {
-                if let MaskDst::Sgpr(code) = dst {
-                    if code != opnd::NULL {
-                        acc.add(mask_key(code, wave64));
-                    }
+    written_later(nodes, |n, acc| match *n {
+        Node::VCarry { carry: dst, .. }
+        | Node::Mad64 { carry: dst, .. }
+        | Node::VCmp { dst, .. }
+        | Node::VCmpF { dst, .. } => {
+            if let MaskDst::Sgpr(code) = dst {
+                if code != opnd::NULL {
+                    acc.add(mask_key(code, wave64));
                 }
             }
-            _ => {}
         }
-    }
-    out
+        _ => {}
+    })
 }
 
 /// Whether the code of `n` may store every dirty register it holds: on a callback's or side
