@@ -285,6 +285,19 @@ fn compare(seed: u64, engine: Engine, want: State, got: State) {
     }
 }
 
+/// Runs `case()` under the interpreter and under the JIT and compares the complete state
+/// (`label` names the case in the message).
+fn same_under_jit(label: u64, case: impl Fn() -> Harness, prog: &Program) {
+    let (want, want_mem, want_lds) = run(case(), prog, Engine::Interp);
+    let (got, got_mem, got_lds) = run(case(), prog, Engine::Jit);
+    compare(
+        label,
+        Engine::Jit,
+        (&want, &want_mem, &want_lds),
+        (&got, &got_mem, &got_lds),
+    );
+}
+
 #[test]
 fn jit_matches_interpreter_on_random_programs() {
     let n = if cfg!(debug_assertions) { 400 } else { 4000 };
@@ -297,27 +310,50 @@ fn jit_matches_interpreter_with_flushed_denormals() {
     differential(1 << 40, n, true);
 }
 
-/// f32 values for float chains: denormals of both signs, tiny normals whose products and
-/// sums round into or out of the denormal range, zeros, NaNs (quiet and signalling),
-/// infinities and ordinary numbers.
-fn chain_value(rng: &mut Rng) -> u32 {
-    let sign = rng.u32() & 0x8000_0000;
+/// A float format of the chain programs' values: exponent and mantissa widths.
+#[derive(Clone, Copy)]
+struct Fmt {
+    exp: u32,
+    man: u32,
+}
+
+const F32: Fmt = Fmt { exp: 8, man: 23 };
+const F64: Fmt = Fmt { exp: 11, man: 52 };
+
+/// Values for float chains in format `f` (its bits): denormals of both signs, tiny normals,
+/// normals near the square root of the smallest normal (their products round into or out of
+/// the denormal range), zeros, NaNs (quiet and signalling, both signs), infinities, large
+/// numbers (times a denormal, a normal: whether the denormal was flushed shows) and ordinary
+/// ones. The f32 and f64 chains draw from the same cases.
+fn chain_float(rng: &mut Rng, f: Fmt) -> u64 {
+    let bias = (1u64 << (f.exp - 1)) - 1;
+    let inf = ((1u64 << f.exp) - 1) << f.man;
+    let sign = (rng.next() & 1) << (f.exp + f.man);
+    let man = rng.next() & ((1u64 << f.man) - 1);
+    let exp = |e: u64| e << f.man;
     match rng.below(8) {
-        0 | 1 => sign | rng.u32() & 0x007f_ffff,
-        2 => sign | (1 + rng.below(3) as u32) << 23 | rng.u32() & 0x007f_ffff,
-        3 => sign | (0x30 + rng.below(0x20) as u32) << 23 | rng.u32() & 0x007f_ffff,
-        4 => rng.pick(&[
-            0,
-            0x8000_0000,
-            0x7fc0_0000,
-            0x7f80_0001,
-            0xffa0_0000,
-            0x7f80_0000,
-        ]),
-        // Large: times a denormal, a normal (whether the denormal was flushed shows).
-        5 => sign | (0xd0 + rng.below(0x2e) as u32) << 23 | rng.u32() & 0x007f_ffff,
-        _ => sign | (0x78 + rng.below(16) as u32) << 23 | rng.u32() & 0x007f_ffff,
+        0 | 1 => sign | man,
+        2 => sign | exp(1 + rng.below(3)) | man,
+        3 => sign | exp(bias / 2 - 16 + rng.below(32)) | man,
+        4 => {
+            let quiet = 1u64 << (f.man - 1);
+            rng.pick(&[
+                0,
+                1 << (f.exp + f.man),
+                inf | quiet,
+                inf | 1,
+                1 << (f.exp + f.man) | inf | quiet >> 1,
+                inf,
+                1 << (f.exp + f.man) | inf,
+            ])
+        }
+        5 => sign | exp(2 * bias - 45 + rng.below(46)) | man,
+        _ => sign | exp(bias - 7 + rng.below(16)) | man,
     }
+}
+
+fn chain_value(rng: &mut Rng) -> u32 {
+    chain_float(rng, F32) as u32
 }
 
 /// A source operand of a chain instruction: mostly v0-v7, sometimes s0-s7, an inline
@@ -518,14 +554,7 @@ fn jit_flushes_lanes_a_wider_exec_turns_on() {
             w.hw.mode = mode;
             h
         };
-        let (want, want_mem, want_lds) = run(case(), &prog, Engine::Interp);
-        let (got, got_mem, got_lds) = run(case(), &prog, Engine::Jit);
-        compare(
-            exec,
-            Engine::Jit,
-            (&want, &want_mem, &want_lds),
-            (&got, &got_mem, &got_lds),
-        );
+        same_under_jit(exec, case, &prog);
     }
 }
 
@@ -534,26 +563,6 @@ fn jit_matches_interpreter_on_flushed_float_chains() {
     let n = if cfg!(debug_assertions) { 200 } else { 1000 };
     // Both tiers' code (each program is compiled once, by the tier asked for).
     chains_match(n, chain_case, &[Engine::Jit, Engine::Auto]);
-}
-
-/// The high dword of an f64 for f64 chains: denormals, tiny normals, NaNs (quiet and
-/// signalling), infinities, zeros and ordinary and large numbers.
-fn chain_hi64(rng: &mut Rng) -> u32 {
-    let sign = rng.u32() & 0x8000_0000;
-    match rng.below(8) {
-        0 | 1 => sign | rng.u32() & 0x000f_ffff,
-        2 => sign | (1 + rng.below(0x40) as u32) << 20 | rng.u32() & 0x000f_ffff,
-        3 => rng.pick(&[
-            0,
-            0x8000_0000,
-            0x7ff8_0000,
-            0x7ff0_0000,
-            0xfff4_0000,
-            0x7ff0_0001,
-        ]),
-        4 => sign | (0x7c0 + rng.below(0x3f) as u32) << 20 | rng.u32() & 0x000f_ffff,
-        _ => sign | (0x3f0 + rng.below(32) as u32) << 20 | rng.u32() & 0x000f_ffff,
-    }
 }
 
 /// A program of f64 operations (VOP3 v_add/mul/fma/min/max_f64, v_ldexp_f64 by an inline
@@ -605,18 +614,16 @@ fn chain64_case(seed: u64) -> (Harness, Program) {
     h.mem.alloc(256, 256).expect("buffer");
     let w = &mut h.wave;
     for s in (0..8).step_by(2) {
-        w.sgpr[s] = rng.u32();
-        w.sgpr[s + 1] = chain_hi64(&mut rng);
+        let v = chain_float(&mut rng, F64);
+        (w.sgpr[s], w.sgpr[s + 1]) = (v as u32, (v >> 32) as u32);
     }
     exec_sources(w, &mut rng);
-    for r in 0..16 {
+    // (Aligned pairs; the programs also read unaligned ones, v[3:4].)
+    for r in (0..16).step_by(2) {
         for lane in 0..64 {
-            let v = if r % 2 == 1 || rng.pct(20) {
-                chain_hi64(&mut rng)
-            } else {
-                rng.u32()
-            };
-            w.vgpr_set(r, lane, v);
+            let v = chain_float(&mut rng, F64);
+            w.vgpr_set(r, lane, v as u32);
+            w.vgpr_set(r + 1, lane, (v >> 32) as u32);
         }
     }
     // Round to nearest even, every FP_DENORM setting, DX10_CLAMP and IEEE either way.
@@ -642,4 +649,96 @@ fn jit_matches_interpreter_on_random_programs_long() {
         .unwrap_or(100_000);
     differential(1 << 32, n, false);
     differential(1 << 41, n, true);
+}
+
+/// A run of f64 instructions (compiled chunk by chunk, the host's results taken without the
+/// NaN rule and the chunk computed again with it when a result it writes is NaN) on NaN
+/// sources in every position and combination (signalling and quiet, both signs, distinct
+/// payloads): each result is the first NaN source quieted, else the exact result (the
+/// interpreter's `soft::NanPolicy::RDNA3`, after the RDNA3 ISA guide's pseudocode), in both
+/// tiers, under full and partial EXEC; NaN intermediates read again, one dropped by
+/// v_max_f64.
+#[test]
+fn jit_f64_runs_give_the_isa_nan() {
+    wavesim_rdna3::jit::verify_ir(true);
+    const QUIET: u64 = 0x0008_0000_0000_0000;
+    let nan = [
+        0x7ff0_0000_0000_0a0au64,
+        0xfff8_0000_0000_0b0b,
+        0x7ff4_0000_0000_0c0c,
+    ];
+    let normal = [2.0f64, 3.0, 0.5];
+    // Lane l: source k NaN if bit k of l is set (lanes 8-31 repeat the pattern).
+    let val = |k: usize, l: usize| {
+        if l >> k & 1 != 0 {
+            nan[k]
+        } else {
+            normal[k].to_bits()
+        }
+    };
+    let vop3 =
+        |op: u32, d: u32, a: u32, b: u32, c: u32| [0x35 << 26 | op << 16 | d, a | b << 9 | c << 18];
+    let (fma, add, mul, max) = (0x214, 0x327, 0x328, 0x32a);
+    let v = |r: u32| 256 + r;
+    let mut words = Vec::new();
+    for w in [
+        vop3(fma, 6, v(0), v(2), v(4)),
+        vop3(fma, 8, v(4), v(0), v(2)),
+        vop3(fma, 10, v(2), v(4), v(0)),
+        vop3(add, 12, v(4), v(2), 0),
+        vop3(mul, 14, v(2), v(0), 0),
+        vop3(max, 16, v(6), v(4), 0),
+        vop3(add, 18, v(8), v(10), 0),
+    ] {
+        words.extend_from_slice(&w);
+    }
+    words.push(S_ENDPGM);
+    let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+    let prog = Program::new(&bytes, 0).expect("the program decodes");
+    // The ISA's result of an op on sources `s` (in operand order) whose exact value is `r`.
+    let rule = |s: &[u64], r: f64| {
+        s.iter()
+            .find(|&&x| f64::from_bits(x).is_nan())
+            .map_or(r.to_bits(), |&x| x | QUIET)
+    };
+    for (optimised, exec) in [(true, u64::MAX), (false, u64::MAX), (true, 0x5a5a_f0f0)] {
+        wavesim_rdna3::jit::optimise_at_once(optimised);
+        let case = || {
+            let mut h = Harness::new(false);
+            h.mem.alloc(256, 256).expect("buffer");
+            for k in 0..3 {
+                h.set_v(2 * k, |l| val(k, l) as u32);
+                h.set_v(2 * k + 1, |l| (val(k, l) >> 32) as u32);
+            }
+            h.wave.set_exec(exec);
+            h.wave.hw.mode = 0xf0;
+            h
+        };
+        let mut h = case();
+        h.cfg.engine = Engine::Jit;
+        h.run_program(&prog, 100).expect("the program runs");
+        for l in 0..32 {
+            let [a, b, c] = [0, 1, 2].map(|k| val(k, l));
+            let [fa, fb, fc] = [a, b, c].map(f64::from_bits);
+            let pair = |r: usize| u64::from(h.v(r, l)) | u64::from(h.v(r + 1, l)) << 32;
+            let want = [
+                (6, rule(&[a, b, c], fa.mul_add(fb, fc))),
+                (8, rule(&[c, a, b], fc.mul_add(fa, fb))),
+                (10, rule(&[b, c, a], fb.mul_add(fc, fa))),
+                (12, rule(&[c, b], fc + fb)),
+                (14, rule(&[b, a], fb * fa)),
+            ];
+            for (r, want) in want {
+                let want = if exec >> l & 1 != 0 { want } else { 0 };
+                assert_eq!(
+                    pair(r),
+                    want,
+                    "v[{r}:{}] lane {l}, optimised {optimised}, exec {exec:#x}",
+                    r + 1
+                );
+            }
+        }
+        same_under_jit(exec, case, &prog);
+    }
+    wavesim_rdna3::jit::optimise_at_once(false);
 }

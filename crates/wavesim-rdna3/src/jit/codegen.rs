@@ -35,6 +35,38 @@ use std::collections::HashMap;
 /// zipped).
 type Zipped = (u16, [Value; 2], bool);
 
+/// An f64 node's operation and sources (`Node::F64` without its destination).
+#[derive(Clone, Copy)]
+struct F64Inst {
+    op: F64Op,
+    srcs: [VSrc64; 3],
+    /// VOP3 source modifiers (bit k: source k).
+    abs: u8,
+    neg: u8,
+}
+
+/// One chunk of f64 code being made (`Gen::f64_run`, `Gen::f64_chunk`).
+struct F64Chunk {
+    c: usize,
+    /// The pairs of the chunk held as f64 lanes.
+    zipped: Vec<Zipped>,
+    /// The host's results are taken without the NaN rule; the NaN lanes of the results
+    /// written to the rows are gathered in `nans` (the caller checks them).
+    speculate: bool,
+    nans: Option<Value>,
+}
+
+impl F64Chunk {
+    fn new(c: usize, speculate: bool) -> Self {
+        F64Chunk {
+            c,
+            zipped: Vec::new(),
+            speculate,
+            nans: None,
+        }
+    }
+}
+
 /// Lanes per host vector.
 const VL: usize = 4;
 
@@ -1605,9 +1637,10 @@ impl Gen<'_> {
         self.b.ins().splat(I64X2, k)
     }
 
-    /// An f64 op on two lanes (I64X2 bits): the host result, or RDNA3's NaN rule where it is
-    /// NaN (`soft::nan_of` / `soft::invalid`, the path `exec::vfloat::f64_op` takes there).
-    fn f64_lanes(&mut self, op: F64Op, x: Value, y: Value, z: Value) -> Value {
+    /// An f64 op on two lanes (I64X2 bits): the host result, or (`exact`) RDNA3's NaN rule
+    /// where it is NaN (`soft::nan_of` / `soft::invalid`, the path `exec::vfloat::f64_op`
+    /// takes there; without `exact` the caller checks for NaNs, `f64_run`).
+    fn f64_lanes(&mut self, op: F64Op, x: Value, y: Value, z: Value, exact: bool) -> Value {
         if matches!(op, F64Op::Min | F64Op::Max) {
             return self.minmax(op == F64Op::Max, x, y, true);
         }
@@ -1626,6 +1659,9 @@ impl Gen<'_> {
         };
         let r = self.b.ins().bitcast(I64X2, vec_bits(), r);
         let r = self.out64(r);
+        if !exact {
+            return r;
+        }
         let srcs: &[Value] = if op == F64Op::Fma {
             &[x, y, z]
         } else {
@@ -1661,11 +1697,11 @@ impl Gen<'_> {
         })
     }
 
-    fn f64_node(&mut self, op: F64Op, dst: u16, srcs: [VSrc64; 3], abs: u8, neg: u8) {
+    fn f64_node(&mut self, dst: u16, i: F64Inst) {
         let m = self.exec_masks();
         let (mut los, mut his) = (Vec::new(), Vec::new());
         for c in 0..self.chunks {
-            let (lo, hi) = self.f64_chunk(op, srcs, abs, neg, c);
+            let (lo, hi) = self.f64_chunk(i, c);
             los.push(lo);
             his.push(hi);
         }
@@ -1674,69 +1710,72 @@ impl Gen<'_> {
     }
 
     /// Chunk `c` of an f64 node's result as (low dwords, high dwords) vectors.
-    fn f64_chunk(
-        &mut self,
-        op: F64Op,
-        srcs: [VSrc64; 3],
-        abs: u8,
-        neg: u8,
-        c: usize,
-    ) -> (Value, Value) {
-        let r = self.f64_zipped(op, srcs, abs, neg, c, &mut Vec::new());
+    fn f64_chunk(&mut self, i: F64Inst, c: usize) -> (Value, Value) {
+        let mut ch = F64Chunk::new(c, false);
+        let r = self.f64_zipped(i, &mut ch);
         self.unzip(r)
     }
 
-    /// Chunk `c` of an f64 node's result as two vectors of two f64 lanes (I64X2); sources in
-    /// `zipped` (pairs by low row, in that form) are taken from there.
-    fn f64_zipped(
-        &mut self,
-        op: F64Op,
-        srcs: [VSrc64; 3],
-        abs: u8,
-        neg: u8,
-        c: usize,
-        zipped: &mut Vec<Zipped>,
-    ) -> [Value; 2] {
+    /// Chunk `ch.c` of an f64 node's result as two vectors of two f64 lanes (I64X2); sources
+    /// in `ch.zipped` (pairs by low row, in that form) are taken from there.
+    fn f64_zipped(&mut self, i: F64Inst, ch: &mut F64Chunk) -> [Value; 2] {
         let mut src = |g: &mut Self, k: usize| {
-            let v = g.zipped_src(srcs[k], c, zipped);
-            g.mods64(v, k as u8, abs, neg)
+            let v = g.zipped_src(i.srcs[k], ch);
+            g.mods64(v, k as u8, i.abs, i.neg)
         };
         let xs = src(self, 0);
         let ys = src(self, 1);
-        let zs = if op == F64Op::Fma { src(self, 2) } else { ys };
-        let r0 = self.f64_lanes(op, xs[0], ys[0], zs[0]);
-        let r1 = self.f64_lanes(op, xs[1], ys[1], zs[1]);
+        let zs = if i.op == F64Op::Fma { src(self, 2) } else { ys };
+        let exact = !ch.speculate;
+        let r0 = self.f64_lanes(i.op, xs[0], ys[0], zs[0], exact);
+        let r1 = self.f64_lanes(i.op, xs[1], ys[1], zs[1], exact);
         [r0, r1]
     }
 
-    /// A 64-bit source's chunk `c` as two I64X2 vectors: from `zipped` if its pair is there
-    /// (a pair overlapping it by one row is first written back to the rows, `unzip_pair`).
-    fn zipped_src(&mut self, s: VSrc64, c: usize, zipped: &mut Vec<Zipped>) -> [Value; 2] {
+    /// A 64-bit source's chunk `ch.c` as two I64X2 vectors: from `ch.zipped` if its pair is
+    /// there (a pair overlapping it by one row is first written back to the rows,
+    /// `unzip_overlapping`).
+    fn zipped_src(&mut self, s: VSrc64, ch: &mut F64Chunk) -> [Value; 2] {
         if let VSrc64::Vgpr(r) = s {
-            if let Some(&(_, v, _)) = zipped.iter().find(|z| z.0 == r) {
+            if let Some(&(_, v, _)) = ch.zipped.iter().find(|z| z.0 == r) {
                 return v;
             }
-            self.unzip_overlapping(r, c, zipped);
+            self.unzip_overlapping(r, ch);
             // (Kept for the run's next readers of the pair: the argument of a polynomial.)
-            let v = self.vsrc64_chunk(s, c);
-            zipped.push((r, v, false));
+            let v = self.vsrc64_chunk(s, ch.c);
+            ch.zipped.push((r, v, false));
             return v;
         }
-        self.vsrc64_chunk(s, c)
+        self.vsrc64_chunk(s, ch.c)
     }
 
-    /// Writes the pairs of `zipped` that share a row with pair `r` back to the rows' cached
-    /// vectors (dirty; a pair only read is there already) and drops them from `zipped`.
-    fn unzip_overlapping(&mut self, r: u16, c: usize, zipped: &mut Vec<Zipped>) {
-        while let Some(k) = zipped.iter().position(|z| z.0 + 1 >= r && z.0 <= r + 1) {
-            let (row, v, written) = zipped.swap_remove(k);
-            if !written {
-                continue;
+    /// Writes the pairs of `ch.zipped` that share a row with pair `r` back to the rows'
+    /// cached vectors (dirty; a pair only read is there already) and drops them from
+    /// `ch.zipped`.
+    fn unzip_overlapping(&mut self, r: u16, ch: &mut F64Chunk) {
+        while let Some(k) = ch.zipped.iter().position(|z| z.0 + 1 >= r && z.0 <= r + 1) {
+            let (row, v, written) = ch.zipped.swap_remove(k);
+            if written {
+                self.pair_to_rows(row, v, ch);
             }
-            let (lo, hi) = self.unzip(v);
-            self.vgpr.insert((row, c), (lo, true));
-            self.vgpr.insert((row + 1, c), (hi, true));
         }
+    }
+
+    /// A pair the run wrote, split into its rows' cached vectors of chunk `ch.c` (dirty); when
+    /// speculating, its NaN lanes join `ch.nans`.
+    fn pair_to_rows(&mut self, row: u16, v: [Value; 2], ch: &mut F64Chunk) {
+        if ch.speculate {
+            for h in v {
+                let n = self.nan64(h);
+                ch.nans = Some(match ch.nans {
+                    Some(acc) => self.b.ins().bor(acc, n),
+                    None => n,
+                });
+            }
+        }
+        let (lo, hi) = self.unzip(v);
+        self.vgpr.insert((row, ch.c), (lo, true));
+        self.vgpr.insert((row + 1, ch.c), (hi, true));
     }
 
     /// A run of f64 nodes (`Node::F64`, at least two, and `Node::Nop`s, under one EXEC)
@@ -1747,19 +1786,33 @@ impl Gen<'_> {
     /// (f64_horner's unrolled polynomial: the argument and three partial results, 64 vectors
     /// for 16 host registers, and a third of its host instructions stack moves); chunk by
     /// chunk only one chunk's are. Within a chunk results stay as pairs of f64 lanes
-    /// (`zipped`, blended into the old pair under EXEC there) for the nodes that read them;
-    /// at the end of the chunk each is split into its two rows once and stored, and the rows'
-    /// vectors of that chunk are dropped from the cache (a later reader loads them again).
+    /// (`F64Chunk::zipped`) for the nodes that read them.
+    ///
+    /// Every lane of the chunk is computed (EXEC does not change in the run, and an inactive
+    /// lane's values only ever flow into that lane's results): each written row is blended
+    /// into its old value under EXEC once, at the end of the chunk, not every result.
+    ///
+    /// The host's results are taken as they are (no NaN rule per op) and the chunk is
+    /// computed again with the rule (`F64Chunk::speculate`), off the hot path, only if a
+    /// result the chunk writes to the rows is NaN in some lane. That finds every NaN that
+    /// matters: add, mul and fma give a NaN for a NaN input, and min/max, which may drop
+    /// one, decide by whether an input is NaN and signalling, the same for the host's NaNs
+    /// and the ISA's (both quiet), and then give the other input; so a result that is not NaN
+    /// came from inputs that are not NaN, or exactly as from the ISA's NaNs, and without NaNs
+    /// the host's results are the ISA's.
     fn f64_run(&mut self, run: &[Node]) {
         let m = self.exec_masks();
         let mut rows = RowSet::default();
         let mut touched = Vec::new();
+        let mut insts = Vec::new();
+        let mut written = Vec::new();
         for n in run {
             self.count_lanes();
             let mut rs = RowSet::default();
             vgpr_rows_read(n, &mut rs);
             for r in vgpr_rows_written(n) {
                 rs.add(r);
+                written.push(r);
             }
             for r in 0..256u16 {
                 if rs.has(r) && !rows.has(r) {
@@ -1767,50 +1820,71 @@ impl Gen<'_> {
                     touched.push(r);
                 }
             }
-        }
-        for (c, &mask) in m.iter().enumerate().take(self.chunks) {
-            let mut zipped: Vec<Zipped> = Vec::new();
-            // The chunk's EXEC mask as masks of f64 lanes (each lane's dword twice).
-            let zmask = if Some(mask) == self.ones {
-                None
-            } else {
-                Some([
-                    self.shuffle(mask, mask, ZIP_LO),
-                    self.shuffle(mask, mask, ZIP_HI),
-                ])
-            };
-            for n in run {
-                let Node::F64 {
-                    op,
-                    dst,
-                    a,
-                    b,
-                    c: cc,
-                    abs,
-                    neg,
-                } = *n
-                else {
-                    continue;
-                };
-                let r = self.f64_zipped(op, [a, b, cc], abs, neg, c, &mut zipped);
-                let r = match zmask {
-                    None => r,
-                    Some(zm) => {
-                        let old = self.zipped_src(VSrc64::Vgpr(dst), c, &mut zipped);
-                        [0, 1].map(|h| self.b.ins().bitselect(zm[h], r[h], old[h]))
-                    }
-                };
-                zipped.retain(|z| z.0 != dst);
-                self.unzip_overlapping(dst, c, &mut zipped);
-                // (The rows' cached vectors are stale now: dropped, `zipped` has the pair.)
-                self.vgpr.remove(&(dst, c));
-                self.vgpr.remove(&(dst + 1, c));
-                zipped.push((dst, r, true));
+            if let Node::F64 {
+                op,
+                dst,
+                a,
+                b,
+                c,
+                abs,
+                neg,
+            } = *n
+            {
+                let srcs = [a, b, c];
+                insts.push((dst, F64Inst { op, srcs, abs, neg }));
             }
-            for (row, v, _) in zipped.into_iter().filter(|z| z.2) {
-                let (lo, hi) = self.unzip(v);
-                self.store_v(row, c, lo);
-                self.store_v(row + 1, c, hi);
+        }
+        written.sort_unstable();
+        written.dedup();
+        for (c, &mask) in m.iter().enumerate().take(self.chunks) {
+            let start = self.vgpr.clone();
+            let (fast, nans) = self.f64_run_chunk(&insts, &written, c, true);
+            let vals = match nans {
+                None => fast,
+                Some(nans) => {
+                    let hot = std::mem::replace(&mut self.vgpr, start.clone());
+                    let sgpr = self.sgpr.clone();
+                    let slow = self.b.create_block();
+                    let join = self.b.create_block();
+                    for _ in &written {
+                        self.b.append_block_param(join, I32X4);
+                    }
+                    self.b.set_cold_block(slow);
+                    let any = self.b.ins().vany_true(nans);
+                    let args: Vec<_> = fast.iter().map(|&v| v.into()).collect();
+                    self.b.ins().brif(any, slow, &[], join, &args);
+                    self.b.switch_to_block(slow);
+                    self.b.seal_block(slow);
+                    // (One block: nothing here is hot.)
+                    let cold = std::mem::replace(&mut self.cold_paths, false);
+                    let (exact, _) = self.f64_run_chunk(&insts, &written, c, false);
+                    self.cold_paths = cold;
+                    let args: Vec<_> = exact.iter().map(|&v| v.into()).collect();
+                    self.b.ins().jump(join, &args);
+                    self.b.switch_to_block(join);
+                    self.b.seal_block(join);
+                    // The slow path's values do not dominate what follows.
+                    self.vgpr = hot;
+                    self.sgpr = sgpr;
+                    self.b.block_params(join).to_vec()
+                }
+            };
+            // Each written row: the run's value in the chunk's EXEC lanes, the old elsewhere.
+            for (&row, v) in written.iter().zip(vals) {
+                let new = if Some(mask) == self.ones {
+                    v
+                } else {
+                    let old = match start.get(&(row, c)) {
+                        Some(&(o, _)) => o,
+                        None => self
+                            .b
+                            .ins()
+                            .load(I32X4, mem(), self.vgpr_ptr, vgpr_offset(row, c)),
+                    };
+                    self.b.ins().bitselect(mask, v, old)
+                };
+                self.vgpr.remove(&(row, c));
+                self.store_v(row, c, new);
             }
             for &r in &touched {
                 if let Some((v, dirty)) = self.vgpr.remove(&(r, c)) {
@@ -1820,6 +1894,36 @@ impl Gen<'_> {
                 }
             }
         }
+    }
+
+    /// Chunk `c` of the run `insts` (destination, instruction) in every lane: the final
+    /// value of each of the `written` rows (in that order), and, when speculating, the NaN
+    /// lanes of the results they came from (`f64_run`).
+    fn f64_run_chunk(
+        &mut self,
+        insts: &[(u16, F64Inst)],
+        written: &[u16],
+        c: usize,
+        speculate: bool,
+    ) -> (Vec<Value>, Option<Value>) {
+        let mut ch = F64Chunk::new(c, speculate);
+        for &(dst, i) in insts {
+            let r = self.f64_zipped(i, &mut ch);
+            ch.zipped.retain(|z| z.0 != dst);
+            self.unzip_overlapping(dst, &mut ch);
+            // (The rows' cached vectors are stale now: dropped, `zipped` has the pair.)
+            self.vgpr.remove(&(dst, c));
+            self.vgpr.remove(&(dst + 1, c));
+            ch.zipped.push((dst, r, true));
+        }
+        for (row, v, w) in std::mem::take(&mut ch.zipped) {
+            if w {
+                self.pair_to_rows(row, v, &mut ch);
+            }
+        }
+        // (Every written row's vector is in the cache now, from the pair that wrote it last.)
+        let vals = written.iter().map(|&r| self.get_v(r, c)).collect();
+        (vals, ch.nans)
     }
 
     /// One lane's conversion (scalar: the conversions are rare and the host has no vector
@@ -2034,7 +2138,15 @@ impl Gen<'_> {
                 c,
                 abs,
                 neg,
-            } => self.f64_node(op, dst, [a, b, c], abs, neg),
+            } => self.f64_node(
+                dst,
+                F64Inst {
+                    op,
+                    srcs: [a, b, c],
+                    abs,
+                    neg,
+                },
+            ),
             Node::CvtF64 { op, dst, a32, a64 } => self.cvt64_node(op, dst, a32, a64),
             Node::VMov { dst, a } => {
                 let m = self.exec_masks();
