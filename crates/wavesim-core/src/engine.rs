@@ -108,17 +108,23 @@ pub trait Backend: Sync {
     /// does not end it (or fails) or after the last. Returns that wave's `k` and its turn's
     /// result; the waves before it ended. The default does exactly that; a back end may run
     /// such waves with less work per wave, with the same states, counts and errors.
+    ///
+    /// `waves[k]` for k < `reused` holds a wave that this back end started earlier in the same
+    /// dispatch and that only its own calls have touched since (the engine's worker waves): a
+    /// back end may then start it by undoing only what its code can have changed.
     #[allow(clippy::too_many_arguments)]
     fn first_turns<O: Observer<Self::Wave, Self::Inst> + ?Sized>(
         &self,
         waves: &mut [Self::Wave],
         at: WaveSlot,
+        reused: usize,
         group: &mut Self::Group,
         mem: &DeviceMemory,
         quantum: u64,
         limit: u64,
         obs: &mut O,
     ) -> (usize, Result<Stop, (Self::Error, u64)>) {
+        let _ = reused;
         let last = waves.len().saturating_sub(1);
         for (k, w) in waves.iter_mut().enumerate() {
             self.start_wave(
@@ -163,6 +169,9 @@ pub fn worker_slots(geo: &Geometry, threads: usize) -> u64 {
 /// Reusable per-worker state: waves and the group state.
 struct Worker<B: Backend> {
     waves: Vec<B::Wave>,
+    /// `waves[..started]` have been started by an earlier workgroup of this dispatch (the
+    /// worker lives for one dispatch; `Backend::first_turns`'s `reused`).
+    started: usize,
     group: B::Group,
     at_barrier: Vec<bool>,
     ended: Vec<bool>,
@@ -172,6 +181,7 @@ impl<B: Backend> Worker<B> {
     fn new(b: &B) -> Worker<B> {
         Worker {
             waves: Vec::new(),
+            started: 0,
             group: b.new_group(),
             at_barrier: Vec::new(),
             ended: Vec::new(),
@@ -210,8 +220,11 @@ fn run_workgroup<B: Backend, O: Observer<B::Wave, B::Inst> + ?Sized>(
         wg,
         worker,
         count: n_waves as u32,
+        reused: wk.started,
     };
     let r = turns(b, mem, wk, n_waves, start, obs);
+    // Every wave of the workgroup is started by now, also after an error (`turns`).
+    wk.started = wk.started.max(n_waves);
     b.retire(&mut wk.waves[..n_waves], &mut wk.group);
     r
 }
@@ -222,6 +235,8 @@ struct Starts {
     wg: [u32; 3],
     worker: u64,
     count: u32,
+    /// The worker's waves below this index were started by an earlier workgroup.
+    reused: usize,
 }
 
 impl Starts {
@@ -307,6 +322,7 @@ fn take_turns<B: Backend, O: Observer<B::Wave, B::Inst> + ?Sized>(
                 let (k, r) = b.first_turns(
                     &mut waves[i..],
                     start.slot(i),
+                    start.reused.saturating_sub(i),
                     group,
                     mem,
                     quantum,

@@ -823,6 +823,10 @@ pub struct Rdna3Dispatch<'a> {
     lds_writable: bool,
     /// What every wave starts with, for launches without scratch (see [`WaveTemplate`]).
     template: Option<WaveTemplate>,
+    /// The groups of four scalar operand slots (bit g: `sgpr[4g..4g + 4]`) the code can write
+    /// ([`sgpr_groups_written`]), when that is known: a wave this dispatch started before gets
+    /// only those back from the template.
+    sgpr_groups: Option<u32>,
     /// The index of the entry's instruction in `code`.
     entry_idx: Option<usize>,
 }
@@ -855,8 +859,30 @@ impl WaveTemplate {
 
     /// [`init_wave_common`] for any wave of the launch the template was made for.
     fn apply(&self, w: &mut Wave, l: &Launch) {
-        w.pc = l.entry;
         w.sgpr = self.sgpr;
+        self.apply_but_sgprs(w, l);
+    }
+
+    /// [`Self::apply`] for a wave started from this template before whose scalar operand slots
+    /// differ from it at most in the groups of four `groups` has (bit g: `sgpr[4g..4g + 4]`):
+    /// those are copied back, the others already hold the template's values. (The 512-byte
+    /// copy was ~75 host instructions of saxpy's ~1,700 a wave; its code writes 4 groups.)
+    #[inline(always)]
+    fn apply_groups(&self, w: &mut Wave, l: &Launch, groups: u32) {
+        let mut g = groups;
+        while g != 0 {
+            let k = 4 * g.trailing_zeros() as usize;
+            if let (Some(d), Some(s)) = (w.sgpr.get_mut(k..k + 4), self.sgpr.get(k..k + 4)) {
+                d.copy_from_slice(s);
+            }
+            g &= g - 1;
+        }
+        self.apply_but_sgprs(w, l);
+    }
+
+    #[inline(always)]
+    fn apply_but_sgprs(&self, w: &mut Wave, l: &Launch) {
+        w.pc = l.entry;
         w.scc = false;
         w.hw.clone_from(&self.hw);
         w.tba = self.tba;
@@ -867,16 +893,19 @@ impl WaveTemplate {
 }
 
 impl<'a> Rdna3Dispatch<'a> {
-    /// [`Backend::start_wave`] for wave `index` of the workgroup `g` describes.
+    /// [`Backend::start_wave`] for wave `index` of the workgroup `g` describes; `reused`: `w`
+    /// is a wave this dispatch started before and only its code has run on since
+    /// (`Backend::first_turns`).
     #[inline(always)]
-    fn start_in(&self, w: &mut Wave, g: &GroupStart, index: u32, worker: u64) {
+    fn start_in(&self, w: &mut Wave, g: &GroupStart, index: u32, worker: u64, reused: bool) {
         if w.wave64 != self.l.wave64 || w.num_vgprs != self.l.num_vgprs {
             *w = self.new_wave();
         }
         let l = self.l;
-        match &self.template {
-            Some(t) => t.apply(w, l),
-            None => init_wave_common(w, l, index, worker),
+        match (&self.template, self.sgpr_groups) {
+            (Some(t), Some(groups)) if reused => t.apply_groups(w, l, groups),
+            (Some(t), _) => t.apply(w, l),
+            (None, _) => init_wave_common(w, l, index, worker),
         }
         init_wave_in(w, l, g, index, worker, self.vgpr_rows);
     }
@@ -905,6 +934,11 @@ impl<'a> Rdna3Dispatch<'a> {
         .unwrap_or(usize::MAX);
         let vgpr_rows = rows.clamp(1, (l.num_vgprs as usize).max(1));
         let lds_writable = code.insts.iter().any(may_write_lds);
+        // What the code can write is known only for what the entry reaches (no trap handler,
+        // no indirect jump).
+        let sgpr_groups = reach.as_ref().and_then(|r| {
+            sgpr_groups_written(code.insts.iter().zip(r).filter(|(_, &k)| k).map(|(i, _)| i))
+        });
         Rdna3Dispatch {
             l,
             entry_idx: code.index_at(l.entry).ok(),
@@ -912,6 +946,7 @@ impl<'a> Rdna3Dispatch<'a> {
             vgpr_rows,
             lds_writable,
             template: WaveTemplate::of(l),
+            sgpr_groups,
         }
     }
 }
@@ -951,6 +986,39 @@ fn vgpr_rows_reached<'i>(insts: impl IntoIterator<Item = &'i Inst>) -> Option<us
         }
     }
     Some(rows)
+}
+
+/// The groups of four scalar operand slots (bit g: `sgpr[4g..4g + 4]`) that `insts` can write,
+/// or `None` when one writes a slot chosen at run time (s_movreld_b32/b64: M0 plus the
+/// destination). Each destination below 128 counts with the widest operand of its signature
+/// (at least a 64-bit pair: a wave64 lane mask), as [`tuple_rows`] counts VGPR tuples; VCC,
+/// M0, NULL and EXEC always count, for the writes no operand names (VOPC and carry ops' VCC
+/// in VOP2/VOPC encodings, v_cmpx and s_*_saveexec's EXEC). Nothing else writes the scalar
+/// slots: trap entry needs a trap handler, and with one (as with an indirect jump) nothing
+/// is known ([`reachable`]). The start of a wave writes EXEC and its system SGPRs itself.
+fn sgpr_groups_written<'i>(insts: impl IntoIterator<Item = &'i Inst>) -> Option<u32> {
+    let group = |code: u16| 1u32 << (code / 4);
+    let mut groups = group(opnd::VCC_LO) | group(opnd::NULL);
+    for i in insts {
+        if matches!(i.op, Op::S_MOVRELD_B32 | Op::S_MOVRELD_B64) {
+            return None;
+        }
+        let s = i.op.sig();
+        let span = s
+            .dst
+            .iter()
+            .chain(&s.src)
+            .map(|t| t.dwords() as u16)
+            .max()
+            .unwrap_or(0)
+            .max(2);
+        for &code in i.dst.iter().filter(|&&c| c < 128) {
+            for c in code..(code + span).min(128) {
+                groups |= group(c);
+            }
+        }
+    }
+    Some(groups)
 }
 
 /// The instructions of `prog` a wave starting at index `entry` can execute, or None when that
@@ -1070,7 +1138,7 @@ impl Backend for Rdna3Dispatch<'_> {
     }
     fn start_wave(&self, w: &mut Wave, at: WaveSlot) {
         let g = GroupStart::of(self.l, at.workgroup, at.count);
-        self.start_in(w, &g, at.index, at.worker);
+        self.start_in(w, &g, at.index, at.worker, false);
     }
     #[inline]
     fn run_wave<O: Observer<Wave, Inst> + ?Sized>(
@@ -1100,6 +1168,7 @@ impl Backend for Rdna3Dispatch<'_> {
         &self,
         waves: &mut [Wave],
         at: WaveSlot,
+        reused: usize,
         lds: &mut Vec<u8>,
         mem: &DeviceMemory,
         quantum: u64,
@@ -1113,14 +1182,9 @@ impl Backend for Rdna3Dispatch<'_> {
             _ => None,
         };
         let Some((jit, entry)) = jit_entry else {
+            let g = GroupStart::of(self.l, at.workgroup, at.count);
             for (k, w) in waves.iter_mut().enumerate() {
-                self.start_wave(
-                    w,
-                    WaveSlot {
-                        index: at.index + k as u32,
-                        ..at
-                    },
-                );
+                self.start_in(w, &g, at.index + k as u32, at.worker, k < reused);
                 let budget = quantum.min(limit.saturating_sub(w.wave_insts));
                 let r = self.run_wave(w, lds, mem, budget, obs);
                 if k == last || !matches!(r, Ok(Stop::End)) {
@@ -1138,7 +1202,7 @@ impl Backend for Rdna3Dispatch<'_> {
         let handlers = &code.handlers[..code.insts.len()];
         let g = GroupStart::of(self.l, at.workgroup, at.count);
         for (k, w) in waves.iter_mut().enumerate() {
-            self.start_in(w, &g, at.index + k as u32, at.worker);
+            self.start_in(w, &g, at.index + k as u32, at.worker, k < reused);
             let budget = quantum.min(limit.saturating_sub(w.wave_insts));
             let mut lane_insts = 0;
             // As the step loop's first iteration (`slice`) at the entry.

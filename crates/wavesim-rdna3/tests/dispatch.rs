@@ -493,6 +493,82 @@ fn wave_starts_from_the_dispatch_template_are_init_wave_exactly() {
 }
 
 #[test]
+fn a_wave_started_again_gets_back_every_scalar_register_its_code_can_write() {
+    // A worker's waves are started again for each workgroup; a wave this dispatch started
+    // before (`Backend::first_turns`'s `reused`) gets back from the template only the groups of
+    // SGPRs its code can write (`sgpr_groups_written`). The program reads what it then writes:
+    // s_add_u32 s8, s8, 1; v_cndmask_b32_e64 v3, 1, 2, vcc (initial VCC); v_cmp_eq_u32_e32
+    // vcc, 0, v0 (VCC written with no operand naming it); s_add_u32 s21, m0, 7; s_mov_b32 m0,
+    // 5; s_add_u32 s14, s14, 3; s_endpgm. Run again on its own final state it must end
+    // exactly as on a fresh wave (s8 = 1, s14 = 3, s21 = 7 and v3 = 1 from the zeros of
+    // "Initial wave state"), wave32 and wave64, for the first and a later wave of a workgroup.
+    use wavesim_core::engine::{Backend, WaveSlot};
+    use wavesim_rdna3::trace::NoObserver;
+    let words = [
+        0x8008_8108,
+        0xd501_0003,
+        0x01a9_0481,
+        0x7c94_0080,
+        0x8015_877d,
+        0xbefd_0085,
+        0x800e_830e,
+        S_ENDPGM,
+    ];
+    let prog = Program::new(&words_to_bytes(&words), CODE_BASE).unwrap();
+    let mem = DeviceMemory::new();
+    for (wave64, engine) in [false, true].into_iter().flat_map(|w| {
+        [
+            wavesim_rdna3::jit::Engine::Interp,
+            wavesim_rdna3::jit::Engine::Jit,
+        ]
+        .map(|e| (w, e))
+    }) {
+        let mut l = launch(&prog, wave64, &[256], &[128]);
+        l.cfg.engine = engine;
+        let d = dispatch::Rdna3Dispatch::new(&l);
+        let count = if wave64 { 2 } else { 4 };
+        for index in [0, 1] {
+            let at = WaveSlot {
+                workgroup: [1, 0, 0],
+                index,
+                count,
+                worker: 0,
+            };
+            let run = |w: &mut Wave, reused: usize| {
+                let mut lds = d.new_group();
+                d.start_group(&mut lds, at.workgroup, count);
+                let (k, r) = d.first_turns(
+                    std::slice::from_mut(w),
+                    at,
+                    reused,
+                    &mut lds,
+                    &mem,
+                    4096,
+                    1000,
+                    &mut NoObserver,
+                );
+                assert_eq!((k, r), (0, Ok(wavesim_core::engine::Stop::End)));
+            };
+            let mut want = d.new_wave();
+            run(&mut want, 0);
+            assert_eq!(
+                [want.sgpr[8], want.sgpr[14], want.sgpr[21], want.sgpr[125]],
+                [1, 3, 7, 5]
+            );
+            assert!((0..want.lanes()).all(|lane| want.vgpr_get(3, lane) == 1));
+            let mut w = d.new_wave();
+            run(&mut w, 0);
+            run(&mut w, 1);
+            assert_eq!(
+                format!("{w:?}"),
+                format!("{want:?}"),
+                "wave64 {wave64}, {engine}, wave {index}"
+            );
+        }
+    }
+}
+
+#[test]
 fn hw_id1_places_waves_by_cu_or_wgp_mode() {
     let prog = endpgm_prog();
     let mut l = launch(&prog, false, &[256], &[256]);

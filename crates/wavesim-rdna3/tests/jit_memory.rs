@@ -1760,3 +1760,112 @@ fn atomics_from_many_threads_add_up() {
         }
     }
 }
+
+#[test]
+fn a_store_at_a_loads_checked_addresses_is_checked_again_when_they_may_have_changed() {
+    // global_load_b32 v5, v[1:2], off with v[1:2] = A + 4 * lane (a whole wave of unit-stride
+    // dwords: the compiled fast path checks the rows once, `codegen::contiguous`), then
+    // `between`, then global_store_b32 v[1:2], v6, off (saxpy's load and store at one
+    // address). With no node writing v1 or v2 in between the store reuses the load's check
+    // (`RampProof`); where one may, the store checks again, and each case must match the
+    // interpreter: v1 replaced by scattered addresses (lane l at A + 4 * ((5 * l) % lanes)),
+    // v2 one dword higher in lane 3 (the interpreter's fault), the load writing its own
+    // address row (A's dwords set to those scattered addresses: v1 = them), and a saddr load (s[4:5] = A's high
+    // dword << 32, v1 the low dwords: its check covers no high row) before the 64-bit store
+    // with v2 not uniform.
+    let store = global(26, 0, 1, 6, OFF, 0);
+    let load = global(20, 0, 1, 0, OFF, 5);
+    let cases: [(&str, Vec<u32>, [u32; 2], bool); 7] = [
+        ("no node between", vec![], load, false),
+        (
+            "a wait and an add of other rows between",
+            vec![0xbf89_03f7, 0x4a0c_0d05],
+            load,
+            false,
+        ),
+        (
+            "v1 rewritten with scattered addresses",
+            vec![0x7e02_0307],
+            load,
+            false,
+        ),
+        (
+            "v1 rewritten with the same ramp",
+            vec![0x7e02_030a],
+            load,
+            false,
+        ),
+        (
+            "v2 rewritten, lane 3 one dword higher",
+            vec![0x7e04_0309],
+            load,
+            false,
+        ),
+        (
+            "the load writes its own address row",
+            vec![],
+            global(20, 0, 1, 0, OFF, 1),
+            false,
+        ),
+        (
+            "a saddr load's check, then v2 not uniform",
+            vec![],
+            global(20, 0, 1, 0, 4, 5),
+            true,
+        ),
+    ];
+    for (what, between, load, saddr) in cases {
+        let mut words = load.to_vec();
+        words.extend(&between);
+        words.extend(store);
+        at_both_tiers(&words, |p| {
+            for wave64 in [false, true] {
+                let make = || {
+                    let (mut h, a, _) = harness(wave64);
+                    let lanes = h.wave.lanes() as u64;
+                    h.set_v(1, |l| (a + 4 * l as u64) as u32);
+                    h.set_v(10, |l| (a + 4 * l as u64) as u32);
+                    h.set_v(7, |l| (a + 4 * ((5 * l as u64) % lanes)) as u32);
+                    h.set_v(2, |_| (a >> 32) as u32);
+                    h.set_v(9, |l| (a >> 32) as u32 + u32::from(l == 3));
+                    if saddr {
+                        h.wave.sgpr[4] = 0;
+                        h.wave.sgpr[5] = (a >> 32) as u32;
+                        h.set_v(2, |l| (a >> 32) as u32 + u32::from(l == 3));
+                    }
+                    h.set_v(6, |l| 3 * l as u32 + 1);
+                    if what.contains("own address") {
+                        let to: Vec<u8> = (0..lanes)
+                            .flat_map(|l| ((a + 4 * ((5 * l) % lanes)) as u32).to_le_bytes())
+                            .collect();
+                        h.mem.write(a, &to).expect("writes A");
+                    }
+                    h
+                };
+                let (text, mem, _) = same(&format!("{what}, wave64 {wave64}"), p, &make);
+                let faults = what.contains("lane 3") || what.contains("not uniform");
+                assert_eq!(text.contains("Err"), faults, "{what}: {text}");
+                if faults {
+                    continue;
+                }
+                // Lane l's v6 at A + 4 * l, or at its scattered address (B follows A); after
+                // the add, plus the dword the load read there.
+                let lanes = if wave64 { 64 } else { 32 };
+                let dword = |o: usize| u32::from_le_bytes([0, 1, 2, 3].map(|k| fill_byte(o + k)));
+                for l in 0..lanes {
+                    let o = if what.contains("scattered") || what.contains("own address") {
+                        4 * ((5 * l) % lanes)
+                    } else {
+                        4 * l
+                    };
+                    let mut want = 3 * l as u32 + 1;
+                    if what.starts_with("a wait and an add") {
+                        want = want.wrapping_add(dword(4 * l));
+                    }
+                    let got = u32::from_le_bytes([mem[o], mem[o + 1], mem[o + 2], mem[o + 3]]);
+                    assert_eq!(got, want, "{what}: lane {l}");
+                }
+            }
+        });
+    }
+}

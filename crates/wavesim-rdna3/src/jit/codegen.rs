@@ -143,6 +143,7 @@ pub(crate) fn build(
         lane_ctx: None,
         cold_paths: optimising,
         looping: self_loop.is_some(),
+        ramp_proof: None,
         lane_run: None,
         full: None,
         ones: None,
@@ -450,6 +451,21 @@ impl Gen<'_> {
         while next < nodes.len() {
             let first = next;
             let n = &nodes[first];
+            // A node that may write the proven address rows ends the proof (`Gen::mem_op`
+            // decides for its own node); an f64 run below covers more nodes than this one.
+            if let Some(p) = self.ramp_proof {
+                let ahead = nodes[first..]
+                    .iter()
+                    .take_while(|n| matches!(n, Node::F64 { .. } | Node::Nop))
+                    .count()
+                    .max(1);
+                let kept = nodes[first..first + ahead]
+                    .iter()
+                    .all(|n| matches!(n, Node::Mem { .. }) || keeps_ramp(n, &p));
+                if !kept {
+                    self.ramp_proof = None;
+                }
+            }
             // A run of f64 nodes, chunk by chunk (`f64_run`). They change no EXEC, so neither
             // variant checks or resumes between them (checked for the general one), and they
             // touch no wait counter. (s_delay_alu and other hints between them do nothing.)
@@ -546,6 +562,7 @@ impl Gen<'_> {
         let exit = self.nodes_recording(nodes, Variant::FullExec, &mut resumes);
         self.leave(exit);
         (self.sgpr, self.vgpr, self.scc, self.masks) = saved;
+        self.ramp_proof = None;
         self.known_masks.clear();
         self.lanes = None;
         self.lane_run = None;
@@ -646,6 +663,8 @@ impl Gen<'_> {
         self.flush_of.clear();
         self.lanes = Some(self.b.block_params(rk)[0]);
         self.lane_run = None;
+        // (The full-EXEC variant arrives here without the general one's values.)
+        self.ramp_proof = None;
     }
 
     /// One node's code; `exit` is how the block leaves so far.
@@ -823,6 +842,59 @@ struct Gen<'a> {
     cold_paths: bool,
     /// The block is a self-loop (`SelfLoop`): its accesses run once an iteration.
     looping: bool,
+    /// The address rows of the latest whole-wave unit-stride access (`contiguous`), kept while
+    /// no node may write them ([`keeps_ramp`]).
+    ramp_proof: Option<RampProof>,
+}
+
+/// What a GLOBAL/FLAT access's whole-wave unit-stride check (`Gen::contiguous`) showed of its
+/// address rows: row `row` holds lane 0's value plus 4 * lane in every lane of the wave and,
+/// with `high`, row `row + 1` one value in every lane, where `ok` (I8, 1 or 0) is 1. A later
+/// access of the same rows, none of them written in between, need not check them again
+/// (saxpy's global_store at the address of its second global_load).
+#[derive(Clone, Copy)]
+struct RampProof {
+    row: u16,
+    high: bool,
+    ok: Value,
+}
+
+/// Whether node `n` (not a `Node::Mem`, which `Gen::mem_op` accounts for) leaves the rows of
+/// `p` as they are: scalar nodes and lane-wise VALU nodes that write other rows
+/// ([`vgpr_rows_written`] is exact for them). Anything else (callbacks, VOPD, conversions,
+/// exits) ends the proof.
+fn keeps_ramp(n: &Node, p: &RampProof) -> bool {
+    let rows = p.row..p.row + 1 + u16::from(p.high);
+    match *n {
+        Node::Nop
+        | Node::WaitCnt { .. }
+        | Node::SLoad { .. }
+        | Node::VCmp { .. }
+        | Node::VCmpF { .. }
+        | Node::S2 { .. }
+        | Node::SMov { .. }
+        | Node::SNot { .. }
+        | Node::SCmp { .. }
+        | Node::SCmp64 { .. }
+        | Node::S64 { .. }
+        | Node::SaveExec { .. } => true,
+        Node::VMov { .. }
+        | Node::VNot { .. }
+        | Node::VCvt { .. }
+        | Node::V2 { .. }
+        | Node::V3 { .. }
+        | Node::VCarry { .. }
+        | Node::AlignBit { .. }
+        | Node::Fmac { .. }
+        | Node::VCnd { .. }
+        | Node::Shift64 { .. }
+        | Node::Mad64 { .. }
+        | Node::F64 { .. } => {
+            let w = vgpr_rows_written(n);
+            w.end <= rows.start || rows.end <= w.start
+        }
+        _ => false,
+    }
 }
 
 /// Whether f32 bits `x` are a denormal (exponent zero, mantissa not).
@@ -3309,7 +3381,10 @@ impl Gen<'_> {
         self.flush_footprint(fp);
         let slow = self.b.create_block();
         let join = self.b.create_block();
-        if !m.lds && buf.is_none() && m.size == 4 && m.off1.is_none() && m.rmw.is_none() {
+        // Whether the address rows passed `contiguous`'s check (I8), on every path to `join`.
+        let fast = !m.lds && buf.is_none() && m.size == 4 && m.off1.is_none() && m.rmw.is_none();
+        let proven = fast.then(|| self.b.append_block_param(join, I8));
+        if fast {
             // A whole wave of unit-stride dwords is checked first without the lane-wise
             // reductions (`contiguous`); any other case takes the general check below.
             let general = self.b.create_block();
@@ -3611,14 +3686,39 @@ impl Gen<'_> {
         self.b.switch_to_block(done);
         self.b.seal_block(done);
         self.count_mem_issue(m);
-        self.b.ins().jump(join, &[]);
+        let args = self.proof_args(proven.is_some(), false);
+        self.b.ins().jump(join, &args);
         // The handler for everything else.
         self.b.switch_to_block(slow);
         self.b.seal_block(slow);
         self.invoke(idx);
-        self.b.ins().jump(join, &[]);
+        let args = self.proof_args(proven.is_some(), false);
+        self.b.ins().jump(join, &args);
         self.b.switch_to_block(join);
         self.b.seal_block(join);
+        // What this access showed of its address rows holds on until a node writes them
+        // (`keeps_ramp`); a load into them ends it here.
+        let high = sbase.is_none();
+        let rows = m.addr..m.addr + 1 + u16::from(high);
+        let data = m.data..m.data + m.dwords as u16;
+        let overwritten = !m.store && data.start < rows.end && rows.start < data.end;
+        self.ramp_proof = match proven {
+            Some(ok) if !overwritten => Some(RampProof {
+                row: m.addr,
+                high,
+                ok,
+            }),
+            _ => None,
+        };
+    }
+
+    /// The arguments of a jump to a `mem_op`'s join: whether the access's address rows passed
+    /// the unit-stride check, when the join takes it.
+    fn proof_args(&mut self, param: bool, passed: bool) -> Vec<cranelift_codegen::ir::BlockArg> {
+        if !param {
+            return Vec::new();
+        }
+        vec![self.b.ins().iconst(I8, i64::from(passed)).into()]
     }
 
     /// One lane of an atomic (`select::Rmw`): the lane's source (and compare) value from its
@@ -3974,6 +4074,22 @@ impl Gen<'_> {
             self.b.switch_to_block(ramp);
             self.b.seal_block(ramp);
         }
+        // An earlier access showed these rows a ramp (`RampProof`) where its flag is set:
+        // then only the scalar checks below are made again.
+        let proof = self
+            .ramp_proof
+            .filter(|p| p.row == m.addr && (p.high || sbase.is_some()))
+            .map(|p| p.ok);
+        let merged = proof.map(|flag| {
+            let merged = self.b.create_block();
+            self.b.append_block_param(merged, I8);
+            let check = self.b.create_block();
+            let one = self.b.ins().iconst(I8, 1);
+            self.b.ins().brif(flag, merged, &[one.into()], check, &[]);
+            self.b.switch_to_block(check);
+            self.b.seal_block(check);
+            merged
+        });
         // Lane 0's and the last lane's 32-bit parts first: most other patterns (rows of a 2D
         // workgroup, strided or repeated addresses) leave here at the cost of two loads.
         let a0 = self.peek_lane(m.addr, 0);
@@ -3987,7 +4103,21 @@ impl Gen<'_> {
         let a0 = self.b.ins().uextend(I64, a0);
         // (With a 64-bit address, the high dwords checked uniform in the same test.)
         let h0 = sbase.is_none().then(|| self.peek_lane(m.addr + 1, 0));
-        let mut ok = self.ramp_check(a0, Chunks::Row(m.addr), h0.map(|h| (h, m.addr + 1)));
+        let ramp = self.ramp_check(a0, Chunks::Row(m.addr), h0.map(|h| (h, m.addr + 1)));
+        let (a0, h0, mut ok) = match merged {
+            None => (a0, h0, ramp),
+            Some(merged) => {
+                // Lane 0's values again where both paths meet (the same: no node wrote them).
+                self.b.ins().jump(merged, &[ramp.into()]);
+                self.b.switch_to_block(merged);
+                self.b.seal_block(merged);
+                let ramp = self.b.block_params(merged)[0];
+                let a0 = self.peek_lane(m.addr, 0);
+                let a0 = self.b.ins().uextend(I64, a0);
+                let h0 = sbase.is_none().then(|| self.peek_lane(m.addr + 1, 0));
+                (a0, h0, ramp)
+            }
+        };
         // No lane's 32-bit part wraps (then the ramp is the lanes' exact values).
         let nowrap32 =
             self.b
@@ -4028,7 +4158,9 @@ impl Gen<'_> {
         let at = self.b.ins().iadd(delta, lo);
         self.move_vectors(m, at);
         self.count_mem_issue(m);
-        self.b.ins().jump(join, &[]);
+        // (`mem_op` gives the join the check's flag whenever it calls this.)
+        let args = self.proof_args(true, true);
+        self.b.ins().jump(join, &args);
     }
 
     /// A whole wave's dwords between VGPR row `m.data` and guest memory at host address `at`.
