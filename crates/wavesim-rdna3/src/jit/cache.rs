@@ -831,6 +831,25 @@ impl JitCode {
             .get_or_init(|| self.compile_at(idx, opt, max_ir))
     }
 
+    /// `block`, the block compiled at `idx`, or the optimising tier's once it is there.
+    #[inline(always)]
+    fn current<'a>(&'a self, idx: usize, block: &'a Block) -> &'a Block {
+        if block.promote_at != u64::MAX {
+            if let Some(Some(full)) = self.full.get(idx).and_then(OnceLock::get) {
+                return full;
+            }
+        }
+        block
+    }
+
+    /// The block [`Tier::step`] would run at `idx` when it is compiled already (it need not
+    /// count or compile anything first); None if it is not yet, or cannot be.
+    #[inline(always)]
+    fn compiled(&self, idx: usize) -> Option<&Block> {
+        let b = self.slots.get(idx)?.get()?.as_ref()?;
+        Some(self.current(idx, b))
+    }
+
     /// The quick block at `idx` ran `insts` more wave-instructions: compiles it at the
     /// optimising tier once they add up to its promotion point. None until then (or if
     /// cranelift declined it: the quick block stays).
@@ -869,17 +888,24 @@ impl Drop for JitCode {
 /// call looks its code up every dispatch, and SipHash (`DefaultHasher`) over every instruction
 /// was most of that lookup.
 fn cache_key(prog: &Program, shape: &Shape) -> u64 {
-    const K: u64 = 0x517c_c1b7_2722_0a95;
-    let mut h = 0u64;
-    let mut add = |v: u64| h = (h.rotate_left(5) ^ v).wrapping_mul(K);
-    add(u64::from(shape.wave64) | u64::from(shape.num_vgprs) << 1);
-    add(prog.base);
-    add(prog.insts.len() as u64);
+    let mut h = key_head(prog, shape);
     for (i, pc) in prog.insts.iter().zip(&prog.pcs) {
-        add(u64::from(i.word0) | u64::from(i.lit) << 32);
-        add(i.imm as u32 as u64 ^ pc.rotate_left(32));
+        h = fx(h, u64::from(i.word0) | u64::from(i.lit) << 32);
+        h = fx(h, i.imm as u32 as u64 ^ pc.rotate_left(32));
     }
     h
+}
+
+/// One multiply-rotate step (the Firefox/rustc "FxHash" step) adding `v` to the hash `h`.
+fn fx(h: u64, v: u64) -> u64 {
+    (h.rotate_left(5) ^ v).wrapping_mul(0x517c_c1b7_2722_0a95)
+}
+
+/// What [`cache_key`] and [`seen_key`] hash first: the shape's wave size and VGPR count, the
+/// program's base and length.
+fn key_head(prog: &Program, shape: &Shape) -> u64 {
+    let h = fx(0, u64::from(shape.wave64) | u64::from(shape.num_vgprs) << 1);
+    fx(fx(h, prog.base), prog.insts.len() as u64)
 }
 
 fn same(a: &Program, b: &Program) -> bool {
@@ -897,10 +923,41 @@ pub fn forget_compiled_code() {
     if let Some(c) = CACHE.get() {
         c.lock().unwrap_or_else(|e| e.into_inner()).clear();
     }
+    for s in &SEEN {
+        s.store(0, Relaxed);
+    }
+}
+
+/// Programs (with a wave size and VGPR count) whose compiled code a dispatch looked up
+/// (`code_for`), by [`seen_key`]: one key a slot, the last that hashed there. Under `auto` a
+/// dispatch of a program seen here looks its code up at once instead of interpreting
+/// [`AUTO_WARMUP`] instructions first: a program that ran that long once likely will again,
+/// and its blocks are compiled already. A key found here by accident (two programs alike in
+/// what the key covers) costs only an early lookup: `code_for` compares every instruction.
+static SEEN: [AtomicU64; 64] = [const { AtomicU64::new(0) }; 64];
+
+/// A cheap key for [`SEEN`] (constant time: not the whole program, which `cache_key` hashes):
+/// the launch shape's wave size and VGPR count, the program's base, length, and first and last
+/// instructions. Never 0 (an empty slot).
+fn seen_key(prog: &Program, shape: &Shape) -> u64 {
+    let mut h = key_head(prog, shape);
+    for i in [prog.insts.first(), prog.insts.last()]
+        .into_iter()
+        .flatten()
+    {
+        h = fx(h, u64::from(i.word0) | u64::from(i.lit) << 32);
+    }
+    h | 1
+}
+
+fn seen_slot(key: u64) -> &'static AtomicU64 {
+    &SEEN[(key >> 58) as usize]
 }
 
 /// The process-wide cache's entry for `prog` run with `shape`.
 fn code_for(prog: &Program, shape: Shape) -> Option<Arc<JitCode>> {
+    let seen = seen_key(prog, &shape);
+    seen_slot(seen).store(seen, Relaxed);
     let key = cache_key(prog, &shape);
     let mut map = CACHE.get_or_init(Default::default).lock().ok()?;
     let bucket = map.entry(key).or_default();
@@ -1002,6 +1059,11 @@ impl<'p> Tier<'p> {
             // compiled code (an observer watches every instruction) or leaves parts of the
             // code unreached compiles nothing it does not run.
             tier.code.get_or_init(|| code_for(prog, shape)).as_ref()?;
+        } else {
+            let seen = seen_key(prog, &shape);
+            if seen_slot(seen).load(Relaxed) == seen {
+                tier.code.get_or_init(|| code_for(prog, shape));
+            }
         }
         Some(tier)
     }
@@ -1018,11 +1080,14 @@ impl<'p> Tier<'p> {
     }
 
     /// Runs the compiled block starting at instruction `idx` if there is one (compiling it
-    /// when its time has come) and it fits in `budget` instructions; else None and the
-    /// interpreter runs instruction `idx`. Adds the block's lane-instructions to `lane_insts`.
-    /// `handlers` is the dispatch's handler table (`Program::handlers`, kernel first): callbacks
-    /// call through it, as the step loop does.
-    #[inline]
+    /// when its time has come) and it fits in `budget` instructions, and the blocks it leads
+    /// to after it (see [`Tier::run_entry`]); else None and the interpreter runs instruction
+    /// `idx`. Adds the blocks' lane-instructions to `lane_insts`. `handlers` is the dispatch's
+    /// handler table (`Program::handlers`, kernel first): callbacks call through it, as the
+    /// step loop does. (Inlined into the step loop, the blocks' run not: most calls find no
+    /// block, and an instruction interpreted under the JIT then pays no call and none of the
+    /// block run's register saving.)
+    #[inline(always)]
     pub(crate) fn step(
         &self,
         w: &mut Wave,
@@ -1039,22 +1104,35 @@ impl<'p> Tier<'p> {
         let slot = code.slots.get(idx)?;
         // The block is used where it lies (a `Block` is 88 bytes; copying it twice a block
         // entry showed in saxpy's per-wave cost).
-        let mut block: &Block = match slot.get() {
+        let block: &Block = match slot.get() {
             Some(b) => b.as_ref()?,
             None => {
                 Self::count(code, self.threshold, idx)?;
                 slot.get()?.as_ref()?
             }
         };
-        if block.promote_at != u64::MAX {
-            if let Some(Some(full)) = code.full.get(idx).and_then(OnceLock::get) {
-                block = full;
-            }
-        }
-        let regions = REGIONS.with(|c| c.get());
-        self.enter(
-            code, block, w, idx, budget, lane_insts, ctx, handlers, regions,
-        )
+        let e = Entry {
+            code,
+            block: code.current(idx, block),
+            idx,
+            regions: REGIONS.with(|c| c.get()),
+        };
+        self.run_stepped(&e, w, budget, lane_insts, ctx, handlers)
+    }
+
+    /// [`Tier::run_entry`] for [`Tier::step`]: not inlined into the step loop (see there),
+    /// while `first_turns`, whose waves mostly start with a block, inlines it.
+    #[inline(never)]
+    fn run_stepped(
+        &self,
+        e: &Entry,
+        w: &mut Wave,
+        budget: u64,
+        lane_insts: &mut u64,
+        ctx: &mut Ctx,
+        handlers: &[Handler],
+    ) -> Option<Ran> {
+        self.run_entry(e, w, budget, lane_insts, ctx, handlers)
     }
 
     /// The block starting at instruction `idx` when it is there in its final form (the
@@ -1075,9 +1153,17 @@ impl<'p> Tier<'p> {
         })
     }
 
-    /// [`Tier::step`] at the block of `e` (`Tier::entry`): the same result and effects, without
-    /// looking the block up.
-    #[inline]
+    /// Runs the block of `e` on `w` if it fits in `budget` and the wave can run it (see
+    /// [`Tier::step`]), then, while each exits to the next without a stop, the block it exits
+    /// to, if that one is compiled already (what [`Tier::step`] would run there without
+    /// counting or compiling anything) and fits the budget left: the step loop's own next
+    /// iterations, without returning to it (a block entry through the step loop cost ~160
+    /// host instructions, most of mandelbrot's loop being short blocks). The result is the
+    /// sum of what the step loop would have got from the blocks one by one: instructions
+    /// run, the last block's exit (or the stopping instruction and its result), `w.pc` set
+    /// as it sets it; the wave's instruction count is left for the caller to add, as after
+    /// one block. `e.regions` is this thread's region cache.
+    #[inline(always)]
     pub(crate) fn run_entry(
         &self,
         e: &Entry,
@@ -1087,27 +1173,7 @@ impl<'p> Tier<'p> {
         ctx: &mut Ctx,
         handlers: &[Handler],
     ) -> Option<Ran> {
-        self.enter(
-            e.code, e.block, w, e.idx, budget, lane_insts, ctx, handlers, e.regions,
-        )
-    }
-
-    /// Runs `block` (compiled for instruction `idx` of `code`) on `w` if it fits in `budget`
-    /// and the wave can run it (see [`Tier::step`]); `regions` is this thread's region cache.
-    #[allow(clippy::too_many_arguments)]
-    #[inline(always)]
-    fn enter(
-        &self,
-        code: &Arc<JitCode>,
-        block: &Block,
-        w: &mut Wave,
-        idx: usize,
-        budget: u64,
-        lane_insts: &mut u64,
-        ctx: &mut Ctx,
-        handlers: &[Handler],
-        regions: *mut RegionCache,
-    ) -> Option<Ran> {
+        let (code, mut block, mut idx) = (e.code, e.block, e.idx);
         if block.len as u64 > budget {
             return None;
         }
@@ -1116,43 +1182,23 @@ impl<'p> Tier<'p> {
         if w.wave64 != shape.wave64 || w.vgpr.len() < shape.num_vgprs as usize * LANES {
             return None;
         }
-        // (A wave still holding the launch MODE has `shape.fp` by construction.)
-        if (block.fp32 || block.fp64) && w.hw.mode != self.mode {
-            // Compiled for the launch MODE's float controls: a wave that changed them
-            // (s_setreg, s_denorm_mode, s_round_mode) interprets the block.
-            let fp = FpMode::of(w);
-            // (MODE.IEEE too: v_min/v_max compile for the launch's.)
-            if (block.fp32 && fp.f32 != shape.fp.f32)
-                || (block.fp64 && fp.f64 != shape.fp.f64)
-                || fp.ieee != shape.fp.ieee
-            {
-                return None;
-            }
+        if !self.fp_fits(block, w) {
+            return None;
         }
         // The one raw pointer to the wave: compiled code's register pointers and the callback's
-        // `&mut Wave` are all derived from it, and `w` is not used until the block returns.
+        // `&mut Wave` are all derived from it, and `w` is not used until the blocks return.
         let wave: *mut Wave = w;
         // SAFETY: `wave` comes from the exclusive borrow `w` (see `register_pointers`).
         let (sgpr, vgpr, scc) = unsafe { register_pointers(wave) };
-        let c = regions;
-        // SAFETY: `c` is this thread's cache (`REGIONS`), used by nothing else while the block
-        // runs. Its epoch is checked on every entry: a callback of an earlier block may have
-        // changed the memory's regions.
-        let regions = unsafe {
-            if (*c).epoch != ctx.mem.epoch() {
-                *c = RegionCache {
-                    epoch: ctx.mem.epoch(),
-                    slots: [EMPTY; SLOTS],
-                };
-            }
-            std::ptr::addr_of_mut!((*c).slots)
-        };
+        let c = e.regions;
         let ctx: *mut Ctx<'static> = std::ptr::from_mut(ctx).cast();
         // SAFETY: `ctx` is the exclusive borrow just turned into the raw pointer the callbacks
         // use too; compiled code reads and writes the LDS bytes only between callbacks, as it
-        // does the registers.
+        // does the registers. (No handler resizes the LDS: it is sized for the workgroup.)
         let lds: *mut [u8] = unsafe { std::ptr::addr_of_mut!(*(*ctx).lds) };
         let (lds_ptr, lds_len) = (lds.cast::<u8>(), lds.len() as u64);
+        // SAFETY: as above.
+        let base = unsafe { (*wave).wave_insts };
         let mut env = CallEnv {
             callback: call,
             done: 0,
@@ -1161,12 +1207,13 @@ impl<'p> Tier<'p> {
             ctx,
             code: Arc::as_ptr(code),
             start: idx,
-            // SAFETY: as above.
-            base_insts: unsafe { (*wave).wave_insts },
+            base_insts: base,
             stop: None,
             handlers,
             lookup: region_lookup,
-            regions,
+            // SAFETY: `c` is this thread's cache (`REGIONS`), used by nothing else while the
+            // blocks run; its epoch is checked before each block below.
+            regions: unsafe { std::ptr::addr_of_mut!((*c).slots) },
             lds_ptr,
             lds_len,
             // SAFETY: a projection of the raw wave pointer, like `register_pointers`.
@@ -1175,40 +1222,101 @@ impl<'p> Tier<'p> {
             // SAFETY: as `cnt`.
             status: unsafe { std::ptr::addr_of_mut!((*wave).hw.status) },
         };
-        // SAFETY: `block.f` was compiled by `codegen` from nodes `select` validated for this
-        // shape: it reads and writes only sgpr[0..128] (operand codes below 128), VGPR rows
-        // below `shape.num_vgprs` (checked above against the wave's register file, 64 lanes a
-        // row), the byte of `scc` (only ever storing 0 or 1, the two valid `bool` values, that
-        // it computed with compares or loaded from there) and `lane_insts`, and passes `env`
-        // to `call`, having stored what it holds (or, for a call with a footprint, every
-        // register the handler reads or writes), so the handler sees what it uses. The wave,
-        // context and counter are exclusively borrowed for the call, and the code memory lives
-        // as long as `code`.
-        let exit = unsafe { (block.f)(sgpr, vgpr, scc, lane_insts, &mut env) };
-        let (run, stop, (next, pc)) = match exit {
-            STOPPED => {
-                let (at, r) = env.stop?;
-                return Some(Ran {
-                    idx: at,
-                    insts: env.done + (at - idx + 1) as u64,
-                    stop: Some(r),
-                });
+        // Instructions run by the blocks before the current one.
+        let mut total = 0u64;
+        loop {
+            // SAFETY: as `env.regions`. A callback of an earlier block may have changed the
+            // memory's regions.
+            unsafe {
+                let epoch = (*ctx).mem.epoch();
+                if (*c).epoch != epoch {
+                    *c = RegionCache {
+                        epoch,
+                        slots: [EMPTY; SLOTS],
+                    };
+                }
             }
-            // s_endpgm's PC is that of the next instruction, as the step loop sets it.
-            ENDED => (block.len, Some(Ok(Flow::End)), block.exits[0]),
-            SIDE_EXIT => (block.side_len, None, block.exits[2]),
-            e => (block.len, None, block.exits[(e & 1) as usize]),
-        };
-        w.pc = pc;
-        let insts = env.done + run as u64;
-        if block.promote_at != u64::MAX {
-            code.promote(idx, block, insts);
+            // SAFETY: `block.f` was compiled by `codegen` from nodes `select` validated for
+            // this shape: it reads and writes only sgpr[0..128] (operand codes below 128), VGPR
+            // rows below `shape.num_vgprs` (checked above against the wave's register file, 64
+            // lanes a row), the byte of `scc` (only ever storing 0 or 1, the two valid `bool`
+            // values, that it computed with compares or loaded from there) and `lane_insts`,
+            // and passes `env` to `call`, having stored what it holds (or, for a call with a
+            // footprint, every register the handler reads or writes), so the handler sees what
+            // it uses. The wave, context and counter are exclusively borrowed for the call, and
+            // the code memory lives as long as `code`.
+            let exit = unsafe { (block.f)(sgpr, vgpr, scc, lane_insts, &mut env) };
+            let (run, stop, (next, pc)) = match exit {
+                STOPPED => {
+                    // SAFETY: the callbacks' `&mut Wave` is dead; `wave` is `w`'s.
+                    unsafe { (*wave).wave_insts = base };
+                    let (at, r) = env.stop?;
+                    return Some(Ran {
+                        idx: at,
+                        insts: total + env.done + (at - idx + 1) as u64,
+                        stop: Some(r),
+                    });
+                }
+                // s_endpgm's PC is that of the next instruction, as the step loop sets it.
+                ENDED => (block.len, Some(Ok(Flow::End)), block.exits[0]),
+                SIDE_EXIT => (block.side_len, None, block.exits[2]),
+                e => (block.len, None, block.exits[(e & 1) as usize]),
+            };
+            let insts = env.done + run as u64;
+            if block.promote_at != u64::MAX {
+                code.promote(idx, block, insts);
+            }
+            total += insts;
+            let next = next as usize;
+            let chained = match (&stop, code.compiled(next)) {
+                // SAFETY: as the STOPPED arm; a shared borrow for the check only.
+                (None, Some(b))
+                    if b.len as u64 <= budget - total && self.fp_fits(b, unsafe { &*wave }) =>
+                {
+                    Some(b)
+                }
+                _ => None,
+            };
+            let Some(b) = chained else {
+                // SAFETY: as the STOPPED arm. The callbacks of the blocks after the first
+                // counted from `base + total` (`env.base_insts`); the caller adds `total`.
+                unsafe {
+                    (*wave).wave_insts = base;
+                    (*wave).pc = pc;
+                }
+                return Some(Ran {
+                    idx: next,
+                    insts: total,
+                    stop,
+                });
+            };
+            (block, idx) = (b, next);
+            env.done = 0;
+            env.budget = budget - total;
+            env.start = idx;
+            env.base_insts = base + total;
         }
-        Some(Ran {
-            idx: next as usize,
-            insts,
-            stop,
-        })
+    }
+
+    /// Whether `w` can run `block`'s float code: compiled for the launch MODE's float
+    /// controls, a block is interpreted by a wave that changed them (s_setreg,
+    /// s_denorm_mode, s_round_mode). (A wave still holding the launch MODE has `shape.fp` by
+    /// construction.)
+    #[inline(always)]
+    fn fp_fits(&self, block: &Block, w: &Wave) -> bool {
+        !(block.fp32 || block.fp64) || w.hw.mode == self.mode || self.fp_fits_changed(block, w)
+    }
+
+    /// [`Tier::fp_fits`] for a wave whose MODE is not the launch's.
+    #[cold]
+    #[inline(never)]
+    fn fp_fits_changed(&self, block: &Block, w: &Wave) -> bool {
+        let fp = FpMode::of(w);
+        let shape = &self.shape;
+        // (MODE.IEEE too: v_min/v_max compile for the launch's.)
+        !((block.fp32 && fp.f32 != shape.fp.f32)
+            || (block.fp64 && fp.f64 != shape.fp.f64)
+            || fp.ieee != shape.fp.ieee)
     }
 
     /// Counts a start of the block at `idx`; compiles it once it has started often enough.
@@ -1269,6 +1377,32 @@ mod tests {
         let first = code().block(0, false).expect("compiles");
         assert_ne!(first.promote_at, u64::MAX, "quick tier, to be promoted");
         assert_eq!(first.len, 4);
+    }
+
+    /// Under `auto` a new program is interpreted before its code is looked up; a dispatch of
+    /// one whose code was looked up before (with this wave size and VGPR count) looks it up at
+    /// once.
+    #[test]
+    fn auto_looks_the_code_of_a_program_seen_before_up_at_once() {
+        // Four `v_sub_nc_u32_e32 v5, v1, v2` (opcode 38; no other test runs this program) and
+        // `s_endpgm`.
+        let sub = (38u32 << 25 | 5 << 17 | 2 << 9 | 257).to_le_bytes();
+        let end = 0xbfb0_0000u32.to_le_bytes();
+        let bytes: Vec<u8> = [sub, sub, sub, sub, end].concat();
+        let prog = Program::new(&bytes, 0).expect("decodes");
+        let first = Tier::new(Engine::Auto, &prog, false, 12, 0xf0).expect("auto");
+        assert!(
+            first.code.get().is_none(),
+            "a new program: the warm-up first"
+        );
+        for _ in 0..AUTO_WARMUP {
+            assert!(first.warm_up().is_none());
+        }
+        assert!(first.code.get().is_some(), "looked up after the warm-up");
+        let again = Tier::new(Engine::Auto, &prog, false, 12, 0xf0).expect("auto");
+        assert!(again.code.get().is_some(), "seen: looked up at once");
+        let other = Tier::new(Engine::Auto, &prog, true, 12, 0xf0).expect("auto");
+        assert!(other.code.get().is_none(), "another wave size: not seen");
     }
 
     /// A block bigger than the limit given to the optimising tier is compiled quickly instead.
