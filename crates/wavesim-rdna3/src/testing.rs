@@ -11,7 +11,7 @@ use crate::dispatch::ExecConfig;
 use crate::dispatch::{run_wave_alone, DispatchError};
 use crate::exec::{ExecError, Program};
 use crate::wave::{status, Wave};
-use wavesim_core::memory::DeviceMemory;
+use wavesim_core::memory::{DeviceMemory, MemError};
 
 /// `s_endpgm`, appended to every test program.
 pub const S_ENDPGM: u32 = 0xbfb0_0000;
@@ -60,6 +60,16 @@ impl Harness {
         )
     }
 
+    /// A 4 KiB buffer in the wave's memory (256-byte aligned) whose byte `i` is
+    /// [`fill_byte`]`(i)`: data no two nearby dwords share, for tests that compare what
+    /// loads and stores make of it. Returns its address.
+    pub fn filled_buffer(&mut self) -> Result<u64, MemError> {
+        let buf = self.mem.alloc(4096, 256)?;
+        let fill: Vec<u8> = (0..4096).map(fill_byte).collect();
+        self.mem.write(buf, &fill)?;
+        Ok(buf)
+    }
+
     /// Sets VGPR `r` of every lane with `f(lane)`.
     pub fn set_v(&mut self, r: usize, f: impl Fn(usize) -> u32) {
         for l in 0..64 {
@@ -74,6 +84,11 @@ impl Harness {
     pub fn s(&self, r: usize) -> u32 {
         self.wave.sgpr[r]
     }
+}
+
+/// The byte at offset `i` of a [`Harness::filled_buffer`].
+pub fn fill_byte(i: usize) -> u8 {
+    (i * 7 + 3) as u8
 }
 
 /// [`run_wave_alone`] with the dispatch's errors as the instruction error a test checks: the

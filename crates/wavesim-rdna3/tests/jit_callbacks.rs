@@ -26,9 +26,7 @@ type Outcome = (
 /// address it gets); returns the result, the wave state, the buffer and LDS.
 fn go(prog: &Program, wave64: bool, engine: Engine, setup: &dyn Fn(&mut Harness, u64)) -> Outcome {
     let mut h = Harness::new(wave64);
-    let buf = h.mem.alloc(4096, 256).expect("buffer");
-    let fill: Vec<u8> = (0..4096u32).map(|i| (i * 7 + 3) as u8).collect();
-    h.mem.write(buf, &fill).expect("fill");
+    let buf = h.filled_buffer().expect("buffer");
     setup(&mut h, buf);
     h.cfg.engine = engine;
     h.wave.pc = 0;

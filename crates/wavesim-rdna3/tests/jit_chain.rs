@@ -51,9 +51,7 @@ fn go(
     limit: u64,
 ) -> (Result<DispatchStats, DispatchError>, String) {
     let mut h = Harness::new(wave64);
-    let buf = h.mem.alloc(4096, 256).expect("buffer");
-    let fill: Vec<u8> = (0..4096u32).map(|i| (i * 7 + 3) as u8).collect();
-    h.mem.write(buf, &fill).expect("fill");
+    let buf = h.filled_buffer().expect("buffer");
     h.wave.sgpr[0] = buf as u32;
     h.wave.sgpr[1] = (buf >> 32) as u32;
     // The `if` is skipped (EXEC zero: the side exit) while s4 <= 3, then runs for more lanes

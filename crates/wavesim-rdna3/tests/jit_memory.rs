@@ -20,7 +20,7 @@ use wavesim_rdna3::decode::decode;
 use wavesim_rdna3::exec::operand::SHARED_APERTURE;
 use wavesim_rdna3::exec::Program;
 use wavesim_rdna3::jit::{compile_stats, Engine};
-use wavesim_rdna3::testing::{Harness, S_ENDPGM};
+use wavesim_rdna3::testing::{fill_byte, Harness, S_ENDPGM};
 use wavesim_rdna3::wave::Wave;
 
 const OFF: u32 = 0x7c;
@@ -112,21 +112,13 @@ fn prog(words: &[u32]) -> Program {
     Program::new(&bytes, 0).expect("the program decodes")
 }
 
-/// The byte at offset `i` of a buffer as `fill` writes it.
-fn fill_byte(i: usize) -> u8 {
-    (i * 7 + 3) as u8
-}
-
 /// Two 4 KiB buffers (A, B) filled with `fill_byte`, their addresses in s[0:1] and s[2:3].
 fn harness(wave64: bool) -> (Harness, u64, u64) {
     let mut h = Harness::new(wave64);
     h.wave = Wave::new(wave64, 64);
     h.wave.set_exec(u64::MAX);
-    let a = h.mem.alloc(4096, 256).expect("buffer A");
-    let b = h.mem.alloc(4096, 256).expect("buffer B");
-    let fill: Vec<u8> = (0..4096).map(fill_byte).collect();
-    h.mem.write(a, &fill).expect("fill A");
-    h.mem.write(b, &fill).expect("fill B");
+    let a = h.filled_buffer().expect("buffer A");
+    let b = h.filled_buffer().expect("buffer B");
     h.wave.sgpr[0] = a as u32;
     h.wave.sgpr[1] = (a >> 32) as u32;
     h.wave.sgpr[2] = b as u32;
