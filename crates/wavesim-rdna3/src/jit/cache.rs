@@ -1268,14 +1268,15 @@ impl<'p> Tier<'p> {
             }
             total += insts;
             let next = next as usize;
-            let chained = match (&stop, code.compiled(next)) {
-                // SAFETY: as the STOPPED arm; a shared borrow for the check only.
-                (None, Some(b))
-                    if b.len as u64 <= budget - total && self.fp_fits(b, unsafe { &*wave }) =>
-                {
-                    Some(b)
-                }
-                _ => None,
+            // (The next block is looked up only when there is no stop: s_endpgm ends most
+            // waves' last block, and the lookup there cost saxpy's wave 12 host instructions,
+            // callgrind.)
+            let chained = match stop {
+                None => code.compiled(next).filter(|b| {
+                    // SAFETY: as the STOPPED arm; a shared borrow for the check only.
+                    b.len as u64 <= budget - total && self.fp_fits(b, unsafe { &*wave })
+                }),
+                Some(_) => None,
             };
             let Some(b) = chained else {
                 // SAFETY: as the STOPPED arm. The callbacks of the blocks after the first
